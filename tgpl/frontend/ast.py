@@ -1,0 +1,509 @@
+"""The TGPL abstract syntax tree: plain dataclasses, one per construct.
+
+Every node carries the `Span` of the source text it came from, so any later
+stage (checker, runtime, lowering) can point at the code it is talking about.
+Nothing downstream of the parser sees lark trees. Definitions keep their tags
+in source order (`items`) so that the checker can report misplaced or repeated
+tags where they were written; the `*_of` helpers select tags by kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeVar, Union
+
+from tgpl.frontend.diagnostics import Span
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class Node:
+    span: Span
+
+
+# ---------------------------------------------------------------------- types
+
+
+@dataclass(slots=True)
+class TypeRef(Node):
+    """A written type: `number`, `PlayerState`, `Alias.Card`, `List<List<player>>`."""
+
+    name: str
+    args: list[TypeRef] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if self.args:
+            return f"{self.name}<{', '.join(str(a) for a in self.args)}>"
+        return self.name
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(slots=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(slots=True)
+class NumberLit(Expr):
+    value: float
+
+
+@dataclass(slots=True)
+class StringLit(Expr):
+    value: str
+
+
+@dataclass(slots=True)
+class BoolLit(Expr):
+    value: bool
+
+
+@dataclass(slots=True)
+class NullLit(Expr):
+    pass
+
+
+@dataclass(slots=True)
+class This(Expr):
+    pass
+
+
+@dataclass(slots=True)
+class Base(Expr):
+    pass
+
+
+@dataclass(slots=True)
+class Name(Expr):
+    name: str
+
+
+@dataclass(slots=True)
+class Member(Expr):
+    obj: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(slots=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(slots=True)
+class Arg(Node):
+    """A call argument; `name` is None for a positional one."""
+
+    name: str | None
+    value: Expr
+
+
+@dataclass(slots=True)
+class Call(Expr):
+    callee: Expr
+    args: list[Arg]
+
+
+@dataclass(slots=True)
+class Binary(Expr):
+    """`op` is the operator as written: + - * / % ^ < > <= >= == != & | && ||."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(slots=True)
+class Unary(Expr):
+    op: str  # "-" or "!"
+    operand: Expr
+
+
+@dataclass(slots=True)
+class TypeTest(Expr):
+    """`expr is T`."""
+
+    expr: Expr
+    type: TypeRef
+
+
+@dataclass(slots=True)
+class Cast(Expr):
+    """`expr as T`: the object as a T, or null."""
+
+    expr: Expr
+    type: TypeRef
+
+
+@dataclass(slots=True)
+class InitList(Expr):
+    """`{a, b}` or `{{k, v}, ...}`: its meaning depends on the expected type."""
+
+    items: list[Expr]
+
+
+@dataclass(slots=True)
+class New(Expr):
+    type: TypeRef
+    init: InitList | None
+
+
+@dataclass(slots=True)
+class Assign(Expr):
+    """`target op value` with op one of = += -= *= /= %=."""
+
+    target: Expr
+    op: str
+    value: Expr
+
+
+# ----------------------------------------------------------------- statements
+
+
+@dataclass(slots=True)
+class Stmt(Node):
+    pass
+
+
+@dataclass(slots=True)
+class Block(Stmt):
+    body: list[Stmt]
+
+
+@dataclass(slots=True)
+class VarDecl(Stmt):
+    """`T name = init;` as a statement, a class attribute, or a for initializer."""
+
+    type: TypeRef
+    name: str
+    name_span: Span
+    init: Expr | None
+
+
+@dataclass(slots=True)
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@dataclass(slots=True)
+class If(Stmt):
+    cond: Expr
+    then: Block
+    orelse: Block | If | None
+
+
+@dataclass(slots=True)
+class While(Stmt):
+    cond: Expr
+    body: Block
+
+
+@dataclass(slots=True)
+class For(Stmt):
+    init: VarDecl | Expr | None
+    cond: Expr | None
+    post: Expr | None
+    body: Block
+
+
+@dataclass(slots=True)
+class Return(Stmt):
+    value: Expr | None
+
+
+@dataclass(slots=True)
+class Break(Stmt):
+    pass
+
+
+@dataclass(slots=True)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(slots=True)
+class Winner(Stmt):
+    value: Expr
+
+
+@dataclass(slots=True)
+class Filter(Node):
+    """A filter block; `name` names the candidate (defaults to the input's name)."""
+
+    name: str | None
+    body: Block
+
+
+@dataclass(slots=True)
+class InputDecl(Stmt):
+    """`[optional] [player [target] | auto | function] input T name ...`.
+
+    `modifier` is "player" when none is written (the thesis's default).
+    `shorthand` is true when the filters were written as one bare block.
+    """
+
+    optional: bool
+    modifier: str
+    modifier_written: bool
+    target: Expr | None
+    type: TypeRef
+    name: str
+    name_span: Span
+    filters: list[Filter]
+    default: Expr | None
+    shorthand: bool = False
+
+
+# ----------------------------------------------------------------------- tags
+
+
+@dataclass(slots=True)
+class Effect(Node):
+    body: Block
+
+
+@dataclass(slots=True)
+class Require(Node):
+    body: Block
+
+
+@dataclass(slots=True)
+class Trigger(Node):
+    event: str
+    event_span: Span
+    body: Block
+
+
+@dataclass(slots=True)
+class Prio(Node):
+    value: Expr
+
+
+@dataclass(slots=True)
+class Returns(Node):
+    type: TypeRef | None
+
+
+@dataclass(slots=True)
+class Default(Node):
+    body: Block
+
+
+Tag = Union[InputDecl, Effect, Require, Trigger, Prio, Returns, VarDecl]
+
+
+def tags_of(items: list, kind: type[T]) -> list[T]:
+    return [item for item in items if isinstance(item, kind)]
+
+
+def tag_of(items: list, kind: type[T]) -> T | None:
+    found = tags_of(items, kind)
+    return found[0] if found else None
+
+
+# ---------------------------------------------------------------- definitions
+
+
+@dataclass(slots=True)
+class Attribute(Node):
+    """A class attribute, from `T name = value;` or `attribute name { returns T; value v; }`."""
+
+    name: str
+    name_span: Span
+    type: TypeRef | None
+    value: Expr | None
+    verbose: bool = False
+
+
+@dataclass(slots=True)
+class FunctionDef(Node):
+    name: str
+    name_span: Span
+    override: bool
+    items: list  # InputDecl | Returns | Effect | misplaced tags
+
+    @property
+    def inputs(self) -> list[InputDecl]:
+        return tags_of(self.items, InputDecl)
+
+    @property
+    def returns(self) -> Returns | None:
+        return tag_of(self.items, Returns)
+
+    @property
+    def effect(self) -> Effect | None:
+        return tag_of(self.items, Effect)
+
+
+@dataclass(slots=True)
+class ActionDef(Node):
+    name: str
+    name_span: Span
+    override: bool
+    items: list  # InputDecl | Effect | Require | Trigger | Prio | misplaced tags
+
+    @property
+    def inputs(self) -> list[InputDecl]:
+        return tags_of(self.items, InputDecl)
+
+    @property
+    def effect(self) -> Effect | None:
+        return tag_of(self.items, Effect)
+
+    @property
+    def requires(self) -> list[Require]:
+        return tags_of(self.items, Require)
+
+    @property
+    def triggers(self) -> list[Trigger]:
+        return tags_of(self.items, Trigger)
+
+    @property
+    def prio(self) -> Prio | None:
+        return tag_of(self.items, Prio)
+
+
+@dataclass(slots=True)
+class GeometryTag(Node):
+    name: str  # square | hex | graph
+
+
+@dataclass(slots=True)
+class OrientationTag(Node):
+    name: str  # row | col
+
+
+@dataclass(slots=True)
+class GridCell(Node):
+    """A tile type name in a grid row; `b` is the blank tile."""
+
+    name: str
+
+
+@dataclass(slots=True)
+class Grid(Node):
+    rows: list[list[GridCell]]
+
+
+@dataclass(slots=True)
+class GroupDef(Node):
+    name: str
+    name_span: Span
+    items: list  # GeometryTag | OrientationTag | Grid | Default
+
+    @property
+    def geometry(self) -> GeometryTag | None:
+        return tag_of(self.items, GeometryTag)
+
+    @property
+    def orientation(self) -> OrientationTag | None:
+        return tag_of(self.items, OrientationTag)
+
+    @property
+    def grid(self) -> Grid | None:
+        return tag_of(self.items, Grid)
+
+    @property
+    def default(self) -> Default | None:
+        return tag_of(self.items, Default)
+
+
+CLASS_KINDS = ("class", "interactable", "stack", "board", "tile", "connection", "event")
+
+
+@dataclass(slots=True)
+class ClassDef(Node):
+    """Any class-like definition; `kind` is one of CLASS_KINDS."""
+
+    kind: str
+    name: str
+    name_span: Span
+    visibility: str | None  # local | group | global, None when not written
+    base: str | None
+    base_span: Span | None
+    members: list  # Attribute | FunctionDef | ActionDef | Returns | Default | GroupDef | misplaced tags
+
+    @property
+    def attributes(self) -> list[Attribute]:
+        return tags_of(self.members, Attribute)
+
+    @property
+    def functions(self) -> list[FunctionDef]:
+        return tags_of(self.members, FunctionDef)
+
+    @property
+    def actions(self) -> list[ActionDef]:
+        return tags_of(self.members, ActionDef)
+
+    @property
+    def groups(self) -> list[GroupDef]:
+        return tags_of(self.members, GroupDef)
+
+
+@dataclass(slots=True)
+class PhaseDef(Node):
+    """A turn phase: inputs and an `effect`, or plain statements (as in 3.14)."""
+
+    name: str
+    name_span: Span
+    items: list  # Stmt | Effect
+
+
+@dataclass(slots=True)
+class TurnDef(Node):
+    name: str
+    name_span: Span
+    items: list  # PhaseDef | Default
+
+    @property
+    def phases(self) -> list[PhaseDef]:
+        return tags_of(self.items, PhaseDef)
+
+    @property
+    def default(self) -> Default | None:
+        return tag_of(self.items, Default)
+
+
+@dataclass(slots=True)
+class SetupDef(Node):
+    body: Block
+
+
+@dataclass(slots=True)
+class GameDirective(Node):
+    name: str
+
+
+@dataclass(slots=True)
+class PlayersDirective(Node):
+    count: Expr
+
+
+@dataclass(slots=True)
+class ImportDirective(Node):
+    path: str
+    path_span: Span
+    alias: str | None
+
+
+Definition = Union[ClassDef, FunctionDef, TurnDef]
+
+
+@dataclass(slots=True)
+class Module:
+    """One parsed file: its directives and definitions in source order."""
+
+    path: str
+    items: list = field(default_factory=list)
+
+    @property
+    def imports(self) -> list[ImportDirective]:
+        return tags_of(self.items, ImportDirective)
+
+    @property
+    def definitions(self) -> list[Definition]:
+        return [i for i in self.items if isinstance(i, (ClassDef, FunctionDef, TurnDef))]

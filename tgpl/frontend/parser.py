@@ -1,0 +1,224 @@
+"""Source text to AST, with error recovery so one run reports every syntax error.
+
+The parser is lark's LALR(1) with its contextual lexer, driven token by token
+through lark's interactive parser so that errors can be repaired:
+- where `;` would have been accepted, a missing `;` is inserted (the classic
+  "expected ';'" after the previous token), then the offending token is retried;
+- otherwise the offending token is skipped (panic mode);
+- a new error is only reported after three tokens have been accepted since the
+  last one, so one mistake gives one message instead of a cascade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from tgpl.frontend import ast
+from tgpl.frontend.builder import build_module
+from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
+
+GRAMMAR = Path(__file__).with_name("tgpl.lark")
+MAX_SYNTAX_ERRORS = 50
+QUIET_TOKENS = 3
+
+_FRIENDLY = {
+    "NAME": "an identifier",
+    "NUMBER": "a number",
+    "STRING": "a string",
+    "$END": "end of file",
+}
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+@cache
+def _keywords() -> dict[str, str]:
+    """Keyword text to terminal name, e.g. 'effect' -> 'EFFECT'."""
+    return {
+        t.pattern.value: t.name
+        for t in _parser().terminals
+        if t.pattern.type == "str" and t.pattern.value.isidentifier()
+    }
+
+
+def describe_terminal(name: str) -> str:
+    if name in _FRIENDLY:
+        return _FRIENDLY[name]
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
+def describe_token(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    if tok.type == "NAME":
+        return f"'{tok}'" if tok in _keywords() else f"identifier '{tok}'"
+    if tok.type in ("NUMBER", "STRING"):
+        return f"{tok.type.lower()} {tok}"
+    return f"'{tok}'"
+
+
+def _expected_list(names: set[str]) -> str:
+    shown = sorted({describe_terminal(n) for n in names})
+    if not shown or len(shown) > 6:
+        return ""
+    if len(shown) == 1:
+        return f", expected {shown[0]}"
+    return ", expected " + ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+@dataclass
+class ParseResult:
+    module: ast.Module | None
+    diagnostics: list[Diagnostic]
+
+
+class _Session:
+    """One parse: drives the interactive parser and repairs the token stream."""
+
+    def __init__(self, text: str, file: str):
+        self.text = text
+        self.file = file
+        self.diags = Diagnostics()
+        self.accepted = 0  # tokens accepted by the parser
+        self.accepted_at_last_error = -(10**9)
+        self.reported = 0
+        self.previous: Token | None = None  # last accepted token
+        self.skip_depth = 0  # > 0 while skipping an unexpected block
+
+    # ------------------------------------------------------------ reporting
+    def _span_of(self, tok: Token) -> Span:
+        if tok.type == "$END" or tok.line is None:
+            lines = self.text.splitlines() or [""]
+            n = len(lines)
+            return Span(self.file, n, len(lines[-1]) + 1, n, len(lines[-1]) + 2)
+        return Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+
+    def _after_previous(self, fallback: Token) -> Span:
+        prev = self.previous
+        if prev is None or prev.end_line is None:
+            return self._span_of(fallback)
+        return Span(self.file, prev.end_line, prev.end_column, prev.end_line, prev.end_column + 1)
+
+    def _report(self, span: Span, message: str) -> None:
+        quiet = self.accepted - self.accepted_at_last_error < QUIET_TOKENS
+        self.accepted_at_last_error = self.accepted
+        if not quiet:
+            self.reported += 1
+            self.diags.error(span, message)
+
+    # -------------------------------------------------------------- driving
+    def _feed(self, ip, tok: Token) -> None:
+        ip.feed_token(tok)
+        self.accepted += 1
+        self.previous = tok
+
+    def _as_keyword(self, tok: Token) -> Token:
+        kw = _keywords().get(tok.value) if tok.type == "NAME" else None
+        return Token.new_borrow_pos(kw, tok.value, tok) if kw else tok
+
+    def _synthetic_semicolon(self, before: Token) -> Token:
+        """A `;` placed right after the previous token, so spans stay well formed."""
+        anchor = self.previous if self.previous is not None and self.previous.end_line else before
+        line = anchor.end_line or anchor.line or 1
+        col = anchor.end_column or anchor.column or 1
+        pos = anchor.end_pos or 0
+        return Token("SEMICOLON", ";", pos, line, col, line, col, pos)
+
+    def _try_feed(self, ip, tok: Token) -> bool:
+        for candidate in (self._as_keyword(tok), tok):
+            if candidate.type in ip.accepts():
+                self._feed(ip, candidate)
+                return True
+        return False
+
+    def _recover(self, ip, tok: Token) -> bool:
+        """Handle an unexpected token; False when parsing cannot go on."""
+        if self.skip_depth:
+            self.skip_depth += {"LBRACE": 1, "RBRACE": -1}.get(tok.type, 0)
+            return tok.type != "$END"
+        expected = ip.accepts()
+        if "SEMICOLON" in expected and tok.type != "SEMICOLON":
+            self._report(self._after_previous(tok), f"expected ';' before {describe_token(tok)}")
+            self._feed(ip, self._synthetic_semicolon(tok))
+            if tok.type == "$END":
+                return True
+            self._try_feed(ip, tok)
+            return True
+        if tok.type == "$END":
+            self._report(self._span_of(tok), f"unexpected end of file{_expected_list(expected)}")
+            return False
+        if self._try_feed(ip, tok):  # a keyword lexed as a name out of context
+            return True
+        if "CLASS" in expected:  # the top level
+            message = f"unexpected {describe_token(tok)} at top level: expected a directive or a definition"
+        else:
+            message = f"unexpected {describe_token(tok)}{_expected_list(expected)}"
+        self._report(self._span_of(tok), message)
+        if tok.type == "LBRACE":  # skip the whole unexpected block
+            self.skip_depth = 1
+        return True
+
+    def run(self):
+        ip = _parser().parse_interactive(self.text)
+        while self.reported < MAX_SYNTAX_ERRORS:
+            try:
+                for tok in ip.lexer_thread.lex(ip.parser_state):
+                    try:
+                        if self.skip_depth:
+                            raise UnexpectedToken(tok, set())
+                        self._feed(ip, tok)
+                    except UnexpectedToken:
+                        if not self._recover(ip, tok):
+                            return None
+                break
+            except UnexpectedCharacters as e:
+                ch = self.text[e.pos_in_stream] if e.pos_in_stream < len(self.text) else "?"
+                self._report(Span(self.file, e.line, e.column, e.line, e.column + 1), f"unexpected character {ch!r}")
+                ip.lexer_thread.state.line_ctr.feed(self.text[e.pos_in_stream : e.pos_in_stream + 1])
+            except UnexpectedToken as e:  # the contextual lexer found a token the state cannot take
+                if not self._recover(ip, e.token):
+                    return None
+        else:
+            self.diags.error(self.diags.items[-1].span, f"too many syntax errors; stopped after {MAX_SYNTAX_ERRORS}")
+            return None
+        end = Token("$END", "")
+        for _ in range(MAX_SYNTAX_ERRORS):
+            try:
+                return ip.feed_eof()
+            except UnexpectedToken:
+                if not self._recover(ip, end):
+                    return None
+        return None
+
+
+def parse_text(text: str, file: str) -> ParseResult:
+    """Parse one file. Never raises on bad input, whatever the text."""
+    session = _Session(text, file)
+    try:
+        tree = session.run()
+    except UnexpectedInput as e:  # defensive: recovery could not go on
+        line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+        session.diags.error(Span(file, line, col, line, col + 1), "syntax error")
+        tree = None
+    module = build_module(tree, file) if tree is not None else None
+    return ParseResult(module, session.diags.items)
