@@ -1,0 +1,769 @@
+"""Checks statements and expressions: names, types, control flow.
+
+One `BodyChecker` per program; each block is checked in an `Env` that says
+what the block is (an action effect, a filter, a function body, ...), which
+class `this` is, what a `return` must give, and which locals are in scope.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from tgpl.frontend import ast
+from tgpl.frontend.builtins import (
+    GLOBAL_FUNCTIONS, NAMESPACES, READ_ONLY, Signature, builtin_attributes, builtin_methods,
+    collection_attributes, collection_methods, event_methods,
+)
+from tgpl.frontend.diagnostics import Diagnostics, Span
+from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
+from tgpl.frontend.types import (
+    ANY, BOOL, NULL, NUMBER, PLAYER, PRIMITIVES, STRING, VOID, CallableType, ClassRef, ClassType,
+    Collection, Namespace, Type, assignable, castable, comparable, is_any, is_numeric, list_of,
+)
+
+if TYPE_CHECKING:
+    from tgpl.frontend.checker import Checker
+
+RANKING = list_of(list_of(PLAYER))
+_MISSPELLINGS = {"none": "null", "nil": "null", "None": "null", "True": "true", "False": "false", "self": "this"}
+
+
+class Flow(Enum):
+    """How a statement ends: falls through, returns, or jumps (break/continue/winner)."""
+
+    NORMAL = 0
+    RETURNS = 1
+    JUMPS = 2
+
+
+@dataclass
+class Var:
+    name: str
+    type: Type
+    span: Span
+    kind: str  # local | input | candidate | event
+    used: bool = False
+
+
+@dataclass
+class Env:
+    """Where a block is being checked."""
+
+    context: str  # effect | function | filter | require | trigger | setup | default | turn-default | attribute
+    scope: Scope
+    this: ClassInfo | None = None
+    returns: Type = VOID  # what `return` must give; VOID: no value allowed
+    frames: list[dict[str, Var]] = field(default_factory=lambda: [{}])
+    loops: int = 0
+    turn: TurnInfo | None = None
+
+    def lookup(self, name: str) -> Var | None:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        return None
+
+
+def suggest(name: str, candidates) -> str | None:
+    if name in _MISSPELLINGS:
+        return _MISSPELLINGS[name]
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def _did_you_mean(name: str, candidates) -> str:
+    s = suggest(name, candidates)
+    return f"; did you mean '{s}'?" if s else ""
+
+
+class BodyChecker:
+    def __init__(self, checker: Checker):
+        self.c = checker
+        self.diags: Diagnostics = checker.diags
+        self.builtins = checker.builtins
+
+    # ============================================================ blocks
+    def check_block(self, block: ast.Block, env: Env, new_frame: bool = True) -> Flow:
+        if new_frame:
+            env.frames.append({})
+        flow = Flow.NORMAL
+        warned = False
+        for stmt in block.body:
+            if flow is not Flow.NORMAL and not warned:
+                self.diags.warning(stmt.span, "unreachable code")
+                warned = True
+            f = self.check_stmt(stmt, env)
+            if flow is Flow.NORMAL:
+                flow = f
+        if new_frame:
+            self._close_frame(env)
+        return flow
+
+    def _close_frame(self, env: Env) -> None:
+        for var in env.frames.pop().values():
+            if var.kind == "local" and not var.used:
+                self.diags.warning(var.span, f"variable '{var.name}' is never used")
+
+    def declare(self, env: Env, name: str, type_: Type, span: Span, kind: str = "local") -> None:
+        frame = env.frames[-1]
+        if name in frame:
+            self.diags.error(span, f"'{name}' is already declared in this block", f"first declared at {frame[name].span}")
+            return
+        frame[name] = Var(name, type_, span, kind)
+
+    # ======================================================== statements
+    def check_stmt(self, stmt: ast.Stmt, env: Env) -> Flow:
+        method = getattr(self, "stmt_" + type(stmt).__name__)
+        return method(stmt, env)
+
+    def stmt_Block(self, s: ast.Block, env: Env) -> Flow:
+        return self.check_block(s, env)
+
+    def stmt_VarDecl(self, s: ast.VarDecl, env: Env) -> Flow:
+        t = self.c.resolve_type(s.type, env.scope)
+        if s.init is not None:
+            self.expect(s.init, t, env, f"cannot initialize '{s.name}' of type {t} with")
+        self.declare(env, s.name, t, s.name_span)
+        return Flow.NORMAL
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt, env: Env) -> Flow:
+        self.expr(s.expr, env)
+        if not isinstance(s.expr, (ast.Call, ast.Assign, ast.New)):
+            self.diags.warning(s.span, "the value of this expression is never used")
+        return Flow.NORMAL
+
+    def stmt_If(self, s: ast.If, env: Env) -> Flow:
+        self.condition(s.cond, env, "if")
+        then = self.check_block(s.then, env)
+        if s.orelse is None:
+            return Flow.NORMAL
+        other = self.check_stmt(s.orelse, env)
+        if then is Flow.RETURNS and other is Flow.RETURNS:
+            return Flow.RETURNS
+        if then is not Flow.NORMAL and other is not Flow.NORMAL:
+            return Flow.JUMPS
+        return Flow.NORMAL
+
+    def stmt_While(self, s: ast.While, env: Env) -> Flow:
+        self.condition(s.cond, env, "while")
+        env.loops += 1
+        self.check_block(s.body, env)
+        env.loops -= 1
+        return Flow.NORMAL
+
+    def stmt_For(self, s: ast.For, env: Env) -> Flow:
+        env.frames.append({})
+        if isinstance(s.init, ast.VarDecl):
+            self.stmt_VarDecl(s.init, env)
+        elif s.init is not None:
+            self.expr(s.init, env)
+        if s.cond is not None:
+            self.condition(s.cond, env, "for")
+        if s.post is not None:
+            self.expr(s.post, env)
+        env.loops += 1
+        self.check_block(s.body, env)
+        env.loops -= 1
+        self._close_frame(env)
+        return Flow.NORMAL
+
+    def stmt_Return(self, s: ast.Return, env: Env) -> Flow:
+        if s.value is None:
+            if env.context in ("filter", "require", "trigger"):
+                self.diags.error(s.span, f"a {env.context} block must return a bool")
+            elif env.returns not in (VOID, NULL) and env.context == "function":
+                self.diags.error(s.span, f"missing return value: the function returns {env.returns}")
+            return Flow.RETURNS
+        if env.context == "turn-default":
+            self.expect(s.value, PLAYER, env, "the turn's default must return a player, not")
+            return Flow.RETURNS
+        if env.returns == VOID:
+            where = {
+                "effect": "an effect", "setup": "setup", "default": "a default block",
+                "attribute": "an attribute", "function": "a function that returns nothing",
+            }.get(env.context, "this block")
+            self.diags.error(s.span, f"{where} cannot return a value")
+            self.expr(s.value, env)
+            return Flow.RETURNS
+        self.expect(s.value, env.returns, env, f"must return {env.returns}, not")
+        return Flow.RETURNS
+
+    def stmt_Break(self, s: ast.Break, env: Env) -> Flow:
+        if env.loops == 0:
+            self.diags.error(s.span, "'break' outside a loop")
+        return Flow.JUMPS
+
+    def stmt_Continue(self, s: ast.Continue, env: Env) -> Flow:
+        if env.loops == 0:
+            self.diags.error(s.span, "'continue' outside a loop")
+        return Flow.JUMPS
+
+    def stmt_Winner(self, s: ast.Winner, env: Env) -> Flow:
+        if isinstance(s.value, ast.InitList):
+            self.expect(s.value, RANKING, env, "winner takes a player or a ranking List<List<player>>, not")
+        else:
+            t = self.expr(s.value, env)
+            if not (assignable(t, PLAYER) or assignable(t, RANKING)) or t == NULL:
+                self.diags.error(s.value.span, f"winner takes a player or a ranking List<List<player>>, not {t}")
+        return Flow.JUMPS
+
+    def stmt_InputDecl(self, s: ast.InputDecl, env: Env) -> Flow:
+        if s.modifier == "function":
+            self.diags.error(s.span, "the 'function' modifier is only for function inputs, not the input statement")
+        self.check_input(s, env)
+        return Flow.NORMAL
+
+    # ============================================================ inputs
+    def check_input(self, s: ast.InputDecl, env: Env, allow_function: bool = False) -> Type:
+        """Check an input's modifier, filters and default; declare it in env."""
+        t = self.c.resolve_type(s.type, env.scope)
+        if s.modifier.startswith("?"):
+            self.diags.error(s.type.span, f"unknown input modifier '{s.modifier[1:]}'; expected 'player'")
+        if s.target is not None:
+            self.expect(s.target, PLAYER, env, "the target of a player input must be a player, not")
+        if s.modifier == "function":
+            if s.filters:
+                self.diags.error(s.filters[0].span, "a 'function' input cannot have filters")
+            if s.default is not None:
+                self.expect(s.default, t, env, f"the default of '{s.name}' must be {t}, not")
+        elif s.default is not None:
+            self.diags.error(s.default.span, "only 'function' inputs can have a default value")
+        candidate = t.elem if isinstance(t, Collection) and t.kind == "List" else t
+        for flt in s.filters:
+            self.check_filter(flt, s, candidate, env)
+        self.declare(env, s.name, t, s.name_span, "input")
+        return t
+
+    def check_filter(self, flt: ast.Filter, inp: ast.InputDecl, candidate: Type, env: Env) -> None:
+        fenv = Env("filter", env.scope, env.this, BOOL, [*env.frames, {}], 0, env.turn)
+        name = flt.name or inp.name
+        fenv.frames[-1][name] = Var(name, candidate, flt.span, "candidate")
+        self.check_must_return(flt.body, fenv, flt.span, "filter")
+
+    def check_must_return(self, block: ast.Block, env: Env, span: Span, what: str) -> None:
+        if self.check_block(block, env) is not Flow.RETURNS:
+            self.diags.error(self._end_of(block, span), f"this {what} can end without returning a bool")
+
+    @staticmethod
+    def _end_of(block: ast.Block, fallback: Span) -> Span:
+        s = block.span or fallback
+        return Span(s.file, s.end_line, max(s.end_col - 1, 1), s.end_line, max(s.end_col, 2))
+
+    # ======================================================= expressions
+    def condition(self, e: ast.Expr, env: Env, what: str) -> None:
+        t = self.expr(e, env)
+        if not assignable(t, BOOL) or t == NULL:
+            self.diags.error(e.span, f"the condition of '{what}' must be a bool, not {t}")
+
+    def expect(self, e: ast.Expr, want: Type, env: Env, message: str) -> Type:
+        """Type e against an expected type; report `message <actual>` on a mismatch."""
+        if isinstance(e, ast.InitList):
+            self.init_list(e, want, env)
+            return want
+        got = self.expr(e, env, want)
+        if not assignable(got, want):
+            self.diags.error(e.span, f"{message} {got}")
+        return got
+
+    def expr(self, e: ast.Expr, env: Env, expected: Type | None = None) -> Type:
+        method = getattr(self, "expr_" + type(e).__name__)
+        if isinstance(e, ast.InitList):
+            return method(e, env, expected)
+        return method(e, env)
+
+    def value(self, e: ast.Expr, env: Env) -> Type:
+        """Type e where a value is needed: classes and namespaces are not values."""
+        t = self.expr(e, env)
+        if isinstance(t, (ClassRef, Namespace)):
+            what = f"class '{t.info.name}' is not a value" if isinstance(t, ClassRef) else f"'{t.name}' is not a value"
+            hint = " (only global classes are)" if isinstance(t, ClassRef) else ""
+            self.diags.error(e.span, what + hint)
+            return ANY
+        if isinstance(t, CallableType):
+            self.diags.error(e.span, f"{t} must be called: write {t.name}(...)")
+            return ANY
+        return t
+
+    def expr_NumberLit(self, e, env):
+        return NUMBER
+
+    def expr_StringLit(self, e, env):
+        return STRING
+
+    def expr_BoolLit(self, e, env):
+        return BOOL
+
+    def expr_NullLit(self, e, env):
+        return NULL
+
+    def expr_This(self, e, env):
+        if env.this is None:
+            self.diags.error(e.span, "'this' outside a class")
+            return ANY
+        return ClassType(env.this)
+
+    def expr_Base(self, e, env):
+        if env.this is None or env.this.defn is None or env.this.defn.base is None:
+            self.diags.error(e.span, "'base' outside a derived class")
+            return ANY
+        if env.this.base is None:
+            return ANY
+        return ClassType(env.this.base)
+
+    def expr_InitList(self, e: ast.InitList, env: Env, expected: Type | None = None) -> Type:
+        if expected is None:
+            self.diags.error(e.span, "an initializer list needs a declared type here")
+            for item in e.items:
+                if not isinstance(item, ast.InitList):
+                    self.expr(item, env)
+            return ANY
+        self.init_list(e, expected, env)
+        return expected
+
+    def init_list(self, e: ast.InitList, want: Type, env: Env) -> None:
+        if is_any(want):
+            for item in e.items:
+                self.expr(item, env, ANY)
+            return
+        if isinstance(want, ClassType) and want.info.kind == "stack":
+            item_t = self._deck_item(want.info)
+            for item in e.items:
+                self.expect(item, item_t, env, f"a {want.info.name} holds {item_t}, not")
+            return
+        if not isinstance(want, Collection):
+            self.diags.error(e.span, f"an initializer list cannot make a {want}")
+            return
+        if want.kind == "Table":
+            for item in e.items:
+                if not isinstance(item, ast.InitList) or len(item.items) != 2:
+                    self.diags.error(item.span, "a table entry is written {key, value}")
+                    continue
+                key, val = item.items
+                kt = self.value(key, env) if not isinstance(key, ast.InitList) else ANY
+                if kt == NULL:
+                    self.diags.error(key.span, "a table key cannot be null")
+                self.expect(val, want.elem, env, f"a {want} holds {want.elem}, not")
+            return
+        for item in e.items:
+            self.expect(item, want.elem, env, f"a {want} holds {want.elem}, not")
+
+    def _deck_item(self, info: ClassInfo) -> Type:
+        for a in info.ancestors():
+            if a.deck_item is not None:
+                return a.deck_item
+        return ANY
+
+    # ------------------------------------------------------------ names
+    def expr_Name(self, e: ast.Name, env: Env) -> Type:
+        var = env.lookup(e.name)
+        if var is not None:
+            var.used = True
+            return var.type
+        if env.this is not None:
+            t = self.member_of_class(env.this, e.name)
+            if t is not None:
+                return t
+        sym = env.scope.names.get(e.name)
+        if sym is not None:
+            return self.symbol_type(sym, e)
+        builtin = self.builtins.by_name().get(e.name)
+        if builtin is not None:
+            return ClassRef(builtin)
+        if e.name in NAMESPACES:
+            return Namespace(e.name)
+        if e.name in GLOBAL_FUNCTIONS:
+            return CallableType(e.name, "builtin", GLOBAL_FUNCTIONS[e.name])
+        if e.name in PRIMITIVES:
+            self.diags.error(e.span, f"'{e.name}' is a type, not a value")
+            return ANY
+        candidates = [n for f in env.frames for n in f] + list(env.scope.names) + list(NAMESPACES)
+        if env.this is not None:
+            candidates += list(env.this.member_names())
+        self.diags.error(e.span, f"undefined name '{e.name}'{_did_you_mean(e.name, candidates)}")
+        return ANY
+
+    def symbol_type(self, sym: object, e: ast.Expr) -> Type:
+        if isinstance(sym, ClassInfo):
+            return ClassType(sym) if sym.visibility == "global" else ClassRef(sym)
+        if isinstance(sym, FunctionInfo):
+            return CallableType(sym.name, "function", sym)
+        if isinstance(sym, Scope):
+            return Namespace(f"import:{sym.file}")
+        if isinstance(sym, TurnInfo):
+            self.diags.error(e.span, f"turn '{sym.defn.name}' is not a value; select it with turn.use(\"{sym.defn.name}\")")
+            return ANY
+        return ANY
+
+    def member_of_class(self, info: ClassInfo, name: str) -> Type | None:
+        found = info.find_attribute(name)
+        if found is not None:
+            return found[1]
+        fn = info.find_function(name)
+        if fn is not None:
+            return CallableType(name, "function", fn)
+        act = info.find_action(name)
+        if act is not None:
+            return CallableType(name, "action", act[1])
+        group = info.find_group(name)
+        if group is not None:
+            return ClassType(self.builtins.group)
+        attrs = builtin_attributes(info, self.builtins)
+        if name in attrs:
+            return attrs[name]
+        methods = builtin_methods(info, self.builtins)
+        if name in methods:
+            return CallableType(name, "builtin", methods[name])
+        return None
+
+    def expr_Member(self, e: ast.Member, env: Env) -> Type:
+        obj_t = self.expr(e.obj, env)
+        if is_any(obj_t):
+            return ANY
+        if isinstance(obj_t, Namespace):
+            return self.namespace_member(obj_t, e, env)
+        if isinstance(obj_t, ClassType):
+            t = self.member_of_class(obj_t.info, e.name)
+            if t is None and obj_t.info.derives_from(self.builtins.event) and e.name in ("throw", "throw_sync"):
+                return CallableType(e.name, "builtin", event_methods(self.builtins)[e.name])
+            if t is None:
+                names = obj_t.info.member_names() | builtin_attributes(obj_t.info, self.builtins).keys()
+                self.diags.error(
+                    e.name_span, f"{obj_t.info.name} has no member '{e.name}'{_did_you_mean(e.name, names)}"
+                )
+                return ANY
+            return t
+        if isinstance(obj_t, ClassRef):
+            self.diags.error(
+                e.obj.span, f"class '{obj_t.info.name}' is not a value (only global classes are); use an instance"
+            )
+            return ANY
+        if isinstance(obj_t, Collection):
+            attrs = collection_attributes(obj_t)
+            if e.name in attrs:
+                return attrs[e.name]
+            methods = collection_methods(obj_t)
+            if e.name in methods:
+                return CallableType(e.name, "builtin", methods[e.name])
+            self.diags.error(
+                e.name_span,
+                f"{obj_t.kind} has no member '{e.name}'{_did_you_mean(e.name, list(attrs) + list(methods))}",
+            )
+            return ANY
+        if obj_t == NULL:
+            self.diags.error(e.obj.span, "member access on null")
+            return ANY
+        self.diags.error(e.name_span, f"{obj_t} has no member '{e.name}'")
+        return ANY
+
+    def namespace_member(self, ns: Namespace, e: ast.Member, env: Env) -> Type:
+        if ns.name.startswith("import:"):
+            scope = self.c.program.scopes.get(ns.name[7:])
+            target = None
+            if scope is not None:
+                target = scope.own.get(e.name)
+            if target is None:
+                head = ns.name[7:]
+                alias_scope = self._alias_scope(e.obj, env)
+                target = alias_scope.names.get(e.name) if alias_scope else None
+                if target is None:
+                    self.diags.error(e.name_span, f"'{head}' defines no '{e.name}'")
+                    return ANY
+            return self.symbol_type(target, e)
+        if ns.name == "event":
+            methods = event_methods(self.builtins)
+            if e.name in methods:
+                return CallableType(e.name, "builtin", methods[e.name])
+            self.diags.error(e.name_span, f"'event' has no function '{e.name}'; expected throw or throw_sync")
+            return ANY
+        members = NAMESPACES.get(ns.name, {})
+        found = members.get(e.name)
+        if found is None:
+            self.diags.error(
+                e.name_span, f"'{ns.name}' has no member '{e.name}'{_did_you_mean(e.name, members)}"
+            )
+            return ANY
+        if isinstance(found, Namespace):
+            return found
+        return CallableType(found.name, "builtin", found)
+
+    def _alias_scope(self, e: ast.Expr, env: Env) -> Scope | None:
+        if isinstance(e, ast.Name):
+            s = env.scope.names.get(e.name)
+            return s if isinstance(s, Scope) else None
+        return None
+
+    def expr_Index(self, e: ast.Index, env: Env) -> Type:
+        obj_t = self.value(e.obj, env)
+        key_t = self.value(e.index, env)
+        if is_any(obj_t):
+            return ANY
+        if isinstance(obj_t, Collection):
+            if obj_t.kind == "List" and not is_numeric(key_t):
+                self.diags.error(e.index.span, f"a list index must be a number, not {key_t}")
+            if obj_t.kind == "Stack":
+                self.diags.error(e.span, "a Stack cannot be indexed; use pop() or pop_front()")
+            return obj_t.elem
+        if isinstance(obj_t, ClassType) and obj_t.info is self.builtins.group:
+            if not is_numeric(key_t):
+                self.diags.error(e.index.span, f"a group index must be a number, not {key_t}")
+            return list_of(ClassType(self.builtins.tile))
+        self.diags.error(e.obj.span, f"{obj_t} cannot be indexed")
+        return ANY
+
+    # ------------------------------------------------------------ calls
+    def expr_Call(self, e: ast.Call, env: Env) -> Type:
+        if isinstance(e.callee, ast.Member) and e.callee.name == "length" and not e.args:
+            obj_t = self.expr(e.callee.obj, env)
+            if isinstance(obj_t, Collection) or (isinstance(obj_t, ClassType) and obj_t.info.kind == "stack"):
+                return NUMBER  # `length()` and `length` both work (3.2.3 uses both)
+            callee_t = self._member_after(e.callee, obj_t, env)
+        else:
+            callee_t = self.expr(e.callee, env)
+        if is_any(callee_t):
+            for a in e.args:
+                self.expr(a.value, env, ANY)
+            return ANY
+        if not isinstance(callee_t, CallableType):
+            self.diags.error(e.callee.span, f"{callee_t} cannot be called")
+            for a in e.args:
+                self.expr(a.value, env, ANY)
+            return ANY
+        if callee_t.kind == "builtin":
+            return self.call_builtin(e, callee_t.target, env)
+        if callee_t.kind == "function":
+            return self.call_function(e, callee_t.target, env)
+        return self.call_action(e, callee_t.target, env)
+
+    def _member_after(self, member: ast.Member, obj_t: Type, env: Env) -> Type:
+        """expr_Member for an object whose type is already known."""
+        saved = member.obj
+        try:
+            member.obj = _Typed(member.obj.span, obj_t)
+            return self.expr_Member(member, env)
+        finally:
+            member.obj = saved
+
+    def expr__Typed(self, e, env):
+        return e.type
+
+    def call_builtin(self, e: ast.Call, sig: Signature, env: Env) -> Type:
+        bound: dict[str, ast.Arg] = {}
+        positional = [a for a in e.args if a.name is None]
+        if len(positional) > len(sig.params):
+            self.diags.error(e.span, f"{sig.name} takes {len(sig.params)} argument(s), not {len(e.args)}")
+        for param, arg in zip(sig.params, positional):
+            bound[param.name] = arg
+        names = {p.name: p for p in sig.params}
+        for arg in e.args:
+            if arg.name is None:
+                continue
+            if arg.name not in names:
+                self.diags.error(arg.span, f"{sig.name} has no parameter '{arg.name}'{_did_you_mean(arg.name, names)}")
+            elif arg.name in bound:
+                self.diags.error(arg.span, f"argument '{arg.name}' given twice")
+            else:
+                bound[arg.name] = arg
+        for param in sig.params:
+            arg = bound.get(param.name)
+            if arg is None:
+                if not param.optional:
+                    self.diags.error(e.span, f"missing argument '{param.name}' of {sig.describe()}")
+                continue
+            self.expect(arg.value, param.type, env, f"argument '{param.name}' of {sig.name} must be {param.type}, not")
+        for arg in e.args:
+            if arg.name is not None and arg.name not in names:
+                self.expr(arg.value, env, ANY)
+        self._check_turn_names(e, sig, bound)
+        return sig.returns
+
+    def _check_turn_names(self, e: ast.Call, sig: Signature, bound: dict[str, ast.Arg]) -> None:
+        """Turn and phase names in string literals must exist (turn.use / turn.pass)."""
+        turns = self.c.program.turns
+        if sig.name == "turn.use":
+            t = bound.get("turn")
+            turn = None
+            if t is not None and isinstance(t.value, ast.StringLit):
+                turn = turns.get(t.value.value)
+                if turn is None:
+                    self.diags.error(t.value.span, f"no turn named '{t.value.value}'{_did_you_mean(t.value.value, turns)}")
+            p = bound.get("phase")
+            if turn is not None and p is not None and isinstance(p.value, ast.StringLit):
+                if p.value.value not in turn.phases:
+                    self.diags.error(
+                        p.value.span,
+                        f"turn '{turn.defn.name}' has no phase '{p.value.value}'{_did_you_mean(p.value.value, turn.phases)}",
+                    )
+        elif sig.name == "turn.pass":
+            p = bound.get("phase")
+            if p is not None and isinstance(p.value, ast.StringLit):
+                phases = {name for t in turns.values() for name in t.phases}
+                if p.value.value not in phases:
+                    self.diags.error(p.value.span, f"no turn has a phase '{p.value.value}'{_did_you_mean(p.value.value, phases)}")
+
+    def call_function(self, e: ast.Call, fn: FunctionInfo, env: Env) -> Type:
+        inputs = {i.name: i for i in fn.defn.inputs}
+        given: dict[str, ast.Arg] = {}
+        for arg in e.args:
+            if arg.name is None:
+                self.diags.error(arg.span, f"arguments of function '{fn.name}' must be named, e.g. {fn.name}(name: value)")
+                self.expr(arg.value, env, ANY)
+                continue
+            inp = inputs.get(arg.name)
+            if inp is None:
+                self.diags.error(arg.span, f"function '{fn.name}' has no input '{arg.name}'{_did_you_mean(arg.name, inputs)}")
+                self.expr(arg.value, env, ANY)
+                continue
+            if arg.name in given:
+                self.diags.error(arg.span, f"input '{arg.name}' given twice")
+            given[arg.name] = arg
+            want = self.c.resolve_type(inp.type, fn.scope, report=False)
+            self.expect(arg.value, want, env, f"input '{arg.name}' of {fn.name} must be {want}, not")
+        for inp in fn.defn.inputs:
+            if inp.modifier == "function" and inp.default is None and inp.name not in given:
+                self.diags.error(e.span, f"missing argument '{inp.name}' of function '{fn.name}'")
+        return self.c.function_return_type(fn)
+
+    def call_action(self, e: ast.Call, action: ast.ActionDef, env: Env) -> Type:
+        inputs = {i.name: i for i in action.inputs}
+        seen: set[str] = set()
+        for arg in e.args:
+            if arg.name is None or arg.name not in inputs:
+                what = "must be named after its inputs" if arg.name is None else f"has no input '{arg.name}'"
+                self.diags.error(arg.span, f"action '{action.name}' {what}")
+                self.expr(arg.value, env, ANY)
+                continue
+            if arg.name in seen:
+                self.diags.error(arg.span, f"input '{arg.name}' given twice")
+            seen.add(arg.name)
+            self.expr(arg.value, env, ANY)
+        return VOID
+
+    # ------------------------------------------------------- operators
+    def expr_Unary(self, e: ast.Unary, env: Env) -> Type:
+        t = self.value(e.operand, env)
+        if e.op == "-":
+            if not is_numeric(t):
+                self.diags.error(e.span, f"unary '-' needs a number, not {t}")
+                return ANY
+            return NUMBER
+        if not assignable(t, BOOL) or t == NULL:
+            self.diags.error(e.span, f"'!' needs a bool, not {t}")
+        return BOOL
+
+    def expr_Binary(self, e: ast.Binary, env: Env) -> Type:
+        lt = self.value(e.left, env)
+        rt = self.value(e.right, env)
+        op = e.op
+        if is_any(lt) or is_any(rt):
+            return {"&&": BOOL, "||": BOOL, "==": BOOL, "!=": BOOL, "<": BOOL, ">": BOOL, "<=": BOOL, ">=": BOOL,
+                    "&": BOOL, "|": BOOL}.get(op, ANY)
+        if op in ("&&", "||", "&", "|"):
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if t != BOOL:
+                    self.diags.error(side.span, f"'{op}' needs bool operands, not {t}")
+            return BOOL
+        if op in ("==", "!="):
+            if not comparable(lt, rt):
+                self.diags.error(e.span, f"cannot compare {lt} with {rt}")
+            return BOOL
+        if op in ("<", ">", "<=", ">="):
+            if not ((is_numeric(lt) and is_numeric(rt)) or (lt == STRING and rt == STRING)):
+                self.diags.error(e.span, f"'{op}' needs two numbers or two strings, not {lt} and {rt}")
+            return BOOL
+        if op == "^":
+            if lt == BOOL and rt == BOOL:
+                return BOOL  # xor (3.2.4)
+            if is_numeric(lt) and is_numeric(rt):
+                return NUMBER
+            self.diags.error(e.span, f"'^' needs two numbers (power) or two bools (xor), not {lt} and {rt}")
+            return ANY
+        if op == "+" and (lt == STRING or rt == STRING):
+            return STRING
+        if not (is_numeric(lt) and is_numeric(rt)):
+            self.diags.error(e.span, f"'{op}' needs numbers, not {lt} and {rt}")
+            return ANY
+        if op in ("+", "-") and lt == PLAYER:
+            return PLAYER  # a player expression: active + 1 is the next player
+        return NUMBER
+
+    def expr_TypeTest(self, e: ast.TypeTest, env: Env) -> Type:
+        t = self.value(e.expr, env)
+        target = self.c.resolve_type(e.type, env.scope)
+        if not castable(t, target) and not is_any(t):
+            self.diags.warning(e.span, f"a {t} is never a {target}: this test is always false")
+        return BOOL
+
+    def expr_Cast(self, e: ast.Cast, env: Env) -> Type:
+        t = self.value(e.expr, env)
+        target = self.c.resolve_type(e.type, env.scope)
+        if not castable(t, target) and not is_any(t):
+            self.diags.error(e.span, f"cannot convert {t} to {target}")
+        return target
+
+    def expr_New(self, e: ast.New, env: Env) -> Type:
+        t = self.c.resolve_type(e.type, env.scope)
+        if isinstance(t, ClassType):
+            if t.info.visibility == "global":
+                self.diags.error(e.span, f"global class '{t.info.name}' has a single instance: use {t.info.name} directly")
+            if t.info.builtin and t.info.kind in ("group",):
+                self.diags.error(e.span, "groups are defined inside a board, not created with new")
+        elif t in PRIMITIVES.values():
+            self.diags.error(e.span, f"'new' makes objects, not {t} values")
+        if e.init is not None:
+            self.init_list(e.init, t, env)
+        return t
+
+    def expr_Assign(self, e: ast.Assign, env: Env) -> Type:
+        target_t = self.assign_target(e.target, env)
+        if e.op == "=":
+            self.expect(e.value, target_t, env, f"cannot assign to {target_t} a")
+            return VOID
+        vt = self.value(e.value, env)
+        if is_any(target_t) or is_any(vt):
+            return VOID
+        if e.op == "+=" and target_t == STRING:
+            return VOID
+        if not (is_numeric(target_t) and is_numeric(vt)):
+            self.diags.error(e.span, f"'{e.op}' needs numbers, not {target_t} and {vt}")
+        return VOID
+
+    def assign_target(self, target: ast.Expr, env: Env) -> Type:
+        if isinstance(target, ast.Name):
+            var = env.lookup(target.name)
+            if var is not None:
+                if var.kind == "candidate":
+                    self.diags.error(target.span, f"cannot assign to the filter candidate '{target.name}'")
+                return var.type
+            t = self.expr(target, env)
+            if isinstance(t, (ClassRef, Namespace, CallableType)) or (
+                isinstance(t, ClassType) and env.scope.names.get(target.name) is t.info
+            ):
+                self.diags.error(target.span, f"cannot assign to '{target.name}'")
+                return ANY
+            if target.name in READ_ONLY:
+                self.diags.error(target.span, f"'{target.name}' is read-only")
+            return t
+        if isinstance(target, ast.Member):
+            t = self.expr(target, env)
+            if isinstance(t, (CallableType, Namespace, ClassRef)):
+                self.diags.error(target.span, f"cannot assign to {t}")
+                return ANY
+            if target.name in READ_ONLY:
+                hint = {"tile": "; use move_to(tile)", "player": "; use assign(player)"}.get(target.name, "")
+                self.diags.error(target.name_span, f"'{target.name}' is read-only{hint}")
+            return t
+        if isinstance(target, ast.Index):
+            return self.expr(target, env)
+        self.diags.error(target.span, "cannot assign to this expression")
+        self.expr(target, env)
+        return ANY
+
+
+@dataclass(slots=True)
+class _Typed(ast.Expr):
+    """An already-typed expression, used to re-enter member lookup."""
+
+    type: Type = ANY

@@ -1,0 +1,173 @@
+"""Loads a game: the game file, every file it imports, their scopes, then checks.
+
+Imports are resolved relative to the importing file. `import "f" as N` puts
+f's definitions under `N.`; a plain import merges them into the importer's
+scope, where a clash with another definition is an error. A file imported
+from several places is parsed once; an import cycle is an error.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
+from tgpl.frontend.parser import parse_text
+from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
+
+
+@dataclass
+class Program:
+    """A loaded game: its modules, their scopes, and everything found wrong."""
+
+    main: str
+    modules: list[ast.Module] = field(default_factory=list)  # imported files first, game file last
+    sources: dict[str, str] = field(default_factory=dict)
+    scopes: dict[str, Scope] = field(default_factory=dict)
+    classes: list[ClassInfo] = field(default_factory=list)
+    functions: list[FunctionInfo] = field(default_factory=list)
+    turns: dict[str, TurnInfo] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+    @property
+    def main_module(self) -> ast.Module | None:
+        return next((m for m in self.modules if m.path == self.main), None)
+
+
+def display_path(path: Path) -> str:
+    """Paths in diagnostics: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+class _Loader:
+    def __init__(self, diags: Diagnostics):
+        self.diags = diags
+        self.program: Program | None = None
+        self.done: dict[Path, Scope] = {}
+        self.stack: list[Path] = []
+        self.exports: dict[Path, dict[str, object]] = {}
+
+    def load(self, path: Path, from_span: Span | None) -> dict[str, object] | None:
+        """Load path and its imports; return its exported names."""
+        path = path.resolve()
+        if path in self.stack:
+            cycle = " -> ".join(display_path(p) for p in self.stack[self.stack.index(path):] + [path])
+            self.diags.error(from_span, f"import cycle: {cycle}")
+            return None
+        if path in self.exports:
+            return self.exports[path]
+        name = display_path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (e.strerror or str(e)).lower()
+            if from_span is None:
+                self.diags.error(Span(name, 1, 1, 1, 1), f"cannot read '{name}': {reason}")
+            else:
+                self.diags.error(from_span, f"cannot import '{name}': {reason}")
+            return None
+        assert self.program is not None
+        self.program.sources[name] = text
+        result = parse_text(text, name)
+        self.diags.extend(result.diagnostics)
+        module = result.module or ast.Module(name, [])
+        scope = Scope(name)
+        self.program.scopes[name] = scope
+        self.stack.append(path)
+        imported: list[tuple[ast.ImportDirective, dict[str, object]]] = []
+        for imp in module.imports:
+            target = path.parent / imp.path
+            names = self.load(target, imp.path_span)
+            if names is not None:
+                imported.append((imp, names))
+        self.stack.pop()
+        self.program.modules.append(module)
+        self._define(module, scope)
+        for imp, names in imported:
+            self._bring(scope, imp, names)
+        exports = dict(scope.own)
+        for imp, names in imported:
+            if imp.alias is None:
+                for key, value in names.items():
+                    exports.setdefault(key, value)
+        self.exports[path] = exports
+        return exports
+
+    def _define(self, module: ast.Module, scope: Scope) -> None:
+        assert self.program is not None
+        for item in module.definitions:
+            previous = scope.own.get(item.name)
+            if previous is not None:
+                where = _span_of(previous)
+                self.diags.error(item.name_span, f"duplicate definition of '{item.name}'", f"first defined at {where}")
+                continue
+            if isinstance(item, ast.ClassDef):
+                symbol: object = ClassInfo(item.name, item.kind, item.visibility or "local", item, scope)
+                self.program.classes.append(symbol)
+            elif isinstance(item, ast.FunctionDef):
+                symbol = FunctionInfo(item, scope)
+                self.program.functions.append(symbol)
+            else:
+                symbol = TurnInfo(item, scope)
+                if item.name in self.program.turns:
+                    self.diags.error(
+                        item.name_span, f"duplicate turn '{item.name}'",
+                        f"first defined at {self.program.turns[item.name].defn.name_span}",
+                    )
+                else:
+                    self.program.turns[item.name] = symbol
+            scope.own[item.name] = symbol
+            scope.names[item.name] = symbol
+
+    def _bring(self, scope: Scope, imp: ast.ImportDirective, names: dict[str, object]) -> None:
+        if imp.alias is not None:
+            ns = Scope(imp.path, dict(names), dict(names))
+            if imp.alias in scope.names:
+                self.diags.error(imp.span, f"import alias '{imp.alias}' clashes with the definition at {_span_of(scope.names[imp.alias])}")
+                return
+            scope.names[imp.alias] = ns
+            return
+        for key, value in names.items():
+            existing = scope.names.get(key)
+            if existing is None:
+                scope.names[key] = value
+            elif existing is not value:
+                self.diags.error(
+                    imp.span,
+                    f"'{key}' from '{imp.path}' clashes with the definition at {_span_of(existing)}",
+                    f"import it with 'as' to keep both: import \"{imp.path}\" as Name;",
+                )
+
+
+def _span_of(symbol: object) -> str:
+    if isinstance(symbol, ClassInfo) and symbol.defn is not None:
+        return str(symbol.defn.name_span)
+    if isinstance(symbol, (FunctionInfo, TurnInfo)):
+        return str(symbol.defn.name_span)
+    if isinstance(symbol, Scope):
+        return f"the import of {symbol.file}"
+    return "?"
+
+
+def load_program(path: str | os.PathLike, check: bool = True) -> Program:
+    """Parse the game file and its imports, then run the checker on all of it."""
+    diags = Diagnostics()
+    loader = _Loader(diags)
+    program = Program(display_path(Path(path).resolve()))
+    loader.program = program
+    loader.load(Path(path), None)
+    if check and program.modules:
+        from tgpl.frontend.checker import check_program
+
+        check_program(program, diags)
+    program.diagnostics = diags.sorted()
+    return program
