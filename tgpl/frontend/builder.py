@@ -223,6 +223,8 @@ class AstBuilder(Transformer):
     def block(self, meta, c):
         return ast.Block(self.span(meta), list(c))
 
+    body = block
+
     def decl_stmt(self, meta, c):
         type_, name, init = c
         return ast.VarDecl(self.span(meta), type_, str(name), self.tspan(name), init)

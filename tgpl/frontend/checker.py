@@ -377,8 +377,10 @@ class Checker:
         for req in action.requires:
             self.bodies.check_must_return(req.body, Env("require", scope, owner, BOOL), req.span, "require block")
         events: dict[str, Span] = {}
+        fired_by: list[Type] = []
         for trig in action.triggers:
             event_t = self.resolve_event(trig, scope)
+            fired_by.append(event_t)
             if trig.event in events:
                 self.diags.error(trig.event_span, f"{what} already has a trigger on {trig.event}", f"first at {events[trig.event]}")
             events.setdefault(trig.event, trig.event_span)
@@ -388,9 +390,21 @@ class Checker:
         prio = action.prio
         if prio is not None:
             self.bodies.expect(prio.value, NUMBER, env, "'prio' needs a number, not")
+        if fired_by:  # decision: the effect sees the event that fired it
+            env.frames[-1]["event"] = _event_var(self._common_event(fired_by), action.span)
         self._check_inputs(action.inputs, env, in_function=False)
         if action.effect is not None:
             self.bodies.check_block(action.effect.body, env)
+
+    def _common_event(self, types: list[Type]) -> Type:
+        """The nearest event class every trigger's event derives from."""
+        infos = [t.info for t in types if isinstance(t, ClassType)]
+        if len(infos) != len(types):
+            return ANY
+        for candidate in infos[0].ancestors():
+            if all(i.derives_from(candidate) for i in infos):
+                return ClassType(candidate)
+        return ClassType(self.builtins.event)
 
     def resolve_event(self, trig: ast.Trigger, scope: Scope) -> Type:
         sym = scope.lookup(trig.event) or self.builtins.by_name().get(trig.event)

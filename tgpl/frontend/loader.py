@@ -56,8 +56,8 @@ class _Loader:
         self.stack: list[Path] = []
         self.exports: dict[Path, dict[str, object]] = {}
 
-    def load(self, path: Path, from_span: Span | None) -> dict[str, object] | None:
-        """Load path and its imports; return its exported names."""
+    def load(self, path: Path, from_span: Span | None, text: str | None = None) -> dict[str, object] | None:
+        """Load path (or the given text standing for it) and its imports; return its exported names."""
         path = path.resolve()
         if path in self.stack:
             cycle = " -> ".join(display_path(p) for p in self.stack[self.stack.index(path):] + [path])
@@ -67,7 +67,8 @@ class _Loader:
             return self.exports[path]
         name = display_path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            if text is None:
+                text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (e.strerror or str(e)).lower()
             if from_span is None:
@@ -158,13 +159,17 @@ def _span_of(symbol: object) -> str:
     return "?"
 
 
-def load_program(path: str | os.PathLike, check: bool = True) -> Program:
-    """Parse the game file and its imports, then run the checker on all of it."""
+def load_program(path: str | os.PathLike, check: bool = True, text: str | None = None) -> Program:
+    """Parse the game file and its imports, then run the checker on all of it.
+
+    `text`, when given, is the game file's content (editors and tests check
+    unsaved text this way); imports are still read from disk next to `path`.
+    """
     diags = Diagnostics()
     loader = _Loader(diags)
     program = Program(display_path(Path(path).resolve()))
     loader.program = program
-    loader.load(Path(path), None)
+    loader.load(Path(path), None, text)
     if check and program.modules:
         from tgpl.frontend.checker import check_program
 

@@ -132,9 +132,18 @@ class _Session:
         self.accepted += 1
         self.previous = tok
 
-    def _as_keyword(self, tok: Token) -> Token:
-        kw = _keywords().get(tok.value) if tok.type == "NAME" else None
-        return Token.new_borrow_pos(kw, tok.value, tok) if kw else tok
+    @staticmethod
+    def _readings(tok: Token) -> list[Token]:
+        """tok as a keyword, as lexed, and as a plain name: where both a keyword
+        and a name may follow, the contextual lexer can only guess."""
+        out = []
+        kw = _keywords().get(tok.value)
+        if kw and tok.type != kw:
+            out.append(Token.new_borrow_pos(kw, tok.value, tok))
+        out.append(tok)
+        if kw and tok.type != "NAME":
+            out.append(Token.new_borrow_pos("NAME", tok.value, tok))
+        return out
 
     def _synthetic_semicolon(self, before: Token) -> Token:
         """A `;` placed right after the previous token, so spans stay well formed."""
@@ -144,8 +153,10 @@ class _Session:
         pos = anchor.end_pos or 0
         return Token("SEMICOLON", ";", pos, line, col, line, col, pos)
 
-    def _try_feed(self, ip, tok: Token) -> bool:
-        for candidate in (self._as_keyword(tok), tok):
+    def _try_feed(self, ip, tok: Token, others_only: bool = False) -> bool:
+        for candidate in self._readings(tok):
+            if others_only and candidate.type == tok.type:
+                continue
             if candidate.type in ip.accepts():
                 self._feed(ip, candidate)
                 return True
@@ -156,6 +167,8 @@ class _Session:
         if self.skip_depth:
             self.skip_depth += {"LBRACE": 1, "RBRACE": -1}.get(tok.type, 0)
             return tok.type != "$END"
+        if tok.type != "$END" and self._try_feed(ip, tok, others_only=True):
+            return True  # a keyword lexed as a name, or the reverse: not an error
         expected = ip.accepts()
         if "SEMICOLON" in expected and tok.type != "SEMICOLON":
             self._report(self._after_previous(tok), f"expected ';' before {describe_token(tok)}")
@@ -167,8 +180,10 @@ class _Session:
         if tok.type == "$END":
             self._report(self._span_of(tok), f"unexpected end of file{_expected_list(expected)}")
             return False
-        if self._try_feed(ip, tok):  # a keyword lexed as a name out of context
-            return True
+        if tok.type in ("SEMICOLON", "RBRACE"):
+            quiet = self.accepted - self.accepted_at_last_error < QUIET_TOKENS
+            if quiet and self._unwind(ip, tok):
+                return True
         if "CLASS" in expected:  # the top level
             message = f"unexpected {describe_token(tok)} at top level: expected a directive or a definition"
         else:
@@ -177,6 +192,28 @@ class _Session:
         if tok.type == "LBRACE":  # skip the whole unexpected block
             self.skip_depth = 1
         return True
+
+    def _unwind(self, ip, tok: Token) -> bool:
+        """Panic mode: drop the half-parsed statement that `tok` ends.
+
+        Pops parser states (a valid LALR configuration is left at each step)
+        down to the innermost one that is inside a block or at the top level,
+        so parsing resumes at the next statement. A `}` is then fed; a `;`
+        is consumed with the broken statement.
+        """
+        states = _parser().parser.parser.parser.parse_table.states
+        stack = ip.parser_state.state_stack
+        anchor = "RBRACE" if tok.type == "RBRACE" else None
+        for depth in range(len(stack) - 1, 0, -1):
+            actions = states[stack[depth]]
+            resumes = "RBRACE" in actions or "CLASS" in actions
+            if resumes and (anchor is None or anchor in actions):
+                del stack[depth + 1 :]
+                del ip.parser_state.value_stack[depth:]
+                if tok.type == "RBRACE":
+                    return self._try_feed(ip, tok)
+                return True
+        return False
 
     def run(self):
         ip = _parser().parse_interactive(self.text)
@@ -215,7 +252,12 @@ def parse_text(text: str, file: str) -> ParseResult:
     """Parse one file. Never raises on bad input, whatever the text."""
     session = _Session(text, file)
     try:
-        tree = session.run()
+        tree = _parser().parse(text)  # the fast path: most files have no syntax error
+    except UnexpectedInput:
+        tree = None
+    try:
+        if tree is None:
+            tree = session.run()
     except UnexpectedInput as e:  # defensive: recovery could not go on
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         session.diags.error(Span(file, line, col, line, col + 1), "syntax error")
