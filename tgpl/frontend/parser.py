@@ -78,6 +78,8 @@ def describe_token(tok: Token) -> str:
 
 
 def _expected_list(names: set[str]) -> str:
+    if {"NUMBER", "STRING", "NAME"} <= names and "IF" not in names:
+        return ", expected an expression"
     shown = sorted({describe_terminal(n) for n in names})
     if not shown or len(shown) > 6:
         return ""
@@ -180,16 +182,14 @@ class _Session:
         if tok.type == "$END":
             self._report(self._span_of(tok), f"unexpected end of file{_expected_list(expected)}")
             return False
-        if tok.type in ("SEMICOLON", "RBRACE"):
-            quiet = self.accepted - self.accepted_at_last_error < QUIET_TOKENS
-            if quiet and self._unwind(ip, tok):
-                return True
         if "CLASS" in expected:  # the top level
             message = f"unexpected {describe_token(tok)} at top level: expected a directive or a definition"
         else:
             message = f"unexpected {describe_token(tok)}{_expected_list(expected)}"
         self._report(self._span_of(tok), message)
-        if tok.type == "LBRACE":  # skip the whole unexpected block
+        if tok.type in ("SEMICOLON", "RBRACE"):
+            self._unwind(ip, tok)
+        elif tok.type == "LBRACE":  # skip the whole unexpected block
             self.skip_depth = 1
         return True
 
