@@ -499,6 +499,7 @@ class Module:
 
     path: str
     items: list = field(default_factory=list)
+    complete: bool = True  # False when syntax errors left nothing to build
 
     @property
     def imports(self) -> list[ImportDirective]:

@@ -28,6 +28,12 @@ if TYPE_CHECKING:
     from tgpl.frontend.checker import Checker
 
 RANKING = list_of(list_of(PLAYER))
+# Keywords that can begin an expression or a statement: a name spelled like one
+# would be read as the keyword there (the others are only reserved in their tag).
+RESERVED = frozenset(
+    "this base true false null new if else while for return break continue winner input optional "
+    "auto function List Table Stack is as player".split()
+)
 _MISSPELLINGS = {"none": "null", "nil": "null", "None": "null", "True": "true", "False": "false", "self": "this"}
 
 
@@ -108,11 +114,17 @@ class BodyChecker:
                 self.diags.warning(var.span, f"variable '{var.name}' is never used")
 
     def declare(self, env: Env, name: str, type_: Type, span: Span, kind: str = "local") -> None:
+        self.check_name(name, span)
         frame = env.frames[-1]
         if name in frame:
             self.diags.error(span, f"'{name}' is already declared in this block", f"first declared at {frame[name].span}")
             return
         frame[name] = Var(name, type_, span, kind)
+
+    def check_name(self, name: str, span: Span) -> None:
+        """3.1.1: an identifier must differ from the language's keywords."""
+        if name in RESERVED:
+            self.diags.error(span, f"'{name}' is a reserved word and cannot be used as a name")
 
     # ======================================================== statements
     def check_stmt(self, stmt: ast.Stmt, env: Env) -> Flow:

@@ -57,7 +57,8 @@ class Checker:
     # ============================================================ driver
     def run(self) -> None:
         for module in self.program.modules:
-            self.check_directives(module, is_game_file=module.path == self.program.main)
+            if module.complete:  # else its syntax errors already say what is wrong
+                self.check_directives(module, is_game_file=module.path == self.program.main)
         self.build_classes()
         for module in self.program.modules:
             scope = self.program.scopes[module.path]
@@ -188,6 +189,7 @@ class Checker:
                 continue
             name = getattr(member, "name", None)
             if name is not None:
+                self.bodies.check_name(name, member.name_span)
                 if name in seen:
                     self.diags.error(member.name_span, f"duplicate member '{name}' in {defn.name}", f"first defined at {seen[name]}")
                     continue
@@ -296,6 +298,8 @@ class Checker:
 
     # ================================================= pass 3: code
     def check_item(self, item, scope: Scope) -> None:
+        if isinstance(item, (ast.ClassDef, ast.FunctionDef, ast.TurnDef)):
+            self.bodies.check_name(item.name, item.name_span)
         if isinstance(item, ast.SetupDef):
             self.bodies.check_block(item.body, Env("setup", scope))
         elif isinstance(item, ast.FunctionDef):

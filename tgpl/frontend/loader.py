@@ -80,7 +80,7 @@ class _Loader:
         self.program.sources[name] = text
         result = parse_text(text, name)
         self.diags.extend(result.diagnostics)
-        module = result.module or ast.Module(name, [])
+        module = result.module or ast.Module(name, [], complete=False)
         scope = Scope(name)
         self.program.scopes[name] = scope
         self.stack.append(path)
