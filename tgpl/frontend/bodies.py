@@ -206,11 +206,13 @@ class BodyChecker:
     def stmt_Break(self, s: ast.Break, env: Env) -> Flow:
         if env.loops == 0:
             self.diags.error(s.span, "'break' outside a loop")
+            return Flow.NORMAL  # it jumps nowhere: the code after it is not unreachable
         return Flow.JUMPS
 
     def stmt_Continue(self, s: ast.Continue, env: Env) -> Flow:
         if env.loops == 0:
             self.diags.error(s.span, "'continue' outside a loop")
+            return Flow.NORMAL  # it jumps nowhere: the code after it is not unreachable
         return Flow.JUMPS
 
     def stmt_Winner(self, s: ast.Winner, env: Env) -> Flow:
@@ -274,23 +276,25 @@ class BodyChecker:
         """Type e against an expected type; report `message <actual>` on a mismatch."""
         if isinstance(e, ast.InitList):
             self.init_list(e, want, env)
+            self.c.program.types[id(e)] = want
             return want
-        got = self.expr(e, env, want)
+        got = self.value(e, env) if is_any(want) else self.expr(e, env, want)  # `log(C)`: C is no value
         if not assignable(got, want):
             self.diags.error(e.span, f"{message} {got}")
         return got
 
     def expr(self, e: ast.Expr, env: Env, expected: Type | None = None) -> Type:
         method = getattr(self, "expr_" + type(e).__name__)
-        if isinstance(e, ast.InitList):
-            return method(e, env, expected)
-        return method(e, env)
+        t = method(e, env, expected) if isinstance(e, ast.InitList) else method(e, env)
+        self.c.program.types[id(e)] = t  # the static type, for the runtime and the lowering
+        return t
 
     def value(self, e: ast.Expr, env: Env) -> Type:
         """Type e where a value is needed: classes and namespaces are not values."""
         t = self.expr(e, env)
         if isinstance(t, (ClassRef, Namespace)):
-            what = f"class '{t.info.name}' is not a value" if isinstance(t, ClassRef) else f"'{t.name}' is not a value"
+            shown = e.name if isinstance(e, ast.Name) else t.name.removeprefix("import:")
+            what = f"class '{t.info.name}' is not a value" if isinstance(t, ClassRef) else f"'{shown}' is not a value"
             hint = " (only global classes are)" if isinstance(t, ClassRef) else ""
             self.diags.error(e.span, what + hint)
             return ANY
@@ -377,6 +381,7 @@ class BodyChecker:
         if env.this is not None:
             t = self.member_of_class(env.this, e.name)
             if t is not None:
+                self.c.program.implicit_this.add(id(e))
                 return t
         sym = env.scope.names.get(e.name)
         if sym is not None:
@@ -431,6 +436,12 @@ class BodyChecker:
         return None
 
     def expr_Member(self, e: ast.Member, env: Env) -> Type:
+        obj = e.obj
+        if (
+            isinstance(obj, ast.Name) and env.lookup(obj.name) is None
+            and e.name in NAMESPACES.get(obj.name, {})
+        ):  # `player.active()` inside a class, where a bare `player` is this.player
+            return self.namespace_member(Namespace(obj.name), e, env)
         obj_t = self.expr(e.obj, env)
         if is_any(obj_t):
             return ANY
@@ -472,17 +483,12 @@ class BodyChecker:
 
     def namespace_member(self, ns: Namespace, e: ast.Member, env: Env) -> Type:
         if ns.name.startswith("import:"):
-            scope = self.c.program.scopes.get(ns.name[7:])
-            target = None
-            if scope is not None:
-                target = scope.own.get(e.name)
+            # The alias's own scope: the path string alone may name another file.
+            scope = self._alias_scope(e.obj, env) or self.c.program.scopes.get(ns.name[7:])
+            target = scope.names.get(e.name) if scope is not None else None
             if target is None:
-                head = ns.name[7:]
-                alias_scope = self._alias_scope(e.obj, env)
-                target = alias_scope.names.get(e.name) if alias_scope else None
-                if target is None:
-                    self.diags.error(e.name_span, f"'{head}' defines no '{e.name}'")
-                    return ANY
+                self.diags.error(e.name_span, f"'{ns.name[7:]}' defines no '{e.name}'")
+                return ANY
             return self.symbol_type(target, e)
         if ns.name == "event":
             methods = event_methods(self.builtins)
@@ -726,6 +732,7 @@ class BodyChecker:
             self.diags.error(e.span, f"'new' makes objects, not {t} values")
         if e.init is not None:
             self.init_list(e.init, t, env)
+            self.c.program.types[id(e.init)] = t
         return t
 
     def expr_Assign(self, e: ast.Assign, env: Env) -> Type:

@@ -51,6 +51,7 @@ class Checker:
         self.program = program
         self.diags = diags
         self.builtins = BuiltinClasses.create()
+        program.builtins = self.builtins
         self.bodies = BodyChecker(self)
         self._return_types: dict[int, Type] = {}
 
@@ -113,7 +114,7 @@ class Checker:
             if isinstance(item, ast.GameDirective):
                 if not is_game_file:
                     self.diags.error(item.span, "'game' belongs in the game file only, not in an imported file")
-                elif index != 0:
+                elif index != 0 and item is games[0]:  # a later one is reported as a duplicate
                     self.diags.error(item.span, "'game' must be the first directive of the game file")
             elif isinstance(item, ast.ImportDirective):
                 if seen_definition:
@@ -292,7 +293,7 @@ class Checker:
                 if inherited is None:
                     self.diags.error(member.name_span, f"'override {kind} {name}' overrides nothing: no base class of {defn.name} defines '{name}'")
                 elif inherited != kind:
-                    self.diags.error(member.name_span, f"'{name}' is {'an' if inherited == 'action' or inherited == 'attribute' else 'a'} {inherited} in the base class; it cannot be overridden by a {kind}")
+                    self.diags.error(member.name_span, f"'{name}' is {'an' if inherited == 'action' or inherited == 'attribute' else 'a'} {inherited} in the base class; it cannot be overridden by {'an' if kind == 'action' else 'a'} {kind}")
             elif inherited is not None:
                 self.diags.error(member.name_span, f"'{name}' hides the {inherited} of base class {base.name}; write 'override {kind} {name}'")
 
@@ -449,7 +450,7 @@ class Checker:
         if effects:
             for item in phase.items:
                 if isinstance(item, ast.InputDecl):
-                    self.bodies.check_input(item, env)
+                    self._check_inputs([item], env, in_function=False)
                 elif not isinstance(item, ast.Effect):
                     self.diags.error(item.span, f"phase '{phase.name}' has an 'effect': its other tags can only be inputs")
             self.bodies.check_block(effects[0].body, env)
@@ -488,7 +489,7 @@ class Checker:
             self.diags.error(grid.span, "a graph group has no grid: build its tiles and connections in 'default'")
         elif grid is not None:
             self.check_grid(grid, scope)
-        elif geo != "graph" and group.default is None:
+        elif group.default is None:
             self.diags.warning(group.name_span, f"group '{group.name}' has neither a grid nor a default block: it is empty")
         if group.default is not None:
             self.bodies.check_block(group.default.body, Env("default", scope, board))
@@ -501,7 +502,8 @@ class Checker:
                 if len(row) != first:
                     self.diags.error(
                         row[0].span.to(row[-1].span),
-                        f"grid row {i + 1} has {len(row)} tiles but row 1 has {first}; pad rows with blank tiles 'b'",
+                        f"grid row {i + 1} has {len(row)} tile{'s' * (len(row) != 1)} but row 1 has {first};"
+                        " pad rows with blank tiles 'b'",
                     )
         for row in grid.rows:
             for cell in row:

@@ -30,6 +30,11 @@ class Program:
     functions: list[FunctionInfo] = field(default_factory=list)
     turns: dict[str, TurnInfo] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # What the checker learned about expressions, keyed by id(node): their static
+    # types, and which bare names are members of `this`.
+    types: dict[int, object] = field(default_factory=dict)
+    implicit_this: set[int] = field(default_factory=set)
+    builtins: object = None  # the checker's BuiltinClasses, the bases of user tiles and events
 
     @property
     def ok(self) -> bool:

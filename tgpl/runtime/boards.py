@@ -1,0 +1,77 @@
+"""Boards: groups of tiles built from their grid, named and connected.
+
+Index order (3.10.2): square and hex-`col` groups are indexed [column][row],
+hex-`row` groups [row][column]; a tile is named `Group[i][j]` in that order.
+Neighbouring tiles of square (4 neighbours) and hex (6) groups are linked by
+Connection objects, created row by row, so `tile.connections` is ready to
+walk; blank tiles have none and are nobody's neighbour. Hex offsets follow
+3.10.2: with orientation row the even rows are shifted right, with col the
+even columns are shifted down (counting from 0).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tgpl.runtime.classes import RGroup
+from tgpl.runtime.values import Obj
+
+if TYPE_CHECKING:
+    from tgpl.runtime.machine import Machine
+
+
+def neighbours(geometry: str, orientation: str | None, row: int, col: int) -> list[tuple[int, int]]:
+    """(row, col) of the cells next to (row, col), in a fixed order."""
+    if geometry == "square":
+        return [(row - 1, col), (row, col + 1), (row + 1, col), (row, col - 1)]
+    if orientation == "row":
+        shift = 1 if row % 2 == 0 else 0  # even rows sit half a cell to the right
+        return [
+            (row, col - 1), (row, col + 1),
+            (row - 1, col - 1 + shift), (row - 1, col + shift),
+            (row + 1, col - 1 + shift), (row + 1, col + shift),
+        ]
+    shift = 1 if col % 2 == 0 else 0  # even columns sit half a cell lower
+    return [
+        (row - 1, col), (row + 1, col),
+        (row - 1 + shift, col - 1), (row + shift, col - 1),
+        (row - 1 + shift, col + 1), (row + shift, col + 1),
+    ]
+
+
+def build_group(m: Machine, board: Obj, g: RGroup) -> Obj:
+    group_cls = m.game.by_info[id(m.game.builtins.group)]
+    connection_cls = m.game.by_info[id(m.game.builtins.connection)]
+    blank_cls = m.game.by_info[id(m.game.builtins.blank_tile)]
+    taken = {o.name for o in m.world.objects}
+    name = g.name if g.name not in taken else f"{board.name}.{g.name}"
+    group = m.world.new_object(group_cls, name)
+    group.fields.update(name=g.name, tiles=[], geometry=g.geometry, orientation=g.orientation)
+    rows = g.rows
+    by_rc: dict[tuple[int, int], Obj] = {}
+    row_major = g.geometry == "hex" and g.orientation == "row"
+    width = max((len(r) for r in rows), default=0)
+    cells = [[None] * (width if row_major else len(rows)) for _ in range(len(rows) if row_major else width)]
+    for r, row in enumerate(rows):
+        for c, rc in enumerate(row):
+            if rc is None:
+                continue
+            i, j = (r, c) if row_major else (c, r)
+            tile = m.world.new_object(rc, f"{name}[{i}][{j}]")
+            tile.fields["group"] = group
+            m.init_object(tile, None)
+            cells[i][j] = tile
+            if rc is not blank_cls:
+                by_rc[(r, c)] = tile
+            group.fields["tiles"].append(tile)
+    group.fields["_cells"] = cells
+    if g.geometry in ("square", "hex"):
+        for (r, c), tile in by_rc.items():
+            for nr, nc in neighbours(g.geometry, g.orientation, r, c):
+                other = by_rc.get((nr, nc))
+                if other is not None:
+                    link = m.world.new_object(connection_cls)
+                    m.init_object(link, None)
+                    link.fields["to"] = other
+                    tile.fields["connections"].append(link)
+    return group

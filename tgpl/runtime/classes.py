@@ -1,0 +1,152 @@
+"""The runtime's view of a program: classes, functions, actions, turns, compiled.
+
+Built once per game by `tgpl.runtime.compiler`; every block is a Python
+closure taking a `Frame`, so running a game never walks the AST.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
+from tgpl.frontend.symbols import ClassInfo
+from tgpl.frontend.types import Type
+
+Code = Callable[["Frame"], Any]
+
+
+class Frame:
+    """The activation of one TGPL block: its machine, `this`, locals and event."""
+
+    __slots__ = ("m", "this", "vars", "event")
+
+    def __init__(self, m, this, size: int, event=None):
+        self.m = m
+        self.this = this
+        self.vars: list = [None] * size
+        self.event = event
+
+
+@dataclass(eq=False)
+class RInput:
+    name: str
+    slot: int
+    modifier: str  # player | auto | function
+    optional: bool
+    type: Type
+    span: Span
+    candidate_type: Type  # the element type for a List input
+    is_list: bool = False
+    target: Code | None = None  # who picks a player input; None: the default target
+    filters: list[tuple[int, Code]] = field(default_factory=list)  # (candidate slot, filter block)
+    default: Code | None = None
+
+
+@dataclass(eq=False)
+class RFunction:
+    name: str
+    owner: RClass | None
+    defn: ast.FunctionDef
+    inputs: list[RInput]
+    effect: Code | None
+    size: int
+    returns: Type
+
+    @property
+    def what(self) -> str:
+        return f"function {self.owner.name + '.' if self.owner else ''}{self.name}"
+
+
+@dataclass(eq=False)
+class RAction:
+    name: str
+    owner: RClass
+    defn: ast.ActionDef
+    order: int  # declaration order across the program: ties in priority run in this order
+    inputs: list[RInput]
+    requires: list[Code]
+    triggers: dict[str, Code]  # event class name -> trigger block
+    prio: Code | None
+    effect: Code | None
+    size: int
+    event_slot_names: tuple[str, ...] = ()
+
+    @property
+    def what(self) -> str:
+        return f"action {self.owner.name}.{self.name}"
+
+
+@dataclass(eq=False)
+class RGroup:
+    name: str
+    geometry: str  # square | hex | graph
+    orientation: str | None  # row | col for hex
+    rows: list[list[RClass | None]]  # None: the blank tile
+    default: Code | None
+    size: int
+
+
+@dataclass(eq=False)
+class RClass:
+    name: str
+    kind: str
+    visibility: str
+    info: ClassInfo
+    base: RClass | None = None
+    attributes: list[tuple[str, Code | None]] = field(default_factory=list)  # own, in order
+    init_size: int = 0
+    functions: dict[str, RFunction] = field(default_factory=dict)
+    actions: dict[str, RAction] = field(default_factory=dict)
+    groups: list[RGroup] = field(default_factory=list)
+    default: Code | None = None  # a deck's default block
+    default_size: int = 0
+
+    def ancestors(self):
+        c: RClass | None = self
+        while c is not None:
+            yield c
+            c = c.base
+
+    def is_a(self, other: RClass) -> bool:
+        return any(c is other for c in self.ancestors())
+
+    def find_function(self, name: str) -> RFunction | None:
+        for c in self.ancestors():
+            if name in c.functions:
+                return c.functions[name]
+        return None
+
+    def find_action(self, name: str) -> RAction | None:
+        for c in self.ancestors():
+            if name in c.actions:
+                return c.actions[name]
+        return None
+
+    def all_actions(self) -> list[RAction]:
+        """Every action of the class, overrides replacing their base, in declaration order."""
+        seen: dict[str, RAction] = {}
+        for c in reversed(list(self.ancestors())):
+            for name, action in c.actions.items():
+                seen[name] = action
+        return sorted(seen.values(), key=lambda a: a.order)
+
+
+@dataclass(eq=False)
+class RTurn:
+    name: str
+    phases: dict[str, RPhase]
+    default: Code | None
+    default_size: int
+    span: Span
+
+
+@dataclass(eq=False)
+class RPhase:
+    name: str
+    turn: str
+    inputs: list[RInput]
+    effect: Code | None
+    size: int
+    span: Span

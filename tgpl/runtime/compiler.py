@@ -1,0 +1,902 @@
+"""Compiles a checked program into closures: one Python function per AST node.
+
+Names are resolved here once (locals to frame slots, members of `this`,
+global objects, built-ins), using the static types the checker recorded, so
+running a block is a chain of closure calls with no lookups by node type.
+
+Statements return a signal: None to go on, BREAK, CONTINUE or a `Returned`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from tgpl.frontend import ast
+from tgpl.frontend.builtins import BuiltinClasses
+from tgpl.frontend.loader import Program
+from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope
+from tgpl.frontend.types import (
+    ANY, BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Namespace, Type,
+)
+from tgpl.runtime.classes import (
+    Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn,
+)
+from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, Returned
+from tgpl.runtime.values import Obj, show, to_player
+
+_SIGNALS = (BREAK, CONTINUE)
+
+
+class Layout:
+    """Compile-time scopes of one callable: each declaration gets its own slot."""
+
+    def __init__(self) -> None:
+        self.scopes: list[dict[str, int]] = [{}]
+        self.size = 0
+
+    def declare(self, name: str) -> int:
+        slot = self.size
+        self.size += 1
+        self.scopes[-1][name] = slot
+        return slot
+
+    def lookup(self, name: str) -> int | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def push(self) -> None:
+        self.scopes.append({})
+
+    def pop(self) -> None:
+        self.scopes.pop()
+
+
+@dataclass
+class CompiledGame:
+    program: Program
+    builtins: BuiltinClasses
+    classes: dict[str, RClass]  # by name
+    by_info: dict[int, RClass]  # by id(ClassInfo)
+    functions: dict[int, RFunction]  # global functions by id(FunctionInfo)
+    turns: dict[str, RTurn]
+    setup: Code | None
+    setup_size: int
+    players: int
+    name: str
+    actions: list[RAction]  # every action, in declaration order
+
+
+def _truthy_bool(v) -> bool:
+    return v is True
+
+
+class Compiler:
+    def __init__(self, program: Program):
+        self.program = program
+        self.types = program.types
+        self.implicit_this = program.implicit_this
+        self.builtins: BuiltinClasses = program.builtins
+        self.by_info: dict[int, RClass] = {}
+        self.classes: dict[str, RClass] = {}
+        self.functions: dict[int, RFunction] = {}
+        self.action_order = 0
+        self.all_actions: list[RAction] = []
+        self.scope: Scope | None = None
+
+    # ================================================================ driver
+    def compile(self) -> CompiledGame:
+        self.builtins = self.program.builtins  # the ones the checker gave user classes as bases
+        for info in (*self.builtins.by_name().values(), *self.program.classes):
+            rc = RClass(info.name, info.kind, info.visibility, info)
+            self.by_info[id(info)] = rc
+            self.classes.setdefault(info.name, rc)
+        for info in (*self.builtins.by_name().values(), *self.program.classes):
+            if info.base is not None:
+                self.by_info[id(info)].base = self.by_info.get(id(info.base))
+        for fn in self.program.functions:
+            self.functions[id(fn)] = self._declare_function(fn, None)
+        for info in self.program.classes:
+            rc = self.by_info[id(info)]
+            for name, fi in info.functions.items():
+                rc.functions[name] = self._declare_function(fi, rc)
+        for fn in self.program.functions:
+            self._compile_function(fn, self.functions[id(fn)])
+        for info in self.program.classes:
+            self._compile_class(info)
+        turns = {}
+        for name, turn in self.program.turns.items():
+            self.scope = turn.scope
+            turns[name] = self._compile_turn(turn.defn)
+        main = self.program.main_module
+        setup_code, setup_size, players, game_name = None, 0, 1, ""
+        if main is not None:
+            self.scope = self.program.scopes[main.path]
+            for item in main.items:
+                if isinstance(item, ast.SetupDef):
+                    layout = Layout()
+                    setup_code = self.block(item.body, layout)
+                    setup_size = layout.size
+                elif isinstance(item, ast.PlayersDirective) and isinstance(item.count, ast.NumberLit):
+                    players = max(1, int(item.count.value))
+                elif isinstance(item, ast.GameDirective):
+                    game_name = item.name
+        return CompiledGame(
+            self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
+            setup_code, setup_size, players, game_name, self.all_actions,
+        )
+
+    def rclass(self, info: ClassInfo) -> RClass:
+        return self.by_info[id(info)]
+
+    def type_of(self, e: ast.Expr) -> Type:
+        return self.types.get(id(e), ANY)
+
+    # ========================================================= definitions
+    def _declare_function(self, fi: FunctionInfo, owner: RClass | None) -> RFunction:
+        ret = fi.defn.returns
+        return RFunction(fi.name, owner, fi.defn, [], None, 0, ANY if ret is None else ANY)
+
+    def _compile_function(self, fi: FunctionInfo, rf: RFunction) -> None:
+        self.scope = fi.scope
+        layout = Layout()
+        rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
+        effect = fi.defn.effect
+        rf.effect = self.block(effect.body, layout) if effect is not None else None
+        rf.size = layout.size
+
+    def _compile_class(self, info: ClassInfo) -> None:
+        rc = self.rclass(info)
+        self.scope = info.scope
+        defn = info.defn
+        assert defn is not None
+        layout = Layout()
+        for name, attr in info.attributes.items():
+            code = None
+            if attr.value is not None:
+                code = self.value_for(attr.value, info.attribute_types.get(name, ANY), layout)
+            rc.attributes.append((name, code))
+        rc.init_size = layout.size
+        for name, fi in info.functions.items():
+            self._compile_function(fi, rc.functions[name])
+            self.scope = info.scope
+        for name, action in info.actions.items():
+            rc.actions[name] = self._compile_action(action, rc)
+        for group in info.groups.values():
+            rc.groups.append(self._compile_group(group))
+        if defn.kind == "stack":
+            for member in defn.members:
+                if isinstance(member, ast.Default):
+                    layout = Layout()
+                    rc.default = self.block(member.body, layout)
+                    rc.default_size = layout.size
+
+    def _compile_action(self, action: ast.ActionDef, owner: RClass) -> RAction:
+        layout = Layout()
+        inputs = [self.input_decl(i, layout) for i in action.inputs]
+        requires = [self.block(r.body, layout) for r in action.requires]
+        triggers: dict[str, Code] = {}
+        for t in action.triggers:
+            assert self.scope is not None
+            sym = self.scope.lookup(t.event) or self.builtins.by_name().get(t.event)
+            name = sym.name if isinstance(sym, ClassInfo) else t.event
+            triggers[name] = self.block(t.body, layout)
+        prio = self.expr(action.prio.value, layout) if action.prio is not None else None
+        effect = self.block(action.effect.body, layout) if action.effect is not None else None
+        self.action_order += 1
+        ra = RAction(action.name, owner, action, self.action_order, inputs, requires, triggers, prio, effect, layout.size)
+        self.all_actions.append(ra)
+        return ra
+
+    def _compile_group(self, group: ast.GroupDef) -> RGroup:
+        geometry = group.geometry.name if group.geometry else "square"
+        orientation = None
+        if group.orientation is not None:
+            orientation = {"row": "row", "col": "col", "column": "col"}.get(group.orientation.name, "row")
+        rows: list[list[RClass | None]] = []
+        if group.grid is not None:
+            assert self.scope is not None
+            for row in group.grid.rows:
+                cells: list[RClass | None] = []
+                for cell in row:
+                    if cell.name == "b":
+                        cells.append(self.rclass(self.builtins.blank_tile))
+                    else:
+                        sym = self.scope.lookup(cell.name) or self.builtins.by_name().get(cell.name)
+                        cells.append(self.rclass(sym) if isinstance(sym, ClassInfo) else None)
+                rows.append(cells)
+        default, size = None, 0
+        if group.default is not None:
+            layout = Layout()
+            default = self.block(group.default.body, layout)
+            size = layout.size
+        return RGroup(group.name, geometry, orientation, rows, default, size)
+
+    def _compile_turn(self, turn: ast.TurnDef) -> RTurn:
+        phases: dict[str, RPhase] = {}
+        for phase in turn.phases:
+            layout = Layout()
+            effects = [i for i in phase.items if isinstance(i, ast.Effect)]
+            if effects:
+                inputs = [self.input_decl(i, layout) for i in phase.items if isinstance(i, ast.InputDecl)]
+                effect = self.block(effects[0].body, layout)
+            else:
+                inputs = []
+                body = [i for i in phase.items if not isinstance(i, ast.Effect)]
+                effect = self.block(ast.Block(phase.span, body), layout) if body else None
+            phases[phase.name] = RPhase(phase.name, turn.name, inputs, effect, layout.size, phase.span)
+        default, size = None, 0
+        if turn.default is not None:
+            layout = Layout()
+            default = self.block(turn.default.body, layout)
+            size = layout.size
+        return RTurn(turn.name, phases, default, size, turn.span)
+
+    def input_decl(self, inp: ast.InputDecl, layout: Layout) -> RInput:
+        t = self._resolve(inp.type)
+        is_list = isinstance(t, Collection) and t.kind == "List"
+        candidate_type = t.elem if isinstance(t, Collection) and is_list else t
+        filters = []
+        for flt in inp.filters:
+            layout.push()
+            slot = layout.declare(flt.name or inp.name)
+            filters.append((slot, self.block(flt.body, layout)))
+            layout.pop()
+        target = self.expr(inp.target, layout) if inp.target is not None else None
+        default = self.value_for(inp.default, t, layout) if inp.default is not None else None
+        slot = layout.declare(inp.name)
+        modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
+        return RInput(inp.name, slot, modifier, inp.optional, t, inp.span, candidate_type, is_list, target, filters, default)
+
+    def _resolve(self, ref: ast.TypeRef) -> Type:
+        from tgpl.frontend.types import PRIMITIVES
+
+        if ref.args:
+            return Collection(ref.name, self._resolve(ref.args[0]))
+        if ref.name in PRIMITIVES:
+            return PRIMITIVES[ref.name]
+        assert self.scope is not None
+        sym = self.scope.lookup(ref.name) or self.builtins.by_name().get(ref.name)
+        return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
+
+    # ========================================================== statements
+    def block(self, block: ast.Block, layout: Layout) -> Code:
+        layout.push()
+        codes = [self.stmt(s, layout) for s in block.body]
+        layout.pop()
+        if not codes:
+            return lambda f: None
+        if len(codes) == 1:
+            return codes[0]
+
+        def run(f, codes=tuple(codes)):
+            for code in codes:
+                r = code(f)
+                if r is not None:
+                    return r
+            return None
+
+        return run
+
+    def stmt(self, s: ast.Stmt, layout: Layout) -> Code:
+        return getattr(self, "stmt_" + type(s).__name__)(s, layout)
+
+    def stmt_Block(self, s: ast.Block, layout: Layout) -> Code:
+        return self.block(s, layout)
+
+    def stmt_VarDecl(self, s: ast.VarDecl, layout: Layout) -> Code:
+        t = self._resolve(s.type)
+        init = self.value_for(s.init, t, layout) if s.init is not None else None
+        slot = layout.declare(s.name)
+        if init is None:
+            def decl_null(f):
+                f.vars[slot] = None
+            return decl_null
+
+        def decl(f):
+            f.vars[slot] = init(f)
+
+        return decl
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt, layout: Layout) -> Code:
+        code = self.expr(s.expr, layout)
+
+        def run(f):
+            code(f)
+
+        return run
+
+    def stmt_If(self, s: ast.If, layout: Layout) -> Code:
+        cond = self.expr(s.cond, layout)
+        then = self.block(s.then, layout)
+        orelse = self.stmt(s.orelse, layout) if s.orelse is not None else None
+        span = s.cond.span
+        if orelse is None:
+            def run_if(f):
+                c = cond(f)
+                if c is True:
+                    return then(f)
+                if c is not False:
+                    f.m.error(span, f"the condition is {show(c)}, not a bool")
+                return None
+            return run_if
+
+        def run_if_else(f):
+            c = cond(f)
+            if c is True:
+                return then(f)
+            if c is not False:
+                f.m.error(span, f"the condition is {show(c)}, not a bool")
+            return orelse(f)
+
+        return run_if_else
+
+    def stmt_While(self, s: ast.While, layout: Layout) -> Code:
+        cond = self.expr(s.cond, layout)
+        body = self.block(s.body, layout)
+        span = s.span
+
+        def run(f):
+            m = f.m
+            while True:
+                c = cond(f)
+                if c is not True:
+                    if c is not False:
+                        m.error(span, f"the condition is {show(c)}, not a bool")
+                    return None
+                m.step(span)
+                r = body(f)
+                if r is not None:
+                    if r is BREAK:
+                        return None
+                    if r is not CONTINUE:
+                        return r
+
+        return run
+
+    def stmt_For(self, s: ast.For, layout: Layout) -> Code:
+        layout.push()
+        if isinstance(s.init, ast.VarDecl):
+            init = self.stmt_VarDecl(s.init, layout)
+        elif s.init is not None:
+            init_expr = self.expr(s.init, layout)
+
+            def init(f):
+                init_expr(f)
+        else:
+            init = None
+        cond = self.expr(s.cond, layout) if s.cond is not None else None
+        post = self.expr(s.post, layout) if s.post is not None else None
+        body = self.block(s.body, layout)
+        layout.pop()
+        span = s.span
+
+        def run(f):
+            m = f.m
+            if init is not None:
+                init(f)
+            while True:
+                if cond is not None:
+                    c = cond(f)
+                    if c is not True:
+                        if c is not False:
+                            m.error(span, f"the condition is {show(c)}, not a bool")
+                        return None
+                m.step(span)
+                r = body(f)
+                if r is not None:
+                    if r is BREAK:
+                        return None
+                    if r is not CONTINUE:
+                        return r
+                if post is not None:
+                    post(f)
+
+        return run
+
+    def stmt_Return(self, s: ast.Return, layout: Layout) -> Code:
+        if s.value is None:
+            nothing = Returned(None)
+            return lambda f: nothing
+        value = self.expr(s.value, layout)
+        return lambda f: Returned(value(f))
+
+    def stmt_Break(self, s, layout):
+        return lambda f: BREAK
+
+    def stmt_Continue(self, s, layout):
+        return lambda f: CONTINUE
+
+    def stmt_Winner(self, s: ast.Winner, layout: Layout) -> Code:
+        value = self.expr(s.value, layout)
+        span = s.span
+
+        def run(f):
+            v = value(f)
+            p = f.m.players
+            if isinstance(v, list):
+                ranking = []
+                for rank in v:
+                    if not isinstance(rank, list):
+                        f.m.error(span, "a ranking is a list of lists of players")
+                    ranking.append([to_player(x, p) for x in rank if x is not None])
+            elif v is None:
+                f.m.error(span, "the winner is null")
+            else:
+                ranking = [[to_player(v, p)]]
+            raise GameOver(ranking)
+
+        return run
+
+    def stmt_InputDecl(self, s: ast.InputDecl, layout: Layout) -> Code:
+        rinput = self.input_decl(s, layout)
+        slot = rinput.slot
+
+        def run(f):
+            f.vars[slot] = f.m.ask_input(rinput, f)
+
+        return run
+
+    # ========================================================= expressions
+    def value_for(self, e: ast.Expr, want: Type, layout: Layout) -> Code:
+        """Compile e as a value stored where `want` is declared (players are mapped)."""
+        code = self.expr(e, layout, want)
+        if want == PLAYER and self.type_of(e) != PLAYER:
+            def as_player(f):
+                v = code(f)
+                return None if v is None else to_player(v, f.m.players)
+            return as_player
+        return code
+
+    def expr(self, e: ast.Expr, layout: Layout, want: Type | None = None) -> Code:
+        if isinstance(e, ast.InitList):
+            return self.init_list(e, want if want is not None else self.type_of(e), layout)
+        return getattr(self, "expr_" + type(e).__name__)(e, layout)
+
+    def expr_NumberLit(self, e, layout):
+        v = e.value
+        return lambda f: v
+
+    def expr_StringLit(self, e, layout):
+        v = e.value
+        return lambda f: v
+
+    def expr_BoolLit(self, e, layout):
+        v = e.value
+        return lambda f: v
+
+    def expr_NullLit(self, e, layout):
+        return lambda f: None
+
+    def expr_This(self, e, layout):
+        return lambda f: f.this
+
+    def expr_Base(self, e, layout):
+        return lambda f: f.this
+
+    def init_list(self, e: ast.InitList, want: Type, layout: Layout) -> Code:
+        if isinstance(want, Collection) and want.kind == "Table":
+            pairs = []
+            for item in e.items:
+                if isinstance(item, ast.InitList) and len(item.items) == 2:
+                    pairs.append((self.expr(item.items[0], layout), self.value_for(item.items[1], want.elem, layout)))
+            span = e.span
+
+            def make_table(f):
+                d = {}
+                for k, v in pairs:
+                    key = k(f)
+                    if key is None:
+                        f.m.error(span, "a table key is null")
+                    d[key] = v(f)
+                return d
+
+            return make_table
+        elem = want.elem if isinstance(want, Collection) else ANY
+        if isinstance(want, ClassType) and want.info.deck_item is not None:
+            elem = want.info.deck_item
+        items = [self.value_for(i, elem, layout) for i in e.items]
+        return lambda f: [i(f) for i in items]
+
+    # --------------------------------------------------------------- names
+    def expr_Name(self, e: ast.Name, layout: Layout) -> Code:
+        slot = layout.lookup(e.name)
+        if slot is not None:
+            return lambda f: f.vars[slot]
+        name, span = e.name, e.span
+        if id(e) in self.implicit_this:
+            return lambda f: f.m.get_member(f.this, name, span)
+        if name == "event":
+            return lambda f: f.event
+        t = self.type_of(e)
+        if isinstance(t, ClassType) and t.info.visibility == "global":
+            cname = t.info.name
+            return lambda f: f.m.global_object(cname)
+
+        def not_a_value(f):
+            f.m.error(span, f"'{name}' is not a value")
+
+        return not_a_value
+
+    def expr_Member(self, e: ast.Member, layout: Layout) -> Code:
+        obj_t = self.type_of(e.obj)
+        name, span = e.name, e.name_span
+        if isinstance(obj_t, Namespace) and obj_t.name.startswith("import:"):
+            t = self.type_of(e)
+            if isinstance(t, ClassType) and t.info.visibility == "global":
+                cname = t.info.name
+                return lambda f: f.m.global_object(cname)
+            return lambda f: f.m.error(span, f"'{name}' is not a value")
+        obj = self.expr(e.obj, layout)
+        if isinstance(obj_t, Collection) and name == "length":
+            return lambda f: float(len(f.m.not_null(obj(f), span)))
+        return lambda f: f.m.get_member(obj(f), name, span)
+
+    def expr_Index(self, e: ast.Index, layout: Layout) -> Code:
+        obj = self.expr(e.obj, layout)
+        key = self.expr(e.index, layout)
+        span = e.span
+        return lambda f: f.m.get_index(obj(f), key(f), span)
+
+    # --------------------------------------------------------------- calls
+    def expr_Call(self, e: ast.Call, layout: Layout) -> Code:
+        callee = e.callee
+        span = e.span
+        if isinstance(callee, ast.Member) and callee.name == "length" and not e.args:
+            obj = self.expr(callee.obj, layout)
+            return lambda f: f.m.length(obj(f), span)
+        callee_t = self.type_of(callee) if not isinstance(callee, ast.Member) else self._member_callee_type(callee)
+        if not isinstance(callee_t, CallableType):
+            return lambda f: f.m.error(span, "this cannot be called")
+        if callee_t.kind == "function":
+            return self.call_function(e, callee, callee_t.target, layout)
+        if callee_t.kind == "action":
+            return self.call_action(e, callee, callee_t.name, layout)
+        return self.call_builtin(e, callee, callee_t, layout)
+
+    def _member_callee_type(self, callee: ast.Member) -> Type:
+        t = self.types.get(id(callee))
+        return t if t is not None else ANY
+
+    def _args(self, e: ast.Call, layout: Layout, params: dict[str, Type]) -> list[tuple[str, Code]]:
+        out = []
+        for a in e.args:
+            if a.name is not None:
+                out.append((a.name, self.value_for(a.value, params.get(a.name, ANY), layout)))
+        return out
+
+    def call_function(self, e: ast.Call, callee: ast.Expr, fi: FunctionInfo, layout: Layout) -> Code:
+        span = e.span
+        params = {i.name: self._input_type(i, fi.scope) for i in fi.defn.inputs}
+        args = self._args(e, layout, params)
+        name = fi.name
+        if fi.owner is None:
+            rf = self.functions[id(fi)]
+            return lambda f: f.m.call_function(rf, None, [(n, a(f)) for n, a in args], span)
+        if isinstance(callee, ast.Member):
+            if isinstance(callee.obj, ast.Base):
+                base_rf = self.rclass(fi.owner).find_function(name)
+                return lambda f: f.m.call_function(base_rf, f.this, [(n, a(f)) for n, a in args], span)
+            obj = self.expr(callee.obj, layout)
+        else:
+            obj = lambda f: f.this  # noqa: E731 - an implicit `this`
+
+        def call_method(f):
+            target = f.m.not_null(obj(f), span)
+            rf = target.cls.find_function(name)
+            if rf is None:
+                f.m.error(span, f"{target.name} has no function '{name}'")
+            return f.m.call_function(rf, target, [(n, a(f)) for n, a in args], span)
+
+        return call_method
+
+    def _input_type(self, inp: ast.InputDecl, scope: Scope) -> Type:
+        saved, self.scope = self.scope, scope
+        try:
+            return self._resolve(inp.type)
+        finally:
+            self.scope = saved
+
+    def call_action(self, e: ast.Call, callee: ast.Expr, name: str, layout: Layout) -> Code:
+        span = e.span
+        args = self._args(e, layout, {})
+        base_call = isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base)
+        if isinstance(callee, ast.Member) and not base_call:
+            obj = self.expr(callee.obj, layout)
+        else:
+            obj = lambda f: f.this  # noqa: E731
+        owner_info = None
+        if base_call:
+            t = self.type_of(callee.obj)
+            owner_info = t.info if isinstance(t, ClassType) else None
+
+        def call(f):
+            target = f.m.not_null(obj(f), span)
+            cls = self.by_info[id(owner_info)] if owner_info is not None else target.cls
+            ra = cls.find_action(name)
+            if ra is None:
+                f.m.error(span, f"{target.name} has no action '{name}'")
+            f.m.call_action(target, ra, [(n, a(f)) for n, a in args], span)
+
+        return call
+
+    def call_builtin(self, e: ast.Call, callee: ast.Expr, ct: CallableType, layout: Layout) -> Code:
+        from tgpl.frontend.builtins import Signature
+
+        sig = ct.target
+        assert isinstance(sig, Signature)
+        span = e.span
+        positional = [a for a in e.args if a.name is None]
+        bound: dict[str, ast.Expr] = {}
+        for p, a in zip(sig.params, positional):
+            bound[p.name] = a.value
+        for a in e.args:
+            if a.name is not None:
+                bound[a.name] = a.value
+        args = [
+            (self.value_for(bound[p.name], p.type, layout) if p.name in bound else None) for p in sig.params
+        ]
+        qualified = sig.name
+        if "." in qualified or qualified == "log":  # a namespace or global built-in
+            return self._namespace_call(qualified, args, span)
+        if isinstance(callee, ast.Member):
+            obj = self.expr(callee.obj, layout)
+        else:
+            obj = lambda f: f.this  # noqa: E731
+        name = ct.name
+
+        def call(f):
+            target = obj(f)
+            values = [a(f) if a is not None else _MISSING for a in args]
+            return f.m.builtin_method(target, name, values, span)
+
+        return call
+
+    def _namespace_call(self, qualified: str, args: list[Code | None], span) -> Code:
+        def arg(i):
+            a = args[i] if i < len(args) else None
+            return a
+
+        a0, a1 = arg(0), arg(1)
+        if qualified == "player.all":
+            return lambda f: list(range(f.m.players))
+        if qualified == "player.active":
+            return lambda f: f.m.world.control.player
+        if qualified == "turn.active":
+            return lambda f: f.m.world.control.turn
+        if qualified == "turn.phase.active":
+            return lambda f: f.m.world.control.phase
+        if qualified == "turn.use":
+            return lambda f: f.m.turn_use(a0(f), a1(f) if a1 is not None else None, span)
+        if qualified == "turn.pass":
+            if a0 is None and a1 is None:
+                return lambda f: f.m.turn_pass_default(span)
+            return lambda f: f.m.turn_pass(
+                a0(f) if a0 is not None else f.m.world.control.player, a1(f) if a1 is not None else None, span
+            )
+        if qualified == "event.throw":
+            return lambda f: f.m.throw(a0(f), False, span)
+        if qualified == "event.throw_sync":
+            return lambda f: f.m.throw(a0(f), True, span)
+        if qualified == "log":
+            return lambda f: f.m.log(show(a0(f)))
+        return lambda f: f.m.error(span, f"{qualified} is not supported")
+
+    # ----------------------------------------------------------- operators
+    def expr_Unary(self, e: ast.Unary, layout: Layout) -> Code:
+        operand = self.expr(e.operand, layout)
+        span = e.span
+        if e.op == "!":
+            def not_(f):
+                v = operand(f)
+                if v is True:
+                    return False
+                if v is False:
+                    return True
+                return f.m.error(span, f"'!' of {show(v)}")
+            return not_
+
+        def neg(f):
+            v = operand(f)
+            if v is None or isinstance(v, (bool, str)):
+                return f.m.error(span, f"'-' of {show(v)}")
+            return -v
+
+        return neg
+
+    def expr_Binary(self, e: ast.Binary, layout: Layout) -> Code:
+        left = self.expr(e.left, layout)
+        right = self.expr(e.right, layout)
+        op, span = e.op, e.span
+        if op == "&&":
+            def and_(f):
+                a = left(f)
+                if a is False:
+                    return False
+                if a is not True:
+                    f.m.error(e.left.span, f"'&&' of {show(a)}")
+                b = right(f)
+                if b is not True and b is not False:
+                    f.m.error(e.right.span, f"'&&' of {show(b)}")
+                return b
+            return and_
+        if op == "||":
+            def or_(f):
+                a = left(f)
+                if a is True:
+                    return True
+                if a is not False:
+                    f.m.error(e.left.span, f"'||' of {show(a)}")
+                b = right(f)
+                if b is not True and b is not False:
+                    f.m.error(e.right.span, f"'||' of {show(b)}")
+                return b
+            return or_
+        if op == "==":
+            return lambda f: _equal(left(f), right(f))
+        if op == "!=":
+            return lambda f: not _equal(left(f), right(f))
+        result_t = self.type_of(e)
+        fn = _ARITH.get(op)
+        if op == "+" and result_t == STRING:
+            return lambda f: show(left(f)) + show(right(f))
+        if op in ("&", "|") or (op == "^" and result_t == BOOL):
+            logic = {"&": lambda a, b: a and b, "|": lambda a, b: a or b, "^": lambda a, b: a != b}[op]
+
+            def bool_op(f):
+                a, b = left(f), right(f)
+                if not isinstance(a, bool) or not isinstance(b, bool):
+                    f.m.error(span, f"'{op}' of {show(a)} and {show(b)}")
+                return logic(a, b)
+            return bool_op
+        assert fn is not None, op
+        if result_t == PLAYER:
+            def player_op(f):
+                return to_player(f.m.arith(fn, op, left(f), right(f), span), f.m.players)
+            return player_op
+        if op in ("<", ">", "<=", ">="):
+            return lambda f: f.m.compare(fn, op, left(f), right(f), span)
+        return lambda f: f.m.arith(fn, op, left(f), right(f), span)
+
+    def expr_TypeTest(self, e: ast.TypeTest, layout: Layout) -> Code:
+        value = self.expr(e.expr, layout)
+        test = self._type_test(self._resolve(e.type))
+        return lambda f: test(value(f))
+
+    def expr_Cast(self, e: ast.Cast, layout: Layout) -> Code:
+        value = self.expr(e.expr, layout)
+        test = self._type_test(self._resolve(e.type))
+
+        def cast(f):
+            v = value(f)
+            return v if test(v) else None
+
+        return cast
+
+    def _type_test(self, t: Type):
+        if isinstance(t, ClassType):
+            rc = self.rclass(t.info)
+            return lambda v: isinstance(v, Obj) and v.cls.is_a(rc)
+        if t == NUMBER or t == PLAYER:
+            return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+        if t == STRING:
+            return lambda v: isinstance(v, str)
+        if t == BOOL:
+            return lambda v: isinstance(v, bool)
+        if isinstance(t, Collection):
+            kind = dict if t.kind == "Table" else list
+            return lambda v: isinstance(v, kind)
+        return lambda v: v is not None
+
+    def expr_New(self, e: ast.New, layout: Layout) -> Code:
+        t = self._resolve(e.type)
+        init = self.init_list(e.init, t, layout) if e.init is not None else None
+        span = e.span
+        if isinstance(t, Collection):
+            empty = dict if t.kind == "Table" else list
+            if init is None:
+                return lambda f: empty()
+            return init
+        if isinstance(t, ClassType):
+            rc = self.rclass(t.info)
+
+            def new(f):
+                obj = f.m.new_object(rc, span)
+                if init is not None:
+                    for item in init(f):
+                        f.m.builtin_method(obj, "push", [item], span)
+                return obj
+
+            return new
+        return lambda f: f.m.error(span, f"cannot create a {t}")
+
+    def expr_Assign(self, e: ast.Assign, layout: Layout) -> Code:
+        target = e.target
+        target_t = self.type_of(target)
+        if e.op == "=":
+            value = self.value_for(e.value, target_t, layout)
+        else:
+            raw = self.expr(e.value, layout)
+            current = self.expr(target, layout)
+            fn = _ARITH[e.op[0]]
+            op, span = e.op[0], e.span
+            if target_t == STRING:
+                def value(f):
+                    return show(current(f)) + show(raw(f))
+            elif target_t == PLAYER:
+                def value(f):
+                    return to_player(f.m.arith(fn, op, current(f), raw(f), span), f.m.players)
+            else:
+                def value(f):
+                    return f.m.arith(fn, op, current(f), raw(f), span)
+        if isinstance(target, ast.Name):
+            slot = layout.lookup(target.name)
+            if slot is not None:
+                def set_local(f):
+                    f.vars[slot] = value(f)
+                return set_local
+            name, span = target.name, target.span
+            return lambda f: f.m.set_member(f.this, name, value(f), span)
+        if isinstance(target, ast.Member):
+            obj = self.expr(target.obj, layout)
+            name, span = target.name, target.name_span
+            return lambda f: f.m.set_member(obj(f), name, value(f), span)
+        if isinstance(target, ast.Index):
+            obj = self.expr(target.obj, layout)
+            key = self.expr(target.index, layout)
+            span = target.span
+
+            def set_index(f):
+                o, k = obj(f), key(f)
+                f.m.set_index(o, k, value(f), span)
+
+            return set_index
+        span = e.span
+        return lambda f: f.m.error(span, "cannot assign to this expression")
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+
+
+def _equal(a, b) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, Obj) or isinstance(b, Obj):
+        return False
+    if isinstance(a, bool) != isinstance(b, bool):
+        return False
+    return a == b
+
+
+def _fmod(a, b):
+    return math.fmod(a, b)
+
+
+_ARITH: dict[str, Any] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "%": _fmod,
+    "^": lambda a, b: a ** b,
+    "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def compile_program(program: Program) -> CompiledGame:
+    return Compiler(program).compile()
+
+
+MISSING = _MISSING
+__all__ = ["CompiledGame", "Compiler", "Frame", "MISSING", "RGroup", "compile_program"]

@@ -1,0 +1,79 @@
+"""Runtime errors and the control signals that unwind TGPL code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tgpl.frontend.diagnostics import Span
+
+
+@dataclass
+class Frame:
+    """One entry of the TGPL call stack, for error reports."""
+
+    what: str  # "function WinCheck", "action PlayerState.Tick", "setup", ...
+    span: Span
+
+
+class TGPLRuntimeError(Exception):
+    """An error in the game's code: reported as `path:line:col: runtime error: ...`."""
+
+    def __init__(self, span: Span | None, message: str, stack: list[Frame] | None = None):
+        super().__init__(message)
+        self.span = span
+        self.message = message
+        self.stack = list(stack or [])
+
+    def render(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        lines = [f"{where}runtime error: {self.message}"]
+        for frame in reversed(self.stack):
+            lines.append(f"  in {frame.what} at {frame.span}")
+        return "\n".join(lines)
+
+
+class GameOver(Exception):
+    """`winner` was executed: the game ends with this ranking."""
+
+    def __init__(self, ranking: list[list[int]]):
+        super().__init__("game over")
+        self.ranking = ranking
+
+
+@dataclass
+class InputRequest:
+    """The game waits for a player to pick one of `options` (values, in order)."""
+
+    player: int
+    name: str  # the input's name
+    options: list
+    span: Span
+    optional: bool = False
+    where: str = ""
+
+
+class NeedInput(Exception):
+    """Raised when execution needs a choice that the move script does not hold yet."""
+
+    def __init__(self, request: InputRequest):
+        super().__init__(request.name)
+        self.request = request
+
+
+@dataclass
+class Returned:
+    """The signal a `return` statement sends up to its callable."""
+
+    value: object = None
+
+
+BREAK = "break"
+CONTINUE = "continue"
+
+
+@dataclass
+class Stuck(Exception):
+    """A decision point where the player to move has no legal move."""
+
+    player: int
+    detail: str = field(default="")

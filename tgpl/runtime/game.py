@@ -1,0 +1,431 @@
+"""The game API for players, agents, search and verification.
+
+    game = load_game("examples/tris.tgpl")
+    state = game.initial_state(seed=1)
+    while not state.is_terminal:
+        state = state.apply(state.legal_moves()[0])
+    state.ranking, state.goals
+
+A `State` is immutable: `apply` returns a new one and the old stays valid.
+At a decision point the game waits for one player, either for a *move* (a
+legal PlayerChoiceEvent action with values for its inputs that player picks)
+or for a *choice* (an input that an effect, a phase or a triggered action
+asks for). Both are `Move`s; their text, e.g.
+`PlayerState#0.Tick(chosenTile: TrisGrid[0][2])` or `TrisGrid[1][1]`, is what
+move lists, records and witnesses use.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from tgpl.frontend.diagnostics import render_all
+from tgpl.frontend.loader import Program, load_program
+from tgpl.runtime.classes import Frame, RAction
+from tgpl.runtime.compiler import CompiledGame, compile_program
+from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
+from tgpl.runtime.machine import Machine, _Cancelled
+from tgpl.runtime.values import Obj, World, show, to_player
+
+
+class GameLoadError(Exception):
+    """The program has errors: `diagnostics` holds them, rendered."""
+
+    def __init__(self, program: Program):
+        super().__init__("the game has errors")
+        self.program = program
+
+    def render(self) -> str:
+        return render_all(self.program.diagnostics, self.program.sources)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A decision: an action with its input values, or one input value."""
+
+    text: str
+    obj: str | None = None  # the acting object's name (a move); None for a choice
+    action: str | None = None
+    inputs: tuple[tuple[str, object], ...] = ()  # (input name, value or object name)
+    value: object = None  # the chosen value, for a choice
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _ref(v):
+    """A world-independent reference to a value: objects by name."""
+    return ("obj", v.name) if isinstance(v, Obj) else v
+
+
+def _value_text(v) -> str:
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return show(v)
+
+
+def goals_of(ranking: list[list[int]] | None, players: int) -> list[int]:
+    """GDL goals from a ranking: 100 * (beaten + tied / 2) / (P - 1), rounded half up.
+
+    Players the ranking leaves out share the last place. Two players: the winner
+    gets 100 and the loser 0; a tie gives 50 each.
+    """
+    if ranking is None:
+        return [0] * players
+    ranks: list[list[int]] = [list(dict.fromkeys(r)) for r in ranking if r]
+    placed = {p for r in ranks for p in r}
+    rest = [p for p in range(players) if p not in placed]
+    if rest:
+        ranks.append(rest)
+    if players == 1:
+        return [100 if ranks and ranks[0] == [0] else 0]
+    goals = [0] * players
+    below = players
+    for rank in ranks:
+        below -= len(rank)
+        score = (below + (len(rank) - 1) / 2) / (players - 1)
+        for p in rank:
+            goals[p] = int(score * 100 + 0.5)
+    return goals
+
+
+class Game:
+    """A loaded, checked and compiled TGPL game."""
+
+    def __init__(self, program: Program, compiled: CompiledGame, players: int | None = None):
+        self.program = program
+        self.compiled = compiled
+        self.players = players or compiled.players
+        self.name = compiled.name
+        self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
+
+    def initial_state(self, seed: int = 0) -> State:
+        world = World(self.players, seed)
+        return State._run(self, world, None, [])
+
+    def machine(self, world: World, choices=()) -> Machine:
+        return Machine(self.compiled, world, choices)
+
+
+def load_game(path: str | Path, players: int | None = None) -> Game:
+    """Load, check and compile a game; raise GameLoadError if it has errors."""
+    program = load_program(path)
+    if not program.ok:
+        raise GameLoadError(program)
+    return Game(program, compile_program(program), players)
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    game: Game
+    world: World  # never changed once the state exists
+    # A segment in progress: the world before it, the move that began it
+    # (None for setup) and the choices made since.
+    base: World | None = None
+    first: Move | None = None
+    choices: tuple = ()
+    request: InputRequest | None = None
+    error: TGPLRuntimeError | None = field(default=None)
+
+    # ------------------------------------------------------------ running
+    @staticmethod
+    def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
+        world = base.copy()
+        m = game.machine(world, [_resolve(world, c) for c in choices])
+        try:
+            if first is None:
+                m.run_setup(game.compiled.setup, game.compiled.setup_size)
+            else:
+                _play(game, m, world, first)
+        except NeedInput as need:
+            return State(game, world, base, first, tuple(choices), need.request)
+        except GameOver as over:
+            world.result = over.ranking
+        return State(game, world)
+
+    @property
+    def pending(self) -> bool:
+        return self.request is not None
+
+    @property
+    def active_player(self) -> int | None:
+        if self.is_terminal:
+            return None
+        if self.request is not None:
+            return self.request.player
+        return self.world.control.player
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.world.result is not None
+
+    @property
+    def ranking(self) -> list[list[int]] | None:
+        return self.world.result
+
+    @property
+    def goals(self) -> list[int]:
+        return goals_of(self.world.result, self.world.players)
+
+    @property
+    def log(self) -> list[str]:
+        return list(self.world.log)
+
+    @cached_property
+    def _legal(self) -> list[Move]:
+        if self.is_terminal:
+            return []
+        if self.request is not None:
+            return [Move(_value_text(v), value=_ref(v)) for v in self.request.options]
+        return _legal_moves(self.game, self.world)
+
+    def legal_moves(self) -> list[Move]:
+        return list(self._legal)
+
+    def move_by_text(self, text: str) -> Move | None:
+        text = text.strip()
+        for move in self._legal:
+            if move.text == text:
+                return move
+        return None
+
+    def apply(self, move: Move | str) -> State:
+        if isinstance(move, str):
+            found = self.move_by_text(move)
+            if found is None:
+                raise IllegalMove(move, self.explain(move))
+            move = found
+        if self.is_terminal:
+            raise IllegalMove(move.text, "the game is over")
+        if self.request is not None:
+            return State._run(self.game, self.base, self.first, [*self.choices, move.value])
+        return State._run(self.game, self.world, move, [])
+
+    def explain(self, text: str) -> str:
+        """Why a move text is not legal here (which require, trigger or filter failed)."""
+        return _explain(self, text.strip())
+
+    # ------------------------------------------------------------- views
+    def key(self) -> tuple:
+        """Canonical and hashable: equal for equal game states."""
+        w = self.world
+        objects = tuple(
+            (o.name, o.cls.name, tuple(o.owners), tuple((k, _freeze(v)) for k, v in o.fields.items()))
+            for o in w.objects
+        )
+        c = w.control
+        pending = None
+        if self.request is not None:
+            pending = (self.base_key(), self.first.text if self.first else None, tuple(_freeze(v) for v in self.choices))
+        result = tuple(tuple(r) for r in w.result) if w.result is not None else None
+        return (objects, (c.player, c.turn, c.phase), w.rng.key(), result, pending)
+
+    def base_key(self):
+        return State(self.game, self.base).key() if self.base is not None else None
+
+    def to_json(self) -> dict:
+        w = self.world
+        return {
+            "active_player": self.active_player,
+            "turn": w.control.turn,
+            "phase": w.control.phase,
+            "terminal": self.is_terminal,
+            "ranking": w.result,
+            "goals": self.goals if self.is_terminal else None,
+            "waiting_for": (
+                {"input": self.request.name, "player": self.request.player} if self.request else None
+            ),
+            "legal_moves": [m.text for m in self._legal],
+            "objects": [
+                {"name": o.name, "class": o.cls.name, "owners": list(o.owners),
+                 "fields": {k: _jsonable(v) for k, v in o.fields.items() if not k.startswith("_")}}
+                for o in w.objects
+            ],
+            "log": list(w.log),
+        }
+
+
+class IllegalMove(Exception):
+    def __init__(self, text: str, reason: str):
+        super().__init__(f"illegal move '{text}': {reason}")
+        self.text = text
+        self.reason = reason
+
+
+# ================================================================ moves
+def _resolve(world: World, v):
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "obj":
+        for o in world.objects:
+            if o.name == v[1]:
+                return o
+        raise KeyError(v[1])
+    return v
+
+
+def _object(world: World, name: str) -> Obj:
+    for o in world.objects:
+        if o.name == name:
+            return o
+    raise KeyError(name)
+
+
+def _play(game: Game, m: Machine, world: World, move: Move) -> None:
+    obj = _object(world, move.obj)
+    ra = obj.cls.find_action(move.action)
+    given = {name: _resolve(world, v) for name, v in move.inputs}
+    event = _choice_event(game, world.control.player)
+    m.play(obj, ra, given, event)
+
+
+def _choice_event(game: Game, player: int) -> Obj:
+    event = Obj(game.choice_event_cls, -1, "PlayerChoiceEvent")
+    event.fields["active"] = player
+    return event
+
+
+def _visible(obj: Obj, player: int) -> bool:
+    vis = obj.cls.visibility
+    if vis == "global":
+        return True
+    return player in obj.owners
+
+
+def _move_inputs(ra: RAction, m: Machine, frame: Frame, player: int):
+    """The player inputs of a move (those the mover picks), in declaration order."""
+    return [i for i in ra.inputs if i.modifier == "player" and (i.target is None or m.input_target(i, frame) == player)]
+
+
+def _legal_moves(game: Game, world: World) -> list[Move]:
+    player = world.control.player
+    scratch = world.copy()  # filters may (wrongly) write: keep the state's world intact
+    m = game.machine(scratch)
+    event = _choice_event(game, player)
+    moves: list[Move] = []
+    for obj in list(scratch.objects):
+        if not _visible(obj, player):
+            continue
+        for ra in obj.cls.all_actions():
+            if "PlayerChoiceEvent" not in ra.triggers:
+                continue
+            frame = Frame(m, obj, ra.size, event)
+            try:
+                if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
+                    continue
+                inputs = _move_inputs(ra, m, frame, player)
+                for combo in _combos(m, frame, inputs):
+                    args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
+                    text = f"{obj.name}.{ra.name}({args})" if combo else f"{obj.name}.{ra.name}()"
+                    moves.append(Move(text, obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
+            except _Cancelled:
+                continue
+    return moves
+
+
+def _combos(m: Machine, frame: Frame, inputs) -> list[list[tuple[str, object]]]:
+    if not inputs:
+        return [[]]
+    first, rest = inputs[0], inputs[1:]
+    options = m.candidates(first, frame)
+    if first.optional:
+        options = options + [None]
+    out = []
+    for v in options:
+        frame.vars[first.slot] = v
+        for tail in _combos(m, frame, rest):
+            out.append([(first.name, v), *tail])
+    return out
+
+
+def _explain(state: State, text: str) -> str:
+    if state.is_terminal:
+        return "the game is over"
+    if state.request is not None:
+        options = ", ".join(m.text for m in state._legal)
+        return f"expected a value for '{state.request.name}' by player {state.request.player}: one of {options}"
+    head, _, _ = text.partition("(")
+    obj_name, _, action = head.rpartition(".")
+    world = state.world.copy()
+    player = world.control.player
+    try:
+        obj = _object(world, obj_name)
+    except KeyError:
+        return f"there is no object '{obj_name}'"
+    if not _visible(obj, player):
+        return f"{obj_name} does not belong to player {player}"
+    ra = obj.cls.find_action(action)
+    if ra is None:
+        return f"{obj_name} has no action '{action}'"
+    if "PlayerChoiceEvent" not in ra.triggers:
+        return f"{obj_name}.{action} is not triggered by PlayerChoiceEvent"
+    m = state.game.machine(world)
+    event = _choice_event(state.game, player)
+    frame = Frame(m, obj, ra.size, event)
+    for i, req in enumerate(ra.requires):
+        r = req(frame)
+        if not (isinstance(r, Returned) and r.value is True):
+            return f"require block {i + 1} of {obj_name}.{action} (line {ra.requires and ra.defn.requires[i].span.line}) is false"
+    if not m.trigger_holds(ra, event, frame):
+        return f"the PlayerChoiceEvent trigger of {obj_name}.{action} is false"
+    return f"no input values of {obj_name}.{action} match: an input's filter rejects them or the text is malformed"
+
+
+# ================================================================ views
+def _freeze(v):
+    if isinstance(v, Obj):
+        return ("@", v.name)
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return ("{}",) + tuple((_freeze(k), _freeze(x)) for k, x in v.items())
+    if isinstance(v, float) and v == int(v):
+        return int(v)
+    return v
+
+
+def _jsonable(v):
+    if isinstance(v, Obj):
+        return v.name
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return [[_jsonable(k), _jsonable(x)] for k, x in v.items()]
+    if isinstance(v, float) and v == int(v) and abs(v) < 1e15:
+        return int(v)
+    return v
+
+
+def explore(game: Game, limit: int = 1_000_000, seed: int = 0) -> dict:
+    """Every reachable decision state, breadth first, up to `limit` states."""
+    start = game.initial_state(seed)
+    seen = {start.key(): start}
+    frontier = deque([start])
+    terminal = 0
+    transitions = 0
+    wins: dict[str, int] = {}
+    while frontier:
+        state = frontier.popleft()
+        if state.is_terminal:
+            terminal += 1
+            label = "draw" if len(state.ranking[0]) > 1 else f"player {state.ranking[0][0]}"
+            wins[label] = wins.get(label, 0) + 1
+            continue
+        for move in state.legal_moves():
+            nxt = state.apply(move)
+            transitions += 1
+            k = nxt.key()
+            if k not in seen:
+                if len(seen) >= limit:
+                    return {"states": len(seen), "terminal": terminal, "complete": False, "transitions": transitions, "outcomes": wins}
+                seen[k] = nxt
+                frontier.append(nxt)
+    return {"states": len(seen), "terminal": terminal, "complete": True, "transitions": transitions, "outcomes": wins}
+
+
+__all__ = [
+    "Game", "GameLoadError", "IllegalMove", "Move", "State", "explore", "goals_of", "load_game", "to_player",
+    "itertools",
+]

@@ -1,0 +1,484 @@
+"""The execution unit (thesis 3.15.2): runs compiled code on one World.
+
+A Machine runs one *segment* of a game, from a decision point to the next:
+setup, or one move with everything it sets off. It plays the thesis's three
+roles: code processor (runs blocks), event manager (dispatches thrown
+events breadth first, by priority then declaration order) and input
+injector (fills action inputs: from the move, from the choices already made
+in this segment, or by raising NeedInput when a player must decide).
+
+Game flow is a small state machine over `world.control` (player, turn,
+phase): `turn.pass` runs the turn's `default` at once and schedules the
+entry of the new phase; after the current block and its events, the phase
+is entered (its inputs asked, its effect run), and so on until nothing is
+scheduled: a decision point.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable
+
+from tgpl.frontend.diagnostics import Span
+from tgpl.frontend.types import BOOL, PLAYER, ClassType
+from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
+from tgpl.runtime.compiler import MISSING, CompiledGame
+from tgpl.runtime.errors import (
+    Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
+)
+from tgpl.runtime.values import Obj, World, show, to_player
+
+STEP_LIMIT = 1_000_000
+FLOW_LIMIT = 10_000
+
+
+class _Cancelled(Exception):
+    """A non-optional input found no candidate: the action does not run (3.3.3)."""
+
+
+class Machine:
+    def __init__(self, game: CompiledGame, world: World, choices: Iterable = ()):
+        self.game = game
+        self.world = world
+        self.players = world.players
+        self.choices = list(choices)  # values for the decisions of this segment, in order
+        self.used = 0
+        self.queue: deque[Obj] = deque()
+        self.enter_pending = False
+        self.stack: list[ErrFrame] = []
+        self.steps = 0
+
+    # ============================================================ errors
+    def error(self, span: Span | None, message: str):
+        raise TGPLRuntimeError(span, message, self.stack)
+
+    def not_null(self, v, span: Span):
+        if v is None:
+            self.error(span, "null has no members")
+        return v
+
+    def step(self, span: Span) -> None:
+        self.steps += 1
+        if self.steps > STEP_LIMIT:
+            self.error(span, f"a loop ran past {STEP_LIMIT} steps")
+
+    # =========================================================== objects
+    def global_object(self, name: str) -> Obj:
+        obj = self.world.globals.get(name)
+        if obj is None:
+            self.error(None, f"global class {name} has no instance")
+        return obj
+
+    def new_object(self, rc: RClass, span: Span | None, name: str | None = None) -> Obj:
+        obj = self.world.new_object(rc, name)
+        self.init_object(obj, span)
+        return obj
+
+    def init_object(self, obj: Obj, span: Span | None) -> None:
+        """Built-in fields, then attributes base first, then kind-specific defaults."""
+        rc = obj.cls
+        fields = obj.fields
+        kinds = {c.kind for c in rc.ancestors()}
+        if "interactable" in kinds:
+            fields["tile"] = None
+            fields["discarded"] = False
+        if "stack" in kinds:
+            fields["_items"] = []
+            fields["discard_stack"] = []
+        if "tile" in kinds:
+            fields.setdefault("group", None)
+            fields["connections"] = []
+        if "connection" in kinds:
+            fields["to"] = None
+        for c in reversed(list(rc.ancestors())):
+            if c.attributes:
+                frame = Frame(self, obj, c.init_size)
+                for name, code in c.attributes:
+                    fields[name] = code(frame) if code is not None else None
+        if "board" in kinds:
+            self._build_groups(obj, span)
+        for c in reversed(list(rc.ancestors())):
+            if c.default is not None:
+                self._run_block(c.default, Frame(self, obj, c.default_size), f"default of {c.name}", span)
+
+    def _build_groups(self, board: Obj, span: Span | None) -> None:
+        from tgpl.runtime.boards import build_group
+
+        groups: dict[str, Obj] = {}
+        for c in reversed(list(board.cls.ancestors())):
+            for g in c.groups:
+                group = build_group(self, board, g)
+                groups[g.name] = group
+                board.fields[g.name] = group
+        board.fields["groups"] = groups
+        for c in reversed(list(board.cls.ancestors())):
+            for g in c.groups:
+                if g.default is not None:
+                    self._run_block(g.default, Frame(self, board, g.size), f"default of group {g.name}", span)
+
+    # ----------------------------------------------------------- members
+    def get_member(self, obj, name: str, span: Span):
+        if obj is None:
+            self.error(span, f"cannot read '{name}' of null")
+        if obj.__class__ is not Obj:
+            if name == "length" and isinstance(obj, (list, dict)):
+                return float(len(obj))
+            self.error(span, f"{show(obj)} has no member '{name}'")
+        fields = obj.fields
+        if name in fields:
+            return fields[name]
+        if name == "player":
+            return obj.owners[0] if obj.owners else None
+        if name == "players":
+            return list(obj.owners)
+        if name == "length" and "_items" in fields:
+            return float(len(fields["_items"]))
+        self.error(span, f"{obj.name} has no member '{name}'")
+
+    def set_member(self, obj, name: str, value, span: Span) -> None:
+        if obj is None:
+            self.error(span, f"cannot set '{name}' of null")
+        if obj.__class__ is not Obj:
+            self.error(span, f"{show(obj)} has no member '{name}'")
+        obj.fields[name] = value
+
+    def get_index(self, obj, key, span: Span):
+        if obj is None:
+            self.error(span, "cannot index null")
+        if obj.__class__ is list:
+            i = self._list_index(obj, key, span)
+            return obj[i]
+        if obj.__class__ is dict:
+            if key is None:
+                self.error(span, "a table key is null")
+            return obj.get(key)
+        if obj.__class__ is Obj and "_cells" in obj.fields:
+            cells = obj.fields["_cells"]
+            i = self._list_index(cells, key, span)
+            return cells[i]
+        self.error(span, f"{show(obj)} cannot be indexed")
+
+    def _list_index(self, xs: list, key, span: Span) -> int:
+        if not isinstance(key, (int, float)) or isinstance(key, bool):
+            self.error(span, f"the index {show(key)} is not a number")
+        i = int(key)
+        if not 0 <= i < len(xs):
+            self.error(span, f"index {i} out of range 0..{len(xs) - 1}" if xs else f"index {i} of an empty list")
+        return i
+
+    def set_index(self, obj, key, value, span: Span) -> None:
+        if obj.__class__ is list:
+            obj[self._list_index(obj, key, span)] = value
+        elif obj.__class__ is dict:
+            if key is None:
+                self.error(span, "a table key is null")
+            if value is None:
+                obj.pop(key, None)  # `t[k] = null` removes the pair (3.2.3)
+            else:
+                obj[key] = value
+        else:
+            self.error(span, f"{show(obj)} cannot be indexed" if obj is not None else "cannot index null")
+
+    def length(self, obj, span: Span) -> float:
+        if obj is None:
+            self.error(span, "null has no length")
+        if obj.__class__ is Obj:
+            return float(len(obj.fields.get("_items", ())))
+        return float(len(obj))
+
+    # --------------------------------------------------------- operators
+    def arith(self, fn, op: str, a, b, span: Span):
+        if not _is_number(a) or not _is_number(b):
+            self.error(span, f"'{op}' of {show(a)} and {show(b)}")
+        try:
+            result = fn(a, b)
+        except ZeroDivisionError:
+            self.error(span, "division by zero")
+        except OverflowError:
+            self.error(span, "number too large")
+        if isinstance(result, complex):
+            self.error(span, f"{show(a)} ^ {show(b)} is not a real number")
+        return float(result)
+
+    def compare(self, fn, op: str, a, b, span: Span) -> bool:
+        if (_is_number(a) and _is_number(b)) or (isinstance(a, str) and isinstance(b, str)):
+            return fn(a, b)
+        self.error(span, f"'{op}' of {show(a)} and {show(b)}")
+
+    # ======================================================= calls
+    def _run_block(self, code, frame: Frame, what: str, span: Span | None):
+        self.stack.append(ErrFrame(what, span))
+        try:
+            return code(frame)
+        finally:
+            self.stack.pop()
+
+    def call_function(self, rf: RFunction, this, args: list[tuple[str, object]], span: Span):
+        frame = Frame(self, this, rf.size)
+        given = dict(args)
+        self.stack.append(ErrFrame(rf.what, span))
+        try:
+            for inp in rf.inputs:
+                if inp.name in given:
+                    frame.vars[inp.slot] = given[inp.name]
+                elif inp.modifier == "function":
+                    frame.vars[inp.slot] = inp.default(frame) if inp.default is not None else None
+                else:
+                    frame.vars[inp.slot] = self.ask_input(inp, frame)
+            if rf.effect is None:
+                return None
+            r = rf.effect(frame)
+            return r.value if isinstance(r, Returned) else None
+        except _Cancelled:
+            return None
+        finally:
+            self.stack.pop()
+
+    def call_action(self, obj: Obj, ra: RAction, args: list[tuple[str, object]], span: Span) -> None:
+        """`obj.Action()`: the action flow, with no event (3.3.3)."""
+        self.run_action(obj, ra, None, dict(args), span, check_requires=True)
+
+    def run_action(self, obj: Obj, ra: RAction, event: Obj | None, given: dict, span: Span | None,
+                   check_requires: bool) -> bool:
+        frame = Frame(self, obj, ra.size, event)
+        self.stack.append(ErrFrame(ra.what, span or ra.defn.span))
+        try:
+            if check_requires and not self.requires_hold(ra, frame):
+                return False
+            try:
+                for inp in ra.inputs:
+                    if inp.name in given:
+                        frame.vars[inp.slot] = given[inp.name]
+                    else:
+                        frame.vars[inp.slot] = self.ask_input(inp, frame)
+            except _Cancelled:
+                return False
+            if ra.effect is not None:
+                ra.effect(frame)
+            return True
+        finally:
+            self.stack.pop()
+
+    def requires_hold(self, ra: RAction, frame: Frame) -> bool:
+        for req in ra.requires:
+            r = req(frame)
+            if not (isinstance(r, Returned) and r.value is True):
+                return False
+        return True
+
+    def trigger_holds(self, ra: RAction, event: Obj, frame: Frame) -> bool:
+        for c in event.cls.ancestors():
+            code = ra.triggers.get(c.name)
+            if code is not None:
+                r = code(frame)
+                return isinstance(r, Returned) and r.value is True
+        return False
+
+    # ----------------------------------------------------------- built-ins
+    def builtin_method(self, target, name: str, values: list, span: Span):
+        from tgpl.runtime.builtin_ops import call_builtin
+
+        return call_builtin(self, target, name, values, span)
+
+    def log(self, text: str) -> None:
+        self.world.log.append(text)
+
+    # ============================================================ inputs
+    def candidates(self, inp: RInput, frame: Frame) -> list:
+        t = inp.candidate_type
+        if isinstance(t, ClassType):
+            rc = self.game.by_info[id(t.info)]
+            pool = [
+                o for o in self.world.objects
+                if o.cls.is_a(rc) and not o.fields.get("discarded", False)
+            ]
+        elif t == PLAYER:
+            pool = list(range(self.players))
+        elif t == BOOL:
+            pool = [False, True]
+        else:
+            self.error(inp.span, f"the candidates of an input of type {t} cannot be listed; use a class or player type")
+        if not inp.filters:
+            return pool
+        out = []
+        for c in pool:
+            ok = True
+            for slot, code in inp.filters:
+                frame.vars[slot] = c
+                r = code(frame)
+                if not (isinstance(r, Returned) and r.value is True):
+                    ok = False
+                    break
+            if ok:
+                out.append(c)
+        return out
+
+    def input_target(self, inp: RInput, frame: Frame) -> int:
+        if inp.target is not None:
+            return to_player(self.not_null(inp.target(frame), inp.span), self.players)
+        this = frame.this
+        active = self.world.control.player
+        if this is None or this.cls.visibility == "global":
+            return active
+        if this.cls.visibility == "group":
+            if active in this.owners or not this.owners:
+                return active
+            return self.world.rng.choice(this.owners)
+        return this.owners[0] if this.owners else active
+
+    def ask_input(self, inp: RInput, frame: Frame):
+        if inp.modifier == "function":
+            return inp.default(frame) if inp.default is not None else None
+        options = self.candidates(inp, frame)
+        if inp.modifier == "auto":
+            if inp.is_list:
+                return options
+            if options:
+                return options[0]
+            if inp.optional:
+                return None
+            raise _Cancelled()
+        if not options and not inp.optional:
+            raise _Cancelled()
+        if inp.optional:
+            options = options + [None]
+        player = self.input_target(inp, frame)
+        if self.used < len(self.choices):
+            choice = self.choices[self.used]
+            self.used += 1
+            for option in options:
+                if option is choice or (not isinstance(option, Obj) and option == choice and type(option) is type(choice)):
+                    return option
+            names = ", ".join(show(o) for o in options)
+            self.error(inp.span, f"{show(choice)} is not a legal choice for '{inp.name}' (options: {names})")
+        raise NeedInput(InputRequest(player, inp.name, options, inp.span, inp.optional))
+
+    # ============================================================ events
+    def throw(self, event, sync: bool, span: Span) -> None:
+        if not isinstance(event, Obj) or not event.cls.is_a(self.game.by_info[id(self.game.builtins.event)]):
+            self.error(span, f"{show(event)} is not an event")
+        if not sync:
+            self.queue.append(event)
+            return
+        saved, self.queue = self.queue, deque([event])
+        try:
+            self.resolve_events()
+        finally:
+            self.queue = saved
+
+    def listeners(self, event: Obj) -> list[tuple[Obj, RAction]]:
+        """Actions whose require and trigger hold, by priority, then declaration order."""
+        names = {c.name for c in event.cls.ancestors()}
+        found = []
+        for obj in list(self.world.objects):
+            for ra in obj.cls.all_actions():
+                if not names.intersection(ra.triggers):
+                    continue
+                frame = Frame(self, obj, ra.size, event)
+                if not self.requires_hold(ra, frame) or not self.trigger_holds(ra, event, frame):
+                    continue
+                prio = ra.prio(frame) if ra.prio is not None else 0
+                found.append((-float(prio or 0), ra.order, obj.serial, obj, ra))
+        found.sort(key=lambda x: x[:3])
+        return [(obj, ra) for *_, obj, ra in found]
+
+    def resolve_events(self) -> None:
+        while self.queue:
+            event = self.queue.popleft()
+            for obj, ra in self.listeners(event):
+                self.run_action(obj, ra, event, {}, None, check_requires=False)
+
+    # ============================================================ turns
+    def turn_use(self, name, phase, span: Span) -> None:
+        turn = self.game.turns.get(name)
+        if turn is None:
+            self.error(span, f"no turn named {show(name)}")
+        control = self.world.control
+        control.turn = name
+        if phase is not None:
+            if phase not in turn.phases:
+                self.error(span, f"turn {name} has no phase {show(phase)}")
+            control.phase = phase
+            self.enter_pending = True
+        elif control.phase not in turn.phases:
+            control.phase = next(iter(turn.phases), None)
+
+    def turn_pass(self, p, phase, span: Span) -> None:
+        control = self.world.control
+        if control.turn is None:
+            self.error(span, "turn.pass before turn.use: no turn is active")
+        if p is None:
+            self.error(span, "turn.pass to null")
+        turn = self.game.turns[control.turn]
+        if phase is not None:
+            if phase not in turn.phases:
+                self.error(span, f"turn {control.turn} has no phase {show(phase)}")
+            control.phase = phase
+        control.player = to_player(p, self.players)
+        self.enter_pending = True
+
+    def turn_pass_default(self, span: Span) -> None:
+        control = self.world.control
+        if control.turn is None:
+            self.error(span, "turn.pass before turn.use: no turn is active")
+        turn = self.game.turns[control.turn]
+        if turn.default is None:
+            self.error(span, f"turn {turn.name} has no default block for turn.pass()")
+        before = (control.player, control.phase, self.enter_pending)
+        self.enter_pending = False
+        r = self._run_block(turn.default, Frame(self, None, turn.default_size), f"default of turn {turn.name}", span)
+        if isinstance(r, Returned) and r.value is not None:
+            control.player = to_player(r.value, self.players)
+            control.phase = next(iter(turn.phases), None)
+            self.enter_pending = True
+        elif not self.enter_pending:
+            self.enter_pending = before[2]
+            self.error(span, f"the default of turn {turn.name} neither returned a player nor passed the turn")
+
+    def enter_phase(self) -> None:
+        control = self.world.control
+        if control.turn is None or control.phase is None:
+            return
+        phase = self.game.turns[control.turn].phases[control.phase]
+        frame = Frame(self, None, phase.size)
+        self.stack.append(ErrFrame(f"phase {phase.turn}.{phase.name}", phase.span))
+        try:
+            try:
+                for inp in phase.inputs:
+                    frame.vars[inp.slot] = self.ask_input(inp, frame)
+            except _Cancelled:
+                self.error(phase.span, f"phase {phase.name}: an input has no candidate")
+            if phase.effect is not None:
+                phase.effect(frame)
+        finally:
+            self.stack.pop()
+
+    # ========================================================= segments
+    def settle(self) -> None:
+        """Resolve events and enter phases until the game waits for a player."""
+        for _ in range(FLOW_LIMIT):
+            self.resolve_events()
+            if not self.enter_pending:
+                return
+            self.enter_pending = False
+            self.enter_phase()
+        self.error(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+    def run_setup(self, setup, size: int) -> None:
+        for rc in self.game.classes.values():
+            if rc.visibility == "global" and not rc.info.builtin and rc.name not in self.world.globals:
+                self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
+        if setup is not None:
+            self._run_block(setup, Frame(self, None, size), "setup", None)
+        self.settle()
+
+    def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
+        self.run_action(obj, ra, choice_event, given, None, check_requires=False)
+        self.settle()
+
+
+def _is_number(v) -> bool:
+    return (v.__class__ is float or v.__class__ is int) and v is not True and v is not False
+
+
+__all__ = ["Machine", "GameOver", "NeedInput", "MISSING"]

@@ -1,0 +1,144 @@
+"""Runtime values: objects, the world they live in, and how they are copied and named.
+
+Numbers are Python floats (IEEE doubles, as the thesis's `number`), strings
+are str, bools are bool, null is None, players are ints in [0, P). Lists and
+stacks are Python lists (a stack's top is the end), tables are dicts (which
+keep insertion order, so iteration is deterministic). Objects are `Obj`.
+
+A `World` is one complete game state. The runtime never changes a world that
+a `State` holds: applying a move works on `World.copy()`, a deep copy that
+maps every object to its copy, so old states stay valid for search.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tgpl.runtime.rng import Pcg32
+
+if TYPE_CHECKING:
+    from tgpl.runtime.classes import RClass
+
+
+class Obj:
+    """An instance of a TGPL class. `fields` holds attributes and built-in state."""
+
+    __slots__ = ("cls", "serial", "name", "fields", "owners")
+
+    def __init__(self, cls: RClass, serial: int, name: str):
+        self.cls = cls
+        self.serial = serial  # creation order across the whole world
+        self.name = name  # stable readable reference: Type#k, Group[i][j]
+        self.fields: dict[str, object] = {}
+        self.owners: list[int] = []  # players; one for local objects, several for group ones
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass
+class Control:
+    """Whose turn it is: the active player, turn and phase."""
+
+    player: int = 0
+    turn: str | None = None
+    phase: str | None = None
+
+
+class World:
+    __slots__ = ("objects", "globals", "control", "rng", "log", "result", "counters", "players")
+
+    def __init__(self, players: int, seed: int):
+        self.objects: list[Obj] = []
+        self.globals: dict[str, Obj] = {}  # global classes' single instances, by class name
+        self.control = Control()
+        self.rng = Pcg32(seed)
+        self.log: list[str] = []
+        self.result: list[list[int]] | None = None  # the final ranking once a winner is declared
+        self.counters: dict[str, int] = {}  # per type name, for Type#k names
+        self.players = players
+
+    def new_object(self, cls: RClass, name: str | None = None) -> Obj:
+        if name is None:
+            k = self.counters.get(cls.name, 0)
+            self.counters[cls.name] = k + 1
+            name = f"{cls.name}#{k}"
+        obj = Obj(cls, len(self.objects), name)
+        self.objects.append(obj)
+        return obj
+
+    def copy(self) -> World:
+        new = World.__new__(World)
+        memo: dict[int, Obj] = {}
+        objects = []
+        for obj in self.objects:
+            clone = Obj.__new__(Obj)
+            clone.cls, clone.serial, clone.name = obj.cls, obj.serial, obj.name
+            clone.owners = list(obj.owners)
+            memo[id(obj)] = clone
+            objects.append(clone)
+        for obj, clone in zip(self.objects, objects):
+            clone.fields = {k: _copy_value(v, memo) for k, v in obj.fields.items()}
+        new.objects = objects
+        new.globals = {k: memo[id(v)] for k, v in self.globals.items()}
+        c = self.control
+        new.control = Control(c.player, c.turn, c.phase)
+        new.rng = self.rng.copy()
+        new.log = list(self.log)
+        new.result = self.result
+        new.counters = dict(self.counters)
+        new.players = self.players
+        return new
+
+
+def _copy_value(v, memo: dict[int, Obj]):
+    if v is None or v.__class__ in (float, int, str, bool):
+        return v
+    if v.__class__ is Obj:
+        return memo.get(id(v), v)  # a detached object (a PlayerChoiceEvent) is shared
+    if v.__class__ is list:
+        return [_copy_value(x, memo) for x in v]
+    if v.__class__ is dict:
+        return {_copy_value(k, memo): _copy_value(x, memo) for k, x in v.items()}
+    return v
+
+
+def to_player(value, players: int) -> int:
+    """Map a number onto a player (3.2.4): r % P, or (P - |r| % P) % P below zero."""
+    r = int(value)  # the decimal part is truncated, as for indexes
+    if r >= 0:
+        return r % players
+    return (players - (-r) % players) % players
+
+
+def format_number(x: float) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    if math.isfinite(x) and x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
+def show(v) -> str:
+    """A value as TGPL text: in logs, move lists and records."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, (int, float)):
+        return format_number(v)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, Obj):
+        return v.name
+    if isinstance(v, list):
+        return "{" + ", ".join(show(x) for x in v) + "}"
+    if isinstance(v, dict):
+        return "{" + ", ".join("{" + show(k) + ", " + show(x) + "}" for k, x in v.items()) + "}"
+    return str(v)
