@@ -63,3 +63,140 @@ def check(files: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         click.echo(to_json(collected))
     sys.exit(1 if failed else 0)
+
+
+# ------------------------------------------------------------------ playing
+AGENTS = ("human", "random", "first")
+
+
+def _load_game(path: str, players: int | None = None):
+    from tgpl.runtime.game import Game
+    from tgpl.runtime.compiler import compile_program
+
+    program = load_program(path)
+    if not program.ok:
+        report(program, as_json=False)
+        sys.exit(1)
+    return Game(program, compile_program(program), players)
+
+
+def _agents(spec: str | None, players: int, seed: int, human_io):
+    from tgpl.runtime.agents import FirstAgent, HumanAgent, RandomAgent
+
+    names = [n.strip() for n in spec.split(",")] if spec else ["human"] + ["random"] * (players - 1)
+    if len(names) > players:
+        raise click.BadParameter(f"the game has {players} players, not {len(names)}", param_hint="--players")
+    names += ["random"] * (players - len(names))
+    agents = []
+    for p, name in enumerate(names):
+        if name == "random":
+            agents.append(RandomAgent(seed, p))
+        elif name == "first":
+            agents.append(FirstAgent())
+        elif name == "human":
+            agents.append(HumanAgent(*human_io))
+        else:
+            raise click.BadParameter(f"unknown agent '{name}'; expected one of {', '.join(AGENTS)}", param_hint="--players")
+    return agents
+
+
+def _result_line(state) -> str:
+    ranking = state.ranking
+    if ranking is None:
+        return "the game did not end"
+    if len(ranking) == 1 and len(ranking[0]) > 1:
+        return "draw between players " + ", ".join(str(p) for p in ranking[0])
+    if len(ranking) == 1:
+        return f"winner: player {ranking[0][0]}"
+    return "ranking: " + "; ".join(
+        f"{i + 1}. " + ", ".join(f"player {p}" for p in rank) for i, rank in enumerate(ranking)
+    )
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--players", "players_spec", help="Agents by seat, e.g. human,random (default: human then random).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
+@click.option("--moves", "moves_file", type=click.File("r"), help="Moves to play first, one per line ('-': stdin).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), help="Write the game record (JSON) here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the final state as JSON.")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
+    """Play GAME with humans and agents; the same seed and moves give the same game."""
+    import json
+    from tgpl.runtime.agents import ScriptAgent
+    from tgpl.runtime.display import render_state
+    from tgpl.runtime.errors import TGPLRuntimeError
+    from tgpl.runtime.game import IllegalMove
+    from tgpl.runtime.play import StuckError, play as run
+
+    g = _load_game(game)
+    say = (lambda text: None) if (quiet or as_json) else click.echo
+    human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
+                click.echo, render_state)
+    agents = _agents(players_spec, g.players, seed, human_io)
+    script = ScriptAgent.from_file(moves_file) if moves_file is not None else None
+    shown_log = [0]
+
+    def on_move(player, text, state):
+        say(f"player {player}: {text}")
+        for line in state.world.log[shown_log[0]:]:
+            say(f"  log: {line}")
+        shown_log[0] = len(state.world.log)
+
+    outcome_state = None
+    try:
+        outcome = run(g, agents, seed, game, script, on_move)
+        outcome_state = outcome.state
+    except StuckError as e:
+        click.echo(f"{game}: error: {e}", err=True)
+        sys.exit(1)
+    except IllegalMove as e:
+        click.echo(f"{game}: error: {e}", err=True)
+        sys.exit(1)
+    except TGPLRuntimeError as e:
+        click.echo(e.render(), err=True)
+        sys.exit(1)
+    if record_file:
+        with open(record_file, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(outcome.record.to_json())
+    if as_json:
+        click.echo(json.dumps(outcome_state.to_json(), indent=1, sort_keys=True))
+    else:
+        if not quiet:
+            click.echo(render_state(outcome_state))
+        click.echo(_result_line(outcome_state))
+
+
+@main.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", "game_path", type=click.Path(dir_okay=False), help="The game file (default: the record's path).")
+def replay(record, game_path):
+    """Replay a game record move by move; exit 1 at the first illegal move or a different result."""
+    from pathlib import Path
+    from tgpl.runtime.errors import TGPLRuntimeError
+    from tgpl.runtime.game import IllegalMove
+    from tgpl.runtime.play import replay as run
+    from tgpl.runtime.record import Record, source_digest
+
+    try:
+        rec = Record.from_json(Path(record).read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        click.echo(f"{record}: error: {e}", err=True)
+        sys.exit(1)
+    g = _load_game(game_path or rec.path, len(rec.players) or None)
+    if source_digest(g.program.sources) != rec.source_digest:
+        click.echo(f"{record}: warning: the game's source changed since the record was made", err=True)
+    try:
+        state = run(g, rec)
+    except IllegalMove as e:
+        click.echo(f"{record}: error: illegal move '{e.text}': {e.reason}", err=True)
+        sys.exit(1)
+    except TGPLRuntimeError as e:
+        click.echo(e.render(), err=True)
+        sys.exit(1)
+    result = {"ranking": state.ranking, "goals": state.goals} if state.is_terminal else None
+    if result != rec.result:
+        click.echo(f"{record}: error: the replay ends with {result}, the record says {rec.result}", err=True)
+        sys.exit(1)
+    click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")

@@ -1,0 +1,87 @@
+"""Agents pick moves: a human at the terminal, a seeded random player, a script."""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol, TextIO
+
+from tgpl.runtime.game import Move, State
+from tgpl.runtime.rng import Pcg32
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, state: State, moves: list[Move]) -> Move: ...
+
+
+class RandomAgent:
+    """Uniform over the legal moves; its own PCG32 stream, so it never disturbs the game's."""
+
+    name = "random"
+
+    def __init__(self, seed: int, player: int):
+        self.rng = Pcg32(seed, stream=1000 + player)
+
+    def choose(self, state: State, moves: list[Move]) -> Move:
+        return moves[self.rng.below(len(moves))]
+
+
+class FirstAgent:
+    """Always the first legal move: a deterministic baseline for tests."""
+
+    name = "first"
+
+    def choose(self, state: State, moves: list[Move]) -> Move:
+        return moves[0]
+
+
+class HumanAgent:
+    """Shows the board and the numbered moves; reads a number or a move's text."""
+
+    name = "human"
+
+    def __init__(self, read: Callable[[str], str], write: Callable[[str], None], show_state: Callable[[State], str]):
+        self.read = read
+        self.write = write
+        self.show_state = show_state
+
+    def choose(self, state: State, moves: list[Move]) -> Move:
+        self.write(self.show_state(state))
+        who = state.active_player
+        if state.request is not None:
+            self.write(f"player {who}, choose '{state.request.name}':")
+        else:
+            self.write(f"player {who}, your move:")
+        for i, move in enumerate(moves, 1):
+            self.write(f"  {i:>3}. {move.text}")
+        while True:
+            answer = self.read("> ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+                return moves[int(answer) - 1]
+            found = state.move_by_text(answer)
+            if found is not None:
+                return found
+            self.write(f"'{answer}' is not a legal move: type its number (1-{len(moves)}) or its text")
+
+
+class ScriptAgent:
+    """Replays moves given as text, one per line (the format of records and move lists)."""
+
+    name = "script"
+
+    def __init__(self, lines: list[str]):
+        self.lines = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        self.position = 0
+
+    @classmethod
+    def from_file(cls, stream: TextIO) -> ScriptAgent:
+        return cls(stream.read().splitlines())
+
+    @property
+    def exhausted(self) -> bool:
+        return self.position >= len(self.lines)
+
+    def next_text(self) -> str:
+        text = self.lines[self.position]
+        self.position += 1
+        return text

@@ -1,0 +1,61 @@
+"""A text view of a state for the terminal: square and hex groups as grids.
+
+A cell shows what sits on the tile: a piece (an interactable whose `tile`
+is this tile) as its class's initial and owner, else the tile's first
+non-empty attribute (an owned object as its owner's number, a bool as `x`,
+a number or a short string), else `.`; a blank tile is a space.
+"""
+
+from __future__ import annotations
+
+from tgpl.runtime.game import State
+from tgpl.runtime.values import Obj, show
+
+_BUILTIN_TILE_FIELDS = {"group", "connections"}
+
+
+def _cell(tile: Obj | None, pieces: dict[int, list[Obj]]) -> str:
+    if tile is None or tile.cls.name == "BlankTile":
+        return " "
+    on = pieces.get(id(tile))
+    if on:
+        p = on[0]
+        owner = str(p.owners[0]) if p.owners else ""
+        return (p.cls.name[:1] + owner)[:2]
+    for name, value in tile.fields.items():
+        if name in _BUILTIN_TILE_FIELDS or name.startswith("_") or value is None or value is False:
+            continue
+        if isinstance(value, Obj):
+            return str(value.owners[0]) if value.owners else value.name[:1]
+        if value is True:
+            return "x"
+        if isinstance(value, (int, float)):
+            return show(value)[:2]
+        if isinstance(value, str) and value:
+            return value[:2]
+    return "."
+
+
+def render_state(state: State) -> str:
+    w = state.world
+    c = w.control
+    out = [f"-- turn {c.turn}, phase {c.phase}, player {c.player} to act --"]
+    pieces: dict[int, list[Obj]] = {}
+    for o in w.objects:
+        tile = o.fields.get("tile")
+        if isinstance(tile, Obj) and not o.fields.get("discarded"):
+            pieces.setdefault(id(tile), []).append(o)
+    for group in w.objects:
+        if group.cls.name != "Group" or group.fields.get("geometry") == "graph":
+            continue
+        cells = group.fields.get("_cells", [])
+        row_major = group.fields.get("geometry") == "hex" and group.fields.get("orientation") == "row"
+        grid = cells if row_major else [list(r) for r in zip(*cells)] if cells else []
+        out.append(f"{group.name}:")
+        width = max((len(_cell(t, pieces)) for row in grid for t in row), default=1)
+        for r, row in enumerate(grid):
+            indent = " " * ((width + 1) // 2) if row_major and r % 2 == 0 else ""
+            out.append("  " + indent + " ".join(_cell(t, pieces).ljust(width) for t in row).rstrip())
+    for line in w.log[-5:]:
+        out.append(f"log: {line}")
+    return "\n".join(out)

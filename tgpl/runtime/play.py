@@ -1,0 +1,84 @@
+"""Playing a whole game: agents take turns until the game ends or gets stuck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tgpl.runtime.agents import Agent, ScriptAgent
+from tgpl.runtime.errors import TGPLRuntimeError
+from tgpl.runtime.game import Game, IllegalMove, State
+from tgpl.runtime.record import Record, source_digest
+
+
+class StuckError(Exception):
+    """A non-terminal decision point where the player to move has no legal move."""
+
+    def __init__(self, state: State):
+        c = state.world.control
+        super().__init__(
+            f"stuck: player {state.active_player} has no legal move (turn {c.turn}, phase {c.phase})"
+        )
+        self.state = state
+
+
+@dataclass
+class Outcome:
+    state: State
+    record: Record
+    moves: list[str] = field(default_factory=list)
+
+
+def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAgent | None = None,
+         on_move: Callable[[int, str, State], None] | None = None, max_moves: int = 100_000) -> Outcome:
+    """Play from the initial state; raises StuckError, IllegalMove or TGPLRuntimeError."""
+    record = Record(game.name, path, source_digest(game.program.sources), seed, [a.name for a in agents])
+    state = game.initial_state(seed)
+    logged = 0
+    logged = _flush_log(state, logged, on_move)
+    for _ in range(max_moves):
+        if state.is_terminal:
+            break
+        moves = state.legal_moves()
+        player = state.active_player
+        if not moves:
+            raise StuckError(state)
+        if script is not None and not script.exhausted:
+            text = script.next_text()
+            move = state.move_by_text(text)
+            if move is None:
+                raise IllegalMove(text, state.explain(text))
+        else:
+            move = agents[player].choose(state, moves)
+        state = state.apply(move)
+        record.moves.append({"player": player, "move": move.text})
+        if on_move is not None:
+            on_move(player, move.text, state)
+        logged = _flush_log(state, logged, on_move)
+    record.log = state.log
+    if state.is_terminal:
+        record.result = {"ranking": state.ranking, "goals": state.goals}
+    return Outcome(state, record)
+
+
+def _flush_log(state: State, logged: int, on_move) -> int:
+    return len(state.world.log)
+
+
+def replay(game: Game, record: Record) -> State:
+    """Re-play a record; raise IllegalMove (with the move number) at the first illegal move."""
+    state = game.initial_state(record.seed)
+    for n, entry in enumerate(record.moves, 1):
+        text = entry["move"]
+        if state.is_terminal:
+            raise IllegalMove(text, f"move {n}: the game was already over")
+        if state.active_player != entry["player"]:
+            raise IllegalMove(text, f"move {n}: it is player {state.active_player}'s decision, not player {entry['player']}'s")
+        move = state.move_by_text(text)
+        if move is None:
+            raise IllegalMove(text, f"move {n}: {state.explain(text)}")
+        state = state.apply(move)
+    return state
+
+
+__all__ = ["Outcome", "StuckError", "TGPLRuntimeError", "play", "replay"]
