@@ -235,7 +235,7 @@ class BodyChecker:
         """Check an input's modifier, filters and default; declare it in env."""
         t = self.c.resolve_type(s.type, env.scope)
         if s.modifier.startswith("?"):
-            self.diags.error(s.type.span, f"unknown input modifier '{s.modifier[1:]}'; expected 'player'")
+            self.diags.error(self._modifier_span(s), f"unknown input modifier '{s.modifier[1:]}'; expected 'player'")
         if s.target is not None:
             self.expect(s.target, PLAYER, env, "the target of a player input must be a player, not")
         if s.modifier == "function":
@@ -250,6 +250,20 @@ class BodyChecker:
             self.check_filter(flt, s, candidate, env)
         self.declare(env, s.name, t, s.name_span, "input")
         return t
+
+    def _modifier_span(self, s: ast.InputDecl) -> Span:
+        """Where the unknown modifier of `input foo T x` is written: the AST keeps no
+        span for it, so look for it in the text just before the type."""
+        word, t = s.modifier[1:], s.type.span
+        text = self.c.program.sources.get(t.file)
+        if text is not None:
+            lines = text.split("\n")
+            if 1 <= t.line <= len(lines):
+                start = s.span.col - 1 if s.span.line == t.line else 0
+                col = lines[t.line - 1].rfind(word, start, t.col - 1)
+                if col >= 0:
+                    return Span(t.file, t.line, col + 1, t.line, col + 1 + len(word))
+        return s.span.to(t)
 
     def check_filter(self, flt: ast.Filter, inp: ast.InputDecl, candidate: Type, env: Env) -> None:
         fenv = Env("filter", env.scope, env.this, BOOL, [*env.frames, {}], 0, env.turn)

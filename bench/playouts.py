@@ -1,0 +1,75 @@
+"""Random playouts per second, as a ratio to a hand-written Python tic-tac-toe.
+
+    python bench/playouts.py [--seconds 3]
+
+The reference is plain Python: a list board, the 8 lines checked after each
+move, moves drawn with the same PCG32 generator the runtime uses. Each TGPL
+game is played by `legal_moves()` / `apply()` through the public state API,
+the way search and simulation use it. Ratios compare runs in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from tgpl.runtime import load_game
+from tgpl.runtime.rng import Pcg32
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def reference_playout(rng: Pcg32) -> int:
+    board = [None] * 9
+    player = 0
+    for _ in range(9):
+        empty = [i for i in range(9) if board[i] is None]
+        board[empty[rng.below(len(empty))]] = player
+        if any(board[a] == board[b] == board[c] == player for a, b, c in LINES):
+            return player
+        player = 1 - player
+    return -1
+
+
+def tgpl_playout(game, rng: Pcg32, seed: int) -> list[int]:
+    state = game.initial_state(seed)
+    while not state.is_terminal:
+        moves = state.legal_moves()
+        state = state.apply(moves[rng.below(len(moves))])
+    return state.goals
+
+
+def rate(fn, seconds: float) -> float:
+    """Playouts per second over about `seconds`."""
+    rng = Pcg32(7)
+    n, start = 0, time.perf_counter()
+    while True:
+        fn(rng, n)
+        n += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n / elapsed
+
+
+def main() -> None:
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--seconds", type=float, default=3.0)
+    opts = args.parse_args()
+
+    ref = rate(lambda rng, n: reference_playout(rng), opts.seconds)
+    print(f"{'game':<28}{'playouts/s':>12}{'ratio to reference':>22}")
+    print(f"{'python tic-tac-toe (ref)':<28}{ref:>12,.0f}{1.0:>22.4f}")
+    for name in ("tris.tgpl", "connect4.tgpl"):
+        path = EXAMPLES / name
+        if not path.exists():
+            print(f"{name:<28}{'(missing)':>12}")
+            continue
+        game = load_game(path)
+        r = rate(lambda rng, n, game=game: tgpl_playout(game, rng, n), opts.seconds)
+        print(f"{name:<28}{r:>12,.1f}{r / ref:>22.4f}")
+
+
+if __name__ == "__main__":
+    main()
