@@ -84,6 +84,12 @@ def test_tris_example_has_no_diagnostics():
     assert program.ok
 
 
+@pytest.mark.parametrize("example", sorted(p.name for p in (ROOT / "examples").glob("*.tgpl")))
+def test_every_example_has_no_diagnostics(example):
+    program = load_program(ROOT / "examples" / example)
+    assert [d.header() for d in program.diagnostics] == []
+
+
 def test_cards_example_with_its_import_has_no_diagnostics():
     program = load_program(ROOT / "examples" / "cards.tgpl")
     assert program.diagnostics == []
@@ -332,6 +338,14 @@ def test_undefined_input_suggests_a_close_one(tmp_path):
 def test_undefined_attribute_of_a_known_class(tmp_path):
     src = PRELUDE + "class C { number a = 1; function f { returns; effect { this.nope = 1; log(this.a); } } }\n"
     assert found(tmp_path, src) == [E(src, "nope", "C has no member 'nope'")]
+
+
+def test_undefined_member_of_a_local_variable(tmp_path):
+    src = in_setup("C c = new C();\nc.nope = 1;\nlog(c.x + c.Nope());", "class C { number x = 0; }\n")
+    assert found(tmp_path, src) == [
+        E(src, "nope", "C has no member 'nope'"),
+        E(src, "Nope", "C has no member 'Nope'"),
+    ]
 
 
 def test_undefined_attribute_suggests_a_close_member(tmp_path):
@@ -681,6 +695,17 @@ def test_override_of_another_kind_of_member(tmp_path):
     ]
 
 
+def test_override_under_an_unknown_or_cyclic_base_is_not_reported_again(tmp_path):
+    src = PRELUDE + (
+        "class B : Nope { override function f { returns; } function g { returns; effect { base.g(); } } }\n"
+        "class X : Y { override function f { returns; } } class Y : X { }\n"
+    )
+    assert found(tmp_path, src) == [
+        E(src, "Nope", "unknown base class 'Nope'"),
+        E(src, "Y {", "inheritance cycle: X -> Y -> X"),
+    ]
+
+
 def test_member_hiding_a_base_member_without_override(tmp_path):
     src = PRELUDE + (
         "class E { function g { returns; } action h { } number n = 1; }\n"
@@ -810,7 +835,7 @@ def test_require_and_trigger_that_can_end_without_returning(tmp_path):
     src = PRELUDE + (
         "class C { action A {\n"
         "require { if (true) { return true; } }\n"
-        "trigger PlayerChoiceEvent { while (true) { return true; } }\n"
+        "trigger PlayerChoiceEvent { while (1 > 0) { return true; } }\n"
         "} }\n"
     )
     assert found(tmp_path, src) == [
@@ -833,6 +858,22 @@ def test_blocks_returning_on_every_path_are_fine(tmp_path):
         "} }\n"
     )
     assert found(tmp_path, src) == []
+
+
+def test_loops_that_never_end_normally_need_no_return_after_them(tmp_path):
+    src = PRELUDE + (
+        "class C { action A {\n"
+        "input number x { while (true) { if (x > 0) { return true; } } }\n"
+        "require { for (;;) { while (true) { break; } return true; } }\n"
+        "trigger PlayerChoiceEvent { for (;;) { if (true) { break; } } }\n"
+        "} }\n"
+        "function F { returns number; effect { while (true) { } log(1); } }\n"
+    )
+    # a `break` of a nested loop does not end the outer one; one of its own does
+    assert found(tmp_path, src) == [
+        E(src, "}\n} }", "this trigger can end without returning a bool"),
+        W(src, "log(1);", "unreachable code"),
+    ]
 
 
 def test_filter_return_without_a_value_or_with_a_wrong_one(tmp_path):
@@ -1106,6 +1147,34 @@ def test_type_test_that_is_never_true(tmp_path):
     assert found(tmp_path, src) == [W(src, "a is B", "a A is never a B: this test is always false")]
 
 
+def test_types_are_not_values(tmp_path):
+    src = in_setup("log(number);")
+    assert found(tmp_path, src) == [E(src, "number", "'number' is a type, not a value")]
+
+
+def test_reserved_words_cannot_name_declarations(tmp_path):
+    src = in_setup("number auto = 1;\nlog(auto);", "class C { number optional = 1; function f { function input number is; returns; } }\n")
+    assert found(tmp_path, src) == [
+        E(src, "auto", "'auto' is a reserved word and cannot be used as a name"),
+        E(src, "optional", "'optional' is a reserved word and cannot be used as a name"),
+        E(src, "is;", "'is' is a reserved word and cannot be used as a name"),
+    ]
+
+
+def test_group_index_must_be_a_number(tmp_path):
+    src = in_setup('B b = new B();\nlog(b.G["x"]);\nlog(b.G[0][1]);', "tile T { }\nboard B { group G { geometry square; grid { T; } } }\n")
+    assert found(tmp_path, src) == [E(src, '"x"', "a group index must be a number, not string")]
+
+
+def test_init_list_where_no_type_is_known(tmp_path):
+    src = in_setup("number x = 0;\nx += {1};\nlog(x);", "class D { action A { effect { return {1}; } } }\n")
+    # `return {1};` in an effect gets one error, not a second one about the list
+    assert found(tmp_path, src) == [
+        E(src, "{1}", "an initializer list needs a declared type here"),
+        E(src, "return {1};", "an effect cannot return a value"),
+    ]
+
+
 def test_new_of_a_global_class(tmp_path):
     src = in_setup("log(new G());", "global class G { }\n")
     assert found(tmp_path, src) == [E(src, "new G()", "global class 'G' has a single instance: use G directly")]
@@ -1131,6 +1200,44 @@ def test_assigning_read_only_builtins(tmp_path):
         E(src, "player = 0", "'player' is read-only; use assign(player)"),
         E(src, "discarded", "'discarded' is read-only"),
     ]
+
+
+def test_read_only_builtins_by_bare_name(tmp_path):
+    src = PRELUDE + (
+        "class C { function f { returns; effect { player = 1; } } }\n"
+        "tile T { function g { returns; effect { group = null; } } }\n"
+        "interactable I { function g { returns; effect { tile = null; discarded = true; } } }\n"
+        "stack S { returns I; function h { returns; effect { length = 1; discard_stack = null; } } }\n"
+        "board B { function h { returns; effect { groups = null; this.groups = null; } } }\n"
+    )
+    assert found(tmp_path, src) == [
+        E(src, "player = 1", "'player' is read-only; use assign(player)"),
+        E(src, "group = null", "'group' is read-only"),
+        E(src, "tile = null", "'tile' is read-only; use move_to(tile)"),
+        E(src, "discarded", "'discarded' is read-only"),
+        E(src, "length = 1", "'length' is read-only"),
+        E(src, "discard_stack", "'discard_stack' is read-only"),
+        E(src, "groups = null", "'groups' is read-only"),
+        E(src, "groups = null", "'groups' is read-only", 2),
+    ]
+
+
+def test_declared_attributes_named_like_builtins_are_writable(tmp_path):
+    src = in_setup(
+        'C c = new C();\nc.name = "x";\nc.tile = null;\nc.length = 2;\nList<number> l = {};\nl.length = 3;\nname = 1;',
+        'class C { string name = ""; Tile tile = null; number length = 0;\n'
+        'function f { returns; effect { name = "y"; tile = null; length = 1; } } }\n',
+    )
+    # only the collection's length is read-only, and an undefined name is reported once
+    assert found(tmp_path, src) == [
+        E(src, "length = 3", "'length' is read-only"),
+        E(src, "name = 1", "undefined name 'name'"),
+    ]
+
+
+def test_assigning_a_function(tmp_path):
+    src = PRELUDE + "class C { function f { returns; effect { this.f = 1; } } }\n"
+    assert found(tmp_path, src) == [E(src, "this.f", "cannot assign to function f")]
 
 
 def test_assigning_things_that_are_not_variables(tmp_path):
@@ -1289,8 +1396,12 @@ def test_stack_without_returns(tmp_path):
 
 
 def test_stack_returning_a_non_interactable(tmp_path):
-    src = PRELUDE + "class C { }\nstack S { returns C; }\nstack N { returns number; }\n"
-    assert found(tmp_path, src) == [E(src, "C;", "a stack holds interactables, and 'C' is a class")]
+    src = PRELUDE + "class C { }\nstack S { returns C; }\nstack N { returns number; }\nstack L { returns List<C>; }\n"
+    assert found(tmp_path, src) == [
+        E(src, "C;", "a stack holds interactables, and 'C' is a class"),
+        E(src, "number;", "a stack holds interactables, not number"),
+        E(src, "List<C>", "a stack holds interactables, not List<C>"),
+    ]
 
 
 def test_derived_stack_inherits_its_card_type(tmp_path):
@@ -1433,6 +1544,28 @@ def test_diagnostics_carry_end_positions(tmp_path):
     src = in_setup("log(undefinedName);")
     (d,) = check(tmp_path, src)
     assert (d.span.line, d.span.col, d.span.end_line, d.span.end_col) == (5, 5, 5, 18)
+
+
+# ---------------------------------------------------------------- file text
+
+
+def test_a_byte_order_mark_is_ignored(tmp_path):
+    (tmp_path / "bom.tgpl").write_bytes(b"\xef\xbb\xbf" + b'game "t"; players 2; setup { log(x); }\n')
+    diags = load_program(tmp_path / "bom.tgpl").diagnostics
+    assert [(d.span.line, d.span.col, d.message) for d in diags] == [(1, 34, "undefined name 'x'")]
+
+
+def test_crlf_line_endings_keep_positions(tmp_path):
+    src = in_setup("    log(nope);").replace("\n", "\r\n")
+    (tmp_path / "crlf.tgpl").write_bytes(src.encode("utf-8"))
+    diags = load_program(tmp_path / "crlf.tgpl").diagnostics
+    assert [(d.span.line, d.span.col, d.span.end_col, d.message) for d in diags] == [(5, 9, 13, "undefined name 'nope'")]
+
+
+def test_columns_count_characters_not_bytes(tmp_path):
+    src = in_setup('string città = "è";\nlog(città + nope);')
+    assert found(tmp_path, src) == [E(src, "nope", "undefined name 'nope'")]
+    assert at(src, "nope")[1] == 13  # 14 if bytes were counted
 
 
 # ------------------------------------------------------- the thesis listing

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tgpl.frontend.checker import Checker
 
 RANKING = list_of(list_of(PLAYER))
+_READ_ONLY_HINT = {"tile": "; use move_to(tile)", "player": "; use assign(player)"}
 # Keywords that can begin an expression or a statement: a name spelled like one
 # would be read as the keyword there (the others are only reserved in their tag).
 RESERVED = frozenset(
@@ -164,7 +165,7 @@ class BodyChecker:
         env.loops += 1
         self.check_block(s.body, env)
         env.loops -= 1
-        return Flow.NORMAL
+        return _loop_flow(s.cond, s.body)
 
     def stmt_For(self, s: ast.For, env: Env) -> Flow:
         env.frames.append({})
@@ -180,7 +181,7 @@ class BodyChecker:
         self.check_block(s.body, env)
         env.loops -= 1
         self._close_frame(env)
-        return Flow.NORMAL
+        return _loop_flow(s.cond, s.body)
 
     def stmt_Return(self, s: ast.Return, env: Env) -> Flow:
         if s.value is None:
@@ -198,7 +199,7 @@ class BodyChecker:
                 "attribute": "an attribute", "function": "a function that returns nothing",
             }.get(env.context, "this block")
             self.diags.error(s.span, f"{where} cannot return a value")
-            self.expr(s.value, env)
+            self.expr(s.value, env, ANY)
             return Flow.RETURNS
         self.expect(s.value, env.returns, env, f"must return {env.returns}, not")
         return Flow.RETURNS
@@ -763,6 +764,17 @@ class BodyChecker:
             self.diags.error(e.span, f"'{e.op}' needs numbers, not {target_t} and {vt}")
         return VOID
 
+    def _read_only(self, owner: Type | None, name: str) -> bool:
+        """Is `name` a built-in attribute of owner (not one the designer declared)?"""
+        if name not in READ_ONLY:
+            return False
+        if isinstance(owner, ClassType):
+            found = owner.info.find_attribute(name)
+            if found is not None:
+                return found[0].builtin  # Tile.group, Group.name, ...
+            return name in builtin_attributes(owner.info, self.builtins)  # player, tile, length, ...
+        return isinstance(owner, Collection)  # length
+
     def assign_target(self, target: ast.Expr, env: Env) -> Type:
         if isinstance(target, ast.Name):
             var = env.lookup(target.name)
@@ -776,23 +788,39 @@ class BodyChecker:
             ):
                 self.diags.error(target.span, f"cannot assign to '{target.name}'")
                 return ANY
-            if target.name in READ_ONLY:
-                self.diags.error(target.span, f"'{target.name}' is read-only")
+            if env.this is not None and self._read_only(ClassType(env.this), target.name):
+                self.diags.error(target.span, f"'{target.name}' is read-only{_READ_ONLY_HINT.get(target.name, '')}")
             return t
         if isinstance(target, ast.Member):
             t = self.expr(target, env)
             if isinstance(t, (CallableType, Namespace, ClassRef)):
                 self.diags.error(target.span, f"cannot assign to {t}")
                 return ANY
-            if target.name in READ_ONLY:
-                hint = {"tile": "; use move_to(tile)", "player": "; use assign(player)"}.get(target.name, "")
-                self.diags.error(target.name_span, f"'{target.name}' is read-only{hint}")
+            if self._read_only(self.c.program.types.get(id(target.obj)), target.name):
+                self.diags.error(target.name_span, f"'{target.name}' is read-only{_READ_ONLY_HINT.get(target.name, '')}")
             return t
         if isinstance(target, ast.Index):
             return self.expr(target, env)
         self.diags.error(target.span, "cannot assign to this expression")
         self.expr(target, env)
         return ANY
+
+
+def _loop_flow(cond: ast.Expr | None, body: ast.Block) -> Flow:
+    """`while (true)` and `for (;;)` without a `break` of their own never end normally."""
+    forever = cond is None or (isinstance(cond, ast.BoolLit) and cond.value)
+    return Flow.RETURNS if forever and not _breaks(body) else Flow.NORMAL
+
+
+def _breaks(stmt: ast.Stmt) -> bool:
+    """Does stmt contain a `break` of the enclosing loop (not of a nested one)?"""
+    if isinstance(stmt, ast.Break):
+        return True
+    if isinstance(stmt, ast.Block):
+        return any(_breaks(s) for s in stmt.body)
+    if isinstance(stmt, ast.If):
+        return _breaks(stmt.then) or (stmt.orelse is not None and _breaks(stmt.orelse))
+    return False
 
 
 @dataclass(slots=True)

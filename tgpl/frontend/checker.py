@@ -54,6 +54,7 @@ class Checker:
         program.builtins = self.builtins
         self.bodies = BodyChecker(self)
         self._return_types: dict[int, Type] = {}
+        self._broken_bases: set[int] = set()  # classes whose written base is unknown or cyclic
 
     # ============================================================ driver
     def run(self) -> None:
@@ -221,6 +222,7 @@ class Checker:
         if not isinstance(sym, ClassInfo):
             known = [n for n, s in info.scope.names.items() if isinstance(s, ClassInfo)]
             self.diags.error(defn.base_span, f"unknown base class '{defn.base}'{_did_you_mean(defn.base, known)}")
+            self._broken_bases.add(id(info))
             info.base = self.builtins.default_base(defn.kind)
             return
         if sym.kind != defn.kind:
@@ -235,6 +237,7 @@ class Checker:
                 assert info.defn is not None
                 chain = " -> ".join(c.name for c in seen + [info])
                 self.diags.error(info.defn.base_span or info.defn.name_span, f"inheritance cycle: {chain}")
+                self._broken_bases.add(id(info))
                 info.base = None
                 return
             if cur in seen:
@@ -260,6 +263,8 @@ class Checker:
                 item = self.resolve_type(tag.type, info.scope)
                 if isinstance(item, ClassType) and item.info.kind != "interactable":
                     self.diags.error(tag.type.span, f"a stack holds interactables, and '{item.info.name}' is {_KIND_NOUN.get(item.info.kind, item.info.kind)}")
+                elif not isinstance(item, ClassType) and not is_any(item):
+                    self.diags.error(tag.type.span, f"a stack holds interactables, not {item}")
                 info.deck_item = item
 
     def _check_overrides(self, info: ClassInfo) -> None:
@@ -291,6 +296,8 @@ class Checker:
             kind = "function" if isinstance(member, ast.FunctionDef) else "action"
             if member.override:
                 if inherited is None:
+                    if id(info) in self._broken_bases:
+                        continue  # the base's error says it all
                     self.diags.error(member.name_span, f"'override {kind} {name}' overrides nothing: no base class of {defn.name} defines '{name}'")
                 elif inherited != kind:
                     self.diags.error(member.name_span, f"'{name}' is {'an' if inherited == 'action' or inherited == 'attribute' else 'a'} {inherited} in the base class; it cannot be overridden by {'an' if kind == 'action' else 'a'} {kind}")

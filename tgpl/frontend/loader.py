@@ -63,7 +63,7 @@ class _Loader:
 
     def load(self, path: Path, from_span: Span | None, text: str | None = None) -> dict[str, object] | None:
         """Load path (or the given text standing for it) and its imports; return its exported names."""
-        path = path.resolve()
+        path = _resolve(path)
         if path in self.stack:
             cycle = " -> ".join(display_path(p) for p in self.stack[self.stack.index(path):] + [path])
             self.diags.error(from_span, f"import cycle: {cycle}")
@@ -73,9 +73,15 @@ class _Loader:
         name = display_path(path)
         try:
             if text is None:
-                text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (e.strerror or str(e)).lower()
+                text = path.read_text(encoding="utf-8-sig")  # an editor's BOM is no character
+        except (OSError, ValueError) as e:  # ValueError: not UTF-8, or a NUL byte in the path
+            if isinstance(e, UnicodeDecodeError):
+                reason = "not valid UTF-8"
+            elif isinstance(e, OSError):
+                reason = (e.strerror or str(e)).lower()
+            else:
+                reason = "invalid path"
+            name = name.replace("\0", "\\0")
             if from_span is None:
                 self.diags.error(Span(name, 1, 1, 1, 1), f"cannot read '{name}': {reason}")
             else:
@@ -154,6 +160,14 @@ class _Loader:
                 )
 
 
+def _resolve(path: Path) -> Path:
+    """The absolute, resolved path; as written when it cannot be resolved (a NUL byte)."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
 def _span_of(symbol: object) -> str:
     if isinstance(symbol, ClassInfo) and symbol.defn is not None:
         return str(symbol.defn.name_span)
@@ -172,7 +186,7 @@ def load_program(path: str | os.PathLike, check: bool = True, text: str | None =
     """
     diags = Diagnostics()
     loader = _Loader(diags)
-    program = Program(display_path(Path(path).resolve()))
+    program = Program(display_path(_resolve(Path(path))))
     loader.program = program
     loader.load(Path(path), None, text)
     if check and program.modules:

@@ -35,11 +35,13 @@ class Layout:
     def __init__(self) -> None:
         self.scopes: list[dict[str, int]] = [{}]
         self.size = 0
+        self.types: dict[int, Type] = {}  # slot -> declared type (assignments map players, concatenate)
 
-    def declare(self, name: str) -> int:
+    def declare(self, name: str, t: Type = ANY) -> int:
         slot = self.size
         self.size += 1
         self.scopes[-1][name] = slot
+        self.types[slot] = t
         return slot
 
     def lookup(self, name: str) -> int | None:
@@ -137,8 +139,27 @@ class Compiler:
 
     # ========================================================= definitions
     def _declare_function(self, fi: FunctionInfo, owner: RClass | None) -> RFunction:
-        ret = fi.defn.returns
-        return RFunction(fi.name, owner, fi.defn, [], None, 0, ANY if ret is None else ANY)
+        return RFunction(fi.name, owner, fi.defn, [], None, 0, self._return_type(fi))
+
+    def _return_type(self, fi: FunctionInfo) -> Type:
+        """The declared return type; an override without `returns` inherits its base's."""
+        info: ClassInfo | None = fi.owner
+        while True:
+            tag = fi.defn.returns
+            if tag is not None:
+                if tag.type is None:
+                    return ANY
+                saved, self.scope = self.scope, fi.scope
+                try:
+                    return self._resolve(tag.type)
+                finally:
+                    self.scope = saved
+            info = info.base if info is not None else None
+            while info is not None and fi.name not in info.functions:
+                info = info.base
+            if info is None:
+                return ANY
+            fi = info.functions[fi.name]
 
     def _compile_function(self, fi: FunctionInfo, rf: RFunction) -> None:
         self.scope = fi.scope
@@ -242,12 +263,12 @@ class Compiler:
         filters = []
         for flt in inp.filters:
             layout.push()
-            slot = layout.declare(flt.name or inp.name)
+            slot = layout.declare(flt.name or inp.name, candidate_type)
             filters.append((slot, self.block(flt.body, layout)))
             layout.pop()
         target = self.expr(inp.target, layout) if inp.target is not None else None
         default = self.value_for(inp.default, t, layout) if inp.default is not None else None
-        slot = layout.declare(inp.name)
+        slot = layout.declare(inp.name, t)
         modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
         return RInput(inp.name, slot, modifier, inp.optional, t, inp.span, candidate_type, is_list, target, filters, default)
 
@@ -290,7 +311,7 @@ class Compiler:
     def stmt_VarDecl(self, s: ast.VarDecl, layout: Layout) -> Code:
         t = self._resolve(s.type)
         init = self.value_for(s.init, t, layout) if s.init is not None else None
-        slot = layout.declare(s.name)
+        slot = layout.declare(s.name, t)
         if init is None:
             def decl_null(f):
                 f.vars[slot] = None
@@ -816,6 +837,8 @@ class Compiler:
     def expr_Assign(self, e: ast.Assign, layout: Layout) -> Code:
         target = e.target
         target_t = self.type_of(target)
+        if isinstance(target, ast.Name) and layout.lookup(target.name) is not None:
+            target_t = layout.types.get(layout.lookup(target.name), target_t)  # the checker records no type here
         if e.op == "=":
             value = self.value_for(e.value, target_t, layout)
         else:
@@ -869,14 +892,16 @@ _MISSING = _Missing()
 def _equal(a, b) -> bool:
     if a is b:
         return True
-    if isinstance(a, Obj) or isinstance(b, Obj):
-        return False
+    if isinstance(a, (Obj, list, dict)) or isinstance(b, (Obj, list, dict)):
+        return False  # objects and collections are references: equal only to themselves
     if isinstance(a, bool) != isinstance(b, bool):
         return False
     return a == b
 
 
 def _fmod(a, b):
+    if b == 0:
+        raise ZeroDivisionError  # reported as division by zero, like `/`
     return math.fmod(a, b)
 
 

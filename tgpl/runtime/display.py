@@ -39,7 +39,10 @@ def _cell(tile: Obj | None, pieces: dict[int, list[Obj]]) -> str:
 def render_state(state: State) -> str:
     w = state.world
     c = w.control
-    out = [f"-- turn {c.turn}, phase {c.phase}, player {c.player} to act --"]
+    if state.is_terminal:
+        out = [f"-- game over (turn {c.turn}, phase {c.phase}) --"]
+    else:  # a pending choice may be another player's
+        out = [f"-- turn {c.turn}, phase {c.phase}, player {state.active_player} to act --"]
     pieces: dict[int, list[Obj]] = {}
     for o in w.objects:
         tile = o.fields.get("tile")

@@ -27,8 +27,14 @@ class TGPLRuntimeError(Exception):
     def render(self) -> str:
         where = f"{self.span}: " if self.span else ""
         lines = [f"{where}runtime error: {self.message}"]
-        for frame in reversed(self.stack):
-            lines.append(f"  in {frame.what} at {frame.span}")
+        frames = list(reversed(self.stack))
+        if len(frames) > 20:  # endless recursion: the innermost and outermost calls say enough
+            frames = [*frames[:10], None, *frames[-10:]]
+        for frame in frames:
+            if frame is None:
+                lines.append(f"  ... {len(self.stack) - 20} more calls")
+                continue
+            lines.append(f"  in {frame.what}" + (f" at {frame.span}" if frame.span else ""))
         return "\n".join(lines)
 
 

@@ -59,6 +59,8 @@ class Move:
 
 def _ref(v):
     """A world-independent reference to a value: objects by name."""
+    if isinstance(v, list):  # a List input's value
+        return ("list", tuple(_ref(x) for x in v))
     return ("obj", v.name) if isinstance(v, Obj) else v
 
 
@@ -263,6 +265,8 @@ def _resolve(world: World, v):
             if o.name == v[1]:
                 return o
         raise KeyError(v[1])
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "list":
+        return [_resolve(world, x) for x in v[1]]
     return v
 
 
@@ -322,6 +326,11 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     moves.append(Move(text, obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
             except _Cancelled:
                 continue
+            except NeedInput as need:  # a require, trigger or filter asked a player: it cannot
+                r = need.request
+                raise TGPLRuntimeError(
+                    r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
+                            f"(in a require, trigger or filter of {ra.what})", [])
     return moves
 
 
@@ -329,7 +338,7 @@ def _combos(m: Machine, frame: Frame, inputs) -> list[list[tuple[str, object]]]:
     if not inputs:
         return [[]]
     first, rest = inputs[0], inputs[1:]
-    options = m.candidates(first, frame)
+    options = m.player_options(first, frame)
     if first.optional:
         options = options + [None]
     out = []

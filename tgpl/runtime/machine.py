@@ -17,6 +17,7 @@ scheduled: a decision point.
 from __future__ import annotations
 
 from collections import deque
+from itertools import combinations
 from typing import Iterable
 
 from tgpl.frontend.diagnostics import Span
@@ -30,6 +31,7 @@ from tgpl.runtime.values import Obj, World, show, to_player
 
 STEP_LIMIT = 1_000_000
 FLOW_LIMIT = 10_000
+SUBSET_LIMIT = 12  # a player List input offers every subset of at most this many candidates
 
 
 class _Cancelled(Exception):
@@ -47,6 +49,7 @@ class Machine:
         self.enter_pending = False
         self.stack: list[ErrFrame] = []
         self.steps = 0
+        self.building: Obj | None = None  # the group whose default block is running
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
@@ -88,6 +91,10 @@ class Machine:
         if "tile" in kinds:
             fields.setdefault("group", None)
             fields["connections"] = []
+            if fields["group"] is None and self.building is not None:
+                # a tile created in a group's default block joins that group
+                fields["group"] = self.building
+                self.building.fields["tiles"].append(obj)
         if "connection" in kinds:
             fields["to"] = None
         for c in reversed(list(rc.ancestors())):
@@ -114,7 +121,11 @@ class Machine:
         for c in reversed(list(board.cls.ancestors())):
             for g in c.groups:
                 if g.default is not None:
-                    self._run_block(g.default, Frame(self, board, g.size), f"default of group {g.name}", span)
+                    outer, self.building = self.building, groups[g.name]
+                    try:
+                        self._run_block(g.default, Frame(self, board, g.size), f"default of group {g.name}", span)
+                    finally:
+                        self.building = outer
 
     # ----------------------------------------------------------- members
     def get_member(self, obj, name: str, span: Span):
@@ -196,6 +207,8 @@ class Machine:
             self.error(span, "division by zero")
         except OverflowError:
             self.error(span, "number too large")
+        except ValueError:  # math.fmod of an infinity
+            self.error(span, f"'{op}' of {show(a)} and {show(b)} is not a number")
         if isinstance(result, complex):
             self.error(span, f"{show(a)} ^ {show(b)} is not a real number")
         return float(result)
@@ -228,9 +241,13 @@ class Machine:
             if rf.effect is None:
                 return None
             r = rf.effect(frame)
-            return r.value if isinstance(r, Returned) else None
+            if not isinstance(r, Returned) or r.value is None:
+                return None
+            return to_player(r.value, self.players) if rf.returns == PLAYER else r.value
         except _Cancelled:
             return None
+        except RecursionError:  # the host's stack ran out: report it as the game's error
+            self.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
         finally:
             self.stack.pop()
 
@@ -256,6 +273,8 @@ class Machine:
             if ra.effect is not None:
                 ra.effect(frame)
             return True
+        except RecursionError:
+            self.error(span or ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
         finally:
             self.stack.pop()
 
@@ -326,10 +345,24 @@ class Machine:
             return self.world.rng.choice(this.owners)
         return this.owners[0] if this.owners else active
 
+    def player_options(self, inp: RInput, frame: Frame) -> list:
+        """What a player picks from: the candidates, or every subset of them for a List input
+        (by size, then in creation order, the empty list first)."""
+        options = self.candidates(inp, frame)
+        if not inp.is_list:
+            return options
+        if len(options) > SUBSET_LIMIT:
+            self.error(inp.span, f"'{inp.name}' has {len(options)} candidates: too many subsets to choose from "
+                                 f"(at most {SUBSET_LIMIT}); narrow it with a filter or make it auto")
+        return [list(c) for k in range(len(options) + 1) for c in combinations(options, k)]
+
     def ask_input(self, inp: RInput, frame: Frame):
         if inp.modifier == "function":
             return inp.default(frame) if inp.default is not None else None
-        options = self.candidates(inp, frame)
+        if inp.modifier != "auto":
+            options = self.player_options(inp, frame)
+        else:
+            options = self.candidates(inp, frame)
         if inp.modifier == "auto":
             if inp.is_list:
                 return options

@@ -70,39 +70,55 @@ class World:
         return obj
 
     def copy(self) -> World:
+        """A deep copy: every object is cloned and references point at the clones.
+
+        Objects are cloned by serial (a world's objects list is indexed by serial),
+        and only fields holding objects or collections are rewritten: the copy is
+        the hot path of search and simulation.
+        """
         new = World.__new__(World)
-        memo: dict[int, Obj] = {}
         objects = []
         for obj in self.objects:
             clone = Obj.__new__(Obj)
             clone.cls, clone.serial, clone.name = obj.cls, obj.serial, obj.name
-            clone.owners = list(obj.owners)
-            memo[id(obj)] = clone
+            clone.owners = obj.owners[:]
             objects.append(clone)
         for obj, clone in zip(self.objects, objects):
-            clone.fields = {k: _copy_value(v, memo) for k, v in obj.fields.items()}
+            fields = obj.fields.copy()
+            for k, v in fields.items():
+                c = v.__class__
+                if c is Obj:
+                    fields[k] = objects[v.serial] if v.serial >= 0 else v
+                elif c is list or c is dict:
+                    fields[k] = _copy_value(v, objects)
+            clone.fields = fields
         new.objects = objects
-        new.globals = {k: memo[id(v)] for k, v in self.globals.items()}
+        new.globals = {k: objects[v.serial] for k, v in self.globals.items()}
         c = self.control
         new.control = Control(c.player, c.turn, c.phase)
         new.rng = self.rng.copy()
-        new.log = list(self.log)
+        new.log = self.log[:]
         new.result = self.result
-        new.counters = dict(self.counters)
+        new.counters = self.counters.copy()
         new.players = self.players
         return new
 
 
-def _copy_value(v, memo: dict[int, Obj]):
-    if v is None or v.__class__ in (float, int, str, bool):
-        return v
-    if v.__class__ is Obj:
-        return memo.get(id(v), v)  # a detached object (a PlayerChoiceEvent) is shared
-    if v.__class__ is list:
-        return [_copy_value(x, memo) for x in v]
-    if v.__class__ is dict:
-        return {_copy_value(k, memo): _copy_value(x, memo) for k, x in v.items()}
+def _copy_value(v, objects: list[Obj]):
+    c = v.__class__
+    if c is Obj:
+        return objects[v.serial] if v.serial >= 0 else v  # a detached object (a PlayerChoiceEvent) is shared
+    if c is list:
+        return [_copy_value(x, objects) if x.__class__ in _DEEP else x for x in v]
+    if c is dict:
+        return {
+            (_copy_value(k, objects) if k.__class__ in _DEEP else k): (_copy_value(x, objects) if x.__class__ in _DEEP else x)
+            for k, x in v.items()
+        }
     return v
+
+
+_DEEP = frozenset((Obj, list, dict))
 
 
 def to_player(value, players: int) -> int:
