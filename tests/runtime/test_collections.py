@@ -186,3 +186,11 @@ def test_collections_in_attributes_are_per_object_and_survive_moves(start):
     assert cards(s1) == [[0], []]
     assert cards(s3) == [[0, 1], [0]]
     assert cards(s1) == [[0], []]  # earlier states are not changed by later moves
+
+
+def test_list_shuffle_is_seeded(setup_log):
+    body = "List<number> xs = {0, 1, 2, 3, 4, 5, 6, 7}; xs.shuffle(); log(xs);"
+    runs = [setup_log(body, seed=s)[0] for s in (1, 1, 2)]
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+    assert sorted(runs[2].strip("{}").split(", ")) == [str(i) for i in range(8)]

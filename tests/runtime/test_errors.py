@@ -137,3 +137,26 @@ def test_a_require_that_asks_for_input_is_a_runtime_error(start):
     """)
     with pytest.raises(TGPLRuntimeError, match="'b' asks player 0 for input while the legal moves are listed"):
         state.legal_moves()
+
+
+def test_endless_recursion_is_a_runtime_error(run_setup):
+    with pytest.raises(TGPLRuntimeError, match="calls nested too deeply") as info:
+        run_setup("log(Down(n: 1));", defs="""
+            function Down { function input number n; returns number; effect { return Down(n: n + 1); } }
+        """)
+    rendered = info.value.render()
+    assert "more calls" in rendered and len(rendered.splitlines()) == 22
+
+
+def test_moderate_recursion_works(setup_log):
+    assert setup_log("log(Sum(n: 100));", defs="""
+        function Sum { function input number n; returns number; effect { if (n <= 0) { return 0; } return n + Sum(n: n - 1); } }
+    """) == ["5050"]
+
+
+def test_events_thrown_endlessly_are_stopped(run_setup):
+    with pytest.raises(TGPLRuntimeError, match="more than 1000 events resolved"):
+        run_setup("E e = new E(); event.throw(e);", defs="""
+            event E { }
+            global class G { action A { trigger E { return true; } effect { E next = new E(); event.throw(next); } } }
+        """)

@@ -248,3 +248,22 @@ def test_events_thrown_in_a_move_resolve_after_its_effect_and_before_the_next_ph
     assert state.log == ["enter P for 0"]
     after = state.apply("Seat#0.Go()")
     assert after.log[1:] == ["effect done", "heard by 0", "heard by 1", "enter P for 1"]
+
+
+def test_the_current_block_is_the_outermost_one_the_runtime_runs(setup_log):
+    # throws in a nested block, a function and a called action all wait for the end of setup
+    log = setup_log("""
+        if (true) { Bell a = new Bell(); a.tag = "nested"; event.throw(a); log("nested block done"); }
+        Ring(tag: "function");
+        log("function returned");
+        Caller c = new Caller();
+        c.Call();
+        log("action returned");
+    """, defs="""
+        event Bell { string tag = ""; }
+        function Ring { function input string tag; returns; effect { Bell b = new Bell(); b.tag = tag; event.throw(b); } }
+        class Caller { action Call { effect { Ring(tag: "action"); } } }
+        global class Ear { action Hear { trigger Bell { return true; } effect { log("heard " + event.tag); } } }
+    """)
+    assert log == ["nested block done", "function returned", "action returned",
+                   "heard nested", "heard function", "heard action"]

@@ -112,6 +112,36 @@ def test_player_arithmetic_wraps_around(setup_log):
     assert log == ["2", "1", "1", "2", "1", "2", "1", "2"]
 
 
+def test_player_values_are_mapped_where_a_player_is_declared(setup_log):
+    log = setup_log("""
+        log(Next());
+        log(Echo(p: 5));
+        Box b = new Box();
+        b.Set();
+        log(b.Who);
+        b.Who = 4;
+        log(b.Who);
+        List<player> ps = {4, 5};
+        log(ps);
+        Table<player> t = {};
+        t["x"] = 8;
+        log(t["x"]);
+        log(Later());
+    """, defs="""
+        function Next { returns player; effect { return 4; } }
+        function Echo { function input player p; returns player; effect { return p; } }
+        class Box
+        {
+            player Who = 0;
+            function Set { returns; effect { Who = 7; Who += 3; } }
+            function Get { returns player; effect { return 5; } }
+        }
+        class Sub : Box { override function Get { effect { return 7; } } }
+        function Later { returns number; effect { Box b = new Sub(); return b.Get(); } }
+    """, players=3)
+    assert log == ["1", "2", "1", "1", "{1, 2}", "2", "1"]
+
+
 def test_a_player_expression_stored_in_a_number_stays_a_player(setup_log):
     assert setup_log("number n = player.active() + 5; log(n);", players=3) == ["2"]
 

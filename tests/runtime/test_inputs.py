@@ -178,11 +178,38 @@ def test_auto_inputs_take_the_first_candidate_or_all_for_a_list(start):
             }
         }
     """))
-    assert texts(state) == ["Seat#0.Auto()", "Seat#0.Cancelled()"]
+    # Cancelled is no move: its non-optional auto input has no candidate, so it could not run
+    assert texts(state) == ["Seat#0.Auto()"]
     assert state.apply("Seat#0.Auto()").log == ["Token#2 {Token#1, Token#2, Token#3} null"]
-    cancelled = state.apply("Seat#0.Cancelled()")
-    assert cancelled.log == []  # the action did not run: no candidate for a non-optional auto input
-    assert cancelled.active_player == 0
+
+
+def test_later_filters_and_targets_see_auto_inputs_and_earlier_choices(start):
+    state = start(two_seats("""
+        class Seat
+        {
+            action Beat
+            {
+                auto input Token low { return low.v > 0; }
+                input Token high { return high.v > low.v + 1; }
+                trigger PlayerChoiceEvent { return true; }
+                effect { log(low.v + " < " + high.v); turn.pass(); }
+            }
+            action Ask
+            {
+                input player who;
+                player [who] input bool ok;
+                trigger PlayerChoiceEvent { return true; }
+                effect { log("asked " + who + ": " + ok); turn.pass(); }
+            }
+        }
+    """))
+    assert texts(state) == ["Seat#0.Beat(high: Token#3)", "Seat#0.Ask(who: 0, ok: false)",
+                            "Seat#0.Ask(who: 0, ok: true)", "Seat#0.Ask(who: 1)"]
+    assert state.apply("Seat#0.Beat(high: Token#3)").log == ["1 < 3"]
+    assert state.apply("Seat#0.Ask(who: 0, ok: true)").log == ["asked 0: true"]
+    pending = state.apply("Seat#0.Ask(who: 1)")
+    assert (pending.request.name, pending.active_player) == ("ok", 1)
+    assert pending.apply("true").log == ["asked 1: true"]
 
 
 def test_a_player_list_input_offers_every_subset(start):
@@ -392,3 +419,57 @@ def test_a_group_object_asks_the_active_player_when_they_share_it(start):
     outsider = [start(src.replace("ACTIVE", "0"), seed=s).active_player for s in range(12)]
     assert set(outsider) == {1, 2}  # drawn among the owners by the game's generator
     assert outsider == [start(src.replace("ACTIVE", "0"), seed=s).active_player for s in range(12)]
+
+
+def test_a_choice_can_name_an_object_created_earlier_in_the_same_move(start):
+    state = start(two_seats("""
+        class Seat
+        {
+            action Go
+            {
+                trigger PlayerChoiceEvent { return true; }
+                effect
+                {
+                    Token fresh = new Token();
+                    fresh.v = 9;
+                    input Token t { return t.v > 2; }
+                    log("chose " + t.v);
+                    input bool sure;
+                    log("sure " + sure);
+                    turn.pass();
+                }
+            }
+        }
+    """))
+    state = state.apply("Seat#0.Go()")
+    assert texts(state) == ["Token#3", "Token#4"]
+    assert state.to_json()["waiting_for"] == {"input": "t", "player": 0}
+    state = state.apply("Token#4")
+    assert state.log == ["chose 9"]
+    state = state.apply("false")
+    assert state.log == ["chose 9", "sure false"]
+    assert [o.name for o in state.world.objects].count("Token#4") == 1
+
+
+def test_who_may_use_an_object_global_group_and_local(start):
+    state = start("""
+        game "t";
+        players 3;
+        global class Bank { action Take { trigger PlayerChoiceEvent { return true; } effect { turn.pass(); } } }
+        group class Team { action Plan { trigger PlayerChoiceEvent { return true; } effect { turn.pass(); } } }
+        class Hand { action Play { trigger PlayerChoiceEvent { return true; } effect { turn.pass(); } } }
+        turn T { phase P { } default { return player.active() + 1; } }
+        setup
+        {
+            Team t = new Team(); t.assign(0); t.assign(2);
+            for (number i = 0; i < 3; i += 1) { Hand h = new Hand(); h.assign(i); }
+            Hand nobody = new Hand();
+            turn.use("T");
+            turn.pass(0, "P");
+        }
+    """)
+    assert texts(state) == ["Bank.Take()", "Team#0.Plan()", "Hand#0.Play()"]
+    one = state.apply("Bank.Take()")
+    assert texts(one) == ["Bank.Take()", "Hand#1.Play()"]
+    two = one.apply("Hand#1.Play()")
+    assert texts(two) == ["Bank.Take()", "Team#0.Plan()", "Hand#2.Play()"]

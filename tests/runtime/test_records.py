@@ -298,3 +298,15 @@ def test_explore_tris():
     assert result["terminal"] == 958
     assert result["complete"] is True
     assert result["outcomes"] == {"player 0": 626, "player 1": 316, "draw": 16}
+
+
+def test_cli_play_reads_moves_from_standard_input(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    moves = "PlayerState#0.Tick(chosenTile: TrisGrid[2][2])\nPlayerState#1.Tick(chosenTile: TrisGrid[0][0])\n"
+    result = CliRunner().invoke(main, ["play", "examples/tris.tgpl", "--players", "first,first", "--moves", "-"], input=moves)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["player 0: PlayerState#0.Tick(chosenTile: TrisGrid[2][2])",
+                         "player 1: PlayerState#1.Tick(chosenTile: TrisGrid[0][0])"]
+    # then the first agents take the first free tile: [1][0] for player 0
+    assert lines[2] == "player 0: PlayerState#0.Tick(chosenTile: TrisGrid[1][0])"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
-from tgpl.runtime.classes import Frame, RAction
+from tgpl.runtime.classes import Frame
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.machine import Machine, _Cancelled
@@ -137,7 +137,7 @@ class State:
     @staticmethod
     def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
         world = base.copy()
-        m = game.machine(world, [_resolve(world, c) for c in choices])
+        m = game.machine(world, list(choices))  # object references resolve as the segment runs
         try:
             if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
@@ -298,11 +298,6 @@ def _visible(obj: Obj, player: int) -> bool:
     return player in obj.owners
 
 
-def _move_inputs(ra: RAction, m: Machine, frame: Frame, player: int):
-    """The player inputs of a move (those the mover picks), in declaration order."""
-    return [i for i in ra.inputs if i.modifier == "player" and (i.target is None or m.input_target(i, frame) == player)]
-
-
 def _legal_moves(game: Game, world: World) -> list[Move]:
     player = world.control.player
     scratch = world.copy()  # filters may (wrongly) write: keep the state's world intact
@@ -319,8 +314,7 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
             try:
                 if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
                     continue
-                inputs = _move_inputs(ra, m, frame, player)
-                for combo in _combos(m, frame, inputs):
+                for combo in _combos(m, frame, list(ra.inputs), player):
                     args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
                     text = f"{obj.name}.{ra.name}({args})" if combo else f"{obj.name}.{ra.name}()"
                     moves.append(Move(text, obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
@@ -334,17 +328,29 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     return moves
 
 
-def _combos(m: Machine, frame: Frame, inputs) -> list[list[tuple[str, object]]]:
+def _combos(m: Machine, frame: Frame, inputs, player: int) -> list[list[tuple[str, object]]]:
+    """The values of the inputs the mover picks, in declaration order. Auto inputs are filled as the
+    action will fill them (no candidate for a non-optional one: no move), so later filters and
+    targets see them; an input another player picks stays null here and is asked when the move runs."""
     if not inputs:
         return [[]]
     first, rest = inputs[0], inputs[1:]
+    if first.modifier == "auto":
+        try:
+            frame.vars[first.slot] = m.ask_input(first, frame)
+        except _Cancelled:
+            return []
+        return _combos(m, frame, rest, player)
+    if first.modifier != "player" or (first.target is not None and m.input_target(first, frame) != player):
+        frame.vars[first.slot] = None
+        return _combos(m, frame, rest, player)
     options = m.player_options(first, frame)
     if first.optional:
         options = options + [None]
     out = []
     for v in options:
         frame.vars[first.slot] = v
-        for tail in _combos(m, frame, rest):
+        for tail in _combos(m, frame, rest, player):
             out.append([(first.name, v), *tail])
     return out
 

@@ -31,6 +31,7 @@ from tgpl.runtime.values import Obj, World, show, to_player
 
 STEP_LIMIT = 1_000_000
 FLOW_LIMIT = 10_000
+EVENT_LIMIT = 1_000  # events resolved in one segment
 SUBSET_LIMIT = 12  # a player List input offers every subset of at most this many candidates
 
 
@@ -45,10 +46,12 @@ class Machine:
         self.players = world.players
         self.choices = list(choices)  # values for the decisions of this segment, in order
         self.used = 0
-        self.queue: deque[Obj] = deque()
+        self.queue: deque[tuple[Obj, Span]] = deque()  # thrown events, with where they were thrown
+        self._listening: dict[int, list[RAction]] = {}  # per class: its actions that have triggers
         self.enter_pending = False
         self.stack: list[ErrFrame] = []
         self.steps = 0
+        self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
 
     # ============================================================ errors
@@ -380,7 +383,7 @@ class Machine:
             choice = self.choices[self.used]
             self.used += 1
             for option in options:
-                if option is choice or (not isinstance(option, Obj) and option == choice and type(option) is type(choice)):
+                if _matches(option, choice):
                     return option
             names = ", ".join(show(o) for o in options)
             self.error(inp.span, f"{show(choice)} is not a legal choice for '{inp.name}' (options: {names})")
@@ -391,9 +394,9 @@ class Machine:
         if not isinstance(event, Obj) or not event.cls.is_a(self.game.by_info[id(self.game.builtins.event)]):
             self.error(span, f"{show(event)} is not an event")
         if not sync:
-            self.queue.append(event)
+            self.queue.append((event, span))
             return
-        saved, self.queue = self.queue, deque([event])
+        saved, self.queue = self.queue, deque([(event, span)])
         try:
             self.resolve_events()
         finally:
@@ -404,7 +407,10 @@ class Machine:
         names = {c.name for c in event.cls.ancestors()}
         found = []
         for obj in list(self.world.objects):
-            for ra in obj.cls.all_actions():
+            actions = self._listening.get(id(obj.cls))
+            if actions is None:
+                actions = self._listening[id(obj.cls)] = [ra for ra in obj.cls.all_actions() if ra.triggers]
+            for ra in actions:
                 if not names.intersection(ra.triggers):
                     continue
                 frame = Frame(self, obj, ra.size, event)
@@ -417,7 +423,11 @@ class Machine:
 
     def resolve_events(self) -> None:
         while self.queue:
-            event = self.queue.popleft()
+            event, span = self.queue.popleft()
+            self.events += 1
+            if self.events > EVENT_LIMIT:
+                self.error(span, f"more than {EVENT_LIMIT} events resolved without waiting for a player: "
+                                 "do listeners throw events endlessly?")
             for obj, ra in self.listeners(event):
                 self.run_action(obj, ra, event, {}, None, check_requires=False)
 
@@ -508,6 +518,20 @@ class Machine:
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
         self.run_action(obj, ra, choice_event, given, None, check_requires=False)
         self.settle()
+
+
+def _matches(option, choice) -> bool:
+    """Whether an option is the chosen value; objects are chosen by name, ("obj", name), since a
+    choice may name an object that the segment creates again each time it runs."""
+    if option is choice:
+        return True
+    if isinstance(choice, tuple) and len(choice) == 2:
+        if choice[0] == "obj":
+            return isinstance(option, Obj) and option.name == choice[1]
+        if choice[0] == "list":
+            return (isinstance(option, list) and len(option) == len(choice[1])
+                    and all(_matches(o, c) for o, c in zip(option, choice[1])))
+    return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
 
 
 def _is_number(v) -> bool:
