@@ -102,6 +102,7 @@ class RClass:
     groups: list[RGroup] = field(default_factory=list)
     default: Code | None = None  # a deck's default block
     default_size: int = 0
+    _ancestor_ids: frozenset | None = None  # filled on first is_a, once bases are final
 
     def ancestors(self):
         c: RClass | None = self
@@ -110,7 +111,10 @@ class RClass:
             c = c.base
 
     def is_a(self, other: RClass) -> bool:
-        return any(c is other for c in self.ancestors())
+        ancestors = self._ancestor_ids
+        if ancestors is None:
+            ancestors = self._ancestor_ids = frozenset(id(c) for c in self.ancestors())
+        return id(other) in ancestors
 
     def find_function(self, name: str) -> RFunction | None:
         for c in self.ancestors():

@@ -560,7 +560,16 @@ class Compiler:
         obj = self.expr(e.obj, layout)
         key = self.expr(e.index, layout)
         span = e.span
-        return lambda f: f.m.get_index(obj(f), key(f), span)
+
+        def index(f):
+            o, k = obj(f), key(f)
+            if o.__class__ is dict and k is not None:
+                return o.get(k)
+            if o.__class__ is list and k.__class__ in (int, float) and 0 <= k < len(o):
+                return o[int(k)]
+            return f.m.get_index(o, k, span)  # the general case, with its errors
+
+        return index
 
     # --------------------------------------------------------------- calls
     def expr_Call(self, e: ast.Call, layout: Layout) -> Code:

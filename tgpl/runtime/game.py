@@ -300,8 +300,9 @@ def _visible(obj: Obj, player: int) -> bool:
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
     player = world.control.player
-    scratch = world.copy()  # filters may (wrongly) write: keep the state's world intact
+    scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
+    m.frozen = True
     event = _choice_event(game, player)
     moves: list[Move] = []
     for obj in list(scratch.objects):

@@ -51,6 +51,9 @@ class Machine:
         self.enter_pending = False
         self.stack: list[ErrFrame] = []
         self.steps = 0
+        # While legal moves are listed, requires, triggers and filters run on the
+        # state's own world, which must not change: writes are errors then.
+        self.frozen = False
         self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
 
@@ -76,6 +79,8 @@ class Machine:
         return obj
 
     def new_object(self, rc: RClass, span: Span | None, name: str | None = None) -> Obj:
+        if self.frozen:
+            self.read_only(span, "create an object")
         obj = self.world.new_object(rc, name)
         self.init_object(obj, span)
         return obj
@@ -150,6 +155,8 @@ class Machine:
         self.error(span, f"{obj.name} has no member '{name}'")
 
     def set_member(self, obj, name: str, value, span: Span) -> None:
+        if self.frozen:
+            self.read_only(span, "change an attribute")
         if obj is None:
             self.error(span, f"cannot set '{name}' of null")
         if obj.__class__ is not Obj:
@@ -297,12 +304,19 @@ class Machine:
         return False
 
     # ----------------------------------------------------------- built-ins
+    def read_only(self, span: Span | None, what: str):
+        self.error(span, f"a require, trigger or filter cannot {what}: it only decides whether a move is legal")
+
     def builtin_method(self, target, name: str, values: list, span: Span):
+        if self.frozen and (name in ("shuffle", "reshuffle") or target.__class__ is Obj and name not in _PURE_METHODS):
+            self.read_only(span, f"call {name}()")
         from tgpl.runtime.builtin_ops import call_builtin
 
         return call_builtin(self, target, name, values, span)
 
     def log(self, text: str) -> None:
+        if self.frozen:
+            return  # listing moves is not playing: nothing to log
         self.world.log.append(text)
 
     # ============================================================ inputs
@@ -310,10 +324,7 @@ class Machine:
         t = inp.candidate_type
         if isinstance(t, ClassType):
             rc = self.game.by_info[id(t.info)]
-            pool = [
-                o for o in self.world.objects
-                if o.cls.is_a(rc) and not o.fields.get("discarded", False)
-            ]
+            pool = [o for o in self.world.of_class(rc) if not o.fields.get("discarded", False)]
         elif t == PLAYER:
             pool = list(range(self.players))
         elif t == BOOL:
@@ -345,6 +356,8 @@ class Machine:
         if this.cls.visibility == "group":
             if active in this.owners or not this.owners:
                 return active
+            if self.frozen:
+                return this.owners[0]
             return self.world.rng.choice(this.owners)
         return this.owners[0] if this.owners else active
 
@@ -391,6 +404,8 @@ class Machine:
 
     # ============================================================ events
     def throw(self, event, sync: bool, span: Span) -> None:
+        if self.frozen:
+            self.read_only(span, "throw an event")
         if not isinstance(event, Obj) or not event.cls.is_a(self.game.by_info[id(self.game.builtins.event)]):
             self.error(span, f"{show(event)} is not an event")
         if not sync:
@@ -433,6 +448,8 @@ class Machine:
 
     # ============================================================ turns
     def turn_use(self, name, phase, span: Span) -> None:
+        if self.frozen:
+            self.read_only(span, "change the turn")
         turn = self.game.turns.get(name)
         if turn is None:
             self.error(span, f"no turn named {show(name)}")
@@ -447,6 +464,8 @@ class Machine:
             control.phase = next(iter(turn.phases), None)
 
     def turn_pass(self, p, phase, span: Span) -> None:
+        if self.frozen:
+            self.read_only(span, "pass the turn")
         control = self.world.control
         if control.turn is None:
             self.error(span, "turn.pass before turn.use: no turn is active")
@@ -461,6 +480,8 @@ class Machine:
         self.enter_pending = True
 
     def turn_pass_default(self, span: Span) -> None:
+        if self.frozen:
+            self.read_only(span, "pass the turn")
         control = self.world.control
         if control.turn is None:
             self.error(span, "turn.pass before turn.use: no turn is active")
@@ -532,6 +553,9 @@ def _matches(option, choice) -> bool:
             return (isinstance(option, list) and len(option) == len(choice[1])
                     and all(_matches(o, c) for o, c in zip(option, choice[1])))
     return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
+
+
+_PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 
 def _is_number(v) -> bool:

@@ -48,7 +48,7 @@ class Control:
 
 
 class World:
-    __slots__ = ("objects", "globals", "control", "rng", "log", "result", "counters", "players")
+    __slots__ = ("objects", "globals", "control", "rng", "log", "result", "counters", "players", "_by_class")
 
     def __init__(self, players: int, seed: int):
         self.objects: list[Obj] = []
@@ -59,6 +59,17 @@ class World:
         self.result: list[list[int]] | None = None  # the final ranking once a winner is declared
         self.counters: dict[str, int] = {}  # per type name, for Type#k names
         self.players = players
+        self._by_class: dict[int, list[Obj]] | None = None
+
+    def of_class(self, rc: RClass) -> list[Obj]:
+        """The objects that are a `rc`, in creation order (cached until an object is created)."""
+        index = self._by_class
+        if index is None:
+            index = self._by_class = {}
+        found = index.get(id(rc))
+        if found is None:
+            found = index[id(rc)] = [o for o in self.objects if o.cls.is_a(rc)]
+        return found
 
     def new_object(self, cls: RClass, name: str | None = None) -> Obj:
         if name is None:
@@ -67,6 +78,7 @@ class World:
             name = f"{cls.name}#{k}"
         obj = Obj(cls, len(self.objects), name)
         self.objects.append(obj)
+        self._by_class = None
         return obj
 
     def copy(self) -> World:
@@ -101,6 +113,7 @@ class World:
         new.result = self.result
         new.counters = self.counters.copy()
         new.players = self.players
+        new._by_class = None
         return new
 
 
