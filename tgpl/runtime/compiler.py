@@ -27,6 +27,7 @@ from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 _SIGNALS = (BREAK, CONTINUE)
+_NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
 
 
 class Layout:
@@ -565,8 +566,13 @@ class Compiler:
             o, k = obj(f), key(f)
             if o.__class__ is dict and k is not None:
                 return o.get(k)
-            if o.__class__ is list and k.__class__ in (int, float) and 0 <= k < len(o):
-                return o[int(k)]
+            if k.__class__ in _NUMBERS and k >= 0:
+                if o.__class__ is list and k < len(o):
+                    return o[int(k)]
+                if o.__class__ is Obj:
+                    cells = o.fields.get("_cells")
+                    if cells is not None and k < len(cells):
+                        return cells[int(k)]
             return f.m.get_index(o, k, span)  # the general case, with its errors
 
         return index
@@ -788,7 +794,19 @@ class Compiler:
                 return to_player(f.m.arith(fn, op, left(f), right(f), span), f.m.players)
             return player_op
         if op in ("<", ">", "<=", ">="):
-            return lambda f: f.m.compare(fn, op, left(f), right(f), span)
+            def compare(f):
+                a, b = left(f), right(f)
+                if a.__class__ in _NUMBERS and b.__class__ in _NUMBERS:
+                    return fn(a, b)
+                return f.m.compare(fn, op, a, b, span)  # strings, and the errors
+            return compare
+        if op in ("+", "-", "*"):
+            def arith(f):
+                a, b = left(f), right(f)
+                if a.__class__ in _NUMBERS and b.__class__ in _NUMBERS:
+                    return float(fn(a, b))
+                return f.m.arith(fn, op, a, b, span)  # the errors
+            return arith
         return lambda f: f.m.arith(fn, op, left(f), right(f), span)
 
     def expr_TypeTest(self, e: ast.TypeTest, layout: Layout) -> Code:
