@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -100,6 +101,26 @@ def _agents(spec: str | None, players: int, seed: int, human_io):
     return agents
 
 
+@contextmanager
+def _game_errors(where: str):
+    """Errors of a game being played, as one message and exit status 1."""
+    from tgpl.runtime.errors import TGPLRuntimeError
+    from tgpl.runtime.game import IllegalMove
+    from tgpl.runtime.play import StuckError
+
+    try:
+        yield
+    except IllegalMove as e:
+        click.echo(f"{where}: error: illegal move '{e.text}': {e.reason}", err=True)
+        sys.exit(1)
+    except StuckError as e:
+        click.echo(f"{where}: error: {e}", err=True)
+        sys.exit(1)
+    except TGPLRuntimeError as e:
+        click.echo(e.render(), err=True)
+        sys.exit(1)
+
+
 def _result_line(state) -> str:
     ranking = state.ranking
     if ranking is None:
@@ -126,9 +147,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
     import json
     from tgpl.runtime.agents import ScriptAgent
     from tgpl.runtime.display import render_state
-    from tgpl.runtime.errors import TGPLRuntimeError
-    from tgpl.runtime.game import IllegalMove
-    from tgpl.runtime.play import StuckError, play as run
+    from tgpl.runtime.play import play as run
 
     g = _load_game(game)
     say = (lambda text: None) if (quiet or as_json) else click.echo
@@ -144,19 +163,9 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
             say(f"  log: {line}")
         shown_log[0] = len(state.world.log)
 
-    outcome_state = None
-    try:
+    with _game_errors(game):
         outcome = run(g, agents, seed, game, script, on_move)
-        outcome_state = outcome.state
-    except StuckError as e:
-        click.echo(f"{game}: error: {e}", err=True)
-        sys.exit(1)
-    except IllegalMove as e:
-        click.echo(f"{game}: error: {e}", err=True)
-        sys.exit(1)
-    except TGPLRuntimeError as e:
-        click.echo(e.render(), err=True)
-        sys.exit(1)
+    outcome_state = outcome.state
     if record_file:
         with open(record_file, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(outcome.record.to_json())
@@ -174,8 +183,6 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
 def replay(record, game_path):
     """Replay a game record move by move; exit 1 at the first illegal move or a different result."""
     from pathlib import Path
-    from tgpl.runtime.errors import TGPLRuntimeError
-    from tgpl.runtime.game import IllegalMove
     from tgpl.runtime.play import replay as run
     from tgpl.runtime.record import Record, source_digest
 
@@ -187,14 +194,8 @@ def replay(record, game_path):
     g = _load_game(game_path or rec.path, len(rec.players) or None)
     if source_digest(g.program.sources) != rec.source_digest:
         click.echo(f"{record}: warning: the game's source changed since the record was made", err=True)
-    try:
+    with _game_errors(record):
         state = run(g, rec)
-    except IllegalMove as e:
-        click.echo(f"{record}: error: illegal move '{e.text}': {e.reason}", err=True)
-        sys.exit(1)
-    except TGPLRuntimeError as e:
-        click.echo(e.render(), err=True)
-        sys.exit(1)
     result = {"ranking": state.ranking, "goals": state.goals} if state.is_terminal else None
     if result != rec.result:
         click.echo(f"{record}: error: the replay ends with {result}, the record says {rec.result}", err=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from example_harness import (
-    SEEDS, apply_all, assert_check_clean, assert_replays, assert_same_seed_same_record, assert_sane_end,
+    SEEDS, assert_check_clean, assert_replays, assert_same_seed_same_record, assert_sane_end,
     assert_tamper_rejected, field, load, obj, play_random, texts,
 )
 

@@ -747,30 +747,8 @@ class Compiler:
         left = self.expr(e.left, layout)
         right = self.expr(e.right, layout)
         op, span = e.op, e.span
-        if op == "&&":
-            def and_(f):
-                a = left(f)
-                if a is False:
-                    return False
-                if a is not True:
-                    f.m.error(e.left.span, f"'&&' of {show(a)}")
-                b = right(f)
-                if b is not True and b is not False:
-                    f.m.error(e.right.span, f"'&&' of {show(b)}")
-                return b
-            return and_
-        if op == "||":
-            def or_(f):
-                a = left(f)
-                if a is True:
-                    return True
-                if a is not False:
-                    f.m.error(e.left.span, f"'||' of {show(a)}")
-                b = right(f)
-                if b is not True and b is not False:
-                    f.m.error(e.right.span, f"'||' of {show(b)}")
-                return b
-            return or_
+        if op in ("&&", "||"):
+            return _short_circuit(op, left, right, e.left.span, e.right.span)
         if op == "==":
             return lambda f: _equal(left(f), right(f))
         if op == "!=":
@@ -914,6 +892,24 @@ class _Missing:
 
 
 _MISSING = _Missing()
+
+
+def _short_circuit(op: str, left: Code, right: Code, left_span, right_span) -> Code:
+    """`&&` stops on false, `||` on true; both sides must be bools (3.2.4)."""
+    decided = op == "||"  # the left value that decides the result alone
+
+    def run(f):
+        a = left(f)
+        if a is decided:
+            return decided
+        if a is not (not decided):
+            f.m.error(left_span, f"'{op}' of {show(a)}")
+        b = right(f)
+        if b is not True and b is not False:
+            f.m.error(right_span, f"'{op}' of {show(b)}")
+        return b
+
+    return run
 
 
 def _equal(a, b) -> bool:
