@@ -257,7 +257,7 @@ def test_cli_play_stops_at_an_illegal_scripted_move(monkeypatch, tmp_path):
     result = cli("play", str(TRIS), "--players", "first,first", "--moves", "bad.txt", "--quiet")
     assert result.exit_code == 1
     assert "illegal move 'PlayerState#1.Tick(chosenTile: TrisGrid[0][0])'" in result.stderr
-    assert "no input values of PlayerState#1.Tick match" in result.stderr
+    assert "filter 1 of input 'chosenTile' (line 166) rejects TrisGrid[0][0]" in result.stderr
 
 
 def test_cli_play_json_prints_the_final_state(monkeypatch):

@@ -386,7 +386,90 @@ def _explain(state: State, text: str) -> str:
             return f"require block {i + 1} of {obj_name}.{action} (line {ra.requires and ra.defn.requires[i].span.line}) is false"
     if not m.trigger_holds(ra, event, frame):
         return f"the PlayerChoiceEvent trigger of {obj_name}.{action} is false"
-    return f"no input values of {obj_name}.{action} match: an input's filter rejects them or the text is malformed"
+    m.frozen = True
+    return _explain_inputs(m, frame, ra, obj_name, action, text, player, world)
+
+
+def _split_args(text: str) -> dict[str, str]:
+    """`a: X, b: {Y, Z}` -> {"a": "X", "b": "{Y, Z}"}, splitting at top-level commas only."""
+    inside = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else ""
+    parts, depth, quoted, current = [], 0, False, ""
+    for ch in inside:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "[{(":
+            depth += 1
+        elif not quoted and ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current)
+    out = {}
+    for part in parts:
+        name, _, value = part.partition(":")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _parse_value(text: str, world: World):
+    literals = {"null": None, "true": True, "false": False}
+    if text in literals:
+        return literals[text]
+    if text.startswith('"') and text.endswith('"') and len(text) >= 2:
+        return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        return _object(world, text)
+    except KeyError:
+        raise ValueError(text) from None
+
+
+def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action: str, text: str,
+                    player: int, world: World) -> str:
+    """Which input value of the move is wrong, and which filter rejects it."""
+    given = _split_args(text)
+    where = f"{obj_name}.{action}"
+    for inp in ra.inputs:
+        if inp.modifier != "player" or (inp.target is not None and m.input_target(inp, frame) != player):
+            frame.vars[inp.slot] = None
+            continue
+        if inp.name not in given:
+            return f"{where} needs a value for its input '{inp.name}'"
+        raw = given.pop(inp.name)
+        if inp.is_list:
+            return f"the value {raw} of '{inp.name}' is not one of the subsets the player may choose"
+        try:
+            value = _parse_value(raw, world)
+        except ValueError:
+            return f"the value {raw} of '{inp.name}' names no object"
+        if value is None and not inp.optional:
+            return f"'{inp.name}' of {where} is not optional: it cannot be null"
+        if value is not None:
+            saved, inp.filters = inp.filters, []
+            try:
+                pool = m.candidates(inp, frame)
+            finally:
+                inp.filters = saved
+            if not any(c is value or (not isinstance(c, Obj) and c == value) for c in pool):
+                return f"{raw} is not a candidate for '{inp.name}' ({inp.type})"
+            filters = [f for f in ra.defn.inputs if f.name == inp.name][0].filters
+            for k, (slot, code) in enumerate(inp.filters):
+                frame.vars[slot] = value
+                r = code(frame)
+                if not (isinstance(r, Returned) and r.value is True):
+                    label = f"filter '{filters[k].name}'" if filters[k].name else f"filter {k + 1}"
+                    return f"{label} of input '{inp.name}' (line {filters[k].span.line}) rejects {raw}"
+        frame.vars[inp.slot] = value
+    if given:
+        return f"{where} has no input '{next(iter(given))}' that the player picks"
+    return f"the text does not match a legal move of {where}; legal moves are written like {where}(input: value)"
 
 
 # ================================================================ views
