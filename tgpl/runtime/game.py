@@ -104,6 +104,8 @@ class Game:
         self.players = players or compiled.players
         self.name = compiled.name
         self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
+        event_cls = compiled.by_info[id(compiled.builtins.event)]
+        self.is_event = lambda obj: obj.cls.is_a(event_cls)
 
     def initial_state(self, seed: int = 0) -> State:
         world = World(self.players, seed)
@@ -147,6 +149,7 @@ class State:
             return State(game, world, base, first, tuple(choices), need.request)
         except GameOver as over:
             world.result = over.ranking
+        world.drop_unreferenced(game.is_event)
         return State(game, world)
 
     @property

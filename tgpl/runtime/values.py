@@ -71,6 +71,36 @@ class World:
             found = index[id(rc)] = [o for o in self.objects if o.cls.is_a(rc)]
         return found
 
+    def drop_unreferenced(self, transient) -> None:
+        """Forget transient objects (thrown events) that nothing in the game refers to.
+
+        Run between segments, so that equal game states have equal keys however
+        many events it took to reach them. Creation order is kept.
+        """
+        if not any(transient(o) for o in self.objects):
+            return
+        reachable: set[int] = set()
+        todo = [v for o in self.objects if not transient(o) for v in o.fields.values()]
+        while todo:
+            v = todo.pop()
+            c = v.__class__
+            if c is Obj:
+                if id(v) not in reachable:
+                    reachable.add(id(v))
+                    todo.extend(v.fields.values())
+            elif c is list:
+                todo.extend(v)
+            elif c is dict:
+                todo.extend(v.keys())
+                todo.extend(v.values())
+        kept = [o for o in self.objects if not transient(o) or id(o) in reachable]
+        if len(kept) == len(self.objects):
+            return
+        for i, o in enumerate(kept):
+            o.serial = i
+        self.objects = kept
+        self._by_class = None
+
     def new_object(self, cls: RClass, name: str | None = None) -> Obj:
         if name is None:
             k = self.counters.get(cls.name, 0)
