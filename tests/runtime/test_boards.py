@@ -133,8 +133,9 @@ def test_every_hex_interior_tile_has_six_neighbours_and_links_are_mutual(run_set
         for o in state.world.objects:
             if o.name.startswith(group + "["):
                 for link in o.fields["connections"]:
-                    back = [c.fields["to"] for c in link.fields["to"].fields["connections"]]
-                    assert o in back, (o.name, link.fields["to"].name)
+                    to = state.world.named(link.fields["_to"])  # fixed links find their tile by name
+                    back = [state.world.named(c.fields["_to"]) for c in to.fields["connections"]]
+                    assert o in back, (o.name, to.name)
 
 
 def test_tiles_know_their_group_and_groups_are_reachable_by_name(setup_log):

@@ -3,8 +3,10 @@
 Index order (3.10.2): square and hex-`col` groups are indexed [column][row],
 hex-`row` groups [row][column]; a tile is named `Group[i][j]` in that order.
 Neighbouring tiles of square (4 neighbours) and hex (6) groups are linked by
-Connection objects, created row by row, so `tile.connections` is ready to
-walk; blank tiles have none and are nobody's neighbour. Hex offsets follow
+Connection objects, so `tile.connections` is ready to walk; blank tiles have
+none and are nobody's neighbour. These connections are fixed by the geometry:
+they are not part of the game state (states share them, which keeps copying
+cheap) and each finds its destination tile by name in the world at hand. Hex offsets follow
 3.10.2: with orientation row the even rows are shifted right, with col the
 even columns are shifted down (counting from 0).
 """
@@ -70,8 +72,9 @@ def build_group(m: Machine, board: Obj, g: RGroup) -> Obj:
             for nr, nc in neighbours(g.geometry, g.orientation, r, c):
                 other = by_rc.get((nr, nc))
                 if other is not None:
-                    link = m.world.new_object(connection_cls)
-                    m.init_object(link, None)
-                    link.fields["to"] = other
+                    # Fixed by the geometry: not part of the game state, so states share it
+                    # (serial -1), and it finds its destination by name in each world.
+                    link = Obj(connection_cls, -1, f"{tile.name}->{other.name}")
+                    link.fields["_to"] = other.name
                     tile.fields["connections"].append(link)
     return group

@@ -274,10 +274,10 @@ def _resolve(world: World, v):
 
 
 def _object(world: World, name: str) -> Obj:
-    for o in world.objects:
-        if o.name == name:
-            return o
-    raise KeyError(name)
+    found = world.named(name)
+    if found is None:
+        raise KeyError(name)
+    return found
 
 
 def _play(game: Game, m: Machine, world: World, move: Move) -> None:

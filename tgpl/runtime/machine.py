@@ -54,6 +54,7 @@ class Machine:
         # While legal moves are listed, requires, triggers and filters run on the
         # state's own world, which must not change: writes are errors then.
         self.frozen = False
+        self.event_cls = game.by_info[id(game.builtins.event)]
         self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
 
@@ -82,6 +83,8 @@ class Machine:
         if self.frozen:
             self.read_only(span, "create an object")
         obj = self.world.new_object(rc, name)
+        if rc.is_a(self.event_cls):
+            self.world.transients += 1
         self.init_object(obj, span)
         return obj
 
@@ -152,6 +155,8 @@ class Machine:
             return list(obj.owners)
         if name == "length" and "_items" in fields:
             return float(len(fields["_items"]))
+        if name == "to" and "_to" in fields:  # a fixed connection of a square or hex group
+            return self.world.named(fields["_to"])
         self.error(span, f"{obj.name} has no member '{name}'")
 
     def set_member(self, obj, name: str, value, span: Span) -> None:
@@ -161,6 +166,8 @@ class Machine:
             self.error(span, f"cannot set '{name}' of null")
         if obj.__class__ is not Obj:
             self.error(span, f"{show(obj)} has no member '{name}'")
+        if obj.serial < 0:
+            self.error(span, f"{obj.name} is fixed by its group's geometry and cannot change")
         obj.fields[name] = value
 
     def get_index(self, obj, key, span: Span):

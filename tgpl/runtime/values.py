@@ -48,7 +48,10 @@ class Control:
 
 
 class World:
-    __slots__ = ("objects", "globals", "control", "rng", "log", "result", "counters", "players", "_by_class")
+    __slots__ = (
+        "objects", "globals", "control", "rng", "log", "result", "counters", "players", "transients",
+        "_by_class", "_by_name",
+    )
 
     def __init__(self, players: int, seed: int):
         self.objects: list[Obj] = []
@@ -59,7 +62,15 @@ class World:
         self.result: list[list[int]] | None = None  # the final ranking once a winner is declared
         self.counters: dict[str, int] = {}  # per type name, for Type#k names
         self.players = players
+        self.transients = 0  # live event objects: drop_unreferenced has work only when > 0
         self._by_class: dict[int, list[Obj]] | None = None
+        self._by_name: dict[str, Obj] | None = None
+
+    def named(self, name: str) -> Obj | None:
+        index = self._by_name
+        if index is None:
+            index = self._by_name = {o.name: o for o in self.objects}
+        return index.get(name)
 
     def of_class(self, rc: RClass) -> list[Obj]:
         """The objects that are a `rc`, in creation order (cached until an object is created)."""
@@ -77,7 +88,7 @@ class World:
         Run between segments, so that equal game states have equal keys however
         many events it took to reach them. Creation order is kept.
         """
-        if not any(transient(o) for o in self.objects):
+        if not self.transients:
             return
         reachable: set[int] = set()
         todo = [v for o in self.objects if not transient(o) for v in o.fields.values()]
@@ -94,12 +105,13 @@ class World:
                 todo.extend(v.keys())
                 todo.extend(v.values())
         kept = [o for o in self.objects if not transient(o) or id(o) in reachable]
+        self.transients -= len(self.objects) - len(kept)
         if len(kept) == len(self.objects):
             return
         for i, o in enumerate(kept):
             o.serial = i
         self.objects = kept
-        self._by_class = None
+        self._by_class = self._by_name = None
 
     def new_object(self, cls: RClass, name: str | None = None) -> Obj:
         if name is None:
@@ -108,7 +120,7 @@ class World:
             name = f"{cls.name}#{k}"
         obj = Obj(cls, len(self.objects), name)
         self.objects.append(obj)
-        self._by_class = None
+        self._by_class = self._by_name = None
         return obj
 
     def copy(self) -> World:
@@ -143,7 +155,8 @@ class World:
         new.result = self.result
         new.counters = self.counters.copy()
         new.players = self.players
-        new._by_class = None
+        new.transients = self.transients
+        new._by_class = new._by_name = None
         return new
 
 

@@ -1,0 +1,104 @@
+"""The dependency graph of a logic program: which relation's rules use which.
+
+GDL's restrictions (stratified negation, the recursion restriction, what may
+depend on `true` and `does`) are all questions about this graph, so the
+validator asks them here. An edge p -> q means a rule for p has q in its body;
+it is negative when q occurs under `not` in some such rule.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from tgpl.lowering.ir import Program
+
+
+@dataclass
+class DependencyGraph:
+    edges: dict[str, dict[str, bool]] = field(default_factory=dict)
+    """head relation -> {body relation: True if some use of it is negative}"""
+
+    @classmethod
+    def of(cls, program: Program) -> DependencyGraph:
+        graph = cls()
+        for rule in program.rules:
+            out = graph.edges.setdefault(rule.head.relation, {})
+            for atom, positive in rule.body_atoms():
+                out[atom.relation] = out.get(atom.relation, False) or not positive
+                graph.edges.setdefault(atom.relation, {})
+        return graph
+
+    def components(self) -> dict[str, int]:
+        """Strongly connected component of each relation (Tarjan's algorithm, iterative)."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        comp: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        counter = 0
+        for root in sorted(self.edges):
+            if root in index:
+                continue
+            work = [(root, iter(sorted(self.edges[root])))]
+            index[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                node, children = work[-1]
+                advanced = False
+                for child in children:
+                    if child not in index:
+                        index[child] = low[child] = counter
+                        counter += 1
+                        stack.append(child)
+                        on_stack.add(child)
+                        work.append((child, iter(sorted(self.edges[child]))))
+                        advanced = True
+                        break
+                    if child in on_stack:
+                        low[node] = min(low[node], index[child])
+                if advanced:
+                    continue
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    number = len(set(comp.values()))
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        comp[member] = number
+                        if member == node:
+                            break
+        return comp
+
+    def in_cycle(self, p: str, q: str, comp: dict[str, int]) -> bool:
+        """Whether q is in a cycle with p: same component, and a real cycle if p is q."""
+        if comp.get(p) != comp.get(q):
+            return False
+        return p != q or p in self.edges.get(p, {})
+
+    def path(self, start: str, goal: str) -> list[str] | None:
+        """A shortest chain start -> ... -> goal of at least one edge, or None.
+
+        With start == goal it is a cycle through start.
+        """
+        previous: dict[str, str] = {}
+        seen = {start}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for child in sorted(self.edges.get(node, {})):
+                if child == goal:
+                    chain = [goal, node]
+                    while chain[-1] != start:
+                        chain.append(previous[chain[-1]])
+                    return chain[::-1]
+                if child not in seen:
+                    seen.add(child)
+                    previous[child] = node
+                    queue.append(child)
+        return None

@@ -1,0 +1,195 @@
+"""The GDL validator: every restriction of the GDL specification, as diagnostics.
+
+A GGP player given an invalid game fails in ways that are hard to trace back
+to a rule (a prover loops, a propnet is incomplete, a goal is missing), so the
+lowering's output and hand-written games are checked here first, with the
+location of the offending rule, literal or term:
+
+- safety: every variable of a rule occurs in a positive atom of its body (an
+  `or` binds a variable when each of its disjuncts does);
+- stratified negation: no cycle of the dependency graph goes through `not`;
+- the recursion restriction of the GDL specification (Love et al., 2008, def. 15):
+  in a rule for p, every argument of a body atom in a cycle with p is ground,
+  an argument of the head, or a variable bound by a positive atom outside the cycle;
+- keywords: `role` only in facts; `true` and `does` never in a head; `init`,
+  `next`, `base` and `input` never in a body; `init`, `base` and `input`
+  independent of `true` and `does`; `legal`, `goal` and `terminal` independent of `does`;
+- each relation keeps one arity, the keywords theirs (`legal/2`, `terminal/0`, ...);
+- goal values are integers in 0..100;
+- `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
+  otherwise) and `base` and `input` too (a warning: they are optional in GDL).
+"""
+
+from __future__ import annotations
+
+from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
+from tgpl.lowering.ir import Atom, Const, Literal, Or, Program, Rule, Var, is_ground
+from tgpl.asp.dependencies import DependencyGraph
+
+KEYWORD_ARITY = {
+    "role": 1, "base": 1, "input": 2, "init": 1, "true": 1, "does": 2,
+    "next": 1, "legal": 2, "goal": 2, "terminal": 0,
+}
+REQUIRED = ("role", "init", "legal", "next", "goal", "terminal")
+RECOMMENDED = ("base", "input")
+NEVER_IN_HEAD = ("true", "does")
+NEVER_IN_BODY = ("init", "next", "base", "input")
+INDEPENDENT = {
+    "init": ("true", "does"), "base": ("true", "does"), "input": ("true", "does"),
+    "legal": ("does",), "goal": ("does",), "terminal": ("does",),
+}
+
+
+def validate(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
+    """Every violation found, sorted by location; `path` locates "missing" diagnostics."""
+    diags = Diagnostics()
+    graph = DependencyGraph.of(program)
+    components = graph.components()
+    for rule in program.rules:
+        _safety(rule, diags)
+        _keywords(rule, graph, diags)
+        _negation(rule, graph, components, diags)
+        _recursion(rule, graph, components, diags)
+        _goal_value(rule, diags)
+    _arities(program, diags)
+    _presence(program, path, diags)
+    return diags.sorted()
+
+
+def _where(node, fallback: Span | None) -> Span:
+    span = getattr(node, "span", None) or fallback
+    return span if span is not None else Span("<gdl>", 1, 1, 1, 1)
+
+
+# ------------------------------------------------------------------ safety
+def _bound(lit: Literal) -> set[str]:
+    """Variables a literal binds: those of a positive atom; for `or`, those every disjunct binds."""
+    if isinstance(lit, Atom):
+        return {v.name for v in lit.variables()}
+    if isinstance(lit, Or):
+        sets = [_bound(sub) for sub in lit.literals]
+        return set.intersection(*sets) if sets else set()
+    return set()
+
+
+def _safety(rule: Rule, diags: Diagnostics) -> None:
+    bound: set[str] = set()
+    for lit in rule.body:
+        bound |= _bound(lit)
+    for var in rule.variables():
+        if var.name not in bound:
+            diags.error(_where(var, rule.span),
+                        f"unsafe rule: variable '?{var.name}' does not occur in a positive literal of the body")
+
+
+# ---------------------------------------------------------------- keywords
+def _keywords(rule: Rule, graph: DependencyGraph, diags: Diagnostics) -> None:
+    head = rule.head.relation
+    if head == "role" and rule.body:
+        diags.error(_where(rule.head, rule.span), "'role' must be given by facts only, not by a rule")
+    if head in NEVER_IN_HEAD:
+        diags.error(_where(rule.head, rule.span), f"'{head}' cannot appear in the head of a rule")
+    for atom, _ in rule.body_atoms():
+        if atom.relation in NEVER_IN_BODY:
+            diags.error(_where(atom, rule.span), f"'{atom.relation}' cannot appear in the body of a rule")
+    for forbidden in INDEPENDENT.get(head, ()):
+        for atom, _ in rule.body_atoms():
+            chain = [atom.relation] if atom.relation == forbidden else graph.path(atom.relation, forbidden)
+            if chain is not None:
+                via = " -> ".join([head] + ([forbidden] if atom.relation == forbidden else chain))
+                diags.error(_where(atom, rule.span), f"'{head}' cannot depend on '{forbidden}': {via}")
+                break
+
+
+# ---------------------------------------------------------------- negation
+def _negation(rule: Rule, graph: DependencyGraph, components: dict[str, int], diags: Diagnostics) -> None:
+    head = rule.head.relation
+    for atom, positive in rule.body_atoms():
+        if positive or not graph.in_cycle(head, atom.relation, components):
+            continue
+        hops = [head, "not " + atom.relation]
+        back = graph.path(atom.relation, head) if atom.relation != head else [head]
+        for a, b in zip(back, back[1:]):
+            hops.append(("not " if graph.edges[a][b] else "") + b)
+        diags.error(_where(atom, rule.span), f"negation cycle: {' -> '.join(hops)}")
+
+
+# --------------------------------------------------------------- recursion
+def _recursion(rule: Rule, graph: DependencyGraph, components: dict[str, int], diags: Diagnostics) -> None:
+    head = rule.head.relation
+    outside: set[str] = set()  # variables bound by positive atoms not in a cycle with the head
+    for lit in rule.body:
+        if isinstance(lit, Atom) and not graph.in_cycle(head, lit.relation, components):
+            outside |= {v.name for v in lit.variables()}
+    for atom in _positive_atoms(rule.body):
+        if not graph.in_cycle(head, atom.relation, components):
+            continue
+        for arg in atom.args:
+            if is_ground(arg) or arg in rule.head.args or (isinstance(arg, Var) and arg.name in outside):
+                continue
+            diags.error(
+                _where(arg, atom.span),
+                f"recursion restriction: argument '{arg}' of the recursive literal '{atom}' must be ground, "
+                "an argument of the head, or a variable bound by a literal outside the recursion",
+            )
+
+
+def _positive_atoms(body) -> list[Atom]:
+    out: list[Atom] = []
+    for lit in body:
+        if isinstance(lit, Atom):
+            out.append(lit)
+        elif isinstance(lit, Or):
+            out.extend(_positive_atoms(lit.literals))
+    return out
+
+
+# ------------------------------------------------------------------- goals
+def _goal_value(rule: Rule, diags: Diagnostics) -> None:
+    if rule.head.relation != "goal" or rule.head.arity != 2:
+        return
+    value = rule.head.args[1]
+    if isinstance(value, Var):
+        return  # bound by the body: only the game's play can tell
+    if isinstance(value, Const) and value.is_int:
+        if not 0 <= int(value.name) <= 100:
+            diags.error(_where(value, rule.span), f"goal value {value.name} is not in 0..100")
+        return
+    diags.error(_where(value, rule.span), f"goal value '{value}' is not an integer in 0..100")
+
+
+# ----------------------------------------------------------------- arities
+def _arities(program: Program, diags: Diagnostics) -> None:
+    first: dict[str, Atom] = {}
+    for rule in program.rules:
+        for atom in [rule.head, *(a for a, _ in rule.body_atoms())]:
+            name = atom.relation
+            if name in KEYWORD_ARITY:
+                if atom.arity != KEYWORD_ARITY[name]:
+                    diags.error(_where(atom, rule.span),
+                                f"'{name}' takes {_args(KEYWORD_ARITY[name])}, found {atom.arity}")
+                continue
+            seen = first.setdefault(name, atom)
+            if seen.arity != atom.arity:
+                at = f" at {seen.span}" if seen.span is not None else ""
+                diags.error(_where(atom, rule.span),
+                            f"relation '{name}' has {_args(atom.arity)} here but {seen.arity}{at}")
+
+
+def _args(n: int) -> str:
+    return f"{n} argument{'s' * (n != 1)}"
+
+
+# ---------------------------------------------------------------- presence
+def _presence(program: Program, path: str, diags: Diagnostics) -> None:
+    defined = program.defined()
+    top = Span(path, 1, 1, 1, 1)
+    for name in REQUIRED:
+        if name not in defined:
+            diags.error(top, f"the game defines no '{name}'")
+    for name in RECOMMENDED:
+        if name not in defined:
+            diags.warning(top, f"the game defines no '{name}'; GGP players that need it must compute it")
+
+
+__all__ = ["validate", "KEYWORD_ARITY"]
