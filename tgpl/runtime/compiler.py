@@ -859,7 +859,10 @@ class Compiler:
                     return to_player(f.m.arith(fn, op, current(f), raw(f), span), f.m.players)
             else:
                 def value(f):
-                    return f.m.arith(fn, op, current(f), raw(f), span)
+                    a, b = current(f), raw(f)
+                    if a.__class__ in _NUMBERS and b.__class__ in _NUMBERS and op != "/" and op != "%":
+                        return float(fn(a, b))
+                    return f.m.arith(fn, op, a, b, span)  # division, and the errors
         if isinstance(target, ast.Name):
             slot = layout.lookup(target.name)
             if slot is not None:

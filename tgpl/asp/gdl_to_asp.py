@@ -1,0 +1,143 @@
+"""GDL rules as clingo rules, and GDL names as clingo names and back.
+
+GDL and ASP agree on the meaning of a stratified program, so each GDL rule
+becomes one clingo rule per disjunct of its body (`or` is expanded):
+
+    (<= (legal ?w (mark ?x ?y)) (true (cell ?x ?y b)) (true (control ?w)))
+    legal(W,mark(X,Y)) :- true(cell(X,Y,b)), true(control(W)).
+
+`(distinct a b)` is `a != b`, `(not (distinct a b))` is `a = b`. Relations keep
+their names, so `true/1`, `does/2`, `legal/2`, ... are the same predicates the
+fixed parts in the `.lp` files use.
+
+Names: a GDL name that is a canonical integer is a clingo number (goal values
+must compare as numbers), one that is a clingo identifier stays as it is, and
+any other (`1st`, `x-y`, `not`, names starting with the reserved `gdl_`) gets
+a fresh `gdl_n<k>` name; `ClingoNames` maps both ways, so models decode back
+to exactly the game's terms.
+"""
+
+from __future__ import annotations
+
+import re
+
+import clingo
+
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, expand_or
+
+_IDENTIFIER = re.compile(r"[a-z][A-Za-z0-9_]*")
+_RESERVED_PREFIX = "gdl_"
+_CLINGO_WORDS = frozenset({"not"})
+
+
+class ClingoNames:
+    """The two-way map between GDL names and clingo names."""
+
+    def __init__(self) -> None:
+        self._to_asp: dict[str, str] = {}
+        self._from_asp: dict[str, str] = {}
+        self._terms: dict[clingo.Symbol, Term] = {}
+
+    def functor(self, name: str) -> str:
+        """The clingo name of a relation, function or non-numeric constant."""
+        known = self._to_asp.get(name)
+        if known is not None:
+            return known
+        if _IDENTIFIER.fullmatch(name) and name not in _CLINGO_WORDS and not name.startswith(_RESERVED_PREFIX):
+            asp = name
+        else:
+            asp = f"{_RESERVED_PREFIX}n{len(self._from_asp)}"
+            self._from_asp[asp] = name
+        self._to_asp[name] = asp
+        return asp
+
+    def gdl(self, asp_name: str) -> str:
+        return self._from_asp.get(asp_name, asp_name)
+
+    # ------------------------------------------------------------ symbols
+    def symbol(self, term: Term) -> clingo.Symbol:
+        """The clingo symbol of a ground term."""
+        if isinstance(term, Const):
+            return clingo.Number(int(term.name)) if term.is_int else clingo.Function(self.functor(term.name))
+        if isinstance(term, Func):
+            return clingo.Function(self.functor(term.name), [self.symbol(a) for a in term.args])
+        raise ValueError(f"'{term}' is not a ground term")
+
+    def term(self, sym: clingo.Symbol) -> Term:
+        """The GDL term of a symbol from a model (cached: models repeat the same symbols)."""
+        found = self._terms.get(sym)
+        if found is None:
+            if sym.type is clingo.SymbolType.Number:
+                found = Const(str(sym.number))
+            elif sym.type is clingo.SymbolType.String:
+                found = Const(sym.string)
+            elif sym.arguments:
+                found = Func(self.gdl(sym.name), tuple(self.term(a) for a in sym.arguments))
+            else:
+                found = Const(self.gdl(sym.name))
+            self._terms[sym] = found
+        return found
+
+    # --------------------------------------------------------------- text
+    def term_text(self, term: Term, variables: dict[str, str]) -> str:
+        if isinstance(term, Var):
+            return variables[term.name]
+        if isinstance(term, Const):
+            return term.name if term.is_int else self.functor(term.name)
+        return f"{self.functor(term.name)}({','.join(self.term_text(a, variables) for a in term.args)})"
+
+    def atom_text(self, atom: Atom, variables: dict[str, str]) -> str:
+        name = self.functor(atom.relation)
+        if not atom.args:
+            return name
+        return f"{name}({','.join(self.term_text(a, variables) for a in atom.args)})"
+
+
+def rules_to_asp(program: Program, names: ClingoNames, drop_negation: bool = False) -> str:
+    """The program as clingo rules, one per line.
+
+    With `drop_negation`, negative literals are left out: the result derives
+    everything the game could ever derive, which is how the reasoner finds the
+    fluents and moves of a game that has no `base`/`input`.
+    """
+    lines: list[str] = []
+    for rule in program.rules:
+        for plain in expand_or(rule):
+            text = _rule_text(plain, names, drop_negation)
+            if text is not None:
+                lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
+def _rule_text(rule: Rule, names: ClingoNames, drop_negation: bool) -> str | None:
+    variables = {v.name: _variable(v.name, i) for i, v in enumerate(rule.variables())}
+    head = names.atom_text(rule.head, variables)
+    body = []
+    for lit in rule.body:
+        text = _literal_text(lit, names, variables, drop_negation)
+        if text:
+            body.append(text)
+    return f"{head} :- {', '.join(body)}." if body else f"{head}."
+
+
+def _literal_text(lit: Literal, names: ClingoNames, variables: dict[str, str], drop_negation: bool) -> str:
+    if isinstance(lit, Atom):
+        return names.atom_text(lit, variables)
+    if isinstance(lit, Distinct):
+        return f"{names.term_text(lit.left, variables)} != {names.term_text(lit.right, variables)}"
+    if isinstance(lit, Not):
+        inner = lit.literal
+        if isinstance(inner, Distinct):
+            return f"{names.term_text(inner.left, variables)} = {names.term_text(inner.right, variables)}"
+        if drop_negation:
+            return ""
+        if isinstance(inner, Atom):
+            return "not " + names.atom_text(inner, variables)
+    raise ValueError(f"cannot translate literal '{lit}' (expand 'or' first)")
+
+
+def _variable(name: str, index: int) -> str:
+    """`?x` is `X`, `?row` is `Row`; any other name is `_V<index>`, which no GDL name becomes."""
+    if _IDENTIFIER.fullmatch(name):
+        return name[0].upper() + name[1:]
+    return f"_V{index}"

@@ -1,0 +1,69 @@
+"""clingo behind a small API: ground once, then answer queries by assigning externals.
+
+The reasoner asks thousands of questions of one game ("what is legal here?",
+"what is next after these moves?"). Grounding is the expensive step, so a
+`GroundProgram` grounds the program once and each `solve` only flips the
+external atoms whose value changed since the previous query, then solves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import clingo
+
+HERE = Path(__file__).resolve().parent
+
+
+class SolverError(Exception):
+    """clingo refused the program, or a query had no single answer."""
+
+
+def lp_file(name: str) -> str:
+    """The text of a fixed ASP part kept next to this module."""
+    return (HERE / name).read_text(encoding="utf-8")
+
+
+class GroundProgram:
+    """A clingo program grounded once; queries are assignments of its externals."""
+
+    def __init__(self, parts: Iterable[str]):
+        messages: list[str] = []
+        self._ctl = clingo.Control(
+            ["--warn=none", "--models=1"], logger=lambda code, msg: messages.append(msg.strip()), message_limit=20
+        )
+        try:
+            for part in parts:
+                self._ctl.add("base", [], part)
+            self._ctl.ground([("base", [])])
+        except RuntimeError as e:
+            raise SolverError("; ".join(messages) or str(e)) from None
+        self._on: set[int] = set()
+
+    def externals(self, name: str, arity: int) -> dict[clingo.Symbol, int]:
+        """Each external atom name/arity with its program literal (what `solve` takes)."""
+        return {a.symbol: a.literal for a in self._ctl.symbolic_atoms.by_signature(name, arity) if a.is_external}
+
+    def facts(self, name: str, arity: int) -> list[clingo.Symbol]:
+        """The atoms name/arity that grounding already decided true."""
+        return sorted(a.symbol for a in self._ctl.symbolic_atoms.by_signature(name, arity) if a.is_fact)
+
+    def solve(self, true_literals: set[int] | frozenset[int]) -> list[clingo.Symbol]:
+        """The shown atoms of the answer set with exactly these externals true."""
+        assign = self._ctl.assign_external
+        for lit in true_literals - self._on:
+            assign(lit, True)
+        for lit in self._on - true_literals:
+            assign(lit, False)
+        self._on = set(true_literals)
+        found: list[list[clingo.Symbol]] = []
+        self._ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
+        if len(found) != 1:
+            raise SolverError("the program has no answer set for this state (is it stratified?)")
+        return found[0]
+
+
+def answer_set(parts: Iterable[str]) -> list[clingo.Symbol]:
+    """The shown atoms of the single answer set of a program without externals."""
+    return GroundProgram(parts).solve(frozenset())
