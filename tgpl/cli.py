@@ -201,3 +201,44 @@ def replay(record, game_path):
         click.echo(f"{record}: error: the replay ends with {result}, the record says {rec.result}", err=True)
         sys.exit(1)
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
+
+
+# ---------------------------------------------------------------------- GDL
+@main.command("check-gdl")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
+def check_gdl(file: str, as_json: bool) -> None:
+    """Check that FILE.kif is valid GDL; exit 1 if it is not."""
+    from pathlib import Path
+    from tgpl.frontend.diagnostics import Severity, Span
+    from tgpl.asp.kif import KifError, read_kif
+    from tgpl.asp.validate import validate
+
+    sources: dict[str, str] = {}
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+        sources[file] = text
+        diagnostics = validate(read_kif(text, file), file)
+    except KifError as e:
+        diagnostics = e.diagnostics
+    except (OSError, ValueError) as e:  # ValueError: not UTF-8, or a NUL byte in the path
+        reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (
+            (e.strerror or str(e)).lower() if isinstance(e, OSError) else "invalid path")
+        diagnostics = [Diagnostic(Severity.ERROR, Span(file, 1, 1, 1, 1), f"cannot read '{file}': {reason}")]
+    failed = any(d.is_error for d in diagnostics)
+    if as_json:
+        click.echo(to_json(diagnostics))
+    else:
+        color = sys.stderr.isatty()
+        for d in diagnostics:
+            click.echo(_styled(render(d, sources), d, color), err=True)
+        errors = sum(d.is_error for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        if diagnostics:
+            parts = [f"{errors} error{'s' * (errors != 1)}"] if errors else []
+            if warnings:
+                parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+            click.echo(f"{file}: {', '.join(parts)}", err=True)
+        if not failed:
+            click.echo(f"{file}: ok")
+    sys.exit(1 if failed else 0)

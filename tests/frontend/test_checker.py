@@ -987,6 +987,14 @@ def test_action_calls_take_named_inputs(tmp_path):
     ]
 
 
+def test_action_call_arguments_are_typed_by_the_action_inputs(tmp_path):
+    src = PRELUDE + (
+        "class C { action A { input C t; effect { } }\n"
+        "function f { returns; effect { this.A(t: \"s\"); this.A(t: this); } } }\n"
+    )
+    assert found(tmp_path, src) == [E(src, '"s"', "input 't' of A must be C, not string")]
+
+
 def test_calling_something_that_is_not_callable(tmp_path):
     src = in_setup("number x = 1;\nx();")
     assert found(tmp_path, src) == [E(src, "x()", "number cannot be called")]

@@ -208,9 +208,12 @@ def _is(node: _Sym | _List, word: str) -> bool:
 
 # ================================================================= writing
 def to_kif(program: Program, header: str = "") -> str:
-    """The program as KIF, one rule per paragraph, each body literal on its own line.
+    """The program as KIF: short rules on one line, longer ones a literal per line.
 
-    Deterministic: rules keep their order; facts of one relation stay together.
+    Deterministic: rules keep their order; one-line rules and facts of one
+    relation stay together, every longer rule is a paragraph of its own. A rule
+    fits on one line when its body has fewer than three literals and the line
+    80 characters or fewer.
     `header` lines become `;` comments at the top. Raise ValueError for a name
     that would not read back as itself (upper case, a keyword, a delimiter).
     """
@@ -225,7 +228,11 @@ def _kif_rule(rule: Rule) -> str:
     head = _kif(rule.head)
     if not rule.body:
         return head
-    return "(<= " + head + "".join("\n    " + _kif(lit) for lit in rule.body) + ")"
+    body = [_kif(lit) for lit in rule.body]
+    line = f"(<= {head} {' '.join(body)})"
+    if len(body) < 3 and len(line) <= 80:
+        return line
+    return "(<= " + head + "".join("\n    " + b for b in body) + ")"
 
 
 def _kif(node) -> str:
@@ -258,15 +265,15 @@ def _checked(name: str, variable: bool = False) -> str:
 
 
 def _paragraphs(out: list[str], rules, show) -> None:
-    """Facts of one relation in a block; every rule a paragraph of its own."""
-    previous: Rule | None = None
+    """One-line rules of one head relation in a block; a longer rule is a paragraph of its own."""
+    previous: tuple[str, str] | None = None  # head relation, text
     for rule in rules:
-        together = previous is not None and previous.is_fact and rule.is_fact and (
-            previous.head.relation == rule.head.relation)
+        text = show(rule)
+        together = previous is not None and previous[0] == rule.head.relation and "\n" not in previous[1] + text
         if previous is not None and not together:
             out.append("")
-        out.append(show(rule))
-        previous = rule
+        out.append(text)
+        previous = (rule.head.relation, text)
 
 
 # ============================================================ infix writing
@@ -315,3 +322,15 @@ def _infix_var(name: str) -> str:
     if name[:1].isalpha():
         return name[0].upper() + name[1:]
     return name if name.startswith("_") else "V" + name
+
+
+def read_term(text: str, path: str = "<string>") -> Term:
+    """One ground or non-ground term, e.g. a move typed by a user: `(mark 1 1)`."""
+    forms = _parse(text.removeprefix("\ufeff"), path)
+    if len(forms) != 1:
+        span = forms[1].span if len(forms) > 1 else Span(path, 1, 1, 1, 1)
+        raise KifError([Diagnostic(Severity.ERROR, span, f"expected one term, found {len(forms)}")])
+    try:
+        return _term(forms[0])
+    except _Bad as bad:
+        raise KifError([Diagnostic(Severity.ERROR, bad.span, bad.message)]) from None

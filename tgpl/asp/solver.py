@@ -45,6 +45,10 @@ class GroundProgram:
         """Each external atom name/arity with its program literal (what `solve` takes)."""
         return {a.symbol: a.literal for a in self._ctl.symbolic_atoms.by_signature(name, arity) if a.is_external}
 
+    def atoms(self, name: str, arity: int) -> list[clingo.Symbol]:
+        """Every ground atom name/arity, in clingo's (deterministic) symbol order."""
+        return sorted(a.symbol for a in self._ctl.symbolic_atoms.by_signature(name, arity))
+
     def facts(self, name: str, arity: int) -> list[clingo.Symbol]:
         """The atoms name/arity that grounding already decided true."""
         return sorted(a.symbol for a in self._ctl.symbolic_atoms.by_signature(name, arity) if a.is_fact)

@@ -671,7 +671,12 @@ class BodyChecker:
             if arg.name in seen:
                 self.diags.error(arg.span, f"input '{arg.name}' given twice")
             seen.add(arg.name)
-            self.expr(arg.value, env, ANY)
+            owner = self.c.action_owner(action)
+            if owner is None or owner.scope is None:
+                self.expr(arg.value, env, ANY)
+                continue
+            want = self.c.resolve_type(inputs[arg.name].type, owner.scope, report=False)
+            self.expect(arg.value, want, env, f"input '{arg.name}' of {action.name} must be {want}, not")
         return VOID
 
     # ------------------------------------------------------- operators

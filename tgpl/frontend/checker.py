@@ -54,6 +54,7 @@ class Checker:
         program.builtins = self.builtins
         self.bodies = BodyChecker(self)
         self._return_types: dict[int, Type] = {}
+        self._action_owners: dict[int, ClassInfo] | None = None
         self._broken_bases: set[int] = set()  # classes whose written base is unknown or cyclic
 
     # ============================================================ driver
@@ -87,6 +88,14 @@ class Checker:
                 known += list(self.builtins.by_name())
                 self.diags.error(ref.span, f"unknown type '{ref.name}'{_did_you_mean(ref.name, known)}")
         return ANY
+
+    def action_owner(self, action: ast.ActionDef) -> ClassInfo | None:
+        """The class that defines an action (for its inputs' types)."""
+        if self._action_owners is None:
+            self._action_owners = {
+                id(a): info for info in self.program.classes for a in info.actions.values()
+            }
+        return self._action_owners.get(id(action))
 
     def function_return_type(self, fn: FunctionInfo) -> Type:
         key = id(fn)
