@@ -24,6 +24,7 @@ import re
 import clingo
 
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, expand_or
+from tgpl.asp.dependencies import DependencyGraph
 
 _IDENTIFIER = re.compile(r"[a-z][A-Za-z0-9_]*")
 _RESERVED_PREFIX = "gdl_"
@@ -86,8 +87,9 @@ class ClingoNames:
             return term.name if term.is_int else self.functor(term.name)
         return f"{self.functor(term.name)}({','.join(self.term_text(a, variables) for a in term.args)})"
 
-    def atom_text(self, atom: Atom, variables: dict[str, str]) -> str:
-        name = self.functor(atom.relation)
+    def atom_text(self, atom: Atom, variables: dict[str, str], rename=None) -> str:
+        """The atom; `rename(relation)` may give another predicate name (None: keep it)."""
+        name = (rename and rename(atom.relation)) or self.functor(atom.relation)
         if not atom.args:
             return name
         return f"{name}({','.join(self.term_text(a, variables) for a in atom.args)})"
@@ -103,26 +105,68 @@ def rules_to_asp(program: Program, names: ClingoNames, drop_negation: bool = Fal
     lines: list[str] = []
     for rule in program.rules:
         for plain in expand_or(rule):
-            text = _rule_text(plain, names, drop_negation)
-            if text is not None:
-                lines.append(text)
+            lines.append(_rule_text(plain, names, drop_negation))
     return "\n".join(lines) + "\n"
 
 
-def _rule_text(rule: Rule, names: ClingoNames, drop_negation: bool) -> str | None:
+LOOKAHEAD_PREFIX = "gdl_a_"
+STATE_VIEW = ("legal", "goal", "terminal")
+
+
+def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
+    """`legal`, `goal` and `terminal` once more, of the state a joint move leads to.
+
+    Every relation these three need that depends on `true` is copied under the
+    name `gdl_a_<name>`, with `true(F)` read as `gdl_state(F)`: the successor's
+    fluents (see gdl_state.lp). One answer set then holds a successor and what
+    can be asked of it, so each move costs one solve, not two. Relations that do
+    not depend on `true` are shared. GDL keeps `does` out of all three, so the
+    copies never read a move.
+    """
+    graph = DependencyGraph.of(program)
+    copied = {r for r in _needed(graph, STATE_VIEW) if r in STATE_VIEW or graph.path(r, "true") is not None}
+    copied.discard("true")
+
+    def rename(name: str) -> str | None:
+        if name == "true":
+            return "gdl_state"
+        if name in copied:
+            return LOOKAHEAD_PREFIX + names.functor(name)
+        return None
+
+    lines: list[str] = []
+    for rule in program.rules:
+        if rule.head.relation in copied:
+            for plain in expand_or(rule):
+                lines.append(_rule_text(plain, names, False, rename))
+    return "\n".join(lines) + "\n"
+
+
+def _needed(graph: DependencyGraph, roots) -> set[str]:
+    seen: set[str] = set()
+    todo = [r for r in roots if r in graph.edges]
+    while todo:
+        r = todo.pop()
+        if r not in seen:
+            seen.add(r)
+            todo.extend(graph.edges.get(r, {}))
+    return seen
+
+
+def _rule_text(rule: Rule, names: ClingoNames, drop_negation: bool, rename=None) -> str:
     variables = {v.name: _variable(v.name, i) for i, v in enumerate(rule.variables())}
-    head = names.atom_text(rule.head, variables)
+    head = names.atom_text(rule.head, variables, rename)
     body = []
     for lit in rule.body:
-        text = _literal_text(lit, names, variables, drop_negation)
+        text = _literal_text(lit, names, variables, drop_negation, rename)
         if text:
             body.append(text)
     return f"{head} :- {', '.join(body)}." if body else f"{head}."
 
 
-def _literal_text(lit: Literal, names: ClingoNames, variables: dict[str, str], drop_negation: bool) -> str:
+def _literal_text(lit: Literal, names: ClingoNames, variables: dict[str, str], drop_negation: bool, rename) -> str:
     if isinstance(lit, Atom):
-        return names.atom_text(lit, variables)
+        return names.atom_text(lit, variables, rename)
     if isinstance(lit, Distinct):
         return f"{names.term_text(lit.left, variables)} != {names.term_text(lit.right, variables)}"
     if isinstance(lit, Not):
@@ -132,7 +176,7 @@ def _literal_text(lit: Literal, names: ClingoNames, variables: dict[str, str], d
         if drop_negation:
             return ""
         if isinstance(inner, Atom):
-            return "not " + names.atom_text(inner, variables)
+            return "not " + names.atom_text(inner, variables, rename)
     raise ValueError(f"cannot translate literal '{lit}' (expand 'or' first)")
 
 

@@ -17,10 +17,15 @@ Design. The game's rules are translated to clingo rules (tgpl.asp.gdl_to_asp)
 and grounded once together with `gdl_state.lp`, which makes `true(F)` external
 for every fluent F of the game's `base` and `does(R,M)` external for every move
 of its `input` (games without them get both from an over-approximation, see
-`gdl_relaxed_domain.lp`). A state is the set of its true fluents. A question
-about a state assigns the externals (only those that changed since the last
-question) and solves: the answer set holds the state's `legal`, `goal` and
-`terminal` atoms and, when a joint move was assigned too, its `next` fluents.
+`gdl_relaxed_domain.lp`). A state is the set of its true fluents, kept as the
+program literals of their externals. A query assigns the externals of a state
+and a joint move (only those that changed since the previous query) and
+solves; the answer set holds the successor's fluents (`gdl_state/1`) and, from
+copies of the game's `legal`/`goal`/`terminal` rules that read `gdl_state`
+instead of `true`, everything that can be asked of the successor. So each move
+costs one solve, and a state knows its legal moves, goals and terminal status
+from the moment it exists. The initial state is the same query with the
+external `gdl_start` true, which makes `gdl_state` the `init` fluents.
 No query grounds anything.
 """
 
@@ -35,7 +40,7 @@ import clingo
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
-from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
+from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
 from tgpl.asp.solver import GroundProgram, answer_set, lp_file
 from tgpl.asp.validate import validate
@@ -72,27 +77,32 @@ class GdlGame:
         self.names = ClingoNames()
         self.roles: tuple[Term, ...] = tuple(dict.fromkeys(a.args[0] for a in program.facts("role") if a.args))
         self._role_symbols = tuple(self.names.symbol(r) for r in self.roles)
-        ground = GroundProgram([rules_to_asp(program, self.names), lp_file("gdl_state.lp"), self._domain(program)])
+        ground = GroundProgram([
+            rules_to_asp(program, self.names), lookahead_to_asp(program, self.names),
+            lp_file("gdl_state.lp"), self._domain(program),
+        ])
         self._ground = ground
         # A state is the set of program literals of its true fluents' externals.
         self._literal = {atom.arguments[0]: lit for atom, lit in ground.externals("true", 1).items()}
         self._fluent = {lit: f for f, lit in self._literal.items()}
         does = {(a.arguments[0], a.arguments[1]): lit for a, lit in ground.externals("does", 2).items()}
-        self._init = frozenset(a.arguments[0] for a in ground.facts("init", 1))
+        start = ground.externals("gdl_start", 0)
+        self._start = frozenset(start.values())
         # What each shown atom means, worked out once so that reading a model decodes no symbol.
         role_index = {r: i for i, r in enumerate(self._role_symbols)}
         self._meaning: dict[clingo.Symbol, tuple] = {}
-        for atom in ground.atoms("next", 1):
-            self._meaning[atom] = (_NEXT, self._literal.get(atom.arguments[0]), atom.arguments[0])
-        for rank, atom in enumerate(ground.atoms("legal", 2)):
+        for atom in ground.atoms("gdl_state", 1):
+            self._meaning[atom] = (_FLUENT, self._literal.get(atom.arguments[0]), atom.arguments[0])
+        for rank, atom in enumerate(ground.atoms("gdl_a_legal", 2)):
             role, move = atom.arguments
             if role in role_index:
                 self._meaning[atom] = (_LEGAL, role_index[role], (rank, move, does.get((role, move))))
-        for atom in ground.atoms("goal", 2):
+        for atom in ground.atoms("gdl_a_goal", 2):
             role, value = atom.arguments
             if role in role_index:
                 self._meaning[atom] = (_GOAL, role_index[role], value)
-        self._meaning[clingo.Function("terminal")] = (_TERMINAL,)
+        self._meaning[clingo.Function("gdl_a_terminal")] = (_TERMINAL,)
+        self._initial: GdlState | None = None
 
     def _domain(self, program: Program) -> str:
         """What makes the externals: base/input when declared, else the relaxed game's reach."""
@@ -146,10 +156,40 @@ class GdlGame:
 
     # ------------------------------------------------------------ playing
     def initial_state(self) -> GdlState:
-        missing = [f for f in self._init if f not in self._literal]
-        if missing:
-            raise GdlError(_not_in_base(self, missing))
-        return GdlState(self, frozenset(self._literal[f] for f in self._init))
+        """The state `init` describes (made once: states are immutable)."""
+        if self._initial is None:
+            self._initial = self._solve(self._start)
+        return self._initial
+
+    def _solve(self, literals: frozenset[int] | set[int]) -> GdlState:
+        """The state the externals `literals` lead to, with its legal moves, goals and terminal status."""
+        roles = len(self.roles)
+        legal: list[list[_Move]] = [[] for _ in range(roles)]
+        goals: list[set] = [set() for _ in range(roles)]
+        fluents: list[int] = []
+        outside_base: list[clingo.Symbol] = []
+        terminal = False
+        meaning = self._meaning
+        for s in self._ground.solve(literals):
+            m = meaning.get(s)
+            if m is None:
+                continue
+            kind = m[0]
+            if kind == _FLUENT:
+                if m[1] is None:
+                    outside_base.append(m[2])
+                else:
+                    fluents.append(m[1])
+            elif kind == _LEGAL:
+                legal[m[1]].append(m[2])
+            elif kind == _GOAL:
+                goals[m[1]].add(m[2])
+            else:
+                terminal = True
+        if outside_base:
+            raise GdlError(_not_in_base(self, outside_base))
+        return GdlState(self, frozenset(fluents), tuple(tuple(sorted(moves)) for moves in legal),
+                        tuple(frozenset(g) for g in goals), terminal)
 
     def role(self, role: Term | str) -> int:
         """The index of a role, given as a term or as its KIF text."""
@@ -159,7 +199,7 @@ class GdlGame:
         raise KeyError(f"no role '{role}'; the roles are {', '.join(map(str, self.roles))}")
 
 
-_NEXT, _LEGAL, _GOAL, _TERMINAL = range(4)
+_FLUENT, _LEGAL, _GOAL, _TERMINAL = range(4)
 _Move = tuple  # (rank among legal atoms, move symbol, program literal of its does/2 external or None)
 
 
@@ -168,54 +208,22 @@ class GdlState:
 
     __slots__ = ("game", "_literals", "_legal", "_goals", "_terminal")
 
-    def __init__(self, game: GdlGame, literals: frozenset[int]):
+    def __init__(self, game: GdlGame, literals: frozenset[int], legal: tuple[tuple[_Move, ...], ...],
+                 goals: tuple[frozenset[clingo.Symbol], ...], terminal: bool):
+        # Made only by the game's queries, which answer everything about a state at once.
         self.game = game
         self._literals = literals  # of the true/1 externals of the true fluents
-        self._legal: tuple[tuple[_Move, ...], ...] | None = None
-        self._goals: tuple[frozenset[int], ...] = ()
-        self._terminal = False
-
-    # ------------------------------------------------------------- queries
-    def _ask(self) -> None:
-        if self._legal is None:
-            self._read(self.game._ground.solve(self._literals))
-
-    def _read(self, symbols: Sequence[clingo.Symbol]) -> list[tuple]:
-        """Keep the legal moves, goals and terminal status of an answer set; return its next atoms."""
-        meaning = self.game._meaning
-        roles = len(self.game.roles)
-        legal: list[list[_Move]] = [[] for _ in range(roles)]
-        goals: list[set] = [set() for _ in range(roles)]
-        terminal = False
-        nexts = []
-        for s in symbols:
-            m = meaning.get(s)
-            if m is None:
-                continue
-            kind = m[0]
-            if kind == _NEXT:
-                nexts.append(m)
-            elif kind == _LEGAL:
-                legal[m[1]].append(m[2])
-            elif kind == _GOAL:
-                goals[m[1]].add(m[2])
-            else:
-                terminal = True
-        if self._legal is None:
-            self._legal = tuple(tuple(sorted(moves)) for moves in legal)
-            self._goals = tuple(frozenset(g) for g in goals)
-            self._terminal = terminal
-        return nexts
+        self._legal = legal  # per role, sorted by the rank of the legal atom: deterministic
+        self._goals = goals
+        self._terminal = terminal
 
     @property
     def is_terminal(self) -> bool:
-        self._ask()
         return self._terminal
 
     @property
     def goals(self) -> list[int | None]:
         """Each role's goal value in role order; None where the state gives a role none."""
-        self._ask()
         out: list[int | None] = []
         for role, values in zip(self.game.roles, self._goals):
             if len(values) > 1:
@@ -231,7 +239,6 @@ class GdlState:
 
     def legal_moves(self, role: Term | str | None = None) -> list:
         """The legal moves of `role`, or with no role every legal joint move (in role order)."""
-        self._ask()
         term = self.game.names.term
         if role is not None:
             return [term(m[1]) for m in self._legal[self.game.role(role)]]
@@ -250,7 +257,6 @@ class GdlState:
             move = [by_role[i] for i in range(count) if i in by_role]
         if isinstance(move, (str, Const, Func, Var)) or len(move) != count:
             raise IllegalMove(f"a joint move needs a move for each of the {count} roles, in role order")
-        self._ask()
         if self._terminal:
             raise IllegalMove("the game is over")
         joint = []
@@ -270,11 +276,7 @@ class GdlState:
             if lit is None:
                 raise GdlError(f"move {game.names.term(sym)} of {role} is not in input (input must list every move)")
             literals.add(lit)
-        nexts = self._read(game._ground.solve(literals))
-        fluents = frozenset(n[1] for n in nexts)
-        if None in fluents:
-            raise GdlError(_not_in_base(game, [n[2] for n in nexts if n[1] is None]))
-        return GdlState(game, fluents)
+        return game._solve(literals)
 
     # --------------------------------------------------------------- views
     @property
@@ -314,7 +316,6 @@ def explore(game: GdlGame, limit: int = 1_000_000) -> dict:
     terminal = transitions = 0
     while frontier:
         state = frontier.popleft()
-        state._ask()
         if state._terminal:
             terminal += 1
             continue

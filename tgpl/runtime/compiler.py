@@ -1,4 +1,8 @@
-"""Compiles a checked program into closures: one Python function per AST node.
+"""Compiles a checked program for the runtime.
+
+Blocks become generated Python functions (tgpl.runtime.codegen); every node
+also has a closure here, which generated code calls for the rarer nodes and
+which runs everything when GENERATE is off (tests check both agree).
 
 Names are resolved here once (locals to frame slots, members of `this`,
 global objects, built-ins), using the static types the checker recorded, so
@@ -23,10 +27,12 @@ from tgpl.frontend.types import (
 from tgpl.runtime.classes import (
     Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn,
 )
+from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 _SIGNALS = (BREAK, CONTINUE)
+GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
 _NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
 
 
@@ -286,6 +292,8 @@ class Compiler:
 
     # ========================================================== statements
     def block(self, block: ast.Block, layout: Layout) -> Code:
+        if GENERATE:
+            return BlockGenerator(self, layout).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()
@@ -562,20 +570,7 @@ class Compiler:
         key = self.expr(e.index, layout)
         span = e.span
 
-        def index(f):
-            o, k = obj(f), key(f)
-            if o.__class__ is dict and k is not None:
-                return o.get(k)
-            if k.__class__ in _NUMBERS and k >= 0:
-                if o.__class__ is list and k < len(o):
-                    return o[int(k)]
-                if o.__class__ is Obj:
-                    cells = o.fields.get("_cells")
-                    if cells is not None and k < len(cells):
-                        return cells[int(k)]
-            return f.m.get_index(o, k, span)  # the general case, with its errors
-
-        return index
+        return lambda f: _index(f.m, obj(f), key(f), span)
 
     # --------------------------------------------------------------- calls
     def expr_Call(self, e: ast.Call, layout: Layout) -> Code:

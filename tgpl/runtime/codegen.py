@@ -1,0 +1,441 @@
+"""Generates one Python function per TGPL block, the runtime's fast path.
+
+A block's statements become Python statements and its common expressions
+Python expressions: locals are `v[slot]`, TGPL loops are Python loops,
+`break`, `continue` and `return` are Python's own, and number arithmetic
+runs inline with a type check, falling back to the machine (which raises
+the runtime errors) only when an operand is not a number. Rarer nodes
+(`new`, `is`/`as`, namespace calls, `winner`, input statements...) keep
+their closure from `tgpl.runtime.compiler` and are called from the
+generated code, so every construct works and the hot ones are fast.
+
+Generated functions take a Frame and return None or a `Returned`, exactly
+like the closures they replace.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tgpl.frontend import ast
+from tgpl.frontend.builtins import Signature
+from tgpl.frontend.symbols import FunctionInfo
+from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
+from tgpl.runtime.errors import Returned
+from tgpl.runtime.values import Obj, show, to_player
+
+if TYPE_CHECKING:
+    from tgpl.runtime.compiler import Code, Compiler, Layout
+
+_NUMBERS = frozenset((int, float))
+_INLINE_ARITH = {"+", "-", "*"}
+_COMPARE = {"<", ">", "<=", ">="}
+
+
+def _member(m, o, name, span):
+    if o.__class__ is Obj:
+        fields = o.fields
+        if name in fields:
+            return fields[name]
+    return m.get_member(o, name, span)
+
+
+def _index(m, o, k, span):
+    c = o.__class__
+    if c is dict:
+        if k is not None:
+            return o.get(k)
+    elif k.__class__ in _NUMBERS and k >= 0:
+        if c is list:
+            if k < len(o):
+                return o[int(k)]
+        elif c is Obj:
+            cells = o.fields.get("_cells")
+            if cells is not None and k < len(cells):
+                return cells[int(k)]
+    return m.get_index(o, k, span)  # the errors
+
+
+def _bad_bool(m, op, value, span):
+    m.error(span, f"'{op}' of {show(value)}")
+
+
+def _bad_condition(m, value, span):
+    m.error(span, f"the condition is {show(value)}, not a bool")
+
+
+def _as_player(value, players):
+    return None if value is None else to_player(value, players)
+
+
+def _call_method(m, target, name, args, span):
+    if target is None:
+        m.error(span, f"cannot call '{name}' on null")
+    rf = target.cls.find_function(name) if target.__class__ is Obj else None
+    if rf is None:
+        m.error(span, f"{show(target)} has no function '{name}'")
+    return m.call_function(rf, target, args, span)
+
+
+_HELPERS = {
+    "_member": _member, "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
+    "_as_player": _as_player, "_call_method": _call_method, "_show": show, "_Returned": Returned,
+    "_N": _NUMBERS, "_Obj": Obj,
+}
+
+
+class BlockGenerator:
+    """Turns one block (and the blocks nested in it) into one Python function."""
+
+    def __init__(self, compiler: Compiler, layout: Layout):
+        from tgpl.runtime.compiler import _ARITH, _equal
+
+        self.c = compiler
+        self.layout = layout
+        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
+        self.arith = _ARITH
+        self.lines: list[str] = []
+        self.counter = 0
+        self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
+
+    # ------------------------------------------------------------- plumbing
+    def name(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def const(self, value, prefix: str = "_k") -> str:
+        n = self.name(prefix)
+        self.ns[n] = value
+        return n
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def generate(self, block: ast.Block) -> Code:
+        self.block(block, 1)
+        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + "\n".join(self.lines) + "\n    return None\n"
+        code = compile(src, f"<tgpl {block.span}>", "exec")
+        exec(code, self.ns)
+        return self.ns["_block"]
+
+    # ------------------------------------------------------------ statements
+    def block(self, block: ast.Block, depth: int) -> None:
+        self.layout.push()
+        start = len(self.lines)
+        for s in block.body:
+            self.stmt(s, depth)
+        if len(self.lines) == start:
+            self.emit(depth, "pass")
+        self.layout.pop()
+
+    def stmt(self, s: ast.Stmt, depth: int) -> None:
+        method = getattr(self, "stmt_" + type(s).__name__, None)
+        if method is None:  # winner, input statements: their closure
+            code = self.const(self.c.stmt(s, self.layout), "_s")
+            self.emit(depth, f"{code}(f)")
+            return
+        method(s, depth)
+
+    def stmt_Block(self, s: ast.Block, depth: int) -> None:
+        self.block(s, depth)
+
+    def stmt_VarDecl(self, s: ast.VarDecl, depth: int) -> None:
+        t = self.c._resolve(s.type)
+        value = self.value(s.init, t) if s.init is not None else "None"
+        slot = self.layout.declare(s.name, t)
+        self.emit(depth, f"v[{slot}] = {value}")
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
+        e = s.expr
+        if isinstance(e, ast.Assign):
+            self.assign(e, depth)
+        else:
+            self.emit(depth, self.expr(e))
+
+    def condition(self, e: ast.Expr, depth: int) -> str:
+        c = self.name("_c")
+        self.emit(depth, f"{c} = {self.expr(e)}")
+        return c
+
+    def stmt_If(self, s: ast.If, depth: int) -> None:
+        c = self.condition(s.cond, depth)
+        span = self.const(s.cond.span, "_p")
+        self.emit(depth, f"if {c} is True:")
+        self.block(s.then, depth + 1)
+        self.emit(depth, f"elif {c} is not False:")
+        self.emit(depth + 1, f"_bad_condition(m, {c}, {span})")
+        if s.orelse is not None:
+            self.emit(depth, "else:")
+            self.stmt(s.orelse, depth + 1)
+
+    def loop_head(self, cond: ast.Expr | None, span_of_loop, depth: int) -> None:
+        if cond is not None:
+            c = self.condition(cond, depth)
+            span = self.const(cond.span, "_p")
+            self.emit(depth, f"if {c} is not True:")
+            self.emit(depth + 1, f"if {c} is not False:")
+            self.emit(depth + 2, f"_bad_condition(m, {c}, {span})")
+            self.emit(depth + 1, "break")
+        self.emit(depth, f"m.step({self.const(span_of_loop, '_p')})")
+
+    def stmt_While(self, s: ast.While, depth: int) -> None:
+        self.emit(depth, "while True:")
+        self.loop_head(s.cond, s.span, depth + 1)
+        self.loops.append(None)
+        self.block(s.body, depth + 1)
+        self.loops.pop()
+
+    def stmt_For(self, s: ast.For, depth: int) -> None:
+        # The body sits in a one-pass inner loop: `continue` leaves it and still runs
+        # the post expression; `break` sets a flag that also ends the outer loop.
+        self.layout.push()
+        if isinstance(s.init, ast.VarDecl):
+            self.stmt_VarDecl(s.init, depth)
+        elif isinstance(s.init, ast.Assign):
+            self.assign(s.init, depth)
+        elif s.init is not None:
+            self.emit(depth, self.expr(s.init))
+        flag = self.name("_brk")
+        self.emit(depth, f"{flag} = False")
+        self.emit(depth, "while True:")
+        self.loop_head(s.cond, s.span, depth + 1)
+        self.emit(depth + 1, "for _once in (None,):")
+        self.loops.append(flag)
+        self.block(s.body, depth + 2)
+        self.loops.pop()
+        self.emit(depth + 1, f"if {flag}:")
+        self.emit(depth + 2, "break")
+        if isinstance(s.post, ast.Assign):
+            self.assign(s.post, depth + 1)
+        elif s.post is not None:
+            self.emit(depth + 1, self.expr(s.post))
+        self.layout.pop()
+
+    def stmt_Break(self, s: ast.Break, depth: int) -> None:
+        flag = self.loops[-1] if self.loops else None
+        if flag is not None:
+            self.emit(depth, f"{flag} = True")
+        self.emit(depth, "break")
+
+    def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
+        flag = self.loops[-1] if self.loops else None
+        self.emit(depth, "break" if flag is not None else "continue")
+
+    def stmt_Return(self, s: ast.Return, depth: int) -> None:
+        value = self.expr(s.value) if s.value is not None else "None"
+        self.emit(depth, f"return _Returned({value})")
+
+    # ----------------------------------------------------------- assignment
+    def assign(self, e: ast.Assign, depth: int) -> None:
+        target = e.target
+        slot = self.layout.lookup(target.name) if isinstance(target, ast.Name) else None
+        target_t = self.c.type_of(target)
+        if slot is not None:
+            target_t = self.layout.types.get(slot, target_t)
+        if e.op == "=":
+            value = self.value(e.value, target_t)
+        else:
+            value = self.compound(e, target_t)
+        if slot is not None:
+            self.emit(depth, f"v[{slot}] = {value}")
+        elif isinstance(target, (ast.Name, ast.Member, ast.Index)):
+            self.emit(depth, self.store(target, value))
+        else:
+            self.emit(depth, f"{self.fallback(e)}")
+
+    def store(self, target: ast.Expr, value: str) -> str:
+        if isinstance(target, ast.Name):
+            return f"m.set_member(f.this, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+        if isinstance(target, ast.Member):
+            return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
+        obj, key = self.expr(target.obj), self.expr(target.index)
+        t1, t2 = self.name("_t"), self.name("_t")
+        # object and key are evaluated before the value, as in the closures
+        return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
+
+    def compound(self, e: ast.Assign, target_t: Type) -> str:
+        current, raw = self.expr(e.target), self.expr(e.value)
+        op = e.op[0]
+        span = self.const(e.span, "_p")
+        if target_t == STRING:
+            return f"_show({current}) + _show({raw})"
+        fn = self.const(self.arith[op], "_f")
+        if target_t == PLAYER:
+            return f"_as_player(m.arith({fn}, {op!r}, {current}, {raw}, {span}), m.players)"
+        return self.arith_expr(op, current, raw, span, fn)
+
+    # ----------------------------------------------------------- expressions
+    def value(self, e: ast.Expr, want: Type) -> str:
+        code = self.expr(e, want)
+        if want == PLAYER and self.c.type_of(e) != PLAYER:
+            return f"_as_player({code}, m.players)"
+        return code
+
+    def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
+        return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
+
+    def expr(self, e: ast.Expr, want: Type | None = None) -> str:
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None or isinstance(e, ast.InitList):
+            return self.fallback(e, want)
+        return method(e)
+
+    def expr_NumberLit(self, e: ast.NumberLit) -> str:
+        return repr(float(e.value))
+
+    def expr_StringLit(self, e: ast.StringLit) -> str:
+        return repr(e.value)
+
+    def expr_BoolLit(self, e: ast.BoolLit) -> str:
+        return "True" if e.value else "False"
+
+    def expr_NullLit(self, e: ast.NullLit) -> str:
+        return "None"
+
+    def expr_This(self, e: ast.This) -> str:
+        return "f.this"
+
+    def expr_Name(self, e: ast.Name) -> str:
+        slot = self.layout.lookup(e.name)
+        if slot is not None:
+            return f"v[{slot}]"
+        if id(e) in self.c.implicit_this:
+            return f"_member(m, f.this, {e.name!r}, {self.const(e.span, '_p')})"
+        if e.name == "event":
+            return "f.event"
+        t = self.c.type_of(e)
+        if isinstance(t, ClassType) and t.info.visibility == "global":
+            return f"m.global_object({t.info.name!r})"
+        return self.fallback(e)
+
+    def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
+        """(temporary, test) for `is`/`as` against a class, else None (the closure handles it)."""
+        t = self.c._resolve(ref)
+        if not isinstance(t, ClassType):
+            return None
+        rc = self.const(self.c.rclass(t.info), "_rc")
+        a = self.name("_t")
+        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and {a}.cls.is_a({rc}))"
+
+    def expr_TypeTest(self, e: ast.TypeTest) -> str:
+        test = self.class_test(e.expr, e.type)
+        return test[1] if test is not None else self.fallback(e)
+
+    def expr_Cast(self, e: ast.Cast) -> str:
+        test = self.class_test(e.expr, e.type)
+        if test is None:
+            return self.fallback(e)
+        a, cond = test
+        return f"({a} if {cond} else None)"
+
+    def expr_Member(self, e: ast.Member) -> str:
+        obj_t = self.c.type_of(e.obj)
+        if not isinstance(obj_t, (ClassType, Collection)):
+            return self.fallback(e)
+        obj = self.expr(e.obj)
+        span = self.const(e.name_span, "_p")
+        if isinstance(obj_t, Collection) and e.name == "length":
+            return f"m.length({obj}, {span})"
+        return f"_member(m, {obj}, {e.name!r}, {span})"
+
+    def expr_Index(self, e: ast.Index) -> str:
+        return f"_index(m, {self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span, '_p')})"
+
+    def expr_Unary(self, e: ast.Unary) -> str:
+        a = self.name("_t")
+        operand = self.expr(e.operand)
+        span = self.const(e.span, "_p")
+        if e.op == "!":
+            return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
+        return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
+
+    def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
+        a, b = self.name("_t"), self.name("_t")
+        return (
+            f"(float({a} {op} {b}) if (({a} := {left}).__class__ in _N) & (({b} := {right}).__class__ in _N)"
+            f" else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
+        )
+
+    def expr_Binary(self, e: ast.Binary) -> str:
+        op = e.op
+        result_t = self.c.type_of(e)
+        if op in ("&&", "||"):
+            return self.short_circuit(e)
+        if op in ("==", "!="):
+            test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
+            return test if op == "==" else f"(not {test})"
+        if op == "+" and result_t == STRING:
+            return f"(_show({self.expr(e.left)}) + _show({self.expr(e.right)}))"
+        if op in ("&", "|") or (op == "^" and result_t == BOOL):
+            return self.fallback(e)  # the non-short-circuit bool operators
+        left, right = self.expr(e.left), self.expr(e.right)
+        span = self.const(e.span, "_p")
+        fn = self.const(self.arith[op], "_f")
+        if result_t == PLAYER:
+            return f"_as_player(m.arith({fn}, {op!r}, {left}, {right}, {span}), m.players)"
+        if op in _COMPARE:
+            a, b = self.name("_t"), self.name("_t")
+            return (
+                f"({a} {op} {b} if (({a} := {left}).__class__ in _N) & (({b} := {right}).__class__ in _N)"
+                f" else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
+            )
+        if op in _INLINE_ARITH:
+            return self.arith_expr(op, left, right, span, fn)
+        return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
+
+    def short_circuit(self, e: ast.Binary) -> str:
+        a, b = self.name("_t"), self.name("_t")
+        left, right = self.expr(e.left), self.expr(e.right)
+        ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
+        op = e.op
+        right_checked = f"({b} if (({b} := {right}) is True or {b} is False) else _bad_bool(m, {op!r}, {b}, {rs}))"
+        if op == "&&":
+            return (
+                f"({right_checked} if ({a} := {left}) is True"
+                f" else (False if {a} is False else _bad_bool(m, {op!r}, {a}, {ls})))"
+            )
+        return (
+            f"(True if ({a} := {left}) is True"
+            f" else ({right_checked} if {a} is False else _bad_bool(m, {op!r}, {a}, {ls})))"
+        )
+
+    def expr_Call(self, e: ast.Call) -> str:
+        callee = e.callee
+        span = self.const(e.span, "_p")
+        callee_t = self.c.types.get(id(callee))
+        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
+            if isinstance(callee_t, CallableType) and callee_t.kind == "builtin" and isinstance(callee, ast.Member):
+                return self.builtin_call(e, callee, callee_t, span)
+            return self.fallback(e)
+        fi = callee_t.target
+        assert isinstance(fi, FunctionInfo)
+        if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base):
+            return self.fallback(e)
+        params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
+        args = ", ".join(
+            f"({a.name!r}, {self.value(a.value, params.get(a.name))})" for a in e.args if a.name is not None
+        )
+        if fi.owner is None:
+            rf = self.const(self.c.functions[id(fi)], "_r")
+            return f"m.call_function({rf}, None, [{args}], {span})"
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
+        return f"_call_method(m, {obj}, {fi.name!r}, [{args}], {span})"
+
+    def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
+        sig = ct.target
+        if not isinstance(sig, Signature) or "." in sig.name or sig.name == "log":
+            return self.fallback(e)  # namespaces (turn, player, event) and log
+        obj_t = self.c.type_of(callee.obj)
+        if not isinstance(obj_t, (ClassType, Collection)):
+            return self.fallback(e)
+        bound: dict[str, ast.Expr] = {}
+        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
+            bound[p.name] = a.value
+        for a in e.args:
+            if a.name is not None:
+                bound[a.name] = a.value
+        from tgpl.runtime.compiler import MISSING
+
+        missing = self.const(MISSING, "_k")
+        values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
+        return f"m.builtin_method({self.expr(callee.obj)}, {ct.name!r}, [{values}], {span})"
