@@ -7,6 +7,7 @@ closure taking a `Frame`, so running a game never walks the AST.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 from tgpl.frontend import ast
@@ -54,7 +55,7 @@ class RFunction:
     size: int
     returns: Type
 
-    @property
+    @cached_property
     def what(self) -> str:
         return f"function {self.owner.name + '.' if self.owner else ''}{self.name}"
 
@@ -73,7 +74,7 @@ class RAction:
     size: int
     event_slot_names: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def what(self) -> str:
         return f"action {self.owner.name}.{self.name}"
 
