@@ -210,6 +210,7 @@ def replay(record, game_path):
 def check_gdl(file: str, as_json: bool) -> None:
     """Check that FILE.kif is valid GDL; exit 1 if it is not."""
     from pathlib import Path
+    from types import SimpleNamespace
     from tgpl.frontend.diagnostics import Severity, Span
     from tgpl.asp.kif import KifError, read_kif
     from tgpl.asp.validate import validate
@@ -225,20 +226,9 @@ def check_gdl(file: str, as_json: bool) -> None:
         reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (
             (e.strerror or str(e)).lower() if isinstance(e, OSError) else "invalid path")
         diagnostics = [Diagnostic(Severity.ERROR, Span(file, 1, 1, 1, 1), f"cannot read '{file}': {reason}")]
+    # `report` only reads these three attributes of a Program.
+    report(SimpleNamespace(main=file, sources=sources, diagnostics=diagnostics), as_json)
     failed = any(d.is_error for d in diagnostics)
-    if as_json:
-        click.echo(to_json(diagnostics))
-    else:
-        color = sys.stderr.isatty()
-        for d in diagnostics:
-            click.echo(_styled(render(d, sources), d, color), err=True)
-        errors = sum(d.is_error for d in diagnostics)
-        warnings = len(diagnostics) - errors
-        if diagnostics:
-            parts = [f"{errors} error{'s' * (errors != 1)}"] if errors else []
-            if warnings:
-                parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
-            click.echo(f"{file}: {', '.join(parts)}", err=True)
-        if not failed:
-            click.echo(f"{file}: ok")
+    if not as_json and not failed:
+        click.echo(f"{file}: ok")
     sys.exit(1 if failed else 0)

@@ -32,6 +32,7 @@ NOOP = Const("noop")
 def test_explore_finds_every_tictactoe_position(ttt):
     result = explore(ttt)
     assert (result["states"], result["terminal"], result["complete"]) == (5478, 958, True)
+    assert result["outcomes"] == {(100, 0): 626, (0, 100): 316, (50, 50): 16}
 
 
 def test_explore_stops_at_the_limit(ttt):
@@ -154,7 +155,8 @@ def test_simultaneous_moves():
     assert state.legal_moves("b") == [Const("heads"), Const("tails")]
     assert state.apply((Const("heads"), Const("heads"))).goals == [100, 0]
     assert state.apply((Const("heads"), Const("tails"))).goals == [0, 100]
-    assert explore(game) == {"states": 5, "terminal": 4, "complete": True, "transitions": 4}
+    assert explore(game) == {"states": 5, "terminal": 4, "complete": True, "transitions": 4,
+                             "outcomes": {(100, 0): 2, (0, 100): 2}}
 
 
 ODD_NAMES = """\
@@ -197,3 +199,10 @@ def test_invalid_games_are_refused_with_their_diagnostics(tmp_path):
     missing = tmp_path / "missing.kif"
     with pytest.raises(GdlLoadError, match="cannot read .*missing.kif': no such file or directory"):
         GdlGame.load(missing)
+
+
+def test_integers_beyond_clingo_numbers_are_plain_names():
+    big = "99999999999999999999"
+    game = GdlGame.from_text(ODD_NAMES.replace("007", big))
+    end = game.initial_state().apply([f"(go-to {big})"])
+    assert end.fluents == {Func("gdl_fluent", (Const(big),))} and end.goals == [100]

@@ -10,11 +10,11 @@ becomes one clingo rule per disjunct of its body (`or` is expanded):
 their names, so `true/1`, `does/2`, `legal/2`, ... are the same predicates the
 fixed parts in the `.lp` files use.
 
-Names: a GDL name that is a canonical integer is a clingo number (goal values
-must compare as numbers), one that is a clingo identifier stays as it is, and
-any other (`1st`, `x-y`, `not`, names starting with the reserved `gdl_`) gets
-a fresh `gdl_n<k>` name; `ClingoNames` maps both ways, so models decode back
-to exactly the game's terms.
+Names: a GDL name that is a canonical integer (within clingo's 32 bits) is a
+clingo number (goal values must compare as numbers), one that is a clingo
+identifier stays as it is, and any other (`1st`, `x-y`, `not`, names starting
+with the reserved `gdl_`) gets a fresh `gdl_n<k>` name; `ClingoNames` maps
+both ways, so models decode back to exactly the game's terms.
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ class ClingoNames:
     def symbol(self, term: Term) -> clingo.Symbol:
         """The clingo symbol of a ground term."""
         if isinstance(term, Const):
-            return clingo.Number(int(term.name)) if term.is_int else clingo.Function(self.functor(term.name))
+            number = _number(term)
+            return clingo.Number(number) if number is not None else clingo.Function(self.functor(term.name))
         if isinstance(term, Func):
             return clingo.Function(self.functor(term.name), [self.symbol(a) for a in term.args])
         raise ValueError(f"'{term}' is not a ground term")
@@ -84,7 +85,7 @@ class ClingoNames:
         if isinstance(term, Var):
             return variables[term.name]
         if isinstance(term, Const):
-            return term.name if term.is_int else self.functor(term.name)
+            return term.name if _number(term) is not None else self.functor(term.name)
         return f"{self.functor(term.name)}({','.join(self.term_text(a, variables) for a in term.args)})"
 
     def atom_text(self, atom: Atom, variables: dict[str, str], rename=None) -> str:
@@ -178,6 +179,15 @@ def _literal_text(lit: Literal, names: ClingoNames, variables: dict[str, str], d
         if isinstance(inner, Atom):
             return "not " + names.atom_text(inner, variables, rename)
     raise ValueError(f"cannot translate literal '{lit}' (expand 'or' first)")
+
+
+def _number(const: Const) -> int | None:
+    """The clingo number of a canonical integer within clingo's 32 bits; None otherwise."""
+    if const.is_int:
+        value = int(const.name)
+        if -(2**31) <= value < 2**31:
+            return value
+    return None
 
 
 def _variable(name: str, index: int) -> str:

@@ -238,7 +238,12 @@ class GdlState:
         return self.goals[self.game.role(role)]
 
     def legal_moves(self, role: Term | str | None = None) -> list:
-        """The legal moves of `role`, or with no role every legal joint move (in role order)."""
+        """The legal moves of `role`, or with no role every legal joint move (in role order).
+
+        Empty in a terminal state, as with runtime states (GDL leaves `legal` there meaningless).
+        """
+        if self._terminal:
+            return []
         term = self.game.names.term
         if role is not None:
             return [term(m[1]) for m in self._legal[self.game.role(role)]]
@@ -308,16 +313,25 @@ def explore(game: GdlGame, limit: int = 1_000_000) -> dict:
     """Every reachable state, breadth first, up to `limit` states.
 
     `states` counts distinct states (the initial one included), `terminal`
-    those that end the game, `transitions` the joint moves tried.
+    those that end the game, `transitions` the joint moves tried, `outcomes`
+    the terminal states by goal values (a tuple in role order).
     """
     start = game.initial_state()
     seen = {start.key()}
     frontier = deque([start])
     terminal = transitions = 0
+    outcomes: dict[tuple, int] = {}
+
+    def result(complete: bool) -> dict:
+        return {"states": len(seen), "terminal": terminal, "complete": complete, "transitions": transitions,
+                "outcomes": outcomes}
+
     while frontier:
         state = frontier.popleft()
         if state._terminal:
             terminal += 1
+            goals = tuple(state.goals)
+            outcomes[goals] = outcomes.get(goals, 0) + 1
             continue
         for joint in itertools.product(*state._legal):
             nxt = state._next(joint)
@@ -325,10 +339,10 @@ def explore(game: GdlGame, limit: int = 1_000_000) -> dict:
             k = nxt.key()
             if k not in seen:
                 if len(seen) >= limit:
-                    return {"states": len(seen), "terminal": terminal, "complete": False, "transitions": transitions}
+                    return result(False)
                 seen.add(k)
                 frontier.append(nxt)
-    return {"states": len(seen), "terminal": terminal, "complete": True, "transitions": transitions}
+    return result(True)
 
 
 def _source(path: str | Path) -> dict[str, str]:
