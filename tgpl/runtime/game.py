@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
-from tgpl.runtime.classes import Frame
+from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.machine import Machine, _Cancelled
