@@ -365,67 +365,21 @@ class Compiler:
         return run_if_else
 
     def stmt_While(self, s: ast.While, layout: Layout) -> Code:
-        cond = self.expr(s.cond, layout)
-        body = self.block(s.body, layout)
-        span = s.span
-
-        def run(f):
-            m = f.m
-            while True:
-                c = cond(f)
-                if c is not True:
-                    if c is not False:
-                        m.error(span, f"the condition is {show(c)}, not a bool")
-                    return None
-                m.step(span)
-                r = body(f)
-                if r is not None:
-                    if r is BREAK:
-                        return None
-                    if r is not CONTINUE:
-                        return r
-
-        return run
+        return _loop(self.expr(s.cond, layout), self.block(s.body, layout), s.span)
 
     def stmt_For(self, s: ast.For, layout: Layout) -> Code:
         layout.push()
         if isinstance(s.init, ast.VarDecl):
             init = self.stmt_VarDecl(s.init, layout)
         elif s.init is not None:
-            init_expr = self.expr(s.init, layout)
-
-            def init(f):
-                init_expr(f)
+            init = self.expr(s.init, layout)
         else:
             init = None
         cond = self.expr(s.cond, layout) if s.cond is not None else None
         post = self.expr(s.post, layout) if s.post is not None else None
         body = self.block(s.body, layout)
         layout.pop()
-        span = s.span
-
-        def run(f):
-            m = f.m
-            if init is not None:
-                init(f)
-            while True:
-                if cond is not None:
-                    c = cond(f)
-                    if c is not True:
-                        if c is not False:
-                            m.error(span, f"the condition is {show(c)}, not a bool")
-                        return None
-                m.step(span)
-                r = body(f)
-                if r is not None:
-                    if r is BREAK:
-                        return None
-                    if r is not CONTINUE:
-                        return r
-                if post is not None:
-                    post(f)
-
-        return run
+        return _loop(cond, body, s.span, init, post)
 
     def stmt_Return(self, s: ast.Return, layout: Layout) -> Code:
         if s.value is None:
@@ -890,6 +844,33 @@ class _Missing:
 
 
 _MISSING = _Missing()
+
+
+def _loop(cond: Code | None, body: Code, span, init: Code | None = None, post: Code | None = None) -> Code:
+    """A while loop, or a for loop with its init and post parts; every pass counts a step."""
+
+    def run(f):
+        m = f.m
+        if init is not None:
+            init(f)
+        while True:
+            if cond is not None:
+                c = cond(f)
+                if c is not True:
+                    if c is not False:
+                        m.error(span, f"the condition is {show(c)}, not a bool")
+                    return None
+            m.step(span)
+            r = body(f)
+            if r is not None:
+                if r is BREAK:
+                    return None
+                if r is not CONTINUE:
+                    return r
+            if post is not None:
+                post(f)
+
+    return run
 
 
 def _short_circuit(op: str, left: Code, right: Code, left_span, right_span) -> Code:
