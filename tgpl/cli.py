@@ -81,6 +81,17 @@ def _load_game(path: str, players: int | None = None):
     return Game(program, compile_program(program), players)
 
 
+def _player_count(spec: str | None, allowed: range) -> int:
+    """How many play: the number of agents `--players` lists (at least the minimum), else the minimum."""
+    if not spec:
+        return allowed.start
+    listed = len(spec.split(","))
+    if listed > allowed[-1]:
+        counts = f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
+        raise click.BadParameter(f"the game has {counts} players, not {listed}", param_hint="--players")
+    return max(listed, allowed.start)
+
+
 def _agents(spec: str | None, players: int, seed: int, human_io):
     from tgpl.runtime.agents import FirstAgent, HumanAgent, RandomAgent
 
@@ -150,6 +161,9 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
     from tgpl.runtime.play import play as run
 
     g = _load_game(game)
+    count = _player_count(players_spec, g.compiled.players)
+    if count != g.players:  # a game for a range of players: as many as `--players` lists
+        g = type(g)(g.program, g.compiled, count)
     say = (lambda text: None) if (quiet or as_json) else click.echo
     human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
                 click.echo, render_state)
@@ -191,7 +205,12 @@ def replay(record, game_path):
     except (ValueError, UnicodeDecodeError) as e:
         click.echo(f"{record}: error: {e}", err=True)
         sys.exit(1)
-    g = _load_game(game_path or rec.path, len(rec.players) or None)
+    g = _load_game(game_path or rec.path)
+    if rec.players and len(rec.players) != g.players:  # the record's player count
+        if len(rec.players) not in g.compiled.players:
+            click.echo(f"{record}: error: the record has {len(rec.players)} players; {g.name} does not allow that", err=True)
+            sys.exit(1)
+        g = type(g)(g.program, g.compiled, len(rec.players))
     if source_digest(g.program.sources) != rec.source_digest:
         click.echo(f"{record}: warning: the game's source changed since the record was made", err=True)
     with _game_errors(record):

@@ -480,7 +480,8 @@ class GameDirective(Node):
 
 @dataclass(slots=True)
 class PlayersDirective(Node):
-    count: Expr
+    count: Expr  # the number of players, or the minimum of a range
+    maximum: Expr | None = None  # the maximum of `players min..max;`
 
 
 @dataclass(slots=True)

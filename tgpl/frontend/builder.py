@@ -75,7 +75,7 @@ class AstBuilder(Transformer):
         return ast.GameDirective(self.span(meta), unescape(c[1]))
 
     def players_directive(self, meta, c):
-        return ast.PlayersDirective(self.span(meta), c[1])
+        return ast.PlayersDirective(self.span(meta), c[1], c[2])
 
     def import_directive(self, meta, c):
         path_tok = c[1]

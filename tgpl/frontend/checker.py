@@ -155,18 +155,29 @@ class Checker:
             self.check_players(item, self.program.scopes[module.path])
 
     def check_players(self, item: ast.PlayersDirective, scope: Scope) -> None:
+        counts = [self._check_player_count(e, scope) for e in (item.count, item.maximum) if e is not None]
+        if len(counts) == 2 and None not in counts and counts[0] > counts[1]:
+            self.diags.error(
+                item.span, f"the player range {counts[0]}..{counts[1]} is empty: the minimum exceeds the maximum"
+            )
+
+    def _check_player_count(self, count: ast.Expr, scope: Scope) -> int | None:
+        """Check one count of `players`; return its (truncated) value when it is a valid literal."""
         env = Env("attribute", scope)
-        t = self.bodies.expr(item.count, env)
+        t = self.bodies.expr(count, env)
         if not assignable(t, NUMBER) or is_any(t):
             if not is_any(t):
-                self.diags.error(item.count.span, f"'players' needs a number, not {t}")
-            return
-        if isinstance(item.count, ast.NumberLit):
-            n = item.count.value
+                self.diags.error(count.span, f"'players' needs a number, not {t}")
+            return None
+        if isinstance(count, ast.NumberLit):
+            n = count.value
             if n < 1:
-                self.diags.error(item.count.span, "a game needs at least one player")
-            elif n != int(n):
-                self.diags.warning(item.count.span, f"'players {n:g}' is truncated to {int(n)}")
+                self.diags.error(count.span, "a game needs at least one player")
+                return None
+            if n != int(n):
+                self.diags.warning(count.span, f"'players {n:g}' is truncated to {int(n)}")
+            return int(n)
+        return None
 
     # =============================================== pass 2: class table
     def build_classes(self) -> None:

@@ -74,7 +74,7 @@ class CompiledGame:
     turns: dict[str, RTurn]
     setup: Code | None
     setup_size: int
-    players: int
+    players: range  # the player counts the game allows: `players 2;` is range(2, 3)
     name: str
     actions: list[RAction]  # every action, in declaration order
 
@@ -121,7 +121,7 @@ class Compiler:
             self.scope = turn.scope
             turns[name] = self._compile_turn(turn.defn)
         main = self.program.main_module
-        setup_code, setup_size, players, game_name = None, 0, 1, ""
+        setup_code, setup_size, players, game_name = None, 0, range(1, 2), ""
         if main is not None:
             self.scope = self.program.scopes[main.path]
             for item in main.items:
@@ -130,7 +130,11 @@ class Compiler:
                     setup_code = self.block(item.body, layout)
                     setup_size = layout.size
                 elif isinstance(item, ast.PlayersDirective) and isinstance(item.count, ast.NumberLit):
-                    players = max(1, int(item.count.value))
+                    low = max(1, int(item.count.value))
+                    high = low
+                    if isinstance(item.maximum, ast.NumberLit):
+                        high = max(low, int(item.maximum.value))
+                    players = range(low, high + 1)
                 elif isinstance(item, ast.GameDirective):
                     game_name = item.name
         return CompiledGame(

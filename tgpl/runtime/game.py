@@ -95,13 +95,22 @@ def goals_of(ranking: list[list[int]] | None, players: int) -> list[int]:
     return goals
 
 
+def _player_counts(allowed: range) -> str:
+    """'2 players' or '4 to 7 players'."""
+    if len(allowed) == 1:
+        return f"{allowed.start} player{'s' * (allowed.start != 1)}"
+    return f"{allowed.start} to {allowed[-1]} players"
+
+
 class Game:
     """A loaded, checked and compiled TGPL game."""
 
     def __init__(self, program: Program, compiled: CompiledGame, players: int | None = None):
         self.program = program
         self.compiled = compiled
-        self.players = players or compiled.players
+        if players is not None and players not in compiled.players:
+            raise ValueError(f"{compiled.name or 'the game'} is for {_player_counts(compiled.players)}, not {players}")
+        self.players = players or compiled.players.start  # the minimum by default
         self.name = compiled.name
         self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
         event_cls = compiled.by_info[id(compiled.builtins.event)]
@@ -218,9 +227,9 @@ class State:
     def key(self) -> tuple:
         """Canonical and hashable: equal for equal game states."""
         w = self.world
+        # An object's name fixes its class and the order of its fields, so values suffice.
         objects = tuple(
-            (o.name, o.cls.name, tuple(o.owners), tuple((k, _freeze(v)) for k, v in o.fields.items()))
-            for o in w.objects
+            (o.name, tuple(o.owners), tuple([_freeze(v) for v in o.fields.values()])) for o in w.objects
         )
         c = w.control
         pending = None
@@ -476,15 +485,21 @@ def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action
 
 
 # ================================================================ views
+_SCALARS = frozenset((int, str, bool, type(None)))
+
+
 def _freeze(v):
-    if isinstance(v, Obj):
-        return ("@", v.name)
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    if isinstance(v, dict):
-        return ("{}",) + tuple((_freeze(k), _freeze(x)) for k, x in v.items())
-    if isinstance(v, float) and v == int(v):
-        return int(v)
+    c = v.__class__
+    if c is float:
+        return int(v) if v.is_integer() else v  # 2.0 and 2 are one number; inf and nan stay floats
+    if c in _SCALARS:
+        return v
+    if c is Obj:
+        return v.ref
+    if c is list:
+        return tuple([_freeze(x) for x in v])
+    if c is dict:
+        return ("{}",) + tuple([(_freeze(k), _freeze(x)) for k, x in v.items()])
     return v
 
 
@@ -495,7 +510,7 @@ def _jsonable(v):
         return [_jsonable(x) for x in v]
     if isinstance(v, dict):
         return [[_jsonable(k), _jsonable(x)] for k, x in v.items()]
-    if isinstance(v, float) and v == int(v) and abs(v) < 1e15:
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
         return int(v)
     return v
 

@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 class Obj:
     """An instance of a TGPL class. `fields` holds attributes and built-in state."""
 
-    __slots__ = ("cls", "serial", "name", "fields", "owners")
+    __slots__ = ("cls", "serial", "name", "ref", "fields", "owners")
 
     def __init__(self, cls: RClass, serial: int, name: str):
         self.cls = cls
         self.serial = serial  # creation order across the whole world
         self.name = name  # stable readable reference: Type#k, Group[i][j]
+        self.ref = ("@", name)  # how state keys refer to the object
         self.fields: dict[str, object] = {}
         self.owners: list[int] = []  # players; one for local objects, several for group ones
 
@@ -134,7 +135,7 @@ class World:
         objects = []
         for obj in self.objects:
             clone = Obj.__new__(Obj)
-            clone.cls, clone.serial, clone.name = obj.cls, obj.serial, obj.name
+            clone.cls, clone.serial, clone.name, clone.ref = obj.cls, obj.serial, obj.name, obj.ref
             clone.owners = obj.owners[:]
             objects.append(clone)
         for obj, clone in zip(self.objects, objects):
