@@ -1,0 +1,131 @@
+"""Test-only helpers for examples/chess: build the TGPL game from a FEN, convert
+the runtime's move text to UCI, and read the board back as a FEN placement.
+
+The TGPL game starts from the board literal in examples/chess/chess.tgpl; a
+FEN position is set up by generating a copy of that file with the FEN's
+placement as the literal and a few lines added to `setup` (side to move,
+castling rights, en passant square, half-move clock).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from tgpl.runtime import Move, State, load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+CHESS = ROOT / "examples" / "chess"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+PROMOTION = {"AsQueen": "q", "AsRook": "r", "AsBishop": "b", "AsKnight": "n"}
+LETTER = {"King": "k", "Queen": "q", "Rook": "r", "Bishop": "b", "Knight": "n", "Pawn": "p"}
+
+_tmp = Path(tempfile.mkdtemp(prefix="tgpl-chess-"))
+
+
+def _grid(placement: str) -> str:
+    rows = []
+    for row in placement.split("/"):
+        cells = []
+        for ch in row:
+            if ch.isdigit():
+                cells += ["__"] * int(ch)
+            else:
+                cells.append(("w" if ch.isupper() else "b") + ch.upper())
+        assert len(cells) == 8, row
+        rows.append("            " + ", ".join(cells) + ";")
+    return "\n".join(rows)
+
+
+def source_for(fen: str) -> str:
+    """The text of chess.tgpl set up for `fen`."""
+    placement, side, castling, ep, halfmove, *_ = fen.split() + ["0", "1"]
+    text = (CHESS / "chess.tgpl").read_text(encoding="utf-8")
+    text, n = re.subn(r"(grid\s*\{\n)(.*?)(\n\s*\})", lambda m: m.group(1) + _grid(placement) + m.group(3),
+                      text, count=1, flags=re.S)
+    assert n == 1
+    extra = []
+    for flag, (table, p) in {"K": ("Short", 0), "Q": ("Long", 0), "k": ("Short", 1), "q": ("Long", 1)}.items():
+        if flag not in castling:
+            extra.append(f"    Chess.{table}[{p}] = false;")
+    if ep != "-":
+        index = (int(ep[1]) - 1) * 8 + "abcdefgh".index(ep[0])
+        extra.append(f"    Chess.EnPassant = Chess.Squares[{index}];")
+    extra.append(f"    Chess.Quiet = {int(halfmove)};")
+    text = text.replace("    Chess.SetUp();\n", "    Chess.SetUp();\n" + "\n".join(extra) + "\n", 1)
+    if side == "b":
+        text = text.replace('turn.pass(0, "MovePhase");', 'turn.pass(1, "MovePhase");', 1)
+    return text
+
+
+@lru_cache(maxsize=None)
+def game_for(fen: str = START):
+    if fen == START:
+        return load_game(CHESS / "chess.tgpl")
+    folder = _tmp / f"p{abs(hash(fen))}"
+    folder.mkdir(exist_ok=True)
+    shutil.copy(CHESS / "rules.tgpl", folder / "rules.tgpl")
+    (folder / "chess.tgpl").write_text(source_for(fen), encoding="utf-8")
+    return load_game(folder / "chess.tgpl")
+
+
+def state_for(fen: str = START) -> State:
+    return game_for(fen).initial_state()
+
+
+def square_name(tile_name: str) -> str:
+    """`Board[4][6]` -> `e2` (Board[file][row], row 0 = rank 8)."""
+    f, r = map(int, re.fullmatch(r"Board\[(\d)\]\[(\d)\]", tile_name).groups())
+    return "abcdefgh"[f] + str(8 - r)
+
+
+def to_uci(state: State, move: Move) -> str:
+    """`Pawn#4.Move(to: Board[4][4])` -> `e2e4`, read against the state the move is legal in."""
+    piece = state.world.named(move.obj)
+    inputs = dict(move.inputs)
+    uci = square_name(piece.fields["tile"].name) + square_name(inputs["to"][1])
+    if "piece" in inputs:
+        uci += PROMOTION[inputs["piece"][1]]
+    return uci
+
+
+def uci_moves(state: State) -> dict[str, Move]:
+    out = {}
+    for m in state.legal_moves():
+        uci = to_uci(state, m)
+        assert uci not in out, f"two TGPL moves for {uci}"
+        out[uci] = m
+    return out
+
+
+def placement(state: State) -> str:
+    """The FEN piece placement of the state's board."""
+    board = [["."] * 8 for _ in range(8)]
+    for o in state.world.objects:
+        letter = LETTER.get(o.cls.name)
+        if letter and not o.fields.get("discarded") and o.fields.get("tile") is not None:
+            sq = square_name(o.fields["tile"].name)
+            board[8 - int(sq[1])]["abcdefgh".index(sq[0])] = letter.upper() if o.owners == [0] else letter
+    rows = []
+    for row in board:
+        text, empty = "", 0
+        for c in row:
+            if c == ".":
+                empty += 1
+            else:
+                text += (str(empty) if empty else "") + c
+                empty = 0
+        rows.append(text + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def perft(state: State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(state.apply(m), depth - 1) for m in moves)
