@@ -9,6 +9,7 @@ castling rights, en passant square, half-move clock).
 
 from __future__ import annotations
 
+import atexit
 import re
 import shutil
 import tempfile
@@ -24,6 +25,7 @@ PROMOTION = {"AsQueen": "q", "AsRook": "r", "AsBishop": "b", "AsKnight": "n"}
 LETTER = {"King": "k", "Queen": "q", "Rook": "r", "Bishop": "b", "Knight": "n", "Pawn": "p"}
 
 _tmp = Path(tempfile.mkdtemp(prefix="tgpl-chess-"))
+atexit.register(shutil.rmtree, _tmp, True)
 
 
 def _grid(placement: str) -> str:

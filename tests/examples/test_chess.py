@@ -19,8 +19,9 @@ chess = pytest.importorskip("chess")
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
-POSITION4 = "r3k2r/Pp1p1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"  # promotions, pins
+POSITION4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"  # promotions, pins
 POSITION5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
+POSITION6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
 
 
 def compare_tree(state, board, depth: int) -> int:
@@ -58,14 +59,18 @@ def test_initial_moves():
 @pytest.mark.parametrize("fen, depth, count", [
     (START, 1, 20),
     (START, 2, 400),
+    (START, 3, 8902),
     (KIWIPETE, 1, 48),
     (KIWIPETE, 2, 2039),
     (POSITION3, 1, 14),
     (POSITION3, 2, 191),
+    (POSITION3, 3, 2812),
     (POSITION4, 1, 6),
     (POSITION4, 2, 264),
     (POSITION5, 1, 44),
     (POSITION5, 2, 1486),
+    (POSITION6, 1, 46),
+    (POSITION6, 2, 2079),
 ])
 def test_perft_against_python_chess(fen, depth, count):
     assert compare_tree(state_for(fen), chess.Board(fen), depth) == count
@@ -118,8 +123,8 @@ def test_stalemate_is_a_draw():
 
 def test_check_is_not_mate():
     state = play(state_for("k7/8/8/8/8/8/8/KQ6 w - - 0 1"), "b1b8")
-    assert not state.is_terminal
-    assert set(uci_moves(state)) == {"a8a7", "a8b8"}
+    assert not state.is_terminal            # the king takes the unprotected queen
+    assert set(uci_moves(state)) == {"a8b8"}
 
 
 def test_fifty_move_rule():
@@ -154,9 +159,22 @@ def test_castling_and_en_passant():
     state = play(state_for(KIWIPETE), "a2a4")
     assert "b4a3" in uci_moves(state)
     assert placement(play(state, "b4a3")) == "r3k2r/p1ppqpb1/bn2pnp1/3PN3/4P3/p1N2Q1p/1PPBBPPP/R3K2R"
-    # castling through an attacked square is illegal
-    state = state_for("r3k2r/8/8/8/8/8/8/R3K1r1 w Qkq - 0 1")
-    assert "e1c1" in uci_moves(state) or chess.Board("r3k2r/8/8/8/8/8/8/R3K1r1 w Qkq - 0 1").is_check()
+    # the king may not cross or land on an attacked square; the rook may
+    assert {"e1g1", "e1c1"} & set(uci_moves(state_for("3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1"))) == {"e1g1"}
+    assert {"e1g1", "e1c1"} & set(uci_moves(state_for("2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"))) == {"e1g1"}
+    assert {"e1g1", "e1c1"} <= set(uci_moves(state_for("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1")))
+    # nor castle out of check
+    assert {"e1g1", "e1c1"} & set(uci_moves(state_for("4k3/4r3/8/8/8/8/8/R3K2R w KQ - 0 1"))) == set()
+    # a king move ends both rights, a rook move one
+    state = play(state_for("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), "h1h2", "e8e7", "h2h1", "e7e8")
+    assert {"e1g1", "e1c1"} & set(uci_moves(state)) == {"e1c1"}
+    assert {"e8g8", "e8c8"} & set(uci_moves(play(state, "e1c1"))) == set()
+    # capturing a rook on its corner ends that right
+    fen = "r3k2r/8/8/8/8/8/6B1/R3K2R w KQkq - 0 1"
+    state, board = play(state_for(fen), "g2a8"), chess.Board(fen)
+    board.push_uci("g2a8")
+    assert set(uci_moves(state)) == {m.uci() for m in board.legal_moves}
+    assert {"e8g8", "e8c8"} & set(uci_moves(state)) == {"e8g8"}
 
 
 def test_move_text_converts_to_uci():
@@ -166,3 +184,35 @@ def test_move_text_converts_to_uci():
     black = play(state, "c4c5")
     assert {"b2a1q", "b2a1r", "b2a1b", "b2a1n"} <= set(uci_moves(black))
     assert game_for(POSITION4) is game_for(POSITION4)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 8])  # a fifty-move draw, two checkmates
+def test_whole_random_game_matches_python_chess(seed):
+    """A random game to its end: same moves all along, same outcome."""
+    rng = Pcg32(seed)
+    state, board = state_for(), chess.Board()
+    while not state.is_terminal:
+        mine = uci_moves(state)
+        assert set(mine) == {m.uci() for m in board.legal_moves}, board.fen()
+        uci = sorted(mine)[rng.below(len(mine))]
+        state = state.apply(mine[uci])
+        board.push_uci(uci)
+        assert placement(state) == board.board_fen()
+        if board.halfmove_clock >= 100 and not board.is_checkmate():
+            assert state.is_terminal and state.ranking == [[0, 1]]   # the fifty-move rule
+    if board.is_checkmate():
+        assert state.ranking == [[0 if board.turn == chess.BLACK else 1]]
+    else:
+        assert board.is_stalemate() or board.halfmove_clock >= 100
+        assert state.ranking == [[0, 1]]
+
+
+def test_record_and_replay(tmp_path):
+    out = tmp_path / "game.json"
+    result = cli("play", "examples/chess/chess.tgpl", "--players", "random,random", "--seed", "2",
+                 "--record", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "winner: player 0" in result.stdout
+    result = cli("replay", str(out))
+    assert result.exit_code == 0, result.output
+    assert "ok, 85 moves" in result.stdout
