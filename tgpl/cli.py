@@ -157,7 +157,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
     """Play GAME with humans and agents; the same seed and moves give the same game."""
     import json
     from tgpl.runtime.agents import ScriptAgent
-    from tgpl.runtime.display import render_state
+    from tgpl.runtime.display import describe_move, render_state
     from tgpl.runtime.play import play as run
 
     g = _load_game(game)
@@ -166,7 +166,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
         g = type(g)(g.program, g.compiled, count)
     say = (lambda text: None) if (quiet or as_json) else click.echo
     human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
-                click.echo, render_state)
+                click.echo, render_state, describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
     script = ScriptAgent.from_file(moves_file) if moves_file is not None else None
     shown_log = [0]

@@ -35,3 +35,27 @@ def test_a_whole_game_against_the_first_agent_ends_with_a_result():
     result = play(["1"] * 5)
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().splitlines()[-1] in {"winner: player 0", "winner: player 1", "draw between players 0, 1"}
+
+
+def test_objects_with_a_name_are_labelled_and_players_objects_are_listed(tmp_path):
+    from tgpl.runtime import load_game
+    from tgpl.runtime.display import describe_move, render_state
+
+    src = (
+        'game "t"; players 2;\n'
+        "setup { for (number i = 0; i < 2; i += 1) { Card c = new Card(); c.Name = \"card \" + i; c.assign(0); }\n"
+        "  Hand h = new Hand(); h.Gold = 3; h.assign(0); turn.use(\"T\"); turn.pass(0, \"P\"); }\n"
+        "turn T { phase P { } }\n"
+        "class Hand { number Gold = 0; }\n"
+        "interactable Card { string Name = \"\";\n"
+        "  action Play { trigger PlayerChoiceEvent { return true; } effect { winner 0; } } }\n"
+    )
+    path = tmp_path / "g.tgpl"
+    path.write_text(src, encoding="utf-8")
+    state = load_game(path).initial_state(0)
+    assert [describe_move(state, m) for m in state.legal_moves()] == [
+        "Card#0 (card 0).Play()", "Card#1 (card 1).Play()",
+    ]
+    view = render_state(state)
+    assert "players' objects:\n" in view
+    assert "  Hand#0 [player 0]: Gold=3" in view

@@ -40,10 +40,12 @@ class HumanAgent:
 
     name = "human"
 
-    def __init__(self, read: Callable[[str], str], write: Callable[[str], None], show_state: Callable[[State], str]):
+    def __init__(self, read: Callable[[str], str], write: Callable[[str], None], show_state: Callable[[State], str],
+                 describe: Callable[[State, Move], str] = lambda state, move: move.text):
         self.read = read
         self.write = write
         self.show_state = show_state
+        self.describe = describe
 
     def choose(self, state: State, moves: list[Move]) -> Move:
         self.write(self.show_state(state))
@@ -53,7 +55,7 @@ class HumanAgent:
         else:
             self.write(f"player {who}, your move:")
         for i, move in enumerate(moves, 1):
-            self.write(f"  {i:>3}. {move.text}")
+            self.write(f"  {i:>3}. {self.describe(state, move)}")
         while True:
             answer = self.read("> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(moves):

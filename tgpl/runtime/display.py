@@ -1,4 +1,5 @@
-"""A text view of a state for the terminal: square and hex groups as grids.
+"""A text view of a state for the terminal: square and hex groups as grids,
+then the players' objects as a table.
 
 A cell shows what sits on the tile: a piece (an interactable whose `tile`
 is this tile) as its class's initial and owner, else the tile's first
@@ -8,8 +9,60 @@ a number or a short string), else `.`; a blank tile is a space.
 
 from __future__ import annotations
 
-from tgpl.runtime.game import State
+import re
+
+from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, show
+
+_LABEL_FIELDS = ("Name", "name", "Title", "title")
+_OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*(?:#\d+|(?:\[\d+\])+)")
+_LIST_SHOWN = 8
+
+
+def label(obj: Obj) -> str | None:
+    """A designer's name for an object (its `Name` attribute), if it has one."""
+    for field in _LABEL_FIELDS:
+        value = obj.fields.get(field)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def describe_move(state: State, move: Move) -> str:
+    """The move's text with objects that have a `Name` labelled: `District#5 (Temple)`."""
+
+    def labelled(m: re.Match) -> str:
+        obj = state.world.named(m.group(0))
+        name = label(obj) if obj is not None else None
+        return f"{m.group(0)} ({name})" if name else m.group(0)
+
+    return _OBJECT_NAME.sub(labelled, move.text)
+
+
+def _brief(value) -> str:
+    if isinstance(value, Obj):
+        return label(value) or value.name
+    if isinstance(value, list):
+        if len(value) > _LIST_SHOWN:
+            return f"{{{len(value)} items}}"
+        return "{" + ", ".join(_brief(v) for v in value) + "}"
+    if isinstance(value, dict):
+        return f"{{{len(value)} entries}}"
+    return show(value)
+
+
+def _table(state: State) -> list[str]:
+    """One line per object that players own: its attributes, briefly."""
+    out = []
+    for o in state.world.objects:
+        if not o.owners or o.cls.visibility == "global" or "tile" in o.fields and o.fields.get("tile") is not None:
+            continue
+        parts = [f"{k}={_brief(v)}" for k, v in o.fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
+        if not parts:
+            continue
+        owners = ", ".join(str(p) for p in o.owners)
+        out.append(f"  {o.name} [player {owners}]: " + " ".join(parts))
+    return out
 
 _BUILTIN_TILE_FIELDS = {"group", "connections"}
 
@@ -59,6 +112,10 @@ def render_state(state: State) -> str:
         for r, row in enumerate(grid):
             indent = " " * ((width + 1) // 2) if row_major and r % 2 == 0 else ""
             out.append("  " + indent + " ".join(_cell(t, pieces).ljust(width) for t in row).rstrip())
+    table = _table(state)
+    if table:
+        out.append("players' objects:")
+        out.extend(table)
     for line in w.log[-5:]:
         out.append(f"log: {line}")
     return "\n".join(out)
