@@ -2,9 +2,10 @@
 then the players' objects as a table.
 
 A cell shows what sits on the tile: a piece (an interactable whose `tile`
-is this tile) as its class's initial and owner, else the tile's first
-non-empty attribute (an owned object as its owner's number, a bool as `x`,
-a number or a short string), else `.`; a blank tile is a space.
+is this tile) as its `Symbol` attribute, or the shortest prefix of its class
+name that tells the classes on the board apart, and its owner; else the
+tile's first attribute holding an object (its owner's number), a player or
+`true` (`x`); else `.`; a blank tile is a space.
 """
 
 from __future__ import annotations
@@ -67,25 +68,38 @@ def _table(state: State) -> list[str]:
 _BUILTIN_TILE_FIELDS = {"group", "connections"}
 
 
-def _cell(tile: Obj | None, pieces: dict[int, list[Obj]]) -> str:
+def _abbreviations(classes: set[str]) -> dict[str, str]:
+    """The shortest prefix that tells each piece class apart: King `Ki`, Knight `Kn`, Pawn `P`."""
+    out = {}
+    for name in classes:
+        n = 1
+        while n < len(name) and any(o != name and o[:n] == name[:n] for o in classes):
+            n += 1
+        out[name] = name[:n]
+    return out
+
+
+def _cell(tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[str, str]) -> str:
     if tile is None or tile.cls.name == "BlankTile":
         return " "
     on = pieces.get(id(tile))
     if on:
         p = on[0]
-        owner = str(p.owners[0]) if p.owners else ""
-        return (p.cls.name[:1] + owner)[:2]
+        symbol = p.fields.get("Symbol")
+        if isinstance(symbol, str) and symbol:
+            return symbol
+        return short.get(p.cls.name, p.cls.name[:1]) + (str(p.owners[0]) if p.owners else "")
+    # The first attribute that says who holds the tile: an object, a player, a mark.
+    # Numbers and strings are left out: on tiles they are mostly coordinates and names.
     for name, value in tile.fields.items():
-        if name in _BUILTIN_TILE_FIELDS or name.startswith("_") or value is None or value is False:
+        if name in _BUILTIN_TILE_FIELDS or name.startswith("_"):
             continue
         if isinstance(value, Obj):
             return str(value.owners[0]) if value.owners else value.name[:1]
         if value is True:
             return "x"
-        if isinstance(value, (int, float)):
-            return show(value)[:2]
-        if isinstance(value, str) and value:
-            return value[:2]
+        if value.__class__ is int:  # players are ints, numbers are floats
+            return str(value)
     return "."
 
 
@@ -101,6 +115,7 @@ def render_state(state: State) -> str:
         tile = o.fields.get("tile")
         if isinstance(tile, Obj) and not o.fields.get("discarded"):
             pieces.setdefault(id(tile), []).append(o)
+    short = _abbreviations({p.cls.name for on in pieces.values() for p in on})
     for group in w.objects:
         if group.cls.name != "Group" or group.fields.get("geometry") == "graph":
             continue
@@ -108,10 +123,10 @@ def render_state(state: State) -> str:
         row_major = group.fields.get("geometry") == "hex" and group.fields.get("orientation") == "row"
         grid = cells if row_major else [list(r) for r in zip(*cells)] if cells else []
         out.append(f"{group.name}:")
-        width = max((len(_cell(t, pieces)) for row in grid for t in row), default=1)
+        width = max((len(_cell(t, pieces, short)) for row in grid for t in row), default=1)
         for r, row in enumerate(grid):
             indent = " " * ((width + 1) // 2) if row_major and r % 2 == 0 else ""
-            out.append("  " + indent + " ".join(_cell(t, pieces).ljust(width) for t in row).rstrip())
+            out.append("  " + indent + " ".join(_cell(t, pieces, short).ljust(width) for t in row).rstrip())
     table = _table(state)
     if table:
         out.append("players' objects:")
