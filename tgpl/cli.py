@@ -251,3 +251,139 @@ def check_gdl(file: str, as_json: bool) -> None:
     if not as_json and not failed:
         click.echo(f"{file}: ok")
     sys.exit(1 if failed else 0)
+
+
+# ------------------------------------------------------------ verification
+def _machine(path: str):
+    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 1 if it does not load)."""
+    if path.lower().endswith(".kif"):
+        from tgpl.asp.reasoner import GdlGame, GdlLoadError
+        from tgpl.asp.verify import GdlMachine
+
+        try:
+            return GdlMachine(GdlGame.load(path))
+        except GdlLoadError as e:
+            click.echo(e.render(), err=True)
+            sys.exit(1)
+    from tgpl.runtime.verify import RuntimeMachine
+
+    return RuntimeMachine(_load_game(path))
+
+
+def _explore(path: str, machine, max_states: int, quiet: bool = False):
+    from tgpl.asp.reasoner import GdlError
+    from tgpl.verify.graph import explore
+
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, seen: int) -> None:
+        if not quiet and (tty or done % 10_000 == 0):
+            click.echo(f"\r{path}: {done} states explored, {seen} seen", err=True, nl=not tty)
+
+    with _game_errors(path):
+        try:
+            g = explore(machine, max_states, progress)
+        except GdlError as e:
+            click.echo(f"{path}: error: {e}", err=True)
+            sys.exit(1)
+    if not quiet and tty and g.expanded >= 1000:
+        click.echo("", err=True)
+    return g
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--max-states", type=int, default=1_000_000, show_default=True,
+              help="Explore at most this many states; past it the check is incomplete.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
+@click.option("--witness-dir", type=click.Path(file_okay=False), help="Write each witness to a file here.")
+def verify(game, max_states, as_json, witness_dir):
+    """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
+
+    Exit 0 when it is (within what was checked), 1 when a problem is found.
+    """
+    import json
+    from pathlib import Path
+    from tgpl.verify.graph import verify as check
+
+    machine = _machine(game)
+    g = _explore(game, machine, max_states, quiet=as_json)
+    rep = check(g)
+    rep["game"] = game
+    if witness_dir:
+        out = Path(witness_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        files = []
+        for i, p in enumerate(rep["problems"]):
+            if p["witness"] is not None:
+                name = out / f"{i + 1:02d}-{p['kind']}.txt"
+                name.write_text("".join(line + "\n" for line in p["witness"]), encoding="utf-8")
+                p["witness_file"] = str(name)
+                files.append(name)
+    if as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        sys.exit(0 if rep["well_formed"] else 1)
+    say = click.echo
+    say(f"{game}: {'complete' if rep['complete'] else 'INCOMPLETE'}: {rep['states']} states, "
+        f"{rep['terminal']} terminal, {rep['transitions']} transitions")
+    if not rep["complete"]:
+        say(f"  the game has more than {max_states} states (--max-states): only the first {rep['states']} "
+            "(breadth first) were checked; weak winnability, forced wins and the value need a complete check")
+    say(f"  stuck states: {rep['stuck'] or 'none'}")
+    ends = "every play ends" if rep["complete"] else "no cycle among the states checked"
+    say(f"  termination: {ends if rep['terminates'] else 'NO, a play can go on for ever'}")
+    say(f"  goals: {'every terminal state gives every role one goal in 0..100' if rep['goals_ok'] else 'PROBLEM'}")
+    for role, w in rep["weakly_winnable"].items():
+        never = "NEVER wins" if rep["complete"] else "no win found yet"
+        say(f"  {role}: " + ("weakly winnable" if w["winnable"] else f"{never} (best goal {w['best']})")
+            + ("" if rep["forced_win"][role] is None else
+               ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
+            + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
+               if rep["guaranteed_goal"][role] is not None else ", can secure no goal"))
+    say(f"  value: {rep['value']}")
+    for p in rep["problems"]:
+        say(f"problem ({p['kind']}): {p['message']}")
+        if p["witness"] is not None:
+            where = f" (written to {p['witness_file']})" if "witness_file" in p else ""
+            say(f"  witness, {len(p['witness'])} moves{where}:")
+            for line in p["witness"]:
+                say(f"    {line}")
+    if rep["well_formed"]:
+        say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
+    sys.exit(0 if rep["well_formed"] else 1)
+
+
+@main.command()
+@click.argument("a", type=click.Path(dir_okay=False))
+@click.argument("b", type=click.Path(dir_okay=False))
+@click.option("--max-states", type=int, default=1_000_000, show_default=True, help="Explore at most this many states per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def compare(a, b, max_states, as_json):
+    """Are A and B the same game up to the names of moves and fluents? (bisimulation; exit 1 if not)"""
+    import json
+    from tgpl.verify.graph import compare as bisimilar
+
+    ga = _explore(a, _machine(a), max_states, quiet=as_json)
+    gb = _explore(b, _machine(b), max_states, quiet=as_json)
+    if not (ga.complete and gb.complete):
+        click.echo(f"error: more than {max_states} states: cannot compare (raise --max-states)", err=True)
+        sys.exit(2)
+    if len(ga.roles) != len(gb.roles):
+        click.echo(f"{a} has {len(ga.roles)} roles, {b} has {len(gb.roles)}: not the same game")
+        sys.exit(1)
+    rep = bisimilar(ga, gb)
+    rep["roles"] = [f"{x} = {y}" for x, y in zip(ga.roles, gb.roles)]
+    if as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        sys.exit(0 if rep["equivalent"] else 1)
+    click.echo(f"A: {a}: {rep['states'][0]} states")
+    click.echo(f"B: {b}: {rep['states'][1]} states")
+    click.echo("roles: " + ", ".join(rep["roles"]))
+    if rep["equivalent"]:
+        click.echo("equivalent: the same game up to the names of moves and fluents")
+        sys.exit(0)
+    click.echo(f"different after {len(rep['witness'])} moves:")
+    for i, step in enumerate(rep["witness"], 1):
+        click.echo(f"  {i}. A: {step['a'] or '(no move)'}    B: {step['b'] or '(no move)'}")
+    click.echo(f"  then {rep['reason']}")
+    sys.exit(1)

@@ -1,0 +1,381 @@
+"""Reachable game graphs and what can be decided on them: `explore`, `verify`, `compare`.
+
+A state machine is anything with the `Machine` shape below; adapters for the
+TGPL runtime (`tgpl.runtime.verify`) and the GDL reasoner (`tgpl.asp.verify`)
+live next to their owners. Nodes are numbered in breadth-first order, so the
+BFS tree gives shortest witnesses.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Protocol, Sequence
+
+
+@dataclass
+class Info:
+    """What a machine says about one state.
+
+    movers: the roles whose choice matters here (turn-based: the active player);
+    stuck: the roles with no legal move in a non-terminal state;
+    goals: per role, an int, or None when the state gives the role no (valid) goal;
+    moves: (text, joint, next state); joint has one entry per role: the role's
+    move (any hashable) or None when the role does not choose.
+    """
+    terminal: bool
+    goals: Sequence[Any]
+    movers: tuple[int, ...]
+    stuck: tuple[int, ...]
+    moves: list[tuple[str, tuple, Any]]
+    goal_error: str | None = None
+
+
+class Machine(Protocol):
+    roles: Sequence[str]
+
+    def initial(self) -> Any: ...
+
+    def key(self, state: Any) -> Hashable: ...
+
+    def info(self, state: Any) -> Info: ...
+
+
+@dataclass
+class Graph:
+    roles: list[str]
+    complete: bool = True
+    terminal: list[bool] = field(default_factory=list)
+    goals: list[tuple] = field(default_factory=list)
+    goal_error: list[str | None] = field(default_factory=list)
+    movers: list[tuple[int, ...]] = field(default_factory=list)
+    stuck: list[tuple[int, ...]] = field(default_factory=list)
+    edges: list[list[tuple[str, tuple, int]]] = field(default_factory=list)
+    parent: list[tuple[int, str] | None] = field(default_factory=list)
+    expanded: int = 0
+
+    @property
+    def states(self) -> int:
+        return len(self.terminal)
+
+    @property
+    def transitions(self) -> int:
+        return sum(len(e) for e in self.edges)
+
+    def path(self, node: int) -> list[str]:
+        """The shortest move sequence from the initial state to `node` (BFS tree)."""
+        out = []
+        while self.parent[node] is not None:
+            node, text = self.parent[node]
+            out.append(text)
+        return out[::-1]
+
+    def label(self, node: int) -> tuple:
+        return (self.terminal[node], tuple(self.goals[node]) if self.terminal[node] else (),
+                () if self.terminal[node] else self.movers[node])
+
+
+def explore(machine: Machine, max_states: int = 1_000_000,
+            progress: Callable[[int, int], None] | None = None) -> Graph:
+    """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
+    g = Graph(list(machine.roles))
+    start = machine.initial()
+    index = {machine.key(start): 0}
+    states = [start]
+    g.parent.append(None)
+    i = 0
+    while i < len(states):
+        if i >= max_states:
+            g.complete = False
+            break
+        info = machine.info(states[i])
+        states[i] = None  # the graph keeps what it needs; let the state go
+        g.terminal.append(info.terminal)
+        g.goals.append(tuple(info.goals))
+        g.goal_error.append(info.goal_error)
+        g.movers.append(tuple(info.movers))
+        g.stuck.append(tuple(info.stuck))
+        out = []
+        for text, joint, nxt in info.moves:
+            k = machine.key(nxt)
+            j = index.get(k)
+            if j is None:
+                j = index[k] = len(states)
+                states.append(nxt)
+                g.parent.append((i, text))
+            out.append((text, joint, j))
+        g.edges.append(out)
+        i += 1
+        if progress is not None and i % 1000 == 0:
+            progress(i, len(states))
+    g.expanded = i
+    if not g.complete:  # cut the unexpanded frontier off: only expanded nodes are analysed
+        del g.parent[i:]
+        g.edges = [[e for e in es if e[2] < i] for es in g.edges]
+    return g
+
+
+# ----------------------------------------------------------------- analyses
+def find_cycle(g: Graph) -> list[str] | None:
+    """A shortest path to a state on a cycle, then the cycle's moves back to it; None if acyclic."""
+    n = g.states
+    # Tarjan's strongly connected components, iteratively.
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    comp = [-1] * n
+    stack: list[int] = []
+    counter = 0
+    ncomp = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, pos = work[-1]
+            if pos == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on[v] = True
+            edges = g.edges[v]
+            if pos < len(edges):
+                work[-1] = (v, pos + 1)
+                w = edges[pos][2]
+                if index[w] == -1:
+                    work.append((w, 0))
+                elif on[w]:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on[w] = False
+                    comp[w] = ncomp
+                    if w == v:
+                        break
+                ncomp += 1
+    size = [0] * ncomp
+    for c in comp:
+        size[c] += 1
+    cyclic = [v for v in range(n) if size[comp[v]] > 1 or any(e[2] == v for e in g.edges[v])]
+    if not cyclic:
+        return None
+    v = min(cyclic)  # BFS numbering: the first is the closest to the start
+    # The shortest way from v back to v inside its component.
+    prev: dict[int, tuple[int, str]] = {}
+    queue = deque()
+    for text, _, w in g.edges[v]:
+        if comp[w] == comp[v] and w not in prev:
+            prev[w] = (v, text)
+            queue.append(w)
+    while v not in prev:
+        u = queue.popleft()
+        for text, _, w in g.edges[u]:
+            if comp[w] == comp[v] and w not in prev:
+                prev[w] = (u, text)
+                queue.append(w)
+    loop = []
+    u = v
+    while True:
+        u, text = prev[u]
+        loop.append(text)
+        if u == v:
+            break
+    return g.path(v) + loop[::-1]
+
+
+def forced(g: Graph, role: int, target: Callable[[int], bool]) -> list[bool]:
+    """The states from which `role` can force reaching a terminal state satisfying `target`.
+
+    Least fixed point (an endless play is not a win): a terminal state counts when
+    `target` holds; a non-terminal one when the role has a move (its entry of the
+    joint move; roles that do not choose have one, None) such that every joint
+    move with that entry leads to a forced state. Turn-based, this is "the player
+    to move picks a move, the others must answer every reply"; with simultaneous
+    moves, the role must win against every joint reply of the others.
+    """
+    n = g.states
+    win = [False] * n
+    # counters[(v, option)] = edges with this option not yet known to win
+    count: dict[tuple[int, Any], int] = {}
+    preds: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
+    queue = deque()
+    for v in range(n):
+        if g.terminal[v]:
+            if target(v):
+                win[v] = True
+                queue.append(v)
+            continue
+        for _, joint, w in g.edges[v]:
+            opt = joint[role] if role < len(joint) else None
+            count[(v, opt)] = count.get((v, opt), 0) + 1
+            preds[w].append((v, opt))
+    while queue:
+        w = queue.popleft()
+        for v, opt in preds[w]:
+            if win[v]:
+                continue
+            count[(v, opt)] -= 1
+            if count[(v, opt)] == 0:
+                win[v] = True
+                queue.append(v)
+    return win
+
+
+@dataclass
+class Finding:
+    kind: str  # stuck, cycle, goal, unwinnable, incomplete
+    message: str
+    witness: list[str] | None = None
+    role: str | None = None
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "role": self.role, "witness": self.witness}
+
+
+def verify(g: Graph) -> dict:
+    """The report of `tgpl verify` on an explored graph (JSON-ready)."""
+    roles = g.roles
+    problems: list[Finding] = []
+    n = g.states
+    terminal = [v for v in range(n) if g.terminal[v]]
+    stuck = [v for v in range(n) if not g.terminal[v] and g.stuck[v] and v < g.expanded]
+    if stuck:
+        v = stuck[0]
+        who = ", ".join(roles[r] for r in g.stuck[v])
+        problems.append(Finding("stuck", f"{len(stuck)} stuck state(s): {who} has no legal move", g.path(v)))
+    cycle = find_cycle(g)
+    if cycle is not None:
+        problems.append(Finding("cycle", "a play can go on for ever (a cycle in the reachable graph)", cycle))
+    bad_goals = [v for v in terminal if g.goal_error[v] is not None
+                 or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 100 for x in g.goals[v])]
+    if bad_goals:
+        v = bad_goals[0]
+        why = g.goal_error[v] or f"goals {list(g.goals[v])}"
+        problems.append(Finding("goal", f"{len(bad_goals)} terminal state(s) without exactly one goal in 0..100 "
+                                        f"per role: {why}", g.path(v)))
+    def valid(v: int, r: int) -> bool:
+        x = g.goals[v][r] if r < len(g.goals[v]) else None
+        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 100
+
+    winnable: dict[str, dict] = {}
+    forcing: dict[str, bool] = {}
+    guaranteed: dict[str, int | None] = {}
+    for r, name in enumerate(roles):
+        good = [v for v in terminal if valid(v, r)]
+        best = max((g.goals[v][r] for v in good), default=None)
+        wins = [v for v in good if g.goals[v][r] == 100]
+        if wins:
+            winnable[name] = {"winnable": True, "best": 100, "witness": g.path(wins[0])}
+        else:
+            at = next((v for v in good if g.goals[v][r] == best), None)
+            w = g.path(at) if at is not None else None
+            winnable[name] = {"winnable": False, "best": best, "witness": w}
+            why = f"best goal: {best}" if best is not None else "no terminal state is reachable that gives it a goal"
+            if g.complete:  # else a win may lie beyond what was explored
+                problems.append(Finding("unwinnable", f"{name} never wins ({why})", w, name))
+        ok = set(good)
+        forcing[name] = bool(wins) and forced(g, r, lambda v: v in ok and g.goals[v][r] == 100)[0]
+        values = sorted({g.goals[v][r] for v in good}, reverse=True)
+        guaranteed[name] = next((t for t in values if forced(g, r, lambda v: v in ok and g.goals[v][r] >= t)[0]),
+                                None)
+    winners = [name for name in roles if forcing[name]]
+    if not g.complete:
+        value = "unknown (the check is incomplete)"
+    elif winners:
+        value = "win for " + " and ".join(winners)
+    elif guaranteed and all(x is not None for x in guaranteed.values()) and sum(guaranteed.values()) == 100 \
+            and len(roles) > 1:
+        value = "draw" if len(set(guaranteed.values())) == 1 else \
+            "secured goals " + ", ".join(f"{k}: {v}" for k, v in guaranteed.items())
+    else:
+        value = "undetermined (no role can force a win)"
+    report = {
+        "complete": g.complete,
+        "roles": list(roles),
+        "states": n if g.complete else g.expanded,
+        "terminal": len(terminal),
+        "transitions": g.transitions,
+        "stuck": len(stuck),
+        "terminates": cycle is None,
+        "goals_ok": not bad_goals,
+        "weakly_winnable": winnable,
+        "forced_win": forcing if g.complete else {name: None for name in roles},
+        "guaranteed_goal": guaranteed if g.complete else {name: None for name in roles},
+        "value": value,
+        "problems": [p.to_json() for p in problems],
+        "well_formed": not problems,
+    }
+    return report
+
+
+# --------------------------------------------------------------- bisimulation
+def compare(a: Graph, b: Graph) -> dict:
+    """Bisimulation of two game graphs by partition refinement on their disjoint union.
+
+    States are labelled by (terminal, goals if terminal, movers if not); moves are
+    matched existentially (their names are ignored). Returns whether the initial
+    states are bisimilar and, if not, a shortest pairing of moves after which they
+    differ (the depth at which refinement tells them apart).
+    """
+    na = a.states
+    graphs = (a, b)
+    nodes = [(0, v) for v in range(a.states)] + [(1, v) for v in range(b.states)]
+    succ = [[na * s + e[2] if s else e[2] for e in graphs[s].edges[v]] for s, v in nodes]
+    labels: dict[tuple, int] = {}
+    block = [labels.setdefault(graphs[s].label(v), len(labels)) for s, v in nodes]
+    history = [block]
+    while True:
+        sigs: dict[tuple, int] = {}
+        new = [sigs.setdefault((block[u], frozenset(block[w] for w in succ[u])), len(sigs))
+               for u in range(len(nodes))]
+        history.append(new)
+        if len(sigs) == len(set(block)):
+            break
+        block = new
+    report = {"states": [a.states, b.states], "equivalent": block[0] == block[na]}
+    if report["equivalent"]:
+        return report
+
+    def split_round(u: int, v: int) -> int:
+        return next(k for k, h in enumerate(history) if h[u] != h[v])
+
+    def describe(s: int, v: int) -> str:
+        g = graphs[s]
+        if g.terminal[v]:
+            return "terminal, goals " + ", ".join(f"{g.roles[r]} {x}" for r, x in enumerate(g.goals[v]))
+        movers = ", ".join(g.roles[r] for r in g.movers[v]) or "nobody"
+        return f"not terminal, {movers} to move"
+
+    steps: list[tuple[str | None, str | None]] = []
+    u, v = 0, na
+    reason = ""
+    while True:
+        k = split_round(u, v)
+        if k == 0:
+            reason = f"A: {describe(0, u)}; B: {describe(1, v - na)}"
+            break
+        prev = history[k - 1]
+        side_a = [(t, w) for t, _, w in a.edges[u]]
+        side_b = [(t, na + w) for t, _, w in b.edges[v - na]]
+        blocks_b = {prev[w] for _, w in side_b}
+        blocks_a = {prev[w] for _, w in side_a}
+        lone = next(((t, w, 0) for t, w in side_a if prev[w] not in blocks_b), None) or \
+            next(((t, w, 1) for t, w in side_b if prev[w] not in blocks_a), None)
+        text, w, side = lone
+        others = side_b if side == 0 else side_a
+        if not others:
+            reason = f"{'AB'[side]} plays {text}; {'BA'[side]} has no move"
+            steps.append((text, None) if side == 0 else (None, text))
+            break
+        t2, w2 = min(others, key=lambda o: split_round(w, o[1]))
+        steps.append((text, t2) if side == 0 else (t2, text))
+        u, v = (w, w2) if side == 0 else (w2, w)
+    report["witness"] = [{"a": x, "b": y} for x, y in steps]
+    report["reason"] = reason
+    return report
