@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from example_harness import ROOT, cli, field, obj, texts
+from example_harness import ROOT, cli, field, texts
 from tgpl.frontend.loader import load_program
 from tgpl.runtime import load_game
 from tgpl.runtime.agents import RandomAgent
