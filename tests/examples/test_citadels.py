@@ -167,7 +167,7 @@ def test_check_is_clean():
     assert result.exit_code == 0, result.output
 
 
-@pytest.mark.parametrize("players,seed", [(4, 0), (4, 1), (5, 2), (5, 3), (6, 4), (6, 5), (7, 6), (7, 7)])
+@pytest.mark.parametrize("players,seed", [(n, 10 * n + k) for n in (4, 5, 6, 7) for k in range(4)])
 def test_random_games_end_and_score_by_the_rules(players, seed):
     outcome = play_random(players, seed)
     state = outcome.state
