@@ -232,7 +232,7 @@ class BodyChecker:
         return Flow.NORMAL
 
     # ============================================================ inputs
-    def check_input(self, s: ast.InputDecl, env: Env, allow_function: bool = False) -> Type:
+    def check_input(self, s: ast.InputDecl, env: Env) -> Type:
         """Check an input's modifier, filters and default; declare it in env."""
         t = self.c.resolve_type(s.type, env.scope)
         if s.modifier.startswith("?"):

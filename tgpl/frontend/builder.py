@@ -40,10 +40,6 @@ def _tokens(children, *types: str) -> list[Token]:
     return [c for c in children if isinstance(c, Token) and c.type in types]
 
 
-def _nodes(children, *kinds) -> list:
-    return [c for c in children if isinstance(c, kinds or (ast.Node,))]
-
-
 _BINARY = {
     "or_": "||", "and_": "&&", "bor": "|", "band": "&", "eq": "==", "ne": "!=",
     "lt": "<", "gt": ">", "le": "<=", "ge": ">=", "add": "+", "sub": "-",

@@ -78,7 +78,7 @@ READ_ONLY = {"player", "players", "tile", "discarded", "group", "groups", "disca
 
 def builtin_attributes(info: ClassInfo, builtins: BuiltinClasses) -> dict[str, Type]:
     """Attributes every instance of info's kind has, besides its declared ones."""
-    kind = _kind(info)
+    kind = info.kind
     attrs: dict[str, Type] = {}
     if kind in OWNABLE:
         attrs.update(player=PLAYER, players=list_of(PLAYER))
@@ -93,7 +93,7 @@ def builtin_attributes(info: ClassInfo, builtins: BuiltinClasses) -> dict[str, T
 
 
 def builtin_methods(info: ClassInfo, builtins: BuiltinClasses) -> dict[str, Signature]:
-    kind = _kind(info)
+    kind = info.kind
     methods: dict[str, Signature] = {}
     if kind in OWNABLE:
         methods["assign"] = sig("assign", VOID, Param("p", PLAYER))
@@ -105,10 +105,6 @@ def builtin_methods(info: ClassInfo, builtins: BuiltinClasses) -> dict[str, Sign
         methods.update(stack_methods(item))
         methods["reshuffle"] = sig("reshuffle", VOID)
     return methods
-
-
-def _kind(info: ClassInfo) -> str:
-    return info.kind
 
 
 def _deck_item(info: ClassInfo) -> Type:

@@ -45,9 +45,6 @@ class ClassInfo:
     def derives_from(self, other: ClassInfo) -> bool:
         return any(a is other for a in self.ancestors())
 
-    def root_kind(self) -> str:
-        return self.kind
-
     def find_attribute(self, name: str) -> tuple[ClassInfo, Type] | None:
         for info in self.ancestors():
             if name in info.attribute_types:

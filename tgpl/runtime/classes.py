@@ -72,7 +72,6 @@ class RAction:
     prio: Code | None
     effect: Code | None
     size: int
-    event_slot_names: tuple[str, ...] = ()
 
     @cached_property
     def what(self) -> str:

@@ -31,7 +31,6 @@ from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
-_SIGNALS = (BREAK, CONTINUE)
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
 _NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
 
@@ -78,9 +77,6 @@ class CompiledGame:
     name: str
     actions: list[RAction]  # every action, in declaration order
 
-
-def _truthy_bool(v) -> bool:
-    return v is True
 
 
 class Compiler:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tgpl.frontend.diagnostics import Span
 
@@ -75,11 +75,3 @@ class Returned:
 
 BREAK = "break"
 CONTINUE = "continue"
-
-
-@dataclass
-class Stuck(Exception):
-    """A decision point where the player to move has no legal move."""
-
-    player: int
-    detail: str = field(default="")

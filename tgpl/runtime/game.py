@@ -17,7 +17,6 @@ move lists, records and witnesses use.
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -29,7 +28,7 @@ from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.machine import Machine, _Cancelled
-from tgpl.runtime.values import Obj, World, show, to_player
+from tgpl.runtime.values import Obj, World, show
 
 
 class GameLoadError(Exception):
@@ -273,10 +272,7 @@ class IllegalMove(Exception):
 # ================================================================ moves
 def _resolve(world: World, v):
     if isinstance(v, tuple) and len(v) == 2 and v[0] == "obj":
-        for o in world.objects:
-            if o.name == v[1]:
-                return o
-        raise KeyError(v[1])
+        return _object(world, v[1])
     if isinstance(v, tuple) and len(v) == 2 and v[0] == "list":
         return [_resolve(world, x) for x in v[1]]
     return v
@@ -543,6 +539,5 @@ def explore(game: Game, limit: int = 1_000_000, seed: int = 0) -> dict:
 
 
 __all__ = [
-    "Game", "GameLoadError", "IllegalMove", "Move", "State", "explore", "goals_of", "load_game", "to_player",
-    "itertools",
+    "Game", "GameLoadError", "IllegalMove", "Move", "State", "explore", "goals_of", "load_game",
 ]

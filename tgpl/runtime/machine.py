@@ -23,7 +23,7 @@ from typing import Iterable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
-from tgpl.runtime.compiler import MISSING, CompiledGame
+from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
     Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
 )
@@ -569,4 +569,4 @@ def _is_number(v) -> bool:
     return (v.__class__ is float or v.__class__ is int) and v is not True and v is not False
 
 
-__all__ = ["Machine", "GameOver", "NeedInput", "MISSING"]
+__all__ = ["Machine", "GameOver", "NeedInput"]

@@ -34,8 +34,6 @@ def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAg
     """Play from the initial state; raises StuckError, IllegalMove or TGPLRuntimeError."""
     record = Record(game.name, path, source_digest(game.program.sources), seed, [a.name for a in agents])
     state = game.initial_state(seed)
-    logged = 0
-    logged = _flush_log(state, logged, on_move)
     for _ in range(max_moves):
         if state.is_terminal:
             break
@@ -54,15 +52,10 @@ def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAg
         record.moves.append({"player": player, "move": move.text})
         if on_move is not None:
             on_move(player, move.text, state)
-        logged = _flush_log(state, logged, on_move)
     record.log = state.log
     if state.is_terminal:
         record.result = {"ranking": state.ranking, "goals": state.goals}
     return Outcome(state, record)
-
-
-def _flush_log(state: State, logged: int, on_move) -> int:
-    return len(state.world.log)
 
 
 def replay(game: Game, record: Record) -> State:
