@@ -84,7 +84,7 @@ class Compiler:
         self.program = program
         self.types = program.types
         self.implicit_this = program.implicit_this
-        self.builtins: BuiltinClasses = program.builtins
+        self.builtins: BuiltinClasses = program.builtins  # the checker's: user classes derive from them
         self.by_info: dict[int, RClass] = {}
         self.classes: dict[str, RClass] = {}
         self.functions: dict[int, RFunction] = {}
@@ -94,7 +94,6 @@ class Compiler:
 
     # ================================================================ driver
     def compile(self) -> CompiledGame:
-        self.builtins = self.program.builtins  # the ones the checker gave user classes as bases
         for info in (*self.builtins.by_name().values(), *self.program.classes):
             rc = RClass(info.name, info.kind, info.visibility, info)
             self.by_info[id(info)] = rc
