@@ -1,0 +1,361 @@
+"""The GameLogic of a lowered game as a GDL program in the logic IR.
+
+Names. Roles are `player_0`, `player_1`, ...; objects are their runtime names
+made GDL-safe (`TrisGrid[0][2]` -> `trisgrid_0_2`, `PlayerState#1` ->
+`playerstate_1`); a fluent is `(attribute object value)`; control is
+`(control player turn phase)`; the end of the game is `(result ranking)`, a
+ranking being `(ranking (rank player_0 player_1) ...)`. A move is
+`(action object input-values...)`, and `LoweredGame.move_texts` maps each one
+to the runtime's move text, so a GDL move and a TGPL move are the same thing.
+
+Formulas. A condition met in the code becomes a 0-ary relation named after the
+function or block it comes from (`wincheck_3`, `phase_wincheckphase_7`); the
+fluent literals under it are `true` atoms, moves `does` atoms. Comparisons of
+numbers become one rule per combination of values in range (GDL has no
+arithmetic): the lowering has established the finite range of every number,
+and the emitted `succ` facts record the order of each range.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from tgpl.frontend.types import PLAYER
+from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
+from tgpl.lowering.segments import (
+    Fluent, GameLogic, MoveInfo, cmp_value, formula_leaves, num_leaves, vkey_value,
+)
+from tgpl.lowering.symbolic import (
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, UObj, cases_of, evaluate3,
+)
+
+KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
+            "or", "not", "noop", "control", "result", "ranking", "rank", "null", "yes", "no", "succ"}
+
+
+def goals_of(ranking, players: int) -> list[int]:
+    """The runtime's ranking-to-goal mapping: 100 * (beaten + tied / 2) / (P - 1), rounded half up."""
+    if ranking is None:
+        return [0] * players
+    ranks = [list(dict.fromkeys(r)) for r in ranking if r]
+    placed = {p for r in ranks for p in r}
+    rest = [p for p in range(players) if p not in placed]
+    if rest:
+        ranks.append(rest)
+    if players == 1:
+        return [100 if ranks and ranks[0] == [0] else 0]
+    goals = [0] * players
+    below = players
+    for rank in ranks:
+        below -= len(rank)
+        score = (below + (len(rank) - 1) / 2) / (players - 1)
+        for p in rank:
+            goals[p] = int(score * 100 + 0.5)
+    return goals
+
+
+@dataclass
+class LoweredGame:
+    program: Program
+    roles: list[str]
+    move_texts: dict[str, str]  # KIF text of a move term -> the runtime's move text
+    fluent_count: int
+    stats: dict = field(default_factory=dict)
+
+
+class Names:
+    """GDL-safe, unique, lower-case names."""
+
+    def __init__(self) -> None:
+        self.taken: dict[str, object] = {}
+        self.given: dict[object, str] = {}
+
+    def name(self, key, text: str) -> str:
+        if key in self.given:
+            return self.given[key]
+        base = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "x"
+        if base[0].isdigit():
+            base = "n" + base
+        if base in KEYWORDS:
+            base = base + "_"
+        name, k = base, 1
+        while name in self.taken:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken[name] = key
+        self.given[key] = name
+        return name
+
+
+class Emitter:
+    def __init__(self, logic: GameLogic):
+        self.logic = logic
+        self.u = logic.universe
+        self.names = Names()
+        self.props = Names()
+        self.rules: list[Rule] = []
+        self._prop: dict[int, str] = {}
+        self.roles = [f"player_{i}" for i in range(self.u.players)]
+        for r in self.roles:
+            self.names.name(("role", r), r)
+        self.attr_names = Names()
+
+    # ------------------------------------------------------------ terms
+    def obj(self, o: UObj | str) -> Const:
+        name = o.name if isinstance(o, UObj) else o
+        return Const(self.names.name(("obj", name), name))
+
+    def value(self, v, t=None) -> Term:
+        if v is None:
+            return Const("null")
+        if v is True:
+            return Const("yes")
+        if v is False:
+            return Const("no")
+        if isinstance(v, UObj):
+            return self.obj(v)
+        if isinstance(v, str):
+            return Const(self.names.name(("str", v), "s_" + v))
+        x = float(v)
+        if t == PLAYER:
+            return Const(self.roles[int(x)])
+        if x == int(x):
+            return Const(str(int(x)))
+        return Const(self.names.name(("num", x), "n" + repr(x)))
+
+    def fluent_value(self, fl: Fluent, v) -> Term:
+        return self.value(v, fl.type)
+
+    def attr(self, name: str) -> str:
+        return self.attr_names.name(name, name)
+
+    def fluent(self, fl: Fluent, v) -> Term:
+        return Func(self.attr(fl.attr), (self.obj(fl.obj), self.fluent_value(fl, v)))
+
+    def control(self, cs: tuple) -> Term:
+        player, turn, phase = cs
+        return Func("control", (Const(self.roles[player]), Const(self.names.name(("turn", turn), str(turn))),
+                                Const(self.names.name(("phase", turn, phase), str(phase)))))
+
+    def ranking(self, r: tuple) -> Term:
+        return Func("ranking", tuple(Func("rank", tuple(Const(self.roles[p]) for p in rank)) if rank
+                                     else Const("rank") for rank in r))
+
+    def move(self, m: MoveInfo) -> Term:
+        args = [self.obj(m.obj)]
+        action = next((a for a in _actions(m.obj) if a.name == m.action), None)
+        for n, v in m.inputs:
+            t = PLAYER if action is not None and any(i.name == n and i.type.name == "player" for i in action.inputs) else None
+            args.append(self.value(v, t))
+        return Func(self.names.name(("action", m.action), m.action), tuple(args))
+
+    # ------------------------------------------------------------ formulas
+    def body(self, f: Formula) -> list[Literal] | None:
+        """Body literals for f (None when f is false)."""
+        if f is FALSE:
+            return None
+        if f is TRUE:
+            return []
+        if f.kind == "and":
+            out: list[Literal] = []
+            for p in f.parts:
+                out.extend(self.literal(p))
+            return out
+        return self.literal(f)
+
+    def literal(self, f: Formula) -> list[Literal]:
+        if f.kind == "lit":
+            return [self.atom(f.key)]
+        if f.kind == "not":
+            inner = f.parts[0]
+            if inner.kind == "lit" and not isinstance(inner.key, CmpLit):
+                return [Not(self.atom(inner.key))]
+            return [Not(Atom(self.prop(inner)))]
+        return [Atom(self.prop(f))]
+
+    def atom(self, key) -> Atom:
+        if isinstance(key, FluentLit):
+            fl = self.logic.fluents[(key.obj, key.attr)]
+            return Atom("true", (self.fluent(fl, key.value),))
+        if isinstance(key, ControlLit):
+            return Atom("true", (self.control(key.control),))
+        if isinstance(key, MoveLit):
+            m = self.logic.moves[key.move]
+            return Atom("does", (Const(self.roles[m.player]), self.move(m)))
+        if isinstance(key, CmpLit):
+            return Atom(self.prop(_cmp_formula(key)))
+        raise TypeError(key)
+
+    def prop(self, f: Formula) -> str:
+        """The 0-ary relation that holds when f does (rules emitted once)."""
+        name = self._prop.get(f.id)
+        if name is not None:
+            return name
+        label = self.logic.labels.get(f.id, "cond")
+        if f.kind == "lit" and isinstance(f.key, CmpLit):
+            label = "compare"
+        name = self.props.name(f.id, f"{label}_{len(self._prop) + 1}")
+        self._prop[f.id] = name
+        head = Atom(name)
+        if f.kind == "or":
+            for p in f.parts:
+                b = self.body(p)
+                if b is not None:
+                    self.rules.append(Rule(head, tuple(b)))
+        elif f.kind == "lit" and isinstance(f.key, CmpLit):
+            self.compare_rules(head, f.key)
+        elif f.kind == "not":
+            self.rules.append(Rule(head, tuple(self.literal(f))))
+        else:
+            b = self.body(f)
+            if b is not None:
+                self.rules.append(Rule(head, tuple(b)))
+        return name
+
+    def compare_rules(self, head: Atom, key: CmpLit) -> None:
+        leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
+        for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
+            env = dict(zip(leaves, combo))
+            if cmp_value(key, env):
+                self.rules.append(Rule(head, tuple(
+                    Atom("true", (self.fluent(self.logic.fluents[leaf], x),)) for leaf, x in env.items())))
+
+    # ------------------------------------------------------------ values written
+    def value_cases(self, fl: Fluent, v) -> list[tuple[object, list[Literal]]]:
+        """(concrete value, extra body literals) for each way v can be the fluent's new value."""
+        out = []
+        for x, f in cases_of(v):
+            b = self.body(f)
+            if b is None or x is UNDEF:
+                continue
+            if isinstance(x, Num):
+                leaves = sorted(x.leaves())
+                for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
+                    env = dict(zip(leaves, combo))
+                    y = x.value(env)
+                    if y is UNDEF or not any(_eq(y, d) for d in fl.domain):
+                        continue
+                    extra = [Atom("true", (self.fluent(self.logic.fluents[leaf], z),)) for leaf, z in env.items()]
+                    out.append((y, b + extra))
+            else:
+                out.append((vkey_value(x), b))
+        return out
+
+    # ------------------------------------------------------------ the program
+    def build(self) -> LoweredGame:
+        lg = self.logic
+        R = self.rules
+        header: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
+        # base and input
+        for fl in lg.fluents.values():
+            for v in fl.domain:
+                header.append(Rule(Atom("base", (self.fluent(fl, vkey_value(v)),))))
+        controls = dict.fromkeys([*lg.states, *(p.control for st in lg.states.values() for p in st.paths)])
+        for cs in controls:
+            header.append(Rule(Atom("base", (self.control(cs),))))
+        for r in lg.results:
+            header.append(Rule(Atom("base", (Func("result", (self.ranking(r),)),))))
+        move_texts: dict[str, str] = {}
+        for m in lg.moves:
+            term = self.move(m)
+            move_texts[str(term)] = m.text
+            header.append(Rule(Atom("input", (Const(self.roles[m.player]), term))))
+        for r in self.roles:
+            header.append(Rule(Atom("input", (Const(r), Const("noop")))))
+        # init
+        for fl in lg.fluents.values():
+            header.append(Rule(Atom("init", (self.fluent(fl, vkey_value(fl.initial)),))))
+        header.append(Rule(Atom("init", (self.control(self.u.control),))))
+        if self.u.result is not None:
+            header.append(Rule(Atom("init", (Func("result", (self.ranking(tuple(tuple(x) for x in self.u.result)),)),))))
+        # legal
+        legal: list[Rule] = []
+        for cs, st in lg.states.items():
+            ctrl = Atom("true", (self.control(cs),))
+            for m, f in st.legal:
+                b = self.body(f)
+                if b is None:
+                    continue
+                legal.append(Rule(Atom("legal", (Const(self.roles[m.player]), self.move(m))),
+                                  tuple([ctrl] + [x for x in b if x != ctrl])))
+            for q, r in enumerate(self.roles):
+                if q != cs[0]:
+                    legal.append(Rule(Atom("legal", (Const(r), Const("noop"))), (ctrl,)))
+        # next
+        nxt: list[Rule] = []
+        changed: dict[str, list[Rule]] = {}
+        for cs, st in lg.states.items():
+            for p in st.paths:
+                pc = self.body(p.pc)
+                if pc is None:
+                    continue
+                for cell, v in sorted(p.store.items()):
+                    fl = lg.fluents[cell]
+                    for x, extra in self.value_cases(fl, v):
+                        nxt.append(Rule(Atom("next", (self.fluent(fl, x),)), tuple(pc + extra)))
+                    changed.setdefault(fl.attr, []).append(
+                        Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(pc)))
+                nxt.append(Rule(Atom("next", (self.control(p.control),)), tuple(pc)))
+                if p.result is not None:
+                    nxt.append(Rule(Atom("next", (Func("result", (self.ranking(p.result),)),)), tuple(pc)))
+        frame: list[Rule] = []
+        attrs = sorted({fl.attr for fl in lg.fluents.values()})
+        for a in attrs:
+            o, v = Var("o"), Var("v")
+            body: list[Literal] = [Atom("true", (Func(self.attr(a), (o, v)),))]
+            if a in changed:
+                body.append(Not(Atom("changed_" + self.attr(a), (o,))))
+            frame.append(Rule(Atom("next", (Func(self.attr(a), (o, v)),)), tuple(body)))
+            frame.extend(dict.fromkeys(changed.get(a, [])))
+        # terminal and goals
+        end: list[Rule] = []
+        r = Var("r")
+        if lg.results or self.u.result is not None:
+            end.append(Rule(Atom("terminal"), (Atom("true", (Func("result", (r,)),)),)))
+        results = list(lg.results)
+        for ranking in results:
+            for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
+                end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
+                                (Atom("true", (Func("result", (self.ranking(ranking),)),)),)))
+        numbers = []
+        for fl in lg.fluents.values():
+            if fl.numeric:
+                dom = [d for d in fl.domain if d is not None]
+                for a_, b_ in zip(dom, dom[1:]):
+                    numbers.append(Rule(Atom("succ", (self.value(a_), self.value(b_)))))
+        numbers = list(dict.fromkeys(numbers))
+        rules = header + numbers + legal + nxt + frame + end + R
+        rules = list(dict.fromkeys(rules))
+        program = Program(tuple(rules))
+        stats = {
+            "rules": len(program.rules),
+            "relations": len(program.relations()),
+            "fluents": len(lg.fluents) + 1,
+            "moves": len(lg.moves),
+            "control states": len(lg.states),
+            "conditions": len(self._prop),
+        }
+        return LoweredGame(program, self.roles, move_texts, len(lg.fluents), stats)
+
+
+def _cmp_formula(key: CmpLit) -> Formula:
+    from tgpl.lowering.symbolic import lit
+
+    return lit(key)
+
+
+def _eq(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return float(a) == float(b)
+
+
+def _actions(obj: UObj):
+    for info in obj.cls.ancestors():
+        yield from info.actions.values()
+
+
+def emit_gdl(logic: GameLogic) -> LoweredGame:
+    return Emitter(logic).build()

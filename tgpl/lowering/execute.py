@@ -1,0 +1,958 @@
+"""Symbolic execution of TGPL code over all states at once: the core of the lowering.
+
+The interpreter mirrors the runtime (tgpl.runtime.compiler and machine) on
+*paths*. A path is one way through the code: a path condition (a formula over
+the state before the move and the move), the fluents written so far, the
+control, the call stack with its locals. Reading a fluent that the path has
+not written gives its value before the move, a symbolic value; a branch on a
+symbolic condition forks the path in two. Loops run until every path has left
+them, so a loop whose bound is known after setup unrolls, and one whose bound
+depends on the state unrolls as far as the state allows.
+
+At every join (the end of an `if`, of a loop pass, of a call) paths that agree
+on everything but the fluents they wrote and the conditions that led there are
+merged: their conditions are or-ed and the fluents they disagree on become
+`Choice`s. So a function that returns null in three ways returns one path, and
+the moves of a control state meet again once their effects are done.
+
+What the runtime would report as an error (reading a member of null, adding a
+string to a number) is not a behaviour of the game: such cases are dropped,
+on the assumption, stated in docs/lowering.md, that the game does not reach
+them. What cannot be lowered at all raises `NotLowerable` with its location.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
+from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
+from tgpl.lowering.symbolic import (
+    FALSE, TRUE, UNDEF, Choice, ControlLit, FluentLit, Formula, Num, UObj, as_formula, cases_of, choice,
+    conj, disj, equal_concrete, is_symbolic, lift, lit, neg, restrict, sym_arith, sym_compare, sym_equal, sym_not,
+    vkey,
+)
+from tgpl.lowering.universe import StaticTable, Universe
+
+PATH_LIMIT = 4096  # live paths at one point of the code
+LOOP_LIMIT = 2000  # passes of one loop
+CALL_DEPTH = 64
+FLOW_LIMIT = 100  # phases entered in one segment
+
+
+class NotLowerable(Exception):
+    """The game leaves the subset the lowering translates; `span` says where."""
+
+    def __init__(self, span: Span | None, reason: str):
+        super().__init__(reason)
+        self.span = span
+        self.reason = reason
+
+
+@dataclass
+class Frame:
+    this: UObj | None
+    event: UObj | None
+    scopes: list[dict]
+    what: str = ""
+
+
+@dataclass
+class Path:
+    pc: Formula
+    store: dict  # (object name, attribute) -> value written in this segment
+    control: tuple  # (player, turn, phase)
+    pending: bool = False  # a phase entry is scheduled (turn.pass)
+    stack: list[Frame] = field(default_factory=list)
+    status: object = None  # None | "break" | "continue" | ("return", value) | "over"
+    result: tuple | None = None  # the ranking of `winner`
+
+    def fork(self, pc: Formula) -> Path:
+        memo: dict = {}
+        return Path(pc, dict(self.store), self.control, self.pending, copy.deepcopy(self.stack, memo),
+                    self.status, self.result)
+
+    @property
+    def frame(self) -> Frame:
+        return self.stack[-1]
+
+    def lookup(self, name: str):
+        for scope in reversed(self.frame.scopes):
+            if name in scope:
+                return scope
+        return None
+
+
+_MISSING = object()
+
+
+def _freeze(v):
+    if isinstance(v, list):
+        return ("L", tuple(_freeze(x) for x in v))
+    if isinstance(v, dict) and not isinstance(v, StaticTable):
+        return ("T", tuple((vkey(k), _freeze(x)) for k, x in v.items()))
+    if isinstance(v, UObj):
+        return ("o", v.name)
+    if isinstance(v, (bool, int, float)):
+        return vkey(v)
+    if isinstance(v, StaticTable):
+        return ("S", id(v))
+    return v
+
+
+def _shape(p: Path) -> tuple:
+    """What two paths must share to be merged: all but their conditions and written fluents."""
+    status = p.status
+    if isinstance(status, tuple):
+        status = ("return", _freeze(status[1]))
+    stack = tuple(
+        (f.this.name if f.this else None, tuple(tuple((k, _freeze(v)) for k, v in s.items()) for s in f.scopes))
+        for f in p.stack
+    )
+    return (status, p.control, p.pending, p.result, stack)
+
+
+class Executor:
+    """Runs blocks of a checked program on paths; `reader` gives fluents' values before the move."""
+
+    def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader):
+        self.program = program
+        self.types = program.types
+        self.implicit_this = program.implicit_this
+        self.builtins = program.builtins
+        self.u = universe
+        self.fluents = fluents
+        self.reader = reader  # (obj name, attr) -> symbolic value before the move
+        self.turns = {name: t.defn for name, t in program.turns.items()}
+        self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
+        self.where: list[str] = []
+        self.dropped = 0  # path cases dropped where the runtime would stop with an error
+
+    # ============================================================ paths
+    def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
+        """(path, truth) for each way `cond` can go on p."""
+        f = as_formula(cond)
+        if f is None:
+            self.dropped += 1
+            return []
+        if f is TRUE:
+            return [(p, True)]
+        if f is FALSE:
+            return [(p, False)]
+        self.label(f)
+        out = []
+        yes = conj(p.pc, f)
+        if yes is not FALSE:
+            q = p.fork(yes)
+            out.append((q, True))
+        no = conj(p.pc, neg(f))
+        if no is not FALSE:
+            q = p.fork(no)
+            out.append((q, False))
+        return out
+
+    def split(self, p: Path, v) -> list[tuple[Path, object]]:
+        """The concrete values v can take on p, each on its own path."""
+        if v is UNDEF:
+            self.dropped += 1
+            return []
+        if isinstance(v, Formula):
+            return self.fork_on(p, v)
+        if not isinstance(v, Choice):
+            return [(p, v)]
+        out = []
+        for x, f in v.cases:
+            pc = conj(p.pc, f)
+            if pc is not FALSE:
+                out.append((p.fork(pc), x))
+        return out
+
+    def label(self, f: Formula) -> None:
+        if self.where and f.id not in self.labels:
+            self.labels[f.id] = self.where[-1]
+
+    def merge(self, paths: list[Path]) -> list[Path]:
+        if len(paths) > PATH_LIMIT:
+            raise NotLowerable(None, f"more than {PATH_LIMIT} ways through {self.where[-1] if self.where else 'the code'}")
+        if len(paths) < 2:
+            return paths
+        groups: dict[tuple, list[Path]] = {}
+        for p in paths:
+            groups.setdefault(_shape(p), []).append(p)
+        if len(groups) == len(paths):
+            return paths
+        out = []
+        for group in groups.values():
+            if len(group) == 1:
+                out.append(group[0])
+                continue
+            pcs = [q.pc for q in group]
+            rel = _relative(pcs)
+            merged = group[0].fork(disj(*pcs))
+            cells = {c for q in group for c in q.store}
+            merged.store = {}
+            for cell in sorted(cells):
+                vals = [(q.store.get(cell, _MISSING), r) for q, r in zip(group, rel)]
+                if all(v is not _MISSING and _same(v, vals[0][0]) for v, _ in vals):
+                    merged.store[cell] = vals[0][0]
+                    continue
+                before = self.reader(*cell)
+                merged.store[cell] = choice((before if v is _MISSING else v, r) for v, r in vals)
+            out.append(merged)
+        return out
+
+    # ============================================================ fluents
+    def read(self, p: Path, obj: UObj, name: str, span: Span):
+        cell = (obj.name, name)
+        if cell in p.store:
+            return p.store[cell]
+        if cell in self.fluents:
+            return self.reader(*cell)
+        if name in obj.fields:
+            return obj.fields[name]
+        if name == "player":
+            return float(obj.owners[0]) if obj.owners else None
+        if name == "players":
+            return tuple(float(x) for x in obj.owners)
+        if name == "connections":
+            return obj.connections
+        if name == "tiles" and obj.cells is not None:
+            return tuple(t for col in obj.cells for t in col if t is not None)
+        return UNDEF
+
+    def write(self, p: Path, obj, name: str, value, span: Span) -> list[Path]:
+        out = []
+        for q, o in self.split(p, obj):
+            if not isinstance(o, UObj):
+                self.dropped += 1
+                continue
+            cell = (o.name, name)
+            if cell not in self.fluents:
+                raise NotLowerable(span, f"'{name}' of {o.name} is changed after setup, but it is not an attribute "
+                                         "the lowering tracks (a built-in field or a collection)")
+            if isinstance(value, (list, dict, tuple)):
+                raise NotLowerable(span, "attributes holding lists or tables cannot change after setup")
+            q.store[cell] = restrict(value, q.pc)
+            out.append(q)
+        return out
+
+    # ============================================================ blocks
+    def block(self, block: ast.Block, paths: list[Path], scope: dict | None = None) -> list[Path]:
+        for p in paths:
+            p.frame.scopes.append(dict(scope) if scope else {})
+        for s in block.body:
+            running = [p for p in paths if p.status is None]
+            if not running:
+                break
+            done = [p for p in paths if p.status is not None]
+            paths = done + self.stmt(s, running)
+        for p in paths:
+            p.frame.scopes.pop()
+        return self.merge(paths)
+
+    def stmt(self, s: ast.Stmt, paths: list[Path]) -> list[Path]:
+        method = getattr(self, "stmt_" + type(s).__name__, None)
+        if method is None:
+            raise NotLowerable(s.span, f"{type(s).__name__} statements are not lowerable")
+        out: list[Path] = []
+        for p in paths:
+            out.extend(method(s, p))
+        return out
+
+    def stmt_Block(self, s: ast.Block, p: Path) -> list[Path]:
+        return self.block(s, [p])
+
+    def stmt_VarDecl(self, s: ast.VarDecl, p: Path) -> list[Path]:
+        if s.init is None:
+            p.frame.scopes[-1][s.name] = None
+            return [p]
+        out = []
+        for q, v in self.eval(s.init, p, self._decl_type(s.type)):
+            if s.type.name == "player":
+                v = self.to_player(v)
+            q.frame.scopes[-1][s.name] = restrict(v, q.pc) if v is not None else None
+            out.append(q)
+        return out
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt, p: Path) -> list[Path]:
+        return [q for q, _ in self.eval(s.expr, p)]
+
+    def stmt_If(self, s: ast.If, p: Path) -> list[Path]:
+        out = []
+        for q, c in self.eval(s.cond, p):
+            for r, truth in self.fork_on(q, c):
+                if truth:
+                    out.extend(self.block(s.then, [r]))
+                elif isinstance(s.orelse, ast.Block):
+                    out.extend(self.block(s.orelse, [r]))
+                elif isinstance(s.orelse, ast.If):
+                    out.extend(self.stmt_If(s.orelse, r))
+                else:
+                    out.append(r)
+        return self.merge(out)
+
+    def stmt_While(self, s: ast.While, p: Path) -> list[Path]:
+        return self.loop(s.cond, s.body, None, [p], s.span)
+
+    def stmt_For(self, s: ast.For, p: Path) -> list[Path]:
+        p.frame.scopes.append({})
+        paths = [p]
+        if isinstance(s.init, ast.VarDecl):
+            paths = self.stmt_VarDecl(s.init, p)
+        elif s.init is not None:
+            paths = [q for q, _ in self.eval(s.init, p)]
+        paths = self.loop(s.cond, s.body, s.post, paths, s.span)
+        for q in paths:
+            q.frame.scopes.pop()
+        return self.merge(paths)
+
+    def loop(self, cond, body, post, paths: list[Path], span: Span) -> list[Path]:
+        done: list[Path] = []
+        for _ in range(LOOP_LIMIT):
+            looping = []
+            for p in paths:
+                if cond is None:
+                    looping.append(p)
+                    continue
+                for q, c in self.eval(cond, p):
+                    for r, truth in self.fork_on(q, c):
+                        (looping if truth else done).append(r)
+            if not looping:
+                return self.merge(done)
+            after = self.block(body, looping)
+            paths = []
+            for p in after:
+                if p.status == "break":
+                    p.status = None
+                    done.append(p)
+                elif p.status is None or p.status == "continue":
+                    p.status = None
+                    if post is not None:
+                        paths.extend(q for q, _ in self.eval(post, p))
+                    else:
+                        paths.append(p)
+                else:
+                    done.append(p)  # returned, or the game is over
+            paths = self.merge(paths)
+            done = self.merge(done)
+        raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
+
+    def stmt_Return(self, s: ast.Return, p: Path) -> list[Path]:
+        if s.value is None:
+            p.status = ("return", None)
+            return [p]
+        out = []
+        for q, v in self.eval(s.value, p):
+            q.status = ("return", restrict(v, q.pc))
+            out.append(q)
+        return out
+
+    def stmt_Break(self, s, p: Path) -> list[Path]:
+        p.status = "break"
+        return [p]
+
+    def stmt_Continue(self, s, p: Path) -> list[Path]:
+        p.status = "continue"
+        return [p]
+
+    def stmt_Winner(self, s: ast.Winner, p: Path) -> list[Path]:
+        out = []
+        for q, v in self.eval(s.value, p):
+            for r, ranking in self.ranking(q, v):
+                r.result = ranking
+                r.status = "over"
+                out.append(r)
+        return out
+
+    def ranking(self, p: Path, v) -> list[tuple[Path, tuple]]:
+        """A `winner` value as a ranking, one path per concrete ranking."""
+        if isinstance(v, (list, tuple)):
+            options: list[tuple[Path, list]] = [(p, [])]
+            for rank in v:
+                if not isinstance(rank, (list, tuple)):
+                    self.dropped += 1
+                    return []
+                nxt = []
+                for q, acc in options:
+                    ranks: list[tuple[Path, list]] = [(q, [])]
+                    for x in rank:
+                        ranks = [(r2, members + ([int(self.to_player(y))] if y is not None else []))
+                                 for r, members in ranks for r2, y in self.split(r, x)]
+                    nxt.extend((r, acc + [tuple(m)]) for r, m in ranks)
+                options = nxt
+            return [(q, tuple(r)) for q, r in options]
+        out = []
+        for q, x in self.split(p, self.to_player(v)):
+            if x is None or x is UNDEF:
+                self.dropped += 1
+                continue
+            out.append((q, ((int(x),),)))
+        return out
+
+    def stmt_InputDecl(self, s, p: Path) -> list[Path]:
+        raise NotLowerable(s.span, "input statements inside blocks are not lowerable")
+
+    # ============================================================ expressions
+    def eval(self, e: ast.Expr, p: Path, want=None) -> list[tuple[Path, object]]:
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None:
+            raise NotLowerable(e.span, f"{type(e).__name__} expressions are not lowerable")
+        if isinstance(e, ast.InitList):
+            return method(e, p, want)
+        return method(e, p)
+
+    def eval_all(self, es: list, p: Path) -> list[tuple[Path, list]]:
+        out: list[tuple[Path, list]] = [(p, [])]
+        for e in es:
+            out = [(q2, vals + [v]) for q, vals in out for q2, v in self.eval(e, q)]
+        return out
+
+    def expr_NumberLit(self, e, p):
+        return [(p, float(e.value))]
+
+    def expr_StringLit(self, e, p):
+        return [(p, e.value)]
+
+    def expr_BoolLit(self, e, p):
+        return [(p, e.value)]
+
+    def expr_NullLit(self, e, p):
+        return [(p, None)]
+
+    def expr_This(self, e, p):
+        return [(p, p.frame.this)]
+
+    def expr_Base(self, e, p):
+        return [(p, p.frame.this)]
+
+    def expr_InitList(self, e: ast.InitList, p: Path, want=None):
+        t = want if want is not None else self.types.get(id(e))
+        is_table = isinstance(t, Collection) and t.kind == "Table"
+        out = []
+        for q, vals in self.eval_all(list(e.items), p):
+            if is_table:
+                table = {}
+                for item in vals:
+                    if isinstance(item, list) and len(item) == 2:
+                        table[item[0]] = item[1]
+                out.append((q, table))
+            else:
+                out.append((q, list(vals)))
+        return out
+
+    def _decl_type(self, ref: ast.TypeRef):
+        if ref.args:
+            return Collection(ref.name, self._decl_type(ref.args[0]))
+        return None
+
+    def expr_Name(self, e: ast.Name, p: Path):
+        scope = p.lookup(e.name)
+        if scope is not None:
+            return [(p, scope[e.name])]
+        if id(e) in self.implicit_this:
+            return self.member(p, p.frame.this, e.name, e.span)
+        if e.name == "event":
+            return [(p, p.frame.event)]
+        t = self.types.get(id(e))
+        if isinstance(t, ClassType) and t.info.visibility == "global":
+            return [(p, self.u.globals.get(t.info.name, UNDEF))]
+        raise NotLowerable(e.span, f"'{e.name}' is not lowerable as a value here")
+
+    def expr_Member(self, e: ast.Member, p: Path):
+        obj_t = self.types.get(id(e.obj))
+        if isinstance(obj_t, Namespace):
+            t = self.types.get(id(e))
+            if isinstance(t, ClassType) and t.info.visibility == "global":
+                return [(p, self.u.globals.get(t.info.name, UNDEF))]
+            raise NotLowerable(e.span, f"'{e.name}' is not lowerable as a value here")
+        out = []
+        for q, o in self.eval(e.obj, p):
+            out.extend(self.member(q, o, e.name, e.name_span))
+        return out
+
+    def member(self, p: Path, o, name: str, span: Span):
+        def get(x):
+            if isinstance(x, UObj):
+                return self.read(p, x, name, span)
+            if name == "length" and isinstance(x, (list, tuple, dict)):
+                return float(len(x))
+            return UNDEF
+        return [(p, restrict(lift(get, o), p.pc))]
+
+    def expr_Index(self, e: ast.Index, p: Path):
+        out = []
+        for q, (o, k) in self.eval_all([e.obj, e.index], p):
+            out.append((q, restrict(lift(_index, o, k), q.pc)))
+        return out
+
+    def expr_Unary(self, e: ast.Unary, p: Path):
+        out = []
+        for q, v in self.eval(e.operand, p):
+            if e.op == "!":
+                out.append((q, sym_not(v)))
+            else:
+                out.append((q, sym_arith("-", 0.0, v)))
+        return out
+
+    def expr_Binary(self, e: ast.Binary, p: Path):
+        op = e.op
+        if op in ("&&", "||"):
+            return self.short_circuit(e, p)
+        out = []
+        result_t = self.types.get(id(e))
+        for q, (a, b) in self.eval_all([e.left, e.right], p):
+            if op == "==":
+                v = sym_equal(a, b)
+            elif op == "!=":
+                v = sym_not(sym_equal(a, b))
+            elif op in ("<", ">", "<=", ">="):
+                v = sym_compare(op, a, b)
+            elif op in ("&", "|") or (op == "^" and result_t == BOOL):
+                fa, fb = as_formula(a), as_formula(b)
+                if fa is None or fb is None:
+                    self.dropped += 1
+                    continue
+                v = conj(fa, fb) if op == "&" else disj(fa, fb) if op == "|" else \
+                    disj(conj(fa, neg(fb)), conj(neg(fa), fb))
+            elif op == "+" and (isinstance(a, str) or isinstance(b, str)):
+                raise NotLowerable(e.span, "string operations are not lowerable")
+            else:
+                v = sym_arith(op, a, b)
+                if result_t == PLAYER:
+                    v = self.to_player(v)
+            out.append((q, restrict(v, q.pc)))
+        return out
+
+    def short_circuit(self, e: ast.Binary, p: Path):
+        decided = e.op == "||"
+        out = []
+        for q, a in self.eval(e.left, p):
+            fa = as_formula(a)
+            if fa is None:
+                self.dropped += 1
+                continue
+            if _pure(e.right):
+                for r, b in self.eval(e.right, q):
+                    fb = as_formula(restrict(b, conj(r.pc, fa if not decided else neg(fa))))
+                    if fb is None:
+                        fb = FALSE  # only where the left side decides alone
+                    v = disj(fa, fb) if decided else conj(fa, fb)
+                    out.append((r, v))
+                continue
+            for r, truth in self.fork_on(q, fa):
+                if truth == decided:
+                    out.append((r, decided))
+                else:
+                    out.extend(self.eval(e.right, r))
+        return out
+
+    def expr_TypeTest(self, e: ast.TypeTest, p: Path):
+        test = self._type_test(e.type)
+        return [(q, lift(test, v)) for q, v in self.eval(e.expr, p)]
+
+    def expr_Cast(self, e: ast.Cast, p: Path):
+        test = self._type_test(e.type)
+        return [(q, lift(lambda x: x if test(x) else None, v)) for q, v in self.eval(e.expr, p)]
+
+    def _type_test(self, ref: ast.TypeRef):
+        t = self.types.get(id(ref))
+        if ref.name == "number" or ref.name == "player":
+            return lambda v: isinstance(v, (int, float, Num)) and not isinstance(v, bool)
+        if ref.name == "string":
+            return lambda v: isinstance(v, str)
+        if ref.name == "bool":
+            return lambda v: isinstance(v, bool)
+        info = t.info if isinstance(t, ClassType) else None
+        if info is None:
+            sym = None
+            for scope in self.program.scopes.values():
+                sym = scope.lookup(ref.name)
+                if sym is not None:
+                    break
+            info = sym if sym is not None and hasattr(sym, "derives_from") else self.builtins.by_name().get(ref.name)
+        if info is None:
+            raise NotLowerable(ref.span, f"type tests against {ref.name} are not lowerable")
+        return lambda v: isinstance(v, UObj) and v.is_a(info)
+
+    def expr_New(self, e: ast.New, p: Path):
+        raise NotLowerable(e.span, "objects created after setup are not lowerable")
+
+    def expr_Assign(self, e: ast.Assign, p: Path):
+        target = e.target
+        out = []
+        want = self.types.get(id(target))
+        for q, v in self.eval(e.value, p, want if isinstance(want, Collection) else None):
+            if e.op != "=":
+                for r, old in self.eval(target, q):
+                    nv = sym_arith(e.op[0], old, v)
+                    if want == PLAYER:
+                        nv = self.to_player(nv)
+                    out.extend(self.assign(target, r, nv))
+                continue
+            if want == PLAYER and v is not None:
+                v = self.to_player(v)
+            out.extend(self.assign(target, q, v))
+        return out
+
+    def assign(self, target: ast.Expr, p: Path, v) -> list[tuple[Path, object]]:
+        if isinstance(target, ast.Name):
+            scope = p.lookup(target.name)
+            if scope is not None:
+                scope[target.name] = restrict(v, p.pc)
+                return [(p, v)]
+            if id(target) in self.implicit_this:
+                return [(q, v) for q in self.write(p, p.frame.this, target.name, v, target.span)]
+            raise NotLowerable(target.span, f"assigning '{target.name}' is not lowerable")
+        if isinstance(target, ast.Member):
+            out = []
+            for q, o in self.eval(target.obj, p):
+                out.extend((r, v) for r in self.write(q, o, target.name, v, target.span))
+            return out
+        if isinstance(target, ast.Index):
+            out = []
+            for q, (o, k) in self.eval_all([target.obj, target.index], p):
+                for r, key in self.split(q, k):
+                    if isinstance(o, list):
+                        if not isinstance(key, (int, float)) or not 0 <= int(key) < len(o):
+                            self.dropped += 1
+                            continue
+                        o[int(key)] = v
+                    elif isinstance(o, dict) and not isinstance(o, StaticTable):
+                        if key is None:
+                            self.dropped += 1
+                            continue
+                        if v is None:
+                            o.pop(key, None)
+                        else:
+                            o[key] = v
+                    else:
+                        raise NotLowerable(target.span, "only local lists and tables can be changed by index")
+                    out.append((r, v))
+            return out
+        raise NotLowerable(target.span, "this assignment is not lowerable")
+
+    # ============================================================ calls
+    def expr_Call(self, e: ast.Call, p: Path):
+        callee = e.callee
+        if isinstance(callee, ast.Member) and callee.name == "length" and not e.args:
+            return [(q, lift(_length, o)) for q, o in self.eval(callee.obj, p)]
+        ct = self.types.get(id(callee))
+        if not isinstance(ct, CallableType):
+            raise NotLowerable(e.span, "this call is not lowerable")
+        if ct.kind == "function":
+            return self.call_function(e, callee, ct.target, p)
+        if ct.kind == "action":
+            raise NotLowerable(e.span, "actions called from code are not lowerable")
+        return self.call_builtin(e, callee, ct, p)
+
+    def call_function(self, e: ast.Call, callee, fi, p: Path):
+        if len(p.stack) > CALL_DEPTH:
+            raise NotLowerable(e.span, f"calls nested deeper than {CALL_DEPTH}: recursion is not lowerable")
+        named = [a for a in e.args if a.name is not None]
+        out = []
+        if fi.owner is None:
+            targets = [(p, None, [])]
+        elif isinstance(callee, ast.Member):
+            targets = [(q, o, []) for q, o in self.eval(callee.obj, p)]
+        else:
+            targets = [(p, p.frame.this, [])]
+        for q, obj, _ in targets:
+            for r, this in self.split(q, obj):
+                if fi.owner is not None and not isinstance(this, UObj):
+                    self.dropped += 1
+                    continue
+                target_fi = fi
+                if isinstance(this, UObj) and not (isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base)):
+                    target_fi = this.cls.find_function(fi.name) or fi
+                for s, vals in self.eval_all([a.value for a in named], r):
+                    out.extend(self.invoke(target_fi, this, dict(zip((a.name for a in named), vals)), s, e.span))
+        return out
+
+    def invoke(self, fi, this, given: dict, p: Path, span: Span) -> list[tuple[Path, object]]:
+        defn = fi.defn
+        frame = Frame(this, None, [{}], f"function {fi.name}")
+        caller = p.stack
+        p.stack = caller + [frame]
+        paths = [p]
+        for inp in defn.inputs:
+            nxt = []
+            for q in paths:
+                if inp.name in given:
+                    v = given[inp.name]
+                    if inp.type.name == "player" and v is not None:
+                        v = self.to_player(v)
+                    q.frame.scopes[0][inp.name] = v
+                    nxt.append(q)
+                elif inp.modifier == "function" or inp.default is not None:
+                    if inp.default is None:
+                        q.frame.scopes[0][inp.name] = None
+                        nxt.append(q)
+                    else:
+                        for r, v in self.eval(inp.default, q):
+                            r.frame.scopes[0][inp.name] = v
+                            nxt.append(r)
+                else:
+                    raise NotLowerable(inp.span, "function inputs asked of players are not lowerable")
+            paths = nxt
+        returns_player = defn.returns is not None and defn.returns.type is not None and defn.returns.type.name == "player"
+        self.where.append(fi.name)
+        try:
+            if defn.effect is not None:
+                paths = self.block(defn.effect.body, paths)
+        finally:
+            self.where.pop()
+        out = []
+        for q in paths:
+            value = None
+            if isinstance(q.status, tuple):
+                value = q.status[1]
+                q.status = None
+            elif q.status in ("break", "continue"):
+                q.status = None
+            q.stack = q.stack[:-1]
+            if returns_player and value is not None:
+                value = self.to_player(value)
+            if isinstance(value, Formula):
+                self.labels.setdefault(value.id, fi.name)
+            out.append((q, value))
+        return self._merge_results(out)
+
+    def _merge_results(self, pairs: list[tuple[Path, object]]) -> list[tuple[Path, object]]:
+        """Merge call results: paths with equal results meet again."""
+        if len(pairs) < 2:
+            return pairs
+        for q, v in pairs:
+            q.status = ("return", v) if q.status is None else q.status
+        merged = self.merge([q for q, _ in pairs])
+        out = []
+        for q in merged:
+            if isinstance(q.status, tuple) and q.status[0] == "return":
+                v = q.status[1]
+                q.status = None
+                out.append((q, v))
+            else:
+                out.append((q, None))
+        return out
+
+    def call_builtin(self, e: ast.Call, callee, ct: CallableType, p: Path):
+        sig = ct.target
+        qualified = sig.name
+        positional = [a.value for a in e.args if a.name is None]
+        bound = dict(zip((prm.name for prm in sig.params), positional))
+        bound.update({a.name: a.value for a in e.args if a.name is not None})
+        arg_exprs = [bound.get(prm.name) for prm in sig.params]
+        out = []
+        if "." in qualified or qualified == "log":
+            for q, vals in self.eval_all([a for a in arg_exprs if a is not None], p):
+                args = iter(vals)
+                filled = [next(args) if a is not None else _MISSING for a in arg_exprs]
+                out.extend(self.namespace_call(qualified, filled, q, e.span))
+            return out
+        name = ct.name
+        targets = self.eval(callee.obj, p) if isinstance(callee, ast.Member) else [(p, p.frame.this)]
+        for q, obj in targets:
+            for r, vals in self.eval_all([a for a in arg_exprs if a is not None], q):
+                for s, target in self.split(r, obj):
+                    out.extend(self.method(s, target, name, vals, e.span))
+        return out
+
+    def method(self, p: Path, target, name: str, vals: list, span: Span):
+        if isinstance(target, (list, tuple)):
+            if name == "contains":
+                return [(p, restrict(disj(*(as_formula(sym_equal(x, vals[0])) or FALSE for x in target)), p.pc))]
+            if name == "indexOf":
+                cases = []
+                rest = TRUE
+                for i, x in enumerate(target):
+                    f = as_formula(sym_equal(x, vals[0])) or FALSE
+                    cases.append((float(i), conj(rest, f)))
+                    rest = conj(rest, neg(f))
+                cases.append((-1.0, rest))
+                return [(p, choice(cases))]
+            if name == "add" and isinstance(target, list):
+                target.append(restrict(vals[0], p.pc))
+                return [(p, None)]
+            if name in ("add", "remove", "insert", "clear", "shuffle", "pop", "push", "draw"):
+                raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
+        if isinstance(target, dict) and name in ("keys", "values"):
+            return [(p, list(target.keys() if name == "keys" else target.values()))]
+        raise NotLowerable(span, f"the built-in {name}() is not lowerable")
+
+    def namespace_call(self, qualified: str, args: list, p: Path, span: Span):
+        player, turn, phase = p.control
+        if qualified == "player.active":
+            return [(p, float(player))]
+        if qualified == "player.all":
+            return [(p, [float(i) for i in range(self.u.players)])]
+        if qualified == "turn.active":
+            return [(p, turn)]
+        if qualified == "turn.phase.active":
+            return [(p, phase)]
+        if qualified == "log":
+            return [(p, None)]
+        if qualified == "turn.pass":
+            a0 = args[0] if args else _MISSING
+            a1 = args[1] if len(args) > 1 else _MISSING
+            if a0 is _MISSING and a1 is _MISSING:
+                return [(q, None) for q in self.pass_default(p, span)]
+            out = []
+            for q, who in self.split(p, self.to_player(a0) if a0 is not _MISSING else float(player)):
+                for r, ph in self.split(q, a1 if a1 is not _MISSING else None):
+                    turn_def = self.turns.get(turn)
+                    if who is None or turn_def is None:
+                        self.dropped += 1
+                        continue
+                    if ph is not None and ph not in {x.name for x in turn_def.phases}:
+                        raise NotLowerable(span, f"turn {turn} has no phase {ph}")
+                    r.control = (int(who), turn, ph if ph is not None else phase)
+                    r.pending = True
+                    out.append((r, None))
+            return out
+        raise NotLowerable(span, f"{qualified}() after setup is not lowerable")
+
+    def pass_default(self, p: Path, span: Span) -> list[Path]:
+        turn = self.turns.get(p.control[1])
+        if turn is None or turn.default is None:
+            self.dropped += 1
+            return []
+        before_pending = p.pending
+        p.pending = False
+        caller = p.stack
+        p.stack = caller + [Frame(None, None, [{}], f"default of turn {turn.name}")]
+        self.where.append(f"default_{turn.name}")
+        try:
+            paths = self.block(turn.default.body, [p])
+        finally:
+            self.where.pop()
+        out = []
+        first = turn.phases[0].name if turn.phases else None
+        for q in paths:
+            value = q.status[1] if isinstance(q.status, tuple) else None
+            if q.status != "over":
+                q.status = None
+            q.stack = q.stack[:-1]
+            if q.status == "over":
+                out.append(q)
+                continue
+            if value is not None:
+                for r, who in self.split(q, self.to_player(value)):
+                    r.control = (int(who), r.control[1], first)
+                    r.pending = True
+                    out.append(r)
+            elif q.pending:
+                out.append(q)
+            else:
+                q.pending = before_pending
+                self.dropped += 1  # the runtime stops: the default neither returned a player nor passed
+        return self.merge(out)
+
+    def to_player(self, v):
+        players = float(self.u.players)
+        def conv(x):
+            if x is None:
+                return None
+            if isinstance(x, Num):
+                return Num("player", (x, players))
+            if isinstance(x, bool) or not isinstance(x, (int, float)):
+                return UNDEF
+            i = int(x)
+            return float(i % self.u.players if i >= 0 else (self.u.players - (-i) % self.u.players) % self.u.players)
+        return lift(conv, v)
+
+    # ============================================================ game flow
+    def run_block(self, body: ast.Block, p: Path, this, event, what: str, scope: dict | None = None) -> list[Path]:
+        """A block in a fresh frame (an effect, a phase, a filter); returns keep their status."""
+        caller = p.stack
+        p.stack = caller + [Frame(this, event, [dict(scope or {})], what)]
+        self.where.append(what)
+        try:
+            paths = self.block(body, [p])
+        finally:
+            self.where.pop()
+        for q in paths:
+            q.stack = q.stack[:-1]
+        return paths
+
+    def enter_phases(self, paths: list[Path]) -> list[Path]:
+        """The runtime's `settle`: enter scheduled phases until every path waits for a player."""
+        for _ in range(FLOW_LIMIT):
+            waiting = [p for p in paths if not p.pending or p.status == "over"]
+            entering = [p for p in paths if p.pending and p.status != "over"]
+            if not entering:
+                return self.merge(paths)
+            out = list(waiting)
+            for p in entering:
+                p.pending = False
+                player, turn, phase = p.control
+                turn_def = self.turns.get(turn)
+                phase_def = next((x for x in turn_def.phases if x.name == phase), None) if turn_def else None
+                if phase_def is None:
+                    out.append(p)
+                    continue
+                items = phase_def.items
+                if any(isinstance(i, ast.InputDecl) for i in items):
+                    raise NotLowerable(phase_def.span, "phases with inputs are not lowerable")
+                effects = [i for i in items if isinstance(i, ast.Effect)]
+                body = effects[0].body if effects else ast.Block(phase_def.span, [i for i in items if isinstance(i, ast.Stmt)])
+                for q in self.run_block(body, p, None, None, f"phase_{phase}"):
+                    if q.status != "over":
+                        q.status = None
+                    out.append(q)
+            paths = self.merge(out)
+        raise NotLowerable(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+
+def _relative(pcs: list[Formula]) -> list[Formula]:
+    """The conditions without the conjuncts they all share (the merged path implies those)."""
+    sets = [set(f.parts) if f.kind == "and" else {f} for f in pcs]
+    common = set.intersection(*sets)
+    if not common:
+        return pcs
+    return [conj(*(s - common)) for s in sets]
+
+
+def _same(a, b) -> bool:
+    if a is b:
+        return True
+    if is_symbolic(a) or is_symbolic(b):
+        return a == b
+    return equal_concrete(a, b) and type(a) is type(b)
+
+
+def _pure(e: ast.Expr) -> bool:
+    """No calls of user code and no assignment: safe to evaluate whatever the left side says."""
+    if isinstance(e, (ast.Call, ast.Assign, ast.New)):
+        return False
+    for name in ("left", "right", "operand", "expr", "obj", "index"):
+        sub = getattr(e, name, None)
+        if isinstance(sub, ast.Expr) and not _pure(sub):
+            return False
+    return True
+
+
+def _index(o, k):
+    if isinstance(o, UObj) and o.cells is not None:
+        o = o.cells
+    if isinstance(o, (list, tuple)):
+        if not isinstance(k, (int, float)) or isinstance(k, bool):
+            return UNDEF
+        i = int(k)
+        if not 0 <= i < len(o):
+            return UNDEF
+        return o[i]
+    if isinstance(o, dict):
+        if k is None:
+            return UNDEF
+        for key, v in o.items():
+            if equal_concrete(key, k) or (isinstance(key, float) and isinstance(k, float) and key == k):
+                return v
+        return None
+    return UNDEF
+
+
+def _length(o):
+    if isinstance(o, (list, tuple, dict)):
+        return float(len(o))
+    return UNDEF

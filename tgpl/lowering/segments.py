@@ -1,0 +1,476 @@
+"""From a checked program and its universe to the game's logic: moves, segments, domains.
+
+For every control state (player, turn, phase) that a decision can happen in,
+this module lists the moves the player may make, each with the formula that
+makes it legal (requires, trigger and filters, read-only), and runs every
+move's segment on symbolic paths (tgpl.lowering.execute): the effect, then
+the phases entered, up to the next decision. The final paths, with their
+conditions, the fluents they write, their control and their result, are the
+game's transition relation. Control states are found as the segments reach
+them, starting from the control after setup.
+
+Numeric fluents are opaque while the code runs; their ranges are found last
+(`number_domains`): the values a segment can write, from the ranges so far,
+until nothing new appears. Paths that end the game do not feed the ranges
+back, since no move is made after them: that is what bounds a counter that
+ends the game when it reaches a value.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from tgpl.frontend import ast
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
+from tgpl.lowering.execute import Executor, Frame, NotLowerable, Path
+from tgpl.lowering.symbolic import (
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, UObj, as_formula,
+    choice, conj, disj, evaluate3, lit, literals, vkey,
+)
+from tgpl.lowering.universe import Universe
+
+RANGE_LIMIT = 1000  # values of one numeric fluent
+FIXPOINT_LIMIT = 10_000
+
+
+@dataclass
+class MoveInfo:
+    index: int
+    player: int
+    obj: UObj
+    action: str
+    inputs: tuple  # ((input name, concrete value), ...) as the mover picks them
+    text: str  # the runtime's move text
+
+
+@dataclass
+class Fluent:
+    obj: UObj
+    attr: str
+    type: object  # the attribute's checker type
+    initial: object
+    domain: list = field(default_factory=list)  # concrete values (numbers once ranges are known)
+
+    @property
+    def numeric(self) -> bool:
+        return self.type == NUMBER
+
+
+@dataclass
+class ControlState:
+    control: tuple
+    legal: list[tuple[MoveInfo, Formula]] = field(default_factory=list)
+    paths: list[Path] = field(default_factory=list)  # final paths of all its moves
+
+
+@dataclass
+class GameLogic:
+    universe: Universe
+    fluents: dict[tuple[str, str], Fluent]
+    moves: list[MoveInfo]
+    states: dict[tuple, ControlState]
+    labels: dict[int, str]
+    results: list[tuple]  # every ranking a segment can end with
+    dropped: int  # cases dropped where the runtime would stop with an error
+
+
+def written_attributes(program) -> set[str]:
+    """Attribute names that code running after setup assigns (by name: a sound over-approximation)."""
+    names: set[str] = set()
+
+    def visit(node):
+        if isinstance(node, ast.Assign):
+            t = node.target
+            if isinstance(t, ast.Member):
+                names.add(t.name)
+            elif isinstance(t, ast.Name) and id(t) in program.implicit_this:
+                names.add(t.name)
+        if isinstance(node, list):
+            for x in node:
+                visit(x)
+            return
+        if not hasattr(node, "__dataclass_fields__"):
+            return
+        for name in node.__dataclass_fields__:
+            if name == "span":
+                continue
+            visit(getattr(node, name, None))
+
+    for info in program.classes:
+        for fi in info.functions.values():
+            visit(fi.defn)
+        for action in info.actions.values():
+            visit(action)
+    for fi in program.functions:
+        visit(fi.defn)
+    for turn in program.turns.values():
+        visit(turn.defn)
+    return names
+
+
+class Lowering:
+    """Builds the GameLogic of a program from its universe."""
+
+    def __init__(self, program, universe: Universe):
+        self.program = program
+        self.u = universe
+        self.builtins = program.builtins
+        self.fluents = self._find_fluents()
+        self._read_cache: dict[tuple, object] = {}
+        self.ex = Executor(program, universe, set(self.fluents), self.read_before)
+        self.moves: list[MoveInfo] = []
+        self._move_ids: dict[tuple, MoveInfo] = {}
+
+    # ------------------------------------------------------------ fluents
+    def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
+        written = written_attributes(self.program)
+        out: dict[tuple[str, str], Fluent] = {}
+        for o in self.u.objects:
+            for name in o.fields:
+                if name not in written:
+                    continue
+                found = o.cls.find_attribute(name)
+                if found is None:
+                    continue
+                t = found[1]
+                initial = o.fields[name]
+                if isinstance(initial, (tuple, dict)):
+                    continue  # collections: writes to them are refused when met
+                out[(o.name, name)] = Fluent(o, name, t, initial)
+        for fl in out.values():
+            fl.domain = self._static_domain(fl)
+        return out
+
+    def _static_domain(self, fl: Fluent) -> list:
+        t = fl.type
+        if t == NUMBER:
+            return []
+        if t == PLAYER:
+            values = [None] + [float(i) for i in range(self.u.players)]
+        elif t == BOOL:
+            values = [False, True, None]
+        elif isinstance(t, ClassType):
+            values = [None] + self.u.of_class(t.info)
+        elif t == STRING:
+            values = [None] + sorted(self._string_literals())
+        else:
+            raise NotLowerable(self._attr_span(fl), f"'{fl.attr}' has a type the lowering cannot enumerate")
+        if not any(vkey(v) == vkey(fl.initial) for v in values):
+            values.append(fl.initial)
+        return values
+
+    def _string_literals(self) -> set[str]:
+        found: set[str] = set()
+
+        def visit(node):
+            if isinstance(node, ast.StringLit):
+                found.add(node.value)
+            if isinstance(node, list):
+                for x in node:
+                    visit(x)
+                return
+            if hasattr(node, "__dataclass_fields__"):
+                for name in node.__dataclass_fields__:
+                    if name != "span":
+                        visit(getattr(node, name, None))
+
+        for m in self.program.modules:
+            visit(m.items)
+        return found
+
+    def _attr_span(self, fl: Fluent):
+        for info in fl.obj.cls.ancestors():
+            if fl.attr in info.attributes:
+                return info.attributes[fl.attr].span
+        return None
+
+    def read_before(self, obj: str, attr: str):
+        """A fluent's value before the move: opaque for numbers, by cases otherwise."""
+        key = (obj, attr)
+        v = self._read_cache.get(key)
+        if v is None:
+            fl = self.fluents[key]
+            if fl.numeric:
+                v = Num("fluent", key)
+            else:
+                v = choice((x, lit(FluentLit(obj, attr, vkey_value(x)))) for x in fl.domain)
+            self._read_cache[key] = v
+        return v
+
+    # ------------------------------------------------------------ moves
+    def choice_event(self, player: int) -> UObj:
+        ev = UObj("PlayerChoiceEvent", self.builtins.player_choice, (), -1)
+        ev.fields = {"active": float(player)}
+        return ev
+
+    def actions_of(self, obj: UObj) -> list[ast.ActionDef]:
+        """Every action of obj's class, base actions first, overridden ones replaced."""
+        found: dict[str, ast.ActionDef] = {}
+        for info in reversed(list(obj.cls.ancestors())):
+            for name, a in info.actions.items():
+                found.pop(name, None)
+                found[name] = a
+        return list(found.values())
+
+    def legal_moves(self, cs: tuple) -> list[tuple[MoveInfo, Formula]]:
+        player = cs[0]
+        ctrl = lit(ControlLit(cs))
+        event = self.choice_event(player)
+        choice_names = {c.name for c in self.builtins.player_choice.ancestors()}
+        out = []
+        for obj in self.u.objects:
+            if obj.cls.visibility != "global" and player not in obj.owners:
+                continue
+            for action in self.actions_of(obj):
+                triggers = [t for t in action.triggers if t.event in choice_names]
+                if not triggers:
+                    continue
+                base = Path(ctrl, {}, cs)
+                ok = TRUE
+                for req in action.requires:
+                    ok = conj(ok, self.block_truth(req.body, base, obj, event, {}, f"require_{action.name}"))
+                ok = conj(ok, self.block_truth(triggers[0].body, base, obj, event, {}, f"trigger_{action.name}"))
+                if ok is FALSE:
+                    continue
+                for combo, f in self.combos(action, list(action.inputs), base, obj, event, player, {}):
+                    legal = conj(ok, f)
+                    if legal is FALSE:
+                        continue
+                    out.append((self.move(player, obj, action, combo), legal))
+        return out
+
+    def combos(self, action, inputs, base: Path, obj, event, player, bound: dict):
+        """(input values, filter formula) for each way the mover can fill the inputs."""
+        if not inputs:
+            yield (), TRUE
+            return
+        inp, rest = inputs[0], inputs[1:]
+        modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
+        if modifier != "player" or inp.target is not None:
+            raise NotLowerable(inp.span, f"{modifier} inputs of actions are not lowerable (only inputs the mover picks)")
+        t = self.program.types.get(id(inp.type))
+        candidates = self.candidates(inp)
+        if inp.optional:
+            candidates = candidates + [None]
+        for c in candidates:
+            scope = dict(bound)
+            scope[inp.name] = c
+            f = TRUE
+            for flt in inp.filters:
+                fscope = dict(scope)
+                fscope[flt.name or inp.name] = c
+                f = conj(f, self.block_truth(flt.body, base, obj, event, fscope, f"filter_{inp.name}"))
+                if f is FALSE:
+                    break
+            if f is FALSE:
+                continue
+            for tail, g in self.combos(action, rest, base, obj, event, player, scope):
+                yield ((inp.name, c),) + tail, conj(f, g)
+        del t
+
+    def candidates(self, inp: ast.InputDecl) -> list:
+        ref = inp.type
+        if ref.args:
+            raise NotLowerable(inp.span, "list inputs are not lowerable")
+        if ref.name == "player":
+            return [float(i) for i in range(self.u.players)]
+        if ref.name == "bool":
+            return [False, True]
+        info = None
+        for scope in self.program.scopes.values():
+            sym = scope.lookup(ref.name)
+            if sym is not None and hasattr(sym, "derives_from"):
+                info = sym
+                break
+        if info is None:
+            info = self.builtins.by_name().get(ref.name)
+        if info is None:
+            raise NotLowerable(inp.span, f"inputs of type {ref.name} are not lowerable")
+        return [o for o in self.u.of_class(info) if not o.fields.get("discarded", False)]
+
+    def block_truth(self, body: ast.Block, base: Path, obj, event, scope: dict, what: str) -> Formula:
+        """The formula under which a read-only block returns true."""
+        p = base.fork(TRUE)
+        paths = self.ex.run_block(body, p, obj, event, what, scope)
+        parts = []
+        for q in paths:
+            if q.store or q.pending or q.status == "over":
+                raise NotLowerable(body.span, "a require, trigger or filter cannot change the game")
+            v = q.status[1] if isinstance(q.status, tuple) else None
+            f = as_formula(v) if v is not None else FALSE
+            if f is None:
+                continue
+            parts.append(conj(q.pc, f))
+        return disj(*parts)
+
+    def move(self, player: int, obj: UObj, action, combo: tuple) -> MoveInfo:
+        key = (player, obj.name, action.name, tuple((n, vkey(v)) for n, v in combo))
+        m = self._move_ids.get(key)
+        if m is None:
+            args = ", ".join(f"{n}: {value_text(v)}" for n, v in combo)
+            text = f"{obj.name}.{action.name}({args})"
+            m = MoveInfo(len(self.moves), player, obj, action.name, combo, text)
+            self.moves.append(m)
+            self._move_ids[key] = m
+        return m
+
+    # ------------------------------------------------------------ segments
+    def segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
+        ctrl = lit(ControlLit(cs))
+        paths: list[Path] = []
+        for m, _ in legal:
+            action = next(a for a in self.actions_of(m.obj) if a.name == m.action)
+            p = Path(conj(ctrl, lit(MoveLit(m.index))), {}, cs)
+            if action.effect is None:
+                paths.append(p)
+                continue
+            scope = {n: v for n, v in m.inputs}
+            for inp in action.inputs:
+                scope.setdefault(inp.name, None)
+            for q in self.ex.run_block(action.effect.body, p, m.obj, self.choice_event(cs[0]), f"action_{m.action}", scope):
+                if q.status != "over":
+                    q.status = None
+                paths.append(q)
+        paths = self.ex.merge(paths)
+        return self.ex.enter_phases(paths)
+
+    def run(self) -> GameLogic:
+        states: dict[tuple, ControlState] = {}
+        todo = [self.u.control]
+        while todo:
+            cs = todo.pop(0)
+            if cs in states:
+                continue
+            st = ControlState(cs)
+            states[cs] = st
+            st.legal = self.legal_moves(cs)
+            st.paths = self.segment(cs, st.legal)
+            for p in st.paths:
+                if p.status != "over" and p.control not in states:
+                    todo.append(p.control)
+        results = sorted({p.result for st in states.values() for p in st.paths if p.result is not None})
+        if self.u.result is not None:
+            results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
+        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.dropped)
+        number_domains(logic, self)
+        return logic
+
+
+def vkey_value(x):
+    """The value a fluent literal records: numbers as floats, the rest as they are."""
+    if isinstance(x, UObj):
+        return x
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    return float(x)
+
+
+def value_text(v) -> str:
+    """The runtime's text for an input value (`_value_text` in tgpl.runtime.game)."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, UObj):
+        return v.name
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    x = float(v)
+    return str(int(x)) if x == int(x) and abs(x) < 1e15 else repr(x)
+
+
+# ================================================================ numbers
+def values_under(v, env: dict, known) -> set:
+    """The concrete values v may take when the numeric fluents are as in env."""
+    if isinstance(v, Num):
+        x = v.value(env)
+        return set() if x is UNDEF else {x}
+    if isinstance(v, Choice):
+        out: set = set()
+        for x, f in v.cases:
+            if evaluate3(f, known) is not False:
+                out |= values_under(x, env, known)
+        return out
+    if isinstance(v, Formula):
+        return {True, False}
+    return {v}
+
+
+def num_leaves(v) -> set:
+    if isinstance(v, Num):
+        return v.leaves()
+    if isinstance(v, Choice):
+        out: set = set()
+        for x, f in v.cases:
+            out |= num_leaves(x) | formula_leaves(f)
+        return out
+    return set()
+
+
+def formula_leaves(f: Formula) -> set:
+    out: set = set()
+    for key in literals(f):
+        if isinstance(key, CmpLit):
+            out |= num_leaves(key.left) | num_leaves(key.right)
+    return out
+
+
+def cmp_value(key: CmpLit, env: dict):
+    from tgpl.lowering.symbolic import arith_concrete, equal_concrete
+
+    a = key.left.value(env) if isinstance(key.left, Num) else key.left
+    b = key.right.value(env) if isinstance(key.right, Num) else key.right
+    if a is UNDEF or b is UNDEF:
+        return False
+    if key.op == "==":
+        return equal_concrete(a, b)
+    r = arith_concrete(key.op, a, b)
+    return r if isinstance(r, bool) else False
+
+
+def number_domains(logic: GameLogic, lowering: Lowering) -> None:
+    """Find every numeric fluent's range: a fixpoint over the segments' writes."""
+    numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
+    if not numeric:
+        return
+    live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
+    writes = []  # (path, cell, value, ends the game)
+    for st in logic.states.values():
+        for p in st.paths:
+            for cell, v in p.store.items():
+                if cell in numeric:
+                    writes.append((p, cell, v, p.status == "over"))
+    ended: dict[tuple, set] = {k: set() for k in numeric}
+    for _ in range(FIXPOINT_LIMIT):
+        changed = False
+        for p, cell, v, over in writes:
+            leaves = sorted(num_leaves(v) | formula_leaves(p.pc))
+            for combo in itertools.product(*(sorted(live[leaf], key=_num_order) for leaf in leaves)):
+                env = dict(zip(leaves, combo))
+
+                def known(key, env=env):
+                    return cmp_value(key, env) if isinstance(key, CmpLit) else None
+
+                if evaluate3(p.pc, known) is False:
+                    continue
+                for x in values_under(v, env, known):
+                    target = ended[cell] if over else live[cell]
+                    if x not in target:
+                        target.add(x)
+                        changed = changed or not over
+                        if len(target) > RANGE_LIMIT:
+                            fl = numeric[cell]
+                            raise NotLowerable(lowering._attr_span(fl),
+                                               f"{fl.obj.name}.{fl.attr} takes more than {RANGE_LIMIT} values: "
+                                               "numbers need a finite range to be lowered")
+        if not changed:
+            break
+    for k, fl in numeric.items():
+        fl.domain = sorted(live[k] | ended[k], key=_num_order)
+
+
+def _num_order(x):
+    return (0, 0.0) if x is None else (1, float(x))

@@ -1,0 +1,537 @@
+"""Symbolic values for the lowering: formulas over the state, case maps and opaque numbers.
+
+The lowering executes TGPL code once for all states at the same time. A value
+that depends on the state before the move is symbolic:
+
+- a `Formula` is a boolean over *literals*: a fluent having a value, a move
+  being made, the control being in a given state, or a comparison of opaque
+  numbers. Formulas are hash-consed (one object per structure), so equal
+  conditions met on different paths are the same object: they share the
+  relation they are emitted as, and `And` sees `x` and `not x` meet;
+- a `Choice` is a finite case map `{value: formula}` with mutually exclusive
+  formulas: the value of a fluent of an object type before the move, or a value
+  that differs between merged paths;
+- a `Num` is an opaque number: an expression over numeric fluents. Numeric
+  fluents have no range known in advance, so arithmetic on them is kept as
+  an expression and their range is found afterwards by a fixpoint over the
+  segments (`tgpl.lowering.domains`); only then are expressions expanded.
+
+Concrete values are those of the runtime: None, bool, float, str, `UObj`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Union
+
+# ================================================================= formulas
+
+
+class Formula:
+    """A hash-consed boolean formula; build with `lit`, `conj`, `disj`, `neg`."""
+
+    __slots__ = ("kind", "parts", "key", "id", "__weakref__")
+    _table: dict = {}
+    _count = itertools.count()
+
+    kind: str  # "true" | "false" | "lit" | "and" | "or" | "not"
+    parts: tuple  # children (and/or/not) or ()
+    key: object  # the literal's key (lit) or None
+
+    def __new__(cls, kind: str, parts: tuple = (), key: object = None):
+        k = (kind, parts, key)
+        found = cls._table.get(k)
+        if found is not None:
+            return found
+        self = object.__new__(cls)
+        self.kind, self.parts, self.key = kind, parts, key
+        self.id = next(cls._count)
+        cls._table[k] = self
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self) -> str:
+        if self.kind == "lit":
+            return f"{self.key}"
+        if self.kind in ("true", "false"):
+            return self.kind
+        return f"({self.kind} {' '.join(map(repr, self.parts))})"
+
+
+TRUE = Formula("true")
+FALSE = Formula("false")
+
+
+@dataclass(frozen=True, slots=True)
+class FluentLit:
+    """The fluent `attr` of object `obj` has the concrete value `value`."""
+
+    obj: str
+    attr: str
+    value: object
+
+    def __repr__(self) -> str:
+        return f"{self.obj}.{self.attr}={self.value!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLit:
+    """The move `move` (an index into the lowering's move table) is being made."""
+
+    move: int
+
+    def __repr__(self) -> str:
+        return f"does#{self.move}"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlLit:
+    """Control before the move is (player, turn, phase)."""
+
+    control: tuple
+
+    def __repr__(self) -> str:
+        return f"control{self.control}"
+
+
+@dataclass(frozen=True, slots=True)
+class CmpLit:
+    """`left op right` on numbers, at least one side opaque."""
+
+    op: str
+    left: object
+    right: object
+
+    def __repr__(self) -> str:
+        return f"[{self.left!r} {self.op} {self.right!r}]"
+
+
+def lit(key) -> Formula:
+    return Formula("lit", (), key)
+
+
+def neg(f: Formula) -> Formula:
+    if f is TRUE:
+        return FALSE
+    if f is FALSE:
+        return TRUE
+    if f.kind == "not":
+        return f.parts[0]
+    return Formula("not", (f,))
+
+
+def _sorted(parts: Iterable[Formula]) -> tuple:
+    return tuple(sorted(set(parts), key=lambda p: p.id))
+
+
+def conj(*fs: Formula) -> Formula:
+    parts: set[Formula] = set()
+    for f in fs:
+        if f is FALSE:
+            return FALSE
+        if f is TRUE:
+            continue
+        if f.kind == "and":
+            parts.update(f.parts)
+        else:
+            parts.add(f)
+    if not parts:
+        return TRUE
+    values: dict[tuple, object] = {}
+    for p in parts:
+        if p.kind == "not" and p.parts[0] in parts:
+            return FALSE
+        if p.kind == "lit" and isinstance(p.key, FluentLit):  # a fluent has one value at a time
+            cell = (p.key.obj, p.key.attr)
+            if cell in values and values[cell] != p.key.value:
+                return FALSE
+            values[cell] = p.key.value
+        if p.kind == "lit" and isinstance(p.key, (ControlLit, MoveLit)):
+            cell = type(p.key)
+            if cell in values and values[cell] != p.key:
+                return FALSE
+            values[cell] = p.key
+    if len(parts) == 1:
+        return next(iter(parts))
+    return Formula("and", _sorted(parts))
+
+
+def disj(*fs: Formula) -> Formula:
+    parts: set[Formula] = set()
+    for f in fs:
+        if f is TRUE:
+            return TRUE
+        if f is FALSE:
+            continue
+        if f.kind == "or":
+            parts.update(f.parts)
+        else:
+            parts.add(f)
+    if not parts:
+        return FALSE
+    for p in parts:
+        if p.kind == "not" and p.parts[0] in parts:
+            return TRUE
+    if len(parts) == 1:
+        return next(iter(parts))
+    return Formula("or", _sorted(parts))
+
+
+def literals(f: Formula) -> Iterable[object]:
+    """Every literal key under f, each once."""
+    seen: set[int] = set()
+    todo = [f]
+    while todo:
+        g = todo.pop()
+        if g.id in seen:
+            continue
+        seen.add(g.id)
+        if g.kind == "lit":
+            yield g.key
+        todo.extend(g.parts)
+
+
+def evaluate3(f: Formula, known: Callable[[object], bool | None], memo: dict | None = None) -> bool | None:
+    """Three-valued value of f when `known(key)` tells some literals (None: unknown)."""
+    if memo is None:
+        memo = {}
+    got = memo.get(f.id, 0)
+    if got != 0:
+        return got
+    if f is TRUE:
+        r: bool | None = True
+    elif f is FALSE:
+        r = False
+    elif f.kind == "lit":
+        r = known(f.key)
+    elif f.kind == "not":
+        v = evaluate3(f.parts[0], known, memo)
+        r = None if v is None else not v
+    elif f.kind == "and":
+        r = True
+        for p in f.parts:
+            v = evaluate3(p, known, memo)
+            if v is False:
+                r = False
+                break
+            if v is None:
+                r = None
+    else:
+        r = False
+        for p in f.parts:
+            v = evaluate3(p, known, memo)
+            if v is True:
+                r = True
+                break
+            if v is None:
+                r = None
+    memo[f.id] = r
+    return r
+
+
+# =================================================================== values
+
+
+class UObj:
+    """An object of the universe after setup: its name, class and static fields."""
+
+    __slots__ = ("name", "cls", "owners", "fields", "cells", "connections", "serial")
+
+    def __init__(self, name: str, cls, owners: tuple, serial: int):
+        self.name = name
+        self.cls = cls  # the checker's ClassInfo
+        self.owners = owners
+        self.fields: dict[str, object] = {}
+        self.cells: tuple | None = None  # a group's tiles by index
+        self.connections: tuple = ()  # a tile's neighbours, as connection objects
+        self.serial = serial
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def is_a(self, info) -> bool:
+        return self.cls.derives_from(info)
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """An opaque number: a numeric fluent before the move (`op` "fluent"), or arithmetic on one."""
+
+    op: str
+    args: tuple  # ("obj", "attr") for a fluent; operands (Num | float) otherwise
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def leaves(self) -> set[tuple]:
+        if self.op == "fluent":
+            return {self.args}
+        out: set[tuple] = set()
+        for a in self.args:
+            if isinstance(a, Num):
+                out |= a.leaves()
+        return out
+
+    def value(self, env: dict) -> object:
+        """The number under an assignment of the numeric fluents (UNDEF where the runtime errs)."""
+        if self.op == "fluent":
+            return env[self.args]
+        vals = [a.value(env) if isinstance(a, Num) else a for a in self.args]
+        if any(v is UNDEF for v in vals):
+            return UNDEF
+        return arith_concrete(self.op, *vals)
+
+    def __repr__(self) -> str:
+        if self.op == "fluent":
+            return ".".join(self.args)
+        if self.op == "player":
+            return f"player({self.args[0]!r})"
+        return f"({self.args[0]!r} {self.op} {self.args[1]!r})"
+
+
+class Choice:
+    """A value known only by cases: `{value: formula}`, the formulas mutually exclusive."""
+
+    __slots__ = ("cases",)
+
+    def __init__(self, cases: tuple):
+        self.cases = cases  # ((value, Formula), ...)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Choice) and self.cases == other.cases
+
+    def __hash__(self) -> int:
+        return hash(self.cases)
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{v!r}: {f!r}" for v, f in self.cases) + "}"
+
+
+class _Undefined:
+    """Where the runtime would stop with an error (null member, bad operands): such cases are dropped."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNDEF"
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+UNDEF = _Undefined()
+
+Value = Union[None, bool, float, str, UObj, Num, Choice, Formula, list, dict, tuple]
+
+
+def vkey(v) -> object:
+    """A hashable key that tells values apart as the runtime's `==` does (1 and true differ)."""
+    if isinstance(v, bool):
+        return ("b", v)
+    if isinstance(v, (int, float)):
+        return ("n", float(v))
+    if isinstance(v, UObj):
+        return ("o", v.name)
+    return v
+
+
+def choice(pairs: Iterable[tuple[object, Formula]]) -> object:
+    """The simplest value for these cases: merges equal values, drops impossible ones."""
+    merged: dict[object, list] = {}
+    for v, f in pairs:
+        if f is FALSE or v is UNDEF:
+            continue
+        if isinstance(v, Choice):  # flatten
+            for w, g in v.cases:
+                if w is UNDEF:
+                    continue
+                merged.setdefault(vkey(w), [w, []])[1].append(conj(f, g))
+            continue
+        if isinstance(v, Formula):
+            for w, g in ((True, v), (False, neg(v))):
+                merged.setdefault(vkey(w), [w, []])[1].append(conj(f, g))
+            continue
+        merged.setdefault(vkey(v), [v, []])[1].append(f)
+    cases = [(v, disj(*fs)) for v, fs in merged.values()]
+    cases = [(v, f) for v, f in cases if f is not FALSE]
+    if not cases:
+        return UNDEF
+    if len(cases) == 1 and cases[0][1] is TRUE:
+        return cases[0][0]
+    keys = {vkey(v) for v, _ in cases}
+    if keys <= {("b", True), ("b", False)}:  # a bool by cases is a formula
+        return next((f for v, f in cases if v is True), FALSE)
+    cases.sort(key=lambda c: _order(c[0]))
+    return Choice(tuple(cases))
+
+
+def _order(v) -> tuple:
+    if v is None:
+        return (0, "")
+    if isinstance(v, bool):
+        return (1, str(v))
+    if isinstance(v, (int, float)):
+        return (2, "", float(v))
+    if isinstance(v, str):
+        return (3, v)
+    if isinstance(v, UObj):
+        return (4, "", v.serial)
+    return (5, repr(v))
+
+
+def cases_of(v) -> list[tuple[object, Formula]]:
+    """Any value as cases (a concrete value is one case, always)."""
+    if isinstance(v, Choice):
+        return list(v.cases)
+    if isinstance(v, Formula):
+        if v is TRUE:
+            return [(True, TRUE)]
+        if v is FALSE:
+            return [(False, TRUE)]
+        return [(True, v), (False, neg(v))]
+    return [(v, TRUE)]
+
+
+def is_symbolic(v) -> bool:
+    return isinstance(v, (Choice, Formula, Num))
+
+
+def lift(fn: Callable, *args) -> object:
+    """fn applied case by case to the cases of its arguments; fn takes concrete values or Nums."""
+    if not any(isinstance(a, (Choice, Formula)) for a in args):
+        return fn(*args)
+    out = []
+    for combo in itertools.product(*(cases_of(a) for a in args)):
+        f = conj(*(c[1] for c in combo))
+        if f is FALSE:
+            continue
+        out.append((fn(*(c[0] for c in combo)), f))
+    return choice(out)
+
+
+# ------------------------------------------------------------- operations
+def arith_concrete(op: str, a, b):
+    """The runtime's arithmetic on two numbers (UNDEF where the runtime stops with an error)."""
+    try:
+        if op == "+":
+            r = a + b
+        elif op == "-":
+            r = a - b
+        elif op == "*":
+            r = a * b
+        elif op == "/":
+            r = a / b
+        elif op == "%":
+            if b == 0:
+                return UNDEF
+            r = math.fmod(a, b)
+        elif op == "^":
+            r = a ** b
+            if isinstance(r, complex):
+                return UNDEF
+        elif op == "player":  # to_player(a, players=b)
+            x = int(a)
+            return float(x % b if x >= 0 else (b - (-x) % b) % b)
+        elif op in ("<", ">", "<=", ">="):
+            return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
+        else:
+            raise ValueError(op)
+    except (ZeroDivisionError, OverflowError, ValueError, TypeError):
+        return UNDEF
+    return float(r)
+
+
+def equal_concrete(a, b) -> bool:
+    """The runtime's `==` (`_equal` in tgpl.runtime.compiler)."""
+    if a is b:
+        return True
+    if isinstance(a, (UObj, list, dict)) or isinstance(b, (UObj, list, dict)):
+        return False
+    if isinstance(a, bool) != isinstance(b, bool):
+        return False
+    return a == b
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, Num)) and not isinstance(v, bool)
+
+
+def sym_equal(a, b) -> object:
+    """`a == b`: a bool, or a formula when either side is symbolic."""
+    def eq(x, y):
+        if isinstance(x, Num) or isinstance(y, Num):
+            if not (_is_number(x) and _is_number(y)):
+                return False
+            return lit(CmpLit("==", x, y))
+        return equal_concrete(x, y)
+    r = lift(eq, a, b)
+    return r
+
+
+def sym_compare(op: str, a, b) -> object:
+    def cmp(x, y):
+        if not (_is_number(x) and _is_number(y)) and not (isinstance(x, str) and isinstance(y, str)):
+            return UNDEF  # a runtime error: dropped with the path's case
+        if isinstance(x, Num) or isinstance(y, Num):
+            return lit(CmpLit(op, x, y))
+        return arith_concrete(op, x, y)
+    return lift(cmp, a, b)
+
+
+def sym_arith(op: str, a, b) -> object:
+    def ar(x, y):
+        if not (_is_number(x) and _is_number(y)):
+            return UNDEF
+        if isinstance(x, Num) or isinstance(y, Num):
+            return Num(op, (x, y))
+        return arith_concrete(op, x, y)
+    return lift(ar, a, b)
+
+
+def sym_not(a) -> object:
+    if isinstance(a, bool):
+        return not a
+    if isinstance(a, Formula):
+        return neg(a)
+    return lift(lambda x: (not x) if isinstance(x, bool) else UNDEF, a)
+
+
+def as_formula(v) -> Formula | None:
+    """A bool value as a formula (None when some case is not a bool)."""
+    if v is True:
+        return TRUE
+    if v is False:
+        return FALSE
+    if isinstance(v, Formula):
+        return v
+    if isinstance(v, Choice):
+        if all(isinstance(x, bool) for x, _ in v.cases):
+            return disj(*(f for x, f in v.cases if x is True))
+    return None
+
+
+def restrict(v, pc: Formula) -> object:
+    """v without the cases that contradict the path condition."""
+    if isinstance(v, Choice):
+        kept = [(x, f) for x, f in v.cases if conj(pc, f) is not FALSE]
+        if len(kept) == len(v.cases):
+            return v
+        if len(kept) == 1:
+            return kept[0][0]
+        return Choice(tuple(kept))
+    if isinstance(v, Formula) and v is not TRUE and v is not FALSE:
+        if conj(pc, v) is FALSE:
+            return False
+        if conj(pc, neg(v)) is FALSE:
+            return True
+    return v

@@ -1,0 +1,67 @@
+"""A decision state as plain data: what the lowering needs of the world after setup.
+
+The lowering (tgpl.lowering) may not import the runtime, yet it starts from
+the objects that setup created. This module describes a state with nothing
+but Python built-ins and the checker's `ClassInfo`s, so any layer can read it:
+
+    {"players": 2, "control": (player, turn, phase), "result": None | ranking,
+     "objects": [{"name", "class": ClassInfo, "serial", "owners": (..),
+                  "fields": {name: value}, "cells": [[name | None, ..], ..] | None,
+                  "connections": [(connection name, ClassInfo, destination name), ..]}]}
+
+Values: None, bool, float, str, ("obj", name), ("list", [values]),
+("table", [(key, value), ..]). Fields that start with `_` are the runtime's own
+(a group's cell matrix, a deck's items) and appear in their own keys.
+"""
+
+from __future__ import annotations
+
+from tgpl.runtime.game import State
+from tgpl.runtime.values import Obj
+
+
+def _plain(v):
+    c = v.__class__
+    if c is Obj:
+        return ("obj", v.name)
+    if c is list:
+        return ("list", [_plain(x) for x in v])
+    if c is dict:
+        return ("table", [(_plain(k), _plain(x)) for k, x in v.items()])
+    if c is int:
+        return float(v)
+    return v
+
+
+def _connection(link: Obj) -> tuple:
+    to = link.fields.get("_to")
+    if to is None:
+        target = link.fields.get("to")
+        to = target.name if isinstance(target, Obj) else None
+    return (link.name, link.cls.info, to)
+
+
+def snapshot(state: State) -> dict:
+    """The state's world as plain data (see the module's docstring)."""
+    w = state.world
+    objects = []
+    for o in w.objects:
+        fields = {k: _plain(v) for k, v in o.fields.items() if not k.startswith("_") and k != "connections"}
+        cells = o.fields.get("_cells")
+        objects.append({
+            "name": o.name,
+            "class": o.cls.info,
+            "serial": o.serial,
+            "owners": tuple(o.owners),
+            "fields": fields,
+            "items": [_plain(x) for x in o.fields["_items"]] if "_items" in o.fields else None,
+            "cells": [[t.name if t is not None else None for t in col] for col in cells] if cells is not None else None,
+            "connections": [_connection(c) for c in o.fields.get("connections", ())],
+        })
+    c = w.control
+    return {
+        "players": w.players,
+        "control": (c.player, c.turn, c.phase),
+        "result": [list(r) for r in w.result] if w.result is not None else None,
+        "objects": objects,
+    }
