@@ -63,6 +63,11 @@ class LoweredGame:
     move_texts: dict[str, str]  # KIF text of a move term -> the runtime's move text
     fluent_count: int
     stats: dict = field(default_factory=dict)
+    emitter: object = None
+
+    def state_fluents(self, snapshot: dict) -> frozenset[str]:
+        """The GDL fluents (as KIF text) of a runtime state given as a snapshot: for differential tests."""
+        return self.emitter.state_fluents(snapshot)
 
 
 class Names:
@@ -127,6 +132,16 @@ class Emitter:
 
     def fluent_value(self, fl: Fluent, v) -> Term:
         return self.value(v, fl.type)
+
+    def state_fluents(self, snap: dict) -> frozenset[str]:
+        out = set()
+        by_name = {o["name"]: o for o in snap["objects"]}
+        for (obj, attr), fl in self.logic.fluents.items():
+            out.add(str(self.fluent(fl, vkey_value(self.u.value(by_name[obj]["fields"][attr])))))
+        out.add(str(self.control(tuple(snap["control"]))))
+        if snap["result"] is not None:
+            out.add(str(Func("result", (self.ranking(tuple(tuple(r) for r in snap["result"])),))))
+        return frozenset(out)
 
     def attr(self, name: str) -> str:
         return self.attr_names.name(name, name)
@@ -337,7 +352,7 @@ class Emitter:
             "control states": len(lg.states),
             "conditions": len(self._prop),
         }
-        return LoweredGame(program, self.roles, move_texts, len(lg.fluents), stats)
+        return LoweredGame(program, self.roles, move_texts, len(lg.fluents), stats, self)
 
 
 def _cmp_formula(key: CmpLit) -> Formula:
