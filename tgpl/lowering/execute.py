@@ -88,11 +88,14 @@ class Path:
 _MISSING = object()
 
 
-def _freeze(v):
+def _freeze(v, mask_bools: bool = False):
+    """A hashable picture of a local value; with mask_bools, bools and formulas all look alike."""
+    if mask_bools and (isinstance(v, (bool, Formula)) or (isinstance(v, Choice) and _boolish(v))):
+        return "B"
     if isinstance(v, list):
-        return ("L", tuple(_freeze(x) for x in v))
+        return ("L", tuple(_freeze(x, mask_bools) for x in v))
     if isinstance(v, dict) and not isinstance(v, StaticTable):
-        return ("T", tuple((vkey(k), _freeze(x)) for k, x in v.items()))
+        return ("T", tuple((vkey(k), _freeze(x, mask_bools)) for k, x in v.items()))
     if isinstance(v, UObj):
         return ("o", v.name)
     if isinstance(v, (bool, int, float)):
@@ -102,16 +105,38 @@ def _freeze(v):
     return v
 
 
+def _boolish(v: Choice) -> bool:
+    return all(isinstance(x, bool) for x, _ in v.cases)
+
+
 def _shape(p: Path) -> tuple:
-    """What two paths must share to be merged: all but their conditions and written fluents."""
+    """What two paths must share to be merged: all but their conditions, written fluents and bool locals.
+
+    Bool locals (flags, tables of flags) merge into formulas; other locals (loop
+    counters, objects found) must be equal, so that they stay concrete.
+    """
     status = p.status
     if isinstance(status, tuple):
         status = ("return", _freeze(status[1]))
     stack = tuple(
-        (f.this.name if f.this else None, tuple(tuple((k, _freeze(v)) for k, v in s.items()) for s in f.scopes))
+        (f.this.name if f.this else None, tuple(tuple((k, _freeze(v, True)) for k, v in s.items()) for s in f.scopes))
         for f in p.stack
     )
     return (status, p.control, p.pending, p.result, stack)
+
+
+def _merge_local(vals: list[tuple[object, Formula]]):
+    """One local of merged paths (their shapes agree): bools become formulas, collections merge item by item."""
+    first = vals[0][0]
+    if all(v is first for v, _ in vals):
+        return first
+    if isinstance(first, list):
+        return [_merge_local([(v[i], r) for v, r in vals]) for i in range(len(first))]
+    if isinstance(first, dict) and not isinstance(first, StaticTable):
+        return {k: _merge_local([(v[k], r) for v, r in vals]) for k in first}
+    if all(_same(v, first) for v, _ in vals):
+        return first
+    return choice(vals)
 
 
 class Executor:
@@ -127,7 +152,8 @@ class Executor:
         self.reader = reader  # (obj name, attr) -> symbolic value before the move
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
-        self.where: list[str] = []
+        self.where: list[str] = []  # the functions and blocks being run, innermost last
+        self.spans: list[Span] = []
         self.dropped = 0  # path cases dropped where the runtime would stop with an error
 
     # ============================================================ paths
@@ -175,7 +201,10 @@ class Executor:
 
     def merge(self, paths: list[Path]) -> list[Path]:
         if len(paths) > PATH_LIMIT:
-            raise NotLowerable(None, f"more than {PATH_LIMIT} ways through {self.where[-1] if self.where else 'the code'}")
+            span = self.spans[-1] if self.spans else None
+            what = self.where[-1] if self.where else "the code"
+            raise NotLowerable(span, f"more than {PATH_LIMIT} ways through {what}: the code branches on the state "
+                                     "in more ways than can be merged (a search whose extent depends on the state?)")
         if len(paths) < 2:
             return paths
         groups: dict[tuple, list[Path]] = {}
@@ -191,6 +220,11 @@ class Executor:
             pcs = [q.pc for q in group]
             rel = _relative(pcs)
             merged = group[0].fork(disj(*pcs))
+            if any(_shape_strict(q) != _shape_strict(group[0]) for q in group[1:]):
+                for i, frame in enumerate(merged.stack):
+                    for j, scope in enumerate(frame.scopes):
+                        for k in scope:
+                            scope[k] = _merge_local([(q.stack[i].scopes[j][k], r) for q, r in zip(group, rel)])
             cells = {c for q in group for c in q.store}
             merged.store = {}
             for cell in sorted(cells):
@@ -698,11 +732,13 @@ class Executor:
             paths = nxt
         returns_player = defn.returns is not None and defn.returns.type is not None and defn.returns.type.name == "player"
         self.where.append(fi.name)
+        self.spans.append(defn.name_span)
         try:
             if defn.effect is not None:
                 paths = self.block(defn.effect.body, paths)
         finally:
             self.where.pop()
+            self.spans.pop()
         out = []
         for q in paths:
             value = None
@@ -867,10 +903,12 @@ class Executor:
         caller = p.stack
         p.stack = caller + [Frame(this, event, [dict(scope or {})], what)]
         self.where.append(what)
+        self.spans.append(body.span)
         try:
             paths = self.block(body, [p])
         finally:
             self.where.pop()
+            self.spans.pop()
         for q in paths:
             q.stack = q.stack[:-1]
         return paths
@@ -902,6 +940,10 @@ class Executor:
                     out.append(q)
             paths = self.merge(out)
         raise NotLowerable(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+
+def _shape_strict(p: Path) -> tuple:
+    return tuple(tuple(tuple((k, _freeze(v)) for k, v in s.items()) for s in f.scopes) for f in p.stack)
 
 
 def _relative(pcs: list[Formula]) -> list[Formula]:
