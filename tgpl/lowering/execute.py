@@ -37,7 +37,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.universe import StaticTable, Universe
 
 PATH_LIMIT = 4096  # live paths at one point of the code
-LOOP_LIMIT = 2000  # passes of one loop
+LOOP_LIMIT = 1000  # passes of one loop
 CALL_DEPTH = 64
 FLOW_LIMIT = 100  # phases entered in one segment
 
@@ -254,7 +254,9 @@ class Executor:
             return obj.connections
         if name == "tiles" and obj.cells is not None:
             return tuple(t for col in obj.cells for t in col if t is not None)
-        return UNDEF
+        if obj.cls.kind == "stack" or any(c.kind == "stack" for c in obj.cls.ancestors()):
+            raise NotLowerable(span, f"decks are not lowerable after setup ('{name}' of {obj.name})")
+        raise NotLowerable(span, f"'{name}' of {obj.name} is not lowerable")
 
     def write(self, p: Path, obj, name: str, value, span: Span) -> list[Path]:
         out = []
@@ -370,7 +372,6 @@ class Executor:
                 else:
                     done.append(p)  # returned, or the game is over
             paths = self.merge(paths)
-            done = self.merge(done)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
 
     def stmt_Return(self, s: ast.Return, p: Path) -> list[Path]:
@@ -508,6 +509,9 @@ class Executor:
 
     def member(self, p: Path, o, name: str, span: Span):
         def get(x):
+            if isinstance(x, UObj) and x.serial >= 0 and x.cls.find_attribute(name) is None \
+                    and name not in x.fields and name not in ("player", "players", "connections", "tiles", "to"):
+                return self.read(p, x, name, span)  # refused with its reason
             if isinstance(x, UObj):
                 return self.read(p, x, name, span)
             if name == "length" and isinstance(x, (list, tuple, dict)):

@@ -30,7 +30,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.universe import Universe
 
-RANGE_LIMIT = 1000  # values of one numeric fluent
+RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
 
 
@@ -350,6 +350,10 @@ class Lowering:
                 if p.status != "over" and p.control not in states:
                     todo.append(p.control)
         results = sorted({p.result for st in states.values() for p in st.paths if p.result is not None})
+        if not results and self.u.result is None:
+            main = self.program.main_module
+            span = next((i.span for i in main.items if isinstance(i, ast.GameDirective)), None) if main else None
+            raise NotLowerable(span, "no move ever ends the game with a winner: GDL needs terminal states and goals")
         if self.u.result is not None:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
         logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.dropped)
