@@ -128,8 +128,8 @@ class BoundedSearch:
         self.encoding: AspEncoding = encode_incremental(program)
         self.move_text = move_text or gdl_move_text
         self.roles = self.encoding.roles
-        self._role_symbols = [self.encoding.names.symbol(r) for r in self.roles]
-        self._role_index = {s: i for i, s in enumerate(self._role_symbols)}
+        self.role_symbols = [self.encoding.names.symbol(r) for r in self.roles]
+        self._role_index = {s: i for i, s in enumerate(self.role_symbols)}
         messages: list[str] = []
         self._ctl = clingo.Control(["--warn=none", "--models=1"],
                                    logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
@@ -181,7 +181,7 @@ class BoundedSearch:
         values = set()
         for a in self._ctl.symbolic_atoms.by_signature("goal", 3):
             r, v, t = a.symbol.arguments
-            if t.number == self.time and r == self._role_symbols[role] and v.type is clingo.SymbolType.Number:
+            if t.number == self.time and r == self.role_symbols[role] and v.type is clingo.SymbolType.Number:
                 values.add(v.number)
         return sorted(values, reverse=True)
 
@@ -233,7 +233,7 @@ def _ask_step(search: BoundedSearch, report: BoundedReport, n: int) -> None:
     for i, role in enumerate(report.roles):
         if report.wins[role] is not None:
             continue
-        symbol = search._role_symbols[i]
+        symbol = search.role_symbols[i]
         if (model := search.ask("gdl_won", symbol)) is not None:
             report.wins[role] = Finding("win", f"{role} wins after {n} moves", search.witness(model), role)
             report.best.pop(role, None)
