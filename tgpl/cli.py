@@ -363,29 +363,26 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False):
               help="Explore at most this many states; past it the check is incomplete.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
 @click.option("--witness-dir", type=click.Path(file_okay=False), help="Write each witness to a file here.")
-def verify(game, max_states, as_json, witness_dir):
+@click.option("--horizon", type=click.IntRange(min=0), default=None,
+              help="Bounded mode (GDL games): search the plays of up to N moves with clingo instead.")
+def verify(game, max_states, as_json, witness_dir, horizon):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
-    Exit 0 when it is (within what was checked), 1 when a problem is found.
+    With --horizon N, search only the plays of up to N joint moves (bounded
+    mode, on the game's ASP encoding). Exit 0 when it is well formed (within
+    what was checked), 1 when a problem is found.
     """
     import json
-    from pathlib import Path
     from tgpl.verify.graph import verify as check
 
+    if horizon is not None:
+        _verify_bounded(game, horizon, as_json, witness_dir)
+        return
     machine = _machine(game)
     g = _explore(game, machine, max_states, quiet=as_json)
     rep = check(g)
     rep["game"] = game
-    if witness_dir:
-        out = Path(witness_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        files = []
-        for i, p in enumerate(rep["problems"]):
-            if p["witness"] is not None:
-                name = out / f"{i + 1:02d}-{p['kind']}.txt"
-                name.write_text("".join(line + "\n" for line in p["witness"]), encoding="utf-8")
-                p["witness_file"] = str(name)
-                files.append(name)
+    _write_witnesses(rep["problems"], witness_dir)
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["well_formed"] else 1)
@@ -417,6 +414,125 @@ def verify(game, max_states, as_json, witness_dir):
     if rep["well_formed"]:
         say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
     sys.exit(0 if rep["well_formed"] else 1)
+
+
+def _write_witnesses(problems: list[dict], witness_dir: str | None) -> None:
+    """Each problem's witness to DIR/NN-KIND.txt (one move per line); the file goes in the problem as witness_file."""
+    from pathlib import Path
+
+    if not witness_dir:
+        return
+    out = Path(witness_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for i, p in enumerate(problems):
+        if p["witness"] is not None:
+            name = out / f"{i + 1:02d}-{p['kind']}.txt"
+            name.write_text("".join(line + "\n" for line in p["witness"]), encoding="utf-8")
+            p["witness_file"] = str(name)
+
+
+def _gdl_program(path: str):
+    """The valid GDL program of a .kif file; exits 1 with located diagnostics when there is none."""
+    from tgpl.asp.reasoner import GdlLoadError, read_gdl
+
+    if not path.lower().endswith(".kif"):
+        click.echo(f"{path}:1:1: error: expected a GDL game (.kif); .tgpl games need the lowering, "
+                   "which is not written yet", err=True)
+        sys.exit(1)
+    try:
+        program, _ = read_gdl(path)
+    except GdlLoadError as e:
+        click.echo(e.render(), err=True)
+        sys.exit(1)
+    return program
+
+
+def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None) -> None:
+    """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem."""
+    import json
+    import time
+    from tgpl.asp.bounded import bounded_verify
+    from tgpl.asp.solver import SolverError
+
+    program = _gdl_program(game)
+    tty = sys.stderr.isatty()
+    start = last = time.perf_counter()
+
+    def progress(n: int, total: int) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if not as_json and (tty or now - last >= 5):
+            click.echo(f"\r{game}: searched the plays of {n} of up to {total} moves ({now - start:.1f} s)",
+                       err=True, nl=not tty)
+            last = now
+
+    try:
+        result = bounded_verify(program, horizon, progress=progress)
+    except SolverError as e:
+        click.echo(f"{game}: error: clingo: {e}", err=True)
+        sys.exit(1)
+    if not as_json and tty:
+        click.echo("", err=True)
+    rep = result.to_json()
+    rep["game"] = game
+    _write_witnesses(rep["problems"], witness_dir)
+    if as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        sys.exit(0 if rep["ok"] else 1)
+    say = click.echo
+    say(f"{game}: bounded, up to {horizon} moves: {rep['solves']} solves"
+        + (f", every play ends within {result.searched} moves" if result.complete else ""))
+    say(f"  stuck states: {result.stuck.message if result.stuck else f'none within {horizon} moves'}")
+    say("  goals: " + (result.bad_goal.message if result.bad_goal else
+                       f"every terminal state within {horizon} moves gives every role one goal in 0..100"))
+    if result.cycle:
+        termination = f"NO, {result.cycle.message}"
+    elif result.complete:
+        termination = f"every play ends within {result.searched} moves"
+    else:
+        termination = f"not shown: a play is still going after {horizon} moves (no state repeats within it)"
+    say(f"  termination: {termination}")
+    for role in result.roles:
+        win, best = result.wins[role], result.best.get(role)
+        if win is not None:
+            say(f"  {role}: wins after {len(win.witness)} moves")
+        else:
+            never = "NEVER wins" if result.complete else f"no win within {horizon} moves"
+            say(f"  {role}: {never}" + (f" (best goal {best[0]})" if best else ""))
+    for p in rep["problems"]:
+        say(f"problem ({p['kind']}): {p['message']}")
+        if p["witness"] is not None:
+            where = f" (written to {p['witness_file']})" if "witness_file" in p else ""
+            say(f"  witness, {len(p['witness'])} moves{where}:")
+            for line in p["witness"]:
+                say(f"    {line}")
+    if rep["ok"]:
+        say(f"{game}: no problem found (bounded, up to {horizon} moves)")
+    sys.exit(0 if rep["ok"] else 1)
+
+
+@main.command("to-asp")
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the program here (default: stdout).")
+def to_asp(game: str, output: str | None) -> None:
+    """Write the time-indexed ASP program of GAME.kif (clingo it with tgpl/asp/asp_play.lp)."""
+    write_asp(_gdl_program(game), output)
+
+
+def write_asp(program, output: str | None) -> None:
+    """The body of `tgpl to-asp`, on any GDL `Program` (a read .kif file, or a lowered game)."""
+    from tgpl.asp.asp_emit import emit_asp
+
+    text = emit_asp(program)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as e:
+        click.echo(f"{output}: error: cannot write: {(e.strerror or str(e)).lower()}", err=True)
+        sys.exit(1)
 
 
 @main.command()

@@ -34,7 +34,10 @@ _CLINGO_WORDS = frozenset({"not"})
 class ClingoNames:
     """The two-way map between GDL names and clingo names."""
 
-    def __init__(self) -> None:
+    def __init__(self, reserved: frozenset[str] = frozenset()) -> None:
+        # `reserved`: clingo names an encoding uses for itself (the time-indexed
+        # encoding's `holds`, `time`, ...); a GDL name equal to one is renamed.
+        self._reserved = _CLINGO_WORDS | reserved
         self._to_asp: dict[str, str] = {}
         self._from_asp: dict[str, str] = {}
         self._terms: dict[clingo.Symbol, Term] = {}
@@ -44,13 +47,17 @@ class ClingoNames:
         known = self._to_asp.get(name)
         if known is not None:
             return known
-        if _IDENTIFIER.fullmatch(name) and name not in _CLINGO_WORDS and not name.startswith(_RESERVED_PREFIX):
+        if _IDENTIFIER.fullmatch(name) and name not in self._reserved and not name.startswith(_RESERVED_PREFIX):
             asp = name
         else:
             asp = f"{_RESERVED_PREFIX}n{len(self._from_asp)}"
             self._from_asp[asp] = name
         self._to_asp[name] = asp
         return asp
+
+    def renamed(self) -> dict[str, str]:
+        """The clingo names given to GDL names that could not keep their own: clingo name -> GDL name."""
+        return dict(self._from_asp)
 
     def gdl(self, asp_name: str) -> str:
         return self._from_asp.get(asp_name, asp_name)

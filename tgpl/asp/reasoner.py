@@ -125,16 +125,10 @@ class GdlGame:
     @classmethod
     def load(cls, path: str | Path) -> GdlGame:
         """Read and validate a KIF file; raise GdlLoadError with every diagnostic if it is not valid GDL."""
-        name = str(path)
-        try:
-            program, text = read_kif_file(path)
-        except KifError as e:
-            raise GdlLoadError(e.diagnostics, _source(path)) from None
-        except (OSError, UnicodeDecodeError) as e:
-            reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (e.strerror or str(e)).lower()
-            diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1), f"cannot read '{name}': {reason}")
-            raise GdlLoadError([diagnostic], {}) from None
-        return cls._checked(program, name, text)
+        program, warnings = read_gdl(path)
+        game = cls(program)
+        game.warnings = warnings
+        return game
 
     @classmethod
     def from_text(cls, text: str, path: str = "<string>") -> GdlGame:
@@ -345,6 +339,29 @@ def explore(game: GdlGame, limit: int = 1_000_000) -> dict:
     return result(True)
 
 
+def read_gdl(path: str | Path) -> tuple[Program, list[Diagnostic]]:
+    """A valid GDL program from a KIF file, with the validator's warnings.
+
+    Raises GdlLoadError with every diagnostic when the file cannot be read, is
+    not KIF or is not valid GDL. For tools that need the rules, not a game to
+    play (`tgpl to-asp`, bounded verification).
+    """
+    name = str(path)
+    try:
+        program, text = read_kif_file(path)
+    except KifError as e:
+        raise GdlLoadError(e.diagnostics, _source(path)) from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL byte in the path
+        reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (
+            (e.strerror or str(e)).lower() if isinstance(e, OSError) else "invalid path")
+        diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1), f"cannot read '{name}': {reason}")
+        raise GdlLoadError([diagnostic], {}) from None
+    diagnostics = validate(program, name)
+    if any(d.is_error for d in diagnostics):
+        raise GdlLoadError(diagnostics, {name: text})
+    return program, diagnostics
+
+
 def _source(path: str | Path) -> dict[str, str]:
     try:
         return {str(path): Path(path).read_text(encoding="utf-8")}
@@ -352,4 +369,4 @@ def _source(path: str | Path) -> dict[str, str]:
         return {}
 
 
-__all__ = ["GdlGame", "GdlState", "GdlLoadError", "GdlError", "IllegalMove", "JointMove", "explore"]
+__all__ = ["read_gdl", "GdlGame", "GdlState", "GdlLoadError", "GdlError", "IllegalMove", "JointMove", "explore"]
