@@ -431,20 +431,29 @@ def _write_witnesses(problems: list[dict], witness_dir: str | None) -> None:
             p["witness_file"] = str(name)
 
 
-def _gdl_program(path: str):
-    """The valid GDL program of a .kif file; exits 1 with located diagnostics when there is none."""
+def _gdl_program(path: str, seed: int = 0):
+    """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 1 with located diagnostics.
+
+    Returns (program, move_text): move_text maps a joint move to what a user types, which for a
+    lowered game is the runtime's text of the mover's move, so witnesses replay with `tgpl play --moves`.
+    """
     from tgpl.asp.reasoner import GdlLoadError, read_gdl
 
-    if not path.lower().endswith(".kif"):
-        click.echo(f"{path}:1:1: error: expected a GDL game (.kif); .tgpl games need the lowering, "
-                   "which is not written yet", err=True)
-        sys.exit(1)
+    if path.lower().endswith(".tgpl"):
+        _, lowered = _lowered(path, seed, None)
+        texts = lowered.move_texts
+
+        def move_text(joint) -> str:
+            moves = [str(m) for m in joint if str(m) != "noop"]
+            return " | ".join(texts.get(m, m) for m in moves) if moves else "noop"
+
+        return lowered.program, move_text
     try:
         program, _ = read_gdl(path)
     except GdlLoadError as e:
         click.echo(e.render(), err=True)
         sys.exit(1)
-    return program
+    return program, None
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None) -> None:
@@ -454,7 +463,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program = _gdl_program(game)
+    program, move_text = _gdl_program(game)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 
@@ -467,7 +476,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
             last = now
 
     try:
-        result = bounded_verify(program, horizon, progress=progress)
+        result = bounded_verify(program, horizon, move_text=move_text, progress=progress)
     except SolverError as e:
         click.echo(f"{game}: error: clingo: {e}", err=True)
         sys.exit(1)
@@ -514,9 +523,10 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
 @main.command("to-asp")
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the program here (default: stdout).")
-def to_asp(game: str, output: str | None) -> None:
-    """Write the time-indexed ASP program of GAME.kif (clingo it with tgpl/asp/asp_play.lp)."""
-    write_asp(_gdl_program(game), output)
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with (.tgpl games).")
+def to_asp(game: str, output: str | None, seed: int) -> None:
+    """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo."""
+    write_asp(_gdl_program(game, seed)[0], output)
 
 
 def write_asp(program, output: str | None) -> None:
