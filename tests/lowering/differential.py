@@ -11,6 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from tgpl.asp.asp_emit import encode_asp
+from tgpl.asp.asp_trace import AspTrace
+from tgpl.asp.kif import read_term
 from tgpl.asp.reasoner import GdlGame
 from tgpl.lowering.lower import lower
 from tgpl.runtime.game import Game, load_game
@@ -30,12 +33,43 @@ class Lowered:
         return Lowered(game, lowered, GdlGame(lowered.program))
 
 
-def playout(lw: Lowered, rng: random.Random, seed: int = 0, max_steps: int = 500, state_check: bool = True) -> int:
-    """One random playout checked at every step; returns its length."""
+@dataclass
+class Step:
+    legal: list[str]  # the mover's legal moves, runtime texts, sorted
+    mover: int | None
+    terminal: bool
+    goals: list[int] | None
+
+
+def asp_check(lw: Lowered, trace: AspTrace, joints: list, steps: list[Step]) -> None:
+    """The ASP output along a recorded play: legal moves, terminal status and goals at every step."""
+    texts = lw.lowered.move_texts
+    got = trace.run(joints)
+    assert len(got) == len(steps)
+    for t, (a, want) in enumerate(zip(got, steps)):
+        assert a.terminal == want.terminal, f"ASP, step {t}"
+        if want.terminal:
+            assert [g[0] if len(g) == 1 else g for g in a.goals] == want.goals, f"ASP, step {t}"
+            continue
+        for i, moves in enumerate(a.legal):
+            if i == want.mover:
+                assert sorted(texts[str(m)] for m in moves) == want.legal, f"ASP, step {t}"
+            else:
+                assert [str(m) for m in moves] == ["noop"], f"ASP, step {t}"
+
+
+def asp_trace(lw: Lowered) -> AspTrace:
+    return AspTrace(encode_asp(lw.lowered.program))
+
+
+def playout(lw: Lowered, rng: random.Random, seed: int = 0, max_steps: int = 500, state_check: bool = True,
+            record: list | None = None) -> list:
+    """One random playout checked at every step; returns its joint moves (and fills `record` with Steps)."""
     state = lw.game.initial_state(seed)
     g = lw.gdl.initial_state()
     texts = lw.lowered.move_texts
     roles = lw.gdl.roles
+    joints: list = []
     for step in range(max_steps + 1):
         where = f"after {step} moves"
         if state_check:
@@ -43,19 +77,24 @@ def playout(lw: Lowered, rng: random.Random, seed: int = 0, max_steps: int = 500
         assert g.is_terminal == state.is_terminal, where
         if state.is_terminal:
             assert g.goals == state.goals, where
-            return step
+            if record is not None:
+                record.append(Step([], None, True, state.goals))
+            return joints
         mover = state.active_player
         runtime_moves = sorted(m.text for m in state.legal_moves())
+        if record is not None:
+            record.append(Step(runtime_moves, mover, False, None))
         gdl_moves = sorted(texts[str(m)] for m in g.legal_moves(roles[mover]))
         assert gdl_moves == runtime_moves, where
         for i, r in enumerate(roles):
             if i != mover:
                 assert [str(m) for m in g.legal_moves(r)] == ["noop"], where
         if not runtime_moves:
-            return step
+            return joints
         move = rng.choice(runtime_moves)
         term = next(t for t, text in texts.items() if text == move)
         joint = [term if i == mover else "noop" for i in range(len(roles))]
         state = state.apply(move)
         g = g.apply(joint)
+        joints.append(tuple(read_term(x) for x in joint))
     raise AssertionError(f"no end after {max_steps} moves")

@@ -799,6 +799,8 @@ class Executor:
         return out
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
+        if name in ("shuffle", "reshuffle"):
+            raise NotLowerable(span, f"{name}() after setup is not lowerable: GDL games have no chance moves")
         if isinstance(target, (list, tuple)):
             if name == "contains":
                 return [(p, restrict(disj(*(as_formula(sym_equal(x, vals[0])) or FALSE for x in target)), p.pc))]
