@@ -27,10 +27,10 @@ class Lowered:
     gdl: GdlGame
 
     @staticmethod
-    def of(path: str, seed: int = 0) -> "Lowered":
+    def of(path: str, seed: int = 0, gdl: bool = True) -> "Lowered":
         game = load_game(path)
         lowered = lower(game.program, snapshot(game.initial_state(seed)))
-        return Lowered(game, lowered, GdlGame(lowered.program))
+        return Lowered(game, lowered, GdlGame(lowered.program) if gdl else None)
 
 
 @dataclass

@@ -448,17 +448,24 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
                 if cell in numeric:
                     writes.append((p, cell, v, p.status == "over"))
     ended: dict[tuple, set] = {k: set() for k in numeric}
+    leaves_of = [sorted(num_leaves(v) | formula_leaves(p.pc)) for p, _, v, _ in writes]
+    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
+    done: set[tuple] = set()  # (write, assignment) pairs already evaluated
     for _ in range(FIXPOINT_LIMIT):
         changed = False
-        for p, cell, v, over in writes:
-            leaves = sorted(num_leaves(v) | formula_leaves(p.pc))
+        for w, ((p, cell, v, over), leaves) in enumerate(zip(writes, leaves_of)):
             for combo in itertools.product(*(sorted(live[leaf], key=_num_order) for leaf in leaves)):
                 env = dict(zip(leaves, combo))
+                env_key = tuple(zip(leaves, combo))
+                if (w, env_key) in done:
+                    continue
+                done.add((w, env_key))
 
                 def known(key, env=env):
                     return cmp_value(key, env) if isinstance(key, CmpLit) else None
 
-                if evaluate3(p.pc, known) is False:
+                memo = memos.setdefault(tuple(sorted(env_key)), {})
+                if evaluate3(p.pc, known, memo) is False:
                     continue
                 for x in values_under(v, env, known):
                     target = ended[cell] if over else live[cell]

@@ -1,0 +1,101 @@
+"""Programs outside the lowering's subset are refused with the construct's location, never mistranslated.
+
+Each case edits the small counter game in tests/data/lowering/counter.tgpl (which
+lowers) and checks the exact diagnostic, the exit status and that no output file
+is left behind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tgpl.cli import main
+
+COUNTER = (Path(__file__).resolve().parents[1] / "data" / "lowering" / "counter.tgpl").read_text()
+
+ADD = "            G.N += 1;\n"
+WIN = "            if (G.N == 5) { winner player; }\n"
+STOP = """    action Stop
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect { winner player; }
+    }
+
+    action Add"""
+
+CASES = [
+    pytest.param(
+        [(ADD, "            Seat extra = new Seat();\n" + ADD)],
+        "38:26: error: not lowerable: objects created after setup are not lowerable",
+        id="new-after-setup"),
+    pytest.param(
+        [(ADD, "            List<number> xs = {1, 2};\n            xs.shuffle();\n" + ADD)],
+        "39:13: error: not lowerable: shuffle() after setup is not lowerable: GDL games have no chance moves",
+        id="shuffle-after-setup"),
+    pytest.param(
+        [(ADD, ADD + "            number i = 0;\n            while (i < G.N) { i += 1; }\n")],
+        "40:13: error: not lowerable: this loop runs more than 1000 times: its bound is not known after setup",
+        id="unbounded-loop"),
+    pytest.param(
+        [(ADD, "            G.N += Up(n: 0);\n")],
+        "27:16: error: not lowerable: calls nested deeper than 64: recursion is not lowerable",
+        id="recursion"),
+    pytest.param(
+        [(WIN, ""), ("    action Add", STOP)],
+        "17:5: error: not lowerable: G.N takes more than 256 values: numbers need a finite range to be lowered",
+        id="number-without-range"),
+    pytest.param(
+        [(WIN, "")],
+        "1:1: error: not lowerable: no move ever ends the game with a winner: GDL needs terminal states and goals",
+        id="never-ends"),
+    pytest.param(
+        [(ADD, ADD + '            log("now " + G.N);\n')],
+        "39:17: error: not lowerable: string operations are not lowerable",
+        id="string-operation"),
+]
+
+
+def _game(tmp_path: Path, edits) -> Path:
+    text = COUNTER
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "game.tgpl"
+    path.write_text(text)
+    return path
+
+
+def test_the_counter_game_lowers(tmp_path):
+    path = _game(tmp_path, [])
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--stats"])
+    assert r.exit_code == 0, r.output
+    assert "moves           2" in r.output
+
+
+@pytest.mark.parametrize("edits, expected", CASES)
+def test_refused_with_its_location(tmp_path, monkeypatch, edits, expected):
+    path = _game(tmp_path, edits)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "game.kif"
+    r = CliRunner().invoke(main, ["to-gdl", "game.tgpl", "-o", str(out)])
+    assert r.exit_code == 1
+    first = r.output.splitlines()[0]
+    assert first == f"game.tgpl:{expected}"
+    assert "^" in r.output  # the caret under the construct
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [path]  # nothing half-written
+
+
+@pytest.mark.parametrize("example, expected", [
+    ("treasure.tgpl", "not lowerable: remove() on a list stored in an attribute is not lowerable"),
+    ("graph.tgpl", "not lowerable: the built-in move_to() is not lowerable"),
+    ("cards.tgpl", "not lowerable: decks are not lowerable after setup ('length' of NumberDeck#0)"),
+])
+def test_examples_outside_the_subset(example, expected):
+    game = Path(__file__).resolve().parents[2] / "examples" / example
+    r = CliRunner().invoke(main, ["to-gdl", str(game)])
+    assert r.exit_code == 1
+    assert r.output.splitlines()[0].endswith(expected)
