@@ -545,6 +545,95 @@ def write_asp(program, output: str | None) -> None:
         sys.exit(1)
 
 
+QUERY_FUNCTION = "TgplQuery__"
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.argument("expr")
+@click.option("--horizon", type=int, default=20, show_default=True, help="Search the plays of up to this many moves.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def query(game, expr, horizon, seed, as_json):
+    """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no)"""
+    import json
+    from pathlib import Path
+    from tgpl.asp.bounded import BoundedSearch
+    from tgpl.lowering.lower import QUERY_RELATION, NotLowerable, lower_with_query
+    from tgpl.pipeline import not_lowerable
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+    from tgpl.runtime.snapshot import snapshot
+
+    if not game.lower().endswith(".tgpl"):
+        click.echo(f"{game}:1:1: error: a query is a TGPL expression: GAME must be a .tgpl game", err=True)
+        sys.exit(1)
+    try:
+        source = Path(game).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        click.echo(f"{game}:1:1: error: cannot read '{game}': {getattr(e, 'strerror', None) or e}", err=True)
+        sys.exit(1)
+    if "\n" in expr or "\r" in expr:
+        click.echo("query:1:1: error: the expression must be on one line", err=True)
+        sys.exit(1)
+    lead = "        return ("
+    text = source.rstrip("\n") + (f"\n\n// tgpl query\nfunction {QUERY_FUNCTION}\n{{\n    returns bool;\n"
+                                  f"    effect\n    {{\n{lead}{expr});\n    }}\n}}\n")
+    expr_line = text.count("\n", 0, text.index(lead + expr)) + 1
+    program = load_program(game, text=text)
+    if not program.ok:
+        for d in program.diagnostics:
+            if not d.is_error:
+                continue
+            if d.span.file == program.main and d.span.line >= expr_line - 5:
+                col = max(1, d.span.col - len(lead))
+                click.echo(f"query:1:{col}: error: {d.message}\n 1 | {expr}\n   | {' ' * (col - 1)}^", err=True)
+            else:
+                click.echo(render(d, program.sources), err=True)
+        sys.exit(1)
+    runtime_game = Game(program, compile_program(program))
+    with _game_errors(game):
+        try:
+            lowered = lower_with_query(program, snapshot(runtime_game.initial_state(seed)), QUERY_FUNCTION)
+        except NotLowerable as e:
+            click.echo(render(not_lowerable(e, program.main), program.sources), err=True)
+            sys.exit(1)
+    texts = lowered.move_texts
+
+    def move_text(joint) -> str:
+        moves = [str(m) for m in joint if str(m) != "noop"]
+        return " | ".join(texts.get(m, m) for m in moves) if moves else "noop"
+
+    search = BoundedSearch(lowered.program, move_text)
+    found, complete = None, False
+    while True:
+        model = search.ask(QUERY_RELATION)
+        if model is not None:
+            found = search.witness(model)
+            break
+        if search.ask("gdl_going") is None:
+            complete = True  # every play has ended: no later state exists
+            break
+        if search.time >= horizon:
+            break
+        search.extend()
+    answer = {"game": game, "query": expr, "found": found is not None, "horizon": horizon,
+              "moves": len(found.lines) if found else None, "witness": list(found.lines) if found else None,
+              "complete": complete, "searched": search.time}
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+    elif found is not None:
+        click.echo(f"{game}: reachable after {len(found.lines)} moves: {expr}")
+        for line in found.lines:
+            click.echo(f"  {line}")
+    elif complete:
+        click.echo(f"{game}: unreachable: no state of the game satisfies {expr} (every play ends within "
+                   f"{search.time} moves)")
+    else:
+        click.echo(f"{game}: not reachable within {horizon} moves: {expr}")
+    sys.exit(0 if found is not None else 1)
+
+
 @main.command()
 @click.argument("a", type=click.Path(dir_okay=False))
 @click.argument("b", type=click.Path(dir_okay=False))

@@ -95,8 +95,9 @@ class Names:
 
 
 class Emitter:
-    def __init__(self, logic: GameLogic):
+    def __init__(self, logic: GameLogic, conditions: dict[str, Formula] | None = None):
         self.logic = logic
+        self.conditions = conditions or {}  # extra 0-ary relations: name -> when it holds
         self.u = logic.universe
         self.names = Names()
         self.props = Names()
@@ -341,7 +342,12 @@ class Emitter:
                 for a_, b_ in zip(dom, dom[1:]):
                     numbers.append(Rule(Atom("succ", (self.value(a_), self.value(b_)))))
         numbers = list(dict.fromkeys(numbers))
-        rules = header + numbers + legal + nxt + frame + end + R
+        extra = []
+        for name, f in self.conditions.items():
+            b = self.body(f)
+            if b is not None:
+                extra.append(Rule(Atom(name), tuple(b)))
+        rules = header + numbers + legal + nxt + frame + end + extra + R
         rules = list(dict.fromkeys(rules))
         program = Program(tuple(rules))
         stats = {
@@ -372,5 +378,6 @@ def _actions(obj: UObj):
         yield from info.actions.values()
 
 
-def emit_gdl(logic: GameLogic) -> LoweredGame:
-    return Emitter(logic).build()
+def emit_gdl(logic: GameLogic, conditions: dict[str, Formula] | None = None) -> LoweredGame:
+    """The GDL program; `conditions` adds 0-ary relations (a query's `tgpl_query`) that hold when their formula does."""
+    return Emitter(logic, conditions).build()

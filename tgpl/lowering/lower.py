@@ -25,4 +25,21 @@ def lower(program, snapshot: dict) -> LoweredGame:
     return emit_gdl(game_logic(program, snapshot))
 
 
-__all__ = ["LoweredGame", "NotLowerable", "game_logic", "lower"]
+QUERY_RELATION = "tgpl_query"
+
+
+def lower_with_query(program, snapshot: dict, function: str) -> LoweredGame:
+    """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
+
+    `tgpl query` appends the user's expression to the game as such a function, so
+    it is checked, typed and lowered like any other code (with the game's
+    globals, boards and `player.active()` / `turn.phase.active()` in scope).
+    """
+    lowering = Lowering(program, Universe.from_snapshot(snapshot))
+    logic = lowering.run()
+    fi = next(f for f in program.functions if f.name == function)
+    controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
+    return emit_gdl(logic, {QUERY_RELATION: lowering.state_condition(fi, controls)})
+
+
+__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "lower", "lower_with_query"]

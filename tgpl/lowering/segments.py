@@ -296,12 +296,22 @@ class Lowering:
         parts = []
         for q in paths:
             if q.store or q.pending or q.status == "over":
-                raise NotLowerable(body.span, "a require, trigger or filter cannot change the game")
+                raise NotLowerable(body.span, f"{what} cannot change the game: it only reads the state")
             v = q.status[1] if isinstance(q.status, tuple) else None
             f = as_formula(v) if v is not None else FALSE
             if f is None:
                 continue
             parts.append(conj(q.pc, f))
+        return disj(*parts)
+
+    def state_condition(self, fi, controls) -> Formula:
+        """When a bool function with no inputs holds, as a formula over the state (one case per control)."""
+        if fi.defn.effect is None:
+            return FALSE
+        parts = []
+        for cs in controls:
+            f = self.block_truth(fi.defn.effect.body, Path(lit(ControlLit(cs)), {}, cs), None, None, {}, "the query")
+            parts.append(conj(lit(ControlLit(cs)), f))
         return disj(*parts)
 
     def move(self, player: int, obj: UObj, action, combo: tuple) -> MoveInfo:
