@@ -28,7 +28,7 @@ from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, formula_leaves, num_leaves, vkey_value,
 )
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, UObj, cases_of, evaluate3,
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, UObj, cases_of, disj,
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
@@ -299,23 +299,40 @@ class Emitter:
             for q, r in enumerate(self.roles):
                 if q != cs[0]:
                     legal.append(Rule(Atom("legal", (Const(r), Const("noop"))), (ctrl,)))
-        # next
+        # next: paths that give a fluent the same new value share its rules (their conditions or-ed)
         nxt: list[Rule] = []
         changed: dict[str, list[Rule]] = {}
+        writes: dict[tuple, list[Formula]] = {}  # (kind, cell or value, value key) -> path conditions
+        values: dict[tuple, object] = {}
         for cs, st in lg.states.items():
             for p in st.paths:
-                pc = self.body(p.pc)
-                if pc is None:
+                if p.pc is FALSE:
                     continue
                 for cell, v in sorted(p.store.items()):
-                    fl = lg.fluents[cell]
-                    for x, extra in self.value_cases(fl, v):
-                        nxt.append(Rule(Atom("next", (self.fluent(fl, x),)), tuple(pc + extra)))
-                    changed.setdefault(fl.attr, []).append(
-                        Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(pc)))
-                nxt.append(Rule(Atom("next", (self.control(p.control),)), tuple(pc)))
+                    key = ("cell", cell, _identity(v))
+                    writes.setdefault(key, []).append(p.pc)
+                    values[key] = v
+                key = ("control", p.control, None)
+                writes.setdefault(key, []).append(p.pc)
                 if p.result is not None:
-                    nxt.append(Rule(Atom("next", (Func("result", (self.ranking(p.result),)),)), tuple(pc)))
+                    writes.setdefault(("result", p.result, None), []).append(p.pc)
+        for key, pcs in writes.items():
+            kind, what, _ = key
+            when = _any(pcs)
+            self.logic.labels.setdefault(when.id, "segment")
+            pc = self.body(when)
+            if pc is None:
+                continue
+            if kind == "cell":
+                fl = lg.fluents[what]
+                for x, extra in self.value_cases(fl, values[key]):
+                    nxt.append(Rule(Atom("next", (self.fluent(fl, x),)), tuple(pc + extra)))
+                changed.setdefault(fl.attr, []).append(
+                    Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(pc)))
+            elif kind == "control":
+                nxt.append(Rule(Atom("next", (self.control(what),)), tuple(pc)))
+            else:
+                nxt.append(Rule(Atom("next", (Func("result", (self.ranking(what),)),)), tuple(pc)))
         frame: list[Rule] = []
         attrs = sorted({fl.attr for fl in lg.fluents.values()})
         for a in attrs:
@@ -359,6 +376,23 @@ class Emitter:
             "conditions": len(self._prop),
         }
         return LoweredGame(program, self.roles, move_texts, len(lg.fluents), stats, self)
+
+
+def _any(pcs: list[Formula]) -> Formula:
+    """The disjunction of path conditions, each kept whole (one rule per path, not per disjunct)."""
+    unique = sorted(set(pcs), key=lambda f: f.id)
+    if len(unique) == 1:
+        return unique[0]
+    return Formula("or", tuple(unique))
+
+
+def _identity(v) -> object:
+    """Values written by several paths are shared objects (or equal constants): a key for grouping them."""
+    if isinstance(v, (Choice, Formula, Num)):
+        return ("sym", id(v)) if not isinstance(v, Num) else ("num", v)
+    if isinstance(v, UObj):
+        return ("o", v.name)
+    return ("v", type(v).__name__, v)
 
 
 def _cmp_formula(key: CmpLit) -> Formula:
