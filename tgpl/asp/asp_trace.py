@@ -92,15 +92,12 @@ class AspTrace:
 
     def _ground(self, horizon: int) -> None:
         """A fresh control with the encoding grounded for the times 0..horizon."""
-        names = self.encoding.names
         ctl = clingo.Control(["--warn=none", "--models=2", f"--const=horizon={horizon}"])
         ctl.add("base", [], self.encoding.text)
         ctl.add("base", [], lp_file("asp_trace.lp"))
         if self._extra:
             ctl.add("base", [], "".join(f"gdl_trace_move({r},{m}).\n" for r, m in sorted(self._extra)))
         domain = "trace_input" if self._declared else "trace_legal"
-        if self._declared and names.functor("input") != "input":  # never: input is a clingo name, not reserved
-            ctl.add(domain, [], f"gdl_trace_move(R,M) :- {names.functor('input')}(R,M).\n")
         ctl.ground([("base", []), (domain, [])])
         self.groundings += 1
         self._ctl, self.horizon, self._on = ctl, horizon, set()
@@ -109,16 +106,32 @@ class AspTrace:
             if atom.is_external:
                 r, m, t = atom.symbol.arguments
                 self._does[(r, m, t.number)] = atom.literal
+        # What each shown atom says, decoded once here so that reading a model decodes no symbol:
+        # (time, None) for terminal, (time, (is legal, role index, the move or goal value)) for legal and goal.
+        term = self.encoding.names.term
+        self._meaning: dict[clingo.Symbol, tuple] = {}
+        for atom in ctl.symbolic_atoms.by_signature("terminal", 1):
+            self._meaning[atom.symbol] = (atom.symbol.arguments[0].number, None)
+        for name in ("legal", "goal"):
+            for atom in ctl.symbolic_atoms.by_signature(name, 3):
+                r, value, t = atom.symbol.arguments
+                role = self._role_index.get(r)
+                if role is not None:
+                    if name == "legal" or value.type is not clingo.SymbolType.Number:
+                        value = term(value)
+                    else:
+                        value = value.number
+                    self._meaning[atom.symbol] = (t.number, (name == "legal", role, value))
 
     def run(self, moves: Sequence[JointMove]) -> list[Step]:
         """The states at times 0..len(moves) of the play that makes `moves` (one term per role, in role order)."""
-        names = self.encoding.names
+        symbol = self.encoding.names.symbol
         length = len(moves)
         play: list[tuple[clingo.Symbol, clingo.Symbol, int]] = []
         for t, joint in enumerate(moves):
             if len(joint) != len(self.encoding.roles):
                 raise ValueError(f"joint move {t} has {len(joint)} moves for {len(self.encoding.roles)} roles")
-            play.extend((r, names.symbol(m), t) for r, m in zip(self._role_symbols, joint))
+            play.extend((r, symbol(m), t) for r, m in zip(self._role_symbols, joint))
         if self.horizon is None or length > self.horizon:
             self._ground(length if self.horizon is None else max(length, 2 * self.horizon))
         missing = {(r, m) for r, m, t in play if (r, m, t) not in self._does}
@@ -140,20 +153,19 @@ class AspTrace:
         legal: list[list[list[Term]]] = [[[] for _ in range(roles)] for _ in range(length + 1)]
         goals: list[list[list]] = [[[] for _ in range(roles)] for _ in range(length + 1)]
         terminal = [False] * (length + 1)
+        meaning = self._meaning
         for sym in models[0]:
-            t = sym.arguments[-1].number
+            found = meaning.get(sym)
+            if found is None:
+                continue
+            t, what = found
             if t > length:  # after the play: nobody moves there
                 continue
-            if sym.name == "terminal":
+            if what is None:
                 terminal[t] = True
-                continue
-            role = self._role_index.get(sym.arguments[0])
-            if role is None:
-                continue
-            value = sym.arguments[1]
-            if sym.name == "legal":
-                legal[t][role].append(names.term(value))
+            elif what[0]:
+                legal[t][what[1]].append(what[2])
             else:
-                goals[t][role].append(value.number if value.type is clingo.SymbolType.Number else names.term(value))
+                goals[t][what[1]].append(what[2])
         return [Step(t, tuple(tuple(sorted(ms, key=str)) for ms in legal[t]), terminal[t],
                      tuple(tuple(sorted(gs, key=str)) for gs in goals[t])) for t in range(length + 1)]

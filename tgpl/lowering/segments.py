@@ -113,6 +113,7 @@ class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
     def __init__(self, program, universe: Universe):
+        Formula.fresh_table()
         self.program = program
         self.u = universe
         self.builtins = program.builtins

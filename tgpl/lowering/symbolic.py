@@ -54,6 +54,16 @@ class Formula:
     def __deepcopy__(self, memo):
         return self
 
+    @classmethod
+    def fresh_table(cls) -> None:
+        """Forget the formulas of earlier lowerings, so that a lowering's output never depends on them.
+
+        Children are ordered by creation, so formulas left over from another game
+        (a move literal both games have) would order differently than in a fresh
+        process; ids keep growing, so old and new formulas never mix up.
+        """
+        cls._table = {k: f for k, f in cls._table.items() if f.kind in ("true", "false")}
+
     def __repr__(self) -> str:
         if self.kind == "lit":
             return f"{self.key}"
