@@ -132,3 +132,41 @@ def test_a_broken_chain_does_not_win(start):
     assert not state.is_terminal
     state = state.apply(claim(1, 0, 4))
     assert not state.is_terminal
+
+
+def _bfs_connects(owners: dict[str, int | None], player: int) -> bool:
+    """The reference: a breadth-first search over the hex neighbours of the player's cells."""
+    from tgpl.runtime.boards import neighbours
+
+    cells = {(r, q) for r in range(5) for q in range(5)}
+    name = {(r, q): cell(r, q) for r, q in cells}
+    by_rc = {}  # (row, column in the padded grid) -> (row, rank)
+    for r, q in cells:
+        by_rc[(r, q + (r + 1) // 2)] = (r, q)
+    mine = {c for c in cells if owners[name[c]] == player}
+    start = {c for c in mine if (c[0] == 0 if player == 0 else c[1] == 0)}
+    seen, todo = set(start), list(start)
+    while todo:
+        r, q = todo.pop()
+        for nr, nc in neighbours("hex", "row", r, q + (r + 1) // 2):
+            other = by_rc.get((nr, nc))
+            if other in mine and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return any((c[0] == 4 if player == 0 else c[1] == 4) for c in seen)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_flood_finds_what_a_search_finds(seed):
+    # The win check is a fixed number of sweeps (so that it lowers to GDL): after every claim it must
+    # agree with a breadth-first search of the claimer's cells.
+    import random
+
+    rng = random.Random(seed)
+    state = load(NAME).initial_state(0)
+    while not state.is_terminal:
+        mover = state.active_player
+        state = state.apply(rng.choice(state.legal_moves()))
+        owners = {o["name"]: o["fields"]["Owner"] for o in state.to_json()["objects"] if "Owner" in o["fields"]}
+        assert state.is_terminal == _bfs_connects(owners, mover)
+    assert state.ranking == [[mover]]
