@@ -349,6 +349,8 @@ class Emitter:
             end.append(Rule(Atom("terminal"), (Atom("true", (Func("result", (r,)),)),)))
         results = list(lg.results)
         for ranking in results:
+            if not any(ranking):
+                continue  # `winner {}`: the game ends naming nobody, and GDL gives no goals (as the runtime's verify)
             for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
                 end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
                                 (Atom("true", (Func("result", (self.ranking(ranking),)),)),)))
