@@ -28,7 +28,8 @@ from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, formula_leaves, num_leaves, vkey_value,
 )
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, UObj, cases_of, disj,
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, cases_of,
+    disj,
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
@@ -325,10 +326,17 @@ class Emitter:
                 continue
             if kind == "cell":
                 fl = lg.fluents[what]
-                for x, extra in self.value_cases(fl, values[key]):
+                v = values[key]
+                for x, extra in self.value_cases(fl, v):
                     nxt.append(Rule(Atom("next", (self.fluent(fl, x),)), tuple(pc + extra)))
+                written = pc
+                if isinstance(v, Partial):  # written on some of the paths only: the frame keeps the others
+                    w = self.body(v.when())
+                    if w is None:
+                        continue
+                    written = pc + w
                 changed.setdefault(fl.attr, []).append(
-                    Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(pc)))
+                    Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(written)))
             elif kind == "control":
                 nxt.append(Rule(Atom("next", (self.control(what),)), tuple(pc)))
             else:
@@ -390,8 +398,8 @@ def _any(pcs: list[Formula]) -> Formula:
 
 def _identity(v) -> object:
     """Values written by several paths are shared objects (or equal constants): a key for grouping them."""
-    if isinstance(v, (Choice, Formula, Num)):
-        return ("sym", id(v)) if not isinstance(v, Num) else ("num", v)
+    if isinstance(v, (Choice, Formula, Num, Partial)):
+        return ("sym", v)  # hashed by their cases: equal values made on different paths group together
     if isinstance(v, UObj):
         return ("o", v.name)
     return ("v", type(v).__name__, v)

@@ -30,7 +30,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, ControlLit, FluentLit, Formula, Num, UObj, as_formula, cases_of, choice,
+    FALSE, TRUE, UNDEF, Choice, ControlLit, FluentLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
     conj, disj, equal_concrete, is_symbolic, lift, lit, neg, restrict, sym_arith, sym_compare, sym_equal, sym_not,
     vkey,
 )
@@ -232,8 +232,13 @@ class Executor:
                 if all(v is not _MISSING and _same(v, vals[0][0]) for v, _ in vals):
                     merged.store[cell] = vals[0][0]
                     continue
-                before = self.reader(*cell)
-                merged.store[cell] = choice((before if v is _MISSING else v, r) for v, r in vals)
+                cases = []
+                for v, r in vals:
+                    if isinstance(v, Partial):
+                        cases.extend((x, conj(r, f)) for x, f in v.cases)
+                    elif v is not _MISSING:
+                        cases.append((v, r))
+                merged.store[cell] = Partial(tuple((x, f) for x, f in cases if f is not FALSE))
             out.append(merged)
         return out
 
@@ -241,7 +246,10 @@ class Executor:
     def read(self, p: Path, obj: UObj, name: str, span: Span):
         cell = (obj.name, name)
         if cell in p.store:
-            return p.store[cell]
+            v = p.store[cell]
+            if isinstance(v, Partial):  # left as it is: paths that share it can still be merged
+                v = v.full(self.reader(*cell))
+            return restrict(v, p.pc)
         if cell in self.fluents:
             return self.reader(*cell)
         if name in obj.fields:

@@ -25,7 +25,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
 from tgpl.lowering.execute import Executor, Frame, NotLowerable, Path
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, UObj, as_formula,
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literals, vkey,
 )
 from tgpl.lowering.universe import Universe
@@ -403,7 +403,7 @@ def values_under(v, env: dict, known) -> set:
     if isinstance(v, Num):
         x = v.value(env)
         return set() if x is UNDEF else {x}
-    if isinstance(v, Choice):
+    if isinstance(v, (Choice, Partial)):
         out: set = set()
         for x, f in v.cases:
             if evaluate3(f, known) is not False:
@@ -417,7 +417,7 @@ def values_under(v, env: dict, known) -> set:
 def num_leaves(v) -> set:
     if isinstance(v, Num):
         return v.leaves()
-    if isinstance(v, Choice):
+    if isinstance(v, (Choice, Partial)):
         out: set = set()
         for x, f in v.cases:
             out |= num_leaves(x) | formula_leaves(f)

@@ -327,6 +327,42 @@ class Choice:
         return "{" + ", ".join(f"{v!r}: {f!r}" for v, f in self.cases) + "}"
 
 
+class Partial:
+    """A fluent written on some of the merged paths only: `(value, formula)` cases, else unchanged.
+
+    Keeping the "else" implicit lets the frame rule of GDL carry the fluent on the
+    paths that did not write it, instead of spelling out its old value by cases.
+    """
+
+    __slots__ = ("cases", "_full")
+
+    def __init__(self, cases: tuple):
+        self.cases = cases  # ((value, Formula), ...), formulas mutually exclusive
+        self._full = None
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Partial) and self.cases == other.cases
+
+    def __hash__(self) -> int:
+        return hash(self.cases)
+
+    def when(self) -> Formula:
+        """When some case wrote the fluent."""
+        return disj(*(f for _, f in self.cases))
+
+    def full(self, before) -> object:
+        """The value, given the fluent's value before the move (made once: paths forked later share it)."""
+        if self._full is None:
+            self._full = choice(list(self.cases) + [(before, neg(self.when()))])
+        return self._full
+
+    def __repr__(self) -> str:
+        return "partial{" + ", ".join(f"{v!r}: {f!r}" for v, f in self.cases) + "}"
+
+
 class _Undefined:
     """Where the runtime would stop with an error (null member, bad operands): such cases are dropped."""
 
@@ -400,9 +436,11 @@ def _order(v) -> tuple:
 
 
 def cases_of(v) -> list[tuple[object, Formula]]:
-    """Any value as cases (a concrete value is one case, always)."""
+    """Any value as cases (a concrete value is one case, always; a Partial only its written cases)."""
     if isinstance(v, Choice):
         return list(v.cases)
+    if isinstance(v, Partial):
+        return [(y, conj(f, g)) for x, f in v.cases for y, g in cases_of(x) if conj(f, g) is not FALSE]
     if isinstance(v, Formula):
         if v is TRUE:
             return [(True, TRUE)]
