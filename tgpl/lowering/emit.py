@@ -28,8 +28,8 @@ from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, formula_leaves, num_leaves, vkey_value,
 )
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, cases_of,
-    disj,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj,
+    cases_of, disj,
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
@@ -108,6 +108,9 @@ class Emitter:
         for r in self.roles:
             self.names.name(("role", r), r)
         self.attr_names = Names()
+        self._calls: dict[tuple, str] = {}
+        self._versions: dict[tuple, list] = {}
+        self._version_names: dict[tuple, str] = {}
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
@@ -203,7 +206,34 @@ class Emitter:
             return Atom("does", (Const(self.roles[m.player]), self.move(m)))
         if isinstance(key, CmpLit):
             return Atom(self.prop(_cmp_formula(key)))
+        if isinstance(key, CallLit):
+            return self.call_atom(key)
         raise TypeError(key)
+
+    def call_atom(self, key: CallLit) -> Atom:
+        """`(function args... value)`, its rules emitted once per call (a version per distinct meaning)."""
+        group = (key.function, key.args, key.cases)
+        name = self._calls.get(group)
+        if name is None:
+            # one relation per meaning: the calls of a function on one state share it, a call
+            # with the same arguments on another state (after another move) gets a version
+            versions = self._versions.setdefault((key.function, key.args), [])
+            versions.append(group)
+            name = self._version_names.get((key.function, len(versions)))
+            if name is None:
+                text = key.function if len(versions) == 1 else f"{key.function}_v{len(versions)}"
+                name = self.props.name(("call", key.function, len(versions)), text)
+                self._version_names[(key.function, len(versions))] = name
+            self._calls[group] = name
+            terms = tuple(self.value(a) for a in key.args)
+            for value, f in key.cases:
+                head = Atom(name, terms + (self.value(value),))
+                parts = f.parts if f.kind == "or" else (f,)
+                for part in parts:
+                    b = self.body(part)
+                    if b is not None:
+                        self.rules.append(Rule(head, tuple(b)))
+        return Atom(name, tuple(self.value(a) for a in key.args) + (self.value(key.value),))
 
     def prop(self, f: Formula) -> str:
         """The 0-ary relation that holds when f does (rules emitted once)."""

@@ -30,7 +30,8 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, ControlLit, FluentLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
+    FALSE, TRUE, UNDEF, CallLit, Choice, ControlLit, FluentLit, Formula, Num, Partial, UObj, as_formula, cases_of,
+    choice,
     conj, disj, equal_concrete, is_symbolic, lift, lit, neg, restrict, sym_arith, sym_compare, sym_equal, sym_not,
     vkey,
 )
@@ -717,6 +718,43 @@ class Executor:
         return out
 
     def invoke(self, fi, this, given: dict, p: Path, span: Span) -> list[tuple[Path, object]]:
+        entry = (p.pc, dict(p.store), p.control, p.pending)
+        args = ((this,) if this is not None else ()) + tuple(given[i.name] for i in fi.defn.inputs if i.name in given)
+        results = self._invoke(fi, this, given, p, span)
+        return self._named(fi, args, entry, results)
+
+    def _named(self, fi, args: tuple, entry: tuple, results: list[tuple[Path, object]]) -> list[tuple[Path, object]]:
+        """A pure call with concrete arguments: one path per value it returns, under a named relation.
+
+        So `WinCheck(a: TrisGrid[0][0], ...)` becomes `(wincheck trisgrid_0_0 ... playerstate_0)`
+        in the rules rather than the conditions met inside it, and the caller goes on with
+        concrete results.
+        """
+        pc, store, control, pending = entry
+        if len(results) < 2 or any(is_symbolic(a) or isinstance(a, (list, dict, tuple)) for a in args):
+            return results
+        for q, _ in results:
+            if q.store != store or q.control != control or q.pending != pending or q.status is not None:
+                return results
+        cases: dict[object, list] = {}
+        for q, v in results:
+            rel = _strip(q.pc, pc)
+            for x, f in cases_of(v):
+                if x is UNDEF:
+                    continue
+                cases.setdefault(vkey(x), [x, []])[1].append(conj(rel, f))
+        if len(cases) < 2:
+            return results
+        table = tuple((x, disj(*fs)) for x, fs in cases.values())
+        base = results[0][0]
+        out = []
+        for k, (x, _) in cases.items():
+            q = base.fork(conj(pc, lit(CallLit(fi.name, tuple(_vkey_arg(a) for a in args), x, table))))
+            if q.pc is not FALSE:
+                out.append((q, x))
+        return out
+
+    def _invoke(self, fi, this, given: dict, p: Path, span: Span) -> list[tuple[Path, object]]:
         defn = fi.defn
         frame = Frame(this, None, [{}], f"function {fi.name}")
         caller = p.stack
@@ -954,6 +992,25 @@ class Executor:
                     out.append(q)
             paths = self.merge(out)
         raise NotLowerable(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+
+def _strip(pc: Formula, caller: Formula) -> Formula:
+    """pc without the conjuncts of the caller's condition (which the caller's paths keep anyway)."""
+    if pc is caller:
+        return TRUE
+    if pc.kind != "and":
+        return pc
+    mine = set(caller.parts) if caller.kind == "and" else {caller}
+    if not mine <= set(pc.parts):
+        return pc
+    return conj(*(set(pc.parts) - mine))
+
+
+def _vkey_arg(a):
+    """An argument as the call literal records it (numbers as floats, objects themselves)."""
+    if isinstance(a, bool) or a is None or isinstance(a, (str, UObj)):
+        return a
+    return float(a)
 
 
 def _shape_strict(p: Path) -> tuple:

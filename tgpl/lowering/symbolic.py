@@ -120,6 +120,29 @@ class CmpLit:
         return f"[{self.left!r} {self.op} {self.right!r}]"
 
 
+@dataclass(frozen=True, slots=True)
+class CallLit:
+    """A pure function called with concrete arguments returns `value`: a named relation of the output.
+
+    `cases` holds, for every value the call can return, the formula under which
+    it does; all CallLits of one call share it, which makes them exclusive and
+    lets equal calls on different paths be one relation.
+    """
+
+    function: str
+    args: tuple
+    value: object
+    cases: tuple  # ((value, Formula), ...)
+
+    @property
+    def body(self) -> Formula:
+        key = vkey(self.value)
+        return next(f for v, f in self.cases if vkey(v) == key)
+
+    def __repr__(self) -> str:
+        return f"{self.function}{self.args!r}={self.value!r}"
+
+
 def lit(key) -> Formula:
     return Formula("lit", (), key)
 
@@ -165,6 +188,11 @@ def conj(*fs: Formula) -> Formula:
             if cell in values and values[cell] != p.key:
                 return FALSE
             values[cell] = p.key
+        if p.kind == "lit" and isinstance(p.key, CallLit):  # a call returns one value
+            cell = ("call", p.key.function, p.key.args, p.key.cases)
+            if cell in values and values[cell] != p.key.value:
+                return FALSE
+            values[cell] = p.key.value
     if len(parts) == 1:
         return next(iter(parts))
     return Formula("and", _sorted(parts))
