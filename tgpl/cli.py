@@ -320,8 +320,16 @@ def to_gdl(game, fmt, seed, players, stats, output):
 
 
 # ------------------------------------------------------------ verification
-def _machine(path: str):
-    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 1 if it does not load)."""
+# Complete exploration of a .tgpl game: bench/verify.py measures both engines on Tris.
+DEFAULT_ENGINE = "runtime"
+
+
+def _machine(path: str, engine: str = "runtime"):
+    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 1 if it does not load).
+
+    A .tgpl game is explored on the runtime, or with engine "clingo" lowered to GDL and
+    explored by the clingo reasoner (same states, same move texts and role names).
+    """
     if path.lower().endswith(".kif"):
         from tgpl.asp.reasoner import GdlGame, GdlLoadError
         from tgpl.asp.verify import GdlMachine
@@ -331,6 +339,13 @@ def _machine(path: str):
         except GdlLoadError as e:
             click.echo(e.render(), err=True)
             sys.exit(1)
+    if engine == "clingo":
+        from tgpl.asp.reasoner import GdlGame
+        from tgpl.asp.verify import GdlMachine
+
+        game, lowered = _lowered(path, 0, None)
+        roles = [f"player {i}" for i in range(len(lowered.roles))]
+        return GdlMachine(GdlGame(lowered.program), roles, lowered.move_texts)
     from tgpl.runtime.verify import RuntimeMachine
 
     return RuntimeMachine(_load_game(path))
@@ -364,8 +379,10 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False):
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
 @click.option("--witness-dir", type=click.Path(file_okay=False), help="Write each witness to a file here.")
 @click.option("--horizon", type=click.IntRange(min=0), default=None,
-              help="Bounded mode (GDL games): search the plays of up to N moves with clingo instead.")
-def verify(game, max_states, as_json, witness_dir, horizon):
+              help="Bounded mode: search the plays of up to N moves with clingo instead.")
+@click.option("--engine", type=click.Choice(["runtime", "clingo"]), default=DEFAULT_ENGINE, show_default=True,
+              help="Complete mode on a .tgpl game: explore it on the runtime, or lowered to GDL on clingo.")
+def verify(game, max_states, as_json, witness_dir, horizon, engine):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -378,7 +395,7 @@ def verify(game, max_states, as_json, witness_dir, horizon):
     if horizon is not None:
         _verify_bounded(game, horizon, as_json, witness_dir)
         return
-    machine = _machine(game)
+    machine = _machine(game, engine)
     g = _explore(game, machine, max_states, quiet=as_json)
     rep = check(g)
     rep["game"] = game

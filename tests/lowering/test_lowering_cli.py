@@ -97,3 +97,11 @@ def test_query_errors_point_into_the_expression():
     r = run("query", TRIS, "GameState.Nothing == 1")
     assert r.exit_code == 1
     assert r.output.splitlines()[0].startswith("query:1:11: error: ")
+
+
+@pytest.mark.parametrize("game", [TRIS, str(Path(__file__).resolve().parents[1] / "data" / "defects" / "tris_unwinnable.tgpl")])
+def test_complete_verify_gives_the_same_report_on_both_engines(game):
+    runtime = run("verify", game, "--engine", "runtime", "--json")
+    clingo = run("verify", game, "--engine", "clingo", "--json")
+    assert runtime.exit_code == clingo.exit_code
+    assert json.loads(runtime.output) == json.loads(clingo.output)  # states, findings and witnesses alike

@@ -13,9 +13,14 @@ class GdlMachine:
     (a role with a single other move, like the last free cell, still moves).
     """
 
-    def __init__(self, game: GdlGame):
+    def __init__(self, game: GdlGame, roles: list[str] | None = None, move_texts: dict[str, str] | None = None):
+        """roles and move_texts rename roles and moves in reports: a lowered TGPL game's runtime names."""
         self.game = game
-        self.roles = [str(r) for r in game.roles]
+        self.roles = roles or [str(r) for r in game.roles]
+        self.move_texts = move_texts
+        # a lowered game's moves come in the lowering's order, which is the runtime's listing order,
+        # so both engines find the same (first shortest) witnesses
+        self._rank = {t: i for i, t in enumerate(move_texts.values())} if move_texts else None
 
     def initial(self) -> GdlState:
         return self.game.initial_state()
@@ -36,5 +41,12 @@ class GdlMachine:
         for joint in state.legal_moves():
             texts = tuple(str(m) for m in joint)
             j = tuple(t if i in movers else None for i, t in enumerate(texts))
-            out.append((" | ".join(texts), j, state.apply(joint)))
+            if self.move_texts is not None:  # a lowered game: the mover's move as the runtime writes it
+                j = tuple(self.move_texts.get(t, t) if t is not None else None for t in j)
+                text = " | ".join(t for t in j if t is not None)
+            else:
+                text = " | ".join(texts)
+            out.append((text, j, state.apply(joint)))
+        if self._rank is not None:
+            out.sort(key=lambda o: self._rank.get(o[0], len(self._rank)))
         return Info(False, [], movers, stuck, out)
