@@ -421,16 +421,21 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine):
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
                if rep["guaranteed_goal"][role] is not None else ", can secure no goal"))
     say(f"  value: {rep['value']}")
-    for p in rep["problems"]:
+    _say_problems(say, rep["problems"])
+    if rep["well_formed"]:
+        say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
+    sys.exit(0 if rep["well_formed"] else 1)
+
+
+def _say_problems(say, problems: list[dict]) -> None:
+    """Each problem of a verify report with its witness, one move a line."""
+    for p in problems:
         say(f"problem ({p['kind']}): {p['message']}")
         if p["witness"] is not None:
             where = f" (written to {p['witness_file']})" if "witness_file" in p else ""
             say(f"  witness, {len(p['witness'])} moves{where}:")
             for line in p["witness"]:
                 say(f"    {line}")
-    if rep["well_formed"]:
-        say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
-    sys.exit(0 if rep["well_formed"] else 1)
 
 
 def _write_witnesses(problems: list[dict], witness_dir: str | None) -> None:
@@ -448,6 +453,17 @@ def _write_witnesses(problems: list[dict], witness_dir: str | None) -> None:
             p["witness_file"] = str(name)
 
 
+def _runtime_move_text(lowered):
+    """Joint move -> the runtime's text of the mover's move, so witnesses replay with `tgpl play --moves`."""
+    texts = lowered.move_texts
+
+    def move_text(joint) -> str:
+        moves = [str(m) for m in joint if str(m) != "noop"]
+        return " | ".join(texts.get(m, m) for m in moves) if moves else "noop"
+
+    return move_text
+
+
 def _gdl_program(path: str, seed: int = 0):
     """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 1 with located diagnostics.
 
@@ -458,13 +474,7 @@ def _gdl_program(path: str, seed: int = 0):
 
     if path.lower().endswith(".tgpl"):
         _, lowered = _lowered(path, seed, None)
-        texts = lowered.move_texts
-
-        def move_text(joint) -> str:
-            moves = [str(m) for m in joint if str(m) != "noop"]
-            return " | ".join(texts.get(m, m) for m in moves) if moves else "noop"
-
-        return lowered.program, move_text
+        return lowered.program, _runtime_move_text(lowered)
     try:
         program, _ = read_gdl(path)
     except GdlLoadError as e:
@@ -525,13 +535,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
         else:
             never = "NEVER wins" if result.complete else f"no win within {horizon} moves"
             say(f"  {role}: {never}" + (f" (best goal {best[0]})" if best else ""))
-    for p in rep["problems"]:
-        say(f"problem ({p['kind']}): {p['message']}")
-        if p["witness"] is not None:
-            where = f" (written to {p['witness_file']})" if "witness_file" in p else ""
-            say(f"  witness, {len(p['witness'])} moves{where}:")
-            for line in p["witness"]:
-                say(f"    {line}")
+    _say_problems(say, rep["problems"])
     if rep["ok"]:
         say(f"{game}: no problem found (bounded, up to {horizon} moves)")
     sys.exit(0 if rep["ok"] else 1)
@@ -615,13 +619,7 @@ def query(game, expr, horizon, seed, as_json):
         except NotLowerable as e:
             click.echo(render(not_lowerable(e, program.main), program.sources), err=True)
             sys.exit(1)
-    texts = lowered.move_texts
-
-    def move_text(joint) -> str:
-        moves = [str(m) for m in joint if str(m) != "noop"]
-        return " | ".join(texts.get(m, m) for m in moves) if moves else "noop"
-
-    search = BoundedSearch(lowered.program, move_text)
+    search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
     found, complete = None, False
     while True:
         model = search.ask(QUERY_RELATION)

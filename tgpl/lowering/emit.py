@@ -22,6 +22,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
@@ -34,27 +35,6 @@ from tgpl.lowering.symbolic import (
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
             "or", "not", "noop", "control", "result", "ranking", "rank", "null", "yes", "no", "succ"}
-
-
-def goals_of(ranking, players: int) -> list[int]:
-    """The runtime's ranking-to-goal mapping: 100 * (beaten + tied / 2) / (P - 1), rounded half up."""
-    if ranking is None:
-        return [0] * players
-    ranks = [list(dict.fromkeys(r)) for r in ranking if r]
-    placed = {p for r in ranks for p in r}
-    rest = [p for p in range(players) if p not in placed]
-    if rest:
-        ranks.append(rest)
-    if players == 1:
-        return [100 if ranks and ranks[0] == [0] else 0]
-    goals = [0] * players
-    below = players
-    for rank in ranks:
-        below -= len(rank)
-        score = (below + (len(rank) - 1) / 2) / (players - 1)
-        for p in rank:
-            goals[p] = int(score * 100 + 0.5)
-    return goals
 
 
 @dataclass

@@ -22,6 +22,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
+from tgpl.frontend.outcomes import format_number
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
 from tgpl.lowering.execute import Executor, Frame, NotLowerable, Path
 from tgpl.lowering.symbolic import (
@@ -393,8 +394,7 @@ def value_text(v) -> str:
         return v.name
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    x = float(v)
-    return str(int(x)) if x == int(x) and abs(x) < 1e15 else repr(x)
+    return format_number(float(v))
 
 
 # ================================================================ numbers

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
+from tgpl.frontend.outcomes import goals_of
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
@@ -67,31 +68,6 @@ def _value_text(v) -> str:
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return show(v)
-
-
-def goals_of(ranking: list[list[int]] | None, players: int) -> list[int]:
-    """GDL goals from a ranking: 100 * (beaten + tied / 2) / (P - 1), rounded half up.
-
-    Players the ranking leaves out share the last place. Two players: the winner
-    gets 100 and the loser 0; a tie gives 50 each.
-    """
-    if ranking is None:
-        return [0] * players
-    ranks: list[list[int]] = [list(dict.fromkeys(r)) for r in ranking if r]
-    placed = {p for r in ranks for p in r}
-    rest = [p for p in range(players) if p not in placed]
-    if rest:
-        ranks.append(rest)
-    if players == 1:
-        return [100 if ranks and ranks[0] == [0] else 0]
-    goals = [0] * players
-    below = players
-    for rank in ranks:
-        below -= len(rank)
-        score = (below + (len(rank) - 1) / 2) / (players - 1)
-        for p in rank:
-            goals[p] = int(score * 100 + 0.5)
-    return goals
 
 
 def _player_counts(allowed: range) -> str:

@@ -12,10 +12,10 @@ maps every object to its copy, so old states stay valid for search.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tgpl.frontend.outcomes import format_number
 from tgpl.runtime.rng import Pcg32
 
 if TYPE_CHECKING:
@@ -184,16 +184,6 @@ def to_player(value, players: int) -> int:
     if r >= 0:
         return r % players
     return (players - (-r) % players) % players
-
-
-def format_number(x: float) -> str:
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, int):
-        return str(x)
-    if math.isfinite(x) and x == int(x) and abs(x) < 1e15:
-        return str(int(x))
-    return repr(x)
 
 
 def show(v) -> str:
