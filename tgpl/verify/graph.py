@@ -40,6 +40,10 @@ class Machine(Protocol):
 
     def info(self, state: Any) -> Info: ...
 
+    # Optional: `release(state)` is called once explore no longer needs a state object
+    # the machine returned (expanded, or a duplicate of a state already seen), so that
+    # the machine can free it at once rather than leave it to the garbage collector.
+
 
 @dataclass
 class Graph:
@@ -79,16 +83,17 @@ def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
     g = Graph(list(machine.roles))
-    start = machine.initial()
-    index = {machine.key(start): 0}
-    states = [start]
+    release = getattr(machine, "release", None)
+    states = [machine.initial()]
+    index = {machine.key(states[0]): 0}
     g.parent.append(None)
     i = 0
     while i < len(states):
         if i >= max_states:
             g.complete = False
             break
-        info = machine.info(states[i])
+        state = states[i]
+        info = machine.info(state)
         states[i] = None  # the graph keeps what it needs; let the state go
         g.terminal.append(info.terminal)
         g.goals.append(tuple(info.goals))
@@ -97,14 +102,19 @@ def explore(machine: Machine, max_states: int = 1_000_000,
         g.stuck.append(tuple(info.stuck))
         out = []
         for text, joint, nxt in info.moves:
-            k = machine.key(nxt)
-            j = index.get(k)
-            if j is None:
-                j = index[k] = len(states)
+            new = len(states)
+            j = index.setdefault(machine.key(nxt), new)  # one hash of the key, not two
+            if j == new:
                 states.append(nxt)
                 g.parent.append((i, text))
+            elif release is not None and states[j] is not nxt:
+                release(nxt)
             out.append((text, joint, j))
         g.edges.append(out)
+        info = None
+        if release is not None:
+            release(state)
+        state = None
         i += 1
         if progress is not None and i % 1000 == 0:
             progress(i, len(states))
