@@ -47,3 +47,71 @@ def test_generated_for_loop_runs_post_after_continue(tmp_path):
 
     state = load_game(path).initial_state(0)
     assert state.log == ["s=2 w=3"]  # i = 0 and 2 are added; 1 is skipped; 3 breaks
+
+
+def outcome(tmp_path, src: str, generate: bool, monkeypatch) -> tuple[list[str], str | None]:
+    """The log of a one-player game's setup, and the runtime error's message if it stops on one."""
+    from tgpl.runtime.errors import TGPLRuntimeError
+
+    monkeypatch.setattr(compiler, "GENERATE", generate)
+    path = tmp_path / f"g{int(generate)}.tgpl"
+    path.write_text('game "t"; players 1;\n' + src, encoding="utf-8")
+    program = load_program(path)
+    assert program.ok, program.diagnostics
+    game = Game(program, compiler.compile_program(program))
+    try:
+        state = game.initial_state(0)
+    except TGPLRuntimeError as e:
+        return [], e.message + " | " + " < ".join(f.what for f in e.stack)
+    return state.log, None
+
+
+CALLS = """
+function Sum { function input number a; function input number b = 10; function input number c = a + 1;
+               returns number; effect { return a * 100 + b * 10 + c; } }
+function Fact { function input number n; returns number;
+                effect { if (n <= 1) { return 1; } return n * Fact(n: n - 1); } }
+function Who { function input number k; returns player; effect { return k; } }
+class Box
+{
+    number offset = 5;
+    function Add { function input number x; function input number y; returns number; effect { return offset + x - y; } }
+}
+setup
+{
+    Box b = new Box();
+    log(Sum(a: 1, b: 2, c: 3) + " " + Sum(c: 3, a: 1, b: 2) + " " + Sum(a: 1) + " " + Sum(b: 2, a: 4));
+    log(Fact(n: 5) + " " + b.Add(y: 1, x: 3) + " " + b.Add(x: 3, y: 1) + " " + Who(k: 3));
+    winner 0;
+}
+"""
+
+
+def test_generated_calls_bind_named_inputs_like_the_closures(tmp_path, monkeypatch):
+    generated = outcome(tmp_path, CALLS, True, monkeypatch)
+    assert generated == outcome(tmp_path, CALLS, False, monkeypatch)
+    # in any order; omitted inputs take their defaults, which see the inputs before them
+    assert generated == (["123 123 202 425", "120 7 7 0"], None)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('Table<number> t = {}; t["a"] = 1; log(t["a"] + " " + t["b"]);', (["1 null"], None)),
+    ("List<number> xs = {4, 5, 6}; log(xs[0] + \" \" + xs[1.9] + \" \" + xs[2]);", (["4 5 6"], None)),
+    ("List<number> xs = {4, 5, 6}; log(xs[3]);", ([], "index 3 out of range 0..2 | setup")),
+    ("List<number> xs = {4, 5, 6}; log(xs[-1]);", ([], "index -1 out of range 0..2 | setup")),
+    ("List<number> xs = null; log(xs[0]);", ([], "cannot index null | setup")),
+    ("Table<number> t = {}; string k = null; log(t[k]);", ([], "a table key is null | setup")),
+    ("Table<number> t = null; log(t[\"a\"]);", ([], "cannot index null | setup")),
+])
+def test_generated_indexing_reads_and_fails_like_the_closures(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected
+
+
+def test_generated_member_reads_fail_like_the_closures(tmp_path, monkeypatch):
+    src = "class Box { number v = 2; }\nsetup { Box b = new Box(); log(\"\" + b.v); b = null; log(\"\" + b.v); winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == ([], "cannot read 'v' of null | setup")

@@ -32,14 +32,6 @@ _INLINE_ARITH = {"+", "-", "*"}
 _COMPARE = {"<", ">", "<=", ">="}
 
 
-def _member(m, o, name, span):
-    if o.__class__ is Obj:
-        fields = o.fields
-        if name in fields:
-            return fields[name]
-    return m.get_member(o, name, span)
-
-
 def _index(m, o, k, span):
     c = o.__class__
     if c is dict:
@@ -68,17 +60,17 @@ def _as_player(value, players):
     return None if value is None else to_player(value, players)
 
 
-def _call_method(m, target, name, args, span):
+def _call_method(m, target, name, names, values, span):
     if target is None:
         m.error(span, f"cannot call '{name}' on null")
     rf = target.cls.find_function(name) if target.__class__ is Obj else None
     if rf is None:
         m.error(span, f"{show(target)} has no function '{name}'")
-    return m.call_function(rf, target, args, span)
+    return m.call_named(rf, target, names, values, span)
 
 
 _HELPERS = {
-    "_member": _member, "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
+    "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj,
 }
@@ -300,7 +292,7 @@ class BlockGenerator:
         if slot is not None:
             return f"v[{slot}]"
         if id(e) in self.c.implicit_this:
-            return f"_member(m, f.this, {e.name!r}, {self.const(e.span, '_p')})"
+            return self.member("f.this", e.name, self.const(e.span, "_p"))
         if e.name == "event":
             return "f.event"
         t = self.c.type_of(e)
@@ -336,10 +328,27 @@ class BlockGenerator:
         span = self.const(e.name_span, "_p")
         if isinstance(obj_t, Collection) and e.name == "length":
             return f"m.length({obj}, {span})"
-        return f"_member(m, {obj}, {e.name!r}, {span})"
+        return self.member(obj, e.name, span)
+
+    def member(self, obj: str, name: str, span: str) -> str:
+        """A field of an object inline, as `_member` reads it; anything else goes to the machine."""
+        a = self.name("_t")
+        return (f"({a}.fields[{name!r}] if ({a} := {obj}).__class__ is _Obj and {name!r} in {a}.fields"
+                f" else m.get_member({a}, {name!r}, {span}))")
 
     def expr_Index(self, e: ast.Index) -> str:
-        return f"_index(m, {self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span, '_p')})"
+        obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
+        t = self.c.type_of(e.obj)
+        if isinstance(t, Collection) and t.kind in ("Table", "List"):
+            # The common case inline (a table and a key, a list and an index in range), as
+            # `_index` does it; anything else goes to `_index`, which raises the errors.
+            a, k = self.name("_t"), self.name("_t")
+            if t.kind == "Table":
+                test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
+                return f"({a}.get({k}) if {test} else _index(m, {a}, {k}, {span}))"
+            test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
+            return f"({a}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
+        return f"_index(m, {obj}, {key}, {span})"
 
     def expr_Unary(self, e: ast.Unary) -> str:
         a = self.name("_t")
@@ -412,14 +421,16 @@ class BlockGenerator:
         if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base):
             return self.fallback(e)
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
-        args = ", ".join(
-            f"({a.name!r}, {self.value(a.value, params.get(a.name))})" for a in e.args if a.name is not None
-        )
+        named = [a for a in e.args if a.name is not None]
+        # Names and values apart, values evaluated in the call's order: the machine binds
+        # them by a plan cached per call shape (Machine.call_named).
+        names = self.const(tuple(a.name for a in named), "_k")
+        values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
         if fi.owner is None:
             rf = self.const(self.c.functions[id(fi)], "_r")
-            return f"m.call_function({rf}, None, [{args}], {span})"
+            return f"m.call_named({rf}, None, {names}, ({values}), {span})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
-        return f"_call_method(m, {obj}, {fi.name!r}, [{args}], {span})"
+        return f"_call_method(m, {obj}, {fi.name!r}, {names}, ({values}), {span})"
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target

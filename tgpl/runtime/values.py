@@ -65,13 +65,17 @@ class World:
         self.players = players
         self.transients = 0  # live event objects: drop_unreferenced has work only when > 0
         self._by_class: dict[int, list[Obj]] | None = None
-        self._by_name: dict[str, Obj] | None = None
+        self._by_name: dict[str, int] | None = None  # name -> serial, shared by copies
 
     def named(self, name: str) -> Obj | None:
+        # The index maps names to serials, not objects, so that a copy (same objects at
+        # the same serials) shares it instead of building its own; it is replaced, never
+        # changed, when objects are created or dropped.
         index = self._by_name
         if index is None:
-            index = self._by_name = {o.name: o for o in self.objects}
-        return index.get(name)
+            index = self._by_name = {o.name: o.serial for o in self.objects}
+        serial = index.get(name)
+        return self.objects[serial] if serial is not None else None
 
     def of_class(self, rc: RClass) -> list[Obj]:
         """The objects that are a `rc`, in creation order (cached until an object is created)."""
@@ -185,7 +189,8 @@ class World:
         new.counters = self.counters.copy()
         new.players = self.players
         new.transients = self.transients
-        new._by_class = new._by_name = None
+        new._by_class = None
+        new._by_name = self._by_name  # names to serials: the same in the copy
         return new
 
 

@@ -209,32 +209,57 @@ def forced(g: Graph, role: int, target: Callable[[int], bool]) -> list[bool]:
     to move picks a move, the others must answer every reply"; with simultaneous
     moves, the role must win against every joint reply of the others.
     """
-    n = g.states
-    win = [False] * n
-    # counters[(v, option)] = edges with this option not yet known to win
-    count: dict[tuple[int, Any], int] = {}
-    preds: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
-    queue = deque()
-    for v in range(n):
-        if g.terminal[v]:
-            if target(v):
-                win[v] = True
-                queue.append(v)
-            continue
-        for _, joint, w in g.edges[v]:
-            opt = joint[role] if role < len(joint) else None
-            count[(v, opt)] = count.get((v, opt), 0) + 1
-            preds[w].append((v, opt))
-    while queue:
-        w = queue.popleft()
-        for v, opt in preds[w]:
-            if win[v]:
+    return Forcing(g, role).solve(target)
+
+
+class Forcing:
+    """`forced` for one role, with what does not depend on the target built once.
+
+    `verify` asks one role several questions (can it force a win, a goal of at least
+    t for each t): the options (a state with the role's entry of a joint move) and
+    their predecessors are the same for all of them.
+    """
+
+    def __init__(self, g: Graph, role: int):
+        self.g = g
+        ids: dict[tuple[int, Any], int] = {}
+        self.owner: list[int] = []  # option id -> its state
+        self.count: list[int] = []  # option id -> edges with this option
+        self.preds: list[list[int]] = [[] for _ in range(g.states)]  # state -> options leading to it
+        for v in range(g.states):
+            if g.terminal[v]:
                 continue
-            count[(v, opt)] -= 1
-            if count[(v, opt)] == 0:
+            for _, joint, w in g.edges[v]:
+                key = (v, joint[role] if role < len(joint) else None)
+                k = ids.get(key)
+                if k is None:
+                    k = ids[key] = len(self.owner)
+                    self.owner.append(v)
+                    self.count.append(0)
+                self.count[k] += 1
+                self.preds[w].append(k)
+
+    def solve(self, target: Callable[[int], bool]) -> list[bool]:
+        g = self.g
+        win = [False] * g.states
+        count = self.count[:]  # per option: edges not yet known to win
+        owner, preds = self.owner, self.preds
+        queue = deque()
+        for v in range(g.states):
+            if g.terminal[v] and target(v):
                 win[v] = True
                 queue.append(v)
-    return win
+        while queue:
+            w = queue.popleft()
+            for k in preds[w]:
+                v = owner[k]
+                if win[v]:
+                    continue
+                count[k] -= 1
+                if count[k] == 0:
+                    win[v] = True
+                    queue.append(v)
+        return win
 
 
 @dataclass
@@ -290,10 +315,11 @@ def verify(g: Graph) -> dict:
             if g.complete:  # else a win may lie beyond what was explored
                 problems.append(Finding("unwinnable", f"{name} never wins ({why})", w, name))
         ok = set(good)
-        forcing[name] = bool(wins) and forced(g, r, lambda v: v in ok and g.goals[v][r] == 100)[0]
+        forcing_r = Forcing(g, r)
+        forcing[name] = bool(wins) and forcing_r.solve(lambda v: v in ok and g.goals[v][r] == 100)[0]
         values = sorted({g.goals[v][r] for v in good}, reverse=True)
-        guaranteed[name] = next((t for t in values if forced(g, r, lambda v: v in ok and g.goals[v][r] >= t)[0]),
-                                None)
+        guaranteed[name] = next((t for t in values
+                                 if forcing_r.solve(lambda v: v in ok and g.goals[v][r] >= t)[0]), None)
     winners = [name for name in roles if forcing[name]]
     if not g.complete:
         value = "unknown (the check is incomplete)"
