@@ -336,3 +336,20 @@ def test_release_clears_a_world_only_once_no_pending_state_starts_from_it(tmp_pa
         machine.release(c)
     assert not start.world.objects  # the last pending state using it is released
     assert replies[0].world.objects and replies[0].legal_moves()  # states not released are intact
+
+
+def test_explore_restores_the_garbage_collector_thresholds_even_on_errors():
+    import gc
+
+    class Failing(_NoRelease):
+        def info(self, state):
+            raise RuntimeError("boom")
+
+    before = gc.get_threshold()
+    during = []
+    explore(RuntimeMachine(load_game(TRIS)), progress=lambda done, seen: during.append(gc.get_threshold()))
+    assert gc.get_threshold() == before
+    assert during and all(t[2] > before[2] for t in during)  # no automatic full collection while exploring
+    with pytest.raises(RuntimeError, match="boom"):
+        explore(Failing(RuntimeMachine(load_game(TRIS))))
+    assert gc.get_threshold() == before

@@ -8,7 +8,9 @@ BFS tree gives shortest witnesses.
 
 from __future__ import annotations
 
+import gc
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
@@ -79,9 +81,30 @@ class Graph:
                 () if self.terminal[node] else self.movers[node])
 
 
+FULL_COLLECTION_EVERY = 100_000  # states expanded between full garbage collections while exploring
+
+
+@contextmanager
+def _no_automatic_full_collections():
+    """Python's automatic full collections traverse every live object; while exploring, that is
+    every state of the frontier, again and again (a tenth of exploring tic-tac-toe). Young
+    collections still run; explore collects in full itself every FULL_COLLECTION_EVERY states."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(threshold[0], threshold[1], 1 << 30)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+
+
 def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
+    with _no_automatic_full_collections():
+        return _explore(machine, max_states, progress)
+
+
+def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None) -> Graph:
     g = Graph(list(machine.roles))
     release = getattr(machine, "release", None)
     states = [machine.initial()]
@@ -116,6 +139,8 @@ def explore(machine: Machine, max_states: int = 1_000_000,
             release(state)
         state = None
         i += 1
+        if i % FULL_COLLECTION_EVERY == 0:
+            gc.collect()
         if progress is not None and i % 1000 == 0:
             progress(i, len(states))
     g.expanded = i
