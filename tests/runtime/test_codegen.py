@@ -115,3 +115,48 @@ def test_generated_member_reads_fail_like_the_closures(tmp_path, monkeypatch):
     generated = outcome(tmp_path, src, True, monkeypatch)
     assert generated == outcome(tmp_path, src, False, monkeypatch)
     assert generated == ([], "cannot read 'v' of null | setup")
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('Table<number> t = {}; t["a"] = 1; t["b"] = 2; t["a"] = null; log(t["a"] + " " + t["b"] + " " + t.length);',
+     (["null 2 1"], None)),
+    ("List<number> xs = {4, 5, 6}; xs[0] = 7; xs[2.5] = 8; xs[-0.5] = 9; log(\"\" + xs);", (["{9, 5, 8}"], None)),
+    ("List<number> xs = {4, 5, 6}; xs[3] = 1;", ([], "index 3 out of range 0..2 | setup")),
+    ("List<number> xs = {4, 5, 6}; xs[1] += 10; log(\"\" + xs);", (["{4, 15, 6}"], None)),
+    ("Table<number> t = {}; string k = null; t[k] = 1;", ([], "a table key is null | setup")),
+    ("List<number> xs = null; xs[0] = 1;", ([], "cannot index null | setup")),
+])
+def test_generated_index_stores_work_and_fail_like_the_closures(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected
+
+
+NULLS_AND_CASTS = """
+global class Counter { number n = 0; }
+class Animal { }
+class Dog : Animal { }
+setup
+{
+    Animal a = new Dog();
+    Animal b = new Animal();
+    number zero = 0;
+    bool no = false;
+    string empty = "";
+    Animal none = null;
+    log((zero == null) + " " + (no == null) + " " + (empty == null) + " " + (none == null) + " " + (null == a)
+        + " " + (a != null) + " " + (null != none));
+    log((a is Dog) + " " + (b is Dog) + " " + (a is Animal) + " " + ((a as Dog) == a) + " " + ((b as Dog) == null));
+    Counter.n += 2;
+    for (number i = 0; i < 3; i += 1) { Counter.n += i; }
+    log("" + Counter.n);
+    winner 0;
+}
+"""
+
+
+def test_generated_null_tests_casts_and_globals_agree_with_the_closures(tmp_path, monkeypatch):
+    generated = outcome(tmp_path, NULLS_AND_CASTS, True, monkeypatch)
+    assert generated == outcome(tmp_path, NULLS_AND_CASTS, False, monkeypatch)
+    assert generated == (["false false false true false true false", "true false true true true", "5"], None)

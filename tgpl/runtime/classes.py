@@ -64,7 +64,8 @@ class RFunction:
         return self.returns == PLAYER
 
     @cached_property
-    def _plans(self) -> dict[tuple[str, ...], tuple[int, ...] | None]:
+    def plans(self) -> dict[tuple[str, ...], tuple[int, ...] | None]:
+        """Per call shape (the names a call gives, in its order): `slots_given`'s answer."""
         return {}
 
     def slots_given(self, names: tuple[str, ...]) -> tuple[int, ...] | None:
@@ -74,7 +75,7 @@ class RFunction:
         Cached per call shape: generated code calls functions this way, and binding by
         a precomputed list of slots is the cheap part of a call that runs in every move.
         """
-        plans = self._plans
+        plans = self.plans
         if names in plans:
             return plans[names]
         slots = {i.name: i.slot for i in self.inputs}

@@ -84,7 +84,9 @@ class BlockGenerator:
 
         self.c = compiler
         self.layout = layout
-        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
+        from tgpl.runtime import machine  # not at the top: the machine imports the compiler
+
+        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal, _machine=machine)
         self.arith = _ARITH
         self.lines: list[str] = []
         self.counter = 0
@@ -168,7 +170,10 @@ class BlockGenerator:
             self.emit(depth + 1, f"if {c} is not False:")
             self.emit(depth + 2, f"_bad_condition(m, {c}, {span})")
             self.emit(depth + 1, "break")
-        self.emit(depth, f"m.step({self.const(span_of_loop, '_p')})")
+        # Machine.step inline: it counts, and raises once past the limit
+        self.emit(depth, "m.steps += 1")
+        self.emit(depth, "if m.steps > _machine.STEP_LIMIT:")
+        self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -230,7 +235,9 @@ class BlockGenerator:
             value = self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, f"v[{slot}] = {value}")
-        elif isinstance(target, (ast.Name, ast.Member, ast.Index)):
+        elif isinstance(target, ast.Index):
+            self.store_index(target, value, depth)
+        elif isinstance(target, (ast.Name, ast.Member)):
             self.emit(depth, self.store(target, value))
         else:
             self.emit(depth, f"{self.fallback(e)}")
@@ -244,6 +251,27 @@ class BlockGenerator:
         t1, t2 = self.name("_t"), self.name("_t")
         # object and key are evaluated before the value, as in the closures
         return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
+
+    def store_index(self, target: ast.Index, value: str, depth: int) -> None:
+        """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
+        and a value, or a list and an index in range, stored inline; anything else (removing a
+        table pair, the errors) by Machine.set_index."""
+        t = self.c.type_of(target.obj)
+        if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
+            self.emit(depth, self.store(target, value))
+            return
+        a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
+        self.emit(depth, f"{a} = {self.expr(target.obj)}")
+        self.emit(depth, f"{k} = {self.expr(target.index)}")
+        self.emit(depth, f"{x} = {value}")
+        if t.kind == "Table":
+            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None):")
+            self.emit(depth + 1, f"{a}[{k}] = {x}")
+        else:
+            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}):")
+            self.emit(depth + 1, f"{a}[int({k})] = {x}")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
 
     def compound(self, e: ast.Assign, target_t: Type) -> str:
         current, raw = self.expr(e.target), self.expr(e.value)
@@ -297,7 +325,8 @@ class BlockGenerator:
             return "f.event"
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
-            return f"m.global_object({t.info.name!r})"
+            g = self.name("_t")  # Machine.global_object inline; it raises when there is none
+            return f"({g} if ({g} := m.world.globals.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
         return self.fallback(e)
 
     def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
@@ -307,7 +336,7 @@ class BlockGenerator:
             return None
         rc = self.const(self.c.rclass(t.info), "_rc")
         a = self.name("_t")
-        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and {a}.cls.is_a({rc}))"
+        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and ({a}.cls is {rc} or {a}.cls.is_a({rc})))"
 
     def expr_TypeTest(self, e: ast.TypeTest) -> str:
         test = self.class_test(e.expr, e.type)
@@ -371,7 +400,12 @@ class BlockGenerator:
         if op in ("&&", "||"):
             return self.short_circuit(e)
         if op in ("==", "!="):
-            test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
+            if isinstance(e.right, ast.NullLit) or isinstance(e.left, ast.NullLit):
+                # `_eq(x, null)` is `x is null` for every value: null equals only itself
+                other = e.left if isinstance(e.right, ast.NullLit) else e.right
+                test = f"({self.expr(other)} is None)"
+            else:
+                test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
             return f"(_show({self.expr(e.left)}) + _show({self.expr(e.right)}))"

@@ -272,7 +272,9 @@ class Machine:
         """`call_function` for a call whose arguments are all named (generated code): when it
         gives every input once, the values go straight to their slots; the effect and its
         result are handled exactly as there."""
-        slots = rf.slots_given(names)
+        slots = rf.plans.get(names, _UNPLANNED)
+        if slots is _UNPLANNED:
+            slots = rf.slots_given(names)
         if slots is None:
             return self.call_function(rf, this, list(zip(names, values)), span)
         frame = Frame(self, this, rf.size)
@@ -589,6 +591,7 @@ def _matches(option, choice) -> bool:
     return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
 
 
+_UNPLANNED = object()  # a call shape RFunction.slots_given has not seen yet
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 
