@@ -160,3 +160,17 @@ def test_generated_null_tests_casts_and_globals_agree_with_the_closures(tmp_path
     generated = outcome(tmp_path, NULLS_AND_CASTS, True, monkeypatch)
     assert generated == outcome(tmp_path, NULLS_AND_CASTS, False, monkeypatch)
     assert generated == (["false false false true false true false", "true false true true true", "5"], None)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("number x = 2; log((x + 1) + \" \" + (1 - x) + \" \" + (x * 2.5) + \" \" + (x < 3) + \" \" + (3 <= x));",
+     (["3 -1 5 true false"], None)),
+    ("number n = null; log(\"\" + (n < 3));", ([], "'<' of null and 3 | setup")),
+    ("number n = null; log(\"\" + (1 - n));", ([], "'-' of 1 and null | setup")),
+    ("number n = null; n += 1;", ([], "'+' of null and 1 | setup")),
+])
+def test_generated_arithmetic_with_a_literal_checks_the_other_operand(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected

@@ -69,6 +69,15 @@ def _call_method(m, target, name, names, values, span):
     return m.call_named(rf, target, names, values, span)
 
 
+def _is_float_literal(code: str) -> bool:
+    """Whether generated code is a finite float literal, as expr_NumberLit writes one."""
+    try:
+        value = float(code)
+    except ValueError:
+        return False
+    return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
+
+
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_show": show, "_Returned": Returned,
@@ -387,12 +396,23 @@ class BlockGenerator:
             return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
         return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
 
+    def numbers(self, left: str, right: str) -> tuple[str, str, str]:
+        """(left, right, test that both are numbers), each operand evaluated once, left first.
+
+        A number literal (`i < 3`, `i += 1`) is used as it is and not tested: it is a float.
+        """
+        lit_left, lit_right = _is_float_literal(left), _is_float_literal(right)
+        a = left if lit_left else self.name("_t")
+        b = right if lit_right else self.name("_t")
+        tests = ([] if lit_left else [f"(({a} := {left}).__class__ in _N)"]) + \
+            ([] if lit_right else [f"(({b} := {right}).__class__ in _N)"])
+        return a, b, " & ".join(tests) or "True"
+
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
-        a, b = self.name("_t"), self.name("_t")
-        return (
-            f"(float({a} {op} {b}) if (({a} := {left}).__class__ in _N) & (({b} := {right}).__class__ in _N)"
-            f" else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
-        )
+        a, b, test = self.numbers(left, right)
+        # with a float operand the result is a float already
+        result = f"{a} {op} {b}" if _is_float_literal(a) or _is_float_literal(b) else f"float({a} {op} {b})"
+        return f"({result} if {test} else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
 
     def expr_Binary(self, e: ast.Binary) -> str:
         op = e.op
@@ -417,11 +437,8 @@ class BlockGenerator:
         if result_t == PLAYER:
             return f"_as_player(m.arith({fn}, {op!r}, {left}, {right}, {span}), m.players)"
         if op in _COMPARE:
-            a, b = self.name("_t"), self.name("_t")
-            return (
-                f"({a} {op} {b} if (({a} := {left}).__class__ in _N) & (({b} := {right}).__class__ in _N)"
-                f" else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
-            )
+            a, b, test = self.numbers(left, right)
+            return f"({a} {op} {b} if {test} else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
         if op in _INLINE_ARITH:
             return self.arith_expr(op, left, right, span, fn)
         return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
