@@ -81,26 +81,29 @@ class Graph:
                 () if self.terminal[node] else self.movers[node])
 
 
-FULL_COLLECTION_EVERY = 100_000  # states expanded between full garbage collections while exploring
+COLLECTION_EVERY = 100_000  # states expanded between garbage collections while exploring
 
 
 @contextmanager
-def _no_automatic_full_collections():
-    """Python's automatic full collections traverse every live object; while exploring, that is
-    every state of the frontier, again and again (a tenth of exploring tic-tac-toe). Young
-    collections still run; explore collects in full itself every FULL_COLLECTION_EVERY states."""
-    threshold = gc.get_threshold()
-    gc.set_threshold(threshold[0], threshold[1], 1 << 30)
+def _collections_paused():
+    """Python's cyclic garbage collector off while exploring: its collections traverse every
+    object that survives, here every state of the frontier, again and again (about a sixth
+    of exploring tic-tac-toe). States are freed by reference counting (machines with cyclic
+    states release them, see `Machine`); whatever else forms cycles is collected every
+    COLLECTION_EVERY states by explore, and the collector is on again afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
+        if enabled:
+            gc.enable()
 
 
 def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
-    with _no_automatic_full_collections():
+    with _collections_paused():
         return _explore(machine, max_states, progress)
 
 
@@ -139,7 +142,7 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
             release(state)
         state = None
         i += 1
-        if i % FULL_COLLECTION_EVERY == 0:
+        if i % COLLECTION_EVERY == 0:
             gc.collect()
         if progress is not None and i % 1000 == 0:
             progress(i, len(states))
@@ -300,6 +303,11 @@ class Finding:
 
 def verify(g: Graph) -> dict:
     """The report of `tgpl verify` on an explored graph (JSON-ready)."""
+    with _collections_paused():  # the analyses build large acyclic tables: nothing for the collector
+        return _verify(g)
+
+
+def _verify(g: Graph) -> dict:
     roles = g.roles
     problems: list[Finding] = []
     n = g.states
