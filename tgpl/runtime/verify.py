@@ -13,11 +13,10 @@ class RuntimeMachine:
         self.game = game
         self.seed = seed
         self.roles = [f"player {p}" for p in range(game.players)]
-        # Worlds that pending states (waiting for a choice) re-run from: id -> how many
-        # such states this machine handed out and explore has not released yet.
-        self._base_users: dict[int, int] = {}
-        # Worlds whose own state was released while pending states still use them.
-        self._orphans: set[int] = set()
+        # Worlds that pending states (waiting for a choice) re-run from, by id: the world
+        # (held, so that its id stays its own), how many such states this machine handed
+        # out that are not released yet, and whether the world's own state was released.
+        self._bases: dict[int, list] = {}
 
     def initial(self) -> State:
         state = self.game.initial_state(self.seed)
@@ -26,7 +25,8 @@ class RuntimeMachine:
 
     def _handed_out(self, state: State) -> None:
         if state.base is not None:
-            self._base_users[id(state.base)] = self._base_users.get(id(state.base), 0) + 1
+            entry = self._bases.setdefault(id(state.base), [state.base, 0, False])
+            entry[1] += 1
 
     def release(self, state: State) -> None:
         """Break the reference cycles of a state's world once explore is done with the state.
@@ -37,23 +37,21 @@ class RuntimeMachine:
         that was a third of the exploration. Every world handed out here belongs to one
         state, except that a pending state re-runs its segment from the world it started
         from (`base`), which a state that may already be released owns; such a world is
-        cleared when the last pending state using it is released.
+        cleared when both its state and the last pending state using it are released.
         """
-        base = state.base
-        if base is not None:
-            users = self._base_users.get(id(base), 0) - 1
-            if users > 0:
-                self._base_users[id(base)] = users
-            else:
-                self._base_users.pop(id(base), None)
-                if id(base) in self._orphans:
-                    self._orphans.discard(id(base))
-                    base.clear()
-        world = state.world
-        if id(world) in self._base_users:
-            self._orphans.add(id(world))
+        if state.base is not None:
+            entry = self._bases.get(id(state.base))
+            if entry is not None:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    del self._bases[id(state.base)]
+                    if entry[2]:
+                        entry[0].clear()
+        entry = self._bases.get(id(state.world))
+        if entry is not None:
+            entry[2] = True  # pending states still re-run from it
         else:
-            world.clear()
+            state.world.clear()
 
     def key(self, state: State):
         return state.key()
