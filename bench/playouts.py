@@ -12,13 +12,17 @@ Ratios compare runs in the same process.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
-from tgpl.runtime import load_game
-from tgpl.runtime.rng import Pcg32
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's tgpl, not whichever one is installed
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+from tgpl.runtime import load_game  # noqa: E402
+from tgpl.runtime.rng import Pcg32  # noqa: E402
+
+EXAMPLES = ROOT / "examples"
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 

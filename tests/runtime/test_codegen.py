@@ -47,3 +47,130 @@ def test_generated_for_loop_runs_post_after_continue(tmp_path):
 
     state = load_game(path).initial_state(0)
     assert state.log == ["s=2 w=3"]  # i = 0 and 2 are added; 1 is skipped; 3 breaks
+
+
+def outcome(tmp_path, src: str, generate: bool, monkeypatch) -> tuple[list[str], str | None]:
+    """The log of a one-player game's setup, and the runtime error's message if it stops on one."""
+    from tgpl.runtime.errors import TGPLRuntimeError
+
+    monkeypatch.setattr(compiler, "GENERATE", generate)
+    path = tmp_path / f"g{int(generate)}.tgpl"
+    path.write_text('game "t"; players 1;\n' + src, encoding="utf-8")
+    program = load_program(path)
+    assert program.ok, program.diagnostics
+    game = Game(program, compiler.compile_program(program))
+    try:
+        state = game.initial_state(0)
+    except TGPLRuntimeError as e:
+        return [], e.message + " | " + " < ".join(f.what for f in e.stack)
+    return state.log, None
+
+
+CALLS = """
+function Sum { function input number a; function input number b = 10; function input number c = a + 1;
+               returns number; effect { return a * 100 + b * 10 + c; } }
+function Fact { function input number n; returns number;
+                effect { if (n <= 1) { return 1; } return n * Fact(n: n - 1); } }
+function Who { function input number k; returns player; effect { return k; } }
+class Box
+{
+    number offset = 5;
+    function Add { function input number x; function input number y; returns number; effect { return offset + x - y; } }
+}
+setup
+{
+    Box b = new Box();
+    log(Sum(a: 1, b: 2, c: 3) + " " + Sum(c: 3, a: 1, b: 2) + " " + Sum(a: 1) + " " + Sum(b: 2, a: 4));
+    log(Fact(n: 5) + " " + b.Add(y: 1, x: 3) + " " + b.Add(x: 3, y: 1) + " " + Who(k: 3));
+    winner 0;
+}
+"""
+
+
+def test_generated_calls_bind_named_inputs_like_the_closures(tmp_path, monkeypatch):
+    generated = outcome(tmp_path, CALLS, True, monkeypatch)
+    assert generated == outcome(tmp_path, CALLS, False, monkeypatch)
+    # in any order; omitted inputs take their defaults, which see the inputs before them
+    assert generated == (["123 123 202 425", "120 7 7 0"], None)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('Table<number> t = {}; t["a"] = 1; log(t["a"] + " " + t["b"]);', (["1 null"], None)),
+    ("List<number> xs = {4, 5, 6}; log(xs[0] + \" \" + xs[1.9] + \" \" + xs[2]);", (["4 5 6"], None)),
+    ("List<number> xs = {4, 5, 6}; log(xs[3]);", ([], "index 3 out of range 0..2 | setup")),
+    ("List<number> xs = {4, 5, 6}; log(xs[-1]);", ([], "index -1 out of range 0..2 | setup")),
+    ("List<number> xs = null; log(xs[0]);", ([], "cannot index null | setup")),
+    ("Table<number> t = {}; string k = null; log(t[k]);", ([], "a table key is null | setup")),
+    ("Table<number> t = null; log(t[\"a\"]);", ([], "cannot index null | setup")),
+])
+def test_generated_indexing_reads_and_fails_like_the_closures(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected
+
+
+def test_generated_member_reads_fail_like_the_closures(tmp_path, monkeypatch):
+    src = "class Box { number v = 2; }\nsetup { Box b = new Box(); log(\"\" + b.v); b = null; log(\"\" + b.v); winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == ([], "cannot read 'v' of null | setup")
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('Table<number> t = {}; t["a"] = 1; t["b"] = 2; t["a"] = null; log(t["a"] + " " + t["b"] + " " + t.length);',
+     (["null 2 1"], None)),
+    ("List<number> xs = {4, 5, 6}; xs[0] = 7; xs[2.5] = 8; xs[-0.5] = 9; log(\"\" + xs);", (["{9, 5, 8}"], None)),
+    ("List<number> xs = {4, 5, 6}; xs[3] = 1;", ([], "index 3 out of range 0..2 | setup")),
+    ("List<number> xs = {4, 5, 6}; xs[1] += 10; log(\"\" + xs);", (["{4, 15, 6}"], None)),
+    ("Table<number> t = {}; string k = null; t[k] = 1;", ([], "a table key is null | setup")),
+    ("List<number> xs = null; xs[0] = 1;", ([], "cannot index null | setup")),
+])
+def test_generated_index_stores_work_and_fail_like_the_closures(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected
+
+
+NULLS_AND_CASTS = """
+global class Counter { number n = 0; }
+class Animal { }
+class Dog : Animal { }
+setup
+{
+    Animal a = new Dog();
+    Animal b = new Animal();
+    number zero = 0;
+    bool no = false;
+    string empty = "";
+    Animal none = null;
+    log((zero == null) + " " + (no == null) + " " + (empty == null) + " " + (none == null) + " " + (null == a)
+        + " " + (a != null) + " " + (null != none));
+    log((a is Dog) + " " + (b is Dog) + " " + (a is Animal) + " " + ((a as Dog) == a) + " " + ((b as Dog) == null));
+    Counter.n += 2;
+    for (number i = 0; i < 3; i += 1) { Counter.n += i; }
+    log("" + Counter.n);
+    winner 0;
+}
+"""
+
+
+def test_generated_null_tests_casts_and_globals_agree_with_the_closures(tmp_path, monkeypatch):
+    generated = outcome(tmp_path, NULLS_AND_CASTS, True, monkeypatch)
+    assert generated == outcome(tmp_path, NULLS_AND_CASTS, False, monkeypatch)
+    assert generated == (["false false false true false true false", "true false true true true", "5"], None)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("number x = 2; log((x + 1) + \" \" + (1 - x) + \" \" + (x * 2.5) + \" \" + (x < 3) + \" \" + (3 <= x));",
+     (["3 -1 5 true false"], None)),
+    ("number n = null; log(\"\" + (n < 3));", ([], "'<' of null and 3 | setup")),
+    ("number n = null; log(\"\" + (1 - n));", ([], "'-' of 1 and null | setup")),
+    ("number n = null; n += 1;", ([], "'+' of null and 1 | setup")),
+])
+def test_generated_arithmetic_with_a_literal_checks_the_other_operand(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.symbols import ClassInfo
-from tgpl.frontend.types import Type
+from tgpl.frontend.types import PLAYER, Type
 
 Code = Callable[["Frame"], Any]
 
@@ -59,6 +59,31 @@ class RFunction:
     def what(self) -> str:
         return f"function {self.owner.name + '.' if self.owner else ''}{self.name}"
 
+    @cached_property
+    def returns_player(self) -> bool:
+        return self.returns == PLAYER
+
+    @cached_property
+    def plans(self) -> dict[tuple[str, ...], tuple[int, ...] | None]:
+        """Per call shape (the names a call gives, in its order): `slots_given`'s answer."""
+        return {}
+
+    def slots_given(self, names: tuple[str, ...]) -> tuple[int, ...] | None:
+        """The slots of the inputs named by a call that gives every input once, in the
+        call's order; None for any other call (it binds through the general path).
+
+        Cached per call shape: generated code calls functions this way, and binding by
+        a precomputed list of slots is the cheap part of a call that runs in every move.
+        """
+        plans = self.plans
+        if names in plans:
+            return plans[names]
+        slots = {i.name: i.slot for i in self.inputs}
+        plan = tuple(slots[n] for n in names) if len(set(names)) == len(names) == len(slots) \
+            and all(n in slots for n in names) else None
+        plans[names] = plan
+        return plan
+
 
 @dataclass(eq=False)
 class RAction:
@@ -103,6 +128,8 @@ class RClass:
     default: Code | None = None  # a deck's default block
     default_size: int = 0
     _ancestor_ids: frozenset | None = None  # filled on first is_a, once bases are final
+    _all_actions: list[RAction] | None = None  # filled on first all_actions, once compiled
+    _choice_actions: list[RAction] | None = None
 
     def ancestors(self):
         c: RClass | None = self
@@ -129,12 +156,27 @@ class RClass:
         return None
 
     def all_actions(self) -> list[RAction]:
-        """Every action of the class, overrides replacing their base, in declaration order."""
-        seen: dict[str, RAction] = {}
-        for c in reversed(list(self.ancestors())):
-            for name, action in c.actions.items():
-                seen[name] = action
-        return sorted(seen.values(), key=lambda a: a.order)
+        """Every action of the class, overrides replacing their base, in declaration order.
+
+        Computed once (the runtime lists the actions of every object for every state's
+        legal moves); only called once the program is compiled, when classes no longer change.
+        """
+        found = self._all_actions
+        if found is None:
+            seen: dict[str, RAction] = {}
+            for c in reversed(list(self.ancestors())):
+                for name, action in c.actions.items():
+                    seen[name] = action
+            found = self._all_actions = sorted(seen.values(), key=lambda a: a.order)
+        return list(found)
+
+    def choice_actions(self) -> list[RAction]:
+        """The actions a player may choose as a move (a PlayerChoiceEvent trigger), in
+        declaration order; computed once, as `all_actions`."""
+        found = self._choice_actions
+        if found is None:
+            found = self._choice_actions = [ra for ra in self.all_actions() if "PlayerChoiceEvent" in ra.triggers]
+        return found
 
 
 @dataclass(eq=False)

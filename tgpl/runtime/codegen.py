@@ -32,14 +32,6 @@ _INLINE_ARITH = {"+", "-", "*"}
 _COMPARE = {"<", ">", "<=", ">="}
 
 
-def _member(m, o, name, span):
-    if o.__class__ is Obj:
-        fields = o.fields
-        if name in fields:
-            return fields[name]
-    return m.get_member(o, name, span)
-
-
 def _index(m, o, k, span):
     c = o.__class__
     if c is dict:
@@ -68,17 +60,26 @@ def _as_player(value, players):
     return None if value is None else to_player(value, players)
 
 
-def _call_method(m, target, name, args, span):
+def _call_method(m, target, name, names, values, span):
     if target is None:
         m.error(span, f"cannot call '{name}' on null")
     rf = target.cls.find_function(name) if target.__class__ is Obj else None
     if rf is None:
         m.error(span, f"{show(target)} has no function '{name}'")
-    return m.call_function(rf, target, args, span)
+    return m.call_named(rf, target, names, values, span)
+
+
+def _is_float_literal(code: str) -> bool:
+    """Whether generated code is a finite float literal, as expr_NumberLit writes one."""
+    try:
+        value = float(code)
+    except ValueError:
+        return False
+    return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
 
 
 _HELPERS = {
-    "_member": _member, "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
+    "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj,
 }
@@ -92,7 +93,9 @@ class BlockGenerator:
 
         self.c = compiler
         self.layout = layout
-        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
+        from tgpl.runtime import machine  # not at the top: the machine imports the compiler
+
+        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal, _machine=machine)
         self.arith = _ARITH
         self.lines: list[str] = []
         self.counter = 0
@@ -176,7 +179,10 @@ class BlockGenerator:
             self.emit(depth + 1, f"if {c} is not False:")
             self.emit(depth + 2, f"_bad_condition(m, {c}, {span})")
             self.emit(depth + 1, "break")
-        self.emit(depth, f"m.step({self.const(span_of_loop, '_p')})")
+        # Machine.step inline: it counts, and raises once past the limit
+        self.emit(depth, "m.steps += 1")
+        self.emit(depth, "if m.steps > _machine.STEP_LIMIT:")
+        self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -238,7 +244,9 @@ class BlockGenerator:
             value = self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, f"v[{slot}] = {value}")
-        elif isinstance(target, (ast.Name, ast.Member, ast.Index)):
+        elif isinstance(target, ast.Index):
+            self.store_index(target, value, depth)
+        elif isinstance(target, (ast.Name, ast.Member)):
             self.emit(depth, self.store(target, value))
         else:
             self.emit(depth, f"{self.fallback(e)}")
@@ -252,6 +260,27 @@ class BlockGenerator:
         t1, t2 = self.name("_t"), self.name("_t")
         # object and key are evaluated before the value, as in the closures
         return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
+
+    def store_index(self, target: ast.Index, value: str, depth: int) -> None:
+        """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
+        and a value, or a list and an index in range, stored inline; anything else (removing a
+        table pair, the errors) by Machine.set_index."""
+        t = self.c.type_of(target.obj)
+        if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
+            self.emit(depth, self.store(target, value))
+            return
+        a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
+        self.emit(depth, f"{a} = {self.expr(target.obj)}")
+        self.emit(depth, f"{k} = {self.expr(target.index)}")
+        self.emit(depth, f"{x} = {value}")
+        if t.kind == "Table":
+            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None):")
+            self.emit(depth + 1, f"{a}[{k}] = {x}")
+        else:
+            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}):")
+            self.emit(depth + 1, f"{a}[int({k})] = {x}")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
 
     def compound(self, e: ast.Assign, target_t: Type) -> str:
         current, raw = self.expr(e.target), self.expr(e.value)
@@ -300,12 +329,13 @@ class BlockGenerator:
         if slot is not None:
             return f"v[{slot}]"
         if id(e) in self.c.implicit_this:
-            return f"_member(m, f.this, {e.name!r}, {self.const(e.span, '_p')})"
+            return self.member("f.this", e.name, self.const(e.span, "_p"))
         if e.name == "event":
             return "f.event"
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
-            return f"m.global_object({t.info.name!r})"
+            g = self.name("_t")  # Machine.global_object inline; it raises when there is none
+            return f"({g} if ({g} := m.world.globals.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
         return self.fallback(e)
 
     def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
@@ -315,7 +345,7 @@ class BlockGenerator:
             return None
         rc = self.const(self.c.rclass(t.info), "_rc")
         a = self.name("_t")
-        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and {a}.cls.is_a({rc}))"
+        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and ({a}.cls is {rc} or {a}.cls.is_a({rc})))"
 
     def expr_TypeTest(self, e: ast.TypeTest) -> str:
         test = self.class_test(e.expr, e.type)
@@ -336,10 +366,27 @@ class BlockGenerator:
         span = self.const(e.name_span, "_p")
         if isinstance(obj_t, Collection) and e.name == "length":
             return f"m.length({obj}, {span})"
-        return f"_member(m, {obj}, {e.name!r}, {span})"
+        return self.member(obj, e.name, span)
+
+    def member(self, obj: str, name: str, span: str) -> str:
+        """A field of an object inline, as `_member` reads it; anything else goes to the machine."""
+        a = self.name("_t")
+        return (f"({a}.fields[{name!r}] if ({a} := {obj}).__class__ is _Obj and {name!r} in {a}.fields"
+                f" else m.get_member({a}, {name!r}, {span}))")
 
     def expr_Index(self, e: ast.Index) -> str:
-        return f"_index(m, {self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span, '_p')})"
+        obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
+        t = self.c.type_of(e.obj)
+        if isinstance(t, Collection) and t.kind in ("Table", "List"):
+            # The common case inline (a table and a key, a list and an index in range), as
+            # `_index` does it; anything else goes to `_index`, which raises the errors.
+            a, k = self.name("_t"), self.name("_t")
+            if t.kind == "Table":
+                test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
+                return f"({a}.get({k}) if {test} else _index(m, {a}, {k}, {span}))"
+            test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
+            return f"({a}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
+        return f"_index(m, {obj}, {key}, {span})"
 
     def expr_Unary(self, e: ast.Unary) -> str:
         a = self.name("_t")
@@ -349,12 +396,23 @@ class BlockGenerator:
             return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
         return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
 
+    def numbers(self, left: str, right: str) -> tuple[str, str, str]:
+        """(left, right, test that both are numbers), each operand evaluated once, left first.
+
+        A number literal (`i < 3`, `i += 1`) is used as it is and not tested: it is a float.
+        """
+        lit_left, lit_right = _is_float_literal(left), _is_float_literal(right)
+        a = left if lit_left else self.name("_t")
+        b = right if lit_right else self.name("_t")
+        tests = ([] if lit_left else [f"(({a} := {left}).__class__ in _N)"]) + \
+            ([] if lit_right else [f"(({b} := {right}).__class__ in _N)"])
+        return a, b, " & ".join(tests) or "True"
+
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
-        a, b = self.name("_t"), self.name("_t")
-        return (
-            f"(float({a} {op} {b}) if (({a} := {left}).__class__ in _N) & (({b} := {right}).__class__ in _N)"
-            f" else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
-        )
+        a, b, test = self.numbers(left, right)
+        # with a float operand the result is a float already
+        result = f"{a} {op} {b}" if _is_float_literal(a) or _is_float_literal(b) else f"float({a} {op} {b})"
+        return f"({result} if {test} else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
 
     def expr_Binary(self, e: ast.Binary) -> str:
         op = e.op
@@ -362,7 +420,12 @@ class BlockGenerator:
         if op in ("&&", "||"):
             return self.short_circuit(e)
         if op in ("==", "!="):
-            test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
+            if isinstance(e.right, ast.NullLit) or isinstance(e.left, ast.NullLit):
+                # `_eq(x, null)` is `x is null` for every value: null equals only itself
+                other = e.left if isinstance(e.right, ast.NullLit) else e.right
+                test = f"({self.expr(other)} is None)"
+            else:
+                test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
             return f"(_show({self.expr(e.left)}) + _show({self.expr(e.right)}))"
@@ -374,11 +437,8 @@ class BlockGenerator:
         if result_t == PLAYER:
             return f"_as_player(m.arith({fn}, {op!r}, {left}, {right}, {span}), m.players)"
         if op in _COMPARE:
-            a, b = self.name("_t"), self.name("_t")
-            return (
-                f"({a} {op} {b} if (({a} := {left}).__class__ in _N) & (({b} := {right}).__class__ in _N)"
-                f" else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
-            )
+            a, b, test = self.numbers(left, right)
+            return f"({a} {op} {b} if {test} else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
         if op in _INLINE_ARITH:
             return self.arith_expr(op, left, right, span, fn)
         return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
@@ -412,14 +472,16 @@ class BlockGenerator:
         if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base):
             return self.fallback(e)
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
-        args = ", ".join(
-            f"({a.name!r}, {self.value(a.value, params.get(a.name))})" for a in e.args if a.name is not None
-        )
+        named = [a for a in e.args if a.name is not None]
+        # Names and values apart, values evaluated in the call's order: the machine binds
+        # them by a plan cached per call shape (Machine.call_named).
+        names = self.const(tuple(a.name for a in named), "_k")
+        values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
         if fi.owner is None:
             rf = self.const(self.c.functions[id(fi)], "_r")
-            return f"m.call_function({rf}, None, [{args}], {span})"
+            return f"m.call_named({rf}, None, {names}, ({values}), {span})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
-        return f"_call_method(m, {obj}, {fi.name!r}, [{args}], {span})"
+        return f"_call_method(m, {obj}, {fi.name!r}, {names}, ({values}), {span})"
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target

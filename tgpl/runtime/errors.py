@@ -22,7 +22,9 @@ class TGPLRuntimeError(Exception):
         super().__init__(message)
         self.span = span
         self.message = message
-        self.stack = list(stack or [])
+        # The machine keeps its stack as (what, span) pairs, made on every call; the
+        # report's frames are built only here, when an error happens.
+        self.stack = [f if isinstance(f, Frame) else Frame(*f) for f in stack or []]
 
     def render(self) -> str:
         where = f"{self.span}: " if self.span else ""

@@ -203,9 +203,24 @@ class State:
         """Canonical and hashable: equal for equal game states."""
         w = self.world
         # An object's name fixes its class and the order of its fields, so values suffice.
-        objects = tuple(
-            (o.name, tuple(o.owners), tuple([_freeze(v) for v in o.fields.values()])) for o in w.objects
-        )
+        # Scalars and objects, nearly every field, are frozen inline: this runs once per
+        # state explored, and a call per field was a sixth of verifying tic-tac-toe.
+        objects = []
+        for o in w.objects:
+            values = []
+            for v in o.fields.values():
+                c = v.__class__
+                if c is Obj:
+                    values.append(v.ref)
+                elif c in _KEPT:
+                    values.append(v)
+                elif c is list:
+                    values.append(tuple([x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT else _freeze(x)
+                                         for x in v]))
+                else:
+                    values.append(_freeze(v))
+            objects.append((o.name, tuple(o.owners), tuple(values)))
+        objects = tuple(objects)
         c = w.control
         pending = None
         if self.request is not None:
@@ -292,9 +307,7 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     for obj in list(scratch.objects):
         if not _visible(obj, player):
             continue
-        for ra in obj.cls.all_actions():
-            if "PlayerChoiceEvent" not in ra.triggers:
-                continue
+        for ra in obj.cls.choice_actions():
             frame = Frame(m, obj, ra.size, event)
             try:
                 if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
@@ -458,18 +471,20 @@ def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action
 
 # ================================================================ views
 _SCALARS = frozenset((int, str, bool, type(None)))
+# Values a key holds as they are. Floats too: 2.0 == 2 and hash(2.0) == hash(2), so a
+# number in a key compares and hashes as the same number whether a float or an int.
+_KEPT = _SCALARS | {float}
 
 
 def _freeze(v):
+    """A hashable value equal for equal values: objects by reference, collections as tuples."""
     c = v.__class__
-    if c is float:
-        return int(v) if v.is_integer() else v  # 2.0 and 2 are one number; inf and nan stay floats
-    if c in _SCALARS:
+    if c in _KEPT:
         return v
     if c is Obj:
         return v.ref
     if c is list:
-        return tuple([_freeze(x) for x in v])
+        return tuple([x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT else _freeze(x) for x in v])
     if c is dict:
         return ("{}",) + tuple([(_freeze(k), _freeze(x)) for k, x in v.items()])
     return v

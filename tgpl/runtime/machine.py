@@ -49,7 +49,7 @@ class Machine:
         self.queue: deque[tuple[Obj, Span]] = deque()  # thrown events, with where they were thrown
         self._listening: dict[int, list[RAction]] = {}  # per class: its actions that have triggers
         self.enter_pending = False
-        self.stack: list[ErrFrame] = []
+        self.stack: list[ErrFrame | tuple[str, Span | None]] = []  # (what, span): cheaper to push
         self.steps = 0
         # While legal moves are listed, requires, triggers and filters run on the
         # state's own world, which must not change: writes are errors then.
@@ -237,7 +237,7 @@ class Machine:
 
     # ======================================================= calls
     def _run_block(self, code, frame: Frame, what: str, span: Span | None):
-        self.stack.append(ErrFrame(what, span))
+        self.stack.append((what, span))
         try:
             return code(frame)
         finally:
@@ -246,7 +246,7 @@ class Machine:
     def call_function(self, rf: RFunction, this, args: list[tuple[str, object]], span: Span):
         frame = Frame(self, this, rf.size)
         given = dict(args)
-        self.stack.append(ErrFrame(rf.what, span))
+        self.stack.append((rf.what, span))
         try:
             for inp in rf.inputs:
                 if inp.name in given:
@@ -260,7 +260,36 @@ class Machine:
             r = rf.effect(frame)
             if not isinstance(r, Returned) or r.value is None:
                 return None
-            return to_player(r.value, self.players) if rf.returns == PLAYER else r.value
+            return to_player(r.value, self.players) if rf.returns_player else r.value
+        except _Cancelled:
+            return None
+        except RecursionError:  # the host's stack ran out: report it as the game's error
+            self.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+        finally:
+            self.stack.pop()
+
+    def call_named(self, rf: RFunction, this, names: tuple[str, ...], values: tuple, span: Span):
+        """`call_function` for a call whose arguments are all named (generated code): when it
+        gives every input once, the values go straight to their slots; the effect and its
+        result are handled exactly as there."""
+        slots = rf.plans.get(names, _UNPLANNED)
+        if slots is _UNPLANNED:
+            slots = rf.slots_given(names)
+        if slots is None:
+            return self.call_function(rf, this, list(zip(names, values)), span)
+        frame = Frame(self, this, rf.size)
+        local = frame.vars
+        for slot, value in zip(slots, values):
+            local[slot] = value
+        effect = rf.effect
+        if effect is None:
+            return None
+        self.stack.append((rf.what, span))
+        try:
+            r = effect(frame)
+            if r.__class__ is not Returned or r.value is None:
+                return None
+            return to_player(r.value, self.players) if rf.returns_player else r.value
         except _Cancelled:
             return None
         except RecursionError:  # the host's stack ran out: report it as the game's error
@@ -275,7 +304,7 @@ class Machine:
     def run_action(self, obj: Obj, ra: RAction, event: Obj | None, given: dict, span: Span | None,
                    check_requires: bool) -> bool:
         frame = Frame(self, obj, ra.size, event)
-        self.stack.append(ErrFrame(ra.what, span or ra.defn.span))
+        self.stack.append((ra.what, span or ra.defn.span))
         try:
             if check_requires and not self.requires_hold(ra, frame):
                 return False
@@ -512,7 +541,7 @@ class Machine:
             return
         phase = self.game.turns[control.turn].phases[control.phase]
         frame = Frame(self, None, phase.size)
-        self.stack.append(ErrFrame(f"phase {phase.turn}.{phase.name}", phase.span))
+        self.stack.append((f"phase {phase.turn}.{phase.name}", phase.span))
         try:
             try:
                 for inp in phase.inputs:
@@ -562,6 +591,7 @@ def _matches(option, choice) -> bool:
     return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
 
 
+_UNPLANNED = object()  # a call shape RFunction.slots_given has not seen yet
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 

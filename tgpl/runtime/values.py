@@ -65,13 +65,17 @@ class World:
         self.players = players
         self.transients = 0  # live event objects: drop_unreferenced has work only when > 0
         self._by_class: dict[int, list[Obj]] | None = None
-        self._by_name: dict[str, Obj] | None = None
+        self._by_name: dict[str, int] | None = None  # name -> serial, shared by copies
 
     def named(self, name: str) -> Obj | None:
+        # The index maps names to serials, not objects, so that a copy (same objects at
+        # the same serials) shares it instead of building its own; it is replaced, never
+        # changed, when objects are created or dropped.
         index = self._by_name
         if index is None:
-            index = self._by_name = {o.name: o for o in self.objects}
-        return index.get(name)
+            index = self._by_name = {o.name: o.serial for o in self.objects}
+        serial = index.get(name)
+        return self.objects[serial] if serial is not None else None
 
     def of_class(self, rc: RClass) -> list[Obj]:
         """The objects that are a `rc`, in creation order (cached until an object is created)."""
@@ -124,27 +128,55 @@ class World:
         self._by_class = self._by_name = None
         return obj
 
+    def clear(self) -> None:
+        """Empty every object of a world that is no longer used, so that it is freed at once.
+
+        Objects refer to each other in cycles; without this the world waits for a full
+        run of the cyclic garbage collector. Objects that worlds share (fixed connections,
+        detached events, serial < 0) are not in `objects` and are left alone. The world
+        and its objects must not be used afterwards.
+        """
+        for obj in self.objects:
+            obj.fields = None
+        self.objects = []
+        self.globals = {}
+        self._by_class = self._by_name = None
+
     def copy(self) -> World:
         """A deep copy: every object is cloned and references point at the clones.
 
         Objects are cloned by serial (a world's objects list is indexed by serial),
         and only fields holding objects or collections are rewritten: the copy is
-        the hot path of search and simulation.
+        the hot path of search, simulation and verification, so the common cases
+        (an object, a list of scalars and objects) are handled inline rather than
+        by a call per value.
         """
         new = World.__new__(World)
         objects = []
+        append = objects.append
+        new_obj = Obj.__new__
         for obj in self.objects:
-            clone = Obj.__new__(Obj)
-            clone.cls, clone.serial, clone.name, clone.ref = obj.cls, obj.serial, obj.name, obj.ref
+            clone = new_obj(Obj)
+            clone.cls = obj.cls
+            clone.serial = obj.serial
+            clone.name = obj.name
+            clone.ref = obj.ref
             clone.owners = obj.owners[:]
-            objects.append(clone)
+            append(clone)
         for obj, clone in zip(self.objects, objects):
             fields = obj.fields.copy()
             for k, v in fields.items():
                 c = v.__class__
                 if c is Obj:
-                    fields[k] = objects[v.serial] if v.serial >= 0 else v
-                elif c is list or c is dict:
+                    if v.serial >= 0:
+                        fields[k] = objects[v.serial]
+                elif c is list:
+                    fields[k] = [
+                        (objects[x.serial] if x.serial >= 0 else x) if x.__class__ is Obj
+                        else _copy_value(x, objects) if x.__class__ in _COLLECTIONS else x
+                        for x in v
+                    ]
+                elif c is dict:
                     fields[k] = _copy_value(v, objects)
             clone.fields = fields
         new.objects = objects
@@ -157,16 +189,22 @@ class World:
         new.counters = self.counters.copy()
         new.players = self.players
         new.transients = self.transients
-        new._by_class = new._by_name = None
+        new._by_class = None
+        new._by_name = self._by_name  # names to serials: the same in the copy
         return new
 
 
 def _copy_value(v, objects: list[Obj]):
+    """`v` with every object replaced by its clone in `objects` (collections copied, scalars kept)."""
     c = v.__class__
     if c is Obj:
         return objects[v.serial] if v.serial >= 0 else v  # a detached object (a PlayerChoiceEvent) is shared
     if c is list:
-        return [_copy_value(x, objects) if x.__class__ in _DEEP else x for x in v]
+        return [
+            (objects[x.serial] if x.serial >= 0 else x) if x.__class__ is Obj
+            else _copy_value(x, objects) if x.__class__ in _COLLECTIONS else x
+            for x in v
+        ]
     if c is dict:
         return {
             (_copy_value(k, objects) if k.__class__ in _DEEP else k): (_copy_value(x, objects) if x.__class__ in _DEEP else x)
@@ -176,6 +214,7 @@ def _copy_value(v, objects: list[Obj]):
 
 
 _DEEP = frozenset((Obj, list, dict))
+_COLLECTIONS = frozenset((list, dict))
 
 
 def to_player(value, players: int) -> int:

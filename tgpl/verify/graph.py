@@ -8,7 +8,9 @@ BFS tree gives shortest witnesses.
 
 from __future__ import annotations
 
+import gc
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
@@ -39,6 +41,10 @@ class Machine(Protocol):
     def key(self, state: Any) -> Hashable: ...
 
     def info(self, state: Any) -> Info: ...
+
+    # Optional: `release(state)` is called once explore no longer needs a state object
+    # the machine returned (expanded, or a duplicate of a state already seen), so that
+    # the machine can free it at once rather than leave it to the garbage collector.
 
 
 @dataclass
@@ -75,20 +81,45 @@ class Graph:
                 () if self.terminal[node] else self.movers[node])
 
 
+COLLECTION_EVERY = 100_000  # states expanded between garbage collections while exploring
+
+
+@contextmanager
+def _collections_paused():
+    """Python's cyclic garbage collector off while exploring: its collections traverse every
+    object that survives, here every state of the frontier, again and again (about a sixth
+    of exploring tic-tac-toe). States are freed by reference counting (machines with cyclic
+    states release them, see `Machine`); whatever else forms cycles is collected every
+    COLLECTION_EVERY states by explore, and the collector is on again afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
+    with _collections_paused():
+        return _explore(machine, max_states, progress)
+
+
+def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None) -> Graph:
     g = Graph(list(machine.roles))
-    start = machine.initial()
-    index = {machine.key(start): 0}
-    states = [start]
+    release = getattr(machine, "release", None)
+    states = [machine.initial()]
+    index = {machine.key(states[0]): 0}
     g.parent.append(None)
     i = 0
     while i < len(states):
         if i >= max_states:
             g.complete = False
             break
-        info = machine.info(states[i])
+        state = states[i]
+        info = machine.info(state)
         states[i] = None  # the graph keeps what it needs; let the state go
         g.terminal.append(info.terminal)
         g.goals.append(tuple(info.goals))
@@ -97,15 +128,22 @@ def explore(machine: Machine, max_states: int = 1_000_000,
         g.stuck.append(tuple(info.stuck))
         out = []
         for text, joint, nxt in info.moves:
-            k = machine.key(nxt)
-            j = index.get(k)
-            if j is None:
-                j = index[k] = len(states)
+            new = len(states)
+            j = index.setdefault(machine.key(nxt), new)  # one hash of the key, not two
+            if j == new:
                 states.append(nxt)
                 g.parent.append((i, text))
+            elif release is not None and states[j] is not nxt:
+                release(nxt)
             out.append((text, joint, j))
         g.edges.append(out)
+        info = None
+        if release is not None:
+            release(state)
+        state = None
         i += 1
+        if i % COLLECTION_EVERY == 0:
+            gc.collect()
         if progress is not None and i % 1000 == 0:
             progress(i, len(states))
     g.expanded = i
@@ -199,32 +237,57 @@ def forced(g: Graph, role: int, target: Callable[[int], bool]) -> list[bool]:
     to move picks a move, the others must answer every reply"; with simultaneous
     moves, the role must win against every joint reply of the others.
     """
-    n = g.states
-    win = [False] * n
-    # counters[(v, option)] = edges with this option not yet known to win
-    count: dict[tuple[int, Any], int] = {}
-    preds: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
-    queue = deque()
-    for v in range(n):
-        if g.terminal[v]:
-            if target(v):
-                win[v] = True
-                queue.append(v)
-            continue
-        for _, joint, w in g.edges[v]:
-            opt = joint[role] if role < len(joint) else None
-            count[(v, opt)] = count.get((v, opt), 0) + 1
-            preds[w].append((v, opt))
-    while queue:
-        w = queue.popleft()
-        for v, opt in preds[w]:
-            if win[v]:
+    return Forcing(g, role).solve(target)
+
+
+class Forcing:
+    """`forced` for one role, with what does not depend on the target built once.
+
+    `verify` asks one role several questions (can it force a win, a goal of at least
+    t for each t): the options (a state with the role's entry of a joint move) and
+    their predecessors are the same for all of them.
+    """
+
+    def __init__(self, g: Graph, role: int):
+        self.g = g
+        ids: dict[tuple[int, Any], int] = {}
+        self.owner: list[int] = []  # option id -> its state
+        self.count: list[int] = []  # option id -> edges with this option
+        self.preds: list[list[int]] = [[] for _ in range(g.states)]  # state -> options leading to it
+        for v in range(g.states):
+            if g.terminal[v]:
                 continue
-            count[(v, opt)] -= 1
-            if count[(v, opt)] == 0:
+            for _, joint, w in g.edges[v]:
+                key = (v, joint[role] if role < len(joint) else None)
+                k = ids.get(key)
+                if k is None:
+                    k = ids[key] = len(self.owner)
+                    self.owner.append(v)
+                    self.count.append(0)
+                self.count[k] += 1
+                self.preds[w].append(k)
+
+    def solve(self, target: Callable[[int], bool]) -> list[bool]:
+        g = self.g
+        win = [False] * g.states
+        count = self.count[:]  # per option: edges not yet known to win
+        owner, preds = self.owner, self.preds
+        queue = deque()
+        for v in range(g.states):
+            if g.terminal[v] and target(v):
                 win[v] = True
                 queue.append(v)
-    return win
+        while queue:
+            w = queue.popleft()
+            for k in preds[w]:
+                v = owner[k]
+                if win[v]:
+                    continue
+                count[k] -= 1
+                if count[k] == 0:
+                    win[v] = True
+                    queue.append(v)
+        return win
 
 
 @dataclass
@@ -240,6 +303,11 @@ class Finding:
 
 def verify(g: Graph) -> dict:
     """The report of `tgpl verify` on an explored graph (JSON-ready)."""
+    with _collections_paused():  # the analyses build large acyclic tables: nothing for the collector
+        return _verify(g)
+
+
+def _verify(g: Graph) -> dict:
     roles = g.roles
     problems: list[Finding] = []
     n = g.states
@@ -280,10 +348,11 @@ def verify(g: Graph) -> dict:
             if g.complete:  # else a win may lie beyond what was explored
                 problems.append(Finding("unwinnable", f"{name} never wins ({why})", w, name))
         ok = set(good)
-        forcing[name] = bool(wins) and forced(g, r, lambda v: v in ok and g.goals[v][r] == 100)[0]
+        forcing_r = Forcing(g, r)
+        forcing[name] = bool(wins) and forcing_r.solve(lambda v: v in ok and g.goals[v][r] == 100)[0]
         values = sorted({g.goals[v][r] for v in good}, reverse=True)
-        guaranteed[name] = next((t for t in values if forced(g, r, lambda v: v in ok and g.goals[v][r] >= t)[0]),
-                                None)
+        guaranteed[name] = next((t for t in values
+                                 if forcing_r.solve(lambda v: v in ok and g.goals[v][r] >= t)[0]), None)
     winners = [name for name in roles if forcing[name]]
     if not g.complete:
         value = "unknown (the check is incomplete)"
