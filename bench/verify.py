@@ -149,7 +149,11 @@ def main() -> None:
     from tgpl.frontend.loader import load_program  # the query is appended as a function, as `tgpl query` does
     program = load_program(ROOT / "examples" / "connect4.tgpl",
                            text=source + f"\nfunction BenchQuery {{ returns bool; effect {{ return ({query}); }} }}\n")
-    q = lower_with_query(program, snapshot(connect4.initial_state(0)), "BenchQuery")
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+
+    game = Game(program, compile_program(program))  # setup on the program the query belongs to
+    q = lower_with_query(program, snapshot(game.initial_state(0)), "BenchQuery")
     search = BoundedSearch(q.program)
     while (found := search.ask(QUERY_RELATION)) is None:
         search.extend()

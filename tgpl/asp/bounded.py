@@ -131,7 +131,10 @@ class BoundedSearch:
         self.role_symbols = [self.encoding.names.symbol(r) for r in self.roles]
         self._role_index = {s: i for i, s in enumerate(self.role_symbols)}
         messages: list[str] = []
-        self._ctl = clingo.Control(["--warn=none", "--models=1"],
+        # clasp's "trendy" configuration (tuned for industrial problems) proves the unsatisfiable
+        # questions (no stuck state, no play going) far faster than the default on lowered games:
+        # Connect Four at horizon 12 took 25 s instead of 208 s (bench/verify.py)
+        self._ctl = clingo.Control(["--warn=none", "--models=1", "--configuration=trendy"],
                                    logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
         try:
             self._ctl.add("base", [], self.encoding.text)
