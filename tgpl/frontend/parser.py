@@ -36,12 +36,16 @@ _FRIENDLY = {
 
 @cache
 def _parser() -> Lark:
+    # cache=True: lark keeps the LALR tables it builds (a third of a second, every command) in a
+    # file of the system's temporary folder, named after a hash of the grammar and these options,
+    # and loads them from there while the grammar is unchanged.
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
         lexer="contextual",
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=True,
     )
 
 
