@@ -89,6 +89,8 @@ class Emitter:
             self.names.name(("role", r), r)
         self.attr_names = Names()
         self._calls: dict[tuple, str] = {}
+        self._successors: dict[str, str | None] = {}
+        self.numbers: list[Rule] = []  # successor facts, for the ranges arithmetic steps through
         self._versions: dict[tuple, list] = {}
         self._version_names: dict[tuple, str] = {}
 
@@ -250,14 +252,18 @@ class Emitter:
                     Atom("true", (self.fluent(self.logic.fluents[leaf], x),)) for leaf, x in env.items())))
 
     # ------------------------------------------------------------ values written
-    def value_cases(self, fl: Fluent, v) -> list[tuple[object, list[Literal]]]:
-        """(concrete value, extra body literals) for each way v can be the fluent's new value."""
-        out = []
+    def value_cases(self, fl: Fluent, v) -> list[tuple[Term, list[Literal]]]:
+        """(the fluent's new value as a term, extra body literals) for each way v can be it."""
+        out: list[tuple[Term, list[Literal]]] = []
         for x, f in cases_of(v):
             b = self.body(f)
             if b is None or x is UNDEF:
                 continue
             if isinstance(x, Num):
+                chain = self.successor_chain(fl, x)
+                if chain is not None:
+                    out.append((chain[0], b + chain[1]))
+                    continue
                 leaves = sorted(x.leaves())
                 for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
                     env = dict(zip(leaves, combo))
@@ -265,10 +271,48 @@ class Emitter:
                     if y is UNDEF or not any(_eq(y, d) for d in fl.domain):
                         continue
                     extra = [Atom("true", (self.fluent(self.logic.fluents[leaf], z),)) for leaf, z in env.items()]
-                    out.append((y, b + extra))
+                    out.append((self.fluent_value(fl, y), b + extra))
             else:
-                out.append((vkey_value(x), b))
+                out.append((self.fluent_value(fl, vkey_value(x)), b))
         return out
+
+    def successor_chain(self, fl: Fluent, x: Num) -> tuple[Term, list[Literal]] | None:
+        """`fluent + k` or `fluent - k` (k = 1..3) on the fluent itself, over a range of integers, through the
+        successor relation: `(true (count o ?n0)) (succ ?n0 ?n1)`, as GDL writes arithmetic."""
+        if x.op not in ("+", "-") or len(x.args) != 2:
+            return None
+        a, k = x.args
+        if not (isinstance(a, Num) and a.op == "fluent" and a.args == (fl.obj.name, fl.attr)):
+            return None
+        if isinstance(k, Num) or not float(k).is_integer() or not 1 <= float(k) <= 3:
+            return None
+        relation = self.successor(fl)
+        if relation is None:
+            return None
+        names = [Var(f"n{i}") for i in range(int(k) + 1)]
+        body: list[Literal] = [Atom("true", (Func(self.attr(fl.attr), (self.obj(fl.obj), names[0])),))]
+        for m, n in zip(names, names[1:]):
+            body.append(Atom(relation, (m, n) if x.op == "+" else (n, m)))
+        return names[-1], body
+
+    def successor(self, fl: Fluent) -> str | None:
+        """The successor relation over a numeric attribute's range, if it is one range of integers
+        shared by every object with that attribute (so the relation can never step out of it)."""
+        if fl.attr in self._successors:
+            return self._successors[fl.attr]
+        name = None
+        family = [g for g in self.logic.fluents.values() if g.attr == fl.attr]
+        domains = {tuple(d for d in g.domain if d is not None) for g in family}
+        if len(domains) == 1:
+            dom = next(iter(domains))
+            if dom and all(float(d).is_integer() for d in dom) and \
+                    [int(d) for d in dom] == list(range(int(dom[0]), int(dom[-1]) + 1)):
+                numeric_attrs = {g.attr for g in self.logic.fluents.values() if g.numeric}
+                name = "succ" if len(numeric_attrs) == 1 else self.props.name(("succ", fl.attr), "succ_" + fl.attr)
+                for lo, hi in zip(dom, dom[1:]):
+                    self.numbers.append(Rule(Atom(name, (self.value(lo), self.value(hi)))))
+        self._successors[fl.attr] = name
+        return name
 
     # ------------------------------------------------------------ the program
     def build(self) -> LoweredGame:
@@ -337,8 +381,9 @@ class Emitter:
             if kind == "cell":
                 fl = lg.fluents[what]
                 v = values[key]
-                for x, extra in self.value_cases(fl, v):
-                    nxt.append(Rule(Atom("next", (self.fluent(fl, x),)), tuple(pc + extra)))
+                for term, extra in self.value_cases(fl, v):
+                    nxt.append(Rule(Atom("next", (Func(self.attr(fl.attr), (self.obj(fl.obj), term)),)),
+                                    tuple(pc + extra)))
                 written = pc
                 if isinstance(v, Partial):  # written on some of the paths only: the frame keeps the others
                     w = self.body(v.when())
@@ -372,13 +417,7 @@ class Emitter:
             for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
                 end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
                                 (Atom("true", (Func("result", (self.ranking(ranking),)),)),)))
-        numbers = []
-        for fl in lg.fluents.values():
-            if fl.numeric:
-                dom = [d for d in fl.domain if d is not None]
-                for a_, b_ in zip(dom, dom[1:]):
-                    numbers.append(Rule(Atom("succ", (self.value(a_), self.value(b_)))))
-        numbers = list(dict.fromkeys(numbers))
+        numbers = list(dict.fromkeys(self.numbers))
         extra = []
         for name, f in self.conditions.items():
             b = self.body(f)
