@@ -24,7 +24,7 @@ from tgpl.runtime.snapshot import snapshot
 class Lowered:
     game: Game
     lowered: object
-    gdl: GdlGame
+    gdl: GdlGame | None
 
     @staticmethod
     def of(path: str, seed: int = 0, gdl: bool = True) -> "Lowered":
@@ -58,8 +58,9 @@ def asp_check(lw: Lowered, trace: AspTrace, joints: list, steps: list[Step]) -> 
                 assert [str(m) for m in moves] == ["noop"], f"ASP, step {t}"
 
 
-def asp_trace(lw: Lowered) -> AspTrace:
-    return AspTrace(encode_asp(lw.lowered.program))
+def asp_trace(lw: Lowered, horizon: int | None = None) -> AspTrace:
+    """One trace for many plays: grounded once up to `horizon` moves (grown as needed without one)."""
+    return AspTrace(encode_asp(lw.lowered.program), horizon=horizon)
 
 
 def playout(lw: Lowered, rng: random.Random, seed: int = 0, max_steps: int = 500, state_check: bool = True,
