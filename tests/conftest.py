@@ -1,0 +1,31 @@
+"""Fixtures shared across the test packages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tgpl.runtime.rng import Pcg32
+
+EDITABLE = re.compile(
+    r"(?<![\w.#\[])\d+(\.\d+)?(?![\w\]])|<=|>=|==|!=|&&|\|\||[-+*/%<>]|\btrue\b|\bfalse\b|\bnull\b"
+)
+ALTERNATIVES = [["+", "-", "*", "/", "%"], ["<", ">", "<=", ">=", "==", "!="], ["&&", "||"], ["true", "false", "null"]]
+
+
+def mutate_text(text: str, rng: Pcg32) -> str:
+    """One to three edits a designer might make: a number, an operator, `&&`/`||`, true/false/null."""
+    for _ in range(1 + rng.below(3)):
+        matches = list(EDITABLE.finditer(text))
+        m = matches[rng.below(len(matches))]
+        token = m.group(0)
+        options = next((alt for alt in ALTERNATIVES if token in alt), None)
+        new = str(rng.below(13) - 2) if options is None else options[rng.below(len(options))]
+        text = text[: m.start()] + new + text[m.end() :]
+    return text
+
+
+@pytest.fixture
+def mutate():
+    return mutate_text
