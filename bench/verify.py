@@ -144,7 +144,6 @@ def main() -> None:
     # a query: a full column (its top cell taken) is reachable, after 6 moves
     query = "GameState.Board.At(c: 3, r: 0).Disc != null"
     start = time.perf_counter()
-    program = connect4.program
     source = (ROOT / "examples" / "connect4.tgpl").read_text()
     from tgpl.frontend.loader import load_program  # the query is appended as a function, as `tgpl query` does
     program = load_program(ROOT / "examples" / "connect4.tgpl",
@@ -155,7 +154,7 @@ def main() -> None:
     game = Game(program, compile_program(program))  # setup on the program the query belongs to
     q = lower_with_query(program, snapshot(game.initial_state(0)), "BenchQuery")
     search = BoundedSearch(q.program)
-    while (found := search.ask(QUERY_RELATION)) is None:
+    while search.ask(QUERY_RELATION) is None:
         search.extend()
     took = time.perf_counter() - start
     assert search.time == 6

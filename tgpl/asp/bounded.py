@@ -27,7 +27,7 @@ joint moves (in a turn-taking game, n turns, the waiting role's noop included).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable
 
 import clingo
 

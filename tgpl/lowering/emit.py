@@ -26,11 +26,11 @@ from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
-    Fluent, GameLogic, MoveInfo, cmp_value, formula_leaves, num_leaves, vkey_value,
+    Fluent, GameLogic, MoveInfo, cmp_value, num_leaves, vkey_value,
 )
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj,
-    cases_of, disj,
+    cases_of,
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",

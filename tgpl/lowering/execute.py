@@ -30,7 +30,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, ControlLit, FluentLit, Formula, Num, Partial, UObj, as_formula, cases_of,
+    FALSE, TRUE, UNDEF, CallLit, Choice, Formula, Num, Partial, UObj, as_formula, cases_of,
     choice,
     conj, disj, equal_concrete, is_symbolic, lift, lit, neg, restrict, sym_arith, sym_compare, sym_equal, sym_not,
     vkey,

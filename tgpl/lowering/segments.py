@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.outcomes import format_number
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
-from tgpl.lowering.execute import Executor, Frame, NotLowerable, Path
+from tgpl.lowering.execute import Executor, NotLowerable, Path
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literals, vkey,
@@ -251,7 +251,6 @@ class Lowering:
         modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
         if modifier != "player" or inp.target is not None:
             raise NotLowerable(inp.span, f"{modifier} inputs of actions are not lowerable (only inputs the mover picks)")
-        t = self.program.types.get(id(inp.type))
         candidates = self.candidates(inp)
         if inp.optional:
             candidates = candidates + [None]
@@ -269,7 +268,6 @@ class Lowering:
                 continue
             for tail, g in self.combos(action, rest, base, obj, event, player, scope):
                 yield ((inp.name, c),) + tail, conj(f, g)
-        del t
 
     def candidates(self, inp: ast.InputDecl) -> list:
         ref = inp.type
