@@ -2,8 +2,8 @@
 
 The Tris variants are checked completely, through the runtime; the lowerable ones
 also in bounded mode through the lowering (GDL -> ASP, clingo multi-shot), and
-the Connect Four variants, too large for complete exploration, in bounded mode
-only. Either way a witness is a list of the runtime's move texts, and replaying it
+the Connect Four and Hex variants, too large for complete exploration, in
+bounded mode only. Either way a witness is a list of the runtime's move texts, and replaying it
 on the runtime must reach the defect.
 """
 
@@ -78,6 +78,9 @@ def _bounded(name: str, horizon: int):
     ("connect4_stuck.tgpl", 6, "stuck"),
     ("connect4_loop.tgpl", 2, "cycle"),
     ("connect4_no_winner.tgpl", 6, "goal"),
+    ("hex_stuck.tgpl", 5, "stuck"),
+    ("hex_loop.tgpl", 2, "cycle"),
+    ("hex_no_winner.tgpl", 1, "goal"),
 ])
 def test_bounded_verify_of_the_lowered_game_finds_the_defect(name, horizon, kind):
     report = _bounded(name, horizon)
