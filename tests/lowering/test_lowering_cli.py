@@ -40,9 +40,11 @@ def test_to_gdl_is_byte_for_byte_stable():
 def test_infix_format():
     r = run("to-gdl", TRIS, "--format", "infix")
     assert r.exit_code == 0
-    assert ("legal(player_0,tick(playerstate_0,trisgrid_0_0)) :-\n"
+    assert ("legal(player_0,tick(playerstate_0,Ticktile)) :-\n"  # one rule over the tiles, not nine
+            "    ticktile(Ticktile) &\n"
             "    true(control(player_0,gameturn,tickphase)) &\n"
-            "    true(assignedto(trisgrid_0_0,null))\n") in r.output
+            "    true(assignedto(Ticktile,null))\n") in r.output
+    assert "ticktile(trisgrid_2_2)\n" in r.output
     assert "\nterminal :- true(result(R))\n" in r.output
 
 
@@ -57,7 +59,7 @@ def test_stats():
 def test_to_asp_of_a_tgpl_game():
     r = run("to-asp", TRIS)
     assert r.exit_code == 0
-    assert "legal(player_0,tick(playerstate_0,trisgrid_0_0),T) :- " in r.output
+    assert "legal(player_0,tick(playerstate_0,Ticktile),T) :- " in r.output
 
 
 def test_bounded_verify_of_a_tgpl_game_gives_replayable_witnesses(tmp_path):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
+from tgpl.lowering.generalize import generalize
 from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves, vkey_value,
@@ -129,6 +130,16 @@ class Emitter:
         if snap["result"] is not None:
             out.add(str(Func("result", (self.ranking(tuple(tuple(r) for r in snap["result"])),))))
         return frozenset(out)
+
+    def class_members(self) -> dict[str, list[str]]:
+        """Each class's relation name and the constants of its objects (exact class, creation order)."""
+        out: dict[str, list[str]] = {}
+        attrs = set(self.attr_names.taken)
+        for o in self.u.objects:
+            text = o.cls.name if o.cls.name.lower() not in attrs else o.cls.name + "_class"
+            rel = self.props.name(("class", o.cls.name), text)  # relation names share one namespace
+            out.setdefault(rel, []).append(self.obj(o).name)
+        return out
 
     def attr(self, name: str) -> str:
         return self.attr_names.name(name, name)
@@ -423,7 +434,9 @@ class Emitter:
             b = self.body(f)
             if b is not None:
                 extra.append(Rule(Atom(name), tuple(b)))
-        rules = header + numbers + legal + nxt + frame + end + extra + R
+        body_rules, class_facts = generalize(list(dict.fromkeys(legal + nxt + frame + end + extra + R)),
+                                             self.class_members())
+        rules = header + numbers + class_facts + body_rules
         rules = list(dict.fromkeys(rules))
         program = Program(tuple(rules))
         stats = {
