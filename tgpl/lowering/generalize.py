@@ -16,7 +16,7 @@ only then is it done.
 
 from __future__ import annotations
 
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Rule, Term, Var
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Rule, Var
 
 KEPT = {"role", "base", "input", "init", "succ"}  # facts and declarations stay as they are
 SMALLEST = 3  # classes with fewer objects are not worth a relation
