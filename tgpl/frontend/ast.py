@@ -509,3 +509,17 @@ class Module:
     @property
     def definitions(self) -> list[Definition]:
         return [i for i in self.items if isinstance(i, (ClassDef, FunctionDef, TurnDef))]
+
+
+def walk(node):
+    """Every AST node under `node` (a node or a list of them), `node` first, depth first."""
+    if isinstance(node, list):
+        for x in node:
+            yield from walk(x)
+        return
+    if not isinstance(node, Node) and not isinstance(node, Module):
+        return
+    yield node
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            yield from walk(getattr(node, name, None))

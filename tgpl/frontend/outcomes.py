@@ -44,3 +44,21 @@ def format_number(x: float) -> str:
     if math.isfinite(x) and x == int(x) and abs(x) < 1e15:
         return str(int(x))
     return repr(x)
+
+
+def scalar_text(v) -> str | None:
+    """null, true, false and numbers as TGPL writes them; None for any other value."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, (int, float)):
+        return format_number(v)
+    return None
+
+
+def string_literal(s: str) -> str:
+    """A string as a TGPL literal, as move texts and records write string inputs."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'

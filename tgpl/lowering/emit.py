@@ -8,12 +8,13 @@ ranking being `(ranking (rank player_0 player_1) ...)`. A move is
 `(action object input-values...)`, and `LoweredGame.move_texts` maps each one
 to the runtime's move text, so a GDL move and a TGPL move are the same thing.
 
-Formulas. A condition met in the code becomes a 0-ary relation named after the
-function or block it comes from (`wincheck_3`, `phase_wincheckphase_7`); the
-fluent literals under it are `true` atoms, moves `does` atoms. Comparisons of
-numbers become one rule per combination of values in range (GDL has no
-arithmetic): the lowering has established the finite range of every number,
-and the emitted `succ` facts record the order of each range.
+Formulas. A pure call with concrete arguments is a relation of its arguments
+and result (`(wincheck a b c ?who)`); any other condition met in the code is a
+0-ary relation named after the block it comes from (`phase_wincheckphase_7`);
+the fluent literals under them are `true` atoms, moves `does` atoms. GDL has no
+arithmetic: a counter steps through `succ` facts over the finite range the
+lowering has established, and other comparisons and sums become one rule per
+combination of values in range.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from tgpl.frontend.types import PLAYER
 from tgpl.lowering.generalize import generalize
 from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
-    Fluent, GameLogic, MoveInfo, cmp_value, num_leaves, vkey_value,
+    Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj,
-    cases_of,
+    cases_of, lit, literal_value,
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
@@ -43,7 +44,6 @@ class LoweredGame:
     program: Program
     roles: list[str]
     move_texts: dict[str, str]  # KIF text of a move term -> the runtime's move text
-    fluent_count: int
     stats: dict = field(default_factory=dict)
     emitter: object = None
 
@@ -125,7 +125,7 @@ class Emitter:
         out = set()
         by_name = {o["name"]: o for o in snap["objects"]}
         for (obj, attr), fl in self.logic.fluents.items():
-            out.add(str(self.fluent(fl, vkey_value(self.u.value(by_name[obj]["fields"][attr])))))
+            out.add(str(self.fluent(fl, literal_value(self.u.value(by_name[obj]["fields"][attr])))))
         out.add(str(self.control(tuple(snap["control"]))))
         if snap["result"] is not None:
             out.add(str(Func("result", (self.ranking(tuple(tuple(r) for r in snap["result"])),))))
@@ -158,11 +158,10 @@ class Emitter:
 
     def move(self, m: MoveInfo) -> Term:
         args = [self.obj(m.obj)]
-        action = next((a for a in _actions(m.obj) if a.name == m.action), None)
+        players = {i.name for i in m.action.inputs if i.type.name == "player"}
         for n, v in m.inputs:
-            t = PLAYER if action is not None and any(i.name == n and i.type.name == "player" for i in action.inputs) else None
-            args.append(self.value(v, t))
-        return Func(self.names.name(("action", m.action), m.action), tuple(args))
+            args.append(self.value(v, PLAYER if n in players else None))
+        return Func(self.names.name(("action", m.action.name), m.action.name), tuple(args))
 
     # ------------------------------------------------------------ formulas
     def body(self, f: Formula) -> list[Literal] | None:
@@ -198,7 +197,7 @@ class Emitter:
             m = self.logic.moves[key.move]
             return Atom("does", (Const(self.roles[m.player]), self.move(m)))
         if isinstance(key, CmpLit):
-            return Atom(self.prop(_cmp_formula(key)))
+            return Atom(self.prop(lit(key)))
         if isinstance(key, CallLit):
             return self.call_atom(key)
         raise TypeError(key)
@@ -284,7 +283,7 @@ class Emitter:
                     extra = [Atom("true", (self.fluent(self.logic.fluents[leaf], z),)) for leaf, z in env.items()]
                     out.append((self.fluent_value(fl, y), b + extra))
             else:
-                out.append((self.fluent_value(fl, vkey_value(x)), b))
+                out.append((self.fluent_value(fl, literal_value(x)), b))
         return out
 
     def successor_chain(self, fl: Fluent, x: Num) -> tuple[Term, list[Literal]] | None:
@@ -333,7 +332,7 @@ class Emitter:
         # base and input
         for fl in lg.fluents.values():
             for v in fl.domain:
-                header.append(Rule(Atom("base", (self.fluent(fl, vkey_value(v)),))))
+                header.append(Rule(Atom("base", (self.fluent(fl, literal_value(v)),))))
         controls = dict.fromkeys([*lg.states, *(p.control for st in lg.states.values() for p in st.paths)])
         for cs in controls:
             header.append(Rule(Atom("base", (self.control(cs),))))
@@ -348,7 +347,7 @@ class Emitter:
             header.append(Rule(Atom("input", (Const(r), Const("noop")))))
         # init
         for fl in lg.fluents.values():
-            header.append(Rule(Atom("init", (self.fluent(fl, vkey_value(fl.initial)),))))
+            header.append(Rule(Atom("init", (self.fluent(fl, literal_value(fl.initial)),))))
         header.append(Rule(Atom("init", (self.control(self.u.control),))))
         if self.u.result is not None:
             header.append(Rule(Atom("init", (Func("result", (self.ranking(tuple(tuple(x) for x in self.u.result)),)),))))
@@ -447,7 +446,7 @@ class Emitter:
             "control states": len(lg.states),
             "conditions": len(self._prop),
         }
-        return LoweredGame(program, self.roles, move_texts, len(lg.fluents), stats, self)
+        return LoweredGame(program, self.roles, move_texts, stats, self)
 
 
 def _any(pcs: list[Formula]) -> Formula:
@@ -467,21 +466,10 @@ def _identity(v) -> object:
     return ("v", type(v).__name__, v)
 
 
-def _cmp_formula(key: CmpLit) -> Formula:
-    from tgpl.lowering.symbolic import lit
-
-    return lit(key)
-
-
 def _eq(a, b) -> bool:
     if a is None or b is None:
         return a is b
     return float(a) == float(b)
-
-
-def _actions(obj: UObj):
-    for info in obj.cls.ancestors():
-        yield from info.actions.values()
 
 
 def emit_gdl(logic: GameLogic, conditions: dict[str, Formula] | None = None) -> LoweredGame:

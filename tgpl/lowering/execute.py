@@ -30,10 +30,9 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, Formula, Num, Partial, UObj, as_formula, cases_of,
-    choice,
-    conj, disj, equal_concrete, is_symbolic, lift, lit, neg, restrict, sym_arith, sym_compare, sym_equal, sym_not,
-    vkey,
+    FALSE, TRUE, UNDEF, CallLit, Choice, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
+    equal_concrete, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare, sym_equal,
+    sym_not, vkey,
 )
 from tgpl.lowering.universe import StaticTable, Universe
 
@@ -57,7 +56,6 @@ class Frame:
     this: UObj | None
     event: UObj | None
     scopes: list[dict]
-    what: str = ""
 
 
 @dataclass
@@ -155,14 +153,12 @@ class Executor:
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
         self.spans: list[Span] = []
-        self.dropped = 0  # path cases dropped where the runtime would stop with an error
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
         """(path, truth) for each way `cond` can go on p."""
         f = as_formula(cond)
         if f is None:
-            self.dropped += 1
             return []
         if f is TRUE:
             return [(p, True)]
@@ -183,7 +179,6 @@ class Executor:
     def split(self, p: Path, v) -> list[tuple[Path, object]]:
         """The concrete values v can take on p, each on its own path."""
         if v is UNDEF:
-            self.dropped += 1
             return []
         if isinstance(v, Formula):
             return self.fork_on(p, v)
@@ -221,11 +216,10 @@ class Executor:
             pcs = [q.pc for q in group]
             rel = _relative(pcs)
             merged = group[0].fork(disj(*pcs))
-            if any(_shape_strict(q) != _shape_strict(group[0]) for q in group[1:]):
-                for i, frame in enumerate(merged.stack):
-                    for j, scope in enumerate(frame.scopes):
-                        for k in scope:
-                            scope[k] = _merge_local([(q.stack[i].scopes[j][k], r) for q, r in zip(group, rel)])
+            for i, frame in enumerate(merged.stack):  # equal locals stay as they are; bools become formulas
+                for j, scope in enumerate(frame.scopes):
+                    for k in scope:
+                        scope[k] = _merge_local([(q.stack[i].scopes[j][k], r) for q, r in zip(group, rel)])
             cells = {c for q in group for c in q.store}
             merged.store = {}
             for cell in sorted(cells):
@@ -271,7 +265,6 @@ class Executor:
         out = []
         for q, o in self.split(p, obj):
             if not isinstance(o, UObj):
-                self.dropped += 1
                 continue
             cell = (o.name, name)
             if cell not in self.fluents:
@@ -416,7 +409,6 @@ class Executor:
             options: list[tuple[Path, list]] = [(p, [])]
             for rank in v:
                 if not isinstance(rank, (list, tuple)):
-                    self.dropped += 1
                     return []
                 nxt = []
                 for q, acc in options:
@@ -430,7 +422,6 @@ class Executor:
         out = []
         for q, x in self.split(p, self.to_player(v)):
             if x is None or x is UNDEF:
-                self.dropped += 1
                 continue
             out.append((q, ((int(x),),)))
         return out
@@ -499,18 +490,18 @@ class Executor:
             return self.member(p, p.frame.this, e.name, e.span)
         if e.name == "event":
             return [(p, p.frame.event)]
+        return self.global_object(e, e.name, p)
+
+    def global_object(self, e: ast.Expr, name: str, p: Path):
+        """A name (or a namespace's member) that stands for a global class: its single object."""
         t = self.types.get(id(e))
         if isinstance(t, ClassType) and t.info.visibility == "global":
             return [(p, self.u.globals.get(t.info.name, UNDEF))]
-        raise NotLowerable(e.span, f"'{e.name}' is not lowerable as a value here")
+        raise NotLowerable(e.span, f"'{name}' is not lowerable as a value here")
 
     def expr_Member(self, e: ast.Member, p: Path):
-        obj_t = self.types.get(id(e.obj))
-        if isinstance(obj_t, Namespace):
-            t = self.types.get(id(e))
-            if isinstance(t, ClassType) and t.info.visibility == "global":
-                return [(p, self.u.globals.get(t.info.name, UNDEF))]
-            raise NotLowerable(e.span, f"'{e.name}' is not lowerable as a value here")
+        if isinstance(self.types.get(id(e.obj)), Namespace):
+            return self.global_object(e, e.name, p)
         out = []
         for q, o in self.eval(e.obj, p):
             out.extend(self.member(q, o, e.name, e.name_span))
@@ -518,9 +509,6 @@ class Executor:
 
     def member(self, p: Path, o, name: str, span: Span):
         def get(x):
-            if isinstance(x, UObj) and x.serial >= 0 and x.cls.find_attribute(name) is None \
-                    and name not in x.fields and name not in ("player", "players", "connections", "tiles", "to"):
-                return self.read(p, x, name, span)  # refused with its reason
             if isinstance(x, UObj):
                 return self.read(p, x, name, span)
             if name == "length" and isinstance(x, (list, tuple, dict)):
@@ -559,7 +547,6 @@ class Executor:
             elif op in ("&", "|") or (op == "^" and result_t == BOOL):
                 fa, fb = as_formula(a), as_formula(b)
                 if fa is None or fb is None:
-                    self.dropped += 1
                     continue
                 v = conj(fa, fb) if op == "&" else disj(fa, fb) if op == "|" else \
                     disj(conj(fa, neg(fb)), conj(neg(fa), fb))
@@ -578,7 +565,6 @@ class Executor:
         for q, a in self.eval(e.left, p):
             fa = as_formula(a)
             if fa is None:
-                self.dropped += 1
                 continue
             if _pure(e.right):
                 for r, b in self.eval(e.right, q):
@@ -611,17 +597,18 @@ class Executor:
             return lambda v: isinstance(v, str)
         if ref.name == "bool":
             return lambda v: isinstance(v, bool)
-        info = t.info if isinstance(t, ClassType) else None
-        if info is None:
-            sym = None
-            for scope in self.program.scopes.values():
-                sym = scope.lookup(ref.name)
-                if sym is not None:
-                    break
-            info = sym if sym is not None and hasattr(sym, "derives_from") else self.builtins.by_name().get(ref.name)
+        info = t.info if isinstance(t, ClassType) else self.class_named(ref.name)
         if info is None:
             raise NotLowerable(ref.span, f"type tests against {ref.name} are not lowerable")
         return lambda v: isinstance(v, UObj) and v.is_a(info)
+
+    def class_named(self, name: str):
+        """The class a type name in the program stands for (a user class of any file, or a built-in)."""
+        for scope in self.program.scopes.values():
+            sym = scope.lookup(name)
+            if sym is not None and hasattr(sym, "derives_from"):
+                return sym
+        return self.builtins.by_name().get(name)
 
     def expr_New(self, e: ast.New, p: Path):
         raise NotLowerable(e.span, "objects created after setup are not lowerable")
@@ -663,12 +650,10 @@ class Executor:
                 for r, key in self.split(q, k):
                     if isinstance(o, list):
                         if not isinstance(key, (int, float)) or not 0 <= int(key) < len(o):
-                            self.dropped += 1
                             continue
                         o[int(key)] = v
                     elif isinstance(o, dict) and not isinstance(o, StaticTable):
                         if key is None:
-                            self.dropped += 1
                             continue
                         if v is None:
                             o.pop(key, None)
@@ -708,7 +693,6 @@ class Executor:
         for q, obj, _ in targets:
             for r, this in self.split(q, obj):
                 if fi.owner is not None and not isinstance(this, UObj):
-                    self.dropped += 1
                     continue
                 target_fi = fi
                 if isinstance(this, UObj) and not (isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base)):
@@ -751,14 +735,14 @@ class Executor:
         base = results[0][0]
         out = []
         for k, (x, _) in cases.items():
-            q = base.fork(conj(pc, lit(CallLit(fi.name, tuple(_vkey_arg(a) for a in args), x, table))))
+            q = base.fork(conj(pc, lit(CallLit(fi.name, tuple(literal_value(a) for a in args), x, table))))
             if q.pc is not FALSE:
                 out.append((q, x))
         return out
 
     def _invoke(self, fi, this, given: dict, p: Path, span: Span) -> list[tuple[Path, object]]:
         defn = fi.defn
-        frame = Frame(this, None, [{}], f"function {fi.name}")
+        frame = Frame(this, None, [{}])
         caller = p.stack
         p.stack = caller + [frame]
         paths = [p]
@@ -892,7 +876,6 @@ class Executor:
                 for r, ph in self.split(q, a1 if a1 is not _MISSING else None):
                     turn_def = self.turns.get(turn)
                     if who is None or turn_def is None:
-                        self.dropped += 1
                         continue
                     if ph is not None and ph not in {x.name for x in turn_def.phases}:
                         raise NotLowerable(span, f"turn {turn} has no phase {ph}")
@@ -905,12 +888,10 @@ class Executor:
     def pass_default(self, p: Path, span: Span) -> list[Path]:
         turn = self.turns.get(p.control[1])
         if turn is None or turn.default is None:
-            self.dropped += 1
             return []
-        before_pending = p.pending
         p.pending = False
         caller = p.stack
-        p.stack = caller + [Frame(None, None, [{}], f"default of turn {turn.name}")]
+        p.stack = caller + [Frame(None, None, [{}])]
         self.where.append(f"default_{turn.name}")
         try:
             paths = self.block(turn.default.body, [p])
@@ -933,9 +914,7 @@ class Executor:
                     out.append(r)
             elif q.pending:
                 out.append(q)
-            else:
-                q.pending = before_pending
-                self.dropped += 1  # the runtime stops: the default neither returned a player nor passed
+            # else the runtime stops: the default neither returned a player nor passed; the path is dropped
         return self.merge(out)
 
     def to_player(self, v):
@@ -955,7 +934,7 @@ class Executor:
     def run_block(self, body: ast.Block, p: Path, this, event, what: str, scope: dict | None = None) -> list[Path]:
         """A block in a fresh frame (an effect, a phase, a filter); returns keep their status."""
         caller = p.stack
-        p.stack = caller + [Frame(this, event, [dict(scope or {})], what)]
+        p.stack = caller + [Frame(this, event, [dict(scope or {})])]
         self.where.append(what)
         self.spans.append(body.span)
         try:
@@ -1006,17 +985,6 @@ def _strip(pc: Formula, caller: Formula) -> Formula:
     if not mine <= set(pc.parts):
         return pc
     return conj(*(set(pc.parts) - mine))
-
-
-def _vkey_arg(a):
-    """An argument as the call literal records it (numbers as floats, objects themselves)."""
-    if isinstance(a, bool) or a is None or isinstance(a, (str, UObj)):
-        return a
-    return float(a)
-
-
-def _shape_strict(p: Path) -> tuple:
-    return tuple(tuple(tuple((k, _freeze(v)) for k, v in s.items()) for s in f.scopes) for f in p.stack)
 
 
 def _relative(pcs: list[Formula]) -> list[Formula]:

@@ -22,12 +22,12 @@ import itertools
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
-from tgpl.frontend.outcomes import format_number
+from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
 from tgpl.lowering.execute import Executor, NotLowerable, Path
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, conj, disj, evaluate3, lit, literals, vkey,
+    choice, conj, disj, evaluate3, lit, literal_value, literals, vkey,
 )
 from tgpl.lowering.universe import Universe
 
@@ -40,7 +40,7 @@ class MoveInfo:
     index: int
     player: int
     obj: UObj
-    action: str
+    action: ast.ActionDef
     inputs: tuple  # ((input name, concrete value), ...) as the mover picks them
     text: str  # the runtime's move text
 
@@ -73,40 +73,21 @@ class GameLogic:
     states: dict[tuple, ControlState]
     labels: dict[int, str]
     results: list[tuple]  # every ranking a segment can end with
-    dropped: int  # cases dropped where the runtime would stop with an error
 
 
 def written_attributes(program) -> set[str]:
     """Attribute names that code running after setup assigns (by name: a sound over-approximation)."""
+    code = [fi.defn for info in program.classes for fi in info.functions.values()]
+    code += [action for info in program.classes for action in info.actions.values()]
+    code += [fi.defn for fi in program.functions] + [turn.defn for turn in program.turns.values()]
     names: set[str] = set()
-
-    def visit(node):
+    for node in ast.walk(code):
         if isinstance(node, ast.Assign):
             t = node.target
             if isinstance(t, ast.Member):
                 names.add(t.name)
             elif isinstance(t, ast.Name) and id(t) in program.implicit_this:
                 names.add(t.name)
-        if isinstance(node, list):
-            for x in node:
-                visit(x)
-            return
-        if not hasattr(node, "__dataclass_fields__"):
-            return
-        for name in node.__dataclass_fields__:
-            if name == "span":
-                continue
-            visit(getattr(node, name, None))
-
-    for info in program.classes:
-        for fi in info.functions.values():
-            visit(fi.defn)
-        for action in info.actions.values():
-            visit(action)
-    for fi in program.functions:
-        visit(fi.defn)
-    for turn in program.turns.values():
-        visit(turn.defn)
     return names
 
 
@@ -163,23 +144,7 @@ class Lowering:
         return values
 
     def _string_literals(self) -> set[str]:
-        found: set[str] = set()
-
-        def visit(node):
-            if isinstance(node, ast.StringLit):
-                found.add(node.value)
-            if isinstance(node, list):
-                for x in node:
-                    visit(x)
-                return
-            if hasattr(node, "__dataclass_fields__"):
-                for name in node.__dataclass_fields__:
-                    if name != "span":
-                        visit(getattr(node, name, None))
-
-        for m in self.program.modules:
-            visit(m.items)
-        return found
+        return {n.value for m in self.program.modules for n in ast.walk(m.items) if isinstance(n, ast.StringLit)}
 
     def _attr_span(self, fl: Fluent):
         for info in fl.obj.cls.ancestors():
@@ -196,7 +161,7 @@ class Lowering:
             if fl.numeric:
                 v = Num("fluent", key)
             else:
-                v = choice((x, lit(FluentLit(obj, attr, vkey_value(x)))) for x in fl.domain)
+                v = choice((x, lit(FluentLit(obj, attr, literal_value(x)))) for x in fl.domain)
             self._read_cache[key] = v
         return v
 
@@ -235,14 +200,14 @@ class Lowering:
                 ok = conj(ok, self.block_truth(triggers[0].body, base, obj, event, {}, f"trigger_{action.name}"))
                 if ok is FALSE:
                     continue
-                for combo, f in self.combos(action, list(action.inputs), base, obj, event, player, {}):
+                for combo, f in self.combos(list(action.inputs), base, obj, event, {}):
                     legal = conj(ok, f)
                     if legal is FALSE:
                         continue
                     out.append((self.move(player, obj, action, combo), legal))
         return out
 
-    def combos(self, action, inputs, base: Path, obj, event, player, bound: dict):
+    def combos(self, inputs, base: Path, obj, event, bound: dict):
         """(input values, filter formula) for each way the mover can fill the inputs."""
         if not inputs:
             yield (), TRUE
@@ -266,7 +231,7 @@ class Lowering:
                     break
             if f is FALSE:
                 continue
-            for tail, g in self.combos(action, rest, base, obj, event, player, scope):
+            for tail, g in self.combos(rest, base, obj, event, scope):
                 yield ((inp.name, c),) + tail, conj(f, g)
 
     def candidates(self, inp: ast.InputDecl) -> list:
@@ -277,14 +242,7 @@ class Lowering:
             return [float(i) for i in range(self.u.players)]
         if ref.name == "bool":
             return [False, True]
-        info = None
-        for scope in self.program.scopes.values():
-            sym = scope.lookup(ref.name)
-            if sym is not None and hasattr(sym, "derives_from"):
-                info = sym
-                break
-        if info is None:
-            info = self.builtins.by_name().get(ref.name)
+        info = self.ex.class_named(ref.name)
         if info is None:
             raise NotLowerable(inp.span, f"inputs of type {ref.name} are not lowerable")
         return [o for o in self.u.of_class(info) if not o.fields.get("discarded", False)]
@@ -320,7 +278,7 @@ class Lowering:
         if m is None:
             args = ", ".join(f"{n}: {value_text(v)}" for n, v in combo)
             text = f"{obj.name}.{action.name}({args})"
-            m = MoveInfo(len(self.moves), player, obj, action.name, combo, text)
+            m = MoveInfo(len(self.moves), player, obj, action, combo, text)
             self.moves.append(m)
             self._move_ids[key] = m
         return m
@@ -330,7 +288,7 @@ class Lowering:
         ctrl = lit(ControlLit(cs))
         paths: list[Path] = []
         for m, _ in legal:
-            action = next(a for a in self.actions_of(m.obj) if a.name == m.action)
+            action = m.action
             p = Path(conj(ctrl, lit(MoveLit(m.index))), {}, cs)
             if action.effect is None:
                 paths.append(p)
@@ -338,7 +296,7 @@ class Lowering:
             scope = {n: v for n, v in m.inputs}
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
-            for q in self.ex.run_block(action.effect.body, p, m.obj, self.choice_event(cs[0]), f"action_{m.action}", scope):
+            for q in self.ex.run_block(action.effect.body, p, m.obj, self.choice_event(cs[0]), f"action_{action.name}", scope):
                 if q.status != "over":
                     q.status = None
                 paths.append(q)
@@ -366,33 +324,17 @@ class Lowering:
             raise NotLowerable(span, "no move ever ends the game with a winner: GDL needs terminal states and goals")
         if self.u.result is not None:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
-        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.dropped)
+        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results)
         number_domains(logic, self)
         return logic
 
 
-def vkey_value(x):
-    """The value a fluent literal records: numbers as floats, the rest as they are."""
-    if isinstance(x, UObj):
-        return x
-    if isinstance(x, bool) or x is None or isinstance(x, str):
-        return x
-    return float(x)
-
-
 def value_text(v) -> str:
     """The runtime's text for an input value (`_value_text` in tgpl.runtime.game)."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, UObj):
-        return v.name
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return format_number(float(v))
+    text = scalar_text(v)
+    if text is not None:
+        return text
+    return string_literal(v) if isinstance(v, str) else v.name
 
 
 # ================================================================ numbers

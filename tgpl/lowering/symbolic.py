@@ -463,6 +463,13 @@ def _order(v) -> tuple:
     return (5, repr(v))
 
 
+def literal_value(x):
+    """A concrete value as literals and call relations record it: numbers as floats, the rest as they are."""
+    if isinstance(x, (bool, str, UObj)) or x is None:
+        return x
+    return float(x)
+
+
 def cases_of(v) -> list[tuple[object, Formula]]:
     """Any value as cases (a concrete value is one case, always; a Partial only its written cases)."""
     if isinstance(v, Choice):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
-from tgpl.frontend.outcomes import goals_of
+from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
@@ -65,9 +65,7 @@ def _ref(v):
 
 
 def _value_text(v) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return show(v)
+    return string_literal(v) if isinstance(v, str) else show(v)
 
 
 def _player_counts(allowed: range) -> str:

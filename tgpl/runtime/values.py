@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tgpl.frontend.outcomes import format_number
+from tgpl.frontend.outcomes import scalar_text
 from tgpl.runtime.rng import Pcg32
 
 if TYPE_CHECKING:
@@ -227,14 +227,9 @@ def to_player(value, players: int) -> int:
 
 def show(v) -> str:
     """A value as TGPL text: in logs, move lists and records."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, (int, float)):
-        return format_number(v)
+    text = scalar_text(v)
+    if text is not None:
+        return text
     if isinstance(v, str):
         return v
     if isinstance(v, Obj):
