@@ -31,9 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tgpl.asp.bounded import BoundedSearch, bounded_verify  # noqa: E402
-from tgpl.lowering.lower import QUERY_RELATION, lower_with_query  # noqa: E402
+from tgpl.lowering.lower import QUERY_RELATION  # noqa: E402
 from tgpl.pipeline import lower_game  # noqa: E402
-from tgpl.runtime.snapshot import snapshot  # noqa: E402
 from tgpl.asp.reasoner import GdlGame  # noqa: E402
 from tgpl.asp.verify import GdlMachine  # noqa: E402
 from tgpl.runtime import load_game  # noqa: E402
@@ -151,8 +150,7 @@ def main() -> None:
     from tgpl.runtime.compiler import compile_program
     from tgpl.runtime.game import Game
 
-    game = Game(program, compile_program(program))  # setup on the program the query belongs to
-    q = lower_with_query(program, snapshot(game.initial_state(0)), "BenchQuery")
+    q = lower_game(Game(program, compile_program(program)), 0, "BenchQuery")
     search = BoundedSearch(q.program)
     while search.ask(QUERY_RELATION) is None:
         search.extend()

@@ -256,13 +256,17 @@ def check_gdl(file: str, as_json: bool) -> None:
 # ------------------------------------------------------------ lowering
 def _lowered(game_path: str, seed: int, players: int | None):
     """The game lowered to GDL, or its refusal as a located diagnostic and exit 1."""
+    game = _load_game(game_path, players)
+    return game, _lower_or_exit(game, game_path, seed)
+
+
+def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None):
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
 
-    game = _load_game(game_path, players)
     with _game_errors(game_path):
         try:
-            return game, lower_game(game, seed)
+            return lower_game(game, seed, query_function)
         except NotLowerable as e:
             click.echo(render(not_lowerable(e, game.program.main), game.program.sources), err=True)
             sys.exit(1)
@@ -580,11 +584,9 @@ def query(game, expr, horizon, seed, as_json):
     import json
     from pathlib import Path
     from tgpl.asp.bounded import BoundedSearch
-    from tgpl.lowering.lower import QUERY_RELATION, NotLowerable, lower_with_query
-    from tgpl.pipeline import not_lowerable
+    from tgpl.lowering.lower import QUERY_RELATION
     from tgpl.runtime.compiler import compile_program
     from tgpl.runtime.game import Game
-    from tgpl.runtime.snapshot import snapshot
 
     if not game.lower().endswith(".tgpl"):
         click.echo(f"{game}:1:1: error: a query is a TGPL expression: GAME must be a .tgpl game", err=True)
@@ -612,13 +614,7 @@ def query(game, expr, horizon, seed, as_json):
             else:
                 click.echo(render(d, program.sources), err=True)
         sys.exit(1)
-    runtime_game = Game(program, compile_program(program))
-    with _game_errors(game):
-        try:
-            lowered = lower_with_query(program, snapshot(runtime_game.initial_state(seed)), QUERY_FUNCTION)
-        except NotLowerable as e:
-            click.echo(render(not_lowerable(e, program.main), program.sources), err=True)
-            sys.exit(1)
+    lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION)
     search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
     found, complete = None, False
     while True:

@@ -9,14 +9,21 @@ on the runtime, takes a plain-data snapshot and hands it to the lowering.
 from __future__ import annotations
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.lowering.lower import LoweredGame, NotLowerable, lower
+from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
 
 
-def lower_game(game: Game, seed: int = 0) -> LoweredGame:
-    """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable."""
-    return lower(game.program, snapshot(game.initial_state(seed)))
+def lower_game(game: Game, seed: int = 0, query_function: str | None = None) -> LoweredGame:
+    """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable.
+
+    With `query_function`, the name of a global bool function of the game without
+    inputs, the GDL also holds `tgpl_query` in the states where it returns true.
+    """
+    start = snapshot(game.initial_state(seed))
+    if query_function is None:
+        return lower(game.program, start)
+    return lower_with_query(game.program, start, query_function)
 
 
 def not_lowerable(e: NotLowerable, main: str) -> Diagnostic:
