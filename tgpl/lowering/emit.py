@@ -31,8 +31,8 @@ from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj,
-    cases_of, lit, literal_value,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, ViewLit,
+    cases_of, conj, disj, lit, literal_value,
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
@@ -94,6 +94,7 @@ class Emitter:
         self.numbers: list[Rule] = []  # successor facts, for the ranges arithmetic steps through
         self._versions: dict[tuple, list] = {}
         self._version_names: dict[tuple, str] = {}
+        self._view_names: dict[int, str] = {}
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
@@ -200,7 +201,50 @@ class Emitter:
             return Atom(self.prop(lit(key)))
         if isinstance(key, CallLit):
             return self.call_atom(key)
+        if isinstance(key, ViewLit):
+            fl = self.logic.fluents[(key.obj, key.attr)]
+            return Atom(self.view_relation(key.view), (self.obj(fl.obj), self.fluent_value(fl, key.value)))
         raise TypeError(key)
+
+    def view_relation(self, vid: int) -> str:
+        """`(attr_where object value)`: an attribute through a view, its rules emitted once.
+
+        Each path that reached the view's site gives the values it wrote under its
+        condition, and marks the objects it wrote as changed; a frame rule gives the
+        others their value before the move, as GDL's `next` frame does.
+        """
+        name = self._view_names.get(vid)
+        if name is not None:
+            return name
+        view = self.logic.views[vid]
+        base = self.attr(view.attr)
+        name = self.props.name(("view", vid), f"{base}_{view.label}")
+        self._view_names[vid] = name
+        changed = self.props.name(("view changed", vid), f"changed_{name}")
+        o, v = Var("o"), Var("v")
+        self.rules.append(Rule(Atom(name, (o, v)), (Atom("true", (Func(base, (o, v)),)), Not(Atom(changed, (o,))))))
+        for pc, cells in view.contributions:
+            for cell, value in sorted(cells.items()):
+                fl = self.logic.fluents[cell]
+                written = value.cases if isinstance(value, Partial) else cases_of(value)
+                when = []
+                for x, f in written:
+                    if x is UNDEF:
+                        continue
+                    cond = conj(pc, f)
+                    b = self.body(cond)
+                    if b is None:
+                        continue
+                    when.append(cond)
+                    self.rules.append(Rule(Atom(name, (self.obj(fl.obj), self.fluent_value(fl, literal_value(x)))),
+                                           tuple(b)))
+                b = self.body(disj(*when)) if when else None
+                if b is not None:
+                    for part in (disj(*when).parts if disj(*when).kind == "or" else (disj(*when),)):
+                        pb = self.body(part)
+                        if pb is not None:
+                            self.rules.append(Rule(Atom(changed, (self.obj(fl.obj),)), tuple(pb)))
+        return name
 
     def call_atom(self, key: CallLit) -> Atom:
         """`(function args... value)`, its rules emitted once per call (a version per distinct meaning)."""

@@ -67,11 +67,14 @@ class Path:
     stack: list[Frame] = field(default_factory=list)
     status: object = None  # None | "break" | "continue" | ("return", value) | "over"
     result: tuple | None = None  # the ranking of `winner`
+    views: dict = field(default_factory=dict)  # attribute -> the view its reads go through (see `checkpoint`)
+    dirty: frozenset = frozenset()  # cells written since their attribute's view was taken: read from the store
+    visited: frozenset = frozenset()  # views this path has contributed to
 
     def fork(self, pc: Formula) -> Path:
         memo: dict = {}
         return Path(pc, dict(self.store), self.control, self.pending, copy.deepcopy(self.stack, memo),
-                    self.status, self.result)
+                    self.status, self.result, dict(self.views), self.dirty, self.visited)
 
     @property
     def frame(self) -> Frame:
@@ -121,7 +124,7 @@ def _shape(p: Path) -> tuple:
         (f.this.name if f.this else None, tuple(tuple((k, _freeze(v, True)) for k, v in s.items()) for s in f.scopes))
         for f in p.stack
     )
-    return (status, p.control, p.pending, p.result, stack)
+    return (status, p.control, p.pending, p.result, stack, tuple(sorted(p.views.items())))
 
 
 def _merge_local(vals: list[tuple[object, Formula]]):
@@ -138,10 +141,27 @@ def _merge_local(vals: list[tuple[object, Formula]]):
     return choice(vals)
 
 
-class Executor:
-    """Runs blocks of a checked program on paths; `reader` gives fluents' values before the move."""
+@dataclass
+class View:
+    """The values of one attribute at a site of the code, after the writes made before it in the segment.
 
-    def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader):
+    `contributions`: (path condition, {cell: value written}) for every path that
+    reached the site; a cell no contribution writes keeps its value before the move.
+    """
+
+    id: int
+    attr: str
+    site: tuple
+    label: str  # the block the site is in, for a readable relation name
+    contributions: list = field(default_factory=list)
+
+
+class Executor:
+    """Runs blocks of a checked program on paths; `reader` gives fluents' values before the move,
+    `view_reader(view, obj, attr)` their values through a view."""
+
+    def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader,
+                 view_reader=None, viewable: set[tuple[str, str]] = frozenset()):
         self.program = program
         self.types = program.types
         self.implicit_this = program.implicit_this
@@ -149,6 +169,11 @@ class Executor:
         self.u = universe
         self.fluents = fluents
         self.reader = reader  # (obj name, attr) -> symbolic value before the move
+        self.view_reader = view_reader
+        self.viewable = viewable if view_reader is not None else frozenset()  # cells read through views
+        self.views: list[View] = []
+        self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
+        self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
@@ -216,6 +241,8 @@ class Executor:
             pcs = [q.pc for q in group]
             rel = _relative(pcs)
             merged = group[0].fork(disj(*pcs))
+            merged.dirty = frozenset().union(*(q.dirty for q in group))
+            merged.visited = frozenset().union(*(q.visited for q in group))
             for i, frame in enumerate(merged.stack):  # equal locals stay as they are; bools become formulas
                 for j, scope in enumerate(frame.scopes):
                     for k in scope:
@@ -237,9 +264,39 @@ class Executor:
             out.append(merged)
         return out
 
+    # ============================================================ views
+    def checkpoint(self, p: Path, site: tuple) -> None:
+        """Read the attributes p has written through views from here on.
+
+        A view of an attribute at a site of the code is one relation for every path
+        that reaches the site: each path contributes its written values under its
+        condition, and a frame keeps the rest (`View`). Paths alive at one time have
+        exclusive conditions; a path that comes back to a site it has contributed to
+        (a loop) gets the next view of that site, so contributions never overlap.
+        """
+        attrs = sorted({a for (o, a) in p.store if (o, a) in self.viewable})
+        for attr in attrs:
+            if attr in p.views and not any(a == attr for (_, a) in p.dirty):
+                continue  # nothing written since the view this path reads through
+            n = 0
+            while (site, attr, n) in self.view_ids and self.view_ids[(site, attr, n)] in p.visited:
+                n += 1
+            vid = self.view_ids.get((site, attr, n))
+            if vid is None:
+                vid = len(self.views)
+                self.view_ids[(site, attr, n)] = vid
+                self.views.append(View(vid, attr, site, site[1] if site[0] == "call" else site[2]))
+            cells = {c: v for c, v in p.store.items() if c[1] == attr}
+            self.views[vid].contributions.append((p.pc, cells))
+            p.views[attr] = vid
+            p.dirty = frozenset(c for c in p.dirty if c[1] != attr)
+            p.visited = p.visited | {vid}
+
     # ============================================================ fluents
     def read(self, p: Path, obj: UObj, name: str, span: Span):
         cell = (obj.name, name)
+        if name in p.views and cell not in p.dirty and cell in self.viewable:
+            return self.view_reader(p.views[name], obj.name, name)
         if cell in p.store:
             v = p.store[cell]
             if isinstance(v, Partial):  # left as it is: paths that share it can still be merged
@@ -273,6 +330,8 @@ class Executor:
             if isinstance(value, (list, dict, tuple)):
                 raise NotLowerable(span, "attributes holding lists or tables cannot change after setup")
             q.store[cell] = restrict(value, q.pc)
+            if name in q.views:
+                q.dirty = q.dirty | {cell}
             out.append(q)
         return out
 
@@ -702,10 +761,67 @@ class Executor:
         return out
 
     def invoke(self, fi, this, given: dict, p: Path, span: Span) -> list[tuple[Path, object]]:
+        if p.store:
+            self.checkpoint(p, ("call", fi.name, span.file, span.line, span.col))
         entry = (p.pc, dict(p.store), p.control, p.pending)
         args = ((this,) if this is not None else ()) + tuple(given[i.name] for i in fi.defn.inputs if i.name in given)
+        defined = self.defined_once(fi, this, given, args, p, span)
+        if defined is not None:
+            return defined
         results = self._invoke(fi, this, given, p, span)
         return self._named(fi, args, entry, results)
+
+    def defined_once(self, fi, this, given: dict, args: tuple, p: Path, span: Span):
+        """A pure call with concrete arguments, run once for every state, not once per path that calls it.
+
+        The body runs on a fresh path (condition true, the caller's writes and
+        views): what it returns then depends on the state only, so every caller
+        shares it. One result comes back as it is; several become a named
+        relation, `(wincheck a b c ?who)`, and the caller goes on with one path
+        per value. Calls that write, pass the turn or return numbers (which feed
+        arithmetic, not conditions) run on the caller's path instead (None).
+        """
+        if any(is_symbolic(a) or isinstance(a, (list, dict, tuple)) for a in args):
+            return None
+        store = tuple(sorted(((c, v) for c, v in p.store.items() if c[1] not in p.views or c in p.dirty),
+                             key=lambda cv: cv[0]))
+        try:
+            key = (fi.name, tuple(vkey(a) for a in args), tuple(sorted(p.views.items())), p.dirty, store,
+                   p.control, p.pending)
+            hash(key)
+        except TypeError:
+            return None
+        found = self.defined.get(key, _MISSING)
+        if found is _MISSING:
+            fresh = Path(TRUE, dict(p.store), p.control, p.pending, list(p.stack), None, p.result, dict(p.views),
+                         p.dirty, p.visited)
+            results = self._invoke(fi, this, given, fresh, span)
+            found = None
+            if all(q.store == p.store and q.control == p.control and q.pending == p.pending and q.status is None
+                   and q.views == p.views and q.dirty == p.dirty for q, _ in results):
+                cases: dict[object, list] = {}
+                for q, v in results:
+                    for x, f in cases_of(v):
+                        if x is not UNDEF:
+                            cases.setdefault(vkey(x), [x, []])[1].append(conj(q.pc, f))
+                table = tuple((x, disj(*fs)) for x, fs in cases.values())
+                if len(table) == 1 and table[0][1] is TRUE:
+                    found = ("value", table[0][0])
+                elif len(results) == 1 and results[0][0].pc is TRUE and not isinstance(results[0][1], UObj):
+                    found = ("value", results[0][1])  # a symbolic value valid in every state (a formula)
+                elif table and not any(isinstance(x, (int, float)) and not isinstance(x, bool) for x, _ in table):
+                    found = ("named", tuple(literal_value(a) for a in args), table)
+            self.defined[key] = found
+        if found is None:
+            return None
+        if found[0] == "value":
+            return [(p, restrict(found[1], p.pc))]
+        out = []
+        for x, _ in found[2]:
+            q = p.fork(conj(p.pc, lit(CallLit(fi.name, found[1], x, found[2]))))
+            if q.pc is not FALSE:
+                out.append((q, x))
+        return out
 
     def _named(self, fi, args: tuple, entry: tuple, results: list[tuple[Path, object]]) -> list[tuple[Path, object]]:
         """A pure call with concrete arguments: one path per value it returns, under a named relation.
@@ -966,6 +1082,8 @@ class Executor:
                 if any(isinstance(i, ast.InputDecl) for i in items):
                     raise NotLowerable(phase_def.span, "phases with inputs are not lowerable")
                 effects = [i for i in items if isinstance(i, ast.Effect)]
+                if p.store:
+                    self.checkpoint(p, ("phase", turn, phase))
                 body = effects[0].body if effects else ast.Block(phase_def.span, [i for i in items if isinstance(i, ast.Stmt)])
                 for q in self.run_block(body, p, None, None, f"phase_{phase}"):
                     if q.status != "over":

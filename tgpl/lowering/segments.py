@@ -26,7 +26,7 @@ from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
 from tgpl.lowering.execute import Executor, NotLowerable, Path
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literal_value, literals, vkey,
 )
 from tgpl.lowering.universe import Universe
@@ -73,6 +73,7 @@ class GameLogic:
     states: dict[tuple, ControlState]
     labels: dict[int, str]
     results: list[tuple]  # every ranking a segment can end with
+    views: list = field(default_factory=list)  # tgpl.lowering.execute.View, by id
 
 
 def written_attributes(program) -> set[str]:
@@ -101,7 +102,8 @@ class Lowering:
         self.builtins = program.builtins
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
-        self.ex = Executor(program, universe, set(self.fluents), self.read_before)
+        viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
+        self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable)
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
 
@@ -162,6 +164,16 @@ class Lowering:
                 v = Num("fluent", key)
             else:
                 v = choice((x, lit(FluentLit(obj, attr, literal_value(x)))) for x in fl.domain)
+            self._read_cache[key] = v
+        return v
+
+    def read_view(self, view: int, obj: str, attr: str):
+        """A fluent's value through a view, by cases."""
+        key = (view, obj, attr)
+        v = self._read_cache.get(key)
+        if v is None:
+            fl = self.fluents[(obj, attr)]
+            v = choice((x, lit(ViewLit(view, obj, attr, literal_value(x)))) for x in fl.domain)
             self._read_cache[key] = v
         return v
 
@@ -324,7 +336,7 @@ class Lowering:
             raise NotLowerable(span, "no move ever ends the game with a winner: GDL needs terminal states and goals")
         if self.u.result is not None:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
-        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results)
+        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views)
         number_domains(logic, self)
         return logic
 

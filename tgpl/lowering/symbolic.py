@@ -89,6 +89,28 @@ class FluentLit:
 
 
 @dataclass(frozen=True, slots=True)
+class ViewLit:
+    """At checkpoint `view` of a segment, the fluent `attr` of `obj` has `value`.
+
+    A view is the state as the writes made so far in the segment left it (the
+    board after the tick, when the win check phase reads it). Reads through a
+    view are literals of one relation, as reads of the state before the move
+    are, instead of the written values spelled out by cases in every formula
+    that reads them; so code that reads after a write stays as small as code
+    that reads before it, and the same code run after different moves reads
+    the same literals.
+    """
+
+    view: int
+    obj: str
+    attr: str
+    value: object
+
+    def __repr__(self) -> str:
+        return f"{self.obj}.{self.attr}@{self.view}={self.value!r}"
+
+
+@dataclass(frozen=True, slots=True)
 class MoveLit:
     """The move `move` (an index into the lowering's move table) is being made."""
 
@@ -180,6 +202,11 @@ def conj(*fs: Formula) -> Formula:
             return FALSE
         if p.kind == "lit" and isinstance(p.key, FluentLit):  # a fluent has one value at a time
             cell = (p.key.obj, p.key.attr)
+            if cell in values and values[cell] != p.key.value:
+                return FALSE
+            values[cell] = p.key.value
+        if p.kind == "lit" and isinstance(p.key, ViewLit):  # so has a fluent seen through a view
+            cell = ("view", p.key.view, p.key.obj, p.key.attr)
             if cell in values and values[cell] != p.key.value:
                 return FALSE
             values[cell] = p.key.value
