@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.generalize import generalize
+from tgpl.lowering.generalize import fold, generalize, merge_relations
 from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
@@ -95,6 +95,8 @@ class Emitter:
         self._versions: dict[tuple, list] = {}
         self._version_names: dict[tuple, str] = {}
         self._view_names: dict[int, str] = {}
+        self._view_attr: dict[str, str] = {}  # view relation -> the attribute's GDL name
+        self._by_term: dict | None = None
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
@@ -206,6 +208,23 @@ class Emitter:
             return Atom(self.view_relation(key.view), (self.obj(fl.obj), self.fluent_value(fl, key.value)))
         raise TypeError(key)
 
+    def domain_of(self, kind: str, node, j: int) -> set[str] | None:
+        """The constants a fluent term `(attr object ?)` or a view atom can hold at argument j (values only)."""
+        if j != 1 or len(node.args) != 2 or not isinstance(node.args[0], Const):
+            return None
+        name = node.name if kind == "fluent" else self._view_attr.get(node.relation)
+        if name is None or (kind == "fluent" and name not in self.attr_names.taken):
+            return None
+        fl = self._fluent_terms().get((name, node.args[0].name))
+        if fl is None:
+            return None
+        return {str(self.fluent_value(fl, literal_value(v))) for v in fl.domain}
+
+    def _fluent_terms(self) -> dict[tuple[str, str], Fluent]:
+        if self._by_term is None:
+            self._by_term = {(self.attr(fl.attr), self.obj(fl.obj).name): fl for fl in self.logic.fluents.values()}
+        return self._by_term
+
     def view_relation(self, vid: int) -> str:
         """`(attr_where object value)`: an attribute through a view, its rules emitted once.
 
@@ -220,6 +239,7 @@ class Emitter:
         base = self.attr(view.attr)
         name = self.props.name(("view", vid), f"{base}_{view.label}")
         self._view_names[vid] = name
+        self._view_attr[name] = base
         changed = self.props.name(("view changed", vid), f"changed_{name}")
         o, v = Var("o"), Var("v")
         self.rules.append(Rule(Atom(name, (o, v)), (Atom("true", (Func(base, (o, v)),)), Not(Atom(changed, (o,))))))
@@ -479,7 +499,14 @@ class Emitter:
                 extra.append(Rule(Atom(name), tuple(b)))
         body_rules, class_facts = generalize(list(dict.fromkeys(legal + nxt + frame + end + extra + R)),
                                              self.class_members())
-        rules = header + numbers + class_facts + body_rules
+        tables: list[Rule] = []
+        for _ in range(4):  # merged relations make their users alike, and folded rules make relations alike
+            body_rules, more = fold(body_rules, self.domain_of)
+            body_rules, rows = merge_relations(body_rules)
+            tables += more + rows
+            if not more and not rows:
+                break
+        rules = header + numbers + class_facts + tables + body_rules
         rules = list(dict.fromkeys(rules))
         program = Program(tuple(rules))
         stats = {

@@ -91,4 +91,278 @@ def _substitute_rule(rule: Rule, c: str, var: Var) -> Rule:
     return Rule(_substitute(rule.head, c, var), tuple(_substitute(b, c, var) for b in rule.body))
 
 
-__all__ = ["generalize"]
+
+
+# ------------------------------------------------------------------ folding
+FOLD_SMALLEST = 2  # rules alike but for their constants that are worth one rule
+
+
+def fold(rules: list[Rule], domain_of) -> tuple[list[Rule], list[Rule]]:
+    """Rules alike but for some constants become one rule with variables, exactly.
+
+    Rules are grouped by their shape: the rule with every constant replaced by a
+    placeholder, equal constants by the same one (so `(v a null) (v b null)` and
+    `(v a x) (v b x)` are alike: "a and b hold the same value"). In a group, the
+    places whose constant differs between the rules become variables. When one
+    variable is left and a positive body literal can only bind it to values the
+    rules list (a fluent's value, whose domain `domain_of(atom, position)` gives),
+    the rule needs nothing more, as a person writes it:
+
+        (<= cond_4 (assignedto_wincheckphase trisgrid_0_0 ?x) (assignedto_wincheckphase trisgrid_1_0 ?x))
+
+    Otherwise a table of the constants, one fact per folded rule, binds them:
+    `(<= (wincheck ?x1 ?x2 ?x3 ?x4) (wincheck_args ?x1 ?x2 ?x3 ?x4) ...)`. Either way
+    the ground instances are exactly the rules folded. Returns (rules, table facts).
+    """
+    groups: dict[tuple, list[tuple[int, tuple]]] = {}
+    for i, rule in enumerate(rules):
+        if rule.is_fact or rule.head.relation in KEPT or any(isinstance(b, Or) for b in rule.body):
+            continue
+        shape, consts = _shape(rule)
+        groups.setdefault(shape, []).append((i, consts))
+    out: dict[int, Rule | None] = {}
+    facts: list[Rule] = []
+    tables: dict[tuple, str] = {}
+    taken = {r.head.relation for r in rules} | {a.relation for r in rules for a, _ in r.body_atoms()}
+    for shape, members in groups.items():
+        if len(members) < FOLD_SMALLEST:
+            continue
+        columns = list(zip(*(c for _, c in members)))
+        varying = [j for j, col in enumerate(columns) if len(set(col)) > 1]
+        if not varying:
+            continue
+        first = rules[members[0][0]]
+        used = {v.name for v in first.variables()}
+        names = {}
+        for j in varying:
+            k = len(names) + 1
+            while f"x{k}" in used:
+                k += 1
+            names[j] = Var(f"x{k}")
+            used.add(f"x{k}")
+        fixed = {j: Const(columns[j][0]) for j in range(len(columns)) if j not in names}
+        general = _instantiate(shape, {**fixed, **names})
+        rows = sorted(set(tuple(c[j] for j in varying) for _, c in members))
+        if len(rows) != len(members):
+            continue  # two rules the same up to a constant repeated: leave them be
+        extra: tuple = ()
+        if not (len(varying) == 1 and _bound_within(general, names[varying[0]], {r[0] for r in rows}, domain_of)):
+            if len(members) < 3:
+                continue  # a table for two rules saves nothing
+            key = tuple(rows)
+            table = tables.get(key)
+            if table is None:
+                base = f"{first.head.relation}_args"
+                table, n = base, 1
+                while table in taken:
+                    n += 1
+                    table = f"{base}_{n}"
+                taken.add(table)
+                tables[key] = table
+                facts.extend(Rule(Atom(table, tuple(Const(x) for x in row))) for row in rows)
+            extra = (Atom(table, tuple(names[j] for j in varying)),)
+        out[members[0][0]] = Rule(general.head, extra + general.body)
+        for i, _ in members[1:]:
+            out[i] = None
+    folded = []
+    for i, rule in enumerate(rules):
+        if i in out:
+            if out[i] is not None:
+                folded.append(out[i])
+        else:
+            folded.append(rule)
+    return folded, facts
+
+
+class _Slot:
+    """A placeholder for the k-th distinct constant of a rule, in its shape."""
+
+    __slots__ = ("k",)
+
+    def __init__(self, k: int):
+        self.k = k
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Slot) and other.k == self.k
+
+    def __hash__(self) -> int:
+        return hash(("slot", self.k))
+
+
+def _shape(rule: Rule) -> tuple[tuple, tuple]:
+    consts: dict[str, int] = {}
+
+    def walk(node):
+        if isinstance(node, Const):
+            return _Slot(consts.setdefault(node.name, len(consts)))
+        if isinstance(node, Var):
+            return ("var", node.name)
+        if isinstance(node, Func):
+            return ("func", node.name, tuple(walk(a) for a in node.args))
+        if isinstance(node, Atom):
+            return ("atom", node.relation, tuple(walk(a) for a in node.args))
+        if isinstance(node, Not):
+            return ("not", walk(node.literal))
+        if isinstance(node, Distinct):
+            return ("distinct", walk(node.left), walk(node.right))
+        raise TypeError(node)
+
+    shape = (walk(rule.head), tuple(walk(b) for b in rule.body))
+    return shape, tuple(consts)
+
+
+def _instantiate(shape: tuple, slots: dict):
+    def build(node):
+        if isinstance(node, _Slot):
+            return slots[node.k]
+        kind = node[0]
+        if kind == "var":
+            return Var(node[1])
+        if kind == "func":
+            return Func(node[1], tuple(build(a) for a in node[2]))
+        if kind == "atom":
+            return Atom(node[1], tuple(build(a) for a in node[2]))
+        if kind == "not":
+            return Not(build(node[1]))
+        return Distinct(build(node[1]), build(node[2]))
+
+    head, body = shape
+    return Rule(build(head), tuple(build(b) for b in body))
+
+
+def _bound_within(rule: Rule, var: Var, values: set[str], domain_of) -> bool:
+    """Is `var` only in the body, in a positive atom whose values at its place are all among `values`?"""
+    if any(v.name == var.name for v in rule.head.variables()):
+        return False
+    for lit in rule.body:
+        if isinstance(lit, Atom):
+            for kind, atom, j in _places(lit, var):
+                dom = domain_of(kind, atom, j)
+                if dom is not None and dom <= values:
+                    return True
+    return False
+
+
+def _places(atom: Atom, var: Var):
+    """("fluent", fluent term, index) or ("relation", atom, index) for each place var is in."""
+    if atom.relation == "true" and len(atom.args) == 1 and isinstance(atom.args[0], Func):
+        inner = atom.args[0]
+        for j, a in enumerate(inner.args):
+            if a == var:
+                yield "fluent", inner, j
+        return
+    for j, a in enumerate(atom.args):
+        if a == var:
+            yield "relation", atom, j
+
+
+
+
+# ------------------------------------------------------------------ merging relations
+NOT_MERGED = KEPT | {"legal", "next", "goal", "terminal", "init", "true", "does", "distinct"}
+
+
+def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
+    """Derived relations defined alike but for some constants become one relation of those constants.
+
+    `cond_4 :- (v trisgrid_0_0 ?x) (v trisgrid_1_0 ?x)` and
+    `cond_5 :- (v trisgrid_1_0 ?x) (v trisgrid_2_0 ?x)` are one relation
+    `(cond_4 ?p1 ?p2)`, a table of its rows binding the parameters, and every use
+    names its row: `(cond_4 trisgrid_0_0 trisgrid_1_0)`. Then the rules that used
+    them are alike too, and `fold` makes them one. Exact: each row's instance is
+    the relation it replaces. Returns (rules, table facts).
+    """
+    defs: dict[str, list[Rule]] = {}
+    for r in rules:
+        defs.setdefault(r.head.relation, []).append(r)
+    used_in_heads_elsewhere = set()
+    groups: dict[tuple, list[tuple[str, tuple]]] = {}
+    for name, rs in defs.items():
+        if name in NOT_MERGED or any(r.is_fact for r in rs) or rs[0].head.args:
+            continue  # only 0-ary derived relations: their uses carry no arguments to keep apart
+        if any(isinstance(b, Or) for r in rs for b in r.body):
+            continue
+        shape, consts = _definition_shape(rs)
+        groups.setdefault(shape, []).append((name, consts))
+    taken = set(defs) | {a.relation for r in rules for a, _ in r.body_atoms()}
+    rename: dict[str, tuple[str, tuple]] = {}
+    new_rules: list[Rule] = []
+    facts: list[Rule] = []
+    for shape, members in groups.items():
+        if len(members) < 2:
+            continue
+        columns = list(zip(*(c for _, c in members)))
+        varying = [j for j, col in enumerate(columns) if len(set(col)) > 1]
+        rows = [tuple(c[j] for j in varying) for _, c in members]
+        if not varying or len(set(rows)) != len(rows):
+            continue
+        name = members[0][0]
+        table = f"{name}_rows"
+        while table in taken:
+            table += "_"
+        taken.add(table)
+        params = {j: Var(f"p{k + 1}") for k, j in enumerate(varying)}
+        fixed = {j: Const(columns[j][0]) for j in range(len(columns)) if j not in params}
+        head_args = tuple(params[j] for j in varying)
+        for rule_shape in shape:
+            r = _instantiate(rule_shape, {**fixed, **params})
+            r = Rule(Atom(name, r.head.args), r.body)
+            clash = {v.name for v in r.variables()} & {p.name for p in params.values()}
+            if clash - {p.name for p in params.values()}:
+                raise AssertionError("parameter names clash")
+            new_rules.append(Rule(Atom(name, head_args), (Atom(table, head_args),) + r.body))
+        for (member, _), row in zip(members, rows):
+            rename[member] = (name, tuple(Const(x) for x in row))
+            facts.append(Rule(Atom(table, tuple(Const(x) for x in row))))
+    if not rename:
+        return rules, []
+    out: list[Rule] = []
+    emitted = set()
+    for r in rules:
+        target = rename.get(r.head.relation)
+        if target is not None:
+            if target[0] not in emitted:
+                emitted.add(target[0])
+                out.extend(Rule(x.head, tuple(_renamed(b, rename) for b in x.body))
+                           for x in new_rules if x.head.relation == target[0])
+            continue
+        out.append(Rule(r.head, tuple(_renamed(b, rename) for b in r.body)))
+    return out, facts
+
+
+def _definition_shape(rs: list[Rule]) -> tuple[tuple, tuple]:
+    """The shape of a whole definition, constants numbered across all its rules (variables kept apart by
+    parameter names `p1`... never occurring in the lowering's rules)."""
+    consts: dict[str, int] = {}
+
+    def walk(node):
+        if isinstance(node, Const):
+            return _Slot(consts.setdefault(node.name, len(consts)))
+        if isinstance(node, Var):
+            return ("var", node.name)
+        if isinstance(node, Func):
+            return ("func", node.name, tuple(walk(a) for a in node.args))
+        if isinstance(node, Atom):
+            return ("atom", node.relation, tuple(walk(a) for a in node.args))
+        if isinstance(node, Not):
+            return ("not", walk(node.literal))
+        if isinstance(node, Distinct):
+            return ("distinct", walk(node.left), walk(node.right))
+        raise TypeError(node)
+
+    shapes = tuple((("atom", "", tuple(walk(a) for a in r.head.args)), tuple(walk(b) for b in r.body)) for r in rs)
+    return shapes, tuple(consts)
+
+
+def _renamed(lit, rename: dict):
+    if isinstance(lit, Atom):
+        target = rename.get(lit.relation)
+        if target is not None and not lit.args:
+            return Atom(target[0], target[1])
+        return lit
+    if isinstance(lit, Not):
+        return Not(_renamed(lit.literal, rename))
+    return lit
+
+
+__all__ = ["fold", "generalize", "merge_relations"]
