@@ -42,3 +42,93 @@ def test_small_classes_and_declarations_stay():
     assert generalize(two, CLASSES) == (two, [])  # fewer than three objects: not worth a relation
     inits = rules("(init (cell a blank))\n(init (cell b blank))\n(init (cell c blank))")
     assert generalize(inits, CLASSES) == (inits, [])
+
+
+# ------------------------------------------------------------------ fold and merge_relations
+import itertools  # noqa: E402
+
+import clingo  # noqa: E402
+
+from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp  # noqa: E402
+from tgpl.lowering.generalize import fold, merge_relations  # noqa: E402
+from tgpl.lowering.ir import Const  # noqa: E402
+
+CELLS = ["a", "b", "c"]
+VALUES = ["null", "x", "o"]
+
+
+def fluent_domain(kind, node, j):
+    """Every cell of these tests holds one of VALUES."""
+    return set(VALUES) if kind in ("fluent", "relation") and j == 1 and node.args[0].name in CELLS else None
+
+
+def meanings(rs: list, shown: set[str]) -> set[frozenset[str]]:
+    """The `shown` atoms derived in every state: each cell holds one value (as `true (v cell value)`)."""
+    names = ClingoNames()
+    text = rules_to_asp(Program(tuple(rs)), names)
+    out = set()
+    for values in itertools.product(VALUES, repeat=len(CELLS)):
+        ctl = clingo.Control(["--warn=none"])
+        state = "".join(f"true(v({c},{x})).\n" for c, x in zip(CELLS, values))
+        ctl.add("base", [], text + state)
+        ctl.ground([("base", [])])
+        with ctl.solve(yield_=True) as handle:
+            model = next(iter(handle))
+            atoms = frozenset(str(s) for s in model.symbols(atoms=True) if s.name in shown)
+        out.add((values, atoms))
+    return out
+
+
+def test_rules_alike_but_for_a_value_fold_into_one_rule_bound_by_the_fluent():
+    original = rules("""
+        (<= same (true (v a null)) (true (v b null)))
+        (<= same (true (v a x)) (true (v b x)))
+        (<= same (true (v a o)) (true (v b o)))
+        (<= (goal r 100) same)
+    """)
+    out, facts = fold(original, fluent_domain)
+    assert facts == []
+    assert to_kif(Program(tuple(out))).splitlines()[0] == "(<= same (true (v a ?x1)) (true (v b ?x1)))"
+    assert meanings(out, {"same", "goal"}) == meanings(original, {"same", "goal"})
+
+
+def test_a_value_subset_or_several_constants_fold_through_a_table():
+    original = rules("""
+        (<= held (true (v a x)) (true (v b x)))
+        (<= held (true (v a o)) (true (v b o)))
+        (<= (line a b c) (true (v a x)) (true (v b x)) (true (v c x)))
+        (<= (line b c a) (true (v b x)) (true (v c x)) (true (v a x)))
+        (<= (line c a b) (true (v c x)) (true (v a x)) (true (v b x)))
+    """)
+    out, facts = fold(original, fluent_domain)
+    text = to_kif(Program(tuple(out)))
+    assert "(line_args ?x1 ?x2 ?x3)" in text and len(facts) == 3
+    # two rules over a value subset {x, o}: no table saves a rule, and null must not hold `held`
+    assert text.count("(<= held") == 2
+    program = out + facts
+    assert meanings(program, {"held", "line"}) == meanings(original, {"held", "line"})
+
+
+def test_relations_defined_alike_merge_into_one_relation_of_their_constants():
+    original = rules("""
+        (<= eq1 (true (v a ?w)) (true (v b ?w)))
+        (<= eq2 (true (v b ?w)) (true (v c ?w)))
+        (<= eq3 (true (v c ?w)) (true (v a ?w)))
+        (<= won eq1 eq2)
+        (<= open (not eq3))
+    """)
+    out, facts = merge_relations(original)
+    text = " ".join(to_kif(Program(tuple(out))).split())
+    assert "(<= (eq1 ?p1 ?p2) (eq1_rows ?p1 ?p2) (true (v ?p1 ?w)) (true (v ?p2 ?w)))" in text
+    assert "(<= won (eq1 a b) (eq1 b c))" in text and "(<= open (not (eq1 c a)))" in text
+    assert len(facts) == 3
+    assert meanings(out + facts, {"won", "open"}) == meanings(original, {"won", "open"})
+
+
+def test_folding_keeps_rules_that_differ_in_shape():
+    original = rules("""
+        (<= p (true (v a x)))
+        (<= p (true (v a x)) (true (v b o)))
+    """)
+    assert fold(original, fluent_domain) == (original, [])
+    assert merge_relations(original) == (original, [])
