@@ -207,8 +207,32 @@ def _shape(rule: Rule) -> tuple[tuple, tuple]:
             return ("distinct", walk(node.left), walk(node.right))
         raise TypeError(node)
 
-    shape = (walk(rule.head), tuple(walk(b) for b in rule.body))
+    head = walk(rule.head)
+    shape = (head, tuple(walk(b) for b in _canonical_body(rule.body)))
     return shape, tuple(consts)
+
+
+def _blind(node) -> str:
+    """A literal (or body) with its constants hidden: alike literals of two rules sort alike."""
+    if isinstance(node, tuple):
+        return " ".join(sorted(_blind(x) for x in node))
+    if isinstance(node, Const):
+        return "*"
+    if isinstance(node, Var):
+        return "?" + node.name
+    if isinstance(node, (Func, Atom)):
+        name = node.name if isinstance(node, Func) else node.relation
+        return f"({name} {' '.join(_blind(a) for a in node.args)})"
+    if isinstance(node, Not):
+        return f"(not {_blind(node.literal)})"
+    if isinstance(node, Distinct):
+        return f"(distinct {_blind(node.left)} {_blind(node.right)})"
+    return str(node)
+
+
+def _canonical_body(body: tuple) -> tuple:
+    """The body in an order that does not depend on when its formulas were made: by shape, then as written."""
+    return tuple(sorted(body, key=_blind))
 
 
 def _instantiate(shape: tuple, slots: dict):
@@ -350,7 +374,8 @@ def _definition_shape(rs: list[Rule]) -> tuple[tuple, tuple]:
             return ("distinct", walk(node.left), walk(node.right))
         raise TypeError(node)
 
-    shapes = tuple((("atom", "", tuple(walk(a) for a in r.head.args)), tuple(walk(b) for b in r.body)) for r in rs)
+    shapes = tuple((("atom", "", tuple(walk(a) for a in r.head.args)), tuple(walk(b) for b in _canonical_body(r.body)))
+                   for r in sorted(rs, key=lambda r: _blind(r.body)))
     return shapes, tuple(consts)
 
 
