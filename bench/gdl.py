@@ -4,7 +4,9 @@
 
 Every figure is measured in one run, beside a reference measured in the same
 run: bench/playouts.py's hand-written Python tic-tac-toe (random playouts/s).
-Timings on a shared machine vary, so the subprocesses' times are also given in
+Timings on a shared machine vary, so playouts are measured in turns (the
+reference, the lowered game, the hand-written one and the runtime, --seconds
+each in all, in six turns), and the subprocesses' times are also given in
 reference units: their CPU seconds x the reference's playouts per CPU second,
 the number of reference playouts that fit in that time.
 
@@ -43,6 +45,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -54,6 +57,7 @@ from tgpl.asp.reasoner import GdlGame, read_gdl  # noqa: E402
 from tgpl.lowering.ir import Program  # noqa: E402
 from tgpl.pipeline import lower_game  # noqa: E402
 from tgpl.runtime import load_game  # noqa: E402
+from tgpl.runtime.rng import Pcg32  # noqa: E402
 
 PARTS = ("tris", "connect4", "fiveinarow", "verify")
 PAIRS = {"tris": ("tris.tgpl", "tictactoe.kif"), "connect4": ("connect4.tgpl", "connect4.kif")}
@@ -87,46 +91,82 @@ class Figures:
             ("playouts/s (GDL reasoner)", "playouts", ",.1f"), ("lowering or reading + grounding, s", "ready", ".2f"))
 
 
-def measure(program: Program, seconds: float, started: float) -> Figures:
-    """The figures of a program; `started` is when making it began (its reading or lowering)."""
+def interleaved_rates(playouts: dict[str, Callable], seconds: float, rounds: int = 6) -> dict[str, float]:
+    """Playouts/s of each `playouts[name](rng)`, measured in turns of seconds/rounds each, so that a
+    change of the machine's load during the run weighs on every one alike (each has its own PCG32)."""
+    rngs = {name: Pcg32(7) for name in playouts}
+    counts = dict.fromkeys(playouts, 0)
+    spent = dict.fromkeys(playouts, 0.0)
+    for _ in range(rounds):
+        for name, fn in playouts.items():
+            start = time.perf_counter()
+            while True:
+                fn(rngs[name])
+                counts[name] += 1
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds / rounds:
+                    break
+            spent[name] += elapsed
+    return {name: counts[name] / spent[name] for name in playouts}
+
+
+def prepare(program: Program, started: float) -> tuple[GdlGame, float]:
+    """The game on the reasoner, and the seconds since `started` (its reading or lowering began)."""
     game = GdlGame(program)
-    ready = time.perf_counter() - started
-    start_state = game.initial_state()
-    speed = rate(lambda rng, n: playout(start_state, rng), seconds)
+    return game, time.perf_counter() - started
+
+
+def figures(program: Program, playouts: float, ready: float) -> Figures:
     size = ground_size(program)
     body = sum(1 for r in program.rules if not r.is_fact)
-    return Figures(body, len(program.rules) - body, len(program.relations()), size.rules, size.facts, speed, ready)
+    return Figures(body, len(program.rules) - body, len(program.relations()), size.rules, size.facts, playouts, ready)
 
 
-def compare(title: str, lowered: Figures, written: Figures, ref: float) -> None:
-    print(f"\n{title}")
-    print(f"{'figure':<36}{'lowered':>12}{'hand-written':>14}{'lowered/hand':>14}")
-    for label, attr, fmt in Figures.ROWS:
-        a, b = getattr(lowered, attr), getattr(written, attr)
-        print(f"{label:<36}{a:>12{fmt}}{b:>14{fmt}}{a / b:>14.2f}")
-    print(f"{'playouts/s / reference':<36}{lowered.playouts / ref:>12.5f}{written.playouts / ref:>14.5f}")
+def from_state(start) -> Callable:
+    return lambda rng: playout(start, rng)
 
 
-def pair(name: str, seconds: float, ref: float) -> None:
+def pair(name: str, seconds: float) -> None:
+    """A lowered game against its hand-written GDL, their playouts interleaved with the reference's."""
     tgpl_name, kif_name = PAIRS[name]
     started = time.perf_counter()
     runtime_game = load_game(EXAMPLES / tgpl_name)
-    lowered = measure(lower_game(runtime_game).program, seconds, started)
+    lowered_program = lower_game(runtime_game).program
+    lowered, lowered_ready = prepare(lowered_program, started)
     started = time.perf_counter()
-    written = measure(read_gdl(EXAMPLES / "gdl" / kif_name)[0], seconds, started)
-    compare(f"{name}: lowered examples/{tgpl_name} vs hand-written examples/gdl/{kif_name}", lowered, written, ref)
-    start = runtime_game.initial_state(0)
-    r = rate(lambda rng, n: playout(start, rng), seconds)
-    print(f"{'runtime playouts/s of ' + tgpl_name:<36}{r:>12,.1f}{'':>14}{'':>14}   {r / ref:.5f} of reference")
+    written_program = read_gdl(EXAMPLES / "gdl" / kif_name)[0]
+    written, written_ready = prepare(written_program, started)
+    speed = interleaved_rates({
+        "reference": lambda rng: reference_playout(rng),
+        "lowered": from_state(lowered.initial_state()),
+        "written": from_state(written.initial_state()),
+        "runtime": from_state(runtime_game.initial_state(0)),
+    }, seconds * 4)
+    a = figures(lowered_program, speed["lowered"], lowered_ready)
+    b = figures(written_program, speed["written"], written_ready)
+    ref = speed["reference"]
+    print(f"\n{name}: lowered examples/{tgpl_name} vs hand-written examples/gdl/{kif_name}")
+    print(f"{'figure':<36}{'lowered':>12}{'hand-written':>14}{'lowered/hand':>14}")
+    for label, attr, fmt in Figures.ROWS:
+        x, y = getattr(a, attr), getattr(b, attr)
+        print(f"{label:<36}{x:>12{fmt}}{y:>14{fmt}}{x / y:>14.2f}")
+    print(f"{'playouts/s / reference':<36}{a.playouts / ref:>12.5f}{b.playouts / ref:>14.5f}")
+    r = speed["runtime"]
+    print(f"runtime {tgpl_name}: {r:,.1f} playouts/s, {r / ref:.5f} of reference "
+          f"(python tic-tac-toe, {ref:,.0f} playouts/s in these turns)")
 
 
-def other_kif(path: Path, seconds: float, ref: float) -> None:
+def other_kif(path: Path, seconds: float) -> None:
     started = time.perf_counter()
-    f = measure(read_gdl(path)[0], seconds, started)
+    program = read_gdl(path)[0]
+    game, ready = prepare(program, started)
+    speed = interleaved_rates({"reference": lambda rng: reference_playout(rng),
+                               "game": from_state(game.initial_state())}, seconds * 2)
+    f = figures(program, speed["game"], ready)
     print(f"\n{path}")
     for label, attr, fmt in Figures.ROWS:
         print(f"{label:<36}{getattr(f, attr):>12{fmt}}")
-    print(f"{'playouts/s / reference':<36}{f.playouts / ref:>12.5f}")
+    print(f"{'playouts/s / reference':<36}{f.playouts / speed['reference']:>12.5f}")
 
 
 # ------------------------------------------------------------ subprocesses
@@ -227,9 +267,9 @@ def main() -> None:
     print(f"reference: python tic-tac-toe, {ref:,.0f} playouts/s ({ref_cpu:,.0f} per cpu second)")
     for name in PAIRS:
         if name in parts:
-            pair(name, opts.seconds, ref)
+            pair(name, opts.seconds)
     for path in opts.games:
-        other_kif(path, opts.seconds, ref)
+        other_kif(path, opts.seconds)
     if "fiveinarow" in parts:
         fiveinarow(ref_cpu, opts.timeout)
     if "verify" in parts:
