@@ -5,5 +5,6 @@
 - `tgpl.asp.reasoner`: a GDL game as a state machine on clingo, grounded once;
 - `tgpl.asp.asp_emit`: a GDL game as a time-indexed ASP program (its answer sets are plays);
 - `tgpl.asp.asp_trace`: a play read back out of that program, for differential tests;
-- `tgpl.asp.bounded`: bounded verification on it, with clingo's multi-shot solving.
+- `tgpl.asp.bounded`: bounded verification on it, with clingo's multi-shot solving;
+- `tgpl.asp.ground_size`: how large a game is once grounded, the measure of a compact lowering.
 """

@@ -79,7 +79,7 @@ class GdlGame:
         self._role_symbols = tuple(self.names.symbol(r) for r in self.roles)
         ground = GroundProgram([
             rules_to_asp(program, self.names), lookahead_to_asp(program, self.names),
-            lp_file("gdl_state.lp"), self._domain(program),
+            lp_file("gdl_state.lp"), external_domain(program, self.names),
         ])
         self._ground = ground
         # A state is the set of program literals of its true fluents' externals.
@@ -103,23 +103,6 @@ class GdlGame:
                 self._meaning[atom] = (_GOAL, role_index[role], value)
         self._meaning[clingo.Function("gdl_a_terminal")] = (_TERMINAL,)
         self._initial: GdlState | None = None
-
-    def _domain(self, program: Program) -> str:
-        """What makes the externals: base/input when declared, else the relaxed game's reach."""
-        defined = program.defined()
-        if "base" in defined and "input" in defined:
-            return lp_file("gdl_declared_domain.lp")
-        reach = answer_set([rules_to_asp(program, self.names, drop_negation=True), lp_file("gdl_relaxed_domain.lp")])
-        lines = []
-        if "base" in defined:
-            lines.append("gdl_fluent(F) :- base(F).")
-        else:
-            lines += [f"gdl_fluent({s.arguments[0]})." for s in reach if s.name == "true"]
-        if "input" in defined:
-            lines.append("gdl_move(R,M) :- input(R,M).")
-        else:
-            lines += [f"gdl_move({s.arguments[0]},{s.arguments[1]})." for s in reach if s.name == "does"]
-        return "\n".join(lines) + "\n"
 
     # ------------------------------------------------------------ loading
     @classmethod
@@ -296,6 +279,28 @@ class GdlState:
 
     def __str__(self) -> str:
         return "\n".join(sorted(f"(true {f})" for f in self.fluents))
+
+
+def external_domain(program: Program, names: ClingoNames) -> str:
+    """What makes the externals: base/input when declared, else the relaxed game's reach.
+
+    The facts `gdl_fluent/1` and `gdl_move/2` that gdl_state.lp makes `true/1` and `does/2`
+    externals over (tgpl.asp.ground_size grounds a game the same way).
+    """
+    defined = program.defined()
+    if "base" in defined and "input" in defined:
+        return lp_file("gdl_declared_domain.lp")
+    reach = answer_set([rules_to_asp(program, names, drop_negation=True), lp_file("gdl_relaxed_domain.lp")])
+    lines = []
+    if "base" in defined:
+        lines.append("gdl_fluent(F) :- base(F).")
+    else:
+        lines += [f"gdl_fluent({s.arguments[0]})." for s in reach if s.name == "true"]
+    if "input" in defined:
+        lines.append("gdl_move(R,M) :- input(R,M).")
+    else:
+        lines += [f"gdl_move({s.arguments[0]},{s.arguments[1]})." for s in reach if s.name == "does"]
+    return "\n".join(lines) + "\n"
 
 
 def _not_in_base(game: GdlGame, fluents) -> str:
