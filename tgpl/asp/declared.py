@@ -18,7 +18,9 @@ a play reaches is harmless. `base` and `input` themselves are computed exactly
 Only a game that is otherwise valid is grounded (an unsafe rule would stop
 clingo). A gap is rare, so the rule that makes each missing fluent or move is
 looked for only then, by a second grounding in which each `init`, `next` and
-`legal` rule also records its number.
+`legal` rule also records its number; the first such rule in the file is named,
+passing over frame rules (`(next F)` from `(true F)`), which only keep what
+another rule made.
 """
 
 from __future__ import annotations
@@ -93,15 +95,21 @@ def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -
     labelled = Program(tuple(
         Rule(Atom(_MADE_BY, (Const(str(k)), Func(rule.head.relation, rule.head.args))), rule.body, rule.span)
         for k, rule in makers))
+    label = names.functor(_MADE_BY)
     made = answer_set([rules_to_asp(_needed(program, ("init", "next", "legal")), names, drop_negation=True),
                        lp_file("gdl_relaxed_domain.lp"), rules_to_asp(labelled, names, drop_negation=True),
-                       f"#show {names.functor(_MADE_BY)}/2."])
+                       f"#show {label}/2."])
+    copies = {k for k, rule in makers if _copies(rule)}
     first: dict[clingo.Symbol, int] = {}
     for s in made:
+        if s.name != label:
+            continue
         k, what = s.arguments
         if what.name in ("init", "next"):
             what = what.arguments[0]
-        first[what] = min(first.get(what, k.number), k.number)
+        known = first.get(what)
+        if known is None or (k.number in copies, k.number) < (known in copies, known):
+            first[what] = k.number
     out: list[Diagnostic] = []
     for kind, listed in (("fluent", "base"), ("move", "input")):
         mine = sorted((g for g in gaps if g.kind == kind), key=lambda g: (first[_key(g)], str(names.term(g.item))))
@@ -116,6 +124,12 @@ def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -
             notes = (f"{rest} more {kind}{'s' * (rest != 1)} not in {listed}",) if i == SHOWN - 1 and rest > 0 else ()
             out.append(Diagnostic(Severity.ERROR, _where(rule, path), message, notes))
     return out
+
+
+def _copies(rule: Rule) -> bool:
+    """A frame rule, `(next F)` from `(true F)`: it keeps a fluent, so another rule made it first."""
+    return rule.head.relation == "next" and any(
+        positive and atom.relation == "true" and atom.args == rule.head.args for atom, positive in rule.body_atoms())
 
 
 def _key(gap: _Gap) -> clingo.Symbol:

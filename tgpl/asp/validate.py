@@ -15,9 +15,18 @@ location of the offending rule, literal or term:
   `next`, `base` and `input` never in a body; `init`, `base` and `input`
   independent of `true` and `does`; `legal`, `goal` and `terminal` independent of `does`;
 - each relation keeps one arity, the keywords theirs (`legal/2`, `terminal/0`, ...);
+- each function symbol keeps one arity, wherever its terms are nested (ggp-base's
+  prover unifies `(rank a)` with `(rank a b)` and fails on the reverse); a GDL
+  keyword is never a function; a name that is both a function and a relation, or
+  both a function and a constant, is legal GDL but gets a warning (ggp-base's
+  validator warns about the first);
+- names are KIF words (letters, digits and `!$%&*+-./<=>?@_~`, as GGP readers
+  split symbols at white space only), and a relation or function is not a number;
 - goal values are integers in 0..100;
 - `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
-  otherwise) and `base` and `input` too (a warning: they are optional in GDL).
+  otherwise) and `base` and `input` too (a warning: they are optional in GDL);
+- a game otherwise valid that declares `base` or `input` lists in them every
+  fluent and move its relaxed game can make (tgpl.asp.declared).
 """
 
 from __future__ import annotations
