@@ -37,7 +37,8 @@ def test_the_tictactoe_baseline_is_valid():
     assert validate(program, "tictactoe.kif") == []
 
 
-@pytest.mark.parametrize("extra, expected", [
+# Each case: lines appended to MINI (from line 8), and every diagnostic of the result.
+RESTRICTIONS = [
     pytest.param(
         "(<= (q ?x) (not (r ?x)))",
         ["g.kif:8:8: error: unsafe rule: variable '?x' does not occur in a positive literal of the body"],
@@ -108,9 +109,7 @@ def test_the_tictactoe_baseline_is_valid():
         ["g.kif:10:18: error: recursion restriction: argument '?z' of the recursive literal '(p ?y ?z)' "
          "must be ground, an argument of the head, or a variable bound by a literal outside the recursion"],
         id="recursion-restriction"),
-])
-def test_broken_games(extra, expected):
-    assert headers(MINI + extra) == expected
+]
 
 
 def test_recursion_through_a_bound_variable_is_allowed():
@@ -134,7 +133,7 @@ def test_missing_relations():
 
 
 # ------------------------------------------------------------------ vocabulary
-@pytest.mark.parametrize("extra, expected", [
+VOCABULARY = [
     pytest.param(
         "(<= (q (f a)) (true p))\n(<= (q (f a b)) (true p))",
         ["g.kif:9:8: error: function 'f' has 2 arguments here but 1 at g.kif:8:8"],
@@ -197,9 +196,7 @@ def test_missing_relations():
         "(<= (q 1st x-y <=>) (true p))",
         [],
         id="odd-but-valid-words"),
-])
-def test_vocabulary(extra, expected):
-    assert headers(MINI + extra) == expected
+]
 
 
 def test_keywords_and_variables_built_into_the_ir_are_not_names():
@@ -212,7 +209,7 @@ def test_keywords_and_variables_built_into_the_ir_are_not_names():
 
 
 # ------------------------------------------------------------- base and input
-@pytest.mark.parametrize("extra, expected", [
+DECLARED = [
     pytest.param(
         "(<= (next q) (true p))",
         ["g.kif:8:5: error: fluent 'q' is not in base, but this rule can make it true"],
@@ -241,8 +238,11 @@ def test_keywords_and_variables_built_into_the_ir_are_not_names():
         "(<= (next (c ?x)) (true (c ?x)))\n(<= (next (c 1)) (true p))",
         ["g.kif:9:5: error: fluent '(c 1)' is not in base, but this rule can make it true"],
         id="not-the-frame-rule"),
-])
-def test_base_and_input_list_what_the_game_can_make(extra, expected):
+]
+
+
+@pytest.mark.parametrize("extra, expected", RESTRICTIONS + VOCABULARY + DECLARED)
+def test_diagnostics_of_a_game(extra, expected):
     assert headers(MINI + extra) == expected
 
 

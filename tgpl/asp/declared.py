@@ -78,15 +78,8 @@ def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
 
 def _needed(program: Program, roots: tuple[str, ...]) -> Program:
     """The rules of `roots` and of every relation they depend on."""
-    graph = DependencyGraph.of(program)
-    seen: set[str] = set()
-    todo = [r for r in roots if r in graph.edges]
-    while todo:
-        r = todo.pop()
-        if r not in seen:
-            seen.add(r)
-            todo.extend(graph.edges[r])
-    return Program(tuple(rule for rule in program.rules if rule.head.relation in seen))
+    needed = DependencyGraph.of(program).needed(roots)
+    return Program(tuple(rule for rule in program.rules if rule.head.relation in needed))
 
 
 def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -> list[Diagnostic]:

@@ -26,14 +26,13 @@ for negation and `|` inside a parenthesised `or`.
 
 from __future__ import annotations
 
-import gc
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.verify.graph import collections_paused
 
 KEYWORDS = frozenset({"<=", "not", "or", "distinct"})
 """Words with a meaning of their own in KIF: never a relation, function or constant."""
@@ -75,24 +74,14 @@ class _Bad(Exception):
 
 
 def read_kif(text: str, path: str = "<string>") -> Program:
-    """The program in `text`; raise KifError on malformed input."""
-    with _collections_paused():
+    """The program in `text`; raise KifError on malformed input.
+
+    The garbage collector is paused meanwhile: the nodes form no cycles, and a large game
+    (the lowered Connect Four, 30,000 lines) makes enough of them to set off collection
+    after collection, each traversing them all again.
+    """
+    with collections_paused():
         return _read(text, path)
-
-
-@contextmanager
-def _collections_paused():
-    """Python's cyclic garbage collector off while reading: a large game (Connect Four's
-    lowering, 30,000 lines) makes hundreds of thousands of nodes, and the collections they
-    set off traverse them all again and again (more than half of the reading time). The
-    nodes form no cycles; the collector is on again afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _read(text: str, path: str) -> Program:
