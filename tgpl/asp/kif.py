@@ -42,7 +42,8 @@ _BLANKS = " \t\r\f\v"
 """White space between symbols, as ggp-base's reader splits them (Java's \\s): any other
 character, a NUL or a no-break space included, is part of a symbol (and the validator
 then refuses the symbol as not a KIF word)."""
-_TOKEN = re.compile(rf"(\n)|[{_BLANKS}]+|;[^\n]*|(\()|(\))|([^{_BLANKS}\n();]+)")
+_TOKEN = re.compile(rf"[{_BLANKS}]*(?:(\n)|(\()|(\))|;[^\n]*|([^{_BLANKS}\n();]+))")
+"""One token with the blanks before it: a newline, a bracket, a comment or a symbol."""
 _NEWLINE, _OPEN, _CLOSE = 1, 2, 3
 
 
@@ -119,9 +120,9 @@ def _parse(text: str, path: str) -> list[_Sym | _List]:
 
     for match in _TOKEN.finditer(text):
         kind = match.lastindex
-        if kind is None:  # blanks or a comment
+        if kind is None:  # a comment
             continue
-        start = match.start()
+        start = match.start(kind)
         if kind == _NEWLINE:
             line, line_start = line + 1, start + 1
             continue
