@@ -8,6 +8,7 @@ from pathlib import Path
 import clingo
 import pytest
 
+from tgpl.asp.kif import read_kif
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlLoadError, IllegalMove, explore
 from tgpl.lowering.ir import Const, Func
 
@@ -184,7 +185,12 @@ def test_names_that_are_not_clingo_names_survive():
 
 
 def test_a_fluent_missing_from_base_is_reported():
-    game = GdlGame.from_text(ODD_NAMES.replace("(base (gdl_fluent 007))", ""))
+    text = ODD_NAMES.replace("(base (gdl_fluent 007))", "")
+    with pytest.raises(GdlLoadError) as e:  # the validator sees it in the rules
+        GdlGame.from_text(text, "odd.kif")
+    assert [d.header() for d in e.value.diagnostics] == [
+        "odd.kif:6:5: error: fluent '(gdl_fluent 007)' is not in base, but this rule can make it true"]
+    game = GdlGame(read_kif(text))  # not validated: the reasoner still notices it in play
     with pytest.raises(GdlError, match=r"fluents not in base: \(gdl_fluent 007\)"):
         game.initial_state().apply(["(go-to 007)"])
 

@@ -8,6 +8,7 @@ import pytest
 
 from tgpl.asp.kif import read_kif, read_kif_file
 from tgpl.asp.validate import validate
+from tgpl.lowering.ir import Atom, Const, Program, Rule
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +37,8 @@ def test_the_tictactoe_baseline_is_valid():
     assert validate(program, "tictactoe.kif") == []
 
 
-@pytest.mark.parametrize("extra, expected", [
+# Each case: lines appended to MINI (from line 8), and every diagnostic of the result.
+RESTRICTIONS = [
     pytest.param(
         "(<= (q ?x) (not (r ?x)))",
         ["g.kif:8:8: error: unsafe rule: variable '?x' does not occur in a positive literal of the body"],
@@ -107,9 +109,7 @@ def test_the_tictactoe_baseline_is_valid():
         ["g.kif:10:18: error: recursion restriction: argument '?z' of the recursive literal '(p ?y ?z)' "
          "must be ground, an argument of the head, or a variable bound by a literal outside the recursion"],
         id="recursion-restriction"),
-])
-def test_broken_games(extra, expected):
-    assert headers(MINI + extra) == expected
+]
 
 
 def test_recursion_through_a_bound_variable_is_allowed():
@@ -127,6 +127,136 @@ def test_missing_relations():
         "g.kif:1:1: error: the game defines no 'next'",
         "g.kif:1:1: error: the game defines no 'goal'",
         "g.kif:1:1: error: the game defines no 'terminal'",
+        "g.kif:1:1: warning: the game defines no 'base'; GGP players that need it must compute it",
+        "g.kif:1:1: warning: the game defines no 'input'; GGP players that need it must compute it",
+    ]
+
+
+# ------------------------------------------------------------------ vocabulary
+VOCABULARY = [
+    pytest.param(
+        "(<= (q (f a)) (true p))\n(<= (q (f a b)) (true p))",
+        ["g.kif:9:8: error: function 'f' has 2 arguments here but 1 at g.kif:8:8"],
+        id="function-arity"),
+    pytest.param(  # ggp-base's prover unifies (rank x) with (rank x y) and throws on the reverse
+        "(base (result (rank a)))\n(<= (next (result (rank a a))) (true p))",
+        ["g.kif:9:19: error: function 'rank' has 2 arguments here but 1 at g.kif:8:15"],
+        id="function-arity-in-fluents"),
+    pytest.param(
+        "(<= (q ?x) (true (cell ?x)) (does a (mark ?x)))\n"
+        "(<= (r ?x) (true (cell ?x)) (not (true (cell (mark ?x ?x) ?x))))",
+        ["g.kif:9:40: error: function 'cell' has 2 arguments here but 1 at g.kif:8:18",
+         "g.kif:9:46: error: function 'mark' has 2 arguments here but 1 at g.kif:8:37"],
+        id="function-arity-nested-under-not"),
+    pytest.param(
+        "(<= (q ?x) (true (f ?x)) (or (true (g ?x)) (distinct ?x (f ?x ?x))))",
+        ["g.kif:8:57: error: function 'f' has 2 arguments here but 1 at g.kif:8:18"],
+        id="function-arity-in-distinct-under-or"),
+    pytest.param(
+        "(<= (q (true p)) (true p))",
+        ["g.kif:8:8: error: 'true' is a GDL keyword: it names a relation, never a function"],
+        id="keyword-as-function"),
+    pytest.param(  # legal GDL that ggp-base's validator warns about ("are you using 'true' correctly?")
+        "(<= (q (cell a)) (true p))\n(<= (cell a b) (true p))",
+        ["g.kif:9:5: warning: 'cell' is a relation here but a function with 1 argument at g.kif:8:8"],
+        id="relation-and-function"),
+    pytest.param(  # legal GDL: a constant never unifies with a function term
+        "(<= (q rank) (true p))\n(<= (q (rank a)) (true p))",
+        ["g.kif:9:8: warning: 'rank' is a function with 1 argument here but a constant at g.kif:8:8"],
+        id="constant-and-function"),
+    pytest.param(
+        "(role #$%^&*)",
+        ["g.kif:8:7: error: constant '#$%^&*' is not a KIF word: "
+         "use letters, digits and ! $ % & * + - . / < = > ? @ _ ~"],
+        id="constant-not-a-word"),
+    pytest.param(
+        "(role a\x00b)",
+        ["g.kif:8:7: error: constant 'a\\x00b' is not a KIF word: "
+         "use letters, digits and ! $ % & * + - . / < = > ? @ _ ~"],
+        id="nul-in-constant"),
+    pytest.param(
+        "(role a\x1fb\u00a0c)",  # not white space for GGP readers: part of the word
+        ["g.kif:8:7: error: constant 'a\\x1fb\\xa0c' is not a KIF word: "
+         "use letters, digits and ! $ % & * + - . / < = > ? @ _ ~"],
+        id="control-and-no-break-space"),
+    pytest.param(
+        "(<= (q (f|g a)) (true p))\n(<= (pré a) (true p))",
+        ["g.kif:8:8: error: function 'f|g' is not a KIF word: use letters, digits and ! $ % & * + - . / < = > ? @ _ ~",
+         "g.kif:9:5: error: relation 'pré' is not a KIF word: use letters, digits and ! $ % & * + - . / < = > ? @ _ ~"],
+        id="names-not-words"),
+    pytest.param(
+        "(<= 42 (true p))",
+        ["g.kif:8:5: error: '42' is a number and cannot name a relation"],
+        id="number-as-head"),
+    pytest.param(
+        "(<= (q (-1.5e3 a)) (true p))",
+        ["g.kif:8:8: error: '-1.5e3' is a number and cannot name a function"],
+        id="number-as-function"),
+    pytest.param(
+        "(<= (q 1st x-y <=>) (true p))",
+        [],
+        id="odd-but-valid-words"),
+]
+
+
+def test_keywords_and_variables_built_into_the_ir_are_not_names():
+    program = read_kif(MINI, "g.kif")
+    odd = Rule(Atom("or", (Const("?x"),)), (Atom("true", (Const("p"),)),))
+    assert [d.header() for d in validate(Program(program.rules + (odd,)), "g.kif")] == [
+        "<gdl>:1:1: error: 'or' is a keyword and cannot be a relation",
+        "<gdl>:1:1: error: constant '?x' starts with '?', which makes it a variable",
+    ]
+
+
+# ------------------------------------------------------------- base and input
+DECLARED = [
+    pytest.param(
+        "(<= (next q) (true p))",
+        ["g.kif:8:5: error: fluent 'q' is not in base, but this rule can make it true"],
+        id="next"),
+    pytest.param(
+        "(init (cell 1 b))",
+        ["g.kif:8:1: error: fluent '(cell 1 b)' is not in base, but this rule can make it true"],
+        id="init"),
+    pytest.param(
+        "(<= (legal a (stop ?x)) (true p) (index ?x))\n(index 1)",
+        ["g.kif:8:5: error: move '(stop 1)' of role 'a' is not in input, but this rule can make it legal"],
+        id="legal"),
+    pytest.param(  # the relaxed game has no negation: a body that can never hold still counts
+        "(<= (next q) (true p) (not (true p)))",
+        ["g.kif:8:5: error: fluent 'q' is not in base, but this rule can make it true"],
+        id="relaxed"),
+    pytest.param(  # base itself is computed with its negations
+        "(<= (base q) (not blocked))\nblocked\n(<= (next q) (true p))",
+        ["g.kif:10:5: error: fluent 'q' is not in base, but this rule can make it true"],
+        id="base-with-negation"),
+    pytest.param(
+        "(<= (base q) (not blocked))\n(<= (next q) (true p))",
+        [],
+        id="base-with-negation-listing-it"),
+    pytest.param(  # the rule named is the one that makes the fluent, not the frame rule keeping it
+        "(<= (next (c ?x)) (true (c ?x)))\n(<= (next (c 1)) (true p))",
+        ["g.kif:9:5: error: fluent '(c 1)' is not in base, but this rule can make it true"],
+        id="not-the-frame-rule"),
+]
+
+
+@pytest.mark.parametrize("extra, expected", RESTRICTIONS + VOCABULARY + DECLARED)
+def test_diagnostics_of_a_game(extra, expected):
+    assert headers(MINI + extra) == expected
+
+
+def test_only_the_first_few_missing_fluents_are_listed():
+    diagnostics = validate(read_kif(MINI + "(n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7)\n"
+                                           "(<= (next (c ?x)) (n ?x))", "g.kif"), "g.kif")
+    assert [d.header() for d in diagnostics] == [
+        f"g.kif:9:5: error: fluent '(c {i})' is not in base, but this rule can make it true" for i in range(1, 6)]
+    assert [d.notes for d in diagnostics] == [()] * 4 + [("2 more fluents not in base",)]
+
+
+def test_games_without_base_and_input_are_not_checked_for_them():
+    text = MINI.replace("(base p) (input a go)", "") + "(<= (next q) (true p))"
+    assert headers(text) == [
         "g.kif:1:1: warning: the game defines no 'base'; GGP players that need it must compute it",
         "g.kif:1:1: warning: the game defines no 'input'; GGP players that need it must compute it",
     ]

@@ -45,7 +45,7 @@ def test_infix_format():
             "    true(control(player_0,gameturn,tickphase)) &\n"
             "    true(assignedto(Ticktile,null))\n") in r.output
     assert "ticktile(trisgrid_2_2)\n" in r.output
-    assert "\nterminal :- true(result(R))\n" in r.output
+    assert "\nterminal :- true(result(Place0,Place1))\n" in r.output
 
 
 def test_stats():

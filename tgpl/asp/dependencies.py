@@ -81,6 +81,17 @@ class DependencyGraph:
             return False
         return p != q or p in self.edges.get(p, {})
 
+    def needed(self, roots) -> set[str]:
+        """The relations among `roots` and every relation they depend on, through any chain."""
+        seen: set[str] = set()
+        todo = [r for r in roots if r in self.edges]
+        while todo:
+            r = todo.pop()
+            if r not in seen:
+                seen.add(r)
+                todo.extend(self.edges[r])
+        return seen
+
     def path(self, start: str, goal: str) -> list[str] | None:
         """A shortest chain start -> ... -> goal of at least one edge, or None.
 

@@ -132,7 +132,7 @@ def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
     copies never read a move.
     """
     graph = DependencyGraph.of(program)
-    copied = {r for r in _needed(graph, STATE_VIEW) if r in STATE_VIEW or graph.path(r, "true") is not None}
+    copied = {r for r in graph.needed(STATE_VIEW) if r in STATE_VIEW or graph.path(r, "true") is not None}
     copied.discard("true")
 
     def rename(name: str) -> str | None:
@@ -148,17 +148,6 @@ def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
             for plain in expand_or(rule):
                 lines.append(_rule_text(plain, names, False, rename))
     return "\n".join(lines) + "\n"
-
-
-def _needed(graph: DependencyGraph, roots) -> set[str]:
-    seen: set[str] = set()
-    todo = [r for r in roots if r in graph.edges]
-    while todo:
-        r = todo.pop()
-        if r not in seen:
-            seen.add(r)
-            todo.extend(graph.edges.get(r, {}))
-    return seen
 
 
 def _rule_text(rule: Rule, names: ClingoNames, drop_negation: bool, rename=None) -> str:

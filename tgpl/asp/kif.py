@@ -26,16 +26,25 @@ for negation and `|` inside a parenthesised `or`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.verify.graph import collections_paused
 
 KEYWORDS = frozenset({"<=", "not", "or", "distinct"})
 """Words with a meaning of their own in KIF: never a relation, function or constant."""
 
 _DELIMITERS = frozenset("();")
+_BLANKS = " \t\r\f\v"
+"""White space between symbols, as ggp-base's reader splits them (Java's \\s): any other
+character, a NUL or a no-break space included, is part of a symbol (and the validator
+then refuses the symbol as not a KIF word)."""
+_TOKEN = re.compile(rf"[{_BLANKS}]*(?:(\n)|(\()|(\))|;[^\n]*|([^{_BLANKS}\n();]+))")
+"""One token with the blanks before it: a newline, a bracket, a comment or a symbol."""
+_NEWLINE, _OPEN, _CLOSE = 1, 2, 3
 
 
 class KifError(Exception):
@@ -66,7 +75,17 @@ class _Bad(Exception):
 
 
 def read_kif(text: str, path: str = "<string>") -> Program:
-    """The program in `text`; raise KifError on malformed input."""
+    """The program in `text`; raise KifError on malformed input.
+
+    The garbage collector is paused meanwhile: the nodes form no cycles, and a large game
+    (the lowered Connect Four, 30,000 lines) makes enough of them to set off collection
+    after collection, each traversing them all again.
+    """
+    with collections_paused():
+        return _read(text, path)
+
+
+def _read(text: str, path: str) -> Program:
     forms = _parse(text.removeprefix("\ufeff"), path)
     rules: list[Rule] = []
     errors: list[Diagnostic] = []
@@ -94,37 +113,32 @@ def _parse(text: str, path: str) -> list[_Sym | _List]:
     """The top-level S-expressions, with spans; unbalanced brackets raise KifError."""
     top: list[_Sym | _List] = []
     stack: list[tuple[list, int, int]] = []  # items, line and column of the '('
-    line, col, i, n = 1, 1, 0, len(text)
+    line, line_start = 1, 0  # the offset where the current line starts
 
     def fail(span: Span, message: str) -> KifError:
         return KifError([Diagnostic(Severity.ERROR, span, message)])
 
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line, col, i = line + 1, 1, i + 1
-        elif c.isspace():
-            col, i = col + 1, i + 1
-        elif c == ";":
-            while i < n and text[i] != "\n":
-                i += 1
-        elif c == "(":
+    for match in _TOKEN.finditer(text):
+        kind = match.lastindex
+        if kind is None:  # a comment
+            continue
+        start = match.start(kind)
+        if kind == _NEWLINE:
+            line, line_start = line + 1, start + 1
+            continue
+        col = start - line_start + 1
+        if kind == _OPEN:
             stack.append(([], line, col))
-            col, i = col + 1, i + 1
-        elif c == ")":
+        elif kind == _CLOSE:
             if not stack:
                 raise fail(Span(path, line, col, line, col + 1), "unexpected ')': no '(' is open here")
             items, l0, c0 = stack.pop()
             node = _List(tuple(items), Span(path, l0, c0, line, col + 1))
             (stack[-1][0] if stack else top).append(node)
-            col, i = col + 1, i + 1
         else:
-            j = i
-            while j < n and not text[j].isspace() and text[j] not in _DELIMITERS:
-                j += 1
-            sym = _Sym(text[i:j].lower(), Span(path, line, col, line, col + j - i))
+            word = match.group(kind)
+            sym = _Sym(word.lower(), Span(path, line, col, line, col + len(word)))
             (stack[-1][0] if stack else top).append(sym)
-            col, i = col + j - i, j
     if stack:
         _, l0, c0 = stack[0]
         raise fail(Span(path, l0, c0, l0, c0 + 1), "'(' is never closed")

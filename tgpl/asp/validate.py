@@ -15,16 +15,30 @@ location of the offending rule, literal or term:
   `next`, `base` and `input` never in a body; `init`, `base` and `input`
   independent of `true` and `does`; `legal`, `goal` and `terminal` independent of `does`;
 - each relation keeps one arity, the keywords theirs (`legal/2`, `terminal/0`, ...);
+- each function symbol keeps one arity, wherever its terms are nested (ggp-base's
+  prover unifies `(rank a)` with `(rank a b)` and fails on the reverse); a GDL
+  keyword is never a function; a name that is both a function and a relation, or
+  both a function and a constant, is legal GDL but gets a warning (ggp-base's
+  validator warns about the first);
+- names are KIF words (letters, digits and `!$%&*+-./<=>?@_~`, as GGP readers
+  split symbols at white space only), and a relation or function is not a number;
 - goal values are integers in 0..100;
 - `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
-  otherwise) and `base` and `input` too (a warning: they are optional in GDL).
+  otherwise) and `base` and `input` too (a warning: they are optional in GDL);
+- a game otherwise valid that declares `base` or `input` lists in them every
+  fluent and move its relaxed game can make (tgpl.asp.declared).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+
 from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
-from tgpl.lowering.ir import Atom, Const, Literal, Or, Program, Rule, Var, is_ground
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, is_ground
+from tgpl.asp.declared import undeclared
 from tgpl.asp.dependencies import DependencyGraph
+from tgpl.asp.kif import KEYWORDS as KIF_KEYWORDS
 
 KEYWORD_ARITY = {
     "role": 1, "base": 1, "input": 2, "init": 1, "true": 1, "does": 2,
@@ -34,6 +48,9 @@ REQUIRED = ("role", "init", "legal", "next", "goal", "terminal")
 RECOMMENDED = ("base", "input")
 NEVER_IN_HEAD = ("true", "does")
 NEVER_IN_BODY = ("init", "next", "base", "input")
+_KIF_WORD = re.compile(r"[A-Za-z0-9!$%&*+\-./<=>?@_~]+")
+"""A KIF word of normal characters (KIF's `\\` escapes are not GDL: no GGP reader takes them)."""
+_KIF_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 INDEPENDENT = {
     "init": ("true", "does"), "base": ("true", "does"), "input": ("true", "does"),
     "legal": ("does",), "goal": ("does",), "terminal": ("does",),
@@ -51,8 +68,10 @@ def validate(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
         _negation(rule, graph, components, diags)
         _recursion(rule, graph, components, diags)
         _goal_value(rule, diags)
-    _arities(program, diags)
+    _vocabulary(program, diags)
     _presence(program, path, diags)
+    if not diags.has_errors:
+        diags.extend(undeclared(program, path))
     return diags.sorted()
 
 
@@ -158,22 +177,114 @@ def _goal_value(rule: Rule, diags: Diagnostics) -> None:
     diags.error(_where(value, rule.span), f"goal value '{value}' is not an integer in 0..100")
 
 
-# ----------------------------------------------------------------- arities
-def _arities(program: Program, diags: Diagnostics) -> None:
-    first: dict[str, Atom] = {}
-    for rule in program.rules:
-        for atom in [rule.head, *(a for a, _ in rule.body_atoms())]:
-            name = atom.relation
-            if name in KEYWORD_ARITY:
-                if atom.arity != KEYWORD_ARITY[name]:
-                    diags.error(_where(atom, rule.span),
-                                f"'{name}' takes {_args(KEYWORD_ARITY[name])}, found {atom.arity}")
-                continue
-            seen = first.setdefault(name, atom)
-            if seen.arity != atom.arity:
-                at = f" at {seen.span}" if seen.span is not None else ""
-                diags.error(_where(atom, rule.span),
-                            f"relation '{name}' has {_args(atom.arity)} here but {seen.arity}{at}")
+# -------------------------------------------------------------- vocabulary
+@dataclass
+class _Vocabulary:
+    """The first use of each name, by kind: what one arity per symbol and the word checks need."""
+
+    relations: dict[str, dict[int, Atom]] = field(default_factory=dict)  # name -> arity -> first atom
+    functions: dict[str, dict[int, Func]] = field(default_factory=dict)
+    constants: dict[str, Const] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, program: Program) -> _Vocabulary:
+        vocabulary = cls()
+        for rule in program.rules:
+            vocabulary._literal(rule.head, rule.span)
+            for lit in rule.body:
+                vocabulary._literal(lit, rule.span)
+        return vocabulary
+
+    def _literal(self, lit: Literal, span: Span | None) -> None:
+        if isinstance(lit, Atom):
+            if lit.span is None and span is not None:
+                lit = Atom(lit.relation, lit.args, span)
+            self.relations.setdefault(lit.relation, {}).setdefault(lit.arity, lit)
+            for arg in lit.args:
+                self._term(arg, lit.span)
+        elif isinstance(lit, Not):
+            self._literal(lit.literal, lit.span or span)
+        elif isinstance(lit, Or):
+            for sub in lit.literals:
+                self._literal(sub, lit.span or span)
+        elif isinstance(lit, Distinct):
+            self._term(lit.left, lit.span or span)
+            self._term(lit.right, lit.span or span)
+
+    def _term(self, term: Term, span: Span | None) -> None:
+        if isinstance(term, Func):
+            if term.span is None and span is not None:
+                term = Func(term.name, term.args, span)
+            self.functions.setdefault(term.name, {}).setdefault(len(term.args), term)
+            for arg in term.args:
+                self._term(arg, term.span)
+        elif isinstance(term, Const) and term.name not in self.constants:
+            self.constants[term.name] = term if term.span is not None or span is None else Const(term.name, span)
+
+
+def _vocabulary(program: Program, diags: Diagnostics) -> None:
+    vocabulary = _Vocabulary.of(program)
+    for name, uses in vocabulary.relations.items():
+        first = next(iter(uses.values()))
+        _word(name, "relation", first, diags)
+        if name in KEYWORD_ARITY:
+            for arity, atom in uses.items():
+                if arity != KEYWORD_ARITY[name]:
+                    diags.error(_where(atom, None), f"'{name}' takes {_args(KEYWORD_ARITY[name])}, found {arity}")
+            continue
+        for arity, atom in list(uses.items())[1:]:
+            diags.error(_where(atom, None), f"relation '{name}' has {_args(arity)} here but {first.arity}{_at(first)}")
+    for name, uses in vocabulary.functions.items():
+        first = next(iter(uses.values()))
+        _word(name, "function", first, diags)
+        if name in KEYWORD_ARITY:
+            diags.error(_where(first, None), f"'{name}' is a GDL keyword: it names a relation, never a function")
+        for arity, func in list(uses.items())[1:]:
+            diags.error(_where(func, None),
+                        f"function '{name}' has {_args(arity)} here but {len(first.args)}{_at(first)}")
+        relation = vocabulary.relations.get(name)
+        if relation is not None and name not in KEYWORD_ARITY:
+            _overlap(name, first, f"a function with {_args(len(first.args))}",
+                     next(iter(relation.values())), "a relation", diags)
+        constant = vocabulary.constants.get(name)
+        if constant is not None:
+            _overlap(name, first, f"a function with {_args(len(first.args))}", constant, "a constant", diags)
+    for name, const in vocabulary.constants.items():
+        _word(name, "constant", const, diags)
+
+
+def _word(name: str, kind: str, node, diags: Diagnostics) -> None:
+    """GDL names are KIF words; a relation or function is not named by a number or a KIF keyword."""
+    if not _KIF_WORD.fullmatch(name):
+        diags.error(_where(node, None), f"{kind} '{_shown(name)}' is not a KIF word: "
+                                        "use letters, digits and ! $ % & * + - . / < = > ? @ _ ~")
+    elif name in KIF_KEYWORDS:
+        diags.error(_where(node, None), f"'{name}' is a keyword and cannot be a {kind}")
+    elif kind == "constant" and name.startswith("?"):
+        diags.error(_where(node, None), f"constant '{name}' starts with '?', which makes it a variable")
+    elif kind != "constant" and _KIF_NUMBER.fullmatch(name):
+        diags.error(_where(node, None), f"'{name}' is a number and cannot name a {kind}")
+
+
+def _overlap(name: str, one, one_kind: str, other, other_kind: str, diags: Diagnostics) -> None:
+    """One name for two kinds of symbol: a warning at the later first use, naming the earlier."""
+    (here, here_kind), (there, there_kind) = sorted(
+        [(one, one_kind), (other, other_kind)], key=lambda x: _order(x[0]), reverse=True)
+    diags.warning(_where(here, None), f"'{name}' is {here_kind} here but {there_kind}{_at(there)}")
+
+
+def _order(node) -> tuple:
+    span = node.span
+    return (span.file, span.line, span.col) if span is not None else ("", 0, 0)
+
+
+def _at(node) -> str:
+    return f" at {node.span}" if node.span is not None else ""
+
+
+def _shown(name: str) -> str:
+    """The name with control and other invisible characters escaped, so the message shows them."""
+    return "".join(c if c.isprintable() and not c.isspace() or c == " " else repr(c)[1:-1] for c in name)
 
 
 def _args(n: int) -> str:

@@ -3,8 +3,9 @@
 Names. Roles are `player_0`, `player_1`, ...; objects are their runtime names
 made GDL-safe (`TrisGrid[0][2]` -> `trisgrid_0_2`, `PlayerState#1` ->
 `playerstate_1`); a fluent is `(attribute object value)`; control is
-`(control player turn phase)`; the end of the game is `(result ranking)`, a
-ranking being `(ranking (rank player_0 player_1) ...)`. A move is
+`(control player turn phase)`; the end of the game is `(result place_0 ... place_n)`,
+the place of each role in role order (`(result 1 2)`: player_0 won; `(result 1 1)`: a
+draw; `(result none none)`: a ranking that names nobody). A move is
 `(action object input-values...)`, and `LoweredGame.move_texts` maps each one
 to the runtime's move text, so a GDL move and a TGPL move are the same thing.
 
@@ -36,7 +37,7 @@ from tgpl.lowering.symbolic import (
 )
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
-            "or", "not", "noop", "control", "result", "ranking", "rank", "null", "yes", "no", "succ"}
+            "or", "not", "noop", "control", "result", "none", "null", "yes", "no", "succ"}
 
 
 @dataclass
@@ -131,7 +132,7 @@ class Emitter:
             out.add(str(self.fluent(fl, literal_value(self.u.value(by_name[obj]["fields"][attr])))))
         out.add(str(self.control(tuple(snap["control"]))))
         if snap["result"] is not None:
-            out.add(str(Func("result", (self.ranking(tuple(tuple(r) for r in snap["result"])),))))
+            out.add(str(self.result(tuple(tuple(r) for r in snap["result"]))))
         return frozenset(out)
 
     def class_members(self) -> dict[str, list[str]]:
@@ -155,9 +156,10 @@ class Emitter:
         return Func("control", (Const(self.roles[player]), Const(self.names.name(("turn", turn), str(turn))),
                                 Const(self.names.name(("phase", turn, phase), str(phase)))))
 
-    def ranking(self, r: tuple) -> Term:
-        return Func("ranking", tuple(Func("rank", tuple(Const(self.roles[p]) for p in rank)) if rank
-                                     else Const("rank") for rank in r))
+    def result(self, ranking: tuple) -> Term:
+        """`(result place_0 ... place_n)`: one arity for every ranking of this player count."""
+        places = places_of(ranking, self.u.players)
+        return Func("result", tuple(Const("none" if p is None else str(p)) for p in places))
 
     def move(self, m: MoveInfo) -> Term:
         args = [self.obj(m.obj)]
@@ -401,7 +403,7 @@ class Emitter:
         for cs in controls:
             header.append(Rule(Atom("base", (self.control(cs),))))
         for r in lg.results:
-            header.append(Rule(Atom("base", (Func("result", (self.ranking(r),)),))))
+            header.append(Rule(Atom("base", (self.result(r),))))
         move_texts: dict[str, str] = {}
         for m in lg.moves:
             term = self.move(m)
@@ -414,7 +416,7 @@ class Emitter:
             header.append(Rule(Atom("init", (self.fluent(fl, literal_value(fl.initial)),))))
         header.append(Rule(Atom("init", (self.control(self.u.control),))))
         if self.u.result is not None:
-            header.append(Rule(Atom("init", (Func("result", (self.ranking(tuple(tuple(x) for x in self.u.result)),)),))))
+            header.append(Rule(Atom("init", (self.result(tuple(tuple(x) for x in self.u.result)),))))
         # legal
         legal: list[Rule] = []
         for cs, st in lg.states.items():
@@ -469,7 +471,7 @@ class Emitter:
             elif kind == "control":
                 nxt.append(Rule(Atom("next", (self.control(what),)), tuple(pc)))
             else:
-                nxt.append(Rule(Atom("next", (Func("result", (self.ranking(what),)),)), tuple(pc)))
+                nxt.append(Rule(Atom("next", (self.result(what),)), tuple(pc)))
         frame: list[Rule] = []
         attrs = sorted({fl.attr for fl in lg.fluents.values()})
         for a in attrs:
@@ -481,16 +483,16 @@ class Emitter:
             frame.extend(dict.fromkeys(changed.get(a, [])))
         # terminal and goals
         end: list[Rule] = []
-        r = Var("r")
         if lg.results or self.u.result is not None:
-            end.append(Rule(Atom("terminal"), (Atom("true", (Func("result", (r,)),)),)))
+            places = tuple(Var(f"place{i}") for i in range(self.u.players))
+            end.append(Rule(Atom("terminal"), (Atom("true", (Func("result", places),)),)))
         results = list(lg.results)
         for ranking in results:
             if not any(ranking):
                 continue  # `winner {}`: the game ends naming nobody, and GDL gives no goals (as the runtime's verify)
             for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
                 end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
-                                (Atom("true", (Func("result", (self.ranking(ranking),)),)),)))
+                                (Atom("true", (self.result(ranking),)),)))
         numbers = list(dict.fromkeys(self.numbers))
         extra = []
         for name, f in self.conditions.items():
@@ -518,6 +520,23 @@ class Emitter:
             "conditions": len(self._prop),
         }
         return LoweredGame(program, self.roles, move_texts, stats, self)
+
+
+def places_of(ranking: tuple, players: int) -> list[int | None]:
+    """Each player's place in a ranking, 1 for the first: tied players share a place and the
+    next place skips them (standard competition ranking), players the ranking leaves out share
+    the last place. A ranking that names nobody places nobody (None): the game gets no goals.
+    Rankings with the same places give the same goals (tgpl.frontend.outcomes.goals_of)."""
+    place: dict[int, int] = {}
+    ahead = 0
+    for group in ranking:
+        members = [p for p in dict.fromkeys(group) if p not in place]
+        for p in members:
+            place[p] = ahead + 1
+        ahead += len(members)
+    if not place:
+        return [None] * players
+    return [place.get(p, ahead + 1) for p in range(players)]
 
 
 def _any(pcs: list[Formula]) -> Formula:

@@ -85,12 +85,14 @@ COLLECTION_EVERY = 100_000  # states expanded between garbage collections while 
 
 
 @contextmanager
-def _collections_paused():
-    """Python's cyclic garbage collector off while exploring: its collections traverse every
-    object that survives, here every state of the frontier, again and again (about a sixth
-    of exploring tic-tac-toe). States are freed by reference counting (machines with cyclic
-    states release them, see `Machine`); whatever else forms cycles is collected every
-    COLLECTION_EVERY states by explore, and the collector is on again afterwards."""
+def collections_paused():
+    """Python's cyclic garbage collector off while exploring (or building anything large and
+    acyclic, such as the KIF reader's nodes): its collections traverse every object that
+    survives, here every state of the frontier, again and again (about a sixth of exploring
+    tic-tac-toe, more than half of reading the lowered Connect Four). States are freed by
+    reference counting (machines with cyclic states release them, see `Machine`); whatever
+    else forms cycles is collected every COLLECTION_EVERY states by explore, and the
+    collector is on again afterwards."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -103,7 +105,7 @@ def _collections_paused():
 def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
-    with _collections_paused():
+    with collections_paused():
         return _explore(machine, max_states, progress)
 
 
@@ -303,7 +305,7 @@ class Finding:
 
 def verify(g: Graph) -> dict:
     """The report of `tgpl verify` on an explored graph (JSON-ready)."""
-    with _collections_paused():  # the analyses build large acyclic tables: nothing for the collector
+    with collections_paused():  # the analyses build large acyclic tables: nothing for the collector
         return _verify(g)
 
 
