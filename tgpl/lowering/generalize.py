@@ -149,6 +149,8 @@ def fold(rules: list[Rule], domain_of) -> tuple[list[Rule], list[Rule]]:
         if not (len(varying) == 1 and _bound_within(general, names[varying[0]], {r[0] for r in rows}, domain_of)):
             if len(members) < 3:
                 continue  # a table for two rules saves nothing
+            if not _joins_through_table(general, [names[j] for j in varying]):
+                continue
             key = tuple(rows)
             table = tables.get(key)
             if table is None:
@@ -172,6 +174,19 @@ def fold(rules: list[Rule], domain_of) -> tuple[list[Rule], list[Rule]]:
         else:
             folded.append(rule)
     return folded, facts
+
+
+def _joins_through_table(rule: Rule, variables: list[Var]) -> bool:
+    """Does the table stay the cheap way in? Every variable it binds is in the head.
+
+    Then the table lists the instances of the head, as a definition's domain. A
+    variable only in the body joins the literals it is in, and a grounder that
+    starts that join from one of them (clingo does, on the time-indexed encoding)
+    tries combinations the table would rule out: folding `disc_makesfour`'s rules
+    that way cost Connect Four's time-indexed encoding minutes of grounding.
+    """
+    head = {v.name for v in rule.head.variables()}
+    return all(var.name in head for var in variables)
 
 
 class _Slot:
@@ -309,6 +324,10 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
         shape, consts = _definition_shape(rs)
         groups.setdefault(shape, []).append((name, consts))
     taken = set(defs) | {a.relation for r in rules for a, _ in r.body_atoms()}
+    uses = {name: {a.relation for r in rs for a, _ in r.body_atoms()} for name, rs in defs.items()}
+    reach_memo: dict[str, frozenset] = {}
+    for shape in list(groups):
+        groups[shape] = _independent(groups[shape], uses, reach_memo)
     rename: dict[str, tuple[str, tuple]] = {}
     new_rules: list[Rule] = []
     facts: list[Rule] = []
@@ -352,6 +371,41 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
             continue
         out.append(Rule(r.head, tuple(_renamed(b, rename) for b in r.body)))
     return out, facts
+
+
+def _independent(members: list, uses: dict, memo: dict) -> list:
+    """The members none of which depends on another: merging those never makes a relation recursive
+    (GDL wants negation stratified relation by relation, and clingo solves recursion by search)."""
+    kept: list = []
+    reach_kept: set[str] = set()
+    for member in members:
+        name = member[0]
+        mine = _reach(name, uses, memo)
+        if name in reach_kept or any(k[0] in mine for k in kept):
+            continue
+        kept.append(member)
+        reach_kept |= mine
+    return kept
+
+
+def _reach(name: str, uses: dict, memo: dict) -> frozenset:
+    """Every relation `name` depends on, through any chain of rules."""
+    found = memo.get(name)
+    if found is not None:
+        return found
+    seen: set[str] = set()
+    todo = list(uses.get(name, ()))
+    while todo:
+        r = todo.pop()
+        if r in seen:
+            continue
+        seen.add(r)
+        if r in memo:
+            seen |= memo[r]
+            continue
+        todo.extend(uses.get(r, ()))
+    memo[name] = frozenset(seen)
+    return memo[name]
 
 
 def _definition_shape(rs: list[Rule]) -> tuple[tuple, tuple]:
