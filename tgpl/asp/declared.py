@@ -45,8 +45,7 @@ _MADE_BY = "made by"
 @dataclass(frozen=True)
 class _Gap:
     kind: str  # "fluent" or "move"
-    item: clingo.Symbol  # the fluent, or legal(role, move)
-    made: clingo.Symbol  # init(F)/next(F)/legal(R,M) as the second grounding labels it
+    item: clingo.Symbol  # the fluent F, or the move as legal(R,M): as the second grounding records them
 
 
 def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
@@ -61,19 +60,17 @@ def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
                                "#show base/1. #show input/2."])
         reach = answer_set([rules_to_asp(_needed(program, ("init", "next", "legal")), names, drop_negation=True),
                             lp_file("gdl_relaxed_domain.lp")])
+        base = {s.arguments[0] for s in declared if s.name == "base"}
+        inputs = {(s.arguments[0], s.arguments[1]) for s in declared if s.name == "input"}
+        gaps: list[_Gap] = []
+        for s in reach:
+            if check_base and s.name == "true" and s.arguments[0] not in base:
+                gaps.append(_Gap("fluent", s.arguments[0]))
+            elif check_input and s.name == "does" and (s.arguments[0], s.arguments[1]) not in inputs:
+                gaps.append(_Gap("move", clingo.Function("legal", s.arguments)))
+        return _report(program, names, gaps, path) if gaps else []
     except SolverError as e:
         return [Diagnostic(Severity.WARNING, Span(path, 1, 1, 1, 1), f"base and input could not be checked: {e}")]
-    base = {s.arguments[0] for s in declared if s.name == "base"}
-    inputs = {(s.arguments[0], s.arguments[1]) for s in declared if s.name == "input"}
-    gaps: list[_Gap] = []
-    for s in reach:
-        if check_base and s.name == "true" and s.arguments[0] not in base:
-            gaps.append(_Gap("fluent", s.arguments[0], s.arguments[0]))
-        elif check_input and s.name == "does" and (s.arguments[0], s.arguments[1]) not in inputs:
-            gaps.append(_Gap("move", s, clingo.Function("legal", s.arguments)))
-    if not gaps:
-        return []
-    return _report(program, names, gaps, path)
 
 
 def _needed(program: Program, roots: tuple[str, ...]) -> Program:
@@ -105,9 +102,9 @@ def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -
             first[what] = k.number
     out: list[Diagnostic] = []
     for kind, listed in (("fluent", "base"), ("move", "input")):
-        mine = sorted((g for g in gaps if g.kind == kind), key=lambda g: (first[_key(g)], str(names.term(g.item))))
+        mine = sorted((g for g in gaps if g.kind == kind), key=lambda g: (first[g.item], str(names.term(g.item))))
         for i, gap in enumerate(mine[:SHOWN]):
-            rule = program.rules[first[_key(gap)]]
+            rule = program.rules[first[gap.item]]
             if kind == "fluent":
                 message = f"fluent '{names.term(gap.item)}' is not in base, but this rule can make it true"
             else:
@@ -123,10 +120,6 @@ def _copies(rule: Rule) -> bool:
     """A frame rule, `(next F)` from `(true F)`: it keeps a fluent, so another rule made it first."""
     return rule.head.relation == "next" and any(
         positive and atom.relation == "true" and atom.args == rule.head.args for atom, positive in rule.body_atoms())
-
-
-def _key(gap: _Gap) -> clingo.Symbol:
-    return gap.item if gap.kind == "fluent" else gap.made
 
 
 def _where(rule: Rule, path: str) -> Span:

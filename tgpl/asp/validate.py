@@ -284,7 +284,7 @@ def _at(node) -> str:
 
 def _shown(name: str) -> str:
     """The name with control and other invisible characters escaped, so the message shows them."""
-    return "".join(c if c.isprintable() and not c.isspace() or c == " " else repr(c)[1:-1] for c in name)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 def _args(n: int) -> str:
