@@ -491,7 +491,8 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
 
     The first play goes as deep as a TARGET_PLAYOUTS-th of the remaining time
     allows (at most MAX_DEPTH moves); its cost per step fixes the depth cut of the
-    others, at least `min_depth` (what the bisimulation already covered).
+    others, at least `min_depth`: the bisimulation compared every state before it,
+    so no shorter mismatch is looked for either.
     """
     rng = random.Random(f"tgpl validate {d.seed}")
     now = time.perf_counter()
@@ -510,9 +511,9 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
         found = _mismatch(play)
         if len(plays) % 10 == 0:
             say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared")
-    if found is not None:  # look for a shorter one a little longer
+    if found is not None:  # look a little longer for a shorter one, where one may be
         until = min(deadline, time.perf_counter() + SHRINK_SECONDS)
-        while len(found.moves) > 0 and time.perf_counter() < until:
+        while len(found.moves) > max(min_depth, 1) and time.perf_counter() < until:
             play = d.playout(rng, len(found.moves) - 1)
             plays.append(play)
             found = _mismatch(play) or found
