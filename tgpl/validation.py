@@ -46,6 +46,7 @@ from tgpl.asp.asp_trace import AspTrace
 from tgpl.asp.asp_trace import Step as AspStep
 from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState
+from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.ir import Const, Func, Term
@@ -78,8 +79,8 @@ class Difference:
     error: the other side failed (a GDL error) or the runtime stopped with `runtime_error`.
     """
 
-    fluents: tuple[list[str], list[str]] = ([], [])
-    legal: tuple[list[str], list[str]] = ([], [])
+    fluents: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    legal: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
     others: list[str] = field(default_factory=list)
     terminal: tuple[bool, bool] | None = None
     goals: tuple[list, list] | None = None
@@ -188,19 +189,20 @@ class Differential:
                     d.goals = (want, got)
         else:
             try:
-                d.legal, d.others = self._legal(state, [[str(m) for m in g.legal_moves(r)] for r in self.roles])
+                mine = [m.text for m in state.legal_moves()]
             except TGPLRuntimeError as e:  # a require or a filter stops the runtime
                 d.runtime_error = e
+            else:
+                self._compare_moves(d, state.active_player, mine, [g.legal_moves(r) for r in self.roles])
         return None if d.empty else d
 
-    def _legal(self, state: State, gdl_moves: list[list[str]]) -> tuple[tuple[list[str], list[str]], list[str]]:
-        """The mover's moves on both sides (runtime texts), and the other roles that do not just `noop`."""
-        mover = state.active_player
-        mine = {m.text for m in state.legal_moves()}
-        theirs = {self.texts.get(m, f"{m} (a GDL move with no runtime text)") for m in gdl_moves[mover]}
-        others = [f"{self.roles[i]} may play {', '.join(ms) or 'nothing'}, not only noop"
-                  for i, ms in enumerate(gdl_moves) if i != mover and ms != ["noop"]]
-        return (sorted(mine - theirs), sorted(theirs - mine)), others
+    def _compare_moves(self, d: Difference, mover: int, mine: list[str], theirs: list[list[Term]]) -> None:
+        """The mover's moves on both sides (the other side's, per role, mapped to runtime texts); the others noop."""
+        texts = [[str(m) for m in ms] for ms in theirs]
+        mapped = {self.texts.get(m, f"{m} (a move with no runtime text)") for m in texts[mover]}
+        d.legal = (sorted(set(mine) - mapped), sorted(mapped - set(mine)))
+        d.others = [f"{self.roles[i]} may play {', '.join(ms) or 'nothing'}, not only noop"
+                    for i, ms in enumerate(texts) if i != mover and ms != ["noop"]]
 
     def joint(self, state: State, text: str) -> tuple[Term, ...]:
         """The GDL joint move of the runtime's move `text` in `state`: the mover's term, `noop` for the others."""
@@ -259,12 +261,7 @@ class Differential:
             if goals != want.goals:
                 d.goals = (want.goals, goals)
         else:
-            mine = set(want.legal)
-            theirs = {self.texts.get(str(m), f"{m} (an ASP move with no runtime text)")
-                      for m in got.legal[want.mover]}
-            d.legal = (sorted(mine - theirs), sorted(theirs - mine))
-            d.others = [f"{self.roles[i]} may play {', '.join(map(str, ms)) or 'nothing'}, not only noop"
-                        for i, ms in enumerate(got.legal) if i != want.mover and [str(m) for m in ms] != ["noop"]]
+            self._compare_moves(d, want.mover, want.legal, [list(ms) for ms in got.legal])
         return None if d.empty else d
 
 
@@ -283,7 +280,6 @@ class Mismatch:
 class Validation:
     """What was validated, and the mismatch found if any."""
 
-    mode: str  # bisimulation | playouts
     seconds: float = 0.0
     states: int = 0  # product states compared by the (possibly incomplete) bisimulation
     complete: bool = False  # the bisimulation covered every reachable state
@@ -329,14 +325,13 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, second
     deadline = start + seconds
     d = Differential(game, lowered, seed)
     say = progress or (lambda line: None)
-    result = Validation("bisimulation")
+    result = Validation()
     bound = STATE_BOUND if state_bound is None else state_bound
     bfs = _Bisimulation(d, start + seconds * EXPLORE_SHARE, bound, say)
     result.mismatch = bfs.run()
     result.states, result.complete = bfs.compared, bfs.complete
     plays: list[Play] = []
     if result.mismatch is None and not result.complete:
-        result.mode = "playouts"
         plays, result.mismatch, result.depth_cut = _playouts(d, deadline, bfs.depth + 1, say)
         result.playouts, result.steps = len(plays), sum(len(p.steps) for p in plays)
     if asp is not None and result.mismatch is None:
@@ -501,8 +496,7 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
     spent = time.perf_counter() - now
     per_step = spent / max(len(first.steps), 1)
     depth = max(min_depth, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
-    if first.ended or first.mismatch is not None:
-        depth = max(depth, len(first.moves))
+    depth = max(depth, len(first.moves))
     plays = [first]
     found = _mismatch(first)
     while found is None and time.perf_counter() < deadline:
@@ -536,7 +530,12 @@ def _asp_replay(d: Differential, encoding: AspEncoding, plays: list[Play]) -> tu
     steps = 0
     for play in plays:
         joints = play.joints[:ASP_MAX_DEPTH]
-        for t, (want, got) in enumerate(zip(play.steps, trace.run(joints))):
+        try:
+            states = trace.run(joints)
+        except SolverError as e:  # not one answer set: the encoding is broken for this play
+            return Mismatch("the ASP program", play.moves[:len(joints)], Difference(error=f"clingo: {e}"),
+                            "ASP replay"), 0, steps
+        for t, (want, got) in enumerate(zip(play.steps, states)):
             diff = d.asp_compare(want, got)
             steps += 1
             if diff is not None:
