@@ -21,7 +21,7 @@ Two modes, in this order:
   it stops as soon as it passes either, so a huge game is not explored first to
   find out that it is huge. The states it did explore stay validated.
 - **playouts**: seeded random plays, compared at every step, for the rest of the
-  budget; each is cut at a depth chosen from the cost of the first one, so that
+  budget; each is cut at a depth chosen from the cost of the first ones, so that
   the budget covers about TARGET_PLAYOUTS of them.
 
 With an ASP encoding (`tgpl to-asp`), up to ASP_REPLAYS of the plays are also
@@ -36,6 +36,7 @@ comparison (`Differential`).
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from dataclasses import dataclass, field
@@ -58,8 +59,9 @@ from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import Info, explore
 
 STATE_BOUND = 100_000  # the most product states the bisimulation explores
-EXPLORE_SHARE = 0.75  # of the time budget, the most the bisimulation may take before playouts take over
+EXPLORE_SHARE = 0.9  # of the time budget, the most the bisimulation may take before playouts take over
 TARGET_PLAYOUTS = 25  # the depth cut is chosen so that the budget covers about this many playouts
+PROBES = 3  # plays whose cost per step chooses the depth cut
 MAX_DEPTH = 1000  # no playout goes deeper
 GIVE_UP_AFTER = 1.0  # seconds of exploration before its rate is trusted to say that it cannot finish
 SHRINK_SECONDS = 2.0  # after a mismatch in a playout, the most time spent looking for a shorter one
@@ -332,12 +334,12 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, second
     result.states, result.complete = bfs.compared, bfs.complete
     plays: list[Play] = []
     if result.mismatch is None and not result.complete:
+        gc.collect()  # what the exploration left, now rather than during the play that sets the depth cut
         plays, result.mismatch, result.depth_cut = _playouts(d, deadline, bfs.depth + 1, say)
         result.playouts, result.steps = len(plays), sum(len(p.steps) for p in plays)
     if asp is not None and result.mismatch is None:
         if not plays:  # the bisimulation left no plays to replay: make a few (cheap, the game is small)
-            rng = random.Random(f"tgpl validate asp {seed}")
-            plays = [d.playout(rng, ASP_MAX_DEPTH) for _ in range(ASP_REPLAYS)]
+            plays = [d.playout(_rng(d, k), ASP_MAX_DEPTH) for k in range(ASP_REPLAYS)]
         say("replaying plays on the ASP program")
         result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS])
     result.seconds = time.perf_counter() - start
@@ -484,23 +486,27 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
               say: Progress) -> tuple[list[Play], Mismatch | None, int]:
     """Seeded random plays until `deadline`; the plays, the shortest mismatch found and the depth cut.
 
-    The first play goes as deep as a TARGET_PLAYOUTS-th of the remaining time
-    allows (at most MAX_DEPTH moves); its cost per step fixes the depth cut of the
-    others, at least `min_depth`: the bisimulation compared every state before it,
-    so no shorter mismatch is looked for either.
+    The first PROBES plays each go as deep as a TARGET_PLAYOUTS-th of the remaining
+    time allows (at most MAX_DEPTH moves); their median cost per step (the median,
+    since a shared machine has its moments) fixes the depth cut of the others, at
+    least `min_depth`: the bisimulation compared every state before it, so no
+    shorter mismatch is looked for either.
     """
-    rng = random.Random(f"tgpl validate {d.seed}")
-    now = time.perf_counter()
-    slice_ = max(deadline - now, 0.0) / TARGET_PLAYOUTS
-    first = d.playout(rng, MAX_DEPTH, until=now + slice_)
-    spent = time.perf_counter() - now
-    per_step = spent / max(len(first.steps), 1)
-    depth = max(min_depth, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
-    depth = max(depth, len(first.moves))
-    plays = [first]
-    found = _mismatch(first)
+    slice_ = max(deadline - time.perf_counter(), 0.0) / TARGET_PLAYOUTS
+    plays: list[Play] = []
+    costs = []
+    found = None
+    while found is None and len(plays) < PROBES:
+        start = time.perf_counter()
+        play = d.playout(_rng(d, len(plays)), MAX_DEPTH, until=start + slice_)
+        costs.append((time.perf_counter() - start) / max(len(play.steps), 1))
+        plays.append(play)
+        found = _mismatch(play)
+    per_step = sorted(costs)[len(costs) // 2]
+    depth = max(min_depth, max(len(p.moves) for p in plays),
+                min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
     while found is None and time.perf_counter() < deadline:
-        play = d.playout(rng, depth)
+        play = d.playout(_rng(d, len(plays)), depth)
         plays.append(play)
         found = _mismatch(play)
         if len(plays) % 10 == 0:
@@ -508,10 +514,16 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
     if found is not None:  # look a little longer for a shorter one, where one may be
         until = min(deadline, time.perf_counter() + SHRINK_SECONDS)
         while len(found.moves) > max(min_depth, 1) and time.perf_counter() < until:
-            play = d.playout(rng, len(found.moves) - 1)
+            play = d.playout(_rng(d, len(plays)), len(found.moves) - 1)
             plays.append(play)
             found = _mismatch(play) or found
     return plays, found, depth
+
+
+def _rng(d: Differential, k: int) -> random.Random:
+    """The random choices of play k: its own seed, so that the k-th play is the same on every run
+    (only where it is cut depends on the machine's speed)."""
+    return random.Random(f"tgpl validate {d.seed} {k}")
 
 
 def _mismatch(play: Play) -> Mismatch | None:
