@@ -9,8 +9,8 @@ mover's legal moves must be the same (GDL moves mapped to the runtime's text,
 every other role only `noop`), and so must terminal status and goals.
 
     result = validate_translation(game, lowered, seed=0, seconds=10)
-    result.ok, result.summary()       # "validated: bisimulation, 5,478 states, 2.1 s"
-    mismatch_diagnostics(result.mismatch, game, seed)   # located, for the CLI
+    result.ok, result.summary()       # "validated: bisimulation, 5,478 states; 4.8 s"
+    mismatch_diagnostics(result.mismatch, game, lowered, seed)   # located, for the CLI
 
 Two modes, in this order:
 
@@ -364,7 +364,7 @@ class _Pair:
     path: tuple | None  # (previous path, move text), None at the start
     depth: int
     error: Difference | None = None  # the move that leads here failed on one side
-    released: bool = True  # the runtime machine handed the state out (see RuntimeMachine.release)
+    handed_out: bool = True  # by the runtime machine, which releases it then (see RuntimeMachine.release)
     expanded: bool = False
 
 
@@ -399,9 +399,8 @@ class _Bisimulation:
         self.roles = [f"player {p}" for p in range(d.game.players)]
         self.compared = 0
         self.seen = 1
-        self.depth = 0  # every state up to this depth was compared
+        self.depth = -1  # every state up to this depth was compared
         self.complete = False
-        self._said = self.start
 
     def run(self) -> Mismatch | None:
         try:
@@ -439,7 +438,7 @@ class _Bisimulation:
     def release(self, pair: _Pair) -> None:
         if not pair.expanded:  # a state already seen
             self.seen -= 1
-        if pair.released and pair.state is not None:
+        if pair.handed_out and pair.state is not None:
             self.runtime.release(pair.state)
             pair.state = None
 
