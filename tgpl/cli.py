@@ -255,7 +255,7 @@ def check_gdl(file: str, as_json: bool) -> None:
 
 # ------------------------------------------------------------ lowering
 def _lowered(game_path: str, seed: int, players: int | None):
-    """The game lowered to GDL, or its refusal as a located diagnostic and exit 1."""
+    """The game lowered to GDL, or its refusal as a located diagnostic and exit 2."""
     game = _load_game(game_path, players)
     return game, _lower_or_exit(game, game_path, seed)
 
@@ -267,9 +267,9 @@ def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None =
     with _game_errors(game_path):
         try:
             return lower_game(game, seed, query_function)
-        except NotLowerable as e:
+        except NotLowerable as e:  # the command cannot do its job
             click.echo(render(not_lowerable(e, game.program.main), game.program.sources), err=True)
-            sys.exit(1)
+            sys.exit(2)
 
 
 def _write_output(text: str, output: str | None) -> None:
@@ -292,6 +292,48 @@ def _write_output(text: str, output: str | None) -> None:
         raise
 
 
+def _validation_options(command):
+    """--no-validate and --validate-seconds, shared by to-gdl and to-asp."""
+    command = click.option("--validate-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0,
+                           show_default=True, help="Time budget of the validation against the runtime.")(command)
+    return click.option("--no-validate", "no_validate", is_flag=True,
+                        help="Write without checking the translation against the runtime.")(command)
+
+
+def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: float, asp=None) -> str:
+    """The lowered game checked against the runtime (tgpl.validation): the line that says what was validated.
+
+    On a mismatch nothing may be written: the located diagnostics go to stderr and
+    the command exits 2, since its translation failed its own validation.
+    """
+    import time
+    from tgpl.validation import NOT_VALIDATED, mismatch_diagnostics, validate_translation
+
+    if no_validate:
+        return NOT_VALIDATED
+    tty = sys.stderr.isatty()
+    started = time.perf_counter()
+    shown = [False]
+
+    def progress(line: str) -> None:
+        if tty and time.perf_counter() - started > 1:
+            click.echo(f"\r{path}: validating: {line}\033[K", err=True, nl=False)
+            shown[0] = True
+
+    with _game_errors(path):
+        result = validate_translation(game, lowered, seed, seconds, asp=asp, progress=progress)
+    if shown[0]:
+        click.echo("\r\033[K", err=True, nl=False)
+    if result.ok:
+        return result.summary()
+    color = sys.stderr.isatty()
+    for d in mismatch_diagnostics(result.mismatch, game, lowered, seed):
+        click.echo(_styled(render(d, game.program.sources), d, color), err=True)
+    click.echo(f"{path}: error: the translation failed its validation against the runtime: nothing written",
+               err=True)
+    sys.exit(2)
+
+
 @main.command("to-gdl")
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["kif", "infix"]), default="kif", show_default=True,
@@ -300,8 +342,14 @@ def _write_output(text: str, output: str | None) -> None:
 @click.option("--players", "players", type=int, help="The number of players (default: the game's minimum).")
 @click.option("--stats", is_flag=True, help="Print rule, relation and fluent counts instead of the rules.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
-def to_gdl(game, fmt, seed, players, stats, output):
-    """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules."""
+@_validation_options
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds):
+    """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
+
+    Before writing, the GDL is checked against the runtime (a bisimulation when
+    the game is small, random playouts otherwise); on a mismatch nothing is
+    written and the exit status is 2.
+    """
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.asp.validate import validate
 
@@ -310,15 +358,17 @@ def to_gdl(game, fmt, seed, players, stats, output):
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)
+    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds)
     if stats:
         width = max(len(k) for k in lowered.stats)
-        _write_output("".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()), output)
+        _write_output("".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()) + validated + "\n", output)
         return
     if fmt == "infix":
         _write_output(to_infix(lowered.program), output)
         return
     header = [f"{runtime_game.name or game}: generated by tgpl to-gdl from {game} (setup seed {seed}).",
-              "Check it with: tgpl check-gdl FILE.kif", "", "Moves, as GDL terms and as tgpl play reads them:"]
+              validated, "Check it with: tgpl check-gdl FILE.kif", "",
+              "Moves, as GDL terms and as tgpl play reads them:"]
     header += [f"  {term} = {text}" for term, text in lowered.move_texts.items()]
     _write_output(to_kif(lowered.program, "\n".join(header)), output)
 
@@ -549,16 +599,27 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the program here (default: stdout).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with (.tgpl games).")
-def to_asp(game: str, output: str | None, seed: int) -> None:
-    """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo."""
-    write_asp(_gdl_program(game, seed)[0], output)
+@_validation_options
+def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float) -> None:
+    """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo.
+
+    A lowered game is first checked against the runtime, as by to-gdl, and some of
+    the plays are replayed on the ASP program; on a mismatch nothing is written
+    and the exit status is 2.
+    """
+    from tgpl.asp.asp_emit import encode_asp
+
+    if not game.lower().endswith(".tgpl"):
+        write_asp(encode_asp(_gdl_program(game, seed)[0]).text, output)
+        return
+    runtime_game, lowered = _lowered(game, seed, None)
+    encoding = encode_asp(lowered.program)
+    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, asp=encoding)
+    write_asp(f"% {runtime_game.name or game}: {validated}\n" + encoding.text, output)
 
 
-def write_asp(program, output: str | None) -> None:
-    """The body of `tgpl to-asp`, on any GDL `Program` (a read .kif file, or a lowered game)."""
-    from tgpl.asp.asp_emit import emit_asp
-
-    text = emit_asp(program)
+def write_asp(text: str, output: str | None) -> None:
+    """The ASP program to stdout, or to `output`."""
     if output is None:
         click.echo(text, nl=False)
         return

@@ -3,21 +3,24 @@
 At every step of a random playout the two must agree on: the whole state (the
 runtime's state encoded as GDL fluents equals the reasoner's true fluents),
 terminal status, goals at the end, and the legal moves (the mover's moves
-mapped by name; every other role may only `noop`).
+mapped by name; every other role may only `noop`). The comparison is the one
+`tgpl to-gdl` validates its output with (tgpl.validation.Differential); here a
+difference fails the test.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
 from tgpl.asp.asp_emit import encode_asp
 from tgpl.asp.asp_trace import AspTrace
-from tgpl.asp.kif import read_term
 from tgpl.asp.reasoner import GdlGame
 from tgpl.lowering.lower import lower
 from tgpl.runtime.game import Game, load_game
 from tgpl.runtime.snapshot import snapshot
+from tgpl.validation import Differential, Step
 
 
 @dataclass
@@ -25,37 +28,26 @@ class Lowered:
     game: Game
     lowered: object
     gdl: GdlGame | None
+    seed: int = 0
 
     @staticmethod
     def of(path: str, seed: int = 0, gdl: bool = True) -> "Lowered":
         game = load_game(path)
         lowered = lower(game.program, snapshot(game.initial_state(seed)))
-        return Lowered(game, lowered, GdlGame(lowered.program) if gdl else None)
+        return Lowered(game, lowered, GdlGame(lowered.program) if gdl else None, seed)
 
-
-@dataclass
-class Step:
-    legal: list[str]  # the mover's legal moves, runtime texts, sorted
-    mover: int | None
-    terminal: bool
-    goals: list[int] | None
+    @cached_property
+    def differential(self) -> Differential:
+        return Differential(self.game, self.lowered, self.seed, self.gdl)
 
 
 def asp_check(lw: Lowered, trace: AspTrace, joints: list, steps: list[Step]) -> None:
     """The ASP output along a recorded play: legal moves, terminal status and goals at every step."""
-    texts = lw.lowered.move_texts
     got = trace.run(joints)
     assert len(got) == len(steps)
     for t, (a, want) in enumerate(zip(got, steps)):
-        assert a.terminal == want.terminal, f"ASP, step {t}"
-        if want.terminal:
-            assert [g[0] if len(g) == 1 else g for g in a.goals] == want.goals, f"ASP, step {t}"
-            continue
-        for i, moves in enumerate(a.legal):
-            if i == want.mover:
-                assert sorted(texts[str(m)] for m in moves) == want.legal, f"ASP, step {t}"
-            else:
-                assert [str(m) for m in moves] == ["noop"], f"ASP, step {t}"
+        diff = lw.differential.asp_compare(want, a)
+        assert diff is None, f"ASP, step {t}: " + "; ".join(diff.lines("the ASP program"))
 
 
 def asp_trace(lw: Lowered, horizon: int | None = None) -> AspTrace:
@@ -63,39 +55,20 @@ def asp_trace(lw: Lowered, horizon: int | None = None) -> AspTrace:
     return AspTrace(encode_asp(lw.lowered.program), horizon=horizon)
 
 
-def playout(lw: Lowered, rng: random.Random, seed: int = 0, max_steps: int = 500, state_check: bool = True,
+def playout(lw: Lowered, rng: random.Random, max_steps: int = 500, state_check: bool = True,
             record: list | None = None) -> list:
-    """One random playout checked at every step; returns its joint moves (and fills `record` with Steps)."""
-    state = lw.game.initial_state(seed)
-    g = lw.gdl.initial_state()
-    texts = lw.lowered.move_texts
-    roles = lw.gdl.roles
-    joints: list = []
-    for step in range(max_steps + 1):
-        where = f"after {step} moves"
-        if state_check:
-            assert {str(f) for f in g.fluents} == lw.lowered.state_fluents(snapshot(state)), where
-        assert g.is_terminal == state.is_terminal, where
-        if state.is_terminal:
-            assert g.goals == state.goals, where
-            if record is not None:
-                record.append(Step([], None, True, state.goals))
-            return joints
-        mover = state.active_player
-        runtime_moves = sorted(m.text for m in state.legal_moves())
-        if record is not None:
-            record.append(Step(runtime_moves, mover, False, None))
-        gdl_moves = sorted(texts[str(m)] for m in g.legal_moves(roles[mover]))
-        assert gdl_moves == runtime_moves, where
-        for i, r in enumerate(roles):
-            if i != mover:
-                assert [str(m) for m in g.legal_moves(r)] == ["noop"], where
-        if not runtime_moves:
-            return joints
-        move = rng.choice(runtime_moves)
-        term = next(t for t, text in texts.items() if text == move)
-        joint = [term if i == mover else "noop" for i in range(len(roles))]
-        state = state.apply(move)
-        g = g.apply(joint)
-        joints.append(tuple(read_term(x) for x in joint))
-    raise AssertionError(f"no end after {max_steps} moves")
+    """One random playout checked at every step; returns its joint moves (and fills `record` with Steps).
+
+    A runtime error is raised as itself, a difference as an AssertionError, and so
+    is a play still going after `max_steps` moves.
+    """
+    play = lw.differential.playout(rng, max_steps, state_check)
+    if record is not None:
+        record.extend(play.steps)
+    if play.mismatch is not None:
+        if play.mismatch.runtime_error is not None:
+            raise play.mismatch.runtime_error
+        raise AssertionError(f"after {len(play.moves)} moves: " + "; ".join(play.mismatch.lines("the GDL")))
+    if not play.ended and len(play.moves) >= max_steps:
+        raise AssertionError(f"no end after {max_steps} moves")
+    return play.joints

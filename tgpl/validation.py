@@ -1,0 +1,663 @@
+"""Translation validation: a lowered game checked against the runtime before `tgpl to-gdl`/`to-asp` write it.
+
+A wrong translation that exits 0 is the worst defect a compiler can have, so the
+commands that write a lowered game first play it against the runtime, which is
+the definition of what a TGPL game does. A GDL state is exactly a runtime
+decision state (docs/lowering.md), so the two are compared state by state: the
+runtime's state encoded as GDL fluents must be the reasoner's state, the
+mover's legal moves must be the same (GDL moves mapped to the runtime's text,
+every other role only `noop`), and so must terminal status and goals.
+
+    result = validate_translation(game, lowered, seed=0, seconds=10)
+    result.ok, result.summary()       # "validated: bisimulation, 5,478 states; 4.8 s"
+    mismatch_diagnostics(result.mismatch, game, lowered, seed)   # located, for the CLI
+
+Two modes, in this order:
+
+- **bisimulation**: both sides explored together breadth first, a state of the
+  product being a runtime state with the GDL state reached by the same moves,
+  each compared as above. It is complete when the product has at most
+  STATE_BOUND states and is explored within EXPLORE_SHARE of the time budget;
+  it stops as soon as it passes either, so a huge game is not explored first to
+  find out that it is huge. The states it did explore stay validated.
+- **playouts**: seeded random plays, compared at every step, for the rest of the
+  budget; each is cut at a depth chosen from the cost of the first ones, so that
+  the budget covers about TARGET_PLAYOUTS of them.
+
+With an ASP encoding (`tgpl to-asp`), up to ASP_REPLAYS of the plays are also
+replayed on it (tgpl.asp.asp_trace, grounded once): legal moves, terminal
+status and goals at every step.
+
+This module composes the runtime with the lowering and the ASP layer, which may
+not import each other; it sits beside tgpl/pipeline.py for that reason. The
+tests' differential playouts (tests/lowering/differential.py) use the same
+comparison (`Differential`).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tgpl.asp.asp_emit import AspEncoding
+from tgpl.asp.asp_trace import AspTrace
+from tgpl.asp.asp_trace import Step as AspStep
+from tgpl.asp.kif import KifError, read_term
+from tgpl.asp.reasoner import GdlError, GdlGame, GdlState
+from tgpl.asp.solver import SolverError
+from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+from tgpl.lowering.emit import LoweredGame
+from tgpl.lowering.ir import Const, Func, Term
+from tgpl.runtime.errors import TGPLRuntimeError
+from tgpl.runtime.game import Game, IllegalMove, State
+from tgpl.runtime.snapshot import snapshot
+from tgpl.runtime.values import show
+from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.graph import Info, explore
+
+STATE_BOUND = 100_000  # the most product states the bisimulation explores
+EXPLORE_SHARE = 0.9  # of the time budget, the most the bisimulation may take before playouts take over
+TARGET_PLAYOUTS = 25  # the depth cut is chosen so that the budget covers about this many playouts
+PROBES = 3  # plays whose cost per step chooses the depth cut
+MAX_DEPTH = 1000  # no playout goes deeper
+GIVE_UP_AFTER = 1.0  # seconds of exploration before its rate is trusted to say that it cannot finish
+SHRINK_SECONDS = 2.0  # after a mismatch in a playout, the most time spent looking for a shorter one
+ASP_REPLAYS = 20  # plays replayed on the ASP encoding
+ASP_MAX_DEPTH = 100  # their first moves at most: the encoding is grounded for that many steps
+NOOP = Const("noop")
+
+
+# --------------------------------------------------------------- one state
+@dataclass
+class Difference:
+    """How the runtime and the other side (the GDL reasoner, or the ASP encoding) differ in one state.
+
+    fluents and legal: (only in the runtime, only on the other side), sorted;
+    others: roles other than the mover whose moves are not just `noop`;
+    terminal and goals: (runtime, other side) when they differ;
+    error: the other side failed (a GDL error) or the runtime stopped with `runtime_error`.
+    """
+
+    fluents: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    legal: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    others: list[str] = field(default_factory=list)
+    terminal: tuple[bool, bool] | None = None
+    goals: tuple[list, list] | None = None
+    error: str | None = None
+    runtime_error: TGPLRuntimeError | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (any(self.fluents) or any(self.legal) or self.others or self.terminal or self.goals
+                    or self.error or self.runtime_error)
+
+    def lines(self, other: str) -> list[str]:
+        """What differs, one line each, naming the other side `other`."""
+        out = []
+        for side, items in (("the runtime", self.fluents[0]), (other, self.fluents[1])):
+            if items:
+                out.append(f"fluents only in {side}: {' '.join(items)}")
+        for side, items in (("the runtime", self.legal[0]), (other, self.legal[1])):
+            if items:
+                out.append(f"legal moves only in {side}: {'; '.join(items)}")
+        out += [f"{other}: {o}" for o in self.others]
+        if self.terminal:
+            out.append(f"terminal: {_yes(self.terminal[0])} in the runtime, {_yes(self.terminal[1])} in {other}")
+        if self.goals:
+            out.append(f"goals: {_goals(self.goals[0])} in the runtime, {_goals(self.goals[1])} in {other}")
+        if self.runtime_error is not None:
+            out.append(f"the runtime stops with an error: {self.runtime_error.render()}")
+        if self.error:
+            out.append(f"{other}: {self.error}")
+        return out
+
+
+def _yes(b: bool) -> str:
+    return "yes" if b else "no"
+
+
+def _goals(goals: list) -> str:
+    return "[" + ", ".join("none" if g is None else str(g) for g in goals) + "]"
+
+
+def runtime_goals(state: State) -> list[int | None]:
+    """The runtime's goals as GDL has them: none at all for a ranking that names nobody (`winner {}`)."""
+    if not any(state.ranking):
+        return [None] * state.game.players
+    return state.goals
+
+
+@dataclass
+class Step:
+    """What the runtime says of one state of a play: what a replay on the ASP encoding must match."""
+
+    legal: list[str]  # the mover's legal moves, runtime texts, sorted
+    mover: int | None
+    terminal: bool
+    goals: list | None
+
+
+@dataclass
+class Play:
+    """One random play compared step by step.
+
+    moves: the runtime's texts of the moves played; joints: the same as GDL joint
+    moves; steps: what the runtime said of each state (one more than moves);
+    mismatch: how the state after all `moves` differs, when it does.
+    """
+
+    moves: list[str] = field(default_factory=list)
+    joints: list[tuple[Term, ...]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    ended: bool = False
+    mismatch: Difference | None = None
+
+
+class Differential:
+    """A runtime game and its lowered GDL, played side by side and compared state by state."""
+
+    def __init__(self, game: Game, lowered: LoweredGame, seed: int = 0, gdl: GdlGame | None = None):
+        self.game = game
+        self.lowered = lowered
+        self.seed = seed
+        self.gdl = gdl if gdl is not None else GdlGame(lowered.program)
+        self.roles = self.gdl.roles
+        self.texts = lowered.move_texts  # KIF text of a move -> the runtime's text
+        self.terms = {text: read_term(kif) for kif, text in self.texts.items()}
+
+    def start(self) -> tuple[State, GdlState]:
+        return self.game.initial_state(self.seed), self.gdl.initial_state()
+
+    def compare(self, state: State, g: GdlState, fluents: bool = True) -> Difference | None:
+        """How the runtime's `state` and the GDL state `g` differ; None when they agree."""
+        d = Difference()
+        if fluents:
+            mine = self.lowered.state_fluents(snapshot(state))
+            theirs = {str(f) for f in g.fluents}
+            d.fluents = (sorted(mine - theirs), sorted(theirs - mine))
+        if state.is_terminal != g.is_terminal:
+            d.terminal = (state.is_terminal, g.is_terminal)
+        elif state.is_terminal:
+            want = runtime_goals(state)
+            try:
+                got = g.goals
+            except GdlError as e:
+                d.error = str(e)
+            else:
+                if got != want:
+                    d.goals = (want, got)
+        else:
+            try:
+                mine = [m.text for m in state.legal_moves()]
+            except TGPLRuntimeError as e:  # a require or a filter stops the runtime
+                d.runtime_error = e
+            else:
+                self._compare_moves(d, state.active_player, mine, [g.legal_moves(r) for r in self.roles])
+        return None if d.empty else d
+
+    def _compare_moves(self, d: Difference, mover: int, mine: list[str], theirs: list[list[Term]]) -> None:
+        """The mover's moves on both sides (the other side's, per role, mapped to runtime texts); the others noop."""
+        texts = [[str(m) for m in ms] for ms in theirs]
+        mapped = {self.texts.get(m, f"{m} (a move with no runtime text)") for m in texts[mover]}
+        d.legal = (sorted(set(mine) - mapped), sorted(mapped - set(mine)))
+        d.others = [f"{self.roles[i]} may play {', '.join(ms) or 'nothing'}, not only noop"
+                    for i, ms in enumerate(texts) if i != mover and ms != ["noop"]]
+
+    def joint(self, state: State, text: str) -> tuple[Term, ...]:
+        """The GDL joint move of the runtime's move `text` in `state`: the mover's term, `noop` for the others."""
+        mover = state.active_player
+        return tuple(self.terms[text] if i == mover else NOOP for i in range(len(self.roles)))
+
+    def apply(self, state: State, g: GdlState, text: str) -> tuple[State, GdlState]:
+        """Both sides after the runtime's move `text` (raises the runtime's or the reasoner's errors)."""
+        return state.apply(text), g.apply(self.joint(state, text))
+
+    def step(self, state: State) -> Step:
+        if state.is_terminal:
+            return Step([], None, True, runtime_goals(state))
+        return Step(sorted(m.text for m in state.legal_moves()), state.active_player, False, None)
+
+    def playout(self, rng: random.Random, max_steps: int, fluents: bool = True, until: float | None = None) -> Play:
+        """A random play of up to `max_steps` moves, compared at every step; stops at the first difference.
+
+        With `until` (a time.perf_counter() reading), the play also stops once that
+        time has passed, after one move at least. A runtime error is a difference (the
+        lowering assumes the game never reaches one); its exception is kept in the
+        difference's `runtime_error`.
+        """
+        play = Play()
+        state, g = self.start()
+        while True:
+            diff = self.compare(state, g, fluents)
+            if diff is not None:
+                play.mismatch = diff
+                return play
+            play.steps.append(self.step(state))
+            if state.is_terminal or len(play.moves) >= max_steps or not play.steps[-1].legal or (
+                    until is not None and play.moves and time.perf_counter() >= until):
+                play.ended = state.is_terminal
+                return play
+            move = rng.choice(play.steps[-1].legal)
+            joint = self.joint(state, move)
+            play.moves.append(move)
+            play.joints.append(joint)
+            try:
+                state, g = state.apply(move), g.apply(joint)
+            except TGPLRuntimeError as e:
+                play.mismatch = Difference(runtime_error=e)
+                return play
+            except GdlError as e:
+                play.mismatch = Difference(error=str(e))
+                return play
+
+    def asp_compare(self, want: Step, got: AspStep) -> Difference | None:
+        """How the ASP encoding's state `got` differs from the runtime's `want` (no fluents: it does not show them)."""
+        d = Difference()
+        if got.terminal != want.terminal:
+            d.terminal = (want.terminal, got.terminal)
+        elif want.terminal:
+            goals = [g[0] if len(g) == 1 else None if not g else g for g in got.goals]
+            if goals != want.goals:
+                d.goals = (want.goals, goals)
+        else:
+            self._compare_moves(d, want.mover, want.legal, [list(ms) for ms in got.legal])
+        return None if d.empty else d
+
+
+# --------------------------------------------------------------- the result
+@dataclass
+class Mismatch:
+    """The shortest move sequence found after which the runtime and `other` differ, and how."""
+
+    other: str  # "the GDL" or "the ASP program"
+    moves: list[str]  # runtime texts, as `tgpl play --moves` reads them
+    difference: Difference
+    found_by: str  # bisimulation, playouts, ASP replay
+
+
+@dataclass
+class Validation:
+    """What was validated, and the mismatch found if any."""
+
+    seconds: float = 0.0
+    states: int = 0  # product states compared by the (possibly incomplete) bisimulation
+    complete: bool = False  # the bisimulation covered every reachable state
+    playouts: int = 0
+    steps: int = 0  # states compared along the playouts
+    depth_cut: int = 0
+    asp_replays: int = 0
+    asp_steps: int = 0
+    mismatch: Mismatch | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch is None
+
+    def summary(self) -> str:
+        """One line for the output's header and `--stats`."""
+        if self.complete:
+            text = f"validated: bisimulation, {self.states:,} states"
+        else:
+            text = f"validated: {self.playouts:,} playouts, {self.steps:,} steps compared (depth cut {self.depth_cut})"
+            if self.states:
+                text += f", after {self.states:,} states explored breadth first"
+        if self.asp_replays:
+            text += f"; ASP: {self.asp_replays} plays replayed, {self.asp_steps:,} steps compared"
+        return f"{text}; {self.seconds:.1f} s"
+
+
+NOT_VALIDATED = "not validated (--no-validate)"
+
+Progress = Callable[[str], None]
+
+
+def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, seconds: float = 10.0,
+                         asp: AspEncoding | None = None, progress: Progress | None = None,
+                         state_bound: int | None = None) -> Validation:
+    """Compare `lowered` (the game after setup with `seed`) with the runtime's `game` within about `seconds`.
+
+    With `asp`, the ASP encoding of the same lowered program is checked too.
+    `progress` receives a line now and then (for a terminal). The bisimulation
+    explores at most `state_bound` product states (default STATE_BOUND).
+    """
+    start = time.perf_counter()
+    deadline = start + seconds
+    d = Differential(game, lowered, seed)
+    say = progress or (lambda line: None)
+    result = Validation()
+    bound = STATE_BOUND if state_bound is None else state_bound
+    bfs = _Bisimulation(d, start + seconds * EXPLORE_SHARE, bound, say)
+    result.mismatch = bfs.run()
+    result.states, result.complete = bfs.compared, bfs.complete
+    plays: list[Play] = []
+    if result.mismatch is None and not result.complete:
+        gc.collect()  # what the exploration left, now rather than during the play that sets the depth cut
+        plays, result.mismatch, result.depth_cut = _playouts(d, deadline, bfs.depth + 1, say)
+        result.playouts, result.steps = len(plays), sum(len(p.steps) for p in plays)
+    if asp is not None and result.mismatch is None:
+        if not plays:  # the bisimulation left no plays to replay: make a few (cheap, the game is small)
+            plays = [d.playout(_rng(d, k), ASP_MAX_DEPTH) for k in range(ASP_REPLAYS)]
+        say("replaying plays on the ASP program")
+        result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS])
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _Found(Exception):
+    def __init__(self, mismatch: Mismatch):
+        self.mismatch = mismatch
+
+
+@dataclass(eq=False)
+class _Pair:
+    """A state of the product: the runtime's state and the GDL's after the same moves (`path`, linked)."""
+
+    state: State | None
+    g: GdlState | None
+    path: tuple | None  # (previous path, move text), None at the start
+    depth: int
+    error: Difference | None = None  # the move that leads here failed on one side
+    handed_out: bool = True  # by the runtime machine, which releases it then (see RuntimeMachine.release)
+    expanded: bool = False
+
+
+def _moves(path: tuple | None) -> list[str]:
+    out = []
+    while path is not None:
+        path, text = path
+        out.append(text)
+    return out[::-1]
+
+
+class _Bisimulation:
+    """Both sides explored together breadth first (tgpl.verify.graph.explore on their product).
+
+    A product state is keyed by both states' keys, so a GDL transition that goes
+    astray reaches a new product state, which is then compared. Breadth first, the
+    first mismatch is after a shortest move sequence: a move that fails on one side
+    becomes a product state of its own, reported when its turn comes.
+
+    It gives up (playouts take over) once it cannot finish: more states seen than
+    the bound, or more seen and not yet compared than the rate so far would compare
+    before the deadline. A huge game is given up on after about a second.
+    """
+
+    def __init__(self, d: Differential, deadline: float, bound: int, say: Progress):
+        self.d = d
+        self.start = time.perf_counter()
+        self.deadline = deadline
+        self.bound = bound
+        self.say = say
+        self.runtime = RuntimeMachine(d.game, d.seed)
+        self.roles = [f"player {p}" for p in range(d.game.players)]
+        self.compared = 0
+        self.seen = 1
+        self.depth = -1  # every state up to this depth was compared
+        self.complete = False
+
+    def run(self) -> Mismatch | None:
+        try:
+            g = explore(self, self.bound, self._progress)
+        except _Found as found:
+            return found.mismatch
+        except _OutOfTime:
+            return None
+        self.complete = g.complete
+        return None
+
+    def _progress(self, done: int, seen: int) -> None:
+        self.say(f"bisimulation: {done:,} states compared, {seen:,} seen")
+
+    def _give_up(self) -> bool:
+        now = time.perf_counter()
+        if now > self.deadline or self.seen > self.bound:
+            return True
+        elapsed = now - self.start
+        return elapsed > GIVE_UP_AFTER and self.seen - self.compared > self.compared / elapsed * (self.deadline - now)
+
+    # the Machine protocol of tgpl.verify.graph
+    def initial(self) -> _Pair:
+        state = self.runtime.initial()
+        try:
+            return _Pair(state, self.d.gdl.initial_state(), None, 0)
+        except GdlError as e:  # e.g. an init fluent outside base
+            return _Pair(state, None, None, 0, Difference(error=str(e)))
+
+    def key(self, pair: _Pair):
+        if pair.error is not None:
+            return pair  # never merged with another
+        return pair.state.key(), pair.g.key()
+
+    def release(self, pair: _Pair) -> None:
+        if not pair.expanded:  # a state already seen
+            self.seen -= 1
+        if pair.handed_out and pair.state is not None:
+            self.runtime.release(pair.state)
+            pair.state = None
+
+    def info(self, pair: _Pair) -> Info:
+        if self._give_up():
+            raise _OutOfTime
+        pair.expanded = True
+        self.depth = max(self.depth, pair.depth - 1)  # breadth first: every shallower state was compared
+        diff = pair.error or self.d.compare(pair.state, pair.g)
+        if diff is not None:
+            raise _Found(Mismatch("the GDL", _moves(pair.path), diff, "bisimulation"))
+        self.compared += 1
+        state = pair.state
+        if state.is_terminal:
+            return Info(True, [], (), (), [])
+        out = []
+        try:
+            successors = [(text, nxt, True) for text, _, nxt in self.runtime.info(state).moves]
+        except TGPLRuntimeError:  # some move stops the runtime: apply them one by one to say which
+            successors = []
+            for m in state.legal_moves():
+                try:
+                    successors.append((m.text, state.apply(m), False))
+                except TGPLRuntimeError as e:
+                    successors.append((m.text, Difference(runtime_error=e), False))
+        for text, nxt, handed_out in successors:
+            path = (pair.path, text)
+            if isinstance(nxt, Difference):
+                out.append((text, (), _Pair(None, None, path, pair.depth + 1, nxt, False)))
+                continue
+            try:
+                g = pair.g.apply(self.d.joint(state, text))
+            except GdlError as e:
+                out.append((text, (), _Pair(None, None, path, pair.depth + 1, Difference(error=str(e)), False)))
+                if handed_out:
+                    self.runtime.release(nxt)
+                continue
+            out.append((text, (), _Pair(nxt, g, path, pair.depth + 1, None, handed_out)))
+        self.seen += len(out)
+        return Info(False, [], (), (), out)
+
+
+def _playouts(d: Differential, deadline: float, min_depth: int,
+              say: Progress) -> tuple[list[Play], Mismatch | None, int]:
+    """Seeded random plays until `deadline`; the plays, the shortest mismatch found and the depth cut.
+
+    The first PROBES plays each go as deep as a TARGET_PLAYOUTS-th of the remaining
+    time allows (at most MAX_DEPTH moves); their median cost per step (the median,
+    since a shared machine has its moments) fixes the depth cut of the others, at
+    least `min_depth`: the bisimulation compared every state before it, so no
+    shorter mismatch is looked for either.
+    """
+    slice_ = max(deadline - time.perf_counter(), 0.0) / TARGET_PLAYOUTS
+    plays: list[Play] = []
+    costs = []
+    found = None
+    while found is None and len(plays) < PROBES:
+        start = time.perf_counter()
+        play = d.playout(_rng(d, len(plays)), MAX_DEPTH, until=start + slice_)
+        costs.append((time.perf_counter() - start) / max(len(play.steps), 1))
+        plays.append(play)
+        found = _mismatch(play)
+    per_step = sorted(costs)[len(costs) // 2]
+    depth = max(min_depth, max(len(p.moves) for p in plays),
+                min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
+    while found is None and time.perf_counter() < deadline:
+        play = d.playout(_rng(d, len(plays)), depth)
+        plays.append(play)
+        found = _mismatch(play)
+        if len(plays) % 10 == 0:
+            say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared")
+    if found is not None:  # look a little longer for a shorter one, where one may be
+        until = min(deadline, time.perf_counter() + SHRINK_SECONDS)
+        while len(found.moves) > max(min_depth, 1) and time.perf_counter() < until:
+            play = d.playout(_rng(d, len(plays)), len(found.moves) - 1)
+            plays.append(play)
+            found = _mismatch(play) or found
+    return plays, found, depth
+
+
+def _rng(d: Differential, k: int) -> random.Random:
+    """The random choices of play k: its own seed, so that the k-th play is the same on every run
+    (only where it is cut depends on the machine's speed)."""
+    return random.Random(f"tgpl validate {d.seed} {k}")
+
+
+def _mismatch(play: Play) -> Mismatch | None:
+    if play.mismatch is None:
+        return None
+    return Mismatch("the GDL", list(play.moves), play.mismatch, "playouts")
+
+
+def _asp_replay(d: Differential, encoding: AspEncoding, plays: list[Play]) -> tuple[Mismatch | None, int, int]:
+    """The plays' first ASP_MAX_DEPTH moves on the ASP encoding, grounded once for the longest."""
+    plays = [p for p in plays if p.steps]
+    if not plays:
+        return None, 0, 0
+    horizon = max(min(len(p.joints), ASP_MAX_DEPTH) for p in plays)
+    trace = AspTrace(encoding, horizon=horizon)
+    steps = 0
+    for play in plays:
+        joints = play.joints[:ASP_MAX_DEPTH]
+        try:
+            states = trace.run(joints)
+        except SolverError as e:  # not one answer set: the encoding is broken for this play
+            return Mismatch("the ASP program", play.moves[:len(joints)], Difference(error=f"clingo: {e}"),
+                            "ASP replay"), 0, steps
+        for t, (want, got) in enumerate(zip(play.steps, states)):
+            diff = d.asp_compare(want, got)
+            steps += 1
+            if diff is not None:
+                return Mismatch("the ASP program", play.moves[:t], diff, "ASP replay"), 0, steps
+    return None, len(plays), steps
+
+
+# --------------------------------------------------------------- locations
+def mismatch_diagnostics(mismatch: Mismatch, game: Game, lowered: LoweredGame, seed: int = 0) -> list[Diagnostic]:
+    """The mismatch as located diagnostics: at the action of the last move, then at each differing attribute.
+
+    The first holds the move sequence (one per line, as `tgpl play --moves` reads
+    them) and what differs; the others point at the declarations of the
+    attributes whose fluents differ. Without a move (the initial states differ),
+    the first points at the game file's start.
+    """
+    main = game.program.main
+    before = _replay(game, seed, mismatch.moves[:-1])
+    count = len(mismatch.moves)
+    what = f"{mismatch.other} differs from the runtime after {count} move{'s' * (count != 1)}"
+    notes = []
+    if mismatch.moves:
+        notes.append("the moves, as `tgpl play --moves` reads them:\n" + "".join(f"    {m}\n" for m in mismatch.moves)
+                     .rstrip("\n"))
+    notes += mismatch.difference.lines(mismatch.other)
+    notes.append(f"found by {mismatch.found_by}: a bug of the lowering, please report it")
+    span = None
+    if before is not None and mismatch.moves:
+        span, action = _action_span(before, mismatch.moves[-1])
+        if action:
+            what += f"; the last move is {action}"
+    out = [Diagnostic(Severity.ERROR, span or Span(main, 1, 1, 1, 1), what, tuple(notes))]
+    after = _replay(game, seed, mismatch.moves)
+    out += _attribute_diagnostics(mismatch, lowered, after or before)
+    return out
+
+
+def _replay(game: Game, seed: int, moves: list[str]) -> State | None:
+    """The runtime's state after `moves`, or None when they do not replay (a runtime error)."""
+    state = game.initial_state(seed)
+    try:
+        for m in moves:
+            state = state.apply(m)
+    except (TGPLRuntimeError, IllegalMove):
+        return None
+    return state
+
+
+def _action_span(state: State, text: str) -> tuple[Span | None, str | None]:
+    """Where the action of the move `text` in `state` is declared, and what to call it."""
+    move = state.move_by_text(text)
+    if move is None:
+        return None, None
+    if move.obj is None:  # a choice: of the input the game asked for, in the action that began the segment
+        request = state.request
+        where = f"the choice '{text}' for input '{request.name}'" if request is not None else f"the choice '{text}'"
+        return (request.span if request is not None else None), where
+    obj = state.world.named(move.obj)
+    action = obj.cls.find_action(move.action) if obj is not None else None
+    if action is None:
+        return None, None
+    return action.defn.name_span, f"action '{move.action}' of {move.obj}"
+
+
+def _attribute_diagnostics(mismatch: Mismatch, lowered: LoweredGame, state: State | None) -> list[Diagnostic]:
+    """One diagnostic per attribute whose fluent differs, at its declaration, with both sides' values."""
+    if state is None:
+        return []
+    runtime_only, other_only = mismatch.difference.fluents
+    theirs: dict[tuple[str, str], list[str]] = {}
+    for text in runtime_only + other_only:
+        origin = _fluent_origin(lowered, text)
+        if origin is not None:
+            values = theirs.setdefault(origin[:2], [])
+            if text in other_only:
+                values.append(origin[2])
+    out = []
+    for (obj_name, attr), values in theirs.items():
+        obj = state.world.named(obj_name)
+        found = obj.cls.info.find_attribute(attr) if obj is not None else None
+        decl = found[0].attributes.get(attr) if found is not None else None
+        if decl is None:
+            continue
+        mine = show(obj.fields[attr]) if attr in obj.fields else "no value"
+        out.append(Diagnostic(
+            Severity.ERROR, decl.name_span,
+            f"attribute '{attr}' of {obj_name} differs: {mine} in the runtime, "
+            f"{' and '.join(values) or 'no value'} in {mismatch.other}"))
+    return out
+
+
+def _fluent_origin(lowered: LoweredGame, text: str) -> tuple[str, str, str] | None:
+    """The object and attribute a fluent stands for, and its value (an object's name, else GDL text).
+
+    None for the control and result fluents. Reads the emitter's name tables (GDL
+    name -> what it names), the inverse of how it names attributes and objects.
+    """
+    try:
+        term = read_term(text)
+    except KifError:
+        return None
+    if not isinstance(term, Func) or len(term.args) != 2:
+        return None
+    names = lowered.emitter.names.taken
+    attr = lowered.emitter.attr_names.taken.get(term.name)
+    obj = names.get(str(term.args[0]))
+    if attr is None or not (isinstance(obj, tuple) and obj[0] == "obj"):
+        return None
+    value = names.get(str(term.args[1]))
+    return obj[1], attr, value[1] if isinstance(value, tuple) and value[0] == "obj" else str(term.args[1])
+
+
+__all__ = ["Difference", "Differential", "Mismatch", "NOT_VALIDATED", "Play", "STATE_BOUND", "Step", "Validation",
+           "mismatch_diagnostics", "runtime_goals", "validate_translation"]
