@@ -781,7 +781,7 @@ class Executor:
         per value. Calls that write, pass the turn or return numbers (which feed
         arithmetic, not conditions) run on the caller's path instead (None).
         """
-        if any(is_symbolic(a) or isinstance(a, (list, dict, tuple)) for a in args):
+        if any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args):
             return None
         store = tuple(sorted(((c, v) for c, v in p.store.items() if c[1] not in p.views or c in p.dirty),
                              key=lambda cv: cv[0]))
@@ -831,7 +831,7 @@ class Executor:
         concrete results.
         """
         pc, store, control, pending = entry
-        if len(results) < 2 or any(is_symbolic(a) or isinstance(a, (list, dict, tuple)) for a in args):
+        if len(results) < 2 or any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args):
             return results
         for q, _ in results:
             if q.store != store or q.control != control or q.pending != pending or q.status is not None:
