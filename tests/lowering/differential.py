@@ -9,15 +9,18 @@ mapped by name; every other role may only `noop`).
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import dataclass
 
 from tgpl.asp.asp_emit import encode_asp
 from tgpl.asp.asp_trace import AspTrace
 from tgpl.asp.kif import read_term
 from tgpl.asp.reasoner import GdlGame
+from tgpl.asp.verify import GdlMachine
 from tgpl.lowering.lower import lower
 from tgpl.runtime.game import Game, load_game
 from tgpl.runtime.snapshot import snapshot
+from tgpl.runtime.verify import RuntimeMachine
 
 
 @dataclass
@@ -99,3 +102,55 @@ def playout(lw: Lowered, rng: random.Random, seed: int = 0, max_steps: int = 500
         g = g.apply(joint)
         joints.append(tuple(read_term(x) for x in joint))
     raise AssertionError(f"no end after {max_steps} moves")
+
+
+
+@dataclass
+class Bisimulation:
+    states: int  # reachable states, the same on both sides
+    terminal: int
+
+
+def bisimulate(lw: Lowered, seed: int = 0, max_states: int = 50_000, state_check: bool = True) -> Bisimulation:
+    """Explore the runtime's game and the lowered GDL side by side, every reachable state: they must be one game.
+
+    A breadth-first walk of pairs (runtime state, GDL state) from the initial states, through
+    the adapters `tgpl verify` and `tgpl compare` explore (RuntimeMachine, GdlMachine with the
+    lowered game's move texts). At each pair, terminal status, goals, who moves, who is stuck
+    and the legal moves by their runtime text must agree (so every role not in control may only
+    `noop`), and with `state_check` the runtime state encoded as GDL fluents must equal the GDL
+    state; then each move is made on both sides. Both games are deterministic, so this is the
+    bisimulation of the two graphs with moves matched by name; on top, the pairing must be one
+    to one, so the runtime and the GDL have the same number of states.
+    """
+    rm = RuntimeMachine(lw.game, seed)
+    gm = GdlMachine(lw.gdl, move_texts=lw.lowered.move_texts)
+    a, b = rm.initial(), gm.initial()
+    pairs = {rm.key(a): gm.key(b)}
+    back = {gm.key(b): rm.key(a)}
+    queue = deque([(a, b, ())])
+    terminal = 0
+    while queue:
+        a, b, moves = queue.popleft()
+        where = "after " + (" ; ".join(moves) if moves else "setup")
+        ia, ib = rm.info(a), gm.info(b)
+        if state_check:
+            assert {str(f) for f in b.fluents} == lw.lowered.state_fluents(snapshot(a)), where
+        assert ia.terminal == ib.terminal, where
+        if ia.terminal:
+            terminal += 1
+            assert list(ia.goals) == list(ib.goals), where
+            continue
+        assert (ia.movers, ia.stuck) == (ib.movers, ib.stuck), where
+        next_a = {text: nxt for text, _, nxt in ia.moves}
+        next_b = {text: nxt for text, _, nxt in ib.moves}
+        assert sorted(next_a) == sorted(next_b), where
+        for text in sorted(next_a):
+            ka, kb = rm.key(next_a[text]), gm.key(next_b[text])
+            if ka not in pairs and kb not in back:
+                pairs[ka], back[kb] = kb, ka
+                queue.append((next_a[text], next_b[text], moves + (text,)))
+                assert len(pairs) <= max_states, f"more than {max_states} states"
+            assert pairs.get(ka) == kb and back.get(kb) == ka, \
+                f"{where} ; {text}: the runtime and the GDL pair their states differently"
+    return Bisimulation(len(pairs), terminal)
