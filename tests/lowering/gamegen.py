@@ -9,6 +9,7 @@ Each game has a one-row board of two or three `Cell` tiles and a global
 | `Cell.Marks`, `GameState.Level` | number | `(n + k) % 3` or a guarded `+= 1`: counters in 0..2 |
 | `Cell.Owner`, `GameState.Last` | `PlayerState` (an object) | `this`, `null`, each other |
 | `GameState.Who` | player | `player.active()`, `player.active() + 1` |
+| `GameState.Bonus` | number or null | `null`, `0` when null, else `(Bonus + 1) % 3` |
 | `GameState.Moves` | number | every move adds one; `Moves >= N` ends the game |
 
 Generated code reads them back in every position: the filter of the move's
@@ -77,8 +78,8 @@ def object_expr(draw, ctx: Ctx) -> str:
 
 def bool_atom(draw, ctx: Ctx) -> str:
     cell = draw(st.sampled_from(ctx.cells))
-    kind = draw(st.sampled_from(["bool", "bool", "bool", "number", "object", "owner", "player", "local", "call",
-                                 "literal"]))
+    kind = draw(st.sampled_from(["bool", "bool", "bool", "number", "number", "object", "owner", "player", "local",
+                                 "call", "bonus"]))
     if kind == "bool":
         return draw(st.sampled_from([f"{cell}.Free", "GameState.Flag"]))
     if kind == "number":
@@ -91,28 +92,35 @@ def bool_atom(draw, ctx: Ctx) -> str:
     if kind == "owner":  # a member of an object fluent, behind its null test
         o = draw(st.sampled_from([f"{cell}.Owner", "GameState.Last"] + list(ctx.objects)))
         return f"({o} != null && {o}.player == player.active())"
+    if kind == "bonus":  # a number that may be null
+        return draw(st.sampled_from(["(GameState.Bonus == null)", "(GameState.Bonus != null)",
+                                     f"(GameState.Bonus != null && GameState.Bonus >= {draw(st.integers(0, 2))})",
+                                     f"(GameState.Bonus == {draw(st.integers(0, 2))})"]))
     if kind == "player":
         return draw(st.sampled_from(["(GameState.Who == player.active())", "(GameState.Who != player.active() + 1)"]))
     if kind == "local" and ctx.bools:
         return draw(st.sampled_from(ctx.bools))
     if kind == "call" and ctx.functions:
         return f"IsOpen(x: {cell})"
-    return draw(st.sampled_from(["true", "false", f"{cell}.Free"]))
+    return f"{cell}.Free"
 
 
 def bool_expr(draw, ctx: Ctx, depth: int = 2) -> str:
     if depth <= 0 or draw(st.integers(0, 2)) == 0:
         return bool_atom(draw, ctx)
-    op = draw(st.sampled_from(["!", "&&", "||", "&&", "||", "==", "!=", "&", "|", "^"]))
+    op = draw(st.sampled_from(["!", "&&", "||", "&&", "||", "==", "!=", "&", "|", "^", "literal"]))
     if op == "!":
         return f"!({bool_expr(draw, ctx, depth - 1)})"
+    if op == "literal":  # constants next to symbolic values
+        return f"({bool_expr(draw, ctx, depth - 1)} {draw(st.sampled_from(['&&', '||', '==']))} " \
+               f"{draw(st.sampled_from(['true', 'false']))})"
     return f"({bool_expr(draw, ctx, depth - 1)} {op} {bool_expr(draw, ctx, depth - 1)})"
 
 
 # ------------------------------------------------------------------ statements
 def assignment(draw, ctx: Ctx) -> str:
     cell = draw(st.sampled_from(ctx.cells))
-    kind = draw(st.sampled_from(["bool", "bool", "flag", "marks", "level", "owner", "last", "who"]))
+    kind = draw(st.sampled_from(["bool", "bool", "flag", "marks", "level", "owner", "last", "who", "bonus"]))
     if kind == "bool":
         return f"{cell}.Free = {bool_expr(draw, ctx, 1)};"
     if kind == "flag":
@@ -128,7 +136,17 @@ def assignment(draw, ctx: Ctx) -> str:
         return f"{cell}.Owner = {value};"
     if kind == "last":
         return f"GameState.Last = {object_expr(draw, ctx)};"
+    if kind == "bonus":
+        return draw(st.sampled_from(["GameState.Bonus = null;", "if (GameState.Bonus == null) { GameState.Bonus = 0; } "
+                                     "else { GameState.Bonus = (GameState.Bonus + 1) % 3; }"]))
     return draw(st.sampled_from(["GameState.Who = player.active();", "GameState.Who = player.active() + 1;"]))
+
+
+def mark(draw, ctx: Ctx) -> str:
+    """A write to the chosen cell `c` that tells apart who played it: plays leave different states."""
+    return draw(st.sampled_from(["c.Owner = this;", "c.Free = !c.Free;", "c.Marks = (c.Marks + 1) % 3;",
+                                 f"c.Free = {bool_expr(draw, ctx, 1)};",
+                                 f"if ({bool_expr(draw, ctx, 1)}) {{ c.Owner = this; }} else {{ c.Owner = null; }}"]))
 
 
 def statements(draw, ctx: Ctx, depth: int = 2, size: int = 3) -> tuple[list[str], Ctx]:
@@ -209,7 +227,7 @@ def block(lines: list[str], indent: int) -> str:
 def games(draw) -> str:
     """The source of a small two-player game (see the module docstring)."""
     width = draw(st.integers(2, 3))
-    moves = draw(st.integers(2, 4))
+    moves = draw(st.integers(3, 5))
     free = draw(st.booleans())
     flag = draw(st.booleans())
     marks = draw(st.integers(0, 2))
@@ -226,11 +244,15 @@ def games(draw) -> str:
 
     action = Ctx(("c",) + CELLS, this=True, winner=True, names=names)
     filter_body, fc = statements(draw, replace(action, writes=False, winner=False), 1, 2)
-    filter_body.append(f"return {bool_expr(draw, fc, 2)};")
+    accept = bool_expr(draw, fc, 2)
+    if draw(st.booleans()):  # most cells pass, most of the time: games where the filter matters
+        accept = f"{accept} || {bool_expr(draw, fc, 1)}"
+    filter_body.append(f"return {accept};")
     requires = ""
     if draw(st.booleans()):
         requires = f"require {{ return {bool_expr(draw, replace(action, cells=CELLS, writes=False))}; }}"
     effect, _ = statements(draw, action, 2, 4)
+    effect = [mark(draw, action) for _ in range(draw(st.integers(1, 2)))] + effect
 
     toggle = ""
     if draw(st.booleans()):
@@ -260,6 +282,7 @@ setup
     GameState.Board = new PropBoard();
     GameState.A = GameState.Board.Grid[0][0] as Cell;
     GameState.B = GameState.Board.Grid[{width - 1}][0] as Cell;
+    GameState.B.Free = {str(free).lower()};
     PlayerState first = new PlayerState();
     first.assign(0);
     PlayerState second = new PlayerState();
@@ -278,11 +301,12 @@ global class GameState
     number Level = 0;
     PlayerState Last = null;
     player Who = 0;
+    number Bonus = null;
 }}
 
 tile Cell
 {{
-    bool Free = {str(free).lower()};
+    bool Free = true;
     number Marks = {marks};
     PlayerState Owner = null;
 }}
@@ -355,6 +379,16 @@ class PlayerState
             turn.pass();
         }}
     }}{toggle}
+
+    action Pass
+    {{
+        trigger PlayerChoiceEvent {{ return true; }}
+        effect
+        {{
+            GameState.Moves += 1;
+            turn.pass();
+        }}
+    }}
 }}
 
 turn GameTurn
