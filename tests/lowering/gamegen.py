@@ -6,7 +6,7 @@ Each game has a one-row board of two or three `Cell` tiles and a global
 | attribute | type | written by |
 | --- | --- | --- |
 | `Cell.Free`, `GameState.Flag` | bool | any generated bool expression |
-| `Cell.Marks`, `GameState.Level` | number | `(n + k) % 3` or a guarded `+= 1`: counters in 0..2 |
+| `Cell.Marks`, `GameState.Level` | number | `(n + k) % 3`, or a reset to 0: counters in 0..2 |
 | `Cell.Owner`, `GameState.Last` | `PlayerState` (an object) | `this`, `null`, each other |
 | `GameState.Who` | player | `player.active()`, `player.active() + 1` |
 | `GameState.Bonus` | number or null | `null`, `0` when null, else `(Bonus + 1) % 3` |
@@ -128,7 +128,7 @@ def assignment(draw, ctx: Ctx) -> str:
     if kind == "marks":
         if draw(st.booleans()):
             return f"{cell}.Marks = ({cell}.Marks + {draw(st.integers(1, 2))}) % 3;"
-        return f"if ({cell}.Marks < 2) {{ {cell}.Marks += 1; }}"
+        return f"if ({bool_expr(draw, ctx, 1)}) {{ {cell}.Marks = 0; }}"
     if kind == "level":
         return f"GameState.Level = ({number_expr(draw, replace(ctx, numbers=()))} + 1) % 3;"
     if kind == "owner":
@@ -161,7 +161,7 @@ def statements(draw, ctx: Ctx, depth: int = 2, size: int = 3) -> tuple[list[str]
         if ctx.bools:
             kinds.append("set local")
         if depth > 0:
-            kinds += ["for", "while"]
+            kinds += ["for", "while", "branch local", "branch local", "accumulate"]
         if ctx.winner:
             kinds.append("winner")
         kind = draw(st.sampled_from(kinds))
@@ -204,12 +204,52 @@ def statements(draw, ctx: Ctx, depth: int = 2, size: int = 3) -> tuple[list[str]
             body, _ = statements(draw, replace(ctx, numbers=ctx.numbers + (k,)), depth - 1)
             out.append(f"number {k} = 0; while ({k} < {draw(st.integers(1, 2))} && {bool_expr(draw, ctx, 1)}) "
                        f"{{ {' '.join(body)} {k} += 1; }}")
+        elif kind == "branch local":  # a local that differs between the paths that meet after the `if`
+            lines, ctx = branch_local(draw, ctx)
+            out.extend(lines)
+        elif kind == "accumulate":  # a flag or-ed (and-ed) over a loop, as lowerable searches are written
+            name, i = ctx.fresh("b"), ctx.fresh("i")
+            op = draw(st.sampled_from(["||", "&&"]))
+            step = bool_expr(draw, replace(ctx, numbers=ctx.numbers + (i,)), 1)
+            out.append(f"bool {name} = {'false' if op == '||' else 'true'}; "
+                       f"for (number {i} = 0; {i} < 2; {i} += 1) {{ {name} = {name} {op} {step}; }}")
+            ctx = replace(ctx, bools=ctx.bools + (name,))
+            if ctx.writes:
+                out.append(f"{draw(st.sampled_from(ctx.cells))}.Free = {name};")
         elif kind == "winner":
             out.append(f"if ({bool_expr(draw, ctx)}) {{ winner {winner_value(draw)}; }}")
         else:  # an `if` at the innermost depth: a guarded assignment or local
             what = assignment(draw, ctx) if ctx.writes else ""
             out.append(f"if ({bool_expr(draw, ctx)}) {{ {what} }}")
     return out, ctx
+
+
+def branch_local(draw, ctx: Ctx) -> tuple[list[str], Ctx]:
+    """A bool, number or object local set differently on the two sides of an `if`, then used."""
+    cond = bool_expr(draw, ctx)
+    cell = draw(st.sampled_from(ctx.cells))
+    kind = draw(st.sampled_from(["bool", "number", "object"]))
+    if kind == "bool":
+        name = ctx.fresh("b")
+        lines = [f"bool {name} = {bool_expr(draw, ctx, 1)};",
+                 f"if ({cond}) {{ {name} = {bool_expr(draw, ctx, 1)}; }} else {{ {name} = !{name}; }}"]
+        use = f"{cell}.Free = {name};"
+        ctx = replace(ctx, bools=ctx.bools + (name,))
+    elif kind == "number":
+        name = ctx.fresh("n")
+        lines = [f"number {name} = {number_expr(draw, ctx)};",
+                 f"if ({cond}) {{ {name} = {name} + 1; }}"]
+        use = f"{cell}.Marks = {name} % 3;"
+        ctx = replace(ctx, numbers=ctx.numbers + (name,))
+    else:
+        name = ctx.fresh("o")
+        lines = [f"PlayerState {name} = {object_expr(draw, ctx)};",
+                 f"if ({cond}) {{ {name} = {object_expr(draw, ctx)}; }}"]
+        use = f"{cell}.Owner = {name};" if draw(st.booleans()) else f"GameState.Last = {name};"
+        ctx = replace(ctx, objects=ctx.objects + (name,))
+    if ctx.writes:
+        lines.append(use)
+    return lines, ctx
 
 
 def winner_value(draw) -> str:
