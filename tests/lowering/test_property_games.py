@@ -24,7 +24,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, Phase, given, note, seed, settings
 
-from differential import lowers_to_the_same_game, through_a_call
+from differential import known_invalid, lowers_to_the_same_game
 from gamegen import games
 from test_bool_conditions import GAME
 from tgpl.asp.validate import validate
@@ -61,18 +61,31 @@ def test_generated_games_lower_to_the_runtimes_game():
     assert tally["lowered"] >= 0.8 * total, tally  # and most of them lower
 
 
-@pytest.mark.xfail(strict=True, reason="known defect of the emitter, found by the generated games: "
-                                       "see differential.through_a_call")
-def test_calls_of_one_function_with_other_arguments_give_valid_gdl():
-    """`!Open(x: A)` decides a write that `Open(x: B)` then reads: B's rules mention A's call negatively."""
+# (filter, effect) of the Claim action of tests/lowering/test_bool_conditions.py's game, whose
+# function Open(x) branches on x.Free, so that its calls are a relation
+KNOWN_INVALID = {
+    "a call in a filter, another in an effect after a write": (
+        "return c.Free && Open(x: GameState.Board.Grid[1][0] as Cell);",
+        "c.Free = false; if (Open(x: c)) { GameState.Bonus = 1; }"),
+    "a call decides a write that a call with other arguments reads": (
+        "return c.Free;",
+        "c.Free = false; if (!Open(x: GameState.Board.Grid[0][0] as Cell)) "
+        "{ (GameState.Board.Grid[1][0] as Cell).Free = false; } "
+        "if (!Open(x: GameState.Board.Grid[1][0] as Cell)) { GameState.Bonus = 1; }"),
+    "a write that never happens": ("return c.Free;", "c.Free = false; if (!(GameState.Moves >= 0)) { GameState.Bonus = 5; }"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN_INVALID))
+def test_games_the_generated_ones_found_invalid_give_valid_gdl(name):
+    """Valid GDL, or for now the known defect and nothing else (then the test is an expected failure)."""
+    filt, effect = KNOWN_INVALID[name]
     source = GAME.replace("return x.Free;", "if (x.Free) { return true; } return false;")
-    source = source.replace("FILTER", "return c.Free;").replace("CHECK", "").replace(
-        "EFFECT", "c.Free = false; "
-                  "if (!Open(x: GameState.Board.Grid[0][0] as Cell)) { (GameState.Board.Grid[1][0] as Cell).Free = false; } "
-                  "if (!Open(x: GameState.Board.Grid[1][0] as Cell)) { GameState.Bonus = 1; }")
+    source = source.replace("FILTER", filt).replace("EFFECT", effect).replace("CHECK", "")
     program = load_program("calls.tgpl", text=source)
     assert program.ok
     lowered = lower(program, snapshot(Game(program, compile_program(program)).initial_state(0)))
     errors = [d.message for d in validate(lowered.program) if d.is_error]
-    assert all(through_a_call(m, {"open"}) for m in errors)  # the defect, and nothing else
-    assert errors == []
+    assert all(known_invalid(m, {"open"}) for m in errors)
+    if errors:
+        pytest.xfail(f"known defect of the emitted rules (differential.known_invalid): {errors[0]}")
