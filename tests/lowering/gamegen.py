@@ -257,6 +257,40 @@ def winner_value(draw) -> str:
                                  "{ {1}, {0} }"]))
 
 
+SEATS = """    PlayerState first = new PlayerState();
+    first.assign(0);
+    PlayerState second = new PlayerState();
+    second.assign(1);
+    turn.use("GameTurn");
+    turn.pass(0, "PlayPhase");"""
+"""The end of setup: a PlayerState for each player, whose actions are the moves, and player 0 to move."""
+
+
+def turn(check: str) -> str:
+    """The turn of the test games: a move in PlayPhase, then `check` in CheckPhase, then the other player's move."""
+    return """turn GameTurn
+{
+    phase PlayPhase { }
+    phase CheckPhase
+    {
+CHECK
+        turn.pass();
+    }
+
+    default
+    {
+        if (turn.phase.active() == "CheckPhase")
+        {
+            turn.pass(player.active() + 1, "PlayPhase");
+        }
+        else
+        {
+            turn.pass(player.active(), "CheckPhase");
+        }
+    }
+}""".replace("CHECK", check)
+
+
 def block(lines: list[str], indent: int) -> str:
     pad = " " * indent
     return "\n".join(pad + line for line in lines)
@@ -314,6 +348,8 @@ def games(draw) -> str:
     }}"""
 
     check, _ = statements(draw, replace(base, winner=True), 2, 3)
+    check.append(f"if (GameState.Moves >= {moves}) {{ winner {winner_value(draw)}; }}")
+    check_phase = block(check, 8)
     return f"""game "prop";
 players 2;
 
@@ -323,12 +359,7 @@ setup
     GameState.A = GameState.Board.Grid[0][0] as Cell;
     GameState.B = GameState.Board.Grid[{width - 1}][0] as Cell;
     GameState.B.Free = {str(free).lower()};
-    PlayerState first = new PlayerState();
-    first.assign(0);
-    PlayerState second = new PlayerState();
-    second.assign(1);
-    turn.use("GameTurn");
-    turn.pass(0, "PlayPhase");
+{SEATS}
 }}
 
 global class GameState
@@ -431,26 +462,5 @@ class PlayerState
     }}
 }}
 
-turn GameTurn
-{{
-    phase PlayPhase {{ }}
-    phase CheckPhase
-    {{
-{block(check, 8)}
-        if (GameState.Moves >= {moves}) {{ winner {winner_value(draw)}; }}
-        turn.pass();
-    }}
-
-    default
-    {{
-        if (turn.phase.active() == "CheckPhase")
-        {{
-            turn.pass(player.active() + 1, "PlayPhase");
-        }}
-        else
-        {{
-            turn.pass(player.active(), "CheckPhase");
-        }}
-    }}
-}}
+{turn(check_phase)}
 """

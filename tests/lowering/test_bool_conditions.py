@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from differential import Lowered, bisimulate, playout
+from gamegen import SEATS, turn
 from tgpl.asp.verify import GdlMachine
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.compiler import compile_program
@@ -33,12 +34,7 @@ players 2;
 setup
 {
     GameState.Board = new FlagBoard();
-    PlayerState first = new PlayerState();
-    first.assign(0);
-    PlayerState second = new PlayerState();
-    second.assign(1);
-    turn.use("GameTurn");
-    turn.pass(0, "PlayPhase");
+""" + SEATS + """
 }
 
 global class GameState
@@ -91,30 +87,9 @@ class PlayerState
     }
 }
 
-turn GameTurn
-{
-    phase PlayPhase { }
-    phase CheckPhase
-    {
-        CHECK
+""" + turn("""        CHECK
         GameState.Last = !GameState.Last;
-        if (GameState.Moves == 3) { winner { {0, 1} }; }
-        turn.pass();
-    }
-
-    default
-    {
-        if (turn.phase.active() == "CheckPhase")
-        {
-            turn.pass(player.active() + 1, "PlayPhase");
-        }
-        else
-        {
-            turn.pass(player.active(), "CheckPhase");
-        }
-    }
-}
-"""
+        if (GameState.Moves == 3) { winner { {0, 1} }; }""") + "\n""""
 
 FREE = "c.Free = false;"
 
