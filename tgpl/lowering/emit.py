@@ -248,7 +248,7 @@ class Emitter:
         for pc, cells in view.contributions:
             for cell, value in sorted(cells.items()):
                 fl = self.logic.fluents[cell]
-                written = value.cases if isinstance(value, Partial) else cases_of(value)
+                written = cases_of(value)  # a Partial's written cases, each value by its own cases (a bool as a formula)
                 when = []
                 for x, f in written:
                     if x is UNDEF:

@@ -32,7 +32,7 @@ from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collectio
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
     equal_concrete, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare, sym_equal,
-    sym_not, vkey,
+    sym_not, truth, vkey,
 )
 from tgpl.lowering.universe import StaticTable, Universe
 
@@ -108,7 +108,8 @@ def _freeze(v, mask_bools: bool = False):
 
 
 def _boolish(v: Choice) -> bool:
-    return all(isinstance(x, bool) for x, _ in v.cases)
+    """A bool by cases: a bool fluent's value before the move, null included (see `truth`)."""
+    return all(isinstance(x, bool) or x is None for x, _ in v.cases) and any(isinstance(x, bool) for x, _ in v.cases)
 
 
 def _shape(p: Path) -> tuple:
@@ -181,24 +182,20 @@ class Executor:
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
-        """(path, truth) for each way `cond` can go on p."""
-        f = as_formula(cond)
-        if f is None:
+        """(path, truth) for each way `cond` can go on p (where it is no bool, the runtime stops: no path)."""
+        t = truth(cond)
+        if t is None:
             return []
-        if f is TRUE:
-            return [(p, True)]
-        if f is FALSE:
-            return [(p, False)]
+        f, g = t
+        if f is TRUE or g is TRUE:
+            return [(p, f is TRUE)]
         self.label(f)
+        self.label(g)
         out = []
-        yes = conj(p.pc, f)
-        if yes is not FALSE:
-            q = p.fork(yes)
-            out.append((q, True))
-        no = conj(p.pc, neg(f))
-        if no is not FALSE:
-            q = p.fork(no)
-            out.append((q, False))
+        for when, value in ((f, True), (g, False)):
+            pc = conj(p.pc, when)
+            if pc is not FALSE:
+                out.append((p.fork(pc), value))
         return out
 
     def split(self, p: Path, v) -> list[tuple[Path, object]]:
@@ -379,8 +376,8 @@ class Executor:
     def stmt_If(self, s: ast.If, p: Path) -> list[Path]:
         out = []
         for q, c in self.eval(s.cond, p):
-            for r, truth in self.fork_on(q, c):
-                if truth:
+            for r, value in self.fork_on(q, c):
+                if value:
                     out.extend(self.block(s.then, [r]))
                 elif isinstance(s.orelse, ast.Block):
                     out.extend(self.block(s.orelse, [r]))
@@ -414,8 +411,8 @@ class Executor:
                     looping.append(p)
                     continue
                 for q, c in self.eval(cond, p):
-                    for r, truth in self.fork_on(q, c):
-                        (looping if truth else done).append(r)
+                    for r, value in self.fork_on(q, c):
+                        (looping if value else done).append(r)
             if not looping:
                 return self.merge(done)
             after = self.block(body, looping)
@@ -622,19 +619,20 @@ class Executor:
         decided = e.op == "||"
         out = []
         for q, a in self.eval(e.left, p):
-            fa = as_formula(a)
-            if fa is None:
+            ta = truth(a)
+            if ta is None:
                 continue
+            fa, na = ta
             if _pure(e.right):
                 for r, b in self.eval(e.right, q):
-                    fb = as_formula(restrict(b, conj(r.pc, fa if not decided else neg(fa))))
+                    fb = as_formula(restrict(b, conj(r.pc, na if decided else fa)))
                     if fb is None:
                         fb = FALSE  # only where the left side decides alone
                     v = disj(fa, fb) if decided else conj(fa, fb)
                     out.append((r, v))
                 continue
-            for r, truth in self.fork_on(q, fa):
-                if truth == decided:
+            for r, value in self.fork_on(q, a):
+                if value == decided:
                     out.append((r, decided))
                 else:
                     out.extend(self.eval(e.right, r))

@@ -350,16 +350,16 @@ def value_text(v) -> str:
 
 
 # ================================================================ numbers
-def values_under(v, env: dict, known) -> set:
-    """The concrete values v may take when the numeric fluents are as in env."""
+def values_under(v, env: dict, known, memo: dict | None = None) -> set:
+    """The concrete values v may take when the numeric fluents are as in env (memo: evaluate3's, for env)."""
     if isinstance(v, Num):
         x = v.value(env)
         return set() if x is UNDEF else {x}
     if isinstance(v, (Choice, Partial)):
         out: set = set()
         for x, f in v.cases:
-            if evaluate3(f, known) is not False:
-                out |= values_under(x, env, known)
+            if evaluate3(f, known, memo) is not False:
+                out |= values_under(x, env, known, memo)
         return out
     if isinstance(v, Formula):
         return {True, False}
@@ -430,7 +430,7 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
                 memo = memos.setdefault(tuple(sorted(env_key)), {})
                 if evaluate3(p.pc, known, memo) is False:
                     continue
-                for x in values_under(v, env, known):
+                for x in values_under(v, env, known, memo):
                     target = ended[cell] if over else live[cell]
                     if x not in target:
                         target.add(x)

@@ -580,12 +580,11 @@ def sym_equal(a, b) -> object:
     """`a == b`: a bool, or a formula when either side is symbolic."""
     def eq(x, y):
         if isinstance(x, Num) or isinstance(y, Num):
-            if not (_is_number(x) and _is_number(y)):
+            if not ((_is_number(x) or x is None) and (_is_number(y) or y is None)):
                 return False
-            return lit(CmpLit("==", x, y))
+            return lit(CmpLit("==", x, y))  # a numeric fluent may be null: `n == null` depends on the state
         return equal_concrete(x, y)
-    r = lift(eq, a, b)
-    return r
+    return lift(eq, a, b)
 
 
 def sym_compare(op: str, a, b) -> object:
@@ -616,18 +615,33 @@ def sym_not(a) -> object:
     return lift(lambda x: (not x) if isinstance(x, bool) else UNDEF, a)
 
 
-def as_formula(v) -> Formula | None:
-    """A bool value as a formula (None when some case is not a bool)."""
+def truth(v) -> tuple[Formula, Formula] | None:
+    """When a value used as a bool is true, and when it is false: the one way symbolic values become conditions.
+
+    A bool fluent read before the move is a Choice over {false, true, null}
+    (null is in every attribute's domain), so its cases are not all bools: the
+    true and false cases are kept and the others (null, where the runtime stops
+    with an error) are neither, like every runtime error (docs/lowering.md).
+    None when no case is a bool.
+    """
     if v is True:
-        return TRUE
+        return TRUE, FALSE
     if v is False:
-        return FALSE
+        return FALSE, TRUE
     if isinstance(v, Formula):
-        return v
+        return v, neg(v)
     if isinstance(v, Choice):
-        if all(isinstance(x, bool) for x, _ in v.cases):
-            return disj(*(f for x, f in v.cases if x is True))
+        yes = [f for x, f in v.cases if x is True]
+        no = [f for x, f in v.cases if x is False]
+        if yes or no:
+            return disj(*yes), disj(*no)
     return None
+
+
+def as_formula(v) -> Formula | None:
+    """A bool value as the formula under which it is true (None when it is never a bool); see `truth`."""
+    t = truth(v)
+    return None if t is None else t[0]
 
 
 def restrict(v, pc: Formula) -> object:
