@@ -126,12 +126,12 @@ def from_state(start) -> Callable:
     return lambda rng: playout(start, rng)
 
 
-def pair(name: str, seconds: float) -> None:
+def pair(name: str, seconds: float, relations: bool) -> None:
     """A lowered game against its hand-written GDL, their playouts interleaved with the reference's."""
     tgpl_name, kif_name = PAIRS[name]
     started = time.perf_counter()
     runtime_game = load_game(EXAMPLES / tgpl_name)
-    lowered_program = lower_game(runtime_game).program
+    lowered_program = lower_game(runtime_game, relations=relations).program
     lowered, lowered_ready = prepare(lowered_program, started)
     started = time.perf_counter()
     written_program = read_gdl(EXAMPLES / "gdl" / kif_name)[0]
@@ -223,11 +223,11 @@ def reference_rates(seconds: float) -> tuple[float, float]:
     return per_wall, playouts / (time.process_time() - cpu)
 
 
-def fiveinarow(ref_cpu: float, timeout: float) -> None:
+def fiveinarow(ref_cpu: float, timeout: float, flags: list[str]) -> None:
     subprocess_header("fiveinarow: examples/fiveinarow.tgpl (15x15)")
     with tempfile.TemporaryDirectory() as folder:
         kif = Path(folder) / "fiveinarow.kif"
-        run = run_tgpl(["to-gdl", "examples/fiveinarow.tgpl", "-o", str(kif)], timeout)
+        run = run_tgpl(["to-gdl", "examples/fiveinarow.tgpl", "-o", str(kif)] + flags, timeout)
         report("tgpl to-gdl", run, ref_cpu, timeout)
         if run.status == 0:
             program, _ = read_kif_file(kif)  # to-gdl has validated it
@@ -238,7 +238,7 @@ def fiveinarow(ref_cpu: float, timeout: float) -> None:
                   f"{size.facts:,} facts, {size.externals:,} externals")
         else:
             print("".join(f"    {line}\n" for line in run.output.splitlines()[-3:]), end="")
-    run = run_tgpl(["query", "examples/fiveinarow.tgpl", FIVE_QUERY, "--horizon", "4"], timeout)
+    run = run_tgpl(["query", "examples/fiveinarow.tgpl", FIVE_QUERY, "--horizon", "4"] + flags, timeout)
     report("tgpl query QUERY --horizon 4", run, ref_cpu, timeout)
     print(f"    QUERY: {FIVE_QUERY}")
     print("".join(f"    {line}\n" for line in run.output.splitlines()[:1]), end="")
@@ -256,6 +256,8 @@ def main() -> None:
     args.add_argument("--seconds", type=float, default=3.0, help="time per playout measurement")
     args.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts among {','.join(PARTS)}")
     args.add_argument("--timeout", type=float, default=900.0, help="seconds before a subprocess is killed")
+    args.add_argument("--relations", action="store_true",
+                      help="lower with --functions-as-relations (functions that read the state as rules with variables)")
     args.add_argument("games", nargs="*", type=Path, help="more GDL games to measure")
     opts = args.parse_args()
     parts = [p.strip() for p in opts.only.split(",") if p.strip()]
@@ -267,11 +269,11 @@ def main() -> None:
     print(f"reference: python tic-tac-toe, {ref:,.0f} playouts/s ({ref_cpu:,.0f} per cpu second)")
     for name in PAIRS:
         if name in parts:
-            pair(name, opts.seconds)
+            pair(name, opts.seconds, opts.relations)
     for path in opts.games:
         other_kif(path, opts.seconds)
     if "fiveinarow" in parts:
-        fiveinarow(ref_cpu, opts.timeout)
+        fiveinarow(ref_cpu, opts.timeout, ["--functions-as-relations"] if opts.relations else [])
     if "verify" in parts:
         verify(ref_cpu, opts.timeout)
 

@@ -6,7 +6,7 @@ The property test of tests/lowering/test_property_games.py at a larger scale:
 for each seed, `--examples` games from tests/lowering/gamegen.py go through the
 checker and the lowering, and each lowered game is explored side by side with
 the runtime (`bisimulate`). Prints, per seed, how many games were lowered,
-refused, invalid (the known defects of `known_invalid`) or rejected,
+refused or rejected,
 their states, and the time; a game that differs is printed with its seed and
 source (with `--shrink`, after hypothesis made it smaller) and the exit status is 1.
 """

@@ -254,19 +254,19 @@ def check_gdl(file: str, as_json: bool) -> None:
 
 
 # ------------------------------------------------------------ lowering
-def _lowered(game_path: str, seed: int, players: int | None):
+def _lowered(game_path: str, seed: int, players: int | None, relations: bool = False):
     """The game lowered to GDL, or its refusal as a located diagnostic and exit 2."""
     game = _load_game(game_path, players)
-    return game, _lower_or_exit(game, game_path, seed)
+    return game, _lower_or_exit(game, game_path, seed, relations=relations)
 
 
-def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None):
+def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None, relations: bool = False):
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
 
     with _game_errors(game_path):
         try:
-            return lower_game(game, seed, query_function)
+            return lower_game(game, seed, query_function, relations)
         except NotLowerable as e:  # the command cannot do its job
             click.echo(render(not_lowerable(e, game.program.main), game.program.sources), err=True)
             sys.exit(2)
@@ -290,6 +290,13 @@ def _write_output(text: str, output: str | None) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _relations_option(command):
+    """--functions-as-relations, shared by to-gdl, to-asp and query."""
+    return click.option("--functions-as-relations", "relations", is_flag=True,
+                        help="Write each function that reads the state once, as rules with variables (far fewer "
+                             "rules, a larger ground program; docs/lowering.md).")(command)
 
 
 def _validation_options(command):
@@ -343,7 +350,8 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
 @click.option("--stats", is_flag=True, help="Print rule, relation and fluent counts instead of the rules.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @_validation_options
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds):
+@_relations_option
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
     Before writing, the GDL is checked against the runtime (a bisimulation when
@@ -353,7 +361,7 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.asp.validate import validate
 
-    runtime_game, lowered = _lowered(game, seed, players)
+    runtime_game, lowered = _lowered(game, seed, players, relations)
     problems = [d for d in validate(lowered.program, game) if d.is_error]
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
@@ -600,7 +608,9 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the program here (default: stdout).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with (.tgpl games).")
 @_validation_options
-def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float) -> None:
+@_relations_option
+def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float,
+           relations: bool) -> None:
     """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo.
 
     A lowered game is first checked against the runtime, as by to-gdl, and some of
@@ -612,7 +622,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
     if not game.lower().endswith(".tgpl"):
         write_asp(encode_asp(_gdl_program(game, seed)[0]).text, output)
         return
-    runtime_game, lowered = _lowered(game, seed, None)
+    runtime_game, lowered = _lowered(game, seed, None, relations)
     encoding = encode_asp(lowered.program)
     validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, asp=encoding)
     write_asp(f"% {runtime_game.name or game}: {validated}\n" + encoding.text, output)
@@ -640,7 +650,8 @@ QUERY_FUNCTION = "TgplQuery__"
 @click.option("--horizon", type=int, default=20, show_default=True, help="Search the plays of up to this many moves.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def query(game, expr, horizon, seed, as_json):
+@_relations_option
+def query(game, expr, horizon, seed, as_json, relations):
     """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no)"""
     import json
     from pathlib import Path
@@ -675,7 +686,7 @@ def query(game, expr, horizon, seed, as_json):
             else:
                 click.echo(render(d, program.sources), err=True)
         sys.exit(1)
-    lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION)
+    lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION, relations)
     search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
     found, complete = None, False
     while True:

@@ -14,16 +14,17 @@ from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
 
 
-def lower_game(game: Game, seed: int = 0, query_function: str | None = None) -> LoweredGame:
+def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False) -> LoweredGame:
     """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable.
 
     With `query_function`, the name of a global bool function of the game without
     inputs, the GDL also holds `tgpl_query` in the states where it returns true.
+    With `relations`, functions that read the state become rules with variables (tgpl.lowering.horn).
     """
     start = snapshot(game.initial_state(seed))
     if query_function is None:
-        return lower(game.program, start)
-    return lower_with_query(game.program, start, query_function)
+        return lower(game.program, start, relations)
+    return lower_with_query(game.program, start, query_function, relations)
 
 
 def not_lowerable(e: NotLowerable, main: str) -> Diagnostic:

@@ -11,7 +11,6 @@ output with (tgpl.validation); here a difference fails the test.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -36,19 +35,19 @@ class Lowered:
     seed: int = 0
 
     @staticmethod
-    def of(path: str, seed: int = 0, gdl: bool = True) -> "Lowered":
-        return Lowered.of_game(load_game(path), seed, gdl)
+    def of(path: str, seed: int = 0, gdl: bool = True, relations: bool = False) -> "Lowered":
+        return Lowered.of_game(load_game(path), seed, gdl, relations)
 
     @staticmethod
-    def of_text(text: str, path: str = "game.tgpl", seed: int = 0) -> "Lowered":
+    def of_text(text: str, path: str = "game.tgpl", seed: int = 0, relations: bool = False) -> "Lowered":
         """A game given as source text (which must check without errors)."""
         program = load_program(path, text=text)
         assert program.ok, render_all(program.diagnostics, program.sources)
-        return Lowered.of_game(Game(program, compile_program(program)), seed)
+        return Lowered.of_game(Game(program, compile_program(program)), seed, relations=relations)
 
     @staticmethod
-    def of_game(game: Game, seed: int = 0, gdl: bool = True) -> "Lowered":
-        lowered = lower(game.program, snapshot(game.initial_state(seed)))
+    def of_game(game: Game, seed: int = 0, gdl: bool = True, relations: bool = False) -> "Lowered":
+        lowered = lower(game.program, snapshot(game.initial_state(seed)), relations)
         return Lowered(game, lowered, GdlGame(lowered.program) if gdl else None, seed)
 
     @cached_property
@@ -112,32 +111,10 @@ def bisimulate(lw: Lowered, max_states: int = 50_000, state_check: bool = True) 
     return Bisimulation(result.states)
 
 
-def known_invalid(message: str, functions: set[str]) -> bool:
-    """A validator error on lowered rules of one of two known kinds (exit 2 from `tgpl to-gdl`).
-
-    - Dependencies between relations (a negation cycle, `legal` depending on `does`)
-      whose chain runs through a called function's relation. The calls of a function
-      share one relation (`holder`), and what it reads after the move's writes one view
-      relation per site (`owner_holder`), whatever the arguments and wherever the call
-      is. So a call in an effect, whose view depends on the move (`does`), joins the
-      relation a filter's call uses, and a call whose result decides a write that a call
-      with other arguments reads makes the relation depend on itself through negation.
-      The ground rules have no such dependency, but GDL asks it of relations.
-    - A fluent missing from `base` that the relaxed game (the rules without their
-      negations) can make: `base` lists the values the lowering's range analysis finds,
-      which can be fewer (a write behind `!(n >= 0)` never happens).
-    """
-    if message.startswith("fluent '") and "' is not in base, but this rule can make it true" in message:
-        return True
-    if not (message.startswith("negation cycle: ") or " cannot depend on " in message):
-        return False
-    hops = re.split(r" -> |: ", message)
-    return any(re.sub(r"_v\d+$", "", hop.removeprefix("not ")) in functions for hop in hops)
-
-
-def lowers_to_the_same_game(source: str, path: str = "generated.tgpl") -> tuple[str, int]:
-    """A generated game: "rejected" by the checker, "refused" by the lowering, "invalid" (the emitted
-    GDL has a defect of `known_invalid`), or "lowered" and `bisimulate`d; and its states.
+def lowers_to_the_same_game(source: str, path: str = "generated.tgpl", relations: bool = False) -> tuple[str, int]:
+    """A generated game: "rejected" by the checker, "refused" by the lowering, or "lowered" and
+    `bisimulate`d ("compiled" when some of its functions were written as relations, `relations`);
+    and its states.
 
     Raises AssertionError when the lowered game is not the runtime's, or when the
     validator finds any other problem with the emitted GDL.
@@ -147,12 +124,10 @@ def lowers_to_the_same_game(source: str, path: str = "generated.tgpl") -> tuple[
         return "rejected", 0
     game = Game(program, compile_program(program))
     try:
-        lowered = lower(program, snapshot(game.initial_state(0)))
+        lowered = lower(program, snapshot(game.initial_state(0)), relations)
     except NotLowerable:
         return "refused", 0
     errors = [d.message for d in validate(lowered.program) if d.is_error]
-    functions = {fi.name.lower() for fi in program.functions}
-    if errors and all(known_invalid(m, functions) for m in errors):
-        return "invalid", 0
     assert errors == []
-    return "lowered", bisimulate(Lowered(game, lowered, GdlGame(lowered.program))).states
+    outcome = "compiled" if lowered.stats.get("functions as relations") else "lowered"
+    return outcome, bisimulate(Lowered(game, lowered, GdlGame(lowered.program))).states

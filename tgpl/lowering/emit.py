@@ -27,14 +27,19 @@ from dataclasses import dataclass, field
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.generalize import fold, generalize, merge_relations
-from tgpl.lowering.ir import Atom, Const, Func, Literal, Not, Program, Rule, Term, Var
+from tgpl.lowering.execute import NotLowerable
+from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, MoveLit, Num, Partial, UObj, ViewLit,
-    cases_of, conj, disj, lit, literal_value,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, Partial, UObj,
+    ViewLit,
+    cases_of, conj, disj, lit, literal_value, literals, settle,
 )
+
+_MISSING = object()
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
             "or", "not", "noop", "control", "result", "none", "null", "yes", "no", "succ"}
@@ -95,6 +100,11 @@ class Emitter:
         self.numbers: list[Rule] = []  # successor facts, for the ranges arithmetic steps through
         self._versions: dict[tuple, list] = {}
         self._version_names: dict[tuple, str] = {}
+        self._contexts: dict[str, list[tuple]] = {}  # function -> the view sets its calls read, in order met
+        self._horn_demand: dict[tuple[str, int], set[tuple]] = {}  # compiled calls made: (function, context) -> args
+        self._settled: dict[int, Formula] = {}  # formula id -> the formula with constant comparisons decided
+        self._constants: dict[CmpLit, bool | None] = {}
+        self._read: dict[tuple, tuple] = {}  # a call's (function, args, cases) -> the views it reads
         self._view_names: dict[int, str] = {}
         self._view_attr: dict[str, str] = {}  # view relation -> the attribute's GDL name
         self._by_term: dict | None = None
@@ -171,6 +181,7 @@ class Emitter:
     # ------------------------------------------------------------ formulas
     def body(self, f: Formula) -> list[Literal] | None:
         """Body literals for f (None when f is false)."""
+        f = settle(f, self._constant, self._settled)
         if f is FALSE:
             return None
         if f is TRUE:
@@ -205,6 +216,11 @@ class Emitter:
             return Atom(self.prop(lit(key)))
         if isinstance(key, CallLit):
             return self.call_atom(key)
+        if isinstance(key, HornLit):
+            self._horn_demand.setdefault((key.function, key.context), set()).add(key.args)
+            value = self.horn_term(self.horn_const(key.value))
+            return Atom(self.horn_relation(f"{key.function}|result@{key.context}"),
+                        tuple(self.horn_term(a) for a in key.args) + (value,))
         if isinstance(key, ViewLit):
             fl = self.logic.fluents[(key.obj, key.attr)]
             return Atom(self.view_relation(key.view), (self.obj(fl.obj), self.fluent_value(fl, key.value)))
@@ -269,19 +285,35 @@ class Emitter:
         return name
 
     def call_atom(self, key: CallLit) -> Atom:
-        """`(function args... value)`, its rules emitted once per call (a version per distinct meaning)."""
+        """`(function args... value)`, its rules emitted once per call (a version per distinct meaning).
+
+        The calls of a function share one relation, but only calls that read the
+        same views: a call after the move's writes (its view relation depends on
+        `does`) never shares a relation with a call in a filter, and a call whose
+        result decides a write never with a call that reads that write; GDL asks
+        such dependencies of relations, not of their ground instances.
+        """
         group = (key.function, key.args, key.cases)
         name = self._calls.get(group)
         if name is None:
             # one relation per meaning: the calls of a function on one state share it, a call
             # with the same arguments on another state (after another move) gets a version
-            versions = self._versions.setdefault((key.function, key.args), [])
+            context = self._views_read(key)
+            contexts = self._contexts.setdefault(key.function, [])
+            if context not in contexts:
+                contexts.append(context)
+            versions = self._versions.setdefault((key.function, context, key.args), [])
             versions.append(group)
-            name = self._version_names.get((key.function, len(versions)))
+            slot = (key.function, context, len(versions))
+            name = self._version_names.get(slot)
             if name is None:
-                text = key.function if len(versions) == 1 else f"{key.function}_v{len(versions)}"
-                name = self.props.name(("call", key.function, len(versions)), text)
-                self._version_names[(key.function, len(versions))] = name
+                text = key.function
+                if contexts.index(context):
+                    text += "_" + "_".join(self.logic.views[v].label for v in context) if context else "_state"
+                if len(versions) > 1:
+                    text += f"_v{len(versions)}"
+                name = self.props.name(("call",) + slot, text)
+                self._version_names[slot] = name
             self._calls[group] = name
             terms = tuple(self.value(a) for a in key.args)
             for value, f in key.cases:
@@ -292,6 +324,21 @@ class Emitter:
                     if b is not None:
                         self.rules.append(Rule(head, tuple(b)))
         return Atom(name, tuple(self.value(a) for a in key.args) + (self.value(key.value),))
+
+    def _views_read(self, key: CallLit) -> tuple[int, ...]:
+        """The views a call's cases read, directly or through the calls they make (sorted ids)."""
+        group = (key.function, key.args, key.cases)
+        found = self._read.get(group)
+        if found is None:
+            views: set[int] = set()
+            for _, f in key.cases:
+                for k in literals(f):
+                    if isinstance(k, ViewLit):
+                        views.add(k.view)
+                    elif isinstance(k, CallLit):
+                        views.update(self._views_read(k))
+            found = self._read[group] = tuple(sorted(views))
+        return found
 
     def prop(self, f: Formula) -> str:
         """The 0-ary relation that holds when f does (rules emitted once)."""
@@ -318,6 +365,86 @@ class Emitter:
             if b is not None:
                 self.rules.append(Rule(head, tuple(b)))
         return name
+
+    # ------------------------------------------------------------ compiled functions
+    def horn_const(self, v) -> Const:
+        return self.logic.horn.const_of(v)
+
+    def horn_term(self, t: Term) -> Term:
+        """A term of the compiled rules (tgpl.lowering.horn) as a GDL term (KIF folds case: variables lower case)."""
+        if isinstance(t, Var):
+            return Var(t.name.lower())
+        if not isinstance(t, Const):
+            return t
+        if t.name.startswith("#o:"):
+            return self.obj(t.name[3:])
+        if t.name.startswith("#p:"):
+            return Const(self.roles[int(t.name[3:])])
+        if t.name.lstrip("-").isdigit():
+            return self.value(float(t.name))
+        return t
+
+    def horn_relation(self, rel: str) -> str:
+        """The GDL name of a relation of the compiled rules: `makesfour`, `run_loop`, `plus`, ..."""
+        if rel.startswith("#"):
+            base = {"#plus": "plus", "#minus": "minus", "#times": "times", "#lt": "less", "#le": "less_or_equal",
+                    "#gt": "greater", "#ge": "greater_or_equal"}.get(rel)
+            if base is None:
+                base = rel[7:] + "_of" if rel.startswith("#field:") else "table"
+            return self.props.name(("horn", rel), base)
+        function, part = rel.split("|", 1)
+        part, _ = part.rsplit("@", 1)
+        name = function.split("@")[0].split(".")[-1]
+        text = name if part == "result" else f"{name}_{part.rstrip('0123456789')}"
+        return self.props.name(("horn", rel), text)
+
+    def horn_literal(self, x: Literal, contexts: dict[int, tuple]) -> Literal:
+        if isinstance(x, Not):
+            return Not(self.horn_literal(x.literal, contexts))
+        if isinstance(x, Distinct):
+            return Distinct(self.horn_term(x.left), self.horn_term(x.right))
+        args = tuple(self.horn_term(a) for a in x.args)
+        if x.relation.startswith("#read:"):
+            attr, ctx = x.relation[6:].rsplit("@", 1)
+            vid = dict(contexts[int(ctx)]).get(attr)
+            if vid is None:
+                return Atom("true", (Func(self.attr(attr), args),))
+            return Atom(self.view_relation(vid), args)
+        return Atom(self.horn_relation(x.relation), args)
+
+    def horn_rules(self) -> list[Rule]:
+        """The rules of the compiled functions called, and the tables they read (tgpl.lowering.horn)."""
+        if not self._horn_demand:
+            return []
+        hc = self.logic.horn
+        reads = relaxed_reads(hc, list(self.logic.fluents.values()))
+        try:
+            compiled = instantiate(hc, self._horn_demand, reads)
+        except Overflow as e:
+            raise NotLowerable(e.span, e.reason)
+        contexts = {i: ctx for ctx, i in self.logic.horn_contexts.items()}
+        out = [Rule(self.horn_literal(r.head, contexts), tuple(self.horn_literal(x, contexts) for x in r.body))
+               for r in compiled.rules]
+        for rel, rows in compiled.tables.items():
+            name = self.horn_relation(rel)
+            out.extend(Rule(Atom(name, tuple(self.horn_term(t) for t in row))) for row in rows)
+        return out
+
+    def _constant(self, key) -> bool | None:
+        """A comparison that every value of its fluents decides alike (`Moves >= 0`): its truth, else None.
+
+        Without this, a write behind `!(Moves >= 0)` would give a rule that can make a
+        fluent value the range analysis never found, one missing from `base`.
+        """
+        if not isinstance(key, CmpLit):
+            return None
+        found = self._constants.get(key, _MISSING)
+        if found is _MISSING:
+            leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
+            seen = {bool(cmp_value(key, dict(zip(leaves, combo))))
+                    for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves))}
+            found = self._constants[key] = seen.pop() if len(seen) == 1 else None
+        return found
 
     def compare_rules(self, head: Atom, key: CmpLit) -> None:
         leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
@@ -499,7 +626,8 @@ class Emitter:
             b = self.body(f)
             if b is not None:
                 extra.append(Rule(Atom(name), tuple(b)))
-        body_rules, class_facts = generalize(list(dict.fromkeys(legal + nxt + frame + end + extra + R)),
+        horn = self.horn_rules()
+        body_rules, class_facts = generalize(list(dict.fromkeys(legal + nxt + frame + end + extra + R + horn)),
                                              self.class_members())
         tables: list[Rule] = []
         for _ in range(4):  # merged relations make their users alike, and folded rules make relations alike
@@ -519,6 +647,8 @@ class Emitter:
             "control states": len(lg.states),
             "conditions": len(self._prop),
         }
+        if self._horn_demand:
+            stats["functions as relations"] = len({f for f, _ in self._horn_demand})
         return LoweredGame(program, self.roles, move_texts, stats, self)
 
 

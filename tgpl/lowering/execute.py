@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
+from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
+    FALSE, TRUE, UNDEF, CallLit, Choice, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
     equal_concrete, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare, sym_equal,
     sym_not, truth, vkey,
 )
@@ -175,6 +176,8 @@ class Executor:
         self.views: list[View] = []
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
+        self.horn: HornCompiler | None = HornCompiler(program, universe, fluents)  # None: calls are run
+        self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
@@ -781,6 +784,9 @@ class Executor:
         """
         if any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args):
             return None
+        compiled = self.compiled_call(fi, this, given, p)
+        if compiled is not None:
+            return compiled
         store = tuple(sorted(((c, v) for c, v in p.store.items() if c[1] not in p.views or c in p.dirty),
                              key=lambda cv: cv[0]))
         try:
@@ -819,6 +825,62 @@ class Executor:
             q = p.fork(conj(p.pc, lit(CallLit(fi.name, found[1], x, found[2]))))
             if q.pc is not FALSE:
                 out.append((q, x))
+        return out
+
+    def compiled_call(self, fi, this, given: dict, p: Path):
+        """A call of a function compiled to rules with variables (tgpl.lowering.horn): one path per result.
+
+        Only for functions that read the state (the others give a concrete value when
+        run), return no number, and read attributes either before the move or
+        through this path's views (not from values it wrote and no view shows).
+        """
+        if self.horn is None:
+            return None
+        try:
+            hf = self.horn.compile(fi, this if isinstance(this, UObj) else None)
+        except Unsupported:
+            return None
+        reads = self.horn.fluent_reads(hf.name)
+        if hf.returns not in ("bool", "object", "number") or not reads:
+            return None
+        if any(i.name not in given for i in fi.defn.inputs):
+            return None
+        try:
+            args = tuple(self.horn.const_of(given[i.name]) for i in fi.defn.inputs)
+        except Unsupported:
+            return None
+        if any(i.type.name == "player" for i in fi.defn.inputs):
+            return None
+        context = []
+        for attr in sorted(reads):
+            cells = [c for c in p.store if c[1] == attr]
+            if attr in p.views:
+                if any(c in p.dirty or c not in self.viewable for c in cells):
+                    return None
+                context.append((attr, p.views[attr]))
+            elif cells:
+                return None
+            else:
+                context.append((attr, None))
+        ctx = self.horn_contexts.setdefault(tuple(context), len(self.horn_contexts))
+        if hf.returns == "bool":
+            values = [True, False]
+        elif hf.returns == "number":
+            try:
+                found = self.horn.results(hf.name, args)
+            except Overflow as e:
+                raise NotLowerable(e.span, e.reason)
+            if found is None:
+                return None
+            values = [self.horn.value_of(x) for x in found]
+        else:
+            info = self.horn.class_info(fi.defn.returns.type)
+            values = [o for o in self.u.objects if info is not None and o.is_a(info)] + [None]
+        out = []
+        for v in values:
+            q = p.fork(conj(p.pc, lit(HornLit(hf.name, ctx, args, v))))
+            if q.pc is not FALSE:
+                out.append((q, v))
         return out
 
     def _named(self, fi, args: tuple, entry: tuple, results: list[tuple[Path, object]]) -> list[tuple[Path, object]]:

@@ -15,27 +15,31 @@ from tgpl.lowering.segments import GameLogic, Lowering
 from tgpl.lowering.universe import Universe
 
 
-def game_logic(program, snapshot: dict) -> GameLogic:
-    """Moves, segments and ranges of the game (raises NotLowerable)."""
-    return Lowering(program, Universe.from_snapshot(snapshot)).run()
+def game_logic(program, snapshot: dict, relations: bool = False) -> GameLogic:
+    """Moves, segments and ranges of the game (raises NotLowerable).
+
+    With `relations`, pure functions that read the state are written once as rules
+    with variables (tgpl.lowering.horn) rather than once per call.
+    """
+    return Lowering(program, Universe.from_snapshot(snapshot), relations).run()
 
 
-def lower(program, snapshot: dict) -> LoweredGame:
+def lower(program, snapshot: dict, relations: bool = False) -> LoweredGame:
     """The game as a GDL program (raises NotLowerable)."""
-    return emit_gdl(game_logic(program, snapshot))
+    return emit_gdl(game_logic(program, snapshot, relations))
 
 
 QUERY_RELATION = "tgpl_query"
 
 
-def lower_with_query(program, snapshot: dict, function: str) -> LoweredGame:
+def lower_with_query(program, snapshot: dict, function: str, relations: bool = False) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
     it is checked, typed and lowered like any other code (with the game's
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
     """
-    lowering = Lowering(program, Universe.from_snapshot(snapshot))
+    lowering = Lowering(program, Universe.from_snapshot(snapshot), relations)
     logic = lowering.run()
     fi = next(f for f in program.functions if f.name == function)
     controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])

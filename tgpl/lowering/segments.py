@@ -29,6 +29,7 @@ from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literal_value, literals, vkey,
 )
+from tgpl.lowering.horn import relaxed_reads
 from tgpl.lowering.universe import Universe
 
 RANGE_LIMIT = 256  # values of one numeric fluent
@@ -74,6 +75,8 @@ class GameLogic:
     labels: dict[int, str]
     results: list[tuple]  # every ranking a segment can end with
     views: list = field(default_factory=list)  # tgpl.lowering.execute.View, by id
+    horn: object = None  # tgpl.lowering.horn.HornCompiler: the functions compiled to rules with variables
+    horn_contexts: dict = field(default_factory=dict)  # their contexts (Executor.horn_contexts)
 
 
 def written_attributes(program) -> set[str]:
@@ -95,7 +98,7 @@ def written_attributes(program) -> set[str]:
 class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
-    def __init__(self, program, universe: Universe):
+    def __init__(self, program, universe: Universe, relations: bool = False):
         Formula.fresh_table()
         self.program = program
         self.u = universe
@@ -104,6 +107,10 @@ class Lowering:
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable)
+        if relations:  # what the compiled functions' reads can give before the numbers' ranges are known
+            self.ex.horn.relaxed_reads = relaxed_reads(self.ex.horn, [fl for fl in self.fluents.values() if not fl.numeric])
+        else:
+            self.ex.horn = None
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
 
@@ -336,7 +343,8 @@ class Lowering:
             raise NotLowerable(span, "no move ever ends the game with a winner: GDL needs terminal states and goals")
         if self.u.result is not None:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
-        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views)
+        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views,
+                          self.ex.horn, self.ex.horn_contexts)
         number_domains(logic, self)
         return logic
 

@@ -165,6 +165,23 @@ class CallLit:
         return f"{self.function}{self.args!r}={self.value!r}"
 
 
+@dataclass(frozen=True, slots=True)
+class HornLit:
+    """A compiled function (tgpl.lowering.horn) called with concrete arguments returns `value`.
+
+    `function` is the compiled instance's key, `context` the id of the views its
+    reads go through (Executor.horn_contexts); `args` are the compiler's constants.
+    """
+
+    function: str
+    context: int
+    args: tuple
+    value: object
+
+    def __repr__(self) -> str:
+        return f"{self.function}@{self.context}{self.args!r}={self.value!r}"
+
+
 def lit(key) -> Formula:
     return Formula("lit", (), key)
 
@@ -215,6 +232,11 @@ def conj(*fs: Formula) -> Formula:
             if cell in values and values[cell] != p.key:
                 return FALSE
             values[cell] = p.key
+        if p.kind == "lit" and isinstance(p.key, HornLit):  # so does a compiled one
+            cell = ("horn", p.key.function, p.key.context, p.key.args)
+            if cell in values and values[cell] != p.key.value:
+                return FALSE
+            values[cell] = p.key.value
         if p.kind == "lit" and isinstance(p.key, CallLit):  # a call returns one value
             cell = ("call", p.key.function, p.key.args, p.key.cases)
             if cell in values and values[cell] != p.key.value:
@@ -294,6 +316,26 @@ def evaluate3(f: Formula, known: Callable[[object], bool | None], memo: dict | N
                 break
             if v is None:
                 r = None
+    memo[f.id] = r
+    return r
+
+
+def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Formula:
+    """f with every literal `known` decides replaced by its truth, simplified (memo: formula id -> result)."""
+    got = memo.get(f.id)
+    if got is not None:
+        return got
+    if f.kind == "lit":
+        v = known(f.key)
+        r = f if v is None else TRUE if v else FALSE
+    elif f.kind == "not":
+        r = neg(settle(f.parts[0], known, memo))
+    elif f.kind == "and":
+        r = conj(*(settle(p, known, memo) for p in f.parts))
+    elif f.kind == "or":
+        r = disj(*(settle(p, known, memo) for p in f.parts))
+    else:
+        r = f
     memo[f.id] = r
     return r
 

@@ -1,0 +1,97 @@
+"""Functions as relations (tgpl/lowering/horn.py, `--functions-as-relations`).
+
+A function that reads the state is compiled once into rules with variables; its
+calls become literals of one relation, and its arithmetic, comparisons and
+static lookups tables of the rows a relaxed evaluation finds. The lowered game
+must still be the runtime's (differential playouts here, generated games in
+test_property_games.py), valid GDL, and far smaller in rules.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from differential import Lowered, playout
+from test_bool_conditions import GAME
+from tgpl.asp.validate import validate
+from tgpl.frontend.loader import load_program
+from tgpl.lowering.ir import Var
+from tgpl.lowering.lower import NotLowerable, lower
+from tgpl.runtime.compiler import compile_program
+from tgpl.runtime.game import Game
+from tgpl.runtime.snapshot import snapshot
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def rules_with_body(program) -> int:
+    return sum(1 for r in program.rules if r.body)
+
+
+@pytest.fixture(scope="module")
+def connect4():
+    return Lowered.of(str(EXAMPLES / "connect4.tgpl"), relations=True)
+
+
+def test_connect4s_functions_are_relations_with_variables(connect4):
+    program = connect4.lowered.program
+    assert [d.message for d in validate(program) if d.is_error] == []
+    assert connect4.lowered.stats["functions as relations"] == 2  # MakesFour and Landing (Run within MakesFour)
+    by_head = {}
+    for r in program.rules:
+        by_head.setdefault(r.head.relation, []).append(r)
+    # MakesFour is rules over its parameters, called for every cell; Run is a loop over its count
+    makesfour = [r for r in by_head["makesfour"] if r.body]
+    assert makesfour and all(any(isinstance(a, Var) for a in r.head.args[:2]) for r in makesfour)
+    assert any(any(lit.relation == "run_loop" for lit in r.body if hasattr(lit, "relation")) for r in by_head["run_loop"])
+    assert len(by_head["makesfour_call"]) == 42 and all(not r.body for r in by_head["makesfour_call"])
+    # At reads no fluent: it is a table of the cells, and null off the board
+    assert all(not r.body for r in by_head["at"])
+    calls = Lowered.of(str(EXAMPLES / "connect4.tgpl"), gdl=False)
+    assert rules_with_body(program) < 0.7 * rules_with_body(calls.lowered.program)
+
+
+def test_connect4_as_relations_plays_as_the_runtime(connect4):
+    rng = random.Random("connect4 as relations")
+    for _ in range(12):
+        playout(connect4, rng)
+
+
+GROWS = GAME.replace("FILTER", "return c.Free;").replace("EFFECT", "c.Free = false; if (Grows(x: c)) { GameState.Bonus = 1; }")
+GROWS = GROWS.replace("CHECK", "").replace("""function Open""", """function Grows
+{
+    function input Cell x;
+    returns bool;
+    effect
+    {
+        number n = 0;
+        while (x.Free) { n += 1; }
+        return n > 3;
+    }
+}
+
+function Open""")
+
+
+def test_a_loop_the_board_does_not_bound_is_refused_at_the_function():
+    program = load_program("grows.tgpl", text=GROWS)
+    assert program.ok
+    start = snapshot(Game(program, compile_program(program)).initial_state(0))
+    with pytest.raises(NotLowerable) as e:
+        lower(program, start, relations=True)
+    assert (e.value.span.line, e.value.span.col) == (GROWS[:GROWS.index("Grows\n")].count("\n") + 1, 10)
+    assert "grow past 1000" in e.value.reason
+
+
+def test_tris_is_the_same_game_either_way():
+    """Tris's WinCheck reads the board through a view: as a relation, the game keeps its 5,478 states."""
+    from tgpl.asp.verify import GdlMachine
+    from tgpl.verify.graph import explore
+
+    lw = Lowered.of(str(EXAMPLES / "tris.tgpl"), relations=True)
+    assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []
+    g = explore(GdlMachine(lw.gdl))
+    assert (g.expanded, sum(g.terminal)) == (5478, 958)

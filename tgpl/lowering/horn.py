@@ -1,0 +1,1030 @@
+"""Pure functions as Horn rules with variables: one relation per function, not one per call.
+
+The symbolic executor runs a function once per concrete call (`Executor.defined_once`)
+and spells out every way through it. For a win check such as Connect Four's
+`MakesFour(c, r)`, that is one set of rules per cell, each unrolling the loops
+that count discs in a row: the rules grow with the board (five in a row on
+15 x 15: fifteen thousand rules). Hand-written GDL says the same thing once,
+with variables, and counts with `succ`.
+
+This module compiles a function, once, into rules with variables, as a
+compiler to Horn clauses (constrained Horn clauses, without the constraints)
+would: each parameter and local is a variable, a straight run of code is one
+rule body, a loop is a recursive relation over the variables alive at its head,
+an `if` whose branches go on is a relation of the variables after it. A call
+with concrete arguments is then one literal `(makesfour connect4board_0 3 ?r yes)`,
+and its arguments a row of a table of the calls made (the relation's demand).
+
+Arithmetic and comparisons are tables of the rows the game can need, found by
+evaluating the rules once with every fluent read relaxed to every value of its
+domain (with clingo, `relax`): an over-approximation of every state, so every
+row a real state needs is there, and the relaxation is finite exactly when the
+function's loops are bounded by the board rather than by the state. Rules whose
+relation reads no fluent (`At(c, r)`: a cell or null) are tables as well.
+
+Only a subset is compiled (`Unsupported` otherwise, and the executor runs the
+function as before): functions that write nothing, call only such functions,
+and use numbers, bools, objects, players, static lists and groups. A function
+returning a number at the top is left to the executor: numbers feed arithmetic.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, fields
+
+from tgpl.frontend import ast
+from tgpl.frontend.types import BOOL, PLAYER, ClassType
+from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
+from tgpl.lowering.symbolic import UObj
+
+BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
+
+
+class Unsupported(Exception):
+    """The function is outside the compiled subset: the executor runs it call by call, as before."""
+
+
+@dataclass(frozen=True)
+class Static:
+    """A value known when compiling: a local list of constants, a group's cells (nested tuples)."""
+
+    value: object
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A grid or list indexed by values known only at run time, not yet down to its items: `Grid[c]`."""
+
+    items: tuple
+    keys: tuple
+
+
+Value = Term | Static | Pending
+STATIC = (Static, Pending)
+
+# internal relation names: a function's own relations are `<function>|<part>`; builtins start with '#'
+CALCS = {"+": "#plus", "-": "#minus", "*": "#times"}
+COMPARE = {"<": "#lt", "<=": "#le", ">": "#gt", ">=": "#ge"}
+OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def read_rel(attr: str) -> str:
+    """A read of attribute `attr`: `(#read:attr object value)`, a fluent, a view or a static field at emission."""
+    return "#read:" + attr
+
+
+@dataclass
+class Clause:
+    """A rule under construction: the literals so far and what each name holds."""
+
+    body: list[Literal]
+    env: dict[str, Value]
+
+    def copy(self) -> Clause:
+        return Clause(list(self.body), dict(self.env))
+
+    def bind(self, var: Var, term: Term) -> Clause:
+        """The clause with `var` replaced by `term` everywhere (an equality that holds)."""
+        def sub(t):
+            return term if t == var else t
+
+        def lit(x):
+            if isinstance(x, Atom):
+                return Atom(x.relation, tuple(sub(a) for a in x.args))
+            if isinstance(x, Not):
+                return Not(lit(x.literal))
+            if isinstance(x, Distinct):
+                return Distinct(sub(x.left), sub(x.right))
+            return x
+        def value(v):
+            if isinstance(v, Pending):
+                return Pending(v.items, tuple(sub(k) for k in v.keys))
+            return v if isinstance(v, Static) else sub(v)
+        return Clause([lit(x) for x in self.body], {k: value(v) for k, v in self.env.items()})
+
+
+@dataclass
+class HornFunction:
+    """A function compiled: its rules (internal names), its parameters, the attributes it reads."""
+
+    name: str  # the function's GDL-ish base name (lower case)
+    params: list[str]  # `this` first for a method, then the inputs in declaration order
+    rules: list[Rule] = field(default_factory=list)
+    reads: set[str] = field(default_factory=set)
+    calls: set[str] = field(default_factory=set)  # the compiled functions it calls (their names)
+    returns: str = ""  # "bool", "object", "player", "number"
+    span: object = None  # the function's name in the source
+
+
+@dataclass
+class _Flow:
+    """Where the clauses of a block end up."""
+
+    going: list[Clause] = field(default_factory=list)
+    returns: list[tuple[Clause, Value]] = field(default_factory=list)
+    breaks: list[Clause] = field(default_factory=list)
+    continues: list[Clause] = field(default_factory=list)
+
+
+class HornCompiler:
+    """Compiles the pure functions of one lowering (each once, on demand)."""
+
+    def __init__(self, program, universe, fluent_cells: set[tuple[str, str]]):
+        self.program = program
+        self.types = program.types
+        self.implicit_this = program.implicit_this
+        self.u = universe
+        self.fluent_attrs = {a for (_, a) in fluent_cells}
+        self.fluent_cells = fluent_cells
+        self.functions: dict[str, HornFunction] = {}
+        self.failed: dict[str, str] = {}
+        self.statics: dict[str, list[tuple]] = {}  # static table name -> rows (constants)
+        self._static_ids: dict[object, str] = {}
+        self._compiling: set[str] = set()
+        self._results: dict[tuple, list[Const]] = {}
+        # attribute -> every (object, value) its fluents can hold, for attributes whose values are known
+        # before the segments run (not numbers): what `results` relaxes reads to
+        self.relaxed_reads: dict[str, list[tuple[Const, Const]]] | None = None
+
+    def compile(self, fi, this: UObj | None) -> HornFunction:
+        """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling)."""
+        key = _fkey(fi) + ("@" + this.name if this is not None else "")
+        if key in self.failed:
+            raise Unsupported(self.failed[key])
+        found = self.functions.get(key)
+        if found is not None:
+            return found
+        if key in self._compiling:
+            self.failed[key] = "recursive"
+            raise Unsupported("recursive")
+        self._compiling.add(key)
+        try:
+            hf = _FunctionCompiler(self, fi, this, key).run()
+        except Unsupported as e:
+            self.failed[key] = str(e)
+            raise
+        finally:
+            self._compiling.discard(key)
+        self.functions[key] = hf
+        return hf
+
+    def results(self, key: str, args: tuple[Const, ...]) -> list[Const] | None:
+        """Every value the compiled function can return for `args` in some state (None: not known before the
+        numbers' ranges are: it reads a numeric fluent)."""
+        if self.relaxed_reads is None or self.fluent_reads(key) - set(self.relaxed_reads):
+            return None
+        found = self._results.get((key, args))
+        if found is None:
+            table = instantiate(self, {(key, 0): {args}}, self.relaxed_reads, results_of=key).tables
+            found = sorted({row[-1] for rows in table.values() for row in rows if row[:-1] == args}, key=str)
+            self._results[(key, args)] = found
+        return found
+
+    def value_of(self, c: Const):
+        """A constant of the compiled rules as the executor's value."""
+        if c.name == "null":
+            return None
+        if c.name in ("yes", "no"):
+            return c.name == "yes"
+        if c.name.startswith("#o:"):
+            return self.u.by_name[c.name[3:]]
+        if c.name.startswith("#p:"):
+            return float(c.name[3:])
+        return float(c.name)
+
+    def fluent_reads(self, key: str) -> set[str]:
+        """The fluent attributes a compiled function reads, itself or through the functions it calls."""
+        out: set[str] = set()
+        todo, seen = [key], set()
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            out |= self.functions[k].reads & self.fluent_attrs
+            todo.extend(self.functions[k].calls)
+        return out
+
+    def const_of(self, v) -> Const:
+        """A concrete value as a constant of the compiled rules (objects and players named as emit names them later)."""
+        if v is None:
+            return Const("null")
+        if v is True:
+            return Const("yes")
+        if v is False:
+            return Const("no")
+        if isinstance(v, UObj):
+            return Const("#o:" + v.name)
+        if isinstance(v, (int, float)) and float(v) == int(v):
+            return Const(str(int(v)))
+        raise Unsupported(f"the value {v!r}")
+
+    def kind(self, ref: ast.TypeRef) -> str | None:
+        """What a written type is to the compiled rules: bool, number, player, object (None: not compiled)."""
+        if ref.args:
+            return None
+        if ref.name in ("bool", "number", "player"):
+            return ref.name
+        return "object" if self.class_info(ref) is not None else None
+
+    def class_info(self, ref: ast.TypeRef):
+        """The class a written type names (None for a built-in type)."""
+        for scope in self.program.scopes.values():
+            sym = scope.lookup(ref.name)
+            if sym is not None and hasattr(sym, "derives_from"):
+                return sym
+        return self.program.builtins.by_name().get(ref.name)
+
+    def object_of(self, v: Const) -> UObj | None:
+        return self.u.by_name.get(v.name[3:]) if v.name.startswith("#o:") else None
+
+    def static_table(self, key: object, rows: list[tuple]) -> str:
+        name = self._static_ids.get(key)
+        if name is None:
+            name = f"#static{len(self._static_ids)}"
+            self._static_ids[key] = name
+            self.statics[name] = rows
+        return name
+
+
+def _names(nodes) -> set[str]:
+    """Every name written in `nodes` (read or assigned: what the code there may read)."""
+    return {n.name for n in ast.walk([x for x in nodes if x is not None]) if isinstance(n, ast.Name)}
+
+
+def _fkey(fi) -> str:
+    owner = fi.owner.name if getattr(fi, "owner", None) is not None else ""
+    return f"{owner}.{fi.name}" if owner else fi.name
+
+
+class _FunctionCompiler:
+    def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str):
+        self.hc = hc
+        self.fi = fi
+        self.this = this
+        self.defn = fi.defn
+        self.name = key
+        self.fresh = itertools.count()
+        self.points = itertools.count()
+        self.hf = HornFunction(self.name, [], span=fi.defn.name_span)
+
+    # ------------------------------------------------------------ structure
+    def run(self) -> HornFunction:
+        d = self.defn
+        rt = d.returns.type if d.returns is not None else None
+        if rt is None:
+            raise Unsupported("returns nothing")
+        kind = self.hc.kind(rt)
+        if kind is None:
+            raise Unsupported(f"returns {rt}")
+        self.hf.returns = kind
+        params = []
+        if (self.fi.owner is not None) != (self.this is not None):
+            raise Unsupported("a method without its object")
+        for inp in d.inputs:
+            if inp.modifier != "function" or inp.default is not None or inp.type.args:
+                raise Unsupported("inputs other than plain function inputs")
+            if self.hc.kind(inp.type) is None:
+                raise Unsupported(f"an input of type {inp.type}")
+            params.append(inp.name)
+        self.hf.params = params
+        entry = [Var(f"P{i}") for i in range(len(params))]
+        assigned = {x.target.name for x in ast.walk([d.effect]) if isinstance(x, ast.Assign) and isinstance(x.target, ast.Name)}
+        # the arguments as given, kept beside the parameters the body assigns
+        env: dict[str, Value] = {f"#{i}": v for i, v in enumerate(entry) if params[i] in assigned}
+        env.update({p: v for p, v in zip(params, entry)})
+        start = Clause([Atom(self.name + "|call", tuple(entry))], env)
+        if d.effect is None:
+            raise Unsupported("no body")
+        flow = self.block(d.effect.body.body, [start], set())
+        if flow.going or flow.breaks or flow.continues:
+            raise Unsupported("a way through the body that returns nothing")
+        for c, v in flow.returns:
+            if isinstance(v, STATIC):
+                raise Unsupported("returns a list")
+            args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
+            self.hf.rules.append(Rule(Atom(self.name + "|result", args + (v,)), tuple(c.body)))
+        return self.hf
+
+    def var(self) -> Var:
+        return Var(f"X{next(self.fresh)}")
+
+    def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
+        """Several clauses going on: one relation of the names in scope that the code after reads (`live`),
+        so that code is written once."""
+        if len(clauses) == 0 or len(clauses) == 1 and not always:
+            return clauses
+        for c in clauses:
+            for n in [n for n in c.env if n not in live and not n.startswith("#") and n not in self.hf.params]:
+                del c.env[n]
+        names = sorted(clauses[0].env)
+        if any(isinstance(v, Pending) for c in clauses for v in c.env.values()):
+            raise Unsupported("a grid row kept in a local")
+        if any(sorted(c.env) != names for c in clauses) or any(
+                isinstance(c.env[n], STATIC) and c.env[n] != clauses[0].env[n] for c in clauses for n in names):
+            raise Unsupported("locals that differ in kind after a branch")
+        dynamic = [n for n in names if not isinstance(clauses[0].env[n], STATIC)]
+        rel = f"{self.name}|{what}{next(self.points)}"
+        for c in clauses:
+            self.hf.rules.append(Rule(Atom(rel, tuple(c.env[n] for n in dynamic)), tuple(c.body)))
+        fresh = {n: self.var() for n in dynamic}
+        env = {n: fresh.get(n, clauses[0].env[n]) for n in names}
+        return [Clause([Atom(rel, tuple(fresh[n] for n in dynamic))], env)]
+
+    def block(self, stmts: list, clauses: list[Clause], live: set[str]) -> _Flow:
+        """`live`: the names read after the block (and anywhere in the loops around it)."""
+        out = _Flow()
+        declared: list[str] = []
+        going = clauses
+        for i, s in enumerate(stmts):
+            if not going:
+                break
+            if isinstance(s, ast.VarDecl):
+                declared.append(s.name)
+            flow = self.stmt(s, going, live | _names(stmts[i + 1:]))
+            out.returns += flow.returns
+            out.breaks += flow.breaks
+            out.continues += flow.continues
+            going = flow.going
+        for c in going + out.breaks + out.continues:
+            for n in declared:
+                c.env.pop(n, None)
+        out.going = going
+        return out
+
+    def stmt(self, s, clauses: list[Clause], live: set[str]) -> _Flow:
+        flow = _Flow()
+        if isinstance(s, ast.Block):
+            return self.block(s.body, clauses, live)
+        if isinstance(s, ast.VarDecl):
+            for c in clauses:
+                if s.init is None:
+                    c.env[s.name] = Const("null") if s.type.name not in ("number",) else Const("0")
+                    flow.going.append(c)
+                    continue
+                for c2, v in self.expr(s.init, c):
+                    c2.env[s.name] = v
+                    flow.going.append(c2)
+            return flow
+        if isinstance(s, ast.ExprStmt):
+            e = s.expr
+            if not isinstance(e, ast.Assign) or not isinstance(e.target, ast.Name):
+                raise Unsupported("a statement other than an assignment of a local")
+            for c in clauses:
+                if e.target.name not in c.env:
+                    raise Unsupported("an assignment of something other than a local")
+                flow.going += self.assign(e, c)
+            return flow
+        if isinstance(s, ast.If):
+            for c in clauses:
+                yes, no = self.cond(s.cond, c)
+                for branch, cs in ((s.then, yes), (s.orelse, no)):
+                    if branch is None:
+                        flow.going += cs
+                        continue
+                    sub = self.stmt(branch, cs, live) if isinstance(branch, ast.If) else self.block(branch.body, cs, live)
+                    flow.going += sub.going
+                    flow.returns += sub.returns
+                    flow.breaks += sub.breaks
+                    flow.continues += sub.continues
+            flow.going = self.cut(flow.going, "join", live)
+            return flow
+        if isinstance(s, ast.While):
+            return self.loop(s.cond, s.body, None, clauses, live)
+        if isinstance(s, ast.For):
+            pre = clauses
+            declared = None
+            if isinstance(s.init, ast.VarDecl):
+                declared = s.init.name
+                pre = self.stmt(s.init, pre, live).going
+            elif s.init is not None:
+                pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
+            flow = self.loop(s.cond, s.body, s.post, pre, live)
+            if declared is not None:
+                for c in flow.going:
+                    c.env.pop(declared, None)
+            return flow
+        if isinstance(s, ast.Return):
+            if s.value is None:
+                raise Unsupported("return without a value")
+            for c in clauses:
+                flow.returns += self.expr(s.value, c)
+            return flow
+        if isinstance(s, ast.Break):
+            flow.breaks = clauses
+            return flow
+        if isinstance(s, ast.Continue):
+            flow.continues = clauses
+            return flow
+        raise Unsupported(f"{type(s).__name__} statements")
+
+    def loop(self, cond, body: ast.Block, post, clauses: list[Clause], live: set[str]) -> _Flow:
+        """A loop: a relation of the names in scope at its head, entered by `clauses` and by each pass."""
+        flow = _Flow()
+        if not clauses:
+            return flow
+        after = live
+        live = live | _names([cond, body, post])
+        head = self.cut(clauses, "loop", live, always=True)[0]  # always a relation: passes come back to it
+        rel = head.body[0]
+        names = [n for n in sorted(head.env) if not isinstance(head.env[n], STATIC)]
+        yes, no = self.cond(cond, head.copy()) if cond is not None else ([head.copy()], [])
+        inner = self.block(body.body, yes, live)
+        flow.returns = inner.returns
+        back = inner.going + inner.continues
+        if post is not None:
+            back = [c2 for c in back for c2 in self.stmt(ast.ExprStmt(post.span, post), [c], live).going]
+        for c in back:
+            self.hf.rules.append(Rule(Atom(rel.relation, tuple(c.env[n] for n in names)), tuple(c.body)))
+        flow.going = self.cut(no + inner.breaks, "after", after)
+        return flow
+
+    def assign(self, e: ast.Assign, c: Clause) -> list[Clause]:
+        out = []
+        for c2, v in self.expr(e.value, c):
+            if e.op == "=":
+                c2.env[e.target.name] = v
+                out.append(c2)
+                continue
+            op = e.op[0]
+            if op not in CALCS:
+                raise Unsupported(f"the operator {e.op}")
+            old = c2.env[e.target.name]
+            c3, r = self.calc(op, old, v, c2)
+            if c3 is not None:
+                c3.env[e.target.name] = r
+                out.append(c3)
+        return out
+
+    # ------------------------------------------------------------ values
+    def expr(self, e, c: Clause) -> list[tuple[Clause, Value]]:
+        if isinstance(e, ast.NumberLit):
+            if float(e.value) != int(e.value):
+                raise Unsupported("a number that is not whole")
+            return [(c, Const(str(int(e.value))))]
+        if isinstance(e, ast.BoolLit):
+            return [(c, Const("yes" if e.value else "no"))]
+        if isinstance(e, ast.NullLit):
+            return [(c, Const("null"))]
+        if isinstance(e, (ast.This, ast.Base)):
+            if self.this is None:
+                raise Unsupported("this outside a method")
+            return [(c, self.hc.const_of(self.this))]
+        if isinstance(e, ast.Name):
+            if e.name in c.env:
+                return [(c, c.env[e.name])]
+            if id(e) in self.hc.implicit_this and self.this is not None:
+                return self.member(c, self.hc.const_of(self.this), e.name)
+            t = self.hc.types.get(id(e))
+            if isinstance(t, ClassType) and t.info.visibility == "global" and t.info.name in self.hc.u.globals:
+                return [(c, self.hc.const_of(self.hc.u.globals[t.info.name]))]
+            raise Unsupported(f"the name {e.name}")
+        if isinstance(e, ast.Member):
+            t = self.hc.types.get(id(e.obj))
+            if type(t).__name__ == "Namespace":
+                raise Unsupported("a namespace member")
+            out = []
+            for c2, o in self.expr(e.obj, c):
+                out += self.member(c2, o, e.name)
+            return out
+        if isinstance(e, ast.Index):
+            out = []
+            for c2, o in self.expr(e.obj, c):
+                for c3, k in self.expr(e.index, c2):
+                    out += self.index(c3, o, k)
+            return out
+        if isinstance(e, ast.Unary):
+            if e.op == "-":
+                out = []
+                for c2, v in self.expr(e.operand, c):
+                    c3, r = self.calc("-", Const("0"), v, c2)
+                    if c3 is not None:
+                        out.append((c3, r))
+                return out
+            return self.boolean(e, c)
+        if isinstance(e, ast.Binary):
+            if e.op in CALCS:
+                out = []
+                for c2, a in self.expr(e.left, c):
+                    for c3, b in self.expr(e.right, c2):
+                        c4, r = self.calc(e.op, a, b, c3)
+                        if c4 is not None:
+                            out.append((c4, r))
+                return out
+            if e.op in ("&&", "||", "==", "!=", "&", "|") or e.op in COMPARE:
+                return self.boolean(e, c)
+            if e.op == "^" and self.hc.types.get(id(e)) == BOOL:
+                return self.boolean(e, c)
+            raise Unsupported(f"the operator {e.op}")
+        if isinstance(e, ast.Cast):
+            t = self.hc.types.get(id(e.expr))
+            info = self.hc.class_info(e.type)
+            if info is None:
+                raise Unsupported(f"a cast to {e.type}")
+            if isinstance(t, ClassType) and t.info.derives_from(info):
+                return self.expr(e.expr, c)
+            out = []
+            for c2, v in self.expr(e.expr, c):
+                if isinstance(v, Const):
+                    o = self.object_of(v)
+                    if o is not None and o.is_a(info) or v.name == "null":
+                        out.append((c2, v))
+                    elif o is not None:
+                        out.append((c2, Const("null")))
+                    else:
+                        raise Unsupported("a cast")
+                elif isinstance(v, Var):
+                    got = self.cast_table(c2, v, info)
+                    if got is None:
+                        raise Unsupported("a cast of a value not known when compiling")
+                    out.append((got, v))
+                else:
+                    raise Unsupported("a cast of a value not known when compiling")
+            return out
+        if isinstance(e, ast.InitList):
+            items = []
+            for item in e.items:
+                got = self.expr(item, c)
+                if len(got) != 1 or got[0][0] is not c or not isinstance(got[0][1], Const):
+                    raise Unsupported("a list of values not known when compiling")
+                items.append(got[0][1])
+            return [(c, Static(tuple(items)))]
+        if isinstance(e, ast.Call):
+            return self.call(e, c)
+        raise Unsupported(f"{type(e).__name__} expressions")
+
+    def cast_table(self, c: Clause, v: Var, info) -> Clause | None:
+        """`v as T` where v comes out of a static table: the table with each item cast (null where it is no T)."""
+        for i, x in enumerate(c.body):
+            if isinstance(x, Atom) and x.relation in self.hc.statics and x.args and x.args[-1] == v:
+                rows = []
+                for row in self.hc.statics[x.relation]:
+                    o = self.object_of(row[-1])
+                    rows.append(row if o is None and row[-1].name == "null" or o is not None and o.is_a(info)
+                                else row[:-1] + (Const("null"),))
+                table = self.hc.static_table(("cast", x.relation, id(info)), rows)
+                body = list(c.body)
+                body[i] = Atom(table, x.args)
+                return Clause(body, dict(c.env))
+        return None
+
+    def boolean(self, e, c: Clause) -> list[tuple[Clause, Value]]:
+        yes, no = self.cond(e, c)
+        return [(x, Const("yes")) for x in yes] + [(x, Const("no")) for x in no]
+
+    def object_of(self, v: Const) -> UObj | None:
+        return self.hc.object_of(v)
+
+    def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
+        if isinstance(o, STATIC):
+            raise Unsupported(f"'{name}' of a list")
+        if isinstance(o, Const):
+            obj = self.object_of(o)
+            if obj is None:
+                return []  # a member of null: the runtime stops, the lowering drops the case
+            if (obj.name, name) in self.hc.fluent_cells:
+                v = self.var()
+                self.hf.reads.add(name)
+                return [(Clause(c.body + [Atom(read_rel(name), (o, v))], dict(c.env)), v)]
+            if name in obj.fields:
+                value = obj.fields[name]
+                if isinstance(value, tuple):
+                    return [(c, Static(value))]
+                return [(c, self.hc.const_of(value))]
+            raise Unsupported(f"'{name}' of {obj.name}")
+        # an object known only at run time: its attribute from the state, or a static field, by object
+        v = self.var()
+        if name in self.hc.fluent_attrs:
+            self.hf.reads.add(name)
+        rows = []
+        for obj in self.hc.u.objects:
+            if (obj.name, name) not in self.hc.fluent_cells and name in obj.fields:
+                value = obj.fields[name]
+                if isinstance(value, (tuple, list, dict)):
+                    continue
+                rows.append((self.hc.const_of(obj), self.hc.const_of(value)))
+        if name not in self.hc.fluent_attrs and not rows:
+            raise Unsupported(f"'{name}' of an object known at run time")
+        if rows and name in self.hc.fluent_attrs:
+            raise Unsupported(f"'{name}' changes on some objects and not on others")
+        if rows:
+            self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
+        return [(Clause(c.body + [Atom(read_rel(name), (o, v))], dict(c.env)), v)]
+
+    def index(self, c: Clause, o: Value, k: Value) -> list[tuple[Clause, Value]]:
+        if isinstance(o, Const):
+            obj = self.object_of(o)
+            if obj is None or obj.cells is None:
+                raise Unsupported("indexing a value not known when compiling")
+            o = Static(obj.cells)
+        if isinstance(o, Pending):
+            return self.pending(c, o.items, o.keys + (k,))
+        if not isinstance(o, Static):
+            raise Unsupported("indexing a value not known when compiling")
+        items = o.value
+        if isinstance(k, Const):
+            try:
+                i = int(k.name)
+            except ValueError:
+                return []
+            if not 0 <= i < len(items):
+                return []  # out of range: the runtime stops
+            return [(c, self.item(items[i]))]
+        return self.pending(c, items, (k,))
+
+    def item(self, x) -> Value:
+        if isinstance(x, tuple):
+            return Static(x)
+        return x if isinstance(x, Const) else self.hc.const_of(x)
+
+    def pending(self, c: Clause, items: tuple, keys: tuple) -> list[tuple[Clause, Value]]:
+        """`items[k1][k2]...` with some keys known only at run time: a table of every index path, once deep enough."""
+        leaves = items
+        for _ in range(len(keys) - 1):
+            leaves = next((x for x in leaves if isinstance(x, tuple)), ())
+        if any(isinstance(x, tuple) for x in leaves):
+            return [(c, Pending(items, keys))]
+        rows = []
+
+        def walk(x, path):
+            if len(path) == len(keys):
+                rows.append(tuple(Const(str(i)) for i in path) + (self.item(x),))
+                return
+            if isinstance(x, tuple):
+                for i, y in enumerate(x):
+                    walk(y, path + (i,))
+        walk(items, ())
+        if any(isinstance(r[-1], Static) for r in rows):
+            raise Unsupported("a list of lists indexed at run time")
+        table = self.hc.static_table(("index", id(items), len(keys)), rows)
+        v = self.var()
+        return [(Clause(c.body + [Atom(table, tuple(keys) + (v,))], dict(c.env)), v)]
+
+    def calc(self, op: str, a: Value, b: Value, c: Clause) -> tuple[Clause | None, Term]:
+        if isinstance(a, STATIC) or isinstance(b, STATIC):
+            raise Unsupported("arithmetic on a list")
+        if isinstance(a, Const) and isinstance(b, Const):
+            try:
+                x, y = int(a.name), int(b.name)
+            except ValueError:
+                return None, Const("null")  # arithmetic on null or an object: the runtime stops
+            return c, Const(str(x + y if op == "+" else x - y if op == "-" else x * y))
+        r = self.var()
+        return Clause(c.body + [Atom(CALCS[op], (a, b, r))], dict(c.env)), r
+
+    # ------------------------------------------------------------ conditions
+    def cond(self, e, c: Clause) -> tuple[list[Clause], list[Clause]]:
+        """The clauses in which e is true, and those in which it is false (null: neither); each its own copy."""
+        yes, no = self._cond(e, c)
+        return [x.copy() for x in yes], [x.copy() for x in no]
+
+    def _cond(self, e, c: Clause) -> tuple[list[Clause], list[Clause]]:
+        if isinstance(e, ast.Unary) and e.op == "!":
+            yes, no = self.cond(e.operand, c)
+            return no, yes
+        if isinstance(e, ast.Binary) and e.op in ("&&", "||"):
+            left_yes, left_no = self.cond(e.left, c)
+            if e.op == "&&":
+                yes, no = [], list(left_no)
+                for x in left_yes:
+                    y, n = self.cond(e.right, x)
+                    yes += y
+                    no += n
+                return yes, no
+            yes, no = list(left_yes), []
+            for x in left_no:
+                y, n = self.cond(e.right, x)
+                yes += y
+                no += n
+            return yes, no
+        if isinstance(e, ast.Binary) and e.op in ("&", "|", "^"):  # both sides evaluated, bools
+            yes, no = [], []
+            left_yes, left_no = self.cond(e.left, c)
+            for a, lefts in ((True, left_yes), (False, left_no)):
+                for x in lefts:
+                    right_yes, right_no = self.cond(e.right, x)
+                    for b, rights in ((True, right_yes), (False, right_no)):
+                        value = a and b if e.op == "&" else a or b if e.op == "|" else a != b
+                        (yes if value else no).extend(rights)
+            return yes, no
+        if isinstance(e, ast.Binary) and e.op in ("==", "!="):
+            yes, no = [], []
+            for c2, a in self.expr(e.left, c):
+                for c3, b in self.expr(e.right, c2):
+                    if isinstance(a, STATIC) or isinstance(b, STATIC):
+                        raise Unsupported("comparing lists")
+                    y = self.unify(c3, a, b)
+                    n = self.differ(c3, a, b)
+                    yes += [y] if y is not None else []
+                    no += [n] if n is not None else []
+            return (yes, no) if e.op == "==" else (no, yes)
+        if isinstance(e, ast.Binary) and e.op in COMPARE:
+            yes, no = [], []
+            for c2, a in self.expr(e.left, c):
+                for c3, b in self.expr(e.right, c2):
+                    if isinstance(a, STATIC) or isinstance(b, STATIC):
+                        raise Unsupported("comparing lists")
+                    for op, out in ((e.op, yes), (OPPOSITE[e.op], no)):
+                        got = self.compare(op, a, b, c3)
+                        if got is not None:
+                            out.append(got)
+            return yes, no
+        yes, no = [], []
+        for c2, v in self.expr(e, c):
+            if isinstance(v, STATIC):
+                raise Unsupported("a list as a condition")
+            y = self.unify(c2, v, Const("yes"))
+            n = self.unify(c2, v, Const("no"))
+            yes += [y] if y is not None else []
+            no += [n] if n is not None else []
+        return yes, no
+
+    def compare(self, op: str, a: Term, b: Term, c: Clause) -> Clause | None:
+        if isinstance(a, Const) and isinstance(b, Const):
+            try:
+                x, y = int(a.name), int(b.name)
+            except ValueError:
+                return None  # a comparison with null: the runtime stops
+            holds = {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+            return c if holds else None
+        return Clause(c.body + [Atom(COMPARE[op], (a, b))], dict(c.env))
+
+    def unify(self, c: Clause, a: Term, b: Term) -> Clause | None:
+        if a == b:
+            return c
+        if isinstance(a, Var):
+            return c.bind(a, b)
+        if isinstance(b, Var):
+            return c.bind(b, a)
+        return None  # two different constants
+
+    def differ(self, c: Clause, a: Term, b: Term) -> Clause | None:
+        if a == b:
+            return None
+        if isinstance(a, Const) and isinstance(b, Const):
+            return c
+        return Clause(c.body + [Distinct(a, b)], dict(c.env))
+
+    # ------------------------------------------------------------ calls
+    def call(self, e: ast.Call, c: Clause) -> list[tuple[Clause, Value]]:
+        from tgpl.frontend.types import CallableType
+
+        ct = self.hc.types.get(id(e.callee))
+        if not isinstance(ct, CallableType) or ct.kind != "function":
+            raise Unsupported("a call of a built-in or an action")
+        fi = ct.target
+        callee = e.callee
+        if fi.owner is None:
+            thises = [(c, None)]
+        elif isinstance(callee, ast.Member):
+            if isinstance(callee.obj, ast.Base):
+                raise Unsupported("base calls")
+            thises = self.expr(callee.obj, c)
+        else:
+            thises = [(c, self.hc.const_of(self.this) if self.this is not None else None)]
+        if any(a.name is None for a in e.args):
+            raise Unsupported("positional arguments")
+        given = {a.name: a.value for a in e.args}
+        if set(given) != {i.name for i in fi.defn.inputs}:
+            raise Unsupported("arguments left to their defaults")
+        out = []
+        for c2, this in thises:
+            if fi.owner is not None:
+                if not isinstance(this, Const) or self.object_of(this) is None:
+                    raise Unsupported("a method of an object known at run time")
+                obj = self.object_of(this)
+                if obj.cls.find_function(fi.name) is not fi and obj.cls.find_function(fi.name) is not None:
+                    raise Unsupported("an overridden method")
+            hf = self.hc.compile(fi, self.object_of(this) if this is not None else None)
+            todo = [(c2, [])]
+            for inp in fi.defn.inputs:
+                todo = [(c4, vals + [v]) for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
+            for c3, vals in todo:
+                if any(isinstance(v, STATIC) for v in vals):
+                    raise Unsupported("a list as an argument")
+                self.hf.calls.add(hf.name)
+                self.hf.rules.append(Rule(Atom(hf.name + "|call", tuple(vals)), tuple(c3.body)))
+                r = self.var()
+                out.append((Clause(c3.body + [Atom(hf.name + "|result", tuple(vals) + (r,))], dict(c3.env)), r))
+        return out
+
+
+
+def relaxed_reads(hc: HornCompiler, fluents) -> dict[str, list[tuple[Const, Const]]]:
+    """attribute -> every (object, value) the `fluents` (tgpl.lowering.segments.Fluent) can hold, as constants."""
+    out: dict[str, list[tuple[Const, Const]]] = {}
+    for fl in fluents:
+        for v in fl.domain:
+            value = Const(f"#p:{int(v)}") if fl.type == PLAYER and v is not None else hc.const_of(v)
+            out.setdefault(fl.attr, []).append((hc.const_of(fl.obj), value))
+    return out
+
+
+# ====================================================================== instances and tables
+@dataclass
+class Compiled:
+    """The rules of the compiled calls of one lowering, in the compiler's names and constants.
+
+    `rules` use the relations `<instance>#<part>` (an instance is a function on
+    an object in a context: which views its reads go through), `#read:<attr>@<ctx>`
+    for fluent reads, and tables: `tables` maps each table relation used to its
+    rows (arithmetic, comparisons, indexing, static fields, and the results of
+    functions that read no fluent).
+    """
+
+    rules: list[Rule]
+    tables: dict[str, list[tuple[Const, ...]]]
+
+
+class Overflow(Exception):
+    """A compiled function's numbers grow past BOUND with every fluent relaxed: its loops are not bounded by the board."""
+
+    def __init__(self, span):
+        self.reason = (f"with --functions-as-relations, this function's numbers grow past {BOUND} in some state: "
+                       "its loops are not bounded by the board")
+        super().__init__(self.reason)
+        self.span = span  # the function's name
+
+
+def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
+                relaxed_reads: dict[str, list[tuple[Const, Const]]], results_of: str | None = None) -> Compiled:
+    """The rules for the calls demanded, `{(function key, context id): {argument rows}}`, and their tables.
+
+    `relaxed_reads[attr]` lists every (object, value) a fluent of `attr` can hold
+    (its domain), which is what the relaxation reads. Raises Overflow. With
+    `results_of` (a function key), only the rows of its results are returned, as a table.
+    """
+    # the instances: each function demanded, and every function it calls, in the same context
+    todo = sorted(demands)
+    instances: list[tuple[str, int]] = []
+    while todo:
+        key, ctx = todo.pop()
+        if (key, ctx) in instances:
+            continue
+        instances.append((key, ctx))
+        todo.extend((k, ctx) for k in sorted(hc.functions[key].calls))
+    instances.sort()
+    static_fn = {key for key, _ in instances if not _reads_fluents(hc, key, set())}
+
+    def rename(x, ctx):
+        if isinstance(x, Not):
+            return Not(rename(x.literal, ctx))
+        if not isinstance(x, Atom):
+            return x
+        rel = x.relation
+        if "|" in rel:  # a function's own relation
+            fn, part = rel.split("|", 1)
+            rel = f"{fn}|{part}@{ctx}" if fn not in static_fn else f"{fn}|{part}@s"
+        elif rel.startswith("#read:"):
+            attr = rel[6:]
+            rel = f"{rel}@{ctx}" if attr in hc.fluent_attrs else "#field:" + attr
+        return Atom(rel, x.args)
+
+    rules: list[Rule] = []
+    for key, ctx in instances:
+        c = "s" if key in static_fn else ctx
+        for r in hc.functions[key].rules:
+            rules.append(Rule(rename(r.head, c), tuple(rename(x, c) for x in r.body)))
+    for (key, ctx), rows in sorted(demands.items()):
+        c = "s" if key in static_fn else ctx
+        rules.extend(Rule(Atom(f"{key}|call@{c}", row)) for row in sorted(rows, key=str))
+    rules = list(dict.fromkeys(rules))
+
+    # relax: every fluent read may give any value of its domain; evaluate once with clingo
+    facts: dict[str, list[tuple]] = {}
+    for r in rules:
+        for x in r.body:
+            if isinstance(x, Atom) and x.relation.startswith("#read:"):
+                attr = x.relation[6:].rsplit("@", 1)[0]
+                facts.setdefault(x.relation, relaxed_reads.get(attr, []))
+            elif isinstance(x, Atom) and x.relation.startswith("#field:"):
+                facts.setdefault(x.relation, hc.statics.get(x.relation, []))
+            elif isinstance(x, Atom) and x.relation.startswith("#static"):
+                facts.setdefault(x.relation, hc.statics[x.relation])
+    wanted = {("overflow", 1)}
+    if results_of is not None:
+        rel = f"{results_of}|result@" + ("s" if results_of in static_fn else "0")
+        wanted.add((_asp_name(rel), len(hc.functions[results_of].params) + 1))
+    for r in rules:
+        for x in r.body:
+            if isinstance(x, Atom) and _is_table(x.relation):
+                wanted.add((_asp_name(x.relation), len(x.args)))
+    model = _model(_relaxed_program(rules, facts), wanted)
+    if model.get(("overflow", 1)):
+        key = min(row[0].name for row in model[("overflow", 1)])
+        raise Overflow(hc.functions[key].span if key in hc.functions else None)
+    if results_of is not None:
+        return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
+
+    # the rules that read the state stay rules; the rest become tables of what the relaxation found
+    tables: dict[str, list[tuple]] = {}
+    out: list[Rule] = []
+    for r in rules:
+        rel = r.head.relation
+        if rel.endswith("@s"):
+            continue  # a function that reads no fluent: its results are a table, its demand is not needed
+        body = []
+        for x in r.body:
+            if isinstance(x, Atom) and _is_table(x.relation):
+                tables.setdefault(x.relation, sorted(model.get((_asp_name(x.relation), len(x.args)), []), key=str))
+            body.append(x)
+        out.append(Rule(r.head, tuple(body)))
+    return Compiled(out, tables)
+
+
+BUILTIN_TABLES = set(CALCS.values()) | set(COMPARE.values())
+_ASP_OPS = {"#plus": "+", "#minus": "-", "#times": "*", "#lt": "<", "#le": "<=", "#gt": ">", "#ge": ">="}
+
+
+def _is_table(rel: str) -> bool:
+    """Is `rel` a table in the output (arithmetic, a static table or field, a function that reads no fluent)?"""
+    return rel.endswith("@s") or rel in BUILTIN_TABLES or rel.startswith(("#static", "#field:"))
+
+
+def _reads_fluents(hc: HornCompiler, key: str, seen: set[str]) -> bool:
+    if key in seen:
+        return False
+    seen.add(key)
+    hf = hc.functions[key]
+    return any(a in hc.fluent_attrs for a in hf.reads) or any(_reads_fluents(hc, k, seen) for k in hf.calls)
+
+
+def _asp_name(rel: str) -> str:
+    """An ASP predicate name for an internal relation name (kept readable, made unique by a hash)."""
+    import hashlib
+
+    return "h_" + hashlib.sha1(rel.encode()).hexdigest()[:12]
+
+
+def _asp_term(t) -> str:
+    if isinstance(t, Var):
+        return t.name
+    name = t.name
+    if name.lstrip("-").isdigit():
+        return name
+    return '"' + name.replace('"', '\\"') + '"'
+
+
+def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
+    """The compiled rules as one positive ASP program, with arithmetic done by clingo on the rows asked for.
+
+    Each arithmetic or comparison literal asks for its row (`need`, from the body
+    before it) and reads it from a table clingo fills; a result beyond BOUND is
+    `overflow`, and no row, which keeps the grounding finite.
+    """
+    lines = []
+    for rel, rows in facts.items():
+        name = _asp_name(rel)
+        for row in rows:
+            lines.append(f"{name}({','.join(map(_asp_term, row))}).")
+    builtins = set()
+    for r in rules:
+        body = []
+        for x in r.body:
+            if isinstance(x, Atom) and x.relation in _ASP_OPS:
+                builtins.add(x.relation)
+                ins = x.args if x.relation in COMPARE.values() else x.args[:2]
+                need = f"need_{_asp_name(x.relation)}({','.join(map(_asp_term, ins))})"
+                lines.append(f"{need} :- {', '.join(body)}." if body else f"{need}.")
+                if x.relation in CALCS.values():  # which function grows past the bound, for the refusal
+                    a, b = map(_asp_term, x.args[:2])
+                    function = _asp_term(Const(r.head.relation.split("|")[0]))
+                    grows = f"|{a}{_ASP_OPS[x.relation]}{b}| > {BOUND}"
+                    lines.append(f"overflow({function}) :- {', '.join(body + [grows])}.")
+            body.append(_asp_literal(x))
+        head = _asp_literal(r.head)
+        lines.append(f"{head} :- {', '.join(body)}." if body else f"{head}.")
+    for rel in sorted(builtins):
+        name, op = _asp_name(rel), _ASP_OPS[rel]
+        if rel in COMPARE.values():
+            lines.append(f"{name}(A,B) :- need_{name}(A,B), A {op} B.")
+        else:
+            lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), -{BOUND} <= A{op}B, A{op}B <= {BOUND}.")
+    return "\n".join(lines) + "\n"
+
+
+def _asp_literal(x) -> str:
+    if isinstance(x, Distinct):
+        return f"{_asp_term(x.left)} != {_asp_term(x.right)}"
+    if isinstance(x, Not):
+        return "not " + _asp_literal(x.literal)
+    args = ",".join(map(_asp_term, x.args))
+    return f"{_asp_name(x.relation)}({args})" if args else _asp_name(x.relation)
+
+
+def _model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], list[tuple[Const, ...]]]:
+    """The atoms of the `wanted` predicates in the single model of a positive program (grounding decides it)."""
+    import clingo
+
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    number = clingo.SymbolType.Number
+    out: dict[tuple[str, int], list[tuple[Const, ...]]] = {}
+    for name, arity in sorted(wanted):
+        rows = out.setdefault((name, arity), [])
+        for atom in ctl.symbolic_atoms.by_signature(name, arity):
+            rows.append(tuple(Const(str(a.number)) if a.type == number else Const(a.string)
+                              for a in atom.symbol.arguments))
+    return out
