@@ -56,6 +56,10 @@ class Machine:
         self.event_cls = game.by_info[id(game.builtins.event)]
         self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
+        # The last entry of a phase with inputs in this segment: (copy of the world then,
+        # choices used before it); `resuming`: this segment starts at such an entry.
+        self.entry: tuple[World, int] | None = None
+        self.resuming = False
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
@@ -540,6 +544,14 @@ class Machine:
         if control.turn is None or control.phase is None:
             return
         phase = self.game.turns[control.turn].phases[control.phase]
+        if phase.inputs:
+            if self.resuming:
+                self.resuming = False  # the world is the entry's copy already
+            else:
+                # Everything after a phase's entry depends only on the world and the choices
+                # made since: a decision asked from here on resumes from this copy, and states
+                # waiting for it are equal whenever these worlds and choices are (`State.key`).
+                self.entry = (self.world.copy(), self.used)
         frame = Frame(self, None, phase.size)
         self.stack.append((f"phase {phase.turn}.{phase.name}", phase.span))
         try:
@@ -570,6 +582,12 @@ class Machine:
                 self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
         if setup is not None:
             self._run_block(setup, Frame(self, None, size), "setup", None)
+        self.settle()
+
+    def resume_phase(self) -> None:
+        """Run a segment from the entry of the current phase (a world `entry` copied)."""
+        self.resuming = True
+        self.enter_phase()
         self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
