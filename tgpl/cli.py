@@ -413,38 +413,56 @@ def _machine(path: str, engine: str = "runtime"):
     return RuntimeMachine(_load_game(path))
 
 
-def _explore(path: str, machine, max_states: int, quiet: bool = False):
+def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None):
+    import time
+
     from tgpl.asp.reasoner import GdlError
-    from tgpl.verify.graph import explore
+    from tgpl.verify.graph import explore, memory_in_use
 
     tty = sys.stderr.isatty()
+    start = time.monotonic()
+    shown = [False]
 
     def progress(done: int, seen: int) -> None:
-        if not quiet and (tty or done % 10_000 == 0):
-            click.echo(f"\r{path}: {done} states explored, {seen} seen", err=True, nl=not tty)
+        elapsed = time.monotonic() - start
+        if quiet or (tty and elapsed < 1.0) or (not tty and done % 10_000):
+            return
+        used = memory_in_use()
+        memory = f", {used / 2**20:,.0f} MB" if used is not None else ""
+        click.echo(f"\r{path}: {done:,} states explored, {seen:,} seen, {done / max(elapsed, 1e-9):,.0f} states/s"
+                   f"{memory}", err=True, nl=not tty)
+        shown[0] = True
 
     with _game_errors(path):
         try:
-            g = explore(machine, max_states, progress)
+            g = explore(machine, max_states, progress, max_memory)
         except GdlError as e:
             click.echo(f"{path}: error: {e}", err=True)
             sys.exit(1)
-    if not quiet and tty and g.expanded >= 1000:
+    if tty and shown[0]:
         click.echo("", err=True)
     return g
+
+
+def _max_memory(megabytes: int | None) -> int | None:
+    from tgpl.verify.graph import default_max_memory
+
+    return megabytes * 2**20 if megabytes is not None else default_max_memory()
 
 
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("--max-states", type=int, default=1_000_000, show_default=True,
-              help="Explore at most this many states; past it the check is incomplete.")
+              help="Store at most this many states; past it the check is incomplete.")
+@click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="Stop (incomplete) before this process uses more memory  [default: a quarter of the machine's]")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
 @click.option("--witness-dir", type=click.Path(file_okay=False), help="Write each witness to a file here.")
 @click.option("--horizon", type=click.IntRange(min=0), default=None,
               help="Bounded mode: search the plays of up to N moves with clingo instead.")
 @click.option("--engine", type=click.Choice(["runtime", "clingo"]), default=DEFAULT_ENGINE, show_default=True,
               help="Complete mode on a .tgpl game: explore it on the runtime, or lowered to GDL on clingo.")
-def verify(game, max_states, as_json, witness_dir, horizon, engine):
+def verify(game, max_states, max_memory, as_json, witness_dir, horizon, engine):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -458,7 +476,7 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine):
         _verify_bounded(game, horizon, as_json, witness_dir)
         return
     machine = _machine(game, engine)
-    g = _explore(game, machine, max_states, quiet=as_json)
+    g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory))
     rep = check(g)
     rep["game"] = game
     _write_witnesses(rep["problems"], witness_dir)
@@ -469,8 +487,8 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine):
     say(f"{game}: {'complete' if rep['complete'] else 'INCOMPLETE'}: {rep['states']} states, "
         f"{rep['terminal']} terminal, {rep['transitions']} transitions")
     if not rep["complete"]:
-        say(f"  the game has more than {max_states} states (--max-states): only the first {rep['states']} "
-            "(breadth first) were checked; weak winnability, forced wins and the value need a complete check")
+        say(f"  stopped at {rep['stopped']}: only the first {rep['states']} states (breadth first) were "
+            "checked; weak winnability, forced wins and the value need a complete check")
     say(f"  stuck states: {rep['stuck'] or 'none'}")
     ends = "every play ends" if rep["complete"] else "no cycle among the states checked"
     say(f"  termination: {ends if rep['terminates'] else 'NO, a play can go on for ever'}")

@@ -473,3 +473,51 @@ def test_who_may_use_an_object_global_group_and_local(start):
     assert texts(one) == ["Bank.Take()", "Hand#1.Play()"]
     two = one.apply("Hand#1.Play()")
     assert texts(two) == ["Bank.Take()", "Team#0.Plan()", "Hand#2.Play()"]
+
+
+TWO_ORDERS = """
+game "t";
+players 1;
+global class Flags { bool A = false; bool B = false; }
+class Seat
+{
+    action SetA
+    {
+        require { return !Flags.A; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { Flags.A = true; if (Flags.B) { turn.pass(0, "Ask"); } else { turn.pass(0, "P"); } }
+    }
+    action SetB
+    {
+        require { return !Flags.B; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { Flags.B = true; if (Flags.A) { turn.pass(0, "Ask"); } else { turn.pass(0, "P"); } }
+    }
+}
+turn T
+{
+    phase P { }
+    phase Ask
+    {
+        input bool high;
+        optional input bool low;
+        effect { if (high) { winner 0; } winner {}; }
+    }
+}
+setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+
+def test_a_choice_reached_by_two_move_orders_has_one_key(start):
+    initial = start(TWO_ORDERS)
+    ab = initial.apply("Seat#0.SetA()").apply("Seat#0.SetB()")
+    ba = initial.apply("Seat#0.SetB()").apply("Seat#0.SetA()")
+    assert ab.request.name == ba.request.name == "high"
+    assert ab.to_json() == ba.to_json()
+    assert ab.key() == ba.key() and hash(ab.key()) == hash(ba.key())
+    # the next choice too, and the states keep playing alike
+    ab_high, ba_high = ab.apply("true"), ba.apply("true")
+    assert ab_high.request.name == "low" and ab_high.key() == ba_high.key()
+    assert ab.apply("false").key() != ab_high.key()
+    done_ab, done_ba = ab_high.apply("null"), ba_high.apply("null")
+    assert done_ab.ranking == done_ba.ranking == [[0]] and done_ab.key() == done_ba.key()

@@ -226,8 +226,11 @@ def test_cli_verify_defect_writes_a_witness_play_accepts(tmp_path):
 def test_cli_verify_incomplete():
     result = run("verify", TRIS, "--max-states", "100", "--json")
     report = json.loads(result.output)
-    assert not report["complete"] and report["states"] == 100
+    # at most 100 states stored: the run stops when the next one would pass the cap
+    assert not report["complete"] and 0 < report["states"] < 100 and "--max-states" in report["stopped"]
     assert result.exit_code == 0 and report["well_formed"]
+    text = run("verify", TRIS, "--max-states", "100")
+    assert "stopped at the state cap (100 states stored, --max-states)" in text.output
 
 
 def test_cli_compare():
@@ -372,3 +375,23 @@ def test_exploring_tris_leaves_no_cyclic_garbage():
         assert gc.collect() < 1000  # released worlds went by reference counting (there are 16,167)
     finally:
         gc.enable()
+
+
+def test_exploring_stores_compact_states():
+    """Past the memory it may keep whole states in, explore stores a compact key per state seen
+    and rebuilds frontier states from their moves: memory per stored state stays small even on a
+    15 x 15 board, where one state takes about 100 KB."""
+    import tracemalloc
+
+    machine = RuntimeMachine(load_game(ROOT / "examples" / "fiveinarow.tgpl"))
+    tracemalloc.start()
+    try:
+        g = explore(machine, max_states=300, keep_memory=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not g.complete and g.stored == 300 and "--max-states" in g.stopped
+    assert len(machine.key(machine.initial())) == 16
+    # Bytes per stored state at the peak, which holds one expansion's 224 successors (whole, as
+    # the runtime makes them): kept whole, the 300 states alone would take over 100 KB each.
+    assert peak / g.stored < 90_000, peak / g.stored

@@ -43,6 +43,9 @@ class RInput:
     target: Code | None = None  # who picks a player input; None: the default target
     filters: list[tuple[int, Code]] = field(default_factory=list)  # (candidate slot, filter block)
     default: Code | None = None
+    # Per filter: whether its block never names the candidate. While legal moves are listed
+    # filters cannot change anything, so such a filter is run once per candidate set.
+    constant: tuple[bool, ...] = ()
 
 
 @dataclass(eq=False)
@@ -64,25 +67,25 @@ class RFunction:
         return self.returns == PLAYER
 
     @cached_property
-    def plans(self) -> dict[tuple[str, ...], tuple[int, ...] | None]:
-        """Per call shape (the names a call gives, in its order): `slots_given`'s answer."""
+    def binders(self) -> dict[tuple[str, ...], list | tuple[int, ...] | bool]:
+        """Per call shape (the names a call gives, in its order): `binder`'s answer."""
         return {}
 
-    def slots_given(self, names: tuple[str, ...]) -> tuple[int, ...] | None:
-        """The slots of the inputs named by a call that gives every input once, in the
-        call's order; None for any other call (it binds through the general path).
+    def binder(self, names: tuple[str, ...]) -> list | tuple[int, ...] | bool:
+        """How a call of this shape binds (tgpl.runtime.codegen._invoke): False when it does not
+        give every input once (the general path); a list, the padding after the values, when it
+        gives them in the slots 0, 1, ... in order; else the slots of its values.
 
-        Cached per call shape: generated code calls functions this way, and binding by
-        a precomputed list of slots is the cheap part of a call that runs in every move.
+        Cached per call shape: generated code calls functions this way, and binding by a
+        precomputed plan is the cheap part of a call that runs in every move.
         """
-        plans = self.plans
-        if names in plans:
-            return plans[names]
         slots = {i.name: i.slot for i in self.inputs}
-        plan = tuple(slots[n] for n in names) if len(set(names)) == len(names) == len(slots) \
-            and all(n in slots for n in names) else None
-        plans[names] = plan
-        return plan
+        found: list | tuple[int, ...] | bool = False
+        if len(set(names)) == len(names) == len(slots) and all(n in slots for n in names):
+            plan = tuple(slots[n] for n in names)
+            found = [None] * (self.size - len(plan)) if plan == tuple(range(len(plan))) else plan
+        self.binders[names] = found
+        return found
 
 
 @dataclass(eq=False)
@@ -148,6 +151,17 @@ class RClass:
             if name in c.functions:
                 return c.functions[name]
         return None
+
+    def function(self, name: str) -> RFunction | None:
+        """`find_function`, remembered per name: generated code looks a method up on every call."""
+        found = self.found_functions
+        if name not in found:
+            found[name] = self.find_function(name)
+        return found[name]
+
+    @cached_property
+    def found_functions(self) -> dict[str, RFunction | None]:
+        return {}
 
     def find_action(self, name: str) -> RAction | None:
         for c in self.ancestors():

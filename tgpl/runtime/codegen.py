@@ -21,7 +21,8 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime.errors import Returned
+from tgpl.runtime.classes import Frame
+from tgpl.runtime.errors import Cancelled as _Cancelled, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 if TYPE_CHECKING:
@@ -61,12 +62,65 @@ def _as_player(value, players):
 
 
 def _call_method(m, target, name, names, values, span):
-    if target is None:
-        m.error(span, f"cannot call '{name}' on null")
-    rf = target.cls.find_function(name) if target.__class__ is Obj else None
+    """`target.name(...)` from generated code: the method looked up on the target's class
+    (remembered per class), then called as Machine.call_named calls it, inline: method calls
+    are the bulk of a game's code (chess's filters call one per square and piece)."""
+    if target.__class__ is not Obj:
+        if target is None:
+            m.error(span, f"cannot call '{name}' on null")
+        m.error(span, f"{show(target)} has no function '{name}'")
+    rf = target.cls.found_functions.get(name, _UNKNOWN)
+    if rf is _UNKNOWN:
+        rf = target.cls.function(name)
     if rf is None:
         m.error(span, f"{show(target)} has no function '{name}'")
-    return m.call_named(rf, target, names, values, span)
+    return _invoke(m, rf, target, names, values, span)
+
+
+def _invoke(m, rf, this, names, values, span):
+    """A call whose arguments are all named (Machine.call_named). When it gives every input
+    once, the values go straight to their slots (the common case, inputs in declaration order,
+    is one list); any other call binds through Machine.call_function. The effect and its
+    result are handled exactly as there."""
+    binder = rf.binders.get(names)
+    if binder.__class__ is list:
+        local = [*values, *binder]
+    else:
+        if binder is None:
+            binder = rf.binder(names)
+        if binder is False:
+            return m.call_function(rf, this, list(zip(names, values)), span)
+        if binder.__class__ is list:
+            local = [*values, *binder]
+        else:
+            local = [None] * rf.size
+            for slot, value in zip(binder, values):
+                local[slot] = value
+    effect = rf.effect
+    if effect is None:
+        return None
+    frame = _new_frame(Frame)
+    frame.m = m
+    frame.this = this
+    frame.event = None
+    frame.vars = local
+    stack = m.stack
+    stack.append((rf.what, span))
+    try:
+        r = effect(frame)
+        if r.__class__ is not Returned or r.value is None:
+            return None
+        return to_player(r.value, m.players) if rf.returns_player else r.value
+    except _Cancelled:
+        return None
+    except RecursionError:  # the host's stack ran out: report it as the game's error
+        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+    finally:
+        stack.pop()
+
+
+_UNKNOWN = object()
+_new_frame = object.__new__
 
 
 def _is_float_literal(code: str) -> bool:
@@ -80,7 +134,7 @@ def _is_float_literal(code: str) -> bool:
 
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_call_method": _call_method, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj,
 }
 
@@ -304,8 +358,13 @@ class BlockGenerator:
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
+        if isinstance(e, ast.InitList):
+            t = want if want is not None else self.c.type_of(e)
+            if not e.items and isinstance(t, Collection):  # `{}`: a new empty table or list, inline
+                return "{}" if t.kind == "Table" else "[]"
+            return self.fallback(e, want)
         method = getattr(self, "expr_" + type(e).__name__, None)
-        if method is None or isinstance(e, ast.InitList):
+        if method is None:
             return self.fallback(e, want)
         return method(e)
 
@@ -386,6 +445,11 @@ class BlockGenerator:
                 return f"({a}.get({k}) if {test} else _index(m, {a}, {k}, {span}))"
             test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
             return f"({a}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
+        if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
+            a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
+            test = (f"(({a} := {obj}).__class__ is _Obj) & (({k} := {key}).__class__ in _N)"
+                    f" and ({cells} := {a}.fields.get('_cells')) is not None and 0 <= {k} < len({cells})")
+            return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
 
     def expr_Unary(self, e: ast.Unary) -> str:
@@ -425,7 +489,7 @@ class BlockGenerator:
                 other = e.left if isinstance(e.right, ast.NullLit) else e.right
                 test = f"({self.expr(other)} is None)"
             else:
-                test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
+                test = self.equal(self.expr(e.left), self.expr(e.right))
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
             return f"(_show({self.expr(e.left)}) + _show({self.expr(e.right)}))"
@@ -442,6 +506,14 @@ class BlockGenerator:
         if op in _INLINE_ARITH:
             return self.arith_expr(op, left, right, span, fn)
         return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
+
+    def equal(self, left: str, right: str) -> str:
+        """`_eq` inline for its common cases: the same value (objects, null), two floats, an
+        object against anything else; the rest (bools, strings, mixed numbers) goes to `_eq`."""
+        a, b = self.name("_t"), self.name("_t")
+        return (f"(True if ({a} := {left}) is ({b} := {right})"
+                f" else ({a} == {b}) if ({a}.__class__ is float) & ({b}.__class__ is float)"
+                f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
 
     def short_circuit(self, e: ast.Binary) -> str:
         a, b = self.name("_t"), self.name("_t")
@@ -479,7 +551,7 @@ class BlockGenerator:
         values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
         if fi.owner is None:
             rf = self.const(self.c.functions[id(fi)], "_r")
-            return f"m.call_named({rf}, None, {names}, ({values}), {span})"
+            return f"_invoke(m, {rf}, None, {names}, ({values}), {span})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
         return f"_call_method(m, {obj}, {fi.name!r}, {names}, ({values}), {span})"
 

@@ -14,7 +14,7 @@ Statements return a signal: None to go on, BREAK, CONTINUE or a `Returned`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tgpl.frontend import ast
@@ -76,6 +76,25 @@ class CompiledGame:
     players: range  # the player counts the game allows: `players 2;` is range(2, 3)
     name: str
     actions: list[RAction]  # every action, in declaration order
+    _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
+
+    def answering(self, event: RClass) -> dict[int, list[RAction]]:
+        """Which actions answer an event of class `event`: per class (by id), its actions with a
+        trigger on `event` or one of its bases, in declaration order. Resolved once per program
+        and event class, so dispatching an event only visits the objects that may answer it."""
+        found = self._answering.get(id(event))
+        if found is None:
+            names = {c.name for c in event.ancestors()}
+            found = {}
+            for rc in self.classes_by_id():
+                actions = [ra for ra in rc.all_actions() if names.intersection(ra.triggers)]
+                if actions:
+                    found[id(rc)] = actions
+            self._answering[id(event)] = found
+        return found
+
+    def classes_by_id(self) -> list[RClass]:
+        return list({id(rc): rc for rc in self.by_info.values()}.values())
 
 
 
@@ -267,16 +286,20 @@ class Compiler:
         is_list = isinstance(t, Collection) and t.kind == "List"
         candidate_type = t.elem if isinstance(t, Collection) and is_list else t
         filters = []
+        constant = []
         for flt in inp.filters:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
             filters.append((slot, self.block(flt.body, layout)))
             layout.pop()
+            candidate = flt.name or inp.name
+            constant.append(not any(isinstance(n, ast.Name) and n.name == candidate for n in ast.walk(flt.body)))
         target = self.expr(inp.target, layout) if inp.target is not None else None
         default = self.value_for(inp.default, t, layout) if inp.default is not None else None
         slot = layout.declare(inp.name, t)
         modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
-        return RInput(inp.name, slot, modifier, inp.optional, t, inp.span, candidate_type, is_list, target, filters, default)
+        return RInput(inp.name, slot, modifier, inp.optional, t, inp.span, candidate_type, is_list, target, filters, default,
+                      tuple(constant))
 
     def _resolve(self, ref: ast.TypeRef) -> Type:
         from tgpl.frontend.types import PRIMITIVES

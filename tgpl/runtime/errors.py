@@ -40,6 +40,10 @@ class TGPLRuntimeError(Exception):
         return "\n".join(lines)
 
 
+class Cancelled(Exception):
+    """A non-optional input found no candidate: the action does not run (3.3.3)."""
+
+
 class GameOver(Exception):
     """`winner` was executed: the game ends with this ranking."""
 

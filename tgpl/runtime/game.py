@@ -64,6 +64,11 @@ def _ref(v):
     return ("obj", v.name) if isinstance(v, Obj) else v
 
 
+# A pending state's `first` when its segment resumes at the entry of a phase with inputs
+# (its `base` is the world then): not a move anyone plays.
+PHASE_ENTRY = Move("<phase entry>")
+
+
 def _value_text(v) -> str:
     return string_literal(v) if isinstance(v, str) else show(v)
 
@@ -109,8 +114,9 @@ def load_game(path: str | Path, players: int | None = None) -> Game:
 class State:
     game: Game
     world: World  # never changed once the state exists
-    # A segment in progress: the world before it, the move that began it
-    # (None for setup) and the choices made since.
+    # A segment in progress: the world before it, the move that began it (None for setup,
+    # PHASE_ENTRY when it resumes at a phase's entry, `base` being the world then) and the
+    # choices made since.
     base: World | None = None
     first: Move | None = None
     choices: tuple = ()
@@ -125,9 +131,14 @@ class State:
         try:
             if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
+            elif first is PHASE_ENTRY:
+                m.resume_phase()
             else:
                 _play(game, m, world, first)
         except NeedInput as need:
+            if m.entry is not None:  # resume from the phase's entry, with the choices made since
+                entry, used = m.entry
+                return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request)
             return State(game, world, base, first, tuple(choices), need.request)
         except GameOver as over:
             world.result = over.ranking

@@ -23,9 +23,10 @@ from typing import Iterable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
+from tgpl.runtime.codegen import _invoke
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
-    Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
+    Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
 )
 from tgpl.runtime.values import Obj, World, show, to_player
 
@@ -35,8 +36,7 @@ EVENT_LIMIT = 1_000  # events resolved in one segment
 SUBSET_LIMIT = 12  # a player List input offers every subset of at most this many candidates
 
 
-class _Cancelled(Exception):
-    """A non-optional input found no candidate: the action does not run (3.3.3)."""
+_Cancelled = Cancelled  # a non-optional input found no candidate: the action does not run (3.3.3)
 
 
 class Machine:
@@ -47,7 +47,6 @@ class Machine:
         self.choices = list(choices)  # values for the decisions of this segment, in order
         self.used = 0
         self.queue: deque[tuple[Obj, Span]] = deque()  # thrown events, with where they were thrown
-        self._listening: dict[int, list[RAction]] = {}  # per class: its actions that have triggers
         self.enter_pending = False
         self.stack: list[ErrFrame | tuple[str, Span | None]] = []  # (what, span): cheaper to push
         self.steps = 0
@@ -57,6 +56,10 @@ class Machine:
         self.event_cls = game.by_info[id(game.builtins.event)]
         self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
+        # The last entry of a phase with inputs in this segment: (copy of the world then,
+        # choices used before it); `resuming`: this segment starts at such an entry.
+        self.entry: tuple[World, int] | None = None
+        self.resuming = False
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
@@ -269,33 +272,8 @@ class Machine:
             self.stack.pop()
 
     def call_named(self, rf: RFunction, this, names: tuple[str, ...], values: tuple, span: Span):
-        """`call_function` for a call whose arguments are all named (generated code): when it
-        gives every input once, the values go straight to their slots; the effect and its
-        result are handled exactly as there."""
-        slots = rf.plans.get(names, _UNPLANNED)
-        if slots is _UNPLANNED:
-            slots = rf.slots_given(names)
-        if slots is None:
-            return self.call_function(rf, this, list(zip(names, values)), span)
-        frame = Frame(self, this, rf.size)
-        local = frame.vars
-        for slot, value in zip(slots, values):
-            local[slot] = value
-        effect = rf.effect
-        if effect is None:
-            return None
-        self.stack.append((rf.what, span))
-        try:
-            r = effect(frame)
-            if r.__class__ is not Returned or r.value is None:
-                return None
-            return to_player(r.value, self.players) if rf.returns_player else r.value
-        except _Cancelled:
-            return None
-        except RecursionError:  # the host's stack ran out: report it as the game's error
-            self.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-        finally:
-            self.stack.pop()
+        """`call_function` for a call whose arguments are all named, as generated code calls."""
+        return _invoke(self, rf, this, names, values, span)
 
     def call_action(self, obj: Obj, ra: RAction, args: list[tuple[str, object]], span: Span) -> None:
         """`obj.Action()`: the action flow, with no event (3.3.3)."""
@@ -369,6 +347,8 @@ class Machine:
             self.error(inp.span, f"the candidates of an input of type {t} cannot be listed; use a class or player type")
         if not inp.filters:
             return pool
+        if self.frozen and any(inp.constant):
+            return self._filtered_once(inp, frame, pool)
         out = []
         for c in pool:
             ok = True
@@ -376,6 +356,32 @@ class Machine:
                 frame.vars[slot] = c
                 r = code(frame)
                 if not (isinstance(r, Returned) and r.value is True):
+                    ok = False
+                    break
+            if ok:
+                out.append(c)
+        return out
+
+    def _filtered_once(self, inp: RInput, frame: Frame, pool: list) -> list:
+        """`candidates`' filtering while legal moves are listed, when filters do not name the
+        candidate: such a filter is run once, when a candidate first reaches it, and its answer
+        holds for the others (frozen, a filter reads the state and changes nothing)."""
+        known: dict[int, bool] = {}
+        out = []
+        for c in pool:
+            ok = True
+            for i, (slot, code) in enumerate(inp.filters):
+                if inp.constant[i]:
+                    passed = known.get(i)
+                    if passed is None:
+                        frame.vars[slot] = c
+                        r = code(frame)
+                        passed = known[i] = isinstance(r, Returned) and r.value is True
+                else:
+                    frame.vars[slot] = c
+                    r = code(frame)
+                    passed = isinstance(r, Returned) and r.value is True
+                if not passed:
                     ok = False
                     break
             if ok:
@@ -455,15 +461,13 @@ class Machine:
 
     def listeners(self, event: Obj) -> list[tuple[Obj, RAction]]:
         """Actions whose require and trigger hold, by priority, then declaration order."""
-        names = {c.name for c in event.cls.ancestors()}
+        answering = self.game.answering(event.cls)
         found = []
         for obj in list(self.world.objects):
-            actions = self._listening.get(id(obj.cls))
+            actions = answering.get(id(obj.cls))
             if actions is None:
-                actions = self._listening[id(obj.cls)] = [ra for ra in obj.cls.all_actions() if ra.triggers]
+                continue
             for ra in actions:
-                if not names.intersection(ra.triggers):
-                    continue
                 frame = Frame(self, obj, ra.size, event)
                 if not self.requires_hold(ra, frame) or not self.trigger_holds(ra, event, frame):
                     continue
@@ -540,6 +544,14 @@ class Machine:
         if control.turn is None or control.phase is None:
             return
         phase = self.game.turns[control.turn].phases[control.phase]
+        if phase.inputs:
+            if self.resuming:
+                self.resuming = False  # the world is the entry's copy already
+            else:
+                # Everything after a phase's entry depends only on the world and the choices
+                # made since: a decision asked from here on resumes from this copy, and states
+                # waiting for it are equal whenever these worlds and choices are (`State.key`).
+                self.entry = (self.world.copy(), self.used)
         frame = Frame(self, None, phase.size)
         self.stack.append((f"phase {phase.turn}.{phase.name}", phase.span))
         try:
@@ -572,6 +584,12 @@ class Machine:
             self._run_block(setup, Frame(self, None, size), "setup", None)
         self.settle()
 
+    def resume_phase(self) -> None:
+        """Run a segment from the entry of the current phase (a world `entry` copied)."""
+        self.resuming = True
+        self.enter_phase()
+        self.settle()
+
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
         self.run_action(obj, ra, choice_event, given, None, check_requires=False)
         self.settle()
@@ -591,7 +609,6 @@ def _matches(option, choice) -> bool:
     return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
 
 
-_UNPLANNED = object()  # a call shape RFunction.slots_given has not seen yet
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tgpl.runtime.game import Game, State
+import marshal
+from hashlib import blake2b
+
+from tgpl.runtime.game import PHASE_ENTRY, Game, State
 from tgpl.verify.graph import Info
 
 
@@ -25,7 +28,8 @@ class RuntimeMachine:
 
     def _handed_out(self, state: State) -> None:
         if state.base is not None:
-            entry = self._bases.setdefault(id(state.base), [state.base, 0, False])
+            # a phase's entry world belongs to no state: only pending states hold it
+            entry = self._bases.setdefault(id(state.base), [state.base, 0, state.first is PHASE_ENTRY])
             entry[1] += 1
 
     def release(self, state: State) -> None:
@@ -36,8 +40,9 @@ class RuntimeMachine:
         whose full collections then traverse every live and dead world: on tic-tac-toe
         that was a third of the exploration. Every world handed out here belongs to one
         state, except that a pending state re-runs its segment from the world it started
-        from (`base`), which a state that may already be released owns; such a world is
-        cleared when both its state and the last pending state using it are released.
+        from (`base`), which a state that may already be released owns (or no state, for a
+        copy made at a phase's entry); such a world is cleared when both its state and the
+        last pending state using it are released.
         """
         if state.base is not None:
             entry = self._bases.get(id(state.base))
@@ -53,8 +58,29 @@ class RuntimeMachine:
         else:
             state.world.clear()
 
-    def key(self, state: State):
-        return state.key()
+    def key(self, state: State) -> bytes:
+        """The state's key, compact: a 16-byte digest of its canonical key. Explore keeps one
+        per state seen; the key itself holds every object of the state (kilobytes on a large
+        board). Runtime keys are tuples of scalars in a fixed order, so equal keys give equal
+        bytes; two different states share a digest with probability about 2^-128 per pair."""
+        return blake2b(marshal.dumps(state.key()), digest_size=16).digest()
+
+    def replay(self, moves: list[str]) -> State:
+        """The state after these move texts from the initial state (explore rebuilds the
+        states of its frontier this way when keeping them would take too much memory)."""
+        state = self.game.initial_state(self.seed)
+        for text in moves:
+            nxt = state.apply(text)
+            if nxt.base is not state.world:  # else nxt, waiting for a choice, re-runs from it
+                self.release_now(state)
+            state = nxt
+        self._handed_out(state)
+        return state
+
+    def release_now(self, state: State) -> None:
+        """Free a state of a replay at once (no pending state handed out refers to its world)."""
+        if state.base is None and id(state.world) not in self._bases:
+            state.world.clear()
 
     def info(self, state: State) -> Info:
         if state.is_terminal:

@@ -9,6 +9,8 @@ BFS tree gives shortest witnesses.
 from __future__ import annotations
 
 import gc
+import os
+import time
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -59,6 +61,8 @@ class Graph:
     edges: list[list[tuple[str, tuple, int]]] = field(default_factory=list)
     parent: list[tuple[int, str] | None] = field(default_factory=list)
     expanded: int = 0
+    stored: int = 0  # states seen (expanded or in the frontier)
+    stopped: str | None = None  # which cap stopped an incomplete exploration
 
     @property
     def states(self) -> int:
@@ -102,25 +106,68 @@ def collections_paused():
             gc.enable()
 
 
+def physical_memory() -> int | None:
+    """The machine's memory in bytes, None where it cannot be read."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def memory_in_use() -> int | None:
+    """This process's resident memory in bytes (Linux), None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def default_max_memory() -> int | None:
+    """A safe fraction of the machine: a quarter of its memory."""
+    total = physical_memory()
+    return total // 4 if total else None
+
+
+MEMORY_CHECK_EVERY = 512  # states stored (or expanded) between two readings of the memory in use
+
+
 def explore(machine: Machine, max_states: int = 1_000_000,
-            progress: Callable[[int, int], None] | None = None) -> Graph:
-    """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
+            progress: Callable[[int, int], None] | None = None, max_memory: int | None = None,
+            keep_memory: int | None = None) -> Graph:
+    """Every reachable state, breadth first; `complete` is False when the run stopped first.
+
+    At most `max_states` states are stored; with `max_memory` (bytes of this process) the
+    run stops before going past it. Either way `stopped` says which cap stopped it. Seen
+    states are kept as their keys only (a machine may make them compact); the states of
+    the frontier are kept whole while the process uses less than `keep_memory` (default: a
+    quarter of `max_memory`), and past that, on a machine with `replay(moves)`, rebuilt
+    from their moves when their turn to be expanded comes.
+    """
+    if keep_memory is None and max_memory is not None:
+        keep_memory = max_memory // 4
     with collections_paused():
-        return _explore(machine, max_states, progress)
+        return _explore(machine, max_states, progress, max_memory, keep_memory)
 
 
-def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None) -> Graph:
+def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None,
+             max_memory: int | None, keep_memory: int | None) -> Graph:
     g = Graph(list(machine.roles))
     release = getattr(machine, "release", None)
+    replay = getattr(machine, "replay", None)
+    check_memory = (max_memory is not None or keep_memory is not None) and memory_in_use() is not None
+    # whether new frontier states are kept whole (else rebuilt by replay)
+    keep = replay is None or keep_memory is None or keep_memory > 0
     states = [machine.initial()]
     index = {machine.key(states[0]): 0}
     g.parent.append(None)
     i = 0
+    stored_since_check = 0
+    reported = time.monotonic()
     while i < len(states):
-        if i >= max_states:
-            g.complete = False
-            break
         state = states[i]
+        if state is None:
+            state = replay(g.path(i))
         info = machine.info(state)
         states[i] = None  # the graph keeps what it needs; let the state go
         g.terminal.append(info.terminal)
@@ -129,12 +176,25 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         g.movers.append(tuple(info.movers))
         g.stuck.append(tuple(info.stuck))
         out = []
+        full = False
         for text, joint, nxt in info.moves:
             new = len(states)
-            j = index.setdefault(machine.key(nxt), new)  # one hash of the key, not two
+            key = machine.key(nxt)
+            j = index.get(key, new) if full else index.setdefault(key, new)  # one hash of the key, not two
             if j == new:
-                states.append(nxt)
+                if full or new >= max_states:  # storing it would pass the cap
+                    if not full:
+                        del index[key]
+                        full = True
+                        g.stopped = f"the state cap ({max_states} states stored, --max-states)"
+                    if release is not None:
+                        release(nxt)
+                    continue
+                states.append(nxt if keep else None)
                 g.parent.append((i, text))
+                stored_since_check += 1
+                if not keep and release is not None:
+                    release(nxt)
             elif release is not None and states[j] is not nxt:
                 release(nxt)
             out.append((text, joint, j))
@@ -146,9 +206,21 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         i += 1
         if i % COLLECTION_EVERY == 0:
             gc.collect()
-        if progress is not None and i % 1000 == 0:
+        if check_memory and (stored_since_check >= MEMORY_CHECK_EVERY or i % MEMORY_CHECK_EVERY == 0):
+            stored_since_check = 0
+            used = memory_in_use() or 0
+            if max_memory is not None and used > max_memory:
+                g.stopped = f"the memory cap ({used // 2**20} MB in use, --max-memory {max_memory // 2**20} MB)"
+            elif keep and replay is not None and keep_memory is not None and used > keep_memory:
+                keep = False
+        if progress is not None and (i % 1000 == 0 or time.monotonic() - reported >= 1.0):
+            reported = time.monotonic()
             progress(i, len(states))
+        if g.stopped is not None:
+            g.complete = False
+            break
     g.expanded = i
+    g.stored = len(states)
     if not g.complete:  # cut the unexpanded frontier off: only expanded nodes are analysed
         del g.parent[i:]
         g.edges = [[e for e in es if e[2] < i] for es in g.edges]
@@ -368,6 +440,7 @@ def _verify(g: Graph) -> dict:
         value = "undetermined (no role can force a win)"
     report = {
         "complete": g.complete,
+        "stopped": g.stopped,
         "roles": list(roles),
         "states": n if g.complete else g.expanded,
         "terminal": len(terminal),
