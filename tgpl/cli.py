@@ -268,7 +268,8 @@ def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None =
         try:
             return lower_game(game, seed, query_function, relations)
         except NotLowerable as e:  # the command cannot do its job
-            click.echo(render(not_lowerable(e, game.program.main), game.program.sources), err=True)
+            for d in not_lowerable(e, game.program.main):
+                click.echo(render(d, game.program.sources), err=True)
             sys.exit(2)
 
 

@@ -27,7 +27,7 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     return lower_with_query(game.program, start, query_function, relations)
 
 
-def not_lowerable(e: NotLowerable, main: str) -> Diagnostic:
-    """The diagnostic of a refusal: at the construct's location, or at the game file's start."""
+def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:
+    """The diagnostics of a refusal: at each construct's location, or at the game file's start."""
     span = e.span if e.span is not None else Span(main, 1, 1, 1, 1)
-    return Diagnostic(Severity.ERROR, span, f"not lowerable: {e.reason}")
+    return [Diagnostic(Severity.ERROR, s, f"not lowerable: {reason}") for s, reason in [(span, e.reason), *e.more]]

@@ -38,18 +38,20 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.universe import StaticTable, Universe
 
 PATH_LIMIT = 4096  # live paths at one point of the code
+STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so that a lowering that cannot finish says so
 LOOP_LIMIT = 1000  # passes of one loop
 CALL_DEPTH = 64
 FLOW_LIMIT = 100  # phases entered in one segment
 
 
 class NotLowerable(Exception):
-    """The game leaves the subset the lowering translates; `span` says where."""
+    """The game leaves the subset the lowering translates; `span` says where (`more`: other places, and why)."""
 
-    def __init__(self, span: Span | None, reason: str):
+    def __init__(self, span: Span | None, reason: str, more: list[tuple[Span, str]] | None = None):
         super().__init__(reason)
         self.span = span
         self.reason = reason
+        self.more = more or []
 
 
 @dataclass
@@ -176,6 +178,7 @@ class Executor:
         self.views: list[View] = []
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
+        self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.horn: HornCompiler | None = HornCompiler(program, universe, fluents)  # None: calls are run
         self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
         self.turns = {name: t.defn for name, t in program.turns.items()}
@@ -355,6 +358,11 @@ class Executor:
             raise NotLowerable(s.span, f"{type(s).__name__} statements are not lowerable")
         out: list[Path] = []
         for p in paths:
+            self.steps += 1
+            if self.steps > STEP_LIMIT:
+                raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
+                                           f"(here, in {self.where[-1] if self.where else 'the code'}) without "
+                                           "finishing: the code branches on the state in too many ways")
             out.extend(method(s, p))
         return out
 
@@ -1008,7 +1016,8 @@ class Executor:
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
         if name in ("shuffle", "reshuffle"):
-            raise NotLowerable(span, f"{name}() after setup is not lowerable: GDL games have no chance moves")
+            raise NotLowerable(span, f"{name}() after setup is not lowerable: it is a chance move, which GDL "
+                                     "cannot express (GDL-II would be needed)")
         if isinstance(target, (list, tuple)):
             if name == "contains":
                 return [(p, restrict(disj(*(as_formula(sym_equal(x, vals[0])) or FALSE for x in target)), p.pc))]

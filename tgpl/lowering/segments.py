@@ -30,6 +30,7 @@ from tgpl.lowering.symbolic import (
     choice, conj, disj, evaluate3, lit, literal_value, literals, vkey,
 )
 from tgpl.lowering.horn import relaxed_reads
+from tgpl.lowering.subset import outside_subset
 from tgpl.lowering.universe import Universe
 
 RANGE_LIMIT = 256  # values of one numeric fluent
@@ -323,6 +324,10 @@ class Lowering:
         return self.ex.enter_phases(paths)
 
     def run(self) -> GameLogic:
+        outside = outside_subset(self.program)
+        if outside:  # every construct the lowering never translates, at once, before any code runs
+            (span, reason), *more = outside
+            raise NotLowerable(span, reason, more)
         states: dict[tuple, ControlState] = {}
         todo = [self.u.control]
         while todo:
