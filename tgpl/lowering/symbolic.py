@@ -328,12 +328,14 @@ def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Fo
     if f.kind == "lit":
         v = known(f.key)
         r = f if v is None else TRUE if v else FALSE
-    elif f.kind == "not":
-        r = neg(settle(f.parts[0], known, memo))
-    elif f.kind == "and":
-        r = conj(*(settle(p, known, memo) for p in f.parts))
-    elif f.kind == "or":
-        r = disj(*(settle(p, known, memo) for p in f.parts))
+    elif f.kind in ("not", "and", "or"):
+        parts = [settle(p, known, memo) for p in f.parts]
+        if all(a is b for a, b in zip(parts, f.parts)):
+            r = f  # unchanged: kept as built (a path's condition stays one rule, not one per disjunct)
+        elif f.kind == "not":
+            r = neg(parts[0])
+        else:
+            r = conj(*parts) if f.kind == "and" else disj(*parts)
     else:
         r = f
     memo[f.id] = r
