@@ -36,7 +36,7 @@ from tgpl.lowering.segments import (
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, Partial, UObj,
     ViewLit,
-    cases_of, conj, disj, lit, literal_value, literals, settle,
+    cases_of, conj, disj, lit, literal_value, literals, scalar_constant, settle,
 )
 
 _MISSING = object()
@@ -115,12 +115,9 @@ class Emitter:
         return Const(self.names.name(("obj", name), name))
 
     def value(self, v, t=None) -> Term:
-        if v is None:
-            return Const("null")
-        if v is True:
-            return Const("yes")
-        if v is False:
-            return Const("no")
+        scalar = scalar_constant(v)
+        if scalar is not None:
+            return Const(scalar)
         if isinstance(v, UObj):
             return self.obj(v)
         if isinstance(v, str):

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, fields
 from tgpl.frontend import ast
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
-from tgpl.lowering.symbolic import UObj
+from tgpl.lowering.symbolic import UObj, scalar_constant
 
 BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
 
@@ -208,12 +208,9 @@ class HornCompiler:
 
     def const_of(self, v) -> Const:
         """A concrete value as a constant of the compiled rules (objects and players named as emit names them later)."""
-        if v is None:
-            return Const("null")
-        if v is True:
-            return Const("yes")
-        if v is False:
-            return Const("no")
+        scalar = scalar_constant(v)
+        if scalar is not None:
+            return Const(scalar)
         if isinstance(v, UObj):
             return Const("#o:" + v.name)
         if isinstance(v, (int, float)) and float(v) == int(v):

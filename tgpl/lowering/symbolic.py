@@ -534,6 +534,17 @@ def _order(v) -> tuple:
     return (5, repr(v))
 
 
+def scalar_constant(v) -> str | None:
+    """The constant that stands for null, true or false in the rules (None for any other value)."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return None
+
+
 def literal_value(x):
     """A concrete value as literals and call relations record it: numbers as floats, the rest as they are."""
     if isinstance(x, (bool, str, UObj)) or x is None:
