@@ -97,7 +97,7 @@ def _substitute_rule(rule: Rule, c: str, var: Var) -> Rule:
 FOLD_SMALLEST = 2  # rules alike but for their constants that are worth one rule
 
 
-def fold(rules: list[Rule], domain_of) -> tuple[list[Rule], list[Rule]]:
+def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[Rule], list[Rule]]:
     """Rules alike but for some constants become one rule with variables, exactly.
 
     Rules are grouped by their shape: the rule with every constant replaced by a
@@ -113,6 +113,7 @@ def fold(rules: list[Rule], domain_of) -> tuple[list[Rule], list[Rule]]:
     Otherwise a table of the constants, one fact per folded rule, binds them:
     `(<= (wincheck ?x1 ?x2 ?x3 ?x4) (wincheck_args ?x1 ?x2 ?x3 ?x4) ...)`. Either way
     the ground instances are exactly the rules folded. Returns (rules, table facts).
+    A table binds only variables of the head unless `body_tables` (see _joins_through_table).
     """
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
     for i, rule in enumerate(rules):
@@ -149,7 +150,7 @@ def fold(rules: list[Rule], domain_of) -> tuple[list[Rule], list[Rule]]:
         if not (len(varying) == 1 and _bound_within(general, names[varying[0]], {r[0] for r in rows}, domain_of)):
             if len(members) < 3:
                 continue  # a table for two rules saves nothing
-            if not _joins_through_table(general, [names[j] for j in varying]):
+            if not body_tables and not _joins_through_table(general, [names[j] for j in varying]):
                 continue
             key = tuple(rows)
             table = tables.get(key)
