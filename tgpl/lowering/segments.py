@@ -27,7 +27,7 @@ from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
 from tgpl.lowering.execute import Executor, NotLowerable, Path
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, conj, disj, evaluate3, lit, literal_value, literals, vkey,
+    choice, conj, disj, evaluate3, lit, literal_value, literals, neg, vkey,
 )
 from tgpl.lowering.horn import relaxed_reads
 from tgpl.lowering.subset import outside_subset
@@ -398,6 +398,32 @@ def formula_leaves(f: Formula) -> set:
     return out
 
 
+def numeric_part(f: Formula, memo: dict) -> Formula | None:
+    """What of f the numbers can make false: f without the parts no comparison is in (None: nothing).
+
+    A part without comparisons is never false by the numbers alone (unknown, or true),
+    so it drops out of a conjunction and makes a disjunction unknown; `evaluate3` of the
+    result is False exactly where `evaluate3` of f is, and the result is small.
+    """
+    if f.id in memo:
+        return memo[f.id]
+    if f.kind == "lit":
+        r = f if isinstance(f.key, CmpLit) else None
+    elif f.kind == "not":
+        inner = numeric_part(f.parts[0], memo)
+        r = None if inner is None else neg(inner)
+    elif f.kind == "and":
+        parts = [x for x in (numeric_part(p, memo) for p in f.parts) if x is not None]
+        r = conj(*parts) if parts else None
+    elif f.kind == "or":
+        parts = [numeric_part(p, memo) for p in f.parts]
+        r = None if any(x is None for x in parts) else disj(*parts)
+    else:
+        r = None if f is TRUE else f
+    memo[f.id] = r
+    return r
+
+
 def cmp_value(key: CmpLit, env: dict):
     from tgpl.lowering.symbolic import arith_concrete, equal_concrete
 
@@ -417,19 +443,31 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     if not numeric:
         return
     live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
-    writes = []  # (path, cell, value, ends the game)
+    writes = []  # (the numeric part of the path condition, cell, value, ends the game)
+    seen: set = set()
+    parts: dict[int, Formula | None] = {}
     for st in logic.states.values():
         for p in st.paths:
             for cell, v in p.store.items():
                 if cell in numeric:
-                    writes.append((p, cell, v, p.status == "over"))
+                    # only the comparisons of a condition can rule a value out: the writes that differ in
+                    # other literals only (the same counter step after every move) are one write
+                    pc = numeric_part(p.pc, parts) or TRUE
+                    try:
+                        key = (cell, v, pc.id, p.status == "over")
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    except TypeError:  # a value that cannot be hashed: kept as it is
+                        pass
+                    writes.append((pc, cell, v, p.status == "over"))
     ended: dict[tuple, set] = {k: set() for k in numeric}
-    leaves_of = [sorted(num_leaves(v) | formula_leaves(p.pc)) for p, _, v, _ in writes]
+    leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
     done: set[tuple] = set()  # (write, assignment) pairs already evaluated
     for _ in range(FIXPOINT_LIMIT):
         changed = False
-        for w, ((p, cell, v, over), leaves) in enumerate(zip(writes, leaves_of)):
+        for w, ((pc, cell, v, over), leaves) in enumerate(zip(writes, leaves_of)):
             for combo in itertools.product(*(sorted(live[leaf], key=_num_order) for leaf in leaves)):
                 env = dict(zip(leaves, combo))
                 env_key = tuple(zip(leaves, combo))
@@ -441,7 +479,7 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
                     return cmp_value(key, env) if isinstance(key, CmpLit) else None
 
                 memo = memos.setdefault(tuple(sorted(env_key)), {})
-                if evaluate3(p.pc, known, memo) is False:
+                if evaluate3(pc, known, memo) is False:
                     continue
                 for x in values_under(v, env, known, memo):
                     target = ended[cell] if over else live[cell]
