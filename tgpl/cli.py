@@ -67,7 +67,7 @@ def check(files: tuple[str, ...], as_json: bool) -> None:
 
 
 # ------------------------------------------------------------------ playing
-AGENTS = ("human", "random", "first")
+AGENTS = ("human", "random", "first", "mcts[:N]")
 
 
 def _load_game(path: str, players: int | None = None):
@@ -93,7 +93,7 @@ def _player_count(spec: str | None, allowed: range) -> int:
 
 
 def _agents(spec: str | None, players: int, seed: int, human_io):
-    from tgpl.runtime.agents import FirstAgent, HumanAgent, RandomAgent
+    from tgpl.runtime.agents import HumanAgent, automatic_agent
 
     names = [n.strip() for n in spec.split(",")] if spec else ["human"] + ["random"] * (players - 1)
     if len(names) > players:
@@ -101,14 +101,13 @@ def _agents(spec: str | None, players: int, seed: int, human_io):
     names += ["random"] * (players - len(names))
     agents = []
     for p, name in enumerate(names):
-        if name == "random":
-            agents.append(RandomAgent(seed, p))
-        elif name == "first":
-            agents.append(FirstAgent())
-        elif name == "human":
+        if name == "human":
             agents.append(HumanAgent(*human_io))
-        else:
-            raise click.BadParameter(f"unknown agent '{name}'; expected one of {', '.join(AGENTS)}", param_hint="--players")
+            continue
+        try:
+            agents.append(automatic_agent(name, seed, p))
+        except ValueError as e:
+            raise click.BadParameter(f"{e}; expected one of {', '.join(AGENTS)}", param_hint="--players") from None
     return agents
 
 
