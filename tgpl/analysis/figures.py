@@ -98,11 +98,11 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int) -> Played:
 _worker_game: dict[tuple[str, int], Game] = {}
 
 
-def _play_in_worker(path: str, players: int, specs: list[str], seed: int, max_moves: int) -> Played:
+def _play_in_worker(path: str, players: int, specs: list[str], seeds: list[int], max_moves: int) -> list[Played]:
     game = _worker_game.get((path, players))
     if game is None:
         game = _worker_game[(path, players)] = load_game(path, players)
-    return play_one(game, specs, seed, max_moves)
+    return [play_one(game, specs, seed, max_moves) for seed in seeds]
 
 
 def run_games(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int,
@@ -121,11 +121,14 @@ def run_games(game: Game, path: str, specs: list[str], seeds: range, jobs: int, 
     # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
     with ProcessPoolExecutor(max_workers=min(jobs, len(seeds)),
                              mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(_play_in_worker, path, game.players, specs, seed, max_moves) for seed in seeds]
+        # Batches of seeds: a task per game costs more in messages than a short game takes to play.
+        size = max(1, min(32, len(seeds) // (8 * jobs)))
+        batches = [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
+        futures = [pool.submit(_play_in_worker, path, game.players, specs, batch, max_moves) for batch in batches]
         for future in as_completed(futures):
-            played = future.result()
-            by_seed[played.seed] = played
-            advance()
+            for played in future.result():
+                by_seed[played.seed] = played
+                advance()
     return [by_seed[seed] for seed in seeds]
 
 
