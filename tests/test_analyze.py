@@ -83,23 +83,9 @@ def test_report_writes_the_plots_and_a_page_that_shows_them(tmp_path):
     assert "first-player advantage" in page
 
 
-def test_actions_never_played_and_most_frequent_state(tmp_path):
+def test_actions_never_played_and_most_frequent_state():
     """A game where the first legal move always ends it: `Race.Two` is never chosen by `first`."""
-    path = tmp_path / "race.tgpl"
-    path.write_text(textwrap.dedent("""
-        game "race";
-        players 2;
-        global class Race
-        {
-            number Total = 0;
-            action One { trigger PlayerChoiceEvent { return true; } effect { Race.Total += 1; Race.Check(); } }
-            action Two { trigger PlayerChoiceEvent { return true; } effect { Race.Total += 2; Race.Check(); } }
-            action Check { effect { if (Race.Total >= 3) { winner player.active(); } turn.pass(); } }
-        }
-        turn T { phase P { } default { return player.active() + 1; } }
-        setup { turn.use("T"); turn.pass(0, "P"); }
-        """), encoding="utf-8")
-    s = figures(str(path), "--games", "4", "--players", "first,first", "--jobs", "1")
+    s = figures(str(ROOT / "tests" / "data" / "race.tgpl"), "--games", "4", "--players", "first,first", "--jobs", "1")
     assert s["actions"] == {"played": {"Race.One": 12}, "never_played": ["Race.Two"]}
     assert s["seats"][0]["wins"]["count"] == 4  # 1, 2, 3: the third move, seat 0's, wins
     assert s["first_player_advantage"]["wins_of_decisive"]["rate"] == 1.0 and s["balance"] == 0.0

@@ -55,25 +55,13 @@ def test_takes_an_immediate_win():
         assert move.text == "PlayerState#0.Tick(chosenTile: TrisGrid[0][2])"
 
 
-RACE = """
-game "race";
-players 3;
-global class Race
-{
-    number Total = 0;
-    action One { trigger PlayerChoiceEvent { return true; } effect { Race.Total += 1; Race.Check(); } }
-    action Two { trigger PlayerChoiceEvent { return true; } effect { Race.Total += 2; Race.Check(); } }
-    action Check { effect { if (Race.Total >= 3) { winner player.active(); } turn.pass(); } }
-}
-turn T { phase P { } default { return player.active() + 1; } }
-setup { turn.use("T"); turn.pass(0, "P"); }
-"""
+RACE = Path(__file__).resolve().parents[1] / "data" / "race.tgpl"
 
 
-def test_three_players_each_node_for_its_mover(game):
+def test_three_players_each_node_for_its_mover():
     """A race to 3 for three players: the mover adds 1 or 2, reaching 3 wins. Seat 1 facing a total
     of 1 must add 2 (adding 1 lets seat 2 win): MCTS reads each node's statistics from its mover's goal."""
-    g = game(RACE)
+    g = load_game(RACE, 3)
     state = g.initial_state(0).apply("Race.One()")
     assert state.active_player == 1 and [m.text for m in state.legal_moves()] == ["Race.One()", "Race.Two()"]
     for seed in range(3):
