@@ -67,7 +67,7 @@ def check(files: tuple[str, ...], as_json: bool) -> None:
 
 
 # ------------------------------------------------------------------ playing
-AGENTS = ("human", "random", "first")
+AGENTS = ("human", "random", "first", "mcts[:N]")
 
 
 def _load_game(path: str, players: int | None = None):
@@ -93,7 +93,7 @@ def _player_count(spec: str | None, allowed: range) -> int:
 
 
 def _agents(spec: str | None, players: int, seed: int, human_io):
-    from tgpl.runtime.agents import FirstAgent, HumanAgent, RandomAgent
+    from tgpl.runtime.agents import HumanAgent, automatic_agent
 
     names = [n.strip() for n in spec.split(",")] if spec else ["human"] + ["random"] * (players - 1)
     if len(names) > players:
@@ -101,14 +101,13 @@ def _agents(spec: str | None, players: int, seed: int, human_io):
     names += ["random"] * (players - len(names))
     agents = []
     for p, name in enumerate(names):
-        if name == "random":
-            agents.append(RandomAgent(seed, p))
-        elif name == "first":
-            agents.append(FirstAgent())
-        elif name == "human":
+        if name == "human":
             agents.append(HumanAgent(*human_io))
-        else:
-            raise click.BadParameter(f"unknown agent '{name}'; expected one of {', '.join(AGENTS)}", param_hint="--players")
+            continue
+        try:
+            agents.append(automatic_agent(name, seed, p))
+        except ValueError as e:
+            raise click.BadParameter(f"{e}; expected one of {', '.join(AGENTS)}", param_hint="--players") from None
     return agents
 
 
@@ -220,6 +219,28 @@ def replay(record, game_path):
         click.echo(f"{record}: error: the replay ends with {result}, the record says {rec.result}", err=True)
         sys.exit(1)
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
+
+
+# ------------------------------------------------------------ analysis
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
+@click.option("--players", "players_spec", help="Agents by seat: random, first, mcts or mcts:N (default: random).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed; game k has seed S+k.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: all cores]")
+@click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="A game still going after this many moves counts as unfinished.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write PNG plots and index.html here.")
+def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir):
+    """Play GAME many times and report balance, length, branching and decisiveness (docs/analyze.md).
+
+    Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
+    with the seed that replays it), 2 when the command could not run.
+    """
+    from tgpl.analysis.command import run_analyze
+
+    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir)
 
 
 # ---------------------------------------------------------------------- GDL

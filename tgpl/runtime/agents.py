@@ -1,4 +1,4 @@
-"""Agents pick moves: a human at the terminal, a seeded random player, a script."""
+"""Agents pick moves: a human at the terminal, a seeded random player, MCTS, a script."""
 
 from __future__ import annotations
 
@@ -33,6 +33,28 @@ class FirstAgent:
 
     def choose(self, state: State, moves: list[Move]) -> Move:
         return moves[0]
+
+
+def automatic_agent(spec: str, seed: int, player: int) -> Agent:
+    """The agent a spec names (`random`, `first`, `mcts` or `mcts:N`, N iterations per move), for a seat.
+
+    Built from text so that worker processes (tgpl analyze --jobs) seat the same agents as
+    `tgpl play --players`; raises ValueError on a spec naming no automatic agent.
+    """
+    from tgpl.runtime.mcts import DEFAULT_ITERATIONS, MctsAgent
+
+    kind, colon, arg = spec.strip().partition(":")
+    if kind == "random" and not colon:
+        return RandomAgent(seed, player)
+    if kind == "first" and not colon:
+        return FirstAgent()
+    if kind == "mcts":
+        if not colon:
+            return MctsAgent(seed, player, DEFAULT_ITERATIONS)
+        if arg.isdigit() and int(arg) >= 1:
+            return MctsAgent(seed, player, int(arg))
+        raise ValueError(f"'{spec}': the iterations per move of mcts:N must be a positive whole number")
+    raise ValueError(f"unknown agent '{spec}'")
 
 
 class HumanAgent:

@@ -1,0 +1,85 @@
+"""`tgpl analyze` from the command line: options checked, games run with a progress bar, figures out."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+
+from tgpl.analysis.figures import replay_prefix, run_games, summarise, text_report
+from tgpl.frontend.loader import load_program
+from tgpl.runtime.agents import automatic_agent
+from tgpl.runtime.compiler import compile_program
+from tgpl.runtime.game import Game
+
+
+def seat_specs(spec: str | None, allowed: range) -> list[str]:
+    """One agent spec per seat: those listed, then `random` up to the game's minimum."""
+    names = [n.strip() for n in spec.split(",")] if spec else []
+    if len(names) > allowed[-1]:
+        counts = f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
+        raise click.BadParameter(f"the game has {counts} players, not {len(names)}", param_hint="--players")
+    names += ["random"] * (allowed.start - len(names))
+    for name in names:
+        try:
+            automatic_agent(name, 0, 0)
+        except ValueError as e:
+            raise click.BadParameter(f"{e}; analyze seats random, first, mcts or mcts:N",
+                                     param_hint="--players") from None
+    return names
+
+
+def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None, max_moves: int,
+                as_json: bool, report_dir: str | None) -> None:
+    from tgpl.cli import report
+
+    program = load_program(path)
+    if not program.ok:  # unreadable, or a game with errors: the command cannot do its job
+        report(program, as_json=False)
+        sys.exit(2)
+    compiled = compile_program(program)
+    specs = seat_specs(players_spec, compiled.players)
+    game = Game(program, compiled, len(specs))
+    jobs = jobs or os.cpu_count() or 1
+    started = time.perf_counter()
+    played = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves)
+    elapsed = time.perf_counter() - started
+    summary = summarise(game, path, specs, seed, played)
+    frequent = summary["most_frequent_state"]
+    state_text = None
+    if frequent is not None:
+        from tgpl.runtime.display import render_state
+
+        state_text = render_state(replay_prefix(game, frequent["seed"], frequent["moves"]))
+    if report_dir:
+        from tgpl.analysis.report import write_report
+
+        try:
+            write_report(summary, report_dir, state_text)
+        except OSError as e:
+            click.echo(f"{report_dir}: error: cannot write the report: {(e.strerror or str(e)).lower()}", err=True)
+            sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(summary, indent=1, sort_keys=True))
+    else:
+        click.echo(text_report(summary, state_text))
+    click.echo(f"{path}: {games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, "
+               f"{min(jobs, games)} process{'es' * (min(jobs, games) != 1)})", err=True)
+    sys.exit(1 if summary["errors"] else 0)
+
+
+def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int):
+    """The games, with a rich progress bar on a terminal (nothing otherwise: output stays the figures)."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    console = Console(stderr=True)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task(f"analyze {os.path.basename(path)}", total=len(seeds))
+        return run_games(game, path, specs, seeds, jobs, max_moves, lambda: progress.advance(task))
