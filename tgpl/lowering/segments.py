@@ -398,28 +398,41 @@ def formula_leaves(f: Formula) -> set:
     return out
 
 
-def numeric_part(f: Formula, memo: dict) -> Formula | None:
-    """What of f the numbers can make false: f without the parts no comparison is in (None: nothing).
+def numeric_part(f: Formula, memo: dict) -> Formula:
+    """f with each largest part that holds no comparison replaced by one unknown literal.
 
-    A part without comparisons is never false by the numbers alone (unknown, or true),
-    so it drops out of a conjunction and makes a disjunction unknown; `evaluate3` of the
-    result is False exactly where `evaluate3` of f is, and the result is small.
+    The numbers decide only comparisons, so `evaluate3` gives the same truth for the
+    result as for f, on a formula the size of its comparisons. A condition with no
+    comparison at all is TRUE here: it is never false by the numbers (and nothing
+    negates a whole path condition).
     """
-    if f.id in memo:
-        return memo[f.id]
+    r = _numeric_part(f, memo)
+    return TRUE if r.kind == "lit" and isinstance(r.key, _Unknown) else r
+
+
+@dataclass(frozen=True)
+class _Unknown:
+    """A part of a condition without comparisons, which the numbers cannot decide (one per part)."""
+
+    formula: int
+
+
+def _numeric_part(f: Formula, memo: dict) -> Formula:
+    found = memo.get(f.id)
+    if found is not None:
+        return found
     if f.kind == "lit":
-        r = f if isinstance(f.key, CmpLit) else None
-    elif f.kind == "not":
-        inner = numeric_part(f.parts[0], memo)
-        r = None if inner is None else neg(inner)
-    elif f.kind == "and":
-        parts = [x for x in (numeric_part(p, memo) for p in f.parts) if x is not None]
-        r = conj(*parts) if parts else None
-    elif f.kind == "or":
-        parts = [numeric_part(p, memo) for p in f.parts]
-        r = None if any(x is None for x in parts) else disj(*parts)
+        r = f if isinstance(f.key, CmpLit) else lit(_Unknown(f.id))
+    elif f.kind in ("not", "and", "or"):
+        parts = [_numeric_part(p, memo) for p in f.parts]
+        if all(p.kind == "lit" and isinstance(p.key, _Unknown) for p in parts):
+            r = lit(_Unknown(f.id))
+        elif f.kind == "not":
+            r = neg(parts[0])
+        else:
+            r = conj(*parts) if f.kind == "and" else disj(*parts)
     else:
-        r = None if f is TRUE else f
+        r = f
     memo[f.id] = r
     return r
 
@@ -445,14 +458,14 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
     writes = []  # (the numeric part of the path condition, cell, value, ends the game)
     seen: set = set()
-    parts: dict[int, Formula | None] = {}
+    parts: dict[int, Formula] = {}
     for st in logic.states.values():
         for p in st.paths:
             for cell, v in p.store.items():
                 if cell in numeric:
                     # only the comparisons of a condition can rule a value out: the writes that differ in
                     # other literals only (the same counter step after every move) are one write
-                    pc = numeric_part(p.pc, parts) or TRUE
+                    pc = numeric_part(p.pc, parts)
                     try:
                         key = (cell, v, pc.id, p.status == "over")
                         if key in seen:
