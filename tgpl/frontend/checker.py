@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from tgpl.frontend.loader import Program
 
 GEOMETRIES = ("square", "hex", "graph")
+MAX_PLAYERS = 64  # decision 75: player counts are 1..64
 ORIENTATIONS = {"row": "row", "col": "col", "column": "col"}
 _TAG_WORD = {
     ast.Effect: "effect", ast.Require: "require", ast.Trigger: "trigger", ast.Prio: "prio",
@@ -162,22 +163,27 @@ class Checker:
             )
 
     def _check_player_count(self, count: ast.Expr, scope: Scope) -> int | None:
-        """Check one count of `players`; return its (truncated) value when it is a valid literal."""
+        """Check one count of `players`: a whole number literal in 1..MAX_PLAYERS; return it."""
         env = Env("attribute", scope)
         t = self.bodies.expr(count, env)
         if not assignable(t, NUMBER) or is_any(t):
             if not is_any(t):
                 self.diags.error(count.span, f"'players' needs a number, not {t}")
             return None
-        if isinstance(count, ast.NumberLit):
-            n = count.value
-            if n < 1:
-                self.diags.error(count.span, "a game needs at least one player")
-                return None
-            if n != int(n):
-                self.diags.warning(count.span, f"'players {n:g}' is truncated to {int(n)}")
-            return int(n)
-        return None
+        negative = isinstance(count, ast.Unary) and count.op == "-" and isinstance(count.operand, ast.NumberLit)
+        if not isinstance(count, ast.NumberLit) and not negative:
+            self.diags.error(count.span, "'players' needs a number literal, e.g. players 2; or players 4..7;")
+            return None
+        n = -count.operand.value if negative else count.value
+        if n < 1:
+            self.diags.error(count.span, "a game needs at least one player")
+            return None
+        if n > MAX_PLAYERS:
+            self.diags.error(count.span, f"too many players: a game has at most {MAX_PLAYERS}")
+            return None
+        if n != int(n):
+            self.diags.warning(count.span, f"'players {n:g}' is truncated to {int(n)}")
+        return int(n)
 
     # =============================================== pass 2: class table
     def build_classes(self) -> None:

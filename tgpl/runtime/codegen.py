@@ -21,7 +21,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime.errors import Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 if TYPE_CHECKING:
@@ -78,10 +78,16 @@ def _is_float_literal(code: str) -> bool:
     return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
 
 
+MAX_INLINE_NESTING = 40
+# Python allows 100 levels of indentation and 20 nested loops in one function: statements
+# nested deeper run as the compiler's closures.
+MAX_INLINE_DEPTH = 40
+MAX_INLINE_LOOPS = 8  # a for is two Python loops
+
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_show": show, "_Returned": Returned,
-    "_N": _NUMBERS, "_Obj": Obj,
+    "_N": _NUMBERS, "_Obj": Obj, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
 
@@ -100,6 +106,7 @@ class BlockGenerator:
         self.lines: list[str] = []
         self.counter = 0
         self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
+        self.nesting = 0  # expressions being generated inside one another
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -133,11 +140,27 @@ class BlockGenerator:
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
-        if method is None:  # winner, input statements: their closure
-            code = self.const(self.c.stmt(s, self.layout), "_s")
-            self.emit(depth, f"{code}(f)")
+        too_deep = depth >= MAX_INLINE_DEPTH or len(self.loops) >= MAX_INLINE_LOOPS
+        if method is None or (too_deep and isinstance(s, (ast.If, ast.While, ast.For, ast.Block))):
+            self.stmt_closure(s, depth)  # winner, input statements, deep nesting: their closure
             return
         method(s, depth)
+
+    def stmt_closure(self, s: ast.Stmt, depth: int) -> None:
+        """The compiler's closure of s, whose signal (BREAK, CONTINUE, a Returned) this code obeys."""
+        code = self.const(self.c.stmt(s, self.layout), "_s")
+        r = self.name("_r")
+        self.emit(depth, f"{r} = {code}(f)")
+        self.emit(depth, f"if {r} is not None:")
+        if self.loops:
+            flag = self.loops[-1]
+            self.emit(depth + 1, f"if {r} is _BREAK:")
+            if flag is not None:
+                self.emit(depth + 2, f"{flag} = True")
+            self.emit(depth + 2, "break")
+            self.emit(depth + 1, f"if {r} is _CONTINUE:")
+            self.emit(depth + 2, "break" if flag is not None else "continue")
+        self.emit(depth + 1, f"return {r}")
 
     def stmt_Block(self, s: ast.Block, depth: int) -> None:
         self.block(s, depth)
@@ -181,7 +204,7 @@ class BlockGenerator:
             self.emit(depth + 1, "break")
         # Machine.step inline: it counts, and raises once past the limit
         self.emit(depth, "m.steps += 1")
-        self.emit(depth, "if m.steps > _machine.STEP_LIMIT:")
+        self.emit(depth, "if m.steps > m.step_limit:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
@@ -287,7 +310,7 @@ class BlockGenerator:
         op = e.op[0]
         span = self.const(e.span, "_p")
         if target_t == STRING:
-            return f"_show({current}) + _show({raw})"
+            return f"m.concat({current}, {raw}, {span})"
         fn = self.const(self.arith[op], "_f")
         if target_t == PLAYER:
             return f"_as_player(m.arith({fn}, {op!r}, {current}, {raw}, {span}), m.players)"
@@ -305,12 +328,18 @@ class BlockGenerator:
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
         method = getattr(self, "expr_" + type(e).__name__, None)
-        if method is None or isinstance(e, ast.InitList):
+        # Python's parser takes at most 200 nested parentheses: deeper expressions become closures.
+        if method is None or isinstance(e, ast.InitList) or self.nesting >= MAX_INLINE_NESTING:
             return self.fallback(e, want)
-        return method(e)
+        self.nesting += 1
+        try:
+            return method(e)
+        finally:
+            self.nesting -= 1
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
-        return repr(float(e.value))
+        value = float(e.value)
+        return repr(value) if _is_float_literal(repr(value)) else self.const(value)
 
     def expr_StringLit(self, e: ast.StringLit) -> str:
         return repr(e.value)
@@ -428,7 +457,7 @@ class BlockGenerator:
                 test = f"_eq({self.expr(e.left)}, {self.expr(e.right)})"
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
-            return f"(_show({self.expr(e.left)}) + _show({self.expr(e.right)}))"
+            return f"m.concat({self.expr(e.left)}, {self.expr(e.right)}, {self.const(e.span, '_p')})"
         if op in ("&", "|") or (op == "^" and result_t == BOOL):
             return self.fallback(e)  # the non-short-circuit bool operators
         left, right = self.expr(e.left), self.expr(e.right)

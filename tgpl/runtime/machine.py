@@ -29,9 +29,11 @@ from tgpl.runtime.errors import (
 )
 from tgpl.runtime.values import Obj, World, show, to_player
 
-STEP_LIMIT = 1_000_000
+STEP_LIMIT = 100_000  # loop steps per segment (a move and all it sets off): `--max-steps`
 FLOW_LIMIT = 10_000
 EVENT_LIMIT = 1_000  # events resolved in one segment
+OBJECT_LIMIT = 100_000  # live objects of a game (tiles included: a 300x300 board is 90,000)
+STRING_LIMIT = 1_000_000  # characters of a string made by `+`
 SUBSET_LIMIT = 12  # a player List input offers every subset of at most this many candidates
 
 
@@ -40,8 +42,10 @@ class _Cancelled(Exception):
 
 
 class Machine:
-    def __init__(self, game: CompiledGame, world: World, choices: Iterable = ()):
+    def __init__(self, game: CompiledGame, world: World, choices: Iterable = (), step_limit: int = STEP_LIMIT):
         self.game = game
+        self.step_limit = step_limit
+        self.last_pass: Span | None = None  # the latest turn.pass: where a cycle of passes is reported
         self.world = world
         self.players = world.players
         self.choices = list(choices)  # values for the decisions of this segment, in order
@@ -69,8 +73,8 @@ class Machine:
 
     def step(self, span: Span) -> None:
         self.steps += 1
-        if self.steps > STEP_LIMIT:
-            self.error(span, f"a loop ran past {STEP_LIMIT} steps")
+        if self.steps > self.step_limit:
+            self.error(span, f"a loop ran past {self.step_limit} steps in one move (--max-steps): is it endless?")
 
     # =========================================================== objects
     def global_object(self, name: str) -> Obj:
@@ -82,6 +86,8 @@ class Machine:
     def new_object(self, rc: RClass, span: Span | None, name: str | None = None) -> Obj:
         if self.frozen:
             self.read_only(span, "create an object")
+        if len(self.world.objects) >= OBJECT_LIMIT:
+            self.error(span, f"more than {OBJECT_LIMIT} objects: the game grew too large")
         obj = self.world.new_object(rc, name)
         if rc.is_a(self.event_cls):
             self.world.transients += 1
@@ -228,7 +234,16 @@ class Machine:
             self.error(span, f"'{op}' of {show(a)} and {show(b)} is not a number")
         if isinstance(result, complex):
             self.error(span, f"{show(a)} ^ {show(b)} is not a real number")
+        if result - result != 0:  # an infinity, or not a number: past the doubles
+            self.error(span, f"'{op}' of {show(a)} and {show(b)}: number too large")
         return float(result)
+
+    def concat(self, a, b, span: Span) -> str:
+        """`+` on strings, bounded: a string doubled in a loop stops here, not in a MemoryError."""
+        text = show(a) + show(b)
+        if len(text) > STRING_LIMIT:
+            self.error(span, f"a string longer than {STRING_LIMIT} characters")
+        return text
 
     def compare(self, fn, op: str, a, b, span: Span) -> bool:
         if (_is_number(a) and _is_number(b)) or (isinstance(a, str) and isinstance(b, str)):
@@ -507,6 +522,7 @@ class Machine:
             self.error(span, "turn.pass before turn.use: no turn is active")
         if p is None:
             self.error(span, "turn.pass to null")
+        self.last_pass = span
         turn = self.game.turns[control.turn]
         if phase is not None:
             if phase not in turn.phases:
@@ -525,6 +541,7 @@ class Machine:
         if turn.default is None:
             self.error(span, f"turn {turn.name} has no default block for turn.pass()")
         before = (control.player, control.phase, self.enter_pending)
+        self.last_pass = span
         self.enter_pending = False
         r = self._run_block(turn.default, Frame(self, None, turn.default_size), f"default of turn {turn.name}", span)
         if isinstance(r, Returned) and r.value is not None:
@@ -562,7 +579,8 @@ class Machine:
                 return
             self.enter_pending = False
             self.enter_phase()
-        self.error(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+        self.error(self.last_pass, f"control passed {FLOW_LIMIT} times without waiting for a player: "
+                                   "this turn.pass is part of a cycle of phases that never asks for a move")
 
     def run_setup(self, setup, size: int) -> None:
         for rc in self.game.classes.values():

@@ -51,6 +51,7 @@ class Machine(Protocol):
 class Graph:
     roles: list[str]
     complete: bool = True
+    stopped: str | None = None  # why the exploration stopped early (time, memory), if it did
     terminal: list[bool] = field(default_factory=list)
     goals: list[tuple] = field(default_factory=list)
     goal_error: list[str | None] = field(default_factory=list)
@@ -103,13 +104,16 @@ def collections_paused():
 
 
 def explore(machine: Machine, max_states: int = 1_000_000,
-            progress: Callable[[int, int], None] | None = None) -> Graph:
-    """Every reachable state, breadth first; `complete` is False when more than `max_states` exist."""
+            progress: Callable[[int, int], None] | None = None,
+            stop: Callable[[], str | None] | None = None) -> Graph:
+    """Every reachable state, breadth first; `complete` is False when more than `max_states` exist,
+    or when `stop` (asked every 100 states) gives a reason to stop, kept in `stopped`."""
     with collections_paused():
-        return _explore(machine, max_states, progress)
+        return _explore(machine, max_states, progress, stop)
 
 
-def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None) -> Graph:
+def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None,
+             stop: Callable[[], str | None] | None = None) -> Graph:
     g = Graph(list(machine.roles))
     release = getattr(machine, "release", None)
     states = [machine.initial()]
@@ -146,8 +150,13 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         i += 1
         if i % COLLECTION_EVERY == 0:
             gc.collect()
-        if progress is not None and i % 1000 == 0:
-            progress(i, len(states))
+        if i % 100 == 0:
+            if progress is not None:
+                progress(i, len(states))
+            reason = stop() if stop is not None else None
+            if reason is not None and i < len(states):
+                g.complete, g.stopped = False, reason
+                break
     g.expanded = i
     if not g.complete:  # cut the unexpanded frontier off: only expanded nodes are analysed
         del g.parent[i:]
@@ -368,6 +377,7 @@ def _verify(g: Graph) -> dict:
         value = "undetermined (no role can force a win)"
     report = {
         "complete": g.complete,
+        "stopped": g.stopped,
         "roles": list(roles),
         "states": n if g.complete else g.expanded,
         "terminal": len(terminal),
