@@ -150,7 +150,7 @@ LOCATED = re.compile(r"^\S.*?:\d+:\d+: error: ")
 WHOLE = re.compile(r"illegal move|stuck|move \d+|record|cannot read|cannot write|cannot import|"
                    r"more than \d+ states|not a directory|no such|already exists|--\w|the game did not end|"
                    r"the translation failed|internal error|clingo|memory|seconds|too large|not valid UTF-8|"
-                   r"the game has \d|players", re.I)
+                   r"the game has \d|players|field '", re.I)
 
 
 def classify_output(text: str) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
-from tgpl.frontend.bodies import BodyChecker, Env, Flow, _did_you_mean
+from tgpl.frontend.bodies import MAX_LITERAL, BodyChecker, Env, Flow, _did_you_mean
 from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes, builtin_methods
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
@@ -161,20 +161,23 @@ class Checker:
             self.diags.error(
                 item.span, f"the player range {counts[0]}..{counts[1]} is empty: the minimum exceeds the maximum"
             )
+        elif None not in counts:  # the runtime's counts: the same values the check accepted
+            self.program.player_range = range(counts[0], counts[-1] + 1)
 
     def _check_player_count(self, count: ast.Expr, scope: Scope) -> int | None:
-        """Check one count of `players`: a whole number literal in 1..MAX_PLAYERS; return it."""
+        """Check one count of `players`: a constant number expression in 1..MAX_PLAYERS; return it."""
         env = Env("attribute", scope)
         t = self.bodies.expr(count, env)
         if not assignable(t, NUMBER) or is_any(t):
             if not is_any(t):
                 self.diags.error(count.span, f"'players' needs a number, not {t}")
             return None
-        negative = isinstance(count, ast.Unary) and count.op == "-" and isinstance(count.operand, ast.NumberLit)
-        if not isinstance(count, ast.NumberLit) and not negative:
-            self.diags.error(count.span, "'players' needs a number literal, e.g. players 2; or players 4..7;")
+        n = _constant(count)
+        if n is None:
+            self.diags.error(count.span, "'players' needs a constant number, e.g. players 2; or players 4..7;")
             return None
-        n = -count.operand.value if negative else count.value
+        if isinstance(count, ast.NumberLit) and not abs(n) <= MAX_LITERAL:  # reported as out of range
+            return None
         if n < 1:
             self.diags.error(count.span, "a game needs at least one player")
             return None
@@ -558,3 +561,18 @@ def _event_var(t: Type, span: Span):
 
 def check_program(program: Program, diags: Diagnostics) -> None:
     Checker(program, diags).run()
+
+
+def _constant(e: ast.Expr) -> float | None:
+    """The value of a number expression made of literals and `+ - * / %` (a `players` count), else None."""
+    if isinstance(e, ast.NumberLit):
+        return e.value
+    if isinstance(e, ast.Unary) and e.op == "-":
+        v = _constant(e.operand)
+        return None if v is None else -v
+    if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "/", "%"):
+        a, b = _constant(e.left), _constant(e.right)
+        if a is None or b is None or (e.op in "/%" and b == 0):
+            return None
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0, "%": a % b if b else 0.0}[e.op]
+    return None

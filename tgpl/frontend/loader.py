@@ -36,6 +36,7 @@ class Program:
     types: dict[int, object] = field(default_factory=dict)
     implicit_this: set[int] = field(default_factory=set)
     builtins: object = None  # the checker's BuiltinClasses, the bases of user tiles and events
+    player_range: range | None = None  # the player counts `players` allows, once checked
 
     @property
     def ok(self) -> bool:

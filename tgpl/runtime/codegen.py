@@ -241,14 +241,19 @@ class BlockGenerator:
         self.layout.pop()
 
     def stmt_Break(self, s: ast.Break, depth: int) -> None:
-        flag = self.loops[-1] if self.loops else None
+        if not self.loops:  # a block run as a closure inside a loop: signal the loop
+            self.emit(depth, "return _BREAK")
+            return
+        flag = self.loops[-1]
         if flag is not None:
             self.emit(depth, f"{flag} = True")
         self.emit(depth, "break")
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
-        flag = self.loops[-1] if self.loops else None
-        self.emit(depth, "break" if flag is not None else "continue")
+        if not self.loops:
+            self.emit(depth, "return _CONTINUE")
+            return
+        self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"

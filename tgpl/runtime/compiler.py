@@ -124,12 +124,8 @@ class Compiler:
                     layout = Layout()
                     setup_code = self.block(item.body, layout)
                     setup_size = layout.size
-                elif isinstance(item, ast.PlayersDirective) and isinstance(item.count, ast.NumberLit):
-                    low = max(1, int(item.count.value))
-                    high = low
-                    if isinstance(item.maximum, ast.NumberLit):
-                        high = max(low, int(item.maximum.value))
-                    players = range(low, high + 1)
+                elif isinstance(item, ast.PlayersDirective) and self.program.player_range is not None:
+                    players = self.program.player_range  # as the checker evaluated `players`
                 elif isinstance(item, ast.GameDirective):
                     game_name = item.name
         return CompiledGame(

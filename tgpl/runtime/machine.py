@@ -17,6 +17,7 @@ scheduled: a decision point.
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 from itertools import combinations
 from typing import Iterable
 
@@ -38,7 +39,15 @@ SUBSET_LIMIT = 12  # a player List input offers every subset of at most this man
 
 
 class _Cancelled(Exception):
-    """A non-optional input found no candidate: the action does not run (3.3.3)."""
+    """A non-optional input found no candidate: the action does not run (3.3.3).
+
+    Caught where an action or function asks its inputs; an input statement in an effect, a
+    phase or setup has nothing to cancel, and becomes a runtime error at the input (`_no_candidate`).
+    """
+
+    def __init__(self, inp: RInput | None = None):
+        super().__init__()
+        self.inp = inp
 
 
 class Machine:
@@ -437,9 +446,9 @@ class Machine:
                 return options[0]
             if inp.optional:
                 return None
-            raise _Cancelled()
+            raise _Cancelled(inp)
         if not options and not inp.optional:
-            raise _Cancelled()
+            raise _Cancelled(inp)
         if inp.optional:
             options = options + [None]
         player = self.input_target(inp, frame)
@@ -586,13 +595,25 @@ class Machine:
         for rc in self.game.classes.values():
             if rc.visibility == "global" and not rc.info.builtin and rc.name not in self.world.globals:
                 self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
-        if setup is not None:
-            self._run_block(setup, Frame(self, None, size), "setup", None)
-        self.settle()
+        with self._no_candidate():
+            if setup is not None:
+                self._run_block(setup, Frame(self, None, size), "setup", None)
+            self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
-        self.run_action(obj, ra, choice_event, given, None, check_requires=False)
-        self.settle()
+        with self._no_candidate():
+            self.run_action(obj, ra, choice_event, given, None, check_requires=False)
+            self.settle()
+
+    @contextmanager
+    def _no_candidate(self):
+        """An input statement with no candidate outside a function or an action's inputs: an error there."""
+        try:
+            yield
+        except _Cancelled as c:
+            inp = c.inp
+            self.error(inp.span if inp is not None else None,
+                       f"input '{inp.name if inp is not None else '?'}' has no candidate")
 
 
 def _matches(option, choice) -> bool:
