@@ -80,39 +80,18 @@ def _budget(examples: int):
                     suppress_health_check=list(HealthCheck))
 
 
-@seed(SEED)
-@_budget(120)
-@given(n=st.integers(0, 2**31))
-def test_check_survives_mutated_examples(records, n):
-    _fuzz("check", n, records)
+BUDGET = {"check": 120, "play": 50, "replay": 60, "to-gdl": 25, "check-gdl": 60}  # cases per run
 
 
-@seed(SEED)
-@_budget(50)
-@given(n=st.integers(0, 2**31))
-def test_play_survives_mutated_examples(records, n):
-    _fuzz("play", n, records)
+@pytest.mark.parametrize("command", BUDGET)
+def test_the_command_survives_mutated_inputs(records, command):
+    @seed(SEED)
+    @_budget(BUDGET[command])
+    @given(n=st.integers(0, 2**31))
+    def one_case(n):
+        _fuzz(command, n, records)
 
-
-@seed(SEED)
-@_budget(60)
-@given(n=st.integers(0, 2**31))
-def test_replay_survives_tampered_records(records, n):
-    _fuzz("replay", n, records)
-
-
-@seed(SEED)
-@_budget(25)
-@given(n=st.integers(0, 2**31))
-def test_to_gdl_survives_a_mutated_tris(records, n):
-    _fuzz("to-gdl", n, records)
-
-
-@seed(SEED)
-@_budget(60)
-@given(n=st.integers(0, 2**31))
-def test_check_gdl_survives_mutated_gdl(records, n):
-    _fuzz("check-gdl", n, records)
+    one_case()
 
 
 def test_the_mutations_break_programs_and_records(records):

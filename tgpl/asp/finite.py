@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from tgpl.asp.dependencies import DependencyGraph
 from tgpl.frontend.diagnostics import Diagnostics
 from tgpl.lowering.ir import Func, Program, Rule, Term, Var
 
@@ -82,47 +83,18 @@ def _rule_edges(rule: Rule, edges: dict) -> None:
 
 
 def _components(nodes: set[Position], edges: dict) -> dict[Position, int]:
-    """Strongly connected components (Tarjan's, iterative)."""
-    succ: dict[Position, list[Position]] = defaultdict(list)
+    """Strongly connected components of the positions, by the dependency graph's algorithm."""
+    graph = DependencyGraph()
+    for node in nodes:
+        graph.edges[_key(node)] = {}
     for u, v in edges:
-        succ[u].append(v)
-    index: dict[Position, int] = {}
-    low: dict[Position, int] = {}
-    component: dict[Position, int] = {}
-    stack: list[Position] = []
-    on_stack: set[Position] = set()
-    counter = 0
-    for root in sorted(nodes):
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            children = succ[node]
-            if i < len(children):
-                work.append((node, i + 1))
-                child = children[i]
-                if child not in index:
-                    work.append((child, 0))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            if low[node] == index[node]:
-                while True:
-                    top = stack.pop()
-                    on_stack.discard(top)
-                    component[top] = index[node]
-                    if top == node:
-                        break
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return component
+        graph.edges[_key(u)][_key(v)] = False
+    numbers = graph.components()
+    return {node: numbers[_key(node)] for node in nodes}
+
+
+def _key(position: Position) -> str:
+    return f"{position[0]}/{position[1]}"
 
 
 def _positive_cycle(component: dict[Position, int], which: int, edges: dict) -> bool:
