@@ -255,6 +255,9 @@ def record(write):
     (lambda d: d.update(source_digest="sha256:0"), "field 'source_digest': the game's source changed"),
     (lambda d: d.update(players=["random"] * 3), "field 'players': the record has 3 players"),
     (lambda d: d.update(log=[[[]]] * 2), "field 'log': expected a list of strings"),
+    (lambda d: d.update(log=["made up"]), "field 'log': line 1 differs from the replay's log"),
+    (lambda d: d.update(game="chess"), "field 'game': the record names 'chess', the game is 'tris'"),
+    (lambda d: d.update(result=None), "field 'result': the replay ends with"),
 ])
 def test_a_tampered_record_is_an_error_naming_the_move_and_field(record, change, message):
     change(record)

@@ -290,7 +290,15 @@ def replay(record, game_path, ignore_digest, max_steps):
         state = run(g, rec)
     result = {"ranking": state.ranking, "goals": state.goals} if state.is_terminal else None
     if result != rec.result:
-        click.echo(f"{record}: error: the replay ends with {result}, the record says {rec.result}", err=True)
+        click.echo(f"{record}: error: field 'result': the replay ends with {result}, the record says {rec.result}",
+                   err=True)
+        sys.exit(1)
+    if state.log != rec.log:
+        line = next((i for i, (x, y) in enumerate(zip(state.log, rec.log)) if x != y), min(len(state.log), len(rec.log)))
+        click.echo(f"{record}: error: field 'log': line {line + 1} differs from the replay's log", err=True)
+        sys.exit(1)
+    if rec.game != g.name:
+        click.echo(f"{record}: error: field 'game': the record names '{rec.game}', the game is '{g.name}'", err=True)
         sys.exit(1)
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
 
