@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 
@@ -71,14 +72,49 @@ AGENTS = ("human", "random", "first", "mcts[:N]")
 
 
 def _load_game(path: str, players: int | None = None):
+    """The compiled game; a game with errors (or unreadable) is reported and exits 2: the command
+    cannot do its job with it (`check` is the command whose job is finding them)."""
     from tgpl.runtime.game import Game
     from tgpl.runtime.compiler import compile_program
 
     program = load_program(path)
     if not program.ok:
         report(program, as_json=False)
-        sys.exit(1)
-    return Game(program, compile_program(program), players)
+        sys.exit(2)
+    compiled = compile_program(program)
+    if players is not None and players not in compiled.players:
+        counts = compiled.players
+        allowed = f"{counts.start}" if len(counts) == 1 else f"{counts.start} to {counts[-1]}"
+        raise click.BadParameter(f"the game has {allowed} players, not {players}", param_hint="--players")
+    return Game(program, compiled, players)
+
+
+def _writable(path: str | None, option: str) -> None:
+    """Refuse an output path whose folder is missing or read-only before any work is done,
+    so that no run loses its result at the end."""
+    import os
+
+    if path is None or path == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise click.BadParameter(f"'{path}' is a folder", param_hint=option)
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"the folder '{os.path.dirname(path) or '.'}' does not exist", param_hint=option)
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"the folder '{os.path.dirname(path) or '.'}' is not writable", param_hint=option)
+
+
+def _read_option_file(path: str, option: str, limit: int) -> str:
+    """A file named by an option ('-': stdin), read whole and decoded, or a usage error."""
+    from tgpl.frontend.sources import UnreadableFile, read_source
+
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return read_source(path, limit)
+    except UnreadableFile as e:
+        raise click.BadParameter(str(e), param_hint=option) from None
 
 
 def _player_count(spec: str | None, allowed: range) -> int:
@@ -120,6 +156,9 @@ def _game_errors(where: str):
 
     try:
         yield
+    except MemoryError:
+        click.echo(f"{where}: error: out of memory: the game grew too large for this machine", err=True)
+        sys.exit(2)
     except IllegalMove as e:
         click.echo(f"{where}: error: illegal move '{e.text}': {e.reason}", err=True)
         sys.exit(1)
@@ -144,30 +183,50 @@ def _result_line(state) -> str:
     )
 
 
+MOVES_FILE_LIMIT = 10_000_000  # bytes of a --moves file
+# `tgpl play` when the game has not ended after --max-moves moves (README, "Exit status").
+EXIT_NOT_ENDED = 3
+
+
+def _max_steps_option(command):
+    from tgpl.runtime.machine import STEP_LIMIT
+
+    return click.option("--max-steps", type=click.IntRange(min=1), default=STEP_LIMIT, show_default=True,
+                        help="Loop steps one move may take before it stops with a runtime error.")(command)
+
+
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("--players", "players_spec", help="Agents by seat, e.g. human,random (default: human then random).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
-@click.option("--moves", "moves_file", type=click.File("r"), help="Moves to play first, one per line ('-': stdin).")
+@click.option("--moves", "moves_file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Moves to play first, one per line ('-': stdin).")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False), help="Write the game record (JSON) here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the final state as JSON.")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
-def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
+@click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help=f"Stop after this many moves; a game still going then exits {EXIT_NOT_ENDED}.")
+@_max_steps_option
+def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_moves, max_steps):
     """Play GAME with humans and agents; the same seed and moves give the same game."""
     import json
     from tgpl.runtime.agents import ScriptAgent
     from tgpl.runtime.display import describe_move, render_state
     from tgpl.runtime.play import play as run
 
+    _writable(record_file, "--record")
+    script = None
+    if moves_file is not None:
+        script = ScriptAgent(_read_option_file(moves_file, "--moves", MOVES_FILE_LIMIT).splitlines())
     g = _load_game(game)
     count = _player_count(players_spec, g.compiled.players)
     if count != g.players:  # a game for a range of players: as many as `--players` lists
         g = type(g)(g.program, g.compiled, count)
+    g.step_limit = max_steps
     say = (lambda text: None) if (quiet or as_json) else click.echo
     human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
                 click.echo, render_state, describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
-    script = ScriptAgent.from_file(moves_file) if moves_file is not None else None
     shown_log = [0]
 
     def on_move(player, text, state):
@@ -177,46 +236,68 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet):
         shown_log[0] = len(state.world.log)
 
     with _game_errors(game):
-        outcome = run(g, agents, seed, game, script, on_move)
+        outcome = run(g, agents, seed, game, script, on_move, max_moves=max_moves)
     outcome_state = outcome.state
     if record_file:
-        with open(record_file, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(outcome.record.to_json())
+        _write_output(outcome.record.to_json(), record_file)
     if as_json:
         click.echo(json.dumps(outcome_state.to_json(), indent=1, sort_keys=True))
     else:
         if not quiet:
             click.echo(render_state(outcome_state))
         click.echo(_result_line(outcome_state))
+    if not outcome_state.is_terminal:
+        click.echo(f"{game}: the game did not end within {max_moves} moves (--max-moves)", err=True)
+        sys.exit(EXIT_NOT_ENDED)
 
 
 @main.command()
-@click.argument("record", type=click.Path(exists=True, dir_okay=False))
+@click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--game", "game_path", type=click.Path(dir_okay=False), help="The game file (default: the record's path).")
-def replay(record, game_path):
-    """Replay a game record move by move; exit 1 at the first illegal move or a different result."""
-    from pathlib import Path
+@click.option("--ignore-digest", is_flag=True,
+              help="Replay even if the game's source differs from the one the record was made with.")
+@_max_steps_option
+def replay(record, game_path, ignore_digest, max_steps):
+    """Replay a game record move by move; exit 1 at the first illegal move, a malformed record,
+    a changed game source or a different result."""
+    from tgpl.frontend.sources import UnreadableFile, read_source
     from tgpl.runtime.play import replay as run
-    from tgpl.runtime.record import Record, source_digest
+    from tgpl.runtime.record import RECORD_LIMIT, Record, RecordError, source_digest
 
     try:
-        rec = Record.from_json(Path(record).read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as e:
+        rec = Record.from_json(read_source(record, RECORD_LIMIT, encoding="utf-8"))
+    except UnreadableFile as e:
+        click.echo(f"{record}: error: {e}", err=True)
+        sys.exit(2)
+    except RecordError as e:
         click.echo(f"{record}: error: {e}", err=True)
         sys.exit(1)
     g = _load_game(game_path or rec.path)
-    if rec.players and len(rec.players) != g.players:  # the record's player count
+    g.step_limit = max_steps
+    if len(rec.players) != g.players:  # the record's player count
         if len(rec.players) not in g.compiled.players:
-            click.echo(f"{record}: error: the record has {len(rec.players)} players; {g.name} does not allow that", err=True)
+            click.echo(f"{record}: error: field 'players': the record has {len(rec.players)} players; "
+                       f"{g.name} does not allow that", err=True)
             sys.exit(1)
         g = type(g)(g.program, g.compiled, len(rec.players))
-    if source_digest(g.program.sources) != rec.source_digest:
-        click.echo(f"{record}: warning: the game's source changed since the record was made", err=True)
+        g.step_limit = max_steps
+    if source_digest(g.program.sources) != rec.source_digest and not ignore_digest:
+        click.echo(f"{record}: error: field 'source_digest': the game's source changed since the record was made "
+                   "(--ignore-digest replays it anyway)", err=True)
+        sys.exit(1)
     with _game_errors(record):
         state = run(g, rec)
     result = {"ranking": state.ranking, "goals": state.goals} if state.is_terminal else None
     if result != rec.result:
-        click.echo(f"{record}: error: the replay ends with {result}, the record says {rec.result}", err=True)
+        click.echo(f"{record}: error: field 'result': the replay ends with {result}, the record says {rec.result}",
+                   err=True)
+        sys.exit(1)
+    if state.log != rec.log:
+        line = next((i for i, (x, y) in enumerate(zip(state.log, rec.log)) if x != y), min(len(state.log), len(rec.log)))
+        click.echo(f"{record}: error: field 'log': line {line + 1} differs from the replay's log", err=True)
+        sys.exit(1)
+    if rec.game != g.name:
+        click.echo(f"{record}: error: field 'game': the record names '{rec.game}', the game is '{g.name}'", err=True)
         sys.exit(1)
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
 
@@ -249,23 +330,21 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
 def check_gdl(file: str, as_json: bool) -> None:
     """Check that FILE.kif is valid GDL; exit 1 if it is not."""
-    from pathlib import Path
     from types import SimpleNamespace
     from tgpl.frontend.diagnostics import Severity, Span
+    from tgpl.frontend.sources import UnreadableFile, read_source
     from tgpl.asp.kif import KifError, read_kif
     from tgpl.asp.validate import validate
 
     sources: dict[str, str] = {}
     try:
-        text = Path(file).read_text(encoding="utf-8")
+        text = read_source(file)
         sources[file] = text
         diagnostics = validate(read_kif(text, file), file)
     except KifError as e:
         diagnostics = e.diagnostics
-    except (OSError, ValueError) as e:  # ValueError: not UTF-8, or a NUL byte in the path
-        reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (
-            (e.strerror or str(e)).lower() if isinstance(e, OSError) else "invalid path")
-        diagnostics = [Diagnostic(Severity.ERROR, Span(file, 1, 1, 1, 1), f"cannot read '{file}': {reason}")]
+    except UnreadableFile as e:
+        diagnostics = [Diagnostic(Severity.ERROR, Span(file, 1, 1, 1, 1), f"cannot read '{file}': {e.reason}")]
     # `report` only reads these three attributes of a Program.
     report(SimpleNamespace(main=file, sources=sources, diagnostics=diagnostics), as_json)
     failed = any(d.is_error for d in diagnostics)
@@ -303,13 +382,19 @@ def _write_output(text: str, output: str | None) -> None:
     import tempfile
 
     folder = os.path.dirname(os.path.abspath(output))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tgpl-", suffix=".tmp")
+    tmp = None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tgpl-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.replace(tmp, output)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        click.echo(f"{output}: error: cannot write: {(e.strerror or str(e)).lower()}", err=True)
+        sys.exit(2)
     except BaseException:
-        if os.path.exists(tmp):
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise
 
@@ -368,7 +453,7 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
 @click.option("--format", "fmt", type=click.Choice(["kif", "infix"]), default="kif", show_default=True,
               help="KIF as GGP agents read it, or the thesis's infix notation (head :- a & b).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with (for shuffles).")
-@click.option("--players", "players", type=int, help="The number of players (default: the game's minimum).")
+@click.option("--players", "players", type=click.IntRange(min=1), help="The number of players (default: the game's minimum).")
 @click.option("--stats", is_flag=True, help="Print rule, relation and fluent counts instead of the rules.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @_validation_options
@@ -383,6 +468,7 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.asp.validate import validate
 
+    _writable(output, "--output")
     runtime_game, lowered = _lowered(game, seed, players, relations)
     problems = [d for d in validate(lowered.program, game) if d.is_error]
     if problems:  # the lowering's own bug, never the user's: say so plainly
@@ -409,7 +495,7 @@ DEFAULT_ENGINE = "runtime"
 
 
 def _machine(path: str, engine: str = "runtime"):
-    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 1 if it does not load).
+    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load).
 
     A .tgpl game is explored on the runtime, or with engine "clingo" lowered to GDL and
     explored by the clingo reasoner (same states, same move texts and role names).
@@ -422,7 +508,7 @@ def _machine(path: str, engine: str = "runtime"):
             return GdlMachine(GdlGame.load(path))
         except GdlLoadError as e:
             click.echo(e.render(), err=True)
-            sys.exit(1)
+            sys.exit(2)
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
@@ -435,7 +521,43 @@ def _machine(path: str, engine: str = "runtime"):
     return RuntimeMachine(_load_game(path))
 
 
-def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None):
+def _guard(max_seconds: float | None, max_memory_mb: int | None):
+    """A `stop` for long searches: the reason to stop once past the time or the peak memory given."""
+    import resource
+    import time
+
+    start = time.perf_counter()
+
+    def stop() -> str | None:
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            return f"stopped after {max_seconds:g} seconds (--max-seconds)"
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024  # kB on Linux
+        if max_memory_mb is not None and peak_mb > max_memory_mb:
+            return f"stopped at {peak_mb} MB of memory (--max-memory)"
+        return None
+
+    return stop
+
+
+def _time_limit(max_seconds: float):
+    """A `stop` for verify's exploration: the time limit, named as its other caps are."""
+    import time
+
+    start = time.perf_counter()
+    return lambda: (f"the time limit ({max_seconds:g} s, --max-seconds)"
+                    if time.perf_counter() - start > max_seconds else None)
+
+
+def _guard_options(command):
+    """--max-seconds and --max-memory of verify and query."""
+    command = click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+                           help="Stop (incomplete) before this process uses more memory  "
+                                "[default: a quarter of the machine's]")(command)
+    return click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
+                        show_default=True, help="Stop with a partial report after this many seconds.")(command)
+
+
+def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None, stop=None):
     import time
 
     from tgpl.asp.reasoner import GdlError
@@ -457,13 +579,19 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
 
     with _game_errors(path):
         try:
-            g = explore(machine, max_states, progress, max_memory)
+            g = explore(machine, max_states, progress, max_memory, stop=stop)
         except GdlError as e:
             click.echo(f"{path}: error: {e}", err=True)
             sys.exit(1)
     if tty and shown[0]:
         click.echo("", err=True)
     return g
+
+
+def _memory_mb(megabytes: int | None) -> int | None:
+    """--max-memory in MB, or its default (a quarter of the machine's memory)."""
+    limit = _max_memory(megabytes)
+    return limit // 2**20 if limit is not None else None
 
 
 def _max_memory(megabytes: int | None) -> int | None:
@@ -474,17 +602,16 @@ def _max_memory(megabytes: int | None) -> int | None:
 
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
-@click.option("--max-states", type=int, default=1_000_000, show_default=True,
+@click.option("--max-states", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Store at most this many states; past it the check is incomplete.")
-@click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
-              help="Stop (incomplete) before this process uses more memory  [default: a quarter of the machine's]")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
 @click.option("--witness-dir", type=click.Path(file_okay=False), help="Write each witness to a file here.")
 @click.option("--horizon", type=click.IntRange(min=0), default=None,
               help="Bounded mode: search the plays of up to N moves with clingo instead.")
 @click.option("--engine", type=click.Choice(["runtime", "clingo"]), default=DEFAULT_ENGINE, show_default=True,
               help="Complete mode on a .tgpl game: explore it on the runtime, or lowered to GDL on clingo.")
-def verify(game, max_states, max_memory, as_json, witness_dir, horizon, engine):
+@_guard_options
+def verify(game, max_states, as_json, witness_dir, horizon, engine, max_seconds, max_memory):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -494,11 +621,14 @@ def verify(game, max_states, max_memory, as_json, witness_dir, horizon, engine):
     import json
     from tgpl.verify.graph import verify as check
 
+    if witness_dir is not None and os.path.exists(witness_dir) and not os.path.isdir(witness_dir):
+        raise click.BadParameter(f"'{witness_dir}' is not a folder", param_hint="--witness-dir")
     if horizon is not None:
-        _verify_bounded(game, horizon, as_json, witness_dir)
+        _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)))
         return
     machine = _machine(game, engine)
-    g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory))
+    g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
+                 stop=_time_limit(max_seconds))
     rep = check(g)
     rep["game"] = game
     _write_witnesses(rep["problems"], witness_dir)
@@ -567,7 +697,7 @@ def _runtime_move_text(lowered):
 
 
 def _gdl_program(path: str, seed: int = 0):
-    """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 1 with located diagnostics.
+    """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics.
 
     Returns (program, move_text): move_text maps a joint move to what a user types, which for a
     lowered game is the runtime's text of the mover's move, so witnesses replay with `tgpl play --moves`.
@@ -581,11 +711,11 @@ def _gdl_program(path: str, seed: int = 0):
         program, _ = read_gdl(path)
     except GdlLoadError as e:
         click.echo(e.render(), err=True)
-        sys.exit(1)
+        sys.exit(2)
     return program, None
 
 
-def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None) -> None:
+def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem."""
     import json
     import time
@@ -605,7 +735,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
             last = now
 
     try:
-        result = bounded_verify(program, horizon, move_text=move_text, progress=progress)
+        result = bounded_verify(program, horizon, move_text=move_text, progress=progress, stop=stop)
     except SolverError as e:
         click.echo(f"{game}: error: clingo: {e}", err=True)
         sys.exit(1)
@@ -620,6 +750,8 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
     say = click.echo
     say(f"{game}: bounded, up to {horizon} moves: {rep['solves']} solves"
         + (f", every play ends within {result.searched} moves" if result.complete else ""))
+    if result.stopped:
+        say(f"  {result.stopped}: only the plays of up to {result.searched} moves were searched")
     say(f"  stuck states: {result.stuck.message if result.stuck else f'none within {horizon} moves'}")
     say("  goals: " + (result.bad_goal.message if result.bad_goal else
                        f"every terminal state within {horizon} moves gives every role one goal in 0..100"))
@@ -659,6 +791,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
     """
     from tgpl.asp.asp_emit import encode_asp
 
+    _writable(output, "--output")
     if not game.lower().endswith(".tgpl"):
         write_asp(encode_asp(_gdl_program(game, seed)[0]).text, output)
         return
@@ -673,12 +806,7 @@ def write_asp(text: str, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        with open(output, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    except OSError as e:
-        click.echo(f"{output}: error: cannot write: {(e.strerror or str(e)).lower()}", err=True)
-        sys.exit(1)
+    _write_output(text, output)
 
 
 QUERY_FUNCTION = "TgplQuery__"
@@ -687,30 +815,33 @@ QUERY_FUNCTION = "TgplQuery__"
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.argument("expr")
-@click.option("--horizon", type=int, default=20, show_default=True, help="Search the plays of up to this many moves.")
+@click.option("--horizon", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Search the plays of up to this many moves.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @_relations_option
-def query(game, expr, horizon, seed, as_json, relations):
-    """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no)"""
+@_guard_options
+def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory):
+    """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no,
+    2 when the question cannot be asked: not a .tgpl game, errors in it or in EXPR, not lowerable)"""
     import json
-    from pathlib import Path
     from tgpl.asp.bounded import BoundedSearch
+    from tgpl.frontend.sources import UnreadableFile, read_source
     from tgpl.lowering.lower import QUERY_RELATION
     from tgpl.runtime.compiler import compile_program
     from tgpl.runtime.game import Game
 
     if not game.lower().endswith(".tgpl"):
         click.echo(f"{game}:1:1: error: a query is a TGPL expression: GAME must be a .tgpl game", err=True)
-        sys.exit(1)
+        sys.exit(2)
     try:
-        source = Path(game).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        click.echo(f"{game}:1:1: error: cannot read '{game}': {getattr(e, 'strerror', None) or e}", err=True)
-        sys.exit(1)
+        source = read_source(game)
+    except UnreadableFile as e:
+        click.echo(f"{game}:1:1: error: {e}", err=True)
+        sys.exit(2)
     if "\n" in expr or "\r" in expr:
         click.echo("query:1:1: error: the expression must be on one line", err=True)
-        sys.exit(1)
+        sys.exit(2)
     lead = "        return ("
     text = source.rstrip("\n") + (f"\n\n// tgpl query\nfunction {QUERY_FUNCTION}\n{{\n    returns bool;\n"
                                   f"    effect\n    {{\n{lead}{expr});\n    }}\n}}\n")
@@ -725,10 +856,11 @@ def query(game, expr, horizon, seed, as_json, relations):
                 click.echo(f"query:1:{col}: error: {d.message}\n 1 | {expr}\n   | {' ' * (col - 1)}^", err=True)
             else:
                 click.echo(render(d, program.sources), err=True)
-        sys.exit(1)
+        sys.exit(2)
     lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION, relations)
     search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
-    found, complete = None, False
+    found, complete, stopped = None, False, None
+    stop = _guard(max_seconds, _memory_mb(max_memory))
     while True:
         model = search.ask(QUERY_RELATION)
         if model is not None:
@@ -739,10 +871,13 @@ def query(game, expr, horizon, seed, as_json, relations):
             break
         if search.time >= horizon:
             break
+        stopped = stop()
+        if stopped is not None:
+            break
         search.extend()
     answer = {"game": game, "query": expr, "found": found is not None, "horizon": horizon,
               "moves": len(found.lines) if found else None, "witness": list(found.lines) if found else None,
-              "complete": complete, "searched": search.time}
+              "complete": complete, "searched": search.time, "stopped": stopped}
     if as_json:
         click.echo(json.dumps(answer, indent=2))
     elif found is not None:
@@ -752,6 +887,8 @@ def query(game, expr, horizon, seed, as_json, relations):
     elif complete:
         click.echo(f"{game}: unreachable: no state of the game satisfies {expr} (every play ends within "
                    f"{search.time} moves)")
+    elif stopped is not None:
+        click.echo(f"{game}: not reachable within {search.time} moves ({stopped}; --horizon was {horizon}): {expr}")
     else:
         click.echo(f"{game}: not reachable within {horizon} moves: {expr}")
     sys.exit(0 if found is not None else 1)
@@ -760,7 +897,8 @@ def query(game, expr, horizon, seed, as_json, relations):
 @main.command()
 @click.argument("a", type=click.Path(dir_okay=False))
 @click.argument("b", type=click.Path(dir_okay=False))
-@click.option("--max-states", type=int, default=1_000_000, show_default=True, help="Explore at most this many states per game.")
+@click.option("--max-states", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Explore at most this many states per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 def compare(a, b, max_states, as_json):
     """Are A and B the same game up to the names of moves and fluents? (bisimulation; exit 1 if not)"""

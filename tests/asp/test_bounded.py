@@ -184,11 +184,11 @@ def test_cli_bounded_user_errors(tmp_path):
     tgpl_game = run("verify", str(ROOT / "examples" / "treasure.tgpl"), "--horizon", "3")
     assert tgpl_game.exit_code == 2 and "treasure.tgpl:126:13: error: not lowerable: " in tgpl_game.output
     missing = run("verify", str(tmp_path / "none.kif"), "--horizon", "3")
-    assert missing.exit_code == 1 and "none.kif:1:1: error: cannot read" in missing.output
+    assert missing.exit_code == 2 and "none.kif:1:1: error: cannot read" in missing.output
     bad = tmp_path / "bad.kif"
     bad.write_text("(role a)\n(<= (legal a go) (does a go))\n", encoding="utf-8")
     invalid = run("verify", str(bad), "--horizon", "3")
-    assert invalid.exit_code == 1 and f"{bad}:2:18: error: 'legal' cannot depend on 'does'" in invalid.output
+    assert invalid.exit_code == 2 and f"{bad}:2:18: error: 'legal' cannot depend on 'does'" in invalid.output
     negative = run("verify", str(TICTACTOE), "--horizon", "-1")
     assert negative.exit_code == 2
     for r in (tgpl_game, missing, invalid, negative):
@@ -203,4 +203,4 @@ def test_cli_to_asp(tmp_path):
     assert printed.exit_code == 0 and printed.output == out.read_text(encoding="utf-8")
     assert "legal(W,mark(M,N),T) :- holds(cell(M,N,b),T), holds(control(W),T)." in printed.output
     missing = run("to-asp", str(tmp_path / "none.kif"))
-    assert missing.exit_code == 1 and "none.kif:1:1: error: cannot read" in missing.output
+    assert missing.exit_code == 2 and "none.kif:1:1: error: cannot read" in missing.output

@@ -138,7 +138,7 @@ def test_replay_rejects_a_bad_choice(draw_game):
     bad = tampered(record, lambda moves: moves[1].update(move="maybe"))
     with pytest.raises(IllegalMove, match="^illegal move 'maybe'") as info:
         replay(draw_game, bad)
-    assert info.value.reason.startswith("move 2: expected a value for 'keep' by player 0")
+    assert info.value.reason.startswith("move 2: field 'move': expected a value for 'keep' by player 0")
 
 
 def test_replay_rejects_a_move_by_the_wrong_player(draw_game):
@@ -146,7 +146,7 @@ def test_replay_rejects_a_move_by_the_wrong_player(draw_game):
     bad = tampered(record, lambda moves: moves[2].update(player=0))
     with pytest.raises(IllegalMove) as info:
         replay(draw_game, bad)
-    assert info.value.reason == "move 3: it is player 1's decision, not player 0's"
+    assert info.value.reason == "move 3: field 'player': it is player 1's decision, not player 0's"
 
 
 def test_replay_rejects_an_extra_move(draw_game):
@@ -161,7 +161,7 @@ def test_replay_rejects_an_extra_move(draw_game):
 def test_a_malformed_record_is_rejected():
     with pytest.raises(ValueError, match="format 1"):
         Record.from_json('{"format": 2}')
-    with pytest.raises(ValueError, match="malformed"):
+    with pytest.raises(ValueError, match="field 'moves' is missing"):
         Record.from_json('{"format": 1, "game": "x"}')
 
 
@@ -205,7 +205,7 @@ def test_cli_replay_reports_the_first_illegal_move(draw_game, tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
     result = cli("replay", "bad.json")
     assert result.exit_code == 1
-    assert result.stderr == "bad.json: error: illegal move 'Hand#1.Draw()': move 1: Hand#1 does not belong to player 0\n"
+    assert result.stderr == "bad.json: error: illegal move 'Hand#1.Draw()': move 1: field 'move': Hand#1 does not belong to player 0\n"
 
 
 def test_cli_replay_reports_a_different_result(draw_game, tmp_path):
@@ -218,13 +218,14 @@ def test_cli_replay_reports_a_different_result(draw_game, tmp_path):
     assert "the replay ends with" in result.stderr
 
 
-def test_cli_replay_warns_when_the_source_changed(draw_game, tmp_path):
+def test_cli_replay_refuses_a_changed_source_unless_asked(draw_game, tmp_path):
     assert cli("play", "draw.tgpl", "--players", "first,first", "--record", "game.json", "--quiet").exit_code == 0
     path = tmp_path / "draw.tgpl"
     path.write_text(path.read_text(encoding="utf-8") + "\n// a comment\n", encoding="utf-8")
     result = cli("replay", "game.json")
-    assert result.exit_code == 0
-    assert "warning: the game's source changed" in result.stderr
+    assert result.exit_code == 1
+    assert "game.json: error: field 'source_digest': the game's source changed" in result.stderr
+    assert cli("replay", "game.json", "--ignore-digest").exit_code == 0
 
 
 def test_cli_play_with_a_moves_file(monkeypatch, tmp_path):

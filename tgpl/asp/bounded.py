@@ -92,6 +92,7 @@ class BoundedReport:
     wins: dict[str, Finding | None] = field(default_factory=dict)
     best: dict[str, tuple[int, Witness] | None] = field(default_factory=dict)
     solves: int = 0
+    stopped: str | None = None  # why the search stopped before `horizon` (time, memory), if it did
 
     @property
     def problems(self) -> list[Finding]:
@@ -108,6 +109,7 @@ class BoundedReport:
     def to_json(self) -> dict:
         return {
             "mode": "bounded", "horizon": self.horizon, "searched": self.searched, "complete": self.complete,
+            "stopped": self.stopped,
             "roles": self.roles, "solves": self.solves,
             "stuck": None if self.stuck is None else self.stuck.to_json(),
             "bad_goal": None if self.bad_goal is None else self.bad_goal.to_json(),
@@ -190,11 +192,13 @@ class BoundedSearch:
 
 
 def bounded_verify(program: Program, horizon: int, move_text: MoveText | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> BoundedReport:
+                   progress: Callable[[int, int], None] | None = None,
+                   stop: Callable[[], str | None] | None = None) -> BoundedReport:
     """Search the plays of up to `horizon` joint moves of a valid GDL game for (a)-(d) and lassos.
 
     move_text maps a joint move to the text a user types for it (default: GDL's
-    `move | move`); progress(n, horizon) is called after each step is searched.
+    `move | move`); progress(n, horizon) is called after each step is searched, then `stop`,
+    whose reason (time, memory) ends the search early with the report so far.
     """
     if horizon < 0:
         raise ValueError("the horizon must be 0 or more")
@@ -213,6 +217,9 @@ def bounded_verify(program: Program, horizon: int, move_text: MoveText | None = 
         if progress is not None:
             progress(n, horizon)
         if report.complete or n >= horizon:
+            break
+        if stop is not None and (reason := stop()) is not None:
+            report.stopped = reason
             break
         search.extend()
     report.solves = search.solves

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+from tgpl.frontend.sources import read_source
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var
 from tgpl.verify.graph import collections_paused
 
@@ -45,6 +46,9 @@ then refuses the symbol as not a KIF word)."""
 _TOKEN = re.compile(rf"[{_BLANKS}]*(?:(\n)|(\()|(\))|;[^\n]*|([^{_BLANKS}\n();]+))")
 """One token with the blanks before it: a newline, a bracket, a comment or a symbol."""
 _NEWLINE, _OPEN, _CLOSE = 1, 2, 3
+MAX_NESTING = 200
+"""Levels of brackets a file may nest: the validator and the translation to clingo walk terms
+recursively, and this keeps them well inside Python's stack (docs/gdl.md)."""
 
 
 class KifError(Exception):
@@ -102,10 +106,10 @@ def _read(text: str, path: str) -> Program:
 def read_kif_file(path: str | Path) -> tuple[Program, str]:
     """The program in the file and its text (for rendering diagnostics).
 
-    The file must be UTF-8 (a leading BOM is ignored); OSError and
-    UnicodeDecodeError propagate for the caller to report.
+    The file must be UTF-8 (a leading BOM is ignored) and at most MAX_SOURCE_BYTES;
+    UnreadableFile propagates for the caller to report.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_source(path)
     return read_kif(text, str(path)), text
 
 
@@ -128,6 +132,9 @@ def _parse(text: str, path: str) -> list[_Sym | _List]:
             continue
         col = start - line_start + 1
         if kind == _OPEN:
+            if len(stack) >= MAX_NESTING:
+                raise fail(Span(path, line, col, line, col + 1),
+                           f"nested too deeply: more than {MAX_NESTING} levels of brackets")
             stack.append(([], line, col))
         elif kind == _CLOSE:
             if not stack:

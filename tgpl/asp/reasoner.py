@@ -39,6 +39,7 @@ from typing import Mapping, Sequence
 import clingo
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
+from tgpl.frontend.sources import UnreadableFile, read_source_or_none
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
@@ -356,10 +357,8 @@ def read_gdl(path: str | Path) -> tuple[Program, list[Diagnostic]]:
         program, text = read_kif_file(path)
     except KifError as e:
         raise GdlLoadError(e.diagnostics, _source(path)) from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL byte in the path
-        reason = "not valid UTF-8" if isinstance(e, UnicodeDecodeError) else (
-            (e.strerror or str(e)).lower() if isinstance(e, OSError) else "invalid path")
-        diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1), f"cannot read '{name}': {reason}")
+    except UnreadableFile as e:
+        diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1), f"cannot read '{name}': {e.reason}")
         raise GdlLoadError([diagnostic], {}) from None
     diagnostics = validate(program, name)
     if any(d.is_error for d in diagnostics):
@@ -368,10 +367,8 @@ def read_gdl(path: str | Path) -> tuple[Program, list[Diagnostic]]:
 
 
 def _source(path: str | Path) -> dict[str, str]:
-    try:
-        return {str(path): Path(path).read_text(encoding="utf-8")}
-    except (OSError, UnicodeDecodeError):
-        return {}
+    text = read_source_or_none(path)
+    return {} if text is None else {str(path): text}
 
 
 __all__ = ["read_gdl", "GdlGame", "GdlState", "GdlLoadError", "GdlError", "IllegalMove", "JointMove", "explore"]

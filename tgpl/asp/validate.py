@@ -23,6 +23,7 @@ location of the offending rule, literal or term:
 - names are KIF words (letters, digits and `!$%&*+-./<=>?@_~`, as GGP readers
   split symbols at white space only), and a relation or function is not a number;
 - goal values are integers in 0..100;
+- terms cannot grow without bound through the state or the moves (tgpl.asp.finite);
 - `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
   otherwise) and `base` and `input` too (a warning: they are optional in GDL);
 - a game otherwise valid that declares `base` or `input` lists in them every
@@ -38,6 +39,7 @@ from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, is_ground
 from tgpl.asp.declared import undeclared
 from tgpl.asp.dependencies import DependencyGraph
+from tgpl.asp.finite import unbounded_terms
 from tgpl.asp.kif import KEYWORDS as KIF_KEYWORDS
 
 KEYWORD_ARITY = {
@@ -70,6 +72,8 @@ def validate(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
         _goal_value(rule, diags)
     _vocabulary(program, diags)
     _presence(program, path, diags)
+    if not diags.has_errors:  # before anything grounds it: an infinite game would ground for ever
+        unbounded_terms(program, diags)
     if not diags.has_errors:
         diags.extend(undeclared(program, path))
     return diags.sorted()

@@ -35,6 +35,8 @@ RESERVED = frozenset(
     "this base true false null new if else while for return break continue winner input optional "
     "auto function List Table Stack is as player".split()
 )
+# The largest number literal (decision 75): every whole number up to it is exact as a double.
+MAX_LITERAL = 2.0**53
 _MISSPELLINGS = {"none": "null", "nil": "null", "None": "null", "True": "true", "False": "false", "self": "this"}
 
 
@@ -319,6 +321,9 @@ class BodyChecker:
         return t
 
     def expr_NumberLit(self, e, env):
+        if not abs(e.value) <= MAX_LITERAL:  # also an infinity: 1e999, a 400-digit literal
+            self.diags.error(e.span, f"number out of range: a number literal is at most {MAX_LITERAL:.0f} (2^53, "
+                                     "the largest whole number a double holds exactly)")
         return NUMBER
 
     def expr_StringLit(self, e, env):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer_NonRecursive, Tree, v_args
 from lark.tree import Meta
 
 from tgpl.frontend import ast
@@ -48,7 +48,9 @@ _BINARY = {
 
 
 @v_args(meta=True)
-class AstBuilder(Transformer):
+class AstBuilder(Transformer_NonRecursive):
+    """Iterative (lark's non-recursive transformer): a deep tree never runs out of Python's stack here."""
+
     def __init__(self, file: str):
         super().__init__()
         self.file = file

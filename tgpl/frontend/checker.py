@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
-from tgpl.frontend.bodies import BodyChecker, Env, Flow, _did_you_mean
+from tgpl.frontend.bodies import MAX_LITERAL, BodyChecker, Env, Flow, _did_you_mean
 from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes, builtin_methods
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from tgpl.frontend.loader import Program
 
 GEOMETRIES = ("square", "hex", "graph")
+MAX_PLAYERS = 64  # decision 75: player counts are 1..64
 ORIENTATIONS = {"row": "row", "col": "col", "column": "col"}
 _TAG_WORD = {
     ast.Effect: "effect", ast.Require: "require", ast.Trigger: "trigger", ast.Prio: "prio",
@@ -160,24 +161,32 @@ class Checker:
             self.diags.error(
                 item.span, f"the player range {counts[0]}..{counts[1]} is empty: the minimum exceeds the maximum"
             )
+        elif None not in counts:  # the runtime's counts: the same values the check accepted
+            self.program.player_range = range(counts[0], counts[-1] + 1)
 
     def _check_player_count(self, count: ast.Expr, scope: Scope) -> int | None:
-        """Check one count of `players`; return its (truncated) value when it is a valid literal."""
+        """Check one count of `players`: a constant number expression in 1..MAX_PLAYERS; return it."""
         env = Env("attribute", scope)
         t = self.bodies.expr(count, env)
         if not assignable(t, NUMBER) or is_any(t):
             if not is_any(t):
                 self.diags.error(count.span, f"'players' needs a number, not {t}")
             return None
-        if isinstance(count, ast.NumberLit):
-            n = count.value
-            if n < 1:
-                self.diags.error(count.span, "a game needs at least one player")
-                return None
-            if n != int(n):
-                self.diags.warning(count.span, f"'players {n:g}' is truncated to {int(n)}")
-            return int(n)
-        return None
+        n = _constant(count)
+        if n is None:
+            self.diags.error(count.span, "'players' needs a constant number, e.g. players 2; or players 4..7;")
+            return None
+        if isinstance(count, ast.NumberLit) and not abs(n) <= MAX_LITERAL:  # reported as out of range
+            return None
+        if n < 1:
+            self.diags.error(count.span, "a game needs at least one player")
+            return None
+        if n > MAX_PLAYERS:
+            self.diags.error(count.span, f"too many players: a game has at most {MAX_PLAYERS}")
+            return None
+        if n != int(n):
+            self.diags.warning(count.span, f"'players {n:g}' is truncated to {int(n)}")
+        return int(n)
 
     # =============================================== pass 2: class table
     def build_classes(self) -> None:
@@ -552,3 +561,18 @@ def _event_var(t: Type, span: Span):
 
 def check_program(program: Program, diags: Diagnostics) -> None:
     Checker(program, diags).run()
+
+
+def _constant(e: ast.Expr) -> float | None:
+    """The value of a number expression made of literals and `+ - * / %` (a `players` count), else None."""
+    if isinstance(e, ast.NumberLit):
+        return e.value
+    if isinstance(e, ast.Unary) and e.op == "-":
+        v = _constant(e.operand)
+        return None if v is None else -v
+    if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "/", "%"):
+        a, b = _constant(e.left), _constant(e.right)
+        if a is None or b is None or (e.op in "/%" and b == 0):
+            return None
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0, "%": a % b if b else 0.0}[e.op]
+    return None

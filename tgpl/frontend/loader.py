@@ -15,6 +15,7 @@ from pathlib import Path
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
 from tgpl.frontend.parser import parse_text
+from tgpl.frontend.sources import MAX_SOURCE_BYTES, UnreadableFile, read_source
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
 
 
@@ -35,6 +36,7 @@ class Program:
     types: dict[int, object] = field(default_factory=dict)
     implicit_this: set[int] = field(default_factory=set)
     builtins: object = None  # the checker's BuiltinClasses, the bases of user tiles and events
+    player_range: range | None = None  # the player counts `players` allows, once checked
 
     @property
     def ok(self) -> bool:
@@ -73,19 +75,17 @@ class _Loader:
         name = display_path(path)
         try:
             if text is None:
-                text = path.read_text(encoding="utf-8-sig")  # an editor's BOM is no character
-        except (OSError, ValueError) as e:  # ValueError: not UTF-8, or a NUL byte in the path
-            if isinstance(e, UnicodeDecodeError):
-                reason = "not valid UTF-8"
-            elif isinstance(e, OSError):
-                reason = (e.strerror or str(e)).lower()
-            else:
-                reason = "invalid path"
+                text = read_source(path)  # an editor's BOM is no character
+        except UnreadableFile as e:
             name = name.replace("\0", "\\0")
             if from_span is None:
-                self.diags.error(Span(name, 1, 1, 1, 1), f"cannot read '{name}': {reason}")
+                self.diags.error(Span(name, 1, 1, 1, 1), f"cannot read '{name}': {e.reason}")
             else:
-                self.diags.error(from_span, f"cannot import '{name}': {reason}")
+                self.diags.error(from_span, f"cannot import '{name}': {e.reason}")
+            return None
+        if len(text) > MAX_SOURCE_BYTES:  # text given by the caller (an editor, `tgpl query`)
+            self.diags.error(from_span or Span(name, 1, 1, 1, 1),
+                             f"'{name}' is too large: more than {MAX_SOURCE_BYTES:,} characters")
             return None
         assert self.program is not None
         self.program.sources[name] = text

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from tgpl.frontend import ast
@@ -24,6 +24,10 @@ from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
 
 GRAMMAR = Path(__file__).with_name("tgpl.lark")
 MAX_SYNTAX_ERRORS = 50
+# Levels of the syntax tree a file may nest (decision 75): expressions, statements and blocks, each
+# operand of a chain such as `a + b + c` one level. The checker, the runtime's compiler and the
+# lowering walk the tree recursively; this bound keeps them well inside Python's stack.
+MAX_NESTING = 120
 QUIET_TOKENS = 3
 
 _FRIENDLY = {
@@ -266,5 +270,27 @@ def parse_text(text: str, file: str) -> ParseResult:
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         session.diags.error(Span(file, line, col, line, col + 1), "syntax error")
         tree = None
+    if tree is not None:
+        deep = _too_deep(tree)
+        if deep is not None:
+            meta = deep.meta
+            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
+            session.diags.error(
+                Span(file, line, col, getattr(meta, "end_line", line), getattr(meta, "end_column", col + 1)),
+                f"nested too deeply: more than {MAX_NESTING} levels of expressions and blocks here "
+                "(each operand of a long chain like a + b + c counts one level); "
+                "split it with local variables or functions")
+            tree = None
     module = build_module(tree, file) if tree is not None else None
     return ParseResult(module, session.diags.items)
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first subtree found deeper than MAX_NESTING (walked with a stack, not recursion), or None."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol, TextIO
 
-from tgpl.runtime.game import Move, State
+from tgpl.runtime.game import IllegalMove, Move, State
 from tgpl.runtime.rng import Pcg32
 
 
@@ -82,10 +82,11 @@ class HumanAgent:
             answer = self.read("> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(moves):
                 return moves[int(answer) - 1]
-            found = state.move_by_text(answer)
-            if found is not None:
-                return found
-            self.write(f"'{answer}' is not a legal move: type its number (1-{len(moves)}) or its text")
+            try:
+                return state.resolve(answer)
+            except IllegalMove as e:
+                self.write(f"'{answer}' is not a legal move ({e.reason}): type its number (1-{len(moves)}), "
+                           "its text or the start of it")
 
 
 class ScriptAgent:

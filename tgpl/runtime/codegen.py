@@ -22,7 +22,7 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import Cancelled as _Cancelled, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, Cancelled as _Cancelled, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 if TYPE_CHECKING:
@@ -132,10 +132,16 @@ def _is_float_literal(code: str) -> bool:
     return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
 
 
+MAX_INLINE_NESTING = 40
+# Python allows 100 levels of indentation and 20 nested loops in one function: statements
+# nested deeper run as the compiler's closures.
+MAX_INLINE_DEPTH = 40
+MAX_INLINE_LOOPS = 8  # a for is two Python loops
+
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
-    "_N": _NUMBERS, "_Obj": Obj,
+    "_N": _NUMBERS, "_Obj": Obj, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
 
@@ -154,6 +160,7 @@ class BlockGenerator:
         self.lines: list[str] = []
         self.counter = 0
         self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
+        self.nesting = 0  # expressions being generated inside one another
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -187,11 +194,27 @@ class BlockGenerator:
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
-        if method is None:  # winner, input statements: their closure
-            code = self.const(self.c.stmt(s, self.layout), "_s")
-            self.emit(depth, f"{code}(f)")
+        too_deep = depth >= MAX_INLINE_DEPTH or len(self.loops) >= MAX_INLINE_LOOPS
+        if method is None or (too_deep and isinstance(s, (ast.If, ast.While, ast.For, ast.Block))):
+            self.stmt_closure(s, depth)  # winner, input statements, deep nesting: their closure
             return
         method(s, depth)
+
+    def stmt_closure(self, s: ast.Stmt, depth: int) -> None:
+        """The compiler's closure of s, whose signal (BREAK, CONTINUE, a Returned) this code obeys."""
+        code = self.const(self.c.stmt(s, self.layout), "_s")
+        r = self.name("_r")
+        self.emit(depth, f"{r} = {code}(f)")
+        self.emit(depth, f"if {r} is not None:")
+        if self.loops:
+            flag = self.loops[-1]
+            self.emit(depth + 1, f"if {r} is _BREAK:")
+            if flag is not None:
+                self.emit(depth + 2, f"{flag} = True")
+            self.emit(depth + 2, "break")
+            self.emit(depth + 1, f"if {r} is _CONTINUE:")
+            self.emit(depth + 2, "break" if flag is not None else "continue")
+        self.emit(depth + 1, f"return {r}")
 
     def stmt_Block(self, s: ast.Block, depth: int) -> None:
         self.block(s, depth)
@@ -235,7 +258,7 @@ class BlockGenerator:
             self.emit(depth + 1, "break")
         # Machine.step inline: it counts, and raises once past the limit
         self.emit(depth, "m.steps += 1")
-        self.emit(depth, "if m.steps > _machine.STEP_LIMIT:")
+        self.emit(depth, "if m.steps > m.step_limit:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
@@ -272,14 +295,19 @@ class BlockGenerator:
         self.layout.pop()
 
     def stmt_Break(self, s: ast.Break, depth: int) -> None:
-        flag = self.loops[-1] if self.loops else None
+        if not self.loops:  # a block run as a closure inside a loop: signal the loop
+            self.emit(depth, "return _BREAK")
+            return
+        flag = self.loops[-1]
         if flag is not None:
             self.emit(depth, f"{flag} = True")
         self.emit(depth, "break")
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
-        flag = self.loops[-1] if self.loops else None
-        self.emit(depth, "break" if flag is not None else "continue")
+        if not self.loops:
+            self.emit(depth, "return _CONTINUE")
+            return
+        self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
@@ -341,7 +369,7 @@ class BlockGenerator:
         op = e.op[0]
         span = self.const(e.span, "_p")
         if target_t == STRING:
-            return f"_show({current}) + _show({raw})"
+            return f"m.concat({current}, {raw}, {span})"
         fn = self.const(self.arith[op], "_f")
         if target_t == PLAYER:
             return f"_as_player(m.arith({fn}, {op!r}, {current}, {raw}, {span}), m.players)"
@@ -364,12 +392,18 @@ class BlockGenerator:
                 return "{}" if t.kind == "Table" else "[]"
             return self.fallback(e, want)
         method = getattr(self, "expr_" + type(e).__name__, None)
-        if method is None:
+        # Python's parser takes at most 200 nested parentheses: deeper expressions become closures.
+        if method is None or self.nesting >= MAX_INLINE_NESTING:
             return self.fallback(e, want)
-        return method(e)
+        self.nesting += 1
+        try:
+            return method(e)
+        finally:
+            self.nesting -= 1
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
-        return repr(float(e.value))
+        value = float(e.value)
+        return repr(value) if _is_float_literal(repr(value)) else self.const(value)
 
     def expr_StringLit(self, e: ast.StringLit) -> str:
         return repr(e.value)
@@ -492,7 +526,7 @@ class BlockGenerator:
                 test = self.equal(self.expr(e.left), self.expr(e.right))
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
-            return f"(_show({self.expr(e.left)}) + _show({self.expr(e.right)}))"
+            return f"m.concat({self.expr(e.left)}, {self.expr(e.right)}, {self.const(e.span, '_p')})"
         if op in ("&", "|") or (op == "^" and result_t == BOOL):
             return self.fallback(e)  # the non-short-circuit bool operators
         left, right = self.expr(e.left), self.expr(e.right)

@@ -143,12 +143,8 @@ class Compiler:
                     layout = Layout()
                     setup_code = self.block(item.body, layout)
                     setup_size = layout.size
-                elif isinstance(item, ast.PlayersDirective) and isinstance(item.count, ast.NumberLit):
-                    low = max(1, int(item.count.value))
-                    high = low
-                    if isinstance(item.maximum, ast.NumberLit):
-                        high = max(low, int(item.maximum.value))
-                    players = range(low, high + 1)
+                elif isinstance(item, ast.PlayersDirective) and self.program.player_range is not None:
+                    players = self.program.player_range  # as the checker evaluated `players`
                 elif isinstance(item, ast.GameDirective):
                     game_name = item.name
         return CompiledGame(
@@ -727,7 +723,8 @@ class Compiler:
         result_t = self.type_of(e)
         fn = _ARITH.get(op)
         if op == "+" and result_t == STRING:
-            return lambda f: show(left(f)) + show(right(f))
+            span = e.span
+            return lambda f: f.m.concat(left(f), right(f), span)
         if op in ("&", "|") or (op == "^" and result_t == BOOL):
             logic = {"&": lambda a, b: a and b, "|": lambda a, b: a or b, "^": lambda a, b: a != b}[op]
 
@@ -824,7 +821,7 @@ class Compiler:
             op, span = e.op[0], e.span
             if target_t == STRING:
                 def value(f):
-                    return show(current(f)) + show(raw(f))
+                    return f.m.concat(current(f), raw(f), span)
             elif target_t == PLAYER:
                 def value(f):
                     return to_player(f.m.arith(fn, op, current(f), raw(f), span), f.m.players)

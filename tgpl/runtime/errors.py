@@ -41,7 +41,16 @@ class TGPLRuntimeError(Exception):
 
 
 class Cancelled(Exception):
-    """A non-optional input found no candidate: the action does not run (3.3.3)."""
+    """A non-optional input found no candidate: the action does not run (3.3.3).
+
+    Caught where an action or function asks its inputs; an input statement in an effect, a
+    phase or setup has nothing to cancel, and becomes a runtime error at the input
+    (Machine._no_candidate). `inp` is the input, where known.
+    """
+
+    def __init__(self, inp=None):
+        super().__init__()
+        self.inp = inp
 
 
 class GameOver(Exception):

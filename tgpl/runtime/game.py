@@ -28,7 +28,7 @@ from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
-from tgpl.runtime.machine import Machine, _Cancelled
+from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled
 from tgpl.runtime.values import Obj, World, show
 
 
@@ -73,6 +73,10 @@ def _value_text(v) -> str:
     return string_literal(v) if isinstance(v, str) else show(v)
 
 
+def _unspaced(text: str) -> str:
+    return "".join(text.split())
+
+
 def _player_counts(allowed: range) -> str:
     """'2 players' or '4 to 7 players'."""
     if len(allowed) == 1:
@@ -89,6 +93,7 @@ class Game:
         if players is not None and players not in compiled.players:
             raise ValueError(f"{compiled.name or 'the game'} is for {_player_counts(compiled.players)}, not {players}")
         self.players = players or compiled.players.start  # the minimum by default
+        self.step_limit = STEP_LIMIT  # loop steps per segment before a runtime error (`--max-steps`)
         self.name = compiled.name
         self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
         event_cls = compiled.by_info[id(compiled.builtins.event)]
@@ -99,7 +104,7 @@ class Game:
         return State._run(self, world, None, [])
 
     def machine(self, world: World, choices=()) -> Machine:
-        return Machine(self.compiled, world, choices)
+        return Machine(self.compiled, world, choices, self.step_limit)
 
 
 def load_game(path: str | Path, players: int | None = None) -> Game:
@@ -190,6 +195,24 @@ class State:
             if move.text == text:
                 return move
         return None
+
+    def resolve(self, text: str) -> Move:
+        """The move a person typed: its exact text, else the one legal move whose text (spaces
+        ignored), or whose text after its object, starts with what was typed, so `Take3`
+        finds `Pile.Take3()`. Raises IllegalMove, listing the moves it could mean when several."""
+        found = self.move_by_text(text)
+        if found is not None:
+            return found
+        typed = _unspaced(text)
+        if typed:
+            matches = [m for m in self._legal if _unspaced(m.text).startswith(typed)
+                       or (m.obj is not None and _unspaced(m.text)[len(_unspaced(m.obj)) + 1:].startswith(typed))]
+            if len(matches) == 1:
+                return matches[0]
+            if matches:
+                shown = ", ".join(m.text for m in matches[:8]) + (", ..." if len(matches) > 8 else "")
+                raise IllegalMove(text.strip(), f"ambiguous: it could be {len(matches)} legal moves: {shown}")
+        raise IllegalMove(text.strip(), self.explain(text))
 
     def apply(self, move: Move | str) -> State:
         if isinstance(move, str):

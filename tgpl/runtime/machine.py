@@ -17,6 +17,7 @@ scheduled: a decision point.
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 from itertools import combinations
 from typing import Iterable
 
@@ -30,9 +31,11 @@ from tgpl.runtime.errors import (
 )
 from tgpl.runtime.values import Obj, World, show, to_player
 
-STEP_LIMIT = 1_000_000
+STEP_LIMIT = 100_000  # loop steps per segment (a move and all it sets off): `--max-steps`
 FLOW_LIMIT = 10_000
 EVENT_LIMIT = 1_000  # events resolved in one segment
+OBJECT_LIMIT = 100_000  # live objects of a game (tiles included: a 300x300 board is 90,000)
+STRING_LIMIT = 1_000_000  # characters of a string made by `+`
 SUBSET_LIMIT = 12  # a player List input offers every subset of at most this many candidates
 
 
@@ -40,8 +43,10 @@ _Cancelled = Cancelled  # a non-optional input found no candidate: the action do
 
 
 class Machine:
-    def __init__(self, game: CompiledGame, world: World, choices: Iterable = ()):
+    def __init__(self, game: CompiledGame, world: World, choices: Iterable = (), step_limit: int = STEP_LIMIT):
         self.game = game
+        self.step_limit = step_limit
+        self.last_pass: Span | None = None  # the latest turn.pass: where a cycle of passes is reported
         self.world = world
         self.players = world.players
         self.choices = list(choices)  # values for the decisions of this segment, in order
@@ -72,8 +77,8 @@ class Machine:
 
     def step(self, span: Span) -> None:
         self.steps += 1
-        if self.steps > STEP_LIMIT:
-            self.error(span, f"a loop ran past {STEP_LIMIT} steps")
+        if self.steps > self.step_limit:
+            self.error(span, f"a loop ran past {self.step_limit} steps in one move (--max-steps): is it endless?")
 
     # =========================================================== objects
     def global_object(self, name: str) -> Obj:
@@ -85,6 +90,8 @@ class Machine:
     def new_object(self, rc: RClass, span: Span | None, name: str | None = None) -> Obj:
         if self.frozen:
             self.read_only(span, "create an object")
+        if len(self.world.objects) >= OBJECT_LIMIT:
+            self.error(span, f"more than {OBJECT_LIMIT} objects: the game grew too large")
         obj = self.world.new_object(rc, name)
         if rc.is_a(self.event_cls):
             self.world.transients += 1
@@ -231,7 +238,16 @@ class Machine:
             self.error(span, f"'{op}' of {show(a)} and {show(b)} is not a number")
         if isinstance(result, complex):
             self.error(span, f"{show(a)} ^ {show(b)} is not a real number")
+        if result - result != 0:  # an infinity, or not a number: past the doubles
+            self.error(span, f"'{op}' of {show(a)} and {show(b)}: number too large")
         return float(result)
+
+    def concat(self, a, b, span: Span) -> str:
+        """`+` on strings, bounded: a string doubled in a loop stops here, not in a MemoryError."""
+        text = show(a) + show(b)
+        if len(text) > STRING_LIMIT:
+            self.error(span, f"a string longer than {STRING_LIMIT} characters")
+        return text
 
     def compare(self, fn, op: str, a, b, span: Span) -> bool:
         if (_is_number(a) and _is_number(b)) or (isinstance(a, str) and isinstance(b, str)):
@@ -428,9 +444,9 @@ class Machine:
                 return options[0]
             if inp.optional:
                 return None
-            raise _Cancelled()
+            raise _Cancelled(inp)
         if not options and not inp.optional:
-            raise _Cancelled()
+            raise _Cancelled(inp)
         if inp.optional:
             options = options + [None]
         player = self.input_target(inp, frame)
@@ -511,6 +527,7 @@ class Machine:
             self.error(span, "turn.pass before turn.use: no turn is active")
         if p is None:
             self.error(span, "turn.pass to null")
+        self.last_pass = span
         turn = self.game.turns[control.turn]
         if phase is not None:
             if phase not in turn.phases:
@@ -529,6 +546,7 @@ class Machine:
         if turn.default is None:
             self.error(span, f"turn {turn.name} has no default block for turn.pass()")
         before = (control.player, control.phase, self.enter_pending)
+        self.last_pass = span
         self.enter_pending = False
         r = self._run_block(turn.default, Frame(self, None, turn.default_size), f"default of turn {turn.name}", span)
         if isinstance(r, Returned) and r.value is not None:
@@ -574,15 +592,17 @@ class Machine:
                 return
             self.enter_pending = False
             self.enter_phase()
-        self.error(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+        self.error(self.last_pass, f"control passed {FLOW_LIMIT} times without waiting for a player: "
+                                   "this turn.pass is part of a cycle of phases that never asks for a move")
 
     def run_setup(self, setup, size: int) -> None:
         for rc in self.game.classes.values():
             if rc.visibility == "global" and not rc.info.builtin and rc.name not in self.world.globals:
                 self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
-        if setup is not None:
-            self._run_block(setup, Frame(self, None, size), "setup", None)
-        self.settle()
+        with self._no_candidate():
+            if setup is not None:
+                self._run_block(setup, Frame(self, None, size), "setup", None)
+            self.settle()
 
     def resume_phase(self) -> None:
         """Run a segment from the entry of the current phase (a world `entry` copied)."""
@@ -591,8 +611,19 @@ class Machine:
         self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
-        self.run_action(obj, ra, choice_event, given, None, check_requires=False)
-        self.settle()
+        with self._no_candidate():
+            self.run_action(obj, ra, choice_event, given, None, check_requires=False)
+            self.settle()
+
+    @contextmanager
+    def _no_candidate(self):
+        """An input statement with no candidate outside a function or an action's inputs: an error there."""
+        try:
+            yield
+        except _Cancelled as c:
+            inp = c.inp
+            self.error(inp.span if inp is not None else None,
+                       f"input '{inp.name if inp is not None else '?'}' has no candidate")
 
 
 def _matches(option, choice) -> bool:

@@ -42,10 +42,7 @@ def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAg
         if not moves:
             raise StuckError(state)
         if script is not None and not script.exhausted:
-            text = script.next_text()
-            move = state.move_by_text(text)
-            if move is None:
-                raise IllegalMove(text, state.explain(text))
+            move = state.resolve(script.next_text())
         else:
             move = agents[player].choose(state, moves)
         state = state.apply(move)
@@ -66,10 +63,11 @@ def replay(game: Game, record: Record) -> State:
         if state.is_terminal:
             raise IllegalMove(text, f"move {n}: the game was already over")
         if state.active_player != entry["player"]:
-            raise IllegalMove(text, f"move {n}: it is player {state.active_player}'s decision, not player {entry['player']}'s")
-        move = state.move_by_text(text)
+            raise IllegalMove(text, f"move {n}: field 'player': it is player {state.active_player}'s decision, "
+                                    f"not player {entry['player']}'s")
+        move = state.move_by_text(text)  # a record holds exact texts: no typing shortcuts here
         if move is None:
-            raise IllegalMove(text, f"move {n}: {state.explain(text)}")
+            raise IllegalMove(text, f"move {n}: field 'move': {state.explain(text)}")
         state = state.apply(move)
     return state
 

@@ -56,15 +56,58 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str) -> Record:
-        data = json.loads(text)
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a tgpl game record of format {FORMAT}")
+        """The record in `text`; RecordError names the field (and the move) that is wrong."""
         try:
-            return cls(
-                game=str(data["game"]), path=str(data["path"]), source_digest=str(data["source_digest"]),
-                seed=int(data["seed"]), players=[str(p) for p in data["players"]],
-                moves=[{"player": int(m["player"]), "move": str(m["move"])} for m in data["moves"]],
-                log=[str(x) for x in data.get("log", [])], result=data.get("result"),
-            )
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"malformed record: {e}") from e
+            data = json.loads(text)
+        except RecursionError:
+            raise RecordError("not a tgpl game record: JSON nested too deeply") from None
+        except ValueError as e:
+            raise RecordError(f"not a tgpl game record: not JSON ({e})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or isinstance(data.get("format"), bool):
+            raise RecordError(f"not a tgpl game record of format {FORMAT}")
+        moves = _field(data, "moves", list, "a list of moves")
+        entries = []
+        for n, m in enumerate(moves, 1):
+            if not isinstance(m, dict):
+                raise RecordError(f"move {n}: not an object with 'player' and 'move'")
+            player = _field(m, "player", int, "a player number", f"move {n}: ")
+            if player < 0:
+                raise RecordError(f"move {n}: field 'player': {player} is not a player")
+            entries.append({"player": player, "move": _field(m, "move", str, "the move's text", f"move {n}: ")})
+        players = _field(data, "players", list, "a list of agent names")
+        if not players or not all(isinstance(p, str) for p in players):
+            raise RecordError("field 'players': expected a non-empty list of agent names")
+        log = data.get("log", [])
+        if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
+            raise RecordError("field 'log': expected a list of strings")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("field 'result': expected null or an object with 'ranking' and 'goals'")
+        seed = _field(data, "seed", int, "a whole number")
+        if not -SEED_RANGE <= seed < SEED_RANGE:
+            raise RecordError(f"field 'seed': {seed} is outside -2^64..2^64")
+        return cls(
+            game=_field(data, "game", str, "the game's name"), path=_field(data, "path", str, "the game's path"),
+            source_digest=_field(data, "source_digest", str, "a digest"), seed=seed, players=players,
+            moves=entries, log=log, result=result,
+        )
+
+
+RECORD_LIMIT = 100_000_000  # bytes of a record file
+SEED_RANGE = 2**64
+
+
+class RecordError(ValueError):
+    """A record that is not JSON, not a record, or has a malformed field (named in the message)."""
+
+
+def _field(data: dict, name: str, kind: type, what: str, where: str = ""):
+    """data[name], which must be of `kind` (a bool is no number), or RecordError naming it."""
+    if name not in data:
+        raise RecordError(f"{where}field '{name}' is missing")
+    value = data[name]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        shown = json.dumps(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise RecordError(f"{where}field '{name}': expected {what}, not {shown}")
+    return value

@@ -134,7 +134,7 @@ MEMORY_CHECK_EVERY = 512  # states stored (or expanded) between two readings of 
 
 def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None, max_memory: int | None = None,
-            keep_memory: int | None = None) -> Graph:
+            keep_memory: int | None = None, stop: Callable[[], str | None] | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when the run stopped first.
 
     At most `max_states` states are stored; with `max_memory` (bytes of this process) the
@@ -142,16 +142,17 @@ def explore(machine: Machine, max_states: int = 1_000_000,
     states are kept as their keys only (a machine may make them compact); the states of
     the frontier are kept whole while the process uses less than `keep_memory` (default: a
     quarter of `max_memory`), and past that, on a machine with `replay(moves)`, rebuilt
-    from their moves when their turn to be expanded comes.
+    from their moves when their turn to be expanded comes. `stop` (asked every 100 states)
+    may give another reason to stop (a time limit), kept in `stopped` too.
     """
     if keep_memory is None and max_memory is not None:
         keep_memory = max_memory // 4
     with collections_paused():
-        return _explore(machine, max_states, progress, max_memory, keep_memory)
+        return _explore(machine, max_states, progress, max_memory, keep_memory, stop)
 
 
 def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None,
-             max_memory: int | None, keep_memory: int | None) -> Graph:
+             max_memory: int | None, keep_memory: int | None, stop: Callable[[], str | None] | None) -> Graph:
     g = Graph(list(machine.roles))
     release = getattr(machine, "release", None)
     replay = getattr(machine, "replay", None)
@@ -216,6 +217,8 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         if progress is not None and (i % 1000 == 0 or time.monotonic() - reported >= 1.0):
             reported = time.monotonic()
             progress(i, len(states))
+        if stop is not None and g.stopped is None and i % 100 == 0 and i < len(states):
+            g.stopped = stop()
         if g.stopped is not None:
             g.complete = False
             break

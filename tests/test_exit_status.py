@@ -1,0 +1,115 @@
+"""The README's exit-status table, command by command: each documented status, produced.
+
+0 ok / yes; 1 the thing examined has a problem; 2 the command could not do its job
+(usage, unreadable files, a game with errors given to a command that needs a good one,
+not lowerable); 3 `play` stopped by --max-moves. Each row is one small, fast run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tgpl.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIS = str(ROOT / "examples" / "tris.tgpl")
+TREASURE = str(ROOT / "examples" / "treasure.tgpl")  # not lowerable
+TTT = str(ROOT / "examples" / "gdl" / "tictactoe.kif")
+DATA = ROOT / "tests" / "data"
+STUCK, LOOP = str(DATA / "defect_stuck.tgpl"), str(DATA / "defect_loop.tgpl")
+TICK = "PlayerState#0.Tick(chosenTile: TrisGrid[0][0])"
+
+FILES = {
+    "bad.tgpl": 'game "t";\nplayers 2;\nsetup { log(nope); }\n',
+    "bad.kif": "(role a)\n(<= (legal a go) (does a go))\n",
+    "boom.tgpl": 'game "t";\nplayers 2;\nsetup { number z = 0; log(1 / z); }\n',
+    "endless.tgpl": 'game "e";\nplayers 2;\nsetup { PlayerState a = new PlayerState(); a.assign(0); PlayerState b = new PlayerState(); b.assign(1); turn.use("T"); turn.pass(0, "P"); }\nturn T { phase P { } default { turn.pass(player.active() + 1, "P"); } }\nclass PlayerState { action Wait { trigger PlayerChoiceEvent { return true; } effect { turn.pass(); } } }\n',
+    "moves.txt": "PlayerState#1.Tick(chosenTile: TrisGrid[0][0])\n",
+}
+
+CASES = [
+    # command, arguments ({tmp} is the test's folder), exit status
+    ("check", [TRIS], 0),
+    ("check", ["{tmp}/bad.tgpl"], 1),
+    ("check", ["{tmp}/missing.tgpl"], 1),
+    ("check", [], 2),
+    ("play", [TRIS, "--players", "random,random", "--quiet"], 0),
+    ("play", [STUCK, "--players", "first,first", "--quiet"], 1),
+    ("play", [TRIS, "--players", "first,first", "--moves", "{tmp}/moves.txt", "--quiet"], 1),
+    ("play", ["{tmp}/bad.tgpl", "--players", "first,first"], 2),
+    ("play", [TRIS, "--players", "nobody"], 2),
+    ("play", [TRIS, "--players", "first,first", "--record", "{tmp}/no/such/r.json"], 2),
+    ("play", ["{tmp}/endless.tgpl", "--players", "first,first", "--max-moves", "5", "--quiet"], 3),
+    ("replay", ["{tmp}/good.json"], 0),
+    ("replay", ["{tmp}/tampered.json"], 1),
+    ("replay", ["{tmp}/missing.json"], 2),
+    ("check-gdl", [TTT], 0),
+    ("check-gdl", ["{tmp}/bad.kif"], 1),
+    ("check-gdl", [], 2),
+    ("to-gdl", [TRIS, "--no-validate", "--stats"], 0),
+    ("to-gdl", ["{tmp}/boom.tgpl"], 1),
+    ("to-gdl", [TREASURE, "--no-validate"], 2),
+    ("to-gdl", ["{tmp}/bad.tgpl"], 2),
+    ("to-gdl", [TRIS, "-o", "{tmp}/no/such/t.kif"], 2),
+    ("to-asp", [TTT, "-o", "{tmp}/t.lp"], 0),
+    ("to-asp", ["{tmp}/boom.tgpl"], 1),
+    ("to-asp", ["{tmp}/bad.kif"], 2),
+    ("verify", [STUCK, "--json"], 1),
+    ("verify", [TRIS, "--max-states", "20", "--json"], 0),
+    ("verify", ["{tmp}/bad.tgpl"], 2),
+    ("verify", [TRIS, "--max-states", "0"], 2),
+    ("query", [TRIS, "GameState.TickedCount == 1", "--horizon", "1"], 0),
+    ("query", [TRIS, "GameState.TickedCount == 3", "--horizon", "1"], 1),
+    ("query", [TREASURE, "true"], 2),
+    ("query", [TRIS, "GameState.Nothing == 1"], 2),
+    ("query", [TTT, "true"], 2),
+    ("compare", [STUCK, STUCK], 0),
+    ("compare", [STUCK, LOOP], 1),
+    ("compare", [STUCK, "{tmp}/bad.tgpl"], 2),
+]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("exit")
+    for name, text in FILES.items():
+        (tmp / name).write_text(text, encoding="utf-8")
+    played = CliRunner().invoke(main, ["play", TRIS, "--players", "random,random", "--seed", "3", "--quiet",
+                                       "--record", str(tmp / "good.json")])
+    assert played.exit_code == 0, played.output
+    record = json.loads((tmp / "good.json").read_text(encoding="utf-8"))
+    record["moves"][1]["player"] = 0
+    (tmp / "tampered.json").write_text(json.dumps(record), encoding="utf-8")
+    return tmp
+
+
+@pytest.mark.parametrize("command,args,status", CASES, ids=[f"{c}-{s}-{i}" for i, (c, _, s) in enumerate(CASES)])
+def test_exit_status_is_the_documented_one(folder, command, args, status):
+    result = CliRunner().invoke(main, [command, *(a.replace("{tmp}", str(folder)) for a in args)])
+    assert result.exit_code == status, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+
+
+def test_every_command_and_status_of_the_readme_is_covered():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## Exit status"):]
+    rows = {line.split("|")[1].strip().strip("`").removeprefix("tgpl ") for line in table.splitlines()
+            if line.startswith("| `tgpl ")}
+    assert rows == set(main.commands)  # one row per command
+    assert {c for c, _, _ in CASES} == set(main.commands)
+    for command in main.commands:
+        documented = {int(s) for s in range(4)
+                      if _cell(table, command, s) not in ("", "-")}
+        assert documented == {s for c, _, s in CASES if c == command}, command
+
+
+def _cell(table: str, command: str, status: int) -> str:
+    for line in table.splitlines():
+        if line.startswith(f"| `tgpl {command}`"):
+            return line.split("|")[2 + status].strip()
+    raise AssertionError(f"no row for {command}")
