@@ -27,7 +27,7 @@ from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
 from tgpl.lowering.execute import Executor, NotLowerable, Path
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, conj, disj, evaluate3, lit, literal_value, literals, neg, vkey,
+    choice, conj, disj, evaluate3, lit, literal_value, literals, rebuild, vkey,
 )
 from tgpl.lowering.horn import relaxed_reads
 from tgpl.lowering.subset import outside_subset
@@ -427,10 +427,8 @@ def _numeric_part(f: Formula, memo: dict) -> Formula:
         parts = [_numeric_part(p, memo) for p in f.parts]
         if all(p.kind == "lit" and isinstance(p.key, _Unknown) for p in parts):
             r = lit(_Unknown(f.id))
-        elif f.kind == "not":
-            r = neg(parts[0])
         else:
-            r = conj(*parts) if f.kind == "and" else disj(*parts)
+            r = rebuild(f, parts)
     else:
         r = f
     memo[f.id] = r

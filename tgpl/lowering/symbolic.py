@@ -329,17 +329,21 @@ def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Fo
         v = known(f.key)
         r = f if v is None else TRUE if v else FALSE
     elif f.kind in ("not", "and", "or"):
-        parts = [settle(p, known, memo) for p in f.parts]
-        if all(a is b for a, b in zip(parts, f.parts)):
-            r = f  # unchanged: kept as built (a path's condition stays one rule, not one per disjunct)
-        elif f.kind == "not":
-            r = neg(parts[0])
-        else:
-            r = conj(*parts) if f.kind == "and" else disj(*parts)
+        r = rebuild(f, [settle(p, known, memo) for p in f.parts])
     else:
         r = f
     memo[f.id] = r
     return r
+
+
+def rebuild(f: Formula, parts: list[Formula]) -> Formula:
+    """f's connective over new parts; f itself, kept as built, when they are its own parts
+    (a path's condition stays one rule, not one per disjunct)."""
+    if all(a is b for a, b in zip(parts, f.parts)):
+        return f
+    if f.kind == "not":
+        return neg(parts[0])
+    return conj(*parts) if f.kind == "and" else disj(*parts)
 
 
 # =================================================================== values
