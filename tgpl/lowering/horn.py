@@ -31,7 +31,7 @@ returning a number at the top is left to the executor: numbers feed arithmetic.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
