@@ -123,6 +123,16 @@ def test_break_and_continue_deep_inside_generated_loops_still_work(write):
     assert run("play", path, "--players", "first,first", "--quiet").stdout == "winner: player 1\n"
 
 
+def test_a_class_through_an_import_alias_used_as_a_value(write):
+    """Found by bench/fuzz.py in a mutated cards.tgpl: an AttributeError in the checker."""
+    (Path.cwd() / "lib").mkdir()
+    (Path.cwd() / "lib" / "deck.tgpl").write_text((ROOT / "examples" / "lib" / "deck.tgpl").read_text(encoding="utf-8"),
+                                                  encoding="utf-8")
+    path = write("g.tgpl", 'import "lib/deck.tgpl" as Lib\nsetup\n{ Lib.NumberCard > Cards\n}\n')
+    result = run("check", path)
+    assert result.exit_code == 1 and "g.tgpl:3:3: error: class 'NumberCard' is not a value" in result.stderr
+
+
 # ---------------------------------------------------------------------------- sizes
 def test_check_dev_zero_and_an_import_of_it(write):
     result = run("check", "/dev/zero")

@@ -310,8 +310,10 @@ class BodyChecker:
         """Type e where a value is needed: classes and namespaces are not values."""
         t = self.expr(e, env)
         if isinstance(t, (ClassRef, Namespace)):
-            shown = e.name if isinstance(e, ast.Name) else t.name.removeprefix("import:")
-            what = f"class '{t.info.name}' is not a value" if isinstance(t, ClassRef) else f"'{shown}' is not a value"
+            if isinstance(t, ClassRef):  # `Lib.Card` names a class through an import: no `name` of its own
+                what = f"class '{t.info.name}' is not a value"
+            else:
+                what = f"'{e.name if isinstance(e, ast.Name) else t.name.removeprefix('import:')}' is not a value"
             hint = " (only global classes are)" if isinstance(t, ClassRef) else ""
             self.diags.error(e.span, what + hint)
             return ANY
