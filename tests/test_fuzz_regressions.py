@@ -7,6 +7,7 @@ error about a source without its `file:line:col`.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,15 @@ def test_a_class_through_an_import_alias_used_as_a_value(write):
     path = write("g.tgpl", 'import "lib/deck.tgpl" as Lib\nsetup\n{ Lib.NumberCard > Cards\n}\n')
     result = run("check", path)
     assert result.exit_code == 1 and "g.tgpl:3:3: error: class 'NumberCard' is not a value" in result.stderr
+
+
+def test_a_literal_compared_with_null_prints_no_python_warning(write):
+    """Found by bench/fuzz.py: the generated `3.0 is None` made Python print a SyntaxWarning."""
+    path = write("g.tgpl", TRIS.replace("winnerState != null", "3 != null", 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run("play", path, "--players", "first,first", "--quiet")
+    assert not [w for w in caught if issubclass(w.category, SyntaxWarning)]
 
 
 # ---------------------------------------------------------------------------- sizes

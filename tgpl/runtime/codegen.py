@@ -15,6 +15,7 @@ like the closures they replace.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
@@ -178,7 +179,9 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + "\n".join(self.lines) + "\n    return None\n"
-        code = compile(src, f"<tgpl {block.span}>", "exec")
+        with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(src, f"<tgpl {block.span}>", "exec")
         exec(code, self.ns)
         return self.ns["_block"]
 
