@@ -172,6 +172,14 @@ def test_a_number_past_the_doubles_is_a_runtime_error(write):
     assert result.exit_code == 1 and "number too large" in result.stderr
 
 
+def test_an_infinity_used_as_a_player_is_a_located_runtime_error(write):
+    path = write("g.tgpl", TRIS.replace(DECL, DECL + " number x = 9007199254740992; for (number i = 0; i < 20; "
+                                                    "i += 1) { x = x * x; } player p = x; log(p);"))
+    result = run("play", path, "--players", "first,first", "--quiet")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("g.tgpl:57:5: runtime error: a number grew past the doubles (to infinity)")
+
+
 # ----------------------------------------------------------------------- runaways
 def test_an_endless_loop_stops_at_the_default_step_limit_with_its_location(write):
     path = write("g.tgpl", TRIS.replace(DECL, DECL + " while (true) { }"))

@@ -23,7 +23,7 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import BREAK, CONTINUE, Cancelled as _Cancelled, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 if TYPE_CHECKING:
@@ -116,6 +116,8 @@ def _invoke(m, rf, this, names, values, span):
         return None
     except RecursionError:  # the host's stack ran out: report it as the game's error
         m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+    except OverflowError:
+        m.error(span, TOO_LARGE)
     finally:
         stack.pop()
 

@@ -40,6 +40,10 @@ class TGPLRuntimeError(Exception):
         return "\n".join(lines)
 
 
+TOO_LARGE = "a number grew past the doubles (to infinity) and was used as a player or an index here"
+"""The error of an OverflowError in the game's code: caught where a block or call runs, located there."""
+
+
 class Cancelled(Exception):
     """A non-optional input found no candidate: the action does not run (3.3.3).
 

@@ -27,7 +27,7 @@ from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
 from tgpl.runtime.codegen import _invoke
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
-    Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
+    TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
 )
 from tgpl.runtime.values import Obj, World, show, to_player
 
@@ -259,6 +259,8 @@ class Machine:
         self.stack.append((what, span))
         try:
             return code(frame)
+        except OverflowError:  # an infinity (from arithmetic past the doubles) made a player or an index
+            self.error(span, TOO_LARGE)
         finally:
             self.stack.pop()
 
@@ -284,6 +286,8 @@ class Machine:
             return None
         except RecursionError:  # the host's stack ran out: report it as the game's error
             self.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+        except OverflowError:
+            self.error(span, TOO_LARGE)
         finally:
             self.stack.pop()
 
@@ -315,6 +319,8 @@ class Machine:
             return True
         except RecursionError:
             self.error(span or ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+        except OverflowError:
+            self.error(span or ra.defn.span, TOO_LARGE)
         finally:
             self.stack.pop()
 
@@ -580,6 +586,8 @@ class Machine:
                 self.error(phase.span, f"phase {phase.name}: an input has no candidate")
             if phase.effect is not None:
                 phase.effect(frame)
+        except OverflowError:
+            self.error(phase.span, TOO_LARGE)
         finally:
             self.stack.pop()
 
