@@ -205,9 +205,8 @@ class _Slot:
         return hash(("slot", self.k))
 
 
-def _shape(rule: Rule) -> tuple[tuple, tuple]:
-    consts: dict[str, int] = {}
-
+def _shaper(consts: dict[str, int]):
+    """A walk of a node into its shape: each constant a slot numbered in `consts`, in the order met."""
     def walk(node):
         if isinstance(node, Const):
             return _Slot(consts.setdefault(node.name, len(consts)))
@@ -222,6 +221,12 @@ def _shape(rule: Rule) -> tuple[tuple, tuple]:
         if isinstance(node, Distinct):
             return ("distinct", walk(node.left), walk(node.right))
         raise TypeError(node)
+    return walk
+
+
+def _shape(rule: Rule) -> tuple[tuple, tuple]:
+    consts: dict[str, int] = {}
+    walk = _shaper(consts)
 
     head = walk(rule.head)
     shape = (head, tuple(walk(b) for b in _canonical_body(rule.body)))
@@ -315,7 +320,6 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     defs: dict[str, list[Rule]] = {}
     for r in rules:
         defs.setdefault(r.head.relation, []).append(r)
-    used_in_heads_elsewhere = set()
     groups: dict[tuple, list[tuple[str, tuple]]] = {}
     for name, rs in defs.items():
         if name in NOT_MERGED or any(r.is_fact for r in rs) or rs[0].head.args:
@@ -413,21 +417,7 @@ def _definition_shape(rs: list[Rule]) -> tuple[tuple, tuple]:
     """The shape of a whole definition, constants numbered across all its rules (variables kept apart by
     parameter names `p1`... never occurring in the lowering's rules)."""
     consts: dict[str, int] = {}
-
-    def walk(node):
-        if isinstance(node, Const):
-            return _Slot(consts.setdefault(node.name, len(consts)))
-        if isinstance(node, Var):
-            return ("var", node.name)
-        if isinstance(node, Func):
-            return ("func", node.name, tuple(walk(a) for a in node.args))
-        if isinstance(node, Atom):
-            return ("atom", node.relation, tuple(walk(a) for a in node.args))
-        if isinstance(node, Not):
-            return ("not", walk(node.literal))
-        if isinstance(node, Distinct):
-            return ("distinct", walk(node.left), walk(node.right))
-        raise TypeError(node)
+    walk = _shaper(consts)
 
     shapes = tuple((("atom", "", tuple(walk(a) for a in r.head.args)), tuple(walk(b) for b in _canonical_body(r.body)))
                    for r in sorted(rs, key=lambda r: _blind(r.body)))

@@ -236,7 +236,9 @@ class HornCompiler:
     def object_of(self, v: Const) -> UObj | None:
         return self.u.by_name.get(v.name[3:]) if v.name.startswith("#o:") else None
 
-    def static_table(self, key: object, rows: list[tuple]) -> str:
+    def static_table(self, rows: list[tuple]) -> str:
+        """The table of these rows (one per distinct content: a table's id never stands for another's rows)."""
+        key = tuple(rows)
         name = self._static_ids.get(key)
         if name is None:
             name = f"#static{len(self._static_ids)}"
@@ -560,7 +562,7 @@ class _FunctionCompiler:
                     o = self.object_of(row[-1])
                     rows.append(row if o is None and row[-1].name == "null" or o is not None and o.is_a(info)
                                 else row[:-1] + (Const("null"),))
-                table = self.hc.static_table(("cast", x.relation, id(info)), rows)
+                table = self.hc.static_table(rows)
                 body = list(c.body)
                 body[i] = Atom(table, x.args)
                 return Clause(body, dict(c.env))
@@ -654,7 +656,7 @@ class _FunctionCompiler:
         walk(items, ())
         if any(isinstance(r[-1], Static) for r in rows):
             raise Unsupported("a list of lists indexed at run time")
-        table = self.hc.static_table(("index", id(items), len(keys)), rows)
+        table = self.hc.static_table(rows)
         v = self.var()
         return [(Clause(c.body + [Atom(table, tuple(keys) + (v,))], dict(c.env)), v)]
 
