@@ -165,7 +165,7 @@ class Executor:
     `view_reader(view, obj, attr)` their values through a view."""
 
     def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader,
-                 view_reader=None, viewable: set[tuple[str, str]] = frozenset()):
+                 view_reader=None, viewable: set[tuple[str, str]] = frozenset(), horn: HornCompiler | None = None):
         self.program = program
         self.types = program.types
         self.implicit_this = program.implicit_this
@@ -179,7 +179,7 @@ class Executor:
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
         self.steps = 0  # statements run on paths, against STEP_LIMIT
-        self.horn: HornCompiler | None = HornCompiler(program, universe, fluents)  # None: calls are run
+        self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
         self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names

@@ -29,7 +29,7 @@ from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literal_value, literals, rebuild, vkey,
 )
-from tgpl.lowering.horn import relaxed_reads
+from tgpl.lowering.horn import HornCompiler, relaxed_reads
 from tgpl.lowering.subset import outside_subset
 from tgpl.lowering.universe import Universe
 
@@ -107,11 +107,11 @@ class Lowering:
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
-        self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable)
-        if relations:  # what the compiled functions' reads can give before the numbers' ranges are known
-            self.ex.horn.relaxed_reads = relaxed_reads(self.ex.horn, [fl for fl in self.fluents.values() if not fl.numeric])
-        else:
-            self.ex.horn = None
+        horn = None
+        if relations:  # what the compiled functions' reads can give, before the numbers' ranges are known
+            horn = HornCompiler(program, universe, set(self.fluents))
+            horn.relaxed_reads = relaxed_reads(horn, [fl for fl in self.fluents.values() if not fl.numeric])
+        self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn)
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
 
