@@ -790,7 +790,7 @@ class Executor:
         per value. Calls that write, pass the turn or return numbers (which feed
         arithmetic, not conditions) run on the caller's path instead (None).
         """
-        if any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args):
+        if not _concrete(args):
             return None
         compiled = self.compiled_call(fi, this, given, p)
         if compiled is not None:
@@ -851,13 +851,11 @@ class Executor:
         reads = self.horn.fluent_reads(hf.name)
         if hf.returns not in ("bool", "object", "number") or not reads:
             return None
-        if any(i.name not in given for i in fi.defn.inputs):
+        if any(i.name not in given or i.type.name == "player" for i in fi.defn.inputs):
             return None
         try:
             args = tuple(self.horn.const_of(given[i.name]) for i in fi.defn.inputs)
         except Unsupported:
-            return None
-        if any(i.type.name == "player" for i in fi.defn.inputs):
             return None
         context = []
         for attr in sorted(reads):
@@ -899,7 +897,7 @@ class Executor:
         concrete results.
         """
         pc, store, control, pending = entry
-        if len(results) < 2 or any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args):
+        if len(results) < 2 or not _concrete(args):
             return results
         for q, _ in results:
             if q.store != store or q.control != control or q.pending != pending or q.status is not None:
@@ -1160,6 +1158,11 @@ class Executor:
                     out.append(q)
             paths = self.merge(out)
         raise NotLowerable(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+
+def _concrete(args: tuple) -> bool:
+    """Are these call arguments concrete scalars (what a call run once, or named, is keyed by)?"""
+    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args)
 
 
 def _strip(pc: Formula, caller: Formula) -> Formula:
