@@ -335,3 +335,10 @@ def test_verify_of_unbounded_gdl_is_refused_instead_of_grounding_for_ever(write)
 def test_query_that_cannot_be_lowered_exits_2():
     result = run("query", str(ROOT / "examples" / "treasure.tgpl"), "true")
     assert result.exit_code == 2 and "not lowerable" in result.stderr
+
+
+def test_a_gdl_file_past_a_megabyte_is_read(write):
+    """GDL files are often written by `tgpl to-gdl` (five in a row: 4 MB): the 1 MB limit is for game sources."""
+    path = write("big.kif", KIF + ("; " + "x" * 98 + "\n") * 11_000)
+    result = run("check-gdl", path)
+    assert result.exit_code == 0, result.output

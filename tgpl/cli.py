@@ -332,13 +332,13 @@ def check_gdl(file: str, as_json: bool) -> None:
     """Check that FILE.kif is valid GDL; exit 1 if it is not."""
     from types import SimpleNamespace
     from tgpl.frontend.diagnostics import Severity, Span
-    from tgpl.frontend.sources import UnreadableFile, read_source
+    from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source
     from tgpl.asp.kif import KifError, read_kif
     from tgpl.asp.validate import validate
 
     sources: dict[str, str] = {}
     try:
-        text = read_source(file)
+        text = read_source(file, MAX_GDL_BYTES)
         sources[file] = text
         diagnostics = validate(read_kif(text, file), file)
     except KifError as e:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.frontend.sources import read_source
+from tgpl.frontend.sources import MAX_GDL_BYTES, read_source
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var
 from tgpl.verify.graph import collections_paused
 
@@ -106,10 +106,10 @@ def _read(text: str, path: str) -> Program:
 def read_kif_file(path: str | Path) -> tuple[Program, str]:
     """The program in the file and its text (for rendering diagnostics).
 
-    The file must be UTF-8 (a leading BOM is ignored) and at most MAX_SOURCE_BYTES;
+    The file must be UTF-8 (a leading BOM is ignored) and at most MAX_GDL_BYTES;
     UnreadableFile propagates for the caller to report.
     """
-    text = read_source(path)
+    text = read_source(path, MAX_GDL_BYTES)
     return read_kif(text, str(path)), text
 
 

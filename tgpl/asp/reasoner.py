@@ -39,7 +39,7 @@ from typing import Mapping, Sequence
 import clingo
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
-from tgpl.frontend.sources import UnreadableFile, read_source_or_none
+from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source_or_none
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
@@ -367,7 +367,7 @@ def read_gdl(path: str | Path) -> tuple[Program, list[Diagnostic]]:
 
 
 def _source(path: str | Path) -> dict[str, str]:
-    text = read_source_or_none(path)
+    text = read_source_or_none(path, MAX_GDL_BYTES)
     return {} if text is None else {str(path): text}
 
 

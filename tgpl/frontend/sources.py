@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-MAX_SOURCE_BYTES = 1_000_000  # a game or GDL file: checking takes about 7 s per MB
+MAX_SOURCE_BYTES = 1_000_000  # a game file: checking takes about 7 s per MB
+MAX_GDL_BYTES = 64_000_000  # a GDL file: often written by `tgpl to-gdl` (five in a row: 4 MB), read in linear time
 
 
 class UnreadableFile(Exception):
@@ -39,11 +40,11 @@ def read_source(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES, encoding
         raise UnreadableFile(shown, "not valid UTF-8") from None
 
 
-def read_source_or_none(path: str | os.PathLike) -> str | None:
+def read_source_or_none(path: str | os.PathLike, limit: int = MAX_SOURCE_BYTES) -> str | None:
     try:
-        return read_source(path)
+        return read_source(path, limit)
     except UnreadableFile:
         return None
 
 
-__all__ = ["MAX_SOURCE_BYTES", "UnreadableFile", "read_source", "read_source_or_none"]
+__all__ = ["MAX_GDL_BYTES", "MAX_SOURCE_BYTES", "UnreadableFile", "read_source", "read_source_or_none"]
