@@ -33,10 +33,11 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program,
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
+from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, Partial, UObj,
     ViewLit,
-    cases_of, conj, disj, lit, literal_value, literals, scalar_constant, settle,
+    cases_of, conj, disj, lit, literal_value, literals, scalar_constant, settle, vkey,
 )
 
 _MISSING = object()
@@ -313,7 +314,10 @@ class Emitter:
                 self._version_names[slot] = name
             self._calls[group] = name
             terms = tuple(self.value(a) for a in key.args)
+            bools = {vkey(x) for x, _ in key.cases} == {vkey(True), vkey(False)}
             for value, f in key.cases:
+                if bools and value is False:
+                    continue  # false is the negation of true (execute._call_literal)
                 head = Atom(name, terms + (self.value(value),))
                 parts = f.parts if f.kind == "or" else (f,)
                 for part in parts:
@@ -514,6 +518,31 @@ class Emitter:
         self._successors[fl.attr] = name
         return name
 
+    # ------------------------------------------------------------ when fluents are written
+    def segment(self, when: Formula) -> Formula:
+        self.logic.labels.setdefault(when.id, "segment")
+        return when
+
+    def write_conditions(self, pairs: list[tuple[Formula, Formula]]) -> list[list[Literal]]:
+        """Rule bodies for "one of these paths wrote it, in this case of what it wrote" ((path condition, case)
+        pairs): the disjunction multiplied out and reduced when that is smaller (a disc dropped before the
+        win check is written by every outcome of the check: one rule), else one rule per case, the paths'
+        conditions shared as one relation (`segment_N`), so that the rules of the cells fold into one."""
+        whole = disj(*(conj(pc, f) for pc, f in pairs))
+        small = minimize(whole, expand=True) if whole.kind in ("or", "and") else whole
+        if small is not whole:  # several terms are one relation: the value's own literals join it once
+            b = self.body(self.segment(small) if small.kind == "or" else small)
+            return [] if b is None else [b]
+        by_case: dict[Formula, list[Formula]] = {}
+        for pc, f in pairs:
+            by_case.setdefault(f, []).append(pc)
+        out = []
+        for f, pcs in by_case.items():
+            pc, b = self.body(self.segment(_any(pcs))), self.body(f)
+            if pc is not None and b is not None:
+                out.append(pc + [x for x in b if x not in pc])
+        return out
+
     # ------------------------------------------------------------ the program
     def build(self) -> LoweredGame:
         lg = self.logic
@@ -554,48 +583,48 @@ class Emitter:
             for q, r in enumerate(self.roles):
                 if q != cs[0]:
                     legal.append(Rule(Atom("legal", (Const(r), Const("noop"))), (ctrl,)))
-        # next: paths that give a fluent the same new value share its rules (their conditions or-ed)
+        # next: the conditions under which a fluent gets a value, gathered from every path that writes it
         nxt: list[Rule] = []
         changed: dict[str, list[Rule]] = {}
-        writes: dict[tuple, list[Formula]] = {}  # (kind, cell or value, value key) -> path conditions
+        writes: dict[tuple, list[Formula]] = {}  # ("control" or "result", value, None) -> path conditions
+        cells: dict[tuple, list[tuple[Formula, Formula]]] = {}  # (cell, value key) -> (path condition, case)
         values: dict[tuple, object] = {}
         for cs, st in lg.states.items():
             for p in st.paths:
                 if p.pc is FALSE:
                     continue
                 for cell, v in sorted(p.store.items()):
-                    key = ("cell", cell, _identity(v))
-                    writes.setdefault(key, []).append(p.pc)
-                    values[key] = v
+                    for x, f in cases_of(v):
+                        if x is not UNDEF and conj(p.pc, f) is not FALSE:
+                            key = (cell, _identity(x))
+                            cells.setdefault(key, []).append((p.pc, f))
+                            values[key] = x
                 key = ("control", p.control, None)
                 writes.setdefault(key, []).append(p.pc)
                 if p.result is not None:
                     writes.setdefault(("result", p.result, None), []).append(p.pc)
         for key, pcs in writes.items():
             kind, what, _ = key
-            when = _any(pcs)
-            self.logic.labels.setdefault(when.id, "segment")
-            pc = self.body(when)
+            pc = self.body(self.segment(_any(pcs)))
             if pc is None:
                 continue
-            if kind == "cell":
-                fl = lg.fluents[what]
-                v = values[key]
-                for term, extra in self.value_cases(fl, v):
-                    nxt.append(Rule(Atom("next", (Func(self.attr(fl.attr), (self.obj(fl.obj), term)),)),
-                                    tuple(pc + extra)))
-                written = pc
-                if isinstance(v, Partial):  # written on some of the paths only: the frame keeps the others
-                    w = self.body(v.when())
-                    if w is None:
-                        continue
-                    written = pc + w
-                changed.setdefault(fl.attr, []).append(
-                    Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(written)))
-            elif kind == "control":
+            if kind == "control":
                 nxt.append(Rule(Atom("next", (self.control(what),)), tuple(pc)))
             else:
                 nxt.append(Rule(Atom("next", (self.result(what),)), tuple(pc)))
+        written: dict[tuple, list[tuple[Formula, Formula]]] = {}
+        for (cell, xkey), pairs in cells.items():
+            fl = lg.fluents[cell]
+            written.setdefault(cell, []).extend(pairs)
+            for pc in self.write_conditions(pairs):
+                for term, extra in self.value_cases(fl, values[(cell, xkey)]):
+                    nxt.append(Rule(Atom("next", (Func(self.attr(fl.attr), (self.obj(fl.obj), term)),)),
+                                    tuple(pc + extra)))
+        for cell, pairs in written.items():  # the frame keeps the fluent unless one of these holds
+            fl = lg.fluents[cell]
+            for pc in self.write_conditions(pairs):
+                changed.setdefault(fl.attr, []).append(
+                    Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(pc)))
         frame: list[Rule] = []
         attrs = sorted({fl.attr for fl in lg.fluents.values()})
         for a in attrs:

@@ -30,6 +30,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
+from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
     equal_concrete, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare, sym_equal,
@@ -816,7 +817,7 @@ class Executor:
                     for x, f in cases_of(v):
                         if x is not UNDEF:
                             cases.setdefault(vkey(x), [x, []])[1].append(conj(q.pc, f))
-                table = tuple((x, disj(*fs)) for x, fs in cases.values())
+                table = tuple((x, minimize(disj(*fs))) for x, fs in cases.values())
                 if len(table) == 1 and table[0][1] is TRUE:
                     found = ("value", table[0][0])
                 elif len(results) == 1 and results[0][0].pc is TRUE and not isinstance(results[0][1], UObj):
@@ -830,7 +831,7 @@ class Executor:
             return [(p, restrict(found[1], p.pc))]
         out = []
         for x, _ in found[2]:
-            q = p.fork(conj(p.pc, lit(CallLit(fi.name, found[1], x, found[2]))))
+            q = p.fork(conj(p.pc, _call_literal(fi.name, found[1], x, found[2])))
             if q.pc is not FALSE:
                 out.append((q, x))
         return out
@@ -913,11 +914,11 @@ class Executor:
             # numbers (a count, a row) feed arithmetic rather than conditions: naming them only adds
             # relations clingo must reason through (Connect Four's bounded search took 1.6 times longer)
             return results
-        table = tuple((x, disj(*fs)) for x, fs in cases.values())
+        table = tuple((x, minimize(disj(*fs))) for x, fs in cases.values())
         base = results[0][0]
         out = []
         for k, (x, _) in cases.items():
-            q = base.fork(conj(pc, lit(CallLit(fi.name, tuple(literal_value(a) for a in args), x, table))))
+            q = base.fork(conj(pc, _call_literal(fi.name, tuple(literal_value(a) for a in args), x, table)))
             if q.pc is not FALSE:
                 out.append((q, x))
         return out
@@ -1158,6 +1159,20 @@ class Executor:
                     out.append(q)
             paths = self.merge(out)
         raise NotLowerable(None, f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+
+def _call_literal(function: str, args: tuple, value, table: tuple) -> Formula:
+    """The condition that a named call returns `value`.
+
+    A call that returns a bool in every state (the lowering assumes states where it
+    would stop with an error are never reached, see docs/lowering.md) is one
+    relation: false is its negation, so the paths after the call are `x` and
+    `not x`, and a write both make is one rule once their conditions meet
+    (tgpl.lowering.minimize), not one per outcome of the win check that follows it.
+    """
+    if value is False and {vkey(x) for x, _ in table} == {vkey(True), vkey(False)}:
+        return neg(lit(CallLit(function, args, True, table)))
+    return lit(CallLit(function, args, value, table))
 
 
 def _concrete(args: tuple) -> bool:

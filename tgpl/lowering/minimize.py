@@ -1,0 +1,193 @@
+"""Disjunctions of path conditions made small: the prime implicants of a DNF, by iterated consensus.
+
+The executor enumerates the ways through the code exactly, so the condition under
+which a function returns a value, or under which paths meet again, is a
+disjunction of many long conjunctions. Connect Four's `Run` counts a line cell by
+cell, and the condition of "four in a row" comes out as one term per exact pair of
+run lengths, each closed by a negated literal (`(not (same c5 c6))`: the run
+stops there). GGP agents ground and build propnets from every term, so the
+terms are reduced as a logician would: the consensus of `A & x` and `B & !x` is
+`A & B`; a term that contains another is absorbed. Iterated to a fixpoint, this
+gives the Blake canonical form (all prime implicants), which for a monotone
+condition like "some window of four holds the player's discs" is the windows
+themselves, without negations.
+
+The literals are treated as independent propositions, so the result is
+equivalent to the input in every state (the rules it is written as are too);
+nothing is assumed of what the literals mean. The work is bounded: a
+disjunction too large to minimize within the budget is returned as it was.
+"""
+
+from __future__ import annotations
+
+from tgpl.lowering.symbolic import FALSE, TRUE, Formula, conj, disj, neg
+
+MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
+MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
+MAX_STEPS = 60_000  # pairs of terms examined for their consensus
+
+
+def _term(f: Formula) -> frozenset:
+    return frozenset(f.parts) if f.kind == "and" else frozenset((f,))
+
+
+def _atom(c: Formula) -> tuple[Formula, bool]:
+    """A conjunct as (proposition, positive?)."""
+    return (c.parts[0], False) if c.kind == "not" else (c, True)
+
+
+def _order(t: frozenset) -> tuple:
+    return (len(t), sorted(c.id for c in t))
+
+
+def minimize(f: Formula, expand: bool = False) -> Formula:
+    """f, a disjunction, as a smaller equivalent disjunction (or f itself when nothing is gained).
+
+    Terms that differ in one literal only (`A & x`, `A & !x`) are merged first, which
+    is cheap; when few terms are left, the consensus of any two gives the prime
+    implicants. With `expand`, conjunctions of disjunctions (the condition of a merged
+    path and a case of what it wrote) are first multiplied out, the contradictory
+    products dropped."""
+    if f.kind != "or" and not (expand and f.kind == "and"):
+        return f
+    terms = _expand(f) if expand else None
+    if terms is None:
+        if f.kind != "or":
+            return f
+        terms = [_term(p) for p in f.parts]
+    terms = merge_adjacent(terms)
+    if len(terms) <= MAX_CONSENSUS:
+        terms = prime_implicants(terms) or terms
+    out = disj(*(conj(*sorted(t, key=lambda c: c.id)) for t in terms))
+    gain = _size(f) - _size(out)
+    return out if gain > 0 or (expand and gain == 0 and out is not f) else f
+
+
+def merge_adjacent(terms: list[frozenset]) -> list[frozenset]:
+    """Terms `A & x` and `A & !x` replaced by `A`, to a fixpoint (Quine-McCluskey's merging step), absorbed
+    duplicates dropped; deterministic order."""
+    current = _absorb(terms)
+    while True:
+        index: dict[tuple, frozenset] = {}
+        for t in current:
+            for c in t:
+                a, positive = _atom(c)
+                index[(t - {c}, a, positive)] = t
+        merged: list[frozenset] = []
+        used: set[frozenset] = set()
+        for (rest, a, positive), t in index.items():
+            if positive and (rest, a, False) in index:
+                merged.append(rest)
+                used.update((t, index[(rest, a, False)]))
+        if not merged:
+            return current
+        kept = [t for t in current if t not in used] + merged
+        current = _absorb(kept)
+
+
+def _expand(f: Formula) -> list[frozenset] | None:
+    """The terms of f in disjunctive normal form, contradictory ones dropped (None past MAX_TERMS)."""
+    out: list[frozenset] = []
+    for p in (f.parts if f.kind == "or" else (f,)):
+        products = [frozenset()]
+        for c in sorted(_term(p), key=lambda c: c.id):
+            options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
+            products = [t for a in products for b in options if not _contradictory(t := a | b)]
+            if len(products) + len(out) > MAX_TERMS:
+                return None
+        out.extend(products)
+    return out
+
+
+def _size(f: Formula) -> int:
+    """The literals f's rules are written with, a nested connective counting as one (it is a relation
+    of its own, shared by every rule that uses it)."""
+    parts = f.parts if f.kind == "or" else (f,)
+    return sum(len(_term(p)) + 1 for p in parts)
+
+
+class _Family:
+    """Terms, indexed so that "does some term contain only literals of r" looks at few of them."""
+
+    def __init__(self) -> None:
+        self.by_first: dict[Formula, list[frozenset]] = {}
+        self.empty = False
+
+    def add(self, t: frozenset) -> None:
+        if not t:
+            self.empty = True
+        else:
+            self.by_first.setdefault(max(t, key=lambda c: c.id), []).append(t)
+
+    def covers(self, r: frozenset) -> bool:
+        if self.empty:
+            return True
+        for c in r:
+            for k in self.by_first.get(c, ()):
+                if k <= r:
+                    return True
+        return False
+
+
+def prime_implicants(terms: list[frozenset]) -> list[frozenset] | None:
+    """The prime implicants of the disjunction of `terms` (sets of conjuncts), in a deterministic order;
+    None when the budget runs out."""
+    kept = _absorb(terms)
+    steps = 0
+    seen: set[tuple[frozenset, frozenset]] = set()
+    changed = True
+    while changed:
+        changed = False
+        family = _Family()
+        by_atom: dict[Formula, tuple[list, list]] = {}
+        for t in kept:
+            family.add(t)
+            for c in t:
+                a, positive = _atom(c)
+                by_atom.setdefault(a, ([], []))[0 if positive else 1].append(t)
+        new: list[frozenset] = []
+        for a in sorted(by_atom, key=lambda x: x.id):
+            pos, negs = by_atom[a]
+            if not pos or not negs:
+                continue
+            na = neg(a)
+            for t1 in pos:
+                for t2 in negs:
+                    pair = (t1, t2)
+                    if pair in seen:
+                        continue
+                    seen.add(pair)
+                    steps += 1
+                    if steps > MAX_STEPS:
+                        return None
+                    r = (t1 - {a}) | (t2 - {na})
+                    if family.covers(r) or _contradictory(r):
+                        continue
+                    family.add(r)
+                    new.append(r)
+        if new:
+            kept = _absorb(kept + new)
+            changed = True
+            if len(kept) > MAX_TERMS:
+                return None
+    return kept
+
+
+def _contradictory(t: frozenset) -> bool:
+    if not t:
+        return False
+    return conj(*t) is FALSE
+
+
+def _absorb(terms: list[frozenset]) -> list[frozenset]:
+    """The terms no other term is contained in, each once, shortest first."""
+    out: list[frozenset] = []
+    family = _Family()
+    for t in sorted(set(terms), key=_order):
+        if not family.covers(t):
+            out.append(t)
+            family.add(t)
+    return out
+
+
+__all__ = ["minimize", "prime_implicants", "TRUE"]
