@@ -23,7 +23,6 @@ them. What cannot be lowered at all raises `NotLowerable` with its location.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
@@ -76,8 +75,7 @@ class Path:
     visited: frozenset = frozenset()  # views this path has contributed to
 
     def fork(self, pc: Formula) -> Path:
-        memo: dict = {}
-        return Path(pc, dict(self.store), self.control, self.pending, copy.deepcopy(self.stack, memo),
+        return Path(pc, dict(self.store), self.control, self.pending, _copy_stack(self.stack),
                     self.status, self.result, dict(self.views), self.dirty, self.visited)
 
     @property
@@ -92,6 +90,32 @@ class Path:
 
 
 _MISSING = object()
+
+
+def _copy_stack(stack: list[Frame]) -> list[Frame]:
+    """The call stack for a forked path: its frames and scopes, and the local lists and tables in them (which
+    code may change), copied once each so that locals sharing one still do; every other value is immutable
+    (symbolic values, objects, static tables) and shared. What copy.deepcopy did, without its generic walk."""
+    memo: dict[int, object] = {}
+
+    def copy_value(v):
+        kind = type(v)
+        if kind is list or kind is dict:
+            got = memo.get(id(v))
+            if got is None:
+                if kind is list:
+                    got = memo[id(v)] = []
+                    got.extend(copy_value(x) for x in v)
+                else:
+                    got = memo[id(v)] = {}
+                    got.update((k, copy_value(x)) for k, x in v.items())
+            return got
+        if kind is tuple:
+            return tuple(copy_value(x) for x in v)
+        return v
+
+    return [Frame(f.this, f.event, [{k: copy_value(x) for k, x in scope.items()} for scope in f.scopes])
+            for f in stack]
 
 
 def _freeze(v, mask_bools: bool = False):
@@ -416,17 +440,29 @@ class Executor:
 
     def loop(self, cond, body, post, paths: list[Path], span: Span) -> list[Path]:
         done: list[Path] = []
+        names = sorted({n.name for n in ast.walk(cond) if isinstance(n, ast.Name)}) if cond is not None else []
+        leaves = self._may_leave(body)
+        before = None  # what the condition read at the previous pass, when it was true and concrete on every path
         for _ in range(LOOP_LIMIT):
             looping = []
+            concrete = True
             for p in paths:
                 if cond is None:
                     looping.append(p)
                     continue
                 for q, c in self.eval(cond, p):
+                    concrete = concrete and c is True
                     for r, value in self.fork_on(q, c):
                         (looping if value else done).append(r)
             if not looping:
                 return self.merge(done)
+            if not leaves and concrete and not done:
+                now = frozenset(_reads(q, names) for q in looping)
+                if now == before:
+                    what = ", ".join(f"'{n}'" for n in names) or "nothing"
+                    raise NotLowerable(span, f"this loop never ends: its condition stays true, and no pass changes what "
+                                             f"it reads ({what}) or breaks out of it (the runtime stops at its step limit)")
+                before = now
             after = self.block(body, looping)
             paths = []
             for p in after:
@@ -443,6 +479,21 @@ class Executor:
                     done.append(p)  # returned, or the game is over
             paths = self.merge(paths)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
+
+    def _may_leave(self, body: ast.Block) -> bool:
+        """Can a pass of a loop with this body end it other than through its condition: a `return`, a
+        `winner`, a `break` of this loop (not of a loop inside it), or a call of code that may end the game?"""
+        inner: set[int] = set()
+        for n in ast.walk(body):
+            if isinstance(n, (ast.While, ast.For)):
+                inner.update(id(b) for b in ast.walk(n.body) if isinstance(b, ast.Break))
+            if isinstance(n, (ast.Return, ast.Winner)):
+                return True
+            if isinstance(n, ast.Call):
+                ct = self.types.get(id(n.callee))
+                if not isinstance(ct, CallableType) or ct.kind != "builtin":
+                    return True
+        return any(isinstance(n, ast.Break) and id(n) not in inner for n in ast.walk(body))
 
     def stmt_Return(self, s: ast.Return, p: Path) -> list[Path]:
         if s.value is None:
@@ -1173,6 +1224,25 @@ def _call_literal(function: str, args: tuple, value, table: tuple) -> Formula:
     if value is False and {vkey(x) for x, _ in table} == {vkey(True), vkey(False)}:
         return neg(lit(CallLit(function, args, True, table)))
     return lit(CallLit(function, args, value, table))
+
+
+def _reads(p: Path, names: list[str]) -> tuple:
+    """What a loop condition reads on a path: the locals it names and everything the segment wrote."""
+    values = []
+    for n in names:
+        scope = p.lookup(n) if p.stack else None
+        values.append(_freeze(scope[n]) if scope is not None else _MISSING)
+    return tuple(values), tuple(sorted((c, _identity_of(v)) for c, v in p.store.items()))
+
+
+def _identity_of(v) -> object:
+    if isinstance(v, UObj):
+        return ("o", v.name)
+    try:
+        hash(v)
+    except TypeError:
+        return ("id", id(v))
+    return (type(v).__name__, v)
 
 
 def _concrete(args: tuple) -> bool:
