@@ -78,3 +78,18 @@ def test_a_tautology_becomes_true_and_contradictions_vanish():
     x, y = ATOMS[:2]
     assert minimize(disj(conj(x, y), conj(x, neg(y)), conj(neg(x), y), conj(neg(x), neg(y)))) is TRUE
     assert conj(x, neg(x)) is FALSE
+
+
+def test_a_later_pass_that_returns_the_same_drops_the_earlier_passes_failure():
+    """`G | (!G & b)` is `G | b`: the condition "no earlier pass returned" (the loop's remainder) goes from
+    the terms of a later pass that returns what the earlier passes returned."""
+    x, y, z, b, c = ATOMS[:5]
+    g = disj(conj(x, y), z)  # the earlier pass returned true here
+    f = disj(conj(x, y), z, conj(neg(g), b), conj(neg(g), neg(b), c))
+    out = minimize(f)
+    assert _equivalent(f, out)
+    terms = {frozenset(t.parts) if t.kind == "and" else frozenset((t,)) for t in out.parts}
+    assert frozenset((b,)) in terms and not any(neg(g) in t for t in terms)
+    # not when the earlier pass's condition is not all in the disjunction
+    partial = disj(conj(x, y), conj(neg(g), b))
+    assert any(neg(g) in (t.parts if t.kind == "and" else (t,)) for t in minimize(partial).parts)

@@ -268,7 +268,7 @@ class Executor:
                 continue
             pcs = [q.pc for q in group]
             rel = _relative(pcs)
-            merged = group[0].fork(disj(*pcs))
+            merged = group[0].fork(minimize(disj(*pcs)))
             merged.dirty = frozenset().union(*(q.dirty for q in group))
             merged.visited = frozenset().union(*(q.visited for q in group))
             for i, frame in enumerate(merged.stack):  # equal locals stay as they are; bools become formulas
@@ -444,6 +444,8 @@ class Executor:
         leaves = self._may_leave(body)
         before = None  # what the condition read at the previous pass, when it was true and concrete on every path
         for _ in range(LOOP_LIMIT):
+            entry = paths[0].pc if len(paths) == 1 else None
+            exits = len(done)
             looping = []
             concrete = True
             for p in paths:
@@ -478,6 +480,8 @@ class Executor:
                 else:
                     done.append(p)  # returned, or the game is over
             paths = self.merge(paths)
+            if entry is not None and len(paths) == 1 and len(done) > exits:
+                paths[0].pc = _remainder(entry, [q.pc for q in done[exits:]], paths[0].pc)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
 
     def _may_leave(self, body: ast.Block) -> bool:
@@ -1248,6 +1252,27 @@ def _identity_of(v) -> object:
 def _concrete(args: tuple) -> bool:
     """Are these call arguments concrete scalars (what a call run once, or named, is keyed by)?"""
     return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args)
+
+
+def _remainder(entry: Formula, exits: list[Formula], merged: Formula) -> Formula:
+    """The condition of the one path that goes on after a pass of a loop: what its entry left of the paths
+    that left the loop in the pass (`entry & !(left)`), rather than the disjunction of the ways that went on.
+
+    The two are equal wherever the runtime does not stop with an error (the lowering assumes the game
+    never gets there, docs/lowering.md). Written as a negation, a later pass that returns what the earlier
+    ones returned has its "no earlier pass returned" dropped when the results are or-ed
+    (tgpl.lowering.minimize): Connect Four's win is the windows of four of each direction, not each
+    direction's windows under the failure of all the directions before it.
+    """
+    if _stripped(merged, entry).kind != "or":
+        return merged  # one way went on (`wincheck(...) = null`): a literal, smaller than any negation
+    out = conj(entry, neg(minimize(disj(*(_stripped(x, entry) for x in exits)))))
+    return merged if out is FALSE else out
+
+
+def _stripped(f: Formula, entry: Formula) -> Formula:
+    """f, a path's condition or a disjunction of them, without the conjuncts of `entry` (see `_strip`)."""
+    return disj(*(_strip(t, entry) for t in (f.parts if f.kind == "or" else (f,))))
 
 
 def _strip(pc: Formula, caller: Formula) -> Formula:

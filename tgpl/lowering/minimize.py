@@ -58,6 +58,9 @@ def minimize(f: Formula, expand: bool = False) -> Formula:
     terms = merge_adjacent(terms)
     if len(terms) <= MAX_CONSENSUS:
         terms = prime_implicants(terms) or terms
+    dropped = _drop_covered_negations(terms)
+    if dropped is not terms:
+        terms = merge_adjacent(dropped)
     out = disj(*(conj(*sorted(t, key=lambda c: c.id)) for t in terms))
     gain = _size(f) - _size(out)
     return out if gain > 0 or (expand and gain == 0 and out is not f) else f
@@ -97,6 +100,28 @@ def _expand(f: Formula) -> list[frozenset] | None:
                 return None
         out.extend(products)
     return out
+
+
+def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
+    """`G | (!G & B)` is `G | B`: a conjunct `!G` goes from a term when every term of G implies another term.
+
+    That is the condition "no earlier pass of the loop returned" (execute._remainder) met by a later pass
+    that returns what the earlier ones returned."""
+    if not any(c.kind == "not" and c.parts[0].kind in ("or", "and") for t in terms for c in t):
+        return terms
+    out = list(terms)
+    for i, t in enumerate(out):
+        for c in sorted(t, key=lambda c: c.id):
+            g = c.parts[0] if c.kind == "not" else None
+            if g is None or g.kind not in ("or", "and"):
+                continue
+            family = _Family()
+            for j, u in enumerate(out):
+                if j != i:
+                    family.add(u)
+            if all(family.covers(_term(p)) for p in (g.parts if g.kind == "or" else (g,))):
+                t = out[i] = t - {c}
+    return _absorb(out)
 
 
 def _size(f: Formula) -> int:
