@@ -95,3 +95,13 @@ def test_tris_is_the_same_game_either_way():
     assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []
     g = explore(GdlMachine(lw.gdl))
     assert (g.expanded, sum(g.terminal)) == (5478, 958)
+
+
+def test_a_game_with_a_string_fluent_lowers_with_every_call_run():
+    """examples/graph.tgpl has a string attribute among its fluents, which compiled rules cannot name: the option
+    then runs every call (it used to stop with a Python error), and the game still plays as the runtime's."""
+    lw = Lowered.of(str(EXAMPLES / "graph.tgpl"), relations=True)
+    assert validate(lw.lowered.program, "graph") == []
+    rng = random.Random("graph as relations")
+    for _ in range(10):
+        assert playout(lw, rng)  # its joint moves: a play that ended, the same on both sides

@@ -22,7 +22,7 @@ from tgpl.verify.graph import explore
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 # example: (random playouts, the most moves a play can have: the ASP output is grounded for that once)
-GAMES = {"tris": (300, 9), "connect4": (100, 42), "hex": (100, 25)}
+GAMES = {"tris": (300, 9), "connect4": (100, 42), "hex": (100, 25), "graph": (100, 60)}
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
@@ -70,6 +70,19 @@ def test_the_lowering_is_deterministic(lowered):
     name, lw = lowered
     again = Lowered.of(str(EXAMPLES / f"{name}.tgpl"), gdl=False).lowered
     assert to_kif(again.program) == to_kif(lw.lowered.program)
+
+
+def test_pieces_moved_by_move_to_are_fluents_and_the_graph_game_has_the_runtimes_states():
+    """examples/graph.tgpl: pawns moved with move_to() on a graph board; `tile` of each pawn is a fluent."""
+    from tgpl.runtime import load_game
+    from tgpl.runtime.verify import RuntimeMachine
+
+    lw = Lowered.of(str(EXAMPLES / "graph.tgpl"))
+    fluents = {str(r.head.args[0]) for r in lw.lowered.program.rules if r.head.relation == "base"}
+    assert any(f.startswith("(tile thief") for f in fluents) and any(f.startswith("(tile guard") for f in fluents)
+    mine, theirs = explore(GdlMachine(lw.gdl)), explore(RuntimeMachine(load_game(str(EXAMPLES / "graph.tgpl"))))
+    assert mine.complete and theirs.complete
+    assert (mine.expanded, sum(mine.terminal)) == (theirs.expanded, sum(theirs.terminal))
 
 
 def test_counters_get_the_range_the_game_allows():

@@ -1054,7 +1054,9 @@ class Executor:
         bound.update({a.name: a.value for a in e.args if a.name is not None})
         arg_exprs = [bound.get(prm.name) for prm in sig.params]
         out = []
-        if "." in qualified or qualified == "log":
+        if qualified == "log":
+            return [(p, None)]  # a message for people: no part of the game, so its text is not computed
+        if "." in qualified:
             for q, vals in self.eval_all([a for a in arg_exprs if a is not None], p):
                 args = iter(vals)
                 filled = [next(args) if a is not None else _MISSING for a in arg_exprs]
@@ -1091,6 +1093,8 @@ class Executor:
                 raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
         if isinstance(target, dict) and name in ("keys", "values"):
             return [(p, list(target.keys() if name == "keys" else target.values()))]
+        if name == "move_to" and isinstance(target, UObj) and (target.name, "tile") in self.fluents:
+            return [(q, None) for q in self.write(p, target, "tile", vals[0], span)]
         raise NotLowerable(span, f"the built-in {name}() is not lowerable")
 
     def namespace_call(self, qualified: str, args: list, p: Path, span: Span):

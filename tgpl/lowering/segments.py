@@ -29,7 +29,7 @@ from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literal_value, literals, rebuild, vkey,
 )
-from tgpl.lowering.horn import HornCompiler, relaxed_reads
+from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.subset import outside_subset
 from tgpl.lowering.universe import Universe
 
@@ -93,7 +93,17 @@ def written_attributes(program) -> set[str]:
                 names.add(t.name)
             elif isinstance(t, ast.Name) and id(t) in program.implicit_this:
                 names.add(t.name)
+        elif isinstance(node, ast.Call) and _callee_name(node.callee) == "move_to":
+            names.add("tile")  # a piece's place: the built-in attribute move_to() sets
     return names
+
+
+def _callee_name(callee) -> str | None:
+    if isinstance(callee, ast.Member):
+        return callee.name
+    if isinstance(callee, ast.Name):
+        return callee.name
+    return None
 
 
 class Lowering:
@@ -110,7 +120,10 @@ class Lowering:
         horn = None
         if relations:  # what the compiled functions' reads can give, before the numbers' ranges are known
             horn = HornCompiler(program, universe, set(self.fluents))
-            horn.relaxed_reads = relaxed_reads(horn, [fl for fl in self.fluents.values() if not fl.numeric])
+            try:
+                horn.relaxed_reads = relaxed_reads(horn, [fl for fl in self.fluents.values() if not fl.numeric])
+            except Unsupported:
+                horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn)
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
@@ -124,9 +137,12 @@ class Lowering:
                 if name not in written:
                     continue
                 found = o.cls.find_attribute(name)
-                if found is None:
+                if found is not None:
+                    t = found[1]
+                elif name == "tile" and o.cls.kind == "interactable":
+                    t = ClassType(self.builtins.tile)  # where a piece stands: moved by move_to()
+                else:
                     continue
-                t = found[1]
                 initial = o.fields[name]
                 if isinstance(initial, (tuple, dict)):
                     continue  # collections: writes to them are refused when met

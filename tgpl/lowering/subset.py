@@ -20,7 +20,7 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType, Collection
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
-METHODS = {"contains", "indexOf", "add", "keys", "values", "length"}
+METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to"}
 LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
 NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass"}
 
