@@ -268,7 +268,7 @@ class Executor:
                 continue
             pcs = [q.pc for q in group]
             rel = _relative(pcs)
-            merged = group[0].fork(minimize(disj(*pcs)))
+            merged = group[0].fork(minimize(disj(*pcs), consensus=False))
             merged.dirty = frozenset().union(*(q.dirty for q in group))
             merged.visited = frozenset().union(*(q.visited for q in group))
             for i, frame in enumerate(merged.stack):  # equal locals stay as they are; bools become formulas

@@ -40,7 +40,7 @@ def _order(t: frozenset) -> tuple:
     return (len(t), sorted(c.id for c in t))
 
 
-def minimize(f: Formula, expand: bool = False) -> Formula:
+def minimize(f: Formula, expand: bool = False, consensus: bool = True) -> Formula:
     """f, a disjunction, as a smaller equivalent disjunction (or f itself when nothing is gained).
 
     Terms that differ in one literal only (`A & x`, `A & !x`) are merged first, which
@@ -56,7 +56,7 @@ def minimize(f: Formula, expand: bool = False) -> Formula:
             return f
         terms = [_term(p) for p in f.parts]
     terms = merge_adjacent(terms)
-    if len(terms) <= MAX_CONSENSUS:
+    if consensus and len(terms) <= MAX_CONSENSUS:
         terms = prime_implicants(terms) or terms
     dropped = _drop_covered_negations(terms)
     if dropped is not terms:
