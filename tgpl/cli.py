@@ -494,7 +494,21 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
 DEFAULT_ENGINE = "runtime"
 
 
-def _machine(path: str, engine: str = "runtime"):
+def _chance(machine, seed: int) -> dict | None:
+    """Where a .tgpl game explored on the runtime shuffles, with the seed its states are those of (None: no chance)."""
+    from tgpl.frontend.after_setup import chance_sites
+
+    game = getattr(machine, "game", None)
+    program = getattr(game, "program", None)
+    if program is None:
+        return None
+    sites = chance_sites(program)
+    if not sites:
+        return None
+    return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
+
+
+def _machine(path: str, engine: str = "runtime", seed: int = 0):
     """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load).
 
     A .tgpl game is explored on the runtime, or with engine "clingo" lowered to GDL and
@@ -513,12 +527,12 @@ def _machine(path: str, engine: str = "runtime"):
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
 
-        game, lowered = _lowered(path, 0, None)
+        game, lowered = _lowered(path, seed, None)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
         return GdlMachine(GdlGame(lowered.program), roles, lowered.move_texts)
     from tgpl.runtime.verify import RuntimeMachine
 
-    return RuntimeMachine(_load_game(path))
+    return RuntimeMachine(_load_game(path), seed)
 
 
 def _guard(max_seconds: float | None, max_memory_mb: int | None):
@@ -610,8 +624,11 @@ def _max_memory(megabytes: int | None) -> int | None:
               help="Bounded mode: search the plays of up to N moves with clingo instead.")
 @click.option("--engine", type=click.Choice(["runtime", "clingo"]), default=DEFAULT_ENGINE, show_default=True,
               help="Complete mode on a .tgpl game: explore it on the runtime, or lowered to GDL on clingo.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
+                   "hold, for this seed only.")
 @_guard_options
-def verify(game, max_states, as_json, witness_dir, horizon, engine, max_seconds, max_memory):
+def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -624,13 +641,17 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, max_seconds,
     if witness_dir is not None and os.path.exists(witness_dir) and not os.path.isdir(witness_dir):
         raise click.BadParameter(f"'{witness_dir}' is not a folder", param_hint="--witness-dir")
     if horizon is not None:
-        _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)))
+        _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed)
         return
-    machine = _machine(game, engine)
+    machine = _machine(game, engine, seed)
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                  stop=_time_limit(max_seconds))
     rep = check(g)
     rep["game"] = game
+    rep["chance"] = _chance(machine, seed)
+    if rep["chance"] is not None:
+        for problem in rep["problems"]:
+            problem["message"] += f" (for seed {seed})"
     _write_witnesses(rep["problems"], witness_dir)
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
@@ -638,6 +659,11 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, max_seconds,
     say = click.echo
     say(f"{game}: {'complete' if rep['complete'] else 'INCOMPLETE'}: {rep['states']} states, "
         f"{rep['terminal']} terminal, {rep['transitions']} transitions")
+    seeded = ""
+    if rep["chance"] is not None:
+        seeded = f" (for seed {seed})"
+        say(f"  chance: the game shuffles ({', '.join(rep['chance']['sites'])}): these are the states of seed "
+            f"{seed}, and the claims below hold for that seed only (`tgpl analyze` gives statistics over seeds)")
     if not rep["complete"]:
         say(f"  stopped at {rep['stopped']}: only the first {rep['states']} states (breadth first) were "
             "checked; weak winnability, forced wins and the value need a complete check")
@@ -651,8 +677,8 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, max_seconds,
             + ("" if rep["forced_win"][role] is None else
                ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
-               if rep["guaranteed_goal"][role] is not None else ", can secure no goal"))
-    say(f"  value: {rep['value']}")
+               if rep["guaranteed_goal"][role] is not None else ", can secure no goal") + seeded)
+    say(f"  value: {rep['value']}{seeded}")
     _say_problems(say, rep["problems"])
     if rep["well_formed"]:
         say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
@@ -715,14 +741,15 @@ def _gdl_program(path: str, seed: int = 0):
     return program, None
 
 
-def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None) -> None:
+def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
+                    seed: int = 0) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem."""
     import json
     import time
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = _gdl_program(game)
+    program, move_text = _gdl_program(game, seed)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 

@@ -16,6 +16,7 @@ no state ever takes is refused too (decision recorded in docs/lowering.md).
 from __future__ import annotations
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType, Collection
 
@@ -28,42 +29,30 @@ NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.act
 def outside_subset(program) -> list[tuple[Span, str]]:
     """(location, reason) of every construct the lowering never translates in code that runs after setup."""
     types = program.types
-    code: list = []
-    for info in program.classes:
-        code += [a for a in info.actions.values()]
-    code += [t.defn for t in program.turns.values()]
-    seen: set[int] = set()
     found: dict[tuple, tuple[Span, str]] = {}
-    while code:
-        node = code.pop()
-        if id(node) in seen:
+    for n in after_setup_nodes(program):
+        if isinstance(n, ast.New):
+            found.setdefault(_key(n.span), (n.span, "objects created after setup are not lowerable"))
+        if not isinstance(n, ast.Call):
             continue
-        seen.add(id(node))
-        for n in ast.walk(node):
-            if isinstance(n, ast.New):
-                found.setdefault(_key(n.span), (n.span, "objects created after setup are not lowerable"))
-            if not isinstance(n, ast.Call):
-                continue
-            ct = types.get(id(n.callee))
-            if not isinstance(ct, CallableType):
-                continue
-            if ct.kind == "function":
-                code.append(ct.target.defn)
-            elif ct.kind == "action":
-                found.setdefault(_key(n.span), (n.span, "actions called from code are not lowerable"))
-            else:
-                qualified = ct.target.name
-                if "." in qualified or qualified == "log":
-                    if qualified not in NAMESPACE_CALLS:
-                        found.setdefault(_key(n.span), (n.span, f"{qualified}() after setup is not lowerable"))
-                elif ct.name in ("shuffle", "reshuffle"):
-                    found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
-                                                            "move, which GDL cannot express (GDL-II would be needed)"))
-                elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
-                    found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
-                                                            "lowerable"))
-                elif ct.name not in METHODS:
-                    found.setdefault(_key(n.span), (n.span, f"the built-in {ct.name}() is not lowerable"))
+        ct = types.get(id(n.callee))
+        if not isinstance(ct, CallableType) or ct.kind == "function":
+            continue
+        if ct.kind == "action":
+            found.setdefault(_key(n.span), (n.span, "actions called from code are not lowerable"))
+            continue
+        qualified = ct.target.name
+        if "." in qualified or qualified == "log":
+            if qualified not in NAMESPACE_CALLS:
+                found.setdefault(_key(n.span), (n.span, f"{qualified}() after setup is not lowerable"))
+        elif ct.name in CHANCE:
+            found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
+                                                    "move, which GDL cannot express (GDL-II would be needed)"))
+        elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
+            found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
+                                                    "lowerable"))
+        elif ct.name not in METHODS:
+            found.setdefault(_key(n.span), (n.span, f"the built-in {ct.name}() is not lowerable"))
     return [found[k] for k in sorted(found)]
 
 

@@ -1,0 +1,60 @@
+"""The code a game runs, read without running it: what the lowering refuses and where chance enters.
+
+After setup, only actions (their requires, triggers, filters and effects), turns (phases and defaults)
+and the functions they call run. Reading that code, calls resolved through the checker's types,
+answers questions about every play at once: which built-ins can run during play
+(tgpl.lowering.subset), and whether the game draws on its random numbers, in setup or after (a chance
+game, `chance_sites`): `tgpl verify` explores the states of one seed, and must say so of its claims.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
+from tgpl.frontend.types import CallableType
+
+CHANCE = ("shuffle", "reshuffle")  # the built-ins that draw on the game's random numbers
+
+
+def after_setup_nodes(program) -> Iterator[ast.Node]:
+    """Every AST node of the code that can run after setup, each function's body once."""
+    code: list = [a for info in program.classes for a in info.actions.values()]
+    code += [t.defn for t in program.turns.values()]
+    return _reachable(program, code)
+
+
+def _reachable(program, code: list) -> Iterator[ast.Node]:
+    """Every node of `code` and of the functions it calls, directly or not."""
+    types = program.types
+    seen: set[int] = set()
+    while code:
+        node = code.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for n in ast.walk(node):
+            yield n
+            if isinstance(n, ast.Call):
+                ct = types.get(id(n.callee))
+                if isinstance(ct, CallableType) and ct.kind == "function":
+                    code.append(ct.target.defn)
+
+
+def chance_sites(program) -> list[Span]:
+    """Where the game shuffles, in setup or during play (in source order): a game with any is a chance game,
+    whose states depend on the seed."""
+    code: list = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    code += [a for info in program.classes for a in info.actions.values()]
+    code += [t.defn for t in program.turns.values()]
+    found = {}
+    for n in _reachable(program, code):
+        if isinstance(n, ast.Call):
+            ct = program.types.get(id(n.callee))
+            if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in CHANCE:
+                found[(n.span.file, n.span.line, n.span.col)] = n.span
+    return [found[k] for k in sorted(found)]
+
+
+__all__ = ["CHANCE", "after_setup_nodes", "chance_sites"]
