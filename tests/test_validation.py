@@ -30,7 +30,9 @@ GENEROUS = "600"
 
 # Rules to drop, by the start of their head: Tris then goes wrong after player 1's first move,
 # or player 1 has no move at all.
-NEXT_OF_PLAYER_1 = "(next (assignedto ?ticktile playerstate_1))"
+# the rule that gives the tile player 1 ticks its new value (`next` of AssignedTo is the board the win
+# check reads after the tick: `(<= (next (assignedto ?o ?v)) (assignedto_wincheckphase ?o ?v))`)
+NEXT_OF_PLAYER_1 = "(assignedto_wincheckphase ?ticktile playerstate_1)"
 LEGAL_OF_PLAYER_1 = "(legal player_1 (tick playerstate_1 ?ticktile))"
 
 

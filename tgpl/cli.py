@@ -494,15 +494,14 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
 DEFAULT_ENGINE = "runtime"
 
 
-def _chance(machine, seed: int) -> dict | None:
-    """Where a .tgpl game explored on the runtime shuffles, with the seed its states are those of (None: no chance)."""
+def _chance(path: str, seed: int) -> dict | None:
+    """Where a .tgpl game shuffles, with the seed its explored states are those of (None: no chance)."""
     from tgpl.frontend.after_setup import chance_sites
+    from tgpl.frontend.loader import load_program
 
-    game = getattr(machine, "game", None)
-    program = getattr(game, "program", None)
-    if program is None:
+    if not path.lower().endswith(".tgpl"):
         return None
-    sites = chance_sites(program)
+    sites = chance_sites(load_program(path))  # loaded and checked already, by the machine
     if not sites:
         return None
     return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
@@ -648,7 +647,7 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
                  stop=_time_limit(max_seconds))
     rep = check(g)
     rep["game"] = game
-    rep["chance"] = _chance(machine, seed)
+    rep["chance"] = _chance(game, seed)
     if rep["chance"] is not None:
         for problem in rep["problems"]:
             problem["message"] += f" (for seed {seed})"

@@ -519,6 +519,21 @@ class Emitter:
         return name
 
     # ------------------------------------------------------------ when fluents are written
+    def next_is_view(self) -> dict[str, int]:
+        """attribute -> the view that already is its next state: every path that writes the attribute read
+        it through that view after its last write (Connect Four's board after the drop, which `MakesFour`
+        reads). Its `next` is then one rule, `(<= (next (disc ?o ?v)) (disc_makesfour ?o ?v))`, instead of the
+        same writes and frame spelled out twice."""
+        found: dict[str, set] = {}
+        for st in self.logic.states.values():
+            for p in st.paths:
+                if p.pc is FALSE:
+                    continue
+                for attr in {a for (_, a) in p.store}:
+                    ok = attr in p.views and not any(a == attr for (_, a) in p.dirty)
+                    found.setdefault(attr, set()).add(p.views[attr] if ok else None)
+        return {a: next(iter(v)) for a, v in sorted(found.items()) if len(v) == 1 and None not in v}
+
     def segment(self, when: Formula) -> Formula:
         self.logic.labels.setdefault(when.id, "segment")
         return when
@@ -589,11 +604,14 @@ class Emitter:
         writes: dict[tuple, list[Formula]] = {}  # ("control" or "result", value, None) -> path conditions
         cells: dict[tuple, list[tuple[Formula, Formula]]] = {}  # (cell, value key) -> (path condition, case)
         values: dict[tuple, object] = {}
+        same = self.next_is_view()
         for cs, st in lg.states.items():
             for p in st.paths:
                 if p.pc is FALSE:
                     continue
                 for cell, v in sorted(p.store.items()):
+                    if cell[1] in same:
+                        continue  # next is the view (below)
                     for x, f in cases_of(v):
                         if x is not UNDEF and conj(p.pc, f) is not FALSE:
                             key = (cell, _identity(x))
@@ -629,6 +647,10 @@ class Emitter:
         attrs = sorted({fl.attr for fl in lg.fluents.values()})
         for a in attrs:
             o, v = Var("o"), Var("v")
+            if a in same:
+                frame.append(Rule(Atom("next", (Func(self.attr(a), (o, v)),)),
+                                  (Atom(self.view_relation(same[a]), (o, v)),)))
+                continue
             body: list[Literal] = [Atom("true", (Func(self.attr(a), (o, v)),))]
             if a in changed:
                 body.append(Not(Atom("changed_" + self.attr(a), (o,))))
