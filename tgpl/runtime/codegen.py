@@ -126,6 +126,96 @@ _UNKNOWN = object()
 _new_frame = object.__new__
 
 
+def _run_bound(m, rf, this, local, entry, span):
+    """Run `rf`'s effect on the bound locals `local`, as `_invoke` does after binding."""
+    frame = _new_frame(Frame)
+    frame.m = m
+    frame.this = this
+    frame.event = None
+    frame.vars = local
+    stack = m.stack
+    stack.append(entry)
+    try:
+        r = rf.effect(frame)
+        if r.__class__ is not Returned or r.value is None:
+            return None
+        return to_player(r.value, m.players) if rf.returns_player else r.value
+    except _Cancelled:
+        return None
+    except RecursionError:  # the host's stack ran out: report it as the game's error
+        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+    except OverflowError:
+        m.error(span, TOO_LARGE)
+    finally:
+        stack.pop()
+
+
+def _bound_plan(rf, names, span):
+    """How a call site of shape `names` runs `rf`: (rf, padding, stack entry) when the call gives
+    every input once in declaration order (the values then are the first locals), else None
+    (the site goes through `_invoke`)."""
+    binder = rf.binders.get(names)
+    if binder is None:
+        binder = rf.binder(names)
+    if binder.__class__ is not list or rf.effect is None:
+        return None
+    return rf, tuple(binder), (rf.what, span)
+
+
+def _method_site(name: str, names: tuple, span):
+    """A call site `x.name(...)` in generated code: the method and its binding looked up once
+    per class of `x`, then each call binds its values and runs the effect inline (chess's
+    filters make a million such calls per perft(3))."""
+    plans: dict = {}
+
+    def call(m, target, values):
+        if target.__class__ is Obj:
+            plan = plans.get(target.cls, _UNKNOWN)
+            if plan is _UNKNOWN:
+                rf = target.cls.function(name)
+                plan = plans[target.cls] = _bound_plan(rf, names, span) if rf is not None else None
+            if plan is not None:
+                rf, pad, entry = plan
+                frame = _new_frame(Frame)
+                frame.m = m
+                frame.this = target
+                frame.event = None
+                frame.vars = [*values, *pad]
+                stack = m.stack
+                stack.append(entry)
+                try:
+                    r = rf.effect(frame)
+                    if r.__class__ is not Returned or r.value is None:
+                        return None
+                    return to_player(r.value, m.players) if rf.returns_player else r.value
+                except _Cancelled:
+                    return None
+                except RecursionError:  # the host's stack ran out: report it as the game's error
+                    m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+                except OverflowError:
+                    m.error(span, TOO_LARGE)
+                finally:
+                    stack.pop()
+        return _call_method(m, target, name, names, values, span)
+
+    return call
+
+
+def _function_site(rf, names: tuple, span):
+    """A call site of the global function `rf` in generated code, bound as `_method_site` binds."""
+    plan = None
+
+    def call(m, values):
+        nonlocal plan
+        if plan is None:
+            plan = _bound_plan(rf, names, span) or False
+        if plan is False:
+            return _invoke(m, rf, None, names, values, span)
+        return _run_bound(m, rf, None, [*values, *plan[1]], plan[2], span)
+
+    return call
+
+
 def _is_float_literal(code: str) -> bool:
     """Whether generated code is a finite float literal, as expr_NumberLit writes one."""
     try:
@@ -144,7 +234,7 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
-    "_N": _NUMBERS, "_Obj": Obj, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
+    "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
 
@@ -443,7 +533,7 @@ class BlockGenerator:
             return None
         rc = self.const(self.c.rclass(t.info), "_rc")
         a = self.name("_t")
-        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and ({a}.cls is {rc} or {a}.cls.is_a({rc})))"
+        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and {rc} in {a}.cls.ancestry)"
 
     def expr_TypeTest(self, e: ast.TypeTest) -> str:
         test = self.class_test(e.expr, e.type)
@@ -468,9 +558,12 @@ class BlockGenerator:
 
     def member(self, obj: str, name: str, span: str) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine."""
-        a = self.name("_t")
-        return (f"({a}.fields[{name!r}] if ({a} := {obj}).__class__ is _Obj and {name!r} in {a}.fields"
-                f" else m.get_member({a}, {name!r}, {span}))")
+        a, b = self.name("_t"), self.name("_t")
+        found = f"({a} := {obj}).__class__ is _Obj and ({b} := {a}.fields.get({name!r}, _M)) is not _M"
+        if name == "player":  # an object's first owner, as Machine.get_member reads it
+            return (f"({b} if {found} else ({a}.owners[0] if {a}.owners else None) if {a}.__class__ is _Obj"
+                    f" else m.get_member({a}, {name!r}, {span}))")
+        return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
 
     def expr_Index(self, e: ast.Index) -> str:
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
@@ -586,13 +679,14 @@ class BlockGenerator:
         named = [a for a in e.args if a.name is not None]
         # Names and values apart, values evaluated in the call's order: the machine binds
         # them by a plan cached per call shape (Machine.call_named).
-        names = self.const(tuple(a.name for a in named), "_k")
         values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
+        shape = tuple(a.name for a in named)
         if fi.owner is None:
-            rf = self.const(self.c.functions[id(fi)], "_r")
-            return f"_invoke(m, {rf}, None, {names}, ({values}), {span})"
+            site = self.const(_function_site(self.c.functions[id(fi)], shape, e.span), "_cs")
+            return f"{site}(m, ({values}))"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
-        return f"_call_method(m, {obj}, {fi.name!r}, {names}, ({values}), {span})"
+        site = self.const(_method_site(fi.name, shape, e.span), "_cs")
+        return f"{site}(m, {obj}, ({values}))"
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target

@@ -148,7 +148,9 @@ class State:
         except GameOver as over:
             world.result = over.ranking
         world.drop_unreferenced(game.is_event)
-        return State(game, world)
+        state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
+        state.__dict__.update(game=game, world=world, base=None, first=None, choices=(), request=None, error=None)
+        return state
 
     @property
     def pending(self) -> bool:
@@ -329,6 +331,30 @@ def _visible(obj: Obj, player: int) -> bool:
     return player in obj.owners
 
 
+def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
+    """`Move(text, obj, action, inputs)` without the frozen dataclass's per-field __init__:
+    listing moves makes one per candidate, in every state searched."""
+    move = _new_object(Move)
+    move.__dict__.update(text=text, obj=obj, action=action, inputs=inputs, value=None)
+    return move
+
+
+_new_object = object.__new__
+
+
+def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:
+    """The candidates of an action whose one input the mover picks (the common shape, as
+    `_combos` lists it), or None when the action has another shape."""
+    inputs = ra.inputs
+    if len(inputs) != 1:
+        return None
+    inp = inputs[0]
+    if inp.modifier != "player" or inp.target is not None:
+        return None
+    options = m.player_options(inp, frame)
+    return options + [None] if inp.optional else options
+
+
 def _legal_moves(game: Game, world: World) -> list[Move]:
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
@@ -336,18 +362,30 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     m.frozen = True
     event = _choice_event(game, player)
     moves: list[Move] = []
+    append = moves.append
     for obj in list(scratch.objects):
-        if not _visible(obj, player):
+        actions = obj.cls.choice_actions()
+        if not actions or not _visible(obj, player):
             continue
-        for ra in obj.cls.choice_actions():
+        for ra in actions:
             frame = Frame(m, obj, ra.size, event)
             try:
                 if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
                     continue
+                head = f"{obj.name}.{ra.name}("
+                options = _single_input(m, frame, ra, player)
+                if options is not None:
+                    name = ra.inputs[0].name
+                    label = f"{head}{name}: "
+                    for v in options:
+                        if v.__class__ is Obj:
+                            append(_new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),)))
+                        else:
+                            append(_new_move(f"{label}{_value_text(v)})", obj.name, ra.name, ((name, _ref(v)),)))
+                    continue
                 for combo in _combos(m, frame, list(ra.inputs), player):
                     args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
-                    text = f"{obj.name}.{ra.name}({args})" if combo else f"{obj.name}.{ra.name}()"
-                    moves.append(Move(text, obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
+                    append(_new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
             except _Cancelled:
                 continue
             except NeedInput as need:  # a require, trigger or filter asked a player: it cannot

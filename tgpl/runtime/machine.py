@@ -554,7 +554,7 @@ class Machine:
         before = (control.player, control.phase, self.enter_pending)
         self.last_pass = span
         self.enter_pending = False
-        r = self._run_block(turn.default, Frame(self, None, turn.default_size), f"default of turn {turn.name}", span)
+        r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
         if isinstance(r, Returned) and r.value is not None:
             control.player = to_player(r.value, self.players)
             control.phase = next(iter(turn.phases), None)
@@ -577,7 +577,7 @@ class Machine:
                 # waiting for it are equal whenever these worlds and choices are (`State.key`).
                 self.entry = (self.world.copy(), self.used)
         frame = Frame(self, None, phase.size)
-        self.stack.append((f"phase {phase.turn}.{phase.name}", phase.span))
+        self.stack.append(phase.entry)
         try:
             try:
                 for inp in phase.inputs:
@@ -619,9 +619,11 @@ class Machine:
         self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
-        with self._no_candidate():
+        try:  # `_no_candidate` inline: a move is the hot path of search
             self.run_action(obj, ra, choice_event, given, None, check_requires=False)
             self.settle()
+        except _Cancelled as c:
+            self._no_candidate_error(c)
 
     @contextmanager
     def _no_candidate(self):
@@ -629,9 +631,12 @@ class Machine:
         try:
             yield
         except _Cancelled as c:
-            inp = c.inp
-            self.error(inp.span if inp is not None else None,
-                       f"input '{inp.name if inp is not None else '?'}' has no candidate")
+            self._no_candidate_error(c)
+
+    def _no_candidate_error(self, c: Cancelled):
+        inp = c.inp
+        self.error(inp.span if inp is not None else None,
+                   f"input '{inp.name if inp is not None else '?'}' has no candidate")
 
 
 def _matches(option, choice) -> bool:
