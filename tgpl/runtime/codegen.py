@@ -150,6 +150,25 @@ def _run_bound(m, rf, this, local, entry, span):
         stack.pop()
 
 
+def _run_direct(m, rf, direct, this, local, entry, span):
+    """`_run_bound` for an effect with a direct spelling (BlockGenerator.generate)."""
+    stack = m.stack
+    stack.append(entry)
+    try:
+        r = direct(m, this, local)
+        if r is None:
+            return None
+        return to_player(r, m.players) if rf.returns_player else r
+    except _Cancelled:
+        return None
+    except RecursionError:  # the host's stack ran out: report it as the game's error
+        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+    except OverflowError:
+        m.error(span, TOO_LARGE)
+    finally:
+        stack.pop()
+
+
 def _bound_plan(rf, names, span):
     """How a call site of shape `names` runs `rf`: (rf, padding, stack entry) when the call gives
     every input once in declaration order (the values then are the first locals), else None
@@ -159,7 +178,7 @@ def _bound_plan(rf, names, span):
         binder = rf.binder(names)
     if binder.__class__ is not list or rf.effect is None:
         return None
-    return rf, tuple(binder), (rf.what, span)
+    return rf, tuple(binder), (rf.what, span), getattr(rf.effect, "direct", None)
 
 
 def _method_site(name: str, names: tuple, span):
@@ -175,7 +194,23 @@ def _method_site(name: str, names: tuple, span):
                 rf = target.cls.function(name)
                 plan = plans[target.cls] = _bound_plan(rf, names, span) if rf is not None else None
             if plan is not None:
-                rf, pad, entry = plan
+                rf, pad, entry, direct = plan
+                if direct is not None:
+                    stack = m.stack
+                    stack.append(entry)
+                    try:
+                        r = direct(m, target, [*values, *pad])
+                        if r is None:
+                            return None
+                        return to_player(r, m.players) if rf.returns_player else r
+                    except _Cancelled:
+                        return None
+                    except RecursionError:  # the host's stack ran out: report it as the game's error
+                        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+                    except OverflowError:
+                        m.error(span, TOO_LARGE)
+                    finally:
+                        stack.pop()
                 frame = _new_frame(Frame)
                 frame.m = m
                 frame.this = target
@@ -211,6 +246,8 @@ def _function_site(rf, names: tuple, span):
             plan = _bound_plan(rf, names, span) or False
         if plan is False:
             return _invoke(m, rf, None, names, values, span)
+        if plan[3] is not None:
+            return _run_direct(m, rf, plan[3], None, [*values, *plan[1]], plan[2], span)
         return _run_bound(m, rf, None, [*values, *plan[1]], plan[2], span)
 
     return call
@@ -223,6 +260,15 @@ def _is_float_literal(code: str) -> bool:
     except ValueError:
         return False
     return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
+
+
+# Markers in generated lines for what the two spellings of a block (`generate`) write
+# differently; a NUL never occurs in generated code otherwise (literals are repr()s).
+_THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
+
+
+def _spelled(body: str, this: str, event: str, returned: str) -> str:
+    return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
 MAX_INLINE_NESTING = 40
@@ -241,7 +287,7 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -254,6 +300,8 @@ class BlockGenerator:
         self.counter = 0
         self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
         self.nesting = 0  # expressions being generated inside one another
+        self.direct = direct  # also spell the block as a plain function (a function's effect)
+        self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -270,12 +318,22 @@ class BlockGenerator:
 
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
-        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + "\n".join(self.lines) + "\n    return None\n"
+        body = "\n".join(self.lines) + "\n    return None\n"
+        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + _spelled(body, "f.this", "f.event", "_Returned")
+        block_fn = self._compile(src, block.span, "_block")
+        if self.direct and not self.closures:
+            # The same code as a plain function of (machine, this, locals) that returns its
+            # value itself: calls run it without a Frame or a Returned (`_method_site`).
+            direct = "def _direct(m, this, v):\n" + _spelled(body, "this", "None", "")
+            block_fn.direct = self._compile(direct, block.span, "_direct")
+        return block_fn
+
+    def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
-            code = compile(src, f"<tgpl {block.span}>", "exec")
+            code = compile(src, f"<tgpl {span}>", "exec")
         exec(code, self.ns)
-        return self.ns["_block"]
+        return self.ns[name]
 
     # ------------------------------------------------------------ statements
     def block(self, block: ast.Block, depth: int) -> None:
@@ -298,6 +356,7 @@ class BlockGenerator:
     def stmt_closure(self, s: ast.Stmt, depth: int) -> None:
         """The compiler's closure of s, whose signal (BREAK, CONTINUE, a Returned) this code obeys."""
         code = self.const(self.c.stmt(s, self.layout), "_s")
+        self.closures += 1
         r = self.name("_r")
         self.emit(depth, f"{r} = {code}(f)")
         self.emit(depth, f"if {r} is not None:")
@@ -391,6 +450,7 @@ class BlockGenerator:
 
     def stmt_Break(self, s: ast.Break, depth: int) -> None:
         if not self.loops:  # a block run as a closure inside a loop: signal the loop
+            self.closures += 1  # a signal to the closure running this block
             self.emit(depth, "return _BREAK")
             return
         flag = self.loops[-1]
@@ -400,13 +460,14 @@ class BlockGenerator:
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
         if not self.loops:
+            self.closures += 1
             self.emit(depth, "return _CONTINUE")
             return
         self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
-        self.emit(depth, f"return _Returned({value})")
+        self.emit(depth, f"return {_RETURNED}({value})")
 
     # ----------------------------------------------------------- assignment
     def assign(self, e: ast.Assign, depth: int) -> None:
@@ -430,7 +491,7 @@ class BlockGenerator:
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
-            return f"m.set_member(f.this, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+            return f"m.set_member({_THIS}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
         if isinstance(target, ast.Member):
             return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
         obj, key = self.expr(target.obj), self.expr(target.index)
@@ -478,6 +539,7 @@ class BlockGenerator:
         return code
 
     def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
+        self.closures += 1
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
@@ -510,16 +572,16 @@ class BlockGenerator:
         return "None"
 
     def expr_This(self, e: ast.This) -> str:
-        return "f.this"
+        return _THIS
 
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
         if slot is not None:
             return f"v[{slot}]"
         if id(e) in self.c.implicit_this:
-            return self.member("f.this", e.name, self.const(e.span, "_p"))
+            return self.member(_THIS, e.name, self.const(e.span, "_p"))
         if e.name == "event":
-            return "f.event"
+            return _EVENT
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
@@ -684,7 +746,7 @@ class BlockGenerator:
         if fi.owner is None:
             site = self.const(_function_site(self.c.functions[id(fi)], shape, e.span), "_cs")
             return f"{site}(m, ({values}))"
-        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
         site = self.const(_method_site(fi.name, shape, e.span), "_cs")
         return f"{site}(m, {obj}, ({values}))"
 

@@ -239,22 +239,13 @@ class State:
         # An object's name fixes its class and the order of its fields, so values suffice.
         # Scalars and objects, nearly every field, are frozen inline: this runs once per
         # state explored, and a call per field was a sixth of verifying tic-tac-toe.
-        objects = []
-        for o in w.objects:
-            values = []
-            for v in o.fields.values():
-                c = v.__class__
-                if c is Obj:
-                    values.append(v.ref)
-                elif c in _KEPT:
-                    values.append(v)
-                elif c is list:
-                    values.append(tuple([x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT else _freeze(x)
-                                         for x in v]))
-                else:
-                    values.append(_freeze(v))
-            objects.append((o.name, tuple(o.owners), tuple(values)))
-        objects = tuple(objects)
+        kept, freeze = _KEPT, _freeze
+        objects = tuple([
+            (o.name, tuple(o.owners), tuple([
+                v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v) for v in o.fields.values()
+            ]))
+            for o in w.objects
+        ])
         c = w.control
         pending = None
         if self.request is not None:

@@ -152,21 +152,21 @@ class World:
         by a call per value.
         """
         new = World.__new__(World)
-        objects = []
-        append = objects.append
+        source = self.objects
         new_obj = Obj.__new__
-        for obj in self.objects:
-            clone = new_obj(Obj)
+        objects = [new_obj(Obj) for _ in source]  # all clones first: fields refer forward too
+        plain = _PLAIN
+        for obj, clone in zip(source, objects):
             clone.cls = obj.cls
             clone.serial = obj.serial
             clone.name = obj.name
             clone.ref = obj.ref
             clone.owners = obj.owners[:]
-            append(clone)
-        for obj, clone in zip(self.objects, objects):
-            fields = obj.fields.copy()
+            clone.fields = fields = obj.fields.copy()
             for k, v in fields.items():
                 c = v.__class__
+                if c in plain:
+                    continue
                 if c is Obj:
                     if v.serial >= 0:
                         fields[k] = objects[v.serial]
@@ -178,7 +178,6 @@ class World:
                     ]
                 elif c is dict:
                     fields[k] = _copy_value(v, objects)
-            clone.fields = fields
         new.objects = objects
         new.globals = {k: objects[v.serial] for k, v in self.globals.items()}
         c = self.control
@@ -214,6 +213,7 @@ def _copy_value(v, objects: list[Obj]):
 
 
 _DEEP = frozenset((Obj, list, dict))
+_PLAIN = frozenset((float, bool, str, int, type(None)))  # values a copy keeps as they are
 _COLLECTIONS = frozenset((list, dict))
 
 
