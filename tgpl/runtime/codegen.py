@@ -150,25 +150,6 @@ def _run_bound(m, rf, this, local, entry, span):
         stack.pop()
 
 
-def _run_direct(m, rf, direct, this, local, entry, span):
-    """`_run_bound` for an effect with a direct spelling (BlockGenerator.generate)."""
-    stack = m.stack
-    stack.append(entry)
-    try:
-        r = direct(m, this, local)
-        if r is None:
-            return None
-        return to_player(r, m.players) if rf.returns_player else r
-    except _Cancelled:
-        return None
-    except RecursionError:  # the host's stack ran out: report it as the game's error
-        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-    except OverflowError:
-        m.error(span, TOO_LARGE)
-    finally:
-        stack.pop()
-
-
 def _bound_plan(rf, names, span):
     """How a call site of shape `names` runs `rf`: (rf, padding, stack entry) when the call gives
     every input once in declaration order (the values then are the first locals), else None
@@ -246,9 +227,24 @@ def _function_site(rf, names: tuple, span):
             plan = _bound_plan(rf, names, span) or False
         if plan is False:
             return _invoke(m, rf, None, names, values, span)
-        if plan[3] is not None:
-            return _run_direct(m, rf, plan[3], None, [*values, *plan[1]], plan[2], span)
-        return _run_bound(m, rf, None, [*values, *plan[1]], plan[2], span)
+        _, pad, entry, direct = plan
+        if direct is None:
+            return _run_bound(m, rf, None, [*values, *pad], entry, span)
+        stack = m.stack  # as `_method_site` runs a direct spelling
+        stack.append(entry)
+        try:
+            r = direct(m, None, [*values, *pad])
+            if r is None:
+                return None
+            return to_player(r, m.players) if rf.returns_player else r
+        except _Cancelled:
+            return None
+        except RecursionError:  # the host's stack ran out: report it as the game's error
+            m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+        except OverflowError:
+            m.error(span, TOO_LARGE)
+        finally:
+            stack.pop()
 
     return call
 
@@ -581,6 +577,7 @@ class BlockGenerator:
         if id(e) in self.c.implicit_this:
             return self.member(_THIS, e.name, self.const(e.span, "_p"))
         if e.name == "event":
+            self.closures += 1  # the direct spelling has no event
             return _EVENT
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":

@@ -286,7 +286,7 @@ class Compiler:
         for flt in inp.filters:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
-            filters.append((slot, self.block(flt.body, layout)))
+            filters.append((slot, self.block(flt.body, layout, direct=True)))
             layout.pop()
             candidate = flt.name or inp.name
             constant.append(not any(isinstance(n, ast.Name) and n.name == candidate for n in ast.walk(flt.body)))

@@ -371,6 +371,17 @@ class Machine:
             return pool
         if self.frozen and any(inp.constant):
             return self._filtered_once(inp, frame, pool)
+        if len(inp.filters) == 1:
+            slot, code = inp.filters[0]
+            direct = getattr(code, "direct", None)
+            if direct is not None:  # one filter spelled as a plain function: the common case
+                this, local = frame.this, frame.vars
+                out = []
+                for c in pool:
+                    local[slot] = c
+                    if direct(self, this, local) is True:
+                        out.append(c)
+                return out
         out = []
         for c in pool:
             ok = True
