@@ -24,7 +24,7 @@ from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
-from tgpl.runtime.values import Obj, show, to_player
+from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 if TYPE_CHECKING:
     from tgpl.runtime.compiler import Code, Compiler, Layout
@@ -44,7 +44,7 @@ def _index(m, o, k, span):
             if k < len(o):
                 return o[int(k)]
         elif c is Obj:
-            cells = o.fields.get("_cells")
+            cells = m.world.fields(o).get("_cells")
             if cells is not None and k < len(cells):
                 return cells[int(k)]
     return m.get_index(o, k, span)  # the errors
@@ -263,6 +263,11 @@ def _is_float_literal(code: str) -> bool:
 _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 
 
+# Every block reads fields through its world's table, and lists and tables as they are
+# only from objects in `O` (Machine.readable); anything else goes through Machine.get_member.
+_PREAMBLE = "    D = m.world.data\n    O = m.readable\n"
+
+
 def _spelled(body: str, this: str, event: str, returned: str) -> str:
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
@@ -276,7 +281,7 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
-    "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
+    "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
 
@@ -315,12 +320,12 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + _spelled(body, "f.this", "f.event", "_Returned")
+        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + _PREAMBLE + _spelled(body, "f.this", "f.event", "_Returned")
         block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_method_site`).
-            direct = "def _direct(m, this, v):\n" + _spelled(body, "this", "None", "")
+            direct = "def _direct(m, this, v):\n" + _PREAMBLE + _spelled(body, "this", "None", "")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
@@ -617,11 +622,13 @@ class BlockGenerator:
 
     def member(self, obj: str, name: str, span: str) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine."""
-        a, b = self.name("_t"), self.name("_t")
-        found = f"({a} := {obj}).__class__ is _Obj and ({b} := {a}.fields.get({name!r}, _M)) is not _M"
+        a, b, d = self.name("_t"), self.name("_t"), self.name("_t")
+        found = (f"({a} := {obj}).__class__ is _Obj and ({d} := D.get({a})) is not None"
+                 f" and (({b} := {d}.get({name!r}, _M)).__class__ in _P or ({b} is not _M and {a} in O))")
         if name == "player":  # an object's first owner, as Machine.get_member reads it
-            return (f"({b} if {found} else ({a}.owners[0] if {a}.owners else None) if {a}.__class__ is _Obj"
-                    f" else m.get_member({a}, {name!r}, {span}))")
+            o = self.name("_t")
+            return (f"({b} if {found} else ({o}[0] if ({o} := m.world.owners.get({a})) else None)"
+                    f" if {a}.__class__ is _Obj else m.get_member({a}, {name!r}, {span}))")
         return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
 
     def expr_Index(self, e: ast.Index) -> str:
@@ -639,7 +646,7 @@ class BlockGenerator:
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
             test = (f"(({a} := {obj}).__class__ is _Obj) & (({k} := {key}).__class__ in _N)"
-                    f" and ({cells} := {a}.fields.get('_cells')) is not None and 0 <= {k} < len({cells})")
+                    f" and ({cells} := D.get({a}, _NO_FIELDS).get('_cells')) is not None and 0 <= {k} < len({cells})")
             return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
 

@@ -239,13 +239,10 @@ class State:
         # An object's name fixes its class and the order of its fields, so values suffice.
         # Scalars and objects, nearly every field, are frozen inline: this runs once per
         # state explored, and a call per field was a sixth of verifying tic-tac-toe.
-        kept, freeze = _KEPT, _freeze
-        objects = tuple([
-            (o.name, tuple(o.owners), tuple([
-                v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v) for v in o.fields.values()
-            ]))
-            for o in w.objects
-        ])
+        # Each object's part is kept by the world (`World.frozen`) and shared by its copies
+        # until they change the object: a move changes a few objects, so a key freezes a few.
+        frozen = w.frozen
+        objects = tuple([frozen.get(o) or _frozen_object(w, o) for o in w.objects])
         c = w.control
         pending = None
         if self.request is not None:
@@ -270,8 +267,8 @@ class State:
             ),
             "legal_moves": [m.text for m in self._legal],
             "objects": [
-                {"name": o.name, "class": o.cls.name, "owners": list(o.owners),
-                 "fields": {k: _jsonable(v) for k, v in o.fields.items() if not k.startswith("_")}}
+                {"name": o.name, "class": o.cls.name, "owners": list(w.owners_of(o)),
+                 "fields": {k: _jsonable(v) for k, v in w.fields(o).items() if not k.startswith("_")}}
                 for o in w.objects
             ],
             "log": list(w.log),
@@ -310,16 +307,14 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
 
 
 def _choice_event(game: Game, player: int) -> Obj:
-    event = Obj(game.choice_event_cls, -1, "PlayerChoiceEvent")
-    event.fields["active"] = player
-    return event
+    return Obj(game.choice_event_cls, -1, "PlayerChoiceEvent", {"active": player})
 
 
-def _visible(obj: Obj, player: int) -> bool:
+def _visible(world: World, obj: Obj, player: int) -> bool:
     vis = obj.cls.visibility
     if vis == "global":
         return True
-    return player in obj.owners
+    return player in world.owners_of(obj)
 
 
 def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
@@ -350,13 +345,13 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
-    m.frozen = True
+    m.freeze()
     event = _choice_event(game, player)
     moves: list[Move] = []
     append = moves.append
     for obj in list(scratch.objects):
         actions = obj.cls.choice_actions()
-        if not actions or not _visible(obj, player):
+        if not actions or not _visible(world, obj, player):
             continue
         for ra in actions:
             frame = Frame(m, obj, ra.size, event)
@@ -428,7 +423,7 @@ def _explain(state: State, text: str) -> str:
         obj = _object(world, obj_name)
     except KeyError:
         return f"there is no object '{obj_name}'"
-    if not _visible(obj, player):
+    if not _visible(world, obj, player):
         return f"{obj_name} does not belong to player {player}"
     ra = obj.cls.find_action(action)
     if ra is None:
@@ -444,7 +439,7 @@ def _explain(state: State, text: str) -> str:
             return f"require block {i + 1} of {obj_name}.{action} (line {ra.requires and ra.defn.requires[i].span.line}) is false"
     if not m.trigger_holds(ra, event, frame):
         return f"the PlayerChoiceEvent trigger of {obj_name}.{action} is false"
-    m.frozen = True
+    m.freeze()
     return _explain_inputs(m, frame, ra, obj_name, action, text, player, world)
 
 
@@ -535,6 +530,16 @@ _SCALARS = frozenset((int, str, bool, type(None)))
 # Values a key holds as they are. Floats too: 2.0 == 2 and hash(2.0) == hash(2), so a
 # number in a key compares and hashes as the same number whether a float or an int.
 _KEPT = _SCALARS | {float}
+
+
+def _frozen_object(w: World, o: Obj) -> tuple:
+    """An object's part of the state key: its name (which fixes its class and the order of its
+    fields), owners and field values, frozen; remembered by the world until the object changes."""
+    kept, freeze = _KEPT, _freeze
+    found = w.frozen[o] = (o.name, w.owners_of(o), tuple([
+        v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v) for v in w.data[o].values()
+    ]))
+    return found
 
 
 def _freeze(v):
