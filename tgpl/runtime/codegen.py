@@ -263,9 +263,10 @@ def _is_float_literal(code: str) -> bool:
 _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 
 
-# Every block reads fields through its world's table, and lists and tables as they are
-# only from objects in `O` (Machine.readable); anything else goes through Machine.get_member.
-_PREAMBLE = "    D = m.world.data\n    O = m.readable\n"
+# What a block binds on entry, when its code uses it: fields are read through the world's
+# table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
+# others go through Machine.get_member), global objects from `G`.
+_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n"}
 
 
 def _spelled(body: str, this: str, event: str, returned: str) -> str:
@@ -300,8 +301,10 @@ class BlockGenerator:
         self.lines: list[str] = []
         self.counter = 0
         self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
+        self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
+        self.bound: set[str] = set()  # names of _BINDINGS the code uses
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
 
     # ------------------------------------------------------------- plumbing
@@ -320,12 +323,13 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + _PREAMBLE + _spelled(body, "f.this", "f.event", "_Returned")
+        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_method_site`).
-            direct = "def _direct(m, this, v):\n" + _PREAMBLE + _spelled(body, "this", "None", "")
+            direct = "def _direct(m, this, v):\n" + preamble + _spelled(body, "this", "None", "")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
@@ -363,6 +367,7 @@ class BlockGenerator:
         self.emit(depth, f"if {r} is not None:")
         if self.loops:
             flag = self.loops[-1]
+            self.continues[-1] += 1  # the closure may signal CONTINUE
             self.emit(depth + 1, f"if {r} is _BREAK:")
             if flag is not None:
                 self.emit(depth + 2, f"{flag} = True")
@@ -420,8 +425,10 @@ class BlockGenerator:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
         self.loops.append(None)
+        self.continues.append(0)
         self.block(s.body, depth + 1)
         self.loops.pop()
+        self.continues.pop()
 
     def stmt_For(self, s: ast.For, depth: int) -> None:
         # The body sits in a one-pass inner loop: `continue` leaves it and still runs
@@ -438,9 +445,16 @@ class BlockGenerator:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
         self.emit(depth + 1, "for _once in (None,):")
+        once = len(self.lines) - 1
         self.loops.append(flag)
+        self.continues.append(0)
         self.block(s.body, depth + 2)
         self.loops.pop()
+        if not self.continues.pop():
+            # Nothing continues this loop: the body runs in the outer loop itself (a `break`
+            # there still skips the post expression), one Python loop less per step.
+            del self.lines[once]
+            self.lines[once:] = [line[4:] for line in self.lines[once:]]
         self.emit(depth + 1, f"if {flag}:")
         self.emit(depth + 2, "break")
         if isinstance(s.post, ast.Assign):
@@ -464,6 +478,7 @@ class BlockGenerator:
             self.closures += 1
             self.emit(depth, "return _CONTINUE")
             return
+        self.continues[-1] += 1
         self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
@@ -580,14 +595,16 @@ class BlockGenerator:
         if slot is not None:
             return f"v[{slot}]"
         if id(e) in self.c.implicit_this:
-            return self.member(_THIS, e.name, self.const(e.span, "_p"))
+            # a member of `this` by its name alone: code of a class, where `this` is an object
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True)
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
-            return f"({g} if ({g} := m.world.globals.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
+            self.bound.add("G")
+            return f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
         return self.fallback(e)
 
     def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
@@ -620,10 +637,13 @@ class BlockGenerator:
             return f"m.length({obj}, {span})"
         return self.member(obj, e.name, span)
 
-    def member(self, obj: str, name: str, span: str) -> str:
-        """A field of an object inline, as `_member` reads it; anything else goes to the machine."""
+    def member(self, obj: str, name: str, span: str, known: bool = False) -> str:
+        """A field of an object inline, as `_member` reads it; anything else goes to the machine.
+        `known`: `obj` is an object for sure (no class test)."""
         a, b, d = self.name("_t"), self.name("_t"), self.name("_t")
-        found = (f"({a} := {obj}).__class__ is _Obj and ({d} := D.get({a})) is not None"
+        self.bound.update("DO")
+        test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
+        found = (f"{test} and ({d} := D.get({a})) is not None"
                  f" and (({b} := {d}.get({name!r}, _M)).__class__ in _P or ({b} is not _M and {a} in O))")
         if name == "player":  # an object's first owner, as Machine.get_member reads it
             o = self.name("_t")
@@ -647,6 +667,7 @@ class BlockGenerator:
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
             test = (f"(({a} := {obj}).__class__ is _Obj) & (({k} := {key}).__class__ in _N)"
                     f" and ({cells} := D.get({a}, _NO_FIELDS).get('_cells')) is not None and 0 <= {k} < len({cells})")
+            self.bound.add("D")
             return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
 
