@@ -97,49 +97,45 @@ def _invoke(m, rf, this, names, values, span):
             local = [None] * rf.size
             for slot, value in zip(binder, values):
                 local[slot] = value
-    effect = rf.effect
-    if effect is None:
+    if rf.effect is None:
         return None
-    frame = _new_frame(Frame)
-    frame.m = m
-    frame.this = this
-    frame.event = None
-    frame.vars = local
-    stack = m.stack
-    stack.append((rf.what, span))
-    try:
-        r = effect(frame)
-        if r.__class__ is not Returned or r.value is None:
-            return None
-        return to_player(r.value, m.players) if rf.returns_player else r.value
-    except _Cancelled:
-        return None
-    except RecursionError:  # the host's stack ran out: report it as the game's error
-        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-    except OverflowError:
-        m.error(span, TOO_LARGE)
-    finally:
-        stack.pop()
+    return _run(m, rf, _runner(rf), this, local, (rf.what, span), span)
 
 
 _UNKNOWN = object()
 _new_frame = object.__new__
 
 
-def _run_bound(m, rf, this, local, entry, span):
-    """Run `rf`'s effect on the bound locals `local`, as `_invoke` does after binding."""
-    frame = _new_frame(Frame)
-    frame.m = m
-    frame.this = this
-    frame.event = None
-    frame.vars = local
+def _runner(rf):
+    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
+    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
+    direct = getattr(rf.effect, "direct", None)
+    if direct is not None:
+        return direct
+    effect = rf.effect
+
+    def framed(m, this, local):
+        frame = _new_frame(Frame)
+        frame.m = m
+        frame.this = this
+        frame.event = None
+        frame.vars = local
+        r = effect(frame)
+        return r.value if r.__class__ is Returned else None
+
+    return framed
+
+
+def _run(m, rf, run, this, local, entry, span):
+    """Run a function's effect (`_runner`) on its bound locals: a player result mapped onto
+    the players, a cancelled input or no value giving null, the host's errors the game's."""
     stack = m.stack
     stack.append(entry)
     try:
-        r = rf.effect(frame)
-        if r.__class__ is not Returned or r.value is None:
+        r = run(m, this, local)
+        if r is None:
             return None
-        return to_player(r.value, m.players) if rf.returns_player else r.value
+        return to_player(r, m.players) if rf.returns_player else r
     except _Cancelled:
         return None
     except RecursionError:  # the host's stack ran out: report it as the game's error
@@ -151,21 +147,21 @@ def _run_bound(m, rf, this, local, entry, span):
 
 
 def _bound_plan(rf, names, span):
-    """How a call site of shape `names` runs `rf`: (rf, padding, stack entry) when the call gives
-    every input once in declaration order (the values then are the first locals), else None
+    """How a call site of shape `names` runs `rf`: (rf, padding, stack entry, runner) when the call
+    gives every input once in declaration order (the values then are the first locals), else None
     (the site goes through `_invoke`)."""
     binder = rf.binders.get(names)
     if binder is None:
         binder = rf.binder(names)
     if binder.__class__ is not list or rf.effect is None:
         return None
-    return rf, tuple(binder), (rf.what, span), getattr(rf.effect, "direct", None)
+    return rf, tuple(binder), (rf.what, span), _runner(rf)
 
 
 def _method_site(name: str, names: tuple, span):
     """A call site `x.name(...)` in generated code: the method and its binding looked up once
-    per class of `x`, then each call binds its values and runs the effect inline (chess's
-    filters make a million such calls per perft(3))."""
+    per class of `x`, then each call binds its values and runs the effect (chess's filters make
+    a million such calls per perft(3))."""
     plans: dict = {}
 
     def call(m, target, values):
@@ -175,43 +171,8 @@ def _method_site(name: str, names: tuple, span):
                 rf = target.cls.function(name)
                 plan = plans[target.cls] = _bound_plan(rf, names, span) if rf is not None else None
             if plan is not None:
-                rf, pad, entry, direct = plan
-                if direct is not None:
-                    stack = m.stack
-                    stack.append(entry)
-                    try:
-                        r = direct(m, target, [*values, *pad])
-                        if r is None:
-                            return None
-                        return to_player(r, m.players) if rf.returns_player else r
-                    except _Cancelled:
-                        return None
-                    except RecursionError:  # the host's stack ran out: report it as the game's error
-                        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-                    except OverflowError:
-                        m.error(span, TOO_LARGE)
-                    finally:
-                        stack.pop()
-                frame = _new_frame(Frame)
-                frame.m = m
-                frame.this = target
-                frame.event = None
-                frame.vars = [*values, *pad]
-                stack = m.stack
-                stack.append(entry)
-                try:
-                    r = rf.effect(frame)
-                    if r.__class__ is not Returned or r.value is None:
-                        return None
-                    return to_player(r.value, m.players) if rf.returns_player else r.value
-                except _Cancelled:
-                    return None
-                except RecursionError:  # the host's stack ran out: report it as the game's error
-                    m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-                except OverflowError:
-                    m.error(span, TOO_LARGE)
-                finally:
-                    stack.pop()
+                rf, pad, entry, run = plan
+                return _run(m, rf, run, target, [*values, *pad], entry, span)
         return _call_method(m, target, name, names, values, span)
 
     return call
@@ -227,24 +188,8 @@ def _function_site(rf, names: tuple, span):
             plan = _bound_plan(rf, names, span) or False
         if plan is False:
             return _invoke(m, rf, None, names, values, span)
-        _, pad, entry, direct = plan
-        if direct is None:
-            return _run_bound(m, rf, None, [*values, *pad], entry, span)
-        stack = m.stack  # as `_method_site` runs a direct spelling
-        stack.append(entry)
-        try:
-            r = direct(m, None, [*values, *pad])
-            if r is None:
-                return None
-            return to_player(r, m.players) if rf.returns_player else r
-        except _Cancelled:
-            return None
-        except RecursionError:  # the host's stack ran out: report it as the game's error
-            m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-        except OverflowError:
-            m.error(span, TOO_LARGE)
-        finally:
-            stack.pop()
+        _, pad, entry, run = plan
+        return _run(m, rf, run, None, [*values, *pad], entry, span)
 
     return call
 
