@@ -10,6 +10,7 @@ SHARED = """
     {
         List<number> Items = {};
         Table<number> Marks = {};
+        List<List<number>> Rows = { {7}, {8} };
         Stack<Card> Deck = new Stack<Card>();
         number Count = 0;
     }
@@ -21,9 +22,11 @@ SHARED = """
             trigger PlayerChoiceEvent { return true; }
             effect
             {
+                Bank.Rows[0].add(c.v);             // a list in a list, reached by an index, first
                 List<number> xs = Bank.Items;      // a list read into a local, changed in place
                 xs.add(c.v);
                 Bank.Marks[c.v] = Bank.Count;      // a table changed in place
+                log(Bank.Items.length + " " + Bank.Items.contains(c.v) + " " + Bank.Rows[1][0]);
                 c.discard(Bank.Deck);              // a stack and the card change
                 Bank.Count += 1;
                 turn.pass();
@@ -50,8 +53,10 @@ def test_moves_from_one_state_leave_it_and_each_other_unchanged(start):
     assert state.to_json() == before and state.key() == key
     fields = {o["name"]: o["fields"] for o in a.to_json()["objects"]}
     assert fields["Bank"]["Items"] == [0] and fields["Bank"]["Marks"] == [[0, 0]] and fields["Card#0"]["discarded"]
+    assert fields["Bank"]["Rows"] == [[7, 0], [8]] and a.log == ["1 true 8"]
     fields = {o["name"]: o["fields"] for o in b.to_json()["objects"]}
     assert fields["Bank"]["Items"] == [2] and not fields["Card#0"]["discarded"] and fields["Card#2"]["discarded"]
+    assert fields["Bank"]["Rows"] == [[7, 2], [8]]
     # a second move from each child changes only that child's line
     aa = a.apply("Seat#1.Add(c: Card#1)")
     assert {o["name"]: o["fields"] for o in aa.to_json()["objects"]}["Bank"]["Items"] == [0, 1]

@@ -50,6 +50,21 @@ def _index(m, o, k, span):
     return m.get_index(o, k, span)  # the errors
 
 
+def _owned_index(m, owner, field, collection, key, span):
+    """`owner.field[key]` when the inline read did not take it: an error, or an item that is a
+    list or table of an object the world does not own yet (read again once owned)."""
+    if owner.__class__ is Obj and (collection.__class__ is list or collection.__class__ is dict):
+        item = _index(m, collection, key, span)
+        if item.__class__ is not list and item.__class__ is not dict:
+            return item
+        collection = m.get_member(owner, field, span)  # the world owns the object now
+    return _index(m, collection, key, span)
+
+
+# Methods of lists and tables that only read them and give back no list or table of theirs.
+_READS_ONLY = frozenset(("contains", "indexOf", "length"))
+
+
 def _bad_bool(m, op, value, span):
     m.error(span, f"'{op}' of {show(value)}")
 
@@ -226,7 +241,7 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
@@ -576,18 +591,36 @@ class BlockGenerator:
         obj_t = self.c.type_of(e.obj)
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
-        obj = self.expr(e.obj)
-        span = self.const(e.name_span, "_p")
         if isinstance(obj_t, Collection) and e.name == "length":
-            return f"m.length({obj}, {span})"
-        return self.member(obj, e.name, span)
+            obj = self.read_only(e.obj)[0]
+            return f"m.length({obj}, {self.const(e.name_span, '_p')})"
+        obj = self.expr(e.obj)
+        return self.member(obj, e.name, self.const(e.name_span, "_p"))
 
-    def member(self, obj: str, name: str, span: str, known: bool = False) -> str:
+    def read_only(self, e: ast.Expr) -> tuple[str, str | None, str | None]:
+        """(code, owner, field) for a list or table that the code reads and lets go of (its length,
+        an item that is not itself a list or table, `contains`, `indexOf`): a field of an object is
+        read without the world owning the object (`World.own`), since nothing can change it through
+        this read; `owner` names the object and `field` the field (else None, None)."""
+        if isinstance(e, ast.Member) and isinstance(self.c.type_of(e.obj), ClassType):
+            owner = self.name("_t")
+            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner), owner, e.name
+        if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
+            owner = self.name("_t")
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=owner), owner, e.name
+        return self.expr(e), None, None
+
+    def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine.
-        `known`: `obj` is an object for sure (no class test)."""
-        a, b, d = self.name("_t"), self.name("_t"), self.name("_t")
+        `known`: `obj` is an object for sure (no class test). `peek`: the name to bind the object
+        to, for a list or table that the code only reads (`read_only`): it is read as it is,
+        without the world owning the object first."""
+        a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
         self.bound.update("DO")
         test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
+        if peek is not None:
+            found = f"{test} and ({d} := D.get({a})) is not None and ({b} := {d}.get({name!r}, _M)) is not _M"
+            return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
         found = (f"{test} and ({d} := D.get({a})) is not None"
                  f" and (({b} := {d}.get({name!r}, _M)).__class__ in _P or ({b} is not _M and {a} in O))")
         if name == "player":  # an object's first owner, as Machine.get_member reads it
@@ -597,17 +630,27 @@ class BlockGenerator:
         return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
 
     def expr_Index(self, e: ast.Index) -> str:
-        obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         t = self.c.type_of(e.obj)
         if isinstance(t, Collection) and t.kind in ("Table", "List"):
             # The common case inline (a table and a key, a list and an index in range), as
-            # `_index` does it; anything else goes to `_index`, which raises the errors.
-            a, k = self.name("_t"), self.name("_t")
+            # `_index` does it; anything else goes to `_index`, which raises the errors. A list
+            # or table read from a field is read as it is; an item that is itself a list or
+            # table is read again with the object owned (`_owned_index`), since the code may
+            # change it.
+            obj, owner, field = self.read_only(e.obj)
+            key, span = self.expr(e.index), self.const(e.span, "_p")
+            a, k, r = self.name("_t"), self.name("_t"), self.name("_t")
             if t.kind == "Table":
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
-                return f"({a}.get({k}) if {test} else _index(m, {a}, {k}, {span}))"
-            test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
-            return f"({a}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
+                item = f"{a}.get({k})"
+            else:
+                test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
+                item = f"{a}[int({k})]"
+            if owner is None:
+                return f"({item} if {test} else _index(m, {a}, {k}, {span}))"
+            test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
+            return f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
+        obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
             test = (f"(({a} := {obj}).__class__ is _Obj) & (({k} := {key}).__class__ in _N)"
@@ -737,4 +780,5 @@ class BlockGenerator:
 
         missing = self.const(MISSING, "_k")
         values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
-        return f"m.builtin_method({self.expr(callee.obj)}, {ct.name!r}, [{values}], {span})"
+        target = self.read_only(callee.obj)[0] if ct.name in _READS_ONLY else self.expr(callee.obj)
+        return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"
