@@ -644,7 +644,7 @@ class BlockGenerator:
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
                 item = f"{a}.get({k})"
             else:
-                test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
+                test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
                 item = f"{a}[int({k})]"
             if owner is None:
                 return f"({item} if {test} else _index(m, {a}, {k}, {span}))"
@@ -653,11 +653,16 @@ class BlockGenerator:
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
-            test = (f"(({a} := {obj}).__class__ is _Obj) & (({k} := {key}).__class__ in _N)"
+            test = (f"(({a} := {obj}).__class__ is _Obj) & {self.number_key(k, key)}"
                     f" and ({cells} := D.get({a}, _NO_FIELDS).get('_cells')) is not None and 0 <= {k} < len({cells})")
             self.bound.add("D")
             return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
+
+    @staticmethod
+    def number_key(k: str, key: str) -> str:
+        """The test that an index is a number, binding it to `k`: a number literal needs none."""
+        return f"(({k} := {key}) is not None)" if _is_float_literal(key) else f"(({k} := {key}).__class__ in _N)"
 
     def expr_Unary(self, e: ast.Unary) -> str:
         a = self.name("_t")
@@ -665,6 +670,8 @@ class BlockGenerator:
         span = self.const(e.span, "_p")
         if e.op == "!":
             return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
+        if _is_float_literal(operand):  # `-1`: the negated literal itself
+            return f"({-float(operand)!r})"
         return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
 
     def numbers(self, left: str, right: str) -> tuple[str, str, str]:
