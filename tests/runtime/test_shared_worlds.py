@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tgpl.runtime.errors import TGPLRuntimeError
+
 SHARED = """
     game "t";
     players 2;
@@ -73,3 +75,43 @@ def test_keys_follow_changes_made_in_place_and_agree_with_a_fresh_replay(start):
     assert one.key() != other.key()
     replayed = start(SHARED).apply("Seat#0.Add(c: Card#1)").apply("Seat#1.Add(c: Card#0)")
     assert replayed.key() == one.key() and replayed.to_json() == one.to_json()
+
+
+FILTER = """
+    game "t";
+    players 1;
+    interactable Card {{ number v = 0; }}
+    global class Bank {{ List<number> Items = {{}}; Table<number> Marks = {{}}; }}
+    class Seat
+    {{
+        action Pick
+        {{
+            input Card c {{ {filter} }}
+            trigger PlayerChoiceEvent {{ return true; }}
+            effect {{ turn.pass(); }}
+        }}
+    }}
+    turn T {{ phase P {{ }} default {{ return 0; }} }}
+    setup
+    {{
+        Card c = new Card();
+        Seat s = new Seat(); s.assign(0);
+        turn.use("T");
+        turn.pass(0, "P");
+    }}
+"""
+
+
+def test_a_filter_may_change_its_own_lists_but_not_the_games(start):
+    local = start(FILTER.format(filter="List<number> xs = {}; xs.add(c.v); Table<number> t = {}; t[1] = 2; "
+                                       "return xs.length == 1;"))
+    assert [m.text for m in local.legal_moves()] == ["Seat#0.Pick(c: Card#0)"]
+    for change in ("Bank.Items.add(c.v);", "Bank.Marks[1] = 2;", "List<number> xs = Bank.Items; xs.clear();"):
+        state = start(FILTER.format(filter=change + " return true;"))
+        try:
+            state.legal_moves()
+        except TGPLRuntimeError as e:
+            assert "cannot change a list or table that the game holds" in e.message
+        else:
+            raise AssertionError(f"{change} changed the state while moves were listed")
+        assert state.world.fields(state.world.named("Bank")) == {"Items": [], "Marks": {}}

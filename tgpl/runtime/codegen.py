@@ -488,10 +488,10 @@ class BlockGenerator:
         self.emit(depth, f"{k} = {self.expr(target.index)}")
         self.emit(depth, f"{x} = {value}")
         if t.kind == "Table":
-            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None):")
+            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None) and not m.frozen:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
-            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}):")
+            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}) and not m.frozen:")
             self.emit(depth + 1, f"{a}[int({k})] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")

@@ -63,6 +63,7 @@ class Machine:
         # The objects whose fields generated code may read lists and tables from as they are:
         # those this world owns (`World.own`), or all of them while frozen.
         self.readable = world.owned
+        self.held: set[int] | None = None  # while frozen: the ids of the lists and tables the world holds
         self.event_cls = game.by_info[id(game.builtins.event)]
         self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
@@ -220,6 +221,8 @@ class Machine:
         return i
 
     def set_index(self, obj, key, value, span: Span) -> None:
+        if self.frozen:
+            self.changing(obj, span)
         if obj.__class__ is list:
             obj[self._list_index(obj, key, span)] = value
         elif obj.__class__ is dict:
@@ -361,9 +364,20 @@ class Machine:
     def builtin_method(self, target, name: str, values: list, span: Span):
         if self.frozen and (name in ("shuffle", "reshuffle") or target.__class__ is Obj and name not in _PURE_METHODS):
             self.read_only(span, f"call {name}()")
+        if self.frozen and name not in _PURE_METHODS:
+            self.changing(target, span)
         from tgpl.runtime.builtin_ops import call_builtin
 
         return call_builtin(self, target, name, values, span)
+
+    def changing(self, collection, span: Span) -> None:
+        """While legal moves are listed, a list or table may change only if the code made it:
+        one the state holds is shared with the states copied from it (`World.own`)."""
+        held = self.held
+        if held is None:
+            held = self.held = _collections_of(self.world)
+        if id(collection) in held:
+            self.read_only(span, "change a list or table that the game holds")
 
     def log(self, text: str) -> None:
         if self.frozen:
@@ -680,6 +694,21 @@ def _matches(option, choice) -> bool:
             return (isinstance(option, list) and len(option) == len(choice[1])
                     and all(_matches(o, c) for o, c in zip(option, choice[1])))
     return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
+
+
+def _collections_of(world: World) -> set[int]:
+    """The ids of every list and table that the world's objects hold, however deep."""
+    found: set[int] = set()
+    todo = [v for o in world.objects for v in world.data[o].values()]
+    while todo:
+        v = todo.pop()
+        c = v.__class__
+        if (c is list or c is dict) and id(v) not in found:
+            found.add(id(v))
+            todo.extend(v.values() if c is dict else v)
+            if c is dict:
+                todo.extend(v.keys())
+    return found
 
 
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
