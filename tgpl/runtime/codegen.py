@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
-from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
@@ -209,6 +209,27 @@ def _function_site(rf, names: tuple, span):
     return call
 
 
+def _number_literal(e: ast.Expr | None) -> bool:
+    """Whether `e` is a number literal, or one negated."""
+    return isinstance(e, ast.NumberLit) or isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit)
+
+
+def _changed(items: list) -> dict[str, int]:
+    """Per name, the index of the last of `items` that declares the name or gives it something
+    other than a number literal. A `number` local declared with a number literal that no later
+    item changes so (compound assignments, `+=` ..., give a number or stop the game) only ever
+    holds numbers: generated code tests it for nothing (`BlockGenerator.number_test`)."""
+    found: dict[str, int] = {}
+    for i, item in enumerate(items):
+        for n in ast.walk(item):
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+                if n.op == "=" and not _number_literal(n.value):
+                    found[n.target.name] = i
+            elif isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name is not None:
+                found[n.name] = i
+    return found
+
+
 def _is_float_literal(code: str) -> bool:
     """Whether generated code is a finite float literal, as expr_NumberLit writes one."""
     try:
@@ -265,6 +286,8 @@ class BlockGenerator:
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
         self.bound: set[str] = set()  # names of _BINDINGS the code uses
+        self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
+        self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
 
     # ------------------------------------------------------------- plumbing
@@ -304,7 +327,9 @@ class BlockGenerator:
     def block(self, block: ast.Block, depth: int) -> None:
         self.layout.push()
         start = len(self.lines)
-        for s in block.body:
+        changed = _changed(block.body)
+        for i, s in enumerate(block.body):
+            self.numbers_from = (changed, i)  # for a declaration made by `s`
             self.stmt(s, depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -339,11 +364,18 @@ class BlockGenerator:
     def stmt_Block(self, s: ast.Block, depth: int) -> None:
         self.block(s, depth)
 
-    def stmt_VarDecl(self, s: ast.VarDecl, depth: int) -> None:
+    def stmt_VarDecl(self, s: ast.VarDecl, depth: int, scope=None) -> None:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
         self.emit(depth, f"v[{slot}] = {value}")
+        if scope is None:  # seen by the statements after it in its block
+            changed, i = self.numbers_from
+            only_numbers = changed.get(s.name, -1) <= i
+        else:
+            only_numbers = s.name not in _changed([scope])
+        if t == NUMBER and _number_literal(s.init) and only_numbers:
+            self.numeric.add(f"v[{slot}]")
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
         e = s.expr
@@ -395,7 +427,7 @@ class BlockGenerator:
         # the post expression; `break` sets a flag that also ends the outer loop.
         self.layout.push()
         if isinstance(s.init, ast.VarDecl):
-            self.stmt_VarDecl(s.init, depth)
+            self.stmt_VarDecl(s.init, depth, [s.cond, s.post, s.body])
         elif isinstance(s.init, ast.Assign):
             self.assign(s.init, depth)
         elif s.init is not None:
@@ -659,10 +691,9 @@ class BlockGenerator:
             return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
 
-    @staticmethod
-    def number_key(k: str, key: str) -> str:
+    def number_key(self, k: str, key: str) -> str:
         """The test that an index is a number, binding it to `k`: a number literal needs none."""
-        return f"(({k} := {key}) is not None)" if _is_float_literal(key) else f"(({k} := {key}).__class__ in _N)"
+        return f"(({k} := {key}) is not None)" if _is_float_literal(key) else self.number_test(k, key)
 
     def expr_Unary(self, e: ast.Unary) -> str:
         a = self.name("_t")
@@ -682,9 +713,13 @@ class BlockGenerator:
         lit_left, lit_right = _is_float_literal(left), _is_float_literal(right)
         a = left if lit_left else self.name("_t")
         b = right if lit_right else self.name("_t")
-        tests = ([] if lit_left else [f"(({a} := {left}).__class__ in _N)"]) + \
-            ([] if lit_right else [f"(({b} := {right}).__class__ in _N)"])
+        tests = ([] if lit_left else [self.number_test(a, left)]) + ([] if lit_right else [self.number_test(b, right)])
         return a, b, " & ".join(tests) or "True"
+
+    def number_test(self, name: str, code: str) -> str:
+        """`code` bound to `name`, and tested to be a number unless it is a local that only ever
+        holds numbers (`_changed`)."""
+        return f"(({name} := {code}) is not None)" if code in self.numeric else f"(({name} := {code}).__class__ in _N)"
 
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
         a, b, test = self.numbers(left, right)
