@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 import chess  # noqa: E402
 
+sys.path.insert(0, str(HERE.parent))  # this checkout's tgpl, not whichever one is installed
 sys.path.insert(0, str(HERE.parent / "tests" / "examples"))
 from chess_fen import START, perft, state_for  # noqa: E402
 

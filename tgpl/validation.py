@@ -630,7 +630,8 @@ def _attribute_diagnostics(mismatch: Mismatch, lowered: LoweredGame, state: Stat
         decl = found[0].attributes.get(attr) if found is not None else None
         if decl is None:
             continue
-        mine = show(obj.fields[attr]) if attr in obj.fields else "no value"
+        fields = state.world.fields(obj) if obj is not None else {}
+        mine = show(fields[attr]) if attr in fields else "no value"
         out.append(Diagnostic(
             Severity.ERROR, decl.name_span,
             f"attribute '{attr}' of {obj_name} differs: {mine} in the runtime, "

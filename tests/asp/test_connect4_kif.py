@@ -62,7 +62,7 @@ def runtime_move(player: int, column: int) -> str:
 
 def gdl_board(state) -> set[str]:
     """The runtime's grid as the GDL cell fluents it corresponds to."""
-    discs = {o.name: o.fields["Disc"] for o in state.world.objects if o.name.startswith("Grid[")}
+    discs = {o.name: state.world.fields(o)["Disc"] for o in state.world.objects if o.name.startswith("Grid[")}
     cells = set()
     for c in range(COLUMNS):
         for r in range(ROWS):

@@ -88,7 +88,7 @@ def to_uci(state: State, move: Move) -> str:
     """`Pawn#4.Move(to: Board[4][4])` -> `e2e4`, read against the state the move is legal in."""
     piece = state.world.named(move.obj)
     inputs = dict(move.inputs)
-    uci = square_name(piece.fields["tile"].name) + square_name(inputs["to"][1])
+    uci = square_name(state.world.fields(piece)["tile"].name) + square_name(inputs["to"][1])
     if "piece" in inputs:
         uci += PROMOTION[inputs["piece"][1]]
     return uci
@@ -108,9 +108,9 @@ def placement(state: State) -> str:
     board = [["."] * 8 for _ in range(8)]
     for o in state.world.objects:
         letter = LETTER.get(o.cls.name)
-        if letter and not o.fields.get("discarded") and o.fields.get("tile") is not None:
-            sq = square_name(o.fields["tile"].name)
-            board[8 - int(sq[1])]["abcdefgh".index(sq[0])] = letter.upper() if o.owners == [0] else letter
+        if letter and not state.world.fields(o).get("discarded") and state.world.fields(o).get("tile") is not None:
+            sq = square_name(state.world.fields(o)["tile"].name)
+            board[8 - int(sq[1])]["abcdefgh".index(sq[0])] = letter.upper() if list(state.world.owners_of(o)) == [0] else letter
     rows = []
     for row in board:
         text, empty = "", 0

@@ -127,7 +127,7 @@ def obj(state: State, name: str) -> Obj:
 
 
 def field(state: State, name: str, attribute: str):
-    return obj(state, name).fields[attribute]
+    return state.world.fields(obj(state, name))[attribute]
 
 
 def apply_all(state: State, moves: list[str]) -> State:

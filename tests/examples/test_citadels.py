@@ -58,13 +58,13 @@ def phase(state) -> str:
 def score_by_the_rules(state, p: int) -> int:
     """The slides' scoring, computed in Python from the final state."""
     city = citizen(state, p, "City")
-    points = sum(d.fields["Value"] for d in city)
+    points = sum(state.world.fields(d)["Value"] for d in city)
     first = court(state, "FirstComplete")
     if first is not None and first.name == f"Citizen#{p}":
         points += 4
     elif len(city) >= 8:
         points += 2
-    if {d.fields["Colour"] for d in city} >= COLOURS:
+    if {state.world.fields(d)["Colour"] for d in city} >= COLOURS:
         points += 3
     return int(points)
 
@@ -156,7 +156,7 @@ def until_called(state, role: str):
 
 
 def district(state, p: int, name: str, where: str = "City"):
-    return next(d for d in citizen(state, p, where) if d.fields["Name"] == name)
+    return next(d for d in citizen(state, p, where) if state.world.fields(d)["Name"] == name)
 
 
 # ------------------------------------------------------------------ generic
@@ -433,7 +433,7 @@ def test_warlord_destroys_paying_one_less_but_not_the_bishops_nor_a_complete_cit
     castle = district(state, 2, "Castle")
     state = state.apply(f"Warlord#0.Destroy(target: {castle.name})")
     assert citizen(state, 0, "Gold") == 4 - 3
-    assert "Castle" not in {d.fields["Name"] for d in citizen(state, 2, "City")}
+    assert "Castle" not in {state.world.fields(d)["Name"] for d in citizen(state, 2, "City")}
     assert castle.name in names(field(state, "DistrictDeck#0", "discard_stack"))
     assert not any(t.startswith("Warlord#0.Destroy(") for t in texts(state))
     state = state.apply("Warlord#0.Taxes()")
@@ -464,7 +464,7 @@ def test_architect_builds_up_to_2_as_the_slides_say(tmp_path):
     state = state.apply("Citizen#5.TakeGold()")
     for name in ["Tavern", "Temple"]:
         state = state.apply(f"Citizen#5.Build(district: {district(state, 5, name, 'Hand').name})")
-    assert [d.fields["Name"] for d in citizen(state, 5, "City")] == ["Tavern", "Temple"]
+    assert [state.world.fields(d)["Name"] for d in citizen(state, 5, "City")] == ["Tavern", "Temple"]
     assert citizen(state, 5, "Gold") == 22 - 2
     assert not any(".Build(" in t for t in texts(state))   # two builds at most
 

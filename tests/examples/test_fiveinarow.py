@@ -38,7 +38,7 @@ def board(state) -> dict[tuple[int, int], int | None]:
     for o in state.world.objects:
         if o.name.startswith("Grid["):
             column, row = (int(x) for x in o.name[5:-1].split("]["))
-            grid[column, row] = o.fields["Stone"]
+            grid[column, row] = state.world.fields(o)["Stone"]
     assert len(grid) == SIZE * SIZE
     return grid
 

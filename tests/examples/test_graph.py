@@ -19,7 +19,7 @@ TRAILS = {("Castle", "Forest"), ("Forest", "Farm")}
 
 def places(state) -> dict[str, str]:
     """Place name -> object name."""
-    return {o.fields["Name"]: o.name for o in state.world.objects if o.cls.name == "Place"}
+    return {state.world.fields(o)["Name"]: o.name for o in state.world.objects if o.cls.name == "Place"}
 
 
 def name_of(state, obj_name: str) -> str:
@@ -27,7 +27,7 @@ def name_of(state, obj_name: str) -> str:
 
 
 def at(state, pawn: str) -> str:
-    return field(state, pawn, "tile").fields["Name"]
+    return state.world.fields(field(state, pawn, "tile"))["Name"]
 
 
 def destinations(state) -> set[str]:
@@ -87,20 +87,20 @@ def test_tampered_record_is_rejected(tmp_path):
 # ------------------------------------------------------------------ the map
 def test_the_places_are_built_into_the_graph_group(start):
     group = obj(start, "Places")
-    assert group.fields["geometry"] == "graph"
-    assert [t.fields["Name"] for t in group.fields["tiles"]] == [
+    assert start.world.fields(group)["geometry"] == "graph"
+    assert [start.world.fields(t)["Name"] for t in start.world.fields(group)["tiles"]] == [
         "Castle", "Market", "Chapel", "Bridge", "Mill", "Farm", "Harbor", "Forest",
     ]
-    assert all(t.fields["group"] is group for t in group.fields["tiles"])
+    assert all(start.world.fields(t)["group"] is group for t in start.world.fields(group)["tiles"])
     board = obj(start, "TownMap#0")
-    assert board.fields["groups"] == {"Places": group}
+    assert start.world.fields(board)["groups"] == {"Places": group}
 
 
 def test_roads_and_trails_link_the_places_both_ways(start):
     links = set()
-    for place in obj(start, "Places").fields["tiles"]:
-        for c in place.fields["connections"]:
-            links.add((place.fields["Name"], c.fields["to"].fields["Name"], c.cls.name))
+    for place in start.world.fields(obj(start, "Places"))["tiles"]:
+        for c in start.world.fields(place)["connections"]:
+            links.add((start.world.fields(place)["Name"], start.world.fields(start.world.fields(c)["to"])["Name"], c.cls.name))
     expected = set()
     for kind, pairs in (("Road", ROADS), ("Trail", TRAILS)):
         for a, b in pairs:

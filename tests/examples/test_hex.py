@@ -71,21 +71,21 @@ def test_the_padded_grid_is_a_rhombus_of_25_cells(start):
 
 def test_neighbours_follow_the_hex_rhombus(start):
     """Two acute corners with 2 neighbours, two obtuse ones with 3, edges 4, inside 6."""
-    degree = {o.name: len(o.fields["connections"]) for o in start.world.objects if o.cls.name == "HexCell"}
+    degree = {o.name: len(start.world.fields(o)["connections"]) for o in start.world.objects if o.cls.name == "HexCell"}
     assert degree[cell(0, 0)] == 2 and degree[cell(4, 4)] == 2
     assert degree[cell(0, 4)] == 3 and degree[cell(4, 0)] == 3
     assert sorted(degree.values()) == [2, 2, 3, 3] + [4] * 12 + [6] * 9
     # axial neighbours of (row 2, rank 2): same row +-1, above rank 2 and 3, below rank 1 and 2
-    around = {c.fields["_to"] for c in obj(start, cell(2, 2)).fields["connections"]}
+    around = {start.world.fields(c)["_to"] for c in start.world.fields(obj(start, cell(2, 2)))["connections"]}
     assert around == {cell(2, 1), cell(2, 3), cell(1, 2), cell(1, 3), cell(3, 1), cell(3, 2)}
 
 
 def test_the_sides_of_each_player(start):
     board = obj(start, "HexBoard#0")
-    assert [c.name for c in board.fields["Top"]] == [cell(0, q) for q in range(5)]
-    assert [c.name for c in board.fields["Bottom"]] == [cell(4, q) for q in range(5)]
-    assert [c.name for c in board.fields["Left"]] == [cell(r, 0) for r in range(5)]
-    assert [c.name for c in board.fields["Right"]] == [cell(r, 4) for r in range(5)]
+    assert [c.name for c in start.world.fields(board)["Top"]] == [cell(0, q) for q in range(5)]
+    assert [c.name for c in start.world.fields(board)["Bottom"]] == [cell(4, q) for q in range(5)]
+    assert [c.name for c in start.world.fields(board)["Left"]] == [cell(r, 0) for r in range(5)]
+    assert [c.name for c in start.world.fields(board)["Right"]] == [cell(r, 4) for r in range(5)]
 
 
 # ------------------------------------------------------------------ rules

@@ -36,7 +36,7 @@ def discard(p: int, card) -> str:
 
 
 def total(state, p: int) -> float:
-    return sum(c.fields["Value"] for c in hand(state, p))
+    return sum(state.world.fields(c)["Value"] for c in hand(state, p))
 
 
 @pytest.fixture
@@ -68,8 +68,9 @@ def test_same_seed_same_record_and_replay(tmp_path):
 
 
 def test_a_different_seed_deals_differently():
-    first = [c.fields["Name"] for c in hand(load(NAME).initial_state(1), 0)]
-    second = [c.fields["Name"] for c in hand(load(NAME).initial_state(2), 0)]
+    one, two = load(NAME).initial_state(1), load(NAME).initial_state(2)
+    first = [one.world.fields(c)["Name"] for c in hand(one, 0)]
+    second = [two.world.fields(c)["Name"] for c in hand(two, 0)]
     assert first != second
 
 
@@ -87,13 +88,13 @@ def test_tampered_record_is_rejected(tmp_path):
 # ------------------------------------------------------------------ rules
 def test_the_deck_is_built_and_dealt(start):
     cards = [o for o in start.world.objects if o.cls.name == "Card"]
-    assert Counter(c.fields["Value"] for c in cards) == VALUES
+    assert Counter(start.world.fields(c)["Value"] for c in cards) == VALUES
     # two cards each, then player 0's first draw
     assert len(hand(start, 0)) == 3 and len(hand(start, 1)) == 2
     assert len(deck(start)) == 14 - 5
     assert discards(start) == []
-    assert start.log == [f"player 0 draws {hand(start, 0)[2].fields['Name']} and holds "
-                         + ", ".join(c.fields["Name"] for c in hand(start, 0))]
+    assert start.log == [f"player 0 draws {start.world.fields(hand(start, 0)[2])['Name']} and holds "
+                         + ", ".join(start.world.fields(c)["Name"] for c in hand(start, 0))]
 
 
 def test_the_moves_are_discarding_a_card_of_the_hand_or_keeping(start):
@@ -109,7 +110,7 @@ def test_a_discard_goes_to_the_discard_stack(start):
     moved = obj(state, card.name)
     assert moved not in hand(state, 0)
     assert discards(state) == [moved]
-    assert moved.fields["discarded"] is True
+    assert state.world.fields(moved)["discarded"] is True
     # player 1 has drawn their third card
     assert state.active_player == 1
     assert len(hand(state, 1)) == 3 and len(deck(state)) == 8
@@ -138,13 +139,13 @@ def test_the_deck_reshuffles_its_discards_when_empty(start):
     assert tabletop(state, "Reshuffles") == 1
     assert state.log[-2:] == [
         "the discards are shuffled into the deck",
-        f"player {state.active_player} draws {hand(state, state.active_player)[-1].fields['Name']} and holds "
-        + ", ".join(c.fields["Name"] for c in hand(state, state.active_player)),
+        f"player {state.active_player} draws {state.world.fields(hand(state, state.active_player)[-1])['Name']} and holds "
+        + ", ".join(state.world.fields(c)["Name"] for c in hand(state, state.active_player)),
     ]
     assert discards(state) == []
     drawn = hand(state, state.active_player)[-1]
     assert sorted([c.name for c in deck(state)] + [drawn.name]) == sorted(pile)
-    assert all(not c.fields["discarded"] for c in deck(state)) and not drawn.fields["discarded"]
+    assert all(not state.world.fields(c)["discarded"] for c in deck(state)) and not state.world.fields(drawn)["discarded"]
     assert len(hand(state, 0)) + len(hand(state, 1)) + len(deck(state)) == 14
     # the game goes on with the reshuffled deck
     state = state.apply(texts(state)[0])

@@ -129,12 +129,12 @@ def test_every_hex_interior_tile_has_six_neighbours_and_links_are_mutual(run_set
     tiles = {o.name: o for o in state.world.objects}
     for group in ("HexR", "HexC", "Big"):
         middle = tiles[f"{group}[1][1]"]
-        assert len(middle.fields["connections"]) == (4 if group == "Big" else 6)
+        assert len(state.world.fields(middle)["connections"]) == (4 if group == "Big" else 6)
         for o in state.world.objects:
             if o.name.startswith(group + "["):
-                for link in o.fields["connections"]:
-                    to = state.world.named(link.fields["_to"])  # fixed links find their tile by name
-                    back = [state.world.named(c.fields["_to"]) for c in to.fields["connections"]]
+                for link in state.world.fields(o)["connections"]:
+                    to = state.world.named(state.world.fields(link)["_to"])  # fixed links find their tile by name
+                    back = [state.world.named(state.world.fields(c)["_to"]) for c in state.world.fields(to)["connections"]]
                     assert o in back, (o.name, to.name)
 
 

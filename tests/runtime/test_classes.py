@@ -85,7 +85,7 @@ def test_assign_moves_a_local_object_between_players(run_setup):
         log(p.players);
     """, defs=OWNERSHIP, players=3)
     assert state.log == ["null", "0", "1", "2", "{2}", "{1}"]
-    owners = {o.name: o.owners for o in state.world.objects}
+    owners = {o.name: list(state.world.owners_of(o)) for o in state.world.objects}
     assert owners == {"Hand#0": [2], "Plain#0": [1]}
 
 

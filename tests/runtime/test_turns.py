@@ -206,7 +206,7 @@ def test_a_state_where_the_player_has_no_legal_move_is_stuck(game):
     assert str(info.value) == "stuck: player 0 has no legal move (turn T, phase A)"
     stuck = info.value.state
     assert not stuck.is_terminal and stuck.legal_moves() == []
-    assert [o.fields["Used"] for o in stuck.world.objects if o.cls.name == "Seat"] == [1, 1]
+    assert [stuck.world.fields(o)["Used"] for o in stuck.world.objects if o.cls.name == "Seat"] == [1, 1]
 
 
 def test_winner_in_a_phase_ends_the_game(start):

@@ -48,7 +48,9 @@ def build_group(m: Machine, board: Obj, g: RGroup) -> Obj:
     taken = {o.name for o in m.world.objects}
     name = g.name if g.name not in taken else f"{board.name}.{g.name}"
     group = m.world.new_object(group_cls, name)
-    group.fields.update(name=g.name, tiles=[], geometry=g.geometry, orientation=g.orientation)
+    world = m.world
+    group_fields = world.own(group)
+    group_fields.update(name=g.name, tiles=[], geometry=g.geometry, orientation=g.orientation)
     rows = g.rows
     by_rc: dict[tuple[int, int], Obj] = {}
     row_major = g.geometry == "hex" and g.orientation == "row"
@@ -60,21 +62,20 @@ def build_group(m: Machine, board: Obj, g: RGroup) -> Obj:
                 continue
             i, j = (r, c) if row_major else (c, r)
             tile = m.world.new_object(rc, f"{name}[{i}][{j}]")
-            tile.fields["group"] = group
+            world.own(tile)["group"] = group
             m.init_object(tile, None)
             cells[i][j] = tile
             if rc is not blank_cls:
                 by_rc[(r, c)] = tile
-            group.fields["tiles"].append(tile)
-    group.fields["_cells"] = cells
+            group_fields["tiles"].append(tile)
+    group_fields["_cells"] = cells
     if g.geometry in ("square", "hex"):
         for (r, c), tile in by_rc.items():
             for nr, nc in neighbours(g.geometry, g.orientation, r, c):
                 other = by_rc.get((nr, nc))
                 if other is not None:
                     # Fixed by the geometry: not part of the game state, so states share it
-                    # (serial -1), and it finds its destination by name in each world.
-                    link = Obj(connection_cls, -1, f"{tile.name}->{other.name}")
-                    link.fields["_to"] = other.name
-                    tile.fields["connections"].append(link)
+                    # (a fixed object), and it finds its destination by name in each world.
+                    link = Obj(connection_cls, -1, f"{tile.name}->{other.name}", {"_to": other.name})
+                    world.own(tile)["connections"].append(link)
     return group

@@ -76,36 +76,45 @@ def table_op(m: Machine, d: dict, name: str, args: list, span: Span):
     m.error(span, f"a table has no method '{name}'")
 
 
+_READING = frozenset(("contains", "indexOf", "peek", "copy", "clone", "keys", "values", "length"))
+
+
 def object_op(m: Machine, obj: Obj, name: str, args: list, span: Span):
     a = args[0] if args else MISSING
+    world = m.world
     if name == "assign":
         p = to_player(m.not_null(a, span), m.players)
+        owners = world.owners_of(obj)
         if obj.cls.visibility == "group":
-            if p not in obj.owners:
-                obj.owners.append(p)
+            if p not in owners:
+                world.set_owners(obj, (*owners, p))
         else:
-            obj.owners[:] = [p]
+            world.set_owners(obj, (p,))
         return None
     if name == "move_to":
-        obj.fields["tile"] = a
+        world.own(obj)["tile"] = a
         return None
     if name == "discard":
-        obj.fields["discarded"] = True
-        obj.fields["tile"] = None
-        pile = a.fields.get("_items") if isinstance(a, Obj) else a
+        fields = world.own(obj)
+        fields["discarded"] = True
+        fields["tile"] = None
+        pile = (world.own(a).get("_items") if a.fixed is None else None) if isinstance(a, Obj) else a
         if pile is None:
             m.error(span, "discard into null")
         pile.append(obj)
         return None
-    if "_items" in obj.fields:
-        items = obj.fields["_items"]
+    if "_items" in world.fields(obj):
+        if name in _READING:  # a deck's items are only read: no copy of its fields
+            return list_op(m, world.fields(obj)["_items"], name, args, span)
+        fields = world.own(obj)
+        items = fields["_items"]
         if name == "reshuffle":
-            items.extend(obj.fields["discard_stack"])
-            for card in obj.fields["discard_stack"]:
+            items.extend(fields["discard_stack"])
+            for card in fields["discard_stack"]:
                 if isinstance(card, Obj):
-                    card.fields["discarded"] = False
-            obj.fields["discard_stack"].clear()
-            m.world.rng.shuffle(items)
+                    world.own(card)["discarded"] = False
+            fields["discard_stack"].clear()
+            world.rng.shuffle(items)
             return None
         return list_op(m, items, name, args, span)
     m.error(span, f"{obj.name} has no method '{name}'")

@@ -140,6 +140,11 @@ class RClass:
             yield c
             c = c.base
 
+    @cached_property
+    def ancestry(self) -> frozenset:
+        """The class and its bases (`is_a` as a set test for generated code); read once bases are final."""
+        return frozenset(self.ancestors())
+
     def is_a(self, other: RClass) -> bool:
         ancestors = self._ancestor_ids
         if ancestors is None:
@@ -201,6 +206,10 @@ class RTurn:
     default_size: int
     span: Span
 
+    @cached_property
+    def default_what(self) -> str:
+        return f"default of turn {self.name}"
+
 
 @dataclass(eq=False)
 class RPhase:
@@ -210,3 +219,8 @@ class RPhase:
     effect: Code | None
     size: int
     span: Span
+
+    @cached_property
+    def entry(self) -> tuple[str, Span]:
+        """Its entry on the machine's call stack, made once."""
+        return f"phase {self.turn}.{self.name}", self.span

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
-from tgpl.frontend.types import BOOL, PLAYER, STRING, CallableType, ClassType, Collection, Type
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
-from tgpl.runtime.values import Obj, show, to_player
+from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 if TYPE_CHECKING:
     from tgpl.runtime.compiler import Code, Compiler, Layout
@@ -44,10 +44,25 @@ def _index(m, o, k, span):
             if k < len(o):
                 return o[int(k)]
         elif c is Obj:
-            cells = o.fields.get("_cells")
+            cells = m.world.fields(o).get("_cells")
             if cells is not None and k < len(cells):
                 return cells[int(k)]
     return m.get_index(o, k, span)  # the errors
+
+
+def _owned_index(m, owner, field, collection, key, span):
+    """`owner.field[key]` when the inline read did not take it: an error, or an item that is a
+    list or table of an object the world does not own yet (read again once owned)."""
+    if owner.__class__ is Obj and (collection.__class__ is list or collection.__class__ is dict):
+        item = _index(m, collection, key, span)
+        if item.__class__ is not list and item.__class__ is not dict:
+            return item
+        collection = m.get_member(owner, field, span)  # the world owns the object now
+    return _index(m, collection, key, span)
+
+
+# Methods of lists and tables that only read them and give back no list or table of theirs.
+_READS_ONLY = frozenset(("contains", "indexOf", "length"))
 
 
 def _bad_bool(m, op, value, span):
@@ -97,21 +112,45 @@ def _invoke(m, rf, this, names, values, span):
             local = [None] * rf.size
             for slot, value in zip(binder, values):
                 local[slot] = value
-    effect = rf.effect
-    if effect is None:
+    if rf.effect is None:
         return None
-    frame = _new_frame(Frame)
-    frame.m = m
-    frame.this = this
-    frame.event = None
-    frame.vars = local
-    stack = m.stack
-    stack.append((rf.what, span))
-    try:
+    return _run(m, rf, _runner(rf), this, local, (rf.what, span), span)
+
+
+_UNKNOWN = object()
+_new_frame = object.__new__
+
+
+def _runner(rf):
+    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
+    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
+    direct = getattr(rf.effect, "direct", None)
+    if direct is not None:
+        return direct
+    effect = rf.effect
+
+    def framed(m, this, local):
+        frame = _new_frame(Frame)
+        frame.m = m
+        frame.this = this
+        frame.event = None
+        frame.vars = local
         r = effect(frame)
-        if r.__class__ is not Returned or r.value is None:
+        return r.value if r.__class__ is Returned else None
+
+    return framed
+
+
+def _run(m, rf, run, this, local, entry, span):
+    """Run a function's effect (`_runner`) on its bound locals: a player result mapped onto
+    the players, a cancelled input or no value giving null, the host's errors the game's."""
+    stack = m.stack
+    stack.append(entry)
+    try:
+        r = run(m, this, local)
+        if r is None:
             return None
-        return to_player(r.value, m.players) if rf.returns_player else r.value
+        return to_player(r, m.players) if rf.returns_player else r
     except _Cancelled:
         return None
     except RecursionError:  # the host's stack ran out: report it as the game's error
@@ -122,8 +161,73 @@ def _invoke(m, rf, this, names, values, span):
         stack.pop()
 
 
-_UNKNOWN = object()
-_new_frame = object.__new__
+def _bound_plan(rf, names, span):
+    """How a call site of shape `names` runs `rf`: (rf, padding, stack entry, runner) when the call
+    gives every input once in declaration order (the values then are the first locals), else None
+    (the site goes through `_invoke`)."""
+    binder = rf.binders.get(names)
+    if binder is None:
+        binder = rf.binder(names)
+    if binder.__class__ is not list or rf.effect is None:
+        return None
+    return rf, tuple(binder), (rf.what, span), _runner(rf)
+
+
+def _method_site(name: str, names: tuple, span):
+    """A call site `x.name(...)` in generated code: the method and its binding looked up once
+    per class of `x`, then each call binds its values and runs the effect (chess's filters make
+    a million such calls per perft(3))."""
+    plans: dict = {}
+
+    def call(m, target, values):
+        if target.__class__ is Obj:
+            plan = plans.get(target.cls, _UNKNOWN)
+            if plan is _UNKNOWN:
+                rf = target.cls.function(name)
+                plan = plans[target.cls] = _bound_plan(rf, names, span) if rf is not None else None
+            if plan is not None:
+                rf, pad, entry, run = plan
+                return _run(m, rf, run, target, [*values, *pad], entry, span)
+        return _call_method(m, target, name, names, values, span)
+
+    return call
+
+
+def _function_site(rf, names: tuple, span):
+    """A call site of the global function `rf` in generated code, bound as `_method_site` binds."""
+    plan = None
+
+    def call(m, values):
+        nonlocal plan
+        if plan is None:
+            plan = _bound_plan(rf, names, span) or False
+        if plan is False:
+            return _invoke(m, rf, None, names, values, span)
+        _, pad, entry, run = plan
+        return _run(m, rf, run, None, [*values, *pad], entry, span)
+
+    return call
+
+
+def _number_literal(e: ast.Expr | None) -> bool:
+    """Whether `e` is a number literal, or one negated."""
+    return isinstance(e, ast.NumberLit) or isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit)
+
+
+def _changed(items: list) -> dict[str, int]:
+    """Per name, the index of the last of `items` that declares the name or gives it something
+    other than a number literal. A `number` local declared with a number literal that no later
+    item changes so (compound assignments, `+=` ..., give a number or stop the game) only ever
+    holds numbers: generated code tests it for nothing (`BlockGenerator.number_test`)."""
+    found: dict[str, int] = {}
+    for i, item in enumerate(items):
+        for n in ast.walk(item):
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+                if n.op == "=" and not _number_literal(n.value):
+                    found[n.target.name] = i
+            elif isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name is not None:
+                found[n.name] = i
+    return found
 
 
 def _is_float_literal(code: str) -> bool:
@@ -135,6 +239,21 @@ def _is_float_literal(code: str) -> bool:
     return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
 
 
+# Markers in generated lines for what the two spellings of a block (`generate`) write
+# differently; a NUL never occurs in generated code otherwise (literals are repr()s).
+_THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
+
+
+# What a block binds on entry, when its code uses it: fields are read through the world's
+# table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
+# others go through Machine.get_member), global objects from `G`.
+_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n"}
+
+
+def _spelled(body: str, this: str, event: str, returned: str) -> str:
+    return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
+
+
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
 # nested deeper run as the compiler's closures.
@@ -143,15 +262,15 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 
 _HELPERS = {
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
-    "_N": _NUMBERS, "_Obj": Obj, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
+    "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
 
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -163,7 +282,13 @@ class BlockGenerator:
         self.lines: list[str] = []
         self.counter = 0
         self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
+        self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
+        self.direct = direct  # also spell the block as a plain function (a function's effect)
+        self.bound: set[str] = set()  # names of _BINDINGS the code uses
+        self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
+        self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
+        self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -180,18 +305,31 @@ class BlockGenerator:
 
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
-        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + "\n".join(self.lines) + "\n    return None\n"
+        body = "\n".join(self.lines) + "\n    return None\n"
+        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+        block_fn = self._compile(src, block.span, "_block")
+        if self.direct and not self.closures:
+            # The same code as a plain function of (machine, this, locals) that returns its
+            # value itself: calls run it without a Frame or a Returned (`_method_site`).
+            direct = "def _direct(m, this, v):\n" + preamble + _spelled(body, "this", "None", "")
+            block_fn.direct = self._compile(direct, block.span, "_direct")
+        return block_fn
+
+    def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
-            code = compile(src, f"<tgpl {block.span}>", "exec")
+            code = compile(src, f"<tgpl {span}>", "exec")
         exec(code, self.ns)
-        return self.ns["_block"]
+        return self.ns[name]
 
     # ------------------------------------------------------------ statements
     def block(self, block: ast.Block, depth: int) -> None:
         self.layout.push()
         start = len(self.lines)
-        for s in block.body:
+        changed = _changed(block.body)
+        for i, s in enumerate(block.body):
+            self.numbers_from = (changed, i)  # for a declaration made by `s`
             self.stmt(s, depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -208,11 +346,13 @@ class BlockGenerator:
     def stmt_closure(self, s: ast.Stmt, depth: int) -> None:
         """The compiler's closure of s, whose signal (BREAK, CONTINUE, a Returned) this code obeys."""
         code = self.const(self.c.stmt(s, self.layout), "_s")
+        self.closures += 1
         r = self.name("_r")
         self.emit(depth, f"{r} = {code}(f)")
         self.emit(depth, f"if {r} is not None:")
         if self.loops:
             flag = self.loops[-1]
+            self.continues[-1] += 1  # the closure may signal CONTINUE
             self.emit(depth + 1, f"if {r} is _BREAK:")
             if flag is not None:
                 self.emit(depth + 2, f"{flag} = True")
@@ -224,11 +364,18 @@ class BlockGenerator:
     def stmt_Block(self, s: ast.Block, depth: int) -> None:
         self.block(s, depth)
 
-    def stmt_VarDecl(self, s: ast.VarDecl, depth: int) -> None:
+    def stmt_VarDecl(self, s: ast.VarDecl, depth: int, scope=None) -> None:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
         self.emit(depth, f"v[{slot}] = {value}")
+        if scope is None:  # seen by the statements after it in its block
+            changed, i = self.numbers_from
+            only_numbers = changed.get(s.name, -1) <= i
+        else:
+            only_numbers = s.name not in _changed([scope])
+        if t == NUMBER and _number_literal(s.init) and only_numbers:
+            self.numeric.add(f"v[{slot}]")
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
         e = s.expr
@@ -270,15 +417,17 @@ class BlockGenerator:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
         self.loops.append(None)
+        self.continues.append(0)
         self.block(s.body, depth + 1)
         self.loops.pop()
+        self.continues.pop()
 
     def stmt_For(self, s: ast.For, depth: int) -> None:
         # The body sits in a one-pass inner loop: `continue` leaves it and still runs
         # the post expression; `break` sets a flag that also ends the outer loop.
         self.layout.push()
         if isinstance(s.init, ast.VarDecl):
-            self.stmt_VarDecl(s.init, depth)
+            self.stmt_VarDecl(s.init, depth, [s.cond, s.post, s.body])
         elif isinstance(s.init, ast.Assign):
             self.assign(s.init, depth)
         elif s.init is not None:
@@ -288,9 +437,16 @@ class BlockGenerator:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
         self.emit(depth + 1, "for _once in (None,):")
+        once = len(self.lines) - 1
         self.loops.append(flag)
+        self.continues.append(0)
         self.block(s.body, depth + 2)
         self.loops.pop()
+        if not self.continues.pop():
+            # Nothing continues this loop: the body runs in the outer loop itself (a `break`
+            # there still skips the post expression), one Python loop less per step.
+            del self.lines[once]
+            self.lines[once:] = [line[4:] for line in self.lines[once:]]
         self.emit(depth + 1, f"if {flag}:")
         self.emit(depth + 2, "break")
         if isinstance(s.post, ast.Assign):
@@ -301,6 +457,7 @@ class BlockGenerator:
 
     def stmt_Break(self, s: ast.Break, depth: int) -> None:
         if not self.loops:  # a block run as a closure inside a loop: signal the loop
+            self.closures += 1  # a signal to the closure running this block
             self.emit(depth, "return _BREAK")
             return
         flag = self.loops[-1]
@@ -310,13 +467,15 @@ class BlockGenerator:
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
         if not self.loops:
+            self.closures += 1
             self.emit(depth, "return _CONTINUE")
             return
+        self.continues[-1] += 1
         self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
-        self.emit(depth, f"return _Returned({value})")
+        self.emit(depth, f"return {_RETURNED}({value})")
 
     # ----------------------------------------------------------- assignment
     def assign(self, e: ast.Assign, depth: int) -> None:
@@ -340,7 +499,7 @@ class BlockGenerator:
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
-            return f"m.set_member(f.this, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+            return f"m.set_member({_THIS}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
         if isinstance(target, ast.Member):
             return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
         obj, key = self.expr(target.obj), self.expr(target.index)
@@ -361,10 +520,10 @@ class BlockGenerator:
         self.emit(depth, f"{k} = {self.expr(target.index)}")
         self.emit(depth, f"{x} = {value}")
         if t.kind == "Table":
-            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None):")
+            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None) and not m.frozen:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
-            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}):")
+            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}) and not m.frozen:")
             self.emit(depth + 1, f"{a}[int({k})] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
@@ -388,6 +547,7 @@ class BlockGenerator:
         return code
 
     def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
+        self.closures += 1
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
@@ -420,20 +580,23 @@ class BlockGenerator:
         return "None"
 
     def expr_This(self, e: ast.This) -> str:
-        return "f.this"
+        return _THIS
 
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
         if slot is not None:
             return f"v[{slot}]"
         if id(e) in self.c.implicit_this:
-            return self.member("f.this", e.name, self.const(e.span, "_p"))
+            # a member of `this` by its name alone: code of a class, where `this` is an object
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True)
         if e.name == "event":
-            return "f.event"
+            self.closures += 1  # the direct spelling has no event
+            return _EVENT
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
-            return f"({g} if ({g} := m.world.globals.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
+            self.bound.add("G")
+            return f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
         return self.fallback(e)
 
     def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
@@ -443,7 +606,7 @@ class BlockGenerator:
             return None
         rc = self.const(self.c.rclass(t.info), "_rc")
         a = self.name("_t")
-        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and ({a}.cls is {rc} or {a}.cls.is_a({rc})))"
+        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and {rc} in {a}.cls.ancestry)"
 
     def expr_TypeTest(self, e: ast.TypeTest) -> str:
         test = self.class_test(e.expr, e.type)
@@ -460,36 +623,77 @@ class BlockGenerator:
         obj_t = self.c.type_of(e.obj)
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
-        obj = self.expr(e.obj)
-        span = self.const(e.name_span, "_p")
         if isinstance(obj_t, Collection) and e.name == "length":
-            return f"m.length({obj}, {span})"
-        return self.member(obj, e.name, span)
+            obj = self.read_only(e.obj)[0]
+            return f"m.length({obj}, {self.const(e.name_span, '_p')})"
+        obj = self.expr(e.obj)
+        return self.member(obj, e.name, self.const(e.name_span, "_p"))
 
-    def member(self, obj: str, name: str, span: str) -> str:
-        """A field of an object inline, as `_member` reads it; anything else goes to the machine."""
-        a = self.name("_t")
-        return (f"({a}.fields[{name!r}] if ({a} := {obj}).__class__ is _Obj and {name!r} in {a}.fields"
-                f" else m.get_member({a}, {name!r}, {span}))")
+    def read_only(self, e: ast.Expr) -> tuple[str, str | None, str | None]:
+        """(code, owner, field) for a list or table that the code reads and lets go of (its length,
+        an item that is not itself a list or table, `contains`, `indexOf`): a field of an object is
+        read without the world owning the object (`World.own`), since nothing can change it through
+        this read; `owner` names the object and `field` the field (else None, None)."""
+        if isinstance(e, ast.Member) and isinstance(self.c.type_of(e.obj), ClassType):
+            owner = self.name("_t")
+            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner), owner, e.name
+        if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
+            owner = self.name("_t")
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=owner), owner, e.name
+        return self.expr(e), None, None
+
+    def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None) -> str:
+        """A field of an object inline, as `_member` reads it; anything else goes to the machine.
+        `known`: `obj` is an object for sure (no class test). `peek`: the name to bind the object
+        to, for a list or table that the code only reads (`read_only`): it is read as it is,
+        without the world owning the object first."""
+        a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
+        self.bound.update("DO")
+        test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
+        if peek is not None:
+            found = f"{test} and ({d} := D.get({a})) is not None and ({b} := {d}.get({name!r}, _M)) is not _M"
+            return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
+        found = (f"{test} and ({d} := D.get({a})) is not None"
+                 f" and (({b} := {d}.get({name!r}, _M)).__class__ in _P or ({b} is not _M and {a} in O))")
+        if name == "player":  # an object's first owner, as Machine.get_member reads it
+            o = self.name("_t")
+            return (f"({b} if {found} else ({o}[0] if ({o} := m.world.owners.get({a})) else None)"
+                    f" if {a}.__class__ is _Obj else m.get_member({a}, {name!r}, {span}))")
+        return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
 
     def expr_Index(self, e: ast.Index) -> str:
-        obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         t = self.c.type_of(e.obj)
         if isinstance(t, Collection) and t.kind in ("Table", "List"):
             # The common case inline (a table and a key, a list and an index in range), as
-            # `_index` does it; anything else goes to `_index`, which raises the errors.
-            a, k = self.name("_t"), self.name("_t")
+            # `_index` does it; anything else goes to `_index`, which raises the errors. A list
+            # or table read from a field is read as it is; an item that is itself a list or
+            # table is read again with the object owned (`_owned_index`), since the code may
+            # change it.
+            obj, owner, field = self.read_only(e.obj)
+            key, span = self.expr(e.index), self.const(e.span, "_p")
+            a, k, r = self.name("_t"), self.name("_t"), self.name("_t")
             if t.kind == "Table":
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
-                return f"({a}.get({k}) if {test} else _index(m, {a}, {k}, {span}))"
-            test = f"(({a} := {obj}).__class__ is list) & (({k} := {key}).__class__ in _N) and 0 <= {k} < len({a})"
-            return f"({a}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
+                item = f"{a}.get({k})"
+            else:
+                test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
+                item = f"{a}[int({k})]"
+            if owner is None:
+                return f"({item} if {test} else _index(m, {a}, {k}, {span}))"
+            test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
+            return f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
+        obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
-            test = (f"(({a} := {obj}).__class__ is _Obj) & (({k} := {key}).__class__ in _N)"
-                    f" and ({cells} := {a}.fields.get('_cells')) is not None and 0 <= {k} < len({cells})")
+            test = (f"(({a} := {obj}).__class__ is _Obj) & {self.number_key(k, key)}"
+                    f" and ({cells} := D.get({a}, _NO_FIELDS).get('_cells')) is not None and 0 <= {k} < len({cells})")
+            self.bound.add("D")
             return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
+
+    def number_key(self, k: str, key: str) -> str:
+        """The test that an index is a number, binding it to `k`: a number literal needs none."""
+        return f"(({k} := {key}) is not None)" if _is_float_literal(key) else self.number_test(k, key)
 
     def expr_Unary(self, e: ast.Unary) -> str:
         a = self.name("_t")
@@ -497,6 +701,8 @@ class BlockGenerator:
         span = self.const(e.span, "_p")
         if e.op == "!":
             return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
+        if _is_float_literal(operand):  # `-1`: the negated literal itself
+            return f"({-float(operand)!r})"
         return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
 
     def numbers(self, left: str, right: str) -> tuple[str, str, str]:
@@ -507,9 +713,13 @@ class BlockGenerator:
         lit_left, lit_right = _is_float_literal(left), _is_float_literal(right)
         a = left if lit_left else self.name("_t")
         b = right if lit_right else self.name("_t")
-        tests = ([] if lit_left else [f"(({a} := {left}).__class__ in _N)"]) + \
-            ([] if lit_right else [f"(({b} := {right}).__class__ in _N)"])
+        tests = ([] if lit_left else [self.number_test(a, left)]) + ([] if lit_right else [self.number_test(b, right)])
         return a, b, " & ".join(tests) or "True"
+
+    def number_test(self, name: str, code: str) -> str:
+        """`code` bound to `name`, and tested to be a number unless it is a local that only ever
+        holds numbers (`_changed`)."""
+        return f"(({name} := {code}) is not None)" if code in self.numeric else f"(({name} := {code}).__class__ in _N)"
 
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
         a, b, test = self.numbers(left, right)
@@ -586,13 +796,14 @@ class BlockGenerator:
         named = [a for a in e.args if a.name is not None]
         # Names and values apart, values evaluated in the call's order: the machine binds
         # them by a plan cached per call shape (Machine.call_named).
-        names = self.const(tuple(a.name for a in named), "_k")
         values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
+        shape = tuple(a.name for a in named)
         if fi.owner is None:
-            rf = self.const(self.c.functions[id(fi)], "_r")
-            return f"_invoke(m, {rf}, None, {names}, ({values}), {span})"
-        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else "f.this"
-        return f"_call_method(m, {obj}, {fi.name!r}, {names}, ({values}), {span})"
+            site = self.const(_function_site(self.c.functions[id(fi)], shape, e.span), "_cs")
+            return f"{site}(m, ({values}))"
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+        site = self.const(_method_site(fi.name, shape, e.span), "_cs")
+        return f"{site}(m, {obj}, ({values}))"
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target
@@ -611,4 +822,5 @@ class BlockGenerator:
 
         missing = self.const(MISSING, "_k")
         values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
-        return f"m.builtin_method({self.expr(callee.obj)}, {ct.name!r}, [{values}], {span})"
+        target = self.read_only(callee.obj)[0] if ct.name in _READS_ONLY else self.expr(callee.obj)
+        return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"

@@ -187,7 +187,7 @@ class Compiler:
         layout = Layout()
         rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
         effect = fi.defn.effect
-        rf.effect = self.block(effect.body, layout) if effect is not None else None
+        rf.effect = self.block(effect.body, layout, direct=True) if effect is not None else None
         rf.size = layout.size
 
     def _compile_class(self, info: ClassInfo) -> None:
@@ -286,7 +286,7 @@ class Compiler:
         for flt in inp.filters:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
-            filters.append((slot, self.block(flt.body, layout)))
+            filters.append((slot, self.block(flt.body, layout, direct=True)))
             layout.pop()
             candidate = flt.name or inp.name
             constant.append(not any(isinstance(n, ast.Name) and n.name == candidate for n in ast.walk(flt.body)))
@@ -309,9 +309,11 @@ class Compiler:
         return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
 
     # ========================================================== statements
-    def block(self, block: ast.Block, layout: Layout) -> Code:
+    def block(self, block: ast.Block, layout: Layout, direct: bool = False) -> Code:
+        """The block's code; `direct`: generated code also carries, when it can, a plain
+        function of (machine, this, locals) returning the value (`codegen._method_site`)."""
         if GENERATE:
-            return BlockGenerator(self, layout).generate(block)
+            return BlockGenerator(self, layout, direct).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()

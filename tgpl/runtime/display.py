@@ -13,17 +13,17 @@ from __future__ import annotations
 import re
 
 from tgpl.runtime.game import Move, State
-from tgpl.runtime.values import Obj, show
+from tgpl.runtime.values import Obj, World, show
 
 _LABEL_FIELDS = ("Name", "name", "Title", "title")
 _OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*(?:#\d+|(?:\[\d+\])+)")
 _LIST_SHOWN = 8
 
 
-def label(obj: Obj) -> str | None:
+def label(world: World, obj: Obj) -> str | None:
     """A designer's name for an object (its `Name` attribute), if it has one."""
     for field in _LABEL_FIELDS:
-        value = obj.fields.get(field)
+        value = world.fields(obj).get(field)
         if isinstance(value, str) and value:
             return value
     return None
@@ -34,19 +34,19 @@ def describe_move(state: State, move: Move) -> str:
 
     def labelled(m: re.Match) -> str:
         obj = state.world.named(m.group(0))
-        name = label(obj) if obj is not None else None
+        name = label(state.world, obj) if obj is not None else None
         return f"{m.group(0)} ({name})" if name else m.group(0)
 
     return _OBJECT_NAME.sub(labelled, move.text)
 
 
-def _brief(value) -> str:
+def _brief(world: World, value) -> str:
     if isinstance(value, Obj):
-        return label(value) or value.name
+        return label(world, value) or value.name
     if isinstance(value, list):
         if len(value) > _LIST_SHOWN:
             return f"{{{len(value)} items}}"
-        return "{" + ", ".join(_brief(v) for v in value) + "}"
+        return "{" + ", ".join(_brief(world, v) for v in value) + "}"
     if isinstance(value, dict):
         return f"{{{len(value)} entries}}"
     return show(value)
@@ -55,13 +55,15 @@ def _brief(value) -> str:
 def _table(state: State) -> list[str]:
     """One line per object that players own: its attributes, briefly."""
     out = []
-    for o in state.world.objects:
-        if not o.owners or o.cls.visibility == "global" or "tile" in o.fields and o.fields.get("tile") is not None:
+    w = state.world
+    for o in w.objects:
+        fields = w.fields(o)
+        if not w.owners_of(o) or o.cls.visibility == "global" or "tile" in fields and fields.get("tile") is not None:
             continue
-        parts = [f"{k}={_brief(v)}" for k, v in o.fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
+        parts = [f"{k}={_brief(w, v)}" for k, v in fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
         if not parts:
             continue
-        owners = ", ".join(str(p) for p in o.owners)
+        owners = ", ".join(str(p) for p in w.owners_of(o))
         out.append(f"  {o.name} [player {owners}]: " + " ".join(parts))
     return out
 
@@ -79,23 +81,25 @@ def _abbreviations(classes: set[str]) -> dict[str, str]:
     return out
 
 
-def _cell(tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[str, str]) -> str:
+def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[str, str]) -> str:
     if tile is None or tile.cls.name == "BlankTile":
         return " "
     on = pieces.get(id(tile))
     if on:
         p = on[0]
-        symbol = p.fields.get("Symbol")
+        symbol = w.fields(p).get("Symbol")
         if isinstance(symbol, str) and symbol:
             return symbol
-        return short.get(p.cls.name, p.cls.name[:1]) + (str(p.owners[0]) if p.owners else "")
+        owners = w.owners_of(p)
+        return short.get(p.cls.name, p.cls.name[:1]) + (str(owners[0]) if owners else "")
     # The first attribute that says who holds the tile: an object, a player, a mark.
     # Numbers and strings are left out: on tiles they are mostly coordinates and names.
-    for name, value in tile.fields.items():
+    for name, value in w.fields(tile).items():
         if name in _BUILTIN_TILE_FIELDS or name.startswith("_"):
             continue
         if isinstance(value, Obj):
-            return str(value.owners[0]) if value.owners else value.name[:1]
+            owners = w.owners_of(value)
+            return str(owners[0]) if owners else value.name[:1]
         if value is True:
             return "x"
         if value.__class__ is int:  # players are ints, numbers are floats
@@ -112,21 +116,22 @@ def render_state(state: State) -> str:
         out = [f"-- turn {c.turn}, phase {c.phase}, player {state.active_player} to act --"]
     pieces: dict[int, list[Obj]] = {}
     for o in w.objects:
-        tile = o.fields.get("tile")
-        if isinstance(tile, Obj) and not o.fields.get("discarded"):
+        tile = w.fields(o).get("tile")
+        if isinstance(tile, Obj) and not w.fields(o).get("discarded"):
             pieces.setdefault(id(tile), []).append(o)
     short = _abbreviations({p.cls.name for on in pieces.values() for p in on})
     for group in w.objects:
-        if group.cls.name != "Group" or group.fields.get("geometry") == "graph":
+        fields = w.fields(group)
+        if group.cls.name != "Group" or fields.get("geometry") == "graph":
             continue
-        cells = group.fields.get("_cells", [])
-        row_major = group.fields.get("geometry") == "hex" and group.fields.get("orientation") == "row"
+        cells = fields.get("_cells", [])
+        row_major = fields.get("geometry") == "hex" and fields.get("orientation") == "row"
         grid = cells if row_major else [list(r) for r in zip(*cells)] if cells else []
         out.append(f"{group.name}:")
-        width = max((len(_cell(t, pieces, short)) for row in grid for t in row), default=1)
+        width = max((len(_cell(w, t, pieces, short)) for row in grid for t in row), default=1)
         for r, row in enumerate(grid):
             indent = " " * ((width + 1) // 2) if row_major and r % 2 == 0 else ""
-            out.append("  " + indent + " ".join(_cell(t, pieces, short).ljust(width) for t in row).rstrip())
+            out.append("  " + indent + " ".join(_cell(w, t, pieces, short).ljust(width) for t in row).rstrip())
     table = _table(state)
     if table:
         out.append("players' objects:")

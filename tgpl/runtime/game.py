@@ -148,7 +148,9 @@ class State:
         except GameOver as over:
             world.result = over.ranking
         world.drop_unreferenced(game.is_event)
-        return State(game, world)
+        state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
+        state.__dict__.update(game=game, world=world, base=None, first=None, choices=(), request=None, error=None)
+        return state
 
     @property
     def pending(self) -> bool:
@@ -237,22 +239,10 @@ class State:
         # An object's name fixes its class and the order of its fields, so values suffice.
         # Scalars and objects, nearly every field, are frozen inline: this runs once per
         # state explored, and a call per field was a sixth of verifying tic-tac-toe.
-        objects = []
-        for o in w.objects:
-            values = []
-            for v in o.fields.values():
-                c = v.__class__
-                if c is Obj:
-                    values.append(v.ref)
-                elif c in _KEPT:
-                    values.append(v)
-                elif c is list:
-                    values.append(tuple([x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT else _freeze(x)
-                                         for x in v]))
-                else:
-                    values.append(_freeze(v))
-            objects.append((o.name, tuple(o.owners), tuple(values)))
-        objects = tuple(objects)
+        # Each object's part is kept by the world (`World.frozen`) and shared by its copies
+        # until they change the object: a move changes a few objects, so a key freezes a few.
+        frozen = w.frozen
+        objects = tuple([frozen.get(o) or _frozen_object(w, o) for o in w.objects])
         c = w.control
         pending = None
         if self.request is not None:
@@ -277,8 +267,8 @@ class State:
             ),
             "legal_moves": [m.text for m in self._legal],
             "objects": [
-                {"name": o.name, "class": o.cls.name, "owners": list(o.owners),
-                 "fields": {k: _jsonable(v) for k, v in o.fields.items() if not k.startswith("_")}}
+                {"name": o.name, "class": o.cls.name, "owners": list(w.owners_of(o)),
+                 "fields": {k: _jsonable(v) for k, v in w.fields(o).items() if not k.startswith("_")}}
                 for o in w.objects
             ],
             "log": list(w.log),
@@ -317,37 +307,71 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
 
 
 def _choice_event(game: Game, player: int) -> Obj:
-    event = Obj(game.choice_event_cls, -1, "PlayerChoiceEvent")
-    event.fields["active"] = player
-    return event
+    return Obj(game.choice_event_cls, -1, "PlayerChoiceEvent", {"active": player})
 
 
-def _visible(obj: Obj, player: int) -> bool:
+def _visible(world: World, obj: Obj, player: int) -> bool:
     vis = obj.cls.visibility
     if vis == "global":
         return True
-    return player in obj.owners
+    return player in world.owners_of(obj)
+
+
+def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
+    """`Move(text, obj, action, inputs)` without the frozen dataclass's per-field __init__:
+    listing moves makes one per candidate, in every state searched."""
+    move = _new_object(Move)
+    move.__dict__.update(text=text, obj=obj, action=action, inputs=inputs, value=None)
+    return move
+
+
+_new_object = object.__new__
+
+
+def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:
+    """The candidates of an action whose one input the mover picks (the common shape, as
+    `_combos` lists it), or None when the action has another shape."""
+    inputs = ra.inputs
+    if len(inputs) != 1:
+        return None
+    inp = inputs[0]
+    if inp.modifier != "player" or inp.target is not None:
+        return None
+    options = m.player_options(inp, frame)
+    return options + [None] if inp.optional else options
 
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
-    m.frozen = True
+    m.freeze()
     event = _choice_event(game, player)
     moves: list[Move] = []
+    append = moves.append
     for obj in list(scratch.objects):
-        if not _visible(obj, player):
+        actions = obj.cls.choice_actions()
+        if not actions or not _visible(world, obj, player):
             continue
-        for ra in obj.cls.choice_actions():
+        for ra in actions:
             frame = Frame(m, obj, ra.size, event)
             try:
                 if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
                     continue
+                head = f"{obj.name}.{ra.name}("
+                options = _single_input(m, frame, ra, player)
+                if options is not None:
+                    name = ra.inputs[0].name
+                    label = f"{head}{name}: "
+                    for v in options:
+                        if v.__class__ is Obj:
+                            append(_new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),)))
+                        else:
+                            append(_new_move(f"{label}{_value_text(v)})", obj.name, ra.name, ((name, _ref(v)),)))
+                    continue
                 for combo in _combos(m, frame, list(ra.inputs), player):
                     args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
-                    text = f"{obj.name}.{ra.name}({args})" if combo else f"{obj.name}.{ra.name}()"
-                    moves.append(Move(text, obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
+                    append(_new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
             except _Cancelled:
                 continue
             except NeedInput as need:  # a require, trigger or filter asked a player: it cannot
@@ -399,7 +423,7 @@ def _explain(state: State, text: str) -> str:
         obj = _object(world, obj_name)
     except KeyError:
         return f"there is no object '{obj_name}'"
-    if not _visible(obj, player):
+    if not _visible(world, obj, player):
         return f"{obj_name} does not belong to player {player}"
     ra = obj.cls.find_action(action)
     if ra is None:
@@ -415,7 +439,7 @@ def _explain(state: State, text: str) -> str:
             return f"require block {i + 1} of {obj_name}.{action} (line {ra.requires and ra.defn.requires[i].span.line}) is false"
     if not m.trigger_holds(ra, event, frame):
         return f"the PlayerChoiceEvent trigger of {obj_name}.{action} is false"
-    m.frozen = True
+    m.freeze()
     return _explain_inputs(m, frame, ra, obj_name, action, text, player, world)
 
 
@@ -506,6 +530,16 @@ _SCALARS = frozenset((int, str, bool, type(None)))
 # Values a key holds as they are. Floats too: 2.0 == 2 and hash(2.0) == hash(2), so a
 # number in a key compares and hashes as the same number whether a float or an int.
 _KEPT = _SCALARS | {float}
+
+
+def _frozen_object(w: World, o: Obj) -> tuple:
+    """An object's part of the state key: its name (which fixes its class and the order of its
+    fields), owners and field values, frozen; remembered by the world until the object changes."""
+    kept, freeze = _KEPT, _freeze
+    found = w.frozen[o] = (o.name, w.owners_of(o), tuple([
+        v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v) for v in w.data[o].values()
+    ]))
+    return found
 
 
 def _freeze(v):

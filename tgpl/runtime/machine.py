@@ -31,6 +31,8 @@ from tgpl.runtime.errors import (
 )
 from tgpl.runtime.values import Obj, World, show, to_player
 
+_COLLECTIONS = (list, dict)
+
 STEP_LIMIT = 100_000  # loop steps per segment (a move and all it sets off): `--max-steps`
 FLOW_LIMIT = 10_000
 EVENT_LIMIT = 1_000  # events resolved in one segment
@@ -58,6 +60,10 @@ class Machine:
         # While legal moves are listed, requires, triggers and filters run on the
         # state's own world, which must not change: writes are errors then.
         self.frozen = False
+        # The objects whose fields generated code may read lists and tables from as they are:
+        # those this world owns (`World.own`), or all of them while frozen.
+        self.readable = world.owned
+        self.held: set[int] | None = None  # while frozen: the ids of the lists and tables the world holds
         self.event_cls = game.by_info[id(game.builtins.event)]
         self.events = 0  # events resolved in this segment
         self.building: Obj | None = None  # the group whose default block is running
@@ -65,6 +71,11 @@ class Machine:
         # choices used before it); `resuming`: this segment starts at such an entry.
         self.entry: tuple[World, int] | None = None
         self.resuming = False
+
+    def freeze(self) -> None:
+        """Read-only from now on: for requires, triggers and filters while legal moves are listed."""
+        self.frozen = True
+        self.readable = self.world.everyone()
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
@@ -101,7 +112,7 @@ class Machine:
     def init_object(self, obj: Obj, span: Span | None) -> None:
         """Built-in fields, then attributes base first, then kind-specific defaults."""
         rc = obj.cls
-        fields = obj.fields
+        fields = self.world.own(obj)
         kinds = {c.kind for c in rc.ancestors()}
         if "interactable" in kinds:
             fields["tile"] = None
@@ -115,7 +126,7 @@ class Machine:
             if fields["group"] is None and self.building is not None:
                 # a tile created in a group's default block joins that group
                 fields["group"] = self.building
-                self.building.fields["tiles"].append(obj)
+                self.world.own(self.building)["tiles"].append(obj)
         if "connection" in kinds:
             fields["to"] = None
         for c in reversed(list(rc.ancestors())):
@@ -137,8 +148,8 @@ class Machine:
             for g in c.groups:
                 group = build_group(self, board, g)
                 groups[g.name] = group
-                board.fields[g.name] = group
-        board.fields["groups"] = groups
+                self.world.own(board)[g.name] = group
+        self.world.own(board)["groups"] = groups
         for c in reversed(list(board.cls.ancestors())):
             for g in c.groups:
                 if g.default is not None:
@@ -156,17 +167,22 @@ class Machine:
             if name == "length" and isinstance(obj, (list, dict)):
                 return float(len(obj))
             self.error(span, f"{show(obj)} has no member '{name}'")
-        fields = obj.fields
+        world = self.world
+        fields = world.fields(obj)
         if name in fields:
-            return fields[name]
+            value = fields[name]
+            if value.__class__ in _COLLECTIONS and not self.frozen:  # the game may change it in place
+                return world.own(obj)[name]
+            return value
         if name == "player":
-            return obj.owners[0] if obj.owners else None
+            owners = world.owners_of(obj)
+            return owners[0] if owners else None
         if name == "players":
-            return list(obj.owners)
+            return list(world.owners_of(obj))
         if name == "length" and "_items" in fields:
             return float(len(fields["_items"]))
         if name == "to" and "_to" in fields:  # a fixed connection of a square or hex group
-            return self.world.named(fields["_to"])
+            return world.named(fields["_to"])
         self.error(span, f"{obj.name} has no member '{name}'")
 
     def set_member(self, obj, name: str, value, span: Span) -> None:
@@ -176,9 +192,9 @@ class Machine:
             self.error(span, f"cannot set '{name}' of null")
         if obj.__class__ is not Obj:
             self.error(span, f"{show(obj)} has no member '{name}'")
-        if obj.serial < 0:
+        if obj.fixed is not None:
             self.error(span, f"{obj.name} is fixed by its group's geometry and cannot change")
-        obj.fields[name] = value
+        self.world.own(obj)[name] = value
 
     def get_index(self, obj, key, span: Span):
         if obj is None:
@@ -190,8 +206,8 @@ class Machine:
             if key is None:
                 self.error(span, "a table key is null")
             return obj.get(key)
-        if obj.__class__ is Obj and "_cells" in obj.fields:
-            cells = obj.fields["_cells"]
+        if obj.__class__ is Obj and "_cells" in self.world.fields(obj):
+            cells = self.world.fields(obj)["_cells"]
             i = self._list_index(cells, key, span)
             return cells[i]
         self.error(span, f"{show(obj)} cannot be indexed")
@@ -205,6 +221,8 @@ class Machine:
         return i
 
     def set_index(self, obj, key, value, span: Span) -> None:
+        if self.frozen:
+            self.changing(obj, span)
         if obj.__class__ is list:
             obj[self._list_index(obj, key, span)] = value
         elif obj.__class__ is dict:
@@ -221,7 +239,7 @@ class Machine:
         if obj is None:
             self.error(span, "null has no length")
         if obj.__class__ is Obj:
-            return float(len(obj.fields.get("_items", ())))
+            return float(len(self.world.fields(obj).get("_items", ())))
         return float(len(obj))
 
     # --------------------------------------------------------- operators
@@ -346,9 +364,20 @@ class Machine:
     def builtin_method(self, target, name: str, values: list, span: Span):
         if self.frozen and (name in ("shuffle", "reshuffle") or target.__class__ is Obj and name not in _PURE_METHODS):
             self.read_only(span, f"call {name}()")
+        if self.frozen and name not in _PURE_METHODS:
+            self.changing(target, span)
         from tgpl.runtime.builtin_ops import call_builtin
 
         return call_builtin(self, target, name, values, span)
+
+    def changing(self, collection, span: Span) -> None:
+        """While legal moves are listed, a list or table may change only if the code made it:
+        one the state holds is shared with the states copied from it (`World.own`)."""
+        held = self.held
+        if held is None:
+            held = self.held = _collections_of(self.world)
+        if id(collection) in held:
+            self.read_only(span, "change a list or table that the game holds")
 
     def log(self, text: str) -> None:
         if self.frozen:
@@ -360,7 +389,8 @@ class Machine:
         t = inp.candidate_type
         if isinstance(t, ClassType):
             rc = self.game.by_info[id(t.info)]
-            pool = [o for o in self.world.of_class(rc) if not o.fields.get("discarded", False)]
+            data = self.world.data
+            pool = [o for o in self.world.of_class(rc) if not data[o].get("discarded", False)]
         elif t == PLAYER:
             pool = list(range(self.players))
         elif t == BOOL:
@@ -371,6 +401,17 @@ class Machine:
             return pool
         if self.frozen and any(inp.constant):
             return self._filtered_once(inp, frame, pool)
+        if len(inp.filters) == 1:
+            slot, code = inp.filters[0]
+            direct = getattr(code, "direct", None)
+            if direct is not None:  # one filter spelled as a plain function: the common case
+                this, local = frame.this, frame.vars
+                out = []
+                for c in pool:
+                    local[slot] = c
+                    if direct(self, this, local) is True:
+                        out.append(c)
+                return out
         out = []
         for c in pool:
             ok = True
@@ -417,13 +458,14 @@ class Machine:
         active = self.world.control.player
         if this is None or this.cls.visibility == "global":
             return active
+        owners = self.world.owners_of(this)
         if this.cls.visibility == "group":
-            if active in this.owners or not this.owners:
+            if active in owners or not owners:
                 return active
             if self.frozen:
-                return this.owners[0]
-            return self.world.rng.choice(this.owners)
-        return this.owners[0] if this.owners else active
+                return owners[0]
+            return self.world.rng.choice(owners)
+        return owners[0] if owners else active
 
     def player_options(self, inp: RInput, frame: Frame) -> list:
         """What a player picks from: the candidates, or every subset of them for a List input
@@ -485,7 +527,7 @@ class Machine:
         """Actions whose require and trigger hold, by priority, then declaration order."""
         answering = self.game.answering(event.cls)
         found = []
-        for obj in list(self.world.objects):
+        for obj in self.world.objects[:]:
             actions = answering.get(id(obj.cls))
             if actions is None:
                 continue
@@ -554,7 +596,7 @@ class Machine:
         before = (control.player, control.phase, self.enter_pending)
         self.last_pass = span
         self.enter_pending = False
-        r = self._run_block(turn.default, Frame(self, None, turn.default_size), f"default of turn {turn.name}", span)
+        r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
         if isinstance(r, Returned) and r.value is not None:
             control.player = to_player(r.value, self.players)
             control.phase = next(iter(turn.phases), None)
@@ -576,8 +618,9 @@ class Machine:
                 # made since: a decision asked from here on resumes from this copy, and states
                 # waiting for it are equal whenever these worlds and choices are (`State.key`).
                 self.entry = (self.world.copy(), self.used)
+                self.readable = self.world.owned  # the copy took this world's ownership
         frame = Frame(self, None, phase.size)
-        self.stack.append((f"phase {phase.turn}.{phase.name}", phase.span))
+        self.stack.append(phase.entry)
         try:
             try:
                 for inp in phase.inputs:
@@ -619,9 +662,11 @@ class Machine:
         self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
-        with self._no_candidate():
+        try:  # `_no_candidate` inline: a move is the hot path of search
             self.run_action(obj, ra, choice_event, given, None, check_requires=False)
             self.settle()
+        except _Cancelled as c:
+            self._no_candidate_error(c)
 
     @contextmanager
     def _no_candidate(self):
@@ -629,9 +674,12 @@ class Machine:
         try:
             yield
         except _Cancelled as c:
-            inp = c.inp
-            self.error(inp.span if inp is not None else None,
-                       f"input '{inp.name if inp is not None else '?'}' has no candidate")
+            self._no_candidate_error(c)
+
+    def _no_candidate_error(self, c: Cancelled):
+        inp = c.inp
+        self.error(inp.span if inp is not None else None,
+                   f"input '{inp.name if inp is not None else '?'}' has no candidate")
 
 
 def _matches(option, choice) -> bool:
@@ -646,6 +694,21 @@ def _matches(option, choice) -> bool:
             return (isinstance(option, list) and len(option) == len(choice[1])
                     and all(_matches(o, c) for o, c in zip(option, choice[1])))
     return not isinstance(option, (Obj, list)) and option == choice and type(option) is type(choice)
+
+
+def _collections_of(world: World) -> set[int]:
+    """The ids of every list and table that the world's objects hold, however deep."""
+    found: set[int] = set()
+    todo = [v for o in world.objects for v in world.data[o].values()]
+    while todo:
+        v = todo.pop()
+        c = v.__class__
+        if (c is list or c is dict) and id(v) not in found:
+            found.add(id(v))
+            todo.extend(v.values() if c is dict else v)
+            if c is dict:
+                todo.extend(v.keys())
+    return found
 
 
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})

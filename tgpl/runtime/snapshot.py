@@ -33,10 +33,10 @@ def _plain(v):
     return v
 
 
-def _connection(link: Obj) -> tuple:
-    to = link.fields.get("_to")
+def _connection(w, link: Obj) -> tuple:
+    to = w.fields(link).get("_to")
     if to is None:
-        target = link.fields.get("to")
+        target = w.fields(link).get("to")
         to = target.name if isinstance(target, Obj) else None
     return (link.name, link.cls.info, to)
 
@@ -45,18 +45,19 @@ def snapshot(state: State) -> dict:
     """The state's world as plain data (see the module's docstring)."""
     w = state.world
     objects = []
-    for o in w.objects:
-        fields = {k: _plain(v) for k, v in o.fields.items() if not k.startswith("_") and k != "connections"}
-        cells = o.fields.get("_cells")
+    for serial, o in enumerate(w.objects):  # serials count the live objects in creation order
+        own = w.fields(o)
+        fields = {k: _plain(v) for k, v in own.items() if not k.startswith("_") and k != "connections"}
+        cells = own.get("_cells")
         objects.append({
             "name": o.name,
             "class": o.cls.info,
-            "serial": o.serial,
-            "owners": tuple(o.owners),
+            "serial": serial,
+            "owners": w.owners_of(o),
             "fields": fields,
-            "items": [_plain(x) for x in o.fields["_items"]] if "_items" in o.fields else None,
+            "items": [_plain(x) for x in own["_items"]] if "_items" in own else None,
             "cells": [[t.name if t is not None else None for t in col] for col in cells] if cells is not None else None,
-            "connections": [_connection(c) for c in o.fields.get("connections", ())],
+            "connections": [_connection(w, c) for c in own.get("connections", ())],
         })
     c = w.control
     return {

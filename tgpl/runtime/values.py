@@ -1,13 +1,19 @@
-"""Runtime values: objects, the world they live in, and how they are copied and named.
+"""Runtime values: objects, the world they live in, and how worlds are copied and named.
 
 Numbers are Python floats (IEEE doubles, as the thesis's `number`), strings
 are str, bools are bool, null is None, players are ints in [0, P). Lists and
 stacks are Python lists (a stack's top is the end), tables are dicts (which
 keep insertion order, so iteration is deterministic). Objects are `Obj`.
 
-A `World` is one complete game state. The runtime never changes a world that
-a `State` holds: applying a move works on `World.copy()`, a deep copy that
-maps every object to its copy, so old states stay valid for search.
+An `Obj` is a handle: its class and name, never its state. A `World` (one
+complete game state) maps each of its objects to a dict of its fields
+(`data`) and to its owners (`owners`). Worlds are copied on write: a copy
+shares every fields dict with the world it was copied from, and takes its own
+copy of an object's dict (`own`) the first time it changes the object, or
+reads a list or table from it that the game could then change in place.
+Handles never change, so a copy needs no remapping of references, and the
+runtime never changes a world that a `State` holds: old states stay valid
+for search.
 """
 
 from __future__ import annotations
@@ -23,17 +29,21 @@ if TYPE_CHECKING:
 
 
 class Obj:
-    """An instance of a TGPL class. `fields` holds attributes and built-in state."""
+    """An instance of a TGPL class: a handle shared by every world that has the object.
 
-    __slots__ = ("cls", "serial", "name", "ref", "fields", "owners")
+    Its fields live in the world (`World.data`), except for objects outside every world's
+    state (`fixed`: the connections of square and hex groups, a move's PlayerChoiceEvent),
+    which hold their own fields and never change.
+    """
 
-    def __init__(self, cls: RClass, serial: int, name: str):
+    __slots__ = ("cls", "serial", "name", "ref", "fixed")
+
+    def __init__(self, cls: RClass, serial: int, name: str, fixed: dict | None = None):
         self.cls = cls
-        self.serial = serial  # creation order across the whole world
+        self.serial = serial  # creation order across the world's history; -1 for fixed objects
         self.name = name  # stable readable reference: Type#k, Group[i][j]
         self.ref = ("@", name)  # how state keys refer to the object
-        self.fields: dict[str, object] = {}
-        self.owners: list[int] = []  # players; one for local objects, several for group ones
+        self.fixed = fixed
 
     def __repr__(self) -> str:
         return self.name
@@ -48,14 +58,21 @@ class Control:
     phase: str | None = None
 
 
+_NO_OWNERS: tuple = ()
+
+
 class World:
     __slots__ = (
-        "objects", "globals", "control", "rng", "log", "result", "counters", "players", "transients",
-        "_by_class", "_by_name",
+        "objects", "data", "owners", "owned", "frozen", "globals", "control", "rng", "log", "result",
+        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone",
     )
 
     def __init__(self, players: int, seed: int):
-        self.objects: list[Obj] = []
+        self.objects: list[Obj] = []  # in creation order
+        self.data: dict[Obj, dict] = {}  # each object's fields, shared with copies until owned
+        self.owners: dict[Obj, tuple[int, ...]] = {}  # players; one for local objects, several for group ones
+        self.owned: set[Obj] = set()  # objects whose fields dict this world may change
+        self.frozen: dict[Obj, tuple] = {}  # each object's part of the state key, until it changes
         self.globals: dict[str, Obj] = {}  # global classes' single instances, by class name
         self.control = Control()
         self.rng = Pcg32(seed)
@@ -64,18 +81,34 @@ class World:
         self.counters: dict[str, int] = {}  # per type name, for Type#k names
         self.players = players
         self.transients = 0  # live event objects: drop_unreferenced has work only when > 0
+        self.serials = 0  # the next object's serial
+        # Indexes over the objects, shared by copies (the same handles), replaced (never
+        # changed) when objects are created or dropped.
         self._by_class: dict[int, list[Obj]] | None = None
-        self._by_name: dict[str, int] | None = None  # name -> serial, shared by copies
+        self._by_name: dict[str, Obj] | None = None
+        self._everyone: frozenset | None = None
+
+    # ------------------------------------------------------------ reading
+    def fields(self, obj: Obj) -> dict:
+        """The object's fields, to read (`own` before changing them or what they hold)."""
+        found = self.data.get(obj)
+        return found if found is not None else obj.fixed
+
+    def owners_of(self, obj: Obj) -> tuple[int, ...]:
+        return self.owners.get(obj, _NO_OWNERS)
+
+    def everyone(self) -> frozenset:
+        """Every object of the world: read-only code treats them all as owned (nothing changes)."""
+        found = self._everyone
+        if found is None:
+            found = self._everyone = frozenset(self.objects)
+        return found
 
     def named(self, name: str) -> Obj | None:
-        # The index maps names to serials, not objects, so that a copy (same objects at
-        # the same serials) shares it instead of building its own; it is replaced, never
-        # changed, when objects are created or dropped.
         index = self._by_name
         if index is None:
-            index = self._by_name = {o.name: o.serial for o in self.objects}
-        serial = index.get(name)
-        return self.objects[serial] if serial is not None else None
+            index = self._by_name = {o.name: o for o in self.objects}
+        return index.get(name)
 
     def of_class(self, rc: RClass) -> list[Obj]:
         """The objects that are a `rc`, in creation order (cached until an object is created)."""
@@ -84,8 +117,22 @@ class World:
             index = self._by_class = {}
         found = index.get(id(rc))
         if found is None:
-            found = index[id(rc)] = [o for o in self.objects if o.cls.is_a(rc)]
+            found = index[id(rc)] = [o for o in self.objects if rc in o.cls.ancestry]
         return found
+
+    # ------------------------------------------------------------ changing
+    def own(self, obj: Obj) -> dict:
+        """The object's fields, this world's own copy: free to change, with what they hold."""
+        if obj in self.owned:
+            return self.data[obj]
+        fields = self.data[obj] = _copy_fields(self.data[obj])
+        self.owned.add(obj)
+        self.frozen.pop(obj, None)
+        return fields
+
+    def set_owners(self, obj: Obj, owners: tuple[int, ...]) -> None:
+        self.owners[obj] = owners
+        self.frozen.pop(obj, None)
 
     def drop_unreferenced(self, transient) -> None:
         """Forget transient objects (thrown events) that nothing in the game refers to.
@@ -95,92 +142,75 @@ class World:
         """
         if not self.transients:
             return
-        reachable: set[int] = set()
-        todo = [v for o in self.objects if not transient(o) for v in o.fields.values()]
+        data = self.data
+        reachable: set[Obj] = set()
+        todo = [v for o in self.objects if not transient(o) for v in data[o].values()]
         while todo:
             v = todo.pop()
             c = v.__class__
             if c is Obj:
-                if id(v) not in reachable:
-                    reachable.add(id(v))
-                    todo.extend(v.fields.values())
+                if v not in reachable and v.fixed is None:
+                    reachable.add(v)
+                    todo.extend(data[v].values())
             elif c is list:
                 todo.extend(v)
             elif c is dict:
                 todo.extend(v.keys())
                 todo.extend(v.values())
-        kept = [o for o in self.objects if not transient(o) or id(o) in reachable]
+        kept = [o for o in self.objects if not transient(o) or o in reachable]
         self.transients -= len(self.objects) - len(kept)
         if len(kept) == len(self.objects):
             return
-        for i, o in enumerate(kept):
-            o.serial = i
+        for o in self.objects:
+            if transient(o) and o not in reachable:
+                del data[o]
+                self.owners.pop(o, None)
+                self.owned.discard(o)
+                self.frozen.pop(o, None)
         self.objects = kept
-        self._by_class = self._by_name = None
+        self._by_class = self._by_name = self._everyone = None
 
     def new_object(self, cls: RClass, name: str | None = None) -> Obj:
         if name is None:
             k = self.counters.get(cls.name, 0)
             self.counters[cls.name] = k + 1
             name = f"{cls.name}#{k}"
-        obj = Obj(cls, len(self.objects), name)
+        obj = Obj(cls, self.serials, name)
+        self.serials += 1
         self.objects.append(obj)
-        self._by_class = self._by_name = None
+        self.data[obj] = {}
+        self.owned.add(obj)
+        self._by_class = self._by_name = self._everyone = None
         return obj
 
     def clear(self) -> None:
-        """Empty every object of a world that is no longer used, so that it is freed at once.
+        """Let go of a world that is no longer used (it must not be used afterwards).
 
-        Objects refer to each other in cycles; without this the world waits for a full
-        run of the cyclic garbage collector. Objects that worlds share (fixed connections,
-        detached events, serial < 0) are not in `objects` and are left alone. The world
-        and its objects must not be used afterwards.
+        Handles refer to no world, so a world holds no reference cycle and is freed as
+        soon as it is dropped; this only drops its tables early.
         """
-        for obj in self.objects:
-            obj.fields = None
         self.objects = []
+        self.data = {}
+        self.owners = {}
+        self.owned = set()
+        self.frozen = {}
         self.globals = {}
-        self._by_class = self._by_name = None
 
     def copy(self) -> World:
-        """A deep copy: every object is cloned and references point at the clones.
+        """A copy sharing every object's fields with this world until either changes them.
 
-        Objects are cloned by serial (a world's objects list is indexed by serial),
-        and only fields holding objects or collections are rewritten: the copy is
-        the hot path of search, simulation and verification, so the common cases
-        (an object, a list of scalars and objects) are handled inline rather than
-        by a call per value.
+        Both worlds give up their ownership: from now on each copies a dict before it
+        changes it (`own`). The copy is the hot path of search, simulation and
+        verification: a few dict and list copies, whatever the number of objects.
         """
+        self.owned = set()
         new = World.__new__(World)
-        objects = []
-        append = objects.append
-        new_obj = Obj.__new__
-        for obj in self.objects:
-            clone = new_obj(Obj)
-            clone.cls = obj.cls
-            clone.serial = obj.serial
-            clone.name = obj.name
-            clone.ref = obj.ref
-            clone.owners = obj.owners[:]
-            append(clone)
-        for obj, clone in zip(self.objects, objects):
-            fields = obj.fields.copy()
-            for k, v in fields.items():
-                c = v.__class__
-                if c is Obj:
-                    if v.serial >= 0:
-                        fields[k] = objects[v.serial]
-                elif c is list:
-                    fields[k] = [
-                        (objects[x.serial] if x.serial >= 0 else x) if x.__class__ is Obj
-                        else _copy_value(x, objects) if x.__class__ in _COLLECTIONS else x
-                        for x in v
-                    ]
-                elif c is dict:
-                    fields[k] = _copy_value(v, objects)
-            clone.fields = fields
-        new.objects = objects
-        new.globals = {k: objects[v.serial] for k, v in self.globals.items()}
+        new.objects = self.objects[:]
+        new.data = self.data.copy()
+        new.owners = self.owners.copy()
+        new.owned = set()
+        new.frozen = self.frozen.copy()
+        new.globals = self.globals.copy()
         c = self.control
         new.control = Control(c.player, c.turn, c.phase)
         new.rng = self.rng.copy()
@@ -189,32 +219,39 @@ class World:
         new.counters = self.counters.copy()
         new.players = self.players
         new.transients = self.transients
-        new._by_class = None
-        new._by_name = self._by_name  # names to serials: the same in the copy
+        new.serials = self.serials
+        new._by_class = self._by_class  # the same handles: the indexes hold for the copy
+        new._by_name = self._by_name
+        new._everyone = self._everyone
         return new
 
 
-def _copy_value(v, objects: list[Obj]):
-    """`v` with every object replaced by its clone in `objects` (collections copied, scalars kept)."""
+def _copy_fields(fields: dict) -> dict:
+    """A fields dict with every list and table in it copied (objects are handles: kept)."""
+    out = fields.copy()
+    for k, v in out.items():
+        c = v.__class__
+        if c is list or c is dict:
+            out[k] = _copy_value(v)
+    return out
+
+
+def _copy_value(v):
+    """`v` with its lists and tables copied, deeply (scalars and objects kept)."""
     c = v.__class__
-    if c is Obj:
-        return objects[v.serial] if v.serial >= 0 else v  # a detached object (a PlayerChoiceEvent) is shared
     if c is list:
-        return [
-            (objects[x.serial] if x.serial >= 0 else x) if x.__class__ is Obj
-            else _copy_value(x, objects) if x.__class__ in _COLLECTIONS else x
-            for x in v
-        ]
+        return [_copy_value(x) if x.__class__ in _COLLECTIONS else x for x in v]
     if c is dict:
         return {
-            (_copy_value(k, objects) if k.__class__ in _DEEP else k): (_copy_value(x, objects) if x.__class__ in _DEEP else x)
+            (_copy_value(k) if k.__class__ in _COLLECTIONS else k): (_copy_value(x) if x.__class__ in _COLLECTIONS else x)
             for k, x in v.items()
         }
     return v
 
 
-_DEEP = frozenset((Obj, list, dict))
 _COLLECTIONS = frozenset((list, dict))
+# Field values a read hands out as they are: nothing the game could change in place.
+PLAIN = frozenset((float, bool, str, int, type(None), Obj))
 
 
 def to_player(value, players: int) -> int:

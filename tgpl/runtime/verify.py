@@ -33,12 +33,10 @@ class RuntimeMachine:
             entry[1] += 1
 
     def release(self, state: State) -> None:
-        """Break the reference cycles of a state's world once explore is done with the state.
+        """Let go of a state's world once explore is done with the state (`World.clear`).
 
-        A world's objects refer to each other (a tile to its group, the group to its
-        tiles), so a dropped world is freed only by Python's cyclic garbage collector,
-        whose full collections then traverse every live and dead world: on tic-tac-toe
-        that was a third of the exploration. Every world handed out here belongs to one
+        Worlds share the fields of objects they did not change, and hold no reference
+        cycles, so this only frees a world's tables early. Every world handed out here belongs to one
         state, except that a pending state re-runs its segment from the world it started
         from (`base`), which a state that may already be released owns (or no state, for a
         copy made at a phase's entry); such a world is cleared when both its state and the
