@@ -550,12 +550,19 @@ class Worker:
         if self.proc is None or not self.proc.is_alive():
             self._start()
         self.conn.send(case)
+        start = time.perf_counter()
         if self.conn.poll(LIMITS[case.command] * 2 + 10):
             try:
                 return self.conn.recv()
             except EOFError:
                 pass
             self.stop()
+            if time.perf_counter() - start >= LIMITS[case.command]:
+                # the time limit's alarm went off inside clingo, which ends the process on an exception raised
+                # in its callbacks ("error in SolveEventHandler::on_statistics going to terminate"): the case
+                # overran its limit, as the interruptible runaways do
+                return Result("runaway", f"runaway {case.command} (in clingo)", None, "",
+                              "the worker ended when its time limit interrupted clingo")
             return Result("traceback", f"worker died {case.command}", None, "", "the worker process died")
         self.stop()
         return Result("runaway", f"runaway {case.command} (not interruptible)", None, "", "killed")
