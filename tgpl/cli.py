@@ -494,21 +494,20 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
 DEFAULT_ENGINE = "runtime"
 
 
-def _chance(path: str, seed: int) -> dict | None:
-    """Where a .tgpl game shuffles, with the seed its explored states are those of (None: no chance)."""
+def _chance(program, seed: int) -> dict | None:
+    """Where a .tgpl game (its checked program; None for GDL) shuffles, with the seed its explored states are
+    those of (None: no chance)."""
     from tgpl.frontend.after_setup import chance_sites
-    from tgpl.frontend.loader import load_program
 
-    if not path.lower().endswith(".tgpl"):
-        return None
-    sites = chance_sites(load_program(path))  # loaded and checked already, by the machine
+    sites = chance_sites(program) if program is not None else []
     if not sites:
         return None
     return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
 
 
 def _machine(path: str, engine: str = "runtime", seed: int = 0):
-    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load).
+    """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load), and the checked
+    TGPL program it plays (None for a .kif game).
 
     A .tgpl game is explored on the runtime, or with engine "clingo" lowered to GDL and
     explored by the clingo reasoner (same states, same move texts and role names).
@@ -518,7 +517,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0):
         from tgpl.asp.verify import GdlMachine
 
         try:
-            return GdlMachine(GdlGame.load(path))
+            return GdlMachine(GdlGame.load(path)), None
         except GdlLoadError as e:
             click.echo(e.render(), err=True)
             sys.exit(2)
@@ -528,10 +527,11 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0):
 
         game, lowered = _lowered(path, seed, None)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
-        return GdlMachine(GdlGame(lowered.program), roles, lowered.move_texts)
+        return GdlMachine(GdlGame(lowered.program), roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
-    return RuntimeMachine(_load_game(path), seed)
+    game = _load_game(path)
+    return RuntimeMachine(game, seed), game.program
 
 
 def _guard(max_seconds: float | None, max_memory_mb: int | None):
@@ -642,12 +642,12 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     if horizon is not None:
         _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed)
         return
-    machine = _machine(game, engine, seed)
+    machine, program = _machine(game, engine, seed)
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                  stop=_time_limit(max_seconds))
     rep = check(g)
     rep["game"] = game
-    rep["chance"] = _chance(game, seed)
+    rep["chance"] = _chance(program, seed)
     if rep["chance"] is not None:
         for problem in rep["problems"]:
             problem["message"] += f" (for seed {seed})"
@@ -931,8 +931,8 @@ def compare(a, b, max_states, as_json):
     import json
     from tgpl.verify.graph import compare as bisimilar
 
-    ga = _explore(a, _machine(a), max_states, quiet=as_json)
-    gb = _explore(b, _machine(b), max_states, quiet=as_json)
+    ga = _explore(a, _machine(a)[0], max_states, quiet=as_json)
+    gb = _explore(b, _machine(b)[0], max_states, quiet=as_json)
     if not (ga.complete and gb.complete):
         click.echo(f"error: more than {max_states} states: cannot compare (raise --max-states)", err=True)
         sys.exit(2)

@@ -35,9 +35,9 @@ from tgpl.lowering.segments import (
 )
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, Partial, UObj,
+    FALSE, TRUE, UNDEF, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
-    cases_of, conj, disj, lit, literal_value, literals, scalar_constant, settle, vkey,
+    cases_of, conj, disj, is_bool_table, lit, literal_value, literals, scalar_constant, settle, value_identity,
 )
 
 _MISSING = object()
@@ -314,7 +314,7 @@ class Emitter:
                 self._version_names[slot] = name
             self._calls[group] = name
             terms = tuple(self.value(a) for a in key.args)
-            bools = {vkey(x) for x, _ in key.cases} == {vkey(True), vkey(False)}
+            bools = is_bool_table(key.cases)
             for value, f in key.cases:
                 if bools and value is False:
                     continue  # false is the negation of true (execute._call_literal)
@@ -614,7 +614,7 @@ class Emitter:
                         continue  # next is the view (below)
                     for x, f in cases_of(v):
                         if x is not UNDEF and conj(p.pc, f) is not FALSE:
-                            key = (cell, _identity(x))
+                            key = (cell, value_identity(x))
                             cells.setdefault(key, []).append((p.pc, f))
                             values[key] = x
                 key = ("control", p.control, None)
@@ -723,15 +723,6 @@ def _any(pcs: list[Formula]) -> Formula:
     if len(unique) == 1:
         return unique[0]
     return Formula("or", tuple(unique))
-
-
-def _identity(v) -> object:
-    """Values written by several paths are shared objects (or equal constants): a key for grouping them."""
-    if isinstance(v, (Choice, Formula, Num, Partial)):
-        return ("sym", v)  # hashed by their cases: equal values made on different paths group together
-    if isinstance(v, UObj):
-        return ("o", v.name)
-    return ("v", type(v).__name__, v)
 
 
 def _eq(a, b) -> bool:

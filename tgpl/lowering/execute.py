@@ -32,8 +32,8 @@ from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
-    equal_concrete, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare, sym_equal,
-    sym_not, truth, vkey,
+    equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare,
+    sym_equal, sym_not, truth, value_identity, vkey,
 )
 from tgpl.lowering.universe import StaticTable, Universe
 
@@ -204,6 +204,7 @@ class Executor:
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
         self.steps = 0  # statements run on paths, against STEP_LIMIT
+        self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
         self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
         self.turns = {name: t.defn for name, t in program.turns.items()}
@@ -440,8 +441,7 @@ class Executor:
 
     def loop(self, cond, body, post, paths: list[Path], span: Span) -> list[Path]:
         done: list[Path] = []
-        names = sorted({n.name for n in ast.walk(cond) if isinstance(n, ast.Name)}) if cond is not None else []
-        leaves = self._may_leave(body)
+        names, leaves = self._loop_facts(cond, body)
         before = None  # what the condition read at the previous pass, when it was true and concrete on every path
         for _ in range(LOOP_LIMIT):
             entry = paths[0].pc if len(paths) == 1 else None
@@ -483,6 +483,15 @@ class Executor:
             if entry is not None and len(paths) == 1 and len(done) > exits:
                 paths[0].pc = _remainder(entry, [q.pc for q in done[exits:]], paths[0].pc)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
+
+    def _loop_facts(self, cond, body: ast.Block) -> tuple[list[str], bool]:
+        """The names a loop's condition reads and whether its body may leave it (read once per loop: a loop in a
+        function runs once for every call)."""
+        found = self._loops.get(id(body))
+        if found is None:
+            names = sorted({n.name for n in ast.walk(cond) if isinstance(n, ast.Name)}) if cond is not None else []
+            found = self._loops[id(body)] = (names, self._may_leave(body))
+        return found
 
     def _may_leave(self, body: ast.Block) -> bool:
         """Can a pass of a loop with this body end it other than through its condition: a `return`, a
@@ -1229,7 +1238,7 @@ def _call_literal(function: str, args: tuple, value, table: tuple) -> Formula:
     `not x`, and a write both make is one rule once their conditions meet
     (tgpl.lowering.minimize), not one per outcome of the win check that follows it.
     """
-    if value is False and {vkey(x) for x, _ in table} == {vkey(True), vkey(False)}:
+    if value is False and is_bool_table(table):
         return neg(lit(CallLit(function, args, True, table)))
     return lit(CallLit(function, args, value, table))
 
@@ -1240,17 +1249,7 @@ def _reads(p: Path, names: list[str]) -> tuple:
     for n in names:
         scope = p.lookup(n) if p.stack else None
         values.append(_freeze(scope[n]) if scope is not None else _MISSING)
-    return tuple(values), tuple(sorted((c, _identity_of(v)) for c, v in p.store.items()))
-
-
-def _identity_of(v) -> object:
-    if isinstance(v, UObj):
-        return ("o", v.name)
-    try:
-        hash(v)
-    except TypeError:
-        return ("id", id(v))
-    return (type(v).__name__, v)
+    return tuple(values), tuple(sorted((c, value_identity(v)) for c, v in p.store.items()))
 
 
 def _concrete(args: tuple) -> bool:

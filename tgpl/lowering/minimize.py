@@ -20,7 +20,7 @@ disjunction too large to minimize within the budget is returned as it was.
 
 from __future__ import annotations
 
-from tgpl.lowering.symbolic import FALSE, TRUE, Formula, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Formula, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -111,15 +111,16 @@ def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
         return terms
     out = list(terms)
     for i, t in enumerate(out):
-        for c in sorted(t, key=lambda c: c.id):
-            g = c.parts[0] if c.kind == "not" else None
-            if g is None or g.kind not in ("or", "and"):
-                continue
-            family = _Family()
-            for j, u in enumerate(out):
-                if j != i:
-                    family.add(u)
-            if all(family.covers(_term(p)) for p in (g.parts if g.kind == "or" else (g,))):
+        negations = [c for c in sorted(t, key=lambda c: c.id) if c.kind == "not" and c.parts[0].kind in ("or", "and")]
+        if not negations:
+            continue
+        others = _Family()  # every term but this one, which only this one's conjuncts change
+        for j, u in enumerate(out):
+            if j != i:
+                others.add(u)
+        for c in negations:
+            g = c.parts[0]
+            if all(others.covers(_term(p)) for p in (g.parts if g.kind == "or" else (g,))):
                 t = out[i] = t - {c}
     return _absorb(out)
 
@@ -135,20 +136,20 @@ class _Family:
     """Terms, indexed so that "does some term contain only literals of r" looks at few of them."""
 
     def __init__(self) -> None:
-        self.by_first: dict[Formula, list[frozenset]] = {}
+        self.by_last: dict[Formula, list[frozenset]] = {}  # each term under its last-made conjunct
         self.empty = False
 
     def add(self, t: frozenset) -> None:
         if not t:
             self.empty = True
         else:
-            self.by_first.setdefault(max(t, key=lambda c: c.id), []).append(t)
+            self.by_last.setdefault(max(t, key=lambda c: c.id), []).append(t)
 
     def covers(self, r: frozenset) -> bool:
         if self.empty:
             return True
         for c in r:
-            for k in self.by_first.get(c, ()):
+            for k in self.by_last.get(c, ()):
                 if k <= r:
                     return True
         return False
@@ -215,4 +216,4 @@ def _absorb(terms: list[frozenset]) -> list[frozenset]:
     return out
 
 
-__all__ = ["minimize", "prime_implicants", "TRUE"]
+__all__ = ["minimize", "prime_implicants"]

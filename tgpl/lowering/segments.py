@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.frontend.outcomes import scalar_text, string_literal
-from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, ClassType
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType
 from tgpl.lowering.execute import Executor, NotLowerable, Path
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
@@ -93,17 +93,11 @@ def written_attributes(program) -> set[str]:
                 names.add(t.name)
             elif isinstance(t, ast.Name) and id(t) in program.implicit_this:
                 names.add(t.name)
-        elif isinstance(node, ast.Call) and _callee_name(node.callee) == "move_to":
-            names.add("tile")  # a piece's place: the built-in attribute move_to() sets
+        elif isinstance(node, ast.Call):
+            ct = program.types.get(id(node.callee))
+            if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "move_to":
+                names.add("tile")  # a piece's place: the built-in attribute move_to() sets
     return names
-
-
-def _callee_name(callee) -> str | None:
-    if isinstance(callee, ast.Member):
-        return callee.name
-    if isinstance(callee, ast.Name):
-        return callee.name
-    return None
 
 
 class Lowering:

@@ -549,6 +549,21 @@ def scalar_constant(v) -> str | None:
     return None
 
 
+def value_identity(v) -> object:
+    """A key under which equal values group: symbolic values by their structure (equal ones made on different
+    paths group together), objects by name, constants by type and value (1 and true apart)."""
+    if isinstance(v, (Choice, Formula, Num, Partial)):
+        return ("sym", v)
+    if isinstance(v, UObj):
+        return ("o", v.name)
+    return ("v", type(v).__name__, v)
+
+
+def is_bool_table(cases: tuple) -> bool:
+    """Are these the cases of a call that returns true or false (and nothing else)?"""
+    return {vkey(x) for x, _ in cases} == {vkey(True), vkey(False)}
+
+
 def literal_value(x):
     """A concrete value as literals and call relations record it: numbers as floats, the rest as they are."""
     if isinstance(x, (bool, str, UObj)) or x is None:
