@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.asp.gdl_to_asp import ClingoNames, _variable
+from tgpl.asp.tables import join_tables, table_relations
 from tgpl.lowering.ir import Atom, Distinct, Literal, Not, Program, Rule, Term, expand_or
 
 RESERVED = frozenset({"holds", "time", "t", "horizon", "ended", "steps"})
@@ -172,11 +173,14 @@ def encode_incremental(program: Program) -> AspEncoding:
 # ------------------------------------------------------------------ writing
 def _groups(program: Program, kinds: RelationKinds) -> dict[str, list[Rule]]:
     groups: dict[str, list[Rule]] = {"static": [], "init": [], "state": [], "moving": [], "next": []}
+    tables = table_relations(program)
     for rule in program.rules:
         r = rule.head.relation
         kind = r if r in ("init", "next") else "state" if r in kinds.state else "moving" if r in kinds.moving \
             else "static"
-        groups[kind].extend(expand_or(rule))
+        for one in expand_or(rule):
+            # a timed rule joins its tables away: see tgpl/asp/tables.py for why gringo needs it
+            groups[kind].extend([one] if kind == "static" else join_tables(one, tables))
     return groups
 
 

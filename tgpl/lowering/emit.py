@@ -679,7 +679,7 @@ class Emitter:
                                              self.class_members())
         tables: list[Rule] = []
         for _ in range(4):  # merged relations make their users alike, and folded rules make relations alike
-            body_rules, more = fold(body_rules, self.domain_of, body_tables=self.logic.horn is not None)
+            body_rules, more = fold(body_rules, self.domain_of, body_tables=True)
             body_rules, rows = merge_relations(body_rules)
             tables += more + rows
             if not more and not rows:

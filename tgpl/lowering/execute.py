@@ -73,10 +73,11 @@ class Path:
     views: dict = field(default_factory=dict)  # attribute -> the view its reads go through (see `checkpoint`)
     dirty: frozenset = frozenset()  # cells written since their attribute's view was taken: read from the store
     visited: frozenset = frozenset()  # views this path has contributed to
+    known: frozenset = frozenset()  # cells its caller wrote a value other than null to (`defined_once`)
 
     def fork(self, pc: Formula) -> Path:
         return Path(pc, dict(self.store), self.control, self.pending, _copy_stack(self.stack),
-                    self.status, self.result, dict(self.views), self.dirty, self.visited)
+                    self.status, self.result, dict(self.views), self.dirty, self.visited, self.known)
 
     @property
     def frame(self) -> Frame:
@@ -119,7 +120,27 @@ def _copy_stack(stack: list[Frame]) -> list[Frame]:
 
 
 def _freeze(v, mask_bools: bool = False):
-    """A hashable picture of a local value; with mask_bools, bools and formulas all look alike."""
+    """A hashable picture of a local value; with mask_bools, bools and formulas all look alike.
+
+    Paths are compared at every join, so the common types are told by `type` first (the general
+    case below is the definition; this is only its fast way for exact types)."""
+    kind = type(v)
+    if kind is int or kind is float:
+        return ("n", float(v))
+    if kind is str or v is None:
+        return v
+    if kind is UObj:
+        return ("o", v.name)
+    if kind is bool:
+        return "B" if mask_bools else ("b", v)
+    if kind is Formula:
+        return "B" if mask_bools else v
+    if kind is list:
+        return ("L", tuple([_freeze(x, mask_bools) for x in v]))
+    return _freeze_general(v, mask_bools)
+
+
+def _freeze_general(v, mask_bools: bool):
     if mask_bools and (isinstance(v, (bool, Formula)) or (isinstance(v, Choice) and _boolish(v))):
         return "B"
     if isinstance(v, list):
@@ -133,6 +154,13 @@ def _freeze(v, mask_bools: bool = False):
     if isinstance(v, StaticTable):
         return ("S", id(v))
     return v
+
+
+def _never_null(v) -> bool:
+    """A written value that is null in no case (a Partial may keep the old value, which may be null)."""
+    if isinstance(v, Choice):
+        return all(x is not None and x is not UNDEF for x, _ in v.cases)
+    return v is not None and v is not UNDEF and not isinstance(v, Partial)
 
 
 def _boolish(v: Choice) -> bool:
@@ -325,7 +353,10 @@ class Executor:
     def read(self, p: Path, obj: UObj, name: str, span: Span):
         cell = (obj.name, name)
         if name in p.views and cell not in p.dirty and cell in self.viewable:
-            return self.view_reader(p.views[name], obj.name, name)
+            v = self.view_reader(p.views[name], obj.name, name)
+            if cell in p.known and isinstance(v, Choice):  # the caller wrote it: null is not a case
+                v = choice((x, f) for x, f in v.cases if x is not None)
+            return v
         if cell in p.store:
             v = p.store[cell]
             if isinstance(v, Partial):  # left as it is: paths that share it can still be merged
@@ -862,16 +893,21 @@ class Executor:
             return compiled
         store = tuple(sorted(((c, v) for c, v in p.store.items() if c[1] not in p.views or c in p.dirty),
                              key=lambda cv: cv[0]))
+        # Cells the caller wrote and reads through its views hold what it wrote: where that is never null,
+        # the body need not consider null there (Connect Four's MakesFour then compares the dropped disc
+        # with two colours, not three). Every caller sharing the relation knows the same.
+        known = p.known | frozenset(c for c, v in p.store.items() if c[1] in p.views and c not in p.dirty
+                                    and c in self.viewable and _never_null(v))
         try:
             key = (fi.name, tuple(vkey(a) for a in args), tuple(sorted(p.views.items())), p.dirty, store,
-                   p.control, p.pending)
+                   p.control, p.pending, known)
             hash(key)
         except TypeError:
             return None
         found = self.defined.get(key, _MISSING)
         if found is _MISSING:
             fresh = Path(TRUE, dict(p.store), p.control, p.pending, list(p.stack), None, p.result, dict(p.views),
-                         p.dirty, p.visited)
+                         p.dirty, p.visited, known)
             results = self._invoke(fi, this, given, fresh, span)
             found = None
             if all(q.store == p.store and q.control == p.control and q.pending == p.pending and q.status is None
@@ -881,7 +917,7 @@ class Executor:
                     for x, f in cases_of(v):
                         if x is not UNDEF:
                             cases.setdefault(vkey(x), [x, []])[1].append(conj(q.pc, f))
-                table = tuple((x, minimize(disj(*fs))) for x, fs in cases.values())
+                table = tuple((x, minimize(disj(*fs), distribute=True)) for x, fs in cases.values())
                 if len(table) == 1 and table[0][1] is TRUE:
                     found = ("value", table[0][0])
                 elif len(results) == 1 and results[0][0].pc is TRUE and not isinstance(results[0][1], UObj):

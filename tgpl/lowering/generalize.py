@@ -147,6 +147,12 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[
         if len(rows) != len(members):
             continue  # two rules the same up to a constant repeated: leave them be
         extra: tuple = ()
+        spared = _value_column(general, [names[j] for j in varying], rows, domain_of) if len(varying) > 1 else None
+        if spared is not None:  # a fluent binds that column: the table keeps the others
+            k, excluded = spared
+            general = Rule(general.head, general.body + tuple(Distinct(names[varying[k]], Const(e)) for e in excluded))
+            varying = varying[:k] + varying[k + 1:]
+            rows = sorted(set(r[:k] + r[k + 1:] for r in rows))
         if not (len(varying) == 1 and _bound_within(general, names[varying[0]], {r[0] for r in rows}, domain_of)):
             if len(members) < 3:
                 continue  # a table for two rules saves nothing
@@ -286,6 +292,57 @@ def _bound_within(rule: Rule, var: Var, values: set[str], domain_of) -> bool:
                 if dom is not None and dom <= values:
                     return True
     return False
+
+
+def _value_column(rule: Rule, variables: list[Var], rows: list[tuple], domain_of) -> tuple[int, list[str]] | None:
+    """(k, excluded): the k-th table column, a fluent's value in the body, need not be in the table.
+
+    When the rows are every combination of the other columns with one set S of values
+    of column k, and the fluent the body reads it from holds, on every row, the values
+    S and a few others (`excluded`, the same on every row), the fluent binds the column
+    and `(distinct ?x e)` drops the others: the ground instances stay the rows folded.
+    Connect Four's window rules, one per colour, keep a table of windows, not of windows
+    and colours."""
+    head = {v.name for v in rule.head.variables()}
+    for k, var in enumerate(variables):
+        if var.name in head:
+            continue
+        others = [r[:k] + r[k + 1:] for r in rows]
+        values = {r[k] for r in rows}
+        if len(set(others)) * len(values) != len(rows):
+            continue  # not a product of the other columns and one set of values
+        for lit in rule.body:
+            if not isinstance(lit, Atom):
+                continue
+            for kind, atom, j in _places(lit, var):
+                if j != 1 or len(atom.args) != 2:
+                    continue
+                excluded = _excluded(kind, atom, variables, rows, values, domain_of)
+                if excluded is not None:
+                    return k, excluded
+    return None
+
+
+def _excluded(kind: str, atom, variables: list[Var], rows: list[tuple], values: set[str], domain_of):
+    """The values besides `values` the atom's fluent can hold, the same on every row (at most two), or None."""
+    obj = atom.args[0]
+    position = next((i for i, v in enumerate(variables) if v == obj), None)
+    if not isinstance(obj, Const) and position is None:
+        return None
+    found = None
+    for row in rows:
+        name = obj.name if isinstance(obj, Const) else row[position]
+        node = (Func if kind == "fluent" else Atom)(atom.name if kind == "fluent" else atom.relation,
+                                                       (Const(name), atom.args[1]))
+        dom = domain_of(kind, node, 1)
+        if dom is None or not values <= dom:
+            return None
+        rest = sorted(dom - values)
+        if found is None:
+            found = rest
+        elif rest != found:
+            return None
+    return found if found is not None and len(found) <= 2 else None
 
 
 def _places(atom: Atom, var: Var):

@@ -234,6 +234,28 @@ class Program:
         return "\n".join(map(str, self.rules))
 
 
+# -------------------------------------------------------------- substituting
+def substitute(node, binding: dict[str, Term]):
+    """The term, literal or rule with each variable named in `binding` replaced by its value."""
+    if isinstance(node, Var):
+        return binding.get(node.name, node)
+    if isinstance(node, Const):
+        return node
+    if isinstance(node, Func):
+        return Func(node.name, tuple(substitute(a, binding) for a in node.args))
+    if isinstance(node, Atom):
+        return Atom(node.relation, tuple(substitute(a, binding) for a in node.args))
+    if isinstance(node, Not):
+        return Not(substitute(node.literal, binding))
+    if isinstance(node, Distinct):
+        return Distinct(substitute(node.left, binding), substitute(node.right, binding))
+    if isinstance(node, Or):
+        return Or(tuple(substitute(lit, binding) for lit in node.literals))
+    if isinstance(node, Rule):
+        return Rule(substitute(node.head, binding), tuple(substitute(lit, binding) for lit in node.body))
+    raise TypeError(f"cannot substitute in {node!r}")
+
+
 # -------------------------------------------------------------- normalising
 def expand_or(rule: Rule) -> list[Rule]:
     """The rule as several `or`-free rules (disjunctive normal form of its body).

@@ -40,16 +40,25 @@ def _order(t: frozenset) -> tuple:
     return (len(t), sorted(c.id for c in t))
 
 
-def minimize(f: Formula, expand: bool = False, consensus: bool = True) -> Formula:
+def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False) -> Formula:
     """f, a disjunction, as a smaller equivalent disjunction (or f itself when nothing is gained).
 
     Terms that differ in one literal only (`A & x`, `A & !x`) are merged first, which
     is cheap; when few terms are left, the consensus of any two gives the prime
     implicants. With `expand`, conjunctions of disjunctions (the condition of a merged
     path and a case of what it wrote) are first multiplied out, the contradictory
-    products dropped."""
-    if f.kind != "or" and not (expand and f.kind == "and"):
+    products dropped. With `distribute`, a term's nested disjunctions are multiplied out
+    where the products left (values of one fluent exclude each other) are no more than
+    the term's rule and the relations of its disjunctions: Connect Four's window
+    "(same w0 w1) & (same w0 w2) & (same w0 w3)", each "same" a disjunction over the two
+    colours, is two products, a window of each colour, and no "same" relation."""
+    if f.kind != "or" and not ((expand or distribute) and f.kind == "and"):
         return f
+    if distribute:
+        f = minimize(f, expand, consensus)
+        spread = _absorb(_distribute(f))
+        out = disj(*(conj(*sorted(t, key=lambda c: c.id)) for t in spread))
+        return out if _nested(out) < _nested(f) else f  # fewer relations to ground, if more literals
     terms = _expand(f) if expand else None
     if terms is None:
         if f.kind != "or":
@@ -100,6 +109,29 @@ def _expand(f: Formula) -> list[frozenset] | None:
                 return None
         out.extend(products)
     return out
+
+
+def _distribute(f: Formula) -> list[frozenset]:
+    """The terms of f, each multiplied out where that leaves at most 1 + its nested disjunctions."""
+    out: list[frozenset] = []
+    for p in (f.parts if f.kind == "or" else (f,)):
+        t = _term(p)
+        nested = sum(1 for c in t if c.kind == "or")
+        products = [frozenset()]
+        for c in sorted(t, key=lambda c: c.id) if nested else ():
+            options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
+            products = [u for a in products for b in options if not _contradictory(u := a | b)]
+            if len(products) > 64:  # later conjuncts may still exclude most, but not this many
+                break
+        out.extend(products if nested and len(products) <= 1 + nested else [t])
+        if len(out) > MAX_TERMS:
+            return [_term(p) for p in (f.parts if f.kind == "or" else (f,))]
+    return out
+
+
+def _nested(f: Formula) -> int:
+    """The distinct nested disjunctions in f's terms (each a relation of its own)."""
+    return len({c for p in (f.parts if f.kind == "or" else (f,)) for c in _term(p) if c.kind == "or"})
 
 
 def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
