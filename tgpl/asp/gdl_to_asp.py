@@ -25,6 +25,7 @@ import clingo
 
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, expand_or
 from tgpl.asp.dependencies import DependencyGraph
+from tgpl.asp.tables import join_tables, table_relations
 
 _IDENTIFIER = re.compile(r"[a-z][A-Za-z0-9_]*")
 _RESERVED_PREFIX = "gdl_"
@@ -103,17 +104,25 @@ class ClingoNames:
         return f"{name}({','.join(self.term_text(a, variables) for a in atom.args)})"
 
 
-def rules_to_asp(program: Program, names: ClingoNames, drop_negation: bool = False) -> str:
+def rules_to_asp(program: Program, names: ClingoNames, drop_negation: bool = False,
+                 tables: dict[str, list[Atom]] | None = None) -> str:
     """The program as clingo rules, one per line.
 
     With `drop_negation`, negative literals are left out: the result derives
     everything the game could ever derive, which is how the reasoner finds the
-    fluents and moves of a game that has no `base`/`input`.
+    fluents and moves of a game that has no `base`/`input`. Such a program is
+    grounded with every `next` fed back as `true`, so its rules are recursive and
+    their static tables are joined away first (tgpl/asp/tables.py says why:
+    five in a row's window rule took minutes to ground, not milliseconds);
+    `tables` gives the tables when `program` holds only some of the game's rules.
     """
+    if drop_negation and tables is None:
+        tables = table_relations(program)
     lines: list[str] = []
     for rule in program.rules:
         for plain in expand_or(rule):
-            lines.append(_rule_text(plain, names, drop_negation))
+            for one in join_tables(plain, tables) if drop_negation and plain.body else (plain,):
+                lines.append(_rule_text(one, names, drop_negation))
     return "\n".join(lines) + "\n"
 
 

@@ -231,6 +231,7 @@ class Executor:
         self.views: list[View] = []
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
+        self._control_readers: dict[int, bool] = {}  # id(function definition) -> whether it reads the control
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
@@ -844,7 +845,7 @@ class Executor:
         return self.call_builtin(e, callee, ct, p)
 
     def call_function(self, e: ast.Call, callee, fi, p: Path):
-        if len(p.stack) > CALL_DEPTH:
+        if len(self.where) > CALL_DEPTH:  # the functions being run (a call run once starts a fresh stack)
             raise NotLowerable(e.span, f"calls nested deeper than {CALL_DEPTH}: recursion is not lowerable")
         named = [a for a in e.args if a.name is not None]
         out = []
@@ -898,15 +899,19 @@ class Executor:
         # with two colours, not three). Every caller sharing the relation knows the same.
         known = p.known | frozenset(c for c, v in p.store.items() if c[1] in p.views and c not in p.dirty
                                     and c in self.viewable and _never_null(v))
+        # What the body returns depends on the control state only if it reads it (player.active(), turn.*):
+        # five in a row's MakesFive after either player's claim is one run, not two.
+        control = (p.control, p.pending) if self._reads_control(fi.defn) else None
         try:
             key = (fi.name, tuple(vkey(a) for a in args), tuple(sorted(p.views.items())), p.dirty, store,
-                   p.control, p.pending, known)
+                   control, known)
             hash(key)
         except TypeError:
             return None
         found = self.defined.get(key, _MISSING)
         if found is _MISSING:
-            fresh = Path(TRUE, dict(p.store), p.control, p.pending, list(p.stack), None, p.result, dict(p.views),
+            # the body sees its own frame only: the caller's frames need not be copied and compared with it
+            fresh = Path(TRUE, dict(p.store), p.control, p.pending, [], None, p.result, dict(p.views),
                          p.dirty, p.visited, known)
             results = self._invoke(fi, this, given, fresh, span)
             found = None
@@ -935,6 +940,36 @@ class Executor:
             if q.pc is not FALSE:
                 out.append((q, x))
         return out
+
+    def _reads_control(self, defn) -> bool:
+        """Whether a function, or one it may call (any class's function of a called name), reads the control
+        state: the active player, turn or phase, or passes the turn."""
+        found = self._control_readers.get(id(defn))
+        if found is None:
+            found = False
+            seen: set[int] = set()
+            code = [defn]
+            while code and not found:
+                node = code.pop()
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+                for n in ast.walk(node):
+                    if not isinstance(n, ast.Call):
+                        continue
+                    ct = self.types.get(id(n.callee))
+                    if not isinstance(ct, CallableType):
+                        found = True  # a call the checker did not resolve: assume the worst
+                    elif ct.kind == "builtin" and ct.target.name.split(".")[0] in ("player", "turn"):
+                        found = True
+                    elif ct.kind == "function":
+                        code.append(ct.target.defn)
+                        code.extend(info.functions[ct.name].defn for info in self.program.classes
+                                    if ct.name in info.functions)
+                    if found:
+                        break
+            self._control_readers[id(defn)] = found
+        return found
 
     def compiled_call(self, fi, this, given: dict, p: Path):
         """A call of a function compiled to rules with variables (tgpl.lowering.horn): one path per result.
