@@ -231,6 +231,11 @@ class Executor:
         self.views: list[View] = []
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
+        self._expr_methods: dict[type, object] = {}  # AST class -> its expr_ method (eval runs very often)
+        self._stmt_methods: dict[type, object] = {}
+        self._calling: dict[int, bool] = {}
+        self._pure: dict[int, bool] = {}  # id(expression) -> `_pure`  # id(expression) -> whether it calls code (`_calls`)
+        self._probing = 0  # evaluations under way whose path condition stands for many (`_eval_shared`)
         self._control_readers: dict[int, bool] = {}  # id(function definition) -> whether it reads the control
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
@@ -339,6 +344,8 @@ class Executor:
             n = 0
             while (site, attr, n) in self.view_ids and self.view_ids[(site, attr, n)] in p.visited:
                 n += 1
+            if self._probing:
+                raise _Contribution()  # see `_eval_shared`
             vid = self.view_ids.get((site, attr, n))
             if vid is None:
                 vid = len(self.views)
@@ -411,9 +418,12 @@ class Executor:
         return self.merge(paths)
 
     def stmt(self, s: ast.Stmt, paths: list[Path]) -> list[Path]:
-        method = getattr(self, "stmt_" + type(s).__name__, None)
+        kind = type(s)
+        method = self._stmt_methods.get(kind)
         if method is None:
-            raise NotLowerable(s.span, f"{type(s).__name__} statements are not lowerable")
+            method = self._stmt_methods[kind] = getattr(self, "stmt_" + kind.__name__, None)
+            if method is None:
+                raise NotLowerable(s.span, f"{kind.__name__} statements are not lowerable")
         out: list[Path] = []
         for p in paths:
             self.steps += 1
@@ -595,18 +605,61 @@ class Executor:
 
     # ============================================================ expressions
     def eval(self, e: ast.Expr, p: Path, want=None) -> list[tuple[Path, object]]:
-        method = getattr(self, "expr_" + type(e).__name__, None)
+        kind = type(e)
+        method = self._expr_methods.get(kind)
         if method is None:
-            raise NotLowerable(e.span, f"{type(e).__name__} expressions are not lowerable")
-        if isinstance(e, ast.InitList):
+            method = self._expr_methods[kind] = getattr(self, "expr_" + kind.__name__, None)
+            if method is None:
+                raise NotLowerable(e.span, f"{kind.__name__} expressions are not lowerable")
+        if kind is ast.InitList:
             return method(e, p, want)
         return method(e, p)
 
     def eval_all(self, es: list, p: Path) -> list[tuple[Path, list]]:
         out: list[tuple[Path, list]] = [(p, [])]
         for e in es:
+            shared = self._eval_shared(e, out) if len(out) > 1 and self._calls(e) else None
+            if shared is not None:
+                out = shared
+                continue
             out = [(q2, vals + [v]) for q, vals in out for q2, v in self.eval(e, q)]
         return out
+
+    def _calls(self, e: ast.Expr) -> bool:
+        """Whether e calls code (the evaluations worth sharing)."""
+        found = self._calling.get(id(e))
+        if found is None:
+            found = self._calling[id(e)] = any(isinstance(n, ast.Call) for n in ast.walk(e))
+        return found
+
+    def _eval_shared(self, e: ast.Expr, out: list[tuple[Path, list]]) -> list[tuple[Path, list]] | None:
+        """e evaluated once for paths that differ in their conditions only, not once per path.
+
+        Connect Four's `1 + Run(...) + Run(...)`: the first call leaves one path per run
+        length, alike but for its condition, and the second call would run again on each.
+        Run once on a path whose condition is true, its results hold under any condition,
+        so each pair of a path and a result is their conjunction. Only where nothing in e
+        depends on the condition: a view contribution records its path's condition, so an
+        evaluation that would make one is abandoned (None: evaluate per path)."""
+        first = out[0][0]
+        state = _state(first)
+        if any(_state(q) != state for q, _ in out[1:]):
+            return None
+        probe = first.fork(TRUE)
+        self._probing += 1
+        try:
+            results = self.eval(e, probe)
+        except (_Contribution, NotLowerable):
+            return None
+        finally:
+            self._probing -= 1
+        shared = []
+        for q, vals in out:
+            for r, v in results:
+                pc = conj(q.pc, r.pc)
+                if pc is not FALSE:
+                    shared.append((r.fork(pc), vals + [restrict(v, pc)]))
+        return shared
 
     def expr_NumberLit(self, e, p):
         return [(p, float(e.value))]
@@ -731,7 +784,10 @@ class Executor:
             if ta is None:
                 continue
             fa, na = ta
-            if _pure(e.right):
+            pure = self._pure.get(id(e.right))
+            if pure is None:
+                pure = self._pure[id(e.right)] = _pure(e.right)
+            if pure:
                 for r, b in self.eval(e.right, q):
                     fb = as_formula(restrict(b, conj(r.pc, na if decided else fa)))
                     if fb is None:
@@ -1376,6 +1432,18 @@ def _same(a, b) -> bool:
     if is_symbolic(a) or is_symbolic(b):
         return a == b
     return equal_concrete(a, b) and type(a) is type(b)
+
+
+class _Contribution(Exception):
+    """A view contribution met while evaluating for many path conditions at once (`Executor._eval_shared`)."""
+
+
+def _state(p: Path) -> tuple:
+    """Everything of a path but its condition."""
+    status = ("return", _freeze(p.status[1])) if isinstance(p.status, tuple) else p.status
+    return (p.store, p.control, p.pending, status, p.result, p.views, p.dirty, p.visited, p.known,
+            [(f.this, f.event, [tuple((k, _freeze(v)) for k, v in scope.items()) for scope in f.scopes])
+             for f in p.stack])
 
 
 def _pure(e: ast.Expr) -> bool:
