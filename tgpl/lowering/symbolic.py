@@ -63,6 +63,7 @@ class Formula:
         process; ids keep growing, so old and new formulas never mix up.
         """
         cls._table = {k: f for k, f in cls._table.items() if f.kind in ("true", "false")}
+        _CONJ.clear()
 
     def __repr__(self) -> str:
         if self.kind == "lit":
@@ -200,7 +201,42 @@ def _sorted(parts: Iterable[Formula]) -> tuple:
     return tuple(sorted(set(parts), key=lambda p: p.id))
 
 
+def _exclusive_cell(key) -> object:
+    """What a literal assigns one value at a time (None for literals that exclude nothing):
+    a fluent, a fluent seen through a view, the move, the control, a call's result."""
+    kind = type(key)
+    if kind is FluentLit:
+        return (key.obj, key.attr)
+    if kind is ViewLit:
+        return ("view", key.view, key.obj, key.attr)
+    if kind is ControlLit or kind is MoveLit:
+        return kind
+    if kind is HornLit:
+        return ("horn", key.function, key.context, key.args)
+    if kind is CallLit:
+        return ("call", key.function, key.args, key.cases)
+    return None
+
+
+def _exclusive_value(key) -> object:
+    kind = type(key)
+    return key if kind is ControlLit or kind is MoveLit else key.value
+
+
+_CONJ: dict[tuple, Formula] = {}  # (a, b) -> conj(a, b): formulas are interned, and paths conjoin alike again and again
+
+
 def conj(*fs: Formula) -> Formula:
+    if len(fs) == 2:
+        pair = fs
+        found = _CONJ.get(pair)
+        if found is None:
+            found = _CONJ[pair] = _conj(fs)
+        return found
+    return _conj(fs)
+
+
+def _conj(fs: tuple) -> Formula:
     parts: set[Formula] = set()
     for f in fs:
         if f is FALSE:
@@ -213,35 +249,19 @@ def conj(*fs: Formula) -> Formula:
             parts.add(f)
     if not parts:
         return TRUE
-    values: dict[tuple, object] = {}
+    values: dict = {}
     for p in parts:
-        if p.kind == "not" and p.parts[0] in parts:
-            return FALSE
-        if p.kind == "lit" and isinstance(p.key, FluentLit):  # a fluent has one value at a time
-            cell = (p.key.obj, p.key.attr)
-            if cell in values and values[cell] != p.key.value:
+        kind = p.kind
+        if kind == "not":
+            if p.parts[0] in parts:
                 return FALSE
-            values[cell] = p.key.value
-        if p.kind == "lit" and isinstance(p.key, ViewLit):  # so has a fluent seen through a view
-            cell = ("view", p.key.view, p.key.obj, p.key.attr)
-            if cell in values and values[cell] != p.key.value:
-                return FALSE
-            values[cell] = p.key.value
-        if p.kind == "lit" and isinstance(p.key, (ControlLit, MoveLit)):
-            cell = type(p.key)
-            if cell in values and values[cell] != p.key:
-                return FALSE
-            values[cell] = p.key
-        if p.kind == "lit" and isinstance(p.key, HornLit):  # so does a compiled one
-            cell = ("horn", p.key.function, p.key.context, p.key.args)
-            if cell in values and values[cell] != p.key.value:
-                return FALSE
-            values[cell] = p.key.value
-        if p.kind == "lit" and isinstance(p.key, CallLit):  # a call returns one value
-            cell = ("call", p.key.function, p.key.args, p.key.cases)
-            if cell in values and values[cell] != p.key.value:
-                return FALSE
-            values[cell] = p.key.value
+        elif kind == "lit":
+            cell = _exclusive_cell(p.key)
+            if cell is not None:
+                value = _exclusive_value(p.key)
+                if cell in values and values[cell] != value:
+                    return FALSE
+                values[cell] = value
     if len(parts) == 1:
         return next(iter(parts))
     return Formula("and", _sorted(parts))
