@@ -236,7 +236,8 @@ class Executor:
         self._calling: dict[int, bool] = {}
         self._pure: dict[int, bool] = {}  # id(expression) -> `_pure`  # id(expression) -> whether it calls code (`_calls`)
         self._probing = 0  # evaluations under way whose path condition stands for many (`_eval_shared`)
-        self._control_readers: dict[int, bool] = {}  # id(function definition) -> whether it reads the control
+        self._readers: dict[int, tuple[bool, bool]] = {}  # id(function definition) -> `_reads`
+        self._fluent_attributes = frozenset(attr for _, attr in fluents)
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
@@ -957,10 +958,14 @@ class Executor:
                                     and c in self.viewable and _never_null(v))
         # What the body returns depends on the control state only if it reads it (player.active(), turn.*):
         # five in a row's MakesFive after either player's claim is one run, not two.
-        control = (p.control, p.pending) if self._reads_control(fi.defn) else None
+        reads_control, reads_fluents = self._reads(fi.defn)
+        control = (p.control, p.pending) if reads_control else None
         try:
-            key = (fi.name, tuple(vkey(a) for a in args), tuple(sorted(p.views.items())), p.dirty, store,
-                   control, known)
+            if reads_fluents:
+                key = (fi.name, tuple(vkey(a) for a in args), tuple(sorted(p.views.items())), p.dirty, store,
+                       control, known)
+            else:  # what it returns depends on its arguments alone (Connect Four's At)
+                key = (fi.name, tuple(vkey(a) for a in args), control)
             hash(key)
         except TypeError:
             return None
@@ -997,34 +1002,37 @@ class Executor:
                 out.append((q, x))
         return out
 
-    def _reads_control(self, defn) -> bool:
-        """Whether a function, or one it may call (any class's function of a called name), reads the control
-        state: the active player, turn or phase, or passes the turn."""
-        found = self._control_readers.get(id(defn))
+    def _reads(self, defn) -> tuple[bool, bool]:
+        """(control, fluents): whether a function, or one it may call (any class's function of a called
+        name), reads the control state (the active player, turn or phase, or passes the turn), and
+        whether it may read a fluent (an attribute of a name some fluent has, by any spelling)."""
+        found = self._readers.get(id(defn))
         if found is None:
-            found = False
+            attributes = self._fluent_attributes
+            control = fluents = False
             seen: set[int] = set()
             code = [defn]
-            while code and not found:
+            while code and not (control and fluents):
                 node = code.pop()
                 if id(node) in seen:
                     continue
                 seen.add(id(node))
                 for n in ast.walk(node):
+                    if isinstance(n, (ast.Member, ast.Name)):
+                        fluents = fluents or n.name in attributes
+                        continue
                     if not isinstance(n, ast.Call):
                         continue
                     ct = self.types.get(id(n.callee))
                     if not isinstance(ct, CallableType):
-                        found = True  # a call the checker did not resolve: assume the worst
+                        control = fluents = True  # a call the checker did not resolve: assume the worst
                     elif ct.kind == "builtin" and ct.target.name.split(".")[0] in ("player", "turn"):
-                        found = True
+                        control = True
                     elif ct.kind == "function":
                         code.append(ct.target.defn)
                         code.extend(info.functions[ct.name].defn for info in self.program.classes
                                     if ct.name in info.functions)
-                    if found:
-                        break
-            self._control_readers[id(defn)] = found
+            found = self._readers[id(defn)] = (control, fluents)
         return found
 
     def compiled_call(self, fi, this, given: dict, p: Path):
