@@ -40,7 +40,24 @@ def _order(t: frozenset) -> tuple:
     return (len(t), sorted(c.id for c in t))
 
 
+_DONE: dict[tuple, Formula] = {}  # (f, expand, consensus, distribute) -> minimize's answer, for one lowering
+
+
+def forget() -> None:
+    """Drop the answers kept for the formulas of an earlier lowering (with Formula.fresh_table)."""
+    _DONE.clear()
+
+
 def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False) -> Formula:
+    """See `_minimize`; formulas are interned, and a third of the calls ask about one already reduced."""
+    key = (f, expand, consensus, distribute)
+    found = _DONE.get(key)
+    if found is None:
+        found = _DONE[key] = _minimize(f, expand, consensus, distribute)
+    return found
+
+
+def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False) -> Formula:
     """f, a disjunction, as a smaller equivalent disjunction (or f itself when nothing is gained).
 
     Terms that differ in one literal only (`A & x`, `A & !x`) are merged first, which
@@ -55,7 +72,7 @@ def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribut
     if f.kind != "or" and not ((expand or distribute) and f.kind == "and"):
         return f
     if distribute:
-        f = minimize(f, expand, consensus)
+        f = _minimize(f, expand, consensus)
         spread = _absorb(_distribute(f))
         out = disj(*(conj(*sorted(t, key=lambda c: c.id)) for t in spread))
         return out if _nested(out) < _nested(f) else f  # fewer relations to ground, if more literals
@@ -248,4 +265,4 @@ def _absorb(terms: list[frozenset]) -> list[frozenset]:
     return out
 
 
-__all__ = ["minimize", "prime_implicants"]
+__all__ = ["forget", "minimize", "prime_implicants"]

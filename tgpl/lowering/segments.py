@@ -25,6 +25,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType
 from tgpl.lowering.execute import Executor, NotLowerable, Path
+from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
     choice, conj, disj, evaluate3, lit, literal_value, literals, rebuild, vkey,
@@ -105,6 +106,7 @@ class Lowering:
 
     def __init__(self, program, universe: Universe, relations: bool = False):
         Formula.fresh_table()
+        forget_minimized()
         self.program = program
         self.u = universe
         self.builtins = program.builtins
