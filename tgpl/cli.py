@@ -313,7 +313,10 @@ def replay(record, game_path, ignore_digest, max_steps):
               help="A game still going after this many moves counts as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write PNG plots and index.html here.")
-def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir):
+@click.option("--score", metavar="ATTRIBUTE",
+              help="The number attribute of a player's objects that holds their score, for lead changes "
+                   "[default: Score or Points, if the game has one; none: no score]")
+def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score):
     """Play GAME many times and report balance, length, branching and decisiveness (docs/analyze.md).
 
     Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
@@ -321,7 +324,7 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     """
     from tgpl.analysis.command import run_analyze
 
-    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir)
+    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score)
 
 
 # ---------------------------------------------------------------------- GDL

@@ -9,7 +9,7 @@ import time
 
 import click
 
-from tgpl.analysis.figures import replay_prefix, run_games, summarise, text_report
+from tgpl.analysis.figures import Scorer, replay_prefix, run_games, summarise, text_report
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import automatic_agent
 from tgpl.runtime.compiler import compile_program
@@ -33,7 +33,7 @@ def seat_specs(spec: str | None, allowed: range) -> list[str]:
 
 
 def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None, max_moves: int,
-                as_json: bool, report_dir: str | None) -> None:
+                as_json: bool, report_dir: str | None, score: str | None = None) -> None:
     from tgpl.cli import report
 
     program = load_program(path)
@@ -43,11 +43,15 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
     compiled = compile_program(program)
     specs = seat_specs(players_spec, compiled.players)
     game = Game(program, compiled, len(specs))
+    try:
+        scorer = Scorer(game, score)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--score") from None
     jobs = jobs or os.cpu_count() or 1
     started = time.perf_counter()
-    played = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves)
+    played = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves, score)
     elapsed = time.perf_counter() - started
-    summary = summarise(game, path, specs, seed, played)
+    summary = summarise(game, path, specs, seed, played, scorer.label)
     frequent = summary["most_frequent_state"]
     state_text = None
     if frequent is not None:
@@ -71,7 +75,8 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
     sys.exit(1 if summary["errors"] else 0)
 
 
-def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int):
+def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int,
+                   score: str | None):
     """The games, with a rich progress bar on a terminal (nothing otherwise: output stays the figures)."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
@@ -82,4 +87,4 @@ def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: 
                TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"analyze {os.path.basename(path)}", total=len(seeds))
-        return run_games(game, path, specs, seeds, jobs, max_moves, lambda: progress.advance(task))
+        return run_games(game, path, specs, seeds, jobs, max_moves, lambda: progress.advance(task), score)

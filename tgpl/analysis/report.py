@@ -10,7 +10,7 @@ import html
 import json
 from pathlib import Path
 
-from tgpl.analysis.figures import rate_text
+from tgpl.analysis.figures import lead_text, rate_text
 
 LENGTH_PNG = "length.png"
 WINS_PNG = "wins.png"
@@ -94,6 +94,8 @@ def _page(s: dict, state_text: str | None) -> str:
         rows.append(("length", f"mean {length['mean']}, sd {length['stdev']}, {length['min']}..{length['max']}"))
     if s["branching"]:
         rows.append(("branching factor", f"mean {s['branching']['mean']}, max {s['branching']['max']}"))
+    if s.get("lead_changes"):
+        rows.append((f"lead changes (score {s['lead_changes']['score']})", lead_text(s["lead_changes"])))
     rows.append(("actions never played", ", ".join(s["actions"]["never_played"]) or "none"))
     table = "\n".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows)
     frequent = ""
