@@ -316,7 +316,10 @@ def replay(record, game_path, ignore_digest, max_steps):
 @click.option("--score", metavar="ATTRIBUTE",
               help="The number attribute of a player's objects that holds their score, for lead changes "
                    "[default: Score or Points, if the game has one; none: no score]")
-def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score):
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Play on Ray: local (a new instance here), auto (the one this machine knows, else a new one) "
+                   "or a cluster's host:port; needs pip install 'tgpl[ray]'.")
+def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address):
     """Play GAME many times and report balance, length, branching and decisiveness (docs/analyze.md).
 
     Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
@@ -324,7 +327,7 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     """
     from tgpl.analysis.command import run_analyze
 
-    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score)
+    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address)
 
 
 # ---------------------------------------------------------------------- GDL

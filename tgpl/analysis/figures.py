@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Callable
 from tgpl.runtime.agents import automatic_agent
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.frontend.types import NUMBER
-from tgpl.runtime.game import Game, Move, State, load_game
+from tgpl.runtime.game import Game, Move, State
 from tgpl.runtime.play import StuckError, play
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
@@ -185,47 +186,93 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Sc
     return played
 
 
-# One game per worker process, loaded once: games are not sent between processes, only paths
-# (and the `--score` text, from which each worker picks the same attributes).
-_worker_game: dict[tuple[str, int, str | None], tuple[Game, Scorer]] = {}
+@dataclass(frozen=True)
+class Shipped:
+    """The game as a worker loads it: its texts under the names they have here, not paths to read.
+
+    A worker may run in another working directory or on a machine without the files (a Ray
+    cluster); the texts, keyed by resolved path, with names relative to this `base`, load the same
+    program with the same file names, so a game's error message is the same bytes wherever it ran.
+    """
+
+    base: str
+    main: str  # the game file's resolved path
+    files: tuple[tuple[str, str], ...]  # (resolved path, text) of the game file and every import
+    players: int
+    score: str | None  # the `--score` text: each worker picks the same attributes from it
 
 
-def _play_in_worker(path: str, players: int, specs: list[str], seeds: list[int], max_moves: int,
-                    score: str | None = None) -> list[Played]:
-    loaded = _worker_game.get((path, players, score))
+def ship(game: Game, score: str | None = None) -> Shipped:
+    base = os.getcwd()
+    program = game.program
+    files = tuple((os.path.normpath(os.path.join(base, name)), text) for name, text in program.sources.items())
+    return Shipped(base, os.path.normpath(os.path.join(base, program.main)), files, game.players, score)
+
+
+# The game of each shipped run a worker process has played, loaded once per process.
+_worker_game: dict[Shipped, tuple[Game, Scorer]] = {}
+
+
+def play_batch(shipped: Shipped, specs: list[str], seeds: list[int], max_moves: int) -> list[Played]:
+    """A worker's part of a run (a process of the pool or a Ray task): the games of `seeds`."""
+    loaded = _worker_game.get(shipped)
     if loaded is None:
-        game = load_game(path, players)
-        loaded = _worker_game[(path, players, score)] = (game, Scorer(game, score))
+        from tgpl.frontend.loader import load_program
+        from tgpl.runtime.compiler import compile_program
+
+        program = load_program(shipped.main, files=dict(shipped.files), base=shipped.base)
+        if not program.ok:  # the texts checked where they were shipped from: only a different tgpl fails
+            from tgpl.runtime.game import GameLoadError
+
+            raise GameLoadError(program)
+        game = Game(program, compile_program(program), shipped.players)
+        loaded = _worker_game[shipped] = (game, Scorer(game, shipped.score))
     game, scorer = loaded
     return [play_one(game, specs, seed, max_moves, scorer) for seed in seeds]
 
 
-def run_games(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int,
-              advance: Callable[[], None] = lambda: None, score: str | None = None) -> list[Played]:
-    """Every game of the run, in seed order; `advance` is called as each one ends."""
-    if jobs <= 1 or len(seeds) <= 1:
-        scorer = Scorer(game, score)
-        out = []
-        for seed in seeds:
-            out.append(play_one(game, specs, seed, max_moves, scorer))
-            advance()
-        return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+def batches(seeds: range, workers: int) -> list[list[int]]:
+    """Seeds in runs of up to 32, about 8 per worker: a task per game costs more in messages than
+    a short game takes to play, and a few tasks per worker even out games of unequal length."""
+    size = max(1, min(32, len(seeds) // (8 * workers)))
+    return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
 
+
+def run_games(game: Game, specs: list[str], seeds: range, jobs: int, max_moves: int,
+              advance: Callable[[], None] = lambda: None, score: str | None = None,
+              ray_workers: int | None = None) -> list[Played]:
+    """Every game of the run, in seed order; `advance` is called as each one ends.
+
+    `ray_workers`: the CPUs of the Ray cluster `ray.init` connected to (tgpl/analysis/on_ray.py),
+    which plays the batches instead of a pool of `jobs` processes.
+    """
     by_seed: dict[int, Played] = {}
-    # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
-    with ProcessPoolExecutor(max_workers=min(jobs, len(seeds)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        # Batches of seeds: a task per game costs more in messages than a short game takes to play.
-        size = max(1, min(32, len(seeds) // (8 * jobs)))
-        batches = [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
-        futures = [pool.submit(_play_in_worker, path, game.players, specs, batch, max_moves, score)
-                   for batch in batches]
-        for future in as_completed(futures):
-            for played in future.result():
-                by_seed[played.seed] = played
-                advance()
+
+    def take(batch: list[Played]) -> None:
+        for played in batch:
+            by_seed[played.seed] = played
+            advance()
+
+    if ray_workers is not None:
+        from tgpl.analysis.on_ray import play_on_ray
+
+        for batch in play_on_ray(ship(game, score), specs, batches(seeds, ray_workers), max_moves):
+            take(batch)
+    elif jobs <= 1 or len(seeds) <= 1:
+        scorer = Scorer(game, score)
+        for seed in seeds:
+            take([play_one(game, specs, seed, max_moves, scorer)])
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        shipped = ship(game, score)
+        # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
+        with ProcessPoolExecutor(max_workers=min(jobs, len(seeds)),
+                                 mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(seeds, jobs)]
+            for future in as_completed(futures):
+                take(future.result())
     return [by_seed[seed] for seed in seeds]
 
 
