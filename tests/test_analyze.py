@@ -115,6 +115,13 @@ def test_runtime_errors_come_with_their_seed(tmp_path):
     errors = json.loads(result.stdout)["errors"]
     assert [e["seed"] for e in errors] == [7, 8] and all(e["after_moves"] == 2 for e in errors)
     assert "runtime error" in errors[0]["message"]
+    # no game finished: the report still draws every plot, and says n/a where there is no figure
+    out = tmp_path / "report"
+    assert run(str(path), "--games", "2", "--jobs", "1", "--report", str(out)).exit_code == 1
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert all((out / name).read_bytes()[:4] == b"\x89PNG" for name in ["length.png", "wins.png", "branching.png"])
+    assert "<th>balance</th><td>n/a</td>" in page and "no decisive game" in page and "None" not in page
+    assert "Error in seed 0" in page
 
 
 def test_usage_errors_exit_2(tmp_path):

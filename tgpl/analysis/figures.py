@@ -419,11 +419,31 @@ def rate_text(w: dict | None) -> str:
     return f"{100 * w['rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] ({w['count']}/{w['of']})"
 
 
+def fpa_text(fpa: dict) -> str:
+    """Seat 0's share of the decisive games beside the fair share."""
+    if fpa["wins_of_decisive"] is None:
+        return f"n/a: no decisive game (fair: {100 * fpa['fair']:.1f}%)"
+    return f"{rate_text(fpa['wins_of_decisive'])} of decisive games (fair: {100 * fpa['fair']:.1f}%)"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def frequent_text(m: dict) -> str:
+    """Where the most frequent state was met, in words."""
+    return (f"reached {_count(m['visits'], 'time')} in {_count(m['games'], 'game')}; "
+            f"first in seed {m['seed']} after {_count(len(m['moves']), 'move')}")
+
+
 def lead_text(lead: dict) -> str:
     """Lead changes per game: the mean, its 95% interval in brackets, the spread."""
-    interval = f" [{lead['low']:g}, {lead['high']:g}]" if lead["low"] is not None else ""
-    return (f"mean {lead['mean']:g}{interval} per game over {lead['games']} finished games, "
-            f"sd {lead['stdev']:g}, min {lead['min']}, max {lead['max']}")
+    def short(x: float) -> str:  # a count's mean: two decimals say all the interval allows
+        return f"{round(x, 2):g}"
+
+    interval = f" [{short(lead['low'])}, {short(lead['high'])}]" if lead["low"] is not None else ""
+    return (f"mean {short(lead['mean'])}{interval} per game over {_count(lead['games'], 'finished game')}, "
+            f"sd {short(lead['stdev'])}, min {lead['min']}, max {lead['max']}")
 
 
 def text_report(summary: dict, state_text: str | None = None) -> str:
@@ -439,8 +459,7 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
         for spec, a in s["agents"].items():
             out.append(f"  agent {spec} (seats {', '.join(map(str, a['seats']))}): {rate_text(a['wins'])}")
     fpa = s["first_player_advantage"]
-    out.append(f"first-player advantage: seat 0 wins {rate_text(fpa['wins_of_decisive'])} of decisive games "
-               f"(fair: {100 * fpa['fair']:.1f}%)")
+    out.append(f"first-player advantage: seat 0 wins {fpa_text(fpa)}")
     out.append(f"balance: {s['balance'] if s['balance'] is not None else 'n/a'} (1: every seat wins as often)")
     out.append(f"drawishness: {rate_text(s['drawishness'])}; decisiveness: {rate_text(s['decisiveness'])}")
     length = s["length"]
@@ -463,8 +482,7 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
     out.append(f"actions never played: {', '.join(never) if never else 'none'}")
     m = s["most_frequent_state"]
     if m:
-        out.append(f"most frequent state: {m['key']}, reached {m['visits']} times in {m['games']} games; "
-                   f"first in seed {m['seed']} after {len(m['moves'])} moves")
+        out.append(f"most frequent state: {m['key']}, {frequent_text(m)}")
         if state_text:
             out.extend("  " + line for line in state_text.splitlines())
     for e in s["errors"]:
