@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tgpl.analysis.figures import play_one, wilson
+from tgpl.analysis import figures as figures_module
+from tgpl.analysis.figures import play_games, play_one, pool_pays, wilson
 from tgpl.cli import main
 from tgpl.runtime import load_game
 from tgpl.runtime.agents import RandomAgent
@@ -73,6 +74,36 @@ def test_jobs_two_gives_the_same_json_as_jobs_one(game, players):
     one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
     assert one.exit_code == two.exit_code == 0, one.output + two.output
     assert one.stdout == two.stdout
+
+
+def test_without_jobs_a_run_starts_processes_only_when_the_rest_is_long():
+    assert not pool_pays(elapsed=1.0, played=500, left=500, cores=2)  # a second more here: not worth a pool
+    assert pool_pays(elapsed=1.0, played=1, left=10, cores=2)  # ten more seconds
+    assert not pool_pays(elapsed=1.0, played=1, left=10, cores=1)
+    assert not pool_pays(elapsed=10.0, played=1, left=1, cores=2)  # one game left: no company for it
+
+
+class _Clock:
+    """A clock that moves `step` seconds each time it is read: the run's timing without the wait."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("step, where", [(0.0, "1 process"), (5.0, "2 processes after 1 game here")])
+def test_without_jobs_the_games_are_the_same_wherever_they_ran(monkeypatch, step, where):
+    """Whether the first games' pace sends the rest to processes or not, the games are the same."""
+    monkeypatch.setattr(figures_module.os, "cpu_count", lambda: 2)
+    game = load_game(TRIS)
+    specs, seeds = ["random", "mcts:4"], range(3, 13)
+    alone = play_games(game, specs, seeds, 1, 100)[0]
+    played, ran = play_games(game, specs, seeds, None, 100, clock=_Clock(step))
+    assert ran == where
+    assert played == alone
 
 
 def test_report_writes_the_plots_and_a_page_that_shows_them(tmp_path):

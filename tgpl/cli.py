@@ -308,7 +308,8 @@ def replay(record, game_path, ignore_digest, max_steps):
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
 @click.option("--players", "players_spec", help="Agents by seat: random, first, mcts or mcts:N (default: random).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed; game k has seed S+k.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: all cores]")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: this one, and one per core if the run "
+                   "looks longer than a few seconds]")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="A game still going after this many moves counts as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")

@@ -9,7 +9,7 @@ import time
 
 import click
 
-from tgpl.analysis.figures import Scorer, replay_prefix, run_games, summarise, text_report
+from tgpl.analysis.figures import Scorer, play_games, replay_prefix, summarise, text_report
 from tgpl.analysis.on_ray import RayError, RayMissing, connect, disconnect  # Ray itself only when --ray
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import automatic_agent
@@ -61,10 +61,10 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
         except RayError as e:
             click.echo(f"error: --ray {ray_address}: {e}", err=True)
             sys.exit(2)
-    jobs = jobs or os.cpu_count() or 1
     started = time.perf_counter()
     try:
-        played = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves, score, ray_workers)
+        played, where = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves, score,
+                                       ray_workers)
     except RayError as e:
         click.echo(f"error: --ray {ray_address}: {e}", err=True)
         sys.exit(2)
@@ -91,13 +91,11 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
         click.echo(json.dumps(summary, indent=1, sort_keys=True))
     else:
         click.echo(text_report(summary, state_text))
-    where = (f"on Ray, {ray_workers} CPUs" if ray_workers is not None
-             else f"{min(jobs, games)} process{'es' * (min(jobs, games) != 1)}")
     click.echo(f"{path}: {games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, {where})", err=True)
     sys.exit(1 if summary["errors"] else 0)
 
 
-def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int,
+def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
                    score: str | None, ray_workers: int | None):
     """The games, with a rich progress bar on a terminal (nothing otherwise: output stays the figures)."""
     from rich.console import Console
@@ -109,4 +107,4 @@ def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: 
                TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"analyze {os.path.basename(path)}", total=len(seeds))
-        return run_games(game, specs, seeds, jobs, max_moves, lambda: progress.advance(task), score, ray_workers)
+        return play_games(game, specs, seeds, jobs, max_moves, lambda: progress.advance(task), score, ray_workers)

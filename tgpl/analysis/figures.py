@@ -17,6 +17,7 @@ import hashlib
 import math
 import os
 import statistics
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
@@ -238,13 +239,35 @@ def batches(seeds: range, workers: int) -> list[list[int]]:
     return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
 
 
-def run_games(game: Game, specs: list[str], seeds: range, jobs: int, max_moves: int,
+# --jobs by default: a run plays here for this long before it may start processes ...
+FIRST_SECONDS = 1.0
+# ... and starts them only if the rest would take longer than this here: a spawned worker costs
+# about half a second to start and load the game, and on 2 cores the rest then takes half as long.
+POOL_PAYS_AFTER = 3.0
+
+
+def pool_pays(elapsed: float, played: int, left: int, cores: int) -> bool:
+    """Whether the games `left` are worth processes, at the rate of the `played` ones so far."""
+    return cores > 1 and left > 1 and played > 0 and elapsed / played * left > POOL_PAYS_AFTER
+
+
+def run_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
               advance: Callable[[], None] = lambda: None, score: str | None = None,
               ray_workers: int | None = None) -> list[Played]:
-    """Every game of the run, in seed order; `advance` is called as each one ends.
+    """Every game of the run, in seed order; `advance` is called as each one ends."""
+    return play_games(game, specs, seeds, jobs, max_moves, advance, score, ray_workers)[0]
 
-    `ray_workers`: the CPUs of the Ray cluster `ray.init` connected to (tgpl/analysis/on_ray.py),
-    which plays the batches instead of a pool of `jobs` processes.
+
+def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
+               advance: Callable[[], None] = lambda: None, score: str | None = None,
+               ray_workers: int | None = None, clock: Callable[[], float] = time.perf_counter
+               ) -> tuple[list[Played], str]:
+    """Every game of the run, in seed order, and where they were played (for the timing line).
+
+    `jobs` None (no `--jobs`): games are played here for FIRST_SECONDS, and the rest go to a
+    process per core only if `pool_pays`; a short run never pays the workers' start-up. Which
+    games run where changes no figure: each game is fixed by its seed. `ray_workers`: the CPUs of
+    the Ray cluster `ray.init` joined (tgpl/analysis/on_ray.py), which plays the batches instead.
     """
     by_seed: dict[int, Played] = {}
 
@@ -258,22 +281,36 @@ def run_games(game: Game, specs: list[str], seeds: range, jobs: int, max_moves: 
 
         for batch in play_on_ray(ship(game, score), specs, batches(seeds, ray_workers), max_moves):
             take(batch)
-    elif jobs <= 1 or len(seeds) <= 1:
+        return [by_seed[seed] for seed in seeds], f"on Ray, {ray_workers} CPUs"
+    here = 0  # the first games, played in this process
+    if jobs is None:
+        cores = os.cpu_count() or 1
         scorer = Scorer(game, score)
-        for seed in seeds:
+        started = clock()
+        while here < len(seeds) and (here == 0 or clock() - started < FIRST_SECONDS):
+            take([play_one(game, specs, seeds[here], max_moves, scorer)])
+            here += 1
+        jobs = cores if pool_pays(clock() - started, here, len(seeds) - here, cores) else 1
+    rest = seeds[here:]
+    if jobs <= 1 or len(rest) <= 1:
+        scorer = Scorer(game, score)
+        for seed in rest:
             take([play_one(game, specs, seed, max_moves, scorer)])
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        return [by_seed[seed] for seed in seeds], "1 process"
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        shipped = ship(game, score)
-        # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
-        with ProcessPoolExecutor(max_workers=min(jobs, len(seeds)),
-                                 mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(seeds, jobs)]
-            for future in as_completed(futures):
-                take(future.result())
-    return [by_seed[seed] for seed in seeds]
+    shipped = ship(game, score)
+    workers = min(jobs, len(rest))
+    # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(rest, jobs)]
+        for future in as_completed(futures):
+            take(future.result())
+    where = f"{workers} processes"
+    if here:
+        where += f" after {here} game{'s' * (here != 1)} here"
+    return [by_seed[seed] for seed in seeds], where
 
 
 # ================================================================ figures
