@@ -22,9 +22,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tgpl.frontend.types import NUMBER
 from tgpl.runtime.agents import automatic_agent
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.frontend.types import NUMBER
 from tgpl.runtime.game import Game, Move, State
 from tgpl.runtime.play import StuckError, play
 
