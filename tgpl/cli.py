@@ -321,7 +321,8 @@ def replay(record, game_path, ignore_digest, max_steps):
               help="Play on Ray: local (a new instance here), auto (the one this machine knows, else a new one) "
                    "or a cluster's host:port; needs pip install 'tgpl[ray]'.")
 def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address):
-    """Play GAME many times and report balance, length, branching and decisiveness (docs/analyze.md).
+    """Play GAME many times and report balance, length, branching, lead changes and decisiveness
+    (docs/analyze.md).
 
     Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
     with the seed that replays it), 2 when the command could not run.
