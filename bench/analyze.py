@@ -31,7 +31,7 @@ C4 = str(ROOT / "examples" / "connect4.tgpl")
 def rate(path: str, specs: list[str], games: int, jobs: int) -> float:
     game = load_game(path)
     start = time.perf_counter()
-    run_games(game, path, specs, range(games), jobs, 10_000)
+    run_games(game, specs, range(games), jobs, 10_000)
     return games / (time.perf_counter() - start)
 
 
@@ -48,7 +48,7 @@ def strength(c4_games: int) -> None:
         game = load_game(path)
         wins = losses = 0
         for seat, specs in [(0, [agent, "random"]), (1, ["random", agent])]:
-            s = summarise(game, path, specs, 0, run_games(game, path, specs, range(games // 2), 2, 10_000))
+            s = summarise(game, path, specs, 0, run_games(game, specs, range(games // 2), 2, 10_000))
             wins += s["seats"][seat]["wins"]["count"]
             losses += s["seats"][1 - seat]["wins"]["count"]
         ok = losses == 0 if bar is None else wins >= bar * games

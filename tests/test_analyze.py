@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tgpl.analysis.figures import play_one, wilson
+from tgpl.analysis import figures as figures_module
+from tgpl.analysis.figures import play_games, play_one, pool_pays, wilson
 from tgpl.cli import main
 from tgpl.runtime import load_game
 from tgpl.runtime.agents import RandomAgent
@@ -17,6 +18,8 @@ from tgpl.runtime.play import play
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIS = str(ROOT / "examples" / "tris.tgpl")
+CARDS = str(ROOT / "examples" / "cards.tgpl")
+LEAD = str(ROOT / "tests" / "data" / "lead.tgpl")
 
 
 def run(*args: str):
@@ -65,11 +68,42 @@ def test_every_game_replays_with_tgpl_play(tris_random):
     assert sorted(lengths) == sorted(_lengths(tris_random))
 
 
-def test_jobs_two_gives_the_same_json_as_jobs_one():
-    args = (TRIS, "--games", "12", "--players", "random,mcts:8", "--seed", "3", "--json")
+@pytest.mark.parametrize("game, players", [(TRIS, "random,mcts:8"), (CARDS, "random,random")])
+def test_jobs_two_gives_the_same_json_as_jobs_one(game, players):
+    args = (game, "--games", "12", "--players", players, "--seed", "3", "--json")
     one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
     assert one.exit_code == two.exit_code == 0, one.output + two.output
     assert one.stdout == two.stdout
+
+
+def test_without_jobs_a_run_starts_processes_only_when_the_rest_is_long():
+    assert not pool_pays(elapsed=1.0, played=500, left=500, cores=2)  # a second more here: not worth a pool
+    assert pool_pays(elapsed=1.0, played=1, left=10, cores=2)  # ten more seconds
+    assert not pool_pays(elapsed=1.0, played=1, left=10, cores=1)
+    assert not pool_pays(elapsed=10.0, played=1, left=1, cores=2)  # one game left: no company for it
+
+
+class _Clock:
+    """A clock that moves `step` seconds each time it is read: the run's timing without the wait."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("step, where", [(0.0, "1 process"), (5.0, "2 processes after 1 game here")])
+def test_without_jobs_the_games_are_the_same_wherever_they_ran(monkeypatch, step, where):
+    """Whether the first games' pace sends the rest to processes or not, the games are the same."""
+    monkeypatch.setattr(figures_module.os, "cpu_count", lambda: 2)
+    game = load_game(TRIS)
+    specs, seeds = ["random", "mcts:4"], range(3, 13)
+    alone = play_games(game, specs, seeds, 1, 100)[0]
+    played, ran = play_games(game, specs, seeds, None, 100, clock=_Clock(step))
+    assert ran == where
+    assert played == alone
 
 
 def test_report_writes_the_plots_and_a_page_that_shows_them(tmp_path):
@@ -112,6 +146,13 @@ def test_runtime_errors_come_with_their_seed(tmp_path):
     errors = json.loads(result.stdout)["errors"]
     assert [e["seed"] for e in errors] == [7, 8] and all(e["after_moves"] == 2 for e in errors)
     assert "runtime error" in errors[0]["message"]
+    # no game finished: the report still draws every plot, and says n/a where there is no figure
+    out = tmp_path / "report"
+    assert run(str(path), "--games", "2", "--jobs", "1", "--report", str(out)).exit_code == 1
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert all((out / name).read_bytes()[:4] == b"\x89PNG" for name in ["length.png", "wins.png", "branching.png"])
+    assert "<th>balance</th><td>n/a</td>" in page and "no decisive game" in page and "None" not in page
+    assert "Error in seed 0" in page
 
 
 def test_usage_errors_exit_2(tmp_path):
@@ -122,6 +163,69 @@ def test_usage_errors_exit_2(tmp_path):
     assert run(TRIS, "--players", "human,random").exit_code == 2
     assert run(TRIS, "--players", "random,random,random").exit_code == 2
     assert run(TRIS, "--games", "0").exit_code == 2
+
+
+def test_lead_changes_counted_as_the_lead_passes_and_not_on_ties(tmp_path):
+    """tests/data/lead.tgpl: the lead goes 0, 1, 0, tie, 1, tie, 1: three changes (0 -> tie -> 1 is
+    one, 1 -> tie -> 1 is none, the first leader none)."""
+    s = figures(LEAD, "--games", "5", "--jobs", "1")
+    lead = s["lead_changes"]
+    assert lead["score"] == "Seat.Score" and lead["games"] == 5
+    assert lead["mean"] == lead["low"] == lead["high"] == 3 and lead["histogram"] == {"3": 5}
+    text = run(LEAD, "--games", "5", "--jobs", "1", "--report", str(tmp_path))
+    assert "lead changes (score Seat.Score): mean 3 [3, 3]" in text.stdout
+    assert "lead changes (score Seat.Score)</th><td>mean 3 [3, 3]" in (tmp_path / "index.html").read_text()
+    assert "lead changes (score" not in run(TRIS, "--games", "2", "--jobs", "1", "--report", str(tmp_path)).stdout
+    assert "lead changes (score" not in (tmp_path / "index.html").read_text()
+
+
+def _leader_changes(states) -> int:
+    """The oracle: Hand points read from each state's JSON, the sole leader followed by hand."""
+    leader, changes = None, 0
+    for state in states:
+        points = {}
+        for obj in state.to_json()["objects"]:
+            if obj["class"] == "Hand":
+                points[obj["owners"][0]] = obj["fields"]["Points"]
+        best = max(points.values())
+        top = [p for p, x in points.items() if x == best]
+        if len(top) == 1:
+            changes += leader is not None and top[0] != leader
+            leader = top[0]
+    return changes
+
+
+def test_lead_changes_of_a_chance_game_match_the_replayed_games():
+    s = figures(CARDS, "--games", "40", "--seed", "11", "--jobs", "1")
+    game = load_game(CARDS)
+    counts = []
+    for seed in range(11, 51):
+        outcome = play(game, [RandomAgent(seed, 0), RandomAgent(seed, 1)], seed, CARDS)
+        states = [game.initial_state(seed)]
+        for move in outcome.record.moves:
+            states.append(states[-1].apply(move["move"]))
+        counts.append(_leader_changes(states))
+    lead = s["lead_changes"]
+    assert lead["score"] == "Hand.Points" and lead["games"] == 40
+    assert lead["mean"] == pytest.approx(sum(counts) / 40, abs=1e-4)
+    assert lead["histogram"] == {str(k): counts.count(k) for k in sorted(set(counts))}
+    assert 0 <= lead["low"] < lead["mean"] < lead["high"]
+    assert max(counts) > 0  # the cards game does change hands: the figure is not vacuous
+
+
+def test_lead_changes_are_absent_without_a_score():
+    assert figures(TRIS, "--games", "4", "--jobs", "1")["lead_changes"] is None
+    assert "lead changes" not in run(TRIS, "--games", "4", "--jobs", "1").stdout
+    assert figures(CARDS, "--games", "4", "--jobs", "1", "--score", "none")["lead_changes"] is None
+    named = figures(CARDS, "--games", "4", "--jobs", "1", "--score", "Points")["lead_changes"]
+    assert named == figures(CARDS, "--games", "4", "--jobs", "1")["lead_changes"]
+
+
+def test_a_score_attribute_the_game_lacks_is_a_usage_error():
+    result = run(CARDS, "--games", "2", "--score", "Gold")
+    assert result.exit_code == 2
+    assert "no class of the game has a number attribute 'Gold'" in result.output
+    assert "Points" in result.output and "Traceback" not in result.output
 
 
 def test_wilson_interval():

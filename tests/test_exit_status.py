@@ -70,6 +70,7 @@ CASES = [
     ("analyze", [TRIS, "--games", "2", "--jobs", "1"], 0),
     ("analyze", [STUCK, "--games", "1", "--players", "first,first", "--jobs", "1"], 1),
     ("analyze", ["{tmp}/bad.tgpl", "--jobs", "1"], 2),
+    ("analyze", [TRIS, "--games", "1", "--score", "Gold"], 2),
     ("compare", [STUCK, STUCK], 0),
     ("compare", [STUCK, LOOP], 1),
     ("compare", [STUCK, "{tmp}/bad.tgpl"], 2),

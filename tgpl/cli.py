@@ -308,20 +308,28 @@ def replay(record, game_path, ignore_digest, max_steps):
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
 @click.option("--players", "players_spec", help="Agents by seat: random, first, mcts or mcts:N (default: random).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed; game k has seed S+k.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: all cores]")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: this one, and one per core if the run "
+                   "looks longer than a few seconds]")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="A game still going after this many moves counts as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write PNG plots and index.html here.")
-def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir):
-    """Play GAME many times and report balance, length, branching and decisiveness (docs/analyze.md).
+@click.option("--score", metavar="ATTRIBUTE",
+              help="The number attribute of a player's objects that holds their score, for lead changes "
+                   "[default: Score or Points, if the game has one; none: no score]")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Play on Ray: local (a new instance here), auto (the one this machine knows, else a new one) "
+                   "or a cluster's host:port; needs pip install 'tgpl[ray]'.")
+def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address):
+    """Play GAME many times and report balance, length, branching, lead changes and decisiveness
+    (docs/analyze.md).
 
     Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
     with the seed that replays it), 2 when the command could not run.
     """
     from tgpl.analysis.command import run_analyze
 
-    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir)
+    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address)
 
 
 # ---------------------------------------------------------------------- GDL

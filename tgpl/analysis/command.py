@@ -9,7 +9,8 @@ import time
 
 import click
 
-from tgpl.analysis.figures import replay_prefix, run_games, summarise, text_report
+from tgpl.analysis.figures import Scorer, play_games, replay_prefix, summarise, text_report
+from tgpl.analysis.on_ray import RayError, RayMissing, connect, disconnect  # Ray itself only when --ray
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import automatic_agent
 from tgpl.runtime.compiler import compile_program
@@ -33,7 +34,8 @@ def seat_specs(spec: str | None, allowed: range) -> list[str]:
 
 
 def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None, max_moves: int,
-                as_json: bool, report_dir: str | None) -> None:
+                as_json: bool, report_dir: str | None, score: str | None = None, ray_address: str | None = None
+                ) -> None:
     from tgpl.cli import report
 
     program = load_program(path)
@@ -43,11 +45,34 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
     compiled = compile_program(program)
     specs = seat_specs(players_spec, compiled.players)
     game = Game(program, compiled, len(specs))
-    jobs = jobs or os.cpu_count() or 1
+    try:
+        scorer = Scorer(game, score)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--score") from None
+    ray_workers = None
+    if ray_address is not None:
+        if jobs is not None and ray_address != "local":
+            raise click.BadParameter("a Ray cluster's CPUs play the games: --jobs sets the CPUs of a "
+                                     "new instance only (--ray local --jobs J)", param_hint="--jobs")
+        try:
+            ray_workers = connect(ray_address, jobs)
+        except RayMissing as e:
+            raise click.BadParameter(str(e), param_hint="--ray") from None
+        except RayError as e:
+            click.echo(f"error: --ray {ray_address}: {e}", err=True)
+            sys.exit(2)
     started = time.perf_counter()
-    played = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves)
+    try:
+        played, where = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves, score,
+                                       ray_workers)
+    except RayError as e:
+        click.echo(f"error: --ray {ray_address}: {e}", err=True)
+        sys.exit(2)
+    finally:
+        if ray_workers is not None:
+            disconnect()
     elapsed = time.perf_counter() - started
-    summary = summarise(game, path, specs, seed, played)
+    summary = summarise(game, path, specs, seed, played, scorer.label)
     frequent = summary["most_frequent_state"]
     state_text = None
     if frequent is not None:
@@ -66,12 +91,12 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
         click.echo(json.dumps(summary, indent=1, sort_keys=True))
     else:
         click.echo(text_report(summary, state_text))
-    click.echo(f"{path}: {games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, "
-               f"{min(jobs, games)} process{'es' * (min(jobs, games) != 1)})", err=True)
+    click.echo(f"{path}: {games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, {where})", err=True)
     sys.exit(1 if summary["errors"] else 0)
 
 
-def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int):
+def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
+                   score: str | None, ray_workers: int | None):
     """The games, with a rich progress bar on a terminal (nothing otherwise: output stays the figures)."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
@@ -82,4 +107,4 @@ def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: 
                TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"analyze {os.path.basename(path)}", total=len(seeds))
-        return run_games(game, path, specs, seeds, jobs, max_moves, lambda: progress.advance(task))
+        return play_games(game, specs, seeds, jobs, max_moves, lambda: progress.advance(task), score, ray_workers)

@@ -5,20 +5,27 @@ seats, through `tgpl.runtime.play.play`, so any game of the run replays on its o
 independent, so they spread over processes; each worker returns plain facts (`Played`) and the
 figures are computed from them in seed order, so they never depend on scheduling. What each
 figure means is in docs/analyze.md.
+
+TGPL has no score statement: a game's end is a ranking (`winner`), and goals exist only then. What
+designers write instead is a number attribute on each player's object (`Hand.Points`); lead changes
+read that (`Scorer`), and are left out for a game without one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 import statistics
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tgpl.frontend.types import NUMBER
 from tgpl.runtime.agents import automatic_agent
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.game import Game, Move, State, load_game
+from tgpl.runtime.game import Game, Move, State
 from tgpl.runtime.play import StuckError, play
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
@@ -35,6 +42,85 @@ class Played:
     states: dict[str, list[int]] = field(default_factory=dict)  # state digest -> [visits, first move index]
     ranking: list[list[int]] | None = None  # None: unfinished, or an error
     error: str | None = None
+    lead_changes: int | None = None  # None: no player's object held a score in this game
+
+
+# ================================================================ scores
+# The attribute names a designer gives a player's score, in order of preference (any case).
+SCORE_NAMES = ("score", "points")
+
+
+class Scorer:
+    """Each player's score in a state: the sum of the score attribute over the objects they alone own.
+
+    Summing over owned objects makes both usual spellings a score: one `PlayerState` with a
+    `Score`, or cards assigned to a player each worth its `Points`. Objects owned by several
+    players or by none are nobody's points.
+    """
+
+    def __init__(self, game: Game, attribute: str | None):
+        """`attribute`: the name `--score` gave; None: the conventional names; "none": no score.
+
+        Raises ValueError when a named attribute is no class's number attribute: a typo must
+        not pass as a game without a score.
+        """
+        declared = [(rc, name) for rc in game.compiled.classes_by_id() if not rc.info.builtin
+                    for name, t in rc.info.attribute_types.items() if t == NUMBER]
+        if attribute == "none":
+            chosen = []
+        elif attribute is not None:
+            chosen = [(rc, name) for rc, name in declared if name == attribute]
+            if not chosen:
+                numbers = sorted({name for _, name in declared})
+                raise ValueError(f"no class of the game has a number attribute '{attribute}'"
+                                 + (f" (number attributes: {', '.join(numbers)})" if numbers else ""))
+        else:
+            chosen = next(([(rc, name) for rc, name in declared if name.lower() == wanted]
+                           for wanted in SCORE_NAMES if any(name.lower() == wanted for _, name in declared)), [])
+        self.fields = chosen
+        self.label = ", ".join(f"{rc.name}.{name}" for rc, name in chosen) or None
+
+    def scores(self, state: State) -> list[float] | None:
+        """Every player's score, or None when no object of a single player holds the attribute."""
+        world = state.world
+        totals = [0.0] * world.players
+        seen: set = set()
+        for rc, name in self.fields:
+            for obj in world.of_class(rc):
+                owners = world.owners_of(obj)
+                if len(owners) != 1 or (obj, name) in seen:
+                    continue
+                seen.add((obj, name))
+                value = world.fields(obj).get(name)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    totals[owners[0]] += value
+        return totals if seen else None
+
+
+class _Lead:
+    """The sole leader seen so far and how often it changed: a tie leads nobody and changes nothing.
+
+    So A, tie, A is no change and A, tie, B is one; the first leader is not a change.
+    """
+
+    def __init__(self, scorer: Scorer):
+        self.scorer = scorer
+        self.leader: int | None = None
+        self.changes = 0
+        self.scored = False
+
+    def see(self, state: State) -> None:
+        scores = self.scorer.scores(state)
+        if scores is None:
+            return
+        self.scored = True
+        top = max(scores)
+        leaders = [p for p, x in enumerate(scores) if x == top]
+        if len(leaders) != 1:
+            return
+        if self.leader is not None and leaders[0] != self.leader:
+            self.changes += 1
+        self.leader = leaders[0]
 
 
 def state_digest(state: State) -> str:
@@ -53,15 +139,18 @@ def state_digest(state: State) -> str:
 class _Watched:
     """An agent whose decisions are noted in a `Played` as it makes them."""
 
-    def __init__(self, agent, played: Played):
+    def __init__(self, agent, played: Played, lead: _Lead | None):
         self.agent = agent
         self.name = agent.name
         self.played = played
+        self.lead = lead
 
     def choose(self, state: State, moves: list[Move]) -> Move:
         played = self.played
         if played.moves:  # the start is every game's: the states reached by moves are the news
             _see(played, state)
+        if self.lead is not None:
+            self.lead.see(state)
         played.branching.append(len(moves))
         move = self.agent.choose(state, moves)
         played.moves.append(move.text)
@@ -77,10 +166,11 @@ def _see(played: Played, state: State) -> None:
     seen[0] += 1
 
 
-def play_one(game: Game, specs: list[str], seed: int, max_moves: int) -> Played:
+def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Scorer | None = None) -> Played:
     """One game with seed `seed`, the agents `specs` seated as `tgpl play --players` seats them."""
     played = Played(seed)
-    agents = [_Watched(automatic_agent(spec, seed, p), played) for p, spec in enumerate(specs)]
+    lead = _Lead(scorer) if scorer is not None and scorer.fields else None
+    agents = [_Watched(automatic_agent(spec, seed, p), played, lead) for p, spec in enumerate(specs)]
     try:
         outcome = play(game, agents, seed, game.program.main, max_moves=max_moves)
     except TGPLRuntimeError as e:
@@ -91,45 +181,136 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int) -> Played:
         return played
     _see(played, outcome.state)
     played.ranking = outcome.state.ranking
+    if lead is not None:
+        lead.see(outcome.state)
+        played.lead_changes = lead.changes if lead.scored else None
     return played
 
 
-# One game per worker process, loaded once: games are not sent between processes, only paths.
-_worker_game: dict[tuple[str, int], Game] = {}
+@dataclass(frozen=True)
+class Shipped:
+    """The game as a worker loads it: its texts under the names they have here, not paths to read.
+
+    A worker may run in another working directory or on a machine without the files (a Ray
+    cluster); the texts, keyed by resolved path, with names relative to this `base`, load the same
+    program with the same file names, so a game's error message is the same bytes wherever it ran.
+    """
+
+    base: str
+    main: str  # the game file's resolved path
+    files: tuple[tuple[str, str], ...]  # (resolved path, text) of the game file and every import
+    players: int
+    score: str | None  # the `--score` text: each worker picks the same attributes from it
 
 
-def _play_in_worker(path: str, players: int, specs: list[str], seeds: list[int], max_moves: int) -> list[Played]:
-    game = _worker_game.get((path, players))
-    if game is None:
-        game = _worker_game[(path, players)] = load_game(path, players)
-    return [play_one(game, specs, seed, max_moves) for seed in seeds]
+def ship(game: Game, score: str | None = None) -> Shipped:
+    base = os.getcwd()
+    program = game.program
+    files = tuple((os.path.normpath(os.path.join(base, name)), text) for name, text in program.sources.items())
+    return Shipped(base, os.path.normpath(os.path.join(base, program.main)), files, game.players, score)
 
 
-def run_games(game: Game, path: str, specs: list[str], seeds: range, jobs: int, max_moves: int,
-              advance: Callable[[], None] = lambda: None) -> list[Played]:
+# The game of each shipped run a worker process has played, loaded once per process.
+_worker_game: dict[Shipped, tuple[Game, Scorer]] = {}
+
+
+def play_batch(shipped: Shipped, specs: list[str], seeds: list[int], max_moves: int) -> list[Played]:
+    """A worker's part of a run (a process of the pool or a Ray task): the games of `seeds`."""
+    loaded = _worker_game.get(shipped)
+    if loaded is None:
+        from tgpl.frontend.loader import load_program
+        from tgpl.runtime.compiler import compile_program
+
+        program = load_program(shipped.main, files=dict(shipped.files), base=shipped.base)
+        if not program.ok:  # the texts checked where they were shipped from: only a different tgpl fails
+            from tgpl.runtime.game import GameLoadError
+
+            raise GameLoadError(program)
+        game = Game(program, compile_program(program), shipped.players)
+        loaded = _worker_game[shipped] = (game, Scorer(game, shipped.score))
+    game, scorer = loaded
+    return [play_one(game, specs, seed, max_moves, scorer) for seed in seeds]
+
+
+def batches(seeds: range, workers: int) -> list[list[int]]:
+    """Seeds in runs of up to 32, about 8 per worker: a task per game costs more in messages than
+    a short game takes to play, and a few tasks per worker even out games of unequal length."""
+    size = max(1, min(32, len(seeds) // (8 * workers)))
+    return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
+
+
+# --jobs by default: a run plays here for this long before it may start processes ...
+FIRST_SECONDS = 1.0
+# ... and starts them only if the rest would take longer than this here: a spawned worker costs
+# about half a second to start and load the game, and on 2 cores the rest then takes half as long.
+POOL_PAYS_AFTER = 3.0
+
+
+def pool_pays(elapsed: float, played: int, left: int, cores: int) -> bool:
+    """Whether the games `left` are worth processes, at the rate of the `played` ones so far."""
+    return cores > 1 and left > 1 and played > 0 and elapsed / played * left > POOL_PAYS_AFTER
+
+
+def run_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
+              advance: Callable[[], None] = lambda: None, score: str | None = None,
+              ray_workers: int | None = None) -> list[Played]:
     """Every game of the run, in seed order; `advance` is called as each one ends."""
-    if jobs <= 1 or len(seeds) <= 1:
-        out = []
-        for seed in seeds:
-            out.append(play_one(game, specs, seed, max_moves))
+    return play_games(game, specs, seeds, jobs, max_moves, advance, score, ray_workers)[0]
+
+
+def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
+               advance: Callable[[], None] = lambda: None, score: str | None = None,
+               ray_workers: int | None = None, clock: Callable[[], float] = time.perf_counter
+               ) -> tuple[list[Played], str]:
+    """Every game of the run, in seed order, and where they were played (for the timing line).
+
+    `jobs` None (no `--jobs`): games are played here for FIRST_SECONDS, and the rest go to a
+    process per core only if `pool_pays`; a short run never pays the workers' start-up. Which
+    games run where changes no figure: each game is fixed by its seed. `ray_workers`: the CPUs of
+    the Ray cluster `ray.init` joined (tgpl/analysis/on_ray.py), which plays the batches instead.
+    """
+    by_seed: dict[int, Played] = {}
+
+    def take(batch: list[Played]) -> None:
+        for played in batch:
+            by_seed[played.seed] = played
             advance()
-        return out
+
+    if ray_workers is not None:
+        from tgpl.analysis.on_ray import play_on_ray
+
+        for batch in play_on_ray(ship(game, score), specs, batches(seeds, ray_workers), max_moves):
+            take(batch)
+        return [by_seed[seed] for seed in seeds], f"on Ray, {ray_workers} CPUs"
+    here = 0  # the first games, played in this process
+    if jobs is None:
+        cores = os.cpu_count() or 1
+        scorer = Scorer(game, score)
+        started = clock()
+        while here < len(seeds) and (here == 0 or clock() - started < FIRST_SECONDS):
+            take([play_one(game, specs, seeds[here], max_moves, scorer)])
+            here += 1
+        jobs = cores if pool_pays(clock() - started, here, len(seeds) - here, cores) else 1
+    rest = seeds[here:]
+    if jobs <= 1 or len(rest) <= 1:
+        scorer = Scorer(game, score)
+        for seed in rest:
+            take([play_one(game, specs, seed, max_moves, scorer)])
+        return [by_seed[seed] for seed in seeds], "1 process"
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    by_seed: dict[int, Played] = {}
+    shipped = ship(game, score)
+    workers = min(jobs, len(rest))
     # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
-    with ProcessPoolExecutor(max_workers=min(jobs, len(seeds)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        # Batches of seeds: a task per game costs more in messages than a short game takes to play.
-        size = max(1, min(32, len(seeds) // (8 * jobs)))
-        batches = [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
-        futures = [pool.submit(_play_in_worker, path, game.players, specs, batch, max_moves) for batch in batches]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(rest, jobs)]
         for future in as_completed(futures):
-            for played in future.result():
-                by_seed[played.seed] = played
-                advance()
-    return [by_seed[seed] for seed in seeds]
+            take(future.result())
+    where = f"{workers} processes"
+    if here:
+        where += f" after {here} game{'s' * (here != 1)} here"
+    return [by_seed[seed] for seed in seeds], where
 
 
 # ================================================================ figures
@@ -154,7 +335,8 @@ def choice_actions(game: Game) -> list[str]:
     return [f"{a.owner.name}.{a.name}" for a in game.compiled.actions if "PlayerChoiceEvent" in a.triggers]
 
 
-def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: list[Played]) -> dict:
+def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: list[Played],
+              score_label: str | None = None) -> dict:
     """The figures of a run, as JSON-ready data in a fixed order."""
     n = game.players
     finished = [g for g in games if g.ranking is not None]
@@ -185,6 +367,7 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
         "decisiveness": wilson(len(sole), len(finished)),
         "length": _length(lengths),
         "branching": _branching(games),
+        "lead_changes": _lead_changes(score_label, finished),
         "actions": _actions(game, games),
         "most_frequent_state": _most_frequent_state(games),
         "errors": [{"seed": g.seed, "after_moves": len(g.moves), "message": g.error} for g in games if g.error],
@@ -197,6 +380,24 @@ def _length(lengths: list[int]) -> dict | None:
     return {"mean": _r(statistics.fmean(lengths)), "stdev": _r(statistics.pstdev(lengths)),
             "min": min(lengths), "median": _r(statistics.median(lengths)), "max": max(lengths),
             "histogram": {str(k): v for k, v in sorted(Counter(lengths).items())}}
+
+
+def _lead_changes(score_label: str | None, finished: list[Played]) -> dict | None:
+    """Lead changes per finished game: the mean with a 95% interval (normal approximation,
+    clamped at 0), or None for a game without a score."""
+    counts = [g.lead_changes for g in finished if g.lead_changes is not None]
+    if score_label is None or not counts:
+        return None
+    mean = statistics.fmean(counts)
+    low = high = None
+    stdev = 0.0
+    if len(counts) > 1:
+        stdev = statistics.stdev(counts)
+        half = Z95 * stdev / math.sqrt(len(counts))
+        low, high = _r(max(0.0, mean - half)), _r(mean + half)
+    return {"score": score_label, "games": len(counts), "mean": _r(mean), "low": low, "high": high,
+            "stdev": _r(stdev), "min": min(counts), "max": max(counts),
+            "histogram": {str(k): v for k, v in sorted(Counter(counts).items())}}
 
 
 def _branching(games: list[Played]) -> dict | None:
@@ -255,6 +456,33 @@ def rate_text(w: dict | None) -> str:
     return f"{100 * w['rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] ({w['count']}/{w['of']})"
 
 
+def fpa_text(fpa: dict) -> str:
+    """Seat 0's share of the decisive games beside the fair share."""
+    if fpa["wins_of_decisive"] is None:
+        return f"n/a: no decisive game (fair: {100 * fpa['fair']:.1f}%)"
+    return f"{rate_text(fpa['wins_of_decisive'])} of decisive games (fair: {100 * fpa['fair']:.1f}%)"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def frequent_text(m: dict) -> str:
+    """Where the most frequent state was met, in words."""
+    return (f"reached {_count(m['visits'], 'time')} in {_count(m['games'], 'game')}; "
+            f"first in seed {m['seed']} after {_count(len(m['moves']), 'move')}")
+
+
+def lead_text(lead: dict) -> str:
+    """Lead changes per game: the mean, its 95% interval in brackets, the spread."""
+    def short(x: float) -> str:  # a count's mean: two decimals say all the interval allows
+        return f"{round(x, 2):g}"
+
+    interval = f" [{short(lead['low'])}, {short(lead['high'])}]" if lead["low"] is not None else ""
+    return (f"mean {short(lead['mean'])}{interval} per game over {_count(lead['games'], 'finished game')}, "
+            f"sd {short(lead['stdev'])}, min {lead['min']}, max {lead['max']}")
+
+
 def text_report(summary: dict, state_text: str | None = None) -> str:
     """The figures for a terminal; rates as percent with their 95% intervals in brackets."""
     s = summary
@@ -268,8 +496,7 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
         for spec, a in s["agents"].items():
             out.append(f"  agent {spec} (seats {', '.join(map(str, a['seats']))}): {rate_text(a['wins'])}")
     fpa = s["first_player_advantage"]
-    out.append(f"first-player advantage: seat 0 wins {rate_text(fpa['wins_of_decisive'])} of decisive games "
-               f"(fair: {100 * fpa['fair']:.1f}%)")
+    out.append(f"first-player advantage: seat 0 wins {fpa_text(fpa)}")
     out.append(f"balance: {s['balance'] if s['balance'] is not None else 'n/a'} (1: every seat wins as often)")
     out.append(f"drawishness: {rate_text(s['drawishness'])}; decisiveness: {rate_text(s['decisiveness'])}")
     length = s["length"]
@@ -285,12 +512,14 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
                    f"{b['forced']} of {b['decisions']} decisions forced")
         out.append("  by move: " + " ".join(f"{m['mean']:g}" for m in b["by_move"][:30])
                    + (" ..." if len(b["by_move"]) > 30 else ""))
+    lead = s.get("lead_changes")
+    if lead:
+        out.append(f"lead changes (score {lead['score']}): {lead_text(lead)}")
     never = s["actions"]["never_played"]
     out.append(f"actions never played: {', '.join(never) if never else 'none'}")
     m = s["most_frequent_state"]
     if m:
-        out.append(f"most frequent state: {m['key']}, reached {m['visits']} times in {m['games']} games; "
-                   f"first in seed {m['seed']} after {len(m['moves'])} moves")
+        out.append(f"most frequent state: {m['key']}, {frequent_text(m)}")
         if state_text:
             out.extend("  " + line for line in state_text.splitlines())
     for e in s["errors"]:

@@ -10,7 +10,7 @@ import html
 import json
 from pathlib import Path
 
-from tgpl.analysis.figures import rate_text
+from tgpl.analysis.figures import fpa_text, frequent_text, lead_text, rate_text
 
 LENGTH_PNG = "length.png"
 WINS_PNG = "wins.png"
@@ -41,17 +41,40 @@ def write_report(summary: dict, folder: str, state_text: str | None = None) -> l
     return written
 
 
+def _whole_numbers(axis) -> None:
+    """Ticks on counts and move numbers at whole numbers: 2.5 games reads as a bug."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _nothing(ax, what: str) -> None:
+    """An empty plot says why: bare axes with ticks around zero look like a broken chart."""
+    ax.text(0.5, 0.5, what, ha="center", va="center", transform=ax.transAxes, color="#555555")
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
 def _length_plot(ax, s: dict) -> None:
     hist = (s["length"] or {}).get("histogram", {})
+    if not hist:
+        ax.set_title("Game length")
+        return _nothing(ax, "no finished games")
     ax.bar([int(k) for k in hist], list(hist.values()), color="#4c72b0")
+    _whole_numbers(ax.xaxis)
+    _whole_numbers(ax.yaxis)
     ax.set_xlabel("moves in the game")
     ax.set_ylabel("games")
     ax.set_title(f"Game length ({s['finished']} finished games)")
 
 
 def _wins_plot(ax, s: dict) -> None:
-    labels, rates, lows, highs = [], [], [], []
+    if not s["finished"]:
+        ax.set_title("Wins")
+        return _nothing(ax, "no finished games")
+    labels, rates, lows, highs, colours = [], [], [], [], []
     for seat in s["seats"]:
+        colours.append("#55a868")
         labels.append(f"seat {seat['seat']}\n{seat['agent']}")
         w = seat["wins"] or {"rate": 0, "low": 0, "high": 0}
         rates.append(w["rate"])
@@ -60,10 +83,11 @@ def _wins_plot(ax, s: dict) -> None:
     draws = s["drawishness"]
     if draws is not None:
         labels.append("draw")
+        colours.append("#8c8c8c")  # not a seat: a bar of its own colour
         rates.append(draws["rate"])
         lows.append(draws["rate"] - draws["low"])
         highs.append(draws["high"] - draws["rate"])
-    ax.bar(labels, rates, yerr=[lows, highs], capsize=6, color="#55a868")
+    ax.bar(labels, rates, yerr=[lows, highs], capsize=6, color=colours)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of finished games")
     ax.set_title("Wins with 95% Wilson intervals")
@@ -71,7 +95,12 @@ def _wins_plot(ax, s: dict) -> None:
 
 def _branching_plot(ax, s: dict) -> None:
     by_move = (s["branching"] or {}).get("by_move", [])
+    if not by_move:
+        ax.set_title("Branching factor over the game")
+        return _nothing(ax, "no decisions")
     ax.plot(range(1, len(by_move) + 1), [m["mean"] for m in by_move], marker=".", color="#c44e52")
+    ax.set_ylim(bottom=0)  # from zero: a flat line at one legal move must not look like a swing
+    _whole_numbers(ax.xaxis)
     ax.set_xlabel("move number")
     ax.set_ylabel("legal moves (mean)")
     ax.set_title("Branching factor over the game")
@@ -85,8 +114,8 @@ def _page(s: dict, state_text: str | None) -> str:
     for seat in s["seats"]:
         rows.append((f"seat {seat['seat']} ({seat['agent']}) wins", rate_text(seat["wins"])))
     fpa = s["first_player_advantage"]
-    rows += [("first-player advantage", f"{rate_text(fpa['wins_of_decisive'])} of decisive games (fair {fpa['fair']})"),
-             ("balance", str(s["balance"])),
+    rows += [("first-player advantage", fpa_text(fpa)),
+             ("balance", "n/a" if s["balance"] is None else str(s["balance"])),
              ("drawishness", rate_text(s["drawishness"])),
              ("decisiveness", rate_text(s["decisiveness"]))]
     if s["length"]:
@@ -94,13 +123,14 @@ def _page(s: dict, state_text: str | None) -> str:
         rows.append(("length", f"mean {length['mean']}, sd {length['stdev']}, {length['min']}..{length['max']}"))
     if s["branching"]:
         rows.append(("branching factor", f"mean {s['branching']['mean']}, max {s['branching']['max']}"))
+    if s.get("lead_changes"):
+        rows.append((f"lead changes (score {s['lead_changes']['score']})", lead_text(s["lead_changes"])))
     rows.append(("actions never played", ", ".join(s["actions"]["never_played"]) or "none"))
     table = "\n".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows)
     frequent = ""
     if s["most_frequent_state"] and state_text:
         m = s["most_frequent_state"]
-        frequent = (f"<h2>Most frequent state</h2><p>reached {m['visits']} times in {m['games']} games; first in "
-                    f"seed {m['seed']} after {len(m['moves'])} moves</p><pre>{esc(state_text)}</pre>")
+        frequent = (f"<h2>Most frequent state</h2><p>{esc(frequent_text(m))}</p><pre>{esc(state_text)}</pre>")
     errors = "".join(f"<h3>Error in seed {e['seed']}</h3><pre>{esc(e['message'])}</pre>" for e in s["errors"])
     images = "\n".join(f'<figure><img src="{name}" alt="{alt}"><figcaption>{alt}</figcaption></figure>'
                        for name, alt in [(WINS_PNG, "win rates with 95% intervals"),
@@ -108,8 +138,9 @@ def _page(s: dict, state_text: str | None) -> str:
                                          (BRANCHING_PNG, "branching factor by move number")])
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tgpl analyze: {esc(s['game'])}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}th{{text-align:left;padding-right:1em}}
-figure{{display:inline-block;margin:0.5em}}</style></head>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
+th{{text-align:left;padding-right:1em}}th,td{{vertical-align:top}}
+figure{{display:inline-block;margin:0.5em}}img{{max-width:100%;height:auto}}pre{{overflow-x:auto}}</style></head>
 <body><h1>tgpl analyze: {esc(s['game'])}</h1>
 <table>
 {table}

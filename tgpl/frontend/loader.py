@@ -47,17 +47,19 @@ class Program:
         return next((m for m in self.modules if m.path == self.main), None)
 
 
-def display_path(path: Path) -> str:
-    """Paths in diagnostics: relative to the working directory when inside it."""
+def display_path(path: Path, base: str | None = None) -> str:
+    """Paths in diagnostics: relative to the working directory (or `base`, standing for it)."""
     try:
-        return os.path.relpath(path)
+        return os.path.relpath(path, base)
     except ValueError:  # another drive on Windows
         return str(path)
 
 
 class _Loader:
-    def __init__(self, diags: Diagnostics):
+    def __init__(self, diags: Diagnostics, files: dict[str, str] | None = None, base: str | None = None):
         self.diags = diags
+        self.files = files or {}  # resolved path -> text, read instead of the disk
+        self.base = base
         self.program: Program | None = None
         self.done: dict[Path, Scope] = {}
         self.stack: list[Path] = []
@@ -67,13 +69,15 @@ class _Loader:
         """Load path (or the given text standing for it) and its imports; return its exported names."""
         path = _resolve(path)
         if path in self.stack:
-            cycle = " -> ".join(display_path(p) for p in self.stack[self.stack.index(path):] + [path])
+            cycle = " -> ".join(display_path(p, self.base) for p in self.stack[self.stack.index(path):] + [path])
             self.diags.error(from_span, f"import cycle: {cycle}")
             return None
         if path in self.exports:
             return self.exports[path]
-        name = display_path(path)
+        name = display_path(path, self.base)
         try:
+            if text is None:
+                text = self.files.get(str(path))
             if text is None:
                 text = read_source(path)  # an editor's BOM is no character
         except UnreadableFile as e:
@@ -178,15 +182,20 @@ def _span_of(symbol: object) -> str:
     return "?"
 
 
-def load_program(path: str | os.PathLike, check: bool = True, text: str | None = None) -> Program:
+def load_program(path: str | os.PathLike, check: bool = True, text: str | None = None,
+                 files: dict[str, str] | None = None, base: str | None = None) -> Program:
     """Parse the game file and its imports, then run the checker on all of it.
 
     `text`, when given, is the game file's content (editors and tests check
     unsaved text this way); imports are still read from disk next to `path`.
+    `files` (resolved path -> text) and `base` (the working directory names are
+    relative to) load a game on another machine, one without the files or with
+    another working directory (`tgpl analyze --ray`), as it loaded here: the
+    same texts under the same names, so its messages are the same bytes.
     """
     diags = Diagnostics()
-    loader = _Loader(diags)
-    program = Program(display_path(_resolve(Path(path))))
+    loader = _Loader(diags, files, base)
+    program = Program(display_path(_resolve(Path(path)), base))
     loader.program = program
     loader.load(Path(path), None, text)
     if check and program.modules:
