@@ -22,7 +22,7 @@ Parts (`--only` picks some; all by default):
   (tgpl.asp.reasoner, moves drawn with the runtime's PCG32 from an initial
   state made once), each with the ratio lowered / hand-written; then the
   runtime's own playouts/s of the .tgpl game.
-- `fiveinarow`: `tgpl to-gdl examples/fiveinarow.tgpl` and
+- `fiveinarow`: `tgpl to-gdl examples/fiveinarow.tgpl` (validated, then with `--no-validate`) and
   `tgpl query examples/fiveinarow.tgpl QUERY --horizon 4`, each a subprocess
   with its wall time, CPU time and peak memory (max RSS, from os.wait4's
   resource usage of that child), killed after --timeout seconds (then said so);
@@ -238,6 +238,8 @@ def fiveinarow(ref_cpu: float, timeout: float, flags: list[str]) -> None:
                   f"{size.facts:,} facts, {size.externals:,} externals")
         else:
             print("".join(f"    {line}\n" for line in run.output.splitlines()[-3:]), end="")
+        run = run_tgpl(["to-gdl", "examples/fiveinarow.tgpl", "--no-validate", "-o", str(kif)] + flags, timeout)
+        report("tgpl to-gdl --no-validate", run, ref_cpu, timeout)
     run = run_tgpl(["query", "examples/fiveinarow.tgpl", FIVE_QUERY, "--horizon", "4"] + flags, timeout)
     report("tgpl query QUERY --horizon 4", run, ref_cpu, timeout)
     print(f"    QUERY: {FIVE_QUERY}")
