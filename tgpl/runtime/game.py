@@ -579,10 +579,11 @@ def _freeze(v):
 
 class _Resume:
     """Where a segment waiting for a choice stands, as the machine described it (`NeedInput`):
-    the frames it is suspended in, innermost first, each `(site, frame, what)` where `what` is
-    ("action", object, action, given inputs), ("phase", phase) or ("setup",); then, for a
-    listener run by the segment's own loop, ("event", event, where it was thrown, the listeners
-    still to run). Also the events queued and whether a phase entry is scheduled.
+    the frames it is suspended in, innermost first, each `(site, this, event, locals, what)`,
+    the locals being those in scope at the site and `what` ("action", object, action, given
+    inputs), ("phase", phase) or ("setup",); then, for a listener run by the segment's own
+    loop, ("event", event, where it was thrown, the listeners still to run). Also the events
+    queued and whether a phase entry is scheduled.
 
     The segment resumes by running again from where it started with the choices made, so it
     reaches this point again in the same world and with the same frames; from here on it reads
