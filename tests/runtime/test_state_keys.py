@@ -627,3 +627,58 @@ def test_the_step_limit_counts_loop_steps_from_the_last_decision(game):
     g.step_limit = 100
     with pytest.raises(TGPLRuntimeError, match="a loop ran past 100 steps"):
         g.initial_state(0).apply("Seat#0.Go()").apply("Token#0")
+
+
+# ----------------------------------------------------------------------- digests
+# `tgpl verify` keeps a digest of each key's bytes: equal keys must give equal bytes, however
+# their values were made (a number copied from a field or computed anew, a player stored in a
+# number, a negated zero, a string built or written out).
+SAME_NUMBERS = """
+game "t";
+players 2;
+global class Box { number A = 0; number B = 0; number Z = 0; string S = ""; bool Done = false; }
+class Seat
+{
+    action Copy
+    {
+        require { return !Box.Done; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { Box.A = 1; Box.B = Box.A; Box.Z = 0; Box.S = "ab"; Box.Done = true; }
+    }
+    action Compute
+    {
+        require { return !Box.Done; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { Box.A = player.active() + 1; Box.B = player.active() + 1; Box.Z = -Box.Z; Box.S = "a" + "b"; Box.Done = true; }
+    }
+    action Player
+    {
+        require { return !Box.Done; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { Box.A = player.active(); Box.B = player.active(); Box.A += 1; Box.B = 1; Box.S = "ab"; Box.Done = true; }
+    }
+    action End
+    {
+        require { return Box.Done; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { winner 0; }
+    }
+}
+turn T { phase P { } }
+setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+
+def test_equal_keys_give_equal_digests_however_their_values_were_made(game):
+    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.graph import explore
+
+    g = game(SAME_NUMBERS)
+    machine = RuntimeMachine(g)
+    start = g.initial_state(0)
+    done = [start.apply(f"Seat#0.{name}()") for name in ("Copy", "Compute", "Player")]
+    assert len({json.dumps(s.to_json(), sort_keys=True) for s in done}) == 1
+    assert len({s.key() for s in done}) == 1
+    assert len({machine.key(s) for s in done}) == 1
+    graph = explore(RuntimeMachine(g))
+    assert graph.complete and graph.states == 3  # the start, the move made, the end

@@ -547,10 +547,11 @@ def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action
 
 
 # ================================================================ views
-_SCALARS = frozenset((int, str, bool, type(None)))
-# Values a key holds as they are. Floats too: 2.0 == 2 and hash(2.0) == hash(2), so a
-# number in a key compares and hashes as the same number whether a float or an int.
-_KEPT = _SCALARS | {float}
+# Values a key holds as they are. A number is a float in a key, and never -0.0 (`x + 0.0`): the
+# game's numbers are floats, but a player stored in a number (`number n = player.active();`) is
+# an int, and 2 == 2.0 and -0.0 == 0.0 while their bytes differ, which verify's digests
+# (`RuntimeMachine.key`) would tell apart.
+_KEPT = frozenset((str, bool, type(None)))
 
 
 def _frozen_object(w: World, o: Obj) -> tuple:
@@ -558,7 +559,8 @@ def _frozen_object(w: World, o: Obj) -> tuple:
     fields), owners and field values, frozen; remembered by the world until the object changes."""
     kept, freeze = _KEPT, _freeze
     found = w.frozen[o] = (o.name, w.owners_of(o), tuple([
-        v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v) for v in w.data[o].values()
+        v + 0.0 if v.__class__ is float else v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v)
+        for v in w.data[o].values()
     ]))
     return found
 
@@ -566,12 +568,17 @@ def _frozen_object(w: World, o: Obj) -> tuple:
 def _freeze(v):
     """A hashable value equal for equal values: objects by reference, collections as tuples."""
     c = v.__class__
+    if c is float:
+        return v + 0.0
     if c in _KEPT:
         return v
     if c is Obj:
         return v.ref
+    if c is int:
+        return float(v)
     if c is list:
-        return tuple([x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT else _freeze(x) for x in v])
+        return tuple([x + 0.0 if x.__class__ is float else x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT
+                      else _freeze(x) for x in v])
     if c is dict:
         return ("{}",) + tuple([(_freeze(k), _freeze(x)) for k, x in v.items()])
     return v
@@ -649,6 +656,8 @@ class _Held:
         c = v.__class__
         if c in _KEPT:
             return v
+        if c is float or c is int:
+            return _freeze(v)
         if c is Obj:
             if v.fixed is None:
                 return v.ref
