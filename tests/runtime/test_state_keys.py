@@ -16,7 +16,7 @@ import pytest
 
 from tgpl.runtime import load_game
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.game import _freeze
+from tgpl.runtime.game import PHASE_ENTRY, _freeze
 
 EIGHTS = Path(__file__).parent.parent / "data" / "eights.tgpl"
 
@@ -627,6 +627,28 @@ def test_the_step_limit_counts_loop_steps_from_the_last_decision(game):
     g.step_limit = 100
     with pytest.raises(TGPLRuntimeError, match="a loop ran past 100 steps"):
         g.initial_state(0).apply("Seat#0.Go()").apply("Token#0")
+
+
+def test_a_segment_resumed_at_a_phase_entry_reports_an_input_without_candidates_as_an_error(start):
+    waiting = start("""
+        game "t";
+        players 1;
+        interactable Token { bool Used = false; }
+        class Seat { action Go { trigger PlayerChoiceEvent { return true; } effect { turn.pass(0, "Ask"); } } }
+        turn T
+        {
+            phase P { }
+            phase Ask
+            {
+                input Token first;
+                effect { input Token second { return second.Used; } winner 0; }
+            }
+        }
+        setup { Token t = new Token(); Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+    """).apply("Seat#0.Go()")
+    assert waiting.request.name == "first" and waiting.first is PHASE_ENTRY  # it resumes at the entry
+    with pytest.raises(TGPLRuntimeError, match="input 'second' has no candidate"):
+        waiting.apply("Token#0")
 
 
 # ----------------------------------------------------------------------- digests

@@ -686,8 +686,9 @@ class Machine:
     def resume_phase(self) -> None:
         """Run a segment from the entry of the current phase (a world `entry` copied)."""
         self.resuming = True
-        self.enter_phase()
-        self.settle()
+        with self._no_candidate():  # as when the move that entered the phase runs it
+            self.enter_phase()
+            self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
         try:  # `_no_candidate` inline: a move is the hot path of search
