@@ -130,9 +130,9 @@ def state_digest(state: State) -> str:
     seed even where nothing random happened, and would make every game's states its own.
     """
     objects, control, _rng, result, pending = state.key()
-    if pending is not None:
+    if pending is not None and pending[0] != "at":  # keyed by its history: the base's generator too
         base, first, choices = pending
-        pending = (base[:2] + base[3:], first, choices)
+        pending = (base[:2] + base[3:] if base is not None else None, first, choices)
     return hashlib.blake2b(repr((objects, control, result, pending)).encode(), digest_size=8).hexdigest()
 
 

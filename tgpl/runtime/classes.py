@@ -46,6 +46,22 @@ class RInput:
     # Per filter: whether its block never names the candidate. While legal moves are listed
     # filters cannot change anything, so such a filter is run once per candidate set.
     constant: tuple[bool, ...] = ()
+    # Where a choice it asks suspends the code (`Site`): set for inputs a player may be asked.
+    site: Site | None = None
+
+
+@dataclass(eq=False)
+class Site:
+    """A place where running code can wait for a choice: an input, or a call of an action made
+    as a statement (the caller waits there while the callee waits). `serial` names it in state
+    keys (numbered in compile order); `home` is the action definition, phase or setup whose own
+    statements or declared inputs it is part of (None elsewhere: functions, filters, requires,
+    default blocks); `live` are the slots of the frame's locals in scope there, the site's own
+    input excluded: what the code after it may still read."""
+
+    serial: int
+    home: object
+    live: tuple[int, ...]
 
 
 @dataclass(eq=False)
@@ -219,6 +235,7 @@ class RPhase:
     effect: Code | None
     size: int
     span: Span
+    home: object = None  # what the sites of its inputs and effect name as their home
 
     @cached_property
     def entry(self) -> tuple[str, Span]:

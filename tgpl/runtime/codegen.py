@@ -382,6 +382,7 @@ class BlockGenerator:
         if isinstance(e, ast.Assign):
             self.assign(e, depth)
         else:
+            self.c.statements.add(id(e))  # a whole statement: an action called here is a `Site`
             self.emit(depth, self.expr(e))
 
     def condition(self, e: ast.Expr, depth: int) -> str:

@@ -25,10 +25,10 @@ from tgpl.frontend.types import (
     ANY, BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Namespace, Type,
 )
 from tgpl.runtime.classes import (
-    Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn,
+    Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn, Site,
 )
 from tgpl.runtime.codegen import BlockGenerator, _index
-from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -59,6 +59,10 @@ class Layout:
     def push(self) -> None:
         self.scopes.append({})
 
+    def in_scope(self) -> tuple[int, ...]:
+        """The slots of every local declared and in scope here (shadowed ones too)."""
+        return tuple(sorted(slot for scope in self.scopes for slot in scope.values()))
+
     def pop(self) -> None:
         self.scopes.pop()
 
@@ -76,6 +80,7 @@ class CompiledGame:
     players: range  # the player counts the game allows: `players 2;` is range(2, 3)
     name: str
     actions: list[RAction]  # every action, in declaration order
+    setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
 
     def answering(self, event: RClass) -> dict[int, list[RAction]]:
@@ -110,6 +115,25 @@ class Compiler:
         self.action_order = 0
         self.all_actions: list[RAction] = []
         self.scope: Scope | None = None
+        # Where a choice can suspend code (`Site`): the home of the statements being compiled
+        # (an action definition, a phase's or the setup's token; None in functions, filters,
+        # requires, triggers and default blocks), the sites numbered so far, and the
+        # expressions that are whole statements (a call of an action there is a site).
+        self.home: object = None
+        self.sites = 0
+        self.statements: set[int] = set()
+
+    def site(self, home: object, live: tuple[int, ...]) -> Site:
+        self.sites += 1
+        return Site(self.sites, home, live)
+
+    def in_home(self, home: object, compile_block):
+        """`compile_block()` with `home` as the home of the statements it compiles."""
+        saved, self.home = self.home, home
+        try:
+            return compile_block()
+        finally:
+            self.home = saved
 
     # ================================================================ driver
     def compile(self) -> CompiledGame:
@@ -136,12 +160,13 @@ class Compiler:
             turns[name] = self._compile_turn(turn.defn)
         main = self.program.main_module
         setup_code, setup_size, players, game_name = None, 0, range(1, 2), ""
+        setup_home = object()
         if main is not None:
             self.scope = self.program.scopes[main.path]
             for item in main.items:
                 if isinstance(item, ast.SetupDef):
                     layout = Layout()
-                    setup_code = self.block(item.body, layout)
+                    setup_code = self.in_home(setup_home, lambda: self.block(item.body, layout))
                     setup_size = layout.size
                 elif isinstance(item, ast.PlayersDirective) and self.program.player_range is not None:
                     players = self.program.player_range  # as the checker evaluated `players`
@@ -149,7 +174,7 @@ class Compiler:
                     game_name = item.name
         return CompiledGame(
             self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
-            setup_code, setup_size, players, game_name, self.all_actions,
+            setup_code, setup_size, players, game_name, self.all_actions, setup_home,
         )
 
     def rclass(self, info: ClassInfo) -> RClass:
@@ -218,7 +243,7 @@ class Compiler:
 
     def _compile_action(self, action: ast.ActionDef, owner: RClass) -> RAction:
         layout = Layout()
-        inputs = [self.input_decl(i, layout) for i in action.inputs]
+        inputs = [self.input_decl(i, layout, home=action) for i in action.inputs]
         requires = [self.block(r.body, layout) for r in action.requires]
         triggers: dict[str, Code] = {}
         for t in action.triggers:
@@ -227,7 +252,9 @@ class Compiler:
             name = sym.name if isinstance(sym, ClassInfo) else t.event
             triggers[name] = self.block(t.body, layout)
         prio = self.expr(action.prio.value, layout) if action.prio is not None else None
-        effect = self.block(action.effect.body, layout) if action.effect is not None else None
+        effect = None
+        if action.effect is not None:
+            effect = self.in_home(action, lambda: self.block(action.effect.body, layout))
         self.action_order += 1
         ra = RAction(action.name, owner, action, self.action_order, inputs, requires, triggers, prio, effect, layout.size)
         self.all_actions.append(ra)
@@ -261,15 +288,16 @@ class Compiler:
         phases: dict[str, RPhase] = {}
         for phase in turn.phases:
             layout = Layout()
+            home = object()
             effects = [i for i in phase.items if isinstance(i, ast.Effect)]
             if effects:
-                inputs = [self.input_decl(i, layout) for i in phase.items if isinstance(i, ast.InputDecl)]
-                effect = self.block(effects[0].body, layout)
+                inputs = [self.input_decl(i, layout, home=home) for i in phase.items if isinstance(i, ast.InputDecl)]
+                effect = self.in_home(home, lambda: self.block(effects[0].body, layout))
             else:
                 inputs = []
                 body = [i for i in phase.items if not isinstance(i, ast.Effect)]
-                effect = self.block(ast.Block(phase.span, body), layout) if body else None
-            phases[phase.name] = RPhase(phase.name, turn.name, inputs, effect, layout.size, phase.span)
+                effect = self.in_home(home, lambda: self.block(ast.Block(phase.span, body), layout)) if body else None
+            phases[phase.name] = RPhase(phase.name, turn.name, inputs, effect, layout.size, phase.span, home)
         default, size = None, 0
         if turn.default is not None:
             layout = Layout()
@@ -277,7 +305,16 @@ class Compiler:
             size = layout.size
         return RTurn(turn.name, phases, default, size, turn.span)
 
-    def input_decl(self, inp: ast.InputDecl, layout: Layout) -> RInput:
+    def input_decl(self, inp: ast.InputDecl, layout: Layout, home: object = None) -> RInput:
+        """An input; `home`: the action, phase or setup whose declared input or statement it is."""
+        live = layout.in_scope()
+        saved, self.home = self.home, None  # its filters, target and default are not statements of home
+        try:
+            return self._input_decl(inp, layout, home, live)
+        finally:
+            self.home = saved
+
+    def _input_decl(self, inp: ast.InputDecl, layout: Layout, home: object, live: tuple[int, ...]) -> RInput:
         t = self._resolve(inp.type)
         is_list = isinstance(t, Collection) and t.kind == "List"
         candidate_type = t.elem if isinstance(t, Collection) and is_list else t
@@ -295,7 +332,7 @@ class Compiler:
         slot = layout.declare(inp.name, t)
         modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
         return RInput(inp.name, slot, modifier, inp.optional, t, inp.span, candidate_type, is_list, target, filters, default,
-                      tuple(constant))
+                      tuple(constant), self.site(home, live))
 
     def _resolve(self, ref: ast.TypeRef) -> Type:
         from tgpl.frontend.types import PRIMITIVES
@@ -352,6 +389,7 @@ class Compiler:
         return decl
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, layout: Layout) -> Code:
+        self.statements.add(id(s.expr))
         code = self.expr(s.expr, layout)
 
         def run(f):
@@ -436,7 +474,7 @@ class Compiler:
         return run
 
     def stmt_InputDecl(self, s: ast.InputDecl, layout: Layout) -> Code:
-        rinput = self.input_decl(s, layout)
+        rinput = self.input_decl(s, layout, home=self.home)
         slot = rinput.slot
 
         def run(f):
@@ -626,7 +664,20 @@ class Compiler:
                 f.m.error(span, f"{target.name} has no action '{name}'")
             f.m.call_action(target, ra, [(n, a(f)) for n, a in args], span)
 
-        return call
+        if id(e) not in self.statements:
+            return call
+        # A call made as a whole statement: a choice asked in the action suspends the caller
+        # right here, its locals in scope all it holds (no operand half evaluated).
+        site = self.site(self.home, layout.in_scope())
+
+        def call_statement(f):
+            try:
+                call(f)
+            except NeedInput as need:
+                need.reopen(f, site)
+                raise
+
+        return call_statement
 
     def call_builtin(self, e: ast.Call, callee: ast.Expr, ct: CallableType, layout: Layout) -> Code:
         from tgpl.frontend.builtins import Signature

@@ -78,11 +78,55 @@ class InputRequest:
 
 
 class NeedInput(Exception):
-    """Raised when execution needs a choice that the move script does not hold yet."""
+    """Raised when execution needs a choice that the move script does not hold yet.
 
-    def __init__(self, request: InputRequest):
+    As it unwinds, it also describes where the suspended code stands, for the state's key
+    (`State.key`, docs/runtime.md "State identity"). `frame` is the innermost TGPL frame not
+    described yet and `point` the site it stands at (an input, or a call of an action made as
+    a statement); the layer that made the frame describes it (`close`), a statement-level
+    action call opens its caller's frame (`reopen`), and the segment's outer loop adds the
+    event being resolved (`outer`). Any other layer in between (a function, an event thrown
+    with `throw_sync`, a default block, a filter...) leaves the description `broken`: the key
+    then falls back on the segment's history.
+    """
+
+    def __init__(self, request: InputRequest, frame=None, point=None):
         super().__init__(request.name)
         self.request = request
+        self.frame = frame
+        self.point = point
+        self.links: list[tuple] = []  # innermost first
+        self.broken = False
+
+    def close(self, frame, home, what: tuple) -> None:
+        """`frame`, made by the layer this passes through, stands at `self.point`: described by
+        the point, the frame and `what` (the action, phase or setup) when the point is a site of
+        that layer's own code (`home`), at the level of its statements or declared inputs."""
+        if self.frame is frame and not self.broken and self.point.home is home:
+            self.links.append((self.point, frame, what))
+            self.frame = None
+        else:
+            self.broken = True
+
+    def reopen(self, frame, site) -> None:
+        """A call made as a statement at `site` of `frame` returns here: the callee is
+        described, the caller's frame is next."""
+        if self.frame is None and not self.broken:
+            self.frame = frame
+            self.point = site
+        else:
+            self.broken = True
+
+    def outer(self, link: tuple) -> None:
+        """The segment's own loop, around a frame it started that is described now."""
+        if self.frame is None and not self.broken:
+            self.links.append(link)
+        else:
+            self.broken = True
+
+    @property
+    def described(self) -> bool:
+        return self.frame is None and not self.broken
 
 
 @dataclass

@@ -98,6 +98,14 @@ class Game:
         self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
         event_cls = compiled.by_info[id(compiled.builtins.event)]
         self.is_event = lambda obj: obj.cls.is_a(event_cls)
+        self._files = {name: i for i, name in enumerate(program.sources)}
+
+    def span_key(self, span) -> tuple | None:
+        """A place in the game's source for state keys: the file's index among the game's
+        sources (not its path, which depends on how the game was named), line and column."""
+        if span is None:
+            return None
+        return (self._files.get(span.file, -1), span.line, span.col)
 
     def initial_state(self, seed: int = 0) -> State:
         world = World(self.players, seed)
@@ -127,6 +135,9 @@ class State:
     choices: tuple = ()
     request: InputRequest | None = None
     error: TGPLRuntimeError | None = field(default=None)
+    # Where the suspended segment stands, when the machine could describe it (`_Resume`):
+    # what the key of a state waiting for a choice holds instead of its history.
+    resume: _Resume | None = None
 
     # ------------------------------------------------------------ running
     @staticmethod
@@ -141,15 +152,17 @@ class State:
             else:
                 _play(game, m, world, first)
         except NeedInput as need:
+            resume = _Resume(need.links, tuple(m.queue), m.enter_pending) if need.described else None
             if m.entry is not None:  # resume from the phase's entry, with the choices made since
                 entry, used = m.entry
-                return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request)
-            return State(game, world, base, first, tuple(choices), need.request)
+                return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request, resume=resume)
+            return State(game, world, base, first, tuple(choices), need.request, resume=resume)
         except GameOver as over:
             world.result = over.ranking
         world.drop_unreferenced(game.is_event)
         state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
-        state.__dict__.update(game=game, world=world, base=None, first=None, choices=(), request=None, error=None)
+        state.__dict__.update(game=game, world=world, base=None, first=None, choices=(), request=None, error=None,
+                              resume=None)
         return state
 
     @property
@@ -244,11 +257,19 @@ class State:
         frozen = w.frozen
         objects = tuple([frozen.get(o) or _frozen_object(w, o) for o in w.objects])
         c = w.control
-        pending = None
-        if self.request is not None:
-            pending = (self.base_key(), self.first.text if self.first else None, tuple(_freeze(v) for v in self.choices))
+        pending = self._pending_key if self.request is not None else None
         result = tuple(tuple(r) for r in w.result) if w.result is not None else None
         return (objects, (c.player, c.turn, c.phase), w.rng.key(), result, pending)
+
+    @cached_property
+    def _pending_key(self) -> tuple:
+        """A waiting state's part of its key beyond the world: where the suspended code stands
+        and what it still holds (`_Resume.key`), or, when the machine could not describe that
+        (a choice asked inside a function, an event thrown with throw_sync, a default block...),
+        the segment's history: the state it started from, its first move and the choices since."""
+        if self.resume is not None:
+            return self.resume.key(self.game, self.world, self.request)
+        return (self.base_key(), self.first.text if self.first else None, tuple(_freeze(v) for v in self.choices))
 
     def base_key(self):
         return State(self.game, self.base).key() if self.base is not None else None
@@ -526,10 +547,11 @@ def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action
 
 
 # ================================================================ views
-_SCALARS = frozenset((int, str, bool, type(None)))
-# Values a key holds as they are. Floats too: 2.0 == 2 and hash(2.0) == hash(2), so a
-# number in a key compares and hashes as the same number whether a float or an int.
-_KEPT = _SCALARS | {float}
+# Values a key holds as they are. A number is a float in a key, and never -0.0 (`x + 0.0`): the
+# game's numbers are floats, but a player stored in a number (`number n = player.active();`) is
+# an int, and 2 == 2.0 and -0.0 == 0.0 while their bytes differ, which verify's digests
+# (`RuntimeMachine.key`) would tell apart.
+_KEPT = frozenset((str, bool, type(None)))
 
 
 def _frozen_object(w: World, o: Obj) -> tuple:
@@ -537,7 +559,8 @@ def _frozen_object(w: World, o: Obj) -> tuple:
     fields), owners and field values, frozen; remembered by the world until the object changes."""
     kept, freeze = _KEPT, _freeze
     found = w.frozen[o] = (o.name, w.owners_of(o), tuple([
-        v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v) for v in w.data[o].values()
+        v + 0.0 if v.__class__ is float else v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v)
+        for v in w.data[o].values()
     ]))
     return found
 
@@ -545,15 +568,144 @@ def _frozen_object(w: World, o: Obj) -> tuple:
 def _freeze(v):
     """A hashable value equal for equal values: objects by reference, collections as tuples."""
     c = v.__class__
+    if c is float:
+        return v + 0.0
     if c in _KEPT:
         return v
     if c is Obj:
         return v.ref
+    if c is int:
+        return float(v)
     if c is list:
-        return tuple([x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT else _freeze(x) for x in v])
+        return tuple([x + 0.0 if x.__class__ is float else x.ref if x.__class__ is Obj else x if x.__class__ in _KEPT
+                      else _freeze(x) for x in v])
     if c is dict:
         return ("{}",) + tuple([(_freeze(k), _freeze(x)) for k, x in v.items()])
     return v
+
+
+class _Resume:
+    """Where a segment waiting for a choice stands, as the machine described it (`NeedInput`):
+    the frames it is suspended in, innermost first, each `(site, this, event, locals, what)`,
+    the locals being those in scope at the site and `what` ("action", object, action, given
+    inputs), ("phase", phase) or ("setup",); then, for a listener run by the segment's own
+    loop, ("event", event, where it was thrown, the listeners still to run). Also the events
+    queued and whether a phase entry is scheduled.
+
+    The segment resumes by running again from where it started with the choices made, so it
+    reaches this point again in the same world and with the same frames; from here on it reads
+    only the world and what these hold (the limits count from the last decision), so two states
+    with the same world and the same `key` here continue alike, however they came to wait.
+    """
+
+    __slots__ = ("links", "queue", "enter_pending")
+
+    def __init__(self, links: list, queue: tuple, enter_pending: bool):
+        # of each frame, only what the code after the site can read: `this`, the event and
+        # the locals in scope (not the frame, which would keep the whole machine)
+        self.links = [link if link[0] == "event" else (link[0], link[1].this, link[1].event,
+                                                       [link[1].vars[slot] for slot in link[0].live], link[2])
+                      for link in links]
+        self.queue = queue
+        self.enter_pending = enter_pending
+
+    def key(self, game: Game, world: World, request: InputRequest) -> tuple:
+        held = _Held(world)
+        value = held.value
+        where = game.span_key
+        # who is asked and among what: usually found again from the world and the locals, but
+        # not when a filter asked for choices itself
+        parts: list = ["at", request.player, tuple([_freeze(o) for o in request.options])]
+        for link in self.links:
+            if link[0] == "event":
+                _, event, span, rest = link
+                parts.append(("event", value(event), where(span), tuple([(o.ref, ra.order) for o, ra in rest])))
+                continue
+            site, this, event, local, what = link
+            kind = what[0]
+            if kind == "action":
+                _, _obj, ra, given = what
+                # the inputs given to the action matter while its declared inputs are asked;
+                # once its effect runs, they are locals like the others
+                asking = any(inp.site is site for inp in ra.inputs)
+                described = ("action", ra.order, tuple([(n, value(v)) for n, v in given.items()]) if asking else ())
+            elif kind == "phase":
+                described = ("phase", what[1].turn, what[1].name)
+            else:
+                described = ("setup",)
+            parts.append((site.serial, described, value(this), value(event), tuple([value(v) for v in local])))
+        parts.append(tuple([(value(event), where(span)) for event, span in self.queue]))
+        parts.append(self.enter_pending)
+        return tuple(parts)
+
+
+class _Held:
+    """Freezes what suspended frames hold, as `_freeze` does, and also which of their lists and
+    tables are the very ones an object of the world holds (named by where: the object, field
+    and indexes) or one another local holds too: the code after the choice may change them in
+    place, and what that changes is part of what happens next."""
+
+    __slots__ = ("world", "held", "seen")
+
+    def __init__(self, world: World):
+        self.world = world
+        self.held: dict[int, tuple] | None = None
+        self.seen: dict[int, int] = {}
+
+    def value(self, v):
+        c = v.__class__
+        if c in _KEPT:
+            return v
+        if c is float or c is int:
+            return _freeze(v)
+        if c is Obj:
+            if v.fixed is None:
+                return v.ref
+            return (v.ref, tuple([_freeze(x) for x in v.fixed.values()]))  # a move's PlayerChoiceEvent
+        if c is list or c is dict:
+            held = self.held
+            if held is None:
+                held = self.held = _collections_held(self.world)
+            found = held.get(id(v))
+            if found is not None:
+                return ("held", *found)
+            seen = self.seen
+            k = seen.get(id(v))
+            if k is not None:
+                return ("same", k)
+            seen[id(v)] = len(seen)
+            if c is list:
+                return ("list", *[self.value(x) for x in v])
+            return ("{}", *[(self.value(k), self.value(x)) for k, x in v.items()])
+        return v
+
+
+def _collections_held(world: World) -> dict[int, tuple]:
+    """Where each list and table the world's objects hold is, by id: (object name, field,
+    indexes...), the first place met in object and field order."""
+    found: dict[int, tuple] = {}
+    data = world.data
+    for o in world.objects:
+        for name, v in data[o].items():
+            if v.__class__ is not list and v.__class__ is not dict:
+                continue
+            todo = [(v, (o.name, name))]
+            while todo:
+                item, path = todo.pop()
+                if id(item) in found:
+                    continue
+                found[id(item)] = path
+                if item.__class__ is list:
+                    inner = [(x, (*path, i)) for i, x in enumerate(item) if x.__class__ is list or x.__class__ is dict]
+                else:
+                    inner = []
+                    for i, (k, x) in enumerate(item.items()):
+                        if k.__class__ is list or k.__class__ is dict:
+                            inner.append((k, (*path, "key", i)))
+                        if x.__class__ is list or x.__class__ is dict:
+                            inner.append((x, (*path, i)))
+                todo.extend(reversed(inner))
+    return found
 
 
 def _jsonable(v):

@@ -56,7 +56,11 @@ class Machine:
         self.queue: deque[tuple[Obj, Span]] = deque()  # thrown events, with where they were thrown
         self.enter_pending = False
         self.stack: list[ErrFrame | tuple[str, Span | None]] = []  # (what, span): cheaper to push
+        # Loop steps, events resolved and phases entered since the segment began or the last
+        # choice it made: the limits count from the last decision, so what happens after a
+        # choice does not depend on how the segment came to ask it (`State.key`).
         self.steps = 0
+        self.flows = 0
         # While legal moves are listed, requires, triggers and filters run on the
         # state's own world, which must not change: writes are errors then.
         self.frozen = False
@@ -335,6 +339,9 @@ class Machine:
             if ra.effect is not None:
                 ra.effect(frame)
             return True
+        except NeedInput as need:
+            need.close(frame, ra.defn, ("action", obj, ra, given))
+            raise
         except RecursionError:
             self.error(span or ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
         except OverflowError:
@@ -501,12 +508,15 @@ class Machine:
         if self.used < len(self.choices):
             choice = self.choices[self.used]
             self.used += 1
+            # The limits count from the last decision, and a cycle of passes is one since then
+            self.steps = self.events = self.flows = 0
+            self.last_pass = None
             for option in options:
                 if _matches(option, choice):
                     return option
             names = ", ".join(show(o) for o in options)
             self.error(inp.span, f"{show(choice)} is not a legal choice for '{inp.name}' (options: {names})")
-        raise NeedInput(InputRequest(player, inp.name, options, inp.span, inp.optional))
+        raise NeedInput(InputRequest(player, inp.name, options, inp.span, inp.optional), frame, inp.site)
 
     # ============================================================ events
     def throw(self, event, sync: bool, span: Span) -> None:
@@ -547,8 +557,15 @@ class Machine:
             if self.events > EVENT_LIMIT:
                 self.error(span, f"more than {EVENT_LIMIT} events resolved without waiting for a player: "
                                  "do listeners throw events endlessly?")
-            for obj, ra in self.listeners(event):
-                self.run_action(obj, ra, event, {}, None, check_requires=False)
+            listeners = self.listeners(event)
+            for obj, ra in listeners:
+                try:
+                    self.run_action(obj, ra, event, {}, None, check_requires=False)
+                except NeedInput as need:
+                    if not self.stack:  # the segment's own loop, not an event thrown with throw_sync
+                        rest = listeners[listeners.index((obj, ra)) + 1:]
+                        need.outer(("event", event, span, rest))
+                    raise
 
     # ============================================================ turns
     def turn_use(self, name, phase, span: Span) -> None:
@@ -629,6 +646,9 @@ class Machine:
                 self.error(phase.span, f"phase {phase.name}: an input has no candidate")
             if phase.effect is not None:
                 phase.effect(frame)
+        except NeedInput as need:
+            need.close(frame, phase.home, ("phase", phase))
+            raise
         except OverflowError:
             self.error(phase.span, TOO_LARGE)
         finally:
@@ -637,12 +657,15 @@ class Machine:
     # ========================================================= segments
     def settle(self) -> None:
         """Resolve events and enter phases until the game waits for a player."""
-        for _ in range(FLOW_LIMIT):
+        while True:
             self.resolve_events()
             if not self.enter_pending:
                 return
             self.enter_pending = False
+            self.flows += 1  # before the entry: a choice made in it starts the count again
             self.enter_phase()
+            if self.flows >= FLOW_LIMIT:
+                break
         self.error(self.last_pass, f"control passed {FLOW_LIMIT} times without waiting for a player: "
                                    "this turn.pass is part of a cycle of phases that never asks for a move")
 
@@ -652,14 +675,20 @@ class Machine:
                 self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
         with self._no_candidate():
             if setup is not None:
-                self._run_block(setup, Frame(self, None, size), "setup", None)
+                frame = Frame(self, None, size)
+                try:
+                    self._run_block(setup, frame, "setup", None)
+                except NeedInput as need:
+                    need.close(frame, self.game.setup_home, ("setup",))
+                    raise
             self.settle()
 
     def resume_phase(self) -> None:
         """Run a segment from the entry of the current phase (a world `entry` copied)."""
         self.resuming = True
-        self.enter_phase()
-        self.settle()
+        with self._no_candidate():  # as when the move that entered the phase runs it
+            self.enter_phase()
+            self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
         try:  # `_no_candidate` inline: a move is the hot path of search

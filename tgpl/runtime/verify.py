@@ -59,9 +59,13 @@ class RuntimeMachine:
     def key(self, state: State) -> bytes:
         """The state's key, compact: a 16-byte digest of its canonical key. Explore keeps one
         per state seen; the key itself holds every object of the state (kilobytes on a large
-        board). Runtime keys are tuples of scalars in a fixed order, so equal keys give equal
-        bytes; two different states share a digest with probability about 2^-128 per pair."""
-        return blake2b(marshal.dumps(state.key()), digest_size=16).digest()
+        board). Runtime keys are tuples of strings, floats, bools and None in a fixed order (ints
+        only where nothing else can be), and marshal's format 2 writes each by its value alone:
+        later formats also write whether an equal value met before was the same object, or a
+        string interned, so equal keys gave different bytes (a number copied from another field
+        or computed anew). Two different states share a digest with probability about 2^-128
+        per pair."""
+        return blake2b(marshal.dumps(state.key(), 2), digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
         """The state after these move texts from the initial state (explore rebuilds the
