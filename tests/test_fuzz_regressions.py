@@ -10,6 +10,7 @@ import json
 import warnings
 from pathlib import Path
 
+import clingo
 import pytest
 from click.testing import CliRunner
 
@@ -342,3 +343,59 @@ def test_a_gdl_file_past_a_megabyte_is_read(write):
     path = write("big.kif", KIF + ("; " + "x" * 98 + "\n") * 11_000)
     result = run("check-gdl", path)
     assert result.exit_code == 0, result.output
+
+
+# ------------------------------------------------------------------ ground size
+BIG = KIF.replace("(index 3)", "\n".join(f"(index {i})" for i in range(3, 60)))  # bench/fuzz.py's 59 x 59 board
+FRAME = BIG.splitlines().index("(<= (next (cell ?m ?n b))") + 1  # its 2 * 59^4 instances per disjunct
+
+
+@pytest.fixture
+def no_grounding(monkeypatch):
+    """clingo's grounding cannot be interrupted: a refused game must never reach it."""
+    def ground(*args, **kwargs):
+        raise AssertionError("clingo grounded the game")
+
+    monkeypatch.setattr(clingo.Control, "ground", ground)
+
+
+@pytest.mark.parametrize("args,status", [
+    (["check-gdl"], 1),
+    (["check-gdl", "--json"], 1),
+    (["verify", "--max-states", "2000"], 2),
+    (["verify", "--horizon", "2"], 2),
+    (["to-asp"], 2),
+    (["compare", "g.kif"], 2),
+])
+def test_a_59_by_59_board_is_refused_at_its_frame_rule_before_grounding(write, no_grounding, args, status):
+    write("g.kif", BIG)
+    result = run(args[0], "g.kif", *args[1:])
+    assert result.exit_code == status, result.output
+    if "--json" in args:
+        (d,) = json.loads(result.stdout)
+        assert (d["file"], d["line"], d["column"], d["severity"]) == ("g.kif", FRAME, 1, "error")
+        return
+    assert result.stderr.startswith(f"g.kif:{FRAME}:1: error: this rule can have {4 * 59 ** 4:,} ground instances")
+    assert "--max-ground" in result.stderr and result.stdout == ""
+
+
+def test_max_ground_sets_the_limit_both_ways(write):
+    path = write("g.kif", KIF.replace("(index 3)", "\n".join(f"(index {i})" for i in range(3, 11))))  # 10 x 10
+    assert run("check-gdl", path).exit_code == 0
+    refused = run("check-gdl", path, "--max-ground", "1000")
+    assert refused.exit_code == 1 and "more than the 1,000 a game may have (--max-ground)" in refused.stderr
+    assert run("verify", path, "--max-states", "5", "--max-ground", "1000").exit_code == 2
+    assert run("verify", path, "--max-states", "5").exit_code == 0
+    assert run("to-asp", path, "--max-ground", "1000").exit_code == 2
+
+
+@pytest.mark.parametrize("args", [
+    ["verify", "{tris}", "--horizon", "1"],
+    ["verify", "{tris}", "--engine", "clingo", "--max-states", "5"],
+    ["query", "{tris}", "true"],
+])
+def test_a_lowered_game_over_max_ground_is_refused_with_the_rule(write, no_grounding, args):
+    tris = write("tris.tgpl", TRIS)
+    result = run(*(a.replace("{tris}", tris) for a in args), "--max-ground", "10")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("tris.tgpl:1:1: error: ") and "note: the rule: (<= " in result.stderr
