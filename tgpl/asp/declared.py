@@ -21,6 +21,10 @@ looked for only then, by a second grounding in which each `init`, `next` and
 `legal` rule also records its number; the first such rule in the file is named,
 passing over frame rules (`(next F)` from `(true F)`), which only keep what
 another rule made.
+
+Both groundings join the lowering's tables away first (tgpl.asp.tables.joined):
+the relaxed game is recursive through `true`, and gringo's semi-naive evaluation
+would otherwise join fluents before the table that relates them.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from tgpl.lowering.ir import Atom, Const, Func, Program, Rule
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.solver import SolverError, answer_set, lp_file
+from tgpl.asp.tables import joined, table_relations
 
 SHOWN = 5
 """Missing fluents (and moves) reported one by one; a note counts the rest."""
@@ -58,7 +63,8 @@ def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
     try:
         declared = answer_set([rules_to_asp(_needed(program, ("base", "input")), names),
                                "#show base/1. #show input/2."])
-        reach = answer_set([rules_to_asp(_needed(program, ("init", "next", "legal")), names, drop_negation=True),
+        reach = answer_set([rules_to_asp(joined(_needed(program, ("init", "next", "legal"))), names,
+                                         drop_negation=True),
                             lp_file("gdl_relaxed_domain.lp")])
         base = {s.arguments[0] for s in declared if s.name == "base"}
         inputs = {(s.arguments[0], s.arguments[1]) for s in declared if s.name == "input"}
@@ -86,8 +92,10 @@ def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -
         Rule(Atom(_MADE_BY, (Const(str(k)), Func(rule.head.relation, rule.head.args))), rule.body, rule.span)
         for k, rule in makers))
     label = names.functor(_MADE_BY)
-    made = answer_set([rules_to_asp(_needed(program, ("init", "next", "legal")), names, drop_negation=True),
-                       lp_file("gdl_relaxed_domain.lp"), rules_to_asp(labelled, names, drop_negation=True),
+    needed = _needed(program, ("init", "next", "legal"))
+    made = answer_set([rules_to_asp(joined(needed), names, drop_negation=True),
+                       lp_file("gdl_relaxed_domain.lp"),
+                       rules_to_asp(joined(labelled, table_relations(needed)), names, drop_negation=True),
                        f"#show {label}/2."])
     copies = {k for k, rule in makers if _copies(rule)}
     first: dict[clingo.Symbol, int] = {}

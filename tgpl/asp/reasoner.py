@@ -45,6 +45,7 @@ from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.solver import GroundProgram, answer_set, lp_file
+from tgpl.asp.tables import joined
 from tgpl.asp.validate import validate
 
 JointMove = tuple[Term, ...]
@@ -293,7 +294,8 @@ def external_domain(program: Program, names: ClingoNames) -> str:
     defined = program.defined()
     if "base" in defined and "input" in defined:
         return lp_file("gdl_declared_domain.lp")
-    reach = answer_set([rules_to_asp(program, names, drop_negation=True), lp_file("gdl_relaxed_domain.lp")])
+    # the relaxed game is recursive through true: tables joined away, as for the base/input check (tgpl.asp.tables)
+    reach = answer_set([rules_to_asp(joined(program), names, drop_negation=True), lp_file("gdl_relaxed_domain.lp")])
     lines = []
     if "base" in defined:
         lines.append("gdl_fluent(F) :- base(F).")
