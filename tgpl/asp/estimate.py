@@ -304,12 +304,13 @@ def too_large(program: Program, limit: int, path: str = "<gdl>") -> list[Diagnos
     top, *rest = sorted(bounds, key=lambda b: -b.instances)
     ranges = ", ".join(f"?{name} over {n:,}" for name, n in top.variables[:8])
     ranges = f" (its variables range {ranges}{', ...' if len(top.variables) > 8 else ''} values)" if ranges else ""
+    rule = "this rule" if top.rule.span is not None else "the rule in the note below"  # a generated rule has no source
     if top.instances > limit:
-        message = (f"this rule can have {top.instances:,} ground instances{ranges}, more than the {limit:,} "
+        message = (f"{rule} can have {top.instances:,} ground instances{ranges}, more than the {limit:,} "
                    "a game may have (--max-ground)")
     else:
         message = (f"the game's rules can have {total:,} ground instances, more than the {limit:,} a game may "
-                   f"have (--max-ground); this rule has the most, {top.instances:,}{ranges}")
+                   f"have (--max-ground); {rule} has the most, {top.instances:,}{ranges}")
     message += ": clingo's grounding cannot be interrupted, so the game is refused before it starts"
     notes = []
     if top.rule.span is None:
