@@ -208,6 +208,23 @@ def test_an_input_statement_without_candidates_is_a_runtime_error_not_a_crash(wr
     assert result.exit_code == 1 and "runtime error: input 'other' has no candidate" in result.stderr
 
 
+def test_a_loop_that_widens_its_conditions_each_pass_stops_at_the_work_budget(write, monkeypatch):
+    """bench/fuzz.py's hex mutant: `pass += -1` never ends, and each pass widens `near`: 224 s and 3.5 GB to the
+    statement budget, 14 s at the work budget (here a smaller one, which the unmutated game stays under)."""
+    from tgpl.lowering import execute
+
+    monkeypatch.setattr(execute, "WORK_LIMIT", 300_000)
+    hex_source = (ROOT / "examples" / "hex.tgpl").read_text(encoding="utf-8")
+    assert run("to-gdl", write("hex.tgpl", hex_source), "--no-validate", "--stats").exit_code == 0
+    mutant = hex_source.replace("pass < Size; pass += 1", "pass < Size; pass += -1")
+    assert mutant != hex_source
+    result = run("to-gdl", write("hex.tgpl", mutant), "--no-validate", "--stats")
+    loop = next(i for i, x in enumerate(mutant.splitlines(), 1) if "pass += -1" in x)
+    assert result.exit_code == 2 and result.stderr.startswith("hex.tgpl:")
+    assert loop < int(result.stderr.split(":")[1]) <= loop + 20  # at a statement of the loop's body
+    assert "not lowerable: the lowering built conditions of more than 300,000 parts" in result.stderr
+
+
 # ----------------------------------------------------------------------- options
 def test_a_record_into_a_missing_folder_is_refused_before_the_game(write):
     result = run("play", "../" * 0 + str(ROOT / "examples" / "tris.tgpl"), "--players", "random",
