@@ -29,6 +29,9 @@ FILES = {
     "boom.tgpl": 'game "t";\nplayers 2;\nsetup { number z = 0; log(1 / z); }\n',
     "endless.tgpl": 'game "e";\nplayers 2;\nsetup { PlayerState a = new PlayerState(); a.assign(0); PlayerState b = new PlayerState(); b.assign(1); turn.use("T"); turn.pass(0, "P"); }\nturn T { phase P { } default { turn.pass(player.active() + 1, "P"); } }\nclass PlayerState { action Wait { trigger PlayerChoiceEvent { return true; } effect { turn.pass(); } } }\n',
     "moves.txt": "PlayerState#1.Tick(chosenTile: TrisGrid[0][0])\n",
+    # tic-tac-toe on a 59 x 59 board: more ground rule instances than --max-ground allows (refused, not grounded)
+    "big.kif": Path(TTT).read_text(encoding="utf-8").replace(
+        "(index 3)", "\n".join(f"(index {i})" for i in range(3, 60))),
 }
 
 CASES = [
@@ -49,6 +52,7 @@ CASES = [
     ("replay", ["{tmp}/missing.json"], 2),
     ("check-gdl", [TTT], 0),
     ("check-gdl", ["{tmp}/bad.kif"], 1),
+    ("check-gdl", ["{tmp}/big.kif"], 1),
     ("check-gdl", [], 2),
     ("to-gdl", [TRIS, "--no-validate", "--stats"], 0),
     ("to-gdl", ["{tmp}/boom.tgpl"], 1),
@@ -58,15 +62,18 @@ CASES = [
     ("to-asp", [TTT, "-o", "{tmp}/t.lp"], 0),
     ("to-asp", ["{tmp}/boom.tgpl"], 1),
     ("to-asp", ["{tmp}/bad.kif"], 2),
+    ("to-asp", ["{tmp}/big.kif"], 2),
     ("verify", [STUCK, "--json"], 1),
     ("verify", [TRIS, "--max-states", "20", "--json"], 0),
     ("verify", ["{tmp}/bad.tgpl"], 2),
     ("verify", [TRIS, "--max-states", "0"], 2),
+    ("verify", ["{tmp}/big.kif", "--horizon", "2"], 2),
     ("query", [TRIS, "GameState.TickedCount == 1", "--horizon", "1"], 0),
     ("query", [TRIS, "GameState.TickedCount == 3", "--horizon", "1"], 1),
     ("query", [TREASURE, "true"], 2),
     ("query", [TRIS, "GameState.Nothing == 1"], 2),
     ("query", [TTT, "true"], 2),
+    ("query", [TRIS, "true", "--max-ground", "10"], 2),
     ("analyze", [TRIS, "--games", "2", "--jobs", "1"], 0),
     ("analyze", [STUCK, "--games", "1", "--players", "first,first", "--jobs", "1"], 1),
     ("analyze", ["{tmp}/bad.tgpl", "--jobs", "1"], 2),

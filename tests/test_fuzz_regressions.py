@@ -10,6 +10,7 @@ import json
 import warnings
 from pathlib import Path
 
+import clingo
 import pytest
 from click.testing import CliRunner
 
@@ -207,6 +208,23 @@ def test_an_input_statement_without_candidates_is_a_runtime_error_not_a_crash(wr
     assert result.exit_code == 1 and "runtime error: input 'other' has no candidate" in result.stderr
 
 
+def test_a_loop_that_widens_its_conditions_each_pass_stops_at_the_work_budget(write, monkeypatch):
+    """bench/fuzz.py's hex mutant: `pass += -1` never ends, and each pass widens `near`: 224 s and 3.5 GB to the
+    statement budget, 14 s at the work budget (here a smaller one, which the unmutated game stays under)."""
+    from tgpl.lowering import execute
+
+    monkeypatch.setattr(execute, "WORK_LIMIT", 300_000)
+    hex_source = (ROOT / "examples" / "hex.tgpl").read_text(encoding="utf-8")
+    assert run("to-gdl", write("hex.tgpl", hex_source), "--no-validate", "--stats").exit_code == 0
+    mutant = hex_source.replace("pass < Size; pass += 1", "pass < Size; pass += -1")
+    assert mutant != hex_source
+    result = run("to-gdl", write("hex.tgpl", mutant), "--no-validate", "--stats")
+    loop = next(i for i, x in enumerate(mutant.splitlines(), 1) if "pass += -1" in x)
+    assert result.exit_code == 2 and result.stderr.startswith("hex.tgpl:")
+    assert loop < int(result.stderr.split(":")[1]) <= loop + 20  # at a statement of the loop's body
+    assert "not lowerable: the lowering built conditions of more than 300,000 parts" in result.stderr
+
+
 # ----------------------------------------------------------------------- options
 def test_a_record_into_a_missing_folder_is_refused_before_the_game(write):
     result = run("play", "../" * 0 + str(ROOT / "examples" / "tris.tgpl"), "--players", "random",
@@ -342,3 +360,59 @@ def test_a_gdl_file_past_a_megabyte_is_read(write):
     path = write("big.kif", KIF + ("; " + "x" * 98 + "\n") * 11_000)
     result = run("check-gdl", path)
     assert result.exit_code == 0, result.output
+
+
+# ------------------------------------------------------------------ ground size
+BIG = KIF.replace("(index 3)", "\n".join(f"(index {i})" for i in range(3, 60)))  # bench/fuzz.py's 59 x 59 board
+FRAME = BIG.splitlines().index("(<= (next (cell ?m ?n b))") + 1  # its 2 * 59^4 instances per disjunct
+
+
+@pytest.fixture
+def no_grounding(monkeypatch):
+    """clingo's grounding cannot be interrupted: a refused game must never reach it."""
+    def ground(*args, **kwargs):
+        raise AssertionError("clingo grounded the game")
+
+    monkeypatch.setattr(clingo.Control, "ground", ground)
+
+
+@pytest.mark.parametrize("args,status", [
+    (["check-gdl"], 1),
+    (["check-gdl", "--json"], 1),
+    (["verify", "--max-states", "2000"], 2),
+    (["verify", "--horizon", "2"], 2),
+    (["to-asp"], 2),
+    (["compare", "g.kif"], 2),
+])
+def test_a_59_by_59_board_is_refused_at_its_frame_rule_before_grounding(write, no_grounding, args, status):
+    write("g.kif", BIG)
+    result = run(args[0], "g.kif", *args[1:])
+    assert result.exit_code == status, result.output
+    if "--json" in args:
+        (d,) = json.loads(result.stdout)
+        assert (d["file"], d["line"], d["column"], d["severity"]) == ("g.kif", FRAME, 1, "error")
+        return
+    assert result.stderr.startswith(f"g.kif:{FRAME}:1: error: this rule can have {4 * 59 ** 4:,} ground instances")
+    assert "--max-ground" in result.stderr and result.stdout == ""
+
+
+def test_max_ground_sets_the_limit_both_ways(write):
+    path = write("g.kif", KIF.replace("(index 3)", "\n".join(f"(index {i})" for i in range(3, 11))))  # 10 x 10
+    assert run("check-gdl", path).exit_code == 0
+    refused = run("check-gdl", path, "--max-ground", "1000")
+    assert refused.exit_code == 1 and "more than the 1,000 a game may have (--max-ground)" in refused.stderr
+    assert run("verify", path, "--max-states", "5", "--max-ground", "1000").exit_code == 2
+    assert run("verify", path, "--max-states", "5").exit_code == 0
+    assert run("to-asp", path, "--max-ground", "1000").exit_code == 2
+
+
+@pytest.mark.parametrize("args", [
+    ["verify", "{tris}", "--horizon", "1"],
+    ["verify", "{tris}", "--engine", "clingo", "--max-states", "5"],
+    ["query", "{tris}", "true"],
+])
+def test_a_lowered_game_over_max_ground_is_refused_with_the_rule(write, no_grounding, args):
+    tris = write("tris.tgpl", TRIS)
+    result = run(*(a.replace("{tris}", tris) for a in args), "--max-ground", "10")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("tris.tgpl:1:1: error: ") and "note: the rule: (<= " in result.stderr

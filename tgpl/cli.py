@@ -333,11 +333,33 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
 
 
 # ---------------------------------------------------------------------- GDL
+def _max_ground_option(command):
+    """--max-ground of the commands that ground a game (check-gdl, verify, to-asp, query)."""
+    from tgpl.asp.estimate import MAX_GROUND
+
+    return click.option("--max-ground", type=click.IntRange(min=1), default=MAX_GROUND, show_default=True,
+                        metavar="N", help="Refuse, before grounding it, a game whose rules can have more than N "
+                                          "ground instances (clingo's grounding cannot be interrupted).")(command)
+
+
+def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str]) -> None:
+    """A lowered game whose rules can have more than max_ground ground instances: the error, exit 2."""
+    from tgpl.asp.estimate import too_large
+
+    problems = too_large(program, max_ground, path)
+    if problems:
+        for d in problems:
+            click.echo(render(d, sources), err=True)
+        sys.exit(2)
+
+
 @main.command("check-gdl")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
-def check_gdl(file: str, as_json: bool) -> None:
-    """Check that FILE.kif is valid GDL; exit 1 if it is not."""
+@_max_ground_option
+def check_gdl(file: str, as_json: bool, max_ground: int) -> None:
+    """Check that FILE.kif is valid GDL; exit 1 if it is not (or if it can ground to more than --max-ground
+    rule instances)."""
     from types import SimpleNamespace
     from tgpl.frontend.diagnostics import Severity, Span
     from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source
@@ -348,7 +370,7 @@ def check_gdl(file: str, as_json: bool) -> None:
     try:
         text = read_source(file, MAX_GDL_BYTES)
         sources[file] = text
-        diagnostics = validate(read_kif(text, file), file)
+        diagnostics = validate(read_kif(text, file), file, max_ground)
     except KifError as e:
         diagnostics = e.diagnostics
     except UnreadableFile as e:
@@ -478,7 +500,7 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
 
     _writable(output, "--output")
     runtime_game, lowered = _lowered(game, seed, players, relations)
-    problems = [d for d in validate(lowered.program, game) if d.is_error]
+    problems = [d for d in validate(lowered.program, game, max_ground=None) if d.is_error]
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)
@@ -513,19 +535,24 @@ def _chance(program, seed: int) -> dict | None:
     return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
 
 
-def _machine(path: str, engine: str = "runtime", seed: int = 0):
+def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None):
     """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load), and the checked
     TGPL program it plays (None for a .kif game).
 
     A .tgpl game is explored on the runtime, or with engine "clingo" lowered to GDL and
-    explored by the clingo reasoner (same states, same move texts and role names).
+    explored by the clingo reasoner (same states, same move texts and role names). A game
+    grounded on clingo is refused first when it can have more than max_ground ground rule
+    instances (default: tgpl.asp.estimate.MAX_GROUND).
     """
+    from tgpl.asp.estimate import MAX_GROUND
+
+    max_ground = MAX_GROUND if max_ground is None else max_ground
     if path.lower().endswith(".kif"):
         from tgpl.asp.reasoner import GdlGame, GdlLoadError
         from tgpl.asp.verify import GdlMachine
 
         try:
-            return GdlMachine(GdlGame.load(path)), None
+            return GdlMachine(GdlGame.load(path, max_ground)), None
         except GdlLoadError as e:
             click.echo(e.render(), err=True)
             sys.exit(2)
@@ -534,6 +561,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0):
         from tgpl.asp.verify import GdlMachine
 
         game, lowered = _lowered(path, seed, None)
+        _refuse_too_large(lowered.program, path, max_ground, game.program.sources)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
         return GdlMachine(GdlGame(lowered.program), roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
@@ -635,7 +663,8 @@ def _max_memory(megabytes: int | None) -> int | None:
               help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
                    "hold, for this seed only.")
 @_guard_options
-def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory):
+@_max_ground_option
+def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -648,9 +677,10 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     if witness_dir is not None and os.path.exists(witness_dir) and not os.path.isdir(witness_dir):
         raise click.BadParameter(f"'{witness_dir}' is not a folder", param_hint="--witness-dir")
     if horizon is not None:
-        _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed)
+        _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed,
+                        max_ground)
         return
-    machine, program = _machine(game, engine, seed)
+    machine, program = _machine(game, engine, seed, max_ground)
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                  stop=_time_limit(max_seconds))
     rep = check(g)
@@ -729,19 +759,23 @@ def _runtime_move_text(lowered):
     return move_text
 
 
-def _gdl_program(path: str, seed: int = 0):
-    """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics.
+def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
+    """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics,
+    a game whose rules can have more than max_ground ground instances included (None: the default).
 
     Returns (program, move_text): move_text maps a joint move to what a user types, which for a
     lowered game is the runtime's text of the mover's move, so witnesses replay with `tgpl play --moves`.
     """
+    from tgpl.asp.estimate import MAX_GROUND
     from tgpl.asp.reasoner import GdlLoadError, read_gdl
 
+    max_ground = MAX_GROUND if max_ground is None else max_ground
     if path.lower().endswith(".tgpl"):
-        _, lowered = _lowered(path, seed, None)
+        game, lowered = _lowered(path, seed, None)
+        _refuse_too_large(lowered.program, path, max_ground, game.program.sources)
         return lowered.program, _runtime_move_text(lowered)
     try:
-        program, _ = read_gdl(path)
+        program, _ = read_gdl(path, max_ground)
     except GdlLoadError as e:
         click.echo(e.render(), err=True)
         sys.exit(2)
@@ -749,14 +783,14 @@ def _gdl_program(path: str, seed: int = 0):
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
-                    seed: int = 0) -> None:
+                    seed: int = 0, max_ground: int | None = None) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem."""
     import json
     import time
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = _gdl_program(game, seed)
+    program, move_text = _gdl_program(game, seed, max_ground)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 
@@ -815,8 +849,9 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with (.tgpl games).")
 @_validation_options
 @_relations_option
+@_max_ground_option
 def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float,
-           relations: bool) -> None:
+           relations: bool, max_ground: int) -> None:
     """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo.
 
     A lowered game is first checked against the runtime, as by to-gdl, and some of
@@ -827,7 +862,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
 
     _writable(output, "--output")
     if not game.lower().endswith(".tgpl"):
-        write_asp(encode_asp(_gdl_program(game, seed)[0]).text, output)
+        write_asp(encode_asp(_gdl_program(game, seed, max_ground)[0]).text, output)
         return
     runtime_game, lowered = _lowered(game, seed, None, relations)
     encoding = encode_asp(lowered.program)
@@ -855,7 +890,8 @@ QUERY_FUNCTION = "TgplQuery__"
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @_relations_option
 @_guard_options
-def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory):
+@_max_ground_option
+def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory, max_ground):
     """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no,
     2 when the question cannot be asked: not a .tgpl game, errors in it or in EXPR, not lowerable)"""
     import json
@@ -892,6 +928,7 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
                 click.echo(render(d, program.sources), err=True)
         sys.exit(2)
     lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION, relations)
+    _refuse_too_large(lowered.program, game, max_ground, program.sources)
     search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
     found, complete, stopped = None, False, None
     stop = _guard(max_seconds, _memory_mb(max_memory))

@@ -6,5 +6,6 @@
 - `tgpl.asp.asp_emit`: a GDL game as a time-indexed ASP program (its answer sets are plays);
 - `tgpl.asp.asp_trace`: a play read back out of that program, for differential tests;
 - `tgpl.asp.bounded`: bounded verification on it, with clingo's multi-shot solving;
-- `tgpl.asp.ground_size`: how large a game is once grounded, the measure of a compact lowering.
+- `tgpl.asp.ground_size`: how large a game is once grounded, the measure of a compact lowering;
+- `tgpl.asp.estimate`: an upper bound of that size from the rules alone, checked before anything grounds.
 """

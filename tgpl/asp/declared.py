@@ -21,6 +21,10 @@ looked for only then, by a second grounding in which each `init`, `next` and
 `legal` rule also records its number; the first such rule in the file is named,
 passing over frame rules (`(next F)` from `(true F)`), which only keep what
 another rule made.
+
+Both groundings join the lowering's tables away first (rules_to_asp does, for a relaxed game):
+the relaxed game is recursive through `true`, and gringo's semi-naive evaluation
+would otherwise join fluents before the table that relates them.
 """
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source_or_
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
+from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.solver import GroundProgram, answer_set, lp_file
 from tgpl.asp.validate import validate
 
@@ -107,25 +108,26 @@ class GdlGame:
 
     # ------------------------------------------------------------ loading
     @classmethod
-    def load(cls, path: str | Path) -> GdlGame:
-        """Read and validate a KIF file; raise GdlLoadError with every diagnostic if it is not valid GDL."""
-        program, warnings = read_gdl(path)
+    def load(cls, path: str | Path, max_ground: int | None = MAX_GROUND) -> GdlGame:
+        """Read and validate a KIF file; raise GdlLoadError with every diagnostic if it is not valid GDL
+        or its rules can have more than `max_ground` ground instances (tgpl.asp.estimate)."""
+        program, warnings = read_gdl(path, max_ground)
         game = cls(program)
         game.warnings = warnings
         return game
 
     @classmethod
-    def from_text(cls, text: str, path: str = "<string>") -> GdlGame:
+    def from_text(cls, text: str, path: str = "<string>", max_ground: int | None = MAX_GROUND) -> GdlGame:
         """The game in a KIF text (tests, generated games); validated like `load`."""
         try:
             program = read_kif(text, path)
         except KifError as e:
             raise GdlLoadError(e.diagnostics, {path: text}) from None
-        return cls._checked(program, path, text)
+        return cls._checked(program, path, text, max_ground)
 
     @classmethod
-    def _checked(cls, program: Program, path: str, text: str) -> GdlGame:
-        diagnostics = validate(program, path)
+    def _checked(cls, program: Program, path: str, text: str, max_ground: int | None = MAX_GROUND) -> GdlGame:
+        diagnostics = validate(program, path, max_ground)
         if any(d.is_error for d in diagnostics):
             raise GdlLoadError(diagnostics, {path: text})
         game = cls(program)
@@ -291,6 +293,7 @@ def external_domain(program: Program, names: ClingoNames) -> str:
     defined = program.defined()
     if "base" in defined and "input" in defined:
         return lp_file("gdl_declared_domain.lp")
+    # the relaxed game is recursive through true: rules_to_asp joins its tables away (tgpl.asp.tables)
     reach = answer_set([rules_to_asp(program, names, drop_negation=True), lp_file("gdl_relaxed_domain.lp")])
     lines = []
     if "base" in defined:
@@ -345,12 +348,14 @@ def explore(game: GdlGame, limit: int = 1_000_000) -> dict:
     return result(True)
 
 
-def read_gdl(path: str | Path) -> tuple[Program, list[Diagnostic]]:
+def read_gdl(path: str | Path, max_ground: int | None = MAX_GROUND) -> tuple[Program, list[Diagnostic]]:
     """A valid GDL program from a KIF file, with the validator's warnings.
 
     Raises GdlLoadError with every diagnostic when the file cannot be read, is
-    not KIF or is not valid GDL. For tools that need the rules, not a game to
-    play (`tgpl to-asp`, bounded verification).
+    not KIF, is not valid GDL, or its rules can have more than `max_ground`
+    ground instances (tgpl.asp.estimate: every user of the program grounds it).
+    For tools that need the rules, not a game to play (`tgpl to-asp`, bounded
+    verification).
     """
     name = str(path)
     try:
@@ -360,7 +365,7 @@ def read_gdl(path: str | Path) -> tuple[Program, list[Diagnostic]]:
     except UnreadableFile as e:
         diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1), f"cannot read '{name}': {e.reason}")
         raise GdlLoadError([diagnostic], {}) from None
-    diagnostics = validate(program, name)
+    diagnostics = validate(program, name, max_ground)
     if any(d.is_error for d in diagnostics):
         raise GdlLoadError(diagnostics, {name: text})
     return program, diagnostics

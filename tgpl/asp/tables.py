@@ -18,6 +18,12 @@ grounder, starting elsewhere, would rebuild as a cross product), row by row,
 into ground rules: exactly the instances the table allows, the rules the fold
 started from. A table of one such variable (`succ` after a counter's read) only
 filters it and stays.
+
+The relaxed game (tgpl.asp.declared's base/input check, the reasoner's domain of
+a game without base/input) has the same recursion, `true` fed back from `next`,
+and the same cure: five in a row's relaxed game did not ground in 30 minutes
+with its tables, and grounds in a fraction of a second with them joined away
+(`tgpl.asp.gdl_to_asp.rules_to_asp` does it for every relaxed program).
 """
 
 from __future__ import annotations

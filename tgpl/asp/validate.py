@@ -24,6 +24,8 @@ location of the offending rule, literal or term:
   split symbols at white space only), and a relation or function is not a number;
 - goal values are integers in 0..100;
 - terms cannot grow without bound through the state or the moves (tgpl.asp.finite);
+- the game's rules have at most `max_ground` ground instances, bounded before
+  anything grounds them (tgpl.asp.estimate): clingo's grounding cannot be interrupted;
 - `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
   otherwise) and `base` and `input` too (a warning: they are optional in GDL);
 - a game otherwise valid that declares `base` or `input` lists in them every
@@ -39,6 +41,7 @@ from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, is_ground
 from tgpl.asp.declared import undeclared
 from tgpl.asp.dependencies import DependencyGraph
+from tgpl.asp.estimate import MAX_GROUND, too_large
 from tgpl.asp.finite import unbounded_terms
 from tgpl.asp.kif import KEYWORDS as KIF_KEYWORDS
 
@@ -59,8 +62,12 @@ INDEPENDENT = {
 }
 
 
-def validate(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
-    """Every violation found, sorted by location; `path` locates "missing" diagnostics."""
+def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX_GROUND) -> list[Diagnostic]:
+    """Every violation found, sorted by location; `path` locates "missing" diagnostics.
+
+    max_ground: the ground rule instances the game may have (tgpl.asp.estimate), checked before
+    the base/input check grounds it; None checks no bound.
+    """
     diags = Diagnostics()
     graph = DependencyGraph.of(program)
     components = graph.components()
@@ -74,6 +81,8 @@ def validate(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
     _presence(program, path, diags)
     if not diags.has_errors:  # before anything grounds it: an infinite game would ground for ever
         unbounded_terms(program, diags)
+    if not diags.has_errors and max_ground is not None:  # before the base/input check grounds it
+        diags.extend(too_large(program, max_ground, path))
     if not diags.has_errors:
         diags.extend(undeclared(program, path))
     return diags.sorted()

@@ -33,12 +33,17 @@ from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
     equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare,
-    sym_equal, sym_not, truth, value_identity, vkey,
+    sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
 from tgpl.lowering.universe import StaticTable, Universe
 
 PATH_LIMIT = 4096  # live paths at one point of the code
 STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so that a lowering that cannot finish says so
+# Parts of the conditions built in one lowering (symbolic.work_done): statements alone do not bound the work when a
+# loop that runs on and on widens its conditions each pass (hex's `for (pass = 0; pass < Size; pass += -1)` built
+# 2.7 million a second and ran 224 s, 3.5 GB, to the statement budget). Five in a row, the largest example, builds
+# 3.1 million; the budget stops such a loop in about 10 s.
+WORK_LIMIT = 30_000_000
 LOOP_LIMIT = 1000  # passes of one loop
 CALL_DEPTH = 64
 FLOW_LIMIT = 100  # phases entered in one segment
@@ -239,6 +244,7 @@ class Executor:
         self._readers: dict[int, tuple[bool, bool]] = {}  # id(function definition) -> `_reads`
         self._fluent_attributes = frozenset(attr for _, attr in fluents)
         self.steps = 0  # statements run on paths, against STEP_LIMIT
+        self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
         self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
@@ -432,6 +438,11 @@ class Executor:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
                                            f"(here, in {self.where[-1] if self.where else 'the code'}) without "
                                            "finishing: the code branches on the state in too many ways")
+            if work_done() - self.work_start > WORK_LIMIT:
+                raise NotLowerable(s.span, f"the lowering built conditions of more than {WORK_LIMIT:,} parts on "
+                                           f"symbolic paths (here, in {self.where[-1] if self.where else 'the code'}) "
+                                           "without finishing: a loop that runs on widens them at each pass, or the "
+                                           "code branches on the state in too many ways")
             out.extend(method(s, p))
         return out
 

@@ -197,8 +197,19 @@ def neg(f: Formula) -> Formula:
     return Formula("not", (f,))
 
 
+_work = [0]  # the parts of every conjunction and disjunction built, in this process
+
+
+def work_done() -> int:
+    """The parts of the conjunctions and disjunctions built so far (the executor's budget of formula work:
+    statements alone do not bound it when a loop widens a formula pass after pass)."""
+    return _work[0]
+
+
 def _sorted(parts: Iterable[Formula]) -> tuple:
-    return tuple(sorted(set(parts), key=lambda p: p.id))
+    parts = set(parts)
+    _work[0] += len(parts)
+    return tuple(sorted(parts, key=lambda p: p.id))
 
 
 def _exclusive_cell(key) -> object:
