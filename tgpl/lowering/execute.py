@@ -238,8 +238,8 @@ class Executor:
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
         self._expr_methods: dict[type, object] = {}  # AST class -> its expr_ method (eval runs very often)
         self._stmt_methods: dict[type, object] = {}
-        self._calling: dict[int, bool] = {}
-        self._pure: dict[int, bool] = {}  # id(expression) -> `_pure`  # id(expression) -> whether it calls code (`_calls`)
+        self._calling: dict[int, bool] = {}  # id(expression) -> whether it calls code (`_calls`)
+        self._pure: dict[int, bool] = {}  # id(expression) -> `_pure`
         self._probing = 0  # evaluations under way whose path condition stands for many (`_eval_shared`)
         self._readers: dict[int, tuple[bool, bool]] = {}  # id(function definition) -> `_reads`
         self._fluent_attributes = frozenset(attr for _, attr in fluents)
@@ -960,19 +960,20 @@ class Executor:
         compiled = self.compiled_call(fi, this, given, p)
         if compiled is not None:
             return compiled
-        store = tuple(sorted(((c, v) for c, v in p.store.items() if c[1] not in p.views or c in p.dirty),
-                             key=lambda cv: cv[0]))
-        # Cells the caller wrote and reads through its views hold what it wrote: where that is never null,
-        # the body need not consider null there (Connect Four's MakesFour then compares the dropped disc
-        # with two colours, not three). Every caller sharing the relation knows the same.
-        known = p.known | frozenset(c for c, v in p.store.items() if c[1] in p.views and c not in p.dirty
-                                    and c in self.viewable and _never_null(v))
         # What the body returns depends on the control state only if it reads it (player.active(), turn.*):
         # five in a row's MakesFive after either player's claim is one run, not two.
         reads_control, reads_fluents = self._reads(fi.defn)
         control = (p.control, p.pending) if reads_control else None
+        known = p.known
         try:
             if reads_fluents:
+                store = tuple(sorted(((c, v) for c, v in p.store.items() if c[1] not in p.views or c in p.dirty),
+                                     key=lambda cv: cv[0]))
+                # Cells the caller wrote and reads through its views hold what it wrote: where that is never
+                # null, the body need not consider null there (Connect Four's MakesFour then compares the
+                # dropped disc with two colours, not three). Every caller sharing the relation knows the same.
+                known = p.known | frozenset(c for c, v in p.store.items() if c[1] in p.views and c not in p.dirty
+                                            and c in self.viewable and _never_null(v))
                 key = (fi.name, tuple(vkey(a) for a in args), tuple(sorted(p.views.items())), p.dirty, store,
                        control, known)
             else:  # what it returns depends on its arguments alone (Connect Four's At)
