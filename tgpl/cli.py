@@ -390,13 +390,14 @@ def _lowered(game_path: str, seed: int, players: int | None, relations: bool = F
     return game, _lower_or_exit(game, game_path, seed, relations=relations)
 
 
-def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None, relations: bool = False):
+def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None, relations: bool = False,
+                   global_checks: bool = True):
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
 
     with _game_errors(game_path):
         try:
-            return lower_game(game, seed, query_function, relations)
+            return lower_game(game, seed, query_function, relations, global_checks)
         except NotLowerable as e:  # the command cannot do its job
             for d in not_lowerable(e, game.program.main):
                 click.echo(render(d, game.program.sources), err=True)
@@ -927,7 +928,9 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
             else:
                 click.echo(render(d, program.sources), err=True)
         sys.exit(2)
-    lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION, relations)
+    # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
+    lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION, relations,
+                             global_checks=False)
     _refuse_too_large(lowered.program, game, max_ground, program.sources)
     search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
     found, complete, stopped = None, False, None

@@ -9,22 +9,27 @@ on the runtime, takes a plain-data snapshot and hands it to the lowering.
 from __future__ import annotations
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+from tgpl.asp.induction import same_game
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
 
 
-def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False) -> LoweredGame:
+def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False,
+               global_checks: bool = True) -> LoweredGame:
     """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable.
 
     With `query_function`, the name of a global bool function of the game without
     inputs, the GDL also holds `tgpl_query` in the states where it returns true.
     With `relations`, functions that read the state become rules with variables (tgpl.lowering.horn).
+    With `global_checks`, checks anchored at what a move wrote are made global where clingo proves that
+    it is the same game (tgpl.lowering.lower.globalize).
     """
+    prove = same_game if global_checks else None
     start = snapshot(game.initial_state(seed))
     if query_function is None:
-        return lower(game.program, start, relations)
-    return lower_with_query(game.program, start, query_function, relations)
+        return lower(game.program, start, relations, prove)
+    return lower_with_query(game.program, start, query_function, relations, prove)
 
 
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:

@@ -159,6 +159,11 @@ def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
     return "\n".join(lines) + "\n"
 
 
+def rule_text(rule: Rule, names: ClingoNames, rename=None) -> str:
+    """One rule without `or` as a clingo rule; `rename(relation)` may give another predicate name."""
+    return _rule_text(rule, names, False, rename)
+
+
 def _rule_text(rule: Rule, names: ClingoNames, drop_negation: bool, rename=None) -> str:
     variables = {v.name: _variable(v.name, i) for i, v in enumerate(rule.variables())}
     head = names.atom_text(rule.head, variables, rename)

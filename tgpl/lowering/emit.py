@@ -35,9 +35,9 @@ from tgpl.lowering.segments import (
 )
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
+    FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
-    cases_of, conj, disj, is_bool_table, lit, literal_value, literals, scalar_constant, settle, value_identity,
+    cases_of, conj, disj, is_bool_table, lit, literal_value, literals, rebuild, scalar_constant, settle, value_identity,
 )
 
 _MISSING = object()
@@ -84,7 +84,8 @@ class Names:
 
 
 class Emitter:
-    def __init__(self, logic: GameLogic, conditions: dict[str, Formula] | None = None):
+    def __init__(self, logic: GameLogic, conditions: dict[str, Formula] | None = None,
+                 anywhere: frozenset[str] = frozenset()):
         self.logic = logic
         self.conditions = conditions or {}  # extra 0-ary relations: name -> when it holds
         self.u = logic.universe
@@ -109,6 +110,9 @@ class Emitter:
         self._view_names: dict[int, str] = {}
         self._view_attr: dict[str, str] = {}  # view relation -> the attribute's GDL name
         self._by_term: dict | None = None
+        self.anywhere = frozenset(anywhere)  # functions whose anchored checks are made global
+        self._anywhere = self._global_checks(anywhere) if anywhere else {}
+        self._subst: dict[int, Formula] = {}
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
@@ -179,7 +183,7 @@ class Emitter:
     # ------------------------------------------------------------ formulas
     def body(self, f: Formula) -> list[Literal] | None:
         """Body literals for f (None when f is false)."""
-        f = settle(f, self._constant, self._settled)
+        f = settle(self.globalized(f), self._constant, self._settled)
         if f is FALSE:
             return None
         if f is TRUE:
@@ -222,7 +226,103 @@ class Emitter:
         if isinstance(key, ViewLit):
             fl = self.logic.fluents[(key.obj, key.attr)]
             return Atom(self.view_relation(key.view), (self.obj(fl.obj), self.fluent_value(fl, key.value)))
+        if isinstance(key, AnyLit):
+            slot = ("anywhere", key.function, key.context)
+            name = self.props.given.get(slot)
+            if name is None:
+                name = self.props.name(slot, key.function)
+                for part in (key.body.parts if key.body.kind == "or" else (key.body,)):
+                    b = self.body(part)
+                    if b is not None:
+                        self.rules.append(Rule(Atom(name), tuple(b)))
+            return Atom(name)
         raise TypeError(key)
+
+    # ------------------------------------------------------------ anchored checks made global
+    def _global_checks(self, functions: frozenset[str]) -> dict[tuple, Formula]:
+        """(function, views read) -> the union of the true conditions of its calls, for `functions`."""
+        calls: dict[tuple, set] = {}
+        for f in self.all_formulas():
+            for k in _keys_under(f):
+                if isinstance(k, CallLit) and k.function in functions and k.value is True:
+                    calls.setdefault((k.function, self._views_read(k)), set()).add(k)
+        return {slot: disj(*(k.body for k in sorted(ks, key=lambda k: repr(k.args)))) for slot, ks in calls.items()}
+
+    def global_candidates(self) -> frozenset[str]:
+        """Bool functions called on several arguments whose true conditions read one view alone: checks
+        anchored at what the move wrote (`MakesFour(c, r)` of the disc just dropped), which may be the
+        same as asking whether any of the calls holds (tgpl.lowering.lower.lower says when they are)."""
+        calls: dict[str, set] = {}
+        bad: set[str] = set()
+        for f in self.all_formulas():
+            for k in _keys_under(f):
+                if not isinstance(k, CallLit) or not is_bool_table(k.cases):
+                    continue
+                views = {x.view if isinstance(x, ViewLit) else None for x in literals(k.body)}
+                if len(views) != 1 or None in views:
+                    bad.add(k.function)
+                calls.setdefault(k.function, set()).add(k.args)
+        return frozenset(fn for fn, args in calls.items() if len(args) > 1 and fn not in bad)
+
+    def state_cells(self) -> list[tuple[list[Term], bool]]:
+        """The game's state as cells that each hold one value: (the fluent terms of its values, whether it
+        may hold none). A state is a choice of one term per cell; `result` is there only once the game is over."""
+        lg = self.logic
+        cells: list[tuple[list[Term], bool]] = [
+            ([self.fluent(fl, literal_value(v)) for v in fl.domain], False) for fl in lg.fluents.values()]
+        controls = dict.fromkeys([*lg.states, *(p.control for st in lg.states.values() for p in st.paths)])
+        cells.append(([self.control(cs) for cs in controls], False))
+        if lg.results:
+            cells.append(([self.result(r) for r in lg.results], True))
+        return cells
+
+    def invariant_rules(self, name: str) -> list[Rule]:
+        """`name` holds in a state where some anchored check made global (self._anywhere) already holds before
+        the move: its union read on `true` instead of the view. A global check equals the anchored one only in
+        states where this fails."""
+        rules: list[Rule] = []
+        for body in self._anywhere.values():
+            for part in (body.parts if body.kind == "or" else (body,)):
+                b = self.body(_before_move(part))
+                if b is not None:
+                    rules.append(Rule(Atom(name), tuple(b)))
+        return rules
+
+    def all_formulas(self):
+        lg = self.logic
+        for st in lg.states.values():
+            for _, f in st.legal:
+                yield f
+            for p in st.paths:
+                yield p.pc
+                for v in p.store.values():
+                    for _, f in cases_of(v):
+                        yield f
+        for view in lg.views:
+            for pc, cells in view.contributions:
+                yield pc
+                for v in cells.values():
+                    for _, f in cases_of(v):
+                        yield f
+
+    def globalized(self, f: Formula) -> Formula:
+        """f with the calls of the anchored checks made global (self._anywhere) replaced by their union."""
+        if not self._anywhere:
+            return f
+        got = self._subst.get(f.id)
+        if got is None:
+            if f.kind == "lit":
+                k = f.key
+                got = f
+                if isinstance(k, CallLit) and k.value is True:
+                    slot = (k.function, self._views_read(k))
+                    body = self._anywhere.get(slot)
+                    if body is not None:
+                        got = lit(AnyLit(k.function, slot[1], body))
+            else:
+                got = rebuild(f, [self.globalized(p) for p in f.parts])
+            self._subst[f.id] = got
+        return got
 
     def domain_of(self, kind: str, node, j: int) -> set[str] | None:
         """The constants a fluent term `(attr object ?)` or a view atom can hold at argument j (values only)."""
@@ -543,6 +643,7 @@ class Emitter:
         pairs): the disjunction multiplied out and reduced when that is smaller (a disc dropped before the
         win check is written by every outcome of the check: one rule), else one rule per case, the paths'
         conditions shared as one relation (`segment_N`), so that the rules of the cells fold into one."""
+        pairs = [(self.globalized(pc), self.globalized(f)) for pc, f in pairs]
         whole = disj(*(conj(pc, f) for pc, f in pairs))
         small = minimize(whole, expand=True) if whole.kind in ("or", "and") else whole
         if small is not whole:  # several terms are one relation: the value's own literals join it once
@@ -623,13 +724,9 @@ class Emitter:
                     writes.setdefault(("result", p.result, None), []).append(p.pc)
         for key, pcs in writes.items():
             kind, what, _ = key
-            pc = self.body(self.segment(_any(pcs)))
-            if pc is None:
-                continue
-            if kind == "control":
-                nxt.append(Rule(Atom("next", (self.control(what),)), tuple(pc)))
-            else:
-                nxt.append(Rule(Atom("next", (self.result(what),)), tuple(pc)))
+            head = Atom("next", (self.control(what) if kind == "control" else self.result(what),))
+            for pc in self.write_conditions([(pc, TRUE) for pc in pcs]):
+                nxt.append(Rule(head, tuple(pc)))
         written: dict[tuple, list[tuple[Formula, Formula]]] = {}
         for (cell, xkey), pairs in cells.items():
             fl = lg.fluents[cell]
@@ -731,6 +828,31 @@ def _eq(a, b) -> bool:
     return float(a) == float(b)
 
 
-def emit_gdl(logic: GameLogic, conditions: dict[str, Formula] | None = None) -> LoweredGame:
+def _before_move(f: Formula) -> Formula:
+    """f with every read through a view read from the state before the move instead."""
+    if f.kind == "lit":
+        k = f.key
+        return lit(FluentLit(k.obj, k.attr, k.value)) if isinstance(k, ViewLit) else f
+    return rebuild(f, [_before_move(p) for p in f.parts])
+
+
+def _keys_under(f: Formula):
+    """Every literal key under f and under the conditions of the calls it makes, each once."""
+    seen: set[int] = set()
+    todo = [f]
+    while todo:
+        g = todo.pop()
+        if g.id in seen:
+            continue
+        seen.add(g.id)
+        if g.kind == "lit":
+            yield g.key
+            if isinstance(g.key, CallLit):
+                todo.extend(c for _, c in g.key.cases)
+        todo.extend(g.parts)
+
+
+def emit_gdl(logic: GameLogic, conditions: dict[str, Formula] | None = None,
+             anywhere: frozenset[str] = frozenset()) -> LoweredGame:
     """The GDL program; `conditions` adds 0-ary relations (a query's `tgpl_query`) that hold when their formula does."""
-    return Emitter(logic, conditions).build()
+    return Emitter(logic, conditions, anywhere).build()

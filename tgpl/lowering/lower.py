@@ -9,7 +9,10 @@ The caller runs setup on the runtime and hands over its snapshot
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tgpl.lowering.emit import LoweredGame, emit_gdl
+from tgpl.lowering.ir import Program
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.segments import GameLogic, Lowering
 from tgpl.lowering.universe import Universe
@@ -24,15 +27,50 @@ def game_logic(program, snapshot: dict, relations: bool = False) -> GameLogic:
     return Lowering(program, Universe.from_snapshot(snapshot), relations).run()
 
 
-def lower(program, snapshot: dict, relations: bool = False) -> LoweredGame:
-    """The game as a GDL program (raises NotLowerable)."""
-    return emit_gdl(game_logic(program, snapshot, relations))
+def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None) -> LoweredGame:
+    """The game as a GDL program (raises NotLowerable).
+
+    With `prove`, checks anchored at what a move wrote are made global where `prove` shows the result
+    is the same game (`globalize`).
+    """
+    return globalize(emit_gdl(game_logic(program, snapshot, relations)), prove)
+
+
+# (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
+# (tgpl.asp.induction.same_game; passed in, since the lowering does not import the layer below it)
+Prover = Callable[[Program, Program, list, list], bool]
+
+
+def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None) -> LoweredGame:
+    """The game with its anchored checks made global, where `prove` shows that this is the same game.
+
+    Connect Four's `MakesFour(c, r)` asks about the cell just filled: lowered as it is, a rule for every
+    pair of a cell and a window of four through it (552 ground rules). Hand-written GDL asks whether
+    any window is full (138), which is the same only because no window is full before a move, an
+    invariant of the reachable states. Each candidate (emit.Emitter.global_candidates) is tried alone,
+    with its invariant "no call holds before the move", and kept when clingo proves by induction that
+    the rewritten program plays as the original one.
+    """
+    if prove is None:
+        return lowered
+    emitter = lowered.emitter
+    for fn in sorted(emitter.global_candidates()):
+        chosen = emitter.anywhere | {fn}
+        rewritten = emit_gdl(emitter.logic, conditions, chosen)
+        if prove(lowered.program, rewritten.program, emitter.state_cells(),
+                 rewritten.emitter.invariant_rules(INVARIANT)):
+            lowered, emitter = rewritten, rewritten.emitter
+    return lowered
+
+
+INVARIANT = "tgpl_bad"
 
 
 QUERY_RELATION = "tgpl_query"
 
 
-def lower_with_query(program, snapshot: dict, function: str, relations: bool = False) -> LoweredGame:
+def lower_with_query(program, snapshot: dict, function: str, relations: bool = False,
+                     prove: Prover | None = None) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
@@ -43,7 +81,8 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
     logic = lowering.run()
     fi = next(f for f in program.functions if f.name == function)
     controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
-    return emit_gdl(logic, {QUERY_RELATION: lowering.state_condition(fi, controls)})
+    conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
+    return globalize(emit_gdl(logic, conditions), prove, conditions)
 
 
 __all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "lower", "lower_with_query"]

@@ -183,6 +183,20 @@ class HornLit:
         return f"{self.function}@{self.context}{self.args!r}={self.value!r}"
 
 
+@dataclass(frozen=True, slots=True)
+class AnyLit:
+    """Some call of `function` (reading the views `context`) returns true: `body` is the union of the
+    calls' conditions. An anchored check (`MakesFour(c, r)` of the cell just filled) made global, where
+    clingo has proven that the two agree on every reachable state (tgpl.lowering.globalize)."""
+
+    function: str
+    context: tuple
+    body: Formula
+
+    def __repr__(self) -> str:
+        return f"any {self.function}"
+
+
 def lit(key) -> Formula:
     return Formula("lit", (), key)
 

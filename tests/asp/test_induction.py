@@ -1,0 +1,68 @@
+"""Anchored checks made global where clingo proves it is the same game (tgpl.asp.induction, lower.globalize).
+
+Connect Four's `MakesFour(c, r)` of the disc just dropped is the same as "some
+window of four is full" on every reachable state, since the game ends at the
+first one; the pairs game goes on after a pair, so its `MakesPair(c, r)` is not
+"some pair exists", and the rewrite that would say so is refused. Forced, that
+rewrite is a different game: the proof is what stands between the two.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lowering"))
+
+from differential import Lowered, bisimulate, playout  # noqa: E402
+from tgpl.asp.induction import same_game  # noqa: E402
+from tgpl.asp.reasoner import GdlGame  # noqa: E402
+from tgpl.lowering.emit import emit_gdl  # noqa: E402
+from tgpl.lowering.lower import INVARIANT, lower  # noqa: E402
+from tgpl.runtime.game import load_game  # noqa: E402
+from tgpl.runtime.snapshot import snapshot  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+PAIRS = ROOT / "tests" / "data" / "lowering" / "pairs.tgpl"
+
+
+def _lowered(path: Path):
+    game = load_game(path)
+    return game, lower(game.program, snapshot(game.initial_state(0)), prove=same_game)
+
+
+def test_connect_four_checks_any_window_of_four():
+    game, lowered = _lowered(ROOT / "examples" / "connect4.tgpl")
+    assert lowered.emitter.anywhere == {"MakesFour"}
+    relations = lowered.program.relations()
+    assert relations["makesfour"] == {0}  # one relation without arguments: "some window is full"
+    lw = Lowered(game, lowered, GdlGame(lowered.program))
+    rng = random.Random(5)
+    for _ in range(30):
+        playout(lw, rng)  # runtime and GDL agree step by step
+
+
+def test_a_check_that_the_game_outlives_is_not_made_global():
+    game, lowered = _lowered(PAIRS)
+    emitter = lowered.emitter
+    assert emitter.global_candidates() == {"MakesPair"}
+    assert emitter.anywhere == frozenset()
+    forced = emit_gdl(emitter.logic, None, frozenset({"MakesPair"}))
+    assert not same_game(lowered.program, forced.program, emitter.state_cells(),
+                         forced.emitter.invariant_rules(INVARIANT))
+    assert bisimulate(Lowered(game, lowered, GdlGame(lowered.program))).states > 1000
+    with pytest.raises(AssertionError):  # the unproven rewrite is another game
+        bisimulate(Lowered(game, forced, GdlGame(forced.program)))
+
+
+def test_the_proof_finds_a_rewrite_that_breaks_the_first_state():
+    """An `init` that differs is a counter-example too (the base case of the induction)."""
+    game, lowered = _lowered(PAIRS)
+    rules = [r for r in lowered.program.rules if r.head.relation != "init" or "lastpair" not in str(r)]
+    from tgpl.lowering.ir import Program
+    assert len(rules) < len(lowered.program.rules)
+    assert not same_game(lowered.program, Program(tuple(rules)), lowered.emitter.state_cells(), [])
+    assert same_game(lowered.program, lowered.program, lowered.emitter.state_cells(), [])

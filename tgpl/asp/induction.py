@@ -1,0 +1,110 @@
+"""Two GDL programs of one game proven to play alike, by one step of induction with clingo.
+
+The lowering may rewrite a check anchored at what a move wrote (Connect Four's
+`MakesFour(c, r)` of the disc just dropped) into a global one (is any window of
+four full?). The two agree only on states where no window was full before the
+move, an invariant of the reachable states that no rule-by-rule rewriting can
+see. `same_game` proves it, with the invariant given as `bad`, rules for a
+0-ary relation that holds in a state where the invariant fails:
+
+1. base: the initial states agree (`init`), and there the invariant holds or
+   the game is over;
+2. step: for every state (any choice of one value per cell: far more states
+   than are reachable) that is not terminal and keeps the invariant, and every
+   joint legal move, the two programs give the same `legal`, `goal`, `terminal`
+   and `next`, and the successor keeps the invariant or is terminal;
+3. every state at all gives the same `legal`, `goal` and `terminal` in both.
+
+By induction every reachable non-terminal state keeps the invariant, so the two
+programs have the same reachable states, moves and outcomes. A counter-example
+on a state no play reaches only costs the rewrite, never soundness. The three
+programs are one clingo program: the original's relations prefixed `o_`, the
+rewritten's `r_`, the original read on the successor (`true` read as
+`gdl_state`, as the reasoner's lookahead does) `s_`.
+"""
+
+from __future__ import annotations
+
+import clingo
+
+from tgpl.asp.dependencies import DependencyGraph
+from tgpl.asp.gdl_to_asp import ClingoNames, rule_text
+from tgpl.asp.solver import lp_file
+from tgpl.lowering.ir import Program, Rule, Term, expand_or
+
+BAD = "tgpl_bad"
+COMPARED = {"legal": "(R,M)", "goal": "(R,G)", "terminal": "", "next": "(F)", "init": "(F)"}
+
+
+def same_game(original: Program, rewritten: Program, cells: list[tuple[list[Term], bool]],
+              bad: list[Rule]) -> bool:
+    """Whether `rewritten` plays exactly as `original` from the initial state (see the module's docstring).
+
+    `cells`: the state as cells, each (the fluent terms it can hold, whether it may hold none);
+    `bad`: rules for `tgpl_bad`, over `true`, true where the invariant fails.
+    """
+    names = ClingoNames()
+    lines: list[str] = []
+    shared = _shared(original, rewritten)
+    lines += _copy(original, names, "o_")
+    lines += _copy(Program(tuple(r for r in rewritten.rules if r.head.relation not in shared)), names, "r_",
+                   keep=shared)
+    for relation, args in COMPARED.items():  # the encoding compares these by their r_ names
+        if relation in shared:
+            lines.append(f"r_{relation}{args} :- o_{relation}{args}.")
+    with_bad = Program(tuple(original.rules) + tuple(bad))
+    graph = DependencyGraph.of(with_bad)
+    needed = graph.needed(("terminal", BAD))
+    lines += _copy(Program(tuple(r for r in with_bad.rules if r.head.relation in needed)), names, "s_", "gdl_state")
+    lines += _copy(Program(tuple(bad)), names, "o_")
+    for k, (terms, optional) in enumerate(cells):
+        for t in terms:
+            lines.append(f"tgpl_cell({k},{names.symbol(t)}).")
+        if optional:
+            lines.append(f"tgpl_optional({k}).")
+    text = "\n".join(lines) + "\n" + lp_file("induction.lp")
+    for part in ("start", "step"):
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], text)
+        ctl.ground([("base", []), (part, [])])
+        if ctl.solve().satisfiable:
+            return False
+    return True
+
+
+def _shared(original: Program, rewritten: Program) -> set[str]:
+    """Relations defined by the same rules in both programs, over relations that are shared too.
+
+    The rewritten program reads them as the original's atoms: the solver then sees one board after the
+    move, not two copies it would have to show equal cell by cell (five in a row: 5 s to 0.3 s)."""
+    def rules_of(program: Program) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for r in program.rules:
+            found.setdefault(r.head.relation, set()).add(str(r))
+        return found
+
+    mine, theirs = rules_of(original), rules_of(rewritten)
+    uses: dict[str, set[str]] = {}
+    for r in rewritten.rules:
+        uses.setdefault(r.head.relation, set()).update(a.relation for a, _ in r.body_atoms())
+    shared = {n for n, rules in theirs.items() if mine.get(n) == rules}
+    while True:
+        drop = {n for n in shared if any(u not in shared and u in theirs for u in uses.get(n, ()))}
+        if not drop:
+            return shared
+        shared -= drop
+
+
+def _copy(program: Program, names: ClingoNames, prefix: str, state: str = "true",
+          keep: set[str] = frozenset()) -> list[str]:
+    """The program's rules with every relation but `true` and `does` renamed `prefix + name` (`o_ + name`
+    for those in `keep`), `true` read as `state`."""
+
+    def rename(name: str) -> str | None:
+        if name == "true":
+            return state
+        if name == "does":
+            return None
+        return ("o_" if name in keep else prefix) + names.functor(name)
+
+    return [rule_text(plain, names, rename) for rule in program.rules for plain in expand_or(rule)]
