@@ -20,7 +20,7 @@ disjunction too large to minimize within the budget is returned as it was.
 
 from __future__ import annotations
 
-from tgpl.lowering.symbolic import FALSE, Formula, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -84,12 +84,33 @@ def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribu
     terms = merge_adjacent(terms)
     if consensus and len(terms) <= MAX_CONSENSUS:
         terms = prime_implicants(terms) or terms
+    elif consensus:
+        terms = _by_move(terms)
     dropped = _drop_covered_negations(terms)
     if dropped is not terms:
         terms = merge_adjacent(dropped)
     out = disj(*(conj(*sorted(t, key=lambda c: c.id)) for t in terms))
     gain = _size(f) - _size(out)
     return out if gain > 0 or (expand and gain == 0 and out is not f) else f
+
+
+def _by_move(terms: list[frozenset]) -> list[frozenset]:
+    """The prime implicants of each group of terms that make the same moves, where each group is small.
+
+    Too many terms for the consensus of any two are often many moves' alike conditions (Connect Four's
+    "a disc was dropped": 14 moves, each landing on one of six rows); the consensus of terms of two
+    moves is never useful (it holds both moves), and within one move's terms it is what merges the
+    landings into "the column was chosen". Any grouping is exact: each group's implicants are the group."""
+    groups: dict[frozenset, list[frozenset]] = {}
+    for t in terms:
+        groups.setdefault(frozenset(c for c in t if c.kind == "lit" and type(c.key) is MoveLit), []).append(t)
+    if len(groups) < 2 or any(len(g) > MAX_CONSENSUS for g in groups.values()):
+        return terms
+    out: list[frozenset] = []
+    for g in groups.values():
+        primes = prime_implicants(g)
+        out.extend(primes if primes is not None and len(primes) < len(g) else g)
+    return _absorb(out) if len(out) < len(terms) else terms
 
 
 def merge_adjacent(terms: list[frozenset]) -> list[frozenset]:
