@@ -126,3 +126,20 @@ def test_examples_outside_the_subset_are_refused_all_at_once(example, expected):
     assert r.exit_code == 2
     errors = [line.split(".tgpl:", 1)[1] for line in r.output.splitlines() if ": error: not lowerable:" in line]
     assert errors == expected
+
+
+def test_counters_whose_range_cannot_be_found_are_refused_within_a_budget(tmp_path, monkeypatch):
+    """Two scores bounded only by the moves left: the range search grows them apart, cubically, and the
+    game is refused at a score once the search has tried its budget of cases, not after hours."""
+    import tgpl.lowering.segments as segments
+
+    monkeypatch.setattr(segments, "RANGE_WORK_LIMIT", 50_000)
+    game = Path(__file__).resolve().parents[1] / "data" / "lowering" / "scores.tgpl"
+    out = tmp_path / "scores.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(game), "--no-validate", "-o", str(out)])
+    assert r.exit_code == 2
+    assert r.output.splitlines()[0].endswith(
+        "scores.tgpl:35:5: error: not lowerable: the range of GameState.Second could not be bounded within 50,000 "
+        "cases of the counters' values: numbers need a finite range to be lowered, found from their values after "
+        "setup and the moves' writes")
+    assert not out.exists()

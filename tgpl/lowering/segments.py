@@ -36,6 +36,9 @@ from tgpl.lowering.universe import Universe
 
 RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
+# assignments of the counters tried while finding their ranges: counters that grow apart (two scores
+# bounded only by the moves left) make that search cubic, so it is refused past this, not run for hours
+RANGE_WORK_LIMIT = 2_000_000
 
 
 @dataclass
@@ -488,10 +491,14 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
     done: set[tuple] = set()  # (write, assignment) pairs already evaluated
+    work = 0
     for _ in range(FIXPOINT_LIMIT):
         changed = False
         for w, ((pc, cell, v, over), leaves) in enumerate(zip(writes, leaves_of)):
             for combo in itertools.product(*(sorted(live[leaf], key=_num_order) for leaf in leaves)):
+                work += 1
+                if work > RANGE_WORK_LIMIT:
+                    _refuse_ranges(numeric, live, lowering)
                 env = dict(zip(leaves, combo))
                 env_key = tuple(zip(leaves, combo))
                 if (w, env_key) in done:
@@ -518,6 +525,16 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
             break
     for k, fl in numeric.items():
         fl.domain = sorted(live[k] | ended[k], key=_num_order)
+
+
+def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
+    """Refuse the game at the counter whose range grew most when the search for the ranges ran out of work."""
+    widest = max(numeric, key=lambda k: (len(live[k]), k))
+    fl = numeric[widest]
+    raise NotLowerable(lowering._attr_span(fl),
+                       f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "
+                       f"{RANGE_WORK_LIMIT:,} cases of the counters' values: numbers need a finite range to be "
+                       "lowered, found from their values after setup and the moves' writes")
 
 
 def _num_order(x):
