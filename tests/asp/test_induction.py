@@ -76,3 +76,23 @@ def test_no_proof_within_the_budget_means_no_rewrite(monkeypatch):
     _, lowered = _lowered(ROOT / "examples" / "connect4.tgpl")
     assert lowered.emitter.anywhere == frozenset()
     assert "makesfour" in lowered.program.relations()
+
+
+def test_a_relation_is_shared_only_with_what_it_reads():
+    """`next` has the same rules in both programs, but reads `u`, which only the original defines: the
+    rewritten game never moves on, and the proof must see it (were `next` shared, it would not)."""
+    from tgpl.asp.kif import read_kif
+    from tgpl.lowering.ir import Const, Func
+
+    common = """
+        (role a)
+        (init (c 0))
+        (<= (legal a noop) (true (c ?x)))
+        (<= (next (c 1)) u)
+        (<= (next (c 0)) (true (c 1)))
+    """
+    original = read_kif(common + "(<= u (true (c 0)))")
+    rewritten = read_kif(common)
+    cells = [([Func("c", (Const("0"),)), Func("c", (Const("1"),))], False)]
+    assert same_game(original, original, cells, [])
+    assert not same_game(original, rewritten, cells, [])

@@ -93,7 +93,8 @@ def _shared(original: Program, rewritten: Program) -> set[str]:
         uses.setdefault(r.head.relation, set()).update(a.relation for a, _ in r.body_atoms())
     shared = {n for n, rules in theirs.items() if mine.get(n) == rules}
     while True:
-        drop = {n for n in shared if any(u not in shared and u in theirs for u in uses.get(n, ()))}
+        # a relation either program defines, unless shared, may differ (or be missing from one of them)
+        drop = {n for n in shared if any(u not in shared and (u in theirs or u in mine) for u in uses.get(n, ()))}
         if not drop:
             return shared
         shared -= drop
