@@ -96,3 +96,15 @@ def test_a_relation_is_shared_only_with_what_it_reads():
     cells = [([Func("c", (Const("0"),)), Func("c", (Const("1"),))], False)]
     assert same_game(original, original, cells, [])
     assert not same_game(original, rewritten, cells, [])
+
+
+def test_to_gdl_says_which_checks_were_made_global():
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    r = CliRunner().invoke(main, ["to-gdl", str(ROOT / "examples" / "connect4.tgpl"), "--no-validate"])
+    assert r.exit_code == 0, r.output
+    assert "; Checks made global, proven the same game by induction: MakesFour." in r.output.splitlines()[:4]
+    r = CliRunner().invoke(main, ["to-gdl", str(PAIRS), "--no-validate", "--stats"])
+    assert r.exit_code == 0 and "checks made global" not in r.output

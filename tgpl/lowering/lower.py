@@ -60,6 +60,8 @@ def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | Non
         if prove(lowered.program, rewritten.program, emitter.state_cells(),
                  rewritten.emitter.invariant_rules(INVARIANT)):
             lowered, emitter = rewritten, rewritten.emitter
+    if emitter.anywhere:
+        lowered.stats["checks made global"] = ", ".join(sorted(emitter.anywhere))
     return lowered
 
 
