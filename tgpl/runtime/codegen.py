@@ -123,22 +123,90 @@ _new_frame = object.__new__
 
 def _runner(rf):
     """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
-    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
+    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped;
+    memoized when `rf` is pure (`_memoized`). Made once per function."""
+    run = rf.__dict__.get("_runner")
+    if run is None:
+        run = rf.__dict__["_runner"] = _make_runner(rf)
+    return run
+
+
+def _make_runner(rf):
     direct = getattr(rf.effect, "direct", None)
-    if direct is not None:
+    if direct is None:
+        effect = rf.effect
+
+        def direct(m, this, local):
+            frame = _new_frame(Frame)
+            frame.m = m
+            frame.this = this
+            frame.event = None
+            frame.vars = local
+            r = effect(frame)
+            return r.value if r.__class__ is Returned else None
+
+    if rf.memo is None:
         return direct
-    effect = rf.effect
+    return _memoized(rf, direct)
 
-    def framed(m, this, local):
-        frame = _new_frame(Frame)
-        frame.m = m
-        frame.this = this
-        frame.event = None
-        frame.vars = local
-        r = effect(frame)
-        return r.value if r.__class__ is Returned else None
 
-    return framed
+# What an argument of a memoized function must be, by its declared type, for its value to be a
+# key: one class per input (a `number` input that got a player's int is run, not looked up), so
+# that equal keys (1 == 1.0 == True in Python) never stand for different values.
+_KEY_TEST = {NUMBER: "{a}.__class__ is float", BOOL: "{a}.__class__ is bool", STRING: "{a}.__class__ is str",
+             PLAYER: "{a}.__class__ is int"}
+MEMO_LIMIT = 1 << 16  # entries per function: past it, calls are run (the memo only saves time)
+
+
+def _memoized(rf, run):
+    """`run` (a pure function's effect, `tgpl.runtime.purity`) with its results remembered in the
+    world's memo (`World.memo`, made when setup is over), keyed by `this` and the arguments.
+
+    A call that raises remembers nothing (it raises again, the same way, every time). A result
+    remembers the loop steps its run counted: a call answered from the memo counts them too, and
+    one that would pass the step limit is run instead, to raise the limit's error where the run
+    would. Only scalar results are remembered (a list or table could be changed by the caller).
+    """
+    names = []
+    tests = []
+    for i, inp in enumerate(rf.inputs):
+        a = f"a{i}"
+        names.append(a)
+        test = _KEY_TEST.get(inp.type)
+        tests.append(test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
+    key_parts = (["this"] if rf.owner is not None else []) + names
+    key = key_parts[0] if len(key_parts) == 1 else "(" + "".join(f"{k}, " for k in key_parts) + ")"
+    loads = "".join(f"    {a} = v[{inp.slot}]\n" for a, inp in zip(names, rf.inputs))
+    test = " and ".join(tests) or "True"
+    src = (
+        "def _memo(m, this, v):\n"
+        "    memo = m.world.memo\n"
+        "    if memo is None:\n"
+        "        return run(m, this, v)\n"
+        f"{loads}"
+        f"    if not ({test}):\n"
+        "        return run(m, this, v)\n"
+        f"    key = {key}\n"
+        f"    table = memo[{rf.memo}]\n"
+        "    hit = table.get(key)\n"
+        "    if hit is not None:\n"
+        "        steps = hit[1]\n"
+        "        if not steps:\n"
+        "            return hit[0]\n"
+        "        m.steps += steps\n"
+        "        if m.steps <= m.step_limit:\n"
+        "            return hit[0]\n"
+        "        m.steps -= steps\n"
+        "        return run(m, this, v)\n"
+        "    before = m.steps\n"
+        "    r = run(m, this, v)\n"
+        "    if r.__class__ in _P and len(table) < LIMIT:\n"
+        "        table[key] = (r, m.steps - before)\n"
+        "    return r\n"
+    )
+    ns = {"run": run, "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT}
+    exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
+    return ns["_memo"]
 
 
 def _run(m, rf, run, this, local, entry, span):

@@ -29,6 +29,7 @@ from tgpl.runtime.classes import (
 )
 from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
+from tgpl.runtime.purity import pure_functions
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -81,6 +82,7 @@ class CompiledGame:
     name: str
     actions: list[RAction]  # every action, in declaration order
     setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
+    memos: int = 0  # the functions memoized (`RFunction.memo`: 0 .. memos - 1), `tgpl.runtime.purity`
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
 
     def answering(self, event: RClass) -> dict[int, list[RAction]]:
@@ -174,8 +176,24 @@ class Compiler:
                     game_name = item.name
         return CompiledGame(
             self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
-            setup_code, setup_size, players, game_name, self.all_actions, setup_home,
+            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self._memoize(),
         )
+
+    def _memoize(self) -> int:
+        """Number the pure functions (`tgpl.runtime.purity`), whose results the runtime memoizes
+        once setup is over (`World.memo`); the count."""
+        compiled = {id(fn.defn): self.functions[id(fn)] for fn in self.program.functions}
+        for info in self.program.classes:
+            rc = self.by_info[id(info)]
+            for name, fi in info.functions.items():
+                compiled[id(fi.defn)] = rc.functions[name]
+        pure = pure_functions(self.program, compiled)
+        n = 0
+        for key, rf in compiled.items():
+            if key in pure:
+                rf.memo = n
+                n += 1
+        return n
 
     def rclass(self, info: ClassInfo) -> RClass:
         return self.by_info[id(info)]

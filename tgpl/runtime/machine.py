@@ -681,6 +681,8 @@ class Machine:
                 except NeedInput as need:
                     need.close(frame, self.game.setup_home, ("setup",))
                     raise
+            if self.game.memos:  # setup is over: what pure functions read is fixed from now on
+                self.world.memo = [{} for _ in range(self.game.memos)]
             self.settle()
 
     def resume_phase(self) -> None:

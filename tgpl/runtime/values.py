@@ -64,7 +64,7 @@ _NO_OWNERS: tuple = ()
 class World:
     __slots__ = (
         "objects", "data", "owners", "owned", "frozen", "globals", "control", "rng", "log", "result",
-        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone",
+        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo",
     )
 
     def __init__(self, players: int, seed: int):
@@ -87,6 +87,10 @@ class World:
         self._by_class: dict[int, list[Obj]] | None = None
         self._by_name: dict[str, Obj] | None = None
         self._everyone: frozenset | None = None
+        # The results of pure functions (`tgpl.runtime.purity`), one table per function, made
+        # when setup is over and shared by every world copied from then on: what they read
+        # no longer changes. None during setup.
+        self.memo: list[dict] | None = None
 
     # ------------------------------------------------------------ reading
     def fields(self, obj: Obj) -> dict:
@@ -223,6 +227,7 @@ class World:
         new._by_class = self._by_class  # the same handles: the indexes hold for the copy
         new._by_name = self._by_name
         new._everyone = self._everyone
+        new.memo = self.memo
         return new
 
 
