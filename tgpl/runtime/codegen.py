@@ -122,16 +122,23 @@ _new_frame = object.__new__
 
 
 def _runner(rf):
-    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
-    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped;
+    """`rf`'s effect as a function of (machine, this, locals) returning its value (`_direct_runner`),
     memoized when `rf` is pure (`_memoized`). Made once per function."""
     run = rf.__dict__.get("_runner")
     if run is None:
-        run = rf.__dict__["_runner"] = _make_runner(rf)
+        run = _direct_runner(rf)
+        if rf.memo is not None:
+            run = _memoized(rf, run)
+        rf.__dict__["_runner"] = run
     return run
 
 
-def _make_runner(rf):
+def _direct_runner(rf):
+    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
+    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
+    direct = rf.__dict__.get("_direct")
+    if direct is not None:
+        return direct
     direct = getattr(rf.effect, "direct", None)
     if direct is None:
         effect = rf.effect
@@ -145,9 +152,8 @@ def _make_runner(rf):
             r = effect(frame)
             return r.value if r.__class__ is Returned else None
 
-    if rf.memo is None:
-        return direct
-    return _memoized(rf, direct)
+    rf.__dict__["_direct"] = direct
+    return direct
 
 
 # What an argument of a memoized function must be, by its declared type, for its value to be a
@@ -166,6 +172,9 @@ def _memoized(rf, run):
     remembers the loop steps its run counted: a call answered from the memo counts them too, and
     one that would pass the step limit is run instead, to raise the limit's error where the run
     would. Only scalar results are remembered (a list or table could be changed by the caller).
+    The memo holds what the call gives its caller (a player result mapped onto the players), as
+    call sites remember it (`_site`): this wrapper, run before the mapping, leaves player results
+    to them.
     """
     names = []
     tests = []
@@ -200,9 +209,10 @@ def _memoized(rf, run):
         "        return run(m, this, v)\n"
         "    before = m.steps\n"
         "    r = run(m, this, v)\n"
-        "    if r.__class__ in _P and len(table) < LIMIT:\n"
-        "        table[key] = (r, m.steps - before)\n"
-        "    return r\n"
+        + ("" if rf.returns_player else
+           "    if r.__class__ in _P and len(table) < LIMIT:\n"
+           "        table[key] = (r, m.steps - before)\n")
+        + "    return r\n"
     )
     ns = {"run": run, "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT}
     exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
@@ -229,52 +239,104 @@ def _run(m, rf, run, this, local, entry, span):
         stack.pop()
 
 
-def _bound_plan(rf, names, span):
-    """How a call site of shape `names` runs `rf`: (rf, padding, stack entry, runner) when the call
-    gives every input once in declaration order (the values then are the first locals), else None
-    (the site goes through `_invoke`)."""
+def _bound_plan(rf, names, span, key_types):
+    """How a call site of shape `names` runs `rf`: (run, padding, stack entry, maps a player,
+    memo table) when the call gives every input once in declaration order (the values then are the
+    first locals), else False (the site goes through `_invoke`). `run` is the effect's direct
+    spelling; the memo table is `rf.memo` when `rf` is pure and its inputs have the types the site
+    tests its keys for (`key_types`), else None."""
     binder = rf.binders.get(names)
     if binder is None:
         binder = rf.binder(names)
     if binder.__class__ is not list or rf.effect is None:
-        return None
-    return rf, tuple(binder), (rf.what, span), _runner(rf)
+        return False
+    memo = rf.memo if rf.memo is not None and tuple(i.type for i in rf.inputs) == key_types else None
+    return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo
 
 
-def _method_site(name: str, names: tuple, span):
-    """A call site `x.name(...)` in generated code: the method and its binding looked up once
-    per class of `x`, then each call binds its values and runs the effect (chess's filters make
-    a million such calls per perft(3))."""
-    plans: dict = {}
-
-    def call(m, target, values):
-        if target.__class__ is Obj:
-            plan = plans.get(target.cls, _UNKNOWN)
-            if plan is _UNKNOWN:
-                rf = target.cls.function(name)
-                plan = plans[target.cls] = _bound_plan(rf, names, span) if rf is not None else None
-            if plan is not None:
-                rf, pad, entry, run = plan
-                return _run(m, rf, run, target, [*values, *pad], entry, span)
-        return _call_method(m, target, name, names, values, span)
-
-    return call
-
-
-def _function_site(rf, names: tuple, span):
-    """A call site of the global function `rf` in generated code, bound as `_method_site` binds."""
-    plan = None
-
-    def call(m, values):
-        nonlocal plan
-        if plan is None:
-            plan = _bound_plan(rf, names, span) or False
-        if plan is False:
-            return _invoke(m, rf, None, names, values, span)
-        _, pad, entry, run = plan
-        return _run(m, rf, run, None, [*values, *pad], entry, span)
-
-    return call
+def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
+    """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
+    `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
+    (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
+    and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
+    A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
+    (`World.memo`), as `_memoized` does, and its result remembered once run."""
+    n = len(names)
+    args = "".join(f"a{i}, " for i in range(n))
+    method = name is not None
+    key_parts = (["t"] if method else []) + [f"a{i}" for i in range(n)]
+    key = key_parts[0] if len(key_parts) == 1 else "(" + "".join(f"{k}, " for k in key_parts) + ")"
+    tests = []
+    for i, t in enumerate(key_types):
+        test = _KEY_TEST.get(t)
+        tests.append(test.format(a=f"a{i}") if test is not None else f"(a{i}.__class__ is _Obj or a{i} is None)")
+    test = " and ".join(tests) or "True"
+    head = "t, " if method else ""
+    lines = [f"def call(m, {head}{args}):"]
+    if method:
+        lines += [
+            "    if t.__class__ is not _Obj:",
+            f"        return _call_method(m, t, name, names, ({args}), span)",
+            "    p = plans.get(t.cls)",
+            "    if p is None:",
+            "        f = t.cls.function(name)",
+            "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
+            "    if p is False:",
+            f"        return _call_method(m, t, name, names, ({args}), span)",
+        ]
+        this = "t"
+    else:
+        lines += [
+            "    p = plans.get(0)",
+            "    if p is None:",
+            "        p = plans[0] = _bound_plan(rf, names, span, key_types)",
+            "    if p is False:",
+            f"        return _invoke(m, rf, None, names, ({args}), span)",
+        ]
+        this = "None"
+    lines += [
+        "    run, pad, entry, rp, memo = p",
+        "    table = None",
+        f"    if memo is not None and (mm := m.world.memo) is not None and {test}:",
+        "        table = mm[memo]",
+        f"        hit = table.get(k := {key})",
+        "        if hit is not None:",
+        "            steps = hit[1]",
+        "            if not steps:",
+        "                return hit[0]",
+        "            m.steps += steps",
+        "            if m.steps <= m.step_limit:",
+        "                return hit[0]",
+        "            m.steps -= steps",  # past the limit: run it, to raise where the run raises
+        "            table = None",
+        "        before = m.steps",
+        "    stack = m.stack",
+        "    stack.append(entry)",
+        "    try:",
+        f"        r = run(m, {this}, [{args}*pad])",
+        "        if r is None:",
+        "            return None",
+        "        if rp:",
+        "            r = to_player(r, m.players)",
+        "    except _Cancelled:",
+        "        return None",
+        "    except RecursionError:  # the host's stack ran out: report it as the game's error",
+        "        m.error(span, f\"calls nested too deeply (in {entry[0]}): is the recursion endless?\")",
+        "    except OverflowError:",
+        "        m.error(span, TOO_LARGE)",
+        "    finally:",
+        "        stack.pop()",
+        "    if table is not None and r.__class__ in _P and len(table) < LIMIT:",
+        "        table[k] = (r, m.steps - before)",
+        "    return r",
+    ]
+    ns = {
+        "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT, "_call_method": _call_method, "_invoke": _invoke,
+        "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
+        "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
+    }
+    exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
+    return ns["call"]
 
 
 def _number_literal(e: ast.Expr | None) -> bool:
@@ -379,7 +441,7 @@ class BlockGenerator:
         block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
-            # value itself: calls run it without a Frame or a Returned (`_method_site`).
+            # value itself: calls run it without a Frame or a Returned (`_site`).
             direct = "def _direct(m, this, v):\n" + preamble + _spelled(body, "this", "None", "")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
@@ -867,12 +929,13 @@ class BlockGenerator:
         # them by a plan cached per call shape (Machine.call_named).
         values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
         shape = tuple(a.name for a in named)
+        key_types = tuple(params.get(n) for n in shape)
         if fi.owner is None:
-            site = self.const(_function_site(self.c.functions[id(fi)], shape, e.span), "_cs")
-            return f"{site}(m, ({values}))"
+            site = self.const(_site(None, self.c.functions[id(fi)], shape, key_types, e.span), "_cs")
+            return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
-        site = self.const(_method_site(fi.name, shape, e.span), "_cs")
-        return f"{site}(m, {obj}, ({values}))"
+        site = self.const(_site(fi.name, None, shape, key_types, e.span), "_cs")
+        return f"{site}(m, {obj}, {values})"
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target

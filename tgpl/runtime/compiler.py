@@ -366,7 +366,7 @@ class Compiler:
     # ========================================================== statements
     def block(self, block: ast.Block, layout: Layout, direct: bool = False) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
-        function of (machine, this, locals) returning the value (`codegen._method_site`)."""
+        function of (machine, this, locals) returning the value (`codegen._site`)."""
         if GENERATE:
             return BlockGenerator(self, layout, direct).generate(block)
         layout.push()
