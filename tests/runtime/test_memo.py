@@ -328,3 +328,66 @@ def test_a_function_reading_a_list_field_is_memoized_only_when_no_list_changes_a
     g = game(src.replace("CHANGE", "List<number> xs = Data.Items; xs.add(4);"), name="changed.tgpl")
     assert memoized(g) == set()
     assert g.initial_state(0).apply("Seat#0.Go()").log == ["10"]
+
+
+FIXED = """
+game "t";
+players 1;
+tile Cell { number Weight = 0; number Mark = 0; }
+board B { number Size = 2; group G { geometry square; grid { Cell, Cell; } } }
+global class GameState { B Board = null; number Moves = 0; }
+class Seat
+{
+    action Go
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            for (number k = 0; k < 2; k += 1)
+            {
+                // fixed: the board, its cells and their weights are only written in setup
+                number w = (GameState.Board.G[k][0] as Cell).Weight * GameState.Board.Size;
+                // not fixed: Mark is written below
+                number seen = (GameState.Board.G[k][0] as Cell).Mark + GameState.Board.Size;
+                log("" + w + " " + seen);
+                (GameState.Board.G[k][0] as Cell).Mark += 1;
+            }
+            GameState.Moves += 1;
+            if (GameState.Moves == 3) { winner 0; }
+        }
+    }
+}
+turn T { phase P { } }
+setup
+{
+    GameState.Board = new B();
+    (GameState.Board.G[1][0] as Cell).Weight = 5;
+    Seat s = new Seat(); s.assign(0);
+    turn.use("T");
+    turn.pass(0, "P");
+}
+"""
+
+
+def test_expressions_of_fixed_data_are_remembered_and_others_are_not(game):
+    fast = game(FIXED)
+    slow = without_memo(game(FIXED, name="slow.tgpl"))
+    assert memoized(fast) == set() and fast.compiled.memos >= 1  # the expression's table
+    logs = []
+    for g in (fast, slow):
+        state = g.initial_state(0)
+        for _ in range(3):
+            state = state.apply("Seat#0.Go()")
+        logs.append(state.log)
+    assert logs[0] == logs[1] == ["0 2", "10 2", "0 3", "10 3", "0 4", "10 4"]
+    start = fast.initial_state(0)
+    after = start.apply("Seat#0.Go()")
+    assert any(after.world.memo)  # the weights' expression, remembered per cell
+
+
+def test_tris_remembers_its_grid_lookups():
+    g = load_game(EXAMPLES / "tris.tgpl")
+    assert memoized(g) == set() and g.compiled.memos >= 1
+    fast, slow = g.initial_state(0), without_memo(load_game(EXAMPLES / "tris.tgpl")).initial_state(0)
+    for seed in range(5):
+        assert playout(fast, seed) == playout(slow, seed)

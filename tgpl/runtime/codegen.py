@@ -24,6 +24,7 @@ from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
+from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 if TYPE_CHECKING:
@@ -390,7 +391,28 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 
+def _fx_store(mm, idx, key, m, before, value):
+    """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
+    looked up (`key` is `_UNKNOWN` when there is no memo yet, or the locals are not keys)."""
+    if key is not _UNKNOWN and value.__class__ in PLAIN:
+        table = mm[idx]
+        if len(table) < MEMO_LIMIT:
+            table[key] = (value, m.steps - before)
+    return value
+
+
+def _charge(m, steps):
+    """Count the loop steps of a remembered value; False (nothing counted) past the step limit: the
+    value is computed again, to raise the limit's error where the computation raises it."""
+    m.steps += steps
+    if m.steps <= m.step_limit:
+        return True
+    m.steps -= steps
+    return False
+
+
 _HELPERS = {
+    "_fx_store": _fx_store, "_charge": _charge,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -419,6 +441,7 @@ class BlockGenerator:
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
+        self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -682,6 +705,10 @@ class BlockGenerator:
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
+        if not self.in_fixed and self.c.purity is not None and self.nesting < MAX_INLINE_NESTING - 2:
+            fixed = self.fixed(e)
+            if fixed is not None:
+                return fixed
         if isinstance(e, ast.InitList):
             t = want if want is not None else self.c.type_of(e)
             if not e.items and isinstance(t, Collection):  # `{}`: a new empty table or list, inline
@@ -696,6 +723,82 @@ class BlockGenerator:
             return method(e)
         finally:
             self.nesting -= 1
+
+    def fixed(self, e: ast.Expr) -> str | None:
+        """`e` remembered in the world's memo (`World.memo`), keyed by `this` and the locals it reads,
+        when it is worth it and its value is fixed once setup is over (`Purity.fixed`: it reads
+        only fields no code after setup assigns, group cells, pure functions...): Tris's
+        `GameState.Board.TrisGrid[x][y] as TickTile`, Connect Four's `GameState.Board.ColumnOf(cell:
+        column) >= 0`. Else None. As for a pure function's memo (`_memoized`), a value that raised
+        is not remembered, and a remembered one counts the loop steps its calls ran."""
+        t = self.c.type_of(e)
+        if not scalar(t) or isinstance(e, (ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This)):
+            return None
+        cost, calls = 0, False
+        keys: dict[int, Type] = {}  # slot -> type of the locals read
+        uses_this = False
+        for n in ast.walk(e):
+            if isinstance(n, ast.Call):
+                ct = self.c.types.get(id(n.callee))
+                if isinstance(ct, CallableType) and ct.kind == "function":
+                    cost += 3
+                    calls = True
+            elif isinstance(n, ast.Member):
+                if isinstance(self.c.type_of(n.obj), ClassType) and not isinstance(self.c.types.get(id(n)), CallableType):
+                    cost += 1
+            elif isinstance(n, ast.Index):
+                if isinstance(self.c.type_of(n.obj), ClassType):
+                    cost += 1
+            elif isinstance(n, ast.This):
+                uses_this = True
+            elif isinstance(n, ast.Name):
+                if id(n) in self.c.implicit_this:
+                    uses_this = True
+                    cost += 1
+                    continue
+                slot = self.layout.lookup(n.name)
+                if slot is not None:
+                    st = self.layout.types.get(slot, self.c.type_of(n))
+                    if not scalar(st):
+                        return None
+                    keys[slot] = st
+                    continue
+                nt = self.c.types.get(id(n))
+                if isinstance(nt, CallableType):
+                    continue
+                if not (isinstance(nt, ClassType) and nt.info.visibility == "global"):
+                    return None
+        if cost < 2:
+            return None
+        local_names = {name for scope in self.layout.scopes for name in scope}
+        if not self.c.purity.fixed(e, local_names):
+            return None
+        idx = self.c.memos
+        self.c.memos += 1
+        self.in_fixed = True
+        try:
+            inner = self.expr(e)
+        finally:
+            self.in_fixed = False
+        parts = ([_THIS] if uses_this else []) + [f"v[{slot}]" for slot in sorted(keys)]
+        if not parts:
+            key = "0"
+        elif len(parts) == 1:
+            key = parts[0]
+        else:
+            key = "(" + "".join(f"{p}, " for p in parts) + ")"
+        tests = ""
+        for slot in sorted(keys):
+            a = f"v[{slot}]"
+            if a in self.numeric:
+                continue
+            test = _KEY_TEST.get(keys[slot])
+            tests += " and " + (test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
+        k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
+        charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
+        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := m.world.memo) is not None{tests}"
+                f" and ({h} := {mm}[{idx}].get(({k} := {key}))) is not None{charge}"
+                f" else _fx_store({mm}, {idx}, {k}, m, m.steps, {inner}))")
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)

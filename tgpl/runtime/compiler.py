@@ -29,7 +29,7 @@ from tgpl.runtime.classes import (
 )
 from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
-from tgpl.runtime.purity import pure_functions
+from tgpl.runtime.purity import analyse
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -84,6 +84,7 @@ class CompiledGame:
     setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
     memos: int = 0  # the functions memoized (`RFunction.memo`: 0 .. memos - 1), `tgpl.runtime.purity`
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
+    _discards: dict[int, bool] = field(default_factory=dict)
 
     def answering(self, event: RClass) -> dict[int, list[RAction]]:
         """Which actions answer an event of class `event`: per class (by id), its actions with a
@@ -98,6 +99,14 @@ class CompiledGame:
                 if actions:
                     found[id(rc)] = actions
             self._answering[id(event)] = found
+        return found
+
+    def may_discard(self, rc: RClass) -> bool:
+        """Whether an object that is a `rc` can be discarded: an interactable (cached per class)."""
+        found = self._discards.get(id(rc))
+        if found is None:
+            found = self._discards[id(rc)] = any(
+                c.kind == "interactable" for k in self.classes_by_id() if k.is_a(rc) for c in k.ancestors())
         return found
 
     def classes_by_id(self) -> list[RClass]:
@@ -124,6 +133,8 @@ class Compiler:
         self.home: object = None
         self.sites = 0
         self.statements: set[int] = set()
+        self.memos = 0  # memo tables numbered: pure functions', then fixed expressions'
+        self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
         self.sites += 1
@@ -152,6 +163,7 @@ class Compiler:
             rc = self.by_info[id(info)]
             for name, fi in info.functions.items():
                 rc.functions[name] = self._declare_function(fi, rc)
+        self._memoize()
         for fn in self.program.functions:
             self._compile_function(fn, self.functions[id(fn)])
         for info in self.program.classes:
@@ -176,24 +188,25 @@ class Compiler:
                     game_name = item.name
         return CompiledGame(
             self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
-            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self._memoize(),
+            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self.memos,
         )
 
-    def _memoize(self) -> int:
-        """Number the pure functions (`tgpl.runtime.purity`), whose results the runtime memoizes
-        once setup is over (`World.memo`); the count."""
-        compiled = {id(fn.defn): self.functions[id(fn)] for fn in self.program.functions}
+    def _memoize(self) -> None:
+        """Find the pure functions (`tgpl.runtime.purity`), whose results the runtime memoizes once
+        setup is over (`World.memo`), and number their tables; fixed expressions of blocks
+        (`BlockGenerator.fixed`) number theirs after them."""
+        self.purity = analyse(self.program, self._input_type, self._return_type)
+        for fn in self.program.functions:
+            self._number_memo(fn, self.functions[id(fn)])
         for info in self.program.classes:
             rc = self.by_info[id(info)]
             for name, fi in info.functions.items():
-                compiled[id(fi.defn)] = rc.functions[name]
-        pure = pure_functions(self.program, compiled)
-        n = 0
-        for key, rf in compiled.items():
-            if key in pure:
-                rf.memo = n
-                n += 1
-        return n
+                self._number_memo(fi, rc.functions[name])
+
+    def _number_memo(self, fi: FunctionInfo, rf: RFunction) -> None:
+        if id(fi.defn) in self.purity.pure:
+            rf.memo = self.memos
+            self.memos += 1
 
     def rclass(self, info: ClassInfo) -> RClass:
         return self.by_info[id(info)]

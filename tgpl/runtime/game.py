@@ -99,6 +99,10 @@ class Game:
         event_cls = compiled.by_info[id(compiled.builtins.event)]
         self.is_event = lambda obj: obj.cls.is_a(event_cls)
         self._files = {name: i for i, name in enumerate(program.sources)}
+        # Moves listed so far, by (action, object, input value) for an action whose one input is
+        # an object its mover picks: a move names them only (`Move` is world-independent), so
+        # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
+        self.moves: dict[tuple, Move] = {}
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -347,6 +351,7 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
+MOVE_CACHE = 1 << 17
 
 
 def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:
@@ -370,10 +375,11 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     event = _choice_event(game, player)
     moves: list[Move] = []
     append = moves.append
-    for obj in list(scratch.objects):
-        actions = obj.cls.choice_actions()
-        if not actions or not _visible(world, obj, player):
+    cache = game.moves
+    for obj in scratch.actors():
+        if not _visible(world, obj, player):
             continue
+        actions = obj.cls.choice_actions()
         for ra in actions:
             frame = Frame(m, obj, ra.size, event)
             try:
@@ -386,7 +392,12 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     label = f"{head}{name}: "
                     for v in options:
                         if v.__class__ is Obj:
-                            append(_new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),)))
+                            move = cache.get((ra, obj, v))
+                            if move is None:
+                                move = _new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),))
+                                if len(cache) < MOVE_CACHE:
+                                    cache[(ra, obj, v)] = move
+                            append(move)
                         else:
                             append(_new_move(f"{label}{_value_text(v)})", obj.name, ra.name, ((name, _ref(v)),)))
                     continue

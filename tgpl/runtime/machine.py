@@ -396,8 +396,11 @@ class Machine:
         t = inp.candidate_type
         if isinstance(t, ClassType):
             rc = self.game.by_info[id(t.info)]
-            data = self.world.data
-            pool = [o for o in self.world.of_class(rc) if not data[o].get("discarded", False)]
+            if self.game.may_discard(rc):
+                data = self.world.data
+                pool = [o for o in self.world.of_class(rc) if not data[o].get("discarded", False)]
+            else:  # only interactables are discarded
+                pool = list(self.world.of_class(rc))
         elif t == PLAYER:
             pool = list(range(self.players))
         elif t == BOOL:

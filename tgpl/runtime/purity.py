@@ -48,9 +48,14 @@ def scalar(t: Type | None) -> bool:
     return t in SCALARS or isinstance(t, ClassType)
 
 
-class _Analysis:
-    def __init__(self, program):
+class Purity:
+    """The analysis of one program: `pure` (the ids of the pure FunctionDefs) and `fixed`.
+    `input_type(InputDecl, Scope)` and `return_type(FunctionInfo)` resolve declared types."""
+
+    def __init__(self, program, input_type, return_type):
         self.program = program
+        self.input_type = input_type
+        self.return_type = return_type
         self.types = program.types
         self.implicit_this = program.implicit_this
         self.written: set[str] = set()  # field names assigned by code run after setup
@@ -178,16 +183,14 @@ class _Analysis:
         self.building = seen
 
     # ------------------------------------------------------------- purity
-    def signature_ok(self, fi: FunctionInfo, rf) -> bool:
-        """`rf`: the compiled function (its inputs and return type resolved)."""
-        if rf is None or fi.defn.effect is None or rf.effect is None or id(fi.defn) in self.building:
+    def signature_ok(self, fi: FunctionInfo) -> bool:
+        defn = fi.defn
+        if defn.effect is None or id(defn) in self.building or not scalar(self.return_type(fi)):
             return False
-        if not scalar(rf.returns):
-            return False
-        for inp in rf.inputs:
-            if inp.modifier != "function" or inp.filters or inp.target is not None or inp.optional or inp.is_list:
+        for inp in defn.inputs:
+            if inp.modifier != "function" or inp.filters or inp.target is not None or inp.optional:
                 return False
-            if not scalar(inp.type):
+            if not scalar(self.input_type(inp, fi.scope)):
                 return False
         return True
 
@@ -253,21 +256,35 @@ class _Analysis:
         return True
 
 
-def pure_functions(program, compiled: dict[int, object]) -> set[int]:
-    """The ids of the FunctionDefs (of `program`'s functions and methods) that are pure, as above.
-    `compiled`: each FunctionDef's RFunction, by id."""
-    a = _Analysis(program)
-    a.scan_writes()
-    a.scan_building()
-    pure = {id(fi.defn) for fi in a.functions if a.signature_ok(fi, compiled.get(id(fi.defn)))}
-    changed = True
-    while changed:  # the greatest set closed under calls: recursion among pure functions is pure
-        changed = False
-        for fi in a.functions:
-            if id(fi.defn) in pure and not a.body_ok(fi, pure):
-                pure.discard(id(fi.defn))
-                changed = True
-    return pure
+    def solve(self) -> None:
+        self.scan_writes()
+        self.scan_building()
+        pure = {id(fi.defn) for fi in self.functions if self.signature_ok(fi)}
+        changed = True
+        while changed:  # the greatest set closed under calls: recursion among pure functions is pure
+            changed = False
+            for fi in self.functions:
+                if id(fi.defn) in pure and not self.body_ok(fi, pure):
+                    pure.discard(id(fi.defn))
+                    changed = True
+        self.pure = pure
+
+    def fixed(self, e: ast.Expr, local_names: set[str]) -> bool:
+        """Whether expression `e`, in code run after setup, depends only on the values of the locals
+        it names (`local_names`: the locals in scope) and on `this`, as a pure function's body:
+        fixed once setup is over. It must not assign anything."""
+        self.locals = local_names
+        for n in ast.walk(e):
+            if isinstance(n, ast.Assign) or not self.node_ok(n, self.pure):
+                return False
+        return True
 
 
-__all__ = ["pure_functions", "scalar"]
+def analyse(program, input_type, return_type) -> Purity:
+    """The purity of `program`'s functions and expressions (`Purity`)."""
+    p = Purity(program, input_type, return_type)
+    p.solve()
+    return p
+
+
+__all__ = ["Purity", "analyse", "scalar"]

@@ -124,6 +124,17 @@ class World:
             found = index[id(rc)] = [o for o in self.objects if rc in o.cls.ancestry]
         return found
 
+    def actors(self) -> list[Obj]:
+        """The objects whose class has actions a player may choose as a move, in creation order
+        (cached with `of_class`'s index, until an object is created or dropped)."""
+        index = self._by_class
+        if index is None:
+            index = self._by_class = {}
+        found = index.get("actors")
+        if found is None:
+            found = index["actors"] = [o for o in self.objects if o.cls.choice_actions()]
+        return found
+
     # ------------------------------------------------------------ changing
     def own(self, obj: Obj) -> dict:
         """The object's fields, this world's own copy: free to change, with what they hold."""
