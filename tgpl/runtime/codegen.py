@@ -340,6 +340,16 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     return ns["call"]
 
 
+_BOOL_OPS = frozenset(("==", "!=", "<", ">", "<=", ">=", "&&", "||"))
+
+
+def _is_bool(e: ast.Expr) -> bool:
+    """Whether `e` gives a bool whenever it gives a value (else it raises): a literal, a
+    comparison, `&&`, `||`, `!`, `is`. Generated code uses it as it is, with no test."""
+    return (isinstance(e, (ast.BoolLit, ast.TypeTest)) or isinstance(e, ast.Binary) and e.op in _BOOL_OPS
+            or isinstance(e, ast.Unary) and e.op == "!")
+
+
 def _number_literal(e: ast.Expr | None) -> bool:
     """Whether `e` is a number literal, or one negated."""
     return isinstance(e, ast.NumberLit) or isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit)
@@ -469,6 +479,34 @@ class BlockGenerator:
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
+    def filter_all(self, block: ast.Block, slot: int):
+        """For a filter that is one `return` (most are): a plain function of (machine, this, locals,
+        pool) giving the candidates of `pool` it passes, in order, each put in `slot` in turn as
+        the filter's own spelling does (Machine.candidates): one Python call per candidate set
+        instead of one per candidate. None when the filter has another shape."""
+        if len(block.body) != 1 or not isinstance(block.body[0], ast.Return) or block.body[0].value is None:
+            return None
+        e = block.body[0].value
+        self.layout.push()
+        try:
+            value = self.expr(e)
+        finally:
+            self.layout.pop()
+        if self.closures:
+            return None
+        test = value if _is_bool(e) else f"({value}) is True"
+        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        src = (
+            "def _all(m, this, v, pool):\n" + preamble
+            + "    out = []\n"
+            + "    for c in pool:\n"
+            + f"        v[{slot}] = c\n"
+            + f"        if {_spelled(test, 'this', 'None', '')}:\n"
+            + "            out.append(c)\n"
+            + "    return out\n"
+        )
+        return self._compile(src, block.span, "_all")
+
     def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -544,6 +582,13 @@ class BlockGenerator:
         return c
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
+        if _is_bool(s.cond):  # a bool for sure: no test that it is one
+            self.emit(depth, f"if {self.expr(s.cond)}:")
+            self.block(s.then, depth + 1)
+            if s.orelse is not None:
+                self.emit(depth, "else:")
+                self.stmt(s.orelse, depth + 1)
+            return
         c = self.condition(s.cond, depth)
         span = self.const(s.cond.span, "_p")
         self.emit(depth, f"if {c} is True:")
@@ -555,7 +600,10 @@ class BlockGenerator:
             self.stmt(s.orelse, depth + 1)
 
     def loop_head(self, cond: ast.Expr | None, span_of_loop, depth: int) -> None:
-        if cond is not None:
+        if cond is not None and _is_bool(cond):
+            self.emit(depth, f"if not {self.expr(cond)}:")
+            self.emit(depth + 1, "break")
+        elif cond is not None:
             c = self.condition(cond, depth)
             span = self.const(cond.span, "_p")
             self.emit(depth, f"if {c} is not True:")
@@ -933,6 +981,8 @@ class BlockGenerator:
         a = self.name("_t")
         operand = self.expr(e.operand)
         span = self.const(e.span, "_p")
+        if e.op == "!" and _is_bool(e.operand):
+            return f"(not {operand})"
         if e.op == "!":
             return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
         if _is_float_literal(operand):  # `-1`: the negated literal itself
@@ -944,7 +994,10 @@ class BlockGenerator:
 
         A number literal (`i < 3`, `i += 1`) is used as it is and not tested: it is a float.
         """
-        lit_left, lit_right = _is_float_literal(left), _is_float_literal(right)
+        # A local that only ever holds numbers is read as it is (twice if need be): the right one
+        # after the left operand, the left one only before a literal or such a local.
+        lit_right = _is_float_literal(right) or right in self.numeric
+        lit_left = _is_float_literal(left) or left in self.numeric and lit_right
         a = left if lit_left else self.name("_t")
         b = right if lit_right else self.name("_t")
         tests = ([] if lit_left else [self.number_test(a, left)]) + ([] if lit_right else [self.number_test(b, right)])
@@ -1003,7 +1056,11 @@ class BlockGenerator:
         left, right = self.expr(e.left), self.expr(e.right)
         ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
         op = e.op
+        if _is_bool(e.left) and _is_bool(e.right):
+            return f"({left} {'and' if op == '&&' else 'or'} {right})"
         right_checked = f"({b} if (({b} := {right}) is True or {b} is False) else _bad_bool(m, {op!r}, {b}, {rs}))"
+        if _is_bool(e.right):
+            right_checked = right
         if op == "&&":
             return (
                 f"({right_checked} if ({a} := {left}) is True"

@@ -354,7 +354,12 @@ class Compiler:
         for flt in inp.filters:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
-            filters.append((slot, self.block(flt.body, layout, direct=True)))
+            code = self.block(flt.body, layout, direct=True)
+            if GENERATE and len(inp.filters) == 1:
+                code_all = BlockGenerator(self, layout, direct=True).filter_all(flt.body, slot)
+                if code_all is not None:
+                    code.all = code_all
+            filters.append((slot, code))
             layout.pop()
             candidate = flt.name or inp.name
             constant.append(not any(isinstance(n, ast.Name) and n.name == candidate for n in ast.walk(flt.body)))
