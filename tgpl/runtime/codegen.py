@@ -1025,7 +1025,7 @@ class BlockGenerator:
                 other = e.left if isinstance(e.right, ast.NullLit) else e.right
                 test = f"({self.expr(other)} is None)"
             else:
-                test = self.equal(self.expr(e.left), self.expr(e.right))
+                test = self.equal(self.expr(e.left), self.expr(e.right), self.c.type_of(e.left), self.c.type_of(e.right))
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
             return f"m.concat({self.expr(e.left)}, {self.expr(e.right)}, {self.const(e.span, '_p')})"
@@ -1043,10 +1043,18 @@ class BlockGenerator:
             return self.arith_expr(op, left, right, span, fn)
         return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
 
-    def equal(self, left: str, right: str) -> str:
+    def equal(self, left: str, right: str, lt: Type | None = None, rt: Type | None = None) -> str:
         """`_eq` inline for its common cases: the same value (objects, null), two floats, an
-        object against anything else; the rest (bools, strings, mixed numbers) goes to `_eq`."""
+        object against anything else; the rest (bools, strings, mixed numbers) goes to `_eq`.
+        Operands declared as objects, players or strings are tested for those first."""
         a, b = self.name("_t"), self.name("_t")
+        if isinstance(lt, ClassType) or isinstance(rt, ClassType):
+            return (f"(True if ({a} := {left}) is ({b} := {right})"
+                    f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
+        for t, cls in ((PLAYER, "int"), (STRING, "str")):
+            if lt == t and rt == t:
+                return (f"(True if ({a} := {left}) is ({b} := {right})"
+                        f" else ({a} == {b}) if ({a}.__class__ is {cls}) & ({b}.__class__ is {cls}) else _eq({a}, {b}))")
         return (f"(True if ({a} := {left}) is ({b} := {right})"
                 f" else ({a} == {b}) if ({a}.__class__ is float) & ({b}.__class__ is float)"
                 f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
@@ -1115,4 +1123,11 @@ class BlockGenerator:
         missing = self.const(MISSING, "_k")
         values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
         target = self.read_only(callee.obj)[0] if ct.name in _READS_ONLY else self.expr(callee.obj)
+        if ct.name == "contains" and isinstance(obj_t, Collection) and obj_t.kind == "List" and len(sig.params) == 1:
+            # an object or null in a list: Python's `in` (identity for objects) is the list_op's
+            # search then; anything else goes to the machine
+            xs, x = self.name("_t"), self.name("_t")
+            return (f"(({x} in {xs}) if (({xs} := {target}).__class__ is list)"
+                    f" & ((({x} := {values}).__class__ is _Obj) | ({x} is None))"
+                    f" else m.builtin_method({xs}, 'contains', [{x}], {span}))")
         return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"
