@@ -761,6 +761,13 @@ class BlockGenerator:
             t = want if want is not None else self.c.type_of(e)
             if not e.items and isinstance(t, Collection):  # `{}`: a new empty table or list, inline
                 return "{}" if t.kind == "Table" else "[]"
+            if isinstance(t, Collection) and t.kind in ("List", "Stack") and self.nesting < MAX_INLINE_NESTING - 2:
+                # `{1, 0, 1, 1}`: a new list, its items evaluated in order (Compiler.init_list)
+                self.nesting += 1
+                try:
+                    return "[" + "".join(f"{self.value(i, t.elem)}, " for i in e.items) + "]"
+                finally:
+                    self.nesting -= 1
             return self.fallback(e, want)
         method = getattr(self, "expr_" + type(e).__name__, None)
         # Python's parser takes at most 200 nested parentheses: deeper expressions become closures.
