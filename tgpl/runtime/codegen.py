@@ -255,13 +255,17 @@ def _bound_plan(rf, names, span, key_types):
     return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo
 
 
-def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
+def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=None):
     """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
     `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
     and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
-    (`World.memo`), as `_memoized` does, and its result remembered once run."""
+    (`World.memo`), as `_memoized` does, and its result remembered once run.
+
+    `install(fn)` replaces the site in the code calling it: once the site has bound its first call,
+    it installs a copy specialized for that binding (`_specialized`: the class of `x` tested, the
+    effect, padding and stack entry as constants), which hands other classes back to this one."""
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
@@ -282,6 +286,8 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
             "    if p is None:",
             "        f = t.cls.function(name)",
             "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
+            "        if p is not False and install is not None:",
+            "            install(_specialized(call, t.cls, p, shape, span))",
             "    if p is False:",
             f"        return _call_method(m, t, name, names, ({args}), span)",
         ]
@@ -291,51 +297,94 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
             "    p = plans.get(0)",
             "    if p is None:",
             "        p = plans[0] = _bound_plan(rf, names, span, key_types)",
+            "        if p is not False and install is not None:",
+            "            install(_specialized(call, None, p, shape, span))",
             "    if p is False:",
             f"        return _invoke(m, rf, None, names, ({args}), span)",
         ]
         this = "None"
-    lines += [
-        "    run, pad, entry, rp, memo = p",
-        "    table = None",
-        f"    if memo is not None and (mm := m.world.memo) is not None and {test}:",
-        "        table = mm[memo]",
-        f"        hit = table.get(k := {key})",
-        "        if hit is not None:",
-        "            steps = hit[1]",
-        "            if not steps:",
-        "                return hit[0]",
-        "            m.steps += steps",
-        "            if m.steps <= m.step_limit:",
-        "                return hit[0]",
-        "            m.steps -= steps",  # past the limit: run it, to raise where the run raises
-        "            table = None",
-        "        before = m.steps",
-        "    stack = m.stack",
-        "    stack.append(entry)",
-        "    try:",
-        f"        r = run(m, {this}, [{args}*pad])",
-        "        if r is None:",
-        "            return None",
-        "        if rp:",
-        "            r = to_player(r, m.players)",
-        "    except _Cancelled:",
-        "        return None",
-        "    except RecursionError:  # the host's stack ran out: report it as the game's error",
-        "        m.error(span, f\"calls nested too deeply (in {entry[0]}): is the recursion endless?\")",
-        "    except OverflowError:",
-        "        m.error(span, TOO_LARGE)",
-        "    finally:",
-        "        stack.pop()",
-        "    if table is not None and r.__class__ in _P and len(table) < LIMIT:",
-        "        table[k] = (r, m.steps - before)",
-        "    return r",
-    ]
+    lines += ["    run, pad, entry, rp, memo = p"] + _call_lines(this, "run", f"[{args}*pad]", "entry", "rp", "memo", key, test, 1)
     ns = {
         "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
+        "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
     }
+    exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
+    return ns["call"]
+
+
+def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str, test: str, depth: int) -> list[str]:
+    """The body of a call site once bound (`_site`): the memo looked up (when `memo` names a table,
+    or is code that may), the call pushed on the machine's stack, the effect run, a player result
+    mapped, the memo filled. `rp` and `memo` are code, or True/False/None known when generated."""
+    i = "    " * depth
+    out = []
+    memoized = memo is not None
+    if memoized:
+        out += [
+            f"{i}table = None",
+            f"{i}if {'' if memo.isdigit() else f'{memo} is not None and '}(mm := m.world.memo) is not None and {test}:",
+            f"{i}    table = mm[{memo}]",
+            f"{i}    hit = table.get(k := {key})",
+            f"{i}    if hit is not None:",
+            f"{i}        steps = hit[1]",
+            f"{i}        if not steps:",
+            f"{i}            return hit[0]",
+            f"{i}        m.steps += steps",
+            f"{i}        if m.steps <= m.step_limit:",
+            f"{i}            return hit[0]",
+            f"{i}        m.steps -= steps",  # past the limit: run it, to raise where the run raises
+            f"{i}        table = None",
+            f"{i}    before = m.steps",
+        ]
+    out += [f"{i}stack = m.stack", f"{i}stack.append({entry})", f"{i}try:"]
+    if rp is False and not memoized:
+        out += [f"{i}    return {run}(m, {this}, {local})"]
+    else:
+        out += [f"{i}    r = {run}(m, {this}, {local})", f"{i}    if r is None:", f"{i}        return None"]
+        if rp is not False:
+            out += [f"{i}    if {rp}:", f"{i}        r = to_player(r, m.players)"]
+    out += [
+        f"{i}except _Cancelled:",
+        f"{i}    return None",
+        f"{i}except RecursionError:  # the host's stack ran out: report it as the game's error",
+        f"{i}    m.error(span, f\"calls nested too deeply (in {{{entry}[0]}}): is the recursion endless?\")",
+        f"{i}except OverflowError:",
+        f"{i}    m.error(span, TOO_LARGE)",
+        f"{i}finally:",
+        f"{i}    stack.pop()",
+    ]
+    if memoized:
+        out += [
+            f"{i}if table is not None and r.__class__ in _P and len(table) < LIMIT:",
+            f"{i}    table[k] = (r, m.steps - before)",
+        ]
+    if not (rp is False and not memoized):
+        out += [f"{i}return r"]
+    return out
+
+
+def _specialized(generic, cls, plan, shape, span):
+    """A call site (`_site`) bound once: for targets of class `cls` (any, for a global function),
+    the effect, padding, stack entry and memo table as constants; other targets go to `generic`."""
+    n, method, key, test = shape
+    run, pad, entry, rp, memo = plan
+    args = "".join(f"a{i}, " for i in range(n))
+    local = "[" + args + "None, " * len(pad) + "]"
+    lines = [f"def call(m, {'t, ' if method else ''}{args}):"]
+    if method:
+        lines.append("    if t.__class__ is _Obj and t.cls is CLS:")
+    else:
+        lines.append("    if True:")
+    lines += _call_lines("t" if method else "None", "RUN", local, "ENTRY", bool(rp), None if memo is None else str(memo), key, test, 2)
+    if method:
+        lines.append(f"    return generic(m, t, {args})")
+    ns = {
+        "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT, "to_player": to_player, "_Cancelled": _Cancelled,
+        "TOO_LARGE": TOO_LARGE, "CLS": cls, "RUN": run, "ENTRY": entry, "span": span, "generic": generic,
+    }
+    assert all(x is None for x in pad)
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
 
@@ -1105,11 +1154,17 @@ class BlockGenerator:
         values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
         shape = tuple(a.name for a in named)
         key_types = tuple(params.get(n) for n in shape)
+        site = self.name("_cs")
+        ns = self.ns
+
+        def install(fn, site=site):
+            ns[site] = fn
+
         if fi.owner is None:
-            site = self.const(_site(None, self.c.functions[id(fi)], shape, key_types, e.span), "_cs")
+            ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
             return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
-        site = self.const(_site(fi.name, None, shape, key_types, e.span), "_cs")
+        ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
         return f"{site}(m, {obj}, {values})"
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:

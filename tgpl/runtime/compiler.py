@@ -204,7 +204,7 @@ class Compiler:
                 self._number_memo(fi, rc.functions[name])
 
     def _number_memo(self, fi: FunctionInfo, rf: RFunction) -> None:
-        if id(fi.defn) in self.purity.pure:
+        if id(fi.defn) in self.purity.memoized:
             rf.memo = self.memos
             self.memos += 1
 

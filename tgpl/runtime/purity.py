@@ -268,6 +268,29 @@ class Purity:
                     pure.discard(id(fi.defn))
                     changed = True
         self.pure = pure
+        # Remembered: the pure functions whose run costs more than a lookup in the memo.
+        self.memoized = {id(fi.defn) for fi in self.functions if id(fi.defn) in pure and self.worth(fi.defn.effect.body)}
+
+    def worth(self, node) -> bool:
+        """Whether remembering `node`'s value saves time: it loops, calls a function, or reads at
+        least three fields or group cells (a lookup in the memo costs about as much as two)."""
+        cost = 0
+        for n in ast.walk(node):
+            if isinstance(n, (ast.While, ast.For)):
+                return True
+            if isinstance(n, ast.Call):
+                ct = self.types.get(id(n.callee))
+                if isinstance(ct, CallableType) and ct.kind == "function":
+                    return True
+            elif isinstance(n, ast.Member):
+                if isinstance(self.types.get(id(n.obj)), ClassType) and not isinstance(self.types.get(id(n)), CallableType):
+                    cost += 1
+            elif isinstance(n, ast.Index):
+                if isinstance(self.types.get(id(n.obj)), ClassType):
+                    cost += 1
+            elif isinstance(n, ast.Name) and id(n) in self.implicit_this:
+                cost += 1
+        return cost >= 3
 
     def fixed(self, e: ast.Expr, local_names: set[str]) -> bool:
         """Whether expression `e`, in code run after setup, depends only on the values of the locals
