@@ -872,7 +872,7 @@ class BlockGenerator:
                     continue
                 if not (isinstance(nt, ClassType) and nt.info.visibility == "global"):
                     return None
-        if cost < 2:
+        if cost < 3:  # a lookup costs about as much as two field reads
             return None
         local_names = {name for scope in self.layout.scopes for name in scope}
         if not self.c.purity.fixed(e, local_names):
