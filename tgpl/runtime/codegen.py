@@ -162,7 +162,16 @@ def _direct_runner(rf):
 # that equal keys (1 == 1.0 == True in Python) never stand for different values.
 _KEY_TEST = {NUMBER: "{a}.__class__ is float", BOOL: "{a}.__class__ is bool", STRING: "{a}.__class__ is str",
              PLAYER: "{a}.__class__ is int"}
-MEMO_LIMIT = 1 << 16  # entries per function: past it, calls are run (the memo only saves time)
+# Entries in all the memo tables of one setup's states (`World.memo`, whose last item counts what
+# is left): past it, nothing more is remembered (the memo only saves time, and a game calling a
+# pure function with ever new arguments would fill the machine).
+MEMO_BUDGET = 1 << 18
+
+
+def new_memo(tables: int) -> list:
+    """The memo of the states of one setup: a table per pure function and fixed expression, then
+    the entries left to remember."""
+    return [{} for _ in range(tables)] + [[MEMO_BUDGET]]
 
 
 def _memoized(rf, run):
@@ -211,11 +220,12 @@ def _memoized(rf, run):
         "    before = m.steps\n"
         "    r = run(m, this, v)\n"
         + ("" if rf.returns_player else
-           "    if r.__class__ in _P and len(table) < LIMIT:\n"
+           "    if r.__class__ in _P and (left := memo[-1])[0] > 0:\n"
+           "        left[0] -= 1\n"
            "        table[key] = (r, m.steps - before)\n")
         + "    return r\n"
     )
-    ns = {"run": run, "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT}
+    ns = {"run": run, "_Obj": Obj, "_P": PLAIN}
     exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
     return ns["_memo"]
 
@@ -305,7 +315,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
         this = "None"
     lines += ["    run, pad, entry, rp, memo = p"] + _call_lines(this, "run", f"[{args}*pad]", "entry", "rp", "memo", key, test, 1)
     ns = {
-        "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT, "_call_method": _call_method, "_invoke": _invoke,
+        "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
         "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
@@ -357,7 +367,8 @@ def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str,
     ]
     if memoized:
         out += [
-            f"{i}if table is not None and r.__class__ in _P and len(table) < LIMIT:",
+            f"{i}if table is not None and r.__class__ in _P and (left := mm[-1])[0] > 0:",
+            f"{i}    left[0] -= 1",
             f"{i}    table[k] = (r, m.steps - before)",
         ]
     if not (rp is False and not memoized):
@@ -381,7 +392,7 @@ def _specialized(generic, cls, plan, shape, span):
     if method:
         lines.append(f"    return generic(m, t, {args})")
     ns = {
-        "_Obj": Obj, "_P": PLAIN, "LIMIT": MEMO_LIMIT, "to_player": to_player, "_Cancelled": _Cancelled,
+        "_Obj": Obj, "_P": PLAIN, "to_player": to_player, "_Cancelled": _Cancelled,
         "TOO_LARGE": TOO_LARGE, "CLS": cls, "RUN": run, "ENTRY": entry, "span": span, "generic": generic,
     }
     assert all(x is None for x in pad)
@@ -454,9 +465,10 @@ def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
     looked up (`key` is `_UNKNOWN` when there is no memo yet, or the locals are not keys)."""
     if key is not _UNKNOWN and value.__class__ in PLAIN:
-        table = mm[idx]
-        if len(table) < MEMO_LIMIT:
-            table[key] = (value, m.steps - before)
+        left = mm[-1]
+        if left[0] > 0:
+            left[0] -= 1
+            mm[idx][key] = (value, m.steps - before)
     return value
 
 

@@ -82,7 +82,7 @@ class CompiledGame:
     name: str
     actions: list[RAction]  # every action, in declaration order
     setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
-    memos: int = 0  # the functions memoized (`RFunction.memo`: 0 .. memos - 1), `tgpl.runtime.purity`
+    memos: int = 0  # memo tables (`World.memo`): pure functions' (`RFunction.memo`), then fixed expressions'
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
     _discards: dict[int, bool] = field(default_factory=dict)
 

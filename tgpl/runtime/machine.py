@@ -24,7 +24,7 @@ from typing import Iterable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
-from tgpl.runtime.codegen import _invoke
+from tgpl.runtime.codegen import _invoke, new_memo
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
     TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
@@ -688,7 +688,7 @@ class Machine:
                     need.close(frame, self.game.setup_home, ("setup",))
                     raise
             if self.game.memos:  # setup is over: what pure functions read is fixed from now on
-                self.world.memo = [{} for _ in range(self.game.memos)]
+                self.world.memo = new_memo(self.game.memos)
             self.settle()
 
     def resume_phase(self) -> None:

@@ -89,7 +89,7 @@ class World:
         self._everyone: frozenset | None = None
         # The results of pure functions (`tgpl.runtime.purity`), one table per function, made
         # when setup is over and shared by every world copied from then on: what they read
-        # no longer changes. None during setup.
+        # no longer changes, then the entries left to fill (`codegen.new_memo`). None during setup.
         self.memo: list[dict] | None = None
 
     # ------------------------------------------------------------ reading
