@@ -1179,8 +1179,38 @@ class BlockGenerator:
         ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
         return f"{site}(m, {obj}, {values})"
 
+    def namespace_call(self, e: ast.Call, sig: Signature, span: str) -> str | None:
+        """`player.active()`, `turn.pass(...)`... inline, as Compiler._namespace_call runs them;
+        None for the others (their closure)."""
+        bound: dict[str, ast.Expr] = {}
+        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
+            bound[p.name] = a.value
+        for a in e.args:
+            if a.name is not None:
+                bound[a.name] = a.value
+        args = [self.value(bound[p.name], p.type) if p.name in bound else None for p in sig.params]
+        q = sig.name
+        if q == "player.active":
+            return "m.world.control.player"
+        if q == "turn.phase.active":
+            return "m.world.control.phase"
+        if q == "turn.active":
+            return "m.world.control.turn"
+        if q == "player.all":
+            return "list(range(m.players))"
+        if q == "turn.pass":
+            if args[0] is None and args[1] is None:
+                return f"m.turn_pass_default({span})"
+            a0 = args[0] if args[0] is not None else "m.world.control.player"
+            return f"m.turn_pass({a0}, {args[1] if args[1] is not None else 'None'}, {span})"
+        return None
+
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target
+        if isinstance(sig, Signature) and "." in sig.name:
+            code = self.namespace_call(e, sig, span)
+            if code is not None:
+                return code
         if not isinstance(sig, Signature) or "." in sig.name or sig.name == "log":
             return self.fallback(e)  # namespaces (turn, player, event) and log
         obj_t = self.c.type_of(callee.obj)
