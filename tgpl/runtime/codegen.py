@@ -482,7 +482,11 @@ def _charge(m, steps):
     return False
 
 
+# Values whose equality (`_eq`) is Python's `==`: no bool (1 == True), object or collection.
+_SCALARS = frozenset((int, float, str, type(None)))
+
 _HELPERS = {
+    "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
@@ -1112,19 +1116,16 @@ class BlockGenerator:
         return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
 
     def equal(self, left: str, right: str, lt: Type | None = None, rt: Type | None = None) -> str:
-        """`_eq` inline for its common cases: the same value (objects, null), two floats, an
-        object against anything else; the rest (bools, strings, mixed numbers) goes to `_eq`.
-        Operands declared as objects, players or strings are tested for those first."""
+        """`_eq` inline for its common cases: the same value (objects, null); two numbers, strings
+        or nulls (`_SCALARS`: Python's `==` is `_eq` for them); an object against anything else;
+        the rest (bools, lists, tables) goes to `_eq`. Operands declared as objects are tested
+        for those first."""
         a, b = self.name("_t"), self.name("_t")
         if isinstance(lt, ClassType) or isinstance(rt, ClassType):
             return (f"(True if ({a} := {left}) is ({b} := {right})"
                     f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
-        for t, cls in ((PLAYER, "int"), (STRING, "str")):
-            if lt == t and rt == t:
-                return (f"(True if ({a} := {left}) is ({b} := {right})"
-                        f" else ({a} == {b}) if ({a}.__class__ is {cls}) & ({b}.__class__ is {cls}) else _eq({a}, {b}))")
         return (f"(True if ({a} := {left}) is ({b} := {right})"
-                f" else ({a} == {b}) if ({a}.__class__ is float) & ({b}.__class__ is float)"
+                f" else ({a} == {b}) if ({a}.__class__ in _S) & ({b}.__class__ in _S)"
                 f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
 
     def short_circuit(self, e: ast.Binary) -> str:
