@@ -15,6 +15,7 @@ like the closures they replace.
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -262,7 +263,8 @@ def _bound_plan(rf, names, span, key_types):
     if binder.__class__ is not list or rf.effect is None:
         return False
     memo = rf.memo if rf.memo is not None and tuple(i.type for i in rf.inputs) == key_types else None
-    return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo
+    fast = getattr(rf.effect, "fast", None)
+    return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
 
 
 def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=None):
@@ -313,7 +315,8 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             f"        return _invoke(m, rf, None, names, ({args}), span)",
         ]
         this = "None"
-    lines += ["    run, pad, entry, rp, memo = p"] + _call_lines(this, "run", f"[{args}*pad]", "entry", "rp", "memo", key, test, 1)
+    call = f"(fast(m, {this}, {args}) if fast is not None else run(m, {this}, [{args}*pad]))"
+    lines += ["    run, pad, entry, rp, memo, fast = p"] + _call_lines(this, "run", "", "entry", "rp", "memo", key, test, 1, call)
     ns = {
         "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
@@ -324,10 +327,14 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
     return ns["call"]
 
 
-def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str, test: str, depth: int) -> list[str]:
+def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str, test: str, depth: int,
+                call: str | None = None) -> list[str]:
     """The body of a call site once bound (`_site`): the memo looked up (when `memo` names a table,
     or is code that may), the call pushed on the machine's stack, the effect run, a player result
-    mapped, the memo filled. `rp` and `memo` are code, or True/False/None known when generated."""
+    mapped, the memo filled. `rp` and `memo` are code, or True/False/None known when generated;
+    `call`: the code of the call, else `run(m, this, local)`."""
+    if call is None:
+        call = f"{run}(m, {this}, {local})"
     i = "    " * depth
     out = []
     memoized = memo is not None
@@ -350,9 +357,9 @@ def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str,
         ]
     out += [f"{i}stack = m.stack", f"{i}stack.append({entry})", f"{i}try:"]
     if rp is False and not memoized:
-        out += [f"{i}    return {run}(m, {this}, {local})"]
+        out += [f"{i}    return {call}"]
     else:
-        out += [f"{i}    r = {run}(m, {this}, {local})", f"{i}    if r is None:", f"{i}        return None"]
+        out += [f"{i}    r = {call}", f"{i}    if r is None:", f"{i}        return None"]
         if rp is not False:
             out += [f"{i}    if {rp}:", f"{i}        r = to_player(r, m.players)"]
     out += [
@@ -380,9 +387,12 @@ def _specialized(generic, cls, plan, shape, span):
     """A call site (`_site`) bound once: for targets of class `cls` (any, for a global function),
     the effect, padding, stack entry and memo table as constants; other targets go to `generic`."""
     n, method, key, test = shape
-    run, pad, entry, rp, memo = plan
+    run, pad, entry, rp, memo, fast = plan
     args = "".join(f"a{i}, " for i in range(n))
-    local = "[" + args + "None, " * len(pad) + "]"
+    if fast is not None:  # the locals as Python's own: the values are its parameters
+        run, local = fast, args
+    else:
+        local = "[" + args + "None, " * len(pad) + "]"
     lines = [f"def call(m, {'t, ' if method else ''}{args}):"]
     if method:
         lines.append("    if t.__class__ is _Obj and t.cls is CLS:")
@@ -451,7 +461,17 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n"}
 
 
-def _spelled(body: str, this: str, event: str, returned: str) -> str:
+# A local: `v[slot]` in the spellings that take the locals as a list, `l<slot>` in a function's
+# fast spelling (`generate`), where they are Python's own.
+_LOCAL_RE = re.compile("\x00L(\\d+)\x00")
+
+
+def _local(slot: int) -> str:
+    return f"\x00L{slot}\x00"
+
+
+def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\1]") -> str:
+    body = _LOCAL_RE.sub(local, body)
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
@@ -497,7 +517,7 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -512,6 +532,7 @@ class BlockGenerator:
         self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
+        self.params = params  # a function's input slots (0, 1, ...): also spell it with Python locals
         self.bound: set[str] = set()  # names of _BINDINGS the code uses
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
@@ -542,6 +563,14 @@ class BlockGenerator:
             # value itself: calls run it without a Frame or a Returned (`_site`).
             direct = "def _direct(m, this, v):\n" + preamble + _spelled(body, "this", "None", "")
             block_fn.direct = self._compile(direct, block.span, "_direct")
+            if self.params is not None and self.params == tuple(range(len(self.params))):
+                # A function's effect also spelled with its locals as Python's own, its inputs
+                # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
+                slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(self.params))
+                init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
+                args = "".join(f", l{s}" for s in self.params)
+                fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
+                block_fn.fast = self._compile(fast, block.span, "_fast")
         return block_fn
 
     def filter_all(self, block: ast.Block, slot: int):
@@ -624,14 +653,14 @@ class BlockGenerator:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"v[{slot}] = {value}")
+        self.emit(depth, f"{_local(slot)} = {value}")
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
         else:
             only_numbers = s.name not in _changed([scope])
         if t == NUMBER and _number_literal(s.init) and only_numbers:
-            self.numeric.add(f"v[{slot}]")
+            self.numeric.add(_local(slot))
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
         e = s.expr
@@ -756,7 +785,7 @@ class BlockGenerator:
         else:
             value = self.compound(e, target_t)
         if slot is not None:
-            self.emit(depth, f"v[{slot}] = {value}")
+            self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
@@ -900,7 +929,7 @@ class BlockGenerator:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-        parts = ([_THIS] if uses_this else []) + [f"v[{slot}]" for slot in sorted(keys)]
+        parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         if not parts:
             key = "0"
         elif len(parts) == 1:
@@ -909,7 +938,7 @@ class BlockGenerator:
             key = "(" + "".join(f"{p}, " for p in parts) + ")"
         tests = ""
         for slot in sorted(keys):
-            a = f"v[{slot}]"
+            a = _local(slot)
             if a in self.numeric:
                 continue
             test = _KEY_TEST.get(keys[slot])
@@ -939,7 +968,7 @@ class BlockGenerator:
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
         if slot is not None:
-            return f"v[{slot}]"
+            return _local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True)

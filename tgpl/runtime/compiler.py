@@ -243,7 +243,8 @@ class Compiler:
         layout = Layout()
         rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
         effect = fi.defn.effect
-        rf.effect = self.block(effect.body, layout, direct=True) if effect is not None else None
+        params = tuple(i.slot for i in rf.inputs)
+        rf.effect = self.block(effect.body, layout, direct=True, params=params) if effect is not None else None
         rf.size = layout.size
 
     def _compile_class(self, info: ClassInfo) -> None:
@@ -382,11 +383,11 @@ class Compiler:
         return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
 
     # ========================================================== statements
-    def block(self, block: ast.Block, layout: Layout, direct: bool = False) -> Code:
+    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
         if GENERATE:
-            return BlockGenerator(self, layout, direct).generate(block)
+            return BlockGenerator(self, layout, direct, params).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()
