@@ -466,6 +466,12 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
 _LOCAL_RE = re.compile("\x00L(\\d+)\x00")
 
 
+def _loads(body: str, but: int | None = None) -> str:
+    """The lines loading the locals `body` uses (but `but`) from the list `v` into Python's own."""
+    slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - {but})
+    return "".join(f"    l{s} = v[{s}]\n" for s in slots)
+
+
 def _local(slot: int) -> str:
     return f"\x00L{slot}\x00"
 
@@ -556,12 +562,20 @@ class BlockGenerator:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
         preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
-        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+        if self.closures:  # the compiler's closures read and write the frame's locals
+            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+        else:
+            # Nothing but this code reads its locals: they are Python's own, loaded from the
+            # frame on entry (the inputs, a filter's candidate; the others are null there).
+            # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
+            loads = _loads(body)
+            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + loads + preamble
+                   + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
         block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_site`).
-            direct = "def _direct(m, this, v):\n" + preamble + _spelled(body, "this", "None", "")
+            direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
             if self.params is not None and self.params == tuple(range(len(self.params))):
                 # A function's effect also spelled with its locals as Python's own, its inputs
@@ -591,11 +605,11 @@ class BlockGenerator:
         test = value if _is_bool(e) else f"({value}) is True"
         preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
         src = (
-            "def _all(m, this, v, pool):\n" + preamble
+            "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
             + "    for c in pool:\n"
-            + f"        v[{slot}] = c\n"
-            + f"        if {_spelled(test, 'this', 'None', '')}:\n"
+            + f"        v[{slot}] = l{slot} = c\n"
+            + f"        if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
             + "            out.append(c)\n"
             + "    return out\n"
         )
