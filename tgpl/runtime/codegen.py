@@ -24,7 +24,7 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
@@ -498,6 +498,22 @@ def _fx_store(mm, idx, key, m, before, value):
     return value
 
 
+def _winner(m, v, span):
+    """`winner v;` (Compiler.stmt_Winner): the game ends with this ranking."""
+    p = m.players
+    if isinstance(v, list):
+        ranking = []
+        for rank in v:
+            if not isinstance(rank, list):
+                m.error(span, "a ranking is a list of lists of players")
+            ranking.append([to_player(x, p) for x in rank if x is not None])
+    elif v is None:
+        m.error(span, "the winner is null")
+    else:
+        ranking = [[to_player(v, p)]]
+    raise GameOver(ranking)
+
+
 def _charge(m, steps):
     """Count the loop steps of a remembered value; False (nothing counted) past the step limit: the
     value is computed again, to raise the limit's error where the computation raises it."""
@@ -513,7 +529,7 @@ _SCALARS = frozenset((int, float, str, type(None)))
 
 _HELPERS = {
     "_S": _SCALARS,
-    "_fx_store": _fx_store, "_charge": _charge,
+    "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -782,6 +798,9 @@ class BlockGenerator:
             return
         self.continues[-1] += 1
         self.emit(depth, "break" if self.loops[-1] is not None else "continue")
+
+    def stmt_Winner(self, s: ast.Winner, depth: int) -> None:
+        self.emit(depth, f"_winner(m, {self.expr(s.value)}, {self.const(s.span, '_p')})")
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
