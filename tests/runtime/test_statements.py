@@ -214,3 +214,30 @@ def test_winner_stops_the_block(run_setup):
     state = run_setup('log("before"); winner 1; log("after");')
     assert state.log == ["before"]
     assert state.is_terminal
+
+
+def test_counted_loops_give_the_counter_the_values_the_loop_computes(setup_log):
+    # spelled as Python loops over their counter's values (codegen's counted loops): fractional
+    # steps accumulate as the loop adds them, `<=` takes the bound, a loop assigning its counter
+    # or past the spelled-out length runs as before
+    log = setup_log("""
+        string out = "";
+        for (number i = 0; i <= 0.3; i += 0.1) { out += i + " "; }
+        log(out);
+        out = "";
+        for (number i = -2; i < 2; i += 1.5) { if (i == 1) { continue; } out += i + " "; }
+        log(out);
+        out = "";
+        for (number i = 0; i < 10; i += 1) { if (i == 3) { i += 4; } out += i + " "; }
+        log(out);
+        number n = 0;
+        for (number i = 0; i < 1000; i += 1) { n += i; if (i == 500) { break; } }
+        log(n);
+    """)
+    x = 0.0
+    tenths = []
+    while x <= 0.3:
+        tenths.append(x)
+        x = float(x + 0.1)
+    from tgpl.runtime.values import show
+    assert log == [" ".join(show(v) for v in tenths) + " ", "-2 -0.5 ", "0 1 2 7 8 9 ", "125250"]

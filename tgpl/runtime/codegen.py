@@ -486,6 +486,7 @@ MAX_INLINE_NESTING = 40
 # nested deeper run as the compiler's closures.
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
+MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
@@ -748,7 +749,59 @@ class BlockGenerator:
         self.loops.pop()
         self.continues.pop()
 
+    def counted(self, s: ast.For) -> tuple | None:
+        """The values of the counter of `for (number x = a; x < b; x += c) { ... }` (or `<=`), a, b and
+        c number literals, c > 0, and a body that never assigns x: at most MAX_COUNTED of them,
+        computed as the loop computes them. Else None."""
+        init, cond, post = s.init, s.cond, s.post
+        if not (isinstance(init, ast.VarDecl) and init.type.name == "number" and not init.type.args
+                and _number_literal(init.init)):
+            return None
+        x = init.name
+        if not (isinstance(cond, ast.Binary) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name)
+                and cond.left.name == x and _number_literal(cond.right)):
+            return None
+        if not (isinstance(post, ast.Assign) and post.op == "+=" and isinstance(post.target, ast.Name)
+                and post.target.name == x and isinstance(post.value, ast.NumberLit) and float(post.value.value) > 0):
+            return None
+        for n in ast.walk(s.body):
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == x:
+                return None
+            if isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name == x:
+                return None
+
+        def literal(e) -> float:
+            return float(e.value) if isinstance(e, ast.NumberLit) else -float(e.operand.value)
+
+        value, bound, step = literal(init.init), literal(cond.right), float(post.value.value)
+        values = []
+        while (value < bound if cond.op == "<" else value <= bound):
+            values.append(value)
+            if len(values) > MAX_COUNTED:
+                return None
+            value = float(value + step)
+        return tuple(values)
+
     def stmt_For(self, s: ast.For, depth: int) -> None:
+        values = self.counted(s)
+        if values is not None:
+            # A counted loop: a Python loop over the counter's values, which the loop would
+            # compute one by one; a step counted for each, as the condition holds for each.
+            self.layout.push()
+            slot = self.layout.declare(s.init.name, NUMBER)
+            x = _local(slot)
+            self.numeric.add(x)
+            self.emit(depth, f"for {x} in {values!r}:")
+            self.emit(depth + 1, "m.steps += 1")
+            self.emit(depth + 1, "if m.steps > m.step_limit:")
+            self.emit(depth + 2, f"m.step({self.const(s.span, '_p')})")
+            self.loops.append(None)
+            self.continues.append(0)
+            self.block(s.body, depth + 1)
+            self.loops.pop()
+            self.continues.pop()
+            self.layout.pop()
+            return
         # The body sits in a one-pass inner loop: `continue` leaves it and still runs
         # the post expression; `break` sets a flag that also ends the outer loop.
         self.layout.push()
