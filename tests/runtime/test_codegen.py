@@ -191,7 +191,12 @@ def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
                   (ClassType(ClassInfo("A", "class")), None)]:
         g = BlockGenerator.__new__(BlockGenerator)
         g.counter = 0
+        g.numeric = set()
         code = g.equal("x", "y", *types)
         ns = dict(_HELPERS, _eq=_equal)
         for x, y in itertools.product(values, values):
             assert eval(code, ns, {"x": x, "y": y}) is _equal(x, y), (code, x, y)
+        for literal in (0.0, 1.0, 2.5, -1.0):  # against a number literal, on either side
+            for code in (g.equal("x", repr(literal), *types), g.equal(repr(literal), "x", *types)):
+                for x in values:
+                    assert eval(code, ns, {"x": x}) is _equal(x, literal), (code, x)

@@ -425,16 +425,25 @@ def _number_literal(e: ast.Expr | None) -> bool:
     return isinstance(e, ast.NumberLit) or isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit)
 
 
-def _changed(items: list) -> dict[str, int]:
+_ARITH_OPS = frozenset(("+", "-", "*", "/", "%", "^"))
+
+
+def _float_valued(e: ast.Expr | None, types: dict) -> bool:
+    """Whether `e` gives a float whenever it gives a value: a number literal, or arithmetic on
+    numbers (generated code and Machine.arith make every result a float, or raise)."""
+    return _number_literal(e) or isinstance(e, ast.Binary) and e.op in _ARITH_OPS and types.get(id(e)) == NUMBER
+
+
+def _changed(items: list, types: dict) -> dict[str, int]:
     """Per name, the index of the last of `items` that declares the name or gives it something
-    other than a number literal. A `number` local declared with a number literal that no later
+    other than a float (`_float_valued`). A `number` local declared with a float that no later
     item changes so (compound assignments, `+=` ..., give a number or stop the game) only ever
     holds numbers: generated code tests it for nothing (`BlockGenerator.number_test`)."""
     found: dict[str, int] = {}
     for i, item in enumerate(items):
         for n in ast.walk(item):
             if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-                if n.op == "=" and not _number_literal(n.value):
+                if n.op == "=" and not _float_valued(n.value, types):
                     found[n.target.name] = i
             elif isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name is not None:
                 found[n.name] = i
@@ -643,7 +652,7 @@ class BlockGenerator:
     def block(self, block: ast.Block, depth: int) -> None:
         self.layout.push()
         start = len(self.lines)
-        changed = _changed(block.body)
+        changed = _changed(block.body, self.c.types)
         for i, s in enumerate(block.body):
             self.numbers_from = (changed, i)  # for a declaration made by `s`
             self.stmt(s, depth)
@@ -689,8 +698,8 @@ class BlockGenerator:
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
         else:
-            only_numbers = s.name not in _changed([scope])
-        if t == NUMBER and _number_literal(s.init) and only_numbers:
+            only_numbers = s.name not in _changed([scope], self.c.types)
+        if t == NUMBER and _float_valued(s.init, self.c.types) and only_numbers:
             self.numeric.add(_local(slot))
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
@@ -1236,6 +1245,11 @@ class BlockGenerator:
         the rest (bools, lists, tables) goes to `_eq`. Operands declared as objects are tested
         for those first."""
         a, b = self.name("_t"), self.name("_t")
+        if _is_float_literal(left) or _is_float_literal(right):  # `n == 0`: against a float
+            lit, other = (left, right) if _is_float_literal(left) else (right, left)
+            if other in self.numeric:
+                return f"({other} == {lit})"
+            return f"(({a} == {lit}) if (({a} := {other}).__class__ in _S) else _eq({a}, {lit}))"
         if isinstance(lt, ClassType) or isinstance(rt, ClassType):
             return (f"(True if ({a} := {left}) is ({b} := {right})"
                     f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
