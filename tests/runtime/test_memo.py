@@ -415,3 +415,34 @@ def test_the_memo_stops_remembering_past_its_budget(game, monkeypatch):
     for seed in range(3):
         assert playout(start, seed, limit=12) == playout(slow.initial_state(0), seed, limit=12)
     assert sum(len(t) for t in start.world.memo[:-1]) == 3 and start.world.memo[-1] == [0]
+
+
+def test_a_pure_function_calling_a_method_of_this_is_pure(game):
+    g = game("""
+        game "t";
+        players 1;
+        global class Data
+        {
+            number Base = 3;
+            function Inner
+            {
+                function input number n;
+                returns number;
+                effect { number s = 0; for (number k = 0; k < n; k += 1) { s += Base; } return s; }
+            }
+            function Outer { function input number n; returns number; effect { return Inner(n: n) + 1; } }
+        }
+        class Seat
+        {
+            action Go
+            {
+                trigger PlayerChoiceEvent { return true; }
+                effect { number a = Data.Outer(n: 2); number b = Data.Outer(n: 2); log(a + " " + b); winner 0; }
+            }
+        }
+        turn T { phase P { } }
+        setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+    """)
+    assert memoized(g) == {"function Data.Inner", "function Data.Outer"}
+    state = g.initial_state(0).apply("Seat#0.Go()")
+    assert state.log == ["7 7"]

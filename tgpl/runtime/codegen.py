@@ -997,8 +997,9 @@ class BlockGenerator:
                 uses_this = True
             elif isinstance(n, ast.Name):
                 if id(n) in self.c.implicit_this:
-                    uses_this = True
-                    cost += 1
+                    uses_this = True  # a field of `this`, or a method called on it
+                    if not isinstance(self.c.types.get(id(n)), CallableType):
+                        cost += 1
                     continue
                 slot = self.layout.lookup(n.name)
                 if slot is not None:

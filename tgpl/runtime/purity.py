@@ -210,9 +210,11 @@ class Purity:
         if isinstance(n, ast.Name):
             if n.name == "event":
                 return False
-            if id(n) in self.implicit_this:
-                return self.field_ok(n.name, self.types.get(id(n)))
             t = self.types.get(id(n))
+            if isinstance(t, CallableType):  # a callee, checked at its call (a method of `this`, too)
+                return t.kind == "function"
+            if id(n) in self.implicit_this:
+                return self.field_ok(n.name, t)
             if isinstance(t, (Prim, ClassType, Collection)) or (t is None and n.name in self.locals):
                 return True  # a local, an input, or a global object
             return isinstance(t, CallableType) and t.kind == "function"  # a callee (checked at its call)
