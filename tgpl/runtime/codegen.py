@@ -908,13 +908,21 @@ class BlockGenerator:
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
         self.emit(depth, f"{a} = {self.expr(target.obj)}")
-        self.emit(depth, f"{k} = {self.expr(target.index)}")
+        key = self.expr(target.index)
+        self.emit(depth, f"{k} = {key}")
         self.emit(depth, f"{x} = {value}")
+        number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
         if t.kind == "Table":
-            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None) and not m.frozen:")
+            tests = [f"({a}.__class__ is dict)"]
+            if not number:
+                tests.append(f"({k} is not None)")
+            if not (value in ("{}", "[]") or _is_float_literal(value)):
+                tests.append(f"({x} is not None)")
+            self.emit(depth, f"if {' & '.join(tests)} and not m.frozen:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
-            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}) and not m.frozen:")
+            number_test = "" if number else f" & ({k}.__class__ in _N)"
+            self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not m.frozen:")
             self.emit(depth + 1, f"{a}[int({k})] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
@@ -1151,7 +1159,17 @@ class BlockGenerator:
             obj, owner, field = self.read_only(e.obj)
             key, span = self.expr(e.index), self.const(e.span, "_p")
             a, k, r = self.name("_t"), self.name("_t"), self.name("_t")
-            if t.kind == "Table":
+            if key in self.numeric or _is_float_literal(key):
+                # a float key (a literal, a numbers-only local): not null, and read as it is
+                # after the list or table, as it would be bound then
+                k = key
+                if t.kind == "Table":
+                    test = f"(({a} := {obj}).__class__ is dict)"
+                    item = f"{a}.get({k})"
+                else:
+                    test = f"(({a} := {obj}).__class__ is list) and 0 <= {k} < len({a})"
+                    item = f"{a}[int({k})]"
+            elif t.kind == "Table":
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
                 item = f"{a}.get({k})"
             else:
