@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tgpl.runtime.errors import TGPLRuntimeError
+
 GRADE = """
 function Grade
 {
@@ -241,3 +243,24 @@ def test_counted_loops_give_the_counter_the_values_the_loop_computes(setup_log):
         x = float(x + 0.1)
     from tgpl.runtime.values import show
     assert log == [" ".join(show(v) for v in tenths) + " ", "-2 -0.5 ", "0 1 2 7 8 9 ", "125250"]
+
+
+def test_a_field_read_twice_in_an_expression_is_the_same_read_only_where_the_first_runs(setup_log):
+    # generated code reads a field of a local once per expression where the first read surely
+    # runs before the others: not across the right operand of && and ||
+    body = """
+        Box b = new Box();
+        Box none = null;
+        for (number i = 0; i < LAST; i += 1)
+        {
+            bool early = i < 2;
+            b.X = i;
+            log("" + ((early && b.X == 1) || b.X == 3) + " " + (b.X + b.X * 10) + " "
+                + (early || none.X == 0) + " " + (b.X == b.Y || b.Y == b.X + 1));
+            b.Y = i + 2;
+        }
+    """
+    defs = "class Box { number X = 0; number Y = 1; }"
+    assert setup_log(body.replace("LAST", "2"), defs=defs) == ["false 0 true true", "true 11 true true"]
+    with pytest.raises(TGPLRuntimeError, match="cannot read 'X' of null"):
+        setup_log(body.replace("LAST", "3"), defs=defs)

@@ -410,6 +410,12 @@ def _specialized(generic, cls, plan, shape, span):
     return ns["call"]
 
 
+def _reads_only(e: ast.Expr) -> bool:
+    """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
+    creates nothing."""
+    return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
+
+
 _BOOL_OPS = frozenset(("==", "!=", "<", ">", "<=", ">=", "&&", "||"))
 
 
@@ -570,6 +576,9 @@ class BlockGenerator:
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
+        # While an expression that changes nothing is generated: per (object code, field), the
+        # temporary holding a scalar field already read, where every later read runs after it.
+        self.cse: dict[tuple[str, str], str] | None = None
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -950,6 +959,14 @@ class BlockGenerator:
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
+        if self.cse is None and self.nesting == 0 and _reads_only(e):
+            # An expression that changes nothing: a field of a local (or of `this`) read twice is
+            # read once, where the first read is sure to run before the others (`member`).
+            self.cse = {}
+            try:
+                return self.expr(e, want)
+            finally:
+                self.cse = None
         if not self.in_fixed and self.c.purity is not None and self.nesting < MAX_INLINE_NESTING - 2:
             fixed = self.fixed(e)
             if fixed is not None:
@@ -1029,10 +1046,13 @@ class BlockGenerator:
         idx = self.c.memos
         self.c.memos += 1
         self.in_fixed = True
+        saved = dict(self.cse) if self.cse is not None else None
         try:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
+            if saved is not None:
+                self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         if not parts:
             key = "0"
@@ -1075,7 +1095,7 @@ class BlockGenerator:
             return _local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True)
+            return self.shared(_THIS, e.name, e, lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True))
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1114,7 +1134,20 @@ class BlockGenerator:
             obj = self.read_only(e.obj)[0]
             return f"m.length({obj}, {self.const(e.name_span, '_p')})"
         obj = self.expr(e.obj)
-        return self.member(obj, e.name, self.const(e.name_span, "_p"))
+        return self.shared(obj, e.name, e, lambda: self.member(obj, e.name, self.const(e.name_span, "_p")))
+
+    def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
+        """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
+        before it (`cse`), when `obj` is a local or `this` and the field holds a scalar."""
+        if self.cse is None or not (obj == _THIS or _LOCAL_RE.fullmatch(obj)) or not scalar(self.c.type_of(e)):
+            return read()
+        found = self.cse.get((obj, name))
+        if found is not None:
+            return found
+        t = self.name("_cse")
+        code = f"({t} := {read()})"
+        self.cse[(obj, name)] = t
+        return code
 
     def read_only(self, e: ast.Expr) -> tuple[str, str | None, str | None]:
         """(code, owner, field) for a list or table that the code reads and lets go of (its length,
@@ -1278,7 +1311,11 @@ class BlockGenerator:
 
     def short_circuit(self, e: ast.Binary) -> str:
         a, b = self.name("_t"), self.name("_t")
-        left, right = self.expr(e.left), self.expr(e.right)
+        left = self.expr(e.left)
+        saved = dict(self.cse) if self.cse is not None else None
+        right = self.expr(e.right)
+        if saved is not None:
+            self.cse = saved  # the right operand's reads may not run
         ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
         op = e.op
         if _is_bool(e.left) and _is_bool(e.right):
