@@ -258,12 +258,19 @@ class State:
         # state explored, and a call per field was a sixth of verifying tic-tac-toe.
         # Each object's part is kept by the world (`World.frozen`) and shared by its copies
         # until they change the object: a move changes a few objects, so a key freezes a few.
+        objects, rest = self.key_parts()
+        return (tuple(objects), *rest)
+
+    def key_parts(self) -> tuple[list, tuple]:
+        """`key()` in two: each object's part (`World.frozen`, shared by the states that did not
+        change the object), and the rest (control, generator, result, what a waiting state holds)."""
+        w = self.world
         frozen = w.frozen
-        objects = tuple([frozen.get(o) or _frozen_object(w, o) for o in w.objects])
+        objects = [frozen.get(o) or _frozen_object(w, o) for o in w.objects]
         c = w.control
         pending = self._pending_key if self.request is not None else None
         result = tuple(tuple(r) for r in w.result) if w.result is not None else None
-        return (objects, (c.player, c.turn, c.phase), w.rng.key(), result, pending)
+        return objects, ((c.player, c.turn, c.phase), w.rng.key(), result, pending)
 
     @cached_property
     def _pending_key(self) -> tuple:

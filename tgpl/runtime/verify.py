@@ -64,8 +64,22 @@ class RuntimeMachine:
         later formats also write whether an equal value met before was the same object, or a
         string interned, so equal keys gave different bytes (a number copied from another field
         or computed anew). Two different states share a digest with probability about 2^-128
-        per pair."""
-        return blake2b(marshal.dumps(state.key(), 2), digest_size=16).digest()
+        per pair. The digest is over the number of objects, each object's part marshalled (kept
+        by the world with the part, `World.packed`, and shared by its copies as the parts are: a
+        state after a move marshals only the objects the move changed) and the rest
+        of the key: marshal's encodings delimit themselves, so equal keys give equal bytes and
+        different keys different bytes."""
+        objects, rest = state.key_parts()
+        w = state.world
+        packed = w.packed
+        parts = [len(objects).to_bytes(4, "little")]
+        for o, part in zip(w.objects, objects):
+            found = packed.get(o)
+            if found is None or found[0] is not part:
+                found = packed[o] = (part, marshal.dumps(part, 2))
+            parts.append(found[1])
+        parts.append(marshal.dumps(rest, 2))
+        return blake2b(b"".join(parts), digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
         """The state after these move texts from the initial state (explore rebuilds the
