@@ -263,14 +263,18 @@ class State:
 
     def key_parts(self) -> tuple[list, tuple]:
         """`key()` in two: each object's part (`World.frozen`, shared by the states that did not
-        change the object), and the rest (control, generator, result, what a waiting state holds)."""
+        change the object, `key_part`), and the rest (`key_rest`)."""
         w = self.world
         frozen = w.frozen
-        objects = [frozen.get(o) or _frozen_object(w, o) for o in w.objects]
+        return [frozen.get(o) or _frozen_object(w, o) for o in w.objects], self.key_rest()
+
+    def key_rest(self) -> tuple:
+        """The key beyond the objects: control, generator, result, what a waiting state holds."""
+        w = self.world
         c = w.control
         pending = self._pending_key if self.request is not None else None
         result = tuple(tuple(r) for r in w.result) if w.result is not None else None
-        return objects, ((c.player, c.turn, c.phase), w.rng.key(), result, pending)
+        return ((c.player, c.turn, c.phase), w.rng.key(), result, pending)
 
     @cached_property
     def _pending_key(self) -> tuple:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import marshal
+from marshal import dumps
 from hashlib import blake2b
 
-from tgpl.runtime.game import PHASE_ENTRY, Game, State
+from tgpl.runtime.game import PHASE_ENTRY, Game, State, _frozen_object
 from tgpl.verify.graph import Info
 
 
@@ -69,16 +69,17 @@ class RuntimeMachine:
         state after a move marshals only the objects the move changed) and the rest
         of the key: marshal's encodings delimit themselves, so equal keys give equal bytes and
         different keys different bytes."""
-        objects, rest = state.key_parts()
         w = state.world
-        packed = w.packed
-        parts = [len(objects).to_bytes(4, "little")]
-        for o, part in zip(w.objects, objects):
+        frozen, packed = w.frozen, w.packed
+        parts = [len(w.objects).to_bytes(4, "little")]
+        append = parts.append
+        for o in w.objects:  # State.key_parts, each part marshalled once
+            part = frozen.get(o) or _frozen_object(w, o)
             found = packed.get(o)
             if found is None or found[0] is not part:
-                found = packed[o] = (part, marshal.dumps(part, 2))
-            parts.append(found[1])
-        parts.append(marshal.dumps(rest, 2))
+                found = packed[o] = (part, dumps(part, 2))
+            append(found[1])
+        append(dumps(state.key_rest(), 2))
         return blake2b(b"".join(parts), digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
