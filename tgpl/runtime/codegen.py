@@ -472,8 +472,9 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
 # table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
-# others go through Machine.get_member), global objects from `G`.
-_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n"}
+# others go through Machine.get_member), global objects from `G`, owners from `W`.
+_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n",
+             "W": "    W = m.world.owners\n"}
 
 
 # A local: `v[slot]` in the spellings that take the locals as a list, `l<slot>` in a function's
@@ -1168,6 +1169,13 @@ class BlockGenerator:
         to, for a list or table that the code only reads (`read_only`): it is read as it is,
         without the world owning the object first."""
         a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
+        if name == "player" and peek is None and not self.c.player_fields:
+            # No object has a field named `player` (no class declares one): an object's first
+            # owner, as Machine.get_member reads it then
+            o = self.name("_t")
+            self.bound.add("W")
+            return (f"(({o}[0] if ({o} := W.get({a})) else None) if ({a} := {obj}).__class__ is _Obj"
+                    f" else m.get_member({a}, 'player', {span}))")
         self.bound.update("DO")
         test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
         if peek is not None:

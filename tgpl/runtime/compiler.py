@@ -134,6 +134,8 @@ class Compiler:
         self.sites = 0
         self.statements: set[int] = set()
         self.memos = 0  # memo tables numbered: pure functions', then fixed expressions'
+        # Whether a class declares a field named `player` (else an object's `player` is its owner)
+        self.player_fields = any("player" in info.attributes for info in program.classes)
         self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
