@@ -266,7 +266,7 @@ class State:
         change the object, `key_part`), and the rest (`key_rest`)."""
         w = self.world
         frozen = w.frozen
-        return [frozen.get(o) or _frozen_object(w, o) for o in w.objects], self.key_rest()
+        return [(frozen.get(o) or _frozen_object(w, o))[0] for o in w.objects], self.key_rest()
 
     def key_rest(self) -> tuple:
         """The key beyond the objects: control, generator, result, what a waiting state holds."""
@@ -576,14 +576,15 @@ def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action
 _KEPT = frozenset((str, bool, type(None)))
 
 
-def _frozen_object(w: World, o: Obj) -> tuple:
+def _frozen_object(w: World, o: Obj) -> list:
     """An object's part of the state key: its name (which fixes its class and the order of its
-    fields), owners and field values, frozen; remembered by the world until the object changes."""
+    fields), owners and field values, frozen; remembered by the world until the object changes
+    (`World.frozen`), as [part, the part marshalled or None until verify's digest needs it]."""
     kept, freeze = _KEPT, _freeze
-    found = w.frozen[o] = (o.name, w.owners_of(o), tuple([
+    found = w.frozen[o] = [(o.name, w.owners_of(o), tuple([
         v + 0.0 if v.__class__ is float else v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v)
         for v in w.data[o].values()
-    ]))
+    ])), None]
     return found
 
 

@@ -64,7 +64,7 @@ _NO_OWNERS: tuple = ()
 class World:
     __slots__ = (
         "objects", "data", "owners", "owned", "frozen", "globals", "control", "rng", "log", "result",
-        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo", "packed",
+        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo",
     )
 
     def __init__(self, players: int, seed: int):
@@ -72,10 +72,9 @@ class World:
         self.data: dict[Obj, dict] = {}  # each object's fields, shared with copies until owned
         self.owners: dict[Obj, tuple[int, ...]] = {}  # players; one for local objects, several for group ones
         self.owned: set[Obj] = set()  # objects whose fields dict this world may change
-        self.frozen: dict[Obj, tuple] = {}  # each object's part of the state key, until it changes
-        # Each object's part of the key marshalled, with the part (`RuntimeMachine.key`): it holds
-        # while the part is the object's `frozen` one. Shared by copies, as `frozen` is.
-        self.packed: dict[Obj, tuple] = {}
+        # Each object's part of the state key, until it changes, and that part marshalled once
+        # verify's digest needed it (`game._frozen_object`, `RuntimeMachine.key`)
+        self.frozen: dict[Obj, list] = {}
         self.globals: dict[str, Obj] = {}  # global classes' single instances, by class name
         self.control = Control()
         self.rng = Pcg32(seed)
@@ -185,7 +184,6 @@ class World:
                 self.owners.pop(o, None)
                 self.owned.discard(o)
                 self.frozen.pop(o, None)
-                self.packed.pop(o, None)
         self.objects = kept
         self._by_class = self._by_name = self._everyone = None
 
@@ -213,7 +211,6 @@ class World:
         self.owners = {}
         self.owned = set()
         self.frozen = {}
-        self.packed = {}
         self.globals = {}
 
     def copy(self) -> World:
@@ -230,7 +227,6 @@ class World:
         new.owners = self.owners.copy()
         new.owned = set()
         new.frozen = self.frozen.copy()
-        new.packed = self.packed.copy()
         new.globals = self.globals.copy()
         c = self.control
         new.control = Control(c.player, c.turn, c.phase)

@@ -65,20 +65,20 @@ class RuntimeMachine:
         string interned, so equal keys gave different bytes (a number copied from another field
         or computed anew). Two different states share a digest with probability about 2^-128
         per pair. The digest is over the number of objects, each object's part marshalled (kept
-        by the world with the part, `World.packed`, and shared by its copies as the parts are: a
+        by the world with the part, `World.frozen`, and shared by its copies as the parts are: a
         state after a move marshals only the objects the move changed) and the rest
         of the key: marshal's encodings delimit themselves, so equal keys give equal bytes and
         different keys different bytes."""
         w = state.world
-        frozen, packed = w.frozen, w.packed
+        frozen = w.frozen
         parts = [len(w.objects).to_bytes(4, "little")]
         append = parts.append
-        for o in w.objects:  # State.key_parts, each part marshalled once
-            part = frozen.get(o) or _frozen_object(w, o)
-            found = packed.get(o)
-            if found is None or found[0] is not part:
-                found = packed[o] = (part, dumps(part, 2))
-            append(found[1])
+        for o in w.objects:  # State.key_parts, each part marshalled once (`World.frozen`)
+            entry = frozen.get(o) or _frozen_object(w, o)
+            packed = entry[1]
+            if packed is None:
+                packed = entry[1] = dumps(entry[0], 2)
+            append(packed)
         append(dumps(state.key_rest(), 2))
         return blake2b(b"".join(parts), digest_size=16).digest()
 
