@@ -446,3 +446,46 @@ def test_a_pure_function_calling_a_method_of_this_is_pure(game):
     assert memoized(g) == {"function Data.Inner", "function Data.Outer"}
     state = g.initial_state(0).apply("Seat#0.Go()")
     assert state.log == ["7 7"]
+
+
+def test_memoized_player_results_are_mapped_onto_the_players_on_every_path(game):
+    # a site binding the arguments in order, and one naming them in another order (Machine's
+    # general binding, `codegen._memoized`), share the memo: both give the mapped player
+    src = """
+        game "t";
+        players 3;
+        global class Data
+        {
+            number Base = 4;
+            function Seat
+            {
+                function input number a;
+                function input number b;
+                returns player;
+                effect { number s = 0; for (number k = 0; k < a; k += 1) { s += Base; } return s + b; }
+            }
+        }
+        class Seat
+        {
+            action Go
+            {
+                trigger PlayerChoiceEvent { return true; }
+                effect
+                {
+                    player x = Data.Seat(a: 1, b: 1);
+                    player y = Data.Seat(b: 1, a: 1);
+                    player z = Data.Seat(a: 1, b: 1);
+                    player w = Data.Seat(b: 2, a: 1);
+                    log(x + " " + y + " " + z + " " + w);
+                    winner 0;
+                }
+            }
+        }
+        turn T { phase P { } }
+        setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+    """
+    fast = game(src)
+    slow = without_memo(game(src, name="slow.tgpl"))
+    assert memoized(fast) == {"function Data.Seat"}
+    logs = [g.initial_state(0).apply("Seat#0.Go()").log for g in (fast, slow)]
+    assert logs[0] == logs[1] == ["2 2 2 0"]
