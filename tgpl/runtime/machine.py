@@ -633,6 +633,8 @@ class Machine:
         if control.turn is None or control.phase is None:
             return
         phase = self.game.turns[control.turn].phases[control.phase]
+        if phase.effect is None and not phase.inputs:  # `phase P { }`: nothing to run
+            return
         if phase.inputs:
             if self.resuming:
                 self.resuming = False  # the world is the entry's copy already
