@@ -174,3 +174,29 @@ def test_generated_arithmetic_with_a_literal_checks_the_other_operand(tmp_path, 
     generated = outcome(tmp_path, src, True, monkeypatch)
     assert generated == outcome(tmp_path, src, False, monkeypatch)
     assert generated == expected
+
+
+def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
+    import itertools
+
+    from tgpl.frontend.symbols import ClassInfo
+    from tgpl.frontend.types import NUMBER, PLAYER, STRING, ClassType
+    from tgpl.runtime.codegen import _HELPERS, BlockGenerator
+    from tgpl.runtime.compiler import _equal
+    from tgpl.runtime.values import Obj
+
+    a, b = Obj(None, 0, "A#0"), Obj(None, 1, "A#1")
+    values = [None, 0, 1, 2, 0.0, 1.0, -0.0, 2.5, True, False, "", "1", "x", a, b, [], [1.0], {}, {1.0: 2.0}]
+    for types in [(None, None), (NUMBER, NUMBER), (PLAYER, PLAYER), (STRING, STRING), (PLAYER, NUMBER),
+                  (ClassType(ClassInfo("A", "class")), None)]:
+        g = BlockGenerator.__new__(BlockGenerator)
+        g.counter = 0
+        g.numeric = set()
+        code = g.equal("x", "y", *types)
+        ns = dict(_HELPERS, _eq=_equal)
+        for x, y in itertools.product(values, values):
+            assert eval(code, ns, {"x": x, "y": y}) is _equal(x, y), (code, x, y)
+        for literal in (0.0, 1.0, 2.5, -1.0):  # against a number literal, on either side
+            for code in (g.equal("x", repr(literal), *types), g.equal(repr(literal), "x", *types)):
+                for x in values:
+                    assert eval(code, ns, {"x": x}) is _equal(x, literal), (code, x)

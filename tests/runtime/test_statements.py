@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tgpl.runtime.errors import TGPLRuntimeError
+
 GRADE = """
 function Grade
 {
@@ -214,3 +216,51 @@ def test_winner_stops_the_block(run_setup):
     state = run_setup('log("before"); winner 1; log("after");')
     assert state.log == ["before"]
     assert state.is_terminal
+
+
+def test_counted_loops_give_the_counter_the_values_the_loop_computes(setup_log):
+    # spelled as Python loops over their counter's values (codegen's counted loops): fractional
+    # steps accumulate as the loop adds them, `<=` takes the bound, a loop assigning its counter
+    # or past the spelled-out length runs as before
+    log = setup_log("""
+        string out = "";
+        for (number i = 0; i <= 0.3; i += 0.1) { out += i + " "; }
+        log(out);
+        out = "";
+        for (number i = -2; i < 2; i += 1.5) { if (i == 1) { continue; } out += i + " "; }
+        log(out);
+        out = "";
+        for (number i = 0; i < 10; i += 1) { if (i == 3) { i += 4; } out += i + " "; }
+        log(out);
+        number n = 0;
+        for (number i = 0; i < 1000; i += 1) { n += i; if (i == 500) { break; } }
+        log(n);
+    """)
+    x = 0.0
+    tenths = []
+    while x <= 0.3:
+        tenths.append(x)
+        x = float(x + 0.1)
+    from tgpl.runtime.values import show
+    assert log == [" ".join(show(v) for v in tenths) + " ", "-2 -0.5 ", "0 1 2 7 8 9 ", "125250"]
+
+
+def test_a_field_read_twice_in_an_expression_is_the_same_read_only_where_the_first_runs(setup_log):
+    # generated code reads a field of a local once per expression where the first read surely
+    # runs before the others: not across the right operand of && and ||
+    body = """
+        Box b = new Box();
+        Box none = null;
+        for (number i = 0; i < LAST; i += 1)
+        {
+            bool early = i < 2;
+            b.X = i;
+            log("" + ((early && b.X == 1) || b.X == 3) + " " + (b.X + b.X * 10) + " "
+                + (early || none.X == 0) + " " + (b.X == b.Y || b.Y == b.X + 1));
+            b.Y = i + 2;
+        }
+    """
+    defs = "class Box { number X = 0; number Y = 1; }"
+    assert setup_log(body.replace("LAST", "2"), defs=defs) == ["false 0 true true", "true 11 true true"]
+    with pytest.raises(TGPLRuntimeError, match="cannot read 'X' of null"):
+        setup_log(body.replace("LAST", "3"), defs=defs)

@@ -73,6 +73,7 @@ class RFunction:
     effect: Code | None
     size: int
     returns: Type
+    memo: int | None = None  # its table in `World.memo` when it is pure (`tgpl.runtime.purity`)
 
     @cached_property
     def what(self) -> str:

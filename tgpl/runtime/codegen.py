@@ -15,6 +15,7 @@ like the closures they replace.
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,8 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned
+from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 if TYPE_CHECKING:
@@ -122,23 +124,111 @@ _new_frame = object.__new__
 
 
 def _runner(rf):
+    """`rf`'s effect as a function of (machine, this, locals) returning its value (`_direct_runner`),
+    memoized when `rf` is pure (`_memoized`). Made once per function."""
+    run = rf.__dict__.get("_runner")
+    if run is None:
+        run = _direct_runner(rf)
+        if rf.memo is not None:
+            run = _memoized(rf, run)
+        rf.__dict__["_runner"] = run
+    return run
+
+
+def _direct_runner(rf):
     """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
     spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
-    direct = getattr(rf.effect, "direct", None)
+    direct = rf.__dict__.get("_direct")
     if direct is not None:
         return direct
-    effect = rf.effect
+    direct = getattr(rf.effect, "direct", None)
+    if direct is None:
+        effect = rf.effect
 
-    def framed(m, this, local):
-        frame = _new_frame(Frame)
-        frame.m = m
-        frame.this = this
-        frame.event = None
-        frame.vars = local
-        r = effect(frame)
-        return r.value if r.__class__ is Returned else None
+        def direct(m, this, local):
+            frame = _new_frame(Frame)
+            frame.m = m
+            frame.this = this
+            frame.event = None
+            frame.vars = local
+            r = effect(frame)
+            return r.value if r.__class__ is Returned else None
 
-    return framed
+    rf.__dict__["_direct"] = direct
+    return direct
+
+
+# What an argument of a memoized function must be, by its declared type, for its value to be a
+# key: one class per input (a `number` input that got a player's int is run, not looked up), so
+# that equal keys (1 == 1.0 == True in Python) never stand for different values.
+_KEY_TEST = {NUMBER: "{a}.__class__ is float", BOOL: "{a}.__class__ is bool", STRING: "{a}.__class__ is str",
+             PLAYER: "{a}.__class__ is int"}
+# Entries in all the memo tables of one setup's states (`World.memo`, whose last item counts what
+# is left): past it, nothing more is remembered (the memo only saves time, and a game calling a
+# pure function with ever new arguments would fill the machine).
+MEMO_BUDGET = 1 << 18
+
+
+def new_memo(tables: int) -> list:
+    """The memo of the states of one setup: a table per pure function and fixed expression, then
+    the entries left to remember."""
+    return [{} for _ in range(tables)] + [[MEMO_BUDGET]]
+
+
+def _memoized(rf, run):
+    """`run` (a pure function's effect, `tgpl.runtime.purity`) with its results remembered in the
+    world's memo (`World.memo`, made when setup is over), keyed by `this` and the arguments.
+
+    A call that raises remembers nothing (it raises again, the same way, every time). A result
+    remembers the loop steps its run counted: a call answered from the memo counts them too, and
+    one that would pass the step limit is run instead, to raise the limit's error where the run
+    would. Only scalar results are remembered (a list or table could be changed by the caller).
+    The memo holds what the call gives its caller (a player result mapped onto the players), as
+    call sites remember it (`_site`): this wrapper, run before the mapping, leaves player results
+    to them.
+    """
+    names = []
+    tests = []
+    for i, inp in enumerate(rf.inputs):
+        a = f"a{i}"
+        names.append(a)
+        test = _KEY_TEST.get(inp.type)
+        tests.append(test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
+    key_parts = (["this"] if rf.owner is not None else []) + names
+    key = key_parts[0] if len(key_parts) == 1 else "(" + "".join(f"{k}, " for k in key_parts) + ")"
+    loads = "".join(f"    {a} = v[{inp.slot}]\n" for a, inp in zip(names, rf.inputs))
+    test = " and ".join(tests) or "True"
+    src = (
+        "def _memo(m, this, v):\n"
+        "    memo = m.world.memo\n"
+        "    if memo is None:\n"
+        "        return run(m, this, v)\n"
+        f"{loads}"
+        f"    if not ({test}):\n"
+        "        return run(m, this, v)\n"
+        f"    key = {key}\n"
+        f"    table = memo[{rf.memo}]\n"
+        "    hit = table.get(key)\n"
+        "    if hit is not None:\n"
+        "        steps = hit[1]\n"
+        "        if not steps:\n"
+        "            return hit[0]\n"
+        "        m.steps += steps\n"
+        "        if m.steps <= m.step_limit:\n"
+        "            return hit[0]\n"
+        "        m.steps -= steps\n"
+        "        return run(m, this, v)\n"
+        "    before = m.steps\n"
+        "    r = run(m, this, v)\n"
+        + ("" if rf.returns_player else
+           "    if r.__class__ in _P and (left := memo[-1])[0] > 0:\n"
+           "        left[0] -= 1\n"
+           "        table[key] = (r, m.steps - before)\n")
+        + "    return r\n"
+    )
+    ns = {"run": run, "_Obj": Obj, "_P": PLAIN}
+    exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
+    return ns["_memo"]
 
 
 def _run(m, rf, run, this, local, entry, span):
@@ -161,52 +251,179 @@ def _run(m, rf, run, this, local, entry, span):
         stack.pop()
 
 
-def _bound_plan(rf, names, span):
-    """How a call site of shape `names` runs `rf`: (rf, padding, stack entry, runner) when the call
-    gives every input once in declaration order (the values then are the first locals), else None
-    (the site goes through `_invoke`)."""
+def _bound_plan(rf, names, span, key_types):
+    """How a call site of shape `names` runs `rf`: (run, padding, stack entry, maps a player,
+    memo table) when the call gives every input once in declaration order (the values then are the
+    first locals), else False (the site goes through `_invoke`). `run` is the effect's direct
+    spelling; the memo table is `rf.memo` when `rf` is pure and its inputs have the types the site
+    tests its keys for (`key_types`), else None."""
     binder = rf.binders.get(names)
     if binder is None:
         binder = rf.binder(names)
     if binder.__class__ is not list or rf.effect is None:
-        return None
-    return rf, tuple(binder), (rf.what, span), _runner(rf)
+        return False
+    memo = rf.memo if rf.memo is not None and tuple(i.type for i in rf.inputs) == key_types else None
+    fast = getattr(rf.effect, "fast", None)
+    return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
 
 
-def _method_site(name: str, names: tuple, span):
-    """A call site `x.name(...)` in generated code: the method and its binding looked up once
-    per class of `x`, then each call binds its values and runs the effect (chess's filters make
-    a million such calls per perft(3))."""
-    plans: dict = {}
+def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=None):
+    """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
+    `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
+    (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
+    and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
+    A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
+    (`World.memo`), as `_memoized` does, and its result remembered once run.
 
-    def call(m, target, values):
-        if target.__class__ is Obj:
-            plan = plans.get(target.cls, _UNKNOWN)
-            if plan is _UNKNOWN:
-                rf = target.cls.function(name)
-                plan = plans[target.cls] = _bound_plan(rf, names, span) if rf is not None else None
-            if plan is not None:
-                rf, pad, entry, run = plan
-                return _run(m, rf, run, target, [*values, *pad], entry, span)
-        return _call_method(m, target, name, names, values, span)
+    `install(fn)` replaces the site in the code calling it: once the site has bound its first call,
+    it installs a copy specialized for that binding (`_specialized`: the class of `x` tested, the
+    effect, padding and stack entry as constants), which hands other classes back to this one."""
+    n = len(names)
+    args = "".join(f"a{i}, " for i in range(n))
+    method = name is not None
+    key_parts = (["t"] if method else []) + [f"a{i}" for i in range(n)]
+    key = key_parts[0] if len(key_parts) == 1 else "(" + "".join(f"{k}, " for k in key_parts) + ")"
+    tests = []
+    for i, t in enumerate(key_types):
+        test = _KEY_TEST.get(t)
+        tests.append(test.format(a=f"a{i}") if test is not None else f"(a{i}.__class__ is _Obj or a{i} is None)")
+    test = " and ".join(tests) or "True"
+    head = "t, " if method else ""
+    lines = [f"def call(m, {head}{args}):"]
+    if method:
+        lines += [
+            "    if t.__class__ is not _Obj:",
+            f"        return _call_method(m, t, name, names, ({args}), span)",
+            "    p = plans.get(t.cls)",
+            "    if p is None:",
+            "        f = t.cls.function(name)",
+            "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
+            "        if p is not False and install is not None:",
+            "            install(_specialized(call, t.cls, p, shape, span))",
+            "    if p is False:",
+            f"        return _call_method(m, t, name, names, ({args}), span)",
+        ]
+        this = "t"
+    else:
+        lines += [
+            "    p = plans.get(0)",
+            "    if p is None:",
+            "        p = plans[0] = _bound_plan(rf, names, span, key_types)",
+            "        if p is not False and install is not None:",
+            "            install(_specialized(call, None, p, shape, span))",
+            "    if p is False:",
+            f"        return _invoke(m, rf, None, names, ({args}), span)",
+        ]
+        this = "None"
+    call = f"(fast(m, {this}, {args}) if fast is not None else run(m, {this}, [{args}*pad]))"
+    lines += ["    run, pad, entry, rp, memo, fast = p"] + _call_lines(this, "run", "", "entry", "rp", "memo", key, test, 1, call)
+    ns = {
+        "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
+        "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
+        "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
+        "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
+    }
+    exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
+    return ns["call"]
 
-    return call
+
+def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str, test: str, depth: int,
+                call: str | None = None) -> list[str]:
+    """The body of a call site once bound (`_site`): the memo looked up (when `memo` names a table,
+    or is code that may), the call pushed on the machine's stack, the effect run, a player result
+    mapped, the memo filled. `rp` and `memo` are code, or True/False/None known when generated;
+    `call`: the code of the call, else `run(m, this, local)`."""
+    if call is None:
+        call = f"{run}(m, {this}, {local})"
+    i = "    " * depth
+    out = []
+    memoized = memo is not None
+    if memoized:
+        out += [
+            f"{i}table = None",
+            f"{i}if {'' if memo.isdigit() else f'{memo} is not None and '}(mm := m.world.memo) is not None and {test}:",
+            f"{i}    table = mm[{memo}]",
+            f"{i}    hit = table.get(k := {key})",
+            f"{i}    if hit is not None:",
+            f"{i}        steps = hit[1]",
+            f"{i}        if not steps:",
+            f"{i}            return hit[0]",
+            f"{i}        m.steps += steps",
+            f"{i}        if m.steps <= m.step_limit:",
+            f"{i}            return hit[0]",
+            f"{i}        m.steps -= steps",  # past the limit: run it, to raise where the run raises
+            f"{i}        table = None",
+            f"{i}    before = m.steps",
+        ]
+    out += [f"{i}stack = m.stack", f"{i}stack.append({entry})", f"{i}try:"]
+    if rp is False and not memoized:
+        out += [f"{i}    return {call}"]
+    else:
+        out += [f"{i}    r = {call}", f"{i}    if r is None:", f"{i}        return None"]
+        if rp is not False:
+            out += [f"{i}    if {rp}:", f"{i}        r = to_player(r, m.players)"]
+    out += [
+        f"{i}except _Cancelled:",
+        f"{i}    return None",
+        f"{i}except RecursionError:  # the host's stack ran out: report it as the game's error",
+        f"{i}    m.error(span, f\"calls nested too deeply (in {{{entry}[0]}}): is the recursion endless?\")",
+        f"{i}except OverflowError:",
+        f"{i}    m.error(span, TOO_LARGE)",
+        f"{i}finally:",
+        f"{i}    stack.pop()",
+    ]
+    if memoized:
+        out += [
+            f"{i}if table is not None and r.__class__ in _P and (left := mm[-1])[0] > 0:",
+            f"{i}    left[0] -= 1",
+            f"{i}    table[k] = (r, m.steps - before)",
+        ]
+    if not (rp is False and not memoized):
+        out += [f"{i}return r"]
+    return out
 
 
-def _function_site(rf, names: tuple, span):
-    """A call site of the global function `rf` in generated code, bound as `_method_site` binds."""
-    plan = None
+def _specialized(generic, cls, plan, shape, span):
+    """A call site (`_site`) bound once: for targets of class `cls` (any, for a global function),
+    the effect, padding, stack entry and memo table as constants; other targets go to `generic`."""
+    n, method, key, test = shape
+    run, pad, entry, rp, memo, fast = plan
+    args = "".join(f"a{i}, " for i in range(n))
+    if fast is not None:  # the locals as Python's own: the values are its parameters
+        run, local = fast, args
+    else:
+        local = "[" + args + "None, " * len(pad) + "]"
+    lines = [f"def call(m, {'t, ' if method else ''}{args}):"]
+    if method:
+        lines.append("    if t.__class__ is _Obj and t.cls is CLS:")
+    else:
+        lines.append("    if True:")
+    lines += _call_lines("t" if method else "None", "RUN", local, "ENTRY", bool(rp), None if memo is None else str(memo), key, test, 2)
+    if method:
+        lines.append(f"    return generic(m, t, {args})")
+    ns = {
+        "_Obj": Obj, "_P": PLAIN, "to_player": to_player, "_Cancelled": _Cancelled,
+        "TOO_LARGE": TOO_LARGE, "CLS": cls, "RUN": run, "ENTRY": entry, "span": span, "generic": generic,
+    }
+    assert all(x is None for x in pad)
+    exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
+    return ns["call"]
 
-    def call(m, values):
-        nonlocal plan
-        if plan is None:
-            plan = _bound_plan(rf, names, span) or False
-        if plan is False:
-            return _invoke(m, rf, None, names, values, span)
-        _, pad, entry, run = plan
-        return _run(m, rf, run, None, [*values, *pad], entry, span)
 
-    return call
+def _reads_only(e: ast.Expr) -> bool:
+    """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
+    creates nothing."""
+    return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
+
+
+_BOOL_OPS = frozenset(("==", "!=", "<", ">", "<=", ">=", "&&", "||"))
+
+
+def _is_bool(e: ast.Expr) -> bool:
+    """Whether `e` gives a bool whenever it gives a value (else it raises): a literal, a
+    comparison, `&&`, `||`, `!`, `is`. Generated code uses it as it is, with no test."""
+    return (isinstance(e, (ast.BoolLit, ast.TypeTest)) or isinstance(e, ast.Binary) and e.op in _BOOL_OPS
+            or isinstance(e, ast.Unary) and e.op == "!")
 
 
 def _number_literal(e: ast.Expr | None) -> bool:
@@ -214,16 +431,25 @@ def _number_literal(e: ast.Expr | None) -> bool:
     return isinstance(e, ast.NumberLit) or isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit)
 
 
-def _changed(items: list) -> dict[str, int]:
+_ARITH_OPS = frozenset(("+", "-", "*", "/", "%", "^"))
+
+
+def _float_valued(e: ast.Expr | None, types: dict) -> bool:
+    """Whether `e` gives a float whenever it gives a value: a number literal, or arithmetic on
+    numbers (generated code and Machine.arith make every result a float, or raise)."""
+    return _number_literal(e) or isinstance(e, ast.Binary) and e.op in _ARITH_OPS and types.get(id(e)) == NUMBER
+
+
+def _changed(items: list, types: dict) -> dict[str, int]:
     """Per name, the index of the last of `items` that declares the name or gives it something
-    other than a number literal. A `number` local declared with a number literal that no later
+    other than a float (`_float_valued`). A `number` local declared with a float that no later
     item changes so (compound assignments, `+=` ..., give a number or stop the game) only ever
     holds numbers: generated code tests it for nothing (`BlockGenerator.number_test`)."""
     found: dict[str, int] = {}
     for i, item in enumerate(items):
         for n in ast.walk(item):
             if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-                if n.op == "=" and not _number_literal(n.value):
+                if n.op == "=" and not _float_valued(n.value, types):
                     found[n.target.name] = i
             elif isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name is not None:
                 found[n.name] = i
@@ -246,11 +472,28 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
 # table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
-# others go through Machine.get_member), global objects from `G`.
-_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n"}
+# others go through Machine.get_member), global objects from `G`, owners from `W`.
+_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n",
+             "W": "    W = m.world.owners\n"}
 
 
-def _spelled(body: str, this: str, event: str, returned: str) -> str:
+# A local: `v[slot]` in the spellings that take the locals as a list, `l<slot>` in a function's
+# fast spelling (`generate`), where they are Python's own.
+_LOCAL_RE = re.compile("\x00L(\\d+)\x00")
+
+
+def _loads(body: str, but: int | None = None) -> str:
+    """The lines loading the locals `body` uses (but `but`) from the list `v` into Python's own."""
+    slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - {but})
+    return "".join(f"    l{s} = v[{s}]\n" for s in slots)
+
+
+def _local(slot: int) -> str:
+    return f"\x00L{slot}\x00"
+
+
+def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\1]") -> str:
+    body = _LOCAL_RE.sub(local, body)
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
@@ -259,8 +502,51 @@ MAX_INLINE_NESTING = 40
 # nested deeper run as the compiler's closures.
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
+MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
+
+def _fx_store(mm, idx, key, m, before, value):
+    """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
+    looked up (`key` is `_UNKNOWN` when there is no memo yet, or the locals are not keys)."""
+    if key is not _UNKNOWN and value.__class__ in PLAIN:
+        left = mm[-1]
+        if left[0] > 0:
+            left[0] -= 1
+            mm[idx][key] = (value, m.steps - before)
+    return value
+
+
+def _winner(m, v, span):
+    """`winner v;` (Compiler.stmt_Winner): the game ends with this ranking."""
+    p = m.players
+    if isinstance(v, list):
+        ranking = []
+        for rank in v:
+            if not isinstance(rank, list):
+                m.error(span, "a ranking is a list of lists of players")
+            ranking.append([to_player(x, p) for x in rank if x is not None])
+    elif v is None:
+        m.error(span, "the winner is null")
+    else:
+        ranking = [[to_player(v, p)]]
+    raise GameOver(ranking)
+
+
+def _charge(m, steps):
+    """Count the loop steps of a remembered value; False (nothing counted) past the step limit: the
+    value is computed again, to raise the limit's error where the computation raises it."""
+    m.steps += steps
+    if m.steps <= m.step_limit:
+        return True
+    m.steps -= steps
+    return False
+
+
+# Values whose equality (`_eq`) is Python's `==`: no bool (1 == True), object or collection.
+_SCALARS = frozenset((int, float, str, type(None)))
 
 _HELPERS = {
+    "_S": _SCALARS,
+    "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -270,7 +556,7 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -285,10 +571,15 @@ class BlockGenerator:
         self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
+        self.params = params  # a function's input slots (0, 1, ...): also spell it with Python locals
         self.bound: set[str] = set()  # names of _BINDINGS the code uses
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
+        self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
+        # While an expression that changes nothing is generated: per (object code, field), the
+        # temporary holding a scalar field already read, where every later read runs after it.
+        self.cse: dict[tuple[str, str], str] | None = None
 
     # ------------------------------------------------------------- plumbing
     def name(self, prefix: str) -> str:
@@ -307,14 +598,58 @@ class BlockGenerator:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
         preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
-        src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+        if self.closures:  # the compiler's closures read and write the frame's locals
+            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+        else:
+            # Nothing but this code reads its locals: they are Python's own, loaded from the
+            # frame on entry (the inputs, a filter's candidate; the others are null there).
+            # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
+            loads = _loads(body)
+            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + loads + preamble
+                   + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
         block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
-            # value itself: calls run it without a Frame or a Returned (`_method_site`).
-            direct = "def _direct(m, this, v):\n" + preamble + _spelled(body, "this", "None", "")
+            # value itself: calls run it without a Frame or a Returned (`_site`).
+            direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
+            if self.params is not None and self.params == tuple(range(len(self.params))):
+                # A function's effect also spelled with its locals as Python's own, its inputs
+                # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
+                slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(self.params))
+                init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
+                args = "".join(f", l{s}" for s in self.params)
+                fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
+                block_fn.fast = self._compile(fast, block.span, "_fast")
         return block_fn
+
+    def filter_all(self, block: ast.Block, slot: int):
+        """For a filter that is one `return` (most are): a plain function of (machine, this, locals,
+        pool) giving the candidates of `pool` it passes, in order, each put in `slot` in turn as
+        the filter's own spelling does (Machine.candidates): one Python call per candidate set
+        instead of one per candidate. None when the filter has another shape."""
+        if len(block.body) != 1 or not isinstance(block.body[0], ast.Return) or block.body[0].value is None:
+            return None
+        e = block.body[0].value
+        self.layout.push()
+        try:
+            value = self.expr(e)
+        finally:
+            self.layout.pop()
+        if self.closures:
+            return None
+        test = value if _is_bool(e) else f"({value}) is True"
+        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        src = (
+            "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
+            + "    out = []\n"
+            + "    for c in pool:\n"
+            + f"        v[{slot}] = l{slot} = c\n"
+            + f"        if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
+            + "            out.append(c)\n"
+            + "    return out\n"
+        )
+        return self._compile(src, block.span, "_all")
 
     def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
@@ -327,7 +662,7 @@ class BlockGenerator:
     def block(self, block: ast.Block, depth: int) -> None:
         self.layout.push()
         start = len(self.lines)
-        changed = _changed(block.body)
+        changed = _changed(block.body, self.c.types)
         for i, s in enumerate(block.body):
             self.numbers_from = (changed, i)  # for a declaration made by `s`
             self.stmt(s, depth)
@@ -368,14 +703,14 @@ class BlockGenerator:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"v[{slot}] = {value}")
+        self.emit(depth, f"{_local(slot)} = {value}")
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
         else:
-            only_numbers = s.name not in _changed([scope])
-        if t == NUMBER and _number_literal(s.init) and only_numbers:
-            self.numeric.add(f"v[{slot}]")
+            only_numbers = s.name not in _changed([scope], self.c.types)
+        if t == NUMBER and _float_valued(s.init, self.c.types) and only_numbers:
+            self.numeric.add(_local(slot))
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
         e = s.expr
@@ -391,6 +726,13 @@ class BlockGenerator:
         return c
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
+        if _is_bool(s.cond):  # a bool for sure: no test that it is one
+            self.emit(depth, f"if {self.expr(s.cond)}:")
+            self.block(s.then, depth + 1)
+            if s.orelse is not None:
+                self.emit(depth, "else:")
+                self.stmt(s.orelse, depth + 1)
+            return
         c = self.condition(s.cond, depth)
         span = self.const(s.cond.span, "_p")
         self.emit(depth, f"if {c} is True:")
@@ -402,7 +744,10 @@ class BlockGenerator:
             self.stmt(s.orelse, depth + 1)
 
     def loop_head(self, cond: ast.Expr | None, span_of_loop, depth: int) -> None:
-        if cond is not None:
+        if cond is not None and _is_bool(cond):
+            self.emit(depth, f"if not {self.expr(cond)}:")
+            self.emit(depth + 1, "break")
+        elif cond is not None:
             c = self.condition(cond, depth)
             span = self.const(cond.span, "_p")
             self.emit(depth, f"if {c} is not True:")
@@ -423,7 +768,59 @@ class BlockGenerator:
         self.loops.pop()
         self.continues.pop()
 
+    def counted(self, s: ast.For) -> tuple | None:
+        """The values of the counter of `for (number x = a; x < b; x += c) { ... }` (or `<=`), a, b and
+        c number literals, c > 0, and a body that never assigns x: at most MAX_COUNTED of them,
+        computed as the loop computes them. Else None."""
+        init, cond, post = s.init, s.cond, s.post
+        if not (isinstance(init, ast.VarDecl) and init.type.name == "number" and not init.type.args
+                and _number_literal(init.init)):
+            return None
+        x = init.name
+        if not (isinstance(cond, ast.Binary) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name)
+                and cond.left.name == x and _number_literal(cond.right)):
+            return None
+        if not (isinstance(post, ast.Assign) and post.op == "+=" and isinstance(post.target, ast.Name)
+                and post.target.name == x and isinstance(post.value, ast.NumberLit) and float(post.value.value) > 0):
+            return None
+        for n in ast.walk(s.body):
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == x:
+                return None
+            if isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name == x:
+                return None
+
+        def literal(e) -> float:
+            return float(e.value) if isinstance(e, ast.NumberLit) else -float(e.operand.value)
+
+        value, bound, step = literal(init.init), literal(cond.right), float(post.value.value)
+        values = []
+        while (value < bound if cond.op == "<" else value <= bound):
+            values.append(value)
+            if len(values) > MAX_COUNTED:
+                return None
+            value = float(value + step)
+        return tuple(values)
+
     def stmt_For(self, s: ast.For, depth: int) -> None:
+        values = self.counted(s)
+        if values is not None:
+            # A counted loop: a Python loop over the counter's values, which the loop would
+            # compute one by one; a step counted for each, as the condition holds for each.
+            self.layout.push()
+            slot = self.layout.declare(s.init.name, NUMBER)
+            x = _local(slot)
+            self.numeric.add(x)
+            self.emit(depth, f"for {x} in {values!r}:")
+            self.emit(depth + 1, "m.steps += 1")
+            self.emit(depth + 1, "if m.steps > m.step_limit:")
+            self.emit(depth + 2, f"m.step({self.const(s.span, '_p')})")
+            self.loops.append(None)
+            self.continues.append(0)
+            self.block(s.body, depth + 1)
+            self.loops.pop()
+            self.continues.pop()
+            self.layout.pop()
+            return
         # The body sits in a one-pass inner loop: `continue` leaves it and still runs
         # the post expression; `break` sets a flag that also ends the outer loop.
         self.layout.push()
@@ -474,6 +871,9 @@ class BlockGenerator:
         self.continues[-1] += 1
         self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
+    def stmt_Winner(self, s: ast.Winner, depth: int) -> None:
+        self.emit(depth, f"_winner(m, {self.expr(s.value)}, {self.const(s.span, '_p')})")
+
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
         self.emit(depth, f"return {_RETURNED}({value})")
@@ -490,7 +890,7 @@ class BlockGenerator:
         else:
             value = self.compound(e, target_t)
         if slot is not None:
-            self.emit(depth, f"v[{slot}] = {value}")
+            self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
@@ -518,13 +918,21 @@ class BlockGenerator:
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
         self.emit(depth, f"{a} = {self.expr(target.obj)}")
-        self.emit(depth, f"{k} = {self.expr(target.index)}")
+        key = self.expr(target.index)
+        self.emit(depth, f"{k} = {key}")
         self.emit(depth, f"{x} = {value}")
+        number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
         if t.kind == "Table":
-            self.emit(depth, f"if ({a}.__class__ is dict) & ({k} is not None) & ({x} is not None) and not m.frozen:")
+            tests = [f"({a}.__class__ is dict)"]
+            if not number:
+                tests.append(f"({k} is not None)")
+            if not (value in ("{}", "[]") or _is_float_literal(value)):
+                tests.append(f"({x} is not None)")
+            self.emit(depth, f"if {' & '.join(tests)} and not m.frozen:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
-            self.emit(depth, f"if ({a}.__class__ is list) & ({k}.__class__ in _N) and 0 <= {k} < len({a}) and not m.frozen:")
+            number_test = "" if number else f" & ({k}.__class__ in _N)"
+            self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not m.frozen:")
             self.emit(depth + 1, f"{a}[int({k})] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
@@ -552,10 +960,29 @@ class BlockGenerator:
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
+        if self.cse is None and self.nesting == 0 and _reads_only(e):
+            # An expression that changes nothing: a field of a local (or of `this`) read twice is
+            # read once, where the first read is sure to run before the others (`member`).
+            self.cse = {}
+            try:
+                return self.expr(e, want)
+            finally:
+                self.cse = None
+        if not self.in_fixed and self.c.purity is not None and self.nesting < MAX_INLINE_NESTING - 2:
+            fixed = self.fixed(e)
+            if fixed is not None:
+                return fixed
         if isinstance(e, ast.InitList):
             t = want if want is not None else self.c.type_of(e)
             if not e.items and isinstance(t, Collection):  # `{}`: a new empty table or list, inline
                 return "{}" if t.kind == "Table" else "[]"
+            if isinstance(t, Collection) and t.kind in ("List", "Stack") and self.nesting < MAX_INLINE_NESTING - 2:
+                # `{1, 0, 1, 1}`: a new list, its items evaluated in order (Compiler.init_list)
+                self.nesting += 1
+                try:
+                    return "[" + "".join(f"{self.value(i, t.elem)}, " for i in e.items) + "]"
+                finally:
+                    self.nesting -= 1
             return self.fallback(e, want)
         method = getattr(self, "expr_" + type(e).__name__, None)
         # Python's parser takes at most 200 nested parentheses: deeper expressions become closures.
@@ -566,6 +993,86 @@ class BlockGenerator:
             return method(e)
         finally:
             self.nesting -= 1
+
+    def fixed(self, e: ast.Expr) -> str | None:
+        """`e` remembered in the world's memo (`World.memo`), keyed by `this` and the locals it reads,
+        when it is worth it and its value is fixed once setup is over (`Purity.fixed`: it reads
+        only fields no code after setup assigns, group cells, pure functions...): Tris's
+        `GameState.Board.TrisGrid[x][y] as TickTile`, Connect Four's `GameState.Board.ColumnOf(cell:
+        column) >= 0`. Else None. As for a pure function's memo (`_memoized`), a value that raised
+        is not remembered, and a remembered one counts the loop steps its calls ran."""
+        t = self.c.type_of(e)
+        if not scalar(t) or isinstance(e, (ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This)):
+            return None
+        cost, calls = 0, False
+        keys: dict[int, Type] = {}  # slot -> type of the locals read
+        uses_this = False
+        for n in ast.walk(e):
+            if isinstance(n, ast.Call):
+                ct = self.c.types.get(id(n.callee))
+                if isinstance(ct, CallableType) and ct.kind == "function":
+                    cost += 3
+                    calls = True
+            elif isinstance(n, ast.Member):
+                if isinstance(self.c.type_of(n.obj), ClassType) and not isinstance(self.c.types.get(id(n)), CallableType):
+                    cost += 1
+            elif isinstance(n, ast.Index):
+                if isinstance(self.c.type_of(n.obj), ClassType):
+                    cost += 1
+            elif isinstance(n, ast.This):
+                uses_this = True
+            elif isinstance(n, ast.Name):
+                if id(n) in self.c.implicit_this:
+                    uses_this = True  # a field of `this`, or a method called on it
+                    if not isinstance(self.c.types.get(id(n)), CallableType):
+                        cost += 1
+                    continue
+                slot = self.layout.lookup(n.name)
+                if slot is not None:
+                    st = self.layout.types.get(slot, self.c.type_of(n))
+                    if not scalar(st):
+                        return None
+                    keys[slot] = st
+                    continue
+                nt = self.c.types.get(id(n))
+                if isinstance(nt, CallableType):
+                    continue
+                if not (isinstance(nt, ClassType) and nt.info.visibility == "global"):
+                    return None
+        if cost < 3:  # a lookup costs about as much as two field reads
+            return None
+        local_names = {name for scope in self.layout.scopes for name in scope}
+        if not self.c.purity.fixed(e, local_names):
+            return None
+        idx = self.c.memos
+        self.c.memos += 1
+        self.in_fixed = True
+        saved = dict(self.cse) if self.cse is not None else None
+        try:
+            inner = self.expr(e)
+        finally:
+            self.in_fixed = False
+            if saved is not None:
+                self.cse = saved  # the inner reads run only on a miss
+        parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
+        if not parts:
+            key = "0"
+        elif len(parts) == 1:
+            key = parts[0]
+        else:
+            key = "(" + "".join(f"{p}, " for p in parts) + ")"
+        tests = ""
+        for slot in sorted(keys):
+            a = _local(slot)
+            if a in self.numeric:
+                continue
+            test = _KEY_TEST.get(keys[slot])
+            tests += " and " + (test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
+        k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
+        charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
+        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := m.world.memo) is not None{tests}"
+                f" and ({h} := {mm}[{idx}].get(({k} := {key}))) is not None{charge}"
+                f" else _fx_store({mm}, {idx}, {k}, m, m.steps, {inner}))")
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
@@ -586,10 +1093,10 @@ class BlockGenerator:
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
         if slot is not None:
-            return f"v[{slot}]"
+            return _local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True)
+            return self.shared(_THIS, e.name, e, lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True))
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -628,7 +1135,20 @@ class BlockGenerator:
             obj = self.read_only(e.obj)[0]
             return f"m.length({obj}, {self.const(e.name_span, '_p')})"
         obj = self.expr(e.obj)
-        return self.member(obj, e.name, self.const(e.name_span, "_p"))
+        return self.shared(obj, e.name, e, lambda: self.member(obj, e.name, self.const(e.name_span, "_p")))
+
+    def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
+        """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
+        before it (`cse`), when `obj` is a local or `this` and the field holds a scalar."""
+        if self.cse is None or not (obj == _THIS or _LOCAL_RE.fullmatch(obj)) or not scalar(self.c.type_of(e)):
+            return read()
+        found = self.cse.get((obj, name))
+        if found is not None:
+            return found
+        t = self.name("_cse")
+        code = f"({t} := {read()})"
+        self.cse[(obj, name)] = t
+        return code
 
     def read_only(self, e: ast.Expr) -> tuple[str, str | None, str | None]:
         """(code, owner, field) for a list or table that the code reads and lets go of (its length,
@@ -649,6 +1169,13 @@ class BlockGenerator:
         to, for a list or table that the code only reads (`read_only`): it is read as it is,
         without the world owning the object first."""
         a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
+        if name == "player" and peek is None and not self.c.player_fields:
+            # No object has a field named `player` (no class declares one): an object's first
+            # owner, as Machine.get_member reads it then
+            o = self.name("_t")
+            self.bound.add("W")
+            return (f"(({o}[0] if ({o} := W.get({a})) else None) if ({a} := {obj}).__class__ is _Obj"
+                    f" else m.get_member({a}, 'player', {span}))")
         self.bound.update("DO")
         test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
         if peek is not None:
@@ -673,7 +1200,17 @@ class BlockGenerator:
             obj, owner, field = self.read_only(e.obj)
             key, span = self.expr(e.index), self.const(e.span, "_p")
             a, k, r = self.name("_t"), self.name("_t"), self.name("_t")
-            if t.kind == "Table":
+            if key in self.numeric or _is_float_literal(key):
+                # a float key (a literal, a numbers-only local): not null, and read as it is
+                # after the list or table, as it would be bound then
+                k = key
+                if t.kind == "Table":
+                    test = f"(({a} := {obj}).__class__ is dict)"
+                    item = f"{a}.get({k})"
+                else:
+                    test = f"(({a} := {obj}).__class__ is list) and 0 <= {k} < len({a})"
+                    item = f"{a}[int({k})]"
+            elif t.kind == "Table":
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
                 item = f"{a}.get({k})"
             else:
@@ -700,6 +1237,8 @@ class BlockGenerator:
         a = self.name("_t")
         operand = self.expr(e.operand)
         span = self.const(e.span, "_p")
+        if e.op == "!" and _is_bool(e.operand):
+            return f"(not {operand})"
         if e.op == "!":
             return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
         if _is_float_literal(operand):  # `-1`: the negated literal itself
@@ -711,7 +1250,10 @@ class BlockGenerator:
 
         A number literal (`i < 3`, `i += 1`) is used as it is and not tested: it is a float.
         """
-        lit_left, lit_right = _is_float_literal(left), _is_float_literal(right)
+        # A local that only ever holds numbers is read as it is (twice if need be): the right one
+        # after the left operand, the left one only before a literal or such a local.
+        lit_right = _is_float_literal(right) or right in self.numeric
+        lit_left = _is_float_literal(left) or left in self.numeric and lit_right
         a = left if lit_left else self.name("_t")
         b = right if lit_right else self.name("_t")
         tests = ([] if lit_left else [self.number_test(a, left)]) + ([] if lit_right else [self.number_test(b, right)])
@@ -739,7 +1281,7 @@ class BlockGenerator:
                 other = e.left if isinstance(e.right, ast.NullLit) else e.right
                 test = f"({self.expr(other)} is None)"
             else:
-                test = self.equal(self.expr(e.left), self.expr(e.right))
+                test = self.equal(self.expr(e.left), self.expr(e.right), self.c.type_of(e.left), self.c.type_of(e.right))
             return test if op == "==" else f"(not {test})"
         if op == "+" and result_t == STRING:
             return f"m.concat({self.expr(e.left)}, {self.expr(e.right)}, {self.const(e.span, '_p')})"
@@ -757,20 +1299,38 @@ class BlockGenerator:
             return self.arith_expr(op, left, right, span, fn)
         return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
 
-    def equal(self, left: str, right: str) -> str:
-        """`_eq` inline for its common cases: the same value (objects, null), two floats, an
-        object against anything else; the rest (bools, strings, mixed numbers) goes to `_eq`."""
+    def equal(self, left: str, right: str, lt: Type | None = None, rt: Type | None = None) -> str:
+        """`_eq` inline for its common cases: the same value (objects, null); two numbers, strings
+        or nulls (`_SCALARS`: Python's `==` is `_eq` for them); an object against anything else;
+        the rest (bools, lists, tables) goes to `_eq`. Operands declared as objects are tested
+        for those first."""
         a, b = self.name("_t"), self.name("_t")
+        if _is_float_literal(left) or _is_float_literal(right):  # `n == 0`: against a float
+            lit, other = (left, right) if _is_float_literal(left) else (right, left)
+            if other in self.numeric:
+                return f"({other} == {lit})"
+            return f"(({a} == {lit}) if (({a} := {other}).__class__ in _S) else _eq({a}, {lit}))"
+        if isinstance(lt, ClassType) or isinstance(rt, ClassType):
+            return (f"(True if ({a} := {left}) is ({b} := {right})"
+                    f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
         return (f"(True if ({a} := {left}) is ({b} := {right})"
-                f" else ({a} == {b}) if ({a}.__class__ is float) & ({b}.__class__ is float)"
+                f" else ({a} == {b}) if ({a}.__class__ in _S) & ({b}.__class__ in _S)"
                 f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
 
     def short_circuit(self, e: ast.Binary) -> str:
         a, b = self.name("_t"), self.name("_t")
-        left, right = self.expr(e.left), self.expr(e.right)
+        left = self.expr(e.left)
+        saved = dict(self.cse) if self.cse is not None else None
+        right = self.expr(e.right)
+        if saved is not None:
+            self.cse = saved  # the right operand's reads may not run
         ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
         op = e.op
+        if _is_bool(e.left) and _is_bool(e.right):
+            return f"({left} {'and' if op == '&&' else 'or'} {right})"
         right_checked = f"({b} if (({b} := {right}) is True or {b} is False) else _bad_bool(m, {op!r}, {b}, {rs}))"
+        if _is_bool(e.right):
+            right_checked = right
         if op == "&&":
             return (
                 f"({right_checked} if ({a} := {left}) is True"
@@ -799,15 +1359,52 @@ class BlockGenerator:
         # them by a plan cached per call shape (Machine.call_named).
         values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
         shape = tuple(a.name for a in named)
+        key_types = tuple(params.get(n) for n in shape)
+        site = self.name("_cs")
+        ns = self.ns
+
+        def install(fn, site=site):
+            ns[site] = fn
+
         if fi.owner is None:
-            site = self.const(_function_site(self.c.functions[id(fi)], shape, e.span), "_cs")
-            return f"{site}(m, ({values}))"
+            ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
+            return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
-        site = self.const(_method_site(fi.name, shape, e.span), "_cs")
-        return f"{site}(m, {obj}, ({values}))"
+        ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
+        return f"{site}(m, {obj}, {values})"
+
+    def namespace_call(self, e: ast.Call, sig: Signature, span: str) -> str | None:
+        """`player.active()`, `turn.pass(...)`... inline, as Compiler._namespace_call runs them;
+        None for the others (their closure)."""
+        bound: dict[str, ast.Expr] = {}
+        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
+            bound[p.name] = a.value
+        for a in e.args:
+            if a.name is not None:
+                bound[a.name] = a.value
+        args = [self.value(bound[p.name], p.type) if p.name in bound else None for p in sig.params]
+        q = sig.name
+        if q == "player.active":
+            return "m.world.control.player"
+        if q == "turn.phase.active":
+            return "m.world.control.phase"
+        if q == "turn.active":
+            return "m.world.control.turn"
+        if q == "player.all":
+            return "list(range(m.players))"
+        if q == "turn.pass":
+            if args[0] is None and args[1] is None:
+                return f"m.turn_pass_default({span})"
+            a0 = args[0] if args[0] is not None else "m.world.control.player"
+            return f"m.turn_pass({a0}, {args[1] if args[1] is not None else 'None'}, {span})"
+        return None
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target
+        if isinstance(sig, Signature) and "." in sig.name:
+            code = self.namespace_call(e, sig, span)
+            if code is not None:
+                return code
         if not isinstance(sig, Signature) or "." in sig.name or sig.name == "log":
             return self.fallback(e)  # namespaces (turn, player, event) and log
         obj_t = self.c.type_of(callee.obj)
@@ -824,4 +1421,11 @@ class BlockGenerator:
         missing = self.const(MISSING, "_k")
         values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
         target = self.read_only(callee.obj)[0] if ct.name in _READS_ONLY else self.expr(callee.obj)
+        if ct.name == "contains" and isinstance(obj_t, Collection) and obj_t.kind == "List" and len(sig.params) == 1:
+            # an object or null in a list: Python's `in` (identity for objects) is the list_op's
+            # search then; anything else goes to the machine
+            xs, x = self.name("_t"), self.name("_t")
+            return (f"(({x} in {xs}) if (({xs} := {target}).__class__ is list)"
+                    f" & ((({x} := {values}).__class__ is _Obj) | ({x} is None))"
+                    f" else m.builtin_method({xs}, 'contains', [{x}], {span}))")
         return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"

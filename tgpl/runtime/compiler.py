@@ -29,6 +29,7 @@ from tgpl.runtime.classes import (
 )
 from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
+from tgpl.runtime.purity import analyse
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -81,7 +82,9 @@ class CompiledGame:
     name: str
     actions: list[RAction]  # every action, in declaration order
     setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
+    memos: int = 0  # memo tables (`World.memo`): pure functions' (`RFunction.memo`), then fixed expressions'
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
+    _discards: dict[int, bool] = field(default_factory=dict)
 
     def answering(self, event: RClass) -> dict[int, list[RAction]]:
         """Which actions answer an event of class `event`: per class (by id), its actions with a
@@ -96,6 +99,14 @@ class CompiledGame:
                 if actions:
                     found[id(rc)] = actions
             self._answering[id(event)] = found
+        return found
+
+    def may_discard(self, rc: RClass) -> bool:
+        """Whether an object that is a `rc` can be discarded: an interactable (cached per class)."""
+        found = self._discards.get(id(rc))
+        if found is None:
+            found = self._discards[id(rc)] = any(
+                c.kind == "interactable" for k in self.classes_by_id() if k.is_a(rc) for c in k.ancestors())
         return found
 
     def classes_by_id(self) -> list[RClass]:
@@ -122,6 +133,10 @@ class Compiler:
         self.home: object = None
         self.sites = 0
         self.statements: set[int] = set()
+        self.memos = 0  # memo tables numbered: pure functions', then fixed expressions'
+        # Whether a class declares a field named `player` (else an object's `player` is its owner)
+        self.player_fields = any("player" in info.attributes for info in program.classes)
+        self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
         self.sites += 1
@@ -150,6 +165,7 @@ class Compiler:
             rc = self.by_info[id(info)]
             for name, fi in info.functions.items():
                 rc.functions[name] = self._declare_function(fi, rc)
+        self._memoize()
         for fn in self.program.functions:
             self._compile_function(fn, self.functions[id(fn)])
         for info in self.program.classes:
@@ -174,8 +190,25 @@ class Compiler:
                     game_name = item.name
         return CompiledGame(
             self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
-            setup_code, setup_size, players, game_name, self.all_actions, setup_home,
+            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self.memos,
         )
+
+    def _memoize(self) -> None:
+        """Find the pure functions (`tgpl.runtime.purity`), whose results the runtime memoizes once
+        setup is over (`World.memo`), and number their tables; fixed expressions of blocks
+        (`BlockGenerator.fixed`) number theirs after them."""
+        self.purity = analyse(self.program, self._input_type, self._return_type)
+        for fn in self.program.functions:
+            self._number_memo(fn, self.functions[id(fn)])
+        for info in self.program.classes:
+            rc = self.by_info[id(info)]
+            for name, fi in info.functions.items():
+                self._number_memo(fi, rc.functions[name])
+
+    def _number_memo(self, fi: FunctionInfo, rf: RFunction) -> None:
+        if id(fi.defn) in self.purity.memoized:
+            rf.memo = self.memos
+            self.memos += 1
 
     def rclass(self, info: ClassInfo) -> RClass:
         return self.by_info[id(info)]
@@ -212,7 +245,8 @@ class Compiler:
         layout = Layout()
         rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
         effect = fi.defn.effect
-        rf.effect = self.block(effect.body, layout, direct=True) if effect is not None else None
+        params = tuple(i.slot for i in rf.inputs)
+        rf.effect = self.block(effect.body, layout, direct=True, params=params) if effect is not None else None
         rf.size = layout.size
 
     def _compile_class(self, info: ClassInfo) -> None:
@@ -323,7 +357,12 @@ class Compiler:
         for flt in inp.filters:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
-            filters.append((slot, self.block(flt.body, layout, direct=True)))
+            code = self.block(flt.body, layout, direct=True)
+            if GENERATE and len(inp.filters) == 1:
+                code_all = BlockGenerator(self, layout, direct=True).filter_all(flt.body, slot)
+                if code_all is not None:
+                    code.all = code_all
+            filters.append((slot, code))
             layout.pop()
             candidate = flt.name or inp.name
             constant.append(not any(isinstance(n, ast.Name) and n.name == candidate for n in ast.walk(flt.body)))
@@ -346,11 +385,11 @@ class Compiler:
         return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
 
     # ========================================================== statements
-    def block(self, block: ast.Block, layout: Layout, direct: bool = False) -> Code:
+    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
-        function of (machine, this, locals) returning the value (`codegen._method_site`)."""
+        function of (machine, this, locals) returning the value (`codegen._site`)."""
         if GENERATE:
-            return BlockGenerator(self, layout, direct).generate(block)
+            return BlockGenerator(self, layout, direct, params).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()

@@ -99,6 +99,10 @@ class Game:
         event_cls = compiled.by_info[id(compiled.builtins.event)]
         self.is_event = lambda obj: obj.cls.is_a(event_cls)
         self._files = {name: i for i, name in enumerate(program.sources)}
+        # Moves listed so far, by (action, object, input value) for an action whose one input is
+        # an object its mover picks: a move names them only (`Move` is world-independent), so
+        # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
+        self.moves: dict[tuple, Move] = {}
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -254,12 +258,23 @@ class State:
         # state explored, and a call per field was a sixth of verifying tic-tac-toe.
         # Each object's part is kept by the world (`World.frozen`) and shared by its copies
         # until they change the object: a move changes a few objects, so a key freezes a few.
+        objects, rest = self.key_parts()
+        return (tuple(objects), *rest)
+
+    def key_parts(self) -> tuple[list, tuple]:
+        """`key()` in two: each object's part (`World.frozen`, shared by the states that did not
+        change the object, `key_part`), and the rest (`key_rest`)."""
+        w = self.world
         frozen = w.frozen
-        objects = tuple([frozen.get(o) or _frozen_object(w, o) for o in w.objects])
+        return [(frozen.get(o) or _frozen_object(w, o))[0] for o in w.objects], self.key_rest()
+
+    def key_rest(self) -> tuple:
+        """The key beyond the objects: control, generator, result, what a waiting state holds."""
+        w = self.world
         c = w.control
         pending = self._pending_key if self.request is not None else None
         result = tuple(tuple(r) for r in w.result) if w.result is not None else None
-        return (objects, (c.player, c.turn, c.phase), w.rng.key(), result, pending)
+        return ((c.player, c.turn, c.phase), w.rng.key(), result, pending)
 
     @cached_property
     def _pending_key(self) -> tuple:
@@ -347,6 +362,7 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
+MOVE_CACHE = 1 << 17
 
 
 def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:
@@ -370,10 +386,11 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     event = _choice_event(game, player)
     moves: list[Move] = []
     append = moves.append
-    for obj in list(scratch.objects):
-        actions = obj.cls.choice_actions()
-        if not actions or not _visible(world, obj, player):
+    cache = game.moves
+    for obj in scratch.actors():
+        if not _visible(world, obj, player):
             continue
+        actions = obj.cls.choice_actions()
         for ra in actions:
             frame = Frame(m, obj, ra.size, event)
             try:
@@ -386,7 +403,12 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     label = f"{head}{name}: "
                     for v in options:
                         if v.__class__ is Obj:
-                            append(_new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),)))
+                            move = cache.get((ra, obj, v))
+                            if move is None:
+                                move = _new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),))
+                                if len(cache) < MOVE_CACHE:
+                                    cache[(ra, obj, v)] = move
+                            append(move)
                         else:
                             append(_new_move(f"{label}{_value_text(v)})", obj.name, ra.name, ((name, _ref(v)),)))
                     continue
@@ -554,14 +576,15 @@ def _explain_inputs(m: Machine, frame: Frame, ra: RAction, obj_name: str, action
 _KEPT = frozenset((str, bool, type(None)))
 
 
-def _frozen_object(w: World, o: Obj) -> tuple:
+def _frozen_object(w: World, o: Obj) -> list:
     """An object's part of the state key: its name (which fixes its class and the order of its
-    fields), owners and field values, frozen; remembered by the world until the object changes."""
+    fields), owners and field values, frozen; remembered by the world until the object changes
+    (`World.frozen`), as [part, the part marshalled or None until verify's digest needs it]."""
     kept, freeze = _KEPT, _freeze
-    found = w.frozen[o] = (o.name, w.owners_of(o), tuple([
+    found = w.frozen[o] = [(o.name, w.owners_of(o), tuple([
         v + 0.0 if v.__class__ is float else v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v)
         for v in w.data[o].values()
-    ]))
+    ])), None]
     return found
 
 

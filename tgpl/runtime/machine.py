@@ -24,7 +24,7 @@ from typing import Iterable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
-from tgpl.runtime.codegen import _invoke
+from tgpl.runtime.codegen import _invoke, new_memo
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
     TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
@@ -396,8 +396,11 @@ class Machine:
         t = inp.candidate_type
         if isinstance(t, ClassType):
             rc = self.game.by_info[id(t.info)]
-            data = self.world.data
-            pool = [o for o in self.world.of_class(rc) if not data[o].get("discarded", False)]
+            if self.game.may_discard(rc):
+                data = self.world.data
+                pool = [o for o in self.world.of_class(rc) if not data[o].get("discarded", False)]
+            else:  # only interactables are discarded
+                pool = list(self.world.of_class(rc))
         elif t == PLAYER:
             pool = list(range(self.players))
         elif t == BOOL:
@@ -410,6 +413,9 @@ class Machine:
             return self._filtered_once(inp, frame, pool)
         if len(inp.filters) == 1:
             slot, code = inp.filters[0]
+            every = getattr(code, "all", None)
+            if every is not None:  # a filter that is one `return`, run over the pool in one call
+                return every(self, frame.this, frame.vars, pool)
             direct = getattr(code, "direct", None)
             if direct is not None:  # one filter spelled as a plain function: the common case
                 this, local = frame.this, frame.vars
@@ -627,6 +633,8 @@ class Machine:
         if control.turn is None or control.phase is None:
             return
         phase = self.game.turns[control.turn].phases[control.phase]
+        if phase.effect is None and not phase.inputs:  # `phase P { }`: nothing to run
+            return
         if phase.inputs:
             if self.resuming:
                 self.resuming = False  # the world is the entry's copy already
@@ -681,6 +689,8 @@ class Machine:
                 except NeedInput as need:
                     need.close(frame, self.game.setup_home, ("setup",))
                     raise
+            if self.game.memos:  # setup is over: what pure functions read is fixed from now on
+                self.world.memo = new_memo(self.game.memos)
             self.settle()
 
     def resume_phase(self) -> None:

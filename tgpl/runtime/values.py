@@ -64,7 +64,7 @@ _NO_OWNERS: tuple = ()
 class World:
     __slots__ = (
         "objects", "data", "owners", "owned", "frozen", "globals", "control", "rng", "log", "result",
-        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone",
+        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo",
     )
 
     def __init__(self, players: int, seed: int):
@@ -72,7 +72,9 @@ class World:
         self.data: dict[Obj, dict] = {}  # each object's fields, shared with copies until owned
         self.owners: dict[Obj, tuple[int, ...]] = {}  # players; one for local objects, several for group ones
         self.owned: set[Obj] = set()  # objects whose fields dict this world may change
-        self.frozen: dict[Obj, tuple] = {}  # each object's part of the state key, until it changes
+        # Each object's part of the state key, until it changes, and that part marshalled once
+        # verify's digest needed it (`game._frozen_object`, `RuntimeMachine.key`)
+        self.frozen: dict[Obj, list] = {}
         self.globals: dict[str, Obj] = {}  # global classes' single instances, by class name
         self.control = Control()
         self.rng = Pcg32(seed)
@@ -87,6 +89,10 @@ class World:
         self._by_class: dict[int, list[Obj]] | None = None
         self._by_name: dict[str, Obj] | None = None
         self._everyone: frozenset | None = None
+        # The results of pure functions (`tgpl.runtime.purity`), one table per function, made
+        # when setup is over and shared by every world copied from then on: what they read
+        # no longer changes, then the entries left to fill (`codegen.new_memo`). None during setup.
+        self.memo: list[dict] | None = None
 
     # ------------------------------------------------------------ reading
     def fields(self, obj: Obj) -> dict:
@@ -118,6 +124,17 @@ class World:
         found = index.get(id(rc))
         if found is None:
             found = index[id(rc)] = [o for o in self.objects if rc in o.cls.ancestry]
+        return found
+
+    def actors(self) -> list[Obj]:
+        """The objects whose class has actions a player may choose as a move, in creation order
+        (cached with `of_class`'s index, until an object is created or dropped)."""
+        index = self._by_class
+        if index is None:
+            index = self._by_class = {}
+        found = index.get("actors")
+        if found is None:
+            found = index["actors"] = [o for o in self.objects if o.cls.choice_actions()]
         return found
 
     # ------------------------------------------------------------ changing
@@ -223,6 +240,7 @@ class World:
         new._by_class = self._by_class  # the same handles: the indexes hold for the copy
         new._by_name = self._by_name
         new._everyone = self._everyone
+        new.memo = self.memo
         return new
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import marshal
+from marshal import dumps
 from hashlib import blake2b
 
-from tgpl.runtime.game import PHASE_ENTRY, Game, State
+from tgpl.runtime.game import PHASE_ENTRY, Game, State, _frozen_object
 from tgpl.verify.graph import Info
 
 
@@ -64,8 +64,23 @@ class RuntimeMachine:
         later formats also write whether an equal value met before was the same object, or a
         string interned, so equal keys gave different bytes (a number copied from another field
         or computed anew). Two different states share a digest with probability about 2^-128
-        per pair."""
-        return blake2b(marshal.dumps(state.key(), 2), digest_size=16).digest()
+        per pair. The digest is over the number of objects, each object's part marshalled (kept
+        by the world with the part, `World.frozen`, and shared by its copies as the parts are: a
+        state after a move marshals only the objects the move changed) and the rest
+        of the key: marshal's encodings delimit themselves, so equal keys give equal bytes and
+        different keys different bytes."""
+        w = state.world
+        frozen = w.frozen
+        parts = [len(w.objects).to_bytes(4, "little")]
+        append = parts.append
+        for o in w.objects:  # State.key_parts, each part marshalled once (`World.frozen`)
+            entry = frozen.get(o) or _frozen_object(w, o)
+            packed = entry[1]
+            if packed is None:
+                packed = entry[1] = dumps(entry[0], 2)
+            append(packed)
+        append(dumps(state.key_rest(), 2))
+        return blake2b(b"".join(parts), digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
         """The state after these move texts from the initial state (explore rebuilds the
