@@ -103,14 +103,15 @@ def test_lowered_tris_stays_within_three_times_the_hand_written_rules():
     assert mine <= 3 * theirs, (mine, theirs)
 
 
-def test_lowered_connect4_grounds_within_three_times_the_hand_written():
+def test_lowered_connect4_grounds_within_one_and_a_half_times_the_hand_written():
     """Ground size (what a GGP agent builds its propnet from), deterministic: the lowered Connect Four against
     examples/gdl/connect4.kif. Writes made before the win check used to be one rule per outcome of the check,
-    and the check one rule per pair of exact run lengths and per direction that failed before: 4.74 times.
-    Now 2.57 (docs/lowering.md)."""
+    and the check one rule per pair of exact run lengths and per direction that failed before: 4.74 times;
+    then the windows through the cell just filled, 2.14; now any window, made global where proven (step 10
+    of docs/lowering.md): 1.34, the issue's target 1.5."""
     from tgpl.asp.ground_size import ground_size
 
     lowered = Lowered.of(str(EXAMPLES / "connect4.tgpl"), gdl=False).lowered.program
     written = read_kif((EXAMPLES / "gdl" / "connect4.kif").read_text(encoding="utf-8"), "connect4.kif")
     mine, theirs = (ground_size(p).total for p in (lowered, written))
-    assert mine <= 3 * theirs, (mine, theirs)
+    assert mine <= 1.5 * theirs, (mine, theirs)
