@@ -46,6 +46,8 @@ def same_game(original: Program, rewritten: Program, cells: list[tuple[list[Term
     `cells`: the state as cells, each (the fluent terms it can hold, whether it may hold none);
     `bad`: rules for `tgpl_bad`, over `true`, true where the invariant fails.
     """
+    if any(r.head.relation != BAD or r.head.args for r in bad):
+        raise ValueError(f"the invariant's rules must define the 0-ary {BAD}")
     names = ClingoNames()
     lines: list[str] = []
     shared = _shared(original, rewritten)
