@@ -6,7 +6,12 @@ the definition of what a TGPL game does. A GDL state is exactly a runtime
 decision state (docs/lowering.md), so the two are compared state by state: the
 runtime's state encoded as GDL fluents must be the reasoner's state, the
 mover's legal moves must be the same (GDL moves mapped to the runtime's text,
-every other role only `noop`), and so must terminal status and goals.
+every other role only `noop`), and so must terminal status and goals. The
+state encoded is what the lowering keeps (its fluents, control and result):
+runtime state that no code after setup can read, such as a discard pile's
+contents (tgpl.lowering.subset refuses every read of one), has no fluent and is
+not compared; every runtime state is still compared on its moves, terminal
+status and goals.
 
     result = validate_translation(game, lowered, seed=0, seconds=10)
     result.ok, result.summary()       # "validated: bisimulation, 5,478 states; 4.8 s"

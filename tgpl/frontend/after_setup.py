@@ -26,8 +26,16 @@ def after_setup_nodes(program) -> Iterator[ast.Node]:
 
 
 def _reachable(program, code: list) -> Iterator[ast.Node]:
-    """Every node of `code` and of the functions it calls, directly or not."""
+    """Every node of `code` and of the functions it calls, directly or not: a call of a class's function
+    may run an override of it in any class derived from that one, so those are read too."""
     types = program.types
+    overrides: dict[int, list] = {}  # id(FunctionInfo) -> the functions of derived classes that override it
+    for info in program.classes:
+        for fi in info.functions.values():
+            for base in list(info.ancestors())[1:]:
+                found = base.functions.get(fi.name)
+                if found is not None:
+                    overrides.setdefault(id(found), []).append(fi.defn)
     seen: set[int] = set()
     while code:
         node = code.pop()
@@ -40,6 +48,7 @@ def _reachable(program, code: list) -> Iterator[ast.Node]:
                 ct = types.get(id(n.callee))
                 if isinstance(ct, CallableType) and ct.kind == "function":
                     code.append(ct.target.defn)
+                    code.extend(overrides.get(id(ct.target), ()))
 
 
 def chance_sites(program) -> list[Span]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.generalize import fold, generalize, merge_relations
-from tgpl.lowering.execute import NotLowerable
+from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
@@ -141,7 +141,12 @@ class Emitter:
         out = set()
         by_name = {o["name"]: o for o in snap["objects"]}
         for (obj, attr), fl in self.logic.fluents.items():
-            out.add(str(self.fluent(fl, literal_value(self.u.value(by_name[obj]["fields"][attr])))))
+            o = by_name[obj]
+            if attr == OWNER and attr not in o["fields"]:  # the owner: assign() sets it (one player or none)
+                raw = float(o["owners"][0]) if o["owners"] else None
+            else:
+                raw = o["fields"][attr]
+            out.add(str(self.fluent(fl, literal_value(self.u.value(raw)))))
         out.add(str(self.control(tuple(snap["control"]))))
         if snap["result"] is not None:
             out.add(str(self.result(tuple(tuple(r) for r in snap["result"]))))

@@ -37,6 +37,8 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.universe import StaticTable, Universe
 
+OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
+
 PATH_LIMIT = 4096  # live paths at one point of the code
 STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so that a lowering that cannot finish says so
 # Parts of the conditions built in one lowering (symbolic.work_done): statements alone do not bound the work when a
@@ -383,6 +385,9 @@ class Executor:
             return obj.fields[name]
         if name == "player":
             return float(obj.owners[0]) if obj.owners else None
+        if name == "players" and (obj.name, OWNER) in self.fluents:
+            raise NotLowerable(span, f"'players' of {obj.name}, whose owner assign() changes after setup, is not "
+                                     "lowerable (read 'player')")
         if name == "players":
             return tuple(float(x) for x in obj.owners)
         if name == "connections":
@@ -1251,6 +1256,31 @@ class Executor:
             return [(p, list(target.keys() if name == "keys" else target.values()))]
         if name == "move_to" and isinstance(target, UObj) and (target.name, "tile") in self.fluents:
             return [(q, None) for q in self.write(p, target, "tile", vals[0], span)]
+        if name == "discard" and isinstance(target, UObj) and (target.name, "discarded") in self.fluents:
+            # the runtime: discarded, off its tile, appended to the pile (a list, or a stack's items); no code
+            # after setup reads the pile (tgpl.lowering.subset), so its contents are not a fluent. A pile that
+            # is null or an object other than a stack is a runtime error: those cases are dropped.
+            out = []
+            for q, pile in self.split(p, vals[0]):
+                if isinstance(pile, UObj) and not any(c.kind == "stack" for c in pile.cls.ancestors()):
+                    continue
+                if pile is None:
+                    continue
+                for r in self.write(q, target, "discarded", True, span):
+                    out.extend((x, None) for x in self.write(r, target, "tile", None, span))
+            return out
+        if name == "assign" and isinstance(target, UObj):
+            if target.cls.visibility == "group":
+                raise NotLowerable(span, f"assign() on {target.name} is not lowerable: a group object has a set "
+                                         "of owners")
+            if (target.name, OWNER) not in self.fluents:
+                raise NotLowerable(span, f"assign() on {target.name} is not lowerable: its owner is not tracked")
+            out = []
+            for q, who in self.split(p, self.to_player(vals[0])):
+                if who is None or who is UNDEF:
+                    continue  # assign(null): a runtime error, dropped
+                out.extend((r, None) for r in self.write(q, target, OWNER, who, span))
+            return out
         raise NotLowerable(span, f"the built-in {name}() is not lowerable")
 
     def namespace_call(self, qualified: str, args: list, p: Path, span: Span):

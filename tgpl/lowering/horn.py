@@ -593,6 +593,9 @@ class _FunctionCompiler:
                 return [(c, self.hc.const_of(value))]
             raise Unsupported(f"'{name}' of {obj.name}")
         # an object known only at run time: its attribute from the state, or a static field, by object
+        if name == "player" and name in self.hc.fluent_attrs:
+            # the owner, a fluent of the objects assign() can change and fixed on the others (not a field)
+            raise Unsupported("the owner of an object known at run time, when assign() changes some owners")
         v = self.var()
         if name in self.hc.fluent_attrs:
             self.hf.reads.add(name)

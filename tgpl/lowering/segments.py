@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType
-from tgpl.lowering.execute import Executor, NotLowerable, Path
+from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, conj, disj, evaluate3, lit, literal_value, literals, rebuild, vkey,
+    choice, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.subset import outside_subset
@@ -99,9 +99,37 @@ def written_attributes(program) -> set[str]:
                 names.add(t.name)
         elif isinstance(node, ast.Call):
             ct = program.types.get(id(node.callee))
-            if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "move_to":
-                names.add("tile")  # a piece's place: the built-in attribute move_to() sets
+            if isinstance(ct, CallableType) and ct.kind == "builtin" and "." not in ct.target.name:
+                if ct.name == "move_to":
+                    names.add("tile")  # a piece's place: the built-in attribute move_to() sets
+                elif ct.name == "discard":
+                    names |= {"tile", "discarded"}  # off its tile, and discarded
     return names
+
+
+def assigned_classes(program) -> list:
+    """The classes whose objects code running after setup may assign() to a player: the static type of
+    the receiver, or the class whose code calls `assign(p)` on itself (its subclasses included)."""
+    out = []
+    owners = [(info, fi.defn) for info in program.classes for fi in info.functions.values()]
+    owners += [(info, a) for info in program.classes for a in info.actions.values()]
+    owners += [(None, fi.defn) for fi in program.functions] + [(None, t.defn) for t in program.turns.values()]
+    for info, code in owners:
+        for node in ast.walk(code):
+            if not isinstance(node, ast.Call):
+                continue
+            ct = program.types.get(id(node.callee))
+            if not (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "assign"
+                    and "." not in ct.target.name):
+                continue
+            t = program.types.get(id(node.callee.obj)) if isinstance(node.callee, ast.Member) else None
+            if isinstance(t, ClassType):
+                out.append(t.info)
+            elif info is not None and not isinstance(node.callee, ast.Member):
+                out.append(info)
+            else:
+                out.append(None)  # unknown: every object
+    return out
 
 
 class Lowering:
@@ -139,13 +167,21 @@ class Lowering:
                 if found is not None:
                     t = found[1]
                 elif name == "tile" and o.cls.kind == "interactable":
-                    t = ClassType(self.builtins.tile)  # where a piece stands: moved by move_to()
+                    t = ClassType(self.builtins.tile)  # where a piece stands: moved by move_to() and discard()
+                elif name == "discarded" and o.cls.kind == "interactable":
+                    t = BOOL  # set by discard()
                 else:
                     continue
                 initial = o.fields[name]
                 if isinstance(initial, (tuple, dict)):
                     continue  # collections: writes to them are refused when met
                 out[(o.name, name)] = Fluent(o, name, t, initial)
+        assigned = assigned_classes(self.program)
+        for o in self.u.objects:  # the owner, when assign() can change it: one player or none
+            if o.cls.kind not in ("class", "interactable", "stack", "board") or o.cls.visibility == "group":
+                continue  # group objects have a set of owners: assign() on them is refused when met
+            if any(info is None or o.is_a(info) for info in assigned):
+                out[(o.name, OWNER)] = Fluent(o, OWNER, PLAYER, float(o.owners[0]) if o.owners else None)
         for fl in out.values():
             fl.domain = self._static_domain(fl)
         return out
@@ -222,14 +258,18 @@ class Lowering:
         choice_names = {c.name for c in self.builtins.player_choice.ancestors()}
         out = []
         for obj in self.u.objects:
-            if obj.cls.visibility != "global" and player not in obj.owners:
-                continue
+            mine = TRUE  # the player owns obj: static, or the owner fluent when assign() can change it
+            if obj.cls.visibility != "global":
+                if (obj.name, OWNER) in self.fluents:
+                    mine = lit(FluentLit(obj.name, OWNER, literal_value(float(player))))
+                elif player not in obj.owners:
+                    continue
             for action in self.actions_of(obj):
                 triggers = [t for t in action.triggers if t.event in choice_names]
                 if not triggers:
                     continue
                 base = Path(ctrl, {}, cs)
-                ok = TRUE
+                ok = mine
                 for req in action.requires:
                     ok = conj(ok, self.block_truth(req.body, base, obj, event, {}, f"require_{action.name}"))
                 ok = conj(ok, self.block_truth(triggers[0].body, base, obj, event, {}, f"trigger_{action.name}"))
@@ -257,7 +297,7 @@ class Lowering:
         for c in candidates:
             scope = dict(bound)
             scope[inp.name] = c
-            f = TRUE
+            f = self.offered(c)
             for flt in inp.filters:
                 fscope = dict(scope)
                 fscope[flt.name or inp.name] = c
@@ -280,7 +320,15 @@ class Lowering:
         info = self.ex.class_named(ref.name)
         if info is None:
             raise NotLowerable(inp.span, f"inputs of type {ref.name} are not lowerable")
-        return [o for o in self.u.of_class(info) if not o.fields.get("discarded", False)]
+        return [o for o in self.u.of_class(info) if (o.name, "discarded") in self.fluents
+                or not o.fields.get("discarded", False)]
+
+    def offered(self, c) -> Formula:
+        """When the runtime offers candidate c to an input: an object that discard() can take out of play only
+        while it is not discarded."""
+        if isinstance(c, UObj) and (c.name, "discarded") in self.fluents:
+            return neg(lit(FluentLit(c.name, "discarded", literal_value(True))))
+        return TRUE
 
     def block_truth(self, body: ast.Block, base: Path, obj, event, scope: dict, what: str) -> Formula:
         """The formula under which a read-only block returns true."""

@@ -3,14 +3,21 @@
 The symbolic execution (tgpl.lowering.execute) refuses what it cannot translate
 when it meets it, so a game with several such constructs was refused one at a
 time, each after the execution had run up to it: chess ran for minutes before
-its first refusal. Built-ins the lowering never translates (`move_to`,
-`discard`, `assign`, `shuffle`, objects created with `new`, ...) do not depend
+its first refusal. Built-ins the lowering never translates (`shuffle`,
+objects created with `new`, list changes, ...) do not depend
 on the state, so they are found here by reading the code that can run after
 setup (actions, turns, and the functions they call), every one with its
 location, before anything runs.
 
 The scan is conservative in one way only: a refused construct in a branch that
 no state ever takes is refused too (decision recorded in docs/lowering.md).
+
+`discard(pile)` lowers as writes of the piece's `tile` and `discarded`; the
+pile's contents are not a fluent. That is exact only when no code after setup
+reads the pile, so the pile must be a list attribute or a stack object (whose
+items the executor refuses to read), and every read of a list attribute that a
+piece is discarded into (by its name, or by its type: another attribute could
+hold the same list) is refused here, at the read.
 """
 
 from __future__ import annotations
@@ -18,10 +25,10 @@ from __future__ import annotations
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
 from tgpl.frontend.diagnostics import Span
-from tgpl.frontend.types import CallableType, Collection
+from tgpl.frontend.types import CallableType, ClassType, Collection
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
-METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to"}
+METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign"}
 LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
 NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass"}
 
@@ -30,7 +37,41 @@ def outside_subset(program) -> list[tuple[Span, str]]:
     """(location, reason) of every construct the lowering never translates in code that runs after setup."""
     types = program.types
     found: dict[tuple, tuple[Span, str]] = {}
-    for n in after_setup_nodes(program):
+    nodes = list(after_setup_nodes(program))
+    piles: set[str] = set()  # list attributes that discard() fills, by name
+    pile_types: set[str] = set()  # and their types
+    pile_args: set[int] = set()  # the discard() arguments themselves
+    for n in nodes:
+        if not isinstance(n, ast.Call):
+            continue
+        ct = types.get(id(n.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "discard"
+                and "." not in ct.target.name):
+            continue
+        pile = n.args[0].value if len(n.args) == 1 else None
+        t = types.get(id(pile)) if pile is not None else None
+        attribute = isinstance(pile, ast.Member) or (isinstance(pile, ast.Name) and id(pile) in program.implicit_this)
+        if attribute and isinstance(t, Collection):
+            piles.add(pile.name)
+            pile_types.add(str(t))
+            pile_args.add(id(pile))
+        elif not (isinstance(t, ClassType) and any(c.kind == "stack" for c in t.info.ancestors())):
+            found.setdefault(_key(n.span), (n.span, "discard() into a pile other than a list attribute or a stack "
+                                                    "object is not lowerable"))
+    for n in nodes:
+        if id(n) in pile_args or not piles:
+            continue
+        if isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this):
+            t = types.get(id(n))
+            if n.name in piles:
+                found.setdefault(_key(n.span), (n.span, f"'{n.name}' is read after setup, but discard() fills it "
+                                                        "after setup: the contents of a discard pile are not "
+                                                        "lowerable"))
+            elif isinstance(t, Collection) and str(t) in pile_types:
+                found.setdefault(_key(n.span), (n.span, f"'{n.name}' is read after setup, and it may hold a pile "
+                                                        f"that discard() fills after setup (a {t}): the contents "
+                                                        "of a discard pile are not lowerable"))
+    for n in nodes:
         if isinstance(n, ast.New):
             found.setdefault(_key(n.span), (n.span, "objects created after setup are not lowerable"))
         if not isinstance(n, ast.Call):
