@@ -182,3 +182,15 @@ def test_a_stack_object_as_the_pile_lowers_and_its_items_stay_unread(tmp_path, m
     assert r.exit_code == 2
     assert r.output.splitlines()[0] == ("game.tgpl:134:23: error: not lowerable: decks are not lowerable after setup "
                                         "('length' of Pile#0)")
+
+
+def test_an_assign_that_only_setup_runs_makes_no_owner_fluent():
+    """examples/draughts.tgpl gives each man to its side in `Draughts.SetUp`, a function that only setup
+    calls: the owners never change in play, so they stay static (a fluent per man made every
+    `Occupant.player` read a branch on the owner)."""
+    from tgpl.runtime.game import load_game
+
+    draughts = load_game(Path(__file__).resolve().parents[2] / "examples" / "draughts.tgpl")
+    assert segments.assigned_classes(draughts.program) == []
+    captures = load_game(Path(__file__).resolve().parents[1] / "data" / "lowering" / "captures.tgpl")
+    assert segments.assigned_classes(captures.program) != []  # its assign() runs during play

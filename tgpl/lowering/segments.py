@@ -22,6 +22,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType
 from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
@@ -111,12 +112,13 @@ def assigned_classes(program) -> list:
     """The classes whose objects code running after setup may assign() to a player: the static type of
     the receiver, or the class whose code calls `assign(p)` on itself (its subclasses included)."""
     out = []
+    during_play = {id(n) for n in after_setup_nodes(program)}  # an assign() in setup alone changes no owner
     owners = [(info, fi.defn) for info in program.classes for fi in info.functions.values()]
     owners += [(info, a) for info in program.classes for a in info.actions.values()]
     owners += [(None, fi.defn) for fi in program.functions] + [(None, t.defn) for t in program.turns.values()]
     for info, code in owners:
         for node in ast.walk(code):
-            if not isinstance(node, ast.Call):
+            if not isinstance(node, ast.Call) or id(node) not in during_play:
                 continue
             ct = program.types.get(id(node.callee))
             if not (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "assign"
