@@ -395,13 +395,40 @@ def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None =
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
 
-    with _game_errors(game_path):
+    with _game_errors(game_path), _progress_line(game_path, "lowering") as show:
         try:
-            return lower_game(game, seed, query_function, relations, global_checks)
+            return lower_game(game, seed, query_function, relations, global_checks,
+                              lambda steps, parts: show(f"{steps:,} statements run, {parts:,} parts of conditions"))
         except NotLowerable as e:  # the command cannot do its job
             for d in not_lowerable(e, game.program.main):
                 click.echo(render(d, game.program.sources), err=True)
             sys.exit(2)
+
+
+@contextmanager
+def _progress_line(path: str, what: str):
+    """A `show(text)` that keeps one line on a terminal's stderr up to date once a run passes a second
+    (nothing elsewhere), cleared at the end: a game outside the lowering's subset can take minutes to be
+    refused, and should not look stuck."""
+    import time
+
+    tty = sys.stderr.isatty()
+    started = time.perf_counter()
+    shown = [False]
+    last = [started]
+
+    def show(text: str) -> None:
+        now = time.perf_counter()
+        if tty and now - started > 1 and now - last[0] > 0.1:
+            click.echo(f"\r{path}: {what}: {text}\033[K", err=True, nl=False)
+            shown[0] = True
+            last[0] = now
+
+    try:
+        yield show
+    finally:
+        if shown[0]:
+            click.echo("\r\033[K", err=True, nl=False)
 
 
 def _write_output(text: str, output: str | None) -> None:
@@ -451,24 +478,12 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
     On a mismatch nothing may be written: the located diagnostics go to stderr and
     the command exits 2, since its translation failed its own validation.
     """
-    import time
     from tgpl.validation import NOT_VALIDATED, mismatch_diagnostics, validate_translation
 
     if no_validate:
         return NOT_VALIDATED
-    tty = sys.stderr.isatty()
-    started = time.perf_counter()
-    shown = [False]
-
-    def progress(line: str) -> None:
-        if tty and time.perf_counter() - started > 1:
-            click.echo(f"\r{path}: validating: {line}\033[K", err=True, nl=False)
-            shown[0] = True
-
-    with _game_errors(path):
+    with _game_errors(path), _progress_line(path, "validating") as progress:
         result = validate_translation(game, lowered, seed, seconds, asp=asp, progress=progress)
-    if shown[0]:
-        click.echo("\r\033[K", err=True, nl=False)
     if result.ok:
         return result.summary()
     color = sys.stderr.isatty()

@@ -16,20 +16,21 @@ from tgpl.runtime.snapshot import snapshot
 
 
 def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False,
-               global_checks: bool = True) -> LoweredGame:
+               global_checks: bool = True, progress=None) -> LoweredGame:
     """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable.
 
     With `query_function`, the name of a global bool function of the game without
     inputs, the GDL also holds `tgpl_query` in the states where it returns true.
     With `relations`, functions that read the state become rules with variables (tgpl.lowering.horn).
     With `global_checks`, checks anchored at what a move wrote are made global where clingo proves that
-    it is the same game (tgpl.lowering.lower.globalize).
+    it is the same game (tgpl.lowering.lower.globalize). `progress(statements, parts)` is told now
+    and then how far the lowering has got.
     """
     prove = same_game if global_checks else None
     start = snapshot(game.initial_state(seed))
     if query_function is None:
-        return lower(game.program, start, relations, prove)
-    return lower_with_query(game.program, start, query_function, relations, prove)
+        return lower(game.program, start, relations, prove, progress)
+    return lower_with_query(game.program, start, query_function, relations, prove, progress)
 
 
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:

@@ -115,3 +115,16 @@ def test_lowered_connect4_grounds_within_one_and_a_half_times_the_hand_written()
     written = read_kif((EXAMPLES / "gdl" / "connect4.kif").read_text(encoding="utf-8"), "connect4.kif")
     mine, theirs = (ground_size(p).total for p in (lowered, written))
     assert mine <= 1.5 * theirs, (mine, theirs)
+
+
+def test_the_lowering_tells_how_far_it_has_got():
+    """`tgpl to-gdl` shows it on a terminal: a game outside the subset can take minutes to be refused."""
+    from tgpl.lowering.lower import lower
+    from tgpl.runtime.game import load_game
+    from tgpl.runtime.snapshot import snapshot
+
+    told = []
+    game = load_game(EXAMPLES / "connect4.tgpl")
+    lower(game.program, snapshot(game.initial_state(0)), progress=lambda steps, parts: told.append((steps, parts)))
+    assert len(told) > 3
+    assert all(a[0] < b[0] and a[1] <= b[1] for a, b in zip(told, told[1:]))

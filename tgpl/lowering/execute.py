@@ -246,6 +246,7 @@ class Executor:
         self._readers: dict[int, tuple[bool, bool]] = {}  # id(function definition) -> `_reads`
         self._fluent_attributes = frozenset(attr for _, attr in fluents)
         self.steps = 0  # statements run on paths, against STEP_LIMIT
+        self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
@@ -439,6 +440,8 @@ class Executor:
         out: list[Path] = []
         for p in paths:
             self.steps += 1
+            if self.progress is not None and not self.steps % 256:
+                self.progress(self.steps, work_done() - self.work_start)
             if self.steps > STEP_LIMIT:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
                                            f"(here, in {self.where[-1] if self.where else 'the code'}) without "

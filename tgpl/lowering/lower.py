@@ -17,28 +17,31 @@ from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.segments import GameLogic, Lowering
 from tgpl.lowering.universe import Universe
 
+# (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
+# (tgpl.asp.induction.same_game; passed in, since the lowering does not import the layer below it)
+Prover = Callable[[Program, Program, list, list], bool]
+# (statements run, parts of conditions built) so far: for a display of a long lowering
+Progress = Callable[[int, int], None]
 
-def game_logic(program, snapshot: dict, relations: bool = False) -> GameLogic:
+
+def game_logic(program, snapshot: dict, relations: bool = False, progress: Progress | None = None) -> GameLogic:
     """Moves, segments and ranges of the game (raises NotLowerable).
 
     With `relations`, pure functions that read the state are written once as rules
     with variables (tgpl.lowering.horn) rather than once per call.
     """
-    return Lowering(program, Universe.from_snapshot(snapshot), relations).run()
+    return Lowering(program, Universe.from_snapshot(snapshot), relations, progress).run()
 
 
-def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None) -> LoweredGame:
+def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
+          progress: Progress | None = None) -> LoweredGame:
     """The game as a GDL program (raises NotLowerable).
 
     With `prove`, checks anchored at what a move wrote are made global where `prove` shows the result
-    is the same game (`globalize`).
+    is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
+    symbolic execution has got (for a display: a game outside the subset may take minutes to refuse).
     """
-    return globalize(emit_gdl(game_logic(program, snapshot, relations)), prove)
-
-
-# (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
-# (tgpl.asp.induction.same_game; passed in, since the lowering does not import the layer below it)
-Prover = Callable[[Program, Program, list, list], bool]
+    return globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)
 
 
 def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None) -> LoweredGame:
@@ -72,14 +75,14 @@ QUERY_RELATION = "tgpl_query"
 
 
 def lower_with_query(program, snapshot: dict, function: str, relations: bool = False,
-                     prove: Prover | None = None) -> LoweredGame:
+                     prove: Prover | None = None, progress: Progress | None = None) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
     it is checked, typed and lowered like any other code (with the game's
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
     """
-    lowering = Lowering(program, Universe.from_snapshot(snapshot), relations)
+    lowering = Lowering(program, Universe.from_snapshot(snapshot), relations, progress)
     logic = lowering.run()
     fi = next(f for f in program.functions if f.name == function)
     controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])

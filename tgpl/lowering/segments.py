@@ -137,7 +137,7 @@ def assigned_classes(program) -> list:
 class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
-    def __init__(self, program, universe: Universe, relations: bool = False):
+    def __init__(self, program, universe: Universe, relations: bool = False, progress=None):
         Formula.fresh_table()
         forget_minimized()
         self.program = program
@@ -154,6 +154,7 @@ class Lowering:
             except Unsupported:
                 horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn)
+        self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
 
