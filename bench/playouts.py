@@ -67,7 +67,7 @@ def main() -> None:
     ref = rate(lambda rng, n: reference_playout(rng), opts.seconds)
     print(f"{'game':<28}{'playouts/s':>12}{'ratio to reference':>22}")
     print(f"{'python tic-tac-toe (ref)':<28}{ref:>12,.0f}{1.0:>22.4f}")
-    for name in ("tris.tgpl", "connect4.tgpl"):
+    for name in ("tris.tgpl", "connect4.tgpl", "draughts.tgpl"):
         path = EXAMPLES / name
         if not path.exists():
             print(f"{name:<28}{'(missing)':>12}")
