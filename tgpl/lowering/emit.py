@@ -458,7 +458,7 @@ class Emitter:
         self._prop[f.id] = name
         head = Atom(name)
         if f.kind == "or":
-            for p in f.parts:
+            for p in _moves_factored([self.globalized(p) for p in f.parts]):
                 b = self.body(p)
                 if b is not None:
                     self.rules.append(Rule(head, tuple(b)))
@@ -831,6 +831,39 @@ def _eq(a, b) -> bool:
     if a is None or b is None:
         return a is b
     return float(a) == float(b)
+
+
+FACTORED_MOVES = 4  # terms alike but for their move, from which on the moves are one relation
+
+
+def _moves_factored(parts: list[Formula]) -> list[Formula]:
+    """Terms alike but for the move they make (`claimed cell k & control & four`, k = 1..225) as one term
+    over "one of these moves" (`control & four & moved`), a relation of its own that every condition made
+    of the same moves shares: five in a row's outcomes of a claim (win, draw, go on) and its counter step
+    ground to one rule each per player, and the 225 moves once, not 225 rules each. Exact: the terms are
+    the product of their common part and the disjunction of their moves."""
+    groups: dict[frozenset, list[Formula]] = {}
+    order: list = []
+    for p in parts:
+        conjuncts = p.parts if p.kind == "and" else (p,)
+        moves = [c for c in conjuncts if c.kind == "lit" and isinstance(c.key, MoveLit)]
+        key = frozenset(c for c in conjuncts if c is not moves[0]) if len(moves) == 1 else None
+        if not key:  # not one move, or the move alone (the disjunction of moves itself)
+            order.append(p)
+            continue
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(moves[0])
+    out = []
+    for item in order:
+        if isinstance(item, Formula):
+            out.append(item)
+        elif len(groups[item]) >= FACTORED_MOVES:
+            out.append(conj(*item, disj(*groups[item])))
+        else:
+            out.extend(conj(*item, m) for m in groups[item])
+    return out
 
 
 def _before_move(f: Formula) -> Formula:
