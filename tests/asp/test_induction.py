@@ -51,7 +51,7 @@ def test_a_check_that_the_game_outlives_is_not_made_global():
     emitter = lowered.emitter
     assert emitter.global_candidates() == {"MakesPair"}
     assert emitter.anywhere == frozenset()
-    forced = emit_gdl(emitter.logic, None, frozenset({"MakesPair"}))
+    forced = emit_gdl(emitter.logic, None, emitter.global_checks(frozenset({"MakesPair"})))
     assert not same_game(lowered.program, forced.program, emitter.state_cells(),
                          forced.emitter.invariant_rules(INVARIANT))
     assert bisimulate(Lowered(game, lowered, GdlGame(lowered.program))).states > 1000

@@ -85,7 +85,7 @@ class Names:
 
 class Emitter:
     def __init__(self, logic: GameLogic, conditions: dict[str, Formula] | None = None,
-                 anywhere: frozenset[str] = frozenset()):
+                 anywhere: dict[tuple, Formula] | None = None):
         self.logic = logic
         self.conditions = conditions or {}  # extra 0-ary relations: name -> when it holds
         self.u = logic.universe
@@ -110,9 +110,10 @@ class Emitter:
         self._view_names: dict[int, str] = {}
         self._view_attr: dict[str, str] = {}  # view relation -> the attribute's GDL name
         self._by_term: dict | None = None
-        self.anywhere = frozenset(anywhere)  # functions whose anchored checks are made global
-        self._anywhere = self._global_checks(anywhere) if anywhere else {}
+        self._anywhere = dict(anywhere or {})  # (function, views read) -> the union its calls are replaced by
+        self.anywhere = frozenset(fn for fn, _ in self._anywhere)  # the functions whose checks are made global
         self._subst: dict[int, Formula] = {}
+        self._calls_found: dict[str, set] | None = None
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
@@ -244,30 +245,36 @@ class Emitter:
         raise TypeError(key)
 
     # ------------------------------------------------------------ anchored checks made global
-    def _global_checks(self, functions: frozenset[str]) -> dict[tuple, Formula]:
-        """(function, views read) -> the union of the true conditions of its calls, for `functions`."""
-        calls: dict[tuple, set] = {}
-        for f in self.all_formulas():
-            for k in _keys_under(f):
-                if isinstance(k, CallLit) and k.function in functions and k.value is True:
-                    calls.setdefault((k.function, self._views_read(k)), set()).add(k)
-        return {slot: disj(*(k.body for k in sorted(ks, key=lambda k: repr(k.args)))) for slot, ks in calls.items()}
+    def _bool_calls(self) -> dict[str, set]:
+        """function -> its calls (CallLit keys with a bool result) anywhere in the game's conditions."""
+        if self._calls_found is None:
+            found: dict[str, set] = {}
+            for f in self.all_formulas():
+                for k in literals(f, into_calls=True):
+                    if isinstance(k, CallLit) and is_bool_table(k.cases):
+                        found.setdefault(k.function, set()).add(k)
+            self._calls_found = found
+        return self._calls_found
 
     def global_candidates(self) -> frozenset[str]:
         """Bool functions called on several arguments whose true conditions read one view alone: checks
         anchored at what the move wrote (`MakesFour(c, r)` of the disc just dropped), which may be the
-        same as asking whether any of the calls holds (tgpl.lowering.lower.lower says when they are)."""
-        calls: dict[str, set] = {}
-        bad: set[str] = set()
-        for f in self.all_formulas():
-            for k in _keys_under(f):
-                if not isinstance(k, CallLit) or not is_bool_table(k.cases):
-                    continue
-                views = {x.view if isinstance(x, ViewLit) else None for x in literals(k.body)}
-                if len(views) != 1 or None in views:
-                    bad.add(k.function)
-                calls.setdefault(k.function, set()).add(k.args)
-        return frozenset(fn for fn, args in calls.items() if len(args) > 1 and fn not in bad)
+        same as asking whether any of the calls holds (tgpl.lowering.lower.globalize says when they are)."""
+        out = []
+        for fn, calls in self._bool_calls().items():
+            views = {x.view if isinstance(x, ViewLit) else None for k in calls for x in literals(k.body)}
+            if len({k.args for k in calls}) > 1 and len(views) == 1 and None not in views:
+                out.append(fn)
+        return frozenset(out)
+
+    def global_checks(self, functions: frozenset[str]) -> dict[tuple, Formula]:
+        """(function, views read) -> the union of the true conditions of its calls, for `functions`: what
+        `emit_gdl(..., anywhere=)` writes in their place."""
+        calls: dict[tuple, list] = {}
+        for fn in sorted(functions):
+            for k in self._bool_calls().get(fn, ()):
+                calls.setdefault((fn, self._views_read(k)), []).append(k)
+        return {slot: disj(*(k.body for k in sorted(ks, key=lambda k: repr(k.args)))) for slot, ks in calls.items()}
 
     def state_cells(self) -> list[tuple[list[Term], bool]]:
         """The game's state as cells that each hold one value: (the fluent terms of its values, whether it
@@ -874,23 +881,8 @@ def _before_move(f: Formula) -> Formula:
     return rebuild(f, [_before_move(p) for p in f.parts])
 
 
-def _keys_under(f: Formula):
-    """Every literal key under f and under the conditions of the calls it makes, each once."""
-    seen: set[int] = set()
-    todo = [f]
-    while todo:
-        g = todo.pop()
-        if g.id in seen:
-            continue
-        seen.add(g.id)
-        if g.kind == "lit":
-            yield g.key
-            if isinstance(g.key, CallLit):
-                todo.extend(c for _, c in g.key.cases)
-        todo.extend(g.parts)
-
-
 def emit_gdl(logic: GameLogic, conditions: dict[str, Formula] | None = None,
-             anywhere: frozenset[str] = frozenset()) -> LoweredGame:
-    """The GDL program; `conditions` adds 0-ary relations (a query's `tgpl_query`) that hold when their formula does."""
+             anywhere: dict[tuple, Formula] | None = None) -> LoweredGame:
+    """The GDL program; `conditions` adds 0-ary relations (a query's `tgpl_query`) that hold when their formula does;
+    `anywhere` (Emitter.global_checks) replaces the calls of anchored checks by their union."""
     return Emitter(logic, conditions, anywhere).build()

@@ -56,15 +56,15 @@ def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | Non
     """
     if prove is None:
         return lowered
-    emitter = lowered.emitter
-    for fn in sorted(emitter.global_candidates()):
-        chosen = emitter.anywhere | {fn}
-        rewritten = emit_gdl(emitter.logic, conditions, chosen)
-        if prove(lowered.program, rewritten.program, emitter.state_cells(),
-                 rewritten.emitter.invariant_rules(INVARIANT)):
-            lowered, emitter = rewritten, rewritten.emitter
-    if emitter.anywhere:
-        lowered.stats["checks made global"] = ", ".join(sorted(emitter.anywhere))
+    original = lowered.emitter
+    cells = original.state_cells()
+    chosen: frozenset[str] = frozenset()
+    for fn in sorted(original.global_candidates()):
+        rewritten = emit_gdl(original.logic, conditions, original.global_checks(chosen | {fn}))
+        if prove(lowered.program, rewritten.program, cells, rewritten.emitter.invariant_rules(INVARIANT)):
+            lowered, chosen = rewritten, chosen | {fn}
+    if chosen:
+        lowered.stats["checks made global"] = ", ".join(sorted(chosen))
     return lowered
 
 

@@ -313,8 +313,8 @@ def disj(*fs: Formula) -> Formula:
     return Formula("or", _sorted(parts))
 
 
-def literals(f: Formula) -> Iterable[object]:
-    """Every literal key under f, each once."""
+def literals(f: Formula, into_calls: bool = False) -> Iterable[object]:
+    """Every literal key under f, each once; with `into_calls`, under the conditions of the calls it makes too."""
     seen: set[int] = set()
     todo = [f]
     while todo:
@@ -324,6 +324,8 @@ def literals(f: Formula) -> Iterable[object]:
         seen.add(g.id)
         if g.kind == "lit":
             yield g.key
+            if into_calls and type(g.key) is CallLit:
+                todo.extend(c for _, c in g.key.cases)
         todo.extend(g.parts)
 
 
