@@ -1200,22 +1200,18 @@ class BlockGenerator:
             obj, owner, field = self.read_only(e.obj)
             key, span = self.expr(e.index), self.const(e.span, "_p")
             a, k, r = self.name("_t"), self.name("_t"), self.name("_t")
+            table = t.kind == "Table"
             if key in self.numeric or _is_float_literal(key):
                 # a float key (a literal, a numbers-only local): not null, and read as it is
                 # after the list or table, as it would be bound then
                 k = key
-                if t.kind == "Table":
-                    test = f"(({a} := {obj}).__class__ is dict)"
-                    item = f"{a}.get({k})"
-                else:
-                    test = f"(({a} := {obj}).__class__ is list) and 0 <= {k} < len({a})"
-                    item = f"{a}[int({k})]"
-            elif t.kind == "Table":
+                test = (f"(({a} := {obj}).__class__ is dict)" if table
+                        else f"(({a} := {obj}).__class__ is list) and 0 <= {k} < len({a})")
+            elif table:
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
-                item = f"{a}.get({k})"
             else:
                 test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
-                item = f"{a}[int({k})]"
+            item = f"{a}.get({k})" if table else f"{a}[int({k})]"
             if owner is None:
                 return f"({item} if {test} else _index(m, {a}, {k}, {span}))"
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
