@@ -34,7 +34,7 @@ from tgpl.lowering.ir import Program, Rule, Term, expand_or
 
 BAD = "tgpl_bad"
 # The solver's budget per proof: past it the rewrite is not made. Counted in conflicts, not seconds,
-# so that the same game lowers to the same bytes on every machine (five in a row's proof: 14,140).
+# so that the same game lowers to the same bytes on every machine (five in a row's proof: 7,637 in its step).
 CONFLICTS = 300_000
 COMPARED = {"legal": "(R,M)", "goal": "(R,G)", "terminal": "", "next": "(F)", "init": "(F)"}
 
@@ -68,8 +68,10 @@ def same_game(original: Program, rewritten: Program, cells: list[tuple[list[Term
         if optional:
             lines.append(f"tgpl_optional({k}).")
     text = "\n".join(lines) + "\n" + lp_file("induction.lp")
-    for part in ("start", "step"):
-        ctl = clingo.Control(["--warn=none"])
+    for part in ("start", "every", "step"):
+        # choice rules as normal rules: the step's proof for five in a row needs 7,600 conflicts and
+        # 0.6 s this way, against 26,700 and 1.4 s (nothing changes but the search)
+        ctl = clingo.Control(["--warn=none", "--trans-ext=all"])
         ctl.add("base", [], text)
         ctl.ground([("base", []), (part, [])])
         ctl.configuration.solve.solve_limit = str(CONFLICTS)

@@ -179,16 +179,20 @@ def _shape(p: Path) -> tuple:
     """What two paths must share to be merged: all but their conditions, written fluents and bool locals.
 
     Bool locals (flags, tables of flags) merge into formulas; other locals (loop
-    counters, objects found) must be equal, so that they stay concrete.
+    counters, objects found) must be equal, so that they stay concrete. In two parts:
+    the locals (`_stack_shape`) cost the most and are compared only where the rest agrees.
     """
     status = p.status
     if isinstance(status, tuple):
         status = ("return", _freeze(status[1]))
-    stack = tuple(
+    return (status, p.control, p.pending, p.result, tuple(sorted(p.views.items())))
+
+
+def _stack_shape(p: Path) -> tuple:
+    return tuple(
         (f.this.name if f.this else None, tuple(tuple((k, _freeze(v, True)) for k, v in s.items()) for s in f.scopes))
         for f in p.stack
     )
-    return (status, p.control, p.pending, p.result, stack, tuple(sorted(p.views.items())))
 
 
 def _merge_local(vals: list[tuple[object, Formula]]):
@@ -301,9 +305,15 @@ class Executor:
                                      "in more ways than can be merged (a search whose extent depends on the state?)")
         if len(paths) < 2:
             return paths
+        shapes = [_shape(p) for p in paths]
+        alike: dict[tuple, int] = {}
+        for shape in shapes:
+            alike[shape] = alike.get(shape, 0) + 1
+        if len(alike) == len(paths):
+            return paths
         groups: dict[tuple, list[Path]] = {}
-        for p in paths:
-            groups.setdefault(_shape(p), []).append(p)
+        for p, shape in zip(paths, shapes):
+            groups.setdefault((shape, _stack_shape(p)) if alike[shape] > 1 else (shape,), []).append(p)
         if len(groups) == len(paths):
             return paths
         out = []
