@@ -172,6 +172,12 @@ def _never_null(v) -> bool:
 
 def _boolish(v: Choice) -> bool:
     """A bool by cases: a bool fluent's value before the move, null included (see `truth`)."""
+    if v.boolish is None:
+        v.boolish = _bool_cases(v)
+    return v.boolish
+
+
+def _bool_cases(v: Choice) -> bool:
     return all(isinstance(x, bool) or x is None for x, _ in v.cases) and any(isinstance(x, bool) for x, _ in v.cases)
 
 
@@ -978,6 +984,9 @@ class Executor:
         compiled = self.compiled_call(fi, this, given, p)
         if compiled is not None:
             return compiled
+        returns = fi.defn.returns
+        if returns is not None and returns.type is not None and returns.type.name == "number":
+            return None  # numbers are never shared (below): the fresh run would be thrown away
         # What the body returns depends on the control state only if it reads it (player.active(), turn.*):
         # five in a row's MakesFive after either player's claim is one run, not two.
         reads_control, reads_fluents = self._reads(fi.defn)

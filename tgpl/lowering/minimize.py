@@ -20,7 +20,7 @@ disjunction too large to minimize within the budget is returned as it was.
 
 from __future__ import annotations
 
-from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, _exclusive_cell, _exclusive_value, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -270,9 +270,23 @@ def prime_implicants(terms: list[frozenset]) -> list[frozenset] | None:
 
 
 def _contradictory(t: frozenset) -> bool:
-    if not t:
-        return False
-    return conj(*t) is FALSE
+    """Whether conj(*t) is FALSE (a conjunct and its negation, or two values of one cell), without building it:
+    the consensus and the products of `_expand` ask this of every candidate term."""
+    values: dict = {}
+    for p in t:
+        kind = p.kind
+        if kind == "not":
+            if p.parts[0] in t:
+                return True
+        elif kind == "lit":
+            cell = _exclusive_cell(p.key)
+            if cell is not None:
+                value = _exclusive_value(p.key)
+                if values.setdefault(cell, value) != value:
+                    return True
+        elif kind == "and" or p is FALSE:
+            return conj(*t) is FALSE  # never in a term of a normal form; the general case, for safety
+    return False
 
 
 def _absorb(terms: list[frozenset]) -> list[frozenset]:

@@ -459,10 +459,11 @@ class Num:
 class Choice:
     """A value known only by cases: `{value: formula}`, the formulas mutually exclusive."""
 
-    __slots__ = ("cases",)
+    __slots__ = ("cases", "boolish")
 
     def __init__(self, cases: tuple):
         self.cases = cases  # ((value, Formula), ...)
+        self.boolish: bool | None = None  # execute._boolish, kept: paths are compared at every join
 
     def __deepcopy__(self, memo):
         return self
