@@ -106,7 +106,7 @@ class Emitter:
         self._horn_demand: dict[tuple[str, int], set[tuple]] = {}  # compiled calls made: (function, context) -> args
         self._settled: dict[int, Formula] = {}  # formula id -> the formula with constant comparisons decided
         self._constants: dict[CmpLit, bool | None] = {}
-        self._read: dict[tuple, tuple] = {}  # a call's (function, args, cases) -> the views it reads
+        self._read: dict[tuple, tuple] = logic.views_read  # a call's (function, args, cases) -> the views it reads
         self._view_names: dict[int, str] = {}
         self._view_attr: dict[str, str] = {}  # view relation -> the attribute's GDL name
         self._by_term: dict | None = None

@@ -83,6 +83,9 @@ class GameLogic:
     views: list = field(default_factory=list)  # tgpl.lowering.execute.View, by id
     horn: object = None  # tgpl.lowering.horn.HornCompiler: the functions compiled to rules with variables
     horn_contexts: dict = field(default_factory=dict)  # their contexts (Executor.horn_contexts)
+    # a call's (function, args, cases) -> the views it reads: kept here, for every emission of this game
+    # (emit.Emitter._views_read; the check made global is emitted twice, and its calls are many)
+    views_read: dict = field(default_factory=dict)
 
 
 def written_attributes(program) -> set[str]:
