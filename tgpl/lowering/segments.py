@@ -481,7 +481,7 @@ def numeric_part(f: Formula, memo: dict) -> Formula:
 
 @dataclass(frozen=True)
 class _Unknown:
-    """A part of a condition without comparisons, which the numbers cannot decide (one per part)."""
+    """A part of a condition without comparisons, which the numbers cannot decide (`_numeric_part`)."""
 
     formula: int
 
@@ -496,15 +496,20 @@ def _numeric_cases(v, memo: dict):
 
 
 def _numeric_part(f: Formula, memo: dict) -> Formula:
+    """One unknown literal stands for every part without comparisons: `evaluate3` gives them all the same
+    "unknown", so the parts alike but for what they leave unknown are one part (five in a row's counter
+    is written under a condition with a term per move, which then is one term). No part is ever the
+    negation of the unknown literal (a negated unknown part is unknown as a whole), so nothing built
+    from it simplifies to false or true by contradiction."""
     found = memo.get(f.id)
     if found is not None:
         return found
     if f.kind == "lit":
-        r = f if isinstance(f.key, CmpLit) else lit(_Unknown(f.id))
+        r = f if isinstance(f.key, CmpLit) else lit(_Unknown(0))
     elif f.kind in ("not", "and", "or"):
         parts = [_numeric_part(p, memo) for p in f.parts]
         if all(p.kind == "lit" and isinstance(p.key, _Unknown) for p in parts):
-            r = lit(_Unknown(f.id))
+            r = lit(_Unknown(0))
         else:
             r = rebuild(f, parts)
     else:
