@@ -299,7 +299,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             "        f = t.cls.function(name)",
             "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
             "        if p is not False and install is not None:",
-            "            install(_specialized(call, t.cls, p, shape, span))",
+            "            install(_installed(call, t.cls, p, shape, span, poly))",
             "    if p is False:",
             f"        return _call_method(m, t, name, names, ({args}), span)",
         ]
@@ -322,6 +322,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
         "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
+        "_installed": _installed, "poly": {},
     }
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
@@ -407,6 +408,47 @@ def _specialized(generic, cls, plan, shape, span):
     }
     assert all(x is None for x in pad)
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
+    return ns["call"]
+
+
+def _installed(generic, cls, plan, shape, span, poly: dict):
+    """What a method's call site (`_site`) installs once it has bound a call for class `cls`:
+    `_specialized` for the first class; once several classes come to the site (chess's
+    `Reaches`, overridden by every piece), `_polymorphic` for those whose plan is plain (a
+    direct effect, no memo, no player result), the specialized copy of the first one else."""
+    run, pad, entry, rp, memo, fast = plan
+    if fast is not None and not rp and memo is None:
+        poly[cls] = (fast, entry)
+    if len(poly) < 2:
+        return _specialized(generic, cls, plan, shape, span)
+    return _polymorphic(generic, poly, shape, span)
+
+
+def _polymorphic(generic, poly: dict, shape, span):
+    """A method's call site bound for several classes: the effect and stack entry looked up by the
+    target's class in `poly` (one dict lookup instead of going back to the generic site, which
+    binds the other classes and may add them to `poly`)."""
+    n = shape[0]
+    args = "".join(f"a{i}, " for i in range(n))
+    src = (
+        f"def call(m, t, {args}):\n"
+        "    if t.__class__ is _Obj and (p := POLY.get(t.cls)) is not None:\n"
+        "        stack = m.stack\n"
+        "        stack.append(p[1])\n"
+        "        try:\n"
+        f"            return p[0](m, t, {args})\n"
+        "        except _Cancelled:\n"
+        "            return None\n"
+        "        except RecursionError:  # the host's stack ran out: report it as the game's error\n"
+        "            m.error(span, f\"calls nested too deeply (in {p[1][0]}): is the recursion endless?\")\n"
+        "        except OverflowError:\n"
+        "            m.error(span, TOO_LARGE)\n"
+        "        finally:\n"
+        "            stack.pop()\n"
+        f"    return generic(m, t, {args})\n"
+    )
+    ns = {"_Obj": Obj, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE, "POLY": poly, "span": span, "generic": generic}
+    exec(compile(src, f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
 
 
@@ -1135,7 +1177,8 @@ class BlockGenerator:
             obj = self.read_only(e.obj)[0]
             return f"m.length({obj}, {self.const(e.name_span, '_p')})"
         obj = self.expr(e.obj)
-        return self.shared(obj, e.name, e, lambda: self.member(obj, e.name, self.const(e.name_span, "_p")))
+        typed = isinstance(obj_t, ClassType)
+        return self.shared(obj, e.name, e, lambda: self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed))
 
     def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
         """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
@@ -1157,17 +1200,19 @@ class BlockGenerator:
         this read; `owner` names the object and `field` the field (else None, None)."""
         if isinstance(e, ast.Member) and isinstance(self.c.type_of(e.obj), ClassType):
             owner = self.name("_t")
-            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner), owner, e.name
+            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner, typed=True), owner, e.name
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
             owner = self.name("_t")
             return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=owner), owner, e.name
         return self.expr(e), None, None
 
-    def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None) -> str:
+    def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
+               typed: bool = False) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine.
         `known`: `obj` is an object for sure (no class test). `peek`: the name to bind the object
         to, for a list or table that the code only reads (`read_only`): it is read as it is,
-        without the world owning the object first."""
+        without the world owning the object first. `typed`: `obj` is declared as a class, so it
+        holds an object or null (never a list or table, which cannot be a key of the world's table)."""
         a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
         if name == "player" and peek is None and not self.c.player_fields:
             # No object has a field named `player` (no class declares one): an object's first
@@ -1177,6 +1222,16 @@ class BlockGenerator:
             return (f"(({o}[0] if ({o} := W.get({a})) else None) if ({a} := {obj}).__class__ is _Obj"
                     f" else m.get_member({a}, 'player', {span}))")
         self.bound.update("DO")
+        if known or typed:
+            # `obj` is an object or null (its declared type is a class): a null, a fixed object
+            # (not in the world's table) or a missing field read `_M` from the empty dict and go
+            # to the machine, which reads them or raises, as the tests below send them there
+            got = f"D.get(({a} := {obj}), _NO_FIELDS).get({name!r}, _M)"
+            if peek is not None:
+                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+            if name != "player":
+                return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
+                        f" else m.get_member({a}, {name!r}, {span}))")
         test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
         if peek is not None:
             found = f"{test} and ({d} := D.get({a})) is not None and ({b} := {d}.get({name!r}, _M)) is not _M"
@@ -1306,6 +1361,12 @@ class BlockGenerator:
             if other in self.numeric:
                 return f"({other} == {lit})"
             return f"(({a} == {lit}) if (({a} := {other}).__class__ in _S) else _eq({a}, {lit}))"
+        if isinstance(lt, ClassType) and isinstance(rt, ClassType):
+            # both objects or null: `_eq` is identity for them (an object equals only itself)
+            return f"({left} is {right})"
+        if lt == PLAYER and rt == PLAYER:
+            # players are ints (or null, or a float a literal gave): `_SCALARS`, where `==` is `_eq`
+            return f"({left} == {right})"
         if isinstance(lt, ClassType) or isinstance(rt, ClassType):
             return (f"(True if ({a} := {left}) is ({b} := {right})"
                     f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
