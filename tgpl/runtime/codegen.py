@@ -1138,7 +1138,9 @@ class BlockGenerator:
             return _local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
-            return self.shared(_THIS, e.name, e, lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True))
+            plain = scalar(self.c.type_of(e))
+            return self.shared(_THIS, e.name, e,
+                               lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain))
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1177,8 +1179,9 @@ class BlockGenerator:
             obj = self.read_only(e.obj)[0]
             return f"m.length({obj}, {self.const(e.name_span, '_p')})"
         obj = self.expr(e.obj)
-        typed = isinstance(obj_t, ClassType)
-        return self.shared(obj, e.name, e, lambda: self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed))
+        typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
+        return self.shared(obj, e.name, e,
+                           lambda: self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain))
 
     def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
         """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
@@ -1207,12 +1210,14 @@ class BlockGenerator:
         return self.expr(e), None, None
 
     def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
-               typed: bool = False) -> str:
+               typed: bool = False, plain: bool = False) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine.
         `known`: `obj` is an object for sure (no class test). `peek`: the name to bind the object
         to, for a list or table that the code only reads (`read_only`): it is read as it is,
         without the world owning the object first. `typed`: `obj` is declared as a class, so it
-        holds an object or null (never a list or table, which cannot be a key of the world's table)."""
+        holds an object or null (never a list or table, which cannot be a key of the world's table).
+        `plain`: the field is declared with a scalar type (number, bool, string, player, a class),
+        so its value is never a list or table that the world would have to own first."""
         a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
         if name == "player" and peek is None and not self.c.player_fields:
             # No object has a field named `player` (no class declares one): an object's first
@@ -1228,6 +1233,8 @@ class BlockGenerator:
             # to the machine, which reads them or raises, as the tests below send them there
             got = f"D.get(({a} := {obj}), _NO_FIELDS).get({name!r}, _M)"
             if peek is not None:
+                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+            if name != "player" and plain:
                 return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
             if name != "player":
                 return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
@@ -1296,8 +1303,9 @@ class BlockGenerator:
             return f"({-float(operand)!r})"
         return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
 
-    def numbers(self, left: str, right: str) -> tuple[str, str, str]:
+    def numbers(self, left: str, right: str, floats: bool = False) -> tuple[str, str, str]:
         """(left, right, test that both are numbers), each operand evaluated once, left first.
+        `floats`: test that both are floats instead (an int, a player kept in a number, fails).
 
         A number literal (`i < 3`, `i += 1`) is used as it is and not tested: it is a float.
         """
@@ -1307,19 +1315,28 @@ class BlockGenerator:
         lit_left = _is_float_literal(left) or left in self.numeric and lit_right
         a = left if lit_left else self.name("_t")
         b = right if lit_right else self.name("_t")
-        tests = ([] if lit_left else [self.number_test(a, left)]) + ([] if lit_right else [self.number_test(b, right)])
+        tests = (([] if lit_left else [self.number_test(a, left, floats)])
+                 + ([] if lit_right else [self.number_test(b, right, floats)]))
         return a, b, " & ".join(tests) or "True"
 
-    def number_test(self, name: str, code: str) -> str:
-        """`code` bound to `name`, and tested to be a number unless it is a local that only ever
-        holds numbers (`_changed`)."""
-        return f"(({name} := {code}) is not None)" if code in self.numeric else f"(({name} := {code}).__class__ in _N)"
+    def number_test(self, name: str, code: str, floats: bool = False) -> str:
+        """`code` bound to `name`, and tested to be a number (`floats`: a float) unless it is a
+        local that only ever holds numbers (`_changed`), floats all."""
+        if code in self.numeric:
+            return f"(({name} := {code}) is not None)"
+        return f"(({name} := {code}).__class__ {'is float' if floats else 'in _N'})"
 
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
-        a, b, test = self.numbers(left, right)
-        # with a float operand the result is a float already
-        result = f"{a} {op} {b}" if _is_float_literal(a) or _is_float_literal(b) else f"float({a} {op} {b})"
-        return f"({result} if {test} else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
+        fallback = "m.arith({fn}, {op!r}, {a}, {b}, {span})"
+        if _is_float_literal(left) or _is_float_literal(right):  # with a float operand the result is a float
+            a, b, test = self.numbers(left, right)
+            return f"({a} {op} {b} if {test} else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})"
+        # Two floats give a float (numbers-only locals are floats): no float() call in the common
+        # case; an int (a player kept in a number) is a number too, made a float as before
+        a, b, test = self.numbers(left, right, floats=True)
+        numbers = f"({a}.__class__ in _N) & ({b}.__class__ in _N)"
+        return (f"({a} {op} {b} if {test} else float({a} {op} {b}) if {numbers}"
+                f" else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})")
 
     def expr_Binary(self, e: ast.Binary) -> str:
         op = e.op
