@@ -188,9 +188,9 @@ def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
     a, b = Obj(None, 0, "A#0"), Obj(None, 1, "A#1")
     values = [None, 0, 1, 2, 0.0, 1.0, -0.0, 2.5, True, False, "", "1", "x", a, b, [], [1.0], {}, {1.0: 2.0}]
     a_type = ClassType(ClassInfo("A", "class"))
-    # What a value of each declared type can be: two players are ints, null or a float a literal
-    # gave; two objects are objects or null (the generated code relies on it)
-    players, objects = [None, 0, 1, 2, 0.0, 1.0, 2.5], [None, a, b]
+    # What a value of each declared type can be: numbers and players are floats, ints (a player)
+    # or null, strings strings or null, objects objects or null (the generated code relies on it)
+    players, objects = [None, 0, 1, 2, 0.0, 1.0, -0.0, 2.5], [None, a, b]
     for types in [(None, None), (NUMBER, NUMBER), (PLAYER, PLAYER), (STRING, STRING), (PLAYER, NUMBER),
                   (a_type, None), (a_type, a_type)]:
         g = BlockGenerator.__new__(BlockGenerator)
@@ -198,7 +198,9 @@ def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
         g.numeric = set()
         code = g.equal("x", "y", *types)
         ns = dict(_HELPERS, _eq=_equal)
-        domain = players if types == (PLAYER, PLAYER) else objects if types == (a_type, a_type) else values
+        domain = (objects if types == (a_type, a_type)
+                  else [None, "", "1", "x"] if types == (STRING, STRING)
+                  else players if types in ((PLAYER, PLAYER), (NUMBER, NUMBER), (PLAYER, NUMBER)) else values)
         for x, y in itertools.product(domain, domain):
             assert eval(code, ns, {"x": x, "y": y}) is _equal(x, y), (code, x, y)
         for literal in (0.0, 1.0, 2.5, -1.0):  # against a number literal, on either side

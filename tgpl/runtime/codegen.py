@@ -458,6 +458,9 @@ def _reads_only(e: ast.Expr) -> bool:
     return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
 
 
+# Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
+_EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
+
 _BOOL_OPS = frozenset(("==", "!=", "<", ">", "<=", ">=", "&&", "||"))
 
 
@@ -1381,8 +1384,9 @@ class BlockGenerator:
         if isinstance(lt, ClassType) and isinstance(rt, ClassType):
             # both objects or null: `_eq` is identity for them (an object equals only itself)
             return f"({left} is {right})"
-        if lt == PLAYER and rt == PLAYER:
-            # players are ints (or null, or a float a literal gave): `_SCALARS`, where `==` is `_eq`
+        if lt in _EQ_SCALARS and rt in _EQ_SCALARS:
+            # numbers, players (ints, or a float a literal gave) and strings, or null: `_SCALARS`,
+            # where Python's `==` is `_eq`
             return f"({left} == {right})"
         if isinstance(lt, ClassType) or isinstance(rt, ClassType):
             return (f"(True if ({a} := {left}) is ({b} := {right})"
