@@ -411,6 +411,54 @@ def _specialized(generic, cls, plan, shape, span):
     return ns["call"]
 
 
+# Results a frozen machine remembers for `_listing_site`s, per listing: past it, calls are run
+LISTING_BUDGET = 1 << 16
+
+
+def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, serial: int):
+    """A call site (`_site`, held in `holder[0]`, where it installs its specialized copies) whose
+    results are remembered while the machine is frozen (`Machine.listing`, while legal moves are
+    listed), keyed by the site, the target and the values: a filter calling
+    `Draughts.MustJump(side: player)` for each of 36 candidate squares runs it once.
+
+    Nothing can change the world then, so a call with the same target and values gives the same
+    value, as a pure function's does (`_memoized`, the same rules): a call that raises, is
+    cancelled or gives null, a list or a table remembers nothing; a remembered value keeps the
+    loop steps its run counted, counted again at each lookup, and one that would pass the step
+    limit is run instead. Values are keys only of their declared class (1, 1.0 and true are
+    equal keys in Python)."""
+    n = len(shape)
+    args = "".join(f"a{i}, " for i in range(n))
+    head = "t, " if method else ""
+    tests = []
+    for i, t in enumerate(key_types):
+        test = _KEY_TEST.get(t)
+        tests.append(test.format(a=f"a{i}") if test is not None else f"(a{i}.__class__ is _Obj or a{i} is None)")
+    test = " and ".join(tests) or "True"
+    src = (
+        f"def call(m, {head}{args}):\n"
+        f"    if (mm := m.listing) is None or not ({test}):\n"
+        f"        return H[0](m, {head}{args})\n"
+        f"    hit = mm.get(k := (SERIAL, {head}{args}))\n"
+        "    if hit is not None:\n"
+        "        steps = hit[1]\n"
+        "        if not steps:\n"
+        "            return hit[0]\n"
+        "        m.steps += steps\n"
+        "        if m.steps <= m.step_limit:\n"
+        "            return hit[0]\n"
+        "        m.steps -= steps  # past the limit: run it, to raise where the run raises\n"
+        "    before = m.steps\n"
+        f"    r = H[0](m, {head}{args})\n"
+        "    if r is not None and r.__class__ in _P and len(mm) < BUDGET:\n"
+        "        mm[k] = (r, m.steps - before)\n"
+        "    return r\n"
+    )
+    ns = {"H": holder, "SERIAL": serial, "_Obj": Obj, "_P": PLAIN, "BUDGET": LISTING_BUDGET}
+    exec(compile(src, f"<tgpl listing site {serial}>", "exec"), ns)
+    return ns["call"]
+
+
 def _installed(generic, cls, plan, shape, span, poly: dict):
     """What a method's call site (`_site`) installs once it has bound a call for class `cls`:
     `_specialized` for the first class; once several classes come to the site (chess's
@@ -1444,12 +1492,47 @@ class BlockGenerator:
         def install(fn, site=site):
             ns[site] = fn
 
+        listing = self.listing_worth(e, fi)
+        if listing:  # the site runs inside a wrapper that remembers its results while frozen
+            holder: list = [None]
+
+            def install(fn, holder=holder):  # noqa: F811
+                holder[0] = fn
+
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
+            if listing:
+                holder[0] = ns[site]
+                ns[site] = _listing_site(holder, False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
         ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
+        if listing:
+            holder[0] = ns[site]
+            ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
+
+    def listing_worth(self, e: ast.Call, fi: FunctionInfo) -> bool:
+        """Whether call `e` of `fi` is remembered while legal moves are listed (`_listing_site`):
+        its target and arguments name no local, input or event (only `this`, its fields, global
+        objects and literals: the same for every candidate a filter tries), they call nothing,
+        and some function it may run costs more than a lookup (`Purity.worth`) and is not
+        remembered already (a pure function's memo outlives the listing)."""
+        purity = self.c.purity
+        if purity is None:
+            return False
+        parts = [a.value for a in e.args]
+        if isinstance(e.callee, ast.Member):
+            parts.append(e.callee.obj)
+        for part in parts:
+            for n in ast.walk(part):
+                if isinstance(n, (ast.Call, ast.Assign, ast.New)):
+                    return False
+                if isinstance(n, ast.Name) and (n.name == "event" or self.layout.lookup(n.name) is not None):
+                    return False
+        targets = purity.by_name.get(fi.name, [fi]) if fi.owner is not None else [fi]
+        return any(t.defn.effect is not None and id(t.defn) not in purity.memoized
+                   and purity.worth(t.defn.effect.body) for t in targets)
 
     def namespace_call(self, e: ast.Call, sig: Signature, span: str) -> str | None:
         """`player.active()`, `turn.pass(...)`... inline, as Compiler._namespace_call runs them;

@@ -75,11 +75,15 @@ class Machine:
         # choices used before it); `resuming`: this segment starts at such an entry.
         self.entry: tuple[World, int] | None = None
         self.resuming = False
+        self.listing: dict | None = None  # while frozen: `codegen._listing_site`'s results
 
     def freeze(self) -> None:
         """Read-only from now on: for requires, triggers and filters while legal moves are listed."""
         self.frozen = True
         self.readable = self.world.everyone()
+        # Results of calls whose arguments do not depend on the candidate, remembered while
+        # the world cannot change (`codegen._listing_site`)
+        self.listing = {}
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
