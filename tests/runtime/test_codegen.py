@@ -207,3 +207,28 @@ def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
             for code in (g.equal("x", repr(literal), *types), g.equal(repr(literal), "x", *types)):
                 for x in values:
                     assert eval(code, ns, {"x": x}) is _equal(x, literal), (code, x)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("for (number i = 0; i < 3; i += 1) { player p = i; player q = p + 1; player r = p - 2; player s = 1 + p;"
+     " player t = -1 + p; player u = p + 0.5; player w = p - 7; log(\"\" + q + r + s + t + u + w); }",
+     (["111202", "222010", "000121"], None)),
+    ("player p = null; player q = p + 1;", ([], "'+' of null and 1 | setup")),
+])
+def test_generated_player_arithmetic_with_a_literal_agrees_with_the_machines(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    results = []
+    for generate in (True, False):
+        path = tmp_path / f"p{int(generate)}.tgpl"
+        path.write_text('game "t"; players 3;\n' + src, encoding="utf-8")
+        monkeypatch.setattr(compiler, "GENERATE", generate)
+        program = load_program(path)
+        assert program.ok, program.diagnostics
+        game = Game(program, compiler.compile_program(program))
+        from tgpl.runtime.errors import TGPLRuntimeError
+
+        try:
+            results.append((game.initial_state(0).log, None))
+        except TGPLRuntimeError as e:
+            results.append(([], e.message + " | " + " < ".join(f.what for f in e.stack)))
+    assert results[0] == results[1] == expected

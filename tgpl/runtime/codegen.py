@@ -570,6 +570,18 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "W": "    W = m.world.owners\n"}
 
 
+def _preamble(bound: set[str]) -> str:
+    """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
+    its tables are (every call of a function runs this)."""
+    tables = [name for name in ("D", "G", "W") if name in bound]
+    if len(tables) < 2:
+        return "".join(_BINDINGS[name] for name in sorted(bound))
+    out = "    _w = m.world\n"
+    for name in sorted(bound):
+        out += _BINDINGS[name].replace("m.world.", "_w.") if name in tables else _BINDINGS[name]
+    return out
+
+
 # A local: `v[slot]` in the spellings that take the locals as a list, `l<slot>` in a function's
 # fast spelling (`generate`), where they are Python's own.
 _LOCAL_RE = re.compile("\x00L(\\d+)\x00")
@@ -641,7 +653,7 @@ _HELPERS = {
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
@@ -690,7 +702,7 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        preamble = _preamble(self.bound)
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -732,7 +744,7 @@ class BlockGenerator:
         if self.closures:
             return None
         test = value if _is_bool(e) else f"({value}) is True"
-        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        preamble = _preamble(self.bound)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
@@ -1410,7 +1422,16 @@ class BlockGenerator:
         span = self.const(e.span, "_p")
         fn = self.const(self.arith[op], "_f")
         if result_t == PLAYER:
-            return f"_as_player(m.arith({fn}, {op!r}, {left}, {right}, {span}), m.players)"
+            general = "_as_player(m.arith({fn}, {op!r}, {a}, {b}, {span}), m.players)"
+            if op in ("+", "-") and (_is_float_literal(left) or _is_float_literal(right)):
+                # `player.active() + 1`: a player (an int) and a number literal give a finite
+                # float, as Machine.arith would, mapped onto the players; anything else goes there
+                a = left if _is_float_literal(left) else self.name("_t")
+                b = right if _is_float_literal(right) else self.name("_t")
+                x, code = (a, left) if a != left else (b, right)
+                return (f"(_to_player({a} {op} {b}, m.players) if ({x} := {code}).__class__ is int"
+                        f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
+            return general.format(fn=fn, op=op, a=left, b=right, span=span)
         if op in _COMPARE:
             a, b, test = self.numbers(left, right)
             return f"({a} {op} {b} if {test} else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
