@@ -103,6 +103,7 @@ class Game:
         # an object its mover picks: a move names them only (`Move` is world-independent), so
         # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
         self.moves: dict[tuple, Move] = {}
+        self.actions: dict[tuple, object] = {}  # (class, name) -> the action a move names (`_play`)
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -336,7 +337,9 @@ def _object(world: World, name: str) -> Obj:
 
 def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     obj = _object(world, move.obj)
-    ra = obj.cls.find_action(move.action)
+    ra = game.actions.get((obj.cls, move.action), _UNFOUND)
+    if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
+        ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
     given = {name: _resolve(world, v) for name, v in move.inputs}
     event = _choice_event(game, world.control.player)
     m.play(obj, ra, given, event)
@@ -362,6 +365,7 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
+_UNFOUND = object()
 MOVE_CACHE = 1 << 17
 
 
