@@ -567,13 +567,16 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 # table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
 # others go through Machine.get_member), global objects from `G`, owners from `W`.
 _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n",
-             "W": "    W = m.world.owners\n"}
+             "W": "    W = m.world.owners\n",
+             # the memo of fixed expressions: None while setup runs, made when it returns, so a
+             # block sees one or the other from start to end (setup's own block: None)
+             "MM": "    MM = m.world.memo\n"}
 
 
 def _preamble(bound: set[str]) -> str:
     """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
     its tables are (every call of a function runs this)."""
-    tables = [name for name in ("D", "G", "W") if name in bound]
+    tables = [name for name in ("D", "G", "MM", "W") if name in bound]
     if len(tables) < 2:
         return "".join(_BINDINGS[name] for name in sorted(bound))
     out = "    _w = m.world\n"
@@ -1175,7 +1178,8 @@ class BlockGenerator:
             tests += " and " + (test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
         k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
-        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := m.world.memo) is not None{tests}"
+        self.bound.add("MM")
+        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := MM) is not None{tests}"
                 f" and ({h} := {mm}[{idx}].get(({k} := {key}))) is not None{charge}"
                 f" else _fx_store({mm}, {idx}, {k}, m, m.steps, {inner}))")
 

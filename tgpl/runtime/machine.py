@@ -370,12 +370,19 @@ class Machine:
         return True
 
     def trigger_holds(self, ra: RAction, event: Obj, frame: Frame) -> bool:
-        for c in event.cls.ancestors():
-            code = ra.triggers.get(c.name)
-            if code is not None:
-                r = code(frame)
-                return isinstance(r, Returned) and r.value is True
-        return False
+        """Whether `ra`'s trigger for the event's class (or its nearest base) holds; which trigger
+        that is is found once per action and event class (listing moves asks it for every action)."""
+        by_class = ra.__dict__.get("_trigger_by")
+        if by_class is None:
+            by_class = ra.__dict__["_trigger_by"] = {}
+        code = by_class.get(event.cls, _UNSET)
+        if code is _UNSET:
+            code = by_class[event.cls] = next(
+                (ra.triggers[c.name] for c in event.cls.ancestors() if ra.triggers.get(c.name) is not None), None)
+        if code is None:
+            return False
+        r = code(frame)
+        return r.__class__ is Returned and r.value is True
 
     # ----------------------------------------------------------- built-ins
     def read_only(self, span: Span | None, what: str):
@@ -763,6 +770,7 @@ def _collections_of(world: World) -> set[int]:
     return found
 
 
+_UNSET = object()  # not looked up yet
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 
