@@ -232,3 +232,72 @@ def test_generated_player_arithmetic_with_a_literal_agrees_with_the_machines(tmp
         except TGPLRuntimeError as e:
             results.append(([], e.message + " | " + " < ".join(f.what for f in e.stack)))
     assert results[0] == results[1] == expected
+
+
+INLINED = """
+tile Cell { Seat Owner = null; }
+class Seat { }
+board B { group G { geometry square; grid { Cell, Cell, Cell; } } }
+global class GameState { B Board = null; }
+function Same
+{
+    function input Cell a;
+    function input Cell b;
+    returns Seat;
+    effect { if (a.Owner != null && a.Owner == b.Owner) { return a.Owner; } return null; }
+}
+function Either { function input Cell a; function input Cell b; returns bool; effect { return a.Owner != null || !(b.Owner == null); } }
+setup
+{
+    GameState.Board = new B();
+    Seat s = new Seat();
+    Cell c0 = GameState.Board.G[0][0] as Cell;
+    Cell c1 = GameState.Board.G[1][0] as Cell;
+    Seat got = null;
+    bool any = false;
+    got = Same(a: c0, b: c1);
+    any = Either(a: c0, b: c1);
+    log("" + (got == null) + " " + any);
+    c0.Owner = s;
+    got = Same(a: c0, b: c1);
+    any = Either(a: c1, b: c0);
+    log("" + (got == null) + " " + any);
+    c1.Owner = s;
+    got = Same(a: c0, b: c1);
+    log("" + (got == s));
+    LAST
+    winner 0;
+}
+"""
+
+
+@pytest.mark.parametrize("last, expected", [
+    ("", (["true false", "true true", "true"], None)),
+    # a null argument: the inlined body gives up and the call raises, inside the function
+    ("got = Same(a: c0, b: null);", ([], "cannot read 'Owner' of null | setup < function Same")),
+    ("got = Same(a: null, b: c1);", ([], "cannot read 'Owner' of null | setup < function Same")),
+])
+def test_an_inlined_function_agrees_with_its_call(tmp_path, monkeypatch, last, expected):
+    src = INLINED.replace("LAST", last)
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected
+
+
+def test_tris_inlines_its_win_check(tmp_path, monkeypatch):
+    from tgpl.runtime import codegen
+
+    made = []
+    inlined = codegen.BlockGenerator.inlined
+
+    def spy(self, e, target, depth):
+        done = inlined(self, e, target, depth)
+        if done:
+            made.append(e.callee.name)
+        return done
+
+    monkeypatch.setattr(codegen.BlockGenerator, "inlined", spy)
+    from tgpl.runtime import load_game
+
+    load_game(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl")
+    assert made == ["WinCheck"] * 4

@@ -75,6 +75,14 @@ def _bad_condition(m, value, span):
     m.error(span, f"the condition is {show(value)}, not a bool")
 
 
+class _Miss(Exception):
+    """An inlined function's body met what only the call can handle (`BlockGenerator.inlined`)."""
+
+
+def _miss():
+    raise _Miss
+
+
 def _as_player(value, players):
     return None if value is None else to_player(value, players)
 
@@ -656,7 +664,7 @@ _HELPERS = {
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_to_player": to_player, "_Miss": _Miss, "_miss": _miss, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
@@ -993,6 +1001,8 @@ class BlockGenerator:
         target_t = self.c.type_of(target)
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
+        if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
+            return
         if e.op == "=":
             value = self.value(e.value, target_t)
         else:
@@ -1536,6 +1546,98 @@ class BlockGenerator:
             holder[0] = ns[site]
             ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
+
+    def inlined(self, e: ast.Expr, target: str, depth: int) -> bool:
+        """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
+        only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
+        move. The arguments are evaluated first, in order, as the call evaluates them; the body
+        reads each field from the world's table and gives up (`_Miss`) on anything else (a null, a
+        fixed object, a missing field), when the call is made as usual, from the start: the body
+        changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
+        emitted) for any other statement."""
+        if not isinstance(e, ast.Call) or not isinstance(e.callee, ast.Name):
+            return False
+        callee_t = self.c.types.get(id(e.callee))
+        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
+            return False
+        fi = callee_t.target
+        if not isinstance(fi, FunctionInfo) or fi.owner is not None:
+            return False
+        rf = self.c.functions.get(id(fi))
+        names = tuple(i.name for i in fi.defn.inputs)
+        if (rf is None or rf.memo is not None or rf.returns_player or rf.effect is None
+                or tuple(a.name for a in e.args) != names):
+            return False
+        temps = {n: self.name("_i") for n in names}
+        body = self.inline_body(fi, temps)
+        if body is None:
+            return False
+        params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
+        for a in e.args:  # in the call's order, as the call site would get them
+            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
+        site = self.name("_cs")
+        ns = self.ns
+
+        def install(fn, site=site):
+            ns[site] = fn
+
+        key_types = tuple(params.get(n) for n in names)
+        ns[site] = _site(None, rf, names, key_types, e.span, install)
+        self.bound.add("D")
+        self.emit(depth, "try:")
+        self.emit(depth + 1, f"{target} = {body}")
+        self.emit(depth, "except _Miss:")
+        self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
+        return True
+
+    def inline_body(self, fi: FunctionInfo, temps: dict[str, str]) -> str | None:
+        """The body of `fi` as one Python expression over `temps` (its inputs' values), when it is
+        `return X;` or `if (C) { return X; } return Y;` and its expressions are made only of its
+        object inputs, null, their fields declared as objects or scalars (not `player`), `==` and
+        `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
+        which gives up (`_miss`). None for any other body."""
+        body = fi.defn.effect.body.body if fi.defn.effect is not None else []
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            return self.inline_expr(body[0].value, temps)
+        if (len(body) == 2 and isinstance(body[0], ast.If) and body[0].orelse is None
+                and len(body[0].then.body) == 1 and isinstance(body[0].then.body[0], ast.Return)
+                and body[0].then.body[0].value is not None
+                and isinstance(body[1], ast.Return) and body[1].value is not None):
+            c = self.inline_expr(body[0].cond, temps)
+            x = self.inline_expr(body[0].then.body[0].value, temps)
+            y = self.inline_expr(body[1].value, temps)
+            if c is None or x is None or y is None:
+                return None
+            return f"({x} if {c} else {y})"
+        return None
+
+    def inline_expr(self, e: ast.Expr, temps: dict[str, str]) -> str | None:
+        """`inline_body`'s expressions, or None."""
+        if isinstance(e, ast.NullLit):
+            return "None"
+        if isinstance(e, ast.Name):
+            return temps.get(e.name) if isinstance(self.c.type_of(e), ClassType) else None
+        if isinstance(e, ast.Member):
+            if (not isinstance(e.obj, ast.Name) or e.obj.name not in temps or e.name == "player"
+                    or not isinstance(self.c.type_of(e.obj), ClassType) or not scalar(self.c.type_of(e))):
+                return None
+            v = self.name("_t")
+            return f"({v} if ({v} := D.get({temps[e.obj.name]}, _NO_FIELDS).get({e.name!r}, _M)) is not _M else _miss())"
+        if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
+            inner = self.inline_expr(e.operand, temps)
+            return None if inner is None else f"(not {inner})"
+        if isinstance(e, ast.Binary) and e.op in ("&&", "||") and _is_bool(e.left) and _is_bool(e.right):
+            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
+            return None if a is None or b is None else f"({a} {'and' if e.op == '&&' else 'or'} {b})"
+        if isinstance(e, ast.Binary) and e.op in ("==", "!="):
+            for side in (e.left, e.right):
+                if not (isinstance(side, ast.NullLit) or isinstance(self.c.type_of(side), ClassType)):
+                    return None
+            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
+            if a is None or b is None:
+                return None
+            return f"({a} is {b})" if e.op == "==" else f"({a} is not {b})"
+        return None
 
     def listing_worth(self, e: ast.Call, fi: FunctionInfo) -> bool:
         """Whether call `e` of `fi` is remembered while legal moves are listed (`_listing_site`):
