@@ -187,16 +187,117 @@ def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
 
     a, b = Obj(None, 0, "A#0"), Obj(None, 1, "A#1")
     values = [None, 0, 1, 2, 0.0, 1.0, -0.0, 2.5, True, False, "", "1", "x", a, b, [], [1.0], {}, {1.0: 2.0}]
+    a_type = ClassType(ClassInfo("A", "class"))
+    # What a value of each declared type can be: numbers and players are floats, ints (a player)
+    # or null, strings strings or null, objects objects or null (the generated code relies on it)
+    players, objects = [None, 0, 1, 2, 0.0, 1.0, -0.0, 2.5], [None, a, b]
     for types in [(None, None), (NUMBER, NUMBER), (PLAYER, PLAYER), (STRING, STRING), (PLAYER, NUMBER),
-                  (ClassType(ClassInfo("A", "class")), None)]:
+                  (a_type, None), (a_type, a_type)]:
         g = BlockGenerator.__new__(BlockGenerator)
         g.counter = 0
         g.numeric = set()
         code = g.equal("x", "y", *types)
         ns = dict(_HELPERS, _eq=_equal)
-        for x, y in itertools.product(values, values):
+        domain = (objects if types == (a_type, a_type)
+                  else [None, "", "1", "x"] if types == (STRING, STRING)
+                  else players if types in ((PLAYER, PLAYER), (NUMBER, NUMBER), (PLAYER, NUMBER)) else values)
+        for x, y in itertools.product(domain, domain):
             assert eval(code, ns, {"x": x, "y": y}) is _equal(x, y), (code, x, y)
         for literal in (0.0, 1.0, 2.5, -1.0):  # against a number literal, on either side
             for code in (g.equal("x", repr(literal), *types), g.equal(repr(literal), "x", *types)):
                 for x in values:
                     assert eval(code, ns, {"x": x}) is _equal(x, literal), (code, x)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("for (number i = 0; i < 3; i += 1) { player p = i; player q = p + 1; player r = p - 2; player s = 1 + p;"
+     " player t = -1 + p; player u = p + 0.5; player w = p - 7; log(\"\" + q + r + s + t + u + w); }",
+     (["111202", "222010", "000121"], None)),
+    ("player p = null; player q = p + 1;", ([], "'+' of null and 1 | setup")),
+])
+def test_generated_player_arithmetic_with_a_literal_agrees_with_the_machines(tmp_path, monkeypatch, body, expected):
+    src = "setup { " + body + " winner 0; }\n"
+    results = []
+    for generate in (True, False):
+        path = tmp_path / f"p{int(generate)}.tgpl"
+        path.write_text('game "t"; players 3;\n' + src, encoding="utf-8")
+        monkeypatch.setattr(compiler, "GENERATE", generate)
+        program = load_program(path)
+        assert program.ok, program.diagnostics
+        game = Game(program, compiler.compile_program(program))
+        from tgpl.runtime.errors import TGPLRuntimeError
+
+        try:
+            results.append((game.initial_state(0).log, None))
+        except TGPLRuntimeError as e:
+            results.append(([], e.message + " | " + " < ".join(f.what for f in e.stack)))
+    assert results[0] == results[1] == expected
+
+
+INLINED = """
+tile Cell { Seat Owner = null; }
+class Seat { }
+board B { group G { geometry square; grid { Cell, Cell, Cell; } } }
+global class GameState { B Board = null; }
+function Same
+{
+    function input Cell a;
+    function input Cell b;
+    returns Seat;
+    effect { if (a.Owner != null && a.Owner == b.Owner) { return a.Owner; } return null; }
+}
+function Either { function input Cell a; function input Cell b; returns bool; effect { return a.Owner != null || !(b.Owner == null); } }
+setup
+{
+    GameState.Board = new B();
+    Seat s = new Seat();
+    Cell c0 = GameState.Board.G[0][0] as Cell;
+    Cell c1 = GameState.Board.G[1][0] as Cell;
+    Seat got = null;
+    bool any = false;
+    got = Same(a: c0, b: c1);
+    any = Either(a: c0, b: c1);
+    log("" + (got == null) + " " + any);
+    c0.Owner = s;
+    got = Same(a: c0, b: c1);
+    any = Either(a: c1, b: c0);
+    log("" + (got == null) + " " + any);
+    c1.Owner = s;
+    got = Same(a: c0, b: c1);
+    log("" + (got == s));
+    LAST
+    winner 0;
+}
+"""
+
+
+@pytest.mark.parametrize("last, expected", [
+    ("", (["true false", "true true", "true"], None)),
+    # a null argument: the inlined body gives up and the call raises, inside the function
+    ("got = Same(a: c0, b: null);", ([], "cannot read 'Owner' of null | setup < function Same")),
+    ("got = Same(a: null, b: c1);", ([], "cannot read 'Owner' of null | setup < function Same")),
+])
+def test_an_inlined_function_agrees_with_its_call(tmp_path, monkeypatch, last, expected):
+    src = INLINED.replace("LAST", last)
+    generated = outcome(tmp_path, src, True, monkeypatch)
+    assert generated == outcome(tmp_path, src, False, monkeypatch)
+    assert generated == expected
+
+
+def test_tris_inlines_its_win_check(tmp_path, monkeypatch):
+    from tgpl.runtime import codegen
+
+    made = []
+    inlined = codegen.BlockGenerator.inlined
+
+    def spy(self, e, target, depth):
+        done = inlined(self, e, target, depth)
+        if done:
+            made.append(e.callee.name)
+        return done
+
+    monkeypatch.setattr(codegen.BlockGenerator, "inlined", spy)
+    from tgpl.runtime import load_game
+
+    load_game(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl")
+    assert made == ["WinCheck"] * 4

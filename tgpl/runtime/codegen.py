@@ -75,6 +75,14 @@ def _bad_condition(m, value, span):
     m.error(span, f"the condition is {show(value)}, not a bool")
 
 
+class _Miss(Exception):
+    """An inlined function's body met what only the call can handle (`BlockGenerator.inlined`)."""
+
+
+def _miss():
+    raise _Miss
+
+
 def _as_player(value, players):
     return None if value is None else to_player(value, players)
 
@@ -299,7 +307,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             "        f = t.cls.function(name)",
             "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
             "        if p is not False and install is not None:",
-            "            install(_specialized(call, t.cls, p, shape, span))",
+            "            install(_installed(call, t.cls, p, shape, span, poly))",
             "    if p is False:",
             f"        return _call_method(m, t, name, names, ({args}), span)",
         ]
@@ -322,6 +330,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
         "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
+        "_installed": _installed, "poly": {},
     }
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
@@ -410,11 +419,103 @@ def _specialized(generic, cls, plan, shape, span):
     return ns["call"]
 
 
+# Results a frozen machine remembers for `_listing_site`s, per listing: past it, calls are run
+LISTING_BUDGET = 1 << 16
+
+
+def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, serial: int):
+    """A call site (`_site`, held in `holder[0]`, where it installs its specialized copies) whose
+    results are remembered while the machine is frozen (`Machine.listing`, while legal moves are
+    listed), keyed by the site, the target and the values: a filter calling
+    `Draughts.MustJump(side: player)` for each of 36 candidate squares runs it once.
+
+    Nothing can change the world then, so a call with the same target and values gives the same
+    value, as a pure function's does (`_memoized`, the same rules): a call that raises, is
+    cancelled or gives null, a list or a table remembers nothing; a remembered value keeps the
+    loop steps its run counted, counted again at each lookup, and one that would pass the step
+    limit is run instead. Values are keys only of their declared class (1, 1.0 and true are
+    equal keys in Python)."""
+    n = len(shape)
+    args = "".join(f"a{i}, " for i in range(n))
+    head = "t, " if method else ""
+    tests = []
+    for i, t in enumerate(key_types):
+        test = _KEY_TEST.get(t)
+        tests.append(test.format(a=f"a{i}") if test is not None else f"(a{i}.__class__ is _Obj or a{i} is None)")
+    test = " and ".join(tests) or "True"
+    src = (
+        f"def call(m, {head}{args}):\n"
+        f"    if (mm := m.listing) is None or not ({test}):\n"
+        f"        return H[0](m, {head}{args})\n"
+        f"    hit = mm.get(k := (SERIAL, {head}{args}))\n"
+        "    if hit is not None:\n"
+        "        steps = hit[1]\n"
+        "        if not steps:\n"
+        "            return hit[0]\n"
+        "        m.steps += steps\n"
+        "        if m.steps <= m.step_limit:\n"
+        "            return hit[0]\n"
+        "        m.steps -= steps  # past the limit: run it, to raise where the run raises\n"
+        "    before = m.steps\n"
+        f"    r = H[0](m, {head}{args})\n"
+        "    if r is not None and r.__class__ in _P and len(mm) < BUDGET:\n"
+        "        mm[k] = (r, m.steps - before)\n"
+        "    return r\n"
+    )
+    ns = {"H": holder, "SERIAL": serial, "_Obj": Obj, "_P": PLAIN, "BUDGET": LISTING_BUDGET}
+    exec(compile(src, f"<tgpl listing site {serial}>", "exec"), ns)
+    return ns["call"]
+
+
+def _installed(generic, cls, plan, shape, span, poly: dict):
+    """What a method's call site (`_site`) installs once it has bound a call for class `cls`:
+    `_specialized` for the first class; once several classes come to the site (chess's
+    `Reaches`, overridden by every piece), `_polymorphic` for those whose plan is plain (a
+    direct effect, no memo, no player result), the specialized copy of the first one else."""
+    run, pad, entry, rp, memo, fast = plan
+    if fast is not None and not rp and memo is None:
+        poly[cls] = (fast, entry)
+    if len(poly) < 2:
+        return _specialized(generic, cls, plan, shape, span)
+    return _polymorphic(generic, poly, shape, span)
+
+
+def _polymorphic(generic, poly: dict, shape, span):
+    """A method's call site bound for several classes: the effect and stack entry looked up by the
+    target's class in `poly` (one dict lookup instead of going back to the generic site, which
+    binds the other classes and may add them to `poly`)."""
+    n = shape[0]
+    args = "".join(f"a{i}, " for i in range(n))
+    src = (
+        f"def call(m, t, {args}):\n"
+        "    if t.__class__ is _Obj and (p := POLY.get(t.cls)) is not None:\n"
+        "        stack = m.stack\n"
+        "        stack.append(p[1])\n"
+        "        try:\n"
+        f"            return p[0](m, t, {args})\n"
+        "        except _Cancelled:\n"
+        "            return None\n"
+        "        except RecursionError:  # the host's stack ran out: report it as the game's error\n"
+        "            m.error(span, f\"calls nested too deeply (in {p[1][0]}): is the recursion endless?\")\n"
+        "        except OverflowError:\n"
+        "            m.error(span, TOO_LARGE)\n"
+        "        finally:\n"
+        "            stack.pop()\n"
+        f"    return generic(m, t, {args})\n"
+    )
+    ns = {"_Obj": Obj, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE, "POLY": poly, "span": span, "generic": generic}
+    exec(compile(src, f"<tgpl call site {span}>", "exec"), ns)
+    return ns["call"]
+
+
 def _reads_only(e: ast.Expr) -> bool:
     """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
     creates nothing."""
     return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
 
+
+# Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
+_EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
 _BOOL_OPS = frozenset(("==", "!=", "<", ">", "<=", ">=", "&&", "||"))
 
@@ -474,7 +575,22 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 # table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
 # others go through Machine.get_member), global objects from `G`, owners from `W`.
 _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n",
-             "W": "    W = m.world.owners\n"}
+             "W": "    W = m.world.owners\n",
+             # the memo of fixed expressions: None while setup runs, made when it returns, so a
+             # block sees one or the other from start to end (setup's own block: None)
+             "MM": "    MM = m.world.memo\n"}
+
+
+def _preamble(bound: set[str]) -> str:
+    """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
+    its tables are (every call of a function runs this)."""
+    tables = [name for name in ("D", "G", "MM", "W") if name in bound]
+    if len(tables) < 2:
+        return "".join(_BINDINGS[name] for name in sorted(bound))
+    out = "    _w = m.world\n"
+    for name in sorted(bound):
+        out += _BINDINGS[name].replace("m.world.", "_w.") if name in tables else _BINDINGS[name]
+    return out
 
 
 # A local: `v[slot]` in the spellings that take the locals as a list, `l<slot>` in a function's
@@ -548,7 +664,7 @@ _HELPERS = {
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_to_player": to_player, "_Miss": _Miss, "_miss": _miss, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
@@ -597,7 +713,7 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        preamble = _preamble(self.bound)
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -639,7 +755,7 @@ class BlockGenerator:
         if self.closures:
             return None
         test = value if _is_bool(e) else f"({value}) is True"
-        preamble = "".join(_BINDINGS[name] for name in sorted(self.bound))
+        preamble = _preamble(self.bound)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
@@ -885,6 +1001,8 @@ class BlockGenerator:
         target_t = self.c.type_of(target)
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
+        if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
+            return
         if e.op == "=":
             value = self.value(e.value, target_t)
         else:
@@ -1070,7 +1188,8 @@ class BlockGenerator:
             tests += " and " + (test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
         k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
-        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := m.world.memo) is not None{tests}"
+        self.bound.add("MM")
+        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := MM) is not None{tests}"
                 f" and ({h} := {mm}[{idx}].get(({k} := {key}))) is not None{charge}"
                 f" else _fx_store({mm}, {idx}, {k}, m, m.steps, {inner}))")
 
@@ -1096,7 +1215,9 @@ class BlockGenerator:
             return _local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
-            return self.shared(_THIS, e.name, e, lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True))
+            plain = scalar(self.c.type_of(e))
+            return self.shared(_THIS, e.name, e,
+                               lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain))
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1135,7 +1256,9 @@ class BlockGenerator:
             obj = self.read_only(e.obj)[0]
             return f"m.length({obj}, {self.const(e.name_span, '_p')})"
         obj = self.expr(e.obj)
-        return self.shared(obj, e.name, e, lambda: self.member(obj, e.name, self.const(e.name_span, "_p")))
+        typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
+        return self.shared(obj, e.name, e,
+                           lambda: self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain))
 
     def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
         """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
@@ -1157,17 +1280,21 @@ class BlockGenerator:
         this read; `owner` names the object and `field` the field (else None, None)."""
         if isinstance(e, ast.Member) and isinstance(self.c.type_of(e.obj), ClassType):
             owner = self.name("_t")
-            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner), owner, e.name
+            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner, typed=True), owner, e.name
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
             owner = self.name("_t")
             return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=owner), owner, e.name
         return self.expr(e), None, None
 
-    def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None) -> str:
+    def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
+               typed: bool = False, plain: bool = False) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine.
         `known`: `obj` is an object for sure (no class test). `peek`: the name to bind the object
         to, for a list or table that the code only reads (`read_only`): it is read as it is,
-        without the world owning the object first."""
+        without the world owning the object first. `typed`: `obj` is declared as a class, so it
+        holds an object or null (never a list or table, which cannot be a key of the world's table).
+        `plain`: the field is declared with a scalar type (number, bool, string, player, a class),
+        so its value is never a list or table that the world would have to own first."""
         a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
         if name == "player" and peek is None and not self.c.player_fields:
             # No object has a field named `player` (no class declares one): an object's first
@@ -1177,6 +1304,18 @@ class BlockGenerator:
             return (f"(({o}[0] if ({o} := W.get({a})) else None) if ({a} := {obj}).__class__ is _Obj"
                     f" else m.get_member({a}, 'player', {span}))")
         self.bound.update("DO")
+        if known or typed:
+            # `obj` is an object or null (its declared type is a class): a null, a fixed object
+            # (not in the world's table) or a missing field read `_M` from the empty dict and go
+            # to the machine, which reads them or raises, as the tests below send them there
+            got = f"D.get(({a} := {obj}), _NO_FIELDS).get({name!r}, _M)"
+            if peek is not None:
+                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+            if name != "player" and plain:
+                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+            if name != "player":
+                return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
+                        f" else m.get_member({a}, {name!r}, {span}))")
         test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
         if peek is not None:
             found = f"{test} and ({d} := D.get({a})) is not None and ({b} := {d}.get({name!r}, _M)) is not _M"
@@ -1241,8 +1380,9 @@ class BlockGenerator:
             return f"({-float(operand)!r})"
         return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
 
-    def numbers(self, left: str, right: str) -> tuple[str, str, str]:
+    def numbers(self, left: str, right: str, floats: bool = False) -> tuple[str, str, str]:
         """(left, right, test that both are numbers), each operand evaluated once, left first.
+        `floats`: test that both are floats instead (an int, a player kept in a number, fails).
 
         A number literal (`i < 3`, `i += 1`) is used as it is and not tested: it is a float.
         """
@@ -1252,19 +1392,28 @@ class BlockGenerator:
         lit_left = _is_float_literal(left) or left in self.numeric and lit_right
         a = left if lit_left else self.name("_t")
         b = right if lit_right else self.name("_t")
-        tests = ([] if lit_left else [self.number_test(a, left)]) + ([] if lit_right else [self.number_test(b, right)])
+        tests = (([] if lit_left else [self.number_test(a, left, floats)])
+                 + ([] if lit_right else [self.number_test(b, right, floats)]))
         return a, b, " & ".join(tests) or "True"
 
-    def number_test(self, name: str, code: str) -> str:
-        """`code` bound to `name`, and tested to be a number unless it is a local that only ever
-        holds numbers (`_changed`)."""
-        return f"(({name} := {code}) is not None)" if code in self.numeric else f"(({name} := {code}).__class__ in _N)"
+    def number_test(self, name: str, code: str, floats: bool = False) -> str:
+        """`code` bound to `name`, and tested to be a number (`floats`: a float) unless it is a
+        local that only ever holds numbers (`_changed`), floats all."""
+        if code in self.numeric:
+            return f"(({name} := {code}) is not None)"
+        return f"(({name} := {code}).__class__ {'is float' if floats else 'in _N'})"
 
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
-        a, b, test = self.numbers(left, right)
-        # with a float operand the result is a float already
-        result = f"{a} {op} {b}" if _is_float_literal(a) or _is_float_literal(b) else f"float({a} {op} {b})"
-        return f"({result} if {test} else m.arith({fn}, {op!r}, {a}, {b}, {span}))"
+        fallback = "m.arith({fn}, {op!r}, {a}, {b}, {span})"
+        if _is_float_literal(left) or _is_float_literal(right):  # with a float operand the result is a float
+            a, b, test = self.numbers(left, right)
+            return f"({a} {op} {b} if {test} else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})"
+        # Two floats give a float (numbers-only locals are floats): no float() call in the common
+        # case; an int (a player kept in a number) is a number too, made a float as before
+        a, b, test = self.numbers(left, right, floats=True)
+        numbers = f"({a}.__class__ in _N) & ({b}.__class__ in _N)"
+        return (f"({a} {op} {b} if {test} else float({a} {op} {b}) if {numbers}"
+                f" else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})")
 
     def expr_Binary(self, e: ast.Binary) -> str:
         op = e.op
@@ -1287,7 +1436,16 @@ class BlockGenerator:
         span = self.const(e.span, "_p")
         fn = self.const(self.arith[op], "_f")
         if result_t == PLAYER:
-            return f"_as_player(m.arith({fn}, {op!r}, {left}, {right}, {span}), m.players)"
+            general = "_as_player(m.arith({fn}, {op!r}, {a}, {b}, {span}), m.players)"
+            if op in ("+", "-") and (_is_float_literal(left) or _is_float_literal(right)):
+                # `player.active() + 1`: a player (an int) and a number literal give a finite
+                # float, as Machine.arith would, mapped onto the players; anything else goes there
+                a = left if _is_float_literal(left) else self.name("_t")
+                b = right if _is_float_literal(right) else self.name("_t")
+                x, code = (a, left) if a != left else (b, right)
+                return (f"(_to_player({a} {op} {b}, m.players) if ({x} := {code}).__class__ is int"
+                        f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
+            return general.format(fn=fn, op=op, a=left, b=right, span=span)
         if op in _COMPARE:
             a, b, test = self.numbers(left, right)
             return f"({a} {op} {b} if {test} else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
@@ -1306,6 +1464,13 @@ class BlockGenerator:
             if other in self.numeric:
                 return f"({other} == {lit})"
             return f"(({a} == {lit}) if (({a} := {other}).__class__ in _S) else _eq({a}, {lit}))"
+        if isinstance(lt, ClassType) and isinstance(rt, ClassType):
+            # both objects or null: `_eq` is identity for them (an object equals only itself)
+            return f"({left} is {right})"
+        if lt in _EQ_SCALARS and rt in _EQ_SCALARS:
+            # numbers, players (ints, or a float a literal gave) and strings, or null: `_SCALARS`,
+            # where Python's `==` is `_eq`
+            return f"({left} == {right})"
         if isinstance(lt, ClassType) or isinstance(rt, ClassType):
             return (f"(True if ({a} := {left}) is ({b} := {right})"
                     f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
@@ -1362,12 +1527,139 @@ class BlockGenerator:
         def install(fn, site=site):
             ns[site] = fn
 
+        listing = self.listing_worth(e, fi)
+        if listing:  # the site runs inside a wrapper that remembers its results while frozen
+            holder: list = [None]
+
+            def install(fn, holder=holder):  # noqa: F811
+                holder[0] = fn
+
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
+            if listing:
+                holder[0] = ns[site]
+                ns[site] = _listing_site(holder, False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
         ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
+        if listing:
+            holder[0] = ns[site]
+            ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
+
+    def inlined(self, e: ast.Expr, target: str, depth: int) -> bool:
+        """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
+        only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
+        move. The arguments are evaluated first, in order, as the call evaluates them; the body
+        reads each field from the world's table and gives up (`_Miss`) on anything else (a null, a
+        fixed object, a missing field), when the call is made as usual, from the start: the body
+        changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
+        emitted) for any other statement."""
+        if not isinstance(e, ast.Call) or not isinstance(e.callee, ast.Name):
+            return False
+        callee_t = self.c.types.get(id(e.callee))
+        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
+            return False
+        fi = callee_t.target
+        if not isinstance(fi, FunctionInfo) or fi.owner is not None:
+            return False
+        rf = self.c.functions.get(id(fi))
+        names = tuple(i.name for i in fi.defn.inputs)
+        if (rf is None or rf.memo is not None or rf.returns_player or rf.effect is None
+                or tuple(a.name for a in e.args) != names):
+            return False
+        temps = {n: self.name("_i") for n in names}
+        body = self.inline_body(fi, temps)
+        if body is None:
+            return False
+        params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
+        for a in e.args:  # in the call's order, as the call site would get them
+            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
+        site = self.name("_cs")
+        ns = self.ns
+
+        def install(fn, site=site):
+            ns[site] = fn
+
+        key_types = tuple(params.get(n) for n in names)
+        ns[site] = _site(None, rf, names, key_types, e.span, install)
+        self.bound.add("D")
+        self.emit(depth, "try:")
+        self.emit(depth + 1, f"{target} = {body}")
+        self.emit(depth, "except _Miss:")
+        self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
+        return True
+
+    def inline_body(self, fi: FunctionInfo, temps: dict[str, str]) -> str | None:
+        """The body of `fi` as one Python expression over `temps` (its inputs' values), when it is
+        `return X;` or `if (C) { return X; } return Y;` and its expressions are made only of its
+        object inputs, null, their fields declared as objects or scalars (not `player`), `==` and
+        `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
+        which gives up (`_miss`). None for any other body."""
+        body = fi.defn.effect.body.body if fi.defn.effect is not None else []
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            return self.inline_expr(body[0].value, temps)
+        if (len(body) == 2 and isinstance(body[0], ast.If) and body[0].orelse is None
+                and len(body[0].then.body) == 1 and isinstance(body[0].then.body[0], ast.Return)
+                and body[0].then.body[0].value is not None
+                and isinstance(body[1], ast.Return) and body[1].value is not None):
+            c = self.inline_expr(body[0].cond, temps)
+            x = self.inline_expr(body[0].then.body[0].value, temps)
+            y = self.inline_expr(body[1].value, temps)
+            if c is None or x is None or y is None:
+                return None
+            return f"({x} if {c} else {y})"
+        return None
+
+    def inline_expr(self, e: ast.Expr, temps: dict[str, str]) -> str | None:
+        """`inline_body`'s expressions, or None."""
+        if isinstance(e, ast.NullLit):
+            return "None"
+        if isinstance(e, ast.Name):
+            return temps.get(e.name) if isinstance(self.c.type_of(e), ClassType) else None
+        if isinstance(e, ast.Member):
+            if (not isinstance(e.obj, ast.Name) or e.obj.name not in temps or e.name == "player"
+                    or not isinstance(self.c.type_of(e.obj), ClassType) or not scalar(self.c.type_of(e))):
+                return None
+            v = self.name("_t")
+            return f"({v} if ({v} := D.get({temps[e.obj.name]}, _NO_FIELDS).get({e.name!r}, _M)) is not _M else _miss())"
+        if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
+            inner = self.inline_expr(e.operand, temps)
+            return None if inner is None else f"(not {inner})"
+        if isinstance(e, ast.Binary) and e.op in ("&&", "||") and _is_bool(e.left) and _is_bool(e.right):
+            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
+            return None if a is None or b is None else f"({a} {'and' if e.op == '&&' else 'or'} {b})"
+        if isinstance(e, ast.Binary) and e.op in ("==", "!="):
+            for side in (e.left, e.right):
+                if not (isinstance(side, ast.NullLit) or isinstance(self.c.type_of(side), ClassType)):
+                    return None
+            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
+            if a is None or b is None:
+                return None
+            return f"({a} is {b})" if e.op == "==" else f"({a} is not {b})"
+        return None
+
+    def listing_worth(self, e: ast.Call, fi: FunctionInfo) -> bool:
+        """Whether call `e` of `fi` is remembered while legal moves are listed (`_listing_site`):
+        its target and arguments name no local, input or event (only `this`, its fields, global
+        objects and literals: the same for every candidate a filter tries), they call nothing,
+        and some function it may run costs more than a lookup (`Purity.worth`) and is not
+        remembered already (a pure function's memo outlives the listing)."""
+        purity = self.c.purity
+        if purity is None:
+            return False
+        parts = [a.value for a in e.args]
+        if isinstance(e.callee, ast.Member):
+            parts.append(e.callee.obj)
+        for part in parts:
+            for n in ast.walk(part):
+                if isinstance(n, (ast.Call, ast.Assign, ast.New)):
+                    return False
+                if isinstance(n, ast.Name) and (n.name == "event" or self.layout.lookup(n.name) is not None):
+                    return False
+        targets = purity.by_name.get(fi.name, [fi]) if fi.owner is not None else [fi]
+        return any(t.defn.effect is not None and id(t.defn) not in purity.memoized
+                   and purity.worth(t.defn.effect.body) for t in targets)
 
     def namespace_call(self, e: ast.Call, sig: Signature, span: str) -> str | None:
         """`player.active()`, `turn.pass(...)`... inline, as Compiler._namespace_call runs them;

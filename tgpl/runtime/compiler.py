@@ -137,6 +137,7 @@ class Compiler:
         # Whether a class declares a field named `player` (else an object's `player` is its owner)
         self.player_fields = any("player" in info.attributes for info in program.classes)
         self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
+        self.listing_sites = 0  # call sites remembered while frozen (`codegen._listing_site`), numbered
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
         self.sites += 1
@@ -209,6 +210,11 @@ class Compiler:
         if id(fi.defn) in self.purity.memoized:
             rf.memo = self.memos
             self.memos += 1
+
+    def next_listing_site(self) -> int:
+        """A number for a call site remembered while legal moves are listed: its part of the keys."""
+        self.listing_sites += 1
+        return self.listing_sites
 
     def rclass(self, info: ClassInfo) -> RClass:
         return self.by_info[id(info)]

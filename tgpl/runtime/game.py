@@ -99,10 +99,12 @@ class Game:
         event_cls = compiled.by_info[id(compiled.builtins.event)]
         self.is_event = lambda obj: obj.cls.is_a(event_cls)
         self._files = {name: i for i, name in enumerate(program.sources)}
-        # Moves listed so far, by (action, object, input value) for an action whose one input is
+        # Moves listed so far, by (action, object), then input value, for an action whose one input is
         # an object its mover picks: a move names them only (`Move` is world-independent), so
         # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
-        self.moves: dict[tuple, Move] = {}
+        self.moves: dict[tuple, dict] = {}  # (action, object) -> {input value: Move}
+        self.cached = 0  # the moves in `moves`
+        self.actions: dict[tuple, object] = {}  # (class, name) -> the action a move names (`_play`)
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -336,7 +338,9 @@ def _object(world: World, name: str) -> Obj:
 
 def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     obj = _object(world, move.obj)
-    ra = obj.cls.find_action(move.action)
+    ra = game.actions.get((obj.cls, move.action), _UNFOUND)
+    if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
+        ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
     given = {name: _resolve(world, v) for name, v in move.inputs}
     event = _choice_event(game, world.control.player)
     m.play(obj, ra, given, event)
@@ -362,6 +366,7 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
+_UNFOUND = object()
 MOVE_CACHE = 1 << 17
 
 
@@ -396,22 +401,24 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
             try:
                 if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
                     continue
-                head = f"{obj.name}.{ra.name}("
                 options = _single_input(m, frame, ra, player)
                 if options is not None:
-                    name = ra.inputs[0].name
-                    label = f"{head}{name}: "
+                    # the moves of this action of this object, by input value (one lookup a move)
+                    known = cache.get((ra, obj))
+                    if known is None:
+                        known = {}
+                        if game.cached < MOVE_CACHE:
+                            cache[(ra, obj)] = known
                     for v in options:
-                        if v.__class__ is Obj:
-                            move = cache.get((ra, obj, v))
-                            if move is None:
-                                move = _new_move(f"{label}{v.name})", obj.name, ra.name, ((name, ("obj", v.name)),))
-                                if len(cache) < MOVE_CACHE:
-                                    cache[(ra, obj, v)] = move
-                            append(move)
-                        else:
-                            append(_new_move(f"{label}{_value_text(v)})", obj.name, ra.name, ((name, _ref(v)),)))
+                        move = known.get(v) if v.__class__ is Obj else None
+                        if move is None:
+                            move = _single_move(obj, ra, v)
+                            if v.__class__ is Obj and game.cached < MOVE_CACHE:
+                                known[v] = move
+                                game.cached += 1
+                        append(move)
                     continue
+                head = f"{obj.name}.{ra.name}("
                 for combo in _combos(m, frame, list(ra.inputs), player):
                     args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
                     append(_new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
@@ -423,6 +430,14 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
                             f"(in a require, trigger or filter of {ra.what})", [])
     return moves
+
+
+def _single_move(obj: Obj, ra: RAction, v) -> Move:
+    """The move of `obj`'s action `ra` with `v` for its one input (`_single_input`)."""
+    name = ra.inputs[0].name
+    if v.__class__ is Obj:
+        return _new_move(f"{obj.name}.{ra.name}({name}: {v.name})", obj.name, ra.name, ((name, ("obj", v.name)),))
+    return _new_move(f"{obj.name}.{ra.name}({name}: {_value_text(v)})", obj.name, ra.name, ((name, _ref(v)),))
 
 
 def _combos(m: Machine, frame: Frame, inputs, player: int) -> list[list[tuple[str, object]]]:

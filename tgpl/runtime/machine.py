@@ -45,41 +45,54 @@ _Cancelled = Cancelled  # a non-optional input found no candidate: the action do
 
 
 class Machine:
+    # What most segments never change, as class-level defaults: a machine is made per move and
+    # per listing of moves, and setting them all on each was a tenth of making one.
+    last_pass: Span | None = None  # the latest turn.pass: where a cycle of passes is reported
+    used = 0  # the choices used so far
+    enter_pending = False
+    # Events resolved and phases entered since the segment began or the last choice it made
+    # (`steps`, the loop steps, is set on each machine: generated code counts it)
+    flows = 0
+    events = 0
+    held: set[int] | None = None  # while frozen: the ids of the lists and tables the world holds
+    building: Obj | None = None  # the group whose default block is running
+    # The last entry of a phase with inputs in this segment: (copy of the world then,
+    # choices used before it); `resuming`: this segment starts at such an entry.
+    entry: tuple[World, int] | None = None
+    resuming = False
+    listing: dict | None = None  # while frozen: `codegen._listing_site`'s results
+
     def __init__(self, game: CompiledGame, world: World, choices: Iterable = (), step_limit: int = STEP_LIMIT):
         self.game = game
         self.step_limit = step_limit
-        self.last_pass: Span | None = None  # the latest turn.pass: where a cycle of passes is reported
         self.world = world
         self.players = world.players
         self.choices = list(choices)  # values for the decisions of this segment, in order
-        self.used = 0
         self.queue: deque[tuple[Obj, Span]] = deque()  # thrown events, with where they were thrown
-        self.enter_pending = False
         self.stack: list[ErrFrame | tuple[str, Span | None]] = []  # (what, span): cheaper to push
-        # Loop steps, events resolved and phases entered since the segment began or the last
-        # choice it made: the limits count from the last decision, so what happens after a
-        # choice does not depend on how the segment came to ask it (`State.key`).
+        # Loop steps since the segment began or the last choice it made: the limits count from
+        # the last decision, so what happens after a choice does not depend on how the segment
+        # came to ask it (`State.key`).
         self.steps = 0
-        self.flows = 0
         # While legal moves are listed, requires, triggers and filters run on the
         # state's own world, which must not change: writes are errors then.
         self.frozen = False
         # The objects whose fields generated code may read lists and tables from as they are:
         # those this world owns (`World.own`), or all of them while frozen.
         self.readable = world.owned
-        self.held: set[int] | None = None  # while frozen: the ids of the lists and tables the world holds
-        self.event_cls = game.by_info[id(game.builtins.event)]
-        self.events = 0  # events resolved in this segment
-        self.building: Obj | None = None  # the group whose default block is running
-        # The last entry of a phase with inputs in this segment: (copy of the world then,
-        # choices used before it); `resuming`: this segment starts at such an entry.
-        self.entry: tuple[World, int] | None = None
-        self.resuming = False
+
+    @property
+    def event_cls(self) -> RClass:
+        """The built-in `Event` class (objects of its subclasses are transient)."""
+        return self.game.by_info[id(self.game.builtins.event)]
 
     def freeze(self) -> None:
         """Read-only from now on: for requires, triggers and filters while legal moves are listed."""
         self.frozen = True
         self.readable = self.world.everyone()
+        # Results of calls whose arguments do not depend on the candidate, remembered while
+        # the world cannot change (`codegen._listing_site`)
+        self.listing = {}
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
@@ -357,12 +370,19 @@ class Machine:
         return True
 
     def trigger_holds(self, ra: RAction, event: Obj, frame: Frame) -> bool:
-        for c in event.cls.ancestors():
-            code = ra.triggers.get(c.name)
-            if code is not None:
-                r = code(frame)
-                return isinstance(r, Returned) and r.value is True
-        return False
+        """Whether `ra`'s trigger for the event's class (or its nearest base) holds; which trigger
+        that is is found once per action and event class (listing moves asks it for every action)."""
+        by_class = ra.__dict__.get("_trigger_by")
+        if by_class is None:
+            by_class = ra.__dict__["_trigger_by"] = {}
+        code = by_class.get(event.cls, _UNSET)
+        if code is _UNSET:
+            code = by_class[event.cls] = next(
+                (ra.triggers[c.name] for c in event.cls.ancestors() if ra.triggers.get(c.name) is not None), None)
+        if code is None:
+            return False
+        r = code(frame)
+        return r.__class__ is Returned and r.value is True
 
     # ----------------------------------------------------------- built-ins
     def read_only(self, span: Span | None, what: str):
@@ -616,16 +636,16 @@ class Machine:
         turn = self.game.turns[control.turn]
         if turn.default is None:
             self.error(span, f"turn {turn.name} has no default block for turn.pass()")
-        before = (control.player, control.phase, self.enter_pending)
+        pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
         r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
-        if isinstance(r, Returned) and r.value is not None:
+        if r.__class__ is Returned and r.value is not None:
             control.player = to_player(r.value, self.players)
             control.phase = next(iter(turn.phases), None)
             self.enter_pending = True
         elif not self.enter_pending:
-            self.enter_pending = before[2]
+            self.enter_pending = pending
             self.error(span, f"the default of turn {turn.name} neither returned a player nor passed the turn")
 
     def enter_phase(self) -> None:
@@ -750,6 +770,7 @@ def _collections_of(world: World) -> set[int]:
     return found
 
 
+_UNSET = object()  # not looked up yet
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 

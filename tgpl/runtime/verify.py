@@ -9,6 +9,15 @@ from tgpl.runtime.game import PHASE_ENTRY, Game, State, _frozen_object
 from tgpl.verify.graph import Info
 
 
+def _packed(entry: list) -> bytes:
+    """An object's part of the key as verify's digest takes it, kept with the part: a 16-byte
+    blake2b of the part marshalled (format 2, `RuntimeMachine.key`). The state's digest is then
+    over 16 bytes per object, not the whole of every part (about 190 bytes each on Tris, whose
+    hashing was most of a key), and the world keeps 16 bytes per part, not the marshalled part."""
+    packed = entry[1] = blake2b(dumps(entry[0], 2), digest_size=16).digest()
+    return packed
+
+
 class RuntimeMachine:
     """Decision states of a TGPL game; move texts are exactly what `tgpl play --moves` accepts."""
 
@@ -64,23 +73,19 @@ class RuntimeMachine:
         later formats also write whether an equal value met before was the same object, or a
         string interned, so equal keys gave different bytes (a number copied from another field
         or computed anew). Two different states share a digest with probability about 2^-128
-        per pair. The digest is over the number of objects, each object's part marshalled (kept
-        by the world with the part, `World.frozen`, and shared by its copies as the parts are: a
-        state after a move marshals only the objects the move changed) and the rest
-        of the key: marshal's encodings delimit themselves, so equal keys give equal bytes and
-        different keys different bytes."""
+        per pair. The digest is over the number of objects, each object's part digested (16
+        bytes of blake2b over the part marshalled, `_packed`, kept by the world with the part,
+        `World.frozen`, and shared by its copies as the parts are: a state after a move digests
+        only the objects the move changed) and the rest of the key marshalled: the part digests
+        have a fixed length and marshal's encodings delimit themselves, so equal keys give equal
+        bytes and different keys different bytes (but for a collision of 128-bit digests)."""
         w = state.world
         frozen = w.frozen
-        parts = [len(w.objects).to_bytes(4, "little")]
-        append = parts.append
-        for o in w.objects:  # State.key_parts, each part marshalled once (`World.frozen`)
-            entry = frozen.get(o) or _frozen_object(w, o)
-            packed = entry[1]
-            if packed is None:
-                packed = entry[1] = dumps(entry[0], 2)
-            append(packed)
-        append(dumps(state.key_rest(), 2))
-        return blake2b(b"".join(parts), digest_size=16).digest()
+        # State.key_parts, each part digested once (`World.frozen`, `_packed`)
+        entries = [frozen.get(o) or _frozen_object(w, o) for o in w.objects]
+        parts = [e[1] or _packed(e) for e in entries]
+        parts.append(dumps(state.key_rest(), 2))
+        return blake2b(len(entries).to_bytes(4, "little") + b"".join(parts), digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
         """The state after these move texts from the initial state (explore rebuilds the
