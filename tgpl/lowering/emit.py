@@ -37,7 +37,8 @@ from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
-    cases_of, conj, disj, is_bool_table, lit, literal_value, literals, rebuild, scalar_constant, settle, value_identity,
+    cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, rebuild, scalar_constant, settle,
+    value_identity,
 )
 
 _MISSING = object()
@@ -113,12 +114,16 @@ class Emitter:
         self._anywhere = dict(anywhere or {})  # (function, views read) -> the union its calls are replaced by
         self.anywhere = frozenset(fn for fn, _ in self._anywhere)  # the functions whose checks are made global
         self._subst: dict[int, Formula] = {}
+        self._objs: dict[str, Const] = {}  # an object's name -> its term (`obj`)
         self._calls_found: dict[str, set] | None = None
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
         name = o.name if isinstance(o, UObj) else o
-        return Const(self.names.name(("obj", name), name))
+        found = self._objs.get(name)
+        if found is None:  # terms are immutable: one per object, for the many atoms that name it
+            found = self._objs[name] = Const(self.names.name(("obj", name), name))
+        return found
 
     def value(self, v, t=None) -> Term:
         scalar = scalar_constant(v)
@@ -249,10 +254,9 @@ class Emitter:
         """function -> its calls (CallLit keys with a bool result) anywhere in the game's conditions."""
         if self._calls_found is None:
             found: dict[str, set] = {}
-            for f in self.all_formulas():
-                for k in literals(f, into_calls=True):
-                    if isinstance(k, CallLit) and is_bool_table(k.cases):
-                        found.setdefault(k.function, set()).add(k)
+            for k in literals_of(self.all_formulas(), into_calls=True):
+                if isinstance(k, CallLit) and is_bool_table(k.cases):
+                    found.setdefault(k.function, set()).add(k)
             self._calls_found = found
         return self._calls_found
 

@@ -315,8 +315,13 @@ def disj(*fs: Formula) -> Formula:
 
 def literals(f: Formula, into_calls: bool = False) -> Iterable[object]:
     """Every literal key under f, each once; with `into_calls`, under the conditions of the calls it makes too."""
+    return literals_of((f,), into_calls)
+
+
+def literals_of(fs: Iterable[Formula], into_calls: bool = False) -> Iterable[object]:
+    """Every literal key under any of fs, each once (their shared parts walked once)."""
     seen: set[int] = set()
-    todo = [f]
+    todo = list(fs)
     while todo:
         g = todo.pop()
         if g.id in seen:
