@@ -303,7 +303,9 @@ class Executor:
         if self.where and f.id not in self.labels:
             self.labels[f.id] = self.where[-1]
 
-    def merge(self, paths: list[Path]) -> list[Path]:
+    def merge(self, paths: list[Path], reduce: bool = True) -> list[Path]:
+        """Paths alike but for their conditions (`_shape`) as one; with `reduce`, its condition reduced
+        (`minimize`), else left a disjunction for the caller to reduce or replace (`loop`)."""
         if len(paths) > PATH_LIMIT:
             span = self.spans[-1] if self.spans else None
             what = self.where[-1] if self.where else "the code"
@@ -329,7 +331,7 @@ class Executor:
                 continue
             pcs = [q.pc for q in group]
             rel = _relative(pcs)
-            merged = group[0].fork(minimize(disj(*pcs), consensus=False))
+            merged = group[0].fork(minimize(disj(*pcs), consensus=False) if reduce else disj(*pcs))
             merged.dirty = frozenset().union(*(q.dirty for q in group))
             merged.visited = frozenset().union(*(q.visited for q in group))
             for i, frame in enumerate(merged.stack):  # equal locals stay as they are; bools become formulas
@@ -433,7 +435,7 @@ class Executor:
         return out
 
     # ============================================================ blocks
-    def block(self, block: ast.Block, paths: list[Path], scope: dict | None = None) -> list[Path]:
+    def block(self, block: ast.Block, paths: list[Path], scope: dict | None = None, reduce: bool = True) -> list[Path]:
         for p in paths:
             p.frame.scopes.append(dict(scope) if scope else {})
         for s in block.body:
@@ -444,7 +446,7 @@ class Executor:
             paths = done + self.stmt(s, running)
         for p in paths:
             p.frame.scopes.pop()
-        return self.merge(paths)
+        return self.merge(paths, reduce)
 
     def stmt(self, s: ast.Stmt, paths: list[Path]) -> list[Path]:
         kind = type(s)
@@ -543,23 +545,28 @@ class Executor:
                     raise NotLowerable(span, f"this loop never ends: its condition stays true, and no pass changes what "
                                              f"it reads ({what}) or breaks out of it (the runtime stops at its step limit)")
                 before = now
-            after = self.block(body, looping)
+            # the paths that go on meet with their conditions left as they are: when one path goes on, its
+            # condition is replaced by what the pass left of its entry (`_remainder`), never reduced
+            after = self.block(body, looping, reduce=False)
             paths = []
             for p in after:
-                if p.status == "break":
-                    p.status = None
-                    done.append(p)
-                elif p.status is None or p.status == "continue":
+                if p.status is None or p.status == "continue":
                     p.status = None
                     if post is not None:
                         paths.extend(q for q, _ in self.eval(post, p))
                     else:
                         paths.append(p)
-                else:
-                    done.append(p)  # returned, or the game is over
-            paths = self.merge(paths)
+                    continue
+                p.pc = minimize(p.pc, consensus=False)
+                if p.status == "break":
+                    p.status = None
+                done.append(p)  # broke out, returned, or the game is over
+            paths = self.merge(paths, reduce=False)
             if entry is not None and len(paths) == 1 and len(done) > exits:
                 paths[0].pc = _remainder(entry, [q.pc for q in done[exits:]], paths[0].pc)
+            else:
+                for p in paths:
+                    p.pc = minimize(p.pc, consensus=False)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
 
     def _loop_facts(self, cond, body: ast.Block) -> tuple[list[str], bool]:
@@ -1464,12 +1471,13 @@ def _remainder(entry: Formula, exits: list[Formula], merged: Formula) -> Formula
     never gets there, docs/lowering.md). Written as a negation, a later pass that returns what the earlier
     ones returned has its "no earlier pass returned" dropped when the results are or-ed
     (tgpl.lowering.minimize): Connect Four's win is the windows of four of each direction, not each
-    direction's windows under the failure of all the directions before it.
+    direction's windows under the failure of all the directions before it. `merged` is the disjunction of
+    the ways that went on as they met, not yet reduced: reduced here only when it is kept.
     """
     if _stripped(merged, entry).kind != "or":
         return merged  # one way went on (`wincheck(...) = null`): a literal, smaller than any negation
     out = conj(entry, neg(minimize(disj(*(_stripped(x, entry) for x in exits)))))
-    return merged if out is FALSE else out
+    return minimize(merged, consensus=False) if out is FALSE else out
 
 
 def _stripped(f: Formula, entry: Formula) -> Formula:
