@@ -100,6 +100,9 @@ class Path:
 _MISSING = object()
 
 
+_SHARED = frozenset((float, int, bool, str, type(None), UObj, Formula, Choice, Num, Partial))  # values a copy shares
+
+
 def _copy_stack(stack: list[Frame]) -> list[Frame]:
     """The call stack for a forked path: its frames and scopes, and the local lists and tables in them (which
     code may change), copied once each so that locals sharing one still do; every other value is immutable
@@ -112,6 +115,9 @@ def _copy_stack(stack: list[Frame]) -> list[Frame]:
             got = memo.get(id(v))
             if got is None:
                 if kind is list:
+                    if all(type(x) in _SHARED for x in v):  # `{1, 0, 1, 1}`: nothing inside to copy
+                        got = memo[id(v)] = list(v)
+                        return got
                     got = memo[id(v)] = []
                     got.extend(copy_value(x) for x in v)
                 else:
@@ -122,7 +128,9 @@ def _copy_stack(stack: list[Frame]) -> list[Frame]:
             return tuple(copy_value(x) for x in v)
         return v
 
-    return [Frame(f.this, f.event, [{k: copy_value(x) for k, x in scope.items()} for scope in f.scopes])
+    shared = _SHARED
+    return [Frame(f.this, f.event, [{k: x if type(x) in shared else copy_value(x) for k, x in scope.items()}
+                                    for scope in f.scopes])
             for f in stack]
 
 
