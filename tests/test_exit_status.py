@@ -124,3 +124,34 @@ def _cell(table: str, command: str, status: int) -> str:
         if line.startswith(f"| `tgpl {command}`"):
             return line.split("|")[2 + status].strip()
     raise AssertionError(f"no row for {command}")
+
+
+# ------------------------------------------------------------ the installed program (`tgpl`, `python -m tgpl`)
+# `tgpl.cli.run` ends the process without freeing its objects one by one (a lowering leaves millions):
+# what it printed or wrote must be complete, and its status the command's.
+def _program(*args: str, cwd: Path) -> "subprocess.CompletedProcess[str]":
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "tgpl", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_the_program_exits_with_the_commands_status_and_all_its_output(tmp_path):
+    (tmp_path / "bad.tgpl").write_text(FILES["bad.tgpl"], encoding="utf-8")
+    done = _program("check", "bad.tgpl", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "bad.tgpl:3:" in done.stderr and done.stderr.rstrip().endswith("bad.tgpl: 1 error")
+    assert _program("check", TRIS, cwd=tmp_path).returncode == 0
+    assert _program("no-such-command", cwd=tmp_path).returncode == 2
+    assert _program("--version", cwd=tmp_path).stdout.startswith("tgpl, version")
+
+
+def test_the_program_writes_the_whole_lowered_game_before_it_exits(tmp_path):
+    from click.testing import CliRunner as Runner
+
+    expected = Runner().invoke(main, ["to-gdl", TRIS, "--no-validate"]).output
+    printed = _program("to-gdl", TRIS, "--no-validate", cwd=tmp_path)
+    assert printed.returncode == 0 and printed.stdout == expected  # to a pipe: flushed in full
+    written = _program("to-gdl", TRIS, "--no-validate", "-o", "tris.kif", cwd=tmp_path)
+    assert written.returncode == 0 and (tmp_path / "tris.kif").read_text(encoding="utf-8") == expected

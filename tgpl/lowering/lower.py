@@ -9,7 +9,9 @@ The caller runs setup on the runtime and hands over its snapshot
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.ir import Program
@@ -22,6 +24,24 @@ from tgpl.lowering.universe import Universe
 Prover = Callable[[Program, Program, list, list], bool]
 # (statements run, parts of conditions built) so far: for a display of a long lowering
 Progress = Callable[[int, int], None]
+
+
+# Python's collector looks for cycles every 700 new container objects by default. The lowering makes
+# millions of them that reference counting frees (paths, stacks, conditions), and keeps many more for
+# the whole lowering (interned formulas, answers kept): each look walks them, and took a tenth of five in
+# a row's lowering. Looking every 100,000 keeps the cycles it leaves as few (a few MB more at most).
+COLLECT_EVERY = 100_000
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """The garbage collector's first threshold raised to COLLECT_EVERY for the lowering, then restored."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(COLLECT_EVERY, before[0]), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def game_logic(program, snapshot: dict, relations: bool = False, progress: Progress | None = None) -> GameLogic:
@@ -41,7 +61,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
     symbolic execution has got (for a display: a game outside the subset may take minutes to refuse).
     """
-    return globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)
+    with fewer_collections():
+        return globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)
 
 
 def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None) -> LoweredGame:
@@ -82,12 +103,13 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
     it is checked, typed and lowered like any other code (with the game's
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
     """
-    lowering = Lowering(program, Universe.from_snapshot(snapshot), relations, progress)
-    logic = lowering.run()
-    fi = next(f for f in program.functions if f.name == function)
-    controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
-    conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
-    return globalize(emit_gdl(logic, conditions), prove, conditions)
+    with fewer_collections():
+        lowering = Lowering(program, Universe.from_snapshot(snapshot), relations, progress)
+        logic = lowering.run()
+        fi = next(f for f in program.functions if f.name == function)
+        controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
+        conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
+        return globalize(emit_gdl(logic, conditions), prove, conditions)
 
 
 __all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "lower", "lower_with_query"]

@@ -1,0 +1,5 @@
+"""`python -m tgpl`: the `tgpl` program."""
+
+from tgpl.cli import run
+
+run()
