@@ -108,30 +108,33 @@ def _copy_stack(stack: list[Frame]) -> list[Frame]:
     code may change), copied once each so that locals sharing one still do; every other value is immutable
     (symbolic values, objects, static tables) and shared. What copy.deepcopy did, without its generic walk."""
     memo: dict[int, object] = {}
-
-    def copy_value(v):
-        kind = type(v)
-        if kind is list or kind is dict:
-            got = memo.get(id(v))
-            if got is None:
-                if kind is list:
-                    if all(type(x) in _SHARED for x in v):  # `{1, 0, 1, 1}`: nothing inside to copy
-                        got = memo[id(v)] = list(v)
-                        return got
-                    got = memo[id(v)] = []
-                    got.extend(copy_value(x) for x in v)
-                else:
-                    got = memo[id(v)] = {}
-                    got.update((k, copy_value(x)) for k, x in v.items())
-            return got
-        if kind is tuple:
-            return tuple(copy_value(x) for x in v)
-        return v
-
     shared = _SHARED
-    return [Frame(f.this, f.event, [{k: x if type(x) in shared else copy_value(x) for k, x in scope.items()}
+    return [Frame(f.this, f.event, [{k: x if type(x) in shared else _copy_value(x, memo) for k, x in scope.items()}
                                     for scope in f.scopes])
             for f in stack]
+
+
+def _copy_value(v, memo: dict[int, object]):
+    """v copied for `_copy_stack` (memo: id of a list or table copied -> its copy). A function of its own, not
+    a closure in `_copy_stack`: a recursive closure is a reference cycle, which only the garbage collector
+    frees, and a lowering forks tens of thousands of paths."""
+    kind = type(v)
+    if kind is list or kind is dict:
+        got = memo.get(id(v))
+        if got is None:
+            if kind is list:
+                if all(type(x) in _SHARED for x in v):  # `{1, 0, 1, 1}`: nothing inside to copy
+                    got = memo[id(v)] = list(v)
+                    return got
+                got = memo[id(v)] = []
+                got.extend(_copy_value(x, memo) for x in v)
+            else:
+                got = memo[id(v)] = {}
+                got.update((k, _copy_value(x, memo)) for k, x in v.items())
+        return got
+    if kind is tuple:
+        return tuple(_copy_value(x, memo) for x in v)
+    return v
 
 
 def _freeze(v, mask_bools: bool = False):
