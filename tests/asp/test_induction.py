@@ -108,3 +108,28 @@ def test_to_gdl_says_which_checks_were_made_global():
     assert "; Checks made global, proven the same game by induction: MakesFour." in r.output.splitlines()[:4]
     r = CliRunner().invoke(main, ["to-gdl", str(PAIRS), "--no-validate", "--stats"])
     assert r.exit_code == 0 and "checks made global" not in r.output
+
+
+def test_the_invariant_may_read_tables_of_its_own_but_never_the_games_relations():
+    """Five in a row's invariant is one rule over a table of the windows; its relations are the lowering's
+    own (`tgpl_`: a game's relation of that name is renamed), and one the game defines is refused."""
+    from tgpl.asp.kif import read_kif
+    from tgpl.lowering.emit import Names
+    from tgpl.lowering.ir import Const, Func
+
+    assert Names().name(("function", "tgpl_bad"), "tgpl_bad") == "game_tgpl_bad"
+    game = read_kif("""
+        (role a)
+        (init (c 0))
+        (<= (legal a noop) (true (c ?x)))
+        (<= (next (c 1)) (true (c 0)))
+        (<= (next (c 1)) (true (c 1)))
+    """)
+    cells = [([Func("c", (Const("0"),)), Func("c", (Const("1"),))], False)]
+    # "c 1 is bad", through a table: the game reaches it, and keeps no invariant
+    bad = read_kif("(tgpl_bad_args 1) (<= tgpl_bad (tgpl_bad_args ?v) (true (c ?v)))").rules
+    assert not same_game(game, game, cells, list(bad))
+    never = read_kif("(tgpl_bad_args 2) (<= tgpl_bad (tgpl_bad_args ?v) (true (c ?v)))").rules
+    assert same_game(game, game, cells, list(never))
+    with pytest.raises(ValueError):
+        same_game(game, game, cells, list(read_kif("(legal a noop) (<= tgpl_bad (true (c 1)))").rules))

@@ -46,10 +46,13 @@ def same_game(original: Program, rewritten: Program, cells: list[tuple[list[Term
     """Whether `rewritten` plays exactly as `original` from the initial state (see the module's docstring).
 
     `cells`: the state as cells, each (the fluent terms it can hold, whether it may hold none);
-    `bad`: rules for `tgpl_bad`, over `true`, true where the invariant fails.
+    `bad`: rules for `tgpl_bad`, over `true`, true where the invariant fails, and facts of the tables they read.
     """
-    if any(r.head.relation != BAD or r.head.args for r in bad):
-        raise ValueError(f"the invariant's rules must define the 0-ary {BAD}")
+    if any((r.head.relation != BAD or r.head.args) and not r.is_fact for r in bad):
+        raise ValueError(f"the invariant's rules must define the 0-ary {BAD} (and facts of its tables)")
+    clash = {r.head.relation for r in bad} & {r.head.relation for r in (*original.rules, *rewritten.rules)}
+    if clash:
+        raise ValueError(f"the invariant's rules define relations of the game: {sorted(clash)}")
     shared = _shared(original, rewritten)
     with_bad = Program(tuple(original.rules) + tuple(bad))
     mine, theirs = DependencyGraph.of(with_bad), DependencyGraph.of(rewritten)

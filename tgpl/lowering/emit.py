@@ -75,6 +75,8 @@ class Names:
             base = "n" + base
         if base in KEYWORDS:
             base = base + "_"
+        if base.startswith("tgpl_"):  # the lowering's own relations (tgpl_query, tgpl_bad and its tables)
+            base = "game_" + base
         name, k = base, 1
         while name in self.taken:
             k += 1
@@ -302,7 +304,8 @@ class Emitter:
                 b = self.body(_before_move(part))
                 if b is not None:
                     rules.append(Rule(Atom(name), tuple(b)))
-        return rules
+        folded, tables = fold(rules, self.domain_of, body_tables=True)  # five in a row: 1,350 rules, one for each window and colour
+        return tables + folded
 
     def all_formulas(self):
         lg = self.logic
