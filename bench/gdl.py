@@ -182,7 +182,7 @@ class Run:
 def run_tgpl(args: list[str], timeout: float) -> Run:
     """`tgpl ARGS` from this checkout in a child process: its times and peak memory (os.wait4's rusage)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-c", "from tgpl.cli import main; main()", *args]
+    command = [sys.executable, "-m", "tgpl", *args]  # as the installed `tgpl` runs (tgpl.cli.run)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
         start = time.perf_counter()
         child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=err, start_new_session=True)
