@@ -196,38 +196,27 @@ def _joins_through_table(rule: Rule, variables: list[Var]) -> bool:
     return all(var.name in head for var in variables)
 
 
-class _Slot:
-    """A placeholder for the k-th distinct constant of a rule, in its shape."""
-
-    __slots__ = ("k",)
-
-    def __init__(self, k: int):
-        self.k = k
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _Slot) and other.k == self.k
-
-    def __hash__(self) -> int:
-        return hash(("slot", self.k))
-
-
 def _shaper(consts: dict[str, int]):
-    """A walk of a node into its shape: each constant a slot numbered in `consts`, in the order met."""
-    def walk(node):
-        if isinstance(node, Const):
-            return _Slot(consts.setdefault(node.name, len(consts)))
-        if isinstance(node, Var):
-            return ("var", node.name)
-        if isinstance(node, Func):
-            return ("func", node.name, tuple(walk(a) for a in node.args))
-        if isinstance(node, Atom):
-            return ("atom", node.relation, tuple(walk(a) for a in node.args))
-        if isinstance(node, Not):
-            return ("not", walk(node.literal))
-        if isinstance(node, Distinct):
-            return ("distinct", walk(node.left), walk(node.right))
-        raise TypeError(node)
-    return walk
+    """A walk of a node into its shape: each constant a slot `("slot", k)` numbered in `consts`, in the order
+    met. Shapes are plain tuples, hashed and compared in C: folding groups thousands of rules by shape."""
+    return lambda node: _walk(node, consts)
+
+
+def _walk(node, consts: dict[str, int]):
+    kind = type(node)
+    if kind is Const:
+        return ("slot", consts.setdefault(node.name, len(consts)))
+    if kind is Var:
+        return ("var", node.name)
+    if kind is Func:
+        return ("func", node.name, tuple(_walk(a, consts) for a in node.args))
+    if kind is Atom:
+        return ("atom", node.relation, tuple(_walk(a, consts) for a in node.args))
+    if kind is Not:
+        return ("not", _walk(node.literal, consts))
+    if kind is Distinct:
+        return ("distinct", _walk(node.left, consts), _walk(node.right, consts))
+    raise TypeError(node)
 
 
 def _shape(rule: Rule) -> tuple[tuple, tuple]:
@@ -264,9 +253,9 @@ def _canonical_body(body: tuple) -> tuple:
 
 def _instantiate(shape: tuple, slots: dict):
     def build(node):
-        if isinstance(node, _Slot):
-            return slots[node.k]
         kind = node[0]
+        if kind == "slot":
+            return slots[node[1]]
         if kind == "var":
             return Var(node[1])
         if kind == "func":
