@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Callable, Iterable, Union
 
 # ================================================================= formulas
@@ -220,10 +221,13 @@ def work_done() -> int:
     return _work[0]
 
 
+_ID = attrgetter("id")  # a formula's creation number: parts are kept in this order
+
+
 def _sorted(parts: Iterable[Formula]) -> tuple:
     parts = set(parts)
     _work[0] += len(parts)
-    return tuple(sorted(parts, key=lambda p: p.id))
+    return tuple(sorted(parts, key=_ID))
 
 
 def _exclusive_cell(key) -> object:
