@@ -12,7 +12,8 @@ import pytest
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.machine import Machine
-from tgpl.runtime.rng import Pcg32
+
+from test_memo import playout  # everything observable along a random playout
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -68,22 +69,6 @@ setup
     turn.pass(0, "P");
 }
 """
-
-
-def playout(state, seed: int, limit: int) -> list:
-    """Everything observable along a random playout: moves, logs, keys, the ranking."""
-    rng = Pcg32(seed)
-    seen = []
-    for _ in range(limit):
-        if state.is_terminal:
-            break
-        moves = state.legal_moves()
-        seen.append(([m.text for m in moves], state.key(), tuple(state.log)))
-        if not moves:
-            break
-        state = state.apply(moves[rng.below(len(moves))])
-    seen.append((state.ranking, state.key(), tuple(state.log)))
-    return seen
 
 
 def without_listing(load, monkeypatch):

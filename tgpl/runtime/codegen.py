@@ -171,6 +171,31 @@ def _direct_runner(rf):
 # that equal keys (1 == 1.0 == True in Python) never stand for different values.
 _KEY_TEST = {NUMBER: "{a}.__class__ is float", BOOL: "{a}.__class__ is bool", STRING: "{a}.__class__ is str",
              PLAYER: "{a}.__class__ is int"}
+
+
+def _key_test(a: str, t) -> str:
+    """The test that the value in `a`, declared of type `t`, may be a memo key (an object: of no other class)."""
+    test = _KEY_TEST.get(t)
+    return test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)"
+
+
+def _key_tuple(parts: list[str]) -> str:
+    """The expression of a memo key made of `parts` (one part: itself)."""
+    return parts[0] if len(parts) == 1 else "(" + "".join(f"{p}, " for p in parts) + ")"
+
+
+# Generated code: a remembered `(value, loop steps)` found in `hit` counts its steps again and is
+# returned, unless that passes the step limit (then the caller runs the call, to raise where it raises).
+_REPLAY_HIT = (
+    "    if hit is not None:\n"
+    "        steps = hit[1]\n"
+    "        if not steps:\n"
+    "            return hit[0]\n"
+    "        m.steps += steps\n"
+    "        if m.steps <= m.step_limit:\n"
+    "            return hit[0]\n"
+    "        m.steps -= steps\n"
+)
 # Entries in all the memo tables of one setup's states (`World.memo`, whose last item counts what
 # is left): past it, nothing more is remembered (the memo only saves time, and a game calling a
 # pure function with ever new arguments would fill the machine).
@@ -200,10 +225,8 @@ def _memoized(rf, run):
     for i, inp in enumerate(rf.inputs):
         a = f"a{i}"
         names.append(a)
-        test = _KEY_TEST.get(inp.type)
-        tests.append(test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
-    key_parts = (["this"] if rf.owner is not None else []) + names
-    key = key_parts[0] if len(key_parts) == 1 else "(" + "".join(f"{k}, " for k in key_parts) + ")"
+        tests.append(_key_test(a, inp.type))
+    key = _key_tuple((["this"] if rf.owner is not None else []) + names)
     loads = "".join(f"    {a} = v[{inp.slot}]\n" for a, inp in zip(names, rf.inputs))
     test = " and ".join(tests) or "True"
     src = (
@@ -217,14 +240,7 @@ def _memoized(rf, run):
         f"    key = {key}\n"
         f"    table = memo[{rf.memo}]\n"
         "    hit = table.get(key)\n"
-        "    if hit is not None:\n"
-        "        steps = hit[1]\n"
-        "        if not steps:\n"
-        "            return hit[0]\n"
-        "        m.steps += steps\n"
-        "        if m.steps <= m.step_limit:\n"
-        "            return hit[0]\n"
-        "        m.steps -= steps\n"
+        + _REPLAY_HIT +
         "        return run(m, this, v)\n"
         "    before = m.steps\n"
         "    r = run(m, this, v)\n"
@@ -289,13 +305,8 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
-    key_parts = (["t"] if method else []) + [f"a{i}" for i in range(n)]
-    key = key_parts[0] if len(key_parts) == 1 else "(" + "".join(f"{k}, " for k in key_parts) + ")"
-    tests = []
-    for i, t in enumerate(key_types):
-        test = _KEY_TEST.get(t)
-        tests.append(test.format(a=f"a{i}") if test is not None else f"(a{i}.__class__ is _Obj or a{i} is None)")
-    test = " and ".join(tests) or "True"
+    key = _key_tuple((["t"] if method else []) + [f"a{i}" for i in range(n)])
+    test = " and ".join(_key_test(f"a{i}", t) for i, t in enumerate(key_types)) or "True"
     head = "t, " if method else ""
     lines = [f"def call(m, {head}{args}):"]
     if method:
@@ -438,24 +449,13 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     n = len(shape)
     args = "".join(f"a{i}, " for i in range(n))
     head = "t, " if method else ""
-    tests = []
-    for i, t in enumerate(key_types):
-        test = _KEY_TEST.get(t)
-        tests.append(test.format(a=f"a{i}") if test is not None else f"(a{i}.__class__ is _Obj or a{i} is None)")
-    test = " and ".join(tests) or "True"
+    test = " and ".join(_key_test(f"a{i}", t) for i, t in enumerate(key_types)) or "True"
     src = (
         f"def call(m, {head}{args}):\n"
         f"    if (mm := m.listing) is None or not ({test}):\n"
         f"        return H[0](m, {head}{args})\n"
         f"    hit = mm.get(k := (SERIAL, {head}{args}))\n"
-        "    if hit is not None:\n"
-        "        steps = hit[1]\n"
-        "        if not steps:\n"
-        "            return hit[0]\n"
-        "        m.steps += steps\n"
-        "        if m.steps <= m.step_limit:\n"
-        "            return hit[0]\n"
-        "        m.steps -= steps  # past the limit: run it, to raise where the run raises\n"
+        + _REPLAY_HIT +
         "    before = m.steps\n"
         f"    r = H[0](m, {head}{args})\n"
         "    if r is not None and r.__class__ in _P and len(mm) < BUDGET:\n"
@@ -1173,19 +1173,9 @@ class BlockGenerator:
             if saved is not None:
                 self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
-        if not parts:
-            key = "0"
-        elif len(parts) == 1:
-            key = parts[0]
-        else:
-            key = "(" + "".join(f"{p}, " for p in parts) + ")"
-        tests = ""
-        for slot in sorted(keys):
-            a = _local(slot)
-            if a in self.numeric:
-                continue
-            test = _KEY_TEST.get(keys[slot])
-            tests += " and " + (test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)")
+        key = _key_tuple(parts) if parts else "0"
+        tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
+                        if _local(slot) not in self.numeric)
         k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
         self.bound.add("MM")
