@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, _exclusive_cell, _exclusive_value, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, clash, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -273,23 +273,11 @@ def prime_implicants(terms: list[frozenset]) -> list[frozenset] | None:
 
 
 def _contradictory(t: frozenset) -> bool:
-    """Whether conj(*t) is FALSE (a conjunct and its negation, or two values of one cell), without building it:
-    the consensus and the products of `_expand` ask this of every candidate term."""
-    values: dict = {}
-    for p in t:
-        kind = p.kind
-        if kind == "not":
-            if p.parts[0] in t:
-                return True
-        elif kind == "lit":
-            cell = _exclusive_cell(p.key)
-            if cell is not None:
-                value = _exclusive_value(p.key)
-                if values.setdefault(cell, value) != value:
-                    return True
-        elif kind == "and" or p is FALSE:
-            return conj(*t) is FALSE  # never in a term of a normal form; the general case, for safety
-    return False
+    """Whether conj(*t) is FALSE, without building it: the consensus and the products of `_expand` ask this
+    of every candidate term, whose conjuncts are literals, negations and disjunctions (else: conj decides)."""
+    if any(p.kind == "and" or p is FALSE for p in t):
+        return conj(*t) is FALSE  # never in a term of a normal form; the general case, for safety
+    return clash(t)
 
 
 def _absorb(terms: list[frozenset]) -> list[frozenset]:

@@ -278,22 +278,29 @@ def _conj(fs: tuple) -> Formula:
             parts.add(f)
     if not parts:
         return TRUE
+    if clash(parts):
+        return FALSE
+    if len(parts) == 1:
+        return next(iter(parts))
+    return Formula("and", _sorted(parts))
+
+
+def clash(parts: set | frozenset) -> bool:
+    """Whether conjuncts (no TRUE, FALSE or conjunction among them) cannot hold together: one is another's
+    negation, or two give one cell two values. What makes `conj` FALSE."""
     values: dict = {}
     for p in parts:
         kind = p.kind
         if kind == "not":
             if p.parts[0] in parts:
-                return FALSE
+                return True
         elif kind == "lit":
             cell = _exclusive_cell(p.key)
             if cell is not None:
                 value = _exclusive_value(p.key)
-                if cell in values and values[cell] != value:
-                    return FALSE
-                values[cell] = value
-    if len(parts) == 1:
-        return next(iter(parts))
-    return Formula("and", _sorted(parts))
+                if values.setdefault(cell, value) != value:
+                    return True
+    return False
 
 
 def disj(*fs: Formula) -> Formula:
