@@ -486,15 +486,6 @@ class _Unknown:
     formula: int
 
 
-def _numeric_cases(v, memo: dict):
-    """A written value with the conditions of its cases cut down by `_numeric_part`: `values_under` asks only
-    whether each may hold, which their comparisons decide (five in a row's count of claimed cells has a case
-    per move, each under the whole condition of that move)."""
-    if isinstance(v, (Choice, Partial)):
-        return type(v)(tuple((x, _numeric_part(f, memo)) for x, f in v.cases))
-    return v
-
-
 def _numeric_part(f: Formula, memo: dict) -> Formula:
     """One unknown literal stands for every part without comparisons: `evaluate3` gives them all the same
     "unknown", so the parts alike but for what they leave unknown are one part (five in a row's counter
@@ -547,7 +538,6 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
                     # only the comparisons of a condition can rule a value out: the writes that differ in
                     # other literals only (the same counter step after every move) are one write
                     pc = numeric_part(p.pc, parts)
-                    v = _numeric_cases(v, parts)
                     try:
                         key = (cell, v, pc.id, p.status == "over")
                         if key in seen:
