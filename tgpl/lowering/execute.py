@@ -183,12 +183,6 @@ def _never_null(v) -> bool:
 
 def _boolish(v: Choice) -> bool:
     """A bool by cases: a bool fluent's value before the move, null included (see `truth`)."""
-    if v.boolish is None:
-        v.boolish = _bool_cases(v)
-    return v.boolish
-
-
-def _bool_cases(v: Choice) -> bool:
     return all(isinstance(x, bool) or x is None for x, _ in v.cases) and any(isinstance(x, bool) for x, _ in v.cases)
 
 

@@ -475,11 +475,10 @@ class Num:
 class Choice:
     """A value known only by cases: `{value: formula}`, the formulas mutually exclusive."""
 
-    __slots__ = ("cases", "boolish")
+    __slots__ = ("cases",)
 
     def __init__(self, cases: tuple):
         self.cases = cases  # ((value, Formula), ...)
-        self.boolish: bool | None = None  # execute._boolish, kept: paths are compared at every join
 
     def __deepcopy__(self, memo):
         return self
