@@ -37,8 +37,8 @@ from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
-    cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, rebuild, scalar_constant, settle,
-    value_identity,
+    by_id, cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, rebuild, scalar_constant,
+    settle, value_identity,
 )
 
 _MISSING = object()
@@ -836,7 +836,7 @@ def places_of(ranking: tuple, players: int) -> list[int | None]:
 
 def _any(pcs: list[Formula]) -> Formula:
     """The disjunction of path conditions, each kept whole (one rule per path, not per disjunct)."""
-    unique = sorted(set(pcs), key=lambda f: f.id)
+    unique = sorted(set(pcs), key=by_id)
     if len(unique) == 1:
         return unique[0]
     return Formula("or", tuple(unique))

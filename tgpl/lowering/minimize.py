@@ -20,9 +20,7 @@ disjunction too large to minimize within the budget is returned as it was.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
-from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, clash, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, by_id, clash, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -42,7 +40,6 @@ def _order(t: frozenset) -> tuple:
     return (len(t), sorted(c.id for c in t))
 
 
-_ID = attrgetter("id")  # a formula's creation number: the deterministic order of conjuncts
 _DONE: dict[tuple, Formula] = {}  # (f, expand, consensus, distribute) -> minimize's answer, for one lowering
 
 
@@ -77,7 +74,7 @@ def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribu
     if distribute:
         f = _minimize(f, expand, consensus)
         spread = _absorb(_distribute(f))
-        out = disj(*(conj(*sorted(t, key=_ID)) for t in spread))
+        out = disj(*(conj(*sorted(t, key=by_id)) for t in spread))
         return out if _nested(out) < _nested(f) else f  # fewer relations to ground, if more literals
     terms = _expand(f) if expand else None
     if terms is None:
@@ -92,7 +89,7 @@ def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribu
     dropped = _drop_covered_negations(terms)
     if dropped is not terms:
         terms = merge_adjacent(dropped)
-    out = disj(*(conj(*sorted(t, key=_ID)) for t in terms))
+    out = disj(*(conj(*sorted(t, key=by_id)) for t in terms))
     gain = _size(f) - _size(out)
     return out if gain > 0 or (expand and gain == 0 and out is not f) else f
 
@@ -143,7 +140,7 @@ def _expand(f: Formula) -> list[frozenset] | None:
     out: list[frozenset] = []
     for p in (f.parts if f.kind == "or" else (f,)):
         products = [frozenset()]
-        for c in sorted(_term(p), key=_ID):
+        for c in sorted(_term(p), key=by_id):
             options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
             products = [t for a in products for b in options if not _contradictory(t := a | b)]
             if len(products) + len(out) > MAX_TERMS:
@@ -159,7 +156,7 @@ def _distribute(f: Formula) -> list[frozenset]:
         t = _term(p)
         nested = sum(1 for c in t if c.kind == "or")
         products = [frozenset()]
-        for c in sorted(t, key=_ID) if nested else ():
+        for c in sorted(t, key=by_id) if nested else ():
             options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
             products = [u for a in products for b in options if not _contradictory(u := a | b)]
             if len(products) > 64:  # later conjuncts may still exclude most, but not this many
@@ -184,7 +181,7 @@ def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
         return terms
     out = list(terms)
     for i, t in enumerate(out):
-        negations = [c for c in sorted(t, key=_ID) if c.kind == "not" and c.parts[0].kind in ("or", "and")]
+        negations = [c for c in sorted(t, key=by_id) if c.kind == "not" and c.parts[0].kind in ("or", "and")]
         if not negations:
             continue
         others = _Family()  # every term but this one, which only this one's conjuncts change
@@ -216,7 +213,7 @@ class _Family:
         if not t:
             self.empty = True
         else:
-            self.by_last.setdefault(max(t, key=_ID), []).append(t)
+            self.by_last.setdefault(max(t, key=by_id), []).append(t)
 
     def covers(self, r: frozenset) -> bool:
         if self.empty:
@@ -245,7 +242,7 @@ def prime_implicants(terms: list[frozenset]) -> list[frozenset] | None:
                 a, positive = _atom(c)
                 by_atom.setdefault(a, ([], []))[0 if positive else 1].append(t)
         new: list[frozenset] = []
-        for a in sorted(by_atom, key=_ID):
+        for a in sorted(by_atom, key=by_id):
             pos, negs = by_atom[a]
             if not pos or not negs:
                 continue

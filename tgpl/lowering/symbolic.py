@@ -221,13 +221,13 @@ def work_done() -> int:
     return _work[0]
 
 
-_ID = attrgetter("id")  # a formula's creation number: parts are kept in this order
+by_id = attrgetter("id")  # a formula's creation number: the deterministic order of parts and conjuncts
 
 
 def _sorted(parts: Iterable[Formula]) -> tuple:
     parts = set(parts)
     _work[0] += len(parts)
-    return tuple(sorted(parts, key=_ID))
+    return tuple(sorted(parts, key=by_id))
 
 
 def _exclusive_cell(key) -> object:
