@@ -20,7 +20,7 @@ from example_harness import (
 
 NAME = "draughts"
 DIRS = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
-MOVE = re.compile(r"(Man#\d+)\.Move\(to: Board\[(\d)\]\[(\d)\]\)")
+MOVE = re.compile(r"Seat#\d+\.Move\(from: Board\[(\d)\]\[(\d)\], to: Board\[(\d)\]\[(\d)\]\)")
 
 
 # ------------------------------------------------------------------ the model
@@ -73,25 +73,20 @@ def position(state) -> dict:
     world = state.world
     pos = {}
     for o in world.objects:
-        if o.cls.name != "Man":
+        if o.cls.name not in ("__", "wM", "bM"):
             continue
         f = world.fields(o)
-        if f["tile"] is None:
-            continue
-        sq = world.fields(f["tile"])
-        pos[(int(sq["File"]), int(sq["Rank"]))] = (world.owners_of(o)[0], bool(f["King"]))
+        if f["Side"] is not None:
+            pos[(int(f["File"]), int(f["Rank"]))] = (int(f["Side"]), bool(f["King"]))
     return pos
 
 
 def moves(state) -> dict:
     """The runtime's legal moves as (from, to) squares -> move text."""
-    world = state.world
     out = {}
     for text in texts(state):
-        piece, file, row = MOVE.fullmatch(text).groups()
-        tile = world.fields(next(o for o in world.objects if o.name == piece))["tile"]
-        sq = world.fields(tile)
-        out[((int(sq["File"]), int(sq["Rank"])), (int(file), 5 - int(row)))] = text
+        f0, r0, f1, r1 = (int(x) for x in MOVE.fullmatch(text).groups())
+        out[((f0, 5 - r0), (f1, 5 - r1))] = text
     return out
 
 
@@ -166,4 +161,4 @@ def test_random_games_end(seed):
 def test_records_replay_and_tampering_is_refused(tmp_path):
     text = assert_same_seed_same_record(NAME, 3, tmp_path)
     assert_replays(text, tmp_path)
-    assert_tamper_rejected(text, 0, "Man#0.Move(to: Board[1][3])", tmp_path)
+    assert_tamper_rejected(text, 0, "Seat#0.Move(from: Board[0][5], to: Board[1][4])", tmp_path)

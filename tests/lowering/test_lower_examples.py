@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from differential import Lowered, asp_check, asp_trace, playout
+from differential import Lowered, asp_check, asp_trace, bisimulate, playout
 from tgpl.asp.kif import read_kif, to_kif
 from tgpl.asp.validate import validate
 from tgpl.asp.verify import GdlMachine
+from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import explore
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -75,7 +76,6 @@ def test_the_lowering_is_deterministic(lowered):
 def test_pieces_moved_by_move_to_are_fluents_and_the_graph_game_has_the_runtimes_states():
     """examples/graph.tgpl: pawns moved with move_to() on a graph board; `tile` of each pawn is a fluent."""
     from tgpl.runtime import load_game
-    from tgpl.runtime.verify import RuntimeMachine
 
     lw = Lowered.of(str(EXAMPLES / "graph.tgpl"))
     fluents = {str(r.head.args[0]) for r in lw.lowered.program.rules if r.head.relation == "base"}
@@ -90,6 +90,16 @@ def test_counters_get_the_range_the_game_allows():
     counts = sorted(int(str(r.head.args[0].args[1])) for r in lw.lowered.program.rules
                     if r.head.relation == "base" and str(r.head.args[0]).startswith("(tickedcount"))
     assert counts == list(range(10))  # 9 ticks fill the board and end the game
+
+
+def test_a_counter_that_steps_only_under_a_flag_gets_the_range_the_game_allows():
+    """tests/data/lowering/quiet.tgpl: the step past 2 needs the flag, and with the flag at 2 the game ends.
+    The range search must see both in one path's condition (it once judged them apart and ran to 256)."""
+    lw = Lowered.of(str(EXAMPLES.parent / "tests" / "data" / "lowering" / "quiet.tgpl"))
+    counts = sorted(int(str(r.head.args[0].args[1])) for r in lw.lowered.program.rules
+                    if r.head.relation == "base" and str(r.head.args[0]).startswith("(quiet"))
+    assert counts == [0, 1, 2, 3]
+    assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
 
 
 def test_lowered_tris_stays_within_three_times_the_hand_written_rules():

@@ -29,7 +29,7 @@ from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, vkey,
+    choice, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, settle, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.subset import outside_subset
@@ -529,7 +529,8 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         return
     live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
     writes = []  # (the numeric part of the path condition, cell, value, ends the game)
-    seen: set = set()
+    conditions: list[list[Formula]] = []  # by write: the whole conditions of the paths it stands for
+    seen: dict = {}
     parts: dict[int, Formula] = {}
     for st in logic.states.values():
         for p in st.paths:
@@ -540,12 +541,15 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
                     pc = numeric_part(p.pc, parts)
                     try:
                         key = (cell, v, pc.id, p.status == "over")
-                        if key in seen:
+                        w = seen.get(key)
+                        if w is not None:
+                            conditions[w].append(p.pc)
                             continue
-                        seen.add(key)
+                        seen[key] = len(writes)
                     except TypeError:  # a value that cannot be hashed: kept as it is
                         pass
                     writes.append((pc, cell, v, p.status == "over"))
+                    conditions.append([p.pc])
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
@@ -572,7 +576,7 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
                     continue
                 for x in values_under(v, env, known, memo):
                     target = ended[cell] if over else live[cell]
-                    if x not in target:
+                    if x not in target and admitted(conditions[w], v, x, env, known):
                         target.add(x)
                         changed = changed or not over
                         if len(target) > RANGE_LIMIT:
@@ -584,6 +588,52 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
             break
     for k, fl in numeric.items():
         fl.domain = sorted(live[k] | ended[k], key=_num_order)
+
+
+def admitted(pcs: list[Formula], v, x, env: dict, known) -> bool:
+    """Whether one of the paths a write stands for can write x, its whole condition and the case of x
+    settled by the numbers in env.
+
+    The numeric parts alone lose how a value's case and the path's condition share literals: a counter
+    that steps only when a piece is a king, and ends the game at 40 (`Quiet` in examples/draughts.tgpl),
+    goes on at 39 only when the piece is not a king, where the step is not made; judged on comparisons
+    alone, it would run past every bound. Asked only for a value new to a range, so rarely.
+    """
+    memo: dict[int, Formula] = {}
+    for pc in pcs:
+        settled = settle(pc, known, memo)
+        if settled is FALSE:
+            continue
+        for y, f in _leaf_cases(v, TRUE):
+            if x in _values_of(y, env) and _compatible(settled, settle(f, known, memo)):
+                return True
+    return False
+
+
+def _compatible(pc: Formula, f: Formula) -> bool:
+    """Whether pc and f are not seen to contradict each other, disjunct by disjunct (merged paths or
+    their conditions: a literal that each disjunct rules out is lost in the disjunction as a whole)."""
+    if pc.kind == "or":
+        return any(_compatible(part, f) for part in pc.parts)
+    return conj(pc, f) is not FALSE
+
+
+def _leaf_cases(v, cond: Formula):
+    """(value, the condition it is taken under) of every leaf of v's cases."""
+    if isinstance(v, (Choice, Partial)):
+        for y, f in v.cases:
+            yield from _leaf_cases(y, conj(cond, f))
+    else:
+        yield v, cond
+
+
+def _values_of(y, env: dict) -> set:
+    if isinstance(y, Num):
+        x = y.value(env)
+        return set() if x is UNDEF else {x}
+    if isinstance(y, Formula):
+        return {True, False}
+    return {y}
 
 
 def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
