@@ -102,6 +102,14 @@ def test_a_counter_that_steps_only_under_a_flag_gets_the_range_the_game_allows()
     assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
 
 
+def test_a_static_list_indexed_by_a_counter_reads_each_item_by_cases():
+    lw = Lowered.of(str(EXAMPLES.parent / "tests" / "data" / "lowering" / "indexed.tgpl"))
+    sums = sorted(int(str(r.head.args[0].args[1])) for r in lw.lowered.program.rules
+                  if r.head.relation == "base" and str(r.head.args[0]).startswith("(sum"))
+    assert sums == [0, 1, 4, 5, 9]  # Pts[1..5] of {3, 1, 4, 1, 5, 9}, and the 0 before the first move
+    assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
+
+
 def test_lowered_tris_stays_within_three_times_the_hand_written_rules():
     """Compactness, deterministic: rules with a body of the lowered Tris (79) against examples/gdl/tictactoe.kif (33).
 

@@ -31,9 +31,9 @@ from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collectio
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice, conj, disj,
-    equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith, sym_compare,
-    sym_equal, sym_not, truth, value_identity, vkey, work_done,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
+    conj, disj, equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith,
+    sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
 from tgpl.lowering.universe import StaticTable, Universe
 
@@ -1546,6 +1546,8 @@ def _index(o, k):
     if isinstance(o, UObj) and o.cells is not None:
         o = o.cells
     if isinstance(o, (list, tuple)):
+        if isinstance(k, Num):  # a counter's value, known only as a number in its range: every position by cases
+            return choice((x, lit(CmpLit("==", k, float(i)))) for i, x in enumerate(o))
         if not isinstance(k, (int, float)) or isinstance(k, bool):
             return UNDEF
         i = int(k)

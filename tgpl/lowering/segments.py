@@ -445,7 +445,7 @@ def values_under(v, env: dict, known, memo: dict | None = None) -> set:
         return out
     if isinstance(v, Formula):
         return {True, False}
-    return {v}
+    return set() if v is UNDEF else {v}
 
 
 def num_leaves(v) -> set:
@@ -633,7 +633,7 @@ def _values_of(y, env: dict) -> set:
         return set() if x is UNDEF else {x}
     if isinstance(y, Formula):
         return {True, False}
-    return {y}
+    return set() if y is UNDEF else {y}
 
 
 def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
