@@ -48,6 +48,7 @@ STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so th
 WORK_LIMIT = 30_000_000
 LOOP_LIMIT = 1000  # passes of one loop
 CALL_DEPTH = 64
+EVENT_LIMIT = 1000  # events resolved in one segment (the runtime's limit)
 FLOW_LIMIT = 100  # phases entered in one segment
 
 
@@ -81,10 +82,13 @@ class Path:
     dirty: frozenset = frozenset()  # cells written since their attribute's view was taken: read from the store
     visited: frozenset = frozenset()  # views this path has contributed to
     known: frozenset = frozenset()  # cells its caller wrote a value other than null to (`defined_once`)
+    records: dict = field(default_factory=dict)  # event objects made in this segment: name -> {attribute: value}
+    queue: tuple = ()  # events thrown and not resolved yet (`Executor.resolve_events`)
 
     def fork(self, pc: Formula) -> Path:
         return Path(pc, dict(self.store), self.control, self.pending, _copy_stack(self.stack),
-                    self.status, self.result, dict(self.views), self.dirty, self.visited, self.known)
+                    self.status, self.result, dict(self.views), self.dirty, self.visited, self.known,
+                    {k: dict(v) for k, v in self.records.items()} if self.records else {}, self.queue)
 
     @property
     def frame(self) -> Frame:
@@ -98,6 +102,11 @@ class Path:
 
 
 _MISSING = object()
+
+
+class Transient(UObj):
+    """An event object created after setup: it lives within one segment (the runtime drops it at the next
+    decision, decision 70), so its attributes are values on the path (`Path.records`), never fluents."""
 
 
 _SHARED = frozenset((float, int, bool, str, type(None), UObj, Formula, Choice, Num, Partial))  # values a copy shares
@@ -196,7 +205,10 @@ def _shape(p: Path) -> tuple:
     status = p.status
     if isinstance(status, tuple):
         status = ("return", _freeze(status[1]))
-    return (status, p.control, p.pending, p.result, tuple(sorted(p.views.items())))
+    shape = (status, p.control, p.pending, p.result, tuple(sorted(p.views.items())))
+    if p.records or p.queue:
+        shape += (tuple(sorted(p.records)), tuple(e.name for e in p.queue))
+    return shape
 
 
 def _stack_shape(p: Path) -> tuple:
@@ -270,6 +282,9 @@ class Executor:
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
         self.spans: list[Span] = []
+        # the runtime's declaration order of actions (listeners of an event run in it, after priority)
+        self.action_order = {id(a): i for i, a in enumerate(a for info in program.classes for a in info.actions.values())}
+        self._listening: dict[int, list] = {}  # id(event class) -> `listening`
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -343,6 +358,8 @@ class Executor:
                 for j, scope in enumerate(frame.scopes):
                     for k in scope:
                         scope[k] = _merge_local([(q.stack[i].scopes[j][k], r) for q, r in zip(group, rel)])
+            merged.records = {name: {a: _merge_local([(q.records[name][a], r) for q, r in zip(group, rel)])
+                                     for a in fields} for name, fields in merged.records.items()}
             cells = {c for q in group for c in q.store}
             merged.store = {}
             for cell in sorted(cells):
@@ -392,6 +409,11 @@ class Executor:
 
     # ============================================================ fluents
     def read(self, p: Path, obj: UObj, name: str, span: Span):
+        if type(obj) is Transient:
+            fields = p.records.get(obj.name)
+            if fields is None or name not in fields:
+                return None if name == "player" else UNDEF  # an event has no owner
+            return restrict(fields[name], p.pc)
         cell = (obj.name, name)
         if name in p.views and cell not in p.dirty and cell in self.viewable:
             v = self.view_reader(p.views[name], obj.name, name)
@@ -424,8 +446,16 @@ class Executor:
 
     def write(self, p: Path, obj, name: str, value, span: Span) -> list[Path]:
         out = []
+        if type(value) is Transient or (type(value) is Choice and any(type(x) is Transient for x, _ in value.cases)):
+            raise NotLowerable(span, "an event object made after setup cannot be stored in an attribute: it would "
+                                     "outlive the move")
         for q, o in self.split(p, obj):
             if not isinstance(o, UObj):
+                continue
+            if type(o) is Transient:
+                if o.name in q.records:
+                    q.records[o.name][name] = restrict(value, q.pc)
+                    out.append(q)
                 continue
             cell = (o.name, name)
             if cell not in self.fluents:
@@ -880,7 +910,35 @@ class Executor:
         return self.builtins.by_name().get(name)
 
     def expr_New(self, e: ast.New, p: Path):
-        raise NotLowerable(e.span, "objects created after setup are not lowerable")
+        """An event object, made to be thrown within the move: its attributes, initialized base first as
+        the runtime does, are values on the path. Objects of any other kind would be new fluents."""
+        t = self.types.get(id(e))
+        info = t.info if isinstance(t, ClassType) else None
+        if info is None or not info.derives_from(self.builtins.event) or e.init is not None:
+            raise NotLowerable(e.span, "objects created after setup are not lowerable (except events)")
+        if info.derives_from(self.builtins.player_choice) or any(
+                isinstance(m, ast.Default) for c in info.ancestors() if c.defn is not None for m in c.defn.members):
+            raise NotLowerable(e.span, f"a {info.name} made after setup is not lowerable (a player's choice, or "
+                                       "an event with a default block)")
+        obj = Transient(f"{info.name}#made{len(p.records)}", info, (), -1)
+        obj.fields = {}
+        p.records = {**p.records, obj.name: {}}
+        paths = [p]
+        for c in reversed(list(info.ancestors())):
+            for name, attr in c.attributes.items():
+                if attr.value is None:
+                    for q in paths:
+                        q.records[obj.name][name] = None
+                    continue
+                nxt = []
+                for q in paths:
+                    q.stack = q.stack + [Frame(obj, None, [{}])]
+                    for r, v in self.eval(attr.value, q):
+                        r.stack = r.stack[:-1]
+                        r.records[obj.name][name] = restrict(v, r.pc)
+                        nxt.append(r)
+                paths = nxt
+        return [(q, obj) for q in paths]
 
     def expr_Assign(self, e: ast.Assign, p: Path):
         target = e.target
@@ -1329,6 +1387,22 @@ class Executor:
             return [(p, phase)]
         if qualified == "log":
             return [(p, None)]
+        if qualified in ("event.throw", "event.throw_sync"):
+            out = []
+            for q, ev in self.split(p, args[0]):
+                if not isinstance(ev, UObj) or not ev.cls.derives_from(self.builtins.event):
+                    continue  # the runtime stops: not an event
+                if ev.cls.derives_from(self.builtins.player_choice):
+                    raise NotLowerable(span, "throwing a PlayerChoiceEvent after setup is not lowerable")
+                if qualified == "event.throw":
+                    q.queue = q.queue + (ev,)
+                    out.append((q, None))
+                    continue
+                saved, q.queue = q.queue, (ev,)  # resolved now, with everything it sets off
+                for r in self.resolve_events([q]):
+                    r.queue = saved
+                    out.append((r, None))
+            return out
         if qualified == "turn.pass":
             a0 = args[0] if args else _MISSING
             a1 = args[1] if len(args) > 1 else _MISSING
@@ -1409,9 +1483,107 @@ class Executor:
             q.stack = q.stack[:-1]
         return paths
 
+    # ============================================================ events
+    def resolve_events(self, paths: list[Path]) -> list[Path]:
+        """The runtime's `resolve_events`: the thrown events, first thrown first, each answered by its
+        listeners; events the listeners throw join the end of the queue. A path whose game is over stops."""
+        for _ in range(EVENT_LIMIT):
+            answering = [p for p in paths if p.queue and p.status != "over"]
+            if not answering:
+                return paths
+            out = [p for p in paths if not p.queue or p.status == "over"]
+            for p in answering:
+                event, p.queue = p.queue[0], p.queue[1:]
+                out.extend(self.answer(p, event))
+            paths = self.merge(out)
+        raise NotLowerable(self.spans[-1] if self.spans else None,
+                           f"more than {EVENT_LIMIT} events resolved in one move: do listeners throw events endlessly?")
+
+    def answer(self, p: Path, event: UObj) -> list[Path]:
+        """The listeners of `event` on p: chosen up front (their requires and trigger, on the state before
+        the first runs), then run by priority, declaration order and creation order."""
+        found = []
+        for obj, action, trigger in self.listening(event.cls):
+            if any(i for i in action.inputs):
+                raise NotLowerable(action.name_span, f"action {action.name} answers {event.cls.name} and has "
+                                                     "inputs: listeners with inputs are not lowerable")
+            ok = TRUE
+            for req in action.requires:
+                ok = conj(ok, self._holds(req.body, p, obj, event, f"require_{action.name}"))
+            ok = conj(ok, self._holds(trigger.body, p, obj, event, f"trigger_{action.name}"))
+            if ok is not FALSE:
+                found.append((-self._prio(action), self.action_order[id(action)], obj.serial, obj, action, ok))
+        found.sort(key=lambda x: x[:3])
+        paths = [p]
+        for *_, obj, action, ok in found:
+            out = []
+            for q in paths:
+                if q.status == "over":
+                    out.append(q)
+                    continue
+                for r, runs in self.fork_on(q, ok):
+                    if not runs or action.effect is None:
+                        out.append(r)
+                        continue
+                    scope = {i.name: None for i in action.inputs}
+                    for x in self.run_block(action.effect.body, r, obj, event, f"action_{action.name}", scope):
+                        if x.status != "over":
+                            x.status = None
+                        out.append(x)
+            paths = self.merge(out)
+        return paths
+
+    def listening(self, event_cls) -> list[tuple[UObj, ast.ActionDef, ast.Trigger]]:
+        """(object, action, its trigger for event_cls or its nearest base) for every action that answers it."""
+        found = self._listening.get(id(event_cls))
+        if found is None:
+            found = []
+            classes = list(event_cls.ancestors())
+            for obj in self.u.objects:
+                effective: dict[str, ast.ActionDef] = {}
+                for info in reversed(list(obj.cls.ancestors())):
+                    effective.update(info.actions)
+                for action in sorted(effective.values(), key=lambda a: self.action_order[id(a)]):
+                    by_class = {id(self.class_named(t.event)): t for t in action.triggers}
+                    trigger = next((by_class[id(c)] for c in classes if id(c) in by_class), None)
+                    if trigger is not None:
+                        found.append((obj, action, trigger))
+            self._listening[id(event_cls)] = found
+        return found
+
+    def _holds(self, body: ast.Block, p: Path, obj, event, what: str) -> Formula:
+        """When a read-only block (a listener's require or trigger) returns true on p, as a condition."""
+        base = p.fork(p.pc)
+        parts = []
+        for q in self.run_block(body, base, obj, event, what):
+            if q.store != p.store or q.pending != p.pending or q.status == "over" or q.queue != p.queue:
+                raise NotLowerable(body.span, f"{what} cannot change the game: it only reads the state")
+            p.visited = p.visited | q.visited  # the views it contributed to are taken for this path too
+            v = q.status[1] if isinstance(q.status, tuple) else None
+            f = as_formula(v) if v is not None else FALSE
+            if f is not None:
+                parts.append(conj(q.pc, f))
+        return disj(*parts)
+
+    def _prio(self, action: ast.ActionDef) -> float:
+        prio = next((i for i in action.items if isinstance(i, ast.Prio)), None)
+        if prio is None:
+            return 0.0
+        value = prio.value
+        sign = 1.0
+        if isinstance(value, ast.Unary) and value.op == "-":
+            sign, value = -1.0, value.operand
+        if not isinstance(value, ast.NumberLit):
+            raise NotLowerable(prio.span, "a priority other than a number is not lowerable")
+        return sign * float(value.value)
+
     def enter_phases(self, paths: list[Path]) -> list[Path]:
-        """The runtime's `settle`: enter scheduled phases until every path waits for a player."""
+        """The runtime's `settle`: resolve the thrown events and enter scheduled phases until every path
+        waits for a player. The event objects made on the way are dropped then: nothing can refer to them."""
         for _ in range(FLOW_LIMIT):
+            paths = self.resolve_events(paths)
+            for p in paths:
+                p.records = {}
             waiting = [p for p in paths if not p.pending or p.status == "over"]
             entering = [p for p in paths if p.pending and p.status != "over"]
             if not entering:
@@ -1465,7 +1637,8 @@ def _reads(p: Path, names: list[str]) -> tuple:
 
 def _concrete(args: tuple) -> bool:
     """Are these call arguments concrete scalars (what a call run once, or named, is keyed by)?"""
-    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) for a in args)
+    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) or type(a) is Transient
+                   for a in args)
 
 
 def _remainder(entry: Formula, exits: list[Formula], merged: Formula) -> Formula:

@@ -29,7 +29,7 @@ from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, settle, vkey,
+    choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, settle, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.subset import outside_subset
@@ -342,7 +342,7 @@ class Lowering:
         paths = self.ex.run_block(body, p, obj, event, what, scope)
         parts = []
         for q in paths:
-            if q.store or q.pending or q.status == "over":
+            if q.store or q.pending or q.status == "over" or q.queue:
                 raise NotLowerable(body.span, f"{what} cannot change the game: it only reads the state")
             v = q.status[1] if isinstance(q.status, tuple) else None
             f = as_formula(v) if v is not None else FALSE
@@ -605,17 +605,9 @@ def admitted(pcs: list[Formula], v, x, env: dict, known) -> bool:
         if settled is FALSE:
             continue
         for y, f in _leaf_cases(v, TRUE):
-            if x in _values_of(y, env) and _compatible(settled, settle(f, known, memo)):
+            if x in _values_of(y, env) and compatible(settled, settle(f, known, memo)):
                 return True
     return False
-
-
-def _compatible(pc: Formula, f: Formula) -> bool:
-    """Whether pc and f are not seen to contradict each other, disjunct by disjunct (merged paths or
-    their conditions: a literal that each disjunct rules out is lost in the disjunction as a whole)."""
-    if pc.kind == "or":
-        return any(_compatible(part, f) for part in pc.parts)
-    return conj(pc, f) is not FALSE
 
 
 def _leaf_cases(v, cond: Formula):

@@ -30,7 +30,8 @@ from tgpl.frontend.types import CallableType, ClassType, Collection
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
 METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign"}
 LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
-NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass"}
+NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass",
+                   "event.throw", "event.throw_sync"}
 
 
 def outside_subset(program) -> list[tuple[Span, str]]:
@@ -72,8 +73,9 @@ def outside_subset(program) -> list[tuple[Span, str]]:
                                                         f"that discard() fills after setup (a {t}): the contents "
                                                         "of a discard pile are not lowerable"))
     for n in nodes:
-        if isinstance(n, ast.New):
-            found.setdefault(_key(n.span), (n.span, "objects created after setup are not lowerable"))
+        if isinstance(n, ast.New) and not _is_event(types.get(id(n)), program):
+            found.setdefault(_key(n.span), (n.span, "objects created after setup are not lowerable (except "
+                                                    "events thrown within the move)"))
         if not isinstance(n, ast.Call):
             continue
         ct = types.get(id(n.callee))
@@ -95,6 +97,11 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         elif ct.name not in METHODS:
             found.setdefault(_key(n.span), (n.span, f"the built-in {ct.name}() is not lowerable"))
     return [found[k] for k in sorted(found)]
+
+
+def _is_event(t, program) -> bool:
+    """An event class: its objects made after setup live within the move (tgpl.lowering.execute.Transient)."""
+    return isinstance(t, ClassType) and t.info.derives_from(program.builtins.event)
 
 
 def _is_list(types, callee) -> bool:

@@ -383,6 +383,46 @@ def evaluate3(f: Formula, known: Callable[[object], bool | None], memo: dict | N
     return r
 
 
+def compatible(pc: Formula, f: Formula) -> bool:
+    """Whether pc and f are not seen to contradict each other. The literals both are conjunctions of
+    (with what they exclude: one move, one value per cell) are assumed, and every other conjunct of
+    either is evaluated three-valued under them: a contradiction hidden in a disjunction or under a
+    negation (`not (or does#0 does#1)` against `does#0`), which `conj` does not look for, is found.
+    A disjunction f is compatible where one of its parts is."""
+    if pc is FALSE or f is FALSE:
+        return False
+    if f.kind == "or":
+        return any(compatible(pc, part) for part in f.parts)
+    parts = [x for g in (pc, f) if g is not TRUE for x in (g.parts if g.kind == "and" else (g,))]
+    literals = {x for x in parts if x.kind == "lit" or (x.kind == "not" and x.parts[0].kind == "lit")}
+    if clash(literals):
+        return False
+    true: set = set()
+    false: set = set()
+    cells: dict = {}
+    for x in literals:
+        if x.kind == "lit":
+            true.add(x.key)
+            cell = _exclusive_cell(x.key)
+            if cell is not None:
+                cells[cell] = _exclusive_value(x.key)
+        else:
+            false.add(x.parts[0].key)
+
+    def known(key):
+        if key in true:
+            return True
+        if key in false:
+            return False
+        cell = _exclusive_cell(key)
+        if cell is not None and cell in cells and cells[cell] != _exclusive_value(key):
+            return False
+        return None
+
+    memo: dict = {}
+    return all(evaluate3(x, known, memo) is not False for x in parts if x not in literals)
+
+
 def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Formula:
     """f with every literal `known` decides replaced by its truth, simplified (memo: formula id -> result)."""
     got = memo.get(f.id)
