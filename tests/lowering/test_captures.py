@@ -181,7 +181,8 @@ def test_a_stack_object_as_the_pile_lowers_and_its_items_stay_unread(tmp_path, m
     r = CliRunner().invoke(main, ["to-gdl", "game.tgpl", "--no-validate"])
     assert r.exit_code == 2
     assert r.output.splitlines()[0] == ("game.tgpl:134:23: error: not lowerable: decks are not lowerable after setup "
-                                        "('length' of Pile#0)")
+                                        "('length' of Pile#0): only decks whose items nothing but pop() changes "
+                                        "after setup")
 
 
 def test_an_assign_that_only_setup_runs_makes_no_owner_fluent():

@@ -110,9 +110,7 @@ def test_refused_with_its_location(tmp_path, monkeypatch, edits, expected):
 @pytest.mark.parametrize("example, expected", [
     ("treasure.tgpl", ["80:17: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move, "
                        "which GDL cannot express (GDL-II would be needed)",
-                       "84:20: error: not lowerable: the built-in pop() is not lowerable",
                        "126:13: error: not lowerable: remove() on a list stored in an attribute is not lowerable"]),
-    ("cards.tgpl", ["44:32: error: not lowerable: the built-in pop() is not lowerable"]),
     # chess: the promotions' pieces, created in overrides of Promotion.Make (read with the function they override)
     ("chess/chess.tgpl", [f"{line}: error: not lowerable: objects created after setup are not lowerable (except "
                           "events thrown within the move)" for line in ("195:77", "196:76", "197:78", "198:78")]),

@@ -152,6 +152,8 @@ class Emitter:
             o = by_name[obj]
             if attr == OWNER and attr not in o["fields"]:  # the owner: assign() sets it (one player or none)
                 raw = float(o["owners"][0]) if o["owners"] else None
+            elif attr == "length" and o.get("items") is not None:  # what is left of a deck
+                raw = float(len(o["items"]))
             else:
                 raw = o["fields"][attr]
             out.add(str(self.fluent(fl, literal_value(self.u.value(raw)))))

@@ -35,6 +35,7 @@ from tgpl.lowering.symbolic import (
     conj, disj, equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith,
     sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
+from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, unread_lists
 from tgpl.lowering.universe import StaticTable, Universe
 
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
@@ -285,6 +286,8 @@ class Executor:
         # the runtime's declaration order of actions (listeners of an event run in it, after priority)
         self.action_order = {id(a): i for i, a in enumerate(a for info in program.classes for a in info.actions.values())}
         self._listening: dict[int, list] = {}  # id(event class) -> `listening`
+        self.unread = unread_lists(program)  # list attributes whose changes are dropped (nothing reads them)
+        self.changed_decks = changed_decks(program)  # deck classes whose items change after setup but by pop()
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -440,8 +443,11 @@ class Executor:
             return obj.connections
         if name == "tiles" and obj.cells is not None:
             return tuple(t for col in obj.cells for t in col if t is not None)
+        if name == "length" and self.fixed_deck(obj):
+            return float(len(obj.items))
         if obj.cls.kind == "stack" or any(c.kind == "stack" for c in obj.cls.ancestors()):
-            raise NotLowerable(span, f"decks are not lowerable after setup ('{name}' of {obj.name})")
+            raise NotLowerable(span, f"decks are not lowerable after setup ('{name}' of {obj.name}): only decks "
+                                     "whose items nothing but pop() changes after setup")
         raise NotLowerable(span, f"'{name}' of {obj.name} is not lowerable")
 
     def write(self, p: Path, obj, name: str, value, span: Span) -> list[Path]:
@@ -1316,12 +1322,25 @@ class Executor:
                 out.extend(self.namespace_call(qualified, filled, q, e.span))
             return out
         name = ct.name
+        if name in UNREAD_CHANGES and isinstance(callee, ast.Member) and self._unread(callee.obj):
+            # a change of a list nothing reads after setup (subset.unread_lists): its holder and arguments
+            # are evaluated for what they do, the change itself is not part of the game
+            holder = [callee.obj.obj] if isinstance(callee.obj, ast.Member) else []
+            return [(q, None) for q, _ in self.eval_all(holder + [a for a in arg_exprs if a is not None], p)]
         targets = self.eval(callee.obj, p) if isinstance(callee, ast.Member) else [(p, p.frame.this)]
         for q, obj in targets:
             for r, vals in self.eval_all([a for a in arg_exprs if a is not None], q):
                 for s, target in self.split(r, obj):
                     out.extend(self.method(s, target, name, vals, e.span))
         return out
+
+    def fixed_deck(self, obj: UObj) -> bool:
+        """A deck whose items nothing but pop() changes after setup (`subset.changed_decks`)."""
+        return obj.items is not None and not any(obj.is_a(c) for c in self.changed_decks)
+
+    def _unread(self, e: ast.Expr) -> bool:
+        return e.name in self.unread and (isinstance(e, ast.Member) or id(e) in self.implicit_this) \
+            if isinstance(e, (ast.Member, ast.Name)) else False
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
         if name in ("shuffle", "reshuffle"):
@@ -1346,6 +1365,8 @@ class Executor:
                 raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
         if isinstance(target, dict) and name in ("keys", "values"):
             return [(p, list(target.keys() if name == "keys" else target.values()))]
+        if name in ("pop", "peek") and isinstance(target, UObj) and self.fixed_deck(target):
+            return self.take(p, target, name == "pop", span)
         if name == "move_to" and isinstance(target, UObj) and (target.name, "tile") in self.fluents:
             return [(q, None) for q in self.write(p, target, "tile", vals[0], span)]
         if name == "discard" and isinstance(target, UObj) and (target.name, "discarded") in self.fluents:
@@ -1374,6 +1395,16 @@ class Executor:
                 out.extend((r, None) for r in self.write(q, target, OWNER, who, span))
             return out
         raise NotLowerable(span, f"the built-in {name}() is not lowerable")
+
+    def take(self, p: Path, deck: UObj, pop: bool, span: Span) -> list[tuple[Path, object]]:
+        """`deck.pop()` or `deck.peek()`: the item on top, by cases of the deck's length (null when empty,
+        decision 56). A deck's items are fixed when setup ends (no push, shuffle or reshuffle after it), so
+        what pop() changes is the length alone."""
+        n = self.read(p, deck, "length", span)
+        top = restrict(lift(lambda k: _item_at(deck.items, k), n), p.pc)
+        if not pop:
+            return [(p, top)]
+        return [(q, top) for q in self.write(p, deck, "length", lift(_one_less, n), span)]
 
     def namespace_call(self, qualified: str, args: list, p: Path, span: Span):
         player, turn, phase = p.control
@@ -1735,6 +1766,26 @@ def _index(o, k):
                 return v
         return None
     return UNDEF
+
+
+def _item_at(items: tuple, n):
+    """The top of a deck of `items` of which n are left (null when none is)."""
+    if isinstance(n, Num):
+        return choice([(None, lit(CmpLit("==", n, 0.0)))]
+                      + [(x, lit(CmpLit("==", n, float(i + 1)))) for i, x in enumerate(items)])
+    if not isinstance(n, (int, float)) or isinstance(n, bool):
+        return UNDEF
+    return items[int(n) - 1] if 1 <= n <= len(items) else None
+
+
+def _one_less(n):
+    """A deck's length after pop(): one less, and 0 stays 0."""
+    if isinstance(n, Num):
+        empty = lit(CmpLit("==", n, 0.0))
+        return choice([(sym_arith("-", n, 1.0), neg(empty)), (0.0, empty)])
+    if not isinstance(n, (int, float)) or isinstance(n, bool):
+        return UNDEF
+    return max(float(n) - 1.0, 0.0)
 
 
 def _length(o):

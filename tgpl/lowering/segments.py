@@ -32,7 +32,7 @@ from tgpl.lowering.symbolic import (
     choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, settle, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
-from tgpl.lowering.subset import outside_subset
+from tgpl.lowering.subset import changed_decks, outside_subset
 from tgpl.lowering.universe import Universe
 
 RANGE_LIMIT = 256  # values of one numeric fluent
@@ -108,6 +108,9 @@ def written_attributes(program) -> set[str]:
                     names.add("tile")  # a piece's place: the built-in attribute move_to() sets
                 elif ct.name == "discard":
                     names |= {"tile", "discarded"}  # off its tile, and discarded
+                elif ct.name == "pop" and isinstance(program.types.get(id(getattr(node.callee, "obj", None))),
+                                                     ClassType):
+                    names.add("length")  # a deck's items are fixed after setup: what is left is its length
     return names
 
 
@@ -182,6 +185,11 @@ class Lowering:
                 if isinstance(initial, (tuple, dict)):
                     continue  # collections: writes to them are refused when met
                 out[(o.name, name)] = Fluent(o, name, t, initial)
+        if "length" in written:  # how many of a deck's items pop() has not taken yet
+            changed = changed_decks(self.program)
+            for o in self.u.objects:
+                if o.items is not None and not any(o.is_a(c) for c in changed):
+                    out[(o.name, "length")] = Fluent(o, "length", NUMBER, float(len(o.items)))
         assigned = assigned_classes(self.program)
         for o in self.u.objects:  # the owner, when assign() can change it: one player or none
             if o.cls.kind not in ("class", "interactable", "stack", "board") or o.cls.visibility == "group":

@@ -28,10 +28,75 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType, ClassType, Collection
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
-METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign"}
+METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign", "pop", "peek"}
 LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
 NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass",
                    "event.throw", "event.throw_sync"}
+
+
+# changes of a list that neither read it nor give anything back: dropped when nothing after setup reads the list
+UNREAD_CHANGES = {"add", "append", "remove", "removeAt", "insert", "clear", "push", "push_front"}
+
+
+def unread_lists(program) -> frozenset[str]:
+    """List attributes (by name) that code after setup changes but never reads: only as the receiver of a
+    change (`Cards.add(c);`, a statement of its own). Their contents cannot affect the game after setup,
+    so they are not fluents and their changes are dropped (as a discard pile's, decision recorded in
+    docs/lowering.md). A read of any attribute of the same list type counts for all of them, since it
+    could hold the same list."""
+    types = program.types
+    nodes = list(after_setup_nodes(program))
+    changed: dict[str, str] = {}  # attribute name -> its list type
+    receivers: set[int] = set()
+    for n in nodes:
+        if not (isinstance(n, ast.ExprStmt) and isinstance(n.expr, ast.Call) and isinstance(n.expr.callee, ast.Member)):
+            continue
+        ct = types.get(id(n.expr.callee))
+        obj = n.expr.callee.obj
+        t = types.get(id(obj))
+        if (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in UNREAD_CHANGES
+                and isinstance(t, Collection) and _attribute(program, obj)):
+            changed[obj.name] = str(t)
+            receivers.add(id(obj))
+    read_names: set[str] = set()
+    read_types: set[str] = set()
+    for n in nodes:
+        if id(n) in receivers or not _attribute(program, n):
+            continue
+        t = types.get(id(n))
+        if isinstance(t, Collection):
+            read_names.add(n.name)
+            read_types.add(str(t))
+    return frozenset(name for name, t in changed.items() if name not in read_names and t not in read_types)
+
+
+def changed_decks(program) -> list:
+    """The deck classes (stacks) whose items code after setup may change other than by pop(): pushed to,
+    shuffled, discarded into. Decks of other classes keep the items setup left them, and what pop()
+    takes is counted by their length alone."""
+    types = program.types
+    found = []
+    for n in after_setup_nodes(program):
+        if not isinstance(n, ast.Call) or not isinstance(n.callee, ast.Member):
+            continue
+        ct = types.get(id(n.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin"):
+            continue
+        if ct.name == "discard":
+            receiver = n.args[0].value if n.args else None
+        elif ct.name in ("pop", "peek", "length"):
+            continue
+        else:
+            receiver = n.callee.obj
+        t = types.get(id(receiver)) if receiver is not None else None
+        if isinstance(t, ClassType) and any(c.kind == "stack" for c in t.info.ancestors()):
+            found.append(t.info)
+    return found
+
+
+def _attribute(program, n) -> bool:
+    """Whether n names an attribute (`x.Cards`, or `Cards` inside its class)."""
+    return isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this)
 
 
 def outside_subset(program) -> list[tuple[Span, str]]:
@@ -39,6 +104,7 @@ def outside_subset(program) -> list[tuple[Span, str]]:
     types = program.types
     found: dict[tuple, tuple[Span, str]] = {}
     nodes = list(after_setup_nodes(program))
+    unread = unread_lists(program)
     piles: set[str] = set()  # list attributes that discard() fills, by name
     pile_types: set[str] = set()  # and their types
     pile_args: set[int] = set()  # the discard() arguments themselves
@@ -91,7 +157,8 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         elif ct.name in CHANCE:
             found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
                                                     "move, which GDL cannot express (GDL-II would be needed)"))
-        elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
+        elif (ct.name in LIST_CHANGES and _is_list(types, n.callee)
+              and getattr(n.callee.obj, "name", None) not in unread):
             found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
                                                     "lowerable"))
         elif ct.name not in METHODS:
@@ -106,7 +173,7 @@ def _is_event(t, program) -> bool:
 
 def _is_list(types, callee) -> bool:
     t = types.get(id(callee.obj)) if isinstance(callee, ast.Member) else None
-    return isinstance(t, Collection) and t.kind == "List"
+    return isinstance(t, Collection) and t.kind in ("List", "Stack")
 
 
 def _key(span: Span) -> tuple:

@@ -455,7 +455,7 @@ def rebuild(f: Formula, parts: list[Formula]) -> Formula:
 class UObj:
     """An object of the universe after setup: its name, class and static fields."""
 
-    __slots__ = ("name", "cls", "owners", "fields", "cells", "connections", "serial")
+    __slots__ = ("name", "cls", "owners", "fields", "cells", "connections", "serial", "items")
 
     def __init__(self, name: str, cls, owners: tuple, serial: int):
         self.name = name
@@ -465,6 +465,7 @@ class UObj:
         self.cells: tuple | None = None  # a group's tiles by index
         self.connections: tuple = ()  # a tile's neighbours, as connection objects
         self.serial = serial
+        self.items: tuple | None = None  # a deck's items after setup, bottom first (its `length` counts them)
 
     def __deepcopy__(self, memo):
         return self

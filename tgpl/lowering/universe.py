@@ -44,6 +44,8 @@ class Universe:
         for o in snap["objects"]:
             obj = u.by_name[o["name"]]
             obj.fields = {k: u.value(v) for k, v in o["fields"].items()}
+            if o.get("items") is not None:  # a deck: code after setup may pop from it (its length a fluent)
+                obj.items = tuple(u.value(v) for v in o["items"])
             if o["cells"] is not None:
                 obj.cells = tuple(tuple(u.by_name[t] if t is not None else None for t in col) for col in o["cells"])
             links = []

@@ -1,0 +1,83 @@
+"""Decks popped after setup, and lists that nothing reads: examples/cards.tgpl lowers.
+
+A deck (a stack object) whose items nothing but pop() changes after setup keeps
+the order setup shuffled it into, so what a play changes is how many are left:
+its `length` is a fluent, and pop() gives the item on top by cases of it. A list
+attribute that code after setup only changes (`Cards.add(c);`) and never reads
+cannot affect the game, so it is no fluent. Both must give the runtime's game,
+state for state, at every seed; plausible mistranslations must fail the
+validation every to-gdl runs; and what breaks the conditions is refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import tgpl.lowering.execute as execute
+from differential import Lowered, bisimulate
+from tgpl.cli import main
+from tgpl.runtime.verify import RuntimeMachine
+from tgpl.validation import validate_translation
+from tgpl.verify.graph import explore
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+CARDS = EXAMPLES / "cards.tgpl"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cards_lowers_to_the_runtimes_game_at_every_seed(seed):
+    """Each seed shuffles the deck differently at setup: each is its own (deterministic) GDL game."""
+    lw = Lowered.of(str(CARDS), seed=seed)
+    fluents = set(lw.lowered.emitter.logic.fluents)
+    assert ("NumberDeck#0", "length") in fluents
+    assert not any(attr == "Cards" for _, attr in fluents)  # added to, never read: no fluent
+    runtime = explore(RuntimeMachine(lw.game, seed))
+    assert runtime.complete and runtime.states >= 2
+    assert bisimulate(lw).states == runtime.states
+
+
+_ITEM_AT = execute._item_at
+
+
+def _wrong_card(items: tuple, n):
+    return _ITEM_AT(items[1:] + items[:1], n)
+
+
+@pytest.mark.parametrize("defect", [
+    pytest.param(lambda mp: mp.setattr(execute, "_one_less", lambda n: n), id="pop-leaves-the-length"),
+    pytest.param(lambda mp: mp.setattr(execute, "_item_at", _wrong_card), id="pop-takes-the-wrong-card"),
+])
+def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect):
+    defect(monkeypatch)
+    lw = Lowered.of(str(CARDS))
+    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    assert result.mismatch is not None
+
+
+def _to_gdl(tmp_path, monkeypatch, old: str, new: str):
+    text = CARDS.read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
+    (tmp_path / "game.tgpl").write_text(text.replace(old, new, 1))
+    monkeypatch.chdir(tmp_path)
+    return CliRunner().invoke(main, ["to-gdl", "game.tgpl", "--no-validate"])
+
+
+DRAWN = "            Cards.add(c);\n"
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    pytest.param(DRAWN, DRAWN + "            if (Cards.length > 8) { winner player; }\n",
+                 "45:13: error: not lowerable: add() on a list stored in an attribute is not lowerable",
+                 id="the-list-read"),
+    pytest.param(DRAWN, DRAWN + "            Tabletop.Deck.push(c);\n",
+                 "46:13: error: not lowerable: the built-in push() is not lowerable", id="a-deck-pushed-to"),
+])
+def test_what_breaks_the_conditions_is_refused_with_its_location(tmp_path, monkeypatch, old, new, expected):
+    r = _to_gdl(tmp_path, monkeypatch, old, new)
+    assert r.exit_code == 2, r.output
+    assert r.output.splitlines()[0] == f"game.tgpl:{expected}"
