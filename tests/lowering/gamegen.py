@@ -23,6 +23,12 @@ fluent's value across a write of that fluent, and loops with a static bound
 statements guarded by generated conditions end the game early; the move
 counter ends it after a few moves in any case, so every play is short.
 
+Events: a `Note` event (`bool b`, `number n`, `PlayerState who`) may be made,
+filled in and thrown (`event.throw`, or `event.throw_sync`) from effects and
+the phase; generated listeners of `PlayerState` (`Hear`, and `Echo` on the
+`Loud` subclass, each with a generated priority) judge it in their trigger
+and `require` and read `event.b`, `event.n`, `event.who` in their effects.
+
 Generated games avoid runtime errors (a member of `null` is only read behind
 `!= null &&`), since the lowering assumes a game never reaches one.
 """
@@ -49,6 +55,8 @@ class Ctx:
     numbers: tuple[str, ...] = ()  # number locals in scope (loop counters included)
     objects: tuple[str, ...] = ()  # PlayerState locals in scope
     names: list = field(default_factory=lambda: [0])  # shared counter for fresh local names
+    event: bool = False  # `event` is a Note (listeners)
+    throws: bool = False  # may make and throw events
 
     def fresh(self, prefix: str) -> str:
         self.names[0] += 1
@@ -63,12 +71,16 @@ def number_expr(draw, ctx: Ctx) -> str:
     options += list(ctx.numbers)
     if ctx.functions:
         options.append(f"Score(x: {cell})")
+    if ctx.event:
+        options.append("event.n")
     return draw(st.sampled_from(options))
 
 
 def object_expr(draw, ctx: Ctx) -> str:
     cell = draw(st.sampled_from(ctx.cells))
     options = [f"{cell}.Owner", "GameState.Last", "null"] + list(ctx.objects)
+    if ctx.event:
+        options.append("event.who")
     if ctx.this:
         options.append("this")
     if ctx.functions:
@@ -102,6 +114,8 @@ def bool_atom(draw, ctx: Ctx) -> str:
         return draw(st.sampled_from(ctx.bools))
     if kind == "call" and ctx.functions:
         return f"IsOpen(x: {cell})"
+    if ctx.event and draw(st.booleans()):
+        return draw(st.sampled_from(["event.b", "(event.who == this)", f"(event.n == {draw(st.integers(0, 2))})"]))
     return f"{cell}.Free"
 
 
@@ -164,6 +178,8 @@ def statements(draw, ctx: Ctx, depth: int = 2, size: int = 3) -> tuple[list[str]
             kinds += ["for", "while", "branch local", "branch local", "accumulate"]
         if ctx.winner:
             kinds.append("winner")
+        if ctx.throws and ctx.writes:
+            kinds += ["throw", "throw"]
         kind = draw(st.sampled_from(kinds))
         if kind == "bool local":
             name = ctx.fresh("b")
@@ -218,10 +234,50 @@ def statements(draw, ctx: Ctx, depth: int = 2, size: int = 3) -> tuple[list[str]
                 out.append(f"{draw(st.sampled_from(ctx.cells))}.Free = {name};")
         elif kind == "winner":
             out.append(f"if ({bool_expr(draw, ctx)}) {{ winner {winner_value(draw)}; }}")
+        elif kind == "throw":
+            out.extend(throw(draw, ctx))
         else:  # an `if` at the innermost depth: a guarded assignment or local
             what = assignment(draw, ctx) if ctx.writes else ""
             out.append(f"if ({bool_expr(draw, ctx)}) {{ {what} }}")
     return out, ctx
+
+
+def throw(draw, ctx: Ctx) -> list[str]:
+    """A Note (or a Loud) made, filled in with values of the moment, and thrown now or after the block."""
+    name = ctx.fresh("e")
+    kind = draw(st.sampled_from(["Note", "Loud"]))
+    lines = [f"{kind} {name} = new {kind}();"]
+    if draw(st.booleans()):
+        lines.append(f"{name}.b = {bool_expr(draw, ctx, 1)};")
+    if draw(st.booleans()):
+        lines.append(f"{name}.n = {number_expr(draw, replace(ctx, event=False))} % 3;")
+    if draw(st.booleans()):
+        lines.append(f"{name}.who = {object_expr(draw, ctx)};")
+    how = draw(st.sampled_from(["throw", "throw", "throw_sync"]))
+    lines.append(f"event.{how}({name});")
+    return lines
+
+
+def listener(draw, name: str, event: str, names: list) -> str:
+    """An action of PlayerState answering `event` (a Note or a Loud): a trigger, maybe a require and a
+    priority, and an effect reading the event (it may end the game, but throws nothing). `event` is not in
+    scope in a require (decision 31)."""
+    ctx = Ctx(CELLS, this=True, winner=True, names=names, event=True)
+    judge = replace(ctx, writes=False, winner=False)
+    prio = f"prio {draw(st.integers(-1, 2))};" if draw(st.booleans()) else ""
+    require = f"require {{ return {bool_expr(draw, replace(judge, event=False), 1)}; }}" if draw(st.booleans()) else ""
+    body, _ = statements(draw, ctx, 1, 2)
+    return f"""
+    action {name}
+    {{
+        {prio}
+        {require}
+        trigger {event} {{ return {bool_expr(draw, judge, 2)}; }}
+        effect
+        {{
+{block(body, 12)}
+        }}
+    }}"""
 
 
 def branch_local(draw, ctx: Ctx) -> tuple[list[str], Ctx]:
@@ -316,7 +372,8 @@ def games(draw) -> str:
     score = draw(st.sampled_from(["x.Marks", "x.Marks + GameState.Level", "GameState.Level"]))
     bump_value = bool_expr(draw, replace(pure, cells=("x",)), 1)
 
-    action = Ctx(("c",) + CELLS, this=True, winner=True, names=names)
+    events = draw(st.booleans())
+    action = Ctx(("c",) + CELLS, this=True, winner=True, names=names, throws=events)
     filter_body, fc = statements(draw, replace(action, writes=False, winner=False), 1, 2)
     accept = bool_expr(draw, fc, 2)
     if draw(st.booleans()):  # most cells pass, most of the time: games where the filter matters
@@ -347,7 +404,11 @@ def games(draw) -> str:
         }}
     }}"""
 
-    check, _ = statements(draw, replace(base, winner=True), 2, 3)
+    listeners = ""
+    if events:
+        listeners = listener(draw, "Hear", "Note", names) + (listener(draw, "Echo", "Loud", names)
+                                                              if draw(st.booleans()) else "")
+    check, _ = statements(draw, replace(base, winner=True, throws=events), 2, 3)
     check.append(f"if (GameState.Moves >= {moves}) {{ winner {winner_value(draw)}; }}")
     check_phase = block(check, 8)
     return f"""game "prop";
@@ -374,6 +435,15 @@ global class GameState
     player Who = 0;
     number Bonus = null;
 }}
+
+event Note
+{{
+    bool b = false;
+    number n = 0;
+    PlayerState who = null;
+}}
+
+event Loud : Note {{ }}
 
 tile Cell
 {{
@@ -449,7 +519,7 @@ class PlayerState
             GameState.Moves += 1;
             turn.pass();
         }}
-    }}{toggle}
+    }}{toggle}{listeners}
 
     action Pass
     {{
