@@ -29,7 +29,7 @@ from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
-    choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, settle, vkey,
+    choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.subset import changed_decks, outside_subset
@@ -599,23 +599,20 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
 
 
 def admitted(pcs: list[Formula], v, x, env: dict, known) -> bool:
-    """Whether one of the paths a write stands for can write x, its whole condition and the case of x
-    settled by the numbers in env.
+    """Whether one of the paths a write stands for can write x: its whole condition and the case of x,
+    judged together with the comparisons decided by the numbers in env (`symbolic.compatible`).
 
     The numeric parts alone lose how a value's case and the path's condition share literals: a counter
     that steps only when a piece is a king, and ends the game at 40 (`Quiet` in examples/draughts.tgpl),
     goes on at 39 only when the piece is not a king, where the step is not made; judged on comparisons
-    alone, it would run past every bound. Asked only for a value new to a range, so rarely.
+    alone, it would run past every bound. Asked only for a value new to a range, and only of a value
+    by cases: a value written as it is has no case to correlate (five in a row's move counter, whose
+    conditions have a term per move, is not judged again: a quarter of a second).
     """
-    memo: dict[int, Formula] = {}
-    for pc in pcs:
-        settled = settle(pc, known, memo)
-        if settled is FALSE:
-            continue
-        for y, f in _leaf_cases(v, TRUE):
-            if x in _values_of(y, env) and compatible(settled, settle(f, known, memo)):
-                return True
-    return False
+    if not isinstance(v, (Choice, Partial)):
+        return True
+    cases = [f for y, f in _leaf_cases(v, TRUE) if x in _values_of(y, env)]
+    return any(compatible(pc, f, known) for pc in pcs for f in cases)
 
 
 def _leaf_cases(v, cond: Formula):

@@ -383,16 +383,18 @@ def evaluate3(f: Formula, known: Callable[[object], bool | None], memo: dict | N
     return r
 
 
-def compatible(pc: Formula, f: Formula) -> bool:
-    """Whether pc and f are not seen to contradict each other. The literals both are conjunctions of
-    (with what they exclude: one move, one value per cell) are assumed, and every other conjunct of
-    either is evaluated three-valued under them: a contradiction hidden in a disjunction or under a
-    negation (`not (or does#0 does#1)` against `does#0`), which `conj` does not look for, is found.
-    A disjunction f is compatible where one of its parts is."""
+def compatible(pc: Formula, f: Formula, known: Callable[[object], bool | None] | None = None) -> bool:
+    """Whether pc and f are not seen to contradict each other where `known` decides some literals.
+
+    The literals both are conjunctions of (with what they exclude: one move, one value per cell) are
+    assumed, and every other conjunct of either is evaluated three-valued under them and `known`: a
+    contradiction hidden in a disjunction or under a negation (`not (or does#0 does#1)` against
+    `does#0`), which `conj` does not look for, is found. No formula is built. A disjunction f is
+    compatible where one of its parts is."""
     if pc is FALSE or f is FALSE:
         return False
     if f.kind == "or":
-        return any(compatible(pc, part) for part in f.parts)
+        return any(compatible(pc, part, known) for part in f.parts)
     parts = [x for g in (pc, f) if g is not TRUE for x in (g.parts if g.kind == "and" else (g,))]
     literals = {x for x in parts if x.kind == "lit" or (x.kind == "not" and x.parts[0].kind == "lit")}
     if clash(literals):
@@ -409,7 +411,7 @@ def compatible(pc: Formula, f: Formula) -> bool:
         else:
             false.add(x.parts[0].key)
 
-    def known(key):
+    def assumed(key):
         if key in true:
             return True
         if key in false:
@@ -417,10 +419,11 @@ def compatible(pc: Formula, f: Formula) -> bool:
         cell = _exclusive_cell(key)
         if cell is not None and cell in cells and cells[cell] != _exclusive_value(key):
             return False
-        return None
+        return known(key) if known is not None else None
 
     memo: dict = {}
-    return all(evaluate3(x, known, memo) is not False for x in parts if x not in literals)
+    return all(evaluate3(x, assumed, memo) is not False
+               for x in (parts if known is not None else [x for x in parts if x not in literals]))
 
 
 def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Formula:
