@@ -102,6 +102,19 @@ def test_a_counter_that_steps_only_under_a_flag_gets_the_range_the_game_allows()
     assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
 
 
+def test_two_scores_bounded_only_by_the_moves_left_are_bounded_together():
+    """tests/data/lowering/scores.tgpl: each move raises one player's score and the move counter, and the
+    game ends when the board is full. Judged one by one, the scores grow apart without bound; judged with
+    the counter, in the states the game can reach (segments.joint_ranges), each stays within the claims
+    its player makes of the nine cells: five for the first, four for the second."""
+    lw = Lowered.of(str(EXAMPLES.parent / "tests" / "data" / "lowering" / "scores.tgpl"))
+    for name, claims in (("first", 5), ("second", 4)):
+        values = sorted(int(str(r.head.args[0].args[1])) for r in lw.lowered.program.rules
+                        if r.head.relation == "base" and str(r.head.args[0]).startswith(f"({name} "))
+        assert values == list(range(claims + 1)), name
+    assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
+
+
 def test_a_static_list_indexed_by_a_counter_reads_each_item_by_cases():
     lw = Lowered.of(str(EXAMPLES.parent / "tests" / "data" / "lowering" / "indexed.tgpl"))
     sums = sorted(int(str(r.head.args[0].args[1])) for r in lw.lowered.program.rules

@@ -531,10 +531,75 @@ def cmp_value(key: CmpLit, env: dict):
 
 
 def number_domains(logic: GameLogic, lowering: Lowering) -> None:
-    """Find every numeric fluent's range: a fixpoint over the segments' writes."""
+    """Find every numeric fluent's range: each counter on its own (`counter_ranges`), and where that
+    cannot bound them, the counters together (`joint_ranges`)."""
     numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
     if not numeric:
         return
+    try:
+        counter_ranges(logic, lowering, numeric)
+    except NotLowerable:
+        if not joint_ranges(logic, numeric):
+            raise
+
+
+JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
+
+
+def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
+    """The counters' ranges from the values they take together: the states of the game cut down to its
+    control and its counters, reached from setup's (other fluents unknown, so every path a state's
+    comparisons allow is taken). Two scores bounded only by the moves left grow apart when each is
+    judged alone; together with the move counter, each move raises one of them and the counter, and
+    the game ends at its last move. False when the states exceed JOINT_LIMIT or a counter RANGE_LIMIT
+    values: the game is then refused for the search by counter's reason."""
+    keys = sorted(numeric)
+    index = {k: i for i, k in enumerate(keys)}
+    parts: dict[int, Formula] = {}
+    moves: dict[tuple, list] = {}
+    for cs, st in logic.states.items():
+        moves[cs] = [(numeric_part(p.pc, parts), p.pc, [(index[c], v) for c, v in p.store.items() if c in numeric],
+                      p.control, p.status == "over") for p in st.paths]
+    start = (logic.universe.control, tuple(float(numeric[k].initial) if numeric[k].initial is not None else None
+                                           for k in keys))
+    seen = {start}
+    todo = [start]
+    found: list[set] = [set() for _ in keys]
+    while todo:
+        cs, values = todo.pop()
+        for i, x in enumerate(values):
+            found[i].add(x)
+        env = dict(zip(keys, values))
+
+        def known(key, env=env):
+            return cmp_value(key, env) if isinstance(key, CmpLit) else None
+
+        memo: dict = {}
+        for numeric_pc, pc, writes, control, over in moves.get(cs, ()):
+            if evaluate3(numeric_pc, known, memo) is False:
+                continue
+            options = [[x] for x in values]
+            for i, v in writes:
+                options[i] = sorted((x for x in values_under(v, env, known, memo) if admitted([pc], v, x, env, known)),
+                                    key=_num_order)
+            for combo in itertools.product(*options):
+                if over:
+                    for i, _ in writes:
+                        found[i].add(combo[i])
+                    continue
+                state = (control, combo)
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+            if len(seen) > JOINT_LIMIT or any(len(xs) > RANGE_LIMIT for xs in found):
+                return False
+    for k, xs in zip(keys, found):
+        numeric[k].domain = sorted(xs, key=_num_order)
+    return True
+
+
+def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
+    """Every numeric fluent's range on its own: a fixpoint over the segments' writes."""
     live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
     writes = []  # (the numeric part of the path condition, cell, value, ends the game)
     conditions: list[list[Formula]] = []  # by write: the whole conditions of the paths it stands for
