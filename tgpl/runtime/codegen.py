@@ -508,6 +508,14 @@ def _polymorphic(generic, poly: dict, shape, span):
     return ns["call"]
 
 
+def _chain(e: ast.Expr, op: str) -> list[ast.Expr]:
+    """The operands of `a op b op c...` (`op`: `&&` or `||`, left-associative), in order: each runs
+    only when the ones before it ran."""
+    if isinstance(e, ast.Binary) and e.op == op and _is_bool(e.left) and _is_bool(e.right):
+        return [*_chain(e.left, op), e.right]
+    return [e]
+
+
 def _reads_only(e: ast.Expr) -> bool:
     """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
     creates nothing."""
@@ -578,7 +586,8 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "W": "    W = m.world.owners\n",
              # the memo of fixed expressions: None while setup runs, made when it returns, so a
              # block sees one or the other from start to end (setup's own block: None)
-             "MM": "    MM = m.world.memo\n"}
+             "MM": "    MM = m.world.memo\n",
+             "SL": "    SL = m.step_limit\n"}
 
 
 def _preamble(bound: set[str]) -> str:
@@ -870,9 +879,14 @@ class BlockGenerator:
             self.emit(depth + 1, f"if {c} is not False:")
             self.emit(depth + 2, f"_bad_condition(m, {c}, {span})")
             self.emit(depth + 1, "break")
-        # Machine.step inline: it counts, and raises once past the limit
-        self.emit(depth, "m.steps += 1")
-        self.emit(depth, "if m.steps > m.step_limit:")
+        self.count_step(span_of_loop, depth)
+
+    def count_step(self, span_of_loop, depth: int) -> None:
+        """Machine.step inline: it counts, and raises once past the limit (read once per block,
+        `SL`: a machine's limit never changes), with `m.steps` read once."""
+        self.bound.add("SL")
+        self.emit(depth, "m.steps = _st = m.steps + 1")
+        self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
@@ -927,9 +941,7 @@ class BlockGenerator:
             x = _local(slot)
             self.numeric.add(x)
             self.emit(depth, f"for {x} in {values!r}:")
-            self.emit(depth + 1, "m.steps += 1")
-            self.emit(depth + 1, "if m.steps > m.step_limit:")
-            self.emit(depth + 2, f"m.step({self.const(s.span, '_p')})")
+            self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
             self.block(s.body, depth + 1)
@@ -1587,22 +1599,27 @@ class BlockGenerator:
         `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
         which gives up (`_miss`). None for any other body."""
         body = fi.defn.effect.body.body if fi.defn.effect is not None else []
+        read: dict[tuple[str, str], str] = {}
         if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-            return self.inline_expr(body[0].value, temps)
+            return self.inline_expr(body[0].value, temps, read)
         if (len(body) == 2 and isinstance(body[0], ast.If) and body[0].orelse is None
                 and len(body[0].then.body) == 1 and isinstance(body[0].then.body[0], ast.Return)
                 and body[0].then.body[0].value is not None
                 and isinstance(body[1], ast.Return) and body[1].value is not None):
-            c = self.inline_expr(body[0].cond, temps)
-            x = self.inline_expr(body[0].then.body[0].value, temps)
-            y = self.inline_expr(body[1].value, temps)
+            c = self.inline_expr(body[0].cond, temps, read)
+            x = self.inline_expr(body[0].then.body[0].value, temps, dict(read))
+            y = self.inline_expr(body[1].value, temps, dict(read))
             if c is None or x is None or y is None:
                 return None
             return f"({x} if {c} else {y})"
         return None
 
-    def inline_expr(self, e: ast.Expr, temps: dict[str, str]) -> str | None:
-        """`inline_body`'s expressions, or None."""
+    def inline_expr(self, e: ast.Expr, temps: dict[str, str], read: dict[tuple[str, str], str]) -> str | None:
+        """`inline_body`'s expressions, or None. `read`: per (input, field), the temporary of a read
+        sure to have run before `e` runs, which `e` reuses (`a.AssignedTo`, three times in Tris's
+        `WinCheck`, is read once); `e` adds the reads sure to run when it runs (not those of the
+        right operand of `&&` or `||`, which may be skipped). The body changes nothing, so a field
+        read again would give the same value, or miss again."""
         if isinstance(e, ast.NullLit):
             return "None"
         if isinstance(e, ast.Name):
@@ -1611,19 +1628,28 @@ class BlockGenerator:
             if (not isinstance(e.obj, ast.Name) or e.obj.name not in temps or e.name == "player"
                     or not isinstance(self.c.type_of(e.obj), ClassType) or not scalar(self.c.type_of(e))):
                 return None
-            v = self.name("_t")
+            known = read.get((e.obj.name, e.name))
+            if known is not None:
+                return known
+            v = read[(e.obj.name, e.name)] = self.name("_t")
             return f"({v} if ({v} := D.get({temps[e.obj.name]}, _NO_FIELDS).get({e.name!r}, _M)) is not _M else _miss())"
         if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
-            inner = self.inline_expr(e.operand, temps)
+            inner = self.inline_expr(e.operand, temps, read)
             return None if inner is None else f"(not {inner})"
         if isinstance(e, ast.Binary) and e.op in ("&&", "||") and _is_bool(e.left) and _is_bool(e.right):
-            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
-            return None if a is None or b is None else f"({a} {'and' if e.op == '&&' else 'or'} {b})"
+            # `a && b && c`: b runs only if a did, c only if b did; none but a is sure to run
+            operands = _chain(e, e.op)
+            first = self.inline_expr(operands[0], temps, read)
+            after = dict(read)
+            rest = [self.inline_expr(x, temps, after) for x in operands[1:]]
+            if first is None or None in rest:
+                return None
+            return "(" + f" {'and' if e.op == '&&' else 'or'} ".join([first, *rest]) + ")"
         if isinstance(e, ast.Binary) and e.op in ("==", "!="):
             for side in (e.left, e.right):
                 if not (isinstance(side, ast.NullLit) or isinstance(self.c.type_of(side), ClassType)):
                     return None
-            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
+            a, b = self.inline_expr(e.left, temps, read), self.inline_expr(e.right, temps, read)
             if a is None or b is None:
                 return None
             return f"({a} is {b})" if e.op == "==" else f"({a} is not {b})"
