@@ -379,7 +379,7 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
     inp = inputs[0]
     if inp.modifier != "player" or inp.target is not None:
         return None
-    options = m.player_options(inp, frame)
+    options = m.player_options(inp, frame) if inp.is_list else m.candidates(inp, frame)
     return options + [None] if inp.optional else options
 
 
@@ -392,14 +392,15 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     moves: list[Move] = []
     append = moves.append
     cache = game.moves
+    owners = world.owners
     for obj in scratch.actors():
-        if not _visible(world, obj, player):
+        if obj.cls.visibility != "global" and player not in owners.get(obj, ()):  # `_visible` inline
             continue
         actions = obj.cls.choice_actions()
         for ra in actions:
             frame = Frame(m, obj, ra.size, event)
             try:
-                if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
+                if (ra.requires and not m.requires_hold(ra, frame)) or not m.trigger_holds(ra, event, frame):
                     continue
                 options = _single_input(m, frame, ra, player)
                 if options is not None:
