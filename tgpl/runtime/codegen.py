@@ -631,8 +631,9 @@ MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.co
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
-    looked up (`key` is `_UNKNOWN` when there is no memo yet, or the locals are not keys)."""
-    if key is not _UNKNOWN and value.__class__ in PLAIN:
+    looked up (`key` is `_UNKNOWN` when the locals are not keys) in a memo (`mm` is None while
+    setup runs)."""
+    if key is not _UNKNOWN and mm is not None and value.__class__ in PLAIN:
         left = mm[-1]
         if left[0] > 0:
             left[0] -= 1
@@ -705,8 +706,15 @@ class BlockGenerator:
         # While an expression that changes nothing is generated: per (object code, field), the
         # temporary holding a scalar field already read, where every later read runs after it.
         self.cse: dict[tuple[str, str], str] | None = None
+        self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
 
     # ------------------------------------------------------------- plumbing
+    def preamble(self) -> str:
+        """What the code binds on entry: `_BINDINGS`, then the memo table of each fixed expression
+        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses)."""
+        return _preamble(self.bound) + "".join(
+            f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
+
     def name(self, prefix: str) -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
@@ -722,7 +730,7 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = _preamble(self.bound)
+        preamble = self.preamble()
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -764,7 +772,7 @@ class BlockGenerator:
         if self.closures:
             return None
         test = value if _is_bool(e) else f"({value}) is True"
-        preamble = _preamble(self.bound)
+        preamble = self.preamble()
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
@@ -1188,12 +1196,13 @@ class BlockGenerator:
         key = _key_tuple(parts) if parts else "0"
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
                         if _local(slot) not in self.numeric)
-        k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
+        k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
         self.bound.add("MM")
-        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := MM) is not None{tests}"
-                f" and ({h} := {mm}[{idx}].get(({k} := {key}))) is not None{charge}"
-                f" else _fx_store({mm}, {idx}, {k}, m, m.steps, {inner}))")
+        self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
+        test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
+        return (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
+                f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
