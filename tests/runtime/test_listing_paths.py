@@ -73,3 +73,30 @@ def test_games_play_the_same_with_triggers_run_and_pools_copied(name, monkeypatc
     slow_game = load_game(EXAMPLES / name)
     assert not any(_always(slow_game).values())
     assert fast == [playout(slow_game.initial_state(0), seed, 60) for seed in (1, 2)]
+
+
+def test_a_state_lists_its_moves_once(monkeypatch):
+    """`State._legal` keeps what it listed (as `cached_property` did, without its lock): asked
+    again, by `legal_moves`, `move_by_text` or `apply`, a state does not list again, and each
+    `legal_moves()` is a list of its own."""
+    from tgpl.runtime import game as game_module
+
+    listed = []
+    real = game_module._legal_moves
+
+    def counting(game, world):
+        listed.append(world)
+        return real(game, world)
+
+    monkeypatch.setattr(game_module, "_legal_moves", counting)
+    state = load_game(EXAMPLES / "tris.tgpl").initial_state(0)
+    first = state.legal_moves()
+    first.pop()
+    second = state.legal_moves()
+    assert len(second) == len(first) + 1 and len(listed) == 1
+    after = state.apply(second[0].text)
+    assert len(listed) == 1 and after.legal_moves() and len(listed) == 2
+    over = after
+    while not over.is_terminal:
+        over = over.apply(over.legal_moves()[0])
+    assert over.legal_moves() == [] and listed[-1] is not over.world  # a finished game lists nothing

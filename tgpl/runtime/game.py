@@ -199,13 +199,20 @@ class State:
     def log(self) -> list[str]:
         return list(self.world.log)
 
-    @cached_property
+    @property
     def _legal(self) -> list[Move]:
-        if self.is_terminal:
-            return []
-        if self.request is not None:
-            return [Move(_value_text(v), value=_ref(v)) for v in self.request.options]
-        return _legal_moves(self.game, self.world)
+        """The legal moves, listed once (kept in `__dict__` as `cached_property` would, without
+        the lock it takes on every first read: a state is listed once in search and verify)."""
+        found = self.__dict__.get("_legal_found")
+        if found is None:
+            if self.world.result is not None:
+                found = []
+            elif self.request is not None:
+                found = [Move(_value_text(v), value=_ref(v)) for v in self.request.options]
+            else:
+                found = _legal_moves(self.game, self.world)
+            self.__dict__["_legal_found"] = found
+        return found
 
     def legal_moves(self) -> list[Move]:
         return list(self._legal)
