@@ -149,7 +149,7 @@ class State:
     @staticmethod
     def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
         world = base.copy()
-        m = game.machine(world, list(choices))  # object references resolve as the segment runs
+        m = game.machine(world, choices)  # object references resolve as the segment runs (the machine copies them)
         try:
             if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
@@ -167,8 +167,10 @@ class State:
             world.result = over.ranking
         world.drop_unreferenced(game.is_event)
         state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
-        state.__dict__.update(game=game, world=world, base=None, first=None, choices=(), request=None, error=None,
-                              resume=None)
+        fields = state.__dict__
+        fields.update(_SETTLED)
+        fields["game"] = game
+        fields["world"] = world
         return state
 
     @property
@@ -348,7 +350,9 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     ra = game.actions.get((obj.cls, move.action), _UNFOUND)
     if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
         ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
-    given = {name: _resolve(world, v) for name, v in move.inputs}
+    given = {}
+    for name, v in move.inputs:  # a loop, not a comprehension: one function call less a move
+        given[name] = _resolve(world, v)
     event = _choice_event(game, world.control.player)
     m.play(obj, ra, given, event)
 
@@ -373,6 +377,8 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
+# The fields of a state waiting for a move (`State._run`), but its game and world
+_SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error": None, "resume": None}
 _UNFOUND = object()
 MOVE_CACHE = 1 << 17
 

@@ -689,7 +689,8 @@ class Machine:
     def settle(self) -> None:
         """Resolve events and enter phases until the game waits for a player."""
         while True:
-            self.resolve_events()
+            if self.queue:
+                self.resolve_events()
             if not self.enter_pending:
                 return
             self.enter_pending = False
