@@ -489,3 +489,65 @@ def test_memoized_player_results_are_mapped_onto_the_players_on_every_path(game)
     assert memoized(fast) == {"function Data.Seat"}
     logs = [g.initial_state(0).apply("Seat#0.Go()").log for g in (fast, slow)]
     assert logs[0] == logs[1] == ["2 2 2 0"]
+
+
+SETUP_AND_AFTER = """
+game "t";
+players 1;
+tile Cell { number Weight = 0; number Mark = 0; }
+board B
+{
+    number Size = 2;
+    number Calls = 0;
+    group G { geometry square; grid { Cell, Cell; } }
+    // a fixed expression (the weights and the size are written only in setup), run in setup too
+    function Weighted
+    {
+        function input number k;
+        returns number;
+        effect { Calls += 1; return (G[k][0] as Cell).Weight * Size + Calls; }
+    }
+}
+global class GameState { B Board = null; }
+class Seat
+{
+    action Go
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            log("after " + GameState.Board.Weighted(k: 1) + " " + GameState.Board.Weighted(k: 0));
+            if (GameState.Board.Calls > 6) { winner 0; }
+        }
+    }
+}
+turn T { phase P { } }
+setup
+{
+    GameState.Board = new B();
+    (GameState.Board.G[1][0] as Cell).Weight = 5;
+    log("setup " + GameState.Board.Weighted(k: 1));
+    (GameState.Board.G[1][0] as Cell).Weight = 7;
+    log("setup " + GameState.Board.Weighted(k: 1));
+    Seat s = new Seat(); s.assign(0);
+    turn.use("T");
+    turn.pass(0, "P");
+}
+"""
+
+
+def test_a_fixed_expression_run_in_setup_remembers_nothing_until_setup_is_over(game):
+    """A block binds its fixed expressions' memo tables on entry (`BlockGenerator.preamble`): in
+    setup there is no memo, every lookup misses and nothing is stored (the weight changes between
+    the two calls), after it the values are remembered; logs as without the memo."""
+    from tgpl.runtime.codegen import _HELPERS
+
+    logs = []
+    for g in (game(SETUP_AND_AFTER), without_memo(game(SETUP_AND_AFTER, name="slow.tgpl"))):
+        state = g.initial_state(0)
+        for _ in range(2):
+            state = state.apply("Seat#0.Go()")
+        logs.append(state.log)
+    assert logs[0] == logs[1] == ["setup 11", "setup 16", "after 17 4", "after 19 6"]
+    assert _HELPERS["_NO_FIELDS"] == {}  # the empty table of setup stayed empty
+    assert any(game(SETUP_AND_AFTER, name="again.tgpl").initial_state(0).apply("Seat#0.Go()").world.memo[:-1])

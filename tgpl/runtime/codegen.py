@@ -508,6 +508,14 @@ def _polymorphic(generic, poly: dict, shape, span):
     return ns["call"]
 
 
+def _chain(e: ast.Expr, op: str) -> list[ast.Expr]:
+    """The operands of `a op b op c...` (`op`: `&&` or `||`, left-associative), in order: each runs
+    only when the ones before it ran."""
+    if isinstance(e, ast.Binary) and e.op == op and _is_bool(e.left) and _is_bool(e.right):
+        return [*_chain(e.left, op), e.right]
+    return [e]
+
+
 def _reads_only(e: ast.Expr) -> bool:
     """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
     creates nothing."""
@@ -578,7 +586,8 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "W": "    W = m.world.owners\n",
              # the memo of fixed expressions: None while setup runs, made when it returns, so a
              # block sees one or the other from start to end (setup's own block: None)
-             "MM": "    MM = m.world.memo\n"}
+             "MM": "    MM = m.world.memo\n",
+             "SL": "    SL = m.step_limit\n"}
 
 
 def _preamble(bound: set[str]) -> str:
@@ -622,8 +631,9 @@ MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.co
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
-    looked up (`key` is `_UNKNOWN` when there is no memo yet, or the locals are not keys)."""
-    if key is not _UNKNOWN and value.__class__ in PLAIN:
+    looked up (`key` is `_UNKNOWN` when the locals are not keys) in a memo (`mm` is None while
+    setup runs)."""
+    if key is not _UNKNOWN and mm is not None and value.__class__ in PLAIN:
         left = mm[-1]
         if left[0] > 0:
             left[0] -= 1
@@ -696,8 +706,15 @@ class BlockGenerator:
         # While an expression that changes nothing is generated: per (object code, field), the
         # temporary holding a scalar field already read, where every later read runs after it.
         self.cse: dict[tuple[str, str], str] | None = None
+        self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
 
     # ------------------------------------------------------------- plumbing
+    def preamble(self) -> str:
+        """What the code binds on entry: `_BINDINGS`, then the memo table of each fixed expression
+        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses)."""
+        return _preamble(self.bound) + "".join(
+            f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
+
     def name(self, prefix: str) -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
@@ -713,7 +730,7 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = _preamble(self.bound)
+        preamble = self.preamble()
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -755,7 +772,7 @@ class BlockGenerator:
         if self.closures:
             return None
         test = value if _is_bool(e) else f"({value}) is True"
-        preamble = _preamble(self.bound)
+        preamble = self.preamble()
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
@@ -870,9 +887,14 @@ class BlockGenerator:
             self.emit(depth + 1, f"if {c} is not False:")
             self.emit(depth + 2, f"_bad_condition(m, {c}, {span})")
             self.emit(depth + 1, "break")
-        # Machine.step inline: it counts, and raises once past the limit
-        self.emit(depth, "m.steps += 1")
-        self.emit(depth, "if m.steps > m.step_limit:")
+        self.count_step(span_of_loop, depth)
+
+    def count_step(self, span_of_loop, depth: int) -> None:
+        """Machine.step inline: it counts, and raises once past the limit (read once per block,
+        `SL`: a machine's limit never changes), with `m.steps` read once."""
+        self.bound.add("SL")
+        self.emit(depth, "m.steps = _st = m.steps + 1")
+        self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
@@ -927,9 +949,7 @@ class BlockGenerator:
             x = _local(slot)
             self.numeric.add(x)
             self.emit(depth, f"for {x} in {values!r}:")
-            self.emit(depth + 1, "m.steps += 1")
-            self.emit(depth + 1, "if m.steps > m.step_limit:")
-            self.emit(depth + 2, f"m.step({self.const(s.span, '_p')})")
+            self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
             self.block(s.body, depth + 1)
@@ -1176,12 +1196,13 @@ class BlockGenerator:
         key = _key_tuple(parts) if parts else "0"
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
                         if _local(slot) not in self.numeric)
-        k, mm, h = self.name("_mk"), self.name("_mm"), self.name("_mh")
+        k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
         self.bound.add("MM")
-        return (f"({h}[0] if ({k} := _M) is _M and ({mm} := MM) is not None{tests}"
-                f" and ({h} := {mm}[{idx}].get(({k} := {key}))) is not None{charge}"
-                f" else _fx_store({mm}, {idx}, {k}, m, m.steps, {inner}))")
+        self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
+        test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
+        return (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
+                f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
@@ -1587,22 +1608,27 @@ class BlockGenerator:
         `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
         which gives up (`_miss`). None for any other body."""
         body = fi.defn.effect.body.body if fi.defn.effect is not None else []
+        read: dict[tuple[str, str], str] = {}
         if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-            return self.inline_expr(body[0].value, temps)
+            return self.inline_expr(body[0].value, temps, read)
         if (len(body) == 2 and isinstance(body[0], ast.If) and body[0].orelse is None
                 and len(body[0].then.body) == 1 and isinstance(body[0].then.body[0], ast.Return)
                 and body[0].then.body[0].value is not None
                 and isinstance(body[1], ast.Return) and body[1].value is not None):
-            c = self.inline_expr(body[0].cond, temps)
-            x = self.inline_expr(body[0].then.body[0].value, temps)
-            y = self.inline_expr(body[1].value, temps)
+            c = self.inline_expr(body[0].cond, temps, read)
+            x = self.inline_expr(body[0].then.body[0].value, temps, dict(read))
+            y = self.inline_expr(body[1].value, temps, dict(read))
             if c is None or x is None or y is None:
                 return None
             return f"({x} if {c} else {y})"
         return None
 
-    def inline_expr(self, e: ast.Expr, temps: dict[str, str]) -> str | None:
-        """`inline_body`'s expressions, or None."""
+    def inline_expr(self, e: ast.Expr, temps: dict[str, str], read: dict[tuple[str, str], str]) -> str | None:
+        """`inline_body`'s expressions, or None. `read`: per (input, field), the temporary of a read
+        sure to have run before `e` runs, which `e` reuses (`a.AssignedTo`, three times in Tris's
+        `WinCheck`, is read once); `e` adds the reads sure to run when it runs (not those of the
+        right operand of `&&` or `||`, which may be skipped). The body changes nothing, so a field
+        read again would give the same value, or miss again."""
         if isinstance(e, ast.NullLit):
             return "None"
         if isinstance(e, ast.Name):
@@ -1611,19 +1637,28 @@ class BlockGenerator:
             if (not isinstance(e.obj, ast.Name) or e.obj.name not in temps or e.name == "player"
                     or not isinstance(self.c.type_of(e.obj), ClassType) or not scalar(self.c.type_of(e))):
                 return None
-            v = self.name("_t")
+            known = read.get((e.obj.name, e.name))
+            if known is not None:
+                return known
+            v = read[(e.obj.name, e.name)] = self.name("_t")
             return f"({v} if ({v} := D.get({temps[e.obj.name]}, _NO_FIELDS).get({e.name!r}, _M)) is not _M else _miss())"
         if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
-            inner = self.inline_expr(e.operand, temps)
+            inner = self.inline_expr(e.operand, temps, read)
             return None if inner is None else f"(not {inner})"
         if isinstance(e, ast.Binary) and e.op in ("&&", "||") and _is_bool(e.left) and _is_bool(e.right):
-            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
-            return None if a is None or b is None else f"({a} {'and' if e.op == '&&' else 'or'} {b})"
+            # `a && b && c`: b runs only if a did, c only if b did; none but a is sure to run
+            operands = _chain(e, e.op)
+            first = self.inline_expr(operands[0], temps, read)
+            after = dict(read)
+            rest = [self.inline_expr(x, temps, after) for x in operands[1:]]
+            if first is None or None in rest:
+                return None
+            return "(" + f" {'and' if e.op == '&&' else 'or'} ".join([first, *rest]) + ")"
         if isinstance(e, ast.Binary) and e.op in ("==", "!="):
             for side in (e.left, e.right):
                 if not (isinstance(side, ast.NullLit) or isinstance(self.c.type_of(side), ClassType)):
                     return None
-            a, b = self.inline_expr(e.left, temps), self.inline_expr(e.right, temps)
+            a, b = self.inline_expr(e.left, temps, read), self.inline_expr(e.right, temps, read)
             if a is None or b is None:
                 return None
             return f"({a} is {b})" if e.op == "==" else f"({a} is not {b})"

@@ -290,7 +290,9 @@ class Compiler:
             assert self.scope is not None
             sym = self.scope.lookup(t.event) or self.builtins.by_name().get(t.event)
             name = sym.name if isinstance(sym, ClassInfo) else t.event
-            triggers[name] = self.block(t.body, layout)
+            triggers[name] = code = self.block(t.body, layout)
+            if _returns_true(t.body):  # `trigger PlayerChoiceEvent { return true; }`, most triggers
+                code.always = True
         prio = self.expr(action.prio.value, layout) if action.prio is not None else None
         effect = None
         if action.effect is not None:
@@ -961,6 +963,14 @@ class _Missing:
 
 
 _MISSING = _Missing()
+
+
+def _returns_true(block: ast.Block) -> bool:
+    """Whether `block` is `return true;`: running it changes and counts nothing, and gives true
+    (`Machine.trigger_holds` does not run it)."""
+    body = block.body
+    return (len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.BoolLit)
+            and body[0].value.value is True)
 
 
 def _loop(cond: Code | None, body: Code, span, init: Code | None = None, post: Code | None = None) -> Code:

@@ -149,7 +149,7 @@ class State:
     @staticmethod
     def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
         world = base.copy()
-        m = game.machine(world, list(choices))  # object references resolve as the segment runs
+        m = game.machine(world, choices)  # object references resolve as the segment runs (the machine copies them)
         try:
             if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
@@ -167,8 +167,10 @@ class State:
             world.result = over.ranking
         world.drop_unreferenced(game.is_event)
         state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
-        state.__dict__.update(game=game, world=world, base=None, first=None, choices=(), request=None, error=None,
-                              resume=None)
+        fields = state.__dict__
+        fields.update(_SETTLED)
+        fields["game"] = game
+        fields["world"] = world
         return state
 
     @property
@@ -199,13 +201,20 @@ class State:
     def log(self) -> list[str]:
         return list(self.world.log)
 
-    @cached_property
+    @property
     def _legal(self) -> list[Move]:
-        if self.is_terminal:
-            return []
-        if self.request is not None:
-            return [Move(_value_text(v), value=_ref(v)) for v in self.request.options]
-        return _legal_moves(self.game, self.world)
+        """The legal moves, listed once (kept in `__dict__` as `cached_property` would, without
+        the lock it takes on every first read: a state is listed once in search and verify)."""
+        found = self.__dict__.get("_legal_found")
+        if found is None:
+            if self.world.result is not None:
+                found = []
+            elif self.request is not None:
+                found = [Move(_value_text(v), value=_ref(v)) for v in self.request.options]
+            else:
+                found = _legal_moves(self.game, self.world)
+            self.__dict__["_legal_found"] = found
+        return found
 
     def legal_moves(self) -> list[Move]:
         return list(self._legal)
@@ -341,7 +350,9 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     ra = game.actions.get((obj.cls, move.action), _UNFOUND)
     if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
         ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
-    given = {name: _resolve(world, v) for name, v in move.inputs}
+    given = {}
+    for name, v in move.inputs:  # a loop, not a comprehension: one function call less a move
+        given[name] = _resolve(world, v)
     event = _choice_event(game, world.control.player)
     m.play(obj, ra, given, event)
 
@@ -366,6 +377,8 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
+# The fields of a state waiting for a move (`State._run`), but its game and world
+_SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error": None, "resume": None}
 _UNFOUND = object()
 MOVE_CACHE = 1 << 17
 
@@ -379,7 +392,7 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
     inp = inputs[0]
     if inp.modifier != "player" or inp.target is not None:
         return None
-    options = m.player_options(inp, frame)
+    options = m.player_options(inp, frame) if inp.is_list else m.candidates(inp, frame)
     return options + [None] if inp.optional else options
 
 
@@ -392,14 +405,15 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     moves: list[Move] = []
     append = moves.append
     cache = game.moves
+    owners = world.owners
     for obj in scratch.actors():
-        if not _visible(world, obj, player):
+        if obj.cls.visibility != "global" and player not in owners.get(obj, ()):  # `_visible` inline
             continue
         actions = obj.cls.choice_actions()
         for ra in actions:
             frame = Frame(m, obj, ra.size, event)
             try:
-                if not m.requires_hold(ra, frame) or not m.trigger_holds(ra, event, frame):
+                if (ra.requires and not m.requires_hold(ra, frame)) or not m.trigger_holds(ra, event, frame):
                     continue
                 options = _single_input(m, frame, ra, player)
                 if options is not None:

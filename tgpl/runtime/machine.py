@@ -377,10 +377,14 @@ class Machine:
             by_class = ra.__dict__["_trigger_by"] = {}
         code = by_class.get(event.cls, _UNSET)
         if code is _UNSET:
-            code = by_class[event.cls] = next(
-                (ra.triggers[c.name] for c in event.cls.ancestors() if ra.triggers.get(c.name) is not None), None)
+            code = next((ra.triggers[c.name] for c in event.cls.ancestors() if ra.triggers.get(c.name) is not None), None)
+            if getattr(code, "always", False):  # `return true;` (compiler._returns_true): not run
+                code = True
+            by_class[event.cls] = code
         if code is None:
             return False
+        if code is True:
+            return True
         r = code(frame)
         return r.__class__ is Returned and r.value is True
 
@@ -416,11 +420,10 @@ class Machine:
         t = inp.candidate_type
         if isinstance(t, ClassType):
             rc = self.game.by_info[id(t.info)]
+            pool = self.world.of_class(rc)  # the world's own list: only read here, copied if handed out
             if self.game.may_discard(rc):
                 data = self.world.data
-                pool = [o for o in self.world.of_class(rc) if not data[o].get("discarded", False)]
-            else:  # only interactables are discarded
-                pool = list(self.world.of_class(rc))
+                pool = [o for o in pool if not data[o].get("discarded", False)]
         elif t == PLAYER:
             pool = list(range(self.players))
         elif t == BOOL:
@@ -428,8 +431,8 @@ class Machine:
         else:
             self.error(inp.span, f"the candidates of an input of type {t} cannot be listed; use a class or player type")
         if not inp.filters:
-            return pool
-        if self.frozen and any(inp.constant):
+            return list(pool)
+        if self.frozen and True in inp.constant:
             return self._filtered_once(inp, frame, pool)
         if len(inp.filters) == 1:
             slot, code = inp.filters[0]
@@ -686,7 +689,8 @@ class Machine:
     def settle(self) -> None:
         """Resolve events and enter phases until the game waits for a player."""
         while True:
-            self.resolve_events()
+            if self.queue:
+                self.resolve_events()
             if not self.enter_pending:
                 return
             self.enter_pending = False
