@@ -11,6 +11,7 @@ Each game has a one-row board of two or three `Cell` tiles and a global
 | `GameState.Who` | player | `player.active()`, `player.active() + 1` |
 | `GameState.Bonus` | number or null | `null`, `0` when null, else `(Bonus + 1) % 3` |
 | `GameState.Moves` | number | every move adds one; `Moves >= N` ends the game |
+| `GameState.Picked` | `List<Cell>` | `add` (of a cell it does not hold), `remove`, `clear` |
 
 Generated code reads them back in every position: the filter of the move's
 input, `require`, the move's effect, a phase run after every move
@@ -24,7 +25,7 @@ statements guarded by generated conditions end the game early; the move
 counter ends it after a few moves in any case, so every play is short.
 
 Events: a `Note` event (`bool b`, `number n`, `PlayerState who`) may be made,
-filled in and thrown (`event.throw`, or `event.throw_sync`) from effects and
+filled in and thrown (`event.throw`) from effects and
 the phase; generated listeners of `PlayerState` (`Hear`, and `Echo` on the
 `Loud` subclass, each with a generated priority) judge it in their trigger
 and `require` and read `event.b`, `event.n`, `event.who` in their effects.
@@ -73,6 +74,7 @@ def number_expr(draw, ctx: Ctx) -> str:
         options.append(f"Score(x: {cell})")
     if ctx.event:
         options.append("event.n")
+    options.append("GameState.Picked.length")
     return draw(st.sampled_from(options))
 
 
@@ -114,6 +116,9 @@ def bool_atom(draw, ctx: Ctx) -> str:
         return draw(st.sampled_from(ctx.bools))
     if kind == "call" and ctx.functions:
         return f"IsOpen(x: {cell})"
+    if draw(st.integers(0, 4)) == 0:  # the list that is state, read
+        return draw(st.sampled_from([f"GameState.Picked.contains({cell})", f"(GameState.Picked.indexOf({cell}) == 0)",
+                                     f"(GameState.Picked.length > 0 && GameState.Picked[0] == {cell})"]))
     if ctx.event and draw(st.booleans()):
         return draw(st.sampled_from(["event.b", "(event.who == this)", f"(event.n == {draw(st.integers(0, 2))})"]))
     return f"{cell}.Free"
@@ -134,7 +139,8 @@ def bool_expr(draw, ctx: Ctx, depth: int = 2) -> str:
 # ------------------------------------------------------------------ statements
 def assignment(draw, ctx: Ctx) -> str:
     cell = draw(st.sampled_from(ctx.cells))
-    kind = draw(st.sampled_from(["bool", "bool", "flag", "marks", "level", "owner", "last", "who", "bonus"]))
+    kind = draw(st.sampled_from(["bool", "bool", "flag", "marks", "level", "owner", "last", "who", "bonus",
+                                 "picked"]))
     if kind == "bool":
         return f"{cell}.Free = {bool_expr(draw, ctx, 1)};"
     if kind == "flag":
@@ -150,6 +156,9 @@ def assignment(draw, ctx: Ctx) -> str:
         return f"{cell}.Owner = {value};"
     if kind == "last":
         return f"GameState.Last = {object_expr(draw, ctx)};"
+    if kind == "picked":
+        return draw(st.sampled_from([f"if (!GameState.Picked.contains({cell})) {{ GameState.Picked.add({cell}); }}",
+                                     f"GameState.Picked.remove({cell});", "GameState.Picked.clear();"]))
     if kind == "bonus":
         return draw(st.sampled_from(["GameState.Bonus = null;", "if (GameState.Bonus == null) { GameState.Bonus = 0; } "
                                      "else { GameState.Bonus = (GameState.Bonus + 1) % 3; }"]))
@@ -243,7 +252,7 @@ def statements(draw, ctx: Ctx, depth: int = 2, size: int = 3) -> tuple[list[str]
 
 
 def throw(draw, ctx: Ctx) -> list[str]:
-    """A Note (or a Loud) made, filled in with values of the moment, and thrown now or after the block."""
+    """A Note (or a Loud) made, filled in with values of the moment, and thrown (answered after the block)."""
     name = ctx.fresh("e")
     kind = draw(st.sampled_from(["Note", "Loud"]))
     lines = [f"{kind} {name} = new {kind}();"]
@@ -253,8 +262,7 @@ def throw(draw, ctx: Ctx) -> list[str]:
         lines.append(f"{name}.n = {number_expr(draw, replace(ctx, event=False))} % 3;")
     if draw(st.booleans()):
         lines.append(f"{name}.who = {object_expr(draw, ctx)};")
-    how = draw(st.sampled_from(["throw", "throw", "throw_sync"]))
-    lines.append(f"event.{how}({name});")
+    lines.append(f"event.throw({name});")  # throw_sync is refused by the lowering (docs/lowering.md)
     return lines
 
 
@@ -434,6 +442,7 @@ global class GameState
     PlayerState Last = null;
     player Who = 0;
     number Bonus = null;
+    List<Cell> Picked = {{}};
 }}
 
 event Note

@@ -24,7 +24,7 @@ LOWERABLE = ["cards", "connect4", "draughts", "fiveinarow", "graph", "hex", "tri
 # the others, with the first reason each is refused for (every reason is listed, each located)
 REFUSED = {
     "chess/chess": "objects created after setup are not lowerable",
-    "citadels/citadels": "remove() on a list stored in an attribute is not lowerable",
+    "citadels/citadels": "the built-in append() is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
 }
 

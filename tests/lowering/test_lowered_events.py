@@ -3,8 +3,9 @@
 tests/data/lowering/events.tgpl makes a `Scored` event in each move, fills in
 its attributes and throws it; a listener counts it and may throw a `Bonus` (a
 subclass), answered first by a listener of priority 2, then by the counter
-through its trigger on the base class; a `Tick` is thrown synchronously and
-heard before the next statement. The lowered game must be the runtime's, state
+through its trigger on the base class; a `Tick` is answered after the move's
+effect. `event.throw_sync` is refused (its listeners, run in the middle of a
+block, gave cyclic rules in generated games), with its location. The lowered game must be the runtime's, state
 for state, and a lowering that gets the dispatch wrong in a plausible way must
 fail the validation every to-gdl runs.
 """
@@ -39,15 +40,6 @@ def test_events_made_after_setup_lower_to_the_runtimes_game():
     assert bisimulate(lw).states == runtime.states
 
 
-def _sync_as_async(monkeypatch):
-    original = execute.Executor.namespace_call
-
-    def namespace_call(self, qualified, args, p, span):
-        return original(self, "event.throw" if qualified == "event.throw_sync" else qualified, args, p, span)
-
-    monkeypatch.setattr(execute.Executor, "namespace_call", namespace_call)
-
-
 def _listeners_chosen_late(monkeypatch):
     """Each listener's trigger judged on the state after the listeners before it ran, not up front."""
     def answer(self, p, event):
@@ -75,7 +67,6 @@ def _listeners_chosen_late(monkeypatch):
 
 @pytest.mark.parametrize("defect", [
     pytest.param(lambda mp: mp.setattr(execute.Executor, "_prio", lambda self, action: 0.0), id="priority-ignored"),
-    pytest.param(_sync_as_async, id="throw-sync-queued"),
     pytest.param(_listeners_chosen_late, id="listeners-in-declaration-order-ignoring-priority"),
     pytest.param(lambda mp: mp.setattr(execute.Executor, "resolve_events", lambda self, paths: paths),
                  id="events-never-answered"),
@@ -104,3 +95,11 @@ def test_an_event_object_may_not_outlive_the_move(tmp_path, old, new, expected):
         assert expected is not None and expected in e.reason
     else:
         assert expected is None
+
+
+def test_throw_sync_is_refused_with_its_location(tmp_path):
+    text = GAME.read_text(encoding="utf-8").replace("event.throw(new Tick());", "event.throw_sync(new Tick());", 1)
+    with pytest.raises(execute.NotLowerable) as refused:
+        Lowered.of_text(text, str(tmp_path / "game.tgpl"))
+    assert refused.value.reason == "event.throw_sync() after setup is not lowerable"
+    assert (refused.value.span.line, refused.value.span.col) == (55, 13)

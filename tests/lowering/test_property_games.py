@@ -3,8 +3,9 @@
 tests/lowering/gamegen.py generates small two-player games whose bool, number,
 object and player attributes are written by the moves and read back in every
 position (filters, `require`, effects, phases, functions, `if`, loops, `&&`,
-`||`, `!`, `==`, `null` tests, locals), and events made and thrown during play
-and answered by generated listeners. For each game the checker accepts and
+`||`, `!`, `==`, `null` tests, locals), a list of cells that the moves change
+and read (a list that is state), and events made and thrown during play and
+answered by generated listeners. For each game the checker accepts and
 the lowering translates, the runtime's game and the GDL reasoner on the
 emitted rules are explored completely, side by side (`bisimulate`): the same
 legal moves by their text, the same next states (the runtime's state as GDL

@@ -34,6 +34,7 @@ from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
 from tgpl.lowering.minimize import minimize
+from tgpl.lowering.universe import list_cell
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
@@ -154,6 +155,10 @@ class Emitter:
                 raw = float(o["owners"][0]) if o["owners"] else None
             elif attr == "length" and o.get("items") is not None:  # what is left of a deck
                 raw = float(len(o["items"]))
+            elif (found := list_cell(attr)) is not None:  # a list that is state: its length, or one item
+                items = o["fields"][found[0]][1]
+                k = found[1]
+                raw = float(len(items)) if k is None else items[k] if k < len(items) else None
             else:
                 raw = o["fields"][attr]
             out.add(str(self.fluent(fl, literal_value(self.u.value(raw)))))
@@ -598,6 +603,8 @@ class Emitter:
                         continue
                     extra = [Atom("true", (self.fluent(self.logic.fluents[leaf], z),)) for leaf, z in env.items()]
                     out.append((self.fluent_value(fl, y), b + extra))
+            elif fl.numeric and not any(_eq(x, d) for d in fl.domain):
+                continue  # a number its range does not hold: written only in states the game never reaches
             else:
                 out.append((self.fluent_value(fl, literal_value(x)), b))
         return out

@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
     sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
 from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, unread_lists
-from tgpl.lowering.universe import StaticTable, Universe
+from tgpl.lowering.universe import StaticTable, Universe, length_cell, slot_cell
 
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
 
@@ -103,6 +103,16 @@ class Path:
 
 
 _MISSING = object()
+
+
+@dataclass(frozen=True)
+class StateList:
+    """A list attribute that is state, as code holds it: a reference to the object's cells (its length and
+    `size` slots, tgpl.lowering.segments), so that changes through any name reach the same list."""
+
+    obj: UObj
+    attr: str
+    size: int
 
 
 class Transient(UObj):
@@ -253,7 +263,8 @@ class Executor:
     `view_reader(view, obj, attr)` their values through a view."""
 
     def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader,
-                 view_reader=None, viewable: set[tuple[str, str]] = frozenset(), horn: HornCompiler | None = None):
+                 view_reader=None, viewable: set[tuple[str, str]] = frozenset(), horn: HornCompiler | None = None,
+                 lists: dict[tuple[str, str], int] | None = None):
         self.program = program
         self.types = program.types
         self.implicit_this = program.implicit_this
@@ -272,7 +283,8 @@ class Executor:
         self._pure: dict[int, bool] = {}  # id(expression) -> `_pure`
         self._probing = 0  # evaluations under way whose path condition stands for many (`_eval_shared`)
         self._readers: dict[int, tuple[bool, bool]] = {}  # id(function definition) -> `_reads`
-        self._fluent_attributes = frozenset(attr for _, attr in fluents)
+        self.lists = lists or {}  # (object, list attribute) that is state -> its slots (tgpl.lowering.segments)
+        self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists}
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
@@ -418,6 +430,9 @@ class Executor:
                 return None if name == "player" else UNDEF  # an event has no owner
             return restrict(fields[name], p.pc)
         cell = (obj.name, name)
+        size = self.lists.get(cell)
+        if size is not None:
+            return StateList(obj, name, size)
         if name in p.views and cell not in p.dirty and cell in self.viewable:
             v = self.view_reader(p.views[name], obj.name, name)
             if cell in p.known and isinstance(v, Choice):  # the caller wrote it: null is not a case
@@ -467,7 +482,7 @@ class Executor:
             if cell not in self.fluents:
                 raise NotLowerable(span, f"'{name}' of {o.name} is changed after setup, but it is not an attribute "
                                          "the lowering tracks (a built-in field or a collection)")
-            if isinstance(value, (list, dict, tuple)):
+            if isinstance(value, (list, dict, tuple, StateList)):
                 raise NotLowerable(span, "attributes holding lists or tables cannot change after setup")
             q.store[cell] = restrict(value, q.pc)
             if name in q.views:
@@ -812,6 +827,8 @@ class Executor:
         def get(x):
             if isinstance(x, UObj):
                 return self.read(p, x, name, span)
+            if name == "length" and isinstance(x, StateList):
+                return self._length_of(p, x, span)
             if name == "length" and isinstance(x, (list, tuple, dict)):
                 return float(len(x))
             return UNDEF
@@ -820,8 +837,78 @@ class Executor:
     def expr_Index(self, e: ast.Index, p: Path):
         out = []
         for q, (o, k) in self.eval_all([e.obj, e.index], p):
-            out.append((q, restrict(lift(_index, o, k), q.pc)))
+            if isinstance(o, StateList):
+                out.append((q, restrict(lift(lambda i, o=o, q=q: self.item(q, o, i, e.span), k), q.pc)))
+            else:
+                out.append((q, restrict(lift(_index, o, k), q.pc)))
         return out
+
+    # ============================================================ lists that are state
+    def _length_of(self, p: Path, lst: StateList, span: Span):
+        """The list's length by cases of 0..size: a loop up to it then ends within the slots."""
+        def cases(n):
+            if isinstance(n, Num):
+                return choice((float(k), lit(CmpLit("==", n, float(k)))) for k in range(lst.size + 1))
+            return n
+        return restrict(lift(cases, self.read(p, lst.obj, length_cell(lst.attr), span)), p.pc)
+
+    def _slot(self, p: Path, lst: StateList, k: int, span: Span):
+        return self.read(p, lst.obj, slot_cell(lst.attr, k), span) if k < lst.size else None
+
+    def item(self, p: Path, lst: StateList, i, span: Span):
+        """`lst[i]`: slot i, in the cases of the length that hold it (past the end the runtime stops: dropped)."""
+        if isinstance(i, Num):
+            return choice((self.item(p, lst, float(k), span), lit(CmpLit("==", i, float(k)))) for k in range(lst.size))
+        if not isinstance(i, (int, float)) or isinstance(i, bool) or not 0 <= i < lst.size or i != int(i):
+            return UNDEF
+        slot = self._slot(p, lst, int(i), span)
+        return choice((slot if isinstance(n, float) and i < n else UNDEF, f)
+                      for n, f in cases_of(self._length_of(p, lst, span)))
+
+    def list_method(self, p: Path, lst: StateList, name: str, vals: list, span: Span):
+        """contains, indexOf, add, remove and clear on a list that is state: one path per length it may
+        have, and on each, the items it holds slot by slot, by cases."""
+        out = []
+        for q, n in self.split(p, self._length_of(p, lst, span)):
+            # longer than its slots: an object added twice, which the lengths' ranges refuse if a play can
+            # get there (Lowering.check_list_lengths); the case is dropped meanwhile
+            if not isinstance(n, float) or n > lst.size:
+                continue
+            out.extend(self._list_method(q, lst, int(n), name, vals, span))
+        return out
+
+    def _list_method(self, p: Path, lst: StateList, n: int, name: str, vals: list, span: Span):
+        slots = [self._slot(p, lst, k, span) for k in range(lst.size)]
+        found = [as_formula(sym_equal(slots[k], vals[0])) or FALSE for k in range(n)] if vals else []
+        if name == "contains":
+            return [(p, restrict(disj(*found), p.pc))]
+        if name == "indexOf":
+            cases, rest = [], TRUE
+            for k, f in enumerate(found):
+                cases.append((float(k), conj(rest, f)))
+                rest = conj(rest, neg(f))
+            cases.append((-1.0, rest))
+            return [(p, restrict(choice(cases), p.pc))]
+        writes: dict[int, object] = {}
+        if name == "add":
+            if n < lst.size:  # past its slots the length alone grows, and the ranges refuse the game
+                writes[n] = vals[0]
+            length = float(n + 1)
+        elif name == "remove":  # the first item equal to x leaves; the ones after it move down
+            gone = FALSE
+            for k in range(n):
+                gone = disj(gone, found[k])
+                writes[k] = choice([(slots[k + 1] if k + 1 < n else None, gone), (slots[k], neg(gone))])
+            length = choice([(float(n - 1), gone), (float(n), neg(gone))]) if n else 0.0
+        elif name == "clear":
+            writes = {k: None for k in range(n)}
+            length = 0.0
+        else:
+            raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
+        paths = [p]
+        for k, v in sorted(writes.items()):
+            paths = [r for q in paths for r in self.write(q, lst.obj, slot_cell(lst.attr, k), v, span)]
+        return [(r, None) for q in paths for r in self.write(q, lst.obj, length_cell(lst.attr), length, span)]
 
     def expr_Unary(self, e: ast.Unary, p: Path):
         out = []
@@ -1002,7 +1089,8 @@ class Executor:
     def expr_Call(self, e: ast.Call, p: Path):
         callee = e.callee
         if isinstance(callee, ast.Member) and callee.name == "length" and not e.args:
-            return [(q, lift(_length, o)) for q, o in self.eval(callee.obj, p)]
+            return [(q, self._length_of(q, o, e.span) if isinstance(o, StateList) else lift(_length, o))
+                    for q, o in self.eval(callee.obj, p)]
         ct = self.types.get(id(callee))
         if not isinstance(ct, CallableType):
             raise NotLowerable(e.span, "this call is not lowerable")
@@ -1346,6 +1434,8 @@ class Executor:
         if name in ("shuffle", "reshuffle"):
             raise NotLowerable(span, f"{name}() after setup is not lowerable: it is a chance move, which GDL "
                                      "cannot express (GDL-II would be needed)")
+        if isinstance(target, StateList):
+            return self.list_method(p, target, name, vals, span)
         if isinstance(target, (list, tuple)):
             if name == "contains":
                 return [(p, restrict(disj(*(as_formula(sym_equal(x, vals[0])) or FALSE for x in target)), p.pc))]
@@ -1418,21 +1508,15 @@ class Executor:
             return [(p, phase)]
         if qualified == "log":
             return [(p, None)]
-        if qualified in ("event.throw", "event.throw_sync"):
+        if qualified == "event.throw":
             out = []
             for q, ev in self.split(p, args[0]):
                 if not isinstance(ev, UObj) or not ev.cls.derives_from(self.builtins.event):
                     continue  # the runtime stops: not an event
                 if ev.cls.derives_from(self.builtins.player_choice):
                     raise NotLowerable(span, "throwing a PlayerChoiceEvent after setup is not lowerable")
-                if qualified == "event.throw":
-                    q.queue = q.queue + (ev,)
-                    out.append((q, None))
-                    continue
-                saved, q.queue = q.queue, (ev,)  # resolved now, with everything it sets off
-                for r in self.resolve_events([q]):
-                    r.queue = saved
-                    out.append((r, None))
+                q.queue = q.queue + (ev,)
+                out.append((q, None))
             return out
         if qualified == "turn.pass":
             a0 = args[0] if args else _MISSING
@@ -1668,8 +1752,8 @@ def _reads(p: Path, names: list[str]) -> tuple:
 
 def _concrete(args: tuple) -> bool:
     """Are these call arguments concrete scalars (what a call run once, or named, is keyed by)?"""
-    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple)) or type(a) is Transient
-                   for a in args)
+    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple, StateList))
+                   or type(a) is Transient for a in args)
 
 
 def _remainder(entry: Formula, exits: list[Formula], merged: Formula) -> Formula:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
-from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
@@ -32,8 +32,8 @@ from tgpl.lowering.symbolic import (
     choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
-from tgpl.lowering.subset import changed_decks, outside_subset
-from tgpl.lowering.universe import Universe
+from tgpl.lowering.subset import changed_decks, outside_subset, state_lists
+from tgpl.lowering.universe import Universe, length_cell, slot_cell
 
 RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
@@ -149,17 +149,20 @@ class Lowering:
         self.program = program
         self.u = universe
         self.builtins = program.builtins
+        self.lists: dict[tuple[str, str], int] = {}  # (object, list attribute) that is state -> its slots
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
         horn = None
-        if relations:  # what the compiled functions' reads can give, before the numbers' ranges are known
+        if relations and not self.lists:  # what the compiled functions' reads can give, before the numbers'
+            # ranges are known (a list that is state is read through its cells, which the compiled rules do not)
             horn = HornCompiler(program, universe, set(self.fluents))
             try:
                 horn.relaxed_reads = relaxed_reads(horn, [fl for fl in self.fluents.values() if not fl.numeric])
             except Unsupported:
                 horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
-        self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn)
+        self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn,
+                           self.lists)
         self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
@@ -167,6 +170,8 @@ class Lowering:
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
         written = written_attributes(self.program)
+        lists = state_lists(self.program)
+        written |= lists
         out: dict[tuple[str, str], Fluent] = {}
         for o in self.u.objects:
             for name in o.fields:
@@ -182,8 +187,11 @@ class Lowering:
                 else:
                     continue
                 initial = o.fields[name]
+                if isinstance(initial, tuple) and name in lists and isinstance(t, Collection):
+                    out.update(self._list_fluents(o, name, t, initial))
+                    continue
                 if isinstance(initial, (tuple, dict)):
-                    continue  # collections: writes to them are refused when met
+                    continue  # other collections: writes to them are refused when met
                 out[(o.name, name)] = Fluent(o, name, t, initial)
         if "length" in written:  # how many of a deck's items pop() has not taken yet
             changed = changed_decks(self.program)
@@ -198,6 +206,18 @@ class Lowering:
                 out[(o.name, OWNER)] = Fluent(o, OWNER, PLAYER, float(o.owners[0]) if o.owners else None)
         for fl in out.values():
             fl.domain = self._static_domain(fl)
+        return out
+
+    def _list_fluents(self, o: UObj, name: str, t: Collection, initial: tuple) -> dict[tuple[str, str], Fluent]:
+        """A list attribute that is state: its length, a number, and a slot per item it can hold, each
+        an object or null. It can hold as many items as its element class has objects (more would repeat
+        one: the ranges then refuse it, `check_list_lengths`); slots past the length are null."""
+        size = max(len(self.u.of_class(t.elem.info)), len(initial))
+        self.lists[(o.name, name)] = size
+        out = {(o.name, length_cell(name)): Fluent(o, length_cell(name), NUMBER, float(len(initial)))}
+        for k in range(size):
+            cell = slot_cell(name, k)
+            out[(o.name, cell)] = Fluent(o, cell, t.elem, initial[k] if k < len(initial) else None)
         return out
 
     def _static_domain(self, fl: Fluent) -> list:
@@ -428,7 +448,28 @@ class Lowering:
         logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views,
                           self.ex.horn, self.ex.horn_contexts)
         number_domains(logic, self)
+        self.check_list_lengths(logic)
         return logic
+
+    def _overflowing(self) -> list[tuple[str, str, int, float]]:
+        out = []
+        for (obj, name), size in sorted(self.lists.items()):
+            longest = max((x for x in self.fluents[(obj, length_cell(name))].domain if x is not None), default=0.0)
+            if longest > size:
+                out.append((obj, name, size, longest))
+        return out
+
+    def check_list_lengths(self, logic: GameLogic) -> None:
+        """A list that is state may not outgrow its slots (an object added twice), by the lengths' ranges:
+        judged counter by counter, a hand that one player's moves fill and the other's empty grows without
+        end, so the counters are then searched together (`joint_ranges`) before the game is refused."""
+        if self._overflowing():
+            joint_ranges(logic, {k: fl for k, fl in logic.fluents.items() if fl.numeric})
+        for obj, name, size, longest in self._overflowing()[:1]:
+            fl = self.fluents[(obj, length_cell(name))]
+            raise NotLowerable(self._attr_span(Fluent(fl.obj, name, None, None)),
+                               f"{obj}.{name} may hold {longest:g} items, more than the {size} objects it can "
+                               "hold once each: a list that may hold an object twice is not lowerable")
 
 
 def value_text(v) -> str:
@@ -536,11 +577,9 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
     if not numeric:
         return
-    try:
-        counter_ranges(logic, lowering, numeric)
-    except NotLowerable:
-        if not joint_ranges(logic, numeric):
-            raise
+    if joint_ranges(logic, numeric):
+        return
+    counter_ranges(logic, lowering, numeric)
 
 
 JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
@@ -580,8 +619,10 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
                 continue
             options = [[x] for x in values]
             for i, v in writes:
-                options[i] = sorted((x for x in values_under(v, env, known, memo) if admitted([pc], v, x, env, known)),
-                                    key=_num_order)
+                xs = {x for x in values_under(v, env, known, memo) if admitted([pc], v, x, env, known)}
+                if isinstance(v, Partial):  # written in some cases only: in the others it keeps its value
+                    xs.add(values[i])
+                options[i] = sorted(xs, key=_num_order)
             for combo in itertools.product(*options):
                 if over:
                     for i, _ in writes:

@@ -31,7 +31,7 @@ from tgpl.frontend.types import CallableType, ClassType, Collection
 METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign", "pop", "peek"}
 LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
 NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass",
-                   "event.throw", "event.throw_sync"}
+                   "event.throw"}  # event.throw_sync: not yet (its listeners, run mid-block, can give cyclic rules)
 
 
 # changes of a list that neither read it nor give anything back: dropped when nothing after setup reads the list
@@ -70,6 +70,34 @@ def unread_lists(program) -> frozenset[str]:
     return frozenset(name for name, t in changed.items() if name not in read_names and t not in read_types)
 
 
+STATE_CHANGES = {"add", "remove", "clear"}  # what the lowering translates on a list that is state
+
+
+def state_lists(program) -> frozenset[str]:
+    """List attributes (by name) that code after setup both changes (`add`, `remove`, `clear`, as
+    statements) and reads, whose items are objects: their length and items are fluents
+    (tgpl.lowering.segments). Discard piles are not among them (their reads are refused), nor lists
+    nothing reads (`unread_lists`)."""
+    types = program.types
+    unread = unread_lists(program)
+    changed: set[str] = set()
+    piles: set[str] = set()
+    for n in after_setup_nodes(program):
+        if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)):
+            continue
+        ct = types.get(id(n.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin"):
+            continue
+        obj = n.callee.obj
+        t = types.get(id(obj))
+        if ct.name == "discard" and n.args:
+            piles.add(getattr(n.args[0].value, "name", None))
+        elif (ct.name in STATE_CHANGES and isinstance(t, Collection) and t.kind == "List"
+              and isinstance(t.elem, ClassType) and _attribute(program, obj)):
+            changed.add(obj.name)
+    return frozenset(changed - unread - piles)
+
+
 def changed_decks(program) -> list:
     """The deck classes (stacks) whose items code after setup may change other than by pop(): pushed to,
     shuffled, discarded into. Decks of other classes keep the items setup left them, and what pop()
@@ -105,6 +133,7 @@ def outside_subset(program) -> list[tuple[Span, str]]:
     found: dict[tuple, tuple[Span, str]] = {}
     nodes = list(after_setup_nodes(program))
     unread = unread_lists(program)
+    state = state_lists(program)
     piles: set[str] = set()  # list attributes that discard() fills, by name
     pile_types: set[str] = set()  # and their types
     pile_args: set[int] = set()  # the discard() arguments themselves
@@ -157,10 +186,11 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         elif ct.name in CHANCE:
             found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
                                                     "move, which GDL cannot express (GDL-II would be needed)"))
-        elif (ct.name in LIST_CHANGES and _is_list(types, n.callee)
-              and getattr(n.callee.obj, "name", None) not in unread):
-            found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
-                                                    "lowerable"))
+        elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
+            name = getattr(n.callee.obj, "name", None)
+            if name not in unread and not (ct.name in STATE_CHANGES and name in state):
+                found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
+                                                        "lowerable"))
         elif ct.name not in METHODS:
             found.setdefault(_key(n.span), (n.span, f"the built-in {ct.name}() is not lowerable"))
     return [found[k] for k in sorted(found)]

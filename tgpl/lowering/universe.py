@@ -12,6 +12,27 @@ from dataclasses import dataclass, field
 from tgpl.lowering.symbolic import UObj
 
 
+def length_cell(attr: str) -> str:
+    """The attribute name of a list attribute's length, when the list is state (`Cards.length`)."""
+    return f"{attr}.length"
+
+
+def slot_cell(attr: str, k: int) -> str:
+    """The attribute name of item k of a list attribute that is state (`Cards[0]`)."""
+    return f"{attr}[{k}]"
+
+
+def list_cell(attr: str) -> tuple[str, int | None] | None:
+    """(list attribute, item index, or None for its length) of a cell named by `length_cell`/`slot_cell`;
+    None for any other attribute."""
+    if attr.endswith(".length"):
+        return attr[: -len(".length")], None
+    if attr.endswith("]") and "[" in attr:
+        base, _, k = attr[:-1].partition("[")
+        return base, int(k)
+    return None
+
+
 class StaticTable(dict):
     """A table stored in an attribute at setup: read-only for the lowering."""
 
