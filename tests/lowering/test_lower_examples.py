@@ -115,6 +115,18 @@ def test_two_scores_bounded_only_by_the_moves_left_are_bounded_together():
     assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
 
 
+def test_a_call_that_reads_what_another_call_of_its_function_decided_gets_its_own_relation():
+    """tests/data/lowering/selfcall.tgpl: IsOpen(A) decides a write that IsOpen(B) reads. One relation for
+    both would depend on itself through negation (GDL forbids it of relations, whatever the instances):
+    to-gdl stopped with an internal error. Now the second call is a relation of its own, and the game is
+    the runtime's."""
+    lw = Lowered.of(str(EXAMPLES.parent / "tests" / "data" / "lowering" / "selfcall.tgpl"))
+    assert validate(lw.lowered.program, "selfcall") == []
+    relations = {r.head.relation for r in lw.lowered.program.rules if r.head.relation.startswith("isopen")}
+    assert len(relations) == 2, relations
+    assert bisimulate(lw).states == explore(RuntimeMachine(lw.game)).states
+
+
 def test_a_static_list_indexed_by_a_counter_reads_each_item_by_cases():
     lw = Lowered.of(str(EXAMPLES.parent / "tests" / "data" / "lowering" / "indexed.tgpl"))
     sums = sorted(int(str(r.head.args[0].args[1])) for r in lw.lowered.program.rules

@@ -423,7 +423,7 @@ class Emitter:
         if name is None:
             # one relation per meaning: the calls of a function on one state share it, a call
             # with the same arguments on another state (after another move) gets a version
-            context = self._views_read(key)
+            context = self._views_read(key) + self._own_calls_read(key)
             contexts = self._contexts.setdefault(key.function, [])
             if context not in contexts:
                 contexts.append(context)
@@ -434,7 +434,8 @@ class Emitter:
             if name is None:
                 text = key.function
                 if contexts.index(context):
-                    text += "_" + "_".join(self.logic.views[v].label for v in context) if context else "_state"
+                    text += "_" + "_".join(self.logic.views[v].label if isinstance(v, int) else "after"
+                                           for v in context) if context else "_state"
                 if len(versions) > 1:
                     text += f"_v{len(versions)}"
                 name = self.props.name(("call",) + slot, text)
@@ -452,6 +453,25 @@ class Emitter:
                     if b is not None:
                         self.rules.append(Rule(head, tuple(b)))
         return Atom(name, tuple(self.value(a) for a in key.args) + (self.value(key.value),))
+
+    def _own_calls_read(self, key: CallLit) -> tuple[tuple, ...]:
+        """The calls of the same function a call's cases read, directly or through other calls: a call whose
+        result depends on another call of its function (through a value that call decided, written before
+        it) never shares that call's relation, or the relation would depend on itself, which GDL forbids
+        of relations even where no ground instance does (an event's listener chosen by `IsOpen(A)` changes
+        what `IsOpen(B)` reads after it)."""
+        found: set[tuple] = set()
+        seen: set[int] = set()
+        todo = [f for _, f in key.cases]
+        while todo:
+            f = todo.pop()
+            for k in literals(f):
+                if isinstance(k, CallLit) and id(k) not in seen:
+                    seen.add(id(k))
+                    if k.function == key.function:
+                        found.add(("call", k.args))
+                    todo.extend(g for _, g in k.cases)
+        return tuple(sorted(found, key=repr))
 
     def _views_read(self, key: CallLit) -> tuple[int, ...]:
         """The views a call's cases read, directly or through the calls they make (sorted ids)."""
