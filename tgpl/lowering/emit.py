@@ -468,10 +468,10 @@ class Emitter:
             for k in literals(f):
                 if isinstance(k, CallLit) and id(k) not in seen:
                     seen.add(id(k))
-                    if k.function == key.function:
-                        found.add(("call", k.args))
+                    if k.function == key.function:  # that very call (its arguments, and its cases' formulas)
+                        found.add(("call", repr(k.args), tuple(f.id for _, f in k.cases)))
                     todo.extend(g for _, g in k.cases)
-        return tuple(sorted(found, key=repr))
+        return tuple(sorted(found))
 
     def _views_read(self, key: CallLit) -> tuple[int, ...]:
         """The views a call's cases read, directly or through the calls they make (sorted ids)."""
