@@ -50,7 +50,7 @@ def _listeners_chosen_late(monkeypatch):
                 if q.status == "over":
                     nxt.append(q)
                     continue
-                ok = self._holds(trigger.body, q, obj, event, "trigger")
+                ok = self.holds(trigger.body, q, obj, event, "trigger")
                 for r, runs in self.fork_on(q, ok):
                     if runs:
                         nxt.extend(self.run_block(action.effect.body, r, obj, event, "listener", {}))

@@ -1624,8 +1624,8 @@ class Executor:
                                                      "inputs: listeners with inputs are not lowerable")
             ok = TRUE
             for req in action.requires:
-                ok = conj(ok, self._holds(req.body, p, obj, event, f"require_{action.name}"))
-            ok = conj(ok, self._holds(trigger.body, p, obj, event, f"trigger_{action.name}"))
+                ok = conj(ok, self.holds(req.body, p, obj, event, f"require_{action.name}"))
+            ok = conj(ok, self.holds(trigger.body, p, obj, event, f"trigger_{action.name}"))
             if ok is not FALSE:
                 found.append((-self._prio(action), self.action_order[id(action)], obj.serial, obj, action, ok))
         found.sort(key=lambda x: x[:3])
@@ -1666,11 +1666,12 @@ class Executor:
             self._listening[id(event_cls)] = found
         return found
 
-    def _holds(self, body: ast.Block, p: Path, obj, event, what: str) -> Formula:
-        """When a read-only block (a listener's require or trigger) returns true on p, as a condition."""
+    def holds(self, body: ast.Block, p: Path, obj, event, what: str, scope: dict | None = None) -> Formula:
+        """When a read-only block (a require, a trigger, a filter) returns true on p, as a condition; a
+        block that would change the game is refused."""
         base = p.fork(p.pc)
         parts = []
-        for q in self.run_block(body, base, obj, event, what):
+        for q in self.run_block(body, base, obj, event, what, scope):
             if q.store != p.store or q.pending != p.pending or q.status == "over" or q.queue != p.queue:
                 raise NotLowerable(body.span, f"{what} cannot change the game: it only reads the state")
             p.visited = p.visited | q.visited  # the views it contributed to are taken for this path too

@@ -28,7 +28,7 @@ from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, Clas
 from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj, as_formula,
+    FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
     choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
@@ -365,19 +365,8 @@ class Lowering:
         return TRUE
 
     def block_truth(self, body: ast.Block, base: Path, obj, event, scope: dict, what: str) -> Formula:
-        """The formula under which a read-only block returns true."""
-        p = base.fork(TRUE)
-        paths = self.ex.run_block(body, p, obj, event, what, scope)
-        parts = []
-        for q in paths:
-            if q.store or q.pending or q.status == "over" or q.queue:
-                raise NotLowerable(body.span, f"{what} cannot change the game: it only reads the state")
-            v = q.status[1] if isinstance(q.status, tuple) else None
-            f = as_formula(v) if v is not None else FALSE
-            if f is None:
-                continue
-            parts.append(conj(q.pc, f))
-        return disj(*parts)
+        """The formula under which a read-only block returns true, in every state of the control."""
+        return self.ex.holds(body, base.fork(TRUE), obj, event, what, scope)
 
     def state_condition(self, fi, controls) -> Formula:
         """When a bool function with no inputs holds, as a formula over the state (one case per control)."""
@@ -717,7 +706,7 @@ def admitted(pcs: list[Formula], v, x, env: dict, known) -> bool:
     """
     if not isinstance(v, (Choice, Partial)):
         return True
-    cases = [f for y, f in _leaf_cases(v, TRUE) if x in _values_of(y, env)]
+    cases = [f for y, f in _leaf_cases(v, TRUE) if x in values_under(y, env, None)]
     return any(compatible(pc, f, known) for pc in pcs for f in cases)
 
 
@@ -728,15 +717,6 @@ def _leaf_cases(v, cond: Formula):
             yield from _leaf_cases(y, conj(cond, f))
     else:
         yield v, cond
-
-
-def _values_of(y, env: dict) -> set:
-    if isinstance(y, Num):
-        x = y.value(env)
-        return set() if x is UNDEF else {x}
-    if isinstance(y, Formula):
-        return {True, False}
-    return set() if y is UNDEF else {y}
 
 
 def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
