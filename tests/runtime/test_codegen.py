@@ -338,6 +338,23 @@ setup
 """
 
 
+def _inlined_calls(monkeypatch) -> list[str]:
+    """The names of the calls the code generator inlines from now on, in the order it inlines them."""
+    from tgpl.runtime import codegen
+
+    made: list[str] = []
+    inlined = codegen.BlockGenerator.inlined
+
+    def spy(self, e, target, depth):
+        done = inlined(self, e, target, depth)
+        if done:
+            made.append(e.callee.name)
+        return done
+
+    monkeypatch.setattr(codegen.BlockGenerator, "inlined", spy)
+    return made
+
+
 @pytest.mark.parametrize("last", [
     "",
     # a null argument read only past a short-circuit: the inlined body gives up there
@@ -350,18 +367,7 @@ def test_an_inlined_function_reading_a_field_once_agrees_with_its_call(tmp_path,
     of `&&`, every operand of a chain of one operator before the one reading it again), and
     again where it may not have (past a `||` inside an `&&`): every ownership of three cells,
     and null arguments met only past a short-circuit, give what the call gives."""
-    from tgpl.runtime import codegen
-
-    made = []
-    inlined = codegen.BlockGenerator.inlined
-
-    def spy(self, e, target, depth):
-        done = inlined(self, e, target, depth)
-        if done:
-            made.append(e.callee.name)
-        return done
-
-    monkeypatch.setattr(codegen.BlockGenerator, "inlined", spy)
+    made = _inlined_calls(monkeypatch)
     src = CHAINS.replace("LAST", last)
     generated = outcome(tmp_path, src, True, monkeypatch)
     assert {"Line", "Open"} <= set(made)
@@ -370,18 +376,7 @@ def test_an_inlined_function_reading_a_field_once_agrees_with_its_call(tmp_path,
 
 
 def test_tris_inlines_its_win_check(tmp_path, monkeypatch):
-    from tgpl.runtime import codegen
-
-    made = []
-    inlined = codegen.BlockGenerator.inlined
-
-    def spy(self, e, target, depth):
-        done = inlined(self, e, target, depth)
-        if done:
-            made.append(e.callee.name)
-        return done
-
-    monkeypatch.setattr(codegen.BlockGenerator, "inlined", spy)
+    made = _inlined_calls(monkeypatch)
     from tgpl.runtime import load_game
 
     load_game(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl")
