@@ -35,7 +35,7 @@ from tgpl.lowering.symbolic import (
     conj, disj, equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith,
     sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
-from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, unread_lists
+from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, is_attribute, unread_lists
 from tgpl.lowering.universe import StaticTable, Universe, length_cell, slot_cell
 
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
@@ -1427,8 +1427,7 @@ class Executor:
         return obj.items is not None and not any(obj.is_a(c) for c in self.changed_decks)
 
     def _unread(self, e: ast.Expr) -> bool:
-        return e.name in self.unread and (isinstance(e, ast.Member) or id(e) in self.implicit_this) \
-            if isinstance(e, (ast.Member, ast.Name)) else False
+        return is_attribute(self.program, e) and e.name in self.unread
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
         if name in ("shuffle", "reshuffle"):

@@ -55,13 +55,13 @@ def unread_lists(program) -> frozenset[str]:
         obj = n.expr.callee.obj
         t = types.get(id(obj))
         if (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in UNREAD_CHANGES
-                and isinstance(t, Collection) and _attribute(program, obj)):
+                and isinstance(t, Collection) and is_attribute(program, obj)):
             changed[obj.name] = str(t)
             receivers.add(id(obj))
     read_names: set[str] = set()
     read_types: set[str] = set()
     for n in nodes:
-        if id(n) in receivers or not _attribute(program, n):
+        if id(n) in receivers or not is_attribute(program, n):
             continue
         t = types.get(id(n))
         if isinstance(t, Collection):
@@ -93,7 +93,7 @@ def state_lists(program) -> frozenset[str]:
         if ct.name == "discard" and n.args:
             piles.add(getattr(n.args[0].value, "name", None))
         elif (ct.name in STATE_CHANGES and isinstance(t, Collection) and t.kind == "List"
-              and isinstance(t.elem, ClassType) and _attribute(program, obj)):
+              and isinstance(t.elem, ClassType) and is_attribute(program, obj)):
             changed.add(obj.name)
     return frozenset(changed - unread - piles)
 
@@ -122,7 +122,7 @@ def changed_decks(program) -> list:
     return found
 
 
-def _attribute(program, n) -> bool:
+def is_attribute(program, n) -> bool:
     """Whether n names an attribute (`x.Cards`, or `Cards` inside its class)."""
     return isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this)
 
@@ -146,7 +146,7 @@ def outside_subset(program) -> list[tuple[Span, str]]:
             continue
         pile = n.args[0].value if len(n.args) == 1 else None
         t = types.get(id(pile)) if pile is not None else None
-        attribute = isinstance(pile, ast.Member) or (isinstance(pile, ast.Name) and id(pile) in program.implicit_this)
+        attribute = is_attribute(program, pile)
         if attribute and isinstance(t, Collection):
             piles.add(pile.name)
             pile_types.add(str(t))
@@ -157,7 +157,7 @@ def outside_subset(program) -> list[tuple[Span, str]]:
     for n in nodes:
         if id(n) in pile_args or not piles:
             continue
-        if isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this):
+        if is_attribute(program, n):
             t = types.get(id(n))
             if n.name in piles:
                 found.setdefault(_key(n.span), (n.span, f"'{n.name}' is read after setup, but discard() fills it "
