@@ -21,7 +21,8 @@ from tgpl.runtime import Move, State, load_game
 ROOT = Path(__file__).resolve().parents[2]
 CHESS = ROOT / "examples" / "chess"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-PROMOTION = {"AsQueen": "q", "AsRook": "r", "AsBishop": "b", "AsKnight": "n"}
+PROMOTION = {"Queen": "q", "Rook": "r", "Bishop": "b", "Knight": "n"}
+SQUARES = {"__"} | {side + piece for side in "wb" for piece in "KQRBNP"}
 LETTER = {"King": "k", "Queen": "q", "Rook": "r", "Bishop": "b", "Knight": "n", "Pawn": "p"}
 
 _tmp = Path(tempfile.mkdtemp(prefix="tgpl-chess-"))
@@ -50,14 +51,16 @@ def source_for(fen: str) -> str:
                       text, count=1, flags=re.S)
     assert n == 1
     extra = []
-    for flag, (table, p) in {"K": ("Short", 0), "Q": ("Long", 0), "k": ("Short", 1), "q": ("Long", 1)}.items():
-        if flag not in castling:
-            extra.append(f"    Chess.{table}[{p}] = false;")
+    # castling rights live on the home squares (Chess.Squares from a1): the king's, and each rook's
+    homes = {"K": 7, "Q": 0, "k": 63, "q": 56, "KQ": 4, "kq": 60}
+    for flags, index in homes.items():
+        if not any(flag in castling for flag in flags):
+            extra.append(f"    Chess.Squares[{index}].Unmoved = false;")
     if ep != "-":
         index = (int(ep[1]) - 1) * 8 + "abcdefgh".index(ep[0])
         extra.append(f"    Chess.EnPassant = Chess.Squares[{index}];")
     extra.append(f"    Chess.Quiet = {int(halfmove)};")
-    text = text.replace("    Chess.SetUp();\n", "    Chess.SetUp();\n" + "\n".join(extra) + "\n", 1)
+    text = text.replace("    turn.use(", "\n".join(extra) + "\n    turn.use(", 1)
     if side == "b":
         text = text.replace('turn.pass(0, "MovePhase");', 'turn.pass(1, "MovePhase");', 1)
     return text
@@ -85,10 +88,9 @@ def square_name(tile_name: str) -> str:
 
 
 def to_uci(state: State, move: Move) -> str:
-    """`Pawn#4.Move(to: Board[4][4])` -> `e2e4`, read against the state the move is legal in."""
-    piece = state.world.named(move.obj)
+    """`Seat#0.Move(from: Board[4][6], to: Board[4][4])` -> `e2e4`, read against the state the move is legal in."""
     inputs = dict(move.inputs)
-    uci = square_name(state.world.fields(piece)["tile"].name) + square_name(inputs["to"][1])
+    uci = square_name(inputs["from"][1]) + square_name(inputs["to"][1])
     if "piece" in inputs:
         uci += PROMOTION[inputs["piece"][1]]
     return uci
@@ -107,10 +109,12 @@ def placement(state: State) -> str:
     """The FEN piece placement of the state's board."""
     board = [["."] * 8 for _ in range(8)]
     for o in state.world.objects:
-        letter = LETTER.get(o.cls.name)
-        if letter and not state.world.fields(o).get("discarded") and state.world.fields(o).get("tile") is not None:
-            sq = square_name(state.world.fields(o)["tile"].name)
-            board[8 - int(sq[1])]["abcdefgh".index(sq[0])] = letter.upper() if list(state.world.owners_of(o)) == [0] else letter
+        fields = state.world.fields(o)
+        kind = fields.get("Piece")
+        if o.cls.name in SQUARES and kind is not None:
+            sq = square_name(o.name)
+            letter = LETTER[kind.cls.name]
+            board[8 - int(sq[1])]["abcdefgh".index(sq[0])] = letter.upper() if fields["Side"] == 0 else letter
     rows = []
     for row in board:
         text, empty = "", 0

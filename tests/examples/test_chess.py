@@ -52,8 +52,8 @@ def test_initial_moves():
     assert state.active_player == 0
     moves = uci_moves(state)
     assert len(moves) == 20
-    assert moves["e2e4"].text == "Pawn#4.Move(to: Board[4][4])"
-    assert moves["g1f3"].text == "Knight#1.Move(to: Board[5][5])"
+    assert moves["e2e4"].text == "Seat#0.Move(from: Board[4][6], to: Board[4][4])"
+    assert moves["g1f3"].text == "Seat#0.Move(from: Board[6][7], to: Board[5][5])"
 
 
 @pytest.mark.parametrize("fen, depth, count", [
@@ -139,8 +139,8 @@ def test_fifty_move_rule():
 def test_promotion_offers_the_pieces():
     state = state_for("8/P6k/8/8/8/8/8/K7 w - - 0 1")
     texts = [m.text for m in state.legal_moves() if m.action == "Promote"]
-    assert texts == [f"Pawn#0.Promote(to: Board[0][0], piece: {p})"
-                     for p in ("AsQueen", "AsRook", "AsBishop", "AsKnight")]
+    assert texts == [f"Seat#0.Promote(from: Board[0][1], to: Board[0][0], piece: {p})"
+                     for p in ("Queen", "Rook", "Bishop", "Knight")]
     knighted = state.apply(texts[3])
     assert placement(knighted) == "N7/7k/8/8/8/8/8/K7"
     assert knighted.active_player == 1
@@ -209,10 +209,10 @@ def test_whole_random_game_matches_python_chess(seed):
 
 def test_record_and_replay(tmp_path):
     out = tmp_path / "game.json"
-    result = cli("play", "examples/chess/chess.tgpl", "--players", "random,random", "--seed", "2",
+    result = cli("play", "examples/chess/chess.tgpl", "--players", "random,random", "--seed", "6",
                  "--record", str(out), "--quiet")
     assert result.exit_code == 0, result.output
-    assert "winner: player 0" in result.stdout
+    assert "winner: player 1" in result.stdout
     result = cli("replay", str(out))
     assert result.exit_code == 0, result.output
-    assert "ok, 85 moves" in result.stdout
+    assert "ok, 50 moves" in result.stdout

@@ -18,12 +18,14 @@ from click.testing import CliRunner
 
 from differential import Lowered, playout
 from tgpl.cli import main
+from tgpl.lowering import execute
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 LOWERABLE = ["cards", "connect4", "draughts", "fiveinarow", "graph", "hex", "tris"]
 # the others, with the first reason each is refused for (every reason is listed, each located)
 REFUSED = {
-    "chess/chess": "objects created after setup are not lowerable",
+    # chess: its king-safety test, spelled out by cases, passes the budget (cut here, to be refused in seconds)
+    "chess/chess": "the lowering built conditions of more than 1,000,000 parts on symbolic paths (here, in Attacked)",
     "citadels/citadels": "the built-in append() is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
 }
@@ -36,7 +38,8 @@ def test_every_example_is_either_lowered_or_refused_here():
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
-def test_the_other_examples_are_refused_with_located_reasons(name):
+def test_the_other_examples_are_refused_with_located_reasons(name, monkeypatch):
+    monkeypatch.setattr(execute, "WORK_LIMIT", 1_000_000)
     r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / f"{name}.tgpl"), "--no-validate"])
     assert r.exit_code == 2
     first = r.output.splitlines()[0]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from differential import Lowered, playout
+from differential import Lowered, bisimulate, playout
 from test_bool_conditions import GAME
 from tgpl.asp.validate import validate
 from tgpl.frontend.loader import load_program
@@ -106,3 +106,39 @@ def test_a_game_with_a_string_fluent_lowers_with_every_call_run():
     rng = random.Random("graph as relations")
     for _ in range(10):
         assert playout(lw, rng)  # its joint moves: a play that ended, the same on both sides
+
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
+
+
+def test_list_fields_of_cells_known_at_run_time_and_sides_given_as_numbers():
+    """reach.tgpl's functions take a cell and a side: `x.Near[i]`, `x.Near.length` and `x.Near.contains(Center)`
+    read tables of every cell's list, and `side == 0` compares with the player constant (compared with the
+    number 0 it never held, the side test was always false: a wrong game). Every reachable state is compared."""
+    lw = Lowered.of(str(DATA / "reach.tgpl"), relations=True)
+    assert lw.lowered.stats["functions as relations"] == 3  # Claimable, HasClaim, Strong
+    program = lw.lowered.program
+    assert [d.message for d in validate(program) if d.is_error] == []
+    heads = {r.head.relation for r in program.rules}
+    assert {"claimable", "claimable_call", "strong", "hasclaim"} <= heads
+    # a side compared with 0 and 1 is the role's constant in the rules, never the number
+    text = "\n".join(str(r) for r in program.rules if r.head.relation.startswith("claimable"))
+    assert "player_0" in text and "player_1" in text
+    runtime = bisimulate(lw)
+    assert runtime.states > 100
+
+
+def test_compiled_list_reads_fail_validation_when_mistranslated(monkeypatch):
+    """Planted mistakes are different games, and the comparison says so: each cell's list read without its last
+    neighbour, and sides compared with plain numbers."""
+    from tgpl.lowering import horn
+
+    real = horn._FunctionCompiler.list_fields
+    monkeypatch.setattr(horn._FunctionCompiler, "list_fields",
+                        lambda self, attr: [(obj, items[:-1]) for obj, items in real(self, attr)])
+    with pytest.raises(AssertionError):
+        bisimulate(Lowered.of(str(DATA / "reach.tgpl"), relations=True))
+    monkeypatch.undo()
+    monkeypatch.setattr(horn._FunctionCompiler, "as_player", lambda self, v: v)
+    with pytest.raises(AssertionError):
+        bisimulate(Lowered.of(str(DATA / "reach.tgpl"), relations=True))

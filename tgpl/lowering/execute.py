@@ -1254,10 +1254,11 @@ class Executor:
         reads = self.horn.fluent_reads(hf.name)
         if hf.returns not in ("bool", "object", "number") or not reads:
             return None
-        if any(i.name not in given or i.type.name == "player" for i in fi.defn.inputs):
+        if any(i.name not in given for i in fi.defn.inputs):
             return None
         try:
-            args = tuple(self.horn.const_of(given[i.name]) for i in fi.defn.inputs)
+            args = tuple(self.horn.const_of(given[i.name], player=i.type.name == "player" and not i.type.args)
+                         for i in fi.defn.inputs)
         except Unsupported:
             return None
         context = []

@@ -60,8 +60,17 @@ class Pending:
     keys: tuple
 
 
-Value = Term | Static | Pending
-STATIC = (Static, Pending)
+@dataclass(frozen=True)
+class ObjList:
+    """A list field of an object known only at run time (`at.Step` with `at` a variable): read through tables
+    of every object's list, by index (`at.Step[d]`), length and membership (`at.Jumps.contains(to)`)."""
+
+    attr: str
+    obj: Term
+
+
+Value = Term | Static | Pending | ObjList
+STATIC = (Static, Pending, ObjList)
 
 # internal relation names: a function's own relations are `<function>|<part>`; builtins start with '#'
 CALCS = {"+": "#plus", "-": "#minus", "*": "#times"}
@@ -100,6 +109,8 @@ class Clause:
         def value(v):
             if isinstance(v, Pending):
                 return Pending(v.items, tuple(sub(k) for k in v.keys))
+            if isinstance(v, ObjList):
+                return ObjList(v.attr, sub(v.obj))
             return v if isinstance(v, Static) else sub(v)
         return Clause([lit(x) for x in self.body], {k: value(v) for k, v in self.env.items()})
 
@@ -206,8 +217,11 @@ class HornCompiler:
             todo.extend(self.functions[k].calls)
         return out
 
-    def const_of(self, v) -> Const:
-        """A concrete value as a constant of the compiled rules (objects and players named as emit names them later)."""
+    def const_of(self, v, player: bool = False) -> Const:
+        """A concrete value as a constant of the compiled rules (objects and players named as emit names them later);
+        `player`: a number that is a player."""
+        if player and isinstance(v, (int, float)) and not isinstance(v, bool):
+            return Const(f"#p:{int(v)}")
         scalar = scalar_constant(v)
         if scalar is not None:
             return Const(scalar)
@@ -302,12 +316,29 @@ class _FunctionCompiler:
         for c, v in flow.returns:
             if isinstance(v, STATIC):
                 raise Unsupported("returns a list")
+            if kind == "player":
+                v = self.as_player(v)
             args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
             self.hf.rules.append(Rule(Atom(self.name + "|result", args + (v,)), tuple(c.body)))
         return self.hf
 
     def var(self) -> Var:
         return Var(f"X{next(self.fresh)}")
+
+    def as_player(self, v: Value) -> Value:
+        """A number given where a player is meant (`side == 0`, an argument `mine: 0`) as the player constant."""
+        if isinstance(v, Const) and v.name.lstrip("-").isdigit():
+            n = int(v.name)
+            if not 0 <= n < self.hc.u.players:
+                raise Unsupported("a player number out of range")
+            return Const(f"#p:{n}")
+        return v
+
+    def typed(self, e, v: Value, other=None) -> Value:
+        """`v`, the value of `e`, as the player constant where `e` or `other` (the expression it meets) is a player."""
+        if self.hc.types.get(id(e)) == PLAYER or other is not None and self.hc.types.get(id(other)) == PLAYER:
+            return self.as_player(v)
+        return v
 
     def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
         """Several clauses going on: one relation of the names in scope that the code after reads (`live`),
@@ -363,7 +394,7 @@ class _FunctionCompiler:
                     flow.going.append(c)
                     continue
                 for c2, v in self.expr(s.init, c):
-                    c2.env[s.name] = v
+                    c2.env[s.name] = self.as_player(v) if s.type.name == "player" and not s.type.args else v
                     flow.going.append(c2)
             return flow
         if isinstance(s, ast.ExprStmt):
@@ -443,7 +474,7 @@ class _FunctionCompiler:
         out = []
         for c2, v in self.expr(e.value, c):
             if e.op == "=":
-                c2.env[e.target.name] = v
+                c2.env[e.target.name] = self.typed(e.target, v)
                 out.append(c2)
                 continue
             op = e.op[0]
@@ -576,6 +607,12 @@ class _FunctionCompiler:
         return self.hc.object_of(v)
 
     def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
+        if name == "length" and isinstance(o, Static):
+            return [(c, Const(str(len(o.value))))]
+        if name == "length" and isinstance(o, ObjList):
+            v = self.var()
+            rows = [(self.hc.const_of(x), Const(str(len(items)))) for x, items in self.list_fields(o.attr)]
+            return [(Clause(c.body + [Atom(self.hc.static_table(rows), (o.obj, v))], dict(c.env)), v)]
         if isinstance(o, STATIC):
             raise Unsupported(f"'{name}' of a list")
         if isinstance(o, Const):
@@ -596,6 +633,8 @@ class _FunctionCompiler:
         if name == "player" and name in self.hc.fluent_attrs:
             # the owner, a fluent of the objects assign() can change and fixed on the others (not a field)
             raise Unsupported("the owner of an object known at run time, when assign() changes some owners")
+        if name not in self.hc.fluent_attrs and self.list_fields(name):
+            return [(c, ObjList(name, o))]
         v = self.var()
         if name in self.hc.fluent_attrs:
             self.hf.reads.add(name)
@@ -614,7 +653,44 @@ class _FunctionCompiler:
             self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
         return [(Clause(c.body + [Atom(read_rel(name), (o, v))], dict(c.env)), v)]
 
+    def list_fields(self, attr: str) -> list[tuple[UObj, tuple]]:
+        """Every object whose static field `attr` is a list of plain items (objects, numbers, ...), with it."""
+        out = []
+        for obj in self.hc.u.objects:
+            value = obj.fields.get(attr)
+            if isinstance(value, tuple) and (obj.name, attr) not in self.hc.fluent_cells:
+                if any(isinstance(x, (tuple, list, dict)) for x in value):
+                    raise Unsupported(f"a list of lists in '{attr}'")
+                out.append((obj, value))
+        return out
+
+    def contains(self, c: Clause, o: Value, x: Value) -> tuple[list[Clause], list[Clause]]:
+        """`o.contains(x)`: the clauses where it holds, and those where it does not (a static table, negated)."""
+        if isinstance(x, STATIC):
+            raise Unsupported("a list in a list")
+        if isinstance(o, Static):
+            items = [self.item(y) for y in o.value]
+            if isinstance(x, Const):
+                return ([c.copy()], []) if x in items else ([], [c.copy()])
+            table, args = self.hc.static_table([(y,) for y in items]), (x,)
+        elif isinstance(o, ObjList):
+            rows = [(self.hc.const_of(obj), self.hc.const_of(y)) for obj, items in self.list_fields(o.attr)
+                    for y in items]
+            table, args = self.hc.static_table(sorted(set(rows), key=str)), (o.obj, x)
+        else:
+            raise Unsupported("contains() of a value not known when compiling")
+        yes = Clause(c.body + [Atom(table, args)], dict(c.env))
+        no = Clause(c.body + [Not(Atom(table, args))], dict(c.env))
+        return [yes], [no]
+
     def index(self, c: Clause, o: Value, k: Value) -> list[tuple[Clause, Value]]:
+        if isinstance(o, ObjList):
+            if isinstance(k, STATIC):
+                raise Unsupported("a list as an index")
+            rows = [(self.hc.const_of(obj), Const(str(i)), self.hc.const_of(y))
+                    for obj, items in self.list_fields(o.attr) for i, y in enumerate(items)]
+            v = self.var()
+            return [(Clause(c.body + [Atom(self.hc.static_table(rows), (o.obj, k, v))], dict(c.env)), v)]
         if isinstance(o, Const):
             obj = self.object_of(o)
             if obj is None or obj.cells is None:
@@ -716,6 +792,7 @@ class _FunctionCompiler:
                 for c3, b in self.expr(e.right, c2):
                     if isinstance(a, STATIC) or isinstance(b, STATIC):
                         raise Unsupported("comparing lists")
+                    a, b = self.typed(e.left, a, e.right), self.typed(e.right, b, e.left)
                     y = self.unify(c3, a, b)
                     n = self.differ(c3, a, b)
                     yes += [y] if y is not None else []
@@ -773,10 +850,20 @@ class _FunctionCompiler:
         from tgpl.frontend.types import CallableType
 
         ct = self.hc.types.get(id(e.callee))
+        callee = e.callee
+        if isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(callee, ast.Member):
+            if callee.name == "length" and not e.args:
+                return [x for c2, o in self.expr(callee.obj, c) for x in self.member(c2, o, "length")]
+            if callee.name == "contains" and len(e.args) == 1:
+                out = []
+                for c2, o in self.expr(callee.obj, c):
+                    for c3, x in self.expr(e.args[0].value, c2):
+                        yes, no = self.contains(c3, o, x)
+                        out += [(y, Const("yes")) for y in yes] + [(n, Const("no")) for n in no]
+                return out
         if not isinstance(ct, CallableType) or ct.kind != "function":
             raise Unsupported("a call of a built-in or an action")
         fi = ct.target
-        callee = e.callee
         if fi.owner is None:
             thises = [(c, None)]
         elif isinstance(callee, ast.Member):
@@ -801,7 +888,9 @@ class _FunctionCompiler:
             hf = self.hc.compile(fi, self.object_of(this) if this is not None else None)
             todo = [(c2, [])]
             for inp in fi.defn.inputs:
-                todo = [(c4, vals + [v]) for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
+                player = inp.type.name == "player" and not inp.type.args
+                todo = [(c4, vals + [self.as_player(v) if player else v])
+                        for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
             for c3, vals in todo:
                 if any(isinstance(v, STATIC) for v in vals):
                     raise Unsupported("a list as an argument")
@@ -905,21 +994,31 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
             elif isinstance(x, Atom) and x.relation.startswith("#static"):
                 facts.setdefault(x.relation, hc.statics[x.relation])
     wanted = {("overflow", 1)}
+    if results_of is None:
+        # first the rules cut down to what the tables need (small), then, if a number seems to grow, all of them
+        model = _model(_relaxed_program(_numeric_slice(rules), facts), _tables_wanted(rules) | wanted)
+        if not model.get(("overflow", 1)):
+            return _compiled(rules, model)
     if results_of is not None:
         rel = f"{results_of}|result@" + ("s" if results_of in static_fn else "0")
         wanted.add((_asp_name(rel), len(hc.functions[results_of].params) + 1))
-    for r in rules:
-        for x in r.body:
-            if isinstance(x, Atom) and _is_table(x.relation):
-                wanted.add((_asp_name(x.relation), len(x.args)))
+    wanted |= _tables_wanted(rules)
     model = _model(_relaxed_program(rules, facts), wanted)
     if model.get(("overflow", 1)):
         key = min(row[0].name for row in model[("overflow", 1)])
         raise Overflow(hc.functions[key].span if key in hc.functions else None)
     if results_of is not None:
         return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
+    return _compiled(rules, model)
 
-    # the rules that read the state stay rules; the rest become tables of what the relaxation found
+
+def _tables_wanted(rules: list[Rule]) -> set[tuple[str, int]]:
+    return {(_asp_name(x.relation), len(x.args)) for r in rules for x in r.body
+            if isinstance(x, Atom) and _is_table(x.relation)}
+
+
+def _compiled(rules: list[Rule], model) -> Compiled:
+    """The rules that read the state stay rules; the rest become tables of what the relaxation found."""
     tables: dict[str, list[tuple]] = {}
     out: list[Rule] = []
     for r in rules:
@@ -933,6 +1032,91 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
             body.append(x)
         out.append(Rule(r.head, tuple(body)))
     return Compiled(out, tables)
+
+
+def _numeric_slice(rules: list[Rule]) -> list[Rule]:
+    """The relaxed rules cut down to what the tables need, an over-approximation that grounds small.
+
+    The relaxation evaluates the compiled rules with every fluent read giving any value
+    of its domain, for every call demanded; its only products are the tables: the rows
+    of arithmetic and comparisons, and the results of functions that read no fluent.
+    Carrying every argument makes it the product of them all: chess's king-safety test,
+    with the king on any square, for every move and every square taken en passant,
+    needed 9 GB for a sixteenth of the moves. Here each relation of a function keeps
+    only the argument positions the tables need: the operands of arithmetic and
+    comparisons, what a kept table's key or a kept read's object is made of, and a
+    value compared with a constant that no fluent read gives (the square a walk has
+    reached, compared with null: what ends a walk off the board). Every other literal
+    goes: reads and tables that give nothing needed, tests between two variables,
+    negations. Dropping literals and forgetting arguments only adds derivations, so
+    every row the whole rules derive is derived here; a walk that a dropped test would
+    have ended earlier still ends at the edge of the board, and where a number then
+    grows past the bound, the caller relaxes the whole rules instead. Relations of
+    functions that read no fluent keep every position: their results are tables.
+    """
+    keep: dict[str, set[int]] = {}
+    for r in rules:
+        for x in (r.head, *r.body):
+            if isinstance(x, Atom) and "|" in x.relation:
+                keep.setdefault(x.relation, set(range(len(x.args))) if x.relation.endswith("@s") else set())
+    changed = True
+    while changed:
+        changed = False
+        for r in rules:
+            changed |= _slice_rule(r, keep)[0]
+    out = [_slice_rule(r, keep)[1] for r in rules]
+    return list(dict.fromkeys(out))
+
+
+def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
+    """One rule of the slice, with `keep` grown where a variable it needs has no other binding (changed?)."""
+    own = [x for x in r.body if isinstance(x, Atom) and "|" in x.relation]
+    builtin = [x for x in r.body if isinstance(x, Atom) and x.relation in BUILTIN_TABLES]
+    tables = [x for x in r.body if isinstance(x, Atom) and "|" not in x.relation and x.relation not in BUILTIN_TABLES]
+    read_out = {x.args[-1] for x in tables if x.relation.startswith("#read:")}
+    tests = [x for x in r.body if isinstance(x, Distinct) and (isinstance(x.left, Const) or isinstance(x.right, Const))
+             and not any(a in read_out for a in (x.left, x.right))]
+    head = r.head
+    needed = [a for i, a in enumerate(head.args) if "|" in head.relation and i in keep[head.relation]]
+    needed += [a for x in builtin for a in x.args] + [a for x in tests for a in (x.left, x.right)]
+    bound = {a for x in own for i, a in enumerate(x.args) if i in keep[x.relation]}
+    bound |= {x.args[2] for x in builtin if x.relation in CALCS.values()}
+    changed = False
+    chosen: list[Atom] = []
+    seen: set = set()
+    todo = [a for a in needed if isinstance(a, Var)]
+    while todo:
+        v = todo.pop(0)
+        if v in seen:
+            continue
+        seen.add(v)
+        if v in bound:
+            continue
+        table = next((x for x in tables if x.args[-1] == v), None)
+        if table is not None:  # a table or read gives it: keep it, with what its key is made of
+            chosen.append(table)
+            bound.add(v)
+            todo += [a for a in table.args[:-1] if isinstance(a, Var)]
+            continue
+        position = next(((x, x.args.index(v)) for x in own if v in x.args), None)
+        if position is not None:  # a function's relation gives it: keep that position
+            keep[position[0].relation].add(position[1])
+            bound.add(v)
+            changed = True
+            continue
+        table = next((x for x in chosen + tables if v in x.args), None)
+        if table is not None:  # only the key of a table kept has it: the table gives every key
+            chosen.append(table)
+            bound |= {a for a in table.args if isinstance(a, Var)}
+    if "|" in head.relation:
+        head = Atom(head.relation, tuple(a for i, a in enumerate(head.args) if i in keep[head.relation]))
+    body = []
+    for x in r.body:  # in their order: an arithmetic literal asks for its rows from the literals before it
+        if isinstance(x, Atom) and "|" in x.relation:
+            body.append(Atom(x.relation, tuple(a for i, a in enumerate(x.args) if i in keep[x.relation])))
+        elif x in builtin or x in tests or any(x is t for t in chosen):
+            body.append(x)
+    return changed, Rule(head, tuple(body))
 
 
 BUILTIN_TABLES = set(CALCS.values()) | set(COMPARE.values())
