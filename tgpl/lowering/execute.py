@@ -1274,7 +1274,11 @@ class Executor:
                 context.append((attr, None))
         ctx = self.horn_contexts.setdefault(tuple(context), len(self.horn_contexts))
         if hf.returns == "bool":
-            values = [True, False]
+            possible = self.horn.possible(hf.name, fi)
+            if possible is None or args not in possible:
+                values = [True, False]
+            else:  # what no state can make it return is not a path (chess: no piece goes from a1 to b3)
+                values = [v for v in (True, False) if self.horn.const_of(v) in possible[args]]
         elif hf.returns == "number":
             try:
                 found = self.horn.results(hf.name, args)
@@ -1286,6 +1290,9 @@ class Executor:
         else:
             info = self.horn.class_info(fi.defn.returns.type)
             values = [o for o in self.u.objects if info is not None and o.is_a(info)] + [None]
+            possible = self.horn.possible(hf.name, fi)
+            if possible is not None and args in possible:  # chess's Passed(from, to): null or one square
+                values = [v for v in values if self.horn.const_of(v) in possible[args]]
         out = []
         for v in values:
             q = p.fork(conj(p.pc, lit(HornLit(hf.name, ctx, args, v))))

@@ -39,6 +39,7 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Va
 from tgpl.lowering.symbolic import UObj, scalar_constant
 
 BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
+BATCH = 20_000  # rows of arguments a bool function's possible results are found for at once
 
 
 class Unsupported(Exception):
@@ -154,6 +155,7 @@ class HornCompiler:
         self._static_ids: dict[object, str] = {}
         self._compiling: set[str] = set()
         self._results: dict[tuple, list[Const]] = {}
+        self._possible: dict[str, dict | None] = {}
         # attribute -> every (object, value) its fluents can hold, for attributes whose values are known
         # before the segments run (not numbers): what `results` relaxes reads to
         self.relaxed_reads: dict[str, list[tuple[Const, Const]]] | None = None
@@ -190,6 +192,48 @@ class HornCompiler:
             table = instantiate(self, {(key, 0): {args}}, self.relaxed_reads, results_of=key).tables
             found = sorted({row[-1] for rows in table.values() for row in rows if row[:-1] == args}, key=str)
             self._results[(key, args)] = found
+        return found
+
+    def possible(self, key: str, fi) -> dict[tuple, set[Const]] | None:
+        """For a compiled function returning a bool or an object: the values it can return in some state, for every
+        row of arguments its
+        inputs' types allow (objects of the class or null, players or null), found by one relaxation; None where
+        an input is a number or a bool, where the rows would pass BATCH, or where the relaxation cannot say.
+
+        The executor calls a filter such as chess's `CanMove(from, to)` for every pair of squares; the pairs it
+        can never allow (no piece goes from a1 to b3 and on) are then no moves at all, not moves whose
+        legality is a literal that never holds."""
+        if key in self._possible:
+            return self._possible[key]
+        self._possible[key] = None
+        if self.relaxed_reads is None or self.fluent_reads(key) - set(self.relaxed_reads):
+            return None
+        domains = []
+        for inp in fi.defn.inputs:
+            if inp.type.args:
+                return None
+            if inp.type.name == "player":
+                domains.append([Const(f"#p:{p}") for p in range(self.u.players)] + [Const("null")])
+                continue
+            info = self.class_info(inp.type)
+            if info is None:
+                return None
+            domains.append([self.const_of(o) for o in self.u.objects if o.is_a(info)] + [Const("null")])
+        size = 1
+        for d in domains:
+            size *= len(d)
+        if size > BATCH:
+            return None
+        rows = set(itertools.product(*domains))
+        try:
+            table = instantiate(self, {(key, 0): rows}, self.relaxed_reads, results_of=key, sliced=True).tables
+        except Overflow:
+            return None
+        found: dict[tuple, set[Const]] = {row: set() for row in rows}
+        for got in table.values():
+            for row in got:
+                found.setdefault(row[:-1], set()).add(row[-1])
+        self._possible[key] = found
         return found
 
     def value_of(self, c: Const):
@@ -939,12 +983,14 @@ class Overflow(Exception):
 
 
 def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
-                relaxed_reads: dict[str, list[tuple[Const, Const]]], results_of: str | None = None) -> Compiled:
+                relaxed_reads: dict[str, list[tuple[Const, Const]]], results_of: str | None = None,
+                sliced: bool = False) -> Compiled:
     """The rules for the calls demanded, `{(function key, context id): {argument rows}}`, and their tables.
 
     `relaxed_reads[attr]` lists every (object, value) a fluent of `attr` can hold
     (its domain), which is what the relaxation reads. Raises Overflow. With
-    `results_of` (a function key), only the rows of its results are returned, as a table.
+    `results_of` (a function key), only the rows of its results are returned, as a table; `sliced`: found
+    through the slice of the rules that keeps them (`_numeric_slice`), a superset.
     """
     # the instances: each function demanded, and every function it calls, in the same context
     todo = sorted(demands)
@@ -1002,6 +1048,10 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
     if results_of is not None:
         rel = f"{results_of}|result@" + ("s" if results_of in static_fn else "0")
         wanted.add((_asp_name(rel), len(hc.functions[results_of].params) + 1))
+        if sliced:
+            model = _model(_relaxed_program(_numeric_slice(rules, {rel}), facts), wanted)
+            if not model.get(("overflow", 1)):
+                return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
     wanted |= _tables_wanted(rules)
     model = _model(_relaxed_program(rules, facts), wanted)
     if model.get(("overflow", 1)):
@@ -1010,6 +1060,14 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
     if results_of is not None:
         return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
     return _compiled(rules, model)
+
+
+def _variables(x) -> set[Var]:
+    if isinstance(x, Not):
+        return _variables(x.literal)
+    if isinstance(x, Distinct):
+        return {a for a in (x.left, x.right) if isinstance(a, Var)}
+    return {a for a in x.args if isinstance(a, Var)}
 
 
 def _tables_wanted(rules: list[Rule]) -> set[tuple[str, int]]:
@@ -1034,7 +1092,7 @@ def _compiled(rules: list[Rule], model) -> Compiled:
     return Compiled(out, tables)
 
 
-def _numeric_slice(rules: list[Rule]) -> list[Rule]:
+def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rule]:
     """The relaxed rules cut down to what the tables need, an over-approximation that grounds small.
 
     The relaxation evaluates the compiled rules with every fluent read giving any value
@@ -1046,19 +1104,28 @@ def _numeric_slice(rules: list[Rule]) -> list[Rule]:
     only the argument positions the tables need: the operands of arithmetic and
     comparisons, what a kept table's key or a kept read's object is made of, and a
     value compared with a constant that no fluent read gives (the square a walk has
-    reached, compared with null: what ends a walk off the board). Every other literal
-    goes: reads and tables that give nothing needed, tests between two variables,
-    negations. Dropping literals and forgetting arguments only adds derivations, so
+    reached, compared with null: what ends a walk off the board). A literal whose
+    variables are all bound by those stays as a test (a knight's jumps, sides that
+    differ); every other literal goes: reads and tables that give nothing needed, and
+    tests of what is forgotten. Dropping literals and forgetting arguments only adds derivations, so
     every row the whole rules derive is derived here; a walk that a dropped test would
     have ended earlier still ends at the edge of the board, and where a number then
     grows past the bound, the caller relaxes the whole rules instead. Relations of
-    functions that read no fluent keep every position: their results are tables.
+    functions that read no fluent keep every position: their results are tables; so do the relations
+    named in `whole` (a function's results, asked for), and then, so that those results keep what the
+    arguments decide (chess: no piece goes from a1 to c4), the calls and results of every function called
+    only with what its callers were given, never with a value read from the state or returned by another
+    function (`Reaches(from, to)` is kept whole; the king-safety test, called with the king's square, is not).
     """
+    precise = _precise_functions(rules) if whole else set()
     keep: dict[str, set[int]] = {}
     for r in rules:
         for x in (r.head, *r.body):
             if isinstance(x, Atom) and "|" in x.relation:
-                keep.setdefault(x.relation, set(range(len(x.args))) if x.relation.endswith("@s") else set())
+                fn, part = x.relation.split("|", 1)
+                every = x.relation.endswith("@s") or x.relation in whole or (
+                    fn in precise and part.startswith(("call", "result")))
+                keep.setdefault(x.relation, set(range(len(x.args))) if every else set())
     changed = True
     while changed:
         changed = False
@@ -1066,6 +1133,21 @@ def _numeric_slice(rules: list[Rule]) -> list[Rule]:
             changed |= _slice_rule(r, keep)[0]
     out = [_slice_rule(r, keep)[1] for r in rules]
     return list(dict.fromkeys(out))
+
+
+def _precise_functions(rules: list[Rule]) -> set[str]:
+    """The functions whose calls never pass a value read from the state or another function's result."""
+    functions = {x.relation.split("|", 1)[0] for r in rules for x in (r.head, *r.body)
+                 if isinstance(x, Atom) and "|" in x.relation}
+    fed = set()
+    for r in rules:
+        if "|call" not in r.head.relation:
+            continue
+        read = {x.args[-1] for x in r.body if isinstance(x, Atom) and x.args
+                and (x.relation.startswith("#read:") or "|result" in x.relation)}
+        if any(a in read for a in r.head.args):
+            fed.add(r.head.relation.split("|", 1)[0])
+    return functions - fed
 
 
 def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
@@ -1110,12 +1192,24 @@ def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
             bound |= {a for a in table.args if isinstance(a, Var)}
     if "|" in head.relation:
         head = Atom(head.relation, tuple(a for i, a in enumerate(head.args) if i in keep[head.relation]))
+    given = bound | {a for x in builtin for a in x.args}
+    lookups = [x for x in tables if not x.relation.startswith("#read:") and not any(x is t for t in chosen)]
+    grew = True
+    while grew:  # a static lookup whose key the slice has gives one value: kept, it only cuts (ranks that agree)
+        grew = False
+        for x in lookups:
+            if not any(x is t for t in chosen) and all(a in given for a in _variables(Atom("", x.args[:-1]))):
+                chosen.append(x)
+                given |= _variables(x)
+                grew = True
     body = []
     for x in r.body:  # in their order: an arithmetic literal asks for its rows from the literals before it
         if isinstance(x, Atom) and "|" in x.relation:
             body.append(Atom(x.relation, tuple(a for i, a in enumerate(x.args) if i in keep[x.relation])))
         elif x in builtin or x in tests or any(x is t for t in chosen):
             body.append(x)
+        elif all(v in given for v in _variables(x)):
+            body.append(x)  # a test of what the slice has anyway (a knight's jumps, a side): it only cuts
     return changed, Rule(head, tuple(body))
 
 
