@@ -593,6 +593,7 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
     seen = {start}
     todo = [start]
     found: list[set] = [set() for _ in keys]
+    admit = Admission()
     while todo:
         cs, values = todo.pop()
         for i, x in enumerate(values):
@@ -608,7 +609,7 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
                 continue
             options = [[x] for x in values]
             for i, v in writes:
-                xs = {x for x in values_under(v, env, known, memo) if admitted([pc], v, x, env, known)}
+                xs = {x for x in values_under(v, env, known, memo) if admit([pc], v, x, env, known)}
                 if isinstance(v, Partial):  # written in some cases only: in the others it keeps its value
                     xs.add(values[i])
                 options[i] = sorted(xs, key=_num_order)
@@ -656,6 +657,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
+    admit = Admission()
     done: set[tuple] = set()  # (write, assignment) pairs already evaluated
     work = 0
     for _ in range(FIXPOINT_LIMIT):
@@ -679,7 +681,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
                     continue
                 for x in values_under(v, env, known, memo):
                     target = ended[cell] if over else live[cell]
-                    if x not in target and admitted(conditions[w], v, x, env, known):
+                    if x not in target and admit(conditions[w], v, x, env, known):
                         target.add(x)
                         changed = changed or not over
                         if len(target) > RANGE_LIMIT:
@@ -693,7 +695,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
         fl.domain = sorted(live[k] | ended[k], key=_num_order)
 
 
-def admitted(pcs: list[Formula], v, x, env: dict, known) -> bool:
+class Admission:
     """Whether one of the paths a write stands for can write x: its whole condition and the case of x,
     judged together with the comparisons decided by the numbers in env (`symbolic.compatible`).
 
@@ -701,13 +703,43 @@ def admitted(pcs: list[Formula], v, x, env: dict, known) -> bool:
     that steps only when a piece is a king, and ends the game at 40 (`Quiet` in examples/draughts.tgpl),
     goes on at 39 only when the piece is not a king, where the step is not made; judged on comparisons
     alone, it would run past every bound. Asked only for a value new to a range, and only of a value
-    by cases: a value written as it is has no case to correlate (five in a row's move counter, whose
-    conditions have a term per move, is not judged again: a quarter of a second).
+    by cases: a value written as it is has no case to correlate.
+
+    Remembered: a path's answer depends on the numbers only through the comparisons its condition and
+    the value's cases hold, and through which of the cases can give the value. Chess's thousands of move
+    paths each step `Quiet` by cases, and are asked again for each of its hundred values.
     """
-    if not isinstance(v, (Choice, Partial)):
-        return True
-    cases = [f for y, f in _leaf_cases(v, TRUE) if x in values_under(y, env, None)]
-    return any(compatible(pc, f, known) for pc in pcs for f in cases)
+
+    def __init__(self):
+        self._leaves: dict[int, list] = {}
+        self._cmps: dict[tuple, tuple] = {}
+        self._answers: dict[tuple, bool] = {}
+        self._keep: list = []  # the values remembered by id stay alive
+
+    def __call__(self, pcs: list[Formula], v, x, env: dict, known) -> bool:
+        if not isinstance(v, (Choice, Partial)):
+            return True
+        leaves = self._leaves.get(id(v))
+        if leaves is None:
+            leaves = self._leaves[id(v)] = list(_leaf_cases(v, TRUE))
+            self._keep.append(v)
+        cases = tuple(j for j, (y, _) in enumerate(leaves) if x in values_under(y, env, None))
+        if not cases:
+            return False
+        for pc in pcs:
+            cmps = self._cmps.get((pc.id, id(v)))
+            if cmps is None:
+                found = {k for k in literals(pc, True) if isinstance(k, CmpLit)}
+                for _, f in leaves:
+                    found |= {k for k in literals(f, True) if isinstance(k, CmpLit)}
+                cmps = self._cmps[(pc.id, id(v))] = tuple(sorted(found, key=repr))
+            key = (pc.id, id(v), cases, tuple(known(k) for k in cmps))
+            answer = self._answers.get(key)
+            if answer is None:
+                answer = self._answers[key] = any(compatible(pc, leaves[j][1], known) for j in cases)
+            if answer:
+                return True
+        return False
 
 
 def _leaf_cases(v, cond: Formula):
