@@ -142,3 +142,19 @@ def test_compiled_list_reads_fail_validation_when_mistranslated(monkeypatch):
     monkeypatch.setattr(horn._FunctionCompiler, "as_player", lambda self, v: v)
     with pytest.raises(AssertionError):
         bisimulate(Lowered.of(str(DATA / "reach.tgpl"), relations=True))
+
+
+def test_a_call_too_costly_for_the_executor_is_compiled_without_the_option(monkeypatch):
+    """Without --functions-as-relations the executor spells out each call; a call that builds more than
+    CALL_WORK parts of conditions is compiled instead (chess's move test passes the whole budget in minutes
+    otherwise). Here the share is cut so that reach.tgpl's functions pass it: they are compiled, and the game
+    is still the runtime's, state by state; with the usual share nothing is."""
+    from tgpl.lowering import execute
+
+    plain = Lowered.of(str(DATA / "reach.tgpl"))
+    assert "functions as relations" not in plain.lowered.stats
+    monkeypatch.setattr(execute, "CALL_WORK", 20)
+    lw = Lowered.of(str(DATA / "reach.tgpl"))
+    assert lw.lowered.stats["functions as relations"] >= 1
+    assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []
+    assert bisimulate(lw).states == bisimulate(plain).states

@@ -47,6 +47,9 @@ STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so th
 # 2.7 million a second and ran 224 s, 3.5 GB, to the statement budget). Five in a row, the largest example, builds
 # 3.1 million; the budget stops such a loop in about 10 s.
 WORK_LIMIT = 30_000_000
+# parts of conditions one pure call may build before it is compiled to rules with variables instead, where it can be
+# (tgpl.lowering.horn): chess's king-safety test, spelled out by cases, passes the whole budget in minutes
+CALL_WORK = 2_000_000
 LOOP_LIMIT = 1000  # passes of one loop
 CALL_DEPTH = 64
 EVENT_LIMIT = 1000  # events resolved in one segment (the runtime's limit)
@@ -258,13 +261,20 @@ class View:
     contributions: list = field(default_factory=list)
 
 
+class _Costly(Exception):
+    """A pure call passed its share of the work (CALL_WORK); `budget` is the entry of the call that did."""
+
+    def __init__(self, budget):
+        self.budget = budget
+
+
 class Executor:
     """Runs blocks of a checked program on paths; `reader` gives fluents' values before the move,
     `view_reader(view, obj, attr)` their values through a view."""
 
     def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader,
                  view_reader=None, viewable: set[tuple[str, str]] = frozenset(), horn: HornCompiler | None = None,
-                 lists: dict[tuple[str, str], int] | None = None):
+                 lists: dict[tuple[str, str], int] | None = None, compile_all: bool = True):
         self.program = program
         self.types = program.types
         self.implicit_this = program.implicit_this
@@ -289,7 +299,12 @@ class Executor:
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
-        self.horn = horn  # functions compiled to rules with variables (--functions-as-relations); None: calls run
+        self.horn = horn  # functions compiled to rules with variables (tgpl.lowering.horn); None: calls run
+        # every call that can be compiled is (--functions-as-relations), or only those of functions a call of which
+        # passed CALL_WORK (`costly`, by compiled name); `_budgets`: (function, deadline) of the calls under way
+        self.compile_all = compile_all
+        self.costly: set[str] = set()
+        self._budgets: list[tuple[object, int]] = []
         self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
@@ -520,6 +535,11 @@ class Executor:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
                                            f"(here, in {self.where[-1] if self.where else 'the code'}) without "
                                            "finishing: the code branches on the state in too many ways")
+            if self._budgets:
+                done = work_done()
+                for budget in self._budgets:
+                    if done > budget[1]:
+                        raise _Costly(budget)
             if work_done() - self.work_start > WORK_LIMIT:
                 raise NotLowerable(s.span, f"the lowering built conditions of more than {WORK_LIMIT:,} parts on "
                                            f"symbolic paths (here, in {self.where[-1] if self.where else 'the code'}) "
@@ -1177,7 +1197,20 @@ class Executor:
             # the body sees its own frame only: the caller's frames need not be copied and compared with it
             fresh = Path(TRUE, dict(p.store), p.control, p.pending, [], None, p.result, dict(p.views),
                          p.dirty, p.visited, known)
-            results = self._invoke(fi, this, given, fresh, span)
+            budget = None
+            if self.horn is not None and not self.compile_all and self._compiled_plan(fi, this, given, p) is not None:
+                budget = (fi, work_done() + CALL_WORK)
+                self._budgets.append(budget)
+            try:
+                results = self._invoke(fi, this, given, fresh, span)
+            except _Costly as e:
+                if e.budget is not budget:
+                    raise
+                self.costly.add(self._compiled_plan(fi, this, given, p)[0].name)
+                return self.compiled_call(fi, this, given, p)
+            finally:
+                if budget is not None:
+                    self._budgets.remove(budget)
             found = None
             if all(q.store == p.store and q.control == p.control and q.pending == p.pending and q.status is None
                    and q.views == p.views and q.dirty == p.dirty for q, _ in results):
@@ -1238,13 +1271,8 @@ class Executor:
             found = self._readers[id(defn)] = (control, fluents)
         return found
 
-    def compiled_call(self, fi, this, given: dict, p: Path):
-        """A call of a function compiled to rules with variables (tgpl.lowering.horn): one path per result.
-
-        Only for functions that read the state (the others give a concrete value when
-        run), return no number, and read attributes either before the move or
-        through this path's views (not from values it wrote and no view shows).
-        """
+    def _compiled_plan(self, fi, this, given: dict, p: Path):
+        """(compiled function, arguments as constants, context of views) of a call that can be compiled, or None."""
         if self.horn is None:
             return None
         try:
@@ -1272,6 +1300,19 @@ class Executor:
                 return None
             else:
                 context.append((attr, None))
+        return hf, args, context
+
+    def compiled_call(self, fi, this, given: dict, p: Path):
+        """A call of a function compiled to rules with variables (tgpl.lowering.horn): one path per result.
+
+        Only for functions that read the state (the others give a concrete value when
+        run), return no number, and read attributes either before the move or
+        through this path's views (not from values it wrote and no view shows).
+        """
+        plan = self._compiled_plan(fi, this, given, p)
+        if plan is None or not self.compile_all and plan[0].name not in self.costly:
+            return None
+        hf, args, context = plan
         ctx = self.horn_contexts.setdefault(tuple(context), len(self.horn_contexts))
         if hf.returns == "bool":
             possible = self.horn.possible(hf.name, fi)

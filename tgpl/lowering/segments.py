@@ -154,15 +154,16 @@ class Lowering:
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
         horn = None
-        if relations and not self.lists:  # what the compiled functions' reads can give, before the numbers'
-            # ranges are known (a list that is state is read through its cells, which the compiled rules do not)
+        if not self.lists:  # what the compiled functions' reads can give, before the numbers' ranges are known
+            # (a list that is state is read through its cells, which the compiled rules do not). Without
+            # --functions-as-relations, only functions a call of which costs the executor too much are compiled
             horn = HornCompiler(program, universe, set(self.fluents))
             try:
                 horn.relaxed_reads = relaxed_reads(horn, [fl for fl in self.fluents.values() if not fl.numeric])
             except Unsupported:
                 horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn,
-                           self.lists)
+                           self.lists, compile_all=relations)
         self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}

@@ -389,8 +389,9 @@ def compatible(pc: Formula, f: Formula, known: Callable[[object], bool | None] |
     The literals both are conjunctions of (with what they exclude: one move, one value per cell) are
     assumed, and every other conjunct of either is evaluated three-valued under them and `known`: a
     contradiction hidden in a disjunction or under a negation (`not (or does#0 does#1)` against
-    `does#0`), which `conj` does not look for, is found. No formula is built. A disjunction f is
-    compatible where one of its parts is."""
+    `does#0`), which `conj` does not look for, is found, and so is one that needs f whole: f is true
+    wherever it occurs within pc. No formula is built. A disjunction f is compatible where one of its
+    parts is."""
     if pc is FALSE or f is FALSE:
         return False
     if f.kind == "or":
@@ -421,7 +422,13 @@ def compatible(pc: Formula, f: Formula, known: Callable[[object], bool | None] |
             return False
         return known(key) if known is not None else None
 
-    memo: dict = {}
+    # f holds: so does every occurrence of it (and of its conjuncts) within pc, however deep. A counter
+    # compared after a write by cases reads the same formula for its case (chess's Quiet, a quiet move)
+    memo: dict = {f.id: True}
+    for part in f.parts if f.kind == "and" else ():
+        memo[part.id] = True
+    if f.kind == "not":
+        memo[f.parts[0].id] = False
     return all(evaluate3(x, assumed, memo) is not False
                for x in (parts if known is not None else [x for x in parts if x not in literals]))
 
