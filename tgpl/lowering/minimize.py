@@ -180,18 +180,39 @@ def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
     if not any(c.kind == "not" and c.parts[0].kind in ("or", "and") for t in terms for c in t):
         return terms
     out = list(terms)
+    # every term, indexed by its last-made conjunct (as _Family), so that "some term but the i-th contains
+    # only literals of r" looks at few terms: one index for all, kept as the terms change (chess's conditions
+    # have thousands of terms, and a family of the others built for each took minutes)
+    index: dict[Formula, set[int]] = {}
+    empty: set[int] = set()
+
+    def add(j: int) -> None:
+        if out[j]:
+            index.setdefault(max(out[j], key=by_id), set()).add(j)
+        else:
+            empty.add(j)
+
+    def remove(j: int) -> None:
+        if out[j]:
+            index[max(out[j], key=by_id)].discard(j)
+        else:
+            empty.discard(j)
+
+    def covers(r: frozenset, skip: int) -> bool:
+        if empty - {skip}:
+            return True
+        return any(j != skip and out[j] <= r for c in r for j in index.get(c, ()))
+
+    for j in range(len(out)):
+        add(j)
     for i, t in enumerate(out):
         negations = [c for c in sorted(t, key=by_id) if c.kind == "not" and c.parts[0].kind in ("or", "and")]
-        if not negations:
-            continue
-        others = _Family()  # every term but this one, which only this one's conjuncts change
-        for j, u in enumerate(out):
-            if j != i:
-                others.add(u)
         for c in negations:
             g = c.parts[0]
-            if all(others.covers(_term(p)) for p in (g.parts if g.kind == "or" else (g,))):
+            if all(covers(_term(p), i) for p in (g.parts if g.kind == "or" else (g,))):
+                remove(i)
                 t = out[i] = t - {c}
+                add(i)
     return _absorb(out)
 
 
