@@ -145,15 +145,15 @@ def test_compiled_list_reads_fail_validation_when_mistranslated(monkeypatch):
 
 
 def test_a_call_too_costly_for_the_executor_is_compiled_without_the_option(monkeypatch):
-    """Without --functions-as-relations the executor spells out each call; a call that builds more than
-    CALL_WORK parts of conditions is compiled instead (chess's move test passes the whole budget in minutes
-    otherwise). Here the share is cut so that reach.tgpl's functions pass it: they are compiled, and the game
+    """Without --functions-as-relations the executor spells out each call; a function whose calls build more
+    than CALL_WORK parts of conditions, all together, is compiled instead (chess's move test passes the whole
+    budget in minutes otherwise). Here the share is cut so that reach.tgpl's functions pass it: they are compiled, and the game
     is still the runtime's, state by state; with the usual share nothing is."""
     from tgpl.lowering import execute
 
     plain = Lowered.of(str(DATA / "reach.tgpl"))
     assert "functions as relations" not in plain.lowered.stats
-    monkeypatch.setattr(execute, "CALL_WORK", 20)
+    monkeypatch.setattr(execute, "CALL_WORK", 20)  # its functions, all calls together
     lw = Lowered.of(str(DATA / "reach.tgpl"))
     assert lw.lowered.stats["functions as relations"] >= 1
     assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []

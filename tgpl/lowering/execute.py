@@ -47,9 +47,11 @@ STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so th
 # 2.7 million a second and ran 224 s, 3.5 GB, to the statement budget). Five in a row, the largest example, builds
 # 3.1 million; the budget stops such a loop in about 10 s.
 WORK_LIMIT = 30_000_000
-# parts of conditions one pure call may build before it is compiled to rules with variables instead, where it can be
-# (tgpl.lowering.horn): chess's king-safety test, spelled out by cases, passes the whole budget in minutes
-CALL_WORK = 2_000_000
+# parts of conditions the calls of one pure function may build, all together, before it is compiled to rules with
+# variables instead, where it can be (tgpl.lowering.horn): chess's move test, spelled out by cases for each pair of
+# squares, passes the whole budget in minutes; five in a row's win check, the largest of the reference games, builds
+# about 3 million parts in all
+CALL_WORK = 10_000_000
 LOOP_LIMIT = 1000  # passes of one loop
 CALL_DEPTH = 64
 EVENT_LIMIT = 1000  # events resolved in one segment (the runtime's limit)
@@ -262,7 +264,8 @@ class View:
 
 
 class _Costly(Exception):
-    """A pure call passed its share of the work (CALL_WORK); `budget` is the entry of the call that did."""
+    """The calls of a pure function passed their share of the work (CALL_WORK); `budget` is the entry of the call
+    under way when they did."""
 
     def __init__(self, budget):
         self.budget = budget
@@ -305,6 +308,7 @@ class Executor:
         self.compile_all = compile_all
         self.costly: set[str] = set()
         self._budgets: list[tuple[object, int]] = []
+        self._spent: dict[str, int] = {}  # compiled name -> parts its calls built while run
         self.horn_contexts: dict[tuple, int] = {}  # ((attribute, view id or None), ...) -> context id
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
@@ -1197,20 +1201,26 @@ class Executor:
             # the body sees its own frame only: the caller's frames need not be copied and compared with it
             fresh = Path(TRUE, dict(p.store), p.control, p.pending, [], None, p.result, dict(p.views),
                          p.dirty, p.visited, known)
-            budget = None
-            if self.horn is not None and not self.compile_all and self._compiled_plan(fi, this, given, p) is not None:
-                budget = (fi, work_done() + CALL_WORK)
+            budget = name = None
+            plan = self._compiled_plan(fi, this, given, p) if self.horn is not None and not self.compile_all else None
+            if plan is not None:  # a share of the work for the function's calls, all together
+                name, start = plan[0].name, work_done()
+                if self._spent.get(name, 0) >= CALL_WORK:
+                    self.costly.add(name)
+                    return self.compiled_call(fi, this, given, p)
+                budget = (fi, start + CALL_WORK - self._spent.get(name, 0))
                 self._budgets.append(budget)
             try:
                 results = self._invoke(fi, this, given, fresh, span)
             except _Costly as e:
                 if e.budget is not budget:
                     raise
-                self.costly.add(self._compiled_plan(fi, this, given, p)[0].name)
+                self.costly.add(name)
                 return self.compiled_call(fi, this, given, p)
             finally:
                 if budget is not None:
                     self._budgets.remove(budget)
+                    self._spent[name] = self._spent.get(name, 0) + work_done() - start
             found = None
             if all(q.store == p.store and q.control == p.control and q.pending == p.pending and q.status is None
                    and q.views == p.views and q.dirty == p.dirty for q, _ in results):

@@ -25,6 +25,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
+from tgpl.lowering import execute
 from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
@@ -394,6 +395,7 @@ class Lowering:
     def segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         ctrl = lit(ControlLit(cs))
         paths: list[Path] = []
+        ways: dict[int, tuple] = {}  # id(action) -> (action, paths its effects ended in)
         for m, _ in legal:
             action = m.action
             p = Path(conj(ctrl, lit(MoveLit(m.index))), {}, cs)
@@ -407,6 +409,13 @@ class Lowering:
                 if q.status != "over":
                     q.status = None
                 paths.append(q)
+                ways[id(action)] = (action, ways.get(id(action), (action, 0))[1] + 1)
+            if len(paths) > execute.PATH_LIMIT:  # at the action most of them come from, as soon as they are too many
+                action, n = max(ways.values(), key=lambda an: an[1])
+                raise NotLowerable(action.name_span, f"more than {execute.PATH_LIMIT:,} ways through the moves' "
+                                   f"effects in one control state ({n:,} through {action.name}, with {len(legal):,} "
+                                   "moves to lower): the moves are lowered one by one, and these are too many, or "
+                                   "their effects branch on the state in too many ways")
         paths = self.ex.merge(paths)
         return self.ex.enter_phases(paths)
 
