@@ -160,3 +160,21 @@ def test_counters_whose_range_cannot_be_found_are_refused_within_a_budget(tmp_pa
         "50,000 cases of the counters' values: numbers need a finite range to be lowered, found from their values "
         "after setup and the moves' writes") for line, name in ((35, "First"), (36, "Second"))), first
     assert not out.exists()
+
+
+def test_too_many_ways_through_the_moves_effects_are_refused_at_the_action(monkeypatch):
+    """The moves of a control state are lowered one by one; more ways through their effects than can be
+    merged are refused at the action they come from (here the limit is cut to twelve: reach.tgpl's nine claims),
+    as soon as they pass the limit, not at the game's first line after every move has run."""
+    from tgpl.lowering import execute
+
+    monkeypatch.setattr(execute, "PATH_LIMIT", 12)
+    game = Path(__file__).resolve().parents[1] / "data" / "lowering" / "reach.tgpl"
+    r = CliRunner().invoke(main, ["to-gdl", str(game), "--no-validate"])
+    assert r.exit_code == 2
+    first = r.output.splitlines()[0]
+    line = game.read_text().splitlines().index("    action Claim") + 1
+    assert f"reach.tgpl:{line}:12: error: not lowerable: more than 12 ways through the moves' effects in one " \
+           "control state (14 through Claim, with 9 moves to lower)" in first
+    monkeypatch.setattr(execute, "PATH_LIMIT", 20)
+    assert CliRunner().invoke(main, ["to-gdl", str(game), "--no-validate"]).exit_code == 0
