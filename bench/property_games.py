@@ -1,6 +1,6 @@
 """Many generated games through the lowering, each explored completely beside the runtime.
 
-    python bench/property_games.py [--seeds 1 2 3] [--examples 200] [--shrink]
+    python bench/property_games.py [--seeds 1 2 3] [--examples 200] [--shrink] [--relations]
 
 The property test of tests/lowering/test_property_games.py at a larger scale:
 for each seed, `--examples` games from tests/lowering/gamegen.py go through the
@@ -9,6 +9,7 @@ the runtime (`bisimulate`). Prints, per seed, how many games were lowered,
 refused or rejected,
 their states, and the time; a game that differs is printed with its seed and
 source (with `--shrink`, after hypothesis made it smaller) and the exit status is 1.
+With `--relations`, each game is lowered with `--functions-as-relations`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from differential import lowers_to_the_same_game  # noqa: E402
 from gamegen import games  # noqa: E402
 
 
-def run(s: int, examples: int, shrink: bool) -> tuple[Counter, list[int], str | None]:
+def run(s: int, examples: int, shrink: bool, relations: bool = False) -> tuple[Counter, list[int], str | None]:
     tally: Counter = Counter()
     sizes: list[int] = []
     failed: list[str] = []
@@ -39,12 +40,12 @@ def run(s: int, examples: int, shrink: bool) -> tuple[Counter, list[int], str | 
     @given(games())
     def check(source: str) -> None:
         try:
-            outcome, states = lowers_to_the_same_game(source)
+            outcome, states = lowers_to_the_same_game(source, relations=relations)
         except AssertionError:
             failed.append(source)
             raise
         tally[outcome] += 1
-        if outcome == "lowered":
+        if outcome in ("lowered", "compiled"):
             sizes.append(states)
 
     try:
@@ -59,11 +60,12 @@ def main() -> None:
     args.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3])
     args.add_argument("--examples", type=int, default=200)
     args.add_argument("--shrink", action="store_true", help="shrink a failing game before printing it")
+    args.add_argument("--relations", action="store_true", help="lower with --functions-as-relations")
     opts = args.parse_args()
     status = 0
     for s in opts.seeds:
         start = time.perf_counter()
-        tally, sizes, failure = run(s, opts.examples, opts.shrink)
+        tally, sizes, failure = run(s, opts.examples, opts.shrink, opts.relations)
         took = time.perf_counter() - start
         sizes.sort()
         median = sizes[len(sizes) // 2] if sizes else 0
