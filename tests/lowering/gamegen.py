@@ -13,6 +13,10 @@ Each game has a one-row board of two or three `Cell` tiles and a global
 | `GameState.Moves` | number | every move adds one; `Moves >= N` ends the game |
 | `GameState.Picked` | `List<Cell>` | `add` (of a cell it does not hold), `remove`, `clear` |
 
+Each end cell's `Near` lists the other (fixed in setup): read by index, `length` and `contains`,
+also in functions whose cell is a variable of compiled rules; the player `GameState.Who` is also
+compared with the numbers 0 and 1.
+
 Generated code reads them back in every position: the filter of the move's
 input, `require`, the move's effect, a phase run after every move
 (`CheckPhase`), bool/number/object functions (pure ones are called from
@@ -93,7 +97,7 @@ def object_expr(draw, ctx: Ctx) -> str:
 def bool_atom(draw, ctx: Ctx) -> str:
     cell = draw(st.sampled_from(ctx.cells))
     kind = draw(st.sampled_from(["bool", "bool", "bool", "number", "number", "object", "owner", "player", "local",
-                                 "call", "bonus"]))
+                                 "call", "bonus", "near", "side"]))
     if kind == "bool":
         return draw(st.sampled_from([f"{cell}.Free", "GameState.Flag"]))
     if kind == "number":
@@ -112,6 +116,11 @@ def bool_atom(draw, ctx: Ctx) -> str:
                                      f"(GameState.Bonus == {draw(st.integers(0, 2))})"]))
     if kind == "player":
         return draw(st.sampled_from(["(GameState.Who == player.active())", "(GameState.Who != player.active() + 1)"]))
+    if kind == "near":  # a cell's list of neighbours, fixed in setup (a table, when the cell is a variable)
+        return draw(st.sampled_from([f"{cell}.Near.contains(GameState.A)", f"!{cell}.Near.contains(GameState.B)",
+                                     f"({cell}.Near.length > 0 && {cell}.Near[0].Free)", f"({cell}.Near.length == 1)"]))
+    if kind == "side":  # a player compared with a number
+        return draw(st.sampled_from(["(GameState.Who == 0)", "(GameState.Who != 1)", "(1 == GameState.Who)"]))
     if kind == "local" and ctx.bools:
         return draw(st.sampled_from(ctx.bools))
     if kind == "call" and ctx.functions:
@@ -428,6 +437,8 @@ setup
     GameState.A = GameState.Board.Grid[0][0] as Cell;
     GameState.B = GameState.Board.Grid[{width - 1}][0] as Cell;
     GameState.B.Free = {str(free).lower()};
+    GameState.A.Near.add(GameState.B);
+    GameState.B.Near.add(GameState.A);
 {SEATS}
 }}
 
@@ -459,6 +470,7 @@ tile Cell
     bool Free = true;
     number Marks = {marks};
     PlayerState Owner = null;
+    List<Cell> Near = {{}};
 }}
 
 board PropBoard
