@@ -158,3 +158,12 @@ def test_a_call_too_costly_for_the_executor_is_compiled_without_the_option(monke
     assert lw.lowered.stats["functions as relations"] >= 1
     assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []
     assert bisimulate(lw).states == bisimulate(plain).states
+
+
+def test_a_list_of_a_cell_known_at_run_time_kept_in_a_local_across_a_branch():
+    """listlocal.tgpl: `List<Cell> near = x.Near;` then an `if`: the join of the branches carries the locals
+    that are variables, and the list held the cell as a variable of its own. Such a function is not compiled
+    (the executor runs it); it used to be, and the validation found a different game."""
+    lw = Lowered.of(str(DATA / "listlocal.tgpl"), relations=True)
+    assert lw.lowered.stats["functions as relations"] == 2  # Claimable, HasClaim; Strong is run call by call
+    assert bisimulate(lw).states > 100

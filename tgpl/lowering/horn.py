@@ -39,7 +39,7 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Va
 from tgpl.lowering.symbolic import UObj, scalar_constant
 
 BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
-BATCH = 20_000  # rows of arguments a bool function's possible results are found for at once
+BATCH = 20_000  # rows of arguments a function's possible results are found for at once
 
 
 class Unsupported(Exception):
@@ -195,10 +195,10 @@ class HornCompiler:
         return found
 
     def possible(self, key: str, fi) -> dict[tuple, set[Const]] | None:
-        """For a compiled function returning a bool or an object: the values it can return in some state, for every
-        row of arguments its
-        inputs' types allow (objects of the class or null, players or null), found by one relaxation; None where
-        an input is a number or a bool, where the rows would pass BATCH, or where the relaxation cannot say.
+        """For a compiled function returning a bool or an object: the values it can return in some state, for
+        every row of arguments its inputs' types allow (objects of the class or null, players or null), found by
+        one relaxation; None where an input is a number or a bool, where the rows would pass BATCH, or where the
+        relaxation cannot say.
 
         The executor calls a filter such as chess's `CanMove(from, to)` for every pair of squares; the pairs it
         can never allow (no piece goes from a1 to b3 and on) are then no moves at all, not moves whose
@@ -395,6 +395,8 @@ class _FunctionCompiler:
         names = sorted(clauses[0].env)
         if any(isinstance(v, Pending) for c in clauses for v in c.env.values()):
             raise Unsupported("a grid row kept in a local")
+        if any(isinstance(v, ObjList) for c in clauses for v in c.env.values()):
+            raise Unsupported("a list of an object known at run time kept in a local")
         if any(sorted(c.env) != names for c in clauses) or any(
                 isinstance(c.env[n], STATIC) and c.env[n] != clauses[0].env[n] for c in clauses for n in names):
             raise Unsupported("locals that differ in kind after a branch")
