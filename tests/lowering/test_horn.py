@@ -167,3 +167,12 @@ def test_a_list_of_a_cell_known_at_run_time_kept_in_a_local_across_a_branch():
     lw = Lowered.of(str(DATA / "listlocal.tgpl"), relations=True)
     assert lw.lowered.stats["functions as relations"] == 2  # Claimable, HasClaim; Strong is run call by call
     assert bisimulate(lw).states > 100
+
+
+def test_arithmetic_on_players_is_left_to_the_executor():
+    """playerarith.tgpl's FoeHasClaim(side) calls HasClaim(side: side + 1): the next player wraps around, and a
+    table of sums holds numbers, not the players' constants; compiled, the call never held and the game ended
+    early (the validation found it). The function is run call by call; HasClaim, called from it, is compiled."""
+    lw = Lowered.of(str(DATA / "playerarith.tgpl"), relations=True)
+    assert lw.lowered.stats["functions as relations"] >= 1
+    assert bisimulate(lw).states > 100

@@ -526,6 +526,8 @@ class _FunctionCompiler:
             op = e.op[0]
             if op not in CALCS:
                 raise Unsupported(f"the operator {e.op}")
+            if self.hc.types.get(id(e.target)) == PLAYER:
+                raise Unsupported("arithmetic on players")
             old = c2.env[e.target.name]
             c3, r = self.calc(op, old, v, c2)
             if c3 is not None:
@@ -580,6 +582,8 @@ class _FunctionCompiler:
                 return out
             return self.boolean(e, c)
         if isinstance(e, ast.Binary):
+            if e.op in CALCS and PLAYER in (self.hc.types.get(id(e.left)), self.hc.types.get(id(e.right))):
+                raise Unsupported("arithmetic on players")  # it wraps around the players (not a table of numbers)
             if e.op in CALCS:
                 out = []
                 for c2, a in self.expr(e.left, c):
