@@ -1048,15 +1048,15 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
     wanted = {("overflow", 1)}
     if results_of is None:
         # first the rules cut down to what the tables need (small), then, if a number seems to grow, all of them
-        model = _model(_relaxed_program(_numeric_slice(rules), facts), _tables_wanted(rules) | wanted)
-        if not model.get(("overflow", 1)):
+        model = _sliced_model(rules, frozenset(), facts, _tables_wanted(rules) | wanted)
+        if model is not None:
             return _compiled(rules, model)
     if results_of is not None:
         rel = f"{results_of}|result@" + ("s" if results_of in static_fn else "0")
         wanted.add((_asp_name(rel), len(hc.functions[results_of].params) + 1))
         if sliced:
-            model = _model(_relaxed_program(_numeric_slice(rules, {rel}), facts), wanted)
-            if not model.get(("overflow", 1)):
+            model = _sliced_model(rules, {rel}, facts, wanted)
+            if model is not None:
                 return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
     wanted |= _tables_wanted(rules)
     model = _model(_relaxed_program(rules, facts), wanted)
@@ -1066,6 +1066,16 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
     if results_of is not None:
         return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
     return _compiled(rules, model)
+
+
+def _sliced_model(rules: list[Rule], whole, facts: dict, wanted: set) -> dict | None:
+    """The relaxation of the slice (`_numeric_slice`), or None where a number seems to grow past the bound or
+    clingo does not take the slice (a literal left out that an arithmetic literal's operand needed first)."""
+    try:
+        model = _model(_relaxed_program(_numeric_slice(rules, whole), facts), wanted)
+    except RuntimeError:
+        return None
+    return None if model.get(("overflow", 1)) else model
 
 
 def _variables(x) -> set[Var]:
@@ -1303,7 +1313,7 @@ def _model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], 
     """The atoms of the `wanted` predicates in the single model of a positive program (grounding decides it)."""
     import clingo
 
-    ctl = clingo.Control(["--warn=none"])
+    ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)  # an error is raised, not printed
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
     number = clingo.SymbolType.Number
