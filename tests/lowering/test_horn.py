@@ -176,3 +176,14 @@ def test_arithmetic_on_players_is_left_to_the_executor():
     lw = Lowered.of(str(DATA / "playerarith.tgpl"), relations=True)
     assert lw.lowered.stats["functions as relations"] >= 1
     assert bisimulate(lw).states > 100
+
+
+def test_locals_declared_in_a_loop_body_are_not_carried_into_the_recursion():
+    """pairs.tgpl's MakesPair walks a line with a local declared in the loop's body: carried through the joins
+    in the body into the loop's recursion, where the loop's head did not bind it, the rules broke GDL's
+    recursion restriction and to-gdl stopped with an internal error (draughts and scores.tgpl too). A name
+    declared in the body is declared again by every pass, so no pass reads another's."""
+    lw = Lowered.of(str(DATA / "pairs.tgpl"), relations=True)
+    assert lw.lowered.stats["functions as relations"] >= 1
+    assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []
+    assert bisimulate(lw).states > 10

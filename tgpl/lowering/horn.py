@@ -501,7 +501,11 @@ class _FunctionCompiler:
         if not clauses:
             return flow
         after = live
-        live = live | _names([cond, body, post])
+        # what the next pass reads: a name declared in the body is declared again by it, never read across
+        # passes (kept, the joins in the body carried it into the recursion without the loop's head binding
+        # it: GDL's recursion restriction refused the rules)
+        declared = {n.name for n in ast.walk([body]) if isinstance(n, ast.VarDecl)}
+        live = live | _names([cond, post]) | (_names([body]) - declared)
         head = self.cut(clauses, "loop", live, always=True)[0]  # always a relation: passes come back to it
         rel = head.body[0]
         names = [n for n in sorted(head.env) if not isinstance(head.env[n], STATIC)]
