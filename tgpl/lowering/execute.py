@@ -1169,9 +1169,11 @@ class Executor:
         """
         if not _concrete(args):
             return None
-        compiled = self.compiled_call(fi, this, given, p)
-        if compiled is not None:
-            return compiled
+        plan = self._compiled_plan(fi, this, given, p)  # None: the call cannot be compiled
+        if plan is not None and (self.compile_all or plan[0].name in self.costly):
+            compiled = self.compiled_call(fi, plan, p)
+            if compiled is not None:
+                return compiled
         returns = fi.defn.returns
         if returns is not None and returns.type is not None and returns.type.name == "number":
             return None  # numbers are never shared (below): the fresh run would be thrown away
@@ -1202,12 +1204,11 @@ class Executor:
             fresh = Path(TRUE, dict(p.store), p.control, p.pending, [], None, p.result, dict(p.views),
                          p.dirty, p.visited, known)
             budget = name = None
-            plan = self._compiled_plan(fi, this, given, p) if self.horn is not None and not self.compile_all else None
-            if plan is not None:  # a share of the work for the function's calls, all together
+            if plan is not None and not self.compile_all:  # a share of the work for the function's calls, all together
                 name, start = plan[0].name, work_done()
                 if self._spent.get(name, 0) >= CALL_WORK:
                     self.costly.add(name)
-                    return self.compiled_call(fi, this, given, p)
+                    return self.compiled_call(fi, plan, p)
                 budget = (fi, start + CALL_WORK - self._spent.get(name, 0))
                 self._budgets.append(budget)
             try:
@@ -1216,7 +1217,7 @@ class Executor:
                 if e.budget is not budget:
                     raise
                 self.costly.add(name)
-                return self.compiled_call(fi, this, given, p)
+                return self.compiled_call(fi, plan, p)
             finally:
                 if budget is not None:
                     self._budgets.remove(budget)
@@ -1312,16 +1313,14 @@ class Executor:
                 context.append((attr, None))
         return hf, args, context
 
-    def compiled_call(self, fi, this, given: dict, p: Path):
-        """A call of a function compiled to rules with variables (tgpl.lowering.horn): one path per result.
+    def compiled_call(self, fi, plan: tuple, p: Path):
+        """A call of a function compiled to rules with variables (tgpl.lowering.horn), as `_compiled_plan` made
+        it ready: one path per result (None: a number whose values are not known before the ranges are).
 
         Only for functions that read the state (the others give a concrete value when
-        run), return no number, and read attributes either before the move or
-        through this path's views (not from values it wrote and no view shows).
+        run), and read attributes either before the move or through this path's views
+        (not from values it wrote and no view shows).
         """
-        plan = self._compiled_plan(fi, this, given, p)
-        if plan is None or not self.compile_all and plan[0].name not in self.costly:
-            return None
         hf, args, context = plan
         ctx = self.horn_contexts.setdefault(tuple(context), len(self.horn_contexts))
         if hf.returns == "bool":
