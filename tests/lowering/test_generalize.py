@@ -125,6 +125,24 @@ def test_relations_defined_alike_merge_into_one_relation_of_their_constants():
     assert meanings(out + facts, {"won", "open"}) == meanings(original, {"won", "open"})
 
 
+def test_relations_with_arguments_merge_with_their_constants_after_the_arguments():
+    # chess's per-move conditions `(cond_8240 ?p1)`, `(cond_8242 ?p1)`: alike but for the squares; the merge
+    # keeps the relation's own argument first and its own variable apart from the new parameters
+    original = rules("""
+        (<= (hold1 ?p1) (true (v a ?p1)) (true (v b ?p1)))
+        (<= (hold2 ?p1) (true (v b ?p1)) (true (v c ?p1)))
+        (<= (hold3 ?p1) (true (v c ?p1)) (true (v a ?p1)))
+        (<= (won ?x) (hold1 ?x) (hold2 ?x))
+        (<= (open ?x) (true (v a ?x)) (not (hold3 ?x)))
+    """)
+    out, facts = merge_relations(original)
+    text = " ".join(to_kif(Program(tuple(out))).split())
+    assert "(<= (hold1 ?p1 ?p2 ?p3) (hold1_rows ?p2 ?p3) (true (v ?p2 ?p1)) (true (v ?p3 ?p1)))" in text
+    assert "(<= (won ?x) (hold1 ?x a b) (hold1 ?x b c))" in text and "(not (hold1 ?x c a))" in text
+    assert len(facts) == 3
+    assert meanings(out + facts, {"won", "open"}) == meanings(original, {"won", "open"})
+
+
 def test_folding_keeps_rules_that_differ_in_shape():
     original = rules("""
         (<= p (true (v a x)))

@@ -16,6 +16,8 @@ only then is it done.
 
 from __future__ import annotations
 
+import itertools
+
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Rule, Var
 
 KEPT = {"role", "base", "input", "init", "succ"}  # facts and declarations stay as they are
@@ -354,7 +356,8 @@ NOT_MERGED = KEPT | {"legal", "next", "goal", "terminal", "init", "true", "does"
 
 
 def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
-    """Derived relations defined alike but for some constants become one relation of those constants.
+    """Derived relations defined alike but for some constants become one relation of those constants (added
+    after its own arguments, if it has any).
 
     `cond_4 :- (v trisgrid_0_0 ?x) (v trisgrid_1_0 ?x)` and
     `cond_5 :- (v trisgrid_1_0 ?x) (v trisgrid_2_0 ?x)` are one relation
@@ -368,8 +371,8 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
         defs.setdefault(r.head.relation, []).append(r)
     groups: dict[tuple, list[tuple[str, tuple]]] = {}
     for name, rs in defs.items():
-        if name in NOT_MERGED or any(r.is_fact for r in rs) or rs[0].head.args:
-            continue  # only 0-ary derived relations: their uses carry no arguments to keep apart
+        if name in NOT_MERGED or any(r.is_fact for r in rs):
+            continue
         if any(isinstance(b, Or) for r in rs for b in r.body):
             continue
         shape, consts = _definition_shape(rs)
@@ -395,16 +398,15 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
         while table in taken:
             table += "_"
         taken.add(table)
-        params = {j: Var(f"p{k + 1}") for k, j in enumerate(varying)}
+        # the parameters follow the relation's own arguments, named apart from its rules' variables
+        own = {v.name for r in defs[name] for v in r.variables()}
+        fresh = (f"p{k}" for k in itertools.count(1) if f"p{k}" not in own)
+        params = {j: Var(next(fresh)) for j in varying}
         fixed = {j: Const(columns[j][0]) for j in range(len(columns)) if j not in params}
-        head_args = tuple(params[j] for j in varying)
+        extra = tuple(params[j] for j in varying)
         for rule_shape in shape:
             r = _instantiate(rule_shape, {**fixed, **params})
-            r = Rule(Atom(name, r.head.args), r.body)
-            clash = {v.name for v in r.variables()} & {p.name for p in params.values()}
-            if clash - {p.name for p in params.values()}:
-                raise AssertionError("parameter names clash")
-            new_rules.append(Rule(Atom(name, head_args), (Atom(table, head_args),) + r.body))
+            new_rules.append(Rule(Atom(name, r.head.args + extra), (Atom(table, extra),) + r.body))
         for (member, _), row in zip(members, rows):
             rename[member] = (name, tuple(Const(x) for x in row))
             facts.append(Rule(Atom(table, tuple(Const(x) for x in row))))
@@ -473,8 +475,8 @@ def _definition_shape(rs: list[Rule]) -> tuple[tuple, tuple]:
 def _renamed(lit, rename: dict):
     if isinstance(lit, Atom):
         target = rename.get(lit.relation)
-        if target is not None and not lit.args:
-            return Atom(target[0], target[1])
+        if target is not None:
+            return Atom(target[0], lit.args + target[1])
         return lit
     if isinstance(lit, Not):
         return Not(_renamed(lit.literal, rename))
