@@ -30,7 +30,7 @@ from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, vkey,
+    choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.subset import changed_decks, outside_subset, state_lists
@@ -595,8 +595,25 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
     parts: dict[int, Formula] = {}
     moves: dict[tuple, list] = {}
     for cs, st in logic.states.items():
-        moves[cs] = [(numeric_part(p.pc, parts), p.pc, [(index[c], v) for c, v in p.store.items() if c in numeric],
-                      p.control, p.status == "over") for p in st.paths]
+        # paths alike in what the search sees (the comparisons of their condition, their counters' writes, the
+        # control they reach, whether they end the game) are one move of it, asked once per state: chess's
+        # thousands of paths per control state are a few dozen such moves
+        alike: dict[tuple, tuple] = {}
+        for p in st.paths:
+            npc = numeric_part(p.pc, parts)
+            writes = [(index[c], v) for c, v in p.store.items() if c in numeric]
+            move = (npc, [p.pc], writes, p.control, p.status == "over")
+            try:
+                key = (npc.id, tuple((i, value_identity(v)) for i, v in writes), p.control, move[4])
+                hash(key)
+            except TypeError:
+                key = None
+            found = alike.get(key) if key is not None else None
+            if found is not None:
+                found[1].append(p.pc)
+                continue
+            alike[key if key is not None else (id(move),)] = move
+        moves[cs] = list(alike.values())
     start = (logic.universe.control, tuple(float(numeric[k].initial) if numeric[k].initial is not None else None
                                            for k in keys))
     seen = {start}
@@ -613,12 +630,12 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
             return cmp_value(key, env) if isinstance(key, CmpLit) else None
 
         memo: dict = {}
-        for numeric_pc, pc, writes, control, over in moves.get(cs, ()):
+        for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
             if evaluate3(numeric_pc, known, memo) is False:
                 continue
             options = [[x] for x in values]
             for i, v in writes:
-                xs = {x for x in values_under(v, env, known, memo) if admit([pc], v, x, env, known)}
+                xs = {x for x in values_under(v, env, known, memo) if admit(pcs, v, x, env, known)}
                 if isinstance(v, Partial):  # written in some cases only: in the others it keeps its value
                     xs.add(values[i])
                 options[i] = sorted(xs, key=_num_order)
