@@ -259,6 +259,8 @@ class _PerState:
         self._declared: tuple[frozenset | None, frozenset | None] | None = None
         self._true: dict[clingo.Symbol, clingo.Symbol] = {}
         self._does: dict[tuple[clingo.Symbol, clingo.Symbol], clingo.Symbol] = {}
+        self._meaning: dict[clingo.Symbol, tuple] = {}  # shown atom -> (kind, ...), as _GroundOnce's
+        self._order: dict[clingo.Symbol, int] = {}  # every legal move seen -> its rank in clingo's order
 
     def initial(self) -> GdlState:
         self._check(frozenset(), ())
@@ -299,36 +301,57 @@ class _PerState:
                 "a state may have (--max-ground): clingo's grounding cannot be interrupted, so it is not grounded")
 
     def _read(self, symbols: list[clingo.Symbol]) -> GdlState:
+        """The state a query's model describes. What each shown atom means is decoded once, when first
+        seen, and kept: states repeat most of their predecessors' atoms, and clingo's symbols are slow to
+        take apart from Python."""
         roles = len(self.game.roles)
         legal: list[list[clingo.Symbol]] = [[] for _ in range(roles)]
         goals: list[set] = [set() for _ in range(roles)]
         fluents: list[clingo.Symbol] = []
         terminal = False
-        role_index = self._role_index
+        meaning = self._meaning
         for s in symbols:
-            name = s.name
-            if name == "gdl_state":
-                fluents.append(s.arguments[0])
-            elif name == "gdl_a_legal":
-                i = role_index.get(s.arguments[0])
-                if i is not None:
-                    legal[i].append(s.arguments[1])
-            elif name == "gdl_a_goal":
-                i = role_index.get(s.arguments[0])
-                if i is not None:
-                    goals[i].add(s.arguments[1])
-            elif name == "gdl_a_terminal":
+            m = meaning.get(s)
+            if m is None:
+                m = meaning[s] = self._decode(s)
+            kind = m[0]
+            if kind == _FLUENT:
+                fluents.append(m[1])
+            elif kind == _LEGAL:
+                legal[m[1]].append(m[2])
+            elif kind == _GOAL:
+                goals[m[1]].add(m[2])
+            elif kind == _TERMINAL:
                 terminal = True
         base, inputs = self.declared()
         if base is not None:
             outside_base = [f for f in fluents if f not in base]
             if outside_base:
                 raise GdlError(_not_in_base(self.game, outside_base))
-        moves = tuple(self._moves(role, sorted(ms), inputs) for role, ms in zip(self.game._role_symbols, legal))
+        moves = tuple(self._moves(role, ms, inputs) for role, ms in zip(self.game._role_symbols, legal))
         return GdlState(self.game, frozenset(fluents), moves, tuple(frozenset(g) for g in goals), terminal)
 
-    @staticmethod
-    def _moves(role: clingo.Symbol, moves: list[clingo.Symbol], inputs: frozenset | None) -> tuple[_Move, ...]:
+    def _decode(self, s: clingo.Symbol) -> tuple:
+        name = s.name
+        if name == "gdl_state":
+            return (_FLUENT, s.arguments[0])
+        if name in ("gdl_a_legal", "gdl_a_goal"):
+            role, value = s.arguments
+            i = self._role_index.get(role)
+            if i is not None:
+                return (_LEGAL, i, value) if name == "gdl_a_legal" else (_GOAL, i, value)
+        elif name == "gdl_a_terminal":
+            return (_TERMINAL,)
+        return (None,)
+
+    def _moves(self, role: clingo.Symbol, moves: list[clingo.Symbol], inputs: frozenset | None) -> tuple[_Move, ...]:
+        """A role's legal moves in clingo's symbol order, each with its rank in it and what a query needs of it."""
+        order = self._order
+        if any(m not in order for m in moves):  # rare after the first states: re-rank every move known
+            known = sorted(set(order).union(moves))
+            order.clear()
+            order.update((m, i) for i, m in enumerate(known))
+        moves.sort(key=order.__getitem__)
         return tuple((rank, m, (role, m) if inputs is None or (role, m) in inputs else None)
                      for rank, m in enumerate(moves))
 
