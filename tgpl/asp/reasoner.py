@@ -1,4 +1,4 @@
-"""A GDL game as a state machine on clingo: ground once, then assign externals.
+"""A GDL game as a state machine on clingo: ground once and assign externals, or ground each state.
 
     game = GdlGame.load("examples/gdl/tictactoe.kif")
     state = game.initial_state()
@@ -27,6 +27,25 @@ costs one solve, and a state knows its legal moves, goals and terminal status
 from the moment it exists. The initial state is the same query with the
 external `gdl_start` true, which makes `gdl_state` the `init` fluents.
 No query grounds anything.
+
+Ground per state. Grounding once grounds each rule for every fluent that could
+ever be true, which a large game with rules over fluents (chess's king safety,
+a 59x59 tic-tac-toe's frame rule) cannot afford, while one state grounds small.
+The second mode (`mode="per-state"`, tgpl.asp.per_state) grounds, for each
+query, the rules a successor needs with the state's fluents as `true/1` facts
+and the joint move as `does/2` facts, the rules parsed once. Same interface,
+same results: a state is keyed by its fluents' clingo symbols (equal iff the
+same fluents), legal moves come in the order grounding once gives them (the
+order of the `gdl_a_legal(R,M)` atoms, which for one role is that of the
+moves' symbols), so seeded playouts pick the same moves; the same errors.
+
+Which mode. `mode="auto"` (the default) grounds once a game whose bound
+(tgpl.asp.estimate) is within `max_ground`, and plays any other per state,
+bounding each query before it grounds (StateTooLarge); "once" and "per-state"
+force one. The per-state mode costs a grounding per move instead of a solve
+(bench/reasoner_modes.py: 0.11 to 0.15 of the playouts/s), so it is for the
+games grounding once cannot take, not a replacement. docs/gdl.md, "Ground per
+state", has the figures.
 """
 
 from __future__ import annotations
@@ -367,8 +386,8 @@ class _PerState:
             defined = program.defined()
             base = inputs = None
             if "base" in defined or "input" in defined:
-                rules = Program(tuple(r for r in program.rules
-                                      if r.head.relation in DependencyGraph.of(program).needed(("base", "input"))))
+                needed = DependencyGraph.of(program).needed(("base", "input"))
+                rules = Program(tuple(r for r in program.rules if r.head.relation in needed))
                 found = answer_set([rules_to_asp(rules, self.game.names), lp_file("gdl_declared_domain.lp")])
                 if "base" in defined:
                     base = frozenset(s.arguments[0] for s in found if s.name == "gdl_fluent")
