@@ -222,3 +222,17 @@ def test_verify_explores_alike_per_state():
     per_state = run("verify", str(TICTACTOE), "--grounding", "per-state", "--max-states", "300", "--json")
     assert once.exit_code == per_state.exit_code == 0, per_state.output
     assert once.output == per_state.output and '"complete": false' in once.output
+
+
+def test_the_lowering_validates_against_the_reasoner_per_state():
+    """tgpl.validation's differential playouts run on either mode (auto picks per state for a game too large)."""
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.game import load_game
+    from tgpl.validation import Differential
+
+    game = load_game(str(ROOT / "examples" / "tris.tgpl"))
+    lowered = lower_game(game)
+    d = Differential(game, lowered, gdl=GdlGame(lowered.program, "per-state"))
+    for seed in range(3):
+        play = d.playout(random.Random(seed), 12)
+        assert play.mismatch is None and play.ended
