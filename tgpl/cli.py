@@ -365,7 +365,9 @@ def _max_ground_option(command):
 
     return click.option("--max-ground", type=click.IntRange(min=1), default=MAX_GROUND, show_default=True,
                         metavar="N", help="Refuse, before grounding it, a game whose rules can have more than N "
-                                          "ground instances (clingo's grounding cannot be interrupted).")(command)
+                                          "ground instances (clingo's grounding cannot be interrupted); "
+                                          "where such a game can be played one state at a time, each state "
+                                          "within N, check-gdl accepts it and verify plays it (--grounding).")(command)
 
 
 def _grounding_option(command):
