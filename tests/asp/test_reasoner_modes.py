@@ -112,6 +112,31 @@ ODD = """\
 """
 
 
+PENNIES = """\
+(role a) (role b)
+(side heads) (side tails)
+(base fresh)
+(<= (base (chose ?r ?s)) (role ?r) (side ?s))
+(<= (input ?r ?s) (role ?r) (side ?s))
+(init fresh)
+(<= (legal ?r ?s) (role ?r) (side ?s) (true fresh))
+(<= (next (chose ?r ?s)) (does ?r ?s))
+(<= terminal (not (true fresh)))
+(<= same (true (chose a ?s)) (true (chose b ?s)))
+(<= (goal a 100) same)
+(<= (goal a 0) (not same))
+(<= (goal b 0) same)
+(<= (goal b 100) (not same))
+"""
+
+
+@pytest.mark.parametrize("text", [PENNIES, ODD], ids=["simultaneous", "odd names"])
+def test_both_modes_agree_on_simultaneous_moves_and_odd_names(text):
+    once, per_state = both(read_kif(text))
+    assert same_playouts(once, per_state, range(6)) >= 12
+    assert explore(once) == explore(per_state)
+
+
 @pytest.mark.parametrize("mode", ["once", "per-state"])
 def test_errors_keep_their_messages_per_state(mode):
     game = GdlGame(read_kif(ODD.replace("(base (f 007))", "")), mode)  # not validated: play notices it
