@@ -603,6 +603,8 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
     tgpl.asp.estimate.MAX_GROUND), else one state at a time. A game that cannot be played
     so is refused first: "once" over max_ground, or a first state over it.
     """
+    import functools
+
     from tgpl.asp.estimate import MAX_GROUND
 
     max_ground = MAX_GROUND if max_ground is None else max_ground
@@ -622,7 +624,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         from tgpl.asp.verify import GdlMachine
 
         game, lowered = _lowered(path, seed, None)
-        refuse = lambda: _refuse_too_large(lowered.program, path, max_ground, game.program.sources)  # noqa: E731
+        refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources)
         if grounding == "once":
             refuse()
         gdl = GdlGame(lowered.program, grounding, max_ground)
@@ -637,8 +639,9 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
 
 def _first_state_or_exit(path: str, game, refuse) -> None:
     """A game played one state at a time whose first state is over --max-ground: `refuse()` (which may say
-    why the game as a whole is refused and exit), else the state's own error; exit 2 before grounding."""
-    from tgpl.asp.reasoner import StateTooLarge
+    why the game as a whole is refused and exit), else the state's own error; exit 2 before grounding.
+    The game's other errors are left to the exploration, which reports them as before (exit 1)."""
+    from tgpl.asp.reasoner import GdlError, StateTooLarge
 
     if game.mode != "per-state":
         return
@@ -648,6 +651,8 @@ def _first_state_or_exit(path: str, game, refuse) -> None:
         refuse()
         click.echo(f"{path}: error: {e}", err=True)
         sys.exit(2)
+    except GdlError:
+        pass
 
 
 def _guard(max_seconds: float | None, max_memory_mb: int | None):

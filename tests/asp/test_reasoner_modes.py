@@ -261,3 +261,16 @@ def test_the_lowering_validates_against_the_reasoner_per_state():
     for seed in range(3):
         play = d.playout(random.Random(seed), 12)
         assert play.mismatch is None and play.ended
+
+
+@pytest.mark.parametrize("limit,status,message", [
+    ("300", 2, "error: grounding the initial state can have 347 ground instances, more than the 300"),
+    ("500", 2, "error: grounding the state after this joint move can have 843 ground instances"),
+    ("1000", 0, "well formed within the first"),
+])
+def test_verify_bounds_each_state_of_a_game_over_the_limit(tmp_path, limit, status, message):
+    path = tmp_path / "ten.kif"  # the game's bound is 41,042: over each limit, so played per state
+    path.write_text(board(10, declared=False), encoding="utf-8")
+    result = run("verify", str(path), "--max-ground", limit, "--max-states", "5")
+    assert result.exit_code == status, result.output
+    assert message in result.output
