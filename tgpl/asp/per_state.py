@@ -70,8 +70,8 @@ class StateQueries:
 
     def __init__(self, program: Program, names: ClingoNames):
         own = query_rules(program)
-        text = rules_to_asp(own, names) + lookahead_to_asp(program, names) + lp_file("gdl_per_state.lp")
-        self._statements = _parsed(text)
+        self.text = rules_to_asp(own, names) + lookahead_to_asp(program, names) + lp_file("gdl_per_state.lp")
+        self._statements = _parsed(self.text)
         self._estimate = estimate_rules(program, own)
         self._facts: dict[clingo.Symbol, ast.AST] = {}
 
