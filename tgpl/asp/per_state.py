@@ -40,7 +40,7 @@ from typing import Iterable, Sequence
 import clingo
 from clingo import ast
 
-from tgpl.lowering.ir import Atom, Distinct, Literal, Not, Or, Program, Rule, Term
+from tgpl.lowering.ir import Atom, Distinct, Literal, Not, Or, Program, Rule, Term, Var
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.estimate import rule_bounds
 from tgpl.asp.gdl_to_asp import STATE_VIEW, ClingoNames, lookahead_relations, lookahead_to_asp, rules_to_asp
@@ -54,6 +54,12 @@ AHEAD = "ahead "
 
 _NOWHERE = ast.Location(ast.Position("<state>", 1, 1), ast.Position("<state>", 1, 1))
 START = clingo.Function("gdl_start")
+_F = Var("f")
+_FIXED = (
+    Rule(Atom("gdl_state", (_F,)), (Atom("init", (_F,)), Atom("gdl_start", ()))),
+    Rule(Atom("gdl_state", (_F,)), (Atom("next", (_F,)), Not(Atom("gdl_start", ())))),
+)
+"""gdl_per_state.lp's two rules, as the estimate reads rules: a query's bound counts them too."""
 
 
 def query_rules(program: Program) -> Program:
@@ -75,11 +81,14 @@ class StateQueries:
         self._estimate = estimate_rules(program, own)
         self._facts: dict[clingo.Symbol, ast.AST] = {}
 
-    def solve(self, facts: Iterable[clingo.Symbol]) -> list[clingo.Symbol]:
-        """The shown atoms of the query's one answer set, the facts added to the rules."""
+    def solve(self, facts: Iterable[clingo.Symbol], observer: clingo.Observer | None = None) -> list[clingo.Symbol]:
+        """The shown atoms of the query's one answer set, the facts added to the rules; `observer` sees
+        what the grounder emits (the tests count it against the bound)."""
         messages: list[str] = []
         ctl = clingo.Control(["--warn=none", "--models=1"], logger=lambda code, msg: messages.append(msg.strip()),
                              message_limit=20)
+        if observer is not None:
+            ctl.register_observer(observer)
         try:
             with ast.ProgramBuilder(ctl) as builder:
                 for statement in self._statements:
@@ -107,6 +116,8 @@ class StateQueries:
         """The most ground rule instances the query of this state and joint move can have (no joint move:
         the initial state's query); None when the analysis cannot end (tgpl.asp.estimate)."""
         facts = [Rule(Atom(STATE_NOW, (f,))) for f in fluents] + [Rule(Atom(MOVE_NOW, m)) for m in moves]
+        if not moves:
+            facts.append(Rule(Atom("gdl_start", ())))
         bounds = rule_bounds(Program(self._estimate + tuple(facts)))
         return None if bounds is None else sum(b.instances for b in bounds)
 
@@ -118,7 +129,7 @@ def estimate_rules(program: Program, own: Program) -> tuple[Rule, ...]:
     ahead = {"true": "next", **{name: AHEAD + name for name in copied}}
     rules = [_renamed(rule, now) for rule in own.rules]
     rules += [_renamed(rule, ahead) for rule in program.rules if rule.head.relation in copied]
-    return tuple(rules)
+    return tuple(rules) + _FIXED
 
 
 def _renamed(rule: Rule, names: dict[str, str]) -> Rule:
