@@ -365,7 +365,17 @@ def _max_ground_option(command):
 
     return click.option("--max-ground", type=click.IntRange(min=1), default=MAX_GROUND, show_default=True,
                         metavar="N", help="Refuse, before grounding it, a game whose rules can have more than N "
-                                          "ground instances (clingo's grounding cannot be interrupted).")(command)
+                                          "ground instances (clingo's grounding cannot be interrupted); "
+                                          "where such a game can be played one state at a time, each state "
+                                          "within N, check-gdl accepts it and verify plays it (--grounding).")(command)
+
+
+def _grounding_option(command):
+    """--grounding of the commands that play or check a GDL game on clingo's reasoner (check-gdl, verify)."""
+    return click.option(
+        "--grounding", type=click.Choice(["auto", "once", "per-state"]), default="auto", show_default=True,
+        help="Ground the GDL game once for every state, or one state at a time (for a game too large to ground "
+             "whole); auto grounds once a game within --max-ground (docs/gdl.md, \"Ground per state\").")(command)
 
 
 def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str]) -> None:
@@ -383,9 +393,10 @@ def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, st
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
 @_max_ground_option
-def check_gdl(file: str, as_json: bool, max_ground: int) -> None:
+@_grounding_option
+def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None:
     """Check that FILE.kif is valid GDL; exit 1 if it is not (or if it can ground to more than --max-ground
-    rule instances)."""
+    rule instances and cannot be played one state at a time, see --grounding)."""
     from types import SimpleNamespace
     from tgpl.frontend.diagnostics import Severity, Span
     from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source
@@ -396,7 +407,7 @@ def check_gdl(file: str, as_json: bool, max_ground: int) -> None:
     try:
         text = read_source(file, MAX_GDL_BYTES)
         sources[file] = text
-        diagnostics = validate(read_kif(text, file), file, max_ground)
+        diagnostics = validate(read_kif(text, file), file, max_ground, grounding)
     except KifError as e:
         diagnostics = e.diagnostics
     except UnreadableFile as e:
@@ -580,15 +591,20 @@ def _chance(program, seed: int) -> dict | None:
     return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
 
 
-def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None):
+def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None,
+             grounding: str = "auto"):
     """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load), and the checked
     TGPL program it plays (None for a .kif game).
 
     A .tgpl game is explored on the runtime, or with engine "clingo" lowered to GDL and
-    explored by the clingo reasoner (same states, same move texts and role names). A game
-    grounded on clingo is refused first when it can have more than max_ground ground rule
-    instances (default: tgpl.asp.estimate.MAX_GROUND).
+    explored by the clingo reasoner (same states, same move texts and role names). The
+    reasoner grounds a game as `grounding` says (tgpl.asp.reasoner.MODES): "auto" grounds
+    it once when it can have at most max_ground ground rule instances (default:
+    tgpl.asp.estimate.MAX_GROUND), else one state at a time. A game that cannot be played
+    so is refused first: "once" over max_ground, or a first state over it.
     """
+    import functools
+
     from tgpl.asp.estimate import MAX_GROUND
 
     max_ground = MAX_GROUND if max_ground is None else max_ground
@@ -597,22 +613,46 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         from tgpl.asp.verify import GdlMachine
 
         try:
-            return GdlMachine(GdlGame.load(path, max_ground)), None
+            game = GdlGame.load(path, max_ground, grounding)
         except GdlLoadError as e:
             click.echo(e.render(), err=True)
             sys.exit(2)
+        _first_state_or_exit(path, game, lambda: None)
+        return GdlMachine(game), None
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
 
         game, lowered = _lowered(path, seed, None)
-        _refuse_too_large(lowered.program, path, max_ground, game.program.sources)
+        refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources)
+        if grounding == "once":
+            refuse()
+        gdl = GdlGame(lowered.program, grounding, max_ground)
+        _first_state_or_exit(path, gdl, refuse)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
-        return GdlMachine(GdlGame(lowered.program), roles, lowered.move_texts), game.program
+        return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
     game = _load_game(path)
     return RuntimeMachine(game, seed), game.program
+
+
+def _first_state_or_exit(path: str, game, refuse) -> None:
+    """A game played one state at a time whose first state is over --max-ground: `refuse()` (which may say
+    why the game as a whole is refused and exit), else the state's own error; exit 2 before grounding.
+    The game's other errors are left to the exploration, which reports them as before (exit 1)."""
+    from tgpl.asp.reasoner import GdlError, StateTooLarge
+
+    if game.mode != "per-state":
+        return
+    try:
+        game.initial_state()
+    except StateTooLarge as e:
+        refuse()
+        click.echo(f"{path}: error: {e}", err=True)
+        sys.exit(2)
+    except GdlError:
+        pass
 
 
 def _guard(max_seconds: float | None, max_memory_mb: int | None):
@@ -654,7 +694,7 @@ def _guard_options(command):
 def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None, stop=None):
     import time
 
-    from tgpl.asp.reasoner import GdlError
+    from tgpl.asp.reasoner import GdlError, StateTooLarge
     from tgpl.verify.graph import explore, memory_in_use
 
     tty = sys.stderr.isatty()
@@ -674,6 +714,9 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
     with _game_errors(path):
         try:
             g = explore(machine, max_states, progress, max_memory, stop=stop)
+        except StateTooLarge as e:  # the game could not be played, which says nothing of it
+            click.echo(f"{path}: error: {e}", err=True)
+            sys.exit(2)
         except GdlError as e:
             click.echo(f"{path}: error: {e}", err=True)
             sys.exit(1)
@@ -709,7 +752,9 @@ def _max_memory(megabytes: int | None) -> int | None:
                    "hold, for this seed only.")
 @_guard_options
 @_max_ground_option
-def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground):
+@_grounding_option
+def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground,
+           grounding):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -725,7 +770,7 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
         _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed,
                         max_ground)
         return
-    machine, program = _machine(game, engine, seed, max_ground)
+    machine, program = _machine(game, engine, seed, max_ground, grounding)
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                  stop=_time_limit(max_seconds))
     rep = check(g)

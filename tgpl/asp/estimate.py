@@ -294,9 +294,13 @@ def _unify(pattern: Term, value: Term, binding: dict[str, Term]) -> bool:
             and all(_unify(p, v, binding) for p, v in zip(pattern.args, value.args)))
 
 
-def too_large(program: Program, limit: int, path: str = "<gdl>") -> list[Diagnostic]:
+def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool = False) -> list[Diagnostic]:
     """An error when the game's rules can have more than `limit` ground instances in all, at the rule
-    that can have the most (notes name the next ones); nothing when within it."""
+    that can have the most (notes name the next ones); nothing when within it.
+
+    With `per_state`, a warning instead: the game is not refused but played one state at a time
+    (tgpl.asp.per_state), each state's grounding bounded on its own.
+    """
     bounds = rule_bounds(program)
     if bounds is None:
         return []
@@ -313,7 +317,11 @@ def too_large(program: Program, limit: int, path: str = "<gdl>") -> list[Diagnos
     else:
         message = (f"the game's rules can have {total:,} ground instances, more than the {limit:,} a game may "
                    f"have (--max-ground); {rule} has the most, {top.instances:,}{ranges}")
-    message += ": clingo's grounding cannot be interrupted, so the game is refused before it starts"
+    if per_state:
+        message += (": too many to ground for every state at once, so it is grounded one state at a time "
+                    "(each state's grounding bounded by the same limit)")
+    else:
+        message += ": clingo's grounding cannot be interrupted, so the game is refused before it starts"
     notes = []
     if top.rule.span is None:
         text = str(top.rule)
@@ -321,8 +329,9 @@ def too_large(program: Program, limit: int, path: str = "<gdl>") -> list[Diagnos
     for b in rest[:2]:
         if b.instances * 10 >= total and b.rule.span is not None:
             notes.append(f"{b.instances:,} more from the rule at {b.rule.span}")
-    notes.append("a larger --max-ground grounds it anyway")
-    return [Diagnostic(Severity.ERROR, _where(top.rule, path), message, tuple(notes))]
+    notes.append("a larger --max-ground grounds it whole" if per_state else "a larger --max-ground grounds it anyway")
+    severity = Severity.WARNING if per_state else Severity.ERROR
+    return [Diagnostic(severity, _where(top.rule, path), message, tuple(notes))]
 
 
 def _where(rule: Rule, path: str) -> Span:

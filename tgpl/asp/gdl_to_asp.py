@@ -140,9 +140,7 @@ def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
     not depend on `true` are shared. GDL keeps `does` out of all three, so the
     copies never read a move.
     """
-    graph = DependencyGraph.of(program)
-    copied = {r for r in graph.needed(STATE_VIEW) if r in STATE_VIEW or graph.path(r, "true") is not None}
-    copied.discard("true")
+    copied = lookahead_relations(program)
 
     def rename(name: str) -> str | None:
         if name == "true":
@@ -157,6 +155,15 @@ def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
             for plain in expand_or(rule):
                 lines.append(_rule_text(plain, names, False, rename))
     return "\n".join(lines) + "\n"
+
+
+def lookahead_relations(program: Program) -> set[str]:
+    """The relations `lookahead_to_asp` copies: `legal`, `goal`, `terminal` and those they need that
+    depend on `true` (the others are shared by both copies)."""
+    graph = DependencyGraph.of(program)
+    copied = {r for r in graph.needed(STATE_VIEW) if r in STATE_VIEW or graph.path(r, "true") is not None}
+    copied.discard("true")
+    return copied
 
 
 def rule_text(rule: Rule, names: ClingoNames, rename=None) -> str:

@@ -1,4 +1,4 @@
-"""A GDL game as a state machine on clingo: ground once, then assign externals.
+"""A GDL game as a state machine on clingo: ground once and assign externals, or ground each state.
 
     game = GdlGame.load("examples/gdl/tictactoe.kif")
     state = game.initial_state()
@@ -27,6 +27,25 @@ costs one solve, and a state knows its legal moves, goals and terminal status
 from the moment it exists. The initial state is the same query with the
 external `gdl_start` true, which makes `gdl_state` the `init` fluents.
 No query grounds anything.
+
+Ground per state. Grounding once grounds each rule for every fluent that could
+ever be true, which a large game with rules over fluents (chess's king safety,
+a 59x59 tic-tac-toe's frame rule) cannot afford, while one state grounds small.
+The second mode (`mode="per-state"`, tgpl.asp.per_state) grounds, for each
+query, the rules a successor needs with the state's fluents as `true/1` facts
+and the joint move as `does/2` facts, the rules parsed once. Same interface,
+same results: a state is keyed by its fluents' clingo symbols (equal iff the
+same fluents), legal moves come in the order grounding once gives them (the
+order of the `gdl_a_legal(R,M)` atoms, which for one role is that of the
+moves' symbols), so seeded playouts pick the same moves; the same errors.
+
+Which mode. `mode="auto"` (the default) grounds once a game whose bound
+(tgpl.asp.estimate) is within `max_ground`, and plays any other per state,
+bounding each query before it grounds (StateTooLarge); "once" and "per-state"
+force one. The per-state mode costs a grounding per move instead of a solve
+(bench/reasoner_modes.py: 0.11 to 0.15 of the playouts/s), so it is for the
+games grounding once cannot take, not a replacement. docs/gdl.md, "Ground per
+state", has the figures.
 """
 
 from __future__ import annotations
@@ -34,16 +53,18 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import clingo
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
 from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source_or_none
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
+from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
-from tgpl.asp.estimate import MAX_GROUND
+from tgpl.asp.estimate import MAX_GROUND, rule_bounds
+from tgpl.asp.per_state import START, StateQueries
 from tgpl.asp.solver import GroundProgram, answer_set, lp_file
 from tgpl.asp.validate import validate
 
@@ -70,28 +91,121 @@ class IllegalMove(GdlError):
     pass
 
 
-class GdlGame:
-    """A GDL game grounded on clingo; `initial_state()` starts playing it."""
+MODES = ("auto", "once", "per-state")
+"""How a game is grounded: `once` for every state (the default for a game within `max_ground`), `per-state`
+one state at a time (tgpl.asp.per_state), `auto` the first when the game's bound is within `max_ground`."""
 
-    def __init__(self, program: Program):
+
+class StateTooLarge(GdlError):
+    """A state's own grounding (per-state mode) can have more ground instances than `max_ground`."""
+
+
+class GdlGame:
+    """A GDL game on clingo; `initial_state()` starts playing it.
+
+    mode: "once", "per-state" or "auto" (MODES); `self.mode` is the one chosen. max_ground: what
+    "auto" compares the game's bound with, and the bound of each state's grounding in per-state mode
+    (None: no bound).
+    """
+
+    def __init__(self, program: Program, mode: str = "auto", max_ground: int | None = MAX_GROUND):
         self.program = program
         self.warnings: list[Diagnostic] = []  # the validator's, when loaded from a file
         self.names = ClingoNames()
         self.roles: tuple[Term, ...] = tuple(dict.fromkeys(a.args[0] for a in program.facts("role") if a.args))
         self._role_symbols = tuple(self.names.symbol(r) for r in self.roles)
+        self.max_ground = max_ground
+        self.mode, whole = grounding_mode(program, mode, max_ground)
+        if self.mode == "once":
+            self._queries: _GroundOnce | _PerState = _GroundOnce(self)
+        else:
+            # below max_ground, the whole game's bound bounds every state's: no state needs its own
+            check = max_ground is not None and (whole is None or whole > max_ground)
+            self._queries = _PerState(self, max_ground if check else None)
+        self._initial: GdlState | None = None
+
+    # ------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, path: str | Path, max_ground: int | None = MAX_GROUND, mode: str = "auto") -> GdlGame:
+        """Read and validate a KIF file; raise GdlLoadError with every diagnostic if it is not valid GDL
+        or cannot be grounded within `max_ground` in `mode` (tgpl.asp.validate, tgpl.asp.estimate)."""
+        program, warnings = read_gdl(path, max_ground, mode)
+        game = cls(program, mode, max_ground)
+        game.warnings = warnings
+        return game
+
+    @classmethod
+    def from_text(cls, text: str, path: str = "<string>", max_ground: int | None = MAX_GROUND,
+                  mode: str = "auto") -> GdlGame:
+        """The game in a KIF text (tests, generated games); validated like `load`."""
+        try:
+            program = read_kif(text, path)
+        except KifError as e:
+            raise GdlLoadError(e.diagnostics, {path: text}) from None
+        return cls._checked(program, path, text, max_ground, mode)
+
+    @classmethod
+    def _checked(cls, program: Program, path: str, text: str, max_ground: int | None = MAX_GROUND,
+                 mode: str = "auto") -> GdlGame:
+        diagnostics = validate(program, path, max_ground, mode)
+        if any(d.is_error for d in diagnostics):
+            raise GdlLoadError(diagnostics, {path: text})
+        game = cls(program, mode, max_ground)
+        game.warnings = diagnostics
+        return game
+
+    # ------------------------------------------------------------ playing
+    def initial_state(self) -> GdlState:
+        """The state `init` describes (made once: states are immutable)."""
+        if self._initial is None:
+            self._initial = self._queries.initial()
+        return self._initial
+
+    def role(self, role: Term | str) -> int:
+        """The index of a role, given as a term or as its KIF text."""
+        for i, r in enumerate(self.roles):
+            if r == role or str(r) == str(role).lower():
+                return i
+        raise KeyError(f"no role '{role}'; the roles are {', '.join(map(str, self.roles))}")
+
+
+def grounding_mode(program: Program, mode: str, max_ground: int | None) -> tuple[str, int | None]:
+    """The mode to play in ("once" or "per-state") and the game's bound (None: not computed, or the
+    analysis cannot end): "auto" grounds once unless the bound is over max_ground."""
+    if mode not in MODES:
+        raise ValueError(f"no grounding mode '{mode}'; the modes are {', '.join(MODES)}")
+    if mode == "once":
+        return mode, None
+    bounds = rule_bounds(program)
+    whole = None if bounds is None else sum(b.instances for b in bounds)
+    if mode == "auto":
+        over = max_ground is not None and whole is not None and whole > max_ground
+        return ("per-state" if over else "once"), whole
+    return mode, whole
+
+
+_FLUENT, _LEGAL, _GOAL, _TERMINAL = range(4)
+_Move = tuple  # (rank among the role's legal moves, move symbol, what a query needs of it or None if not in input)
+
+
+class _GroundOnce:
+    """The game grounded once: a state is the program literals of its fluents' `true/1` externals."""
+
+    def __init__(self, game: GdlGame):
+        self.game = game
+        names = game.names
+        program = game.program
         ground = GroundProgram([
-            rules_to_asp(program, self.names), lookahead_to_asp(program, self.names),
-            lp_file("gdl_state.lp"), external_domain(program, self.names),
+            rules_to_asp(program, names), lookahead_to_asp(program, names),
+            lp_file("gdl_state.lp"), external_domain(program, names),
         ])
         self._ground = ground
-        # A state is the set of program literals of its true fluents' externals.
         self._literal = {atom.arguments[0]: lit for atom, lit in ground.externals("true", 1).items()}
         self._fluent = {lit: f for f, lit in self._literal.items()}
         does = {(a.arguments[0], a.arguments[1]): lit for a, lit in ground.externals("does", 2).items()}
-        start = ground.externals("gdl_start", 0)
-        self._start = frozenset(start.values())
+        self._start = frozenset(ground.externals("gdl_start", 0).values())
         # What each shown atom means, worked out once so that reading a model decodes no symbol.
-        role_index = {r: i for i, r in enumerate(self._role_symbols)}
+        role_index = {r: i for i, r in enumerate(game._role_symbols)}
         self._meaning: dict[clingo.Symbol, tuple] = {}
         for atom in ground.atoms("gdl_state", 1):
             self._meaning[atom] = (_FLUENT, self._literal.get(atom.arguments[0]), atom.arguments[0])
@@ -104,46 +218,21 @@ class GdlGame:
             if role in role_index:
                 self._meaning[atom] = (_GOAL, role_index[role], value)
         self._meaning[clingo.Function("gdl_a_terminal")] = (_TERMINAL,)
-        self._initial: GdlState | None = None
 
-    # ------------------------------------------------------------ loading
-    @classmethod
-    def load(cls, path: str | Path, max_ground: int | None = MAX_GROUND) -> GdlGame:
-        """Read and validate a KIF file; raise GdlLoadError with every diagnostic if it is not valid GDL
-        or its rules can have more than `max_ground` ground instances (tgpl.asp.estimate)."""
-        program, warnings = read_gdl(path, max_ground)
-        game = cls(program)
-        game.warnings = warnings
-        return game
+    def initial(self) -> GdlState:
+        return self._solve(self._start)
 
-    @classmethod
-    def from_text(cls, text: str, path: str = "<string>", max_ground: int | None = MAX_GROUND) -> GdlGame:
-        """The game in a KIF text (tests, generated games); validated like `load`."""
-        try:
-            program = read_kif(text, path)
-        except KifError as e:
-            raise GdlLoadError(e.diagnostics, {path: text}) from None
-        return cls._checked(program, path, text, max_ground)
+    def successor(self, key: frozenset[int], moves: Sequence) -> GdlState:
+        """The state after the joint move whose `does` literals are `moves`."""
+        return self._solve(key.union(moves))
 
-    @classmethod
-    def _checked(cls, program: Program, path: str, text: str, max_ground: int | None = MAX_GROUND) -> GdlGame:
-        diagnostics = validate(program, path, max_ground)
-        if any(d.is_error for d in diagnostics):
-            raise GdlLoadError(diagnostics, {path: text})
-        game = cls(program)
-        game.warnings = diagnostics
-        return game
+    def fluents(self, key: frozenset[int]) -> Iterable[clingo.Symbol]:
+        fluent = self._fluent
+        return (fluent[lit] for lit in key)
 
-    # ------------------------------------------------------------ playing
-    def initial_state(self) -> GdlState:
-        """The state `init` describes (made once: states are immutable)."""
-        if self._initial is None:
-            self._initial = self._solve(self._start)
-        return self._initial
-
-    def _solve(self, literals: frozenset[int] | set[int]) -> GdlState:
+    def _solve(self, literals: frozenset[int]) -> GdlState:
         """The state the externals `literals` lead to, with its legal moves, goals and terminal status."""
-        roles = len(self.roles)
+        roles = len(self.game.roles)
         legal: list[list[_Move]] = [[] for _ in range(roles)]
         goals: list[set] = [set() for _ in range(roles)]
         fluents: list[int] = []
@@ -167,32 +256,157 @@ class GdlGame:
             else:
                 terminal = True
         if outside_base:
-            raise GdlError(_not_in_base(self, outside_base))
-        return GdlState(self, frozenset(fluents), tuple(tuple(sorted(moves)) for moves in legal),
+            raise GdlError(_not_in_base(self.game, outside_base))
+        return GdlState(self.game, frozenset(fluents), tuple(tuple(sorted(moves)) for moves in legal),
                         tuple(frozenset(g) for g in goals), terminal)
 
-    def role(self, role: Term | str) -> int:
-        """The index of a role, given as a term or as its KIF text."""
-        for i, r in enumerate(self.roles):
-            if r == role or str(r) == str(role).lower():
-                return i
-        raise KeyError(f"no role '{role}'; the roles are {', '.join(map(str, self.roles))}")
 
+class _PerState:
+    """The game grounded one state at a time (tgpl.asp.per_state): a state is the set of its fluents'
+    clingo symbols. A query's model is read by name, as no atom is known before its grounding.
 
-_FLUENT, _LEGAL, _GOAL, _TERMINAL = range(4)
-_Move = tuple  # (rank among legal atoms, move symbol, program literal of its does/2 external or None)
+    Legal moves are sorted by their symbols, which is the order of the `gdl_a_legal(R,M)` atoms the
+    grounded-once mode ranks them by (same predicate, same role: the move decides): seeded playouts
+    pick the same moves in both modes.
+    """
+
+    def __init__(self, game: GdlGame, max_ground: int | None):
+        self.game = game
+        self.max_ground = max_ground  # None: the game's bound bounds each state, no state is estimated
+        self._queries = StateQueries(game.program, game.names)
+        self._role_index = {r: i for i, r in enumerate(game._role_symbols)}
+        self._declared: tuple[frozenset | None, frozenset | None] | None = None
+        self._true: dict[clingo.Symbol, clingo.Symbol] = {}
+        self._does: dict[tuple[clingo.Symbol, clingo.Symbol], clingo.Symbol] = {}
+        self._meaning: dict[clingo.Symbol, tuple] = {}  # shown atom -> (kind, ...), as _GroundOnce's
+        self._order: dict[clingo.Symbol, int] = {}  # every legal move seen -> its rank in clingo's order
+
+    def initial(self) -> GdlState:
+        self._check(frozenset(), ())
+        return self._read(self._queries.solve([START]))
+
+    def successor(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> GdlState:
+        """The state after the joint move `moves`, (role symbol, move symbol) per role."""
+        self._check(key, moves)
+        facts = [self._true_fact(f) for f in key]
+        facts += [self._does_fact(move) for move in moves]
+        return self._read(self._queries.solve(facts))
+
+    def fluents(self, key: frozenset[clingo.Symbol]) -> Iterable[clingo.Symbol]:
+        return key
+
+    def _true_fact(self, fluent: clingo.Symbol) -> clingo.Symbol:
+        made = self._true.get(fluent)
+        if made is None:
+            made = self._true[fluent] = clingo.Function("true", [fluent])
+        return made
+
+    def _does_fact(self, move: tuple) -> clingo.Symbol:
+        made = self._does.get(move)
+        if made is None:
+            made = self._does[move] = clingo.Function("does", list(move))
+        return made
+
+    def _check(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> None:
+        """Refuse, before grounding it, a query that can have more than max_ground ground instances."""
+        if self.max_ground is None:
+            return
+        term = self.game.names.term
+        bound = self._queries.bound([term(f) for f in key], [(term(r), term(m)) for r, m in moves])
+        if bound is not None and bound > self.max_ground:
+            which = "the initial state" if not moves else "the state after this joint move"
+            raise StateTooLarge(
+                f"grounding {which} can have {bound:,} ground instances, more than the {self.max_ground:,} "
+                "a state may have (--max-ground): clingo's grounding cannot be interrupted, so it is not grounded")
+
+    def _read(self, symbols: list[clingo.Symbol]) -> GdlState:
+        """The state a query's model describes. What each shown atom means is decoded once, when first
+        seen, and kept: states repeat most of their predecessors' atoms, and clingo's symbols are slow to
+        take apart from Python."""
+        roles = len(self.game.roles)
+        legal: list[list[clingo.Symbol]] = [[] for _ in range(roles)]
+        goals: list[set] = [set() for _ in range(roles)]
+        fluents: list[clingo.Symbol] = []
+        terminal = False
+        meaning = self._meaning
+        for s in symbols:
+            m = meaning.get(s)
+            if m is None:
+                m = meaning[s] = self._decode(s)
+            kind = m[0]
+            if kind == _FLUENT:
+                fluents.append(m[1])
+            elif kind == _LEGAL:
+                legal[m[1]].append(m[2])
+            elif kind == _GOAL:
+                goals[m[1]].add(m[2])
+            elif kind == _TERMINAL:
+                terminal = True
+        base, inputs = self.declared()
+        if base is not None:
+            outside_base = [f for f in fluents if f not in base]
+            if outside_base:
+                raise GdlError(_not_in_base(self.game, outside_base))
+        moves = tuple(self._moves(role, ms, inputs) for role, ms in zip(self.game._role_symbols, legal))
+        return GdlState(self.game, frozenset(fluents), moves, tuple(frozenset(g) for g in goals), terminal)
+
+    def _decode(self, s: clingo.Symbol) -> tuple:
+        name = s.name
+        if name == "gdl_state":
+            return (_FLUENT, s.arguments[0])
+        if name in ("gdl_a_legal", "gdl_a_goal"):
+            role, value = s.arguments
+            i = self._role_index.get(role)
+            if i is not None:
+                return (_LEGAL, i, value) if name == "gdl_a_legal" else (_GOAL, i, value)
+        elif name == "gdl_a_terminal":
+            return (_TERMINAL,)
+        return (None,)
+
+    def _moves(self, role: clingo.Symbol, moves: list[clingo.Symbol], inputs: frozenset | None) -> tuple[_Move, ...]:
+        """A role's legal moves in clingo's symbol order, each with its rank in it and what a query needs of it."""
+        order = self._order
+        if any(m not in order for m in moves):  # rare after the first states: re-rank every move known
+            known = sorted(set(order).union(moves))
+            order.clear()
+            order.update((m, i) for i, m in enumerate(known))
+        moves.sort(key=order.__getitem__)
+        return tuple((rank, m, (role, m) if inputs is None or (role, m) in inputs else None)
+                     for rank, m in enumerate(moves))
+
+    def declared(self) -> tuple[frozenset | None, frozenset | None]:
+        """The game's `base` fluents and `input` (role, move) pairs; None for one the game leaves out.
+
+        What the grounded-once mode makes externals of: a fluent outside base or a legal move outside
+        input is the same error here. Static, so solved once, when first needed (after the first
+        state's bound: a refused game grounds nothing).
+        """
+        if self._declared is None:
+            program = self.game.program
+            defined = program.defined()
+            base = inputs = None
+            if "base" in defined or "input" in defined:
+                needed = DependencyGraph.of(program).needed(("base", "input"))
+                rules = Program(tuple(r for r in program.rules if r.head.relation in needed))
+                found = answer_set([rules_to_asp(rules, self.game.names), lp_file("gdl_declared_domain.lp")])
+                if "base" in defined:
+                    base = frozenset(s.arguments[0] for s in found if s.name == "gdl_fluent")
+                if "input" in defined:
+                    inputs = frozenset((s.arguments[0], s.arguments[1]) for s in found if s.name == "gdl_move")
+            self._declared = (base, inputs)
+        return self._declared
 
 
 class GdlState:
     """A game state: the set of its true fluents. Immutable; `apply` returns a new one."""
 
-    __slots__ = ("game", "_literals", "_legal", "_goals", "_terminal")
+    __slots__ = ("game", "_key", "_legal", "_goals", "_terminal")
 
-    def __init__(self, game: GdlGame, literals: frozenset[int], legal: tuple[tuple[_Move, ...], ...],
+    def __init__(self, game: GdlGame, key: frozenset, legal: tuple[tuple[_Move, ...], ...],
                  goals: tuple[frozenset[clingo.Symbol], ...], terminal: bool):
         # Made only by the game's queries, which answer everything about a state at once.
         self.game = game
-        self._literals = literals  # of the true/1 externals of the true fluents
+        self._key = key  # the true fluents: program literals (grounded once) or symbols (per state)
         self._legal = legal  # per role, sorted by the rank of the legal atom: deterministic
         self._goals = goals
         self._terminal = terminal
@@ -256,29 +470,30 @@ class GdlState:
 
     def _next(self, joint: Sequence[_Move]) -> GdlState:
         game = self.game
-        literals = set(self._literals)
-        for role, (_, sym, lit) in zip(game.roles, joint):
-            if lit is None:
+        moves = []
+        for role, (_, sym, handle) in zip(game.roles, joint):
+            if handle is None:
                 raise GdlError(f"move {game.names.term(sym)} of {role} is not in input (input must list every move)")
-            literals.add(lit)
-        return game._solve(literals)
+            moves.append(handle)
+        return game._queries.successor(self._key, moves)
 
     # --------------------------------------------------------------- views
     @property
     def fluents(self) -> frozenset[Term]:
         """The true fluents, as terms."""
-        term, fluent = self.game.names.term, self.game._fluent
-        return frozenset(term(fluent[lit]) for lit in self._literals)
+        term = self.game.names.term
+        return frozenset(term(f) for f in self.game._queries.fluents(self._key))
 
-    def key(self) -> frozenset[int]:
-        """Hashable, equal for equal states of one game: its true fluents (as clingo literals)."""
-        return self._literals
+    def key(self) -> frozenset:
+        """Hashable, equal for equal states of one game: its true fluents, as the program literals of their
+        externals (grounded once) or as clingo symbols (per state)."""
+        return self._key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GdlState) and other.game is self.game and other._literals == self._literals
+        return isinstance(other, GdlState) and other.game is self.game and other._key == self._key
 
     def __hash__(self) -> int:
-        return hash(self._literals)
+        return hash(self._key)
 
     def __str__(self) -> str:
         return "\n".join(sorted(f"(true {f})" for f in self.fluents))
@@ -348,14 +563,15 @@ def explore(game: GdlGame, limit: int = 1_000_000) -> dict:
     return result(True)
 
 
-def read_gdl(path: str | Path, max_ground: int | None = MAX_GROUND) -> tuple[Program, list[Diagnostic]]:
+def read_gdl(path: str | Path, max_ground: int | None = MAX_GROUND,
+             grounding: str = "once") -> tuple[Program, list[Diagnostic]]:
     """A valid GDL program from a KIF file, with the validator's warnings.
 
     Raises GdlLoadError with every diagnostic when the file cannot be read, is
-    not KIF, is not valid GDL, or its rules can have more than `max_ground`
-    ground instances (tgpl.asp.estimate: every user of the program grounds it).
-    For tools that need the rules, not a game to play (`tgpl to-asp`, bounded
-    verification).
+    not KIF, is not valid GDL, or cannot be grounded within `max_ground` ground
+    instances as `grounding` says (tgpl.asp.validate: "once", the default, for the
+    tools that ground the whole game, `tgpl to-asp` and bounded verification; a
+    game to play may be "auto" or "per-state").
     """
     name = str(path)
     try:
@@ -365,7 +581,7 @@ def read_gdl(path: str | Path, max_ground: int | None = MAX_GROUND) -> tuple[Pro
     except UnreadableFile as e:
         diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1), f"cannot read '{name}': {e.reason}")
         raise GdlLoadError([diagnostic], {}) from None
-    diagnostics = validate(program, name, max_ground)
+    diagnostics = validate(program, name, max_ground, grounding)
     if any(d.is_error for d in diagnostics):
         raise GdlLoadError(diagnostics, {name: text})
     return program, diagnostics
@@ -376,4 +592,5 @@ def _source(path: str | Path) -> dict[str, str]:
     return {} if text is None else {str(path): text}
 
 
-__all__ = ["read_gdl", "GdlGame", "GdlState", "GdlLoadError", "GdlError", "IllegalMove", "JointMove", "explore"]
+__all__ = ["read_gdl", "GdlGame", "GdlState", "GdlLoadError", "GdlError", "IllegalMove", "StateTooLarge", "JointMove",
+           "MODES", "grounding_mode", "explore"]

@@ -26,6 +26,8 @@ location of the offending rule, literal or term:
 - terms cannot grow without bound through the state or the moves (tgpl.asp.finite);
 - the game's rules have at most `max_ground` ground instances, bounded before
   anything grounds them (tgpl.asp.estimate): clingo's grounding cannot be interrupted;
+  a game over it that can be played one state at a time (tgpl.asp.per_state) gets a
+  warning instead, see `_ground_size`;
 - `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
   otherwise) and `base` and `input` too (a warning: they are optional in GDL);
 - a game otherwise valid that declares `base` or `input` lists in them every
@@ -62,11 +64,13 @@ INDEPENDENT = {
 }
 
 
-def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX_GROUND) -> list[Diagnostic]:
+def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX_GROUND,
+             grounding: str = "auto") -> list[Diagnostic]:
     """Every violation found, sorted by location; `path` locates "missing" diagnostics.
 
     max_ground: the ground rule instances the game may have (tgpl.asp.estimate), checked before
-    the base/input check grounds it; None checks no bound.
+    the base/input check grounds it; None checks no bound. grounding: how the game will be
+    grounded (tgpl.asp.reasoner.MODES), which decides what a game over max_ground gets (`_ground_size`).
     """
     diags = Diagnostics()
     graph = DependencyGraph.of(program)
@@ -81,11 +85,39 @@ def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX
     _presence(program, path, diags)
     if not diags.has_errors:  # before anything grounds it: an infinite game would ground for ever
         unbounded_terms(program, diags)
+    over = False
     if not diags.has_errors and max_ground is not None:  # before the base/input check grounds it
-        diags.extend(too_large(program, max_ground, path))
+        found = _ground_size(program, path, max_ground, grounding)
+        diags.extend(found)
+        over = bool(found)
     if not diags.has_errors:
-        diags.extend(undeclared(program, path))
+        if over and _declares(program):
+            diags.warning(Span(path, 1, 1, 1, 1), _UNCHECKED.format(max_ground))
+        else:
+            diags.extend(undeclared(program, path))
     return diags.sorted()
+
+
+_UNCHECKED = ("base and input are not checked: the check grounds the game's relaxed game (every fluent it can "
+              "make true at once), which the game's bound bounds, and that is over --max-ground ({:,}); "
+              "a fluent or move missing from them is still an error in play")
+
+
+def _declares(program: Program) -> bool:
+    return bool({"base", "input"} & program.defined())
+
+
+def _ground_size(program: Program, path: str, max_ground: int, grounding: str) -> list[Diagnostic]:
+    """Nothing when the game's bound is within max_ground; otherwise what it means for `grounding`.
+
+    "once" refuses (an error): the game is grounded whole. "auto" refuses a game that declares
+    `base` or `input`, as before per-state grounding existed: their check grounds the relaxed game
+    (tgpl.asp.declared), which is what the bound bounds, so it cannot run; a game without them has
+    no such check, and gets a warning that it is played one state at a time. "per-state" always
+    warns, and the base/input check is left out with a warning of its own (validate).
+    """
+    per_state = grounding == "per-state" or (grounding == "auto" and not _declares(program))
+    return too_large(program, max_ground, path, per_state=per_state)
 
 
 def _where(node, fallback: Span | None) -> Span:

@@ -1,0 +1,167 @@
+"""A GDL game grounded one state at a time: the program of a query, and its bound.
+
+The reasoner's default grounds a game once for every state (tgpl.asp.reasoner,
+gdl_state.lp): every fluent of `base` is an external, so a rule over fluents is
+grounded for every combination of fluents that could ever be true. A rule such
+as a king-safety test walking from a king square that is itself a fluent, for
+every pair of squares, or the frame rule of a 59x59 tic-tac-toe (24 million
+instances), makes that program too large to ground, while one state, in which
+only the true fluents exist, grounds small.
+
+So a query here is a program of its own: the rules a successor needs (those of
+`init` and `next` and what they depend on, and the look-ahead copies of
+`legal`/`goal`/`terminal` that read the successor, tgpl.asp.gdl_to_asp), the
+state's fluents as `true/1` facts, the joint move as `does/2` facts (or
+`gdl_start` for the initial state), and gdl_per_state.lp. Grounding evaluates
+it; GDL's stratification leaves one answer set.
+
+Cost. Parsing the rules is most of a fresh program's cost (for the lowered
+Connect Four, 2.5 ms of a 4 ms query), so they are parsed once into clingo
+ASTs and each query hands the parsed statements to a fresh `Control` through a
+`ProgramBuilder` (0.6 ms), with its facts built as ASTs from symbols (cached per
+fluent: a state repeats most of its predecessor's). A `Control` cannot forget
+facts, so one per query it is.
+
+Bound. clingo's grounding cannot be interrupted, so a query is bounded before
+it grounds, by tgpl.asp.estimate applied to the query's own program: the rules
+read `true` and `does` under names of their own ("true now", "does now", which
+no GDL name can be) given by the state's facts, so the state position no
+longer collects every fluent `next` can make; the copies read `next` (the
+successor). The facts given exactly, a join through the state is bounded by
+the fluents that are true. The bound costs about what the grounding does, so
+the reasoner asks for it only for a game whose whole bound is over the limit
+(below it, the whole game's bound bounds every state's).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import clingo
+from clingo import ast
+
+from tgpl.lowering.ir import Atom, Distinct, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.asp.dependencies import DependencyGraph
+from tgpl.asp.estimate import rule_bounds
+from tgpl.asp.gdl_to_asp import STATE_VIEW, ClingoNames, lookahead_relations, lookahead_to_asp, rules_to_asp
+from tgpl.asp.solver import SolverError, lp_file
+
+STATE_NOW = "true now"
+"""What `true` is called in a query's estimate: not a KIF word, so no game has a relation of that name."""
+MOVE_NOW = "does now"
+AHEAD = "ahead "
+"""The prefix of the look-ahead copies in a query's estimate (gdl_a_ in the clingo program)."""
+
+_NOWHERE = ast.Location(ast.Position("<state>", 1, 1), ast.Position("<state>", 1, 1))
+START = clingo.Function("gdl_start")
+_F = Var("f")
+_FIXED = (
+    Rule(Atom("gdl_state", (_F,)), (Atom("init", (_F,)), Atom("gdl_start", ()))),
+    Rule(Atom("gdl_state", (_F,)), (Atom("next", (_F,)), Not(Atom("gdl_start", ())))),
+)
+"""gdl_per_state.lp's two rules, as the estimate reads rules: a query's bound counts them too."""
+
+
+def query_rules(program: Program) -> Program:
+    """The rules a query grounds besides the look-ahead copies: those of `init`, `next` and what they
+    need, and the relations the copies read without copying them (static ones: `index`, `succ`, ...)."""
+    graph = DependencyGraph.of(program)
+    copied = lookahead_relations(program)
+    keep = graph.needed(("init", "next")) | (graph.needed(STATE_VIEW) - copied)
+    return Program(tuple(rule for rule in program.rules if rule.head.relation in keep))
+
+
+class StateQueries:
+    """The program of a game's per-state queries, parsed once; `solve` grounds it with one state's facts."""
+
+    def __init__(self, program: Program, names: ClingoNames):
+        own = query_rules(program)
+        self.text = rules_to_asp(own, names) + lookahead_to_asp(program, names) + lp_file("gdl_per_state.lp")
+        self._statements = _parsed(self.text)
+        self._estimate = estimate_rules(program, own)
+        self._facts: dict[clingo.Symbol, ast.AST] = {}
+
+    def solve(self, facts: Iterable[clingo.Symbol], observer: clingo.Observer | None = None) -> list[clingo.Symbol]:
+        """The shown atoms of the query's one answer set, the facts added to the rules; `observer` sees
+        what the grounder emits (the tests count it against the bound)."""
+        messages: list[str] = []
+        ctl = clingo.Control(["--warn=none", "--models=1"], logger=lambda code, msg: messages.append(msg.strip()),
+                             message_limit=20)
+        if observer is not None:
+            ctl.register_observer(observer)
+        try:
+            with ast.ProgramBuilder(ctl) as builder:
+                for statement in self._statements:
+                    builder.add(statement)
+                for fact in facts:
+                    builder.add(self._fact(fact))
+            ctl.ground([("base", [])])
+        except RuntimeError as e:
+            raise SolverError("; ".join(messages) or str(e)) from None
+        found: list[list[clingo.Symbol]] = []
+        ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
+        if len(found) != 1:
+            raise SolverError("the program has no answer set for this state (is it stratified?)")
+        return found[0]
+
+    def _fact(self, symbol: clingo.Symbol) -> ast.AST:
+        """The fact as a clingo statement, made once per symbol."""
+        made = self._facts.get(symbol)
+        if made is None:
+            atom = ast.SymbolicAtom(ast.SymbolicTerm(_NOWHERE, symbol))
+            made = self._facts[symbol] = ast.Rule(_NOWHERE, ast.Literal(_NOWHERE, ast.Sign.NoSign, atom), [])
+        return made
+
+    def bound(self, fluents: Iterable[Term], moves: Sequence[tuple[Term, Term]]) -> int | None:
+        """The most ground rule instances the query of this state and joint move can have (no joint move:
+        the initial state's query); None when the analysis cannot end (tgpl.asp.estimate)."""
+        facts = [Rule(Atom(STATE_NOW, (f,))) for f in fluents] + [Rule(Atom(MOVE_NOW, m)) for m in moves]
+        if not moves:
+            facts.append(Rule(Atom("gdl_start", ())))
+        bounds = rule_bounds(Program(self._estimate + tuple(facts)))
+        return None if bounds is None else sum(b.instances for b in bounds)
+
+
+def estimate_rules(program: Program, own: Program) -> tuple[Rule, ...]:
+    """The query's rules as tgpl.asp.estimate should see them (see the module's docstring)."""
+    now = {"true": STATE_NOW, "does": MOVE_NOW}
+    copied = lookahead_relations(program)
+    ahead = {"true": "next", **{name: AHEAD + name for name in copied}}
+    rules = [_renamed(rule, now) for rule in own.rules]
+    rules += [_renamed(rule, ahead) for rule in program.rules if rule.head.relation in copied]
+    return tuple(rules) + _FIXED
+
+
+def _renamed(rule: Rule, names: dict[str, str]) -> Rule:
+    head = _atom(rule.head, names)
+    return Rule(head, tuple(_literal(lit, names) for lit in rule.body), rule.span)
+
+
+def _atom(atom: Atom, names: dict[str, str]) -> Atom:
+    name = names.get(atom.relation)
+    return atom if name is None else Atom(name, atom.args, atom.span)
+
+
+def _literal(lit: Literal, names: dict[str, str]) -> Literal:
+    if isinstance(lit, Atom):
+        return _atom(lit, names)
+    if isinstance(lit, Not):
+        return Not(_literal(lit.literal, names), lit.span)
+    if isinstance(lit, Or):
+        return Or(tuple(_literal(sub, names) for sub in lit.literals), lit.span)
+    assert isinstance(lit, Distinct)
+    return lit
+
+
+def _parsed(text: str) -> list[ast.AST]:
+    statements: list[ast.AST] = []
+    messages: list[str] = []
+    try:
+        ast.parse_string(text, statements.append, logger=lambda code, msg: messages.append(msg.strip()),
+                         message_limit=20)
+    except RuntimeError as e:
+        raise SolverError("; ".join(messages) or str(e)) from None
+    return statements
+
+
+__all__ = ["StateQueries", "query_rules", "estimate_rules", "START"]
