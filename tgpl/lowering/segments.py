@@ -603,11 +603,13 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
             npc = numeric_part(p.pc, parts)
             writes = [(index[c], v) for c, v in p.store.items() if c in numeric]
             move = (npc, [p.pc], writes, p.control, p.status == "over")
-            try:
-                key = (npc.id, tuple((i, value_identity(v)) for i, v in writes), p.control, move[4])
-                hash(key)
-            except TypeError:
-                key = None
+            key = None  # several writes: each path's admitted values must combine on their own, not in a union
+            if len(writes) <= 1:
+                try:
+                    key = (npc.id, tuple((i, value_identity(v)) for i, v in writes), p.control, move[4])
+                    hash(key)
+                except TypeError:
+                    key = None
             found = alike.get(key) if key is not None else None
             if found is not None:
                 found[1].append(p.pc)
@@ -633,9 +635,17 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
         for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
             if evaluate3(numeric_pc, known, memo) is False:
                 continue
+            candidates = [[x] for x in values]
+            for i, v in writes:
+                candidates[i] = set(values_under(v, env, known, memo))
+                if isinstance(v, Partial):
+                    candidates[i].add(values[i])
+            if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
+                    (control, combo) in seen for combo in itertools.product(*candidates)):
+                continue  # nothing it could give is new: the admission (the costly part) would change nothing
             options = [[x] for x in values]
             for i, v in writes:
-                xs = {x for x in values_under(v, env, known, memo) if admit(pcs, v, x, env, known)}
+                xs = {x for x in candidates[i] if admit(pcs, v, x, env, known)}
                 if isinstance(v, Partial):  # written in some cases only: in the others it keeps its value
                     xs.add(values[i])
                 options[i] = sorted(xs, key=_num_order)
