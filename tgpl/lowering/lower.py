@@ -62,7 +62,35 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     symbolic execution has got (for a display: a game outside the subset may take minutes to refuse).
     """
     with fewer_collections():
-        return globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)
+        return without_unused(globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove))
+
+
+ROOTS = frozenset({"legal", "next", "goal", "terminal", "role", "base", "input", "init"})
+
+
+def without_unused(lowered: LoweredGame) -> LoweredGame:
+    """The game without the rules of relations that nothing the game is made of reads: a condition named while
+    emitting whose users all went (folded, merged, or a disjunction named only to test it), draughts' 80 such
+    relations. They change nothing an agent derives, but it grounds them. Done last, once the proof that made
+    checks global (which reads the emitter's relations) is over; `tgpl_` relations (the query) stay."""
+    rules = lowered.program.rules
+    uses: dict[str, set[str]] = {}
+    for r in rules:
+        uses.setdefault(r.head.relation, set()).update(a.relation for a, _ in r.body_atoms())
+    todo = [name for name in uses if name in ROOTS or name.startswith("tgpl_")]
+    live: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in live:
+            live.add(name)
+            todo.extend(uses.get(name, ()))
+    if len(live) == len(uses):
+        return lowered
+    kept = tuple(r for r in rules if r.head.relation in live)
+    lowered.program = Program(kept)
+    lowered.stats["rules"] = len(kept)
+    lowered.stats["relations"] = len(lowered.program.relations())
+    return lowered
 
 
 def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None) -> LoweredGame:
@@ -109,7 +137,7 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
         fi = next(f for f in program.functions if f.name == function)
         controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
         conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
-        return globalize(emit_gdl(logic, conditions), prove, conditions)
+        return without_unused(globalize(emit_gdl(logic, conditions), prove, conditions))
 
 
 __all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "lower", "lower_with_query"]
