@@ -143,6 +143,32 @@ def test_relations_with_arguments_merge_with_their_constants_after_the_arguments
     assert meanings(out + facts, {"won", "open"}) == meanings(original, {"won", "open"})
 
 
+def test_relations_alike_but_for_the_tables_they_read_merge_with_one_tagged_table():
+    # relations merged in an earlier round read their own table of rows; alike otherwise, they merge again
+    tables = rules("""
+        (rows1 x) (rows1 o)
+        (rows2 o)
+    """)
+    original = rules("""
+        (<= (hold1 ?p1) (rows1 ?p1) (true (v a ?p1)) (true (v b ?p1)))
+        (<= (hold2 ?p1) (rows2 ?p1) (true (v b ?p1)) (true (v c ?p1)))
+        (<= (won ?x) (hold1 ?x) (hold2 ?x))
+        (<= (open ?x) (true (v a ?x)) (not (hold2 ?x)))
+    """)
+    rows = {}
+    for r in tables:
+        rows.setdefault(r.head.relation, []).append(r.head.args)
+    out, facts = merge_relations(original, rows)
+    text = " ".join(to_kif(Program(tuple(out))).split())
+    assert "(<= (hold1 ?p1 ?p2 ?p3 ?p4) (hold1_rows ?p2 ?p3 ?p4) (hold1_table1 ?p1 ?p2)" in text
+    assert "(<= (won ?x) (hold1 ?x 1 a b) (hold1 ?x 2 b c))" in text
+    # the tags are numbers: a table's name as a constant would give that symbol a second arity
+    assert "rows1" not in text and "rows2" not in text
+    assert sorted(str(f) for f in facts if f.head.relation == "hold1_table1") == [
+        "(hold1_table1 o 1)", "(hold1_table1 o 2)", "(hold1_table1 x 1)"]
+    assert meanings(out + facts + tables, {"won", "open"}) == meanings(original + tables, {"won", "open"})
+
+
 def test_folding_keeps_rules_that_differ_in_shape():
     original = rules("""
         (<= p (true (v a x)))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.generalize import fold, generalize, merge_relations
+from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
@@ -824,9 +824,17 @@ class Emitter:
         body_rules, class_facts = generalize(list(dict.fromkeys(legal + nxt + frame + end + extra + R + horn)),
                                              self.class_members())
         tables: list[Rule] = []
+        rows_of: dict[str, list[tuple]] = {}  # every table the rules read: relation -> its rows
+        for r in numbers + class_facts + [r for r in body_rules if r.is_fact]:
+            rows_of.setdefault(r.head.relation, []).append(r.head.args)
         for _ in range(4):  # merged relations make their users alike, and folded rules make relations alike
             body_rules, more = fold(body_rules, self.domain_of, body_tables=True)
-            body_rules, rows = merge_relations(body_rules)
+            for r in more:
+                rows_of.setdefault(r.head.relation, []).append(r.head.args)
+            derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
+            body_rules, rows = merge_relations(body_rules, {k: v for k, v in rows_of.items() if k not in derived})
+            for r in rows:
+                rows_of.setdefault(r.head.relation, []).append(r.head.args)
             tables += more + rows
             if not more and not rows:
                 break

@@ -198,26 +198,30 @@ def _joins_through_table(rule: Rule, variables: list[Var]) -> bool:
     return all(var.name in head for var in variables)
 
 
-def _shaper(consts: dict[str, int]):
+def _shaper(consts: dict[str, int], tables: dict | None = None):
     """A walk of a node into its shape: each constant a slot `("slot", k)` numbered in `consts`, in the order
-    met. Shapes are plain tuples, hashed and compared in C: folding groups thousands of rules by shape."""
-    return lambda node: _walk(node, consts)
+    met, and so each table read when `tables` are given (`("table", k, args)`). Shapes are plain tuples,
+    hashed and compared in C: folding groups thousands of rules by shape."""
+    return lambda node: _walk(node, consts, tables)
 
 
-def _walk(node, consts: dict[str, int]):
+def _walk(node, consts: dict[str, int], tables: dict | None = None):
     kind = type(node)
     if kind is Const:
         return ("slot", consts.setdefault(node.name, len(consts)))
     if kind is Var:
         return ("var", node.name)
     if kind is Func:
-        return ("func", node.name, tuple(_walk(a, consts) for a in node.args))
+        return ("func", node.name, tuple(_walk(a, consts, tables) for a in node.args))
     if kind is Atom:
-        return ("atom", node.relation, tuple(_walk(a, consts) for a in node.args))
+        args = tuple(_walk(a, consts, tables) for a in node.args)
+        if tables and node.relation in tables:
+            return ("table", consts.setdefault(TABLE + node.relation, len(consts)), args)
+        return ("atom", node.relation, args)
     if kind is Not:
-        return ("not", _walk(node.literal, consts))
+        return ("not", _walk(node.literal, consts, tables))
     if kind is Distinct:
-        return ("distinct", _walk(node.left, consts), _walk(node.right, consts))
+        return ("distinct", _walk(node.left, consts, tables), _walk(node.right, consts, tables))
     raise TypeError(node)
 
 
@@ -264,6 +268,11 @@ def _instantiate(shape: tuple, slots: dict):
             return Func(node[1], tuple(build(a) for a in node[2]))
         if kind == "atom":
             return Atom(node[1], tuple(build(a) for a in node[2]))
+        if kind == "table":  # a table read: the table itself, or one joined table and its tag
+            found = slots[node[1]]
+            if isinstance(found, tuple):
+                return Atom(found[0], tuple(build(a) for a in node[2]) + (found[1],))
+            return Atom(found.name[len(TABLE):], tuple(build(a) for a in node[2]))
         if kind == "not":
             return Not(build(node[1]))
         return Distinct(build(node[1]), build(node[2]))
@@ -355,7 +364,7 @@ def _places(atom: Atom, var: Var):
 NOT_MERGED = KEPT | {"legal", "next", "goal", "terminal", "init", "true", "does", "distinct"}
 
 
-def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
+def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = None) -> tuple[list[Rule], list[Rule]]:
     """Derived relations defined alike but for some constants become one relation of those constants (added
     after its own arguments, if it has any).
 
@@ -365,7 +374,14 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
     names its row: `(cond_4 trisgrid_0_0 trisgrid_1_0)`. Then the rules that used
     them are alike too, and `fold` makes them one. Exact: each row's instance is
     the relation it replaces. Returns (rules, table facts).
+
+    `tables` (relation -> its rows) are the tables the rules read: definitions alike but for the tables they
+    read merge too, the tables becoming one, each row tagged with the table it came from (a constant of
+    the merged relation like the others). Relations merged in an earlier round each read their own table of
+    rows, `(cond_8240 ?p1)` reading `cond_8240_rows`, `(cond_8242 ?p1)` reading `cond_8242_rows`: without
+    this, they never merged again.
     """
+    tables = tables or {}
     defs: dict[str, list[Rule]] = {}
     for r in rules:
         defs.setdefault(r.head.relation, []).append(r)
@@ -375,7 +391,7 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
             continue
         if any(isinstance(b, Or) for r in rs for b in r.body):
             continue
-        shape, consts = _definition_shape(rs)
+        shape, consts = _definition_shape(rs, tables)
         groups.setdefault(shape, []).append((name, consts))
     taken = set(defs) | {a.relation for r in rules for a, _ in r.body_atoms()}
     uses = {name: {a.relation for r in rs for a, _ in r.body_atoms()} for name, rs in defs.items()}
@@ -394,20 +410,29 @@ def merge_relations(rules: list[Rule]) -> tuple[list[Rule], list[Rule]]:
         if not varying or len(set(rows)) != len(rows):
             continue
         name = members[0][0]
-        table = f"{name}_rows"
-        while table in taken:
-            table += "_"
-        taken.add(table)
+        table = _fresh(f"{name}_rows", taken)
+        # a table column: one table of every member's rows, each tagged with the table it came from
+        # (tagged by number: a table's name as a constant would give that symbol a second arity)
+        joined: dict[int, str] = {}
+        tags: dict[tuple[int, str], str] = {}  # (column, table) -> its tag
+        for j in varying:
+            if columns[j][0].startswith(TABLE):
+                joined[j] = _fresh(f"{name}_table{len(joined) + 1}", taken)
+                for k, t in enumerate(dict.fromkeys(columns[j])):
+                    tags[(j, t)] = str(k + 1)
+                    facts.extend(Rule(Atom(joined[j], row + (Const(tags[(j, t)]),))) for row in tables[t[len(TABLE):]])
         # the parameters follow the relation's own arguments, named apart from its rules' variables
         own = {v.name for r in defs[name] for v in r.variables()}
         fresh = (f"p{k}" for k in itertools.count(1) if f"p{k}" not in own)
         params = {j: Var(next(fresh)) for j in varying}
         fixed = {j: Const(columns[j][0]) for j in range(len(columns)) if j not in params}
         extra = tuple(params[j] for j in varying)
+        slots = {**fixed, **params, **{j: (joined[j], params[j]) for j in joined}}
         for rule_shape in shape:
-            r = _instantiate(rule_shape, {**fixed, **params})
+            r = _instantiate(rule_shape, slots)
             new_rules.append(Rule(Atom(name, r.head.args + extra), (Atom(table, extra),) + r.body))
         for (member, _), row in zip(members, rows):
+            row = tuple(tags.get((j, x), x) for j, x in zip(varying, row))
             rename[member] = (name, tuple(Const(x) for x in row))
             facts.append(Rule(Atom(table, tuple(Const(x) for x in row))))
     if not rename:
@@ -461,11 +486,22 @@ def _reach(name: str, uses: dict, memo: dict) -> frozenset:
     return memo[name]
 
 
-def _definition_shape(rs: list[Rule]) -> tuple[tuple, tuple]:
+TABLE = "#table:"  # a table read, among a definition's constants (`merge_relations`)
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def _definition_shape(rs: list[Rule], tables: dict | None = None) -> tuple[tuple, tuple]:
     """The shape of a whole definition, constants numbered across all its rules (variables kept apart by
-    parameter names `p1`... never occurring in the lowering's rules)."""
+    parameter names `p1`... never occurring in the lowering's rules); the names of the `tables` it reads are
+    among its constants, as TABLE + name."""
     consts: dict[str, int] = {}
-    walk = _shaper(consts)
+    walk = _shaper(consts, tables)
 
     shapes = tuple((("atom", "", tuple(walk(a) for a in r.head.args)), tuple(walk(b) for b in _canonical_body(r.body)))
                    for r in sorted(rs, key=lambda r: _blind(r.body)))
