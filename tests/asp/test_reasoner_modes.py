@@ -9,6 +9,7 @@ import clingo
 import pytest
 from click.testing import CliRunner
 
+from test_gdl_reasoner import PENNIES
 from tgpl.asp.kif import read_kif
 from tgpl.asp.per_state import START, StateQueries, estimate_rules, query_rules
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlLoadError, IllegalMove, StateTooLarge, explore
@@ -110,24 +111,6 @@ ODD = """\
 (<= terminal (true (f 007)))
 (<= (goal x-y 100) (true (f 007)))
 (<= (goal x-y 0) (true (f 1st)))
-"""
-
-
-PENNIES = """\
-(role a) (role b)
-(side heads) (side tails)
-(base fresh)
-(<= (base (chose ?r ?s)) (role ?r) (side ?s))
-(<= (input ?r ?s) (role ?r) (side ?s))
-(init fresh)
-(<= (legal ?r ?s) (role ?r) (side ?s) (true fresh))
-(<= (next (chose ?r ?s)) (does ?r ?s))
-(<= terminal (not (true fresh)))
-(<= same (true (chose a ?s)) (true (chose b ?s)))
-(<= (goal a 100) same)
-(<= (goal a 0) (not same))
-(<= (goal b 0) same)
-(<= (goal b 100) (not same))
 """
 
 

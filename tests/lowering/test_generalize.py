@@ -79,6 +79,12 @@ def meanings(rs: list, shown: set[str]) -> set[frozenset[str]]:
     return out
 
 
+def merged(original: list, tables: dict | None = None) -> tuple[list, list, str]:
+    """merge_relations' rules and facts, and the rules as one line of KIF."""
+    out, facts = merge_relations(original, tables)
+    return out, facts, " ".join(to_kif(Program(tuple(out))).split())
+
+
 def test_rules_alike_but_for_a_value_fold_into_one_rule_bound_by_the_fluent():
     original = rules("""
         (<= same (true (v a null)) (true (v b null)))
@@ -117,8 +123,7 @@ def test_relations_defined_alike_merge_into_one_relation_of_their_constants():
         (<= won eq1 eq2)
         (<= open (not eq3))
     """)
-    out, facts = merge_relations(original)
-    text = " ".join(to_kif(Program(tuple(out))).split())
+    out, facts, text = merged(original)
     assert "(<= (eq1 ?p1 ?p2) (eq1_rows ?p1 ?p2) (true (v ?p1 ?w)) (true (v ?p2 ?w)))" in text
     assert "(<= won (eq1 a b) (eq1 b c))" in text and "(<= open (not (eq1 c a)))" in text
     assert len(facts) == 3
@@ -135,8 +140,7 @@ def test_relations_with_arguments_merge_with_their_constants_after_the_arguments
         (<= (won ?x) (hold1 ?x) (hold2 ?x))
         (<= (open ?x) (true (v a ?x)) (not (hold3 ?x)))
     """)
-    out, facts = merge_relations(original)
-    text = " ".join(to_kif(Program(tuple(out))).split())
+    out, facts, text = merged(original)
     assert "(<= (hold1 ?p1 ?p2 ?p3) (hold1_rows ?p2 ?p3) (true (v ?p2 ?p1)) (true (v ?p3 ?p1)))" in text
     assert "(<= (won ?x) (hold1 ?x a b) (hold1 ?x b c))" in text and "(not (hold1 ?x c a))" in text
     assert len(facts) == 3
@@ -158,8 +162,7 @@ def test_relations_alike_but_for_the_tables_they_read_merge_with_one_tagged_tabl
     rows = {}
     for r in tables:
         rows.setdefault(r.head.relation, []).append(r.head.args)
-    out, facts = merge_relations(original, rows)
-    text = " ".join(to_kif(Program(tuple(out))).split())
+    out, facts, text = merged(original, rows)
     assert "(<= (hold1 ?p1 ?p2 ?p3 ?p4) (hold1_rows ?p2 ?p3 ?p4) (hold1_table1 ?p1 ?p2)" in text
     assert "(<= (won ?x) (hold1 ?x 1 a b) (hold1 ?x 2 b c))" in text
     # the tags are numbers: a table's name as a constant would give that symbol a second arity
