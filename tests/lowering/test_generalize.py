@@ -172,6 +172,26 @@ def test_relations_alike_but_for_the_tables_they_read_merge_with_one_tagged_tabl
     assert meanings(out + facts + tables, {"won", "open"}) == meanings(original + tables, {"won", "open"})
 
 
+def test_rules_alike_but_for_the_tables_they_read_fold_over_one_tagged_table():
+    # chess's `(unmoved_endphase ?x1 no)` rules, one per move, each reading its own `_args` table
+    tables = rules("""
+        (t1 a) (t2 b) (t2 c) (t3 c)
+    """)
+    original = rules("""
+        (<= (held ?x) (t1 ?x) (true (v ?x x)) (true (v a o)))
+        (<= (held ?x) (t2 ?x) (true (v ?x x)) (true (v b o)))
+        (<= (held ?x) (t3 ?x) (true (v ?x x)) (true (v c o)))
+    """)
+    rows = {}
+    for r in tables:
+        rows.setdefault(r.head.relation, []).append(r.head.args)
+    out, facts = fold(original, fluent_domain, body_tables=True, tables=rows)
+    assert len(out) == 1 and "t1" not in str(out[0]) and "held_table" in str(out[0])
+    assert sorted(str(f) for f in facts if f.head.relation == "held_table") == [
+        "(held_table a 1)", "(held_table b 2)", "(held_table c 2)", "(held_table c 3)"]
+    assert meanings(out + facts + tables, {"held"}) == meanings(original + tables, {"held"})
+
+
 def test_folding_keeps_rules_that_differ_in_shape():
     original = rules("""
         (<= p (true (v a x)))

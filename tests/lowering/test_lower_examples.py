@@ -80,8 +80,6 @@ def test_pieces_moved_by_move_to_are_fluents_and_the_graph_game_has_the_runtimes
     lw = Lowered.of(str(EXAMPLES / "graph.tgpl"))
     fluents = {str(r.head.args[0]) for r in lw.lowered.program.rules if r.head.relation == "base"}
     assert any(f.startswith("(tile thief") for f in fluents) and any(f.startswith("(tile guard") for f in fluents)
-    # a place's Name is set by a function the board's setup calls, and by nothing after setup: static, no fluent
-    assert not any(f.startswith("(name ") for f in fluents)
     mine, theirs = explore(GdlMachine(lw.gdl)), explore(RuntimeMachine(load_game(str(EXAMPLES / "graph.tgpl"))))
     assert mine.complete and theirs.complete
     assert (mine.expanded, sum(mine.terminal)) == (theirs.expanded, sum(theirs.terminal))

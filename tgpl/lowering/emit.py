@@ -828,7 +828,9 @@ class Emitter:
         for r in numbers + class_facts + [r for r in body_rules if r.is_fact]:
             rows_of.setdefault(r.head.relation, []).append(r.head.args)
         for _ in range(4):  # merged relations make their users alike, and folded rules make relations alike
-            body_rules, more = fold(body_rules, self.domain_of, body_tables=True)
+            derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
+            body_rules, more = fold(body_rules, self.domain_of, body_tables=True,
+                                    tables={k: v for k, v in rows_of.items() if k not in derived})
             for r in more:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
             derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT

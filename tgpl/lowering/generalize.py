@@ -99,7 +99,8 @@ def _substitute_rule(rule: Rule, c: str, var: Var) -> Rule:
 FOLD_SMALLEST = 2  # rules alike but for their constants that are worth one rule
 
 
-def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[Rule], list[Rule]]:
+def fold(rules: list[Rule], domain_of, body_tables: bool = False,
+         tables: dict[str, list[tuple]] | None = None) -> tuple[list[Rule], list[Rule]]:
     """Rules alike but for some constants become one rule with variables, exactly.
 
     Rules are grouped by their shape: the rule with every constant replaced by a
@@ -116,17 +117,20 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[
     `(<= (wincheck ?x1 ?x2 ?x3 ?x4) (wincheck_args ?x1 ?x2 ?x3 ?x4) ...)`. Either way
     the ground instances are exactly the rules folded. Returns (rules, table facts).
     A table binds only variables of the head unless `body_tables` (see _joins_through_table).
+    Rules alike but for the `tables` (relation -> rows) they read fold too: their tables joined into one, each
+    row tagged with a number for its table, the tag one more constant of the fold (as in merge_relations).
     """
+    given = tables or {}
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
     for i, rule in enumerate(rules):
         if rule.is_fact or rule.head.relation in KEPT or any(isinstance(b, Or) for b in rule.body):
             continue
-        shape, consts = _shape(rule)
+        shape, consts = _shape(rule, given)
         groups.setdefault(shape, []).append((i, consts))
     out: dict[int, Rule | None] = {}
     facts: list[Rule] = []
     tables: dict[tuple, str] = {}
-    taken = {r.head.relation for r in rules} | {a.relation for r in rules for a, _ in r.body_atoms()}
+    taken = {r.head.relation for r in rules} | {a.relation for r in rules for a, _ in r.body_atoms()} | set(given)
     for shape, members in groups.items():
         if len(members) < FOLD_SMALLEST:
             continue
@@ -135,6 +139,16 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[
         if not varying:
             continue
         first = rules[members[0][0]]
+        joined: dict[int, str] = {}
+        pending: list[Rule] = []  # the joined tables' rows, kept if the rules fold
+        for j in varying:
+            if columns[j][0].startswith(TABLE):
+                joined[j] = _fresh(f"{first.head.relation}_table", taken)
+                tags = {t: str(k + 1) for k, t in enumerate(dict.fromkeys(columns[j]))}
+                pending.extend(Rule(Atom(joined[j], row + (Const(tag),))) for t, tag in tags.items()
+                               for row in given[t[len(TABLE):]])
+                columns[j] = tuple(tags[t] for t in columns[j])
+                members = [(i, c[:j] + (tags[c[j]],) + c[j + 1:]) for i, c in members]
         used = {v.name for v in first.variables()}
         names = {}
         for j in varying:
@@ -144,7 +158,7 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[
             names[j] = Var(f"x{k}")
             used.add(f"x{k}")
         fixed = {j: Const(columns[j][0]) for j in range(len(columns)) if j not in names}
-        general = _instantiate(shape, {**fixed, **names})
+        general = _instantiate(shape, {**fixed, **names, **{j: (joined[j], names[j]) for j in joined}})
         rows = sorted(set(tuple(c[j] for j in varying) for _, c in members))
         if len(rows) != len(members):
             continue  # two rules the same up to a constant repeated: leave them be
@@ -172,6 +186,7 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False) -> tuple[list[
                 tables[key] = table
                 facts.extend(Rule(Atom(table, tuple(Const(x) for x in row))) for row in rows)
             extra = (Atom(table, tuple(names[j] for j in varying)),)
+        facts.extend(pending)
         out[members[0][0]] = Rule(general.head, extra + general.body)
         for i, _ in members[1:]:
             out[i] = None
@@ -225,9 +240,9 @@ def _walk(node, consts: dict[str, int], tables: dict | None = None):
     raise TypeError(node)
 
 
-def _shape(rule: Rule) -> tuple[tuple, tuple]:
+def _shape(rule: Rule, tables: dict | None = None) -> tuple[tuple, tuple]:
     consts: dict[str, int] = {}
-    walk = _shaper(consts)
+    walk = _shaper(consts, tables)
 
     head = walk(rule.head)
     shape = (head, tuple(walk(b) for b in _canonical_body(rule.body)))

@@ -90,11 +90,12 @@ class GameLogic:
 
 
 def written_attributes(program) -> set[str]:
-    """Attribute names that code running after setup assigns (by name: a sound over-approximation). Only code
-    that can run after setup counts: chess's squares get their `Home` in a function the board's setup calls,
-    and nothing changes it later, so it is a static field, not a fluent."""
+    """Attribute names that code running after setup assigns (by name: a sound over-approximation)."""
+    code = [fi.defn for info in program.classes for fi in info.functions.values()]
+    code += [action for info in program.classes for action in info.actions.values()]
+    code += [fi.defn for fi in program.functions] + [turn.defn for turn in program.turns.values()]
     names: set[str] = set()
-    for node in after_setup_nodes(program):
+    for node in ast.walk(code):
         if isinstance(node, ast.Assign):
             t = node.target
             if isinstance(t, ast.Member):
