@@ -43,6 +43,9 @@ from tgpl.lowering.symbolic import (
 )
 
 _MISSING = object()
+# rounds of folding and merging: each round's merges make rules alike for the next one's folds; chess's
+# per-move rules needed more than the four that were enough for the other examples (they stop earlier)
+ROUNDS = 8
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
             "or", "not", "noop", "control", "result", "none", "null", "yes", "no", "succ"}
@@ -827,7 +830,7 @@ class Emitter:
         rows_of: dict[str, list[tuple]] = {}  # every table the rules read: relation -> its rows
         for r in numbers + class_facts + [r for r in body_rules if r.is_fact]:
             rows_of.setdefault(r.head.relation, []).append(r.head.args)
-        for _ in range(4):  # merged relations make their users alike, and folded rules make relations alike
+        for _ in range(ROUNDS):  # merged relations make their users alike, and folded rules make relations alike
             derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
             body_rules, more = fold(body_rules, self.domain_of, body_tables=True,
                                     tables={k: v for k, v in rows_of.items() if k not in derived})
