@@ -33,6 +33,7 @@ from tgpl.lowering.symbolic import (
     choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
+from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.subset import changed_decks, outside_subset, state_lists
 from tgpl.lowering.universe import Universe, length_cell, slot_cell
 
@@ -773,7 +774,9 @@ class Admission:
             key = (pc.id, id(v), cases, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
             if answer is None:
-                answer = self._answers[key] = any(compatible(pc, leaves[j][1], known) for j in cases)
+                # compatible: quick, and sure when it says no; satisfiable decides what it lets through
+                answer = self._answers[key] = any(compatible(pc, leaves[j][1], known)
+                                                  and satisfiable(pc, leaves[j][1], known) for j in cases)
             if answer:
                 return True
         return False
