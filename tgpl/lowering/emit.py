@@ -831,12 +831,12 @@ class Emitter:
         for r in numbers + class_facts + [r for r in body_rules if r.is_fact]:
             rows_of.setdefault(r.head.relation, []).append(r.head.args)
         for _ in range(ROUNDS):  # merged relations make their users alike, and folded rules make relations alike
+            # the tables: facts of relations no rule derives (folding keeps every relation it folds)
             derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
             body_rules, more = fold(body_rules, self.domain_of, body_tables=True,
                                     tables={k: v for k, v in rows_of.items() if k not in derived})
             for r in more:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
-            derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
             body_rules, rows = merge_relations(body_rules, {k: v for k, v in rows_of.items() if k not in derived})
             for r in rows:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)

@@ -139,16 +139,10 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
         if not varying:
             continue
         first = rules[members[0][0]]
-        joined: dict[int, str] = {}
-        pending: list[Rule] = []  # the joined tables' rows, kept if the rules fold
-        for j in varying:
-            if columns[j][0].startswith(TABLE):
-                joined[j] = _fresh(f"{first.head.relation}_table", taken)
-                tags = {t: str(k + 1) for k, t in enumerate(dict.fromkeys(columns[j]))}
-                pending.extend(Rule(Atom(joined[j], row + (Const(tag),))) for t, tag in tags.items()
-                               for row in given[t[len(TABLE):]])
-                columns[j] = tuple(tags[t] for t in columns[j])
-                members = [(i, c[:j] + (tags[c[j]],) + c[j + 1:]) for i, c in members]
+        # the joined tables' rows are kept if the rules fold; from here on a table column holds its tags
+        joined, tags, pending = _join_tables(columns, varying, given, lambda k: f"{first.head.relation}_table", taken)
+        members = [(i, tuple(tags.get((j, x), x) for j, x in enumerate(c))) for i, c in members]
+        columns = list(zip(*(c for _, c in members)))
         used = {v.name for v in first.variables()}
         names = {}
         for j in varying:
@@ -426,16 +420,8 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
             continue
         name = members[0][0]
         table = _fresh(f"{name}_rows", taken)
-        # a table column: one table of every member's rows, each tagged with the table it came from
-        # (tagged by number: a table's name as a constant would give that symbol a second arity)
-        joined: dict[int, str] = {}
-        tags: dict[tuple[int, str], str] = {}  # (column, table) -> its tag
-        for j in varying:
-            if columns[j][0].startswith(TABLE):
-                joined[j] = _fresh(f"{name}_table{len(joined) + 1}", taken)
-                for k, t in enumerate(dict.fromkeys(columns[j])):
-                    tags[(j, t)] = str(k + 1)
-                    facts.extend(Rule(Atom(joined[j], row + (Const(tags[(j, t)]),))) for row in tables[t[len(TABLE):]])
+        joined, tags, rows_joined = _join_tables(columns, varying, tables, lambda k: f"{name}_table{k}", taken)
+        facts.extend(rows_joined)
         # the parameters follow the relation's own arguments, named apart from its rules' variables
         own = {v.name for r in defs[name] for v in r.variables()}
         fresh = (f"p{k}" for k in itertools.count(1) if f"p{k}" not in own)
@@ -502,6 +488,23 @@ def _reach(name: str, uses: dict, memo: dict) -> frozenset:
 
 
 TABLE = "#table:"  # a table read, among a definition's constants (`merge_relations`)
+
+
+def _join_tables(columns: list[tuple], varying: list[int], tables: dict, base, taken: set[str]):
+    """For each varying column of table reads (TABLE + name): one table of every member's rows, each tagged by
+    number with the table it came from (a table's name as a constant would give that symbol a second arity).
+    `base(k)`: the name of the k-th such table (from 1). Returns (column -> joined table, (column, TABLE + name)
+    -> tag, the joined tables' facts)."""
+    joined: dict[int, str] = {}
+    tags: dict[tuple[int, str], str] = {}
+    facts: list[Rule] = []
+    for j in varying:
+        if columns[j][0].startswith(TABLE):
+            joined[j] = _fresh(base(len(joined) + 1), taken)
+            for k, t in enumerate(dict.fromkeys(columns[j])):
+                tags[(j, t)] = str(k + 1)
+                facts.extend(Rule(Atom(joined[j], row + (Const(tags[(j, t)]),))) for row in tables[t[len(TABLE):]])
+    return joined, tags, facts
 
 
 def _fresh(name: str, taken: set[str]) -> str:

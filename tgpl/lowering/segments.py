@@ -637,19 +637,16 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
         for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
             if evaluate3(numeric_pc, known, memo) is False:
                 continue
-            candidates = [[x] for x in values]
-            for i, v in writes:
-                candidates[i] = set(values_under(v, env, known, memo))
-                if isinstance(v, Partial):
-                    candidates[i].add(values[i])
+            written = {i: values_under(v, env, known, memo) for i, v in writes}
+            # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
+            kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
+            candidates = [written[i] | kept[i] if i in written else [x] for i, x in enumerate(values)]
             if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
                     (control, combo) in seen for combo in itertools.product(*candidates)):
                 continue  # nothing it could give is new: the admission (the costly part) would change nothing
             options = [[x] for x in values]
             for i, v in writes:
-                xs = {x for x in candidates[i] if admit(pcs, v, x, env, known)}
-                if isinstance(v, Partial):  # written in some cases only: in the others it keeps its value
-                    xs.add(values[i])
+                xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
                 options[i] = sorted(xs, key=_num_order)
             for combo in itertools.product(*options):
                 if over:
