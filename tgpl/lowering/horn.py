@@ -92,7 +92,15 @@ class Clause:
     env: dict[str, Value]
 
     def copy(self) -> Clause:
-        return Clause(list(self.body), dict(self.env))
+        return self.with_body(list(self.body))
+
+    def plus(self, *literals: Literal) -> Clause:
+        """A copy with `literals` added to the body."""
+        return self.with_body(self.body + list(literals))
+
+    def with_body(self, body: list[Literal]) -> Clause:
+        """A copy with this body (and its own env): what a subclass carrying more state overrides."""
+        return Clause(body, dict(self.env))
 
     def bind(self, var: Var, term: Term) -> Clause:
         """The clause with `var` replaced by `term` everywhere (an equality that holds)."""
@@ -125,6 +133,7 @@ class HornFunction:
     rules: list[Rule] = field(default_factory=list)
     reads: set[str] = field(default_factory=set)
     calls: set[str] = field(default_factory=set)  # the compiled functions it calls (their names)
+    sites: set[str] = field(default_factory=set)  # the instances it calls (`HornCompiler.instance_name`)
     returns: str = ""  # "bool", "object", "player", "number"
     span: object = None  # the function's name in the source
 
@@ -159,6 +168,10 @@ class HornCompiler:
         # attribute -> every (object, value) its fluents can hold, for attributes whose values are known
         # before the segments run (not numbers): what `results` relaxes reads to
         self.relaxed_reads: dict[str, list[tuple[Const, Const]]] | None = None
+        # compiled for tgpl.lowering.compiled: `for` loops whose passes share nothing as "some pass returns"
+        # (`_FunctionCompiler.exists_loop`), and calls demanded whatever the calls before them returned (`demand`)
+        self.for_segments = False
+        self._sites: dict[int, str] = {}
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
         """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling)."""
@@ -181,6 +194,15 @@ class HornCompiler:
             self._compiling.discard(key)
         self.functions[key] = hf
         return hf
+
+    def instance_name(self, hf: HornFunction, e) -> str:
+        """The relations a call reads: the function's own, or for segments one instance per call site of a
+        function that reads the state. A call's demand then never depends on its own results through another
+        function (chess's `CanMove` asks `Attacked` after `Reaches`, which asks it for castling)."""
+        if not self.for_segments or not _reads_fluents(self, hf.name, set()):
+            return hf.name
+        site = self._sites.setdefault(id(e), f"s{len(self._sites)}")
+        return f"{hf.name}#{site}"
 
     def results(self, key: str, args: tuple[Const, ...]) -> list[Const] | None:
         """Every value the compiled function can return for `args` in some state (None: not known before the
@@ -308,6 +330,34 @@ class HornCompiler:
 def _names(nodes) -> set[str]:
     """Every name written in `nodes` (read or assigned: what the code there may read)."""
     return {n.name for n in ast.walk([x for x in nodes if x is not None]) if isinstance(n, ast.Name)}
+
+
+def _counted(s: ast.For) -> str | None:
+    """The counter of `for (number i = a; i < b; i += 1)` (its name), or None for another loop."""
+    init, cond, post = s.init, s.cond, s.post
+    name = init.name if isinstance(init, ast.VarDecl) else None
+    if name is None or not (isinstance(cond, ast.Binary) and cond.op == "<" and isinstance(cond.left, ast.Name)
+                            and cond.left.name == name):
+        return None
+    if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == name
+            and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+        return None
+    return name
+
+
+def _breaks_out(body: ast.Block) -> bool:
+    """Does a `break` or `continue` in body leave the loop of body (not one nested in it)?"""
+    def walk(n, depth: int) -> bool:
+        if isinstance(n, (ast.Break, ast.Continue)):
+            return depth == 0 and isinstance(n, ast.Break)
+        if isinstance(n, (ast.While, ast.For)):
+            return walk(n.body, depth + 1)
+        if isinstance(n, ast.Block):
+            return any(walk(x, depth) for x in n.body)
+        if isinstance(n, ast.If):
+            return walk(n.then, depth) or (n.orelse is not None and walk(n.orelse, depth))
+        return False
+    return walk(body, 0)
 
 
 def _fkey(fi) -> str:
@@ -476,7 +526,8 @@ class _FunctionCompiler:
                 pre = self.stmt(s.init, pre, live).going
             elif s.init is not None:
                 pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
-            flow = self.loop(s.cond, s.body, s.post, pre, live)
+            exists = self.exists_loop(s, pre, live) if self.hc.for_segments else None
+            flow = exists if exists is not None else self.loop(s.cond, s.body, s.post, pre, live)
             if declared is not None:
                 for c in flow.going:
                     c.env.pop(declared, None)
@@ -494,6 +545,74 @@ class _FunctionCompiler:
             flow.continues = clauses
             return flow
         raise Unsupported(f"{type(s).__name__} statements")
+
+    def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> _Flow | None:
+        """`for (i = a; i < b; i += 1)` whose passes share nothing (the body assigns only names it declares) and
+        whose every `return` returns one constant: "some pass returns it", one relation over the passes, not
+        a recursion through them. Recursion through a loop whose passes call other compiled functions makes
+        the calls' demand depend on their own results, which GDL's recursion restriction forbids (chess's
+        `HasMove`, a search over the squares); None where the loop is not of that form."""
+        var = _counted(s)
+        if var is None or not clauses or not all(isinstance(c.env.get(var), Const) for c in clauses):
+            return None
+        declared = {n.name for n in ast.walk([s.body]) if isinstance(n, ast.VarDecl)}
+        assigned = {n.target.name for n in ast.walk([s.body]) if isinstance(n, ast.Assign)
+                    and isinstance(n.target, ast.Name)}
+        if assigned - declared or _breaks_out(s.body):
+            return None
+        flow = _Flow()
+        for c in clauses:
+            start = c.env[var]
+            bounds = self.expr(s.cond.right, c)
+            if len(bounds) != 1 or bounds[0][0] is not c or not isinstance(bounds[0][1], Const):
+                return None
+            try:
+                first, last = int(start.name), int(bounds[0][1].name)
+            except ValueError:
+                return None
+            # a pass depends on the state and the names in scope: those key "some pass returns" (kept in scope
+            # through the joins of the body, which keep only what is read after them)
+            keys = [n for n in sorted(c.env) if not isinstance(c.env[n], STATIC) and n != var]
+            args = tuple(c.env[n] for n in keys)
+            i = self.var()
+            entry = c.plus(Atom(self.hc.static_table([(Const(str(k)),) for k in range(first, last)]), (i,)))
+            entry.env[var] = i
+            inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
+            value = {v for _, v in inner.returns}
+            if len(value) > 1 or any(not isinstance(v, Const) for v in value) or inner.breaks:
+                return None
+            if any(n not in c2.env for c2, _ in inner.returns for n in keys):
+                return None
+            found = f"{self.name}|exists{next(self.points)}"
+            for c2, _ in inner.returns:
+                self.hf.rules.append(Rule(Atom(found, tuple(c2.env[n] for n in keys)), tuple(c2.body)))
+            after = c.copy()
+            if inner.returns:
+                flow.returns.append((c.plus(Atom(found, args)), next(iter(value))))
+                after = c.plus(Not(Atom(found, args)))
+            after.env[var] = Const(str(max(first, last)))
+            flow.going.append(after)
+        return flow
+
+    def demand(self, body: list[Literal], args) -> tuple[Literal, ...]:
+        """The body of a call's demand. For segments, without the tests of what earlier calls returned (a value
+        compared, not one the arguments are made of): `!Attacked(a) && !Attacked(b)` asks for the second call
+        whatever the first gave, so the calls of a function never depend on its results (GDL's recursion
+        restriction), at the price of calls computed in vain."""
+        if not self.hc.for_segments:
+            return tuple(body)
+        def needed(x) -> bool:
+            if not (isinstance(x, Atom) and x.relation.endswith("|result") or isinstance(x, Atom) and "|result@" in x.relation):
+                return True
+            out = x.args[-1]
+            if isinstance(out, Const):
+                return False
+            return any(out in _variables(y) for y in body if y is not x) or out in args
+        kept = [x for x in body if needed(x)]
+        bound = {v for x in kept if isinstance(x, Atom) for v in _variables(x)}
+        if any(not (_variables(x) <= bound) for x in kept if not isinstance(x, Atom)):
+            return tuple(body)
+        return tuple(kept)
 
     def loop(self, cond, body: ast.Block, post, clauses: list[Clause], live: set[str]) -> _Flow:
         """A loop: a relation of the names in scope at its head, entered by `clauses` and by each pass."""
@@ -650,7 +769,7 @@ class _FunctionCompiler:
                 table = self.hc.static_table(rows)
                 body = list(c.body)
                 body[i] = Atom(table, x.args)
-                return Clause(body, dict(c.env))
+                return c.with_body(body)
         return None
 
     def boolean(self, e, c: Clause) -> list[tuple[Clause, Value]]:
@@ -666,7 +785,7 @@ class _FunctionCompiler:
         if name == "length" and isinstance(o, ObjList):
             v = self.var()
             rows = [(self.hc.const_of(x), Const(str(len(items)))) for x, items in self.list_fields(o.attr)]
-            return [(Clause(c.body + [Atom(self.hc.static_table(rows), (o.obj, v))], dict(c.env)), v)]
+            return [(c.plus(Atom(self.hc.static_table(rows), (o.obj, v))), v)]
         if isinstance(o, STATIC):
             raise Unsupported(f"'{name}' of a list")
         if isinstance(o, Const):
@@ -676,7 +795,7 @@ class _FunctionCompiler:
             if (obj.name, name) in self.hc.fluent_cells:
                 v = self.var()
                 self.hf.reads.add(name)
-                return [(Clause(c.body + [Atom(read_rel(name), (o, v))], dict(c.env)), v)]
+                return [(c.plus(Atom(read_rel(name), (o, v))), v)]
             if name in obj.fields:
                 value = obj.fields[name]
                 if isinstance(value, tuple):
@@ -705,7 +824,7 @@ class _FunctionCompiler:
             raise Unsupported(f"'{name}' changes on some objects and not on others")
         if rows:
             self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
-        return [(Clause(c.body + [Atom(read_rel(name), (o, v))], dict(c.env)), v)]
+        return [(c.plus(Atom(read_rel(name), (o, v))), v)]
 
     def list_fields(self, attr: str) -> list[tuple[UObj, tuple]]:
         """Every object whose static field `attr` is a list of plain items (objects, numbers, ...), with it."""
@@ -733,8 +852,8 @@ class _FunctionCompiler:
             table, args = self.hc.static_table(sorted(set(rows), key=str)), (o.obj, x)
         else:
             raise Unsupported("contains() of a value not known when compiling")
-        yes = Clause(c.body + [Atom(table, args)], dict(c.env))
-        no = Clause(c.body + [Not(Atom(table, args))], dict(c.env))
+        yes = c.plus(Atom(table, args))
+        no = c.plus(Not(Atom(table, args)))
         return [yes], [no]
 
     def index(self, c: Clause, o: Value, k: Value) -> list[tuple[Clause, Value]]:
@@ -744,7 +863,7 @@ class _FunctionCompiler:
             rows = [(self.hc.const_of(obj), Const(str(i)), self.hc.const_of(y))
                     for obj, items in self.list_fields(o.attr) for i, y in enumerate(items)]
             v = self.var()
-            return [(Clause(c.body + [Atom(self.hc.static_table(rows), (o.obj, k, v))], dict(c.env)), v)]
+            return [(c.plus(Atom(self.hc.static_table(rows), (o.obj, k, v))), v)]
         if isinstance(o, Const):
             obj = self.object_of(o)
             if obj is None or obj.cells is None:
@@ -791,7 +910,7 @@ class _FunctionCompiler:
             raise Unsupported("a list of lists indexed at run time")
         table = self.hc.static_table(rows)
         v = self.var()
-        return [(Clause(c.body + [Atom(table, tuple(keys) + (v,))], dict(c.env)), v)]
+        return [(c.plus(Atom(table, tuple(keys) + (v,))), v)]
 
     def calc(self, op: str, a: Value, b: Value, c: Clause) -> tuple[Clause | None, Term]:
         if isinstance(a, STATIC) or isinstance(b, STATIC):
@@ -803,7 +922,7 @@ class _FunctionCompiler:
                 return None, Const("null")  # arithmetic on null or an object: the runtime stops
             return c, Const(str(x + y if op == "+" else x - y if op == "-" else x * y))
         r = self.var()
-        return Clause(c.body + [Atom(CALCS[op], (a, b, r))], dict(c.env)), r
+        return c.plus(Atom(CALCS[op], (a, b, r))), r
 
     # ------------------------------------------------------------ conditions
     def cond(self, e, c: Clause) -> tuple[list[Clause], list[Clause]]:
@@ -881,7 +1000,7 @@ class _FunctionCompiler:
                 return None  # a comparison with null: the runtime stops
             holds = {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
             return c if holds else None
-        return Clause(c.body + [Atom(COMPARE[op], (a, b))], dict(c.env))
+        return c.plus(Atom(COMPARE[op], (a, b)))
 
     def unify(self, c: Clause, a: Term, b: Term) -> Clause | None:
         if a == b:
@@ -897,7 +1016,7 @@ class _FunctionCompiler:
             return None
         if isinstance(a, Const) and isinstance(b, Const):
             return c
-        return Clause(c.body + [Distinct(a, b)], dict(c.env))
+        return c.plus(Distinct(a, b))
 
     # ------------------------------------------------------------ calls
     def call(self, e: ast.Call, c: Clause) -> list[tuple[Clause, Value]]:
@@ -945,13 +1064,15 @@ class _FunctionCompiler:
                 player = inp.type.name == "player" and not inp.type.args
                 todo = [(c4, vals + [self.as_player(v) if player else v])
                         for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
+            name = self.hc.instance_name(hf, e)
             for c3, vals in todo:
                 if any(isinstance(v, STATIC) for v in vals):
                     raise Unsupported("a list as an argument")
                 self.hf.calls.add(hf.name)
-                self.hf.rules.append(Rule(Atom(hf.name + "|call", tuple(vals)), tuple(c3.body)))
+                self.hf.sites.add(name)
+                self.hf.rules.append(Rule(Atom(name + "|call", tuple(vals)), self.demand(c3.body, vals)))
                 r = self.var()
-                out.append((Clause(c3.body + [Atom(hf.name + "|result", tuple(vals) + (r,))], dict(c3.env)), r))
+                out.append((c3.plus(Atom(name + "|result", tuple(vals) + (r,))), r))
         return out
 
 

@@ -1,0 +1,1308 @@
+"""A game's segments compiled once, with the moves' inputs as variables (`to-gdl --compiled-moves`).
+
+The executor (tgpl.lowering.execute) runs every move of a control state on its own, each with its
+inputs' values: chess's 3,952 moves, each spelled out through its effect and the end of the turn,
+then folded back into rules with variables by the generalization. That costs minutes and leaves
+thousands of rules. Hand-written GDL says a move once: `(<= (next (cell ?x ?y ?p)) (does ?p (mark
+?x ?y)))`. Here an action's effect and everything its move sets off up to the next decision (the
+segment: the phases entered, the turn's default, the end-of-game checks) are compiled once, as a
+compiler to Horn clauses would, extending the function compiler of tgpl.lowering.horn:
+
+- the mover, the acting object and the inputs are variables, bound by `does`;
+- a clause (a way through the segment) keeps the fluents it wrote in order (its *store*); a read of
+  an attribute goes through the store: the same object term gives the value written, an object that
+  may be the same gives two clauses, one where it is (`?s = ?to`, unified) and one where it is not
+  (`distinct`), and past every write the value before the move, `(true (piece ?s ?k))`;
+- clauses that meet after an `if` with the same shape (the same cells written) are joined into one
+  relation of what they hold, so the branches of an effect do not multiply;
+- a pure function (tgpl.lowering.horn) called after the move's writes reads them through *views*,
+  one relation per attribute and call site: what the clauses reaching the site wrote, and the state
+  before the move elsewhere;
+- `turn.pass`, the phases entered, the turn's default and `winner` set the clause's control and
+  result, as the runtime's flow does (tgpl.lowering.execute.Executor.enter_phases).
+
+Numbers (a counter such as chess's `Quiet`) get their range from the same relaxation that fills the
+arithmetic tables: every fluent read relaxed to every value it can hold, the counter's values fed back
+from the clauses that do not end the game, computed by clingo in one go (`_relaxed_model`).
+
+The subset is what chess needs and more: effects and phases without loops that write, no events
+thrown, no collections in the state, no `new`, no `move_to`. Outside it, `Unsupported` says why, and
+the caller (tgpl.lowering.lower) refuses the game or uses the executor.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
+from tgpl.lowering import horn
+from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Static, Unsupported, Value,
+                                _FunctionCompiler, _fkey, read_rel)
+from tgpl.frontend.outcomes import goals_of
+from tgpl.lowering.emit import LoweredGame, Names, places_of
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
+from tgpl.lowering.segments import value_text
+from tgpl.lowering.symbolic import UObj, scalar_constant
+
+FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
+NULL = Const("null")
+YES = Const("yes")
+
+
+# ====================================================================== clauses
+@dataclass
+class SegClause(Clause):
+    """A way through a segment under construction: the body and locals of a clause, and what the move did."""
+
+    store: tuple = ()  # ((attr, object term, value term), ...), in the order written
+    control: tuple = ()  # (player term, turn, phase)
+    pending: bool = False  # control passed: the phase is entered before the segment waits again
+    over: tuple | None = None  # the roles' places (terms) once `winner` ran
+    frames: tuple = ()  # the locals of the callers of the inlined calls under way
+    # how often the clause met each call that reads its writes (id of the call -> times): the n-th meeting of
+    # a call is one site, whose clauses are forks of one another, never two moments of the same way
+    visits: tuple = ()
+
+    def with_body(self, body: list[Literal]) -> SegClause:
+        return SegClause(body, dict(self.env), self.store, self.control, self.pending, self.over, self.frames,
+                         self.visits)
+
+    def bind(self, var: Var, term: Term) -> SegClause:
+        base = Clause.bind(Clause(self.body, self.env), var, term)
+
+        def sub(t):
+            return term if t == var else t
+
+        def env(e: dict) -> dict:
+            return Clause.bind(Clause([], e), var, term).env
+        return SegClause(base.body, base.env, tuple((a, sub(o), sub(v)) for a, o, v in self.store),
+                         tuple(sub(x) if isinstance(x, (Var, Const)) else x for x in self.control), self.pending,
+                         tuple(sub(x) for x in self.over) if self.over is not None else None,
+                         tuple(env(f) for f in self.frames), self.visits)
+
+
+@dataclass
+class Site:
+    """A call of a pure function after the move wrote what it reads: its context, and the clauses that reach it
+    (each with its body and store there), whose writes the function reads through the context's views."""
+
+    ctx: int
+    clauses: list[SegClause] = field(default_factory=list)
+    base: dict = field(default_factory=dict)  # attribute -> the view the site's writes go over
+
+
+# ====================================================================== the segment compiler
+class SegmentCompiler(_FunctionCompiler):
+    """Compiles the segments of one game: the legal moves and the ways through each move's segment."""
+
+    def __init__(self, hc: HornCompiler, game: CompiledGame):
+        self.hc = hc
+        self.g = game
+        self.fi = None
+        self.this = None
+        self.defn = None
+        self.name = "seg"
+        self.fresh = itertools.count()
+        self.points = itertools.count()
+        self.hf = HornFunction("seg", [])
+        self.ended: list[SegClause] = []  # clauses whose game is over
+        self.sites: dict[tuple, Site] = {}
+        self.latest: dict[str, int] = {}  # attribute -> the view that last took writes of it
+        self.view_ids = itertools.count(1)
+        self.view_rules: list[Rule] = []
+        self.contexts: dict[tuple, int] = {(): 0}  # the views a compiled call reads (attr -> relation) -> its id
+
+    # ------------------------------------------------------------ views
+    def view_of(self, attr: str) -> str:
+        m = self.latest.get(attr)
+        return read_rel(attr) if m is None else f"view|{attr}@{m}"
+
+    def collapse(self, clauses: list[SegClause], numeric: bool = False) -> list[SegClause]:
+        """The writes of `clauses` (ways alive at one point: exclusive) taken into views, one per attribute: the
+        values they wrote under their bodies, and the previous view (or the state) where none wrote. Afterwards
+        the clauses read through those views and carry no writes: branches of an effect do not multiply the
+        rules that spell out what each of them wrote. Numbers stay in the clauses (`numeric`: them too), so that
+        the ranges are found along each way (`CompiledGame.relax`)."""
+        attrs = list(dict.fromkeys(a for c in clauses for a, _, _ in c.store
+                                   if numeric or a not in self.g.numeric_attrs))
+        for a in attrs:
+            m = next(self.view_ids)
+            head, changed = f"view|{a}@{m}", f"changed|{a}@{m}"
+            for c in clauses:
+                entries = [(o, v) for attr, o, v in c.store if attr == a]
+                for k, (o, v) in enumerate(entries):
+                    later = [o2 for o2, _ in entries[k + 1:]]
+                    if o in later:
+                        continue
+                    guards = [Distinct(o, o2) for o2 in later if not (isinstance(o, Const) and isinstance(o2, Const))]
+                    self.view_rules.append(Rule(Atom(head, (o, v)), tuple(c.body) + tuple(guards)))
+                for o in dict.fromkeys(o for o, _ in entries):
+                    self.view_rules.append(Rule(Atom(changed, (o,)), tuple(c.body)))
+            o, v = Var("O"), Var("V")
+            self.view_rules.append(Rule(Atom(head, (o, v)), (Atom(self.view_of(a), (o, v)), Not(Atom(changed, (o,))))))
+            self.latest[a] = m
+        out = []
+        for c in clauses:
+            c2 = c.copy()
+            c2.store = tuple(w for w in c.store if w[0] not in attrs)
+            out.append(c2)
+        return out
+
+    def context(self, reads: set[str], c: SegClause, e) -> int:
+        """The context of a compiled call that reads `reads`: the views it reads them through. A call after the
+        clause's own writes of what it reads is a site of its own (its views: those writes over the latest)."""
+        base = tuple(sorted((a, self.view_of(a)) for a in reads if a in self.latest))
+        written = [a for a, _, _ in c.store if a in reads]
+        if not written:
+            return self.contexts.setdefault(base, len(self.contexts))
+        visits = dict(c.visits)
+        visits[id(e)] = visits.get(id(e), 0) + 1
+        c.visits = tuple(sorted(visits.items()))
+        key = (id(e), visits[id(e)], base)
+        site = self.sites.get(key)
+        if site is None:
+            ctx = len(self.contexts)
+            mapping = dict(base)
+            for a in dict.fromkeys(written):
+                mapping[a] = f"site|{a}@{ctx}"
+            self.contexts[tuple(sorted(mapping.items())) + (("#site", str(ctx)),)] = ctx
+            site = self.sites[key] = Site(ctx)
+            site.base = dict(base)
+        site.clauses.append(c)
+        return site.ctx
+
+    def site_rules(self) -> list[Rule]:
+        """The views of the sites: each clause's writes there, over the views the site was made on."""
+        out = []
+        for site in self.sites.values():
+            attrs = list(dict.fromkeys(a for c in site.clauses for a, _, _ in c.store))
+            for a in attrs:
+                head, changed = f"site|{a}@{site.ctx}", f"sitechanged|{a}@{site.ctx}"
+                for c in site.clauses:
+                    entries = [(o, v) for attr, o, v in c.store if attr == a]
+                    for k, (o, v) in enumerate(entries):
+                        later = [o2 for o2, _ in entries[k + 1:]]
+                        if o in later:
+                            continue
+                        guards = [Distinct(o, o2) for o2 in later
+                                  if not (isinstance(o, Const) and isinstance(o2, Const))]
+                        out.append(Rule(Atom(head, (o, v)), tuple(c.body) + tuple(guards)))
+                    for o in dict.fromkeys(o for o, _ in entries):
+                        out.append(Rule(Atom(changed, (o,)), tuple(c.body)))
+                o, v = Var("O"), Var("V")
+                base = site.base.get(a, read_rel(a))
+                out.append(Rule(Atom(head, (o, v)), (Atom(base, (o, v)), Not(Atom(changed, (o,))))))
+        return out
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, s, clauses: list[Clause], live: set[str]) -> horn._Flow:
+        flow = horn._Flow()
+        if isinstance(s, ast.ExprStmt):
+            e = s.expr
+            for c in clauses:
+                if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.name in c.env:
+                    flow.going += self.assign(e, c)
+                elif isinstance(e, ast.Assign):
+                    flow.going += self.assign_member(e, c)
+                elif isinstance(e, ast.Call):
+                    flow.going += [c2 for c2, _ in self.expr(e, c)]
+                else:
+                    raise Unsupported("a statement other than an assignment or a call")
+            return self.settle(flow)
+        if isinstance(s, ast.Winner):
+            for c in clauses:
+                for c2, places in self.ranking(s.value, c):
+                    c2.over = places
+                    self.ended.append(c2)
+            return flow
+        if isinstance(s, ast.Return) and s.value is None:
+            flow.returns = [(c, NULL) for c in clauses]
+            return flow
+        if isinstance(s, (ast.While, ast.For)):
+            if any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s])):
+                raise Unsupported("a loop that writes the state")
+            if any(c.store for c in clauses):
+                raise Unsupported("a loop after the move's writes")
+        return self.settle(super().stmt(s, clauses, live))
+
+    def settle(self, flow: horn._Flow) -> horn._Flow:
+        """Clauses whose game ended leave the flow (they are in `ended`)."""
+        flow.going = [c for c in flow.going if c.over is None]
+        flow.returns = [(c, v) for c, v in flow.returns if c.over is None]
+        return flow
+
+    def block(self, stmts: list, clauses: list[Clause], live: set[str]) -> horn._Flow:
+        return self.settle(super().block(stmts, [c for c in clauses if c.over is None], live))
+
+    def assign_member(self, e: ast.Assign, c: SegClause) -> list[SegClause]:
+        """`o.attr = v`, `attr += v` (an attribute of `this`): a write to the clause's store."""
+        t = e.target
+        if isinstance(t, ast.Name) and id(t) in self.hc.implicit_this:
+            objs = [(c, c.env.get("#this"))]
+            name = t.name
+        elif isinstance(t, ast.Member):
+            objs = self.expr(t.obj, c)
+            name = t.name
+        else:
+            raise Unsupported("an assignment of something other than a local or an attribute")
+        out = []
+        for c2, o in objs:
+            for c3, v in self.expr(e.value, c2):
+                if e.op != "=":
+                    op = e.op[0]
+                    if op not in CALCS:
+                        raise Unsupported(f"the operator {e.op}")
+                    for c4, old in self.read(c3, o, name):
+                        c5, r = self.calc(op, old, v, c4)
+                        if c5 is not None:
+                            out += self.write(c5, o, name, r)
+                    continue
+                out += self.write(c3, o, name, self.typed(e.target, v))
+        return out
+
+    def write(self, c: SegClause, o: Value, name: str, v: Value) -> list[SegClause]:
+        if isinstance(o, STATIC) or isinstance(v, STATIC):
+            raise Unsupported("a list in the state")
+        if o == NULL:
+            return []  # the runtime stops: an attribute of null
+        if isinstance(o, Const):
+            obj = self.hc.object_of(o)
+            if obj is None or (obj.name, name) not in self.hc.fluent_cells:
+                raise Unsupported(f"a write of '{name}' of {o.name}, which is not state")
+        elif name not in self.hc.fluent_attrs:
+            raise Unsupported(f"a write of '{name}', which is not state")
+        c2 = c.copy()
+        # an earlier write to the very same object is gone: reads from now on find this one first anyway
+        c2.store = tuple(w for w in c.store if w[:2] != (name, o)) + ((name, o, v),)
+        return [c2]
+
+    def ranking(self, e, c: SegClause) -> list[tuple[SegClause, tuple]]:
+        """`winner p` or `winner {{a, b}, {c}}` as the places of the roles, terms (a table when players are variables)."""
+        groups: list[list] = []
+        if isinstance(e, ast.InitList):
+            for g in e.items:
+                if not isinstance(g, ast.InitList):
+                    raise Unsupported("a ranking other than a list of lists of players")
+                groups.append(list(g.items))
+        else:
+            groups = [[e]]
+        todo: list[tuple[SegClause, list]] = [(c, [])]
+        for g in groups:
+            nxt = []
+            for c2, acc in todo:
+                members: list[tuple[SegClause, list]] = [(c2, [])]
+                for x in g:
+                    members = [(c4, m + [self.as_player(v)]) for c3, m in members for c4, v in self.expr(x, c3)]
+                nxt += [(c3, acc + [m]) for c3, m in members]
+            todo = nxt
+        out = []
+        n = self.hc.u.players
+        for c2, ranking in todo:
+            terms = [t for g in ranking for t in g]
+            variables = list(dict.fromkeys(t for t in terms if isinstance(t, Var)))
+            rows = []
+            for combo in itertools.product(range(n), repeat=len(variables)):
+                val = dict(zip(variables, combo))
+                concrete = tuple(tuple(val[t] if isinstance(t, Var) else _player(t) for t in g) for g in ranking)
+                if any(p is None for g in concrete for p in g):
+                    continue
+                places = tuple(Const("none" if p is None else str(p)) for p in places_of(concrete, n))
+                rows.append(tuple(Const(f"#p:{val[v]}") for v in variables) + places)
+            if not variables:
+                if rows:
+                    out.append((c2, rows[0]))
+                continue
+            places = tuple(self.var() for _ in range(n))
+            table = self.hc.static_table(rows)
+            out.append((c2.plus(Atom(table, tuple(variables) + places)), places))
+        return out
+
+    # ------------------------------------------------------------ values
+    def expr(self, e, c: Clause) -> list[tuple[Clause, Value]]:
+        if isinstance(e, ast.StringLit):
+            return [(c, Const("#s:" + e.value))]
+        if isinstance(e, ast.This):
+            return [(c, c.env["#this"])]
+        if isinstance(e, ast.Name) and e.name not in c.env and id(e) in self.hc.implicit_this:
+            return self.member(c, c.env["#this"], e.name)
+        if isinstance(e, ast.Binary) and e.op in CALCS and PLAYER in (self.hc.types.get(id(e.left)),
+                                                                        self.hc.types.get(id(e.right))):
+            return self.player_arith(e, c)
+        return super().expr(e, c)
+
+    def player_arith(self, e: ast.Binary, c: Clause) -> list[tuple[Clause, Value]]:
+        """`mover + 1`: players wrap around, by a table of each player and the player that many after it."""
+        if e.op not in ("+", "-") or self.hc.types.get(id(e.right)) == PLAYER:
+            raise Unsupported("arithmetic on players other than a player plus or minus a number")
+        out = []
+        n = self.hc.u.players
+        for c2, a in self.expr(e.left, c):
+            for c3, k in self.expr(e.right, c2):
+                if not (isinstance(k, Const) and k.name.lstrip("-").isdigit()):
+                    raise Unsupported("a player plus a number not known when compiling")
+                step = int(k.name) * (1 if e.op == "+" else -1)
+                a = self.as_player(a)
+                if isinstance(a, Const):
+                    p = _player(a)
+                    out.append((c3, Const(f"#p:{(p + step) % n}") if p is not None else NULL))
+                    continue
+                r = self.var()
+                table = self.hc.static_table([(Const(f"#p:{p}"), Const(f"#p:{(p + step) % n}")) for p in range(n)])
+                out.append((c3.plus(Atom(table, (a, r))), r))
+        return out
+
+    def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
+        if isinstance(o, STATIC):
+            return super().member(c, o, name)
+        if name == "player" and name not in self.hc.fluent_attrs:
+            return [self.owner(c, o)]
+        if name in self.hc.fluent_attrs:
+            if isinstance(o, Const):
+                obj = self.hc.object_of(o)
+                if obj is None:
+                    return []
+                if (obj.name, name) not in self.hc.fluent_cells:
+                    return super().member(c, o, name)
+            else:
+                self.g.uniform(name)
+            return self.read(c, o, name)
+        return super().member(c, o, name)
+
+    def owner(self, c: Clause, o: Value) -> tuple[Clause, Value]:
+        """The owner of an object: assign() never changes it here (one player, or null)."""
+        if isinstance(o, Const):
+            obj = self.hc.object_of(o)
+            return c, Const(f"#p:{int(obj.owners[0])}") if obj is not None and len(obj.owners) == 1 else NULL
+        v = self.var()
+        rows = [(self.hc.const_of(x), Const(f"#p:{int(x.owners[0])}") if len(x.owners) == 1 else NULL)
+                for x in self.hc.u.objects]
+        return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
+
+    def read(self, c: SegClause, o: Term, name: str) -> list[tuple[SegClause, Term]]:
+        """The value of `name` of `o` now: the last write to the same object, or the value before the move,
+        with a clause for each write to an object that may be this one."""
+        out: list[tuple[SegClause, Term]] = []
+        todo = [(c, len(c.store))]
+        while todo:
+            c2, i = todo.pop()
+            for j in range(i - 1, -1, -1):
+                attr, w, v = c2.store[j]
+                if attr != name or isinstance(w, Const) and isinstance(o, Const) and w != o:
+                    continue
+                if w == o:
+                    out.append((c2, v))
+                    break
+                same = self.unify(c2, o, w)
+                if same is not None:
+                    out.append((same, same.store[j][2]))
+                differ = self.differ(c2, o, w)
+                if differ is not None:
+                    todo.append((differ, j))
+                break
+            else:
+                out.append(self.read_before(c2, o, name))
+        return out
+
+    def read_before(self, c: SegClause, o: Term, name: str) -> tuple[SegClause, Term]:
+        """The value before the clause's own writes: in the view that last took writes of `name` (views made since
+        the clause's own last join were made by other ways, whose writes do not hold on this one), else the
+        state before the move."""
+        rel = self.view_of(name)
+        for x in c.body:
+            if isinstance(x, Atom) and x.relation == rel and x.args[0] == o:
+                return c, x.args[1]
+        v = self.var()
+        self.hf.reads.add(name)
+        return c.plus(Atom(rel, (o, v))), v
+
+    # ------------------------------------------------------------ calls
+    def call(self, e: ast.Call, c: Clause) -> list[tuple[Clause, Value]]:
+        ct = self.hc.types.get(id(e.callee))
+        if isinstance(ct, CallableType) and ct.kind == "builtin":
+            qualified = ct.target.name if "." in ct.target.name else None
+            if qualified is not None:
+                return self.namespace_call(qualified, e, c)
+            return super().call(e, c)
+        if not isinstance(ct, CallableType) or ct.kind != "function":
+            raise Unsupported("a call of an action")
+        fi = ct.target
+        callee = e.callee
+        if fi.owner is None:
+            thises = [(c, None)]
+        elif isinstance(callee, ast.Member):
+            thises = self.expr(callee.obj, c)
+        else:
+            thises = [(c, c.env.get("#this"))]
+        given = {a.name: a.value for a in e.args}
+        if any(a.name is None for a in e.args) or set(given) != {i.name for i in fi.defn.inputs}:
+            raise Unsupported("positional arguments or arguments left to their defaults")
+        out = []
+        for c2, this in thises:
+            obj = self.hc.object_of(this) if isinstance(this, Const) else None
+            if fi.owner is not None and obj is None:
+                raise Unsupported("a method of an object known at run time")
+            try:
+                hf = self.hc.compile(fi, obj)
+            except Unsupported:
+                hf = None
+            todo = [(c2, [])]
+            for inp in fi.defn.inputs:
+                player = inp.type.name == "player" and not inp.type.args
+                todo = [(c4, vals + [self.as_player(v) if player else v])
+                        for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
+            for c3, vals in todo:
+                if hf is None:
+                    out += self.inline(fi, this, vals, c3)
+                else:
+                    out += self.pure_call(e, hf, vals, c3)
+        return out
+
+    def pure_call(self, e: ast.Call, hf: HornFunction, vals: list, c: SegClause) -> list[tuple[Clause, Value]]:
+        """A compiled function: one literal of its result, in the context of the state it reads here."""
+        if any(isinstance(v, STATIC) for v in vals):
+            raise Unsupported("a list as an argument")
+        reads = self.hc.fluent_reads(hf.name)
+        c = c.copy()
+        ctx = self.context(reads, c, e) if reads else "s"  # a function that reads no fluent: a table
+        name = self.hc.instance_name(hf, e)
+        self.g.demand.add((name, ctx if reads else 0))
+        self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", tuple(vals)), self.demand(c.body, vals)))
+        r = self.var()
+        return [(c.plus(Atom(f"{name}|result@{ctx}", tuple(vals) + (r,))), r)]
+
+    def inline(self, fi, this, vals: list, c: SegClause) -> list[tuple[Clause, Value]]:
+        """A function that changes the game, run where it is called: its body with the arguments, in a frame."""
+        d = fi.defn
+        if d.effect is None:
+            return [(c, NULL)]
+        key = _fkey(fi)
+        if key in self.g.inlining:
+            raise Unsupported("a recursive function that changes the game")
+        callee = c.copy()
+        callee.frames = c.frames + (c.env,)
+        callee.env = {"#this": this}
+        callee.env.update({i.name: v for i, v in zip(d.inputs, vals)})
+        self.g.inlining.add(key)
+        try:
+            flow = self.block(d.effect.body.body, [callee], set())
+        finally:
+            self.g.inlining.discard(key)
+        if flow.breaks or flow.continues:
+            raise Unsupported("break or continue outside a loop")
+        out = []
+        for c2, v in flow.returns + [(x, NULL) for x in flow.going]:
+            c3 = c2.copy()
+            c3.env, c3.frames = dict(c2.frames[-1]), c2.frames[:-1]
+            out.append((c3, v))
+        return out
+
+    def namespace_call(self, qualified: str, e: ast.Call, c: SegClause) -> list[tuple[Clause, Value]]:
+        player, turn, phase = c.control
+        if qualified == "player.active":
+            return [(c, player)]
+        if qualified == "turn.active":
+            return [(c, Const("#s:" + turn))]
+        if qualified == "turn.phase.active":
+            return [(c, Const("#s:" + phase))]
+        if qualified == "log":
+            return [(c, NULL)]
+        if qualified != "turn.pass":
+            raise Unsupported(f"{qualified}()")
+        args = [a.value for a in e.args]
+        if not args:
+            return [(x, NULL) for x in self.pass_default(c)]
+        out = []
+        for c2, who in self.expr(args[0], c):
+            who = self.as_player(who)
+            if who == NULL:
+                continue
+            nxt = phase
+            if len(args) > 1:
+                if not isinstance(args[1], ast.StringLit):
+                    raise Unsupported("a phase named by an expression")
+                nxt = args[1].value
+                turn_def = self.g.turns.get(turn)
+                if turn_def is None or nxt not in {x.name for x in turn_def.phases}:
+                    raise Unsupported(f"turn {turn} has no phase {nxt}")
+            c3 = c2.copy()
+            c3.control, c3.pending = (who, turn, nxt), True
+            out.append((c3, NULL))
+        return out
+
+    def pass_default(self, c: SegClause) -> list[SegClause]:
+        """`turn.pass()`: the turn's default runs (in a frame of its own); a player it returns gets the turn's
+        first phase, a pass it makes stands, and without either the runtime stops (the clause is dropped)."""
+        turn = self.g.turns.get(c.control[1])
+        if turn is None or turn.default is None:
+            return []
+        first = turn.phases[0].name if turn.phases else None
+        callee = c.copy()
+        callee.pending = False
+        callee.frames = c.frames + (c.env,)
+        callee.env = {"#this": None}
+        flow = self.block(turn.default.body.body, [callee], set())
+        out = []
+        for c2, v in flow.returns + [(x, None) for x in flow.going]:
+            c3 = c2.copy()
+            c3.env, c3.frames = dict(c2.frames[-1]), c2.frames[:-1]
+            if v is not None and v != NULL:
+                c3.control, c3.pending = (self.as_player(v), c3.control[1], first), True
+            elif not c3.pending:
+                continue
+            out.append(c3)
+        return out
+
+    # ------------------------------------------------------------ joins
+    def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
+        """Clauses of the same shape (the same cells written, the same control, the same kinds of locals) as
+        one relation of the terms they hold; clauses of other shapes go on apart."""
+        if always:
+            if any(c.store or c.frames for c in clauses):
+                raise Unsupported("a loop in code that changes the game")
+        for c in clauses:
+            for n in [n for n in c.env if n not in live and not n.startswith("#")]:
+                del c.env[n]
+        if len(clauses) > 1:
+            clauses = self.collapse(clauses)
+        groups: dict[tuple, list[SegClause]] = {}
+        for c in clauses:
+            groups.setdefault(_shape(c), []).append(c)
+        out = []
+        for shape, cs in groups.items():
+            if len(cs) == 1 and not always:
+                out.append(cs[0])
+                continue
+            terms = [_terms(c) for c in cs]
+            width = len(terms[0])
+            keep = [k for k in range(width) if len({t[k] for t in terms}) > 1 or isinstance(terms[0][k], Var)]
+            rel = f"{self.name}|{what}{next(self.points)}"
+            for c, ts in zip(cs, terms):
+                self.hf.rules.append(Rule(Atom(rel, tuple(ts[k] for k in keep)), tuple(c.body)))
+            fresh = {k: self.var() for k in keep}
+            new = [fresh.get(k, terms[0][k]) for k in range(width)]
+            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))])
+            visits: dict = {}
+            for c in cs:
+                for k, n in c.visits:
+                    visits[k] = max(n, visits.get(k, 0))
+            joined.visits = tuple(sorted(visits.items()))
+            out.append(joined)
+        return out
+
+
+def _player(t: Term) -> int | None:
+    if isinstance(t, Const) and t.name.startswith("#p:"):
+        return int(t.name[3:])
+    return None
+
+
+def _shape(c: SegClause) -> tuple:
+    def kind(v):
+        return ("static", v) if isinstance(v, STATIC) else "term"
+    return (tuple((n, kind(v)) for n, v in sorted(c.env.items(), key=lambda kv: kv[0])),
+            tuple(tuple((n, kind(v)) for n, v in sorted(f.items())) for f in c.frames),
+            tuple((a, o if isinstance(o, Const) else None) for a, o, _ in c.store),
+            c.control[1:], c.pending, c.over is not None)
+
+
+def _terms(c: SegClause) -> list[Term]:
+    """The terms of a clause in the order of its shape (what a join relation holds)."""
+    out = [v for _, v in sorted(c.env.items(), key=lambda kv: kv[0]) if not isinstance(v, STATIC)]
+    for f in c.frames:
+        out += [v for _, v in sorted(f.items()) if not isinstance(v, STATIC)]
+    for _, o, v in c.store:
+        out += [o, v]
+    out.append(c.control[0] if c.control else NULL)
+    return out
+
+
+def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
+    it = iter(terms)
+    env = {n: (v if isinstance(v, STATIC) else next(it)) for n, v in sorted(c.env.items(), key=lambda kv: kv[0])}
+    frames = tuple({n: (v if isinstance(v, STATIC) else next(it)) for n, v in sorted(f.items())} for f in c.frames)
+    store = []
+    for a, _, _ in c.store:
+        o = next(it)
+        store.append((a, o, next(it)))
+    player = next(it)
+    control = (player,) + tuple(c.control[1:]) if c.control else ()
+    return SegClause(body, env, tuple(store), control, c.pending, c.over, frames)
+
+
+
+
+# ====================================================================== the game
+@dataclass
+class Fluent:
+    obj: UObj
+    attr: str
+    type: object
+    initial: object
+    domain: list = field(default_factory=list)  # constants of the compiled rules
+
+    @property
+    def numeric(self) -> bool:
+        return self.type == NUMBER
+
+
+@dataclass
+class Move:
+    """A family of moves: one action of one or more objects, its inputs variables."""
+
+    key: str  # internal: `does|<key>` and `legal|<key>`
+    action: ast.ActionDef
+    objects: list[UObj]
+
+
+class CompiledGame:
+    """The segments of a game compiled once (see the module's docstring); `lowered()` gives its GDL."""
+
+    def __init__(self, program, universe):
+        self.program = program
+        self.u = universe
+        self.turns = {name: t.defn for name, t in program.turns.items()}
+        self.fluents = self._fluents()
+        self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
+        self.hc = HornCompiler(program, universe, set(self.fluents))
+        self.hc.for_segments = True
+        self.demand: set[tuple[str, int]] = set()
+        self.inlining: set[str] = set()
+        self.moves: dict[str, Move] = {}
+        self.legal: list[Rule] = []  # internal names
+        self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
+        self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
+        self.sc = SegmentCompiler(self.hc, self)
+
+    # ------------------------------------------------------------ the state
+    def _fluents(self) -> dict[tuple[str, str], Fluent]:
+        program = self.program
+        written: set[str] = set()
+        for n in after_setup_nodes(program):
+            if isinstance(n, ast.Assign):
+                t = n.target
+                if isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this:
+                    written.add(t.name)
+        out = {}
+        for o in self.u.objects:
+            for name in o.fields:
+                if name not in written:
+                    continue
+                found = o.cls.find_attribute(name)
+                if found is None:
+                    raise Unsupported(f"a built-in attribute '{name}' that changes")
+                t, initial = found[1], o.fields[name]
+                if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):
+                    raise Unsupported(f"a collection in the state ('{name}')")
+                out[(o.name, name)] = Fluent(o, name, t, initial)
+        return out
+
+    def uniform(self, attr: str) -> None:
+        """An attribute read or written on an object known only at run time: a fluent of every object that has it."""
+        for o in self.u.objects:
+            if attr in o.fields and (o.name, attr) not in self.fluents:
+                raise Unsupported(f"'{attr}' changes on some objects and not on others")
+
+    def domain(self, fl: Fluent) -> list:
+        t = fl.type
+        if t == PLAYER:
+            values = [None] + [float(i) for i in range(self.u.players)]
+        elif t == BOOL:
+            values = [False, True, None]
+        elif isinstance(t, ClassType):
+            values = [None] + [o for o in self.u.objects if o.is_a(t.info)]
+        else:
+            raise Unsupported(f"'{fl.attr}' of type {t}")
+        if fl.initial not in values:
+            values.append(fl.initial)
+        return values
+
+    def const(self, v, t=None) -> Const:
+        return self.hc.const_of(v, player=t == PLAYER)
+
+    # ------------------------------------------------------------ compiling
+    def compile(self) -> None:
+        todo = [self.u.control[1:]]
+        while todo:
+            tp = todo.pop(0)
+            if tp in self.phases:
+                continue
+            self.phases.append(tp)
+            for c in self.segment(*tp):
+                self.final.append(c)
+                if c.over is None and c.control[1:] not in self.phases:
+                    todo.append(c.control[1:])
+
+    def move_families(self) -> list[Move]:
+        choice = {c.name for c in self.program.builtins.player_choice.ancestors()}
+        groups: dict[int, Move] = {}
+        for obj in self.u.objects:
+            found: dict[str, ast.ActionDef] = {}
+            for info in reversed(list(obj.cls.ancestors())):
+                for name, a in info.actions.items():
+                    found.pop(name, None)
+                    found[name] = a
+            for action in found.values():
+                if not any(t.event in choice for t in action.triggers):
+                    continue
+                m = groups.get(id(action))
+                if m is None:
+                    m = groups[id(action)] = Move(f"{action.name}{len(groups)}", action, [])
+                m.objects.append(obj)
+        for m in groups.values():
+            self.moves[m.key] = m
+        return list(groups.values())
+
+    def start(self, m: Move, turn: str, phase: str) -> SegClause:
+        """A clause for the moves of `m` in (turn, phase): the mover, the object, bound by control and ownership."""
+        sc = self.sc
+        p = sc.var()
+        body: list[Literal] = [Atom("#control", (p, Const(turn), Const(phase)))]
+        if len(m.objects) == 1:
+            this: Term = self.const(m.objects[0])
+        else:
+            this = sc.var()
+        rows = []
+        for o in m.objects:
+            if o.cls.visibility == "global":
+                rows += [(self.const(o), Const(f"#p:{i}")) for i in range(self.u.players)]
+            else:
+                rows += [(self.const(o), Const(f"#p:{int(x)}")) for x in o.owners]
+        body.append(Atom(self.hc.static_table(rows), (this, p)))
+        return SegClause(body, {"#this": this}, (), (p, turn, phase))
+
+    def segment(self, turn: str, phase: str) -> list[SegClause]:
+        sc = self.sc
+        clauses: list[SegClause] = []
+        for m in self.move_families():
+            a = m.action
+            if a.effect is None and not a.inputs:
+                pass
+            c = self.start(m, turn, phase)
+            p, this = c.control[0], c.env["#this"]
+            inputs = []
+            legal = [c]
+            for inp in a.inputs:
+                modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
+                if modifier != "player" or inp.target is not None or inp.optional or inp.type.args:
+                    raise Unsupported("inputs other than a value the mover picks")
+                x = sc.var()
+                inputs.append(x)
+                legal = [c2.plus(Atom(self.candidates(inp), (x,))) for c2 in legal]
+                for c2 in legal:
+                    c2.env[inp.name] = x
+                for flt in inp.filters:
+                    legal = self.holds(flt.body, legal, {flt.name or inp.name: x})
+            for req in a.requires:
+                legal = self.holds(req.body, legal, {})
+            triggers = [t for t in a.triggers if t.event in {x.name for x in
+                                                             self.program.builtins.player_choice.ancestors()}]
+            legal = self.holds(triggers[0].body, legal, {})
+            head = Atom(f"legal|{m.key}", (p, this, *inputs))
+            self.legal += [Rule(head, tuple(c2.body)) for c2 in legal]
+            # the effect
+            env = {"#this": this}
+            env.update({i.name: x for i, x in zip(a.inputs, inputs)})
+            go = SegClause([Atom("#control", (p, Const(turn), Const(phase))), Atom(f"does|{m.key}", (p, this, *inputs))],
+                           env, (), (p, turn, phase))
+            if a.effect is None:
+                clauses.append(go)
+                continue
+            flow = sc.block(a.effect.body.body, [go], set())
+            clauses += flow.going + [x for x, _ in flow.returns]
+        return self.enter_phases(clauses)
+
+    def candidates(self, inp: ast.InputDecl) -> str:
+        ref = inp.type
+        if ref.name == "player":
+            rows = [(Const(f"#p:{i}"),) for i in range(self.u.players)]
+        elif ref.name == "bool":
+            rows = [(Const("no"),), (Const("yes"),)]
+        else:
+            info = self.hc.class_info(ref)
+            if info is None:
+                raise Unsupported(f"inputs of type {ref.name}")
+            rows = [(self.const(o),) for o in self.u.objects if o.is_a(info) and not o.fields.get("discarded", False)]
+        return self.hc.static_table(rows)
+
+    def holds(self, body: ast.Block, clauses: list[SegClause], scope: dict) -> list[SegClause]:
+        """The clauses in which a read-only block (a filter, a require, a trigger) returns true."""
+        for c in clauses:
+            c.env.update(scope)
+        latest, self.sc.latest = self.sc.latest, {}  # the state before the move, whatever effects came before
+        try:
+            flow = self.sc.block(body.body, [c.copy() for c in clauses], set())
+        finally:
+            self.sc.latest = latest
+        out = []
+        for c, v in flow.returns:
+            if c.store or c.pending or c.control[1:] != clauses[0].control[1:]:
+                raise Unsupported("a filter, require or trigger that changes the game")
+            yes = self.sc.unify(c, v, YES)
+            if yes is not None:
+                out.append(yes)
+        if self.sc.ended:
+            raise Unsupported("a filter, require or trigger that ends the game")
+        return out
+
+    def enter_phases(self, clauses: list[SegClause]) -> list[SegClause]:
+        """The runtime's flow after a move: each clause that passed control enters its phase, until all wait."""
+        sc = self.sc
+        for _ in range(FLOW_LIMIT):
+            entering = [c for c in clauses if c.pending]
+            if not entering:
+                ended, sc.ended = sc.ended, []
+                return clauses + ended
+            out = [c for c in clauses if not c.pending]
+            by_phase: dict[tuple, list[SegClause]] = {}
+            for c in entering:
+                by_phase.setdefault(c.control[1:], []).append(c)
+            for (turn, phase), cs in by_phase.items():
+                turn_def = self.turns.get(turn)
+                phase_def = next((x for x in turn_def.phases if x.name == phase), None) if turn_def else None
+                for c in cs:
+                    c.pending = False
+                    c.env, c.frames = {"#this": None}, ()
+                if phase_def is None:
+                    out += cs
+                    continue
+                if any(isinstance(i, ast.InputDecl) for i in phase_def.items):
+                    raise Unsupported("phases with inputs")
+                effects = [i for i in phase_def.items if isinstance(i, ast.Effect)]
+                body = effects[0].body if effects else ast.Block(phase_def.span, [i for i in phase_def.items
+                                                                                  if isinstance(i, ast.Stmt)])
+                flow = sc.block(body.body, cs, set())
+                out += flow.going + [x for x, _ in flow.returns]
+            clauses = out
+        raise Unsupported(f"control passed {FLOW_LIMIT} times without waiting for a player")
+
+    # ------------------------------------------------------------ the rules, relaxed
+    def instances(self) -> list[Rule]:
+        """The rules of every compiled function demanded, once per context (the views its reads go through) and
+        call site (`HornCompiler.instance_name`)."""
+        hc = self.hc
+        todo = sorted(self.demand, key=str)
+        seen: list[tuple[str, int]] = []
+        while todo:
+            name, ctx = todo.pop()
+            if (name, ctx) in seen:
+                continue
+            seen.append((name, ctx))
+            todo.extend((k, ctx) for k in sorted(hc.functions[name.split("#")[0]].sites))
+        mappings = {ctx: dict(m for m in mapping if m[0] != "#site") for mapping, ctx in self.sc.contexts.items()}
+        out = []
+        for name, ctx in sorted(seen, key=str):
+            key = name.split("#")[0]
+            c = "s" if not horn._reads_fluents(hc, key, set()) else ctx
+            mapping = mappings.get(ctx, {})
+
+            def rename(x):
+                if isinstance(x, Not):
+                    return Not(rename(x.literal))
+                if not isinstance(x, Atom):
+                    return x
+                rel = x.relation
+                if "|" in rel:
+                    fn, part = rel.split("|", 1)
+                    if "@" not in part:
+                        static_fn = not horn._reads_fluents(hc, fn.split("#")[0], set())
+                        rel = f"{name if fn == key else fn}|{part}@{'s' if static_fn else c}"
+                elif rel.startswith("#read:"):
+                    rel = mapping.get(rel[6:], rel)
+                return Atom(rel, x.args)
+            for r in hc.functions[key].rules:
+                out.append(Rule(rename(r.head), tuple(rename(x) for x in r.body)))
+        return list(dict.fromkeys(out))
+
+    def internal(self, x):
+        """A literal of the segments' rules with static fields named as the tables they are."""
+        if isinstance(x, Not):
+            return Not(self.internal(x.literal))
+        if isinstance(x, Atom) and x.relation.startswith("#read:") and x.relation[6:] not in self.hc.fluent_attrs:
+            return Atom("#field:" + x.relation[6:], x.args)
+        return x
+
+    def relax(self, rules: list[Rule]) -> dict:
+        """One relaxation of every rule (tgpl.lowering.horn): every fluent read any value of its domain, the moves
+        any the relaxed filters allow, a counter every value the ways that do not end the game write. Gives the
+        tables (arithmetic, comparisons, static functions), the moves that can ever be legal, the counters'
+        ranges, the results and the controls the segments can reach."""
+        hc = self.hc
+        facts: dict[str, list[tuple]] = {}
+        for (obj, attr), fl in self.fluents.items():
+            rel = read_rel(attr)
+            if fl.numeric:
+                facts.setdefault(rel, []).append((self.const(fl.obj), self.const(fl.initial)))
+            else:
+                facts.setdefault(rel, []).extend((self.const(fl.obj), self.const(v, fl.type)) for v in self.domain(fl))
+        facts["#control"] = [(Const(f"#p:{i}"), Const(t), Const(ph)) for i in range(self.u.players)
+                             for t, ph in self.phases]
+        relaxed = []
+        for r in rules:
+            if r.head.relation.split("|")[0] in VIEWS:
+                continue  # relaxed, a view holds what the state can: every value of the attribute's domain
+            body = tuple(_relaxed(self.internal(x)) for x in r.body
+                         if not (isinstance(x, Not) and x.literal.relation.split("|")[0] in VIEWS))
+            relaxed.append(Rule(_relaxed(self.internal(r.head)), body))
+        relaxed = list(dict.fromkeys(relaxed))
+        for m in self.moves.values():
+            n = len(m.action.inputs) + 2
+            xs = tuple(Var(f"A{i}") for i in range(n))
+            relaxed.append(Rule(Atom(f"does|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
+        for rel, rows in hc.statics.items():
+            facts.setdefault(rel, rows)
+        for x in [x for r in relaxed for x in r.body if isinstance(x, Atom)]:
+            if x.relation.startswith("#field:"):
+                facts.setdefault(x.relation, hc.statics.get(x.relation, []))
+        # two relaxations: the counters' values apart from everything else. Carried together through the
+        # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
+        numeric = _numeric_literals(relaxed, self.numeric_attrs)
+        found: dict[str, list[tuple]] = {}
+        for part in ("numbers", "rest"):
+            if part == "numbers" and not self.numeric_attrs:
+                continue
+            kinds = ("num", "over") if part == "numbers" else ("legal", "result", "control")
+            rules = []
+            for r in relaxed:
+                kind = r.head.relation.split("|")[0]
+                if kind in ("num", "over", "result", "control") and kind not in kinds:
+                    continue
+                if part == "numbers" and "|" in r.head.relation and kind not in SEGMENT_RELATIONS:
+                    continue  # the compiled functions: their results are taken as anything (below)
+                rules.append(r)
+
+            def dropped(x, part=part):
+                if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
+                    return (id(x) in numeric) != (part == "numbers")
+                return part == "numbers" and isinstance(x, Atom) and "|" in x.relation and \
+                    x.relation.split("|")[0] not in SEGMENT_RELATIONS
+            rules = _without(rules, dropped)
+            defined = {r.head.relation for r in rules}
+            rules = [r for r in rules if all(x.relation in defined for x in r.body
+                                             if isinstance(x, Atom) and "|" in x.relation)]  # else never true
+            whole = {r.head.relation for r in rules if r.head.relation.split("|")[0] in kinds}
+            wanted = {("overflow", 1)} | horn._tables_wanted(rules)
+            wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
+            program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
+            import os
+            if os.environ.get("TGPL_DUMP_RELAXED"):
+                open(os.environ["TGPL_DUMP_RELAXED"] + part, "w").write(program)
+            model = horn._model(program, wanted)
+            if model.get(("overflow", 1)):
+                raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: a counter the game's "
+                                  "end does not bound")
+            for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
+                           | {(x.relation, len(x.args)) for r in rules for x in r.body
+                              if isinstance(x, Atom) and horn._is_table(x.relation)}):
+                rows = found.setdefault(rel, [])
+                rows.extend(model.get((horn._asp_name(rel), n), []))
+        return {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
+
+    # ------------------------------------------------------------ the game's rules
+    def lowered(self) -> LoweredGame:
+        """The GDL program (raises Unsupported)."""
+        self.compile()
+        sc = self.sc
+        if not any(c.over is not None for c in self.final) and self.u.result is None:
+            raise Unsupported("no move ever ends the game with a winner")
+        # what the relaxation reads off the ways through the segments, before their writes are taken into views
+        probes: list[Rule] = []
+        for c in self.final:
+            for a, o, v in c.store:
+                if a in self.numeric_attrs:
+                    probes.append(Rule(Atom(("over|" if c.over is not None else "num|") + a, (o, v)), tuple(c.body)))
+            probes.append(Rule(Atom("control|", c.control[:1] + (Const(c.control[1]), Const(c.control[2]))),
+                               tuple(c.body)))
+            if c.over is not None:
+                probes.append(Rule(Atom("result|", c.over), tuple(c.body)))
+        for a in sorted(self.numeric_attrs):
+            o, v = Var("O"), Var("V")
+            probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
+        final = sc.collapse(self.final, numeric=True)
+        rules = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + self.instances()
+        found = self.relax(rules + probes)
+        return Emission(self, rules, final, found).lowered()
+
+
+VIEWS = ("view", "changed", "site", "sitechanged")
+
+
+SEGMENT_RELATIONS = ("seg", "does", "legal", "num", "over", "result", "control")
+
+
+def _without(rules: list[Rule], dropped) -> list[Rule]:
+    """The rules without the literals `dropped` says, and without what only those literals bound: a test of such a
+    value, and the positions of relations that hold one, where they are read (an over-approximation: dropping
+    literals only adds rows)."""
+    orphan: set[tuple[str, int]] = set()
+    cut: dict[int, set] = {}
+    while True:
+        grew = False
+        for r in rules:
+            bound: set = set()
+            loose: set = set()
+            for x in r.body:
+                if isinstance(x, Atom) and dropped(x):
+                    loose |= horn._variables(x)
+                elif isinstance(x, Atom):
+                    for k, a in enumerate(x.args):
+                        if isinstance(a, Var):
+                            (loose if (x.relation, k) in orphan else bound).add(a)
+            gone = loose - bound
+            cut[id(r)] = gone
+            for k, a in enumerate(r.head.args):
+                if a in gone and "|" in r.head.relation and (r.head.relation, k) not in orphan:
+                    orphan.add((r.head.relation, k))
+                    grew = True
+        if not grew:
+            break
+    out = []
+    for r in rules:
+        gone = cut[id(r)]
+        body = tuple(x for x in r.body if not (isinstance(x, Atom) and dropped(x))
+                     and not (not isinstance(x, Atom) and horn._variables(x) & gone)
+                     and not (isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES and horn._variables(x) & gone))
+        out.append(Rule(r.head, body))
+    return out
+
+
+def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
+    """The arithmetic and comparison literals (by id) that work on a counter's value: an operand read from a
+    numeric fluent, computed from one, or held by a position of a relation that holds one."""
+    reads = {read_rel(a) for a in attrs}
+    tainted_positions: set[tuple[str, int]] = set()
+    while True:
+        grew = False
+        marked: dict[int, set] = {}
+        for r in rules:
+            bad: set = set()
+            changed = True
+            while changed:
+                changed = False
+                for x in r.body:
+                    if not isinstance(x, Atom):
+                        continue
+                    new = set()
+                    if x.relation in reads:
+                        new = {x.args[-1]}
+                    elif x.relation in horn.CALCS.values() and bad & set(x.args[:2]):
+                        new = {x.args[2]}
+                    else:
+                        new = {a for k, a in enumerate(x.args) if (x.relation, k) in tainted_positions}
+                    new = {a for a in new if isinstance(a, Var)} - bad
+                    if new:
+                        bad |= new
+                        changed = True
+            marked[id(r)] = bad
+            for k, a in enumerate(r.head.args):
+                if a in bad and (r.head.relation, k) not in tainted_positions and "|" in r.head.relation:
+                    tainted_positions.add((r.head.relation, k))
+                    grew = True
+        if not grew:
+            break
+    return {id(x) for r in rules for x in r.body if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES
+            and marked[id(r)] & set(x.args)}
+
+
+def _relaxed(x):
+    """A literal of the relaxation: every view read as the state (both hold any value of the domain), and every
+    context of a compiled function as one (their rules differ only in the views they read): one instance each."""
+    if isinstance(x, Not):
+        return Not(_relaxed(x.literal))
+    if not isinstance(x, Atom) or "|" not in x.relation:
+        return x
+    head, part = x.relation.split("|", 1)
+    if head in VIEWS:
+        return Atom(read_rel(part.rsplit("@", 1)[0]), x.args)
+    if "@" in part and not part.endswith("@s"):
+        return Atom(f"{head}|{part.rsplit('@', 1)[0]}@r", x.args)
+    return x
+
+
+def _goals(places: tuple[Const, ...], players: int) -> list[int] | None:
+    """The goals of a result (the roles' places), as the runtime ranks; None when the ranking names nobody."""
+    if any(p.name == "none" for p in places):
+        return None
+    order = sorted({int(p.name) for p in places})
+    ranking = [[i for i, p in enumerate(places) if int(p.name) == k] for k in order]
+    return goals_of(ranking, players)
+
+
+class Emission:
+    """The compiled game's rules in GDL's names: relations, constants, moves, control, results."""
+
+    def __init__(self, game: CompiledGame, rules: list[Rule], final: list[SegClause], found: dict):
+        self.g = game
+        self.u = game.u
+        self.rules = rules
+        self.final = final
+        self.found = found
+        self.names = Names()
+        self.rels = Names()
+        self.roles = [f"player_{i}" for i in range(self.u.players)]
+        for r in self.roles:
+            self.names.name(("role", r), r)
+        for a in sorted({fl.attr for fl in game.fluents.values()}):
+            self.rels.name(("attr", a), a)
+
+    # ------------------------------------------------------------ names
+    def term(self, t: Term) -> Term:
+        if isinstance(t, Var):
+            return Var(t.name.lower())
+        name = t.name
+        if name.startswith("#o:"):
+            return Const(self.names.name(("obj", name[3:]), name[3:]))
+        if name.startswith("#p:"):
+            return Const(self.roles[int(name[3:])])
+        if name.startswith("#s:"):
+            return Const(self.names.name(("str", name[3:]), "s_" + name[3:]))
+        return t
+
+    def fluent(self, attr: str, o: Term, v: Term) -> Func:
+        return Func(self.rels.name(("attr", attr), attr), (self.term(o), self.term(v)))
+
+    def control(self, p: Term, turn, phase) -> Func:
+        turn = turn.name if isinstance(turn, Const) else turn
+        phase = phase.name if isinstance(phase, Const) else phase
+        return Func("control", (self.term(p), Const(self.names.name(("turn", turn), turn)),
+                                Const(self.names.name(("phase", turn, phase), phase))))
+
+    def move(self, key: str, args: tuple) -> Func:
+        m = self.g.moves[key]
+        name = self.names.name(("action", m.action.name, len(m.action.inputs)), m.action.name)
+        return Func(name, tuple(self.term(a) for a in args))
+
+    def relation(self, rel: str) -> str:
+        if rel.startswith("#"):
+            base = {"#plus": "plus", "#minus": "minus", "#times": "times", "#lt": "less", "#le": "less_or_equal",
+                    "#gt": "greater", "#ge": "greater_or_equal"}.get(rel)
+            if base is None:
+                base = rel[7:].lower() + "_of" if rel.startswith("#field:") else "table"
+            return self.rels.name(("rel", rel), base)
+        head, part = rel.split("|", 1)
+        if head in ("view", "site", "changed", "sitechanged"):
+            attr = part.rsplit("@", 1)[0]
+            return self.rels.name(("rel", rel), f"{attr}_{head}")
+        if head == "seg":
+            return self.rels.name(("rel", rel), part.rstrip("0123456789"))
+        part = part.rsplit("@", 1)[0]
+        name = head.split("@")[0].split(".")[-1]
+        return self.rels.name(("rel", rel), name if part == "result" else f"{name}_{part.rstrip('0123456789')}")
+
+    def literal(self, x: Literal) -> Literal:
+        if isinstance(x, Not):
+            return Not(self.literal(x.literal))
+        if isinstance(x, Distinct):
+            return Distinct(self.term(x.left), self.term(x.right))
+        x = self.g.internal(x)
+        rel = x.relation
+        if rel == "#control":
+            return Atom("true", (self.control(*x.args),))
+        if rel.startswith("#read:"):
+            return Atom("true", (self.fluent(rel[6:], *x.args),))
+        if rel.startswith("does|"):
+            return Atom("does", (self.term(x.args[0]), self.move(rel[5:], x.args[1:])))
+        if rel.startswith("legal|"):
+            return Atom("legal", (self.term(x.args[0]), self.move(rel[6:], x.args[1:])))
+        return Atom(self.relation(rel), tuple(self.term(a) for a in x.args))
+
+    def rule(self, r: Rule) -> Rule:
+        return Rule(self.literal(r.head), tuple(self.literal(x) for x in r.body))
+
+    # ------------------------------------------------------------ the program
+    def lowered(self) -> LoweredGame:
+        g, u, found = self.g, self.u, self.found
+        out: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
+        # the state: fluents with their domains (numbers: the values the relaxation found), control, results
+        domains: dict[tuple[str, str], list[Const]] = {}
+        for (obj, attr), fl in g.fluents.items():
+            if fl.numeric:
+                values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
+                          if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
+                domains[(obj, attr)] = sorted(values, key=lambda c: int(c.name))
+            else:
+                domains[(obj, attr)] = [g.const(v, fl.type) for v in g.domain(fl)]
+        for (obj, attr), values in domains.items():
+            for v in values:
+                out.append(Rule(Atom("base", (self.fluent(attr, g.const(g.fluents[(obj, attr)].obj), v),))))
+        controls = dict.fromkeys([(Const(f"#p:{u.control[0]}"), Const(u.control[1]), Const(u.control[2]))]
+                                 + sorted(found.get("control|", []), key=str))
+        for p, t, ph in controls:
+            out.append(Rule(Atom("base", (self.control(p, t, ph),))))
+        results = sorted(set(found.get("result|", [])), key=str)
+        for places in results:
+            out.append(Rule(Atom("base", (Func("result", tuple(self.term(x) for x in places)),))))
+        # the moves
+        move_texts: dict[str, str] = {}
+        for key, m in g.moves.items():
+            for row in sorted(found.get(f"legal|{key}", []), key=str):
+                term = self.move(key, row[1:])
+                obj = g.hc.object_of(row[1])
+                args = ", ".join(f"{i.name}: {value_text(self.value(x))}" for i, x in zip(m.action.inputs, row[2:]))
+                move_texts[str(term)] = f"{obj.name}.{m.action.name}({args})"
+                out.append(Rule(Atom("input", (self.term(row[0]), term))))
+        for r in self.roles:
+            out.append(Rule(Atom("input", (Const(r), Const("noop")))))
+        # init
+        for (obj, attr), fl in g.fluents.items():
+            out.append(Rule(Atom("init", (self.fluent(attr, g.const(fl.obj), g.const(fl.initial, fl.type)),))))
+        out.append(Rule(Atom("init", (self.control(*controls.__iter__().__next__()),))))
+        # legal, the segments' relations, the views, the compiled functions
+        body_rules = [self.rule(r) for r in self.rules if not r.head.relation.endswith("@s")]
+        p, q = Var("p"), Var("q")
+        t, ph = Var("t"), Var("ph")
+        body_rules.append(Rule(Atom("legal", (q, Const("noop"))),
+                               (Atom("role", (q,)), Atom("true", (Func("control", (p, t, ph)),)), Distinct(q, p))))
+        # next: the fluents through the last views, control and result from each way
+        o, v = Var("o"), Var("v")
+        for a in sorted({fl.attr for fl in g.fluents.values()}):
+            src = Atom(self.g.sc.view_of(a), (Var("O"), Var("V")))
+            body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),)))
+        for c in self.final:
+            body = tuple(self.literal(x) for x in c.body)
+            body_rules.append(Rule(Atom("next", (self.control(*c.control),)), body))
+            if c.over is not None:
+                body_rules.append(Rule(Atom("next", (Func("result", tuple(self.term(x) for x in c.over)),)), body))
+        # terminal and goals
+        places = tuple(Var(f"place{i}") for i in range(u.players))
+        body_rules.append(Rule(Atom("terminal"), (Atom("true", (Func("result", places),)),)))
+        for r in results:
+            goals = _goals(r, u.players)
+            if goals is None:
+                continue
+            for i, gv in enumerate(goals):
+                body_rules.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(gv)))),
+                                       (Atom("true", (Func("result", tuple(self.term(x) for x in r)),)),)))
+        # the tables the rules read
+        tables: list[Rule] = []
+        for rel, rows in sorted(found.items()):
+            if horn._is_table(rel):
+                name = self.relation(rel)
+                tables.extend(Rule(Atom(name, tuple(self.term(a) for a in row))) for row in sorted(rows, key=str))
+        program = Program(tuple(dict.fromkeys(out + tables + body_rules)))
+        stats = {"rules": len(program.rules), "relations": len(program.relations()),
+                 "moves": len(move_texts), "ways through the segments": len(self.final)}
+        return LoweredGame(program, self.roles, move_texts, stats, self)
+
+    def value(self, c: Const):
+        if c.name.startswith("#s:"):
+            return c.name[3:]
+        return self.g.hc.value_of(c)
+
+    def state_fluents(self, snap: dict) -> frozenset[str]:
+        """The GDL fluents of a runtime state (a snapshot): for the differential tests and the validation."""
+        g = self.g
+        by_name = {o["name"]: o for o in snap["objects"]}
+        out = set()
+        for (obj, attr), fl in g.fluents.items():
+            raw = g.u.value(by_name[obj]["fields"][attr])
+            out.add(str(self.fluent(attr, g.const(fl.obj), g.const(raw, fl.type))))
+        player, turn, phase = snap["control"]
+        out.add(str(self.control(Const(f"#p:{int(player)}"), turn, phase)))
+        if snap["result"] is not None:
+            ranking = tuple(tuple(r) for r in snap["result"])
+            out.add(str(Func("result", tuple(Const("none" if x is None else str(x))
+                                              for x in places_of(ranking, self.u.players)))))
+        return frozenset(out)
