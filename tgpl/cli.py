@@ -421,21 +421,22 @@ def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None
 
 
 # ------------------------------------------------------------ lowering
-def _lowered(game_path: str, seed: int, players: int | None, relations: bool = False):
+def _lowered(game_path: str, seed: int, players: int | None, relations: bool = False, moves: str = "auto"):
     """The game lowered to GDL, or its refusal as a located diagnostic and exit 2."""
     game = _load_game(game_path, players)
-    return game, _lower_or_exit(game, game_path, seed, relations=relations)
+    return game, _lower_or_exit(game, game_path, seed, relations=relations, moves=moves)
 
 
 def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None, relations: bool = False,
-                   global_checks: bool = True):
+                   global_checks: bool = True, moves: str = "auto"):
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
 
     with _game_errors(game_path), _progress_line(game_path, "lowering") as show:
         try:
             return lower_game(game, seed, query_function, relations, global_checks,
-                              lambda steps, parts: show(f"{steps:,} statements run, {parts:,} parts of conditions"))
+                              lambda steps, parts: show(f"{steps:,} statements run, {parts:,} parts of conditions"),
+                              moves)
         except NotLowerable as e:  # the command cannot do its job
             for d in not_lowerable(e, game.program.main):
                 click.echo(render(d, game.program.sources), err=True)
@@ -541,7 +542,10 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @_validation_options
 @_relations_option
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations):
+@click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
+              help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
+                   "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations, moves):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
     Before writing, the GDL is checked against the runtime (a bisimulation when
@@ -552,8 +556,11 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
     from tgpl.asp.validate import validate
 
     _writable(output, "--output")
-    runtime_game, lowered = _lowered(game, seed, players, relations)
-    problems = [d for d in validate(lowered.program, game, max_ground=None) if d.is_error]
+    runtime_game, lowered = _lowered(game, seed, players, relations, moves)
+    # base and input are checked by grounding the relaxed game, which a game played one state at a time
+    # (compiled moves: chess) is too large for: that check is left to the validation's playouts
+    size = {"max_ground": None} if lowered.grounding is None else {"grounding": lowered.grounding[0]}
+    problems = [d for d in validate(lowered.program, game, **size) if d.is_error]
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)

@@ -16,7 +16,7 @@ from tgpl.runtime.snapshot import snapshot
 
 
 def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False,
-               global_checks: bool = True, progress=None) -> LoweredGame:
+               global_checks: bool = True, progress=None, moves: str = "auto") -> LoweredGame:
     """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable.
 
     With `query_function`, the name of a global bool function of the game without
@@ -29,7 +29,7 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     prove = same_game if global_checks else None
     start = snapshot(game.initial_state(seed))
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress)
+        return lower(game.program, start, relations, prove, progress, moves)
     return lower_with_query(game.program, start, query_function, relations, prove, progress)
 
 

@@ -168,7 +168,9 @@ class Differential:
         self.game = game
         self.lowered = lowered
         self.seed = seed
-        self.gdl = gdl if gdl is not None else GdlGame(lowered.program)
+        if gdl is None:
+            gdl = GdlGame(lowered.program, *lowered.grounding) if lowered.grounding else GdlGame(lowered.program)
+        self.gdl = gdl
         self.roles = self.gdl.roles
         self.texts = lowered.move_texts  # KIF text of a move -> the runtime's text
         self.terms = {text: read_term(kif) for kif, text in self.texts.items()}

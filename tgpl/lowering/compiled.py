@@ -469,7 +469,7 @@ class SegmentCompiler(_FunctionCompiler):
         ctx = self.context(reads, c, e) if reads else "s"  # a function that reads no fluent: a table
         name = self.hc.instance_name(hf, e)
         self.g.demand.add((name, ctx if reads else 0))
-        self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", tuple(vals)), self.demand(c.body, vals)))
+        self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", tuple(vals)), tuple(c.body)))
         r = self.var()
         return [(c.plus(Atom(f"{name}|result@{ctx}", tuple(vals) + (r,))), r)]
 
@@ -635,6 +635,25 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
 
 
 # ====================================================================== the game
+def most_moves(program, universe) -> int:
+    """The most ways one action offers to fill its inputs (the product of its inputs' candidates): what spelling
+    out the moves one by one costs."""
+    most = 0
+    for info in program.classes:
+        for action in info.actions.values():
+            ways = 1
+            for inp in action.inputs:
+                if inp.type.name == "player":
+                    ways *= universe.players
+                elif inp.type.name == "bool":
+                    ways *= 2
+                else:
+                    ways *= sum(1 for o in universe.objects if o.cls.name == inp.type.name
+                                or any(a.name == inp.type.name for a in o.cls.ancestors()))
+            most = max(most, ways)
+    return most
+
+
 @dataclass
 class Fluent:
     obj: UObj
@@ -890,11 +909,11 @@ class CompiledGame:
             if (name, ctx) in seen:
                 continue
             seen.append((name, ctx))
-            todo.extend((k, ctx) for k in sorted(hc.functions[name.split("#")[0]].sites))
+            todo.extend((k, ctx) for k in sorted(hc.functions[name.split("~")[0]].sites))
         mappings = {ctx: dict(m for m in mapping if m[0] != "#site") for mapping, ctx in self.sc.contexts.items()}
         out = []
         for name, ctx in sorted(seen, key=str):
-            key = name.split("#")[0]
+            key = name.split("~")[0]
             c = "s" if not horn._reads_fluents(hc, key, set()) else ctx
             mapping = mappings.get(ctx, {})
 
@@ -907,7 +926,7 @@ class CompiledGame:
                 if "|" in rel:
                     fn, part = rel.split("|", 1)
                     if "@" not in part:
-                        static_fn = not horn._reads_fluents(hc, fn.split("#")[0], set())
+                        static_fn = not horn._reads_fluents(hc, fn.split("~")[0], set())
                         rel = f"{name if fn == key else fn}|{part}@{'s' if static_fn else c}"
                 elif rel.startswith("#read:"):
                     rel = mapping.get(rel[6:], rel)
@@ -1283,8 +1302,10 @@ class Emission:
                 tables.extend(Rule(Atom(name, tuple(self.term(a) for a in row))) for row in sorted(rows, key=str))
         program = Program(tuple(dict.fromkeys(out + tables + body_rules)))
         stats = {"rules": len(program.rules), "relations": len(program.relations()),
-                 "moves": len(move_texts), "ways through the segments": len(self.final)}
-        return LoweredGame(program, self.roles, move_texts, stats, self)
+                 "moves": len(move_texts), "moves compiled": "yes", "ways through the segments": len(self.final)}
+        # its relations are asked for what the state holds: a state grounds about as much as the runtime runs to
+        # play it, while a bound over every state's terms (tgpl.asp.estimate) is far too large to say anything
+        return LoweredGame(program, self.roles, move_texts, stats, self, grounding=("per-state", None))
 
     def value(self, c: Const):
         if c.name.startswith("#s:"):

@@ -58,6 +58,8 @@ class LoweredGame:
     move_texts: dict[str, str]  # KIF text of a move term -> the runtime's move text
     stats: dict = field(default_factory=dict)
     emitter: object = None
+    # how the reasoner should ground it ((mode, max ground) of tgpl.asp.reasoner.GdlGame), None for its defaults
+    grounding: tuple | None = None
 
     def state_fluents(self, snapshot: dict) -> frozenset[str]:
         """The GDL fluents (as KIF text) of a runtime state given as a snapshot: for differential tests."""

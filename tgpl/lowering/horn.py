@@ -169,7 +169,7 @@ class HornCompiler:
         # before the segments run (not numbers): what `results` relaxes reads to
         self.relaxed_reads: dict[str, list[tuple[Const, Const]]] | None = None
         # compiled for tgpl.lowering.compiled: `for` loops whose passes share nothing as "some pass returns"
-        # (`_FunctionCompiler.exists_loop`), and calls demanded whatever the calls before them returned (`demand`)
+        # (`_FunctionCompiler.exists_loop`), and an instance per call site (`instance_name`)
         self.for_segments = False
         self._sites: dict[int, str] = {}
 
@@ -202,7 +202,7 @@ class HornCompiler:
         if not self.for_segments or not _reads_fluents(self, hf.name, set()):
             return hf.name
         site = self._sites.setdefault(id(e), f"s{len(self._sites)}")
-        return f"{hf.name}#{site}"
+        return f"{hf.name}~{site}"
 
     def results(self, key: str, args: tuple[Const, ...]) -> list[Const] | None:
         """Every value the compiled function can return for `args` in some state (None: not known before the
@@ -593,26 +593,6 @@ class _FunctionCompiler:
             after.env[var] = Const(str(max(first, last)))
             flow.going.append(after)
         return flow
-
-    def demand(self, body: list[Literal], args) -> tuple[Literal, ...]:
-        """The body of a call's demand. For segments, without the tests of what earlier calls returned (a value
-        compared, not one the arguments are made of): `!Attacked(a) && !Attacked(b)` asks for the second call
-        whatever the first gave, so the calls of a function never depend on its results (GDL's recursion
-        restriction), at the price of calls computed in vain."""
-        if not self.hc.for_segments:
-            return tuple(body)
-        def needed(x) -> bool:
-            if not (isinstance(x, Atom) and x.relation.endswith("|result") or isinstance(x, Atom) and "|result@" in x.relation):
-                return True
-            out = x.args[-1]
-            if isinstance(out, Const):
-                return False
-            return any(out in _variables(y) for y in body if y is not x) or out in args
-        kept = [x for x in body if needed(x)]
-        bound = {v for x in kept if isinstance(x, Atom) for v in _variables(x)}
-        if any(not (_variables(x) <= bound) for x in kept if not isinstance(x, Atom)):
-            return tuple(body)
-        return tuple(kept)
 
     def loop(self, cond, body: ast.Block, post, clauses: list[Clause], live: set[str]) -> _Flow:
         """A loop: a relation of the names in scope at its head, entered by `clauses` and by each pass."""
@@ -1070,7 +1050,7 @@ class _FunctionCompiler:
                     raise Unsupported("a list as an argument")
                 self.hf.calls.add(hf.name)
                 self.hf.sites.add(name)
-                self.hf.rules.append(Rule(Atom(name + "|call", tuple(vals)), self.demand(c3.body, vals)))
+                self.hf.rules.append(Rule(Atom(name + "|call", tuple(vals)), tuple(c3.body)))
                 r = self.var()
                 out.append((c3.plus(Atom(name + "|result", tuple(vals) + (r,))), r))
         return out

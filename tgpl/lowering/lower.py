@@ -13,7 +13,9 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from tgpl.lowering.compiled import CompiledGame, most_moves
 from tgpl.lowering.emit import LoweredGame, emit_gdl
+from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.segments import GameLogic, Lowering
@@ -53,14 +55,32 @@ def game_logic(program, snapshot: dict, relations: bool = False, progress: Progr
     return Lowering(program, Universe.from_snapshot(snapshot), relations, progress).run()
 
 
+MOVES = ("auto", "compiled", "spelled")
+SPELLED_MOVES = 2_000
+"""Ways to fill one action's inputs (the product of their candidates) past which `auto` compiles the segments
+(tgpl.lowering.compiled) rather than spelling out every move: chess's Move has 4,096, Promote 24,576."""
+
+
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
-          progress: Progress | None = None) -> LoweredGame:
+          progress: Progress | None = None, moves: str = "auto") -> LoweredGame:
     """The game as a GDL program (raises NotLowerable).
+
+    `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
+    action's segment compiled once with its inputs as variables (tgpl.lowering.compiled); "auto", compiled
+    where an action has more than SPELLED_MOVES ways to fill its inputs and the game is within the compiled
+    subset, spelled otherwise.
 
     With `prove`, checks anchored at what a move wrote are made global where `prove` shows the result
     is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
     symbolic execution has got (for a display: a game outside the subset may take minutes to refuse).
     """
+    universe = Universe.from_snapshot(snapshot)
+    if moves == "compiled" or moves == "auto" and most_moves(program, universe) > SPELLED_MOVES:
+        try:
+            return without_unused(CompiledGame(program, universe).lowered())
+        except Unsupported as e:
+            if moves == "compiled":
+                raise NotLowerable(None, f"the moves cannot be compiled: {e}") from None
     with fewer_collections():
         return without_unused(globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove))
 
