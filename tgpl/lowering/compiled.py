@@ -250,7 +250,10 @@ class SegmentCompiler(_FunctionCompiler):
             raise Unsupported("an assignment of something other than a local or an attribute")
         out = []
         for c2, o in objs:
+            c2 = c2.copy()
+            c2.env["#target"] = o  # kept where the value's reads bind it (an object that may be one written)
             for c3, v in self.expr(e.value, c2):
+                o = c3.env.pop("#target")
                 if e.op != "=":
                     op = e.op[0]
                     if op not in CALCS:
