@@ -220,14 +220,18 @@ def test_a_board_too_large_to_ground_once_plays_per_state():
     assert won.is_terminal and won.goals == [100, 0] and won.legal_moves() == []
 
 
-def test_a_state_over_the_limit_is_refused_before_grounding(monkeypatch):
+def test_a_state_over_the_limit_is_stopped_while_it_grounds():
+    """A state whose bound (1,447) is over the limit is grounded with its rules counted: it plays when it grounds
+    within the limit (the bound over-approximates), and is stopped once it passes it."""
     game = GdlGame(read_kif(board(10, declared=False)), max_ground=1_000)  # the game's bound is 41,042
     assert game.mode == "per-state"
     state = game.initial_state()  # 549 instances at most
     assert len(state.legal_moves("xplayer")) == 100
-    monkeypatch.setattr(clingo.Control, "ground", lambda *args: pytest.fail("clingo grounded the state"))
-    with pytest.raises(StateTooLarge, match=r"grounding the state after this joint move can have 1,447 ground "
-                                            r"instances, more than the 1,000 a state may have \(--max-ground\)"):
+    assert len(state.apply((mark(4, 4), NOOP)).legal_moves("oplayer")) == 99
+    game = GdlGame(read_kif(board(10, declared=False)), max_ground=400)
+    state = game.initial_state()
+    with pytest.raises(StateTooLarge, match=r"grounding the state after this joint move passed 400 ground rules, "
+                                            r"the most a state may have \(--max-ground\): stopped"):
         state.apply((mark(4, 4), NOOP))
 
 
@@ -238,13 +242,14 @@ def test_a_bounded_state_plays_when_the_game_is_over_the_limit():
     assert len(state.legal_moves("oplayer")) == 99
 
 
-def test_declared_base_and_input_keep_the_refusal_unless_per_state_is_asked_for():
+def test_declared_base_and_input_are_left_unchecked_unless_the_game_is_grounded_once():
     program = read_kif(board(59, declared=True), "big.kif")
-    (refusal,) = validate(program, "big.kif")
+    (refusal,) = validate(program, "big.kif", grounding="once")
     assert refusal.is_error and "refused before it starts" in refusal.message
-    found = validate(program, "big.kif", grounding="per-state")
-    assert not [d for d in found if d.is_error]
-    assert any(d.message.startswith("base and input are not checked") for d in found)
+    for grounding in ("auto", "per-state"):
+        found = validate(program, "big.kif", grounding=grounding)
+        assert not [d for d in found if d.is_error]
+        assert any(d.message.startswith("base and input are not checked") for d in found)
     game = GdlGame(program, "per-state")
     assert len(game.initial_state().apply((mark(5, 5), NOOP)).legal_moves("oplayer")) == 59 * 59 - 1
 
@@ -261,9 +266,10 @@ def test_check_gdl_accepts_a_large_game_it_can_play_per_state(tmp_path):
     assert run("check-gdl", str(path), "--grounding", "once").exit_code == 1
     declared = tmp_path / "declared.kif"
     declared.write_text(board(59, declared=True), encoding="utf-8")
-    assert run("check-gdl", str(declared)).exit_code == 1
-    result = run("check-gdl", str(declared), "--grounding", "per-state")
-    assert result.exit_code == 0 and "base and input are not checked" in result.output
+    assert run("check-gdl", str(declared), "--grounding", "once").exit_code == 1
+    for grounding in ("auto", "per-state"):
+        result = run("check-gdl", str(declared), "--grounding", grounding)
+        assert result.exit_code == 0 and "base and input are not checked" in result.output
 
 
 def test_verify_explores_alike_per_state():
@@ -288,8 +294,8 @@ def test_the_lowering_validates_against_the_reasoner_per_state():
 
 
 @pytest.mark.parametrize("limit,status,message", [
-    ("500", 2, "error: grounding the initial state can have 549 ground instances, more than the 500"),
-    ("1000", 2, "error: grounding the state after this joint move can have 1,447 ground instances"),
+    ("300", 2, "error: grounding the initial state passed 300 ground rules"),
+    ("400", 2, "error: grounding the state after this joint move passed 400 ground rules"),
     ("3000", 0, "well formed within the first"),
 ])
 def test_verify_bounds_each_state_of_a_game_over_the_limit(tmp_path, limit, status, message):

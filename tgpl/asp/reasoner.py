@@ -184,6 +184,25 @@ def grounding_mode(program: Program, mode: str, max_ground: int | None) -> tuple
     return mode, whole
 
 
+class _Counter:
+    """A ground program observer that stops the grounding (by raising) once it has seen `limit` rules: clingo's
+    grounding cannot be interrupted otherwise."""
+
+    class Over(Exception):
+        pass
+
+    def __init__(self, limit: int):
+        self.left = limit
+
+    def rule(self, choice: bool, head, body) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _Counter.Over()
+
+    def weight_rule(self, choice: bool, head, lower_bound, body) -> None:
+        self.rule(choice, head, body)
+
+
 _FLUENT, _LEGAL, _GOAL, _TERMINAL = range(4)
 _Move = tuple  # (rank among the role's legal moves, move symbol, what a query needs of it or None if not in input)
 
@@ -280,17 +299,30 @@ class _PerState:
         self._does: dict[tuple[clingo.Symbol, clingo.Symbol], clingo.Symbol] = {}
         self._meaning: dict[clingo.Symbol, tuple] = {}  # shown atom -> (kind, ...), as _GroundOnce's
         self._order: dict[clingo.Symbol, int] = {}  # every legal move seen -> its rank in clingo's order
+        self._counted = False  # queries are grounded with their rules counted, not bounded first (`_check`)
 
     def initial(self) -> GdlState:
-        self._check(frozenset(), ())
-        return self._read(self._queries.solve([START]))
+        limit = self._check(frozenset(), ())
+        return self._read(self._solve([START], limit, ()))
 
     def successor(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> GdlState:
         """The state after the joint move `moves`, (role symbol, move symbol) per role."""
-        self._check(key, moves)
+        limit = self._check(key, moves)
         facts = [self._true_fact(f) for f in key]
         facts += [self._does_fact(move) for move in moves]
-        return self._read(self._queries.solve(facts))
+        return self._read(self._solve(facts, limit, moves))
+
+    def _solve(self, facts: list, limit: int | None, moves: Sequence[tuple]) -> list[clingo.Symbol]:
+        """The query's answer; with `limit`, its grounding counted and stopped past that many ground rules."""
+        if limit is None:
+            return self._queries.solve(facts)
+        counter = _Counter(limit)
+        try:
+            return self._queries.solve(facts, counter)
+        except _Counter.Over:
+            which = "the initial state" if not moves else "the state after this joint move"
+            raise StateTooLarge(f"grounding {which} passed {limit:,} ground rules, the most a state may have "
+                                "(--max-ground): stopped") from None
 
     def fluents(self, key: frozenset[clingo.Symbol]) -> Iterable[clingo.Symbol]:
         return key
@@ -307,17 +339,21 @@ class _PerState:
             made = self._does[move] = clingo.Function("does", list(move))
         return made
 
-    def _check(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> None:
-        """Refuse, before grounding it, a query that can have more than max_ground ground instances."""
+    def _check(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> int | None:
+        """The limit the query's grounding is counted against, or None where its bound says it is within
+        max_ground. The bound is an over-approximation, far too large for rules whose relations are asked only
+        for what the state holds (chess's, 10^12 for 16,000 ground rules): such a query is grounded with its
+        ground rules counted, and stopped once they pass max_ground (`_Counter`)."""
         if self.max_ground is None:
-            return
+            return None
+        if self._counted:  # the bound was over the limit for a state that grounded within it: counting is cheaper
+            return self.max_ground
         term = self.game.names.term
         bound = self._queries.bound([term(f) for f in key], [(term(r), term(m)) for r, m in moves])
-        if bound is not None and bound > self.max_ground:
-            which = "the initial state" if not moves else "the state after this joint move"
-            raise StateTooLarge(
-                f"grounding {which} can have {bound:,} ground instances, more than the {self.max_ground:,} "
-                "a state may have (--max-ground): clingo's grounding cannot be interrupted, so it is not grounded")
+        if bound is not None and bound <= self.max_ground:
+            return None
+        self._counted = True
+        return self.max_ground
 
     def _read(self, symbols: list[clingo.Symbol]) -> GdlState:
         """The state a query's model describes. What each shown atom means is decoded once, when first
