@@ -9,7 +9,8 @@ the runtime (`bisimulate`). Prints, per seed, how many games were lowered,
 refused or rejected,
 their states, and the time; a game that differs is printed with its seed and
 source (with `--shrink`, after hypothesis made it smaller) and the exit status is 1.
-With `--relations`, each game is lowered with `--functions-as-relations`.
+With `--relations`, each game is lowered with `--functions-as-relations`; with `--compiled`, with
+`--moves compiled` (tgpl.lowering.compiled), where it is within that subset ("refused" otherwise).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from differential import lowers_to_the_same_game  # noqa: E402
 from gamegen import games  # noqa: E402
 
 
-def run(s: int, examples: int, shrink: bool, relations: bool = False) -> tuple[Counter, list[int], str | None]:
+def run(s: int, examples: int, shrink: bool, relations: bool = False,
+        moves: str = "auto") -> tuple[Counter, list[int], str | None]:
     tally: Counter = Counter()
     sizes: list[int] = []
     failed: list[str] = []
@@ -40,12 +42,12 @@ def run(s: int, examples: int, shrink: bool, relations: bool = False) -> tuple[C
     @given(games())
     def check(source: str) -> None:
         try:
-            outcome, states = lowers_to_the_same_game(source, relations=relations)
+            outcome, states = lowers_to_the_same_game(source, relations=relations, moves=moves)
         except AssertionError:
             failed.append(source)
             raise
         tally[outcome] += 1
-        if outcome in ("lowered", "compiled"):
+        if outcome in ("lowered", "compiled", "moves compiled"):
             sizes.append(states)
 
     try:
@@ -61,11 +63,13 @@ def main() -> None:
     args.add_argument("--examples", type=int, default=200)
     args.add_argument("--shrink", action="store_true", help="shrink a failing game before printing it")
     args.add_argument("--relations", action="store_true", help="lower with --functions-as-relations")
+    args.add_argument("--compiled", action="store_true", help="lower with --moves compiled")
     opts = args.parse_args()
     status = 0
     for s in opts.seeds:
         start = time.perf_counter()
-        tally, sizes, failure = run(s, opts.examples, opts.shrink, opts.relations)
+        tally, sizes, failure = run(s, opts.examples, opts.shrink, opts.relations,
+                                    "compiled" if opts.compiled else "auto")
         took = time.perf_counter() - start
         sizes.sort()
         median = sizes[len(sizes) // 2] if sizes else 0

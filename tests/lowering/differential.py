@@ -112,10 +112,11 @@ def bisimulate(lw: Lowered, max_states: int = 50_000, state_check: bool = True) 
     return Bisimulation(result.states)
 
 
-def lowers_to_the_same_game(source: str, path: str = "generated.tgpl", relations: bool = False) -> tuple[str, int]:
+def lowers_to_the_same_game(source: str, path: str = "generated.tgpl", relations: bool = False,
+                            moves: str = "auto") -> tuple[str, int]:
     """A generated game: "rejected" by the checker, "refused" by the lowering, or "lowered" and
-    `bisimulate`d ("compiled" when some of its functions were written as relations, `relations`);
-    and its states.
+    `bisimulate`d ("compiled" when some of its functions were written as relations, `relations`;
+    "moves compiled" when its segments were, `moves`, tgpl.lowering.compiled); and its states.
 
     Raises AssertionError when the lowered game is not the runtime's, or when the
     validator finds any other problem with the emitted GDL.
@@ -125,10 +126,13 @@ def lowers_to_the_same_game(source: str, path: str = "generated.tgpl", relations
         return "rejected", 0
     game = Game(program, compile_program(program))
     try:
-        lowered = lower(program, snapshot(game.initial_state(0)), relations, same_game)
+        lowered = lower(program, snapshot(game.initial_state(0)), relations, same_game, moves=moves)
     except NotLowerable:
         return "refused", 0
     errors = [d.message for d in validate(lowered.program) if d.is_error]
     assert errors == []
     outcome = "compiled" if lowered.stats.get("functions as relations") else "lowered"
+    if lowered.stats.get("moves compiled"):
+        outcome = "moves compiled"
+        lowered.grounding = None  # a small game: ground it whole if it fits, faster for every state
     return outcome, bisimulate(Lowered(game, lowered, GdlGame(lowered.program))).states

@@ -110,6 +110,8 @@ class SegmentCompiler(_FunctionCompiler):
         self.hf = HornFunction("seg", [])
         self.ended: list[SegClause] = []  # clauses whose game is over
         self.sites: dict[tuple, Site] = {}
+        self.statement_calls: set[int] = set()  # calls that are statements of their own (not in an expression)
+        self.nested = 0  # inlined calls under way inside an expression (`inline`)
         self.latest: dict[str, int] = {}  # attribute -> the view that last took writes of it
         self.view_ids = itertools.count(1)
         self.view_rules: list[Rule] = []
@@ -208,6 +210,7 @@ class SegmentCompiler(_FunctionCompiler):
                 elif isinstance(e, ast.Assign):
                     flow.going += self.assign_member(e, c)
                 elif isinstance(e, ast.Call):
+                    self.statement_calls.add(id(e))
                     flow.going += [c2 for c2, _ in self.expr(e, c)]
                 else:
                     raise Unsupported("a statement other than an assignment or a call")
@@ -458,7 +461,7 @@ class SegmentCompiler(_FunctionCompiler):
                         for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
             for c3, vals in todo:
                 if hf is None:
-                    out += self.inline(fi, this, vals, c3)
+                    out += self.inline(fi, this, vals, c3, id(e) not in self.statement_calls)
                 else:
                     out += self.pure_call(e, hf, vals, c3)
         return out
@@ -476,8 +479,11 @@ class SegmentCompiler(_FunctionCompiler):
         r = self.var()
         return [(c.plus(Atom(f"{name}|result@{ctx}", tuple(vals) + (r,))), r)]
 
-    def inline(self, fi, this, vals: list, c: SegClause) -> list[tuple[Clause, Value]]:
-        """A function that changes the game, run where it is called: its body with the arguments, in a frame."""
+    def inline(self, fi, this, vals: list, c: SegClause, nested: bool) -> list[tuple[Clause, Value]]:
+        """A function that changes the game, run where it is called: its body with the arguments, in a frame.
+
+        `nested`: called inside an expression, whose operands evaluated so far are terms of the clause that no
+        name holds; its joins would lose them, so the function's ways are not joined (`cut`)."""
         d = fi.defn
         if d.effect is None:
             return [(c, NULL)]
@@ -489,10 +495,12 @@ class SegmentCompiler(_FunctionCompiler):
         callee.env = {"#this": this}
         callee.env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
+        self.nested += nested
         try:
             flow = self.block(d.effect.body.body, [callee], set())
         finally:
             self.g.inlining.discard(key)
+            self.nested -= nested
         if flow.breaks or flow.continues:
             raise Unsupported("break or continue outside a loop")
         out = []
@@ -562,9 +570,20 @@ class SegmentCompiler(_FunctionCompiler):
     def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
         """Clauses of the same shape (the same cells written, the same control, the same kinds of locals) as
         one relation of the terms they hold; clauses of other shapes go on apart."""
-        if always:
-            if any(c.store or c.frames for c in clauses):
+        if self.nested:
+            if always:
+                raise Unsupported("a loop in a function that changes the game, called inside an expression")
+            return clauses
+        if always:  # a loop's head: horn's relation over the names in scope, which its passes come back to
+            if any(c.store or c.frames or c.pending for c in clauses):
                 raise Unsupported("a loop in code that changes the game")
+            if len({c.control[1:] for c in clauses}) > 1:
+                raise Unsupported("a loop entered in several phases")
+            for c in clauses:
+                c.env["#player"] = c.control[0]  # the mover, carried through the passes like a name in scope
+            control = clauses[0].control[1:]
+            return [SegClause(c.body, c.env, (), (c.env["#player"],) + control)
+                    for c in super().cut(clauses, what, live, always)]
         for c in clauses:
             for n in [n for n in c.env if n not in live and not n.startswith("#")]:
                 del c.env[n]
@@ -805,6 +824,7 @@ class CompiledGame:
             c = self.start(m, turn, phase)
             p, this = c.control[0], c.env["#this"]
             inputs = []
+            names = {i.name for i in a.inputs}
             legal = [c]
             for inp in a.inputs:
                 modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
@@ -816,14 +836,15 @@ class CompiledGame:
                 for c2 in legal:
                     c2.env[inp.name] = x
                 for flt in inp.filters:
-                    legal = self.holds(flt.body, legal, {flt.name or inp.name: x})
+                    legal = self.holds(flt.body, legal, {flt.name or inp.name: x}, names)
             for req in a.requires:
-                legal = self.holds(req.body, legal, {})
+                legal = self.holds(req.body, legal, {}, names)
             triggers = [t for t in a.triggers if t.event in {x.name for x in
                                                              self.program.builtins.player_choice.ancestors()}]
-            legal = self.holds(triggers[0].body, legal, {})
-            head = Atom(f"legal|{m.key}", (p, this, *inputs))
-            self.legal += [Rule(head, tuple(c2.body)) for c2 in legal]
+            legal = self.holds(triggers[0].body, legal, {}, names)
+            for c2 in legal:  # the mover, the object and the inputs as the clause holds them after its joins
+                head = Atom(f"legal|{m.key}", (c2.control[0], c2.env["#this"], *(c2.env[i.name] for i in a.inputs)))
+                self.legal.append(Rule(head, tuple(c2.body)))
             # the effect
             env = {"#this": this}
             env.update({i.name: x for i, x in zip(a.inputs, inputs)})
@@ -849,13 +870,14 @@ class CompiledGame:
             rows = [(self.const(o),) for o in self.u.objects if o.is_a(info) and not o.fields.get("discarded", False)]
         return self.hc.static_table(rows)
 
-    def holds(self, body: ast.Block, clauses: list[SegClause], scope: dict) -> list[SegClause]:
-        """The clauses in which a read-only block (a filter, a require, a trigger) returns true."""
+    def holds(self, body: ast.Block, clauses: list[SegClause], scope: dict, keep: set[str]) -> list[SegClause]:
+        """The clauses in which a read-only block (a filter, a require, a trigger) returns true; the names in
+        `keep` (the inputs) stay in scope through its joins."""
         for c in clauses:
             c.env.update(scope)
         latest, self.sc.latest = self.sc.latest, {}  # the state before the move, whatever effects came before
         try:
-            flow = self.sc.block(body.body, [c.copy() for c in clauses], set())
+            flow = self.sc.block(body.body, [c.copy() for c in clauses], set(keep))
         finally:
             self.sc.latest = latest
         out = []
@@ -946,11 +968,12 @@ class CompiledGame:
             return Atom("#field:" + x.relation[6:], x.args)
         return x
 
-    def relax(self, rules: list[Rule]) -> dict:
+    def relax(self, rules: list[Rule], functions: list[Rule]) -> dict:
         """One relaxation of every rule (tgpl.lowering.horn): every fluent read any value of its domain, the moves
         any the relaxed filters allow, a counter every value the ways that do not end the game write. Gives the
         tables (arithmetic, comparisons, static functions), the moves that can ever be legal, the counters'
-        ranges, the results and the controls the segments can reach."""
+        ranges, the results and the controls the segments can reach. `functions`: the compiled functions' rules
+        (the others are the segments')."""
         hc = self.hc
         facts: dict[str, list[tuple]] = {}
         for (obj, attr), fl in self.fluents.items():
@@ -962,12 +985,14 @@ class CompiledGame:
         facts["#control"] = [(Const(f"#p:{i}"), Const(t), Const(ph)) for i in range(self.u.players)
                              for t, ph in self.phases]
         relaxed = []
-        for r in rules:
+        inside: set[Rule] = set()  # the compiled functions' rules, relaxed
+        for r in rules + functions:
             if r.head.relation.split("|")[0] in VIEWS:
                 continue  # relaxed, a view holds what the state can: every value of the attribute's domain
             body = tuple(_relaxed(self.internal(x)) for x in r.body
                          if not (isinstance(x, Not) and x.literal.relation.split("|")[0] in VIEWS))
             relaxed.append(Rule(_relaxed(self.internal(r.head)), body))
+        inside = set(relaxed[len([r for r in rules if r.head.relation.split("|")[0] not in VIEWS]):])
         relaxed = list(dict.fromkeys(relaxed))
         for m in self.moves.values():
             n = len(m.action.inputs) + 2
@@ -981,25 +1006,35 @@ class CompiledGame:
         # two relaxations: the counters' values apart from everything else. Carried together through the
         # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
         numeric = _numeric_literals(relaxed, self.numeric_attrs)
+        results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
         found: dict[str, list[tuple]] = {}
         for part in ("numbers", "rest"):
             if part == "numbers" and not self.numeric_attrs:
                 continue
+            if part == "rest":  # the counters read every value the first relaxation found them to take
+                for (obj, attr), fl in self.fluents.items():
+                    if fl.numeric:
+                        values = {r for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
+                                  if r[0] == self.const(fl.obj)} | {(self.const(fl.obj), self.const(fl.initial))}
+                        facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
+                        facts[read_rel(attr)] += sorted(values, key=str)
             kinds = ("num", "over") if part == "numbers" else ("legal", "result", "control")
             rules = []
             for r in relaxed:
                 kind = r.head.relation.split("|")[0]
                 if kind in ("num", "over", "result", "control") and kind not in kinds:
                     continue
-                if part == "numbers" and "|" in r.head.relation and kind not in SEGMENT_RELATIONS:
-                    continue  # the compiled functions: their results are taken as anything (below)
+                if part == "numbers" and (r in inside or "|call@" in r.head.relation):
+                    continue  # the compiled functions and their demand: their results are taken as anything
                 rules.append(r)
 
-            def dropped(x, part=part):
+            def dropped(x, r, part=part):
                 if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
-                    return (id(x) in numeric) != (part == "numbers")
-                return part == "numbers" and isinstance(x, Atom) and "|" in x.relation and \
-                    x.relation.split("|")[0] not in SEGMENT_RELATIONS
+                    if part == "numbers":
+                        return id(x) not in numeric
+                    # a compiled function's comparisons of a counter are worked out here, with its whole range
+                    return id(x) in numeric and r not in inside
+                return part == "numbers" and isinstance(x, Atom) and x.relation in results
             rules = _without(rules, dropped)
             defined = {r.head.relation for r in rules}
             rules = [r for r in rules if all(x.relation in defined for x in r.body
@@ -1043,51 +1078,54 @@ class CompiledGame:
             o, v = Var("O"), Var("V")
             probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
         final = sc.collapse(self.final, numeric=True)
-        rules = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + self.instances()
-        found = self.relax(rules + probes)
+        functions = self.instances()
+        rules = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + functions
+        found = self.relax(self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + probes, functions)
         return Emission(self, rules, final, found).lowered()
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")
 
 
-SEGMENT_RELATIONS = ("seg", "does", "legal", "num", "over", "result", "control")
-
-
 def _without(rules: list[Rule], dropped) -> list[Rule]:
-    """The rules without the literals `dropped` says, and without what only those literals bound: a test of such a
-    value, and the positions of relations that hold one, where they are read (an over-approximation: dropping
-    literals only adds rows)."""
+    """The rules without the literals `dropped` says, and without what only those literals bound: a test, a
+    lookup or an operation on such a value, in this rule and, through the positions of relations that hold
+    one, where they are read (an over-approximation: dropping literals only adds rows)."""
     orphan: set[tuple[str, int]] = set()
-    cut: dict[int, set] = {}
+    gone_of: dict[int, set] = {}
+    kept_of: dict[int, list] = {}
     while True:
         grew = False
         for r in rules:
-            bound: set = set()
-            loose: set = set()
-            for x in r.body:
-                if isinstance(x, Atom) and dropped(x):
-                    loose |= horn._variables(x)
-                elif isinstance(x, Atom):
-                    for k, a in enumerate(x.args):
-                        if isinstance(a, Var):
-                            (loose if (x.relation, k) in orphan else bound).add(a)
-            gone = loose - bound
-            cut[id(r)] = gone
+            kept = [x for x in r.body if not (isinstance(x, Atom) and dropped(x, r))]
+            loose = {v for x in r.body if isinstance(x, Atom) and dropped(x, r) for v in horn._variables(x)}
+            while True:
+                bound: set = set()
+                for x in kept:
+                    if isinstance(x, Atom):
+                        for k, a in enumerate(x.args):
+                            if isinstance(a, Var):
+                                if "|" in x.relation and (x.relation, k) in orphan:
+                                    loose.add(a)
+                                else:
+                                    bound.add(a)
+                gone = loose - bound
+                # anything else that reads a value gone goes too (its own relations keep the atom, the
+                # position is forgotten where it is held)
+                left = [x for x in kept if not (horn._variables(x) & gone) or isinstance(x, Atom) and "|" in x.relation]
+                if len(left) == len(kept):
+                    break
+                loose |= {v for x in kept if x not in left for v in horn._variables(x)}
+                kept = left
+            gone_of[id(r)], kept_of[id(r)] = gone, kept
+            unbound = {a for a in r.head.args if isinstance(a, Var)} - bound
             for k, a in enumerate(r.head.args):
-                if a in gone and "|" in r.head.relation and (r.head.relation, k) not in orphan:
+                if (a in gone or a in unbound) and "|" in r.head.relation and (r.head.relation, k) not in orphan:
                     orphan.add((r.head.relation, k))
                     grew = True
         if not grew:
             break
-    out = []
-    for r in rules:
-        gone = cut[id(r)]
-        body = tuple(x for x in r.body if not (isinstance(x, Atom) and dropped(x))
-                     and not (not isinstance(x, Atom) and horn._variables(x) & gone)
-                     and not (isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES and horn._variables(x) & gone))
-        out.append(Rule(r.head, body))
-    return out
+    return [Rule(r.head, tuple(kept_of[id(r)])) for r in rules]
 
 
 def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
