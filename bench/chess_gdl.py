@@ -26,24 +26,11 @@ import chess  # noqa: E402
 
 sys.path.insert(0, str(HERE.parent))  # this checkout's tgpl, not whichever one is installed
 sys.path.insert(0, str(HERE.parent / "tests" / "examples"))
-from chess_fen import START, game_for  # noqa: E402
+from chess_fen import KIWIPETE, START, chess_perft, game_for  # noqa: E402
 
 from tgpl.asp.reasoner import GdlGame  # noqa: E402
 from tgpl.lowering.lower import lower  # noqa: E402
 from tgpl.runtime.snapshot import snapshot  # noqa: E402
-
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-
-
-def reference(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    n = 0
-    for move in board.legal_moves:
-        board.push(move)
-        n += reference(board, depth - 1)
-        board.pop()
-    return n
 
 
 def perft(state, depth: int) -> int:
@@ -75,7 +62,7 @@ def main() -> None:
         ours = perft(state, depth)
         t_ours = time.perf_counter() - start
         start = time.perf_counter()
-        theirs = reference(chess.Board(fen), depth)
+        theirs = chess_perft(chess.Board(fen), depth)
         t_theirs = time.perf_counter() - start
         assert ours == theirs, (name, ours, theirs)
         print(f"{name:<10} {t_lower:>8.1f} {rules:>6} {depth:>5} {ours:>8} {t_ours:>8.1f} {t_theirs:>15.3f} "

@@ -21,6 +21,7 @@ from tgpl.runtime import Move, State, load_game
 ROOT = Path(__file__).resolve().parents[2]
 CHESS = ROOT / "examples" / "chess"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PROMOTION = {"Queen": "q", "Rook": "r", "Bishop": "b", "Knight": "n"}
 SQUARES = {"__"} | {side + piece for side in "wb" for piece in "KQRBNP"}
 LETTER = {"King": "k", "Queen": "q", "Rook": "r", "Bishop": "b", "Knight": "n", "Pawn": "p"}
@@ -75,6 +76,18 @@ def game_for(fen: str = START):
     shutil.copy(CHESS / "rules.tgpl", folder / "rules.tgpl")
     (folder / "chess.tgpl").write_text(source_for(fen), encoding="utf-8")
     return load_game(folder / "chess.tgpl")
+
+
+def chess_perft(board, depth: int) -> int:
+    """Leaves of python-chess's legal-move tree from `board` (a chess.Board, pushed and popped)."""
+    if depth == 1:
+        return board.legal_moves.count()
+    n = 0
+    for move in board.legal_moves:
+        board.push(move)
+        n += chess_perft(board, depth - 1)
+        board.pop()
+    return n
 
 
 def state_for(fen: str = START) -> State:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from chess_fen import START, game_for, perft, placement, state_for, to_uci, uci_moves
+from chess_fen import KIWIPETE, START, game_for, perft, placement, state_for, to_uci, uci_moves
 from example_harness import cli
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.rng import Pcg32
 
 chess = pytest.importorskip("chess")
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 POSITION4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"  # promotions, pins
 POSITION5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"

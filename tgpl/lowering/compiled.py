@@ -819,8 +819,6 @@ class CompiledGame:
         clauses: list[SegClause] = []
         for m in self.move_families():
             a = m.action
-            if a.effect is None and not a.inputs:
-                pass
             c = self.start(m, turn, phase)
             p, this = c.control[0], c.env["#this"]
             inputs = []
@@ -989,8 +987,9 @@ class CompiledGame:
         for r in rules + functions:
             if r.head.relation.split("|")[0] in VIEWS:
                 continue  # relaxed, a view holds what the state can: every value of the attribute's domain
-            body = tuple(_relaxed(self.internal(x)) for x in r.body
-                         if not (isinstance(x, Not) and x.literal.relation.split("|")[0] in VIEWS))
+            # without negation, as GDL's base/input check relaxes a game (tgpl.asp.declared): the moves and
+            # values found here must include every one it can find
+            body = tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not))
             relaxed.append(Rule(_relaxed(self.internal(r.head)), body))
         inside = set(relaxed[len([r for r in rules if r.head.relation.split("|")[0] not in VIEWS]):])
         relaxed = list(dict.fromkeys(relaxed))
@@ -1043,9 +1042,6 @@ class CompiledGame:
             wanted = {("overflow", 1)} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
-            import os
-            if os.environ.get("TGPL_DUMP_RELAXED"):
-                open(os.environ["TGPL_DUMP_RELAXED"] + part, "w").write(program)
             model = horn._model(program, wanted)
             if model.get(("overflow", 1)):
                 raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: a counter the game's "
