@@ -637,7 +637,8 @@ def _terms(c: SegClause) -> list[Term]:
         out += [v for _, v in sorted(f.items()) if not isinstance(v, STATIC)]
     for _, o, v in c.store:
         out += [o, v]
-    out.append(c.control[0] if c.control else NULL)
+    if "#player" not in c.env:  # in a loop the mover is a name in scope already (`SegmentCompiler.cut`)
+        out.append(c.control[0] if c.control else NULL)
     return out
 
 
@@ -649,7 +650,7 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
     for a, _, _ in c.store:
         o = next(it)
         store.append((a, o, next(it)))
-    player = next(it)
+    player = env["#player"] if "#player" in env else next(it)
     control = (player,) + tuple(c.control[1:]) if c.control else ()
     return SegClause(body, env, tuple(store), control, c.pending, c.over, frames)
 
