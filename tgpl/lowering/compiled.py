@@ -48,6 +48,9 @@ from tgpl.lowering.segments import value_text
 from tgpl.lowering.symbolic import UObj, scalar_constant
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
+# rules the segments may make (their joins, views and calls; chess: about 200). Past it the ways through them
+# multiply faster than joins meet them (branches inside an expression's inlined calls): the moves are spelled out
+SEGMENT_RULES = 3_000
 NULL = Const("null")
 YES = Const("yes")
 
@@ -1075,6 +1078,10 @@ class CompiledGame:
             o, v = Var("O"), Var("V")
             probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
         final = sc.collapse(self.final, numeric=True)
+        made = len(sc.hf.rules) + len(sc.view_rules) + len(self.legal)
+        if made > SEGMENT_RULES:
+            raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
+                              "multiply where they do not meet")
         functions = self.instances()
         rules = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + functions
         found = self.relax(self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + probes, functions)
