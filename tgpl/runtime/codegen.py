@@ -622,6 +622,10 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
+# Functions that read only are also spelled optimistically (`BlockGenerator.optimistic_fast`);
+# False: never (tests check both agree).
+OPTIMISTIC = True
+
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
 # nested deeper run as the compiler's closures.
@@ -682,7 +686,8 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None,
+                 optimistic: bool = False):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -707,6 +712,9 @@ class BlockGenerator:
         # temporary holding a scalar field already read, where every later read runs after it.
         self.cse: dict[tuple[str, str], str] | None = None
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
+        # For a function that reads only (`tgpl.runtime.readonly`): each scalar field read as
+        # generated, with its optimistic spelling (`generate`), innermost first; else None.
+        self.optimistic: list[tuple[str, str]] | None = [] if optimistic else None
 
     # ------------------------------------------------------------- plumbing
     def preamble(self) -> str:
@@ -754,7 +762,27 @@ class BlockGenerator:
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
                 block_fn.fast = self._compile(fast, block.span, "_fast")
+                if self.optimistic and OPTIMISTIC:
+                    block_fn.fast = self.optimistic_fast(body, init, preamble, args, block.span) or block_fn.fast
         return block_fn
+
+    def optimistic_fast(self, body: str, init: str, preamble: str, args: str, span):
+        """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
+        read as one lookup, `D[x]['F']`, with no test: a null, a fixed object or a missing field
+        raises `KeyError` there, and the call starts again with the general spelling (`_fast`),
+        the loop steps counted so far given back. Nothing else of the first run can be seen:
+        the function changes nothing but its locals. None when Python refuses the nesting."""
+        for safe, fast in reversed(self.optimistic):  # the outer read first: it holds the inner one
+            body = body.replace(safe, fast)
+        inner = "".join("    " + line + "\n" for line in body.splitlines())
+        src = (f"def _fast_opt(m, this{args}):\n" + init + preamble + "    _st0 = m.steps\n    try:\n"
+               + _spelled(inner, "this", "None", "", "l\\1")
+               + "    except KeyError:\n        m.steps = _st0\n"
+               + f"        return _fast(m, this{args})\n")
+        try:
+            return self._compile(src, span, "_fast_opt")
+        except SyntaxError:  # too many statically nested blocks with the `try`
+            return None
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are): a plain function of (machine, this, locals,
@@ -1323,7 +1351,10 @@ class BlockGenerator:
             if peek is not None:
                 return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
             if name != "player" and plain:
-                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                if self.optimistic is not None:  # the optimistic spelling's (`generate`)
+                    self.optimistic.append((safe, f"D[{obj}][{name!r}]"))
+                return safe
             if name != "player":
                 return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
                         f" else m.get_member({a}, {name!r}, {span}))")

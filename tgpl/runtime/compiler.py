@@ -30,6 +30,7 @@ from tgpl.runtime.classes import (
 from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.purity import analyse
+from tgpl.runtime.readonly import read_only
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -137,6 +138,7 @@ class Compiler:
         # Whether a class declares a field named `player` (else an object's `player` is its owner)
         self.player_fields = any("player" in info.attributes for info in program.classes)
         self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
+        self.read_only: set[int] = set()  # ids of the FunctionDefs that read only (`_memoize`)
         self.listing_sites = 0  # call sites remembered while frozen (`codegen._listing_site`), numbered
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
@@ -199,6 +201,7 @@ class Compiler:
         setup is over (`World.memo`), and number their tables; fixed expressions of blocks
         (`BlockGenerator.fixed`) number theirs after them."""
         self.purity = analyse(self.program, self._input_type, self._return_type)
+        self.read_only = read_only(self.purity)  # functions run optimistically (`tgpl.runtime.readonly`)
         for fn in self.program.functions:
             self._number_memo(fn, self.functions[id(fn)])
         for info in self.program.classes:
@@ -252,7 +255,8 @@ class Compiler:
         rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
         effect = fi.defn.effect
         params = tuple(i.slot for i in rf.inputs)
-        rf.effect = self.block(effect.body, layout, direct=True, params=params) if effect is not None else None
+        optimistic = id(fi.defn) in self.read_only
+        rf.effect = self.block(effect.body, layout, direct=True, params=params, optimistic=optimistic) if effect is not None else None
         rf.size = layout.size
 
     def _compile_class(self, info: ClassInfo) -> None:
@@ -393,11 +397,12 @@ class Compiler:
         return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
 
     # ========================================================== statements
-    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None) -> Code:
+    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None,
+              optimistic: bool = False) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
         if GENERATE:
-            return BlockGenerator(self, layout, direct, params).generate(block)
+            return BlockGenerator(self, layout, direct, params, optimistic).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()
