@@ -75,13 +75,6 @@ def _bad_condition(m, value, span):
     m.error(span, f"the condition is {show(value)}, not a bool")
 
 
-class _Miss(Exception):
-    """An inlined function's body met what only the call can handle (`BlockGenerator.inlined`)."""
-
-
-def _miss():
-    raise _Miss
-
 
 def _as_player(value, players):
     return None if value is None else to_player(value, players)
@@ -678,7 +671,7 @@ _HELPERS = {
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_to_player": to_player, "_Miss": _Miss, "_miss": _miss, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
@@ -1593,8 +1586,9 @@ class BlockGenerator:
         """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
         only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
         move. The arguments are evaluated first, in order, as the call evaluates them; the body
-        reads each field from the world's table and gives up (`_Miss`) on anything else (a null, a
-        fixed object, a missing field), when the call is made as usual, from the start: the body
+        reads each field from the world's table (`D[x]['F']`) and gives up on anything else (a
+        null, a fixed object, a missing field: a `KeyError`, which nothing else in the body can
+        raise), when the call is made as usual, from the start: the body
         changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
         emitted) for any other statement."""
         if not isinstance(e, ast.Call) or not isinstance(e.callee, ast.Name):
@@ -1628,7 +1622,7 @@ class BlockGenerator:
         self.bound.add("D")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{target} = {body}")
-        self.emit(depth, "except _Miss:")
+        self.emit(depth, "except KeyError:")
         self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
         return True
 
@@ -1637,7 +1631,7 @@ class BlockGenerator:
         `return X;` or `if (C) { return X; } return Y;` and its expressions are made only of its
         object inputs, null, their fields declared as objects or scalars (not `player`), `==` and
         `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
-        which gives up (`_miss`). None for any other body."""
+        which gives up (a `KeyError`). None for any other body."""
         body = fi.defn.effect.body.body if fi.defn.effect is not None else []
         read: dict[tuple[str, str], str] = {}
         if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
@@ -1672,7 +1666,7 @@ class BlockGenerator:
             if known is not None:
                 return known
             v = read[(e.obj.name, e.name)] = self.name("_t")
-            return f"({v} if ({v} := D.get({temps[e.obj.name]}, _NO_FIELDS).get({e.name!r}, _M)) is not _M else _miss())"
+            return f"({v} := D[{temps[e.obj.name]}][{e.name!r}])"  # a miss raises KeyError (`inlined`)
         if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
             inner = self.inline_expr(e.operand, temps, read)
             return None if inner is None else f"(not {inner})"
