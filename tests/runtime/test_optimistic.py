@@ -203,3 +203,149 @@ def test_a_run_given_up_gives_its_loop_steps_back(both, limit):
         outcomes.append(_outcome(g, ["Seat#0.Event()"], name))
     assert outcomes[0] == outcomes[1]
     assert any(o[0] == "ok" for o in outcomes) or limit < 100
+
+
+# Direct calls (tgpl.runtime.direct): a call of a function that reads only runs the callee's own
+# Python function, which adds its entry to the stack of an error passing through it.
+CALLS = """
+game "t";
+players 1;
+class Shape
+{
+    number Size = 1;
+    function Area { function input number k; returns number; effect { return Size * k; } }
+    function Twice { function input number k; returns number; effect { return Area(k: k) + Area(k: k); } }
+}
+class Big : Shape
+{
+    override function Area { function input number k; returns number; effect { return Size * k * 10; } }
+}
+global class Util
+{
+    List<number> Xs = {1, 2, 3};
+    number Zero = 0;  // written by a move: the functions reading it are not pure (not memoized)
+    Shape Small = null;
+    Shape Large = null;
+    function At { function input number i; returns number; effect { return Xs[i] + Zero; } }
+    function Deep
+    {
+        function input number n;
+        returns number;
+        effect { if (n <= 0) { return At(i: n + 5); } return Deep(n: n - 1) + 1 + Zero; }
+    }
+    // pure and memoized (it loops): called by a site that pushes its entry, from direct calls
+    function Memo
+    {
+        function input number i;
+        returns number;
+        effect { number s = 0; for (number k = 0; k < 2; k += 1) { s += Xs[i]; } return s; }
+    }
+    function Mixed
+    {
+        function input number n;
+        returns number;
+        effect { if (n <= 0) { return Memo(i: n + 7); } return Mixed(n: n - 1) + 1 + Zero; }
+    }
+    function Forever { function input number n; returns number; effect { return Forever(n: n + 1) + Zero; } }
+    function Of { function input Shape s; returns number; effect { return s.Twice(k: 2) + Zero; } }
+    function Huge
+    {
+        function input number n;
+        returns number;
+        effect
+        {
+            number x = n + Zero;
+            for (number i = 0; i < 40; i += 1) { x = x * 9007199254740992; }
+            return Xs[x];
+        }
+    }
+}
+function Free { function input number n; returns number; effect { return Util.Deep(n: n); } }
+class Seat
+{
+    action Fine
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            log("" + Util.Mixed(n: -5) + " " + Util.At(i: 1) + " " + Util.Of(s: Util.Small) + " " + Util.Of(s: Util.Large)
+                + " " + Util.Deep(n: -3) + " " + Free(n: -4));
+            turn.pass();
+        }
+    }
+    action DeepError { trigger PlayerChoiceEvent { return true; } effect { log("" + Free(n: 3)); turn.pass(); } }
+    action MixedError { trigger PlayerChoiceEvent { return true; } effect { log("" + Util.Mixed(n: 2)); turn.pass(); } }
+    action Reset { trigger PlayerChoiceEvent { return true; } effect { Util.Zero = 0; turn.pass(); } }
+    action NullTarget { trigger PlayerChoiceEvent { return true; } effect { log("" + Util.Of(s: null)); turn.pass(); } }
+    action TooLarge { trigger PlayerChoiceEvent { return true; } effect { log("" + Util.Huge(n: 1)); turn.pass(); } }
+    action Endless { trigger PlayerChoiceEvent { return true; } effect { log("" + Util.Forever(n: 0)); turn.pass(); } }
+}
+turn T { phase P { } default { return 0; } }
+setup
+{
+    Util.Small = new Shape();
+    Util.Large = new Big();
+    Util.Large.Size = 3;
+    Seat s = new Seat(); s.assign(0);
+    turn.use("T");
+    turn.pass(0, "P");
+}
+"""
+
+
+@pytest.fixture
+def calls(game, monkeypatch):
+    """The CALLS game compiled with direct calls and without."""
+    fast = game(CALLS, name="fast.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", False)
+    slow = game(CALLS, name="slow.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", True)
+    return fast, slow
+
+
+def _direct_functions(game) -> set[str]:
+    c = game.compiled
+    fs = list(c.functions.values()) + [rf for rc in c.classes_by_id() for rf in rc.functions.values()]
+    return {rf.what for rf in fs if rf.effect is not None and getattr(rf.effect, "direct_call", None) is not None}
+
+
+def test_functions_that_read_only_have_a_direct_spelling(calls):
+    fast, slow = calls
+    assert _direct_functions(fast) == {
+        "function Shape.Area", "function Shape.Twice", "function Big.Area", "function Util.At", "function Util.Deep",
+        "function Util.Forever", "function Util.Of", "function Util.Huge", "function Free", "function Util.Mixed",
+        "function Util.Memo"}  # spelled so, but called through its memo
+    util = fast.compiled.classes["Util"]
+    assert util.functions["Memo"].memo is not None
+    assert all(util.functions[n].memo is None for n in ("At", "Deep", "Mixed", "Forever", "Of", "Huge"))
+    assert _direct_functions(slow) == set()
+
+
+@pytest.mark.parametrize("move", ["Seat#0.Fine()", "Seat#0.DeepError()", "Seat#0.MixedError()", "Seat#0.NullTarget()",
+                                  "Seat#0.TooLarge()"])
+def test_direct_calls_give_the_same_values_and_errors(calls, move):
+    fast, slow = calls
+    for _ in range(2):  # the second time through sites bound by the first
+        a, b = _outcome(fast, [move], "fast.tgpl"), _outcome(slow, [move], "slow.tgpl")
+        assert a == b
+    if move == "Seat#0.Fine()":
+        assert a[0] == "ok" and a[1] == ("6 2 4 120 3 2",)
+    else:
+        assert a[0] == "error"
+    if move == "Seat#0.DeepError()":  # the index error, under every call of the chain
+        assert a[1].count("in function Util.Deep") == 4 and "in function Free" in a[1] and "in function Util.At" in a[1]
+    if move == "Seat#0.MixedError()":  # a memoized function's site pushes its entry: in its place
+        assert a[1].count("in function Util.Mixed") == 3 and a[1].index("Util.Memo") < a[1].index("Util.Mixed")
+
+
+def test_a_direct_recursion_too_deep_is_reported_as_a_call_sites(calls):
+    fast, slow = calls
+    for g, name in ((fast, "fast.tgpl"), (slow, "slow.tgpl")):
+        with pytest.raises(TGPLRuntimeError, match="calls nested too deeply") as info:
+            g.initial_state(0).apply("Seat#0.Endless()")
+        lines = info.value.render().replace(name, "game.tgpl").splitlines()
+        # how deep the host's stack lets TGPL calls go depends on how they are spelled
+        assert lines[0].endswith("runtime error: calls nested too deeply (in function Util.Forever): is the recursion endless?")
+        assert "more calls" in lines[11] and len(lines) == 22
+        assert lines[-1].startswith("  in action Seat.Endless")
+        assert all(line.startswith("  in function Util.Forever at") for line in lines[1:11] + lines[12:-1])

@@ -23,6 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
+from tgpl.runtime import direct as direct_calls
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned
 from tgpl.runtime.purity import scalar
@@ -680,7 +681,7 @@ class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
     def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None,
-                 optimistic: bool = False):
+                 optimistic: str | None = None):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -705,9 +706,11 @@ class BlockGenerator:
         # temporary holding a scalar field already read, where every later read runs after it.
         self.cse: dict[tuple[str, str], str] | None = None
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
-        # For a function that reads only (`tgpl.runtime.readonly`): each scalar field read as
-        # generated, with its optimistic spelling (`generate`), innermost first; else None.
-        self.optimistic: list[tuple[str, str]] | None = [] if optimistic else None
+        # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
+        # each scalar field read as generated, with its optimistic spelling (`generate`),
+        # innermost first; else None.
+        self.optimistic: list[tuple[str, str]] | None = [] if optimistic is not None else None
+        self.what = optimistic
 
     # ------------------------------------------------------------- plumbing
     def preamble(self) -> str:
@@ -755,18 +758,27 @@ class BlockGenerator:
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
                 block_fn.fast = self._compile(fast, block.span, "_fast")
-                if self.optimistic and OPTIMISTIC:
-                    block_fn.fast = self.optimistic_fast(body, init, preamble, args, block.span) or block_fn.fast
+                if self.optimistic is not None and OPTIMISTIC:
+                    optimistic = bool(self.optimistic)
+                    for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
+                        body = body.replace(safe, quick)
+                    if optimistic:
+                        block_fn.fast = self.optimistic_fast(body, init, preamble, args, block.span) or block_fn.fast
+                    src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init, preamble, args, self.what, optimistic)
+                    self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
+                    try:
+                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
+                    except SyntaxError:  # too many statically nested blocks with the `try`
+                        pass
         return block_fn
 
     def optimistic_fast(self, body: str, init: str, preamble: str, args: str, span):
         """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
-        read as one lookup, `D[x]['F']`, with no test: a null, a fixed object or a missing field
-        raises `KeyError` there, and the call starts again with the general spelling (`_fast`),
-        the loop steps counted so far given back. Nothing else of the first run can be seen:
-        the function changes nothing but its locals. None when Python refuses the nesting."""
-        for safe, fast in reversed(self.optimistic):  # the outer read first: it holds the inner one
-            body = body.replace(safe, fast)
+        read as one lookup, `D[x]['F']` (`body` has them), with no test: a null, a fixed object
+        or a missing field raises `KeyError` there, and the call starts again with the general
+        spelling (`_fast`), the loop steps counted so far given back. Nothing else of the first
+        run can be seen: the function changes nothing but its locals. None when Python refuses
+        the nesting."""
         inner = "".join("    " + line + "\n" for line in body.splitlines())
         src = (f"def _fast_opt(m, this{args}):\n" + init + preamble + "    _st0 = m.steps\n    try:\n"
                + _spelled(inner, "this", "None", "", "l\\1")
@@ -1569,6 +1581,13 @@ class BlockGenerator:
             def install(fn, holder=holder):  # noqa: F811
                 holder[0] = fn
 
+        if not listing and OPTIMISTIC and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
+            if fi.owner is None:
+                ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
+                return f"{site}(m, None, {span}, {values})"
+            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+            ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, self.exact_target(callee, fi))
+            return f"{site}(m, {obj}, {span}, {values})"
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
             if listing:
@@ -1581,6 +1600,23 @@ class BlockGenerator:
             holder[0] = ns[site]
             ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
+
+    def exact_target(self, callee: ast.Expr, fi: FunctionInfo):
+        """The class a method call's target surely is an object of, subclasses included, when
+        it is `this` (named or not) or a global object; else None (it may be null, or anything)."""
+        if isinstance(callee, ast.Name):  # a method of `this`: the code is of fi's class or a subclass
+            return self.c.by_info.get(id(fi.owner))
+        if not isinstance(callee, ast.Member):
+            return None
+        obj, t = callee.obj, self.c.type_of(callee.obj)
+        if not isinstance(t, ClassType):
+            return None
+        if isinstance(obj, ast.This):
+            return self.c.by_info.get(id(t.info))
+        if (isinstance(obj, ast.Name) and self.layout.lookup(obj.name) is None and id(obj) not in self.c.implicit_this
+                and obj.name != "event" and t.info.visibility == "global"):
+            return self.c.by_info.get(id(t.info))  # `expr_Name`'s global object: one of exactly that class
+        return None
 
     def inlined(self, e: ast.Expr, target: str, depth: int) -> bool:
         """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body

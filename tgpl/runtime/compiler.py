@@ -214,6 +214,19 @@ class Compiler:
             rf.memo = self.memos
             self.memos += 1
 
+    def direct_callee(self, fi: FunctionInfo, shape: tuple) -> bool:
+        """Whether a call of `fi` giving the inputs `shape` (names, in order) runs directly
+        (`tgpl.runtime.direct`): every function that may run (of the name, for a method: an
+        override may) reads only, is not memoized, returns no player and takes exactly these
+        inputs in this order."""
+        for f in (self.purity.by_name.get(fi.name, [fi]) if fi.owner is not None else [fi]):
+            if id(f.defn) not in self.read_only or tuple(i.name for i in f.defn.inputs) != shape:
+                return False
+            rf = self.functions.get(id(f)) if f.owner is None else self.by_info[id(f.owner)].functions.get(f.name)
+            if rf is None or rf.memo is not None or rf.returns_player:
+                return False
+        return True
+
     def next_listing_site(self) -> int:
         """A number for a call site remembered while legal moves are listed: its part of the keys."""
         self.listing_sites += 1
@@ -255,7 +268,7 @@ class Compiler:
         rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
         effect = fi.defn.effect
         params = tuple(i.slot for i in rf.inputs)
-        optimistic = id(fi.defn) in self.read_only
+        optimistic = rf.what if id(fi.defn) in self.read_only else None
         rf.effect = self.block(effect.body, layout, direct=True, params=params, optimistic=optimistic) if effect is not None else None
         rf.size = layout.size
 
@@ -398,7 +411,7 @@ class Compiler:
 
     # ========================================================== statements
     def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None,
-              optimistic: bool = False) -> Code:
+              optimistic: str | None = None) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
         if GENERATE:
