@@ -349,3 +349,80 @@ def test_a_direct_recursion_too_deep_is_reported_as_a_call_sites(calls):
         assert "more calls" in lines[11] and len(lines) == 22
         assert lines[-1].startswith("  in action Seat.Endless")
         assert all(line.startswith("  in function Util.Forever at") for line in lines[1:11] + lines[12:-1])
+
+
+# A filter that reads only, listed optimistically over its candidates (`filter_all`): a square
+# group's connection is a fixed object, so reading its `to` starts the listing again the
+# general way, with the loop steps of the calls before it given back.
+FILTERS = """
+game "t";
+players 1;
+tile Cell { number Value = 0; Cell Next = null; }
+board B { group G { geometry square; grid { Cell, Cell, Cell; } } }
+global class Util
+{
+    number Zero = 0;
+    B Board = null;
+    function Spin { function input number n; returns number; effect { number s = 0; for (number k = 0; k < n; k += 1) { s += 1; } return s + Zero; } }
+}
+class Seat
+{
+    action Pick
+    {
+        input Cell target { return Util.Spin(n: 10) >= 0 && target.connections[0].to != null && target.Value == 0; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { target.Value = 1; Util.Zero = 0; turn.pass(); }
+    }
+    action Broken
+    {
+        input Cell target { return target.Value == 1 && target.Next.Value == 0; }  // after a Pick: null's Value
+        trigger PlayerChoiceEvent { return true; }
+        effect { turn.pass(); }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup
+{
+    Util.Board = new B();
+    Seat s = new Seat(); s.assign(0);
+    turn.use("T");
+    turn.pass(0, "P");
+}
+"""
+
+
+def _listed(g, name: str):
+    state = g.initial_state(0)
+    seen = []
+    try:
+        for _ in range(4):
+            moves = state.legal_moves()
+            seen.append([m.text for m in moves])
+            picks = [m for m in moves if ".Pick(" in m.text]
+            if not picks:
+                break
+            state = state.apply(picks[0])
+        return ("ok", seen, state.key())
+    except TGPLRuntimeError as e:
+        return ("error", seen, e.render().replace(name, "game.tgpl"))
+
+
+@pytest.mark.parametrize("limit", [5, 10, 11, 25, 30, 31, 35, 45, 1000])
+def test_filters_that_read_only_list_the_same_optimistically(game, monkeypatch, limit):
+    fast = game(FILTERS, name="fast.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", False)
+    slow = game(FILTERS, name="slow.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", True)
+    pick = fast.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1]
+    assert pick.all.__name__ == "_all_opt"
+    assert slow.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all.__name__ == "_all"
+    outcomes = []
+    for g, name in ((fast, "fast.tgpl"), (slow, "slow.tgpl")):
+        g.step_limit = limit
+        outcomes.append(_listed(g, name))
+    assert outcomes[0] == outcomes[1]
+    if limit >= 35:  # three candidates of ten steps each are listed; then the null's Next: the filter's error
+        assert outcomes[0][0] == "error" and outcomes[0][1] == [["Seat#0.Pick(target: G[0][0])",
+                                                                 "Seat#0.Pick(target: G[1][0])",
+                                                                 "Seat#0.Pick(target: G[2][0])"]]
+        assert "cannot read 'Value' of null" in outcomes[0][2]

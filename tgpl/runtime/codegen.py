@@ -815,7 +815,28 @@ class BlockGenerator:
             + "            out.append(c)\n"
             + "    return out\n"
         )
-        return self._compile(src, block.span, "_all")
+        every = self._compile(src, block.span, "_all")
+        if not (self.optimistic and OPTIMISTIC):
+            return every
+        # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
+        # `optimistic_fast` spells a function: a miss starts the listing again the general way.
+        for safe, quick in reversed(self.optimistic):
+            test = test.replace(safe, quick)
+        src = (
+            "def _all_opt(m, this, v, pool):\n" + _loads(test, slot) + preamble
+            + "    _st0 = m.steps\n"
+            + "    try:\n"
+            + "        out = []\n"
+            + "        for c in pool:\n"
+            + f"            v[{slot}] = l{slot} = c\n"
+            + f"            if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
+            + "                out.append(c)\n"
+            + "        return out\n"
+            + "    except KeyError:\n"
+            + "        m.steps = _st0\n"
+            + "        return _all(m, this, v, pool)\n"
+        )
+        return self._compile(src, block.span, "_all_opt")
 
     def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
@@ -1269,7 +1290,10 @@ class BlockGenerator:
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
             self.bound.add("G")
-            return f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
+            safe = f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
+            if self.optimistic is not None:  # none: a KeyError, and the general spelling raises
+                self.optimistic.append((safe, f"G[{t.info.name!r}]"))
+            return safe
         return self.fallback(e)
 
     def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
@@ -1354,7 +1378,10 @@ class BlockGenerator:
             # to the machine, which reads them or raises, as the tests below send them there
             got = f"D.get(({a} := {obj}), _NO_FIELDS).get({name!r}, _M)"
             if peek is not None:
-                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                if self.optimistic is not None:  # the list or table as it is, the object still named
+                    self.optimistic.append((safe, f"D[({a} := {obj})][{name!r}]"))
+                return safe
             if name != "player" and plain:
                 safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
                 if self.optimistic is not None:  # the optimistic spelling's (`generate`)

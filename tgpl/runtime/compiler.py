@@ -30,7 +30,7 @@ from tgpl.runtime.classes import (
 from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.purity import analyse
-from tgpl.runtime.readonly import read_only
+from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -138,6 +138,7 @@ class Compiler:
         # Whether a class declares a field named `player` (else an object's `player` is its owner)
         self.player_fields = any("player" in info.attributes for info in program.classes)
         self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
+        self.reads: ReadOnly | None = None  # made with the purity (`_memoize`)
         self.read_only: set[int] = set()  # ids of the FunctionDefs that read only (`_memoize`)
         self.listing_sites = 0  # call sites remembered while frozen (`codegen._listing_site`), numbered
 
@@ -201,7 +202,8 @@ class Compiler:
         setup is over (`World.memo`), and number their tables; fixed expressions of blocks
         (`BlockGenerator.fixed`) number theirs after them."""
         self.purity = analyse(self.program, self._input_type, self._return_type)
-        self.read_only = read_only(self.purity)  # functions run optimistically (`tgpl.runtime.readonly`)
+        self.reads = ReadOnly(self.purity)  # what runs optimistically (`tgpl.runtime.readonly`)
+        self.read_only = self.reads.functions
         for fn in self.program.functions:
             self._number_memo(fn, self.functions[id(fn)])
         for info in self.program.classes:
@@ -384,7 +386,9 @@ class Compiler:
             slot = layout.declare(flt.name or inp.name, candidate_type)
             code = self.block(flt.body, layout, direct=True)
             if GENERATE and len(inp.filters) == 1:
-                code_all = BlockGenerator(self, layout, direct=True).filter_all(flt.body, slot)
+                reads = self.reads is not None and self.reads.block(flt.body)
+                code_all = BlockGenerator(self, layout, direct=True, optimistic="filter" if reads else None
+                                          ).filter_all(flt.body, slot)
                 if code_all is not None:
                     code.all = code_all
             filters.append((slot, code))

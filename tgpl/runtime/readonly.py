@@ -24,14 +24,39 @@ from tgpl.frontend.types import CallableType, ClassType, Collection
 _READING = frozenset(("length", "contains", "indexOf", "copy", "keys", "values"))
 
 
-def read_only(purity) -> set[int]:
-    """The ids of the FunctionDefs of `purity`'s program (`purity.Purity`) that read only:
-    the greatest set closed under calls (recursion among such functions reads only)."""
-    types, implicit_this, by_name = purity.types, purity.implicit_this, purity.by_name
+class ReadOnly:
+    """The analysis of one program (`purity.Purity` holds its functions by name and its types):
+    `functions`, the ids of the FunctionDefs that read only, the greatest set closed under calls
+    (recursion among such functions reads only); `block(b)`, whether a block (a filter) does."""
 
-    def node_ok(n: ast.Node, ok: set[int]) -> bool:
+    def __init__(self, purity):
+        self.types, self.implicit_this, self.by_name = purity.types, purity.implicit_this, purity.by_name
+        ok = {id(fi.defn) for fi in purity.functions if self.candidate(fi)}
+        changed = True
+        while changed:
+            changed = False
+            for fi in purity.functions:
+                if id(fi.defn) in ok and not self.reads_only(fi.defn.effect.body, ok):
+                    ok.discard(id(fi.defn))
+                    changed = True
+        self.functions = ok
+
+    @staticmethod
+    def candidate(fi) -> bool:
+        defn = fi.defn
+        return defn.effect is not None and all(
+            i.modifier == "function" and not i.filters and i.target is None for i in defn.inputs)
+
+    def block(self, block: ast.Block) -> bool:
+        return self.reads_only(block, self.functions)
+
+    def reads_only(self, node, ok: set[int]) -> bool:
+        return all(self.node_ok(n, ok) for n in ast.walk(node))
+
+    def node_ok(self, n: ast.Node, ok: set[int]) -> bool:
+        types = self.types
         if isinstance(n, ast.Assign):
-            return isinstance(n.target, ast.Name) and id(n.target) not in implicit_this
+            return isinstance(n.target, ast.Name) and id(n.target) not in self.implicit_this
         if isinstance(n, ast.Name):
             t = types.get(id(n))
             return not isinstance(t, CallableType) or t.kind == "function"  # a callee: checked at its call
@@ -49,7 +74,7 @@ def read_only(purity) -> set[int]:
             if ct.kind == "function":
                 if any(a.name is None for a in n.args):
                     return False
-                return all(id(fi.defn) in ok for fi in by_name.get(ct.target.name, [ct.target]))
+                return all(id(fi.defn) in ok for fi in self.by_name.get(ct.target.name, [ct.target]))
             if ct.kind == "builtin":
                 callee = n.callee
                 return (isinstance(callee, ast.Member) and ct.name in _READING
@@ -61,20 +86,5 @@ def read_only(purity) -> set[int]:
             ast.If, ast.While, ast.For, ast.Return, ast.Break, ast.Continue,
         ))
 
-    def candidate(fi) -> bool:
-        defn = fi.defn
-        return defn.effect is not None and all(
-            i.modifier == "function" and not i.filters and i.target is None for i in defn.inputs)
 
-    ok = {id(fi.defn) for fi in purity.functions if candidate(fi)}
-    changed = True
-    while changed:
-        changed = False
-        for fi in purity.functions:
-            if id(fi.defn) in ok and not all(node_ok(n, ok) for n in ast.walk(fi.defn.effect.body)):
-                ok.discard(id(fi.defn))
-                changed = True
-    return ok
-
-
-__all__ = ["read_only"]
+__all__ = ["ReadOnly"]
