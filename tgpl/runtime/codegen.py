@@ -713,10 +713,15 @@ class BlockGenerator:
         self.what = optimistic
 
     # ------------------------------------------------------------- plumbing
-    def preamble(self) -> str:
+    def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
         """What the code binds on entry: `_BINDINGS`, then the memo table of each fixed expression
-        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses)."""
-        return _preamble(self.bound) + "".join(
+        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses). With the
+        `body`, only what it names (an optimistic spelling may no longer read `O`); `given`: what
+        the function gets as parameters (`tgpl.runtime.direct`)."""
+        bound = self.bound - given
+        if body is not None:
+            bound = {b for b in bound if re.search(rf"\b{b}\b", body) or (b == "MM" and self.memo_tables)}
+        return _preamble(bound) + "".join(
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def name(self, prefix: str) -> str:
@@ -734,7 +739,7 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = self.preamble()
+        preamble = self.preamble(body)
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -764,7 +769,8 @@ class BlockGenerator:
                         body = body.replace(safe, quick)
                     if optimistic:
                         block_fn.fast = self.optimistic_fast(body, init, preamble, args, block.span) or block_fn.fast
-                    src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init, preamble, args, self.what, optimistic)
+                    src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
+                                             self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic)
                     self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
                     try:
                         block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
@@ -805,7 +811,7 @@ class BlockGenerator:
         if self.closures:
             return None
         test = value if _is_bool(e) else f"({value}) is True"
-        preamble = self.preamble()
+        preamble = self.preamble(test)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
@@ -823,7 +829,7 @@ class BlockGenerator:
         for safe, quick in reversed(self.optimistic):
             test = test.replace(safe, quick)
         src = (
-            "def _all_opt(m, this, v, pool):\n" + _loads(test, slot) + preamble
+            "def _all_opt(m, this, v, pool):\n" + _loads(test, slot) + self.preamble(test)
             + "    _st0 = m.steps\n"
             + "    try:\n"
             + "        out = []\n"
@@ -1609,12 +1615,13 @@ class BlockGenerator:
                 holder[0] = fn
 
         if not listing and OPTIMISTIC and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
+            self.bound.update(direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
-                return f"{site}(m, None, {span}, {values})"
+                return f"{site}(m, D, G, None, {span}, {values})"
             obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
             ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, self.exact_target(callee, fi))
-            return f"{site}(m, {obj}, {span}, {values})"
+            return f"{site}(m, D, G, {obj}, {span}, {values})"
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
             if listing:

@@ -18,6 +18,8 @@ by errors and by code that cannot run inside a function that reads only (events,
 
 from __future__ import annotations
 
+import re
+
 from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError
 from tgpl.runtime.values import Obj
 
@@ -46,23 +48,31 @@ def too_large(m, what: str, span) -> None:
         m.stack.pop()
 
 
+# What the caller hands on to a direct call besides the values: the world's tables of fields and
+# of global objects (`codegen._BINDINGS`), which no code replaces while a machine runs.
+GIVEN = frozenset(("D", "G"))
+
 HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large,
            "_RuntimeError": TGPLRuntimeError, "_Cancelled": Cancelled, "_ErrFrame": ErrFrame}
 
 
 def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool) -> str:
-    """The source of `_fast_direct(m, this, SP, ...)` and of `_general`, its way back when an
-    optimistic read misses (`codegen.BlockGenerator.optimistic_fast`): the general spelling
+    """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
+    an optimistic read misses (`codegen.BlockGenerator.optimistic_fast`): the general spelling
     `_fast` run as a call site runs it, the entry pushed. `body` is the function's body as
-    `_fast_opt` spells it (`optimistic`) or as `_fast` does, at one indentation."""
+    `_fast_opt` spells it (`optimistic`) or as `_fast` does, at one indentation; `preamble` binds
+    what it reads but `GIVEN`. The loop steps are kept to give back only when the body may count
+    some (it loops or calls)."""
     inner = "".join("    " + line + "\n" for line in body.splitlines())
     w = repr(what)
-    src = f"def _fast_direct(m, this, SP{args}):\n" + init + preamble
-    if optimistic:
+    src = f"def _fast_direct(m, D, G, this, SP{args}):\n" + init + preamble
+    steps = optimistic and re.search(r"\bm\.steps\b|\(m, |, m, ", body) is not None
+    if steps:
         src += "    _st0 = m.steps\n"
     src += "    try:\n" + inner
     if optimistic:
-        src += f"    except KeyError:\n        m.steps = _st0\n        return _general(m, this, SP{args})\n"
+        src += ("    except KeyError:\n" + ("        m.steps = _st0\n" if steps else "")
+                + f"        return _general(m, this, SP{args})\n")
     src += (
         f"    except _RuntimeError as _e:\n        _annotate(_e, m, {w}, SP)\n        raise\n"
         "    except _Cancelled:\n        return None\n"
@@ -87,7 +97,7 @@ def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic:
 def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
     """A call site of a function that reads only, `x.name(...)` (a method, `exact`: the class of
     `x` when it is `this` or a global object, else None) or `rf(...)` (a global function), as a
-    Python function of (machine, target or None, the call's span, the values). Once it has bound
+    Python function of (machine, its tables `GIVEN`, target or None, the call's span, the values). Once it has bound
     a call it installs the callee's `_fast_direct` in the caller's code (`install`), or, for a
     method whose target's class may choose another override, a dispatch by class (`poly`); a
     callee with no direct spelling (or a call that binds its inputs otherwise) runs as
@@ -97,7 +107,7 @@ def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
-    lines = [f"def call(m, t, sp, {args}):"]
+    lines = [f"def call(m, D, G, t, sp, {args}):"]
     if method:
         lines += [
             "    if t.__class__ is not _Obj or (f := t.cls.function(name)) is None:",
@@ -111,7 +121,7 @@ def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
         f"        return _invoke(m, f, t, names, ({args}), span)",
         "    if install is not None:",
         "        bind(m, t, f, fd)",
-        f"    return fd(m, t, sp, {args})",
+        f"    return fd(m, D, G, t, sp, {args})",
     ]
     poly: dict = {}
 
@@ -136,10 +146,10 @@ def poly_site(generic, poly: dict, n: int, span):
     other targets go back to `generic`, which may add their class."""
     args = "".join(f"a{i}, " for i in range(n))
     src = (
-        f"def call(m, t, sp, {args}):\n"
+        f"def call(m, D, G, t, sp, {args}):\n"
         "    if t.__class__ is _Obj and (fd := POLY.get(t.cls)) is not None:\n"
-        f"        return fd(m, t, sp, {args})\n"
-        f"    return generic(m, t, sp, {args})\n"
+        f"        return fd(m, D, G, t, sp, {args})\n"
+        f"    return generic(m, D, G, t, sp, {args})\n"
     )
     ns = {"_Obj": Obj, "POLY": poly, "generic": generic}
     exec(compile(src, f"<tgpl direct call site {span}>", "exec"), ns)
