@@ -362,7 +362,7 @@ class Compiler:
         default, size = None, 0
         if turn.default is not None:
             layout = Layout()
-            default = self.block(turn.default.body, layout)
+            default = self.block(turn.default.body, layout, direct=True)  # `Machine.turn_pass_default`
             size = layout.size
         return RTurn(turn.name, phases, default, size, turn.span)
 

@@ -642,9 +642,24 @@ class Machine:
         pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
-        r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
-        if r.__class__ is Returned and r.value is not None:
-            control.player = to_player(r.value, self.players)
+        code = turn.default
+        direct = getattr(code, "direct", None)
+        if direct is None:
+            r = self._run_block(code, Frame(self, None, turn.default_size), turn.default_what, span)
+            r = r.value if r.__class__ is Returned else None
+        else:
+            # the block's plain spelling (no Frame, its value returned as it is): it reads its
+            # locals from `v` on entry and never writes them there, so all can share one of nulls
+            stack = self.stack
+            stack.append((turn.default_what, span))
+            try:
+                r = direct(self, None, _NULLS if turn.default_size <= len(_NULLS) else [None] * turn.default_size)
+            except OverflowError:  # as `_run_block`
+                self.error(span, TOO_LARGE)
+            finally:
+                stack.pop()
+        if r is not None:
+            control.player = to_player(r, self.players)
             control.phase = next(iter(turn.phases), None)
             self.enter_pending = True
         elif not self.enter_pending:
@@ -775,6 +790,7 @@ def _collections_of(world: World) -> set[int]:
 
 
 _UNSET = object()  # not looked up yet
+_NULLS = (None,) * 64  # the locals of a block's plain spelling, on entry (`turn_pass_default`)
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 
