@@ -581,7 +581,9 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              # the memo of fixed expressions: None while setup runs, made when it returns, so a
              # block sees one or the other from start to end (setup's own block: None)
              "MM": "    MM = m.world.memo\n",
-             "SL": "    SL = m.step_limit\n"}
+             "SL": "    SL = m.step_limit\n",
+             # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
+             "FZ": "    FZ = m.frozen\n"}
 
 
 def _preamble(bound: set[str]) -> str:
@@ -1126,11 +1128,13 @@ class BlockGenerator:
                 tests.append(f"({k} is not None)")
             if not (value in ("{}", "[]") or _is_float_literal(value)):
                 tests.append(f"({x} is not None)")
-            self.emit(depth, f"if {' & '.join(tests)} and not m.frozen:")
+            self.bound.add("FZ")
+            self.emit(depth, f"if {' & '.join(tests)} and not FZ:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
             number_test = "" if number else f" & ({k}.__class__ in _N)"
-            self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not m.frozen:")
+            self.bound.add("FZ")
+            self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not FZ:")
             self.emit(depth + 1, f"{a}[int({k})] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
