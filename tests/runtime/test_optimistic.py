@@ -426,3 +426,57 @@ def test_filters_that_read_only_list_the_same_optimistically(game, monkeypatch, 
                                                                  "Seat#0.Pick(target: G[1][0])",
                                                                  "Seat#0.Pick(target: G[2][0])"]]
         assert "cannot read 'Value' of null" in outcomes[0][2]
+
+
+# Reads of tables held in locals, in a value that calls nothing (`optimistic_value`): spelled
+# `t[k]`; a missing key or a null table computes the value again the general way.
+TABLES = """
+game "t";
+players 1;
+class Seat
+{
+    action Read
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            Table<Table<number>> t = {};
+            for (number x = 0; x < 2; x += 1)
+            {
+                t[x] = {};
+                for (number y = 0; y < 2; y += 1) { t[x][y] = x * 10 + y; }
+            }
+            number hit = t[1][0];
+            Table<number> none = t[5];
+            bool missing = t[0][7] == null;
+            Table<string> names = {};
+            names["a"] = "x";
+            string found = names["a"];
+            string lost = names["b"];
+            log("" + hit + " " + (none == null) + " " + missing + " " + found + " " + (lost == null));
+            turn.pass();
+        }
+    }
+    action NullTable
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect { Table<Table<number>> t = {}; number v = t[3][1]; log("" + v); turn.pass(); }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+
+@pytest.mark.parametrize("move", ["Seat#0.Read()", "Seat#0.NullTable()"])
+def test_table_reads_come_out_the_same_optimistically(game, monkeypatch, move):
+    fast = game(TABLES, name="fast.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", False)
+    slow = game(TABLES, name="slow.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", True)
+    a, b = _outcome(fast, [move], "fast.tgpl"), _outcome(slow, [move], "slow.tgpl")
+    assert a == b
+    if move == "Seat#0.Read()":
+        assert a[0] == "ok" and a[1] == ("10 true true x true",)
+    else:
+        assert a[0] == "error" and "cannot index null" in a[1]

@@ -628,6 +628,8 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
+# Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
+MAX_OPTIMISTIC_LOOPS = 4
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
@@ -713,6 +715,8 @@ class BlockGenerator:
         # innermost first; else None.
         self.optimistic: list[tuple[str, str]] | None = [] if optimistic is not None else None
         self.what = optimistic
+        # While `optimistic_assign` generates a value: each table read, with its one-lookup spelling
+        self.table_reads: list[tuple[str, str]] | None = None
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -896,9 +900,9 @@ class BlockGenerator:
 
     def stmt_VarDecl(self, s: ast.VarDecl, depth: int, scope=None) -> None:
         t = self.c._resolve(s.type)
-        value = self.value(s.init, t) if s.init is not None else "None"
+        value = self.optimistic_value(s.init, lambda: self.value(s.init, t)) if s.init is not None else ("None", None)
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"{_local(slot)} = {value}")
+        self.emit_assign(depth, _local(slot), *value)
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
@@ -1085,18 +1089,60 @@ class BlockGenerator:
             target_t = self.layout.types.get(slot, target_t)
         if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
             return
-        if e.op == "=":
+        if e.op == "=" and slot is not None:
+            self.optimistic_assign(depth, _local(slot), e.value, lambda: self.value(e.value, target_t))
+            return
+        fast = None
+        if e.op == "=" and isinstance(target, ast.Index):
+            value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
+        elif e.op == "=":
             value = self.value(e.value, target_t)
         else:
             value = self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
-            self.store_index(target, value, depth)
+            self.store_index(target, value, depth, fast)
         elif isinstance(target, (ast.Name, ast.Member)):
             self.emit(depth, self.store(target, value))
         else:
             self.emit(depth, f"{self.fallback(e)}")
+
+    def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
+        """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
+        self.emit_assign(depth, target, *self.optimistic_value(e, make))
+
+    def optimistic_value(self, e: ast.Expr | None, make) -> tuple[str, str | None]:
+        """The code of `e` (`make()`) and, when `e` calls nothing, creates nothing and assigns
+        nothing, the same code with its reads of tables (lists and tables the code made or holds
+        in locals) spelled `t[k]`, one lookup with no test (else None): a missing key (a null),
+        or a table that is null or not a table, raises `KeyError` or `TypeError` there, and the
+        value is computed again the general way (`emit_assign`). The first try changed nothing:
+        `e` only reads and counts no loop step. Tris's win check reads its 3x3 table of tiles
+        24 times a move."""
+        if (self.table_reads is not None or not OPTIMISTIC or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
+                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for n in ast.walk(e))):
+            return make(), None
+        self.table_reads = []
+        try:
+            code = make()
+        finally:
+            pairs, self.table_reads = self.table_reads, None
+        fast = code
+        for safe, quick in reversed(pairs):  # the outer read first: it holds the inner one
+            fast = fast.replace(safe, quick)
+        return code, (fast if fast != code else None)
+
+    def emit_assign(self, depth: int, target: str, code: str, fast: str | None) -> None:
+        """`target = code`, or `fast` first when there is one (`optimistic_value`): `target` is
+        assigned only once a value is made."""
+        if fast is None:
+            self.emit(depth, f"{target} = {code}")
+            return
+        self.emit(depth, "try:")
+        self.emit(depth + 1, f"{target} = {fast}")
+        self.emit(depth, "except (KeyError, TypeError):")
+        self.emit(depth + 1, f"{target} = {code}")
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
@@ -1108,19 +1154,20 @@ class BlockGenerator:
         # object and key are evaluated before the value, as in the closures
         return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
 
-    def store_index(self, target: ast.Index, value: str, depth: int) -> None:
+    def store_index(self, target: ast.Index, value: str, depth: int, fast: str | None = None) -> None:
         """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
         and a value, or a list and an index in range, stored inline; anything else (removing a
-        table pair, the errors) by Machine.set_index."""
+        table pair, the errors) by Machine.set_index. `fast`: the value's optimistic spelling
+        (`optimistic_value`)."""
         t = self.c.type_of(target.obj)
         if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
             self.emit(depth, self.store(target, value))
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
-        self.emit(depth, f"{a} = {self.expr(target.obj)}")
+        self.optimistic_assign(depth, a, target.obj, lambda: self.expr(target.obj))
         key = self.expr(target.index)
         self.emit(depth, f"{k} = {key}")
-        self.emit(depth, f"{x} = {value}")
+        self.emit_assign(depth, x, value, fast)
         number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
         if t.kind == "Table":
             tests = [f"({a}.__class__ is dict)"]
@@ -1265,8 +1312,11 @@ class BlockGenerator:
         self.bound.add("MM")
         self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
-        return (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
+        safe = (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
                 f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
+        if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
+            self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
+        return safe
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
@@ -1436,7 +1486,10 @@ class BlockGenerator:
                 test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
             item = f"{a}.get({k})" if table else f"{a}[int({k})]"
             if owner is None:
-                return f"({item} if {test} else _index(m, {a}, {k}, {span}))"
+                safe = f"({item} if {test} else _index(m, {a}, {k}, {span}))"
+                if table and self.table_reads is not None:  # `optimistic_assign`'s spelling
+                    self.table_reads.append((safe, f"{obj}[{key}]"))
+                return safe
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
             return f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
@@ -1684,7 +1737,7 @@ class BlockGenerator:
             return False
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
         for a in e.args:  # in the call's order, as the call site would get them
-            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
+            self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
         site = self.name("_cs")
         ns = self.ns
 
