@@ -480,3 +480,52 @@ def test_table_reads_come_out_the_same_optimistically(game, monkeypatch, move):
         assert a[0] == "ok" and a[1] == ("10 true true x true",)
     else:
         assert a[0] == "error" and "cannot index null" in a[1]
+
+
+# A filter's remembered values (fixed expressions, `fixed`) count their loop steps at every
+# lookup: the optimistic listing counts them once, at its end, and lists again the general
+# way when they pass the limit there.
+CHARGES = """
+game "t";
+players 1;
+tile Cell { number Value = 0; }
+board B
+{
+    group G { geometry square; grid { Cell, Cell, Cell, Cell; } }
+    // pure and remembered: five loop steps per computation, counted again at each lookup
+    function Slow
+    {
+        function input Cell c;
+        returns number;
+        effect { number s = 0; for (number k = 0; k < 5; k += 1) { s += 1; } return s; }
+    }
+}
+global class Util { B Board = null; }
+class Seat
+{
+    action Pick
+    {
+        input Cell target { return Util.Board.Slow(c: target) >= 0; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { target.Value += 1; turn.pass(); }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup { Util.Board = new B(); Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+
+@pytest.mark.parametrize("limit", [4, 5, 6, 19, 20, 21, 24, 25, 100])
+def test_a_filter_counts_the_steps_of_remembered_values_as_the_general_way(game, monkeypatch, limit):
+    fast = game(CHARGES, name="fast.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", False)
+    slow = game(CHARGES, name="slow.tgpl")
+    monkeypatch.setattr(codegen, "OPTIMISTIC", True)
+    code = fast.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all
+    assert code.__name__ == "_all_opt" and "_acc" in code.__code__.co_varnames
+    outcomes = []
+    for g, name in ((fast, "fast.tgpl"), (slow, "slow.tgpl")):
+        g.step_limit = limit
+        outcomes.append(_listed(g, name))
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0][0] == "ok") == (limit >= 20)

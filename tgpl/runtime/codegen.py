@@ -25,7 +25,7 @@ from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime import direct as direct_calls
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
@@ -832,22 +832,34 @@ class BlockGenerator:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
         # `optimistic_fast` spells a function: a miss starts the listing again the general way.
+        # The loop steps of the values it remembers (`fixed`) are counted once, at the end: if
+        # they pass the limit there, the listing runs again the general way, which raises where
+        # it passes it; else no count on the way passed it either (steps only grow). Meanwhile
+        # the count is lower than the general way's, so a call may get past a limit that would
+        # have stopped it there: an error is also taken again the general way.
         for safe, quick in reversed(self.optimistic):
             test = test.replace(safe, quick)
+        deferred = "_acc" in test
         src = (
             "def _all_opt(m, this, v, pool):\n" + _loads(test, slot) + self.preamble(test)
             + "    _st0 = m.steps\n"
+            + ("    _acc = 0\n" if deferred else "")
             + "    try:\n"
             + "        out = []\n"
             + "        for c in pool:\n"
             + f"            v[{slot}] = l{slot} = c\n"
             + f"            if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
             + "                out.append(c)\n"
+            + ("        if _acc:\n"
+               "            m.steps += _acc\n"
+               "            if m.steps > m.step_limit:\n"
+               "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + "    except KeyError:\n"
+            + f"    except {'(KeyError, _RuntimeError)' if deferred else 'KeyError'}:\n"
             + "        m.steps = _st0\n"
             + "        return _all(m, this, v, pool)\n"
         )
+        self.ns["_RuntimeError"] = TGPLRuntimeError
         return self._compile(src, block.span, "_all_opt")
 
     def _compile(self, src: str, span, name: str):
@@ -1309,6 +1321,10 @@ class BlockGenerator:
                         if _local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
+        if calls and self.optimistic is not None and self.what == "filter":
+            # `filter_all`'s optimistic spelling counts a remembered value's loop steps in a
+            # local, once for the whole listing
+            self.optimistic.append((f"_charge(m, {h}[1])", f"((_acc := _acc + {h}[1]) or True)"))
         self.bound.add("MM")
         self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
