@@ -28,6 +28,7 @@ from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
+from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled
 from tgpl.runtime.values import Obj, World, show
 
@@ -401,21 +402,32 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
     m.freeze()
-    event = _choice_event(game, player)
+    event = None  # the move's PlayerChoiceEvent, made when code that may see it runs
     moves: list[Move] = []
     append = moves.append
     cache = game.moves
     owners = world.owners
+    compiled, choice_cls = game.compiled, game.choice_event_cls
     for obj in scratch.actors():
         if obj.cls.visibility != "global" and player not in owners.get(obj, ()):  # `_visible` inline
             continue
         actions = obj.cls.choice_actions()
         for ra in actions:
-            frame = Frame(m, obj, ra.size, event)
+            plan = quick(compiled, ra, choice_cls)
             try:
-                if (ra.requires and not m.requires_hold(ra, frame)) or not m.trigger_holds(ra, event, frame):
-                    continue
-                options = _single_input(m, frame, ra, player)
+                if plan is not None:  # the common shape (`listing`): as `Machine.candidates` lists it
+                    pool = scratch.of_class(plan.rc)
+                    if plan.may_discard:
+                        data = scratch.data
+                        pool = [o for o in pool if not data[o].get("discarded", False)]
+                    options = plan.every(m, obj, [None] * plan.size, pool)
+                else:
+                    if event is None:
+                        event = _choice_event(game, player)
+                    frame = Frame(m, obj, ra.size, event)
+                    if (ra.requires and not m.requires_hold(ra, frame)) or not m.trigger_holds(ra, event, frame):
+                        continue
+                    options = _single_input(m, frame, ra, player)
                 if options is not None:
                     # the moves of this action of this object, by input value (one lookup a move)
                     known = cache.get((ra, obj))
