@@ -126,7 +126,7 @@ def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
     poly: dict = {}
 
     def bind(m, t, f, fd) -> None:
-        if not method or (exact is not None and all(
+        if not method or (exact is not None and exact in t.cls.ancestry and all(
                 c.function(name) is f for c in m.game.classes_by_id() if exact in c.ancestry)):
             install(fd)
             return
