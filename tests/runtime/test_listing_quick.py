@@ -85,3 +85,18 @@ def test_discarded_candidates_are_left_out_quickly(game, monkeypatch):
     assert seen == [["Seat#0.Play(card: Card#0)", "Seat#0.Play(card: Card#1)", "Seat#0.Play(card: Card#2)"],
                     ["Seat#0.Play(card: Card#1)", "Seat#0.Play(card: Card#2)"],
                     ["Seat#0.Play(card: Card#2)"]]
+
+
+def test_moves_of_several_inputs_are_made_once_per_action_object_and_values():
+    # chess's Seat.Move(from, to): the same Move in every state that lists it, with the text and
+    # inputs a move made anew has
+    game = load_game(EXAMPLES / "chess" / "chess.tgpl")
+    start = game.initial_state(0)
+    first = {m.text: m for m in start.legal_moves()}
+    again = start.apply("Seat#0.Move(from: Board[6][7], to: Board[5][5])").apply(
+        "Seat#1.Move(from: Board[6][0], to: Board[5][2])").apply("Seat#0.Move(from: Board[5][5], to: Board[6][7])").apply(
+        "Seat#1.Move(from: Board[5][2], to: Board[6][0])")
+    assert [m.text for m in again.legal_moves()] == list(first)
+    assert all(m is first[m.text] for m in again.legal_moves())
+    fresh = load_game(EXAMPLES / "chess" / "chess.tgpl").initial_state(0).legal_moves()
+    assert [(m.text, m.obj, m.action, m.inputs) for m in fresh] == [(m.text, m.obj, m.action, m.inputs) for m in first.values()]

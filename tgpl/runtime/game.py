@@ -381,6 +381,7 @@ _new_object = object.__new__
 # The fields of a state waiting for a move (`State._run`), but its game and world
 _SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error": None, "resume": None}
 _UNFOUND = object()
+_COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
 
 
@@ -445,9 +446,24 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                         append(move)
                     continue
                 head = f"{obj.name}.{ra.name}("
+                # the moves of this action of this object, by their inputs' values when all are
+                # objects or null (a move names them only: every state lists the same Move)
+                known = cache.get((ra, obj, _COMBOS))
+                if known is None:
+                    known = {}
+                    if game.cached < MOVE_CACHE:
+                        cache[(ra, obj, _COMBOS)] = known
                 for combo in _combos(m, frame, list(ra.inputs), player):
-                    args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
-                    append(_new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
+                    values = tuple([v for _, v in combo])
+                    plain = all(v.__class__ is Obj or v is None for v in values)
+                    move = known.get(values) if plain else None
+                    if move is None:
+                        args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
+                        move = _new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo))
+                        if plain and game.cached < MOVE_CACHE:
+                            known[values] = move
+                            game.cached += 1
+                    append(move)
             except _Cancelled:
                 continue
             except NeedInput as need:  # a require, trigger or filter asked a player: it cannot
