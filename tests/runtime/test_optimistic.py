@@ -58,6 +58,8 @@ def test_which_example_functions_run_optimistically(general):
             "function Chess.Slides"} <= chess
     assert "function Chess.Go" not in chess  # it moves the pieces
     assert optimistic(load_game(EXAMPLES / "tris.tgpl")) == {"function WinCheck"}
+    # reads `turn.phase.active()`, which only reads whose turn it is
+    assert "function Square.Reaches" in optimistic(load_game(EXAMPLES / "draughts.tgpl"))
     assert optimistic(general(EXAMPLES / "chess" / "chess.tgpl")) == set()
 
 

@@ -4,7 +4,8 @@ A function *reads only* when its body changes nothing but its own locals: it ass
 locals (no field, no item of a list or table), creates no object, declares no winner, asks
 nothing, and calls only functions that read only (every function of the name, for a method: an
 override may run) and, of the built-ins, those that read a list or table (`length`,
-`contains`, `indexOf`, `copy`, `keys`, `values`). Its inputs are all `function` inputs.
+`contains`, `indexOf`, `copy`, `keys`, `values`) or whose turn it is (`player.active()`,
+`player.all()`, `turn.active()`, `turn.phase.active()`). Its inputs are all `function` inputs.
 
 Such a function may be run *optimistically* (`codegen.BlockGenerator.generate`): its scalar
 field reads are spelled `D[x]['F']`, one dict lookup each with no test, and the rare read that
@@ -18,10 +19,12 @@ anyway. Unlike a pure function (`purity`), it may read any field, `event` and bu
 from __future__ import annotations
 
 from tgpl.frontend import ast
-from tgpl.frontend.types import CallableType, ClassType, Collection
+from tgpl.frontend.types import CallableType, ClassType, Collection, Namespace
 
 # Built-in methods that only read a list or table (`purity._READING`).
 _READING = frozenset(("length", "contains", "indexOf", "copy", "keys", "values"))
+# Built-ins of namespaces that only read whose turn it is
+_CONTROL = frozenset(("player.active", "player.all", "turn.active", "turn.phase.active"))
 
 
 class ReadOnly:
@@ -62,6 +65,8 @@ class ReadOnly:
             return not isinstance(t, CallableType) or t.kind == "function"  # a callee: checked at its call
         if isinstance(n, ast.Member):
             t = types.get(id(n.obj))
+            if isinstance(t, Namespace) or isinstance(types.get(id(n)), Namespace):
+                return True  # `turn.phase`, a member of an import's name: a callee checked at its call
             if isinstance(t, Collection):  # its length, or a built-in that reads it (checked at its call)
                 return n.name == "length" or n.name in _READING
             return isinstance(t, ClassType)  # a field, or a callee checked at its call
@@ -77,6 +82,8 @@ class ReadOnly:
                 return all(id(fi.defn) in ok for fi in self.by_name.get(ct.target.name, [ct.target]))
             if ct.kind == "builtin":
                 callee = n.callee
+                if ct.name in _CONTROL:
+                    return not n.args
                 return (isinstance(callee, ast.Member) and ct.name in _READING
                         and isinstance(types.get(id(callee.obj)), Collection))
             return False
