@@ -1397,8 +1397,10 @@ class BlockGenerator:
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
         if isinstance(obj_t, Collection) and e.name == "length":
-            obj = self.read_only(e.obj)[0]
-            return f"m.length({obj}, {self.const(e.name_span, '_p')})"
+            # a list's or table's length inline, as Machine.length gives it; anything else there
+            obj, t = self.read_only(e.obj)[0], self.name("_t")
+            return (f"(float(len({t})) if ({t} := {obj}).__class__ is list or {t}.__class__ is dict"
+                    f" else m.length({t}, {self.const(e.name_span, '_p')}))")
         obj = self.expr(e.obj)
         typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
         return self.shared(obj, e.name, e,
