@@ -9,6 +9,7 @@ import pytest
 import tgpl.runtime.compiler as compiler
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import RandomAgent
+from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game
 from tgpl.runtime.play import play
 
@@ -381,3 +382,23 @@ def test_tris_inlines_its_win_check(tmp_path, monkeypatch):
 
     load_game(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl")
     assert made == ["WinCheck"] * 4
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("List<number> xs = {1, 2, 3}; number n = xs.length; log(\"\" + n);", "3"),
+    ("Table<number> t = {}; t[4] = 1; t[5] = 2; number n = t.length; log(\"\" + n);", "2"),
+    ("List<number> xs = null; number n = xs.length; log(\"\" + n);", "error: null has no length"),
+])
+def test_a_length_inline_is_the_machine_s(tmp_path, body, expected):
+    # a list's or table's length is read inline; null goes to Machine.length, which raises (the
+    # closures say "null has no members" there: generated code has said "no length" before)
+    src = f'game "t"; players 1;\nsetup {{ {body} }}\n'
+    path = tmp_path / "t.tgpl"
+    path.write_text(src, encoding="utf-8")
+    program = load_program(path)
+    game = Game(program, compiler.compile_program(program))
+    try:
+        outcome = game.initial_state(0).log[-1]
+    except TGPLRuntimeError as e:
+        outcome = "error: " + e.message
+    assert outcome == expected

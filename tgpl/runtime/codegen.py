@@ -23,8 +23,9 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
+from tgpl.runtime import direct as direct_calls
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned
+from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
@@ -74,13 +75,6 @@ def _bad_bool(m, op, value, span):
 def _bad_condition(m, value, span):
     m.error(span, f"the condition is {show(value)}, not a bool")
 
-
-class _Miss(Exception):
-    """An inlined function's body met what only the call can handle (`BlockGenerator.inlined`)."""
-
-
-def _miss():
-    raise _Miss
 
 
 def _as_player(value, players):
@@ -587,7 +581,9 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              # the memo of fixed expressions: None while setup runs, made when it returns, so a
              # block sees one or the other from start to end (setup's own block: None)
              "MM": "    MM = m.world.memo\n",
-             "SL": "    SL = m.step_limit\n"}
+             "SL": "    SL = m.step_limit\n",
+             # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
+             "FZ": "    FZ = m.frozen\n"}
 
 
 def _preamble(bound: set[str]) -> str:
@@ -622,12 +618,18 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
+# Functions that read only are also spelled optimistically (`BlockGenerator.optimistic_fast`);
+# False: never (tests check both agree).
+OPTIMISTIC = True
+
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
 # nested deeper run as the compiler's closures.
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
+# Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
+MAX_OPTIMISTIC_LOOPS = 4
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
@@ -674,7 +676,7 @@ _HELPERS = {
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
-    "_as_player": _as_player, "_to_player": to_player, "_Miss": _Miss, "_miss": _miss, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
+    "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
@@ -682,7 +684,8 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None,
+                 optimistic: str | None = None):
         from tgpl.runtime.compiler import _ARITH, _equal
 
         self.c = compiler
@@ -707,12 +710,24 @@ class BlockGenerator:
         # temporary holding a scalar field already read, where every later read runs after it.
         self.cse: dict[tuple[str, str], str] | None = None
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
+        # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
+        # each scalar field read as generated, with its optimistic spelling (`generate`),
+        # innermost first; else None.
+        self.optimistic: list[tuple[str, str]] | None = [] if optimistic is not None else None
+        self.what = optimistic
+        # While `optimistic_assign` generates a value: each table read, with its one-lookup spelling
+        self.table_reads: list[tuple[str, str]] | None = None
 
     # ------------------------------------------------------------- plumbing
-    def preamble(self) -> str:
+    def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
         """What the code binds on entry: `_BINDINGS`, then the memo table of each fixed expression
-        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses)."""
-        return _preamble(self.bound) + "".join(
+        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses). With the
+        `body`, only what it names (an optimistic spelling may no longer read `O`); `given`: what
+        the function gets as parameters (`tgpl.runtime.direct`)."""
+        bound = self.bound - given
+        if body is not None:
+            bound = {b for b in bound if re.search(rf"\b{b}\b", body) or (b == "MM" and self.memo_tables)}
+        return _preamble(bound) + "".join(
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def name(self, prefix: str) -> str:
@@ -730,7 +745,7 @@ class BlockGenerator:
     def generate(self, block: ast.Block) -> Code:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = self.preamble()
+        preamble = self.preamble(body)
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -754,7 +769,37 @@ class BlockGenerator:
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
                 block_fn.fast = self._compile(fast, block.span, "_fast")
+                if self.optimistic is not None and OPTIMISTIC:
+                    optimistic = bool(self.optimistic)
+                    for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
+                        body = body.replace(safe, quick)
+                    if optimistic:
+                        block_fn.fast = self.optimistic_fast(body, init, preamble, args, block.span) or block_fn.fast
+                    src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
+                                             self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic)
+                    self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
+                    try:
+                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
+                    except SyntaxError:  # too many statically nested blocks with the `try`
+                        pass
         return block_fn
+
+    def optimistic_fast(self, body: str, init: str, preamble: str, args: str, span):
+        """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
+        read as one lookup, `D[x]['F']` (`body` has them), with no test: a null, a fixed object
+        or a missing field raises `KeyError` there, and the call starts again with the general
+        spelling (`_fast`), the loop steps counted so far given back. Nothing else of the first
+        run can be seen: the function changes nothing but its locals. None when Python refuses
+        the nesting."""
+        inner = "".join("    " + line + "\n" for line in body.splitlines())
+        src = (f"def _fast_opt(m, this{args}):\n" + init + preamble + "    _st0 = m.steps\n    try:\n"
+               + _spelled(inner, "this", "None", "", "l\\1")
+               + "    except KeyError:\n        m.steps = _st0\n"
+               + f"        return _fast(m, this{args})\n")
+        try:
+            return self._compile(src, span, "_fast_opt")
+        except SyntaxError:  # too many statically nested blocks with the `try`
+            return None
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are): a plain function of (machine, this, locals,
@@ -772,7 +817,7 @@ class BlockGenerator:
         if self.closures:
             return None
         test = value if _is_bool(e) else f"({value}) is True"
-        preamble = self.preamble()
+        preamble = self.preamble(test)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
             + "    out = []\n"
@@ -782,7 +827,40 @@ class BlockGenerator:
             + "            out.append(c)\n"
             + "    return out\n"
         )
-        return self._compile(src, block.span, "_all")
+        every = self._compile(src, block.span, "_all")
+        if not (self.optimistic and OPTIMISTIC):
+            return every
+        # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
+        # `optimistic_fast` spells a function: a miss starts the listing again the general way.
+        # The loop steps of the values it remembers (`fixed`) are counted once, at the end: if
+        # they pass the limit there, the listing runs again the general way, which raises where
+        # it passes it; else no count on the way passed it either (steps only grow). Meanwhile
+        # the count is lower than the general way's, so a call may get past a limit that would
+        # have stopped it there: an error is also taken again the general way.
+        for safe, quick in reversed(self.optimistic):
+            test = test.replace(safe, quick)
+        deferred = "_acc" in test
+        src = (
+            "def _all_opt(m, this, v, pool):\n" + _loads(test, slot) + self.preamble(test)
+            + "    _st0 = m.steps\n"
+            + ("    _acc = 0\n" if deferred else "")
+            + "    try:\n"
+            + "        out = []\n"
+            + "        for c in pool:\n"
+            + f"            v[{slot}] = l{slot} = c\n"
+            + f"            if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
+            + "                out.append(c)\n"
+            + ("        if _acc:\n"
+               "            m.steps += _acc\n"
+               "            if m.steps > m.step_limit:\n"
+               "                raise KeyError\n" if deferred else "")
+            + "        return out\n"
+            + f"    except {'(KeyError, _RuntimeError)' if deferred else 'KeyError'}:\n"
+            + "        m.steps = _st0\n"
+            + "        return _all(m, this, v, pool)\n"
+        )
+        self.ns["_RuntimeError"] = TGPLRuntimeError
+        return self._compile(src, block.span, "_all_opt")
 
     def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
@@ -834,9 +912,9 @@ class BlockGenerator:
 
     def stmt_VarDecl(self, s: ast.VarDecl, depth: int, scope=None) -> None:
         t = self.c._resolve(s.type)
-        value = self.value(s.init, t) if s.init is not None else "None"
+        value = self.optimistic_value(s.init, lambda: self.value(s.init, t)) if s.init is not None else ("None", None)
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"{_local(slot)} = {value}")
+        self.emit_assign(depth, _local(slot), *value)
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
@@ -1023,18 +1101,60 @@ class BlockGenerator:
             target_t = self.layout.types.get(slot, target_t)
         if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
             return
-        if e.op == "=":
+        if e.op == "=" and slot is not None:
+            self.optimistic_assign(depth, _local(slot), e.value, lambda: self.value(e.value, target_t))
+            return
+        fast = None
+        if e.op == "=" and isinstance(target, ast.Index):
+            value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
+        elif e.op == "=":
             value = self.value(e.value, target_t)
         else:
             value = self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
-            self.store_index(target, value, depth)
+            self.store_index(target, value, depth, fast)
         elif isinstance(target, (ast.Name, ast.Member)):
             self.emit(depth, self.store(target, value))
         else:
             self.emit(depth, f"{self.fallback(e)}")
+
+    def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
+        """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
+        self.emit_assign(depth, target, *self.optimistic_value(e, make))
+
+    def optimistic_value(self, e: ast.Expr | None, make) -> tuple[str, str | None]:
+        """The code of `e` (`make()`) and, when `e` calls nothing, creates nothing and assigns
+        nothing, the same code with its reads of tables (lists and tables the code made or holds
+        in locals) spelled `t[k]`, one lookup with no test (else None): a missing key (a null),
+        or a table that is null or not a table, raises `KeyError` or `TypeError` there, and the
+        value is computed again the general way (`emit_assign`). The first try changed nothing:
+        `e` only reads and counts no loop step. Tris's win check reads its 3x3 table of tiles
+        24 times a move."""
+        if (self.table_reads is not None or not OPTIMISTIC or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
+                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for n in ast.walk(e))):
+            return make(), None
+        self.table_reads = []
+        try:
+            code = make()
+        finally:
+            pairs, self.table_reads = self.table_reads, None
+        fast = code
+        for safe, quick in reversed(pairs):  # the outer read first: it holds the inner one
+            fast = fast.replace(safe, quick)
+        return code, (fast if fast != code else None)
+
+    def emit_assign(self, depth: int, target: str, code: str, fast: str | None) -> None:
+        """`target = code`, or `fast` first when there is one (`optimistic_value`): `target` is
+        assigned only once a value is made."""
+        if fast is None:
+            self.emit(depth, f"{target} = {code}")
+            return
+        self.emit(depth, "try:")
+        self.emit(depth + 1, f"{target} = {fast}")
+        self.emit(depth, "except (KeyError, TypeError):")
+        self.emit(depth + 1, f"{target} = {code}")
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
@@ -1046,19 +1166,20 @@ class BlockGenerator:
         # object and key are evaluated before the value, as in the closures
         return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
 
-    def store_index(self, target: ast.Index, value: str, depth: int) -> None:
+    def store_index(self, target: ast.Index, value: str, depth: int, fast: str | None = None) -> None:
         """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
         and a value, or a list and an index in range, stored inline; anything else (removing a
-        table pair, the errors) by Machine.set_index."""
+        table pair, the errors) by Machine.set_index. `fast`: the value's optimistic spelling
+        (`optimistic_value`)."""
         t = self.c.type_of(target.obj)
         if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
             self.emit(depth, self.store(target, value))
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
-        self.emit(depth, f"{a} = {self.expr(target.obj)}")
+        self.optimistic_assign(depth, a, target.obj, lambda: self.expr(target.obj))
         key = self.expr(target.index)
         self.emit(depth, f"{k} = {key}")
-        self.emit(depth, f"{x} = {value}")
+        self.emit_assign(depth, x, value, fast)
         number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
         if t.kind == "Table":
             tests = [f"({a}.__class__ is dict)"]
@@ -1066,11 +1187,13 @@ class BlockGenerator:
                 tests.append(f"({k} is not None)")
             if not (value in ("{}", "[]") or _is_float_literal(value)):
                 tests.append(f"({x} is not None)")
-            self.emit(depth, f"if {' & '.join(tests)} and not m.frozen:")
+            self.bound.add("FZ")
+            self.emit(depth, f"if {' & '.join(tests)} and not FZ:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
             number_test = "" if number else f" & ({k}.__class__ in _N)"
-            self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not m.frozen:")
+            self.bound.add("FZ")
+            self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not FZ:")
             self.emit(depth + 1, f"{a}[int({k})] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
@@ -1198,11 +1321,18 @@ class BlockGenerator:
                         if _local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
+        if calls and self.optimistic is not None and self.what == "filter":
+            # `filter_all`'s optimistic spelling counts a remembered value's loop steps in a
+            # local, once for the whole listing
+            self.optimistic.append((f"_charge(m, {h}[1])", f"((_acc := _acc + {h}[1]) or True)"))
         self.bound.add("MM")
         self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
-        return (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
+        safe = (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
                 f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
+        if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
+            self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
+        return safe
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
@@ -1236,7 +1366,10 @@ class BlockGenerator:
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
             self.bound.add("G")
-            return f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
+            safe = f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
+            if self.optimistic is not None:  # none: a KeyError, and the general spelling raises
+                self.optimistic.append((safe, f"G[{t.info.name!r}]"))
+            return safe
         return self.fallback(e)
 
     def class_test(self, e: ast.Expr, ref: ast.TypeRef) -> tuple[str, str] | None:
@@ -1264,8 +1397,10 @@ class BlockGenerator:
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
         if isinstance(obj_t, Collection) and e.name == "length":
-            obj = self.read_only(e.obj)[0]
-            return f"m.length({obj}, {self.const(e.name_span, '_p')})"
+            # a list's or table's length inline, as Machine.length gives it; anything else there
+            obj, t = self.read_only(e.obj)[0], self.name("_t")
+            return (f"(float(len({t})) if ({t} := {obj}).__class__ is list or {t}.__class__ is dict"
+                    f" else m.length({t}, {self.const(e.name_span, '_p')}))")
         obj = self.expr(e.obj)
         typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
         return self.shared(obj, e.name, e,
@@ -1321,9 +1456,15 @@ class BlockGenerator:
             # to the machine, which reads them or raises, as the tests below send them there
             got = f"D.get(({a} := {obj}), _NO_FIELDS).get({name!r}, _M)"
             if peek is not None:
-                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                if self.optimistic is not None:  # the list or table as it is, the object still named
+                    self.optimistic.append((safe, f"D[({a} := {obj})][{name!r}]"))
+                return safe
             if name != "player" and plain:
-                return f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+                if self.optimistic is not None:  # the optimistic spelling's (`generate`)
+                    self.optimistic.append((safe, f"D[{obj}][{name!r}]"))
+                return safe
             if name != "player":
                 return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
                         f" else m.get_member({a}, {name!r}, {span}))")
@@ -1363,7 +1504,10 @@ class BlockGenerator:
                 test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
             item = f"{a}.get({k})" if table else f"{a}[int({k})]"
             if owner is None:
-                return f"({item} if {test} else _index(m, {a}, {k}, {span}))"
+                safe = f"({item} if {test} else _index(m, {a}, {k}, {span}))"
+                if table and self.table_reads is not None:  # `optimistic_assign`'s spelling
+                    self.table_reads.append((safe, f"{obj}[{key}]"))
+                return safe
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
             return f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
@@ -1545,6 +1689,14 @@ class BlockGenerator:
             def install(fn, holder=holder):  # noqa: F811
                 holder[0] = fn
 
+        if not listing and OPTIMISTIC and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
+            self.bound.update(direct_calls.GIVEN)  # handed on to the callee
+            if fi.owner is None:
+                ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
+                return f"{site}(m, D, G, None, {span}, {values})"
+            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+            ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, self.exact_target(callee, fi))
+            return f"{site}(m, D, G, {obj}, {span}, {values})"
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
             if listing:
@@ -1558,12 +1710,30 @@ class BlockGenerator:
             ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
 
+    def exact_target(self, callee: ast.Expr, fi: FunctionInfo):
+        """The class a method call's target surely is an object of, subclasses included, when
+        it is `this` (named or not) or a global object; else None (it may be null, or anything)."""
+        if isinstance(callee, ast.Name):  # a method of `this`: the code is of fi's class or a subclass
+            return self.c.by_info.get(id(fi.owner))
+        if not isinstance(callee, ast.Member):
+            return None
+        obj, t = callee.obj, self.c.type_of(callee.obj)
+        if not isinstance(t, ClassType):
+            return None
+        if isinstance(obj, ast.This):
+            return self.c.by_info.get(id(t.info))
+        if (isinstance(obj, ast.Name) and self.layout.lookup(obj.name) is None and id(obj) not in self.c.implicit_this
+                and obj.name != "event" and t.info.visibility == "global"):
+            return self.c.by_info.get(id(t.info))  # `expr_Name`'s global object: one of exactly that class
+        return None
+
     def inlined(self, e: ast.Expr, target: str, depth: int) -> bool:
         """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
         only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
         move. The arguments are evaluated first, in order, as the call evaluates them; the body
-        reads each field from the world's table and gives up (`_Miss`) on anything else (a null, a
-        fixed object, a missing field), when the call is made as usual, from the start: the body
+        reads each field from the world's table (`D[x]['F']`) and gives up on anything else (a
+        null, a fixed object, a missing field: a `KeyError`, which nothing else in the body can
+        raise), when the call is made as usual, from the start: the body
         changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
         emitted) for any other statement."""
         if not isinstance(e, ast.Call) or not isinstance(e.callee, ast.Name):
@@ -1585,7 +1755,7 @@ class BlockGenerator:
             return False
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
         for a in e.args:  # in the call's order, as the call site would get them
-            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
+            self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
         site = self.name("_cs")
         ns = self.ns
 
@@ -1597,7 +1767,7 @@ class BlockGenerator:
         self.bound.add("D")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{target} = {body}")
-        self.emit(depth, "except _Miss:")
+        self.emit(depth, "except KeyError:")
         self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
         return True
 
@@ -1606,7 +1776,7 @@ class BlockGenerator:
         `return X;` or `if (C) { return X; } return Y;` and its expressions are made only of its
         object inputs, null, their fields declared as objects or scalars (not `player`), `==` and
         `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
-        which gives up (`_miss`). None for any other body."""
+        which gives up (a `KeyError`). None for any other body."""
         body = fi.defn.effect.body.body if fi.defn.effect is not None else []
         read: dict[tuple[str, str], str] = {}
         if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
@@ -1641,7 +1811,7 @@ class BlockGenerator:
             if known is not None:
                 return known
             v = read[(e.obj.name, e.name)] = self.name("_t")
-            return f"({v} if ({v} := D.get({temps[e.obj.name]}, _NO_FIELDS).get({e.name!r}, _M)) is not _M else _miss())"
+            return f"({v} := D[{temps[e.obj.name]}][{e.name!r}])"  # a miss raises KeyError (`inlined`)
         if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
             inner = self.inline_expr(e.operand, temps, read)
             return None if inner is None else f"(not {inner})"

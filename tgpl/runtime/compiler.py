@@ -30,6 +30,7 @@ from tgpl.runtime.classes import (
 from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.purity import analyse
+from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
@@ -137,6 +138,8 @@ class Compiler:
         # Whether a class declares a field named `player` (else an object's `player` is its owner)
         self.player_fields = any("player" in info.attributes for info in program.classes)
         self.purity = None  # tgpl.runtime.purity.Purity, before any block is compiled
+        self.reads: ReadOnly | None = None  # made with the purity (`_memoize`)
+        self.read_only: set[int] = set()  # ids of the FunctionDefs that read only (`_memoize`)
         self.listing_sites = 0  # call sites remembered while frozen (`codegen._listing_site`), numbered
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
@@ -199,6 +202,8 @@ class Compiler:
         setup is over (`World.memo`), and number their tables; fixed expressions of blocks
         (`BlockGenerator.fixed`) number theirs after them."""
         self.purity = analyse(self.program, self._input_type, self._return_type)
+        self.reads = ReadOnly(self.purity)  # what runs optimistically (`tgpl.runtime.readonly`)
+        self.read_only = self.reads.functions
         for fn in self.program.functions:
             self._number_memo(fn, self.functions[id(fn)])
         for info in self.program.classes:
@@ -210,6 +215,19 @@ class Compiler:
         if id(fi.defn) in self.purity.memoized:
             rf.memo = self.memos
             self.memos += 1
+
+    def direct_callee(self, fi: FunctionInfo, shape: tuple) -> bool:
+        """Whether a call of `fi` giving the inputs `shape` (names, in order) runs directly
+        (`tgpl.runtime.direct`): every function that may run (of the name, for a method: an
+        override may) reads only, is not memoized, returns no player and takes exactly these
+        inputs in this order."""
+        for f in (self.purity.by_name.get(fi.name, [fi]) if fi.owner is not None else [fi]):
+            if id(f.defn) not in self.read_only or tuple(i.name for i in f.defn.inputs) != shape:
+                return False
+            rf = self.functions.get(id(f)) if f.owner is None else self.by_info[id(f.owner)].functions.get(f.name)
+            if rf is None or rf.memo is not None or rf.returns_player:
+                return False
+        return True
 
     def next_listing_site(self) -> int:
         """A number for a call site remembered while legal moves are listed: its part of the keys."""
@@ -252,7 +270,8 @@ class Compiler:
         rf.inputs = [self.input_decl(i, layout) for i in fi.defn.inputs]
         effect = fi.defn.effect
         params = tuple(i.slot for i in rf.inputs)
-        rf.effect = self.block(effect.body, layout, direct=True, params=params) if effect is not None else None
+        optimistic = rf.what if id(fi.defn) in self.read_only else None
+        rf.effect = self.block(effect.body, layout, direct=True, params=params, optimistic=optimistic) if effect is not None else None
         rf.size = layout.size
 
     def _compile_class(self, info: ClassInfo) -> None:
@@ -343,7 +362,7 @@ class Compiler:
         default, size = None, 0
         if turn.default is not None:
             layout = Layout()
-            default = self.block(turn.default.body, layout)
+            default = self.block(turn.default.body, layout, direct=True)  # `Machine.turn_pass_default`
             size = layout.size
         return RTurn(turn.name, phases, default, size, turn.span)
 
@@ -367,7 +386,9 @@ class Compiler:
             slot = layout.declare(flt.name or inp.name, candidate_type)
             code = self.block(flt.body, layout, direct=True)
             if GENERATE and len(inp.filters) == 1:
-                code_all = BlockGenerator(self, layout, direct=True).filter_all(flt.body, slot)
+                reads = self.reads is not None and self.reads.block(flt.body)
+                code_all = BlockGenerator(self, layout, direct=True, optimistic="filter" if reads else None
+                                          ).filter_all(flt.body, slot)
                 if code_all is not None:
                     code.all = code_all
             filters.append((slot, code))
@@ -393,11 +414,12 @@ class Compiler:
         return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
 
     # ========================================================== statements
-    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None) -> Code:
+    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None,
+              optimistic: str | None = None) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
         if GENERATE:
-            return BlockGenerator(self, layout, direct, params).generate(block)
+            return BlockGenerator(self, layout, direct, params, optimistic).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()

@@ -28,6 +28,7 @@ from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
+from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled
 from tgpl.runtime.values import Obj, World, show
 
@@ -380,6 +381,7 @@ _new_object = object.__new__
 # The fields of a state waiting for a move (`State._run`), but its game and world
 _SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error": None, "resume": None}
 _UNFOUND = object()
+_COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
 
 
@@ -401,21 +403,32 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
     m.freeze()
-    event = _choice_event(game, player)
+    event = None  # the move's PlayerChoiceEvent, made when code that may see it runs
     moves: list[Move] = []
     append = moves.append
     cache = game.moves
     owners = world.owners
+    compiled, choice_cls = game.compiled, game.choice_event_cls
     for obj in scratch.actors():
         if obj.cls.visibility != "global" and player not in owners.get(obj, ()):  # `_visible` inline
             continue
         actions = obj.cls.choice_actions()
         for ra in actions:
-            frame = Frame(m, obj, ra.size, event)
+            plan = quick(compiled, ra, choice_cls)
             try:
-                if (ra.requires and not m.requires_hold(ra, frame)) or not m.trigger_holds(ra, event, frame):
-                    continue
-                options = _single_input(m, frame, ra, player)
+                if plan is not None:  # the common shape (`listing`): as `Machine.candidates` lists it
+                    pool = scratch.of_class(plan.rc)
+                    if plan.may_discard:
+                        data = scratch.data
+                        pool = [o for o in pool if not data[o].get("discarded", False)]
+                    options = plan.every(m, obj, [None] * plan.size, pool)
+                else:
+                    if event is None:
+                        event = _choice_event(game, player)
+                    frame = Frame(m, obj, ra.size, event)
+                    if (ra.requires and not m.requires_hold(ra, frame)) or not m.trigger_holds(ra, event, frame):
+                        continue
+                    options = _single_input(m, frame, ra, player)
                 if options is not None:
                     # the moves of this action of this object, by input value (one lookup a move)
                     known = cache.get((ra, obj))
@@ -433,9 +446,24 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                         append(move)
                     continue
                 head = f"{obj.name}.{ra.name}("
+                # the moves of this action of this object, by their inputs' values when all are
+                # objects or null (a move names them only: every state lists the same Move)
+                known = cache.get((ra, obj, _COMBOS))
+                if known is None:
+                    known = {}
+                    if game.cached < MOVE_CACHE:
+                        cache[(ra, obj, _COMBOS)] = known
                 for combo in _combos(m, frame, list(ra.inputs), player):
-                    args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
-                    append(_new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo)))
+                    values = tuple([v for _, v in combo])
+                    plain = all(v.__class__ is Obj or v is None for v in values)
+                    move = known.get(values) if plain else None
+                    if move is None:
+                        args = ", ".join(f"{n}: {_value_text(v)}" for n, v in combo)
+                        move = _new_move(f"{head}{args})", obj.name, ra.name, tuple((n, _ref(v)) for n, v in combo))
+                        if plain and game.cached < MOVE_CACHE:
+                            known[values] = move
+                            game.cached += 1
+                    append(move)
             except _Cancelled:
                 continue
             except NeedInput as need:  # a require, trigger or filter asked a player: it cannot

@@ -61,14 +61,16 @@ class Machine:
     entry: tuple[World, int] | None = None
     resuming = False
     listing: dict | None = None  # while frozen: `codegen._listing_site`'s results
+    # Thrown events, with where they were thrown: a deque once one is (`throw`), empty until then
+    queue: deque[tuple[Obj, Span]] | tuple = ()
 
     def __init__(self, game: CompiledGame, world: World, choices: Iterable = (), step_limit: int = STEP_LIMIT):
         self.game = game
         self.step_limit = step_limit
         self.world = world
         self.players = world.players
-        self.choices = list(choices)  # values for the decisions of this segment, in order
-        self.queue: deque[tuple[Obj, Span]] = deque()  # thrown events, with where they were thrown
+        # values for the decisions of this segment, in order (only read: a list is not copied)
+        self.choices = choices if choices.__class__ is list else list(choices)
         self.stack: list[ErrFrame | tuple[str, Span | None]] = []  # (what, span): cheaper to push
         # Loop steps since the segment began or the last choice it made: the limits count from
         # the last decision, so what happens after a choice does not depend on how the segment
@@ -554,6 +556,8 @@ class Machine:
         if not isinstance(event, Obj) or not event.cls.is_a(self.game.by_info[id(self.game.builtins.event)]):
             self.error(span, f"{show(event)} is not an event")
         if not sync:
+            if self.queue.__class__ is tuple:
+                self.queue = deque()
             self.queue.append((event, span))
             return
         saved, self.queue = self.queue, deque([(event, span)])
@@ -627,7 +631,7 @@ class Machine:
             if phase not in turn.phases:
                 self.error(span, f"turn {control.turn} has no phase {show(phase)}")
             control.phase = phase
-        control.player = to_player(p, self.players)
+        control.player = p if p.__class__ is int and 0 <= p < self.players else to_player(p, self.players)
         self.enter_pending = True
 
     def turn_pass_default(self, span: Span) -> None:
@@ -642,9 +646,24 @@ class Machine:
         pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
-        r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
-        if r.__class__ is Returned and r.value is not None:
-            control.player = to_player(r.value, self.players)
+        code = turn.default
+        direct = getattr(code, "direct", None)
+        if direct is None:
+            r = self._run_block(code, Frame(self, None, turn.default_size), turn.default_what, span)
+            r = r.value if r.__class__ is Returned else None
+        else:
+            # the block's plain spelling (no Frame, its value returned as it is): it reads its
+            # locals from `v` on entry and never writes them there, so all can share one of nulls
+            stack = self.stack
+            stack.append((turn.default_what, span))
+            try:
+                r = direct(self, None, _NULLS if turn.default_size <= len(_NULLS) else [None] * turn.default_size)
+            except OverflowError:  # as `_run_block`
+                self.error(span, TOO_LARGE)
+            finally:
+                stack.pop()
+        if r is not None:
+            control.player = to_player(r, self.players)
             control.phase = next(iter(turn.phases), None)
             self.enter_pending = True
         elif not self.enter_pending:
@@ -775,6 +794,7 @@ def _collections_of(world: World) -> set[int]:
 
 
 _UNSET = object()  # not looked up yet
+_NULLS = (None,) * 64  # the locals of a block's plain spelling, on entry (`turn_pass_default`)
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 

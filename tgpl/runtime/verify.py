@@ -9,12 +9,28 @@ from tgpl.runtime.game import PHASE_ENTRY, Game, State, _frozen_object
 from tgpl.verify.graph import Info
 
 
-def _packed(entry: list) -> bytes:
+# Digests of object parts, by the part marshalled, kept by a machine (`_packed`): at most this many
+PART_DIGESTS = 1 << 14
+
+
+def _packed(entry: list, known: dict | None = None) -> bytes:
     """An object's part of the key as verify's digest takes it, kept with the part: a 16-byte
     blake2b of the part marshalled (format 2, `RuntimeMachine.key`). The state's digest is then
     over 16 bytes per object, not the whole of every part (about 190 bytes each on Tris, whose
-    hashing was most of a key), and the world keeps 16 bytes per part, not the marshalled part."""
-    packed = entry[1] = blake2b(dumps(entry[0], 2), digest_size=16).digest()
+    hashing was most of a key), and the world keeps 16 bytes per part, not the marshalled part.
+    `known`: the digests of parts met before, by their bytes (an object takes the same few
+    values again and again: a Tris tile is empty or either player's), so that a part met
+    again costs a lookup, not a blake2b (a third of a key after a move)."""
+    data = dumps(entry[0], 2)
+    if known is None:
+        packed = entry[1] = blake2b(data, digest_size=16).digest()
+        return packed
+    packed = known.get(data)
+    if packed is None:
+        packed = blake2b(data, digest_size=16).digest()
+        if len(known) < PART_DIGESTS:
+            known[data] = packed
+    entry[1] = packed
     return packed
 
 
@@ -29,6 +45,7 @@ class RuntimeMachine:
         # (held, so that its id stays its own), how many such states this machine handed
         # out that are not released yet, and whether the world's own state was released.
         self._bases: dict[int, list] = {}
+        self._digests: dict[bytes, bytes] = {}  # object parts' digests, by their bytes (`_packed`)
 
     def initial(self) -> State:
         state = self.game.initial_state(self.seed)
@@ -83,7 +100,8 @@ class RuntimeMachine:
         frozen = w.frozen
         # State.key_parts, each part digested once (`World.frozen`, `_packed`)
         entries = [frozen.get(o) or _frozen_object(w, o) for o in w.objects]
-        parts = [e[1] or _packed(e) for e in entries]
+        known = self._digests
+        parts = [e[1] or _packed(e, known) for e in entries]
         parts.append(dumps(state.key_rest(), 2))
         return blake2b(len(entries).to_bytes(4, "little") + b"".join(parts), digest_size=16).digest()
 
