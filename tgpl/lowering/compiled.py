@@ -68,10 +68,22 @@ class SegClause(Clause):
     # how often the clause met each call that reads its writes (id of the call -> times): the n-th meeting of
     # a call is one site, whose clauses are forks of one another, never two moments of the same way
     visits: tuple = ()
+    # the variables bound since the clause's last join, with their terms: a term held while more of an expression
+    # is evaluated may be a variable that a read bound meanwhile (`resolve`)
+    bound: tuple = ()
 
     def with_body(self, body: list[Literal]) -> SegClause:
         return SegClause(body, dict(self.env), self.store, self.control, self.pending, self.over, self.frames,
-                         self.visits)
+                         self.visits, self.bound)
+
+    def resolve(self, t):
+        """`t` with the clause's bindings applied (a variable bound since it was read is its term now)."""
+        if not isinstance(t, Var):
+            return t
+        for var, term in self.bound:
+            if var == t:
+                return self.resolve(term)
+        return t
 
     def bind(self, var: Var, term: Term) -> SegClause:
         base = Clause.bind(Clause(self.body, self.env), var, term)
@@ -84,7 +96,8 @@ class SegClause(Clause):
         return SegClause(base.body, base.env, tuple((a, sub(o), sub(v)) for a, o, v in self.store),
                          tuple(sub(x) if isinstance(x, (Var, Const)) else x for x in self.control), self.pending,
                          tuple(sub(x) for x in self.over) if self.over is not None else None,
-                         tuple(env(f) for f in self.frames), self.visits)
+                         tuple(env(f) for f in self.frames), self.visits,
+                         tuple((v, sub(t)) for v, t in self.bound) + ((var, term),))
 
 
 @dataclass
@@ -273,6 +286,7 @@ class SegmentCompiler(_FunctionCompiler):
         return out
 
     def write(self, c: SegClause, o: Value, name: str, v: Value) -> list[SegClause]:
+        o, v = c.resolve(o), c.resolve(v)
         if isinstance(o, STATIC) or isinstance(v, STATIC):
             raise Unsupported("a list in the state")
         if o == NULL:
@@ -364,6 +378,7 @@ class SegmentCompiler(_FunctionCompiler):
         return out
 
     def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
+        o = c.resolve(o)
         if isinstance(o, STATIC):
             return super().member(c, o, name)
         if name == "player" and name not in self.hc.fluent_attrs:
@@ -463,6 +478,8 @@ class SegmentCompiler(_FunctionCompiler):
                 todo = [(c4, vals + [self.as_player(v) if player else v])
                         for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
             for c3, vals in todo:
+                vals = [c3.resolve(v) for v in vals]
+                this = c3.resolve(this)
                 if hf is None:
                     out += self.inline(fi, this, vals, c3, id(e) not in self.statement_calls)
                 else:
@@ -568,6 +585,25 @@ class SegmentCompiler(_FunctionCompiler):
                 continue
             out.append(c3)
         return out
+
+    # ------------------------------------------------------------ terms held across an evaluation
+    def unify(self, c, a, b):
+        return super().unify(c, c.resolve(a), c.resolve(b))
+
+    def differ(self, c, a, b):
+        return super().differ(c, c.resolve(a), c.resolve(b))
+
+    def compare(self, op, a, b, c):
+        return super().compare(op, c.resolve(a), c.resolve(b), c)
+
+    def calc(self, op, a, b, c):
+        return super().calc(op, c.resolve(a), c.resolve(b), c)
+
+    def contains(self, c, o, x):
+        return super().contains(c, c.resolve(o), c.resolve(x))
+
+    def index(self, c, o, k):
+        return super().index(c, c.resolve(o), c.resolve(k))
 
     # ------------------------------------------------------------ joins
     def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
@@ -1185,6 +1221,11 @@ def _relaxed(x):
     return x
 
 
+def _number_order(c: Const) -> tuple:
+    """A counter's values in order, null (a number not set) first."""
+    return (0, 0) if c.name == "null" else (1, int(c.name))
+
+
 def _goals(places: tuple[Const, ...], players: int) -> list[int] | None:
     """The goals of a result (the roles' places), as the runtime ranks; None when the ranking names nobody."""
     if any(p.name == "none" for p in places):
@@ -1285,7 +1326,7 @@ class Emission:
             if fl.numeric:
                 values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
                           if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
-                domains[(obj, attr)] = sorted(values, key=lambda c: int(c.name))
+                domains[(obj, attr)] = sorted(values, key=_number_order)
             else:
                 domains[(obj, attr)] = [g.const(v, fl.type) for v in g.domain(fl)]
         for (obj, attr), values in domains.items():
