@@ -1082,7 +1082,10 @@ class CompiledGame:
             wanted = {("overflow", 1)} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
-            model = horn._model(program, wanted)
+            try:
+                model = horn._model(program, wanted)
+            except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
+                raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
                 raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: a counter the game's "
                                   "end does not bound")
