@@ -408,11 +408,20 @@ def test_max_ground_sets_the_limit_both_ways(write):
 
 @pytest.mark.parametrize("args", [
     ["verify", "{tris}", "--horizon", "1"],
-    ["verify", "{tris}", "--engine", "clingo", "--max-states", "5"],
     ["query", "{tris}", "true"],
 ])
 def test_a_lowered_game_over_max_ground_is_refused_with_the_rule(write, no_grounding, args):
     tris = write("tris.tgpl", TRIS)
     result = run(*(a.replace("{tris}", tris) for a in args), "--max-ground", "10")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("tris.tgpl:1:1: error: ") and "note: the rule: (<= " in result.stderr
+
+
+def test_a_lowered_game_played_per_state_over_max_ground_is_refused_with_the_rule(write):
+    """Played one state at a time, the first state is grounded with its rules counted and stopped past the
+    limit (tgpl.asp.reasoner._Counter: the bound over-approximates a state, chess's compiled rules by 10^8);
+    the game is then refused as before, at its largest rule."""
+    tris = write("tris.tgpl", TRIS)
+    result = run("verify", tris, "--engine", "clingo", "--max-states", "5", "--max-ground", "10")
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("tris.tgpl:1:1: error: ") and "note: the rule: (<= " in result.stderr

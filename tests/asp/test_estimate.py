@@ -105,19 +105,14 @@ def test_the_validator_refuses_a_game_over_the_limit_before_grounding_it(monkeyp
         raise AssertionError("grounded")
 
     monkeypatch.setattr(clingo.Control, "ground", no_grounding)
-    diagnostics = validate(read_kif(board(59), "big.kif"), "big.kif", grounding="once")
+    diagnostics = validate(read_kif(board(59), "big.kif"), "big.kif")
     assert [d.is_error for d in diagnostics] == [True]
     assert "ground instances" in diagnostics[0].message
-    # auto plays it one state at a time: warnings, base and input left unchecked, and still nothing grounded
-    diagnostics = validate(read_kif(board(59), "big.kif"), "big.kif")
-    assert [d.is_error for d in diagnostics] == [False, False]
-    assert any(d.message.startswith("base and input are not checked") for d in diagnostics)
 
 
 def test_the_validator_takes_a_limit_and_none_checks_no_bound():
     program = read_kif(board(6), "g.kif")
     limit = total(program)
     assert not [d for d in validate(program, "g.kif", limit) if d.is_error]
-    assert [d for d in validate(program, "g.kif", limit - 1, grounding="once") if d.is_error]
-    assert [d for d in validate(program, "g.kif", limit - 1) if not d.is_error]  # auto: played per state
+    assert [d for d in validate(program, "g.kif", limit - 1) if d.is_error]
     assert not [d for d in validate(program, "g.kif", None) if d.is_error]

@@ -242,14 +242,13 @@ def test_a_bounded_state_plays_when_the_game_is_over_the_limit():
     assert len(state.legal_moves("oplayer")) == 99
 
 
-def test_declared_base_and_input_are_left_unchecked_unless_the_game_is_grounded_once():
+def test_declared_base_and_input_keep_the_refusal_unless_per_state_is_asked_for():
     program = read_kif(board(59, declared=True), "big.kif")
-    (refusal,) = validate(program, "big.kif", grounding="once")
+    (refusal,) = validate(program, "big.kif")
     assert refusal.is_error and "refused before it starts" in refusal.message
-    for grounding in ("auto", "per-state"):
-        found = validate(program, "big.kif", grounding=grounding)
-        assert not [d for d in found if d.is_error]
-        assert any(d.message.startswith("base and input are not checked") for d in found)
+    found = validate(program, "big.kif", grounding="per-state")
+    assert not [d for d in found if d.is_error]
+    assert any(d.message.startswith("base and input are not checked") for d in found)
     game = GdlGame(program, "per-state")
     assert len(game.initial_state().apply((mark(5, 5), NOOP)).legal_moves("oplayer")) == 59 * 59 - 1
 
@@ -266,10 +265,9 @@ def test_check_gdl_accepts_a_large_game_it_can_play_per_state(tmp_path):
     assert run("check-gdl", str(path), "--grounding", "once").exit_code == 1
     declared = tmp_path / "declared.kif"
     declared.write_text(board(59, declared=True), encoding="utf-8")
-    assert run("check-gdl", str(declared), "--grounding", "once").exit_code == 1
-    for grounding in ("auto", "per-state"):
-        result = run("check-gdl", str(declared), "--grounding", grounding)
-        assert result.exit_code == 0 and "base and input are not checked" in result.output
+    assert run("check-gdl", str(declared)).exit_code == 1
+    result = run("check-gdl", str(declared), "--grounding", "per-state")
+    assert result.exit_code == 0 and "base and input are not checked" in result.output
 
 
 def test_verify_explores_alike_per_state():

@@ -110,13 +110,13 @@ def _declares(program: Program) -> bool:
 def _ground_size(program: Program, path: str, max_ground: int, grounding: str) -> list[Diagnostic]:
     """Nothing when the game's bound is within max_ground; otherwise what it means for `grounding`.
 
-    "once" refuses (an error): the game is grounded whole. "auto" and "per-state" warn that it is played
-    one state at a time; a game that declares `base` or `input` gets a warning of its own that they are
-    not checked (validate): their check grounds the relaxed game (tgpl.asp.declared), which is what the
-    bound bounds, so it cannot run. (auto refused such a game until the lowering wrote one, chess with
-    its moves compiled, whose states ground small: 16,000 ground rules where the bound says 10^12.)
+    "once" refuses (an error): the game is grounded whole. "auto" refuses a game that declares
+    `base` or `input`, as before per-state grounding existed: their check grounds the relaxed game
+    (tgpl.asp.declared), which is what the bound bounds, so it cannot run; a game without them has
+    no such check, and gets a warning that it is played one state at a time. "per-state" always
+    warns, and the base/input check is left out with a warning of its own (validate).
     """
-    per_state = grounding in ("per-state", "auto")
+    per_state = grounding == "per-state" or (grounding == "auto" and not _declares(program))
     return too_large(program, max_ground, path, per_state=per_state)
 
 

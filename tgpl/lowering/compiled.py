@@ -1010,7 +1010,7 @@ class CompiledGame:
         """One relaxation of every rule (tgpl.lowering.horn): every fluent read any value of its domain, the moves
         any the relaxed filters allow, a counter every value the ways that do not end the game write. Gives the
         tables (arithmetic, comparisons, static functions), the moves that can ever be legal, the counters'
-        ranges, the results and the controls the segments can reach. `functions`: the compiled functions' rules
+        ranges and the results the segments can reach. `functions`: the compiled functions' rules
         (the others are the segments')."""
         hc = self.hc
         facts: dict[str, list[tuple]] = {}
@@ -1057,11 +1057,11 @@ class CompiledGame:
                                   if r[0] == self.const(fl.obj)} | {(self.const(fl.obj), self.const(fl.initial))}
                         facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
                         facts[read_rel(attr)] += sorted(values, key=str)
-            kinds = ("num", "over") if part == "numbers" else ("legal", "result", "control")
+            kinds = ("num", "over") if part == "numbers" else ("legal", "result")
             rules = []
             for r in relaxed:
                 kind = r.head.relation.split("|")[0]
-                if kind in ("num", "over", "result", "control") and kind not in kinds:
+                if kind in ("num", "over", "result") and kind not in kinds:
                     continue
                 if part == "numbers" and (r in inside or "|call@" in r.head.relation):
                     continue  # the compiled functions and their demand: their results are taken as anything
@@ -1109,8 +1109,6 @@ class CompiledGame:
             for a, o, v in c.store:
                 if a in self.numeric_attrs:
                     probes.append(Rule(Atom(("over|" if c.over is not None else "num|") + a, (o, v)), tuple(c.body)))
-            probes.append(Rule(Atom("control|", c.control[:1] + (Const(c.control[1]), Const(c.control[2]))),
-                               tuple(c.body)))
             if c.over is not None:
                 probes.append(Rule(Atom("result|", c.over), tuple(c.body)))
         for a in sorted(self.numeric_attrs):
@@ -1224,11 +1222,6 @@ def _relaxed(x):
     return x
 
 
-def _number_order(c: Const) -> tuple:
-    """A counter's values in order, null (a number not set) first."""
-    return (0, 0) if c.name == "null" else (1, int(c.name))
-
-
 def _goals(places: tuple[Const, ...], players: int) -> list[int] | None:
     """The goals of a result (the roles' places), as the runtime ranks; None when the ranking names nobody."""
     if any(p.name == "none" for p in places):
@@ -1323,25 +1316,10 @@ class Emission:
     def lowered(self) -> LoweredGame:
         g, u, found = self.g, self.u, self.found
         out: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
-        # the state: fluents with their domains (numbers: the values the relaxation found), control, results
-        domains: dict[tuple[str, str], list[Const]] = {}
-        for (obj, attr), fl in g.fluents.items():
-            if fl.numeric:
-                values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
-                          if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
-                domains[(obj, attr)] = sorted(values, key=_number_order)
-            else:
-                domains[(obj, attr)] = [g.const(v, fl.type) for v in g.domain(fl)]
-        for (obj, attr), values in domains.items():
-            for v in values:
-                out.append(Rule(Atom("base", (self.fluent(attr, g.const(g.fluents[(obj, attr)].obj), v),))))
-        controls = dict.fromkeys([(Const(f"#p:{u.control[0]}"), Const(u.control[1]), Const(u.control[2]))]
-                                 + sorted(found.get("control|", []), key=str))
-        for p, t, ph in controls:
-            out.append(Rule(Atom("base", (self.control(p, t, ph),))))
+        # no `base` and `input`: they are optional in GDL, and their check grounds the relaxed game, which for
+        # these rules (asked for what a state holds) is far past any bound: a game that declares them is
+        # refused by the checks where one without them is played one state at a time (docs/gdl.md)
         results = sorted(set(found.get("result|", [])), key=str)
-        for places in results:
-            out.append(Rule(Atom("base", (Func("result", tuple(self.term(x) for x in places)),))))
         # the moves
         move_texts: dict[str, str] = {}
         for key, m in g.moves.items():
@@ -1350,13 +1328,10 @@ class Emission:
                 obj = g.hc.object_of(row[1])
                 args = ", ".join(f"{i.name}: {value_text(self.value(x))}" for i, x in zip(m.action.inputs, row[2:]))
                 move_texts[str(term)] = f"{obj.name}.{m.action.name}({args})"
-                out.append(Rule(Atom("input", (self.term(row[0]), term))))
-        for r in self.roles:
-            out.append(Rule(Atom("input", (Const(r), Const("noop")))))
         # init
         for (obj, attr), fl in g.fluents.items():
             out.append(Rule(Atom("init", (self.fluent(attr, g.const(fl.obj), g.const(fl.initial, fl.type)),))))
-        out.append(Rule(Atom("init", (self.control(*controls.__iter__().__next__()),))))
+        out.append(Rule(Atom("init", (self.control(Const(f"#p:{u.control[0]}"), u.control[1], u.control[2]),))))
         # legal, the segments' relations, the views, the compiled functions
         body_rules = [self.rule(r) for r in self.rules if not r.head.relation.endswith("@s")]
         p, q = Var("p"), Var("q")
