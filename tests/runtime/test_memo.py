@@ -10,7 +10,7 @@ import pytest
 
 from tgpl.runtime import load_game
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.rng import Pcg32
+from observed import playout
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -25,22 +25,6 @@ def without_memo(game):
     """The game with the memo switched off (no table is made after setup)."""
     game.compiled.memos = 0
     return game
-
-
-def playout(state, seed: int, limit: int = 400) -> list:
-    """Everything observable along a random playout: moves, logs, keys, the ranking."""
-    rng = Pcg32(seed)
-    seen = []
-    for _ in range(limit):
-        if state.is_terminal:
-            break
-        moves = state.legal_moves()
-        seen.append(([m.text for m in moves], state.key(), tuple(state.log)))
-        if not moves:
-            break
-        state = state.apply(moves[rng.below(len(moves))])
-    seen.append((state.ranking, state.key(), tuple(state.log)))
-    return seen
 
 
 @pytest.mark.parametrize("name, expected", [

@@ -12,7 +12,7 @@ import pytest
 
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.rng import Pcg32
+from observed import playout
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -34,22 +34,6 @@ def general(monkeypatch):
             return load_game(path, players)
 
     return load
-
-
-def playout(state, seed: int, limit: int = 400) -> list:
-    """Everything observable along a random playout: moves, logs, keys, the ranking."""
-    rng = Pcg32(seed)
-    seen = []
-    for _ in range(limit):
-        if state.is_terminal:
-            break
-        moves = state.legal_moves()
-        seen.append(([m.text for m in moves], state.key(), tuple(state.log)))
-        if not moves:
-            break
-        state = state.apply(moves[rng.below(len(moves))])
-    seen.append((state.ranking, state.key(), tuple(state.log)))
-    return seen
 
 
 def test_which_example_functions_run_optimistically(general):
