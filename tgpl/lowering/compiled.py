@@ -37,15 +37,15 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
-from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
-from tgpl.lowering import horn
-from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Static, Unsupported, Value,
-                                _FunctionCompiler, _fkey, read_rel)
 from tgpl.frontend.outcomes import goals_of
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
+from tgpl.lowering import horn
 from tgpl.lowering.emit import LoweredGame, Names, places_of
+from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
+                                _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import value_text
-from tgpl.lowering.symbolic import UObj, scalar_constant
+from tgpl.lowering.symbolic import UObj
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
 # rules the segments may make (their joins, views and calls; chess: about 200). Past it the ways through them
@@ -1339,7 +1339,6 @@ class Emission:
         body_rules.append(Rule(Atom("legal", (q, Const("noop"))),
                                (Atom("role", (q,)), Atom("true", (Func("control", (p, t, ph)),)), Distinct(q, p))))
         # next: the fluents through the last views, control and result from each way
-        o, v = Var("o"), Var("v")
         for a in sorted({fl.attr for fl in g.fluents.values()}):
             src = Atom(self.g.sc.view_of(a), (Var("O"), Var("V")))
             body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),)))
