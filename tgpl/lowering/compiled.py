@@ -1,4 +1,4 @@
-"""A game's segments compiled once, with the moves' inputs as variables (`to-gdl --compiled-moves`).
+"""A game's segments compiled once, with the moves' inputs as variables (`to-gdl --moves compiled`).
 
 The executor (tgpl.lowering.execute) runs every move of a control state on its own, each with its
 inputs' values: chess's 3,952 moves, each spelled out through its effect and the end of the turn,
@@ -13,21 +13,22 @@ compiler to Horn clauses would, extending the function compiler of tgpl.lowering
   an attribute goes through the store: the same object term gives the value written, an object that
   may be the same gives two clauses, one where it is (`?s = ?to`, unified) and one where it is not
   (`distinct`), and past every write the value before the move, `(true (piece ?s ?k))`;
-- clauses that meet after an `if` with the same shape (the same cells written) are joined into one
-  relation of what they hold, so the branches of an effect do not multiply;
-- a pure function (tgpl.lowering.horn) called after the move's writes reads them through *views*,
-  one relation per attribute and call site: what the clauses reaching the site wrote, and the state
-  before the move elsewhere;
+- where clauses meet (the end of an `if`) their writes are collapsed into *views*, one relation per
+  attribute (`SegmentCompiler.collapse`), and clauses of the same shape are joined into one relation
+  of what they hold, so the branches of an effect do not multiply the rules;
+- a function that writes is inlined; a pure one is compiled (tgpl.lowering.horn), one instance per
+  call site, and reads the state of its context through those views;
 - `turn.pass`, the phases entered, the turn's default and `winner` set the clause's control and
   result, as the runtime's flow does (tgpl.lowering.execute.Executor.enter_phases).
 
-Numbers (a counter such as chess's `Quiet`) get their range from the same relaxation that fills the
-arithmetic tables: every fluent read relaxed to every value it can hold, the counter's values fed back
-from the clauses that do not end the game, computed by clingo in one go (`_relaxed_model`).
+Arithmetic, comparisons, the moves that can ever be legal and the counters' ranges (chess's `Quiet`)
+come from relaxing the rules with clingo (`CompiledGame.relax`), the counters apart from the rest. The
+output declares no `base` and `input`: optional in GDL, and their check grounds the relaxed game, far
+past any bound for these rules, which are meant to be grounded one state at a time.
 
-The subset is what chess needs and more: effects and phases without loops that write, no events
-thrown, no collections in the state, no `new`, no `move_to`. Outside it, `Unsupported` says why, and
-the caller (tgpl.lowering.lower) refuses the game or uses the executor.
+Outside the subset (loops that write the state, lists in the state, decks, `move_to`, `assign`, events,
+methods of objects known only at run time) `Unsupported` says why, and the caller (tgpl.lowering.lower)
+refuses the game or spells its moves out. docs/lowering.md, "Moves compiled once", has the details.
 """
 
 from __future__ import annotations
