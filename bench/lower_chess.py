@@ -1,10 +1,11 @@
-"""How far the lowering gets with chess (examples/chess), its budgets raised.
+"""How far the lowering gets with chess (examples/chess) spelled out move by move, its budgets raised.
 
     python bench/lower_chess.py [--relations] [--steps N] [--paths N] [--work N] [-o chess.kif]
 
-`tgpl to-gdl examples/chess/chess.tgpl` refuses chess within the lowering's
-budgets (docs/lowering.md, "Chess"). This runs the same lowering with the
-budgets raised (statements on symbolic paths, live paths, parts of conditions),
+`tgpl to-gdl examples/chess/chess.tgpl` compiles chess's moves (`--moves auto`; `python
+bench/chess_gdl.py` measures that: 3.5 s, 751 rules with a body). Spelled out move by move
+(`--moves spelled`) it is refused within the lowering's budgets (docs/lowering.md,
+"Chess"). This runs that lowering with the budgets raised (statements on symbolic paths, live paths, parts of conditions),
 without the proof that makes checks global and without the validation, and
 prints how long it took, the peak memory, the moves, the rules with a body and
 the facts of the GDL it wrote: the figures issue 11's done-when asks about
@@ -45,7 +46,7 @@ def main() -> None:
     start = snapshot(game.initial_state(0))
     began = time.perf_counter()
     try:
-        lowered = lower(game.program, start, opts.relations, None)
+        lowered = lower(game.program, start, opts.relations, None, moves="spelled")
     except NotLowerable as e:
         where = f"{e.span.file}:{e.span.line}:{e.span.col}: " if e.span is not None else ""
         print(f"refused after {time.perf_counter() - began:.1f} s: {where}{e.reason}")
