@@ -5,8 +5,8 @@
 `tgpl to-gdl examples/chess/chess.tgpl` compiles chess's moves (`--moves auto`; `python
 bench/chess_gdl.py` measures that: 3.5 s, 751 rules with a body). Spelled out move by move
 (`--moves spelled`) it is refused within the lowering's budgets (docs/lowering.md,
-"Chess"). This runs that lowering with the budgets raised (statements on symbolic paths, live paths, parts of conditions),
-without the proof that makes checks global and without the validation, and
+"Chess"). This runs that lowering with the budgets raised (statements on symbolic
+paths, live paths, parts of conditions), without the proof that makes checks global and without the validation, and
 prints how long it took, the peak memory, the moves, the rules with a body and
 the facts of the GDL it wrote: the figures issue 11's done-when asks about
 (under 60 s and 1,500 rules). Measured on 2026-11-27 with `--relations`:
