@@ -28,9 +28,9 @@ sys.path.insert(0, str(HERE.parent))  # this checkout's tgpl, not whichever one 
 sys.path.insert(0, str(HERE.parent / "tests" / "examples"))
 from chess_fen import KIWIPETE, START, chess_perft, game_for  # noqa: E402
 
-from tgpl.asp.reasoner import GdlGame  # noqa: E402
 from tgpl.lowering.lower import lower  # noqa: E402
 from tgpl.runtime.snapshot import snapshot  # noqa: E402
+from tgpl.validation import reasoner_for  # noqa: E402
 
 
 def perft(state, depth: int) -> int:
@@ -56,7 +56,7 @@ def main() -> None:
         lowered = lower(game.program, snapshot(game.initial_state(0)))
         t_lower = time.perf_counter() - start
         rules = sum(1 for r in lowered.program.rules if r.body)
-        gdl = GdlGame(lowered.program, *lowered.grounding) if lowered.grounding else GdlGame(lowered.program)
+        gdl = reasoner_for(lowered)
         state = gdl.initial_state()
         start = time.perf_counter()
         ours = perft(state, depth)

@@ -161,6 +161,12 @@ class Play:
     mismatch: Difference | None = None
 
 
+def reasoner_for(lowered: LoweredGame) -> GdlGame:
+    """The GDL reasoner for a lowered game, grounding it as the lowering says (chess's compiled moves: one state
+    at a time), else by its defaults."""
+    return GdlGame(lowered.program, *lowered.grounding) if lowered.grounding else GdlGame(lowered.program)
+
+
 class Differential:
     """A runtime game and its lowered GDL, played side by side and compared state by state."""
 
@@ -168,9 +174,7 @@ class Differential:
         self.game = game
         self.lowered = lowered
         self.seed = seed
-        if gdl is None:
-            gdl = GdlGame(lowered.program, *lowered.grounding) if lowered.grounding else GdlGame(lowered.program)
-        self.gdl = gdl
+        self.gdl = gdl if gdl is not None else reasoner_for(lowered)
         self.roles = self.gdl.roles
         self.texts = lowered.move_texts  # KIF text of a move -> the runtime's text
         self.terms = {text: read_term(kif) for kif, text in self.texts.items()}

@@ -305,6 +305,17 @@ def tag_of(items: list, kind: type[T]) -> T | None:
     return found[0] if found else None
 
 
+def phase_named(turn: TurnDef | None, name) -> PhaseDef | None:
+    """The phase of `turn` called `name` (None: no such turn or phase)."""
+    return next((p for p in turn.phases if p.name == name), None) if turn is not None else None
+
+
+def phase_body(phase: PhaseDef) -> Block:
+    """What entering `phase` runs: its effect, or its plain statements (as in the thesis's 3.14)."""
+    effect = tag_of(phase.items, Effect)
+    return effect.body if effect is not None else Block(phase.span, [i for i in phase.items if isinstance(i, Stmt)])
+
+
 # ---------------------------------------------------------------- definitions
 
 

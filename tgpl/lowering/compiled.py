@@ -45,7 +45,7 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
-from tgpl.lowering.segments import value_text
+from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.symbolic import UObj
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
@@ -149,19 +149,7 @@ class SegmentCompiler(_FunctionCompiler):
                                    if numeric or a not in self.g.numeric_attrs))
         for a in attrs:
             m = next(self.view_ids)
-            head, changed = f"view|{a}@{m}", f"changed|{a}@{m}"
-            for c in clauses:
-                entries = [(o, v) for attr, o, v in c.store if attr == a]
-                for k, (o, v) in enumerate(entries):
-                    later = [o2 for o2, _ in entries[k + 1:]]
-                    if o in later:
-                        continue
-                    guards = [Distinct(o, o2) for o2 in later if not (isinstance(o, Const) and isinstance(o2, Const))]
-                    self.view_rules.append(Rule(Atom(head, (o, v)), tuple(c.body) + tuple(guards)))
-                for o in dict.fromkeys(o for o, _ in entries):
-                    self.view_rules.append(Rule(Atom(changed, (o,)), tuple(c.body)))
-            o, v = Var("O"), Var("V")
-            self.view_rules.append(Rule(Atom(head, (o, v)), (Atom(self.view_of(a), (o, v)), Not(Atom(changed, (o,))))))
+            self.view_rules += _written(clauses, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
             self.latest[a] = m
         out = []
         for c in clauses:
@@ -197,23 +185,9 @@ class SegmentCompiler(_FunctionCompiler):
         """The views of the sites: each clause's writes there, over the views the site was made on."""
         out = []
         for site in self.sites.values():
-            attrs = list(dict.fromkeys(a for c in site.clauses for a, _, _ in c.store))
-            for a in attrs:
-                head, changed = f"site|{a}@{site.ctx}", f"sitechanged|{a}@{site.ctx}"
-                for c in site.clauses:
-                    entries = [(o, v) for attr, o, v in c.store if attr == a]
-                    for k, (o, v) in enumerate(entries):
-                        later = [o2 for o2, _ in entries[k + 1:]]
-                        if o in later:
-                            continue
-                        guards = [Distinct(o, o2) for o2 in later
-                                  if not (isinstance(o, Const) and isinstance(o2, Const))]
-                        out.append(Rule(Atom(head, (o, v)), tuple(c.body) + tuple(guards)))
-                    for o in dict.fromkeys(o for o, _ in entries):
-                        out.append(Rule(Atom(changed, (o,)), tuple(c.body)))
-                o, v = Var("O"), Var("V")
-                base = site.base.get(a, read_rel(a))
-                out.append(Rule(Atom(head, (o, v)), (Atom(base, (o, v)), Not(Atom(changed, (o,))))))
+            for a in dict.fromkeys(a for c in site.clauses for a, _, _ in c.store):
+                out += _written(site.clauses, a, f"site|{a}@{site.ctx}", f"sitechanged|{a}@{site.ctx}",
+                                site.base.get(a, read_rel(a)))
         return out
 
     # ------------------------------------------------------------ statements
@@ -511,21 +485,27 @@ class SegmentCompiler(_FunctionCompiler):
         key = _fkey(fi)
         if key in self.g.inlining:
             raise Unsupported("a recursive function that changes the game")
-        callee = c.copy()
-        callee.frames = c.frames + (c.env,)
-        callee.env = {"#this": this}
-        callee.env.update({i.name: v for i, v in zip(d.inputs, vals)})
+        env = {"#this": this}
+        env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
         self.nested += nested
         try:
-            flow = self.block(d.effect.body.body, [callee], set())
+            return self.framed(c, env, d.effect.body, NULL)
         finally:
             self.g.inlining.discard(key)
             self.nested -= nested
+
+    def framed(self, c: SegClause, env: dict, body: ast.Block, fallen) -> list[tuple[SegClause, Value]]:
+        """`body` run in a frame of its own (`env`), the caller's names kept aside and given back after: each way
+        out with what it returned (`fallen` where it ran to the end)."""
+        callee = c.copy()
+        callee.frames = c.frames + (c.env,)
+        callee.env = env
+        flow = self.block(body.body, [callee], set())
         if flow.breaks or flow.continues:
             raise Unsupported("break or continue outside a loop")
         out = []
-        for c2, v in flow.returns + [(x, NULL) for x in flow.going]:
+        for c2, v in flow.returns + [(x, fallen) for x in flow.going]:
             c3 = c2.copy()
             c3.env, c3.frames = dict(c2.frames[-1]), c2.frames[:-1]
             out.append((c3, v))
@@ -571,15 +551,10 @@ class SegmentCompiler(_FunctionCompiler):
         if turn is None or turn.default is None:
             return []
         first = turn.phases[0].name if turn.phases else None
-        callee = c.copy()
-        callee.pending = False
-        callee.frames = c.frames + (c.env,)
-        callee.env = {"#this": None}
-        flow = self.block(turn.default.body.body, [callee], set())
+        waiting = c.copy()
+        waiting.pending = False
         out = []
-        for c2, v in flow.returns + [(x, None) for x in flow.going]:
-            c3 = c2.copy()
-            c3.env, c3.frames = dict(c2.frames[-1]), c2.frames[:-1]
+        for c3, v in self.framed(waiting, {"#this": None}, turn.default.body, None):
             if v is not None and v != NULL:
                 c3.control, c3.pending = (self.as_player(v), c3.control[1], first), True
             elif not c3.pending:
@@ -634,7 +609,7 @@ class SegmentCompiler(_FunctionCompiler):
             groups.setdefault(_shape(c), []).append(c)
         out = []
         for shape, cs in groups.items():
-            if len(cs) == 1 and not always:
+            if len(cs) == 1:
                 out.append(cs[0])
                 continue
             terms = [_terms(c) for c in cs]
@@ -653,6 +628,26 @@ class SegmentCompiler(_FunctionCompiler):
             joined.visits = tuple(sorted(visits.items()))
             out.append(joined)
         return out
+
+
+def _written(clauses: list[SegClause], attr: str, head: str, changed: str, before: str) -> list[Rule]:
+    """The rules of a view of `attr`: the values `clauses` (exclusive ways) wrote under their bodies, a later
+    write to an object term that may be the same one winning (`distinct`), and the relation `before` (the
+    previous view, or the state) on every object none of them changed."""
+    out = []
+    for c in clauses:
+        entries = [(o, v) for a, o, v in c.store if a == attr]
+        for k, (o, v) in enumerate(entries):
+            later = [o2 for o2, _ in entries[k + 1:]]
+            if o in later:
+                continue
+            guards = [Distinct(o, o2) for o2 in later if not (isinstance(o, Const) and isinstance(o2, Const))]
+            out.append(Rule(Atom(head, (o, v)), tuple(c.body) + tuple(guards)))
+        for o in dict.fromkeys(o for o, _ in entries):
+            out.append(Rule(Atom(changed, (o,)), tuple(c.body)))
+    o, v = Var("O"), Var("V")
+    out.append(Rule(Atom(head, (o, v)), (Atom(before, (o, v)), Not(Atom(changed, (o,))))))
+    return out
 
 
 def _player(t: Term) -> int | None:
@@ -752,7 +747,8 @@ class CompiledGame:
         self.hc.for_segments = True
         self.demand: set[tuple[str, int]] = set()
         self.inlining: set[str] = set()
-        self.moves: dict[str, Move] = {}
+        self.choice = {c.name for c in program.builtins.player_choice.ancestors()}  # the events a move answers
+        self.moves: dict[str, Move] = {m.key: m for m in self.move_families()}
         self.legal: list[Rule] = []  # internal names
         self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
@@ -818,23 +814,16 @@ class CompiledGame:
                     todo.append(c.control[1:])
 
     def move_families(self) -> list[Move]:
-        choice = {c.name for c in self.program.builtins.player_choice.ancestors()}
+        """The actions a player may choose (triggered by PlayerChoiceEvent), each with the objects that have it."""
         groups: dict[int, Move] = {}
         for obj in self.u.objects:
-            found: dict[str, ast.ActionDef] = {}
-            for info in reversed(list(obj.cls.ancestors())):
-                for name, a in info.actions.items():
-                    found.pop(name, None)
-                    found[name] = a
-            for action in found.values():
-                if not any(t.event in choice for t in action.triggers):
+            for action in actions_of(obj):
+                if not any(t.event in self.choice for t in action.triggers):
                     continue
                 m = groups.get(id(action))
                 if m is None:
                     m = groups[id(action)] = Move(f"{action.name}{len(groups)}", action, [])
                 m.objects.append(obj)
-        for m in groups.values():
-            self.moves[m.key] = m
         return list(groups.values())
 
     def start(self, m: Move, turn: str, phase: str) -> SegClause:
@@ -858,7 +847,7 @@ class CompiledGame:
     def segment(self, turn: str, phase: str) -> list[SegClause]:
         sc = self.sc
         clauses: list[SegClause] = []
-        for m in self.move_families():
+        for m in self.moves.values():
             a = m.action
             c = self.start(m, turn, phase)
             p, this = c.control[0], c.env["#this"]
@@ -878,8 +867,7 @@ class CompiledGame:
                     legal = self.holds(flt.body, legal, {flt.name or inp.name: x}, names)
             for req in a.requires:
                 legal = self.holds(req.body, legal, {}, names)
-            triggers = [t for t in a.triggers if t.event in {x.name for x in
-                                                             self.program.builtins.player_choice.ancestors()}]
+            triggers = [t for t in a.triggers if t.event in self.choice]
             legal = self.holds(triggers[0].body, legal, {}, names)
             for c2 in legal:  # the mover, the object and the inputs as the clause holds them after its joins
                 head = Atom(f"legal|{m.key}", (c2.control[0], c2.env["#this"], *(c2.env[i.name] for i in a.inputs)))
@@ -943,8 +931,7 @@ class CompiledGame:
             for c in entering:
                 by_phase.setdefault(c.control[1:], []).append(c)
             for (turn, phase), cs in by_phase.items():
-                turn_def = self.turns.get(turn)
-                phase_def = next((x for x in turn_def.phases if x.name == phase), None) if turn_def else None
+                phase_def = ast.phase_named(self.turns.get(turn), phase)
                 for c in cs:
                     c.pending = False
                     c.env, c.frames = {"#this": None}, ()
@@ -953,10 +940,7 @@ class CompiledGame:
                     continue
                 if any(isinstance(i, ast.InputDecl) for i in phase_def.items):
                     raise Unsupported("phases with inputs")
-                effects = [i for i in phase_def.items if isinstance(i, ast.Effect)]
-                body = effects[0].body if effects else ast.Block(phase_def.span, [i for i in phase_def.items
-                                                                                  if isinstance(i, ast.Stmt)])
-                flow = sc.block(body.body, cs, set())
+                flow = sc.block(ast.phase_body(phase_def).body, cs, set())
                 out += flow.going + [x for x, _ in flow.returns]
             clauses = out
         raise Unsupported(f"control passed {FLOW_LIMIT} times without waiting for a player")
@@ -1023,17 +1007,15 @@ class CompiledGame:
                 facts.setdefault(rel, []).extend((self.const(fl.obj), self.const(v, fl.type)) for v in self.domain(fl))
         facts["#control"] = [(Const(f"#p:{i}"), Const(t), Const(ph)) for i in range(self.u.players)
                              for t, ph in self.phases]
-        relaxed = []
-        inside: set[Rule] = set()  # the compiled functions' rules, relaxed
-        for r in rules + functions:
-            if r.head.relation.split("|")[0] in VIEWS:
-                continue  # relaxed, a view holds what the state can: every value of the attribute's domain
-            # without negation, as GDL's base/input check relaxes a game (tgpl.asp.declared): the moves and
-            # values found here must include every one it can find
-            body = tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not))
-            relaxed.append(Rule(_relaxed(self.internal(r.head)), body))
-        inside = set(relaxed[len([r for r in rules if r.head.relation.split("|")[0] not in VIEWS]):])
-        relaxed = list(dict.fromkeys(relaxed))
+        def relaxed_rules(rs: list[Rule]) -> list[Rule]:
+            # a view, relaxed, holds what the state can: every value of the attribute's domain (no rules); and
+            # no negation, as GDL's base/input check relaxes a game (tgpl.asp.declared): the moves and values
+            # found here must include every one it can find
+            return [Rule(_relaxed(self.internal(r.head)),
+                         tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
+                    for r in rs if r.head.relation.split("|")[0] not in VIEWS]
+        inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
+        relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
         for m in self.moves.values():
             n = len(m.action.inputs) + 2
             xs = tuple(Var(f"A{i}") for i in range(n))
@@ -1121,9 +1103,9 @@ class CompiledGame:
             raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
                               "multiply where they do not meet")
         functions = self.instances()
-        rules = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + functions
-        found = self.relax(self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + probes, functions)
-        return Emission(self, rules, final, found).lowered()
+        segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules()
+        found = self.relax(segments + probes, functions)
+        return Emission(self, segments + functions, final, found).lowered()
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")
@@ -1134,7 +1116,6 @@ def _without(rules: list[Rule], dropped) -> list[Rule]:
     lookup or an operation on such a value, in this rule and, through the positions of relations that hold
     one, where they are read (an over-approximation: dropping literals only adds rows)."""
     orphan: set[tuple[str, int]] = set()
-    gone_of: dict[int, set] = {}
     kept_of: dict[int, list] = {}
     while True:
         grew = False
@@ -1159,7 +1140,7 @@ def _without(rules: list[Rule], dropped) -> list[Rule]:
                     break
                 loose |= {v for x in kept if x not in left for v in horn._variables(x)}
                 kept = left
-            gone_of[id(r)], kept_of[id(r)] = gone, kept
+            kept_of[id(r)] = kept
             unbound = {a for a in r.head.args if isinstance(a, Var)} - bound
             for k, a in enumerate(r.head.args):
                 if (a in gone or a in unbound) and "|" in r.head.relation and (r.head.relation, k) not in orphan:
@@ -1278,11 +1259,7 @@ class Emission:
 
     def relation(self, rel: str) -> str:
         if rel.startswith("#"):
-            base = {"#plus": "plus", "#minus": "minus", "#times": "times", "#lt": "less", "#le": "less_or_equal",
-                    "#gt": "greater", "#ge": "greater_or_equal"}.get(rel)
-            if base is None:
-                base = rel[7:].lower() + "_of" if rel.startswith("#field:") else "table"
-            return self.rels.name(("rel", rel), base)
+            return self.rels.name(("rel", rel), horn.table_name(rel))
         head, part = rel.split("|", 1)
         if head in ("view", "site", "changed", "sitechanged"):
             attr = part.rsplit("@", 1)[0]

@@ -28,7 +28,7 @@ from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations
 from tgpl.lowering.execute import OWNER, NotLowerable
-from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads
+from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
@@ -540,11 +540,7 @@ class Emitter:
     def horn_relation(self, rel: str) -> str:
         """The GDL name of a relation of the compiled rules: `makesfour`, `run_loop`, `plus`, ..."""
         if rel.startswith("#"):
-            base = {"#plus": "plus", "#minus": "minus", "#times": "times", "#lt": "less", "#le": "less_or_equal",
-                    "#gt": "greater", "#ge": "greater_or_equal"}.get(rel)
-            if base is None:
-                base = rel[7:] + "_of" if rel.startswith("#field:") else "table"
-            return self.props.name(("horn", rel), base)
+            return self.props.name(("horn", rel), table_name(rel))
         function, part = rel.split("|", 1)
         part, _ = part.rsplit("@", 1)
         name = function.split("@")[0].split(".")[-1]

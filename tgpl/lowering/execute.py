@@ -1765,19 +1765,15 @@ class Executor:
             for p in entering:
                 p.pending = False
                 player, turn, phase = p.control
-                turn_def = self.turns.get(turn)
-                phase_def = next((x for x in turn_def.phases if x.name == phase), None) if turn_def else None
+                phase_def = ast.phase_named(self.turns.get(turn), phase)
                 if phase_def is None:
                     out.append(p)
                     continue
-                items = phase_def.items
-                if any(isinstance(i, ast.InputDecl) for i in items):
+                if any(isinstance(i, ast.InputDecl) for i in phase_def.items):
                     raise NotLowerable(phase_def.span, "phases with inputs are not lowerable")
-                effects = [i for i in items if isinstance(i, ast.Effect)]
                 if p.store:
                     self.checkpoint(p, ("phase", turn, phase))
-                body = effects[0].body if effects else ast.Block(phase_def.span, [i for i in items if isinstance(i, ast.Stmt)])
-                for q in self.run_block(body, p, None, None, f"phase_{phase}"):
+                for q in self.run_block(ast.phase_body(phase_def), p, None, None, f"phase_{phase}"):
                     if q.status != "over":
                         q.status = None
                     out.append(q)

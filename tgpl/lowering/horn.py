@@ -346,7 +346,7 @@ def _counted(s: ast.For) -> str | None:
 
 
 def _breaks_out(body: ast.Block) -> bool:
-    """Does a `break` or `continue` in body leave the loop of body (not one nested in it)?"""
+    """Does a `break` in body leave the loop of body (not one nested in it)? A `continue` only ends a pass."""
     def walk(n, depth: int) -> bool:
         if isinstance(n, (ast.Break, ast.Continue)):
             return depth == 0 and isinstance(n, ast.Break)
@@ -1336,6 +1336,18 @@ def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
 
 BUILTIN_TABLES = set(CALCS.values()) | set(COMPARE.values())
 _ASP_OPS = {"#plus": "+", "#minus": "-", "#times": "*", "#lt": "<", "#le": "<=", "#gt": ">", "#ge": ">="}
+
+
+TABLE_NAMES = {"#plus": "plus", "#minus": "minus", "#times": "times", "#lt": "less", "#le": "less_or_equal",
+               "#gt": "greater", "#ge": "greater_or_equal"}
+
+
+def table_name(rel: str) -> str:
+    """The GDL name (before it is made unique) of a table of the compiled rules: `plus`, `file_of`, `table`."""
+    base = TABLE_NAMES.get(rel)
+    if base is None:
+        base = rel[7:] + "_of" if rel.startswith("#field:") else "table"
+    return base
 
 
 def _is_table(rel: str) -> bool:

@@ -74,6 +74,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
     symbolic execution has got (for a display: a game outside the subset may take minutes to refuse).
     """
+    if moves not in MOVES:
+        raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
     universe = Universe.from_snapshot(snapshot)
     if moves == "compiled" or moves == "auto" and most_moves(program, universe) > SPELLED_MOVES:
         try:

@@ -279,15 +279,6 @@ class Lowering:
         ev.fields = {"active": float(player)}
         return ev
 
-    def actions_of(self, obj: UObj) -> list[ast.ActionDef]:
-        """Every action of obj's class, base actions first, overridden ones replaced."""
-        found: dict[str, ast.ActionDef] = {}
-        for info in reversed(list(obj.cls.ancestors())):
-            for name, a in info.actions.items():
-                found.pop(name, None)
-                found[name] = a
-        return list(found.values())
-
     def legal_moves(self, cs: tuple) -> list[tuple[MoveInfo, Formula]]:
         player = cs[0]
         ctrl = lit(ControlLit(cs))
@@ -301,7 +292,7 @@ class Lowering:
                     mine = lit(FluentLit(obj.name, OWNER, literal_value(float(player))))
                 elif player not in obj.owners:
                     continue
-            for action in self.actions_of(obj):
+            for action in actions_of(obj):
                 triggers = [t for t in action.triggers if t.event in choice_names]
                 if not triggers:
                     continue
@@ -470,6 +461,16 @@ class Lowering:
             raise NotLowerable(self._attr_span(Fluent(fl.obj, name, None, None)),
                                f"{obj}.{name} may hold {longest:g} items, more than the {size} objects it can "
                                "hold once each: a list that may hold an object twice is not lowerable")
+
+
+def actions_of(obj: UObj) -> list[ast.ActionDef]:
+    """Every action of obj's class, base actions first, overridden ones replaced."""
+    found: dict[str, ast.ActionDef] = {}
+    for info in reversed(list(obj.cls.ancestors())):
+        for name, a in info.actions.items():
+            found.pop(name, None)
+            found[name] = a
+    return list(found.values())
 
 
 def value_text(v) -> str:

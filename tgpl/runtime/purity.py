@@ -34,7 +34,13 @@ from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, Clas
 
 SCALARS = (NUMBER, BOOL, STRING, PLAYER)
 # Built-in methods that only read a list or table and give back a scalar or a new list.
-_READING = frozenset(("length", "contains", "indexOf", "copy", "keys", "values"))
+READING = frozenset(("length", "contains", "indexOf", "copy", "keys", "values"))  # built-ins that only read
+# nodes that read and write nothing themselves (what they hold is judged on its own)
+PLAIN_NODES = (
+    ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This, ast.Binary, ast.Unary,
+    ast.TypeTest, ast.Cast, ast.InitList, ast.Arg, ast.TypeRef, ast.Block, ast.VarDecl, ast.ExprStmt,
+    ast.If, ast.While, ast.For, ast.Return, ast.Break, ast.Continue,
+)
 # Built-ins that change a list, table or stack in place (the collection's own, `discard`'s stack).
 _CHANGING = frozenset((
     "add", "append", "clear", "remove", "removeAt", "shuffle", "push", "push_front", "pop", "pop_front",
@@ -241,14 +247,10 @@ class Purity:
                 return all(id(fi.defn) in pure for fi in self.by_name.get(ct.target.name, [ct.target]))
             if ct.kind == "builtin":
                 callee = n.callee
-                return (isinstance(callee, ast.Member) and ct.name in _READING
+                return (isinstance(callee, ast.Member) and ct.name in READING
                         and isinstance(self.types.get(id(callee.obj)), Collection))
             return False
-        return isinstance(n, (
-            ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This, ast.Binary, ast.Unary,
-            ast.TypeTest, ast.Cast, ast.InitList, ast.Arg, ast.TypeRef, ast.Block, ast.VarDecl, ast.ExprStmt,
-            ast.If, ast.While, ast.For, ast.Return, ast.Break, ast.Continue,
-        ))
+        return isinstance(n, PLAIN_NODES)
 
     def field_ok(self, name: str, t) -> bool:
         if name in _BUILTIN_MEMBERS or name not in self.fields or name in self.written:

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from tgpl.frontend import ast
 from tgpl.frontend.types import CallableType, ClassType, Collection, Namespace
+from tgpl.runtime.purity import PLAIN_NODES, READING
 
-# Built-in methods that only read a list or table (`purity._READING`).
-_READING = frozenset(("length", "contains", "indexOf", "copy", "keys", "values"))
 # Built-ins of namespaces that only read whose turn it is
 _CONTROL = frozenset(("player.active", "player.all", "turn.active", "turn.phase.active"))
 
@@ -68,7 +67,7 @@ class ReadOnly:
             if isinstance(t, Namespace) or isinstance(types.get(id(n)), Namespace):
                 return True  # `turn.phase`, a member of an import's name: a callee checked at its call
             if isinstance(t, Collection):  # its length, or a built-in that reads it (checked at its call)
-                return n.name == "length" or n.name in _READING
+                return n.name == "length" or n.name in READING
             return isinstance(t, ClassType)  # a field, or a callee checked at its call
         if isinstance(n, ast.Index):
             return isinstance(types.get(id(n.obj)), (Collection, ClassType))
@@ -84,14 +83,10 @@ class ReadOnly:
                 callee = n.callee
                 if ct.name in _CONTROL:
                     return not n.args
-                return (isinstance(callee, ast.Member) and ct.name in _READING
+                return (isinstance(callee, ast.Member) and ct.name in READING
                         and isinstance(types.get(id(callee.obj)), Collection))
             return False
-        return isinstance(n, (
-            ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This, ast.Binary, ast.Unary,
-            ast.TypeTest, ast.Cast, ast.InitList, ast.Arg, ast.TypeRef, ast.Block, ast.VarDecl, ast.ExprStmt,
-            ast.If, ast.While, ast.For, ast.Return, ast.Break, ast.Continue,
-        ))
+        return isinstance(n, PLAIN_NODES)
 
 
 __all__ = ["ReadOnly"]
