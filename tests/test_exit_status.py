@@ -155,3 +155,26 @@ def test_the_program_writes_the_whole_lowered_game_before_it_exits(tmp_path):
     assert printed.returncode == 0 and printed.stdout == expected  # to a pipe: flushed in full
     written = _program("to-gdl", TRIS, "--no-validate", "-o", "tris.kif", cwd=tmp_path)
     assert written.returncode == 0 and (tmp_path / "tris.kif").read_text(encoding="utf-8") == expected
+
+
+def test_running_out_of_memory_is_a_message_and_status_2(monkeypatch, capsys):
+    # clingo reports a grounding that outgrows the machine as MemoryError (bad_alloc): chess's compiled moves
+    # under `verify --horizon 1 --max-ground 10**18` took 8 GB in two minutes before this message
+    import tgpl.cli as cli
+
+    def too_large(**_):
+        raise MemoryError("bad_alloc")
+
+    class Exited(Exception):
+        pass
+
+    def exit_(code):
+        raise Exited(code)
+
+    monkeypatch.setattr(cli.main, "main", too_large)
+    monkeypatch.setattr(cli.os, "_exit", exit_)
+    with pytest.raises(Exited) as exited:
+        cli.run()
+    assert exited.value.args == (2,)
+    err = capsys.readouterr().err
+    assert err.startswith("tgpl: error: out of memory") and "Traceback" not in err

@@ -60,6 +60,10 @@ def run() -> None:
         code: object = 0
     except SystemExit as e:
         code = e.code
+    except MemoryError:  # clingo's grounding of a game too large for the machine (bad_alloc), above all
+        click.echo("tgpl: error: out of memory: the game grew too large for this machine; a smaller "
+                   "--max-ground (where the command has one) refuses such a game before it starts", err=True)
+        code = 2
     if code is not None and not isinstance(code, int):  # sys.exit("message"): printed, status 1
         click.echo(code, err=True)
         code = 1
