@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import tgpl.lowering.compiled as compiled
 from differential import Lowered, bisimulate
+from test_batched_validation import read_ignoring_aliases
 from tgpl.asp.kif import read_kif, to_kif
 from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
@@ -53,12 +54,7 @@ def test_shifts_compiled_is_the_runtimes_game():
 def test_a_write_to_an_object_that_may_be_the_one_written_before_is_split(monkeypatch):
     """Planted: reads that never take an earlier write to another object term (`b` after `a.Mark = true`, where
     the mover may pick the same square twice) give another game, which the bisimulation finds."""
-    def read(self, c, o, name):  # the last write to the very same term, else the state before the move
-        for attr, w, v in reversed(c.store):
-            if attr == name and w == o:
-                return [(c, v)]
-        return [self.read_before(c, o, name)]
-    monkeypatch.setattr(compiled.SegmentCompiler, "read", read)
+    monkeypatch.setattr(compiled.SegmentCompiler, "read", read_ignoring_aliases)
     lw = _compiled(SHIFTS)
     with pytest.raises(AssertionError, match="mark"):
         bisimulate(lw)

@@ -64,7 +64,7 @@ from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
 from tgpl.asp.estimate import MAX_GROUND, rule_bounds
-from tgpl.asp.per_state import START, StateQueries
+from tgpl.asp.per_state import START, BatchQueries, StateQueries
 from tgpl.asp.solver import GroundProgram, answer_set, lp_file
 from tgpl.asp.validate import validate
 
@@ -155,6 +155,26 @@ class GdlGame:
         return game
 
     # ------------------------------------------------------------ playing
+    @property
+    def batches(self) -> bool:
+        """Whether `states_after` can be asked: the game is played one state at a time."""
+        return isinstance(self._queries, _PerState)
+
+    def states_after(self, queries: Sequence[tuple[Iterable[Term], Sequence[Term]] | None]
+                     ) -> list[GdlState | GdlError]:
+        """For each query, the state a joint move (one move per role, in role order) leads to from the state
+        whose true fluents are exactly the given ones; None asks for the initial state. Per-state mode only
+        (`batches`): the queries are grounded together, three to four times faster than in turn for chess's
+        compiled moves. The moves are not checked against `legal`: this is what the rules say of states given
+        from outside (the translation validation poses the runtime's). A query that fails gives its error."""
+        if not isinstance(self._queries, _PerState):
+            raise ValueError("states_after needs a game played one state at a time")
+        symbol = self.names.symbol
+        return self._queries.states([
+            None if q is None else
+            (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))
+            for q in queries])
+
     def initial_state(self) -> GdlState:
         """The state `init` describes (made once: states are immutable)."""
         if self._initial is None:
@@ -174,7 +194,7 @@ def grounding_mode(program: Program, mode: str, max_ground: int | None) -> tuple
     analysis cannot end): "auto" grounds once unless the bound is over max_ground."""
     if mode not in MODES:
         raise ValueError(f"no grounding mode '{mode}'; the modes are {', '.join(MODES)}")
-    if mode == "once":
+    if mode == "once" or (mode == "per-state" and max_ground is None):  # nothing to compare the bound with
         return mode, None
     bounds = rule_bounds(program)
     whole = None if bounds is None else sum(b.instances for b in bounds)
@@ -300,10 +320,42 @@ class _PerState:
         self._meaning: dict[clingo.Symbol, tuple] = {}  # shown atom -> (kind, ...), as _GroundOnce's
         self._order: dict[clingo.Symbol, int] = {}  # every legal move seen -> its rank in clingo's order
         self._counted = False  # queries are grounded with their rules counted, not bounded first (`_check`)
+        self._batch: BatchQueries | None = None  # made when first asked for (`states`)
 
     def initial(self) -> GdlState:
         limit = self._check(frozenset(), ())
         return self._read(self._solve([START], limit, ()))
+
+    def states(self, queries: Sequence[tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None]
+               ) -> list[GdlState | GdlError]:
+        """Each query's state (None: the initial state; else a state's fluents and a joint move, as `successor`
+        takes them), grounded together (tgpl.asp.per_state.BatchQueries); a query that fails gives its error.
+
+        The batch's grounding is counted against max_ground, as one query's is (a batch holds what one large
+        state may); past that, each query is posed on its own, so that a query over the limit is refused as
+        `successor` refuses it and the others are answered."""
+        if not queries:
+            return []
+        if self._batch is None:
+            self._batch = BatchQueries(self.game.program, self.game.names)
+        counter = None if self.max_ground is None else _Counter(self.max_ground)
+        try:
+            answers = self._batch.solve(queries, counter)
+        except _Counter.Over:
+            return [self._alone(query) for query in queries]
+        out: list[GdlState | GdlError] = []
+        for answer in answers:
+            try:
+                out.append(self._read(answer))
+            except GdlError as e:
+                out.append(e)
+        return out
+
+    def _alone(self, query: tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None) -> GdlState | GdlError:
+        try:
+            return self.initial() if query is None else self.successor(*query)
+        except GdlError as e:
+            return e
 
     def successor(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> GdlState:
         """The state after the joint move `moves`, (role symbol, move symbol) per role."""

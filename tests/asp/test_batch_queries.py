@@ -1,0 +1,80 @@
+"""Many per-state queries grounded as one program (GdlGame.states_after, tgpl.asp.per_state.BatchQueries).
+
+A batch must answer each query as the query alone would: the state after the joint move, its legal moves,
+goals and terminal status, for every game (static `legal` and `goal` facts included), and a query that
+fails must give its error without taking the others down.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from test_reasoner_modes import GAMES, step
+from tgpl.asp.kif import read_kif
+from tgpl.asp.reasoner import GdlGame, StateTooLarge
+
+ROOT = Path(__file__).resolve().parents[2]
+
+COUNTER = """\
+(role p)
+(init (count 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(legal p tick)
+(<= (next (count ?y)) (true (count ?x)) (does p tick) (succ ?x ?y))
+(<= terminal (true (count 3)))
+(goal p 100)
+"""
+"""A game whose `legal` and `goal` are facts: they depend on no state, yet a batch answers them per query."""
+
+
+def walk(game: GdlGame, seed: int, steps: int) -> list:
+    """A random play's (state, joint move) pairs."""
+    rng = random.Random(seed)
+    state, out = game.initial_state(), []
+    while len(out) < steps and not state.is_terminal and state.legal_moves():
+        joint = rng.choice(state.legal_moves())
+        out.append((state, joint))
+        state = state.apply(joint)
+    return out
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_a_batch_answers_each_query_as_the_query_alone(path):
+    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+    assert game.batches
+    pairs = walk(game, 1, 40) + walk(game, 2, 40)
+    answers = game.states_after([None] + [(state.fluents, joint) for state, joint in pairs])
+    alone = [game.initial_state()] + [state.apply(joint) for state, joint in pairs]
+    assert len(answers) == len(alone) > 2
+    for got, want in zip(answers, alone):
+        assert step(got) == step(want)
+
+
+def test_legal_and_goal_facts_are_answered_per_query():
+    game = GdlGame(read_kif(COUNTER, "counter.kif"), "per-state")
+    pairs = walk(game, 0, 10)
+    assert len(pairs) == 3
+    answers = game.states_after([None] + [(state.fluents, joint) for state, joint in pairs])
+    assert [str(sorted(map(str, a.fluents))) for a in answers] == [f"['(count {k})']" for k in range(4)]
+    assert [a.is_terminal for a in answers] == [False, False, False, True]
+    assert [str(a.legal_moves("p")) for a in answers[:3]] == ["[Const(name='tick')]"] * 3
+    assert answers[-1].goals == [100]
+    assert [step(a) for a in answers] == [step(a) for a in [game.initial_state()] + [s.apply(j) for s, j in pairs]]
+
+
+def test_a_query_over_the_limit_is_its_error_and_the_batch_goes_on():
+    program = read_kif((ROOT / "examples" / "gdl" / "tictactoe.kif").read_text(encoding="utf-8"), "ttt.kif")
+    pairs = walk(GdlGame(program, "per-state"), 3, 4)
+    tiny = GdlGame(program, "per-state", max_ground=1)  # every query grounds more than one rule
+    answers = tiny.states_after([(state.fluents, joint) for state, joint in pairs])
+    assert len(answers) == 4 and all(isinstance(a, StateTooLarge) for a in answers)
+
+
+def test_only_a_game_played_one_state_at_a_time_takes_batches():
+    game = GdlGame(read_kif(COUNTER, "counter.kif"), "once")
+    assert not game.batches
+    with pytest.raises(ValueError, match="one state at a time"):
+        game.states_after([None])

@@ -1,0 +1,85 @@
+"""The translation validation of a GDL played one state at a time asks for its states in batches
+(Differential.playouts, tgpl.validation): the runtime plays ahead, the GDL answers many states in one
+grounding. The plays, and the first difference of each, must be those of the step-by-step comparison.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import tgpl.lowering.compiled as compiled
+import tgpl.validation as validation
+from tgpl.asp.reasoner import GdlGame
+from tgpl.lowering.lower import lower
+from tgpl.runtime.game import load_game
+from tgpl.runtime.snapshot import snapshot
+from tgpl.validation import Differential, validate_translation
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
+
+
+def read_ignoring_aliases(self, c, o, name):
+    """A planted bug: SegmentCompiler.read taking only the last write to the very same object term, else the
+    state before the move; `b` after `a.Mark = true` misses the write when the mover picked a = b."""
+    for attr, w, v in reversed(c.store):
+        if attr == name and w == o:
+            return [(c, v)]
+    return [self.read_before(c, o, name)]
+
+
+def differential() -> Differential:
+    game = load_game(str(SHIFTS))
+    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled")
+    assert lowered.grounding[0] == "per-state"
+    d = Differential(game, lowered, 0)
+    assert d.gdl.batches
+    return d
+
+
+def one_by_one(d: Differential, seeds: range, max_steps: int, monkeypatch) -> list:
+    with monkeypatch.context() as m:
+        m.setattr(GdlGame, "batches", property(lambda self: False))
+        return [d.playout(random.Random(seed), max_steps) for seed in seeds]
+
+
+def summary(play) -> tuple:
+    diff = play.mismatch
+    return (play.moves, play.joints, play.steps, play.ended,
+            None if diff is None else diff.lines("the GDL"))
+
+
+def test_batched_plays_are_the_step_by_step_ones(monkeypatch):
+    d = differential()
+    monkeypatch.setattr(validation, "FIRST_BATCH", 3)  # batches that end inside a play and span plays
+    monkeypatch.setattr(validation, "BATCH", 7)
+    seeds = range(6)
+    batched = d.playouts([random.Random(seed) for seed in seeds], 30)
+    assert [summary(p) for p in batched] == [summary(p) for p in one_by_one(d, seeds, 30, monkeypatch)]
+    assert all(p.mismatch is None for p in batched) and sum(len(p.steps) for p in batched) > 30
+
+
+def test_a_planted_difference_is_found_at_the_same_move(monkeypatch):
+    """Reads that ignore a write to the same object (test_compiled_moves) give another game; batched or not,
+    each play stops at the same first difference."""
+    monkeypatch.setattr(compiled.SegmentCompiler, "read", read_ignoring_aliases)
+    d = differential()
+    monkeypatch.setattr(validation, "BATCH", 5)
+    seeds = range(12)
+    batched = d.playouts([random.Random(seed) for seed in seeds], 40)
+    assert [summary(p) for p in batched] == [summary(p) for p in one_by_one(d, seeds, 40, monkeypatch)]
+    assert any(p.mismatch is not None for p in batched)
+
+
+def test_the_validation_of_a_per_state_game_finds_the_planted_difference(monkeypatch):
+    d = differential()
+    result = validate_translation(d.game, d.lowered, 0, seconds=20)
+    assert result.ok and result.complete and result.states == 501  # the bisimulation, its successors batched
+    monkeypatch.setattr(compiled.SegmentCompiler, "read", read_ignoring_aliases)
+    wrong = differential()
+    result = validate_translation(wrong.game, wrong.lowered, 0, seconds=20, state_bound=1)  # playouts only
+    assert not result.ok and result.mismatch.found_by == "playouts"
+    assert any("mark" in line for line in result.mismatch.difference.lines("the GDL"))
