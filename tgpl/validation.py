@@ -46,6 +46,7 @@ import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 from tgpl.asp.asp_emit import AspEncoding
@@ -59,7 +60,7 @@ from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.ir import Const, Func, Term
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
-from tgpl.runtime.snapshot import snapshot
+from tgpl.runtime.snapshot import fields_snapshot, snapshot
 from tgpl.runtime.values import show
 from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import Info, explore
@@ -181,11 +182,17 @@ class Differential:
         self.roles = self.gdl.roles
         self.texts = lowered.move_texts  # KIF text of a move -> the runtime's text
         self.terms = {text: read_term(kif) for kif, text in self.texts.items()}
-        self._terms: dict[str, Term] = {}  # a fluent's text -> its term (_fluent_terms)
+        self._terms: dict[str, Term] = {}  # a fluent's text -> its term (fluent_terms)
+        self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
         self._query_seconds: float | None = None  # what a batched GDL query has cost, the last batch
 
+    @cached_property
+    def initial(self) -> State:
+        """The runtime's initial state, made once: states are immutable, and chess's setup takes 30 ms."""
+        return self.game.initial_state(self.seed)
+
     def start(self) -> tuple[State, GdlState]:
-        return self.game.initial_state(self.seed), self.gdl.initial_state()
+        return self.initial, self.gdl.initial_state()
 
     def compare(self, state: State, g: GdlState, fluents: bool = True, mine: frozenset[str] | None = None
                 ) -> Difference | None:
@@ -194,7 +201,7 @@ class Differential:
         d = Difference()
         if fluents:
             if mine is None:
-                mine = self.lowered.state_fluents(snapshot(state))
+                mine = self.encoded(state)
             theirs = {str(f) for f in g.fluents}
             d.fluents = (sorted(mine - theirs), sorted(theirs - mine))
         if state.is_terminal != g.is_terminal:
@@ -318,6 +325,12 @@ class Differential:
         left = until - time.perf_counter()
         return max(2, min(BATCH, int(left / self._query_seconds) + 1))
 
+    def encoded(self, state: State) -> frozenset[str]:
+        """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read
+        where the lowering says what that is."""
+        fields = self._fields
+        return self.lowered.state_fluents(snapshot(state) if fields is None else fields_snapshot(state, fields))
+
     def fluent_terms(self, texts: frozenset[str]) -> list[Term]:
         """Fluents' texts (LoweredGame.state_fluents) as GDL terms, each text read once."""
         terms = self._terms
@@ -378,9 +391,9 @@ class _BatchedRun:
             return None
         d = self.d
         if self.last is None:
-            self.last = d.game.initial_state(d.seed)
+            self.last = d.initial
             self.waiting += 1
-            self.fluents = d.lowered.state_fluents(snapshot(self.last))
+            self.fluents = d.encoded(self.last)
             return _Ahead(self.last, self.fluents, None, None, None)
         last = self.last
         legal: list[str] = []
@@ -400,7 +413,7 @@ class _BatchedRun:
             self.failed, self.over = (move, joint, e), True
             return None
         query = (d.fluent_terms(self.fluents), joint)
-        self.last, self.fluents = after, d.lowered.state_fluents(snapshot(after))
+        self.last, self.fluents = after, d.encoded(after)
         self.moves += 1
         self.waiting += 1
         return _Ahead(after, self.fluents, move, joint, query)

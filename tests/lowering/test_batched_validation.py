@@ -83,3 +83,19 @@ def test_the_validation_of_a_per_state_game_finds_the_planted_difference(monkeyp
     result = validate_translation(wrong.game, wrong.lowered, 0, seconds=20, state_bound=1)  # playouts only
     assert not result.ok and result.mismatch.found_by == "playouts"
     assert any("mark" in line for line in result.mismatch.difference.lines("the GDL"))
+
+
+def test_a_state_is_encoded_alike_from_the_fields_it_reads_alone():
+    """Differential.encoded cuts the snapshot down to the fields the compiled game's fluents read
+    (tgpl.runtime.snapshot.fields_snapshot): the fluents must be those of the whole snapshot."""
+    d = differential()
+    fields = d.lowered.state_fields()
+    assert fields and all(attrs for attrs in fields.values())
+    rng, state, seen = random.Random(5), d.initial, 0
+    while not state.is_terminal and seen < 40:
+        assert d.encoded(state) == d.lowered.state_fluents(snapshot(state))
+        state = state.apply(rng.choice(state.legal_moves()))
+        seen += 1
+    assert seen > 5
+    spelled = lower(d.game.program, snapshot(d.initial), moves="spelled")
+    assert spelled.state_fields() is None  # the moves spelled out read lists, decks and owners: the whole snapshot

@@ -123,6 +123,7 @@ class GdlGame:
             check = max_ground is not None and (whole is None or whole > max_ground)
             self._queries = _PerState(self, max_ground if check else None)
         self._initial: GdlState | None = None
+        self._symbols: dict[Term, clingo.Symbol] = {}  # the ground terms `states_after` was given
 
     # ------------------------------------------------------------ loading
     @classmethod
@@ -169,7 +170,14 @@ class GdlGame:
         from outside (the translation validation poses the runtime's). A query that fails gives its error."""
         if not isinstance(self._queries, _PerState):
             raise ValueError("states_after needs a game played one state at a time")
-        symbol = self.names.symbol
+        symbols = self._symbols
+
+        def symbol(term: Term) -> clingo.Symbol:  # kept: states repeat most fluents, and making one costs 20 µs
+            made = symbols.get(term)
+            if made is None:
+                made = symbols[term] = self.names.symbol(term)
+            return made
+
         return self._queries.states([
             None if q is None else
             (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))

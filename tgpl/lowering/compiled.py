@@ -1222,6 +1222,7 @@ class Emission:
         self.rules = rules
         self.final = final
         self.found = found
+        self._fluent_texts: dict[tuple, str] = {}
         self.names = Names()
         self.rels = Names()
         self.roles = [f"player_{i}" for i in range(self.u.players)]
@@ -1353,14 +1354,26 @@ class Emission:
             return c.name[3:]
         return self.g.hc.value_of(c)
 
+    def state_fields(self) -> dict[str, list[str]]:
+        """The fields `state_fluents` reads, per object (a snapshot cut down to them will do)."""
+        out: dict[str, list[str]] = {}
+        for obj, attr in self.g.fluents:
+            out.setdefault(obj, []).append(attr)
+        return out
+
     def state_fluents(self, snap: dict) -> frozenset[str]:
         """The GDL fluents of a runtime state (a snapshot): for the differential tests and the validation."""
         g = self.g
         by_name = {o["name"]: o for o in snap["objects"]}
         out = set()
+        texts = self._fluent_texts  # (object, attribute, value) -> the fluent's text: states repeat most of them
         for (obj, attr), fl in g.fluents.items():
-            raw = g.u.value(by_name[obj]["fields"][attr])
-            out.add(str(self.fluent(attr, g.const(fl.obj), g.const(raw, fl.type))))
+            plain = by_name[obj]["fields"][attr]
+            text = texts.get((obj, attr, plain))
+            if text is None:
+                raw = g.u.value(plain)
+                text = texts[(obj, attr, plain)] = str(self.fluent(attr, g.const(fl.obj), g.const(raw, fl.type)))
+            out.add(text)
         player, turn, phase = snap["control"]
         out.add(str(self.control(Const(f"#p:{int(player)}"), turn, phase)))
         if snap["result"] is not None:

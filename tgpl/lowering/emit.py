@@ -65,6 +65,11 @@ class LoweredGame:
         """The GDL fluents (as KIF text) of a runtime state given as a snapshot: for differential tests."""
         return self.emitter.state_fluents(snapshot)
 
+    def state_fields(self) -> dict[str, list[str]] | None:
+        """The fields of the objects `state_fluents` reads (tgpl.runtime.snapshot.fields_snapshot); None when it
+        needs the whole snapshot (the moves spelled out read lists, decks and owners too)."""
+        return self.emitter.state_fields()
+
 
 class Names:
     """GDL-safe, unique, lower-case names."""
@@ -150,6 +155,9 @@ class Emitter:
 
     def fluent_value(self, fl: Fluent, v) -> Term:
         return self.value(v, fl.type)
+
+    def state_fields(self) -> None:
+        return None
 
     def state_fluents(self, snap: dict) -> frozenset[str]:
         out = set()

@@ -12,9 +12,16 @@ but Python built-ins and the checker's `ClassInfo`s, so any layer can read it:
 Values: None, bool, float, str, ("obj", name), ("list", [values]),
 ("table", [(key, value), ..]). Fields that start with `_` are the runtime's own
 (a group's cell matrix, a deck's items) and appear in their own keys.
+
+`fields_snapshot(state, wanted)` is the same description cut down to some fields of
+some objects (each object only its "name" and "fields"), for an encoder that reads no
+more: the translation validation encodes a state per step, and chess's full snapshot
+(64 squares, each with six fixed lists) took 3.4 ms of it.
 """
 
 from __future__ import annotations
+
+from typing import Iterable, Mapping
 
 from tgpl.runtime.game import State
 from tgpl.runtime.values import Obj
@@ -59,6 +66,23 @@ def snapshot(state: State) -> dict:
             "cells": [[t.name if t is not None else None for t in col] for col in cells] if cells is not None else None,
             "connections": [_connection(w, c) for c in own.get("connections", ())],
         })
+    c = w.control
+    return {
+        "players": w.players,
+        "control": (c.player, c.turn, c.phase),
+        "result": [list(r) for r in w.result] if w.result is not None else None,
+        "objects": objects,
+    }
+
+
+def fields_snapshot(state: State, wanted: Mapping[str, Iterable[str]]) -> dict:
+    """`snapshot` with only the `wanted` fields (object name -> field names) of the objects named there."""
+    w = state.world
+    objects = []
+    for name, names in wanted.items():
+        o = w.named(name)
+        own = w.fields(o)
+        objects.append({"name": name, "fields": {k: _plain(own[k]) for k in names}})
     c = w.control
     return {
         "players": w.players,
