@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.asp.induction import same_game
+from tgpl.asp.validate import validate
+from tgpl.lowering.ir import Program
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
@@ -29,8 +31,13 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     prove = same_game if global_checks else None
     start = snapshot(game.initial_state(seed))
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress, moves)
+        return lower(game.program, start, relations, prove, progress, moves, gdl_errors)
     return lower_with_query(game.program, start, query_function, relations, prove, progress)
+
+
+def gdl_errors(program: Program) -> list[str]:
+    """What keeps `program` from being valid GDL (its structure: no bound on its size is checked)."""
+    return [d.message for d in validate(program, max_ground=None) if d.is_error]
 
 
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:

@@ -53,7 +53,7 @@ from tgpl.asp.asp_emit import AspEncoding
 from tgpl.asp.asp_trace import AspTrace
 from tgpl.asp.asp_trace import Step as AspStep
 from tgpl.asp.kif import KifError, read_term
-from tgpl.asp.reasoner import GdlError, GdlGame, GdlState
+from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.emit import LoweredGame
@@ -669,13 +669,7 @@ class _Bisimulation:
         its legal moves were compared with the runtime's before it was expanded."""
         if self.d.gdl.batches:
             return self.d.gdl.states_after([(g.fluents, joint) for joint in joints])
-        out: list[GdlState | GdlError] = []
-        for joint in joints:
-            try:
-                out.append(g.apply(joint))
-            except GdlError as e:
-                out.append(e)
-        return out
+        return [state_or_error(g.apply, joint) for joint in joints]
 
 
 def _playouts(d: Differential, deadline: float, min_depth: int,

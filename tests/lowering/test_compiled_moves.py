@@ -24,6 +24,7 @@ from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.cli import main
 from tgpl.lowering.lower import NotLowerable, lower
+from tgpl.pipeline import gdl_errors
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.runtime.verify import RuntimeMachine
@@ -122,3 +123,77 @@ def test_auto_spells_out_a_game_with_few_moves():
     tris = ROOT / "examples" / "tris.tgpl"
     game = load_game(str(tris))
     assert "moves compiled" not in lower(game.program, snapshot(game.initial_state(0))).stats
+
+
+def _variant(*edits: tuple[str, str]) -> str:
+    """shifts.tgpl with `edits` (old, new) made, each where it occurs once."""
+    text = SHIFTS.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+NEAR = (  # each square lists its neighbours, and the search tries those only: a loop up to a fixed list's length
+    ("    bool Mark = false;\n}", "    bool Mark = false;\n    List<Sq> Near = {};\n}"),
+    ("                Rules.Squares.add(s);\n            }",
+     "                Rules.Squares.add(s);\n            }\n"
+     "            for (number i = 0; i < 4; i += 1)\n            {\n"
+     "                Sq s = Cells[i][0] as Sq;\n"
+     "                if (i > 0) { s.Near.add(Cells[i - 1][0] as Sq); }\n"
+     "                if (i < 3) { s.Near.add(Cells[i + 1][0] as Sq); }\n            }"),
+    ("for (number j = 0; j < 4; j += 1)\n                    {\n"
+     "                        if (CanGo(from: from, to: Squares[j])) { return true; }",
+     "for (number j = 0; j < from.Near.length; j += 1)\n                    {\n"
+     "                        if (CanGo(from: from, to: from.Near[j])) { return true; }"),
+)
+FREE = (  # CanGo asks a function of its own: called after a Flip, which writes no side, and by the filters
+    ("if (from.Side == null || to.Side == from.Side) { return false; }",
+     "if (from.Side == null || !Free(to: to, side: from.Side)) { return false; }"),
+    ("    function HasMove",
+     "    function Free\n    {\n        function input Sq to;\n        function input player side;\n"
+     "        returns bool;\n        effect { return to.Side != side; }\n    }\n\n    function HasMove"),
+)
+
+
+def _compiled_text(text: str, tmp_path, moves: str = "compiled") -> Lowered:
+    path = tmp_path / "variant.tgpl"
+    path.write_text(text, encoding="utf-8")
+    game = load_game(str(path))
+    return Lowered(game, lower(game.program, snapshot(game.initial_state(0)), moves=moves, check=gdl_errors), None)
+
+
+def test_a_search_up_to_a_fixed_lists_length_is_some_pass_of_it(tmp_path):
+    """`for (j = 0; j < from.Near.length; ...)` whose passes share nothing is "some pass returns" over the passes
+    up to the longest list, each kept below its own list's length: as a recursion, the calls in it waited on
+    their own results, which GDL's recursion restriction refused."""
+    lw = _compiled_text(_variant(*NEAR, *FREE), tmp_path)
+    assert not gdl_errors(lw.lowered.program)
+    assert bisimulate(lw).states == 501
+
+
+def test_calls_after_a_move_never_share_the_legal_moves_instances(tmp_path):
+    """After a Flip nothing the search reads was written, so its calls read the state as the filters' do; their
+    instances stay apart all the same: shared, `legal` depended on `does` through `Free`'s demand."""
+    lw = _compiled_text(_variant(*FREE), tmp_path)
+    assert not gdl_errors(lw.lowered.program)
+    assert bisimulate(lw).states == 501
+
+
+def test_compiled_moves_that_break_gdls_rules_are_refused_or_spelled_out(tmp_path, monkeypatch):
+    """Two searches in a row whose calls share an instance: the second's demand waits on the first's result
+    (a negation cycle). The compiled subset does not cover it yet: `compiled` refuses, `auto` spells the moves
+    out, and the game is the runtime's."""
+    second = ("                if (from.Side == side)\n",
+              "                if (from.Side == side && from.X >= 2)\n                {\n"
+              "                    for (number j = 0; j < from.Near.length; j += 1)\n                    {\n"
+              "                        if (CanGo(from: from, to: from.Near[j])) { return true; }\n"
+              "                    }\n                }\n"
+              "                if (from.Side == side && from.X < 2)\n")
+    text = _variant(*NEAR, *FREE, second)
+    with pytest.raises(NotLowerable, match="break GDL's rules .*negation cycle"):
+        _compiled_text(text, tmp_path)
+    monkeypatch.setattr("tgpl.lowering.lower.SPELLED_MOVES", 0)  # auto would compile this game's moves
+    lw = _compiled_text(text, tmp_path, moves="auto")
+    assert "moves compiled" not in lw.lowered.stats
+    assert bisimulate(lw).states == 501

@@ -84,25 +84,7 @@ class StateQueries:
     def solve(self, facts: Iterable[clingo.Symbol], observer: clingo.Observer | None = None) -> list[clingo.Symbol]:
         """The shown atoms of the query's one answer set, the facts added to the rules; `observer` sees
         what the grounder emits (the tests count it against the bound)."""
-        messages: list[str] = []
-        ctl = clingo.Control(["--warn=none", "--models=1"], logger=lambda code, msg: messages.append(msg.strip()),
-                             message_limit=20)
-        if observer is not None:
-            ctl.register_observer(observer)
-        try:
-            with ast.ProgramBuilder(ctl) as builder:
-                for statement in self.statements:
-                    builder.add(statement)
-                for fact in facts:
-                    builder.add(self._fact(fact))
-            ctl.ground([("base", [])])
-        except RuntimeError as e:
-            raise SolverError("; ".join(messages) or str(e)) from None
-        found: list[list[clingo.Symbol]] = []
-        ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
-        if len(found) != 1:
-            raise SolverError("the program has no answer set for this state (is it stratified?)")
-        return found[0]
+        return _answer(self.statements + [self._fact(fact) for fact in facts], "", observer, "this state")
 
     def _fact(self, symbol: clingo.Symbol) -> ast.AST:
         """The fact as a clingo statement, made once per symbol."""
@@ -149,26 +131,11 @@ class BatchQueries:
               observer: clingo.Observer | None = None) -> list[list[clingo.Symbol]]:
         """Per query, the shown atoms of its answer, as the query alone would show them. A query is the state's
         fluents and the joint move, (role, move) pairs; None is the initial state's query."""
-        messages: list[str] = []
-        ctl = clingo.Control(["--warn=none", "--models=1"], logger=lambda code, msg: messages.append(msg.strip()),
-                             message_limit=20)
-        if observer is not None:
-            ctl.register_observer(observer)
-        try:
-            with ast.ProgramBuilder(ctl) as builder:
-                for statement in self.statements:
-                    builder.add(statement)
-            ctl.add("base", [], self._facts(queries))  # as text: clingo parses it faster than Python builds ASTs
-            ctl.ground([("base", [])])
-        except RuntimeError as e:
-            raise SolverError("; ".join(messages) or str(e)) from None
-        found: list[list[clingo.Symbol]] = []
-        ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
-        if len(found) != 1:
-            raise SolverError("the program has no answer set for these states (is it stratified?)")
+        # the facts as text: clingo parses them faster than Python builds their ASTs
+        shown = _answer(self.statements, self._facts(queries), observer, "these states")
         answers: list[list[clingo.Symbol]] = [[] for _ in queries]
         function = clingo.Function
-        for symbol in found[0]:
+        for symbol in shown:
             index, *args = symbol.arguments
             answers[index.number].append(function(symbol.name, args))
         return answers
@@ -192,6 +159,31 @@ class BatchQueries:
             out += [f"true({q},{text(f)})." for f in fluents]
             out += [f"does({q},{text(role)},{text(move)})." for role, move in moves]
         return "\n".join(out)
+
+
+def _answer(statements: list[ast.AST], facts: str, observer: clingo.Observer | None, what: str
+            ) -> list[clingo.Symbol]:
+    """The shown atoms of the one answer set of `statements` and the `facts` text, grounded in a fresh Control
+    (it cannot forget facts); `observer` sees what the grounder emits."""
+    messages: list[str] = []
+    ctl = clingo.Control(["--warn=none", "--models=1"], logger=lambda code, msg: messages.append(msg.strip()),
+                         message_limit=20)
+    if observer is not None:
+        ctl.register_observer(observer)
+    try:
+        with ast.ProgramBuilder(ctl) as builder:
+            for statement in statements:
+                builder.add(statement)
+        if facts:
+            ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+    except RuntimeError as e:
+        raise SolverError("; ".join(messages) or str(e)) from None
+    found: list[list[clingo.Symbol]] = []
+    ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
+    if len(found) != 1:
+        raise SolverError(f"the program has no answer set for {what} (is it stratified?)")
+    return found[0]
 
 
 _QUERY = "gdl_query"

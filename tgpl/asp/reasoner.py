@@ -53,7 +53,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import clingo
 
@@ -351,19 +351,10 @@ class _PerState:
             answers = self._batch.solve(queries, counter)
         except _Counter.Over:
             return [self._alone(query) for query in queries]
-        out: list[GdlState | GdlError] = []
-        for answer in answers:
-            try:
-                out.append(self._read(answer))
-            except GdlError as e:
-                out.append(e)
-        return out
+        return [state_or_error(self._read, answer) for answer in answers]
 
     def _alone(self, query: tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None) -> GdlState | GdlError:
-        try:
-            return self.initial() if query is None else self.successor(*query)
-        except GdlError as e:
-            return e
+        return state_or_error(self.initial) if query is None else state_or_error(self.successor, *query)
 
     def successor(self, key: frozenset[clingo.Symbol], moves: Sequence[tuple]) -> GdlState:
         """The state after the joint move `moves`, (role symbol, move symbol) per role."""
@@ -491,6 +482,14 @@ class _PerState:
                     inputs = frozenset((s.arguments[0], s.arguments[1]) for s in found if s.name == "gdl_move")
             self._declared = (base, inputs)
         return self._declared
+
+
+def state_or_error(make: Callable[..., GdlState], *args) -> GdlState | GdlError:
+    """The state `make(*args)` gives, or the GdlError it raises: what a batch answers each query with."""
+    try:
+        return make(*args)
+    except GdlError as e:
+        return e
 
 
 class GdlState:

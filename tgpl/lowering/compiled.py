@@ -57,6 +57,10 @@ YES = Const("yes")
 
 
 # ====================================================================== clauses
+_SITE = "#site"  # in a context's key: a call site after the clause's own writes (`SegmentCompiler.context`)
+_MOVING = "#move"  # in a context's key: a call in a move's effect (`SegmentCompiler.moving`)
+
+
 @dataclass
 class SegClause(Clause):
     """A way through a segment under construction: the body and locals of a clause, and what the move did."""
@@ -133,6 +137,10 @@ class SegmentCompiler(_FunctionCompiler):
         self.view_ids = itertools.count(1)
         self.view_rules: list[Rule] = []
         self.contexts: dict[tuple, int] = {(): 0}  # the views a compiled call reads (attr -> relation) -> its id
+        # compiling a move's effect (not a filter, require or trigger, `CompiledGame.holds`): its calls' demand
+        # depends on `does`, so they never share an instance with the legal moves' calls, even where they read
+        # the same views (nothing written yet): `legal` would depend on `does`, which GDL forbids
+        self.moving = True
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -164,7 +172,7 @@ class SegmentCompiler(_FunctionCompiler):
         base = tuple(sorted((a, self.view_of(a)) for a in reads if a in self.latest))
         written = [a for a, _, _ in c.store if a in reads]
         if not written:
-            return self.contexts.setdefault(base, len(self.contexts))
+            return self.contexts.setdefault(base + ((_MOVING, ""),) if self.moving else base, len(self.contexts))
         visits = dict(c.visits)
         visits[id(e)] = visits.get(id(e), 0) + 1
         c.visits = tuple(sorted(visits.items()))
@@ -175,7 +183,7 @@ class SegmentCompiler(_FunctionCompiler):
             mapping = dict(base)
             for a in dict.fromkeys(written):
                 mapping[a] = f"site|{a}@{ctx}"
-            self.contexts[tuple(sorted(mapping.items())) + (("#site", str(ctx)),)] = ctx
+            self.contexts[tuple(sorted(mapping.items())) + ((_SITE, str(ctx)),)] = ctx
             site = self.sites[key] = Site(ctx)
             site.base = dict(base)
         site.clauses.append(c)
@@ -903,10 +911,12 @@ class CompiledGame:
         for c in clauses:
             c.env.update(scope)
         latest, self.sc.latest = self.sc.latest, {}  # the state before the move, whatever effects came before
+        self.sc.moving = False
         try:
             flow = self.sc.block(body.body, [c.copy() for c in clauses], set(keep))
         finally:
             self.sc.latest = latest
+            self.sc.moving = True
         out = []
         for c, v in flow.returns:
             if c.store or c.pending or c.control[1:] != clauses[0].control[1:]:
@@ -958,7 +968,8 @@ class CompiledGame:
                 continue
             seen.append((name, ctx))
             todo.extend((k, ctx) for k in sorted(hc.functions[name.split("~")[0]].sites))
-        mappings = {ctx: dict(m for m in mapping if m[0] != "#site") for mapping, ctx in self.sc.contexts.items()}
+        mappings = {ctx: dict(m for m in mapping if m[0] not in (_SITE, _MOVING))
+                    for mapping, ctx in self.sc.contexts.items()}
         out = []
         for name, ctx in sorted(seen, key=str):
             key = name.split("~")[0]

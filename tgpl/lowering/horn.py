@@ -564,11 +564,17 @@ class _FunctionCompiler:
         for c in clauses:
             start = c.env[var]
             bounds = self.expr(s.cond.right, c)
-            if len(bounds) != 1 or bounds[0][0] is not c or not isinstance(bounds[0][1], Const):
+            if len(bounds) != 1:
                 return None
+            # the bound may be read through the static tables (`j < from.Near.length`, a fixed list's length):
+            # the passes are then those up to its largest value there, each kept below the bound read
+            c, bound = bounds[0]
             try:
-                first, last = int(start.name), int(bounds[0][1].name)
+                first = int(start.name)
+                last = int(bound.name) if isinstance(bound, Const) else self._static_most(c, bound)
             except ValueError:
+                return None
+            if last is None or (not isinstance(bound, Const) and first != 0):
                 return None
             # a pass depends on the state and the names in scope: those key "some pass returns" (kept in scope
             # through the joins of the body, which keep only what is read after them)
@@ -576,6 +582,8 @@ class _FunctionCompiler:
             args = tuple(c.env[n] for n in keys)
             i = self.var()
             entry = c.plus(Atom(self.hc.static_table([(Const(str(k)),) for k in range(first, last)]), (i,)))
+            if not isinstance(bound, Const):
+                entry = self.compare("<", i, bound, entry)
             entry.env[var] = i
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
             value = {v for _, v in inner.returns}
@@ -590,9 +598,27 @@ class _FunctionCompiler:
             if inner.returns:
                 flow.returns.append((c.plus(Atom(found, args)), next(iter(value))))
                 after = c.plus(Not(Atom(found, args)))
-            after.env[var] = Const(str(max(first, last)))
+            after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound  # from 0: max(0, b) = b
             flow.going.append(after)
         return flow
+
+    def _static_most(self, c: Clause, value: Term) -> int | None:
+        """The largest whole number a static table in `c`'s body binds `value` to; None if none binds it."""
+        most = None
+        for lit in c.body:
+            rows = self.hc.statics.get(lit.relation) if isinstance(lit, Atom) else None
+            if rows is None:
+                continue
+            for k, arg in enumerate(lit.args):
+                if arg != value:
+                    continue
+                for row in rows:
+                    try:
+                        n = int(row[k].name)
+                    except (ValueError, AttributeError):
+                        continue
+                    most = n if most is None else max(most, n)
+        return most
 
     def loop(self, cond, body: ast.Block, post, clauses: list[Clause], live: set[str]) -> _Flow:
         """A loop: a relation of the names in scope at its head, entered by `clauses` and by each pass."""

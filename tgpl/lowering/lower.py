@@ -26,6 +26,7 @@ from tgpl.lowering.universe import Universe
 Prover = Callable[[Program, Program, list, list], bool]
 # (statements run, parts of conditions built) so far: for a display of a long lowering
 Progress = Callable[[int, int], None]
+Check = Callable[[Program], list[str]]  # the errors that keep a program from being valid GDL
 
 
 # Python's collector looks for cycles every 700 new container objects by default. The lowering makes
@@ -62,7 +63,7 @@ SPELLED_MOVES = 2_000
 
 
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
-          progress: Progress | None = None, moves: str = "auto") -> LoweredGame:
+          progress: Progress | None = None, moves: str = "auto", check: Check | None = None) -> LoweredGame:
     """The game as a GDL program (raises NotLowerable).
 
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
@@ -73,13 +74,20 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     With `prove`, checks anchored at what a move wrote are made global where `prove` shows the result
     is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
     symbolic execution has got (for a display: a game outside the subset may take minutes to refuse).
+    `check(program)` says what breaks GDL's rules in the compiled moves (tgpl.asp.validate, which this layer may
+    not import): the compiled subset's known gaps (a function's instances shared by calls whose demand waits on
+    each other's results) give rules GDL forbids, and such a game is then spelled out (`auto`) or refused.
     """
     if moves not in MOVES:
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
     universe = Universe.from_snapshot(snapshot)
     if moves == "compiled" or moves == "auto" and most_moves(program, universe) > SPELLED_MOVES:
         try:
-            return without_unused(CompiledGame(program, universe).lowered())
+            compiled = without_unused(CompiledGame(program, universe).lowered())
+            broken = check(compiled.program) if check is not None else []
+            if broken:
+                raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
+            return compiled
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(None, f"the moves cannot be compiled: {e}") from None

@@ -66,13 +66,7 @@ def snapshot(state: State) -> dict:
             "cells": [[t.name if t is not None else None for t in col] for col in cells] if cells is not None else None,
             "connections": [_connection(w, c) for c in own.get("connections", ())],
         })
-    c = w.control
-    return {
-        "players": w.players,
-        "control": (c.player, c.turn, c.phase),
-        "result": [list(r) for r in w.result] if w.result is not None else None,
-        "objects": objects,
-    }
+    return _described(w, objects)
 
 
 def fields_snapshot(state: State, wanted: Mapping[str, Iterable[str]]) -> dict:
@@ -83,6 +77,10 @@ def fields_snapshot(state: State, wanted: Mapping[str, Iterable[str]]) -> dict:
         o = w.named(name)
         own = w.fields(o)
         objects.append({"name": name, "fields": {k: _plain(own[k]) for k in names}})
+    return _described(w, objects)
+
+
+def _described(w, objects: list[dict]) -> dict:
     c = w.control
     return {
         "players": w.players,
