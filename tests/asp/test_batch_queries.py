@@ -78,3 +78,15 @@ def test_only_a_game_played_one_state_at_a_time_takes_batches():
     assert not game.batches
     with pytest.raises(ValueError, match="one state at a time"):
         game.states_after([None])
+
+
+@pytest.mark.parametrize("mode", ["once", "per-state"])
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_successors_are_the_states_apply_gives(path, mode):
+    """GdlState.successors, which `verify`, `compare` and `explore` expand states with: played per state, its
+    states are grounded in batches."""
+    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), mode)
+    for state, _ in walk(game, 4, 12):
+        got = [(joint, step(after)) for joint, after in state.successors()]
+        assert got == [(joint, step(state.apply(joint))) for joint in state.legal_moves()]
+        assert got

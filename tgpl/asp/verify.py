@@ -38,7 +38,7 @@ class GdlMachine:
         movers = tuple(i for i, ms in enumerate(per_role) if ms != ["noop"])
         stuck = tuple(i for i, ms in enumerate(per_role) if not ms)
         out = []
-        for joint in state.legal_moves():
+        for joint, after in state.successors():  # played per state: grounded in batches
             texts = tuple(str(m) for m in joint)
             j = tuple(t if i in movers else None for i, t in enumerate(texts))
             if self.move_texts is not None:  # a lowered game: the mover's move as the runtime writes it
@@ -46,7 +46,7 @@ class GdlMachine:
                 text = " | ".join(t for t in j if t is not None)
             else:
                 text = " | ".join(texts)
-            out.append((text, j, state.apply(joint)))
+            out.append((text, j, after))
         if self._rank is not None:
             out.sort(key=lambda o: self._rank.get(o[0], len(self._rank)))
         return Info(False, [], movers, stuck, out)
