@@ -382,13 +382,23 @@ def _grounding_option(command):
              "whole); auto grounds once a game within --max-ground (docs/gdl.md, \"Ground per state\").")(command)
 
 
-def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str]) -> None:
-    """A lowered game whose rules can have more than max_ground ground instances: the error, exit 2."""
+PLAYED_PER_STATE = ("the game is played one state at a time (its moves compiled, as chess's): a bounded search "
+                    "grounds every state of its horizon at once, and a larger --max-ground runs out of memory "
+                    "(chess: 8 GB at horizon 1); `tgpl verify` without --horizon explores it state by state")
+
+
+def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str], per_state: bool = False) -> None:
+    """A lowered game whose rules can have more than max_ground ground instances: the error, exit 2.
+    `per_state`: the lowering says the game is played one state at a time, which a note says instead of
+    advising a larger --max-ground."""
+    from dataclasses import replace
     from tgpl.asp.estimate import too_large
 
     problems = too_large(program, max_ground, path)
     if problems:
         for d in problems:
+            if per_state:
+                d = replace(d, notes=tuple(n for n in d.notes if "larger --max-ground" not in n) + (PLAYED_PER_STATE,))
             click.echo(render(d, sources), err=True)
         sys.exit(2)
 
@@ -874,7 +884,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
     max_ground = MAX_GROUND if max_ground is None else max_ground
     if path.lower().endswith(".tgpl"):
         game, lowered = _lowered(path, seed, None)
-        _refuse_too_large(lowered.program, path, max_ground, game.program.sources)
+        _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
         return lowered.program, _runtime_move_text(lowered)
     try:
         program, _ = read_gdl(path, max_ground)
