@@ -42,6 +42,7 @@ comparison (`Differential`).
 from __future__ import annotations
 
 import gc
+import os
 import random
 import time
 from collections import deque
@@ -76,6 +77,7 @@ SHRINK_SECONDS = 2.0  # after a mismatch in a playout, the most time spent looki
 ASP_REPLAYS = 20  # plays replayed on the ASP encoding
 ASP_MAX_DEPTH = 100  # their first moves at most: the encoding is grounded for that many steps
 NOOP = Const("noop")
+GROUNDERS = max(1, min(4, os.cpu_count() or 1))  # threads grounding batches of a batched playout at once
 FIRST_BATCH = 8  # states a batched playout asks the GDL for at once, until it knows what one costs
 BATCH = 64  # ... then at most this many: chess's compiled moves ground 16,000 atoms a state
 
@@ -291,14 +293,14 @@ class Differential:
 
         Why: a per-state query costs three to four times more alone than in a batch (chess's compiled
         moves: 80 ms against 25). A batch is sized from the cost of the queries so far, so that `until` is
-        overshot by little more than one batch. clingo lets go of Python while it grounds, so the runtime
-        plays the next batch meanwhile (a thread of its own grounds: the runtime was 40% of chess's time)."""
+        overshot by little more than one batch. clingo lets go of Python while it grounds, so GROUNDERS
+        threads ground batches at once while the runtime plays the next ones (one per core, up to four)."""
         if not self.gdl.batches:
             return [self.playout(rng, max_steps, until=until) for rng in rngs]
         runs = [_BatchedRun(self, rng, max_steps) for rng in rngs]
         ahead = deque(runs)  # the runs the runtime may still play on
-        asked: tuple[list[tuple[_BatchedRun, _Ahead]], Future] | None = None  # being answered
-        with ThreadPoolExecutor(max_workers=1) as grounding:
+        asked: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Future]] = deque()  # being answered, oldest first
+        with ThreadPoolExecutor(max_workers=GROUNDERS) as grounding:
             while True:
                 batch: list[tuple[_BatchedRun, _Ahead]] = []
                 size = self._batch_size(until)
@@ -308,13 +310,15 @@ class Differential:
                         ahead.popleft()
                     else:
                         batch.append((ahead[0], step))
-                if asked is not None:  # compared in the order asked: each run's states in the order played
-                    for (run, step), g in zip(asked[0], asked[1].result()):
+                done = not batch or (until is not None and time.perf_counter() >= until)
+                # compared in the order asked, so each run's states in the order played
+                while asked and (done or len(asked) >= GROUNDERS or asked[0][1].done()):
+                    answered, future = asked.popleft()
+                    for (run, step), g in zip(answered, future.result()):
                         run.compare(step, g)
-                    asked = None
-                if not batch or (until is not None and time.perf_counter() >= until):
+                if done:
                     break
-                asked = (batch, grounding.submit(self._answers, [step.query for _, step in batch]))
+                asked.append((batch, grounding.submit(self._answers, [step.query for _, step in batch])))
         return [run.finish() for run in runs]
 
     def _answers(self, queries: list) -> list[GdlState | GdlError]:
