@@ -329,13 +329,13 @@ class Differential:
 
     def _batch_size(self, until: float | None) -> int:
         """How many states the next stretch of a batched playout asks for: FIRST_BATCH until a query's cost is
-        known, then BATCH, fewer where `until` comes first."""
+        known, then BATCH, fewer where `until` comes first (the GROUNDERS batches in flight share what is left)."""
         if self._query_seconds is None:
             return FIRST_BATCH
         if until is None:
             return BATCH
         left = until - time.perf_counter()
-        return max(2, min(BATCH, int(left / self._query_seconds) + 1))
+        return max(2, min(BATCH, int(left / self._query_seconds / GROUNDERS) + 1))
 
     def encoded(self, state: State) -> frozenset[str]:
         """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read
