@@ -42,11 +42,9 @@ comparison (`Differential`).
 from __future__ import annotations
 
 import gc
-import os
 import random
 import time
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
@@ -77,7 +75,6 @@ SHRINK_SECONDS = 2.0  # after a mismatch in a playout, the most time spent looki
 ASP_REPLAYS = 20  # plays replayed on the ASP encoding
 ASP_MAX_DEPTH = 100  # their first moves at most: the encoding is grounded for that many steps
 NOOP = Const("noop")
-GROUNDERS = max(1, min(4, os.cpu_count() or 1))  # threads grounding batches of a batched playout at once
 FIRST_BATCH = 8  # states a batched playout asks the GDL for at once, until it knows what one costs
 BATCH = 64  # ... then at most this many: chess's compiled moves ground 16,000 atoms a state
 
@@ -293,49 +290,40 @@ class Differential:
 
         Why: a per-state query costs three to four times more alone than in a batch (chess's compiled
         moves: 80 ms against 25). A batch is sized from the cost of the queries so far, so that `until` is
-        overshot by little more than one batch. clingo lets go of Python while it grounds, so GROUNDERS
-        threads ground batches at once while the runtime plays the next ones (one per core, up to four)."""
+        overshot by little more than one query."""
         if not self.gdl.batches:
             return [self.playout(rng, max_steps, until=until) for rng in rngs]
         runs = [_BatchedRun(self, rng, max_steps) for rng in rngs]
         ahead = deque(runs)  # the runs the runtime may still play on
-        asked: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Future]] = deque()  # being answered, oldest first
-        with ThreadPoolExecutor(max_workers=GROUNDERS) as grounding:
-            while True:
-                batch: list[tuple[_BatchedRun, _Ahead]] = []
-                size = self._batch_size(until)
-                while len(batch) < size and ahead:
-                    step = ahead[0].advance()
-                    if step is None:
-                        ahead.popleft()
-                    else:
-                        batch.append((ahead[0], step))
-                done = not batch or (until is not None and time.perf_counter() >= until)
-                # compared in the order asked, so each run's states in the order played
-                while asked and (done or len(asked) >= GROUNDERS or asked[0][1].done()):
-                    answered, future = asked.popleft()
-                    for (run, step), g in zip(answered, future.result()):
-                        run.compare(step, g)
-                if done:
-                    break
-                asked.append((batch, grounding.submit(self._answers, [step.query for _, step in batch])))
+        while ahead:
+            batch: list[tuple[_BatchedRun, _Ahead]] = []
+            size = self._batch_size(until)
+            while len(batch) < size and ahead:
+                step = ahead[0].advance()
+                if step is None:
+                    ahead.popleft()
+                else:
+                    batch.append((ahead[0], step))
+            if not batch:
+                break
+            start = time.perf_counter()
+            answers = self.gdl.states_after([step.query for _, step in batch])
+            self._query_seconds = (time.perf_counter() - start) / len(batch)
+            for (run, step), g in zip(batch, answers):
+                run.compare(step, g)
+            if until is not None and time.perf_counter() >= until:
+                break
         return [run.finish() for run in runs]
-
-    def _answers(self, queries: list) -> list[GdlState | GdlError]:
-        start = time.perf_counter()
-        answers = self.gdl.states_after(queries)
-        self._query_seconds = (time.perf_counter() - start) / len(queries)
-        return answers
 
     def _batch_size(self, until: float | None) -> int:
         """How many states the next stretch of a batched playout asks for: FIRST_BATCH until a query's cost is
-        known, then BATCH, fewer where `until` comes first (the GROUNDERS batches in flight share what is left)."""
+        known, then BATCH, fewer where `until` comes first."""
         if self._query_seconds is None:
             return FIRST_BATCH
         if until is None:
             return BATCH
         left = until - time.perf_counter()
-        return max(2, min(BATCH, int(left / self._query_seconds / GROUNDERS) + 1))
+        return max(2, min(BATCH, int(left / self._query_seconds) + 1))
 
     def encoded(self, state: State) -> frozenset[str]:
         """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read

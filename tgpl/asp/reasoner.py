@@ -51,7 +51,6 @@ state", has the figures.
 from __future__ import annotations
 
 import itertools
-import threading
 from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
@@ -331,7 +330,6 @@ class _PerState:
         self._order: dict[clingo.Symbol, int] = {}  # every legal move seen -> its rank in clingo's order
         self._counted = False  # queries are grounded with their rules counted, not bounded first (`_check`)
         self._batch: BatchQueries | None = None  # made when first asked for (`states`)
-        self._lock = threading.Lock()  # `states` may be asked from several threads at once (tgpl.validation)
 
     def initial(self) -> GdlState:
         limit = self._check(frozenset(), ())
@@ -347,21 +345,18 @@ class _PerState:
         `successor` refuses it and the others are answered."""
         if not queries:
             return []
-        with self._lock:
-            if self.max_ground is not None and not self._counted:
-                # each query is bounded before it grounds, and grounded uncounted within its bound: counting a
-                # batch (a Python call per ground rule) made the 59x59 board's verify take 6.4 minutes, not 3.9
-                return [self._alone(query) for query in queries]
-            if self._batch is None:
-                self._batch = BatchQueries(self.game.program, self.game.names)
+        if self.max_ground is not None and not self._counted:
+            # each query is bounded before it grounds, and grounded uncounted within its bound: counting a batch
+            # instead (a Python call per ground rule) made the 59x59 board's verify take 6.4 minutes, not 3.9
+            return [self._alone(query) for query in queries]
+        if self._batch is None:
+            self._batch = BatchQueries(self.game.program, self.game.names)
         counter = None if self.max_ground is None else _Counter(self.max_ground)
         try:
-            answers = self._batch.solve(queries, counter)  # unlocked: clingo grounds without Python's lock
+            answers = self._batch.solve(queries, counter)
         except _Counter.Over:
-            with self._lock:
-                return [self._alone(query) for query in queries]
-        with self._lock:  # the decoded atoms and the moves' ranks are shared
-            return [state_or_error(self._read, answer) for answer in answers]
+            return [self._alone(query) for query in queries]
+        return [state_or_error(self._read, answer) for answer in answers]
 
     def _alone(self, query: tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None) -> GdlState | GdlError:
         return state_or_error(self.initial) if query is None else state_or_error(self.successor, *query)
