@@ -37,14 +37,12 @@ class Hoisted:
 def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
     """`test`, a Python expression run once per candidate, with its parts that do not depend on
     the names in `varying` (the candidate) computed once before the loop; None when nothing is
-    worth it (or the test binds a name from itself, such as a running count)."""
+    worth it."""
     try:
         tree = py.parse(test, mode="eval")
     except (SyntaxError, RecursionError):  # nested deeper than Python's parser takes
         return None
     changing = _changing(tree, set(varying))
-    if changing is None:
-        return None
     prologue: list[str] = []
 
     class Hoister(py.NodeTransformer):
@@ -70,17 +68,15 @@ def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
     return Hoisted(py.unparse(new), prologue)
 
 
-def _changing(tree: py.AST, varying: set[str]) -> set[str] | None:
+def _changing(tree: py.AST, varying: set[str]) -> set[str]:
     """The names that may differ from one run of the test to the next: `varying`, those bound in
-    it (`:=`) in more than one place (which binding holds depends on the way through), and those
-    bound by a value that loads one of them or calls something; None when a name is bound from
-    itself (its value depends on the runs before)."""
+    it (`:=`) in more than one place (which binding holds depends on the way through) or from
+    themselves (a running count, `k += 3`), and those bound by a value that loads one of them or
+    calls something."""
     bindings = [n for n in py.walk(tree) if isinstance(n, py.NamedExpr)]
     seen: set[str] = set()
     for b in bindings:
-        if b.target.id in _loads(b.value):
-            return None
-        if b.target.id in seen:
+        if b.target.id in seen or b.target.id in _loads(b.value):
             varying.add(b.target.id)
         seen.add(b.target.id)
     changed = True
