@@ -217,3 +217,52 @@ def test_hoisting_keeps_what_depends_on_the_way_through():
     # a call may count loop steps or raise: it stays, what it is given may be hoisted
     found = hoist("f(D[a]['F'], c) > 0", {"c"})
     assert found.test == "f(_h0, c) > 0" and found.prologue == ["_h0 = D[a]['F']"]
+
+
+# A filter of several statements (`inlining.expression`): one expression over the pool, whose
+# declared local, early `return` and a null's field (after a Pick) come out as candidate by candidate.
+STATEMENTS = """
+game "t";
+players 1;
+tile Cell { number Value = 0; Cell Next = null; }
+board B { group G { geometry square; grid { Cell, Cell, Cell; } } }
+global class Board { B Grid = null; number Limit = 2; }
+class Seat
+{
+    action Pick
+    {
+        input Cell target
+        {
+            if (target.Value > Board.Limit) { return false; }
+            number twice = target.Value * 2;
+            if (twice == 0) { return true; }
+            return target.Next.Value == 0;
+        }
+        trigger PlayerChoiceEvent { return true; }
+        effect { target.Value = target.Value + 1; turn.pass(); }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup
+{
+    Board.Grid = new B();
+    Seat s = new Seat(); s.assign(0);
+    turn.use("T");
+    turn.pass(0, "P");
+}
+"""
+
+
+@pytest.mark.parametrize("moves", [[], ["Seat#0.Pick(target: G[1][0])"]])
+def test_a_filter_of_several_statements_lists_as_candidate_by_candidate(game, monkeypatch, moves):
+    fast = game(STATEMENTS, name="fast.tgpl")
+    assert fast.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all.__name__ == "_all_hoisted"
+    monkeypatch.setattr(inlining, "INLINE", False)
+    slow = game(STATEMENTS, name="slow.tgpl")
+    assert getattr(slow.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1], "all", None) is None
+    a, b = _outcome(fast, moves, "fast.tgpl"), _outcome(slow, moves, "slow.tgpl")
+    assert a == b
+    if moves:
+        assert a[0] == "error" and "cannot read 'Value' of null" in a[2]
+    else:
+        assert a[0] == "ok" and len(a[1][0]) == 3

@@ -815,21 +815,28 @@ class BlockGenerator:
             return None
 
     def filter_all(self, block: ast.Block, slot: int):
-        """For a filter that is one `return` (most are): a plain function of (machine, this, locals,
-        pool) giving the candidates of `pool` it passes, in order, each put in `slot` in turn as
-        the filter's own spelling does (Machine.candidates): one Python call per candidate set
-        instead of one per candidate. None when the filter has another shape."""
-        if len(block.body) != 1 or not isinstance(block.body[0], ast.Return) or block.body[0].value is None:
+        """For a filter that is one `return` (most are), or whose statements are one expression
+        (`inlining.expression`: no loop, only locals, `if`s and `return`s): a plain function of
+        (machine, this, locals, pool) giving the candidates of `pool` it passes, in order, each
+        put in `slot` in turn as the filter's own spelling does (Machine.candidates): one Python
+        call per candidate set instead of one per candidate. None when the filter has another
+        shape."""
+        body = block.body
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            e = body[0].value
+            self.layout.push()
+            try:
+                value = self.expr(e)
+            finally:
+                self.layout.pop()
+            test = value if _is_bool(e) else f"({value}) is True"
+        else:
+            value = inlining.expression(self, body)
+            if value is None:
+                return None
+            test = f"({value}) is True"
+        if self.closures or self.lines:
             return None
-        e = block.body[0].value
-        self.layout.push()
-        try:
-            value = self.expr(e)
-        finally:
-            self.layout.pop()
-        if self.closures:
-            return None
-        test = value if _is_bool(e) else f"({value}) is True"
         preamble = self.preamble(test)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble

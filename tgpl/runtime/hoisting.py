@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 # Calls that compute a value and change nothing: a subexpression may call them and still be hoisted
 _PURE_CALLS = frozenset(("len", "int", "float"))
+# The world's tables (`codegen._BINDINGS`), whose `get` only reads: fields, owners, global objects
+_TABLES = frozenset(("D", "W", "G"))
 
 
 @dataclass
@@ -94,11 +96,13 @@ def _loads(node: py.AST) -> set[str]:
 
 
 def _invariant(node: py.AST, changing: set[str]) -> bool:
-    """Loads no changing name and calls nothing but `_PURE_CALLS`."""
+    """Loads no changing name and calls nothing but `_PURE_CALLS` and the tables' `get`."""
     for n in py.walk(node):
         if isinstance(n, py.Name) and n.id in changing:
             return False
-        if isinstance(n, py.Call) and not (isinstance(n.func, py.Name) and n.func.id in _PURE_CALLS):
+        if isinstance(n, py.Call) and not (isinstance(n.func, py.Name) and n.func.id in _PURE_CALLS
+                                           or isinstance(n.func, py.Attribute) and n.func.attr == "get"
+                                           and isinstance(n.func.value, py.Name) and n.func.value.id in _TABLES):
             return False
         if isinstance(n, (py.Lambda, py.comprehension, py.Await, py.Yield, py.YieldFrom)):
             return False

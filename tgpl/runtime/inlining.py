@@ -35,7 +35,8 @@ from tgpl.frontend.types import NUMBER, ClassType
 if TYPE_CHECKING:
     from tgpl.runtime.codegen import BlockGenerator
 
-# False: calls are never inlined (tests check both agree).
+# False: calls are never inlined, and filters of several statements run candidate by candidate
+# (`expression`; tests check both agree).
 INLINE = True
 # Calls inlined inside inlined bodies, at most this deep.
 MAX_DEPTH = 3
@@ -164,6 +165,21 @@ def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, value
     gen.optimistic[added:] = [(fix(safe), fix(quick)) for safe, quick in gen.optimistic[added:]]
     gen.inlines += 1
     return text
+
+
+def expression(gen: BlockGenerator, stmts: list) -> str | None:
+    """The statements of a block with no loop (a filter's) as one expression of their value, as a
+    body is inline (`_Body`): the first `return`'s value, null when none returns; None when they
+    cannot be one."""
+    if not INLINE:
+        return None
+    gen.layout.push()
+    try:
+        return _Body(gen).run(stmts, 0)
+    except _Unsupported:
+        return None
+    finally:
+        gen.layout.pop()
 
 
 def _plain_literal(code: str) -> bool:
@@ -332,4 +348,4 @@ def _ends_stmt(s: ast.Stmt) -> bool:
     return False
 
 
-__all__ = ["CATCH", "INLINE", "inline_call", "inlinable"]
+__all__ = ["CATCH", "INLINE", "expression", "inline_call", "inlinable"]
