@@ -43,7 +43,7 @@ MAX_DEPTH = 3
 # Parentheses an inline expression may nest (Python's parser takes 200, the caller's own count too)
 MAX_PARENS = 90
 # The slots of inlined locals start here, a range of SLOTS per inlined call: never a slot of the
-# caller's frame (`codegen._loads` loads only those below it).
+# caller's frame, and renamed `_i<k>_<slot>` before the caller's code is spelled (`fix`).
 FIRST_SLOT = 1_000_000
 SLOTS = 1_000
 # What the caller's optimistic spelling takes as a miss when it holds inline bodies (`CATCH`,
