@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls
+from tgpl.runtime import direct as direct_calls, hoisting, inlining
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -122,6 +122,8 @@ def _invoke(m, rf, this, names, values, span):
 
 
 _UNKNOWN = object()
+# No value is it: `(x := v) is _NV or ...` evaluates v for its effect and goes on (`inlining`)
+_NEVER = object()
 _new_frame = object.__new__
 
 
@@ -621,6 +623,9 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
 # Functions that read only are also spelled optimistically (`BlockGenerator.optimistic_fast`);
 # False: never (tests check both agree).
 OPTIMISTIC = True
+# Filters that read only compute what does not depend on the candidate once per pool
+# (`BlockGenerator.hoisted_all`); False: never (tests check both agree).
+HOIST = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -677,7 +682,7 @@ _HELPERS = {
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
-    "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
+    "_RuntimeError": TGPLRuntimeError, "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_NV": _NEVER, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
 }
 
 
@@ -717,6 +722,8 @@ class BlockGenerator:
         self.what = optimistic
         # While `optimistic_assign` generates a value: each table read, with its one-lookup spelling
         self.table_reads: list[tuple[str, str]] | None = None
+        self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
+        self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -774,9 +781,10 @@ class BlockGenerator:
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                         body = body.replace(safe, quick)
                     if optimistic:
-                        block_fn.fast = self.optimistic_fast(body, init, preamble, args, block.span) or block_fn.fast
+                        block_fn.fast = self.optimistic_fast(body, init, args, block.span) or block_fn.fast
                     src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
-                                             self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic)
+                                             self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
+                                             self.misses())
                     self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
                     try:
                         block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
@@ -784,7 +792,12 @@ class BlockGenerator:
                         pass
         return block_fn
 
-    def optimistic_fast(self, body: str, init: str, preamble: str, args: str, span):
+    def misses(self) -> str:
+        """What an optimistic spelling of this code takes as a miss, to run again the general way:
+        a read that missed, and with calls inline (`tgpl.runtime.inlining`) also an error."""
+        return inlining.CATCH if self.inlines else "KeyError"
+
+    def optimistic_fast(self, body: str, init: str, args: str, span):
         """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
         read as one lookup, `D[x]['F']` (`body` has them), with no test: a null, a fixed object
         or a missing field raises `KeyError` there, and the call starts again with the general
@@ -792,9 +805,9 @@ class BlockGenerator:
         run can be seen: the function changes nothing but its locals. None when Python refuses
         the nesting."""
         inner = "".join("    " + line + "\n" for line in body.splitlines())
-        src = (f"def _fast_opt(m, this{args}):\n" + init + preamble + "    _st0 = m.steps\n    try:\n"
+        src = (f"def _fast_opt(m, this{args}):\n" + init + self.preamble(body) + "    _st0 = m.steps\n    try:\n"
                + _spelled(inner, "this", "None", "", "l\\1")
-               + "    except KeyError:\n        m.steps = _st0\n"
+               + f"    except {self.misses()}:\n        m.steps = _st0\n"
                + f"        return _fast(m, this{args})\n")
         try:
             return self._compile(src, span, "_fast_opt")
@@ -802,21 +815,28 @@ class BlockGenerator:
             return None
 
     def filter_all(self, block: ast.Block, slot: int):
-        """For a filter that is one `return` (most are): a plain function of (machine, this, locals,
-        pool) giving the candidates of `pool` it passes, in order, each put in `slot` in turn as
-        the filter's own spelling does (Machine.candidates): one Python call per candidate set
-        instead of one per candidate. None when the filter has another shape."""
-        if len(block.body) != 1 or not isinstance(block.body[0], ast.Return) or block.body[0].value is None:
+        """For a filter that is one `return` (most are), or whose statements are one expression
+        (`inlining.expression`: no loop, only locals, `if`s and `return`s): a plain function of
+        (machine, this, locals, pool) giving the candidates of `pool` it passes, in order, each
+        put in `slot` in turn as the filter's own spelling does (Machine.candidates): one Python
+        call per candidate set instead of one per candidate. None when the filter has another
+        shape."""
+        body = block.body
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            e = body[0].value
+            self.layout.push()
+            try:
+                value = self.expr(e)
+            finally:
+                self.layout.pop()
+            test = value if _is_bool(e) else f"({value}) is True"
+        else:
+            value = inlining.expression(self, body)
+            if value is None:
+                return None
+            test = f"({value}) is True"
+        if self.closures or self.lines:
             return None
-        e = block.body[0].value
-        self.layout.push()
-        try:
-            value = self.expr(e)
-        finally:
-            self.layout.pop()
-        if self.closures:
-            return None
-        test = value if _is_bool(e) else f"({value}) is True"
         preamble = self.preamble(test)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
@@ -840,27 +860,61 @@ class BlockGenerator:
         for safe, quick in reversed(self.optimistic):
             test = test.replace(safe, quick)
         deferred = "_acc" in test
+        head = _loads(test, slot) + self.preamble(test)
+        spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
         src = (
-            "def _all_opt(m, this, v, pool):\n" + _loads(test, slot) + self.preamble(test)
+            "def _all_opt(m, this, v, pool):\n" + head
             + "    _st0 = m.steps\n"
             + ("    _acc = 0\n" if deferred else "")
             + "    try:\n"
             + "        out = []\n"
             + "        for c in pool:\n"
             + f"            v[{slot}] = l{slot} = c\n"
-            + f"            if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
+            + f"            if {spelled}:\n"
             + "                out.append(c)\n"
             + ("        if _acc:\n"
                "            m.steps += _acc\n"
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except {'(KeyError, _RuntimeError)' if deferred else 'KeyError'}:\n"
+            + f"    except {'(KeyError, _RuntimeError)' if deferred and not self.inlines else self.misses()}:\n"
             + "        m.steps = _st0\n"
             + "        return _all(m, this, v, pool)\n"
         )
-        self.ns["_RuntimeError"] = TGPLRuntimeError
-        return self._compile(src, block.span, "_all_opt")
+        every = self._compile(src, block.span, "_all_opt")
+        return (None if deferred else self.hoisted_all(spelled, slot, head, block.span)) or every
+
+    def hoisted_all(self, test: str, slot: int, head: str, span):
+        """`_all_opt` with the parts of its test that do not depend on the candidate computed once
+        before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
+        computed even where the test would not reach them: one that raises there runs the pool
+        through `_all_opt` instead."""
+        if not HOIST:
+            return None
+        found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
+        if found is None:
+            return None
+        src = (
+            "def _all_hoisted(m, this, v, pool):\n" + head
+            + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
+            + "    except Exception:\n"
+            + "        return _all_opt(m, this, v, pool)\n"
+            + "    _st0 = m.steps\n"
+            + "    try:\n"
+            + "        out = []\n"
+            + "        for c in pool:\n"
+            + f"            v[{slot}] = l{slot} = c\n"
+            + f"            if {found.test}:\n"
+            + "                out.append(c)\n"
+            + "        return out\n"
+            + f"    except {self.misses()}:\n"
+            + "        m.steps = _st0\n"
+            + "        return _all(m, this, v, pool)\n"
+        )
+        try:
+            return self._compile(src, span, "_all_hoisted")
+        except SyntaxError:  # nested deeper than Python's parser takes
+            return None
 
     def _compile(self, src: str, span, name: str):
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
@@ -1673,7 +1727,8 @@ class BlockGenerator:
         named = [a for a in e.args if a.name is not None]
         # Names and values apart, values evaluated in the call's order: the machine binds
         # them by a plan cached per call shape (Machine.call_named).
-        values = "".join(f"{self.value(a.value, params.get(a.name))}, " for a in named)
+        codes = [self.value(a.value, params.get(a.name)) for a in named]
+        values = "".join(f"{code}, " for code in codes)
         shape = tuple(a.name for a in named)
         key_types = tuple(params.get(n) for n in shape)
         site = self.name("_cs")
@@ -1693,10 +1748,14 @@ class BlockGenerator:
             self.bound.update(direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
-                return f"{site}(m, D, G, None, {span}, {values})"
+                return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)
             obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
-            ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, self.exact_target(callee, fi))
-            return f"{site}(m, D, G, {obj}, {span}, {values})"
+            exact = self.exact_target(callee, fi)
+            ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, exact)
+            call = f"{site}(m, D, G, {obj}, {span}, {values})"
+            if exact is None or len(self.c.purity.by_name.get(fi.name, [fi])) != 1:
+                return call  # the target may be null, or its class choose another function
+            return self.maybe_inlined(call, fi, None if obj == _THIS else obj, codes)
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
             if listing:
@@ -1709,6 +1768,15 @@ class BlockGenerator:
             holder[0] = ns[site]
             ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
+
+    def maybe_inlined(self, call: str, fi: FunctionInfo, target: str | None, values: list[str]) -> str:
+        """`call`, a direct call of `fi`; in an optimistic spelling (`optimistic`), replaced by
+        the callee's body inline when it can be (`tgpl.runtime.inlining`)."""
+        if self.optimistic is not None:
+            body = inlining.inline_call(self, fi, target, values)
+            if body is not None:
+                self.optimistic.append((call, body))
+        return call
 
     def exact_target(self, callee: ast.Expr, fi: FunctionInfo):
         """The class a method call's target surely is an object of, subclasses included, when

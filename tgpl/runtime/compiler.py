@@ -141,6 +141,9 @@ class Compiler:
         self.reads: ReadOnly | None = None  # made with the purity (`_memoize`)
         self.read_only: set[int] = set()  # ids of the FunctionDefs that read only (`_memoize`)
         self.listing_sites = 0  # call sites remembered while frozen (`codegen._listing_site`), numbered
+        self.inlined = 0  # calls inlined (`tgpl.runtime.inlining`), numbered: their locals' names
+        self.recursive: dict[int, bool] = {}  # by id(FunctionInfo): may it call itself (`inlining`)
+        self.compiling: FunctionInfo | None = None  # the function whose body is being compiled
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
         self.sites += 1
@@ -229,6 +232,11 @@ class Compiler:
                 return False
         return True
 
+    def next_inline(self) -> int:
+        """A number for a call inlined (`tgpl.runtime.inlining`): its locals' names in the caller."""
+        self.inlined += 1
+        return self.inlined
+
     def next_listing_site(self) -> int:
         """A number for a call site remembered while legal moves are listed: its part of the keys."""
         self.listing_sites += 1
@@ -271,7 +279,11 @@ class Compiler:
         effect = fi.defn.effect
         params = tuple(i.slot for i in rf.inputs)
         optimistic = rf.what if id(fi.defn) in self.read_only else None
-        rf.effect = self.block(effect.body, layout, direct=True, params=params, optimistic=optimistic) if effect is not None else None
+        self.compiling = fi
+        try:
+            rf.effect = self.block(effect.body, layout, direct=True, params=params, optimistic=optimistic) if effect is not None else None
+        finally:
+            self.compiling = None
         rf.size = layout.size
 
     def _compile_class(self, info: ClassInfo) -> None:

@@ -56,13 +56,14 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
            "_RuntimeError": TGPLRuntimeError, "_Cancelled": Cancelled, "_ErrFrame": ErrFrame}
 
 
-def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool) -> str:
+def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: str = "KeyError") -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
     an optimistic read misses (`codegen.BlockGenerator.optimistic_fast`): the general spelling
     `_fast` run as a call site runs it, the entry pushed. `body` is the function's body as
     `_fast_opt` spells it (`optimistic`) or as `_fast` does, at one indentation; `preamble` binds
-    what it reads but `GIVEN`. The loop steps are kept to give back only when the body may count
-    some (it loops or calls)."""
+    what it reads but `GIVEN`; `misses`: what the optimistic body takes as a miss
+    (`codegen.BlockGenerator.misses`). The loop steps are kept to give back only when the body
+    may count some (it loops or calls)."""
     inner = "".join("    " + line + "\n" for line in body.splitlines())
     w = repr(what)
     src = f"def _fast_direct(m, D, G, this, SP{args}):\n" + init + preamble
@@ -71,7 +72,7 @@ def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic:
         src += "    _st0 = m.steps\n"
     src += "    try:\n" + inner
     if optimistic:
-        src += ("    except KeyError:\n" + ("        m.steps = _st0\n" if steps else "")
+        src += (f"    except {misses}:\n" + ("        m.steps = _st0\n" if steps else "")
                 + f"        return _general(m, this, SP{args})\n")
     src += (
         f"    except _RuntimeError as _e:\n        _annotate(_e, m, {w}, SP)\n        raise\n"
