@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tgpl.runtime import load_game
 from tgpl.runtime.rng import Pcg32
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def playout(state, seed: int, limit: int = 400) -> list:
@@ -19,3 +24,13 @@ def playout(state, seed: int, limit: int = 400) -> list:
         state = state.apply(moves[rng.below(len(moves))])
     seen.append((state.ranking, state.key(), tuple(state.log)))
     return seen
+
+
+def assert_examples_play_alike(other, name: str, seeds, limit: int) -> None:
+    """The example `name` plays the same, seed by seed, as loaded and as `other(path, players)` loads it (a
+    runtime with one of its fast paths switched off)."""
+    players = 4 if name.startswith("citadels") else None
+    fast = load_game(EXAMPLES / name, players)
+    slow = other(EXAMPLES / name, players)
+    for seed in seeds:
+        assert playout(fast.initial_state(seed), seed, limit) == playout(slow.initial_state(seed), seed, limit)

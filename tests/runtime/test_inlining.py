@@ -12,7 +12,7 @@ import pytest
 from tgpl.runtime import codegen, inlining, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.hoisting import hoist
-from observed import playout
+from observed import assert_examples_play_alike
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -55,11 +55,7 @@ def test_chess_inlines_reaches_and_hoists_its_target_filter(plain):
     ("citadels/citadels.tgpl", range(1), 40),
 ])
 def test_examples_play_the_same_with_calls_inline_and_not(plain, name, seeds, limit):
-    players = 4 if name.startswith("citadels") else None
-    fast = load_game(EXAMPLES / name, players)
-    slow = plain(EXAMPLES / name, players)
-    for seed in seeds:
-        assert playout(fast.initial_state(seed), seed, limit) == playout(slow.initial_state(seed), seed, limit)
+    assert_examples_play_alike(plain, name, seeds, limit)
 
 
 # `Step` has no loop: inline in `Outer`, `Twice` and the filter. `Count` loops: called. Each action

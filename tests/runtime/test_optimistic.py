@@ -12,7 +12,7 @@ import pytest
 
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
-from observed import playout
+from observed import assert_examples_play_alike
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -56,11 +56,7 @@ def test_which_example_functions_run_optimistically(general):
     ("citadels/citadels.tgpl", range(1), 40),
 ])
 def test_examples_play_the_same_optimistically_and_not(general, name, seeds, limit):
-    players = 4 if name.startswith("citadels") else None
-    fast = load_game(EXAMPLES / name, players)
-    slow = general(EXAMPLES / name, players)
-    for seed in seeds:
-        assert playout(fast.initial_state(seed), seed, limit) == playout(slow.initial_state(seed), seed, limit)
+    assert_examples_play_alike(general, name, seeds, limit)
 
 
 GAME = """
