@@ -389,16 +389,13 @@ PLAYED_PER_STATE = ("the game is played one state at a time (its moves compiled,
 
 def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str], per_state: bool = False) -> None:
     """A lowered game whose rules can have more than max_ground ground instances: the error, exit 2.
-    `per_state`: the lowering says the game is played one state at a time, which a note says instead of
-    advising a larger --max-ground."""
-    from dataclasses import replace
+    `per_state`: the lowering says the game is played one state at a time, which the last note says instead
+    of advising a larger --max-ground."""
     from tgpl.asp.estimate import too_large
 
-    problems = too_large(program, max_ground, path)
+    problems = too_large(program, max_ground, path, remedy=PLAYED_PER_STATE if per_state else None)
     if problems:
         for d in problems:
-            if per_state:
-                d = replace(d, notes=tuple(n for n in d.notes if "larger --max-ground" not in n) + (PLAYED_PER_STATE,))
             click.echo(render(d, sources), err=True)
         sys.exit(2)
 
@@ -574,8 +571,7 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
     # base and input are checked by grounding the relaxed game, which a game played one state at a time
     # (compiled moves: chess) is too large for: that check is left to the validation's playouts. Its bound
     # is not computed either (2.5 s for chess): played per state, all it could give is a warning
-    size = {"max_ground": None}
-    problems = [d for d in validate(lowered.program, game, **size) if d.is_error]
+    problems = [d for d in validate(lowered.program, game, max_ground=None) if d.is_error]
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)

@@ -662,7 +662,6 @@ class _Bisimulation:
         self.seen += len(out)
         return Info(False, [], (), (), out)
 
-
     def _after(self, g: GdlState, joints: list[tuple[Term, ...]]) -> list[GdlState | GdlError]:
         """The GDL states after each joint move from `g`, all in one grounding for a game played one state at a
         time (GdlGame.states_after: chess's 20 first moves in 0.6 s, not 1.6 s). The moves are legal in `g`:

@@ -294,12 +294,14 @@ def _unify(pattern: Term, value: Term, binding: dict[str, Term]) -> bool:
             and all(_unify(p, v, binding) for p, v in zip(pattern.args, value.args)))
 
 
-def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool = False) -> list[Diagnostic]:
+def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool = False,
+              remedy: str | None = None) -> list[Diagnostic]:
     """An error when the game's rules can have more than `limit` ground instances in all, at the rule
     that can have the most (notes name the next ones); nothing when within it.
 
     With `per_state`, a warning instead: the game is not refused but played one state at a time
-    (tgpl.asp.per_state), each state's grounding bounded on its own.
+    (tgpl.asp.per_state), each state's grounding bounded on its own. `remedy`: the last note, what to
+    do instead (default: a larger --max-ground).
     """
     bounds = rule_bounds(program)
     if bounds is None:
@@ -329,7 +331,9 @@ def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool
     for b in rest[:2]:
         if b.instances * 10 >= total and b.rule.span is not None:
             notes.append(f"{b.instances:,} more from the rule at {b.rule.span}")
-    notes.append("a larger --max-ground grounds it whole" if per_state else "a larger --max-ground grounds it anyway")
+    if remedy is None:
+        remedy = "a larger --max-ground grounds it whole" if per_state else "a larger --max-ground grounds it anyway"
+    notes.append(remedy)
     severity = Severity.WARNING if per_state else Severity.ERROR
     return [Diagnostic(severity, _where(top.rule, path), message, tuple(notes))]
 

@@ -168,7 +168,7 @@ class GdlGame:
         (`batches`): the queries are grounded together, three to four times faster than in turn for chess's
         compiled moves. The moves are not checked against `legal`: this is what the rules say of states given
         from outside (the translation validation poses the runtime's). A query that fails gives its error."""
-        if not isinstance(self._queries, _PerState):
+        if not self.batches:
             raise ValueError("states_after needs a game played one state at a time")
         symbols = self._symbols
 
@@ -178,6 +178,7 @@ class GdlGame:
                 made = symbols[term] = self.names.symbol(term)
             return made
 
+        assert isinstance(self._queries, _PerState)
         return self._queries.states([
             None if q is None else
             (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))
@@ -347,8 +348,14 @@ class _PerState:
             return []
         if self.max_ground is not None and not self._counted:
             # each query is bounded before it grounds, and grounded uncounted within its bound: counting a batch
-            # instead (a Python call per ground rule) made the 59x59 board's verify take 6.4 minutes, not 3.9
-            return [self._alone(query) for query in queries]
+            # instead (a Python call per ground rule) made the 59x59 board's verify take 6.4 minutes, not 3.9.
+            # Once a bound is over the limit, queries are counted anyway (`_check`): the rest go as a batch
+            out = []
+            for k, query in enumerate(queries):
+                if self._counted:
+                    return out + self.states(queries[k:])
+                out.append(self._alone(query))
+            return out
         if self._batch is None:
             self._batch = BatchQueries(self.game.program, self.game.names)
         counter = None if self.max_ground is None else _Counter(self.max_ground)
@@ -594,9 +601,10 @@ class GdlState:
         """The states after these legal joint moves. Played one state at a time, they are grounded
         SUCCESSOR_BATCH at a time in one program (per_state.BatchQueries), not one grounding each: a query's
         grounding costs much the same whatever the state holds, most of it clingo preparing the rules."""
-        queries = self.game._queries
-        if not isinstance(queries, _PerState):
+        if not self.game.batches:
             return [self._next(joint) for joint in joints]
+        queries = self.game._queries
+        assert isinstance(queries, _PerState)
         out = []
         for k in range(0, len(joints), SUCCESSOR_BATCH):
             for state in queries.states([(self._key, self._handles(joint)) for joint in joints[k:k + SUCCESSOR_BATCH]]):
