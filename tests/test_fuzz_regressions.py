@@ -407,7 +407,7 @@ def test_max_ground_sets_the_limit_both_ways(write):
 
 
 @pytest.mark.parametrize("args", [
-    ["verify", "{tris}", "--horizon", "1"],
+    ["verify", "{tris}", "--horizon", "1", "--grounding", "once"],
     ["query", "{tris}", "true"],
 ])
 def test_a_lowered_game_over_max_ground_is_refused_with_the_rule(write, no_grounding, args):
@@ -415,6 +415,14 @@ def test_a_lowered_game_over_max_ground_is_refused_with_the_rule(write, no_groun
     result = run(*(a.replace("{tris}", tris) for a in args), "--max-ground", "10")
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("tris.tgpl:1:1: error: ") and "note: the rule: (<= " in result.stderr
+
+
+def test_a_lowered_game_over_max_ground_is_verified_state_by_state_within_a_horizon(write, no_grounding):
+    """Unless --grounding once asks for the time-indexed encoding: nothing is grounded, nothing refused."""
+    tris = write("tris.tgpl", TRIS)
+    result = run("verify", tris, "--horizon", "1", "--max-ground", "10")
+    assert result.exit_code == 0, result.output
+    assert "searched state by state on the runtime" in result.stdout and "10 states examined" in result.stdout
 
 
 def test_a_lowered_game_played_per_state_over_max_ground_is_refused_with_the_rule(write):

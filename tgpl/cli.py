@@ -384,7 +384,8 @@ def _grounding_option(command):
 
 PLAYED_PER_STATE = ("the game is played one state at a time (its moves compiled, as chess's): a bounded search "
                     "grounds every state of its horizon at once, and a larger --max-ground runs out of memory "
-                    "(chess: 8 GB at horizon 1); `tgpl verify` without --horizon explores it state by state")
+                    "(chess: 8 GB at horizon 1); without --grounding once, `tgpl verify --horizon` searches it "
+                    "state by state")
 
 
 def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str], per_state: bool = False) -> None:
@@ -709,7 +710,8 @@ def _guard_options(command):
                         show_default=True, help="Stop with a partial report after this many seconds.")(command)
 
 
-def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None, stop=None):
+def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None, stop=None,
+             max_depth: int | None = None):
     import time
 
     from tgpl.asp.reasoner import GdlError, StateTooLarge
@@ -731,7 +733,7 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
 
     with _game_errors(path):
         try:
-            g = explore(machine, max_states, progress, max_memory, stop=stop)
+            g = explore(machine, max_states, progress, max_memory, stop=stop, max_depth=max_depth)
         except StateTooLarge as e:  # the game could not be played, which says nothing of it
             click.echo(f"{path}: error: {e}", err=True)
             sys.exit(2)
@@ -764,7 +766,8 @@ def _max_memory(megabytes: int | None) -> int | None:
 @click.option("--horizon", type=click.IntRange(min=0), default=None,
               help="Bounded mode: search the plays of up to N moves with clingo instead.")
 @click.option("--engine", type=click.Choice(["runtime", "clingo"]), default=DEFAULT_ENGINE, show_default=True,
-              help="Complete mode on a .tgpl game: explore it on the runtime, or lowered to GDL on clingo.")
+              help="Complete mode on a .tgpl game, and bounded mode on one searched state by state: explore it "
+                   "on the runtime, or lowered to GDL on clingo.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
                    "hold, for this seed only.")
@@ -776,8 +779,9 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
-    mode, on the game's ASP encoding). Exit 0 when it is well formed (within
-    what was checked), 1 when a problem is found.
+    mode, on the game's ASP encoding; a game too large to ground whole, as
+    chess, is searched state by state to depth N instead). Exit 0 when it is
+    well formed (within what was checked), 1 when a problem is found.
     """
     import json
     from tgpl.verify.graph import verify as check
@@ -785,8 +789,13 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     if witness_dir is not None and os.path.exists(witness_dir) and not os.path.isdir(witness_dir):
         raise click.BadParameter(f"'{witness_dir}' is not a folder", param_hint="--witness-dir")
     if horizon is not None:
+        machine, lowered = _searched_state_by_state(game, engine, seed, max_ground, grounding)
+        if machine is not None:
+            _verify_bounded_explicit(game, machine, horizon, max_states, as_json, witness_dir,
+                                     _max_memory(max_memory), _time_limit(max_seconds))
+            return
         _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed,
-                        max_ground)
+                        max_ground, lowered)
         return
     machine, program = _machine(game, engine, seed, max_ground, grounding)
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
@@ -867,7 +876,7 @@ def _runtime_move_text(lowered):
     return move_text
 
 
-def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
+def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, lowered=None):
     """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics,
     a game whose rules can have more than max_ground ground instances included (None: the default).
 
@@ -879,7 +888,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
 
     max_ground = MAX_GROUND if max_ground is None else max_ground
     if path.lower().endswith(".tgpl"):
-        game, lowered = _lowered(path, seed, None)
+        game, lowered = lowered or _lowered(path, seed, None)
         _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
         return lowered.program, _runtime_move_text(lowered)
     try:
@@ -890,15 +899,75 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
     return program, None
 
 
+def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int | None, grounding: str):
+    """The machine `verify --horizon` searches state by state, else None for the solver's search of the
+    time-indexed encoding; and the lowered .tgpl game (None for a .kif game or when not yet lowered). A
+    game the encoding cannot ground within --max-ground (the lowered chess) is searched state by state
+    unless --grounding once says otherwise (--grounding per-state: always): a .tgpl game on the --engine,
+    a .kif game on the GDL reasoner, one state at a time."""
+    from tgpl.asp.estimate import MAX_GROUND, too_large
+
+    if grounding == "once":
+        return None, None
+    max_ground = MAX_GROUND if max_ground is None else max_ground
+    if path.lower().endswith(".kif"):
+        from tgpl.asp.reasoner import GdlGame, GdlLoadError
+        from tgpl.asp.verify import GdlMachine
+
+        try:
+            gdl = GdlGame.load(path, max_ground, grounding)
+        except GdlLoadError:
+            return None, None  # the solver's search reports the file's errors
+        if gdl.mode != "per-state":
+            return None, None
+        _first_state_or_exit(path, gdl, lambda: None)
+        return GdlMachine(gdl), None
+    game, lowered = _lowered(path, seed, None)
+    if grounding == "auto" and not too_large(lowered.program, max_ground, path):
+        return None, (game, lowered)
+    if engine == "clingo":
+        from tgpl.asp.reasoner import GdlGame
+        from tgpl.asp.verify import GdlMachine
+
+        gdl = GdlGame(lowered.program, "per-state", max_ground)
+        _first_state_or_exit(path, gdl, lambda: None)
+        return GdlMachine(gdl, [f"player {i}" for i in range(len(lowered.roles))], lowered.move_texts), None
+    from tgpl.runtime.verify import RuntimeMachine
+
+    return RuntimeMachine(game, seed), None
+
+
+def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, as_json: bool,
+                             witness_dir: str | None, max_memory: int | None, stop) -> None:
+    """`tgpl verify GAME --horizon N` of a game searched state by state (tgpl.verify.bounded), exit 1 on a
+    problem."""
+    import json
+    from tgpl.verify.bounded import report_of
+
+    g = _explore(game, machine, max_states, quiet=as_json, max_memory=max_memory, stop=stop, max_depth=horizon)
+    result = report_of(g, horizon)
+    rep = result.to_json()
+    rep["game"] = game
+    _write_witnesses(rep["problems"], witness_dir)
+    if as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        sys.exit(0 if rep["ok"] else 1)
+    engine = "the GDL reasoner" if type(machine).__name__ == "GdlMachine" else "the runtime"
+    _say_bounded(click.echo, game, result, rep,
+                 f"{game}: bounded, up to {horizon} moves, searched state by state on {engine} (the game is too "
+                 f"large to ground its plays at once): {result.states:,} states examined, {g.stored:,} stored")
+
+
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
-                    seed: int = 0, max_ground: int | None = None) -> None:
-    """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem."""
+                    seed: int = 0, max_ground: int | None = None, lowered=None) -> None:
+    """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `lowered`: the
+    .tgpl game and its lowering, when already made."""
     import json
     import time
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = _gdl_program(game, seed, max_ground)
+    program, move_text = _gdl_program(game, seed, max_ground, lowered)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 
@@ -923,9 +992,13 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["ok"] else 1)
-    say = click.echo
-    say(f"{game}: bounded, up to {horizon} moves: {rep['solves']} solves"
-        + (f", every play ends within {result.searched} moves" if result.complete else ""))
+    _say_bounded(click.echo, game, result, rep, f"{game}: bounded, up to {horizon} moves: {rep['solves']} solves")
+
+
+def _say_bounded(say, game: str, result, rep: dict, head: str) -> None:
+    """A bounded report on the terminal after its first line's `head`; exit 0 or 1."""
+    horizon = result.searched if result.stopped else result.horizon  # what the claims below cover
+    say(head + (f", every play ends within {result.searched} moves" if result.complete else ""))
     if result.stopped:
         say(f"  {result.stopped}: only the plays of up to {result.searched} moves were searched")
     say(f"  stuck states: {result.stuck.message if result.stuck else f'none within {horizon} moves'}")

@@ -23,9 +23,9 @@ from tgpl.lowering import execute
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 LOWERABLE = ["cards", "connect4", "draughts", "fiveinarow", "graph", "hex", "tris"]
 # the others, with the first reason each is refused for (every reason is listed, each located)
-# lowered with its moves compiled (tgpl.lowering.compiled), but too large for the bounded verify's grounding:
-# its rules are grounded one state at a time, which the time-indexed encoding of `verify --horizon` cannot do
-TOO_LARGE_TO_VERIFY = ["chess/chess"]
+# lowered with its moves compiled (tgpl.lowering.compiled), but too large for the time-indexed encoding of
+# `verify --horizon`: its rules are grounded one state at a time, so the bounded verify searches it state by state
+SEARCHED_STATE_BY_STATE = ["chess/chess"]
 REFUSED = {
     "citadels/citadels": "the built-in append() is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
@@ -35,19 +35,24 @@ REFUSED = {
 def test_every_example_is_either_lowered_or_refused_here():
     games = {p.stem for p in EXAMPLES.glob("*.tgpl")}
     games |= {f"{d.name}/{d.name}" for d in EXAMPLES.iterdir() if (d / f"{d.name}.tgpl").exists()}
-    assert games == set(LOWERABLE) | set(REFUSED) | set(TOO_LARGE_TO_VERIFY)
+    assert games == set(LOWERABLE) | set(REFUSED) | set(SEARCHED_STATE_BY_STATE)
 
 
-@pytest.mark.parametrize("name", TOO_LARGE_TO_VERIFY)
-def test_a_game_lowered_with_its_moves_compiled_is_refused_by_the_bounded_verify(name, tmp_path):
+@pytest.mark.parametrize("name", SEARCHED_STATE_BY_STATE)
+def test_a_game_lowered_with_its_moves_compiled_is_verified_state_by_state(name, tmp_path):
     out = tmp_path / "game.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / f"{name}.tgpl"), "--no-validate", "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert "(legal " in out.read_text()
-    r = CliRunner().invoke(main, ["verify", str(EXAMPLES / f"{name}.tgpl"), "--horizon", "6"])
+    r = CliRunner().invoke(main, ["verify", str(EXAMPLES / f"{name}.tgpl"), "--horizon", "6", "--max-states", "500"])
+    assert r.exit_code == 0, r.output
+    assert "searched state by state" in r.output and "--max-states" in r.output
+    # made to ground its plays at once, it is refused, saying why and what to do instead
+    r = CliRunner().invoke(main, ["verify", str(EXAMPLES / f"{name}.tgpl"), "--horizon", "6", "--grounding", "once"])
     assert r.exit_code == 2
     assert "ground instances" in r.output and "played one state at a time" in r.output
     assert "a larger --max-ground grounds it" not in r.output  # it would run out of memory instead
+    assert "`tgpl verify --horizon` searches it state by state" in r.output
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))

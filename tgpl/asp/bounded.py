@@ -26,7 +26,6 @@ joint moves (in a turn-taking game, n turns, the waiting role's noop included).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 import clingo
@@ -34,6 +33,7 @@ import clingo
 from tgpl.asp.asp_emit import AspEncoding, encode_incremental
 from tgpl.asp.solver import SolverError, lp_file
 from tgpl.lowering.ir import Program, Term
+from tgpl.verify.bounded import BoundedReport, Finding, Witness
 
 JointMove = tuple[Term, ...]
 MoveText = Callable[[JointMove], str]
@@ -42,85 +42,6 @@ MoveText = Callable[[JointMove], str]
 def gdl_move_text(joint: JointMove) -> str:
     """A GDL joint move as `tgpl verify` writes it: the roles' moves in role order, joined by ' | '."""
     return " | ".join(str(m) for m in joint)
-
-
-@dataclass(frozen=True)
-class Witness:
-    """A play from the initial state: its joint moves (IR terms, one per role) and their text."""
-
-    moves: tuple[JointMove, ...]
-    lines: tuple[str, ...]
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing found, with the play that shows it.
-
-    kind: stuck, goal, cycle, unwinnable (problems); win, going (facts about the game).
-    """
-
-    kind: str
-    message: str
-    witness: Witness | None
-    role: str | None = None
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "message": self.message, "role": self.role,
-                "witness": None if self.witness is None else list(self.witness.lines)}
-
-
-@dataclass
-class BoundedReport:
-    """What bounded verification found up to `horizon` moves.
-
-    searched: the last horizon searched (below `horizon` when every play ended earlier);
-    complete: no play is still going after `searched` moves, so nothing else can happen;
-    best: per role without a win, its best goal at the end of a play (with a witness), or None.
-    """
-
-    horizon: int
-    roles: list[str]
-    searched: int = 0
-    complete: bool = False
-    stuck: Finding | None = None
-    bad_goal: Finding | None = None
-    cycle: Finding | None = None
-    going: Finding | None = None
-    wins: dict[str, Finding | None] = field(default_factory=dict)
-    best: dict[str, tuple[int, Witness] | None] = field(default_factory=dict)
-    solves: int = 0
-    stopped: str | None = None  # why the search stopped before `horizon` (time, memory), if it did
-
-    @property
-    def problems(self) -> list[Finding]:
-        """Stuck states, bad goals and cycles; a role that never wins when the search is complete."""
-        found = [f for f in (self.stuck, self.cycle, self.bad_goal) if f is not None]
-        if self.complete:
-            for role in self.roles:
-                if self.wins.get(role) is None:
-                    best = self.best.get(role)
-                    why = f"best goal {best[0]}" if best else "no play ends with a goal for it"
-                    found.append(Finding("unwinnable", f"{role} never wins ({why})", best[1] if best else None, role))
-        return found
-
-    def to_json(self) -> dict:
-        return {
-            "mode": "bounded", "horizon": self.horizon, "searched": self.searched, "complete": self.complete,
-            "stopped": self.stopped,
-            "roles": self.roles, "solves": self.solves,
-            "stuck": None if self.stuck is None else self.stuck.to_json(),
-            "bad_goal": None if self.bad_goal is None else self.bad_goal.to_json(),
-            "cycle": None if self.cycle is None else self.cycle.to_json(),
-            "going": None if self.going is None else self.going.to_json(),
-            "wins": {r: None if w is None else w.to_json() for r, w in self.wins.items()},
-            "best": {r: None if b is None else {"goal": b[0], "witness": list(b[1].lines)}
-                     for r, b in self.best.items()},
-            "problems": [p.to_json() for p in self.problems],
-            "ok": not self.problems,
-        }
 
 
 class BoundedSearch:

@@ -28,7 +28,11 @@ class GdlMachine:
     def key(self, state: GdlState):
         return state.key()
 
-    def info(self, state: GdlState) -> Info:
+    def leaf_info(self, state: GdlState) -> Info:
+        """`info` without the successors (a depth-limited search's last level): one query, not a batch."""
+        return self.info(state, successors=False)
+
+    def info(self, state: GdlState, successors: bool = True) -> Info:
         if state.is_terminal:
             try:
                 return Info(True, state.goals, (), (), [])
@@ -38,7 +42,7 @@ class GdlMachine:
         movers = tuple(i for i, ms in enumerate(per_role) if ms != ["noop"])
         stuck = tuple(i for i, ms in enumerate(per_role) if not ms)
         out = []
-        for joint, after in state.successors():  # played per state: grounded in batches
+        for joint, after in state.successors() if successors else ():  # played per state: grounded in batches
             texts = tuple(str(m) for m in joint)
             j = tuple(t if i in movers else None for i, t in enumerate(texts))
             if self.move_texts is not None:  # a lowered game: the mover's move as the runtime writes it

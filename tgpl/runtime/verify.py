@@ -122,7 +122,11 @@ class RuntimeMachine:
         if state.base is None and id(state.world) not in self._bases:
             state.world.clear()
 
-    def info(self, state: State) -> Info:
+    def leaf_info(self, state: State) -> Info:
+        """`info` without the successors (a depth-limited search's last level): the moves listed, none made."""
+        return self.info(state, successors=False)
+
+    def info(self, state: State, successors: bool = True) -> Info:
         if state.is_terminal:
             ranking = state.ranking
             if not any(ranking):  # `winner {}`: the game ended and names nobody
@@ -133,7 +137,7 @@ class RuntimeMachine:
         moves = state.legal_moves()
         joint = [None] * self.game.players
         out = []
-        for m in moves:
+        for m in moves if successors else ():
             j = list(joint)
             j[p] = m.text
             nxt = state.apply(m)

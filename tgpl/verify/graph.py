@@ -47,6 +47,8 @@ class Machine(Protocol):
     # Optional: `release(state)` is called once explore no longer needs a state object
     # the machine returned (expanded, or a duplicate of a state already seen), so that
     # the machine can free it at once rather than leave it to the garbage collector.
+    # Optional: `leaf_info(state)`, an `Info` without `moves`, for the states a search
+    # limited in depth examines but does not expand (it spares their successors).
 
 
 @dataclass
@@ -63,6 +65,9 @@ class Graph:
     expanded: int = 0
     stored: int = 0  # states seen (expanded or in the frontier)
     stopped: str | None = None  # which cap stopped an incomplete exploration
+    depth: list[int] = field(default_factory=list)  # each state's moves from the start (its BFS level)
+    max_depth: int | None = None  # the states at this depth were examined, not expanded (`explore`)
+    levels: int = 0  # the BFS levels whose states were all examined (fewer than all when a cap stopped it)
 
     @property
     def states(self) -> int:
@@ -78,6 +83,15 @@ class Graph:
         while self.parent[node] is not None:
             node, text = self.parent[node]
             out.append(text)
+        return out[::-1]
+
+    def walk(self, node: int) -> list[tuple[str, tuple]]:
+        """The moves of `path(node)` with their joint moves: (text, joint) per step."""
+        out = []
+        while self.parent[node] is not None:
+            prev, text = self.parent[node]
+            out.append(next((t, j) for t, j, w in self.edges[prev] if w == node))
+            node = prev
         return out[::-1]
 
     def label(self, node: int) -> tuple:
@@ -134,8 +148,13 @@ MEMORY_CHECK_EVERY = 512  # states stored (or expanded) between two readings of 
 
 def explore(machine: Machine, max_states: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None, max_memory: int | None = None,
-            keep_memory: int | None = None, stop: Callable[[], str | None] | None = None) -> Graph:
+            keep_memory: int | None = None, stop: Callable[[], str | None] | None = None,
+            max_depth: int | None = None) -> Graph:
     """Every reachable state, breadth first; `complete` is False when the run stopped first.
+
+    With `max_depth`, only the states within that many moves: those at `max_depth` are
+    examined (terminal, goals, stuck) but not expanded, with the machine's `leaf_info`
+    where it has one; the graph is then complete when no cap stopped it.
 
     At most `max_states` states are stored; with `max_memory` (bytes of this process) the
     run stops before going past it. Either way `stopped` says which cap stopped it. Seen
@@ -148,12 +167,14 @@ def explore(machine: Machine, max_states: int = 1_000_000,
     if keep_memory is None and max_memory is not None:
         keep_memory = max_memory // 4
     with collections_paused():
-        return _explore(machine, max_states, progress, max_memory, keep_memory, stop)
+        return _explore(machine, max_states, progress, max_memory, keep_memory, stop, max_depth)
 
 
 def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], None] | None,
-             max_memory: int | None, keep_memory: int | None, stop: Callable[[], str | None] | None) -> Graph:
-    g = Graph(list(machine.roles))
+             max_memory: int | None, keep_memory: int | None, stop: Callable[[], str | None] | None,
+             max_depth: int | None = None) -> Graph:
+    g = Graph(list(machine.roles), max_depth=max_depth)
+    leaf_info = getattr(machine, "leaf_info", machine.info)
     release = getattr(machine, "release", None)
     replay = getattr(machine, "replay", None)
     check_memory = (max_memory is not None or keep_memory is not None) and memory_in_use() is not None
@@ -162,6 +183,8 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
     states = [machine.initial()]
     index = {machine.key(states[0]): 0}
     g.parent.append(None)
+    g.depth.append(0)
+    capped = False  # the state cap was reached: a search limited in depth examines the rest of the level
     i = 0
     stored_since_check = 0
     reported = time.monotonic()
@@ -169,7 +192,8 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         state = states[i]
         if state is None:
             state = replay(g.path(i))
-        info = machine.info(state)
+        leaf = g.depth[i] == max_depth or capped
+        info = leaf_info(state) if leaf else machine.info(state)
         states[i] = None  # the graph keeps what it needs; let the state go
         g.terminal.append(info.terminal)
         g.goals.append(tuple(info.goals))
@@ -178,7 +202,10 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         g.stuck.append(tuple(info.stuck))
         out = []
         full = False
-        for text, joint, nxt in info.moves:
+        if leaf and release is not None:  # a machine without leaf_info listed successors no one keeps
+            for _, _, nxt in info.moves:
+                release(nxt)
+        for text, joint, nxt in () if leaf else info.moves:
             new = len(states)
             key = machine.key(nxt)
             j = index.get(key, new) if full else index.setdefault(key, new)  # one hash of the key, not two
@@ -193,6 +220,7 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
                     continue
                 states.append(nxt if keep else None)
                 g.parent.append((i, text))
+                g.depth.append(g.depth[i] + 1)
                 stored_since_check += 1
                 if not keep and release is not None:
                     release(nxt)
@@ -205,6 +233,9 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
             release(state)
         state = None
         i += 1
+        capped = capped or full
+        # the level's other states are examined (storing nothing) so that the level counts as searched
+        finishing = capped and max_depth is not None and i < len(states) and g.depth[i] == g.depth[i - 1]
         if i % COLLECTION_EVERY == 0:
             gc.collect()
         if check_memory and (stored_since_check >= MEMORY_CHECK_EVERY or i % MEMORY_CHECK_EVERY == 0):
@@ -212,20 +243,25 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
             used = memory_in_use() or 0
             if max_memory is not None and used > max_memory:
                 g.stopped = f"the memory cap ({used // 2**20} MB in use, --max-memory {max_memory // 2**20} MB)"
+                finishing = False
             elif keep and replay is not None and keep_memory is not None and used > keep_memory:
                 keep = False
         if progress is not None and (i % 1000 == 0 or time.monotonic() - reported >= 1.0):
             reported = time.monotonic()
             progress(i, len(states))
-        if stop is not None and g.stopped is None and i % 100 == 0 and i < len(states):
-            g.stopped = stop()
+        if stop is not None and (g.stopped is None or finishing) and i % 100 == 0 and i < len(states):
+            if (reason := stop()) is not None:
+                g.stopped, finishing = reason, False
         if g.stopped is not None:
             g.complete = False
-            break
+            if not finishing:
+                break
     g.expanded = i
+    g.levels = g.depth[i] if i < len(states) else max(g.depth) + 1
     g.stored = len(states)
     if not g.complete:  # cut the unexpanded frontier off: only expanded nodes are analysed
         del g.parent[i:]
+        del g.depth[i:]
         g.edges = [[e for e in es if e[2] < i] for es in g.edges]
     return g
 
@@ -233,6 +269,12 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
 # ----------------------------------------------------------------- analyses
 def find_cycle(g: Graph) -> list[str] | None:
     """A shortest path to a state on a cycle, then the cycle's moves back to it; None if acyclic."""
+    found = cycle_walk(g)
+    return None if found is None else [text for text, _ in found[0]]
+
+
+def cycle_walk(g: Graph) -> tuple[list[tuple[str, tuple]], int] | None:
+    """`find_cycle`'s moves as (text, joint) pairs, and how many of them lead to the state that comes back."""
     n = g.states
     # Tarjan's strongly connected components, iteratively.
     index = [-1] * n
@@ -282,26 +324,27 @@ def find_cycle(g: Graph) -> list[str] | None:
         return None
     v = min(cyclic)  # BFS numbering: the first is the closest to the start
     # The shortest way from v back to v inside its component.
-    prev: dict[int, tuple[int, str]] = {}
+    prev: dict[int, tuple[int, str, tuple]] = {}
     queue = deque()
-    for text, _, w in g.edges[v]:
+    for text, joint, w in g.edges[v]:
         if comp[w] == comp[v] and w not in prev:
-            prev[w] = (v, text)
+            prev[w] = (v, text, joint)
             queue.append(w)
     while v not in prev:
         u = queue.popleft()
-        for text, _, w in g.edges[u]:
+        for text, joint, w in g.edges[u]:
             if comp[w] == comp[v] and w not in prev:
-                prev[w] = (u, text)
+                prev[w] = (u, text, joint)
                 queue.append(w)
     loop = []
     u = v
     while True:
-        u, text = prev[u]
-        loop.append(text)
+        u, text, joint = prev[u]
+        loop.append((text, joint))
         if u == v:
             break
-    return g.path(v) + loop[::-1]
+    start = g.walk(v)
+    return start + loop[::-1], len(start)
 
 
 def forced(g: Graph, role: int, target: Callable[[int], bool]) -> list[bool]:
