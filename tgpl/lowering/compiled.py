@@ -46,6 +46,7 @@ from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunctio
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import actions_of, value_text
+from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
@@ -658,6 +659,11 @@ def _written(clauses: list[SegClause], attr: str, head: str, changed: str, befor
     return out
 
 
+def _is_player(game: CompiledGame, attr: str) -> bool:
+    """Whether the state's `attr` holds players (its values are then player constants, not numbers)."""
+    return any(fl.attr == attr and fl.type == PLAYER for fl in game.fluents.values())
+
+
 def _player(t: Term) -> int | None:
     if isinstance(t, Const) and t.name.startswith("#p:"):
         return int(t.name[3:])
@@ -968,8 +974,7 @@ class CompiledGame:
                 continue
             seen.append((name, ctx))
             todo.extend((k, ctx) for k in sorted(hc.functions[name.split("~")[0]].sites))
-        mappings = {ctx: dict(m for m in mapping if m[0] not in (_SITE, _MOVING))
-                    for mapping, ctx in self.sc.contexts.items()}
+        mappings = self.mappings()
         out = []
         for name, ctx in sorted(seen, key=str):
             key = name.split("~")[0]
@@ -993,6 +998,86 @@ class CompiledGame:
             for r in hc.functions[key].rules:
                 out.append(Rule(rename(r.head), tuple(rename(x) for x in r.body)))
         return list(dict.fromkeys(out))
+
+    def mappings(self) -> dict[int, dict[str, str]]:
+        """Per context: attribute -> the relation its reads go through (a view; else the state, `#read:attr`)."""
+        return {ctx: dict(m for m in mapping if m[0] not in (_SITE, _MOVING))
+                for mapping, ctx in self.sc.contexts.items()}
+
+    def guard(self, segments: list[Rule], functions: list[Rule]) -> tuple[list[Rule], list[Rule]]:
+        """The compiled functions asked only where they can hold (tgpl.lowering.shapes): chess's `CanMove`.
+
+        A boolean function the segments call, which calls functions of the state in turn, gets the table of
+        where it can be true. Where every caller of an instance only asks for true (`(canmove ?f ?t yes)`, or
+        its negation), the instance is asked only inside the table: its demand reads the split's value and
+        the table. Else its rules run only inside the table, and outside it the instance answers false at once.
+        """
+        hc = self.hc
+        domains: dict[str, list] = {}
+        for fl in self.fluents.values():
+            if fl.numeric:
+                continue
+            values = domains.setdefault(fl.attr, [])
+            for v in self.domain(fl):
+                if not any(v is x if isinstance(v, UObj) or isinstance(x, UObj) else v == x and type(v) is type(x)
+                           for x in values):
+                    values.append(v)
+        called = {r.head.relation.split("|")[0] for r in segments if r.head.relation.split("|")[1].startswith("call@")}
+        tables: dict[str, tuple[str, str] | None] = {}
+        for inst in sorted(called):
+            key = inst.split("~")[0]
+            hf = hc.functions.get(key)
+            if key in tables or hf is None or hf.returns != "bool" or not hf.source:
+                continue
+            tables[key] = None
+            if not any(horn._reads_fluents(hc, k, set()) for k in hf.calls):
+                continue  # nothing the table would spare
+            shape = shape_table(hc, *hf.source, domains)
+            if shape is None or shape.split is None:
+                continue
+            rows = sorted((tuple(hc.const_of(v, player=isinstance(v, float) and _is_player(self, shape.split))
+                                 for v in row) for row in shape.rows), key=str)
+            tables[key] = (shape.split, hc.static_table(rows))
+        if not any(tables.values()):
+            return segments, functions
+        mappings = self.mappings()
+        rules = segments + functions
+        instances = {(rel.split("|")[0], rel.rsplit("@", 1)[1]) for r in functions
+                     for rel in [r.head.relation] if "|" in rel and "@" in rel}
+        extra: list[Rule] = []
+        renamed: dict[str, str] = {}  # the demand a function-level guard puts its own rules under
+        restricted: dict[str, tuple[str, str]] = {}  # demand relation -> (read relation, table) at call sites
+        for inst, ctx in sorted(instances):
+            found = tables.get(inst.split("~")[0])
+            if not found:
+                continue
+            split, table = found
+            read = mappings.get(int(ctx), {}).get(split, read_rel(split)) if ctx.isdigit() else read_rel(split)
+            call, result = f"{inst}|call@{ctx}", f"{inst}|result@{ctx}"
+            n = len(hc.functions[inst.split("~")[0]].params)
+            args = tuple(Var(f"P{i}") for i in range(n))
+            k = Var("Guard")
+            consumers = [x for r in rules for x in r.body if isinstance(x, Atom) and x.relation == result]
+            if all(x.args[-1] == YES for x in consumers):
+                restricted[call] = (read, table)
+                continue
+            go = f"{inst}|go@{ctx}"
+            renamed[call] = go
+            extra.append(Rule(Atom(go, args), (Atom(call, args), Atom(read, (args[0], k)), Atom(table, (k,) + args))))
+            extra.append(Rule(Atom(result, args + (Const("no"),)),
+                              (Atom(call, args), Atom(read, (args[0], k)), Not(Atom(table, (k,) + args)))))
+
+        def guarded(r: Rule) -> Rule:
+            # an instance's demand is in the bodies of its own rules only (those of its callers' demands too)
+            body = tuple(Atom(renamed[x.relation], x.args) if isinstance(x, Atom) and x.relation in renamed else x
+                         for x in r.body) if renamed else r.body
+            site = restricted.get(r.head.relation)
+            if site is not None:
+                read, table = site
+                k = Var("Guard")
+                body = body + (Atom(read, (r.head.args[0], k)), Atom(table, (k,) + r.head.args))
+            return r if body == r.body else Rule(r.head, body)
+        return [guarded(r) for r in segments], [guarded(r) for r in functions] + extra
 
     def internal(self, x):
         """A literal of the segments' rules with static fields named as the tables they are."""
@@ -1115,6 +1200,7 @@ class CompiledGame:
                               "multiply where they do not meet")
         functions = self.instances()
         segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules()
+        segments, functions = self.guard(segments, functions)
         found = self.relax(segments + probes, functions)
         return Emission(self, segments + functions, final, found).lowered()
 

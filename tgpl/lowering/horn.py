@@ -136,6 +136,7 @@ class HornFunction:
     sites: set[str] = field(default_factory=set)  # the instances it calls (`HornCompiler.instance_name`)
     returns: str = ""  # "bool", "object", "player", "number"
     span: object = None  # the function's name in the source
+    source: tuple = ()  # (the checker's FunctionInfo, the object it is called on or None)
 
 
 @dataclass
@@ -374,7 +375,7 @@ class _FunctionCompiler:
         self.name = key
         self.fresh = itertools.count()
         self.points = itertools.count()
-        self.hf = HornFunction(self.name, [], span=fi.defn.name_span)
+        self.hf = HornFunction(self.name, [], span=fi.defn.name_span, source=(fi, this))
 
     # ------------------------------------------------------------ structure
     def run(self) -> HornFunction:
