@@ -123,6 +123,7 @@ class _Evaluator:
         self.fluent_cells = hc.fluent_cells
         self.class_info = hc.class_info
         self.assume: tuple[UObj, str, object] | None = None  # the split: (object, attribute, value)
+        self.assumed = False  # whether the evaluation under way read the split's attribute of its object
         self.ways = _Ways()
         self._calls: dict[tuple, tuple[frozenset, bool]] = {}
         self._statements = {ast.Block: self._block, ast.VarDecl: self._var, ast.ExprStmt: self._expr_stmt,
@@ -138,11 +139,18 @@ class _Evaluator:
     def outcomes(self, fi, this, args: tuple) -> tuple[frozenset, bool]:
         """Every value a call returns over its ways through, and whether some way stops on an error (or is not
         followed to its end)."""
-        key = (id(fi), this, args, self.assume)
-        found = self._calls.get(key)
+        # a call that does not read the split's cell has the same outcomes under every value of the split
+        free = (id(fi), this, args)
+        found = self._calls.get(free)
         if found is not None:
             return found
+        key = free + (self.assume,)
+        found = self._calls.get(key)
+        if found is not None:
+            self.assumed = True
+            return found
         outer, self.ways = self.ways, _Ways(self.budget)
+        assumed, self.assumed = self.assumed, False
         values, error = set(), False
         try:
             while True:
@@ -158,7 +166,8 @@ class _Evaluator:
             spent, self.ways = self.ways.steps, outer
         self.ways.steps += spent
         found = (frozenset(values), error)
-        self._calls[key] = found
+        self._calls[key if self.assumed else free] = found
+        self.assumed = assumed or self.assumed
         return found
 
     def may_hold(self, fi, this, args: tuple) -> bool:
@@ -319,6 +328,7 @@ class _Evaluator:
         if not isinstance(o, UObj):
             raise _Error()  # a member of null (or of a number): the runtime stops
         if self.assume is not None and self.assume[0] is o and self.assume[1] == name:
+            self.assumed = True
             return self.assume[2]
         if (o.name, name) in self.fluent_cells:
             return TOP
@@ -409,6 +419,8 @@ class _Evaluator:
             raise _Error()  # not followed: any value, or a stop; the row is kept where it matters
         if fi.owner is not None and not isinstance(obj, UObj):
             raise _Error()
+        if fi.owner is not None and obj.cls.find_function(fi.name) not in (fi, None):
+            raise GiveUp("an overridden method")
         values, error = self.outcomes(fi, obj, args)
         options = sorted(values, key=repr) + (["error"] if error else [])
         if not options:
@@ -449,9 +461,12 @@ def shape_table(hc, fi, this: UObj | None, domains: dict[str, list]) -> Shape | 
         rows.append([o for o in hc.u.objects if o.is_a(info)] + [None])
     fluent_cells = hc.fluent_cells
     # the split: an attribute of the state that the first input's objects hold and the body or its callees
-    # read; where several are, the one that rules out most rows of a sample (chess: the kind of the piece)
+    # read, with the most values (chess: the kind of the piece, 7, not its side, 3); among as many, the one
+    # that rules out most rows of a sample
     read = _member_names(hc, fi)
-    candidates = sorted(a for a in read if a in domains and any((o.name, a) in fluent_cells for o in rows[0] if o))
+    candidates = [a for a in read if a in domains and any((o.name, a) in fluent_cells for o in rows[0] if o)]
+    most = max((len(domains[a]) for a in candidates), default=0)
+    candidates = sorted(a for a in candidates if len(domains[a]) == most)
     split = candidates[0] if candidates else None
     if len(candidates) > 1:
         step = max(1, len(rows[0]) // SAMPLE)
