@@ -639,6 +639,8 @@ INT_COUNTERS = True
 # In optimistic spellings, items of lists of scalars read as one lookup (`BlockGenerator.quick_item`);
 # False: never (tests check both agree).
 QUICK_INDEX = True
+# Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
+SPLIT = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -924,6 +926,17 @@ class BlockGenerator:
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
+        cases = (hoisting.split(found) if SPLIT else None) or [(None, found.test)]
+        loops = ""
+        for i, (flag, case) in enumerate(cases):
+            # one loop per way through the chain of hoisted tests (`hoisting.split`)
+            indent = "        " if len(cases) == 1 else "            "
+            if len(cases) > 1:
+                loops += f"        {'if' if i == 0 else 'elif'} {flag}:\n" if flag is not None else "        else:\n"
+            loops += (f"{indent}for c in pool:\n"
+                      + f"{indent}    v[{slot}] = l{slot} = c\n"
+                      + f"{indent}    if {case}:\n"
+                      + f"{indent}        out.append(c)\n")
         src = (
             "def _all_hoisted(m, this, v, pool):\n" + head
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
@@ -932,10 +945,7 @@ class BlockGenerator:
             + "    _st0 = m.steps\n"
             + "    try:\n"
             + "        out = []\n"
-            + "        for c in pool:\n"
-            + f"            v[{slot}] = l{slot} = c\n"
-            + f"            if {found.test}:\n"
-            + "                out.append(c)\n"
+            + loops
             + "        return out\n"
             + f"    except {self.misses()}:\n"
             + "        m.steps = _st0\n"
