@@ -1120,20 +1120,22 @@ class BlockGenerator:
             slot = self.layout.declare(s.init.name, NUMBER)
             x = _local(slot)
             self.numeric.add(x)
+            head = len(self.lines)
+            self.emit(depth, f"for {x} in {values!r}:")
             if INT_COUNTERS and all(value == int(value) for value in values):
                 # Whole values: the loop also gives each as an int, the index of a list read or
                 # written with the counter (`d` in `at.Step[d]`), instead of `int(d)` there
-                j = self.indexes[x] = self.name("_j")
-                self.emit(depth, f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:")
-            else:
-                self.emit(depth, f"for {x} in {values!r}:")
+                self.indexes[x] = self.name("_j")
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
             try:
                 self.block(s.body, depth + 1)
             finally:
-                self.indexes.pop(x, None)
+                j = self.indexes.pop(x, None)
+            if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
+                # the body reads the ints: the loop gives them (else it is cheaper without)
+                self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
