@@ -85,6 +85,18 @@ global class Util
             return s;
         }
     }
+    // a counter that indexes nothing: no ints
+    function Plain
+    {
+        function input number n;
+        returns number;
+        effect
+        {
+            number s = 0;
+            for (number i = 0; i < 3; i += 1) { if (i < n) { s += i; } }
+            return s;
+        }
+    }
     // a counter of fractional steps: no ints
     function Half
     {
@@ -121,7 +133,7 @@ class Seat
     }
 """ + "".join(f"""    action {name} {{ trigger PlayerChoiceEvent {{ return true; }} effect {{ Util.R = Util.{call}; log("" + Util.R); turn.pass(); }} }}
 """ for name, call in (("A", "At(k: Util.K)"), ("L", "Local(k: Util.K)"), ("V", "Via(k: Util.K)"),
-                       ("S", "Sum(n: Util.K)"), ("H", "Half(n: Util.K)"), ("I", "Lit(n: Util.K)"))) + "".join(
+                       ("S", "Sum(n: Util.K)"), ("H", "Half(n: Util.K)"), ("Q", "Plain(n: Util.K)"), ("I", "Lit(n: Util.K)"))) + "".join(
     f"""    action {field}{name} {{ trigger PlayerChoiceEvent {{ return true; }} effect {{ Util.{field} = {k}; turn.pass(); }} }}
 """ for field in "KP" for name, k in (("0", "0"), ("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("M1", "-1"), ("H", "0.5"),
                     ("X", "2.5"), ("N", "0 / 0"), ("INF", "1 / 0"))) + """}
@@ -135,7 +147,7 @@ setup
 }
 """
 
-ACTIONS = ("A", "L", "V", "S", "H", "I")
+ACTIONS = ("A", "L", "V", "S", "H", "I", "Q")
 VALUES = ("0", "1", "2", "3", "4", "M1", "H", "X", "N", "INF")
 
 
@@ -178,6 +190,7 @@ def test_the_items_are_read_as_one_lookup(three):
     assert "_IX" in fns["Local"].effect.direct_call.__code__.co_names
     assert any(n.startswith("_j") for n in fns["Sum"].effect.direct_call.__code__.co_varnames)
     assert not any(n.startswith("_j") for n in fns["Half"].effect.direct_call.__code__.co_varnames)
+    assert not any(n.startswith("_j") for n in fns["Plain"].effect.direct_call.__code__.co_varnames)
     assert "IndexError" in fns["Lit"].effect.direct_call.__code__.co_names
     slow = three["slow"].compiled.classes["Util"].functions
     assert "_IX" not in slow["At"].effect.direct_call.__code__.co_names
