@@ -819,7 +819,8 @@ class BlockGenerator:
 
     def misses(self) -> str:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
-        a read that missed, and with calls inline (`tgpl.runtime.inlining`) also an error."""
+        a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
+        list items read as one lookup (`quick_item`) an index past the end or a null list."""
         misses = inlining.CATCH if self.inlines else "KeyError"
         return _with_index_misses(misses) if self.quick_items else misses
 
@@ -1636,10 +1637,11 @@ class BlockGenerator:
         whole literal, a counter that also counts in ints: `indexes`), or `list[_IX[k]]` for a
         local that holds only floats (`numeric`): `_IX` maps the whole floats up to
         `QUICK_INDEXES` to ints, so a negative, fractional, infinite or larger one misses
-        (`KeyError`); any other index declared a `number` (`number`) the same when it holds a
-        float, else it is `_BIG`, past any list's end. An index past the end (`IndexError`) or a null list (`TypeError`) is a miss
-        too (`misses`): the code runs again the general way, which reads or raises as before. Such an item needs no owning: it is never a
-        list or table the code could change."""
+        (`KeyError`). Any other index declared a `number` (`number`) is read the same when it
+        holds a float, else it is `_BIG`, past any list's end. An index past the end
+        (`IndexError`) or a null list (`TypeError`) is a miss too (`misses`): the code runs
+        again the general way, which reads or raises as before. Such an item needs no owning:
+        it is never a list or table the code could change."""
         if self.optimistic is None or not QUICK_INDEX or not scalar(t.elem):
             return
         if key in self.indexes:
