@@ -611,6 +611,13 @@ def _loads(body: str, but: int | None = None) -> str:
     return "".join(f"    l{s} = v[{s}]\n" for s in slots)
 
 
+def _with_index_misses(misses: str) -> str:
+    """`misses` (`KeyError`, or a tuple of exceptions) with what a list item read as one lookup
+    (`BlockGenerator.quick_item`) raises when it misses: an index past the end, a null list."""
+    names = misses.strip("()").split(", ")
+    return "(" + ", ".join(names + ["IndexError", "TypeError"]) + ")"
+
+
 def _local(slot: int) -> str:
     return f"\x00L{slot}\x00"
 
@@ -626,6 +633,14 @@ OPTIMISTIC = True
 # Filters that read only compute what does not depend on the candidate once per pool
 # (`BlockGenerator.hoisted_all`); False: never (tests check both agree).
 HOIST = True
+# Counted loops over whole numbers also count in ints, their lists' indexes (`BlockGenerator.list_index`);
+# False: never (tests check both agree).
+INT_COUNTERS = True
+# In optimistic spellings, items of lists of scalars read as one lookup (`BlockGenerator.quick_item`);
+# False: never (tests check both agree).
+QUICK_INDEX = True
+# Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
+SPLIT = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -677,7 +692,13 @@ def _charge(m, steps):
 # Values whose equality (`_eq`) is Python's `==`: no bool (1 == True), object or collection.
 _SCALARS = frozenset((int, float, str, type(None)))
 
+# The whole floats a list item read as one lookup may be indexed by (`BlockGenerator.quick_item`),
+# each to its int: any other float misses
+QUICK_INDEXES = 4096
+_WHOLE = {float(i): i for i in range(QUICK_INDEXES)}
+
 _HELPERS = {
+    "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
@@ -709,6 +730,10 @@ class BlockGenerator:
         self.bound: set[str] = set()  # names of _BINDINGS the code uses
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
+        # The counters of the counted loops being generated whose values are whole numbers, each
+        # with the Python local holding its value as an int (`stmt_For`), for list indexes
+        self.indexes: dict[str, str] = {}
+        self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
         # While an expression that changes nothing is generated: per (object code, field), the
@@ -794,8 +819,16 @@ class BlockGenerator:
 
     def misses(self) -> str:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
-        a read that missed, and with calls inline (`tgpl.runtime.inlining`) also an error."""
-        return inlining.CATCH if self.inlines else "KeyError"
+        a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
+        list items read as one lookup (`quick_item`) an index past the end or a null list."""
+        misses = inlining.CATCH if self.inlines else "KeyError"
+        return _with_index_misses(misses) if self.quick_items else misses
+
+    def deferred_misses(self) -> str:
+        """What `_all_opt` takes as a miss when it counts the loop steps of remembered values at
+        the end: `misses` and an error of the game's code."""
+        misses = "(KeyError, _RuntimeError)"
+        return _with_index_misses(misses) if self.quick_items else misses
 
     def optimistic_fast(self, body: str, init: str, args: str, span):
         """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
@@ -877,7 +910,7 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except {'(KeyError, _RuntimeError)' if deferred and not self.inlines else self.misses()}:\n"
+            + f"    except {self.deferred_misses() if deferred and not self.inlines else self.misses()}:\n"
             + "        m.steps = _st0\n"
             + "        return _all(m, this, v, pool)\n"
         )
@@ -894,6 +927,17 @@ class BlockGenerator:
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
+        cases = (hoisting.split(found) if SPLIT else None) or [(None, found.test)]
+        loops = ""
+        for i, (flag, case) in enumerate(cases):
+            # one loop per way through the chain of hoisted tests (`hoisting.split`)
+            indent = "        " if len(cases) == 1 else "            "
+            if len(cases) > 1:
+                loops += f"        {'if' if i == 0 else 'elif'} {flag}:\n" if flag is not None else "        else:\n"
+            loops += (f"{indent}for c in pool:\n"
+                      + f"{indent}    v[{slot}] = l{slot} = c\n"
+                      + f"{indent}    if {case}:\n"
+                      + f"{indent}        out.append(c)\n")
         src = (
             "def _all_hoisted(m, this, v, pool):\n" + head
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
@@ -902,10 +946,7 @@ class BlockGenerator:
             + "    _st0 = m.steps\n"
             + "    try:\n"
             + "        out = []\n"
-            + "        for c in pool:\n"
-            + f"            v[{slot}] = l{slot} = c\n"
-            + f"            if {found.test}:\n"
-            + "                out.append(c)\n"
+            + loops
             + "        return out\n"
             + f"    except {self.misses()}:\n"
             + "        m.steps = _st0\n"
@@ -1080,11 +1121,22 @@ class BlockGenerator:
             slot = self.layout.declare(s.init.name, NUMBER)
             x = _local(slot)
             self.numeric.add(x)
+            head = len(self.lines)
             self.emit(depth, f"for {x} in {values!r}:")
+            if INT_COUNTERS and all(value == int(value) for value in values):
+                # Whole values: the loop also gives each as an int, the index of a list read or
+                # written with the counter (`d` in `at.Step[d]`), instead of `int(d)` there
+                self.indexes[x] = self.name("_j")
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
-            self.block(s.body, depth + 1)
+            try:
+                self.block(s.body, depth + 1)
+            finally:
+                j = self.indexes.pop(x, None)
+            if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
+                # the body reads the ints: the loop gives them (else it is cheaper without)
+                self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
@@ -1248,7 +1300,7 @@ class BlockGenerator:
             number_test = "" if number else f" & ({k}.__class__ in _N)"
             self.bound.add("FZ")
             self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not FZ:")
-            self.emit(depth + 1, f"{a}[int({k})] = {x}")
+            self.emit(depth + 1, f"{a}[{self.list_index(k, key)}] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_index({a}, {k}, {x}, {self.const(target.span, '_p')})")
 
@@ -1556,22 +1608,66 @@ class BlockGenerator:
                 test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
             else:
                 test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
-            item = f"{a}.get({k})" if table else f"{a}[int({k})]"
+            item = f"{a}.get({k})" if table else f"{a}[{self.list_index(k)}]"
             if owner is None:
                 safe = f"({item} if {test} else _index(m, {a}, {k}, {span}))"
                 if table and self.table_reads is not None:  # `optimistic_assign`'s spelling
                     self.table_reads.append((safe, f"{obj}[{key}]"))
+                elif not table:
+                    self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
                 return safe
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
-            return f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
+            safe = f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
+            if not table:
+                self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
+            return safe
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
             test = (f"(({a} := {obj}).__class__ is _Obj) & {self.number_key(k, key)}"
                     f" and ({cells} := D.get({a}, _NO_FIELDS).get('_cells')) is not None and 0 <= {k} < len({cells})")
             self.bound.add("D")
-            return f"({cells}[int({k})] if {test} else _index(m, {a}, {k}, {span}))"
+            return f"({cells}[{self.list_index(k, key)}] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
+
+    def quick_item(self, safe: str, obj: str, key: str, t: Collection, number: bool) -> None:
+        """In the optimistic spelling of a function or filter that reads only (`optimistic`): an
+        item of a list of scalars or objects (`safe`, the general spelling) read as `list[i]`,
+        one lookup with no test, when the index is surely a whole number and not negative (a
+        whole literal, a counter that also counts in ints: `indexes`), or `list[_IX[k]]` for a
+        local that holds only floats (`numeric`): `_IX` maps the whole floats up to
+        `QUICK_INDEXES` to ints, so a negative, fractional, infinite or larger one misses
+        (`KeyError`). Any other index declared a `number` (`number`) is read the same when it
+        holds a float, else it is `_BIG`, past any list's end. An index past the end
+        (`IndexError`) or a null list (`TypeError`) is a miss too (`misses`): the code runs
+        again the general way, which reads or raises as before. Such an item needs no owning:
+        it is never a list or table the code could change."""
+        if self.optimistic is None or not QUICK_INDEX or not scalar(t.elem):
+            return
+        if key in self.indexes:
+            index = self.indexes[key]
+        elif _is_float_literal(key) and float(key) >= 0 and float(key) == int(float(key)):
+            index = repr(int(float(key)))
+        elif key in self.numeric:  # a float: `_IX` has the whole ones that can index a list
+            index = f"_IX[{key}]"
+        elif number:  # a float, else (an int, a null) past any end: the general way reads it
+            k = self.name("_t")
+            index = f"(_IX[{k}] if ({k} := {key}).__class__ is float else _BIG)"
+        else:
+            return
+        self.optimistic.append((safe, f"{obj}[{index}]"))
+        self.quick_items = True
+
+    def list_index(self, k: str, key: str | None = None) -> str:
+        """The Python index of a list for the number `k` (the code of `key`, bound to `k`), once
+        `0 <= k < len(list)` holds: `int(k)`, or with no call for a whole literal (`0.0`: `0`) and
+        a counter that also counts in ints (`indexes`)."""
+        key = k if key is None else key
+        if key in self.indexes:
+            return self.indexes[key]
+        if _is_float_literal(key) and float(key) == int(float(key)):
+            return repr(int(float(key)))
+        return f"int({k})"
 
     def number_key(self, k: str, key: str) -> str:
         """The test that an index is a number, binding it to `k`: a number literal needs none."""

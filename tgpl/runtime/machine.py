@@ -60,6 +60,10 @@ class Machine:
     # choices used before it); `resuming`: this segment starts at such an entry.
     entry: tuple[World, int] | None = None
     resuming = False
+    # A field given a value that is not a list or table copies the object's dict only, its lists
+    # and tables when it is owned (`World.own_fields`); False: the whole object at once (tests
+    # set it on a game's machines to check both agree)
+    lazy_lists = True
     listing: dict | None = None  # while frozen: `codegen._listing_site`'s results
     # Thrown events, with where they were thrown: a deque once one is (`throw`), empty until then
     queue: deque[tuple[Obj, Span]] | tuple = ()
@@ -213,7 +217,10 @@ class Machine:
             self.error(span, f"{show(obj)} has no member '{name}'")
         if obj.fixed is not None:
             self.error(span, f"{obj.name} is fixed by its group's geometry and cannot change")
-        self.world.own(obj)[name] = value
+        if value.__class__ in _COLLECTIONS or not self.lazy_lists:  # the object holds it as its own
+            self.world.own(obj)[name] = value
+        else:
+            self.world.own_fields(obj)[name] = value
 
     def get_index(self, obj, key, span: Span):
         if obj is None:

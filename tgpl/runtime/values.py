@@ -63,7 +63,7 @@ _NO_OWNERS: tuple = ()
 
 class World:
     __slots__ = (
-        "objects", "data", "owners", "owned", "frozen", "globals", "control", "rng", "log", "result",
+        "objects", "data", "owners", "owned", "written", "frozen", "globals", "control", "rng", "log", "result",
         "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo",
     )
 
@@ -71,7 +71,10 @@ class World:
         self.objects: list[Obj] = []  # in creation order
         self.data: dict[Obj, dict] = {}  # each object's fields, shared with copies until owned
         self.owners: dict[Obj, tuple[int, ...]] = {}  # players; one for local objects, several for group ones
-        self.owned: set[Obj] = set()  # objects whose fields dict this world may change
+        self.owned: set[Obj] = set()  # objects whose fields dict this world may change, and what it holds
+        # Objects whose fields dict this world may change, but whose lists and tables it still
+        # shares (`own_fields`): copied when the object is owned (`own`)
+        self.written: set[Obj] = set()
         # Each object's part of the state key, until it changes, and that part marshalled once
         # verify's digest needed it (`game._frozen_object`, `RuntimeMachine.key`)
         self.frozen: dict[Obj, list] = {}
@@ -142,8 +145,30 @@ class World:
         """The object's fields, this world's own copy: free to change, with what they hold."""
         if obj in self.owned:
             return self.data[obj]
-        fields = self.data[obj] = _copy_fields(self.data[obj])
+        if obj in self.written:  # the dict is this world's already: its lists and tables now
+            fields = self.data[obj]
+            for k, v in fields.items():
+                c = v.__class__
+                if c is list or c is dict:
+                    fields[k] = _copy_value(v)
+            self.written.discard(obj)
+        else:
+            fields = self.data[obj] = _copy_fields(self.data[obj])
         self.owned.add(obj)
+        self.frozen.pop(obj, None)
+        return fields
+
+    def own_fields(self, obj: Obj) -> dict:
+        """The object's fields dict, this world's own copy, to give a field a value that is not a
+        list or table: the lists and tables in it stay shared with the worlds it was copied from
+        until the object is owned (`own`), which copies them. A Tris tile, a chess square, a Connect
+        Four cell hold lists of their neighbours that no move changes: a move that sets the
+        tile's owner copies its dict only. Code reads lists and tables as they are only from
+        owned objects (`Machine.readable`); from the others it owns the object first."""
+        if obj in self.owned or obj in self.written:
+            return self.data[obj]
+        fields = self.data[obj] = self.data[obj].copy()
+        self.written.add(obj)
         self.frozen.pop(obj, None)
         return fields
 
@@ -183,6 +208,7 @@ class World:
                 del data[o]
                 self.owners.pop(o, None)
                 self.owned.discard(o)
+                self.written.discard(o)
                 self.frozen.pop(o, None)
         self.objects = kept
         self._by_class = self._by_name = self._everyone = None
@@ -210,6 +236,7 @@ class World:
         self.data = {}
         self.owners = {}
         self.owned = set()
+        self.written = set()
         self.frozen = {}
         self.globals = {}
 
@@ -221,11 +248,13 @@ class World:
         verification: a few dict and list copies, whatever the number of objects.
         """
         self.owned = set()
+        self.written = set()
         new = World.__new__(World)
         new.objects = self.objects[:]
         new.data = self.data.copy()
         new.owners = self.owners.copy()
         new.owned = set()
+        new.written = set()
         new.frozen = self.frozen.copy()
         new.globals = self.globals.copy()
         c = self.control

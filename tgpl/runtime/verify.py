@@ -46,6 +46,9 @@ class RuntimeMachine:
         # out that are not released yet, and whether the world's own state was released.
         self._bases: dict[int, list] = {}
         self._digests: dict[bytes, bytes] = {}  # object parts' digests, by their bytes (`_packed`)
+        # The rest of keys with no result and no choice pending (`State.key_rest`: whose turn
+        # and the generator, ints, strings and None only, so equal tuples marshal alike), marshalled
+        self._rests: dict[tuple, bytes] = {}
 
     def initial(self) -> State:
         state = self.game.initial_state(self.seed)
@@ -98,12 +101,21 @@ class RuntimeMachine:
         bytes and different keys different bytes (but for a collision of 128-bit digests)."""
         w = state.world
         frozen = w.frozen
-        # State.key_parts, each part digested once (`World.frozen`, `_packed`)
-        entries = [frozen.get(o) or _frozen_object(w, o) for o in w.objects]
         known = self._digests
-        parts = [e[1] or _packed(e, known) for e in entries]
-        parts.append(dumps(state.key_rest(), 2))
-        return blake2b(len(entries).to_bytes(4, "little") + b"".join(parts), digest_size=16).digest()
+        # State.key_parts, each part digested once (`World.frozen`, `_packed`), in one pass
+        parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in w.objects]
+        count = len(parts)
+        rest = state.key_rest()
+        if rest[2] is None and rest[3] is None:  # ints, strings and None only: the bytes remembered
+            packed = self._rests.get(rest)
+            if packed is None:
+                packed = dumps(rest, 2)
+                if len(self._rests) < PART_DIGESTS:
+                    self._rests[rest] = packed
+        else:
+            packed = dumps(rest, 2)
+        parts.append(packed)
+        return blake2b(count.to_bytes(4, "little") + b"".join(parts), digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
         """The state after these move texts from the initial state (explore rebuilds the
