@@ -941,28 +941,20 @@ def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, 
                              witness_dir: str | None, max_memory: int | None, stop) -> None:
     """`tgpl verify GAME --horizon N` of a game searched state by state (tgpl.verify.bounded), exit 1 on a
     problem."""
-    import json
     from tgpl.verify.bounded import report_of
 
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=max_memory, stop=stop, max_depth=horizon)
     result = report_of(g, horizon)
-    rep = result.to_json()
-    rep["game"] = game
-    _write_witnesses(rep["problems"], witness_dir)
-    if as_json:
-        click.echo(json.dumps(rep, indent=1, sort_keys=True))
-        sys.exit(0 if rep["ok"] else 1)
     engine = "the GDL reasoner" if type(machine).__name__ == "GdlMachine" else "the runtime"
-    _say_bounded(click.echo, game, result, rep,
-                 f"{game}: bounded, up to {horizon} moves, searched state by state on {engine} (the game is too "
-                 f"large to ground its plays at once): {result.states:,} states examined, {g.stored:,} stored")
+    _report_bounded(game, result, as_json, witness_dir,
+                    f"{game}: bounded, up to {horizon} moves, searched state by state on {engine} (the game is too "
+                    f"large to ground its plays at once): {result.states:,} states examined, {g.stored:,} stored")
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
                     seed: int = 0, max_ground: int | None = None, lowered=None) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `lowered`: the
     .tgpl game and its lowering, when already made."""
-    import json
     import time
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
@@ -986,17 +978,21 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
         sys.exit(1)
     if not as_json and tty:
         click.echo("", err=True)
+    _report_bounded(game, result, as_json, witness_dir, f"{game}: bounded, up to {horizon} moves: {result.solves} solves")
+
+
+def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, head: str) -> None:
+    """A bounded report (tgpl.verify.bounded.BoundedReport): its witnesses written, then as JSON or on the
+    terminal after its first line's `head`; exit 0, or 1 on a problem."""
+    import json
+
     rep = result.to_json()
     rep["game"] = game
     _write_witnesses(rep["problems"], witness_dir)
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["ok"] else 1)
-    _say_bounded(click.echo, game, result, rep, f"{game}: bounded, up to {horizon} moves: {rep['solves']} solves")
-
-
-def _say_bounded(say, game: str, result, rep: dict, head: str) -> None:
-    """A bounded report on the terminal after its first line's `head`; exit 0 or 1."""
+    say = click.echo
     horizon = result.searched if result.stopped else result.horizon  # what the claims below cover
     say(head + (f", every play ends within {result.searched} moves" if result.complete else ""))
     if result.stopped:

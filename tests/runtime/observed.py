@@ -8,6 +8,15 @@ from tgpl.runtime import load_game
 from tgpl.runtime.rng import Pcg32
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+# the examples a change to the runtime's fast paths must play as before: (game, seeds, moves at most)
+EXAMPLE_PLAYS = [
+    ("chess/chess.tgpl", range(3), 80),
+    ("draughts.tgpl", range(2), 60),
+    ("connect4.tgpl", range(2), 400),
+    ("tris.tgpl", range(3), 400),
+    ("hex.tgpl", range(2), 400),
+    ("citadels/citadels.tgpl", range(1), 40),
+]
 
 
 def playout(state, seed: int, limit: int = 400) -> list:

@@ -12,7 +12,7 @@ import pytest
 from tgpl.runtime import codegen, inlining, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.hoisting import hoist
-from observed import assert_examples_play_alike
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -46,14 +46,7 @@ def test_chess_inlines_reaches_and_hoists_its_target_filter(plain):
     assert before.compiled.classes["Seat"].find_action("Move").inputs[1].filters[0][1].all.__name__ == "_all_opt"
 
 
-@pytest.mark.parametrize("name, seeds, limit", [
-    ("chess/chess.tgpl", range(3), 80),
-    ("draughts.tgpl", range(2), 60),
-    ("connect4.tgpl", range(2), 400),
-    ("tris.tgpl", range(3), 400),
-    ("hex.tgpl", range(2), 400),
-    ("citadels/citadels.tgpl", range(1), 40),
-])
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
 def test_examples_play_the_same_with_calls_inline_and_not(plain, name, seeds, limit):
     assert_examples_play_alike(plain, name, seeds, limit)
 

@@ -11,7 +11,7 @@ import pytest
 
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
-from observed import assert_examples_play_alike
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -41,14 +41,7 @@ def test_chess_reads_its_squares_steps_as_one_lookup(plain):
     assert "IndexError" not in before.effect.direct_call.__code__.co_names
 
 
-@pytest.mark.parametrize("name, seeds, limit", [
-    ("chess/chess.tgpl", range(3), 80),
-    ("draughts.tgpl", range(2), 60),
-    ("connect4.tgpl", range(2), 400),
-    ("tris.tgpl", range(3), 400),
-    ("hex.tgpl", range(2), 400),
-    ("citadels/citadels.tgpl", range(1), 40),
-])
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
 def test_examples_play_the_same_with_quick_items_and_not(plain, name, seeds, limit):
     assert_examples_play_alike(plain, name, seeds, limit)
 
