@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import tgpl.lowering.compiled as compiled
+import tgpl.lowering.horn as horn
 from differential import Lowered, bisimulate
 from test_batched_validation import read_ignoring_aliases
 from tgpl.asp.kif import read_kif, to_kif
@@ -33,6 +34,7 @@ from tgpl.verify.graph import explore
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
+LOOPCALL = ROOT / "tests" / "data" / "lowering" / "loopcall.tgpl"
 CHESS = ROOT / "examples" / "chess" / "chess.tgpl"
 
 
@@ -64,6 +66,18 @@ def test_a_write_to_an_object_that_may_be_the_one_written_before_is_split(monkey
 def test_shifts_compiled_rules_pass_the_gdl_checks():
     lw = _compiled(SHIFTS)
     assert [d.message for d in validate(lw.lowered.program, "shifts.kif") if d.is_error] == []
+
+
+def test_a_call_with_constant_arguments_in_a_loop_is_asked_in_every_state(monkeypatch):
+    """Its demand under the loop made a cycle that left the loop's variables unbound (GDL's recursion
+    restriction; found by bench/property_games.py, seed 234); as a fact it is the runtime's game."""
+    lw = _compiled(LOOPCALL)
+    assert [d.message for d in validate(lw.lowered.program, "loopcall.kif") if d.is_error] == []
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete and bisimulate(lw).states == runtime.states
+    monkeypatch.setattr(horn, "demand_body", lambda args, body: tuple(body))  # as before: the cycle
+    errors = [d.message for d in validate(_compiled(LOOPCALL).lowered.program, "loopcall.kif") if d.is_error]
+    assert errors and "recursion restriction" in errors[0]
 
 
 def test_the_moves_of_a_family_are_one_rule_each():

@@ -479,7 +479,7 @@ class SegmentCompiler(_FunctionCompiler):
         ctx = self.context(reads, c, e) if reads else "s"  # a function that reads no fluent: a table
         name = self.hc.instance_name(hf, e)
         self.g.demand.add((name, ctx if reads else 0))
-        self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", tuple(vals)), tuple(c.body)))
+        self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", tuple(vals)), horn.demand_body(vals, c.body)))
         r = self.var()
         return [(c.plus(Atom(f"{name}|result@{ctx}", tuple(vals) + (r,))), r)]
 

@@ -328,6 +328,14 @@ class HornCompiler:
         return name
 
 
+def demand_body(args, body) -> tuple:
+    """The body of a call's demand: none for a call with constant arguments, which is asked in every state.
+    Under its clause's body, a call made inside a loop on a value that does not change (`IsOpen(x: A)` in
+    a `while`) made the loop's relation wait on the callee, whose demand waited on the loop: a cycle
+    through which the loop's variables are not bound, as GDL's recursion restriction requires."""
+    return () if all(isinstance(a, Const) for a in args) else tuple(body)
+
+
 def _names(nodes) -> set[str]:
     """Every name written in `nodes` (read or assigned: what the code there may read)."""
     return {n.name for n in ast.walk([x for x in nodes if x is not None]) if isinstance(n, ast.Name)}
@@ -1077,7 +1085,7 @@ class _FunctionCompiler:
                     raise Unsupported("a list as an argument")
                 self.hf.calls.add(hf.name)
                 self.hf.sites.add(name)
-                self.hf.rules.append(Rule(Atom(name + "|call", tuple(vals)), tuple(c3.body)))
+                self.hf.rules.append(Rule(Atom(name + "|call", tuple(vals)), demand_body(vals, c3.body)))
                 r = self.var()
                 out.append((c3.plus(Atom(name + "|result", tuple(vals) + (r,))), r))
         return out
