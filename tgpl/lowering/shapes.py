@@ -188,6 +188,8 @@ class _Evaluator:
             return True
 
     def run(self, fi, this, args: tuple):
+        if fi.defn.effect is None:
+            raise GiveUp("a function without a body")
         env = dict(zip((i.name for i in fi.defn.inputs), args))
         try:
             self.block(fi.defn.effect.body.body, env, this)
