@@ -129,6 +129,7 @@ class SegmentCompiler(_FunctionCompiler):
         self.name = "seg"
         self.fresh = itertools.count()
         self.points = itertools.count()
+        self.loops: list[tuple[str, dict, list, set]] = []  # as the function compiler's (`demands`)
         self.hf = HornFunction("seg", [])
         self.ended: list[SegClause] = []  # clauses whose game is over
         self.sites: dict[tuple, Site] = {}
@@ -479,7 +480,8 @@ class SegmentCompiler(_FunctionCompiler):
         ctx = self.context(reads, c, e) if reads else "s"  # a function that reads no fluent: a table
         name = self.hc.instance_name(hf, e)
         self.g.demand.add((name, ctx if reads else 0))
-        self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", tuple(vals)), horn.demand_body(vals, c.body)))
+        for args, body in self.demands(vals, c.body):
+            self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", args), body))
         r = self.var()
         return [(c.plus(Atom(f"{name}|result@{ctx}", tuple(vals) + (r,))), r)]
 

@@ -328,14 +328,6 @@ class HornCompiler:
         return name
 
 
-def demand_body(args, body) -> tuple:
-    """The body of a call's demand: none for a call with constant arguments, which is asked in every state.
-    Under its clause's body, a call made inside a loop on a value that does not change (`IsOpen(x: A)` in
-    a `while`) made the loop's relation wait on the callee, whose demand waited on the loop: a cycle
-    through which the loop's variables are not bound, as GDL's recursion restriction requires."""
-    return () if all(isinstance(a, Const) for a in args) else tuple(body)
-
-
 def _names(nodes) -> set[str]:
     """Every name written in `nodes` (read or assigned: what the code there may read)."""
     return {n.name for n in ast.walk([x for x in nodes if x is not None]) if isinstance(n, ast.Name)}
@@ -383,6 +375,9 @@ class _FunctionCompiler:
         self.name = key
         self.fresh = itertools.count()
         self.points = itertools.count()
+        # the loops being compiled, innermost last: (relation, head term per name, entry clauses, names the
+        # loop never assigns); a call's demand inside one is asked at its entry (`demands`)
+        self.loops: list[tuple[str, dict, list, set]] = []
         self.hf = HornFunction(self.name, [], span=fi.defn.name_span, source=(fi, this))
 
     # ------------------------------------------------------------ structure
@@ -427,6 +422,26 @@ class _FunctionCompiler:
 
     def var(self) -> Var:
         return Var(f"X{next(self.fresh)}")
+
+    def demands(self, vals: list, body: list) -> list[tuple[tuple, tuple]]:
+        """The rules of a call's demand, (arguments, body) each. Under its clause's body, a call inside a loop
+        (`while (k < 1 && IsOpen(x: c))`) made the loop's relation wait on the callee and the callee's demand
+        on the loop: a cycle through which the loop's variables are unbound, against GDL's recursion
+        restriction. A call with constant arguments is asked in every state; one whose arguments the loop
+        never changes is asked where the loop is entered, with the values they have there (both ask more
+        than the calls made: their results are read under the clause's whole body)."""
+        if all(isinstance(a, Const) for a in vals):
+            return [((*vals,), ())]
+        relations = {x.relation for x in body if isinstance(x, Atom)}
+        for rel, heads, entries, fixed in reversed(self.loops):
+            if rel not in relations:
+                continue
+            by_var = {t: n for n, t in heads.items() if isinstance(t, Var)}
+            if any(isinstance(a, Var) and by_var.get(a) not in fixed for a in vals):
+                break  # an argument bound or changed in the loop: asked under the loop, as before
+            return [(tuple(env[by_var[a]] if isinstance(a, Var) else a for a in vals), tuple(entry_body))
+                    for entry_body, env in entries]
+        return [((*vals,), tuple(body))]
 
     def as_player(self, v: Value) -> Value:
         """A number given where a player is meant (`side == 0`, an argument `mine: 0`) as the player constant."""
@@ -640,11 +655,18 @@ class _FunctionCompiler:
         # it: GDL's recursion restriction refused the rules)
         declared = {n.name for n in ast.walk([body]) if isinstance(n, ast.VarDecl)}
         live = live | _names([cond, post]) | (_names([body]) - declared)
+        entries = [(list(c.body), dict(c.env)) for c in clauses]
         head = self.cut(clauses, "loop", live, always=True)[0]  # always a relation: passes come back to it
         rel = head.body[0]
         names = [n for n in sorted(head.env) if not isinstance(head.env[n], STATIC)]
-        yes, no = self.cond(cond, head.copy()) if cond is not None else ([head.copy()], [])
-        inner = self.block(body.body, yes, live)
+        assigned = {x.target.name for x in ast.walk([cond, body, post]) if isinstance(x, ast.Assign)
+                    and isinstance(x.target, ast.Name)} | declared
+        self.loops.append((rel.relation, {n: head.env[n] for n in names}, entries, set(names) - assigned))
+        try:
+            yes, no = self.cond(cond, head.copy()) if cond is not None else ([head.copy()], [])
+            inner = self.block(body.body, yes, live)
+        finally:
+            self.loops.pop()
         flow.returns = inner.returns
         back = inner.going + inner.continues
         if post is not None:
@@ -1085,7 +1107,8 @@ class _FunctionCompiler:
                     raise Unsupported("a list as an argument")
                 self.hf.calls.add(hf.name)
                 self.hf.sites.add(name)
-                self.hf.rules.append(Rule(Atom(name + "|call", tuple(vals)), demand_body(vals, c3.body)))
+                for args, body in self.demands(vals, c3.body):
+                    self.hf.rules.append(Rule(Atom(name + "|call", args), body))
                 r = self.var()
                 out.append((c3.plus(Atom(name + "|result", tuple(vals) + (r,))), r))
         return out
