@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tgpl.runtime import load_game
+from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.rng import Pcg32
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -17,6 +18,21 @@ EXAMPLE_PLAYS = [
     ("hex.tgpl", range(2), 400),
     ("citadels/citadels.tgpl", range(1), 40),
 ]
+
+
+def outcome(g, moves: list[str], name: str):
+    """The moves listed along `moves` and how the play ends: its log and key, or the error as rendered (with
+    the game's file called game.tgpl, so that two games compiled apart compare)."""
+    state = g.initial_state(0)
+    listed = []
+    try:
+        for move in moves:
+            listed.append([m.text for m in state.legal_moves()])
+            state = state.apply(move)
+        listed.append([m.text for m in state.legal_moves()])
+        return ("ok", listed, state.log, state.key())
+    except TGPLRuntimeError as e:
+        return ("error", listed, e.render().replace(name, "game.tgpl"))
 
 
 def playout(state, seed: int, limit: int = 400) -> list:

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import codegen, inlining, load_game
-from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.hoisting import hoist
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -111,19 +110,6 @@ setup
 """
 
 
-def _outcome(g, moves: list[str], name: str):
-    state = g.initial_state(0)
-    listed = []
-    try:
-        for move in moves:
-            listed.append([m.text for m in state.legal_moves()])
-            state = state.apply(move)
-        listed.append([m.text for m in state.legal_moves()])
-        return ("ok", listed, state.log, state.key())
-    except TGPLRuntimeError as e:
-        return ("error", listed, e.render().replace(name, "game.tgpl"))
-
-
 @pytest.mark.parametrize("moves", [
     ["Seat#0.Set(at: G[2][0])", "Seat#0.K2()", "Seat#0.Set(at: G[2][0])", "Seat#0.K1()", "Seat#0.Set(at: G[1][0])"],
     ["Seat#0.K5()", "Seat#0.Set(at: G[2][0])"],  # an index out of range in Step, under Twice and Outer
@@ -145,8 +131,8 @@ def test_errors_in_inlined_bodies_come_out_the_same(game, monkeypatch, moves):
     for g in (fast, slow, general):
         g.step_limit = 2500
     for _ in range(2):  # the second time through sites bound by the first
-        a = _outcome(fast, moves, "fast.tgpl")
-        assert a == _outcome(slow, moves, "slow.tgpl") == _outcome(general, moves, "general.tgpl")
+        a = outcome(fast, moves, "fast.tgpl")
+        assert a == outcome(slow, moves, "slow.tgpl") == outcome(general, moves, "general.tgpl")
     if moves[0] == "Seat#0.K5()":
         assert a[0] == "error" and "in function Util.Step" in a[2] and "in function Util.Outer" in a[2]
     if moves[0] == "Seat#0.KM3000()":
@@ -190,7 +176,7 @@ def test_a_hoisted_part_that_raises_lists_as_before(game, monkeypatch):
     monkeypatch.setattr(codegen, "HOIST", False)
     slow = game(HOISTED, name="slow.tgpl")
     moves = ["Seat#0.Pick(target: G[0][0])", "Seat#0.Pick(target: G[1][0])"]
-    a, b = _outcome(fast, moves, "fast.tgpl"), _outcome(slow, moves, "slow.tgpl")
+    a, b = outcome(fast, moves, "fast.tgpl"), outcome(slow, moves, "slow.tgpl")
     assert a == b
     assert a[0] == "error" and "cannot read 'Value' of null" in a[2]  # the first tile ticked
 
@@ -249,7 +235,7 @@ def test_a_filter_of_several_statements_lists_as_candidate_by_candidate(game, mo
     monkeypatch.setattr(inlining, "INLINE", False)
     slow = game(STATEMENTS, name="slow.tgpl")
     assert getattr(slow.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1], "all", None) is None
-    a, b = _outcome(fast, moves, "fast.tgpl"), _outcome(slow, moves, "slow.tgpl")
+    a, b = outcome(fast, moves, "fast.tgpl"), outcome(slow, moves, "slow.tgpl")
     assert a == b
     if moves:
         assert a[0] == "error" and "cannot read 'Value' of null" in a[2]

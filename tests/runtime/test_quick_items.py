@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import codegen, load_game
-from tgpl.runtime.errors import TGPLRuntimeError
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -144,19 +143,6 @@ ACTIONS = ("A", "L", "V", "S", "H", "I", "Q")
 VALUES = ("0", "1", "2", "3", "4", "M1", "H", "X", "N", "INF")
 
 
-def _outcome(g, moves: list[str], name: str):
-    state = g.initial_state(0)
-    listed = []
-    try:
-        for move in moves:
-            listed.append([m.text for m in state.legal_moves()])
-            state = state.apply(move)
-        listed.append([m.text for m in state.legal_moves()])
-        return ("ok", listed, state.log, state.key())
-    except TGPLRuntimeError as e:
-        return ("error", listed, e.render().replace(name, "game.tgpl"))
-
-
 @pytest.fixture(scope="module")
 def three(tmp_path_factory):
     """The game compiled three ways: as it runs, without quick items (nor int counters), and
@@ -195,7 +181,7 @@ def test_list_items_come_out_the_same(three, action, value):
     # Pick: its filter lists the cells (or fails) after the P move
     moves = [f"Seat#0.P{value}()"] if action == "Pick" else [f"Seat#0.K{value}()", f"Seat#0.{action}()"]
     for _ in range(2):  # the second time through sites bound by the first
-        outcomes = [_outcome(three[name], moves, f"{name}.tgpl") for name in ("fast", "slow", "general")]
+        outcomes = [outcome(three[name], moves, f"{name}.tgpl") for name in ("fast", "slow", "general")]
         assert outcomes[0] == outcomes[1] == outcomes[2]
 
 
@@ -205,10 +191,10 @@ def test_list_items_come_out_the_same(three, action, value):
 ])
 def test_misses_raise_where_expected(three, action, value, text):
     moves = [f"Seat#0.P{value}()"] if action == "Pick" else [f"Seat#0.K{value}()", f"Seat#0.{action}()"]
-    outcome = _outcome(three["fast"], moves, "fast.tgpl")
-    assert outcome[0] == "error"
+    ended = outcome(three["fast"], moves, "fast.tgpl")
+    assert ended[0] == "error"
     if text is not None:
-        assert text in outcome[2]
+        assert text in ended[2]
 
 
 @pytest.mark.parametrize("action, value, logged", [
@@ -216,5 +202,5 @@ def test_misses_raise_where_expected(three, action, value, text):
     ("S", "3", "60"), ("H", "2", "60"), ("I", "0", "30"),
 ])
 def test_hits_and_truncated_indexes_read_the_item(three, action, value, logged):
-    outcome = _outcome(three["fast"], [f"Seat#0.K{value}()", f"Seat#0.{action}()"], "fast.tgpl")
-    assert outcome[0] == "ok" and outcome[2][-1] == logged
+    ended = outcome(three["fast"], [f"Seat#0.K{value}()", f"Seat#0.{action}()"], "fast.tgpl")
+    assert ended[0] == "ok" and ended[2][-1] == logged

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import codegen, load_game
-from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.hoisting import hoist, split
-from observed import assert_examples_play_alike
+from observed import assert_examples_play_alike, outcome
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -120,19 +119,6 @@ setup
 """
 
 
-def _outcome(g, moves: list[str], name: str):
-    state = g.initial_state(0)
-    listed = []
-    try:
-        for move in moves:
-            listed.append([m.text for m in state.legal_moves()])
-            state = state.apply(move)
-        listed.append([m.text for m in state.legal_moves()])
-        return ("ok", listed, state.log, state.key())
-    except TGPLRuntimeError as e:
-        return ("error", listed, e.render().replace(name, "game.tgpl"))
-
-
 @pytest.mark.parametrize("moves", [
     ["Seat#0.MRed()", "Seat#0.Pick(target: G[1][0])"],
     ["Seat#0.MBlue()", "Seat#0.Pick(target: G[1][0])", "Seat#0.Pick(target: G[2][0])"],
@@ -149,8 +135,8 @@ def test_a_split_filter_lists_as_one_loop(game, monkeypatch, moves):
     monkeypatch.setattr(codegen, "HOIST", False)
     general = game(KINDS, name="general.tgpl")
     for _ in range(2):
-        a = _outcome(fast, moves, "fast.tgpl")
-        assert a == _outcome(slow, moves, "slow.tgpl") == _outcome(general, moves, "general.tgpl")
+        a = outcome(fast, moves, "fast.tgpl")
+        assert a == outcome(slow, moves, "slow.tgpl") == outcome(general, moves, "general.tgpl")
     if moves == ["Seat#0.MGreen()"]:
         assert a[0] == "error" and "cannot read 'Value' of null" in a[2]
     else:
