@@ -81,6 +81,26 @@ def test_calls_in_loops_are_asked_where_the_loop_is_entered(monkeypatch):
     assert errors and "recursion restriction" in errors[0]
 
 
+def test_a_game_ended_by_the_turns_default_has_its_moves_compiled(tmp_path):
+    """The effect of the first move compiled runs the turn's default, whose `winner` ends the game: the
+    filters and trigger of the next move were taken for ones that end it, and the game was refused."""
+    text = LOOPCALL.read_text()
+    path = tmp_path / "ended.tgpl"
+    path.write_text(text[:text.index("turn Play")] + """turn Play
+{
+    phase MovePhase { }
+    default
+    {
+        if (Rules.Moves >= 4) { winner { {0, 1} }; }
+        turn.pass(player.active() + 1, "MovePhase");
+    }
+}
+""")
+    lw = _compiled(path)
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete and bisimulate(lw).states == runtime.states
+
+
 def test_the_moves_of_a_family_are_one_rule_each():
     """`Shift(from, to)` is legal by one rule with variables, not one rule per pair of squares."""
     lw = _compiled(SHIFTS)

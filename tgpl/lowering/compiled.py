@@ -918,6 +918,7 @@ class CompiledGame:
         `keep` (the inputs) stay in scope through its joins."""
         for c in clauses:
             c.env.update(scope)
+        ended = len(self.sc.ended)  # the effects of the moves compiled before may have ended the game already
         latest, self.sc.latest = self.sc.latest, {}  # the state before the move, whatever effects came before
         self.sc.moving = False
         try:
@@ -932,7 +933,7 @@ class CompiledGame:
             yes = self.sc.unify(c, v, YES)
             if yes is not None:
                 out.append(yes)
-        if self.sc.ended:
+        if len(self.sc.ended) > ended:
             raise Unsupported("a filter, require or trigger that ends the game")
         return out
 
