@@ -789,13 +789,13 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     if witness_dir is not None and os.path.exists(witness_dir) and not os.path.isdir(witness_dir):
         raise click.BadParameter(f"'{witness_dir}' is not a folder", param_hint="--witness-dir")
     if horizon is not None:
-        machine, lowered = _searched_state_by_state(game, engine, seed, max_ground, grounding)
+        machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding)
         if machine is not None:
             _verify_bounded_explicit(game, machine, horizon, max_states, as_json, witness_dir,
                                      _max_memory(max_memory), _time_limit(max_seconds))
             return
         _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed,
-                        max_ground, lowered)
+                        max_ground, read)
         return
     machine, program = _machine(game, engine, seed, max_ground, grounding)
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
@@ -876,7 +876,7 @@ def _runtime_move_text(lowered):
     return move_text
 
 
-def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, lowered=None):
+def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
     """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics,
     a game whose rules can have more than max_ground ground instances included (None: the default).
 
@@ -888,7 +888,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, lowere
 
     max_ground = MAX_GROUND if max_ground is None else max_ground
     if path.lower().endswith(".tgpl"):
-        game, lowered = lowered or _lowered(path, seed, None)
+        game, lowered = _lowered(path, seed, None)
         _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
         return lowered.program, _runtime_move_text(lowered)
     try:
@@ -901,30 +901,31 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, lowere
 
 def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int | None, grounding: str):
     """The machine `verify --horizon` searches state by state, else None for the solver's search of the
-    time-indexed encoding; and the lowered .tgpl game (None for a .kif game or when not yet lowered). A
-    game the encoding cannot ground within --max-ground (the lowered chess) is searched state by state
-    unless --grounding once says otherwise (--grounding per-state: always): a .tgpl game on the --engine,
-    a .kif game on the GDL reasoner, one state at a time."""
+    time-indexed encoding; and for that search the program and its move text (`_gdl_program`'s), where
+    read already. A game the encoding cannot ground within --max-ground (the lowered chess) is searched
+    state by state unless --grounding once says otherwise (--grounding per-state: always): a .tgpl game on
+    the --engine, a .kif game on the GDL reasoner, one state at a time."""
     from tgpl.asp.estimate import MAX_GROUND, too_large
 
     if grounding == "once":
         return None, None
     max_ground = MAX_GROUND if max_ground is None else max_ground
     if path.lower().endswith(".kif"):
-        from tgpl.asp.reasoner import GdlGame, GdlLoadError
+        from tgpl.asp.reasoner import GdlGame, GdlLoadError, read_gdl
         from tgpl.asp.verify import GdlMachine
 
         try:
-            gdl = GdlGame.load(path, max_ground, grounding)
+            program, _ = read_gdl(path, max_ground, grounding)
         except GdlLoadError:
-            return None, None  # the solver's search reports the file's errors
-        if gdl.mode != "per-state":
-            return None, None
+            return None, None  # the solver's search reads the file again and reports its errors
+        gdl = GdlGame(program, grounding, max_ground)
+        if gdl.mode != "per-state":  # within the limit: valid as the solver's search reads it
+            return None, (program, None)
         _first_state_or_exit(path, gdl, lambda: None)
         return GdlMachine(gdl), None
     game, lowered = _lowered(path, seed, None)
     if grounding == "auto" and not too_large(lowered.program, max_ground, path):
-        return None, (game, lowered)
+        return None, (lowered.program, _runtime_move_text(lowered))
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
@@ -941,25 +942,26 @@ def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, 
                              witness_dir: str | None, max_memory: int | None, stop) -> None:
     """`tgpl verify GAME --horizon N` of a game searched state by state (tgpl.verify.bounded), exit 1 on a
     problem."""
+    from tgpl.runtime.verify import RuntimeMachine
     from tgpl.verify.bounded import report_of
 
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=max_memory, stop=stop, max_depth=horizon)
-    result = report_of(g, horizon)
-    engine = "the GDL reasoner" if type(machine).__name__ == "GdlMachine" else "the runtime"
+    result = report_of(g)
+    engine = "the runtime" if isinstance(machine, RuntimeMachine) else "the GDL reasoner"
     _report_bounded(game, result, as_json, witness_dir,
                     f"{game}: bounded, up to {horizon} moves, searched state by state on {engine} (the game is too "
                     f"large to ground its plays at once): {result.states:,} states examined, {g.stored:,} stored")
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
-                    seed: int = 0, max_ground: int | None = None, lowered=None) -> None:
-    """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `lowered`: the
-    .tgpl game and its lowering, when already made."""
+                    seed: int = 0, max_ground: int | None = None, read=None) -> None:
+    """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `read`: the
+    program and its move text, when read already (`_gdl_program`'s)."""
     import time
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = _gdl_program(game, seed, max_ground, lowered)
+    program, move_text = read or _gdl_program(game, seed, max_ground)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 

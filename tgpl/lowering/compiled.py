@@ -661,11 +661,6 @@ def _written(clauses: list[SegClause], attr: str, head: str, changed: str, befor
     return out
 
 
-def _is_player(game: CompiledGame, attr: str) -> bool:
-    """Whether the state's `attr` holds players (its values are then player constants, not numbers)."""
-    return any(fl.attr == attr and fl.type == PLAYER for fl in game.fluents.values())
-
-
 def _player(t: Term) -> int | None:
     if isinstance(t, Const) and t.name.startswith("#p:"):
         return int(t.name[3:])
@@ -1016,15 +1011,13 @@ class CompiledGame:
         the table. Else its rules run only inside the table, and outside it the instance answers false at once.
         """
         hc = self.hc
-        domains: dict[str, list] = {}
+        # per attribute of the state: each value its fluents can hold, by its constant (one attribute holds one
+        # type of value, so the constants tell values apart as the runtime does)
+        consts: dict[str, dict] = {}
         for fl in self.fluents.values():
-            if fl.numeric:
-                continue
-            values = domains.setdefault(fl.attr, [])
-            for v in self.domain(fl):
-                if not any(v is x if isinstance(v, UObj) or isinstance(x, UObj) else v == x and type(v) is type(x)
-                           for x in values):
-                    values.append(v)
+            if not fl.numeric:
+                consts.setdefault(fl.attr, {}).update((self.const(v, fl.type), v) for v in self.domain(fl))
+        domains = {attr: list(values.values()) for attr, values in consts.items()}
         called = {r.head.relation.split("|")[0] for r in segments if r.head.relation.split("|")[1].startswith("call@")}
         tables: dict[str, tuple[str, str] | None] = {}
         for inst in sorted(called):
@@ -1038,8 +1031,8 @@ class CompiledGame:
             shape = shape_table(hc, *hf.source, domains)
             if shape is None or shape.split is None:
                 continue
-            rows = sorted((tuple(hc.const_of(v, player=isinstance(v, float) and _is_player(self, shape.split))
-                                 for v in row) for row in shape.rows), key=str)
+            const = {v: c for c, v in consts[shape.split].items()}  # the split's values as constants
+            rows = sorted(((const[row[0]], *map(hc.const_of, row[1:])) for row in shape.rows), key=str)
             tables[key] = (shape.split, hc.static_table(rows))
         if not any(tables.values()):
             return segments, functions
@@ -1047,6 +1040,12 @@ class CompiledGame:
         rules = segments + functions
         instances = {(rel.split("|")[0], rel.rsplit("@", 1)[1]) for r in functions
                      for rel in [r.head.relation] if "|" in rel and "@" in rel}
+        # what the callers of each instance ask of its result: the last arguments of its positive literals
+        asked: dict[str, set] = {}
+        for r in rules:
+            for x in r.body:
+                if isinstance(x, Atom) and "|result@" in x.relation:
+                    asked.setdefault(x.relation, set()).add(x.args[-1])
         extra: list[Rule] = []
         renamed: dict[str, str] = {}  # the demand a function-level guard puts its own rules under
         restricted: dict[str, tuple[str, str]] = {}  # demand relation -> (read relation, table) at call sites
@@ -1060,8 +1059,7 @@ class CompiledGame:
             n = len(hc.functions[inst.split("~")[0]].params)
             args = tuple(Var(f"P{i}") for i in range(n))
             k = Var("Guard")
-            consumers = [x for r in rules for x in r.body if isinstance(x, Atom) and x.relation == result]
-            if all(x.args[-1] == YES for x in consumers):
+            if asked.get(result, set()) <= {YES}:
                 restricted[call] = (read, table)
                 continue
             go = f"{inst}|go@{ctx}"

@@ -120,11 +120,14 @@ def explore_bounded(machine: Machine, horizon: int, max_states: int = 1_000_000,
     if horizon < 0:
         raise ValueError("the horizon must be 0 or more")
     g = explore(machine, max_states, progress, max_memory, stop=stop, max_depth=horizon)
-    return report_of(g, horizon)
+    return report_of(g)
 
 
-def report_of(g: Graph, horizon: int) -> BoundedReport:
-    """The bounded report of a graph explored to depth `horizon` (`explore(..., max_depth=horizon)`)."""
+def report_of(g: Graph) -> BoundedReport:
+    """The bounded report of a graph explored to a depth, its horizon (`explore(..., max_depth=horizon)`)."""
+    if g.max_depth is None:
+        raise ValueError("a bounded report needs a graph explored to a depth (explore's max_depth)")
+    horizon = g.max_depth
     roles = list(g.roles)
     report = BoundedReport(horizon, roles, wins={r: None for r in roles}, stopped=g.stopped, states=g.states)
     # a capped search claims only the levels it examined whole (at least the start)
