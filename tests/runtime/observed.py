@@ -20,6 +20,19 @@ EXAMPLE_PLAYS = [
 ]
 
 
+def switched(monkeypatch, *switches):
+    """load(path, players=None) -> the game compiled with each (module, name, value) of `switches` set while it
+    compiles: a fast path turned off, to compare with the game as it runs by default."""
+
+    def load(path, players=None):
+        with monkeypatch.context() as mp:
+            for module, name, value in switches:
+                mp.setattr(module, name, value)
+            return load_game(path, players)
+
+    return load
+
+
 def outcome(g, moves: list[str], name: str):
     """The moves listed along `moves` and how the play ends: its log and key, or the error as rendered (with
     the game's file called game.tgpl, so that two games compiled apart compare)."""

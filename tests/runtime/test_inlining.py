@@ -11,7 +11,7 @@ import pytest
 
 from tgpl.runtime import codegen, inlining, load_game
 from tgpl.runtime.hoisting import hoist
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome, switched
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -19,14 +19,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 @pytest.fixture
 def plain(monkeypatch):
     """load(path) -> the game compiled with no call inline and nothing hoisted."""
-
-    def load(path, players=None):
-        with monkeypatch.context() as mp:
-            mp.setattr(inlining, "INLINE", False)
-            mp.setattr(codegen, "HOIST", False)
-            return load_game(path, players)
-
-    return load
+    return switched(monkeypatch, (inlining, "INLINE", False), (codegen, "HOIST", False))
 
 
 def _inlined_locals(code) -> set[str]:

@@ -12,7 +12,7 @@ import pytest
 
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
-from observed import assert_examples_play_alike
+from observed import assert_examples_play_alike, switched
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -27,13 +27,7 @@ def optimistic(game) -> set[str]:
 @pytest.fixture
 def general(monkeypatch):
     """load(path) -> the game compiled without optimistic spellings."""
-
-    def load(path, players=None):
-        with monkeypatch.context() as mp:
-            mp.setattr(codegen, "OPTIMISTIC", False)
-            return load_game(path, players)
-
-    return load
+    return switched(monkeypatch, (codegen, "OPTIMISTIC", False))
 
 
 def test_which_example_functions_run_optimistically(general):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import codegen, load_game
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome, switched
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -18,14 +18,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 @pytest.fixture
 def plain(monkeypatch):
     """load(path) -> the game compiled with list items read the general way and counters in floats only."""
-
-    def load(path, players=None):
-        with monkeypatch.context() as mp:
-            mp.setattr(codegen, "QUICK_INDEX", False)
-            mp.setattr(codegen, "INT_COUNTERS", False)
-            return load_game(path, players)
-
-    return load
+    return switched(monkeypatch, (codegen, "QUICK_INDEX", False), (codegen, "INT_COUNTERS", False))
 
 
 def test_chess_reads_its_squares_steps_as_one_lookup(plain):

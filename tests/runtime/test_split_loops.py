@@ -11,7 +11,7 @@ import pytest
 
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.hoisting import hoist, split
-from observed import assert_examples_play_alike, outcome
+from observed import assert_examples_play_alike, outcome, switched
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -23,13 +23,7 @@ def _loops(fn) -> int:
 @pytest.fixture
 def plain(monkeypatch):
     """load(path) -> the game compiled with one loop per hoisted filter."""
-
-    def load(path, players=None):
-        with monkeypatch.context() as mp:
-            mp.setattr(codegen, "SPLIT", False)
-            return load_game(path, players)
-
-    return load
+    return switched(monkeypatch, (codegen, "SPLIT", False))
 
 
 def test_chess_splits_its_target_filter_by_the_kind_of_piece(plain):
