@@ -505,8 +505,14 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, second
     explores at most `state_bound` product states (default STATE_BOUND).
     """
     start = time.perf_counter()
+    gdl = reasoner_for(lowered)
+    with gdl.parallel():  # batches of states shared with worker processes (GdlGame.parallel)
+        return _validated(Differential(game, lowered, seed, gdl), start, seconds, asp, progress, state_bound)
+
+
+def _validated(d: Differential, start: float, seconds: float, asp: AspEncoding | None, progress: Progress | None,
+               state_bound: int | None) -> Validation:
     deadline = start + seconds
-    d = Differential(game, lowered, seed)
     say = progress or (lambda line: None)
     result = Validation()
     bound = STATE_BOUND if state_bound is None else state_bound

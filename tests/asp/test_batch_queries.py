@@ -14,6 +14,7 @@ import pytest
 
 from test_reasoner_modes import GAMES, step
 from tgpl.asp.kif import read_kif
+from tgpl.asp import per_state
 from tgpl.asp.reasoner import GdlGame, StateTooLarge
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,3 +91,50 @@ def test_successors_are_the_states_apply_gives(path, mode):
         got = [(joint, step(after)) for joint, after in state.successors()]
         assert got == [(joint, step(state.apply(joint))) for joint in state.legal_moves()]
         assert got
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_a_batch_shared_with_workers_answers_as_one_process(path):
+    """GdlGame.parallel: the batch is cut into shares, grounded by forked workers and this process, and put
+    back in order; each query's answer is the one a single process gives."""
+    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+    pairs = [pair for seed in range(5, 13) for pair in walk(game, seed, 60)]
+    queries = ([None] + [(state.fluents, joint) for state, joint in pairs]) * 3  # the defects' plays are short
+    alone = game.states_after(queries)
+    batch = game._queries.batch()
+    with game.parallel(workers=2):
+        assert batch._workers is not None and batch._workers.count == 2
+        shared = game.states_after(queries)
+        small = game.states_after(queries[:5])  # under two shares: answered here
+    assert batch._workers is None  # the pool is shut down with the block
+    assert len(shared) == len(alone) > 3 * per_state.MIN_SHARE
+    assert [step(a) for a in shared] == [step(a) for a in alone]
+    assert [step(a) for a in small] == [step(a) for a in alone[:5]]
+
+
+def test_workers_are_used(monkeypatch):
+    """The shares past the first go to the workers (a worker that answers wrongly is seen)."""
+    program = read_kif((ROOT / "examples" / "gdl" / "tictactoe.kif").read_text(encoding="utf-8"), "ttt.kif")
+    game = GdlGame(program, "per-state")
+    pairs = walk(game, 7, 8) * 4
+    queries = [(state.fluents, joint) for state, joint in pairs]
+    right = [step(a) for a in game.states_after(queries)]
+    monkeypatch.setattr(per_state, "_solve_forked", _forgetful)
+    with game.parallel(workers=1):
+        got = [step(a) for a in game.states_after(queries)]
+    share = -(-len(queries) // 2)
+    assert got[:share] == right[:share]
+    assert all(g != r for g, r in zip(got[share:], right[share:]))
+
+
+def _forgetful(facts: str, n: int) -> list[list[str]]:
+    """A worker that answers every query with the initial state's fluents and no moves (a planted bug)."""
+    return [["gdl_state(cell(1,1,b))"] for _ in range(n)]
+
+
+def test_answers_are_split_per_query_without_their_index():
+    import clingo
+    shown = [clingo.parse_term(t) for t in ("gdl_state(1,cell(1,2,x))", "gdl_a_terminal(0)",
+                                            "gdl_a_legal(1,xplayer,mark(f(1),2))", "gdl_a_goal(0,oplayer,100)")]
+    assert per_state._answers(shown, 2) == [["gdl_a_terminal", "gdl_a_goal(oplayer,100)"],
+                                             ["gdl_state(cell(1,2,x))", "gdl_a_legal(xplayer,mark(f(1),2))"]]

@@ -35,7 +35,12 @@ the reasoner asks for it only for a game whose whole bound is over the limit
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
 
 import clingo
 from clingo import ast
@@ -125,20 +130,45 @@ class BatchQueries:
                 + lp_file("gdl_batch.lp"))
         self.statements = _parsed(text)
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
+        self._workers: _Workers | None = None
 
     def solve(self, queries: Sequence[tuple[Iterable[clingo.Symbol], Sequence[tuple[clingo.Symbol, clingo.Symbol]]]
                                        | None],
-              observer: clingo.Observer | None = None) -> list[list[clingo.Symbol]]:
-        """Per query, the shown atoms of its answer, as the query alone would show them. A query is the state's
-        fluents and the joint move, (role, move) pairs; None is the initial state's query."""
-        # the facts as text: clingo parses them faster than Python builds their ASTs
-        shown = _answer(self.statements, self._facts(queries), observer, "these states")
-        answers: list[list[clingo.Symbol]] = [[] for _ in queries]
-        function = clingo.Function
-        for symbol in shown:
-            index, *args = symbol.arguments
-            answers[index.number].append(function(symbol.name, args))
-        return answers
+              observer: clingo.Observer | None = None) -> list[list[str]]:
+        """Per query, the shown atoms of its answer as the query alone would show them, as clingo texts (`gdl_state(
+        piece(a,b))`). A query is the state's fluents and the joint move, (role, move) pairs; None is the initial
+        state's query. With workers (`parallel`) and no observer, the batch is shared between them and this
+        process."""
+        workers = self._workers
+        if workers is None or observer is not None or len(queries) < 2 * MIN_SHARE:
+            return _answers(_answer(self.statements, self._facts(queries), observer, "these states"), len(queries))
+        share = max(MIN_SHARE, -(-len(queries) // (workers.count + 1)))
+        parts = [queries[k:k + share] for k in range(0, len(queries), share)]
+        pending = [workers.pool.submit(_solve_forked, self._facts(part), len(part)) for part in parts[1:]]
+        out = _answers(_answer(self.statements, self._facts(parts[0]), None, "these states"), len(parts[0]))
+        for future in pending:
+            out += future.result()
+        return out
+
+    @contextmanager
+    def parallel(self, count: int | None = None) -> Iterator[None]:
+        """Within the block, batches are grounded by `count` worker processes (default: one per core but this
+        process's, at most MAX_WORKERS) and this process. Why: a batch's queries are independent, and grounding
+        them is the validation's whole cost (chess: 9 ms a state). Workers are forked, and see the parsed rules
+        they were forked with; where processes cannot be forked (or there is one core) batches stay here."""
+        count = min(MAX_WORKERS, (os.cpu_count() or 1) - 1) if count is None else count
+        if count < 1 or self._workers is not None or "fork" not in multiprocessing.get_all_start_methods():
+            yield
+            return
+        global _FORKED
+        _FORKED = self
+        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"))
+        self._workers = _Workers(pool, count)
+        try:
+            yield
+        finally:
+            self._workers = None
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _facts(self, queries) -> str:
         texts = self._texts
@@ -159,6 +189,43 @@ class BatchQueries:
             out += [f"true({q},{text(f)})." for f in fluents]
             out += [f"does({q},{text(role)},{text(move)})." for role, move in moves]
         return "\n".join(out)
+
+
+MIN_SHARE = 8
+"""The fewest queries a worker is given: a grounding has a fixed cost (the rules, the static tables)."""
+MAX_WORKERS = 7
+
+
+@dataclass
+class _Workers:
+    pool: ProcessPoolExecutor
+    count: int
+
+
+_FORKED: BatchQueries | None = None
+"""The batch queries the workers were forked with (`BatchQueries.parallel`)."""
+
+
+def _solve_forked(facts: str, n: int) -> list[list[str]]:
+    """A worker's share of a batch: `n` queries' facts."""
+    assert _FORKED is not None
+    return _answers(_answer(_FORKED.statements, facts, None, "these states"), n)
+
+
+def _answers(shown: list[clingo.Symbol], n: int) -> list[list[str]]:
+    """The shown atoms of a batch of `n` queries, per query, without the query index, as clingo texts: one call
+    into clingo per atom (taking a symbol apart and making another costs four), and the texts key what the
+    reader has decoded already (tgpl.asp.reasoner)."""
+    answers: list[list[str]] = [[] for _ in range(n)]
+    for symbol in shown:
+        text = str(symbol)
+        open_ = text.index("(")
+        comma = text.find(",", open_)
+        if comma < 0:  # `gdl_a_terminal(3)`
+            answers[int(text[open_ + 1:-1])].append(text[:open_])
+        else:
+            answers[int(text[open_ + 1:comma])].append(text[:open_ + 1] + text[comma + 1:])
+    return answers
 
 
 def _answer(statements: list[ast.AST], facts: str, observer: clingo.Observer | None, what: str

@@ -52,8 +52,9 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import clingo
 
@@ -183,6 +184,18 @@ class GdlGame:
             None if q is None else
             (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))
             for q in queries])
+
+    @contextmanager
+    def parallel(self, workers: int | None = None) -> Iterator[None]:
+        """Within the block, `states_after` shares each batch between worker processes and this one
+        (tgpl.asp.per_state.BatchQueries.parallel; default: one worker per other core). A game grounded once,
+        or whose queries are counted against max_ground, is answered here as before."""
+        if not self.batches:
+            yield
+            return
+        assert isinstance(self._queries, _PerState)
+        with self._queries.batch().parallel(workers):
+            yield
 
     def initial_state(self) -> GdlState:
         """The state `init` describes (made once: states are immutable)."""
@@ -356,14 +369,18 @@ class _PerState:
                     return out + self.states(queries[k:])
                 out.append(self._alone(query))
             return out
-        if self._batch is None:
-            self._batch = BatchQueries(self.game.program, self.game.names)
         counter = None if self.max_ground is None else _Counter(self.max_ground)
         try:
-            answers = self._batch.solve(queries, counter)
+            answers = self.batch().solve(queries, counter)
         except _Counter.Over:
             return [self._alone(query) for query in queries]
         return [state_or_error(self._read, answer) for answer in answers]
+
+    def batch(self) -> BatchQueries:
+        """The program of batched queries, parsed when first asked for."""
+        if self._batch is None:
+            self._batch = BatchQueries(self.game.program, self.game.names)
+        return self._batch
 
     def _alone(self, query: tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None) -> GdlState | GdlError:
         return state_or_error(self.initial) if query is None else state_or_error(self.successor, *query)
@@ -418,7 +435,7 @@ class _PerState:
         self._counted = True
         return self.max_ground
 
-    def _read(self, symbols: list[clingo.Symbol]) -> GdlState:
+    def _read(self, symbols: list[clingo.Symbol] | list[str]) -> GdlState:
         """The state a query's model describes. What each shown atom means is decoded once, when first
         seen, and kept: states repeat most of their predecessors' atoms, and clingo's symbols are slow to
         take apart from Python."""
@@ -430,8 +447,8 @@ class _PerState:
         meaning = self._meaning
         for s in symbols:
             m = meaning.get(s)
-            if m is None:
-                m = meaning[s] = self._decode(s)
+            if m is None:  # a batch answers with texts (tgpl.asp.per_state.BatchQueries.solve)
+                m = meaning[s] = self._decode(clingo.parse_term(s) if isinstance(s, str) else s)
             kind = m[0]
             if kind == _FLUENT:
                 fluents.append(m[1])
