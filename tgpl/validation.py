@@ -295,24 +295,27 @@ class Differential:
             return [self.playout(rng, max_steps, until=until) for rng in rngs]
         runs = [_BatchedRun(self, rng, max_steps) for rng in rngs]
         ahead = deque(runs)  # the runs the runtime may still play on
-        while ahead:
+        # while the GDL's workers ground a batch (GdlGame.parallel), the runtime plays the next one
+        pending: tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list], float] | None = None
+        while True:
             batch: list[tuple[_BatchedRun, _Ahead]] = []
             size = self._batch_size(until)
-            while len(batch) < size and ahead:
+            while len(batch) < size and ahead and not (until is not None and time.perf_counter() >= until):
                 step = ahead[0].advance()
                 if step is None:
                     ahead.popleft()
                 else:
                     batch.append((ahead[0], step))
-            if not batch:
+            if pending is not None:
+                asked, answers, start = pending
+                got = answers()
+                self._query_seconds = (time.perf_counter() - start) / len(asked)
+                for (run, step), g in zip(asked, got):
+                    run.compare(step, g)
+                pending = None
+            if not batch or until is not None and time.perf_counter() >= until:
                 break
-            start = time.perf_counter()
-            answers = self.gdl.states_after([step.query for _, step in batch])
-            self._query_seconds = (time.perf_counter() - start) / len(batch)
-            for (run, step), g in zip(batch, answers):
-                run.compare(step, g)
-            if until is not None and time.perf_counter() >= until:
-                break
+            pending = (batch, self.gdl.states_later([step.query for _, step in batch]), time.perf_counter())
         return [run.finish() for run in runs]
 
     def _batch_size(self, until: float | None) -> int:

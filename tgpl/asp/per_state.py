@@ -40,7 +40,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import clingo
 from clingo import ast
@@ -132,9 +132,7 @@ class BatchQueries:
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
         self._workers: _Workers | None = None
 
-    def solve(self, queries: Sequence[tuple[Iterable[clingo.Symbol], Sequence[tuple[clingo.Symbol, clingo.Symbol]]]
-                                       | None],
-              observer: clingo.Observer | None = None) -> list[list[str]]:
+    def solve(self, queries: Sequence[Query | None], observer: clingo.Observer | None = None) -> list[list[str]]:
         """Per query, the shown atoms of its answer as the query alone would show them, as clingo texts (`gdl_state(
         piece(a,b))`). A query is the state's fluents and the joint move, (role, move) pairs; None is the initial
         state's query. With workers (`parallel`) and no observer, the batch is shared between them and this
@@ -142,21 +140,34 @@ class BatchQueries:
         workers = self._workers
         if workers is None or observer is not None or len(queries) < 2 * MIN_SHARE:
             return _answers(_answer(self.statements, self._facts(queries), observer, "these states"), len(queries))
-        share = max(MIN_SHARE, -(-len(queries) // (workers.count + 1)))
-        parts = [queries[k:k + share] for k in range(0, len(queries), share)]
+        parts = _shares(queries, workers.count + 1)
         pending = [workers.pool.submit(_solve_forked, self._facts(part), len(part)) for part in parts[1:]]
         out = _answers(_answer(self.statements, self._facts(parts[0]), None, "these states"), len(parts[0]))
         for future in pending:
             out += future.result()
         return out
 
+    def later(self, queries: Sequence[Query | None]) -> Callable[[], list[list[str]]]:
+        """`solve`'s answers, grounded by the workers meanwhile and handed over when the function returned is
+        called: this process is free to do something else in between (the validation plays the runtime
+        ahead). Without workers the batch is grounded when they are asked for."""
+        workers = self._workers
+        if workers is None or len(queries) < MIN_SHARE:
+            return lambda: self.solve(queries)
+        futures = [workers.pool.submit(_solve_forked, self._facts(part), len(part))
+                   for part in _shares(queries, workers.count)]
+        return lambda: [answer for future in futures for answer in future.result()]
+
     @contextmanager
     def parallel(self, count: int | None = None) -> Iterator[None]:
-        """Within the block, batches are grounded by `count` worker processes (default: one per core but this
-        process's, at most MAX_WORKERS) and this process. Why: a batch's queries are independent, and grounding
-        them is the validation's whole cost (chess: 9 ms a state). Workers are forked, and see the parsed rules
-        they were forked with; where processes cannot be forked (or there is one core) batches stay here."""
-        count = min(MAX_WORKERS, (os.cpu_count() or 1) - 1) if count is None else count
+        """Within the block, batches are grounded by `count` worker processes (default: one per core, at most
+        MAX_WORKERS; none on one core) and, when this process waits for them (`solve`), by this one too. Why: a
+        batch's queries are independent, and grounding them is the validation's whole cost (chess: 9 ms a
+        state). Workers are forked and see the parsed rules they were forked with; where processes cannot be
+        forked, batches stay here."""
+        if count is None:
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            count = min(MAX_WORKERS, cores) if cores > 1 else 0
         if count < 1 or self._workers is not None or "fork" not in multiprocessing.get_all_start_methods():
             yield
             return
@@ -194,6 +205,16 @@ class BatchQueries:
 MIN_SHARE = 8
 """The fewest queries a worker is given: a grounding has a fixed cost (the rules, the static tables)."""
 MAX_WORKERS = 7
+
+
+Query = tuple[Iterable[clingo.Symbol], Sequence[tuple[clingo.Symbol, clingo.Symbol]]]
+"""A state's fluents and a joint move, (role, move) pairs."""
+
+
+def _shares(queries: Sequence, n: int) -> list[Sequence]:
+    """`queries` in at most `n` consecutive parts of about equal size, none under MIN_SHARE but the last."""
+    share = max(MIN_SHARE, -(-len(queries) // n))
+    return [queries[k:k + share] for k in range(0, len(queries), share)]
 
 
 @dataclass

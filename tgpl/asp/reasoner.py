@@ -171,6 +171,20 @@ class GdlGame:
         from outside (the translation validation poses the runtime's). A query that fails gives its error."""
         if not self.batches:
             raise ValueError("states_after needs a game played one state at a time")
+        assert isinstance(self._queries, _PerState)
+        return self._queries.states(self._posed(queries))
+
+    def states_later(self, queries: Sequence[tuple[Iterable[Term], Sequence[Term]] | None]
+                     ) -> Callable[[], list[GdlState | GdlError]]:
+        """`states_after`'s answers, grounded meanwhile by the workers of `parallel` and handed over when the
+        function returned is called (without workers: grounded then)."""
+        if not self.batches:
+            raise ValueError("states_later needs a game played one state at a time")
+        assert isinstance(self._queries, _PerState)
+        return self._queries.states_later(self._posed(queries))
+
+    def _posed(self, queries: Sequence[tuple[Iterable[Term], Sequence[Term]] | None]) -> list:
+        """The queries as the per-state program takes them: clingo symbols, the moves paired with the roles."""
         symbols = self._symbols
 
         def symbol(term: Term) -> clingo.Symbol:  # kept: states repeat most fluents, and making one costs 20 µs
@@ -179,11 +193,9 @@ class GdlGame:
                 made = symbols[term] = self.names.symbol(term)
             return made
 
-        assert isinstance(self._queries, _PerState)
-        return self._queries.states([
-            None if q is None else
-            (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))
-            for q in queries])
+        return [None if q is None else
+                (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))
+                for q in queries]
 
     @contextmanager
     def parallel(self, workers: int | None = None) -> Iterator[None]:
@@ -375,6 +387,15 @@ class _PerState:
         except _Counter.Over:
             return [self._alone(query) for query in queries]
         return [state_or_error(self._read, answer) for answer in answers]
+
+    def states_later(self, queries: Sequence[tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None]
+                     ) -> Callable[[], list[GdlState | GdlError]]:
+        """`states`, its batch grounded by the workers while this process goes on (BatchQueries.later). Queries
+        counted against max_ground are answered as `states` answers them, when asked for."""
+        if not queries or self.max_ground is not None:
+            return lambda: self.states(queries)
+        answers = self.batch().later(queries)
+        return lambda: [state_or_error(self._read, answer) for answer in answers()]
 
     def batch(self) -> BatchQueries:
         """The program of batched queries, parsed when first asked for."""
