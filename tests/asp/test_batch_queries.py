@@ -138,3 +138,19 @@ def test_answers_are_split_per_query_without_their_index():
                                             "gdl_a_legal(1,xplayer,mark(f(1),2))", "gdl_a_goal(0,oplayer,100)")]
     assert per_state._answers(shown, 2) == [["gdl_a_terminal", "gdl_a_goal(oplayer,100)"],
                                              ["gdl_state(cell(1,2,x))", "gdl_a_legal(xplayer,mark(f(1),2))"]]
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_states_later_are_the_states_after(workers):
+    """GdlGame.states_later: the batch grounded while the caller goes on, answered when asked for; with no
+    workers (`parallel(0)`), grounded then."""
+    path = ROOT / "examples" / "gdl" / "connect4.kif"
+    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+    pairs = [pair for seed in range(3) for pair in walk(game, seed, 20)]
+    queries = [None] + [(state.fluents, joint) for state, joint in pairs]
+    want = [step(a) for a in game.states_after(queries)]
+    with game.parallel(workers=workers):
+        assert (game._queries.batch()._workers is not None) == (workers > 0)
+        first, second = game.states_later(queries), game.states_later(queries[::-1])
+        assert [step(a) for a in second()] == want[::-1]
+        assert [step(a) for a in first()] == want
