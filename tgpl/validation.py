@@ -203,6 +203,10 @@ class Differential:
             if mine is None:
                 mine = self.encoded(state)
             theirs = {str(f) for f in g.fluents}
+            if state.is_terminal and g.is_terminal:
+                # once over, who was to move and the result are the goals, compared below: a check left to the
+                # next decision (tgpl.lowering.deferral) ends the game in `terminal`, from the state it reads
+                mine, theirs = _without_flow(mine), _without_flow(theirs)
             d.fluents = (sorted(mine - theirs), sorted(theirs - mine))
         if state.is_terminal != g.is_terminal:
             d.terminal = (state.is_terminal, g.is_terminal)
@@ -534,6 +538,11 @@ def _validated(d: Differential, start: float, seconds: float, asp: AspEncoding |
         result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS])
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _without_flow(fluents) -> set[str]:
+    """The fluents but `control` and `result` (tgpl.lowering.emit's names for the flow and the ranking)."""
+    return {f for f in fluents if not f.startswith(("(control ", "(result "))}
 
 
 class _OutOfTime(Exception):

@@ -36,11 +36,15 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+import clingo
+
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
 from tgpl.lowering import horn
+from tgpl.lowering.deferral import Deferral, Undefer
+from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
@@ -77,10 +81,12 @@ class SegClause(Clause):
     # the variables bound since the clause's last join, with their terms: a term held while more of an expression
     # is evaluated may be a variable that a read bound meanwhile (`resolve`)
     bound: tuple = ()
+    # the end-of-game checks left to the next decision (`Deferral`): ((id of the call, the mover's term), ...)
+    checks: tuple = ()
 
     def with_body(self, body: list[Literal]) -> SegClause:
         return SegClause(body, dict(self.env), self.store, self.control, self.pending, self.over, self.frames,
-                         self.visits, self.bound)
+                         self.visits, self.bound, self.checks)
 
     def resolve(self, t):
         """`t` with the clause's bindings applied (a variable bound since it was read is its term now)."""
@@ -103,7 +109,8 @@ class SegClause(Clause):
                          tuple(sub(x) if isinstance(x, (Var, Const)) else x for x in self.control), self.pending,
                          tuple(sub(x) for x in self.over) if self.over is not None else None,
                          tuple(env(f) for f in self.frames), self.visits,
-                         tuple((v, sub(t)) for v, t in self.bound) + ((var, term),))
+                         tuple((v, sub(t)) for v, t in self.bound) + ((var, term),),
+                         tuple((k, sub(m)) for k, m in self.checks))
 
 
 @dataclass
@@ -210,6 +217,12 @@ class SegmentCompiler(_FunctionCompiler):
                     flow.going += self.assign(e, c)
                 elif isinstance(e, ast.Assign):
                     flow.going += self.assign_member(e, c)
+                elif isinstance(e, ast.Call) and self.moving and self.g.deferral.deferrable(e, c):
+                    c2 = c.copy()
+                    if c2.checks:  # one check a way: their order would matter
+                        raise Undefer(c2.checks[0][0])
+                    c2.checks = ((id(e), c2.control[0]),)
+                    flow.going.append(c2)
                 elif isinstance(e, ast.Call):
                     self.statement_calls.add(id(e))
                     flow.going += [c2 for c2, _ in self.expr(e, c)]
@@ -217,6 +230,7 @@ class SegmentCompiler(_FunctionCompiler):
                     raise Unsupported("a statement other than an assignment or a call")
             return self.settle(flow)
         if isinstance(s, ast.Winner):
+            _no_checks(clauses)  # the check left to the next decision would come first
             for c in clauses:
                 for c2, places in self.ranking(s.value, c):
                     c2.over = places
@@ -271,6 +285,7 @@ class SegmentCompiler(_FunctionCompiler):
         return out
 
     def write(self, c: SegClause, o: Value, name: str, v: Value) -> list[SegClause]:
+        _no_checks([c])  # a check left to the next decision would read the state before this write
         o, v = c.resolve(o), c.resolve(v)
         if isinstance(o, STATIC) or isinstance(v, STATIC):
             raise Unsupported("a list in the state")
@@ -601,6 +616,7 @@ class SegmentCompiler(_FunctionCompiler):
                 raise Unsupported("a loop in a function that changes the game, called inside an expression")
             return clauses
         if always:  # a loop's head: horn's relation over the names in scope, which its passes come back to
+            _no_checks(clauses)
             if any(c.store or c.frames or c.pending for c in clauses):
                 raise Unsupported("a loop in code that changes the game")
             if len({c.control[1:] for c in clauses}) > 1:
@@ -673,7 +689,7 @@ def _shape(c: SegClause) -> tuple:
     return (tuple((n, kind(v)) for n, v in sorted(c.env.items(), key=lambda kv: kv[0])),
             tuple(tuple((n, kind(v)) for n, v in sorted(f.items())) for f in c.frames),
             tuple((a, o if isinstance(o, Const) else None) for a, o, _ in c.store),
-            c.control[1:], c.pending, c.over is not None)
+            c.control[1:], c.pending, c.over is not None, tuple(k for k, _ in c.checks))
 
 
 def _terms(c: SegClause) -> list[Term]:
@@ -685,6 +701,7 @@ def _terms(c: SegClause) -> list[Term]:
         out += [o, v]
     if "#player" not in c.env:  # in a loop the mover is a name in scope already (`SegmentCompiler.cut`)
         out.append(c.control[0] if c.control else NULL)
+    out += [m for _, m in c.checks]
     return out
 
 
@@ -698,7 +715,8 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
         store.append((a, o, next(it)))
     player = env["#player"] if "#player" in env else next(it)
     control = (player,) + tuple(c.control[1:]) if c.control else ()
-    return SegClause(body, env, tuple(store), control, c.pending, c.over, frames)
+    checks = tuple((k, next(it)) for k, _ in c.checks)
+    return SegClause(body, env, tuple(store), control, c.pending, c.over, frames, checks=checks)
 
 
 
@@ -748,9 +766,14 @@ class Move:
 class CompiledGame:
     """The segments of a game compiled once (see the module's docstring); `lowered()` gives its GDL."""
 
-    def __init__(self, program, universe):
+    def __init__(self, program, universe, kept: frozenset[int] = frozenset(), ranges: dict | None = None,
+                 shapes: dict | None = None):
         self.program = program
         self.u = universe
+        # the counters' values (`num|attr`, `over|attr` rows) as the same game with its checks where they run
+        # has them: a check left to the next decision (the fifty-move rule) no longer bounds them in the segments
+        self.ranges = ranges
+        self.found: dict = {}  # the relaxation's last answer (`relax`)
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.fluents = self._fluents()
         self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
@@ -764,6 +787,8 @@ class CompiledGame:
         self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
         self.sc = SegmentCompiler(self.hc, self)
+        self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run
+        self._shapes: dict[str, object] = {} if shapes is None else shapes  # a function's shape table (`guard`)
 
     # ------------------------------------------------------------ the state
     def _fluents(self) -> dict[tuple[str, str], Fluent]:
@@ -1028,7 +1053,9 @@ class CompiledGame:
             tables[key] = None
             if not any(horn._reads_fluents(hc, k, set()) for k in hf.calls):
                 continue  # nothing the table would spare
-            shape = shape_table(hc, *hf.source, domains)
+            if key not in self._shapes:
+                self._shapes[key] = shape_table(hc, *hf.source, domains)
+            shape = self._shapes[key]
             if shape is None or shape.split is None:
                 continue
             const = {v: c for c, v in consts[shape.split].items()}  # the split's values as constants
@@ -1125,11 +1152,21 @@ class CompiledGame:
         # two relaxations: the counters' values apart from everything else. Carried together through the
         # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
         numeric = _numeric_literals(relaxed, self.numeric_attrs)
+        fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
         results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
         found: dict[str, list[tuple]] = {}
         for part in ("numbers", "rest"):
             if part == "numbers" and not self.numeric_attrs:
                 continue
+            if part == "numbers" and self.ranges is not None:
+                # the counters read the values the same game with its checks where they run finds them to take,
+                # which nothing here would bound (the check that does is asked at the next decision)
+                for (obj, attr), fl in self.fluents.items():
+                    if fl.numeric:
+                        values = {r for rel in ("num|" + attr, "over|" + attr) for r in self.ranges.get(rel, [])
+                                  if r[0] == self.const(fl.obj)} | {(self.const(fl.obj), self.const(fl.initial))}
+                        facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
+                        facts[read_rel(attr)] += sorted(values, key=str)
             if part == "rest":  # the counters read every value the first relaxation found them to take
                 for (obj, attr), fl in self.fluents.items():
                     if fl.numeric:
@@ -1137,12 +1174,15 @@ class CompiledGame:
                                   if r[0] == self.const(fl.obj)} | {(self.const(fl.obj), self.const(fl.initial))}
                         facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
                         facts[read_rel(attr)] += sorted(values, key=str)
-            kinds = ("num", "over") if part == "numbers" else ("legal", "result")
+            kinds = ("num", "over") if part == "numbers" else ("legal", "result", "check")
             rules = []
             for r in relaxed:
                 kind = r.head.relation.split("|")[0]
-                if kind in ("num", "over", "result") and kind not in kinds:
+                if kind in ("num", "over", "result", "check") and kind not in kinds and not (
+                        part == "numbers" and kind == "result"):  # a way that ends the game compares counters too
                     continue
+                if self.ranges is not None and r.head.relation in fed_back:
+                    continue  # the counters' reads are the given values
                 if part == "numbers" and (r in inside or "|call@" in r.head.relation):
                     continue  # the compiled functions and their demand: their results are taken as anything
                 rules.append(r)
@@ -1174,14 +1214,15 @@ class CompiledGame:
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
                 rows = found.setdefault(rel, [])
                 rows.extend(model.get((horn._asp_name(rel), n), []))
-        return {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
+        self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
+        return self.found
 
     # ------------------------------------------------------------ the game's rules
     def lowered(self) -> LoweredGame:
         """The GDL program (raises Unsupported)."""
         self.compile()
         sc = self.sc
-        if not any(c.over is not None for c in self.final) and self.u.result is None:
+        if not any(c.over is not None or c.checks for c in self.final) and self.u.result is None:
             raise Unsupported("no move ever ends the game with a winner")
         # what the relaxation reads off the ways through the segments, before their writes are taken into views
         probes: list[Rule] = []
@@ -1194,6 +1235,12 @@ class CompiledGame:
         for a in sorted(self.numeric_attrs):
             o, v = Var("O"), Var("V")
             probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
+        targets = self.check_targets()
+        if targets and self.numeric_attrs and self.ranges is None:
+            raise NeedRanges()  # a check left to the next decision may be what bounded a counter
+        for c in self.final:
+            for k, mover in c.checks:  # the mover of the check, found from the player to move after it
+                probes.append(Rule(Atom(f"check|{k}", (c.control[0], mover)), tuple(c.body)))
         final = sc.collapse(self.final, numeric=True)
         made = len(sc.hf.rules) + len(sc.view_rules) + len(self.legal)
         if made > SEGMENT_RULES:
@@ -1203,7 +1250,84 @@ class CompiledGame:
         segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules()
         segments, functions = self.guard(segments, functions)
         found = self.relax(segments + probes, functions)
+        if targets:
+            outcomes = self.outcomes(targets, found)
+            probes += [Rule(Atom("result|", r.head.args), r.body) for r in outcomes]
+            functions = self.instances()
+            segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + outcomes
+            segments, functions = self.guard(segments, functions)
+            found = self.relax(segments + probes, functions)
+            if self.u.control[1:] in targets.values():
+                self.ends_initially(segments + functions)
         return Emission(self, segments + functions, final, found).lowered()
+
+    # ------------------------------------------------------------ checks left to the next decision
+    def check_targets(self) -> dict[int, tuple[str, str]]:
+        """Per check left to the next decision (tgpl.lowering.deferral), the (turn, phase) its ways wait at.
+        Raises Undefer where the ways that wait there do not all carry it, or wait at several."""
+        targets: dict[int, set] = {}
+        for c in self.final:
+            for k, _ in c.checks:
+                targets.setdefault(k, set()).add(c.control[1:])
+        for k, where in targets.items():
+            if len(where) != 1:
+                raise Undefer(k)
+            for c in self.final:
+                if c.over is None and c.control[1:] in where and [j for j, _ in c.checks] != [k]:
+                    raise Undefer(k)  # a way waits there unchecked: the state there would be checked anyway
+        return {k: next(iter(where)) for k, where in targets.items()}
+
+    def outcomes(self, targets: dict[int, tuple[str, str]], found: dict) -> list[Rule]:
+        """`ended|(places)` where a check would have ended the game, asked of the state at the control its ways
+        wait at: the call compiled as the segment would have run it, reading the state (`true`), with the
+        mover found from the player to move (the relaxation's `check|k` rows, one mover a player)."""
+        sc = self.sc
+        out: list[Rule] = []
+        for k, (turn, phase) in sorted(targets.items(), key=lambda kv: (kv[1], kv[0])):
+            rows = list(dict.fromkeys(found.get(f"check|{k}", [])))
+            players = [f for f, _ in rows]
+            if not rows or len(set(players)) != len(players):
+                raise Undefer(k)  # no row, or a player to move after two movers
+            check = self.deferral.met[k]
+            table = self.hc.static_table(rows)
+            player, mover = sc.var(), sc.var()
+            start = SegClause([Atom("#control", (player, Const(turn), Const(phase))), Atom(table, (player, mover))],
+                              {"#this": None}, (), (mover, check.turn, check.phase))
+            ended = len(sc.ended)
+            latest, sc.latest = sc.latest, {}
+            sc.moving = False  # the calls read the state, and share their instances with `legal`'s
+            try:
+                sc.statement_calls.add(id(check.call))
+                sc.expr(check.call, start)
+            finally:
+                sc.latest, sc.moving = latest, True
+            for c in sc.ended[ended:]:
+                out.append(Rule(Atom("ended|", c.over), tuple(c.body)))
+            del sc.ended[ended:]
+        return out
+
+    def ends_initially(self, rules: list[Rule]) -> None:
+        """Raises Undefer where a check asked of the initial state would end the game: the runtime never ran it
+        there. The rules (the outcomes, the demands of their calls, the functions') are evaluated with clingo on
+        the initial state's values."""
+        facts: dict[str, list[tuple]] = {}
+        for (obj, attr), fl in self.fluents.items():
+            facts.setdefault(read_rel(attr), []).append((self.const(fl.obj), self.const(fl.initial, fl.type)))
+        facts["#control"] = [(Const(f"#p:{self.u.control[0]}"), Const(self.u.control[1]), Const(self.u.control[2]))]
+        for rel, rows in self.hc.statics.items():
+            facts.setdefault(rel, rows)
+        rules = [Rule(self.internal(r.head), tuple(self.internal(x) for x in r.body)) for r in rules]
+        for x in [x for r in rules for x in r.body if isinstance(x, Atom)]:
+            if x.relation.startswith("#field:"):
+                facts.setdefault(x.relation, self.hc.statics.get(x.relation, []))
+        ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)
+        ctl.add("base", [], horn._relaxed_program(rules, facts))
+        ctl.ground([("base", [])])
+        name = horn._asp_name("ended|")
+        with ctl.solve(yield_=True) as models:
+            for model in models:
+                if any(atom.name == name for atom in model.symbols(atoms=True)):
+                    raise Undefer(next(iter(self.deferral.met)))
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")
@@ -1384,6 +1508,8 @@ class Emission:
             return Atom("does", (self.term(x.args[0]), self.move(rel[5:], x.args[1:])))
         if rel.startswith("legal|"):
             return Atom("legal", (self.term(x.args[0]), self.move(rel[6:], x.args[1:])))
+        if rel == "ended|":  # a check left to the next decision ends the game here (tgpl.lowering.deferral)
+            return Atom(self.rels.name(("rel", rel), "ended"), tuple(self.term(a) for a in x.args))
         return Atom(self.relation(rel), tuple(self.term(a) for a in x.args))
 
     def rule(self, r: Rule) -> Rule:
@@ -1427,6 +1553,9 @@ class Emission:
         # terminal and goals
         places = tuple(Var(f"place{i}") for i in range(u.players))
         body_rules.append(Rule(Atom("terminal"), (Atom("true", (Func("result", places),)),)))
+        deferred = any(r.head.relation == "ended|" for r in self.rules)
+        if deferred:
+            body_rules.append(Rule(Atom("terminal"), (self.literal(Atom("ended|", places)),)))
         for r in results:
             goals = _goals(r, u.players)
             if goals is None:
@@ -1434,6 +1563,9 @@ class Emission:
             for i, gv in enumerate(goals):
                 body_rules.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(gv)))),
                                        (Atom("true", (Func("result", tuple(self.term(x) for x in r)),)),)))
+                if deferred:
+                    body_rules.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(gv)))),
+                                           (self.literal(Atom("ended|", r)),)))
         # the tables the rules read
         tables: list[Rule] = []
         for rel, rows in sorted(found.items()):
@@ -1479,3 +1611,39 @@ class Emission:
             out.add(str(Func("result", tuple(Const("none" if x is None else str(x))
                                               for x in places_of(ranking, self.u.players)))))
         return frozenset(out)
+
+
+class NeedRanges(Exception):
+    """Checks are left to the next decision in a game with counters: their values must come from the same game
+    with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
+
+
+def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
+    """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
+    decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
+    finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
+    where they run, and if the rules still break GDL's, the game is refused."""
+    kept: set[int] = set()
+    ranges = None
+    shapes: dict = {}  # the shape tables, the same for every attempt
+    while True:
+        game = CompiledGame(program, universe, frozenset(kept), ranges, shapes)
+        try:
+            lowered = game.lowered()
+        except Undefer as e:
+            kept.add(e.call)
+            continue
+        except NeedRanges:
+            where = CompiledGame(program, universe, frozenset(kept | set(game.deferral.met)), None, shapes)
+            where.lowered()
+            ranges = {rel: rows for rel, rows in where.found.items() if rel.split("|")[0] in ("num", "over")}
+            continue
+        if tidy is not None:
+            lowered = tidy(lowered)
+        broken = check(lowered.program) if check is not None else []
+        if not broken:
+            return lowered
+        if not set(game.deferral.met) <= kept:
+            kept |= set(game.deferral.met)
+            continue
+        raise Unsupported(f"their rules break GDL's rules ({broken[0]})")

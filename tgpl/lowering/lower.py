@@ -13,7 +13,7 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from tgpl.lowering.compiled import CompiledGame, most_moves
+from tgpl.lowering.compiled import compile_game, most_moves
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
@@ -83,11 +83,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     universe = Universe.from_snapshot(snapshot)
     if moves == "compiled" or moves == "auto" and most_moves(program, universe) > SPELLED_MOVES:
         try:
-            compiled = without_unused(CompiledGame(program, universe).lowered())
-            broken = check(compiled.program) if check is not None else []
-            if broken:
-                raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
-            return compiled
+            return compile_game(program, universe, check, without_unused)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(None, f"the moves cannot be compiled: {e}") from None

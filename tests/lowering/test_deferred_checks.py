@@ -1,0 +1,96 @@
+"""End-of-game checks of compiled segments left to the next decision (tgpl.lowering.deferral).
+
+`shifts.tgpl` with its move counter moved into the moves' effects: its `Finish` (is the next player stuck? six
+moves made?) then only reads the state, and the compiled game asks it in `terminal` and `goal` at the next
+player's `MovePhase`, reading `true`, instead of in `next` through the views of the move's writes. Each variant
+is bisimulated against the runtime; each condition the deferral rests on is planted away once, and the
+bisimulation finds the other game.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import tgpl.lowering.compiled as compiled
+from differential import bisimulate
+from test_compiled_moves import _compiled_text, _variant
+from tgpl.lowering.deferral import Undefer
+from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.graph import explore
+
+COUNTED = (  # the counter written by the moves, not by the check
+    ("            Moves += 1;\n            if (!HasMove", "            if (!HasMove"),
+    ("            from.Side = null;\n            turn.pass(player, \"EndPhase\");",
+     "            from.Side = null;\n            Rules.Moves += 1;\n            turn.pass(player, \"EndPhase\");"),
+    ("            b.Mark = !b.Mark;\n            turn.pass(player, \"EndPhase\");",
+     "            b.Mark = !b.Mark;\n            Rules.Moves += 1;\n            turn.pass(player, \"EndPhase\");"),
+)
+OVER_AT_ONCE = ("if (Moves >= 6) { winner { {0, 1} }; }", "if (Moves >= 0) { winner { {0, 1} }; }")
+"""The check ends the game on any state, the initial one included, where the runtime never runs it."""
+UNCHECKED = ("            b.Mark = !b.Mark;\n            Rules.Moves += 1;\n            turn.pass(player, \"EndPhase\");",
+             "            b.Mark = !b.Mark;\n            if (Rules.Moves < 6) { Rules.Moves += 1; }\n"
+             "            turn.pass(player + 1, \"MovePhase\");")
+"""A Flip counts too, but passes the turn without the end phase: its ways wait at MovePhase unchecked, and a sixth
+move made by a Flip ends the game only after the next Shift."""
+
+
+def relations(lw) -> set[str]:
+    return {r.head.relation for r in lw.lowered.program.rules}
+
+
+def runtime_states(lw) -> int:
+    graph = explore(RuntimeMachine(lw.game))
+    assert graph.complete
+    return graph.states
+
+
+def test_a_check_that_only_reads_is_asked_at_the_next_decision(tmp_path):
+    lw = _compiled_text(_variant(*COUNTED), tmp_path)
+    rules = lw.lowered.program.rules
+    assert "ended" in relations(lw)
+    assert any(r.head.relation == "terminal" and r.body[0].relation == "ended" for r in rules)
+    # `next` no longer asks the search: no rule of the next state reads a function instance
+    assert not any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in rules)
+    assert bisimulate(lw).states == runtime_states(lw)
+
+
+def test_a_check_that_would_end_the_initial_state_stays_where_it_runs(tmp_path, monkeypatch):
+    text = _variant(*COUNTED, OVER_AT_ONCE)
+    lw = _compiled_text(text, tmp_path)
+    assert "ended" not in relations(lw)
+    assert bisimulate(lw).states == runtime_states(lw)
+    # planted: the initial state not asked
+    monkeypatch.setattr(compiled.CompiledGame, "ends_initially", lambda self, rules: None)
+    planted = _compiled_text(text, tmp_path)
+    assert "ended" in relations(planted)
+    with pytest.raises(AssertionError, match="terminal"):
+        bisimulate(planted)
+
+
+def test_a_way_that_waits_unchecked_keeps_the_check_where_it_runs(tmp_path, monkeypatch):
+    text = _variant(*COUNTED, UNCHECKED)
+    lw = _compiled_text(text, tmp_path)
+    assert "ended" not in relations(lw)
+    assert bisimulate(lw).states == runtime_states(lw)
+    # planted: the ways that wait there not looked at
+    real = compiled.CompiledGame.check_targets
+
+    def lenient(self):
+        try:
+            return real(self)
+        except Undefer:
+            return {k: ("Play", "MovePhase") for k in self.deferral.met}
+    monkeypatch.setattr(compiled.CompiledGame, "check_targets", lenient)
+    planted = _compiled_text(text, tmp_path)
+    assert "ended" in relations(planted)
+    with pytest.raises(AssertionError):
+        bisimulate(planted)
+
+
+def test_a_write_after_the_check_keeps_it_where_it_runs(tmp_path):
+    """The end phase counts the move after the check: the check must read the state before that write."""
+    late = ("        Rules.Finish(mover: player.active());\n        turn.pass();",
+            "        Rules.Finish(mover: player.active());\n        Rules.Moves += 1;\n        turn.pass();")
+    lw = _compiled_text(_variant(COUNTED[0], late), tmp_path)
+    assert "ended" not in relations(lw)
+    assert bisimulate(lw).states == runtime_states(lw)
