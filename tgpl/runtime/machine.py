@@ -422,7 +422,10 @@ class Machine:
     def log(self, text: str) -> None:
         if self.frozen:
             return  # listing moves is not playing: nothing to log
-        self.world.log.append(text)
+        world = self.world
+        if world.shared:
+            world.unshare()
+        world.log.append(text)
 
     # ============================================================ inputs
     def candidates(self, inp: RInput, frame: Frame) -> list:
@@ -509,7 +512,7 @@ class Machine:
                 return active
             if self.frozen:
                 return owners[0]
-            return self.world.rng.choice(owners)
+            return self.world.random().choice(owners)
         return owners[0] if owners else active
 
     def player_options(self, inp: RInput, frame: Frame) -> list:
@@ -730,7 +733,8 @@ class Machine:
     def run_setup(self, setup, size: int) -> None:
         for rc in self.game.classes.values():
             if rc.visibility == "global" and not rc.info.builtin and rc.name not in self.world.globals:
-                self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
+                obj = self.new_object(rc, None, name=rc.name)  # the world's own tables now (`unshare`)
+                self.world.globals[rc.name] = obj
         with self._no_candidate():
             if setup is not None:
                 frame = Frame(self, None, size)
