@@ -237,6 +237,11 @@ class RPhase:
     size: int
     span: Span
     home: object = None  # what the sites of its inputs and effect name as their home
+    # The effect as a plain function of (machine, this, locals), no Frame, when the phase has no
+    # inputs and its code nothing that needs a Frame (`Machine.enter_phase`): then no statement
+    # of it is a site where a choice can suspend it, and a choice asked below (in a function)
+    # leaves the state undescribed, as the Frame's way does.
+    plain: Code | None = None
 
     @cached_property
     def entry(self) -> tuple[str, Span]:

@@ -687,6 +687,21 @@ class Machine:
         phase = self.game.turns[control.turn].phases[control.phase]
         if phase.effect is None and not phase.inputs:  # `phase P { }`: nothing to run
             return
+        plain = phase.plain
+        if plain is not None:  # no inputs, no Frame: the effect's plain spelling (`RPhase.plain`)
+            stack = self.stack
+            stack.append(phase.entry)
+            try:
+                # it reads its locals from `v` on entry and never writes them there (`turn_pass_default`)
+                plain(self, None, _NULLS if phase.size <= len(_NULLS) else [None] * phase.size)
+            except NeedInput as need:
+                need.broken = True  # asked below a call: not at a site of the phase's own (`NeedInput.close`)
+                raise
+            except OverflowError:
+                self.error(phase.span, TOO_LARGE)
+            finally:
+                stack.pop()
+            return
         if phase.inputs:
             if self.resuming:
                 self.resuming = False  # the world is the entry's copy already
