@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
@@ -105,7 +106,9 @@ class Game:
         # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
         self.moves: dict[tuple, dict] = {}  # (action, object) -> {input value: Move}
         self.cached = 0  # the moves in `moves`
-        self.actions: dict[tuple, object] = {}  # (class, name) -> the action a move names (`_play`)
+        # (class, name) -> the action a move names and whether its moves share their event (`_play`)
+        self.actions: dict[tuple, tuple] = {}
+        self.choice_events: dict[int, Obj] = {}  # the PlayerChoiceEvent of each player's moves that share one
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -166,7 +169,8 @@ class State:
             return State(game, world, base, first, tuple(choices), need.request, resume=resume)
         except GameOver as over:
             world.result = over.ranking
-        world.drop_unreferenced(game.is_event)
+        if world.transients:  # thrown events live: some may be unreferenced now
+            world.drop_unreferenced(game.is_event)
         state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
         fields = state.__dict__
         fields.update(_SETTLED)
@@ -347,15 +351,44 @@ def _object(world: World, name: str) -> Obj:
 
 
 def _play(game: Game, m: Machine, world: World, move: Move) -> None:
-    obj = _object(world, move.obj)
-    ra = game.actions.get((obj.cls, move.action), _UNFOUND)
-    if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
-        ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
+    # objects named through the world's index as `_object` and `_resolve` name them, without
+    # their calls: this runs once per move played
+    index = world.name_index()
+    obj = index.get(move.obj)
+    if obj is None:
+        raise KeyError(move.obj)
+    found = game.actions.get((obj.cls, move.action))
+    if found is None:  # found once per class and name: classes do not change once compiled
+        ra = obj.cls.find_action(move.action)
+        found = game.actions[(obj.cls, move.action)] = (ra, SHARED_EVENTS and ra is not None and not _names_event(ra))
+    ra, shared = found
     given = {}
     for name, v in move.inputs:  # a loop, not a comprehension: one function call less a move
-        given[name] = _resolve(world, v)
-    event = _choice_event(game, world.control.player)
+        if v.__class__ is tuple and v[0] == "obj":  # ("obj", name), `_ref`
+            found = index.get(v[1])
+            if found is None:
+                raise KeyError(v[1])
+            given[name] = found
+        else:
+            given[name] = _resolve(world, v)
+    player = world.control.player
+    if shared:  # nothing can tell this move's event from another's: one per player (`_names_event`)
+        event = game.choice_events.get(player)
+        if event is None:
+            event = game.choice_events[player] = _choice_event(game, player)
+    else:
+        event = _choice_event(game, player)
     m.play(obj, ra, given, event)
+
+
+def _names_event(ra: RAction) -> bool:
+    """Whether the action's code names `event` (its requires, triggers, inputs' filters, targets
+    and defaults, its effect). The move's PlayerChoiceEvent is seen by nothing else: not by the
+    functions and actions it calls (their frames have their own event, or none), nor by a state's
+    key, which holds an event by its values (`_Held.value`). So when the action never names it,
+    nothing can tell one move's event from another's with the same active player, and every
+    move of that player may share one."""
+    return any(n.__class__ is ast.Name and n.name == "event" for n in ast.walk(ra.defn))
 
 
 def _choice_event(game: Game, player: int) -> Obj:
@@ -383,6 +416,9 @@ _SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error"
 _UNFOUND = object()
 _COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
+# The moves of an action that never names `event` share one PlayerChoiceEvent per player (`_play`);
+# False: each move makes its own (tests check both agree)
+SHARED_EVENTS = True
 
 
 def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:

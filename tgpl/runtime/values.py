@@ -118,10 +118,14 @@ class World:
         return found
 
     def named(self, name: str) -> Obj | None:
+        return self.name_index().get(name)
+
+    def name_index(self) -> dict[str, Obj]:
+        """The objects by name (cached until an object is created or dropped)."""
         index = self._by_name
         if index is None:
             index = self._by_name = {o.name: o for o in self.objects}
-        return index.get(name)
+        return index
 
     def of_class(self, rc: RClass) -> list[Obj]:
         """The objects that are a `rc`, in creation order (cached until an object is created)."""
