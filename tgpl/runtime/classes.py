@@ -117,6 +117,11 @@ class RAction:
     prio: Code | None
     effect: Code | None
     size: int
+    # The effect as a plain function of (machine, this, locals), no Frame, when its code has
+    # nothing that needs one (`Machine.play` runs a move's action so when the move gives all
+    # its inputs): no statement of it is then a site where a choice can suspend it, and a choice
+    # asked below (in a function) leaves the state undescribed, as the Frame's way does.
+    plain: Code | None = None
 
     @cached_property
     def what(self) -> str:

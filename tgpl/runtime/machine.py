@@ -771,10 +771,34 @@ class Machine:
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
         try:  # `_no_candidate` inline: a move is the hot path of search
-            self.run_action(obj, ra, choice_event, given, None, check_requires=False)
+            plain = ra.plain
+            if plain is not None and len(given) == len(ra.inputs):
+                self._play_plain(obj, ra, given, plain)
+            else:
+                self.run_action(obj, ra, choice_event, given, None, check_requires=False)
             self.settle()
         except _Cancelled as c:
             self._no_candidate_error(c)
+
+    def _play_plain(self, obj: Obj, ra: RAction, given: dict, plain) -> None:
+        """`run_action` of a move's action given every input (none is asked), its effect run
+        through its plain spelling (`RAction.plain`): no Frame, the locals a list of their own."""
+        local = [None] * ra.size
+        for inp in ra.inputs:
+            local[inp.slot] = given[inp.name]
+        stack = self.stack
+        stack.append((ra.what, ra.defn.span))
+        try:
+            plain(self, obj, local)
+        except NeedInput as need:
+            need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
+            raise
+        except RecursionError:
+            self.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+        except OverflowError:
+            self.error(ra.defn.span, TOO_LARGE)
+        finally:
+            stack.pop()
 
     @contextmanager
     def _no_candidate(self):
