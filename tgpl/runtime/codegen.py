@@ -641,6 +641,9 @@ INT_COUNTERS = True
 QUICK_INDEX = True
 # Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
 SPLIT = True
+# A nest of counted loops that always counts the same steps counts them all at once, when they
+# stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
+PREPAID = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -648,6 +651,10 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
+MAX_PREPAID_DEPTH = 30  # a nest of counted loops spelled twice (`BlockGenerator.prepaid`) is one level deeper
+_COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
+# What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
+_UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
 # Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
 MAX_OPTIMISTIC_LOOPS = 4
 
@@ -749,6 +756,7 @@ class BlockGenerator:
         self.table_reads: list[tuple[str, str]] | None = None
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
+        self.prepaying = False  # generating a nest of counted loops whose steps are counted at once (`prepaid`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -1066,9 +1074,59 @@ class BlockGenerator:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
         self.bound.add("SL")
-        self.emit(depth, "m.steps = _st = m.steps + 1")
+        self.emit(depth, _COUNT_STEP)
         self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
+
+    def fixed_steps(self, s: ast.For) -> int | None:
+        """The loop steps a counted loop always counts, its own and those of the counted loops
+        nested in it, when nothing in it can end it early, count other steps or read the count:
+        no `while`, no loop but counted ones at the top of a body, no `break`, `continue` or
+        `return`, no call (a function, an action, `turn.pass`...), no `new`, no input. Else None."""
+        values = self.counted(s)
+        if values is None:
+            return None
+        inner = self._fixed_steps_of(s.body)
+        return None if inner is None else len(values) * (1 + inner)
+
+    def _fixed_steps_of(self, stmt: ast.Stmt) -> int | None:
+        if isinstance(stmt, ast.For):
+            return self.fixed_steps(stmt)
+        if isinstance(stmt, ast.Block):
+            total = 0
+            for inner in stmt.body:
+                steps = self._fixed_steps_of(inner)
+                if steps is None:
+                    return None
+                total += steps
+            return total
+        if any(isinstance(n, _UNPAID) for n in ast.walk(stmt)):
+            return None
+        return 0
+
+    def prepaid(self, head: int, depth: int, total: int) -> None:
+        """The counted loop nest at `self.lines[head:]`, which always counts `total` steps
+        (`fixed_steps`), spelled twice: when the steps so far and `total` stay within the limit,
+        they are counted at once and the loops count none (nothing in them reads the count, and
+        none can pass the limit); else the loops count them one by one, as they are, and raise
+        the limit's error at the step that passes it. An error of the game's code raised in the
+        loops ends the segment, or is taken as a miss by an optimistic spelling, which sets the
+        count back to where it started. Tris's win check builds its 3x3 table in 12 steps."""
+        loops = self.lines[head:]
+        quick: list[str] = []
+        skip = 0
+        for line in loops:
+            if skip:
+                skip -= 1
+                continue
+            if line.strip() == _COUNT_STEP:  # `count_step`'s three lines: a `pass` keeps the body
+                quick.append(line.replace(_COUNT_STEP, "pass"))
+                skip = 2
+                continue
+            quick.append(line)
+        pad = "    " * depth
+        self.lines[head:] = ([f"{pad}if m.steps + {total} <= SL:", f"{pad}    m.steps += {total}"]
+                             + ["    " + line for line in quick] + [f"{pad}else:"] + ["    " + line for line in loops])
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -1117,6 +1175,8 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
+            total = self.fixed_steps(s) if PREPAID and not self.prepaying and depth < MAX_PREPAID_DEPTH else None
+            closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
             x = _local(slot)
@@ -1130,13 +1190,17 @@ class BlockGenerator:
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
+            outer, self.prepaying = self.prepaying, self.prepaying or total is not None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
+                self.prepaying = outer
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
+            if total is not None and self.closures == closures:
+                self.prepaid(head, depth, total)
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
