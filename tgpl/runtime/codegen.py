@@ -641,6 +641,10 @@ INT_COUNTERS = True
 QUICK_INDEX = True
 # Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
 SPLIT = True
+# A fixed expression that reads only counters of counted loops over whole numbers is remembered
+# under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
+# check both agree)
+INT_KEYS = True
 # A nest of counted loops that always counts the same steps counts them all at once, when they
 # stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
 PREPAID = True
@@ -740,6 +744,7 @@ class BlockGenerator:
         # The counters of the counted loops being generated whose values are whole numbers, each
         # with the Python local holding its value as an int (`stmt_For`), for list indexes
         self.indexes: dict[str, str] = {}
+        self.index_ranges: dict[str, tuple[int, int]] = {}  # of each of `indexes`, its first and last int
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
@@ -1187,6 +1192,8 @@ class BlockGenerator:
                 # Whole values: the loop also gives each as an int, the index of a list read or
                 # written with the counter (`d` in `at.Step[d]`), instead of `int(d)` there
                 self.indexes[x] = self.name("_j")
+                if values:
+                    self.index_ranges[x] = (int(values[0]), int(values[-1]))
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
@@ -1195,6 +1202,7 @@ class BlockGenerator:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
+                self.index_ranges.pop(x, None)
                 self.prepaying = outer
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
@@ -1487,6 +1495,11 @@ class BlockGenerator:
                 self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
+        counters = [_local(slot) for slot in sorted(keys)]
+        if INT_KEYS and counters and not uses_this and all(x in self.indexes and x in self.index_ranges for x in counters):
+            # the locals are counters of counted loops over whole numbers: one int, their ints in
+            # mixed radix, names the same values (the table is this expression's alone)
+            key = self.counters_key(counters)
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
                         if _local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
@@ -1503,6 +1516,21 @@ class BlockGenerator:
         if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
             self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
         return safe
+
+    def counters_key(self, counters: list[str]) -> str:
+        """The memo key of a fixed expression that reads only counters of counted loops over whole
+        numbers: one int, each counter's int (`indexes`) less its first, in mixed radix by their
+        ranges, a different int for each combination of their values. Hashing an int costs less
+        than a tuple of floats: Tris's win check looks its nine tiles up this way."""
+        terms = []
+        stride = 1
+        for x in reversed(counters):
+            lo, hi = self.index_ranges[x]
+            j = self.indexes[x]
+            term = j if lo == 0 else f"({j} - {lo})"
+            terms.append(term if stride == 1 else f"{term} * {stride}")
+            stride *= hi - lo + 1
+        return terms[0] if len(terms) == 1 else "(" + " + ".join(reversed(terms)) + ")"
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
