@@ -416,6 +416,10 @@ _SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error"
 _UNFOUND = object()
 _COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
+# Legal moves listed by the world's plans when every action is of the common shape (`_plans_of`);
+# False: always the general way (tests check both agree)
+PLANNED = True
+_PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
 # The moves of an action that never names `event` share one PlayerChoiceEvent per player (`_play`);
 # False: each move makes its own (tests check both agree)
 SHARED_EVENTS = True
@@ -435,6 +439,9 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
 
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
+    plans = world.cached(_PLANS, lambda: _plans_of(game, world)) if PLANNED else None
+    if plans is not None:
+        return _planned_moves(game, world, plans)
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
@@ -508,6 +515,81 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
                             f"(in a require, trigger or filter of {ra.what})", [])
     return moves
+
+
+def _plans_of(game: Game, world: World) -> list | None:
+    """How the legal moves of `world` are listed when every action a player may choose is of
+    the common shape (`listing.quick`), else None: per object with such actions, in creation
+    order, whether it is global (else its owners choose its moves), and per action its plan,
+    the plan's pool and the moves met so far (`Game.moves`, found on the first listing). It
+    depends only on which objects the world has: kept with them (`World.cached`)."""
+    compiled, choice_cls = game.compiled, game.choice_event_cls
+    plans = []
+    for obj in world.actors():
+        actions = []
+        for ra in obj.cls.choice_actions():
+            plan = quick(compiled, ra, choice_cls)
+            if plan is None:
+                return None
+            actions.append([ra, plan, world.of_class(plan.rc), None])
+        plans.append((obj, obj.cls.visibility == "global", actions))
+    return plans
+
+
+def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
+    """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
+    finding again, in every state, the objects, their actions, plans and pools."""
+    player = world.control.player
+    m = game.machine(world)
+    m.freeze()
+    moves: list[Move] = []
+    owners = world.owners
+    for obj, public, actions in plans:
+        if not public and player not in owners.get(obj, ()):  # `_visible` inline
+            continue
+        for entry in actions:
+            ra, plan, pool, known = entry
+            if plan.may_discard:
+                data = world.data
+                pool = [o for o in pool if not data[o].get("discarded", False)]
+            try:
+                options = plan.every(m, obj, [None] * plan.size, pool)
+            except _Cancelled:
+                continue
+            except NeedInput as need:  # as `_legal_moves`
+                r = need.request
+                raise TGPLRuntimeError(
+                    r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
+                            f"(in a require, trigger or filter of {ra.what})", [])
+            if known is None:
+                known = game.moves.get((ra, obj))
+                if known is not None:
+                    entry[3] = known  # the game's own table of these moves, for the next listings
+            try:
+                moves += [known[v] for v in options]  # each listed before: one lookup a move
+            except (KeyError, TypeError):
+                moves += _moves_of(game, obj, ra, options)
+    return moves
+
+
+def _moves_of(game: Game, obj: Obj, ra: RAction, options: list) -> list[Move]:
+    """The moves of `obj`'s action `ra` with these values for its one input, as `_legal_moves`
+    makes and remembers them (`Game.moves`)."""
+    known = game.moves.get((ra, obj))
+    if known is None:
+        known = {}
+        if game.cached < MOVE_CACHE:
+            game.moves[(ra, obj)] = known
+    out = []
+    for v in options:
+        move = known.get(v) if v.__class__ is Obj else None
+        if move is None:
+            move = _single_move(obj, ra, v)
+            if v.__class__ is Obj and game.cached < MOVE_CACHE:
+                known[v] = move
+                game.cached += 1
+        out.append(move)
+    return out
 
 
 def _single_move(obj: Obj, ra: RAction, v) -> Move:

@@ -59,6 +59,7 @@ class Control:
 
 
 _NO_OWNERS: tuple = ()
+_UNMADE = object()  # `World.cached`: not made yet
 
 
 class World:
@@ -146,6 +147,18 @@ class World:
         found = index.get("actors")
         if found is None:
             found = index["actors"] = [o for o in self.objects if o.cls.choice_actions()]
+        return found
+
+    def cached(self, key: tuple, make):
+        """`make()`, a value that depends only on which objects the world has (in creation
+        order) and their classes, kept with the index of `of_class` until an object is created
+        or dropped, and shared by the copies that share that index (`key`: a tuple)."""
+        index = self._by_class
+        if index is None:
+            index = self._by_class = {}
+        found = index.get(key, _UNMADE)
+        if found is _UNMADE:
+            found = index[key] = make()
         return found
 
     # ------------------------------------------------------------ changing
