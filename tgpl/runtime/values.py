@@ -66,6 +66,7 @@ class World:
     __slots__ = (
         "objects", "data", "owners", "owned", "written", "frozen", "globals", "control", "rng", "log", "result",
         "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo", "shared",
+        "digests", "inherited",
     )
 
     def __init__(self, players: int, seed: int):
@@ -101,6 +102,13 @@ class World:
         # generator, the log, the name counters) are shared with a world copied from this one
         # or that this one was copied from: the first change copies them all (`unshare`).
         self.shared = False
+        # Verify's digests of the objects' parts of the key, in object order, once its digest of
+        # this world's state was made: (the objects' list they are of, the digests, each object's
+        # index in the list); and those of the world this one was copied from, when they were
+        # made before the copy and this world has changed no object since but those it owns or
+        # wrote (`RuntimeMachine.key`).
+        self.digests: tuple[list, list, dict] | None = None
+        self.inherited: tuple[list, list, dict] | None = None
 
     # ------------------------------------------------------------ reading
     def fields(self, obj: Obj) -> dict:
@@ -218,6 +226,7 @@ class World:
         if self.shared:
             self.unshare()
         self.owners[obj] = owners
+        self.inherited = None  # an object changed that is neither owned nor written
         self.frozen.pop(obj, None)
 
     def drop_unreferenced(self, transient) -> None:
@@ -288,6 +297,7 @@ class World:
         self.frozen = {}
         self.globals = {}
         self.shared = False
+        self.digests = self.inherited = None
 
     def copy(self) -> World:
         """A copy sharing every object's fields with this world until either changes them.
@@ -300,8 +310,12 @@ class World:
         self.owned = set()
         self.written = set()
         self.shared = True
+        # the objects this world changed so far are no longer told by `owned` and `written`
+        self.inherited = None
         new = World.__new__(World)
         new.shared = True
+        new.digests = None
+        new.inherited = self.digests
         new.objects = self.objects
         new.data = self.data.copy()
         new.owners = self.owners
