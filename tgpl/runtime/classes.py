@@ -232,6 +232,16 @@ class RTurn:
     def default_what(self) -> str:
         return f"default of turn {self.name}"
 
+    @cached_property
+    def plain(self) -> Code | None:
+        """The default block's plain spelling (`Machine.turn_pass_default`), found once."""
+        return getattr(self.default, "direct", None)
+
+    @cached_property
+    def nulls(self) -> tuple:
+        """The locals of the default's plain spelling on entry: all null (it never writes them there)."""
+        return (None,) * self.default_size
+
 
 @dataclass(eq=False)
 class RPhase:
@@ -252,3 +262,8 @@ class RPhase:
     def entry(self) -> tuple[str, Span]:
         """Its entry on the machine's call stack, made once."""
         return f"phase {self.turn}.{self.name}", self.span
+
+    @cached_property
+    def nulls(self) -> tuple:
+        """The locals of its plain spelling on entry: all null (it never writes them there)."""
+        return (None,) * self.size

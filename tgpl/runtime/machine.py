@@ -651,15 +651,14 @@ class Machine:
         if control.turn is None:
             self.error(span, "turn.pass before turn.use: no turn is active")
         turn = self.game.turns[control.turn]
-        if turn.default is None:
+        direct = turn.plain
+        if direct is None and turn.default is None:
             self.error(span, f"turn {turn.name} has no default block for turn.pass()")
         pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
-        code = turn.default
-        direct = getattr(code, "direct", None)
         if direct is None:
-            r = self._run_block(code, Frame(self, None, turn.default_size), turn.default_what, span)
+            r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
             r = r.value if r.__class__ is Returned else None
         else:
             # the block's plain spelling (no Frame, its value returned as it is): it reads its
@@ -667,7 +666,7 @@ class Machine:
             stack = self.stack
             stack.append((turn.default_what, span))
             try:
-                r = direct(self, None, _NULLS if turn.default_size <= len(_NULLS) else [None] * turn.default_size)
+                r = direct(self, None, turn.nulls)
             except OverflowError:  # as `_run_block`
                 self.error(span, TOO_LARGE)
             finally:
@@ -693,7 +692,7 @@ class Machine:
             stack.append(phase.entry)
             try:
                 # it reads its locals from `v` on entry and never writes them there (`turn_pass_default`)
-                plain(self, None, _NULLS if phase.size <= len(_NULLS) else [None] * phase.size)
+                plain(self, None, phase.nulls)
             except NeedInput as need:
                 need.broken = True  # asked below a call: not at a site of the phase's own (`NeedInput.close`)
                 raise
@@ -844,7 +843,6 @@ def _collections_of(world: World) -> set[int]:
 
 
 _UNSET = object()  # not looked up yet
-_NULLS = (None,) * 64  # the locals of a block's plain spelling, on entry (`turn_pass_default`)
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 
