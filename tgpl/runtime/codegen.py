@@ -641,6 +641,9 @@ INT_COUNTERS = True
 QUICK_INDEX = True
 # Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
 SPLIT = True
+# A field given a value that is not a list or table is set inline (`BlockGenerator.store_member`);
+# False: always by `Machine.set_member` (tests check both agree)
+INLINE_SETS = True
 # A fixed expression that reads only counters of counted loops over whole numbers is remembered
 # under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
 # check both agree)
@@ -1294,9 +1297,30 @@ class BlockGenerator:
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth, fast)
         elif isinstance(target, (ast.Name, ast.Member)):
-            self.emit(depth, self.store(target, value))
+            self.store_member(target, value, depth)
         else:
             self.emit(depth, f"{self.fallback(e)}")
+
+    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int) -> None:
+        """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
+        is not a list or table given to an object of the world's, the object's dict copied first
+        if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
+        frozen machine, lists copied at once) by `Machine.set_member`."""
+        if not INLINE_SETS:
+            self.emit(depth, self.store(target, value))
+            return
+        if isinstance(target, ast.Name):
+            obj, span = _THIS, self.const(target.span, "_p")
+        else:
+            obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
+        a, x = self.name("_t"), self.name("_t")
+        self.emit(depth, f"{a} = {obj}")
+        self.emit(depth, f"{x} = {value}")
+        self.bound.add("FZ")
+        self.emit(depth, f"if ({a}.__class__ is _Obj) & ({x}.__class__ in _P) and {a}.fixed is None and not FZ and m.lazy_lists:")
+        self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
 
     def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
         """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
