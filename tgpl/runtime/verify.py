@@ -123,6 +123,7 @@ class RuntimeMachine:
             parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in objects]
             at = {o: i for i, o in enumerate(objects)} if INHERIT else None
         w.digests = (objects, parts, at)
+        w.inherited = None  # its source's digests are no longer needed: let them go with it
         count = len(parts)
         rest = state.key_rest()
         if rest[2] is None and rest[3] is None:  # ints, strings and None only: the bytes remembered
