@@ -50,3 +50,57 @@ def test_states_waiting_for_a_choice_have_the_defined_digest(seed):
         state = state.apply(moves[rng.below(len(moves))])
         pending += state.request is not None
     assert pending
+
+
+# ------------------------------------------------------------- inherited digests
+# A state's digests of its objects' parts are those of the state its world was copied from, but for
+# the objects it owns or wrote (`World.inherited`): the digest is the defined one as objects are
+# made, dropped, change hands, and as worlds are copied at the entry of phases with inputs.
+def _walk_digests(machine, seed: int, limit: int) -> int:
+    """A random playout checking, in every state, each successor's digest against its definition;
+    the number of digests made from inherited ones."""
+    rng, state, inherited = Pcg32(seed), machine.initial(), 0
+    for _ in range(limit):
+        if state.is_terminal or not state.legal_moves():
+            break
+        moves = state.legal_moves()
+        assert machine.key(state) == _defined(state)
+        for move in moves[:8]:
+            nxt = state.apply(move)
+            w = nxt.world
+            inherited += w.inherited is not None and w.inherited[0] == w.objects
+            assert machine.key(nxt) == _defined(nxt)
+        state = state.apply(moves[rng.below(len(moves))])
+    return inherited
+
+
+@pytest.mark.parametrize("name, players", [("cards.tgpl", None), ("treasure.tgpl", None), ("connect4.tgpl", None),
+                                           ("citadels/citadels.tgpl", 4), ("graph.tgpl", None)])
+def test_digests_made_from_inherited_ones_are_the_defined_ones(name, players):
+    machine = RuntimeMachine(load_game(EXAMPLES / name, players))
+    assert sum(_walk_digests(machine, seed, 40) for seed in range(2)) > 0
+
+
+def test_a_planted_forgotten_change_is_seen(monkeypatch):
+    """Digests that take only the owned objects as changed (not those written) are not the defined ones."""
+    from tgpl.runtime import values
+
+    game = load_game(EXAMPLES / "tris.tgpl")
+    machine = RuntimeMachine(game)
+    copy = values.World.copy
+
+    def forgetful(self):
+        new = copy(self)
+        new.written = _Forgetful()
+        return new
+
+    monkeypatch.setattr(values.World, "copy", forgetful)
+    with pytest.raises(AssertionError):
+        _walk_digests(machine, 0, 10)
+
+
+class _Forgetful(set):
+    """A set of written objects that iterates as empty (and still tells membership)."""
+
+    def __iter__(self):
+        return iter(())

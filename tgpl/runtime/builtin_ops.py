@@ -48,7 +48,7 @@ def list_op(m: Machine, xs: list, name: str, args: list, span: Span):
         del xs[m._list_index(xs, a, span)]
         return None
     if name == "shuffle":
-        m.world.rng.shuffle(xs)
+        m.world.random().shuffle(xs)
         return None
     if name in ("copy", "clone"):
         return list(xs)
@@ -114,7 +114,7 @@ def object_op(m: Machine, obj: Obj, name: str, args: list, span: Span):
                 if isinstance(card, Obj):
                     world.own(card)["discarded"] = False
             fields["discard_stack"].clear()
-            world.rng.shuffle(items)
+            world.random().shuffle(items)
             return None
         return list_op(m, items, name, args, span)
     m.error(span, f"{obj.name} has no method '{name}'")

@@ -117,6 +117,11 @@ class RAction:
     prio: Code | None
     effect: Code | None
     size: int
+    # The effect as a plain function of (machine, this, locals), no Frame, when its code has
+    # nothing that needs one (`Machine.play` runs a move's action so when the move gives all
+    # its inputs): no statement of it is then a site where a choice can suspend it, and a choice
+    # asked below (in a function) leaves the state undescribed, as the Frame's way does.
+    plain: Code | None = None
 
     @cached_property
     def what(self) -> str:
@@ -227,6 +232,16 @@ class RTurn:
     def default_what(self) -> str:
         return f"default of turn {self.name}"
 
+    @cached_property
+    def plain(self) -> Code | None:
+        """The default block's plain spelling (`Machine.turn_pass_default`), found once."""
+        return getattr(self.default, "direct", None)
+
+    @cached_property
+    def nulls(self) -> tuple:
+        """The locals of the default's plain spelling on entry: all null (it never writes them there)."""
+        return (None,) * self.default_size
+
 
 @dataclass(eq=False)
 class RPhase:
@@ -237,8 +252,18 @@ class RPhase:
     size: int
     span: Span
     home: object = None  # what the sites of its inputs and effect name as their home
+    # The effect as a plain function of (machine, this, locals), no Frame, when the phase has no
+    # inputs and its code nothing that needs a Frame (`Machine.enter_phase`): then no statement
+    # of it is a site where a choice can suspend it, and a choice asked below (in a function)
+    # leaves the state undescribed, as the Frame's way does.
+    plain: Code | None = None
 
     @cached_property
     def entry(self) -> tuple[str, Span]:
         """Its entry on the machine's call stack, made once."""
         return f"phase {self.turn}.{self.name}", self.span
+
+    @cached_property
+    def nulls(self) -> tuple:
+        """The locals of its plain spelling on entry: all null (it never writes them there)."""
+        return (None,) * self.size

@@ -641,6 +641,16 @@ INT_COUNTERS = True
 QUICK_INDEX = True
 # Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
 SPLIT = True
+# A field given a value that is not a list or table is set inline (`BlockGenerator.store_member`);
+# False: always by `Machine.set_member` (tests check both agree)
+INLINE_SETS = True
+# A fixed expression that reads only counters of counted loops over whole numbers is remembered
+# under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
+# check both agree)
+INT_KEYS = True
+# A nest of counted loops that always counts the same steps counts them all at once, when they
+# stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
+PREPAID = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -648,6 +658,10 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
+MAX_PREPAID_DEPTH = 30  # a nest of counted loops spelled twice (`BlockGenerator.prepaid`) is one level deeper
+_COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
+# What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
+_UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
 # Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
 MAX_OPTIMISTIC_LOOPS = 4
 
@@ -733,6 +747,7 @@ class BlockGenerator:
         # The counters of the counted loops being generated whose values are whole numbers, each
         # with the Python local holding its value as an int (`stmt_For`), for list indexes
         self.indexes: dict[str, str] = {}
+        self.index_ranges: dict[str, tuple[int, int]] = {}  # of each of `indexes`, its first and last int
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
@@ -749,6 +764,7 @@ class BlockGenerator:
         self.table_reads: list[tuple[str, str]] | None = None
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
+        self.prepaying = False  # generating a nest of counted loops whose steps are counted at once (`prepaid`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -1066,9 +1082,59 @@ class BlockGenerator:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
         self.bound.add("SL")
-        self.emit(depth, "m.steps = _st = m.steps + 1")
+        self.emit(depth, _COUNT_STEP)
         self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
+
+    def fixed_steps(self, s: ast.For) -> int | None:
+        """The loop steps a counted loop always counts, its own and those of the counted loops
+        nested in it, when nothing in it can end it early, count other steps or read the count:
+        no `while`, no loop but counted ones at the top of a body, no `break`, `continue` or
+        `return`, no call (a function, an action, `turn.pass`...), no `new`, no input. Else None."""
+        values = self.counted(s)
+        if values is None:
+            return None
+        inner = self._fixed_steps_of(s.body)
+        return None if inner is None else len(values) * (1 + inner)
+
+    def _fixed_steps_of(self, stmt: ast.Stmt) -> int | None:
+        if isinstance(stmt, ast.For):
+            return self.fixed_steps(stmt)
+        if isinstance(stmt, ast.Block):
+            total = 0
+            for inner in stmt.body:
+                steps = self._fixed_steps_of(inner)
+                if steps is None:
+                    return None
+                total += steps
+            return total
+        if any(isinstance(n, _UNPAID) for n in ast.walk(stmt)):
+            return None
+        return 0
+
+    def prepaid(self, head: int, depth: int, total: int) -> None:
+        """The counted loop nest at `self.lines[head:]`, which always counts `total` steps
+        (`fixed_steps`), spelled twice: when the steps so far and `total` stay within the limit,
+        they are counted at once and the loops count none (nothing in them reads the count, and
+        none can pass the limit); else the loops count them one by one, as they are, and raise
+        the limit's error at the step that passes it. An error of the game's code raised in the
+        loops ends the segment, or is taken as a miss by an optimistic spelling, which sets the
+        count back to where it started. Tris's win check builds its 3x3 table in 12 steps."""
+        loops = self.lines[head:]
+        quick: list[str] = []
+        skip = 0
+        for line in loops:
+            if skip:
+                skip -= 1
+                continue
+            if line.strip() == _COUNT_STEP:  # `count_step`'s three lines: a `pass` keeps the body
+                quick.append(line.replace(_COUNT_STEP, "pass"))
+                skip = 2
+                continue
+            quick.append(line)
+        pad = "    " * depth
+        self.lines[head:] = ([f"{pad}if m.steps + {total} <= SL:", f"{pad}    m.steps += {total}"]
+                             + ["    " + line for line in quick] + [f"{pad}else:"] + ["    " + line for line in loops])
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -1117,6 +1183,8 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
+            total = self.fixed_steps(s) if PREPAID and not self.prepaying and depth < MAX_PREPAID_DEPTH else None
+            closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
             x = _local(slot)
@@ -1127,16 +1195,23 @@ class BlockGenerator:
                 # Whole values: the loop also gives each as an int, the index of a list read or
                 # written with the counter (`d` in `at.Step[d]`), instead of `int(d)` there
                 self.indexes[x] = self.name("_j")
+                if values:
+                    self.index_ranges[x] = (int(values[0]), int(values[-1]))
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
+            outer, self.prepaying = self.prepaying, self.prepaying or total is not None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
+                self.index_ranges.pop(x, None)
+                self.prepaying = outer
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
+            if total is not None and self.closures == closures:
+                self.prepaid(head, depth, total)
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
@@ -1222,9 +1297,30 @@ class BlockGenerator:
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth, fast)
         elif isinstance(target, (ast.Name, ast.Member)):
-            self.emit(depth, self.store(target, value))
+            self.store_member(target, value, depth)
         else:
             self.emit(depth, f"{self.fallback(e)}")
+
+    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int) -> None:
+        """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
+        is not a list or table given to an object of the world's, the object's dict copied first
+        if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
+        frozen machine, lists copied at once) by `Machine.set_member`."""
+        if not INLINE_SETS:
+            self.emit(depth, self.store(target, value))
+            return
+        if isinstance(target, ast.Name):
+            obj, span = _THIS, self.const(target.span, "_p")
+        else:
+            obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
+        a, x = self.name("_t"), self.name("_t")
+        self.emit(depth, f"{a} = {obj}")
+        self.emit(depth, f"{x} = {value}")
+        self.bound.add("FZ")
+        self.emit(depth, f"if ({a}.__class__ is _Obj) & ({x}.__class__ in _P) and {a}.fixed is None and not FZ and m.lazy_lists:")
+        self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
 
     def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
         """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
@@ -1423,6 +1519,11 @@ class BlockGenerator:
                 self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
+        counters = [_local(slot) for slot in sorted(keys)]
+        if INT_KEYS and counters and not uses_this and all(x in self.indexes and x in self.index_ranges for x in counters):
+            # the locals are counters of counted loops over whole numbers: one int, their ints in
+            # mixed radix, names the same values (the table is this expression's alone)
+            key = self.counters_key(counters)
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
                         if _local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
@@ -1439,6 +1540,21 @@ class BlockGenerator:
         if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
             self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
         return safe
+
+    def counters_key(self, counters: list[str]) -> str:
+        """The memo key of a fixed expression that reads only counters of counted loops over whole
+        numbers: one int, each counter's int (`indexes`) less its first, in mixed radix by their
+        ranges, a different int for each combination of their values. Hashing an int costs less
+        than a tuple of floats: Tris's win check looks its nine tiles up this way."""
+        terms = []
+        stride = 1
+        for x in reversed(counters):
+            lo, hi = self.index_ranges[x]
+            j = self.indexes[x]
+            term = j if lo == 0 else f"({j} - {lo})"
+            terms.append(term if stride == 1 else f"{term} * {stride}")
+            stride *= hi - lo + 1
+        return terms[0] if len(terms) == 1 else "(" + " + ".join(reversed(terms)) + ")"
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)

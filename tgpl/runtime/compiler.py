@@ -34,6 +34,10 @@ from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
 
 GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
+# A phase with no inputs, or a move's action given all its inputs, whose effect needs no Frame
+# runs through its plain spelling (`RPhase.plain`, `RAction.plain`); False: through a Frame
+# (tests check both agree)
+PLAIN_EFFECTS = True
 _NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
 
 
@@ -327,9 +331,10 @@ class Compiler:
         prio = self.expr(action.prio.value, layout) if action.prio is not None else None
         effect = None
         if action.effect is not None:
-            effect = self.in_home(action, lambda: self.block(action.effect.body, layout))
+            effect = self.in_home(action, lambda: self.block(action.effect.body, layout, direct=PLAIN_EFFECTS))
         self.action_order += 1
-        ra = RAction(action.name, owner, action, self.action_order, inputs, requires, triggers, prio, effect, layout.size)
+        ra = RAction(action.name, owner, action, self.action_order, inputs, requires, triggers, prio, effect, layout.size,
+                     getattr(effect, "direct", None) if PLAIN_EFFECTS else None)
         self.all_actions.append(ra)
         return ra
 
@@ -363,14 +368,15 @@ class Compiler:
             layout = Layout()
             home = object()
             effects = [i for i in phase.items if isinstance(i, ast.Effect)]
+            inputs = [self.input_decl(i, layout, home=home) for i in phase.items if isinstance(i, ast.InputDecl)]
+            plain = PLAIN_EFFECTS and not inputs  # also spelled plainly (`RPhase.plain`)
             if effects:
-                inputs = [self.input_decl(i, layout, home=home) for i in phase.items if isinstance(i, ast.InputDecl)]
-                effect = self.in_home(home, lambda: self.block(effects[0].body, layout))
+                effect = self.in_home(home, lambda: self.block(effects[0].body, layout, direct=plain))
             else:
-                inputs = []
                 body = [i for i in phase.items if not isinstance(i, ast.Effect)]
-                effect = self.in_home(home, lambda: self.block(ast.Block(phase.span, body), layout)) if body else None
-            phases[phase.name] = RPhase(phase.name, turn.name, inputs, effect, layout.size, phase.span, home)
+                effect = self.in_home(home, lambda: self.block(ast.Block(phase.span, body), layout, direct=plain)) if body else None
+            phases[phase.name] = RPhase(phase.name, turn.name, inputs, effect, layout.size, phase.span, home,
+                                        getattr(effect, "direct", None) if plain else None)
         default, size = None, 0
         if turn.default is not None:
             layout = Layout()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
@@ -105,7 +106,9 @@ class Game:
         # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
         self.moves: dict[tuple, dict] = {}  # (action, object) -> {input value: Move}
         self.cached = 0  # the moves in `moves`
-        self.actions: dict[tuple, object] = {}  # (class, name) -> the action a move names (`_play`)
+        # (class, name) -> the action a move names and whether its moves share their event (`_play`)
+        self.actions: dict[tuple, tuple] = {}
+        self.choice_events: dict[int, Obj] = {}  # the PlayerChoiceEvent of each player's moves that share one
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -166,7 +169,8 @@ class State:
             return State(game, world, base, first, tuple(choices), need.request, resume=resume)
         except GameOver as over:
             world.result = over.ranking
-        world.drop_unreferenced(game.is_event)
+        if world.transients:  # thrown events live: some may be unreferenced now
+            world.drop_unreferenced(game.is_event)
         state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
         fields = state.__dict__
         fields.update(_SETTLED)
@@ -347,15 +351,44 @@ def _object(world: World, name: str) -> Obj:
 
 
 def _play(game: Game, m: Machine, world: World, move: Move) -> None:
-    obj = _object(world, move.obj)
-    ra = game.actions.get((obj.cls, move.action), _UNFOUND)
-    if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
-        ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
+    # objects named through the world's index as `_object` and `_resolve` name them, without
+    # their calls: this runs once per move played
+    index = world.name_index()
+    obj = index.get(move.obj)
+    if obj is None:
+        raise KeyError(move.obj)
+    found = game.actions.get((obj.cls, move.action))
+    if found is None:  # found once per class and name: classes do not change once compiled
+        ra = obj.cls.find_action(move.action)
+        found = game.actions[(obj.cls, move.action)] = (ra, SHARED_EVENTS and ra is not None and not _names_event(ra))
+    ra, shared = found
     given = {}
     for name, v in move.inputs:  # a loop, not a comprehension: one function call less a move
-        given[name] = _resolve(world, v)
-    event = _choice_event(game, world.control.player)
+        if v.__class__ is tuple and v[0] == "obj":  # ("obj", name), `_ref`
+            found = index.get(v[1])
+            if found is None:
+                raise KeyError(v[1])
+            given[name] = found
+        else:
+            given[name] = _resolve(world, v)
+    player = world.control.player
+    if shared:  # nothing can tell this move's event from another's: one per player (`_names_event`)
+        event = game.choice_events.get(player)
+        if event is None:
+            event = game.choice_events[player] = _choice_event(game, player)
+    else:
+        event = _choice_event(game, player)
     m.play(obj, ra, given, event)
+
+
+def _names_event(ra: RAction) -> bool:
+    """Whether the action's code names `event` (its requires, triggers, inputs' filters, targets
+    and defaults, its effect). The move's PlayerChoiceEvent is seen by nothing else: not by the
+    functions and actions it calls (their frames have their own event, or none), nor by a state's
+    key, which holds an event by its values (`_Held.value`). So when the action never names it,
+    nothing can tell one move's event from another's with the same active player, and every
+    move of that player may share one."""
+    return any(n.__class__ is ast.Name and n.name == "event" for n in ast.walk(ra.defn))
 
 
 def _choice_event(game: Game, player: int) -> Obj:
@@ -383,6 +416,13 @@ _SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error"
 _UNFOUND = object()
 _COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
+# Legal moves listed by the world's plans when every action is of the common shape (`_plans_of`);
+# False: always the general way (tests check both agree)
+PLANNED = True
+_PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
+# The moves of an action that never names `event` share one PlayerChoiceEvent per player (`_play`);
+# False: each move makes its own (tests check both agree)
+SHARED_EVENTS = True
 
 
 def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:
@@ -399,6 +439,9 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
 
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
+    plans = world.cached(_PLANS, lambda: _plans_of(game, world)) if PLANNED else None
+    if plans is not None:
+        return _planned_moves(game, world, plans)
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
@@ -472,6 +515,81 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
                             f"(in a require, trigger or filter of {ra.what})", [])
     return moves
+
+
+def _plans_of(game: Game, world: World) -> list | None:
+    """How the legal moves of `world` are listed when every action a player may choose is of
+    the common shape (`listing.quick`), else None: per object with such actions, in creation
+    order, whether it is global (else its owners choose its moves), and per action its plan,
+    the plan's pool and the moves met so far (`Game.moves`, found on the first listing). It
+    depends only on which objects the world has: kept with them (`World.cached`)."""
+    compiled, choice_cls = game.compiled, game.choice_event_cls
+    plans = []
+    for obj in world.actors():
+        actions = []
+        for ra in obj.cls.choice_actions():
+            plan = quick(compiled, ra, choice_cls)
+            if plan is None:
+                return None
+            actions.append([ra, plan, world.of_class(plan.rc), None])
+        plans.append((obj, obj.cls.visibility == "global", actions))
+    return plans
+
+
+def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
+    """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
+    finding again, in every state, the objects, their actions, plans and pools."""
+    player = world.control.player
+    m = game.machine(world)
+    m.freeze()
+    moves: list[Move] = []
+    owners = world.owners
+    for obj, public, actions in plans:
+        if not public and player not in owners.get(obj, ()):  # `_visible` inline
+            continue
+        for entry in actions:
+            ra, plan, pool, known = entry
+            if plan.may_discard:
+                data = world.data
+                pool = [o for o in pool if not data[o].get("discarded", False)]
+            try:
+                options = plan.every(m, obj, [None] * plan.size, pool)
+            except _Cancelled:
+                continue
+            except NeedInput as need:  # as `_legal_moves`
+                r = need.request
+                raise TGPLRuntimeError(
+                    r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
+                            f"(in a require, trigger or filter of {ra.what})", [])
+            if known is None:
+                known = game.moves.get((ra, obj))
+                if known is not None:
+                    entry[3] = known  # the game's own table of these moves, for the next listings
+            try:
+                moves += [known[v] for v in options]  # each listed before: one lookup a move
+            except (KeyError, TypeError):
+                moves += _moves_of(game, obj, ra, options)
+    return moves
+
+
+def _moves_of(game: Game, obj: Obj, ra: RAction, options: list) -> list[Move]:
+    """The moves of `obj`'s action `ra` with these values for its one input, as `_legal_moves`
+    makes and remembers them (`Game.moves`)."""
+    known = game.moves.get((ra, obj))
+    if known is None:
+        known = {}
+        if game.cached < MOVE_CACHE:
+            game.moves[(ra, obj)] = known
+    out = []
+    for v in options:
+        move = known.get(v) if v.__class__ is Obj else None
+        if move is None:
+            move = _single_move(obj, ra, v)
+            if v.__class__ is Obj and game.cached < MOVE_CACHE:
+                known[v] = move
+                game.cached += 1
+        out.append(move)
+    return out
 
 
 def _single_move(obj: Obj, ra: RAction, v) -> Move:

@@ -422,7 +422,10 @@ class Machine:
     def log(self, text: str) -> None:
         if self.frozen:
             return  # listing moves is not playing: nothing to log
-        self.world.log.append(text)
+        world = self.world
+        if world.shared:
+            world.unshare()
+        world.log.append(text)
 
     # ============================================================ inputs
     def candidates(self, inp: RInput, frame: Frame) -> list:
@@ -509,7 +512,7 @@ class Machine:
                 return active
             if self.frozen:
                 return owners[0]
-            return self.world.rng.choice(owners)
+            return self.world.random().choice(owners)
         return owners[0] if owners else active
 
     def player_options(self, inp: RInput, frame: Frame) -> list:
@@ -648,15 +651,14 @@ class Machine:
         if control.turn is None:
             self.error(span, "turn.pass before turn.use: no turn is active")
         turn = self.game.turns[control.turn]
-        if turn.default is None:
+        direct = turn.plain
+        if direct is None and turn.default is None:
             self.error(span, f"turn {turn.name} has no default block for turn.pass()")
         pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
-        code = turn.default
-        direct = getattr(code, "direct", None)
         if direct is None:
-            r = self._run_block(code, Frame(self, None, turn.default_size), turn.default_what, span)
+            r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
             r = r.value if r.__class__ is Returned else None
         else:
             # the block's plain spelling (no Frame, its value returned as it is): it reads its
@@ -664,7 +666,7 @@ class Machine:
             stack = self.stack
             stack.append((turn.default_what, span))
             try:
-                r = direct(self, None, _NULLS if turn.default_size <= len(_NULLS) else [None] * turn.default_size)
+                r = direct(self, None, turn.nulls)
             except OverflowError:  # as `_run_block`
                 self.error(span, TOO_LARGE)
             finally:
@@ -683,6 +685,21 @@ class Machine:
             return
         phase = self.game.turns[control.turn].phases[control.phase]
         if phase.effect is None and not phase.inputs:  # `phase P { }`: nothing to run
+            return
+        plain = phase.plain
+        if plain is not None:  # no inputs, no Frame: the effect's plain spelling (`RPhase.plain`)
+            stack = self.stack
+            stack.append(phase.entry)
+            try:
+                # it reads its locals from `v` on entry and never writes them there (`turn_pass_default`)
+                plain(self, None, phase.nulls)
+            except NeedInput as need:
+                need.broken = True  # asked below a call: not at a site of the phase's own (`NeedInput.close`)
+                raise
+            except OverflowError:
+                self.error(phase.span, TOO_LARGE)
+            finally:
+                stack.pop()
             return
         if phase.inputs:
             if self.resuming:
@@ -730,7 +747,8 @@ class Machine:
     def run_setup(self, setup, size: int) -> None:
         for rc in self.game.classes.values():
             if rc.visibility == "global" and not rc.info.builtin and rc.name not in self.world.globals:
-                self.world.globals[rc.name] = self.new_object(rc, None, name=rc.name)
+                obj = self.new_object(rc, None, name=rc.name)  # the world's own tables now (`unshare`)
+                self.world.globals[rc.name] = obj
         with self._no_candidate():
             if setup is not None:
                 frame = Frame(self, None, size)
@@ -752,10 +770,34 @@ class Machine:
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
         try:  # `_no_candidate` inline: a move is the hot path of search
-            self.run_action(obj, ra, choice_event, given, None, check_requires=False)
+            plain = ra.plain
+            if plain is not None and len(given) == len(ra.inputs):
+                self._play_plain(obj, ra, given, plain)
+            else:
+                self.run_action(obj, ra, choice_event, given, None, check_requires=False)
             self.settle()
         except _Cancelled as c:
             self._no_candidate_error(c)
+
+    def _play_plain(self, obj: Obj, ra: RAction, given: dict, plain) -> None:
+        """`run_action` of a move's action given every input (none is asked), its effect run
+        through its plain spelling (`RAction.plain`): no Frame, the locals a list of their own."""
+        local = [None] * ra.size
+        for inp in ra.inputs:
+            local[inp.slot] = given[inp.name]
+        stack = self.stack
+        stack.append((ra.what, ra.defn.span))
+        try:
+            plain(self, obj, local)
+        except NeedInput as need:
+            need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
+            raise
+        except RecursionError:
+            self.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+        except OverflowError:
+            self.error(ra.defn.span, TOO_LARGE)
+        finally:
+            stack.pop()
 
     @contextmanager
     def _no_candidate(self):
@@ -801,7 +843,6 @@ def _collections_of(world: World) -> set[int]:
 
 
 _UNSET = object()  # not looked up yet
-_NULLS = (None,) * 64  # the locals of a block's plain spelling, on entry (`turn_pass_default`)
 _PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 

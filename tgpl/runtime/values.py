@@ -59,12 +59,14 @@ class Control:
 
 
 _NO_OWNERS: tuple = ()
+_UNMADE = object()  # `World.cached`: not made yet
 
 
 class World:
     __slots__ = (
         "objects", "data", "owners", "owned", "written", "frozen", "globals", "control", "rng", "log", "result",
-        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo",
+        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo", "shared",
+        "digests", "inherited",
     )
 
     def __init__(self, players: int, seed: int):
@@ -96,6 +98,17 @@ class World:
         # when setup is over and shared by every world copied from then on: what they read
         # no longer changes, then the entries left to fill (`codegen.new_memo`). None during setup.
         self.memo: list[dict] | None = None
+        # Whether the tables a move seldom changes (the objects' list, owners, globals, the
+        # generator, the log, the name counters) are shared with a world copied from this one
+        # or that this one was copied from: the first change copies them all (`unshare`).
+        self.shared = False
+        # Verify's digests of the objects' parts of the key, in object order, once its digest of
+        # this world's state was made: (the objects' list they are of, the digests, each object's
+        # index in the list); and those of the world this one was copied from, when they were
+        # made before the copy and this world has changed no object since but those it owns or
+        # wrote (`RuntimeMachine.key`).
+        self.digests: tuple[list, list, dict] | None = None
+        self.inherited: tuple[list, list, dict] | None = None
 
     # ------------------------------------------------------------ reading
     def fields(self, obj: Obj) -> dict:
@@ -114,10 +127,14 @@ class World:
         return found
 
     def named(self, name: str) -> Obj | None:
+        return self.name_index().get(name)
+
+    def name_index(self) -> dict[str, Obj]:
+        """The objects by name (cached until an object is created or dropped)."""
         index = self._by_name
         if index is None:
             index = self._by_name = {o.name: o for o in self.objects}
-        return index.get(name)
+        return index
 
     def of_class(self, rc: RClass) -> list[Obj]:
         """The objects that are a `rc`, in creation order (cached until an object is created)."""
@@ -138,6 +155,18 @@ class World:
         found = index.get("actors")
         if found is None:
             found = index["actors"] = [o for o in self.objects if o.cls.choice_actions()]
+        return found
+
+    def cached(self, key: tuple, make):
+        """`make()`, a value that depends only on which objects the world has (in creation
+        order) and their classes, kept with the index of `of_class` until an object is created
+        or dropped, and shared by the copies that share that index (`key`: a tuple)."""
+        index = self._by_class
+        if index is None:
+            index = self._by_class = {}
+        found = index.get(key, _UNMADE)
+        if found is _UNMADE:
+            found = index[key] = make()
         return found
 
     # ------------------------------------------------------------ changing
@@ -172,8 +201,32 @@ class World:
         self.frozen.pop(obj, None)
         return fields
 
+    def unshare(self) -> None:
+        """This world's own copies of the tables it shares with the worlds copied from it or
+        that it was copied from (`copy`), before it changes one: the objects' list, owners,
+        globals, the generator, the log and the name counters. A move seldom changes any (a
+        Tris tick, a chess move: none), so a copy shares them, and copies them all at once, six
+        small copies, only when it creates an object, draws a random number, logs..."""
+        if self.shared:
+            self.objects = self.objects[:]
+            self.owners = self.owners.copy()
+            self.globals = self.globals.copy()
+            self.rng = self.rng.copy()
+            self.log = self.log[:]
+            self.counters = self.counters.copy()
+            self.shared = False
+
+    def random(self) -> Pcg32:
+        """The generator, this world's own, to draw from."""
+        if self.shared:
+            self.unshare()
+        return self.rng
+
     def set_owners(self, obj: Obj, owners: tuple[int, ...]) -> None:
+        if self.shared:
+            self.unshare()
         self.owners[obj] = owners
+        self.inherited = None  # an object changed that is neither owned nor written
         self.frozen.pop(obj, None)
 
     def drop_unreferenced(self, transient) -> None:
@@ -203,6 +256,8 @@ class World:
         self.transients -= len(self.objects) - len(kept)
         if len(kept) == len(self.objects):
             return
+        if self.shared:
+            self.unshare()
         for o in self.objects:
             if transient(o) and o not in reachable:
                 del data[o]
@@ -214,6 +269,8 @@ class World:
         self._by_class = self._by_name = self._everyone = None
 
     def new_object(self, cls: RClass, name: str | None = None) -> Obj:
+        if self.shared:
+            self.unshare()
         if name is None:
             k = self.counters.get(cls.name, 0)
             self.counters[cls.name] = k + 1
@@ -239,30 +296,39 @@ class World:
         self.written = set()
         self.frozen = {}
         self.globals = {}
+        self.shared = False
+        self.digests = self.inherited = None
 
     def copy(self) -> World:
         """A copy sharing every object's fields with this world until either changes them.
 
         Both worlds give up their ownership: from now on each copies a dict before it
-        changes it (`own`). The copy is the hot path of search, simulation and
-        verification: a few dict and list copies, whatever the number of objects.
+        changes it (`own`), and the tables a move seldom changes before it changes one
+        (`unshare`). The copy is the hot path of search, simulation and verification: a few
+        dict copies, whatever the number of objects.
         """
         self.owned = set()
         self.written = set()
+        self.shared = True
+        # the objects this world changed so far are no longer told by `owned` and `written`
+        self.inherited = None
         new = World.__new__(World)
-        new.objects = self.objects[:]
+        new.shared = True
+        new.digests = None
+        new.inherited = self.digests
+        new.objects = self.objects
         new.data = self.data.copy()
-        new.owners = self.owners.copy()
+        new.owners = self.owners
         new.owned = set()
         new.written = set()
         new.frozen = self.frozen.copy()
-        new.globals = self.globals.copy()
+        new.globals = self.globals
         c = self.control
         new.control = Control(c.player, c.turn, c.phase)
-        new.rng = self.rng.copy()
-        new.log = self.log[:]
+        new.rng = self.rng
+        new.log = self.log
         new.result = self.result
-        new.counters = self.counters.copy()
+        new.counters = self.counters
         new.players = self.players
         new.transients = self.transients
         new.serials = self.serials

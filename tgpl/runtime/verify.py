@@ -11,6 +11,9 @@ from tgpl.verify.graph import Info
 
 # Digests of object parts, by the part marshalled, kept by a machine (`_packed`): at most this many
 PART_DIGESTS = 1 << 14
+# A state's digests of its objects' parts made from those of the state its world was copied from,
+# but for the objects it changed (`RuntimeMachine.key`); False: from every object (tests check both agree)
+INHERIT = True
 
 
 def _packed(entry: list, known: dict | None = None) -> bytes:
@@ -102,8 +105,25 @@ class RuntimeMachine:
         w = state.world
         frozen = w.frozen
         known = self._digests
-        # State.key_parts, each part digested once (`World.frozen`, `_packed`), in one pass
-        parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in w.objects]
+        objects = w.objects
+        inherited = w.inherited
+        if (INHERIT and inherited is not None and len(inherited[1]) == len(objects)
+                and (inherited[0] is objects or inherited[0] == objects)):
+            # the digests of the world this one was copied from, those of the objects it owns or
+            # wrote since made again: no other object changed (`World.inherited`), and the
+            # objects are the same (the same list, or an equal copy: objects compare by identity)
+            parts = inherited[1][:]
+            at = inherited[2]
+            for changed in (w.owned, w.written):
+                for o in changed:
+                    e = frozen.get(o) or _frozen_object(w, o)
+                    parts[at[o]] = e[1] or _packed(e, known)
+        else:
+            # State.key_parts, each part digested once (`World.frozen`, `_packed`), in one pass
+            parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in objects]
+            at = {o: i for i, o in enumerate(objects)} if INHERIT else None
+        w.digests = (objects, parts, at)
+        w.inherited = None  # its source's digests are no longer needed: let them go with it
         count = len(parts)
         rest = state.key_rest()
         if rest[2] is None and rest[3] is None:  # ints, strings and None only: the bytes remembered
@@ -114,8 +134,7 @@ class RuntimeMachine:
                     self._rests[rest] = packed
         else:
             packed = dumps(rest, 2)
-        parts.append(packed)
-        return blake2b(count.to_bytes(4, "little") + b"".join(parts), digest_size=16).digest()
+        return blake2b(count.to_bytes(4, "little") + b"".join(parts) + packed, digest_size=16).digest()
 
     def replay(self, moves: list[str]) -> State:
         """The state after these move texts from the initial state (explore rebuilds the
