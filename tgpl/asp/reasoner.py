@@ -197,6 +197,15 @@ class GdlGame:
                 (frozenset(symbol(f) for f in q[0]), tuple(zip(self._role_symbols, map(symbol, q[1]))))
                 for q in queries]
 
+    @property
+    def workers(self) -> int:
+        """The worker processes batches are shared with now (`parallel`); 0 outside it."""
+        if not self.batches:
+            return 0
+        assert isinstance(self._queries, _PerState)
+        workers = self._queries.batch()._workers if self._queries._batch is not None else None
+        return 0 if workers is None else workers.count
+
     @contextmanager
     def parallel(self, workers: int | None = None) -> Iterator[None]:
         """Within the block, `states_after` shares each batch between worker processes and this one
