@@ -19,7 +19,8 @@ compared with the numbers 0 and 1.
 
 Generated code reads them back in every position: the filter of the move's
 input, `require`, the move's effect, a phase run after every move
-(`CheckPhase`), bool/number/object functions (pure ones are called from
+(`CheckPhase`; or, read-only, in a function `GameState.Judge` it calls, which the compiled
+moves ask at the next decision), bool/number/object functions (pure ones are called from
 filters too, and become named relations in the rules; one that writes is
 called from effects only), `if`/`else`, `&&`, `||`, `&`, `|`, `^`, `!`,
 `==`/`!=` between bools, numbers and objects, `null` tests, locals that hold a
@@ -426,7 +427,24 @@ def games(draw) -> str:
         listeners = listener(draw, "Hear", "Note", names) + (listener(draw, "Echo", "Loud", names)
                                                               if draw(st.booleans()) else "")
     check, _ = statements(draw, replace(base, winner=True, throws=events), 2, 3)
-    check.append(f"if (GameState.Moves >= {moves}) {{ winner {winner_value(draw)}; }}")
+    last = f"if (GameState.Moves >= {moves}) {{ winner {winner_value(draw)}; }}"
+    judge = ""
+    if draw(st.booleans()):  # the last checks in a function that only reads: the compiled moves ask it next decision
+        reads = replace(base, writes=False, winner=True, throws=False)
+        judge = f"""
+
+    function Judge
+    {{
+        function input player mover;
+        returns;
+        effect
+        {{
+            if ({bool_expr(draw, reads)}) {{ winner {draw(st.sampled_from(["mover", "mover + 1"]))}; }}
+            {last}
+        }}
+    }}"""
+        last = "GameState.Judge(mover: player.active());"
+    check.append(last)
     check_phase = block(check, 8)
     return f"""game "prop";
 players 2;
@@ -453,7 +471,7 @@ global class GameState
     PlayerState Last = null;
     player Who = 0;
     number Bonus = null;
-    List<Cell> Picked = {{}};
+    List<Cell> Picked = {{}};{judge}
 }}
 
 event Note
