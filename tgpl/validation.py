@@ -319,6 +319,8 @@ class Differential:
                 pending = None
             if not batch or until is not None and time.perf_counter() >= until:
                 break
+            if until is not None and self._query_seconds:  # sized before the batch before came back: fit it
+                batch = batch[:max(1, int((until - time.perf_counter()) / self._query_seconds))]
             pending = (batch, self.gdl.states_later([step.query for _, step in batch]), time.perf_counter())
         return [run.finish() for run in runs]
 
