@@ -474,19 +474,7 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     options = _single_input(m, frame, ra, player)
                 if options is not None:
                     # the moves of this action of this object, by input value (one lookup a move)
-                    known = cache.get((ra, obj))
-                    if known is None:
-                        known = {}
-                        if game.cached < MOVE_CACHE:
-                            cache[(ra, obj)] = known
-                    for v in options:
-                        move = known.get(v) if v.__class__ is Obj else None
-                        if move is None:
-                            move = _single_move(obj, ra, v)
-                            if v.__class__ is Obj and game.cached < MOVE_CACHE:
-                                known[v] = move
-                                game.cached += 1
-                        append(move)
+                    moves += _moves_of(game, obj, ra, options)
                     continue
                 head = f"{obj.name}.{ra.name}("
                 # the moves of this action of this object, by their inputs' values when all are
