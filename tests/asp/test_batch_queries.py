@@ -154,3 +154,39 @@ def test_states_later_are_the_states_after(workers):
         first, second = game.states_later(queries), game.states_later(queries[::-1])
         assert [step(a) for a in second()] == want[::-1]
         assert [step(a) for a in first()] == want
+
+
+def test_a_worker_that_dies_leaves_its_share_to_this_process():
+    """A worker killed (out of memory, say) breaks the pool: its share, and every batch after, is grounded in
+    this process, with the same answers, and no traceback."""
+    import os
+    import signal
+    program = read_kif((ROOT / "examples" / "gdl" / "tictactoe.kif").read_text(encoding="utf-8"), "ttt.kif")
+    game = GdlGame(program, "per-state")
+    pairs = [pair for seed in range(8) for pair in walk(game, seed, 9)]
+    queries = [(state.fluents, joint) for state, joint in pairs]
+    want = [step(a) for a in game.states_after(queries)]
+    batch = game._queries.batch()
+    with game.parallel(workers=1):
+        assert [step(a) for a in game.states_after(queries)] == want  # the worker started
+        for pid in list(batch._workers.pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        assert [step(a) for a in game.states_later(queries)()] == want
+        assert batch._workers is None
+        assert [step(a) for a in game.states_after(queries)] == want
+
+
+def test_a_broken_pool_is_let_go_when_a_batch_is_handed_over(monkeypatch):
+    """The pool found broken as a batch is handed to it: the batch is grounded here."""
+    from concurrent.futures.process import BrokenProcessPool
+    program = read_kif((ROOT / "examples" / "gdl" / "tictactoe.kif").read_text(encoding="utf-8"), "ttt.kif")
+    game = GdlGame(program, "per-state")
+    queries = [(state.fluents, joint) for seed in range(8) for state, joint in walk(game, seed, 9)]
+    want = [step(a) for a in game.states_after(queries)]
+    batch = game._queries.batch()
+    with game.parallel(workers=1):
+        def broken(*args, **kwargs):
+            raise BrokenProcessPool("planted")
+        monkeypatch.setattr(batch._workers.pool, "submit", broken)
+        assert [step(a) for a in game.states_later(queries)()] == want
+        assert batch._workers is None

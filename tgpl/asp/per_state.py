@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
@@ -141,10 +142,12 @@ class BatchQueries:
         if workers is None or observer is not None or len(queries) < 2 * MIN_SHARE:
             return _answers(_answer(self.statements, self._facts(queries), observer, "these states"), len(queries))
         parts = _shares(queries, workers.count + 1)
-        pending = [workers.pool.submit(_solve_forked, self._facts(part), len(part)) for part in parts[1:]]
+        pending = self._submitted(parts[1:])
+        if pending is None:
+            return self.solve(queries)
         out = _answers(_answer(self.statements, self._facts(parts[0]), None, "these states"), len(parts[0]))
-        for future in pending:
-            out += future.result()
+        for part, future in zip(parts[1:], pending):
+            out += self._collected(future, part)
         return out
 
     def later(self, queries: Sequence[Query | None]) -> Callable[[], list[list[str]]]:
@@ -154,9 +157,29 @@ class BatchQueries:
         workers = self._workers
         if workers is None or len(queries) < MIN_SHARE:
             return lambda: self.solve(queries)
-        futures = [workers.pool.submit(_solve_forked, self._facts(part), len(part))
-                   for part in _shares(queries, workers.count)]
-        return lambda: [answer for future in futures for answer in future.result()]
+        parts = _shares(queries, workers.count)
+        futures = self._submitted(parts)
+        if futures is None:
+            return lambda: self.solve(queries)
+        return lambda: [answer for part, future in zip(parts, futures) for answer in self._collected(future, part)]
+
+    def _submitted(self, parts: list[Sequence]) -> list[Future] | None:
+        """The parts handed to the workers; None where the pool is broken already (and is let go)."""
+        assert self._workers is not None
+        try:
+            return [self._workers.pool.submit(_solve_forked, self._facts(part), len(part)) for part in parts]
+        except BrokenProcessPool:
+            self._workers = None
+            return None
+
+    def _collected(self, future: Future, part: Sequence) -> list[list[str]]:
+        """A worker's answers; where the worker died (killed, out of memory), the share is grounded here, and
+        so are the batches after it."""
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            self._workers = None
+            return self.solve(part)
 
     @contextmanager
     def parallel(self, count: int | None = None) -> Iterator[None]:
