@@ -766,7 +766,7 @@ class Move:
 class CompiledGame:
     """The segments of a game compiled once (see the module's docstring); `lowered()` gives its GDL."""
 
-    def __init__(self, program, universe, kept: frozenset[int] = frozenset(), ranges: dict | None = None,
+    def __init__(self, program, universe, kept: frozenset[int] | None = frozenset(), ranges: dict | None = None,
                  shapes: dict | None = None):
         self.program = program
         self.u = universe
@@ -787,7 +787,7 @@ class CompiledGame:
         self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
         self.sc = SegmentCompiler(self.hc, self)
-        self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run
+        self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run (None: all of them)
         self._shapes: dict[str, object] = {} if shapes is None else shapes  # a function's shape table (`guard`)
 
     # ------------------------------------------------------------ the state
@@ -1623,18 +1623,19 @@ def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
     where they run, and if the rules still break GDL's, the game is refused."""
-    kept: set[int] = set()
+    kept: set[int] | None = set()  # None: every check where it runs
     ranges = None
     shapes: dict = {}  # the shape tables, the same for every attempt
     while True:
-        game = CompiledGame(program, universe, frozenset(kept), ranges, shapes)
+        game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes)
         try:
             lowered = game.lowered()
         except Undefer as e:
+            assert kept is not None
             kept.add(e.call)
             continue
         except NeedRanges:
-            where = CompiledGame(program, universe, frozenset(kept | set(game.deferral.met)), None, shapes)
+            where = CompiledGame(program, universe, None, None, shapes)
             where.lowered()
             ranges = {rel: rows for rel, rows in where.found.items() if rel.split("|")[0] in ("num", "over")}
             continue
@@ -1643,7 +1644,7 @@ def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
         broken = check(lowered.program) if check is not None else []
         if not broken:
             return lowered
-        if not set(game.deferral.met) <= kept:
-            kept |= set(game.deferral.met)
+        if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
+            kept = None
             continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0]})")

@@ -58,15 +58,15 @@ class Check:
 class Deferral:
     """Which end-of-game checks a compiled game leaves to the next decision, and those it met."""
 
-    def __init__(self, hc, kept: frozenset[int]):
+    def __init__(self, hc, kept: frozenset[int] | None):
         self.hc = hc
-        self.kept = kept  # calls compiled where they run (an earlier attempt's `Undefer`)
+        self.kept = kept  # calls compiled where they run (an earlier attempt's `Undefer`); None: every one
         self.met: dict[int, Check] = {}
         self._pure: dict[int, bool] = {}
 
     def deferrable(self, e: ast.Call, c) -> bool:
         """Whether the call statement `e`, met by the way `c`, is a check left to the next decision."""
-        if id(e) in self.kept:
+        if self.kept is None or id(e) in self.kept:
             return False
         known = self._pure.get(id(e))
         if known is None:
