@@ -330,11 +330,15 @@ class Differential:
         shares of 32, under 1 ms in shares of 64), fewer where `until` comes first."""
         if self._query_seconds is None:
             return FIRST_BATCH
-        most = BATCH * max(1, self.gdl.workers)
+        most = self.most_batch()
         if until is None:
             return most
         left = until - time.perf_counter()
         return max(2, min(most, int(left / self._query_seconds) + 1))
+
+    def most_batch(self) -> int:
+        """The most states a batch asks for: BATCH a worker, with workers (GdlGame.parallel)."""
+        return BATCH * max(1, self.gdl.workers)
 
     def encoded(self, state: State) -> frozenset[str]:
         """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read
@@ -719,8 +723,7 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
     # a GDL played one state at a time is asked for several plays' states at once (Differential.playouts),
     # so these plays are cut at the deadline; others are asked in turn, one play at a time, and not cut
     # (enough plays a call that its batches fill: with workers, a batch is shared between them)
-    most = BATCH * max(1, d.gdl.workers)
-    group, until = (max(1, -(-2 * most // (depth + 1))), deadline) if d.gdl.batches else (1, None)
+    group, until = (max(1, -(-2 * d.most_batch() // (depth + 1))), deadline) if d.gdl.batches else (1, None)
     while found is None and time.perf_counter() < deadline:
         new = d.playouts([_rng(d, len(plays) + k) for k in range(group)], depth, until)
         for play in new:

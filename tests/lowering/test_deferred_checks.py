@@ -60,7 +60,7 @@ def test_a_check_that_would_end_the_initial_state_stays_where_it_runs(tmp_path, 
     assert "ended" not in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
     # planted: the initial state not asked
-    monkeypatch.setattr(compiled.CompiledGame, "ends_initially", lambda self, rules: None)
+    monkeypatch.setattr(compiled.CompiledGame, "ends_initially", lambda self, rules, targets: None)
     planted = _compiled_text(text, tmp_path)
     assert "ended" in relations(planted)
     with pytest.raises(AssertionError, match="terminal"):

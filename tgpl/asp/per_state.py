@@ -140,12 +140,12 @@ class BatchQueries:
         process."""
         workers = self._workers
         if workers is None or observer is not None or len(queries) < 2 * MIN_SHARE:
-            return _answers(_answer(self.statements, self._facts(queries), observer, "these states"), len(queries))
+            return _batch_answers(self.statements, self._facts(queries), len(queries), observer)
         parts = _shares(queries, workers.count + 1)
         pending = self._submitted(parts[1:])
         if pending is None:
             return self.solve(queries)
-        out = _answers(_answer(self.statements, self._facts(parts[0]), None, "these states"), len(parts[0]))
+        out = _batch_answers(self.statements, self._facts(parts[0]), len(parts[0]))
         for part, future in zip(parts[1:], pending):
             out += self._collected(future, part)
         return out
@@ -180,6 +180,11 @@ class BatchQueries:
         except BrokenProcessPool:
             self._workers = None
             return self.solve(part)
+
+    @property
+    def workers(self) -> int:
+        """The worker processes batches are shared with now (`parallel`); 0 outside it."""
+        return 0 if self._workers is None else self._workers.count
 
     @contextmanager
     def parallel(self, count: int | None = None) -> Iterator[None]:
@@ -253,7 +258,13 @@ _FORKED: BatchQueries | None = None
 def _solve_forked(facts: str, n: int) -> list[list[str]]:
     """A worker's share of a batch: `n` queries' facts."""
     assert _FORKED is not None
-    return _answers(_answer(_FORKED.statements, facts, None, "these states"), n)
+    return _batch_answers(_FORKED.statements, facts, n)
+
+
+def _batch_answers(statements: list[ast.AST], facts: str, n: int, observer: clingo.Observer | None = None
+                   ) -> list[list[str]]:
+    """The answers of a batch of `n` queries (their `facts`), per query (`_answers`)."""
+    return _answers(_answer(statements, facts, observer, "these states"), n)
 
 
 def _answers(shown: list[clingo.Symbol], n: int) -> list[list[str]]:

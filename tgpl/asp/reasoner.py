@@ -203,14 +203,14 @@ class GdlGame:
         if not self.batches:
             return 0
         assert isinstance(self._queries, _PerState)
-        workers = self._queries.batch()._workers if self._queries._batch is not None else None
-        return 0 if workers is None else workers.count
+        return self._queries.batch().workers
 
     @contextmanager
     def parallel(self, workers: int | None = None) -> Iterator[None]:
-        """Within the block, `states_after` shares each batch between worker processes and this one
-        (tgpl.asp.per_state.BatchQueries.parallel; default: one worker per other core). A game grounded once,
-        or whose queries are counted against max_ground, is answered here as before."""
+        """Within the block, `states_after` shares each batch between worker processes and this one, and
+        `states_later` hands it to the workers (tgpl.asp.per_state.BatchQueries.parallel; default: one worker a
+        core). A game grounded once, or whose queries are counted against max_ground, is answered here as
+        before."""
         if not self.batches:
             yield
             return

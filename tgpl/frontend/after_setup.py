@@ -22,10 +22,10 @@ def after_setup_nodes(program) -> Iterator[ast.Node]:
     """Every AST node of the code that can run after setup, each function's body once."""
     code: list = [a for info in program.classes for a in info.actions.values()]
     code += [t.defn for t in program.turns.values()]
-    return _reachable(program, code)
+    return reachable(program, code)
 
 
-def _reachable(program, code: list) -> Iterator[ast.Node]:
+def reachable(program, code: list) -> Iterator[ast.Node]:
     """Every node of `code` and of the functions it calls, directly or not: a call of a class's function
     may run an override of it in any class derived from that one, so those are read too."""
     types = program.types
@@ -58,7 +58,7 @@ def chance_sites(program) -> list[Span]:
     code += [a for info in program.classes for a in info.actions.values()]
     code += [t.defn for t in program.turns.values()]
     found = {}
-    for n in _reachable(program, code):
+    for n in reachable(program, code):
         if isinstance(n, ast.Call):
             ct = program.types.get(id(n.callee))
             if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in CHANCE:

@@ -1121,7 +1121,6 @@ class CompiledGame:
         tables (arithmetic, comparisons, static functions), the moves that can ever be legal, the counters'
         ranges and the results the segments can reach. `functions`: the compiled functions' rules
         (the others are the segments')."""
-        hc = self.hc
         facts: dict[str, list[tuple]] = {}
         for (obj, attr), fl in self.fluents.items():
             rel = read_rel(attr)
@@ -1144,11 +1143,7 @@ class CompiledGame:
             n = len(m.action.inputs) + 2
             xs = tuple(Var(f"A{i}") for i in range(n))
             relaxed.append(Rule(Atom(f"does|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
-        for rel, rows in hc.statics.items():
-            facts.setdefault(rel, rows)
-        for x in [x for r in relaxed for x in r.body if isinstance(x, Atom)]:
-            if x.relation.startswith("#field:"):
-                facts.setdefault(x.relation, hc.statics.get(x.relation, []))
+        self._static_facts(facts, relaxed)
         # two relaxations: the counters' values apart from everything else. Carried together through the
         # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
         numeric = _numeric_literals(relaxed, self.numeric_attrs)
@@ -1246,20 +1241,23 @@ class CompiledGame:
         if made > SEGMENT_RULES:
             raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
                               "multiply where they do not meet")
-        functions = self.instances()
-        segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules()
-        segments, functions = self.guard(segments, functions)
-        found = self.relax(segments + probes, functions)
-        if targets:
+        segments, functions, found = self.relaxed(probes)
+        if targets:  # asked of the state once the relaxation has found each check's movers
             outcomes = self.outcomes(targets, found)
             probes += [Rule(Atom("result|", r.head.args), r.body) for r in outcomes]
-            functions = self.instances()
-            segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + outcomes
-            segments, functions = self.guard(segments, functions)
-            found = self.relax(segments + probes, functions)
+            segments, functions, found = self.relaxed(probes, outcomes)
             if self.u.control[1:] in targets.values():
-                self.ends_initially(segments + functions)
+                self.ends_initially(segments + functions, targets)
         return Emission(self, segments + functions, final, found).lowered()
+
+    def relaxed(self, probes: list[Rule], outcomes: list[Rule] = ()) -> tuple[list[Rule], list[Rule], dict]:
+        """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, and what their
+        relaxation finds."""
+        sc = self.sc
+        functions = self.instances()
+        segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + list(outcomes)
+        segments, functions = self.guard(segments, functions)
+        return segments, functions, self.relax(segments + probes, functions)
 
     # ------------------------------------------------------------ checks left to the next decision
     def check_targets(self) -> dict[int, tuple[str, str]]:
@@ -1306,20 +1304,25 @@ class CompiledGame:
             del sc.ended[ended:]
         return out
 
-    def ends_initially(self, rules: list[Rule]) -> None:
-        """Raises Undefer where a check asked of the initial state would end the game: the runtime never ran it
-        there. The rules (the outcomes, the demands of their calls, the functions') are evaluated with clingo on
-        the initial state's values."""
+    def _static_facts(self, facts: dict[str, list[tuple]], rules: list[Rule]) -> None:
+        """The static tables and fields as facts, beside `facts`: every static field the rules read, given its
+        rows (none where it has none, so that clingo knows the relation)."""
+        for rel, rows in self.hc.statics.items():
+            facts.setdefault(rel, rows)
+        for x in [x for r in rules for x in r.body if isinstance(x, Atom)]:
+            if x.relation.startswith("#field:"):
+                facts.setdefault(x.relation, self.hc.statics.get(x.relation, []))
+
+    def ends_initially(self, rules: list[Rule], targets: dict[int, tuple[str, str]]) -> None:
+        """Raises Undefer, for a check asked at the initial state's control, where the checks asked of the initial
+        state would end the game: the runtime never ran them there. The rules (the outcomes, the demands of their
+        calls, the functions') are evaluated with clingo on the initial state's values."""
         facts: dict[str, list[tuple]] = {}
         for (obj, attr), fl in self.fluents.items():
             facts.setdefault(read_rel(attr), []).append((self.const(fl.obj), self.const(fl.initial, fl.type)))
         facts["#control"] = [(Const(f"#p:{self.u.control[0]}"), Const(self.u.control[1]), Const(self.u.control[2]))]
-        for rel, rows in self.hc.statics.items():
-            facts.setdefault(rel, rows)
         rules = [Rule(self.internal(r.head), tuple(self.internal(x) for x in r.body)) for r in rules]
-        for x in [x for r in rules for x in r.body if isinstance(x, Atom)]:
-            if x.relation.startswith("#field:"):
-                facts.setdefault(x.relation, self.hc.statics.get(x.relation, []))
+        self._static_facts(facts, rules)
         ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)
         ctl.add("base", [], horn._relaxed_program(rules, facts))
         ctl.ground([("base", [])])
@@ -1327,7 +1330,7 @@ class CompiledGame:
         with ctl.solve(yield_=True) as models:
             for model in models:
                 if any(atom.name == name for atom in model.symbols(atoms=True)):
-                    raise Undefer(next(iter(self.deferral.met)))
+                    raise Undefer(next(k for k, where in targets.items() if where == self.u.control[1:]))
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import reachable
 from tgpl.frontend.types import CallableType
 
 READ_ONLY_BUILTINS = frozenset({"log", "contains", "indexOf", "peek", "keys", "values", "player.all"})
@@ -76,42 +77,42 @@ class Deferral:
         return known
 
     def _checks(self, e: ast.Call) -> bool:
+        """Whether `e` calls a function with arguments known at the next decision (`player.active()`, literals),
+        whose code, and that of the functions it calls (overrides too), writes nothing, passes no turn and
+        reads no flow, and may end the game."""
         ct = self.hc.types.get(id(e.callee))
         if not isinstance(ct, CallableType) or ct.kind != "function" or ct.target.defn.effect is None:
             return False
-        if not all(_active(a.value) or isinstance(a.value, (ast.NumberLit, ast.BoolLit, ast.StringLit))
-                   for a in e.args):
+        if not all(self._builtin(a.value) == "player.active" or
+                   isinstance(a.value, (ast.NumberLit, ast.BoolLit, ast.StringLit)) for a in e.args):
             return False
-        winner = [False]
-        return self._reads_only(ct.target, set(), winner) and winner[0]
-
-    def _reads_only(self, fi, seen: set, winner: list) -> bool:
-        """Whether the function's body writes nothing and passes no turn (its calls alike, where they are not
-        compiled as functions of the state); `winner[0]` is set where it may end the game."""
-        if id(fi) in seen:
-            return True  # met already (or under way, recursion): its body is checked once
-        seen.add(id(fi))
-        for n in ast.walk(fi.defn.effect.body):
+        program = self.hc.program
+        winner = False
+        for n in reachable(program, [ct.target.defn]):
             if isinstance(n, ast.Winner):
-                winner[0] = True
-            elif isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name):
-                return False
-            elif isinstance(n, ast.Assign) and id(n.target) in self.hc.implicit_this:
-                return False  # `attr = v`: an attribute of `this`
+                winner = True
+            elif isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name)
+                                                or id(n.target) in program.implicit_this):
+                return False  # `o.attr = v`, or `attr = v` of `this`
             elif isinstance(n, ast.New):
                 return False
             elif isinstance(n, ast.Call):
-                ct = self.hc.types.get(id(n.callee))
-                if not isinstance(ct, CallableType):
+                called = self.hc.types.get(id(n.callee))
+                if not isinstance(called, CallableType):
                     return False
-                if ct.kind == "builtin":
-                    if ct.target.name not in READ_ONLY_BUILTINS:
+                if called.kind == "builtin":
+                    if called.target.name not in READ_ONLY_BUILTINS:
                         return False
-                elif ct.kind != "function" or ct.target.defn.effect is None:
+                elif called.kind != "function" or called.target.defn.effect is None:
                     return False
-                elif not self._reads_only(ct.target, seen, winner):
-                    return False
-        return True
+        return winner
+
+    def _builtin(self, e) -> str | None:
+        """The built-in `e` calls (`player.active`), if it is a call of one."""
+        if not isinstance(e, ast.Call):
+            return None
+        ct = self.hc.types.get(id(e.callee))
+        return ct.target.name if isinstance(ct, CallableType) and ct.kind == "builtin" else None
 
 
 def no_checks(clauses) -> None:
@@ -119,10 +120,3 @@ def no_checks(clauses) -> None:
     for c in clauses:
         if c.checks:
             raise Undefer(c.checks[0][0])
-
-
-def _active(e) -> bool:
-    """`player.active()`."""
-    return (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member) and e.callee.name == "active"
-            and isinstance(e.callee.obj, ast.Name) and e.callee.obj.name == "player" and not e.args)
-

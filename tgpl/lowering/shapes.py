@@ -28,6 +28,7 @@ import itertools
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import reachable
 from tgpl.frontend.types import PLAYER, CallableType, ClassType
 from tgpl.lowering.symbolic import UObj
 
@@ -516,19 +517,9 @@ def _kept(hc, fi, this, rows: list[list], split: str, values: list) -> int:
 def _member_names(hc, fi) -> set[str]:
     """The attribute names the function's body and the functions it calls read (`x.Name`)."""
     names: set[str] = set()
-    todo, seen = [fi], set()
-    while todo:
-        f = todo.pop()
-        if id(f) in seen or f.defn.effect is None:
-            continue
-        seen.add(id(f))
-        for x in ast.walk([f.defn.effect]):
-            if isinstance(x, ast.Member):
-                names.add(x.name)
-            elif isinstance(x, ast.Name) and id(x) in hc.implicit_this:
-                names.add(x.name)
-            if isinstance(x, ast.Call):
-                ct = hc.types.get(id(x.callee))
-                if isinstance(ct, CallableType) and ct.kind == "function":
-                    todo.append(ct.target)
+    for x in reachable(hc.program, [fi.defn]):
+        if isinstance(x, ast.Member):
+            names.add(x.name)
+        elif isinstance(x, ast.Name) and id(x) in hc.implicit_this:
+            names.add(x.name)
     return names
