@@ -42,12 +42,13 @@ comparison (`Differential`).
 from __future__ import annotations
 
 import gc
+import itertools
 import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterator
 
 from tgpl.asp.asp_emit import AspEncoding
 from tgpl.asp.asp_trace import AspTrace
@@ -70,7 +71,7 @@ EXPLORE_SHARE = 0.9  # of the time budget, the most the bisimulation may take be
 TARGET_PLAYOUTS = 25  # the depth cut is chosen so that the budget covers about this many playouts
 PROBES = 3  # plays whose cost per step chooses the depth cut
 MAX_DEPTH = 1000  # no playout goes deeper
-GIVE_UP_AFTER = 1.0  # seconds of exploration before its rate is trusted to say that it cannot finish
+GIVE_UP_SHARE = 0.05  # of the time budget, the exploration before its rate is trusted to say it cannot finish
 SHRINK_SECONDS = 2.0  # after a mismatch in a playout, the most time spent looking for a shorter one
 ASP_REPLAYS = 20  # plays replayed on the ASP encoding
 ASP_MAX_DEPTH = 100  # their first moves at most: the encoding is grounded for that many steps
@@ -185,6 +186,7 @@ class Differential:
         self._terms: dict[str, Term] = {}  # a fluent's text -> its term (fluent_terms)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
         self._query_seconds: float | None = None  # what a batched GDL query has cost, the last batch
+        self._answered: float | None = None  # when the last batch's answers came back
 
     @cached_property
     def initial(self) -> State:
@@ -287,54 +289,93 @@ class Differential:
 
     def playouts(self, rngs: list[random.Random], max_steps: int, until: float | None = None) -> list[Play]:
         """A `playout` for each of `rngs`, the same plays and comparisons. For a GDL played one state at a
-        time (GdlGame.batches) the runtime goes first: it plays ahead, play after play, until a batch of
-        states is ready, and the GDL states after those moves are asked for in one grounding, each from the
-        runtime's state before the move (GdlGame.states_after). Up to a play's first mismatch the runtime's
-        states are the GDL's, so that mismatch is the one `playout` finds.
+        time (GdlGame.batches) they are played together (`stream`)."""
+        if not self.gdl.batches:
+            return [self.playout(rng, max_steps, until=until) for rng in rngs]
+        out: list[Play] = [Play() for _ in rngs]
+        for k, play in self.stream(iter(rngs), max_steps, until):
+            out[k] = play
+        return out
+
+    def stream(self, rngs: Iterator[random.Random], max_steps: int, until: float | None = None
+               ) -> Iterator[tuple[int, Play]]:
+        """For a GDL played one state at a time (GdlGame.batches): a `playout` for each of `rngs`, yielded as
+        (its index, the play) once it is done; a new play starts as soon as the runtime has played the moves
+        of the plays before, so that every batch is full until `until` (or until `rngs` runs out).
+
+        The runtime goes first: it plays ahead, play after play, until a batch of states is ready, and the GDL
+        states after those moves are asked for in one grounding, each from the runtime's state before the
+        move (GdlGame.states_after). Up to a play's first mismatch the runtime's states are the GDL's, so that
+        mismatch is the one `playout` finds. While the GDL's workers ground a batch (GdlGame.parallel), the
+        runtime plays the next one, and that one is handed to the workers before this one's answers are
+        compared: the workers never wait for the comparison.
 
         Why: a per-state query costs three to four times more alone than in a batch (chess's compiled
         moves: 80 ms against 25). A batch is sized from the cost of the queries so far, so that `until` is
         overshot by little more than one query."""
-        if not self.gdl.batches:
-            return [self.playout(rng, max_steps, until=until) for rng in rngs]
-        runs = [_BatchedRun(self, rng, max_steps) for rng in rngs]
-        ahead = deque(runs)  # the runs the runtime may still play on
-        # while the GDL's workers ground a batch (GdlGame.parallel), the runtime plays the next one
-        pending: tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list], float] | None = None
+        source = enumerate(rngs)
+        ahead: deque[_BatchedRun] = deque()  # the runs the runtime may still play on
+        live: dict[int, _BatchedRun] = {}  # the runs not yielded yet, by index
+        pending: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list], float]] = deque()
+        busy_until = time.perf_counter()  # when the batches handed out should be answered (`_query_seconds`)
+        stopping = False  # no more batches: `until` has come, or the last batch was cut to fit it
         while True:
             batch: list[tuple[_BatchedRun, _Ahead]] = []
-            size = self._batch_size(until)
-            while len(batch) < size and ahead and not (until is not None and time.perf_counter() >= until):
-                step = ahead[0].advance()
-                if step is None:
-                    ahead.popleft()
-                else:
-                    batch.append((ahead[0], step))
-            if pending is not None:
-                asked, answers, start = pending
+            if not stopping and not (self._query_seconds is None and pending):
+                size = self._batch_size(until, max(busy_until, time.perf_counter()))
+                while len(batch) < size and not (until is not None and time.perf_counter() >= until):
+                    if not ahead:
+                        nxt = next(source, None)
+                        if nxt is None:
+                            break
+                        live[nxt[0]] = run = _BatchedRun(self, nxt[1], max_steps)
+                        ahead.append(run)
+                    step = ahead[0].advance()
+                    if step is None:
+                        ahead.popleft()
+                    else:
+                        batch.append((ahead[0], step))
+                now = time.perf_counter()
+                if until is not None and now >= until:
+                    stopping = True
+                if batch and until is not None and self._query_seconds:  # sized before the last came back: fit it
+                    fit = int((until - max(busy_until, now)) / self._query_seconds)
+                    if fit < len(batch):
+                        stopping = True
+                        batch = batch[:fit]
+                if batch:
+                    busy_until = max(busy_until, now) + len(batch) * (self._query_seconds or 0.0)
+                    pending.append((batch, self.gdl.states_later([step.query for _, step in batch]), now))
+                elif not stopping and not ahead:
+                    stopping = True  # every play is played out
+            if not pending:
+                break
+            if len(pending) > 1 or not batch or self._query_seconds is None:
+                asked, answers, submitted = pending.popleft()
                 got = answers()
-                self._query_seconds = (time.perf_counter() - start) / len(asked)
+                now = time.perf_counter()
+                # the workers' pace: from when this batch was handed out, or when the one before it came back
+                self._query_seconds = (now - max(submitted, self._answered or submitted)) / len(asked)
+                self._answered = now
                 for (run, step), g in zip(asked, got):
                     run.compare(step, g)
-                pending = None
-            if not batch or until is not None and time.perf_counter() >= until:
-                break
-            if until is not None and self._query_seconds:  # sized before the batch before came back: fit it
-                batch = batch[:max(1, int((until - time.perf_counter()) / self._query_seconds))]
-            pending = (batch, self.gdl.states_later([step.query for _, step in batch]), time.perf_counter())
-        return [run.finish() for run in runs]
+                done = [k for k, run in live.items() if run.done(stopping)]
+                for k in done:
+                    yield k, live.pop(k).finish()
+        for k in sorted(live):
+            yield k, live.pop(k).finish()
 
-    def _batch_size(self, until: float | None) -> int:
+    def _batch_size(self, until: float | None, start: float) -> int:
         """How many states the next stretch of a batched playout asks for: FIRST_BATCH until a query's cost is
         known, then BATCH a worker (GdlGame.parallel: a grounding has a fixed cost, chess's 2 ms a state in
-        shares of 32, under 1 ms in shares of 64), fewer where `until` comes first."""
+        shares of 32, under 1 ms in shares of 64), fewer where `until` comes first (the workers start on it
+        at `start`)."""
         if self._query_seconds is None:
             return FIRST_BATCH
         most = self.most_batch()
         if until is None:
             return most
-        left = until - time.perf_counter()
-        return max(2, min(most, int(left / self._query_seconds) + 1))
+        return max(2, min(most, int((until - start) / self._query_seconds) + 1))
 
     def most_batch(self) -> int:
         """The most states a batch asks for: BATCH a worker, with workers (GdlGame.parallel)."""
@@ -449,6 +490,11 @@ class _BatchedRun:
         play.steps.append(self.d.step(ahead.state))
         self.compared = ahead.state
 
+    def done(self, stopping: bool) -> bool:
+        """Whether the play is over and compared: the runtime plays no more of it (it ended, differs, or
+        `stopping`: no more batches) and every state handed out was compared."""
+        return (self.over or stopping or self.play.mismatch is not None) and self.waiting == 0
+
     def finish(self) -> Play:
         """The play, cut where the comparisons stopped; a move the runtime could not apply is its mismatch
         if every state before it was compared."""
@@ -531,7 +577,7 @@ def _validated(d: Differential, start: float, seconds: float, asp: AspEncoding |
     say = progress or (lambda line: None)
     result = Validation()
     bound = STATE_BOUND if state_bound is None else state_bound
-    bfs = _Bisimulation(d, start + seconds * EXPLORE_SHARE, bound, say)
+    bfs = _Bisimulation(d, start + seconds * EXPLORE_SHARE, bound, say, seconds * GIVE_UP_SHARE)
     result.mismatch = bfs.run()
     result.states, result.complete = bfs.compared, bfs.complete
     plays: list[Play] = []
@@ -593,13 +639,15 @@ class _Bisimulation:
 
     It gives up (playouts take over) once it cannot finish: more states seen than
     the bound, or more seen and not yet compared than the rate so far would compare
-    before the deadline. A huge game is given up on after about a second.
+    before the deadline. A huge game is given up on after GIVE_UP_SHARE of the budget
+    (half a second of the default ten).
     """
 
-    def __init__(self, d: Differential, deadline: float, bound: int, say: Progress):
+    def __init__(self, d: Differential, deadline: float, bound: int, say: Progress, trusted: float):
         self.d = d
         self.start = time.perf_counter()
         self.deadline = deadline
+        self.trusted = trusted  # seconds of exploration before its rate is trusted (GIVE_UP_SHARE)
         self.bound = bound
         self.say = say
         self.runtime = RuntimeMachine(d.game, d.seed)
@@ -627,7 +675,7 @@ class _Bisimulation:
         if now > self.deadline or self.seen > self.bound:
             return True
         elapsed = now - self.start
-        return elapsed > GIVE_UP_AFTER and self.seen - self.compared > self.compared / elapsed * (self.deadline - now)
+        return elapsed > self.trusted and self.seen - self.compared > self.compared / elapsed * (self.deadline - now)
 
     # the Machine protocol of tgpl.verify.graph
     def initial(self) -> _Pair:
@@ -701,13 +749,17 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
               say: Progress) -> tuple[list[Play], Mismatch | None, int]:
     """Seeded random plays until `deadline`; the plays, the shortest mismatch found and the depth cut.
 
-    The first PROBES plays each go as deep as a TARGET_PLAYOUTS-th of the remaining
-    time allows (at most MAX_DEPTH moves); their median cost per step (the median,
-    since a shared machine has its moments) fixes the depth cut of the others, at
-    least `min_depth`: the bisimulation compared every state before it, so no
-    shorter mismatch is looked for either.
+    The first PROBES plays go as deep as a TARGET_PLAYOUTS-th of the remaining time
+    allows each (at most MAX_DEPTH moves); their cost per step fixes the depth cut of
+    the others, at least `min_depth`: the bisimulation compared every state before
+    it, so no shorter mismatch is looked for either. Played one at a time, a probe's
+    cost is the median of theirs (a shared machine has its moments); a GDL played one
+    state at a time plays them together, and the others too, in batches
+    (`Differential.stream`), and their cost is the batches' pace.
     """
     slice_ = max(deadline - time.perf_counter(), 0.0) / TARGET_PLAYOUTS
+    if d.gdl.batches:
+        return _streamed(d, deadline, min_depth, slice_, say)
     plays: list[Play] = []
     costs = []
     found = None
@@ -720,26 +772,48 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
     per_step = sorted(costs)[len(costs) // 2]
     depth = max(min_depth, max(len(p.moves) for p in plays),
                 min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
-    # a GDL played one state at a time is asked for several plays' states at once (Differential.playouts),
-    # so these plays are cut at the deadline; others are asked in turn, one play at a time, and not cut
-    # (enough plays a call that its batches fill: with workers, a batch is shared between them)
-    group, until = (max(1, -(-2 * d.most_batch() // (depth + 1))), deadline) if d.gdl.batches else (1, None)
     while found is None and time.perf_counter() < deadline:
-        new = d.playouts([_rng(d, len(plays) + k) for k in range(group)], depth, until)
-        for play in new:
-            if found is None:
-                found = _mismatch(play)
-        before = len(plays)
-        plays += new
-        if len(plays) // 10 > before // 10:
+        plays.append(d.playout(_rng(d, len(plays)), depth))
+        found = _mismatch(plays[-1])
+        if len(plays) % 10 == 0:
             say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared")
-    if found is not None:  # look a little longer for a shorter one, where one may be
+    return plays, _shrunk(d, plays, found, min_depth, deadline), depth
+
+
+def _streamed(d: Differential, deadline: float, min_depth: int, slice_: float,
+              say: Progress) -> tuple[list[Play], Mismatch | None, int]:
+    """`_playouts` of a GDL played one state at a time: the probes, then the other plays, each a stream of
+    batches (Differential.stream) cut at its time."""
+    start = time.perf_counter()
+    plays = d.playouts([_rng(d, k) for k in range(PROBES)], MAX_DEPTH, until=start + PROBES * slice_)
+    found = next((m for m in map(_mismatch, plays) if m is not None), None)
+    per_step = (time.perf_counter() - start) / max(sum(len(p.steps) for p in plays), 1)
+    depth = max(min_depth, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
+    if found is None and time.perf_counter() < deadline:
+        more: list[tuple[int, Play]] = []
+        for k, play in d.stream((_rng(d, k) for k in itertools.count(PROBES)), depth, deadline):
+            more.append((k, play))
+            found = _mismatch(play)
+            if found is not None:
+                break
+            if len(more) % 10 == 0:
+                say(f"playouts: {len(plays) + len(more):,} played, "
+                    f"{sum(len(p.steps) for p in plays) + sum(len(p.steps) for _, p in more):,} steps compared")
+        plays += [play for _, play in sorted(more, key=lambda kp: kp[0])]
+    return plays, _shrunk(d, plays, found, min_depth, deadline), depth
+
+
+def _shrunk(d: Differential, plays: list[Play], found: Mismatch | None, min_depth: int, deadline: float
+            ) -> Mismatch | None:
+    """After a mismatch in a playout, a shorter one looked for a little longer (more plays, each cut short
+    of it), where one may be."""
+    if found is not None:
         until = min(deadline, time.perf_counter() + SHRINK_SECONDS)
         while len(found.moves) > max(min_depth, 1) and time.perf_counter() < until:
             play = d.playout(_rng(d, len(plays)), len(found.moves) - 1)
             plays.append(play)
             found = _mismatch(play) or found
-    return plays, found, depth
+    return found
 
 
 def _rng(d: Differential, k: int) -> random.Random:

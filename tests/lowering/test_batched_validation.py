@@ -76,6 +76,9 @@ def test_a_planted_difference_is_found_at_the_same_move(monkeypatch):
 
 def test_the_validation_of_a_per_state_game_finds_the_planted_difference(monkeypatch):
     d = differential()
+    # the exploration's rate is judged after half the budget, not GIVE_UP_SHARE of it: on a busy machine its
+    # first second (the first groundings) says too little of what the rest will cost
+    monkeypatch.setattr(validation, "GIVE_UP_SHARE", 0.5)
     result = validate_translation(d.game, d.lowered, 0, seconds=20)
     assert result.ok and result.complete and result.states == 501  # the bisimulation, its successors batched
     monkeypatch.setattr(compiled.SegmentCompiler, "read", read_ignoring_aliases)
@@ -99,3 +102,26 @@ def test_a_state_is_encoded_alike_from_the_fields_it_reads_alone():
     assert seen > 5
     spelled = lower(d.game.program, snapshot(d.initial), moves="spelled")
     assert spelled.state_fields() is None  # the moves spelled out read lists, decks and owners: the whole snapshot
+
+
+def test_a_stream_of_plays_keeps_its_batches_full(monkeypatch):
+    """Differential.stream starts a play as soon as the runtime has played the ones before: every batch but
+    the last is full, though each play is shorter than a batch, and the plays are the step-by-step ones."""
+    d = differential()
+    monkeypatch.setattr(validation, "FIRST_BATCH", 4)
+    monkeypatch.setattr(validation, "BATCH", 9)
+    sizes = []
+    later = GdlGame.states_later
+
+    def counted(self, queries):
+        sizes.append(len(queries))
+        return later(self, queries)
+
+    monkeypatch.setattr(GdlGame, "states_later", counted)
+    seeds = range(10)
+    streamed = dict(d.stream((random.Random(seed) for seed in seeds), 6))
+    assert sorted(streamed) == list(seeds)
+    plays = [streamed[k] for k in seeds]
+    assert [summary(p) for p in plays] == [summary(p) for p in one_by_one(d, seeds, 6, monkeypatch)]
+    assert sum(len(p.steps) for p in plays) > 3 * d.most_batch()
+    assert sizes[0] == 4 and set(sizes[1:-1]) == {d.most_batch()} and sizes[-1] <= d.most_batch()
