@@ -76,10 +76,11 @@ def test_a_planted_difference_is_found_at_the_same_move(monkeypatch):
 
 def test_the_validation_of_a_per_state_game_finds_the_planted_difference(monkeypatch):
     d = differential()
-    # the exploration's rate is judged after half the budget, not GIVE_UP_SHARE of it: on a busy machine its
-    # first second (the first groundings) says too little of what the rest will cost
+    # a budget the exploration fits in on a busy machine, its rate judged after half of it, not GIVE_UP_SHARE:
+    # its first second (the first groundings) says too little of what the rest will cost. Complete, it ends
+    # the validation (no playouts): the budget is not waited for
     monkeypatch.setattr(validation, "GIVE_UP_SHARE", 0.5)
-    result = validate_translation(d.game, d.lowered, 0, seconds=20)
+    result = validate_translation(d.game, d.lowered, 0, seconds=60)
     assert result.ok and result.complete and result.states == 501  # the bisimulation, its successors batched
     monkeypatch.setattr(compiled.SegmentCompiler, "read", read_ignoring_aliases)
     wrong = differential()
