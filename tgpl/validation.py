@@ -183,7 +183,7 @@ class Differential:
         self.roles = self.gdl.roles
         self.texts = lowered.move_texts  # KIF text of a move -> the runtime's text
         self.terms = {text: read_term(kif) for kif, text in self.texts.items()}
-        self._terms: dict[str, Term] = {}  # a fluent's text -> its term (fluent_terms)
+        self._symbols: dict[str, object] = {}  # a fluent's text -> its clingo symbol (fluent_symbols)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
         self._query_seconds: float | None = None  # what a batched GDL query has cost, the last batch
         self._answered: float | None = None  # when the last batch's answers came back
@@ -204,7 +204,7 @@ class Differential:
         if fluents:
             if mine is None:
                 mine = self.encoded(state)
-            theirs = {str(f) for f in g.fluents}
+            theirs = set(g.fluent_texts())
             if state.is_terminal and g.is_terminal:
                 # once over, who was to move and the result are the goals, compared below: a check left to the
                 # next decision (tgpl.lowering.deferral) ends the game in `terminal`, from the state it reads
@@ -387,15 +387,16 @@ class Differential:
         fields = self._fields
         return self.lowered.state_fluents(snapshot(state) if fields is None else fields_snapshot(state, fields))
 
-    def fluent_terms(self, texts: frozenset[str]) -> list[Term]:
-        """Fluents' texts (LoweredGame.state_fluents) as GDL terms, each text read once."""
-        terms = self._terms
+    def fluent_symbols(self, texts: frozenset[str]) -> list:
+        """Fluents' texts (LoweredGame.state_fluents) as the reasoner's symbols (GdlGame.names), each text read
+        once: a query takes them as they are, where a term would be hashed to find its symbol."""
+        symbols = self._symbols
         out = []
         for text in texts:
-            term = terms.get(text)
-            if term is None:
-                term = terms[text] = read_term(text)
-            out.append(term)
+            symbol = symbols.get(text)
+            if symbol is None:
+                symbol = symbols[text] = self.gdl.names.symbol(read_term(text))
+            out.append(symbol)
         return out
 
     def asp_compare(self, want: Step, got: AspStep) -> Difference | None:
@@ -468,7 +469,7 @@ class _BatchedRun:
         except TGPLRuntimeError as e:
             self.failed, self.over = (move, joint, e), True
             return None
-        query = (d.fluent_terms(self.fluents), joint)
+        query = (d.fluent_symbols(self.fluents), joint)
         self.last, self.fluents = after, d.encoded(after)
         self.moves += 1
         self.waiting += 1

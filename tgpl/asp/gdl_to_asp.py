@@ -42,6 +42,7 @@ class ClingoNames:
         self._to_asp: dict[str, str] = {}
         self._from_asp: dict[str, str] = {}
         self._terms: dict[clingo.Symbol, Term] = {}
+        self._texts: dict[clingo.Symbol, str] = {}
 
     def functor(self, name: str) -> str:
         """The clingo name of a relation, function or non-numeric constant."""
@@ -86,6 +87,14 @@ class ClingoNames:
             else:
                 found = Const(self.gdl(sym.name))
             self._terms[sym] = found
+        return found
+
+    def text(self, sym: clingo.Symbol) -> str:
+        """The KIF text of a symbol's GDL term (`term`), cached too: the translation validation compares a
+        state's fluents as texts, two hundred a chess state."""
+        found = self._texts.get(sym)
+        if found is None:
+            found = self._texts[sym] = str(self.term(sym))
         return found
 
     # --------------------------------------------------------------- text

@@ -169,7 +169,9 @@ class GdlGame:
         whose true fluents are exactly the given ones; None asks for the initial state. Per-state mode only
         (`batches`): the queries are grounded together, three to four times faster than in turn for chess's
         compiled moves. The moves are not checked against `legal`: this is what the rules say of states given
-        from outside (the translation validation poses the runtime's). A query that fails gives its error."""
+        from outside (the translation validation poses the runtime's). A query that fails gives its error. A
+        term may also be given as its clingo symbol (`names.symbol`), which a caller posing the same fluents
+        again and again keeps."""
         if not self.batches:
             raise ValueError("states_after needs a game played one state at a time")
         assert isinstance(self._queries, _PerState)
@@ -188,7 +190,9 @@ class GdlGame:
         """The queries as the per-state program takes them: clingo symbols, the moves paired with the roles."""
         symbols = self._symbols
 
-        def symbol(term: Term) -> clingo.Symbol:  # kept: states repeat most fluents, and making one costs 20 µs
+        def symbol(term: Term | clingo.Symbol) -> clingo.Symbol:  # kept: states repeat most fluents, and making
+            if isinstance(term, clingo.Symbol):  # one costs 20 µs; a symbol is taken as it is (`names.symbol`)
+                return term
             made = symbols.get(term)
             if made is None:
                 made = symbols[term] = self.names.symbol(term)
@@ -673,6 +677,11 @@ class GdlState:
         """The true fluents, as terms."""
         term = self.game.names.term
         return frozenset(term(f) for f in self.game._queries.fluents(self._key))
+
+    def fluent_texts(self) -> frozenset[str]:
+        """The true fluents' KIF texts (`str` of each of `fluents`), each symbol's text made once."""
+        text = self.game.names.text
+        return frozenset(text(f) for f in self.game._queries.fluents(self._key))
 
     def key(self) -> frozenset:
         """Hashable, equal for equal states of one game: its true fluents, as the program literals of their
