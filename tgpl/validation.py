@@ -317,10 +317,10 @@ class Differential:
         ahead: deque[_BatchedRun] = deque()  # the runs the runtime may still play on
         live: dict[int, _BatchedRun] = {}  # the runs not yielded yet, by index
         pending: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list], float]] = deque()
+        batch: list[tuple[_BatchedRun, _Ahead]] = []  # states played and not handed out yet
         busy_until = time.perf_counter()  # when the batches handed out should be answered (`_query_seconds`)
-        stopping = False  # no more batches: `until` has come, or the last batch was cut to fit it
+        stopping = False  # no more batches: `until` has come, every play is played, or the last was cut to fit
         while True:
-            batch: list[tuple[_BatchedRun, _Ahead]] = []
             if not stopping and not (self._query_seconds is None and pending):
                 size = self._batch_size(until, max(busy_until, time.perf_counter()))
                 while len(batch) < size and not (until is not None and time.perf_counter() >= until):
@@ -335,22 +335,26 @@ class Differential:
                         ahead.popleft()
                     else:
                         batch.append((ahead[0], step))
-                now = time.perf_counter()
-                if until is not None and now >= until:
-                    stopping = True
-                if batch and until is not None and self._query_seconds:  # sized before the last came back: fit it
-                    fit = int((until - max(busy_until, now)) / self._query_seconds)
-                    if fit < len(batch):
-                        stopping = True
-                        batch = batch[:fit]
-                if batch:
-                    busy_until = max(busy_until, now) + len(batch) * (self._query_seconds or 0.0)
-                    pending.append((batch, self.gdl.states_later([step.query for _, step in batch]), now))
-                elif not stopping and not ahead:
+                if until is not None and time.perf_counter() >= until:
+                    stopping, batch = True, []  # never handed out: those plays end before these states
+                elif not batch:
                     stopping = True  # every play is played out
+            handed = False
+            if batch:
+                now = time.perf_counter()
+                q = self._query_seconds
+                fit = len(batch) if until is None or not q else int((until - max(busy_until, now)) / q)
+                # a batch that would end past `until` waits for the one before to come back, and is sized
+                # again then; with none before, it is the last, cut to fit
+                if fit >= len(batch) or not pending:
+                    if fit < len(batch):
+                        stopping, batch = True, batch[:max(1, fit)]
+                    busy_until = max(busy_until, now) + len(batch) * (q or 0.0)
+                    pending.append((batch, self.gdl.states_later([step.query for _, step in batch]), now))
+                    batch, handed = [], True
             if not pending:
                 break
-            if len(pending) > 1 or not batch or self._query_seconds is None:
+            if len(pending) > 1 or not handed or self._query_seconds is None:
                 asked, answers, submitted = pending.popleft()
                 got = answers()
                 now = time.perf_counter()
