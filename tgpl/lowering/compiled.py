@@ -1115,12 +1115,12 @@ class CompiledGame:
             return Atom("#field:" + x.relation[6:], x.args)
         return x
 
-    def relax(self, rules: list[Rule], functions: list[Rule]) -> dict:
+    def relax(self, rules: list[Rule], functions: list[Rule], parts: tuple[str, ...] = ("numbers", "rest")) -> dict:
         """One relaxation of every rule (tgpl.lowering.horn): every fluent read any value of its domain, the moves
         any the relaxed filters allow, a counter every value the ways that do not end the game write. Gives the
         tables (arithmetic, comparisons, static functions), the moves that can ever be legal, the counters'
         ranges and the results the segments can reach. `functions`: the compiled functions' rules
-        (the others are the segments')."""
+        (the others are the segments'); `parts`: the counters' relaxation ("numbers"), the other ("rest")."""
         facts: dict[str, list[tuple]] = {}
         for (obj, attr), fl in self.fluents.items():
             rel = read_rel(attr)
@@ -1150,7 +1150,7 @@ class CompiledGame:
         fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
         results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
         found: dict[str, list[tuple]] = {}
-        for part in ("numbers", "rest"):
+        for part in parts:
             if part == "numbers" and not self.numeric_attrs:
                 continue
             if part == "numbers" and self.ranges is not None:
@@ -1219,17 +1219,7 @@ class CompiledGame:
         sc = self.sc
         if not any(c.over is not None or c.checks for c in self.final) and self.u.result is None:
             raise Unsupported("no move ever ends the game with a winner")
-        # what the relaxation reads off the ways through the segments, before their writes are taken into views
-        probes: list[Rule] = []
-        for c in self.final:
-            for a, o, v in c.store:
-                if a in self.numeric_attrs:
-                    probes.append(Rule(Atom(("over|" if c.over is not None else "num|") + a, (o, v)), tuple(c.body)))
-            if c.over is not None:
-                probes.append(Rule(Atom("result|", c.over), tuple(c.body)))
-        for a in sorted(self.numeric_attrs):
-            o, v = Var("O"), Var("V")
-            probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
+        probes = self.probes()
         targets = self.check_targets()
         if targets and self.numeric_attrs and self.ranges is None:
             raise NeedRanges()  # a check left to the next decision may be what bounded a counter
@@ -1250,14 +1240,40 @@ class CompiledGame:
                 self.ends_initially(segments + functions, targets)
         return Emission(self, segments + functions, final, found).lowered()
 
-    def relaxed(self, probes: list[Rule], outcomes: list[Rule] = ()) -> tuple[list[Rule], list[Rule], dict]:
+    def probes(self) -> list[Rule]:
+        """What the relaxation reads off the ways through the segments, before their writes are taken into views:
+        the counters' values (`num|`, `over|` where the way ends the game) and the results."""
+        probes: list[Rule] = []
+        for c in self.final:
+            for a, o, v in c.store:
+                if a in self.numeric_attrs:
+                    probes.append(Rule(Atom(("over|" if c.over is not None else "num|") + a, (o, v)), tuple(c.body)))
+            if c.over is not None:
+                probes.append(Rule(Atom("result|", c.over), tuple(c.body)))
+        for a in sorted(self.numeric_attrs):
+            o, v = Var("O"), Var("V")
+            probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
+        return probes
+
+    def counter_ranges(self) -> dict[str, list[tuple]]:
+        """The values the counters take (`num|attr`, `over|attr` rows), found by the counters' relaxation alone:
+        what a game with checks left to the next decision reads them from (NeedRanges), compiled with its checks
+        where they run."""
+        self.compile()
+        probes = self.probes()
+        self.sc.collapse(self.final, numeric=True)  # as `lowered` does before it relaxes: the views' rules
+        found = self.relaxed(probes, parts=("numbers",))[2]
+        return {rel: rows for rel, rows in found.items() if rel.split("|")[0] in ("num", "over")}
+
+    def relaxed(self, probes: list[Rule], outcomes: list[Rule] = (), parts: tuple[str, ...] = ("numbers", "rest")
+                ) -> tuple[list[Rule], list[Rule], dict]:
         """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, and what their
-        relaxation finds."""
+        relaxation (`parts` of it) finds."""
         sc = self.sc
         functions = self.instances()
         segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + list(outcomes)
         segments, functions = self.guard(segments, functions)
-        return segments, functions, self.relax(segments + probes, functions)
+        return segments, functions, self.relax(segments + probes, functions, parts)
 
     # ------------------------------------------------------------ checks left to the next decision
     def check_targets(self) -> dict[int, tuple[str, str]]:
@@ -1629,18 +1645,21 @@ def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
     kept: set[int] | None = set()  # None: every check where it runs
     ranges = None
     shapes: dict = {}  # the shape tables, the same for every attempt
+    game: CompiledGame | None = None
     while True:
-        game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes)
+        if game is None:
+            game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes)
         try:
             lowered = game.lowered()
         except Undefer as e:
             assert kept is not None
             kept.add(e.call)
+            game = None
             continue
         except NeedRanges:
-            where = CompiledGame(program, universe, None, None, shapes)
-            where.lowered()
-            ranges = {rel: rows for rel, rows in where.found.items() if rel.split("|")[0] in ("num", "over")}
+            ranges = CompiledGame(program, universe, None, None, shapes).counter_ranges()
+            # the segments compiled so far hold (compiling again adds nothing): only what follows wants the ranges
+            game.ranges = ranges
             continue
         if tidy is not None:
             lowered = tidy(lowered)
@@ -1648,6 +1667,6 @@ def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
         if not broken:
             return lowered
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
-            kept = None
+            kept, game = None, None
             continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
