@@ -219,14 +219,28 @@ class BatchQueries:
             return made
 
         out = []
+        before: frozenset[clingo.Symbol] | None = None  # the query before's fluents
         for q, query in enumerate(queries):
             out.append(f"{_QUERY}({q}).")
             if query is None:
                 out.append(f"gdl_start({q}).")
+                before = None
                 continue
             fluents, moves = query
-            out += [f"true({q},{text(f)})." for f in fluents]
+            if not isinstance(fluents, frozenset):
+                fluents = frozenset(fluents)
+            gone = new = None
+            if before is not None:
+                gone, new = before - fluents, fluents - before
+            if gone is not None and new is not None and 2 * (len(gone) + len(new)) < len(fluents):
+                # the state after the query before's (a play's next state, mostly): what changed
+                out.append(f"gdl_from({q},{q - 1}).")
+                out += [f"gdl_drop({q},{text(f)})." for f in gone]
+                out += [f"gdl_put({q},{text(f)})." for f in new]
+            else:
+                out += [f"true({q},{text(f)})." for f in fluents]
             out += [f"does({q},{text(role)},{text(move)})." for role, move in moves]
+            before = fluents
         return "\n".join(out)
 
 
