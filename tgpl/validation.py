@@ -793,7 +793,8 @@ def _streamed(d: Differential, deadline: float, min_depth: int, slice_: float,
     plays = d.playouts([_rng(d, k) for k in range(PROBES)], MAX_DEPTH, until=start + PROBES * slice_)
     found = next((m for m in map(_mismatch, plays) if m is not None), None)
     per_step = (time.perf_counter() - start) / max(sum(len(p.steps) for p in plays), 1)
-    depth = max(min_depth, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
+    # a move at least: a cut at 0 compares the initial state over and over (a budget of half a second)
+    depth = max(min_depth, 1, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
     if found is None and time.perf_counter() < deadline:
         more: list[tuple[int, Play]] = []
         for k, play in d.stream((_rng(d, k) for k in itertools.count(PROBES)), depth, deadline):
