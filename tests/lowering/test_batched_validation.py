@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-
 import tgpl.lowering.compiled as compiled
 import tgpl.validation as validation
 from tgpl.asp.reasoner import GdlGame
