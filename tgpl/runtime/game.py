@@ -160,7 +160,8 @@ class State:
             # world's copies share it, and the moves found in it (`_play`), until objects change
             base.name_index()
         world = base.copy()
-        m = game.machine(world, choices)  # object references resolve as the segment runs (the machine copies them)
+        # object references resolve as the segment runs (the machine copies them); `game.machine` inline
+        m = Machine(game.compiled, world, choices, game.step_limit)
         try:
             if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
@@ -262,7 +263,7 @@ class State:
             if found is None:
                 raise IllegalMove(move, self.explain(move))
             move = found
-        if self.is_terminal:
+        if self.world.result is not None:  # `is_terminal` inline: once a move searched
             raise IllegalMove(move.text, "the game is over")
         if self.request is not None:
             return State._run(self.game, self.base, self.first, [*self.choices, move.value])

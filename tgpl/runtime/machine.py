@@ -785,7 +785,7 @@ class Machine:
         (`plain_locals`), then the segment settled."""
         try:
             stack = self.stack
-            stack.append((ra.what, ra.defn.span))
+            stack.append(ra.entry)
             try:
                 plain(self, obj, local)
             except NeedInput as need:
