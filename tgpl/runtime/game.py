@@ -472,9 +472,13 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
 
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
-    plans = world.cached(_PLANS, lambda: _plans_of(game, world)) if PLANNED else None
-    if plans is not None:
-        return _planned_moves(game, world, plans)
+    if PLANNED:
+        known = world._by_class  # `World.cached` inline, without its lambda: once a state listed
+        plans = known.get(_PLANS, _UNFOUND) if known is not None else _UNFOUND
+        if plans is _UNFOUND:
+            plans = world.cached(_PLANS, lambda: _plans_of(game, world))
+        if plans is not None:
+            return _planned_moves(game, world, plans)
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
@@ -587,8 +591,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 if known is not None:
                     entry[3] = known  # the game's own table of these moves, for the next listings
             try:
-                moves += [known[v] for v in options]  # each listed before: one lookup a move
-            except (KeyError, TypeError):
+                moves += list(map(known.__getitem__, options))  # each listed before: one lookup a move
+            except (KeyError, TypeError, AttributeError):  # one not listed before, or none yet
                 moves += _moves_of(game, obj, ra, options)
     return moves
 
