@@ -127,6 +127,11 @@ class RAction:
     def what(self) -> str:
         return f"action {self.owner.name}.{self.name}"
 
+    @cached_property
+    def entry(self) -> tuple:
+        """What the machine's stack holds while the action runs through its plain spelling."""
+        return (self.what, self.defn.span)
+
 
 @dataclass(eq=False)
 class RGroup:

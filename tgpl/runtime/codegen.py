@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, hoisting, inlining
+from tgpl.runtime import direct as direct_calls, fixed_tables, hoisting, inlining
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -651,6 +651,9 @@ INT_KEYS = True
 # A nest of counted loops that always counts the same steps counts them all at once, when they
 # stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
 PREPAID = True
+# A local table of fixed items built by a counted nest and only read after is built once per setup
+# (`BlockGenerator.fixed_table`); False: on every run (tests check both agree).
+FIXED_TABLES = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -675,6 +678,16 @@ def _fx_store(mm, idx, key, m, before, value):
             left[0] -= 1
             mm[idx][key] = (value, m.steps - before)
     return value
+
+
+def _fx_table(mm, idx, table):
+    """A fixed table (`BlockGenerator.fixed_table`) built for the first time since setup, remembered
+    (`mm` is None while setup runs: nothing is)."""
+    if mm is not None:
+        left = mm[-1]
+        if left[0] > 0:
+            left[0] -= 1
+            mm[idx][0] = table
 
 
 def _winner(m, v, span):
@@ -714,7 +727,7 @@ _WHOLE = {float(i): i for i in range(QUICK_INDEXES)}
 _HELPERS = {
     "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
-    "_fx_store": _fx_store, "_charge": _charge, "_winner": _winner,
+    "_fx_store": _fx_store, "_fx_table": _fx_table, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_RuntimeError": TGPLRuntimeError, "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_NV": _NEVER, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -985,12 +998,79 @@ class BlockGenerator:
         self.layout.push()
         start = len(self.lines)
         changed = _changed(block.body, self.c.types)
+        skip = False
         for i, s in enumerate(block.body):
+            if skip:  # the nest of a fixed table, spelled with its declaration
+                skip = False
+                continue
             self.numbers_from = (changed, i)  # for a declaration made by `s`
+            table = self.fixed_table_at(block.body, i, depth)
+            if table is not None:
+                self.fixed_table(table, changed, i, depth)
+                skip = True
+                continue
             self.stmt(s, depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
         self.layout.pop()
+
+    def fixed_table_at(self, body: list, i: int, depth: int) -> fixed_tables.FixedTable | None:
+        """The table of fixed items declared by `body[i]` and built by the counted nest after it,
+        when the code after only reads its items (`tgpl.runtime.fixed_tables`), else None."""
+        if not (FIXED_TABLES and PREPAID and self.c.purity is not None and not self.in_fixed
+                and not self.prepaying and depth < min(MAX_PREPAID_DEPTH, MAX_INLINE_DEPTH) - 1
+                and isinstance(body[i], ast.VarDecl)):
+            return None
+        found = fixed_tables.find(body, i, self.counted, self.fixed_item)
+        if found is None or self.fixed_steps(found.nest) is None:
+            return None
+        return found
+
+    def fixed_item(self, e: ast.Expr, counters: set[str]) -> bool:
+        """Whether an item a fixed table stores is fixed once setup is over and reads no local but
+        the nest's `counters`, nor `this`: the same on every run of the block (`fixed_table`)."""
+        if not scalar(self.c.type_of(e)):
+            return False
+        for n in ast.walk(e):
+            if isinstance(n, (ast.This, ast.Base)):
+                return False
+            if isinstance(n, ast.Name):
+                if id(n) in self.c.implicit_this:
+                    return False
+                if n.name in counters:
+                    continue
+                if self.layout.lookup(n.name) is not None:
+                    return False
+                nt = self.c.types.get(id(n))
+                if not (isinstance(nt, ClassType) and nt.info.visibility == "global"):
+                    return False
+        local_names = {name for scope in self.layout.scopes for name in scope} | counters
+        return self.c.purity.fixed(e, local_names)
+
+    def fixed_table(self, table: fixed_tables.FixedTable, changed: dict, i: int, depth: int) -> None:
+        """A fixed table (`fixed_table_at`) taken from the memo of this setup, its loop steps counted
+        at once, when it was built before and the steps stay within the limit; else built as it was
+        (its declaration and nest), and remembered once setup is over. Nothing but this code holds
+        it and the code only reads its items, which are scalars: one table serves every run."""
+        idx = self.c.memos
+        self.c.memos += 1
+        self.bound.add("MM")
+        self.bound.add("SL")
+        self.memo_tables.append(idx)
+        total = self.fixed_steps(table.nest)
+        held = self.name("_ft")
+        self.emit(depth, f"if ({held} := MT{idx}.get(0)) is not None and m.steps + {total} <= SL:")
+        self.emit(depth + 1, f"m.steps += {total}")
+        at = len(self.lines)
+        self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
+        self.emit(depth, "else:")
+        self.numbers_from = (changed, i)
+        self.stmt(table.decl, depth + 1)
+        self.numbers_from = (changed, i + 1)
+        self.stmt(table.nest, depth + 1)
+        slot = self.layout.lookup(table.name)
+        self.emit(depth + 1, f"_fx_table(MM, {idx}, {_local(slot)})")
+        self.lines[at] = "    " * (depth + 1) + f"{_local(slot)} = {held}"
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)

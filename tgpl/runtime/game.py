@@ -30,7 +30,7 @@ from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.listing import quick
-from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled
+from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled, plain_locals
 from tgpl.runtime.values import Obj, World, show
 
 
@@ -109,6 +109,9 @@ class Game:
         # (class, name) -> the action a move names and whether its moves share their event (`_play`)
         self.actions: dict[tuple, tuple] = {}
         self.choice_events: dict[int, Obj] = {}  # the PlayerChoiceEvent of each player's moves that share one
+        # Moves played through their action's plain spelling, by id: (the move, the index of objects
+        # by name they were found in, object, action, locals, plain spelling), `_plain_play`
+        self.played: dict[int, tuple] = {}
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -152,8 +155,13 @@ class State:
     # ------------------------------------------------------------ running
     @staticmethod
     def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
+        if first is not None and base._by_name is None:
+            # the index the move names its objects through, made on the world copied, so that this
+            # world's copies share it, and the moves found in it (`_play`), until objects change
+            base.name_index()
         world = base.copy()
-        m = game.machine(world, choices)  # object references resolve as the segment runs (the machine copies them)
+        # object references resolve as the segment runs (the machine copies them); `game.machine` inline
+        m = Machine(game.compiled, world, choices, game.step_limit)
         try:
             if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
@@ -255,7 +263,7 @@ class State:
             if found is None:
                 raise IllegalMove(move, self.explain(move))
             move = found
-        if self.is_terminal:
+        if self.world.result is not None:  # `is_terminal` inline: once a move searched
             raise IllegalMove(move.text, "the game is over")
         if self.request is not None:
             return State._run(self.game, self.base, self.first, [*self.choices, move.value])
@@ -354,6 +362,10 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     # objects named through the world's index as `_object` and `_resolve` name them, without
     # their calls: this runs once per move played
     index = world.name_index()
+    known = game.played.get(id(move))
+    if known is not None and known[0] is move and known[1] is index:  # as found before (`_plain_play`)
+        m.play_plain(known[2], known[3], known[4][:], known[5])
+        return
     obj = index.get(move.obj)
     if obj is None:
         raise KeyError(move.obj)
@@ -371,6 +383,9 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
             given[name] = found
         else:
             given[name] = _resolve(world, v)
+    if PLAYS_KNOWN and ra is not None and ra.plain is not None and len(given) == len(ra.inputs):
+        _plain_play(game, m, move, index, obj, ra, given)
+        return
     player = world.control.player
     if shared:  # nothing can tell this move's event from another's: one per player (`_names_event`)
         event = game.choice_events.get(player)
@@ -379,6 +394,21 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     else:
         event = _choice_event(game, player)
     m.play(obj, ra, given, event)
+
+
+def _plain_play(game: Game, m: Machine, move: Move, index: dict, obj: Obj, ra: RAction, given: dict) -> None:
+    """Play a move whose action is given every input and runs through its plain spelling
+    (`Machine.play_plain`: no Frame, no event), and remember what it was found to be: its object,
+    action and locals, by the move, with the index of objects by name it was found in. A world
+    with the same index has the same handles (`World.name_index` is made anew when an object is
+    created or dropped), so the next play of the move in such a world finds them in one lookup
+    (`_play`). Not remembered when an input is a list (the action could change it in place)."""
+    local = plain_locals(ra, given)
+    if all(v.__class__ is not list for v in given.values()):
+        if len(game.played) >= MOVE_CACHE:  # moves of setups run before, most likely: start again
+            game.played.clear()
+        game.played[id(move)] = (move, index, obj, ra, local[:], ra.plain)  # the move held: its id stays its own
+    m.play_plain(obj, ra, local, ra.plain)
 
 
 def _names_event(ra: RAction) -> bool:
@@ -420,6 +450,9 @@ MOVE_CACHE = 1 << 17
 # False: always the general way (tests check both agree)
 PLANNED = True
 _PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
+# A move played through its action's plain spelling is found once per index of objects (`_plain_play`);
+# False: found on every play (tests check both agree)
+PLAYS_KNOWN = True
 # The moves of an action that never names `event` share one PlayerChoiceEvent per player (`_play`);
 # False: each move makes its own (tests check both agree)
 SHARED_EVENTS = True
@@ -439,9 +472,13 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
 
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
-    plans = world.cached(_PLANS, lambda: _plans_of(game, world)) if PLANNED else None
-    if plans is not None:
-        return _planned_moves(game, world, plans)
+    if PLANNED:
+        known = world._by_class  # `World.cached` inline, without its lambda: once a state listed
+        plans = known.get(_PLANS, _UNFOUND) if known is not None else _UNFOUND
+        if plans is _UNFOUND:
+            plans = world.cached(_PLANS, lambda: _plans_of(game, world))
+        if plans is not None:
+            return _planned_moves(game, world, plans)
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
@@ -554,8 +591,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 if known is not None:
                     entry[3] = known  # the game's own table of these moves, for the next listings
             try:
-                moves += [known[v] for v in options]  # each listed before: one lookup a move
-            except (KeyError, TypeError):
+                moves += list(map(known.__getitem__, options))  # each listed before: one lookup a move
+            except (KeyError, TypeError, AttributeError):  # one not listed before, or none yet
                 moves += _moves_of(game, obj, ra, options)
     return moves
 

@@ -769,35 +769,37 @@ class Machine:
             self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
+        plain = ra.plain
+        if plain is not None and len(given) == len(ra.inputs):
+            self.play_plain(obj, ra, plain_locals(ra, given), plain)
+            return
         try:  # `_no_candidate` inline: a move is the hot path of search
-            plain = ra.plain
-            if plain is not None and len(given) == len(ra.inputs):
-                self._play_plain(obj, ra, given, plain)
-            else:
-                self.run_action(obj, ra, choice_event, given, None, check_requires=False)
+            self.run_action(obj, ra, choice_event, given, None, check_requires=False)
             self.settle()
         except _Cancelled as c:
             self._no_candidate_error(c)
 
-    def _play_plain(self, obj: Obj, ra: RAction, given: dict, plain) -> None:
+    def play_plain(self, obj: Obj, ra: RAction, local: list, plain) -> None:
         """`run_action` of a move's action given every input (none is asked), its effect run
-        through its plain spelling (`RAction.plain`): no Frame, the locals a list of their own."""
-        local = [None] * ra.size
-        for inp in ra.inputs:
-            local[inp.slot] = given[inp.name]
-        stack = self.stack
-        stack.append((ra.what, ra.defn.span))
+        through its plain spelling (`RAction.plain`): no Frame, the locals a list of their own
+        (`plain_locals`), then the segment settled."""
         try:
-            plain(self, obj, local)
-        except NeedInput as need:
-            need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
-            raise
-        except RecursionError:
-            self.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
-        except OverflowError:
-            self.error(ra.defn.span, TOO_LARGE)
-        finally:
-            stack.pop()
+            stack = self.stack
+            stack.append(ra.entry)
+            try:
+                plain(self, obj, local)
+            except NeedInput as need:
+                need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
+                raise
+            except RecursionError:
+                self.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+            except OverflowError:
+                self.error(ra.defn.span, TOO_LARGE)
+            finally:
+                stack.pop()
+            self.settle()
+        except _Cancelled as c:
+            self._no_candidate_error(c)
 
     @contextmanager
     def _no_candidate(self):
@@ -811,6 +813,14 @@ class Machine:
         inp = c.inp
         self.error(inp.span if inp is not None else None,
                    f"input '{inp.name if inp is not None else '?'}' has no candidate")
+
+
+def plain_locals(ra: RAction, given: dict) -> list:
+    """The locals of an action run through its plain spelling, its inputs `given` (`Machine.play_plain`)."""
+    local = [None] * ra.size
+    for inp in ra.inputs:
+        local[inp.slot] = given[inp.name]
+    return local
 
 
 def _matches(option, choice) -> bool:

@@ -19,6 +19,7 @@ for search.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from tgpl.frontend.outcomes import scalar_text
@@ -59,6 +60,10 @@ class Control:
 
 
 _NO_OWNERS: tuple = ()
+# What a cleared world holds (`World.clear`): empty, and read-only, since it must not be used again
+_CLEARED = MappingProxyType({})
+_CLEARED_LIST: tuple = ()
+_CLEARED_SET: frozenset = frozenset()
 _UNMADE = object()  # `World.cached`: not made yet
 
 
@@ -289,13 +294,10 @@ class World:
         Handles refer to no world, so a world holds no reference cycle and is freed as
         soon as it is dropped; this only drops its tables early.
         """
-        self.objects = []
-        self.data = {}
-        self.owners = {}
-        self.owned = set()
-        self.written = set()
-        self.frozen = {}
-        self.globals = {}
+        # read-only empties, shared by every world cleared: verify clears one per state explored
+        self.objects = _CLEARED_LIST
+        self.data = self.owners = self.frozen = self.globals = _CLEARED
+        self.owned = self.written = _CLEARED_SET
         self.shared = False
         self.digests = self.inherited = None
 
@@ -307,8 +309,10 @@ class World:
         (`unshare`). The copy is the hot path of search, simulation and verification: a few
         dict copies, whatever the number of objects.
         """
-        self.owned = set()
-        self.written = set()
+        if self.owned:  # empty already when the world was copied before (verify copies a state's once a move)
+            self.owned = set()
+        if self.written:
+            self.written = set()
         self.shared = True
         # the objects this world changed so far are no longer told by `owned` and `written`
         self.inherited = None

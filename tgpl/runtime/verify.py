@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from marshal import dumps
 from hashlib import blake2b
+from struct import Struct
 
-from tgpl.runtime.game import PHASE_ENTRY, Game, State, _frozen_object
+from tgpl.runtime.game import PHASE_ENTRY, Game, State, _freeze, _frozen_object
+from tgpl.runtime.values import Obj, World
 from tgpl.verify.graph import Info
 
 
@@ -37,6 +39,82 @@ def _packed(entry: list, known: dict | None = None) -> bytes:
     return packed
 
 
+# An object's part of the key marshalled from its values' encodings (`_Parts`), not from the part
+# frozen first (`game._frozen_object`); False: always frozen first (tests check both agree)
+ASSEMBLED = True
+_LEN = Struct("<i").pack
+_CONSTANTS = {None: b"N", True: b"T", False: b"F"}
+
+
+class _Parts:
+    """Objects' parts of the key in marshal's format 2 (`_packed`'s bytes), assembled from the
+    encodings of their values, each made once and kept by value: a part after a move costs a few
+    lookups and a join, not the part frozen (a tuple of tuples made) and marshalled.
+
+    Format 2 writes a tuple as `(`, its length (4 bytes, little-endian) and its items, each alone
+    (no references to values met before, no interned strings: `RuntimeMachine.key`), so the bytes
+    of `(name, owners, values)` are a head, made once per object and owners, and each value's
+    bytes: a number as `_frozen_object` freezes it (a float, never -0.0), a string, a bool or
+    null as it is, an object by its reference, anything else (lists, tables) frozen and
+    marshalled, as there, once per list or table. Keyed by class as well as value where Python's
+    equality would mix them (1.0 == True); at most PART_DIGESTS values of each kind kept."""
+
+    def __init__(self):
+        self.heads: dict[tuple, bytes] = {}  # (object, owners, number of fields) -> the part's head
+        self.refs: dict[Obj, bytes] = {}  # objects' references
+        self.floats: dict[float, bytes] = {}
+        self.strings: dict[str, bytes] = {}
+        self.collections: dict[int, tuple] = {}  # id -> (the list or table, its bytes)
+
+    def __call__(self, w: World, o: Obj) -> bytes:
+        fields = w.data[o]
+        owners = w.owners.get(o, ())
+        head = self.heads.get((o, owners, len(fields)))
+        if head is None:
+            head = b"(" + _LEN(3) + dumps(o.name, 2) + dumps(owners, 2) + b"(" + _LEN(len(fields))
+            if len(self.heads) < PART_DIGESTS:
+                self.heads[(o, owners, len(fields))] = head
+        out = [head]
+        for v in fields.values():
+            c = v.__class__
+            if c is float:
+                v += 0.0
+                b = self.floats.get(v)
+                if b is None:
+                    b = dumps(v, 2)
+                    if len(self.floats) < PART_DIGESTS:
+                        self.floats[v] = b
+            elif c is Obj:
+                b = self.refs.get(v)
+                if b is None:
+                    b = dumps(v.ref, 2)
+                    if len(self.refs) < PART_DIGESTS:
+                        self.refs[v] = b
+            elif c is str:
+                b = self.strings.get(v)
+                if b is None:
+                    b = dumps(v, 2)
+                    if len(self.strings) < PART_DIGESTS:
+                        self.strings[v] = b
+            elif v is None or c is bool:
+                b = _CONSTANTS[v]
+            elif c is list or c is dict:
+                # by the list or table itself: a state's world never changes, and a world copied
+                # from it copies a list or table before changing it (`World.own`), so one met in a
+                # state keeps its items (held here, its id stays its own)
+                held = self.collections.get(id(v))
+                if held is not None and held[0] is v:
+                    b = held[1]
+                else:
+                    b = dumps(_freeze(v), 2)
+                    if len(self.collections) < PART_DIGESTS:
+                        self.collections[id(v)] = (v, b)
+            else:
+                b = dumps(_freeze(v), 2)
+            out.append(b)
+        return b"".join(out)
+
+
 class RuntimeMachine:
     """Decision states of a TGPL game; move texts are exactly what `tgpl play --moves` accepts."""
 
@@ -52,6 +130,7 @@ class RuntimeMachine:
         # The rest of keys with no result and no choice pending (`State.key_rest`: whose turn
         # and the generator, ints, strings and None only, so equal tuples marshal alike), marshalled
         self._rests: dict[tuple, bytes] = {}
+        self._parts = _Parts()
 
     def initial(self) -> State:
         state = self.game.initial_state(self.seed)
@@ -114,10 +193,25 @@ class RuntimeMachine:
             # objects are the same (the same list, or an equal copy: objects compare by identity)
             parts = inherited[1][:]
             at = inherited[2]
+            assembled = self._parts if ASSEMBLED else None
             for changed in (w.owned, w.written):
                 for o in changed:
-                    e = frozen.get(o) or _frozen_object(w, o)
-                    parts[at[o]] = e[1] or _packed(e, known)
+                    e = frozen.get(o)
+                    if e is not None:
+                        parts[at[o]] = e[1] or _packed(e, known)
+                    elif assembled is not None:
+                        # the part's bytes without the part (`_Parts`): nothing frozen, nothing kept by
+                        # the world (a key asked of the state freezes it then)
+                        data = assembled(w, o)
+                        packed = known.get(data)
+                        if packed is None:
+                            packed = blake2b(data, digest_size=16).digest()
+                            if len(known) < PART_DIGESTS:
+                                known[data] = packed
+                        parts[at[o]] = packed
+                    else:
+                        e = _frozen_object(w, o)
+                        parts[at[o]] = _packed(e, known)
         else:
             # State.key_parts, each part digested once (`World.frozen`, `_packed`), in one pass
             parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in objects]
