@@ -276,6 +276,9 @@ def find_cycle(g: Graph) -> list[str] | None:
 def cycle_walk(g: Graph) -> tuple[list[tuple[str, tuple]], int] | None:
     """`find_cycle`'s moves as (text, joint) pairs, and how many of them lead to the state that comes back."""
     n = g.states
+    depth = g.depth
+    if len(depth) == n and all(depth[e[2]] > depth[v] for v in range(n) for e in g.edges[v]):
+        return None  # every move goes one level deeper (Tris: a mark more each): no path comes back
     # Tarjan's strongly connected components, iteratively.
     index = [-1] * n
     low = [0] * n
@@ -370,22 +373,25 @@ class Forcing:
 
     def __init__(self, g: Graph, role: int):
         self.g = g
-        ids: dict[tuple[int, Any], int] = {}
-        self.owner: list[int] = []  # option id -> its state
-        self.count: list[int] = []  # option id -> edges with this option
-        self.preds: list[list[int]] = [[] for _ in range(g.states)]  # state -> options leading to it
+        owner: list[int] = []  # option id -> its state
+        count: list[int] = []  # option id -> edges with this option
+        preds: list[list[int]] = [[] for _ in range(g.states)]  # state -> options leading to it
+        terminal, edges = g.terminal, g.edges
         for v in range(g.states):
-            if g.terminal[v]:
+            if terminal[v]:
                 continue
-            for _, joint, w in g.edges[v]:
-                key = (v, joint[role] if role < len(joint) else None)
-                k = ids.get(key)
+            ids: dict[Any, int] = {}  # the role's entry of a joint move -> its option, in this state
+            for _, joint, w in edges[v]:
+                entry = joint[role] if role < len(joint) else None
+                k = ids.get(entry)
                 if k is None:
-                    k = ids[key] = len(self.owner)
-                    self.owner.append(v)
-                    self.count.append(0)
-                self.count[k] += 1
-                self.preds[w].append(k)
+                    k = ids[entry] = len(owner)
+                    owner.append(v)
+                    count.append(1)
+                else:
+                    count[k] += 1
+                preds[w].append(k)
+        self.owner, self.count, self.preds = owner, count, preds
 
     def solve(self, target: Callable[[int], bool]) -> list[bool]:
         g = self.g
@@ -469,10 +475,15 @@ def _verify(g: Graph) -> dict:
                 problems.append(Finding("unwinnable", f"{name} never wins ({why})", w, name))
         ok = set(good)
         forcing_r = Forcing(g, r)
-        forcing[name] = bool(wins) and forcing_r.solve(lambda v: v in ok and g.goals[v][r] == 100)[0]
+        secured: dict[int, bool] = {}  # goal t -> can the role force a goal of t or more (a win: t = 100)
+
+        def secures(t: int) -> bool:
+            if t not in secured:
+                secured[t] = forcing_r.solve(lambda v: v in ok and g.goals[v][r] >= t)[0]
+            return secured[t]
+        forcing[name] = bool(wins) and secures(100)
         values = sorted({g.goals[v][r] for v in good}, reverse=True)
-        guaranteed[name] = next((t for t in values
-                                 if forcing_r.solve(lambda v: v in ok and g.goals[v][r] >= t)[0]), None)
+        guaranteed[name] = next((t for t in values if secures(t)), None)
     winners = [name for name in roles if forcing[name]]
     if not g.complete:
         value = "unknown (the check is incomplete)"
