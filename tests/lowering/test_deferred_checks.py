@@ -15,6 +15,9 @@ import tgpl.lowering.compiled as compiled
 from differential import bisimulate
 from test_compiled_moves import _compiled_text, _variant
 from tgpl.lowering.deferral import Undefer
+from tgpl.lowering.universe import Universe
+from tgpl.runtime.game import load_game
+from tgpl.runtime.snapshot import snapshot
 from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import explore
 
@@ -94,3 +97,18 @@ def test_a_write_after_the_check_keeps_it_where_it_runs(tmp_path):
     lw = _compiled_text(_variant(COUNTED[0], late), tmp_path)
     assert "ended" not in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
+
+
+def test_the_counters_values_are_those_of_the_game_with_its_checks_in_place(tmp_path):
+    """NeedRanges: a deferred check bounds the move counter, so its values come from the game compiled with its
+    checks where they run. `counter_ranges` relaxes only the counters: the rows must be those the whole lowering
+    of that game finds."""
+    path = tmp_path / "counted.tgpl"
+    path.write_text(_variant(*COUNTED), encoding="utf-8")
+    game = load_game(str(path))
+    universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
+    whole = compiled.CompiledGame(game.program, universe, None, None, {})
+    whole.lowered()
+    want = {rel: rows for rel, rows in whole.found.items() if rel.split("|")[0] in ("num", "over")}
+    got = compiled.CompiledGame(game.program, universe, None, None, {}).counter_ranges()
+    assert got == want and any(len(rows) > 1 for rows in got.values())
