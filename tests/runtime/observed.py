@@ -33,6 +33,21 @@ def switched(monkeypatch, *switches):
     return load
 
 
+def compiled_with_sources(path, monkeypatch, *switches):
+    """The game at `path` compiled with each (module, name, value) of `switches` set, and the Python sources its
+    compilation generated: for tests that look for a fast path's spelling in them."""
+    from tgpl.runtime import codegen
+
+    sources: list[str] = []
+    compile_ = codegen.BlockGenerator._compile
+    with monkeypatch.context() as mp:
+        for module, name, value in switches:
+            mp.setattr(module, name, value)
+        mp.setattr(codegen.BlockGenerator, "_compile",
+                   lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
+        return load_game(path), sources
+
+
 def outcome(g, moves: list[str], name: str):
     """The moves listed along `moves` and how the play ends: its log and key, or the error as rendered (with
     the game's file called game.tgpl, so that two games compiled apart compare)."""

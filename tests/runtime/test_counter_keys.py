@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import codegen
 
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, switched
+from observed import EXAMPLE_PLAYS, assert_examples_play_alike, compiled_with_sources, switched
 
 CELLS = """
 game "t";
@@ -82,18 +82,6 @@ setup
 """
 
 
-def _compiled(path, monkeypatch, *switches):
-    """The game at `path` compiled with `switches` set, and the sources generated."""
-    sources: list[str] = []
-    compile_ = codegen.BlockGenerator._compile
-    with monkeypatch.context() as mp:
-        for module, name, value in switches:
-            mp.setattr(module, name, value)
-        mp.setattr(codegen.BlockGenerator, "_compile",
-                   lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
-        return load_game(path), sources
-
-
 def _sums(game) -> tuple:
     state = game.initial_state(0)
     for _ in range(3):
@@ -110,13 +98,13 @@ def path(tmp_path):
 
 
 def test_counters_key_their_fixed_expressions(path, monkeypatch):
-    game, sources = _compiled(path, monkeypatch)
+    game, sources = compiled_with_sources(path, monkeypatch)
     add = "\n".join(src for src in sources if "G.Sums" in src or "'Sums'" in src)
     keys = set(re.findall(r"MT\d+\.get\(\(_mk\d+ := (.*?)\)\)\) is not None", add))
     shapes = {re.sub(r"_j\d+", "J", k) for k in keys}
     # (x - 1) * 4 + (y + 1): x in 1, 3 and y in -1..2; i * 6 + k * 3 + j... in mixed radix; c alone
     assert shapes == {"((J - 1) * 4 + (J - -1))", "(J * 6 + J * 2 + J)", "J"}, keys
-    plain, _ = _compiled(path, monkeypatch, (codegen, "INT_KEYS", False))
+    plain, _ = compiled_with_sources(path, monkeypatch, (codegen, "INT_KEYS", False))
     assert _sums(game) == _sums(plain)
     sums = _sums(game)[0]
     assert len(sums) == 3 and sums[0] > 0 and sums[1] == 2 * sums[0]
@@ -124,9 +112,9 @@ def test_counters_key_their_fixed_expressions(path, monkeypatch):
 
 def test_a_planted_collision_is_seen(path, monkeypatch):
     """Keys that forget all counters but the last: cells of different columns share a value."""
-    plain, _ = _compiled(path, monkeypatch, (codegen, "INT_KEYS", False))
+    plain, _ = compiled_with_sources(path, monkeypatch, (codegen, "INT_KEYS", False))
     monkeypatch.setattr(codegen.BlockGenerator, "counters_key", lambda self, counters: self.indexes[counters[-1]])
-    wrong, _ = _compiled(path, monkeypatch)
+    wrong, _ = compiled_with_sources(path, monkeypatch)
     assert _sums(wrong) != _sums(plain)
 
 

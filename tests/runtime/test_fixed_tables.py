@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import codegen
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, switched
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
 
 TABLES = """
 game "t";
@@ -100,12 +100,7 @@ def two(tmp_path, monkeypatch):
     """TABLES compiled with fixed tables, and with every table built on each run; the sources generated."""
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(TABLES), encoding="utf-8")
-    sources: list[str] = []
-    compile_ = codegen.BlockGenerator._compile
-    with monkeypatch.context() as mp:
-        mp.setattr(codegen.BlockGenerator, "_compile",
-                   lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
-        fixed = load_game(path)
+    fixed, sources = compiled_with_sources(path, monkeypatch)
     return fixed, switched(monkeypatch, (codegen, "FIXED_TABLES", False))(path), sources
 
 
@@ -144,11 +139,7 @@ def test_moves_steps_and_errors_alike(two):
 
 
 def test_tris_takes_its_table(monkeypatch):
-    sources: list[str] = []
-    compile_ = codegen.BlockGenerator._compile
-    monkeypatch.setattr(codegen.BlockGenerator, "_compile",
-                        lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
-    load_game(EXAMPLES / "tris.tgpl")
+    _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
     assert any("_fx_table(" in src for src in sources)
 
 

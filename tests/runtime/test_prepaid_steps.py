@@ -12,7 +12,7 @@ import pytest
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, switched
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
 
 NESTS = """
 game "t";
@@ -61,11 +61,7 @@ def two(tmp_path, monkeypatch):
     """NESTS compiled with prepaid steps, and with every step counted one by one; the sources generated."""
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(NESTS), encoding="utf-8")
-    sources: list[str] = []
-    compile_ = codegen.BlockGenerator._compile
-    with monkeypatch.context() as mp:
-        mp.setattr(codegen.BlockGenerator, "_compile", lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
-        prepaid = load_game(path)
+    prepaid, sources = compiled_with_sources(path, monkeypatch)
     return prepaid, switched(monkeypatch, (codegen, "PREPAID", False))(path), sources
 
 
@@ -112,10 +108,7 @@ def test_a_planted_miscount_is_seen(two, tmp_path, monkeypatch):
 
 
 def test_tris_builds_its_table_prepaid(monkeypatch):
-    sources: list[str] = []
-    compile_ = codegen.BlockGenerator._compile
-    monkeypatch.setattr(codegen.BlockGenerator, "_compile", lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
-    load_game(EXAMPLES / "tris.tgpl")
+    _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
     assert any("m.steps + 12 <= SL" in src for src in sources)
 
 

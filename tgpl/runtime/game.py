@@ -276,7 +276,6 @@ class State:
     # ------------------------------------------------------------- views
     def key(self) -> tuple:
         """Canonical and hashable: equal for equal game states."""
-        w = self.world
         # An object's name fixes its class and the order of its fields, so values suffice.
         # Scalars and objects, nearly every field, are frozen inline: this runs once per
         # state explored, and a call per field was a sixth of verifying tic-tac-toe.
