@@ -204,7 +204,7 @@ class Differential:
         if fluents:
             if mine is None:
                 mine = self.encoded(state)
-            theirs = set(g.fluent_texts())
+            theirs = g.fluent_texts()
             if state.is_terminal and g.is_terminal:
                 # once over, who was to move and the result are the goals, compared below: a check left to the
                 # next decision (tgpl.lowering.deferral) ends the game in `terminal`, from the state it reads

@@ -229,10 +229,8 @@ class BatchQueries:
             fluents, moves = query
             if not isinstance(fluents, frozenset):
                 fluents = frozenset(fluents)
-            gone = new = None
-            if before is not None:
-                gone, new = before - fluents, fluents - before
-            if gone is not None and new is not None and 2 * (len(gone) + len(new)) < len(fluents):
+            gone, new = (before - fluents, fluents - before) if before is not None else ((), ())
+            if before is not None and 2 * (len(gone) + len(new)) < len(fluents):
                 # the state after the query before's (a play's next state, mostly): what changed
                 out.append(f"gdl_from({q},{q - 1}).")
                 out += [f"gdl_drop({q},{text(f)})." for f in gone]

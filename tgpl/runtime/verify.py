@@ -26,16 +26,20 @@ def _packed(entry: list, known: dict | None = None) -> bytes:
     `known`: the digests of parts met before, by their bytes (an object takes the same few
     values again and again: a Tris tile is empty or either player's), so that a part met
     again costs a lookup, not a blake2b (a third of a key after a move)."""
-    data = dumps(entry[0], 2)
+    packed = entry[1] = _digest(dumps(entry[0], 2), known)
+    return packed
+
+
+def _digest(data: bytes, known: dict | None) -> bytes:
+    """The 16-byte blake2b of a part's bytes, looked up first in `known` (by the bytes) and kept
+    there while it holds fewer than PART_DIGESTS (`_packed`)."""
     if known is None:
-        packed = entry[1] = blake2b(data, digest_size=16).digest()
-        return packed
+        return blake2b(data, digest_size=16).digest()
     packed = known.get(data)
     if packed is None:
         packed = blake2b(data, digest_size=16).digest()
         if len(known) < PART_DIGESTS:
             known[data] = packed
-    entry[1] = packed
     return packed
 
 
@@ -202,13 +206,7 @@ class RuntimeMachine:
                     elif assembled is not None:
                         # the part's bytes without the part (`_Parts`): nothing frozen, nothing kept by
                         # the world (a key asked of the state freezes it then)
-                        data = assembled(w, o)
-                        packed = known.get(data)
-                        if packed is None:
-                            packed = blake2b(data, digest_size=16).digest()
-                            if len(known) < PART_DIGESTS:
-                                known[data] = packed
-                        parts[at[o]] = packed
+                        parts[at[o]] = _digest(assembled(w, o), known)
                     else:
                         e = _frozen_object(w, o)
                         parts[at[o]] = _packed(e, known)
