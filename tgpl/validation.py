@@ -319,10 +319,11 @@ class Differential:
         pending: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list], float]] = deque()
         batch: list[tuple[_BatchedRun, _Ahead]] = []  # states played and not handed out yet
         busy_until = time.perf_counter()  # when the batches handed out should be answered (`_query_seconds`)
-        stopping = False  # no more batches: `until` has come, every play is played, or the last was cut to fit
+        stopping = False  # no more batches: `until` has come (or not one more state fits), or every play is played
         while True:
             if not stopping and not (self._query_seconds is None and pending):
-                size = self._batch_size(until, max(busy_until, time.perf_counter()))
+                now = time.perf_counter()
+                size = self._batch_size(until, max(busy_until, now) if pending else now)
                 while len(batch) < size and not (until is not None and time.perf_counter() >= until):
                     if not ahead:
                         nxt = next(source, None)
@@ -343,15 +344,19 @@ class Differential:
             if batch:
                 now = time.perf_counter()
                 q = self._query_seconds
-                fit = len(batch) if until is None or not q else int((until - max(busy_until, now)) / q)
+                start = max(busy_until, now) if pending else now  # nothing handed out: the workers are idle
+                fit = len(batch) if until is None or not q else int((until - start) / q)
                 # a batch that would end past `until` waits for the one before to come back, and is sized
-                # again then; with none before, it is the last, cut to fit
+                # again then; with none before, the part that fits is handed out and the rest waits for it:
+                # a pace measured on a busy machine must not end the plays before `until`
                 if fit >= len(batch) or not pending:
-                    if fit < len(batch):
-                        stopping, batch = True, batch[:max(1, fit)]
-                    busy_until = max(busy_until, now) + len(batch) * (q or 0.0)
-                    pending.append((batch, self.gdl.states_later([step.query for _, step in batch]), now))
-                    batch, handed = [], True
+                    if fit < 1:
+                        stopping, batch = True, []  # not one state more fits
+                    else:
+                        out, batch = batch[:fit], batch[fit:]
+                        busy_until = start + len(out) * (q or 0.0)
+                        pending.append((out, self.gdl.states_later([step.query for _, step in out]), now))
+                        handed = True
             if not pending:
                 break
             if len(pending) > 1 or not handed or self._query_seconds is None:

@@ -5,7 +5,9 @@ grounding. The plays, and the first difference of each, must be those of the ste
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 from pathlib import Path
 
 import tgpl.lowering.compiled as compiled
@@ -124,3 +126,33 @@ def test_a_stream_of_plays_keeps_its_batches_full(monkeypatch):
     assert [summary(p) for p in plays] == [summary(p) for p in one_by_one(d, seeds, 6, monkeypatch)]
     assert sum(len(p.steps) for p in plays) > 3 * d.most_batch()
     assert sizes[0] == 4 and set(sizes[1:-1]) == {d.most_batch()} and sizes[-1] <= d.most_batch()
+
+
+def test_a_pace_measured_while_busy_does_not_end_the_stream_early(monkeypatch):
+    """A batch answered slowly (a busy machine) makes the next batch look as if it would end past `until`:
+    the part that fits is handed out and the rest waits for it, the pace is measured again, and the plays go
+    on until `until` (or until not one state more fits at the pace last measured)."""
+    d = differential()
+    monkeypatch.setattr(validation, "FIRST_BATCH", 4)
+    monkeypatch.setattr(validation, "BATCH", 9)
+    sizes = []
+    later = GdlGame.states_later
+
+    def slow_first(self, queries):
+        sizes.append(len(queries))
+        answers = later(self, queries)
+        if len(sizes) > 1:
+            return answers
+
+        def slowly():
+            time.sleep(0.6)  # 0.15 s a state: the rest of the budget seems to hold only a few
+            return answers()
+        return slowly
+
+    monkeypatch.setattr(GdlGame, "states_later", slow_first)
+    until = time.perf_counter() + 1.5
+    plays = list(d.stream((random.Random(seed) for seed in itertools.count()), 8, until=until))
+    ended = time.perf_counter()
+    assert len(sizes) > 3 and sum(sizes[1:]) > 2 * sum(sizes[:2])
+    assert ended >= until - d._query_seconds
+    assert all(p.mismatch is None for _, p in plays)
