@@ -272,7 +272,7 @@ class _Counter:
 
 
 SUCCESSOR_BATCH = 64  # states a game played one state at a time grounds in one program (GdlState.successors)
-_FLUENT, _LEGAL, _GOAL, _TERMINAL = range(4)
+_FLUENT, _LEGAL, _GOAL, _TERMINAL, _NEW, _GONE = range(6)  # _NEW, _GONE: a batch's changes (gdl_batch.lp)
 _Move = tuple  # (rank among the role's legal moves, move symbol, what a query needs of it or None if not in input)
 
 
@@ -403,7 +403,7 @@ class _PerState:
             answers = self.batch().solve(queries, counter)
         except _Counter.Over:
             return [self._alone(query) for query in queries]
-        return [state_or_error(self._read, answer) for answer in answers]
+        return [state_or_error(self._read, answer, _given(q)) for answer, q in zip(answers, queries)]
 
     def states_later(self, queries: Sequence[tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None]
                      ) -> Callable[[], list[GdlState | GdlError]]:
@@ -412,7 +412,7 @@ class _PerState:
         if not queries or self.max_ground is not None:
             return lambda: self.states(queries)
         answers = self.batch().later(queries)
-        return lambda: [state_or_error(self._read, answer) for answer in answers()]
+        return lambda: [state_or_error(self._read, answer, _given(q)) for answer, q in zip(answers(), queries)]
 
     def batch(self) -> BatchQueries:
         """The program of batched queries, parsed when first asked for."""
@@ -473,14 +473,17 @@ class _PerState:
         self._counted = True
         return self.max_ground
 
-    def _read(self, symbols: list[clingo.Symbol] | list[str]) -> GdlState:
-        """The state a query's model describes. What each shown atom means is decoded once, when first
-        seen, and kept: states repeat most of their predecessors' atoms, and clingo's symbols are slow to
-        take apart from Python."""
+    def _read(self, symbols: list[clingo.Symbol] | list[str], given: frozenset[clingo.Symbol] | None = None
+              ) -> GdlState:
+        """The state a query's model describes; `given`, the fluents of the state a batch's query gave, of
+        which its answer shows what changed (gdl_batch.lp). What each shown atom means is decoded once, when
+        first seen, and kept: states repeat most of their predecessors' atoms, and clingo's symbols are slow
+        to take apart from Python."""
         roles = len(self.game.roles)
         legal: list[list[clingo.Symbol]] = [[] for _ in range(roles)]
         goals: list[set] = [set() for _ in range(roles)]
         fluents: list[clingo.Symbol] = []
+        gone: list[clingo.Symbol] = []
         terminal = False
         meaning = self._meaning
         for s in symbols:
@@ -488,7 +491,7 @@ class _PerState:
             if m is None:  # a batch answers with texts (tgpl.asp.per_state.BatchQueries.solve)
                 m = meaning[s] = self._decode(clingo.parse_term(s) if isinstance(s, str) else s)
             kind = m[0]
-            if kind == _FLUENT:
+            if kind == _FLUENT or kind == _NEW:
                 fluents.append(m[1])
             elif kind == _LEGAL:
                 legal[m[1]].append(m[2])
@@ -496,18 +499,23 @@ class _PerState:
                 goals[m[1]].add(m[2])
             elif kind == _TERMINAL:
                 terminal = True
+            elif kind == _GONE:
+                gone.append(m[1])
+        state = frozenset(fluents) if given is None else given.difference(gone).union(fluents)
         base, inputs = self.declared()
-        if base is not None:
-            outside_base = [f for f in fluents if f not in base]
-            if outside_base:
-                raise GdlError(_not_in_base(self.game, outside_base))
+        if base is not None and not state <= base:
+            raise GdlError(_not_in_base(self.game, [f for f in state if f not in base]))
         moves = tuple(self._moves(role, ms, inputs) for role, ms in zip(self.game._role_symbols, legal))
-        return GdlState(self.game, frozenset(fluents), moves, tuple(frozenset(g) for g in goals), terminal)
+        return GdlState(self.game, state, moves, tuple(frozenset(g) for g in goals), terminal)
 
     def _decode(self, s: clingo.Symbol) -> tuple:
         name = s.name
         if name == "gdl_state":
             return (_FLUENT, s.arguments[0])
+        if name == "gdl_new":
+            return (_NEW, s.arguments[0])
+        if name == "gdl_gone":
+            return (_GONE, s.arguments[0])
         if name in ("gdl_a_legal", "gdl_a_goal"):
             role, value = s.arguments
             i = self._role_index.get(role)
@@ -552,6 +560,11 @@ class _PerState:
                     inputs = frozenset((s.arguments[0], s.arguments[1]) for s in found if s.name == "gdl_move")
             self._declared = (base, inputs)
         return self._declared
+
+
+def _given(query: tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None) -> frozenset[clingo.Symbol] | None:
+    """The fluents of the state a batch's query gave (None: the initial state's query)."""
+    return None if query is None else query[0]
 
 
 def state_or_error(make: Callable[..., GdlState], *args) -> GdlState | GdlError:
