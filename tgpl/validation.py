@@ -297,11 +297,12 @@ class Differential:
             out[k] = play
         return out
 
-    def stream(self, rngs: Iterator[random.Random], max_steps: int, until: float | None = None
-               ) -> Iterator[tuple[int, Play]]:
+    def stream(self, rngs: Iterator[random.Random], max_steps: int | Callable[[int], int],
+               until: float | None = None) -> Iterator[tuple[int, Play]]:
         """For a GDL played one state at a time (GdlGame.batches): a `playout` for each of `rngs`, yielded as
         (its index, the play) once it is done; a new play starts as soon as the runtime has played the moves
-        of the plays before, so that every batch is full until `until` (or until `rngs` runs out).
+        of the plays before, so that every batch is full until `until` (or until `rngs` runs out). `max_steps`
+        may be a function of a play's index, asked when the play starts.
 
         The runtime goes first: it plays ahead, play after play, until a batch of states is ready, and the GDL
         states after those moves are asked for in one grounding, each from the runtime's state before the
@@ -329,7 +330,8 @@ class Differential:
                         nxt = next(source, None)
                         if nxt is None:
                             break
-                        live[nxt[0]] = run = _BatchedRun(self, nxt[1], max_steps)
+                        cut = max_steps(nxt[0]) if callable(max_steps) else max_steps
+                        live[nxt[0]] = run = _BatchedRun(self, nxt[1], cut)
                         ahead.append(run)
                     step = ahead[0].advance()
                     if step is None:
@@ -385,6 +387,17 @@ class Differential:
         if until is None:
             return most
         return max(2, min(most, int((until - start) / self._query_seconds) + 1))
+
+    @property
+    def paced(self) -> bool:
+        """Whether a batch came back, so that `pace` is known."""
+        return self._query_seconds is not None
+
+    def pace(self) -> float:
+        """Seconds a state of a batched playout costs: the last batch's pace (from when it was handed out, or
+        when the one before it came back, to its answers)."""
+        assert self._query_seconds is not None
+        return self._query_seconds
 
     def most_batch(self) -> int:
         """The most states a batch asks for: BATCH a worker, with workers (GdlGame.parallel)."""
@@ -762,10 +775,10 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
     The first PROBES plays go as deep as a TARGET_PLAYOUTS-th of the remaining time
     allows each (at most MAX_DEPTH moves); their cost per step fixes the depth cut of
     the others, at least `min_depth`: the bisimulation compared every state before
-    it, so no shorter mismatch is looked for either. Played one at a time, a probe's
-    cost is the median of theirs (a shared machine has its moments); a GDL played one
-    state at a time plays them together, and the others too, in batches
-    (`Differential.stream`), and their cost is the batches' pace.
+    it, so no shorter mismatch is looked for either. A probe's cost is the median of
+    theirs (a shared machine has its moments). A GDL played one state at a time has
+    no probes: its plays are one stream of batches, each play's cut chosen from the
+    batches' pace when it starts (`_streamed`).
     """
     slice_ = max(deadline - time.perf_counter(), 0.0) / TARGET_PLAYOUTS
     if d.gdl.batches:
@@ -792,26 +805,32 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
 
 def _streamed(d: Differential, deadline: float, min_depth: int, slice_: float,
               say: Progress) -> tuple[list[Play], Mismatch | None, int]:
-    """`_playouts` of a GDL played one state at a time: the probes, then the other plays, each a stream of
-    batches (Differential.stream) cut at its time."""
-    start = time.perf_counter()
-    plays = d.playouts([_rng(d, k) for k in range(PROBES)], MAX_DEPTH, until=start + PROBES * slice_)
-    found = next((m for m in map(_mismatch, plays) if m is not None), None)
-    per_step = (time.perf_counter() - start) / max(sum(len(p.steps) for p in plays), 1)
-    # a move at least: a cut at 0 compares the initial state over and over (a budget of half a second)
-    depth = max(min_depth, 1, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
-    if found is None and time.perf_counter() < deadline:
-        more: list[tuple[int, Play]] = []
-        for k, play in d.stream((_rng(d, k) for k in itertools.count(PROBES)), depth, deadline):
-            more.append((k, play))
-            found = _mismatch(play)
-            if found is not None:
-                break
-            if len(more) % 10 == 0:
-                say(f"playouts: {len(plays) + len(more):,} played, "
-                    f"{sum(len(p.steps) for p in plays) + sum(len(p.steps) for _, p in more):,} steps compared")
-        plays += [play for _, play in sorted(more, key=lambda kp: kp[0])]
-    return plays, _shrunk(d, plays, found, min_depth, deadline), depth
+    """`_playouts` of a GDL played one state at a time: one stream of batches (Differential.stream) until
+    `deadline`, with no probes. The first play fills the first batch (FIRST_BATCH states), which measures the
+    workers' pace; each later play's cut is chosen when it starts, from the pace then (Differential.pace), so
+    the first plays are short and the later ones as deep as a slice of the budget each allows. Why: probes
+    played apart went in batches of a few dozen states, each a grounding's fixed cost, and chess's stream
+    started a second later; the depth cut is the last play's."""
+    depth = max(min_depth, 1, FIRST_BATCH - 1)
+
+    def cut(k: int) -> int:
+        nonlocal depth
+        if d.paced:
+            per_step = d.pace()
+            depth = max(min_depth, 1, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
+        return depth
+
+    plays: list[tuple[int, Play]] = []
+    found = None
+    for k, play in d.stream((_rng(d, k) for k in itertools.count()), cut, deadline):
+        plays.append((k, play))
+        found = _mismatch(play)
+        if found is not None:
+            break
+        if len(plays) % 10 == 0:
+            say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for _, p in plays):,} steps compared")
+    ordered = [play for _, play in sorted(plays, key=lambda kp: kp[0])]
+    return ordered, _shrunk(d, ordered, found, min_depth, deadline), depth
 
 
 def _shrunk(d: Differential, plays: list[Play], found: Mismatch | None, min_depth: int, deadline: float
