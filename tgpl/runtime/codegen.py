@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, hoisting, inlining
+from tgpl.runtime import direct as direct_calls, fixed_tables, hoisting, inlining, passes
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -1120,7 +1120,42 @@ class BlockGenerator:
             self.assign(e, depth)
         else:
             self.c.statements.add(id(e))  # a whole statement: an action called here is a `Site`
-            self.emit(depth, self.expr(e))
+            if not self.turn_pass(e, depth):
+                self.emit(depth, self.expr(e))
+
+    def turn_pass(self, e: ast.Expr, depth: int) -> bool:
+        """`turn.pass()` or `turn.pass(p, "Phase")` as a statement, spelled inline (`tgpl.runtime.passes`)
+        when it is one of those; False for any other statement (spelled as an expression)."""
+        if not (passes.INLINE and isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
+                and len(self.loops) < MAX_INLINE_LOOPS):
+            return False
+        ct = self.c.types.get(id(e.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(ct.target, Signature)
+                and ct.target.name == "turn.pass"):
+            return False
+        sig = ct.target
+        bound: dict[str, ast.Expr] = {}
+        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
+            bound[p.name] = a.value
+        for a in e.args:
+            if a.name is not None:
+                bound[a.name] = a.value
+        if len(sig.params) != 2 or len(bound) != len(e.args):
+            return False
+        who, phase = (bound.get(p.name) for p in sig.params)
+        span = self.const(e.span, "_p")
+        self.bound.add("FZ")
+        known = self.c.passes
+        if who is None and phase is None:
+            passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), span,
+                              self.const(TOO_LARGE, "_k"), depth)
+            return True
+        if not isinstance(phase, ast.StringLit):
+            return False
+        value = self.value(who, sig.params[0].type) if who is not None else "m.world.control.player"
+        turns = self.const(known.phases.get(phase.value, frozenset()), "_tn")
+        passes.to_phase(self.emit, self.name, value, phase.value, turns, span, depth)
+        return True
 
     def condition(self, e: ast.Expr, depth: int) -> str:
         c = self.name("_c")
