@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, hoisting, inlining, passes
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -727,7 +727,7 @@ _WHOLE = {float(i): i for i in range(QUICK_INDEXES)}
 _HELPERS = {
     "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
-    "_fx_store": _fx_store, "_fx_table": _fx_table, "_charge": _charge, "_winner": _winner,
+    "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_RuntimeError": TGPLRuntimeError, "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_NV": _NEVER, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -778,6 +778,9 @@ class BlockGenerator:
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
         self.prepaying = False  # generating a nest of counted loops whose steps are counted at once (`prepaid`)
+        # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
+        # local's code -> (the Python local holding the view or False, the view's widths)
+        self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -996,6 +999,8 @@ class BlockGenerator:
     # ------------------------------------------------------------ statements
     def block(self, block: ast.Block, depth: int) -> None:
         self.layout.push()
+        views = self.flat_views
+        self.flat_views = dict(views)  # the fixed tables of this block are seen in it only
         start = len(self.lines)
         changed = _changed(block.body, self.c.types)
         skip = False
@@ -1012,6 +1017,7 @@ class BlockGenerator:
             self.stmt(s, depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
+        self.flat_views = views
         self.layout.pop()
 
     def fixed_table_at(self, body: list, i: int, depth: int) -> fixed_tables.FixedTable | None:
@@ -1063,6 +1069,12 @@ class BlockGenerator:
         self.emit(depth + 1, f"m.steps += {total}")
         at = len(self.lines)
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
+        widths = flat_views.widths(table.nest, table.name, self.counted) if flat_views.INLINE else None
+        view = self.name("_fv")
+        if widths is not None:  # its flat view, made once per setup (`flat_read`)
+            known = self.name("_t")
+            self.emit(depth + 1, f"{view} = {known} if ({known} := MT{idx}.get(1)) is not None"
+                                 f" else _fx_flat(MT{idx}, {held}, {widths!r}, MM[-1])")
         self.emit(depth, "else:")
         self.numbers_from = (changed, i)
         self.stmt(table.decl, depth + 1)
@@ -1071,6 +1083,9 @@ class BlockGenerator:
         slot = self.layout.lookup(table.name)
         self.emit(depth + 1, f"_fx_table(MM, {idx}, {_local(slot)})")
         self.lines[at] = "    " * (depth + 1) + f"{_local(slot)} = {held}"
+        if widths is not None:
+            self.emit(depth + 1, f"{view} = False")  # built on this run: read as it was
+            self.flat_views[_local(slot)] = (view, widths)
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
@@ -1817,7 +1832,46 @@ class BlockGenerator:
                     f" if {a}.__class__ is _Obj else m.get_member({a}, {name!r}, {span}))")
         return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
 
+    def flat_read(self, e: ast.Index) -> tuple[str, str] | None:
+        """A whole item of a fixed table with a flat view (`tgpl.runtime.flat_views`), its keys whole
+        literals or counters that count in ints, all within the view: (the view, the item's index
+        in it); else None."""
+        chain = []
+        x: ast.Expr = e
+        while isinstance(x, ast.Index):
+            chain.append(x.index)
+            x = x.obj
+        slot = self.layout.lookup(x.name) if isinstance(x, ast.Name) else None
+        found = self.flat_views.get(_local(slot)) if slot is not None else None
+        if found is None or len(chain) != len(found[1]):
+            return None
+        view, widths = found
+        ints = []
+        for k, w in zip(reversed(chain), widths):
+            if isinstance(k, ast.NumberLit):
+                v = float(k.value)
+                if v != int(v) or not 0 <= v < w:
+                    return None
+                ints.append(str(int(v)))
+                continue
+            at = self.layout.lookup(k.name) if isinstance(k, ast.Name) else None
+            code = _local(at) if at is not None else None
+            if code not in self.indexes or code not in self.index_ranges:
+                return None
+            lo, hi = self.index_ranges[code]
+            if lo < 0 or hi >= w:
+                return None
+            ints.append(self.indexes[code])
+        return view, flat_views.key(ints, widths)
+
     def expr_Index(self, e: ast.Index) -> str:
+        flat = self.flat_read(e) if self.flat_views else None
+        if flat is not None:  # one lookup while the table has its view, else read as it is
+            view, key = flat
+            return f"({view}[{key}] if {view} else {self.expr_Index_read(e)})"
+        return self.expr_Index_read(e)
+
+    def expr_Index_read(self, e: ast.Index) -> str:
         t = self.c.type_of(e.obj)
         if isinstance(t, Collection) and t.kind in ("Table", "List"):
             # The common case inline (a table and a key, a list and an index in range), as
