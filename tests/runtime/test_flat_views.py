@@ -17,7 +17,7 @@ from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compil
 VIEWS = """
 game "t";
 players 1;
-tile Cell { number N = 0; }
+tile Cell { number N = 0; Cell Mark = null; }
 tile Wall { number N = 0; }
 board B
 {
@@ -33,6 +33,18 @@ board B
     }
 }
 global class G { B Board = null; number Sum = 0; number Moves = 0; }
+// its calls with items of a view read them lazily (`BlockGenerator.viewed_args`)
+function Both
+{
+    function input Cell a;
+    function input Cell b;
+    returns Cell;
+    effect
+    {
+        if (a.Mark != null && a.Mark == b.Mark) { return a.Mark; }
+        return null;
+    }
+}
 class Seat
 {
     action Go
@@ -40,7 +52,7 @@ class Seat
         input Cell at { return true; }
         require { return G.Moves < 4; }
         trigger PlayerChoiceEvent { return true; }
-        effect { G.Moves += 1; at.N += G.Moves; turn.pass(0, "Add"); }
+        effect { G.Moves += 1; at.N += G.Moves; at.Mark = at; (G.Board.Grid[2][2] as Cell).Mark = at; turn.pass(0, "Add"); }
     }
 }
 turn T
@@ -64,6 +76,15 @@ turn T
             if (cells[2][i] != null) { G.Sum += cells[2][i].N; }
         }
         if (cells[1][1] != null && cells[0][2] != null) { G.Sum += cells[1][1].N + cells[0][2].N; }
+        Cell same = null;
+        for (number i = 0; i < 3; i += 1)
+        {
+            same = Both(a: cells[i][2], b: cells[0][i]);
+            if (same != null) { G.Sum += 7; }
+        }
+        same = Both(a: cells[1][1], b: cells[2][2]);
+        if (same != null) { G.Sum += 70; }
+        if (G.Moves == 3 && cells[2][2].N == 3) { same = Both(a: cells[1][0], b: cells[1][1]); }  // a wall, null: an error in Both
         // read the way it was: past the view, a key that is not whole, a counter past the view
         if (cells[1][5] == null && cells[0][0.5] == null) { G.Sum += 1; }
         for (number k = 0; k < 4; k += 1) { if (cells[2][k] == null) { G.Sum += 1000; } }
@@ -95,7 +116,7 @@ def two(tmp_path, monkeypatch):
     return viewed, switched(monkeypatch, (flat_views, "INLINE", False))(path), sources
 
 
-def _ends(game, limits) -> list:
+def _ends(game, limits, moves=MOVES) -> list:
     """How the moves end with each step limit: the sum and key after each, or the error as rendered."""
     out = []
     for limit in limits:
@@ -103,7 +124,7 @@ def _ends(game, limits) -> list:
         state = game.initial_state(0)
         seen = []
         try:
-            for move in MOVES:
+            for move in moves:
                 state = state.apply(move)
                 seen.append((state.key(), state.world.data[state.world.globals["G"]]["Sum"]))
             out.append(("ok", seen))
@@ -121,9 +142,12 @@ def test_reads_take_the_view(two):
         keys: dict[str, set] = {}
         for view, key in re.findall(r"\((_fv\d+)\[([^\]]*)\] if", src):
             keys.setdefault(view, set()).add(re.sub(r"_j\d+", "j", key))
-        # `cells[i][j]`, `cells[2][i]`, `cells[1][1]`, `cells[0][2]`; `gaps[2][0]`, `gaps[1][0]`; not
-        # `cells[1][5]`, `cells[0][0.5]` nor `cells[2][k]` (past the view, not whole, a counter past it)
-        assert sorted(map(sorted, keys.values())) == [["2", "4", "6 + j", "j * 3 + j"], ["3", "6"]]
+        # `cells[i][j]`, `cells[2][i]`, `cells[1][1]`, `cells[0][2]`, the arguments of `Both`; `gaps[2][0]`,
+        # `gaps[1][0]`; not `cells[1][5]`, `cells[0][0.5]` nor `cells[2][k]` (past the view, not whole, a
+        # counter past it)
+        assert sorted(map(sorted, keys.values())) == [["2", "2 + j * 3", "3", "4", "6 + j", "8", "j", "j * 3 + j"],
+                                                      ["3", "6"]]
+        assert len(re.findall(r"D\[_fv\d+\[", src)) >= 3  # `Both`'s items read where its body reads them
 
 
 def test_moves_steps_and_errors_alike(two):
@@ -133,7 +157,8 @@ def test_moves_steps_and_errors_alike(two):
     assert ends == _ends(plain, limits)
     assert any(e[0] == "error" and "--max-steps" in e[2] for e in ends)
     last = ends[-1]
-    assert last[0] == "error" and "cannot index null" in last[2] and len(last[1]) == 3  # `gaps[1][0]`
+    assert last[0] == "error" and "in function Both" in last[2] and len(last[1]) == 2
+    assert any(e[0] == "error" and "cannot index null" in e[2] for e in _ends(viewed, [100_000], MOVES[:2] + MOVES[3:] * 2))
     sums = [s for _, s in last[1]]
     assert sums == sorted(sums) and sums[0] > 1000
 

@@ -2203,9 +2203,29 @@ class BlockGenerator:
         if body is None:
             return False
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
+        site = self.name("_cs")
+        views = self.viewed_args(e, params) if flat_views.INLINE else None
+        if views is not None:
+            # Every argument an item of a fixed table's view: while the views are there, each item
+            # read where the body reads it (a tuple lookup that cannot fail and changes nothing,
+            # so a read the body skips or makes twice is not seen), and all of them only when
+            # the body gives up and the call is made
+            tests, items = views
+            lazy = body
+            for n in names:
+                lazy = lazy.replace(f"D[{temps[n]}]", f"D[{items[n]}]")
+            self.bound.add("D")
+            self.emit(depth, f"if {tests}:")
+            self.emit(depth + 1, "try:")
+            self.emit(depth + 2, f"{target} = {lazy}")
+            self.emit(depth + 1, "except KeyError:")
+            for n in names:
+                self.emit(depth + 2, f"{temps[n]} = {items[n]}")
+            self.emit(depth + 2, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
+            self.emit(depth, "else:")
+            depth += 1
         for a in e.args:  # in the call's order, as the call site would get them
             self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
-        site = self.name("_cs")
         ns = self.ns
 
         def install(fn, site=site):
@@ -2219,6 +2239,32 @@ class BlockGenerator:
         self.emit(depth, "except KeyError:")
         self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
         return True
+
+    def viewed_args(self, e: ast.Call, params: dict) -> tuple[str, dict[str, str]] | None:
+        """When every argument of `e` is an item of a fixed table read by its flat view
+        (`flat_read`) and given to an object input as it is: the test that the views are there,
+        and per input the item's lookup in its view; else None."""
+        items: dict[str, str] = {}
+        views: list[str] = []
+        for a in e.args:
+            flat = self.flat_read(a.value) if isinstance(a.value, ast.Index) else None
+            if flat is None or not isinstance(params.get(a.name), ClassType):
+                return None
+            view, key = flat
+            saved = (self.counter, set(self.ns), set(self.bound),
+                     None if self.optimistic is None else len(self.optimistic))
+            code = self.value(a.value, params.get(a.name))
+            self.counter, names_before, self.bound, optimistic = saved  # only looked at: as if not made
+            for made in set(self.ns) - names_before:
+                del self.ns[made]
+            if optimistic is not None:
+                del self.optimistic[optimistic:]
+            if not code.startswith(f"({view}[{key}] if {view} else "):
+                return None
+            items[a.name] = f"{view}[{key}]"
+            if view not in views:
+                views.append(view)
+        return (" and ".join(views), items) if items else None
 
     def inline_body(self, fi: FunctionInfo, temps: dict[str, str]) -> str | None:
         """The body of `fi` as one Python expression over `temps` (its inputs' values), when it is
