@@ -648,6 +648,9 @@ INLINE_SETS = True
 # under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
 # check both agree)
 INT_KEYS = True
+# A player plus or minus a whole number literal is mapped onto the players by `%` inline
+# (`BlockGenerator.expr_Binary`); False: by `to_player` (tests check both agree)
+INT_PLAYERS = True
 # A nest of counted loops that always counts the same steps counts them all at once, when they
 # stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
 PREPAID = True
@@ -2033,6 +2036,14 @@ class BlockGenerator:
                 a = left if _is_float_literal(left) else self.name("_t")
                 b = right if _is_float_literal(right) else self.name("_t")
                 x, code = (a, left) if a != left else (b, right)
+                literal = b if x == a else a
+                if INT_PLAYERS and float(literal) == int(float(literal)):
+                    # a whole literal: the int sum itself, mapped by Python's `%` (`to_player`
+                    # of a whole number r is r % P, below zero too), with no call
+                    whole = repr(int(float(literal)))
+                    ia, ib = (a, whole) if x == a else (whole, b)
+                    return (f"(({ia} {op} {ib}) % m.players if ({x} := {code}).__class__ is int"
+                            f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
                 return (f"(_to_player({a} {op} {b}, m.players) if ({x} := {code}).__class__ is int"
                         f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
             return general.format(fn=fn, op=op, a=left, b=right, span=span)

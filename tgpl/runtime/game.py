@@ -112,6 +112,10 @@ class Game:
         # Moves played through their action's plain spelling, by id: (the move, the index of objects
         # by name they were found in, object, action, locals, plain spelling), `_plain_play`
         self.played: dict[int, tuple] = {}
+        # The frozen machine of the last listing by plans, kept for the next (`_planned_moves`): the
+        # filters it ran change nothing of it but what the next listing sets again (its world, loop
+        # steps, remembered calls); None while one uses it
+        self.lister: Machine | None = None
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -456,6 +460,9 @@ MOVE_CACHE = 1 << 17
 # False: always the general way (tests check both agree)
 PLANNED = True
 _PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
+# Listings by plans reuse the frozen machine of the last one (`Game.lister`); False: each makes its
+# own (tests check both agree)
+LISTER = True
 # `State.apply` looks a move played before up itself (`_play`'s way, without its layers); False: `_play`
 # does (tests check both agree)
 APPLY_KNOWN = True
@@ -574,8 +581,20 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
     """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
     finding again, in every state, the objects, their actions, plans and pools."""
     player = world.control.player
-    m = game.machine(world)
-    m.freeze()
+    m = game.lister
+    if m is None or not LISTER:
+        m = game.machine(world)
+        m.freeze()
+    else:  # the machine of the last listing, as a new one would be (`Game.lister`)
+        game.lister = None  # taken: a listing that raises leaves none behind
+        m.world = world
+        m.players = world.players
+        m.step_limit = game.step_limit
+        m.readable = world.everyone()
+        m.steps = 0
+        m.held = None
+        if m.listing:
+            m.listing = {}
     moves: list[Move] = []
     owners = world.owners
     for obj, public, actions in plans:
@@ -603,6 +622,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 moves += list(map(known.__getitem__, options))  # each listed before: one lookup a move
             except (KeyError, TypeError, AttributeError):  # one not listed before, or none yet
                 moves += _moves_of(game, obj, ra, options)
+    if not m.stack and m.used == 0 and m.queue == ():  # given back as it was taken
+        game.lister = m
     return moves
 
 
