@@ -1,4 +1,4 @@
-"""Listings by plans reuse the frozen machine of the last one (`Game.lister`, `game.LISTER`): the
+"""Listings by plans reuse the frozen machine of the last one (`Game.listers`, `game.LISTER`): the
 same moves, step limits and errors as with a machine made for each, and a listing that raises
 leaves none behind."""
 
@@ -83,17 +83,18 @@ def test_a_listing_that_raises_leaves_no_machine(tmp_path):
     g = load_game(path)
     state = g.initial_state(0)
     state.legal_moves()
-    kept = g.lister
-    assert kept is not None and kept.frozen and not kept.stack
+    assert len(g.listers) == 1
+    kept = g.listers[0]
+    assert kept.frozen and not kept.stack
     g.step_limit = 3
     state.__dict__.pop("_legal_found", None)
     with pytest.raises(TGPLRuntimeError):
         state.legal_moves()
-    assert g.lister is None
+    assert g.listers == []
     g.step_limit = 100
     state.__dict__.pop("_legal_found", None)
     assert [m.text for m in state.legal_moves()] == ["Seat#0.Go(t: Token#0)", "Seat#0.Go(t: Token#1)", "Seat#0.Go(t: Token#2)"]
-    assert g.lister is not None and g.lister is not kept
+    assert len(g.listers) == 1 and g.listers[0] is not kept
 
 
 @pytest.mark.parametrize("name,seeds,limit", EXAMPLE_PLAYS)

@@ -114,8 +114,9 @@ class Game:
         self.played: dict[int, tuple] = {}
         # The frozen machine of the last listing by plans, kept for the next (`_planned_moves`): the
         # filters it ran change nothing of it but what the next listing sets again (its world, loop
-        # steps, remembered calls); None while one uses it
-        self.lister: Machine | None = None
+        # steps, remembered calls). A list, taken by `pop` and given back by `append`, each one
+        # step under the interpreter's lock: two listings at once never share one
+        self.listers: list[Machine] = []
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -460,7 +461,7 @@ MOVE_CACHE = 1 << 17
 # False: always the general way (tests check both agree)
 PLANNED = True
 _PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
-# Listings by plans reuse the frozen machine of the last one (`Game.lister`); False: each makes its
+# Listings by plans reuse the frozen machine of the last one (`Game.listers`); False: each makes its
 # own (tests check both agree)
 LISTER = True
 # `State.apply` looks a move played before up itself (`_play`'s way, without its layers); False: `_play`
@@ -581,12 +582,12 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
     """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
     finding again, in every state, the objects, their actions, plans and pools."""
     player = world.control.player
-    m = game.lister
-    if m is None or not LISTER:
+    listers = game.listers
+    if not listers or not LISTER:
         m = game.machine(world)
         m.freeze()
-    else:  # the machine of the last listing, as a new one would be (`Game.lister`)
-        game.lister = None  # taken: a listing that raises leaves none behind
+    else:  # the machine of the last listing, taken (one that raises is not given back), as a new one would be
+        m = listers.pop()
         m.world = world
         m.players = world.players
         m.step_limit = game.step_limit
@@ -622,8 +623,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 moves += list(map(known.__getitem__, options))  # each listed before: one lookup a move
             except (KeyError, TypeError, AttributeError):  # one not listed before, or none yet
                 moves += _moves_of(game, obj, ra, options)
-    if not m.stack and m.used == 0 and m.queue == ():  # given back as it was taken
-        game.lister = m
+    if not listers and not m.stack and m.used == 0 and m.queue == ():  # given back as it was taken
+        listers.append(m)
     return moves
 
 
