@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, hoisting, inlining
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -648,6 +648,9 @@ INLINE_SETS = True
 # under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
 # check both agree)
 INT_KEYS = True
+# A player plus or minus a whole number literal is mapped onto the players by `%` inline
+# (`BlockGenerator.expr_Binary`); False: by `to_player` (tests check both agree)
+INT_PLAYERS = True
 # A nest of counted loops that always counts the same steps counts them all at once, when they
 # stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
 PREPAID = True
@@ -727,7 +730,7 @@ _WHOLE = {float(i): i for i in range(QUICK_INDEXES)}
 _HELPERS = {
     "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
-    "_fx_store": _fx_store, "_fx_table": _fx_table, "_charge": _charge, "_winner": _winner,
+    "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": _winner,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_RuntimeError": TGPLRuntimeError, "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_NV": _NEVER, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -778,6 +781,9 @@ class BlockGenerator:
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
         self.prepaying = False  # generating a nest of counted loops whose steps are counted at once (`prepaid`)
+        # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
+        # local's code -> (the Python local holding the view or False, the view's widths)
+        self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -996,6 +1002,8 @@ class BlockGenerator:
     # ------------------------------------------------------------ statements
     def block(self, block: ast.Block, depth: int) -> None:
         self.layout.push()
+        views = self.flat_views
+        self.flat_views = dict(views)  # the fixed tables of this block are seen in it only
         start = len(self.lines)
         changed = _changed(block.body, self.c.types)
         skip = False
@@ -1012,6 +1020,7 @@ class BlockGenerator:
             self.stmt(s, depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
+        self.flat_views = views
         self.layout.pop()
 
     def fixed_table_at(self, body: list, i: int, depth: int) -> fixed_tables.FixedTable | None:
@@ -1063,6 +1072,12 @@ class BlockGenerator:
         self.emit(depth + 1, f"m.steps += {total}")
         at = len(self.lines)
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
+        widths = flat_views.widths(table.nest, table.name, self.counted) if flat_views.INLINE else None
+        view = self.name("_fv")
+        if widths is not None:  # its flat view, made once per setup (`flat_read`)
+            known = self.name("_t")
+            self.emit(depth + 1, f"{view} = {known} if ({known} := MT{idx}.get(1)) is not None"
+                                 f" else _fx_flat(MT{idx}, {held}, {widths!r}, MM[-1])")
         self.emit(depth, "else:")
         self.numbers_from = (changed, i)
         self.stmt(table.decl, depth + 1)
@@ -1071,6 +1086,9 @@ class BlockGenerator:
         slot = self.layout.lookup(table.name)
         self.emit(depth + 1, f"_fx_table(MM, {idx}, {_local(slot)})")
         self.lines[at] = "    " * (depth + 1) + f"{_local(slot)} = {held}"
+        if widths is not None:
+            self.emit(depth + 1, f"{view} = False")  # built on this run: read as it was
+            self.flat_views[_local(slot)] = (view, widths)
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
@@ -1120,7 +1138,42 @@ class BlockGenerator:
             self.assign(e, depth)
         else:
             self.c.statements.add(id(e))  # a whole statement: an action called here is a `Site`
-            self.emit(depth, self.expr(e))
+            if not self.turn_pass(e, depth):
+                self.emit(depth, self.expr(e))
+
+    def turn_pass(self, e: ast.Expr, depth: int) -> bool:
+        """`turn.pass()` or `turn.pass(p, "Phase")` as a statement, spelled inline (`tgpl.runtime.passes`)
+        when it is one of those; False for any other statement (spelled as an expression)."""
+        if not (passes.INLINE and isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
+                and len(self.loops) < MAX_INLINE_LOOPS):
+            return False
+        ct = self.c.types.get(id(e.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(ct.target, Signature)
+                and ct.target.name == "turn.pass"):
+            return False
+        sig = ct.target
+        bound: dict[str, ast.Expr] = {}
+        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
+            bound[p.name] = a.value
+        for a in e.args:
+            if a.name is not None:
+                bound[a.name] = a.value
+        if len(sig.params) != 2 or len(bound) != len(e.args):
+            return False
+        who, phase = (bound.get(p.name) for p in sig.params)
+        span = self.const(e.span, "_p")
+        self.bound.add("FZ")
+        known = self.c.passes
+        if who is None and phase is None:
+            passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), span,
+                              self.const(TOO_LARGE, "_k"), depth)
+            return True
+        if not isinstance(phase, ast.StringLit):
+            return False
+        value = self.value(who, sig.params[0].type) if who is not None else "m.world.control.player"
+        turns = self.const(known.phases.get(phase.value, frozenset()), "_tn")
+        passes.to_phase(self.emit, self.name, value, phase.value, turns, span, depth)
+        return True
 
     def condition(self, e: ast.Expr, depth: int) -> str:
         c = self.name("_c")
@@ -1782,7 +1835,46 @@ class BlockGenerator:
                     f" if {a}.__class__ is _Obj else m.get_member({a}, {name!r}, {span}))")
         return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
 
+    def flat_read(self, e: ast.Index) -> tuple[str, str] | None:
+        """A whole item of a fixed table with a flat view (`tgpl.runtime.flat_views`), its keys whole
+        literals or counters that count in ints, all within the view: (the view, the item's index
+        in it); else None."""
+        chain = []
+        x: ast.Expr = e
+        while isinstance(x, ast.Index):
+            chain.append(x.index)
+            x = x.obj
+        slot = self.layout.lookup(x.name) if isinstance(x, ast.Name) else None
+        found = self.flat_views.get(_local(slot)) if slot is not None else None
+        if found is None or len(chain) != len(found[1]):
+            return None
+        view, widths = found
+        ints = []
+        for k, w in zip(reversed(chain), widths):
+            if isinstance(k, ast.NumberLit):
+                v = float(k.value)
+                if v != int(v) or not 0 <= v < w:
+                    return None
+                ints.append(str(int(v)))
+                continue
+            at = self.layout.lookup(k.name) if isinstance(k, ast.Name) else None
+            code = _local(at) if at is not None else None
+            if code not in self.indexes or code not in self.index_ranges:
+                return None
+            lo, hi = self.index_ranges[code]
+            if lo < 0 or hi >= w:
+                return None
+            ints.append(self.indexes[code])
+        return view, flat_views.key(ints, widths)
+
     def expr_Index(self, e: ast.Index) -> str:
+        flat = self.flat_read(e) if self.flat_views else None
+        if flat is not None:  # one lookup while the table has its view, else read as it is
+            view, key = flat
+            return f"({view}[{key}] if {view} else {self.expr_Index_read(e)})"
+        return self.expr_Index_read(e)
+
+    def expr_Index_read(self, e: ast.Index) -> str:
         t = self.c.type_of(e.obj)
         if isinstance(t, Collection) and t.kind in ("Table", "List"):
             # The common case inline (a table and a key, a list and an index in range), as
@@ -1944,6 +2036,14 @@ class BlockGenerator:
                 a = left if _is_float_literal(left) else self.name("_t")
                 b = right if _is_float_literal(right) else self.name("_t")
                 x, code = (a, left) if a != left else (b, right)
+                literal = b if x == a else a
+                if INT_PLAYERS and float(literal) == int(float(literal)):
+                    # a whole literal: the int sum itself, mapped by Python's `%` (`to_player`
+                    # of a whole number r is r % P, below zero too), with no call
+                    whole = repr(int(float(literal)))
+                    ia, ib = (a, whole) if x == a else (whole, b)
+                    return (f"(({ia} {op} {ib}) % m.players if ({x} := {code}).__class__ is int"
+                            f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
                 return (f"(_to_player({a} {op} {b}, m.players) if ({x} := {code}).__class__ is int"
                         f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
             return general.format(fn=fn, op=op, a=left, b=right, span=span)
@@ -2114,9 +2214,29 @@ class BlockGenerator:
         if body is None:
             return False
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
+        site = self.name("_cs")
+        views = self.viewed_args(e, params) if flat_views.INLINE else None
+        if views is not None:
+            # Every argument an item of a fixed table's view: while the views are there, each item
+            # read where the body reads it (a tuple lookup that cannot fail and changes nothing,
+            # so a read the body skips or makes twice is not seen), and all of them only when
+            # the body gives up and the call is made
+            tests, items = views
+            lazy = body
+            for n in names:
+                lazy = lazy.replace(f"D[{temps[n]}]", f"D[{items[n]}]")
+            self.bound.add("D")
+            self.emit(depth, f"if {tests}:")
+            self.emit(depth + 1, "try:")
+            self.emit(depth + 2, f"{target} = {lazy}")
+            self.emit(depth + 1, "except KeyError:")
+            for n in names:
+                self.emit(depth + 2, f"{temps[n]} = {items[n]}")
+            self.emit(depth + 2, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
+            self.emit(depth, "else:")
+            depth += 1
         for a in e.args:  # in the call's order, as the call site would get them
             self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
-        site = self.name("_cs")
         ns = self.ns
 
         def install(fn, site=site):
@@ -2130,6 +2250,32 @@ class BlockGenerator:
         self.emit(depth, "except KeyError:")
         self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
         return True
+
+    def viewed_args(self, e: ast.Call, params: dict) -> tuple[str, dict[str, str]] | None:
+        """When every argument of `e` is an item of a fixed table read by its flat view
+        (`flat_read`) and given to an object input as it is: the test that the views are there,
+        and per input the item's lookup in its view; else None."""
+        items: dict[str, str] = {}
+        views: list[str] = []
+        for a in e.args:
+            flat = self.flat_read(a.value) if isinstance(a.value, ast.Index) else None
+            if flat is None or not isinstance(params.get(a.name), ClassType):
+                return None
+            view, key = flat
+            saved = (self.counter, set(self.ns), set(self.bound),
+                     None if self.optimistic is None else len(self.optimistic))
+            code = self.value(a.value, params.get(a.name))
+            self.counter, names_before, self.bound, optimistic = saved  # only looked at: as if not made
+            for made in set(self.ns) - names_before:
+                del self.ns[made]
+            if optimistic is not None:
+                del self.optimistic[optimistic:]
+            if not code.startswith(f"({view}[{key}] if {view} else "):
+                return None
+            items[a.name] = f"{view}[{key}]"
+            if view not in views:
+                views.append(view)
+        return (" and ".join(views), items) if items else None
 
     def inline_body(self, fi: FunctionInfo, temps: dict[str, str]) -> str | None:
         """The body of `fi` as one Python expression over `temps` (its inputs' values), when it is

@@ -28,6 +28,7 @@ from tgpl.runtime.classes import (
     Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn, Site,
 )
 from tgpl.runtime.codegen import BlockGenerator, _index
+from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.purity import analyse
 from tgpl.runtime.readonly import ReadOnly
@@ -148,6 +149,7 @@ class Compiler:
         self.inlined = 0  # calls inlined (`tgpl.runtime.inlining`), numbered: their locals' names
         self.recursive: dict[int, bool] = {}  # by id(FunctionInfo): may it call itself (`inlining`)
         self.compiling: FunctionInfo | None = None  # the function whose body is being compiled
+        self.passes = Passes.of(program)  # what `turn.pass` spelled inline needs (`tgpl.runtime.passes`)
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
         self.sites += 1
@@ -185,6 +187,7 @@ class Compiler:
         for name, turn in self.program.turns.items():
             self.scope = turn.scope
             turns[name] = self._compile_turn(turn.defn)
+        self.passes.fill(turns)
         main = self.program.main_module
         setup_code, setup_size, players, game_name = None, 0, range(1, 2), ""
         setup_home = object()

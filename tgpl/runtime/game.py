@@ -112,6 +112,11 @@ class Game:
         # Moves played through their action's plain spelling, by id: (the move, the index of objects
         # by name they were found in, object, action, locals, plain spelling), `_plain_play`
         self.played: dict[int, tuple] = {}
+        # The frozen machine of the last listing by plans, kept for the next (`_planned_moves`): the
+        # filters it ran change nothing of it but what the next listing sets again (its world, loop
+        # steps, remembered calls). A list, taken by `pop` and given back by `append`, each one
+        # step under the interpreter's lock: two listings at once never share one
+        self.listers: list[Machine] = []
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -154,7 +159,9 @@ class State:
 
     # ------------------------------------------------------------ running
     @staticmethod
-    def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
+    def _run(game: Game, base: World, first: Move | None, choices: list, known: tuple | None = None) -> State:
+        """The state after a segment from `base`: setup (`first` None), a phase's entry resumed, or
+        the move `first`, found before when `known` (`Game.played`, as `_play` looks it up)."""
         if first is not None and base._by_name is None:
             # the index the move names its objects through, made on the world copied, so that this
             # world's copies share it, and the moves found in it (`_play`), until objects change
@@ -163,7 +170,9 @@ class State:
         # object references resolve as the segment runs (the machine copies them); `game.machine` inline
         m = Machine(game.compiled, world, choices, game.step_limit)
         try:
-            if first is None:
+            if known is not None:  # `_play`'s way for a move found before, its lookups made by `apply`
+                m.play_plain(known[2], known[3], known[4][:], known[5])
+            elif first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
             elif first is PHASE_ENTRY:
                 m.resume_phase()
@@ -180,8 +189,7 @@ class State:
         if world.transients:  # thrown events live: some may be unreferenced now
             world.drop_unreferenced(game.is_event)
         state = _new_object(State)  # State(game, world), without the frozen dataclass's __init__
-        fields = state.__dict__
-        fields.update(_SETTLED)
+        fields = state.__dict__  # the other fields keep their defaults, the class's: a settled state's
         fields["game"] = game
         fields["world"] = world
         return state
@@ -230,7 +238,8 @@ class State:
         return found
 
     def legal_moves(self) -> list[Move]:
-        return list(self._legal)
+        found = self.__dict__.get("_legal_found")  # `_legal` inline once listed
+        return list(found if found is not None else self._legal)
 
     def move_by_text(self, text: str) -> Move | None:
         text = text.strip()
@@ -258,6 +267,11 @@ class State:
         raise IllegalMove(text.strip(), self.explain(text))
 
     def apply(self, move: Move | str) -> State:
+        if move.__class__ is Move and self.request is None and self.world.result is None:
+            # a move played before from a world with the same index of objects (`_play`): found here
+            known = self.game.played.get(id(move))
+            if known is not None and known[0] is move and known[1] is self.world._by_name and APPLY_KNOWN:
+                return State._run(self.game, self.world, move, [], known)
         if isinstance(move, str):
             found = self.move_by_text(move)
             if found is None:
@@ -440,8 +454,6 @@ def _new_move(text: str, obj: str, action: str, inputs: tuple) -> Move:
 
 
 _new_object = object.__new__
-# The fields of a state waiting for a move (`State._run`), but its game and world
-_SETTLED = {"base": None, "first": None, "choices": (), "request": None, "error": None, "resume": None}
 _UNFOUND = object()
 _COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
@@ -449,6 +461,12 @@ MOVE_CACHE = 1 << 17
 # False: always the general way (tests check both agree)
 PLANNED = True
 _PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
+# Listings by plans reuse the frozen machine of the last one (`Game.listers`); False: each makes its
+# own (tests check both agree)
+LISTER = True
+# `State.apply` looks a move played before up itself (`_play`'s way, without its layers); False: `_play`
+# does (tests check both agree)
+APPLY_KNOWN = True
 # A move played through its action's plain spelling is found once per index of objects (`_plain_play`);
 # False: found on every play (tests check both agree)
 PLAYS_KNOWN = True
@@ -564,8 +582,20 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
     """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
     finding again, in every state, the objects, their actions, plans and pools."""
     player = world.control.player
-    m = game.machine(world)
-    m.freeze()
+    listers = game.listers
+    if not listers or not LISTER:
+        m = game.machine(world)
+        m.freeze()
+    else:  # the machine of the last listing, taken (one that raises is not given back), as a new one would be
+        m = listers.pop()
+        m.world = world
+        m.players = world.players
+        m.step_limit = game.step_limit
+        m.readable = world.everyone()
+        m.steps = 0
+        m.held = None
+        if m.listing:
+            m.listing = {}
     moves: list[Move] = []
     owners = world.owners
     for obj, public, actions in plans:
@@ -593,6 +623,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 moves += list(map(known.__getitem__, options))  # each listed before: one lookup a move
             except (KeyError, TypeError, AttributeError):  # one not listed before, or none yet
                 moves += _moves_of(game, obj, ra, options)
+    if not listers and not m.stack and m.used == 0 and m.queue == ():  # given back as it was taken
+        listers.append(m)
     return moves
 
 

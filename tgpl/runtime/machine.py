@@ -671,11 +671,18 @@ class Machine:
                 self.error(span, TOO_LARGE)
             finally:
                 stack.pop()
+        if r is not None or not self.enter_pending:
+            self.default_done(r, pending, turn, span)
+
+    def default_done(self, r, pending: bool, turn, span: Span) -> None:
+        """The end of `turn_pass_default` when its default returned a player `r`, or passed nothing
+        (an error); `pending`: whether a phase's entry was pending before it ran (`passes`)."""
+        control = self.world.control
         if r is not None:
             control.player = to_player(r, self.players)
             control.phase = next(iter(turn.phases), None)
             self.enter_pending = True
-        elif not self.enter_pending:
+        else:
             self.enter_pending = pending
             self.error(span, f"the default of turn {turn.name} neither returned a player nor passed the turn")
 

@@ -50,9 +50,9 @@ class Obj:
         return self.name
 
 
-@dataclass
+@dataclass(slots=True)
 class Control:
-    """Whose turn it is: the active player, turn and phase."""
+    """Whose turn it is: the active player, turn and phase (slotted: every move copies one)."""
 
     player: int = 0
     turn: str | None = None
