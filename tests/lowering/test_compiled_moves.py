@@ -121,6 +121,8 @@ def test_chess_lowers_with_its_moves_compiled(chess):
     game, lowered = chess
     assert lowered.stats["moves compiled"] == "yes"  # auto: 4,096 ways to fill Move's inputs
     assert sum(1 for r in lowered.program.rules if r.body) < 1500
+    # the legal moves', the promotions' and the checkmate test's `CanMove` read the state: one instance
+    assert [rel for rel in lowered.program.relations() if rel.startswith("canmove_call")] == ["canmove_call"]
     assert len(lowered.move_texts) == 3952
     problems = validate(lowered.program, "chess.kif", grounding="per-state")
     assert [d.message for d in problems if d.is_error] == []  # recursion restriction, safety, one arity each
