@@ -87,3 +87,20 @@ def assert_examples_play_alike(other, name: str, seeds, limit: int) -> None:
     slow = other(EXAMPLES / name, players)
     for seed in seeds:
         assert playout(fast.initial_state(seed), seed, limit) == playout(slow.initial_state(seed), seed, limit)
+
+
+def ends_with_limits(game, limits, moves: list[str], observe=lambda state: state.key()) -> list:
+    """How `moves` end with each step limit: what `observe` says after each move, or the error as rendered."""
+    out = []
+    for limit in limits:
+        game.step_limit = limit
+        state = game.initial_state(0)
+        seen = []
+        try:
+            for move in moves:
+                state = state.apply(move)
+                seen.append(observe(state))
+            out.append(("ok", seen))
+        except TGPLRuntimeError as e:
+            out.append(("error", seen, e.render()))
+    return out

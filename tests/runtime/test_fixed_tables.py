@@ -9,9 +9,9 @@ import textwrap
 import pytest
 
 from tgpl.runtime import codegen
-from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
+from observed import (EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits,
+                      switched)
 
 TABLES = """
 game "t";
@@ -105,20 +105,8 @@ def two(tmp_path, monkeypatch):
 
 
 def _ends(game, limits) -> list:
-    """How the moves end with each step limit: the sums and key after each, or the error as rendered."""
-    out = []
-    for limit in limits:
-        game.step_limit = limit
-        state = game.initial_state(0)
-        seen = []
-        try:
-            for move in MOVES:
-                state = state.apply(move)
-                seen.append(state.key())
-            out.append(("ok", seen))
-        except TGPLRuntimeError as e:
-            out.append(("error", seen, e.render()))
-    return out
+    """How the moves end with each step limit: the key after each, or the error as rendered."""
+    return ends_with_limits(game, limits, MOVES)
 
 
 def test_which_tables_are_fixed(two):

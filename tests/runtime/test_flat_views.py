@@ -10,9 +10,9 @@ import textwrap
 import pytest
 
 from tgpl.runtime import flat_views
-from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
+from observed import (EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits,
+                      switched)
 
 VIEWS = """
 game "t";
@@ -117,20 +117,9 @@ def two(tmp_path, monkeypatch):
 
 
 def _ends(game, limits, moves=MOVES) -> list:
-    """How the moves end with each step limit: the sum and key after each, or the error as rendered."""
-    out = []
-    for limit in limits:
-        game.step_limit = limit
-        state = game.initial_state(0)
-        seen = []
-        try:
-            for move in moves:
-                state = state.apply(move)
-                seen.append((state.key(), state.world.data[state.world.globals["G"]]["Sum"]))
-            out.append(("ok", seen))
-        except TGPLRuntimeError as e:
-            out.append(("error", seen, e.render()))
-    return out
+    """How the moves end with each step limit: the key and sum after each, or the error as rendered."""
+    return ends_with_limits(game, limits, moves,
+                            lambda state: (state.key(), state.world.data[state.world.globals["G"]]["Sum"]))
 
 
 def test_reads_take_the_view(two):

@@ -1152,12 +1152,7 @@ class BlockGenerator:
                 and ct.target.name == "turn.pass"):
             return False
         sig = ct.target
-        bound: dict[str, ast.Expr] = {}
-        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
-            bound[p.name] = a.value
-        for a in e.args:
-            if a.name is not None:
-                bound[a.name] = a.value
+        bound = _bound_args(sig, e)
         if len(sig.params) != 2 or len(bound) != len(e.args):
             return False
         who, phase = (bound.get(p.name) for p in sig.params)
@@ -2365,12 +2360,7 @@ class BlockGenerator:
     def namespace_call(self, e: ast.Call, sig: Signature, span: str) -> str | None:
         """`player.active()`, `turn.pass(...)`... inline, as Compiler._namespace_call runs them;
         None for the others (their closure)."""
-        bound: dict[str, ast.Expr] = {}
-        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
-            bound[p.name] = a.value
-        for a in e.args:
-            if a.name is not None:
-                bound[a.name] = a.value
+        bound = _bound_args(sig, e)
         args = [self.value(bound[p.name], p.type) if p.name in bound else None for p in sig.params]
         q = sig.name
         if q == "player.active":
@@ -2418,3 +2408,14 @@ class BlockGenerator:
                     f" & ((({x} := {values}).__class__ is _Obj) | ({x} is None))"
                     f" else m.builtin_method({xs}, 'contains', [{x}], {span}))")
         return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"
+
+
+def _bound_args(sig: Signature, e: ast.Call) -> dict[str, ast.Expr]:
+    """A call's arguments by the parameter each binds: positional ones in order, then the named ones."""
+    bound: dict[str, ast.Expr] = {}
+    for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
+        bound[p.name] = a.value
+    for a in e.args:
+        if a.name is not None:
+            bound[a.name] = a.value
+    return bound
