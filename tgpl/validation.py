@@ -187,6 +187,7 @@ class Differential:
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
         self._query_seconds: float | None = None  # what a batched GDL query has cost, the last batch
         self._answered: float | None = None  # when the last batch's answers came back
+        self._paced_by = 0  # the states of that batch
 
     @cached_property
     def initial(self) -> State:
@@ -321,6 +322,28 @@ class Differential:
         batch: list[tuple[_BatchedRun, _Ahead]] = []  # states played and not handed out yet
         busy_until = time.perf_counter()  # when the batches handed out should be answered (`_query_seconds`)
         stopping = False  # no more batches: `until` has come (or not one more state fits), or every play is played
+
+        def hand_out() -> bool:
+            """The states played (`batch`) handed to the workers, or the part of them that fits before `until`;
+            False where they wait for a batch handed out before to come back and be sized again then."""
+            nonlocal batch, busy_until, stopping
+            now = time.perf_counter()
+            q = self._query_seconds
+            start = max(busy_until, now) if pending else now  # nothing handed out: the workers are idle
+            fit = len(batch) if until is None or not q else int((until - start) / q)
+            # a batch that would end past `until` waits for the one before to come back, and is sized again
+            # then; with none before, the part that fits is handed out and the rest waits for it: a pace
+            # measured on a busy machine must not end the plays before `until`
+            if fit < len(batch) and pending:
+                return False
+            if fit < 1:
+                stopping, batch = True, []  # not one state more fits
+                return False
+            out, batch = batch[:fit], batch[fit:]
+            busy_until = start + len(out) * (q or 0.0)
+            pending.append((out, self.gdl.states_later([step.query for _, step in out]), now))
+            return True
+
         while True:
             if not stopping and not (self._query_seconds is None and pending):
                 now = time.perf_counter()
@@ -342,23 +365,7 @@ class Differential:
                     stopping, batch = True, []  # never handed out: those plays end before these states
                 elif not batch:
                     stopping = True  # every play is played out
-            handed = False
-            if batch:
-                now = time.perf_counter()
-                q = self._query_seconds
-                start = max(busy_until, now) if pending else now  # nothing handed out: the workers are idle
-                fit = len(batch) if until is None or not q else int((until - start) / q)
-                # a batch that would end past `until` waits for the one before to come back, and is sized
-                # again then; with none before, the part that fits is handed out and the rest waits for it:
-                # a pace measured on a busy machine must not end the plays before `until`
-                if fit >= len(batch) or not pending:
-                    if fit < 1:
-                        stopping, batch = True, []  # not one state more fits
-                    else:
-                        out, batch = batch[:fit], batch[fit:]
-                        busy_until = start + len(out) * (q or 0.0)
-                        pending.append((out, self.gdl.states_later([step.query for _, step in out]), now))
-                        handed = True
+            handed = bool(batch) and hand_out()
             if not pending:
                 break
             if len(pending) > 1 or not handed or self._query_seconds is None:
@@ -367,7 +374,9 @@ class Differential:
                 now = time.perf_counter()
                 # the workers' pace: from when this batch was handed out, or when the one before it came back
                 self._query_seconds = (now - max(submitted, self._answered or submitted)) / len(asked)
-                self._answered = now
+                self._answered, self._paced_by = now, len(asked)
+                if batch and not stopping:  # a batch that waited for this one goes before the comparison
+                    hand_out()
                 for (run, step), g in zip(asked, got):
                     run.compare(step, g)
                 done = [k for k, run in live.items() if run.done(stopping)]
@@ -384,8 +393,8 @@ class Differential:
         if self._query_seconds is None:
             return FIRST_BATCH
         most = self.most_batch()
-        if until is None:
-            return most
+        if until is None or self._paced_by < most // 2:
+            return most  # a small batch's pace overstates a full one's (its grounding's fixed cost): not sized by it
         return max(2, min(most, int((until - start) / self._query_seconds) + 1))
 
     @property
