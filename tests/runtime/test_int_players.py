@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import codegen
 
 from observed import EXAMPLE_PLAYS, assert_examples_play_alike, compiled_with_sources, switched
 
