@@ -397,15 +397,9 @@ class Differential:
             return most  # a small batch's pace overstates a full one's (its grounding's fixed cost): not sized by it
         return max(2, min(most, int((until - start) / self._query_seconds) + 1))
 
-    @property
-    def paced(self) -> bool:
-        """Whether a batch came back, so that `pace` is known."""
-        return self._query_seconds is not None
-
-    def pace(self) -> float:
+    def pace(self) -> float | None:
         """Seconds a state of a batched playout costs: the last batch's pace (from when it was handed out, or
-        when the one before it came back, to its answers)."""
-        assert self._query_seconds is not None
+        when the one before it came back, to its answers); None before a batch came back."""
         return self._query_seconds
 
     def most_batch(self) -> int:
@@ -802,8 +796,7 @@ def _playouts(d: Differential, deadline: float, min_depth: int,
         plays.append(play)
         found = _mismatch(play)
     per_step = sorted(costs)[len(costs) // 2]
-    depth = max(min_depth, max(len(p.moves) for p in plays),
-                min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
+    depth = max(min_depth, max(len(p.moves) for p in plays), _affordable(slice_, per_step))
     while found is None and time.perf_counter() < deadline:
         plays.append(d.playout(_rng(d, len(plays)), depth))
         found = _mismatch(plays[-1])
@@ -824,9 +817,9 @@ def _streamed(d: Differential, deadline: float, min_depth: int, slice_: float,
 
     def cut(k: int) -> int:
         nonlocal depth
-        if d.paced:
-            per_step = d.pace()
-            depth = max(min_depth, 1, min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH))
+        per_step = d.pace()
+        if per_step is not None:
+            depth = max(min_depth, 1, _affordable(slice_, per_step))
         return depth
 
     plays: list[tuple[int, Play]] = []
@@ -840,6 +833,11 @@ def _streamed(d: Differential, deadline: float, min_depth: int, slice_: float,
             say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for _, p in plays):,} steps compared")
     ordered = [play for _, play in sorted(plays, key=lambda kp: kp[0])]
     return ordered, _shrunk(d, ordered, found, min_depth, deadline), depth
+
+
+def _affordable(slice_: float, per_step: float) -> int:
+    """The moves a play can take in `slice_` seconds at `per_step` seconds a step, at most MAX_DEPTH."""
+    return min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH)
 
 
 def _shrunk(d: Differential, plays: list[Play], found: Mismatch | None, min_depth: int, deadline: float

@@ -46,7 +46,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import clingo
 from clingo import ast
 
-from tgpl.lowering.ir import Atom, Distinct, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.lowering.ir import Atom, Literal, Not, Or, Program, Rule, Term, Var, renamed
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.estimate import rule_bounds
 from tgpl.asp.gdl_to_asp import STATE_VIEW, ClingoNames, lookahead_relations, lookahead_to_asp, rules_to_asp
@@ -362,30 +362,9 @@ def estimate_rules(program: Program, own: Program) -> tuple[Rule, ...]:
     now = {"true": STATE_NOW, "does": MOVE_NOW}
     copied = lookahead_relations(program)
     ahead = {"true": "next", **{name: AHEAD + name for name in copied}}
-    rules = [_renamed(rule, now) for rule in own.rules]
-    rules += [_renamed(rule, ahead) for rule in program.rules if rule.head.relation in copied]
+    rules = [renamed(rule, now) for rule in own.rules]
+    rules += [renamed(rule, ahead) for rule in program.rules if rule.head.relation in copied]
     return tuple(rules) + _FIXED
-
-
-def _renamed(rule: Rule, names: dict[str, str]) -> Rule:
-    head = _atom(rule.head, names)
-    return Rule(head, tuple(_literal(lit, names) for lit in rule.body), rule.span)
-
-
-def _atom(atom: Atom, names: dict[str, str]) -> Atom:
-    name = names.get(atom.relation)
-    return atom if name is None else Atom(name, atom.args, atom.span)
-
-
-def _literal(lit: Literal, names: dict[str, str]) -> Literal:
-    if isinstance(lit, Atom):
-        return _atom(lit, names)
-    if isinstance(lit, Not):
-        return Not(_literal(lit.literal, names), lit.span)
-    if isinstance(lit, Or):
-        return Or(tuple(_literal(sub, names) for sub in lit.literals), lit.span)
-    assert isinstance(lit, Distinct)
-    return lit
 
 
 def _parsed(text: str) -> list[ast.AST]:

@@ -48,7 +48,7 @@ from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
@@ -664,19 +664,21 @@ def _shared_instances(segments: list[Rule], functions: list[Rule]) -> tuple[list
     a call's demand never depends on its own results (`HornCompiler.instance_name`): instances are made one
     only where the shared demand reads none of the shared instance's relations. Sound as an instance answers
     each row it is asked for whatever else is asked (one call site asks for many rows)."""
-    own: dict[tuple[str, str], dict[str, set[Rule]]] = {}  # (function, context) -> site -> its rules, renamed
+    own: dict[tuple[str, str], dict[str, list[Rule]]] = {}  # (function, context) -> site -> its rules
     for r in functions:
         parts = _instance_part(r.head.relation)
         if parts is not None and parts[2] != "call":
             fn, site, _, ctx = parts
-            own.setdefault((fn, ctx), {}).setdefault(site, set()).add(_renamed(r, fn, ctx, site, ""))
+            own.setdefault((fn, ctx), {}).setdefault(site, []).append(r)
     rename: dict[str, str] = {}
     rules = segments + functions
     for (fn, ctx), sites in sorted(own.items()):
+        # each site's rules with its relations under one name: the same set where the instances are alike
+        alike = {site: {renamed(r, _site_names(rs, fn, ctx, site, "")) for r in rs} for site, rs in sites.items()}
         order = sorted(sites, key=lambda site: (len(site), site))
         first = order[0]
         for site in order[1:]:
-            if sites[site] != sites[first]:
+            if alike[site] != alike[first]:
                 continue
             trial = dict(rename)
             trial.update(_site_names(rules, fn, ctx, site, first))
@@ -684,17 +686,8 @@ def _shared_instances(segments: list[Rule], functions: list[Rule]) -> tuple[list
                 rename = trial
     if not rename:
         return segments, functions
-
-    def renamed(x):
-        if isinstance(x, Not):
-            return Not(renamed(x.literal))
-        if isinstance(x, Atom) and x.relation in rename:
-            return Atom(rename[x.relation], x.args)
-        return x
-
-    def each(rs: list[Rule]) -> list[Rule]:
-        return list(dict.fromkeys(Rule(renamed(r.head), tuple(renamed(x) for x in r.body)) for r in rs))
-    return each(segments), each(functions)
+    return (list(dict.fromkeys(renamed(r, rename) for r in segments)),
+            list(dict.fromkeys(renamed(r, rename) for r in functions)))
 
 
 def _instance_part(rel: str) -> tuple[str, str, str, str] | None:
@@ -705,19 +698,6 @@ def _instance_part(rel: str) -> tuple[str, str, str, str] | None:
     fn, site = head.rsplit("~", 1)
     part, ctx = rest.rsplit("@", 1)
     return fn, site, part, ctx
-
-
-def _renamed(r: Rule, fn: str, ctx: str, site: str, to: str) -> Rule:
-    """The rule with the relations of instance `fn~site` in context `ctx` under the site name `to`."""
-    def one(x):
-        if isinstance(x, Not):
-            return Not(one(x.literal))
-        if isinstance(x, Atom):
-            parts = _instance_part(x.relation)
-            if parts is not None and parts[0] == fn and parts[1] == site and parts[3] == ctx:
-                return Atom(f"{fn}~{to}|{parts[2]}@{ctx}", x.args)
-        return x
-    return Rule(one(r.head), tuple(one(x) for x in r.body))
 
 
 def _site_names(rules: list[Rule], fn: str, ctx: str, site: str, to: str) -> dict[str, str]:

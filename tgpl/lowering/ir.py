@@ -256,6 +256,22 @@ def substitute(node, binding: dict[str, Term]):
     raise TypeError(f"cannot substitute in {node!r}")
 
 
+def renamed(node, names: dict[str, str]):
+    """The literal or rule with each relation named in `names` under its new name (spans kept)."""
+    if isinstance(node, Atom):
+        name = names.get(node.relation)
+        return node if name is None else Atom(name, node.args, node.span)
+    if isinstance(node, Not):
+        return Not(renamed(node.literal, names), node.span)
+    if isinstance(node, Or):
+        return Or(tuple(renamed(lit, names) for lit in node.literals), node.span)
+    if isinstance(node, Distinct):
+        return node
+    if isinstance(node, Rule):
+        return Rule(renamed(node.head, names), tuple(renamed(lit, names) for lit in node.body), node.span)
+    raise TypeError(f"cannot rename relations in {node!r}")
+
+
 # -------------------------------------------------------------- normalising
 def expand_or(rule: Rule) -> list[Rule]:
     """The rule as several `or`-free rules (disjunctive normal form of its body).

@@ -2389,12 +2389,7 @@ class BlockGenerator:
         obj_t = self.c.type_of(callee.obj)
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
-        bound: dict[str, ast.Expr] = {}
-        for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
-            bound[p.name] = a.value
-        for a in e.args:
-            if a.name is not None:
-                bound[a.name] = a.value
+        bound = _bound_args(sig, e)
         from tgpl.runtime.compiler import MISSING
 
         missing = self.const(MISSING, "_k")
