@@ -588,14 +588,7 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
         m.freeze()
     else:  # the machine of the last listing, taken (one that raises is not given back), as a new one would be
         m = listers.pop()
-        m.world = world
-        m.players = world.players
-        m.step_limit = game.step_limit
-        m.readable = world.everyone()
-        m.steps = 0
-        m.held = None
-        if m.listing:
-            m.listing = {}
+        m.refrozen(world, game.step_limit)
     moves: list[Move] = []
     owners = world.owners
     for obj, public, actions in plans:

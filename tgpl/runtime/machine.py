@@ -100,6 +100,19 @@ class Machine:
         # the world cannot change (`codegen._listing_site`)
         self.listing = {}
 
+    def refrozen(self, world: World, step_limit: int) -> None:
+        """This frozen machine, done with a listing, made what a new one on `world` frozen would be, for the
+        next listing (`game._planned_moves`): its choices, stack, queue and choices used are as they were
+        taken (the caller checks), the rest is set here."""
+        self.world = world
+        self.players = world.players
+        self.step_limit = step_limit
+        self.readable = world.everyone()
+        self.steps = 0
+        self.held = None
+        if self.listing:
+            self.listing = {}
+
     # ============================================================ errors
     def error(self, span: Span | None, message: str):
         raise TGPLRuntimeError(span, message, self.stack)
