@@ -66,6 +66,34 @@ def test_legal_and_goal_facts_are_answered_per_query():
     assert [step(a) for a in answers] == [step(a) for a in [game.initial_state()] + [s.apply(j) for s, j in pairs]]
 
 
+FLIP = """\
+(role p)
+(init (light off))
+(legal p flip)
+(<= (next (light on)) (not (true (light on))))
+(<= (next (light off)) (true (light on)))
+(<= (next (flips done)) (role p))
+(<= terminal (true (flips done)) (true (light off)))
+(<= (goal p 100) (true (light on)))
+(<= (goal p 0) (not (true (light on))))
+"""
+"""`next` rules that read no fluent positively: they hold of any state given, so they must stay out of the
+initial state's query, whose successor is `init` alone (gdl_batch.lp reads `next` as the look-ahead's state)."""
+
+
+def test_the_initial_state_of_a_batch_is_init_alone():
+    game = GdlGame(read_kif(FLIP, "flip.kif"), "per-state")
+    pairs = walk(game, 0, 5)
+    assert len(pairs) == 2
+    answers = game.states_after([None] + [(state.fluents, joint) for state, joint in pairs] + [None])
+    assert [sorted(map(str, a.fluents)) for a in answers] == [
+        ["(light off)"], ["(flips done)", "(light on)"], ["(flips done)", "(light off)"], ["(light off)"]]
+    assert [a.is_terminal for a in answers] == [False, False, True, False]
+    assert [a.goals for a in answers] == [[0], [100], [0], [0]]
+    assert [step(a) for a in answers] == [step(a) for a in
+                                          [game.initial_state()] + [s.apply(j) for s, j in pairs] + [game.initial_state()]]
+
+
 def test_a_query_over_the_limit_is_its_error_and_the_batch_goes_on():
     program = read_kif((ROOT / "examples" / "gdl" / "tictactoe.kif").read_text(encoding="utf-8"), "ttt.kif")
     pairs = walk(GdlGame(program, "per-state"), 3, 4)

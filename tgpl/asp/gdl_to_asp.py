@@ -139,7 +139,7 @@ LOOKAHEAD_PREFIX = "gdl_a_"
 STATE_VIEW = ("legal", "goal", "terminal")
 
 
-def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
+def lookahead_to_asp(program: Program, names: ClingoNames, state: str = "gdl_state") -> str:
     """`legal`, `goal` and `terminal` once more, of the state a joint move leads to.
 
     Every relation these three need that depends on `true` is copied under the
@@ -148,12 +148,16 @@ def lookahead_to_asp(program: Program, names: ClingoNames) -> str:
     can be asked of it, so each move costs one solve, not two. Relations that do
     not depend on `true` are shared. GDL keeps `does` out of all three, so the
     copies never read a move.
+
+    `state` is the clingo predicate the copies read as `true`: a batch of queries
+    (gdl_batch.lp) has them read `next` itself, which spares a copy of every
+    successor's fluents.
     """
     copied = lookahead_relations(program)
 
     def rename(name: str) -> str | None:
         if name == "true":
-            return "gdl_state"
+            return state
         if name in copied:
             return LOOKAHEAD_PREFIX + names.functor(name)
         return None

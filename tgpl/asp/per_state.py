@@ -123,12 +123,18 @@ class BatchQueries:
     """
 
     def __init__(self, program: Program, names: ClingoNames):
-        indexed = _indexed(program)
-        # the rules read the query indices under the clingo name GDL names give `gdl_query` (gdl_ names are
-        # renamed, tgpl.asp.gdl_to_asp), which gdl_batch.lp cannot know: one rule links the two
-        link = f"{names.functor(_QUERY)}(Q) :- {_QUERY}(Q).\n"
-        text = (rules_to_asp(query_rules(indexed), names) + lookahead_to_asp(indexed, names) + link
-                + lp_file("gdl_batch.lp"))
+        # The game's own rules answer the queries that give a state and a move (`gdl_step`), the look-ahead
+        # copies every query: they read the successor as `next` itself, which for an initial-state query is
+        # `init` (gdl_batch.lp). Copying each successor into a relation of its own (as gdl_per_state.lp's
+        # `gdl_state`) was a quarter of chess's fluent atoms; the game's `next` rules must then stay out of
+        # the initial state's queries, where a rule reading no fluent positively would add to `init`.
+        own = query_rules(_indexed(program, _STEP))
+        ahead = lookahead_to_asp(_indexed(program, _QUERY), names, state=names.functor("next"))
+        # the rules read the query indices under the clingo names GDL names give `gdl_query` and `gdl_step`
+        # (gdl_ names are renamed, tgpl.asp.gdl_to_asp), which gdl_batch.lp cannot know: rules link them
+        link = (f"{names.functor(_QUERY)}(Q) :- {_QUERY}(Q).\n"
+                f"{names.functor(_STEP)}(Q) :- {_QUERY}(Q), not gdl_start(Q).\n")
+        text = rules_to_asp(own, names) + ahead + link + lp_file("gdl_batch.lp")
         self.statements = _parsed(text)
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
         self._workers: _Workers | None = None
@@ -322,15 +328,18 @@ def _answer(statements: list[ast.AST], facts: str, observer: clingo.Observer | N
 
 _QUERY = "gdl_query"
 """The query indices of a batch (gdl_batch.lp); no game relation has a gdl_ name (tgpl.asp.gdl_to_asp)."""
+_STEP = "gdl_step"
+"""The query indices of a batch that give a state and a joint move, not the initial state's."""
 _INDEX = Var("query index")
 """A variable no GDL variable can be: not an identifier, it is written `_V<k>` (tgpl.asp.gdl_to_asp._variable)."""
 
 
-def _indexed(program: Program) -> Program:
+def _indexed(program: Program, domain: str) -> Program:
     """The game with the query index first in every relation that depends on `true` or `does`, and in
     `legal`, `goal`, `terminal` and `next` whatever they depend on (a batch shows them per query), and in
-    every relation that reads one of those. A rule of an indexed relation reads `gdl_query(Q)` first: it may
-    read no indexed relation positively (`legal(R,noop) :- role(R), not true(control(R))`)."""
+    every relation that reads one of those. A rule of an indexed relation reads `domain(Q)` first (the
+    queries it answers): it may read no indexed relation positively (`legal(R,noop) :- role(R), not
+    true(control(R))`)."""
     indexed = {"true", "does", "next", *STATE_VIEW}
     grown = True
     while grown:
@@ -352,8 +361,8 @@ def _indexed(program: Program) -> Program:
             return Or(tuple(literal(sub) for sub in lit.literals), lit.span)
         return lit
 
-    domain = Atom(_QUERY, (_INDEX,))
-    return Program(tuple(Rule(atom(r.head), (domain, *map(literal, r.body)), r.span) if r.head.relation in indexed
+    queries = Atom(domain, (_INDEX,))
+    return Program(tuple(Rule(atom(r.head), (queries, *map(literal, r.body)), r.span) if r.head.relation in indexed
                          else r for r in program.rules))
 
 
