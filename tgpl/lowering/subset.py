@@ -221,7 +221,7 @@ def unpooled(program, n: ast.New) -> str | None:
     to run and no listeners (which would answer events from the pool's every constant, made or not)."""
     t = program.types.get(id(n))
     if not isinstance(t, ClassType):
-        return "objects created after setup are not lowerable (except events thrown within the move)"
+        return "collections made with `new` after setup are not lowerable"
     info = t.info
     what = f"a {info.name} made after setup is not lowerable"
     if n.init is not None:
