@@ -98,6 +98,29 @@ def test_the_rules_name_the_pool_and_check_as_gdl(tmp_path):
     assert checked.exit_code == 0, checked.output
 
 
+LISTED = [  # the pieces kept in a list that is state, the Queens made added to it, PieceAt searching it
+    ("    Queen Q1 = null;\n", "    Queen Q1 = null;\n    List<Piece> All = {};\n"),
+    ("            return p;\n", "            All.add(p);\n            return p;\n"),
+    ("            if (P0.tile == s) { return P0; }\n            if (P1.tile == s) { return P1; }\n"
+     "            if (Q0 != null && Q0.tile == s) { return Q0; }\n"
+     "            if (Q1 != null && Q1.tile == s) { return Q1; }\n",
+     "            for (number i = 0; i < All.length; i += 1) { if (All[i].tile == s) { return All[i]; } }\n"),
+    ("                    Arena.Promoted += 1;\n", "                    Arena.Promoted += 1;\n                    Arena.All.add(q);\n"),
+]
+
+
+def test_a_list_that_is_state_holds_the_objects_made(tmp_path):
+    """A list of pieces that is state has a slot per object of its element class, the pool's objects too."""
+    text = GAME.read_text(encoding="utf-8")
+    for old, new in LISTED:
+        assert old in text
+        text = text.replace(old, new, 1)
+    lw = Lowered.of_text(text, str(tmp_path / "listed.tgpl"))
+    fluents = lw.lowered.emitter.logic.fluents
+    assert ("Arena", "All[4]") in fluents and ("Arena", "All[5]") not in fluents  # Pawn#0, #1, Queen#0, #1, #2
+    assert bisimulate(lw).states == 67
+
+
 # ---------------------------------------------------------------- planted wrong lowerings
 def _made_with(counted: bool = True, order=lambda objects: objects):
     """Executor.made with a planted defect: the counter not stepped (a made object not marked as existing,

@@ -260,6 +260,9 @@ class Lowering:
         return {n.value for m in self.program.modules for n in ast.walk(m.items) if isinstance(n, ast.StringLit)}
 
     def _attr_span(self, fl: Fluent):
+        if fl.attr == MADE:  # a pool's counter: at the class's first `new`
+            news = pool_classes(self.program).get(fl.obj.cls)
+            return news[0].span if news else None
         for info in fl.obj.cls.ancestors():
             if fl.attr in info.attributes:
                 return info.attributes[fl.attr].span
@@ -946,7 +949,7 @@ def _leaf_cases(v, cond: Formula):
 
 def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
     """Refuse the game at the counter whose range grew most when the search for the ranges ran out of work."""
-    widest = max(numeric, key=lambda k: (len(live[k]), k))
+    widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
     fl = numeric[widest]
     raise NotLowerable(lowering._attr_span(fl),
                        f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "

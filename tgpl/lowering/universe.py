@@ -125,7 +125,9 @@ class Universe:
 
     def with_pools(self, sizes: dict) -> Universe:
         """This universe and, for each class in `sizes` (ClassInfo -> how many), a pool of that many objects
-        after the objects setup made (`Pool`), in `pools`."""
+        after the objects setup made (`Pool`), in `pools`; this universe itself when no class has one."""
+        if not sizes:
+            return self
         objects = list(self.objects)
         pools = []
         for info, size in sizes.items():
