@@ -1038,7 +1038,8 @@ class Executor:
         if pool is not None and e.init is None:
             return self.made(e, p, pool)
         if info is None or not info.derives_from(self.builtins.event) or e.init is not None:
-            raise NotLowerable(e.span, "objects created after setup are not lowerable (except events)")
+            raise NotLowerable(e.span, "this object made after setup is not lowerable (only events and objects of "
+                                       "classes with a pool are)")
         if info.derives_from(self.builtins.player_choice) or any(
                 isinstance(m, ast.Default) for c in info.ancestors() if c.defn is not None for m in c.defn.members):
             raise NotLowerable(e.span, f"a {info.name} made after setup is not lowerable (a player's choice, or "
