@@ -28,10 +28,9 @@ STOP = """    action Stop
 
 CASES = [
     pytest.param(
-        [(ADD, "            Seat extra = new Seat();\n" + ADD)],
-        "38:26: error: not lowerable: objects created after setup are not lowerable (except events thrown within "
-        "the move)",
-        id="new-after-setup"),
+        [(ADD, "            Stack<Seat> extra = new Stack<Seat>();\n" + ADD)],
+        "38:33: error: not lowerable: collections made with `new` after setup are not lowerable",
+        id="new-collection-after-setup"),
     pytest.param(
         [(ADD, "            List<number> xs = {1, 2};\n            xs.shuffle();\n" + ADD)],
         "39:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move, which GDL cannot "
@@ -113,8 +112,7 @@ CITADELS = [
     "table.tgpl:82:13: error: not lowerable: remove() on a list stored in an attribute is not lowerable",
     "table.tgpl:213:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move, "
     "which GDL cannot express (GDL-II would be needed)",
-    "table.tgpl:261:37: error: not lowerable: objects created after setup are not lowerable (except events thrown "
-    "within the move)",
+    "table.tgpl:261:37: error: not lowerable: collections made with `new` after setup are not lowerable",
     "table.tgpl:267:17: error: not lowerable: push() on a list stored in an attribute is not lowerable",
     "table.tgpl:269:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move, "
     "which GDL cannot express (GDL-II would be needed)",

@@ -162,8 +162,13 @@ class Emitter:
     def state_fluents(self, snap: dict) -> frozenset[str]:
         out = set()
         by_name = {o["name"]: o for o in snap["objects"]}
+        counters = {pool.counter.name: pool for pool in self.u.pools}
+        absent = {"fields": {}, "owners": (), "items": None}  # an object of a pool not made yet: all null
         for (obj, attr), fl in self.logic.fluents.items():
-            o = by_name[obj]
+            if obj in counters:  # how many of the pool's objects the state has
+                out.add(str(self.fluent(fl, float(counters[obj].made_by(by_name)))))
+                continue
+            o = by_name.get(obj, absent)
             if attr == OWNER and attr not in o["fields"]:  # the owner: assign() sets it (one player or none)
                 raw = float(o["owners"][0]) if o["owners"] else None
             elif attr == "length" and o.get("items") is not None:  # what is left of a deck
@@ -173,7 +178,7 @@ class Emitter:
                 k = found[1]
                 raw = float(len(items)) if k is None else items[k] if k < len(items) else None
             else:
-                raw = o["fields"][attr]
+                raw = o["fields"].get(attr) if o is absent else o["fields"][attr]
             out.add(str(self.fluent(fl, literal_value(self.u.value(raw)))))
         out.add(str(self.control(tuple(snap["control"]))))
         if snap["result"] is not None:

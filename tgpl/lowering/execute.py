@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
     sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
 from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, is_attribute, unread_lists
-from tgpl.lowering.universe import StaticTable, Universe, length_cell, slot_cell
+from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
 
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
 
@@ -319,6 +319,8 @@ class Executor:
         self._listening: dict[int, list] = {}  # id(event class) -> `listening`
         self.unread = unread_lists(program)  # list attributes whose changes are dropped (nothing reads them)
         self.changed_decks = changed_decks(program)  # deck classes whose items change after setup but by pop()
+        # paths on which a `new` found its pool used up, ended there: they feed the ranges only (`made`)
+        self.overflows: list[Path] = []
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -1028,11 +1030,16 @@ class Executor:
 
     def expr_New(self, e: ast.New, p: Path):
         """An event object, made to be thrown within the move: its attributes, initialized base first as
-        the runtime does, are values on the path. Objects of any other kind would be new fluents."""
+        the runtime does, are values on the path. An object of a class with a pool (tgpl.lowering.universe.Pool):
+        the pool's next object (`made`). Objects of any other kind would be new fluents."""
         t = self.types.get(id(e))
         info = t.info if isinstance(t, ClassType) else None
+        pool = self.u.pool_of(info) if info is not None else None
+        if pool is not None and e.init is None:
+            return self.made(e, p, pool)
         if info is None or not info.derives_from(self.builtins.event) or e.init is not None:
-            raise NotLowerable(e.span, "objects created after setup are not lowerable (except events)")
+            raise NotLowerable(e.span, "this object made after setup is not lowerable (only events and objects of "
+                                       "classes with a pool are)")
         if info.derives_from(self.builtins.player_choice) or any(
                 isinstance(m, ast.Default) for c in info.ancestors() if c.defn is not None for m in c.defn.members):
             raise NotLowerable(e.span, f"a {info.name} made after setup is not lowerable (a player's choice, or "
@@ -1056,6 +1063,53 @@ class Executor:
                         nxt.append(r)
                 paths = nxt
         return [(q, obj) for q in paths]
+
+    def made(self, e: ast.New, p: Path, pool: Pool):
+        """`new` of a class with a pool: the lowest object of the pool not made yet, the one its counter stands
+        at (the runtime names objects in the order it makes them, and drops none), one path per object, with
+        the counter one more and the object's attributes initialized as the runtime does: `tile` and
+        `discarded` of an interactable, then the attributes base first, each initializer run with the object
+        as `this`. Where the counter stands at the pool's size, the pool is used up: that path ends there,
+        in `overflows`, with the counter one more, so that the ranges tell whether a state makes more objects
+        than the pool holds (segments.Lowering.check_pools)."""
+        count = self.read(p, pool.counter, MADE, e.span)
+        out = []
+        for k, obj in enumerate([*pool.objects, None]):
+            test = sym_compare("==" if obj is not None else ">=", count, float(k))
+            ways = truth(test)
+            if ways is None:
+                continue
+            pc = conj(p.pc, ways[0])
+            if pc is FALSE:
+                continue
+            for q in self.write(p.fork(pc), pool.counter, MADE, sym_arith("+", count, 1.0), e.span):
+                if obj is None:  # past the pool: for the ranges alone
+                    q.status = "over"
+                    self.overflows.append(q)
+                    continue
+                out.extend((r, obj) for r in self.initialized(q, obj, e.span))
+        return out
+
+    def initialized(self, p: Path, obj: UObj, span: Span) -> list[Path]:
+        """The fluents of a pool object just made, given their first values in the runtime's order."""
+        paths = [p]
+        kinds = {c.kind for c in obj.cls.ancestors()}
+        if "interactable" in kinds:
+            paths = [r for q in paths for r in self.write(q, obj, "tile", None, span)]
+            paths = [r for q in paths for r in self.write(q, obj, "discarded", False, span)]
+        for c in reversed(list(obj.cls.ancestors())):
+            for name, attr in c.attributes.items():
+                if attr.value is None:
+                    paths = [r for q in paths for r in self.write(q, obj, name, None, span)]
+                    continue
+                nxt = []
+                for q in paths:
+                    q.stack = q.stack + [Frame(obj, None, [{}])]
+                    for r, v in self.eval(attr.value, q):
+                        r.stack = r.stack[:-1]
+                        nxt.extend(self.write(r, obj, name, v, span))
+                paths = nxt
+        return paths
 
     def expr_Assign(self, e: ast.Assign, p: Path):
         target = e.target

@@ -19,7 +19,7 @@ from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
 from tgpl.lowering.execute import NotLowerable
-from tgpl.lowering.segments import GameLogic, Lowering
+from tgpl.lowering.segments import GameLogic, Lowering, lowered_logic
 from tgpl.lowering.universe import Universe
 
 # (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
@@ -54,7 +54,8 @@ def game_logic(program, snapshot: dict, relations: bool = False, progress: Progr
     With `relations`, pure functions that read the state are written once as rules
     with variables (tgpl.lowering.horn) rather than once per call.
     """
-    return Lowering(program, Universe.from_snapshot(snapshot), relations, progress).run()
+    return lowered_logic(program, Universe.from_snapshot(snapshot),
+                         lambda u: Lowering(program, u, relations, progress))[1]
 
 
 MOVES = ("auto", "compiled", "spelled")
@@ -171,8 +172,8 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
     """
     with fewer_collections():
-        lowering = Lowering(program, Universe.from_snapshot(snapshot), relations, progress)
-        logic = lowering.run()
+        lowering, logic = lowered_logic(program, Universe.from_snapshot(snapshot),
+                                        lambda u: Lowering(program, u, relations, progress))
         fi = next(f for f in program.functions if f.name == function)
         controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
         conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}

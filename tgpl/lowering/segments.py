@@ -19,6 +19,7 @@ ends the game when it reaches a value.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
@@ -34,8 +35,8 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.lowering.subset import changed_decks, outside_subset, state_lists
-from tgpl.lowering.universe import Universe, length_cell, slot_cell
+from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
+from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, slot_cell
 
 RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
@@ -201,6 +202,8 @@ class Lowering:
             for o in self.u.objects:
                 if o.items is not None and not any(o.is_a(c) for c in changed):
                     out[(o.name, "length")] = Fluent(o, "length", NUMBER, float(len(o.items)))
+        for pool in self.u.pools:
+            out.update(self._pool_fluents(pool))
         assigned = assigned_classes(self.program)
         for o in self.u.objects:  # the owner, when assign() can change it: one player or none
             if o.cls.kind not in ("class", "interactable", "stack", "board") or o.cls.visibility == "group":
@@ -209,6 +212,18 @@ class Lowering:
                 out[(o.name, OWNER)] = Fluent(o, OWNER, PLAYER, float(o.owners[0]) if o.owners else None)
         for fl in out.values():
             fl.domain = self._static_domain(fl)
+        return out
+
+    def _pool_fluents(self, pool: Pool) -> dict[tuple[str, str], Fluent]:
+        """A pool's counter (how many of its objects `new` took, 0 after setup), and every attribute of each of
+        its objects, null until `new` takes it: the attributes of a plain class, base first, and an
+        interactable's built-in `tile` and `discarded` (its owner is a fluent when assign() can change it,
+        as for any object). Every attribute is a fluent, not only those code assigns: an object made after
+        setup has no value to read before it exists, and its initial values are written when it is made."""
+        out = {(pool.counter.name, MADE): Fluent(pool.counter, MADE, NUMBER, 0.0)}
+        for o in pool.objects:
+            for name, t in pool_attributes(o.cls, self.builtins):
+                out[(o.name, name)] = Fluent(o, name, t, None)
         return out
 
     def _list_fluents(self, o: UObj, name: str, t: Collection, initial: tuple) -> dict[tuple[str, str], Fluent]:
@@ -245,6 +260,9 @@ class Lowering:
         return {n.value for m in self.program.modules for n in ast.walk(m.items) if isinstance(n, ast.StringLit)}
 
     def _attr_span(self, fl: Fluent):
+        if fl.attr == MADE:  # a pool's counter: at the class's first `new`
+            news = pool_classes(self.program).get(fl.obj.cls)
+            return news[0].span if news else None
         for info in fl.obj.cls.ancestors():
             if fl.attr in info.attributes:
                 return info.attributes[fl.attr].span
@@ -353,10 +371,20 @@ class Lowering:
 
     def offered(self, c) -> Formula:
         """When the runtime offers candidate c to an input: an object that discard() can take out of play only
-        while it is not discarded."""
+        while it is not discarded, an object of a pool (made after setup) only once it is made."""
+        f = TRUE
         if isinstance(c, UObj) and (c.name, "discarded") in self.fluents:
-            return neg(lit(FluentLit(c.name, "discarded", literal_value(True))))
-        return TRUE
+            f = neg(lit(FluentLit(c.name, "discarded", literal_value(True))))
+        made = self.made(c) if isinstance(c, UObj) else TRUE
+        return conj(made, f)
+
+    def made(self, obj: UObj) -> Formula:
+        """When obj exists: always for an object setup made; for the k-th of a pool, once its counter passed k."""
+        pool = self.u.pool_of(obj.cls)
+        if pool is None or obj not in pool.objects:
+            return TRUE
+        count = self.read_before(pool.counter.name, MADE)
+        return lit(CmpLit(">", count, float(pool.objects.index(obj))))
 
     def block_truth(self, body: ast.Block, base: Path, obj, event, scope: dict, what: str) -> Formula:
         """The formula under which a read-only block returns true, in every state of the control."""
@@ -385,6 +413,13 @@ class Lowering:
 
     # ------------------------------------------------------------ segments
     def segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
+        """The final paths of the moves of control state cs, and after them the paths on which a `new` found
+        its pool used up (`Executor.overflows`: ended there, for the ranges alone, `Lowering.run`)."""
+        before = len(self.ex.overflows)
+        paths = self._segment(cs, legal)
+        return paths + self.ex.overflows[before:]
+
+    def _segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         ctrl = lit(ControlLit(cs))
         paths: list[Path] = []
         ways: dict[int, tuple] = {}  # id(action) -> (action, paths its effects ended in)
@@ -429,7 +464,9 @@ class Lowering:
             for p in st.paths:
                 if p.status != "over" and p.control not in states:
                     todo.append(p.control)
-        results = sorted({p.result for st in states.values() for p in st.paths if p.result is not None})
+        overflows = {id(p) for p in self.ex.overflows}
+        results = sorted({p.result for st in states.values() for p in st.paths
+                          if p.result is not None and id(p) not in overflows})
         if not results and self.u.result is None:
             main = self.program.main_module
             span = next((i.span for i in main.items if isinstance(i, ast.GameDirective)), None) if main else None
@@ -439,8 +476,25 @@ class Lowering:
         logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views,
                           self.ex.horn, self.ex.horn_contexts)
         number_domains(logic, self)
+        for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
+            st.paths = [p for p in st.paths if id(p) not in overflows]
+        self.check_pools(logic)
         self.check_list_lengths(logic)
         return logic
+
+    def check_pools(self, logic: GameLogic) -> None:
+        """A pool is large enough when no state the ranges hold makes more objects than it has: a `new` past
+        its last object ends the path (`Executor.made`) with its counter one more, so that the ranges show it
+        (the search treats it as a path that ends the game: nothing follows it)."""
+        short = [pool for pool in self.u.pools
+                 if any(x is not None and x > len(pool.objects) for x in logic.fluents[(pool.counter.name, MADE)].domain)]
+        if short:
+            raise PoolTooSmall(short)
+
+    def pool_sizes(self, logic: GameLogic) -> dict:
+        """How many objects of each pool's class a play can make, by its counter's range."""
+        return {pool.cls: int(max((x for x in logic.fluents[(pool.counter.name, MADE)].domain if x is not None),
+                                  default=0)) for pool in self.u.pools}
 
     def _overflowing(self) -> list[tuple[str, str, int, float]]:
         out = []
@@ -461,6 +515,62 @@ class Lowering:
             raise NotLowerable(self._attr_span(Fluent(fl.obj, name, None, None)),
                                f"{obj}.{name} may hold {longest:g} items, more than the {size} objects it can "
                                "hold once each: a list that may hold an object twice is not lowerable")
+
+
+class PoolTooSmall(Exception):
+    """The ranges show a state that makes more objects of these pools than they hold (`Lowering.check_pools`)."""
+
+    def __init__(self, pools: list[Pool]):
+        super().__init__(", ".join(p.cls.name for p in pools))
+        self.pools = pools
+
+
+POOL_START = 1  # objects in a pool at first: doubled while the ranges show a state that makes more
+POOL_LIMIT = 32  # objects of one class made after setup
+
+
+def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogic]:
+    """The game's logic with a pool for each class code after setup makes objects of (`pool_classes`), and the
+    Lowering that made it. `make(universe)` gives a Lowering of a universe.
+
+    How many objects a pool needs is found as the counters' ranges are: each pool's counter is a number like
+    any other, so the game is lowered with pools of POOL_START objects, and again with pools twice as large
+    while the ranges show a state that makes more (`PoolTooSmall`); once they are large enough, the pools
+    are cut to what the ranges say a play can make, and lowered once more if that is less. A pool that
+    would pass POOL_LIMIT is refused at its class's first `new`: the ranges cannot bound it (no counter the
+    game limits bounds how many are made), or it is too large."""
+    classes = pool_classes(program)
+    sizes = {info: POOL_START for info in classes}
+    fitted = False
+    while True:
+        lowering = make(universe.with_pools(sizes))
+        try:
+            logic = lowering.run()
+        except PoolTooSmall as e:
+            for pool in e.pools:
+                sizes[pool.cls] = len(pool.objects) * 2 if pool.objects else 1
+                if sizes[pool.cls] > POOL_LIMIT:
+                    new = classes[pool.cls][0]
+                    raise NotLowerable(new.span, f"the {pool.cls.name} objects made after setup cannot be "
+                                                 f"bounded: more than {POOL_LIMIT} may be made, by the ranges of "
+                                                 "the game's numbers (a counter the game limits must bound how "
+                                                 "many `new` makes)") from None
+            continue
+        needed = lowering.pool_sizes(logic)
+        if fitted or needed == sizes:
+            return lowering, logic
+        sizes, fitted = needed, True
+
+
+def pool_attributes(cls, builtins) -> list[tuple[str, object]]:
+    """(name, type) of the attributes an object of cls made after setup has as fluents, in the runtime's order
+    of initialization: an interactable's `tile` and `discarded`, then the attributes, base first."""
+    out: list[tuple[str, object]] = []
+    if any(c.kind == "interactable" for c in cls.ancestors()):
+        out += [("tile", ClassType(builtins.tile)), ("discarded", BOOL)]
+    for c in reversed(list(cls.ancestors())):
+        out += list(c.attribute_types.items())
+    return out
 
 
 def actions_of(obj: UObj) -> list[ast.ActionDef]:
@@ -595,6 +705,7 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
     values: the game is then refused for the search by counter's reason."""
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
+    together = Together()
     parts: dict[int, Formula] = {}
     moves: dict[tuple, list] = {}
     for cs, st in logic.states.items():
@@ -649,7 +760,10 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
             for i, v in writes:
                 xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
                 options[i] = sorted(xs, key=_num_order)
-            for combo in itertools.product(*options):
+            combos: Iterable = itertools.product(*options)
+            if len(writes) > 1 and any(keys[i][1] == MADE for i, _ in writes):
+                combos = [c for c in combos if together(pcs, writes, c, values, env, known)]
+            for combo in combos:
                 if over:
                     for i, _ in writes:
                         found[i].add(combo[i])
@@ -780,6 +894,50 @@ class Admission:
         return False
 
 
+class Together:
+    """Whether one of the paths a move stands for writes its counters' values `combo` all at once: the cases
+    that give each value (the case that keeps it, for a value written in some cases only), judged together
+    with the path's condition, the comparisons decided by the numbers (clingo, as `Admission` does for one).
+
+    Each counter's values are admitted on their own, so a move that writes two counters in the same cases
+    (a pool's counter and the game's count of what it made, both one more where a pawn is promoted, kept
+    elsewhere) gives every combination of them, and the pool's counter is then bounded only by what bounds
+    the moves. Asked for the moves that write a pool's counter and another counter (`joint_ranges`), so
+    that the other games' ranges are as before."""
+
+    def __init__(self):
+        self._answers: dict[tuple, bool] = {}
+        self._cmps: dict[tuple, tuple] = {}
+
+    def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
+        cond = conj(*(self._giving(v, combo[i], values[i], env) for i, v in writes))
+        if cond is FALSE:
+            return False
+        for pc in pcs:
+            cmps = self._cmps.get((pc.id, cond.id))
+            if cmps is None:
+                cmps = self._cmps[(pc.id, cond.id)] = tuple(sorted(
+                    {k for g in (pc, cond) for k in literals(g, True) if isinstance(k, CmpLit)}, key=repr))
+            key = (pc.id, cond.id, tuple(known(k) for k in cmps))
+            answer = self._answers.get(key)
+            if answer is None:
+                answer = self._answers[key] = compatible(pc, cond, known) and satisfiable(pc, cond, known)
+            if answer:
+                return True
+        return False
+
+    @staticmethod
+    def _giving(v, x, before, env: dict) -> Formula:
+        """When the write v gives x (`before`: the counter's value before the move, which a Partial keeps in
+        the cases it does not cover)."""
+        if not isinstance(v, (Choice, Partial)):
+            return TRUE
+        parts = [f for y, f in _leaf_cases(v, TRUE) if x in values_under(y, env, None)]
+        if isinstance(v, Partial) and x == before:
+            parts.append(neg(disj(*(f for _, f in v.cases))))
+        return disj(*parts)
+
+
 def _leaf_cases(v, cond: Formula):
     """(value, the condition it is taken under) of every leaf of v's cases."""
     if isinstance(v, (Choice, Partial)):
@@ -791,7 +949,7 @@ def _leaf_cases(v, cond: Formula):
 
 def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
     """Refuse the game at the counter whose range grew most when the search for the ranges ran out of work."""
-    widest = max(numeric, key=lambda k: (len(live[k]), k))
+    widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
     fl = numeric[widest]
     raise NotLowerable(lowering._attr_span(fl),
                        f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "

@@ -4,7 +4,7 @@ The symbolic execution (tgpl.lowering.execute) refuses what it cannot translate
 when it meets it, so a game with several such constructs was refused one at a
 time, each after the execution had run up to it: chess ran for minutes before
 its first refusal. Built-ins the lowering never translates (`shuffle`,
-objects created with `new`, list changes, ...) do not depend
+objects created with `new` that no pool of constants can stand for, list changes, ...) do not depend
 on the state, so they are found here by reading the code that can run after
 setup (actions, turns, and the functions they call), every one with its
 location, before anything runs.
@@ -169,8 +169,9 @@ def outside_subset(program) -> list[tuple[Span, str]]:
                                                         "of a discard pile are not lowerable"))
     for n in nodes:
         if isinstance(n, ast.New) and not _is_event(types.get(id(n)), program):
-            found.setdefault(_key(n.span), (n.span, "objects created after setup are not lowerable (except "
-                                                    "events thrown within the move)"))
+            why = unpooled(program, n)
+            if why is not None:
+                found.setdefault(_key(n.span), (n.span, why))
         if not isinstance(n, ast.Call):
             continue
         ct = types.get(id(n.callee))
@@ -194,6 +195,54 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         elif ct.name not in METHODS:
             found.setdefault(_key(n.span), (n.span, f"the built-in {ct.name}() is not lowerable"))
     return [found[k] for k in sorted(found)]
+
+
+POOL_KINDS = ("class", "interactable")  # classes whose objects made after setup come from a pool of constants
+
+
+def pool_classes(program) -> dict:
+    """The classes other than events whose objects code after setup makes with `new` (ClassInfo -> the `new`
+    expressions, in source order). Each gets a pool of constants (tgpl.lowering.universe.Pool) as large as
+    the counters' ranges say can be made; a class `unpooled` refuses is not among them."""
+    found: dict = {}
+    for n in after_setup_nodes(program):
+        if isinstance(n, ast.New):
+            t = program.types.get(id(n))
+            if isinstance(t, ClassType) and not _is_event(t, program) and unpooled(program, n) is None:
+                found.setdefault(t.info, []).append(n)
+    return {info: sorted(news, key=lambda n: _key(n.span)) for info, news in found.items()}
+
+
+def unpooled(program, n: ast.New) -> str | None:
+    """Why the objects `n` makes after setup cannot come from a pool of constants, or None when they can.
+
+    A pool object is a set of fluents that exist once `new` took it (tgpl.lowering.universe.Pool): objects
+    of plain and interactable classes with attributes of plain values, made without items, no default block
+    to run and no listeners (which would answer events from the pool's every constant, made or not)."""
+    t = program.types.get(id(n))
+    if not isinstance(t, ClassType):
+        return "collections made with `new` after setup are not lowerable"
+    info = t.info
+    what = f"a {info.name} made after setup is not lowerable"
+    if n.init is not None:
+        return f"{what}: it is made with items"
+    if info.kind not in POOL_KINDS or info.visibility != "local":
+        return f"{what}: only objects of classes and interactables of local visibility can be made after setup"
+    for c in info.ancestors():
+        if c.defn is not None and any(isinstance(m, ast.Default) for m in c.defn.members):
+            return f"{what}: its class has a default block"
+        for name, at in c.attribute_types.items():
+            if isinstance(at, Collection):
+                return f"{what}: its attribute '{name}' holds a collection"
+        for a in c.actions.values():
+            if any(not _chosen(program, tr.event) for tr in a.triggers):
+                return f"{what}: its action '{a.name}' listens to an event"
+    return None
+
+
+def _chosen(program, event: str) -> bool:
+    """Whether a trigger on `event` is a player's choice (PlayerChoiceEvent or a base of it), not a listener."""
+    return event in {c.name for c in program.builtins.player_choice.ancestors()}
 
 
 def _is_event(t, program) -> bool:

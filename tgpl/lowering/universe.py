@@ -7,7 +7,8 @@ lowering never imports the runtime. Static lists and tables become tuples and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from tgpl.lowering.symbolic import UObj
 
@@ -33,6 +34,36 @@ def list_cell(attr: str) -> tuple[str, int | None] | None:
     return None
 
 
+MADE = "#made"  # the pool's counter: how many of its objects `new` has taken (GDL `made`)
+
+
+@dataclass
+class Pool:
+    """The objects of a class that code after setup may make, as constants fixed before the rules are written.
+
+    The runtime names the k-th object of a class made after setup `Class#(first + k)` (its names count the
+    objects of that exact class made so far, and none of them is ever dropped: only events are), so the
+    pool's constants are those names, and `new` takes the lowest free one, the one `made` counts to. An
+    object not made yet has every attribute null; `made` (a number on `counter`, an object of no class
+    that stands for the pool) says which ones exist."""
+
+    cls: object  # the checker's ClassInfo
+    first: int  # the number in the name of the first object made after setup
+    objects: list[UObj]
+    counter: UObj
+
+    def made_by(self, names) -> int:
+        """How many objects of the class a state (the names of its objects) holds that were made after setup:
+        all of them, counted even past the pool, so that a state the pool cannot hold shows in `made`."""
+        return sum(1 for n in names if (k := _number(self.cls.name, n)) is not None and k >= self.first)
+
+
+def _number(cls: str, name: str) -> int | None:
+    """k of an object named `cls#k` (the runtime's name of an object made with `new`), else None."""
+    m = re.fullmatch(re.escape(cls) + r"#(\d+)", name)
+    return int(m.group(1)) if m else None
+
+
 class StaticTable(dict):
     """A table stored in an attribute at setup: read-only for the lowering."""
 
@@ -51,6 +82,7 @@ class Universe:
     objects: list[UObj] = field(default_factory=list)
     by_name: dict[str, UObj] = field(default_factory=dict)
     globals: dict[str, UObj] = field(default_factory=dict)  # global classes' instances by class name
+    pools: list[Pool] = field(default_factory=list)  # the objects code after setup may make (`with_pools`)
 
     @staticmethod
     def from_snapshot(snap: dict) -> Universe:
@@ -90,6 +122,28 @@ class Universe:
             if tag == "table":
                 return StaticTable((self.value(k), self.value(i)) for k, i in x)
         return v
+
+    def with_pools(self, sizes: dict) -> Universe:
+        """This universe and, for each class in `sizes` (ClassInfo -> how many), a pool of that many objects
+        after the objects setup made (`Pool`), in `pools`; this universe itself when no class has one."""
+        if not sizes:
+            return self
+        objects = list(self.objects)
+        pools = []
+        for info, size in sizes.items():
+            first = 1 + max((k for o in self.objects if o.cls is info
+                             for k in [_number(info.name, o.name)] if k is not None), default=-1)
+            made = []
+            for k in range(size):
+                obj = UObj(f"{info.name}#{first + k}", info, (), len(objects))
+                objects.append(obj)
+                made.append(obj)
+            counter = UObj(f"{info.name}#pool", info, (), -1)
+            pools.append(Pool(info, first, made, counter))
+        return replace(self, objects=objects, by_name={o.name: o for o in objects}, pools=pools)
+
+    def pool_of(self, info) -> Pool | None:
+        return next((p for p in self.pools if p.cls is info), None)
 
     def of_class(self, info) -> list[UObj]:
         return [o for o in self.objects if o.cls.derives_from(info)]
