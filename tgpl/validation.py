@@ -182,7 +182,8 @@ class Differential:
         self.gdl = gdl if gdl is not None else reasoner_for(lowered)
         self.roles = self.gdl.roles
         self.texts = lowered.move_texts  # KIF text of a move -> the runtime's text
-        self.terms = {text: read_term(kif) for kif, text in self.texts.items()}
+        self._kifs = {text: kif for kif, text in self.texts.items()}  # the runtime's text of a move -> its KIF
+        self._terms: dict[str, Term] = {}  # read when first played (`joint`): chess has 3,952 moves, 0.15 s to read
         self._symbols: dict[str, object] = {}  # a fluent's text -> its clingo symbol (fluent_symbols)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
         self._query_seconds: float | None = None  # what a batched GDL query has cost, the last batch
@@ -242,7 +243,10 @@ class Differential:
     def joint(self, state: State, text: str) -> tuple[Term, ...]:
         """The GDL joint move of the runtime's move `text` in `state`: the mover's term, `noop` for the others."""
         mover = state.active_player
-        return tuple(self.terms[text] if i == mover else NOOP for i in range(len(self.roles)))
+        term = self._terms.get(text)
+        if term is None:
+            term = self._terms[text] = read_term(self._kifs[text])
+        return tuple(term if i == mover else NOOP for i in range(len(self.roles)))
 
     def apply(self, state: State, g: GdlState, text: str) -> tuple[State, GdlState]:
         """Both sides after the runtime's move `text` (raises the runtime's or the reasoner's errors)."""
