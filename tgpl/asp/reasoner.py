@@ -368,6 +368,7 @@ class _PerState:
         self._does: dict[tuple[clingo.Symbol, clingo.Symbol], clingo.Symbol] = {}
         self._meaning: dict[clingo.Symbol, tuple] = {}  # shown atom -> (kind, ...), as _GroundOnce's
         self._order: dict[clingo.Symbol, int] = {}  # every legal move seen -> its rank in clingo's order
+        self._handles: dict[clingo.Symbol, dict] = {}  # role -> its legal moves seen -> what a query needs of each
         self._known: list[clingo.Symbol] = []  # every legal move seen, in clingo's order (found by bisection:
         # chess meets new moves in most of its first thousand states, and sorting them all each time cost 1.2 ms
         # a state, a fifth of its grounding)
@@ -542,16 +543,24 @@ class _PerState:
     def _moves(self, role: clingo.Symbol, moves: list[clingo.Symbol], inputs: frozenset | None) -> tuple[_Move, ...]:
         """A role's legal moves in clingo's symbol order, each with its rank in it and what a query needs of it."""
         order = self._order
-        new = {m for m in moves if m not in order}
-        if new:  # rare after the first states: each new move put in its place, the ranks counted again
+        ranks = [order.get(m) for m in moves]
+        if None in ranks:  # rare after the first states: each new move put in its place, the ranks counted again
             known = self._known
-            for m in new:
+            for m in {m for m, rank in zip(moves, ranks) if rank is None}:
                 bisect.insort(known, m)
             order.clear()
             order.update((m, i) for i, m in enumerate(known))
-        moves.sort(key=order.__getitem__)
-        return tuple((rank, m, (role, m) if inputs is None or (role, m) in inputs else None)
-                     for rank, m in enumerate(moves))
+            ranks = [order[m] for m in moves]
+        handles = self._handles.get(role)
+        if handles is None:
+            handles = self._handles[role] = {}
+        out = []
+        for rank, (_, m) in enumerate(sorted(zip(ranks, moves))):  # ranks differ: symbols are never compared
+            handle = handles.get(m, _UNSEEN)
+            if handle is _UNSEEN:  # looked up in `input` once a move: a pair of symbols hashes and compares in Python
+                handle = handles[m] = (role, m) if inputs is None or (role, m) in inputs else None
+            out.append((rank, m, handle))
+        return tuple(out)
 
     def declared(self) -> tuple[frozenset | None, frozenset | None]:
         """The game's `base` fluents and `input` (role, move) pairs; None for one the game leaves out.
@@ -574,6 +583,10 @@ class _PerState:
                     inputs = frozenset((s.arguments[0], s.arguments[1]) for s in found if s.name == "gdl_move")
             self._declared = (base, inputs)
         return self._declared
+
+
+_UNSEEN = object()
+"""What `_PerState._moves` finds of a move it has not seen."""
 
 
 def _given(query: tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None) -> frozenset[clingo.Symbol] | None:
