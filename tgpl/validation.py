@@ -597,8 +597,16 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, second
     """
     start = time.perf_counter()
     gdl = reasoner_for(lowered)
-    with gdl.parallel():  # batches of states shared with worker processes (GdlGame.parallel)
-        return _validated(Differential(game, lowered, seed, gdl), start, seconds, asp, progress, state_bound)
+    # What is alive now (the game, its lowering, the parsed rules: chess's 200,000 objects) lives until the
+    # validation ends: kept out of the collector's passes (a full one cost 0.1 s, in the budget), and out of
+    # the pages the forked workers would copy when a pass of theirs touches it (what gc.freeze is made for).
+    # Garbage among it waits for the end, when it is unfrozen: it is already there, so memory grows no more.
+    gc.freeze()
+    try:
+        with gdl.parallel():  # batches of states shared with worker processes (GdlGame.parallel)
+            return _validated(Differential(game, lowered, seed, gdl), start, seconds, asp, progress, state_bound)
+    finally:
+        gc.unfreeze()
 
 
 def _validated(d: Differential, start: float, seconds: float, asp: AspEncoding | None, progress: Progress | None,
