@@ -116,6 +116,22 @@ def test_tris_validates_by_bisimulation_and_no_validate_writes_the_same_rules(tm
     assert validated.read_text().splitlines()[2:] == plain[2:]  # only the header line differs
 
 
+def test_the_validation_leaves_no_object_frozen(broken_lowering):
+    """validate_translation freezes what is alive when it starts out of the collector's passes (gc.freeze) and
+    thaws it when it ends, whether the lowering is right or wrong: the objects the caller drops are then
+    collected again."""
+    import gc
+
+    game = load_game(TRIS)
+    right = pipeline.lower_game(game)
+    broken_lowering(NEXT_OF_PLAYER_1)
+    for lowered, ok in ((right, True), (pipeline.lower_game(game), False)):
+        assert gc.get_freeze_count() == 0
+        result = validation.validate_translation(game, lowered, 0, float(GENEROUS))
+        assert gc.get_freeze_count() == 0
+        assert (result.mismatch is None) == ok
+
+
 def test_connect_four_falls_back_to_playouts():
     r = run("to-gdl", str(EXAMPLES / "connect4.tgpl"), "--stats", "--validate-seconds", "1")
     assert r.exit_code == 0, r.output
