@@ -232,6 +232,9 @@ class RTurn:
     default: Code | None
     default_size: int
     span: Span
+    # Whether the default reads only the control and changes only it (`defaults.control_only`):
+    # its outcomes are then kept by player and phase (`Passes.defaults`)
+    control_only: bool = False
 
     @cached_property
     def default_what(self) -> str:
