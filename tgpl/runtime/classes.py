@@ -235,6 +235,8 @@ class RTurn:
     # Whether the default reads only the control and changes only it (`defaults.control_only`):
     # its outcomes are then kept by player and phase (`Passes.defaults`)
     control_only: bool = False
+    # Those outcomes, (player, phase, players) -> (player, phase, last pass), when kept (`Passes.fill`)
+    outcomes: dict | None = None
 
     @cached_property
     def default_what(self) -> str:

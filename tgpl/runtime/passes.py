@@ -51,7 +51,7 @@ class Passes:
     def fill(self, turns: dict) -> None:
         for name, turn in turns.items():
             if turn.plain is not None:
-                table = {} if defaults.TABLE and turn.control_only else None
+                table = turn.outcomes = {} if defaults.TABLE and turn.control_only else None
                 self.defaults[name] = (turn.plain, turn.default_what, turn.nulls, turn, table)
 
 
