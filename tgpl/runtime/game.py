@@ -29,8 +29,10 @@ from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
+from tgpl.runtime import segments
 from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled, plain_locals
+from tgpl.runtime.segments import play_known
 from tgpl.runtime.values import Obj, World, show
 
 
@@ -179,11 +181,7 @@ class State:
             else:
                 _play(game, m, world, first)
         except NeedInput as need:
-            resume = _Resume(need.links, tuple(m.queue), m.enter_pending) if need.described else None
-            if m.entry is not None:  # resume from the phase's entry, with the choices made since
-                entry, used = m.entry
-                return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request, resume=resume)
-            return State(game, world, base, first, tuple(choices), need.request, resume=resume)
+            return State._waiting(game, world, base, first, choices, m, need)
         except GameOver as over:
             world.result = over.ranking
         if world.transients:  # thrown events live: some may be unreferenced now
@@ -193,6 +191,36 @@ class State:
         fields["game"] = game
         fields["world"] = world
         return state
+
+    @staticmethod
+    def _run_known(game: Game, base: World, first: Move, known: tuple) -> State:
+        """`_run(game, base, first, [], known)`: the move `first` found before (`Game.played`), played
+        as one segment in one function (`segments.play_known`) rather than through the machine's layers."""
+        world = base.copy()
+        m = Machine(game.compiled, world, [], game.step_limit)
+        try:
+            play_known(m, known)
+        except NeedInput as need:
+            return State._waiting(game, world, base, first, [], m, need)
+        except GameOver as over:
+            world.result = over.ranking
+        if world.transients:  # thrown events live: some may be unreferenced now
+            world.drop_unreferenced(game.is_event)
+        state = _new_object(State)  # as `_run` makes it
+        fields = state.__dict__
+        fields["game"] = game
+        fields["world"] = world
+        return state
+
+    @staticmethod
+    def _waiting(game: Game, world: World, base: World, first: Move | None, choices: list, m: Machine,
+                 need: NeedInput) -> State:
+        """The state of a segment from `base` that stopped for the input `need` asks (`_run`)."""
+        resume = _Resume(need.links, tuple(m.queue), m.enter_pending) if need.described else None
+        if m.entry is not None:  # resume from the phase's entry, with the choices made since
+            entry, used = m.entry
+            return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request, resume=resume)
+        return State(game, world, base, first, tuple(choices), need.request, resume=resume)
 
     @property
     def pending(self) -> bool:
@@ -271,6 +299,8 @@ class State:
             # a move played before from a world with the same index of objects (`_play`): found here
             known = self.game.played.get(id(move))
             if known is not None and known[0] is move and known[1] is self.world._by_name and APPLY_KNOWN:
+                if segments.FUSED:
+                    return State._run_known(self.game, self.world, move, known)
                 return State._run(self.game, self.world, move, [], known)
         if isinstance(move, str):
             found = self.move_by_text(move)
