@@ -266,8 +266,20 @@ class State:
         return found
 
     def legal_moves(self) -> list[Move]:
-        found = self.__dict__.get("_legal_found")  # `_legal` inline once listed
-        return list(found if found is not None else self._legal)
+        fields = self.__dict__
+        found = fields.get("_legal_found")  # `_legal` inline once listed
+        if found is None:
+            world = self.world
+            if PLANS_INLINE and self.request is None and world.result is None and PLANNED:
+                # `_legal` and `_legal_moves` inline when the world's plans were found before (a copy
+                # shares them): one call, not three, for the listing of each state of a playout
+                index = world._by_class
+                plans = index.get(_PLANS) if index is not None else None
+                if plans is not None:
+                    found = fields["_legal_found"] = _planned_moves(self.game, world, plans)
+                    return found[:]
+            found = self._legal
+        return found[:]
 
     def move_by_text(self, text: str) -> Move | None:
         text = text.strip()
@@ -497,6 +509,9 @@ LISTER = True
 # `State.apply` looks a move played before up itself (`_play`'s way, without its layers); False: `_play`
 # does (tests check both agree)
 APPLY_KNOWN = True
+# `State.legal_moves` lists a settled state by the world's plans itself, when they were found before
+# (`_plans_of`), rather than through `_legal` and `_legal_moves`; False: through them (tests compare)
+PLANS_INLINE = True
 # A move played through its action's plain spelling is found once per index of objects (`_plain_play`);
 # False: found on every play (tests check both agree)
 PLAYS_KNOWN = True
