@@ -193,26 +193,6 @@ class State:
         return state
 
     @staticmethod
-    def _run_known(game: Game, base: World, first: Move, known: tuple) -> State:
-        """`_run(game, base, first, [], known)`: the move `first` found before (`Game.played`), played
-        as one segment in one function (`segments.play_known`) rather than through the machine's layers."""
-        world = base.copy()
-        m = Machine(game.compiled, world, [], game.step_limit)
-        try:
-            play_known(m, known)
-        except NeedInput as need:
-            return State._waiting(game, world, base, first, [], m, need)
-        except GameOver as over:
-            world.result = over.ranking
-        if world.transients:  # thrown events live: some may be unreferenced now
-            world.drop_unreferenced(game.is_event)
-        state = _new_object(State)  # as `_run` makes it
-        fields = state.__dict__
-        fields["game"] = game
-        fields["world"] = world
-        return state
-
-    @staticmethod
     def _waiting(game: Game, world: World, base: World, first: Move | None, choices: list, m: Machine,
                  need: NeedInput) -> State:
         """The state of a segment from `base` that stopped for the input `need` asks (`_run`)."""
@@ -311,9 +291,26 @@ class State:
             # a move played before from a world with the same index of objects (`_play`): found here
             known = self.game.played.get(id(move))
             if known is not None and known[0] is move and known[1] is self.world._by_name and APPLY_KNOWN:
-                if segments.FUSED:
-                    return State._run_known(self.game, self.world, move, known)
-                return State._run(self.game, self.world, move, [], known)
+                if not segments.FUSED:
+                    return State._run(self.game, self.world, move, [], known)
+                # `_run(game, base, move, [], known)` inline, the move played as one segment in one
+                # function (`segments.play_known`) rather than through the machine's layers
+                game = self.game
+                world = self.world.copy()
+                m = Machine(game.compiled, world, [], game.step_limit)
+                try:
+                    play_known(m, known)
+                except NeedInput as need:
+                    return State._waiting(game, world, self.world, move, [], m, need)
+                except GameOver as over:
+                    world.result = over.ranking
+                if world.transients:  # thrown events live: some may be unreferenced now
+                    world.drop_unreferenced(game.is_event)
+                state = _new_object(State)  # as `_run` makes it
+                fields = state.__dict__
+                fields["game"] = game
+                fields["world"] = world
+                return state
         if isinstance(move, str):
             found = self.move_by_text(move)
             if found is None:

@@ -14,7 +14,7 @@ before: events queued (`Machine.resolve_events`), a phase with inputs or that ne
 (`Machine.enter_phase`). What it raises and where is what the layers raise: an input asked below
 a call marks the request broken, an overflow or a recursion too deep is the same error at the same
 place, an input with no candidate is `_no_candidate_error`'s, a cycle of passes the same error at
-the latest pass. `State._run_known` does what `State._run` does around it. The switch `FUSED` off
+the latest pass. `State.apply` does what `State._run` does around it, inline. The switch `FUSED` off
 plays every move through the layers (tests compare both ways).
 """
 
@@ -33,7 +33,9 @@ FUSED = True
 
 def play_known(m: Machine, known: tuple) -> None:
     """`Machine.play_plain` of the move `known` (`Game.played`: its object, action, locals, plain
-    spelling), then `Machine.settle`, fused: the same effects and errors."""
+    spelling), then `Machine.settle`, fused: the same effects and errors. Settling enters a phase
+    with no code, or with a plain spelling, in place (`Machine.enter_phase`'s first two cases); any
+    other phase is entered by `enter_phase`, events queued are resolved by `resolve_events`."""
     ra = known[3]
     stack = m.stack
     try:
@@ -49,44 +51,37 @@ def play_known(m: Machine, known: tuple) -> None:
             m.error(ra.defn.span, TOO_LARGE)
         finally:
             stack.pop()
-        settle(m)
+        turns = m.game.turns
+        control = m.world.control  # the machine's world and its control are the segment's throughout
+        while True:
+            if m.queue:
+                m.resolve_events()
+            if not m.enter_pending:
+                return
+            m.enter_pending = False
+            m.flows += 1  # before the entry: a choice made in it starts the count again
+            turn, name = control.turn, control.phase
+            if turn is not None and name is not None:
+                phase = turns[turn].phases[name]
+                if phase.effect is not None or phase.inputs:  # else `phase P { }`: nothing to run
+                    plain = phase.plain
+                    if plain is None:
+                        m.enter_phase()
+                    else:
+                        stack.append(phase.entry)
+                        try:
+                            plain(m, None, phase.nulls)
+                        except NeedInput as need:
+                            need.broken = True
+                            raise
+                        except OverflowError:
+                            m.error(phase.span, TOO_LARGE)
+                        finally:
+                            stack.pop()
+            if m.flows >= FLOW_LIMIT:
+                m.cycle_error()
     except _Cancelled as c:
         m._no_candidate_error(c)
 
 
-def settle(m: Machine) -> None:
-    """`Machine.settle`, entering a phase with no code, or with a plain spelling, in place
-    (`Machine.enter_phase`'s first two cases); any other phase is entered by `enter_phase`."""
-    turns = m.game.turns
-    control = m.world.control  # the machine's world and its control are the segment's throughout
-    stack = m.stack
-    while True:
-        if m.queue:
-            m.resolve_events()
-        if not m.enter_pending:
-            return
-        m.enter_pending = False
-        m.flows += 1  # before the entry: a choice made in it starts the count again
-        turn, name = control.turn, control.phase
-        if turn is not None and name is not None:
-            phase = turns[turn].phases[name]
-            if phase.effect is not None or phase.inputs:  # else `phase P { }`: nothing to run
-                plain = phase.plain
-                if plain is None:
-                    m.enter_phase()
-                else:
-                    stack.append(phase.entry)
-                    try:
-                        plain(m, None, phase.nulls)
-                    except NeedInput as need:
-                        need.broken = True
-                        raise
-                    except OverflowError:
-                        m.error(phase.span, TOO_LARGE)
-                    finally:
-                        stack.pop()
-        if m.flows >= FLOW_LIMIT:
-            m.cycle_error()
-
-
-__all__ = ["FUSED", "play_known", "settle"]
+__all__ = ["FUSED", "play_known"]
