@@ -62,20 +62,20 @@ def play_known(m: Machine, known: tuple) -> None:
             m.flows += 1  # before the entry: a choice made in it starts the count again
             turn, name = control.turn, control.phase
             if turn is not None and name is not None:
-                phase = turns[turn].phases[name]
-                if phase.effect is not None or phase.inputs:  # else `phase P { }`: nothing to run
-                    plain = phase.plain
-                    if plain is None:
+                entry = turns[turn].entries[name]  # None: `phase P { }`, nothing to run
+                if entry is not None:
+                    if not entry:  # inputs, or code that needs a Frame
                         m.enter_phase()
                     else:
-                        stack.append(phase.entry)
+                        plain, label, nulls, span = entry
+                        stack.append(label)
                         try:
-                            plain(m, None, phase.nulls)
+                            plain(m, None, nulls)
                         except NeedInput as need:
                             need.broken = True
                             raise
                         except OverflowError:
-                            m.error(phase.span, TOO_LARGE)
+                            m.error(span, TOO_LARGE)
                         finally:
                             stack.pop()
             if m.flows >= FLOW_LIMIT:
