@@ -26,10 +26,10 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
+from tgpl.runtime import segments
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
-from tgpl.runtime import segments
 from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled, plain_locals
 from tgpl.runtime.segments import play_known
