@@ -62,10 +62,57 @@ PLAYS = [
 # defaults that are not tabulated: each reads or does something beyond the control
 NOT_TABULATED = [
     "number n = S.Moves; turn.pass(player.active() + 1, \"A\");",          # a field
-    "if (player.active() == 0) { return 1; } turn.pass(0, \"A\");",        # a player returned
+    "if (player.active() == 0) { S.Moves = 1; } turn.pass(0, \"A\");",   # a field set
     "for (number i = 0; i < 1; i += 1) { } turn.pass(0, \"A\");",          # a loop
     "log(\"d\"); turn.pass(0, \"A\");",                                      # a call
     "turn.pass();",                                                          # the default again
+]
+
+
+# defaults that return a player (`Machine.default_done`), one after passing, and a cycle through one
+RETURNS = """
+game "r";
+players 3;
+global class S { number Moves = 0; }
+class Seat
+{
+    action Go
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect { S.Moves += 1; log("go " + player.active() + " " + turn.phase.active()); turn.pass(); }
+    }
+    action Spin
+    {
+        trigger PlayerChoiceEvent { return S.Moves == 2; }
+        effect { turn.use("L"); turn.pass(); }
+    }
+}
+turn T
+{
+    phase A { }
+    phase B { }
+    default
+    {
+        if (turn.phase.active() == "A") { turn.pass(player.active(), "B"); return player.active() + 2; }
+        return player.active() + 1;
+    }
+}
+turn L
+{
+    phase Start { turn.pass(); }  // the first phase: a player returned enters it again, a cycle
+    default { return player.active(); }  // one outcome, first kept at Spin's pass, then used at Start's
+}
+setup
+{
+    for (number p = 0; p < 3; p += 1) { Seat s = new Seat(); s.assign(p); }
+    turn.use("T");
+    turn.pass(0, "A");
+}
+"""
+
+RETURNS_PLAYS = [
+    ["Seat#0.Go()", "Seat#2.Go()", "Seat#1.Go()", "Seat#0.Go()"],
+    ["Seat#0.Go()", "Seat#2.Go()", "Seat#1.Spin()"],
 ]
 
 
@@ -100,6 +147,29 @@ def test_tabulated_defaults_play_and_fail_as_run(tmp_path, monkeypatch, moves):
     again = outcome(tabled, moves, str(path))  # ...and now taken from the table
     expected = outcome(run, moves, str(path))
     assert first == expected and again == expected
+
+
+@pytest.mark.parametrize("moves", RETURNS_PLAYS)
+def test_defaults_that_return_a_player_play_and_fail_as_run(tmp_path, monkeypatch, moves):
+    path = _game(tmp_path, RETURNS)
+    tabled = load_game(path)
+    assert all(t.control_only for t in tabled.compiled.turns.values())
+    run = switched(monkeypatch, (defaults, "TABLE", False))(path)
+    first = outcome(tabled, moves, str(path))
+    again = outcome(tabled, moves, str(path))
+    assert first == outcome(run, moves, str(path)) and again == first
+
+
+def test_returned_cases_are_met(tmp_path):
+    path = _game(tmp_path, RETURNS)
+    g = load_game(path)
+    played = outcome(g, RETURNS_PLAYS[0], str(path))
+    assert played[0] == "ok" and played[2] == ["go 0 A", "go 2 A", "go 1 A", "go 0 A"]
+    cycle = outcome(g, RETURNS_PLAYS[1], str(path))
+    assert cycle[0] == "error" and "control passed" in cycle[2] and "game.tgpl:30:19" in cycle[2]  # the pass in Start
+    table = g.compiled.turns["T"].outcomes
+    assert table[(0, "A", 3)][:2] == (2, "A") and table[(0, "A", 3)][2] is not None  # passed, then returned
+    assert all(out[2] is None for out in g.compiled.turns["L"].outcomes.values())  # returned only
 
 
 def test_the_cases_are_met(tmp_path):

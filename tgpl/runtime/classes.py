@@ -235,7 +235,7 @@ class RTurn:
     # Whether the default reads only the control and changes only it (`defaults.control_only`):
     # its outcomes are then kept by player and phase (`Passes.defaults`)
     control_only: bool = False
-    # Those outcomes, (player, phase, players) -> (player, phase, last pass), when kept (`Passes.fill`)
+    # Those outcomes, (player, phase, players) -> (player, phase, last pass or None), when kept (`Passes.fill`)
     outcomes: dict | None = None
 
     @cached_property

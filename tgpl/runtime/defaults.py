@@ -2,21 +2,24 @@
 
 Tris's default reads the active player and phase and passes to the next phase: twice a move, a
 call of its plain spelling with its entry pushed on the machine's stack, two locals, a comparison
-and an inline pass (about 0.4 µs each). What such a default does depends on nothing but the
-control (the active player and phase, the turn being the one whose default it is) and the number
-of players, and all it changes is the control, the machine's latest pass and its pending entry.
-So its outcome, once seen for a player and a phase, is the same every time: generated code keeps it
-in a table per turn and, at the next `turn.pass()` from that player and phase, sets the control,
-`last_pass` and `enter_pending` from it, without running the block.
+and an inline pass (about 0.4 µs each). Connect Four's returns the next player. What such a
+default does depends on nothing but the control (the active player and phase, the turn being the
+one whose default it is) and the number of players, and all it changes is the control, the
+machine's latest pass and its pending entry. So its outcome, once seen for a player and a phase,
+is the same every time: generated code keeps it in a table per turn and, at the next
+`turn.pass()` from that player and phase, sets the control, `last_pass` and `enter_pending` from
+it, without running the block. The latest pass is the one the default made, kept as it is, or,
+when it made none (it returned a player), the `turn.pass()` that ran it: kept as None, and taken
+from the site where the outcome is used.
 
 A default is tabulated when its statements (`control_only`) only declare and assign locals, test
-with `if`, and pass the turn with at least one argument (never `turn.pass()`: that would run a
-default again); and its expressions only read those locals, literals, `player.active()`,
+with `if`, return, and pass the turn with at least one argument (never `turn.pass()`: that would
+run a default again); and its expressions only read those locals, literals, `player.active()`,
 `turn.phase.active()` and `turn.active()`, with operators. No loop (so no loop step counted), no
-field, no call of a function, no `return` (a player returned is `default_done`'s), no `winner`.
-Only a run that ended as the common case ends is kept: nothing returned and a phase entry pending.
-A run that raises keeps nothing, so an error is raised by the block itself every time, with its
-stack. The switch `TABLE` off runs every default (tests compare both ways).
+field, no call of a function, no `winner`. Only a run that ends without raising is kept (what it
+returned made the control by `Machine.default_done`). A run that raises keeps nothing, so an
+error is raised by the block itself every time, with its stack. The switch `TABLE` off runs every
+default (tests compare both ways).
 """
 
 from __future__ import annotations
@@ -57,12 +60,14 @@ class _Reader:
         if isinstance(s, ast.If):
             return (self.expr(s.cond) and self.block(s.then)
                     and (s.orelse is None or self.stmt(s.orelse)))
+        if isinstance(s, ast.Return):  # a player returned: `Machine.default_done`'s, from the control too
+            return s.value is None or self.expr(s.value)
         if isinstance(s, ast.ExprStmt):
             e = s.expr
             if isinstance(e, ast.Assign):
                 return isinstance(e.target, ast.Name) and e.target.name in self.locals and self.expr(e.value)
             return self.is_pass(e)
-        return False  # loops, return, break, continue, winner, inputs
+        return False  # loops, break, continue, winner, inputs
 
     def is_pass(self, e: ast.Expr) -> bool:
         """`turn.pass(p, "P")` or `turn.pass(p)`, its arguments control-only: not `turn.pass()`."""

@@ -37,7 +37,7 @@ class Passes:
     # turn name -> (plain spelling, stack label, its locals on entry, the RTurn, its outcomes) for the
     # turns whose default has a plain spelling; filled once the turns are compiled (`fill`), read as
     # code runs. The outcomes (`tgpl.runtime.defaults`), when the default reads only the control: a
-    # table (player, phase, players) -> (player, phase, last pass) that the code fills; else None.
+    # table (player, phase, players) -> (player, phase, last pass or None: the site's) that the code fills; else None.
     defaults: dict[str, tuple] = field(default_factory=dict)
 
     @staticmethod
@@ -72,7 +72,7 @@ def to_phase(emit, name, value: str, phase: str, turns: str, span: str, depth: i
 def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int) -> None:
     """`turn.pass()`: the active turn's default run through its plain spelling (`defaults`), or its
     outcome for this player and phase taken from its table, when it has one and it was seen
-    (`tgpl.runtime.defaults`); a run that ends as the common case ends is kept in the table."""
+    (`tgpl.runtime.defaults`); a run that does not raise is kept in the table."""
     d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
     table, key, out, c = name("_tb"), name("_ky"), name("_o"), name("_c")
     emit(depth, f"if not FZ and ({d} := {defaults}.get(m.world.control.turn)) is not None:")
@@ -80,7 +80,7 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int)
                     f"({key} := (({c} := m.world.control).player, {c}.phase, m.players)))) is not None:")
     emit(depth + 2, f"{c}.player = {out}[0]")
     emit(depth + 2, f"{c}.phase = {out}[1]")
-    emit(depth + 2, f"m.last_pass = {out}[2]")
+    emit(depth + 2, f"m.last_pass = {out}[2] or {span}")  # None: the default passed nothing, it returned
     emit(depth + 2, "m.enter_pending = True")
     emit(depth + 1, "else:")
     depth += 1
@@ -97,8 +97,8 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int)
     emit(depth + 2, f"{stack}.pop()")
     emit(depth + 1, f"if {r} is not None or not m.enter_pending:")
     emit(depth + 2, f"m.default_done({r}, {pending}, {d}[3], {span})")
-    emit(depth + 1, f"elif {table} is not None:")
-    emit(depth + 2, f"{table}[{key}] = ({c}.player, {c}.phase, m.last_pass)")
+    emit(depth + 1, f"if {table} is not None:")
+    emit(depth + 2, f"{table}[{key}] = ({c}.player, {c}.phase, None if m.last_pass is {span} else m.last_pass)")
     depth -= 1
     emit(depth, "else:")
     emit(depth + 1, f"m.turn_pass_default({span})")
