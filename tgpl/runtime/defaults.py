@@ -24,6 +24,8 @@ default (tests compare both ways).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.types import CallableType
@@ -40,12 +42,13 @@ def control_only(body: ast.Block, types: dict) -> bool:
     return _Reader(types).block(body)
 
 
+@dataclass
 class _Reader:
-    """Walks a default's statements in order, with the locals declared so far."""
+    """Walks a default's statements in order, with the locals declared so far (a name read is one
+    of them, or the default reads something else: a global object, a constant)."""
 
-    def __init__(self, types: dict):
-        self.types = types
-        self.locals: set[str] = set()
+    types: dict
+    locals: set[str] = field(default_factory=set)
 
     def block(self, block: ast.Block) -> bool:
         return all(self.stmt(s) for s in block.body)
