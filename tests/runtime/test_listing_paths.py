@@ -82,13 +82,13 @@ def test_a_state_lists_its_moves_once(monkeypatch):
     from tgpl.runtime import game as game_module
 
     listed = []
-    real = game_module._legal_moves
+    real = game_module._planned_moves  # every listing of Tris (by `_legal_moves`, or `legal_moves` itself)
 
-    def counting(game, world):
+    def counting(game, world, plans):
         listed.append(world)
-        return real(game, world)
+        return real(game, world, plans)
 
-    monkeypatch.setattr(game_module, "_legal_moves", counting)
+    monkeypatch.setattr(game_module, "_planned_moves", counting)
     state = load_game(EXAMPLES / "tris.tgpl").initial_state(0)
     first = state.legal_moves()
     first.pop()

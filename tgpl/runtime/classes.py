@@ -232,6 +232,11 @@ class RTurn:
     default: Code | None
     default_size: int
     span: Span
+    # Whether the default reads only the control and changes only it (`defaults.control_only`):
+    # its outcomes are then kept by player and phase (`Passes.defaults`)
+    control_only: bool = False
+    # Those outcomes, (player, phase, players) -> (player, phase, last pass or None), when kept (`Passes.fill`)
+    outcomes: dict | None = None
 
     @cached_property
     def default_what(self) -> str:
@@ -246,6 +251,22 @@ class RTurn:
     def nulls(self) -> tuple:
         """The locals of the default's plain spelling on entry: all null (it never writes them there)."""
         return (None,) * self.default_size
+
+    @cached_property
+    def entries(self) -> dict[str, tuple | None]:
+        """How each phase is entered by a segment played in one function (`segments.play_known`), found
+        once: None for `phase P { }` (nothing runs), (plain spelling, stack entry, locals, span) for a
+        phase with a plain spelling (`RPhase.plain`), () for any other (`Machine.enter_phase`)."""
+        return {name: _entry(phase) for name, phase in self.phases.items()}
+
+
+def _entry(phase: RPhase) -> tuple | None:
+    """`RTurn.entries`' value for `phase`."""
+    if phase.effect is None and not phase.inputs:
+        return None
+    if phase.plain is None:
+        return ()
+    return (phase.plain, phase.entry, phase.nulls, phase.span)
 
 
 @dataclass(eq=False)

@@ -950,7 +950,13 @@ class BlockGenerator:
             + "        return _all(m, this, v, pool)\n"
         )
         every = self._compile(src, block.span, "_all_opt")
-        return (None if deferred else self.hoisted_all(spelled, slot, head, block.span)) or every
+        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
+        if hoisted is None:
+            # for a listing's plan (`listing.LOCAL_ONLY`), whose locals are a list made for the call
+            # and dropped after it: the candidate kept in a Python local only, not in that list too
+            every.plan = self._compile(src.replace("def _all_opt(", "def _all_plan(").replace(
+                f"            v[{slot}] = l{slot} = c\n", f"            l{slot} = c\n"), block.span, "_all_plan")
+        return hoisted or every
 
     def hoisted_all(self, test: str, slot: int, head: str, span):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once

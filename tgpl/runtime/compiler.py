@@ -28,6 +28,7 @@ from tgpl.runtime.classes import (
     Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn, Site,
 )
 from tgpl.runtime.codegen import BlockGenerator, _index
+from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.purity import analyse
@@ -385,7 +386,9 @@ class Compiler:
             layout = Layout()
             default = self.block(turn.default.body, layout, direct=True)  # `Machine.turn_pass_default`
             size = layout.size
-        return RTurn(turn.name, phases, default, size, turn.span)
+        rturn = RTurn(turn.name, phases, default, size, turn.span)
+        rturn.control_only = turn.default is not None and defaults.control_only(turn.default.body, self.types)
+        return rturn
 
     def input_decl(self, inp: ast.InputDecl, layout: Layout, home: object = None) -> RInput:
         """An input; `home`: the action, phase or setup whose declared input or statement it is."""

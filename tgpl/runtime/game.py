@@ -26,11 +26,13 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
+from tgpl.runtime import segments
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled, plain_locals
+from tgpl.runtime.segments import play_known
 from tgpl.runtime.values import Obj, World, show
 
 
@@ -179,11 +181,7 @@ class State:
             else:
                 _play(game, m, world, first)
         except NeedInput as need:
-            resume = _Resume(need.links, tuple(m.queue), m.enter_pending) if need.described else None
-            if m.entry is not None:  # resume from the phase's entry, with the choices made since
-                entry, used = m.entry
-                return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request, resume=resume)
-            return State(game, world, base, first, tuple(choices), need.request, resume=resume)
+            return State._waiting(game, world, base, first, choices, m, need)
         except GameOver as over:
             world.result = over.ranking
         if world.transients:  # thrown events live: some may be unreferenced now
@@ -193,6 +191,16 @@ class State:
         fields["game"] = game
         fields["world"] = world
         return state
+
+    @staticmethod
+    def _waiting(game: Game, world: World, base: World, first: Move | None, choices: list, m: Machine,
+                 need: NeedInput) -> State:
+        """The state of a segment from `base` that stopped for the input `need` asks (`_run`)."""
+        resume = _Resume(need.links, tuple(m.queue), m.enter_pending) if need.described else None
+        if m.entry is not None:  # resume from the phase's entry, with the choices made since
+            entry, used = m.entry
+            return State(game, world, entry, PHASE_ENTRY, tuple(choices[used:]), need.request, resume=resume)
+        return State(game, world, base, first, tuple(choices), need.request, resume=resume)
 
     @property
     def pending(self) -> bool:
@@ -238,8 +246,20 @@ class State:
         return found
 
     def legal_moves(self) -> list[Move]:
-        found = self.__dict__.get("_legal_found")  # `_legal` inline once listed
-        return list(found if found is not None else self._legal)
+        fields = self.__dict__
+        found = fields.get("_legal_found")  # `_legal` inline once listed
+        if found is None:
+            world = self.world
+            if PLANS_INLINE and self.request is None and world.result is None and PLANNED:
+                # `_legal` and `_legal_moves` inline when the world's plans were found before (a copy
+                # shares them): one call, not three, for the listing of each state of a playout
+                index = world._by_class
+                plans = index.get(_PLANS) if index is not None else None
+                if plans is not None:
+                    found = fields["_legal_found"] = _planned_moves(self.game, world, plans)
+                    return found[:]
+            found = self._legal
+        return found[:]
 
     def move_by_text(self, text: str) -> Move | None:
         text = text.strip()
@@ -271,7 +291,26 @@ class State:
             # a move played before from a world with the same index of objects (`_play`): found here
             known = self.game.played.get(id(move))
             if known is not None and known[0] is move and known[1] is self.world._by_name and APPLY_KNOWN:
-                return State._run(self.game, self.world, move, [], known)
+                if not segments.FUSED:
+                    return State._run(self.game, self.world, move, [], known)
+                # `_run(game, base, move, [], known)` inline, the move played as one segment in one
+                # function (`segments.play_known`) rather than through the machine's layers
+                game = self.game
+                world = self.world.copy()
+                m = Machine(game.compiled, world, [], game.step_limit)
+                try:
+                    play_known(m, known)
+                except NeedInput as need:
+                    return State._waiting(game, world, self.world, move, [], m, need)
+                except GameOver as over:
+                    world.result = over.ranking
+                if world.transients:  # thrown events live: some may be unreferenced now
+                    world.drop_unreferenced(game.is_event)
+                state = _new_object(State)  # as `_run` makes it
+                fields = state.__dict__
+                fields["game"] = game
+                fields["world"] = world
+                return state
         if isinstance(move, str):
             found = self.move_by_text(move)
             if found is None:
@@ -467,6 +506,9 @@ LISTER = True
 # `State.apply` looks a move played before up itself (`_play`'s way, without its layers); False: `_play`
 # does (tests check both agree)
 APPLY_KNOWN = True
+# `State.legal_moves` lists a settled state by the world's plans itself, when they were found before
+# (`_plans_of`), rather than through `_legal` and `_legal_moves`; False: through them (tests compare)
+PLANS_INLINE = True
 # A move played through its action's plain spelling is found once per index of objects (`_plain_play`);
 # False: found on every play (tests check both agree)
 PLAYS_KNOWN = True

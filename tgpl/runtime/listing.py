@@ -29,6 +29,10 @@ class Quick:
 
 
 QUICK = True  # False: every action listed the general way (tests check both agree)
+# A plan's filter keeps each candidate in a Python local only, not also in the list of locals made for
+# the call and dropped after it (`codegen.BlockGenerator.filter_all`'s `_all_plan`); False: as
+# `Machine.candidates` runs the filter (tests check both agree)
+LOCAL_ONLY = True
 
 
 def quick(game, ra: RAction, choice_event_cls: RClass) -> Quick | None:
@@ -54,6 +58,8 @@ def _plan(game, ra: RAction, choice_event_cls: RClass) -> Quick | None:
     every = getattr(inp.filters[0][1], "all", None)
     if every is None:
         return None
+    if LOCAL_ONLY:  # the list of locals is the plan's own, made for the call (`game._planned_moves`)
+        every = getattr(every, "plan", every)
     rc = game.by_info[id(inp.candidate_type.info)]
     return Quick(rc, game.may_discard(rc), every, ra.size)
 

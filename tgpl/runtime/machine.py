@@ -761,6 +761,10 @@ class Machine:
             self.enter_phase()
             if self.flows >= FLOW_LIMIT:
                 break
+        self.cycle_error()
+
+    def cycle_error(self):
+        """The error of a segment that passed control `FLOW_LIMIT` times without waiting for a player."""
         self.error(self.last_pass, f"control passed {FLOW_LIMIT} times without waiting for a player: "
                                    "this turn.pass is part of a cycle of phases that never asks for a move")
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tgpl.runtime import defaults
+
 INLINE = True
 
 
@@ -32,8 +34,10 @@ class Passes:
 
     # phase name -> the names of the turns that have a phase of that name
     phases: dict[str, frozenset[str]]
-    # turn name -> (plain spelling, stack label, its locals on entry, the RTurn) for the turns whose
-    # default has a plain spelling; filled once the turns are compiled (`fill`), read as code runs
+    # turn name -> (plain spelling, stack label, its locals on entry, the RTurn, its outcomes) for the
+    # turns whose default has a plain spelling; filled once the turns are compiled (`fill`), read as
+    # code runs. The outcomes (`tgpl.runtime.defaults`), when the default reads only the control: a
+    # table (player, phase, players) -> (player, phase, last pass or None: the site's) that the code fills; else None.
     defaults: dict[str, tuple] = field(default_factory=dict)
 
     @staticmethod
@@ -47,7 +51,8 @@ class Passes:
     def fill(self, turns: dict) -> None:
         for name, turn in turns.items():
             if turn.plain is not None:
-                self.defaults[name] = (turn.plain, turn.default_what, turn.nulls, turn)
+                table = turn.outcomes = {} if defaults.TABLE and turn.control_only else None
+                self.defaults[name] = (turn.plain, turn.default_what, turn.nulls, turn, table)
 
 
 def to_phase(emit, name, value: str, phase: str, turns: str, span: str, depth: int) -> None:
@@ -65,9 +70,20 @@ def to_phase(emit, name, value: str, phase: str, turns: str, span: str, depth: i
 
 
 def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int) -> None:
-    """`turn.pass()`: the active turn's default run through its plain spelling (`defaults`)."""
+    """`turn.pass()`: the active turn's default run through its plain spelling (`defaults`), or its
+    outcome for this player and phase taken from its table, when it has one and it was seen
+    (`tgpl.runtime.defaults`); a run that does not raise is kept in the table."""
     d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
+    table, key, out, c = name("_tb"), name("_ky"), name("_o"), name("_c")
     emit(depth, f"if not FZ and ({d} := {defaults}.get(m.world.control.turn)) is not None:")
+    emit(depth + 1, f"if ({table} := {d}[4]) is not None and ({out} := {table}.get("
+                    f"({key} := (({c} := m.world.control).player, {c}.phase, m.players)))) is not None:")
+    emit(depth + 2, f"{c}.player = {out}[0]")
+    emit(depth + 2, f"{c}.phase = {out}[1]")
+    emit(depth + 2, f"m.last_pass = {out}[2] or {span}")  # None: the default passed nothing, it returned
+    emit(depth + 2, "m.enter_pending = True")
+    emit(depth + 1, "else:")
+    depth += 1
     emit(depth + 1, f"{pending} = m.enter_pending")
     emit(depth + 1, f"m.last_pass = {span}")
     emit(depth + 1, "m.enter_pending = False")
@@ -81,6 +97,9 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int)
     emit(depth + 2, f"{stack}.pop()")
     emit(depth + 1, f"if {r} is not None or not m.enter_pending:")
     emit(depth + 2, f"m.default_done({r}, {pending}, {d}[3], {span})")
+    emit(depth + 1, f"if {table} is not None:")
+    emit(depth + 2, f"{table}[{key}] = ({c}.player, {c}.phase, None if m.last_pass is {span} else m.last_pass)")
+    depth -= 1
     emit(depth, "else:")
     emit(depth + 1, f"m.turn_pass_default({span})")
 

@@ -1,0 +1,69 @@
+"""`State.legal_moves` lists a settled state by the world's plans itself (`game.PLANS_INLINE`): the same
+moves, in the same order, each call a list of its own, as through `_legal` and `_legal_moves`, for states
+listed by plans, by the general way (no plans), waiting for a choice, and finished."""
+
+from __future__ import annotations
+
+import pytest
+
+from tgpl.runtime import game as game_module, load_game
+
+from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+
+
+def _listings(g, seed: int, limit: int) -> list:
+    """The moves listed along a random playout, each state asked twice (the second from what it kept)."""
+    from tgpl.runtime.rng import Pcg32
+
+    rng = Pcg32(seed)
+    state, seen = g.initial_state(seed), []
+    for _ in range(limit):
+        first, again = state.legal_moves(), state.legal_moves()
+        assert first == again and first is not again
+        seen.append([m.text for m in first])
+        if not first:
+            break
+        state = state.apply(first[rng.below(len(first))])
+    return seen
+
+
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
+def test_examples_list_alike_through_the_layers(monkeypatch, name, seeds, limit):
+    players = 4 if name.startswith("citadels") else None
+
+    def observed():
+        g = load_game(EXAMPLES / name, players)
+        return [(_listings(g, seed, limit), playout(g.initial_state(seed), seed, limit)) for seed in seeds]
+
+    inline = observed()
+    monkeypatch.setattr(game_module, "PLANS_INLINE", False)
+    assert inline == observed()
+
+
+def test_the_listings_are_met(monkeypatch):
+    """Tris is listed by `legal_moves` itself once its plans are found; chess (two inputs a move) never."""
+    calls = []
+    real = game_module._legal_moves
+    monkeypatch.setattr(game_module, "_legal_moves", lambda game, world: (calls.append(world), real(game, world))[1])
+    tris = load_game(EXAMPLES / "tris.tgpl").initial_state(0)
+    state = tris.apply(tris.legal_moves()[0])
+    assert state.legal_moves() and len(calls) == 1  # the first state found the plans, its successor used them
+    chess = load_game(EXAMPLES / "chess" / "chess.tgpl").initial_state(0)
+    assert chess.apply(chess.legal_moves()[0]).legal_moves() and len(calls) == 3
+
+
+def test_finished_and_waiting_states_list_as_before():
+    g = load_game(EXAMPLES / "tris.tgpl")
+    state = g.initial_state(0)
+    while not state.is_terminal:
+        state = state.apply(state.legal_moves()[0])
+    assert state.legal_moves() == []
+    eights = load_game(EXAMPLES.parent / "tests" / "data" / "eights.tgpl")
+    state = eights.initial_state(0)
+    for _ in range(200):  # until a choice waits (an eight played asks for a suit)
+        if state.pending or state.is_terminal:
+            break
+        moves = state.legal_moves()
+        eight = [m for m in moves if "8" in m.text]
+        state = state.apply((eight or moves)[0])
+    assert state.pending and [m.text for m in state.legal_moves()] == [m.text for m in state._legal]

@@ -1,0 +1,87 @@
+"""A move found before played as one segment, in one function (`State.apply`, `play_known`).
+
+A move of the common shape (`game._plain_play`: its action given every input and run through its
+plain spelling) went through five layers: `State.apply` found it, `State._run` copied the world and
+made the machine, `Machine.play_plain` ran the action with its entry on the stack, `Machine.settle`
+resolved events and entered the phases the action passed to, and `Machine.enter_phase` looked each
+phase up and ran it. A Tris move enters two phases (the win check, then the tick phase, which has
+no code): each layer's call, its `try` and its tests of cases that do not arise were about a
+twentieth of a move.
+
+Here the action, the settling and the entry of a phase with no code or with a plain spelling
+(`RPhase.plain`) are one loop in one function; anything else is the machine's own method, as
+before: events queued (`Machine.resolve_events`), a phase with inputs or that needs a Frame
+(`Machine.enter_phase`). What it raises and where is what the layers raise: an input asked below
+a call marks the request broken, an overflow or a recursion too deep is the same error at the same
+place, an input with no candidate is `_no_candidate_error`'s, a cycle of passes the same error at
+the latest pass. `State.apply` does what `State._run` does around it, inline. The switch `FUSED` off
+plays every move through the layers (tests compare both ways).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tgpl.runtime.errors import TOO_LARGE, NeedInput
+from tgpl.runtime.machine import FLOW_LIMIT, _Cancelled
+
+if TYPE_CHECKING:
+    from tgpl.runtime.machine import Machine
+
+FUSED = True
+
+
+def play_known(m: Machine, known: tuple) -> None:
+    """`Machine.play_plain` of the move `known` (`Game.played`: its object, action, locals, plain
+    spelling), then `Machine.settle`, fused: the same effects and errors. Settling enters a phase
+    with no code, or with a plain spelling, in place (`Machine.enter_phase`'s first two cases); any
+    other phase is entered by `enter_phase`, events queued are resolved by `resolve_events`."""
+    ra = known[3]
+    stack = m.stack
+    try:
+        stack.append(ra.entry)
+        try:
+            known[5](m, known[2], known[4][:])
+        except NeedInput as need:
+            need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
+            raise
+        except RecursionError:
+            m.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+        except OverflowError:
+            m.error(ra.defn.span, TOO_LARGE)
+        finally:
+            stack.pop()
+        turns = m.game.turns
+        control = m.world.control  # the machine's world and its control are the segment's throughout
+        while True:
+            if m.queue:
+                m.resolve_events()
+            if not m.enter_pending:
+                return
+            m.enter_pending = False
+            m.flows += 1  # before the entry: a choice made in it starts the count again
+            turn, name = control.turn, control.phase
+            if turn is not None and name is not None:
+                entry = turns[turn].entries[name]  # None: `phase P { }`, nothing to run
+                if entry is not None:
+                    if not entry:  # inputs, or code that needs a Frame
+                        m.enter_phase()
+                    else:
+                        plain, label, nulls, span = entry
+                        stack.append(label)
+                        try:
+                            plain(m, None, nulls)
+                        except NeedInput as need:
+                            need.broken = True
+                            raise
+                        except OverflowError:
+                            m.error(span, TOO_LARGE)
+                        finally:
+                            stack.pop()
+            if m.flows >= FLOW_LIMIT:
+                m.cycle_error()
+    except _Cancelled as c:
+        m._no_candidate_error(c)
+
+
+__all__ = ["FUSED", "play_known"]
