@@ -644,6 +644,9 @@ SPLIT = True
 # A field given a value that is not a list or table is set inline (`BlockGenerator.store_member`);
 # False: always by `Machine.set_member` (tests check both agree)
 INLINE_SETS = True
+# Such a set copies the object's dict in place (`BlockGenerator.own_fields_inline`), not by calling
+# `World.own_fields`; False: by the call (tests check both agree)
+INLINE_OWN = True
 # A fixed expression that reads only counters of counted loops over whole numbers is remembered
 # under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
 # check both agree)
@@ -1452,9 +1455,27 @@ class BlockGenerator:
         self.emit(depth, f"{x} = {value}")
         self.bound.add("FZ")
         self.emit(depth, f"if ({a}.__class__ is _Obj) & ({x}.__class__ in _P) and {a}.fixed is None and not FZ and m.lazy_lists:")
-        self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
+        if INLINE_OWN:
+            self.own_fields_inline(a, target.name, x, depth + 1)
+        else:
+            self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
+
+    def own_fields_inline(self, a: str, name: str, x: str, depth: int) -> None:
+        """`m.world.own_fields(a)[name] = x` with `World.own_fields` spelled in place: a move's first
+        write to an object copies its dict (Tris's `Tick`, twice a move), and the method's call was
+        a fifth of the write. `D` is the world's `data`, bound on entry like every read of a field
+        (the machine's world is the same from a block's start to its end)."""
+        w, f = self.name("_ww"), self.name("_fd")
+        self.bound.add("D")
+        self.emit(depth, f"if {a} in ({w} := m.world).written or {a} in {w}.owned:")
+        self.emit(depth + 1, f"D[{a}][{name!r}] = {x}")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"{f} = D[{a}] = D[{a}].copy()")
+        self.emit(depth + 1, f"{w}.written.add({a})")
+        self.emit(depth + 1, f"{w}.frozen.pop({a}, None)")
+        self.emit(depth + 1, f"{f}[{name!r}] = {x}")
 
     def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
         """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
