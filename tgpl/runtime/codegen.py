@@ -647,6 +647,10 @@ INLINE_SETS = True
 # Such a set copies the object's dict in place (`BlockGenerator.own_fields_inline`), not by calling
 # `World.own_fields`; False: by the call (tests check both agree)
 INLINE_OWN = True
+# A statement's reads of fields and global objects are tried first as plain subscripts, in a code
+# that otherwise only reads (`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new
+# value and its object; False: only the general spelling (tests check both agree)
+OPTIMISTIC_READS = True
 # A fixed expression that reads only counters of counted loops over whole numbers is remembered
 # under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
 # check both agree)
@@ -1185,14 +1189,32 @@ class BlockGenerator:
         return c
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
+        code, fast = self.optimistic_reads([s.cond], lambda: self.expr(s.cond))
+        if fast is not None:  # the condition made once, the quick way first
+            c = self.name("_c")
+            self.emit_optimistic(depth, c, code, fast)
+            if _is_bool(s.cond):
+                self.emit(depth, f"if {c}:")
+                self.block(s.then, depth + 1)
+                if s.orelse is not None:
+                    self.emit(depth, "else:")
+                    self.stmt(s.orelse, depth + 1)
+                return
+            self.if_tail(s, c, depth)
+            return
         if _is_bool(s.cond):  # a bool for sure: no test that it is one
-            self.emit(depth, f"if {self.expr(s.cond)}:")
+            self.emit(depth, f"if {code}:")
             self.block(s.then, depth + 1)
             if s.orelse is not None:
                 self.emit(depth, "else:")
                 self.stmt(s.orelse, depth + 1)
             return
-        c = self.condition(s.cond, depth)
+        c = self.name("_c")
+        self.emit(depth, f"{c} = {code}")
+        self.if_tail(s, c, depth)
+
+    def if_tail(self, s: ast.If, c: str, depth: int) -> None:
+        """`if` on a condition not surely a bool, made and held in `c`: true, false, or an error."""
         span = self.const(s.cond.span, "_p")
         self.emit(depth, f"if {c} is True:")
         self.block(s.then, depth + 1)
@@ -1423,10 +1445,15 @@ class BlockGenerator:
             self.optimistic_assign(depth, _local(slot), e.value, lambda: self.value(e.value, target_t))
             return
         fast = None
+        member = slot is None and isinstance(target, (ast.Name, ast.Member))
         if e.op == "=" and isinstance(target, ast.Index):
             value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
+        elif e.op == "=" and member and INLINE_SETS:
+            value, fast = self.optimistic_reads([e.value], lambda: self.value(e.value, target_t))
         elif e.op == "=":
             value = self.value(e.value, target_t)
+        elif member and INLINE_SETS:
+            value, fast = self.optimistic_reads([e.target, e.value], lambda: self.compound(e, target_t))
         else:
             value = self.compound(e, target_t)
         if slot is not None:
@@ -1434,11 +1461,11 @@ class BlockGenerator:
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth, fast)
         elif isinstance(target, (ast.Name, ast.Member)):
-            self.store_member(target, value, depth)
+            self.store_member(target, value, depth, fast)
         else:
             self.emit(depth, f"{self.fallback(e)}")
 
-    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int) -> None:
+    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, fast: str | None = None) -> None:
         """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
         is not a list or table given to an object of the world's, the object's dict copied first
         if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
@@ -1446,13 +1473,15 @@ class BlockGenerator:
         if not INLINE_SETS:
             self.emit(depth, self.store(target, value))
             return
+        fast_obj = None
         if isinstance(target, ast.Name):
             obj, span = _THIS, self.const(target.span, "_p")
         else:
-            obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
+            obj, fast_obj = self.optimistic_reads([target.obj], lambda: self.expr(target.obj))
+            span = self.const(target.name_span, "_p")
         a, x = self.name("_t"), self.name("_t")
-        self.emit(depth, f"{a} = {obj}")
-        self.emit(depth, f"{x} = {value}")
+        self.emit_optimistic(depth, a, obj, fast_obj)
+        self.emit_optimistic(depth, x, value, fast)
         self.bound.add("FZ")
         self.emit(depth, f"if ({a}.__class__ is _Obj) & ({x}.__class__ in _P) and {a}.fixed is None and not FZ and m.lazy_lists:")
         if INLINE_OWN:
@@ -1476,6 +1505,39 @@ class BlockGenerator:
         self.emit(depth + 1, f"{w}.written.add({a})")
         self.emit(depth + 1, f"{w}.frozen.pop({a}, None)")
         self.emit(depth + 1, f"{f}[{name!r}] = {x}")
+
+    def optimistic_reads(self, nodes: list[ast.Expr], make) -> tuple[str, str | None]:
+        """The code of a statement's expressions `nodes` (`make()`) and, when they call nothing,
+        create nothing and assign nothing, the same code with its reads of fields and global objects
+        (and list items, `quick_item`) spelled as plain subscripts, as the optimistic spelling of a
+        whole function has them (`generate`), else None. A miss (a fixed or missing object, a null,
+        no such global) raises `KeyError`, `TypeError` or `IndexError` there, and the value is made
+        again the general way (`emit_optimistic`): the quick try changed nothing. Tris's `Tick` and
+        its win check read `GameState.TickedCount` (two dict lookups by method, and the global
+        object's two more) once a move each."""
+        if (not OPTIMISTIC_READS or self.optimistic is not None or self.table_reads is not None or not OPTIMISTIC
+                or len(self.loops) > MAX_OPTIMISTIC_LOOPS
+                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for e in nodes for n in ast.walk(e))):
+            return make(), None
+        self.optimistic, quick_items = [], self.quick_items
+        try:
+            code = make()
+        finally:
+            pairs, self.optimistic, self.quick_items = self.optimistic, None, quick_items
+        fast = code
+        for safe, quick in reversed(pairs):  # the outer read first: it holds the inner one
+            fast = fast.replace(safe, quick)
+        return code, (fast if fast != code else None)
+
+    def emit_optimistic(self, depth: int, target: str, code: str, fast: str | None) -> None:
+        """`target = code`, or `fast` first when there is one (`optimistic_reads`)."""
+        if fast is None:
+            self.emit(depth, f"{target} = {code}")
+            return
+        self.emit(depth, "try:")
+        self.emit(depth + 1, f"{target} = {fast}")
+        self.emit(depth, "except (KeyError, TypeError, IndexError):")
+        self.emit(depth + 1, f"{target} = {code}")
 
     def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
         """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""

@@ -1,0 +1,87 @@
+"""A statement's reads of fields and global objects tried first as plain subscripts
+(`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new value and its object. Games
+play, and fail with the same errors, as with the general spelling only (`codegen.OPTIMISTIC_READS` off)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tgpl.runtime import codegen, load_game
+
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+
+READS = """
+game "t";
+players 1;
+interactable Token { number V = 0; Token Next = null; string S = "a"; }
+global class G { Token T = null; number N = 0; bool B = false; }
+class Seat
+{
+    number Count = 0;
+    action Up
+    {
+        trigger PlayerChoiceEvent { return G.N < 9; }
+        effect
+        {
+            Count += 1;
+            if (G.T.V == 0) { G.T.V = G.N + 1; }
+            if (G.B) { G.T.Next.V = G.T.Next.V + 1; }
+            if (G.T.Next.V >= 1) { G.N = G.N + G.T.Next.V; }
+            turn.pass();
+        }
+    }
+    action Link
+    {
+        trigger PlayerChoiceEvent { return G.B == false; }
+        effect { G.T.Next = G.T; G.B = true; G.T.S = G.T.S + "b"; turn.pass(); }
+    }
+    action Text
+    {
+        trigger PlayerChoiceEvent { return G.N == 0; }
+        effect { G.T = null; turn.pass(); }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup { G.T = new Token(); Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+PLAYS = [
+    ["Seat#0.Up()"],  # a null's field in a condition: the general spelling's error
+    ["Seat#0.Link()", "Seat#0.Up()", "Seat#0.Up()", "Seat#0.Up()"],
+    ["Seat#0.Text()", "Seat#0.Up()"],  # a field of a null global field read in a condition
+    ["Seat#0.Link()", "Seat#0.Text()", "Seat#0.Up()"],  # and in a trigger
+]
+
+
+def _load(tmp_path):
+    path = tmp_path / "game.tgpl"
+    path.write_text(textwrap.dedent(READS), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("moves", PLAYS)
+def test_reads_play_and_fail_as_spelled_the_general_way(tmp_path, monkeypatch, moves):
+    path = _load(tmp_path)
+    quick = load_game(path)
+    general = switched(monkeypatch, (codegen, "OPTIMISTIC_READS", False))(path)
+    assert outcome(quick, moves, str(path)) == outcome(general, moves, str(path))
+
+
+def test_a_null_read_in_a_condition_is_the_general_error(tmp_path):
+    path = _load(tmp_path)
+    kind, _, text = outcome(load_game(path), PLAYS[0], str(path))
+    assert kind == "error" and "null" in text
+
+
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
+def test_examples_play_alike_read_the_general_way(monkeypatch, name, seeds, limit):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, "OPTIMISTIC_READS", False)), name, seeds, limit)
+
+
+def test_the_quick_reads_are_the_ones_generated(monkeypatch):
+    _, on = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
+    _, off = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch, (codegen, "OPTIMISTIC_READS", False))
+    quick = "D[G['GameState']]['TickedCount']"
+    assert any(quick in src for src in on) and not any(quick in src for src in off)
