@@ -588,6 +588,33 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "FZ": "    FZ = m.frozen\n"}
 
 
+_TEMP_NAME = re.compile(r"\b_(?:cse|t)\d+\b")
+_TEMP_BINDING = re.compile(r"\((_(?:cse|t)\d+) := ")
+
+
+def unused_bindings_dropped(src: str) -> str:
+    """`src` with each `(_tN := ` or `(_cseN := ` of a temporary named nowhere else spelled `(`. The
+    spellings bind every value they may read again (the object of a read, for the machine's
+    general way; a field read once, for common subexpressions), and most are never read again: a
+    binding is two more instructions, each Tris filter's candidate and each line of its win check
+    paid them. The names are the generator's own (`BlockGenerator.name`), local to one function."""
+    counts: dict[str, int] = {}
+    for n in _TEMP_NAME.findall(src):
+        counts[n] = counts.get(n, 0) + 1
+    return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 1 else m.group(0), src)
+
+
+def _walrus_free_strings(c) -> bool:
+    """Whether no string literal of the game holds `:=`: else `unused_bindings_dropped` could see,
+    in a literal spelled in the code, what looks like a binding (kept per compiler)."""
+    found = getattr(c, "_walrus_free", None)
+    if found is None:
+        found = not any(n.__class__ is ast.StringLit and ":=" in n.value
+                        for module in c.program.modules for n in ast.walk(module))
+        c._walrus_free = found
+    return found
+
+
 def _preamble(bound: set[str]) -> str:
     """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
     its tables are (every call of a function runs this)."""
@@ -651,6 +678,9 @@ INLINE_OWN = True
 # that otherwise only reads (`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new
 # value and its object; False: only the general spelling (tests check both agree)
 OPTIMISTIC_READS = True
+# A temporary bound by `:=` and never read is not bound (`unused_bindings_dropped`): `(_t5 := x)`
+# is spelled `(x)`; False: every binding made (tests check both agree)
+DROP_UNUSED = True
 # A fixed expression that reads only counters of counted loops over whole numbers is remembered
 # under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
 # check both agree)
@@ -1006,6 +1036,8 @@ class BlockGenerator:
             return None
 
     def _compile(self, src: str, span, name: str):
+        if DROP_UNUSED and _walrus_free_strings(self.c):
+            src = unused_bindings_dropped(src)
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(src, f"<tgpl {span}>", "exec")

@@ -1,0 +1,61 @@
+"""A temporary bound by `:=` and never read is not bound (`codegen.unused_bindings_dropped`): games play
+as with every binding made (`codegen.DROP_UNUSED` off); a binding read again, or one that only a string
+literal of the game seems to hold, is kept."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tgpl.runtime import codegen, load_game
+from tgpl.runtime.codegen import unused_bindings_dropped
+
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+
+
+def test_only_the_bindings_read_nowhere_else_are_dropped():
+    src = "x = ((_t1 := a) + (_t10 := b) + _t10 + (_cse2 := c) + (_cse20 := d) + _cse20)\n"
+    assert unused_bindings_dropped(src) == "x = ((a) + (_t10 := b) + _t10 + (c) + (_cse20 := d) + _cse20)\n"
+    assert unused_bindings_dropped("y = (_t3 := f)\nz = _t3\n") == "y = (_t3 := f)\nz = _t3\n"
+    assert unused_bindings_dropped("y = (_k3 := f)\n") == "y = (_k3 := f)\n"  # not a temporary's name
+
+
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
+def test_examples_play_alike_with_every_binding(monkeypatch, name, seeds, limit):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, "DROP_UNUSED", False)), name, seeds, limit)
+
+
+def test_the_bindings_dropped_are_gone_from_the_code(monkeypatch):
+    compiled: list[str] = []
+    real = codegen.compile if hasattr(codegen, "compile") else compile
+    monkeypatch.setattr(codegen, "compile", lambda src, *a: (compiled.append(src), real(src, *a))[1], raising=False)
+    load_game(EXAMPLES / "tris.tgpl")
+    plan = next(src for src in compiled if "def _all_plan(" in src)
+    assert "_cse" not in plan and "D[l0]['AssignedTo']" in plan
+
+
+LITERAL = """
+game "t";
+players 1;
+global class G { string S = "(_cse99998 := "; number N = 0; }
+class Seat
+{
+    action Go
+    {
+        trigger PlayerChoiceEvent { return G.N < 2; }
+        effect { string s = "(_t99999 := x)"; G.S = G.S + s; G.N += 1; turn.pass(); }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+
+def test_a_game_whose_strings_hold_a_binding_keeps_its_code_as_made(tmp_path, monkeypatch):
+    path = tmp_path / "game.tgpl"
+    path.write_text(textwrap.dedent(LITERAL), encoding="utf-8")
+    moves = ["Seat#0.Go()", "Seat#0.Go()"]
+    got = outcome(load_game(path), moves, str(path))
+    assert got == outcome(switched(monkeypatch, (codegen, "DROP_UNUSED", False))(path), moves, str(path))
+    assert got[0] == "ok" and "(_cse99998 := (_t99999 := x)(_t99999 := x)" in repr(got[3])
