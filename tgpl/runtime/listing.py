@@ -33,6 +33,9 @@ QUICK = True  # False: every action listed the general way (tests check both agr
 # the call and dropped after it (`codegen.BlockGenerator.filter_all`'s `_all_plan`); False: as
 # `Machine.candidates` runs the filter (tests check both agree)
 LOCAL_ONLY = True
+# ... and loops over the pool with that local itself, not with a name copied into it each time
+# (`codegen._candidate_looped`); False: as copied (tests check both agree)
+LOOP_LOCAL = True
 
 
 def quick(game, ra: RAction, choice_event_cls: RClass) -> Quick | None:
