@@ -1218,7 +1218,7 @@ class BlockGenerator:
         known = self.c.passes
         if who is None and phase is None:
             passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), span,
-                              self.const(TOO_LARGE, "_k"), depth)
+                              self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
             return True
         if not isinstance(phase, ast.StringLit):
             return False

@@ -26,6 +26,10 @@ from dataclasses import dataclass, field
 from tgpl.runtime import defaults
 
 INLINE = True
+# A tabulated default's outcome is looked up once, by (turn, player, phase, players) in the game's
+# table of every turn's outcomes (`Passes.seen`), not by the turn then by the rest; False: the two
+# lookups (tests check both agree)
+ONE_LOOKUP = True
 
 
 @dataclass
@@ -39,6 +43,9 @@ class Passes:
     # code runs. The outcomes (`tgpl.runtime.defaults`), when the default reads only the control: a
     # table (player, phase, players) -> (player, phase, last pass or None: the site's) that the code fills; else None.
     defaults: dict[str, tuple] = field(default_factory=dict)
+    # Every tabulated turn's outcomes together, (turn, player, phase, players) -> its outcome: what
+    # the code finds first (`ONE_LOOKUP`), filled with each turn's own table
+    seen: dict[tuple, tuple] = field(default_factory=dict)
 
     @staticmethod
     def of(program) -> Passes:
@@ -69,10 +76,14 @@ def to_phase(emit, name, value: str, phase: str, turns: str, span: str, depth: i
     emit(depth + 1, f"m.turn_pass({v}, {phase!r}, {span})")
 
 
-def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int) -> None:
+def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int, seen: str | None = None) -> None:
     """`turn.pass()`: the active turn's default run through its plain spelling (`defaults`), or its
     outcome for this player and phase taken from its table, when it has one and it was seen
-    (`tgpl.runtime.defaults`); a run that does not raise is kept in the table."""
+    (`tgpl.runtime.defaults`); a run that does not raise is kept in the table. `seen`: the game's
+    table of every turn's outcomes (`Passes.seen`), looked up first (`ONE_LOOKUP`)."""
+    if ONE_LOOKUP and seen is not None:
+        _to_default_seen(emit, name, defaults, seen, span, too_large, depth)
+        return
     d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
     table, key, out, c = name("_tb"), name("_ky"), name("_o"), name("_c")
     emit(depth, f"if not FZ and ({d} := {defaults}.get(m.world.control.turn)) is not None:")
@@ -104,4 +115,37 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int)
     emit(depth + 1, f"m.turn_pass_default({span})")
 
 
-__all__ = ["INLINE", "Passes", "to_default", "to_phase"]
+def _to_default_seen(emit, name, defaults: str, seen: str, span: str, too_large: str, depth: int) -> None:
+    """`to_default` with the outcome looked up once, by the turn, player, phase and players
+    together (two passes a Tris move: two lookups and a tuple's item less each); a default run
+    that does not raise is kept in its turn's table and in `seen`."""
+    d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
+    table, key, out, c = name("_tb"), name("_ky"), name("_o"), name("_c")
+    emit(depth, f"if not FZ and ({out} := {seen}.get(({key} := (({c} := m.world.control).turn, {c}.player, "
+                f"{c}.phase, m.players)))) is not None:")
+    emit(depth + 1, f"{c}.player = {out}[0]")
+    emit(depth + 1, f"{c}.phase = {out}[1]")
+    emit(depth + 1, f"m.last_pass = {out}[2] or {span}")  # None: the default passed nothing, it returned
+    emit(depth + 1, "m.enter_pending = True")
+    emit(depth, f"elif not FZ and ({d} := {defaults}.get({c}.turn)) is not None:")
+    emit(depth + 1, f"{pending} = m.enter_pending")
+    emit(depth + 1, f"m.last_pass = {span}")
+    emit(depth + 1, "m.enter_pending = False")
+    emit(depth + 1, f"{stack} = m.stack")
+    emit(depth + 1, f"{stack}.append(({d}[1], {span}))")
+    emit(depth + 1, "try:")
+    emit(depth + 2, f"{r} = {d}[0](m, None, {d}[2])")
+    emit(depth + 1, "except OverflowError:")
+    emit(depth + 2, f"m.error({span}, {too_large})")
+    emit(depth + 1, "finally:")
+    emit(depth + 2, f"{stack}.pop()")
+    emit(depth + 1, f"if {r} is not None or not m.enter_pending:")
+    emit(depth + 2, f"m.default_done({r}, {pending}, {d}[3], {span})")
+    emit(depth + 1, f"if ({table} := {d}[4]) is not None:")
+    emit(depth + 2, f"{table}[{key}[1:]] = {seen}[{key}] = "
+                    f"({c}.player, {c}.phase, None if m.last_pass is {span} else m.last_pass)")
+    emit(depth, "else:")
+    emit(depth + 1, f"m.turn_pass_default({span})")
+
+
+__all__ = ["INLINE", "ONE_LOOKUP", "Passes", "to_default", "to_phase"]
