@@ -108,7 +108,6 @@ def test_refused_with_its_location(tmp_path, monkeypatch, edits, expected):
 
 
 CITADELS = [
-    "characters.tgpl:80:13: error: not lowerable: the built-in append() is not lowerable",
     "scoring.tgpl:55:63: error: not lowerable: remove() on a list stored in an attribute is not lowerable",
     "table.tgpl:82:13: error: not lowerable: remove() on a list stored in an attribute is not lowerable",
     "table.tgpl:213:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move, "

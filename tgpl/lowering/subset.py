@@ -29,13 +29,14 @@ from tgpl.frontend.types import CallableType, ClassType, Collection
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
 METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign", "pop", "peek"}
-LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
+# refused on lists, but on lists that are state (STATE_CHANGES) or nothing reads (add: on locals too)
+LIST_CHANGES = {"remove", "removeAt", "append", "clear", "pop", "push", "draw"}
 NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass",
                    "event.throw"}  # event.throw_sync: not yet (its listeners, run mid-block, can give cyclic rules)
 
 
 # changes of a list that neither read it nor give anything back: dropped when nothing after setup reads the list
-UNREAD_CHANGES = {"add", "append", "remove", "removeAt", "insert", "clear", "push", "push_front"}
+UNREAD_CHANGES = {"add", "append", "remove", "removeAt", "clear", "push", "push_front"}
 
 
 def unread_lists(program) -> frozenset[str]:
@@ -70,12 +71,13 @@ def unread_lists(program) -> frozenset[str]:
     return frozenset(name for name, t in changed.items() if name not in read_names and t not in read_types)
 
 
-STATE_CHANGES = {"add", "remove", "clear"}  # what the lowering translates on a list that is state
+# what the lowering translates on a list that is state (tgpl.lowering.execute, `Executor.list_method`)
+STATE_CHANGES = {"add", "remove", "removeAt", "append", "clear"}
 
 
 def state_lists(program) -> frozenset[str]:
-    """List attributes (by name) that code after setup both changes (`add`, `remove`, `clear`, as
-    statements) and reads, whose items are objects: their length and items are fluents
+    """List attributes (by name) that code after setup both changes (`STATE_CHANGES`, as statements) and
+    reads, whose items are objects: their length and items are fluents
     (tgpl.lowering.segments). Discard piles are not among them (their reads are refused), nor lists
     nothing reads (`unread_lists`)."""
     types = program.types
