@@ -744,6 +744,10 @@ class Admission:
     Remembered: a path's answer depends on the numbers only through the comparisons its condition and
     the value's cases hold, and through which of the cases can give the value. Chess's thousands of move
     paths each step `Quiet` by cases, and are asked again for each of its hundred values.
+
+    What clingo is asked is remembered too, by the two formulas with the comparisons replaced by their
+    truth (`_residual`): states whose numbers differ only where the formulas do not care ask the same
+    question.
     """
 
     def __init__(self):
@@ -751,6 +755,8 @@ class Admission:
         self._cmps: dict[tuple, tuple] = {}
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the values remembered by id stay alive
+        self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
+        self._decided: dict[tuple[int, int], bool] = {}  # (residual condition, residual case) -> satisfiable
 
     def __call__(self, pcs: list[Formula], v, x, env: dict, known) -> bool:
         if not isinstance(v, (Choice, Partial)):
@@ -773,11 +779,62 @@ class Admission:
             answer = self._answers.get(key)
             if answer is None:
                 # compatible: quick, and sure when it says no; satisfiable decides what it lets through
-                answer = self._answers[key] = any(compatible(pc, leaves[j][1], known)
-                                                  and satisfiable(pc, leaves[j][1], known) for j in cases)
+                memo: dict[int, int] = {}
+                answer = self._answers[key] = any(self._satisfiable(pc, leaves[j][1], known, memo) for j in cases)
             if answer:
                 return True
         return False
+
+    def _satisfiable(self, pc: Formula, case: Formula, known, memo: dict[int, int]) -> bool:
+        """Whether pc and case can hold together, decided once per pair of residual formulas: first
+        evaluated (`symbolic.compatible`: quick, and sure when it says no), and what that lets through
+        decided by clingo (`satisfiable`)."""
+        key = (self._residual(pc, known, memo), self._residual(case, known, memo))
+        if 0 in key:
+            return False
+        found = self._decided.get(key)
+        if found is None:
+            found = self._decided[key] = compatible(pc, case, known) and satisfiable(pc, case, known)
+        return found
+
+    def _residual(self, f: Formula, known, memo: dict[int, int]) -> int:
+        """f with every comparison `known` decides replaced by its truth, as a number that equal residual
+        formulas share (up to the order and repetition of parts): 0 is false, 1 true. Comparisons exclude
+        nothing (`symbolic._exclusive_cell`), so two formulas with one residual are satisfiable alike.
+        Numbered here, not built as formulas: building them would change the interned formulas' order,
+        and with it the rules written. Iterative: conditions nest thousands deep."""
+        todo = [f]
+        while todo:
+            g = todo[-1]
+            if g.id in memo:
+                todo.pop()
+                continue
+            pending = [p for p in g.parts if p.id not in memo]
+            if pending:
+                todo.extend(pending)
+                continue
+            todo.pop()
+            memo[g.id] = self._node(g, [memo[p.id] for p in g.parts], known)
+        return memo[f.id]
+
+    def _node(self, g: Formula, parts: list[int], known) -> int:
+        if g is TRUE or g is FALSE:
+            return int(g is TRUE)
+        if g.kind == "lit":
+            v = known(g.key)
+            return self._number(("lit", g.id)) if v is None else int(bool(v))
+        if g.kind == "not":
+            return 1 - parts[0] if parts[0] < 2 else self._number(("not", parts[0]))
+        absorbing, neutral = (0, 1) if g.kind == "and" else (1, 0)
+        if absorbing in parts:
+            return absorbing
+        kept = tuple(sorted({x for x in parts if x != neutral}))
+        if len(kept) < 2:
+            return kept[0] if kept else neutral
+        return self._number((g.kind, kept))
+
+    def _number(self, node: tuple) -> int:
+        return self._nodes.setdefault(node, len(self._nodes) + 2)
 
 
 def _leaf_cases(v, cond: Formula):
