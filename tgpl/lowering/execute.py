@@ -880,13 +880,15 @@ class Executor:
         return self.read(p, lst.obj, slot_cell(lst.attr, k), span) if k < lst.size else None
 
     def item(self, p: Path, lst: StateList, i, span: Span):
-        """`lst[i]`: slot i, in the cases of the length that hold it (past the end the runtime stops: dropped)."""
+        """`lst[i]`: slot i, in the cases of the length that hold it (past the end the runtime stops: dropped).
+        The index is truncated, as the runtime's (`_index_is`)."""
         if isinstance(i, Num):
-            return choice((self.item(p, lst, float(k), span), lit(CmpLit("==", i, float(k)))) for k in range(lst.size))
-        if not isinstance(i, (int, float)) or isinstance(i, bool) or not 0 <= i < lst.size or i != int(i):
+            return choice((self.item(p, lst, float(k), span), _index_is(i, k)) for k in range(lst.size))
+        if not isinstance(i, (int, float)) or isinstance(i, bool) or not 0 <= int(i) < lst.size:
             return UNDEF
-        slot = self._slot(p, lst, int(i), span)
-        return choice((slot if isinstance(n, float) and i < n else UNDEF, f)
+        k = int(i)
+        slot = self._slot(p, lst, k, span)
+        return choice((slot if isinstance(n, float) and k < n else UNDEF, f)
                       for n, f in cases_of(self._length_of(p, lst, span)))
 
     def list_method(self, p: Path, lst: StateList, name: str, vals: list, span: Span):

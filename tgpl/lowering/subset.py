@@ -189,8 +189,12 @@ def outside_subset(program) -> list[tuple[Span, str]]:
             found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
                                                     "move, which GDL cannot express (GDL-II would be needed)"))
         elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
-            name = getattr(n.callee.obj, "name", None)
-            if name not in unread and not (ct.name in STATE_CHANGES and name in state):
+            receiver = n.callee.obj
+            name = getattr(receiver, "name", None)
+            if not is_attribute(program, receiver):  # the executor changes a local list by add() only
+                kind = types.get(id(receiver)).kind.lower()
+                found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a local {kind} is not lowerable"))
+            elif name not in unread and not (ct.name in STATE_CHANGES and name in state):
                 found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
                                                         "lowerable"))
         elif ct.name not in METHODS:
