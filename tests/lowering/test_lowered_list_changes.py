@@ -139,3 +139,31 @@ def test_other_list_changes_are_refused_where_written(tmp_path, monkeypatch, edi
     assert first.startswith("game.tgpl:") and first.endswith(f"error: not lowerable: {reason}"), r.output
     line, col = (int(x) for x in first.split(":")[1:3])
     assert text.splitlines()[line - 1][col - 1:].startswith(construct)
+
+
+TALLY = GAME.with_name("tally.tgpl")
+
+
+def test_lists_of_numbers_and_players_lower_to_the_runtimes_game():
+    """tally.tgpl keeps a list of numbers per seat (add, contains, indexOf, removeAt, remove, append of a
+    static list) and a list of players: each is a length and as many slots as its length's range needs,
+    found by lowering again with more where a first guess was passed."""
+    lw = Lowered.of(str(TALLY))
+    fluents = lw.lowered.emitter.logic.fluents
+    for obj, attr, longest in (("Seat#0", "Scores", 3), ("Seat#1", "Scores", 4), ("Tabletop", "Order", 6)):
+        assert max(fluents[(obj, f"{attr}.length")].domain) == longest
+        slots = [k for k in range(20) if (obj, f"{attr}[{k}]") in fluents]
+        assert slots == list(range(len(slots))) and len(slots) >= longest
+    assert {x for x in fluents[("Seat#0", "Scores[0]")].domain} == {None, 0.0, 1.0, 2.0}
+    runtime = explore(RuntimeMachine(lw.game, 0))
+    assert runtime.complete and runtime.states > 500
+    assert bisimulate(lw).states == runtime.states
+
+
+def test_a_list_of_numbers_without_a_bound_is_refused_at_its_declaration(monkeypatch):
+    monkeypatch.chdir(GAME.parent)
+    r = CliRunner().invoke(main, ["to-gdl", "grow.tgpl", "--no-validate"])
+    assert r.exit_code == 2, r.output
+    assert r.output.splitlines()[0] == (
+        "grow.tgpl:14:5: error: not lowerable: Tabletop.Marks may hold more than 16 items (its length's range "
+        "passes every slot it was given): a list of values whose length the lowering cannot bound is not lowerable")

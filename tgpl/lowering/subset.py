@@ -25,7 +25,7 @@ from __future__ import annotations
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
 from tgpl.frontend.diagnostics import Span
-from tgpl.frontend.types import CallableType, ClassType, Collection
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
 METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign", "pop", "peek"}
@@ -73,11 +73,12 @@ def unread_lists(program) -> frozenset[str]:
 
 # what the lowering translates on a list that is state (tgpl.lowering.execute, `Executor.list_method`)
 STATE_CHANGES = {"add", "remove", "removeAt", "append", "clear"}
+VALUE_ITEMS = (NUMBER, BOOL, STRING, PLAYER)  # the items of a list that is state: objects, or one of these
 
 
 def state_lists(program) -> frozenset[str]:
     """List attributes (by name) that code after setup both changes (`STATE_CHANGES`, as statements) and
-    reads, whose items are objects: their length and items are fluents
+    reads, whose items are objects or values (`VALUE_ITEMS`): their length and items are fluents
     (tgpl.lowering.segments). Discard piles are not among them (their reads are refused), nor lists
     nothing reads (`unread_lists`)."""
     types = program.types
@@ -95,7 +96,7 @@ def state_lists(program) -> frozenset[str]:
         if ct.name == "discard" and n.args:
             piles.add(getattr(n.args[0].value, "name", None))
         elif (ct.name in STATE_CHANGES and isinstance(t, Collection) and t.kind == "List"
-              and isinstance(t.elem, ClassType) and is_attribute(program, obj)):
+              and (isinstance(t.elem, ClassType) or t.elem in VALUE_ITEMS) and is_attribute(program, obj)):
             changed.add(obj.name)
     return frozenset(changed - unread - piles)
 
