@@ -116,12 +116,11 @@ def test_a_play_that_removes_past_the_end_is_found_by_the_validation():
 
 
 @pytest.mark.parametrize("edits, construct, reason", [
-    # a list of numbers is not a list that is state yet: its change is refused where it is written
-    ([("List<Hand> Hands = {};", "List<Hand> Hands = {};\n    List<number> Taken = {};"),
-      ("Cards.add(card);", "Cards.add(card);\n                List<number> one = {};\n"
-                           "                one.add(card.Value);\n                Tabletop.Taken.append(one);\n"
-                           "                if (Tabletop.Taken.length > 9) { winner 0; }")],
-     "Tabletop.Taken.append(one)", "append() on a list stored in an attribute is not lowerable"),
+    # a stack stored in an attribute that the moves push to and read is not a list that is state
+    ([("List<Hand> Hands = {};", "List<Hand> Hands = {};\n    Stack<Card> Seen = {};"),
+      ("Cards.add(card);", "Cards.add(card);\n                Tabletop.Seen.push(card);\n"
+                           "                if (Tabletop.Seen.length > 9) { winner 0; }")],
+     "Tabletop.Seen.push(card)", "push() on a list stored in an attribute is not lowerable"),
     # removeAt on a local list is not translated
     ([("Cards.append(two);", "two.removeAt(0);\n                Cards.append(two);")],
      "two.removeAt(0)", "removeAt() on a local list is not lowerable"),
