@@ -27,7 +27,7 @@ LOWERABLE = ["cards", "connect4", "draughts", "fiveinarow", "graph", "hex", "tri
 # `verify --horizon`: its rules are grounded one state at a time, so the bounded verify searches it state by state
 SEARCHED_STATE_BY_STATE = ["chess/chess"]
 REFUSED = {
-    "citadels/citadels": "the built-in append() is not lowerable",
+    "citadels/citadels": "remove() on a local list is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
 }
 

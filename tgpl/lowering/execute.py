@@ -882,18 +882,20 @@ class Executor:
         return self.read(p, lst.obj, slot_cell(lst.attr, k), span) if k < lst.size else None
 
     def item(self, p: Path, lst: StateList, i, span: Span):
-        """`lst[i]`: slot i, in the cases of the length that hold it (past the end the runtime stops: dropped)."""
+        """`lst[i]`: slot i, in the cases of the length that hold it (past the end the runtime stops: dropped).
+        The index is truncated, as the runtime's (`_index_is`)."""
         if isinstance(i, Num):
-            return choice((self.item(p, lst, float(k), span), lit(CmpLit("==", i, float(k)))) for k in range(lst.size))
-        if not isinstance(i, (int, float)) or isinstance(i, bool) or not 0 <= i < lst.size or i != int(i):
+            return choice((self.item(p, lst, float(k), span), _index_is(i, k)) for k in range(lst.size))
+        if not isinstance(i, (int, float)) or isinstance(i, bool) or not 0 <= int(i) < lst.size:
             return UNDEF
-        slot = self._slot(p, lst, int(i), span)
-        return choice((slot if isinstance(n, float) and i < n else UNDEF, f)
+        k = int(i)
+        slot = self._slot(p, lst, k, span)
+        return choice((slot if isinstance(n, float) and k < n else UNDEF, f)
                       for n, f in cases_of(self._length_of(p, lst, span)))
 
     def list_method(self, p: Path, lst: StateList, name: str, vals: list, span: Span):
-        """contains, indexOf, add, remove and clear on a list that is state: one path per length it may
-        have, and on each, the items it holds slot by slot, by cases."""
+        """contains, indexOf, add, remove, removeAt, append and clear on a list that is state: one path per
+        length it may have, and on each, the items it holds slot by slot, by cases."""
         out = []
         for q, n in self.split(p, self._length_of(p, lst, span)):
             # longer than its slots: an object added twice, which the lengths' ranges refuse if a play can
@@ -905,6 +907,10 @@ class Executor:
 
     def _list_method(self, p: Path, lst: StateList, n: int, name: str, vals: list, span: Span):
         slots = [self._slot(p, lst, k, span) for k in range(lst.size)]
+        if name == "removeAt":
+            return self._remove_at(p, lst, n, slots, vals[0], span)
+        if name == "append":
+            return self._append(p, lst, n, vals[0], span)
         found = [as_formula(sym_equal(slots[k], vals[0])) or FALSE for k in range(n)] if vals else []
         if name == "contains":
             return [(p, restrict(disj(*found), p.pc))]
@@ -931,10 +937,55 @@ class Executor:
             length = 0.0
         else:
             raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
+        return self._store(p, lst, writes, length, span)
+
+    def _store(self, p: Path, lst: StateList, writes: dict[int, object], length, span: Span):
+        """The list's new slots (by index) and length written on p, after every read of the change."""
         paths = [p]
         for k, v in sorted(writes.items()):
             paths = [r for q in paths for r in self.write(q, lst.obj, slot_cell(lst.attr, k), v, span)]
         return [(r, None) for q in paths for r in self.write(q, lst.obj, length_cell(lst.attr), length, span)]
+
+    def _remove_at(self, p: Path, lst: StateList, n: int, slots: list, index, span: Span):
+        """`removeAt(i)` on a list of n items: the item at i leaves and the ones after it move down, as
+        `remove` does for the first equal item. The index is the runtime's (`Machine._list_index`):
+        truncated, and one that is not a number or falls outside 0..n-1 is a runtime error, so those
+        cases leave the path (dropped, as every runtime error is)."""
+        out = []
+        for q, i in self.split(p, index):
+            at = [_index_is(i, k) for k in range(n)]
+            pc = conj(q.pc, disj(*at))
+            if pc is FALSE:
+                continue
+            r = q if pc is q.pc else q.fork(pc)
+            writes, gone = {}, FALSE
+            for k in range(n):
+                gone = disj(gone, at[k])
+                writes[k] = choice([(slots[k + 1] if k + 1 < n else None, gone), (slots[k], neg(gone))])
+            out.extend(self._store(r, lst, writes, float(n - 1), span))
+        return out
+
+    def _append(self, p: Path, lst: StateList, n: int, other, span: Span):
+        """`append(items)` on a list of n items: the other list's items after them, in order. The other list
+        is a list that is state (by cases of its length), a static one or a local; null is a runtime error
+        (dropped). Its items are read before anything is written, so a list appended to itself doubles,
+        as the runtime's `extend` does."""
+        out = []
+        for q, xs in self.split(p, other):
+            if isinstance(xs, StateList):
+                for r, m in self.split(q, self._length_of(q, xs, span)):
+                    if isinstance(m, float) and m <= xs.size:  # longer: dropped, as in `list_method`
+                        out.extend(self._extend(r, lst, n, [self._slot(r, xs, k, span) for k in range(int(m))],
+                                                span))
+            elif isinstance(xs, (list, tuple)):
+                out.extend(self._extend(q, lst, n, list(xs), span))
+        return out
+
+    def _extend(self, p: Path, lst: StateList, n: int, items: list, span: Span):
+        """items written after the n a list holds; past its slots the length alone grows (as `add`), and the
+        lengths' ranges refuse the game if a play gets there (`Lowering.check_list_lengths`)."""
+        writes = {n + j: x for j, x in enumerate(items) if n + j < lst.size}
+        return self._store(p, lst, writes, float(n + len(items)), span)
 
     def expr_Unary(self, e: ast.Unary, p: Path):
         out = []
@@ -1856,6 +1907,15 @@ def _reads(p: Path, names: list[str]) -> tuple:
         scope = p.lookup(n) if p.stack else None
         values.append(_freeze(scope[n]) if scope is not None else _MISSING)
     return tuple(values), tuple(sorted((c, value_identity(v)) for c, v in p.store.items()))
+
+
+def _index_is(i, k: int) -> Formula:
+    """When index i picks item k, as the runtime truncates an index (`int(i)`): -1 < i < 1 for item 0,
+    k <= i < k + 1 past it; never for a value that is not a number (a runtime error)."""
+    if not isinstance(i, (int, float, Num)) or isinstance(i, bool):
+        return FALSE
+    low = sym_compare(">", i, -1.0) if k == 0 else sym_compare(">=", i, float(k))
+    return conj(as_formula(low) or FALSE, as_formula(sym_compare("<", i, float(k + 1))) or FALSE)
 
 
 def _concrete(args: tuple) -> bool:

@@ -402,7 +402,9 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
             continue
         shape, consts = _definition_shape(rs, tables)
         groups.setdefault(shape, []).append((name, consts))
-    taken = set(defs) | {a.relation for r in rules for a, _ in r.body_atoms()}
+    # the tables of earlier rounds too, read or not: a table of rows that no rule reads any more (its relation
+    # folded away) is still written, and a new one of its name gave a relation of two arities
+    taken = set(defs) | {a.relation for r in rules for a, _ in r.body_atoms()} | set(tables)
     uses = {name: {a.relation for r in rs for a, _ in r.body_atoms()} for name, rs in defs.items()}
     reach_memo: dict[str, frozenset] = {}
     for shape in list(groups):

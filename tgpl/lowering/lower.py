@@ -19,7 +19,7 @@ from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
 from tgpl.lowering.execute import NotLowerable
-from tgpl.lowering.segments import GameLogic, Lowering, lowered_logic
+from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.universe import Universe
 
 # (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
@@ -54,8 +54,22 @@ def game_logic(program, snapshot: dict, relations: bool = False, progress: Progr
     With `relations`, pure functions that read the state are written once as rules
     with variables (tgpl.lowering.horn) rather than once per call.
     """
-    return lowered_logic(program, Universe.from_snapshot(snapshot),
-                         lambda u: Lowering(program, u, relations, progress))[1]
+    return game_lowering(program, snapshot, relations, progress)[1]
+
+
+def game_lowering(program, snapshot: dict, relations: bool = False,
+                  progress: Progress | None = None) -> tuple[Lowering, GameLogic]:
+    """The Lowering that found the game's logic, and that logic. Each class that code after setup makes
+    objects of has a pool (`segments.lowered_logic`, which sizes it), and a list of values that is state has
+    as many slots as a first run guessed; where its length's range passes them, the game is lowered again
+    with more (`segments.MoreSlots`), from scratch, so the result depends on the program and setup alone."""
+    slots: dict[tuple[str, str], int] = {}
+    while True:
+        try:
+            return lowered_logic(program, Universe.from_snapshot(snapshot),
+                                 lambda u: Lowering(program, u, relations, progress, slots))
+        except MoreSlots as more:
+            slots = more.slots
 
 
 MOVES = ("auto", "compiled", "spelled")
@@ -172,12 +186,11 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
     """
     with fewer_collections():
-        lowering, logic = lowered_logic(program, Universe.from_snapshot(snapshot),
-                                        lambda u: Lowering(program, u, relations, progress))
+        lowering, logic = game_lowering(program, snapshot, relations, progress)
         fi = next(f for f in program.functions if f.name == function)
         controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
         conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
         return without_unused(globalize(emit_gdl(logic, conditions), prove, conditions))
 
 
-__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "lower", "lower_with_query"]
+__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query"]

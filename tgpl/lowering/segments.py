@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
-from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, slot_cell
+from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
 
 RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
@@ -146,13 +146,16 @@ def assigned_classes(program) -> list:
 class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
-    def __init__(self, program, universe: Universe, relations: bool = False, progress=None):
+    def __init__(self, program, universe: Universe, relations: bool = False, progress=None,
+                 value_slots: dict[tuple[str, str], int] | None = None):
         Formula.fresh_table()
         forget_minimized()
         self.program = program
         self.u = universe
         self.builtins = program.builtins
         self.lists: dict[tuple[str, str], int] = {}  # (object, list attribute) that is state -> its slots
+        # the slots of each list of values that is state, as a run that found them too few asked (`MoreSlots`)
+        self.value_slots = dict(value_slots or {})
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
@@ -228,9 +231,14 @@ class Lowering:
 
     def _list_fluents(self, o: UObj, name: str, t: Collection, initial: tuple) -> dict[tuple[str, str], Fluent]:
         """A list attribute that is state: its length, a number, and a slot per item it can hold, each
-        an object or null. It can hold as many items as its element class has objects (more would repeat
-        one: the ranges then refuse it, `check_list_lengths`); slots past the length are null."""
-        size = max(len(self.u.of_class(t.elem.info)), len(initial))
+        an item or null. A list of objects can hold as many items as its element class has objects (more
+        would repeat one: the ranges then refuse it, `check_list_lengths`). A list of values has as many
+        slots as its length's range needs: a first guess, grown when the ranges pass it (`MoreSlots`).
+        Slots past the length are null."""
+        if isinstance(t.elem, ClassType):
+            size = max(len(self.u.of_class(t.elem.info)), len(initial))
+        else:
+            size = self.value_slots.setdefault((o.name, name), len(initial) + FIRST_VALUE_SLOTS)
         self.lists[(o.name, name)] = size
         out = {(o.name, length_cell(name)): Fluent(o, length_cell(name), NUMBER, float(len(initial)))}
         for k in range(size):
@@ -505,16 +513,55 @@ class Lowering:
         return out
 
     def check_list_lengths(self, logic: GameLogic) -> None:
-        """A list that is state may not outgrow its slots (an object added twice), by the lengths' ranges:
-        judged counter by counter, a hand that one player's moves fill and the other's empty grows without
-        end, so the counters are then searched together (`joint_ranges`) before the game is refused."""
+        """A list that is state may not outgrow its slots, by the lengths' ranges: judged counter by counter,
+        a hand that one player's moves fill and the other's empty grows without end, so the counters are
+        then searched together (`joint_ranges`) first. A list of objects that outgrows them holds an object
+        twice: the game is refused. A list of values is given twice the slots (`MoreSlots`), up to
+        VALUE_SLOTS; past them, it is taken to grow without bound, and the game is refused."""
         if self._overflowing():
-            joint_ranges(logic, {k: fl for k, fl in logic.fluents.items() if fl.numeric})
-        for obj, name, size, longest in self._overflowing()[:1]:
-            fl = self.fluents[(obj, length_cell(name))]
-            raise NotLowerable(self._attr_span(Fluent(fl.obj, name, None, None)),
-                               f"{obj}.{name} may hold {longest:g} items, more than the {size} objects it can "
-                               "hold once each: a list that may hold an object twice is not lowerable")
+            apart = self.value_slot_cells()
+            joint_ranges(logic, {k: fl for k, fl in logic.fluents.items() if fl.numeric and k not in apart},
+                         frozenset(apart))
+        overflowing = self._overflowing()
+        for obj, name, size, longest in overflowing:
+            if (obj, name) not in self.value_slots:
+                raise self._list_refused(obj, name, f"{obj}.{name} may hold {longest:g} items, more than the "
+                                         f"{size} objects it can hold once each: a list that may hold an object "
+                                         "twice is not lowerable")
+        for obj, name, size, longest in overflowing:
+            if size >= VALUE_SLOTS:
+                raise self._list_refused(obj, name, f"{obj}.{name} may hold more than {VALUE_SLOTS} items (its "
+                                         "length's range passes every slot it was given): a list of values whose "
+                                         "length the lowering cannot bound is not lowerable")
+        if overflowing:
+            more = dict(self.value_slots)
+            for obj, name, size, _ in overflowing:
+                more[(obj, name)] = min(2 * size, VALUE_SLOTS)
+            raise MoreSlots(more)
+
+    def value_slot_cells(self) -> set[tuple[str, str]]:
+        """The numeric slots of the lists of values that are state (their ranges: `slot_ranges`)."""
+        return {(obj, slot_cell(name, k)) for (obj, name) in self.value_slots
+                for k in range(self.lists[(obj, name)]) if self.fluents[(obj, slot_cell(name, k))].numeric}
+
+    def _list_refused(self, obj: str, name: str, reason: str) -> NotLowerable:
+        """A list attribute refused at its declaration."""
+        fl = self.fluents[(obj, length_cell(name))]
+        return NotLowerable(self._attr_span(Fluent(fl.obj, name, None, None)), reason)
+
+
+FIRST_VALUE_SLOTS = 2  # slots of a list of values that is state past the items setup left in it, at first
+VALUE_SLOTS = 16  # the most slots a list of values is given
+
+
+class MoreSlots(Exception):
+    """The lists of values that are state need more slots than this lowering gave them: lower again with
+    `slots` (tgpl.lowering.lower.game_lowering). The run that found it dropped the cases past the slots,
+    so what it found of the game is not the game."""
+
+    def __init__(self, slots: dict[tuple[str, str], int]):
+        super().__init__(slots)
+        self.slots = slots
 
 
 class PoolTooSmall(Exception):
@@ -688,21 +735,63 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
     if not numeric:
         return
-    if joint_ranges(logic, numeric):
+    apart = lowering.value_slot_cells()
+    if apart:
+        counters = {k: fl for k, fl in numeric.items() if k not in apart}
+        if joint_ranges(logic, counters, frozenset(apart)):
+            slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+            return
+    elif joint_ranges(logic, numeric):
         return
     counter_ranges(logic, lowering, numeric)
+
+
+def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dict) -> None:
+    """The ranges of the numeric slots of lists of values that are state, once the counters' are known:
+    every value a write of a slot can give with its numbers anywhere in their ranges, conditions aside (a
+    fixpoint, as slots are written from other slots when items move down; the cases a value is written in
+    taken as possible, every one, which over-approximates and costs nothing). Searched with the counters,
+    each slot one more number, the states multiplied past the joint search's limit (a tally of scores
+    per player); the values an item takes do not bound a list's length, which is what the search is for."""
+    live: dict[tuple, set] = {k: {fl.initial} for k, fl in slots.items()}
+    writes: dict[tuple, tuple] = {}
+    for st in logic.states.values():
+        for p in st.paths:
+            for cell, v in p.store.items():
+                if cell in slots:
+                    writes.setdefault((cell, id(v)), (cell, v))
+    for _ in range(FIXPOINT_LIMIT):
+        changed = False
+        for cell, v in writes.values():
+            leaves = sorted(_value_leaves(v))  # the cases' conditions are not evaluated: every case can hold
+            domains = [sorted(counters[k].domain if k in counters else live[k], key=_num_order) for k in leaves]
+            for combo in itertools.product(*domains):
+                for x in values_under(v, dict(zip(leaves, combo)), _unknown, {}) - live[cell]:
+                    live[cell].add(x)
+                    changed = True
+                    if len(live[cell]) > RANGE_LIMIT:
+                        fl = slots[cell]
+                        raise NotLowerable(lowering._attr_span(Fluent(fl.obj, list_cell(fl.attr)[0], None, None)),
+                                           f"{fl.obj.name}.{fl.attr} takes more than {RANGE_LIMIT} values: "
+                                           "numbers need a finite range to be lowered")
+        if not changed:
+            break
+    for k, fl in slots.items():
+        fl.domain = sorted(live[k], key=_num_order)
 
 
 JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
 
 
-def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
+def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()) -> bool:
     """The counters' ranges from the values they take together: the states of the game cut down to its
     control and its counters, reached from setup's (other fluents unknown, so every path a state's
     comparisons allow is taken). Two scores bounded only by the moves left grow apart when each is
     judged alone; together with the move counter, each move raises one of them and the counter, and
     the game ends at its last move. False when the states exceed JOINT_LIMIT or a counter RANGE_LIMIT
-    values: the game is then refused for the search by counter's reason."""
+    values: the game is then refused for the search by counter's reason. Comparisons of the numeric
+    fluents `apart` (the slots of lists of values, `slot_ranges`) are left unknown, and a counter written
+    from one of them gives up the search."""
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
     together = Together()
@@ -716,6 +805,8 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
         for p in st.paths:
             npc = numeric_part(p.pc, parts)
             writes = [(index[c], v) for c, v in p.store.items() if c in numeric]
+            if apart and any(_value_leaves(v) & apart for _, v in writes):
+                return False
             move = (npc, [p.pc], writes, p.control, p.status == "over")
             key = None  # several writes: each path's admitted values must combine on their own, not in a union
             if len(writes) <= 1:
@@ -736,6 +827,7 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
     todo = [start]
     found: list[set] = [set() for _ in keys]
     admit = Admission()
+    leaves_of: dict[CmpLit, set] = {}
     while todo:
         cs, values = todo.pop()
         for i, x in enumerate(values):
@@ -743,7 +835,9 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
         env = dict(zip(keys, values))
 
         def known(key, env=env):
-            return cmp_value(key, env) if isinstance(key, CmpLit) else None
+            if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
+                return None
+            return cmp_value(key, env)
 
         memo: dict = {}
         for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
@@ -777,6 +871,27 @@ def joint_ranges(logic: GameLogic, numeric: dict) -> bool:
     for k, xs in zip(keys, found):
         numeric[k].domain = sorted(xs, key=_num_order)
     return True
+
+
+def _unknown(key) -> None:
+    return None
+
+
+def _value_leaves(v) -> set:
+    """The numeric fluents v's values are computed from (not those its cases compare)."""
+    if isinstance(v, Num):
+        return v.leaves()
+    if isinstance(v, (Choice, Partial)):
+        return set().union(*(_value_leaves(x) for x, _ in v.cases))
+    return set()
+
+
+def _cmp_leaves(key: CmpLit, memo: dict) -> set:
+    """The numeric fluents a comparison reads."""
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = set().union(*(x.leaves() for x in (key.left, key.right) if isinstance(x, Num)))
+    return found
 
 
 def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
@@ -858,6 +973,10 @@ class Admission:
     Remembered: a path's answer depends on the numbers only through the comparisons its condition and
     the value's cases hold, and through which of the cases can give the value. Chess's thousands of move
     paths each step `Quiet` by cases, and are asked again for each of its hundred values.
+
+    What clingo is asked is remembered too, by the two formulas with the comparisons replaced by their
+    truth (`_residual`): states whose numbers differ only where the formulas do not care ask the same
+    question.
     """
 
     def __init__(self):
@@ -865,6 +984,8 @@ class Admission:
         self._cmps: dict[tuple, tuple] = {}
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the values remembered by id stay alive
+        self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
+        self._decided: dict[tuple[int, int], bool] = {}  # (residual condition, residual case) -> satisfiable
 
     def __call__(self, pcs: list[Formula], v, x, env: dict, known) -> bool:
         if not isinstance(v, (Choice, Partial)):
@@ -887,11 +1008,62 @@ class Admission:
             answer = self._answers.get(key)
             if answer is None:
                 # compatible: quick, and sure when it says no; satisfiable decides what it lets through
-                answer = self._answers[key] = any(compatible(pc, leaves[j][1], known)
-                                                  and satisfiable(pc, leaves[j][1], known) for j in cases)
+                memo: dict[int, int] = {}
+                answer = self._answers[key] = any(self._satisfiable(pc, leaves[j][1], known, memo) for j in cases)
             if answer:
                 return True
         return False
+
+    def _satisfiable(self, pc: Formula, case: Formula, known, memo: dict[int, int]) -> bool:
+        """Whether pc and case can hold together, decided once per pair of residual formulas: first
+        evaluated (`symbolic.compatible`: quick, and sure when it says no), and what that lets through
+        decided by clingo (`satisfiable`)."""
+        key = (self._residual(pc, known, memo), self._residual(case, known, memo))
+        if 0 in key:
+            return False
+        found = self._decided.get(key)
+        if found is None:
+            found = self._decided[key] = compatible(pc, case, known) and satisfiable(pc, case, known)
+        return found
+
+    def _residual(self, f: Formula, known, memo: dict[int, int]) -> int:
+        """f with every comparison `known` decides replaced by its truth, as a number that equal residual
+        formulas share (up to the order and repetition of parts): 0 is false, 1 true. Comparisons exclude
+        nothing (`symbolic._exclusive_cell`), so two formulas with one residual are satisfiable alike.
+        Numbered here, not built as formulas: building them would change the interned formulas' order,
+        and with it the rules written. Iterative: conditions nest thousands deep."""
+        todo = [f]
+        while todo:
+            g = todo[-1]
+            if g.id in memo:
+                todo.pop()
+                continue
+            pending = [p for p in g.parts if p.id not in memo]
+            if pending:
+                todo.extend(pending)
+                continue
+            todo.pop()
+            memo[g.id] = self._node(g, [memo[p.id] for p in g.parts], known)
+        return memo[f.id]
+
+    def _node(self, g: Formula, parts: list[int], known) -> int:
+        if g is TRUE or g is FALSE:
+            return int(g is TRUE)
+        if g.kind == "lit":
+            v = known(g.key)
+            return self._number(("lit", g.id)) if v is None else int(bool(v))
+        if g.kind == "not":
+            return 1 - parts[0] if parts[0] < 2 else self._number(("not", parts[0]))
+        absorbing, neutral = (0, 1) if g.kind == "and" else (1, 0)
+        if absorbing in parts:
+            return absorbing
+        kept = tuple(sorted({x for x in parts if x != neutral}))
+        if len(kept) < 2:
+            return kept[0] if kept else neutral
+        return self._number((g.kind, kept))
+
+    def _number(self, node: tuple) -> int:
+        return self._nodes.setdefault(node, len(self._nodes) + 2)
 
 
 class Together:

@@ -25,17 +25,18 @@ from __future__ import annotations
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
 from tgpl.frontend.diagnostics import Span
-from tgpl.frontend.types import CallableType, ClassType, Collection
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
 METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign", "pop", "peek"}
-LIST_CHANGES = {"remove", "insert", "clear", "pop", "push", "draw"}  # refused on lists (add: on locals only)
+# refused on lists, but on lists that are state (STATE_CHANGES) or nothing reads (add: on locals too)
+LIST_CHANGES = {"remove", "removeAt", "append", "clear", "pop", "push", "draw"}
 NAMESPACE_CALLS = {"player.active", "player.all", "turn.active", "turn.phase.active", "log", "turn.pass",
                    "event.throw"}  # event.throw_sync: not yet (its listeners, run mid-block, can give cyclic rules)
 
 
 # changes of a list that neither read it nor give anything back: dropped when nothing after setup reads the list
-UNREAD_CHANGES = {"add", "append", "remove", "removeAt", "insert", "clear", "push", "push_front"}
+UNREAD_CHANGES = {"add", "append", "remove", "removeAt", "clear", "push", "push_front"}
 
 
 def unread_lists(program) -> frozenset[str]:
@@ -70,12 +71,14 @@ def unread_lists(program) -> frozenset[str]:
     return frozenset(name for name, t in changed.items() if name not in read_names and t not in read_types)
 
 
-STATE_CHANGES = {"add", "remove", "clear"}  # what the lowering translates on a list that is state
+# what the lowering translates on a list that is state (tgpl.lowering.execute, `Executor.list_method`)
+STATE_CHANGES = {"add", "remove", "removeAt", "append", "clear"}
+VALUE_ITEMS = (NUMBER, BOOL, STRING, PLAYER)  # the items of a list that is state: objects, or one of these
 
 
 def state_lists(program) -> frozenset[str]:
-    """List attributes (by name) that code after setup both changes (`add`, `remove`, `clear`, as
-    statements) and reads, whose items are objects: their length and items are fluents
+    """List attributes (by name) that code after setup both changes (`STATE_CHANGES`, as statements) and
+    reads, whose items are objects or values (`VALUE_ITEMS`): their length and items are fluents
     (tgpl.lowering.segments). Discard piles are not among them (their reads are refused), nor lists
     nothing reads (`unread_lists`)."""
     types = program.types
@@ -93,7 +96,7 @@ def state_lists(program) -> frozenset[str]:
         if ct.name == "discard" and n.args:
             piles.add(getattr(n.args[0].value, "name", None))
         elif (ct.name in STATE_CHANGES and isinstance(t, Collection) and t.kind == "List"
-              and isinstance(t.elem, ClassType) and is_attribute(program, obj)):
+              and (isinstance(t.elem, ClassType) or t.elem in VALUE_ITEMS) and is_attribute(program, obj)):
             changed.add(obj.name)
     return frozenset(changed - unread - piles)
 
@@ -188,8 +191,12 @@ def outside_subset(program) -> list[tuple[Span, str]]:
             found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
                                                     "move, which GDL cannot express (GDL-II would be needed)"))
         elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
-            name = getattr(n.callee.obj, "name", None)
-            if name not in unread and not (ct.name in STATE_CHANGES and name in state):
+            receiver = n.callee.obj
+            name = getattr(receiver, "name", None)
+            if not is_attribute(program, receiver):  # the executor changes a local list by add() only
+                kind = types.get(id(receiver)).kind.lower()
+                found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a local {kind} is not lowerable"))
+            elif name not in unread and not (ct.name in STATE_CHANGES and name in state):
                 found.setdefault(_key(n.span), (n.span, f"{ct.name}() on a list stored in an attribute is not "
                                                         "lowerable"))
         elif ct.name not in METHODS:
