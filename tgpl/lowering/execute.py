@@ -1098,22 +1098,30 @@ class Executor:
         obj = Transient(f"{info.name}#made{len(p.records)}", info, (), -1)
         obj.fields = {}
         p.records = {**p.records, obj.name: {}}
-        paths = [p]
-        for c in reversed(list(info.ancestors())):
+
+        def record(q: Path, name: str, v) -> list[Path]:
+            q.records[obj.name][name] = None if v is None else restrict(v, q.pc)
+            return [q]
+
+        return [(q, obj) for q in self.attributes_initialized([p], obj, info, record)]
+
+    def attributes_initialized(self, paths: list[Path], obj, cls, store) -> list[Path]:
+        """The attributes of `obj`, a `cls`, given their first values in the runtime's order: base class
+        first, each initializer run with the object as `this` (no initializer: null); `store(path, name,
+        value)` keeps a value and gives the paths that follow (an event's record, a pool object's fluent)."""
+        for c in reversed(list(cls.ancestors())):
             for name, attr in c.attributes.items():
                 if attr.value is None:
-                    for q in paths:
-                        q.records[obj.name][name] = None
+                    paths = [r for q in paths for r in store(q, name, None)]
                     continue
                 nxt = []
                 for q in paths:
                     q.stack = q.stack + [Frame(obj, None, [{}])]
                     for r, v in self.eval(attr.value, q):
                         r.stack = r.stack[:-1]
-                        r.records[obj.name][name] = restrict(v, r.pc)
-                        nxt.append(r)
+                        nxt.extend(store(r, name, v))
                 paths = nxt
-        return [(q, obj) for q in paths]
+        return paths
 
     def made(self, e: ast.New, p: Path, pool: Pool):
         """`new` of a class with a pool: the lowest object of the pool not made yet, the one its counter stands
@@ -1148,19 +1156,7 @@ class Executor:
         if "interactable" in kinds:
             paths = [r for q in paths for r in self.write(q, obj, "tile", None, span)]
             paths = [r for q in paths for r in self.write(q, obj, "discarded", False, span)]
-        for c in reversed(list(obj.cls.ancestors())):
-            for name, attr in c.attributes.items():
-                if attr.value is None:
-                    paths = [r for q in paths for r in self.write(q, obj, name, None, span)]
-                    continue
-                nxt = []
-                for q in paths:
-                    q.stack = q.stack + [Frame(obj, None, [{}])]
-                    for r, v in self.eval(attr.value, q):
-                        r.stack = r.stack[:-1]
-                        nxt.extend(self.write(r, obj, name, v, span))
-                paths = nxt
-        return paths
+        return self.attributes_initialized(paths, obj, obj.cls, lambda q, name, v: self.write(q, obj, name, v, span))
 
     def expr_Assign(self, e: ast.Assign, p: Path):
         target = e.target

@@ -626,6 +626,15 @@ def _walrus_free_strings(c) -> bool:
     return found
 
 
+def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
+    """`code` with each (safe, quick) spelling of a read replaced, the outer read first (it holds the
+    inner one); None where nothing was replaced."""
+    fast = code
+    for safe, quick in reversed(pairs):
+        fast = fast.replace(safe, quick)
+    return fast if fast != code else None
+
+
 def _preamble(bound: set[str]) -> str:
     """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
     its tables are (every call of a function runs this)."""
@@ -1568,20 +1577,11 @@ class BlockGenerator:
             code = make()
         finally:
             pairs, self.optimistic, self.quick_items = self.optimistic, None, quick_items
-        fast = code
-        for safe, quick in reversed(pairs):  # the outer read first: it holds the inner one
-            fast = fast.replace(safe, quick)
-        return code, (fast if fast != code else None)
+        return code, _quick(code, pairs)
 
     def emit_optimistic(self, depth: int, target: str, code: str, fast: str | None) -> None:
         """`target = code`, or `fast` first when there is one (`optimistic_reads`)."""
-        if fast is None:
-            self.emit(depth, f"{target} = {code}")
-            return
-        self.emit(depth, "try:")
-        self.emit(depth + 1, f"{target} = {fast}")
-        self.emit(depth, "except (KeyError, TypeError, IndexError):")
-        self.emit(depth + 1, f"{target} = {code}")
+        self.emit_assign(depth, target, code, fast, "(KeyError, TypeError, IndexError)")
 
     def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
         """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
@@ -1603,20 +1603,18 @@ class BlockGenerator:
             code = make()
         finally:
             pairs, self.table_reads = self.table_reads, None
-        fast = code
-        for safe, quick in reversed(pairs):  # the outer read first: it holds the inner one
-            fast = fast.replace(safe, quick)
-        return code, (fast if fast != code else None)
+        return code, _quick(code, pairs)
 
-    def emit_assign(self, depth: int, target: str, code: str, fast: str | None) -> None:
+    def emit_assign(self, depth: int, target: str, code: str, fast: str | None,
+                    misses: str = "(KeyError, TypeError)") -> None:
         """`target = code`, or `fast` first when there is one (`optimistic_value`): `target` is
-        assigned only once a value is made."""
+        assigned only once a value is made; `misses`, what `fast` raises where it does not apply."""
         if fast is None:
             self.emit(depth, f"{target} = {code}")
             return
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{target} = {fast}")
-        self.emit(depth, "except (KeyError, TypeError):")
+        self.emit(depth, f"except {misses}:")
         self.emit(depth + 1, f"{target} = {code}")
 
     def store(self, target: ast.Expr, value: str) -> str:

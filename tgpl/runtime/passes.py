@@ -95,24 +95,31 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int,
     emit(depth + 2, "m.enter_pending = True")
     emit(depth + 1, "else:")
     depth += 1
-    emit(depth + 1, f"{pending} = m.enter_pending")
-    emit(depth + 1, f"m.last_pass = {span}")
-    emit(depth + 1, "m.enter_pending = False")
-    emit(depth + 1, f"{stack} = m.stack")
-    emit(depth + 1, f"{stack}.append(({d}[1], {span}))")
-    emit(depth + 1, "try:")
-    emit(depth + 2, f"{r} = {d}[0](m, None, {d}[2])")
-    emit(depth + 1, "except OverflowError:")
-    emit(depth + 2, f"m.error({span}, {too_large})")
-    emit(depth + 1, "finally:")
-    emit(depth + 2, f"{stack}.pop()")
-    emit(depth + 1, f"if {r} is not None or not m.enter_pending:")
-    emit(depth + 2, f"m.default_done({r}, {pending}, {d}[3], {span})")
+    _run_default(emit, d, pending, stack, r, span, too_large, depth + 1)
     emit(depth + 1, f"if {table} is not None:")
     emit(depth + 2, f"{table}[{key}] = ({c}.player, {c}.phase, None if m.last_pass is {span} else m.last_pass)")
     depth -= 1
     emit(depth, "else:")
     emit(depth + 1, f"m.turn_pass_default({span})")
+
+
+def _run_default(emit, d: str, pending: str, stack: str, r: str, span: str, too_large: str, depth: int) -> None:
+    """The default `d` (its plain spelling, entry, locals and site, as `to_default` has them) run as
+    `Machine.turn_pass_default` runs it: its entry on the stack, the pass it makes, or the player it
+    returns made the control by `default_done`."""
+    emit(depth, f"{pending} = m.enter_pending")
+    emit(depth, f"m.last_pass = {span}")
+    emit(depth, "m.enter_pending = False")
+    emit(depth, f"{stack} = m.stack")
+    emit(depth, f"{stack}.append(({d}[1], {span}))")
+    emit(depth, "try:")
+    emit(depth + 1, f"{r} = {d}[0](m, None, {d}[2])")
+    emit(depth, "except OverflowError:")
+    emit(depth + 1, f"m.error({span}, {too_large})")
+    emit(depth, "finally:")
+    emit(depth + 1, f"{stack}.pop()")
+    emit(depth, f"if {r} is not None or not m.enter_pending:")
+    emit(depth + 1, f"m.default_done({r}, {pending}, {d}[3], {span})")
 
 
 def _to_default_seen(emit, name, defaults: str, seen: str, span: str, too_large: str, depth: int) -> None:
@@ -128,19 +135,7 @@ def _to_default_seen(emit, name, defaults: str, seen: str, span: str, too_large:
     emit(depth + 1, f"m.last_pass = {out}[2] or {span}")  # None: the default passed nothing, it returned
     emit(depth + 1, "m.enter_pending = True")
     emit(depth, f"elif not FZ and ({d} := {defaults}.get({c}.turn)) is not None:")
-    emit(depth + 1, f"{pending} = m.enter_pending")
-    emit(depth + 1, f"m.last_pass = {span}")
-    emit(depth + 1, "m.enter_pending = False")
-    emit(depth + 1, f"{stack} = m.stack")
-    emit(depth + 1, f"{stack}.append(({d}[1], {span}))")
-    emit(depth + 1, "try:")
-    emit(depth + 2, f"{r} = {d}[0](m, None, {d}[2])")
-    emit(depth + 1, "except OverflowError:")
-    emit(depth + 2, f"m.error({span}, {too_large})")
-    emit(depth + 1, "finally:")
-    emit(depth + 2, f"{stack}.pop()")
-    emit(depth + 1, f"if {r} is not None or not m.enter_pending:")
-    emit(depth + 2, f"m.default_done({r}, {pending}, {d}[3], {span})")
+    _run_default(emit, d, pending, stack, r, span, too_large, depth + 1)
     emit(depth + 1, f"if ({table} := {d}[4]) is not None:")
     emit(depth + 2, f"{table}[{key}[1:]] = {seen}[{key}] = "
                     f"({c}.player, {c}.phase, None if m.last_pass is {span} else m.last_pass)")
