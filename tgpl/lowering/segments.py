@@ -794,7 +794,6 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     from one of them gives up the search."""
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
-    together = Together()
     parts: dict[int, Formula] = {}
     moves: dict[tuple, list] = {}
     for cs, st in logic.states.items():
@@ -827,6 +826,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     todo = [start]
     found: list[set] = [set() for _ in keys]
     admit = Admission()
+    together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
     while todo:
         cs, values = todo.pop()
@@ -1009,12 +1009,12 @@ class Admission:
             if answer is None:
                 # compatible: quick, and sure when it says no; satisfiable decides what it lets through
                 memo: dict[int, int] = {}
-                answer = self._answers[key] = any(self._satisfiable(pc, leaves[j][1], known, memo) for j in cases)
+                answer = self._answers[key] = any(self.can_hold(pc, leaves[j][1], known, memo) for j in cases)
             if answer:
                 return True
         return False
 
-    def _satisfiable(self, pc: Formula, case: Formula, known, memo: dict[int, int]) -> bool:
+    def can_hold(self, pc: Formula, case: Formula, known, memo: dict[int, int]) -> bool:
         """Whether pc and case can hold together, decided once per pair of residual formulas: first
         evaluated (`symbolic.compatible`: quick, and sure when it says no), and what that lets through
         decided by clingo (`satisfiable`)."""
@@ -1075,28 +1075,18 @@ class Together:
     (a pool's counter and the game's count of what it made, both one more where a pawn is promoted, kept
     elsewhere) gives every combination of them, and the pool's counter is then bounded only by what bounds
     the moves. Asked for the moves that write a pool's counter and another counter (`joint_ranges`), so
-    that the other games' ranges are as before."""
+    that the other games' ranges are as before. What clingo is asked is the admission's question, and
+    remembered with its answers (`Admission.can_hold`)."""
 
-    def __init__(self):
-        self._answers: dict[tuple, bool] = {}
-        self._cmps: dict[tuple, tuple] = {}
+    def __init__(self, admit: Admission):
+        self.admit = admit
 
     def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
         cond = conj(*(self._giving(v, combo[i], values[i], env) for i, v in writes))
         if cond is FALSE:
             return False
-        for pc in pcs:
-            cmps = self._cmps.get((pc.id, cond.id))
-            if cmps is None:
-                cmps = self._cmps[(pc.id, cond.id)] = tuple(sorted(
-                    {k for g in (pc, cond) for k in literals(g, True) if isinstance(k, CmpLit)}, key=repr))
-            key = (pc.id, cond.id, tuple(known(k) for k in cmps))
-            answer = self._answers.get(key)
-            if answer is None:
-                answer = self._answers[key] = compatible(pc, cond, known) and satisfiable(pc, cond, known)
-            if answer:
-                return True
-        return False
+        memo: dict[int, int] = {}  # the residuals under `known` (this state's numbers)
+        return any(self.admit.can_hold(pc, cond, known, memo) for pc in pcs)
 
     @staticmethod
     def _giving(v, x, before, env: dict) -> Formula:
