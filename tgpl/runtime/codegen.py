@@ -635,14 +635,20 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
     return fast if fast != code else None
 
 
+def _plain_code(code: str) -> bool:
+    """Whether generated code is `this` or a literal that a field holds as it is (`values.PLAIN`):
+    `this` is an object or null, `expr_NumberLit` writes a float, the others are None, True, False."""
+    return code == _THIS or code in ("None", "True", "False") or _is_float_literal(code)
+
+
 def _preamble(bound: set[str]) -> str:
     """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
     its tables are (every call of a function runs this)."""
     tables = [name for name in ("D", "G", "MM", "W") if name in bound]
-    if len(tables) < 2:
+    if len(tables) < 2 and "_w" not in bound:
         return "".join(_BINDINGS[name] for name in sorted(bound))
     out = "    _w = m.world\n"
-    for name in sorted(bound):
+    for name in sorted(bound - {"_w"}):
         out += _BINDINGS[name].replace("m.world.", "_w.") if name in tables else _BINDINGS[name]
     return out
 
@@ -698,6 +704,9 @@ INLINE_OWN = True
 # that otherwise only reads (`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new
 # value and its object; False: only the general spelling (tests check both agree)
 OPTIMISTIC_READS = True
+# A field's new value known to be one a field holds as it is (a compound assignment's number, player
+# or string, `this`, a literal) is not tested for it (`store_member`); False: tested (tests compare)
+STATIC_PLAIN = True
 # A temporary bound by `:=` and never read is not bound (`unused_bindings_dropped`): `(_t5 := x)`
 # is spelled `(x)`; False: every binding made (tests check both agree)
 DROP_UNUSED = True
@@ -1514,15 +1523,21 @@ class BlockGenerator:
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth, fast)
         elif isinstance(target, (ast.Name, ast.Member)):
-            self.store_member(target, value, depth, fast)
+            # a compound assignment's value is a number (`arith_expr`, `Machine.arith`), a player or a string
+            plain = e.op != "=" and target_t in (NUMBER, PLAYER, STRING)
+            self.store_member(target, value, depth, fast, plain)
         else:
             self.emit(depth, f"{self.fallback(e)}")
 
-    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, fast: str | None = None) -> None:
+    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, fast: str | None = None,
+                     plain: bool = False) -> None:
         """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
         is not a list or table given to an object of the world's, the object's dict copied first
         if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
-        frozen machine, lists copied at once) by `Machine.set_member`."""
+        frozen machine, lists copied at once) by `Machine.set_member`. `plain`: the value is known
+        to be one a field holds as it is (`values.PLAIN`), as is `this` or a literal (`_plain_code`):
+        not tested (`STATIC_PLAIN`); such a value, made by no code, is not kept in a temporary, nor
+        is an object that is a local or `this` (the value's code cannot change it)."""
         if not INLINE_SETS:
             self.emit(depth, self.store(target, value))
             return
@@ -1532,11 +1547,16 @@ class BlockGenerator:
         else:
             obj, fast_obj = self.optimistic_reads([target.obj], lambda: self.expr(target.obj))
             span = self.const(target.name_span, "_p")
-        a, x = self.name("_t"), self.name("_t")
-        self.emit_optimistic(depth, a, obj, fast_obj)
-        self.emit_optimistic(depth, x, value, fast)
+        known = STATIC_PLAIN and fast is None and _plain_code(value)
+        if known and fast_obj is None and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
+            a, x = obj, value
+        else:
+            a, x = self.name("_t"), self.name("_t")
+            self.emit_optimistic(depth, a, obj, fast_obj)
+            self.emit_optimistic(depth, x, value, fast)
         self.bound.add("FZ")
-        self.emit(depth, f"if ({a}.__class__ is _Obj) & ({x}.__class__ in _P) and {a}.fixed is None and not FZ and m.lazy_lists:")
+        test = "" if STATIC_PLAIN and (plain or known) else f" & ({x}.__class__ in _P)"
+        self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
         if INLINE_OWN:
             self.own_fields_inline(a, target.name, x, depth + 1)
         else:
@@ -1549,9 +1569,10 @@ class BlockGenerator:
         write to an object copies its dict (Tris's `Tick`, twice a move), and the method's call was
         a fifth of the write. `D` is the world's `data`, bound on entry like every read of a field
         (the machine's world is the same from a block's start to its end)."""
-        w, f = self.name("_ww"), self.name("_fd")
-        self.bound.add("D")
-        self.emit(depth, f"if {a} in ({w} := m.world).written or {a} in {w}.owned:")
+        f = self.name("_fd")
+        self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)
+        w = "_w"
+        self.emit(depth, f"if {a} in {w}.written or {a} in {w}.owned:")
         self.emit(depth + 1, f"D[{a}][{name!r}] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"{f} = D[{a}] = D[{a}].copy()")
