@@ -63,7 +63,7 @@ def play_known(m: Machine, known: tuple) -> None:
             stack.pop()
         turns = m.game.turns
         control = m.world.control  # the machine's world and its control are the segment's throughout
-        flows = m.flows
+        flows = 0  # the machine is new (`State.apply`): none counted yet, as its `flows` says
         while True:
             if m.queue:
                 m.flows = flows
