@@ -354,7 +354,7 @@ class State:
         c = w.control
         pending = self._pending_key if self.request is not None else None
         result = tuple(tuple(r) for r in w.result) if w.result is not None else None
-        return ((c.player, c.turn, c.phase), w.rng.key(), result, pending)
+        return ((c.player, c.turn, c.phase), w.seldom.rng.key(), result, pending)
 
     @cached_property
     def _pending_key(self) -> tuple:
