@@ -70,6 +70,7 @@ _CLEARED = MappingProxyType({})
 _CLEARED_LIST: tuple = ()
 _CLEARED_SET: frozenset = frozenset()
 _UNMADE = object()  # `World.cached`: not made yet
+_new_world = object.__new__  # `World.__new__`, one attribute read less a copy
 
 
 class Seldom:
@@ -359,7 +360,7 @@ class World:
         self.shared = True
         # the objects this world changed so far are no longer told by `owned` and `written`
         self.inherited = None
-        new = World.__new__(World)
+        new = _new_world(World)
         new.shared = True
         new.digests = None
         new.inherited = self.digests
