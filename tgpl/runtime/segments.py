@@ -40,12 +40,12 @@ def play_known(m: Machine, known: tuple) -> None:
     The locals are given as they are, a tuple (`game._plain_play`): a plain spelling reads them
     from its list on entry and never writes them there (`codegen`'s `_direct`), as a phase's and a
     default's shared nulls are given. The phases entered are counted in a Python local, not in
-    the machine's `flows`: a segment of a known move has no choices, so nothing else changes the
-    count (`Machine.ask_input` starts it again only when it uses a choice) and nothing else reads
-    it but the machine's own loop, which `enter_phase` and `resolve_events` do not run; the
-    machine is told the count before either runs all the same. A turn and phase are looked up
-    without testing them for null first: a null turn or phase is not in the tables, a `KeyError`
-    then, as rare as a segment that ends with no turn or phase."""
+    the machine's `flows`: only the machine's own methods read or change the count (a plain
+    spelling never does), so the machine is told it before `enter_phase`, `resolve_events` or the
+    cycle's error runs, and it is read back after (a known move's segment has no choices, so
+    neither starts it again: `Machine.ask_input` does when it uses a choice). A turn and phase are
+    looked up without testing them for null first: a null turn or phase is in no table, a
+    `KeyError` (raised again when neither is null, as `enter_phase` raises it)."""
     stack = m.stack
     try:
         stack.append(known[6])
@@ -68,6 +68,7 @@ def play_known(m: Machine, known: tuple) -> None:
             if m.queue:
                 m.flows = flows
                 m.resolve_events()
+                flows = m.flows
             if not m.enter_pending:
                 return
             m.enter_pending = False
@@ -82,6 +83,7 @@ def play_known(m: Machine, known: tuple) -> None:
                 if not entry:  # inputs, or code that needs a Frame
                     m.flows = flows
                     m.enter_phase()
+                    flows = m.flows
                 else:
                     plain, label, nulls, span = entry
                     stack.append(label)

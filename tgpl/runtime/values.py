@@ -92,7 +92,8 @@ class Seldom:
 
 
 # A world keeps its generator, log, name counters and next serial in one `Seldom`, which its copy shares
-# (`World.copy`); False: four slots of its own that each copy carries (tests check both agree)
+# (`World.copy`); False: each copy has a `Seldom` of its own, sharing the generator, log and counters
+# until `unshare` as the four slots each copy carried did (tests check both agree)
 SELDOM = True
 
 
