@@ -112,7 +112,8 @@ class Game:
         self.actions: dict[tuple, tuple] = {}
         self.choice_events: dict[int, Obj] = {}  # the PlayerChoiceEvent of each player's moves that share one
         # Moves played through their action's plain spelling, by id: (the move, the index of objects
-        # by name they were found in, object, action, locals, plain spelling), `_plain_play`
+        # by name they were found in, object, action, locals (a tuple), plain spelling, the action's
+        # stack entry), `_plain_play`
         self.played: dict[int, tuple] = {}
         # The frozen machine of the last listing by plans, kept for the next (`_planned_moves`): the
         # filters it ran change nothing of it but what the next listing sets again (its world, loop
@@ -247,19 +248,18 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         fields = self.__dict__
-        found = fields.get("_legal_found")  # `_legal` inline once listed
-        if found is None:
-            world = self.world
-            if PLANS_INLINE and self.request is None and world.result is None and PLANNED:
-                # `_legal` and `_legal_moves` inline when the world's plans were found before (a copy
-                # shares them): one call, not three, for the listing of each state of a playout
-                index = world._by_class
-                plans = index.get(_PLANS) if index is not None else None
-                if plans is not None:
-                    found = fields["_legal_found"] = _planned_moves(self.game, world, plans)
-                    return found[:]
-            found = self._legal
-        return found[:]
+        if "_legal_found" in fields:  # `_legal` inline once listed
+            return fields["_legal_found"][:]
+        world = self.world
+        if PLANS_INLINE and self.request is None and world.result is None and PLANNED:
+            # `_legal` and `_legal_moves` inline when the world's plans were found before (a copy
+            # shares them): one call, not three, for the listing of each state of a playout
+            index = world._by_class
+            plans = index.get(_PLANS) if index is not None else None
+            if plans is not None:
+                found = fields["_legal_found"] = _planned_moves(self.game, world, plans)
+                return found[:]
+        return self._legal[:]
 
     def move_by_text(self, text: str) -> Move | None:
         text = text.strip()
@@ -287,29 +287,32 @@ class State:
         raise IllegalMove(text.strip(), self.explain(text))
 
     def apply(self, move: Move | str) -> State:
-        if move.__class__ is Move and self.request is None and self.world.result is None:
-            # a move played before from a world with the same index of objects (`_play`): found here
-            known = self.game.played.get(id(move))
-            if known is not None and known[0] is move and known[1] is self.world._by_name and APPLY_KNOWN:
+        world = self.world
+        if move.__class__ is Move and self.request is None and world.result is None:
+            # a move played before from a world with the same index of objects (`_play`): found here.
+            # The entry found is the move's own (`known[0] is move`, not tested): it holds the move, so
+            # no other object can have its id while it is in the table
+            game = self.game
+            known = game.played.get(id(move))
+            if known is not None and known[1] is world._by_name and APPLY_KNOWN:
                 if not segments.FUSED:
-                    return State._run(self.game, self.world, move, [], known)
+                    return State._run(game, world, move, [], known)
                 # `_run(game, base, move, [], known)` inline, the move played as one segment in one
                 # function (`segments.play_known`) rather than through the machine's layers
-                game = self.game
-                world = self.world.copy()
-                m = Machine(game.compiled, world, [], game.step_limit)
+                new = world.copy()
+                m = Machine(game.compiled, new, (), game.step_limit)
                 try:
                     play_known(m, known)
                 except NeedInput as need:
-                    return State._waiting(game, world, self.world, move, [], m, need)
+                    return State._waiting(game, new, world, move, [], m, need)
                 except GameOver as over:
-                    world.result = over.ranking
-                if world.transients:  # thrown events live: some may be unreferenced now
-                    world.drop_unreferenced(game.is_event)
+                    new.result = over.ranking
+                if new.transients:  # thrown events live: some may be unreferenced now
+                    new.drop_unreferenced(game.is_event)
                 state = _new_object(State)  # as `_run` makes it
                 fields = state.__dict__
                 fields["game"] = game
-                fields["world"] = world
+                fields["world"] = new
                 return state
         if isinstance(move, str):
             found = self.move_by_text(move)
@@ -350,7 +353,7 @@ class State:
         c = w.control
         pending = self._pending_key if self.request is not None else None
         result = tuple(tuple(r) for r in w.result) if w.result is not None else None
-        return ((c.player, c.turn, c.phase), w.rng.key(), result, pending)
+        return ((c.player, c.turn, c.phase), w.seldom.rng.key(), result, pending)
 
     @cached_property
     def _pending_key(self) -> tuple:
@@ -459,7 +462,9 @@ def _plain_play(game: Game, m: Machine, move: Move, index: dict, obj: Obj, ra: R
     if all(v.__class__ is not list for v in given.values()):
         if len(game.played) >= MOVE_CACHE:  # moves of setups run before, most likely: start again
             game.played.clear()
-        game.played[id(move)] = (move, index, obj, ra, local[:], ra.plain)  # the move held: its id stays its own
+        # the move held: its id stays its own. The locals a tuple: a plain spelling never writes its list
+        # (`segments.play_known`), and one that did would fail, not change the next play's
+        game.played[id(move)] = (move, index, obj, ra, tuple(local), ra.plain, ra.entry)
     m.play_plain(obj, ra, local, ra.plain)
 
 
@@ -604,9 +609,13 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
 def _plans_of(game: Game, world: World) -> list | None:
     """How the legal moves of `world` are listed when every action a player may choose is of
     the common shape (`listing.quick`), else None: per object with such actions, in creation
-    order, whether it is global (else its owners choose its moves), and per action its plan,
-    the plan's pool and the moves met so far (`Game.moves`, found on the first listing). It
-    depends only on which objects the world has: kept with them (`World.cached`)."""
+    order, whether it is global (else its owners choose its moves), and per action a list of
+    what listing it reads, in the order `_planned_moves` unpacks it (one unpacking, not a read of
+    the plan's attribute each): the action, the plan's filter over the pool and its locals' size,
+    the pool, whether some of it may be discarded, and the lookup of the moves met so far
+    (`Game.moves`' table of the action's moves by value, its `__getitem__`; None until the first
+    listing made the table). It depends only on which objects the world has: kept with them
+    (`World.cached`)."""
     compiled, choice_cls = game.compiled, game.choice_event_cls
     plans = []
     for obj in world.actors():
@@ -615,7 +624,7 @@ def _plans_of(game: Game, world: World) -> list | None:
             plan = quick(compiled, ra, choice_cls)
             if plan is None:
                 return None
-            actions.append([ra, plan, world.of_class(plan.rc), None])
+            actions.append([ra, plan.every, plan.size, world.of_class(plan.rc), plan.may_discard, None])
         plans.append((obj, obj.cls.visibility == "global", actions))
     return plans
 
@@ -628,21 +637,35 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
     if not listers or not LISTER:
         m = game.machine(world)
         m.freeze()
-    else:  # the machine of the last listing, taken (one that raises is not given back), as a new one would be
+    else:
+        # The machine of the last listing, taken (one that raises is not given back), made what a new
+        # one frozen on `world` would be: its choices, stack, queue and choices used are as they were
+        # taken (tested when it is given back); its world, player count, step limit, what it may read
+        # as it is (`Machine.freeze`: every object), loop steps, lists held and remembered calls are
+        # set here (the filters it ran change nothing else of it). Set in place, not by a method of
+        # the machine: a call and `World.everyone`'s less a listing.
         m = listers.pop()
-        m.refrozen(world, game.step_limit)
+        m.world = world
+        m.players = world.players
+        m.step_limit = game.step_limit
+        everyone = world._everyone
+        m.readable = everyone if everyone is not None else world.everyone()
+        m.steps = 0
+        m.held = None
+        if m.listing:
+            m.listing = {}
     moves: list[Move] = []
     owners = world.owners
     for obj, public, actions in plans:
         if not public and player not in owners.get(obj, ()):  # `_visible` inline
             continue
         for entry in actions:
-            ra, plan, pool, known = entry
-            if plan.may_discard:
+            ra, every, size, pool, may_discard, listed = entry
+            if may_discard:
                 data = world.data
                 pool = [o for o in pool if not data[o].get("discarded", False)]
             try:
-                options = plan.every(m, obj, [None] * plan.size, pool)
+                options = every(m, obj, [None] * size, pool)
             except _Cancelled:
                 continue
             except NeedInput as need:  # as `_legal_moves`
@@ -650,14 +673,17 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 raise TGPLRuntimeError(
                     r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
                             f"(in a require, trigger or filter of {ra.what})", [])
-            if known is None:
+            if listed is not None:
+                try:
+                    moves += list(map(listed, options))  # each listed before: one lookup a move
+                    continue
+                except (KeyError, TypeError):  # one not listed before
+                    pass
+            else:
                 known = game.moves.get((ra, obj))
-                if known is not None:
-                    entry[3] = known  # the game's own table of these moves, for the next listings
-            try:
-                moves += list(map(known.__getitem__, options))  # each listed before: one lookup a move
-            except (KeyError, TypeError, AttributeError):  # one not listed before, or none yet
-                moves += _moves_of(game, obj, ra, options)
+                if known is not None:  # the game's own table of these moves, for the next listings
+                    entry[5] = known.__getitem__
+            moves += _moves_of(game, obj, ra, options)
     if not listers and not m.stack and m.used == 0 and m.queue == ():  # given back as it was taken
         listers.append(m)
     return moves

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import deque
 from contextlib import contextmanager
 from itertools import combinations
-from typing import Iterable
+from typing import Sequence
 
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
@@ -68,13 +68,14 @@ class Machine:
     # Thrown events, with where they were thrown: a deque once one is (`throw`), empty until then
     queue: deque[tuple[Obj, Span]] | tuple = ()
 
-    def __init__(self, game: CompiledGame, world: World, choices: Iterable = (), step_limit: int = STEP_LIMIT):
+    def __init__(self, game: CompiledGame, world: World, choices: Sequence = (), step_limit: int = STEP_LIMIT):
         self.game = game
         self.step_limit = step_limit
         self.world = world
         self.players = world.players
-        # values for the decisions of this segment, in order (only read: a list is not copied)
-        self.choices = choices if choices.__class__ is list else list(choices)
+        # values for the decisions of this segment, in order: a list or a tuple, only read (by index,
+        # `ask_input`), so kept as it is given
+        self.choices = choices
         self.stack: list[ErrFrame | tuple[str, Span | None]] = []  # (what, span): cheaper to push
         # Loop steps since the segment began or the last choice it made: the limits count from
         # the last decision, so what happens after a choice does not depend on how the segment
@@ -99,19 +100,6 @@ class Machine:
         # Results of calls whose arguments do not depend on the candidate, remembered while
         # the world cannot change (`codegen._listing_site`)
         self.listing = {}
-
-    def refrozen(self, world: World, step_limit: int) -> None:
-        """This frozen machine, done with a listing, made what a new one on `world` frozen would be, for the
-        next listing (`game._planned_moves`): its choices, stack, queue and choices used are as they were
-        taken (the caller checks), the rest is set here."""
-        self.world = world
-        self.players = world.players
-        self.step_limit = step_limit
-        self.readable = world.everyone()
-        self.steps = 0
-        self.held = None
-        if self.listing:
-            self.listing = {}
 
     # ============================================================ errors
     def error(self, span: Span | None, message: str):

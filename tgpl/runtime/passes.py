@@ -124,17 +124,21 @@ def _run_default(emit, d: str, pending: str, stack: str, r: str, span: str, too_
 
 def _to_default_seen(emit, name, defaults: str, seen: str, span: str, too_large: str, depth: int) -> None:
     """`to_default` with the outcome looked up once, by the turn, player, phase and players
-    together (two passes a Tris move: two lookups and a tuple's item less each); a default run
-    that does not raise is kept in its turn's table and in `seen`."""
+    together (two passes a Tris move: two lookups and a tuple's item less each), and unpacked
+    into the control at once; a default run that does not raise is kept in its turn's table and
+    in `seen`."""
     d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
-    table, key, out, c = name("_tb"), name("_ky"), name("_o"), name("_c")
-    emit(depth, f"if not FZ and ({out} := {seen}.get(({key} := (({c} := m.world.control).turn, {c}.player, "
-                f"{c}.phase, m.players)))) is not None:")
-    emit(depth + 1, f"{c}.player = {out}[0]")
-    emit(depth + 1, f"{c}.phase = {out}[1]")
-    emit(depth + 1, f"m.last_pass = {out}[2] or {span}")  # None: the default passed nothing, it returned
+    table, key, out, c, last = name("_tb"), name("_ky"), name("_o"), name("_c"), name("_lp")
+    emit(depth, f"if not FZ and ({out} := {seen}.get((({c} := m.world.control).turn, {c}.player, "
+                f"{c}.phase, m.players))) is not None:")
+    # the outcome unpacked, in its order (player, phase, latest pass), not read item by item
+    emit(depth + 1, f"{c}.player, {c}.phase, {last} = {out}")
+    emit(depth + 1, f"m.last_pass = {last} or {span}")  # None: the default passed nothing, it returned
     emit(depth + 1, "m.enter_pending = True")
     emit(depth, f"elif not FZ and ({d} := {defaults}.get({c}.turn)) is not None:")
+    # the key made again where it is kept, before the default changes the control: not bound where it
+    # is found, as most passes find it
+    emit(depth + 1, f"{key} = ({c}.turn, {c}.player, {c}.phase, m.players)")
     _run_default(emit, d, pending, stack, r, span, too_large, depth + 1)
     emit(depth + 1, f"if ({table} := {d}[4]) is not None:")
     emit(depth + 2, f"{table}[{key}[1:]] = {seen}[{key}] = "

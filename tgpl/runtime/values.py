@@ -70,13 +70,38 @@ _CLEARED = MappingProxyType({})
 _CLEARED_LIST: tuple = ()
 _CLEARED_SET: frozenset = frozenset()
 _UNMADE = object()  # `World.cached`: not made yet
+_new_world = object.__new__  # `World.__new__`, one attribute read less a copy
+
+
+class Seldom:
+    """What of a world only creating objects, drawing random numbers and logging change, together: the
+    generator, the log, the name counters (per type name, for Type#k names) and the next object's
+    serial. Shared by a world and its copies as one (`World.copy` carries one reference, not four)
+    until either changes it (`World.unshare`, which copies it)."""
+
+    __slots__ = ("rng", "log", "counters", "serials")
+
+    def __init__(self, rng: Pcg32, log: list[str], counters: dict[str, int], serials: int):
+        self.rng = rng
+        self.log = log
+        self.counters = counters
+        self.serials = serials
+
+    def copy(self) -> Seldom:
+        return Seldom(self.rng.copy(), self.log[:], self.counters.copy(), self.serials)
+
+
+# A world keeps its generator, log, name counters and next serial in one `Seldom`, which its copy shares
+# (`World.copy`); False: each copy has a `Seldom` of its own, sharing the generator, log and counters
+# until `unshare` as the four slots each copy carried did (tests check both agree)
+SELDOM = True
 
 
 class World:
     __slots__ = (
-        "objects", "data", "owners", "owned", "written", "frozen", "globals", "control", "rng", "log", "result",
-        "counters", "players", "transients", "serials", "_by_class", "_by_name", "_everyone", "memo", "shared",
-        "digests", "inherited",
+        "objects", "data", "owners", "owned", "written", "frozen", "globals", "control", "result",
+        "players", "transients", "_by_class", "_by_name", "_everyone", "memo", "shared",
+        "digests", "inherited", "seldom",
     )
 
     def __init__(self, players: int, seed: int):
@@ -92,13 +117,11 @@ class World:
         self.frozen: dict[Obj, list] = {}
         self.globals: dict[str, Obj] = {}  # global classes' single instances, by class name
         self.control = Control()
-        self.rng = Pcg32(seed)
-        self.log: list[str] = []
+        # the generator, the log, the name counters and the next object's serial (`Seldom`)
+        self.seldom = Seldom(Pcg32(seed), [], {}, 0)
         self.result: list[list[int]] | None = None  # the final ranking once a winner is declared
-        self.counters: dict[str, int] = {}  # per type name, for Type#k names
         self.players = players
         self.transients = 0  # live event objects: drop_unreferenced has work only when > 0
-        self.serials = 0  # the next object's serial
         # Indexes over the objects, shared by copies (the same handles), replaced (never
         # changed) when objects are created or dropped.
         self._by_class: dict[int, list[Obj]] | None = None
@@ -121,6 +144,23 @@ class World:
         self.inherited: tuple[list, list, dict] | None = None
 
     # ------------------------------------------------------------ reading
+    # What a world keeps in its `Seldom`, read by name as before (to change: `random`, `new_object`, `unshare`)
+    @property
+    def rng(self) -> Pcg32:
+        return self.seldom.rng
+
+    @property
+    def log(self) -> list[str]:
+        return self.seldom.log
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return self.seldom.counters
+
+    @property
+    def serials(self) -> int:
+        return self.seldom.serials
+
     def fields(self, obj: Obj) -> dict:
         """The object's fields, to read (`own` before changing them or what they hold)."""
         found = self.data.get(obj)
@@ -221,16 +261,14 @@ class World:
             self.objects = self.objects[:]
             self.owners = self.owners.copy()
             self.globals = self.globals.copy()
-            self.rng = self.rng.copy()
-            self.log = self.log[:]
-            self.counters = self.counters.copy()
+            self.seldom = self.seldom.copy()  # the generator, the log, the name counters
             self.shared = False
 
     def random(self) -> Pcg32:
         """The generator, this world's own, to draw from."""
         if self.shared:
             self.unshare()
-        return self.rng
+        return self.seldom.rng
 
     def set_owners(self, obj: Obj, owners: tuple[int, ...]) -> None:
         if self.shared:
@@ -281,12 +319,14 @@ class World:
     def new_object(self, cls: RClass, name: str | None = None) -> Obj:
         if self.shared:
             self.unshare()
+        seldom = self.seldom
         if name is None:
-            k = self.counters.get(cls.name, 0)
-            self.counters[cls.name] = k + 1
+            counters = seldom.counters
+            k = counters.get(cls.name, 0)
+            counters[cls.name] = k + 1
             name = f"{cls.name}#{k}"
-        obj = Obj(cls, self.serials, name)
-        self.serials += 1
+        obj = Obj(cls, seldom.serials, name)
+        seldom.serials += 1
         self.objects.append(obj)
         self.data[obj] = {}
         self.owned.add(obj)
@@ -321,7 +361,7 @@ class World:
         self.shared = True
         # the objects this world changed so far are no longer told by `owned` and `written`
         self.inherited = None
-        new = World.__new__(World)
+        new = _new_world(World)
         new.shared = True
         new.digests = None
         new.inherited = self.digests
@@ -340,13 +380,14 @@ class World:
             nc.phase = c.phase
         else:
             new.control = Control(c.player, c.turn, c.phase)
-        new.rng = self.rng
-        new.log = self.log
+        if SELDOM:  # the generator, the log, the name counters and the next serial: one reference
+            new.seldom = self.seldom
+        else:
+            seldom = self.seldom
+            new.seldom = Seldom(seldom.rng, seldom.log, seldom.counters, seldom.serials)
         new.result = self.result
-        new.counters = self.counters
         new.players = self.players
         new.transients = self.transients
-        new.serials = self.serials
         new._by_class = self._by_class  # the same handles: the indexes hold for the copy
         new._by_name = self._by_name
         new._everyone = self._everyone

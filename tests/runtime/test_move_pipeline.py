@@ -1,0 +1,125 @@
+"""The move's pipeline (`State.legal_moves`, `State.apply`, `segments.play_known`) in the shapes of round
+rt23: phases counted in a local of the fused segment (`play_known`), the locals of a move found before
+kept as a tuple (`Game.played`), the listing machine made ready in place (`game._planned_moves`). Each is
+compared with the machine's layers (`segments.FUSED` off) or a machine made for each listing
+(`game.LISTER` off)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tgpl.runtime import game as game_module, load_game, machine, segments
+from tgpl.runtime.errors import TGPLRuntimeError
+
+from observed import EXAMPLES, playout
+
+# `Go(t)` passes control to phase P, which passes it to itself `t.v` times, then on: the move enters
+# `t.v + 2` phases (P each time, then A), so with a limit of phases a move may enter, the moves below,
+# at and above it tell whether the fused segment counts as the layers count.
+GAME = """
+game "p";
+players 2;
+global class S { number Left = 0; number Moves = 0; }
+class Token { number v = 0; }
+class Seat
+{
+    action Go
+    {
+        input Token t { return t.v >= 0; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { S.Left = t.v; S.Moves += 1; turn.pass(player.active(), "P"); }
+    }
+}
+turn T
+{
+    phase A { }
+    phase P { if (S.Left > 0) { S.Left -= 1; turn.pass(player.active(), "P"); } else { turn.pass(player.active() + 1, "A"); } }
+}
+setup
+{
+    for (number p = 0; p < 2; p += 1) { Seat s = new Seat(); s.assign(p); }
+    for (number i = 0; i < 8; i += 1) { Token t = new Token(); t.v = i; }
+    turn.use("T");
+    turn.pass(0, "A");
+}
+"""
+
+
+def _game(tmp_path):
+    path = tmp_path / "game.tgpl"
+    path.write_text(textwrap.dedent(GAME), encoding="utf-8")
+    return path
+
+
+def _each_move_twice(g, k: int) -> list:
+    """`Seat#0.Go(t: Token#k)` from the start, twice (the second time a move found before: `Game.played`),
+    then a move of the other seat: the keys and logs, or the error as rendered."""
+    seen = []
+    start = g.initial_state(0)
+    for _ in range(2):
+        try:
+            state = start.apply(start.move_by_text(f"Seat#0.Go(t: Token#{k})"))
+            seen.append((state.key(), state.log))
+            state = state.apply(state.move_by_text("Seat#1.Go(t: Token#0)"))
+            seen.append((state.key(), state.log))
+        except TGPLRuntimeError as e:
+            seen.append(("error", e.render().replace(str(g.program.main_module.path), "game.tgpl")))
+    return seen
+
+
+@pytest.mark.parametrize("limit", [3, 5, 6])
+def test_phases_counted_as_the_layers_count(tmp_path, monkeypatch, limit):
+    """With a limit of `limit` phases a segment may enter, the moves that enter fewer, as many and more
+    fail or not alike, fused and through the layers; and the limit is where it is said to be."""
+    monkeypatch.setattr(machine, "FLOW_LIMIT", limit)
+    monkeypatch.setattr(segments, "FLOW_LIMIT", limit)
+    path = _game(tmp_path)
+    fused_runs = []
+    play_known = game_module.play_known
+    monkeypatch.setattr(game_module, "play_known", lambda m, known: (fused_runs.append(known), play_known(m, known)))
+    fused = [_each_move_twice(load_game(path), k) for k in range(8)]
+    assert fused_runs
+    monkeypatch.setattr(segments, "FUSED", False)
+    layered = [_each_move_twice(load_game(path), k) for k in range(8)]
+    assert fused == layered
+    for k, seen in enumerate(fused):
+        # the move enters k + 2 phases: an error when that reaches the limit
+        failed = any(s[0] == "error" for s in seen)
+        assert failed == (k + 2 >= limit), (k, seen)
+        if failed:
+            assert all(s[0] == "error" and "control passed" in s[1] for s in seen)
+
+
+def test_a_move_found_before_keeps_its_locals_as_a_tuple(monkeypatch):
+    """The locals of a move found before are a tuple, given to its plain spelling as they are (it never
+    writes them there); Tris plays the same through the layers, which copy them."""
+    g = load_game(EXAMPLES / "tris.tgpl")
+    state = g.initial_state(0)
+    move = state.legal_moves()[0]
+    state.apply(move)
+    known = g.played[id(move)]
+    assert known[4].__class__ is tuple and known[6] is known[3].entry
+    fused = [playout(g.initial_state(seed), seed) for seed in range(3) for _ in range(2)]
+    monkeypatch.setattr(segments, "FUSED", False)
+    assert fused == [playout(g.initial_state(seed), seed) for seed in range(3) for _ in range(2)]
+
+
+def test_a_listing_machine_is_made_ready_as_a_new_one(monkeypatch):
+    """The machine taken for a listing by plans has what a new frozen one on the state's world has: its
+    world, players, step limit, objects read as they are, no loop steps, lists held or calls remembered."""
+    g = load_game(EXAMPLES / "tris.tgpl")
+    state = g.initial_state(0)
+    for _ in range(3):
+        state = state.apply(state.legal_moves()[0])
+    [m] = g.listers
+    m.steps, m.held, m.listing = 99, {1}, {"x": 1}
+    state.legal_moves()
+    [again] = g.listers
+    assert again is m
+    fresh = g.machine(state.world)
+    fresh.freeze()
+    for name in ("world", "players", "step_limit", "readable", "steps", "held", "frozen", "stack", "choices"):
+        assert getattr(m, name) == getattr(fresh, name), name
+    assert m.listing == {}
