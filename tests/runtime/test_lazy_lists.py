@@ -10,29 +10,30 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import load_game
+from tgpl.runtime.machine import Machine
 from tgpl.runtime.values import Obj, World
 from observed import assert_examples_play_alike
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def _eager(game):
-    """The game with every first write copying the object and its lists (`Machine.lazy_lists`)."""
-    real = game.machine
-
-    def made(world, choices=()):
-        m = real(world, choices)
-        m.lazy_lists = False
-        return m
-
-    game.machine = made
-    return game
-
-
 @pytest.fixture
-def plain():
-    """load(path) -> the game run with every first write copying the object and its lists."""
-    return lambda path, players=None: _eager(load_game(path, players))
+def plain(monkeypatch):
+    """load(path) -> the game run with every first write copying the object and its lists: every
+    machine's (`Machine.lazy_lists`, a class default), those that list moves and those that play them."""
+    monkeypatch.setattr(Machine, "lazy_lists", False)
+    return lambda path, players=None: load_game(path, players)
+
+
+def test_eager_machines_play_the_moves_too(plain):
+    """A move played by a machine copying lists at once copies the tile's connections too: the
+    fixture reaches the machines `State.apply` makes, not only the listing's."""
+    start = plain(EXAMPLES / "tris.tgpl").initial_state(0)
+    after = start.apply(start.legal_moves()[4])
+    tile = next(o for o in after.world.objects if after.world.data[o] is not start.world.data[o]
+                and "connections" in after.world.data[o])
+    assert after.world.data[tile]["connections"] is not start.world.data[tile]["connections"]
+    assert after.world.data[tile]["connections"] == start.world.data[tile]["connections"]
 
 
 @pytest.mark.parametrize("name, seeds, limit", [
@@ -118,7 +119,7 @@ setup
     ["Seat#0.Alias()", "Seat#0.Keep()", "Seat#0.Back()", "Seat#0.Alias()"],
     ["Seat#0.Back()", "Seat#0.Alias()", "Seat#0.Back()"],
 ])
-def test_lists_alias_and_states_stay_as_before(game, moves):
+def test_lists_alias_and_states_stay_as_before(game, moves, monkeypatch):
     def run(g):
         start = g.initial_state(0)
         seen, state = [], start
@@ -133,4 +134,6 @@ def test_lists_alias_and_states_stay_as_before(game, moves):
         assert replayed == seen and start.key() == g.initial_state(0).key()
         return seen
 
-    assert run(game(ALIASES)) == run(_eager(game(ALIASES)))
+    lazy = run(game(ALIASES))
+    monkeypatch.setattr(Machine, "lazy_lists", False)  # every machine's, as the `plain` fixture sets it
+    assert lazy == run(game(ALIASES))
