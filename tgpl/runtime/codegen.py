@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, listing, passes
+from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, listing, passes
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -714,6 +714,10 @@ PREPAID = True
 # A local table of fixed items built by a counted nest and only read after is built once per setup
 # (`BlockGenerator.fixed_table`); False: on every run (tests check both agree).
 FIXED_TABLES = True
+# The prologue of a function spelled with Python's own locals loads only the locals its code may
+# read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
+# both agree).
+DEAD_LOADS = True
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -1059,6 +1063,8 @@ class BlockGenerator:
     def _compile(self, src: str, span, name: str):
         if DROP_UNUSED and _walrus_free_strings(self.c):
             src = unused_bindings_dropped(src)
+        if DEAD_LOADS:
+            src = dead_loads.dropped(src)
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(src, f"<tgpl {span}>", "exec")
