@@ -72,7 +72,6 @@ def test_a_local_that_may_be_read_first_keeps_its_load(body):
     "l0 = 1\nwhile m:\n    m.f(l0)\n",
     "l0, x = m\nreturn l0\n",
     "x = l0 = 3\nreturn l0\n",
-    "return 1\n",  # never named: no load needed
 ])
 def test_a_local_always_assigned_first_is_not_loaded(body):
     assert not kept(body)

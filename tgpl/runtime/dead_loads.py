@@ -30,108 +30,110 @@ import re
 
 _LOAD = re.compile(r"^    (l\d+) = v\[(\d+)\]$", re.M)
 _CHAIN = re.compile(r"^    ((?:l\d+ = )+)None$", re.M)
+# an assignment of a local, as generated code spells one (a target of a tuple too, `l0, x = `)
+_STORE = re.compile(r"\b(l\d+)(?:, [\w.]+)* = (?!=)")
+_FOR = re.compile(r"\bfor ([^\n]*?) in ")
 _SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp, ast.SetComp,
            ast.DictComp, ast.GeneratorExp)
 
 
-class _Unsafe(Exception):
-    """The local may be read before it is assigned, or the analysis does not know."""
+class _Analysis:
+    """The locals `names` analysed together, in one walk of the code: `unsafe` collects those that
+    may be read unassigned (or that the analysis does not know); a state is the set of the
+    locals definitely assigned there."""
 
+    def __init__(self, names: set[str]):
+        self.names = names
+        self.unsafe: set[str] = set()
 
-def _mentions(node: ast.AST, name: str) -> bool:
-    for n in ast.walk(node):
-        if n.__class__ is ast.Name and n.id == name:
-            return True
-        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
-            return True
-    return False
+    def mentioned(self, node: ast.AST) -> None:
+        """Every local of `names` that `node` names: unsafe."""
+        for n in ast.walk(node):
+            if n.__class__ is ast.Name and n.id in self.names:
+                self.unsafe.add(n.id)
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                self.unsafe.update(self.names.intersection(n.names))
 
+    def check(self, node: ast.AST | None, assigned: frozenset) -> None:
+        """The reads of the expression (or statement part) `node`, from the state `assigned`: a
+        local read unassigned, deleted or named in a nested scope is unsafe."""
+        if node is None:
+            return
+        for n in ast.walk(node):
+            if isinstance(n, _SCOPES):
+                self.mentioned(n)
+            elif n.__class__ is ast.Name and n.id in self.names:
+                if n.ctx.__class__ is ast.Del or (n.ctx.__class__ is ast.Load and n.id not in assigned):
+                    self.unsafe.add(n.id)
 
-def _check(node: ast.AST | None, name: str, assigned: bool) -> None:
-    """Raise _Unsafe when the expression (or statement part) `node` reads `name` while it may be
-    unassigned, deletes it or names it in a nested scope."""
-    if node is None:
-        return
-    for n in ast.walk(node):
-        if isinstance(n, _SCOPES):
-            if _mentions(n, name):
-                raise _Unsafe
-        elif n.__class__ is ast.Name and n.id == name:
-            if n.ctx.__class__ is ast.Del:
-                raise _Unsafe
-            if n.ctx.__class__ is ast.Load and not assigned:
-                raise _Unsafe
+    def target(self, t: ast.AST, assigned: frozenset) -> set[str]:
+        """An assignment's target: the locals it assigns (its reads checked)."""
+        if t.__class__ is ast.Name:
+            return {t.id} if t.id in self.names else set()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            found: set[str] = set()
+            for e in t.elts:
+                found |= self.target(e.value if isinstance(e, ast.Starred) else e, assigned)
+            return found
+        self.check(t, assigned)  # a subscript or attribute: reads its parts
+        return set()
 
-
-def _target(t: ast.AST, name: str, assigned: bool) -> bool:
-    """An assignment's target: whether it assigns `name` (checking what it reads)."""
-    if t.__class__ is ast.Name:
-        return t.id == name
-    if isinstance(t, (ast.Tuple, ast.List)):
-        found = False
-        for e in t.elts:
-            found = _target(e.value if isinstance(e, ast.Starred) else e, name, assigned) or found
-        return found
-    _check(t, name, assigned)  # a subscript or attribute: reads its parts
-    return False
-
-
-def _flow(stmts: list, name: str, assigned: bool) -> bool:
-    """Whether `name` is definitely assigned after `stmts` run from a state where it is
-    (`assigned`) or may not be; _Unsafe when one of them may read it unassigned."""
-    for s in stmts:
-        cls = s.__class__
-        if cls is ast.Assign:
-            _check(s.value, name, assigned)
-            found = False
-            for t in s.targets:
-                found = _target(t, name, assigned) or found
-            assigned = assigned or found
-        elif cls is ast.If:
-            _check(s.test, name, assigned)
-            then = _flow(s.body, name, assigned)
-            assigned = _flow(s.orelse, name, assigned) and then
-        elif cls is ast.For:
-            _check(s.iter, name, assigned)
-            _flow(s.body, name, _target(s.target, name, assigned) or assigned)
-            _flow(s.orelse, name, assigned)
-        elif cls is ast.While:
-            _check(s.test, name, assigned)
-            _flow(s.body, name, assigned)
-            _flow(s.orelse, name, assigned)
-        elif cls is ast.Try:
-            done = _flow(s.orelse, name, _flow(s.body, name, assigned))
-            for h in s.handlers:
-                _check(h.type, name, assigned)
-                if h.name == name:
-                    raise _Unsafe
-                done = _flow(h.body, name, assigned) and done
-            # the `finally` may start anywhere too (analysed always: it may read the local)
-            final = _flow(s.finalbody, name, assigned)
-            assigned = done or (bool(s.finalbody) and final)
-        elif cls in (ast.Expr, ast.Return, ast.Pass, ast.Break, ast.Continue, ast.Raise):
-            _check(s, name, assigned)
-        elif cls is ast.AugAssign:
-            if s.target.__class__ is ast.Name and s.target.id == name and not assigned:
-                raise _Unsafe
-            _check(s, name, assigned)
-        elif _mentions(s, name):  # anything else naming it: not looked into
-            raise _Unsafe
-    return assigned
-
-
-def _assigned_first(body: list, name: str) -> bool:
-    try:
-        _flow(body, name, False)
-    except _Unsafe:
-        return False
-    return True
+    def flow(self, stmts: list, assigned: frozenset) -> frozenset:
+        """The locals definitely assigned after `stmts` run from the state `assigned`."""
+        for s in stmts:
+            cls = s.__class__
+            if cls is ast.Assign:
+                self.check(s.value, assigned)
+                found: set[str] = set()
+                for t in s.targets:
+                    found |= self.target(t, assigned)
+                assigned = assigned | found
+            elif cls is ast.If:
+                self.check(s.test, assigned)
+                assigned = self.flow(s.body, assigned) & self.flow(s.orelse, assigned)
+            elif cls is ast.For:
+                self.check(s.iter, assigned)
+                self.flow(s.body, assigned | self.target(s.target, assigned))
+                self.flow(s.orelse, assigned)
+            elif cls is ast.While:
+                self.check(s.test, assigned)
+                self.flow(s.body, assigned)
+                self.flow(s.orelse, assigned)
+            elif cls is ast.Try:
+                done = self.flow(s.orelse, self.flow(s.body, assigned))
+                for h in s.handlers:
+                    self.check(h.type, assigned)
+                    if h.name in self.names:
+                        self.unsafe.add(h.name)
+                    done = done & self.flow(h.body, assigned)
+                # the `finally` may start anywhere too (analysed always: it may read the local)
+                final = self.flow(s.finalbody, assigned)
+                assigned = done | final if s.finalbody else done
+            elif cls in (ast.Expr, ast.Return, ast.Pass, ast.Break, ast.Continue, ast.Raise):
+                self.check(s, assigned)
+            elif cls is ast.AugAssign:
+                self.check(s, assigned)
+                if s.target.__class__ is ast.Name and s.target.id in self.names and s.target.id not in assigned:
+                    self.unsafe.add(s.target.id)
+            else:  # anything else: the locals it names are not looked into
+                self.mentioned(s)
+        return assigned
 
 
 def dropped(src: str) -> str:
     """`src` (one generated function) without the prologue loads (`l3 = v[3]`) and initial Nones
     (`l3 = l4 = None`) of the locals that its code assigns before it reads them."""
     if not (_LOAD.search(src) or _CHAIN.search(src)):
+        return src
+    # Only a local the code assigns (beyond its prologue line) can be dropped: the others are not
+    # analysed, nor is a function with none (the parse costs as much as the compile)
+    stores: dict[str, int] = {}
+    for name in _STORE.findall(src):
+        stores[name] = stores.get(name, 0) + 1
+    for target in _FOR.findall(src):
+        for name in re.findall(r"\bl\d+\b", target):
+            stores[name] = stores.get(name, 0) + 2
+    if not any(n > 1 for n in stores.values()):
         return src
     tree = ast.parse(src)
     fn = tree.body[0]
@@ -148,19 +150,30 @@ def dropped(src: str) -> str:
         if (len(names) == 1 and v.__class__ is ast.Subscript and v.value.__class__ is ast.Name
                 and v.value.id == "v" and v.slice.__class__ is ast.Constant
                 and names[0] == f"l{v.slice.value}"):
-            prologue.append((s, names, i + 1))
-        elif (v.__class__ is ast.Constant and v.value is None
+            prologue.append((s, names))
+        elif (v.__class__ is ast.Constant and v.value is None and not prologue
               and all(re.fullmatch(r"l\d+", n) for n in names)):
-            prologue.append((s, names, i + 1))
+            prologue.append((s, names))  # a `_fast` spelling's Nones: one line, no loads
+            i += 1
+            break
         elif not (len(names) == 1 and names[0] in ("v", "m") and v.__class__ is ast.Attribute
                   and v.value.__class__ is ast.Name and v.value.id == "f"):
             break
         i += 1
     if not prologue:
         return src
+    seen: dict[str, int] = {}
+    for _, names in prologue:
+        for n in names:
+            seen[n] = seen.get(n, 0) + 1
+    # analysed from the statement after the prologue on: only a local named once there (a load
+    # or a None) and assigned somewhere else may be dropped
+    analysis = _Analysis({n for n, k in seen.items() if k == 1 and stores.get(n, 0) > 1})
+    analysis.flow(fn.body[i:], frozenset())
+    dead = analysis.names - analysis.unsafe
     lines = src.split("\n")
-    for s, names, after in prologue:  # each analysed from the statement after it on
-        kept = [n for n in names if not _assigned_first(fn.body[after:], n)]
+    for s, names in prologue:
+        kept = [n for n in names if n not in dead]
         if len(kept) == len(names):
             continue
         at = s.lineno - 1
