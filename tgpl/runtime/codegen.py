@@ -718,6 +718,13 @@ FIXED_TABLES = True
 # read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
 # both agree).
 DEAD_LOADS = True
+# A counted loop that may end early (`break`), whose body has no loop and calls only functions that
+# count no steps, is spelled out value by value when the steps so far and all of its own stay
+# within the limit, counted at once and given back at a `break` (`BlockGenerator.unrolled`);
+# False: one by one (tests check both agree).
+EARLY_LOOPS = True
+MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
+MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -727,6 +734,10 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
 MAX_PREPAID_DEPTH = 30  # a nest of counted loops spelled twice (`BlockGenerator.prepaid`) is one level deeper
 _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
+_EARLY = "\x00K"  # ends a `break` of a loop that may be spelled out (`BlockGenerator.unrolled`), until it is
+# What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
+# `continue`, `new`, input or winner; a call only of a function that counts no steps (`step_free`)
+_EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
 # What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
 _UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
 # Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
@@ -845,6 +856,7 @@ class BlockGenerator:
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -1354,6 +1366,80 @@ class BlockGenerator:
         self.lines[head:] = ([f"{pad}if m.steps + {total} <= SL:", f"{pad}    m.steps += {total}"]
                              + ["    " + line for line in quick] + [f"{pad}else:"] + ["    " + line for line in loops])
 
+    def early_ending(self, s: ast.For, values: tuple) -> bool:
+        """Whether the counted loop `s` (over `values`) may be spelled out (`unrolled`): a few
+        values, and a body of `_EARLY_STMTS` whose expressions make nothing (`new`) and call only
+        functions that count no steps and read no count (`step_free`): Tris's win check, whose
+        loop over the three rows and columns ends at the first line held and calls `WinCheck`."""
+        if not (values and len(values) <= MAX_UNROLLED):
+            return False
+        for n in ast.walk(s.body):
+            if isinstance(n, ast.Stmt) and not isinstance(n, _EARLY_STMTS):
+                return False
+            if isinstance(n, ast.New) or (isinstance(n, ast.Call) and not self.step_free(n)):
+                return False
+        return True
+
+    def step_free(self, e: ast.Call) -> bool:
+        """Whether the call `e` is of a global function whose definition (its inputs' filters and
+        defaults, its effect) has no loop, no call, no `new`, no input but its own and no winner:
+        however it runs (inline, `_site`, remembered), it counts no loop steps and reads no
+        count (a remembered result of it counted none: `_REPLAY_HIT`, `fixed`)."""
+        if not isinstance(e.callee, ast.Name):
+            return False
+        callee_t = self.c.types.get(id(e.callee))
+        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
+            return False
+        fi = callee_t.target
+        if not isinstance(fi, FunctionInfo) or fi.owner is not None:
+            return False
+        own = {id(i) for i in fi.defn.inputs}
+        for n in ast.walk(fi.defn):
+            if isinstance(n, ast.InputDecl) and id(n) in own and n.modifier == "function":
+                continue
+            if isinstance(n, (ast.While, ast.For, ast.Call, ast.New, ast.InputDecl, ast.Winner)):
+                return False
+        return True
+
+    def unrolled(self, head: int, depth: int, x: str, values: tuple, j: str | None, plain: bool) -> None:
+        """The counted loop at `self.lines[head:]` whose body may end it early (`early_ending`),
+        spelled twice: when the steps so far and all of the loop's stay within the limit, they are
+        counted at once and the body is spelled out once per value, in a one-pass loop that its
+        `break`s leave, each giving back the steps of the values it skips: the count is the
+        loop's own wherever it is read (after the loop: nothing in the body reads it) and nothing
+        in it can pass the limit. Else the loop as it is, which counts its steps one by one and
+        raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
+        index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
+        itself set before each. As `prepaid`: an error of the game's code raised in the body ends
+        the segment, or is a miss of an optimistic spelling, which sets the count back.
+        Left as it is (its marks gone) when the body made closures or other `break`s or
+        `continue`s than its own (none are expected: it has no loop), or is too long."""
+        loops = [line.replace(_EARLY, "") for line in self.lines[head:]]
+        body = self.lines[head + 4:]
+        ok = (plain and self.lines[head + 1].strip() == _COUNT_STEP
+              and len(body) * len(values) <= MAX_UNROLLED_LINES
+              and not any(line.strip() in ("break", "continue") for line in body))
+        if not ok:
+            self.lines[head:] = loops
+            return
+        n = len(values)
+        pad = "    " * depth
+        quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}", f"{pad}    for _once in (None,):"]
+        for k, value in enumerate(values):
+            quick.append(f"{pad}        {x} = {value!r}")
+            left = n - 1 - k
+            for line in body:
+                if j is not None:
+                    line = re.sub(rf"\b{j}\b", f"({int(value)})", line)
+                if line.endswith("break" + _EARLY):
+                    indent = line[:len(line) - len(line.lstrip())]
+                    if left:
+                        quick.append(f"    {indent}m.steps -= {left}")
+                    quick.append(f"    {indent}break")
+                else:
+                    quick.append("    " + line)
+        self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
+
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
@@ -1402,6 +1488,8 @@ class BlockGenerator:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
             total = self.fixed_steps(s) if PREPAID and not self.prepaying and depth < MAX_PREPAID_DEPTH else None
+            early = (total is None and EARLY_LOOPS and PREPAID and not self.prepaying
+                     and depth < MAX_PREPAID_DEPTH and self.early_ending(s, values))
             closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
@@ -1419,17 +1507,21 @@ class BlockGenerator:
             self.loops.append(None)
             self.continues.append(0)
             outer, self.prepaying = self.prepaying, self.prepaying or total is not None
+            level, self.early_level = self.early_level, len(self.loops) if early else None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
                 self.prepaying = outer
+                self.early_level = level
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
             if total is not None and self.closures == closures:
                 self.prepaid(head, depth, total)
+            elif early:
+                self.unrolled(head, depth, x, values, j, self.closures == closures)
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
@@ -1474,7 +1566,8 @@ class BlockGenerator:
         flag = self.loops[-1]
         if flag is not None:
             self.emit(depth, f"{flag} = True")
-        self.emit(depth, "break")
+        # a `break` of a loop that may be spelled out is marked for it (`unrolled`)
+        self.emit(depth, "break" + _EARLY if self.early_level == len(self.loops) else "break")
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
         if not self.loops:
