@@ -158,6 +158,15 @@ def test_tris_limits_are_passed_at_the_same_step(monkeypatch):
     assert any(e[0] == "error" for e in got) and any(e[0] == "ok" for e in got)
 
 
+def test_the_counter_set_before_each_value_plays_alike(two, monkeypatch):
+    """The counter read as its literal in each copy (`codegen.UNROLLED_LITERAL`), or set before each."""
+    early, _, sources, path = two
+    assert any("if (2.0) == " in src or "(2.0)" in src for src in sources)
+    set_ = switched(monkeypatch, (codegen, "UNROLLED_LITERAL", False))(path)
+    assert _ends(early, range(0, 70)) == _ends(set_, range(0, 70))
+
+
+@pytest.mark.parametrize("switch", ["EARLY_LOOPS", "UNROLLED_LITERAL"])
 @pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_step_counted(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "EARLY_LOOPS", False)), name, seeds, limit)
+def test_examples_play_alike_with_every_step_counted(monkeypatch, name, seeds, limit, switch):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, switch, False)), name, seeds, limit)

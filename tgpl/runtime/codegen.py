@@ -723,6 +723,8 @@ DEAD_LOADS = True
 # within the limit, counted at once and given back at a `break` (`BlockGenerator.unrolled`);
 # False: one by one (tests check both agree).
 EARLY_LOOPS = True
+# Its counter read as a literal there, not set before each value (`BlockGenerator.unrolled`); False: set
+UNROLLED_LITERAL = True
 MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
 MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
@@ -1424,13 +1426,20 @@ class BlockGenerator:
             return
         n = len(values)
         pad = "    " * depth
+        # the counter read as its literal in each copy, when the code only reads it (as it should:
+        # the loop's body never assigns it, `counted`); else set before each copy
+        stored = re.compile(rf"{re.escape(x)}\s*(?::=|=(?!=)|[-+*/%@&|^]=)|\b(?:for|del|global|nonlocal)\b[^\n]*{re.escape(x)}")
+        literal = UNROLLED_LITERAL and not any(stored.search(line) for line in body)
         quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}", f"{pad}    for _once in (None,):"]
         for k, value in enumerate(values):
-            quick.append(f"{pad}        {x} = {value!r}")
+            if not literal:
+                quick.append(f"{pad}        {x} = {value!r}")
             left = n - 1 - k
             for line in body:
                 if j is not None:
                     line = re.sub(rf"\b{j}\b", f"({int(value)})", line)
+                if literal:
+                    line = line.replace(x, f"({value!r})")
                 if line.endswith("break" + _EARLY):
                     indent = line[:len(line) - len(line.lstrip())]
                     if left:
