@@ -170,3 +170,48 @@ def test_the_counter_set_before_each_value_plays_alike(two, monkeypatch):
 @pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
 def test_examples_play_alike_with_every_step_counted(monkeypatch, name, seeds, limit, switch):
     assert_examples_play_alike(switched(monkeypatch, (codegen, switch, False)), name, seeds, limit)
+
+
+def test_a_branch_taken_replaces_each_if_on_the_test():
+    lines = ["try:", "    if _fv2:", "        a = 1", "        if _fv2:", "            b = 2", "    else:", "        c = 3",
+             "if _fv2 and x:", "    d = 4", "if _fv2:", "    e = 5", "f = 6"]
+    assert codegen._branch_taken(lines, "if _fv2:", True) == [
+        "try:", "    a = 1", "    b = 2", "if _fv2 and x:", "    d = 4", "e = 5", "f = 6"]
+    assert codegen._branch_taken(lines, "if _fv2:", False) == [
+        "try:", "    c = 3", "if _fv2 and x:", "    d = 4", "pass", "f = 6"]
+    assert codegen._branch_taken(["if _fv2:", "    a = 1", "elif b:", "    c = 2"], "if _fv2:", True) is None
+
+
+def test_tris_tests_its_view_once_for_the_win_check(monkeypatch):
+    _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
+    check = [src for src in sources if "m.steps + 3 <= SL" in src]
+    for src in check:
+        quick = src[src.index("m.steps + 3 <= SL"):]
+        quick = quick[:quick.index("\n    else:\n")]
+        assert len(re.findall(r"^ *if _fv\d+:$", quick, re.M)) == 1
+
+
+@pytest.mark.parametrize("name, seeds, limit", [p for p in EXAMPLE_PLAYS if p[0] == "tris.tgpl"])
+def test_tris_plays_alike_with_its_view_tested_in_each_copy(monkeypatch, name, seeds, limit):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False)), name, seeds, limit)
+
+
+def test_tris_first_moves_alike_with_its_view_tested_in_each_copy(monkeypatch):
+    """The first run after setup builds the table (no view yet: the general branch); memo budgets
+    of 0 keep every run so."""
+    moves = ["PlayerState#0.Tick(TickTile#4)", "PlayerState#1.Tick(TickTile#0)", "PlayerState#0.Tick(TickTile#3)",
+             "PlayerState#1.Tick(TickTile#1)", "PlayerState#0.Tick(TickTile#5)"]
+    for budget in (0, 1 << 18):
+        monkeypatch.setattr(codegen, "MEMO_BUDGET", budget)
+        fast = load_game(EXAMPLES / "tris.tgpl")
+        plain = switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False), (codegen, "EARLY_LOOPS", False))(EXAMPLES / "tris.tgpl")
+        for game in (fast, plain):
+            state = game.initial_state(0)
+            seen = []
+            for move in moves:
+                legal = [m.text for m in state.legal_moves()]
+                state = state.apply(move if move in legal else legal[0])
+                seen.append((state.key(), state.ranking if state.is_terminal else None))
+            if game is fast:
+                first = seen
+        assert first == seen

@@ -615,6 +615,44 @@ def _candidate_looped(plan: str, slot: int) -> str:
     return plan if re.search(r"\bc\b", looped) else looped
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _branch_taken(lines: list[str], test: str, truth: bool) -> list[str] | None:
+    """`lines` (generated statements) with each `if` on exactly `test`, and its `else`, replaced by
+    the branch that `truth` takes (a `pass` where that is none); None where an `elif` follows
+    one (not looked into)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() != test:
+            out.append(line)
+            i += 1
+            continue
+        at = _indent(line)
+        then, i = _block_at(lines, i + 1, at)
+        other: list[str] = []
+        if i < len(lines) and _indent(lines[i]) == at and lines[i].strip() == "else:":
+            other, i = _block_at(lines, i + 1, at)
+        elif i < len(lines) and _indent(lines[i]) == at and lines[i].strip().startswith("elif"):
+            return None
+        chosen = _branch_taken([x[4:] for x in (then if truth else other)], test, truth)
+        if chosen is None:
+            return None
+        out += chosen or [" " * at + "pass"]
+    return out
+
+
+def _block_at(lines: list[str], start: int, at: int) -> tuple[list[str], int]:
+    """The lines from `start` indented deeper than `at` (a block of a statement at `at`), and the index after."""
+    end = start
+    while end < len(lines) and _indent(lines[end]) > at:
+        end += 1
+    return lines[start:end], end
+
+
 def _walrus_free_strings(c) -> bool:
     """Whether no string literal of the game holds `:=`: else `unused_bindings_dropped` could see,
     in a literal spelled in the code, what looks like a binding (kept per compiler)."""
@@ -725,6 +763,9 @@ DEAD_LOADS = True
 EARLY_LOOPS = True
 # Its counter read as a literal there, not set before each value (`BlockGenerator.unrolled`); False: set
 UNROLLED_LITERAL = True
+# There a flat view tested in the copies is tested once for them all (`BlockGenerator.unrolled`); False:
+# in each
+UNROLLED_VIEWS = True
 MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
 MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
@@ -1430,12 +1471,13 @@ class BlockGenerator:
         # the loop's body never assigns it, `counted`); else set before each copy
         stored = re.compile(rf"{re.escape(x)}\s*(?::=|=(?!=)|[-+*/%@&|^]=)|\b(?:for|del|global|nonlocal)\b[^\n]*{re.escape(x)}")
         literal = UNROLLED_LITERAL and not any(stored.search(line) for line in body)
-        quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}", f"{pad}    for _once in (None,):"]
+        copies: list[str] = []
         for k, value in enumerate(values):
             if not literal:
-                quick.append(f"{pad}        {x} = {value!r}")
+                copies.append(f"    {x} = {value!r}")
             left = n - 1 - k
             for line in body:
+                line = line[4 * depth:]  # each copy's lines as at depth 1
                 if j is not None:
                     line = re.sub(rf"\b{j}\b", f"({int(value)})", line)
                 if literal:
@@ -1443,10 +1485,29 @@ class BlockGenerator:
                 if line.endswith("break" + _EARLY):
                     indent = line[:len(line) - len(line.lstrip())]
                     if left:
-                        quick.append(f"    {indent}m.steps -= {left}")
-                    quick.append(f"    {indent}break")
+                        copies.append(f"{indent}m.steps -= {left}")
+                    copies.append(f"{indent}break")
                 else:
-                    quick.append("    " + line)
+                    copies.append(line)
+        quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}"]
+        # A flat view (`flat_read`) the copies test (`viewed_args`: the fixed table's items read
+        # from it, or the general way) tested once for them all: the copies spelled twice, each
+        # `if` on it replaced by the branch it takes (the view is set before the loop, once)
+        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None) if UNROLLED_VIEWS else None
+        if view is not None and len(copies) * 2 <= MAX_UNROLLED_LINES and not any(
+                re.search(rf"\b{view}\s*(?::=|=(?!=))", line) for line in copies):
+            taken, skipped = _branch_taken(copies, f"if {view}:", True), _branch_taken(copies, f"if {view}:", False)
+            if taken is not None and skipped is not None:
+                quick.append(f"{pad}    if {view}:")
+                quick.append(f"{pad}        for _once in (None,):")
+                quick += [f"{pad}        " + line for line in taken]
+                quick.append(f"{pad}    else:")
+                quick.append(f"{pad}        for _once in (None,):")
+                quick += [f"{pad}        " + line for line in skipped]
+                self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
+                return
+        quick.append(f"{pad}    for _once in (None,):")
+        quick += [f"{pad}    " + line for line in copies]
         self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
