@@ -756,6 +756,9 @@ FIXED_TABLES = True
 # read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
 # both agree).
 DEAD_LOADS = True
+# A memo table bound in a function's prologue and read in one branch only is bound there
+# (`dead_loads.memo_tables_sunk`); False: in the prologue (tests check both agree).
+SINK_MEMO_TABLES = True
 # A counted loop that may end early (`break`), whose body has no loop and calls only functions that
 # count no steps, is spelled out value by value when the steps so far and all of its own stay
 # within the limit, counted at once and given back at a `break` (`BlockGenerator.unrolled`);
@@ -1120,6 +1123,8 @@ class BlockGenerator:
             src = unused_bindings_dropped(src)
         if DEAD_LOADS:
             src = dead_loads.dropped(src)
+        if SINK_MEMO_TABLES:
+            src = dead_loads.memo_tables_sunk(src)
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(src, f"<tgpl {span}>", "exec")

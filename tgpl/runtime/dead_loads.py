@@ -182,3 +182,74 @@ def dropped(src: str) -> str:
         else:
             lines[at] = "    " + " = ".join(kept) + " = " + lines[at].rsplit(" = ", 1)[1]
     return "\n".join(line for line in lines if line is not None)
+
+
+_MEMO_TABLE = re.compile(r"^    (MT\d+) = MM\[\d+\] if MM is not None else _NO_FIELDS$", re.M)
+
+
+def memo_tables_sunk(src: str) -> str:
+    """`src` (one generated function) with each memo table bound in its prologue
+    (`MT1 = MM[1] if MM is not None else _NO_FIELDS`, `BlockGenerator.preamble`) that only the
+    statements of one branch read bound at the start of those statements instead
+    (`codegen.SINK_MEMO_TABLES`): Tris's win check binds the table of its fixed items on every
+    run, and reads it only on the run that builds its fixed table (`fixed_table`), 7 instructions
+    a move. The binding reads only `MM`, bound before it and never again, whose tables are
+    made with it and never replaced (`new_memo`): bound later, it is the same table. It is moved
+    down through `if`s only (not into a loop, which would bind it again, nor past an `elif`),
+    before the first statement of the branch that reads it; a table read nowhere is not bound."""
+    found = _MEMO_TABLE.findall(src)
+    if not found:
+        return src
+    tree = ast.parse(src)
+    fn = tree.body[0]
+    if not isinstance(fn, ast.FunctionDef):
+        return src
+    lines = src.split("\n")
+    names: dict[str, list[ast.Name]] = {n: [] for n in found}
+    names["MM"] = []
+    stores: dict[str, int] = {n: 0 for n in names}
+    for n in ast.walk(fn):
+        if n.__class__ is ast.Name and n.id in names:
+            if n.ctx.__class__ is ast.Load:
+                names[n.id].append(n)
+            else:
+                stores[n.id] += 1
+    if stores["MM"] != 1:
+        return src
+    removed: set[int] = set()
+    inserted: dict[int, list[str]] = {}
+    for name in found:
+        binding = [s for s in fn.body if s.__class__ is ast.Assign and len(s.targets) == 1
+                   and s.targets[0].__class__ is ast.Name and s.targets[0].id == name]
+        if stores[name] != 1 or len(binding) != 1 or binding[0].lineno != binding[0].end_lineno:
+            continue
+        uses = [u.lineno for u in names[name]]
+        if not uses:
+            removed.add(binding[0].lineno - 1)
+            continue
+        stmts = fn.body
+        while True:
+            within = [s for s in stmts if any(s.lineno <= u <= s.end_lineno for u in uses)]
+            s = within[0]
+            if len(within) != 1 or s.__class__ is not ast.If:
+                break
+            if s.body and all(s.body[0].lineno <= u <= s.body[-1].end_lineno for u in uses):
+                stmts = s.body
+            elif (s.orelse and lines[s.orelse[0].lineno - 2].strip() == "else:"
+                  and all(s.orelse[0].lineno <= u <= s.orelse[-1].end_lineno for u in uses)):
+                stmts = s.orelse
+            else:
+                break
+        first = within[0]
+        if stmts is fn.body or lines[first.lineno - 1][:first.col_offset].strip():
+            continue
+        removed.add(binding[0].lineno - 1)
+        inserted.setdefault(first.lineno - 1, []).append(" " * first.col_offset + lines[binding[0].lineno - 1].strip())
+    if not removed:
+        return src
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out += inserted.get(i, [])
+        if i not in removed:
+            out.append(line)
+    return "\n".join(out)
