@@ -756,6 +756,9 @@ FIXED_TABLES = True
 # read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
 # both agree).
 DEAD_LOADS = True
+# A filter's optimistic spellings (`_all_opt`, `_all_plan`, `_all_hoisted`) whose test names no machine
+# (so counts no steps) keep no count to set back on a miss; False: they keep it (tests check both agree).
+UNCOUNTED_FILTERS = True
 # A memo table bound in a function's prologue and read in one branch only is bound there
 # (`dead_loads.memo_tables_sunk`); False: in the prologue (tests check both agree).
 SINK_MEMO_TABLES = True
@@ -1049,9 +1052,11 @@ class BlockGenerator:
         deferred = "_acc" in test
         head = _loads(test, slot) + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
+        # the count set back on a miss, unless the test names no machine (then it counts nothing)
+        counts = deferred or not UNCOUNTED_FILTERS or re.search(r"\bm\b", spelled) is not None
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
-            + "    _st0 = m.steps\n"
+            + ("    _st0 = m.steps\n" if counts else "")
             + ("    _acc = 0\n" if deferred else "")
             + "    try:\n"
             + "        out = []\n"
@@ -1065,7 +1070,7 @@ class BlockGenerator:
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
             + f"    except {self.deferred_misses() if deferred and not self.inlines else self.misses()}:\n"
-            + "        m.steps = _st0\n"
+            + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
         every = self._compile(src, block.span, "_all_opt")
@@ -1089,6 +1094,7 @@ class BlockGenerator:
         if found is None:
             return None
         cases = (hoisting.split(found) if SPLIT else None) or [(None, found.test)]
+        counts = not UNCOUNTED_FILTERS or any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
         loops = ""
         for i, (flag, case) in enumerate(cases):
             # one loop per way through the chain of hoisted tests (`hoisting.split`)
@@ -1104,13 +1110,13 @@ class BlockGenerator:
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
             + "    except Exception:\n"
             + "        return _all_opt(m, this, v, pool)\n"
-            + "    _st0 = m.steps\n"
+            + ("    _st0 = m.steps\n" if counts else "")
             + "    try:\n"
             + "        out = []\n"
             + loops
             + "        return out\n"
             + f"    except {self.misses()}:\n"
-            + "        m.steps = _st0\n"
+            + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
         try:
