@@ -756,6 +756,9 @@ FIXED_TABLES = True
 # read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
 # both agree).
 DEAD_LOADS = True
+# A fixed table's flat view taken from the memo by a subscript in a `try` (`BlockGenerator.fixed_table`);
+# False: by `get` and a test (tests check both agree).
+VIEW_BY_SUBSCRIPT = True
 # A filter's optimistic spellings (`_all_opt`, `_all_plan`, `_all_hoisted`) whose test names no machine
 # (so counts no steps) keep no count to set back on a miss; False: they keep it (tests check both agree).
 UNCOUNTED_FILTERS = True
@@ -1212,7 +1215,14 @@ class BlockGenerator:
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
         widths = flat_views.widths(table.nest, table.name, self.counted) if flat_views.INLINE else None
         view = self.name("_fv")
-        if widths is not None:  # its flat view, made once per setup (`flat_read`)
+        if widths is not None and VIEW_BY_SUBSCRIPT and len(self.loops) <= 2:
+            # its flat view, made once per setup (`flat_read`), found by one subscript: a miss
+            # (the view not made yet, or not remembered) makes it (a `try` is one block more)
+            self.emit(depth + 1, "try:")
+            self.emit(depth + 2, f"{view} = MT{idx}[1]")
+            self.emit(depth + 1, "except KeyError:")
+            self.emit(depth + 2, f"{view} = _fx_flat(MT{idx}, {held}, {widths!r}, MM[-1])")
+        elif widths is not None:  # its flat view, made once per setup (`flat_read`)
             known = self.name("_t")
             self.emit(depth + 1, f"{view} = {known} if ({known} := MT{idx}.get(1)) is not None"
                                  f" else _fx_flat(MT{idx}, {held}, {widths!r}, MM[-1])")
