@@ -601,6 +601,12 @@ def unused_bindings_dropped(src: str) -> str:
     counts: dict[str, int] = {}
     for n in _TEMP_NAME.findall(src):
         counts[n] = counts.get(n, 0) + 1
+    if DROP_UNREAD:
+        # a temporary bound in several places and read in none (a loop spelled out binds it in
+        # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
+        for n in _TEMP_BINDING.findall(src):
+            counts[n] -= 1
+        return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
     return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 1 else m.group(0), src)
 
 
@@ -756,6 +762,9 @@ FIXED_TABLES = True
 # read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
 # both agree).
 DEAD_LOADS = True
+# With DROP_UNUSED, a temporary bound in several places and read in none is not bound either
+# (`unused_bindings_dropped`); False: only one bound once (tests check both agree).
+DROP_UNREAD = True
 # A fixed table's flat view taken from the memo by a subscript in a `try` (`BlockGenerator.fixed_table`);
 # False: by `get` and a test (tests check both agree).
 VIEW_BY_SUBSCRIPT = True
