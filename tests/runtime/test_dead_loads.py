@@ -160,3 +160,19 @@ def test_inputs_and_locals_assigned_in_loops_that_may_not_run(tmp_path, monkeypa
     got = outcome(load_game(path), moves, str(path))
     assert got == outcome(switched(monkeypatch, (codegen, "DEAD_LOADS", False))(path), moves, str(path))
     assert got[0] == "ok" and got[1][-1] == []
+
+
+def test_a_blocks_direct_spelling_is_pruned_as_its_block():
+    """`pruned` gives `_direct` what it gave its `_block` (spelled as `_direct`), with no parse:
+    the same as the passes make of it."""
+    from tgpl.runtime import dead_loads
+
+    block = ("def _block(f):\n    v = f.vars\n    m = f.m\n    l0 = v[0]\n    l1 = v[1]\n    MM = m.world.memo\n"
+             "    MT0 = MM[0] if MM is not None else _NO_FIELDS\n    l0 = f.this\n    if l1:\n        x = MT0.get(l0)\n"
+             "        return _Returned(x)\n    return _Returned(f.event)\n")
+    direct = block.replace("def _block(f):\n    v = f.vars\n    m = f.m\n", "def _direct(m, this, v):\n").replace(
+        "f.this", "this").replace("f.event", "None").replace("_Returned(", "(")
+    made = dead_loads.pruned(block)
+    assert "l0 = v[0]" not in made and "l1 = v[1]" in made and "        MT0 = MM[0]" in made
+    assert dead_loads.pruned(direct) == dead_loads.memo_tables_sunk(dead_loads.dropped(direct))
+    assert dead_loads.pruned(direct, False, True) == dead_loads.memo_tables_sunk(direct)  # other switches: no reuse

@@ -1139,10 +1139,8 @@ class BlockGenerator:
     def _compile(self, src: str, span, name: str):
         if DROP_UNUSED and _walrus_free_strings(self.c):
             src = unused_bindings_dropped(src)
-        if DEAD_LOADS:
-            src = dead_loads.dropped(src)
-        if SINK_MEMO_TABLES:
-            src = dead_loads.memo_tables_sunk(src)
+        if DEAD_LOADS or SINK_MEMO_TABLES:
+            src = dead_loads.pruned(src, DEAD_LOADS, SINK_MEMO_TABLES)
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(src, f"<tgpl {span}>", "exec")

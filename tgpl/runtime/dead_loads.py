@@ -33,38 +33,45 @@ _CHAIN = re.compile(r"^    ((?:l\d+ = )+)None$", re.M)
 # an assignment of a local, as generated code spells one (a target of a tuple too, `l0, x = `)
 _STORE = re.compile(r"\b(l\d+)(?:, [\w.]+)* = (?!=)")
 _FOR = re.compile(r"\bfor ([^\n]*?) in ")
-_SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp, ast.SetComp,
-           ast.DictComp, ast.GeneratorExp)
-
-
 class _Analysis:
-    """The locals `names` analysed together, in one walk of the code: `unsafe` collects those that
-    may be read unassigned (or that the analysis does not know); a state is the set of the
-    locals definitely assigned there."""
+    """The locals `names` analysed together, in one pass over the statements: `unsafe` collects
+    those that may be read unassigned (or that the analysis does not know); a state is the set of
+    the locals definitely assigned there.
 
-    def __init__(self, names: set[str]):
+    What an expression reads is found in its text (`names_in`), not by walking its tree (the walk
+    cost as much as the compile): every name of a local in it counts as a read, a `:=` target
+    and a name in a string literal too, which is conservative. A local named on a line that may
+    hold a nested scope (`lambda`, a comprehension's `for`) is unsafe wherever it is."""
+
+    def __init__(self, names: set[str], src: str, lines: list[str]):
         self.names = names
+        self.found = re.compile(r"\b(?:" + "|".join(sorted(names)) + r")\b") if names else None
+        self.lines = lines
+        self.ascii = src.isascii()  # column offsets are those of the UTF-8 bytes
         self.unsafe: set[str] = set()
+        for line in lines:
+            fors = len(re.findall(r"\bfor\b", line)) - (1 if line.lstrip().startswith("for ") else 0)
+            if fors > 0 or re.search(r"\blambda\b", line):
+                self.unsafe.update(self.names_in(line))
+
+    def names_in(self, text: str) -> set[str]:
+        return set(self.found.findall(text)) if self.found is not None else set()
+
+    def text(self, node: ast.AST) -> str:
+        """The source of `node`: its lines, or of one line the columns it spans."""
+        if node.lineno == node.end_lineno and self.ascii:
+            return self.lines[node.lineno - 1][node.col_offset:node.end_col_offset]
+        return "\n".join(self.lines[node.lineno - 1:node.end_lineno])
 
     def mentioned(self, node: ast.AST) -> None:
-        """Every local of `names` that `node` names: unsafe."""
-        for n in ast.walk(node):
-            if n.__class__ is ast.Name and n.id in self.names:
-                self.unsafe.add(n.id)
-            elif isinstance(n, (ast.Global, ast.Nonlocal)):
-                self.unsafe.update(self.names.intersection(n.names))
+        """Every local of `names` that `node` names (its whole lines): unsafe."""
+        self.unsafe.update(self.names_in("\n".join(self.lines[node.lineno - 1:node.end_lineno])))
 
     def check(self, node: ast.AST | None, assigned: frozenset) -> None:
-        """The reads of the expression (or statement part) `node`, from the state `assigned`: a
-        local read unassigned, deleted or named in a nested scope is unsafe."""
-        if node is None:
-            return
-        for n in ast.walk(node):
-            if isinstance(n, _SCOPES):
-                self.mentioned(n)
-            elif n.__class__ is ast.Name and n.id in self.names:
-                if n.ctx.__class__ is ast.Del or (n.ctx.__class__ is ast.Load and n.id not in assigned):
-                    self.unsafe.add(n.id)
+        """The reads of the expression (or statement part) `node`, from the state `assigned`:
+        a local it names while it may be unassigned is unsafe."""
+        if node is not None:
+            self.unsafe.update(self.names_in(self.text(node)) - assigned)
 
     def target(self, t: ast.AST, assigned: frozenset) -> set[str]:
         """An assignment's target: the locals it assigns (its reads checked)."""
@@ -120,11 +127,43 @@ class _Analysis:
         return assigned
 
 
+# A block's two spellings (`BlockGenerator.generate`): `_block`'s source spelled as `_direct`'s,
+# and what `pruned` made of it spelled so; `_direct`, compiled next, is that source, and gets
+# that without a parse: its code differs only in `f.this`, `f.event` and `_Returned(`, which name
+# no local nor table and change no statement.
+_BLOCK_HEAD = "def _block(f):\n    v = f.vars\n    m = f.m\n"
+_DIRECT_HEAD = "def _direct(m, this, v):\n"
+_last: list = [None, None]
+
+
+def _as_direct(src: str) -> str | None:
+    if not src.startswith(_BLOCK_HEAD):
+        return None
+    body = src[len(_BLOCK_HEAD):].replace("f.this", "this").replace("f.event", "None").replace("_Returned(", "(")
+    return _DIRECT_HEAD + body
+
+
+def pruned(src: str, loads: bool = True, tables: bool = True) -> str:
+    """`src` (one generated function) through `dropped` (`loads`) and `memo_tables_sunk`
+    (`tables`); a block's `_direct` as its `_block` was."""
+    if _last[0] == (loads, tables, src):
+        return _last[1]
+    out = dropped(src) if loads else src
+    out = memo_tables_sunk(out) if tables else out
+    if src.startswith(_BLOCK_HEAD):
+        _last[0], _last[1] = (loads, tables, _as_direct(src)), _as_direct(out)
+    return out
+
+
 def dropped(src: str) -> str:
     """`src` (one generated function) without the prologue loads (`l3 = v[3]`) and initial Nones
     (`l3 = l4 = None`) of the locals that its code assigns before it reads them."""
     if not (_LOAD.search(src) or _CHAIN.search(src)):
         return src
+    return _dropped(src)
+
+
+def _dropped(src: str) -> str:
     # Only a local the code assigns (beyond its prologue line) can be dropped: the others are not
     # analysed, nor is a function with none (the parse costs as much as the compile)
     stores: dict[str, int] = {}
@@ -168,10 +207,10 @@ def dropped(src: str) -> str:
             seen[n] = seen.get(n, 0) + 1
     # analysed from the statement after the prologue on: only a local named once there (a load
     # or a None) and assigned somewhere else may be dropped
-    analysis = _Analysis({n for n, k in seen.items() if k == 1 and stores.get(n, 0) > 1})
+    lines = src.split("\n")
+    analysis = _Analysis({n for n, k in seen.items() if k == 1 and stores.get(n, 0) > 1}, src, lines)
     analysis.flow(fn.body[i:], frozenset())
     dead = analysis.names - analysis.unsafe
-    lines = src.split("\n")
     for s, names in prologue:
         kept = [n for n in names if n not in dead]
         if len(kept) == len(names):
@@ -200,22 +239,35 @@ def memo_tables_sunk(src: str) -> str:
     found = _MEMO_TABLE.findall(src)
     if not found:
         return src
+    # only a table that no statement at the top names may move (else no parse): most are read there
+    top = set(re.findall(r"\bMT\d+\b", "\n".join(line for line in src.split("\n")
+                                                if line.startswith("    ") and not line.startswith("     ")
+                                                and not _MEMO_TABLE.match(line))))
+    found = [n for n in found if n not in top]
+    if not found:
+        return src
     tree = ast.parse(src)
     fn = tree.body[0]
-    if not isinstance(fn, ast.FunctionDef):
+    if len(tree.body) != 1 or not isinstance(fn, ast.FunctionDef):
         return src
     lines = src.split("\n")
-    names: dict[str, list[ast.Name]] = {n: [] for n in found}
-    names["MM"] = []
-    stores: dict[str, int] = {n: 0 for n in names}
-    for n in ast.walk(fn):
-        if n.__class__ is ast.Name and n.id in names:
-            if n.ctx.__class__ is ast.Load:
-                names[n.id].append(n)
-            else:
-                stores[n.id] += 1
-    if stores["MM"] != 1:
+    # the lines naming each table (its uses; by their text, not a walk of the tree), and whether
+    # anything but its binding may assign it, or `MM` (then it is left where it is)
+    uses_of: dict[str, list[int]] = {n: [] for n in found}
+    stores: dict[str, int] = {n: 0 for n in found}
+    mm = re.compile(r"\bMM\b\s*(?::=|=(?!=))|\b(?:for|del|global|nonlocal)\b[^\n]*\bMM\b")
+    if sum(1 for line in lines if mm.search(line)) != 1:
         return src
+    for k, line in enumerate(lines):
+        for name in set(re.findall(r"\bMT\d+\b", line)):
+            if name in uses_of:
+                if _MEMO_TABLE.match(line):
+                    stores[name] += 1
+                else:
+                    uses_of[name].append(k + 1)
+                    if re.search(rf"\b{name}\b\s*(?::=|=(?!=))", line) or re.search(
+                            rf"\b(?:for|del|global|nonlocal)\b[^\n]*\b{name}\b", line):
+                        stores[name] += 1
     removed: set[int] = set()
     inserted: dict[int, list[str]] = {}
     for name in found:
@@ -223,16 +275,16 @@ def memo_tables_sunk(src: str) -> str:
                    and s.targets[0].__class__ is ast.Name and s.targets[0].id == name]
         if stores[name] != 1 or len(binding) != 1 or binding[0].lineno != binding[0].end_lineno:
             continue
-        uses = [u.lineno for u in names[name]]
+        uses = uses_of[name]
         if not uses:
             removed.add(binding[0].lineno - 1)
             continue
         stmts = fn.body
         while True:
             within = [s for s in stmts if any(s.lineno <= u <= s.end_lineno for u in uses)]
-            s = within[0]
-            if len(within) != 1 or s.__class__ is not ast.If:
+            if len(within) != 1 or within[0].__class__ is not ast.If:
                 break
+            s = within[0]
             if s.body and all(s.body[0].lineno <= u <= s.body[-1].end_lineno for u in uses):
                 stmts = s.body
             elif (s.orelse and lines[s.orelse[0].lineno - 2].strip() == "else:"
@@ -240,6 +292,8 @@ def memo_tables_sunk(src: str) -> str:
                 stmts = s.orelse
             else:
                 break
+        if not within:
+            continue
         first = within[0]
         if stmts is fn.body or lines[first.lineno - 1][:first.col_offset].strip():
             continue
