@@ -125,6 +125,7 @@ function Sum
     effect
     {
         number t = b;
+        if (a > 2) { b = b + a; }
         for (number i = 0; i < a; i += 1) { t = t + i; }
         number u = t;
         if (a > 1) { u = b; }
@@ -135,9 +136,13 @@ class Seat
 {
     action Go
     {
+        input Seat who { return true; }
         trigger PlayerChoiceEvent { return G.N < 4; }
         effect
         {
+            // the input read, then assigned: its load is kept
+            if (who == null) { G.S = G.S - 100; }
+            who = null;
             number k = G.N;
             number before = k;
             for (number i = 0; i < k; i += 1) { before = before + i; }
@@ -156,8 +161,9 @@ def test_inputs_and_locals_assigned_in_loops_that_may_not_run(tmp_path, monkeypa
     """Loops that run zero times (k = 0) and more; a function's inputs read first."""
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(INPUTS), encoding="utf-8")
-    moves = ["Seat#0.Go()"] * 4
-    got = outcome(load_game(path), moves, str(path))
+    g = load_game(path)
+    moves = [g.initial_state(0).legal_moves()[0].text] * 4
+    got = outcome(g, moves, str(path))
     assert got == outcome(switched(monkeypatch, (codegen, "DEAD_LOADS", False))(path), moves, str(path))
     assert got[0] == "ok" and got[1][-1] == []
 
