@@ -21,6 +21,18 @@ def test_only_the_bindings_read_nowhere_else_are_dropped():
     assert unused_bindings_dropped("y = (_k3 := f)\n") == "y = (_k3 := f)\n"  # not a temporary's name
 
 
+def test_a_temporary_bound_in_several_places_and_read_in_none_is_not_bound(monkeypatch):
+    src = "x = (_t1 := a) + (_t1 := b)\ny = (_t2 := c) + (_t2 := d) + _t2\nz = _t3 + (_t3 := e) + (_t3 := f)\n"
+    assert unused_bindings_dropped(src) == "x = (a) + (b)\ny = (_t2 := c) + (_t2 := d) + _t2\nz = _t3 + (_t3 := e) + (_t3 := f)\n"
+    monkeypatch.setattr(codegen, "DROP_UNREAD", False)
+    assert unused_bindings_dropped(src) == src
+
+
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
+def test_examples_play_alike_with_only_the_bindings_made_once_dropped(monkeypatch, name, seeds, limit):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, "DROP_UNREAD", False)), name, seeds, limit)
+
+
 @pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
 def test_examples_play_alike_with_every_binding(monkeypatch, name, seeds, limit):
     assert_examples_play_alike(switched(monkeypatch, (codegen, "DROP_UNUSED", False)), name, seeds, limit)

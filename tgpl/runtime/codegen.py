@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, listing, passes
+from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, listing, passes
 from tgpl.runtime.classes import Frame
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.purity import scalar
@@ -601,6 +601,12 @@ def unused_bindings_dropped(src: str) -> str:
     counts: dict[str, int] = {}
     for n in _TEMP_NAME.findall(src):
         counts[n] = counts.get(n, 0) + 1
+    if DROP_UNREAD:
+        # a temporary bound in several places and read in none (a loop spelled out binds it in
+        # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
+        for n in _TEMP_BINDING.findall(src):
+            counts[n] -= 1
+        return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
     return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 1 else m.group(0), src)
 
 
@@ -613,6 +619,44 @@ def _candidate_looped(plan: str, slot: int) -> str:
     looped = plan.replace(f"        for c in pool:\n            l{slot} = c\n", f"        for l{slot} in pool:\n", 1)
     looped = looped.replace("out.append(c)", f"out.append(l{slot})")
     return plan if re.search(r"\bc\b", looped) else looped
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _branch_taken(lines: list[str], test: str, truth: bool) -> list[str] | None:
+    """`lines` (generated statements) with each `if` on exactly `test`, and its `else`, replaced by
+    the branch that `truth` takes (a `pass` where that is none); None where an `elif` follows
+    one (not looked into)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() != test:
+            out.append(line)
+            i += 1
+            continue
+        at = _indent(line)
+        then, i = _block_at(lines, i + 1, at)
+        other: list[str] = []
+        if i < len(lines) and _indent(lines[i]) == at and lines[i].strip() == "else:":
+            other, i = _block_at(lines, i + 1, at)
+        elif i < len(lines) and _indent(lines[i]) == at and lines[i].strip().startswith("elif"):
+            return None
+        chosen = _branch_taken([x[4:] for x in (then if truth else other)], test, truth)
+        if chosen is None:
+            return None
+        out += chosen or [" " * at + "pass"]
+    return out
+
+
+def _block_at(lines: list[str], start: int, at: int) -> tuple[list[str], int]:
+    """The lines from `start` indented deeper than `at` (a block of a statement at `at`), and the index after."""
+    end = start
+    while end < len(lines) and _indent(lines[end]) > at:
+        end += 1
+    return lines[start:end], end
 
 
 def _walrus_free_strings(c) -> bool:
@@ -723,6 +767,34 @@ PREPAID = True
 # A local table of fixed items built by a counted nest and only read after is built once per setup
 # (`BlockGenerator.fixed_table`); False: on every run (tests check both agree).
 FIXED_TABLES = True
+# The prologue of a function spelled with Python's own locals loads only the locals its code may
+# read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
+# both agree).
+DEAD_LOADS = True
+# With DROP_UNUSED, a temporary bound in several places and read in none is not bound either
+# (`unused_bindings_dropped`); False: only one bound once (tests check both agree).
+DROP_UNREAD = True
+# A fixed table's flat view taken from the memo by a subscript in a `try` (`BlockGenerator.fixed_table`);
+# False: by `get` and a test (tests check both agree).
+VIEW_BY_SUBSCRIPT = True
+# A filter's optimistic spellings (`_all_opt`, `_all_plan`, `_all_hoisted`) whose test names no machine
+# (so counts no steps) keep no count to set back on a miss; False: they keep it (tests check both agree).
+UNCOUNTED_FILTERS = True
+# A memo table bound in a function's prologue and read in one branch only is bound there
+# (`dead_loads.memo_tables_sunk`); False: in the prologue (tests check both agree).
+SINK_MEMO_TABLES = True
+# A counted loop that may end early (`break`), whose body has no loop and calls only functions that
+# count no steps, is spelled out value by value when the steps so far and all of its own stay
+# within the limit, counted at once and given back at a `break` (`BlockGenerator.unrolled`);
+# False: one by one (tests check both agree).
+EARLY_LOOPS = True
+# Its counter read as a literal there, not set before each value (`BlockGenerator.unrolled`); False: set
+UNROLLED_LITERAL = True
+# There a flat view tested in the copies is tested once for them all (`BlockGenerator.unrolled`); False:
+# in each
+UNROLLED_VIEWS = True
+MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
+MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -732,6 +804,10 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
 MAX_PREPAID_DEPTH = 30  # a nest of counted loops spelled twice (`BlockGenerator.prepaid`) is one level deeper
 _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
+_EARLY = "\x00K"  # ends a `break` of a loop that may be spelled out (`BlockGenerator.unrolled`), until it is
+# What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
+# `continue`, `new`, input or winner; a call only of a function that counts no steps (`step_free`)
+_EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
 # What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
 _UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
 # Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
@@ -850,6 +926,7 @@ class BlockGenerator:
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -996,9 +1073,11 @@ class BlockGenerator:
         deferred = "_acc" in test
         head = _loads(test, slot) + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
+        # the count set back on a miss, unless the test names no machine (then it counts nothing)
+        counts = deferred or not UNCOUNTED_FILTERS or re.search(r"\bm\b", spelled) is not None
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
-            + "    _st0 = m.steps\n"
+            + ("    _st0 = m.steps\n" if counts else "")
             + ("    _acc = 0\n" if deferred else "")
             + "    try:\n"
             + "        out = []\n"
@@ -1012,7 +1091,7 @@ class BlockGenerator:
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
             + f"    except {self.deferred_misses() if deferred and not self.inlines else self.misses()}:\n"
-            + "        m.steps = _st0\n"
+            + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
         every = self._compile(src, block.span, "_all_opt")
@@ -1036,6 +1115,7 @@ class BlockGenerator:
         if found is None:
             return None
         cases = (hoisting.split(found) if SPLIT else None) or [(None, found.test)]
+        counts = not UNCOUNTED_FILTERS or any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
         loops = ""
         for i, (flag, case) in enumerate(cases):
             # one loop per way through the chain of hoisted tests (`hoisting.split`)
@@ -1051,13 +1131,13 @@ class BlockGenerator:
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
             + "    except Exception:\n"
             + "        return _all_opt(m, this, v, pool)\n"
-            + "    _st0 = m.steps\n"
+            + ("    _st0 = m.steps\n" if counts else "")
             + "    try:\n"
             + "        out = []\n"
             + loops
             + "        return out\n"
             + f"    except {self.misses()}:\n"
-            + "        m.steps = _st0\n"
+            + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
         try:
@@ -1068,6 +1148,8 @@ class BlockGenerator:
     def _compile(self, src: str, span, name: str):
         if DROP_UNUSED and _walrus_free_strings(self.c):
             src = unused_bindings_dropped(src)
+        if DEAD_LOADS or SINK_MEMO_TABLES:
+            src = dead_loads.pruned(src, DEAD_LOADS, SINK_MEMO_TABLES)
         with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(src, f"<tgpl {span}>", "exec")
@@ -1149,7 +1231,14 @@ class BlockGenerator:
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
         widths = flat_views.widths(table.nest, table.name, self.counted) if flat_views.INLINE else None
         view = self.name("_fv")
-        if widths is not None:  # its flat view, made once per setup (`flat_read`)
+        if widths is not None and VIEW_BY_SUBSCRIPT and len(self.loops) <= 2:
+            # its flat view, made once per setup (`flat_read`), found by one subscript: a miss
+            # (the view not made yet, or not remembered) makes it (a `try` is one block more)
+            self.emit(depth + 1, "try:")
+            self.emit(depth + 2, f"{view} = MT{idx}[1]")
+            self.emit(depth + 1, "except KeyError:")
+            self.emit(depth + 2, f"{view} = _fx_flat(MT{idx}, {held}, {widths!r}, MM[-1])")
+        elif widths is not None:  # its flat view, made once per setup (`flat_read`)
             known = self.name("_t")
             self.emit(depth + 1, f"{view} = {known} if ({known} := MT{idx}.get(1)) is not None"
                                  f" else _fx_flat(MT{idx}, {held}, {widths!r}, MM[-1])")
@@ -1357,6 +1446,107 @@ class BlockGenerator:
         self.lines[head:] = ([f"{pad}if m.steps + {total} <= SL:", f"{pad}    m.steps += {total}"]
                              + ["    " + line for line in quick] + [f"{pad}else:"] + ["    " + line for line in loops])
 
+    def early_ending(self, s: ast.For, values: tuple) -> bool:
+        """Whether the counted loop `s` (over `values`) may be spelled out (`unrolled`): a few
+        values, and a body of `_EARLY_STMTS` whose expressions make nothing (`new`) and call only
+        functions that count no steps and read no count (`step_free`): Tris's win check, whose
+        loop over the three rows and columns ends at the first line held and calls `WinCheck`."""
+        if not (values and len(values) <= MAX_UNROLLED):
+            return False
+        for n in ast.walk(s.body):
+            if isinstance(n, ast.Stmt) and not isinstance(n, _EARLY_STMTS):
+                return False
+            if isinstance(n, ast.New) or (isinstance(n, ast.Call) and not self.step_free(n)):
+                return False
+        return True
+
+    def step_free(self, e: ast.Call) -> bool:
+        """Whether the call `e` is of a global function whose definition (its inputs' filters and
+        defaults, its effect) has no loop, no call, no `new`, no input but its own and no winner:
+        however it runs (inline, `_site`, remembered), it counts no loop steps and reads no
+        count (a remembered result of it counted none: `_REPLAY_HIT`, `fixed`)."""
+        if not isinstance(e.callee, ast.Name):
+            return False
+        callee_t = self.c.types.get(id(e.callee))
+        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
+            return False
+        fi = callee_t.target
+        if not isinstance(fi, FunctionInfo) or fi.owner is not None:
+            return False
+        own = {id(i) for i in fi.defn.inputs}
+        for n in ast.walk(fi.defn):
+            if isinstance(n, ast.InputDecl) and id(n) in own and n.modifier == "function":
+                continue
+            if isinstance(n, (ast.While, ast.For, ast.Call, ast.New, ast.InputDecl, ast.Winner)):
+                return False
+        return True
+
+    def unrolled(self, head: int, depth: int, x: str, values: tuple, j: str | None, plain: bool) -> None:
+        """The counted loop at `self.lines[head:]` whose body may end it early (`early_ending`),
+        spelled twice: when the steps so far and all of the loop's stay within the limit, they are
+        counted at once and the body is spelled out once per value, in a one-pass loop that its
+        `break`s leave, each giving back the steps of the values it skips: the count is the
+        loop's own wherever it is read (after the loop: nothing in the body reads it) and nothing
+        in it can pass the limit. Else the loop as it is, which counts its steps one by one and
+        raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
+        index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
+        itself set before each. As `prepaid`: an error of the game's code raised in the body ends
+        the segment, or is a miss of an optimistic spelling, which sets the count back.
+        Left as it is (its marks gone) when the body made closures or other `break`s or
+        `continue`s than its own (none are expected: it has no loop), or is too long."""
+        loops = [line.replace(_EARLY, "") for line in self.lines[head:]]
+        body = self.lines[head + 4:]
+        ok = (plain and self.lines[head + 1].strip() == _COUNT_STEP
+              and len(body) * len(values) <= MAX_UNROLLED_LINES
+              and not any(line.strip() in ("break", "continue") for line in body))
+        if not ok:
+            self.lines[head:] = loops
+            return
+        n = len(values)
+        pad = "    " * depth
+        # the counter read as its literal in each copy, when the code only reads it (as it should:
+        # the loop's body never assigns it, `counted`); else set before each copy
+        stored = re.compile(rf"{re.escape(x)}\s*(?::=|=(?!=)|[-+*/%@&|^]=)|\b(?:for|del|global|nonlocal)\b[^\n]*{re.escape(x)}")
+        literal = UNROLLED_LITERAL and not any(stored.search(line) for line in body)
+        copies: list[str] = []
+        for k, value in enumerate(values):
+            if not literal:
+                copies.append(f"    {x} = {value!r}")
+            left = n - 1 - k
+            for line in body:
+                line = line[4 * depth:]  # each copy's lines as at depth 1
+                if j is not None:
+                    line = re.sub(rf"\b{j}\b", f"({int(value)})", line)
+                if literal:
+                    line = line.replace(x, f"({value!r})")
+                if line.endswith("break" + _EARLY):
+                    indent = line[:len(line) - len(line.lstrip())]
+                    if left:
+                        copies.append(f"{indent}m.steps -= {left}")
+                    copies.append(f"{indent}break")
+                else:
+                    copies.append(line)
+        quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}"]
+        # A flat view (`flat_read`) the copies test (`viewed_args`: the fixed table's items read
+        # from it, or the general way) tested once for them all: the copies spelled twice, each
+        # `if` on it replaced by the branch it takes (the view is set before the loop, once)
+        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None) if UNROLLED_VIEWS else None
+        if view is not None and len(copies) * 2 <= MAX_UNROLLED_LINES and not any(
+                re.search(rf"\b{view}\s*(?::=|=(?!=))", line) for line in copies):
+            taken, skipped = _branch_taken(copies, f"if {view}:", True), _branch_taken(copies, f"if {view}:", False)
+            if taken is not None and skipped is not None:
+                quick.append(f"{pad}    if {view}:")
+                quick.append(f"{pad}        for _once in (None,):")
+                quick += [f"{pad}        " + line for line in taken]
+                quick.append(f"{pad}    else:")
+                quick.append(f"{pad}        for _once in (None,):")
+                quick += [f"{pad}        " + line for line in skipped]
+                self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
+                return
+        quick.append(f"{pad}    for _once in (None,):")
+        quick += [f"{pad}    " + line for line in copies]
+        self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
+
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
@@ -1405,6 +1595,8 @@ class BlockGenerator:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
             total = self.fixed_steps(s) if PREPAID and not self.prepaying and depth < MAX_PREPAID_DEPTH else None
+            early = (total is None and EARLY_LOOPS and PREPAID and not self.prepaying
+                     and depth < MAX_PREPAID_DEPTH and self.early_ending(s, values))
             closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
@@ -1422,17 +1614,21 @@ class BlockGenerator:
             self.loops.append(None)
             self.continues.append(0)
             outer, self.prepaying = self.prepaying, self.prepaying or total is not None
+            level, self.early_level = self.early_level, len(self.loops) if early else None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
                 self.prepaying = outer
+                self.early_level = level
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
             if total is not None and self.closures == closures:
                 self.prepaid(head, depth, total)
+            elif early:
+                self.unrolled(head, depth, x, values, j, self.closures == closures)
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
@@ -1477,7 +1673,8 @@ class BlockGenerator:
         flag = self.loops[-1]
         if flag is not None:
             self.emit(depth, f"{flag} = True")
-        self.emit(depth, "break")
+        # a `break` of a loop that may be spelled out is marked for it (`unrolled`)
+        self.emit(depth, "break" + _EARLY if self.early_level == len(self.loops) else "break")
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
         if not self.loops:

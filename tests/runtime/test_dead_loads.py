@@ -1,0 +1,184 @@
+"""A generated function's prologue loads only the locals its code may read before it assigns them
+(`tgpl.runtime.dead_loads`): games play as with every local loaded (`codegen.DEAD_LOADS` off), and
+the analysis keeps a load wherever a read may come first (loops that may run zero times, `try`,
+branches, `:=`, nested scopes)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tgpl.runtime import codegen, load_game
+from tgpl.runtime.dead_loads import dropped
+
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+
+
+def fn(body: str, head: str = "def _direct(m, this, v):\n    l0 = v[0]\n    l1 = v[1]\n") -> str:
+    return head + textwrap.indent(textwrap.dedent(body), "    ")
+
+
+def kept(body: str) -> bool:
+    """Whether l0's load is kept in a function of `body`."""
+    return "l0 = v[0]" in dropped(fn(body))
+
+
+def test_a_local_assigned_first_is_not_loaded():
+    src = fn("l0 = 1\nreturn l0 + l1\n")
+    assert dropped(src) == "def _direct(m, this, v):\n    l1 = v[1]\n    l0 = 1\n    return l0 + l1\n"
+
+
+@pytest.mark.parametrize("body", [
+    "return l0\n",
+    "l0 = l0 + 1\n",  # the value is read before the target is set
+    "l0 += 1\n",
+    "if m:\n    l0 = 1\nreturn l0\n",  # one branch only
+    "if m:\n    pass\nelse:\n    l0 = 1\nreturn l0\n",
+    "for x in m:\n    l0 = x\nreturn l0\n",  # the loop may run zero times
+    "for x in (1, 2):\n    l0 = x\nreturn l0\n",  # even over a constant: not looked at
+    "while m.f():\n    l0 = 1\nreturn l0\n",
+    "while True:\n    l0 = 1\n    break\nreturn l0\n",
+    "try:\n    m.f()\n    l0 = 1\nexcept KeyError:\n    pass\nreturn l0\n",  # a handler from before the body
+    "try:\n    l0 = m.f()\nexcept KeyError:\n    m.g(l0)\n",
+    "try:\n    l0 = m.f()\nfinally:\n    m.g(l0)\n",
+    "x = (l0 := 1)\nreturn l0\n",  # `:=` counts for nothing
+    "l0 = (lambda: l0)\n",  # a nested scope naming it
+    "l0 = 1\nf = lambda: l0\n",
+    "l0 = 1\nx = [l0 for _ in m]\n",
+    "l0 = [x for x in m if (l0 := x)]\n",
+    "l0 = 1\ndel l0\n",
+    "with m:\n    l0 = 1\nreturn l0\n",
+    "m.f(l0)\nl0 = 1\n",
+    "l0.x = 1\nl0 = 2\n",  # a target's object is read
+    "m[l0] = 1\n",
+    "for l0.x in m:\n    pass\n",
+    "if l0:\n    l0 = 1\n",
+    "try:\n    pass\nexcept Exception as l0:\n    pass\nreturn l0\n",
+])
+def test_a_local_that_may_be_read_first_keeps_its_load(body):
+    assert kept(body)
+    compile(dropped(fn(body)), "<test>", "exec")
+
+
+@pytest.mark.parametrize("body", [
+    "l0 = None\nfor x in m:\n    l0 = x\nreturn l0\n",
+    "if m:\n    l0 = 1\nelse:\n    l0 = 2\nreturn l0\n",
+    "for l0 in m:\n    m.f(l0)\n",  # read in the loop, where the target is set
+    "for _j, l0 in ((0, 0.0),):\n    m.f(l0)\n",
+    "try:\n    l0 = m.f()\nexcept KeyError:\n    l0 = 2\nreturn l0\n",
+    "try:\n    l0 = m.f()\nexcept KeyError:\n    raise\nelse:\n    m.g(l0)\n",
+    "l0 = 1\ntry:\n    m.f()\nexcept KeyError:\n    m.g(l0)\n",
+    "l0 = 1\nwhile m:\n    m.f(l0)\n",
+    "l0, x = m\nreturn l0\n",
+    "x = l0 = 3\nreturn l0\n",
+])
+def test_a_local_always_assigned_first_is_not_loaded(body):
+    assert not kept(body)
+    compile(dropped(fn(body)), "<test>", "exec")
+
+
+def test_the_nones_of_a_fast_spelling_are_dropped_one_by_one():
+    src = "def _fast(m, this, l0):\n    l1 = l2 = None\n    l1 = 3\n    return l0 + l1 + l2\n"
+    assert dropped(src) == "def _fast(m, this, l0):\n    l2 = None\n    l1 = 3\n    return l0 + l1 + l2\n"
+    src = "def _fast(m, this):\n    l1 = l2 = None\n    l1 = l2 = 3\n    return l1 + l2\n"
+    assert dropped(src) == "def _fast(m, this):\n    l1 = l2 = 3\n    return l1 + l2\n"
+
+
+def test_a_later_assignment_of_none_is_no_prologue():
+    src = "def _block(f):\n    v = f.vars\n    m = f.m\n    l0 = v[0]\n    m.f()\n    l1 = None\n    return l0\n"
+    assert dropped(src) == src
+
+
+def test_a_read_after_every_way_out_of_a_try_that_assigned_it():
+    body = "try:\n    l0 = m.f()\nexcept KeyError:\n    l0 = 2\nfinally:\n    m.g()\nreturn l0\n"
+    assert not kept(body)
+    body = "try:\n    m.f()\nexcept KeyError:\n    pass\nfinally:\n    l0 = 1\nreturn l0\n"
+    assert not kept(body)
+
+
+def test_the_generated_functions_run_without_the_loads(monkeypatch):
+    """Tris's win check declares all its locals: its prologue loads none; the action that ticks
+    reads its input, which keeps its load."""
+    _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
+    compiled = [dropped(codegen.unused_bindings_dropped(src)) for src in sources]
+    direct = [src for src in compiled if src.startswith("def _direct(") and "_fx_table" in src]
+    assert direct and not any(f"    l{i} = v[{i}]\n" in direct[0] for i in range(6))
+    tick = [src for src in compiled if src.startswith("def _direct(") and "'AssignedTo', _t" in src]
+    assert tick and "    l1 = v[1]\n" in tick[0]
+
+
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
+def test_examples_play_alike_with_every_local_loaded(monkeypatch, name, seeds, limit):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, "DEAD_LOADS", False)), name, seeds, limit)
+
+
+INPUTS = """
+game "t";
+players 1;
+global class G { number N = 0; number S = 0; }
+function Sum
+{
+    function input number a;
+    function input number b;
+    returns number;
+    effect
+    {
+        number t = b;
+        if (a > 2) { b = b + a; }
+        for (number i = 0; i < a; i += 1) { t = t + i; }
+        number u = t;
+        if (a > 1) { u = b; }
+        return u + b;
+    }
+}
+class Seat
+{
+    action Go
+    {
+        input Seat who { return true; }
+        trigger PlayerChoiceEvent { return G.N < 4; }
+        effect
+        {
+            // the input read, then assigned: its load is kept
+            if (who == null) { G.S = G.S - 100; }
+            who = null;
+            number k = G.N;
+            number before = k;
+            for (number i = 0; i < k; i += 1) { before = before + i; }
+            G.S = G.S + Sum(a: k, b: before);
+            G.N += 1;
+            turn.pass();
+        }
+    }
+}
+turn T { phase P { } default { return 0; } }
+setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
+"""
+
+
+def test_inputs_and_locals_assigned_in_loops_that_may_not_run(tmp_path, monkeypatch):
+    """Loops that run zero times (k = 0) and more; a function's inputs read first."""
+    path = tmp_path / "game.tgpl"
+    path.write_text(textwrap.dedent(INPUTS), encoding="utf-8")
+    g = load_game(path)
+    moves = [g.initial_state(0).legal_moves()[0].text] * 4
+    got = outcome(g, moves, str(path))
+    assert got == outcome(switched(monkeypatch, (codegen, "DEAD_LOADS", False))(path), moves, str(path))
+    assert got[0] == "ok" and got[1][-1] == []
+
+
+def test_a_blocks_direct_spelling_is_pruned_as_its_block():
+    """`pruned` gives `_direct` what it gave its `_block` (spelled as `_direct`), with no parse:
+    the same as the passes make of it."""
+    from tgpl.runtime import dead_loads
+
+    block = ("def _block(f):\n    v = f.vars\n    m = f.m\n    l0 = v[0]\n    l1 = v[1]\n    MM = m.world.memo\n"
+             "    MT0 = MM[0] if MM is not None else _NO_FIELDS\n    l0 = f.this\n    if l1:\n        x = MT0.get(l0)\n"
+             "        return _Returned(x)\n    return _Returned(f.event)\n")
+    direct = block.replace("def _block(f):\n    v = f.vars\n    m = f.m\n", "def _direct(m, this, v):\n").replace(
+        "f.this", "this").replace("f.event", "None").replace("_Returned(", "(")
+    made = dead_loads.pruned(block)
+    assert "l0 = v[0]" not in made and "l1 = v[1]" in made and "        MT0 = MM[0]" in made
+    assert dead_loads.pruned(direct) == dead_loads.memo_tables_sunk(dead_loads.dropped(direct))
+    assert dead_loads.pruned(direct, False, True) == dead_loads.memo_tables_sunk(direct)  # other switches: no reuse

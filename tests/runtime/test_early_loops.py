@@ -1,0 +1,217 @@
+"""A counted loop that may end early, with no loop in its body and calls only of functions that
+count no steps, is spelled out value by value, its steps counted at once and given back at a `break`
+(`BlockGenerator.unrolled`). Games play, and pass the step limit with the same error at the same
+step, as when the loop counts its steps one by one (`codegen.EARLY_LOOPS` off)."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from tgpl.runtime import codegen, load_game
+from tgpl.runtime.errors import TGPLRuntimeError
+
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
+
+LOOPS = """
+game "t";
+players 1;
+global class Box { number Sum = 0; number Moves = 0; List<number> Items = {}; }
+function Same { function input number a; function input number b; returns bool; effect { if (a == b) { return true; } return false; } }
+function Twice { function input number n; returns number; effect { number s = 0; for (number k = 0; k < 2; k += 1) { s += n; } return s; } }
+class Seat
+{
+    action Go
+    {
+        require { return Box.Moves < 4; }
+        trigger PlayerChoiceEvent { return true; }
+        effect { Box.Moves += 1; turn.pass(0, "Check"); }
+    }
+}
+turn T
+{
+    phase Idle { }
+    phase Check
+    {
+        // spelled out: ends at the value the move gives (1 to 4), or runs to the end (4: the third)
+        number found = -1;
+        for (number i = 0; i < 3; i += 1)
+        {
+            if (Same(a: i, b: Box.Moves - 1)) { found = i; break; }
+            Box.Sum += i;
+        }
+        // spelled out: a break at the first value, in a nested if
+        for (number i = 0; i < 4; i += 1) { if (i >= 0) { if (Box.Moves > 0) { break; } } Box.Sum += 100; }
+        // spelled out, no break at all (a call: not prepaid as a nest)
+        for (number i = 1; i < 3; i += 1) { if (Same(a: i, b: 2)) { Box.Sum += 1; } }
+        // an error in the body, on the fourth move, in its second step
+        if (Box.Moves == 4) { for (number i = 0; i < 2; i += 1) { if (i == 1) { Box.Sum += Box.Items[5]; } } }
+        // not spelled out: a call of a function that counts steps; too many values; a continue
+        for (number i = 0; i < 2; i += 1) { Box.Sum += Twice(n: i); if (i == found) { break; } }
+        for (number i = 0; i < 6; i += 1) { if (i == 2) { break; } }
+        for (number i = 0; i < 3; i += 1) { if (i == 1) { continue; } if (i == found) { break; } }
+        // steps after them all, one by one: a limit is passed where the count above says
+        number k = 0;
+        while (k < found + 2) { k += 1; }
+        Box.Sum += found;
+        turn.pass(0, "Idle");
+    }
+}
+setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "Idle"); }
+"""
+
+
+@pytest.fixture
+def two(tmp_path, monkeypatch):
+    """LOOPS compiled with loops spelled out, and with every step counted one by one; the sources."""
+    path = tmp_path / "game.tgpl"
+    path.write_text(textwrap.dedent(LOOPS), encoding="utf-8")
+    early, sources = compiled_with_sources(path, monkeypatch)
+    return early, switched(monkeypatch, (codegen, "EARLY_LOOPS", False))(path), sources, path
+
+
+def _ends(game, limits, moves: int = 4) -> list:
+    """How `moves` moves end with each step limit: the key after each, or the error as rendered."""
+    out = []
+    for limit in limits:
+        game.step_limit = limit
+        state = game.initial_state(0)
+        seen = []
+        try:
+            for _ in range(moves):
+                state = state.apply("Seat#0.Go()")
+                seen.append(state.key())
+            out.append(("ok", seen))
+        except TGPLRuntimeError as e:
+            out.append(("error", seen, e.render()))
+    return out
+
+
+def test_which_loops_are_spelled_out(two):
+    _, _, sources, _ = two
+    check = [src for src in sources if "m.steps + 3 <= SL" in src and "for _once in (None,):" in src]
+    assert check
+    for src in check:
+        assert "m.steps + 4 <= SL" in src and "m.steps + 2 <= SL" in src
+        assert "m.steps + 6 <= SL" not in src  # too many values
+        assert "m.steps -= 2" in src and "m.steps -= 3" in src  # breaks give back what they skip
+        assert len(re.findall(r"<= SL:", src)) == 4  # the three, and the one that errs
+
+
+def test_limits_are_passed_at_the_same_step(two):
+    early, plain, _, _ = two
+    limits = range(0, 70)
+    ends = _ends(early, limits)
+    assert ends == _ends(plain, limits)
+    errors = {e[2].splitlines()[0] for e in ends if e[0] == "error"}
+    assert any("--max-steps" in e for e in errors) and any("index" in e or "list" in e for e in errors)
+    assert ends[-1][0] == "error" and len(ends[-1][1]) == 3  # the fourth move errs in the body
+
+
+def test_a_planted_miscount_is_seen(two, monkeypatch):
+    """Were a `break` to give back one step too few, some limit would be passed where it is not."""
+    _, plain, _, path = two
+    unrolled = codegen.BlockGenerator.unrolled
+
+    def wrong(self, head, depth, x, values, j, plain_):
+        unrolled(self, head, depth, x, values, j, plain_)
+        self.lines[head:] = [line.replace("m.steps -= 2", "m.steps -= 1") for line in self.lines[head:]]
+
+    monkeypatch.setattr(codegen.BlockGenerator, "unrolled", wrong)
+    planted = load_game(path)
+    assert _ends(planted, range(0, 70)) != _ends(plain, range(0, 70))
+
+
+def test_tris_win_check_is_spelled_out(monkeypatch):
+    _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
+    check = [src for src in sources if "m.steps + 3 <= SL" in src]
+    assert check and all("m.steps -= 2" in src and "m.steps -= 1" in src for src in check)
+
+
+def test_tris_limits_are_passed_at_the_same_step(monkeypatch):
+    """Tris's move: the table (12 steps), then the win check's loop (1 to 3 steps)."""
+    moves = ["PlayerState#0.Tick(TickTile#4)", "PlayerState#1.Tick(TickTile#0)", "PlayerState#0.Tick(TickTile#5)",
+             "PlayerState#1.Tick(TickTile#1)", "PlayerState#0.Tick(TickTile#2)"]
+    early = load_game(EXAMPLES / "tris.tgpl")
+    plain = switched(monkeypatch, (codegen, "EARLY_LOOPS", False))(EXAMPLES / "tris.tgpl")
+
+    def ends(game):
+        out = []
+        for limit in range(0, 20):
+            game.step_limit = limit
+            state = game.initial_state(0)
+            seen = []
+            try:
+                for move in moves:
+                    legal = [m.text for m in state.legal_moves()]
+                    state = state.apply(move if move in legal else legal[0])
+                    seen.append((state.key(), state.ranking if state.is_terminal else None))
+                out.append(("ok", seen))
+            except TGPLRuntimeError as e:
+                out.append(("error", seen, e.render()))
+        return out
+
+    got = ends(early)
+    assert got == ends(plain)
+    assert any(e[0] == "error" for e in got) and any(e[0] == "ok" for e in got)
+
+
+def test_the_counter_set_before_each_value_plays_alike(two, monkeypatch):
+    """The counter read as its literal in each copy (`codegen.UNROLLED_LITERAL`), or set before each."""
+    early, _, sources, path = two
+    assert any("if (2.0) == " in src or "(2.0)" in src for src in sources)
+    set_ = switched(monkeypatch, (codegen, "UNROLLED_LITERAL", False))(path)
+    assert _ends(early, range(0, 70)) == _ends(set_, range(0, 70))
+
+
+@pytest.mark.parametrize("switch", ["EARLY_LOOPS", "UNROLLED_LITERAL"])
+@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
+def test_examples_play_alike_with_every_step_counted(monkeypatch, name, seeds, limit, switch):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, switch, False)), name, seeds, limit)
+
+
+def test_a_branch_taken_replaces_each_if_on_the_test():
+    lines = ["try:", "    if _fv2:", "        a = 1", "        if _fv2:", "            b = 2", "    else:", "        c = 3",
+             "if _fv2 and x:", "    d = 4", "if _fv2:", "    e = 5", "f = 6"]
+    assert codegen._branch_taken(lines, "if _fv2:", True) == [
+        "try:", "    a = 1", "    b = 2", "if _fv2 and x:", "    d = 4", "e = 5", "f = 6"]
+    assert codegen._branch_taken(lines, "if _fv2:", False) == [
+        "try:", "    c = 3", "if _fv2 and x:", "    d = 4", "pass", "f = 6"]
+    assert codegen._branch_taken(["if _fv2:", "    a = 1", "elif b:", "    c = 2"], "if _fv2:", True) is None
+
+
+def test_tris_tests_its_view_once_for_the_win_check(monkeypatch):
+    _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
+    check = [src for src in sources if "m.steps + 3 <= SL" in src]
+    for src in check:
+        quick = src[src.index("m.steps + 3 <= SL"):]
+        quick = quick[:quick.index("\n    else:\n")]
+        assert len(re.findall(r"^ *if _fv\d+:$", quick, re.M)) == 1
+
+
+@pytest.mark.parametrize("name, seeds, limit", [p for p in EXAMPLE_PLAYS if p[0] == "tris.tgpl"])
+def test_tris_plays_alike_with_its_view_tested_in_each_copy(monkeypatch, name, seeds, limit):
+    assert_examples_play_alike(switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False)), name, seeds, limit)
+
+
+def test_tris_first_moves_alike_with_its_view_tested_in_each_copy(monkeypatch):
+    """The first run after setup builds the table (no view yet: the general branch); memo budgets
+    of 0 keep every run so."""
+    moves = ["PlayerState#0.Tick(TickTile#4)", "PlayerState#1.Tick(TickTile#0)", "PlayerState#0.Tick(TickTile#3)",
+             "PlayerState#1.Tick(TickTile#1)", "PlayerState#0.Tick(TickTile#5)"]
+    for budget in (0, 1 << 18):
+        monkeypatch.setattr(codegen, "MEMO_BUDGET", budget)
+        fast = load_game(EXAMPLES / "tris.tgpl")
+        plain = switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False), (codegen, "EARLY_LOOPS", False))(EXAMPLES / "tris.tgpl")
+        for game in (fast, plain):
+            state = game.initial_state(0)
+            seen = []
+            for move in moves:
+                legal = [m.text for m in state.legal_moves()]
+                state = state.apply(move if move in legal else legal[0])
+                seen.append((state.key(), state.ranking if state.is_terminal else None))
+            if game is fast:
+                first = seen
+        assert first == seen
