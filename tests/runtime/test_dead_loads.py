@@ -104,7 +104,7 @@ def test_the_generated_functions_run_without_the_loads(monkeypatch):
     compiled = [dropped(codegen.unused_bindings_dropped(src)) for src in sources]
     direct = [src for src in compiled if src.startswith("def _direct(") and "_fx_table" in src]
     assert direct and not any(f"    l{i} = v[{i}]\n" in direct[0] for i in range(6))
-    tick = [src for src in compiled if src.startswith("def _direct(") and "'AssignedTo', _t" in src]
+    tick = [src for src in compiled if src.startswith("def _direct(") and "'AssignedTo', this" in src]
     assert tick and "    l1 = v[1]\n" in tick[0]
 
 
