@@ -46,6 +46,7 @@ def test_tris_lists_through_the_looped_plan(monkeypatch):
     compiled: list[str] = []
     real = compile
     monkeypatch.setattr(codegen, "compile", lambda src, *a: (compiled.append(src), real(src, *a))[1], raising=False)
+    monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every source compiled, not a code kept from a load before
     load_game(EXAMPLES / "tris.tgpl")
     plan = next(src for src in compiled if "def _all_plan(" in src)
     assert "for l0 in pool:" in plan and "out.append(l0)" in plan

@@ -42,6 +42,7 @@ def test_the_bindings_dropped_are_gone_from_the_code(monkeypatch):
     compiled: list[str] = []
     real = codegen.compile if hasattr(codegen, "compile") else compile
     monkeypatch.setattr(codegen, "compile", lambda src, *a: (compiled.append(src), real(src, *a))[1], raising=False)
+    monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every source compiled, not a code kept from a load before
     load_game(EXAMPLES / "tris.tgpl")
     plan = next(src for src in compiled if "def _all_plan(" in src)
     assert "_cse" not in plan and "D[l0]['AssignedTo']" in plan

@@ -679,6 +679,17 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
     return fast if fast != code else None
 
 
+# The code objects of the functions generated so far, by their source as generated, where it came
+# from and the switches of what is done to it before it is compiled (`BlockGenerator._compile`): a
+# game loaded again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat`
+# and the benches once a run) generates the same sources, and compiling them, with the analysis of
+# their locals (`dead_loads`), was two thirds of a load. A code object is immutable and names its
+# constants only by the namespace it is run in, which each load makes its own: the same functions.
+# At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
+COMPILED_CACHE = 4096
+_COMPILED: dict[tuple, object] = {}
+
+
 def _plain_code(code: str) -> bool:
     """Whether generated code is `this` or a literal that a field holds as it is (`values.PLAIN`):
     `this` is an object or null, `expr_NumberLit` writes a float, the others are None, True, False."""
@@ -1146,13 +1157,22 @@ class BlockGenerator:
             return None
 
     def _compile(self, src: str, span, name: str):
-        if DROP_UNUSED and _walrus_free_strings(self.c):
-            src = unused_bindings_dropped(src)
-        if DEAD_LOADS or SINK_MEMO_TABLES:
-            src = dead_loads.pruned(src, DEAD_LOADS, SINK_MEMO_TABLES)
-        with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
-            warnings.simplefilter("ignore", SyntaxWarning)
-            code = compile(src, f"<tgpl {span}>", "exec")
+        drop = DROP_UNUSED and _walrus_free_strings(self.c)
+        where = f"<tgpl {span}>"
+        key = (src, where, drop, DROP_UNREAD, DEAD_LOADS, SINK_MEMO_TABLES)
+        code = _COMPILED.get(key) if COMPILED_CACHE else None
+        if code is None:
+            if drop:
+                src = unused_bindings_dropped(src)
+            if DEAD_LOADS or SINK_MEMO_TABLES:
+                src = dead_loads.pruned(src, DEAD_LOADS, SINK_MEMO_TABLES)
+            with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile(src, where, "exec")
+            if COMPILED_CACHE:
+                if len(_COMPILED) >= COMPILED_CACHE:
+                    _COMPILED.clear()
+                _COMPILED[key] = code
         exec(code, self.ns)
         return self.ns[name]
 
@@ -1774,7 +1794,9 @@ class BlockGenerator:
         self.emit(depth, "else:")
         self.emit(depth + 1, f"{f} = D[{a}] = D[{a}].copy()")
         self.emit(depth + 1, f"{w}.written.add({a})")
-        self.emit(depth + 1, f"{w}.frozen.pop({a}, None)")
+        # a state's frozen objects are kept only once its key is asked (verify, records): none in a playout
+        self.emit(depth + 1, f"if {w}.frozen:")
+        self.emit(depth + 2, f"{w}.frozen.pop({a}, None)")
         self.emit(depth + 1, f"{f}[{name!r}] = {x}")
 
     def optimistic_reads(self, nodes: list[ast.Expr], make) -> tuple[str, str | None]:
