@@ -1113,6 +1113,16 @@ class BlockGenerator:
             plan = src.replace("def _all_opt(", "def _all_plan(").replace(
                 f"            v[{slot}] = l{slot} = c\n", f"            l{slot} = c\n")
             every.plan = self._compile(_candidate_looped(plan, slot), block.span, "_all_plan")
+            if listing.NO_MACHINE and not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
+                # the test reads fields and global objects only, through `D` and `G`: listed with no
+                # machine (`game._planned_moves`). What it asks of the machine where a value is not
+                # the common case (`m.compare` of a null, a count) asks it of None: a miss there
+                # too, and the listing runs the filter its own way.
+                machine = "    m = None\n" if re.search(r"\bm\b", spelled) else ""
+                every.plan.data = self._compile(
+                    f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
+                    f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
+                    block.span, "_all_data")
         return hoisted or every
 
     def hoisted_all(self, test: str, slot: int, head: str, span):

@@ -624,55 +624,47 @@ def _plans_of(game: Game, world: World) -> list | None:
             plan = quick(compiled, ra, choice_cls)
             if plan is None:
                 return None
-            actions.append([ra, plan.every, plan.size, world.of_class(plan.rc), plan.may_discard, None])
+            actions.append([ra, plan.every, plan.size, world.of_class(plan.rc), plan.may_discard, None, plan.data])
         plans.append((obj, obj.cls.visibility == "global", actions))
     return plans
 
 
 def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
     """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
-    finding again, in every state, the objects, their actions, plans and pools."""
+    finding again, in every state, the objects, their actions, plans and pools. A plan whose filter
+    reads only fields (`listing.NO_MACHINE`) runs on the world's fields with no machine; the machine
+    is taken only for a plan that needs one, or whose filter raised there (read only: run again its
+    own way, it raises or not as it does)."""
     player = world.control.player
-    listers = game.listers
-    if not listers or not LISTER:
-        m = game.machine(world)
-        m.freeze()
-    else:
-        # The machine of the last listing, taken (one that raises is not given back), made what a new
-        # one frozen on `world` would be: its choices, stack, queue and choices used are as they were
-        # taken (tested when it is given back); its world, player count, step limit, what it may read
-        # as it is (`Machine.freeze`: every object), loop steps, lists held and remembered calls are
-        # set here (the filters it ran change nothing else of it). Set in place, not by a method of
-        # the machine: a call and `World.everyone`'s less a listing.
-        m = listers.pop()
-        m.world = world
-        m.players = world.players
-        m.step_limit = game.step_limit
-        everyone = world._everyone
-        m.readable = everyone if everyone is not None else world.everyone()
-        m.steps = 0
-        m.held = None
-        if m.listing:
-            m.listing = {}
+    m = None
     moves: list[Move] = []
     owners = world.owners
+    data = world.data
     for obj, public, actions in plans:
         if not public and player not in owners.get(obj, ()):  # `_visible` inline
             continue
         for entry in actions:
-            ra, every, size, pool, may_discard, listed = entry
+            ra, every, size, pool, may_discard, listed, fields_only = entry
             if may_discard:
-                data = world.data
                 pool = [o for o in pool if not data[o].get("discarded", False)]
-            try:
-                options = every(m, obj, [None] * size, pool)
-            except _Cancelled:
-                continue
-            except NeedInput as need:  # as `_legal_moves`
-                r = need.request
-                raise TGPLRuntimeError(
-                    r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
-                            f"(in a require, trigger or filter of {ra.what})", [])
+            options = None
+            if fields_only is not None:
+                try:
+                    options = fields_only(data, world.globals, obj, pool)
+                except Exception:  # a miss (a null, a field missing...): the filter's own way, which has a machine
+                    options = None
+            if options is None:
+                if m is None:
+                    m = _lister(game, world)
+                try:
+                    options = every(m, obj, [None] * size, pool)
+                except _Cancelled:
+                    continue
+                except NeedInput as need:  # as `_legal_moves`
+                    r = need.request
+                    raise TGPLRuntimeError(
+                        r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
+                                f"(in a require, trigger or filter of {ra.what})", [])
             if listed is not None:
                 try:
                     moves += list(map(listed, options))  # each listed before: one lookup a move
@@ -684,9 +676,34 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 if known is not None:  # the game's own table of these moves, for the next listings
                     entry[5] = known.__getitem__
             moves += _moves_of(game, obj, ra, options)
-    if not listers and not m.stack and m.used == 0 and m.queue == ():  # given back as it was taken
-        listers.append(m)
+    if m is not None and not game.listers and not m.stack and m.used == 0 and m.queue == ():
+        game.listers.append(m)  # given back as it was taken
     return moves
+
+
+def _lister(game: Game, world: World) -> Machine:
+    """A frozen machine on `world` for a listing: the machine of the last listing, taken (one that
+    raises is not given back, `_planned_moves`), made what a new one frozen on `world` would be: its
+    choices, stack, queue and choices used are as they were taken (tested when it is given back);
+    its world, player count, step limit, what it may read as it is (`Machine.freeze`: every object),
+    loop steps, lists held and remembered calls are set here (the filters it ran change nothing
+    else of it)."""
+    listers = game.listers
+    if not listers or not LISTER:
+        m = game.machine(world)
+        m.freeze()
+        return m
+    m = listers.pop()
+    m.world = world
+    m.players = world.players
+    m.step_limit = game.step_limit
+    everyone = world._everyone
+    m.readable = everyone if everyone is not None else world.everyone()
+    m.steps = 0
+    m.held = None
+    if m.listing:
+        m.listing = {}
+    return m
 
 
 def _moves_of(game: Game, obj: Obj, ra: RAction, options: list) -> list[Move]:
