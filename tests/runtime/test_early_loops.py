@@ -13,7 +13,7 @@ import pytest
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits, switched
 
 LOOPS = """
 game "t";
@@ -74,19 +74,7 @@ def two(tmp_path, monkeypatch):
 
 def _ends(game, limits, moves: int = 4) -> list:
     """How `moves` moves end with each step limit: the key after each, or the error as rendered."""
-    out = []
-    for limit in limits:
-        game.step_limit = limit
-        state = game.initial_state(0)
-        seen = []
-        try:
-            for _ in range(moves):
-                state = state.apply("Seat#0.Go()")
-                seen.append(state.key())
-            out.append(("ok", seen))
-        except TGPLRuntimeError as e:
-            out.append(("error", seen, e.render()))
-    return out
+    return ends_with_limits(game, limits, ["Seat#0.Go()"] * moves)
 
 
 def test_which_loops_are_spelled_out(two):

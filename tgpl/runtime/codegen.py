@@ -1490,18 +1490,23 @@ class BlockGenerator:
                 return False
         return True
 
+    def global_function(self, e: ast.Call) -> FunctionInfo | None:
+        """The global function (no class's) that the call `e` calls by its name, else None."""
+        if not isinstance(e.callee, ast.Name):
+            return None
+        callee_t = self.c.types.get(id(e.callee))
+        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
+            return None
+        fi = callee_t.target
+        return fi if isinstance(fi, FunctionInfo) and fi.owner is None else None
+
     def step_free(self, e: ast.Call) -> bool:
         """Whether the call `e` is of a global function whose definition (its inputs' filters and
         defaults, its effect) has no loop, no call, no `new`, no input but its own and no winner:
         however it runs (inline, `_site`, remembered), it counts no loop steps and reads no
         count (a remembered result of it counted none: `_REPLAY_HIT`, `fixed`)."""
-        if not isinstance(e.callee, ast.Name):
-            return False
-        callee_t = self.c.types.get(id(e.callee))
-        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
-            return False
-        fi = callee_t.target
-        if not isinstance(fi, FunctionInfo) or fi.owner is not None:
+        fi = self.global_function(e)
+        if fi is None:
             return False
         own = {id(i) for i in fi.defn.inputs}
         for n in ast.walk(fi.defn):
@@ -2572,13 +2577,8 @@ class BlockGenerator:
         raise), when the call is made as usual, from the start: the body
         changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
         emitted) for any other statement."""
-        if not isinstance(e, ast.Call) or not isinstance(e.callee, ast.Name):
-            return False
-        callee_t = self.c.types.get(id(e.callee))
-        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
-            return False
-        fi = callee_t.target
-        if not isinstance(fi, FunctionInfo) or fi.owner is not None:
+        fi = self.global_function(e) if isinstance(e, ast.Call) else None
+        if fi is None:
             return False
         rf = self.c.functions.get(id(fi))
         names = tuple(i.name for i in fi.defn.inputs)
