@@ -1371,28 +1371,20 @@ class BlockGenerator:
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
         code, fast = self.optimistic_reads([s.cond], lambda: self.expr(s.cond))
-        if fast is not None:  # the condition made once, the quick way first
+        if fast is not None or not _is_bool(s.cond):
+            # the condition made once and held: the quick way first where there is one, and a
+            # condition not surely a bool tested for it (`if_tail`)
             c = self.name("_c")
             self.emit_optimistic(depth, c, code, fast)
-            if _is_bool(s.cond):
-                self.emit(depth, f"if {c}:")
-                self.block(s.then, depth + 1)
-                if s.orelse is not None:
-                    self.emit(depth, "else:")
-                    self.stmt(s.orelse, depth + 1)
-                return
-            self.if_tail(s, c, depth)
+            code = c
+        if not _is_bool(s.cond):
+            self.if_tail(s, code, depth)
             return
-        if _is_bool(s.cond):  # a bool for sure: no test that it is one
-            self.emit(depth, f"if {code}:")
-            self.block(s.then, depth + 1)
-            if s.orelse is not None:
-                self.emit(depth, "else:")
-                self.stmt(s.orelse, depth + 1)
-            return
-        c = self.name("_c")
-        self.emit(depth, f"{c} = {code}")
-        self.if_tail(s, c, depth)
+        self.emit(depth, f"if {code}:")  # a bool for sure: no test that it is one
+        self.block(s.then, depth + 1)
+        if s.orelse is not None:
+            self.emit(depth, "else:")
+            self.stmt(s.orelse, depth + 1)
 
     def if_tail(self, s: ast.If, c: str, depth: int) -> None:
         """`if` on a condition not surely a bool, made and held in `c`: true, false, or an error."""
@@ -1525,7 +1517,7 @@ class BlockGenerator:
         in it can pass the limit. Else the loop as it is, which counts its steps one by one and
         raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
         index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
-        itself set before each. As `prepaid`: an error of the game's code raised in the body ends
+        itself read as its literal too (`UNROLLED_LITERAL`), or set before each. As `prepaid`: an error of the game's code raised in the body ends
         the segment, or is a miss of an optimistic spelling, which sets the count back.
         Left as it is (its marks gone) when the body made closures or other `break`s or
         `continue`s than its own (none are expected: it has no loop), or is too long."""
@@ -1803,15 +1795,14 @@ class BlockGenerator:
         (the machine's world is the same from a block's start to its end)."""
         f = self.name("_fd")
         self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)
-        w = "_w"
-        self.emit(depth, f"if {a} in {w}.written or {a} in {w}.owned:")
+        self.emit(depth, f"if {a} in _w.written or {a} in _w.owned:")
         self.emit(depth + 1, f"D[{a}][{name!r}] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"{f} = D[{a}] = D[{a}].copy()")
-        self.emit(depth + 1, f"{w}.written.add({a})")
+        self.emit(depth + 1, f"_w.written.add({a})")
         # a state's frozen objects are kept only once its key is asked (verify, records): none in a playout
-        self.emit(depth + 1, f"if {w}.frozen:")
-        self.emit(depth + 2, f"{w}.frozen.pop({a}, None)")
+        self.emit(depth + 1, "if _w.frozen:")
+        self.emit(depth + 2, f"_w.frozen.pop({a}, None)")
         self.emit(depth + 1, f"{f}[{name!r}] = {x}")
 
     def optimistic_reads(self, nodes: list[ast.Expr], make) -> tuple[str, str | None]:

@@ -652,7 +652,7 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 try:
                     options = fields_only(data, world.globals, obj, pool)
                 except Exception:  # a miss (a null, a field missing...): the filter's own way, which has a machine
-                    options = None
+                    pass
             if options is None:
                 if m is None:
                     m = _lister(game, world)
