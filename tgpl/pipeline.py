@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.asp.induction import same_game
+from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Program
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
@@ -31,8 +32,8 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     prove = same_game if global_checks else None
     start = snapshot(game.initial_state(seed))
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress, moves, gdl_errors)
-    return lower_with_query(game.program, start, query_function, relations, prove, progress)
+        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, bind_recursion)
+    return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion)
 
 
 def gdl_errors(program: Program) -> list[str]:

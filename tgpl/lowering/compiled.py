@@ -113,6 +113,9 @@ class SegClause(Clause):
                          tuple((k, sub(m)) for k, m in self.checks))
 
 
+OBJECTS_SPLIT = 4  # a method of an object known at run time: one clause per object of its class, up to this many
+
+
 @dataclass
 class Site:
     """A call of a pure function after the move wrote what it reads: its context, and the clauses that reach it
@@ -124,6 +127,9 @@ class Site:
 
 
 # ====================================================================== the segment compiler
+UNROLLED = 16  # a counted loop that writes the state and reads what it writes: spelled out up to this many passes
+
+
 class SegmentCompiler(_FunctionCompiler):
     """Compiles the segments of one game: the legal moves and the ways through each move's segment."""
 
@@ -241,10 +247,99 @@ class SegmentCompiler(_FunctionCompiler):
             return flow
         if isinstance(s, (ast.While, ast.For)):
             if any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s])):
-                raise Unsupported("a loop that writes the state")
+                unrolled = self.unrolled(s, clauses, live) if isinstance(s, ast.For) else None
+                if unrolled is not None:
+                    return self.settle(unrolled)
+                return self.settle(self.writing_loop(s, clauses, live))
             if any(c.store for c in clauses):
                 raise Unsupported("a loop after the move's writes")
         return self.settle(super().stmt(s, clauses, live))
+
+    # ------------------------------------------------------------ loops that write the state
+    def unrolled(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
+        """`for (number i = a; i < b; i += 1)` with a and b known when compiling and at most UNROLLED passes,
+        spelled out pass by pass: each pass reads what the passes before it wrote (Reversi's eight directions,
+        each flipping what the one before left), through the views its writes make. None for another loop."""
+        var = horn._counted(s)
+        if var is None or not isinstance(s.init.init, ast.NumberLit):
+            return None
+        first = s.init.init.value
+        bounds = {v for c in clauses for c2, v in self.expr(s.cond.right, c) if c2.body == c.body}
+        if len(bounds) != 1 or not all(len(self.expr(s.cond.right, c)) == 1 for c in clauses):
+            return None
+        bound = next(iter(bounds))
+        try:
+            last = int(bound.name)
+        except (AttributeError, ValueError):
+            return None
+        if first != int(first) or not 0 <= last - int(first) <= UNROLLED:
+            return None
+        flow = horn._Flow()
+        going = [c.copy() for c in clauses]
+        # what a pass's joins keep: what the passes after it read (a name the body declares is declared again)
+        declared = {n.name for n in ast.walk([s.body]) if isinstance(n, ast.VarDecl)}
+        body_live = live | (horn._names([s.body]) - declared)
+        passes = range(int(first), max(int(first), last))
+        for k in passes:
+            for c in going:
+                c.env[var] = Const(str(k))
+            inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
+            flow.returns += inner.returns
+            flow.going += inner.breaks
+            going = inner.going + inner.continues
+        for c in going:
+            c.env[var] = Const(str(max(int(first), last)))
+        flow.going += going
+        for c in flow.going:
+            c.env.pop(var, None)
+        flow.going = self.cut(flow.going, "join", live)
+        return flow
+
+    def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+        """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
+        it reads nothing it writes (itself or in the functions it calls), and every write of an attribute in it
+        gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
+        where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
+        written, values = _loop_writes(s)
+        read = _loop_reads(s, self.hc.types)
+        clash = sorted(written & read)
+        if clash:
+            raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
+                              f"most {UNROLLED} passes")
+        assigned = {n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
+        assigned |= {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
+        for attr, exprs in values.items():
+            texts = {_text(e) for e in exprs}
+            if len(texts) > 1 or horn._names(exprs) & assigned or any(
+                    isinstance(n, (ast.Call, ast.Member)) for n in ast.walk(exprs)):
+                raise Unsupported(f"a loop whose passes write '{attr}' with values that may differ")
+        if any(isinstance(n, (ast.Return, ast.Winner)) for n in ast.walk([s])):
+            raise Unsupported("a return or winner inside a loop that writes the state")
+        if any(a in self.g.numeric_attrs for a, _, _ in (w for c in clauses for w in c.store)):
+            raise Unsupported("a loop that writes the state after the move wrote a number")
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses)
+        return super().stmt(s, clauses, live)
+
+    def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
+        """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
+        if any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s])):
+            return None
+        return super().exists_loop(s, clauses, live)
+
+    def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
+        """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
+        state, `writing_loop`: its passes' order does not matter) become one more view, before the ways that leave
+        the loop go on (a pass that breaks out carries its own writes, taken after these)."""
+        if any(c.pending or c.over is not None or c.checks or c.frames for c in back if c.store):
+            raise Unsupported("a loop that writes the state and passes the turn or ends the game")
+        super().loop_back(rel, names, back)
+        for a in list(dict.fromkeys(a for c in back for a, _, _ in c.store)):
+            m = next(self.view_ids)
+            self.view_rules += _written(back, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
+            self.latest[a] = m
+        for c in back:
+            c.store = ()
 
     def settle(self, flow: horn._Flow) -> horn._Flow:
         """Clauses whose game ended leave the flow (they are in `ended`)."""
@@ -463,6 +558,8 @@ class SegmentCompiler(_FunctionCompiler):
         given = {a.name: a.value for a in e.args}
         if any(a.name is None for a in e.args) or set(given) != {i.name for i in fi.defn.inputs}:
             raise Unsupported("positional arguments or arguments left to their defaults")
+        if fi.owner is not None:
+            thises = [w for c2, this in thises for w in self.objects_for(c2, this, fi.owner)]
         out = []
         for c2, this in thises:
             obj = self.hc.object_of(this) if isinstance(this, Const) else None
@@ -485,6 +582,17 @@ class SegmentCompiler(_FunctionCompiler):
                 else:
                     out += self.pure_call(e, hf, vals, c3)
         return out
+
+    def objects_for(self, c: SegClause, this: Value, owner) -> list[tuple[SegClause, Value]]:
+        """`this` as each object of the method's class it may be, a clause each: a board read from a field
+        (`GameState.Board.At(...)`) is the one board setup made, whatever the field's table says."""
+        this = c.resolve(this)
+        if not isinstance(this, Var):
+            return [(c, this)]
+        objects = self.hc.u.of_class(owner)
+        if not objects or len(objects) > OBJECTS_SPLIT:
+            return [(c, this)]
+        return [(c.bind(this, self.hc.const_of(o)), self.hc.const_of(o)) for o in objects]
 
     def pure_call(self, e: ast.Call, hf: HornFunction, vals: list, c: SegClause) -> list[tuple[Clause, Value]]:
         """A compiled function: one literal of its result, in the context of the state it reads here."""
@@ -610,7 +718,9 @@ class SegmentCompiler(_FunctionCompiler):
     # ------------------------------------------------------------ joins
     def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
         """Clauses of the same shape (the same cells written, the same control, the same kinds of locals) as
-        one relation of the terms they hold; clauses of other shapes go on apart."""
+        one relation of the terms they hold; clauses of other shapes go on apart. The way out of a loop is such
+        a relation even alone: read as the loop's relation, it held every name the loop carried, and each rule
+        of the code after the loop joined them all (Reversi's end phase read the flipping loop's eleven)."""
         if self.nested:
             if always:
                 raise Unsupported("a loop in a function that changes the game, called inside an expression")
@@ -636,7 +746,8 @@ class SegmentCompiler(_FunctionCompiler):
             groups.setdefault(_shape(c), []).append(c)
         out = []
         for shape, cs in groups.items():
-            if len(cs) == 1:
+            if len(cs) == 1 and (what != "after" or not any(isinstance(x, Atom) and "|loop" in x.relation
+                                                            for x in cs[0].body)):
                 out.append(cs[0])
                 continue
             terms = [_terms(c) for c in cs]
@@ -814,6 +925,34 @@ def most_moves(program, universe) -> int:
                                 or any(a.name == inp.type.name for a in o.cls.ancestors()))
             most = max(most, ways)
     return most
+
+
+def writes_in_loops(program) -> bool:
+    """Does code that runs during play (actions, phases, turn defaults, and the functions they call) hold a loop
+    that writes the state? Spelled out move by move, such a loop is run for every move, and each pass's writes
+    are cases of the next pass's reads (Reversi 6x6: 37,000 rules in four minutes); compiled once, it is a few
+    rules (`SegmentCompiler.writing_loop`, `unrolled`): what `auto` weighs besides the number of moves."""
+    roots: list = []
+    for info in program.classes:
+        roots += [a for a in info.actions.values()]
+    roots += [t.defn for t in program.turns.values()]
+    seen: set[int] = set()
+    todo = list(roots)
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for n in ast.walk([node]):
+            if isinstance(n, (ast.For, ast.While)) and any(
+                    isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) for m in ast.walk([n.body])):
+                return True
+            if isinstance(n, ast.Call):
+                ct = program.types.get(id(n.callee))
+                defn = getattr(getattr(ct, "target", None), "defn", None) if getattr(ct, "kind", None) == "function" else None
+                if defn is not None:
+                    todo.append(defn)
+    return False
 
 
 @dataclass
@@ -1713,7 +1852,7 @@ class NeedRanges(Exception):
     with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
 
 
-def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
+def compile_game(program, universe, check=None, tidy=None, repair=None) -> LoweredGame:
     """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
@@ -1739,6 +1878,8 @@ def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
             continue
         if tidy is not None:
             lowered = tidy(lowered)
+        if repair is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
+            lowered.program = repair(lowered.program)
         broken = check(lowered.program) if check is not None else []
         if not broken:
             return lowered
@@ -1746,3 +1887,47 @@ def compile_game(program, universe, check=None, tidy=None) -> LoweredGame:
             kept, game = None, None
             continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
+
+
+# ====================================================================== loops that write the state
+def _loop_writes(s) -> tuple[set[str], dict[str, list]]:
+    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`), and the value expressions of each."""
+    values: dict[str, list] = {}
+    for n in ast.walk([s]):
+        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Member):
+            values.setdefault(n.target.name, []).append(n.value)
+    return set(values), values
+
+
+def _loop_reads(s, types: dict) -> set[str]:
+    """Every attribute name a loop may read, itself or in the functions it calls (their bodies, transitively):
+    a conservative set, read by name."""
+    out: set[str] = set()
+    seen: set[int] = set()
+    todo = [s]
+    while todo:
+        node = todo.pop()
+        targets = {id(n.target) for n in ast.walk([node]) if isinstance(n, ast.Assign) and n.op == "="}
+        for n in ast.walk([node]):
+            if isinstance(n, ast.Member) and id(n) not in targets:
+                out.add(n.name)
+            elif isinstance(n, ast.Name) and id(n) not in targets:
+                out.add(n.name)  # an attribute of `this` read by its name (a local of that name is harmless)
+            elif isinstance(n, ast.Call):
+                ct = types.get(id(n.callee))
+                fi = getattr(ct, "target", None) if getattr(ct, "kind", None) == "function" else None
+                defn = getattr(fi, "defn", None)
+                if defn is not None and id(defn) not in seen:
+                    seen.add(id(defn))
+                    todo.append(defn)
+    return out
+
+
+def _text(e) -> str:
+    """An expression's structure without its place in the source: two writes of the same value compare equal."""
+    if isinstance(e, list):
+        return "[" + ",".join(_text(x) for x in e) + "]"
+    if not hasattr(e, "__dataclass_fields__"):
+        return repr(e)
+    return type(e).__name__ + "(" + ",".join(f"{k}={_text(getattr(e, k))}" for k in e.__dataclass_fields__
+                                             if k not in ("span", "name_span")) + ")"

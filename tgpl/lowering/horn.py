@@ -671,10 +671,14 @@ class _FunctionCompiler:
         back = inner.going + inner.continues
         if post is not None:
             back = [c2 for c in back for c2 in self.stmt(ast.ExprStmt(post.span, post), [c], live).going]
-        for c in back:
-            self.hf.rules.append(Rule(Atom(rel.relation, tuple(c.env[n] for n in names)), tuple(c.body)))
+        self.loop_back(rel.relation, names, back)
         flow.going = self.cut(no + inner.breaks, "after", after)
         return flow
+
+    def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
+        """The rules of the passes `back` that come back to the loop's head `rel`, holding `names`."""
+        for c in back:
+            self.hf.rules.append(Rule(Atom(rel, tuple(c.env[n] for n in names)), tuple(c.body)))
 
     def assign(self, e: ast.Assign, c: Clause) -> list[Clause]:
         out = []
@@ -1210,10 +1214,14 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
                 facts.setdefault(x.relation, hc.statics[x.relation])
     wanted = {("overflow", 1)}
     if results_of is None:
+        # the calls whose arguments never come from the state are a table of every row some state can ask,
+        # not the callers' demand: see _static_calls
+        calls = _static_calls(rules)
+        wanted |= {(_asp_name(rel), arity) for rel, arity in calls.items()}
         # first the rules cut down to what the tables need (small), then, if a number seems to grow, all of them
-        model = _sliced_model(rules, frozenset(), facts, _tables_wanted(rules) | wanted)
+        model = _sliced_model(rules, frozenset(calls), facts, _tables_wanted(rules) | wanted)
         if model is not None:
-            return _compiled(rules, model)
+            return _compiled(rules, model, calls)
     if results_of is not None:
         rel = f"{results_of}|result@" + ("s" if results_of in static_fn else "0")
         wanted.add((_asp_name(rel), len(hc.functions[results_of].params) + 1))
@@ -1228,7 +1236,28 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
         raise Overflow(hc.functions[key].span if key in hc.functions else None)
     if results_of is not None:
         return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
-    return _compiled(rules, model)
+    return _compiled(rules, model, calls)
+
+
+def _static_calls(rules: list[Rule]) -> dict[str, int]:
+    """The call relations (`fn|call@ctx` -> arity) of the functions whose callers never pass a value read from
+    the state or returned by another function (`_precise_functions`), called by other compiled functions.
+
+    Written as the callers' demand, such a call makes the caller's loop and the callee one recursion
+    (`flips_loop` asks `flipsin_call`, which feeds `flipsin`, which `flips_loop` reads), and the
+    variables the caller carries along its loop are then bound only inside that recursion, against GDL's
+    recursion restriction (Reversi's `Flips` summing `FlipsIn` over the eight directions was refused with
+    an internal error). As a table of every argument row the relaxation finds, a superset of the rows any
+    state asks, the callee is defined for those rows whatever the state, as hand-written GDL defines a
+    line of discs for every square and direction: no cycle through the caller, and the same answers for
+    the rows a caller reads."""
+    precise = _precise_functions(rules)
+    called = {}
+    for r in rules:
+        rel = r.head.relation
+        if "|call@" in rel and r.body and rel.split("|", 1)[0] in precise and not rel.endswith("@s"):
+            called[rel] = len(r.head.args)
+    return called
 
 
 def _sliced_model(rules: list[Rule], whole, facts: dict, wanted: set) -> dict | None:
@@ -1254,13 +1283,16 @@ def _tables_wanted(rules: list[Rule]) -> set[tuple[str, int]]:
             if isinstance(x, Atom) and _is_table(x.relation)}
 
 
-def _compiled(rules: list[Rule], model) -> Compiled:
-    """The rules that read the state stay rules; the rest become tables of what the relaxation found."""
+def _compiled(rules: list[Rule], model, calls: dict[str, int] | None = None) -> Compiled:
+    """The rules that read the state stay rules; the rest become tables of what the relaxation found, and so
+    do the `calls` (`_static_calls`)."""
     tables: dict[str, list[tuple]] = {}
     out: list[Rule] = []
+    for rel, arity in (calls or {}).items():
+        tables[rel] = sorted(model.get((_asp_name(rel), arity), []), key=str)
     for r in rules:
         rel = r.head.relation
-        if rel.endswith("@s"):
+        if rel.endswith("@s") or rel in tables:
             continue  # a function that reads no fluent: its results are a table, its demand is not needed
         body = []
         for x in r.body:

@@ -13,7 +13,7 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from tgpl.lowering.compiled import compile_game, most_moves
+from tgpl.lowering.compiled import compile_game, most_moves, writes_in_loops
 from tgpl.lowering.sparse_views import sparse_views
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
@@ -28,6 +28,7 @@ Prover = Callable[[Program, Program, list, list], bool]
 # (statements run, parts of conditions built) so far: for a display of a long lowering
 Progress = Callable[[int, int], None]
 Check = Callable[[Program], list[str]]  # the errors that keep a program from being valid GDL
+Repair = Callable[[Program], Program]  # the program with what breaks GDL's restrictions mended, the same game
 
 
 # Python's collector looks for cycles every 700 new container objects by default. The lowering makes
@@ -79,7 +80,8 @@ SPELLED_MOVES = 2_000
 
 
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
-          progress: Progress | None = None, moves: str = "auto", check: Check | None = None) -> LoweredGame:
+          progress: Progress | None = None, moves: str = "auto", check: Check | None = None,
+          repair: Repair | None = None) -> LoweredGame:
     """The game as a GDL program (raises NotLowerable).
 
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
@@ -93,18 +95,34 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     `check(program)` says what breaks GDL's rules in the compiled moves (tgpl.asp.validate, which this layer may
     not import): the compiled subset's known gaps (a function's instances shared by calls whose demand waits on
     each other's results) give rules GDL forbids, and such a game is then spelled out (`auto`) or refused.
+    `repair(program)` gives the program with what it can mend of GDL's restrictions mended, the same game
+    (tgpl.asp.recursion: the recursion restriction), before it is checked.
     """
     if moves not in MOVES:
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
     universe = Universe.from_snapshot(snapshot)
-    if moves == "compiled" or moves == "auto" and most_moves(program, universe) > SPELLED_MOVES:
+    if moves == "compiled" or moves == "auto" and (most_moves(program, universe) > SPELLED_MOVES
+                                                   or writes_in_loops(program)):
         try:
-            return compile_game(program, universe, check, compiled_tidy)
+            return compile_game(program, universe, check, compiled_tidy, repair)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(None, f"the moves cannot be compiled: {e}") from None
     with fewer_collections():
-        return without_unused(globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove))
+        return repaired(without_unused(globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)),
+                        repair)
+
+
+def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
+    """`lowered` with its program mended by `repair` (see `lower`), its figures brought up to date."""
+    if repair is None:
+        return lowered
+    program = repair(lowered.program)
+    if program is not lowered.program:
+        lowered.program = program
+        lowered.stats["rules"] = len(program.rules)
+        lowered.stats["relations"] = len(program.relations())
+    return lowered
 
 
 def compiled_tidy(lowered: LoweredGame) -> LoweredGame:
@@ -178,7 +196,8 @@ QUERY_RELATION = "tgpl_query"
 
 
 def lower_with_query(program, snapshot: dict, function: str, relations: bool = False,
-                     prove: Prover | None = None, progress: Progress | None = None) -> LoweredGame:
+                     prove: Prover | None = None, progress: Progress | None = None,
+                     repair: Repair | None = None) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
@@ -190,7 +209,7 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
         fi = next(f for f in program.functions if f.name == function)
         controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
         conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
-        return without_unused(globalize(emit_gdl(logic, conditions), prove, conditions))
+        return repaired(without_unused(globalize(emit_gdl(logic, conditions), prove, conditions)), repair)
 
 
 __all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query"]
