@@ -214,7 +214,7 @@ class SegmentCompiler(_FunctionCompiler):
         return out
 
     # ------------------------------------------------------------ statements
-    def stmt(self, s, clauses: list[Clause], live: set[str]) -> horn._Flow:
+    def _stmt(self, s, clauses: list[Clause], live: set[str]) -> horn._Flow:
         flow = horn._Flow()
         if isinstance(s, ast.ExprStmt):
             e = s.expr
@@ -253,7 +253,7 @@ class SegmentCompiler(_FunctionCompiler):
                 return self.settle(self.writing_loop(s, clauses, live))
             if any(c.store for c in clauses):
                 raise Unsupported("a loop after the move's writes")
-        return self.settle(super().stmt(s, clauses, live))
+        return self.settle(super()._stmt(s, clauses, live))
 
     # ------------------------------------------------------------ loops that write the state
     def unrolled(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
@@ -319,7 +319,7 @@ class SegmentCompiler(_FunctionCompiler):
             raise Unsupported("a loop that writes the state after the move wrote a number")
         if any(c.store for c in clauses):
             clauses = self.collapse(clauses)
-        return super().stmt(s, clauses, live)
+        return super()._stmt(s, clauses, live)
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""

@@ -43,7 +43,10 @@ BATCH = 20_000  # rows of arguments a function's possible results are found for 
 
 
 class Unsupported(Exception):
-    """The function is outside the compiled subset: the executor runs it call by call, as before."""
+    """The function is outside the compiled subset: the executor runs it call by call, as before. `span`: the
+    innermost statement being compiled when it was raised (`_FunctionCompiler.stmt`), for a located refusal."""
+
+    span = None
 
 
 @dataclass(frozen=True)
@@ -504,6 +507,14 @@ class _FunctionCompiler:
         return out
 
     def stmt(self, s, clauses: list[Clause], live: set[str]) -> _Flow:
+        try:
+            return self._stmt(s, clauses, live)
+        except Unsupported as e:
+            if e.span is None:
+                e.span = getattr(s, "span", None)
+            raise
+
+    def _stmt(self, s, clauses: list[Clause], live: set[str]) -> _Flow:
         flow = _Flow()
         if isinstance(s, ast.Block):
             return self.block(s.body, clauses, live)

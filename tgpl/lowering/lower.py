@@ -107,7 +107,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             return compile_game(program, universe, check, compiled_tidy, repair)
         except Unsupported as e:
             if moves == "compiled":
-                raise NotLowerable(None, f"the moves cannot be compiled: {e}") from None
+                raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
     with fewer_collections():
         return repaired(without_unused(globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)),
                         repair)
