@@ -55,11 +55,16 @@ def run() -> None:
     the process ends. The tests call `main` itself, which exits as click does."""
     import atexit
 
+    from tgpl.limits import LimitReached
+
     try:
         main.main(prog_name="tgpl")
         code: object = 0
     except SystemExit as e:
         code = e.code
+    except LimitReached as e:  # every command says where it stopped itself; this is the net under them
+        click.echo(f"tgpl: error: {e.message}", err=True)
+        code = 2
     except MemoryError:  # clingo's grounding of a game too large for the machine (bad_alloc), above all
         click.echo("tgpl: error: out of memory: the game grew too large for this machine; a smaller "
                    "--max-ground (where the command has one) refuses such a game before it starts", err=True)
@@ -371,16 +376,16 @@ def _limits(max_seconds: float | None, max_memory: int | None):
     return Limits(max_seconds, _max_memory(max_memory))
 
 
-def _limit_options(after: str):
+def _limit_options(after: str, included: str = "lowering included"):
     """--max-seconds and --max-memory: the limits of the whole command, lowering included (tgpl.limits);
-    `after` says what the command does past them."""
+    `after` says what the command does past them, `included` what counts that one might think does not."""
     def add(command):
         command = click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
                                help=f"Past this much memory in use, {after}  [default: a quarter of the "
                                     "machine's]")(command)
         return click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
-                             show_default=True, help=f"After this many seconds of the whole command (lowering "
-                                                     f"included), {after}.")(command)
+                             show_default=True, help=f"After this many seconds of the whole command ({included}), "
+                                                     f"{after}.")(command)
     return add
 
 
@@ -1332,7 +1337,7 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
 @click.option("--max-states", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Explore at most this many states per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
-@_limit_options("stop (exit 2), naming what it was doing")
+@_limit_options("stop (exit 2), naming what it was doing", "loading and exploring both games included")
 def compare(a, b, max_states, as_json, max_seconds, max_memory):
     """Are A and B the same game up to the names of moves and fluents? (bisimulation; exit 1 if not; 2 when it
     cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
