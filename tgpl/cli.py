@@ -55,11 +55,16 @@ def run() -> None:
     the process ends. The tests call `main` itself, which exits as click does."""
     import atexit
 
+    from tgpl.limits import LimitReached
+
     try:
         main.main(prog_name="tgpl")
         code: object = 0
     except SystemExit as e:
         code = e.code
+    except LimitReached as e:  # every command says where it stopped itself; this is the net under them
+        click.echo(f"tgpl: error: {e.message}", err=True)
+        code = 2
     except MemoryError:  # clingo's grounding of a game too large for the machine (bad_alloc), above all
         click.echo("tgpl: error: out of memory: the game grew too large for this machine; a smaller "
                    "--max-ground (where the command has one) refuses such a game before it starts", err=True)
@@ -362,6 +367,115 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address)
 
 
+# ------------------------------------------------------------ limits
+def _limits(max_seconds: float | None, max_memory: int | None):
+    """The limits of this command (tgpl.limits): --max-seconds from now, --max-memory in MB (default: a quarter
+    of the machine's). Made once per command, and handed down to every long loop it runs."""
+    from tgpl.limits import Limits
+
+    return Limits(max_seconds, _max_memory(max_memory))
+
+
+def _limit_options(after: str, included: str = "lowering included"):
+    """--max-seconds and --max-memory: the limits of the whole command, lowering included (tgpl.limits);
+    `after` says what the command does past them, `included` what counts that one might think does not."""
+    def add(command):
+        command = click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+                               help=f"Past this much memory in use, {after}  [default: a quarter of the "
+                                    "machine's]")(command)
+        return click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
+                             show_default=True, help=f"After this many seconds of the whole command ({included}), "
+                                                     f"{after}.")(command)
+    return add
+
+
+PARTIAL = "stop with a partial report (before any: exit 2)"
+NOTHING_WRITTEN = "stop, writing nothing (exit 2)"
+
+
+def _say_limit(path: str, e, lost: str = "") -> None:
+    """A stop past the command's limits (tgpl.limits.LimitReached), on stderr: the stage it was at, and where in
+    the game the lowering was running, when it was."""
+    click.echo(f"{path}: error: {e.message}{lost}", err=True)
+    if e.where is not None:
+        inside = f" {e.inside}" if e.inside else ""
+        click.echo(f"  the lowering was running{inside} at {e.where.file}:{e.where.line}:{e.where.col}", err=True)
+
+
+@contextmanager
+def _limit_errors(path: str, lost: str = ""):
+    """A stop past the command's limits as an error naming the stage, and exit status 2 (the command could not
+    do its job within them); `lost` follows the message (": nothing written")."""
+    from tgpl.limits import LimitReached
+
+    try:
+        yield
+    except LimitReached as e:
+        _say_limit(path, e, lost)
+        sys.exit(2)
+
+
+@contextmanager
+def _collector_off():
+    """Python's cyclic collector off for a command that explores (verify, compare), and what is alive at its end
+    frozen out of later collections (gc.freeze). An exploration keeps millions of objects (each state's edges,
+    key and label: acyclic, freed by reference counting); tgpl.verify.graph.explore pauses the collector while
+    it runs, and the first collection after it traversed them all: 1.6 s after compare's deadline on five in a
+    row, longer than any stretch between two checks of its limits."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+class _Status:
+    """Progress on stderr while a long command works: one line kept up to date on a terminal (rich's), else a
+    plain line at most every PLAIN_EVERY seconds; nothing when `quiet`. Used as a context manager."""
+
+    PLAIN_EVERY = 10.0
+
+    def __init__(self, path: str, quiet: bool = False):
+        import time
+
+        from rich.console import Console
+
+        self.path = path
+        self.quiet = quiet
+        self.console = Console(stderr=True, highlight=False)
+        self.tty = self.console.is_terminal
+        self.started = self.last = time.monotonic()
+        self._status = None
+
+    def __enter__(self):
+        if self.tty and not self.quiet:
+            self._status = self.console.status(f"{self.path}", spinner="dots")
+            self._status.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._status is not None:
+            self._status.stop()
+
+    def show(self, text: str) -> None:
+        import time
+
+        if self.quiet:
+            return
+        now = time.monotonic()
+        line = f"{self.path}: {text} ({now - self.started:,.1f} s)"
+        if self._status is not None:
+            self._status.update(line)
+        elif now - self.last >= self.PLAIN_EVERY:
+            click.echo(line, err=True)
+            self.last = now
+
+
 # ---------------------------------------------------------------------- GDL
 def _max_ground_option(command):
     """--max-ground of the commands that ground a game (check-gdl, verify, to-asp, query)."""
@@ -433,14 +547,26 @@ def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None
 
 
 # ------------------------------------------------------------ lowering
-def _lowered(game_path: str, seed: int, players: int | None, relations: bool = False, moves: str = "auto"):
-    """The game lowered to GDL, or its refusal as a located diagnostic and exit 2."""
-    game = _load_game(game_path, players)
-    return game, _lower_or_exit(game, game_path, seed, relations=relations, moves=moves)
+def _lowered(game_path: str, seed: int, players: int | None, relations: bool = False, moves: str = "auto",
+             limits=None):
+    """The game lowered to GDL, or its refusal as a located diagnostic and exit 2. Past `limits` (the command's,
+    tgpl.limits), LimitReached."""
+    game = _load_checked(game_path, players, limits)
+    return game, _lower_or_exit(game, game_path, seed, relations=relations, moves=moves, limits=limits)
+
+
+def _load_checked(game_path: str, players: int | None = None, limits=None):
+    """`_load_game`, then the command's limits checked (reading, checking and compiling are not interrupted)."""
+    if limits is None:
+        return _load_game(game_path, players)
+    with limits.during("loading the game"):
+        game = _load_game(game_path, players)
+        limits.check()
+    return game
 
 
 def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None = None, relations: bool = False,
-                   global_checks: bool = True, moves: str = "auto"):
+                   global_checks: bool = True, moves: str = "auto", limits=None):
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
 
@@ -448,7 +574,7 @@ def _lower_or_exit(game, game_path: str, seed: int, query_function: str | None =
         try:
             return lower_game(game, seed, query_function, relations, global_checks,
                               lambda steps, parts: show(f"{steps:,} statements run, {parts:,} parts of conditions"),
-                              moves)
+                              moves, limits)
         except NotLowerable as e:  # the command cannot do its job
             for d in not_lowerable(e, game.program.main):
                 click.echo(render(d, game.program.sources), err=True)
@@ -522,18 +648,34 @@ def _validation_options(command):
                         help="Write without checking the translation against the runtime.")(command)
 
 
-def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: float, asp=None) -> str:
+def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: float, asp=None,
+               limits=None) -> str:
     """The lowered game checked against the runtime (tgpl.validation): the line that says what was validated.
 
     On a mismatch nothing may be written: the located diagnostics go to stderr and
-    the command exits 2, since its translation failed its own validation.
+    the command exits 2, since its translation failed its own validation. The command's
+    `limits` (tgpl.limits) stop it too: its budget is cut to the time they leave, they are
+    checked at each line of progress it gives, and a validation they cut short before it
+    was complete raises LimitReached.
     """
+    from tgpl.limits import unlimited
     from tgpl.validation import NOT_VALIDATED, mismatch_diagnostics, validate_translation
 
     if no_validate:
         return NOT_VALIDATED
-    with _game_errors(path), _progress_line(path, "validating") as progress:
-        result = validate_translation(game, lowered, seed, seconds, asp=asp, progress=progress)
+    limits = limits if limits is not None else unlimited()
+    with limits.during("validating against the runtime"), _game_errors(path), \
+            _progress_line(path, "validating") as show:
+        left = limits.remaining()
+        cut = left < seconds
+        def progress(line: str) -> None:
+            limits.check()
+            show(line)
+
+        result = validate_translation(game, lowered, seed, max(min(seconds, left), 1e-3), asp=asp, progress=progress)
+        if result.ok and cut and not result.complete:
+            raise limits.overdue()
+        limits.check()
     if result.ok:
         return result.summary()
     color = sys.stderr.isatty()
@@ -557,41 +699,57 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
 @click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
                    "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations, moves):
+@_limit_options(NOTHING_WRITTEN)
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations, moves, max_seconds,
+           max_memory):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
     Before writing, the GDL is checked against the runtime (a bisimulation when
     the game is small, random playouts otherwise); on a mismatch nothing is
-    written and the exit status is 2.
+    written and the exit status is 2. Past --max-seconds or --max-memory (the
+    whole command) nothing is written either, and the exit status is 2.
     """
+    _writable(output, "--output")
+    limits = _limits(max_seconds, max_memory)
+    with _limit_errors(game, ": nothing written"):
+        text = _gdl_text(game, fmt, seed, players, stats, no_validate, validate_seconds, relations, moves, limits)
+    _write_output(text, output)
+
+
+def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_seconds, relations, moves, limits) -> str:
+    """What `to-gdl` writes (LimitReached past `limits`)."""
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.asp.validate import validate
 
-    _writable(output, "--output")
-    runtime_game, lowered = _lowered(game, seed, players, relations, moves)
+    runtime_game, lowered = _lowered(game, seed, players, relations, moves, limits)
     # base and input are checked by grounding the relaxed game, which a game played one state at a time
     # (compiled moves: chess) is too large for: that check is left to the validation's playouts. Its bound
     # is not computed either (2.5 s for chess): played per state, all it could give is a warning
-    problems = [d for d in validate(lowered.program, game, max_ground=None) if d.is_error]
+    with limits.during("checking the GDL"):
+        problems = [d for d in validate(lowered.program, game, max_ground=None) if d.is_error]
+        limits.check()
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)
-    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds)
-    if stats:
-        width = max(len(k) for k in lowered.stats)
-        _write_output("".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()) + validated + "\n", output)
-        return
-    if fmt == "infix":
-        _write_output(to_infix(lowered.program), output)
-        return
-    header = [f"{runtime_game.name or game}: generated by tgpl to-gdl from {game} (setup seed {seed}).",
-              validated]
-    if "checks made global" in lowered.stats:
-        header.append(f"Checks made global, proven the same game by induction: {lowered.stats['checks made global']}.")
-    header += ["Check it with: tgpl check-gdl FILE.kif", "",
-              "Moves, as GDL terms and as tgpl play reads them:"]
-    header += [f"  {term} = {text}" for term, text in lowered.move_texts.items()]
-    _write_output(to_kif(lowered.program, "\n".join(header)), output)
+    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, limits=limits)
+    with limits.during("writing the GDL"):
+        if stats:
+            width = max(len(k) for k in lowered.stats)
+            return "".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()) + validated + "\n"
+        if fmt == "infix":
+            text = to_infix(lowered.program)
+        else:
+            header = [f"{runtime_game.name or game}: generated by tgpl to-gdl from {game} (setup seed {seed}).",
+                      validated]
+            if "checks made global" in lowered.stats:
+                header.append("Checks made global, proven the same game by induction: "
+                              f"{lowered.stats['checks made global']}.")
+            header += ["Check it with: tgpl check-gdl FILE.kif", "",
+                       "Moves, as GDL terms and as tgpl play reads them:"]
+            header += [f"  {term} = {text}" for term, text in lowered.move_texts.items()]
+            text = to_kif(lowered.program, "\n".join(header))
+        limits.check()
+    return text
 
 
 # ------------------------------------------------------------ verification
@@ -611,7 +769,7 @@ def _chance(program, seed: int) -> dict | None:
 
 
 def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None,
-             grounding: str = "auto"):
+             grounding: str = "auto", limits=None):
     """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load), and the checked
     TGPL program it plays (None for a .kif game).
 
@@ -620,39 +778,48 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
     reasoner grounds a game as `grounding` says (tgpl.asp.reasoner.MODES): "auto" grounds
     it once when it can have at most max_ground ground rule instances (default:
     tgpl.asp.estimate.MAX_GROUND), else one state at a time. A game that cannot be played
-    so is refused first: "once" over max_ground, or a first state over it.
+    so is refused first: "once" over max_ground, or a first state over it. Past `limits` (the command's,
+    tgpl.limits) while loading, lowering or grounding, LimitReached.
     """
     import functools
 
     from tgpl.asp.estimate import MAX_GROUND
+    from tgpl.limits import unlimited
 
     max_ground = MAX_GROUND if max_ground is None else max_ground
+    limits = limits if limits is not None else unlimited()
     if path.lower().endswith(".kif"):
         from tgpl.asp.reasoner import GdlGame, GdlLoadError
         from tgpl.asp.verify import GdlMachine
 
-        try:
-            game = GdlGame.load(path, max_ground, grounding)
-        except GdlLoadError as e:
-            click.echo(e.render(), err=True)
-            sys.exit(2)
-        _first_state_or_exit(path, game, lambda: None)
+        with limits.during("loading the GDL"):
+            try:
+                game = GdlGame.load(path, max_ground, grounding)
+            except GdlLoadError as e:
+                click.echo(e.render(), err=True)
+                sys.exit(2)
+            limits.check()
+            _first_state_or_exit(path, game, lambda: None)
+            limits.check()
         return GdlMachine(game), None
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
 
-        game, lowered = _lowered(path, seed, None)
+        game, lowered = _lowered(path, seed, None, limits=limits)
         refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources)
         if grounding == "once":
             refuse()
-        gdl = GdlGame(lowered.program, grounding, max_ground)
-        _first_state_or_exit(path, gdl, refuse)
+        with limits.during("grounding the lowered game"):
+            gdl = GdlGame(lowered.program, grounding, max_ground)
+            limits.check()
+            _first_state_or_exit(path, gdl, refuse)
+            limits.check()
         roles = [f"player {i}" for i in range(len(lowered.roles))]
         return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
-    game = _load_game(path)
+    game = _load_checked(path, limits=limits)
     return RuntimeMachine(game, seed), game.program
 
 
@@ -674,44 +841,10 @@ def _first_state_or_exit(path: str, game, refuse) -> None:
         pass
 
 
-def _guard(max_seconds: float | None, max_memory_mb: int | None):
-    """A `stop` for long searches: the reason to stop once past the time or the peak memory given."""
-    import resource
-    import time
-
-    start = time.perf_counter()
-
-    def stop() -> str | None:
-        if max_seconds is not None and time.perf_counter() - start > max_seconds:
-            return f"stopped after {max_seconds:g} seconds (--max-seconds)"
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024  # kB on Linux
-        if max_memory_mb is not None and peak_mb > max_memory_mb:
-            return f"stopped at {peak_mb} MB of memory (--max-memory)"
-        return None
-
-    return stop
-
-
-def _time_limit(max_seconds: float):
-    """A `stop` for verify's exploration: the time limit, named as its other caps are."""
-    import time
-
-    start = time.perf_counter()
-    return lambda: (f"the time limit ({max_seconds:g} s, --max-seconds)"
-                    if time.perf_counter() - start > max_seconds else None)
-
-
-def _guard_options(command):
-    """--max-seconds and --max-memory of verify and query."""
-    command = click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
-                           help="Stop (incomplete) before this process uses more memory  "
-                                "[default: a quarter of the machine's]")(command)
-    return click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
-                        show_default=True, help="Stop with a partial report after this many seconds.")(command)
-
-
 def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memory: int | None = None, stop=None,
-             max_depth: int | None = None):
+             max_depth: int | None = None, show=None):
+    """The game graph of `machine` (tgpl.verify.graph.explore), with its progress on stderr: on a terminal
+    continuously, else a line every 10,000 states or 10 seconds; or told to `show(text)` (a _Status)."""
     import time
 
     from tgpl.asp.reasoner import GdlError, StateTooLarge
@@ -720,15 +853,21 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
     tty = sys.stderr.isatty()
     start = time.monotonic()
     shown = [False]
+    last = [start]
 
     def progress(done: int, seen: int) -> None:
-        elapsed = time.monotonic() - start
-        if quiet or (tty and elapsed < 1.0) or (not tty and done % 10_000):
-            return
+        now = time.monotonic()
+        elapsed = now - start
         used = memory_in_use()
         memory = f", {used / 2**20:,.0f} MB" if used is not None else ""
-        click.echo(f"\r{path}: {done:,} states explored, {seen:,} seen, {done / max(elapsed, 1e-9):,.0f} states/s"
-                   f"{memory}", err=True, nl=not tty)
+        text = f"{done:,} states explored, {seen:,} seen, {done / max(elapsed, 1e-9):,.0f} states/s{memory}"
+        if show is not None:
+            show(text)
+            return
+        if quiet or (tty and elapsed < 1.0) or (not tty and done % 10_000 and now - last[0] < 10):
+            return
+        last[0] = now
+        click.echo(f"\r{path}: {text}", err=True, nl=not tty)
         shown[0] = True
 
     with _game_errors(path):
@@ -743,12 +882,6 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
     if tty and shown[0]:
         click.echo("", err=True)
     return g
-
-
-def _memory_mb(megabytes: int | None) -> int | None:
-    """--max-memory in MB, or its default (a quarter of the machine's memory)."""
-    limit = _max_memory(megabytes)
-    return limit // 2**20 if limit is not None else None
 
 
 def _max_memory(megabytes: int | None) -> int | None:
@@ -771,7 +904,7 @@ def _max_memory(megabytes: int | None) -> int | None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
                    "hold, for this seed only.")
-@_guard_options
+@_limit_options(PARTIAL)
 @_max_ground_option
 @_grounding_option
 def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground,
@@ -788,19 +921,23 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
 
     if witness_dir is not None and os.path.exists(witness_dir) and not os.path.isdir(witness_dir):
         raise click.BadParameter(f"'{witness_dir}' is not a folder", param_hint="--witness-dir")
-    if horizon is not None:
-        machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding)
-        if machine is not None:
-            _verify_bounded_explicit(game, machine, horizon, max_states, as_json, witness_dir,
-                                     _max_memory(max_memory), _time_limit(max_seconds))
+    limits = _limits(max_seconds, max_memory)  # the whole command's: loading and lowering included
+    with _limit_errors(game):  # a stop before any state was explored: no report
+        if horizon is not None:
+            machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding, limits)
+            if machine is not None:
+                with _collector_off():
+                    _verify_bounded_explicit(game, machine, horizon, max_states, as_json, witness_dir,
+                                             _max_memory(max_memory), limits.stopper("cap"))
+                return
+            _verify_bounded(game, horizon, as_json, witness_dir, None, seed, max_ground, read, limits)
             return
-        _verify_bounded(game, horizon, as_json, witness_dir, _guard(max_seconds, _memory_mb(max_memory)), seed,
-                        max_ground, read)
-        return
-    machine, program = _machine(game, engine, seed, max_ground, grounding)
-    g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
-                 stop=_time_limit(max_seconds))
-    rep = check(g)
+        machine, program = _machine(game, engine, seed, max_ground, grounding, limits)
+    with _collector_off():
+        with limits.during("exploring"):
+            g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
+                         stop=limits.stopper("cap"))
+        rep = check(g)
     rep["game"] = game
     rep["chance"] = _chance(program, seed)
     if rep["chance"] is not None:
@@ -876,7 +1013,7 @@ def _runtime_move_text(lowered):
     return move_text
 
 
-def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
+def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits=None):
     """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics,
     a game whose rules can have more than max_ground ground instances included (None: the default).
 
@@ -886,20 +1023,26 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None):
     from tgpl.asp.estimate import MAX_GROUND
     from tgpl.asp.reasoner import GdlLoadError, read_gdl
 
+    from tgpl.limits import unlimited
+
     max_ground = MAX_GROUND if max_ground is None else max_ground
+    limits = limits if limits is not None else unlimited()
     if path.lower().endswith(".tgpl"):
-        game, lowered = _lowered(path, seed, None)
+        game, lowered = _lowered(path, seed, None, limits=limits)
         _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
         return lowered.program, _runtime_move_text(lowered)
-    try:
-        program, _ = read_gdl(path, max_ground)
-    except GdlLoadError as e:
-        click.echo(e.render(), err=True)
-        sys.exit(2)
+    with limits.during("reading the GDL"):
+        try:
+            program, _ = read_gdl(path, max_ground)
+        except GdlLoadError as e:
+            click.echo(e.render(), err=True)
+            sys.exit(2)
+        limits.check()
     return program, None
 
 
-def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int | None, grounding: str):
+def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int | None, grounding: str,
+                             limits=None):
     """The machine `verify --horizon` searches state by state, else None for the solver's search of the
     time-indexed encoding; and for that search the program and its move text (`_gdl_program`'s), where
     read already. A game the encoding cannot ground within --max-ground (the lowered chess) is searched
@@ -907,31 +1050,40 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
     the --engine, a .kif game on the GDL reasoner, one state at a time."""
     from tgpl.asp.estimate import MAX_GROUND, too_large
 
+    from tgpl.limits import unlimited
+
     if grounding == "once":
         return None, None
     max_ground = MAX_GROUND if max_ground is None else max_ground
+    limits = limits if limits is not None else unlimited()
     if path.lower().endswith(".kif"):
         from tgpl.asp.reasoner import GdlGame, GdlLoadError, read_gdl
         from tgpl.asp.verify import GdlMachine
 
-        try:
-            program, _ = read_gdl(path, max_ground, grounding)
-        except GdlLoadError:
-            return None, None  # the solver's search reads the file again and reports its errors
-        gdl = GdlGame(program, grounding, max_ground)
+        with limits.during("reading the GDL"):
+            try:
+                program, _ = read_gdl(path, max_ground, grounding)
+            except GdlLoadError:
+                return None, None  # the solver's search reads the file again and reports its errors
+            limits.check()
+            gdl = GdlGame(program, grounding, max_ground)
+            limits.check()
         if gdl.mode != "per-state":  # within the limit: valid as the solver's search reads it
             return None, (program, None)
-        _first_state_or_exit(path, gdl, lambda: None)
+        with limits.during("grounding the game's first state"):
+            _first_state_or_exit(path, gdl, lambda: None)
         return GdlMachine(gdl), None
-    game, lowered = _lowered(path, seed, None)
+    game, lowered = _lowered(path, seed, None, limits=limits)
     if grounding == "auto" and not too_large(lowered.program, max_ground, path):
         return None, (lowered.program, _runtime_move_text(lowered))
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
 
-        gdl = GdlGame(lowered.program, "per-state", max_ground)
-        _first_state_or_exit(path, gdl, lambda: None)
+        with limits.during("grounding the game's first state"):
+            gdl = GdlGame(lowered.program, "per-state", max_ground)
+            _first_state_or_exit(path, gdl, lambda: None)
+            limits.check()
         return GdlMachine(gdl, [f"player {i}" for i in range(len(lowered.roles))], lowered.move_texts), None
     from tgpl.runtime.verify import RuntimeMachine
 
@@ -954,14 +1106,15 @@ def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, 
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
-                    seed: int = 0, max_ground: int | None = None, read=None) -> None:
+                    seed: int = 0, max_ground: int | None = None, read=None, limits=None) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `read`: the
-    program and its move text, when read already (`_gdl_program`'s)."""
+    program and its move text, when read already (`_gdl_program`'s). Past `limits` (tgpl.limits), a partial
+    report; LimitReached before the first state was searched."""
     import time
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = read or _gdl_program(game, seed, max_ground)
+    program, move_text = read or _gdl_program(game, seed, max_ground, limits)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 
@@ -974,7 +1127,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
             last = now
 
     try:
-        result = bounded_verify(program, horizon, move_text=move_text, progress=progress, stop=stop)
+        result = bounded_verify(program, horizon, move_text=move_text, progress=progress, stop=stop, limits=limits)
     except SolverError as e:
         click.echo(f"{game}: error: clingo: {e}", err=True)
         sys.exit(1)
@@ -1029,24 +1182,35 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
 @_validation_options
 @_relations_option
 @_max_ground_option
+@_limit_options(NOTHING_WRITTEN)
 def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float,
-           relations: bool, max_ground: int) -> None:
+           relations: bool, max_ground: int, max_seconds: float, max_memory: int | None) -> None:
     """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo.
 
     A lowered game is first checked against the runtime, as by to-gdl, and some of
     the plays are replayed on the ASP program; on a mismatch nothing is written
-    and the exit status is 2.
+    and the exit status is 2. Past --max-seconds or --max-memory (the whole
+    command) nothing is written either, and the exit status is 2.
     """
     from tgpl.asp.asp_emit import encode_asp
 
     _writable(output, "--output")
-    if not game.lower().endswith(".tgpl"):
-        write_asp(encode_asp(_gdl_program(game, seed, max_ground)[0]).text, output)
-        return
-    runtime_game, lowered = _lowered(game, seed, None, relations)
-    encoding = encode_asp(lowered.program)
-    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, asp=encoding)
-    write_asp(f"% {runtime_game.name or game}: {validated}\n" + encoding.text, output)
+    limits = _limits(max_seconds, max_memory)
+    with _limit_errors(game, ": nothing written"):
+        if not game.lower().endswith(".tgpl"):
+            program = _gdl_program(game, seed, max_ground, limits)[0]
+            with limits.during("encoding the ASP program"):
+                text = encode_asp(program).text
+                limits.check()
+        else:
+            runtime_game, lowered = _lowered(game, seed, None, relations, limits=limits)
+            with limits.during("encoding the ASP program"):
+                encoding = encode_asp(lowered.program)
+                limits.check()
+            validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, asp=encoding,
+                                   limits=limits)
+            text = f"% {runtime_game.name or game}: {validated}\n" + encoding.text
+    write_asp(text, output)
 
 
 def write_asp(text: str, output: str | None) -> None:
@@ -1068,17 +1232,21 @@ QUERY_FUNCTION = "TgplQuery__"
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @_relations_option
-@_guard_options
+@_limit_options("stop: not reachable within the moves searched (exit 1; stopped before any search: exit 2)")
 @_max_ground_option
 def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory, max_ground):
     """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no,
-    2 when the question cannot be asked: not a .tgpl game, errors in it or in EXPR, not lowerable)"""
+    2 when the question cannot be asked: not a .tgpl game, errors in it or in EXPR, not lowerable, stopped
+    by --max-seconds or --max-memory while lowering or grounding)"""
     import json
     from tgpl.asp.bounded import BoundedSearch
     from tgpl.frontend.sources import UnreadableFile, read_source
+    from tgpl.limits import LimitReached
     from tgpl.lowering.lower import QUERY_RELATION
     from tgpl.runtime.compiler import compile_program
     from tgpl.runtime.game import Game
+
+    limits = _limits(max_seconds, max_memory)  # the whole command's: the lowering counts as the search does
 
     if not game.lower().endswith(".tgpl"):
         click.echo(f"{game}:1:1: error: a query is a TGPL expression: GAME must be a .tgpl game", err=True)
@@ -1106,30 +1274,46 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
             else:
                 click.echo(render(d, program.sources), err=True)
         sys.exit(2)
-    # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
-    lowered = _lower_or_exit(Game(program, compile_program(program)), game, seed, QUERY_FUNCTION, relations,
-                             global_checks=False)
-    _refuse_too_large(lowered.program, game, max_ground, program.sources)
-    search = BoundedSearch(lowered.program, _runtime_move_text(lowered))
+    with _limit_errors(game):  # stopped before any state was searched: the question was not answered at all
+        with limits.during("loading the game"):
+            runtime_game = Game(program, compile_program(program))
+            limits.check()
+        # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
+        lowered = _lower_or_exit(runtime_game, game, seed, QUERY_FUNCTION, relations, global_checks=False,
+                                 limits=limits)
+        _refuse_too_large(lowered.program, game, max_ground, program.sources)
+        with limits.during("grounding the game's first state"):
+            search = BoundedSearch(lowered.program, _runtime_move_text(lowered), limits)
     found, complete, stopped = None, False, None
-    stop = _guard(max_seconds, _memory_mb(max_memory))
-    while True:
-        model = search.ask(QUERY_RELATION)
-        if model is not None:
-            found = search.witness(model)
-            break
-        if search.ask("gdl_going") is None:
-            complete = True  # every play has ended: no later state exists
-            break
-        if search.time >= horizon:
-            break
-        stopped = stop()
-        if stopped is not None:
-            break
-        search.extend()
+    searched = -1  # the moves whose plays were searched whole
+    with _Status(game, quiet=as_json) as status:
+        try:
+            while True:
+                t = search.time
+                status.show(f"searching the plays of {t} moves")
+                with limits.during(f"searching the plays of {t} moves"):
+                    model = search.ask(QUERY_RELATION)
+                    if model is not None:
+                        found = search.witness(model)
+                        break
+                    going = search.ask("gdl_going")
+                searched = t
+                if going is None:
+                    complete = True  # every play has ended: no later state exists
+                    break
+                if t >= horizon:
+                    break
+                with limits.during(f"grounding the plays of {t + 1} moves"):
+                    search.extend()
+        except LimitReached as e:
+            if searched < 0:  # not even the initial state was asked about
+                _say_limit(game, e)
+                sys.exit(2)
+            stopped = e.message
     answer = {"game": game, "query": expr, "found": found is not None, "horizon": horizon,
               "moves": len(found.lines) if found else None, "witness": list(found.lines) if found else None,
-              "complete": complete, "searched": search.time, "stopped": stopped}
+              "complete": complete, "searched": search.time if found is not None else searched,
+              "stopped": stopped}
     if as_json:
         click.echo(json.dumps(answer, indent=2))
     elif found is not None:
@@ -1140,7 +1324,8 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
         click.echo(f"{game}: unreachable: no state of the game satisfies {expr} (every play ends within "
                    f"{search.time} moves)")
     elif stopped is not None:
-        click.echo(f"{game}: not reachable within {search.time} moves ({stopped}; --horizon was {horizon}): {expr}")
+        click.echo(f"{game}: not reachable within {searched} moves, as far as the limits let it search ({stopped}; "
+                   f"--horizon was {horizon}): {expr}")
     else:
         click.echo(f"{game}: not reachable within {horizon} moves: {expr}")
     sys.exit(0 if found is not None else 1)
@@ -1152,20 +1337,37 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
 @click.option("--max-states", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Explore at most this many states per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
-def compare(a, b, max_states, as_json):
-    """Are A and B the same game up to the names of moves and fluents? (bisimulation; exit 1 if not)"""
+@_limit_options("stop (exit 2), naming what it was doing", "loading and exploring both games included")
+def compare(a, b, max_states, as_json, max_seconds, max_memory):
+    """Are A and B the same game up to the names of moves and fluents? (bisimulation; exit 1 if not; 2 when it
+    cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
+    --max-memory)"""
     import json
     from tgpl.verify.graph import compare as bisimilar
 
-    ga = _explore(a, _machine(a)[0], max_states, quiet=as_json)
-    gb = _explore(b, _machine(b)[0], max_states, quiet=as_json)
-    if not (ga.complete and gb.complete):
-        click.echo(f"error: more than {max_states} states: cannot compare (raise --max-states)", err=True)
-        sys.exit(2)
-    if len(ga.roles) != len(gb.roles):
-        click.echo(f"{a} has {len(ga.roles)} roles, {b} has {len(gb.roles)}: not the same game")
-        sys.exit(1)
-    rep = bisimilar(ga, gb)
+    limits = _limits(max_seconds, max_memory)
+    graphs = []
+    with _collector_off(), _limit_errors("compare"), _Status("compare", quiet=as_json) as status:
+        for side, path in (("A", a), ("B", b)):
+            status.show(f"loading {side}: {path}")
+            machine = _machine(path, limits=limits)[0]
+            with limits.during(f"exploring {side} ({path})"):
+                # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)
+                g = _explore(path, machine, max_states, quiet=as_json, stop=limits.stopper(),
+                             show=lambda text, side=side: status.show(f"exploring {side}: {text}"))
+                if limits.reached is not None:
+                    raise limits.reached
+            if not g.complete:
+                click.echo(f"error: more than {max_states} states: cannot compare (raise --max-states)", err=True)
+                sys.exit(2)
+            graphs.append(g)
+        ga, gb = graphs
+        if len(ga.roles) != len(gb.roles):
+            click.echo(f"{a} has {len(ga.roles)} roles, {b} has {len(gb.roles)}: not the same game")
+            sys.exit(1)
+        with limits.during("comparing (bisimulation)"):
+            rep = bisimilar(ga, gb, limits.check,
+                            lambda k, blocks: status.show(f"bisimulation: round {k}, {blocks:,} classes of states"))
     rep["roles"] = [f"{x} = {y}" for x, y in zip(ga.roles, gb.roles)]
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))

@@ -13,13 +13,15 @@ from tgpl.asp.induction import same_game
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Program
+from tgpl.limits import Limits, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
 
 
 def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False,
-               global_checks: bool = True, progress=None, moves: str = "auto") -> LoweredGame:
+               global_checks: bool = True, progress=None, moves: str = "auto",
+               limits: Limits | None = None) -> LoweredGame:
     """The game after setup (with `seed`, for setups that shuffle) as GDL; raises NotLowerable.
 
     With `query_function`, the name of a global bool function of the game without
@@ -27,13 +29,17 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     With `relations`, functions that read the state become rules with variables (tgpl.lowering.horn).
     With `global_checks`, checks anchored at what a move wrote are made global where clingo proves that
     it is the same game (tgpl.lowering.lower.globalize). `progress(statements, parts)` is told now
-    and then how far the lowering has got.
+    and then how far the lowering has got. `limits` (the command's, tgpl.limits) is checked all along: past
+    it, LimitReached says at which stage the lowering was.
     """
+    limits = limits if limits is not None else unlimited()
     prove = same_game if global_checks else None
-    start = snapshot(game.initial_state(seed))
+    with limits.during("setting up"):
+        start = snapshot(game.initial_state(seed))
+        limits.check()
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, bind_recursion)
-    return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion)
+        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, bind_recursion, limits)
+    return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion, limits)
 
 
 def gdl_errors(program: Program) -> list[str]:

@@ -18,6 +18,7 @@ from tgpl.asp.asp_emit import encode_asp
 from tgpl.asp.asp_trace import AspTrace
 from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.induction import same_game
+from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.validate import validate
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
@@ -48,7 +49,7 @@ class Lowered:
 
     @staticmethod
     def of_game(game: Game, seed: int = 0, gdl: bool = True, relations: bool = False) -> "Lowered":
-        lowered = lower(game.program, snapshot(game.initial_state(seed)), relations, same_game)
+        lowered = lower(game.program, snapshot(game.initial_state(seed)), relations, same_game, repair=bind_recursion)
         return Lowered(game, lowered, GdlGame(lowered.program) if gdl else None, seed)
 
     @cached_property
@@ -126,7 +127,7 @@ def lowers_to_the_same_game(source: str, path: str = "generated.tgpl", relations
         return "rejected", 0
     game = Game(program, compile_program(program))
     try:
-        lowered = lower(program, snapshot(game.initial_state(0)), relations, same_game, moves=moves)
+        lowered = lower(program, snapshot(game.initial_state(0)), relations, same_game, moves=moves, repair=bind_recursion)
     except NotLowerable:
         return "refused", 0
     errors = [d.message for d in validate(lowered.program) if d.is_error]

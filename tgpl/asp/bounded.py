@@ -22,6 +22,11 @@ role without a win never wins.
 
 "Within N moves" counts joint moves: a state at time n is the state after n
 joint moves (in a turn-taking game, n turns, the waiting role's noop included).
+
+The command's limits (tgpl.limits) bound the search: each solve runs in clingo's
+background thread and is interrupted once past them; a grounding cannot be, so
+each is checked before and after, and a step is not grounded when the last one's
+time says it would end past the deadline.
 """
 
 from __future__ import annotations
@@ -32,11 +37,13 @@ import clingo
 
 from tgpl.asp.asp_emit import AspEncoding, encode_incremental
 from tgpl.asp.solver import SolverError, lp_file
+from tgpl.limits import LimitReached, Limits, unlimited
 from tgpl.lowering.ir import Program, Term
 from tgpl.verify.bounded import BoundedReport, Finding, Witness
 
 JointMove = tuple[Term, ...]
 MoveText = Callable[[JointMove], str]
+SOLVE_POLL = 0.05  # seconds between two checks of the limits while clingo solves
 
 
 def gdl_move_text(joint: JointMove) -> str:
@@ -47,7 +54,8 @@ def gdl_move_text(joint: JointMove) -> str:
 class BoundedSearch:
     """The incremental program of one game: `extend()` adds a step, `ask(atom)` solves for a witness."""
 
-    def __init__(self, program: Program, move_text: MoveText | None = None):
+    def __init__(self, program: Program, move_text: MoveText | None = None, limits: Limits | None = None):
+        self.limits = limits if limits is not None else unlimited()
         self.encoding: AspEncoding = encode_incremental(program)
         self.move_text = move_text or gdl_move_text
         self.roles = self.encoding.roles
@@ -59,22 +67,32 @@ class BoundedSearch:
         # Connect Four at horizon 12 took 25 s instead of 208 s (bench/verify.py)
         self._ctl = clingo.Control(["--warn=none", "--models=1", "--configuration=trendy"],
                                    logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
+        self.limits.check()
+        started = self.limits.clock()
         try:
             self._ctl.add("base", [], self.encoding.text)
             self._ctl.add("base", [], lp_file("asp_bounded.lp"))
             self._ctl.ground([("base", []), ("check", [clingo.Number(0)])])
         except RuntimeError as e:
             raise SolverError("; ".join(messages) or str(e)) from None
+        self.step_seconds = self.limits.clock() - started  # the last grounding's, what the next is expected to take
+        self.limits.check()
         self.time = 0
         self.solves = 0
         self._ctl.assign_external(clingo.Function("query", [clingo.Number(0)]), True)
 
     def extend(self) -> None:
-        """Ground the step to time `time + 1` and its questions; the older questions are switched off."""
+        """Ground the step to time `time + 1` and its questions; the older questions are switched off. Raises
+        LimitReached, grounding nothing, where the last step's grounding time says this one would end past the
+        deadline (a grounding cannot be interrupted)."""
+        self.limits.expect(self.step_seconds)
         previous = clingo.Function("query", [clingo.Number(self.time)])
+        started = self.limits.clock()
         self.time += 1
         t = clingo.Number(self.time)
         self._ctl.ground([("step", [t]), ("check", [t])])
+        self.step_seconds = self.limits.clock() - started
+        self.limits.check()
         self._ctl.release_external(previous)
         self._ctl.assign_external(clingo.Function("query", [t]), True)
 
@@ -83,8 +101,23 @@ class BoundedSearch:
         atom = clingo.Function(name, [*args, clingo.Number(self.time)])
         found: list[list[clingo.Symbol]] = []
         self.solves += 1
-        self._ctl.solve(assumptions=[(atom, True)], on_model=lambda m: found.append(m.symbols(shown=True)))
+        self.solve(assumptions=[(atom, True)], on_model=lambda m: found.append(m.symbols(shown=True)))
         return found[0] if found else None
+
+    def solve(self, **kwargs) -> None:
+        """clingo's solve, in its background thread, interrupted past the limits (LimitReached)."""
+        if self.limits.unlimited:
+            self._ctl.solve(**kwargs)
+            return
+        self.limits.check()
+        with self._ctl.solve(async_=True, **kwargs) as handle:
+            while not handle.wait(SOLVE_POLL):
+                try:
+                    self.limits.check()
+                except LimitReached:
+                    handle.cancel()
+                    raise
+            handle.get()
 
     def witness(self, model: list[clingo.Symbol]) -> Witness:
         """The joint moves of a model, in time order."""
@@ -114,35 +147,48 @@ class BoundedSearch:
 
 def bounded_verify(program: Program, horizon: int, move_text: MoveText | None = None,
                    progress: Callable[[int, int], None] | None = None,
-                   stop: Callable[[], str | None] | None = None) -> BoundedReport:
+                   stop: Callable[[], str | None] | None = None, limits: Limits | None = None) -> BoundedReport:
     """Search the plays of up to `horizon` joint moves of a valid GDL game for (a)-(d) and lassos.
 
     move_text maps a joint move to the text a user types for it (default: GDL's
     `move | move`); progress(n, horizon) is called after each step is searched, then `stop`,
-    whose reason (time, memory) ends the search early with the report so far.
+    whose reason (time, memory) ends the search early with the report so far. Past `limits`
+    (tgpl.limits) the search ends so too, the step under way not counted as searched (what
+    it found stays found); past them while grounding the first state, LimitReached is raised:
+    there is no report.
     """
     if horizon < 0:
         raise ValueError("the horizon must be 0 or more")
-    search = BoundedSearch(program, move_text)
+    limits = limits if limits is not None else unlimited()
+    with limits.during("grounding the game's first state"):
+        search = BoundedSearch(program, move_text, limits)
     roles = [str(r) for r in search.roles]
     report = BoundedReport(horizon, roles, wins={r: None for r in roles})
-    while True:
-        n = search.time
-        _ask_step(search, report, n)
-        report.searched = n
-        going = search.ask("gdl_going")
-        if going is None:  # every play has ended (or is stuck): nothing more can happen
-            report.complete, report.going = True, None
-        else:
-            report.going = Finding("going", f"a play is still going after {n} moves", search.witness(going))
-        if progress is not None:
-            progress(n, horizon)
-        if report.complete or n >= horizon:
-            break
-        if stop is not None and (reason := stop()) is not None:
-            report.stopped = reason
-            break
-        search.extend()
+    report.searched = -1
+    try:
+        while True:
+            n = search.time
+            with limits.during(f"searching the plays of {n} moves"):
+                _ask_step(search, report, n)
+                going = search.ask("gdl_going")
+            report.searched = n
+            if going is None:  # every play has ended (or is stuck): nothing more can happen
+                report.complete, report.going = True, None
+            else:
+                report.going = Finding("going", f"a play is still going after {n} moves", search.witness(going))
+            if progress is not None:
+                progress(n, horizon)
+            if report.complete or n >= horizon:
+                break
+            if stop is not None and (reason := stop()) is not None:
+                report.stopped = reason
+                break
+            with limits.during(f"grounding the plays of {n + 1} moves"):
+                search.extend()
+    except LimitReached as e:
+        if report.searched < 0:
+            raise
+        report.stopped = e.stopped
     report.solves = search.solves
     return report
 

@@ -34,6 +34,7 @@ refuses the game or spells its moves out. docs/lowering.md, "Moves compiled once
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import clingo
@@ -52,6 +53,7 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program,
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
+from tgpl.limits import Limits, unlimited
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
 # rules the segments may make (their joins, views and calls; chess: about 200). Past it the ways through them
@@ -768,7 +770,8 @@ class SegmentCompiler(_FunctionCompiler):
         return out
 
 
-def _shared_instances(segments: list[Rule], functions: list[Rule]) -> tuple[list[Rule], list[Rule]]:
+def _shared_instances(segments: list[Rule], functions: list[Rule],
+                      check: Callable[[], None] = lambda: None) -> tuple[list[Rule], list[Rule]]:
     """The rules with the instances of a function that read the same views (one context) and have the same rules
     made one, asked by all their call sites: chess's `CanMove` was three instances in a state's legal moves
     and checkmate test, 230 of the 2,600 atoms a state grounds. Each call site has its own instance so that
@@ -784,6 +787,7 @@ def _shared_instances(segments: list[Rule], functions: list[Rule]) -> tuple[list
     rename: dict[str, str] = {}
     rules = segments + functions
     for (fn, ctx), sites in sorted(own.items()):
+        check()
         # each site's rules with its relations under one name: the same set where the instances are alike
         alike = {site: {renamed(r, _site_names(rs, fn, ctx, site, "")) for r in rs} for site, rs in sites.items()}
         order = sorted(sites, key=lambda site: (len(site), site))
@@ -791,6 +795,7 @@ def _shared_instances(segments: list[Rule], functions: list[Rule]) -> tuple[list
         for site in order[1:]:
             if alike[site] != alike[first]:
                 continue
+            check()
             trial = dict(rename)
             trial.update(_site_names(rules, fn, ctx, site, first))
             if not _demand_reads_results(rules, trial, f"{fn}~{first}", ctx):
@@ -981,7 +986,8 @@ class CompiledGame:
     """The segments of a game compiled once (see the module's docstring); `lowered()` gives its GDL."""
 
     def __init__(self, program, universe, kept: frozenset[int] | None = frozenset(), ranges: dict | None = None,
-                 shapes: dict | None = None):
+                 shapes: dict | None = None, limits: Limits | None = None):
+        self.limits = limits if limits is not None else unlimited()  # the command's (tgpl.limits)
         self.program = program
         self.u = universe
         # the counters' values (`num|attr`, `over|attr` rows) as the same game with its checks where they run
@@ -1268,7 +1274,7 @@ class CompiledGame:
             if not any(horn._reads_fluents(hc, k, set()) for k in hf.calls):
                 continue  # nothing the table would spare
             if key not in self._shapes:
-                self._shapes[key] = shape_table(hc, *hf.source, domains)
+                self._shapes[key] = shape_table(hc, *hf.source, domains, self.limits.check)
             shape = self._shapes[key]
             if shape is None or shape.split is None:
                 continue
@@ -1411,8 +1417,10 @@ class CompiledGame:
             wanted = {("overflow", 1)} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
+            self.limits.check()  # clingo's grounding below cannot be interrupted
             try:
                 model = horn._model(program, wanted)
+                self.limits.check()
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
                 raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
@@ -1484,10 +1492,14 @@ class CompiledGame:
         """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, and what their
         relaxation (`parts` of it) finds."""
         sc = self.sc
+        self.limits.check()
         functions = self.instances()
         segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules() + list(outcomes)
+        self.limits.check()
         segments, functions = self.guard(segments, functions)
-        segments, functions = _shared_instances(segments, functions)
+        self.limits.check()
+        segments, functions = _shared_instances(segments, functions, self.limits.check)
+        self.limits.check()
         return segments, functions, self.relax(segments + probes, functions, parts)
 
     # ------------------------------------------------------------ checks left to the next decision
@@ -1852,7 +1864,7 @@ class NeedRanges(Exception):
     with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
 
 
-def compile_game(program, universe, check=None, tidy=None, repair=None) -> LoweredGame:
+def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None) -> LoweredGame:
     """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
@@ -1861,9 +1873,11 @@ def compile_game(program, universe, check=None, tidy=None, repair=None) -> Lower
     ranges = None
     shapes: dict = {}  # the shape tables, the same for every attempt
     game: CompiledGame | None = None
+    limits = limits if limits is not None else unlimited()
     while True:
+        limits.check()
         if game is None:
-            game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes)
+            game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes, limits)
         try:
             lowered = game.lowered()
         except Undefer as e:
@@ -1872,15 +1886,18 @@ def compile_game(program, universe, check=None, tidy=None, repair=None) -> Lower
             game = None
             continue
         except NeedRanges:
-            ranges = CompiledGame(program, universe, None, None, shapes).counter_ranges()
+            ranges = CompiledGame(program, universe, None, None, shapes, limits).counter_ranges()
             # the segments compiled so far hold (compiling again adds nothing): only what follows wants the ranges
             game.ranges = ranges
             continue
         if tidy is not None:
+            limits.check()
             lowered = tidy(lowered)
         if repair is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
             lowered.program = repair(lowered.program)
+        limits.check()
         broken = check(lowered.program) if check is not None else []
+        limits.check()
         if not broken:
             return lowered
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left

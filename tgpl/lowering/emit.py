@@ -35,6 +35,7 @@ from tgpl.lowering.segments import (
 )
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.universe import list_cell
+from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
@@ -99,8 +100,9 @@ class Names:
 
 class Emitter:
     def __init__(self, logic: GameLogic, conditions: dict[str, Formula] | None = None,
-                 anywhere: dict[tuple, Formula] | None = None):
+                 anywhere: dict[tuple, Formula] | None = None, limits: Limits | None = None):
         self.logic = logic
+        self.limits = limits if limits is not None else unlimited()  # checked at each condition and rule written
         self.conditions = conditions or {}  # extra 0-ary relations: name -> when it holds
         self.u = logic.universe
         self.names = Names()
@@ -511,6 +513,7 @@ class Emitter:
         name = self._prop.get(f.id)
         if name is not None:
             return name
+        self.limits.check()
         label = self.logic.labels.get(f.id, "cond")
         if f.kind == "lit" and isinstance(f.key, CmpLit):
             label = "compare"
@@ -706,9 +709,10 @@ class Emitter:
         pairs): the disjunction multiplied out and reduced when that is smaller (a disc dropped before the
         win check is written by every outcome of the check: one rule), else one rule per case, the paths'
         conditions shared as one relation (`segment_N`), so that the rules of the cells fold into one."""
+        self.limits.check()
         pairs = [(self.globalized(pc), self.globalized(f)) for pc, f in pairs]
         whole = disj(*(conj(pc, f) for pc, f in pairs))
-        small = minimize(whole, expand=True) if whole.kind in ("or", "and") else whole
+        small = minimize(whole, expand=True, check=self.limits.check) if whole.kind in ("or", "and") else whole
         if small is not whole:  # several terms are one relation: the value's own literals join it once
             b = self.body(self.segment(small) if small.kind == "or" else small)
             return [] if b is None else [b]
@@ -724,7 +728,12 @@ class Emitter:
 
     # ------------------------------------------------------------ the program
     def build(self) -> LoweredGame:
+        with self.limits.during("lowering (emission)"):
+            return self._build()
+
+    def _build(self) -> LoweredGame:
         lg = self.logic
+        check = self.limits.check
         R = self.rules
         header: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
         # base and input
@@ -754,6 +763,7 @@ class Emitter:
         for cs, st in lg.states.items():
             ctrl = Atom("true", (self.control(cs),))
             for m, f in st.legal:
+                check()
                 b = self.body(f)
                 if b is None:
                     continue
@@ -773,6 +783,7 @@ class Emitter:
             for p in st.paths:
                 if p.pc is FALSE:
                     continue
+                check()
                 for cell, v in sorted(p.store.items()):
                     if cell[1] in same:
                         continue  # next is the view (below)
@@ -835,8 +846,15 @@ class Emitter:
             if b is not None:
                 extra.append(Rule(Atom(name), tuple(b)))
         horn = self.horn_rules()
-        body_rules, class_facts = generalize(list(dict.fromkeys(legal + nxt + frame + end + extra + R + horn)),
-                                             self.class_members())
+        with self.limits.during("lowering (generalisation)"):
+            return self._generalized(legal + nxt + frame + end + extra + R + horn, header, numbers, move_texts)
+
+    def _generalized(self, body: list[Rule], header: list[Rule], numbers: list[Rule],
+                     move_texts: dict[str, str]) -> LoweredGame:
+        """The game's program: the rules of `body` generalised and folded (tgpl.lowering.generalize) after
+        `header` and `numbers`."""
+        lg = self.logic
+        body_rules, class_facts = generalize(list(dict.fromkeys(body)), self.class_members(), self.limits)
         tables: list[Rule] = []
         rows_of: dict[str, list[tuple]] = {}  # every table the rules read: relation -> its rows
         for r in numbers + class_facts + [r for r in body_rules if r.is_fact]:
@@ -844,11 +862,15 @@ class Emitter:
         for _ in range(ROUNDS):  # merged relations make their users alike, and folded rules make relations alike
             # the tables: facts of relations no rule derives (folding keeps every relation it folds)
             derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
+            self.limits.check()
             body_rules, more = fold(body_rules, self.domain_of, body_tables=True,
-                                    tables={k: v for k, v in rows_of.items() if k not in derived})
+                                    tables={k: v for k, v in rows_of.items() if k not in derived}, limits=self.limits)
             for r in more:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
-            body_rules, rows = merge_relations(body_rules, {k: v for k, v in rows_of.items() if k not in derived})
+            self.limits.check()
+            body_rules, rows = merge_relations(body_rules, {k: v for k, v in rows_of.items() if k not in derived},
+                                               self.limits)
+            self.limits.check()
             for r in rows:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
             tables += more + rows
@@ -943,7 +965,8 @@ def _before_move(f: Formula) -> Formula:
 
 
 def emit_gdl(logic: GameLogic, conditions: dict[str, Formula] | None = None,
-             anywhere: dict[tuple, Formula] | None = None) -> LoweredGame:
+             anywhere: dict[tuple, Formula] | None = None, limits: Limits | None = None) -> LoweredGame:
     """The GDL program; `conditions` adds 0-ary relations (a query's `tgpl_query`) that hold when their formula does;
-    `anywhere` (Emitter.global_checks) replaces the calls of anchored checks by their union."""
-    return Emitter(logic, conditions, anywhere).build()
+    `anywhere` (Emitter.global_checks) replaces the calls of anchored checks by their union. `limits` (the
+    command's, tgpl.limits) is checked as it goes."""
+    return Emitter(logic, conditions, anywhere, limits).build()

@@ -37,6 +37,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, is_attribute, unread_lists
 from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
+from tgpl.limits import LimitReached, unlimited
 
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
 
@@ -300,6 +301,7 @@ class Executor:
         self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists}
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
+        self.limits = unlimited()  # the command's limits (tgpl.limits), checked at every statement and merge
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (tgpl.lowering.horn); None: calls run
@@ -369,6 +371,7 @@ class Executor:
                                      "in more ways than can be merged (a search whose extent depends on the state?)")
         if len(paths) < 2:
             return paths
+        self.limits.check()
         shapes = [_shape(p) for p in paths]
         alike: dict[tuple, int] = {}
         for shape in shapes:
@@ -537,6 +540,12 @@ class Executor:
             self.steps += 1
             if self.progress is not None and not self.steps % 256:
                 self.progress(self.steps, work_done() - self.work_start)
+            try:
+                self.limits.check()
+            except LimitReached as e:  # where the lowering was, for the message
+                if e.where is None:
+                    e.where, e.inside = s.span, self.where[-1] if self.where else None
+                raise
             if self.steps > STEP_LIMIT:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
                                            f"(here, in {self.where[-1] if self.where else 'the code'}) without "
@@ -1331,7 +1340,8 @@ class Executor:
                     for x, f in cases_of(v):
                         if x is not UNDEF:
                             cases.setdefault(vkey(x), [x, []])[1].append(conj(q.pc, f))
-                table = tuple((x, minimize(disj(*fs), distribute=True)) for x, fs in cases.values())
+                table = tuple((x, minimize(disj(*fs), distribute=True, check=self.limits.check))
+                              for x, fs in cases.values())
                 if len(table) == 1 and table[0][1] is TRUE:
                     found = ("value", table[0][0])
                 elif len(results) == 1 and results[0][0].pc is TRUE and not isinstance(results[0][1], UObj):
@@ -1475,7 +1485,7 @@ class Executor:
             # numbers (a count, a row) feed arithmetic rather than conditions: naming them only adds
             # relations clingo must reason through (Connect Four's bounded search took 1.6 times longer)
             return results
-        table = tuple((x, minimize(disj(*fs))) for x, fs in cases.values())
+        table = tuple((x, minimize(disj(*fs), check=self.limits.check)) for x, fs in cases.values())
         base = results[0][0]
         out = []
         for k, (x, _) in cases.items():

@@ -19,16 +19,25 @@ from __future__ import annotations
 import itertools
 
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Rule, Var
+from tgpl.limits import Limits, unlimited
 
 KEPT = {"role", "base", "input", "init", "succ"}  # facts and declarations stay as they are
 SMALLEST = 3  # classes with fewer objects are not worth a relation
 
 
-def generalize(rules: list[Rule], classes: dict[str, list[str]]) -> tuple[list[Rule], list[Rule]]:
-    """(rules with variables where exact, the class facts they use). `classes`: relation -> member constants."""
+CHECK_EVERY = 256  # rules between two checks of the command's limits
+
+
+def generalize(rules: list[Rule], classes: dict[str, list[str]],
+               limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
+    """(rules with variables where exact, the class facts they use). `classes`: relation -> member constants.
+    `limits` (tgpl.limits) is checked as it goes."""
+    limits = limits if limits is not None else unlimited()
     member_of = {c: cls for cls, members in classes.items() if len(members) >= SMALLEST for c in members}
     groups: dict[tuple, list[tuple[int, str]]] = {}
     for i, rule in enumerate(rules):
+        if not i % CHECK_EVERY:
+            limits.check()
         if rule.is_fact or rule.head.relation in KEPT:
             continue
         for c in dict.fromkeys(_constants(rule.head)):
@@ -100,7 +109,7 @@ FOLD_SMALLEST = 2  # rules alike but for their constants that are worth one rule
 
 
 def fold(rules: list[Rule], domain_of, body_tables: bool = False,
-         tables: dict[str, list[tuple]] | None = None) -> tuple[list[Rule], list[Rule]]:
+         tables: dict[str, list[tuple]] | None = None, limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
     """Rules alike but for some constants become one rule with variables, exactly.
 
     Rules are grouped by their shape: the rule with every constant replaced by a
@@ -119,10 +128,14 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
     A table binds only variables of the head unless `body_tables` (see _joins_through_table).
     Rules alike but for the `tables` (relation -> rows) they read fold too: their tables joined into one, each
     row tagged with a number for its table, the tag one more constant of the fold (as in merge_relations).
+    `limits` (tgpl.limits) is checked as it goes.
     """
+    limits = limits if limits is not None else unlimited()
     given = tables or {}
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
     for i, rule in enumerate(rules):
+        if not i % CHECK_EVERY:
+            limits.check()
         if rule.is_fact or rule.head.relation in KEPT or any(isinstance(b, Or) for b in rule.body):
             continue
         shape, consts = _shape(rule, given)
@@ -134,6 +147,7 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
     for shape, members in groups.items():
         if len(members) < FOLD_SMALLEST:
             continue
+        limits.check()
         columns = list(zip(*(c for _, c in members)))
         varying = [j for j, col in enumerate(columns) if len(set(col)) > 1]
         if not varying:
@@ -373,7 +387,8 @@ def _places(atom: Atom, var: Var):
 NOT_MERGED = KEPT | {"legal", "next", "goal", "terminal", "init", "true", "does", "distinct"}
 
 
-def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = None) -> tuple[list[Rule], list[Rule]]:
+def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = None,
+                    limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
     """Derived relations defined alike but for some constants become one relation of those constants (added
     after its own arguments, if it has any).
 
@@ -388,14 +403,17 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
     read merge too, the tables becoming one, each row tagged with the table it came from (a constant of
     the merged relation like the others). Relations merged in an earlier round each read their own table of
     rows, `(cond_8240 ?p1)` reading `cond_8240_rows`, `(cond_8242 ?p1)` reading `cond_8242_rows`: without
-    this, they never merged again.
+    this, they never merged again. `limits` (tgpl.limits) is checked as it goes.
     """
+    limits = limits if limits is not None else unlimited()
     tables = tables or {}
     defs: dict[str, list[Rule]] = {}
     for r in rules:
         defs.setdefault(r.head.relation, []).append(r)
     groups: dict[tuple, list[tuple[str, tuple]]] = {}
-    for name, rs in defs.items():
+    for k, (name, rs) in enumerate(defs.items()):
+        if not k % CHECK_EVERY:
+            limits.check()
         if name in NOT_MERGED or any(r.is_fact for r in rs):
             continue
         if any(isinstance(b, Or) for r in rs for b in r.body):
@@ -415,6 +433,7 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
     for shape, members in groups.items():
         if len(members) < 2:
             continue
+        limits.check()
         columns = list(zip(*(c for _, c in members)))
         varying = [j for j, col in enumerate(columns) if len(set(col)) > 1]
         rows = [tuple(c[j] for j in varying) for _, c in members]

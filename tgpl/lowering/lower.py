@@ -21,6 +21,7 @@ from tgpl.lowering.ir import Program
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.universe import Universe
+from tgpl.limits import Limits, unlimited
 
 # (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
 # (tgpl.asp.induction.same_game; passed in, since the lowering does not import the layer below it)
@@ -49,17 +50,18 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def game_logic(program, snapshot: dict, relations: bool = False, progress: Progress | None = None) -> GameLogic:
-    """Moves, segments and ranges of the game (raises NotLowerable).
+def game_logic(program, snapshot: dict, relations: bool = False, progress: Progress | None = None,
+               limits: Limits | None = None) -> GameLogic:
+    """Moves, segments and ranges of the game (raises NotLowerable, and LimitReached past `limits`).
 
     With `relations`, pure functions that read the state are written once as rules
     with variables (tgpl.lowering.horn) rather than once per call.
     """
-    return game_lowering(program, snapshot, relations, progress)[1]
+    return game_lowering(program, snapshot, relations, progress, limits)[1]
 
 
 def game_lowering(program, snapshot: dict, relations: bool = False,
-                  progress: Progress | None = None) -> tuple[Lowering, GameLogic]:
+                  progress: Progress | None = None, limits: Limits | None = None) -> tuple[Lowering, GameLogic]:
     """The Lowering that found the game's logic, and that logic. Each class that code after setup makes
     objects of has a pool (`segments.lowered_logic`, which sizes it), and a list of values that is state has
     as many slots as a first run guessed; where its length's range passes them, the game is lowered again
@@ -68,7 +70,7 @@ def game_lowering(program, snapshot: dict, relations: bool = False,
     while True:
         try:
             return lowered_logic(program, Universe.from_snapshot(snapshot),
-                                 lambda u: Lowering(program, u, relations, progress, slots))
+                                 lambda u: Lowering(program, u, relations, progress, slots, limits))
         except MoreSlots as more:
             slots = more.slots
 
@@ -81,8 +83,8 @@ SPELLED_MOVES = 2_000
 
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
           progress: Progress | None = None, moves: str = "auto", check: Check | None = None,
-          repair: Repair | None = None) -> LoweredGame:
-    """The game as a GDL program (raises NotLowerable).
+          repair: Repair | None = None, limits: Limits | None = None) -> LoweredGame:
+    """The game as a GDL program (raises NotLowerable; LimitReached past `limits`, tgpl.limits).
 
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
     action's segment compiled once with its inputs as variables (tgpl.lowering.compiled); "auto", compiled
@@ -100,17 +102,19 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     """
     if moves not in MOVES:
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
+    limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
     if moves == "compiled" or moves == "auto" and (most_moves(program, universe) > SPELLED_MOVES
                                                    or writes_in_loops(program)):
         try:
-            return compile_game(program, universe, check, compiled_tidy, repair)
+            with limits.during("lowering (compiled moves)"):
+                return compile_game(program, universe, check, compiled_tidy, repair, limits)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
     with fewer_collections():
-        return repaired(without_unused(globalize(emit_gdl(game_logic(program, snapshot, relations, progress)), prove)),
-                        repair)
+        logic = game_logic(program, snapshot, relations, progress, limits)
+        return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)), repair)
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
@@ -165,7 +169,8 @@ def without_unused(lowered: LoweredGame) -> LoweredGame:
     return lowered
 
 
-def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None) -> LoweredGame:
+def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None,
+              limits: Limits | None = None) -> LoweredGame:
     """The game with its anchored checks made global, where `prove` shows that this is the same game.
 
     Connect Four's `MakesFour(c, r)` asks about the cell just filled: lowered as it is, a rule for every
@@ -173,16 +178,22 @@ def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | Non
     any window is full (138), which is the same only because no window is full before a move, an
     invariant of the reachable states. Each candidate (emit.Emitter.global_candidates) is tried alone,
     with its invariant "no call holds before the move", and kept when clingo proves by induction that
-    the rewritten program plays as the original one.
+    the rewritten program plays as the original one. Each proof is clingo's, which `limits` cannot interrupt:
+    they are checked between the proofs.
     """
     if prove is None:
         return lowered
+    limits = limits if limits is not None else unlimited()
     original = lowered.emitter
     cells = original.state_cells()
     chosen: frozenset[str] = frozenset()
     for fn in sorted(original.global_candidates()):
-        rewritten = emit_gdl(original.logic, conditions, original.global_checks(chosen | {fn}))
-        if prove(lowered.program, rewritten.program, cells, rewritten.emitter.invariant_rules(INVARIANT)):
+        with limits.during("lowering (global checks)"):
+            rewritten = emit_gdl(original.logic, conditions, original.global_checks(chosen | {fn}), limits)
+            limits.check()
+            proven = prove(lowered.program, rewritten.program, cells, rewritten.emitter.invariant_rules(INVARIANT))
+            limits.check()
+        if proven:
             lowered, chosen = rewritten, chosen | {fn}
     if chosen:
         lowered.stats["checks made global"] = ", ".join(sorted(chosen))
@@ -197,19 +208,22 @@ QUERY_RELATION = "tgpl_query"
 
 def lower_with_query(program, snapshot: dict, function: str, relations: bool = False,
                      prove: Prover | None = None, progress: Progress | None = None,
-                     repair: Repair | None = None) -> LoweredGame:
+                     repair: Repair | None = None, limits: Limits | None = None) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
     it is checked, typed and lowered like any other code (with the game's
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
     """
+    limits = limits if limits is not None else unlimited()
     with fewer_collections():
-        lowering, logic = game_lowering(program, snapshot, relations, progress)
+        lowering, logic = game_lowering(program, snapshot, relations, progress, limits)
         fi = next(f for f in program.functions if f.name == function)
         controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
-        conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
-        return repaired(without_unused(globalize(emit_gdl(logic, conditions), prove, conditions)), repair)
+        with limits.during("lowering (symbolic execution of the query)"):
+            conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
+        return repaired(without_unused(globalize(emit_gdl(logic, conditions, limits=limits), prove, conditions, limits)),
+                        repair)
 
 
 __all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query"]

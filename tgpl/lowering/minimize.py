@@ -20,11 +20,14 @@ disjunction too large to minimize within the budget is returned as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, by_id, clash, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
 MAX_STEPS = 60_000  # pairs of terms examined for their consensus
+CHECK_EVERY = 2048  # pairs of terms examined between two calls of `check` (the command's limits)
 
 
 def _term(f: Formula) -> frozenset:
@@ -48,16 +51,19 @@ def forget() -> None:
     _DONE.clear()
 
 
-def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False) -> Formula:
-    """See `_minimize`; formulas are interned, and a third of the calls ask about one already reduced."""
+def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False,
+             check: Callable[[], None] | None = None) -> Formula:
+    """See `_minimize`; formulas are interned, and a third of the calls ask about one already reduced. `check`
+    is called now and then while the consensus runs (tgpl.limits.Limits.check, which raises past a limit)."""
     key = (f, expand, consensus, distribute)
     found = _DONE.get(key)
     if found is None:
-        found = _DONE[key] = _minimize(f, expand, consensus, distribute)
+        found = _DONE[key] = _minimize(f, expand, consensus, distribute, check)
     return found
 
 
-def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False) -> Formula:
+def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False,
+              check: Callable[[], None] | None = None) -> Formula:
     """f, a disjunction, as a smaller equivalent disjunction (or f itself when nothing is gained).
 
     Terms that differ in one literal only (`A & x`, `A & !x`) are merged first, which
@@ -72,8 +78,8 @@ def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribu
     if f.kind != "or" and not ((expand or distribute) and f.kind == "and"):
         return f
     if distribute:
-        f = _minimize(f, expand, consensus)
-        spread = _absorb(_distribute(f))
+        f = _minimize(f, expand, consensus, check=check)
+        spread = _absorb(_distribute(f, check))
         out = disj(*(conj(*sorted(t, key=by_id)) for t in spread))
         return out if _nested(out) < _nested(f) else f  # fewer relations to ground, if more literals
     terms = _expand(f) if expand else None
@@ -83,9 +89,9 @@ def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribu
         terms = [_term(p) for p in f.parts]
     terms = merge_adjacent(terms)
     if consensus and len(terms) <= MAX_CONSENSUS:
-        terms = prime_implicants(terms) or terms
+        terms = prime_implicants(terms, check) or terms
     elif consensus:
-        terms = _by_move(terms)
+        terms = _by_move(terms, check)
     dropped = _drop_covered_negations(terms)
     if dropped is not terms:
         terms = merge_adjacent(dropped)
@@ -94,7 +100,7 @@ def _minimize(f: Formula, expand: bool = False, consensus: bool = True, distribu
     return out if gain > 0 or (expand and gain == 0 and out is not f) else f
 
 
-def _by_move(terms: list[frozenset]) -> list[frozenset]:
+def _by_move(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset]:
     """The prime implicants of each group of terms that make the same moves, where each group is small.
 
     Too many terms for the consensus of any two are often many moves' alike conditions (Connect Four's
@@ -108,7 +114,7 @@ def _by_move(terms: list[frozenset]) -> list[frozenset]:
         return terms
     out: list[frozenset] = []
     for g in groups.values():
-        primes = prime_implicants(g)
+        primes = prime_implicants(g, check)
         out.extend(primes if primes is not None and len(primes) < len(g) else g)
     return _absorb(out) if len(out) < len(terms) else terms
 
@@ -149,14 +155,17 @@ def _expand(f: Formula) -> list[frozenset] | None:
     return out
 
 
-def _distribute(f: Formula) -> list[frozenset]:
-    """The terms of f, each multiplied out where that leaves at most 1 + its nested disjunctions."""
+def _distribute(f: Formula, check: Callable[[], None] | None = None) -> list[frozenset]:
+    """The terms of f, each multiplied out where that leaves at most 1 + its nested disjunctions (`check()`
+    called at each nested disjunction)."""
     out: list[frozenset] = []
     for p in (f.parts if f.kind == "or" else (f,)):
         t = _term(p)
         nested = sum(1 for c in t if c.kind == "or")
         products = [frozenset()]
         for c in sorted(t, key=by_id) if nested else ():
+            if check is not None and c.kind == "or":
+                check()
             options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
             products = [u for a in products for b in options if not _contradictory(u := a | b)]
             if len(products) > 64:  # later conjuncts may still exclude most, but not this many
@@ -246,9 +255,9 @@ class _Family:
         return False
 
 
-def prime_implicants(terms: list[frozenset]) -> list[frozenset] | None:
+def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset] | None:
     """The prime implicants of the disjunction of `terms` (sets of conjuncts), in a deterministic order;
-    None when the budget runs out."""
+    None when the budget runs out. `check()` is called every CHECK_EVERY pairs."""
     kept = _absorb(terms)
     steps = 0
     seen: set[tuple[frozenset, frozenset]] = set()
@@ -277,6 +286,8 @@ def prime_implicants(terms: list[frozenset]) -> list[frozenset] | None:
                     steps += 1
                     if steps > MAX_STEPS:
                         return None
+                    if check is not None and not steps % CHECK_EVERY:
+                        check()
                     r = (t1 - {a}) | (t2 - {na})
                     if family.covers(r) or _contradictory(r):
                         continue

@@ -37,6 +37,7 @@ from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
+from tgpl.limits import Limits, unlimited
 
 RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
@@ -147,8 +148,9 @@ class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
     def __init__(self, program, universe: Universe, relations: bool = False, progress=None,
-                 value_slots: dict[tuple[str, str], int] | None = None):
+                 value_slots: dict[tuple[str, str], int] | None = None, limits: Limits | None = None):
         Formula.fresh_table()
+        self.limits = limits if limits is not None else unlimited()  # the command's (tgpl.limits)
         forget_minimized()
         self.program = program
         self.u = universe
@@ -171,6 +173,7 @@ class Lowering:
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn,
                            self.lists, compile_all=relations)
         self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
+        self.ex.limits = self.limits  # checked at every statement run
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
 
@@ -432,6 +435,7 @@ class Lowering:
         paths: list[Path] = []
         ways: dict[int, tuple] = {}  # id(action) -> (action, paths its effects ended in)
         for m, _ in legal:
+            self.limits.check()
             action = m.action
             p = Path(conj(ctrl, lit(MoveLit(m.index))), {}, cs)
             if action.effect is None:
@@ -461,17 +465,19 @@ class Lowering:
             raise NotLowerable(span, reason, more)
         states: dict[tuple, ControlState] = {}
         todo = [self.u.control]
-        while todo:
-            cs = todo.pop(0)
-            if cs in states:
-                continue
-            st = ControlState(cs)
-            states[cs] = st
-            st.legal = self.legal_moves(cs)
-            st.paths = self.segment(cs, st.legal)
-            for p in st.paths:
-                if p.status != "over" and p.control not in states:
-                    todo.append(p.control)
+        with self.limits.during("lowering (symbolic execution)"):
+            while todo:
+                cs = todo.pop(0)
+                if cs in states:
+                    continue
+                self.limits.check()
+                st = ControlState(cs)
+                states[cs] = st
+                st.legal = self.legal_moves(cs)
+                st.paths = self.segment(cs, st.legal)
+                for p in st.paths:
+                    if p.status != "over" and p.control not in states:
+                        todo.append(p.control)
         overflows = {id(p) for p in self.ex.overflows}
         results = sorted({p.result for st in states.values() for p in st.paths
                           if p.result is not None and id(p) not in overflows})
@@ -483,11 +489,12 @@ class Lowering:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
         logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views,
                           self.ex.horn, self.ex.horn_contexts)
-        number_domains(logic, self)
-        for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
-            st.paths = [p for p in st.paths if id(p) not in overflows]
-        self.check_pools(logic)
-        self.check_list_lengths(logic)
+        with self.limits.during("lowering (ranges)"):
+            number_domains(logic, self)
+            for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
+                st.paths = [p for p in st.paths if id(p) not in overflows]
+            self.check_pools(logic)
+            self.check_list_lengths(logic)
         return logic
 
     def check_pools(self, logic: GameLogic) -> None:
@@ -521,7 +528,7 @@ class Lowering:
         if self._overflowing():
             apart = self.value_slot_cells()
             joint_ranges(logic, {k: fl for k, fl in logic.fluents.items() if fl.numeric and k not in apart},
-                         frozenset(apart))
+                         frozenset(apart), self.limits)
         overflowing = self._overflowing()
         for obj, name, size, longest in overflowing:
             if (obj, name) not in self.value_slots:
@@ -738,10 +745,10 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     apart = lowering.value_slot_cells()
     if apart:
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
-        if joint_ranges(logic, counters, frozenset(apart)):
+        if joint_ranges(logic, counters, frozenset(apart), lowering.limits):
             slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
             return
-    elif joint_ranges(logic, numeric):
+    elif joint_ranges(logic, numeric, limits=lowering.limits):
         return
     counter_ranges(logic, lowering, numeric)
 
@@ -763,6 +770,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
     for _ in range(FIXPOINT_LIMIT):
         changed = False
         for cell, v in writes.values():
+            lowering.limits.check()
             leaves = sorted(_value_leaves(v))  # the cases' conditions are not evaluated: every case can hold
             domains = [sorted(counters[k].domain if k in counters else live[k], key=_num_order) for k in leaves]
             for combo in itertools.product(*domains):
@@ -783,7 +791,8 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
 JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
 
 
-def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()) -> bool:
+def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset(),
+                 limits: Limits | None = None) -> bool:
     """The counters' ranges from the values they take together: the states of the game cut down to its
     control and its counters, reached from setup's (other fluents unknown, so every path a state's
     comparisons allow is taken). Two scores bounded only by the moves left grow apart when each is
@@ -791,7 +800,8 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     the game ends at its last move. False when the states exceed JOINT_LIMIT or a counter RANGE_LIMIT
     values: the game is then refused for the search by counter's reason. Comparisons of the numeric
     fluents `apart` (the slots of lists of values, `slot_ranges`) are left unknown, and a counter written
-    from one of them gives up the search."""
+    from one of them gives up the search. `limits` is checked at every state and control state."""
+    limits = limits if limits is not None else unlimited()
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
     parts: dict[int, Formula] = {}
@@ -801,6 +811,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
         # control they reach, whether they end the game) are one move of it, asked once per state: chess's
         # thousands of paths per control state are a few dozen such moves
         alike: dict[tuple, tuple] = {}
+        limits.check()
         for p in st.paths:
             npc = numeric_part(p.pc, parts)
             writes = [(index[c], v) for c, v in p.store.items() if c in numeric]
@@ -829,6 +840,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
     while todo:
+        limits.check()
         cs, values = todo.pop()
         for i, x in enumerate(values):
             found[i].add(x)
@@ -928,8 +940,11 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
     for _ in range(FIXPOINT_LIMIT):
         changed = False
         for w, ((pc, cell, v, over), leaves) in enumerate(zip(writes, leaves_of)):
+            lowering.limits.check()
             for combo in itertools.product(*(sorted(live[leaf], key=_num_order) for leaf in leaves)):
                 work += 1
+                if not work % 64:
+                    lowering.limits.check()
                 if work > RANGE_WORK_LIMIT:
                     _refuse_ranges(numeric, live, lowering)
                 env = dict(zip(leaves, combo))

@@ -36,6 +36,7 @@ ROWS = 50_000  # rows of arguments times split values evaluated at most (chess: 
 STEPS = 2_000  # evaluation steps for one row and split value, over all its ways through (past it: kept)
 SAMPLE = 6  # objects of the first input tried with each candidate split before the rows are all evaluated
 SAMPLE_STEPS = 300  # the steps of a row of the sample: a split that needs more rules out too little anyway
+CHECK_EVERY = 16  # rows (each of every split value) evaluated between two checks of the command's limits
 
 
 class GiveUp(Exception):
@@ -448,11 +449,12 @@ def _items(o) -> tuple:
     return o
 
 
-def shape_table(hc, fi, this: UObj | None, domains: dict[str, list]) -> Shape | None:
+def shape_table(hc, fi, this: UObj | None, domains: dict[str, list], check=None) -> Shape | None:
     """The rows where the compiled boolean function `fi` (on `this`) may be true, or None (not modelled, too
     many rows, or no row ruled out). `hc`: the lowering's tgpl.lowering.horn.HornCompiler (types, universe,
     the state's attributes); `domains[attr]`: the values the state's `attr` can hold (the split's candidates
-    are the attributes of the state read on the first input)."""
+    are the attributes of the state read on the first input). `check()` is called now and then (the command's
+    limits, tgpl.limits)."""
     inputs = fi.defn.inputs
     if not inputs:
         return None
@@ -483,7 +485,7 @@ def shape_table(hc, fi, this: UObj | None, domains: dict[str, list]) -> Shape | 
     if size > ROWS:
         return None
     try:
-        found = _rows(hc, fi, this, rows, split, values)
+        found = _rows(hc, fi, this, rows, split, values, check=check)
     except GiveUp:
         return None
     if len(found) == size:
@@ -491,11 +493,15 @@ def shape_table(hc, fi, this: UObj | None, domains: dict[str, list]) -> Shape | 
     return Shape(split, frozenset(found))
 
 
-def _rows(hc, fi, this, rows: list[list], split: str | None, values: list, budget: int = STEPS) -> set[tuple]:
-    """The rows of arguments, each with a value of the split first, where `fi` may hold (raises GiveUp)."""
+def _rows(hc, fi, this, rows: list[list], split: str | None, values: list, budget: int = STEPS,
+          check=None) -> set[tuple]:
+    """The rows of arguments, each with a value of the split first, where `fi` may hold (raises GiveUp).
+    `check()` is called every CHECK_EVERY rows."""
     ev = _Evaluator(hc, budget)
     found = set()
-    for args in itertools.product(*rows):
+    for k, args in enumerate(itertools.product(*rows)):
+        if check is not None and not k % CHECK_EVERY:
+            check()
         for v in values:
             ev.assume = (args[0], split, v) if split is not None and args[0] is not None else None
             if ev.may_hold(fi, this, args):

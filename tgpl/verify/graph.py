@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
+from tgpl.limits import memory_in_use
+
 
 @dataclass
 class Info:
@@ -128,15 +130,6 @@ def physical_memory() -> int | None:
         return None
 
 
-def memory_in_use() -> int | None:
-    """This process's resident memory in bytes (Linux), None where it cannot be read."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return None
-
-
 def default_max_memory() -> int | None:
     """A safe fraction of the machine: a quarter of its memory."""
     total = physical_memory()
@@ -161,8 +154,9 @@ def explore(machine: Machine, max_states: int = 1_000_000,
     states are kept as their keys only (a machine may make them compact); the states of
     the frontier are kept whole while the process uses less than `keep_memory` (default: a
     quarter of `max_memory`), and past that, on a machine with `replay(moves)`, rebuilt
-    from their moves when their turn to be expanded comes. `stop` (asked every 100 states)
-    may give another reason to stop (a time limit), kept in `stopped` too.
+    from their moves when their turn to be expanded comes. `stop` (asked after every state, so
+    it must be cheap: tgpl.limits.Limits.stopper) may give another reason to stop (a time
+    limit), kept in `stopped` too.
     """
     if keep_memory is None and max_memory is not None:
         keep_memory = max_memory // 4
@@ -249,7 +243,7 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         if progress is not None and (i % 1000 == 0 or time.monotonic() - reported >= 1.0):
             reported = time.monotonic()
             progress(i, len(states))
-        if stop is not None and (g.stopped is None or finishing) and i % 100 == 0 and i < len(states):
+        if stop is not None and (g.stopped is None or finishing) and i < len(states):
             if (reason := stop()) is not None:
                 g.stopped, finishing = reason, False
         if g.stopped is not None:
@@ -516,26 +510,43 @@ def _verify(g: Graph) -> dict:
 
 
 # --------------------------------------------------------------- bisimulation
-def compare(a: Graph, b: Graph) -> dict:
+COMPARE_CHECK_EVERY = 16_384  # nodes between two calls of compare's `check`
+
+
+def compare(a: Graph, b: Graph, check: Callable[[], None] | None = None,
+            progress: Callable[[int, int], None] | None = None) -> dict:
     """Bisimulation of two game graphs by partition refinement on their disjoint union.
 
     States are labelled by (terminal, goals if terminal, movers if not); moves are
     matched existentially (their names are ignored). Returns whether the initial
     states are bisimilar and, if not, a shortest pairing of moves after which they
-    differ (the depth at which refinement tells them apart).
+    differ (the depth at which refinement tells them apart). `check()` is called every
+    COMPARE_CHECK_EVERY nodes (tgpl.limits.Limits.check, which raises past the command's
+    limits); `progress(round, blocks)` after each round of refinement.
     """
     na = a.states
     graphs = (a, b)
     nodes = [(0, v) for v in range(a.states)] + [(1, v) for v in range(b.states)]
-    succ = [[na * s + e[2] if s else e[2] for e in graphs[s].edges[v]] for s, v in nodes]
+    every = COMPARE_CHECK_EVERY
+
+    def checked(items):
+        """items, with `check()` every `every` of them."""
+        for k, x in enumerate(items):
+            if check is not None and not k % every:
+                check()
+            yield x
+
+    succ = [[na * s + e[2] if s else e[2] for e in graphs[s].edges[v]] for s, v in checked(nodes)]
     labels: dict[tuple, int] = {}
-    block = [labels.setdefault(graphs[s].label(v), len(labels)) for s, v in nodes]
+    block = [labels.setdefault(graphs[s].label(v), len(labels)) for s, v in checked(nodes)]
     history = [block]
     while True:
         sigs: dict[tuple, int] = {}
         new = [sigs.setdefault((block[u], frozenset(block[w] for w in succ[u])), len(sigs))
-               for u in range(len(nodes))]
+               for u in checked(range(len(nodes)))]
         history.append(new)
+        if progress is not None:
+            progress(len(history) - 1, len(sigs))
         if len(sigs) == len(set(block)):
             break
         block = new

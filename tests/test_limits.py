@@ -1,0 +1,336 @@
+"""--max-seconds and --max-memory bound the whole command, lowering included (tgpl/limits.py, issue 34).
+
+No test here depends on the machine's speed: the limits' clock is injected. `StageClock` keeps time still
+until the command reaches a given stage, and jumps past the deadline at its n-th reading there, so each
+command is stopped at a chosen stage and must say so with its documented exit status, write nothing and
+show no traceback. `test_every_long_loop_checks` lowers Connect Four and counts the checks made by each
+loop: a loop that stops checking (a planted fault) makes it fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import tgpl.cli as cli
+from tgpl.cli import main
+from tgpl.limits import LimitReached, Limits
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIS = str(ROOT / "examples" / "tris.tgpl")
+CONNECT4 = str(ROOT / "examples" / "connect4.tgpl")
+TTT = str(ROOT / "examples" / "gdl" / "tictactoe.kif")
+MB = 2**20
+
+
+# ----------------------------------------------------------------- the object
+def test_a_clock_that_advances_per_check_stops_at_the_deadline():
+    ticks = itertools.count()
+    limits = Limits(max_seconds=5, clock=lambda: float(next(ticks)))  # creation reads 0
+    for _ in range(4):
+        limits.check()  # 1, 2, 3, 4
+    with pytest.raises(LimitReached) as e:
+        with limits.during("lowering (emission)"):  # its entry's check reads 5: past the deadline
+            pass
+    assert e.value.what == "--max-seconds" and e.value.stage == "lowering (emission)"
+    assert e.value.message == "stopped while lowering (emission) after 5.0 s (--max-seconds 5)"
+    assert limits.stage == "starting" and limits.reached is e.value
+
+
+def test_memory_past_the_cap_stops():
+    limits = Limits(max_memory=100 * MB, clock=lambda: 0.0, memory=lambda: 150 * MB)
+    stop = limits.stop()
+    assert stop is not None and stop.what == "--max-memory"
+    assert stop.message == "stopped while starting after 0.0 s (--max-memory 100 MB, 150 MB in use)"
+    assert Limits(max_memory=100 * MB, clock=lambda: 0.0, memory=lambda: 50 * MB).stop() is None
+
+
+def test_a_step_that_cannot_be_interrupted_is_not_started_past_the_deadline():
+    now = [0.0]
+    limits = Limits(max_seconds=10, clock=lambda: now[0])
+    now[0] = 7.0
+    limits.expect(2.5)  # ends at 9.5: within
+    with pytest.raises(LimitReached) as e:
+        limits.expect(3.5)  # would end at 10.5
+    assert e.value.foreseen == 3.5 and "would take about 3.5 s more" in e.value.message
+
+
+def test_stopper_gives_the_reason_as_explore_and_the_searches_name_it():
+    limits = Limits(max_seconds=1, clock=lambda: 0.0)
+    assert limits.stopper()() is None
+    limits.deadline = -1.0
+    assert limits.stopper()() == "stopped after 1 seconds (--max-seconds)"
+    assert limits.stopper("cap")() == "the time limit (1 s, --max-seconds)"
+
+
+def test_without_limits_nothing_is_read():
+    reads = []
+    limits = Limits(clock=lambda: reads.append(1) or 0.0, memory=lambda: reads.append(2) or 0)
+    for _ in range(10):
+        limits.check()
+    assert reads == [1] and limits.checks == 10  # the creation's reading only
+
+
+# ----------------------------------------------------------------- the commands
+class StageClock:
+    """Time stands still until the command's stage starts with `stage`; at the `after`-th reading there (1: the
+    first) it jumps past the deadline, and stays there."""
+
+    def __init__(self, stage: str, after: int = 1):
+        self.stage, self.after = stage, after
+        self.limits: Limits | None = None
+        self.readings = 0
+        self.tripped = False
+
+    def __call__(self) -> float:
+        lim = self.limits
+        if lim is None or lim.max_seconds is None:  # the creation's reading
+            return 0.0
+        if not self.tripped and lim.stage.startswith(self.stage):
+            self.readings += 1
+            self.tripped = self.readings >= self.after
+        return lim.max_seconds + 0.5 if self.tripped else 0.0
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """`clock(stage, after)`: every Limits the commands make reads a StageClock."""
+    def install(stage: str, after: int = 1) -> StageClock:
+        c = StageClock(stage, after)
+
+        def limits(max_seconds, max_memory):
+            c.limits = Limits(max_seconds, cli._max_memory(max_memory), clock=c)
+            return c.limits
+
+        monkeypatch.setattr(cli, "_limits", limits)
+        return c
+    return install
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    assert not isinstance(result.exception, LimitReached) and "Traceback" not in result.output, result.output
+    return result
+
+
+def nothing_written(folder: Path) -> bool:
+    return not any(folder.iterdir())  # neither the output nor the temporary file it is written through
+
+
+LOWERING = ["lowering (symbolic execution)", "lowering (ranges)", "lowering (emission)",
+            "lowering (generalisation)"]
+
+
+@pytest.mark.parametrize("stage", ["loading the game", "setting up", *LOWERING, "checking the GDL",
+                                   "validating against the runtime", "writing the GDL"])
+def test_to_gdl_stops_at_each_stage_and_writes_nothing(stage, clock, tmp_path):
+    clock(stage)
+    out = tmp_path / "tris.kif"
+    r = run("to-gdl", TRIS, "-o", str(out), "--max-seconds", "20", "--validate-seconds", "1")
+    assert r.exit_code == 2
+    assert f"{TRIS}: error: stopped while {stage} after 20.5 s (--max-seconds 20): nothing written" in r.output
+    assert nothing_written(tmp_path)
+
+
+def test_to_gdl_within_its_limits_writes(clock, tmp_path):
+    clock("no such stage")
+    out = tmp_path / "tris.kif"
+    assert run("to-gdl", TRIS, "-o", str(out), "--max-seconds", "20", "--validate-seconds", "1").exit_code == 0
+    assert out.exists()
+
+
+def test_a_stop_inside_the_symbolic_execution_says_where_it_was(clock, tmp_path):
+    clock("lowering (symbolic execution)", after=50)  # well inside it: a statement's check
+    r = run("to-gdl", TRIS, "-o", str(tmp_path / "t.kif"), "--max-seconds", "20")
+    assert r.exit_code == 2 and "stopped while lowering (symbolic execution)" in r.output
+    assert "  the lowering was running" in r.output and "tris.tgpl:" in r.output.splitlines()[-1]
+    assert nothing_written(tmp_path)
+
+
+@pytest.mark.parametrize("stage", ["lowering (emission)", "encoding the ASP program",
+                                   "validating against the runtime"])
+def test_to_asp_stops_at_each_stage_and_writes_nothing(stage, clock, tmp_path):
+    clock(stage)
+    r = run("to-asp", TRIS, "-o", str(tmp_path / "tris.lp"), "--max-seconds", "20")
+    assert r.exit_code == 2 and f"stopped while {stage}" in r.output and "nothing written" in r.output
+    assert nothing_written(tmp_path)
+
+
+def test_to_asp_of_gdl_stops_while_reading_it(clock, tmp_path):
+    clock("reading the GDL")
+    r = run("to-asp", TTT, "-o", str(tmp_path / "ttt.lp"), "--max-seconds", "20")
+    assert r.exit_code == 2 and "stopped while reading the GDL" in r.output and nothing_written(tmp_path)
+
+
+QUERY = "GameState.TickedCount == 5"  # five marks: after 5 moves
+
+
+@pytest.mark.parametrize("stage", ["loading the game", *LOWERING, "lowering (symbolic execution of the query)",
+                                   "grounding the game's first state", "searching the plays of 0 moves"])
+def test_query_stopped_before_searching_exits_2_naming_the_stage(stage, clock):
+    clock(stage)
+    r = run("query", TRIS, QUERY, "--max-seconds", "20")
+    assert r.exit_code == 2 and f"{TRIS}: error: stopped while {stage} after 20.5 s (--max-seconds 20)" in r.output
+
+
+@pytest.mark.parametrize("stage, searched", [("grounding the plays of 3 moves", 2),
+                                             ("searching the plays of 3 moves", 2)])
+def test_query_stopped_while_searching_is_not_reachable_within_the_limits(stage, searched, clock):
+    clock(stage)
+    r = run("query", TRIS, QUERY, "--max-seconds", "20")
+    assert r.exit_code == 1
+    assert f"not reachable within {searched} moves, as far as the limits let it search (stopped while {stage}" \
+           in r.output
+    clock(stage)
+    answer = json.loads(run("query", TRIS, QUERY, "--max-seconds", "20", "--json").output)
+    assert not answer["found"] and answer["searched"] == searched and stage in answer["stopped"]
+
+
+def test_query_past_its_memory_stops(monkeypatch):
+    monkeypatch.setattr(cli, "_limits", lambda max_seconds, max_memory: Limits(
+        max_seconds, cli._max_memory(max_memory), clock=lambda: 0.0, memory=lambda: 10**12))
+    r = run("query", TRIS, QUERY, "--max-memory", "64")
+    assert r.exit_code == 2 and "(--max-memory 64 MB, 953,674 MB in use)" in r.output
+
+
+def test_verify_gives_its_partial_report_past_the_limit(clock):
+    clock("exploring", after=30)
+    r = run("verify", TRIS, "--max-seconds", "20")
+    assert r.exit_code == 0 and "INCOMPLETE" in r.output
+    assert "stopped at the time limit (20 s, --max-seconds)" in r.output
+
+
+def test_verify_stopped_while_lowering_has_no_report(clock):
+    clock("lowering (emission)")
+    r = run("verify", TRIS, "--engine", "clingo", "--max-seconds", "20")
+    assert r.exit_code == 2 and "stopped while lowering (emission)" in r.output and "INCOMPLETE" not in r.output
+
+
+def test_bounded_verify_gives_its_partial_report_past_the_limit(clock):
+    clock("searching the plays of 3 moves")
+    r = run("verify", TRIS, "--horizon", "6", "--max-seconds", "20")
+    assert r.exit_code == 0, r.output
+    assert "stopped after 20 seconds (--max-seconds): only the plays of up to 2 moves were searched" in r.output
+
+
+@pytest.mark.parametrize("stage", ["loading the game", "exploring A", "loading the GDL", "exploring B",
+                                   "comparing (bisimulation)"])
+def test_compare_stops_at_each_stage(stage, clock):
+    clock(stage)
+    r = run("compare", TRIS, TTT, "--max-seconds", "20")
+    assert r.exit_code == 2 and f"compare: error: stopped while {stage}" in r.output
+    assert "equivalent" not in r.output
+
+
+def test_compare_within_its_limits_compares(clock):
+    clock("no such stage")
+    assert run("compare", TRIS, TTT, "--max-seconds", "20").exit_code == 0
+
+
+# ----------------------------------------------------------------- where the checks are
+def _sites(limits: Limits) -> dict[str, int]:
+    """Counts the checks of `limits` by the function of the loop that made each (the first caller outside
+    tgpl/limits.py and the helpers that wrap a check)."""
+    sites: dict[str, int] = {}
+
+    def on_check(_):
+        f = sys._getframe(1)
+        while f.f_globals.get("__name__") in ("tgpl.limits", "contextlib") or f.f_code.co_name in ("checked",):
+            f = f.f_back
+        key = f"{f.f_globals['__name__'].rsplit('.', 1)[-1]}.{f.f_code.co_name}"
+        sites[key] = sites.get(key, 0) + 1
+    limits.on_check = on_check
+    return sites
+
+
+def test_every_long_loop_checks():
+    """The checks each loop of the lowering makes on Connect Four (counted: the lowering is deterministic), at
+    least about a quarter of what they make today; a loop that stops checking drops its count to nothing or to
+    the checks of its outer loop."""
+    from tgpl.pipeline import lower_game
+
+    game = cli._load_game(CONNECT4)
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    lower_game(game, 0, global_checks=False, limits=limits)
+    least = {
+        "execute.stmt": 2000,  # each statement run on a path (7,948)
+        "execute.merge": 300,  # each merge of paths (1,348)
+        "segments.run": 2,  # each control state (3)
+        "segments._segment": 5,  # each move of a control state (14)
+        "segments.joint_ranges": 10,  # each state of the counters' joint search (44)
+        "minimize.prime_implicants": 25,  # every 2,048 pairs of terms of the consensus (102)
+        "minimize._distribute": 200,  # each disjunction multiplied out (828)
+        "emit._build": 10,  # each legal move and path emitted (40)
+        "emit.write_conditions": 4,  # each fluent value's conditions (14)
+        "emit.prop": 5,  # each condition named (22)
+        "generalize.generalize": 2,  # every 256 rules (7)
+        "generalize.fold": 25,  # every 256 rules and each group folded (107)
+        "generalize.merge_relations": 3,  # every 256 definitions and each group merged (14)
+    }
+    low = {k: (sites.get(k, 0), n) for k, n in least.items() if sites.get(k, 0) < n}
+    assert not low, f"loops that check the limits less than they should (made, least): {low}"
+
+
+def test_the_compiled_moves_check_too():
+    from tgpl.pipeline import lower_game
+
+    game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"))
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
+    assert {"compiled.compile_game", "compiled.relaxed", "compiled.relax", "compiled._shared_instances"} <= set(sites)
+
+
+def test_the_lowering_stops_at_the_first_check_past_the_deadline():
+    """A clock that advances one second per reading: the lowering stops at its 30th check (the 30th second),
+    not later."""
+    from tgpl.pipeline import lower_game
+
+    game = cli._load_game(TRIS)
+    ticks = itertools.count()
+    limits = Limits(max_seconds=30, clock=lambda: float(next(ticks)))
+    with pytest.raises(LimitReached) as e:
+        lower_game(game, 0, limits=limits)
+    assert limits.checks == 30 and e.value.elapsed == 30.0 and e.value.stage.startswith("lowering")
+
+
+def test_a_solve_is_interrupted_once_past_the_limits(monkeypatch):
+    """clingo solves in its background thread while the limits are checked every SOLVE_POLL seconds: past them,
+    the solve is cancelled and LimitReached raised (a fake solve handle that never finishes stands for a
+    hard question)."""
+    from tgpl.asp.bounded import BoundedSearch
+    from tgpl.asp.reasoner import read_gdl
+
+    program, _ = read_gdl(TTT, None)
+    now = [0.0]
+    search = BoundedSearch(program, limits=Limits(max_seconds=10, clock=lambda: now[0]))
+    events = []
+
+    class Handle:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            events.append("closed")
+
+        def wait(self, timeout):
+            events.append("wait")
+            now[0] += 4.0  # a long solve: the deadline passes during the third wait
+            return False
+
+        def cancel(self):
+            events.append("cancel")
+
+        def get(self):
+            raise AssertionError("a cancelled solve is not waited for")
+
+    monkeypatch.setattr(search, "_ctl", type("Ctl", (), {"solve": lambda self, **kw: Handle()})())
+    with pytest.raises(LimitReached):
+        search.ask("gdl_stuck")
+    assert events == ["wait", "wait", "wait", "cancel", "closed"]

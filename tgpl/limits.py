@@ -1,0 +1,202 @@
+"""The limits of one command: `--max-seconds` and `--max-memory` over the whole of it.
+
+    limits = Limits(max_seconds=20, max_memory=4 * 2**30)
+    with limits.during("lowering (symbolic execution)"):
+        for ...:
+            limits.check()            # raises LimitReached past either limit
+
+A command makes one `Limits` when it starts and hands it down to every long loop it runs: the lowering's
+symbolic execution, range search, emission and generalisation, clingo's solving, the explorations and the
+bisimulation. The deadline counts from the object's creation, so the lowering counts against the limit as much
+as the search after it. `during(stage)` names what the command is doing, which a stop reports ("stopped while
+lowering (emission) after 20.0 s"). clingo's grounding cannot be interrupted: it is checked before and after,
+and a search that grounds step after step (`query`, bounded `verify`) does not start a step whose grounding
+the last one says would pass the deadline (`afford`).
+
+`check()` reads the clock every time (cheap) and the memory at most every MEMORY_EVERY seconds of that
+clock. The clock and the memory reading are given (tests pass a clock that advances per call, so that
+where a command stops depends on the code alone, never on the machine's speed).
+
+This module imports nothing of tgpl: every layer (the lowering included) may take a Limits.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+MEMORY_EVERY = 0.05  # seconds of the clock between two readings of the memory in use
+
+
+def memory_in_use() -> int | None:
+    """This process's resident memory in bytes (Linux), None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+class LimitReached(Exception):
+    """A command passed one of its limits. `what`: the option ("--max-seconds" or "--max-memory"); `stage`:
+    what the command was doing; `elapsed`: seconds since it started; `used`: the memory in use (bytes) at a
+    memory stop. `where`, when set: the place in the game the lowering was running (a Span), and `inside`,
+    the function or block there."""
+
+    def __init__(self, what: str, limits: Limits, elapsed: float, used: int | None = None):
+        self.what = what
+        self.stage = limits.stage
+        self.elapsed = elapsed
+        self.used = used
+        self.max_seconds = limits.max_seconds
+        self.max_memory = limits.max_memory
+        self.where = None
+        self.inside: str | None = None
+        self.foreseen: float | None = None  # a stop before a step that cannot be interrupted: its expected seconds
+        super().__init__(self.message)
+
+    @property
+    def limit(self) -> str:
+        """The option and its value: "--max-seconds 20" or "--max-memory 4096 MB"."""
+        if self.what == "--max-seconds":
+            return f"--max-seconds {self.max_seconds:g}"
+        return f"--max-memory {(self.max_memory or 0) // 2**20} MB"
+
+    @property
+    def message(self) -> str:
+        """"stopped while lowering (emission) after 20.1 s (--max-seconds 20)"; past the memory limit, with the
+        memory in use."""
+        used = f", {self.used // 2**20:,} MB in use" if self.used is not None else ""
+        ahead = ("" if self.foreseen is None else
+                 f"; the next step cannot be interrupted and would take about {self.foreseen:.1f} s more")
+        return f"stopped while {self.stage} after {self.elapsed:.1f} s ({self.limit}{used}{ahead})"
+
+    @property
+    def cap(self) -> str:
+        """The limit as verify's exploration names its caps: "the time limit (600 s, --max-seconds)"."""
+        if self.what == "--max-seconds":
+            return f"the time limit ({self.max_seconds:g} s, --max-seconds)"
+        used = f"{self.used // 2**20} MB in use, " if self.used is not None else ""
+        return f"the memory cap ({used}--max-memory {(self.max_memory or 0) // 2**20} MB)"
+
+    @property
+    def stopped(self) -> str:
+        """The limit as a search's reason to stop: "stopped after 20 seconds (--max-seconds)"."""
+        if self.what == "--max-seconds":
+            return f"stopped after {self.max_seconds:g} seconds (--max-seconds)"
+        used = self.used // 2**20 if self.used is not None else (self.max_memory or 0) // 2**20
+        return f"stopped at {used} MB of memory (--max-memory)"
+
+
+@dataclass(eq=False)
+class Limits:
+    """The deadline (`max_seconds` from creation) and the memory cap (`max_memory` bytes) of one command;
+    None: no such limit. `clock` gives seconds, `memory` the bytes in use (None: unknown)."""
+
+    max_seconds: float | None = None
+    max_memory: int | None = None
+    clock: Callable[[], float] = time.monotonic
+    memory: Callable[[], int | None] = memory_in_use
+    stage: str = "starting"
+    start: float = field(init=False)
+    checks: int = field(default=0, init=False)  # check() calls so far (tests count them by stage)
+    reached: LimitReached | None = field(default=None, init=False)  # the first stop, once there is one
+
+    def __post_init__(self) -> None:
+        self.start = self.clock()
+        self.deadline = float("inf") if self.max_seconds is None else self.start + self.max_seconds
+        self._next_memory = float("-inf")
+        self.on_check: Callable[[Limits], None] | None = None  # told of each check (tests)
+
+    @property
+    def unlimited(self) -> bool:
+        return self.max_seconds is None and self.max_memory is None
+
+    def check(self) -> None:
+        """Raise LimitReached once past the deadline or the memory cap."""
+        self.checks += 1
+        if self.on_check is not None:
+            self.on_check(self)
+        if self.unlimited:
+            return
+        now = self.clock()
+        if now >= self.deadline:
+            raise self._reached("--max-seconds", now)
+        if self.max_memory is not None and now >= self._next_memory:
+            self._next_memory = now + MEMORY_EVERY
+            used = self.memory()
+            if used is not None and used > self.max_memory:
+                raise self._reached("--max-memory", now, used)
+
+    def _reached(self, what: str, now: float, used: int | None = None) -> LimitReached:
+        e = LimitReached(what, self, now - self.start, used)
+        if self.reached is None:
+            self.reached = e
+        return e
+
+    def overdue(self) -> LimitReached:
+        """The stop of a step that ended because the deadline left it no more time (a budget of its own cut
+        to what was left): LimitReached for --max-seconds, now, to be raised."""
+        return self._reached("--max-seconds", self.clock())
+
+    def stop(self) -> LimitReached | None:
+        """`check()` as a value: the stop, or None (for loops that end with a partial result)."""
+        try:
+            self.check()
+        except LimitReached as e:
+            return e
+        return None
+
+    def stopper(self, form: str = "stopped") -> Callable[[], str | None]:
+        """A `stop()` that gives the stop's text (`form`: "stopped" or "cap", LimitReached's properties) or None:
+        the `stop` of tgpl.verify.graph.explore and of the bounded searches."""
+        def stop() -> str | None:
+            e = self.stop()
+            return None if e is None else getattr(e, form)
+        return stop
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline (inf without one; negative past it)."""
+        return self.deadline - self.clock() if self.max_seconds is not None else float("inf")
+
+    def afford(self, seconds: float) -> bool:
+        """Whether `seconds` more (what a step that cannot be interrupted is expected to take, as clingo's
+        grounding of a search's next step) end before the deadline."""
+        return self.max_seconds is None or self.clock() + seconds < self.deadline
+
+    def expect(self, seconds: float) -> None:
+        """`check()`, and raise LimitReached as well when a step that cannot be interrupted, expected to take
+        `seconds`, would end past the deadline: better to stop now than that late."""
+        self.check()
+        if self.max_seconds is not None:
+            now = self.clock()
+            if now + seconds >= self.deadline:
+                e = self._reached("--max-seconds", now)
+                e.foreseen = seconds
+                e.args = (e.message,)
+                raise e
+
+    @contextmanager
+    def during(self, stage: str) -> Iterator[Limits]:
+        """The command is at `stage` (a stop names it) until the block ends; checked on the way in."""
+        before = self.stage
+        self.stage = stage
+        try:
+            self.check()
+            yield self
+        finally:
+            self.stage = before
+
+
+def unlimited() -> Limits:
+    """A Limits that never stops (the default of functions that take one)."""
+    return Limits()
+
+
+__all__ = ["LimitReached", "Limits", "memory_in_use", "unlimited"]
