@@ -515,27 +515,45 @@ def _relations_option(command):
 
 
 def _validation_options(command):
-    """--no-validate and --validate-seconds, shared by to-gdl and to-asp."""
-    command = click.option("--validate-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0,
-                           show_default=True, help="Time budget of the validation against the runtime.")(command)
+    """--no-validate and --validate-steps, shared by to-gdl and to-asp."""
+    command = click.option("--validate-steps", type=int, default=1000, show_default=True, metavar="N",
+                           callback=_at_least_min_steps,
+                           help="States the validation's playouts compare at least (where the game is too large "
+                                "to bisimulate); at least 1,000.")(command)
     return click.option("--no-validate", "no_validate", is_flag=True,
                         help="Write without checking the translation against the runtime.")(command)
 
 
-def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: float, asp=None) -> str:
+def _at_least_min_steps(ctx, param, value: int) -> int:
+    from tgpl.validation import MIN_STEPS
+
+    if value < MIN_STEPS:
+        raise click.BadParameter(f"{value:,} is fewer than {MIN_STEPS:,}, the fewest steps that validate", ctx, param)
+    return value
+
+
+def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: int, asp=None,
+               max_seconds: float | None = None) -> str:
     """The lowered game checked against the runtime (tgpl.validation): the line that says what was validated.
 
-    On a mismatch nothing may be written: the located diagnostics go to stderr and
-    the command exits 2, since its translation failed its own validation.
+    On a mismatch, or when too little was compared (`Validation.shortfall`: a time
+    limit, `max_seconds`, passed first, or no play reached the end of the game),
+    nothing may be written: the diagnostics go to stderr and the command exits 2.
     """
     from tgpl.validation import NOT_VALIDATED, mismatch_diagnostics, validate_translation
 
     if no_validate:
         return NOT_VALIDATED
     with _game_errors(path), _progress_line(path, "validating") as progress:
-        result = validate_translation(game, lowered, seed, seconds, asp=asp, progress=progress)
+        result = validate_translation(game, lowered, seed, steps, asp=asp, progress=progress, max_seconds=max_seconds)
     if result.ok:
         return result.summary()
+    if result.mismatch is None:
+        click.echo(f"{path}: error: the validation against the runtime compared too little: {result.coverage()}; "
+                   f"needed: {result.shortfall}", err=True)
+        click.echo(f"{path}: error: the translation was not validated (--validate-steps asks for more steps, "
+                   f"--no-validate writes it unvalidated): nothing written", err=True)
+        sys.exit(2)
     color = sys.stderr.isatty()
     for d in mismatch_diagnostics(result.mismatch, game, lowered, seed):
         click.echo(_styled(render(d, game.program.sources), d, color), err=True)
@@ -557,7 +575,7 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
 @click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
                    "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations, moves):
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
     Before writing, the GDL is checked against the runtime (a bisimulation when
@@ -576,7 +594,7 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)
-    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds)
+    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps)
     if stats:
         width = max(len(k) for k in lowered.stats)
         _write_output("".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()) + validated + "\n", output)
@@ -1029,7 +1047,7 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
 @_validation_options
 @_relations_option
 @_max_ground_option
-def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float,
+def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_steps: int,
            relations: bool, max_ground: int) -> None:
     """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo.
 
@@ -1045,7 +1063,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
         return
     runtime_game, lowered = _lowered(game, seed, None, relations)
     encoding = encode_asp(lowered.program)
-    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, asp=encoding)
+    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps, asp=encoding)
     write_asp(f"% {runtime_game.name or game}: {validated}\n" + encoding.text, output)
 
 
