@@ -201,6 +201,31 @@ def test_too_little_coverage_fails_the_validation(tmp_path, monkeypatch):
     assert result.ok and result.ended >= 1 and result.steps >= 200
 
 
+@pytest.mark.parametrize("name, states", [("quiet", 16), ("shifts", 501)])
+def test_a_small_game_is_bisimulated_whatever_its_tree(name, states):
+    """Whether a game is small is counted: quiet.tgpl's plays can go on for ever (a flag flipped back and
+    forth) and shifts.tgpl's tree is estimated at millions of nodes, but the runtime alone reaches few states,
+    so both are bisimulated to the end."""
+    game = load_game(str(Path(__file__).parent / "data" / "lowering" / f"{name}.tgpl"))
+    result = validation.validate_translation(game, pipeline.lower_game(game), 0)
+    assert result.ok and result.complete and result.states == states
+    assert result.summary() == f"validated: bisimulation, {states:,} states"
+
+
+def test_what_too_little_coverage_is():
+    """Validation.shortfall: no play to the end of a game that can end, fewer steps than asked, or a time limit
+    passed first; a game that cannot end needs only the steps."""
+    enough = dict(playouts=3, steps=1000, required=1000, deepest=400)
+    assert validation.Validation(**enough, ended=1).shortfall is None
+    assert validation.Validation(**enough, ended=0, can_end=False).shortfall is None
+    assert validation.Validation(**enough, ended=0).shortfall.startswith("a play to the end of the game")
+    short = validation.Validation(playouts=2, steps=600, required=1000, ended=2)
+    assert short.shortfall == "1,000 steps compared and a play to the end of the game"
+    late = validation.Validation(playouts=2, steps=1200, required=1000, ended=2, time_limit=30.0, timed_out=True)
+    assert late.shortfall.endswith("within the time limit (30 s)") and not late.ok
+    assert validation.Validation(complete=True, states=10).shortfall is None
+
+
 def test_a_dropped_next_rule_is_caught_by_the_bisimulation(tmp_path, broken_lowering):
     broken_lowering(NEXT_OF_PLAYER_1)
     out = tmp_path / "tris.kif"

@@ -576,7 +576,7 @@ class Validation:
     playouts: int = 0
     steps: int = 0  # states compared along the playouts
     deepest: int = 0  # the most moves into a play of a state compared
-    ended: int = 0  # playouts that reached the end of the game
+    ended: int = 0  # playouts that reached the end of the game (or a state where no move is left)
     required: int = 0  # the steps asked for
     can_end: bool = True  # the game has an end (the lowered game a `terminal` rule)
     time_limit: float | None = None  # the safety limit, in seconds (validate_translation's max_seconds)
@@ -676,7 +676,7 @@ def _validated(d: Differential, steps: int, asp: AspEncoding | None, say: Progre
         plays, result.mismatch = _playouts(d, plan, until, say)
         result.playouts, result.steps = len(plays), sum(len(p.steps) for p in plays)
         result.deepest = max((len(p.steps) - 1 for p in plays), default=0)
-        result.ended = sum(p.ended for p in plays)
+        result.ended = sum(_to_the_end(p) for p in plays)
         if result.mismatch is None:
             result.timed_out = not plan.exhausted or any(p.timed_out for p in plays)  # the time limit came first
         else:
@@ -687,6 +687,12 @@ def _validated(d: Differential, steps: int, asp: AspEncoding | None, say: Progre
         say("replaying plays on the ASP program")
         result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS])
     return result
+
+
+def _to_the_end(play: Play) -> bool:
+    """Whether the play went on until no move was left: the end of the game (or a state where the game is
+    stuck, which the runtime and the GDL agreed on), not its cut or a time limit."""
+    return bool(play.steps) and not play.steps[-1].legal and not play.timed_out
 
 
 def _can_end(lowered: LoweredGame) -> bool:
