@@ -1,11 +1,12 @@
 """Translation validation (tgpl.validation) as `tgpl to-gdl` and `tgpl to-asp` run it, on Tris, Connect Four and Hex.
 
-    python bench/validation.py [--seconds 10] [--games tris,connect4,hex,chess/chess]
+    python bench/validation.py [--steps 1000] [--games tris,connect4,hex,chess/chess]
 
 For each game: the lowering (not part of the validation), then the validation
-with the given budget, without and with the ASP encoding (to-asp), and what it
-covered: the bisimulation's states, or the playouts, steps compared and depth
-cut. Timings on a shared machine vary from run to run, so the Tris row is also
+with the given steps (--validate-steps), without and with the ASP encoding
+(to-asp), how long it took and what it covered: the bisimulation's states, or
+the playouts, those to the end of the game, the steps compared and the deepest
+(the same on every run: counted, never timed). Timings on a shared machine vary from run to run, so the Tris row is also
 given as a ratio to a reference measured in the same run: the runtime's
 complete exploration of Tris (`tgpl verify`'s, tgpl.verify.graph.explore on
 tgpl.runtime.verify.RuntimeMachine), which the bisimulation contains. A game
@@ -41,7 +42,7 @@ def reference(tris) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="the validation budget (--validate-seconds)")
+    parser.add_argument("--steps", type=int, default=1000, help="the steps the playouts compare (--validate-steps)")
     parser.add_argument("--games", default="tris,connect4,hex")
     args = parser.parse_args()
     tris = load_game(ROOT / "examples" / "tris.tgpl")
@@ -57,7 +58,7 @@ def main() -> None:
         if lowered.grounding is None:
             commands.append(("to-asp", encode_asp(lowered.program)))
         for command, asp in commands:
-            result = validate_translation(game, lowered, 0, args.seconds, asp=asp)
+            result = validate_translation(game, lowered, 0, args.steps, asp=asp)
             assert result.ok, result.mismatch
             print(f"{name:10} {lowering:8.2f}s {command:7} {result.seconds:6.1f}s {result.seconds / ref:6.1f}  "
                   f"{result.summary()}")

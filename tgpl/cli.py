@@ -641,22 +641,32 @@ def _relations_option(command):
 
 
 def _validation_options(command):
-    """--no-validate and --validate-seconds, shared by to-gdl and to-asp."""
-    command = click.option("--validate-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0,
-                           show_default=True, help="Time budget of the validation against the runtime.")(command)
+    """--no-validate and --validate-steps, shared by to-gdl and to-asp."""
+    command = click.option("--validate-steps", type=int, default=1000, show_default=True, metavar="N",
+                           callback=_at_least_min_steps,
+                           help="States the validation's playouts compare at least (where the game is too large "
+                                "to bisimulate); at least 1,000.")(command)
     return click.option("--no-validate", "no_validate", is_flag=True,
                         help="Write without checking the translation against the runtime.")(command)
 
 
-def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: float, asp=None,
+def _at_least_min_steps(ctx, param, value: int) -> int:
+    from tgpl.validation import MIN_STEPS
+
+    if value < MIN_STEPS:
+        raise click.BadParameter(f"{value:,} is fewer than {MIN_STEPS:,}, the fewest steps that validate", ctx, param)
+    return value
+
+
+def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: int, asp=None,
                limits=None) -> str:
     """The lowered game checked against the runtime (tgpl.validation): the line that says what was validated.
 
-    On a mismatch nothing may be written: the located diagnostics go to stderr and
-    the command exits 2, since its translation failed its own validation. The command's
-    `limits` (tgpl.limits) stop it too: its budget is cut to the time they leave, they are
-    checked at each line of progress it gives, and a validation they cut short before it
-    was complete raises LimitReached.
+    On a mismatch, or when too little was compared (`Validation.shortfall`: no play
+    reached the end of the game, or the time left passed first), nothing may be
+    written: the diagnostics go to stderr and the command exits 2. The command's
+    `limits` (tgpl.limits) stop it too: checked at each line of progress it gives,
+    and the time they leave is the validation's; past them, LimitReached.
     """
     from tgpl.limits import unlimited
     from tgpl.validation import NOT_VALIDATED, mismatch_diagnostics, validate_translation
@@ -666,18 +676,22 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
     limits = limits if limits is not None else unlimited()
     with limits.during("validating against the runtime"), _game_errors(path), \
             _progress_line(path, "validating") as show:
-        left = limits.remaining()
-        cut = left < seconds
         def progress(line: str) -> None:
             limits.check()
             show(line)
 
-        result = validate_translation(game, lowered, seed, max(min(seconds, left), 1e-3), asp=asp, progress=progress)
-        if result.ok and cut and not result.complete:
-            raise limits.overdue()
+        left = limits.remaining()  # the time left is the validation's: past it, too little compared, then the stop
+        result = validate_translation(game, lowered, seed, steps, asp=asp, progress=progress,
+                                      max_seconds=None if left == float("inf") else max(left, 1e-3))
         limits.check()
     if result.ok:
         return result.summary()
+    if result.mismatch is None:
+        click.echo(f"{path}: error: the validation against the runtime compared too little: {result.coverage()}; "
+                   f"needed: {result.shortfall}", err=True)
+        click.echo(f"{path}: error: the translation was not validated (--validate-steps asks for more steps, "
+                   f"--no-validate writes it unvalidated): nothing written", err=True)
+        sys.exit(2)
     color = sys.stderr.isatty()
     for d in mismatch_diagnostics(result.mismatch, game, lowered, seed):
         click.echo(_styled(render(d, game.program.sources), d, color), err=True)
@@ -700,7 +714,7 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, seconds: 
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
                    "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
 @_limit_options(NOTHING_WRITTEN)
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_seconds, relations, moves, max_seconds,
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves, max_seconds,
            max_memory):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
@@ -712,11 +726,11 @@ def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_second
     _writable(output, "--output")
     limits = _limits(max_seconds, max_memory)
     with _limit_errors(game, ": nothing written"):
-        text = _gdl_text(game, fmt, seed, players, stats, no_validate, validate_seconds, relations, moves, limits)
+        text = _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits)
     _write_output(text, output)
 
 
-def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_seconds, relations, moves, limits) -> str:
+def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits) -> str:
     """What `to-gdl` writes (LimitReached past `limits`)."""
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.asp.validate import validate
@@ -731,7 +745,7 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_seconds, re
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
         sys.exit(2)
-    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, limits=limits)
+    validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps, limits=limits)
     with limits.during("writing the GDL"):
         if stats:
             width = max(len(k) for k in lowered.stats)
@@ -1183,7 +1197,7 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
 @_relations_option
 @_max_ground_option
 @_limit_options(NOTHING_WRITTEN)
-def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_seconds: float,
+def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate_steps: int,
            relations: bool, max_ground: int, max_seconds: float, max_memory: int | None) -> None:
     """Write the time-indexed ASP program of GAME (.tgpl lowered, or .kif) for clingo.
 
@@ -1207,7 +1221,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
             with limits.during("encoding the ASP program"):
                 encoding = encode_asp(lowered.program)
                 limits.check()
-            validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_seconds, asp=encoding,
+            validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps, asp=encoding,
                                    limits=limits)
             text = f"% {runtime_game.name or game}: {validated}\n" + encoding.text
     write_asp(text, output)

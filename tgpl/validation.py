@@ -13,21 +13,30 @@ contents (tgpl.lowering.subset refuses every read of one), has no fluent and is
 not compared; every runtime state is still compared on its moves, terminal
 status and goals.
 
-    result = validate_translation(game, lowered, seed=0, seconds=10)
-    result.ok, result.summary()       # "validated: bisimulation, 5,478 states; 4.8 s"
+    result = validate_translation(game, lowered, seed=0, steps=1000)
+    result.ok, result.summary()       # "validated: bisimulation, 5,478 states"
     mismatch_diagnostics(result.mismatch, game, lowered, seed)   # located, for the CLI
+    result.shortfall                  # too little coverage: what was needed, else None
 
-Two modes, in this order:
+What is compared is counted, never timed, so that the same game gives the same
+plays and the same summary on every machine, however loaded. Two modes, in this
+order:
 
-- **bisimulation**: both sides explored together breadth first, a state of the
-  product being a runtime state with the GDL state reached by the same moves,
-  each compared as above. It is complete when the product has at most
-  STATE_BOUND states and is explored within EXPLORE_SHARE of the time budget;
-  it stops as soon as it passes either, so a huge game is not explored first to
-  find out that it is huge. The states it did explore stay validated.
-- **playouts**: seeded random plays, compared at every step, for the rest of the
-  budget; each is cut at a depth chosen from the cost of the first ones, so that
-  the budget covers about TARGET_PLAYOUTS of them.
+- **bisimulation**, when the game is small: its game tree estimated at most
+  TREE_BOUND nodes from SIZE_PLAYS seeded runtime plays (Knuth's estimator), or
+  else, a tree up to RUNTIME_TREE_BOUND or plays that come back to a state, the
+  runtime alone reaching at most RUNTIME_BOUND states breadth first (for a GDL played one state at a time,
+  at most PER_STATE_BOUND states, whatever its tree). Both sides are explored together breadth first, a state of the product being a
+  runtime state with the GDL state reached by the same moves, each compared as
+  above. It is complete when the product has at most STATE_BOUND states; past
+  that it gives up, and the states it did explore stay validated.
+- **playouts**, otherwise: seeded random plays compared at every step, until at
+  least `steps` states were compared. Each play goes to the end of the game or
+  to its cut; the first cut is a tenth of `steps`, and it doubles after each
+  play that reached it without the game ending, so that the plays come to cover
+  the whole length of the game. Too little coverage is a failed validation
+  (`shortfall`): no play reaching the end of a game that can end, or a time
+  limit (`max_seconds`, an outer safety limit only) passed before the count.
 
 With an ASP encoding (`tgpl to-asp`), up to ASP_REPLAYS of the plays are also
 replayed on it (tgpl.asp.asp_trace, grounded once): legal moves, terminal
@@ -48,7 +57,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from tgpl.asp.asp_emit import AspEncoding
 from tgpl.asp.asp_trace import AspTrace
@@ -66,18 +75,21 @@ from tgpl.runtime.values import show
 from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import Info, explore
 
+MIN_STEPS = 1000  # the fewest steps (states compared along the playouts) a validation may ask for, and the default
+TREE_BOUND = 2_000_000  # a game tree estimated at most this large is bisimulated (Tris's: 549,946 nodes)
+SIZE_PLAYS = 20  # the runtime plays the estimate of the game tree averages (Knuth's estimator)
+SIZE_DEPTH = 1000  # a play longer than this makes the game too large to bisimulate
+RUNTIME_BOUND = 1000  # ... else a game whose runtime alone reaches at most this many states is bisimulated
+RUNTIME_TREE_BOUND = 10**12  # ... explored for that only when its game tree is estimated at most this large
+PER_STATE_BOUND = 50  # ... at most this many, for a GDL played one state at a time (a grounding a state explored)
 STATE_BOUND = 100_000  # the most product states the bisimulation explores
-EXPLORE_SHARE = 0.9  # of the time budget, the most the bisimulation may take before playouts take over
-TARGET_PLAYOUTS = 25  # the depth cut is chosen so that the budget covers about this many playouts
-PROBES = 3  # plays whose cost per step chooses the depth cut
-MAX_DEPTH = 1000  # no playout goes deeper
-GIVE_UP_SHARE = 0.05  # of the time budget, the exploration before its rate is trusted to say it cannot finish
-SHRINK_SECONDS = 2.0  # after a mismatch in a playout, the most time spent looking for a shorter one
+FIRST_CUT_SHARE = 10  # the first play is cut at this fraction of the steps asked for (then the cut doubles)
+SHRINK_STEPS = 500  # after a mismatch in a playout, the most steps compared looking for a shorter one
 ASP_REPLAYS = 20  # plays replayed on the ASP encoding
 ASP_MAX_DEPTH = 100  # their first moves at most: the encoding is grounded for that many steps
 NOOP = Const("noop")
-FIRST_BATCH = 8  # states a batched playout asks the GDL for at once, until it knows what one costs
-BATCH = 256  # ... then at most this many a worker (chess's validation: 2,500-2,700 steps, 2,200-2,400 at 128)
+FIRST_BATCH = 8  # states the first batch of a batched playout asks the GDL for, to set the workers going at once
+BATCH = 256  # ... then at most this many a worker (chess's validation: 2,500-2,700 steps in 10 s, 2,200-2,400 at 128)
 
 
 # --------------------------------------------------------------- one state
@@ -162,8 +174,9 @@ class Play:
     moves: list[str] = field(default_factory=list)
     joints: list[tuple[Term, ...]] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
-    ended: bool = False
+    ended: bool = False  # the play reached the end of the game (a terminal state)
     mismatch: Difference | None = None
+    timed_out: bool = False  # a time limit stopped it before its cut or the end of the game
 
 
 def reasoner_for(lowered: LoweredGame) -> GdlGame:
@@ -186,9 +199,6 @@ class Differential:
         self._terms: dict[str, Term] = {}  # read when first played (`joint`): chess has 3,952 moves, 0.15 s to read
         self._symbols: dict[str, object] = {}  # a fluent's text -> its clingo symbol (fluent_symbols)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
-        self._query_seconds: float | None = None  # what a batched GDL query has cost, the last batch
-        self._answered: float | None = None  # when the last batch's answers came back
-        self._paced_by = 0  # the states of that batch
 
     @cached_property
     def initial(self) -> State:
@@ -261,9 +271,9 @@ class Differential:
         """A random play of up to `max_steps` moves, compared at every step; stops at the first difference.
 
         With `until` (a time.perf_counter() reading), the play also stops once that
-        time has passed, after one move at least. A runtime error is a difference (the
-        lowering assumes the game never reaches one); its exception is kept in the
-        difference's `runtime_error`.
+        time has passed, after one move at least (`timed_out`). A runtime error is a
+        difference (the lowering assumes the game never reaches one); its exception is
+        kept in the difference's `runtime_error`.
         """
         if self.gdl.batches and fluents:
             return self.playouts([rng], max_steps, until)[0]
@@ -275,9 +285,11 @@ class Differential:
                 play.mismatch = diff
                 return play
             play.steps.append(self.step(state))
-            if state.is_terminal or len(play.moves) >= max_steps or not play.steps[-1].legal or (
-                    until is not None and play.moves and time.perf_counter() >= until):
+            if state.is_terminal or len(play.moves) >= max_steps or not play.steps[-1].legal:
                 play.ended = state.is_terminal
+                return play
+            if until is not None and play.moves and time.perf_counter() >= until:
+                play.timed_out = True
                 return play
             move = rng.choice(play.steps[-1].legal)
             joint = self.joint(state, move)
@@ -298,89 +310,63 @@ class Differential:
         if not self.gdl.batches:
             return [self.playout(rng, max_steps, until=until) for rng in rngs]
         out: list[Play] = [Play() for _ in rngs]
-        for k, play in self.stream(iter(rngs), max_steps, until):
+        for k, play in self.stream(Plays(rngs, max_steps), until):
             out[k] = play
         return out
 
-    def stream(self, rngs: Iterator[random.Random], max_steps: int | Callable[[int], int],
-               until: float | None = None) -> Iterator[tuple[int, Play]]:
-        """For a GDL played one state at a time (GdlGame.batches): a `playout` for each of `rngs`, yielded as
-        (its index, the play) once it is done; a new play starts as soon as the runtime has played the moves
-        of the plays before, so that every batch is full until `until` (or until `rngs` runs out). `max_steps`
-        may be a function of a play's index, asked when the play starts.
+    def stream(self, plays: Plays, until: float | None = None) -> Iterator[tuple[int, Play]]:
+        """For a GDL played one state at a time (GdlGame.batches): a `playout` for each play `plays` starts
+        (`Plays.start`: its random choices and its cut), yielded as (its index, the play) once it is done. The
+        runtime plays the plays one after the other, and tells `plays` how each ended (`Plays.played`) before
+        the next one starts, so that what is played depends on the game alone, never on the batches or on
+        time. `until` (a time.perf_counter() reading) is a safety limit: once it has passed no more states are
+        played, and the plays still going are yielded cut short (`timed_out`).
 
         The runtime goes first: it plays ahead, play after play, until a batch of states is ready, and the GDL
         states after those moves are asked for in one grounding, each from the runtime's state before the
         move (GdlGame.states_after). Up to a play's first mismatch the runtime's states are the GDL's, so that
         mismatch is the one `playout` finds. While the GDL's workers ground a batch (GdlGame.parallel), the
         runtime plays the next one, and that one is handed to the workers before this one's answers are
-        compared: the workers never wait for the comparison.
+        compared: the workers never wait for the comparison. A new play starts as soon as the runtime has
+        played the one before, so that every batch but the last is full.
 
         Why: a per-state query costs three to four times more alone than in a batch (chess's compiled
-        moves: 80 ms against 25). A batch is sized from the cost of the queries so far, so that `until` is
-        overshot by little more than one query."""
-        source = enumerate(rngs)
+        moves: 80 ms against 25). The first batch is small (FIRST_BATCH) so that the workers start at once."""
         ahead: deque[_BatchedRun] = deque()  # the runs the runtime may still play on
         live: dict[int, _BatchedRun] = {}  # the runs not yielded yet, by index
-        pending: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list], float]] = deque()
+        pending: deque[tuple[list[tuple[_BatchedRun, _Ahead]], Callable[[], list]]] = deque()
         batch: list[tuple[_BatchedRun, _Ahead]] = []  # states played and not handed out yet
-        busy_until = time.perf_counter()  # when the batches handed out should be answered (`_query_seconds`)
-        stopping = False  # no more batches: `until` has come (or not one more state fits), or every play is played
-
-        def hand_out() -> bool:
-            """The states played (`batch`) handed to the workers, or the part of them that fits before `until`;
-            False where they wait for a batch handed out before to come back and be sized again then."""
-            nonlocal batch, busy_until, stopping
-            now = time.perf_counter()
-            q = self._query_seconds
-            start = max(busy_until, now) if pending else now  # nothing handed out: the workers are idle
-            fit = len(batch) if until is None or not q else int((until - start) / q)
-            # a batch that would end past `until` waits for the one before to come back, and is sized again
-            # then; with none before, the part that fits is handed out and the rest waits for it: a pace
-            # measured on a busy machine must not end the plays before `until`
-            if fit < len(batch) and pending:
-                return False
-            if fit < 1:
-                stopping, batch = True, []  # not one state more fits
-                return False
-            out, batch = batch[:fit], batch[fit:]
-            busy_until = start + len(out) * (q or 0.0)
-            pending.append((out, self.gdl.states_later([step.query for _, step in out]), now))
-            return True
-
+        stopping = False  # no more states: every play is played, or `until` has passed
+        size = FIRST_BATCH
+        started = 0
         while True:
-            if not stopping and not (self._query_seconds is None and pending):
-                now = time.perf_counter()
-                size = self._batch_size(until, max(busy_until, now) if pending else now)
-                while len(batch) < size and not (until is not None and time.perf_counter() >= until):
-                    if not ahead:
-                        nxt = next(source, None)
-                        if nxt is None:
-                            break
-                        cut = max_steps(nxt[0]) if callable(max_steps) else max_steps
-                        live[nxt[0]] = run = _BatchedRun(self, nxt[1], cut)
-                        ahead.append(run)
-                    step = ahead[0].advance()
-                    if step is None:
-                        ahead.popleft()
-                    else:
-                        batch.append((ahead[0], step))
+            while not stopping and len(batch) < size:
                 if until is not None and time.perf_counter() >= until:
                     stopping, batch = True, []  # never handed out: those plays end before these states
-                elif not batch:
-                    stopping = True  # every play is played out
-            handed = bool(batch) and hand_out()
+                    break
+                if not ahead:
+                    nxt = plays.start()
+                    if nxt is None:
+                        stopping = True  # every play is played out
+                        break
+                    live[started] = run = _BatchedRun(self, *nxt)
+                    started += 1
+                    ahead.append(run)
+                step = ahead[0].advance()
+                if step is None:
+                    run = ahead.popleft()
+                    plays.played(run.moves, run.last is not None and run.last.is_terminal)
+                else:
+                    batch.append((ahead[0], step))
+            handed = bool(batch)
+            if handed:
+                pending.append((batch, self.gdl.states_later([step.query for _, step in batch])))
+                batch, size = [], self.most_batch()
             if not pending:
                 break
-            if len(pending) > 1 or not handed or self._query_seconds is None:
-                asked, answers, submitted = pending.popleft()
+            if len(pending) > 1 or not handed:
+                asked, answers = pending.popleft()
                 got = answers()
-                now = time.perf_counter()
-                # the workers' pace: from when this batch was handed out, or when the one before it came back
-                self._query_seconds = (now - max(submitted, self._answered or submitted)) / len(asked)
-                self._answered, self._paced_by = now, len(asked)
-                if batch and not stopping:  # a batch that waited for this one goes before the comparison
-                    hand_out()
                 for (run, step), g in zip(asked, got):
                     run.compare(step, g)
                 done = [k for k, run in live.items() if run.done(stopping)]
@@ -388,23 +374,6 @@ class Differential:
                     yield k, live.pop(k).finish()
         for k in sorted(live):
             yield k, live.pop(k).finish()
-
-    def _batch_size(self, until: float | None, start: float) -> int:
-        """How many states the next stretch of a batched playout asks for: FIRST_BATCH until a query's cost is
-        known, then BATCH a worker (GdlGame.parallel: a grounding has a fixed cost, chess's rules and 8,400
-        static facts 70 ms, 1.1 ms a state in shares of 64, 0.27 in shares of 256), fewer where `until`
-        comes first (the workers start on it at `start`)."""
-        if self._query_seconds is None:
-            return FIRST_BATCH
-        most = self.most_batch()
-        if until is None or self._paced_by < most // 2:
-            return most  # a small batch's pace overstates a full one's (its grounding's fixed cost): not sized by it
-        return max(2, min(most, int((until - start) / self._query_seconds) + 1))
-
-    def pace(self) -> float | None:
-        """Seconds a state of a batched playout costs: the last batch's pace (from when it was handed out, or
-        when the one before it came back, to its answers); None before a batch came back."""
-        return self._query_seconds
 
     def most_batch(self) -> int:
         """The most states a batch asks for: BATCH a worker, with workers (GdlGame.parallel)."""
@@ -534,9 +503,55 @@ class _BatchedRun:
             play.moves.append(move)
             play.joints.append(joint)
             play.mismatch = Difference(runtime_error=error)
-        elif play.mismatch is None and self.compared is not None:
-            play.ended = self.compared.is_terminal
+        elif play.mismatch is None:
+            if self.compared is not None:
+                play.ended = self.compared.is_terminal
+            play.timed_out = not self.over or self.waiting > 0  # the stream stopped before the play's end
         return play
+
+
+class Plays:
+    """The plays of a stream (Differential.stream): `start` gives the next one's random choices and cut, or
+    None when there are no more; `played` hears how the runtime's side of each went, before the next starts.
+    This one: a play for each of `rngs`, each cut at `cut` moves."""
+
+    def __init__(self, rngs: Iterable[random.Random], cut: int):
+        self._rngs = iter(rngs)
+        self.cut = cut
+
+    def start(self) -> tuple[random.Random, int] | None:
+        rng = next(self._rngs, None)
+        return None if rng is None else (rng, self.cut)
+
+    def played(self, moves: int, ended: bool) -> None:
+        """The runtime played `moves` moves of the last play started; `ended`: to the end of the game."""
+
+
+class _Plan(Plays):
+    """The validation's playouts: seeded plays (`_rng`) until at least `steps` states are played; each goes to
+    the end of the game or to its cut, which starts at a FIRST_CUT_SHARE-th of `steps` (at least `min_depth`)
+    and doubles after each play that reached it without the game ending. It hears only of the plays' moves,
+    so the plays and their cuts depend on the game and the seed alone."""
+
+    def __init__(self, d: Differential, steps: int, min_depth: int):
+        self.d = d
+        self.steps = steps
+        self.cut = max(min_depth, steps // FIRST_CUT_SHARE, 1)
+        self.started = 0
+        self.planned = 0  # states the runtime played in the plays it finished
+        self.exhausted = False  # start said there are no more plays
+
+    def start(self) -> tuple[random.Random, int] | None:
+        if self.planned >= self.steps:
+            self.exhausted = True
+            return None
+        self.started += 1
+        return _rng(self.d, self.started - 1), self.cut
+
+    def played(self, moves: int, ended: bool) -> None:
+        self.planned += moves + 1
+        if moves >= self.cut and not ended:
+            self.cut *= 2
 
 
 # --------------------------------------------------------------- the result
@@ -552,33 +567,58 @@ class Mismatch:
 
 @dataclass
 class Validation:
-    """What was validated, and the mismatch found if any."""
+    """What was validated, and the mismatch found if any. What was compared is counted, the same on every
+    machine; only `seconds` (how long it took) is not, and no summary shows it."""
 
     seconds: float = 0.0
     states: int = 0  # product states compared by the (possibly incomplete) bisimulation
     complete: bool = False  # the bisimulation covered every reachable state
     playouts: int = 0
     steps: int = 0  # states compared along the playouts
-    depth_cut: int = 0
+    deepest: int = 0  # the most moves into a play of a state compared
+    ended: int = 0  # playouts that reached the end of the game (or a state where no move is left)
+    required: int = 0  # the steps asked for
+    can_end: bool = True  # the game has an end (the lowered game a `terminal` rule)
+    time_limit: float | None = None  # the safety limit, in seconds (validate_translation's max_seconds)
+    timed_out: bool = False  # it passed before the coverage asked for
     asp_replays: int = 0
     asp_steps: int = 0
     mismatch: Mismatch | None = None
 
     @property
     def ok(self) -> bool:
-        return self.mismatch is None
+        return self.mismatch is None and self.shortfall is None
+
+    @property
+    def shortfall(self) -> str | None:
+        """What a validation that found no mismatch still needed to cover, when it covered too little: the
+        steps asked for (a time limit passed first), or a play that reached the end of a game that can end."""
+        if self.mismatch is not None or self.complete:
+            return None
+        end = " and a play to the end of the game" if self.can_end else ""
+        if self.timed_out or self.steps < self.required:
+            limit = f" within the time limit ({self.time_limit:g} s)" if self.timed_out else ""
+            return f"{self.required:,} steps compared{end}{limit}"
+        if self.can_end and not self.ended:
+            return "a play to the end of the game (more steps let the plays go deeper)"
+        return None
+
+    def coverage(self) -> str:
+        """What was compared: the bisimulation's states, or the playouts'."""
+        if self.complete:
+            return f"bisimulation, {self.states:,} states"
+        text = (f"{self.playouts:,} playout{'s' * (self.playouts != 1)} ({self.ended:,} to the end of the game), "
+                f"{self.steps:,} steps compared, the deepest at move {self.deepest:,}")
+        if self.states:
+            text += f", after {self.states:,} states explored breadth first"
+        return text
 
     def summary(self) -> str:
-        """One line for the output's header and `--stats`."""
-        if self.complete:
-            text = f"validated: bisimulation, {self.states:,} states"
-        else:
-            text = f"validated: {self.playouts:,} playouts, {self.steps:,} steps compared (depth cut {self.depth_cut})"
-            if self.states:
-                text += f", after {self.states:,} states explored breadth first"
+        """One line for the output's header and `--stats`: the same on every run."""
+        text = f"validated: {self.coverage()}"
         if self.asp_replays:
             text += f"; ASP: {self.asp_replays} plays replayed, {self.asp_steps:,} steps compared"
-        return f"{text}; {self.seconds:.1f} s"
+        return text
 
 
 NOT_VALIDATED = "not validated (--no-validate)"
@@ -586,50 +626,141 @@ NOT_VALIDATED = "not validated (--no-validate)"
 Progress = Callable[[str], None]
 
 
-def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, seconds: float = 10.0,
+def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps: int = MIN_STEPS,
                          asp: AspEncoding | None = None, progress: Progress | None = None,
-                         state_bound: int | None = None) -> Validation:
-    """Compare `lowered` (the game after setup with `seed`) with the runtime's `game` within about `seconds`.
+                         state_bound: int | None = None, max_seconds: float | None = None) -> Validation:
+    """Compare `lowered` (the game after setup with `seed`) with the runtime's `game`: by bisimulation when the
+    game is small, else by playouts that compare at least `steps` states.
 
     With `asp`, the ASP encoding of the same lowered program is checked too.
-    `progress` receives a line now and then (for a terminal). The bisimulation
-    explores at most `state_bound` product states (default STATE_BOUND).
+    `progress` receives a line now and then (for a terminal). With `state_bound`,
+    the bisimulation is tried whatever the game's size, and explores at most that
+    many product states (default: STATE_BOUND, when the game is small). With
+    `max_seconds`, a safety limit: once that time has passed it stops, and the
+    coverage asked for was not reached (`Validation.shortfall`).
     """
     start = time.perf_counter()
     gdl = reasoner_for(lowered)
     # What is alive now (the game, its lowering, the parsed rules: chess's 200,000 objects) lives until the
-    # validation ends: kept out of the collector's passes (a full one cost 0.1 s, in the budget), and out of
-    # the pages the forked workers would copy when a pass of theirs touches it (what gc.freeze is made for).
-    # Garbage among it waits for the end, when it is unfrozen: it is already there, so memory grows no more.
+    # validation ends: kept out of the collector's passes (a full one cost 0.1 s), and out of the pages the
+    # forked workers would copy when a pass of theirs touches it (what gc.freeze is made for). Garbage among it
+    # waits for the end, when it is unfrozen: it is already there, so memory grows no more.
     gc.freeze()
     try:
         with gdl.parallel():  # batches of states shared with worker processes (GdlGame.parallel)
-            return _validated(Differential(game, lowered, seed, gdl), start, seconds, asp, progress, state_bound)
+            result = _validated(Differential(game, lowered, seed, gdl), steps, asp, progress or (lambda line: None),
+                                state_bound, start, max_seconds)
     finally:
         gc.unfreeze()
+    result.seconds = time.perf_counter() - start
+    return result
 
 
-def _validated(d: Differential, start: float, seconds: float, asp: AspEncoding | None, progress: Progress | None,
-               state_bound: int | None) -> Validation:
-    deadline = start + seconds
-    say = progress or (lambda line: None)
-    result = Validation()
-    bound = STATE_BOUND if state_bound is None else state_bound
-    bfs = _Bisimulation(d, start + seconds * EXPLORE_SHARE, bound, say, seconds * GIVE_UP_SHARE)
-    result.mismatch = bfs.run()
-    result.states, result.complete = bfs.compared, bfs.complete
+def _validated(d: Differential, steps: int, asp: AspEncoding | None, say: Progress, state_bound: int | None,
+               start: float, max_seconds: float | None) -> Validation:
+    until = None if max_seconds is None else start + max_seconds
+    result = Validation(required=steps, can_end=_can_end(d.lowered), time_limit=max_seconds)
+    bound = state_bound
+    if bound is None and _small(d, until):
+        bound = STATE_BOUND
+    min_depth = 0
+    if bound is not None:
+        bfs = _Bisimulation(d, until, bound, say)
+        result.mismatch = bfs.run()
+        result.states, result.complete, result.timed_out = bfs.compared, bfs.complete, bfs.timed_out
+        min_depth = bfs.depth + 1  # every state before it was compared: no shorter mismatch is looked for
     plays: list[Play] = []
-    if result.mismatch is None and not result.complete:
-        gc.collect()  # what the exploration left, now rather than during the play that sets the depth cut
-        plays, result.mismatch, result.depth_cut = _playouts(d, deadline, bfs.depth + 1, say)
+    if result.mismatch is None and not result.complete and not result.timed_out:
+        gc.collect()  # what the exploration left, now rather than during the plays
+        plan = _Plan(d, steps, min_depth)
+        plays, result.mismatch = _playouts(d, plan, until, say)
         result.playouts, result.steps = len(plays), sum(len(p.steps) for p in plays)
-    if asp is not None and result.mismatch is None:
+        result.deepest = max((len(p.steps) - 1 for p in plays), default=0)
+        result.ended = sum(_to_the_end(p) for p in plays)
+        if result.mismatch is None:
+            result.timed_out = not plan.exhausted or any(p.timed_out for p in plays)  # the time limit came first
+        else:
+            result.mismatch = _shrunk(d, plan.started, result.mismatch, min_depth, until)
+    if asp is not None and result.ok:
         if not plays:  # the bisimulation left no plays to replay: make a few (cheap, the game is small)
             plays = [d.playout(_rng(d, k), ASP_MAX_DEPTH) for k in range(ASP_REPLAYS)]
         say("replaying plays on the ASP program")
         result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS])
-    result.seconds = time.perf_counter() - start
     return result
+
+
+def _to_the_end(play: Play) -> bool:
+    """Whether the play went on until no move was left: the end of the game (or a state where the game is
+    stuck, which the runtime and the GDL agreed on), not its cut or a time limit."""
+    return bool(play.steps) and not play.steps[-1].legal and not play.timed_out
+
+
+def _can_end(lowered: LoweredGame) -> bool:
+    """Whether the lowered game can end: it has a `terminal` rule (tgpl.lowering.emit writes one when the game
+    has a result)."""
+    return any(str(rule.head) == "terminal" for rule in lowered.program.rules)
+
+
+def _small(d: Differential, until: float | None) -> bool:
+    """Whether the game is small enough to be bisimulated: its game tree estimated at most TREE_BOUND nodes
+    (`_tree_size`: Tris's has 549,946), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
+    first, where the tree is estimated at most RUNTIME_TREE_BOUND nodes (a game whose plays meet again:
+    shifts.tgpl has 501 states, and a tree estimated at 25 million nodes) or a play came back to a state it
+    had been in (a tree without end: quiet.tgpl has 16 states). A GDL played one state at a time costs a grounding a state explored (shifts.tgpl: 0.1 s, where
+    its playouts compare a thousand steps in two seconds), so there the runtime alone must reach at most
+    PER_STATE_BOUND states. All counted, never timed, and cheap where the game is large: the estimate stops
+    once it is surely past its bound (Connect Four, Hex, five in a row: after ten moves or so), the runtime's
+    exploration once it is past its own (Hex's would take five seconds: its tree is too large for it to be
+    tried)."""
+    if d.gdl.batches:
+        bound = PER_STATE_BOUND
+    else:
+        tree, cyclic = _tree_size(d, RUNTIME_TREE_BOUND)
+        if tree <= TREE_BOUND:
+            return True
+        if tree > RUNTIME_TREE_BOUND and not cyclic:
+            return False
+        bound = RUNTIME_BOUND
+    stop = None if until is None else (lambda: "time" if time.perf_counter() >= until else None)
+    try:
+        graph = explore(RuntimeMachine(d.game, d.seed), bound, stop=stop)
+    except TGPLRuntimeError:
+        return True  # the bisimulation meets the error too, and reports it with the moves that lead there
+    return graph.complete
+
+
+def _tree_size(d: Differential, bound: float) -> tuple[float, bool]:
+    """Knuth's estimate of the nodes of the game tree: the mean, over SIZE_PLAYS seeded runtime plays, of
+    1 + b1 + b1 b2 + ..., b_i the moves there were at the i-th state of the play; infinite as soon as it is
+    surely past `bound` (the sum so far past SIZE_PLAYS times that), or when a play goes on past SIZE_DEPTH
+    moves. And whether a play came back to a state it had been in (the tree has no end)."""
+    limit = bound * SIZE_PLAYS
+    total = SIZE_PLAYS  # each play's initial state
+    cyclic = False
+    for k in range(SIZE_PLAYS):
+        rng = random.Random(f"tgpl size {d.seed} {k}")
+        state, width = d.initial, 1
+        seen = {state.key()}
+        try:
+            for depth in itertools.count():
+                if state.is_terminal:
+                    break
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                if depth >= SIZE_DEPTH:
+                    return float("inf"), cyclic
+                width *= len(moves)
+                total += width
+                if total > limit:
+                    return float("inf"), cyclic
+                state = state.apply(rng.choice(moves))
+                key = state.key()
+                cyclic = cyclic or key in seen
+                seen.add(key)
+        except TGPLRuntimeError:
+            pass  # the validation reports it
+    return total / SIZE_PLAYS, cyclic
 
 
 def _without_flow(fluents) -> set[str]:
@@ -676,16 +807,14 @@ class _Bisimulation:
     becomes a product state of its own, reported when its turn comes.
 
     It gives up (playouts take over) once it cannot finish: more states seen than
-    the bound, or more seen and not yet compared than the rate so far would compare
-    before the deadline. A huge game is given up on after GIVE_UP_SHARE of the budget
-    (half a second of the default ten).
+    the bound (counted, so that it gives up at the same state on every machine), or
+    `until` (a time.perf_counter() reading, a safety limit) passed: `timed_out`.
     """
 
-    def __init__(self, d: Differential, deadline: float, bound: int, say: Progress, trusted: float):
+    def __init__(self, d: Differential, until: float | None, bound: int, say: Progress):
         self.d = d
-        self.start = time.perf_counter()
-        self.deadline = deadline
-        self.trusted = trusted  # seconds of exploration before its rate is trusted (GIVE_UP_SHARE)
+        self.until = until
+        self.timed_out = False
         self.bound = bound
         self.say = say
         self.runtime = RuntimeMachine(d.game, d.seed)
@@ -709,11 +838,10 @@ class _Bisimulation:
         self.say(f"bisimulation: {done:,} states compared, {seen:,} seen")
 
     def _give_up(self) -> bool:
-        now = time.perf_counter()
-        if now > self.deadline or self.seen > self.bound:
+        if self.until is not None and time.perf_counter() > self.until:
+            self.timed_out = True
             return True
-        elapsed = now - self.start
-        return elapsed > self.trusted and self.seen - self.compared > self.compared / elapsed * (self.deadline - now)
+        return self.seen > self.bound
 
     # the Machine protocol of tgpl.verify.graph
     def initial(self) -> _Pair:
@@ -783,91 +911,64 @@ class _Bisimulation:
         return [state_or_error(g.apply, joint) for joint in joints]
 
 
-def _playouts(d: Differential, deadline: float, min_depth: int,
-              say: Progress) -> tuple[list[Play], Mismatch | None, int]:
-    """Seeded random plays until `deadline`; the plays, the shortest mismatch found and the depth cut.
-
-    The first PROBES plays go as deep as a TARGET_PLAYOUTS-th of the remaining time
-    allows each (at most MAX_DEPTH moves); their cost per step fixes the depth cut of
-    the others, at least `min_depth`: the bisimulation compared every state before
-    it, so no shorter mismatch is looked for either. A probe's cost is the median of
-    theirs (a shared machine has its moments). A GDL played one state at a time has
-    no probes: its plays are one stream of batches, each play's cut chosen from the
-    batches' pace when it starts (`_streamed`).
-    """
-    slice_ = max(deadline - time.perf_counter(), 0.0) / TARGET_PLAYOUTS
-    if d.gdl.batches:
-        return _streamed(d, deadline, min_depth, slice_, say)
+def _playouts(d: Differential, plan: _Plan, until: float | None, say: Progress) -> tuple[list[Play], Mismatch | None]:
+    """The plays of `plan`, compared at every step; the plays and the first mismatch (that of the first play
+    that has one). A GDL played one state at a time plays them as one stream of batches (Differential.stream),
+    the same plays. `until` (a time.perf_counter() reading): a safety limit, after which no play starts and
+    the one going stops (`Play.timed_out`)."""
     plays: list[Play] = []
-    costs = []
     found = None
-    while found is None and len(plays) < PROBES:
-        start = time.perf_counter()
-        play = d.playout(_rng(d, len(plays)), MAX_DEPTH, until=start + slice_)
-        costs.append((time.perf_counter() - start) / max(len(play.steps), 1))
+
+    def report() -> None:
+        if len(plays) % 10 == 0:
+            say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared "
+                f"of {plan.steps:,}")
+
+    if d.gdl.batches:
+        streamed: list[tuple[int, Play]] = []
+        for k, play in d.stream(plan, until):
+            streamed.append((k, play))
+            plays.append(play)
+            found = _mismatch(play)
+            if found is not None:  # the plays before it were all compared (the runtime plays them in order)
+                break
+            report()
+        plays = [play for _, play in sorted(streamed, key=lambda kp: kp[0])]
+        return plays, found
+    while found is None and not (until is not None and time.perf_counter() >= until):
+        nxt = plan.start()
+        if nxt is None:
+            break
+        rng, cut = nxt
+        play = d.playout(rng, cut, until=until)
+        plan.played(len(play.moves), play.ended)
         plays.append(play)
         found = _mismatch(play)
-    per_step = sorted(costs)[len(costs) // 2]
-    depth = max(min_depth, max(len(p.moves) for p in plays), _affordable(slice_, per_step))
-    while found is None and time.perf_counter() < deadline:
-        plays.append(d.playout(_rng(d, len(plays)), depth))
-        found = _mismatch(plays[-1])
-        if len(plays) % 10 == 0:
-            say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared")
-    return plays, _shrunk(d, plays, found, min_depth, deadline), depth
+        report()
+    return plays, found
 
 
-def _streamed(d: Differential, deadline: float, min_depth: int, slice_: float,
-              say: Progress) -> tuple[list[Play], Mismatch | None, int]:
-    """`_playouts` of a GDL played one state at a time: one stream of batches (Differential.stream) until
-    `deadline`, with no probes. The first play fills the first batch (FIRST_BATCH states), which measures the
-    workers' pace; each later play's cut is chosen when it starts, from the pace then (Differential.pace), so
-    the first plays are short and the later ones as deep as a slice of the budget each allows. Why: probes
-    played apart went in batches of a few dozen states, each a grounding's fixed cost, and chess's stream
-    started a second later; the depth cut is the last play's."""
-    depth = max(min_depth, 1, FIRST_BATCH - 1)
-
-    def cut(k: int) -> int:
-        nonlocal depth
-        per_step = d.pace()
-        if per_step is not None:
-            depth = max(min_depth, 1, _affordable(slice_, per_step))
-        return depth
-
-    plays: list[tuple[int, Play]] = []
-    found = None
-    for k, play in d.stream((_rng(d, k) for k in itertools.count()), cut, deadline):
-        plays.append((k, play))
-        found = _mismatch(play)
-        if found is not None:
+def _shrunk(d: Differential, first: int, found: Mismatch, min_depth: int, until: float | None) -> Mismatch:
+    """After a mismatch in a playout, a shorter one looked for: plays from the `first`-th seed on, each cut
+    short of the shortest mismatch so far, SHRINK_STEPS compared steps at most (counted, so that the same
+    mismatch is reported on every machine). It stops when a round of plays finds no shorter one, or where the
+    bisimulation compared every state (`min_depth`) and none is shorter."""
+    budget = SHRINK_STEPS
+    while len(found.moves) > max(min_depth, 1) and budget > 0:
+        cut = len(found.moves) - 1
+        count = max(1, budget // (cut + 1))
+        plays = d.playouts([_rng(d, first + i) for i in range(count)], cut, until)
+        first += count
+        budget -= sum(len(p.steps) for p in plays)
+        shorter = [m for m in map(_mismatch, plays) if m is not None]
+        if not shorter:
             break
-        if len(plays) % 10 == 0:
-            say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for _, p in plays):,} steps compared")
-    ordered = [play for _, play in sorted(plays, key=lambda kp: kp[0])]
-    return ordered, _shrunk(d, ordered, found, min_depth, deadline), depth
-
-
-def _affordable(slice_: float, per_step: float) -> int:
-    """The moves a play can take in `slice_` seconds at `per_step` seconds a step, at most MAX_DEPTH."""
-    return min(MAX_DEPTH, int(slice_ / per_step) if per_step > 0 else MAX_DEPTH)
-
-
-def _shrunk(d: Differential, plays: list[Play], found: Mismatch | None, min_depth: int, deadline: float
-            ) -> Mismatch | None:
-    """After a mismatch in a playout, a shorter one looked for a little longer (more plays, each cut short
-    of it), where one may be."""
-    if found is not None:
-        until = min(deadline, time.perf_counter() + SHRINK_SECONDS)
-        while len(found.moves) > max(min_depth, 1) and time.perf_counter() < until:
-            play = d.playout(_rng(d, len(plays)), len(found.moves) - 1)
-            plays.append(play)
-            found = _mismatch(play) or found
+        found = min(shorter, key=lambda m: len(m.moves))
     return found
 
 
 def _rng(d: Differential, k: int) -> random.Random:
-    """The random choices of play k: its own seed, so that the k-th play is the same on every run
-    (only where it is cut depends on the machine's speed)."""
+    """The random choices of play k: its own seed, so that the k-th play is the same on every run."""
     return random.Random(f"tgpl validate {d.seed} {k}")
 
 

@@ -106,7 +106,7 @@ def bisimulate(lw: Lowered, max_states: int = 50_000, state_check: bool = True) 
     astray reaches a new pair, which is compared too.
     """
     assert state_check, "the validator always compares fluents"
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=3600, state_bound=max_states)
+    result = validate_translation(lw.game, lw.lowered, lw.seed, state_bound=max_states)
     assert result.mismatch is None, "; ".join(result.mismatch.difference.lines("the GDL")) + \
         " after " + (" ; ".join(result.mismatch.moves) or "setup")
     assert result.complete, f"more than {max_states} states"

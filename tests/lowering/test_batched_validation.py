@@ -1,11 +1,11 @@
 """The translation validation of a GDL played one state at a time asks for its states in batches
 (Differential.playouts, tgpl.validation): the runtime plays ahead, the GDL answers many states in one
-grounding. The plays, and the first difference of each, must be those of the step-by-step comparison.
+grounding. The plays, and the first difference of each, must be those of the step-by-step comparison,
+whatever the batches and however long their answers take.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from pathlib import Path
@@ -16,7 +16,7 @@ from tgpl.asp.reasoner import GdlGame
 from tgpl.lowering.lower import lower
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.validation import Differential, validate_translation
+from tgpl.validation import Differential, Plays, validate_translation
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
@@ -76,15 +76,16 @@ def test_a_planted_difference_is_found_at_the_same_move(monkeypatch):
 
 def test_the_validation_of_a_per_state_game_finds_the_planted_difference(monkeypatch):
     d = differential()
-    # a budget the exploration fits in on a busy machine, its rate judged after half of it, not GIVE_UP_SHARE:
-    # its first second (the first groundings) says too little of what the rest will cost. Complete, it ends
-    # the validation (no playouts): the budget is not waited for
-    monkeypatch.setattr(validation, "GIVE_UP_SHARE", 0.5)
-    result = validate_translation(d.game, d.lowered, 0, seconds=60)
-    assert result.ok and result.complete and result.states == 501  # the bisimulation, its successors batched
+    # 501 states, more than a GDL played one state at a time is bisimulated for (PER_STATE_BOUND): playouts
+    result = validate_translation(d.game, d.lowered, 0)
+    assert result.ok and not result.complete and not result.states and result.steps >= 1000
+    assert result.ended == result.playouts  # shifts ends after six moves at the most
+    # asked to, the bisimulation explores it all, its successors batched
+    result = validate_translation(d.game, d.lowered, 0, state_bound=validation.STATE_BOUND)
+    assert result.ok and result.complete and result.states == 501
     monkeypatch.setattr(compiled.SegmentCompiler, "read", read_ignoring_aliases)
     wrong = differential()
-    result = validate_translation(wrong.game, wrong.lowered, 0, seconds=20, state_bound=1)  # playouts only
+    result = validate_translation(wrong.game, wrong.lowered, 0, state_bound=1)  # playouts only
     assert not result.ok and result.mismatch.found_by == "playouts"
     assert any("mark" in line for line in result.mismatch.difference.lines("the GDL"))
 
@@ -120,7 +121,7 @@ def test_a_stream_of_plays_keeps_its_batches_full(monkeypatch):
 
     monkeypatch.setattr(GdlGame, "states_later", counted)
     seeds = range(10)
-    streamed = dict(d.stream((random.Random(seed) for seed in seeds), 6))
+    streamed = dict(d.stream(Plays((random.Random(seed) for seed in seeds), 6)))
     assert sorted(streamed) == list(seeds)
     plays = [streamed[k] for k in seeds]
     assert [summary(p) for p in plays] == [summary(p) for p in one_by_one(d, seeds, 6, monkeypatch)]
@@ -128,13 +129,22 @@ def test_a_stream_of_plays_keeps_its_batches_full(monkeypatch):
     assert sizes[0] == 4 and set(sizes[1:-1]) == {d.most_batch()} and sizes[-1] <= d.most_batch()
 
 
-def test_a_pace_measured_while_busy_does_not_end_the_stream_early(monkeypatch):
-    """A batch answered slowly (a busy machine) makes the next batch look as if it would end past `until`:
-    the part that fits is handed out and the rest waits for it, the pace is measured again, and the plays go
-    on until `until` (or until not one state more fits at the pace last measured)."""
+def _validation_plays(d: Differential, steps: int) -> list:
+    plays, found = validation._playouts(d, validation._Plan(d, steps, 0), None, lambda line: None)
+    assert found is None
+    return [summary(p) for p in plays]
+
+
+def test_the_validation_plays_the_same_plays_whatever_the_batches_and_their_pace(monkeypatch):
+    """The validation's plays and their cuts (tgpl.validation._Plan: the cut doubles after a play that reached
+    it) depend on the game alone: streamed in batches of any size, with the first batch's answers late (a busy
+    machine), or played step by step, they are the same plays."""
     d = differential()
-    monkeypatch.setattr(validation, "FIRST_BATCH", 4)
-    monkeypatch.setattr(validation, "BATCH", 9)
+    monkeypatch.setattr(validation, "FIRST_CUT_SHARE", 50)  # cuts of 2, then 4 and 8 moves: some plays are cut
+    steps = 120
+    reference = _validation_plays(d, steps)
+    assert sum(len(p[2]) for p in reference) >= steps
+    assert any(not p[3] for p in reference) and any(p[3] for p in reference)  # some cut, some to the end
     sizes = []
     later = GdlGame.states_later
 
@@ -145,14 +155,43 @@ def test_a_pace_measured_while_busy_does_not_end_the_stream_early(monkeypatch):
             return answers
 
         def slowly():
-            time.sleep(0.6)  # 0.15 s a state: the rest of the budget seems to hold only a few
+            time.sleep(0.5)
             return answers()
         return slowly
 
-    monkeypatch.setattr(GdlGame, "states_later", slow_first)
-    until = time.perf_counter() + 1.5
-    plays = list(d.stream((random.Random(seed) for seed in itertools.count()), 8, until=until))
-    ended = time.perf_counter()
-    assert len(sizes) > 3 and sum(sizes[1:]) > 2 * sum(sizes[:2])
-    assert ended >= until - d._query_seconds
-    assert all(p.mismatch is None for _, p in plays)
+    with monkeypatch.context() as m:
+        m.setattr(validation, "FIRST_BATCH", 3)
+        m.setattr(validation, "BATCH", 5)
+        m.setattr(GdlGame, "states_later", slow_first)
+        assert _validation_plays(d, steps) == reference
+        assert len(sizes) > 3
+    with monkeypatch.context() as m:
+        m.setattr(GdlGame, "batches", property(lambda self: False))
+        assert _validation_plays(d, steps) == reference
+
+
+class Clock:
+    """A clock that moves one second each time it is read: time passes as the stream plays, whatever the
+    machine's speed."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_a_stream_past_its_time_limit_stops_and_says_so(monkeypatch):
+    """`until`, a safety limit: once passed, no more states are played, and the plays going are cut short and
+    marked `timed_out` (the validation then fails for lack of coverage)."""
+    d = differential()
+    with monkeypatch.context() as m:
+        m.setattr(validation, "time", Clock())
+        plays = dict(d.stream(Plays((random.Random(seed) for seed in range(50)), 6), until=20.0))
+    assert 1 < len(plays) < 50 and all(p.mismatch is None for p in plays.values())
+    assert any(p.timed_out for p in plays.values())
+    assert all(p.ended or len(p.moves) == 6 for p in plays.values() if not p.timed_out)
+    result = validate_translation(d.game, d.lowered, 0, max_seconds=1e-9)
+    assert not result.ok and result.mismatch is None and result.timed_out
+    assert "within the time limit" in result.shortfall

@@ -115,7 +115,7 @@ def test_a_wrong_lowering_of_captures_fails_validation(monkeypatch, defect):
     validation that every to-gdl runs must find the difference."""
     defect(monkeypatch)
     lw = _lowered()
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
 

@@ -53,7 +53,7 @@ def _wrong_card(items: tuple, n):
 def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect):
     defect(monkeypatch)
     lw = Lowered.of(str(CARDS))
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
 

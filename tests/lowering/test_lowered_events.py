@@ -74,7 +74,7 @@ def _listeners_chosen_late(monkeypatch):
 def test_a_wrong_lowering_of_events_fails_validation(monkeypatch, defect):
     defect(monkeypatch)
     lw = _lowered()
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
 

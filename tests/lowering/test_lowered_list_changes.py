@@ -48,7 +48,7 @@ def test_river_lowers_to_the_runtimes_game(seed):
 
 def test_to_gdl_validates_and_check_gdl_accepts_it(tmp_path):
     out = tmp_path / "river.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(GAME), "-o", str(out), "--validate-seconds", "60"])
+    r = CliRunner().invoke(main, ["to-gdl", str(GAME), "-o", str(out)])
     assert r.exit_code == 0, r.output
     text = out.read_text(encoding="utf-8")
     assert "validated: bisimulation, 177 states" in text
@@ -97,7 +97,7 @@ def test_a_wrong_lowering_of_list_changes_fails_validation(monkeypatch, where, w
     owner, _, name = where.rpartition(".")
     monkeypatch.setattr(getattr(execute, owner) if owner else execute, name, wrong)
     lw = _lowered()
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
 
@@ -109,7 +109,7 @@ def test_a_play_that_removes_past_the_end_is_found_by_the_validation():
     give = "                Cards.removeAt(Tabletop.Moves / 2 % 2);\n"
     assert give in text
     lw = _lowered(text.replace(give, "                Cards.removeAt(Cards.length);\n"))
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
     assert result.mismatch.difference.runtime_error is not None
     assert "out of range" in str(result.mismatch.difference.runtime_error)

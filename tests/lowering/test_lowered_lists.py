@@ -77,7 +77,7 @@ def _add_at_the_front(self, p, lst, n, name, vals, span):
 def test_a_wrong_lowering_of_lists_fails_validation(monkeypatch, wrong):
     monkeypatch.setattr(execute.Executor, "_list_method", wrong)
     lw = _lowered()
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
 

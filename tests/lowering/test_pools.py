@@ -164,7 +164,7 @@ def _uninitialized(self, p, obj, span):
 def test_a_wrong_lowering_of_new_fails_validation(monkeypatch, defect):
     defect(monkeypatch)
     lw = _lowered()
-    result = validate_translation(lw.game, lw.lowered, lw.seed, seconds=60)
+    result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
     assert any("queen" in f for side in result.mismatch.difference.fluents for f in side)
 
