@@ -739,8 +739,9 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
     # base and input are checked by grounding the relaxed game, which a game played one state at a time
     # (compiled moves: chess) is too large for: that check is left to the validation's playouts. Its bound
     # is not computed either (2.5 s for chess): played per state, all it could give is a warning
+    grounding = lowered.grounding[0] if lowered.grounding else "auto"
     with limits.during("checking the GDL"):
-        problems = [d for d in validate(lowered.program, game, max_ground=None) if d.is_error]
+        problems = [d for d in validate(lowered.program, game, max_ground=None, grounding=grounding) if d.is_error]
         limits.check()
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)
@@ -758,8 +759,12 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
             if "checks made global" in lowered.stats:
                 header.append("Checks made global, proven the same game by induction: "
                               f"{lowered.stats['checks made global']}.")
-            header += ["Check it with: tgpl check-gdl FILE.kif", "",
-                       "Moves, as GDL terms and as tgpl play reads them:"]
+            if grounding == "per-state":  # where it is over the bound, auto refuses it: it declares base and input
+                header += ["Played one state at a time (its moves compiled); check it with:",
+                           "  tgpl check-gdl --grounding per-state FILE.kif", ""]
+            else:
+                header += ["Check it with: tgpl check-gdl FILE.kif", ""]
+            header += ["Moves, as GDL terms and as tgpl play reads them:"]
             header += [f"  {term} = {text}" for term, text in lowered.move_texts.items()]
             text = to_kif(lowered.program, "\n".join(header))
         limits.check()

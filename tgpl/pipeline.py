@@ -43,8 +43,10 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
 
 
 def gdl_errors(program: Program) -> list[str]:
-    """What keeps `program` from being valid GDL (its structure: no bound on its size is checked)."""
-    return [d.message for d in validate(program, max_ground=None) if d.is_error]
+    """What keeps a game with its moves compiled from being valid GDL (its structure: no bound on its size is
+    checked). Played one state at a time, its base and input are checked in play, not by grounding its
+    relaxed game (chess's does not fit in gigabytes)."""
+    return [d.message for d in validate(program, max_ground=None, grounding="per-state") if d.is_error]
 
 
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:

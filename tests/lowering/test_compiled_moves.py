@@ -68,6 +68,64 @@ def test_shifts_compiled_rules_pass_the_gdl_checks():
     assert [d.message for d in validate(lw.lowered.program, "shifts.kif") if d.is_error] == []
 
 
+def declared(program) -> tuple[set[str], set[tuple[str, str]]]:
+    """A program's `base` fluents and `input` (role, move) pairs, as KIF texts (both are facts here)."""
+    facts = [r.head for r in program.rules if not r.body]
+    return ({str(a.args[0]) for a in facts if a.relation == "base"},
+            {(str(a.args[0]), str(a.args[1])) for a in facts if a.relation == "input"})
+
+
+def plays_within_base_and_input(lw: Lowered, plays: int, moves: int) -> int:
+    """Random plays on the runtime: each state's fluents (the runtime's state as the GDL writes it) must be
+    `base` facts, and each legal move an `input` fact of its mover's role. The states seen."""
+    base, inputs = declared(lw.lowered.program)
+    terms = {text: term for term, text in lw.lowered.move_texts.items()}
+    seen = 0
+    for seed in range(plays):
+        rng = random.Random(seed)
+        state = lw.game.initial_state(0)
+        for _ in range(moves):
+            fluents = lw.lowered.state_fluents(snapshot(state))
+            assert fluents <= base, f"not in base: {sorted(fluents - base)[:3]}"
+            seen += 1
+            if state.is_terminal:
+                break
+            legal = state.legal_moves()
+            role = lw.lowered.roles[state.active_player]
+            missing = [m.text for m in legal if (role, terms.get(m.text)) not in inputs]
+            assert not missing, f"not in input: {missing[:3]}"
+            state = state.apply(rng.choice(legal))
+    return seen
+
+
+@pytest.mark.parametrize("path", [LOOPCALL, SHIFTS], ids=lambda p: p.stem)
+def test_compiled_moves_declare_base_and_input_that_cover_the_plays(path):
+    """Reference GDL validators require `base` and `input`, and a player may take them at their word (a
+    propnet built from them): every fluent of a state a play reaches is in base, every legal move in input
+    (issue 34: the compiled moves wrote neither). Checked against the runtime's plays, and by check-gdl,
+    whose check of them grounds the relaxed game of so small a game (within the bound: grounded once)."""
+    lw = _compiled(path)
+    base, inputs = declared(lw.lowered.program)
+    assert {(role, "noop") for role in lw.lowered.roles} <= inputs
+    assert {term for _, term in inputs} - {"noop"} == set(lw.lowered.move_texts)  # every move, once a role
+    assert plays_within_base_and_input(lw, 20, 40) >= 100  # loopcall: 5 states a play
+    problems = validate(lw.lowered.program, f"{path.stem}.kif")
+    assert [d.message for d in problems if d.is_error] == []
+    assert not [d for d in problems if "base" in d.message]  # checked, and complete: no warning either
+
+
+def test_to_gdl_with_compiled_moves_writes_base_and_input_that_check_gdl_accepts(tmp_path):
+    out = tmp_path / "loopcall.kif"
+    result = CliRunner().invoke(main, ["to-gdl", "--moves", "compiled", "--no-validate", str(LOOPCALL), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "(base " in text and "(input " in text
+    assert "tgpl check-gdl --grounding per-state FILE.kif" in text  # plain check-gdl refuses one over the bound
+    for args in ([], ["--grounding", "per-state"]):  # within the bound: both check base and input
+        checked = CliRunner().invoke(main, ["check-gdl", *args, str(out)])
+        assert checked.exit_code == 0 and "warning" not in checked.output, checked.output
+
+
 def test_calls_in_loops_are_asked_where_the_loop_is_entered(monkeypatch):
     """A call's demand under its loop made a cycle that left the loop's variables unbound (GDL's recursion
     restriction; found by bench/property_games.py, seeds 234, 235 and 237): with constant arguments it is
@@ -126,6 +184,14 @@ def test_chess_lowers_with_its_moves_compiled(chess):
     assert len(lowered.move_texts) == 3952
     problems = validate(lowered.program, "chess.kif", grounding="per-state")
     assert [d.message for d in problems if d.is_error] == []  # recursion restriction, safety, one arity each
+    # base and input declared: too large a relaxed game to check them by (it does not fit in 6 GB), so they are
+    # checked in play (below, and the validation's reasoner stops on a fluent or a legal move they leave out)
+    assert any(d.message.startswith("base and input are not checked") for d in problems)
+    base, inputs = declared(lowered.program)
+    assert len(inputs) == 3952 + 2 and len(base) > 64 * 7
+    # check-gdl's default (auto) refuses a game over the bound that declares them, saying how to play it
+    (refusal,) = [d for d in validate(lowered.program, "chess.kif") if d.is_error]
+    assert "--grounding per-state plays it one state at a time" in refusal.notes[-1]
 
 
 def test_chess_first_moves_on_the_reasoner_are_the_runtimes(chess):
@@ -136,6 +202,11 @@ def test_chess_first_moves_on_the_reasoner_are_the_runtimes(chess):
     assert len(moves) == 20
     texts = sorted(lowered.move_texts[str(m)] for m in moves)
     assert texts == sorted(m.text for m in game.initial_state(0).legal_moves())
+
+
+def test_chess_plays_stay_within_base_and_input(chess):
+    game, lowered = chess
+    assert plays_within_base_and_input(Lowered(game, lowered, None), 4, 80) > 200
 
 
 def test_chess_random_play_agrees_with_the_runtime(chess):

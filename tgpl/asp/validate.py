@@ -31,7 +31,8 @@ location of the offending rule, literal or term:
 - `role`, `init`, `legal`, `next`, `goal` and `terminal` are defined (an error
   otherwise) and `base` and `input` too (a warning: they are optional in GDL);
 - a game otherwise valid that declares `base` or `input` lists in them every
-  fluent and move its relaxed game can make (tgpl.asp.declared).
+  fluent and move its relaxed game can make (tgpl.asp.declared), where that can be
+  grounded (a game played one state at a time gets a warning instead).
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX
 
     max_ground: the ground rule instances the game may have (tgpl.asp.estimate), checked before
     the base/input check grounds it; None checks no bound. grounding: how the game will be
-    grounded (tgpl.asp.reasoner.MODES), which decides what a game over max_ground gets (`_ground_size`).
+    grounded (tgpl.asp.reasoner.MODES), which decides what a game over max_ground gets (`_ground_size`);
+    "per-state" with no bound leaves the base/input check out (a warning), as over the bound: the
+    lowering's games played one state at a time (chess) have a relaxed game far too large to ground.
     """
     diags = Diagnostics()
     graph = DependencyGraph.of(program)
@@ -93,6 +96,8 @@ def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX
     if not diags.has_errors:
         if over and _declares(program):
             diags.warning(Span(path, 1, 1, 1, 1), _UNCHECKED.format(max_ground))
+        elif grounding == "per-state" and max_ground is None and _declares(program):
+            diags.warning(Span(path, 1, 1, 1, 1), _UNCHECKED_PER_STATE)
         else:
             diags.extend(undeclared(program, path))
     return diags.sorted()
@@ -101,6 +106,9 @@ def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX
 _UNCHECKED = ("base and input are not checked: the check grounds the game's relaxed game (every fluent it can "
               "make true at once), which the game's bound bounds, and that is over --max-ground ({:,}); "
               "a fluent or move missing from them is still an error in play")
+_UNCHECKED_PER_STATE = ("base and input are not checked: the game is played one state at a time, and the check "
+                        "grounds its relaxed game (every fluent it can make true at once), whose size is not "
+                        "bounded here; a fluent or move missing from them is still an error in play")
 
 
 def _declares(program: Program) -> bool:
@@ -114,10 +122,16 @@ def _ground_size(program: Program, path: str, max_ground: int, grounding: str) -
     `base` or `input`, as before per-state grounding existed: their check grounds the relaxed game
     (tgpl.asp.declared), which is what the bound bounds, so it cannot run; a game without them has
     no such check, and gets a warning that it is played one state at a time. "per-state" always
-    warns, and the base/input check is left out with a warning of its own (validate).
+    warns, and the base/input check is left out with a warning of its own (validate): the reasoner
+    checks them in play instead (a fluent outside base, a legal move outside input is an error).
     """
-    per_state = grounding == "per-state" or (grounding == "auto" and not _declares(program))
-    return too_large(program, max_ground, path, per_state=per_state)
+    declares = _declares(program)
+    per_state = grounding == "per-state" or (grounding == "auto" and not declares)
+    remedy = None
+    if grounding == "auto" and declares:  # the lowering's games played per state declare them (chess)
+        remedy = ("--grounding per-state plays it one state at a time, base and input then checked in play "
+                  "rather than here; a larger --max-ground grounds it anyway")
+    return too_large(program, max_ground, path, per_state=per_state, remedy=remedy)
 
 
 def _where(node, fallback: Span | None) -> Span:

@@ -1672,6 +1672,11 @@ def _relaxed(x):
     return x
 
 
+def _number_order(c: Const) -> tuple:
+    """A counter's values in order, null (a number not set) first."""
+    return (0, 0.0) if c.name == "null" else (1, float(c.name))
+
+
 def _goals(places: tuple[Const, ...], players: int) -> list[int] | None:
     """The goals of a result (the roles' places), as the runtime ranks; None when the ranking names nobody."""
     if any(p.name == "none" for p in places):
@@ -1765,11 +1770,24 @@ class Emission:
     def lowered(self) -> LoweredGame:
         g, u, found = self.g, self.u, self.found
         out: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
-        # no `base` and `input`: they are optional in GDL, and their check grounds the relaxed game, which for
-        # these rules (asked for what a state holds) is far past any bound: a game that declares them is
-        # refused by the checks where one without them is played one state at a time (docs/gdl.md)
+        # base: every value of each fluent's domain (a counter's: the values the relaxation found it to take,
+        # in play and where the game ends), the control in every phase a way waits or ends in, the results
+        for (obj, attr), fl in g.fluents.items():
+            if fl.numeric:
+                values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
+                          if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
+                values = sorted(values, key=_number_order)
+            else:
+                values = [g.const(v, fl.type) for v in g.domain(fl)]
+            out.extend(Rule(Atom("base", (self.fluent(attr, g.const(fl.obj), v),))) for v in values)
+        phases = dict.fromkeys([*g.phases, *(c.control[1:] for c in self.final)])
+        for turn, phase in phases:
+            out.extend(Rule(Atom("base", (self.control(Const(f"#p:{i}"), turn, phase),)))
+                       for i in range(u.players))
         results = sorted(set(found.get("result|", [])), key=str)
-        # the moves
+        for places in results:
+            out.append(Rule(Atom("base", (Func("result", tuple(self.term(x) for x in places)),))))
+        # the moves: input, every move the relaxation found can be legal, with its runtime text
         move_texts: dict[str, str] = {}
         for key, m in g.moves.items():
             for row in sorted(found.get(f"legal|{key}", []), key=str):
@@ -1777,6 +1795,8 @@ class Emission:
                 obj = g.hc.object_of(row[1])
                 args = ", ".join(f"{i.name}: {value_text(self.value(x))}" for i, x in zip(m.action.inputs, row[2:]))
                 move_texts[str(term)] = f"{obj.name}.{m.action.name}({args})"
+                out.append(Rule(Atom("input", (self.term(row[0]), term))))
+        out.extend(Rule(Atom("input", (Const(r), Const("noop")))) for r in self.roles)
         # init
         for (obj, attr), fl in g.fluents.items():
             out.append(Rule(Atom("init", (self.fluent(attr, g.const(fl.obj), g.const(fl.initial, fl.type)),))))

@@ -32,8 +32,8 @@ from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
-    conj, disj, equal_concrete, is_bool_table, is_symbolic, lift, lit, literal_value, neg, restrict, sym_arith,
-    sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
+    conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, neg, restrict,
+    sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
 from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, is_attribute, unread_lists
 from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
@@ -1346,7 +1346,7 @@ class Executor:
                     found = ("value", table[0][0])
                 elif len(results) == 1 and results[0][0].pc is TRUE and not isinstance(results[0][1], UObj):
                     found = ("value", results[0][1])  # a symbolic value valid in every state (a formula)
-                elif table and not any(isinstance(x, (int, float)) and not isinstance(x, bool) for x, _ in table):
+                elif table and not any(is_number(x) for x, _ in table):
                     found = ("named", tuple(literal_value(a) for a in args), table)
             self.defined[key] = found
         if found is None:
@@ -1481,9 +1481,11 @@ class Executor:
                 if x is UNDEF:
                     continue
                 cases.setdefault(vkey(x), [x, []])[1].append(conj(rel, f))
-        if len(cases) < 2 or any(isinstance(x, (int, float)) and not isinstance(x, bool) for x, _ in cases.values()):
+        if len(cases) < 2 or any(is_number(x) for x, _ in cases.values()):
             # numbers (a count, a row) feed arithmetic rather than conditions: naming them only adds
-            # relations clingo must reason through (Connect Four's bounded search took 1.6 times longer)
+            # relations clingo must reason through (Connect Four's bounded search took 1.6 times longer);
+            # a number of the state (`Seat.InHand + OnBoard(...)`, a `Num` on every path) has no constant
+            # to name it by in a relation's row, so it stays inline too
             return results
         table = tuple((x, minimize(disj(*fs), check=self.limits.check)) for x, fs in cases.values())
         base = results[0][0]

@@ -812,12 +812,14 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
         # thousands of paths per control state are a few dozen such moves
         alike: dict[tuple, tuple] = {}
         limits.check()
+        legal = Legality(st)
         for p in st.paths:
-            npc = numeric_part(p.pc, parts)
+            pc = legal(p.pc)
+            npc = numeric_part(pc, parts)
             writes = [(index[c], v) for c, v in p.store.items() if c in numeric]
             if apart and any(_value_leaves(v) & apart for _, v in writes):
                 return False
-            move = (npc, [p.pc], writes, p.control, p.status == "over")
+            move = (npc, [pc], writes, p.control, p.status == "over")
             key = None  # several writes: each path's admitted values must combine on their own, not in a union
             if len(writes) <= 1:
                 try:
@@ -827,7 +829,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
                     key = None
             found = alike.get(key) if key is not None else None
             if found is not None:
-                found[1].append(p.pc)
+                found[1].append(pc)
                 continue
             alike[key if key is not None else (id(move),)] = move
         moves[cs] = list(alike.values())
@@ -914,23 +916,27 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
     seen: dict = {}
     parts: dict[int, Formula] = {}
     for st in logic.states.values():
+        legal = Legality(st)
         for p in st.paths:
+            whole = None
             for cell, v in p.store.items():
                 if cell in numeric:
+                    if whole is None:
+                        whole = legal(p.pc)
                     # only the comparisons of a condition can rule a value out: the writes that differ in
                     # other literals only (the same counter step after every move) are one write
-                    pc = numeric_part(p.pc, parts)
+                    pc = numeric_part(whole, parts)
                     try:
                         key = (cell, v, pc.id, p.status == "over")
                         w = seen.get(key)
                         if w is not None:
-                            conditions[w].append(p.pc)
+                            conditions[w].append(whole)
                             continue
                         seen[key] = len(writes)
                     except TypeError:  # a value that cannot be hashed: kept as it is
                         pass
                     writes.append((pc, cell, v, p.status == "over"))
-                    conditions.append([p.pc])
+                    conditions.append([whole])
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
@@ -973,6 +979,36 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
             break
     for k, fl in numeric.items():
         fl.domain = sorted(live[k] | ended[k], key=_num_order)
+
+
+class Legality:
+    """A path's condition for the range search: with the move it was made by legal, `Legality(st)(p.pc)`.
+
+    A segment's path starts from the control and its move (`Lowering._segment`), not from the move's
+    legality: the requires and filters were judged apart (`legal_moves`), and `legal` says them once.
+    But they hold wherever the move is made, and they bound the counters as an `if` in the effect does:
+    `require { return InHand > 0; }` before `InHand -= 1` keeps InHand at 0 and above. So the range search
+    reads each path's condition and "the move is one of its moves, and that move is legal": the moves are
+    the ones its condition names (a path is made by one of the moves it started from, and every one is
+    named in it; moves exclude each other), each with its legality. The rules written are not changed.
+    """
+
+    def __init__(self, st: ControlState):
+        self._legal = {MoveLit(m.index): f for m, f in st.legal if f is not TRUE}
+        self._memo: dict[int, Formula] = {}
+
+    def __call__(self, pc: Formula) -> Formula:
+        if not self._legal:
+            return pc
+        found = self._memo.get(pc.id)
+        if found is None:
+            moves = sorted((k for k in literals(pc) if type(k) is MoveLit), key=lambda k: k.move)
+            if not any(k in self._legal for k in moves):
+                found = pc
+            else:
+                found = conj(pc, disj(*(conj(lit(k), self._legal.get(k, TRUE)) for k in moves)))
+            self._memo[pc.id] = found
+        return found
 
 
 class Admission:

@@ -760,7 +760,8 @@ def equal_concrete(a, b) -> bool:
     return a == b
 
 
-def _is_number(v) -> bool:
+def is_number(v) -> bool:
+    """A number, concrete or of the state (a `Num`)."""
     return isinstance(v, (int, float, Num)) and not isinstance(v, bool)
 
 
@@ -768,7 +769,7 @@ def sym_equal(a, b) -> object:
     """`a == b`: a bool, or a formula when either side is symbolic."""
     def eq(x, y):
         if isinstance(x, Num) or isinstance(y, Num):
-            if not ((_is_number(x) or x is None) and (_is_number(y) or y is None)):
+            if not ((is_number(x) or x is None) and (is_number(y) or y is None)):
                 return False
             return lit(CmpLit("==", x, y))  # a numeric fluent may be null: `n == null` depends on the state
         return equal_concrete(x, y)
@@ -777,7 +778,7 @@ def sym_equal(a, b) -> object:
 
 def sym_compare(op: str, a, b) -> object:
     def cmp(x, y):
-        if not (_is_number(x) and _is_number(y)) and not (isinstance(x, str) and isinstance(y, str)):
+        if not (is_number(x) and is_number(y)) and not (isinstance(x, str) and isinstance(y, str)):
             return UNDEF  # a runtime error: dropped with the path's case
         if isinstance(x, Num) or isinstance(y, Num):
             return lit(CmpLit(op, x, y))
@@ -787,7 +788,7 @@ def sym_compare(op: str, a, b) -> object:
 
 def sym_arith(op: str, a, b) -> object:
     def ar(x, y):
-        if not (_is_number(x) and _is_number(y)):
+        if not (is_number(x) and is_number(y)):
             return UNDEF
         if isinstance(x, Num) or isinstance(y, Num):
             return Num(op, (x, y))

@@ -1,0 +1,51 @@
+"""A move's legality bounds the counters' ranges as an `if` in its effect does (issue 34).
+
+tests/data/lowering/require_ranges.tgpl spends a stone from the hand (`InHand -= 1`) only
+in a move that `require`s one (`InHand > 0`): the hand stays 0..3. The range search
+(`segments.joint_ranges`, and `counter_ranges` where the counters together are too many)
+took the move's paths as possible whatever the counter, since a segment's path starts from
+the move and not from its legality: the hand went down to -2, one value per move a seat
+makes. The same test in an input's filter, and as an `if` in the effect, give 0..3 too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tgpl.lowering.segments as segments
+from differential import Lowered, bisimulate
+from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.graph import explore
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "tests" / "data" / "lowering" / "require_ranges.tgpl"
+REQUIRE = "        require { return InHand > 0; }\n"
+SPEND = "            InHand -= 1;\n"
+
+
+def variant(form: str) -> str:
+    source = GAME.read_text(encoding="utf-8")
+    assert REQUIRE in source and SPEND in source
+    if form == "filter":  # the test in the filter of an input the effect ignores
+        source = source.replace(REQUIRE, "        input player to { return InHand > 0; }\n")
+    elif form == "if":  # the move is legal with an empty hand, and spends nothing then
+        source = source.replace(REQUIRE, "").replace(SPEND, "            if (InHand > 0) { InHand -= 1; }\n")
+    return source
+
+
+def hand_ranges(lw: Lowered) -> list[list[float]]:
+    fluents = lw.lowered.emitter.logic.fluents
+    return [fluents[(seat, "InHand")].domain for seat in ("Seat#0", "Seat#1")]
+
+
+@pytest.mark.parametrize("search", ["together", "by counter"])
+@pytest.mark.parametrize("form", ["require", "filter", "if"])
+def test_the_hand_stays_within_what_the_move_allows(form, search, monkeypatch):
+    if search == "by counter":  # the counters together give up at once: each counter is searched on its own
+        monkeypatch.setattr(segments, "JOINT_LIMIT", 0)
+    lw = Lowered.of_text(variant(form), path=str(GAME))
+    assert hand_ranges(lw) == [[0.0, 1.0, 2.0, 3.0]] * 2
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete and bisimulate(lw).states == runtime.states
