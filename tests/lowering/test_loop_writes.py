@@ -99,3 +99,17 @@ def test_reversi_8x8_lowers_compiled_to_valid_gdl():
     assert not [d for d in validate(program, max_ground=None) if d.is_error]
     assert sum(1 for r in program.rules if r.body) <= 600  # 448 when written; examples/gdl/reversi.kif: 43
     assert not unbound_recursive(program)
+
+
+INFECT = ROOT / "tests" / "data" / "lowering" / "infect.tgpl"
+
+
+def test_a_loop_over_neighbours_that_reads_and_turns_them_is_the_runtimes_game():
+    """Another style (tests/data/lowering/infect.tgpl): a counted loop over offsets that reads each neighbour's
+    disc and turns it, spelled out pass by pass; and a count over the board at the end."""
+    lw = _lowered(INFECT)
+    assert lw.lowered.stats["moves compiled"] == "yes"
+    assert not [d for d in validate(lw.lowered.program, max_ground=None) if d.is_error]
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete
+    assert bisimulate(lw).states == runtime.states == 297
