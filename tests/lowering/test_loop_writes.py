@@ -17,7 +17,6 @@ import pytest
 import tgpl.lowering.compiled as compiled
 from differential import Lowered, bisimulate
 from tgpl.asp.recursion import bind_recursion, unbound_recursive
-from tgpl.asp.validate import validate
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import lower
 from tgpl.pipeline import gdl_errors
@@ -42,7 +41,7 @@ def _lowered(path: Path, moves: str = "auto") -> Lowered:
 def test_flank_compiles_and_is_the_runtimes_game():
     lw = _lowered(FLANK)
     assert lw.lowered.stats["moves compiled"] == "yes"  # auto: a loop writes the state
-    assert not [d for d in validate(lw.lowered.program, max_ground=None) if d.is_error]
+    assert not gdl_errors(lw.lowered.program)
     runtime = explore(RuntimeMachine(lw.game))
     assert runtime.complete
     assert bisimulate(lw).states == runtime.states == 905
@@ -96,7 +95,7 @@ def test_reversi_8x8_lowers_compiled_to_valid_gdl():
     lw = _lowered(REVERSI)
     assert lw.lowered.stats["moves compiled"] == "yes"
     program = lw.lowered.program
-    assert not [d for d in validate(program, max_ground=None) if d.is_error]
+    assert not gdl_errors(program)
     assert sum(1 for r in program.rules if r.body) <= 600  # 448 when written; examples/gdl/reversi.kif: 43
     assert not unbound_recursive(program)
 
@@ -109,7 +108,7 @@ def test_a_loop_over_neighbours_that_reads_and_turns_them_is_the_runtimes_game()
     disc and turns it, spelled out pass by pass; and a count over the board at the end."""
     lw = _lowered(INFECT)
     assert lw.lowered.stats["moves compiled"] == "yes"
-    assert not [d for d in validate(lw.lowered.program, max_ground=None) if d.is_error]
+    assert not gdl_errors(lw.lowered.program)
     runtime = explore(RuntimeMachine(lw.game))
     assert runtime.complete
     assert bisimulate(lw).states == runtime.states == 297

@@ -263,8 +263,9 @@ class SegmentCompiler(_FunctionCompiler):
         spelled out pass by pass: each pass reads what the passes before it wrote (Reversi's eight directions,
         each flipping what the one before left), through the views its writes make. None for another loop."""
         var = horn._counted(s)
-        if var is None or not isinstance(s.init.init, ast.NumberLit):
-            return None
+        if var is None or not isinstance(s.init.init, ast.NumberLit) or any(
+                isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
+            return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
         first = s.init.init.value
         bounds = {v for c in clauses for c2, v in self.expr(s.cond.right, c) if c2.body == c.body}
         if len(bounds) != 1 or not all(len(self.expr(s.cond.right, c)) == 1 for c in clauses):
