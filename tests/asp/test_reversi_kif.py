@@ -1,12 +1,12 @@
 """examples/gdl/reversi.kif, the hand-written GDL baseline, is the game of examples/reversi.tgpl.
 
-The model below is plain Python written from the rules in examples/reversi.tgpl's header (black,
-player 0, moves first; a disc flanks lines of the other colour in eight directions and turns them
-over; a player with no move passes; the game ends when neither can move; more discs wins, equal is
-a draw). Seeded random playouts on the GDL reasoner and on the model, side by side: at every state
-the legal moves (mapped one to one), the board, the terminal status and the goals must agree; and
-perft from the start is Reversi's known 4, 12, 56. (tests/examples/test_reversi.py checks the same
-model's rules against the runtime game.)
+The model (tests/examples/reversi_model.py) is plain Python written from the rules in
+examples/reversi.tgpl's header (black, player 0, moves first; a disc flanks lines of the other colour in
+eight directions and turns them over; a player with no move passes; the game ends when neither can move;
+more discs wins, equal is a draw). Seeded random playouts on the GDL reasoner and on the model, side by
+side: at every state the legal moves (mapped one to one), the board, the terminal status and the goals
+must agree; and perft from the start is Reversi's known 4, 12, 56. (tests/examples/test_reversi.py
+checks the same model's rules against the runtime game.)
 
 The mapping (the KIF file's header says the same):
 
@@ -21,10 +21,13 @@ The mapping (the KIF file's header says the same):
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from reversi_model import SIZE, legal, place, start  # noqa: E402
 from tgpl.asp.kif import read_kif_file, read_term
 from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
@@ -32,8 +35,6 @@ from tgpl.asp.validate import validate
 ROOT = Path(__file__).resolve().parents[2]
 KIF = ROOT / "examples" / "gdl" / "reversi.kif"
 ROLES = ("black", "white")
-SIZE = 8
-DIRS = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
 # A state costs the reasoner 10-15 ms and a random game is about 60 moves: four playouts and the
 # perft (73 states) keep this file at a few seconds. Seeds 1 and 2 play a pass, seed 2 ends in a draw.
 SEEDS = range(4)
@@ -42,36 +43,7 @@ STEP_BUDGET = 200  # moves per playout, passes included; a game of Reversi has a
                    # no two passes in a row before its end
 
 
-# ------------------------------------------------------------------ the model
-def start() -> dict:
-    m = SIZE // 2
-    return {(m - 1, m - 1): 1, (m, m): 1, (m, m - 1): 0, (m - 1, m): 0}
-
-
-def flipped(board: dict, sq, who: int) -> list:
-    """The discs a disc of `who` on the empty square `sq` turns over."""
-    out = []
-    for dx, dy in DIRS:
-        line, (x, y) = [], (sq[0] + dx, sq[1] + dy)
-        while 0 <= x < SIZE and 0 <= y < SIZE and board.get((x, y)) == 1 - who:
-            line.append((x, y))
-            x, y = x + dx, y + dy
-        if line and 0 <= x < SIZE and 0 <= y < SIZE and board.get((x, y)) == who:
-            out += line
-    return out
-
-
-def legal(board: dict, who: int) -> set:
-    return {(x, y) for x in range(SIZE) for y in range(SIZE) if (x, y) not in board and flipped(board, (x, y), who)}
-
-
-def place(board: dict, sq, who: int) -> dict:
-    after = dict(board)
-    for s in flipped(board, sq, who) + [sq]:
-        after[s] = who
-    return after
-
-
+# ------------------------------------------------------------------ the model (reversi_model) and its goals
 def goals(board: dict) -> list[int]:
     black = sum(v == 0 for v in board.values())
     white = sum(v == 1 for v in board.values())

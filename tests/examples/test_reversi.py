@@ -1,10 +1,10 @@
 """examples/reversi.tgpl: Reversi on 8 x 8, written as a designer would, against an independent model.
 
-The model below is plain Python written from the rules in the game's header (flanking in eight
-directions, every flanked line turned over, a player with no move passes, the game ends when neither
-can move, more discs wins). Along random plays it must agree with the runtime on every legal move,
-every position, every pass and the outcome; and perft from the start is Reversi's known 4, 12, 56, 244.
-"""
+The model (tests/examples/reversi_model.py) is plain Python written from the rules in the game's header
+(flanking in eight directions, every flanked line turned over, a player with no move passes, the game
+ends when neither can move, more discs wins). Along random plays it must agree with the runtime on every
+legal move, every position, every pass and the outcome; and perft from the start is Reversi's known 4,
+12, 56, 244."""
 
 from __future__ import annotations
 
@@ -14,32 +14,10 @@ import re
 import pytest
 
 from example_harness import assert_check_clean, assert_sane_end, load, play_random, texts
+from reversi_model import legal, place, start
 
 NAME = "reversi"
-SIZE = 8
-DIRS = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
 PLACE = re.compile(r"Seat#\d+\.Place\(target: Grid\[(\d)\]\[(\d)\]\)")
-
-
-def start() -> dict:
-    m = SIZE // 2
-    return {(m - 1, m - 1): 1, (m, m): 1, (m, m - 1): 0, (m - 1, m): 0}
-
-
-def flipped(board: dict, sq, who: int) -> list:
-    out = []
-    for dx, dy in DIRS:
-        line, (x, y) = [], (sq[0] + dx, sq[1] + dy)
-        while 0 <= x < SIZE and 0 <= y < SIZE and board.get((x, y)) == 1 - who:
-            line.append((x, y))
-            x, y = x + dx, y + dy
-        if line and 0 <= x < SIZE and 0 <= y < SIZE and board.get((x, y)) == who:
-            out += line
-    return out
-
-
-def legal(board: dict, who: int) -> set:
-    return {(x, y) for x in range(SIZE) for y in range(SIZE) if (x, y) not in board and flipped(board, (x, y), who)}
 
 
 def position(state) -> dict:
@@ -84,8 +62,7 @@ def _compare_play(seed: int) -> tuple[int, int]:
         if choice == "pass":
             passes += 1
         else:
-            for sq in flipped(board, choice, who) + [choice]:
-                board[sq] = who
+            board = place(board, choice, who)
         who = 1 - who
     raise AssertionError("the play did not end")
 
