@@ -20,6 +20,8 @@ game is the same, and the rules are GDL.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.solver import answer_set, lp_file
@@ -78,7 +80,7 @@ def bind_recursion(program: Program) -> Program:
         for k, arg in enumerate(sym.arguments):
             if (rel, k) in values:
                 values[(rel, k)].add(names.term(arg))
-    taken = program.relations() if hasattr(program, "relations") else set()
+    taken = program.relations()
     table = {}
     for n, p in enumerate(positions):
         name = f"{DOMAIN_PREFIX}{n}"
@@ -90,13 +92,7 @@ def bind_recursion(program: Program) -> Program:
     for i, rel, k, var in free:
         extra.setdefault(i, []).append(Atom(table[(rel, k)], (var,)))
     for i, lits in extra.items():
-        r = rules[i]
-        rules[i] = Rule(r.head, tuple(r.body) + tuple(lits), *_rest(r))
+        rules[i] = replace(rules[i], body=tuple(rules[i].body) + tuple(lits))
     facts = [Rule(Atom(table[p], (t,))) for p in positions for t in sorted(values[p], key=str)]
     return Program(tuple(rules + facts))
 
-
-def _rest(rule: Rule) -> tuple:
-    """The fields of a rule after its head and body (its span), kept as they were."""
-    fields = list(Rule.__dataclass_fields__)
-    return tuple(getattr(rule, f) for f in fields[2:])

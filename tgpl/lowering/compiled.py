@@ -248,7 +248,7 @@ class SegmentCompiler(_FunctionCompiler):
             flow.returns = [(c, NULL) for c in clauses]
             return flow
         if isinstance(s, (ast.While, ast.For)):
-            if any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s])):
+            if _writes_state(s):
                 unrolled = self.unrolled(s, clauses, live) if isinstance(s, ast.For) else None
                 if unrolled is not None:
                     return self.settle(unrolled)
@@ -267,8 +267,13 @@ class SegmentCompiler(_FunctionCompiler):
                 isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
             return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
         first = s.init.init.value
-        bounds = {v for c in clauses for c2, v in self.expr(s.cond.right, c) if c2.body == c.body}
-        if len(bounds) != 1 or not all(len(self.expr(s.cond.right, c)) == 1 for c in clauses):
+        bounds = set()
+        for c in clauses:  # one value, known when compiling: no literal added to the way
+            found = self.expr(s.cond.right, c)
+            if len(found) != 1 or found[0][0].body != c.body:
+                return None
+            bounds.add(found[0][1])
+        if len(bounds) != 1:
             return None
         bound = next(iter(bounds))
         try:
@@ -326,9 +331,7 @@ class SegmentCompiler(_FunctionCompiler):
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
-        if any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s])):
-            return None
-        return super().exists_loop(s, clauses, live)
+        return None if _writes_state(s) else super().exists_loop(s, clauses, live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
@@ -1915,7 +1918,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             limits.check()
             lowered = tidy(lowered)
         if repair is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
-            lowered.program = repair(lowered.program)
+            lowered = lowered.with_program(repair(lowered.program))
         limits.check()
         broken = check(lowered.program) if check is not None else []
         limits.check()
@@ -1928,6 +1931,11 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
 
 
 # ====================================================================== loops that write the state
+def _writes_state(s) -> bool:
+    """Does the loop `s` assign anything but a local (an attribute, an item)?"""
+    return any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s]))
+
+
 def _loop_writes(s) -> tuple[set[str], dict[str, list]]:
     """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`), and the value expressions of each."""
     values: dict[str, list] = {}

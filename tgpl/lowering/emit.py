@@ -62,6 +62,15 @@ class LoweredGame:
     # how the reasoner should ground it ((mode, max ground) of tgpl.asp.reasoner.GdlGame), None for its defaults
     grounding: tuple | None = None
 
+    def with_program(self, program: Program) -> LoweredGame:
+        """This game with its rules replaced by `program` (a pass that tidies or mends them), its rule and
+        relation counts brought up to date; itself, unchanged, when the pass changed nothing."""
+        if program is not self.program:
+            self.program = program
+            self.stats["rules"] = len(program.rules)
+            self.stats["relations"] = len(program.relations())
+        return self
+
     def state_fluents(self, snapshot: dict) -> frozenset[str]:
         """The GDL fluents (as KIF text) of a runtime state given as a snapshot: for differential tests."""
         return self.emitter.state_fluents(snapshot)

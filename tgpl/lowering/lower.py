@@ -119,26 +119,14 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
     """`lowered` with its program mended by `repair` (see `lower`), its figures brought up to date."""
-    if repair is None:
-        return lowered
-    program = repair(lowered.program)
-    if program is not lowered.program:
-        lowered.program = program
-        lowered.stats["rules"] = len(program.rules)
-        lowered.stats["relations"] = len(program.relations())
-    return lowered
+    return lowered if repair is None else lowered.with_program(repair(lowered.program))
 
 
 def compiled_tidy(lowered: LoweredGame) -> LoweredGame:
     """A game with its moves compiled, finished: its views held for the objects a move changed only
     (tgpl.lowering.sparse_views: a fifth of a chess state's grounding was copying the board), then
     `without_unused`."""
-    program = sparse_views(lowered.program)
-    if program is not lowered.program:
-        lowered.program = program
-        lowered.stats["rules"] = len(program.rules)
-        lowered.stats["relations"] = len(program.relations())
-    return without_unused(lowered)
+    return without_unused(lowered.with_program(sparse_views(lowered.program)))
 
 
 ROOTS = frozenset({"legal", "next", "goal", "terminal", "role", "base", "input", "init"})
@@ -162,11 +150,7 @@ def without_unused(lowered: LoweredGame) -> LoweredGame:
             todo.extend(uses.get(name, ()))
     if len(live) == len(uses):
         return lowered
-    kept = tuple(r for r in rules if r.head.relation in live)
-    lowered.program = Program(kept)
-    lowered.stats["rules"] = len(kept)
-    lowered.stats["relations"] = len(lowered.program.relations())
-    return lowered
+    return lowered.with_program(Program(tuple(r for r in rules if r.head.relation in live)))
 
 
 def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None,
