@@ -112,3 +112,36 @@ def test_the_counters_values_are_those_of_the_game_with_its_checks_in_place(tmp_
     want = {rel: rows for rel, rows in whole.found.items() if rel.split("|")[0] in ("num", "over")}
     got = compiled.CompiledGame(game.program, universe, None, None, {}).counter_ranges()
     assert got == want and any(len(rows) > 1 for rows in got.values())
+
+
+INLINE = ("        Rules.Finish(mover: player.active());\n        turn.pass();",
+          "        number limit = 6;\n"
+          "        if (!Rules.HasMove(side: player.active() + 1)) { winner player.active(); }\n"
+          "        else { if (Rules.Moves >= limit) { winner { {0, 1} }; } }\n"
+          "        turn.pass();")
+"""The check written in the end phase itself, as a designer would, reading a local and the player to move."""
+
+
+def test_an_if_statement_that_only_reads_is_asked_at_the_next_decision(tmp_path):
+    lw = _compiled_text(_variant(*COUNTED, INLINE), tmp_path)
+    rules = lw.lowered.program.rules
+    assert "ended" in relations(lw)
+    assert not any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in rules)
+    assert bisimulate(lw).states == runtime_states(lw)
+
+
+def test_an_if_statement_reading_a_local_that_differs_between_ways_stays_where_it_runs(tmp_path):
+    differs = ("        number limit = 6;\n", "        number limit = 6;\n        if (Rules.Moves > 3) { limit = 7; }\n")
+    lw = _compiled_text(_variant(*COUNTED, INLINE, differs), tmp_path)
+    assert "ended" not in relations(lw)
+    assert bisimulate(lw).states == runtime_states(lw)
+
+
+def test_an_if_statement_that_writes_a_local_of_the_phase_stays_where_it_runs(tmp_path):
+    writes = ("{ winner { {0, 1} }; } }", "{ winner { {0, 1} }; } limit = 5; }")
+    lw = _compiled_text(_variant(*COUNTED, INLINE, writes), tmp_path)
+    # the outer `if` runs where it is (`next` asks the search); the inner one, which reads `limit` before the
+    # write, is left to the next decision with the value it read
+    assert any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in lw.lowered.program.rules)
+    assert "ended" in relations(lw)
+    assert bisimulate(lw).states == runtime_states(lw)

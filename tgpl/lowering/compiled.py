@@ -247,6 +247,14 @@ class SegmentCompiler(_FunctionCompiler):
         if isinstance(s, ast.Return) and s.value is None:
             flow.returns = [(c, NULL) for c in clauses]
             return flow
+        if isinstance(s, ast.If) and self.moving and self.g.deferral.deferrable_if(s, clauses):
+            for c in clauses:
+                c2 = c.copy()
+                if c2.checks:  # one check a way: their order would matter
+                    raise Undefer(c2.checks[0][0])
+                c2.checks = ((id(s), c2.control[0]),)
+                flow.going.append(c2)
+            return self.settle(flow)
         if isinstance(s, (ast.While, ast.For)):
             if _writes_state(s):
                 unrolled = self.unrolled(s, clauses, live) if isinstance(s, ast.For) else None
@@ -782,6 +790,17 @@ def _shared_instances(segments: list[Rule], functions: list[Rule],
     a call's demand never depends on its own results (`HornCompiler.instance_name`): instances are made one
     only where the shared demand reads none of the shared instance's relations. Sound as an instance answers
     each row it is asked for whatever else is asked (one call site asks for many rows)."""
+    rename = _shared_renaming(segments, functions, check)
+    if not rename:
+        return segments, functions
+    return (list(dict.fromkeys(renamed(r, rename) for r in segments)),
+            list(dict.fromkeys(renamed(r, rename) for r in functions)))
+
+
+def _shared_renaming(segments: list[Rule], functions: list[Rule],
+                     check: Callable[[], None] = lambda: None) -> dict[str, str]:
+    """`_shared_instances`'s renaming of relations: what else reads the instances (the relaxation's probes)
+    must read them under the same names."""
     own: dict[tuple[str, str], dict[str, list[Rule]]] = {}  # (function, context) -> site -> its rules
     for r in functions:
         parts = _instance_part(r.head.relation)
@@ -804,10 +823,7 @@ def _shared_instances(segments: list[Rule], functions: list[Rule],
             trial.update(_site_names(rules, fn, ctx, site, first))
             if not _demand_reads_results(rules, trial, f"{fn}~{first}", ctx):
                 rename = trial
-    if not rename:
-        return segments, functions
-    return (list(dict.fromkeys(renamed(r, rename) for r in segments)),
-            list(dict.fromkeys(renamed(r, rename) for r in functions)))
+    return rename
 
 
 def _instance_part(rel: str) -> tuple[str, str, str, str] | None:
@@ -1502,7 +1518,10 @@ class CompiledGame:
         self.limits.check()
         segments, functions = self.guard(segments, functions)
         self.limits.check()
-        segments, functions = _shared_instances(segments, functions, self.limits.check)
+        rename = _shared_renaming(segments, functions, self.limits.check)
+        if rename:  # the probes read the instances too (a check's calls: its outcomes are probes)
+            segments, functions, probes = ([*dict.fromkeys(renamed(r, rename) for r in rules)]
+                                           for rules in (segments, functions, probes))
         self.limits.check()
         return segments, functions, self.relax(segments + probes, functions, parts)
 
@@ -1542,8 +1561,12 @@ class CompiledGame:
             latest, sc.latest = sc.latest, {}
             sc.moving = False  # the calls read the state, and share their instances with `legal`'s
             try:
-                sc.statement_calls.add(id(check.call))
-                sc.expr(check.call, start)
+                if isinstance(check.call, ast.Call):
+                    sc.statement_calls.add(id(check.call))
+                    sc.expr(check.call, start)
+                else:  # an `if` statement, with the locals it reads
+                    start.env.update(check.env)
+                    sc.stmt(check.call, [start], set())
             finally:
                 sc.latest, sc.moving = latest, True
             for c in sc.ended[ended:]:

@@ -28,15 +28,19 @@ runtime runs it. docs/lowering.md, "Checks left to the next decision".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import reachable
 from tgpl.frontend.types import CallableType
+from tgpl.lowering.ir import Const
 
 READ_ONLY_BUILTINS = frozenset({"log", "contains", "indexOf", "peek", "keys", "values", "player.all"})
-"""The built-ins a deferred check may call: those that change nothing and do not read the flow (`player.active`,
+"""The built-ins a deferred call may call: those that change nothing and do not read the flow (`player.active`,
 `turn.active` would read the control of the decision the check is asked at, not the one it ran at)."""
+FLOW_BUILTINS = frozenset({"player.active", "turn.active", "turn.phase.active"})
+"""What a deferred `if` statement may read of the flow besides: it is compiled, at the next decision, on a way
+whose control is the one it ran at (the mover found from the player to move, `CompiledGame.outcomes`)."""
 
 
 class Undefer(Exception):
@@ -49,11 +53,13 @@ class Undefer(Exception):
 
 @dataclass
 class Check:
-    """A call left to the next decision: the call, and the turn and phase it was met in."""
+    """A check left to the next decision: the call statement or `if` statement, the turn and phase it was met in,
+    and the locals it reads with their values (known when compiling: the same on every way that meets it)."""
 
-    call: ast.Call
+    call: ast.Call | ast.If
     turn: str
     phase: str
+    env: dict = field(default_factory=dict)
 
 
 class Deferral:
@@ -76,6 +82,44 @@ class Deferral:
             self.met.setdefault(id(e), Check(e, c.control[1], c.control[2]))
         return known
 
+    def deferrable_if(self, s: ast.If, clauses) -> bool:
+        """Whether the `if` statement `s`, met by the ways `clauses`, is a check left to the next decision: it
+        reads the state and may end the game, as a deferrable call does (`_checks`), and every local declared
+        before it that it reads holds the same value on every way, known when compiling (Reversi's end phase:
+        `if (!board.HasMove(who: 0) && !board.HasMove(who: 1)) { ... winner ...; }`, its `board` the board)."""
+        if self.kept is None or id(s) in self.kept or not clauses:
+            return False
+        inner = {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
+        program = self.hc.program
+        builtins = {id(x) for n in ast.walk([s]) if isinstance(n, ast.Call) and self._builtin(n) is not None
+                    for x in ast.walk([n.callee])}  # `player` in `player.active()` names no value
+        env: dict = {}
+        for n in ast.walk([s]):
+            if id(n) in builtins:
+                continue
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name not in inner \
+                    and id(n.target) not in program.implicit_this:
+                return False  # a local of the code around it, which the code after it may read
+            if isinstance(n, ast.Name) and n.name not in inner and n.name in clauses[0].env:
+                if n.name.startswith("#") or id(n) in program.implicit_this:
+                    return False
+                values = {repr(c.env.get(n.name)) for c in clauses}
+                value = clauses[0].env[n.name]
+                if len(values) != 1 or not isinstance(value, Const):
+                    return False
+                env[n.name] = value
+            elif isinstance(n, ast.Name) and (id(n) in program.implicit_this or n.name == "player"):
+                return False  # an attribute of `this`, the way's player: not known at the next decision
+        known = self._pure.get(id(s))
+        if known is None:
+            known = self._pure[id(s)] = self._reads_and_ends([s], FLOW_BUILTINS)
+        if known:
+            c = clauses[0]
+            check = self.met.setdefault(id(s), Check(s, c.control[1], c.control[2], env))
+            if check.env != env or any(c.control[1:] != (check.turn, check.phase) for c in clauses):
+                raise Undefer(id(s))  # met where its locals or the turn and phase differ: one check cannot say both
+        return known
+
     def _checks(self, e: ast.Call) -> bool:
         """Whether `e` calls a function with arguments known at the next decision (`player.active()`, literals),
         whose code, and that of the functions it calls (overrides too), writes nothing, passes no turn and
@@ -86,9 +130,14 @@ class Deferral:
         if not all(self._builtin(a.value) == "player.active" or
                    isinstance(a.value, (ast.NumberLit, ast.BoolLit, ast.StringLit)) for a in e.args):
             return False
+        return self._reads_and_ends([ct.target.defn])
+
+    def _reads_and_ends(self, code: list, flow: frozenset[str] = frozenset()) -> bool:
+        """Whether `code`, and the functions it calls (overrides too), writes nothing, passes no turn, reads no
+        flow but the built-ins `flow`, and may end the game."""
         program = self.hc.program
         winner = False
-        for n in reachable(program, [ct.target.defn]):
+        for n in reachable(program, code):
             if isinstance(n, ast.Winner):
                 winner = True
             elif isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name)
@@ -101,7 +150,7 @@ class Deferral:
                 if not isinstance(called, CallableType):
                     return False
                 if called.kind == "builtin":
-                    if called.target.name not in READ_ONLY_BUILTINS:
+                    if called.target.name not in READ_ONLY_BUILTINS | flow:
                         return False
                 elif called.kind != "function" or called.target.defn.effect is None:
                     return False
