@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 import tgpl.asp.declared as declared
+import tgpl.asp.relaxed as relaxed
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.kif import read_kif
 from tgpl.asp.reasoner import external_domain
@@ -55,6 +56,7 @@ def grounded(monkeypatch):
         return answer_set(parts)
 
     monkeypatch.setattr(declared, "answer_set", spy)
+    monkeypatch.setattr(relaxed, "answer_set", spy)  # the relaxed game's groundings (tgpl.asp.relaxed)
     return texts
 
 

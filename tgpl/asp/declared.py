@@ -37,7 +37,8 @@ from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.ir import Atom, Const, Func, Program, Rule
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
-from tgpl.asp.solver import SolverError, answer_set, lp_file
+from tgpl.asp.relaxed import relaxed_model
+from tgpl.asp.solver import SolverError, answer_set
 from tgpl.asp.tables import table_relations
 
 SHOWN = 5
@@ -63,8 +64,7 @@ def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
     try:
         declared = answer_set([rules_to_asp(_needed(program, ("base", "input")), names),
                                "#show base/1. #show input/2."])
-        reach = answer_set([rules_to_asp(_needed(program, ("init", "next", "legal")), names, drop_negation=True),
-                            lp_file("gdl_relaxed_domain.lp")])
+        reach = relaxed_model(_needed(program, ("init", "next", "legal")), names)
         base = {s.arguments[0] for s in declared if s.name == "base"}
         inputs = {(s.arguments[0], s.arguments[1]) for s in declared if s.name == "input"}
         gaps: list[_Gap] = []
@@ -92,9 +92,8 @@ def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -
         for k, rule in makers))
     label = names.functor(_MADE_BY)
     tables = table_relations(program)
-    made = answer_set([rules_to_asp(_needed(program, ("init", "next", "legal")), names, drop_negation=True),
-                       lp_file("gdl_relaxed_domain.lp"), rules_to_asp(labelled, names, drop_negation=True, tables=tables),
-                       f"#show {label}/2."])
+    made = relaxed_model(_needed(program, ("init", "next", "legal")), names,
+                         [rules_to_asp(labelled, names, drop_negation=True, tables=tables), f"#show {label}/2."])
     copies = {k for k, rule in makers if _copies(rule)}
     first: dict[clingo.Symbol, int] = {}
     for s in made:

@@ -64,6 +64,7 @@ from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source_or_
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
+from tgpl.asp.relaxed import relaxed_model
 from tgpl.asp.kif import KifError, read_kif, read_kif_file, read_term
 from tgpl.asp.estimate import MAX_GROUND, rule_bounds
 from tgpl.asp.per_state import START, BatchQueries, StateQueries
@@ -748,7 +749,7 @@ def external_domain(program: Program, names: ClingoNames) -> str:
     if "base" in defined and "input" in defined:
         return lp_file("gdl_declared_domain.lp")
     # the relaxed game is recursive through true: rules_to_asp joins its tables away (tgpl.asp.tables)
-    reach = answer_set([rules_to_asp(program, names, drop_negation=True), lp_file("gdl_relaxed_domain.lp")])
+    reach = relaxed_model(program, names)
     lines = []
     if "base" in defined:
         lines.append("gdl_fluent(F) :- base(F).")

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tgpl.asp.dependencies import DependencyGraph
-from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
-from tgpl.asp.solver import answer_set, lp_file
+from tgpl.asp.gdl_to_asp import ClingoNames
+from tgpl.asp.relaxed import relaxed_model
 from tgpl.lowering.ir import Atom, Program, Rule, Var, is_ground
 
 DOMAIN_PREFIX = "tgpl_domain_"
@@ -73,7 +73,7 @@ def bind_recursion(program: Program) -> Program:
     shown = "".join(f"#show {names.functor(rel)}/{arity[rel]}.\n" for rel in sorted({rel for rel, _ in positions}))
     # the static tables are not joined away first (rules_to_asp): on the compiled loops, whose bodies hold several
     # arithmetic tables, that join is their product (Reversi 4x4: over a minute and gigabytes, not 0.2 s)
-    model = answer_set([rules_to_asp(program, names, drop_negation=True, tables={}), lp_file("gdl_relaxed_domain.lp"), shown])
+    model = relaxed_model(program, names, [shown], tables={})
     values: dict[tuple[str, int], set] = {p: set() for p in positions}
     for sym in model:
         rel = names.gdl(sym.name)
