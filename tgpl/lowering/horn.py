@@ -845,9 +845,8 @@ class _FunctionCompiler:
             if obj is None:
                 return []  # a member of null: the runtime stops, the lowering drops the case
             if (obj.name, name) in self.hc.fluent_cells:
-                v = self.var()
                 self.hf.reads.add(name)
-                return [(c.plus(Atom(read_rel(name), (o, v))), v)]
+                return [self.read_once(c, o, name)]
             if name in obj.fields:
                 value = obj.fields[name]
                 if isinstance(value, tuple):
@@ -876,7 +875,20 @@ class _FunctionCompiler:
             raise Unsupported(f"'{name}' changes on some objects and not on others")
         if rows:
             self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
-        return [(c.plus(Atom(read_rel(name), (o, v))), v)]
+            return [(c.plus(Atom(read_rel(name), (o, v))), v)]
+        return [self.read_once(c, o, name)]
+
+    def read_once(self, c: Clause, o: Value, name: str) -> tuple[Clause, Value]:
+        """The attribute `name` of `o` in the state the function reads: the value a read of it already in the
+        clause gives (an object has one value of an attribute, and a function writes none), else a new read.
+        `s.Disc != null && s.Disc != who` reads the square once: the relation's rule joins one fluent, not two,
+        and a read through a view (tgpl.lowering.sparse_views) splits the rule in two ways, not four."""
+        rel = read_rel(name)
+        for x in c.body:
+            if isinstance(x, Atom) and x.relation == rel and x.args[0] == o:
+                return c, x.args[1]
+        v = self.var()
+        return c.plus(Atom(rel, (o, v))), v
 
     def list_fields(self, attr: str) -> list[tuple[UObj, tuple]]:
         """Every object whose static field `attr` is a list of plain items (objects, numbers, ...), with it."""
