@@ -337,6 +337,59 @@ def replay(record, game_path, ignore_digest, max_steps):
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
 
 
+# ------------------------------------------------------------ serving
+def _default_data_dir() -> str:
+    """Where `tgpl serve` keeps its games by default: the user's data folder."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "tgpl", "serve")
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback lets other machines join (a warning says so).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--players", "players_spec", help="Seats: human (joins by an invite link) or a bot: random, first, "
+                                                 "mcts or mcts:N (default: human then random).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False),
+              help="Folder of the games' database [default: ~/.local/share/tgpl/serve].")
+def serve(game, host, port, players_spec, seed, data_dir):
+    """Serve GAME in the browser: each seat joins by its invite link, bots play theirs, games
+    survive a restart. Resumes the unfinished game with these seats and seed, else starts one."""
+    import uvicorn
+
+    from tgpl.serve.app import Server, create_app
+    from tgpl.serve.session import Refused
+
+    g = _load_game(game)  # reports a game with errors, exit 2
+    count = _player_count(players_spec, g.compiled.players)
+    names = [n.strip() for n in players_spec.split(",")] if players_spec else ["human"] + ["random"] * (count - 1)
+    names += ["random"] * (count - len(names))
+    data_dir = data_dir or _default_data_dir()
+    try:
+        server = Server(data_dir)
+    except (OSError, Exception) as e:  # sqlite3.Error included: an unreadable or locked database
+        click.echo(f"{data_dir}: error: cannot open the games' database: {e}", err=True)
+        sys.exit(2)
+    try:
+        session = server.find(game, names, seed) or server.new_game(game, names, seed)
+    except Refused as e:
+        raise click.BadParameter(str(e), param_hint="--players") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: anyone who can reach this machine can open the pages; "
+                   "seats still need their invite links", err=True)
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    click.echo(f"tgpl serve: {game}, game {session.stored.id} ({session.number} moves played), data in {data_dir}")
+    for who, url in server.links(session, base):
+        click.echo(f"  {who}: {url}")
+    click.echo(f"  host (every game, new games, records): {base}/?host={server.host_token}")
+    uvicorn.run(create_app(server), host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+
+
 # ------------------------------------------------------------ analysis
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))

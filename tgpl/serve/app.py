@@ -1,0 +1,315 @@
+"""The web server: a Starlette application over the store and the sessions.
+
+Routes (docs/serve.md):
+
+- `GET /?host=TOKEN`: the host's lobby (every game, its invite links, a form for a new game);
+  without the host's token, a page saying that games are reached by invite links;
+- `POST /games`: a new game (urlencoded `host`, `path`, `players`, `seed`);
+- `GET /play/{id}?token=T`: the game's page for the seat (or spectators) the token names;
+- `GET /record/{id}?token=T`: the game's record (`tgpl replay` reads it): for the host at any
+  time, for the game's seats and spectators once it is over;
+- `WS /ws/{id}?token=T`: the live game: the server sends `state` messages (the seat's view,
+  its legal moves when it is to move, the log as it may read it), the page sends `move`s;
+- `GET /static/...`: the page's files, from the package's `static` folder only.
+
+Every refusal is an answer (an HTTP 4xx with a message, or an `error` message on the socket).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tgpl.runtime.game import Game, GameLoadError, load_game
+from tgpl.runtime.record import Record, source_digest
+from tgpl.serve.session import HUMAN, Client, Refused, Session, bot_agent
+from tgpl.serve.store import Store, StoredGame, new_token
+
+STATIC = Path(__file__).parent / "static"
+MESSAGE_LIMIT = 64 * 1024  # bytes of one WebSocket message from a page
+FORM_LIMIT = 16 * 1024  # bytes of a POST body
+
+
+class Server:
+    """The games being served, their store, and the host's token."""
+
+    def __init__(self, data: str | Path):
+        self.store = Store(data)
+        self.host_token = self.store.setting("host_token", new_token)
+        self.games: dict[tuple[str, int], Game] = {}
+        self.sessions: dict[int, Session] = {}
+        self.broken: dict[int, str] = {}  # stored games whose source no longer loads
+        self.driving: set[int] = set()
+        for stored in self.store.games():
+            try:
+                game = self.load(stored.path, stored.players)
+            except Refused as e:
+                self.broken[stored.id] = str(e)
+                continue
+            self.sessions[stored.id] = Session.resume(stored, game)
+
+    def load(self, path: str, players: int) -> Game:
+        """The compiled game (compiled once per file and player count)."""
+        key = (path, players)
+        if key not in self.games:
+            try:
+                self.games[key] = load_game(path, players)
+            except GameLoadError as e:
+                raise Refused(f"{path} has errors:\n{e.render()}") from None
+            except (OSError, ValueError) as e:
+                raise Refused(f"{path}: {e}") from None
+        return self.games[key]
+
+    def new_game(self, path: str, agents: list[str], seed: int) -> Session:
+        """A new game of `path` seating `agents` (one spec per seat)."""
+        path = os.path.abspath(path)
+        game = self.load(path, len(agents))
+        for seat, spec in enumerate(agents):
+            bot_agent(spec, seed, seat)  # refuses an unknown spec before anything is stored
+        stored = self.store.create_game(path, len(agents), seed, agents)
+        session = Session.resume(stored, game)
+        self.sessions[stored.id] = session
+        return session
+
+    def find(self, path: str, agents: list[str], seed: int) -> Session | None:
+        """An unfinished game of `path` with these seats and seed: what a restart resumes."""
+        path = os.path.abspath(path)
+        for session in self.sessions.values():
+            s = session.stored
+            if (s.path == path and s.agents == agents and s.seed == seed
+                    and not session.state.is_terminal and session.error is None):
+                return session
+        return None
+
+    # ------------------------------------------------------------ live play
+    async def broadcast(self, session: Session) -> None:
+        for client in list(session.clients):
+            try:
+                await client.send(session.message(client.seat))
+            except Exception:  # a page gone away: its socket's loop drops it
+                pass
+
+    async def drive(self, session: Session) -> None:
+        """Let the bots play while it is a bot's turn, one committed move at a time."""
+        if session.stored.id in self.driving:
+            return
+        self.driving.add(session.stored.id)
+        try:
+            while session.bot_to_move() is not None:
+                async with session.lock:
+                    await asyncio.to_thread(session.play_bot, self.store)
+                await self.broadcast(session)
+        finally:
+            self.driving.discard(session.stored.id)
+
+    def links(self, session: Session, base: str) -> list[tuple[str, str]]:
+        """(who, URL) for each seat and the spectators."""
+        gid = session.stored.id
+        out = []
+        for seat, (agent, token) in enumerate(zip(session.stored.agents, session.stored.tokens)):
+            out.append((f"player {seat} ({agent})", f"{base}/play/{gid}?token={quote(token)}"))
+        out.append(("spectators", f"{base}/play/{gid}?token={quote(session.stored.spectator_token)}"))
+        return out
+
+
+def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                        f"<link rel='stylesheet' href='/static/play.css'></head><body class='lobby'>{body}</body></html>",
+                        status_code=status)
+
+
+def _session(server: Server, request: Request) -> tuple[Session | None, str]:
+    try:
+        gid = int(request.path_params["gid"])
+    except (KeyError, ValueError):
+        return None, "no such game"
+    if gid in server.broken:
+        return None, f"game {gid} cannot be resumed: {server.broken[gid]}"
+    session = server.sessions.get(gid)
+    return (session, "") if session is not None else (None, f"no game {gid}")
+
+
+def create_app(server: Server) -> Starlette:
+    async def lobby(request: Request) -> Response:
+        if request.query_params.get("host") != server.host_token:
+            return _page("tgpl serve", "<h1>tgpl serve</h1><p>Games here are joined by invite links: "
+                                       "ask the host for one.</p>")
+        base = str(request.base_url).rstrip("/")
+        rows = []
+        for gid, session in sorted(server.sessions.items()):
+            state = session.state
+            status = session.error or ("over" if state.is_terminal else f"{session.number} moves")
+            links = "".join(f"<li>{html.escape(who)}: <a href='{html.escape(url)}'>{html.escape(url)}</a></li>"
+                            for who, url in server.links(session, base))
+            record = f"{base}/record/{gid}?token={quote(server.host_token)}"
+            rows.append(f"<section class='game' data-game='{gid}'><h2>game {gid}: {html.escape(session.game.name or '')}"
+                        f" <small>{html.escape(session.stored.path)}, seed {session.stored.seed}: "
+                        f"{html.escape(status.splitlines()[0])}</small></h2><ul>{links}</ul>"
+                        f"<a href='{html.escape(record)}'>record</a></section>")
+        for gid, why in sorted(server.broken.items()):
+            rows.append(f"<section class='game broken'><h2>game {gid}</h2><pre>{html.escape(why)}</pre></section>")
+        paths = sorted({s.stored.path for s in server.sessions.values()})
+        options = "".join(f"<option>{html.escape(p)}</option>" for p in paths)
+        form = (f"<form method='post' action='/games'><input type='hidden' name='host' value='{html.escape(server.host_token)}'>"
+                f"<label>game <input name='path' list='paths' size='50' value='{html.escape(paths[0] if paths else '')}'>"
+                f"<datalist id='paths'>{options}</datalist></label> "
+                f"<label>players <input name='players' value='human,random'></label> "
+                f"<label>seed <input name='seed' value='0' size='6'></label> <button>new game</button></form>")
+        return _page("tgpl serve: games", "<h1>games</h1>" + form + "".join(rows))
+
+    async def create(request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_LIMIT:
+                return PlainTextResponse("request too large", status_code=413)
+        try:
+            form = {k: v[0] for k, v in parse_qs(body.decode("utf-8"), strict_parsing=False).items()}
+        except UnicodeDecodeError:
+            return PlainTextResponse("the form is not UTF-8", status_code=400)
+        if form.get("host") != server.host_token:
+            return PlainTextResponse("only the host can start games", status_code=403)
+        path = form.get("path", "")
+        known = {s.stored.path for s in server.sessions.values()}
+        if path not in known:  # only games the host has served: no file outside them is opened
+            return PlainTextResponse(f"'{path}' is not one of the games served here", status_code=400)
+        agents = [a.strip() for a in form.get("players", "").split(",") if a.strip()]
+        try:
+            seed = int(form.get("seed", "0"))
+        except ValueError:
+            return PlainTextResponse("seed must be a whole number", status_code=400)
+        try:
+            game = server.load(path, server.sessions[next(i for i, s in server.sessions.items() if s.stored.path == path)].stored.players)
+            allowed = game.compiled.players
+            if not agents or len(agents) > allowed[-1]:
+                raise Refused(f"the game has {allowed.start} to {allowed[-1]} players, not {len(agents)}")
+            agents += [HUMAN] * (allowed.start - len(agents))
+            server.new_game(path, agents, seed)
+        except Refused as e:
+            return PlainTextResponse(str(e), status_code=400)
+        return RedirectResponse(f"/?host={quote(server.host_token)}", status_code=303)
+
+    async def play_page(request: Request) -> Response:
+        session, why = _session(server, request)
+        if session is None:
+            return _page("no such game", f"<p>{html.escape(why)}</p>", 404)
+        known, _ = session.seat_of(request.query_params.get("token", ""))
+        if not known:
+            return _page("not invited", "<p>This link's token opens no seat of this game.</p>", 403)
+        return HTMLResponse((STATIC / "play.html").read_text(encoding="utf-8"))
+
+    async def record(request: Request) -> Response:
+        session, why = _session(server, request)
+        if session is None:
+            return PlainTextResponse(why, status_code=404)
+        token = request.query_params.get("token", "")
+        known, _ = session.seat_of(token)
+        if token != server.host_token and not (known and session.state.is_terminal):
+            return PlainTextResponse("the record holds every secret: the host's, or everyone's once the game is over",
+                                     status_code=403)
+        s = session.stored
+        rec = Record(session.game.name, s.path, source_digest(session.game.program.sources), s.seed, list(s.agents))
+        rec.moves = [{"player": p, "move": t} for p, t in s.moves]
+        state = session.state
+        rec.log = state.log
+        if state.is_terminal:
+            rec.result = {"ranking": state.ranking, "goals": state.goals}
+        return Response(rec.to_json(), media_type="application/json",
+                        headers={"content-disposition": f"attachment; filename=game-{s.id}.json"})
+
+    async def socket(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            gid = int(ws.path_params["gid"])
+        except (KeyError, ValueError):
+            gid = -1
+        session = server.sessions.get(gid)
+        if session is None:
+            await ws.send_json({"type": "error", "message": server.broken.get(gid, f"no game {gid}"), "fatal": True})
+            await ws.close(code=4404)
+            return
+        known, seat = session.seat_of(ws.query_params.get("token", ""))
+        if not known:
+            await ws.send_json({"type": "error", "message": "this link's token opens no seat of this game",
+                                "fatal": True})
+            await ws.close(code=4403)
+            return
+        client = Client(ws.send_json, seat)
+        session.clients.append(client)
+        try:
+            await server.broadcast(session)  # the newcomer's first state, and "connected" for the others
+            asyncio.create_task(server.drive(session))
+            while True:
+                raw = await ws.receive()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                reply = await _handle(server, session, seat, raw)
+                if reply is not None:
+                    await ws.send_json(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if client in session.clients:
+                session.clients.remove(client)
+            await server.broadcast(session)
+
+    async def not_found(request: Request, exc) -> Response:
+        return PlainTextResponse(getattr(exc, "detail", "not found"), status_code=getattr(exc, "status_code", 404))
+
+    async def server_error(request: Request, exc) -> Response:
+        return PlainTextResponse("the server could not answer this request", status_code=500)
+
+    routes = [
+        Route("/", lobby),
+        Route("/games", create, methods=["POST"]),
+        Route("/play/{gid}", play_page),
+        Route("/record/{gid}", record),
+        WebSocketRoute("/ws/{gid}", socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    from starlette.exceptions import HTTPException
+    return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error})
+
+
+async def _handle(server: Server, session: Session, seat: int | None, raw: dict) -> dict | None:
+    """One message from a page: a move, or a request for the state again. Returns the error
+    to send back, or None when the answer is the broadcast state."""
+    text = raw.get("text")
+    if text is None:
+        data = raw.get("bytes") or b""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return {"type": "error", "message": "a message is JSON text"}
+    if len(text.encode("utf-8")) > MESSAGE_LIMIT:
+        return {"type": "error", "message": f"a message is at most {MESSAGE_LIMIT} bytes"}
+    try:
+        message = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return {"type": "error", "message": "a message is a JSON object"}
+    if not isinstance(message, dict):
+        return {"type": "error", "message": "a message is a JSON object"}
+    kind = message.get("type")
+    if kind == "state":
+        return session.message(seat)
+    if kind != "move":
+        return {"type": "error", "message": "field 'type': expected 'move' or 'state'"}
+    async with session.lock:
+        try:
+            session.play(server.store, seat, message.get("move"), message.get("at"))
+        except Refused as e:
+            return {"type": "error", "message": str(e)}
+    await server.broadcast(session)
+    asyncio.create_task(server.drive(session))
+    return None
