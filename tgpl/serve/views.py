@@ -29,7 +29,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from tgpl.runtime.display import label
+from tgpl.runtime.display import _abbreviations, label
 from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, World
 
@@ -155,20 +155,36 @@ def _field_view(s: Sight, obj: Obj, name: str, value):
 
 
 # ------------------------------------------------------------------ the board
-def _tile_mark(w: World, tile: Obj) -> dict | None:
-    """What marks a tile without a piece: its first attribute holding an object (its owner),
-    a player or `true`, as `tgpl play` shows it."""
+def _tile_mark(w: World, tile: Obj, short: dict[str, str]) -> dict | None:
+    """What marks a tile without a piece, from its attributes: the first one holding an object
+    gives the text (its `Symbol`, else its owner's number, else its `Name` or class, shortened
+    as `tgpl play` does), the first one holding a player the colour (Chess: `Piece` = Rook,
+    `Side` = 1); a player alone marks the tile with its number. Booleans are flags (`_flags`)."""
+    text = owner = None
     for name, value in w.fields(tile).items():
         if name in _BUILTIN_TILE_FIELDS or name.startswith("_"):
             continue
-        if isinstance(value, Obj):
+        if isinstance(value, Obj) and text is None:
+            symbol = w.fields(value).get("Symbol")
             owners = w.owners_of(value)
-            return {"text": str(owners[0]) if owners else value.name[:1], "owner": owners[0] if owners else None}
-        if value is True:
-            return {"text": "x", "owner": None}
-        if value.__class__ is int:
-            return {"text": str(value), "owner": value}
-    return None
+            if isinstance(symbol, str) and symbol:
+                text = symbol
+            elif owners:
+                text = str(owners[0])
+            else:
+                text = short.get(value.cls.name) or label(w, value) or value.name[:2]
+            if owners and owner is None:
+                owner = owners[0]
+        elif value.__class__ is int and owner is None:  # players are ints, numbers are floats
+            owner = value
+    if text is None and owner is None:
+        return None
+    return {"text": text if text is not None else str(owner), "owner": owner}
+
+
+def _flags(w: World, tile: Obj) -> list[str]:
+    """The tile's attributes that are `true` (Dark, Harbor): drawn as a shade, named in its title."""
+    return [k for k, v in w.fields(tile).items() if v is True and not k.startswith("_")]
 
 
 def _position(geometry: str, orientation: str | None, i: int, j: int) -> tuple[float, float, int, int]:
@@ -184,6 +200,13 @@ def _position(geometry: str, orientation: str | None, i: int, j: int) -> tuple[f
 
 def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int]]:
     w = s.world
+    marked = set()  # the classes of objects tiles hold and pieces: shortened together
+    for o in w.objects:
+        if o.cls.name == "Group":
+            for t in w.fields(o).get("tiles", []):
+                marked.update(v.cls.name for v in w.fields(t).values() if isinstance(v, Obj) and v.cls.name != "Group")
+    marked.update(p.cls.name for on in pieces.values() for p in on)
+    short = _abbreviations(marked)
     out = []
     tiles_seen: set[int] = set()
     for group in w.objects:
@@ -201,14 +224,14 @@ def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int
                     if tile is None:
                         continue
                     x, y, col, row = _position(geometry, orientation, i, j)
-                    drawn.append(_tile(s, tile, pieces, {"i": i, "j": j, "col": col, "row": row, "x": x, "y": y}))
+                    drawn.append(_tile(s, tile, pieces, short, {"i": i, "j": j, "col": col, "row": row, "x": x, "y": y}))
         else:  # a graph: its tiles on a circle, its connections as edges
             n = max(len(tiles), 1)
             index = {id(t): k for k, t in enumerate(tiles)}
             for k, tile in enumerate(tiles):
                 angle = 2 * math.pi * k / n - math.pi / 2
                 x, y = round(math.cos(angle) * n / 3, 3), round(math.sin(angle) * n / 3, 3)
-                drawn.append(_tile(s, tile, pieces, {"i": k, "x": x, "y": y}))
+                drawn.append(_tile(s, tile, pieces, short, {"i": k, "x": x, "y": y}))
                 for link in w.fields(tile).get("connections", []) or []:
                     if not isinstance(link, Obj) or link.fixed is not None:
                         continue
@@ -222,18 +245,19 @@ def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int
     return out, tiles_seen
 
 
-def _tile(s: Sight, tile: Obj, pieces: dict[int, list[Obj]], where: dict) -> dict:
+def _tile(s: Sight, tile: Obj, pieces: dict[int, list[Obj]], short: dict[str, str], where: dict) -> dict:
     w = s.world
     blank = tile.cls.name == "BlankTile"
     on = [] if blank else [
-        {"name": p.name, "class": p.cls.name, "symbol": w.fields(p).get("Symbol") if isinstance(w.fields(p).get("Symbol"), str) else None,
+        {"name": p.name, "class": p.cls.name, "symbol": w.fields(p).get("Symbol") if isinstance(w.fields(p).get("Symbol"), str) else short[p.cls.name],
          "owner": (w.owners_of(p) or (None,))[0], "label": label(w, p)}
         for p in pieces.get(id(tile), [])
     ]
     attrs = {k: _field_view(s, tile, k, v) for k, v in w.fields(tile).items()
              if k not in _BUILTIN_TILE_FIELDS and not k.startswith("_")}
     return {"name": tile.name, "class": tile.cls.name, "blank": blank, "label": None if blank else label(w, tile),
-            "pieces": on, "mark": None if blank or on else _tile_mark(w, tile), "attrs": attrs, **where}
+            "pieces": on, "mark": None if blank or on else _tile_mark(w, tile, short),
+            "flags": [] if blank else _flags(w, tile), "attrs": attrs, **where}
 
 
 # ------------------------------------------------------------------ the view

@@ -96,6 +96,11 @@ function valueNode(v, depth) {
       for (const x of v.list) row.appendChild(cardNode(x));
       return row;
     }
+    if (v.list.length > 12) {  // long lists (every square of the board) folded: their text in the tooltip
+      const span = el("span", {class: "folded"}, `{${v.list.length} items}`);
+      span.title = v.list.map(x => x && x.ref ? (x.label || x.ref) : JSON.stringify(x)).join(", ");
+      return span;
+    }
     const span = el("span", {}, "{");
     v.list.forEach((x, i) => { if (i) span.append(", "); span.appendChild(valueNode(x, depth + 1)); });
     span.append("}");
@@ -148,6 +153,7 @@ function drawGroup(group) {
     const names = [t.name, ...t.pieces.map(p => p.name)];
     const classes = ["tile"];
     if (t.blank) classes.push("blank");
+    if (t.flags && t.flags.length) classes.push("flag");
     if (names.some(n => legal.has(n))) classes.push(selection.length ? "candidate" : "legal");
     if (names.some(n => chosen.has(n))) classes.push("selected");
     const attrs = {class: classes.join(" "), "data-name": t.name, "data-i": t.i, "data-class": t.class};
@@ -171,7 +177,7 @@ function drawGroup(group) {
       g.appendChild(mark);
     }
     if (t.label) g.appendChild(svg("text", {class: "tilelabel", x: cx, y: cy + (graph ? 34 : unit / 2 - 3), "text-anchor": "middle"}, t.label));
-    g.appendChild(svg("title", {}, t.name + (t.label ? ` (${t.label})` : "")));
+    g.appendChild(svg("title", {}, t.name + (t.label ? ` (${t.label})` : "") + (t.flags && t.flags.length ? ` [${t.flags.join(", ")}]` : "")));
     g.addEventListener("click", () => pick(names, t.label || t.name));
     root.appendChild(g);
     if (!graph && !t.blank) { cols.add(t.col); rows.add(t.row); }

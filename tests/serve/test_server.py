@@ -1,0 +1,296 @@
+"""`tgpl serve` at the server's level: tokens, moves, persistence, views, bad input.
+
+Through Starlette's TestClient (HTTP and WebSockets in this process); the browser's side is
+tests/serve/test_browser.py."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from tgpl.runtime.rng import Pcg32
+from tgpl.serve.app import MESSAGE_LIMIT, Server, create_app
+from tgpl.serve.session import Refused
+
+TRIS = "examples/tris.tgpl"
+CARDS = "examples/cards.tgpl"
+CITADELS = "examples/citadels/citadels.tgpl"
+
+
+def receive_state(ws, number: int | None = None) -> dict:
+    """The next `state` message (at `number` moves, when given), skipping earlier broadcasts."""
+    for _ in range(50):
+        m = ws.receive_json()
+        if m["type"] == "error":
+            raise AssertionError(m["message"])
+        if number is None or m["number"] == number:
+            return m
+    raise AssertionError(f"no state at move {number}")
+
+
+def receive_error(ws) -> str:
+    for _ in range(50):
+        m = ws.receive_json()
+        if m["type"] == "error":
+            return m["message"]
+    raise AssertionError("no error message")
+
+
+@pytest.fixture
+def tris(tmp_path):
+    server = Server(tmp_path)
+    session = server.new_game(TRIS, ["human", "human"], 0)
+    with TestClient(create_app(server)) as client:
+        yield server, session, client
+
+
+def test_each_seat_moves_only_with_its_token(tris):
+    server, session, client = tris
+    gid, (t0, t1) = session.stored.id, session.stored.tokens
+    with client.websocket_connect(f"/ws/{gid}?token={t0}") as p0, \
+            client.websocket_connect(f"/ws/{gid}?token={t1}") as p1:
+        first0 = receive_state(p0, 0)
+        assert first0["you"] == 0 and len(first0["moves"]) == 9
+        assert receive_state(p1, 0)["moves"] == []  # not player 1's move: no moves sent
+        p1.send_json({"type": "move", "move": "PlayerState#1.Tick(chosenTile: TrisGrid[0][0])", "at": 0})
+        assert "player 0's move, not yours" in receive_error(p1)
+        p0.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+        after = receive_state(p1, 1)
+        assert after["history"] == [{"number": 1, "player": 0, "text": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"}]
+        assert len(after["moves"]) == 8
+    assert session.number == 1
+
+
+def test_unknown_tokens_and_games_are_refused(tris):
+    server, session, client = tris
+    gid = session.stored.id
+    with client.websocket_connect(f"/ws/{gid}?token=guess") as ws:
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["fatal"] and "opens no seat" in m["message"]
+    with client.websocket_connect(f"/ws/{gid + 5}?token={session.stored.tokens[0]}") as ws:
+        assert ws.receive_json()["message"] == f"no game {gid + 5}"
+    assert client.get(f"/play/{gid}?token=guess").status_code == 403
+    assert client.get(f"/play/{gid}?token={session.stored.tokens[1]}").status_code == 200
+    assert client.get(f"/play/{gid}?token={session.stored.spectator_token}").status_code == 200
+    assert client.get(f"/record/{gid}?token={session.stored.tokens[0]}").status_code == 403  # not over yet
+    assert client.get(f"/record/{gid}?token={server.host_token}").status_code == 200
+    assert "new game" not in client.get("/").text
+    assert "new game" in client.get(f"/?host={server.host_token}").text
+
+
+def test_spectators_watch_but_cannot_move(tris):
+    server, session, client = tris
+    gid = session.stored.id
+    with client.websocket_connect(f"/ws/{gid}?token={session.stored.spectator_token}") as ws:
+        first = receive_state(ws, 0)
+        assert first["you"] is None and first["moves"] == []
+        ws.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+        assert receive_error(ws) == "spectators cannot move"
+    assert session.number == 0
+
+
+@pytest.mark.parametrize("message, error", [
+    ("not json", "a message is a JSON object"),
+    ("[1, 2]", "a message is a JSON object"),
+    ('{"type": "dance"}', "field 'type': expected 'move' or 'state'"),
+    ('{"type": "move", "at": 0}', "a move is a non-empty string: its text"),
+    ('{"type": "move", "move": 7, "at": 0}', "a move is a non-empty string: its text"),
+    ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"}',
+     "field 'at' must be the number of moves played when the move was chosen"),
+    ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": true}',
+     "field 'at' must be the number of moves played when the move was chosen"),
+    ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 3}',
+     "stale move: 0 moves have been played, not 3; the board is redrawn"),
+    ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[9][9])", "at": 0}',
+     "illegal move 'PlayerState#0.Tick(chosenTile: TrisGrid[9][9])'"),
+    ("[" * 100_000, f"a message is at most {MESSAGE_LIMIT} bytes"),
+    ("[" * 50_000, "a message is a JSON object"),
+])
+def test_bad_messages_get_errors(tris, message, error):
+    server, session, client = tris
+    with client.websocket_connect(f"/ws/{session.stored.id}?token={session.stored.tokens[0]}") as ws:
+        receive_state(ws, 0)
+        ws.send_text(message)
+        assert receive_error(ws).startswith(error)
+        ws.send_bytes(b"\xff\xfe")
+        assert receive_error(ws) == "a message is JSON text"
+        ws.send_text('{"type": "state"}')  # the socket still answers
+        assert receive_state(ws, 0)["number"] == 0
+    assert session.number == 0
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/static/%2e%2e/%2e%2e/pyproject.toml",
+    "/static//etc/passwd", "/play/x", "/play/99999", "/record/abc", "/nothing", "/static/",
+])
+def test_no_file_outside_the_static_folder(tris, path):
+    server, session, client = tris
+    r = client.get(path)
+    assert r.status_code in (400, 403, 404), (path, r.status_code)
+    assert "import" not in r.text and "root:" not in r.text
+
+
+def test_bad_forms_are_refused(tris):
+    server, session, client = tris
+    assert client.post("/games", content=b"players=human,human").status_code == 403
+    host = server.host_token
+    assert client.post("/games", content=f"host={host}&path=/etc/passwd&players=human".encode()).status_code == 400
+    assert client.post("/games", content=b"host=" + b"x" * 20_000).status_code == 413
+    assert client.post("/games", content=b"\xff\xfe").status_code == 400
+    r = client.post("/games", content=f"host={host}&path={session.stored.path}&players=human,dragon".encode())
+    assert r.status_code == 400 and "unknown agent 'dragon'" in r.text
+    r = client.post("/games", content=f"host={host}&path={session.stored.path}&players=human,first&seed=x".encode())
+    assert r.status_code == 400
+    r = client.post("/games", content=f"host={host}&path={session.stored.path}&players=human,first&seed=4".encode(),
+                    follow_redirects=False)
+    assert r.status_code == 303 and len(server.sessions) == 2
+    assert client.get("/games").status_code == 405
+
+
+def test_bots_play_their_seats(tmp_path):
+    server = Server(tmp_path)
+    session = server.new_game(TRIS, ["human", "first"], 0)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{session.stored.id}?token={session.stored.tokens[0]}") as ws:
+            receive_state(ws, 0)
+            ws.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+            bot = receive_state(ws, 2)  # the bot's move follows at once
+            assert bot["history"][1] == {"number": 2, "player": 1,
+                                         "text": "PlayerState#1.Tick(chosenTile: TrisGrid[0][0])"}
+            assert len(bot["moves"]) == 7
+
+
+def test_games_resume_after_a_restart(tmp_path):
+    server = Server(tmp_path)
+    session = server.new_game(CARDS, ["human", "human"], 3)
+    with TestClient(create_app(server)) as client:
+        for n in range(4):
+            seat = session.state.active_player
+            with client.websocket_connect(f"/ws/{session.stored.id}?token={session.stored.tokens[seat]}") as ws:
+                state = receive_state(ws, n)
+                ws.send_json({"type": "move", "move": state["moves"][0]["text"], "at": n})
+                receive_state(ws, n + 1)
+    key = session.state.key()
+    server.store.close()
+    again = Server(tmp_path)  # a new server on the same folder: a restart
+    resumed = again.sessions[session.stored.id]
+    assert resumed.number == 4 and resumed.state.key() == key
+    assert resumed.stored.tokens == session.stored.tokens
+    assert again.host_token == server.host_token
+    assert again.find(CARDS, ["human", "human"], 3) is resumed
+
+
+def test_a_broken_source_is_reported_not_fatal(tmp_path):
+    game = tmp_path / "g.tgpl"
+    game.write_text((open(TRIS).read()))
+    server = Server(tmp_path / "data")
+    server.new_game(str(game), ["human", "human"], 0)
+    server.store.close()
+    game.write_text("game \"broken\"; players 2; setup { x = ; }")
+    again = Server(tmp_path / "data")
+    assert not again.sessions and len(again.broken) == 1
+    with TestClient(create_app(again)) as client:
+        assert "has errors" in client.get(f"/?host={again.host_token}").text
+
+
+def test_unknown_bots_are_refused(tmp_path):
+    with pytest.raises(Refused, match="unknown agent 'mcts:x'|iterations per move"):
+        Server(tmp_path).new_game(TRIS, ["human", "mcts:x"], 0)
+
+
+# ------------------------------------------------------------------ what each seat sees
+def test_cards_seats_see_only_their_own_hand(tmp_path):
+    server = Server(tmp_path)
+    session = server.new_game(CARDS, ["human", "human"], 0)
+    with TestClient(create_app(server)) as client:
+        gid, tokens = session.stored.id, session.stored.tokens
+        with client.websocket_connect(f"/ws/{gid}?token={tokens[0]}") as p0, \
+                client.websocket_connect(f"/ws/{gid}?token={tokens[1]}") as p1, \
+                client.websocket_connect(f"/ws/{gid}?token={session.stored.spectator_token}") as watcher:
+            for n in range(4):
+                ws = p0 if n % 2 == 0 else p1
+                state = receive_state(ws, n)
+                ws.send_json({"type": "move", "move": state["moves"][0]["text"], "at": n})
+            seen = [receive_state(ws, 4) for ws in (p0, p1, watcher)]
+    world = session.state.world
+    hands = {world.owners_of(h)[0]: world.fields(h)["Cards"] for h in world.objects if h.cls.name == "Hand"}
+    for seat, message in enumerate(seen):
+        text = json.dumps(message)
+        for owner, cards in hands.items():
+            for card in cards:
+                assert (f'"{card.name}"' in text) == (owner == seat), (seat, card.name)
+                assert (world.fields(card)["Name"] in text) == (owner == seat)
+        hand_fields = {p["owners"][0]: dict(p["fields"])["Cards"] for p in message["view"]["panels"] if p["class"] == "Hand"}
+        for owner, cards in hands.items():
+            expected = {"hidden": len(cards)} if owner != seat else None
+            assert (hand_fields[owner] == expected) if expected else len(hand_fields[owner]["list"]) == len(cards)
+        deck = next(p for p in message["view"]["panels"] if p["kind"] == "stack")
+        assert dict(deck["fields"])["cards"] == {"hidden": 6}
+
+
+DISTRICT = re.compile(r"District#\d+\b")
+
+
+def test_citadels_messages_never_name_a_card_hidden_from_their_seat(tmp_path):
+    """Five seats, random games: every message each seat is sent names no district card in the
+    deck, nor one in another player's hand that the seat never held nor saw built (cards go
+    deck, hand, city; the Magician swaps hands)."""
+    server = Server(tmp_path)
+    rng = Pcg32(7, stream=3)
+    checked = 0
+    for game in range(3):
+        session = server.new_game(CITADELS, ["human"] * 5, game)
+        known: dict[int, set[str]] = {s: set() for s in range(5)}  # cards each seat has held or seen built
+        for n in range(120):
+            state = session.state
+            if state.is_terminal:
+                break
+            world = state.world
+            hidden_from: dict[int, set[str]] = {s: set() for s in range(5)}
+            deck = next(o for o in world.objects if o.cls.kind == "stack")
+            in_deck = {c.name for c in world.fields(deck)["_items"]}
+            for citizen in (o for o in world.objects if o.cls.name == "Citizen"):
+                owner = world.owners_of(citizen)[0]
+                known[owner] |= {c.name for c in world.fields(citizen)["Hand"]}
+                for s in range(5):
+                    known[s] |= {c.name for c in world.fields(citizen)["City"]}
+                for s in range(5):
+                    if s != owner:
+                        hidden_from[s] |= {c.name for c in world.fields(citizen)["Hand"]}
+            for seat in [*range(5), None]:
+                named = set(DISTRICT.findall(json.dumps(session.message(seat))))
+                assert not named & in_deck, (game, n, seat)
+                if seat is not None:
+                    leaked = named & (hidden_from[seat] - known[seat])
+                    assert not leaked, (game, n, seat, leaked)
+                checked += 1
+            moves = state.legal_moves()
+            session.play(server.store, state.active_player, moves[rng.below(len(moves))].text, n)
+    assert checked > 1000
+
+
+def test_the_log_redacts_cards_others_never_saw(tmp_path):
+    """A move naming a card that goes to its player's hand reads `(hidden)` to the others."""
+    server = Server(tmp_path)
+    session = server.new_game(CITADELS, ["human"] * 5, 1)
+    rng = Pcg32(1, stream=9)
+    found = 0
+    for n in range(200):
+        state = session.state
+        moves = state.legal_moves()
+        move = moves[rng.below(len(moves))]
+        player = state.active_player
+        session.play(server.store, player, move.text, n)
+        world = session.state.world
+        named = DISTRICT.findall(move.text)
+        hand = next(world.fields(o)["Hand"] for o in world.objects
+                    if o.cls.name == "Citizen" and world.owners_of(o)[0] == player)
+        if named and all(world.named(x) in hand for x in named):
+            found += 1
+            other = (player + 1) % 5
+            assert session.history(other)[n]["text"] == DISTRICT.sub("(hidden)", move.text)
+            assert session.history(player)[n]["text"] == move.text
+    assert found > 0
