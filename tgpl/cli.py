@@ -359,6 +359,10 @@ def _default_data_dir() -> str:
 def serve(game, host, port, players_spec, seed, data_dir):
     """Serve GAME in the browser: each seat joins by its invite link, bots play theirs, games
     survive a restart. Resumes the unfinished game with these seats and seed, else starts one."""
+    import signal
+    import socket
+    import sqlite3
+
     import uvicorn
 
     from tgpl.serve.app import Server, create_app
@@ -368,10 +372,19 @@ def serve(game, host, port, players_spec, seed, data_dir):
     count = _player_count(players_spec, g.compiled.players)
     names = [n.strip() for n in players_spec.split(",")] if players_spec else ["human"] + ["random"] * (count - 1)
     names += ["random"] * (count - len(names))
+    try:  # bound here, so that a port in use is a usage error and --port 0 prints the port taken
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+    except (OSError, OverflowError) as e:
+        click.echo(f"tgpl serve: error: cannot listen on {host}:{port}: {e.strerror or e}", err=True)
+        sys.exit(2)
+    port = listener.getsockname()[1]
     data_dir = data_dir or _default_data_dir()
     try:
         server = Server(data_dir)
-    except (OSError, Exception) as e:  # sqlite3.Error included: an unreadable or locked database
+    except (OSError, sqlite3.Error) as e:  # an unreadable, read-only or locked database
         click.echo(f"{data_dir}: error: cannot open the games' database: {e}", err=True)
         sys.exit(2)
     try:
@@ -381,13 +394,24 @@ def serve(game, host, port, players_spec, seed, data_dir):
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can open the pages; "
                    "seats still need their invite links", err=True)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     base = f"http://{shown}:{port}"
     click.echo(f"tgpl serve: {game}, game {session.stored.id} ({session.number} moves played), data in {data_dir}")
     for who, url in server.links(session, base):
         click.echo(f"  {who}: {url}")
     click.echo(f"  host (every game, new games, records): {base}/?host={server.host_token}")
-    uvicorn.run(create_app(server), host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=1 << 20)
+    # uvicorn stops on Ctrl-C or SIGTERM, then raises the signal again for the handler it found:
+    # a handler that does nothing, so that stopping the server is a clean exit 0, not "Aborted!"
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda *_: None) for s in stops}
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        server.store.close()
+    click.echo("tgpl serve: stopped; every game is kept and resumes when it is served again")
 
 
 # ------------------------------------------------------------ analysis

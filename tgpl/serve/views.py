@@ -1,5 +1,5 @@
 """What one seat may see of a state: the board, the objects' panels and the move log, with
-other players' secrets left out (language decision 96, docs/language.md).
+other players' secrets left out (language decision 94, docs/language.md).
 
 `view(state, seat)` is the only way the server describes a state to a client, so a secret
 that is not in the view cannot reach a page. The rule, in short:
