@@ -259,12 +259,22 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         g = type(g)(g.program, g.compiled, count)
     g.step_limit = max_steps
     say = (lambda text: None) if (quiet or as_json) else click.echo
+    # A human sees the state as their seat may (language decision 94: others' hands as counts)
     human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
-                click.echo, render_state, describe_move)
+                click.echo, lambda state: render_state(state, state.active_player), describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
     shown_log = [0]
+    humans = [p for p, a in enumerate(agents) if a.name == "human"]
+    # With one human at the terminal, the moves printed are theirs to read: others' hidden cards redacted
+    reader = humans[0] if len(humans) == 1 else None
+    before = [g.initial_state(seed) if reader is not None else None]
 
     def on_move(player, text, state):
+        if reader is not None and player != reader:
+            from tgpl.serve.views import redact, sight
+
+            text = redact(text, sight(before[0].world, reader), sight(state.world, reader))
+        before[0] = state
         say(f"player {player}: {text}")
         for line in state.world.log[shown_log[0]:]:
             say(f"  log: {line}")

@@ -139,8 +139,17 @@ class Session:
 
     # ------------------------------------------------------------ changing
     def _check_stuck(self) -> None:
+        """A position where the player to move has none, or where listing the moves runs into a
+        runtime error (a `require` dividing by zero), stops the game with that message."""
         state = self.state
-        if self.error is None and not state.is_terminal and not state.legal_moves():
+        if self.error is not None or state.is_terminal:
+            return
+        try:
+            moves = state.legal_moves()
+        except TGPLRuntimeError as e:
+            self.error = e.render()
+            return
+        if not moves:
             c = state.world.control
             self.error = f"stuck: player {state.active_player} has no legal move (turn {c.turn}, phase {c.phase})"
 
@@ -178,7 +187,11 @@ class Session:
             raise Refused(f"seat {seat} is played by a bot ({self.stored.agents[seat]})")
         move = state.move_by_text(text)
         if move is None:
-            raise Refused(f"illegal move '{text.strip()}': {state.explain(text)}")
+            try:
+                why = state.explain(text)
+            except TGPLRuntimeError as e:  # explaining runs the game's requires and filters again
+                why = e.message
+            raise Refused(f"illegal move '{text.strip()}': {why}")
         self._apply(store, seat, move)
 
     def bot_to_move(self) -> Agent | None:

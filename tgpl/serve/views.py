@@ -56,7 +56,7 @@ def _private_field(obj: Obj, name: str, value) -> bool:
     return is_private_name(obj.cls.name) and isinstance(value, (Obj, list, dict))
 
 
-def _may_see_field(world: World, obj: Obj, name: str, value, seat: int | None) -> bool:
+def may_see_field(world: World, obj: Obj, name: str, value, seat: int | None) -> bool:
     if obj.cls.kind == "stack" and name == "_items":
         return False
     if name.startswith("_"):
@@ -101,13 +101,13 @@ def sight(world: World, seat: int | None) -> Sight:
         if _is_interactable(obj) and id(obj) not in visible:
             continue  # a hidden card's own attributes reveal nothing more
         for name, value in fields.items():
-            if _may_see_field(world, obj, name, value, seat):
+            if may_see_field(world, obj, name, value, seat):
                 collect(value)
     # A card held by a visible card (a card's attribute naming another) is visible too: one more pass.
     for obj in world.objects:
         if id(obj) in visible:
             for name, value in world.fields(obj).items():
-                if _may_see_field(world, obj, name, value, seat):
+                if may_see_field(world, obj, name, value, seat):
                     collect(value)
     return Sight(world, seat, frozenset(visible))
 
@@ -147,7 +147,7 @@ def encode(s: Sight, value, depth: int = 0):
 
 
 def _field_view(s: Sight, obj: Obj, name: str, value):
-    if _may_see_field(s.world, obj, name, value, s.seat):
+    if may_see_field(s.world, obj, name, value, s.seat):
         return encode(s, value)
     if isinstance(value, (list, dict)):
         return {"hidden": len(value)}
