@@ -124,8 +124,14 @@ def test_tris_is_played_to_its_end_by_clicks(live, browser, tmp_path):
         wait_for_our_turn(page, played)  # after ours, the bot's if the game goes on
     expect(page.locator("#status")).to_contain_text("game over: player 0 wins", timeout=WAIT_MS)
     assert session.state.ranking == [[0]]
-    assert page.locator("#history li").count() == session.number
+    assert page.locator("#history li").count() == session.number + 1  # and the start
     page.screenshot(path=tmp_path / "tris.png", full_page=True)
+    # time travel: a log entry shows that position; "back to the game" the live one
+    page.locator("#history li[data-at='1']").click()
+    expect(page.locator("#past")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("svg .tile .mark")).to_have_count(1)
+    page.locator("#backlive").click()
+    expect(page.locator("svg .tile .mark")).to_have_count(session.number)
 
 
 def test_connect4_through_invite_links_with_a_spectator(live, browser, tmp_path):
@@ -145,7 +151,7 @@ def test_connect4_through_invite_links_with_a_spectator(live, browser, tmp_path)
         for p in pages:
             wait_for_move(p, n + 1)
     histories = [[li.text_content() for li in p.locator("#history li").all()] for p in pages]
-    assert histories[0] == histories[1] == histories[2] and len(histories[0]) == 6
+    assert histories[0] == histories[1] == histories[2] and len(histories[0]) == 7  # the start, 6 moves
     # a page closed and opened again resumes where the game is
     pages[1].close()
     reopened = contexts[1].new_page()

@@ -92,10 +92,30 @@ def test_spectators_watch_but_cannot_move(tris):
     assert session.number == 0
 
 
+def test_positions_of_the_log_are_shown_in_the_seats_view(tmp_path):
+    server = Server(tmp_path)
+    session = server.new_game(CARDS, ["human", "first"], 0)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{session.stored.id}?token={session.stored.tokens[0]}") as ws:
+            receive_state(ws, 0)
+            ws.send_json({"type": "move", "move": "Hand#0.Draw()", "at": 0})
+            receive_state(ws, 2)
+            ws.send_json({"type": "position", "at": 1})
+            past = ws.receive_json()
+            assert past["type"] == "position" and past["at"] == 1
+            hands = {p["name"]: dict(p["fields"]) for p in past["view"]["panels"] if p["class"] == "Hand"}
+            assert len(hands["Hand#0"]["Cards"]["list"]) == 1 and hands["Hand#1"]["Cards"] == {"hidden": 0}
+            ws.send_json({"type": "position", "at": 2})
+            assert ws.receive_json()["view"]["panels"][-1]["fields"][1][1] == {"hidden": 1}  # their card: hidden
+            for bad in (3, -1, True, "1", None):
+                ws.send_json({"type": "position", "at": bad})
+                assert receive_error(ws) == "field 'at' must be a move number from 0 to 2"
+
+
 @pytest.mark.parametrize("message, error", [
     ("not json", "a message is a JSON object"),
     ("[1, 2]", "a message is a JSON object"),
-    ('{"type": "dance"}', "field 'type': expected 'move' or 'state'"),
+    ('{"type": "dance"}', "field 'type': expected 'move', 'state' or 'position'"),
     ('{"type": "move", "at": 0}', "a move is a non-empty string: its text"),
     ('{"type": "move", "move": 7, "at": 0}', "a move is a non-empty string: its text"),
     ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"}',

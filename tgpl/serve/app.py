@@ -51,6 +51,7 @@ class Server:
         self.sessions: dict[int, Session] = {}
         self.broken: dict[int, str] = {}  # stored games whose source no longer loads
         self.driving: set[int] = set()
+        self.tasks: set[asyncio.Task] = set()  # bots' tasks, held until done (asyncio keeps weak references)
         for stored in self.store.games():
             try:
                 game = self.load(stored.path, stored.players)
@@ -112,6 +113,11 @@ class Server:
                 await self.broadcast(session)
         finally:
             self.driving.discard(session.stored.id)
+
+    def start_driving(self, session: Session) -> None:
+        task = asyncio.create_task(self.drive(session))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def links(self, session: Session, base: str) -> list[tuple[str, str]]:
         """(who, URL) for each seat and the spectators."""
@@ -249,7 +255,7 @@ def create_app(server: Server) -> Starlette:
         session.clients.append(client)
         try:
             await server.broadcast(session)  # the newcomer's first state, and "connected" for the others
-            asyncio.create_task(server.drive(session))
+            server.start_driving(session)
             while True:
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
@@ -303,13 +309,18 @@ async def _handle(server: Server, session: Session, seat: int | None, raw: dict)
     kind = message.get("type")
     if kind == "state":
         return session.message(seat)
+    if kind == "position":  # time travel: an earlier position, as this seat saw it then
+        at = message.get("at")
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= session.number:
+            return {"type": "error", "message": f"field 'at' must be a move number from 0 to {session.number}"}
+        return session.position(seat, at)
     if kind != "move":
-        return {"type": "error", "message": "field 'type': expected 'move' or 'state'"}
+        return {"type": "error", "message": "field 'type': expected 'move', 'state' or 'position'"}
     async with session.lock:
         try:
             session.play(server.store, seat, message.get("move"), message.get("at"))
         except Refused as e:
             return {"type": "error", "message": str(e)}
     await server.broadcast(session)
-    asyncio.create_task(server.drive(session))
+    server.start_driving(session)
     return None

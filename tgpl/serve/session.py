@@ -137,6 +137,10 @@ class Session:
             "error": self.error,
         }
 
+    def position(self, seat: int | None, at: int) -> dict:
+        """The position after `at` moves (0: the start) as `seat` sees it: time travel in the log."""
+        return {"type": "position", "game": self.stored.id, "at": at, "view": view(self.states[at], seat)}
+
     # ------------------------------------------------------------ changing
     def _check_stuck(self) -> None:
         """A position where the player to move has none, or where listing the moves runs into a

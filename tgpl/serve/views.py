@@ -253,8 +253,9 @@ def _tile(s: Sight, tile: Obj, pieces: dict[int, list[Obj]], short: dict[str, st
          "owner": (w.owners_of(p) or (None,))[0], "label": label(w, p)}
         for p in pieces.get(id(tile), [])
     ]
+    # plain attributes only (a tile's lists of neighbours would be most of the message): the tooltip's
     attrs = {k: _field_view(s, tile, k, v) for k, v in w.fields(tile).items()
-             if k not in _BUILTIN_TILE_FIELDS and not k.startswith("_")}
+             if k not in _BUILTIN_TILE_FIELDS and not k.startswith("_") and not isinstance(v, (Obj, list, dict))}
     return {"name": tile.name, "class": tile.cls.name, "blank": blank, "label": None if blank else label(w, tile),
             "pieces": on, "mark": None if blank or on else _tile_mark(w, tile, short),
             "flags": [] if blank else _flags(w, tile), "attrs": attrs, **where}

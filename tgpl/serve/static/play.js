@@ -9,6 +9,7 @@ const gameId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token") || "";
 let socket = null;
 let current = null;       // the last state message
+let past = null;          // a position message while the player looks back in the log
 let selection = [];       // clicked things: each a list of object names
 let retry = 500;
 
@@ -40,7 +41,8 @@ function connect() {
   socket.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "error") { showError(msg.message); if (msg.fatal) socket.onclose = null; return; }
-    if (msg.type === "state") { showError(""); current = msg; selection = []; draw(); }
+    if (msg.type === "state") { showError(""); current = msg; selection = []; draw(); }  // a look back stays until left
+    if (msg.type === "position") { past = msg; selection = []; draw(); }
   };
   socket.onclose = () => {
     $("status").textContent = "disconnected: reconnecting…";
@@ -57,8 +59,10 @@ function send(move) {
 }
 
 // ------------------------------------------------------------------ moves and clicks
+function liveMoves() { return current && !past ? current.moves : []; }
+
 function candidates() {
-  const moves = current ? current.moves : [];
+  const moves = liveMoves();
   return moves.filter(m => selection.every(names => m.objects.some(o => names.includes(o))));
 }
 
@@ -69,7 +73,7 @@ function involved(moves) {
 }
 
 function pick(names, what) {
-  if (!current || current.moves.length === 0) return;
+  if (liveMoves().length === 0) return;
   let chosen = [...selection, names];
   let left = current.moves.filter(m => chosen.every(ns => m.objects.some(o => ns.includes(o))));
   if (left.length === 0) {
@@ -146,7 +150,7 @@ function drawGroup(group) {
     const a = byName.get(e.from), b = byName.get(e.to);
     if (a && b) root.appendChild(svg("line", {class: "edge", "data-class": e.class, x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y)}));
   }
-  const legal = current && current.moves.length ? involved(candidates()) : new Set();
+  const legal = liveMoves().length ? involved(candidates()) : new Set();
   const chosen = new Set(selection.flat());
   const cols = new Set(), rows = new Set();
   for (const t of group.tiles) {
@@ -177,7 +181,9 @@ function drawGroup(group) {
       g.appendChild(mark);
     }
     if (t.label) g.appendChild(svg("text", {class: "tilelabel", x: cx, y: cy + (graph ? 34 : unit / 2 - 3), "text-anchor": "middle"}, t.label));
-    g.appendChild(svg("title", {}, t.name + (t.label ? ` (${t.label})` : "") + (t.flags && t.flags.length ? ` [${t.flags.join(", ")}]` : "")));
+    const plain = Object.entries(t.attrs || {}).filter(([k, x]) => x !== null && typeof x !== "object" && k !== "Name")
+      .map(([k, x]) => `${k} ${x}`);
+    g.appendChild(svg("title", {}, t.name + (t.label ? ` (${t.label})` : "") + (plain.length ? `\n${plain.join(", ")}` : "")));
     g.addEventListener("click", () => pick(names, t.label || t.name));
     root.appendChild(g);
     if (!graph && !t.blank) { cols.add(t.col); rows.add(t.row); }
@@ -220,7 +226,7 @@ function drawPanel(p) {
 }
 
 function markCards() {
-  const legal = current && current.moves.length ? involved(candidates()) : new Set();
+  const legal = liveMoves().length ? involved(candidates()) : new Set();
   const chosen = new Set(selection.flat());
   for (const card of document.querySelectorAll(".card")) {
     const ref = card.dataset.ref;
@@ -239,7 +245,9 @@ function resultText(v) {
 }
 
 function draw() {
-  const m = current, v = m.view;
+  const m = current, v = past ? past.view : m.view;
+  $("past").hidden = !past;
+  if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
   document.title = `${m.name} — tgpl serve`;
   $("title").textContent = m.name || "tgpl";
   $("whoami").textContent = m.you === null ? "spectator" : `you are player ${m.you}`;
@@ -272,17 +280,28 @@ function draw() {
   drawMoves();
 
   const history = $("history");
-  history.replaceChildren(...m.history.map(h => {
-    const li = el("li", {value: h.number}, `player ${h.player}: ${h.text}`);
+  const start = el("li", {value: 0, "data-at": 0}, "start");
+  history.replaceChildren(start, ...m.history.map(h => {
+    const li = el("li", {value: h.number, "data-at": h.number}, `player ${h.player}: ${h.text}`);
     li.style.color = colour(h.player);
     return li;
   }));
-  history.scrollTop = history.scrollHeight;
+  for (const li of history.children) {
+    const at = Number(li.dataset.at);
+    if (past && past.at === at) li.classList.add("viewing");
+    li.addEventListener("click", () => lookAt(at));
+  }
+  if (!past) history.scrollTop = history.scrollHeight;
   $("gamelog").replaceChildren(...v.log.map(line => el("li", {}, line)));
 }
 
+function lookAt(at) {
+  if (at === current.number) { past = null; draw(); return; }
+  socket.send(JSON.stringify({type: "position", at}));
+}
+
 function drawMoves() {
-  const m = current;
+  const m = {moves: liveMoves()};
   const query = $("search").value.trim().toLowerCase();
   const shown = candidates().filter(x => !query || x.label.toLowerCase().includes(query) || x.text.toLowerCase().includes(query));
   $("movecount").textContent = m.moves.length ? `(${shown.length} of ${m.moves.length})` : "";
@@ -296,5 +315,6 @@ function drawMoves() {
 }
 
 $("search").addEventListener("input", () => current && drawMoves());
+$("backlive").addEventListener("click", () => { past = null; draw(); });
 document.addEventListener("keydown", (e) => { if (e.key === "Escape" && current) { selection = []; draw(); } });
 connect();
