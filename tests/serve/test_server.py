@@ -170,6 +170,42 @@ def test_bad_forms_are_refused(tris):
     assert client.get("/games").status_code == 405
 
 
+def test_the_hosts_page_plays_every_human_seat(tris):
+    server, session, client = tris
+    with client.websocket_connect(f"/ws/{session.stored.id}?token={server.host_token}") as hot:
+        first = receive_state(hot, 0)
+        assert first["hot"] and first["you"] == 0 and len(first["moves"]) == 9
+        hot.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+        second = receive_state(hot, 1)
+        assert second["you"] == 1 and len(second["moves"]) == 8  # now seated as player 1
+        hot.send_json({"type": "move", "move": "PlayerState#1.Tick(chosenTile: TrisGrid[0][0])", "at": 1})
+        assert receive_state(hot, 2)["you"] == 0
+    assert client.get(f"/play/{session.stored.id}?token={server.host_token}").status_code == 200
+
+
+def test_the_host_changes_seats_during_the_game(tris):
+    server, session, client = tris
+    gid, host = session.stored.id, server.host_token
+    with client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[0]}") as ws:
+        receive_state(ws, 0)
+        r = client.post(f"/games/{gid}/seats", content=f"host={host}&seat=1&agent=first".encode(),
+                        follow_redirects=False)
+        assert r.status_code == 303
+        assert receive_state(ws, 0)["seats"][1]["agent"] == "first"
+        ws.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+        assert receive_state(ws, 2)["history"][1]["player"] == 1  # the new bot answered
+    assert server.store.games()[0].agents == ["human", "first"]  # kept across a restart
+    for form, status, text in [
+        (f"host=nope&seat=1&agent=first", 403, "only the host"),
+        (f"host={host}&seat=2&agent=first", 400, "seats 0 to 1, not 2"),
+        (f"host={host}&seat=x&agent=first", 400, "whole number"),
+        (f"host={host}&seat=0&agent=robot", 400, "unknown agent 'robot'"),
+    ]:
+        r = client.post(f"/games/{gid}/seats", content=form.encode())
+        assert r.status_code == status and text in r.text, (form, r.text)
+    assert client.post(f"/games/{gid + 9}/seats", content=f"host={host}&seat=0&agent=first".encode()).status_code == 404
+
+
 def test_bots_play_their_seats(tmp_path):
     server = Server(tmp_path)
     session = server.new_game(TRIS, ["human", "first"], 0)

@@ -97,7 +97,7 @@ class Server:
     async def broadcast(self, session: Session) -> None:
         for client in list(session.clients):
             try:
-                await client.send(session.message(client.seat))
+                await client.send(session.message(client.seat_now(session), client.hot))
             except Exception:  # a page gone away: its socket's loop drops it
                 pass
 
@@ -135,6 +135,19 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
                         status_code=status)
 
 
+async def _form(request: Request) -> tuple[dict, Response | None]:
+    """An urlencoded form of at most FORM_LIMIT bytes, or the response refusing it."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > FORM_LIMIT:
+            return {}, PlainTextResponse("request too large", status_code=413)
+    try:
+        return {k: v[0] for k, v in parse_qs(body.decode("utf-8")).items()}, None
+    except UnicodeDecodeError:
+        return {}, PlainTextResponse("the form is not UTF-8", status_code=400)
+
+
 def _session(server: Server, request: Request) -> tuple[Session | None, str]:
     try:
         gid = int(request.path_params["gid"])
@@ -158,6 +171,13 @@ def create_app(server: Server) -> Starlette:
             status = session.error or ("over" if state.is_terminal else f"{session.number} moves")
             links = "".join(f"<li>{html.escape(who)}: <a href='{html.escape(url)}'>{html.escape(url)}</a></li>"
                             for who, url in server.links(session, base))
+            hot = f"{base}/play/{gid}?token={quote(server.host_token)}"
+            links += f"<li>every human seat in one page (hot seat): <a href='{html.escape(hot)}'>{html.escape(hot)}</a></li>"
+            seat_options = "".join(f"<option value='{s}'>{s}</option>" for s in range(len(session.agents)))
+            links += (f"<li><form method='post' action='/games/{gid}/seats'>"
+                      f"<input type='hidden' name='host' value='{html.escape(server.host_token)}'>"
+                      f"seat <select name='seat'>{seat_options}</select> is now "
+                      f"<input name='agent' value='mcts:200' size='10'> <button>change</button></form></li>")
             record = f"{base}/record/{gid}?token={quote(server.host_token)}"
             rows.append(f"<section class='game' data-game='{gid}'><h2>game {gid}: {html.escape(session.game.name or '')}"
                         f" <small>{html.escape(session.stored.path)}, seed {session.stored.seed}: "
@@ -175,15 +195,9 @@ def create_app(server: Server) -> Starlette:
         return _page("tgpl serve: games", "<h1>games</h1>" + form + "".join(rows))
 
     async def create(request: Request) -> Response:
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > FORM_LIMIT:
-                return PlainTextResponse("request too large", status_code=413)
-        try:
-            form = {k: v[0] for k, v in parse_qs(body.decode("utf-8"), strict_parsing=False).items()}
-        except UnicodeDecodeError:
-            return PlainTextResponse("the form is not UTF-8", status_code=400)
+        form, refused = await _form(request)
+        if refused is not None:
+            return refused
         if form.get("host") != server.host_token:
             return PlainTextResponse("only the host can start games", status_code=403)
         path = form.get("path", "")
@@ -206,12 +220,36 @@ def create_app(server: Server) -> Starlette:
             return PlainTextResponse(str(e), status_code=400)
         return RedirectResponse(f"/?host={quote(server.host_token)}", status_code=303)
 
+    async def seats(request: Request) -> Response:
+        """The host seats a human or a bot at a seat: urlencoded `host`, `seat`, `agent`."""
+        form, refused = await _form(request)
+        if refused is not None:
+            return refused
+        if form.get("host") != server.host_token:
+            return PlainTextResponse("only the host can change seats", status_code=403)
+        session, why = _session(server, request)
+        if session is None:
+            return PlainTextResponse(why, status_code=404)
+        try:
+            seat = int(form.get("seat", ""))
+        except ValueError:
+            return PlainTextResponse("seat must be a whole number", status_code=400)
+        try:
+            async with session.lock:
+                session.set_agent(server.store, seat, form.get("agent", "").strip())
+        except Refused as e:
+            return PlainTextResponse(str(e), status_code=400)
+        await server.broadcast(session)
+        server.start_driving(session)
+        return RedirectResponse(f"/?host={quote(server.host_token)}", status_code=303)
+
     async def play_page(request: Request) -> Response:
         session, why = _session(server, request)
         if session is None:
             return _page("no such game", f"<p>{html.escape(why)}</p>", 404)
-        known, _ = session.seat_of(request.query_params.get("token", ""))
-        if not known:
+        token = request.query_params.get("token", "")
+        known, _ = session.seat_of(token)
+        if not known and token != server.host_token:
             return _page("not invited", "<p>This link's token opens no seat of this game.</p>", 403)
         return HTMLResponse((STATIC / "play.html").read_text(encoding="utf-8"))
 
@@ -245,13 +283,15 @@ def create_app(server: Server) -> Starlette:
             await ws.send_json({"type": "error", "message": server.broken.get(gid, f"no game {gid}"), "fatal": True})
             await ws.close(code=4404)
             return
-        known, seat = session.seat_of(ws.query_params.get("token", ""))
-        if not known:
+        token = ws.query_params.get("token", "")
+        hot = token == server.host_token  # the host's page plays every human seat (hot seat)
+        known, seat = session.seat_of(token)
+        if not known and not hot:
             await ws.send_json({"type": "error", "message": "this link's token opens no seat of this game",
                                 "fatal": True})
             await ws.close(code=4403)
             return
-        client = Client(ws.send_json, seat)
+        client = Client(ws.send_json, seat, hot)
         session.clients.append(client)
         try:
             await server.broadcast(session)  # the newcomer's first state, and "connected" for the others
@@ -260,7 +300,7 @@ def create_app(server: Server) -> Starlette:
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
                     break
-                reply = await _handle(server, session, seat, raw)
+                reply = await _handle(server, session, client, raw)
                 if reply is not None:
                     await ws.send_json(reply)
         except WebSocketDisconnect:
@@ -279,6 +319,7 @@ def create_app(server: Server) -> Starlette:
     routes = [
         Route("/", lobby),
         Route("/games", create, methods=["POST"]),
+        Route("/games/{gid}/seats", seats, methods=["POST"]),
         Route("/play/{gid}", play_page),
         Route("/record/{gid}", record),
         WebSocketRoute("/ws/{gid}", socket),
@@ -288,7 +329,7 @@ def create_app(server: Server) -> Starlette:
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error})
 
 
-async def _handle(server: Server, session: Session, seat: int | None, raw: dict) -> dict | None:
+async def _handle(server: Server, session: Session, client: Client, raw: dict) -> dict | None:
     """One message from a page: a move, or a request for the state again. Returns the error
     to send back, or None when the answer is the broadcast state."""
     text = raw.get("text")
@@ -307,8 +348,9 @@ async def _handle(server: Server, session: Session, seat: int | None, raw: dict)
     if not isinstance(message, dict):
         return {"type": "error", "message": "a message is a JSON object"}
     kind = message.get("type")
+    seat = client.seat_now(session)
     if kind == "state":
-        return session.message(seat)
+        return session.message(seat, client.hot)
     if kind == "position":  # time travel: an earlier position, as this seat saw it then
         at = message.get("at")
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= session.number:

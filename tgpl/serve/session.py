@@ -39,10 +39,23 @@ def bot_agent(spec: str, seed: int, seat: int) -> Agent | None:
 
 @dataclass
 class Client:
-    """A connected page: its socket's send function and the seat it holds (None: spectator)."""
+    """A connected page: its socket's send function and the seat it holds (None: spectator), or
+    every human seat (`hot`: the host's page, several players at one screen)."""
 
     send: object  # async callable taking a dict
     seat: int | None
+    hot: bool = False
+
+    def seat_now(self, session: Session) -> int | None:
+        """The seat this page acts for and sees as now: a hot seat's is the human seat to move
+        (else the last one that moved, so a bot's turn does not show what no one should see)."""
+        if not self.hot:
+            return self.seat
+        state = session.state
+        active = state.active_player
+        if active is not None and session.agents[active] is None:
+            self.seat = active
+        return self.seat
 
 
 @dataclass
@@ -114,15 +127,16 @@ class Session:
             out.append({"number": n + 1, "player": player, "text": shown})
         return out
 
-    def message(self, seat: int | None) -> dict:
-        """Everything a client holding `seat` is sent after each change."""
+    def message(self, seat: int | None, hot: bool = False) -> dict:
+        """Everything a client holding `seat` is sent after each change (`hot`: the host's page
+        playing every human seat, now showing `seat`)."""
         state = self.state
         moves = []
         if (self.error is None and seat is not None and not state.is_terminal
                 and state.active_player == seat and self.agents[seat] is None):
             moves = [{"text": m.text, "label": describe_move(state, m), "objects": move_objects(m)}
                      for m in state.legal_moves()]
-        connected = {c.seat for c in self.clients}
+        connected = {c.seat for c in self.clients if not c.hot}
         return {
             "type": "state",
             "game": self.stored.id,
@@ -130,7 +144,8 @@ class Session:
             "number": self.number,
             "you": seat,
             "seats": [{"seat": s, "agent": a, "connected": s in connected} for s, a in enumerate(self.stored.agents)],
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": sum(1 for c in self.clients if c.seat is None and not c.hot),
+            "hot": hot,
             "view": view(state, seat),
             "moves": moves,
             "history": self.history(seat),
@@ -219,6 +234,9 @@ class Session:
         self._apply(store, player, move)
 
     def set_agent(self, store: Store, seat: int, spec: str) -> None:
+        """Seat a human or another bot at `seat` from now on (the host's page)."""
+        if not 0 <= seat < len(self.agents):
+            raise Refused(f"the game has seats 0 to {len(self.agents) - 1}, not {seat}")
         agent = bot_agent(spec, self.stored.seed + self.number, seat)
         store.set_agent(self.stored.id, seat, spec)
         self.stored.agents[seat] = spec

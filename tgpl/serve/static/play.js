@@ -250,7 +250,8 @@ function draw() {
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
   document.title = `${m.name} — tgpl serve`;
   $("title").textContent = m.name || "tgpl";
-  $("whoami").textContent = m.you === null ? "spectator" : `you are player ${m.you}`;
+  $("whoami").textContent = m.hot ? `hot seat: every human seat here, now player ${m.you ?? "-"}`
+    : m.you === null ? "spectator" : `you are player ${m.you}`;
   $("whoami").style.color = colour(m.you);
   let status;
   if (m.error) status = "the game stopped";
