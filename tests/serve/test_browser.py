@@ -14,6 +14,7 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Page, expect, sync_playwright
@@ -86,18 +87,35 @@ def wait_for_our_turn(page: Page, after: int) -> None:
                            "document.querySelector('#status').dataset.terminal === 'true')", timeout=WAIT_MS)
 
 
-def test_every_example_opens_and_is_drawn(live, browser, tmp_path):
-    page = browser.new_page()
+def click_a_move(page: Page) -> None:
+    """Play one move by clicks: a highlighted tile, else a highlighted card; when that leaves
+    several moves, the first of the short list left; with nothing to click, the list's first."""
+    before = moves_played(page)
+    for things in ("svg .tile.legal", ".card.legal"):
+        if page.locator(things).count():
+            page.locator(things).first.click()
+            break
+    else:
+        page.locator("#moves li").first.click()
+    if page.evaluate("selection.length") > 0:  # narrowed, not played: pick from what is left
+        page.locator("#moves li").first.click()
+    wait_for_our_turn(page, before)
+
+
+def test_every_example_is_drawn_and_played_to_its_end(live, browser, tmp_path):
+    """Each example: drawn (one SVG element per tile, with its coordinates), three moves played
+    by clicks, then the host seats a bot in our place and the bots finish the game; the page
+    opened again shows the end."""
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     for path, players in EXAMPLES:
-        session = live.server.new_game(path, ["human"] * players, 0)
+        session = live.server.new_game(path, ["human"] + ["random"] * (players - 1), 0)
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(live.url(session, 0))
-        page.wait_for_selector("#status[data-number='0']", timeout=WAIT_MS)
+        wait_for_our_turn(page, -1)
         world = session.state.world
         groups = [o for o in world.objects if o.cls.name == "Group"]
         tiles = sum(len(world.fields(g)["tiles"]) for g in groups)
-        # one SVG element per tile, carrying its name and coordinates
         assert page.locator("svg .tile").count() == tiles, path
         for g in groups:
             tile = world.fields(g)["tiles"][-1]
@@ -106,8 +124,25 @@ def test_every_example_opens_and_is_drawn(live, browser, tmp_path):
             if world.fields(g)["geometry"] != "graph":
                 i, j = re.search(r"\[(\d+)\]\[(\d+)\]$", tile.name).groups()
                 assert (drawn.get_attribute("data-i"), drawn.get_attribute("data-j")) == (i, j)
-        assert page.locator("#moves li").count() == len(session.state.legal_moves())
+        if not session.state.is_terminal:
+            assert page.locator("#moves li").count() == len(session.state.legal_moves())
+        ours = 0
+        while ours < 3 and not session.state.is_terminal:
+            click_a_move(page)
+            ours += 1
+        page.close()
+        form = f"host={live.server.host_token}&seat=0&agent=random".encode()
+        assert httpx.post(f"{live.base}/games/{session.stored.id}/seats", content=form).status_code == 303
+        for _ in range(6000):  # counted waits for the bots (liveness, not speed)
+            if session.state.is_terminal or session.error:
+                break
+            time.sleep(0.05)
+        assert session.state.is_terminal and session.error is None, (path, session.error)
+        page = browser.new_page()
+        page.goto(live.url(session, 0))
+        expect(page.locator("#status")).to_contain_text("game over", timeout=WAIT_MS)
         page.screenshot(path=tmp_path / f"{Path(path).stem}.png", full_page=True)
+        page.close()
     assert errors == []
 
 
