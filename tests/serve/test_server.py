@@ -350,3 +350,25 @@ def test_the_log_redacts_cards_others_never_saw(tmp_path):
             assert session.history(other)[n]["text"] == DISTRICT.sub("(hidden)", move.text)
             assert session.history(player)[n]["text"] == move.text
     assert found > 0
+
+
+def test_a_finished_games_record_replays(tmp_path):
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    server = Server(tmp_path / "data")
+    session = server.new_game(TRIS, ["first", "random"], 5)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{session.stored.id}?token={session.stored.spectator_token}") as ws:
+            for _ in range(20):  # the bots play as soon as someone connects
+                if ws.receive_json()["view"]["terminal"]:
+                    break
+        r = client.get(f"/record/{session.stored.id}?token={session.stored.spectator_token}")
+    assert r.status_code == 200 and session.state.is_terminal
+    record = tmp_path / "game.json"
+    record.write_bytes(r.content)
+    assert json.loads(r.content)["players"] == ["first", "random"]
+    result = CliRunner().invoke(main, ["replay", str(record)])
+    assert result.exit_code == 0, result.output
+    assert f"ok, {session.number} moves" in result.output
