@@ -115,7 +115,7 @@ def test_positions_of_the_log_are_shown_in_the_seats_view(tmp_path):
 @pytest.mark.parametrize("message, error", [
     ("not json", "a message is a JSON object"),
     ("[1, 2]", "a message is a JSON object"),
-    ('{"type": "dance"}', "field 'type': expected 'move', 'state' or 'position'"),
+    ('{"type": "dance"}', "field 'type': expected 'move', 'state', 'position' or 'undo'"),
     ('{"type": "move", "at": 0}', "a move is a non-empty string: its text"),
     ('{"type": "move", "move": 7, "at": 0}', "a move is a non-empty string: its text"),
     ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"}',
@@ -372,3 +372,39 @@ def test_a_finished_games_record_replays(tmp_path):
     result = CliRunner().invoke(main, ["replay", str(record)])
     assert result.exit_code == 0, result.output
     assert f"ok, {session.number} moves" in result.output
+
+
+def test_the_host_undoes_back_to_a_human_decision_and_forks(tmp_path):
+    server = Server(tmp_path)
+    session = server.new_game(TRIS, ["human", "first"], 0)
+    with TestClient(create_app(server)) as client:
+        gid = session.stored.id
+        with client.websocket_connect(f"/ws/{gid}?token={server.host_token}") as hot, \
+                client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[0]}") as seat:
+            receive_state(hot, 0)
+            for n, cell in enumerate(["TrisGrid[1][1]", "TrisGrid[2][2]"]):
+                hot.send_json({"type": "move", "move": f"PlayerState#0.Tick(chosenTile: {cell})", "at": 2 * n})
+                receive_state(hot, 2 * n + 2)  # ours and the bot's
+            seat.send_json({"type": "undo"})
+            assert receive_error(seat) == "only the host's page can undo"
+            hot.send_json({"type": "undo"})
+            back = receive_state(hot, 2)  # the bot's move and ours taken back: player 0 to move again
+            assert back["view"]["active"] == 0 and len(back["moves"]) == 7
+            hot.send_json({"type": "undo"})
+            receive_state(hot, 0)
+            hot.send_json({"type": "undo"})
+            assert receive_error(hot) == "nothing to undo: no move has been played"
+            hot.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[0][0])", "at": 0})
+            receive_state(hot, 2)
+        assert [t for _, t in server.store.games()[0].moves] == [
+            "PlayerState#0.Tick(chosenTile: TrisGrid[0][0])", "PlayerState#1.Tick(chosenTile: TrisGrid[1][0])"]
+        host = server.host_token
+        r = client.post(f"/games/{gid}/fork", content=f"host={host}&at=1".encode(), follow_redirects=False)
+        assert r.status_code == 303
+        forked = server.sessions[int(r.headers["location"].split("/")[2].split("?")[0])]
+        # it starts after move 1; its bot then answers at once
+        assert forked.stored.moves[:1] == session.stored.moves[:1] and forked.stored.tokens != session.stored.tokens
+        assert forked.stored.id != gid and forked.stored.agents == ["human", "first"]
+        assert session.number == 2  # the original goes on untouched
+        for form, status in [(f"host={host}&at=9", 400), (f"host={host}&at=x", 400), ("host=no&at=0", 403)]:
+            assert client.post(f"/games/{gid}/fork", content=form.encode()).status_code == status

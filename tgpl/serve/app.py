@@ -83,6 +83,14 @@ class Server:
         self.sessions[stored.id] = session
         return session
 
+    def fork(self, session: Session, at: int) -> Session:
+        """A new game (new links) that starts as `session` stood after `at` moves."""
+        s = session.stored
+        stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at])
+        forked = Session.resume(stored, session.game)
+        self.sessions[stored.id] = forked
+        return forked
+
     def find(self, path: str, agents: list[str], seed: int) -> Session | None:
         """An unfinished game of `path` with these seats and seed: what a restart resumes."""
         path = os.path.abspath(path)
@@ -243,6 +251,26 @@ def create_app(server: Server) -> Starlette:
         server.start_driving(session)
         return RedirectResponse(f"/?host={quote(server.host_token)}", status_code=303)
 
+    async def fork(request: Request) -> Response:
+        """The host forks a game at a move: urlencoded `host`, `at`; 303 to the new game's hot-seat page."""
+        form, refused = await _form(request)
+        if refused is not None:
+            return refused
+        if form.get("host") != server.host_token:
+            return PlainTextResponse("only the host can fork games", status_code=403)
+        session, why = _session(server, request)
+        if session is None:
+            return PlainTextResponse(why, status_code=404)
+        try:
+            at = int(form.get("at", ""))
+        except ValueError:
+            at = -1
+        if not 0 <= at <= session.number:
+            return PlainTextResponse(f"at must be a move number from 0 to {session.number}", status_code=400)
+        forked = server.fork(session, at)
+        server.start_driving(forked)
+        return RedirectResponse(f"/play/{forked.stored.id}?token={quote(server.host_token)}", status_code=303)
+
     async def play_page(request: Request) -> Response:
         session, why = _session(server, request)
         if session is None:
@@ -320,6 +348,7 @@ def create_app(server: Server) -> Starlette:
         Route("/", lobby),
         Route("/games", create, methods=["POST"]),
         Route("/games/{gid}/seats", seats, methods=["POST"]),
+        Route("/games/{gid}/fork", fork, methods=["POST"]),
         Route("/play/{gid}", play_page),
         Route("/record/{gid}", record),
         WebSocketRoute("/ws/{gid}", socket),
@@ -356,8 +385,19 @@ async def _handle(server: Server, session: Session, client: Client, raw: dict) -
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= session.number:
             return {"type": "error", "message": f"field 'at' must be a move number from 0 to {session.number}"}
         return session.position(seat, at)
+    if kind == "undo":
+        if not client.hot:
+            return {"type": "error", "message": "only the host's page can undo"}
+        async with session.lock:
+            try:
+                session.undo(server.store)
+            except Refused as e:
+                return {"type": "error", "message": str(e)}
+        await server.broadcast(session)
+        server.start_driving(session)
+        return None
     if kind != "move":
-        return {"type": "error", "message": "field 'type': expected 'move', 'state' or 'position'"}
+        return {"type": "error", "message": "field 'type': expected 'move', 'state', 'position' or 'undo'"}
     async with session.lock:
         try:
             session.play(server.store, seat, message.get("move"), message.get("at"))

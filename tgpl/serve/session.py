@@ -233,6 +233,22 @@ class Session:
             return
         self._apply(store, player, move)
 
+    def undo(self, store: Store) -> None:
+        """Take back the last move, and the bots' moves before it, back to a position where a
+        human seat is to move (or the start): the host's page, or a hot seat, plays again from there."""
+        if self.number == 0:
+            raise Refused("nothing to undo: no move has been played")
+        target = self.number - 1
+        while target > 0 and self.agents[self.states[target].active_player] is not None:
+            target -= 1
+        store.truncate(self.stored.id, target)
+        del self.stored.moves[target:]
+        del self.states[target + 1:]
+        self._log_cache = {k: v for k, v in self._log_cache.items() if k[0] < target}
+        self._sights = {k: v for k, v in self._sights.items() if k[0] <= target}
+        self.error = None
+        self._check_stuck()
+
     def set_agent(self, store: Store, seat: int, spec: str) -> None:
         """Seat a human or another bot at `seat` from now on (the host's page)."""
         if not 0 <= seat < len(self.agents):

@@ -88,7 +88,9 @@ class Store:
             self.db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", (key, value))
             return value
 
-    def create_game(self, path: str, players: int, seed: int, agents: list[str]) -> StoredGame:
+    def create_game(self, path: str, players: int, seed: int, agents: list[str],
+                    moves: list[tuple[int, str]] = ()) -> StoredGame:
+        """A new game with fresh tokens; `moves` already played (a fork of another game)."""
         tokens = [new_token() for _ in agents]
         spectator = new_token()
         with self.lock:
@@ -99,11 +101,13 @@ class Store:
                 game_id = cur.lastrowid
                 self.db.executemany("INSERT INTO seats (game, seat, agent, token) VALUES (?, ?, ?, ?)",
                                     [(game_id, s, a, t) for s, (a, t) in enumerate(zip(agents, tokens))])
+                self.db.executemany("INSERT INTO moves (game, number, player, text) VALUES (?, ?, ?, ?)",
+                                    [(game_id, n, p, t) for n, (p, t) in enumerate(moves)])
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-        return StoredGame(game_id, path, players, seed, spectator, list(agents), tokens, [])
+        return StoredGame(game_id, path, players, seed, spectator, list(agents), tokens, list(moves))
 
     def add_move(self, game_id: int, number: int, player: int, text: str) -> None:
         """Record move `number` (from 0); committed when this returns. A second move with the
@@ -111,6 +115,11 @@ class Store:
         with self.lock:
             self.db.execute("INSERT INTO moves (game, number, player, text) VALUES (?, ?, ?, ?)",
                             (game_id, number, player, text))
+
+    def truncate(self, game_id: int, number: int) -> None:
+        """Forget the moves from `number` (from 0) on: an undo, committed when this returns."""
+        with self.lock:
+            self.db.execute("DELETE FROM moves WHERE game = ? AND number >= ?", (game_id, number))
 
     def set_agent(self, game_id: int, seat: int, agent: str) -> None:
         with self.lock:

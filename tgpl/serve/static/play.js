@@ -247,6 +247,8 @@ function resultText(v) {
 function draw() {
   const m = current, v = past ? past.view : m.view;
   $("past").hidden = !past;
+  $("hostbuttons").hidden = !m.hot;
+  $("forkpast").hidden = !m.hot;
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
   document.title = `${m.name} — tgpl serve`;
   $("title").textContent = m.name || "tgpl";
@@ -318,5 +320,15 @@ function drawMoves() {
 
 $("search").addEventListener("input", () => current && drawMoves());
 $("backlive").addEventListener("click", () => { past = null; draw(); });
+$("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
+
+// the host forks the game at a move: a new game (new links), opened here as its hot seat
+async function fork(at) {
+  const response = await fetch(`/games/${gameId}/fork`, {method: "POST", body: new URLSearchParams({host: token, at})});
+  if (response.ok && response.redirected) location.href = response.url;
+  else showError(await response.text());
+}
+$("forknow").addEventListener("click", () => fork(current.number));
+$("forkpast").addEventListener("click", () => fork(past.at));
 document.addEventListener("keydown", (e) => { if (e.key === "Escape" && current) { selection = []; draw(); } });
 connect();
