@@ -226,3 +226,25 @@ def test_citadels_hides_other_hands_and_plays_cards_by_clicks(live, browser, tmp
         played += 1
     assert played >= 3 and session.number > played
     page.screenshot(path=tmp_path / "citadels.png", full_page=True)
+
+
+def test_a_planted_error_is_shown_in_the_page_and_fixing_it_restores_play(live, browser, tmp_path):
+    game = tmp_path / "tris.tgpl"
+    original = Path("examples/tris.tgpl").read_text(encoding="utf-8")
+    game.write_text(original, encoding="utf-8")
+    session = live.server.new_game(str(game), ["human", "human"], 0)
+    page = browser.new_page()
+    page.goto(f"{live.base}/play/{session.stored.id}?token={live.server.host_token}")  # the host's hot seat
+    page.wait_for_selector("svg .tile.legal", timeout=WAIT_MS)
+    page.locator("svg .tile[data-name='TrisGrid[0][0]']").click()
+    wait_for_move(page, 1)
+    game.write_text(original.replace("TickedCount = 0;", "TickedCount = ;", 1), encoding="utf-8")
+    expect(page.locator("#sourceerrors")).to_contain_text(f"{game}:", timeout=WAIT_MS)  # the server looks each second
+    page.screenshot(path=tmp_path / "tris-error.png", full_page=True)
+    game.write_text(original, encoding="utf-8")
+    expect(page.locator("#reload")).to_be_visible(timeout=WAIT_MS)
+    page.locator("#reload").click()
+    expect(page.locator("#sourcetext")).to_contain_text("Reloaded the new rules: 1 moves replayed", timeout=WAIT_MS)
+    page.locator("svg .tile[data-name='TrisGrid[1][1]']").click()
+    wait_for_move(page, 2)
+    assert [t for _, t in session.stored.moves][-1] == "PlayerState#1.Tick(chosenTile: TrisGrid[1][1])"

@@ -6,6 +6,7 @@ tests/serve/test_browser.py."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -29,6 +30,15 @@ def receive_state(ws, number: int | None = None) -> dict:
         if number is None or m["number"] == number:
             return m
     raise AssertionError(f"no state at move {number}")
+
+
+def receive_source(ws) -> dict:
+    """The next state message that carries news of the game's source."""
+    for _ in range(50):
+        m = receive_state(ws)
+        if m["source"] is not None:
+            return m
+    raise AssertionError("no news of the source")
 
 
 def receive_error(ws) -> str:
@@ -408,3 +418,43 @@ def test_the_host_undoes_back_to_a_human_decision_and_forks(tmp_path):
         assert session.number == 2  # the original goes on untouched
         for form, status in [(f"host={host}&at=9", 400), (f"host={host}&at=x", 400), ("host=no&at=0", 403)]:
             assert client.post(f"/games/{gid}/fork", content=form.encode()).status_code == status
+
+
+def test_a_saved_error_is_shown_and_fixed_rules_are_replayed(tmp_path):
+    game = tmp_path / "tris.tgpl"
+    original = open(TRIS).read()
+    game.write_text(original)
+    server = Server(tmp_path / "data", watch_every=None)  # looked at by hand here: no timing
+    session = server.new_game(str(game), ["human", "human"], 0)
+    host = server.host_token
+    with TestClient(create_app(server)) as client:
+        gid = session.stored.id
+        with client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[0]}") as p0, \
+                client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[1]}") as p1:
+            for n, (ws, move) in enumerate([(p0, "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"),
+                                            (p1, "PlayerState#1.Tick(chosenTile: TrisGrid[0][0])")]):
+                receive_state(ws, n)
+                ws.send_json({"type": "move", "move": move, "at": n})
+                receive_state(ws, n + 1)
+            assert server.check_sources() == []
+            game.write_text(original.replace("TickedCount = 0;", "TickedCount = ;", 1))
+            assert server.check_sources() == [os.path.abspath(game)]
+            p0.send_json({"type": "state"})
+            errors = receive_source(p0)["source"]["errors"]
+            assert re.search(rf"{re.escape(str(game))}:\d+:\d+: error: ", errors) and "^" in errors
+            assert client.post(f"/games/{gid}/reload", content=f"host={host}".encode()).status_code == 400
+            # fixed, with a rule changed: the middle square is no longer playable
+            fixed = original.replace("return chosenTile.AssignedTo == null;",
+                                     "return chosenTile.AssignedTo == null && chosenTile != GameState.Board.TrisGrid[1][1];")
+            game.write_text(fixed)
+            assert server.check_sources() == [os.path.abspath(game)]
+            p0.send_json({"type": "state"})
+            assert receive_source(p0)["source"] == {"new_rules": True}
+            assert client.post(f"/games/{gid}/reload", content=b"host=nope").status_code == 403
+            r = client.post(f"/games/{gid}/reload", content=f"host={host}".encode())
+            assert r.status_code == 200
+            assert r.text == ("the new rules: 0 moves replayed; move 1 'PlayerState#0.Tick(chosenTile: "
+                              "TrisGrid[1][1])' is no longer legal: " + r.text.split("is no longer legal: ")[1])
+            reloaded = receive_source(p0)
+            assert reloaded["number"] == 0 and reloaded["source"]["reloaded"] == r.text
+    assert session.number == 0 and server.store.games()[0].moves == []

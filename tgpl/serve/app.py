@@ -18,6 +18,8 @@ Every refusal is an answer (an HTTP 4xx with a message, or an `error` message on
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import html
 import json
 import os
@@ -31,6 +33,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tgpl.frontend.diagnostics import render_all
+from tgpl.frontend.loader import load_program
+from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.game import Game, GameLoadError, load_game
 from tgpl.runtime.record import Record, source_digest
 from tgpl.serve.session import HUMAN, Client, Refused, Session, bot_agent
@@ -44,7 +49,8 @@ FORM_LIMIT = 16 * 1024  # bytes of a POST body
 class Server:
     """The games being served, their store, and the host's token."""
 
-    def __init__(self, data: str | Path):
+    def __init__(self, data: str | Path, watch_every: float | None = 1.0):
+        self.watch_every = watch_every  # seconds between looks at the games' files; None: never
         self.store = Store(data)
         self.host_token = self.store.setting("host_token", new_token)
         self.games: dict[tuple[str, int], Game] = {}
@@ -52,6 +58,7 @@ class Server:
         self.broken: dict[int, str] = {}  # stored games whose source no longer loads
         self.driving: set[int] = set()
         self.tasks: set[asyncio.Task] = set()  # bots' tasks, held until done (asyncio keeps weak references)
+        self.watched: dict[str, dict[str, str | None]] = {}  # game path -> its files' digests (`check_sources`)
         for stored in self.store.games():
             try:
                 game = self.load(stored.path, stored.players)
@@ -70,7 +77,50 @@ class Server:
                 raise Refused(f"{path} has errors:\n{e.render()}") from None
             except (OSError, ValueError) as e:
                 raise Refused(f"{path}: {e}") from None
+            self.watched.setdefault(path, digests(self.games[key].program.sources))
         return self.games[key]
+
+    def check_sources(self) -> list[str]:
+        """Look for saved changes to the served games' files (run every second by the server):
+        a game with errors is shown to its pages as its diagnostics; one that checks clean is
+        compiled, offered to its games (`Session.reload`) and used for new games. Returns the
+        paths of the games whose files changed."""
+        changed = []
+        for path, known in list(self.watched.items()):
+            now = digests(known)
+            if now == known:
+                continue
+            changed.append(path)
+            self.watched[path] = now
+            sessions = [s for s in self.sessions.values() if s.stored.path == path]
+            try:
+                program = load_program(path)
+            except OSError as e:
+                program, errors = None, f"{path}: error: {e}"
+            else:
+                errors = None if program.ok else render_all(program.diagnostics, program.sources)
+            if errors is not None:
+                for session in sessions:
+                    session.notice = {"errors": errors}
+                continue
+            compiled = compile_program(program)
+            self.watched[path] = digests(program.sources)  # its imports may have changed too
+            for key in [k for k in self.games if k[0] == path]:
+                if key[1] in compiled.players:
+                    self.games[key] = Game(program, compiled, key[1])
+                else:
+                    del self.games[key]
+            for session in sessions:
+                session.notice = {"new_rules": True}
+        return changed
+
+    async def watch(self, every: float = 1.0) -> None:
+        """`check_sources` every `every` seconds, telling the pages of the games that changed."""
+        while True:
+            await asyncio.sleep(every)
+            for path in await asyncio.to_thread(self.check_sources):
+                for session in [s for s in self.sessions.values() if s.stored.path == path]:
+                    await self.broadcast(session)
 
     def new_game(self, path: str, agents: list[str], seed: int) -> Session:
         """A new game of `path` seating `agents` (one spec per seat)."""
@@ -271,6 +321,25 @@ def create_app(server: Server) -> Starlette:
         server.start_driving(forked)
         return RedirectResponse(f"/play/{forked.stored.id}?token={quote(server.host_token)}", status_code=303)
 
+    async def reload(request: Request) -> Response:
+        """The host replays a game's moves on its game's new rules: urlencoded `host`."""
+        form, refused = await _form(request)
+        if refused is not None:
+            return refused
+        if form.get("host") != server.host_token:
+            return PlainTextResponse("only the host can reload a game's rules", status_code=403)
+        session, why = _session(server, request)
+        if session is None:
+            return PlainTextResponse(why, status_code=404)
+        game = server.games.get((session.stored.path, session.stored.players))
+        if game is None or (session.notice or {}).get("errors"):
+            return PlainTextResponse("the game's source does not check clean: nothing to reload", status_code=400)
+        async with session.lock:
+            session.reload(server.store, game)
+        await server.broadcast(session)
+        server.start_driving(session)
+        return PlainTextResponse(session.notice["reloaded"])
+
     async def play_page(request: Request) -> Response:
         session, why = _session(server, request)
         if session is None:
@@ -349,13 +418,35 @@ def create_app(server: Server) -> Starlette:
         Route("/games", create, methods=["POST"]),
         Route("/games/{gid}/seats", seats, methods=["POST"]),
         Route("/games/{gid}/fork", fork, methods=["POST"]),
+        Route("/games/{gid}/reload", reload, methods=["POST"]),
         Route("/play/{gid}", play_page),
         Route("/record/{gid}", record),
         WebSocketRoute("/ws/{gid}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     from starlette.exceptions import HTTPException
-    return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error})
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        watcher = asyncio.create_task(server.watch(server.watch_every)) if server.watch_every else None
+        try:
+            yield
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+
+    return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error},
+                     lifespan=lifespan)
+
+
+def digests(files) -> dict[str, str | None]:
+    """Each file's SHA-256 (None: unreadable): what tells a saved change, whatever the clock says."""
+    out = {}
+    for name in files:
+        try:
+            out[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()
+        except OSError:
+            out[name] = None
+    return out
 
 
 async def _handle(server: Server, session: Session, client: Client, raw: dict) -> dict | None:

@@ -65,6 +65,7 @@ class Session:
     states: list[State]
     agents: list[Agent | None]
     error: str | None = None  # a runtime error or a stuck position: the game cannot go on
+    notice: dict | None = None  # the game's source changed: its errors, new rules, or how a reload went
     clients: list[Client] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _log_cache: dict = field(default_factory=dict)  # (move number, seat) -> redacted text
@@ -150,6 +151,7 @@ class Session:
             "moves": moves,
             "history": self.history(seat),
             "error": self.error,
+            "source": self.notice,
         }
 
     def position(self, seat: int | None, at: int) -> dict:
@@ -232,6 +234,37 @@ class Session:
             self.error = e.render()
             return
         self._apply(store, player, move)
+
+    def reload(self, store: Store, game: Game) -> None:
+        """Go on with the game's new rules: its moves replayed on them up to the first that is no
+        longer legal (that one and those after it are dropped, from the store too), said in `notice`."""
+        states = [game.initial_state(self.stored.seed)]
+        why = None
+        try:
+            for n, (player, text) in enumerate(self.stored.moves, 1):
+                state = states[-1]
+                if state.is_terminal:
+                    why = f"move {n} '{text}' is no longer legal: the game is over before it"
+                elif state.active_player != player:
+                    why = f"move {n} '{text}' is no longer legal: it is player {state.active_player}'s decision"
+                elif (move := state.move_by_text(text)) is None:
+                    why = f"move {n} '{text}' is no longer legal: {state.explain(text)}"
+                else:
+                    states.append(state.apply(move))
+                    continue
+                break
+        except TGPLRuntimeError as e:
+            why = f"move {len(states)}: {e.render()}"
+        kept = len(states) - 1
+        if kept < len(self.stored.moves):
+            store.truncate(self.stored.id, kept)
+            del self.stored.moves[kept:]
+        self.game, self.states = game, states
+        self._log_cache, self._sights = {}, {}
+        self.error = None
+        self._check_stuck()
+        done = f"the new rules: {kept} moves replayed"
+        self.notice = {"reloaded": done + (f"; {why}, so the game goes on from move {kept}" if why else "")}
 
     def undo(self, store: Store) -> None:
         """Take back the last move, and the bots' moves before it, back to a position where a

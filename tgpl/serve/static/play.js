@@ -248,6 +248,7 @@ function draw() {
   const m = current, v = past ? past.view : m.view;
   $("past").hidden = !past;
   $("hostbuttons").hidden = !m.hot;
+  drawSource(m);
   $("forkpast").hidden = !m.hot;
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
   document.title = `${m.name} — tgpl serve`;
@@ -321,6 +322,22 @@ function drawMoves() {
 $("search").addEventListener("input", () => current && drawMoves());
 $("backlive").addEventListener("click", () => { past = null; draw(); });
 $("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
+
+// the game's files changed: their errors, new rules to reload (the host), or how the reload went
+function drawSource(m) {
+  const note = m.source;
+  $("source").hidden = !note;
+  if (!note) return;
+  $("sourceerrors").textContent = note.errors || "";
+  $("sourcetext").textContent = note.errors ? "The game's files have errors: the game goes on with the rules it has."
+    : note.new_rules ? (m.hot ? "The game's files changed and check clean." : "The game's files changed and check clean: the host can replay this game on them.")
+    : note.reloaded ? `Reloaded ${note.reloaded}.` : "";
+  $("reload").hidden = !(note.new_rules && m.hot);
+}
+$("reload").addEventListener("click", async () => {
+  const response = await fetch(`/games/${gameId}/reload`, {method: "POST", body: new URLSearchParams({host: token})});
+  if (!response.ok) showError(await response.text());
+});
 
 // the host forks the game at a move: a new game (new links), opened here as its hot seat
 async function fork(at) {
