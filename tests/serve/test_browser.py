@@ -248,3 +248,16 @@ def test_a_planted_error_is_shown_in_the_page_and_fixing_it_restores_play(live, 
     page.locator("svg .tile[data-name='TrisGrid[1][1]']").click()
     wait_for_move(page, 2)
     assert [t for _, t in session.stored.moves][-1] == "PlayerState#1.Tick(chosenTile: TrisGrid[1][1])"
+
+
+def test_the_host_sees_what_the_bot_would_play(live, browser, tmp_path):
+    session = live.server.new_game("examples/connect4.tgpl", ["human", "human"], 0)
+    page = browser.new_page()
+    page.goto(f"{live.base}/play/{session.stored.id}?token={live.server.host_token}")
+    page.wait_for_selector("svg .tile.legal", timeout=WAIT_MS)
+    page.locator("#hintiterations").fill("200")
+    page.locator("#hint").click()
+    expect(page.locator("svg .share")).to_have_count(7, timeout=WAIT_MS)  # one share per column's drop
+    shares = [int(t.rstrip("%")) for t in page.locator("svg .share").all_text_contents()]
+    assert 95 <= sum(shares) <= 105
+    page.screenshot(path=tmp_path / "connect4-hint.png", full_page=True)

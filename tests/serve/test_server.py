@@ -125,7 +125,7 @@ def test_positions_of_the_log_are_shown_in_the_seats_view(tmp_path):
 @pytest.mark.parametrize("message, error", [
     ("not json", "a message is a JSON object"),
     ("[1, 2]", "a message is a JSON object"),
-    ('{"type": "dance"}', "field 'type': expected 'move', 'state', 'position' or 'undo'"),
+    ('{"type": "dance"}', "field 'type': expected 'move', 'state', 'position', 'hint' or 'undo'"),
     ('{"type": "move", "at": 0}', "a move is a non-empty string: its text"),
     ('{"type": "move", "move": 7, "at": 0}', "a move is a non-empty string: its text"),
     ('{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"}',
@@ -458,3 +458,30 @@ def test_a_saved_error_is_shown_and_fixed_rules_are_replayed(tmp_path):
             reloaded = receive_source(p0)
             assert reloaded["number"] == 0 and reloaded["source"]["reloaded"] == r.text
     assert session.number == 0 and server.store.games()[0].moves == []
+
+
+def test_the_host_asks_what_the_bot_would_play(tris):
+    server, session, client = tris
+    gid = session.stored.id
+    with client.websocket_connect(f"/ws/{gid}?token={server.host_token}") as hot, \
+            client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[0]}") as seat:
+        receive_state(hot, 0)
+        for n, move in enumerate(["PlayerState#0.Tick(chosenTile: TrisGrid[0][0])",
+                                  "PlayerState#1.Tick(chosenTile: TrisGrid[1][0])",
+                                  "PlayerState#0.Tick(chosenTile: TrisGrid[0][1])"]):
+            hot.send_json({"type": "move", "move": move, "at": n})
+            receive_state(hot, n + 1)
+        hot.send_json({"type": "hint", "iterations": 300})
+        for _ in range(10):
+            hint = hot.receive_json()
+            if hint["type"] == "hint":
+                break
+        assert hint["at"] == 3 and len(hint["moves"]) == 6
+        assert abs(sum(m["share"] for m in hint["moves"]) - 1) < 1e-9
+        best = max(hint["moves"], key=lambda m: m["share"])
+        assert best["text"] == "PlayerState#1.Tick(chosenTile: TrisGrid[0][2])"  # the only block
+        seat.send_json({"type": "hint"})
+        assert receive_error(seat).startswith("only the host's page can ask the bot")
+        for bad in (0, -3, True, 10**9, "5"):
+            hot.send_json({"type": "hint", "iterations": bad})
+            assert receive_error(hot).startswith("field 'iterations' must be a whole number")

@@ -44,6 +44,7 @@ from tgpl.serve.store import Store, StoredGame, new_token
 STATIC = Path(__file__).parent / "static"
 MESSAGE_LIMIT = 64 * 1024  # bytes of one WebSocket message from a page
 FORM_LIMIT = 16 * 1024  # bytes of a POST body
+HINT_LIMIT = 20_000  # MCTS iterations one "what would the bot play" may ask for
 
 
 class Server:
@@ -476,6 +477,16 @@ async def _handle(server: Server, session: Session, client: Client, raw: dict) -
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= session.number:
             return {"type": "error", "message": f"field 'at' must be a move number from 0 to {session.number}"}
         return session.position(seat, at)
+    if kind == "hint":  # what would the bot play: MCTS's visits of each legal move, for the host
+        if not client.hot:
+            return {"type": "error", "message": "only the host's page can ask the bot (it sees every secret)"}
+        iterations = message.get("iterations", 200)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= HINT_LIMIT:
+            return {"type": "error", "message": f"field 'iterations' must be a whole number from 1 to {HINT_LIMIT}"}
+        try:
+            return await asyncio.to_thread(session.hint, iterations)
+        except Refused as e:
+            return {"type": "error", "message": str(e)}
     if kind == "undo":
         if not client.hot:
             return {"type": "error", "message": "only the host's page can undo"}
@@ -488,7 +499,7 @@ async def _handle(server: Server, session: Session, client: Client, raw: dict) -
         server.start_driving(session)
         return None
     if kind != "move":
-        return {"type": "error", "message": "field 'type': expected 'move', 'state', 'position' or 'undo'"}
+        return {"type": "error", "message": "field 'type': expected 'move', 'state', 'position', 'hint' or 'undo'"}
     async with session.lock:
         try:
             session.play(server.store, seat, message.get("move"), message.get("at"))

@@ -158,6 +158,22 @@ class Session:
         """The position after `at` moves (0: the start) as `seat` sees it: time travel in the log."""
         return {"type": "position", "game": self.stored.id, "at": at, "view": view(self.states[at], seat)}
 
+    def hint(self, iterations: int) -> dict:
+        """What an MCTS bot of `iterations` would play here: the share of its search each legal
+        move took. It searches the true state, secrets included: for the host's page only."""
+        state, at = self.state, self.number
+        if self.error is not None or state.is_terminal:
+            raise Refused("no move to weigh: the game is over or stopped")
+        from tgpl.runtime.mcts import MctsAgent
+
+        moves = state.legal_moves()
+        agent = MctsAgent(self.stored.seed + at, state.active_player, iterations)
+        visits = {m.text: v for m, v in agent.visits(state, moves)} if len(moves) > 1 else {moves[0].text: 1}
+        total = sum(visits.values()) or 1
+        return {"type": "hint", "at": at, "iterations": iterations,
+                "moves": [{"text": m.text, "objects": move_objects(m), "share": visits.get(m.text, 0) / total}
+                          for m in moves]}
+
     # ------------------------------------------------------------ changing
     def _check_stuck(self) -> None:
         """A position where the player to move has none, or where listing the moves runs into a

@@ -10,6 +10,7 @@ const token = new URLSearchParams(location.search).get("token") || "";
 let socket = null;
 let current = null;       // the last state message
 let past = null;          // a position message while the player looks back in the log
+let hint = null;          // the bot's visit shares for the live position (the host's page)
 let selection = [];       // clicked things: each a list of object names
 let retry = 500;
 
@@ -41,8 +42,13 @@ function connect() {
   socket.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "error") { showError(msg.message); if (msg.fatal) socket.onclose = null; return; }
-    if (msg.type === "state") { showError(""); current = msg; selection = []; draw(); }  // a look back stays until left
+    if (msg.type === "state") {  // a look back stays until left
+      showError("");
+      if (!current || msg.number !== current.number) hint = null;
+      current = msg; selection = []; draw();
+    }
     if (msg.type === "position") { past = msg; selection = []; draw(); }
+    if (msg.type === "hint" && current && msg.at === current.number) { hint = msg; draw(); }
   };
   socket.onclose = () => {
     $("status").textContent = "disconnected: reconnecting…";
@@ -184,6 +190,11 @@ function drawGroup(group) {
     const plain = Object.entries(t.attrs || {}).filter(([k, x]) => x !== null && typeof x !== "object" && k !== "Name")
       .map(([k, x]) => `${k} ${x}`);
     g.appendChild(svg("title", {}, t.name + (t.label ? ` (${t.label})` : "") + (plain.length ? `\n${plain.join(", ")}` : "")));
+    if (hint && !past) {  // the share of the bot's search spent on the moves involving this tile
+      const share = hint.moves.filter(m => m.objects.some(o => names.includes(o))).reduce((a, m) => a + m.share, 0);
+      if (share > 0) g.appendChild(svg("text", {class: "share", x: cx + (graph ? 0 : unit / 2 - 3), y: cy - (graph ? 26 : unit / 2 - 12),
+                                                 "text-anchor": graph ? "middle" : "end"}, `${Math.round(share * 100)}%`));
+    }
     g.addEventListener("click", () => pick(names, t.label || t.name));
     root.appendChild(g);
     if (!graph && !t.blank) { cols.add(t.col); rows.add(t.row); }
@@ -312,7 +323,8 @@ function drawMoves() {
   $("movecount").textContent = m.moves.length ? `(${shown.length} of ${m.moves.length})` : "";
   $("selection").textContent = selection.length ? `selected: ${selection.map(s => s[0]).join(" → ")} (click again elsewhere, or pick below)` : "";
   $("moves").replaceChildren(...shown.map(x => {
-    const li = el("li", {"data-move": x.text}, x.label);
+    const weighed = hint && !past ? hint.moves.find(h => h.text === x.text) : null;
+    const li = el("li", {"data-move": x.text}, x.label + (weighed ? `  (${Math.round(weighed.share * 100)}%)` : ""));
     li.addEventListener("click", () => send(x));
     return li;
   }));
@@ -322,6 +334,9 @@ function drawMoves() {
 $("search").addEventListener("input", () => current && drawMoves());
 $("backlive").addEventListener("click", () => { past = null; draw(); });
 $("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
+$("hint").addEventListener("click", () => {
+  socket.send(JSON.stringify({type: "hint", iterations: Number($("hintiterations").value) || 500}));
+});
 
 // the game's files changed: their errors, new rules to reload (the host), or how the reload went
 function drawSource(m) {
