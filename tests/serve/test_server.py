@@ -485,3 +485,32 @@ def test_the_host_asks_what_the_bot_would_play(tris):
         for bad in (0, -3, True, 10**9, "5"):
             hot.send_json({"type": "hint", "iterations": bad})
             assert receive_error(hot).startswith("field 'iterations' must be a whole number")
+
+
+def test_the_host_opens_a_record_to_step_through(tris, tmp_path):
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    server, session, client = tris
+    record = tmp_path / "r.json"
+    played = CliRunner().invoke(main, ["play", session.stored.path, "--players", "random,random", "--seed", "2",
+                                       "--quiet", "--record", str(record)])
+    assert played.exit_code == 0, played.output
+    moves = json.loads(record.read_text())["moves"]
+    host = server.host_token
+    r = client.post(f"/records?host={host}", content=record.read_bytes(), follow_redirects=False)
+    assert r.status_code == 303
+    opened = server.sessions[int(r.headers["location"].split("/")[2].split("?")[0])]
+    assert [t for _, t in opened.stored.moves] == [m["move"] for m in moves] and opened.state.is_terminal
+    with client.websocket_connect(f"/ws/{opened.stored.id}?token={host}") as ws:
+        receive_state(ws, len(moves))
+        ws.send_json({"type": "position", "at": 1})  # stepping through
+        assert ws.receive_json()["at"] == 1
+    bad = json.loads(record.read_text())
+    bad["path"] = "/etc/passwd"
+    for body, status, text in [(record.read_bytes(), 403, "only the host"), (b"{", 400, "not a record"),
+                               (b"\xff", 400, "UTF-8"), (json.dumps(bad).encode(), 400, "not one of the games")]:
+        url = "/records" if status == 403 else f"/records?host={host}"
+        r = client.post(url, content=body)
+        assert r.status_code == status and text in r.text, (status, r.text)

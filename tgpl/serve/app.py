@@ -37,13 +37,14 @@ from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.game import Game, GameLoadError, load_game
-from tgpl.runtime.record import Record, source_digest
+from tgpl.runtime.record import Record, RecordError, source_digest
 from tgpl.serve.session import HUMAN, Client, Refused, Session, bot_agent
 from tgpl.serve.store import Store, StoredGame, new_token
 
 STATIC = Path(__file__).parent / "static"
 MESSAGE_LIMIT = 64 * 1024  # bytes of one WebSocket message from a page
 FORM_LIMIT = 16 * 1024  # bytes of a POST body
+RECORD_UPLOAD_LIMIT = 10_000_000  # bytes of a record opened on the host's page
 HINT_LIMIT = 20_000  # MCTS iterations one "what would the bot play" may ask for
 
 
@@ -251,7 +252,13 @@ def create_app(server: Server) -> Starlette:
                 f"<datalist id='paths'>{options}</datalist></label> "
                 f"<label>players <input name='players' value='human,random'></label> "
                 f"<label>seed <input name='seed' value='0' size='6'></label> <button>new game</button></form>")
-        return _page("tgpl serve: games", "<h1>games</h1>" + form + "".join(rows))
+        opener = ("<p><label>open a record to step through (a game served here): <input type='file' id='record' "
+                  "accept='.json,application/json'></label> <span id='recorderror'></span></p>"
+                  "<script>document.getElementById('record').addEventListener('change', async (e) => {"
+                  "const r = await fetch('/records' + location.search, {method: 'POST', body: await e.target.files[0].text()});"
+                  "if (r.ok && r.redirected) location.href = r.url;"
+                  "else document.getElementById('recorderror').textContent = await r.text(); });</script>")
+        return _page("tgpl serve: games", "<h1>games</h1>" + form + opener + "".join(rows))
 
     async def create(request: Request) -> Response:
         form, refused = await _form(request)
@@ -321,6 +328,42 @@ def create_app(server: Server) -> Starlette:
         forked = server.fork(session, at)
         server.start_driving(forked)
         return RedirectResponse(f"/play/{forked.stored.id}?token={quote(server.host_token)}", status_code=303)
+
+    async def open_record(request: Request) -> Response:
+        """The host opens a record (`tgpl play --record`, or this server's) to step through: the
+        body is its JSON, `?host=` the host's token; a new game of every seat human, its moves
+        played (to the first that is not legal, which it names). 303 to its hot-seat page."""
+        if request.query_params.get("host") != server.host_token:
+            return PlainTextResponse("only the host can open records", status_code=403)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > RECORD_UPLOAD_LIMIT:
+                return PlainTextResponse("the record is too large", status_code=413)
+        try:
+            rec = Record.from_json(body.decode("utf-8"))
+        except UnicodeDecodeError:
+            return PlainTextResponse("a record is UTF-8 JSON", status_code=400)
+        except RecordError as e:
+            return PlainTextResponse(f"not a record: {e}", status_code=400)
+        served = {os.path.abspath(s.stored.path): s.stored.path for s in server.sessions.values()}
+        path = served.get(os.path.abspath(rec.path))
+        if path is None:  # only games the host serves: no other file is opened
+            return PlainTextResponse(f"the record's game '{rec.path}' is not one of the games served here",
+                                     status_code=400)
+        try:
+            game = server.load(path, len(rec.players))
+        except Refused as e:
+            return PlainTextResponse(str(e), status_code=400)
+        if rec.game != game.name:
+            return PlainTextResponse(f"the record is of '{rec.game}', the game served is '{game.name}'", status_code=400)
+        stored = server.store.create_game(path, len(rec.players), rec.seed, [HUMAN] * len(rec.players),
+                                          [(m["player"], m["move"]) for m in rec.moves])
+        session = server.sessions[stored.id] = Session.resume(stored, game)
+        if session.number < len(rec.moves):  # keep only what replays, as `tgpl replay` would stop there
+            server.store.truncate(stored.id, session.number)
+            del stored.moves[session.number:]
+        return RedirectResponse(f"/play/{stored.id}?token={quote(server.host_token)}", status_code=303)
 
     async def reload(request: Request) -> Response:
         """The host replays a game's moves on its game's new rules: urlencoded `host`."""
@@ -420,6 +463,7 @@ def create_app(server: Server) -> Starlette:
         Route("/games/{gid}/seats", seats, methods=["POST"]),
         Route("/games/{gid}/fork", fork, methods=["POST"]),
         Route("/games/{gid}/reload", reload, methods=["POST"]),
+        Route("/records", open_record, methods=["POST"]),
         Route("/play/{gid}", play_page),
         Route("/record/{gid}", record),
         WebSocketRoute("/ws/{gid}", socket),
