@@ -238,6 +238,8 @@ def test_a_planted_error_is_shown_in_the_page_and_fixing_it_restores_play(live, 
     page.wait_for_selector("svg .tile.legal", timeout=WAIT_MS)
     page.locator("svg .tile[data-name='TrisGrid[0][0]']").click()
     wait_for_move(page, 1)
+    expect(page.locator("#handover")).to_contain_text("Pass the screen to player 1.")  # hot seat: a pause
+    page.locator("#handoverok").click()
     game.write_text(original.replace("TickedCount = 0;", "TickedCount = ;", 1), encoding="utf-8")
     expect(page.locator("#sourceerrors")).to_contain_text(f"{game}:", timeout=WAIT_MS)  # the server looks each second
     page.screenshot(path=tmp_path / "tris-error.png", full_page=True)

@@ -11,6 +11,8 @@ let socket = null;
 let current = null;       // the last state message
 let past = null;          // a position message while the player looks back in the log
 let hint = null;          // the bot's visit shares for the live position (the host's page)
+let shownSeat = null;     // the seat whose view a hot-seat page last showed: a change hides the board first
+let movedAt = Date.now(); // when the number of moves last changed: the turn timer
 let selection = [];       // clicked things: each a list of object names
 let retry = 500;
 
@@ -44,7 +46,13 @@ function connect() {
     if (msg.type === "error") { showError(msg.message); if (msg.fatal) socket.onclose = null; return; }
     if (msg.type === "state") {  // a look back stays until left
       showError("");
-      if (!current || msg.number !== current.number) hint = null;
+      if (!current || msg.number !== current.number) { hint = null; movedAt = Date.now(); }
+      if (msg.hot && msg.you !== null && shownSeat !== null && msg.you !== shownSeat) {
+        // hot seat: the next player's view only once they say they hold the screen
+        $("handovertext").textContent = `Pass the screen to player ${msg.you}.`;
+        $("handover").hidden = false;
+      }
+      if (msg.hot && msg.you !== null) shownSeat = msg.you;
       current = msg; selection = []; draw();
     }
     if (msg.type === "position") { past = msg; selection = []; draw(); }
@@ -334,6 +342,12 @@ function drawMoves() {
 $("search").addEventListener("input", () => current && drawMoves());
 $("backlive").addEventListener("click", () => { past = null; draw(); });
 $("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
+$("handoverok").addEventListener("click", () => { $("handover").hidden = true; });
+setInterval(() => {  // the turn timer: how long the player to move has taken so far
+  if (!current || current.view.terminal) { $("timer").textContent = ""; return; }
+  const s = Math.floor((Date.now() - movedAt) / 1000);
+  $("timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}, 1000);
 $("hint").addEventListener("click", () => {
   socket.send(JSON.stringify({type: "hint", iterations: Number($("hintiterations").value) || 500}));
 });
