@@ -514,3 +514,17 @@ def test_the_host_opens_a_record_to_step_through(tris, tmp_path):
         url = "/records" if status == 403 else f"/records?host={host}"
         r = client.post(url, content=body)
         assert r.status_code == status and text in r.text, (status, r.text)
+
+
+def test_the_host_runs_an_analysis(tris):
+    server, session, client = tris
+    host, path = server.host_token, session.stored.path
+    r = client.post("/analyze", content=f"host={host}&path={path}&players=first,random&games=8&seed=3".encode())
+    assert r.status_code == 200
+    assert f"{path}: 8 games, seeds 3..10, players first,random: 8 finished" in r.text
+    assert "seat 0 (first): 100.0%" in r.text  # first always wins tris against random from these seeds
+    for form, status in [(f"host=no&path={path}", 403), (f"host={host}&path=/etc/passwd", 400),
+                         (f"host={host}&path={path}&games=0", 400), (f"host={host}&path={path}&games=x", 400),
+                         (f"host={host}&path={path}&players=wizard", 400),
+                         (f"host={host}&path={path}&players=random,random,random", 400)]:
+        assert client.post("/analyze", content=form.encode()).status_code == status, form

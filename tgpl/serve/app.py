@@ -45,7 +45,8 @@ STATIC = Path(__file__).parent / "static"
 MESSAGE_LIMIT = 64 * 1024  # bytes of one WebSocket message from a page
 FORM_LIMIT = 16 * 1024  # bytes of a POST body
 RECORD_UPLOAD_LIMIT = 10_000_000  # bytes of a record opened on the host's page
-HINT_LIMIT = 20_000  # MCTS iterations one "what would the bot play" may ask for
+HINT_LIMIT = 20_000
+ANALYZE_LIMIT = 1000  # games one analysis from the host's page may play  # MCTS iterations one "what would the bot play" may ask for
 
 
 class Server:
@@ -252,7 +253,12 @@ def create_app(server: Server) -> Starlette:
                 f"<datalist id='paths'>{options}</datalist></label> "
                 f"<label>players <input name='players' value='human,random'></label> "
                 f"<label>seed <input name='seed' value='0' size='6'></label> <button>new game</button></form>")
-        opener = ("<p><label>open a record to step through (a game served here): <input type='file' id='record' "
+        analysis = (f"<form method='post' action='/analyze'><input type='hidden' name='host' value='{html.escape(server.host_token)}'>"
+                    f"<label>analyze <input name='path' list='paths' size='50' value='{html.escape(paths[0] if paths else '')}'></label> "
+                    f"<label>players <input name='players' value='random,random'></label> "
+                    f"<label>games <input name='games' value='100' size='5'></label> "
+                    f"<label>seed <input name='seed' value='0' size='6'></label> <button>analyze</button></form>")
+        opener = analysis + ("<p><label>open a record to step through (a game served here): <input type='file' id='record' "
                   "accept='.json,application/json'></label> <span id='recorderror'></span></p>"
                   "<script>document.getElementById('record').addEventListener('change', async (e) => {"
                   "const r = await fetch('/records' + location.search, {method: 'POST', body: await e.target.files[0].text()});"
@@ -365,6 +371,31 @@ def create_app(server: Server) -> Starlette:
             del stored.moves[session.number:]
         return RedirectResponse(f"/play/{stored.id}?token={quote(server.host_token)}", status_code=303)
 
+    async def analyze(request: Request) -> Response:
+        """The host's analysis: `tgpl analyze` of a game served here (urlencoded `host`, `path`,
+        `players`, `games`, `seed`), played in a worker thread; its figures as a page."""
+        form, refused = await _form(request)
+        if refused is not None:
+            return refused
+        if form.get("host") != server.host_token:
+            return PlainTextResponse("only the host can run analyses", status_code=403)
+        path = form.get("path", "")
+        if path not in {s.stored.path for s in server.sessions.values()}:
+            return PlainTextResponse(f"'{path}' is not one of the games served here", status_code=400)
+        try:
+            games, seed = int(form.get("games", "100")), int(form.get("seed", "0"))
+        except ValueError:
+            return PlainTextResponse("games and seed must be whole numbers", status_code=400)
+        if not 1 <= games <= ANALYZE_LIMIT:
+            return PlainTextResponse(f"games must be from 1 to {ANALYZE_LIMIT}", status_code=400)
+        try:
+            text = await asyncio.to_thread(_analysis, path, form.get("players", ""), games, seed)
+        except Refused as e:
+            return PlainTextResponse(str(e), status_code=400)
+        back = f"/?host={quote(server.host_token)}"
+        return _page("tgpl analyze", f"<p><a href='{html.escape(back)}'>back to the games</a></p>"
+                                     f"<h1>tgpl analyze {html.escape(path)}</h1><pre id='analysis'>{html.escape(text)}</pre>")
+
     async def reload(request: Request) -> Response:
         """The host replays a game's moves on its game's new rules: urlencoded `host`."""
         form, refused = await _form(request)
@@ -464,6 +495,7 @@ def create_app(server: Server) -> Starlette:
         Route("/games/{gid}/fork", fork, methods=["POST"]),
         Route("/games/{gid}/reload", reload, methods=["POST"]),
         Route("/records", open_record, methods=["POST"]),
+        Route("/analyze", analyze, methods=["POST"]),
         Route("/play/{gid}", play_page),
         Route("/record/{gid}", record),
         WebSocketRoute("/ws/{gid}", socket),
@@ -481,6 +513,30 @@ def create_app(server: Server) -> Starlette:
 
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error},
                      lifespan=lifespan)
+
+
+def _analysis(path: str, players: str, games: int, seed: int) -> str:
+    """`tgpl analyze PATH --players PLAYERS --games G --seed S --jobs 1`'s report, as text."""
+    from tgpl.analysis.figures import play_games, summarise, text_report
+    from tgpl.runtime.agents import automatic_agent
+
+    try:
+        game = load_game(path)  # its own compiled game: the worker thread shares nothing with play
+    except GameLoadError as e:
+        raise Refused(f"{path} has errors:\n{e.render()}") from None
+    allowed = game.compiled.players
+    specs = [p.strip() for p in players.split(",") if p.strip()]
+    if len(specs) > allowed[-1]:
+        raise Refused(f"the game has {allowed.start} to {allowed[-1]} players, not {len(specs)}")
+    specs += ["random"] * (allowed.start - len(specs))
+    for spec in specs:
+        try:
+            automatic_agent(spec, 0, 0)
+        except ValueError as e:
+            raise Refused(f"{e}; analyses seat random, first, mcts or mcts:N") from None
+    game = Game(game.program, game.compiled, len(specs))
+    played, _ = play_games(game, specs, range(seed, seed + games), 1, 10_000)
+    return text_report(summarise(game, path, specs, seed, played))
 
 
 def digests(files) -> dict[str, str | None]:
