@@ -116,10 +116,14 @@ def folder(tmp_path_factory):
 @pytest.mark.parametrize("command,args,status", CASES, ids=[f"{c}-{s}-{i}" for i, (c, _, s) in enumerate(CASES)])
 def test_exit_status_is_the_documented_one(folder, command, args, status):
     port = _free_port()
+    done = threading.Event()
     if "{port}" in args:
-        threading.Thread(target=_interrupt_once_listening, args=(port,), daemon=True).start()
-    result = CliRunner().invoke(main, [command, *(a.replace("{tmp}", str(folder)).replace("{port}", str(port))
-                                                  for a in args)])
+        threading.Thread(target=_interrupt_once_listening, args=(port, done), daemon=True).start()
+    try:
+        result = CliRunner().invoke(main, [command, *(a.replace("{tmp}", str(folder)).replace("{port}", str(port))
+                                                      for a in args)])
+    finally:
+        done.set()
     assert result.exit_code == status, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
@@ -144,15 +148,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _interrupt_once_listening(port: int) -> None:
-    """Ctrl-C for `tgpl serve` running in this process, once it accepts connections (counted tries)."""
+def _interrupt_once_listening(port: int, done: threading.Event) -> None:
+    """Ctrl-C for `tgpl serve` running in this process, once it accepts connections (counted
+    tries); never once the command has returned (it failed to start): the signal would stop pytest."""
     for _ in range(2000):
+        if done.is_set():
+            return
         try:
             socket.create_connection(("127.0.0.1", port), timeout=5).close()
             break
         except OSError:
             time.sleep(0.05)
-    os.kill(os.getpid(), signal.SIGINT)
+    if not done.is_set():
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 def _cell(table: str, command: str, status: int) -> str:

@@ -206,7 +206,7 @@ def test_the_host_changes_seats_during_the_game(tris):
         assert receive_state(ws, 2)["history"][1]["player"] == 1  # the new bot answered
     assert server.store.games()[0].agents == ["human", "first"]  # kept across a restart
     for form, status, text in [
-        (f"host=nope&seat=1&agent=first", 403, "only the host"),
+        ("host=nope&seat=1&agent=first", 403, "only the host"),
         (f"host={host}&seat=2&agent=first", 400, "seats 0 to 1, not 2"),
         (f"host={host}&seat=x&agent=first", 400, "whole number"),
         (f"host={host}&seat=0&agent=robot", 400, "unknown agent 'robot'"),

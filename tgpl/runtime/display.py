@@ -80,7 +80,7 @@ def _hidden(value) -> str:
 _BUILTIN_TILE_FIELDS = {"group", "connections"}
 
 
-def _abbreviations(classes: set[str]) -> dict[str, str]:
+def abbreviations(classes: set[str]) -> dict[str, str]:
     """The shortest prefix that tells each piece class apart: King `Ki`, Knight `Kn`, Pawn `P`."""
     out = {}
     for name in classes:
@@ -130,7 +130,7 @@ def render_state(state: State, seat: int | None = None) -> str:
         tile = w.fields(o).get("tile")
         if isinstance(tile, Obj) and not w.fields(o).get("discarded"):
             pieces.setdefault(id(tile), []).append(o)
-    short = _abbreviations({p.cls.name for on in pieces.values() for p in on})
+    short = abbreviations({p.cls.name for on in pieces.values() for p in on})
     for group in w.objects:
         fields = w.fields(group)
         if group.cls.name != "Group" or fields.get("geometry") == "graph":

@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -39,7 +39,7 @@ from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.game import Game, GameLoadError, load_game
 from tgpl.runtime.record import Record, RecordError, source_digest
 from tgpl.serve.session import HUMAN, Client, Refused, Session, bot_agent
-from tgpl.serve.store import Store, StoredGame, new_token
+from tgpl.serve.store import Store, new_token
 
 STATIC = Path(__file__).parent / "static"
 MESSAGE_LIMIT = 64 * 1024  # bytes of one WebSocket message from a page
@@ -282,10 +282,10 @@ def create_app(server: Server) -> Starlette:
         except ValueError:
             return PlainTextResponse("seed must be a whole number", status_code=400)
         try:
-            game = server.load(path, server.sessions[next(i for i, s in server.sessions.items() if s.stored.path == path)].stored.players)
-            allowed = game.compiled.players
+            served = next(s for s in server.sessions.values() if s.stored.path == path)
+            allowed = server.load(path, served.stored.players).compiled.players
             if not agents or len(agents) > allowed[-1]:
-                raise Refused(f"the game has {allowed.start} to {allowed[-1]} players, not {len(agents)}")
+                raise Refused(f"the game has {_counts(allowed)} players, not {len(agents)}")
             agents += [HUMAN] * (allowed.start - len(agents))
             server.new_game(path, agents, seed)
         except Refused as e:
@@ -515,6 +515,11 @@ def create_app(server: Server) -> Starlette:
                      lifespan=lifespan)
 
 
+def _counts(allowed: range) -> str:
+    """'2' or '4 to 7': how many players a game takes."""
+    return f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
+
+
 def _analysis(path: str, players: str, games: int, seed: int) -> str:
     """`tgpl analyze PATH --players PLAYERS --games G --seed S --jobs 1`'s report, as text."""
     from tgpl.analysis.figures import play_games, summarise, text_report
@@ -527,7 +532,7 @@ def _analysis(path: str, players: str, games: int, seed: int) -> str:
     allowed = game.compiled.players
     specs = [p.strip() for p in players.split(",") if p.strip()]
     if len(specs) > allowed[-1]:
-        raise Refused(f"the game has {allowed.start} to {allowed[-1]} players, not {len(specs)}")
+        raise Refused(f"the game has {_counts(allowed)} players, not {len(specs)}")
     specs += ["random"] * (allowed.start - len(specs))
     for spec in specs:
         try:

@@ -29,7 +29,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from tgpl.runtime.display import _abbreviations, label
+from tgpl.runtime.display import abbreviations, label
 from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, World
 
@@ -206,7 +206,7 @@ def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int
             for t in w.fields(o).get("tiles", []):
                 marked.update(v.cls.name for v in w.fields(t).values() if isinstance(v, Obj) and v.cls.name != "Group")
     marked.update(p.cls.name for on in pieces.values() for p in on)
-    short = _abbreviations(marked)
+    short = abbreviations(marked)
     out = []
     tiles_seen: set[int] = set()
     for group in w.objects:
