@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -62,7 +63,8 @@ def test_owners_see_their_secrets_and_nobody_sees_a_deck(tmp_path):
     mine, theirs, watcher = view(state, 0), view(state, 1), view(state, None)
     assert panel(mine, "Seat#0")["HiddenRole"] == "spy"
     assert panel(mine, "Seat#0")["Hand"] == {"list": [{"ref": "Card#5", "label": "card 5", "card": True,
-                                                       "attrs": {"Name": "card 5"}, "owner": None}]}
+                                                       "attrs": {"Name": "card 5"}, "owner": None,
+                                                       "colour": None}]}
     for other in (theirs, watcher):
         assert panel(other, "Seat#0")["HiddenRole"] == {"hidden": None}
         assert panel(other, "Seat#0")["Hand"] == {"hidden": 1}
@@ -96,3 +98,23 @@ def test_tgpl_play_shows_its_human_only_their_view():
     assert re.search(r"Hand#1 \[player 1\]: Points=\d+ Cards=\{1 hidden\}", during)
     assert re.search(r"Hand#0 \[player 0\]: Points=\d+ Cards=\{card \d+\}", during)
     assert "Hand#1 [player 1]: Points" in end and "hidden" not in end  # the game over: all shown
+
+
+def test_presentation_hints_place_graph_tiles_and_colour_things(tmp_path):
+    """Optional attributes the page reads: a graph tile's X and Y place it, a `Colour` fills."""
+    text = Path("examples/graph.tgpl").read_text(encoding="utf-8")
+    text = text.replace('    string Name = "";\n    bool Harbor = false;',
+                        '    string Name = "";\n    bool Harbor = false;\n    number X = 0;\n    number Y = 0;\n'
+                        '    string Colour = "";')
+    text = text.replace("            p.Name = name;", '            p.Name = name;\n            p.X = 1;\n'
+                                                     '            p.Y = 2;\n            p.Colour = "#8fbc8f";')
+    path = tmp_path / "graph.tgpl"
+    path.write_text(text, encoding="utf-8")
+    tiles = view(load_game(path).initial_state(0), 0)["groups"][0]["tiles"]
+    assert [(t["label"], t["x"], t["y"]) for t in tiles][:3] == [("Castle", 1, 2), ("Market", 1, 2), ("Chapel", 1, 2)]
+    assert {t["colour"] for t in tiles} == {"#8fbc8f"}
+    plain = view(load_game("examples/graph.tgpl").initial_state(0), 0)["groups"][0]["tiles"]
+    assert plain[0]["colour"] is None and (plain[0]["x"], plain[0]["y"]) == (0.0, -round(8 / 3, 3))  # a circle
+    citadels = load_game("examples/citadels/citadels.tgpl", 4).initial_state(0)
+    hand = next(dict(p["fields"])["Hand"] for p in view(citadels, 0)["panels"] if p["name"] == "Citizen#0")
+    assert {c["colour"] for c in hand["list"]} <= {"yellow", "blue", "green", "red", "purple"}

@@ -66,6 +66,20 @@ def may_see_field(world: World, obj: Obj, name: str, value, seat: int | None) ->
     return seat is not None and seat in world.owners_of(obj)
 
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20}")
+
+
+def colour_hint(world: World, obj: Obj) -> str | None:
+    """A presentation hint: the object's `Colour` (or `Color`) attribute, when it is a CSS colour
+    name or #rgb / #rrggbb, fills its piece, tile or card (Citadels' districts by their colour)."""
+    fields = world.fields(obj)
+    for name in ("Colour", "Color"):
+        value = fields.get(name)
+        if isinstance(value, str) and _COLOUR.fullmatch(value):
+            return value.lower()
+    return None
+
+
 @dataclass(frozen=True)
 class Sight:
     """What one seat sees of one world: the interactables it may name."""
@@ -138,6 +152,7 @@ def encode(s: Sight, value, depth: int = 0):
                             and not isinstance(v, (Obj, list, dict))}
             owners = w.owners_of(value)
             out["owner"] = owners[0] if owners else None
+            out["colour"] = colour_hint(w, value)
         return out
     if isinstance(value, list):
         return {"list": [encode(s, v, depth + 1) for v in value]}
@@ -225,12 +240,17 @@ def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int
                         continue
                     x, y, col, row = _position(geometry, orientation, i, j)
                     drawn.append(_tile(s, tile, pieces, short, {"i": i, "j": j, "col": col, "row": row, "x": x, "y": y}))
-        else:  # a graph: its tiles on a circle, its connections as edges
+        else:  # a graph: its tiles where their X and Y say (a hint), else on a circle; its connections as edges
             n = max(len(tiles), 1)
             index = {id(t): k for k, t in enumerate(tiles)}
+            placed = all(isinstance(w.fields(t).get("X"), float) and isinstance(w.fields(t).get("Y"), float)
+                         and math.isfinite(w.fields(t)["X"]) and math.isfinite(w.fields(t)["Y"]) for t in tiles)
             for k, tile in enumerate(tiles):
-                angle = 2 * math.pi * k / n - math.pi / 2
-                x, y = round(math.cos(angle) * n / 3, 3), round(math.sin(angle) * n / 3, 3)
+                if placed:
+                    x, y = w.fields(tile)["X"], w.fields(tile)["Y"]
+                else:
+                    angle = 2 * math.pi * k / n - math.pi / 2
+                    x, y = round(math.cos(angle) * n / 3, 3), round(math.sin(angle) * n / 3, 3)
                 drawn.append(_tile(s, tile, pieces, short, {"i": k, "x": x, "y": y}))
                 for link in w.fields(tile).get("connections", []) or []:
                     if not isinstance(link, Obj) or link.fixed is not None:
@@ -250,7 +270,7 @@ def _tile(s: Sight, tile: Obj, pieces: dict[int, list[Obj]], short: dict[str, st
     blank = tile.cls.name == "BlankTile"
     on = [] if blank else [
         {"name": p.name, "class": p.cls.name, "symbol": w.fields(p).get("Symbol") if isinstance(w.fields(p).get("Symbol"), str) else short[p.cls.name],
-         "owner": (w.owners_of(p) or (None,))[0], "label": label(w, p)}
+         "owner": (w.owners_of(p) or (None,))[0], "label": label(w, p), "colour": colour_hint(w, p)}
         for p in pieces.get(id(tile), [])
     ]
     # plain attributes only (a tile's lists of neighbours would be most of the message): the tooltip's
@@ -258,7 +278,8 @@ def _tile(s: Sight, tile: Obj, pieces: dict[int, list[Obj]], short: dict[str, st
              if k not in _BUILTIN_TILE_FIELDS and not k.startswith("_") and not isinstance(v, (Obj, list, dict))}
     return {"name": tile.name, "class": tile.cls.name, "blank": blank, "label": None if blank else label(w, tile),
             "pieces": on, "mark": None if blank or on else _tile_mark(w, tile, short),
-            "flags": [] if blank else _flags(w, tile), "attrs": attrs, **where}
+            "flags": [] if blank else _flags(w, tile), "colour": None if blank else colour_hint(w, tile),
+            "attrs": attrs, **where}
 
 
 # ------------------------------------------------------------------ the view

@@ -135,6 +135,7 @@ function cardNode(v) {
     .map(([k, x]) => `${k} ${x !== null && typeof x === "object" ? (x.player !== undefined ? "player " + x.player : "") : x}`);
   if (attrs.length) card.appendChild(el("div", {class: "attrs"}, attrs.join(" · ")));
   if (v.owner !== null && v.owner !== undefined) card.style.borderColor = colour(v.owner);
+  if (v.colour) card.style.borderLeft = `6px solid ${v.colour}`;  // a presentation hint: the card's Colour
   card.addEventListener("click", () => pick([v.ref], v.label || v.ref));
   return card;
 }
@@ -178,13 +179,16 @@ function drawGroup(group) {
     if (t.j !== undefined) { attrs["data-j"] = t.j; attrs["data-col"] = t.col; attrs["data-row"] = t.row; }
     const g = svg("g", attrs);
     const cx = px(t.x), cy = py(t.y);
-    if (hex) g.appendChild(svg("polygon", {class: "cell", points: hexPoints(cx, cy, r - 1, group.orientation === "row")}));
-    else if (graph) g.appendChild(svg("circle", {class: "cell", cx, cy, r: 22}));
-    else g.appendChild(svg("rect", {class: "cell", x: cx - unit / 2, y: cy - unit / 2, width: unit, height: unit}));
+    let cell;
+    if (hex) cell = svg("polygon", {class: "cell", points: hexPoints(cx, cy, r - 1, group.orientation === "row")});
+    else if (graph) cell = svg("circle", {class: "cell", cx, cy, r: 22});
+    else cell = svg("rect", {class: "cell", x: cx - unit / 2, y: cy - unit / 2, width: unit, height: unit});
+    if (t.colour) cell.style.fill = t.colour;  // a presentation hint: the tile's Colour attribute
+    g.appendChild(cell);
     if (t.pieces.length) {
       const p = t.pieces[0];
       const mark = svg("g", {class: "piece", "data-name": p.name, "data-class": p.class});
-      mark.appendChild(svg("circle", {cx, cy, r: 17, fill: colour(p.owner)}));
+      mark.appendChild(svg("circle", {cx, cy, r: 17, fill: p.colour || colour(p.owner)}));
       mark.appendChild(svg("text", {x: cx, y: cy + 6, "text-anchor": "middle"}, p.symbol || p.class.slice(0, 2)));
       mark.appendChild(svg("title", {}, `${p.label || p.name}${t.pieces.length > 1 ? ` (+${t.pieces.length - 1})` : ""}`));
       g.appendChild(mark);
