@@ -259,12 +259,22 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         g = type(g)(g.program, g.compiled, count)
     g.step_limit = max_steps
     say = (lambda text: None) if (quiet or as_json) else click.echo
+    # A human sees the state as their seat may (language decision 94: others' hands as counts)
     human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
-                click.echo, render_state, describe_move)
+                click.echo, lambda state: render_state(state, state.active_player), describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
     shown_log = [0]
+    humans = [p for p, a in enumerate(agents) if a.name == "human"]
+    # With one human at the terminal, the moves printed are theirs to read: others' hidden cards redacted
+    reader = humans[0] if len(humans) == 1 else None
+    before = [g.initial_state(seed) if reader is not None else None]
 
     def on_move(player, text, state):
+        if reader is not None and player != reader:
+            from tgpl.serve.views import redact, sight
+
+            text = redact(text, sight(before[0].world, reader), sight(state.world, reader))
+        before[0] = state
         say(f"player {player}: {text}")
         for line in state.world.log[shown_log[0]:]:
             say(f"  log: {line}")
@@ -335,6 +345,83 @@ def replay(record, game_path, ignore_digest, max_steps):
         click.echo(f"{record}: error: field 'game': the record names '{rec.game}', the game is '{g.name}'", err=True)
         sys.exit(1)
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
+
+
+# ------------------------------------------------------------ serving
+def _default_data_dir() -> str:
+    """Where `tgpl serve` keeps its games by default: the user's data folder."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "tgpl", "serve")
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback lets other machines join (a warning says so).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--players", "players_spec", help="Seats: human (joins by an invite link) or a bot: random, first, "
+                                                 "mcts or mcts:N (default: human then random).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False),
+              help="Folder of the games' database [default: ~/.local/share/tgpl/serve].")
+def serve(game, host, port, players_spec, seed, data_dir):
+    """Serve GAME in the browser: each seat joins by its invite link, bots play theirs, games
+    survive a restart. Resumes the unfinished game with these seats and seed, else starts one."""
+    import signal
+    import socket
+    import sqlite3
+
+    import uvicorn
+
+    from tgpl.serve.app import Server, create_app
+    from tgpl.serve.session import Refused
+
+    g = _load_game(game)  # reports a game with errors, exit 2
+    count = _player_count(players_spec, g.compiled.players)
+    names = [n.strip() for n in players_spec.split(",")] if players_spec else ["human"] + ["random"] * (count - 1)
+    names += ["random"] * (count - len(names))
+    try:  # bound here, so that a port in use is a usage error and --port 0 prints the port taken
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+    except (OSError, OverflowError) as e:
+        click.echo(f"tgpl serve: error: cannot listen on {host}:{port}: {e.strerror or e}", err=True)
+        sys.exit(2)
+    port = listener.getsockname()[1]
+    data_dir = data_dir or _default_data_dir()
+    try:
+        server = Server(data_dir)
+    except (OSError, sqlite3.Error) as e:  # an unreadable, read-only or locked database
+        click.echo(f"{data_dir}: error: cannot open the games' database: {e}", err=True)
+        sys.exit(2)
+    try:
+        session = server.find(game, names, seed) or server.new_game(game, names, seed)
+    except Refused as e:
+        raise click.BadParameter(str(e), param_hint="--players") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: anyone who can reach this machine can open the pages; "
+                   "seats still need their invite links", err=True)
+    shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    base = f"http://{shown}:{port}"
+    click.echo(f"tgpl serve: {game}, game {session.stored.id} ({session.number} moves played), data in {data_dir}")
+    for who, url in server.links(session, base):
+        click.echo(f"  {who}: {url}")
+    click.echo(f"  host (every game, new games, records): {base}/?host={server.host_token}")
+    config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=1 << 20)
+    # uvicorn stops on Ctrl-C or SIGTERM, then raises the signal again for the handler it found:
+    # a handler that does nothing, so that stopping the server is a clean exit 0, not "Aborted!"
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda *_: None) for s in stops}
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        server.store.close()
+    click.echo("tgpl serve: stopped; every game is kept and resumes when it is served again")
 
 
 # ------------------------------------------------------------ analysis
