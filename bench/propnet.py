@@ -18,8 +18,8 @@ Printed for each game: the propositional network's components (tgpl.asp.propnet:
 grounding, constants propagated, what no player reads removed; propositions = bases + inputs + views,
 gates = and + or + not, one transition per base) and the ratio lowered / hand-written; then random
 playouts on the project's GDL reasoner (tgpl.asp.reasoner.GdlGame, grounded once): `--playouts` playouts
-of each game, moves drawn with the runtime's PCG32 from `--seed`, measured in four interleaved turns (so a
-change of the machine's load weighs on both alike), as playouts/s and the ratio lowered / hand-written.
+of each game, moves drawn with the runtime's PCG32 from `--seed`, measured in eight interleaved turns, every
+game of the run in each (so a change of the machine's load weighs on all alike), as playouts/s and the ratio lowered / hand-written.
 The playouts are counted, the time is measured: only the ratio means anything on a shared machine.
 """
 
@@ -44,7 +44,7 @@ EXAMPLES = ROOT / "examples"
 PAIRS = {"tris": ("tris.tgpl", "tictactoe.kif"), "connect4": ("connect4.tgpl", "connect4.kif"),
          "reversi": ("reversi.tgpl", "reversi.kif")}
 DEFAULT = "tris,connect4"
-TURNS = 4
+TURNS = 8
 
 ROWS = (("bases (true)", "bases"), ("inputs (does)", "inputs"), ("views", "views"),
         ("and gates", "ands"), ("or gates", "ors"), ("not gates", "nots"), ("transitions", "transitions"),
@@ -71,21 +71,13 @@ def playouts_per_second(games: dict[str, GdlGame], count: int, seed: int) -> dic
     return {name: done[name] / spent[name] for name in games}
 
 
-def compare(title: str, lowered: Program, written: Program, playouts: int, seed: int) -> tuple[float, float]:
-    """Print the two networks and their speeds; return (components ratio, playout speed ratio)."""
-    a, b = propnet_size(lowered), propnet_size(written)
-    speed = playouts_per_second({"lowered": GdlGame(lowered), "written": GdlGame(written)}, playouts, seed)
+def print_sizes(title: str, a: PropnetSize, b: PropnetSize) -> None:
     print(f"\n{title}")
     print(f"{'propositional network':<28}{'lowered':>10}{'hand-written':>14}{'lowered/hand':>14}")
     for label, attr in ROWS:
         x, y = getattr(a, attr), getattr(b, attr)
         ratio = f"{x / y:>14.2f}" if y else f"{'-':>14}"
         print(f"{label:<28}{x:>10,}{y:>14,}{ratio}")
-    size_ratio = a.components / b.components
-    speed_ratio = speed["lowered"] / speed["written"]
-    print(f"{'playouts/s (GDL reasoner)':<28}{speed['lowered']:>10.1f}{speed['written']:>14.1f}{speed_ratio:>14.2f}"
-          f"   ({playouts} playouts each, seed {seed})")
-    return size_ratio, speed_ratio
 
 
 def lowered_program(tgpl_name: str) -> Program:
@@ -99,13 +91,16 @@ def main() -> None:
     args.add_argument("--seed", type=int, default=7, help="seed of the playouts' PCG32")
     args.add_argument("--kif", nargs="+", type=Path, help="KIF files to compare two by two: LOWERED HAND-WRITTEN")
     opts = args.parse_args()
-    summary: list[tuple[str, float, float]] = []
+    pairs: list[tuple[str, str, str]] = []  # (title, lowered's key, hand-written's key)
+    programs: dict[str, Program] = {}
     if opts.kif:
         if len(opts.kif) % 2:
             args.error("--kif takes files two by two: LOWERED HAND-WRITTEN ...")
         for low, hand in zip(opts.kif[::2], opts.kif[1::2]):
-            ratios = compare(f"{low} vs {hand}", read_gdl(low)[0], read_gdl(hand)[0], opts.playouts, opts.seed)
-            summary.append((low.name, *ratios))
+            for path in (low, hand):
+                if str(path) not in programs:
+                    programs[str(path)] = read_gdl(path)[0]
+            pairs.append((f"{low} vs {hand}", str(low), str(hand)))
     else:
         names = [n.strip() for n in opts.only.split(",") if n.strip()]
         unknown = sorted(set(names) - set(PAIRS))
@@ -113,14 +108,22 @@ def main() -> None:
             args.error(f"unknown pair {', '.join(unknown)}; the pairs are {', '.join(PAIRS)}")
         for name in names:
             tgpl_name, kif_name = PAIRS[name]
-            ratios = compare(f"{name}: lowered examples/{tgpl_name} vs hand-written examples/gdl/{kif_name}",
-                             lowered_program(tgpl_name), read_gdl(EXAMPLES / "gdl" / kif_name)[0],
-                             opts.playouts, opts.seed)
-            summary.append((name, *ratios))
-    print(f"\n{'game':<20}{'components ratio':>18}{'playouts/s ratio':>18}")
-    for name, size_ratio, speed_ratio in summary:
-        print(f"{name:<20}{size_ratio:>18.2f}{speed_ratio:>18.2f}")
-
+            programs[tgpl_name] = lowered_program(tgpl_name)
+            programs[kif_name] = read_gdl(EXAMPLES / "gdl" / kif_name)[0]
+            pairs.append((f"{name}: lowered examples/{tgpl_name} vs hand-written examples/gdl/{kif_name}",
+                          tgpl_name, kif_name))
+    sizes = {key: propnet_size(program) for key, program in programs.items()}
+    for title, low, hand in pairs:
+        print_sizes(title, sizes[low], sizes[hand])
+    speed = playouts_per_second({key: GdlGame(p) for key, p in programs.items()}, opts.playouts, opts.seed)
+    print(f"\nrandom playouts on the GDL reasoner, {opts.playouts} of each game, seed {opts.seed}, "
+          f"in {TURNS} interleaved turns")
+    for key in programs:
+        print(f"  {key:<40}{speed[key]:>10.1f} playouts/s")
+    print(f"\n{'lowered':<40}{'components ratio':>18}{'playouts/s ratio':>18}")
+    for _, low, hand in pairs:
+        print(f"{low:<40}{sizes[low].components / sizes[hand].components:>18.2f}"
+              f"{speed[low] / speed[hand]:>18.2f}")
 
 if __name__ == "__main__":
     main()
