@@ -62,3 +62,13 @@ def test_a_fluent_read_by_legal_keeps_its_next_and_what_that_reads():
     assert size.views == 9
     assert size.ands == 2
     assert size.ors == 2
+
+
+def test_a_constant_output_is_one_proposition_tied_to_a_constant():
+    base = propnet_size(read_kif(TINY))
+    always_legal = TINY.replace("(<= (input a (m ?x)) (n ?x))", "(<= (input a (m ?x)) (n ?x))\n(input a wait)")
+    fact = propnet_size(read_kif(always_legal + "(legal a wait)\n"))
+    derived = propnet_size(read_kif(always_legal + "(<= (legal a wait) always)\n"))
+    assert fact == derived
+    assert fact.views == base.views + 1
+    assert fact.components == base.components + 1

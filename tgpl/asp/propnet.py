@@ -83,6 +83,7 @@ class _Rules(clingo.Observer):
         self.facts: set[int] = set()
         self.externals: set[int] = set()
         self.symbols: dict[int, clingo.Symbol] = {}
+        self.fact_symbols: list[clingo.Symbol] = []  # atoms the grounder decided true
 
     def rule(self, choice: bool, head, body) -> None:
         if choice or len(head) != 1:
@@ -100,8 +101,9 @@ class _Rules(clingo.Observer):
 
     def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
         if atom == 0:
-            return  # a fact the grounder decided: a constant, not a proposition
-        self.symbols[atom] = symbol
+            self.fact_symbols.append(symbol)  # a constant, not a proposition (unless a player reads it)
+        else:
+            self.symbols[atom] = symbol
 
 
 def ground_rules(program: Program) -> _Rules:
@@ -192,7 +194,8 @@ def propnet_size(program: Program) -> PropnetSize:
             next_of[symbol.arguments[0]] = atom
 
     outputs = [a for signature in OUTPUTS for a in by_name.get(signature, ())]
-    constant_outputs = sum(1 for a in outputs if a in certain)
+    constant_outputs = sum(1 for a in outputs if a in certain) + sum(
+        1 for symbol in ground.fact_symbols if (symbol.name, len(symbol.arguments)) in OUTPUTS)
     matters: set[int] = set()
     queue = deque(a for a in outputs if a not in constant)
     while queue:
