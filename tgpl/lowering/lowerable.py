@@ -141,7 +141,7 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
      "attribute per slot, lowers"),
     (("may hold more than",), "bound how long the list grows by the game: let the moves that add to it be "
                               "counted by a number the game's end bounds, or remove as many as they add"),
-    (("could not be bounded", "numbers grow past", "range of"),
+    (("could not be bounded", "numbers grow past", "range of", "finite range"),
      "bound the number by the game: end the game where it steps (`if (Moves >= 200) { winner ...; }`), and guard a "
      "decrement with a `require` or an `if` that makes it safe"),
     (("made after setup",), "make the objects in setup, or make objects of a plain class of local visibility, with "
@@ -289,6 +289,8 @@ class _State:
     run: int = 0
     steps: int | None = None  # statements of its moves' effects and phases, once they are over
     parts: int | None = None
+    effect_steps: int = 0  # of those, in the moves' own effects (the rest, the phases entered, is shared)
+    effect_parts: int = 0
 
 
 class _DryLowering(Lowering):
@@ -306,6 +308,7 @@ class _DryLowering(Lowering):
         self.budget_steps, self.budget_parts = steps, parts
         self.sample, self.legal_budget = sample, legal_budget
         self.spent: dict[str, int] = {}  # name in the executor's `where` -> statements run in it
+        self.effect_steps = self.effect_parts = 0  # statements and parts run in the moves' effects
         self.steps = self.parts = 0
         self.states: list[_State] = []
         self.last = 0
@@ -316,8 +319,12 @@ class _DryLowering(Lowering):
         self.truncated = False  # the sampled run stopped the current pair's walk at `legal_budget` statements
 
     def progress(self, steps: int, parts: int) -> None:
-        for name in set(self.ex.where):  # inclusive: a function's callees count as its own
+        where = set(self.ex.where)
+        for name in where:  # inclusive: a function's callees count as its own
             self.spent[name] = self.spent.get(name, 0) + steps - self.last
+        if any(name.startswith("action_") for name in where):
+            self.effect_steps += steps - self.last
+            self.effect_parts += parts - self.parts
         self.last = steps
         self.steps, self.parts = steps, parts
         st = self.states[-1] if self.states else None
@@ -369,8 +376,10 @@ class _DryLowering(Lowering):
             legal = kept
         st.run = len(legal)
         begin, begin_parts = self.ex.steps, self.parts
+        effects, effect_parts = self.effect_steps, self.effect_parts
         paths = super().segment(cs, legal)
         st.steps, st.parts = self.ex.steps - begin, self.parts - begin_parts
+        st.effect_steps, st.effect_parts = self.effect_steps - effects, self.effect_parts - effect_parts
         return paths
 
     def candidates(self, inp):
@@ -551,9 +560,9 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
             continue
         moves = st.legal_moves
         legal_total += moves
-        if st.steps is not None and st.run:
-            total_steps += st.steps * moves / st.run
-            total_parts += st.parts * moves / st.run
+        if st.steps is not None and st.run:  # the effects once a move; the phases after them once, where they meet
+            total_steps += st.effect_steps * moves / st.run + st.steps - st.effect_steps
+            total_parts += st.effect_parts * moves / st.run + st.parts - st.effect_parts
         elif st.run:
             exact = False
     total_steps = max(total_steps, first)
