@@ -129,7 +129,8 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
         return "compiled", f"an action has {most:,} ways to fill its inputs, more than {SPELLED_MOVES:,}"
     if writes_in_loops(program):
         return "compiled", "a loop writes the state"
-    return "spelled", f"at most {most:,} way{'s' * (most != 1)} to fill an action's inputs, and no loop writes the state"
+    ways = f"{most:,} way{'s' * (most != 1)}"
+    return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:

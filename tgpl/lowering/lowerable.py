@@ -124,7 +124,8 @@ class Assessment:
         return "refused" if self.refusals else "undecided" if self.undecided else "lowers"
 
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "lowers": self.lowers, "estimated": self.estimated, "moves": self.moves, "why": self.why,
+        return {"verdict": self.verdict, "lowers": self.lowers, "estimated": self.estimated, "moves": self.moves,
+                "why": self.why,
                 "figures": self.figures, "notes": self.notes, "parts": [p.to_json() for p in self.parts],
                 "refusals": [r.to_json() for r in self.refusals]}
 
