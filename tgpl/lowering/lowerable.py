@@ -45,9 +45,9 @@ from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, actions_of, 
 from tgpl.lowering.subset import outside_subset, pool_classes
 from tgpl.lowering.universe import Universe
 
-STEPS = 20_000
-"""Statements the dry run lets the symbolic execution run (the lowering's own budget: 500,000). Tris takes 340,
-Hex 5,900, Connect Four 7,900, draughts 111,000, five in a row 64,000: a few seconds' worth on a loaded machine."""
+STEPS = 10_000
+"""Statements the dry run lets the symbolic execution run (the lowering's own budget: 500,000), and then its sampled
+run. Tris takes 340, Hex 5,900, Connect Four 7,900, draughts 111,000, five in a row 64,000: a few seconds' worth."""
 SAMPLE = 2
 """Moves of each action the sampled run takes through each control state's segment (the first ones found)."""
 PARTS = 3_000_000
@@ -330,7 +330,7 @@ class _DryLowering(Lowering):
         self.steps, self.parts = steps, parts
         st = self.states[-1] if self.states else None
         walking = st is not None and st.legal is None and self.pairs
-        if (self.sample is not None and walking and not self.truncated
+        if (self.sample is not None and walking and not self.truncated and self.found >= self.sample
                 and steps - self.pairs[-1][1] > self.legal_budget):
             self.pairs[-1][3], self.truncated = self.walked(), True
         if steps > self.budget_steps or parts > self.budget_parts:
@@ -392,11 +392,16 @@ class _DryLowering(Lowering):
             action = what.split("_", 1)[1]  # a pair begins with its first require, or its trigger
             if not self.pairs or what.startswith("require_") or self.pairs[-1][0] != action or self._triggered:
                 self.pairs.append([action, self.ex.steps, self.parts, 1.0])
-                self.truncated = False
+                self.truncated, self.found = False, 0
             self._triggered = what.startswith("trigger_")
         return super().block_truth(body, base, obj, event, scope, what)
 
     _triggered = False  # the current pair's trigger was asked: the next require or trigger begins another pair
+    found = 0  # legal moves the current pair's walk found: it is cut only once it has found `sample` of them
+
+    def move(self, player, obj, action, combo):
+        self.found += 1
+        return super().move(player, obj, action, combo)
 
     def walked(self) -> float:
         """How far the walk of the current pair's candidates is, read in mixed radix from the candidate each input
