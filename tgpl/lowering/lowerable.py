@@ -89,6 +89,7 @@ class Part:
     cost: str = ""
     statements: int = 0  # statements the dry run's symbolic execution ran in it (spelled moves), callees included
     refusals: list[Refusal] = field(default_factory=list)
+    source: object = field(default=None, repr=False)  # a function's FunctionInfo
 
     @property
     def lowers(self) -> bool:
@@ -205,7 +206,7 @@ def game_parts(program, universe: Universe) -> list[Part]:
                 called.setdefault(id(ct.target.defn), ct.target)
     for fi in sorted(called.values(), key=lambda f: (f.defn.span.file, f.defn.span.line, f.defn.span.col)):
         name = f"{fi.owner.name}.{fi.name}" if fi.owner is not None else fi.name
-        parts.append(Part("function", name, fi.defn.name_span, fi.defn.span))
+        parts.append(Part("function", name, fi.defn.name_span, fi.defn.span, source=fi))
     return parts
 
 
@@ -639,8 +640,7 @@ def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None
             p.strategy = ("compiled into the segments of the moves that enter it" if strategy == "compiled"
                           else "run after every move that enters it")
         else:
-            short = p.name.rsplit(".", 1)[-1].lower()
-            keys = [k for k in compiled_fns | set(failed) | costly if k.split("@")[0].split(".")[-1].lower() == short]
+            keys = [k for k in compiled_fns | set(failed) | costly if k.split("@")[0] == p.name]
             if strategy == "compiled":
                 if any(k in compiled_fns for k in keys):
                     p.strategy = "rules with variables (compiled function)"
@@ -653,10 +653,29 @@ def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None
                 p.strategy = "rules with variables where its calls can be compiled, else run per call"
             else:
                 p.strategy = "run once per call and state"
+                if lw is not None and lw.ex.horn is not None:
+                    p.strategy += f"; as rules with variables: {_as_rules(lw, p)}"
         if p.statements and strategy == "spelled":
             p.cost = (p.cost + "; " if p.cost else "") + f"{p.statements:,} statements run"
         if p.refusals:
             p.strategy = "refused"
+
+
+def _as_rules(lw: _DryLowering, p: Part) -> str:
+    """Whether the function compiles to rules with variables (tgpl.lowering.horn, what `--functions-as-relations`
+    and a costly function's calls get), or why not and where: the other strategy, and what it would take."""
+    fi = p.source
+    this = None
+    if fi.owner is not None:
+        this = next((o for o in lw.u.objects if o.is_a(fi.owner)), None)
+        if this is None:
+            return "no object to call it on"
+    try:
+        lw.ex.horn.compile(fi, this)
+    except Unsupported as e:
+        where = f" at {e.span.line}:{e.span.col}" if e.span is not None else ""
+        return f"no ({e}{where})"
+    return "yes"
 
 
 __all__ = ["Assessment", "Part", "Refusal", "assess", "game_parts", "hint_for", "STEPS", "PARTS"]
