@@ -160,6 +160,8 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
     (("actions called from code",), "call a function that holds the action's effect instead of the action"),
     (("inputs",), "give actions inputs the mover picks, of a class, player or bool type"),
     (("runs more than", "never ends"), "bound the loop by the board or a constant known after setup"),
+    (("cannot be compiled",), "write the construct as the compiled subset takes it (docs/lowering.md, \"Moves "
+                              "compiled once\"), or let --moves auto spell the moves out"),
 ]
 
 
