@@ -839,7 +839,7 @@ def _say_assessment(path: str, program, answer) -> None:
         kw = max(len(p.kind) for p in answer.parts)
         nw = max(len(p.name) for p in answer.parts)
         for p in answer.parts:
-            mark = "ok" if p.lowers else "NO"
+            mark = "NO" if not p.lowers else "--" if p.strategy.startswith("not tried") else "ok"
             cost = f"  [{p.cost}]" if p.cost else ""
             click.echo(f"  {mark}  {p.kind:<{kw}}  {p.name:<{nw}}  {p.strategy}{cost}")
     if answer.figures:

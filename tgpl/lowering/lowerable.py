@@ -450,6 +450,9 @@ def assess(program, snapshot: dict, moves: str = "auto", relations: bool = False
         for span, reason in outside:
             _refuse(out, span, reason)
         _describe(out, program, strategy, None)
+        for p in out.parts:  # nothing else is tried: the lowering refuses these before it runs any code
+            if p.lowers:
+                p.strategy = "not tried (refused first)" + (f"; would be {p.strategy}" if p.kind == "action" else "")
         return out
     if strategy == "compiled":
         with limits.during("compiling the moves (dry run)"):
