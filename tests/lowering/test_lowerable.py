@@ -175,3 +175,16 @@ def test_the_dry_run_stops_at_its_limits():
 def test_past_max_seconds_the_command_says_where_it_was():
     r = _dry(EXAMPLES / "connect4.tgpl", "--max-seconds", "0.000001")
     assert r.exit_code == 2 and "error: stopped while" in r.stderr
+
+
+def test_a_sampled_run_that_cannot_finish_is_undecided_not_a_verdict():
+    """Hex's win check, a flood run once after the moves meet, passes a budget of 1,000 statements by itself: the
+    estimate is then a lower bound within the lowering's budgets, which decides nothing (status 2)."""
+    from tgpl.cli import _dry_run_status
+
+    game = _game(EXAMPLES / "hex.tgpl")
+    answer = assess(game.program, snapshot(game.initial_state(0)), steps=1_000)
+    assert answer.verdict == "undecided" and not answer.lowers and not answer.refusals
+    assert _dry_run_status(answer) == 2
+    assert any(n.startswith("undecided:") and "Connects" in n for n in answer.notes)
+    assert assess_game(game).verdict == "lowers"  # with the default budget, run whole

@@ -601,8 +601,9 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                      f"{execute.WORK_LIMIT:,}" + ("" if over_steps or over_parts else
                                                  "; the ranges of the numbers were not searched"))
     if out.undecided:
-        out.notes.append("undecided: the sampled run passed the budget too, before it had run a move of every "
-                         "control state it met; `tgpl to-gdl --no-validate` gives the lowering's own answer")
+        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        out.notes.append(f"undecided: the sampled run passed the budget too{where}, before it had run a move of "
+                         "every control state it met; `tgpl to-gdl --no-validate` gives the lowering's own answer")
 
 
 def _busiest(lw: _DryLowering, parts: list[Part]) -> Part | None:
