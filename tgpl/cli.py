@@ -84,8 +84,19 @@ def run() -> None:
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
-def check(files: tuple[str, ...], as_json: bool) -> None:
+@click.option("--lowerable", is_flag=True,
+              help="Also say, in seconds, what of each game lowers to GDL, how, and what does not and why (the dry "
+                   "run of to-gdl); exit 1 if something does not lower.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
+              help="With --lowerable: after this many seconds of the whole command, stop (exit 2).")
+@click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="With --lowerable: past this much memory in use, stop (exit 2)  [default: a quarter of the "
+                   "machine's]")
+def check(files: tuple[str, ...], as_json: bool, lowerable: bool, max_seconds: float, max_memory: int | None) -> None:
     """Parse and check game files; exit 1 if any has an error."""
+    if lowerable:
+        _check_lowerable(files, as_json, _limits(max_seconds, max_memory))
+        return
     failed = False
     collected: list[Diagnostic] = []
     for path in files:
@@ -102,6 +113,36 @@ def check(files: tuple[str, ...], as_json: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
+def _check_lowerable(files: tuple[str, ...], as_json: bool, limits) -> None:
+    """`check --lowerable`: each game checked, then its dry run (`_dry_run`); exit 1 if a game has an error or
+    something of it does not lower, 2 past the limits."""
+    import json
+
+    failed = undecided = False
+    answers = []
+    for path in files:
+        program = load_program(path)
+        if not program.ok:
+            failed = True
+            if as_json:
+                answers.append({"file": path, "diagnostics": [d.to_json() for d in program.diagnostics],
+                                "lowerable": None})
+            else:
+                report(program, as_json=False)
+            continue
+        if not as_json:
+            report(program, as_json=False)
+        answer = _dry_run(path, 0, None, "auto", False, limits, as_json, program)
+        undecided |= answer.undecided
+        failed |= bool(answer.refusals)
+        if as_json:
+            answers.append({"file": path, "diagnostics": [d.to_json() for d in program.diagnostics],
+                            "lowerable": answer.to_json()})
+    if as_json:
+        click.echo(json.dumps(answers, indent=2, ensure_ascii=False))
+    sys.exit(1 if failed else 2 if undecided else 0)
+
+
 # ------------------------------------------------------------------ playing
 AGENTS = ("human", "random", "first", "mcts[:N]")
 
@@ -116,6 +157,15 @@ def _load_game(path: str, players: int | None = None):
     if not program.ok:
         report(program, as_json=False)
         sys.exit(2)
+    return _game_of(program, players)
+
+
+def _game_of(program, players: int | None = None):
+    """The game of a program without errors, for `players` (the game's minimum by default; a count it does not
+    allow is a usage error)."""
+    from tgpl.runtime.game import Game
+    from tgpl.runtime.compiler import compile_program
+
     compiled = compile_program(program)
     if players is not None and players not in compiled.players:
         counts = compiled.players
@@ -800,21 +850,90 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: in
 @click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
                    "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
+@click.option("--dry-run", "dry_run", is_flag=True,
+              help="Write nothing: say in seconds what lowers, how (the strategy, a cost), and what does not and why, "
+                   "each refusal located with a hint; exit 0 if everything lowers, 1 if not (docs/lowering.md).")
+@click.option("--json", "as_json", is_flag=True, help="With --dry-run: print the answer as JSON.")
 @_limit_options(NOTHING_WRITTEN)
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves, max_seconds,
-           max_memory):
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves, dry_run, as_json,
+           max_seconds, max_memory):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
     Before writing, the GDL is checked against the runtime (a bisimulation when
     the game is small, random playouts otherwise); on a mismatch nothing is
     written and the exit status is 2. Past --max-seconds or --max-memory (the
     whole command) nothing is written either, and the exit status is 2.
+    With --dry-run, nothing is lowered whole: what lowers and what does not is
+    said in seconds (exit 0: everything lowers, 1: something does not).
     """
-    _writable(output, "--output")
+    if as_json and not dry_run:
+        raise click.UsageError("--json goes with --dry-run (the GDL itself is written as KIF or infix)")
     limits = _limits(max_seconds, max_memory)
+    if dry_run:
+        import json
+
+        answer = _dry_run(game, seed, players, moves, relations, limits, as_json)
+        if as_json:
+            click.echo(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
+        sys.exit(_dry_run_status(answer))
+    _writable(output, "--output")
     with _limit_errors(game, ": nothing written"):
         text = _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits)
     _write_output(text, output)
+
+
+def _dry_run(game_path: str, seed: int, players: int | None, moves: str, relations: bool, limits, as_json: bool,
+             program=None):
+    """The dry run of to-gdl (tgpl.lowering.lowerable): what lowers, how, and what does not, in seconds. Prints it
+    (text on stdout, each refusal located on stderr; or nothing, for JSON: the caller prints it) and returns the
+    Assessment. A game with errors exits 2, a runtime error in setup 1, the command's limits passed 2."""
+    from tgpl.pipeline import assess_game
+
+    with _limit_errors(game_path):
+        if program is None:
+            game = _load_checked(game_path, players, limits)
+        else:
+            game = _game_of(program, players)
+        with _game_errors(game_path):
+            answer = assess_game(game, seed, moves, relations, limits)
+    if not as_json:
+        _say_assessment(game_path, game.program, answer)
+    return answer
+
+
+def _dry_run_status(answer) -> int:
+    """0: everything lowers; 1: something does not; 2: the dry run could not say within its budget."""
+    return 0 if answer.lowers else 2 if answer.undecided else 1
+
+
+def _say_assessment(path: str, program, answer) -> None:
+    """The dry run's answer as text: a verdict line, a line per part (kind, name, strategy, cost), the figures and
+    notes on stdout; every refusal as a located error with its hint on stderr."""
+    color = sys.stderr.isatty()
+    for r in answer.refusals:
+        d = r.diagnostic(program.main)
+        click.echo(_styled(render(d, program.sources), d, color), err=True)
+    how = "its moves compiled once" if answer.moves == "compiled" else "its moves spelled out one by one"
+    if answer.lowers:
+        verdict = "lowers" + (" (estimated)" if answer.estimated else "")
+    elif answer.undecided:
+        verdict = "undecided within the dry run's budget"
+    else:
+        n = len(answer.refusals)
+        verdict = f"does not lower: {n} refusal{'s' * (n != 1)}" + (" (estimated)" if answer.estimated else "")
+    click.echo(f"{path}: {verdict}; {how} ({answer.why})")
+    if answer.parts:
+        kw = max(len(p.kind) for p in answer.parts)
+        nw = max(len(p.name) for p in answer.parts)
+        for p in answer.parts:
+            mark = "NO" if not p.lowers else "--" if p.strategy.startswith("not tried") else "ok"
+            cost = f"  [{p.cost}]" if p.cost else ""
+            click.echo(f"  {mark}  {p.kind:<{kw}}  {p.name:<{nw}}  {p.strategy}{cost}")
+    if answer.figures:
+        click.echo("  figures: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
+                                             for k, v in answer.figures.items()))
+    for note in answer.notes:
+        click.echo(f"  note: {note}")
 
 
 def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits) -> str:

@@ -15,6 +15,7 @@ from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Program
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
+from tgpl.lowering.lowerable import Assessment, assess
 from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
 
@@ -40,6 +41,17 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     if query_function is None:
         return lower(game.program, start, relations, prove, progress, moves, gdl_errors, bind_recursion, limits)
     return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion, limits)
+
+
+def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,
+                limits: Limits | None = None) -> Assessment:
+    """The dry run of `lower_game` (tgpl.lowering.lowerable): what lowers, how, and what does not, in seconds.
+    Setup runs on the runtime as for the lowering (a runtime error in it is raised)."""
+    limits = limits if limits is not None else unlimited()
+    with limits.during("setting up"):
+        start = snapshot(game.initial_state(seed))
+        limits.check()
+    return assess(game.program, start, moves, relations, limits)
 
 
 def gdl_errors(program: Program) -> list[str]:

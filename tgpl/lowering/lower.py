@@ -104,8 +104,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
-    if moves == "compiled" or moves == "auto" and (most_moves(program, universe) > SPELLED_MOVES
-                                                   or writes_in_loops(program)):
+    if moves_strategy(program, universe, moves)[0] == "compiled":
         try:
             with limits.during("lowering (compiled moves)"):
                 return compile_game(program, universe, check, compiled_tidy, repair, limits)
@@ -115,6 +114,23 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     with fewer_collections():
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)), repair)
+
+
+def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[str, str]:
+    """How `lower` lowers the moves, "compiled" or "spelled" (before a compiled attempt that fails falls back to
+    spelling them out, under `auto`), and why: shared with the dry run (tgpl.lowering.lowerable), so that the two
+    always choose alike."""
+    if moves == "compiled":
+        return "compiled", "--moves compiled"
+    if moves == "spelled":
+        return "spelled", "--moves spelled"
+    most = most_moves(program, universe)
+    if most > SPELLED_MOVES:
+        return "compiled", f"an action has {most:,} ways to fill its inputs, more than {SPELLED_MOVES:,}"
+    if writes_in_loops(program):
+        return "compiled", "a loop writes the state"
+    ways = f"{most:,} way{'s' * (most != 1)}"
+    return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
@@ -210,4 +226,5 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
                         repair)
 
 
-__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query"]
+__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query",
+           "moves_strategy"]
