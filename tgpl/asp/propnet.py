@@ -42,9 +42,8 @@ from dataclasses import dataclass
 
 import clingo
 
-from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
-from tgpl.asp.reasoner import external_domain
-from tgpl.asp.solver import SolverError, lp_file
+from tgpl.asp.ground_size import ground_observed
+from tgpl.asp.solver import SolverError
 from tgpl.lowering.ir import Program
 
 OUTPUTS = (("legal", 2), ("goal", 2), ("terminal", 0))
@@ -108,19 +107,7 @@ class _Rules(clingo.Observer):
 
 def ground_rules(program: Program) -> _Rules:
     """The game's ground rules, `true`/`does` left open (as tgpl.asp.ground_size grounds them)."""
-    names = ClingoNames()
-    messages: list[str] = []
-    ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
-    observed = _Rules()
-    ctl.register_observer(observed)
-    try:
-        ctl.add("base", [], rules_to_asp(program, names))
-        ctl.add("base", [], lp_file("ground_size.lp"))
-        ctl.add("base", [], external_domain(program, names))
-        ctl.ground([("base", [])])
-    except RuntimeError as e:
-        raise SolverError("; ".join(messages) or str(e)) from None
-    return observed
+    return ground_observed(program, _Rules())
 
 
 def _constants(ground: _Rules) -> tuple[set[int], set[int]]:

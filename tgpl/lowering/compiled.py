@@ -936,20 +936,22 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
 def most_moves(program, universe) -> int:
     """The most ways one action offers to fill its inputs (the product of its inputs' candidates): what spelling
     out the moves one by one costs."""
-    most = 0
-    for info in program.classes:
-        for action in info.actions.values():
-            ways = 1
-            for inp in action.inputs:
-                if inp.type.name == "player":
-                    ways *= universe.players
-                elif inp.type.name == "bool":
-                    ways *= 2
-                else:
-                    ways *= sum(1 for o in universe.objects if o.cls.name == inp.type.name
-                                or any(a.name == inp.type.name for a in o.cls.ancestors()))
-            most = max(most, ways)
-    return most
+    return max((action_ways(action, universe) for info in program.classes for action in info.actions.values()),
+               default=0)
+
+
+def action_ways(action, universe) -> int:
+    """The ways one object offers to fill the action's inputs: the product of its inputs' candidates."""
+    ways = 1
+    for inp in action.inputs:
+        if inp.type.name == "player":
+            ways *= universe.players
+        elif inp.type.name == "bool":
+            ways *= 2
+        else:
+            ways *= sum(1 for o in universe.objects if o.cls.name == inp.type.name
+                        or any(a.name == inp.type.name for a in o.cls.ancestors()))
+    return ways
 
 
 def writes_in_loops(program) -> bool:

@@ -35,13 +35,12 @@ from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.frontend.types import CallableType
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering import execute
-from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame
+from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import fewer_collections, moves_strategy
-from tgpl.lowering.execute import OWNER
-from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, actions_of, lowered_logic
+from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import outside_subset, pool_classes
 from tgpl.lowering.universe import Universe
 
@@ -210,20 +209,6 @@ def game_parts(program, universe: Universe) -> list[Part]:
         name = f"{fi.owner.name}.{fi.name}" if fi.owner is not None else fi.name
         parts.append(Part("function", name, fi.defn.name_span, fi.defn.span, source=fi))
     return parts
-
-
-def action_ways(action: ast.ActionDef, universe: Universe) -> int:
-    """The ways one object offers to fill the action's inputs, as `compiled.most_moves` counts them."""
-    ways = 1
-    for inp in action.inputs:
-        if inp.type.name == "player":
-            ways *= universe.players
-        elif inp.type.name == "bool":
-            ways *= 2
-        else:
-            ways *= sum(1 for o in universe.objects if o.cls.name == inp.type.name
-                        or any(a.name == inp.type.name for a in o.cls.ancestors()))
-    return ways
 
 
 def _holders(info, universe: Universe) -> int:

@@ -209,6 +209,23 @@ async def _form(request: Request) -> tuple[dict, Response | None]:
         return {}, PlainTextResponse("the form is not UTF-8", status_code=400)
 
 
+async def _host_form(server: Server, request: Request, what: str, game: bool = False
+                     ) -> tuple[dict, Session | None, Response | None]:
+    """The host's urlencoded form (`_form`), checked to hold the host's token (403: "only the host can `what`"),
+    and with `game`, the game of the request's path (404); else the response refusing it."""
+    form, refused = await _form(request)
+    if refused is not None:
+        return form, None, refused
+    if form.get("host") != server.host_token:
+        return form, None, PlainTextResponse(f"only the host can {what}", status_code=403)
+    if not game:
+        return form, None, None
+    session, why = _session(server, request)
+    if session is None:
+        return form, None, PlainTextResponse(why, status_code=404)
+    return form, session, None
+
+
 def _session(server: Server, request: Request) -> tuple[Session | None, str]:
     try:
         gid = int(request.path_params["gid"])
@@ -267,11 +284,9 @@ def create_app(server: Server) -> Starlette:
         return _page("tgpl serve: games", "<h1>games</h1>" + form + opener + "".join(rows))
 
     async def create(request: Request) -> Response:
-        form, refused = await _form(request)
+        form, _, refused = await _host_form(server, request, "start games")
         if refused is not None:
             return refused
-        if form.get("host") != server.host_token:
-            return PlainTextResponse("only the host can start games", status_code=403)
         path = form.get("path", "")
         known = {s.stored.path for s in server.sessions.values()}
         if path not in known:  # only games the host has served: no file outside them is opened
@@ -294,14 +309,9 @@ def create_app(server: Server) -> Starlette:
 
     async def seats(request: Request) -> Response:
         """The host seats a human or a bot at a seat: urlencoded `host`, `seat`, `agent`."""
-        form, refused = await _form(request)
+        form, session, refused = await _host_form(server, request, "change seats", game=True)
         if refused is not None:
             return refused
-        if form.get("host") != server.host_token:
-            return PlainTextResponse("only the host can change seats", status_code=403)
-        session, why = _session(server, request)
-        if session is None:
-            return PlainTextResponse(why, status_code=404)
         try:
             seat = int(form.get("seat", ""))
         except ValueError:
@@ -317,14 +327,9 @@ def create_app(server: Server) -> Starlette:
 
     async def fork(request: Request) -> Response:
         """The host forks a game at a move: urlencoded `host`, `at`; 303 to the new game's hot-seat page."""
-        form, refused = await _form(request)
+        form, session, refused = await _host_form(server, request, "fork games", game=True)
         if refused is not None:
             return refused
-        if form.get("host") != server.host_token:
-            return PlainTextResponse("only the host can fork games", status_code=403)
-        session, why = _session(server, request)
-        if session is None:
-            return PlainTextResponse(why, status_code=404)
         try:
             at = int(form.get("at", ""))
         except ValueError:
@@ -374,11 +379,9 @@ def create_app(server: Server) -> Starlette:
     async def analyze(request: Request) -> Response:
         """The host's analysis: `tgpl analyze` of a game served here (urlencoded `host`, `path`,
         `players`, `games`, `seed`), played in a worker thread; its figures as a page."""
-        form, refused = await _form(request)
+        form, _, refused = await _host_form(server, request, "run analyses")
         if refused is not None:
             return refused
-        if form.get("host") != server.host_token:
-            return PlainTextResponse("only the host can run analyses", status_code=403)
         path = form.get("path", "")
         if path not in {s.stored.path for s in server.sessions.values()}:
             return PlainTextResponse(f"'{path}' is not one of the games served here", status_code=400)
@@ -398,14 +401,9 @@ def create_app(server: Server) -> Starlette:
 
     async def reload(request: Request) -> Response:
         """The host replays a game's moves on its game's new rules: urlencoded `host`."""
-        form, refused = await _form(request)
+        form, session, refused = await _host_form(server, request, "reload a game's rules", game=True)
         if refused is not None:
             return refused
-        if form.get("host") != server.host_token:
-            return PlainTextResponse("only the host can reload a game's rules", status_code=403)
-        session, why = _session(server, request)
-        if session is None:
-            return PlainTextResponse(why, status_code=404)
         game = server.games.get((session.stored.path, session.stored.players))
         if game is None or (session.notice or {}).get("errors"):
             return PlainTextResponse("the game's source does not check clean: nothing to reload", status_code=400)
