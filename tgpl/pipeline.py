@@ -39,7 +39,8 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         limits.check()
     if query_function is None:
         return lower(game.program, start, relations, prove, progress, moves, gdl_errors, bind_recursion, limits)
-    return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion, limits)
+    return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion, limits,
+                            moves, gdl_errors)
 
 
 def gdl_errors(program: Program) -> list[str]:

@@ -1765,6 +1765,8 @@ class Emission:
             return Atom("legal", (self.term(x.args[0]), self.move(rel[6:], x.args[1:])))
         if rel == "ended|":  # a check left to the next decision ends the game here (tgpl.lowering.deferral)
             return Atom(self.rels.name(("rel", rel), "ended"), tuple(self.term(a) for a in x.args))
+        if rel.startswith("tgpl_") and rel.endswith("|"):  # the lowering's own (tgpl.lowering.compiled_query)
+            return Atom(rel[:-1], tuple(self.term(a) for a in x.args))
         return Atom(self.relation(rel), tuple(self.term(a) for a in x.args))
 
     def rule(self, r: Rule) -> Rule:
@@ -1888,11 +1890,14 @@ class NeedRanges(Exception):
     with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
 
 
-def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None) -> LoweredGame:
+def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None,
+                 make: Callable[..., CompiledGame] | None = None) -> LoweredGame:
     """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
-    where they run, and if the rules still break GDL's, the game is refused."""
+    where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
+    (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query)."""
+    make = make if make is not None else CompiledGame
     kept: set[int] | None = set()  # None: every check where it runs
     ranges = None
     shapes: dict = {}  # the shape tables, the same for every attempt
@@ -1901,7 +1906,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     while True:
         limits.check()
         if game is None:
-            game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes, limits)
+            game = make(program, universe, None if kept is None else frozenset(kept), ranges, shapes, limits)
         try:
             lowered = game.lowered()
         except Undefer as e:
@@ -1910,7 +1915,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             game = None
             continue
         except NeedRanges:
-            ranges = CompiledGame(program, universe, None, None, shapes, limits).counter_ranges()
+            ranges = make(program, universe, None, None, shapes, limits).counter_ranges()
             # the segments compiled so far hold (compiling again adds nothing): only what follows wants the ranges
             game.ranges = ranges
             continue
