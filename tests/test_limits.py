@@ -435,3 +435,23 @@ def test_query_of_a_game_with_compiled_moves_stops_at_each_stage(stage, status, 
     clock(stage)
     r = run("query", INFECT, "GameState.Placed == 3", "--max-seconds", "20")
     assert r.exit_code == status and f"stopped while {stage} after 20.5 s (--max-seconds 20)" in r.output
+
+
+def test_the_tgpl_program_counts_from_the_process_start(monkeypatch):
+    """Run as the `tgpl` program, a command's limits count the seconds before they were made (Python's start, the
+    imports: seconds on a busy machine); a caller of `main` (these tests) counts from the command's start."""
+    import tgpl.limits
+
+    now = [100.0]
+    limits = Limits(max_seconds=20, clock=lambda: now[0]).backdate(7.0)
+    assert limits.elapsed() == 7.0 and limits.remaining() == 13.0
+    now[0] = 113.0
+    with pytest.raises(LimitReached) as e:
+        limits.check()
+    assert e.value.elapsed == 20.0
+    monkeypatch.setattr(tgpl.limits, "process_age", lambda: 7.0)
+    monkeypatch.setattr(cli, "_AS_PROGRAM", True)
+    assert 7.0 <= cli._limits(20, None).elapsed() < 8.0
+    monkeypatch.setattr(cli, "_AS_PROGRAM", False)
+    assert cli._limits(20, None).elapsed() < 1.0
+    assert 0.0 < tgpl.limits.process_age() < 10**7  # this process's own age, read from /proc

@@ -57,6 +57,8 @@ def run() -> None:
 
     from tgpl.limits import LimitReached
 
+    global _AS_PROGRAM
+    _AS_PROGRAM = True
     try:
         main.main(prog_name="tgpl")
         code: object = 0
@@ -370,10 +372,16 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
 # ------------------------------------------------------------ limits
 def _limits(max_seconds: float | None, max_memory: int | None):
     """The limits of this command (tgpl.limits): --max-seconds from now, --max-memory in MB (default: a quarter
-    of the machine's). Made once per command, and handed down to every long loop it runs."""
-    from tgpl.limits import Limits
+    of the machine's). Made once per command, and handed down to every long loop it runs. Run as the `tgpl`
+    program (`run`), counted from the process's start: the interpreter's start and the imports are the command's
+    time too (a caller of `main`, as the tests, counts from now)."""
+    from tgpl.limits import Limits, process_age
 
-    return Limits(max_seconds, _max_memory(max_memory))
+    limits = Limits(max_seconds, _max_memory(max_memory))
+    return limits.backdate(process_age()) if _AS_PROGRAM else limits
+
+
+_AS_PROGRAM = False  # set by `run`: this process is the `tgpl` program, its age the command's
 
 
 def _limit_options(after: str, included: str = "lowering included"):

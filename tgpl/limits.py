@@ -9,9 +9,11 @@ A command makes one `Limits` when it starts and hands it down to every long loop
 symbolic execution, range search, emission and generalisation, clingo's solving, the explorations and the
 bisimulation. The deadline counts from the object's creation, so the lowering counts against the limit as much
 as the search after it. `during(stage)` names what the command is doing, which a stop reports ("stopped while
-lowering (emission) after 20.0 s"). clingo's grounding cannot be interrupted: it is checked before and after,
-and a search that grounds step after step (`query`, bounded `verify`) does not start a step whose grounding
-the last one says would pass the deadline (`afford`).
+lowering (emission) after 20.0 s"). The `tgpl` program's limits count from the process's start (`backdate`,
+`process_age`): starting Python and importing count too. clingo's grounding cannot be interrupted: the
+bounded search (`query`, bounded `verify`) runs it in a thread of its own and leaves it behind past the limits
+(tgpl.asp.interrupt); elsewhere it is checked before and after, and `expect` refuses a step that cannot be
+interrupted and would end past the deadline.
 
 `check()` reads the clock every time (cheap) and the memory at most every MEMORY_EVERY seconds of that
 clock. The clock and the memory reading are given (tests pass a clock that advances per call, so that
@@ -38,6 +40,19 @@ def memory_in_use() -> int | None:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
         return None
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux), 0.0 where it cannot be read: the interpreter's start and the
+    imports before a command makes its Limits (a second or more on a busy machine) are the command's time too."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            started = int(f.read().rsplit(b")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+        with open("/proc/uptime", "rb") as f:
+            now = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+    return max(0.0, now - started)
 
 
 class LimitReached(Exception):
@@ -110,6 +125,12 @@ class Limits:
         self.deadline = float("inf") if self.max_seconds is None else self.start + self.max_seconds
         self._next_memory = float("-inf")
         self.on_check: Callable[[Limits], None] | None = None  # told of each check (tests)
+
+    def backdate(self, seconds: float) -> Limits:
+        """The limits counted from `seconds` before their creation (the process's start, `process_age`)."""
+        self.start -= seconds
+        self.deadline -= seconds
+        return self
 
     @property
     def unlimited(self) -> bool:
@@ -199,4 +220,4 @@ def unlimited() -> Limits:
     return Limits()
 
 
-__all__ = ["LimitReached", "Limits", "memory_in_use", "unlimited"]
+__all__ = ["LimitReached", "Limits", "memory_in_use", "process_age", "unlimited"]
