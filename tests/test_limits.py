@@ -455,3 +455,24 @@ def test_the_tgpl_program_counts_from_the_process_start(monkeypatch):
     monkeypatch.setattr(cli, "_AS_PROGRAM", False)
     assert cli._limits(20, None).elapsed() < 1.0
     assert 0.0 < tgpl.limits.process_age() < 10**7  # this process's own age, read from /proc
+
+
+def test_compare_stops_while_a_gdl_game_grounds(clock, monkeypatch):
+    """A .kif game grounded once (within --max-ground, yet seconds long) grounds in a thread of its own: a grounding
+    that does not end (here: one that waits for the test) is left behind past the limits, the stage named."""
+    import threading
+
+    from tgpl.asp.reasoner import GdlGame
+
+    from tgpl.asp.interrupt import abandoned
+
+    release = threading.Event()
+    grounding = []
+    monkeypatch.setattr(GdlGame, "initial_state", lambda self: grounding.append(1) or release.wait(60))
+    clock("loading the GDL", after=5)  # its entry, the check after reading, the one before grounding, two polls
+    before = abandoned()
+    r = run("compare", TRIS, TTT, "--max-seconds", "20")
+    left = abandoned() - before  # the grounding still under way when the command ended
+    release.set()
+    assert grounding and left == 1
+    assert r.exit_code == 2 and "compare: error: stopped while loading the GDL" in r.output

@@ -826,8 +826,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
                 click.echo(e.render(), err=True)
                 sys.exit(2)
             limits.check()
-            _first_state_or_exit(path, game, lambda: None)
-            limits.check()
+            _grounded_first(path, game, lambda: None, limits)
         return GdlMachine(game), None
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
@@ -839,15 +838,29 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
             refuse()
         with limits.during("grounding the lowered game"):
             gdl = GdlGame(lowered.program, grounding, max_ground)
-            limits.check()
-            _first_state_or_exit(path, gdl, refuse)
-            limits.check()
+            _grounded_first(path, gdl, refuse, limits)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
         return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
     game = _load_checked(path, limits=limits)
     return RuntimeMachine(game, seed), game.program
+
+
+def _grounded_first(path: str, game, refuse, limits) -> None:
+    """`_first_state_or_exit`, and the game's first state grounded, under `limits`: the grounding (of the whole
+    game where it is grounded once, within --max-ground but seconds long all the same) cannot be interrupted,
+    and is left behind past them (tgpl.asp.interrupt). The first state's errors are left to the exploration."""
+    from tgpl.asp.interrupt import interruptible
+    from tgpl.asp.reasoner import GdlError
+
+    def first() -> None:
+        _first_state_or_exit(path, game, refuse)
+        try:
+            game.initial_state()
+        except GdlError:
+            pass
+    interruptible(None, first, limits)
 
 
 def _first_state_or_exit(path: str, game, refuse) -> None:

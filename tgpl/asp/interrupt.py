@@ -41,12 +41,13 @@ def ground(ctl: clingo.Control, parts: Sequence[tuple[str, Sequence[clingo.Symbo
     interruptible(ctl, lambda: ctl.ground(parts), limits)
 
 
-def interruptible(ctl: clingo.Control, work: Callable[[], T], limits: Limits) -> T:
+def interruptible(ctl: object | None, work: Callable[[], T], limits: Limits) -> T:
     """`work()`, a call of `ctl` clingo cannot interrupt (a grounding, a program added, a solve's preparation),
     stopped past `limits`: LimitReached is raised as soon as a check finds them passed, the work left to its
-    thread and `ctl` marked unusable (Abandoned). Without limits, the work runs here. Its result, or its error,
-    as `work()` would give them."""
-    if getattr(ctl, "_tgpl_abandoned", False):
+    thread and `ctl` marked unusable (Abandoned; None: an object the caller drops, as a GDL game grounding its
+    first state). Without limits, the work runs here. Its result, or its error (SystemExit included), as
+    `work()` would give them."""
+    if ctl is not None and getattr(ctl, "_tgpl_abandoned", False):
         raise Abandoned("this program's last grounding was left behind past the limits")
     limits.check()
     if limits.unlimited:
@@ -70,7 +71,8 @@ def interruptible(ctl: clingo.Control, work: Callable[[], T], limits: Limits) ->
             limits.check()
         except LimitReached:
             _abandoned.append(thread)
-            ctl._tgpl_abandoned = True  # type: ignore[attr-defined]
+            if ctl is not None:
+                ctl._tgpl_abandoned = True  # type: ignore[attr-defined]
             raise
     if failed:
         raise failed[0]
