@@ -25,10 +25,14 @@ This module imports nothing of tgpl: every layer (the lowering included) may tak
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 MEMORY_EVERY = 0.05  # seconds of the clock between two readings of the memory in use
 
@@ -215,9 +219,49 @@ class Limits:
             self.stage = before
 
 
+ABANDONED: list[threading.Thread] = []  # work left behind past the limits by `outside` (maybe still running)
+POLL = 0.05  # seconds between two checks of the limits while `outside` waits for its work
+
+
+def outside(work: Callable[[], T], limits: Limits) -> T:
+    """`work()` run in a thread of its own while this thread checks `limits` every POLL seconds: for work that
+    does not check them itself (clingo's grounding, which nothing can interrupt; a long stretch of code that has
+    no checks). Past the limits LimitReached is raised at once and the work is left behind, unseen (its result
+    lost, whatever it holds not to be used again); the `tgpl` program ends without waiting for it
+    (tgpl.cli.run). Without limits, the work runs here. Its result, or its error (SystemExit included), as
+    `work()` would give them."""
+    limits.check()
+    if limits.unlimited:
+        return work()
+    done: list = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except BaseException as e:  # given to the waiting thread, which raises it
+            failed.append(e)
+
+    thread = threading.Thread(target=run, name="tgpl work", daemon=True)
+    thread.start()
+    while True:
+        thread.join(POLL)
+        if not thread.is_alive():
+            break
+        try:
+            limits.check()
+        except LimitReached:
+            ABANDONED.append(thread)
+            raise
+    if failed:
+        raise failed[0]
+    limits.check()
+    return done[0]
+
+
 def unlimited() -> Limits:
     """A Limits that never stops (the default of functions that take one)."""
     return Limits()
 
 
-__all__ = ["LimitReached", "Limits", "memory_in_use", "process_age", "unlimited"]
+__all__ = ["LimitReached", "Limits", "memory_in_use", "outside", "process_age", "unlimited"]

@@ -5,7 +5,7 @@ or a solve's preparation (the ground program made ready for the solver), and one
 take minutes (the bounded search of a game with its moves compiled grounds a whole step of it at once). A
 ground program observer that raises stops it, but calls Python for every ground rule: 1.5 to 3 times the
 grounding's time. Instead the grounding runs in a daemon thread (clingo releases the GIL while it grounds) and
-this thread checks the limits every POLL seconds; past them LimitReached is raised at once and the grounding is
+this thread checks the limits every tgpl.limits.POLL seconds; past them LimitReached is raised at once and the grounding is
 left to finish unseen. The Control it grounds is unusable afterwards (`Abandoned` says so to whoever tries), and
 the command ends soon after: the `tgpl` program exits without tearing the interpreter down (tgpl.cli.run), so
 the thread still grounding is simply dropped with the process.
@@ -13,18 +13,14 @@ the thread still grounding is simply dropped with the process.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import clingo
 
-from tgpl.limits import LimitReached, Limits
+from tgpl.limits import ABANDONED, LimitReached, Limits, outside
 
 T = TypeVar("T")
-POLL = 0.05  # seconds between two checks of the limits while clingo grounds
-
-_abandoned: list[threading.Thread] = []  # groundings left behind past the limits (still running, maybe)
 
 
 class Abandoned(RuntimeError):
@@ -33,7 +29,7 @@ class Abandoned(RuntimeError):
 
 def abandoned() -> int:
     """How many groundings left behind past the limits are still running (tests, and a command's last words)."""
-    return sum(1 for t in _abandoned if t.is_alive())
+    return sum(1 for t in ABANDONED if t.is_alive())
 
 
 def ground(ctl: clingo.Control, parts: Sequence[tuple[str, Sequence[clingo.Symbol]]], limits: Limits) -> None:
@@ -43,41 +39,17 @@ def ground(ctl: clingo.Control, parts: Sequence[tuple[str, Sequence[clingo.Symbo
 
 def interruptible(ctl: object | None, work: Callable[[], T], limits: Limits) -> T:
     """`work()`, a call of `ctl` clingo cannot interrupt (a grounding, a program added, a solve's preparation),
-    stopped past `limits`: LimitReached is raised as soon as a check finds them passed, the work left to its
-    thread and `ctl` marked unusable (Abandoned; None: an object the caller drops, as a GDL game grounding its
-    first state). Without limits, the work runs here. Its result, or its error (SystemExit included), as
-    `work()` would give them."""
+    stopped past `limits` (tgpl.limits.outside): LimitReached is raised as soon as a check finds them passed,
+    the work left to its thread and `ctl` marked unusable (Abandoned; None: an object the caller drops, as a GDL
+    game grounding its first state). Its result, or its error, as `work()` would give them."""
     if ctl is not None and getattr(ctl, "_tgpl_abandoned", False):
         raise Abandoned("this program's last grounding was left behind past the limits")
-    limits.check()
-    if limits.unlimited:
-        return work()
-    done: list = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            done.append(work())
-        except BaseException as e:  # given to the waiting thread, which raises it
-            failed.append(e)
-
-    thread = threading.Thread(target=run, name="clingo", daemon=True)
-    thread.start()
-    while True:
-        thread.join(POLL)
-        if not thread.is_alive():
-            break
-        try:
-            limits.check()
-        except LimitReached:
-            _abandoned.append(thread)
-            if ctl is not None:
-                ctl._tgpl_abandoned = True  # type: ignore[attr-defined]
-            raise
-    if failed:
-        raise failed[0]
-    limits.check()
-    return done[0]
+    try:
+        return outside(work, limits)
+    except LimitReached:  # the work may still be running: the command stops, and `ctl` is not to be used again
+        if ctl is not None:
+            ctl._tgpl_abandoned = True  # type: ignore[attr-defined]
+        raise
 
 
-__all__ = ["Abandoned", "POLL", "abandoned", "ground", "interruptible"]
+__all__ = ["Abandoned", "abandoned", "ground", "interruptible"]

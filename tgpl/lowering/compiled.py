@@ -53,7 +53,7 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program,
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
-from tgpl.limits import Limits, unlimited
+from tgpl.limits import Limits, outside, unlimited
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
 # rules the segments may make (their joins, views and calls; chess: about 200). Past it the ways through them
@@ -1421,10 +1421,8 @@ class CompiledGame:
             wanted = {("overflow", 1)} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
-            self.limits.check()  # clingo's grounding below cannot be interrupted
-            try:
-                model = horn._model(program, wanted)
-                self.limits.check()
+            try:  # clingo's grounding cannot be interrupted: left behind past the limits (tgpl.limits.outside)
+                model = outside(lambda: horn._model(program, wanted), self.limits)
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
                 raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
