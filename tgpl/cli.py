@@ -57,6 +57,8 @@ def run() -> None:
 
     from tgpl.limits import LimitReached
 
+    global _AS_PROGRAM
+    _AS_PROGRAM = True
     try:
         main.main(prog_name="tgpl")
         code: object = 0
@@ -507,10 +509,16 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
 # ------------------------------------------------------------ limits
 def _limits(max_seconds: float | None, max_memory: int | None):
     """The limits of this command (tgpl.limits): --max-seconds from now, --max-memory in MB (default: a quarter
-    of the machine's). Made once per command, and handed down to every long loop it runs."""
-    from tgpl.limits import Limits
+    of the machine's). Made once per command, and handed down to every long loop it runs. Run as the `tgpl`
+    program (`run`), counted from the process's start: the interpreter's start and the imports are the command's
+    time too (a caller of `main`, as the tests, counts from now)."""
+    from tgpl.limits import Limits, process_age
 
-    return Limits(max_seconds, _max_memory(max_memory))
+    limits = Limits(max_seconds, _max_memory(max_memory))
+    return limits.backdate(process_age()) if _AS_PROGRAM else limits
+
+
+_AS_PROGRAM = False  # set by `run`: this process is the `tgpl` program, its age the command's
 
 
 def _limit_options(after: str, included: str = "lowering included"):
@@ -1024,8 +1032,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
                 click.echo(e.render(), err=True)
                 sys.exit(2)
             limits.check()
-            _first_state_or_exit(path, game, lambda: None)
-            limits.check()
+            _grounded_first(path, game, lambda: None, limits)
         return GdlMachine(game), None
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
@@ -1037,15 +1044,29 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
             refuse()
         with limits.during("grounding the lowered game"):
             gdl = GdlGame(lowered.program, grounding, max_ground)
-            limits.check()
-            _first_state_or_exit(path, gdl, refuse)
-            limits.check()
+            _grounded_first(path, gdl, refuse, limits)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
         return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
     game = _load_checked(path, limits=limits)
     return RuntimeMachine(game, seed), game.program
+
+
+def _grounded_first(path: str, game, refuse, limits) -> None:
+    """`_first_state_or_exit`, and the game's first state grounded, under `limits`: the grounding (of the whole
+    game where it is grounded once, within --max-ground but seconds long all the same) cannot be interrupted,
+    and is left behind past them (tgpl.asp.interrupt). The first state's errors are left to the exploration."""
+    from tgpl.asp.interrupt import interruptible
+    from tgpl.asp.reasoner import GdlError
+
+    def first() -> None:
+        _first_state_or_exit(path, game, refuse)
+        try:
+            game.initial_state()
+        except GdlError:
+            pass
+    interruptible(None, first, limits)
 
 
 def _first_state_or_exit(path: str, game, refuse) -> None:
@@ -1506,7 +1527,8 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
         # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
         lowered = _lower_or_exit(runtime_game, game, seed, QUERY_FUNCTION, relations, global_checks=False,
                                  limits=limits)
-        _refuse_too_large(lowered.program, game, max_ground, program.sources)
+        if lowered.grounding is None:  # a game played one state at a time (compiled moves): the bound says nothing
+            _refuse_too_large(lowered.program, game, max_ground, program.sources)  # of it; the limits bound it
         with limits.during("grounding the game's first state"):
             search = BoundedSearch(lowered.program, _runtime_move_text(lowered), limits)
     found, complete, stopped = None, False, None
