@@ -152,9 +152,6 @@ AGENTS = ("human", "random", "first", "mcts[:N]")
 def _load_game(path: str, players: int | None = None):
     """The compiled game; a game with errors (or unreadable) is reported and exits 2: the command
     cannot do its job with it (`check` is the command whose job is finding them)."""
-    from tgpl.runtime.game import Game
-    from tgpl.runtime.compiler import compile_program
-
     program = load_program(path)
     if not program.ok:
         report(program, as_json=False)
