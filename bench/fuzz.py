@@ -753,7 +753,10 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     gen = Generator(args.seed)
     worker = Worker()
-    stats = {c: {"runs": 0, "traceback": 0, "unlocated": 0, "runaway": 0, "seconds": 0.0} for c in commands}
+    def fresh() -> dict:
+        return {"runs": 0, "traceback": 0, "unlocated": 0, "runaway": 0, "seconds": 0.0}
+
+    stats = {c: fresh() for c in commands}
     seen: dict[str, Path] = {}
     deadline = time.perf_counter() + args.minutes * 60
     queue = [] if args.no_hand_made else [c for c in hand_made() if c.command in commands]
@@ -766,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
                 case = gen.case(commands[k % len(commands)])
                 k += 1
             result = worker.run(case)
-            s = stats[case.command]
+            s = stats.setdefault(case.command, fresh())  # a command's generator may make another's case
             s["runs"] += 1
             s["seconds"] += result.seconds
             if result.kind == "ok":

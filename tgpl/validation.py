@@ -199,6 +199,7 @@ class Differential:
         self._terms: dict[str, Term] = {}  # read when first played (`joint`): chess has 3,952 moves, 0.15 s to read
         self._symbols: dict[str, object] = {}  # a fluent's text -> its clingo symbol (fluent_symbols)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
+        self.clock: Callable[[], float] = time.perf_counter  # what `until` readings are read on
 
     @cached_property
     def initial(self) -> State:
@@ -270,7 +271,7 @@ class Differential:
     def playout(self, rng: random.Random, max_steps: int, fluents: bool = True, until: float | None = None) -> Play:
         """A random play of up to `max_steps` moves, compared at every step; stops at the first difference.
 
-        With `until` (a time.perf_counter() reading), the play also stops once that
+        With `until` (a reading of the Differential's clock), the play also stops once that
         time has passed, after one move at least (`timed_out`). A runtime error is a
         difference (the lowering assumes the game never reaches one); its exception is
         kept in the difference's `runtime_error`.
@@ -288,7 +289,7 @@ class Differential:
             if state.is_terminal or len(play.moves) >= max_steps or not play.steps[-1].legal:
                 play.ended = state.is_terminal
                 return play
-            if until is not None and play.moves and time.perf_counter() >= until:
+            if until is not None and play.moves and self.clock() >= until:
                 play.timed_out = True
                 return play
             move = rng.choice(play.steps[-1].legal)
@@ -319,7 +320,7 @@ class Differential:
         (`Plays.start`: its random choices and its cut), yielded as (its index, the play) once it is done. The
         runtime plays the plays one after the other, and tells `plays` how each ended (`Plays.played`) before
         the next one starts, so that what is played depends on the game alone, never on the batches or on
-        time. `until` (a time.perf_counter() reading) is a safety limit: once it has passed no more states are
+        time. `until` (a reading of the Differential's clock) is a safety limit: once it has passed no more states are
         played, and the plays still going are yielded cut short (`timed_out`).
 
         The runtime goes first: it plays ahead, play after play, until a batch of states is ready, and the GDL
@@ -341,7 +342,7 @@ class Differential:
         started = 0
         while True:
             while not stopping and len(batch) < size:
-                if until is not None and time.perf_counter() >= until:
+                if until is not None and self.clock() >= until:
                     stopping, batch = True, []  # never handed out: those plays end before these states
                     break
                 if not ahead:
@@ -628,7 +629,8 @@ Progress = Callable[[str], None]
 
 def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps: int = MIN_STEPS,
                          asp: AspEncoding | None = None, progress: Progress | None = None,
-                         state_bound: int | None = None, max_seconds: float | None = None) -> Validation:
+                         state_bound: int | None = None, max_seconds: float | None = None,
+                         clock: Callable[[], float] = time.perf_counter) -> Validation:
     """Compare `lowered` (the game after setup with `seed`) with the runtime's `game`: by bisimulation when the
     game is small, else by playouts that compare at least `steps` states.
 
@@ -636,10 +638,10 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps:
     `progress` receives a line now and then (for a terminal). With `state_bound`,
     the bisimulation is tried whatever the game's size, and explores at most that
     many product states (default: STATE_BOUND, when the game is small). With
-    `max_seconds`, a safety limit: once that time has passed it stops, and the
-    coverage asked for was not reached (`Validation.shortfall`).
+    `max_seconds`, a safety limit: once that time has passed on `clock` (the command's, tgpl.limits) it stops,
+    and the coverage asked for was not reached (`Validation.shortfall`).
     """
-    start = time.perf_counter()
+    start = clock()
     gdl = reasoner_for(lowered)
     # What is alive now (the game, its lowering, the parsed rules: chess's 200,000 objects) lives until the
     # validation ends: kept out of the collector's passes (a full one cost 0.1 s), and out of the pages the
@@ -648,11 +650,12 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps:
     gc.freeze()
     try:
         with gdl.parallel():  # batches of states shared with worker processes (GdlGame.parallel)
-            result = _validated(Differential(game, lowered, seed, gdl), steps, asp, progress or (lambda line: None),
-                                state_bound, start, max_seconds)
+            d = Differential(game, lowered, seed, gdl)
+            d.clock = clock
+            result = _validated(d, steps, asp, progress or (lambda line: None), state_bound, start, max_seconds)
     finally:
         gc.unfreeze()
-    result.seconds = time.perf_counter() - start
+    result.seconds = clock() - start
     return result
 
 
@@ -721,7 +724,7 @@ def _small(d: Differential, until: float | None) -> bool:
         if tree > RUNTIME_TREE_BOUND and not cyclic:
             return False
         bound = RUNTIME_BOUND
-    stop = None if until is None else (lambda: "time" if time.perf_counter() >= until else None)
+    stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
     try:
         graph = explore(RuntimeMachine(d.game, d.seed), bound, stop=stop)
     except TGPLRuntimeError:
@@ -808,7 +811,7 @@ class _Bisimulation:
 
     It gives up (playouts take over) once it cannot finish: more states seen than
     the bound (counted, so that it gives up at the same state on every machine), or
-    `until` (a time.perf_counter() reading, a safety limit) passed: `timed_out`.
+    `until` (a reading of the Differential's clock, a safety limit) passed: `timed_out`.
     """
 
     def __init__(self, d: Differential, until: float | None, bound: int, say: Progress):
@@ -838,7 +841,7 @@ class _Bisimulation:
         self.say(f"bisimulation: {done:,} states compared, {seen:,} seen")
 
     def _give_up(self) -> bool:
-        if self.until is not None and time.perf_counter() > self.until:
+        if self.until is not None and self.d.clock() > self.until:
             self.timed_out = True
             return True
         return self.seen > self.bound
@@ -914,7 +917,7 @@ class _Bisimulation:
 def _playouts(d: Differential, plan: _Plan, until: float | None, say: Progress) -> tuple[list[Play], Mismatch | None]:
     """The plays of `plan`, compared at every step; the plays and the first mismatch (that of the first play
     that has one). A GDL played one state at a time plays them as one stream of batches (Differential.stream),
-    the same plays. `until` (a time.perf_counter() reading): a safety limit, after which no play starts and
+    the same plays. `until` (a reading of the Differential's clock): a safety limit, after which no play starts and
     the one going stops (`Play.timed_out`)."""
     plays: list[Play] = []
     found = None
@@ -935,7 +938,7 @@ def _playouts(d: Differential, plan: _Plan, until: float | None, say: Progress) 
             report()
         plays = [play for _, play in sorted(streamed, key=lambda kp: kp[0])]
         return plays, found
-    while found is None and not (until is not None and time.perf_counter() >= until):
+    while found is None and not (until is not None and d.clock() >= until):
         nxt = plan.start()
         if nxt is None:
             break
