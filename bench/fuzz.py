@@ -47,10 +47,10 @@ if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))  # this checkout's tgpl, not whichever one is installed
 
 EXAMPLES = ROOT / "examples"
-COMMANDS = ("check", "play", "replay", "to-gdl", "to-asp", "verify", "query", "check-gdl", "serve")
+COMMANDS = ("check", "play", "replay", "to-gdl", "to-asp", "verify", "query", "compare", "check-gdl", "serve")
 # Seconds a case of each command may take before it counts as a runaway.
 LIMITS = {"check": 10, "play": 20, "replay": 20, "to-gdl": 40, "to-asp": 40, "verify": 30, "query": 30,
-          "check-gdl": 10, "serve": 10}
+          "compare": 30, "check-gdl": 10, "serve": 10}
 MEMORY_LIMIT = 4 << 30  # bytes of address space a worker may use: past it, MemoryError
 
 TGPL_TOKEN = re.compile(r'"[^"\n]*"|[A-Za-z_]\w*|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|//[^\n]*|\S')
@@ -325,6 +325,14 @@ class Generator:
             return Case("query", ["query", main, expr, "--horizon", "3"], files, origin="mutated")
         if command == "serve":
             return serve_case(rng)
+        if command == "compare":  # a mutated game against Tris, as a .tgpl or as its hand-written GDL
+            main, files = self.tgpl(["tris.tgpl"]) if rng.random() < 0.5 else self.tgpl(LOWERABLE)
+            other = "gdl/tictactoe.kif"
+            if rng.random() < 0.3:
+                files = {**files, other: mutate(_read(other), rng, kif=True)}
+            pair = [main, other] if rng.random() < 0.5 else [other, main]
+            return Case("compare", ["compare", *pair, "--max-states", "3000", "--max-seconds", "20"], files,
+                        origin="mutated")
         rel = rng.choice(KIF_GAMES)
         return Case("check-gdl", ["check-gdl", rel], {rel: mutate(_read(rel), rng, kif=True)}, origin="mutated")
 
