@@ -869,7 +869,8 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
                 xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
                 options[i] = sorted(xs, key=_num_order)
             combos: Iterable = itertools.product(*options)
-            if len(writes) > 1 and any(keys[i][1] == MADE for i, _ in writes):
+            if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
+                                    or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
                 combos = [c for c in combos if together(pcs, writes, c, values, env, known)]
             for combo in combos:
                 if over:
