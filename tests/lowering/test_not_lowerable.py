@@ -51,7 +51,9 @@ CASES = [
         id="recursion"),
     pytest.param(
         [(WIN, ""), ("    action Add", STOP)],
-        "17:5: error: not lowerable: G.N takes more than 256 values: numbers need a finite range to be lowered",
+        "44:13: error: not lowerable: G.N takes more than 256 values (0 to 256 found): numbers need a finite range to "
+        "be lowered, and nothing the game tests stops this write from making it ever larger: test it before it "
+        "changes (an `if` or a `require`), or end the game when it reaches a bound",
         id="number-without-range"),
     pytest.param(
         [(WIN, "")],
