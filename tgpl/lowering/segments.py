@@ -1203,7 +1203,7 @@ def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list
     bound (`alone_ranges`) where there is one, at its write; else at the counter whose range grew most."""
     if runaways:
         k = runaways[0]
-        raise runaway_refusal(lowering, numeric[k], live[k])
+        raise runaway_refusal(lowering, numeric[k], live[k], work=True)
     widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
     fl = numeric[widest]
     raise NotLowerable(lowering._attr_span(fl),
@@ -1212,9 +1212,12 @@ def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list
                        "lowered, found from their values after setup and the moves' writes")
 
 
-def runaway_refusal(lowering: Lowering, fl: Fluent, values: set) -> NotLowerable:
-    """The refusal of a counter whose range passed RANGE_LIMIT values: located at the write that takes it
-    past them (`runaway.growing_write`, the direction the values ran), with how to bound it."""
+def runaway_refusal(lowering: Lowering, fl: Fluent, values: set, work: bool = False) -> NotLowerable:
+    """The refusal of a counter whose range could not be found: past RANGE_LIMIT values, or (`work`) at the
+    end of the search's budget of cases for a counter that its search alone (`alone_ranges`) saw grow past
+    them. Located at the write that moves it the way its values ran (`runaway.growing_write`), with how to
+    bound it. What bounds it only through other counters (two scores bounded by a move count) is seen only
+    as far as the counters could be searched together, which the message says."""
     found = sorted((x for x in values if isinstance(x, (int, float))), key=float)
     initial = float(fl.initial) if isinstance(fl.initial, (int, float)) else 0.0
     falls = bool(found) and initial - found[0] > found[-1] - initial
@@ -1222,10 +1225,13 @@ def runaway_refusal(lowering: Lowering, fl: Fluent, values: set) -> NotLowerable
     name = f"{fl.obj.name}.{fl.attr}"
     span = write.span if write is not None else lowering._attr_span(fl)
     seen = f" ({_number_text(found[0])} to {_number_text(found[-1])} found)" if found else ""
-    return NotLowerable(span, f"{name} takes more than {RANGE_LIMIT} values{seen}: numbers need a finite range to be "
-                              f"lowered, and nothing the game tests stops {'this write' if write else 'its writes'} from "
-                              f"making it ever {'smaller' if falls else 'larger'}: test it before it changes (an `if` "
-                              f"or a `require`), or end the game when it reaches a bound")
+    what = (f"the range of {name} could not be bounded within {RANGE_WORK_LIMIT:,} cases of the counters' values{seen}"
+            if work else f"{name} takes more than {RANGE_LIMIT} values{seen}")
+    return NotLowerable(span, f"{what}: numbers need a finite range to be lowered, and the lowering sees nothing "
+                              f"that stops {'this write' if write else 'its writes'} from making it ever "
+                              f"{'smaller' if falls else 'larger'} (it follows the turns, and other counters only "
+                              f"as far as it can search them together): test it before it changes (an `if` or a "
+                              f"`require`), or end the game when it reaches a bound")
 
 
 def _number_text(x: float) -> str:
