@@ -86,3 +86,21 @@ def test_the_compiled_moves_refuse_at_the_construct(tmp_path, name, statement, r
     source_line = game(name).read_text(encoding="utf-8").splitlines()[line - 1]
     assert source_line[col - 1:].startswith(statement), (first, source_line)
     assert not out.exists()
+
+
+def test_a_lowering_that_runs_out_of_statements_says_how_to_rewrite(monkeypatch):
+    """Morris spelled out stops at the statement budget in `OnBoard`, a count of a player's men over the
+    24 points (after minutes: here the budget is cut so that a small game with such a count, morris_total,
+    reaches it at once). The refusal says where, and what to write instead."""
+    from tgpl.lowering import execute
+
+    monkeypatch.setattr(execute, "STEP_LIMIT", 300)
+    path = OTHERS.parent / "morris_total.tgpl"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--no-validate"])
+    assert r.exit_code == 2, r.output
+    first = r.output.splitlines()[0]
+    assert "error: not lowerable: the lowering ran more than 300 statements on symbolic paths" in first
+    assert first.endswith("keep the count in a counter the moves change, or try --moves compiled or "
+                          "--functions-as-relations (docs/lowering.md, \"Writing games that lower\")"), first
+    line = int(first.split("morris_total.tgpl:")[1].split(":")[0])
+    assert 1 <= line <= len(path.read_text(encoding="utf-8").splitlines())
