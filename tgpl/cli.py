@@ -712,7 +712,8 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: in
 @_relations_option
 @click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
-                   "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
+                   "compiles an action with more than 2,000 ways to fill its inputs, or more than 64 in a game "
+                   "whose play walks with while (docs/lowering.md).")
 @_limit_options(NOTHING_WRITTEN)
 def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves, max_seconds,
            max_memory):
