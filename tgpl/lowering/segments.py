@@ -1169,13 +1169,33 @@ class Together:
 
     def __init__(self, admit: Admission):
         self.admit = admit
+        self._cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
+        self._answers: dict[tuple, bool] = {}
+        self._keep: list = []  # the formulas remembered by id stay alive
 
     def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
         cond = conj(*(self._giving(v, combo[i], values[i], env) for i, v in writes))
         if cond is FALSE:
             return False
         memo: dict[int, int] = {}  # the residuals under `known` (this state's numbers)
-        return any(self.admit.can_hold(pc, cond, known, memo) for pc in pcs)
+        for pc in pcs:
+            # remembered by what the numbers decide of the two formulas: a Pente move's captures ask the same
+            # question for each of the counters' states, and its condition spans the board
+            cmps = tuple(sorted(self._comparisons(pc) | self._comparisons(cond), key=repr))
+            key = (pc.id, cond.id, tuple(known(k) for k in cmps))
+            answer = self._answers.get(key)
+            if answer is None:
+                answer = self._answers[key] = self.admit.can_hold(pc, cond, known, memo)
+            if answer:
+                return True
+        return False
+
+    def _comparisons(self, f: Formula) -> frozenset:
+        found = self._cmps.get(f.id)
+        if found is None:
+            found = self._cmps[f.id] = frozenset(k for k in literals(f, True) if isinstance(k, CmpLit))
+            self._keep.append(f)
+        return found
 
     @staticmethod
     def _giving(v, x, before, env: dict) -> Formula:
