@@ -15,7 +15,7 @@ merged path writes by cases, segments.alone_ranges, runaway.py):
 | game | before | after |
 | --- | --- | --- |
 | breakthrough | lowers and validates: 71 s (29 s user), 107 MB, 350 rules | the same (26 s user without validation) |
-| pente | refused after 195 s (92 s user), 524 MB: "Game.Stones takes more than 256 values" | Stones no longer refused (its writes and Pairs' judged together); not done in 600 s (symbolic execution 150 to 415 s, then the joint range search) |
+| pente | refused after 195 s (92 s user), 524 MB: "Game.Stones takes more than 256 values" | lowers (no validation) in 644 s: symbolic execution 41 s, ranges 347 s (Stones -29..81, Pairs 0..12, judged together), emission 256 s; to-gdl's default 600 s limit stops it |
 | morris | refused after 333 s: 500,000 statements in OnBoard (the count); the game then let a man slide again in the Remove phase | (the game mended: phase tests in the requires) not done in 600 s |
 | morris, --functions-as-relations | refused after 258 s: "Game.Moves could not be bounded within 2,000,000 cases" (the game as above, which truly let Moves grow) | ranges found in 76 s (Moves 0..200, InHand 0..9), the emission not done in 600 s |
 | gomoku | not finished in 600 s | lowers and validates: 7.3 s user, 128 MB, 97 rules (its moves compiled by `auto`) |
