@@ -51,7 +51,10 @@ CASES = [
         id="recursion"),
     pytest.param(
         [(WIN, ""), ("    action Add", STOP)],
-        "17:5: error: not lowerable: G.N takes more than 256 values: numbers need a finite range to be lowered",
+        "44:13: error: not lowerable: G.N takes more than 256 values (0 to 256 found): numbers need a finite range to "
+        "be lowered, and the lowering sees nothing that stops this write from making it ever larger (it follows the "
+        "turns, and other counters only as far as it can search them together): test it before it changes (an `if` "
+        "or a `require`), or end the game when it reaches a bound",
         id="number-without-range"),
     pytest.param(
         [(WIN, "")],
@@ -151,11 +154,18 @@ def test_counters_whose_range_cannot_be_found_are_refused_within_a_budget(tmp_pa
     r = CliRunner().invoke(main, ["to-gdl", str(game), "--no-validate", "-o", str(out)])
     assert r.exit_code == 2
     first = r.output.splitlines()[0]
-    # either score, at its declaration: the one whose range the search had grown most when the budget ran out
-    assert any(first.endswith(
-        f"scores.tgpl:{line}:5: error: not lowerable: the range of GameState.{name} could not be bounded within "
-        "50,000 cases of the counters' values: numbers need a finite range to be lowered, found from their values "
-        "after setup and the moves' writes") for line, name in ((35, "First"), (36, "Second"))), first
+    # either score, at the write that raises it: each, searched alone with the turns, grows past every bound
+    # (only the move counter, searched with it, bounds it), so it is named before the counter that grew most
+    source = game.read_text().splitlines()
+    writes = {name: (i + 1, line.index(f"GameState.{name} += 1") + 1) for i, line in enumerate(source)
+              for name in ("First", "Second") if f"GameState.{name} += 1" in line}
+    assert any((
+        f"scores.tgpl:{line}:{col}: error: not lowerable: the range of GameState.{name} could not be bounded within "
+        "50,000 cases of the counters' values (") in first and first.endswith(
+        "found): numbers need a finite range to be lowered, and the lowering sees nothing that stops this write from "
+        "making it ever larger (it follows the turns, and other counters only as far as it can search them "
+        "together): test it before it changes (an `if` or a `require`), or end the game when it reaches a bound")
+        for name, (line, col) in writes.items()), first
     assert not out.exists()
 
 

@@ -43,6 +43,11 @@ OWNER = "player"  # the fluent of an object's owner, when assign() changes it af
 
 PATH_LIMIT = 4096  # live paths at one point of the code
 STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so that a lowering that cannot finish says so
+
+REWRITE_HINT = ("; a count or a search over the whole board is spelled out for every board it can see: keep the "
+                "count in a counter the moves change, or try --moves compiled or --functions-as-relations "
+                "(docs/lowering.md, \"Writing games that lower\")")
+
 # Parts of the conditions built in one lowering (symbolic.work_done): statements alone do not bound the work when a
 # loop that runs on and on widens its conditions each pass (hex's `for (pass = 0; pass < Size; pass += -1)` built
 # 2.7 million a second and ran 224 s, 3.5 GB, to the statement budget). Five in a row, the largest example, builds
@@ -550,7 +555,7 @@ class Executor:
             if self.steps > STEP_LIMIT:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
                                            f"(here, in {self.where[-1] if self.where else 'the code'}) without "
-                                           "finishing: the code branches on the state in too many ways")
+                                           "finishing: the code branches on the state in too many ways" + REWRITE_HINT)
             if self._budgets:
                 done = work_done()
                 for budget in self._budgets:
@@ -560,7 +565,7 @@ class Executor:
                 raise NotLowerable(s.span, f"the lowering built conditions of more than {WORK_LIMIT:,} parts on "
                                            f"symbolic paths (here, in {self.where[-1] if self.where else 'the code'}) "
                                            "without finishing: a loop that runs on widens them at each pass, or the "
-                                           "code branches on the state in too many ways")
+                                           "code branches on the state in too many ways" + REWRITE_HINT)
             out.extend(method(s, p))
         return out
 

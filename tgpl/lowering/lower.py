@@ -13,6 +13,7 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from tgpl.frontend import ast
 from tgpl.lowering.compiled import compile_game, most_moves, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
@@ -80,6 +81,11 @@ MOVES = ("auto", "compiled", "spelled")
 SPELLED_MOVES = 2_000
 """Ways to fill one action's inputs (the product of their candidates) past which `auto` compiles the segments
 (tgpl.lowering.compiled) rather than spelling out every move: chess's Move has 4,096, Promote 24,576."""
+WALKED_MOVES = 64
+"""Ways to fill one action's inputs past which `auto` compiles the segments of a game whose play runs a `while`
+loop (`walks_in_play`): spelled out, every move runs its walks from its own cell (a 15x15 five in a row that
+counts a line through the stone with two walks a direction, 225 moves: not done in 600 s; compiled, 8 s and 97
+rules). Connect Four's 42 drops with walks stay spelled, as before."""
 
 
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
@@ -130,6 +136,9 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
         return "compiled", f"an action has {most:,} ways to fill its inputs, more than {SPELLED_MOVES:,}"
     if writes_in_loops(program):
         return "compiled", "a loop writes the state"
+    if most > WALKED_MOVES and walks_in_play(program):
+        return "compiled", (f"an action has {most:,} ways to fill its inputs, more than {WALKED_MOVES:,}, and play "
+                            "walks the board with while")
     ways = f"{most:,} way{'s' * (most != 1)}"
     return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
 
@@ -137,6 +146,28 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
 def compiles(program, universe: Universe, moves: str) -> bool:
     """Whether `moves` ("auto", "compiled", "spelled") has the moves compiled for this game (see `lower`)."""
     return moves_strategy(program, universe, moves)[0] == "compiled"
+
+
+def walks_in_play(program) -> bool:
+    """Does code that runs during play (actions, phases, turn defaults, and the functions they call) hold a
+    `while` loop: a walk whose passes depend on the state, which spelled out is run again for every move?"""
+    todo: list = [a for info in program.classes for a in info.actions.values()]
+    todo += [t.defn for t in program.turns.values()]
+    seen: set[int] = set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for n in ast.walk([node]):
+            if isinstance(n, ast.While):
+                return True
+            if isinstance(n, ast.Call):
+                ct = program.types.get(id(n.callee))
+                defn = getattr(getattr(ct, "target", None), "defn", None) if getattr(ct, "kind", None) == "function" else None
+                if defn is not None:
+                    todo.append(defn)
+    return False
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:

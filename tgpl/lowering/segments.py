@@ -36,6 +36,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
+from tgpl.lowering.runaway import growing_write
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
 from tgpl.limits import Limits, unlimited
 
@@ -750,7 +751,33 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
             return
     elif joint_ranges(logic, numeric, limits=lowering.limits):
         return
-    counter_ranges(logic, lowering, numeric)
+    fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart})
+    counter_ranges(logic, lowering, numeric, fixed, runaways)
+
+
+def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> tuple[dict, list]:
+    """Each counter's range from the states of the game cut down to its control and that counter alone
+    (`joint_ranges` with the other counters `apart`: their comparisons unknown), for when the counters
+    together are too many states. A move counter stepped in one phase and ending the game in another
+    (`Moves += 1` where a man lands, `if (Moves >= 200)` in a later phase) is bounded so; judged without
+    its control, as `counter_ranges` does, every step looked possible after the last, and its values
+    multiplied with the other counters' ran out of work ("could not be bounded within 2,000,000 cases").
+    Returns the ranges found (set on the fluents), and the counters that passed RANGE_LIMIT values though
+    nothing else was unknown about their writes: they grow without bound, the real cause of a refusal."""
+    fixed: dict[tuple, list] = {}
+    runaways: list[tuple] = []
+    keys = sorted(numeric)
+    for k in keys:
+        if k[1] == MADE:
+            continue
+        lowering.limits.check()
+        why: list[str] = []
+        if joint_ranges(logic, {k: numeric[k]}, frozenset(x for x in keys if x != k) | lowering.value_slot_cells(),
+                        lowering.limits, why, ALONE_LIMIT):
+            fixed[k] = numeric[k].domain
+        elif why == ["range"]:
+            runaways.append(k)
+    return fixed, runaways
 
 
 def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dict) -> None:
@@ -789,10 +816,11 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
 
 
 JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
+ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one counter may visit
 
 
 def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset(),
-                 limits: Limits | None = None) -> bool:
+                 limits: Limits | None = None, why: list | None = None, most: int | None = None) -> bool:
     """The counters' ranges from the values they take together: the states of the game cut down to its
     control and its counters, reached from setup's (other fluents unknown, so every path a state's
     comparisons allow is taken). Two scores bounded only by the moves left grow apart when each is
@@ -800,8 +828,12 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     the game ends at its last move. False when the states exceed JOINT_LIMIT or a counter RANGE_LIMIT
     values: the game is then refused for the search by counter's reason. Comparisons of the numeric
     fluents `apart` (the slots of lists of values, `slot_ranges`) are left unknown, and a counter written
-    from one of them gives up the search. `limits` is checked at every state and control state."""
+    from one of them gives up the search. `limits` is checked at every state and control state. `why`, when
+    given, is told why the search gave up: "apart" (a counter written from one apart), "states" (past
+    JOINT_LIMIT, or `most` where given) or "range" (a counter past RANGE_LIMIT values)."""
     limits = limits if limits is not None else unlimited()
+    why = why if why is not None else []
+    most = JOINT_LIMIT if most is None else most
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
     parts: dict[int, Formula] = {}
@@ -818,6 +850,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
             npc = numeric_part(pc, parts)
             writes = [(index[c], v) for c, v in p.store.items() if c in numeric]
             if apart and any(_value_leaves(v) & apart for _, v in writes):
+                why.append("apart")
                 return False
             move = (npc, [pc], writes, p.control, p.status == "over")
             key = None  # several writes: each path's admitted values must combine on their own, not in a union
@@ -869,7 +902,8 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
                 xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
                 options[i] = sorted(xs, key=_num_order)
             combos: Iterable = itertools.product(*options)
-            if len(writes) > 1 and any(keys[i][1] == MADE for i, _ in writes):
+            if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
+                                    or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
                 combos = [c for c in combos if together(pcs, writes, c, values, env, known)]
             for combo in combos:
                 if over:
@@ -880,7 +914,8 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
                 if state not in seen:
                     seen.add(state)
                     todo.append(state)
-            if len(seen) > JOINT_LIMIT or any(len(xs) > RANGE_LIMIT for xs in found):
+            if len(seen) > most or any(len(xs) > RANGE_LIMIT for xs in found):
+                why.append("states" if len(seen) > most else "range")
                 return False
     for k, xs in zip(keys, found):
         numeric[k].domain = sorted(xs, key=_num_order)
@@ -908,9 +943,15 @@ def _cmp_leaves(key: CmpLit, memo: dict) -> set:
     return found
 
 
-def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
-    """Every numeric fluent's range on its own: a fixpoint over the segments' writes."""
+def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: dict | None = None,
+                   runaways: list | None = None) -> None:
+    """Every numeric fluent's range on its own: a fixpoint over the segments' writes. The counters `fixed`
+    keeps have their ranges already (`alone_ranges`): their writes are not searched again. `runaways` are
+    the counters known to grow without bound, named first where the search runs out of work."""
+    fixed = fixed or {}
     live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
+    for k, domain in fixed.items():
+        live[k] = set(domain)
     writes = []  # (the numeric part of the path condition, cell, value, ends the game)
     conditions: list[list[Formula]] = []  # by write: the whole conditions of the paths it stands for
     seen: dict = {}
@@ -920,7 +961,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
         for p in st.paths:
             whole = None
             for cell, v in p.store.items():
-                if cell in numeric:
+                if cell in numeric and cell not in fixed:
                     if whole is None:
                         whole = legal(p.pc)
                     # only the comparisons of a condition can rule a value out: the writes that differ in
@@ -952,7 +993,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
                 if not work % 64:
                     lowering.limits.check()
                 if work > RANGE_WORK_LIMIT:
-                    _refuse_ranges(numeric, live, lowering)
+                    _refuse_ranges(numeric, live, lowering, runaways or [])
                 env = dict(zip(leaves, combo))
                 env_key = tuple(zip(leaves, combo))
                 if (w, env_key) in done:
@@ -971,10 +1012,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> None:
                         target.add(x)
                         changed = changed or not over
                         if len(target) > RANGE_LIMIT:
-                            fl = numeric[cell]
-                            raise NotLowerable(lowering._attr_span(fl),
-                                               f"{fl.obj.name}.{fl.attr} takes more than {RANGE_LIMIT} values: "
-                                               "numbers need a finite range to be lowered")
+                            raise runaway_refusal(lowering, numeric[cell], target)
         if not changed:
             break
     for k, fl in numeric.items():
@@ -1131,13 +1169,33 @@ class Together:
 
     def __init__(self, admit: Admission):
         self.admit = admit
+        self._cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
+        self._answers: dict[tuple, bool] = {}
+        self._keep: list = []  # the formulas remembered by id stay alive
 
     def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
         cond = conj(*(self._giving(v, combo[i], values[i], env) for i, v in writes))
         if cond is FALSE:
             return False
         memo: dict[int, int] = {}  # the residuals under `known` (this state's numbers)
-        return any(self.admit.can_hold(pc, cond, known, memo) for pc in pcs)
+        for pc in pcs:
+            # remembered by what the numbers decide of the two formulas: a Pente move's captures ask the same
+            # question for each of the counters' states, and its condition spans the board
+            cmps = tuple(sorted(self._comparisons(pc) | self._comparisons(cond), key=repr))
+            key = (pc.id, cond.id, tuple(known(k) for k in cmps))
+            answer = self._answers.get(key)
+            if answer is None:
+                answer = self._answers[key] = self.admit.can_hold(pc, cond, known, memo)
+            if answer:
+                return True
+        return False
+
+    def _comparisons(self, f: Formula) -> frozenset:
+        found = self._cmps.get(f.id)
+        if found is None:
+            found = self._cmps[f.id] = frozenset(k for k in literals(f, True) if isinstance(k, CmpLit))
+            self._keep.append(f)
+        return found
 
     @staticmethod
     def _giving(v, x, before, env: dict) -> Formula:
@@ -1160,14 +1218,44 @@ def _leaf_cases(v, cond: Formula):
         yield v, cond
 
 
-def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering) -> None:
-    """Refuse the game at the counter whose range grew most when the search for the ranges ran out of work."""
+def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list) -> None:
+    """Refuse the game when the search for the ranges ran out of work: at a counter known to grow without
+    bound (`alone_ranges`) where there is one, at its write; else at the counter whose range grew most."""
+    if runaways:
+        k = runaways[0]
+        raise runaway_refusal(lowering, numeric[k], live[k], work=True)
     widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
     fl = numeric[widest]
     raise NotLowerable(lowering._attr_span(fl),
                        f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "
                        f"{RANGE_WORK_LIMIT:,} cases of the counters' values: numbers need a finite range to be "
                        "lowered, found from their values after setup and the moves' writes")
+
+
+def runaway_refusal(lowering: Lowering, fl: Fluent, values: set, work: bool = False) -> NotLowerable:
+    """The refusal of a counter whose range could not be found: past RANGE_LIMIT values, or (`work`) at the
+    end of the search's budget of cases for a counter that its search alone (`alone_ranges`) saw grow past
+    them. Located at the write that moves it the way its values ran (`runaway.growing_write`), with how to
+    bound it. What bounds it only through other counters (two scores bounded by a move count) is seen only
+    as far as the counters could be searched together, which the message says."""
+    found = sorted((x for x in values if isinstance(x, (int, float))), key=float)
+    initial = float(fl.initial) if isinstance(fl.initial, (int, float)) else 0.0
+    falls = bool(found) and initial - found[0] > found[-1] - initial
+    write = growing_write(lowering.program, fl.attr, -1 if falls else 1) if fl.attr != MADE else None
+    name = f"{fl.obj.name}.{fl.attr}"
+    span = write.span if write is not None else lowering._attr_span(fl)
+    seen = f" ({_number_text(found[0])} to {_number_text(found[-1])} found)" if found else ""
+    what = (f"the range of {name} could not be bounded within {RANGE_WORK_LIMIT:,} cases of the counters' values{seen}"
+            if work else f"{name} takes more than {RANGE_LIMIT} values{seen}")
+    return NotLowerable(span, f"{what}: numbers need a finite range to be lowered, and the lowering sees nothing "
+                              f"that stops {'this write' if write else 'its writes'} from making it ever "
+                              f"{'smaller' if falls else 'larger'} (it follows the turns, and other counters only "
+                              f"as far as it can search them together): test it before it changes (an `if` or a "
+                              f"`require`), or end the game when it reaches a bound")
+
+
+def _number_text(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 def _num_order(x):

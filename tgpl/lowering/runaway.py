@@ -1,0 +1,72 @@
+"""Where a counter that grows without bound is written: the statement a refusal of its range points at.
+
+The range search (tgpl.lowering.segments) knows a counter's values ran past its limit, and in which
+direction, but not which statement took them there: its paths hold values, not statements. A designer
+fixes the write, not the declaration, so the refusal is located at the assignment of the attribute
+that moves it that way (`Stones -= 2` for a count that falls), found in the source.
+"""
+
+from __future__ import annotations
+
+from tgpl.frontend import ast
+
+
+def growing_write(program, attr: str, direction: int) -> ast.Assign | None:
+    """The first assignment (in source order) of attribute `attr` that moves it in `direction` (+1 up, -1
+    down): `attr += k`, `attr -= k`, `attr = attr + k` for a number k of that sign; else the first that
+    changes it by an amount not written as a number (`attr += step`); None when there is neither."""
+    sure: list[ast.Assign] = []
+    maybe: list[ast.Assign] = []
+    for module in program.modules:
+        for node in ast.walk(module.items):
+            if not isinstance(node, ast.Assign) or not _is_attribute(program, node.target, attr):
+                continue
+            step = _step(node, attr)
+            if step is None:
+                continue
+            if step == "unknown":
+                maybe.append(node)
+            elif step * direction > 0:
+                sure.append(node)
+    found = sure or maybe
+    return min(found, key=lambda n: (n.span.file, n.span.line, n.span.col)) if found else None
+
+
+def _is_attribute(program, target, attr: str) -> bool:
+    """Is target the attribute `attr` (`x.attr`, or a bare `attr` that names an attribute, not a local)?"""
+    if isinstance(target, ast.Member):
+        return target.name == attr
+    return isinstance(target, ast.Name) and target.name == attr and program.types.get(id(target)) is not None
+
+
+def _step(node: ast.Assign, attr: str):
+    """The signed change the assignment makes (a number), "unknown" when it adds an amount not written as a
+    number, or None when it does not change the attribute from its own value (`attr = 0`)."""
+    if node.op in ("+=", "-="):
+        k = _literal(node.value)
+        if k is None:
+            return "unknown"
+        return k if node.op == "+=" else -k
+    if node.op == "=" and isinstance(node.value, ast.Binary) and node.value.op in ("+", "-"):
+        left, right = node.value.left, node.value.right
+        if _reads(left, attr):
+            k = _literal(right)
+            if k is None:
+                return "unknown"
+            return k if node.value.op == "+" else -k
+        if node.value.op == "+" and _reads(right, attr):
+            k = _literal(left)
+            return "unknown" if k is None else k
+    return None
+
+
+def _literal(e) -> float | None:
+    if isinstance(e, ast.NumberLit):
+        return e.value
+    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit):
+        return -e.operand.value
+    return None
+
+
+def _reads(e, attr: str) -> bool:
+    return isinstance(e, (ast.Member, ast.Name)) and getattr(e, "name", None) == attr
