@@ -183,8 +183,9 @@ def _agents(spec: str | None, players: int, seed: int, human_io):
 
 
 @contextmanager
-def _game_errors(where: str):
-    """Errors of a game being played, as one message and exit status 1."""
+def _game_errors(where: str, program=None):
+    """Errors of a game being played, as one message and exit status 1; a runtime error shown with its
+    source line, the expression at fault and the moves that reach it when the game's `program` is given."""
     from tgpl.runtime.errors import TGPLRuntimeError
     from tgpl.runtime.game import IllegalMove
     from tgpl.runtime.play import StuckError
@@ -201,7 +202,12 @@ def _game_errors(where: str):
         click.echo(f"{where}: error: {e}", err=True)
         sys.exit(1)
     except TGPLRuntimeError as e:
-        click.echo(e.render(), err=True)
+        if program is None:
+            click.echo(e.render(), err=True)
+        else:
+            from tgpl.runtime.error_report import render_runtime_error
+
+            click.echo(render_runtime_error(e, program.modules, program.sources, e.moves), err=True)
         sys.exit(1)
 
 
@@ -270,7 +276,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
             say(f"  log: {line}")
         shown_log[0] = len(state.world.log)
 
-    with _game_errors(game):
+    with _game_errors(game, g.program):
         outcome = run(g, agents, seed, game, script, on_move, max_moves=max_moves)
     outcome_state = outcome.state
     if record_file:
@@ -320,7 +326,7 @@ def replay(record, game_path, ignore_digest, max_steps):
         click.echo(f"{record}: error: field 'source_digest': the game's source changed since the record was made "
                    "(--ignore-digest replays it anyway)", err=True)
         sys.exit(1)
-    with _game_errors(record):
+    with _game_errors(record, g.program):
         state = run(g, rec)
     result = {"ranking": state.ranking, "goals": state.goals} if state.is_terminal else None
     if result != rec.result:

@@ -24,6 +24,7 @@ from typing import Callable
 
 from tgpl.frontend.types import NUMBER
 from tgpl.runtime.agents import automatic_agent
+from tgpl.runtime.error_report import render_runtime_error
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, Move, State
 from tgpl.runtime.play import StuckError, play
@@ -173,8 +174,8 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Sc
     agents = [_Watched(automatic_agent(spec, seed, p), played, lead) for p, spec in enumerate(specs)]
     try:
         outcome = play(game, agents, seed, game.program.main, max_moves=max_moves)
-    except TGPLRuntimeError as e:
-        played.error = e.render()
+    except TGPLRuntimeError as e:  # shown with its source line; the seed and the agents replay it
+        played.error = render_runtime_error(e, game.program.modules, game.program.sources)
         return played
     except StuckError as e:
         played.error = str(e)
