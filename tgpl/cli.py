@@ -352,7 +352,7 @@ def replay(record, game_path, ignore_digest, max_steps):
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: this one, and one per core if the run "
                    "looks longer than a few seconds]")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="A game still going after this many moves counts as unfinished.")
+              help="A game still going after this many moves counts as unfinished (apart from the figures; exit 1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write PNG plots and index.html here.")
 @click.option("--score", metavar="ATTRIBUTE",
@@ -365,8 +365,9 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
     (docs/analyze.md).
 
-    Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
-    with the seed that replays it), 2 when the command could not run.
+    Exit 0 when every game ran to its end, 1 when a game met a runtime error, got stuck or
+    was still going after --max-moves moves (each with the seed that replays it), 2 when the
+    command could not run.
     """
     from tgpl.analysis.command import run_analyze
 

@@ -337,10 +337,15 @@ def choice_actions(game: Game) -> list[str]:
 
 
 def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: list[Played],
-              score_label: str | None = None) -> dict:
-    """The figures of a run, as JSON-ready data in a fixed order."""
+              score_label: str | None = None, max_moves: int | None = None) -> dict:
+    """The figures of a run, as JSON-ready data in a fixed order.
+
+    Every figure but the actions played is over the finished games: a game that never ends (a
+    forgotten draw) would otherwise drag them, its forced passes the branching factor most. The
+    unfinished ones are counted apart, with their seeds (`max_moves` is the bound they reached)."""
     n = game.players
     finished = [g for g in games if g.ranking is not None]
+    unfinished = [g for g in games if g.ranking is None and g.error is None]
     sole = [g for g in finished if len(g.ranking[0]) == 1]  # one player alone in first place
     drawn = [g for g in finished if len(g.ranking[0]) == n]  # every player tied first
     seat_wins = [sum(g.ranking[0] == [p] for g in sole) for p in range(n)]
@@ -359,7 +364,8 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
         "seeds": [first_seed, first_seed + len(games) - 1] if games else [],
         "games": len(games),
         "finished": len(finished),
-        "unfinished": sum(g.ranking is None and g.error is None for g in games),
+        "unfinished": len(unfinished),
+        "max_moves": max_moves,
         "seats": seats,
         "agents": agents,
         "first_player_advantage": {"wins_of_decisive": wilson(seat_wins[0], len(sole)), "fair": _r(1 / n)},
@@ -367,10 +373,11 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
         "drawishness": wilson(len(drawn), len(finished)),
         "decisiveness": wilson(len(sole), len(finished)),
         "length": _length(lengths),
-        "branching": _branching(games),
+        "branching": _branching(finished),
         "lead_changes": _lead_changes(score_label, finished),
         "actions": _actions(game, games),
-        "most_frequent_state": _most_frequent_state(games),
+        "most_frequent_state": _most_frequent_state(finished),
+        "unfinished_games": {"seeds": [g.seed for g in unfinished], "branching": _branching(unfinished)},
         "errors": [{"seed": g.seed, "after_moves": len(g.moves), "message": g.error} for g in games if g.error],
     }
 
@@ -484,6 +491,25 @@ def lead_text(lead: dict) -> str:
             f"sd {short(lead['stdev'])}, min {lead['min']}, max {lead['max']}")
 
 
+def unfinished_text(s: dict) -> list[str]:
+    """The games still going after --max-moves, with their seeds, apart from the figures."""
+    u = s.get("unfinished_games")
+    if not u or not u["seeds"]:
+        return []
+    bound = f" after {s['max_moves']} moves (--max-moves)" if s.get("max_moves") else ""
+    seeds = u["seeds"]
+    shown = ", ".join(map(str, seeds[:20])) + (f", ... ({len(seeds) - 20} more)" if len(seeds) > 20 else "")
+    limit = f" --max-moves {s['max_moves']}" if s.get("max_moves") else ""
+    out = [f"unfinished: {_count(len(seeds), 'game')} still going{bound}, left out of the figures above "
+           f"(does the game miss an end, a draw?): seeds {shown} "
+           f"(tgpl play {s['game']} --seed {seeds[0]} --players {','.join(s['players'])}{limit} plays the first)"]
+    b = u["branching"]
+    if b:
+        out.append(f"  their branching factor: mean {b['mean']} legal moves per decision, max {b['max']}, "
+                   f"{b['forced']} of {b['decisions']} decisions forced")
+    return out
+
+
 def text_report(summary: dict, state_text: str | None = None) -> str:
     """The figures for a terminal; rates as percent with their 95% intervals in brackets."""
     s = summary
@@ -523,6 +549,7 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
         out.append(f"most frequent state: {m['key']}, {frequent_text(m)}")
         if state_text:
             out.extend("  " + line for line in state_text.splitlines())
+    out.extend(unfinished_text(s))
     for e in s["errors"]:
         out.append(f"error in seed {e['seed']} after {e['after_moves']} moves "
                    f"(tgpl play {s['game']} --seed {e['seed']} --players {','.join(s['players'])}):")

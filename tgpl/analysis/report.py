@@ -10,7 +10,7 @@ import html
 import json
 from pathlib import Path
 
-from tgpl.analysis.figures import fpa_text, frequent_text, lead_text, rate_text
+from tgpl.analysis.figures import fpa_text, frequent_text, lead_text, rate_text, unfinished_text
 
 LENGTH_PNG = "length.png"
 WINS_PNG = "wins.png"
@@ -126,6 +126,7 @@ def _page(s: dict, state_text: str | None) -> str:
     if s.get("lead_changes"):
         rows.append((f"lead changes (score {s['lead_changes']['score']})", lead_text(s["lead_changes"])))
     rows.append(("actions never played", ", ".join(s["actions"]["never_played"]) or "none"))
+    rows += [("unfinished games", line) for line in unfinished_text(s)]
     table = "\n".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows)
     frequent = ""
     if s["most_frequent_state"] and state_text:
