@@ -1,0 +1,122 @@
+"""What the checker can see before the game runs (issue 36): a literal index outside a board's
+grid, and a `for` step whose value is dropped (`k + 1` for `k += 1`, an endless loop)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tgpl.frontend.loader import load_program
+
+SIX_BY_SIX = """\
+game "g";
+players 2;
+tile Cell {{ player Owner = null; }}
+board B
+{{
+    group Grid
+    {{
+        geometry {geometry};
+        {orientation}
+        grid
+        {{
+            Cell, Cell, Cell, Cell, Cell, Cell;
+            Cell, Cell, Cell, Cell, Cell, Cell;
+            Cell, Cell, Cell, Cell, Cell, Cell;
+            Cell, Cell, Cell, Cell, Cell, Cell;
+            Cell, Cell, Cell, Cell, Cell, Cell;
+            Cell, Cell, Cell, Cell, Cell, Cell;
+        }}
+    }}
+    function Corner
+    {{
+        returns Cell;
+        effect {{ return {inside} as Cell; }}
+    }}
+}}
+global class G {{ B Board = null; }}
+setup
+{{
+    G.Board = new B();
+    log({outside});
+    winner 0;
+}}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+
+def diagnostics(tmp_path, text: str) -> list[tuple]:
+    (tmp_path / "g.tgpl").write_text(text, encoding="utf-8")
+    return [(d.span.line, d.span.col, d.severity.value, d.message, d.notes) for d in load_program("g.tgpl").diagnostics]
+
+
+def test_a_literal_index_outside_a_six_by_six_grid_is_an_error(tmp_path):
+    text = SIX_BY_SIX.format(geometry="square", orientation="", inside="Grid[2][6]", outside="G.Board.Grid[-1][0]")
+    assert diagnostics(tmp_path, text) == [
+        (23, 33, "error", "index 6 is outside group 'Grid': its second index runs 0..5 (a 6 x 6 grid)", ()),
+        (30, 22, "error", "index -1 is outside group 'Grid': its first index runs 0..5 (a 6 x 6 grid)", ()),
+    ]
+
+
+def test_indexes_inside_the_grid_or_not_literal_are_left_to_the_runtime(tmp_path):
+    text = SIX_BY_SIX.format(geometry="square", orientation="", inside="Grid[5][0]",
+                             outside="G.Board.Grid[0][5 + 1]")  # not a literal: the runtime's to find
+    assert diagnostics(tmp_path, text) == []
+
+
+def test_the_grid_shape_follows_the_literal_and_a_hex_row_orientation(tmp_path):
+    three_rows = SIX_BY_SIX.replace("            Cell, Cell, Cell, Cell, Cell, Cell;\n", "", 3)
+    # Three rows of six: Grid[column][row], 6 columns of 3 rows
+    text = three_rows.format(geometry="square", orientation="", inside="Grid[5][2]", outside="G.Board.Grid[0][3]")
+    assert [d[3] for d in diagnostics(tmp_path, text)] == [
+        "index 3 is outside group 'Grid': its second index runs 0..2 (a 6 x 3 grid)"]
+    text = three_rows.format(geometry="hex", orientation="orientation row;", inside="Grid[2][5]",
+                             outside="G.Board.Grid[3][0]")  # a row-major hex group: Grid[row][column]
+    assert [d[3] for d in diagnostics(tmp_path, text)] == [
+        "index 3 is outside group 'Grid': its first index runs 0..2 (a 3 x 6 grid)"]
+
+
+def test_a_board_subclass_with_a_larger_grid_is_not_flagged(tmp_path):
+    text = SIX_BY_SIX.format(geometry="square", orientation="", inside="Grid[0][0]", outside="G.Board.Grid[6][0]")
+    text = text.replace("global class G", """board Big : B
+{
+    group Grid
+    {
+        geometry square;
+        grid
+        {
+            Cell, Cell, Cell, Cell, Cell, Cell, Cell;
+        }
+    }
+}
+global class G""")
+    assert [d[3] for d in diagnostics(tmp_path, text)] == []
+
+
+FOR_STEP = """\
+game "f";
+players 2;
+setup
+{
+    for (number k = 0; k < 3; k + 1) { }
+    number q = 0;
+    q + 1;
+    winner 0;
+}
+"""
+
+
+def test_a_for_step_whose_value_is_dropped_is_an_error(tmp_path):
+    assert diagnostics(tmp_path, FOR_STEP) == [
+        (5, 31, "error", "the value of this loop step is never used: the step changes nothing",
+         ("did you mean 'k += 1'?",)),
+        (7, 5, "warning", "the value of this expression is never used", ()),
+    ]
+
+
+def test_a_for_step_that_assigns_or_calls_is_fine(tmp_path):
+    text = FOR_STEP.replace("k + 1", "k += 1").replace("    q + 1;\n", "    q += 1;\n    log(q);\n")
+    assert diagnostics(tmp_path, text) == []
