@@ -626,6 +626,10 @@ def _write_output(text: str, output: str | None) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tgpl-", suffix=".tmp")
+        # mkstemp makes the file 0600; the output is an ordinary file: 0666 less the umask (0644 usually)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.replace(tmp, output)
@@ -990,7 +994,9 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     say(f"  goals: {'every terminal state gives every role one goal in 0..100' if rep['goals_ok'] else 'PROBLEM'}")
     for role, w in rep["weakly_winnable"].items():
         never = "NEVER wins" if rep["complete"] else "no win found yet"
-        say(f"  {role}: " + ("weakly winnable" if w["winnable"] else f"{never} (best goal {w['best']})")
+        best = (f"best goal {w['best']}" if w["best"] is not None else
+                "no terminal state gives it a goal" if rep["complete"] else "no terminal state reached yet")
+        say(f"  {role}: " + ("weakly winnable" if w["winnable"] else f"{never} ({best})")
             + ("" if rep["forced_win"][role] is None else
                ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"

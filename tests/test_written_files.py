@@ -1,0 +1,66 @@
+"""Files the commands write (issue 36): made whole through a temporary file, yet with the mode any
+ordinary file gets, 0666 less the umask (0644 usually), not the temporary file's 0600; and no Python
+`None` in what verify prints."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tgpl.cli import main
+
+TRIS = str(Path(__file__).resolve().parents[1] / "examples" / "tris.tgpl")
+
+
+@pytest.fixture
+def umask():
+    """Sets the process's umask for a test, and puts the old one back."""
+    old = os.umask(0o022)
+    os.umask(old)
+
+    def set_to(mask: int) -> None:
+        os.umask(mask)
+
+    yield set_to
+    os.umask(old)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.parametrize("mask, expected", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_every_command_that_writes_a_file_respects_the_umask(tmp_path, umask, mask, expected):
+    umask(mask)
+    record, kif, lp = tmp_path / "r.json", tmp_path / "tris.kif", tmp_path / "tris.lp"
+    runs = [
+        ["play", TRIS, "--players", "first,first", "--quiet", "--record", str(record)],
+        ["to-gdl", TRIS, "--no-validate", "-o", str(kif)],
+        ["to-asp", TRIS, "--no-validate", "-o", str(lp)],
+    ]
+    for args in runs:
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+    assert [oct(mode(p)) for p in (record, kif, lp)] == [oct(expected)] * 3
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".tgpl-")]  # no temporary file left
+
+
+def test_a_file_written_again_keeps_the_umask_mode(tmp_path, umask):
+    umask(0o022)
+    out = tmp_path / "tris.kif"
+    out.write_text("old\n", encoding="utf-8")
+    os.chmod(out, 0o600)
+    assert CliRunner().invoke(main, ["to-gdl", TRIS, "--no-validate", "-o", str(out)]).exit_code == 0
+    assert mode(out) == 0o644 and out.read_text(encoding="utf-8").startswith(";")
+
+
+def test_verify_says_no_goal_in_words_not_none():
+    """An incomplete check has reached no terminal state: it said 'best goal None'."""
+    result = CliRunner().invoke(main, ["verify", TRIS, "--max-states", "10"])
+    assert result.exit_code == 0, result.output
+    assert "None" not in result.stdout
+    assert "  player 0: no win found yet (no terminal state reached yet)" in result.stdout.splitlines()
