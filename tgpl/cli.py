@@ -250,8 +250,9 @@ def _max_steps_option(command):
 @_max_steps_option
 def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_moves, max_steps):
     """Play GAME with humans and agents; the same seed and moves give the same game."""
+    import functools
     import json
-    from tgpl.runtime.agents import ScriptAgent
+    from tgpl.runtime.agents import ScriptAgent, read_line
     from tgpl.runtime.display import describe_move, render_state
     from tgpl.runtime.play import play as run
 
@@ -265,8 +266,9 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         g = type(g)(g.program, g.compiled, count)
     g.step_limit = max_steps
     say = (lambda text: None) if (quiet or as_json) else click.echo
-    human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
-                click.echo, render_state, describe_move)
+    # Each log line is printed once, after the move that wrote it (on_move): not again with the board.
+    board = render_state if (quiet or as_json) else functools.partial(render_state, log=False)
+    human_io = (read_line, click.echo, board, describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
     shown_log = [0]
 
@@ -285,8 +287,13 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         click.echo(json.dumps(outcome_state.to_json(), indent=1, sort_keys=True))
     else:
         if not quiet:
-            click.echo(render_state(outcome_state))
+            click.echo(board(outcome_state))
         click.echo(_result_line(outcome_state))
+    if outcome.input_ended:
+        saved = f"; the record is in {record_file}" if record_file else ""
+        click.echo(f"{game}: end of input: the game stopped after {len(outcome.record.moves)} moves{saved}",
+                   err=True)
+        sys.exit(EXIT_NOT_ENDED)
     if not outcome_state.is_terminal:
         click.echo(f"{game}: the game did not end within {max_moves} moves (--max-moves)", err=True)
         sys.exit(EXIT_NOT_ENDED)

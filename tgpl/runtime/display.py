@@ -107,7 +107,9 @@ def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[
     return "."
 
 
-def render_state(state: State) -> str:
+def render_state(state: State, log: bool = True) -> str:
+    """The board and the players' objects as text, then the last five log lines unless `log` is
+    False (`tgpl play` prints each log line once, as its move is played)."""
     w = state.world
     c = w.control
     if state.is_terminal:
@@ -136,6 +138,6 @@ def render_state(state: State) -> str:
     if table:
         out.append("players' objects:")
         out.extend(table)
-    for line in w.log[-5:]:
+    for line in w.log[-5:] if log else ():
         out.append(f"log: {line}")
     return "\n".join(out)

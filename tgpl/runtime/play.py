@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tgpl.runtime.agents import Agent, ScriptAgent
+from tgpl.runtime.agents import Agent, EndOfInput, ScriptAgent
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
 from tgpl.runtime.record import Record, source_digest
@@ -27,6 +27,7 @@ class Outcome:
     state: State
     record: Record
     moves: list[str] = field(default_factory=list)
+    input_ended: bool = False  # a human's input ended before the game did (EndOfInput)
 
 
 def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAgent | None = None,
@@ -55,7 +56,11 @@ def _play(game: Game, agents: list[Agent], seed: int, script: ScriptAgent | None
         if script is not None and not script.exhausted:
             move = state.resolve(script.next_text())
         else:
-            move = agents[player].choose(state, moves)
+            try:
+                move = agents[player].choose(state, moves)
+            except EndOfInput:
+                record.log = state.log
+                return Outcome(state, record, input_ended=True)
         try:
             state = state.apply(move)
         except TGPLRuntimeError as e:
