@@ -64,3 +64,15 @@ def test_verify_says_no_goal_in_words_not_none():
     assert result.exit_code == 0, result.output
     assert "None" not in result.stdout
     assert "  player 0: no win found yet (no terminal state reached yet)" in result.stdout.splitlines()
+
+
+def test_bounded_verify_names_the_roles_as_the_complete_check_does():
+    """Bounded verify of a .tgpl game said `player_1` (its GDL role) where complete verify says `player 1`."""
+    game = str(Path(__file__).resolve().parent / "data" / "defect_unwinnable.tgpl")
+    bounded = CliRunner().invoke(main, ["verify", game, "--horizon", "6"])
+    complete = CliRunner().invoke(main, ["verify", game])
+    assert bounded.exit_code == complete.exit_code == 1
+    for result in (bounded, complete):
+        assert "player_" not in result.stdout
+        assert "  player 1: NEVER wins (best goal 0)" in "\n".join(result.stdout.splitlines())
+    assert "problem (unwinnable): player 1 never wins (best goal 0)" in bounded.stdout.splitlines()

@@ -1186,16 +1186,22 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["ok"] else 1)
+    import re
+
     say = click.echo
+    # A lowered game's roles are player_0, player_1...: on the terminal, `player 0` as the complete
+    # check and the runtime name them (the JSON keeps the GDL names)
+    named = ((lambda text: re.sub(r"\bplayer_(\d+)\b", r"player \1", text)) if game.lower().endswith(".tgpl")
+             else (lambda text: text))
     horizon = result.searched if result.stopped else result.horizon  # what the claims below cover
     say(head + (f", every play ends within {result.searched} moves" if result.complete else ""))
     if result.stopped:
         say(f"  {result.stopped}: only the plays of up to {result.searched} moves were searched")
-    say(f"  stuck states: {result.stuck.message if result.stuck else f'none within {horizon} moves'}")
-    say("  goals: " + (result.bad_goal.message if result.bad_goal else
+    say(f"  stuck states: {named(result.stuck.message) if result.stuck else f'none within {horizon} moves'}")
+    say("  goals: " + (named(result.bad_goal.message) if result.bad_goal else
                        f"every terminal state within {horizon} moves gives every role one goal in 0..100"))
     if result.cycle:
-        termination = f"NO, {result.cycle.message}"
+        termination = f"NO, {named(result.cycle.message)}"
     elif result.complete:
         termination = f"every play ends within {result.searched} moves"
     else:
@@ -1204,11 +1210,11 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
     for role in result.roles:
         win, best = result.wins[role], result.best.get(role)
         if win is not None:
-            say(f"  {role}: wins after {len(win.witness)} moves")
+            say(f"  {named(role)}: wins after {len(win.witness)} moves")
         else:
             never = "NEVER wins" if result.complete else f"no win within {horizon} moves"
-            say(f"  {role}: {never}" + (f" (best goal {best[0]})" if best else ""))
-    _say_problems(say, rep["problems"])
+            say(f"  {named(role)}: {never}" + (f" (best goal {best[0]})" if best else ""))
+    _say_problems(say, [{**p, "message": named(p["message"])} for p in rep["problems"]])
     if rep["ok"]:
         say(f"{game}: no problem found (bounded, up to {horizon} moves)")
     sys.exit(0 if rep["ok"] else 1)
