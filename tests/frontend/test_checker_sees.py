@@ -120,3 +120,32 @@ def test_a_for_step_whose_value_is_dropped_is_an_error(tmp_path):
 def test_a_for_step_that_assigns_or_calls_is_fine(tmp_path):
     text = FOR_STEP.replace("k + 1", "k += 1").replace("    q + 1;\n", "    q += 1;\n    log(q);\n")
     assert diagnostics(tmp_path, text) == []
+
+
+RESERVED_CLASS = """\
+game "t";
+players 2;
+setup
+{
+    Table.N = 1;
+    winner 0;
+}
+global class Table
+{
+    number N = 0;
+}
+"""
+
+
+def test_a_reserved_word_as_a_class_name_is_named_first(tmp_path):
+    """`Table` used before its class said `unexpected '.', expected '<'` first; the reason came later."""
+    found = diagnostics(tmp_path, RESERVED_CLASS)
+    assert found[0] == (5, 5, "error", "'Table' is a reserved word and cannot be used as a name "
+                                       "(unexpected '.' after it, expected '<')", ())
+    assert found[1] == (8, 14, "error", "'Table' is a reserved word and cannot be used as a name", ())
+    assert len(found) == 2
+
+
+def test_a_keyword_followed_by_the_wrong_token_is_not_called_a_name(tmp_path):
+    text = RESERVED_CLASS.replace("    Table.N = 1;\n", "    if G.N == 1 { }\n").replace("Table", "G")
+    assert diagnostics(tmp_path, text)[0][3] == "unexpected identifier 'G', expected '('"

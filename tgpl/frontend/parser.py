@@ -85,6 +85,11 @@ def describe_token(tok: Token) -> str:
     return f"'{tok}'"
 
 
+# The collection types, reserved words that a designer may well give a class (`class Table`): written
+# where a name is, the parser wants their `<`, and the reason is that they are reserved.
+GENERIC_TYPES = ("List", "Table", "Stack")
+
+
 def _expected_list(names: set[str]) -> str:
     if {"NUMBER", "STRING", "NAME"} <= names and "IF" not in names:
         return ", expected an expression"
@@ -190,16 +195,28 @@ class _Session:
         if tok.type == "$END":
             self._report(self._span_of(tok), f"unexpected end of file{_expected_list(expected)}")
             return False
+        prev = self.previous
+        if prev is not None and prev.value in GENERIC_TYPES and prev.type != "NAME" and "NAME" not in expected:
+            # `Table.N` where a class is named Table: the reason is the reserved word, not the token after it
+            self._report(self._span_of(prev), f"'{prev.value}' is a reserved word and cannot be used as a name "
+                                              f"(unexpected {describe_token(tok)} after it"
+                                              f"{_expected_list(expected)})")
+            self._unwind_or_skip(ip, tok)
+            return True
         if "CLASS" in expected:  # the top level
             message = f"unexpected {describe_token(tok)} at top level: expected a directive or a definition"
         else:
             message = f"unexpected {describe_token(tok)}{_expected_list(expected)}"
         self._report(self._span_of(tok), message)
+        self._unwind_or_skip(ip, tok)
+        return True
+
+    def _unwind_or_skip(self, ip, tok: Token) -> None:
+        """After an error at `tok`: a `;` or `}` ends the broken statement, a `{` starts a block skipped whole."""
         if tok.type in ("SEMICOLON", "RBRACE"):
             self._unwind(ip, tok)
         elif tok.type == "LBRACE":  # skip the whole unexpected block
             self.skip_depth = 1
-        return True
 
     def _unwind(self, ip, tok: Token) -> bool:
         """Panic mode: drop the half-parsed statement that `tok` ends.
