@@ -3,6 +3,8 @@ grid, and a `for` step whose value is dropped (`k + 1` for `k += 1`, an endless 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tgpl.frontend.loader import load_program
@@ -149,3 +151,52 @@ def test_a_reserved_word_as_a_class_name_is_named_first(tmp_path):
 def test_a_keyword_followed_by_the_wrong_token_is_not_called_a_name(tmp_path):
     text = RESERVED_CLASS.replace("    Table.N = 1;\n", "    if G.N == 1 { }\n").replace("Table", "G")
     assert diagnostics(tmp_path, text)[0][3] == "unexpected identifier 'G', expected '('"
+
+
+REVERSI = Path(__file__).resolve().parents[2] / "examples" / "reversi.tgpl"
+
+
+def reversi_without(old: str, new: str) -> str:
+    text = REVERSI.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    return text.replace(old, new)
+
+
+def line_of(text: str, needle: str, nth: int = 1) -> int:
+    return [n for n, line in enumerate(text.splitlines(), 1) if needle in line][nth - 1]
+
+
+def test_a_missing_brace_is_one_error_at_the_brace_that_is_never_closed(tmp_path):
+    """The `}` of At's effect forgotten: 12 errors before, the first `unknown type 'Seat'`, none at the brace."""
+    text = reversi_without("            return Grid[x][y] as Square;\n        }\n    }\n",
+                           "            return Grid[x][y] as Square;\n    }\n")
+    opened = line_of(text, "if (x < 0 || y < 0") - 1  # the `{` of At's effect
+    closed = line_of(text, "// How many discs of the other colour") - 2  # the `}` that now ends At
+    assert diagnostics(tmp_path, text) == [
+        (opened, 9, "error", "this '{' is never closed",
+         (f"its '}}' was expected at g.tgpl:{closed}:5, where the indentation ends its block",)),
+    ]
+
+
+def test_a_class_left_open_is_found_at_its_brace(tmp_path):
+    text = reversi_without("    }\n}\n\nclass Seat\n", "    }\n\nclass Seat\n")
+    board = line_of(text, "board ReversiBoard") + 1
+    seat = line_of(text, "class Seat")
+    assert diagnostics(tmp_path, text) == [
+        (board, 1, "error", "this '{' is never closed",
+         (f"its '}}' was expected at g.tgpl:{seat}:1, where the indentation ends its block",)),
+    ]
+
+
+def test_a_block_on_one_line_left_open(tmp_path):
+    text = reversi_without("if (board.At(x: x, y: y) == target) { tx = x; ty = y; }\n",
+                           "if (board.At(x: x, y: y) == target) { tx = x; ty = y;\n")
+    found = diagnostics(tmp_path, text)
+    row = line_of(text, "ty = y;")
+    assert [(d[0], d[1], d[3]) for d in found] == [(row, 57, "this '{' is never closed")]
+    assert found[0][4] == (f"its '}}' was expected at g.tgpl:{row + 1}:17, where the indentation ends its block",)
+
+
+def test_other_syntax_errors_are_not_taken_for_a_missing_brace(tmp_path):
+    text = reversi_without("            number tx = 0;\n", "            number tx = 0\n")
+    assert [d[3] for d in diagnostics(tmp_path, text)] == ["expected ';' before identifier 'number'"]
