@@ -70,3 +70,23 @@ def test_the_exit_status_says_whether_every_game_ended():
     assert result.exit_code == 1
     tris = str(Path(__file__).resolve().parents[1] / "examples" / "tris.tgpl")
     assert CliRunner().invoke(main, ["analyze", tris, "--games", "5"]).exit_code == 0
+
+
+def test_the_win_rate_plot_has_a_fair_share_line():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tgpl.analysis.report import _wins_plot, fair_share
+
+    result = CliRunner().invoke(main, [*ARGS, "--json"])
+    s = json.loads(result.stdout)
+    # every finished game has a sole winner: the fair share is half of them for each of two seats
+    assert s["decisiveness"]["rate"] == 1.0 and fair_share(s) == 0.5
+    fig, ax = plt.subplots()
+    _wins_plot(ax, s)
+    lines = [line for line in ax.lines if line.get_label().startswith("fair share")]
+    assert len(lines) == 1 and list(lines[0].get_ydata()) == [0.5, 0.5]
+    assert lines[0].get_label() == "fair share 50.0%"
+    plt.close(fig)

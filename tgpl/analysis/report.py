@@ -68,6 +68,15 @@ def _length_plot(ax, s: dict) -> None:
     ax.set_title(f"Game length ({s['finished']} finished games)")
 
 
+def fair_share(s: dict) -> float | None:
+    """Each seat's share of the finished games if none had an edge: the games with a sole winner,
+    split evenly among the seats."""
+    decisive = s["decisiveness"]
+    if decisive is None or not s["seats"]:
+        return None
+    return decisive["rate"] / len(s["seats"])
+
+
 def _wins_plot(ax, s: dict) -> None:
     if not s["finished"]:
         ax.set_title("Wins")
@@ -88,6 +97,11 @@ def _wins_plot(ax, s: dict) -> None:
         lows.append(draws["rate"] - draws["low"])
         highs.append(draws["high"] - draws["rate"])
     ax.bar(labels, rates, yerr=[lows, highs], capsize=6, color=colours)
+    fair = fair_share(s)
+    if fair is not None:  # over the seats' bars: where each would stand if no seat had an edge
+        seats = len(s["seats"])
+        ax.plot([-0.4, seats - 0.6], [fair, fair], linestyle="--", color="#c44e52", label=f"fair share {fair:.1%}")
+        ax.legend(loc="upper right")
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of finished games")
     ax.set_title("Wins with 95% Wilson intervals")
