@@ -95,3 +95,13 @@ def test_each_log_line_is_printed_once(tmp_path):
     for n in range(1, 5):
         assert result.stdout.count(f"move {n}\n") == 1, result.stdout
     assert "  log: move 1" in result.stdout.splitlines()
+
+
+def test_a_forced_move_is_played_with_a_notice():
+    game = str(Path(__file__).resolve().parents[1] / "data" / "forgotten_draw.tgpl")
+    # 1 + 1 against `first`'s 1 + 1: the forgotten draw, then only Pass is legal, for ever
+    result = play(game, ["1", "1"], "--max-moves", "8")
+    assert result.exit_code == 3
+    lines = result.stdout.splitlines()
+    assert lines.count("  the only legal move, played: Seat#0.Pass()") == 2  # moves 5 and 7 are the human's
+    assert "player 0: Seat#0.Pass()" in lines

@@ -90,6 +90,9 @@ class HumanAgent:
             self.write(f"player {who}, choose '{state.request.name}':")
         else:
             self.write(f"player {who}, your move:")
+        if len(moves) == 1:  # nothing to decide: played, and said so
+            self.write(f"  the only legal move, played: {self.describe(state, moves[0])}")
+            return moves[0]
         for i, move in enumerate(moves, 1):
             self.write(f"  {i:>3}. {self.describe(state, move)}")
         while True:
