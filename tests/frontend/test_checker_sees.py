@@ -200,3 +200,54 @@ def test_a_block_on_one_line_left_open(tmp_path):
 def test_other_syntax_errors_are_not_taken_for_a_missing_brace(tmp_path):
     text = reversi_without("            number tx = 0;\n", "            number tx = 0\n")
     assert [d[3] for d in diagnostics(tmp_path, text)] == ["expected ';' before identifier 'number'"]
+
+
+NO_PASS = """\
+game "np";
+players 2;
+global class G { number N = 0; }
+class Seat
+{
+    action Go
+    {
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            G.N += 1;
+            if (G.N == 2) { winner player; }
+        }
+    }
+}
+turn T { phase P { } default { return player.active() + 1; } }
+setup
+{
+    for (number p = 0; p < 2; p += 1) { Seat s = new Seat(); s.assign(p); }
+    turn.use("T");
+    turn.pass(0, "P");
+}
+"""
+
+
+def test_a_game_where_no_move_passes_control_is_warned_of(tmp_path):
+    """The forgotten turn.pass(): player 0 moved twice and won, exit 0, no warning before."""
+    assert diagnostics(tmp_path, NO_PASS) == [
+        (6, 12, "warning", "no move ever passes control: nothing after setup calls turn.pass or turn.use, so the "
+                           "player setup gives control to makes every move",
+         ("a move that ends a player's turn calls turn.pass() (the turn's default then picks the next player)",)),
+    ]
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    played = CliRunner().invoke(main, ["play", "g.tgpl", "--players", "first,first"])
+    assert "player 0: Seat#0.Go()" in played.stdout and "player 1:" not in played.stdout  # what it warns of
+
+
+def test_no_warning_when_a_move_passes_or_every_move_ends_the_game(tmp_path):
+    passing = NO_PASS.replace("            if (G.N == 2) { winner player; }\n",
+                              "            if (G.N == 2) { winner player; }\n            turn.pass();\n")
+    assert diagnostics(tmp_path, passing) == []
+    ending = NO_PASS.replace("if (G.N == 2) { winner player; }", "winner player;")
+    assert diagnostics(tmp_path, ending) == []
+    alone = NO_PASS.replace("players 2;", "players 1;").replace("p < 2", "p < 1")
+    assert diagnostics(tmp_path, alone) == []
