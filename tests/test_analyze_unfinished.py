@@ -90,3 +90,27 @@ def test_the_win_rate_plot_has_a_fair_share_line():
     assert len(lines) == 1 and list(lines[0].get_ydata()) == [0.5, 0.5]
     assert lines[0].get_label() == "fair share 50.0%"
     plt.close(fig)
+
+
+def test_a_game_with_a_score_gets_its_score_over_time(tmp_path):
+    """tests/data/lead.tgpl: every game is the same eight forced moves, scores 0-0, 1-0, 1-2, 3-2, 3-3, 3-3,
+    3-4, 4-4, 4-5 (before each decision, then at the end)."""
+    lead = str(Path(__file__).resolve().parent / "data" / "lead.tgpl")
+    result = CliRunner().invoke(main, ["analyze", lead, "--games", "5", "--jobs", "1", "--json",
+                                       "--report", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    by_move = s["score_by_move"]["by_move"]
+    assert [m["means"] for m in by_move] == [[0, 0], [1, 0], [1, 2], [3, 2], [3, 3], [3, 3], [3, 4], [4, 4], [4, 5]]
+    assert all(m["games"] == 5 for m in by_move)
+    assert (tmp_path / "report" / "score.png").read_bytes()[:4] == b"\x89PNG"
+    assert 'src="score.png"' in (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_game_without_a_score_has_no_score_plot(tmp_path):
+    tris = str(Path(__file__).resolve().parents[1] / "examples" / "tris.tgpl")
+    result = CliRunner().invoke(main, ["analyze", tris, "--games", "3", "--jobs", "1", "--json",
+                                       "--report", str(tmp_path / "report")])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["score_by_move"] is None
+    assert not (tmp_path / "report" / "score.png").exists()

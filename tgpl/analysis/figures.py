@@ -44,6 +44,7 @@ class Played:
     ranking: list[list[int]] | None = None  # None: unfinished, or an error
     error: str | None = None
     lead_changes: int | None = None  # None: no player's object held a score in this game
+    scores: list[list[float]] = field(default_factory=list)  # each player's score at each decision, then at the end
 
 
 # ================================================================ scores
@@ -109,12 +110,14 @@ class _Lead:
         self.leader: int | None = None
         self.changes = 0
         self.scored = False
+        self.history: list[list[float]] = []  # the scores at each state seen, for the score-over-time figure
 
     def see(self, state: State) -> None:
         scores = self.scorer.scores(state)
         if scores is None:
             return
         self.scored = True
+        self.history.append([float(x) for x in scores])
         top = max(scores)
         leaders = [p for p, x in enumerate(scores) if x == top]
         if len(leaders) != 1:
@@ -185,6 +188,7 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Sc
     if lead is not None:
         lead.see(outcome.state)
         played.lead_changes = lead.changes if lead.scored else None
+        played.scores = lead.history if lead.scored else []
     return played
 
 
@@ -375,6 +379,7 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
         "length": _length(lengths),
         "branching": _branching(finished),
         "lead_changes": _lead_changes(score_label, finished),
+        "score_by_move": _score_by_move(score_label, finished, n),
         "actions": _actions(game, games),
         "most_frequent_state": _most_frequent_state(finished),
         "unfinished_games": {"seeds": [g.seed for g in unfinished], "branching": _branching(unfinished)},
@@ -406,6 +411,20 @@ def _lead_changes(score_label: str | None, finished: list[Played]) -> dict | Non
     return {"score": score_label, "games": len(counts), "mean": _r(mean), "low": low, "high": high,
             "stdev": _r(stdev), "min": min(counts), "max": max(counts),
             "histogram": {str(k): v for k, v in sorted(Counter(counts).items())}}
+
+
+def _score_by_move(score_label: str | None, finished: list[Played], players: int) -> dict | None:
+    """Each seat's mean score before the i-th decision of the finished games that reached it (the
+    last entry of a game: its end), for the score-over-time plot; None without a score."""
+    scored = [g.scores for g in finished if g.scores]
+    if score_label is None or not scored:
+        return None
+    longest = max(len(s) for s in scored)
+    by_move = []
+    for i in range(longest):
+        at = [s[i] for s in scored if len(s) > i]
+        by_move.append({"means": [_r(statistics.fmean(x[p] for x in at)) for p in range(players)], "games": len(at)})
+    return {"score": score_label, "by_move": by_move}
 
 
 def _branching(games: list[Played]) -> dict | None:

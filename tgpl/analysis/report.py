@@ -15,6 +15,7 @@ from tgpl.analysis.figures import fpa_text, frequent_text, lead_text, rate_text,
 LENGTH_PNG = "length.png"
 WINS_PNG = "wins.png"
 BRANCHING_PNG = "branching.png"
+SCORE_PNG = "score.png"  # only when the game has a score (`--score`)
 
 
 def write_report(summary: dict, folder: str, state_text: str | None = None) -> list[Path]:
@@ -28,6 +29,8 @@ def write_report(summary: dict, folder: str, state_text: str | None = None) -> l
     out.mkdir(parents=True, exist_ok=True)
     written = []
     plots = [(LENGTH_PNG, _length_plot), (WINS_PNG, _wins_plot), (BRANCHING_PNG, _branching_plot)]
+    if summary.get("score_by_move"):
+        plots.append((SCORE_PNG, _score_plot))
     for name, draw in plots:
         fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
         draw(ax, summary)
@@ -120,6 +123,20 @@ def _branching_plot(ax, s: dict) -> None:
     ax.set_title("Branching factor over the game")
 
 
+def _score_plot(ax, s: dict) -> None:
+    """Each seat's mean score over the game, by move number, over the finished games."""
+    score = s["score_by_move"]
+    moves = range(1, len(score["by_move"]) + 1)
+    for seat in s["seats"]:
+        p = seat["seat"]
+        ax.plot(moves, [m["means"][p] for m in score["by_move"]], label=f"seat {p} ({seat['agent']})")
+    _whole_numbers(ax.xaxis)
+    ax.legend(loc="upper left")
+    ax.set_xlabel("move number")
+    ax.set_ylabel(f"{score['score']} (mean)")
+    ax.set_title("Score over the game")
+
+
 def _page(s: dict, state_text: str | None) -> str:
     esc = html.escape
     rows = [("games", f"{s['games']} (seeds {s['seeds'][0]}..{s['seeds'][-1]}), {s['finished']} finished, "
@@ -150,7 +167,8 @@ def _page(s: dict, state_text: str | None) -> str:
     images = "\n".join(f'<figure><img src="{name}" alt="{alt}"><figcaption>{alt}</figcaption></figure>'
                        for name, alt in [(WINS_PNG, "win rates with 95% intervals"),
                                          (LENGTH_PNG, "game length histogram"),
-                                         (BRANCHING_PNG, "branching factor by move number")])
+                                         (BRANCHING_PNG, "branching factor by move number")]
+                       + ([(SCORE_PNG, "score over the game")] if s.get("score_by_move") else []))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tgpl analyze: {esc(s['game'])}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
