@@ -76,3 +76,31 @@ def test_bounded_verify_names_the_roles_as_the_complete_check_does():
         assert "player_" not in result.stdout
         assert "  player 1: NEVER wins (best goal 0)" in "\n".join(result.stdout.splitlines())
     assert "problem (unwinnable): player 1 never wins (best goal 0)" in bounded.stdout.splitlines()
+
+
+RACE = str(Path(__file__).resolve().parent / "data" / "race.tgpl")  # players 2..3
+
+
+def test_verify_examines_the_player_count_asked_and_says_which():
+    """A `players 2..3` game was verified for 2 only, silently."""
+    default = CliRunner().invoke(main, ["verify", RACE])
+    assert default.exit_code == 0, default.output
+    assert ("  players: examined for 2 (the game allows 2 to 3; --players N examines another count): the claims "
+            "below hold for that count only") in default.stdout.splitlines()
+    assert "player 2:" not in default.stdout
+    three = CliRunner().invoke(main, ["verify", RACE, "--players", "3", "--json"])
+    assert three.exit_code == 1, three.output  # with three, player 0 can never win: a problem
+    import json
+
+    rep = json.loads(three.stdout)
+    assert rep["players"] == {"examined": 3, "allowed": [2, 3]}
+    assert sorted(rep["weakly_winnable"]) == ["player 0", "player 1", "player 2"]
+    refused = CliRunner().invoke(main, ["verify", RACE, "--players", "4"])
+    assert refused.exit_code == 2 and "the game has 2 to 3 players, not 4" in refused.output
+
+
+def test_verify_of_a_game_of_one_count_says_nothing_of_players():
+    result = CliRunner().invoke(main, ["verify", TRIS, "--json", "--max-states", "10"])
+    import json
+
+    assert json.loads(result.stdout)["players"] is None

@@ -805,8 +805,24 @@ def _chance(program, seed: int) -> dict | None:
     return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
 
 
+def _examined_players(program, players: int | None) -> dict | None:
+    """For a game that allows a range of player counts: the count examined and the range (JSON); None for
+    a .kif game or a game of one count."""
+    allowed = getattr(program, "player_range", None)
+    if allowed is None or len(allowed) < 2:
+        return None
+    return {"examined": players if players is not None else allowed.start, "allowed": [allowed.start, allowed[-1]]}
+
+
+def _players_examined_text(p: dict) -> str:
+    """`verify`'s statement of the player count it examined, for a game that allows several."""
+    low, high = p["allowed"]
+    return (f"examined for {p['examined']} (the game allows {low} to {high}; --players N examines "
+            "another count): the claims below hold for that count only")
+
+
 def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None,
-             grounding: str = "auto", limits=None):
+             grounding: str = "auto", limits=None, players: int | None = None):
     """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load), and the checked
     TGPL program it plays (None for a .kif game).
 
@@ -843,7 +859,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
 
-        game, lowered = _lowered(path, seed, None, limits=limits)
+        game, lowered = _lowered(path, seed, players, limits=limits)
         refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources)
         if grounding == "once":
             refuse()
@@ -856,7 +872,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
-    game = _load_checked(path, limits=limits)
+    game = _load_checked(path, players, limits=limits)
     return RuntimeMachine(game, seed), game.program
 
 
@@ -941,11 +957,13 @@ def _max_memory(megabytes: int | None) -> int | None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
                    "hold, for this seed only.")
+@click.option("--players", "players", type=click.IntRange(min=1), default=None,
+              help="The number of players, for a game that allows several (default: the game's minimum).")
 @_limit_options(PARTIAL)
 @_max_ground_option
 @_grounding_option
 def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground,
-           grounding):
+           grounding, players):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -961,21 +979,22 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     limits = _limits(max_seconds, max_memory)  # the whole command's: loading and lowering included
     with _limit_errors(game):  # a stop before any state was explored: no report
         if horizon is not None:
-            machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding, limits)
+            machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding, limits, players)
             if machine is not None:
                 with _collector_off():
                     _verify_bounded_explicit(game, machine, horizon, max_states, as_json, witness_dir,
                                              _max_memory(max_memory), limits.stopper("cap"))
                 return
-            _verify_bounded(game, horizon, as_json, witness_dir, None, seed, max_ground, read, limits)
+            _verify_bounded(game, horizon, as_json, witness_dir, None, seed, max_ground, read, limits, players)
             return
-        machine, program = _machine(game, engine, seed, max_ground, grounding, limits)
+        machine, program = _machine(game, engine, seed, max_ground, grounding, limits, players)
     with _collector_off():
         with limits.during("exploring"):
             g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                          stop=limits.stopper("cap"))
         rep = check(g)
     rep["game"] = game
+    rep["players"] = _examined_players(program, players)
     rep["chance"] = _chance(program, seed)
     if rep["chance"] is not None:
         for problem in rep["problems"]:
@@ -987,6 +1006,8 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     say = click.echo
     say(f"{game}: {'complete' if rep['complete'] else 'INCOMPLETE'}: {rep['states']} states, "
         f"{rep['terminal']} terminal, {rep['transitions']} transitions")
+    if rep["players"] is not None:
+        say(f"  players: {_players_examined_text(rep['players'])}")
     seeded = ""
     if rep["chance"] is not None:
         seeded = f" (for seed {seed})"
@@ -1052,7 +1073,7 @@ def _runtime_move_text(lowered):
     return move_text
 
 
-def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits=None):
+def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits=None, players: int | None = None):
     """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics,
     a game whose rules can have more than max_ground ground instances included (None: the default).
 
@@ -1067,7 +1088,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits
     max_ground = MAX_GROUND if max_ground is None else max_ground
     limits = limits if limits is not None else unlimited()
     if path.lower().endswith(".tgpl"):
-        game, lowered = _lowered(path, seed, None, limits=limits)
+        game, lowered = _lowered(path, seed, players, limits=limits)
         _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
         return lowered.program, _runtime_move_text(lowered)
     with limits.during("reading the GDL"):
@@ -1081,7 +1102,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits
 
 
 def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int | None, grounding: str,
-                             limits=None):
+                             limits=None, players: int | None = None):
     """The machine `verify --horizon` searches state by state, else None for the solver's search of the
     time-indexed encoding; and for that search the program and its move text (`_gdl_program`'s), where
     read already. A game the encoding cannot ground within --max-ground (the lowered chess) is searched
@@ -1112,7 +1133,7 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
         with limits.during("grounding the game's first state"):
             _first_state_or_exit(path, gdl, lambda: None)
         return GdlMachine(gdl), None
-    game, lowered = _lowered(path, seed, None, limits=limits)
+    game, lowered = _lowered(path, seed, players, limits=limits)
     if grounding == "auto" and not too_large(lowered.program, max_ground, path):
         return None, (lowered.program, _runtime_move_text(lowered))
     if engine == "clingo":
@@ -1145,7 +1166,8 @@ def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, 
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
-                    seed: int = 0, max_ground: int | None = None, read=None, limits=None) -> None:
+                    seed: int = 0, max_ground: int | None = None, read=None, limits=None,
+                    players: int | None = None) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `read`: the
     program and its move text, when read already (`_gdl_program`'s). Past `limits` (tgpl.limits), a partial
     report; LimitReached before the first state was searched."""
@@ -1153,7 +1175,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = read or _gdl_program(game, seed, max_ground, limits)
+    program, move_text = read or _gdl_program(game, seed, max_ground, limits, players)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 
