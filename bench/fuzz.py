@@ -2,6 +2,10 @@
 
     python bench/fuzz.py --minutes N [--out DIR] [--seed S] [--only check,play]
 
+`serve` sends `tgpl serve` (Starlette's TestClient, one server per worker) HTTP requests and WebSocket
+messages made by mutating valid ones: a status of 500 or more, an exception or an unexpected reply
+counts as a traceback.
+
 The bundled examples (examples/*.tgpl, examples/gdl/*.kif) and game records
 played on them are mutated: tokens and lines deleted, duplicated, swapped;
 identifiers, numbers and strings replaced (by the boundary values a user might
@@ -43,10 +47,10 @@ if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))  # this checkout's tgpl, not whichever one is installed
 
 EXAMPLES = ROOT / "examples"
-COMMANDS = ("check", "play", "replay", "to-gdl", "to-asp", "verify", "query", "check-gdl")
+COMMANDS = ("check", "play", "replay", "to-gdl", "to-asp", "verify", "query", "check-gdl", "serve")
 # Seconds a case of each command may take before it counts as a runaway.
 LIMITS = {"check": 10, "play": 20, "replay": 20, "to-gdl": 40, "to-asp": 40, "verify": 30, "query": 30,
-          "check-gdl": 10}
+          "check-gdl": 10, "serve": 10}
 MEMORY_LIMIT = 4 << 30  # bytes of address space a worker may use: past it, MemoryError
 
 TGPL_TOKEN = re.compile(r'"[^"\n]*"|[A-Za-z_]\w*|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|//[^\n]*|\S')
@@ -183,6 +187,8 @@ def run_case(case: Case, limit: float | None = None) -> Result:
     from click.testing import CliRunner
     from tgpl.cli import main
 
+    if case.command == "serve":
+        return run_server_case(case)
     limit = LIMITS[case.command] if limit is None else limit
     home = os.getcwd()
     work = Path(tempfile.mkdtemp(prefix="tgpl-fuzz-"))
@@ -317,8 +323,91 @@ class Generator:
             else:
                 main, files = "tris.tgpl", {}
             return Case("query", ["query", main, expr, "--horizon", "3"], files, origin="mutated")
+        if command == "serve":
+            return serve_case(rng)
         rel = rng.choice(KIF_GAMES)
         return Case("check-gdl", ["check-gdl", rel], {rel: mutate(_read(rel), rng, kif=True)}, origin="mutated")
+
+
+# `tgpl serve`: an HTTP request or a WebSocket message, made from valid ones by mutation. {seat},
+# {spectator} and {host} stand for the tokens of the server the worker keeps (`run_server_case`).
+SERVE_PATHS = ["/", "/?host={host}", "/play/{game}?token={seat}", "/play/{game}?token={spectator}",
+               "/record/{game}?token={host}", "/static/play.js", "/static/../app.py", "/games", "/records?host={host}",
+               "/games/{game}/seats", "/games/{game}/fork", "/games/{game}/reload", "/analyze", "/ws/{game}"]
+SERVE_BODIES = ["host={host}&path=tris.tgpl&players=human,random&seed=0", "host={host}&seat=1&agent=first",
+                "host={host}&at=0", "host={host}&path=tris.tgpl&players=random,random&games=2&seed=0",
+                '{"format": 1, "game": "tris", "path": "tris.tgpl", "seed": 0, "players": ["human", "human"], '
+                '"moves": [{"player": 0, "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"}], "log": [], '
+                '"result": null, "source_digest": "sha256:0"}']
+SERVE_MESSAGES = ['{"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0}',
+                  '{"type": "state"}', '{"type": "position", "at": 0}', '{"type": "hint", "iterations": 20}',
+                  '{"type": "undo"}']
+
+
+def serve_case(rng: random.Random) -> Case:
+    if rng.random() < 0.5:
+        method = rng.choice(["GET", "POST", "POST", "PUT", "DELETE", "HEAD"])
+        path = rng.choice(SERVE_PATHS)
+        if rng.random() < 0.5:
+            path = mutate(path, rng, edits=1)
+        body = mutate(rng.choice(SERVE_BODIES), rng) if method == "POST" else ""
+        return Case("serve", ["http", method, path, body], origin="mutated request")
+    who = rng.choice(["{seat}", "{spectator}", "{host}"])
+    return Case("serve", ["ws", who, mutate(rng.choice(SERVE_MESSAGES), rng)], origin="mutated message")
+
+
+_SERVED = {}  # the worker's server: made once, games kept across cases
+
+
+def run_server_case(case: Case) -> Result:
+    """One request or message to a server kept by this worker (a TestClient, in process): a
+    status of 500 or more, an exception, or a message answered with anything but an error or a
+    state is a traceback."""
+    from starlette.testclient import TestClient
+    from tgpl.serve.app import Server, create_app
+
+    if not _SERVED:
+        home = Path(tempfile.mkdtemp(prefix="tgpl-fuzz-serve-"))
+        shutil.copy(EXAMPLES / "tris.tgpl", home / "tris.tgpl")
+        os.chdir(home)
+        server = Server(home / "data", watch_every=None)
+        session = server.new_game("tris.tgpl", ["human", "human"], 0)
+        client = TestClient(create_app(server), raise_server_exceptions=False)
+        client.__enter__()
+        _SERVED.update(server=server, session=session, client=client, home=home)
+    server, session, client = _SERVED["server"], _SERVED["session"], _SERVED["client"]
+    os.chdir(_SERVED["home"])
+    subst = {"{host}": server.host_token, "{seat}": session.stored.tokens[0],
+             "{spectator}": session.stored.spectator_token, "{game}": str(session.stored.id)}
+
+    def fill(text: str) -> str:
+        for k, v in subst.items():
+            text = text.replace(k, v)
+        return text
+
+    start = time.perf_counter()
+    try:
+        if case.args[0] == "http":
+            _, method, path, body = case.args
+            r = client.request(method, fill(path), content=fill(body).encode("utf-8", "surrogateescape"),
+                               follow_redirects=False)
+            if r.status_code >= 500:
+                return Result("traceback", f"http {r.status_code} {method} {path.split('?')[0][:30]}", r.status_code,
+                              r.text[:2000], "", time.perf_counter() - start)
+            return Result("ok", "", 0, "", "", time.perf_counter() - start)
+        _, who, message = case.args
+        with client.websocket_connect(f"/ws/{session.stored.id}?token={fill(who)}") as ws:
+            ws.receive_json()
+            ws.send_text(fill(message))
+            reply = ws.receive_json()
+        if reply.get("type") not in ("error", "state", "position", "hint"):
+            return Result("traceback", f"ws reply {reply.get('type')}", None, json.dumps(reply)[:2000], "",
+                          time.perf_counter() - start)
+        return Result("ok", "", 0, "", "", time.perf_counter() - start)
+    except Exception as e:
+        tb = sys.exc_info()[2]
+        return Result("traceback", f"{type(e).__name__} {_innermost(tb)}", None, "",
+                      "".join(traceback.format_exception(type(e), e, tb)), time.perf_counter() - start)
 
 
 def _make_records() -> list[tuple[str, str]]:
@@ -686,7 +775,8 @@ def main(argv: list[str] | None = None) -> int:
             if result.signature not in seen:
                 print(f"new {result.kind}: {result.signature}  ({case.origin}: tgpl {' '.join(case.args)[:80]})",
                       flush=True)
-                small = case if result.kind == "runaway" else shrink(case, result, worker, args.shrink_seconds)
+                small = (case if result.kind == "runaway" or case.command == "serve"  # a request: nothing to shrink
+                         else shrink(case, result, worker, args.shrink_seconds))
                 seen[result.signature] = save(out, small, result, len(seen) + 1)
     except KeyboardInterrupt:
         pass

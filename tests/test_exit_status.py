@@ -8,6 +8,11 @@ not lowerable); 3 `play` stopped by --max-moves. Each row is one small, fast run
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -40,6 +45,10 @@ CASES = [
     ("check", ["{tmp}/bad.tgpl"], 1),
     ("check", ["{tmp}/missing.tgpl"], 1),
     ("check", [], 2),
+    ("check", ["--lowerable", TRIS], 0),
+    ("check", ["--lowerable", TREASURE], 1),
+    ("check", ["--lowerable", "{tmp}/bad.tgpl"], 1),
+    ("check", ["--lowerable", TRIS, "--max-seconds", "0.001"], 2),
     ("play", [TRIS, "--players", "random,random", "--quiet"], 0),
     ("play", [STUCK, "--players", "first,first", "--quiet"], 1),
     ("play", [TRIS, "--players", "first,first", "--moves", "{tmp}/moves.txt", "--quiet"], 1),
@@ -61,6 +70,11 @@ CASES = [
     ("to-gdl", [TRIS, "-o", "{tmp}/no/such/t.kif"], 2),
     # past --max-seconds (here before the first check: loading alone takes longer than a millisecond)
     ("to-gdl", [TRIS, "-o", "{tmp}/late.kif", "--max-seconds", "0.001"], 2),
+    ("to-gdl", [TRIS, "--dry-run"], 0),
+    ("to-gdl", [TREASURE, "--dry-run", "--json"], 1),
+    ("to-gdl", ["{tmp}/boom.tgpl", "--dry-run"], 1),
+    ("to-gdl", ["{tmp}/bad.tgpl", "--dry-run"], 2),
+    ("to-gdl", [TRIS, "--json"], 2),
     ("to-asp", [TTT, "-o", "{tmp}/t.lp"], 0),
     ("to-asp", ["{tmp}/boom.tgpl"], 1),
     ("to-asp", ["{tmp}/bad.kif"], 2),
@@ -83,6 +97,10 @@ CASES = [
     ("analyze", [STUCK, "--games", "1", "--players", "first,first", "--jobs", "1"], 1),
     ("analyze", ["{tmp}/bad.tgpl", "--jobs", "1"], 2),
     ("analyze", [TRIS, "--games", "1", "--score", "Gold"], 2),
+    # stopped by Ctrl-C (`test_exit_status_is_the_documented_one` sends SIGINT once it listens on {port})
+    ("serve", [TRIS, "--players", "first,first", "--port", "{port}", "--data", "{tmp}/serve"], 0),
+    ("serve", ["{tmp}/bad.tgpl", "--data", "{tmp}/serve"], 2),
+    ("serve", [TRIS, "--players", "human,wizard", "--data", "{tmp}/serve"], 2),
     ("compare", [STUCK, STUCK], 0),
     ("compare", [STUCK, LOOP], 1),
     ("compare", [STUCK, "{tmp}/bad.tgpl"], 2),
@@ -106,7 +124,15 @@ def folder(tmp_path_factory):
 
 @pytest.mark.parametrize("command,args,status", CASES, ids=[f"{c}-{s}-{i}" for i, (c, _, s) in enumerate(CASES)])
 def test_exit_status_is_the_documented_one(folder, command, args, status):
-    result = CliRunner().invoke(main, [command, *(a.replace("{tmp}", str(folder)) for a in args)])
+    port = _free_port()
+    done = threading.Event()
+    if "{port}" in args:
+        threading.Thread(target=_interrupt_once_listening, args=(port, done), daemon=True).start()
+    try:
+        result = CliRunner().invoke(main, [command, *(a.replace("{tmp}", str(folder)).replace("{port}", str(port))
+                                                      for a in args)])
+    finally:
+        done.set()
     assert result.exit_code == status, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
@@ -123,6 +149,27 @@ def test_every_command_and_status_of_the_readme_is_covered():
         documented = {int(s) for s in range(4)
                       if _cell(table, command, s) not in ("", "-")}
         assert documented == {s for c, _, s in CASES if c == command}, command
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _interrupt_once_listening(port: int, done: threading.Event) -> None:
+    """Ctrl-C for `tgpl serve` running in this process, once it accepts connections (counted
+    tries); never once the command has returned (it failed to start): the signal would stop pytest."""
+    for _ in range(2000):
+        if done.is_set():
+            return
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    if not done.is_set():
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 def _cell(table: str, command: str, status: int) -> str:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TRIS = str(ROOT / "examples" / "tris.tgpl")
 CONNECT4 = str(ROOT / "examples" / "connect4.tgpl")
 TTT = str(ROOT / "examples" / "gdl" / "tictactoe.kif")
+INFECT = str(ROOT / "tests" / "data" / "lowering" / "infect.tgpl")  # its moves compiled
 MB = 2**20
 
 
@@ -284,7 +285,7 @@ def test_the_compiled_moves_check_too():
     limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
     sites = _sites(limits)
     assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
-    assert {"compiled.compile_game", "compiled.relaxed", "compiled.relax", "compiled._shared_instances"} <= set(sites)
+    assert {"compiled.compile_game", "compiled.relaxed", "compiled.relax", "compiled._shared_renaming"} <= set(sites)
 
 
 def test_the_lowering_stops_at_the_first_check_past_the_deadline():
@@ -334,3 +335,144 @@ def test_a_solve_is_interrupted_once_past_the_limits(monkeypatch):
     with pytest.raises(LimitReached):
         search.ask("gdl_stuck")
     assert events == ["wait", "wait", "wait", "cancel", "closed"]
+
+
+# ----------------------------------------------------------------- what clingo cannot interrupt
+def test_a_call_clingo_cannot_interrupt_is_left_behind_past_the_limits():
+    """A grounding (here: work that waits until the test lets it go) runs in a thread of its own; the limits are
+    checked while it runs, and past them LimitReached is raised at once, the work left behind and its Control
+    refused afterwards (tgpl.asp.interrupt). A clock that advances per reading: no timing involved."""
+    import threading
+
+    import clingo
+
+    from tgpl.asp.interrupt import Abandoned, abandoned, interruptible
+
+    ticks = itertools.count()
+    limits = Limits(max_seconds=5, clock=lambda: float(next(ticks)))
+    ctl = clingo.Control()
+    release = threading.Event()
+    before = abandoned()
+    with pytest.raises(LimitReached):
+        interruptible(ctl, lambda: release.wait(60), limits)
+    assert abandoned() == before + 1  # still grounding, as far as it knows
+    with pytest.raises(Abandoned):
+        interruptible(ctl, lambda: None, limits)
+    release.set()
+    ok = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    assert interruptible(clingo.Control(), lambda: 42, ok) == 42
+    with pytest.raises(ZeroDivisionError):  # an error of the work is raised as the work would raise it
+        interruptible(clingo.Control(), lambda: 1 / 0, ok)
+
+
+def test_a_solve_whose_preparation_does_not_end_is_stopped(monkeypatch):
+    """clingo prepares a solve (the step's ground program made ready) before its search starts, and cannot cancel
+    that: a preparation that never ends (a fake solve that blocks) is left behind past the limits."""
+    import threading
+
+    from tgpl.asp.bounded import BoundedSearch
+    from tgpl.asp.reasoner import read_gdl
+
+    program, _ = read_gdl(TTT, None)
+    ticks = itertools.count()
+    search = BoundedSearch(program, limits=Limits(max_seconds=10, clock=lambda: 0.0))
+    search.limits = Limits(max_seconds=10, clock=lambda: float(next(ticks)))
+    release = threading.Event()
+    monkeypatch.setattr(search, "_ctl", type("Ctl", (), {"solve": lambda self, **kw: release.wait(60)})())
+    with pytest.raises(LimitReached):
+        search.ask("gdl_stuck")
+    release.set()
+
+
+def test_the_bounded_search_grounds_under_the_limits(monkeypatch):
+    """Every grounding and parsing of the bounded search goes through tgpl.asp.interrupt, and the encoding checks
+    the limits at each rule (counted: a step that stopped checking drops its count)."""
+    import tgpl.asp.bounded as bounded
+    import tgpl.asp.interrupt as interrupt
+    from tgpl.asp.reasoner import read_gdl
+
+    calls = []
+    real = interrupt.interruptible
+
+    def counted(ctl, work, limits):
+        calls.append(1)
+        return real(ctl, work, limits)
+    monkeypatch.setattr(bounded, "interruptible", counted)
+    monkeypatch.setattr(interrupt, "interruptible", counted)
+    program, _ = read_gdl(TTT, None)
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    search = bounded.BoundedSearch(program, limits=limits)
+    search.ask("gdl_stuck")
+    search.extend()
+    assert len(calls) == 4  # the program added, the base grounded, a solve prepared, a step grounded
+    assert sites.get("asp_emit._groups", 0) >= len(program.rules)
+
+
+def test_a_table_join_checks_and_keeps_tables_that_multiply():
+    """A folded rule's table is joined away row by row (the rules the fold started from), checking the limits every
+    CHECK_EVERY rows; two tables side by side that would multiply into their product stay as they are."""
+    from tgpl.asp.tables import CHECK_EVERY, join_tables, table_relations
+    from tgpl.lowering.ir import Atom, Const, Program, Rule, Var
+
+    x, y, z, w = Var("x"), Var("y"), Var("z"), Var("w")
+    rows = 3 * CHECK_EVERY
+    facts = [Rule(Atom("fold", (Const(str(i)), Const(str(i + 1))))) for i in range(rows)]
+    facts += [Rule(Atom("less", (Const(str(i)), Const(str(j))))) for i in range(60) for j in range(i + 1, 60)]
+    folded = Rule(Atom("h"), (Atom("fold", (x, y)), Atom("true", (x,)), Atom("true", (y,))))
+    product = Rule(Atom("h"), (Atom("less", (x, y)), Atom("less", (z, w)), Atom("true", (x,)), Atom("true", (z,))))
+    tables = table_relations(Program(tuple(facts + [folded, product])))
+    checks = []
+    assert len(join_tables(folded, tables, lambda: checks.append(1))) == rows
+    assert len(checks) == rows // CHECK_EVERY
+    assert join_tables(product, tables) == [product]
+
+
+@pytest.mark.parametrize("stage, status", [("lowering (compiled moves)", 2), ("grounding the game's first state", 2),
+                                           ("grounding the plays of 2 moves", 1),
+                                           ("searching the plays of 2 moves", 1)])
+def test_query_of_a_game_with_compiled_moves_stops_at_each_stage(stage, status, clock):
+    clock(stage)
+    r = run("query", INFECT, "GameState.Placed == 3", "--max-seconds", "20")
+    assert r.exit_code == status and f"stopped while {stage} after 20.5 s (--max-seconds 20)" in r.output
+
+
+def test_the_tgpl_program_counts_from_the_process_start(monkeypatch):
+    """Run as the `tgpl` program, a command's limits count the seconds before they were made (Python's start, the
+    imports: seconds on a busy machine); a caller of `main` (these tests) counts from the command's start."""
+    import tgpl.limits
+
+    now = [100.0]
+    limits = Limits(max_seconds=20, clock=lambda: now[0]).backdate(7.0)
+    assert limits.elapsed() == 7.0 and limits.remaining() == 13.0
+    now[0] = 113.0
+    with pytest.raises(LimitReached) as e:
+        limits.check()
+    assert e.value.elapsed == 20.0
+    monkeypatch.setattr(tgpl.limits, "process_age", lambda: 7.0)
+    monkeypatch.setattr(cli, "_AS_PROGRAM", True)
+    assert 7.0 <= cli._limits(20, None).elapsed() < 8.0
+    monkeypatch.setattr(cli, "_AS_PROGRAM", False)
+    assert cli._limits(20, None).elapsed() < 1.0
+    assert 0.0 < tgpl.limits.process_age() < 10**7  # this process's own age, read from /proc
+
+
+def test_compare_stops_while_a_gdl_game_grounds(clock, monkeypatch):
+    """A .kif game grounded once (within --max-ground, yet seconds long) grounds in a thread of its own: a grounding
+    that does not end (here: one that waits for the test) is left behind past the limits, the stage named."""
+    import threading
+
+    from tgpl.asp.reasoner import GdlGame
+
+    from tgpl.asp.interrupt import abandoned
+
+    release = threading.Event()
+    grounding = []
+    monkeypatch.setattr(GdlGame, "initial_state", lambda self: grounding.append(1) or release.wait(60))
+    clock("loading the GDL", after=5)  # its entry, the check after reading, the one before grounding, two polls
+    before = abandoned()
+    r = run("compare", TRIS, TTT, "--max-seconds", "20")
+    left = abandoned() - before  # the grounding still under way when the command ended
+    release.set()
+    assert grounding and left == 1
+    assert r.exit_code == 2 and "compare: error: stopped while loading the GDL" in r.output

@@ -57,6 +57,8 @@ def run() -> None:
 
     from tgpl.limits import LimitReached
 
+    global _AS_PROGRAM
+    _AS_PROGRAM = True
     try:
         main.main(prog_name="tgpl")
         code: object = 0
@@ -84,8 +86,19 @@ def run() -> None:
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
-def check(files: tuple[str, ...], as_json: bool) -> None:
+@click.option("--lowerable", is_flag=True,
+              help="Also say, in seconds, what of each game lowers to GDL, how, and what does not and why (the dry "
+                   "run of to-gdl); exit 1 if something does not lower.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
+              help="With --lowerable: after this many seconds of the whole command, stop (exit 2).")
+@click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="With --lowerable: past this much memory in use, stop (exit 2)  [default: a quarter of the "
+                   "machine's]")
+def check(files: tuple[str, ...], as_json: bool, lowerable: bool, max_seconds: float, max_memory: int | None) -> None:
     """Parse and check game files; exit 1 if any has an error."""
+    if lowerable:
+        _check_lowerable(files, as_json, _limits(max_seconds, max_memory))
+        return
     failed = False
     collected: list[Diagnostic] = []
     for path in files:
@@ -102,6 +115,36 @@ def check(files: tuple[str, ...], as_json: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
+def _check_lowerable(files: tuple[str, ...], as_json: bool, limits) -> None:
+    """`check --lowerable`: each game checked, then its dry run (`_dry_run`); exit 1 if a game has an error or
+    something of it does not lower, 2 past the limits."""
+    import json
+
+    failed = undecided = False
+    answers = []
+    for path in files:
+        program = load_program(path)
+        if not program.ok:
+            failed = True
+            if as_json:
+                answers.append({"file": path, "diagnostics": [d.to_json() for d in program.diagnostics],
+                                "lowerable": None})
+            else:
+                report(program, as_json=False)
+            continue
+        if not as_json:
+            report(program, as_json=False)
+        answer = _dry_run(path, 0, None, "auto", False, limits, as_json, program)
+        undecided |= answer.undecided
+        failed |= bool(answer.refusals)
+        if as_json:
+            answers.append({"file": path, "diagnostics": [d.to_json() for d in program.diagnostics],
+                            "lowerable": answer.to_json()})
+    if as_json:
+        click.echo(json.dumps(answers, indent=2, ensure_ascii=False))
+    sys.exit(1 if failed else 2 if undecided else 0)
+
+
 # ------------------------------------------------------------------ playing
 AGENTS = ("human", "random", "first", "mcts[:N]")
 
@@ -109,13 +152,19 @@ AGENTS = ("human", "random", "first", "mcts[:N]")
 def _load_game(path: str, players: int | None = None):
     """The compiled game; a game with errors (or unreadable) is reported and exits 2: the command
     cannot do its job with it (`check` is the command whose job is finding them)."""
-    from tgpl.runtime.game import Game
-    from tgpl.runtime.compiler import compile_program
-
     program = load_program(path)
     if not program.ok:
         report(program, as_json=False)
         sys.exit(2)
+    return _game_of(program, players)
+
+
+def _game_of(program, players: int | None = None):
+    """The game of a program without errors, for `players` (the game's minimum by default; a count it does not
+    allow is a usage error)."""
+    from tgpl.runtime.game import Game
+    from tgpl.runtime.compiler import compile_program
+
     compiled = compile_program(program)
     if players is not None and players not in compiled.players:
         counts = compiled.players
@@ -266,13 +315,23 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         g = type(g)(g.program, g.compiled, count)
     g.step_limit = max_steps
     say = (lambda text: None) if (quiet or as_json) else click.echo
-    # Each log line is printed once, after the move that wrote it (on_move): not again with the board.
+    # A human sees the state as their seat may (language decision 94: others' hands as counts), and each
+    # log line once, after the move that wrote it (on_move): not again with the board.
     board = render_state if (quiet or as_json) else functools.partial(render_state, log=False)
-    human_io = (read_line, click.echo, board, describe_move)
+    human_io = (read_line, click.echo, lambda state: board(state, state.active_player), describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
     shown_log = [0]
+    humans = [p for p, a in enumerate(agents) if a.name == "human"]
+    # With one human at the terminal, the moves printed are theirs to read: others' hidden cards redacted
+    reader = humans[0] if len(humans) == 1 else None
+    before = [g.initial_state(seed) if reader is not None else None]
 
     def on_move(player, text, state):
+        if reader is not None and player != reader:
+            from tgpl.serve.views import redact, sight
+
+            text = redact(text, sight(before[0].world, reader), sight(state.world, reader))
+        before[0] = state
         say(f"player {player}: {text}")
         for line in state.world.log[shown_log[0]:]:
             say(f"  log: {line}")
@@ -350,6 +409,83 @@ def replay(record, game_path, ignore_digest, max_steps):
     click.echo(f"{record}: ok, {len(rec.moves)} moves; {_result_line(state)}")
 
 
+# ------------------------------------------------------------ serving
+def _default_data_dir() -> str:
+    """Where `tgpl serve` keeps its games by default: the user's data folder."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "tgpl", "serve")
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback lets other machines join (a warning says so).")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--players", "players_spec", help="Seats: human (joins by an invite link) or a bot: random, first, "
+                                                 "mcts or mcts:N (default: human then random).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False),
+              help="Folder of the games' database [default: ~/.local/share/tgpl/serve].")
+def serve(game, host, port, players_spec, seed, data_dir):
+    """Serve GAME in the browser: each seat joins by its invite link, bots play theirs, games
+    survive a restart. Resumes the unfinished game with these seats and seed, else starts one."""
+    import signal
+    import socket
+    import sqlite3
+
+    import uvicorn
+
+    from tgpl.serve.app import Server, create_app
+    from tgpl.serve.session import Refused
+
+    g = _load_game(game)  # reports a game with errors, exit 2
+    count = _player_count(players_spec, g.compiled.players)
+    names = [n.strip() for n in players_spec.split(",")] if players_spec else ["human"] + ["random"] * (count - 1)
+    names += ["random"] * (count - len(names))
+    try:  # bound here, so that a port in use is a usage error and --port 0 prints the port taken
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+    except (OSError, OverflowError) as e:
+        click.echo(f"tgpl serve: error: cannot listen on {host}:{port}: {e.strerror or e}", err=True)
+        sys.exit(2)
+    port = listener.getsockname()[1]
+    data_dir = data_dir or _default_data_dir()
+    try:
+        server = Server(data_dir)
+    except (OSError, sqlite3.Error) as e:  # an unreadable, read-only or locked database
+        click.echo(f"{data_dir}: error: cannot open the games' database: {e}", err=True)
+        sys.exit(2)
+    try:
+        session = server.find(game, names, seed) or server.new_game(game, names, seed)
+    except Refused as e:
+        raise click.BadParameter(str(e), param_hint="--players") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: anyone who can reach this machine can open the pages; "
+                   "seats still need their invite links", err=True)
+    shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    base = f"http://{shown}:{port}"
+    click.echo(f"tgpl serve: {game}, game {session.stored.id} ({session.number} moves played), data in {data_dir}")
+    for who, url in server.links(session, base):
+        click.echo(f"  {who}: {url}")
+    click.echo(f"  host (every game, new games, records): {base}/?host={server.host_token}")
+    config = uvicorn.Config(create_app(server), log_level="warning", ws_max_size=1 << 20)
+    # uvicorn stops on Ctrl-C or SIGTERM, then raises the signal again for the handler it found:
+    # a handler that does nothing, so that stopping the server is a clean exit 0, not "Aborted!"
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda *_: None) for s in stops}
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        server.store.close()
+    click.echo("tgpl serve: stopped; every game is kept and resumes when it is served again")
+
+
 # ------------------------------------------------------------ analysis
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
@@ -384,10 +520,16 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
 # ------------------------------------------------------------ limits
 def _limits(max_seconds: float | None, max_memory: int | None):
     """The limits of this command (tgpl.limits): --max-seconds from now, --max-memory in MB (default: a quarter
-    of the machine's). Made once per command, and handed down to every long loop it runs."""
-    from tgpl.limits import Limits
+    of the machine's). Made once per command, and handed down to every long loop it runs. Run as the `tgpl`
+    program (`run`), counted from the process's start: the interpreter's start and the imports are the command's
+    time too (a caller of `main`, as the tests, counts from now)."""
+    from tgpl.limits import Limits, process_age
 
-    return Limits(max_seconds, _max_memory(max_memory))
+    limits = Limits(max_seconds, _max_memory(max_memory))
+    return limits.backdate(process_age()) if _AS_PROGRAM else limits
+
+
+_AS_PROGRAM = False  # set by `run`: this process is the `tgpl` program, its age the command's
 
 
 def _limit_options(after: str, included: str = "lowering included"):
@@ -731,21 +873,90 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: in
 @click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
                    "compiles an action with more than 2,000 ways to fill its inputs (docs/lowering.md).")
+@click.option("--dry-run", "dry_run", is_flag=True,
+              help="Write nothing: say in seconds what lowers, how (the strategy, a cost), and what does not and why, "
+                   "each refusal located with a hint; exit 0 if everything lowers, 1 if not (docs/lowering.md).")
+@click.option("--json", "as_json", is_flag=True, help="With --dry-run: print the answer as JSON.")
 @_limit_options(NOTHING_WRITTEN)
-def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves, max_seconds,
-           max_memory):
+def to_gdl(game, fmt, seed, players, stats, output, no_validate, validate_steps, relations, moves, dry_run, as_json,
+           max_seconds, max_memory):
     """Lower GAME.tgpl to GDL: boards, turns and win checks as logic rules.
 
     Before writing, the GDL is checked against the runtime (a bisimulation when
     the game is small, random playouts otherwise); on a mismatch nothing is
     written and the exit status is 2. Past --max-seconds or --max-memory (the
     whole command) nothing is written either, and the exit status is 2.
+    With --dry-run, nothing is lowered whole: what lowers and what does not is
+    said in seconds (exit 0: everything lowers, 1: something does not).
     """
-    _writable(output, "--output")
+    if as_json and not dry_run:
+        raise click.UsageError("--json goes with --dry-run (the GDL itself is written as KIF or infix)")
     limits = _limits(max_seconds, max_memory)
+    if dry_run:
+        import json
+
+        answer = _dry_run(game, seed, players, moves, relations, limits, as_json)
+        if as_json:
+            click.echo(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
+        sys.exit(_dry_run_status(answer))
+    _writable(output, "--output")
     with _limit_errors(game, ": nothing written"):
         text = _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits)
     _write_output(text, output)
+
+
+def _dry_run(game_path: str, seed: int, players: int | None, moves: str, relations: bool, limits, as_json: bool,
+             program=None):
+    """The dry run of to-gdl (tgpl.lowering.lowerable): what lowers, how, and what does not, in seconds. Prints it
+    (text on stdout, each refusal located on stderr; or nothing, for JSON: the caller prints it) and returns the
+    Assessment. A game with errors exits 2, a runtime error in setup 1, the command's limits passed 2."""
+    from tgpl.pipeline import assess_game
+
+    with _limit_errors(game_path):
+        if program is None:
+            game = _load_checked(game_path, players, limits)
+        else:
+            game = _game_of(program, players)
+        with _game_errors(game_path):
+            answer = assess_game(game, seed, moves, relations, limits)
+    if not as_json:
+        _say_assessment(game_path, game.program, answer)
+    return answer
+
+
+def _dry_run_status(answer) -> int:
+    """0: everything lowers; 1: something does not; 2: the dry run could not say within its budget."""
+    return 0 if answer.lowers else 2 if answer.undecided else 1
+
+
+def _say_assessment(path: str, program, answer) -> None:
+    """The dry run's answer as text: a verdict line, a line per part (kind, name, strategy, cost), the figures and
+    notes on stdout; every refusal as a located error with its hint on stderr."""
+    color = sys.stderr.isatty()
+    for r in answer.refusals:
+        d = r.diagnostic(program.main)
+        click.echo(_styled(render(d, program.sources), d, color), err=True)
+    how = "its moves compiled once" if answer.moves == "compiled" else "its moves spelled out one by one"
+    if answer.lowers:
+        verdict = "lowers" + (" (estimated)" if answer.estimated else "")
+    elif answer.undecided:
+        verdict = "undecided within the dry run's budget"
+    else:
+        n = len(answer.refusals)
+        verdict = f"does not lower: {n} refusal{'s' * (n != 1)}" + (" (estimated)" if answer.estimated else "")
+    click.echo(f"{path}: {verdict}; {how} ({answer.why})")
+    if answer.parts:
+        kw = max(len(p.kind) for p in answer.parts)
+        nw = max(len(p.name) for p in answer.parts)
+        for p in answer.parts:
+            mark = "NO" if not p.lowers else "--" if p.strategy.startswith("not tried") else "ok"
+            cost = f"  [{p.cost}]" if p.cost else ""
+            click.echo(f"  {mark}  {p.kind:<{kw}}  {p.name:<{nw}}  {p.strategy}{cost}")
+    if answer.figures:
+        click.echo("  figures: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
+                                             for k, v in answer.figures.items()))
+    for note in answer.notes:
+        click.echo(f"  note: {note}")
 
 
 def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits) -> str:
@@ -852,8 +1063,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
                 click.echo(e.render(), err=True)
                 sys.exit(2)
             limits.check()
-            _first_state_or_exit(path, game, lambda: None)
-            limits.check()
+            _grounded_first(path, game, lambda: None, limits)
         return GdlMachine(game), None
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
@@ -865,15 +1075,29 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
             refuse()
         with limits.during("grounding the lowered game"):
             gdl = GdlGame(lowered.program, grounding, max_ground)
-            limits.check()
-            _first_state_or_exit(path, gdl, refuse)
-            limits.check()
+            _grounded_first(path, gdl, refuse, limits)
         roles = [f"player {i}" for i in range(len(lowered.roles))]
         return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
     game = _load_checked(path, players, limits=limits)
     return RuntimeMachine(game, seed), game.program
+
+
+def _grounded_first(path: str, game, refuse, limits) -> None:
+    """`_first_state_or_exit`, and the game's first state grounded, under `limits`: the grounding (of the whole
+    game where it is grounded once, within --max-ground but seconds long all the same) cannot be interrupted,
+    and is left behind past them (tgpl.asp.interrupt). The first state's errors are left to the exploration."""
+    from tgpl.asp.interrupt import interruptible
+    from tgpl.asp.reasoner import GdlError
+
+    def first() -> None:
+        _first_state_or_exit(path, game, refuse)
+        try:
+            game.initial_state()
+        except GdlError:
+            pass
+    interruptible(None, first, limits)
 
 
 def _first_state_or_exit(path: str, game, refuse) -> None:
@@ -1348,7 +1572,8 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
         # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
         lowered = _lower_or_exit(runtime_game, game, seed, QUERY_FUNCTION, relations, global_checks=False,
                                  limits=limits)
-        _refuse_too_large(lowered.program, game, max_ground, program.sources)
+        if lowered.grounding is None:  # a game played one state at a time (compiled moves): the bound says nothing
+            _refuse_too_large(lowered.program, game, max_ground, program.sources)  # of it; the limits bound it
         with limits.during("grounding the game's first state"):
             search = BoundedSearch(lowered.program, _runtime_move_text(lowered), limits)
     found, complete, stopped = None, False, None

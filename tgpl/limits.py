@@ -9,9 +9,11 @@ A command makes one `Limits` when it starts and hands it down to every long loop
 symbolic execution, range search, emission and generalisation, clingo's solving, the explorations and the
 bisimulation. The deadline counts from the object's creation, so the lowering counts against the limit as much
 as the search after it. `during(stage)` names what the command is doing, which a stop reports ("stopped while
-lowering (emission) after 20.0 s"). clingo's grounding cannot be interrupted: it is checked before and after,
-and a search that grounds step after step (`query`, bounded `verify`) does not start a step whose grounding
-the last one says would pass the deadline (`afford`).
+lowering (emission) after 20.0 s"). The `tgpl` program's limits count from the process's start (`backdate`,
+`process_age`): starting Python and importing count too. clingo's grounding cannot be interrupted: the
+bounded search (`query`, bounded `verify`) runs it in a thread of its own and leaves it behind past the limits
+(tgpl.asp.interrupt); elsewhere it is checked before and after, and `expect` refuses a step that cannot be
+interrupted and would end past the deadline.
 
 `check()` reads the clock every time (cheap) and the memory at most every MEMORY_EVERY seconds of that
 clock. The clock and the memory reading are given (tests pass a clock that advances per call, so that
@@ -23,10 +25,14 @@ This module imports nothing of tgpl: every layer (the lowering included) may tak
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 MEMORY_EVERY = 0.05  # seconds of the clock between two readings of the memory in use
 
@@ -38,6 +44,19 @@ def memory_in_use() -> int | None:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
         return None
+
+
+def process_age() -> float:
+    """Seconds since this process started (Linux), 0.0 where it cannot be read: the interpreter's start and the
+    imports before a command makes its Limits (a second or more on a busy machine) are the command's time too."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            started = int(f.read().rsplit(b")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+        with open("/proc/uptime", "rb") as f:
+            now = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+    return max(0.0, now - started)
 
 
 class LimitReached(Exception):
@@ -110,6 +129,12 @@ class Limits:
         self.deadline = float("inf") if self.max_seconds is None else self.start + self.max_seconds
         self._next_memory = float("-inf")
         self.on_check: Callable[[Limits], None] | None = None  # told of each check (tests)
+
+    def backdate(self, seconds: float) -> Limits:
+        """The limits counted from `seconds` before their creation (the process's start, `process_age`)."""
+        self.start -= seconds
+        self.deadline -= seconds
+        return self
 
     @property
     def unlimited(self) -> bool:
@@ -194,9 +219,49 @@ class Limits:
             self.stage = before
 
 
+ABANDONED: list[threading.Thread] = []  # work left behind past the limits by `outside` (maybe still running)
+POLL = 0.05  # seconds between two checks of the limits while `outside` waits for its work
+
+
+def outside(work: Callable[[], T], limits: Limits) -> T:
+    """`work()` run in a thread of its own while this thread checks `limits` every POLL seconds: for work that
+    does not check them itself (clingo's grounding, which nothing can interrupt; a long stretch of code that has
+    no checks). Past the limits LimitReached is raised at once and the work is left behind, unseen (its result
+    lost, whatever it holds not to be used again); the `tgpl` program ends without waiting for it
+    (tgpl.cli.run). Without limits, the work runs here. Its result, or its error (SystemExit included), as
+    `work()` would give them."""
+    limits.check()
+    if limits.unlimited:
+        return work()
+    done: list = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except BaseException as e:  # given to the waiting thread, which raises it
+            failed.append(e)
+
+    thread = threading.Thread(target=run, name="tgpl work", daemon=True)
+    thread.start()
+    while True:
+        thread.join(POLL)
+        if not thread.is_alive():
+            break
+        try:
+            limits.check()
+        except LimitReached:
+            ABANDONED.append(thread)
+            raise
+    if failed:
+        raise failed[0]
+    limits.check()
+    return done[0]
+
+
 def unlimited() -> Limits:
     """A Limits that never stops (the default of functions that take one)."""
     return Limits()
 
 
-__all__ = ["LimitReached", "Limits", "memory_in_use", "unlimited"]
+__all__ = ["LimitReached", "Limits", "memory_in_use", "outside", "process_age", "unlimited"]

@@ -13,8 +13,9 @@ from tgpl.asp.induction import same_game
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Program
-from tgpl.limits import Limits, unlimited
+from tgpl.limits import Limits, outside, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
+from tgpl.lowering.lowerable import Assessment, assess
 from tgpl.runtime.game import Game
 from tgpl.runtime.snapshot import snapshot
 
@@ -34,12 +35,28 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     """
     limits = limits if limits is not None else unlimited()
     prove = same_game if global_checks else None
+
+    def repair(program: Program) -> Program:
+        """bind_recursion, whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`."""
+        return outside(lambda: bind_recursion(program), limits)
     with limits.during("setting up"):
         start = snapshot(game.initial_state(seed))
         limits.check()
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, bind_recursion, limits)
-    return lower_with_query(game.program, start, query_function, relations, prove, progress, bind_recursion, limits)
+        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits)
+    return lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
+                            moves, gdl_errors)
+
+
+def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,
+                limits: Limits | None = None) -> Assessment:
+    """The dry run of `lower_game` (tgpl.lowering.lowerable): what lowers, how, and what does not, in seconds.
+    Setup runs on the runtime as for the lowering (a runtime error in it is raised)."""
+    limits = limits if limits is not None else unlimited()
+    with limits.during("setting up"):
+        start = snapshot(game.initial_state(seed))
+        limits.check()
+    return assess(game.program, start, moves, relations, limits)
 
 
 def gdl_errors(program: Program) -> list[str]:

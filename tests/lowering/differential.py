@@ -22,11 +22,17 @@ from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.validate import validate
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
+from tgpl.lowering.ir import Program
 from tgpl.lowering.lower import NotLowerable, lower
 from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.game import Game, load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.validation import Differential, Step, validate_translation
+
+
+def declares_base_and_input(program: Program) -> bool:
+    """Whether a lowered game has rules for both `base` and `input` (tests/lowering/test_base_and_input.py)."""
+    return {"base", "input"} <= program.defined()
 
 
 @dataclass

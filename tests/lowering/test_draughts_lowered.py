@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from differential import Lowered, playout
+from differential import Lowered, declares_base_and_input, playout
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "examples"))
@@ -107,3 +107,7 @@ def test_every_relation_the_rules_define_is_read(lw):
     read = {a.relation for r in rules for a, _ in r.body_atoms()}
     defined = {r.head.relation for r in rules}
     assert defined - read <= ROOTS
+
+
+def test_base_and_input_are_declared(lw):
+    assert declares_base_and_input(lw.lowered.program)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import Lowered, playout
+from differential import Lowered, declares_base_and_input, playout
 from tgpl.cli import main
 from tgpl.lowering import execute
 
@@ -45,7 +45,9 @@ def test_a_game_lowered_with_its_moves_compiled_is_verified_state_by_state(name,
     out = tmp_path / "game.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / f"{name}.tgpl"), "--no-validate", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    assert "(legal " in out.read_text()
+    text = out.read_text()
+    assert "(legal " in text
+    assert "\n(base " in text and "\n(input " in text  # declared, as for every lowered game (test_base_and_input.py)
     r = CliRunner().invoke(main, ["verify", str(EXAMPLES / f"{name}.tgpl"), "--horizon", "6", "--max-states", "500"])
     assert r.exit_code == 0, r.output
     assert "searched state by state" in r.output and "--max-states" in r.output
@@ -77,6 +79,7 @@ def test_bounded_verify_to_horizon_6_works(name):
 
 def test_five_in_a_row_plays_as_the_runtime_to_the_end():
     lw = Lowered.of(str(EXAMPLES / "fiveinarow.tgpl"))
+    assert declares_base_and_input(lw.lowered.program)
     rng = random.Random("five in a row lowered")
     for _ in range(2):
         record: list = []

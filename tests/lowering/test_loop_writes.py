@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tgpl.lowering.compiled as compiled
-from differential import Lowered, bisimulate
+from differential import Lowered, bisimulate, declares_base_and_input
 from tgpl.asp.recursion import bind_recursion, unbound_recursive
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import lower
@@ -99,6 +99,7 @@ def test_reversi_lowers_compiled_to_valid_gdl_whose_rules_do_not_grow_with_the_b
         assert lw.lowered.stats["moves compiled"] == "yes"
         program = lw.lowered.program
         assert not gdl_errors(program)
+        assert declares_base_and_input(program)
         assert not unbound_recursive(program)
         sizes.append(sum(1 for r in program.rules if r.body))
     assert sizes[0] == sizes[1] <= 600  # 448 when written; examples/gdl/reversi.kif: 43

@@ -36,6 +36,7 @@ the same program gives the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tgpl.asp.gdl_to_asp import ClingoNames, _variable
@@ -113,13 +114,14 @@ def emit_asp(program: Program) -> str:
     return encode_asp(program).text
 
 
-def encode_asp(program: Program) -> AspEncoding:
-    """`emit_asp` with the name map that decodes its models."""
+def encode_asp(program: Program, check: Callable[[], None] | None = None) -> AspEncoding:
+    """`emit_asp` with the name map that decodes its models. `check` (the command's limits, tgpl.limits) is
+    called at each rule and while tables are joined (tgpl.asp.tables)."""
     kinds = RelationKinds.of(program)
     names = ClingoNames(RESERVED)
     writer = _Writer(names, kinds, guard=True)
     t = TIME_VARIABLE
-    groups = _groups(program, kinds)
+    groups = _groups(program, kinds, check)
     sections = [
         ("static relations: independent of true and does, no time argument",
          [writer.rule(r, t, t) for r in groups["static"]]),
@@ -147,7 +149,7 @@ def encode_asp(program: Program) -> AspEncoding:
     return AspEncoding(_join(header, sections), names, _roles(program), kinds)
 
 
-def encode_incremental(program: Program) -> AspEncoding:
+def encode_incremental(program: Program, check: Callable[[], None] | None = None) -> AspEncoding:
     """The same rules as multi-shot parts: `base` holds time 0, `step(t)` the step from t-1 to t.
 
     Grounding `base` and then `step(1)`, ..., `step(n)` in turn gives exactly
@@ -156,7 +158,7 @@ def encode_incremental(program: Program) -> AspEncoding:
     kinds = RelationKinds.of(program)
     names = ClingoNames(RESERVED)
     writer = _Writer(names, kinds, guard=False)
-    groups = _groups(program, kinds)
+    groups = _groups(program, kinds, check)
     sections = [
         ("#program base.\n% static relations", [writer.rule(r, "0", "0") for r in groups["static"]]),
         ("the initial state", [writer.rule(r, "0", "0") for r in groups["init"]]),
@@ -171,16 +173,19 @@ def encode_incremental(program: Program) -> AspEncoding:
 
 
 # ------------------------------------------------------------------ writing
-def _groups(program: Program, kinds: RelationKinds) -> dict[str, list[Rule]]:
+def _groups(program: Program, kinds: RelationKinds, check: Callable[[], None] | None = None
+            ) -> dict[str, list[Rule]]:
     groups: dict[str, list[Rule]] = {"static": [], "init": [], "state": [], "moving": [], "next": []}
     tables = table_relations(program)
     for rule in program.rules:
+        if check is not None:
+            check()
         r = rule.head.relation
         kind = r if r in ("init", "next") else "state" if r in kinds.state else "moving" if r in kinds.moving \
             else "static"
         for one in expand_or(rule):
             # a timed rule joins its tables away: see tgpl/asp/tables.py for why gringo needs it
-            groups[kind].extend([one] if kind == "static" else join_tables(one, tables))
+            groups[kind].extend([one] if kind == "static" else join_tables(one, tables, check))
     return groups
 
 

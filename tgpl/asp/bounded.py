@@ -24,9 +24,8 @@ role without a win never wins.
 joint moves (in a turn-taking game, n turns, the waiting role's noop included).
 
 The command's limits (tgpl.limits) bound the search: each solve runs in clingo's
-background thread and is interrupted once past them; a grounding cannot be, so
-each is checked before and after, and a step is not grounded when the last one's
-time says it would end past the deadline.
+background thread and is interrupted once past them; each grounding runs in a
+thread of its own and is left behind once past them (tgpl.asp.interrupt).
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from typing import Callable
 import clingo
 
 from tgpl.asp.asp_emit import AspEncoding, encode_incremental
+from tgpl.asp.interrupt import ground, interruptible
 from tgpl.asp.solver import SolverError, lp_file
 from tgpl.limits import LimitReached, Limits, unlimited
 from tgpl.lowering.ir import Program, Term
@@ -56,7 +56,7 @@ class BoundedSearch:
 
     def __init__(self, program: Program, move_text: MoveText | None = None, limits: Limits | None = None):
         self.limits = limits if limits is not None else unlimited()
-        self.encoding: AspEncoding = encode_incremental(program)
+        self.encoding: AspEncoding = encode_incremental(program, self.limits.check)
         self.move_text = move_text or gdl_move_text
         self.roles = self.encoding.roles
         self.role_symbols = [self.encoding.names.symbol(r) for r in self.roles]
@@ -68,31 +68,23 @@ class BoundedSearch:
         self._ctl = clingo.Control(["--warn=none", "--models=1", "--configuration=trendy"],
                                    logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
         self.limits.check()
-        started = self.limits.clock()
         try:
-            self._ctl.add("base", [], self.encoding.text)
+            interruptible(self._ctl, lambda: self._ctl.add("base", [], self.encoding.text), self.limits)
             self._ctl.add("base", [], lp_file("asp_bounded.lp"))
-            self._ctl.ground([("base", []), ("check", [clingo.Number(0)])])
+            ground(self._ctl, [("base", []), ("check", [clingo.Number(0)])], self.limits)
         except RuntimeError as e:
             raise SolverError("; ".join(messages) or str(e)) from None
-        self.step_seconds = self.limits.clock() - started  # the last grounding's, what the next is expected to take
-        self.limits.check()
         self.time = 0
         self.solves = 0
         self._ctl.assign_external(clingo.Function("query", [clingo.Number(0)]), True)
 
     def extend(self) -> None:
-        """Ground the step to time `time + 1` and its questions; the older questions are switched off. Raises
-        LimitReached, grounding nothing, where the last step's grounding time says this one would end past the
-        deadline (a grounding cannot be interrupted)."""
-        self.limits.expect(self.step_seconds)
+        """Ground the step to time `time + 1` and its questions; the older questions are switched off. Past the
+        limits, LimitReached while it grounds (tgpl.asp.interrupt): the search is over, `time` unchanged."""
         previous = clingo.Function("query", [clingo.Number(self.time)])
-        started = self.limits.clock()
+        t = clingo.Number(self.time + 1)
+        ground(self._ctl, [("step", [t]), ("check", [t])], self.limits)
         self.time += 1
-        t = clingo.Number(self.time)
-        self._ctl.ground([("step", [t]), ("check", [t])])
-        self.step_seconds = self.limits.clock() - started
-        self.limits.check()
         self._ctl.release_external(previous)
         self._ctl.assign_external(clingo.Function("query", [t]), True)
 
@@ -110,7 +102,9 @@ class BoundedSearch:
             self._ctl.solve(**kwargs)
             return
         self.limits.check()
-        with self._ctl.solve(async_=True, **kwargs) as handle:
+        # the solve's preparation (the step's ground program made ready for the solver) runs before the search
+        # starts, and cannot be cancelled: Reversi 8x8's took 40 s at 3 moves
+        with interruptible(self._ctl, lambda: self._ctl.solve(async_=True, **kwargs), self.limits) as handle:
             while not handle.wait(SOLVE_POLL):
                 try:
                     self.limits.check()

@@ -55,11 +55,17 @@ class _Counter(clingo.Observer):
 
 def ground_size(program: Program) -> GroundSize:
     """The ground size of a valid GDL program (raises SolverError if clingo refuses it)."""
+    counter = ground_observed(program, _Counter())
+    return GroundSize(counter.rules, counter.facts, counter.externals)
+
+
+def ground_observed(program: Program, observer: clingo.Observer) -> clingo.Observer:
+    """The game grounded as a reasoner grounds it once (`true`/`does` externals over base/input or the relaxed
+    game's reach), `observer` shown every ground rule; it is returned (raises SolverError if clingo refuses)."""
     names = ClingoNames()
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
-    counter = _Counter()
-    ctl.register_observer(counter)
+    ctl.register_observer(observer)
     try:
         ctl.add("base", [], rules_to_asp(program, names))
         ctl.add("base", [], lp_file("ground_size.lp"))
@@ -67,7 +73,7 @@ def ground_size(program: Program) -> GroundSize:
         ctl.ground([("base", [])])
     except RuntimeError as e:
         raise SolverError("; ".join(messages) or str(e)) from None
-    return GroundSize(counter.rules, counter.facts, counter.externals)
+    return observer
 
 
 __all__ = ["GroundSize", "ground_size"]

@@ -53,7 +53,7 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program,
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
-from tgpl.limits import Limits, unlimited
+from tgpl.limits import Limits, outside, unlimited
 
 FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a cycle
 # rules the segments may make (their joins, views and calls; chess: about 200). Past it the ways through them
@@ -936,20 +936,22 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
 def most_moves(program, universe) -> int:
     """The most ways one action offers to fill its inputs (the product of its inputs' candidates): what spelling
     out the moves one by one costs."""
-    most = 0
-    for info in program.classes:
-        for action in info.actions.values():
-            ways = 1
-            for inp in action.inputs:
-                if inp.type.name == "player":
-                    ways *= universe.players
-                elif inp.type.name == "bool":
-                    ways *= 2
-                else:
-                    ways *= sum(1 for o in universe.objects if o.cls.name == inp.type.name
-                                or any(a.name == inp.type.name for a in o.cls.ancestors()))
-            most = max(most, ways)
-    return most
+    return max((action_ways(action, universe) for info in program.classes for action in info.actions.values()),
+               default=0)
+
+
+def action_ways(action, universe) -> int:
+    """The ways one object offers to fill the action's inputs: the product of its inputs' candidates."""
+    ways = 1
+    for inp in action.inputs:
+        if inp.type.name == "player":
+            ways *= universe.players
+        elif inp.type.name == "bool":
+            ways *= 2
+        else:
+            ways *= sum(1 for o in universe.objects if o.cls.name == inp.type.name
+                        or any(a.name == inp.type.name for a in o.cls.ancestors()))
+    return ways
 
 
 def writes_in_loops(program) -> bool:
@@ -1437,10 +1439,8 @@ class CompiledGame:
             wanted = {("overflow", 1)} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
-            self.limits.check()  # clingo's grounding below cannot be interrupted
-            try:
-                model = horn._model(program, wanted)
-                self.limits.check()
+            try:  # clingo's grounding cannot be interrupted: left behind past the limits (tgpl.limits.outside)
+                model = outside(lambda: horn._model(program, wanted), self.limits)
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
                 raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
@@ -1788,6 +1788,8 @@ class Emission:
             return Atom("legal", (self.term(x.args[0]), self.move(rel[6:], x.args[1:])))
         if rel == "ended|":  # a check left to the next decision ends the game here (tgpl.lowering.deferral)
             return Atom(self.rels.name(("rel", rel), "ended"), tuple(self.term(a) for a in x.args))
+        if rel.startswith("tgpl_") and rel.endswith("|"):  # the lowering's own (tgpl.lowering.compiled_query)
+            return Atom(rel[:-1], tuple(self.term(a) for a in x.args))
         return Atom(self.relation(rel), tuple(self.term(a) for a in x.args))
 
     def rule(self, r: Rule) -> Rule:
@@ -1911,11 +1913,14 @@ class NeedRanges(Exception):
     with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
 
 
-def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None) -> LoweredGame:
+def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None,
+                 make: Callable[..., CompiledGame] | None = None) -> LoweredGame:
     """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
-    where they run, and if the rules still break GDL's, the game is refused."""
+    where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
+    (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query)."""
+    make = make if make is not None else CompiledGame
     kept: set[int] | None = set()  # None: every check where it runs
     ranges = None
     shapes: dict = {}  # the shape tables, the same for every attempt
@@ -1924,7 +1929,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     while True:
         limits.check()
         if game is None:
-            game = CompiledGame(program, universe, None if kept is None else frozenset(kept), ranges, shapes, limits)
+            game = make(program, universe, None if kept is None else frozenset(kept), ranges, shapes, limits)
         try:
             lowered = game.lowered()
         except Undefer as e:
@@ -1933,7 +1938,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             game = None
             continue
         except NeedRanges:
-            ranges = CompiledGame(program, universe, None, None, shapes, limits).counter_ranges()
+            ranges = make(program, universe, None, None, shapes, limits).counter_ranges()
             # the segments compiled so far hold (compiling again adds nothing): only what follows wants the ranges
             game.ranges = ranges
             continue

@@ -39,8 +39,8 @@ from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
     ViewLit,
-    by_id, cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, rebuild, scalar_constant,
-    settle, value_identity,
+    by_id, cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, neg, rebuild,
+    scalar_constant, settle, value_identity,
 )
 
 _MISSING = object()
@@ -472,7 +472,7 @@ class Emitter:
             self._calls[group] = name
             terms = tuple(self.value(a) for a in key.args)
             bools = is_bool_table(key.cases)
-            for value, f in key.cases:
+            for value, f in _else_as_negation(key.cases):
                 if bools and value is False:
                     continue  # false is the negation of true (execute._call_literal)
                 head = Atom(name, terms + (self.value(value),))
@@ -788,11 +788,14 @@ class Emitter:
         cells: dict[tuple, list[tuple[Formula, Formula]]] = {}  # (cell, value key) -> (path condition, case)
         values: dict[tuple, object] = {}
         same = self.next_is_view()
+        steps: set[tuple] = set()  # every path a move can take: (control, index), one per way through a move
+        always: dict[tuple, set[tuple]] = {}  # (cell, value key) or cell -> the paths that write it in any case
         for cs, st in lg.states.items():
-            for p in st.paths:
+            for i, p in enumerate(st.paths):
                 if p.pc is FALSE:
                     continue
                 check()
+                steps.add((cs, i))
                 for cell, v in sorted(p.store.items()):
                     if cell[1] in same:
                         continue  # next is the view (below)
@@ -801,6 +804,9 @@ class Emitter:
                             key = (cell, value_identity(x))
                             cells.setdefault(key, []).append((p.pc, f))
                             values[key] = x
+                            if f is TRUE:
+                                always.setdefault(key, set()).add((cs, i))
+                                always.setdefault(cell, set()).add((cs, i))
                 key = ("control", p.control, None)
                 writes.setdefault(key, []).append(p.pc)
                 if p.result is not None:
@@ -810,17 +816,25 @@ class Emitter:
             head = Atom("next", (self.control(what) if kind == "control" else self.result(what),))
             for pc in self.write_conditions([(pc, TRUE) for pc in pcs]):
                 nxt.append(Rule(head, tuple(pc)))
+        # A write every move makes, whatever holds (Connect Four's disc count, +1 on every path of every
+        # state), has the condition "a move is made", always true of a step: one rule `(next (discs ?o
+        # ?n1)) (true (discs ?o ?n0)) (succ ?n0 ?n1)` and no frame, rather than the disjunction of every
+        # path's condition, which the minimizer cannot see is always true (its literals are independent
+        # to it), written twice (the value and `changed_`) and read by a frame. The paths of a state are
+        # every way a legal move can go (a move that would stop with an error is never made, execute).
         written: dict[tuple, list[tuple[Formula, Formula]]] = {}
         for (cell, xkey), pairs in cells.items():
             fl = lg.fluents[cell]
             written.setdefault(cell, []).extend(pairs)
-            for pc in self.write_conditions(pairs):
+            conditions = [[]] if always.get((cell, xkey)) == steps else self.write_conditions(pairs)
+            for pc in conditions:
                 for term, extra in self.value_cases(fl, values[(cell, xkey)]):
                     nxt.append(Rule(Atom("next", (Func(self.attr(fl.attr), (self.obj(fl.obj), term)),)),
                                     tuple(pc + extra)))
         for cell, pairs in written.items():  # the frame keeps the fluent unless one of these holds
             fl = lg.fluents[cell]
-            for pc in self.write_conditions(pairs):
+            conditions = [[]] if always.get(cell) == steps else self.write_conditions(pairs)
+            for pc in conditions:
                 changed.setdefault(fl.attr, []).append(
                     Rule(Atom("changed_" + self.attr(fl.attr), (self.obj(fl.obj),)), tuple(pc)))
         frame: list[Rule] = []
@@ -831,6 +845,8 @@ class Emitter:
                 frame.append(Rule(Atom("next", (Func(self.attr(a), (o, v)),)),
                                   (Atom(self.view_relation(same[a]), (o, v)),)))
                 continue
+            if all(always.get(cell) == steps for cell, fl in lg.fluents.items() if fl.attr == a):
+                continue  # every move writes every fluent of the attribute: no frame, no `changed_`
             body: list[Literal] = [Atom("true", (Func(self.attr(a), (o, v)),))]
             if a in changed:
                 body.append(Not(Atom("changed_" + self.attr(a), (o,))))
@@ -916,6 +932,31 @@ def places_of(ranking: tuple, players: int) -> list[int | None]:
     if not place:
         return [None] * players
     return [place.get(p, ahead + 1) for p in range(players)]
+
+
+def _else_as_negation(cases: tuple) -> tuple:
+    """A call's cases with its costliest one, when it costs more than all the others together, written as
+    "none of the others": the cases of a call are exclusive (each is a way through the function) and cover
+    every state the lowering admits (one where it would stop with an error is never reached, as for a bool
+    call's false, execute._call_literal), so the two are the same relation. Tris's `WinCheck` returns null
+    when "a is not null and a == b and b == c" fails, each `==` a disjunction over the three values; as
+    "neither player holds the line" it reads only the two lines the other cases already spell out, and the
+    equality relations go (tests/lowering/test_propnet_size.py)."""
+    if len(cases) < 3 or any(v is UNDEF for v, _ in cases):
+        return cases
+    sizes = [_leaves(f) for _, f in cases]
+    costliest = max(range(len(cases)), key=lambda i: sizes[i])
+    if 2 * sizes[costliest] <= sum(sizes):
+        return cases
+    others = disj(*(f for i, (_, f) in enumerate(cases) if i != costliest))
+    return tuple((v, neg(others) if i == costliest else f) for i, (v, f) in enumerate(cases))
+
+
+def _leaves(f: Formula) -> int:
+    """The literals of f's tree, every nested connective opened."""
+    if f.kind == "lit":
+        return 1
+    return sum(_leaves(p) for p in f.parts)
 
 
 def _any(pcs: list[Formula]) -> Formula:

@@ -301,6 +301,7 @@ class Executor:
         self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists}
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
+        self.progress_every = 256  # statements between two calls of `progress` (the dry run's: 1, to count them all)
         self.limits = unlimited()  # the command's limits (tgpl.limits), checked at every statement and merge
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
@@ -538,7 +539,7 @@ class Executor:
         out: list[Path] = []
         for p in paths:
             self.steps += 1
-            if self.progress is not None and not self.steps % 256:
+            if self.progress is not None and not self.steps % self.progress_every:
                 self.progress(self.steps, work_done() - self.work_start)
             try:
                 self.limits.check()

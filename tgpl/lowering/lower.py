@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tgpl.lowering.compiled import compile_game, most_moves, writes_in_loops
+from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
@@ -100,12 +101,9 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     `repair(program)` gives the program with what it can mend of GDL's restrictions mended, the same game
     (tgpl.asp.recursion: the recursion restriction), before it is checked.
     """
-    if moves not in MOVES:
-        raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
-    if moves == "compiled" or moves == "auto" and (most_moves(program, universe) > SPELLED_MOVES
-                                                   or writes_in_loops(program)):
+    if compiles(program, universe, moves):
         try:
             with limits.during("lowering (compiled moves)"):
                 return compile_game(program, universe, check, compiled_tidy, repair, limits)
@@ -115,6 +113,30 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     with fewer_collections():
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)), repair)
+
+
+def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[str, str]:
+    """How `lower` lowers the moves, "compiled" or "spelled" (before a compiled attempt that fails falls back to
+    spelling them out, under `auto`), and why: shared with the dry run (tgpl.lowering.lowerable), so that the two
+    always choose alike."""
+    if moves not in MOVES:
+        raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
+    if moves == "compiled":
+        return "compiled", "--moves compiled"
+    if moves == "spelled":
+        return "spelled", "--moves spelled"
+    most = most_moves(program, universe)
+    if most > SPELLED_MOVES:
+        return "compiled", f"an action has {most:,} ways to fill its inputs, more than {SPELLED_MOVES:,}"
+    if writes_in_loops(program):
+        return "compiled", "a loop writes the state"
+    ways = f"{most:,} way{'s' * (most != 1)}"
+    return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
+
+
+def compiles(program, universe: Universe, moves: str) -> bool:
+    """Whether `moves` ("auto", "compiled", "spelled") has the moves compiled for this game (see `lower`)."""
+    return moves_strategy(program, universe, moves)[0] == "compiled"
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
@@ -192,14 +214,26 @@ QUERY_RELATION = "tgpl_query"
 
 def lower_with_query(program, snapshot: dict, function: str, relations: bool = False,
                      prove: Prover | None = None, progress: Progress | None = None,
-                     repair: Repair | None = None, limits: Limits | None = None) -> LoweredGame:
+                     repair: Repair | None = None, limits: Limits | None = None, moves: str = "auto",
+                     check: Check | None = None) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
     it is checked, typed and lowered like any other code (with the game's
     globals, boards and `player.active()` / `turn.phase.active()` in scope).
+    The moves are compiled or spelled out as `lower` does them (`moves`, `check`): compiled, the query is one
+    more relation of the compiled rules (tgpl.lowering.compiled_query); spelled, a formula over the state.
     """
     limits = limits if limits is not None else unlimited()
+    universe = Universe.from_snapshot(snapshot)
+    if compiles(program, universe, moves):
+        try:
+            with limits.during("lowering (compiled moves)"):
+                return compile_game(program, universe, check, compiled_tidy, repair, limits,
+                                    queried_game(program, function))
+        except Unsupported as e:
+            if moves == "compiled":
+                raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
     with fewer_collections():
         lowering, logic = game_lowering(program, snapshot, relations, progress, limits)
         fi = next(f for f in program.functions if f.name == function)
@@ -210,4 +244,5 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
                         repair)
 
 
-__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query"]
+__all__ = ["LoweredGame", "NotLowerable", "QUERY_RELATION", "game_logic", "game_lowering", "lower", "lower_with_query",
+           "moves_strategy"]

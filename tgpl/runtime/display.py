@@ -52,25 +52,35 @@ def _brief(world: World, value) -> str:
     return show(value)
 
 
-def _table(state: State) -> list[str]:
-    """One line per object that players own: its attributes, briefly."""
+def _table(state: State, seat: int | None = None) -> list[str]:
+    """One line per object that players own: its attributes, briefly; with a seat, only what that
+    seat may see (language decision 94: another player's hand as its number of items)."""
     out = []
     w = state.world
+    if seat is not None:
+        from tgpl.serve.views import may_see_field
+    else:
+        may_see_field = None
     for o in w.objects:
         fields = w.fields(o)
         if not w.owners_of(o) or o.cls.visibility == "global" or "tile" in fields and fields.get("tile") is not None:
             continue
-        parts = [f"{k}={_brief(w, v)}" for k, v in fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
+        parts = [f"{k}={_brief(w, v) if may_see_field is None or may_see_field(w, o, k, v, seat) else _hidden(v)}"
+                 for k, v in fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
         if not parts:
             continue
         owners = ", ".join(str(p) for p in w.owners_of(o))
         out.append(f"  {o.name} [player {owners}]: " + " ".join(parts))
     return out
 
+def _hidden(value) -> str:
+    return f"{{{len(value)} hidden}}" if isinstance(value, (list, dict)) else "(hidden)"
+
+
 _BUILTIN_TILE_FIELDS = {"group", "connections"}
 
 
-def _abbreviations(classes: set[str]) -> dict[str, str]:
+def abbreviations(classes: set[str]) -> dict[str, str]:
     """The shortest prefix that tells each piece class apart: King `Ki`, Knight `Kn`, Pawn `P`."""
     out = {}
     for name in classes:
@@ -107,9 +117,10 @@ def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[
     return "."
 
 
-def render_state(state: State, log: bool = True) -> str:
-    """The board and the players' objects as text, then the last five log lines unless `log` is
-    False (`tgpl play` prints each log line once, as its move is played)."""
+def render_state(state: State, seat: int | None = None, log: bool = True) -> str:
+    """The board, the players' objects and the last five log lines; with a seat, as that seat may see
+    them; without the log lines when `log` is False (`tgpl play` prints each log line once, as its
+    move is played)."""
     w = state.world
     c = w.control
     if state.is_terminal:
@@ -121,7 +132,7 @@ def render_state(state: State, log: bool = True) -> str:
         tile = w.fields(o).get("tile")
         if isinstance(tile, Obj) and not w.fields(o).get("discarded"):
             pieces.setdefault(id(tile), []).append(o)
-    short = _abbreviations({p.cls.name for on in pieces.values() for p in on})
+    short = abbreviations({p.cls.name for on in pieces.values() for p in on})
     for group in w.objects:
         fields = w.fields(group)
         if group.cls.name != "Group" or fields.get("geometry") == "graph":
@@ -134,7 +145,7 @@ def render_state(state: State, log: bool = True) -> str:
         for r, row in enumerate(grid):
             indent = " " * ((width + 1) // 2) if row_major and r % 2 == 0 else ""
             out.append("  " + indent + " ".join(_cell(w, t, pieces, short).ljust(width) for t in row).rstrip())
-    table = _table(state)
+    table = _table(state, seat)
     if table:
         out.append("players' objects:")
         out.extend(table)

@@ -76,6 +76,18 @@ class MctsAgent:
         rng = self._rng()
         if len(moves) == 1:
             return moves[0]
+        best_move, best_visits = moves[0], -1
+        for move, visits in self._search(state, moves, rng):  # the most visited; the first of equals
+            if visits > best_visits:
+                best_move, best_visits = move, visits
+        return best_move
+
+    def visits(self, state: State, moves: list[Move]) -> list[tuple[Move, int]]:
+        """How often the search this agent would run now tried each move (the root's children in
+        the order they were expanded): what `tgpl serve` draws as "what would the bot play"."""
+        return self._search(state, moves, self._rng())
+
+    def _search(self, state: State, moves: list[Move], rng: Pcg32) -> list[tuple[Move, int]]:
         root = _Node(state, moves)
         for _ in range(self.iterations):
             node, path = root, [root]
@@ -94,11 +106,7 @@ class MctsAgent:
                 totals = visited.totals
                 for i, r in enumerate(rewards):
                     totals[i] += r
-        best_move, best_visits = moves[0], -1
-        for move, child in root.children:  # the most visited; the first of equals
-            if child.visits > best_visits:
-                best_move, best_visits = move, child.visits
-        return best_move
+        return [(move, child.visits) for move, child in root.children]
 
     @staticmethod
     def _playout(state: State, rng: Pcg32) -> list[float]:

@@ -1,0 +1,266 @@
+"""`tgpl serve` in a real browser: Debian's chromium driven by Playwright for Python.
+
+Few and quick: every example opens and is drawn; tris is played to its end by clicks; two
+players play Connect Four through their invite links while a third page watches, and a page
+closed and opened again resumes. Each test saves a screenshot in its tmp_path. `.ci/run`
+installs chromium with apt-get; Playwright is pointed at it (`playwright install` is not used).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tgpl.serve.app import Server, create_app
+
+CHROMIUM = "/usr/bin/chromium"
+WAIT_MS = 30_000  # how long a page may take to show what the server sent: liveness, not speed
+
+EXAMPLES = [
+    ("examples/tris.tgpl", 2), ("examples/connect4.tgpl", 2), ("examples/fiveinarow.tgpl", 2),
+    ("examples/hex.tgpl", 2), ("examples/graph.tgpl", 2), ("examples/cards.tgpl", 2),
+    ("examples/treasure.tgpl", 2), ("examples/draughts.tgpl", 2), ("examples/chess/chess.tgpl", 2),
+    ("examples/citadels/citadels.tgpl", 5),
+]
+
+
+class Live:
+    """A server on a free loopback port, in a thread of this process."""
+
+    def __init__(self, folder):
+        self.server = Server(folder)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        self.uvicorn = uvicorn.Server(uvicorn.Config(create_app(self.server), log_level="warning"))
+        self.thread = threading.Thread(target=self.uvicorn.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        for _ in range(600):  # counted, not timed: the thread sets `started` once it listens
+            if self.uvicorn.started:
+                break
+            time.sleep(0.05)
+
+    def url(self, session, seat: int | None) -> str:
+        token = session.stored.spectator_token if seat is None else session.stored.tokens[seat]
+        return f"{self.base}/play/{session.stored.id}?token={token}"
+
+    def stop(self) -> None:
+        self.uvicorn.should_exit = True
+        self.thread.join()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    server = Live(tmp_path_factory.mktemp("serve"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def moves_played(page: Page) -> int:
+    return int(page.locator("#status").get_attribute("data-number"))
+
+
+def wait_for_move(page: Page, number: int) -> None:
+    page.wait_for_function(f"Number(document.querySelector('#status').dataset.number) >= {number}", timeout=WAIT_MS)
+
+
+def wait_for_our_turn(page: Page, after: int) -> None:
+    """Until the page shows a position past move `after` where we move or the game is over."""
+    page.wait_for_function(f"Number(document.querySelector('#status').dataset.number) > {after} && "
+                           "(document.querySelector('#moves li') !== null || "
+                           "document.querySelector('#status').dataset.terminal === 'true')", timeout=WAIT_MS)
+
+
+def click_a_move(page: Page) -> None:
+    """Play one move by clicks: a highlighted tile, else a highlighted card; when that leaves
+    several moves, the first of the short list left; with nothing to click, the list's first."""
+    before = moves_played(page)
+    for things in ("svg .tile.legal", ".card.legal"):
+        if page.locator(things).count():
+            page.locator(things).first.click()
+            break
+    else:
+        page.locator("#moves li").first.click()
+    if page.evaluate("selection.length") > 0:  # narrowed, not played: pick from what is left
+        page.locator("#moves li").first.click()
+    wait_for_our_turn(page, before)
+
+
+def test_every_example_is_drawn_and_played_to_its_end(live, browser, tmp_path):
+    """Each example: drawn (one SVG element per tile, with its coordinates), three moves played
+    by clicks, then the host seats a bot in our place and the bots finish the game; the page
+    opened again shows the end."""
+    errors = []
+    for path, players in EXAMPLES:
+        session = live.server.new_game(path, ["human"] + ["random"] * (players - 1), 0)
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(live.url(session, 0))
+        wait_for_our_turn(page, -1)
+        world = session.state.world
+        groups = [o for o in world.objects if o.cls.name == "Group"]
+        tiles = sum(len(world.fields(g)["tiles"]) for g in groups)
+        assert page.locator("svg .tile").count() == tiles, path
+        for g in groups:
+            tile = world.fields(g)["tiles"][-1]
+            drawn = page.locator(f"svg .tile[data-name='{tile.name}']")
+            assert drawn.count() == 1
+            if world.fields(g)["geometry"] != "graph":
+                i, j = re.search(r"\[(\d+)\]\[(\d+)\]$", tile.name).groups()
+                assert (drawn.get_attribute("data-i"), drawn.get_attribute("data-j")) == (i, j)
+        if not session.state.is_terminal:
+            assert page.locator("#moves li").count() == len(session.state.legal_moves())
+        ours = 0
+        while ours < 3 and not session.state.is_terminal:
+            click_a_move(page)
+            ours += 1
+        page.close()
+        form = f"host={live.server.host_token}&seat=0&agent=random".encode()
+        with urllib.request.urlopen(f"{live.base}/games/{session.stored.id}/seats", data=form) as answer:
+            assert answer.status == 200 and answer.url.startswith(f"{live.base}/?host=")  # 303 to the host's page
+        for _ in range(6000):  # counted waits for the bots (liveness, not speed)
+            if session.state.is_terminal or session.error:
+                break
+            time.sleep(0.05)
+        assert session.state.is_terminal and session.error is None, (path, session.error)
+        page = browser.new_page()
+        page.goto(live.url(session, 0))
+        expect(page.locator("#status")).to_contain_text("game over", timeout=WAIT_MS)
+        page.screenshot(path=tmp_path / f"{Path(path).stem}.png", full_page=True)
+        page.close()
+    assert errors == []
+
+
+def test_tris_is_played_to_its_end_by_clicks(live, browser, tmp_path):
+    session = live.server.new_game("examples/tris.tgpl", ["human", "first"], 0)
+    page = browser.new_page()
+    page.goto(live.url(session, 0))
+    page.wait_for_selector("svg .tile", timeout=WAIT_MS)
+    for _ in range(5):
+        if page.locator("#status[data-terminal='true']").count():
+            break
+        played = moves_played(page)
+        page.locator("svg .tile.legal").last.click()  # one move per tile: played at once
+        wait_for_our_turn(page, played)  # after ours, the bot's if the game goes on
+    expect(page.locator("#status")).to_contain_text("game over: player 0 wins", timeout=WAIT_MS)
+    assert session.state.ranking == [[0]]
+    assert page.locator("#history li").count() == session.number + 1  # and the start
+    page.screenshot(path=tmp_path / "tris.png", full_page=True)
+    # time travel: a log entry shows that position; "back to the game" the live one
+    page.locator("#history li[data-at='1']").click()
+    expect(page.locator("#past")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("svg .tile .mark")).to_have_count(1)
+    page.locator("#backlive").click()
+    expect(page.locator("svg .tile .mark")).to_have_count(session.number)
+
+
+def test_connect4_through_invite_links_with_a_spectator(live, browser, tmp_path):
+    session = live.server.new_game("examples/connect4.tgpl", ["human", "human"], 0)
+    contexts = [browser.new_context() for _ in range(3)]  # separate browsers, as three people
+    pages = [c.new_page() for c in contexts]
+    for page, seat in zip(pages, [0, 1, None]):
+        page.goto(live.url(session, seat))
+        page.wait_for_selector("svg .tile", timeout=WAIT_MS)
+    expect(pages[2].locator("#whoami")).to_have_text("spectator")
+    assert pages[2].locator("#moves li").count() == 0
+    for n in range(6):
+        page = pages[n % 2]
+        wait_for_move(page, n)
+        page.locator("#moves li").first.wait_for(timeout=WAIT_MS)
+        page.locator("svg .tile.legal").nth(n // 2 % 2 + 2).click()
+        for p in pages:
+            wait_for_move(p, n + 1)
+    histories = [[li.text_content() for li in p.locator("#history li").all()] for p in pages]
+    assert histories[0] == histories[1] == histories[2] and len(histories[0]) == 7  # the start, 6 moves
+    # a page closed and opened again resumes where the game is
+    pages[1].close()
+    reopened = contexts[1].new_page()
+    reopened.goto(live.url(session, 1))
+    wait_for_move(reopened, 6)
+    assert [li.text_content() for li in reopened.locator("#history li").all()] == histories[0]
+    expect(reopened.locator("#whoami")).to_have_text("you are player 1")
+    pages[2].screenshot(path=tmp_path / "connect4-spectator.png", full_page=True)
+    for c in contexts:
+        c.close()
+
+
+def test_citadels_hides_other_hands_and_plays_cards_by_clicks(live, browser, tmp_path):
+    session = live.server.new_game("examples/citadels/citadels.tgpl", ["human"] + ["first"] * 4, 0)
+    page = browser.new_page()
+    page.goto(live.url(session, 0))
+    page.wait_for_selector("#status[data-number]", timeout=WAIT_MS)
+    hands = page.locator(".panel[data-scope='player'] td[data-field='Hand']")
+    assert hands.count() == 5
+    assert hands.nth(0).locator(".card").count() == 4  # our own hand, face up
+    for k in range(1, 5):
+        assert hands.nth(k).text_content() == "4 hidden"
+    played = 0
+    for _ in range(12):  # our moves by clicks: a card or a panel's name when one is legal, else the list
+        if session.state.is_terminal or session.state.active_player != 0:
+            break
+        page.locator("#moves li").first.wait_for(timeout=WAIT_MS)
+        before = moves_played(page)
+        cards = page.locator(".card.legal")
+        if cards.count():
+            cards.first.click()
+            if page.locator("#selection").text_content():
+                page.locator("#moves li").first.click()
+        else:
+            page.locator("#moves li").first.click()
+        wait_for_our_turn(page, before)
+        played += 1
+    assert played >= 3 and session.number > played
+    page.screenshot(path=tmp_path / "citadels.png", full_page=True)
+
+
+def test_a_planted_error_is_shown_in_the_page_and_fixing_it_restores_play(live, browser, tmp_path):
+    game = tmp_path / "tris.tgpl"
+    original = Path("examples/tris.tgpl").read_text(encoding="utf-8")
+    game.write_text(original, encoding="utf-8")
+    session = live.server.new_game(str(game), ["human", "human"], 0)
+    page = browser.new_page()
+    page.goto(f"{live.base}/play/{session.stored.id}?token={live.server.host_token}")  # the host's hot seat
+    page.wait_for_selector("svg .tile.legal", timeout=WAIT_MS)
+    page.locator("svg .tile[data-name='TrisGrid[0][0]']").click()
+    wait_for_move(page, 1)
+    expect(page.locator("#handover")).to_contain_text("Pass the screen to player 1.")  # hot seat: a pause
+    page.locator("#handoverok").click()
+    game.write_text(original.replace("TickedCount = 0;", "TickedCount = ;", 1), encoding="utf-8")
+    expect(page.locator("#sourceerrors")).to_contain_text(f"{game}:", timeout=WAIT_MS)  # the server looks each second
+    page.screenshot(path=tmp_path / "tris-error.png", full_page=True)
+    game.write_text(original, encoding="utf-8")
+    expect(page.locator("#reload")).to_be_visible(timeout=WAIT_MS)
+    page.locator("#reload").click()
+    expect(page.locator("#sourcetext")).to_contain_text("Reloaded the new rules: 1 moves replayed", timeout=WAIT_MS)
+    page.locator("svg .tile[data-name='TrisGrid[1][1]']").click()
+    wait_for_move(page, 2)
+    assert [t for _, t in session.stored.moves][-1] == "PlayerState#1.Tick(chosenTile: TrisGrid[1][1])"
+
+
+def test_the_host_sees_what_the_bot_would_play(live, browser, tmp_path):
+    session = live.server.new_game("examples/connect4.tgpl", ["human", "human"], 0)
+    page = browser.new_page()
+    page.goto(f"{live.base}/play/{session.stored.id}?token={live.server.host_token}")
+    page.wait_for_selector("svg .tile.legal", timeout=WAIT_MS)
+    page.locator("#hintiterations").fill("200")
+    page.locator("#hint").click()
+    expect(page.locator("svg .share")).to_have_count(7, timeout=WAIT_MS)  # one share per column's drop
+    shares = [int(t.rstrip("%")) for t in page.locator("svg .share").all_text_contents()]
+    assert 95 <= sum(shares) <= 105
+    page.screenshot(path=tmp_path / "connect4-hint.png", full_page=True)

@@ -1,0 +1,672 @@
+"""What will lower, and how, said in seconds: `tgpl check --lowerable` and `tgpl to-gdl --dry-run`.
+
+A full lowering can take minutes before it refuses a game (Reversi written plainly: 3 min 39 s to pass the
+executor's 500,000 statements), and longer still to validate one it accepts. The dry run asks the same
+questions as the lowering (tgpl.lowering.lower.lower), in the same order, but stops each before it costs much:
+
+1. the constructs the lowering never translates (`subset.outside_subset`): a static scan, every one at once;
+2. the strategy for the moves, chosen as `lower` chooses it (`lower.moves_strategy`): compiled once with the
+   inputs as variables, or spelled out move by move;
+3. compiled moves: the segments are compiled (`compiled.CompiledGame.compile`, under a second for chess), which
+   says what the compiled subset cannot take (`Unsupported`, at its statement), and their rules are counted
+   against the lowering's cap; the relaxation by clingo that follows (ranges, the moves that can be legal)
+   is not run: it is what takes a compiled lowering its time;
+4. moves spelled out: the symbolic execution is run with a budget of statements (`STEPS`) and of parts of
+   conditions (`PARTS`), a few seconds' work. Within it, the execution and the search for the numbers'
+   ranges run whole and their verdict is the lowering's own; past it, what was run is extrapolated (the
+   statements a move took, times the moves of its control state) and compared with the executor's own
+   budgets (`execute.STEP_LIMIT`, `execute.WORK_LIMIT`): a game whose estimate passes them is refused, at
+   the code that ran most, as the lowering would refuse it after minutes.
+
+Each part of the game (an action a player chooses or one answering an event, a phase, a function code after
+setup calls) gets its strategy, a cost where it is cheaply known, and the refusals located inside it, each
+with a hint on how to rewrite it (docs/lowering.md, "Writing games that lower"). What the dry run never
+does: emit the rules, generalise them, prove checks global, validate; so a game it passes may still be
+refused by those stages (a compiled function whose numbers pass their bound), which it says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tgpl.frontend import ast
+from tgpl.frontend.after_setup import reachable
+from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+from tgpl.frontend.types import CallableType
+from tgpl.limits import Limits, unlimited
+from tgpl.lowering import execute
+from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
+from tgpl.lowering.deferral import Undefer
+from tgpl.lowering.execute import NotLowerable
+from tgpl.lowering.horn import Unsupported
+from tgpl.lowering.lower import fewer_collections, moves_strategy
+from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic
+from tgpl.lowering.subset import outside_subset, pool_classes
+from tgpl.lowering.universe import Universe
+
+STEPS = 10_000
+"""Statements the dry run lets the symbolic execution run (the lowering's own budget: 500,000), and then its sampled
+run. Tris takes 340, Hex 5,900, Connect Four 7,900, draughts 111,000, five in a row 64,000: a few seconds' worth."""
+SAMPLE = 2
+"""Moves of each action the sampled run takes through each control state's segment (the first ones found)."""
+PARTS = 3_000_000
+"""Parts of conditions the dry run lets the symbolic execution build (the lowering's own budget: 30,000,000)."""
+
+DOCS = 'docs/lowering.md, "Writing games that lower"'
+
+
+# ---------------------------------------------------------------------- the report
+@dataclass
+class Refusal:
+    """Something the lowering refuses (or, `predicted`, would refuse after its own budgets): where, why, and how
+    to write it so that it lowers."""
+
+    span: Span | None
+    reason: str
+    hint: str
+    predicted: bool = False
+
+    def diagnostic(self, main: str) -> Diagnostic:
+        span = self.span if self.span is not None else Span(main, 1, 1, 1, 1)
+        return Diagnostic(Severity.ERROR, span, f"not lowerable: {self.reason}", (f"hint: {self.hint}",))
+
+    def to_json(self) -> dict:
+        s = self.span
+        return {"file": s.file if s else None, "line": s.line if s else None, "column": s.col if s else None,
+                "reason": self.reason, "hint": self.hint, "predicted": self.predicted}
+
+
+@dataclass
+class Part:
+    """An action, a phase or a function of the game, and how it lowers."""
+
+    kind: str  # "action" | "phase" | "function"
+    name: str  # "Desk.Place", "Round.PlayPhase", "Board.FlipsIn"
+    span: Span  # its name
+    body: Span  # its whole definition: refusals inside it are its own
+    strategy: str = ""
+    cost: str = ""
+    statements: int = 0  # statements the dry run's symbolic execution ran in it (spelled moves), callees included
+    refusals: list[Refusal] = field(default_factory=list)
+    source: object = field(default=None, repr=False)  # a function's FunctionInfo
+
+    @property
+    def lowers(self) -> bool:
+        return not self.refusals
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "file": self.span.file, "line": self.span.line,
+                "column": self.span.col, "lowers": self.lowers, "strategy": self.strategy, "cost": self.cost,
+                "refusals": [r.to_json() for r in self.refusals]}
+
+
+@dataclass
+class Assessment:
+    """The dry run's answer for one game: the strategy for the moves, every part, every refusal."""
+
+    moves: str = ""  # "compiled" | "spelled": how the moves are lowered
+    why: str = ""  # why that strategy
+    parts: list[Part] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)  # all of them, in the order found
+    notes: list[str] = field(default_factory=list)  # what the dry run tried and left, what it did not check
+    figures: dict[str, object] = field(default_factory=dict)
+    estimated: bool = False  # the verdict extrapolates a symbolic execution stopped at the dry run's budget
+    # the estimate is only a lower bound, and within the lowering's budgets: the dry run cannot say
+    undecided: bool = False
+
+    @property
+    def lowers(self) -> bool:
+        return not self.refusals and not self.undecided
+
+    @property
+    def verdict(self) -> str:
+        """"lowers", "refused" or "undecided"."""
+        return "refused" if self.refusals else "undecided" if self.undecided else "lowers"
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "lowers": self.lowers, "estimated": self.estimated, "moves": self.moves,
+                "why": self.why,
+                "figures": self.figures, "notes": self.notes, "parts": [p.to_json() for p in self.parts],
+                "refusals": [r.to_json() for r in self.refusals]}
+
+
+# ---------------------------------------------------------------------- hints
+HINTS: list[tuple[tuple[str, ...], str]] = [
+    (("chance move", "shuffle"), "shuffle and deal in setup only: GDL has no chance moves; a game that reshuffles "
+                                 "during play is GDL-II"),
+    (("discard pile",), "do not read a pile that discard() fills after setup; count what is in it with a number "
+                        "attribute instead"),
+    (("on a local list", "on a list stored in an attribute", "collections made with", "holds a collection",
+      "lists or tables cannot change"),
+     "keep lists fixed after setup: a list attribute of objects changed by add/remove, or a number or an object "
+     "attribute per slot, lowers"),
+    (("may hold more than",), "bound how long the list grows by the game: let the moves that add to it be "
+                              "counted by a number the game's end bounds, or remove as many as they add"),
+    (("could not be bounded", "numbers grow past", "range of", "finite range"),
+     "bound the number by the game: end the game where it steps (`if (Moves >= 200) { winner ...; }`), and guard a "
+     "decrement with a `require` or an `if` that makes it safe"),
+    (("made after setup",), "make the objects in setup, or make objects of a plain class of local visibility, with "
+                            "attributes of plain values"),
+    (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run"),
+     "keep functions that walk or count the board pure (no writes, no turn.pass): they become rules with "
+     "variables; compute what to change first (`k = FlipsIn(...)`), then write it in a loop of its own; "
+     "--functions-as-relations and --moves compiled are the other strategies to try"),
+    (("loop that reads", "passes write", "loop in code that changes", "loop after the move", "loop that writes"),
+     "a loop that writes must not read what it writes (or be a counted loop of at most 16 passes), and must write "
+     "one value to every object it touches: compute first, then write in a loop of its own"),
+    (("never ends the game", "winner"), "end the game with `winner` in an action or a phase: GDL needs terminal "
+                                        "states and goals"),
+    (("actions called from code",), "call a function that holds the action's effect instead of the action"),
+    (("inputs",), "give actions inputs the mover picks, of a class, player or bool type"),
+    (("runs more than", "never ends"), "bound the loop by the board or a constant known after setup"),
+    (("cannot be compiled",), "write the construct as the compiled subset takes it (docs/lowering.md, \"Moves "
+                              "compiled once\"), or let --moves auto spell the moves out"),
+]
+
+
+def hint_for(reason: str) -> str:
+    """How to rewrite what `reason` refuses, with the section of the docs that says more."""
+    low = reason.lower()
+    for keys, hint in HINTS:
+        if any(k in low for k in keys):
+            return f"{hint} ({DOCS})"
+    return f"see {DOCS}"
+
+
+# ---------------------------------------------------------------------- the parts of a game
+def game_parts(program, universe: Universe) -> list[Part]:
+    """Every action (those a player chooses and those answering events), phase and turn default of the game,
+    and every function the code after setup calls, in source order within each kind."""
+    choice = {c.name for c in program.builtins.player_choice.ancestors()}
+    parts: list[Part] = []
+    seen: set[int] = set()
+    for info in program.classes:
+        for a in info.actions.values():
+            if id(a) in seen or info.builtin:
+                continue
+            seen.add(id(a))
+            chosen = any(t.event in choice for t in a.triggers)
+            part = Part("action", f"{info.name}.{a.name}", a.name_span, a.span)
+            part.strategy = "" if chosen else "run where its event is thrown"
+            ways, holders = action_ways(a, universe), _holders(info, universe)
+            part.cost = (f"{ways:,} way{'s' * (ways != 1)} to fill its inputs, {holders} "
+                         f"object{'s' * (holders != 1)}") if chosen else ""
+            parts.append(part)
+    for name, t in program.turns.items():
+        for ph in t.defn.phases:
+            parts.append(Part("phase", f"{name}.{ph.name}", ph.name_span, ph.span))
+        if t.defn.default is not None:
+            parts.append(Part("phase", f"{name}.default", t.defn.name_span, t.defn.default.span))
+    code: list = [a for info in program.classes for a in info.actions.values()]
+    code += [t.defn for t in program.turns.values()]
+    called: dict[int, object] = {}
+    for n in reachable(program, code):
+        if isinstance(n, ast.Call):
+            ct = program.types.get(id(n.callee))
+            if isinstance(ct, CallableType) and ct.kind == "function":
+                called.setdefault(id(ct.target.defn), ct.target)
+    for fi in sorted(called.values(), key=lambda f: (f.defn.span.file, f.defn.span.line, f.defn.span.col)):
+        name = f"{fi.owner.name}.{fi.name}" if fi.owner is not None else fi.name
+        parts.append(Part("function", name, fi.defn.name_span, fi.defn.span, source=fi))
+    return parts
+
+
+def _holders(info, universe: Universe) -> int:
+    return sum(1 for o in universe.objects if o.is_a(info))
+
+
+def _inside(span: Span, body: Span) -> bool:
+    return (span.file == body.file and (span.line, span.col) >= (body.line, body.col)
+            and (span.line, span.col) <= (body.end_line, body.end_col))
+
+
+def _size(s: Span) -> tuple:
+    return (s.end_line - s.line, s.end_col - s.col)
+
+
+def owner_of(span: Span | None, parts: list[Part]) -> Part | None:
+    """The innermost part whose definition holds `span`."""
+    if span is None:
+        return None
+    holding = [p for p in parts if _inside(span, p.body)]
+    return min(holding, key=lambda p: _size(p.body)) if holding else None
+
+
+# ---------------------------------------------------------------------- the dry run
+class _Budget(Exception):
+    """The dry run's budget of statements or parts of conditions is spent (`_DryLowering.progress`)."""
+
+
+class _Offered(list):
+    """An input's candidates that record, while `Lowering.combos` walks them, which one it has reached: (index,
+    how many) per input under way, outermost first, in `offers` (the dry run's measure of how far the legal
+    moves are); once `stop()` says so, the walk ends early (the sampled run's legal moves are a first part)."""
+
+    def __init__(self, items, offers: list, stop):
+        super().__init__(items)
+        self.offers = offers
+        self.stop = stop
+
+    def __add__(self, other):
+        return _Offered(list(self) + list(other), self.offers, self.stop)
+
+    def __iter__(self):
+        level = len(self.offers)
+        self.offers.append((0, len(self)))
+        try:
+            for i, c in enumerate(list.__iter__(self)):
+                if self.stop():
+                    return
+                del self.offers[level + 1:]
+                self.offers[level] = (i, len(self))
+                yield c
+        finally:
+            del self.offers[level:]
+
+
+@dataclass
+class _State:
+    """What the dry run saw of one control state: the statements and parts its legal moves and its moves took,
+    how far the legal moves got (1: all of them), the legal moves found, and those whose effects ran."""
+
+    start: int
+    start_parts: int
+    legal_steps: int = 0  # estimated for all the legal moves, from what each pair's walk got through
+    legal_parts: int = 0
+    legal_moves: float = 0.0  # estimated
+    legal: int | None = None  # legal moves found (in the sampled run, a first part of each pair's)
+    run: int = 0
+    steps: int | None = None  # statements of its moves' effects and phases, once they are over
+    parts: int | None = None
+    effect_steps: int = 0  # of those, in the moves' own effects (the rest, the phases entered, is shared)
+    effect_parts: int = 0
+
+
+class _DryLowering(Lowering):
+    """The lowering's symbolic execution, watched: statements per part of the code (the executor reports each
+    statement: `Executor.progress_every`), per control state and per move, and stopped at the dry run's budget.
+
+    With `sample` (the sampled run), each control state's legal moves are found up to `legal_budget`
+    statements (the rest extrapolated from how far the walk of the candidates got), and only the first `sample`
+    moves of each action are run through the segment."""
+
+    def __init__(self, program, universe, relations, slots, limits, steps: int, parts: int,
+                 sample: int | None = None, legal_budget: int = 0):
+        super().__init__(program, universe, relations, self.progress, slots, limits)
+        self.ex.progress_every = 1  # every statement counted where it runs
+        self.budget_steps, self.budget_parts = steps, parts
+        self.sample, self.legal_budget = sample, legal_budget
+        self.spent: dict[str, int] = {}  # name in the executor's `where` -> statements run in it
+        self.effect_steps = self.effect_parts = 0  # statements and parts run in the moves' effects
+        self.steps = self.parts = 0
+        self.states: list[_State] = []
+        self.last = 0
+        self.offers: list[tuple[int, int]] = []  # (candidate reached, candidates) per input being walked
+        # the (object, action) pairs whose legal moves the current state has begun: [action, statements and parts
+        # at its start, how far its walk of the candidates got (1: whole)]
+        self.pairs: list[list] = []
+        self.truncated = False  # the sampled run stopped the current pair's walk at `legal_budget` statements
+
+    def progress(self, steps: int, parts: int) -> None:
+        where = set(self.ex.where)
+        for name in where:  # inclusive: a function's callees count as its own
+            self.spent[name] = self.spent.get(name, 0) + steps - self.last
+        if any(name.startswith("action_") for name in where):
+            self.effect_steps += steps - self.last
+            self.effect_parts += parts - self.parts
+        self.last = steps
+        self.steps, self.parts = steps, parts
+        st = self.states[-1] if self.states else None
+        walking = st is not None and st.legal is None and self.pairs
+        if (self.sample is not None and walking and not self.truncated and self.found >= self.sample
+                and steps - self.pairs[-1][1] > self.legal_budget):
+            self.pairs[-1][3], self.truncated = self.walked(), True
+        if steps > self.budget_steps or parts > self.budget_parts:
+            if walking and not self.truncated:
+                self.pairs[-1][3] = self.walked()  # read now: unwinding the walk of the candidates forgets it
+            raise _Budget()
+
+    def legal_moves(self, cs: tuple):
+        st = _State(self.ex.steps, self.parts)
+        self.states.append(st)
+        self.offers.clear()
+        self.pairs, self.truncated = [], False
+        legal = super().legal_moves(cs)
+        st.legal = len(legal)
+        self.legal_estimate(st, legal)
+        return legal
+
+    def legal_estimate(self, st: _State, legal: list) -> None:
+        """The statements, parts and moves of the state's legal moves, each pair's scaled by how far its walk got."""
+        found: dict[str, int] = {}
+        for m, _ in legal or ():
+            found[m.action.name] = found.get(m.action.name, 0) + 1
+        ends = [p[1:3] for p in self.pairs[1:]] + [[self.ex.steps, self.parts]]
+        st.legal_steps = st.legal_parts = 0
+        st.legal_moves = 0.0
+        counted: set[str] = set()
+        for (action, steps, parts, done), (end, end_parts) in zip(self.pairs, ends):
+            done = max(done, 1e-6)
+            st.legal_steps += (end - steps) / done
+            st.legal_parts += (end_parts - parts) / done
+            if action not in counted:
+                counted.add(action)
+                st.legal_moves += found.get(action, 0) / done
+
+    def segment(self, cs: tuple, legal):
+        st = self.states[-1]
+        if self.sample is not None:
+            taken: dict[int, int] = {}
+            kept = []
+            for m, f in legal:
+                if taken.get(id(m.action), 0) < self.sample:
+                    taken[id(m.action)] = taken.get(id(m.action), 0) + 1
+                    kept.append((m, f))
+            legal = kept
+        st.run = len(legal)
+        begin, begin_parts = self.ex.steps, self.parts
+        effects, effect_parts = self.effect_steps, self.effect_parts
+        paths = super().segment(cs, legal)
+        st.steps, st.parts = self.ex.steps - begin, self.parts - begin_parts
+        st.effect_steps, st.effect_parts = self.effect_steps - effects, self.effect_parts - effect_parts
+        return paths
+
+    def candidates(self, inp):
+        return _Offered(super().candidates(inp), self.offers, lambda: self.truncated)
+
+    def block_truth(self, body, base, obj, event, scope: dict, what: str):
+        st = self.states[-1] if self.states else None
+        if st is not None and st.legal is None and what.startswith(("require_", "trigger_")):
+            action = what.split("_", 1)[1]  # a pair begins with its first require, or its trigger
+            if not self.pairs or what.startswith("require_") or self.pairs[-1][0] != action or self._triggered:
+                self.pairs.append([action, self.ex.steps, self.parts, 1.0])
+                self.truncated, self.found = False, 0
+            self._triggered = what.startswith("trigger_")
+        return super().block_truth(body, base, obj, event, scope, what)
+
+    _triggered = False  # the current pair's trigger was asked: the next require or trigger begins another pair
+    found = 0  # legal moves the current pair's walk found: it is cut only once it has found `sample` of them
+
+    def move(self, player, obj, action, combo):
+        self.found += 1
+        return super().move(player, obj, action, combo)
+
+    def walked(self) -> float:
+        """How far the walk of the current pair's candidates is, read in mixed radix from the candidate each input
+        has reached; the way under way counted as done, so that a first candidate whose filter alone passes the
+        budget (the first call of a function that later calls share) does not make the rest seem endless."""
+        within, scale = 0.0, 1.0
+        for index, size in self.offers:
+            scale /= max(size, 1)
+            within += index * scale
+        return min(within + scale, 1.0) if self.offers else 1.0
+
+    def sampled_run(self) -> None:
+        """The control states reached by the sampled moves, each lowered as `Lowering.run` does it (the subset was
+        checked before), without the ranges: a sample says nothing of them."""
+        seen: set[tuple] = set()
+        todo = [self.u.control]
+        while todo:
+            cs = todo.pop(0)
+            if cs in seen:
+                continue
+            seen.add(cs)
+            self.limits.check()
+            for p in self.segment(cs, self.legal_moves(cs)):
+                if p.status != "over" and p.control not in seen:
+                    todo.append(p.control)
+
+
+def assess(program, snapshot: dict, moves: str = "auto", relations: bool = False, limits: Limits | None = None,
+           steps: int = STEPS, parts: int = PARTS) -> Assessment:
+    """What lowers of the game after setup (`snapshot`), how, and what does not, with the lowering's `moves` and
+    `relations` options, within `steps` statements and `parts` parts of conditions of symbolic execution.
+    Raises LimitReached past `limits` (the command's)."""
+    limits = limits if limits is not None else unlimited()
+    universe = Universe.from_snapshot(snapshot)
+    out = Assessment()
+    out.parts = game_parts(program, universe)
+    with limits.during("finding what cannot lower (the subset)"):
+        outside = outside_subset(program)
+        limits.check()
+    strategy, why = moves_strategy(program, universe, moves)
+    out.moves, out.why = strategy, why
+    if outside:  # the lowering refuses these before it runs any code
+        for span, reason in outside:
+            _refuse(out, span, reason)
+        _describe(out, program, strategy, None)
+        for p in out.parts:  # nothing else is tried: the lowering refuses these before it runs any code
+            if p.lowers:
+                p.strategy = "not tried (refused first)" + (f"; would be {p.strategy}" if p.kind == "action" else "")
+        return out
+    if strategy == "compiled":
+        with limits.during("compiling the moves (dry run)"):
+            if _compiled(out, program, universe, limits, moves):
+                return out
+        out.moves = "spelled"
+    with limits.during("running the moves symbolically (dry run)"), fewer_collections():
+        _spelled(out, program, snapshot, relations, limits, steps, parts)
+    return out
+
+
+def _refuse(out: Assessment, span: Span | None, reason: str, predicted: bool = False) -> None:
+    r = Refusal(span, reason, hint_for(reason), predicted)
+    out.refusals.append(r)
+    part = owner_of(span, out.parts)
+    if part is not None:
+        part.refusals.append(r)
+
+
+def _compiled(out: Assessment, program, universe: Universe, limits: Limits, moves: str) -> bool:
+    """The segments compiled once (what `compiled.CompiledGame.lowered` does before its relaxation). True when
+    the answer is final: they compile, or `--moves compiled` refuses what they cannot take; False when `auto`
+    falls back to spelling the moves out."""
+    game = CompiledGame(program, universe, frozenset(), None, {}, limits)
+    try:
+        game.compile()
+        limits.check()
+        if not any(c.over is not None or c.checks for c in game.final) and universe.result is None:
+            raise Unsupported("no move ever ends the game with a winner")
+        game.sc.collapse(game.final, numeric=True)
+        made = len(game.sc.hf.rules) + len(game.sc.view_rules) + len(game.legal)
+        if made > SEGMENT_RULES:
+            raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
+                              "multiply where they do not meet")
+    except Undefer:
+        made = None  # a check left to the next decision that must run where it is: compile_game tries again
+    except Unsupported as e:
+        if moves == "compiled":
+            _refuse(out, e.span, f"the moves cannot be compiled: {e}")
+            _describe(out, program, "compiled", game)
+            return True
+        where = f" at {e.span}" if e.span is not None else ""
+        out.notes.append(f"the moves cannot be compiled ({e}{where}): they are spelled out instead")
+        out.why += f"; compiled, refused: {e}"
+        return False
+    out.figures.update({"control states": len(game.phases), "ways through the segments": len(game.final)})
+    if made is not None:
+        out.figures["segment rules"] = made
+    out.notes.append("not run by the dry run: the relaxation by clingo that finds the counters' ranges and the "
+                     "moves that can be legal, and the check of the rules against GDL's restrictions")
+    _describe(out, program, "compiled", game)
+    return True
+
+
+def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int,
+             parts: int) -> None:
+    """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate."""
+    watched: list[_DryLowering] = []
+    slots: dict = {}  # as `lower.game_lowering`: a list of values with too few slots is lowered again with more
+
+    def make(u):
+        lw = _DryLowering(program, u, relations, slots, limits, steps, parts)
+        watched.append(lw)
+        return lw
+    try:
+        while True:
+            try:
+                _, logic = lowered_logic(program, Universe.from_snapshot(snapshot), make)
+                break
+            except MoreSlots as more:
+                slots = more.slots
+    except NotLowerable as e:
+        for span, reason in [(e.span, e.reason), *e.more]:
+            _refuse(out, span, reason)
+        _describe(out, program, "spelled", None, watched[-1] if watched else None)
+        return
+    except _Budget:
+        universe = Universe.from_snapshot(snapshot).with_pools({info: POOL_START for info in pool_classes(program)})
+        lw = _DryLowering(program, universe, relations, slots, limits, steps, parts, SAMPLE, steps // 8)
+        try:
+            lw.sampled_run()
+            stopped = False
+        except _Budget:
+            stopped = True
+        except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
+            for span, reason in [(e.span, e.reason), *e.more]:
+                _refuse(out, span, reason)
+            _describe(out, program, "spelled", None, lw)
+            return
+        _estimate(out, lw, stopped, watched[-1].ex.steps)
+        _describe(out, program, "spelled", None, lw)
+        return
+    lw = watched[-1]
+    out.figures.update({"control states": len(logic.states), "moves": len(logic.moves),
+                        "statements": lw.ex.steps,
+                        "paths": sum(len(st.paths) for st in logic.states.values())})
+    out.notes.append("not run by the dry run: writing the rules, making checks global and validating")
+    _describe(out, program, "spelled", None, lw)
+
+
+def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> None:
+    """The statements and parts the whole symbolic execution would take, from the sampled run: for each control
+    state, its legal moves' cost over the part of them found, and its sampled moves' cost times the moves it
+    would have; past the lowering's budgets, a refusal at the code that ran most. `stopped`: the sampled run
+    itself passed the budget (the estimate is then a lower bound); `first`: what the whole run ran first."""
+    out.estimated = True
+    total_steps = total_parts = 0.0
+    exact = not stopped
+    legal_total = 0.0
+    for st in lw.states:
+        if st.legal is None:  # stopped while walking its legal moves: those so far, extrapolated
+            lw.legal_estimate(st, [])
+            exact = False
+        total_steps += st.legal_steps
+        total_parts += st.legal_parts
+        if st.legal is None:
+            continue
+        moves = st.legal_moves
+        legal_total += moves
+        if st.steps is not None and st.run:  # the effects once a move; the phases after them once, where they meet
+            total_steps += st.effect_steps * moves / st.run + st.steps - st.effect_steps
+            total_parts += st.effect_parts * moves / st.run + st.parts - st.effect_parts
+        elif st.run:
+            exact = False
+    total_steps = max(total_steps, first)
+    out.figures.update({"control states met": len(lw.states), "statements run": first + lw.ex.steps,
+                        "statements estimated": int(total_steps), "parts estimated": int(total_parts),
+                        "moves estimated": int(legal_total)})
+    busiest = _busiest(lw, out.parts)
+    over_steps, over_parts = total_steps > execute.STEP_LIMIT, total_parts > execute.WORK_LIMIT
+    about = "about " if exact else "at least "
+    if over_steps or over_parts:
+        span = busiest.span if busiest is not None else None
+        where = f" (most of them in {busiest.name})" if busiest is not None else ""
+        what = (f"{about}{int(total_steps):,} statements" if over_steps else f"{about}{int(total_parts):,} parts of "
+                                                                              "conditions")
+        limit = f"{execute.STEP_LIMIT:,} statements" if over_steps else f"{execute.WORK_LIMIT:,} parts"
+        _refuse(out, span, f"spelled out move by move, the lowering would run {what}{where}, more than the "
+                           f"{limit} it allows: it would be refused after minutes", predicted=True)
+    elif not exact:
+        out.undecided = True
+    out.notes.append(f"estimated: the symbolic execution passed the dry run's budget ({first:,} statements); a "
+                     f"sampled run ({SAMPLE} moves of each action in each control state, {len(lw.states)} control "
+                     f"state(s) met) gives {about}{int(total_steps):,} statements and {int(total_parts):,} parts of "
+                     f"conditions in all, where the lowering allows {execute.STEP_LIMIT:,} and "
+                     f"{execute.WORK_LIMIT:,}" + ("" if over_steps or over_parts else
+                                                 "; the ranges of the numbers were not searched"))
+    if out.undecided:
+        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        out.notes.append(f"undecided: the sampled run passed the budget too{where}, before it had run a move of "
+                         "every control state it met; `tgpl to-gdl --no-validate` gives the lowering's own answer")
+
+
+def _busiest(lw: _DryLowering, parts: list[Part]) -> Part | None:
+    """The function (else the action or phase) where the sampled statements went most."""
+    best: Part | None = None
+    for p in parts:
+        p.statements = _spent_in(lw, p)
+    for kind in ("function", "action", "phase"):
+        ranked = [p for p in parts if p.kind == kind and p.statements]
+        if ranked:
+            best = max(ranked, key=lambda p: p.statements)
+            break
+    return best
+
+
+def _spent_in(lw: _DryLowering, p: Part) -> int:
+    short = p.name.rsplit(".", 1)[-1]
+    if p.kind == "function":
+        return lw.spent.get(short, 0)
+    if p.kind == "action":
+        return sum(lw.spent.get(f"{k}_{short}", 0) for k in ("action", "require", "trigger"))
+    return lw.spent.get(f"phase_{short}", 0)
+
+
+def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None,
+              lw: _DryLowering | None = None) -> None:
+    """Each part's strategy and cost, as far as the dry run got."""
+    compiled_fns = set(game.hc.functions) if game is not None else set()
+    failed = dict(game.hc.failed) if game is not None else {}
+    costly = set(lw.ex.costly) if lw is not None else set()
+    for p in out.parts:
+        if lw is not None:
+            p.statements = _spent_in(lw, p)
+        if p.kind == "action":
+            if p.cost and strategy == "compiled":
+                p.strategy = "compiled once, its inputs as variables"
+            elif p.cost:
+                p.strategy = "spelled out, one move per way"
+        elif p.kind == "phase":
+            p.strategy = ("compiled into the segments of the moves that enter it" if strategy == "compiled"
+                          else "run after every move that enters it")
+        else:
+            keys = [k for k in compiled_fns | set(failed) | costly if k.split("@")[0] == p.name]
+            if strategy == "compiled":
+                if any(k in compiled_fns for k in keys):
+                    p.strategy = "rules with variables (compiled function)"
+                elif any(k in failed for k in keys):
+                    k = next(k for k in keys if k in failed)
+                    p.strategy = f"inlined where called ({failed[k]})"
+                else:
+                    p.strategy = "inlined where called"
+            elif any(k in costly for k in keys) or (lw is not None and lw.ex.compile_all):
+                p.strategy = "rules with variables where its calls can be compiled, else run per call"
+            else:
+                p.strategy = "run once per call and state"
+                if lw is not None and lw.ex.horn is not None:
+                    p.strategy += f"; as rules with variables: {_as_rules(lw, p)}"
+        if p.statements and strategy == "spelled":
+            p.cost = (p.cost + "; " if p.cost else "") + f"{p.statements:,} statements run"
+        if p.refusals:
+            p.strategy = "refused"
+
+
+def _as_rules(lw: _DryLowering, p: Part) -> str:
+    """Whether the function compiles to rules with variables (tgpl.lowering.horn, what `--functions-as-relations`
+    and a costly function's calls get), or why not and where: the other strategy, and what it would take."""
+    fi = p.source
+    this = None
+    if fi.owner is not None:
+        this = next((o for o in lw.u.objects if o.is_a(fi.owner)), None)
+        if this is None:
+            return "no object to call it on"
+    try:
+        lw.ex.horn.compile(fi, this)
+    except Unsupported as e:
+        where = f" at {e.span.line}:{e.span.col}" if e.span is not None else ""
+        return f"no ({e}{where})"
+    return "yes"
+
+
+__all__ = ["Assessment", "Part", "Refusal", "assess", "game_parts", "hint_for", "STEPS", "PARTS"]

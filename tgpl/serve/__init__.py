@@ -1,0 +1,1 @@
+"""`tgpl serve`: games played in the browser (docs/serve.md)."""
