@@ -232,8 +232,9 @@ def _agents(spec: str | None, players: int, seed: int, human_io):
 
 
 @contextmanager
-def _game_errors(where: str):
-    """Errors of a game being played, as one message and exit status 1."""
+def _game_errors(where: str, program=None):
+    """Errors of a game being played, as one message and exit status 1; a runtime error shown with its
+    source line, the expression at fault and the moves that reach it when the game's `program` is given."""
     from tgpl.runtime.errors import TGPLRuntimeError
     from tgpl.runtime.game import IllegalMove
     from tgpl.runtime.play import StuckError
@@ -250,7 +251,12 @@ def _game_errors(where: str):
         click.echo(f"{where}: error: {e}", err=True)
         sys.exit(1)
     except TGPLRuntimeError as e:
-        click.echo(e.render(), err=True)
+        if program is None:
+            click.echo(e.render(), err=True)
+        else:
+            from tgpl.runtime.error_report import render_runtime_error
+
+            click.echo(render_runtime_error(e, program.modules, program.sources, e.moves), err=True)
         sys.exit(1)
 
 
@@ -293,8 +299,9 @@ def _max_steps_option(command):
 @_max_steps_option
 def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_moves, max_steps):
     """Play GAME with humans and agents; the same seed and moves give the same game."""
+    import functools
     import json
-    from tgpl.runtime.agents import ScriptAgent
+    from tgpl.runtime.agents import ScriptAgent, read_line
     from tgpl.runtime.display import describe_move, render_state
     from tgpl.runtime.play import play as run
 
@@ -308,9 +315,10 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         g = type(g)(g.program, g.compiled, count)
     g.step_limit = max_steps
     say = (lambda text: None) if (quiet or as_json) else click.echo
-    # A human sees the state as their seat may (language decision 94: others' hands as counts)
-    human_io = (lambda prompt: click.prompt(prompt.strip(), prompt_suffix=" ", default="", show_default=False),
-                click.echo, lambda state: render_state(state, state.active_player), describe_move)
+    # A human sees the state as their seat may (language decision 94: others' hands as counts), and each
+    # log line once, after the move that wrote it (on_move): not again with the board.
+    board = render_state if (quiet or as_json) else functools.partial(render_state, log=False)
+    human_io = (read_line, click.echo, lambda state: board(state, state.active_player), describe_move)
     agents = _agents(players_spec, g.players, seed, human_io)
     shown_log = [0]
     humans = [p for p, a in enumerate(agents) if a.name == "human"]
@@ -329,7 +337,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
             say(f"  log: {line}")
         shown_log[0] = len(state.world.log)
 
-    with _game_errors(game):
+    with _game_errors(game, g.program):
         outcome = run(g, agents, seed, game, script, on_move, max_moves=max_moves)
     outcome_state = outcome.state
     if record_file:
@@ -338,8 +346,13 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
         click.echo(json.dumps(outcome_state.to_json(), indent=1, sort_keys=True))
     else:
         if not quiet:
-            click.echo(render_state(outcome_state))
+            click.echo(board(outcome_state))
         click.echo(_result_line(outcome_state))
+    if outcome.input_ended:
+        saved = f"; the record is in {record_file}" if record_file else ""
+        click.echo(f"{game}: end of input: the game stopped after {len(outcome.record.moves)} moves{saved}",
+                   err=True)
+        sys.exit(EXIT_NOT_ENDED)
     if not outcome_state.is_terminal:
         click.echo(f"{game}: the game did not end within {max_moves} moves (--max-moves)", err=True)
         sys.exit(EXIT_NOT_ENDED)
@@ -379,7 +392,7 @@ def replay(record, game_path, ignore_digest, max_steps):
         click.echo(f"{record}: error: field 'source_digest': the game's source changed since the record was made "
                    "(--ignore-digest replays it anyway)", err=True)
         sys.exit(1)
-    with _game_errors(record):
+    with _game_errors(record, g.program):
         state = run(g, rec)
     result = {"ranking": state.ranking, "goals": state.goals} if state.is_terminal else None
     if result != rec.result:
@@ -482,7 +495,7 @@ def serve(game, host, port, players_spec, seed, data_dir):
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: this one, and one per core if the run "
                    "looks longer than a few seconds]")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="A game still going after this many moves counts as unfinished.")
+              help="A game still going after this many moves counts as unfinished (apart from the figures; exit 1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write PNG plots and index.html here.")
 @click.option("--score", metavar="ATTRIBUTE",
@@ -495,8 +508,9 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
     (docs/analyze.md).
 
-    Exit 0 when every game ran, 1 when a game met a runtime error or got stuck (each
-    with the seed that replays it), 2 when the command could not run.
+    Exit 0 when every game ran to its end, 1 when a game met a runtime error, got stuck or
+    was still going after --max-moves moves (each with the seed that replays it), 2 when the
+    command could not run.
     """
     from tgpl.analysis.command import run_analyze
 
@@ -761,6 +775,10 @@ def _write_output(text: str, output: str | None) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tgpl-", suffix=".tmp")
+        # mkstemp makes the file 0600; the output is an ordinary file: 0666 less the umask (0644 usually)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.replace(tmp, output)
@@ -1000,8 +1018,24 @@ def _chance(program, seed: int) -> dict | None:
     return {"seed": seed, "sites": [f"{s.file}:{s.line}:{s.col}" for s in sites]}
 
 
+def _examined_players(program, players: int | None) -> dict | None:
+    """For a game that allows a range of player counts: the count examined and the range (JSON); None for
+    a .kif game or a game of one count."""
+    allowed = getattr(program, "player_range", None)
+    if allowed is None or len(allowed) < 2:
+        return None
+    return {"examined": players if players is not None else allowed.start, "allowed": [allowed.start, allowed[-1]]}
+
+
+def _players_examined_text(p: dict) -> str:
+    """`verify`'s statement of the player count it examined, for a game that allows several."""
+    low, high = p["allowed"]
+    return (f"examined for {p['examined']} (the game allows {low} to {high}; --players N examines "
+            "another count): the claims below hold for that count only")
+
+
 def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None,
-             grounding: str = "auto", limits=None):
+             grounding: str = "auto", limits=None, players: int | None = None):
     """A `tgpl.verify.graph.Machine` for a .tgpl or .kif file (exits 2 if it does not load), and the checked
     TGPL program it plays (None for a .kif game).
 
@@ -1037,7 +1071,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         from tgpl.asp.reasoner import GdlGame
         from tgpl.asp.verify import GdlMachine
 
-        game, lowered = _lowered(path, seed, None, limits=limits)
+        game, lowered = _lowered(path, seed, players, limits=limits)
         refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources)
         if grounding == "once":
             refuse()
@@ -1048,7 +1082,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         return GdlMachine(gdl, roles, lowered.move_texts), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
-    game = _load_checked(path, limits=limits)
+    game = _load_checked(path, players, limits=limits)
     return RuntimeMachine(game, seed), game.program
 
 
@@ -1149,11 +1183,13 @@ def _max_memory(megabytes: int | None) -> int | None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
                    "hold, for this seed only.")
+@click.option("--players", "players", type=click.IntRange(min=1), default=None,
+              help="The number of players, for a game that allows several (default: the game's minimum).")
 @_limit_options(PARTIAL)
 @_max_ground_option
 @_grounding_option
 def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground,
-           grounding):
+           grounding, players):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -1169,21 +1205,22 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     limits = _limits(max_seconds, max_memory)  # the whole command's: loading and lowering included
     with _limit_errors(game):  # a stop before any state was explored: no report
         if horizon is not None:
-            machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding, limits)
+            machine, read = _searched_state_by_state(game, engine, seed, max_ground, grounding, limits, players)
             if machine is not None:
                 with _collector_off():
                     _verify_bounded_explicit(game, machine, horizon, max_states, as_json, witness_dir,
                                              _max_memory(max_memory), limits.stopper("cap"))
                 return
-            _verify_bounded(game, horizon, as_json, witness_dir, None, seed, max_ground, read, limits)
+            _verify_bounded(game, horizon, as_json, witness_dir, None, seed, max_ground, read, limits, players)
             return
-        machine, program = _machine(game, engine, seed, max_ground, grounding, limits)
+        machine, program = _machine(game, engine, seed, max_ground, grounding, limits, players)
     with _collector_off():
         with limits.during("exploring"):
             g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                          stop=limits.stopper("cap"))
         rep = check(g)
     rep["game"] = game
+    rep["players"] = _examined_players(program, players)
     rep["chance"] = _chance(program, seed)
     if rep["chance"] is not None:
         for problem in rep["problems"]:
@@ -1195,6 +1232,8 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     say = click.echo
     say(f"{game}: {'complete' if rep['complete'] else 'INCOMPLETE'}: {rep['states']} states, "
         f"{rep['terminal']} terminal, {rep['transitions']} transitions")
+    if rep["players"] is not None:
+        say(f"  players: {_players_examined_text(rep['players'])}")
     seeded = ""
     if rep["chance"] is not None:
         seeded = f" (for seed {seed})"
@@ -1209,7 +1248,9 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     say(f"  goals: {'every terminal state gives every role one goal in 0..100' if rep['goals_ok'] else 'PROBLEM'}")
     for role, w in rep["weakly_winnable"].items():
         never = "NEVER wins" if rep["complete"] else "no win found yet"
-        say(f"  {role}: " + ("weakly winnable" if w["winnable"] else f"{never} (best goal {w['best']})")
+        best = (f"best goal {w['best']}" if w["best"] is not None else
+                "no terminal state gives it a goal" if rep["complete"] else "no terminal state reached yet")
+        say(f"  {role}: " + ("weakly winnable" if w["winnable"] else f"{never} ({best})")
             + ("" if rep["forced_win"][role] is None else
                ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
@@ -1258,7 +1299,7 @@ def _runtime_move_text(lowered):
     return move_text
 
 
-def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits=None):
+def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits=None, players: int | None = None):
     """The valid GDL program of a .kif file, or of a .tgpl game lowered; exits 2 with located diagnostics,
     a game whose rules can have more than max_ground ground instances included (None: the default).
 
@@ -1273,7 +1314,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits
     max_ground = MAX_GROUND if max_ground is None else max_ground
     limits = limits if limits is not None else unlimited()
     if path.lower().endswith(".tgpl"):
-        game, lowered = _lowered(path, seed, None, limits=limits)
+        game, lowered = _lowered(path, seed, players, limits=limits)
         _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
         return lowered.program, _runtime_move_text(lowered)
     with limits.during("reading the GDL"):
@@ -1287,7 +1328,7 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits
 
 
 def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int | None, grounding: str,
-                             limits=None):
+                             limits=None, players: int | None = None):
     """The machine `verify --horizon` searches state by state, else None for the solver's search of the
     time-indexed encoding; and for that search the program and its move text (`_gdl_program`'s), where
     read already. A game the encoding cannot ground within --max-ground (the lowered chess) is searched
@@ -1318,7 +1359,7 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
         with limits.during("grounding the game's first state"):
             _first_state_or_exit(path, gdl, lambda: None)
         return GdlMachine(gdl), None
-    game, lowered = _lowered(path, seed, None, limits=limits)
+    game, lowered = _lowered(path, seed, players, limits=limits)
     if grounding == "auto" and not too_large(lowered.program, max_ground, path):
         return None, (lowered.program, _runtime_move_text(lowered))
     if engine == "clingo":
@@ -1351,7 +1392,8 @@ def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, 
 
 
 def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | None, stop=None,
-                    seed: int = 0, max_ground: int | None = None, read=None, limits=None) -> None:
+                    seed: int = 0, max_ground: int | None = None, read=None, limits=None,
+                    players: int | None = None) -> None:
     """`tgpl verify GAME --horizon N`: the report of tgpl.asp.bounded, exit 1 on a problem. `read`: the
     program and its move text, when read already (`_gdl_program`'s). Past `limits` (tgpl.limits), a partial
     report; LimitReached before the first state was searched."""
@@ -1359,7 +1401,7 @@ def _verify_bounded(game: str, horizon: int, as_json: bool, witness_dir: str | N
     from tgpl.asp.bounded import bounded_verify
     from tgpl.asp.solver import SolverError
 
-    program, move_text = read or _gdl_program(game, seed, max_ground, limits)
+    program, move_text = read or _gdl_program(game, seed, max_ground, limits, players)
     tty = sys.stderr.isatty()
     start = last = time.perf_counter()
 
@@ -1392,16 +1434,22 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["ok"] else 1)
+    import re
+
     say = click.echo
+    # A lowered game's roles are player_0, player_1...: on the terminal, `player 0` as the complete
+    # check and the runtime name them (the JSON keeps the GDL names)
+    named = ((lambda text: re.sub(r"\bplayer_(\d+)\b", r"player \1", text)) if game.lower().endswith(".tgpl")
+             else (lambda text: text))
     horizon = result.searched if result.stopped else result.horizon  # what the claims below cover
     say(head + (f", every play ends within {result.searched} moves" if result.complete else ""))
     if result.stopped:
         say(f"  {result.stopped}: only the plays of up to {result.searched} moves were searched")
-    say(f"  stuck states: {result.stuck.message if result.stuck else f'none within {horizon} moves'}")
-    say("  goals: " + (result.bad_goal.message if result.bad_goal else
+    say(f"  stuck states: {named(result.stuck.message) if result.stuck else f'none within {horizon} moves'}")
+    say("  goals: " + (named(result.bad_goal.message) if result.bad_goal else
                        f"every terminal state within {horizon} moves gives every role one goal in 0..100"))
     if result.cycle:
-        termination = f"NO, {result.cycle.message}"
+        termination = f"NO, {named(result.cycle.message)}"
     elif result.complete:
         termination = f"every play ends within {result.searched} moves"
     else:
@@ -1410,11 +1458,11 @@ def _report_bounded(game: str, result, as_json: bool, witness_dir: str | None, h
     for role in result.roles:
         win, best = result.wins[role], result.best.get(role)
         if win is not None:
-            say(f"  {role}: wins after {len(win.witness)} moves")
+            say(f"  {named(role)}: wins after {len(win.witness)} moves")
         else:
             never = "NEVER wins" if result.complete else f"no win within {horizon} moves"
-            say(f"  {role}: {never}" + (f" (best goal {best[0]})" if best else ""))
-    _say_problems(say, rep["problems"])
+            say(f"  {named(role)}: {never}" + (f" (best goal {best[0]})" if best else ""))
+    _say_problems(say, [{**p, "message": named(p["message"])} for p in rep["problems"]])
     if rep["ok"]:
         say(f"{game}: no problem found (bounded, up to {horizon} moves)")
     sys.exit(0 if rep["ok"] else 1)

@@ -1170,7 +1170,7 @@ def test_reserved_words_cannot_name_declarations(tmp_path):
 
 
 def test_group_index_must_be_a_number(tmp_path):
-    src = in_setup('B b = new B();\nlog(b.G["x"]);\nlog(b.G[0][1]);', "tile T { }\nboard B { group G { geometry square; grid { T; } } }\n")
+    src = in_setup('B b = new B();\nlog(b.G["x"]);\nlog(b.G[0][0]);', "tile T { }\nboard B { group G { geometry square; grid { T; } } }\n")
     assert found(tmp_path, src) == [E(src, '"x"', "a group index must be a number, not string")]
 
 

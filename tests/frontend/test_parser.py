@@ -841,7 +841,10 @@ def test_unexpected_character():
 
 
 def test_unclosed_brace():
-    assert diags("setup {\n  x = 1;\n") == [(2, 9, "unexpected end of file")]
+    # reported at the `{` (issue 36), no longer as "unexpected end of file" after it
+    assert diags("setup {\n  x = 1;\n") == [(1, 7, "this '{' is never closed")]
+    assert parse_text("setup {\n  x = 1;\n", FILE).diagnostics[0].notes == (
+        "its '}' was expected before the end of the file",)
 
 
 def test_extra_closing_brace():

@@ -41,7 +41,7 @@ CASES = [
         "40:13: error: not lowerable: this loop runs more than 1000 times: its bound is not known after setup",
         id="unbounded-loop"),
     pytest.param(
-        [(ADD, ADD + "            for (number i = 0; i < 3; i + 1) { }\n")],
+        [(ADD, ADD + "            for (number i = 0; i < 3; ) { }\n")],
         "39:13: error: not lowerable: this loop never ends: its condition stays true, and no pass changes what it "
         "reads ('i') or breaks out of it (the runtime stops at its step limit)",
         id="loop-that-changes-nothing"),

@@ -54,7 +54,8 @@ def test_an_index_past_the_grid_is_a_runtime_error(run_setup):
     from tgpl.runtime.errors import TGPLRuntimeError
 
     with pytest.raises(TGPLRuntimeError, match="index 2 out of range 0..1"):
-        run_setup("G.M = new Map(); log(G.M.Sq[0][2]);", defs=BOARD)
+        # a computed index: a literal one past the grid is a check error (tests/frontend/test_checker_sees.py)
+        run_setup("G.M = new Map(); number j = 2; log(G.M.Sq[0][j]);", defs=BOARD)
 
 
 def test_blank_tiles_exist_but_are_not_connected(setup_log):

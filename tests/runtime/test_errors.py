@@ -60,11 +60,15 @@ def test_the_play_command_reports_a_runtime_error_without_a_traceback(tmp_path, 
     result = CliRunner().invoke(main, ["play", "err.tgpl", "--players", "first,first"])
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert result.stderr.splitlines() == [
-        f"err.tgpl:{row}:{col}: runtime error: {message}",
-        "  in function F at err.tgpl:15:5",
-        "  in setup",
-    ]
+    # The expression at fault named, as the command shows it (tgpl.runtime.error_report)
+    named = {"cannot read 'v' of null": "cannot read 'v' of null: 'b' is null",
+             "index 5 out of range 0..1": "index 5 out of range 0..1: the index '5' of 'xs'"}.get(message, message)
+    source = TEMPLATE.format(line=line).splitlines()[row - 1]
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"err.tgpl:{row}:{col}: runtime error: {named}"
+    assert lines[1] == f" {row} | {source}"
+    assert lines[2].startswith("   | " + " " * (col - 1) + "^")
+    assert lines[3:] == ["  in function F at err.tgpl:15:5", "  in setup", "  reached before any move"]
     assert "Traceback" not in result.output
 
 
@@ -87,8 +91,10 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
 """, encoding="utf-8")
     result = CliRunner().invoke(main, ["play", "move.tgpl", "--players", "first,first"])
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == "move.tgpl:9:22: runtime error: index 0 of an empty list"
-    assert "  in action Seat.Go at move.tgpl:6:5" in result.stderr.splitlines()
+    lines = result.stderr.splitlines()
+    assert lines[0] == "move.tgpl:9:22: runtime error: index 0 of an empty list: the index '0' of 'Xs'"
+    assert "  in action Seat.Go at move.tgpl:6:5" in lines
+    assert lines[-2:] == ["  reached by these moves (tgpl play --moves FILE replays them):", "    Seat#0.Go()"]
 
 
 def test_the_replay_command_reports_a_runtime_error(tmp_path, monkeypatch):

@@ -72,7 +72,7 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
         if ray_workers is not None:
             disconnect()
     elapsed = time.perf_counter() - started
-    summary = summarise(game, path, specs, seed, played, scorer.label)
+    summary = summarise(game, path, specs, seed, played, scorer.label, max_moves)
     frequent = summary["most_frequent_state"]
     state_text = None
     if frequent is not None:
@@ -92,7 +92,7 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
     else:
         click.echo(text_report(summary, state_text))
     click.echo(f"{path}: {games} games in {elapsed:.1f} s ({games / elapsed:.1f} games/s, {where})", err=True)
-    sys.exit(1 if summary["errors"] else 0)
+    sys.exit(1 if summary["errors"] or summary["unfinished"] else 0)  # a game that never ends is a problem
 
 
 def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int | None, max_moves: int,

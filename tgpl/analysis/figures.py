@@ -24,6 +24,7 @@ from typing import Callable
 
 from tgpl.frontend.types import NUMBER
 from tgpl.runtime.agents import automatic_agent
+from tgpl.runtime.error_report import render_runtime_error
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, Move, State
 from tgpl.runtime.play import StuckError, play
@@ -43,6 +44,7 @@ class Played:
     ranking: list[list[int]] | None = None  # None: unfinished, or an error
     error: str | None = None
     lead_changes: int | None = None  # None: no player's object held a score in this game
+    scores: list[list[float]] = field(default_factory=list)  # each player's score at each decision, then at the end
 
 
 # ================================================================ scores
@@ -108,12 +110,14 @@ class _Lead:
         self.leader: int | None = None
         self.changes = 0
         self.scored = False
+        self.history: list[list[float]] = []  # the scores at each state seen, for the score-over-time figure
 
     def see(self, state: State) -> None:
         scores = self.scorer.scores(state)
         if scores is None:
             return
         self.scored = True
+        self.history.append([float(x) for x in scores])
         top = max(scores)
         leaders = [p for p, x in enumerate(scores) if x == top]
         if len(leaders) != 1:
@@ -173,8 +177,8 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Sc
     agents = [_Watched(automatic_agent(spec, seed, p), played, lead) for p, spec in enumerate(specs)]
     try:
         outcome = play(game, agents, seed, game.program.main, max_moves=max_moves)
-    except TGPLRuntimeError as e:
-        played.error = e.render()
+    except TGPLRuntimeError as e:  # shown with its source line; the seed and the agents replay it
+        played.error = render_runtime_error(e, game.program.modules, game.program.sources)
         return played
     except StuckError as e:
         played.error = str(e)
@@ -184,6 +188,7 @@ def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Sc
     if lead is not None:
         lead.see(outcome.state)
         played.lead_changes = lead.changes if lead.scored else None
+        played.scores = lead.history if lead.scored else []
     return played
 
 
@@ -336,10 +341,15 @@ def choice_actions(game: Game) -> list[str]:
 
 
 def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: list[Played],
-              score_label: str | None = None) -> dict:
-    """The figures of a run, as JSON-ready data in a fixed order."""
+              score_label: str | None = None, max_moves: int | None = None) -> dict:
+    """The figures of a run, as JSON-ready data in a fixed order.
+
+    Every figure but the actions played is over the finished games: a game that never ends (a
+    forgotten draw) would otherwise drag them, its forced passes the branching factor most. The
+    unfinished ones are counted apart, with their seeds (`max_moves` is the bound they reached)."""
     n = game.players
     finished = [g for g in games if g.ranking is not None]
+    unfinished = [g for g in games if g.ranking is None and g.error is None]
     sole = [g for g in finished if len(g.ranking[0]) == 1]  # one player alone in first place
     drawn = [g for g in finished if len(g.ranking[0]) == n]  # every player tied first
     seat_wins = [sum(g.ranking[0] == [p] for g in sole) for p in range(n)]
@@ -358,7 +368,8 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
         "seeds": [first_seed, first_seed + len(games) - 1] if games else [],
         "games": len(games),
         "finished": len(finished),
-        "unfinished": sum(g.ranking is None and g.error is None for g in games),
+        "unfinished": len(unfinished),
+        "max_moves": max_moves,
         "seats": seats,
         "agents": agents,
         "first_player_advantage": {"wins_of_decisive": wilson(seat_wins[0], len(sole)), "fair": _r(1 / n)},
@@ -366,10 +377,12 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
         "drawishness": wilson(len(drawn), len(finished)),
         "decisiveness": wilson(len(sole), len(finished)),
         "length": _length(lengths),
-        "branching": _branching(games),
+        "branching": _branching(finished),
         "lead_changes": _lead_changes(score_label, finished),
+        "score_by_move": _score_by_move(score_label, finished, n),
         "actions": _actions(game, games),
-        "most_frequent_state": _most_frequent_state(games),
+        "most_frequent_state": _most_frequent_state(finished),
+        "unfinished_games": {"seeds": [g.seed for g in unfinished], "branching": _branching(unfinished)},
         "errors": [{"seed": g.seed, "after_moves": len(g.moves), "message": g.error} for g in games if g.error],
     }
 
@@ -398,6 +411,20 @@ def _lead_changes(score_label: str | None, finished: list[Played]) -> dict | Non
     return {"score": score_label, "games": len(counts), "mean": _r(mean), "low": low, "high": high,
             "stdev": _r(stdev), "min": min(counts), "max": max(counts),
             "histogram": {str(k): v for k, v in sorted(Counter(counts).items())}}
+
+
+def _score_by_move(score_label: str | None, finished: list[Played], players: int) -> dict | None:
+    """Each seat's mean score before the i-th decision of the finished games that reached it (the
+    last entry of a game: its end), for the score-over-time plot; None without a score."""
+    scored = [g.scores for g in finished if g.scores]
+    if score_label is None or not scored:
+        return None
+    longest = max(len(s) for s in scored)
+    by_move = []
+    for i in range(longest):
+        at = [s[i] for s in scored if len(s) > i]
+        by_move.append({"means": [_r(statistics.fmean(x[p] for x in at)) for p in range(players)], "games": len(at)})
+    return {"score": score_label, "by_move": by_move}
 
 
 def _branching(games: list[Played]) -> dict | None:
@@ -483,6 +510,25 @@ def lead_text(lead: dict) -> str:
             f"sd {short(lead['stdev'])}, min {lead['min']}, max {lead['max']}")
 
 
+def unfinished_text(s: dict) -> list[str]:
+    """The games still going after --max-moves, with their seeds, apart from the figures."""
+    u = s.get("unfinished_games")
+    if not u or not u["seeds"]:
+        return []
+    bound = f" after {s['max_moves']} moves (--max-moves)" if s.get("max_moves") else ""
+    seeds = u["seeds"]
+    shown = ", ".join(map(str, seeds[:20])) + (f", ... ({len(seeds) - 20} more)" if len(seeds) > 20 else "")
+    limit = f" --max-moves {s['max_moves']}" if s.get("max_moves") else ""
+    out = [f"unfinished: {_count(len(seeds), 'game')} still going{bound}, left out of the figures above "
+           f"(does the game miss an end, a draw?): seeds {shown} "
+           f"(tgpl play {s['game']} --seed {seeds[0]} --players {','.join(s['players'])}{limit} plays the first)"]
+    b = u["branching"]
+    if b:
+        out.append(f"  their branching factor: mean {b['mean']} legal moves per decision, max {b['max']}, "
+                   f"{b['forced']} of {b['decisions']} decisions forced")
+    return out
+
+
 def text_report(summary: dict, state_text: str | None = None) -> str:
     """The figures for a terminal; rates as percent with their 95% intervals in brackets."""
     s = summary
@@ -522,6 +568,7 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
         out.append(f"most frequent state: {m['key']}, {frequent_text(m)}")
         if state_text:
             out.extend("  " + line for line in state_text.splitlines())
+    out.extend(unfinished_text(s))
     for e in s["errors"]:
         out.append(f"error in seed {e['seed']} after {e['after_moves']} moves "
                    f"(tgpl play {s['game']} --seed {e['seed']} --players {','.join(s['players'])}):")

@@ -10,11 +10,12 @@ import html
 import json
 from pathlib import Path
 
-from tgpl.analysis.figures import fpa_text, frequent_text, lead_text, rate_text
+from tgpl.analysis.figures import fpa_text, frequent_text, lead_text, rate_text, unfinished_text
 
 LENGTH_PNG = "length.png"
 WINS_PNG = "wins.png"
 BRANCHING_PNG = "branching.png"
+SCORE_PNG = "score.png"  # only when the game has a score (`--score`)
 
 
 def write_report(summary: dict, folder: str, state_text: str | None = None) -> list[Path]:
@@ -28,6 +29,8 @@ def write_report(summary: dict, folder: str, state_text: str | None = None) -> l
     out.mkdir(parents=True, exist_ok=True)
     written = []
     plots = [(LENGTH_PNG, _length_plot), (WINS_PNG, _wins_plot), (BRANCHING_PNG, _branching_plot)]
+    if summary.get("score_by_move"):
+        plots.append((SCORE_PNG, _score_plot))
     for name, draw in plots:
         fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
         draw(ax, summary)
@@ -68,6 +71,15 @@ def _length_plot(ax, s: dict) -> None:
     ax.set_title(f"Game length ({s['finished']} finished games)")
 
 
+def fair_share(s: dict) -> float | None:
+    """Each seat's share of the finished games if none had an edge: the games with a sole winner,
+    split evenly among the seats."""
+    decisive = s["decisiveness"]
+    if decisive is None or not s["seats"]:
+        return None
+    return decisive["rate"] / len(s["seats"])
+
+
 def _wins_plot(ax, s: dict) -> None:
     if not s["finished"]:
         ax.set_title("Wins")
@@ -88,6 +100,11 @@ def _wins_plot(ax, s: dict) -> None:
         lows.append(draws["rate"] - draws["low"])
         highs.append(draws["high"] - draws["rate"])
     ax.bar(labels, rates, yerr=[lows, highs], capsize=6, color=colours)
+    fair = fair_share(s)
+    if fair is not None:  # over the seats' bars: where each would stand if no seat had an edge
+        seats = len(s["seats"])
+        ax.plot([-0.4, seats - 0.6], [fair, fair], linestyle="--", color="#c44e52", label=f"fair share {fair:.1%}")
+        ax.legend(loc="upper right")
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of finished games")
     ax.set_title("Wins with 95% Wilson intervals")
@@ -104,6 +121,20 @@ def _branching_plot(ax, s: dict) -> None:
     ax.set_xlabel("move number")
     ax.set_ylabel("legal moves (mean)")
     ax.set_title("Branching factor over the game")
+
+
+def _score_plot(ax, s: dict) -> None:
+    """Each seat's mean score over the game, by move number, over the finished games."""
+    score = s["score_by_move"]
+    moves = range(1, len(score["by_move"]) + 1)
+    for seat in s["seats"]:
+        p = seat["seat"]
+        ax.plot(moves, [m["means"][p] for m in score["by_move"]], label=f"seat {p} ({seat['agent']})")
+    _whole_numbers(ax.xaxis)
+    ax.legend(loc="upper left")
+    ax.set_xlabel("move number")
+    ax.set_ylabel(f"{score['score']} (mean)")
+    ax.set_title("Score over the game")
 
 
 def _page(s: dict, state_text: str | None) -> str:
@@ -126,6 +157,7 @@ def _page(s: dict, state_text: str | None) -> str:
     if s.get("lead_changes"):
         rows.append((f"lead changes (score {s['lead_changes']['score']})", lead_text(s["lead_changes"])))
     rows.append(("actions never played", ", ".join(s["actions"]["never_played"]) or "none"))
+    rows += [("unfinished games", line) for line in unfinished_text(s)]
     table = "\n".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows)
     frequent = ""
     if s["most_frequent_state"] and state_text:
@@ -135,7 +167,8 @@ def _page(s: dict, state_text: str | None) -> str:
     images = "\n".join(f'<figure><img src="{name}" alt="{alt}"><figcaption>{alt}</figcaption></figure>'
                        for name, alt in [(WINS_PNG, "win rates with 95% intervals"),
                                          (LENGTH_PNG, "game length histogram"),
-                                         (BRANCHING_PNG, "branching factor by move number")])
+                                         (BRANCHING_PNG, "branching factor by move number")]
+                       + ([(SCORE_PNG, "score over the game")] if s.get("score_by_move") else []))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tgpl analyze: {esc(s['game'])}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}

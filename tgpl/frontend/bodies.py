@@ -17,6 +17,7 @@ from tgpl.frontend.builtins import (
     GLOBAL_FUNCTIONS, NAMESPACES, READ_ONLY, Signature, builtin_attributes, builtin_methods,
     collection_attributes, collection_methods, event_methods,
 )
+from tgpl.frontend.board_shapes import group_shape, literal_index
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
 from tgpl.frontend.types import (
@@ -93,6 +94,9 @@ class BodyChecker:
         self.c = checker
         self.diags: Diagnostics = checker.diags
         self.builtins = checker.builtins
+        # Expressions that name a board's group (`Grid`, `board.Grid`), by id: the static class and
+        # the group's name, for a literal index outside the group's grid (board_shapes).
+        self.group_names: dict[int, tuple[ClassInfo, str]] = {}
 
     # ============================================================ blocks
     def check_block(self, block: ast.Block, env: Env, new_frame: bool = True) -> Flow:
@@ -179,11 +183,24 @@ class BodyChecker:
             self.condition(s.cond, env, "for")
         if s.post is not None:
             self.expr(s.post, env)
+            self._check_step(s.post)
         env.loops += 1
         self.check_block(s.body, env)
         env.loops -= 1
         self._close_frame(env)
         return _loop_flow(s.cond, s.body)
+
+    def _check_step(self, post: ast.Expr) -> None:
+        """A `for` step whose value is dropped (`k + 1` for `k += 1`) changes nothing: the loop runs
+        on until the runtime's step limit, unless its body moves the variable. An error, where a bare
+        `q + 1;` statement is a warning: a step exists only to change something."""
+        if isinstance(post, (ast.Call, ast.Assign, ast.New)):
+            return
+        notes = []
+        if isinstance(post, ast.Binary) and post.op in ("+", "-", "*", "/", "%") and isinstance(post.left, ast.Name):
+            right = f"{post.right.value:g}" if isinstance(post.right, ast.NumberLit) else "..."
+            notes.append(f"did you mean '{post.left.name} {post.op}= {right}'?")
+        self.diags.error(post.span, "the value of this loop step is never used: the step changes nothing", *notes)
 
     def stmt_Return(self, s: ast.Return, env: Env) -> Flow:
         if s.value is None:
@@ -404,6 +421,8 @@ class BodyChecker:
             t = self.member_of_class(env.this, e.name)
             if t is not None:
                 self.c.program.implicit_this.add(id(e))
+                if env.this.find_group(e.name) is not None and env.this.find_attribute(e.name) is None:
+                    self.group_names[id(e)] = (env.this, e.name)
                 return t
         sym = env.scope.names.get(e.name)
         if sym is not None:
@@ -479,6 +498,8 @@ class BodyChecker:
                     e.name_span, f"{obj_t.info.name} has no member '{e.name}'{_did_you_mean(e.name, names)}"
                 )
                 return ANY
+            if isinstance(t, ClassType) and t.info is self.builtins.group and obj_t.info.find_group(e.name) is not None:
+                self.group_names[id(e)] = (obj_t.info, e.name)
             return t
         if isinstance(obj_t, ClassRef):
             self.diags.error(
@@ -545,13 +566,32 @@ class BodyChecker:
                 self.diags.error(e.index.span, f"a list index must be a number, not {key_t}")
             if obj_t.kind == "Stack":
                 self.diags.error(e.span, "a Stack cannot be indexed; use pop() or pop_front()")
+            if isinstance(e.obj, ast.Index):  # `Grid[i][j]`: j against the group's grid
+                self._check_group_index(e, e.obj.obj, 1)
             return obj_t.elem
         if isinstance(obj_t, ClassType) and obj_t.info is self.builtins.group:
             if not is_numeric(key_t):
                 self.diags.error(e.index.span, f"a group index must be a number, not {key_t}")
+            self._check_group_index(e, e.obj, 0)
             return list_of(ClassType(self.builtins.tile))
         self.diags.error(e.obj.span, f"{obj_t} cannot be indexed")
         return ANY
+
+    def _check_group_index(self, e: ast.Index, group: ast.Expr, position: int) -> None:
+        """An error for a number literal as the `position`-th index (0: i, 1: j) of `Group[i][j]`
+        outside the group's grid, where the checker knows the group (board_shapes)."""
+        named = self.group_names.get(id(group))
+        value = literal_index(e.index)
+        if named is None or value is None:
+            return
+        shape = group_shape(named[0], named[1], self.c.program.classes)
+        if shape is None:
+            return
+        size = (shape.first, shape.second)[position]
+        if not 0 <= value < size:
+            which = ("first", "second")[position]
+            self.diags.error(e.index.span, f"index {value} is outside group '{shape.name}': its {which} index runs "
+                                           f"0..{size - 1} (a {shape.first} x {shape.second} grid)")
 
     # ------------------------------------------------------------ calls
     def expr_Call(self, e: ast.Call, env: Env) -> Type:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.bodies import MAX_LITERAL, BodyChecker, Env, Flow, _did_you_mean
 from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes, builtin_methods
+from tgpl.frontend.control_passes import check_control_passes
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
 from tgpl.frontend.types import (
@@ -68,6 +69,8 @@ class Checker:
             scope = self.program.scopes[module.path]
             for item in module.items:
                 self.check_item(item, scope)
+        if all(m.complete for m in self.program.modules):
+            check_control_passes(self.program.modules, self.program.player_range, self.diags)
 
     # ====================================================== type names
     def resolve_type(self, ref: ast.TypeRef, scope: Scope, report: bool = True) -> Type:

@@ -20,7 +20,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from tgpl.frontend import ast
 from tgpl.frontend.builder import build_module
-from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Span
+from tgpl.frontend.diagnostics import Diagnostic, Diagnostics, Severity, Span
+from tgpl.frontend.unclosed import find_unclosed
 
 GRAMMAR = Path(__file__).with_name("tgpl.lark")
 MAX_SYNTAX_ERRORS = 50
@@ -83,6 +84,11 @@ def describe_token(tok: Token) -> str:
     if tok.type in ("NUMBER", "STRING"):
         return f"{tok.type.lower()} {tok}"
     return f"'{tok}'"
+
+
+# The collection types, reserved words that a designer may well give a class (`class Table`): written
+# where a name is, the parser wants their `<`, and the reason is that they are reserved.
+GENERIC_TYPES = ("List", "Table", "Stack")
 
 
 def _expected_list(names: set[str]) -> str:
@@ -190,16 +196,28 @@ class _Session:
         if tok.type == "$END":
             self._report(self._span_of(tok), f"unexpected end of file{_expected_list(expected)}")
             return False
+        prev = self.previous
+        if prev is not None and prev.value in GENERIC_TYPES and prev.type != "NAME" and "NAME" not in expected:
+            # `Table.N` where a class is named Table: the reason is the reserved word, not the token after it
+            self._report(self._span_of(prev), f"'{prev.value}' is a reserved word and cannot be used as a name "
+                                              f"(unexpected {describe_token(tok)} after it"
+                                              f"{_expected_list(expected)})")
+            self._unwind_or_skip(ip, tok)
+            return True
         if "CLASS" in expected:  # the top level
             message = f"unexpected {describe_token(tok)} at top level: expected a directive or a definition"
         else:
             message = f"unexpected {describe_token(tok)}{_expected_list(expected)}"
         self._report(self._span_of(tok), message)
+        self._unwind_or_skip(ip, tok)
+        return True
+
+    def _unwind_or_skip(self, ip, tok: Token) -> None:
+        """After an error at `tok`: a `;` or `}` ends the broken statement, a `{` starts a block skipped whole."""
         if tok.type in ("SEMICOLON", "RBRACE"):
             self._unwind(ip, tok)
         elif tok.type == "LBRACE":  # skip the whole unexpected block
             self.skip_depth = 1
-        return True
 
     def _unwind(self, ip, tok: Token) -> bool:
         """Panic mode: drop the half-parsed statement that `tok` ends.
@@ -258,18 +276,47 @@ class _Session:
 
 def parse_text(text: str, file: str) -> ParseResult:
     """Parse one file. Never raises on bad input, whatever the text."""
-    session = _Session(text, file)
     try:
         tree = _parser().parse(text)  # the fast path: most files have no syntax error
     except UnexpectedInput:
         tree = None
+    if tree is not None:
+        return _finish(tree, _Session(text, file))
+    tree, session = _recovered(text, file)
+    unclosed = find_unclosed(text)
+    if unclosed is not None and unclosed.repaired is not None and session.diags.items:
+        # A `}` missing where the indentation ends a block: read as if it were there, when that
+        # leaves fewer syntax errors, and say so once, at the `{`
+        tree2, session2 = _recovered(unclosed.repaired, file)
+        if len(session2.diags.items) < len(session.diags.items):
+            lines = text.split("\n")
+            if unclosed.before_line is None:
+                where = "before the end of the file"
+            else:
+                col = len(lines[unclosed.before_line - 1]) - len(lines[unclosed.before_line - 1].lstrip(" \t")) + 1
+                where = f"at {file}:{unclosed.before_line}:{col}, where the indentation ends its block"
+            session2.diags.items.insert(0, Diagnostic(
+                Severity.ERROR, Span(file, unclosed.line, unclosed.col, unclosed.line, unclosed.col + 1),
+                "this '{' is never closed", (f"its '}}' was expected {where}",)))
+            tree, session = tree2, session2
+    return _finish(tree, session)
+
+
+def _recovered(text: str, file: str) -> tuple[Tree | None, _Session]:
+    """The tree the recovering parser builds (None when it could not go on), and its session."""
+    session = _Session(text, file)
     try:
-        if tree is None:
-            tree = session.run()
+        tree = session.run()
     except UnexpectedInput as e:  # defensive: recovery could not go on
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         session.diags.error(Span(file, line, col, line, col + 1), "syntax error")
         tree = None
+    return tree, session
+
+
+def _finish(tree: Tree | None, session: _Session) -> ParseResult:
+    """The module of a tree, unless it nests too deeply (an error then)."""
+    file = session.file
     if tree is not None:
         deep = _too_deep(tree)
         if deep is not None:

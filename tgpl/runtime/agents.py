@@ -6,6 +6,7 @@ from typing import Callable, Protocol, TextIO
 
 from tgpl.runtime.game import IllegalMove, Move, State
 from tgpl.runtime.rng import Pcg32
+from tgpl.runtime.typed_moves import read_typed_move
 
 
 class Agent(Protocol):
@@ -57,6 +58,19 @@ def automatic_agent(spec: str, seed: int, player: int) -> Agent:
     raise ValueError(f"unknown agent '{spec}'")
 
 
+class EndOfInput(Exception):
+    """The person at the terminal closed the input (Ctrl-D, or the end of piped answers): the game
+    stops there, as a game not ended (`tgpl play` saves the record and exits 3)."""
+
+
+def read_line(prompt: str) -> str:
+    """A line typed at the terminal (with the terminal's editing), EndOfInput at the end of the input."""
+    try:
+        return input(prompt)
+    except EOFError:
+        raise EndOfInput() from None
+
+
 class HumanAgent:
     """Shows the board and the numbered moves; reads a number or a move's text."""
 
@@ -76,17 +90,18 @@ class HumanAgent:
             self.write(f"player {who}, choose '{state.request.name}':")
         else:
             self.write(f"player {who}, your move:")
+        if len(moves) == 1:  # nothing to decide: played, and said so
+            self.write(f"  the only legal move, played: {self.describe(state, moves[0])}")
+            return moves[0]
         for i, move in enumerate(moves, 1):
             self.write(f"  {i:>3}. {self.describe(state, move)}")
         while True:
             answer = self.read("> ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(moves):
-                return moves[int(answer) - 1]
             try:
-                return state.resolve(answer)
+                return read_typed_move(state, moves, answer)
             except IllegalMove as e:
                 self.write(f"'{answer}' is not a legal move ({e.reason}): type its number (1-{len(moves)}), "
-                           "its text or the start of it")
+                           "its text or the start of it, or the object it takes")
 
 
 class ScriptAgent:

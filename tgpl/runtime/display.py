@@ -117,8 +117,10 @@ def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[
     return "."
 
 
-def render_state(state: State, seat: int | None = None) -> str:
-    """The board, the players' objects and the last log lines; with a seat, as that seat may see them."""
+def render_state(state: State, seat: int | None = None, log: bool = True) -> str:
+    """The board, the players' objects and the last five log lines; with a seat, as that seat may see
+    them; without the log lines when `log` is False (`tgpl play` prints each log line once, as its
+    move is played)."""
     w = state.world
     c = w.control
     if state.is_terminal:
@@ -147,6 +149,6 @@ def render_state(state: State, seat: int | None = None) -> str:
     if table:
         out.append("players' objects:")
         out.extend(table)
-    for line in w.log[-5:]:
+    for line in w.log[-5:] if log else ():
         out.append(f"log: {line}")
     return "\n".join(out)

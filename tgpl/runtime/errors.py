@@ -25,6 +25,9 @@ class TGPLRuntimeError(Exception):
         # The machine keeps its stack as (what, span) pairs, made on every call; the
         # report's frames are built only here, when an error happens.
         self.stack = [f if isinstance(f, Frame) else Frame(*f) for f in stack or []]
+        # The move texts that reach the error from the initial state, the failing one last, when a
+        # whole game was being played (tgpl.runtime.play sets them): `tgpl play --moves` replays them.
+        self.moves: list[str] | None = None
 
     def render(self) -> str:
         where = f"{self.span}: " if self.span else ""

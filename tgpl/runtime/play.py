@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tgpl.runtime.agents import Agent, ScriptAgent
+from tgpl.runtime.agents import Agent, EndOfInput, ScriptAgent
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
 from tgpl.runtime.record import Record, source_digest
@@ -27,12 +27,24 @@ class Outcome:
     state: State
     record: Record
     moves: list[str] = field(default_factory=list)
+    input_ended: bool = False  # a human's input ended before the game did (EndOfInput)
 
 
 def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAgent | None = None,
          on_move: Callable[[int, str, State], None] | None = None, max_moves: int = 100_000) -> Outcome:
-    """Play from the initial state; raises StuckError, IllegalMove or TGPLRuntimeError."""
+    """Play from the initial state; raises StuckError, IllegalMove or TGPLRuntimeError (carrying the
+    moves that reach it, the failing one last)."""
     record = Record(game.name, path, source_digest(game.program.sources), seed, [a.name for a in agents])
+    try:
+        return _play(game, agents, seed, script, on_move, max_moves, record)
+    except TGPLRuntimeError as e:
+        if e.moves is None:  # an error while listing the moves: those played reach it
+            e.moves = [m["move"] for m in record.moves]
+        raise
+
+
+def _play(game: Game, agents: list[Agent], seed: int, script: ScriptAgent | None,
+          on_move: Callable[[int, str, State], None] | None, max_moves: int, record: Record) -> Outcome:
     state = game.initial_state(seed)
     for _ in range(max_moves):
         if state.is_terminal:
@@ -44,8 +56,16 @@ def play(game: Game, agents: list[Agent], seed: int, path: str, script: ScriptAg
         if script is not None and not script.exhausted:
             move = state.resolve(script.next_text())
         else:
-            move = agents[player].choose(state, moves)
-        state = state.apply(move)
+            try:
+                move = agents[player].choose(state, moves)
+            except EndOfInput:
+                record.log = state.log
+                return Outcome(state, record, input_ended=True)
+        try:
+            state = state.apply(move)
+        except TGPLRuntimeError as e:
+            e.moves = [m["move"] for m in record.moves] + [move.text]
+            raise
         record.moves.append({"player": player, "move": move.text})
         if on_move is not None:
             on_move(player, move.text, state)
@@ -68,7 +88,11 @@ def replay(game: Game, record: Record) -> State:
         move = state.move_by_text(text)  # a record holds exact texts: no typing shortcuts here
         if move is None:
             raise IllegalMove(text, f"move {n}: field 'move': {state.explain(text)}")
-        state = state.apply(move)
+        try:
+            state = state.apply(move)
+        except TGPLRuntimeError as e:
+            e.moves = [m["move"] for m in record.moves[:n]]
+            raise
     return state
 
 
