@@ -43,7 +43,7 @@ def _dry(path: Path, *args: str):
 # ---------------------------------------------------------------------- refusals, located, with a hint
 @pytest.mark.parametrize("name, where, said, hint", [
     ("chance.tgpl", "chance.tgpl:52:13", "reshuffle() after setup is not lowerable", "shuffle and deal in setup only"),
-    ("unbounded.tgpl", "unbounded.tgpl:21:5", "Tabletop.Steps takes more than 256 values",
+    ("unbounded.tgpl", "unbounded.tgpl:31:13", "Tabletop.Steps takes more than 256 values",
      "bound the number by the game"),
     ("grow.tgpl", "grow.tgpl:14:5", "Tabletop.Marks may hold more than 16 items", "bound how long the list grows"),
 ])
