@@ -9,35 +9,15 @@ gives control to makes every move of a game for two or more, which is the forgot
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Iterator
-
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostics
 
 PASSES = ("pass", "use")
 
 
-def _nodes(node) -> Iterator[object]:
-    """Every syntax node under `node`, itself included."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, list):
-            stack.extend(n)
-            continue
-        if not dataclasses.is_dataclass(n):
-            continue
-        yield n
-        for f in dataclasses.fields(n):
-            value = getattr(n, f.name, None)
-            if isinstance(value, list) or dataclasses.is_dataclass(value):
-                stack.append(value)
-
-
 def _passes_control(node) -> bool:
     """Whether `node` holds a call of turn.pass or turn.use."""
-    for n in _nodes(node):
+    for n in ast.walk(node):
         if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name in PASSES \
                 and isinstance(n.callee.obj, ast.Name) and n.callee.obj.name == "turn":
             return True

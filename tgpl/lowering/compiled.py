@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import clingo
 
 from tgpl.frontend import ast
-from tgpl.frontend.after_setup import after_setup_nodes
+from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
 from tgpl.lowering import horn
@@ -959,27 +959,17 @@ def writes_in_loops(program) -> bool:
     that writes the state? Spelled out move by move, such a loop is run for every move, and each pass's writes
     are cases of the next pass's reads (Reversi 6x6: 37,000 rules in four minutes); compiled once, it is a few
     rules (`SegmentCompiler.writing_loop`, `unrolled`): what `auto` weighs besides the number of moves."""
-    roots: list = []
-    for info in program.classes:
-        roots += [a for a in info.actions.values()]
+    return any(isinstance(n, (ast.For, ast.While)) and any(
+        isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) for m in ast.walk([n.body]))
+        for n in play_code(program))
+
+
+def play_code(program):
+    """Every node of the code that runs during play: the actions, the turns' phases and defaults, and the
+    functions they call (overrides too; tgpl.frontend.after_setup.reachable)."""
+    roots: list = [a for info in program.classes for a in info.actions.values()]
     roots += [t.defn for t in program.turns.values()]
-    seen: set[int] = set()
-    todo = list(roots)
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for n in ast.walk([node]):
-            if isinstance(n, (ast.For, ast.While)) and any(
-                    isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) for m in ast.walk([n.body])):
-                return True
-            if isinstance(n, ast.Call):
-                ct = program.types.get(id(n.callee))
-                defn = getattr(getattr(ct, "target", None), "defn", None) if getattr(ct, "kind", None) == "function" else None
-                if defn is not None:
-                    todo.append(defn)
-    return False
+    return reachable(program, roots)
 
 
 @dataclass

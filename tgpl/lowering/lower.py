@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tgpl.frontend import ast
-from tgpl.lowering.compiled import compile_game, most_moves, writes_in_loops
+from tgpl.lowering.compiled import compile_game, most_moves, play_code, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
 from tgpl.lowering.emit import LoweredGame, emit_gdl
@@ -151,23 +151,7 @@ def compiles(program, universe: Universe, moves: str) -> bool:
 def walks_in_play(program) -> bool:
     """Does code that runs during play (actions, phases, turn defaults, and the functions they call) hold a
     `while` loop: a walk whose passes depend on the state, which spelled out is run again for every move?"""
-    todo: list = [a for info in program.classes for a in info.actions.values()]
-    todo += [t.defn for t in program.turns.values()]
-    seen: set[int] = set()
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for n in ast.walk([node]):
-            if isinstance(n, ast.While):
-                return True
-            if isinstance(n, ast.Call):
-                ct = program.types.get(id(n.callee))
-                defn = getattr(getattr(ct, "target", None), "defn", None) if getattr(ct, "kind", None) == "function" else None
-                if defn is not None:
-                    todo.append(defn)
-    return False
+    return any(isinstance(n, ast.While) for n in play_code(program))
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:

@@ -19,8 +19,6 @@ the member or index expression the error's span belongs to, and quoting its sour
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Iterator
 
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render
@@ -47,24 +45,6 @@ def source_text(span: Span, sources: dict[str, str]) -> str | None:
     return part[:QUOTE_LIMIT - 3] + "..." if len(part) > QUOTE_LIMIT else part
 
 
-def _nodes(node) -> Iterator[ast.Node]:
-    """Every syntax node under `node` (itself included), depth first."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, list):
-            stack.extend(n)
-            continue
-        if not isinstance(n, ast.Node) and not isinstance(n, ast.Module):
-            continue
-        if isinstance(n, ast.Node):
-            yield n
-        for f in dataclasses.fields(n):
-            value = getattr(n, f.name, None)
-            if isinstance(value, (ast.Node, list)):
-                stack.append(value)
-
-
 def failing_expression(span: Span, modules: list[ast.Module]) -> ast.Expr | None:
     """The member or index expression an error at `span` was raised for, if the game has one.
 
@@ -73,7 +53,7 @@ def failing_expression(span: Span, modules: list[ast.Module]) -> ast.Expr | None
     for module in modules:
         if module.path != span.file:
             continue
-        for node in _nodes(module):
+        for node in ast.walk(module):
             if isinstance(node, ast.Member) and node.name_span == span:
                 return node
             if isinstance(node, ast.Index) and node.span == span:
