@@ -130,18 +130,56 @@ def test_an_if_statement_that_only_reads_is_asked_at_the_next_decision(tmp_path)
     assert bisimulate(lw).states == runtime_states(lw)
 
 
-def test_an_if_statement_reading_a_local_that_differs_between_ways_stays_where_it_runs(tmp_path):
+def test_a_local_that_differs_between_ways_is_computed_again_with_the_check(tmp_path):
+    """`limit` is 6 or 7 by the state: the declaration, the `if` that changes it and the check are one run
+    (`grouped`), asked whole at the next decision, where the state is the one they read."""
     differs = ("        number limit = 6;\n", "        number limit = 6;\n        if (Rules.Moves > 3) { limit = 7; }\n")
     lw = _compiled_text(_variant(*COUNTED, INLINE, differs), tmp_path)
-    assert "ended" not in relations(lw)
+    assert "ended" in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
 
 
 def test_an_if_statement_that_writes_a_local_of_the_phase_stays_where_it_runs(tmp_path):
     writes = ("{ winner { {0, 1} }; } }", "{ winner { {0, 1} }; } limit = 5; }")
-    lw = _compiled_text(_variant(*COUNTED, INLINE, writes), tmp_path)
-    # the outer `if` runs where it is (`next` asks the search); the inner one, which reads `limit` before the
+    read_after = ("        turn.pass();", "        if (limit == 5) { turn.pass(); } else { turn.pass(); }")
+    lw = _compiled_text(_variant(*COUNTED, INLINE, writes, read_after), tmp_path)
+    # `limit` is read after the check, so the check is no run of its own (`grouped`): the outer `if`, which
+    # writes it, runs where it is (`next` asks the search); the inner one, which reads `limit` before the
     # write, is left to the next decision with the value it read
     assert any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in lw.lowered.program.rules)
     assert "ended" in relations(lw)
+    assert bisimulate(lw).states == runtime_states(lw)
+
+
+GROUPED = ("        Rules.Finish(mover: player.active());\n        turn.pass();",
+           "        player me = player.active();\n"
+           "        number limit = 6;\n"
+           "        bool stuck = !Rules.HasMove(side: me + 1);\n"
+           "        if (stuck) { winner me; }\n"
+           "        if (Rules.Moves >= limit) { winner { {0, 1} }; }\n"
+           "        turn.pass();")
+"""The check in several statements: locals declared, then two tests (tgpl.lowering.deferral, `grouped`)."""
+
+ALIASED = ("        Rules.Finish(mover: player.active());\n        turn.pass();",
+           "        player me = player.active();\n"
+           "        if (!Rules.HasMove(side: me + 1)) { winner me; }\n"
+           "        else { if (Rules.Moves >= 6) { winner { {0, 1} }; } }\n"
+           "        turn.pass(me + 1, \"MovePhase\");")
+"""A local holding the player to move, read by the check and after it: the mover where the check is asked."""
+
+
+@pytest.mark.parametrize("variant", [GROUPED, ALIASED], ids=["grouped", "aliased"])
+def test_a_check_in_several_statements_or_reading_the_mover_is_asked_at_the_next_decision(variant, tmp_path):
+    lw = _compiled_text(_variant(*COUNTED, variant), tmp_path)
+    rules = lw.lowered.program.rules
+    assert "ended" in relations(lw)
+    assert not any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in rules)
+    assert bisimulate(lw).states == runtime_states(lw)
+
+
+def test_a_group_whose_local_is_read_after_it_is_not_made(tmp_path):
+    """`stuck` read after the run: the run stops before its declaration, and the check stays where it runs."""
+    after = ("        turn.pass();", "        if (stuck) { turn.pass(me + 1, \"MovePhase\"); } else { turn.pass(); }")
+    lw = _compiled_text(_variant(*COUNTED, GROUPED, after), tmp_path)
+    assert any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in lw.lowered.program.rules)
     assert bisimulate(lw).states == runtime_states(lw)

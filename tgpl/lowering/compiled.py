@@ -44,7 +44,7 @@ from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
 from tgpl.lowering import horn
-from tgpl.lowering.deferral import Deferral, Undefer
+from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
@@ -247,12 +247,13 @@ class SegmentCompiler(_FunctionCompiler):
         if isinstance(s, ast.Return) and s.value is None:
             flow.returns = [(c, NULL) for c in clauses]
             return flow
-        if isinstance(s, ast.If) and self.moving and self.g.deferral.deferrable_if(s, clauses):
+        deferral = self.g.deferral
+        if (isinstance(s, ast.If) or id(s) in deferral.group_keys) and self.moving and deferral.deferrable_if(s, clauses):
             for c in clauses:
                 c2 = c.copy()
                 if c2.checks:  # one check a way: their order would matter
                     raise Undefer(c2.checks[0][0])
-                c2.checks = ((id(s), c2.control[0]),)
+                c2.checks = ((deferral.key(s), c2.control[0]),)
                 flow.going.append(c2)
             return self.settle(flow)
         if isinstance(s, (ast.While, ast.For)):
@@ -362,6 +363,8 @@ class SegmentCompiler(_FunctionCompiler):
         return flow
 
     def block(self, stmts: list, clauses: list[Clause], live: set[str]) -> horn._Flow:
+        if self.moving:  # a check written in several statements, one block (tgpl.lowering.deferral)
+            stmts = self.g.deferral.grouped(stmts, live)
         return self.settle(super().block(stmts, [c for c in clauses if c.over is None], live))
 
     def assign_member(self, e: ast.Assign, c: SegClause) -> list[SegClause]:
@@ -1554,8 +1557,8 @@ class CompiledGame:
                 if isinstance(check.call, ast.Call):
                     sc.statement_calls.add(id(check.call))
                     sc.expr(check.call, start)
-                else:  # an `if` statement, with the locals it reads
-                    start.env.update(check.env)
+                else:  # an `if` statement (or a run of them with declarations), with the locals it reads
+                    start.env.update({k: mover if v == MOVER else v for k, v in check.env.items()})
                     sc.stmt(check.call, [start], set())
             finally:
                 sc.latest, sc.moving = latest, True

@@ -32,12 +32,15 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import reachable
+from tgpl.lowering.horn import _names
 from tgpl.frontend.types import CallableType
 from tgpl.lowering.ir import Const
 
 READ_ONLY_BUILTINS = frozenset({"log", "contains", "indexOf", "peek", "keys", "values", "player.all"})
 """The built-ins a deferred call may call: those that change nothing and do not read the flow (`player.active`,
 `turn.active` would read the control of the decision the check is asked at, not the one it ran at)."""
+MOVER = Const("#deferral:mover")
+"""A local of a deferred `if` that held the player to move where it ran: the mover, where the check is asked."""
 FLOW_BUILTINS = frozenset({"player.active", "turn.active", "turn.phase.active"})
 """What a deferred `if` statement may read of the flow besides: it is compiled, at the next decision, on a way
 whose control is the one it ran at (the mover found from the player to move, `CompiledGame.outcomes`)."""
@@ -54,7 +57,8 @@ class Undefer(Exception):
 @dataclass
 class Check:
     """A check left to the next decision: the call statement or `if` statement, the turn and phase it was met in,
-    and the locals it reads with their values (known when compiling: the same on every way that meets it)."""
+    and the locals it reads with their values (known when compiling: the same on every way that meets it; MOVER
+    for one that held the player to move)."""
 
     call: ast.Call | ast.If
     turn: str
@@ -70,6 +74,9 @@ class Deferral:
         self.kept = kept  # calls compiled where they run (an earlier attempt's `Undefer`); None: every one
         self.met: dict[int, Check] = {}
         self._pure: dict[int, bool] = {}
+        self._reads: dict[int, bool] = {}  # statement -> whether it only reads (`_reads_only`)
+        self.groups: dict[int, ast.Block] = {}  # the blocks `grouped` made, by their first statement's id
+        self.group_keys: dict[int, int] = {}  # id of such a block -> its first statement's id
 
     def deferrable(self, e: ast.Call, c) -> bool:
         """Whether the call statement `e`, met by the way `c`, is a check left to the next decision."""
@@ -82,12 +89,63 @@ class Deferral:
             self.met.setdefault(id(e), Check(e, c.control[1], c.control[2]))
         return known
 
-    def deferrable_if(self, s: ast.If, clauses) -> bool:
+    def grouped(self, stmts: list, live: set[str]) -> list:
+        """`stmts` with each run of two or more statements that only read and declare locals, at least one of
+        which may end the game, made one block: a check written in several statements (Morris's end phase:
+        `if (Moves >= 200) { ... }`, then `Seat mine = Game.Seats[me];` and a test of it), which
+        `deferrable_if` may then leave to the next decision whole. A name the run declares must not be read after
+        it (the block takes it out of scope). The block runs as the statements did where it is not left."""
+        if any(stmts is block.body for block in self.groups.values()):
+            return stmts  # a group's own statements, run one by one
+        out: list = []
+        i = 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and isinstance(stmts[j], (ast.If, ast.VarDecl)) and self._reads_only(stmts[j]):
+                j += 1
+            while j > i + 1:  # the longest run from i whose declarations are not read after it
+                run = stmts[i:j]
+                declared = {s.name for s in run if isinstance(s, ast.VarDecl)}
+                after = live | _names(stmts[j:])
+                if not declared & after and any(isinstance(n, ast.Winner) for n in ast.walk(run)):
+                    break
+                j -= 1
+            if j > i + 1:
+                key = id(stmts[i])
+                block = self.groups.get(key)
+                if block is None or block.body != stmts[i:j]:
+                    block = ast.Block(stmts[i].span, list(stmts[i:j]))
+                    self.groups[key] = block
+                    self.group_keys[id(block)] = key
+                out.append(block)
+                i = j
+            else:
+                out.append(stmts[i])
+                i += 1
+        return out
+
+    def key(self, s) -> int:
+        """The id a check is known by across attempts (`kept`, `Undefer`): a block `grouped` made is known by its
+        first statement."""
+        return self.group_keys.get(id(s), id(s))
+
+    def _reads_only(self, s) -> bool:
+        """Whether the statement `s` (a declaration with a value, or an `if`) and what it calls write nothing, pass
+        no turn and read no flow but FLOW_BUILTINS."""
+        if isinstance(s, ast.VarDecl) and s.init is None:
+            return False
+        known = self._reads.get(id(s))
+        if known is None:
+            known = self._reads[id(s)] = self._pure_code([s], FLOW_BUILTINS) is not None
+        return known
+
+    def deferrable_if(self, s: ast.If | ast.Block, clauses) -> bool:
         """Whether the `if` statement `s`, met by the ways `clauses`, is a check left to the next decision: it
         reads the state and may end the game, as a deferrable call does (`_checks`), and every local declared
         before it that it reads holds the same value on every way, known when compiling (Reversi's end phase:
         `if (!board.HasMove(who: 0) && !board.HasMove(who: 1)) { ... winner ...; }`, its `board` the board)."""
-        if self.kept is None or id(s) in self.kept or not clauses:
+        key = self.key(s)
+        if self.kept is None or key in self.kept or not clauses:
             return False
         inner = {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
         program = self.hc.program
@@ -103,6 +161,9 @@ class Deferral:
             if isinstance(n, ast.Name) and n.name not in inner and n.name in clauses[0].env:
                 if n.name.startswith("#") or id(n) in program.implicit_this:
                     return False
+                if all(c.env.get(n.name) == c.control[0] for c in clauses):
+                    env[n.name] = MOVER  # `player me = player.active();`: the mover where the check is asked
+                    continue
                 values = {repr(c.env.get(n.name)) for c in clauses}
                 value = clauses[0].env[n.name]
                 if len(values) != 1 or not isinstance(value, Const):
@@ -110,14 +171,14 @@ class Deferral:
                 env[n.name] = value
             elif isinstance(n, ast.Name) and (id(n) in program.implicit_this or n.name == "player"):
                 return False  # an attribute of `this`, the way's player: not known at the next decision
-        known = self._pure.get(id(s))
+        known = self._pure.get(key)
         if known is None:
-            known = self._pure[id(s)] = self._reads_and_ends([s], FLOW_BUILTINS)
+            known = self._pure[key] = self._reads_and_ends([s], FLOW_BUILTINS)
         if known:
             c = clauses[0]
-            check = self.met.setdefault(id(s), Check(s, c.control[1], c.control[2], env))
+            check = self.met.setdefault(key, Check(s, c.control[1], c.control[2], env))
             if check.env != env or any(c.control[1:] != (check.turn, check.phase) for c in clauses):
-                raise Undefer(id(s))  # met where its locals or the turn and phase differ: one check cannot say both
+                raise Undefer(key)  # met where its locals or the turn and phase differ: one check cannot say both
         return known
 
     def _checks(self, e: ast.Call) -> bool:
@@ -135,6 +196,11 @@ class Deferral:
     def _reads_and_ends(self, code: list, flow: frozenset[str] = frozenset()) -> bool:
         """Whether `code`, and the functions it calls (overrides too), writes nothing, passes no turn, reads no
         flow but the built-ins `flow`, and may end the game."""
+        return bool(self._pure_code(code, flow))
+
+    def _pure_code(self, code: list, flow: frozenset[str] = frozenset()) -> bool | None:
+        """None where `code`, or a function it calls (overrides too), writes, passes a turn or reads the flow
+        (but the built-ins `flow`); else whether it may end the game."""
         program = self.hc.program
         winner = False
         for n in reachable(program, code):
@@ -142,18 +208,18 @@ class Deferral:
                 winner = True
             elif isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name)
                                                 or id(n.target) in program.implicit_this):
-                return False  # `o.attr = v`, or `attr = v` of `this`
+                return None  # `o.attr = v`, or `attr = v` of `this`
             elif isinstance(n, ast.New):
-                return False
+                return None
             elif isinstance(n, ast.Call):
                 called = self.hc.types.get(id(n.callee))
                 if not isinstance(called, CallableType):
-                    return False
+                    return None
                 if called.kind == "builtin":
                     if called.target.name not in READ_ONLY_BUILTINS | flow:
-                        return False
+                        return None
                 elif called.kind != "function" or called.target.defn.effect is None:
-                    return False
+                    return None
         return winner
 
     def _builtin(self, e) -> str | None:

@@ -847,6 +847,8 @@ class _FunctionCompiler:
             if (obj.name, name) in self.hc.fluent_cells:
                 self.hf.reads.add(name)
                 return [self.read_once(c, o, name)]
+            if name == "connections":  # a tile's links, fixed after setup (as the spelled-out lowering reads them)
+                return [(c, Static(obj.connections))]
             if name in obj.fields:
                 value = obj.fields[name]
                 if isinstance(value, tuple):
@@ -891,7 +893,10 @@ class _FunctionCompiler:
         return c.plus(Atom(rel, (o, v))), v
 
     def list_fields(self, attr: str) -> list[tuple[UObj, tuple]]:
-        """Every object whose static field `attr` is a list of plain items (objects, numbers, ...), with it."""
+        """Every object whose static field `attr` is a list of plain items (objects, numbers, ...), with it; for
+        `connections`, every tile with links, with them (fixed after setup, as the spelled-out lowering reads them)."""
+        if attr == "connections":
+            return [(obj, obj.connections) for obj in self.hc.u.objects if obj.connections]
         out = []
         for obj in self.hc.u.objects:
             value = obj.fields.get(attr)
