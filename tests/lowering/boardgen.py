@@ -12,13 +12,13 @@ module writes such games, small enough to explore completely beside the runtime:
 
 | choice | values |
 | --- | --- |
-| board | 3×3 or 4×3 squares (`Sq`, a `player Disc`), 0 to 2 discs placed in setup |
+| board | 3×3 or 4×3 squares (`Sq`, a `player Disc`), 0 to 2 discs placed in setup (where only flanking moves are legal: one of player 1 at (1, 1) and one of player 0 beyond it in the first direction) |
 | directions | 2 to 4 of the 8, as lists `GameState.DX`/`DY` |
 | `Walk(x, y, dx, dy, who)` | a flank (others' discs closed by one of `who`'s) counted with `At(x + n*dx, y + n*dy)`; the same with a cursor `cx += dx` and early `return`s inside the `while`; a run of `who`'s discs |
 | `Around(x, y, who)` | the walks summed: a counted loop over the lists, or one call per direction with literal steps; both ways along each direction or not |
 | the move's square | its coordinates from attributes set in setup, or found by a nested loop over the board |
 | `Place`'s filter | an empty square, or one where `Around(...) > 0` |
-| `Place`'s effect | for each direction, the discs `Walk` found turned to the mover, removed, or given to the other; the square taken |
+| `Place`'s effect | for each direction, the discs `Walk` found turned to the mover, removed, or given to the other (loops that write: the moves are compiled), or nothing (spelled out by `--moves auto`); the square taken |
 | `Pass` | always legal, legal exactly when `Place` is not (`require { return !HasMove(who: player); }`), or absent |
 | `Place`'s `require` (with `Pass` always legal) | a comparison of counts, or a board with an empty square (`AnyEmpty`, an early `return` in nested loops) |
 | end (`EndPhase`, after every move) | `Moves >= M` (M in 3..4) decided by `Count`s; and maybe `Lined(who)` (a walk of `L` from some square, early `return` in three nested loops), no disc left to the other player, a full board; inline or in a function `GameState.Judge` holding the `winner`s |
@@ -160,15 +160,19 @@ def boards(draw) -> BoardGame:
     both = draw(st.booleans())
     coords = draw(st.sampled_from(["attributes", "search"]))
     flanking = draw(st.booleans())  # Place only where Around(...) > 0
-    take = draw(st.sampled_from(["player", "null", "player + 1"]))
+    take = draw(st.sampled_from(["player", "null", "player + 1", "none"]))  # none: no capture, no loop writes
     passing = draw(st.sampled_from(["always", "stuck"] if flanking else ["always", "none"]))
     require = draw(st.sampled_from(["none", "counts", "empty"])) if passing == "always" else "none"
     cells = [(x, y) for x in range(width) for y in range(height)]
-    placed = draw(st.lists(st.sampled_from(cells), max_size=2, unique=True))
-    owners = [draw(st.integers(0, 1)) for _ in placed]
+    if flanking:  # a disc of player 1 in the middle, one of player 0 beyond it: player 0 has a first move
+        dx, dy = dirs[0]
+        placed, owners = [(1, 1), (1 + dx, 1 + dy)], [1, 0]
+    else:
+        placed = draw(st.lists(st.sampled_from(cells), max_size=2, unique=True))
+        owners = [draw(st.integers(0, 1)) for _ in placed]
     wipeout = len(placed) == 2 and draw(st.booleans())  # a player without discs loses: both start with one
     if wipeout:
-        owners = [0, 1]
+        owners = owners if flanking else [0, 1]
     lined = draw(st.sampled_from([0, 0, 1, 2]))  # 0: no line check; else the walk's length that wins
     full = draw(st.booleans())
     judge = draw(st.booleans())  # the end checks in a function holding the `winner`s
@@ -287,6 +291,18 @@ def boards(draw) -> BoardGame:
         return false;
     }}
 }}""")
+    capture = "" if take == "none" else f"""{where}
+            for (number d = 0; d < {len(dirs)}; d += 1)
+            {{
+                number dx = GameState.DX[d];
+                number dy = GameState.DY[d];
+                number k = Walk(x: tx, y: ty, dx: dx, dy: dy, who: player);
+                for (number i = 1; i <= k; i += 1)
+                {{
+                    At(x: tx + i * dx, y: ty + i * dy).Disc = {take};
+                }}
+            }}
+            """
     grid = "\n".join("            " + ", ".join(["Sq"] * width) + ";" for _ in range(height))
     source = f"""game "board";
 players 2;
@@ -358,18 +374,7 @@ class Seat
         trigger PlayerChoiceEvent {{ return true; }}
         effect
         {{
-            {where}
-            for (number d = 0; d < {len(dirs)}; d += 1)
-            {{
-                number dx = GameState.DX[d];
-                number dy = GameState.DY[d];
-                number k = Walk(x: tx, y: ty, dx: dx, dy: dy, who: player);
-                for (number i = 1; i <= k; i += 1)
-                {{
-                    At(x: tx + i * dx, y: ty + i * dy).Disc = {take};
-                }}
-            }}
-            target.Disc = player;
+            {capture}target.Disc = player;
             GameState.Moves += 1;
             turn.pass(player, "EndPhase");
         }}
