@@ -204,7 +204,7 @@ def boards(draw) -> BoardGame:
 
     ends = []
     if lined:
-        ends.append(f"if (Lined(who: MOVER)) {{ winner MOVER; }}")
+        ends.append("if (Lined(who: MOVER)) { winner MOVER; }")
     if wipeout:
         ends.append("if (Count(who: MOVER + 1) == 0) { winner MOVER; }")
     if full:
@@ -441,8 +441,9 @@ def lowers_or_is_refused(source: str, check_gdl: bool = False) -> list[Outcome]:
             lowered = lower_game(game, moves=moves)
         except NotLowerable as e:
             where = e.span
-            assert where is not None and where.file == PATH and 0 < where.line <= lines, \
-                f"moves={moves}: a refusal without a place in the game ({where}): {e.reason}"
+            for span, reason in [(where, e.reason), *e.more]:  # the place, and the other places it names
+                assert span is not None and span.file == PATH and 0 < span.line <= lines, \
+                    f"moves={moves}: a refusal without a place in the game ({span}): {reason}"
             out.append(Outcome(moves, "refused", refusal=f"{where.line}:{where.col}: {e.reason}"))
             continue
         grounding = lowered.grounding[0] if lowered.grounding else "auto"
