@@ -81,13 +81,27 @@ def test_a_wrong_lowering_of_lists_fails_validation(monkeypatch, wrong):
     assert result.mismatch is not None
 
 
-def test_a_list_that_may_hold_an_object_twice_is_refused():
+def _drawn_twice() -> str:
     text = GAME.read_text(encoding="utf-8")
     draw = "        hand.Cards.add(Tabletop.Deck.pop());\n"
     assert draw in text
-    text = text.replace(draw, "        Card drawn = Tabletop.Deck.pop();\n        hand.Cards.add(drawn);\n"
+    return text.replace(draw, "        Card drawn = Tabletop.Deck.pop();\n        hand.Cards.add(drawn);\n"
                               "        hand.Cards.add(drawn);\n")
+
+
+def test_a_list_that_may_hold_more_items_than_objects_is_refused():
+    """Each card drawn goes in twice, and nothing caps the hand: it may hold 6 items of 5 cards."""
+    cap = "        require { return Cards.length <= 2; }\n"
+    text = _drawn_twice()
+    assert cap in text
     with pytest.raises(execute.NotLowerable) as refused:
-        _lowered(text)
-    assert "Hand#0.Cards may hold" in refused.value.reason
+        _lowered(text.replace(cap, ""))
+    assert "Hand#0.Cards may hold 6 items, more than the 5 objects" in refused.value.reason
     assert "a list that may hold an object twice is not lowerable" in refused.value.reason
+
+
+def test_a_list_holding_an_object_twice_within_its_slots_is_the_runtimes_game():
+    """With the hand capped, the counters searched together (tgpl.lowering.segments, `Together`) bound its
+    length by its slots: a card held twice is two slots, and the lowering is exact."""
+    lw = _lowered(_drawn_twice())
+    assert bisimulate(lw).states > 0
