@@ -20,6 +20,7 @@ import uvicorn
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tgpl.serve.app import Server, create_app
+from tgpl.frontend.loader import display_path  # what diagnostics show: relative to the working directory
 
 CHROMIUM = "/usr/bin/chromium"
 WAIT_MS = 30_000  # how long a page may take to show what the server sent: liveness, not speed
@@ -242,7 +243,7 @@ def test_a_planted_error_is_shown_in_the_page_and_fixing_it_restores_play(live, 
     expect(page.locator("#handover")).to_contain_text("Pass the screen to player 1.")  # hot seat: a pause
     page.locator("#handoverok").click()
     game.write_text(original.replace("TickedCount = 0;", "TickedCount = ;", 1), encoding="utf-8")
-    expect(page.locator("#sourceerrors")).to_contain_text(f"{game}:", timeout=WAIT_MS)  # the server looks each second
+    expect(page.locator("#sourceerrors")).to_contain_text(f"{display_path(game)}:", timeout=WAIT_MS)  # the server looks each second
     page.screenshot(path=tmp_path / "tris-error.png", full_page=True)
     game.write_text(original, encoding="utf-8")
     expect(page.locator("#reload")).to_be_visible(timeout=WAIT_MS)

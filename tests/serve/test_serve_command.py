@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from websockets.sync.client import connect
 
 from tgpl.cli import main
+from tgpl.frontend.loader import display_path  # what diagnostics show: relative to the working directory
 
 LINK = re.compile(r"player (\d) \(human\): (http://\S+/play/(\d+)\?token=(\S+))")
 
@@ -91,7 +92,7 @@ def test_a_game_with_errors_is_reported_and_exits_2(tmp_path):
     bad.write_text('game "bad";\nplayers 2;\nsetup { x = ; }\n')
     result = CliRunner().invoke(main, ["serve", str(bad), "--data", str(tmp_path / "d")])
     assert result.exit_code == 2
-    assert f"{bad}:3:" in result.output
+    assert f"{display_path(bad)}:3:" in result.output
 
 
 def test_unknown_seats_are_a_usage_error(tmp_path):

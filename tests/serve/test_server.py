@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from tgpl.runtime.rng import Pcg32
 from tgpl.serve.app import MESSAGE_LIMIT, Server, create_app
 from tgpl.serve.session import Refused
+from tgpl.frontend.loader import display_path  # what diagnostics show: relative to the working directory
 
 TRIS = "examples/tris.tgpl"
 CARDS = "examples/cards.tgpl"
@@ -441,7 +442,7 @@ def test_a_saved_error_is_shown_and_fixed_rules_are_replayed(tmp_path):
             assert server.check_sources() == [os.path.abspath(game)]
             p0.send_json({"type": "state"})
             errors = receive_source(p0)["source"]["errors"]
-            assert re.search(rf"{re.escape(str(game))}:\d+:\d+: error: ", errors) and "^" in errors
+            assert re.search(rf"{re.escape(display_path(game))}:\d+:\d+: error: ", errors) and "^" in errors
             assert client.post(f"/games/{gid}/reload", content=f"host={host}".encode()).status_code == 400
             # fixed, with a rule changed: the middle square is no longer playable
             fixed = original.replace("return chosenTile.AssignedTo == null;",
