@@ -60,7 +60,7 @@ class Check:
     and the locals it reads with their values (known when compiling: the same on every way that meets it; MOVER
     for one that held the player to move)."""
 
-    call: ast.Call | ast.If
+    call: ast.Call | ast.If | ast.Block
     turn: str
     phase: str
     env: dict = field(default_factory=dict)
@@ -74,7 +74,7 @@ class Deferral:
         self.kept = kept  # calls compiled where they run (an earlier attempt's `Undefer`); None: every one
         self.met: dict[int, Check] = {}
         self._pure: dict[int, bool] = {}
-        self._reads: dict[int, bool] = {}  # statement -> whether it only reads (`_reads_only`)
+        self._reads: dict[int, bool | None] = {}  # id of a statement -> its `_flow_code`
         self.groups: dict[int, ast.Block] = {}  # the blocks `grouped` made, by their first statement's id
         self.group_keys: dict[int, int] = {}  # id of such a block -> its first statement's id
 
@@ -113,7 +113,7 @@ class Deferral:
             if j > i + 1:
                 key = id(stmts[i])
                 block = self.groups.get(key)
-                if block is None or block.body != stmts[i:j]:
+                if block is None or len(block.body) != j - i or any(a is not b for a, b in zip(block.body, stmts[i:j])):
                     block = ast.Block(stmts[i].span, list(stmts[i:j]))
                     self.groups[key] = block
                     self.group_keys[id(block)] = key
@@ -134,10 +134,13 @@ class Deferral:
         no turn and read no flow but FLOW_BUILTINS."""
         if isinstance(s, ast.VarDecl) and s.init is None:
             return False
-        known = self._reads.get(id(s))
-        if known is None:
-            known = self._reads[id(s)] = self._pure_code([s], FLOW_BUILTINS) is not None
-        return known
+        return self._flow_code(s) is not None
+
+    def _flow_code(self, s) -> bool | None:
+        """`_pure_code` of the statement `s` with FLOW_BUILTINS, found once a statement."""
+        if id(s) not in self._reads:
+            self._reads[id(s)] = self._pure_code([s], FLOW_BUILTINS)
+        return self._reads[id(s)]
 
     def deferrable_if(self, s: ast.If | ast.Block, clauses) -> bool:
         """Whether the `if` statement `s`, met by the ways `clauses`, is a check left to the next decision: it
@@ -171,9 +174,7 @@ class Deferral:
                 env[n.name] = value
             elif isinstance(n, ast.Name) and (id(n) in program.implicit_this or n.name == "player"):
                 return False  # an attribute of `this`, the way's player: not known at the next decision
-        known = self._pure.get(key)
-        if known is None:
-            known = self._pure[key] = self._reads_and_ends([s], FLOW_BUILTINS)
+        known = bool(self._flow_code(s))
         if known:
             c = clauses[0]
             check = self.met.setdefault(key, Check(s, c.control[1], c.control[2], env))
