@@ -57,10 +57,8 @@ def run() -> None:
 
     from tgpl.limits import LimitReached
 
-    global _AS_PROGRAM
-    _AS_PROGRAM = True
     try:
-        main.main(prog_name="tgpl")
+        main.main(prog_name="tgpl", obj=_Program())
         code: object = 0
     except SystemExit as e:
         code = e.code
@@ -526,10 +524,15 @@ def _limits(max_seconds: float | None, max_memory: int | None):
     from tgpl.limits import Limits, process_age
 
     limits = Limits(max_seconds, _max_memory(max_memory))
-    return limits.backdate(process_age()) if _AS_PROGRAM else limits
+    context = click.get_current_context(silent=True)
+    as_program = context is not None and context.find_object(_Program) is not None
+    return limits.backdate(process_age()) if as_program else limits
 
 
-_AS_PROGRAM = False  # set by `run`: this process is the `tgpl` program, its age the command's
+class _Program:
+    """The context object `run` hands the command: this process is the `tgpl` program, so its age is the
+    command's time. Carried by click's context, not a module global, so that a test that calls `run` leaves
+    the commands later called in the same process (through `main`) counting from their own start."""
 
 
 def _limit_options(after: str, included: str = "lowering included"):
