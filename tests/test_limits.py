@@ -193,6 +193,24 @@ def test_query_stopped_while_searching_is_not_reachable_within_the_limits(stage,
     assert not answer["found"] and answer["searched"] == searched and stage in answer["stopped"]
 
 
+@pytest.mark.parametrize("stage, after, status, searched", [
+    ("estimating the plays within the horizon", 1, 2, None),
+    ("the dry run of the lowering", 1, 2, None),
+    ("searching state by state", 1, 2, None),  # its first check is before the initial state is asked about
+    ("searching state by state", 12, 1, 1),  # the initial state and the 9 after one move asked about
+])
+def test_query_searched_state_by_state_stops_at_each_stage(stage, after, status, searched, clock):
+    clock(stage, after)
+    r = run("query", TRIS, QUERY, "--horizon", "3", "--max-seconds", "20", "--json")
+    assert r.exit_code == status, r.output
+    if status == 2:
+        assert f"{TRIS}: error: stopped while {stage} after 20.5 s (--max-seconds 20)" in r.output
+        return
+    answer = json.loads(r.stdout)
+    assert answer["method"] == "states" and not answer["found"] and answer["searched"] == searched
+    assert f"stopped while {stage}" in answer["stopped"]
+
+
 def test_query_past_its_memory_stops(monkeypatch):
     monkeypatch.setattr(cli, "_limits", lambda max_seconds, max_memory: Limits(
         max_seconds, cli._max_memory(max_memory), clock=lambda: 0.0, memory=lambda: 10**12))
@@ -434,7 +452,7 @@ def test_a_table_join_checks_and_keeps_tables_that_multiply():
                                            ("searching the plays of 2 moves", 1)])
 def test_query_of_a_game_with_compiled_moves_stops_at_each_stage(stage, status, clock):
     clock(stage)
-    r = run("query", INFECT, "GameState.Placed == 3", "--max-seconds", "20")
+    r = run("query", INFECT, "GameState.Placed == 3", "--max-seconds", "20", "--max-states", "1")  # by clingo
     assert r.exit_code == status and f"stopped while {stage} after 20.5 s (--max-seconds 20)" in r.output
 
 

@@ -1518,6 +1518,7 @@ def write_asp(text: str, output: str | None) -> None:
 
 
 QUERY_FUNCTION = "TgplQuery__"
+QUERY_STATES = 20_000  # query's --max-states: plays within the horizon that it searches state by state
 
 
 @main.command()
@@ -1527,14 +1528,17 @@ QUERY_FUNCTION = "TgplQuery__"
               help="Search the plays of up to this many moves.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--max-states", type=click.IntRange(min=1), default=QUERY_STATES, show_default=True,
+              help="Search the runtime's states one by one when the plays within --horizon are estimated at no "
+                   "more than this many (storing at most this many states); else lower the game and let clingo "
+                   "solve the plays at once.")
 @_relations_option
 @_limit_options("stop: not reachable within the moves searched (exit 1; stopped before any search: exit 2)")
 @_max_ground_option
-def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory, max_ground):
+def query(game, expr, horizon, seed, as_json, max_states, relations, max_seconds, max_memory, max_ground):
     """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no,
     2 when the question cannot be asked: not a .tgpl game, errors in it or in EXPR, not lowerable, stopped
     by --max-seconds or --max-memory while lowering or grounding)"""
-    import json
     from tgpl.asp.bounded import BoundedSearch
     from tgpl.frontend.sources import UnreadableFile, read_source
     from tgpl.limits import LimitReached
@@ -1574,6 +1578,14 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
         with limits.during("loading the game"):
             runtime_game = Game(program, compile_program(program))
             limits.check()
+        reach = _query_by_state(runtime_game, game, seed, horizon, max_states, relations, limits, as_json)
+    if reach is not None and reach.searched < 0 and limits.reached is not None:
+        _say_limit(game, limits.reached)  # stopped before the initial state was asked about
+        sys.exit(2)
+    if reach is not None:
+        _answer_query(game, expr, horizon, as_json, "states", reach.witness, reach.complete, reach.searched,
+                      reach.stopped, reach.states if reach.exhausted else None)
+    with _limit_errors(game):
         # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
         lowered = _lower_or_exit(runtime_game, game, seed, QUERY_FUNCTION, relations, global_checks=False,
                                  limits=limits)
@@ -1607,25 +1619,70 @@ def query(game, expr, horizon, seed, as_json, relations, max_seconds, max_memory
                 _say_limit(game, e)
                 sys.exit(2)
             stopped = e.message
-    answer = {"game": game, "query": expr, "found": found is not None, "horizon": horizon,
-              "moves": len(found.lines) if found else None, "witness": list(found.lines) if found else None,
-              "complete": complete, "searched": search.time if found is not None else searched,
-              "stopped": stopped}
+    _answer_query(game, expr, horizon, as_json, "clingo", list(found.lines) if found is not None else None,
+                  complete, search.time if found is not None or complete else searched, stopped)
+
+
+def _query_by_state(runtime_game, path: str, seed: int, horizon: int, max_states: int, relations: bool, limits,
+                    quiet: bool):
+    """`query` searched state by state on the runtime (tgpl.verify.reach), when the plays within the horizon are
+    estimated at no more than `max_states` and the game lowers (the dry run of the lowering says so: query
+    answers for the games it can lower, chance in setup fixed by the seed as the lowering fixes it). None: the
+    search is left to the lowering and clingo (too many plays, or a game that does not lower: the lowering says
+    why). A runtime error on the way also leaves it to them: they report it where it is."""
+    from tgpl.pipeline import assess_game
+    from tgpl.runtime.errors import TGPLRuntimeError
+    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.reach import estimate_plays, query_predicate, search
+
+    try:
+        with limits.during("estimating the plays within the horizon"):
+            plays = estimate_plays(runtime_game, seed, horizon, max_states, stop=limits.stopper())
+        if plays > max_states:
+            return None
+        with limits.during("the dry run of the lowering"):
+            if not assess_game(runtime_game, seed, "auto", relations, limits).lowers:
+                return None
+        with _Status(path, quiet=quiet) as status:
+            def progress(depth: int, states: int) -> None:
+                status.show(f"searched the plays of {depth} moves state by state ({states:,} states)")
+
+            with limits.during("searching state by state"):
+                return search(RuntimeMachine(runtime_game, seed), query_predicate(runtime_game, QUERY_FUNCTION),
+                              horizon, max_states, limits.stopper("message"), progress)
+    except TGPLRuntimeError:
+        return None
+
+
+def _answer_query(game: str, expr: str, horizon: int, as_json: bool, method: str, witness: list[str] | None,
+                  complete: bool, searched: int, stopped: str | None, every_state: int | None = None) -> None:
+    """`query`'s answer, as text or JSON, and its exit: 0 found, 1 not (within the moves searched). `every_state`:
+    the number of states the game can reach, when the search examined them all (tgpl.verify.reach)."""
+    import json
+
+    found = witness is not None
+    answer = {"game": game, "query": expr, "found": found, "horizon": horizon,
+              "moves": len(witness) if found else None, "witness": witness,
+              "complete": complete, "searched": searched, "stopped": stopped, "method": method,
+              "reachable_states": every_state}
     if as_json:
         click.echo(json.dumps(answer, indent=2))
-    elif found is not None:
-        click.echo(f"{game}: reachable after {len(found.lines)} moves: {expr}")
-        for line in found.lines:
+    elif found:
+        click.echo(f"{game}: reachable after {len(witness)} moves: {expr}")
+        for line in witness:
             click.echo(f"  {line}")
     elif complete:
         click.echo(f"{game}: unreachable: no state of the game satisfies {expr} (every play ends within "
-                   f"{search.time} moves)")
+                   f"{searched} moves)")
+    elif every_state is not None:
+        click.echo(f"{game}: unreachable: no state of the game satisfies {expr} (its {every_state:,} reachable "
+                   "states were all examined)")
     elif stopped is not None:
         click.echo(f"{game}: not reachable within {searched} moves, as far as the limits let it search ({stopped}; "
                    f"--horizon was {horizon}): {expr}")
     else:
         click.echo(f"{game}: not reachable within {horizon} moves: {expr}")
-    sys.exit(0 if found is not None else 1)
+    sys.exit(0 if found else 1)
 
 
 @main.command()

@@ -176,7 +176,7 @@ class Limits:
         return None
 
     def stopper(self, form: str = "stopped") -> Callable[[], str | None]:
-        """A `stop()` that gives the stop's text (`form`: "stopped" or "cap", LimitReached's properties) or None:
+        """A `stop()` that gives the stop's text (`form`: "stopped", "cap" or "message", LimitReached's) or None:
         the `stop` of tgpl.verify.graph.explore and of the bounded searches."""
         def stop() -> str | None:
             e = self.stop()
