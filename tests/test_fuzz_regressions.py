@@ -55,6 +55,16 @@ def test_a_number_literal_past_two_to_the_53_is_a_located_error(literal):
     assert message.startswith("114:43: number out of range: a number literal is at most 9007199254740992")
 
 
+@pytest.mark.parametrize("index", ["1e999", "-1e999", "9" * 400])
+def test_a_grid_index_too_large_to_be_a_number_is_the_literals_error_only(index):
+    """bench/fuzz.py: `tiles[0][99...9]` read as infinity made the grid-index check fail with OverflowError."""
+    read = "tiles[x][y] = GameState.Board.TrisGrid[x]"
+    text = TRIS.replace(read + "[y]", f"{read}[{index}]")
+    assert text != TRIS
+    (message,) = errors(text)
+    assert "number out of range: a number literal is at most 9007199254740992" in message
+
+
 def test_the_largest_literal_checks():
     assert errors(TRIS.replace("== 9", "== 9007199254740992")) == []
 

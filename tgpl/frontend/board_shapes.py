@@ -8,6 +8,8 @@ check time, where the runtime would stop with "index 6 out of range 0..5".
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
@@ -55,9 +57,11 @@ def group_shape(info: ClassInfo, name: str, classes: list[ClassInfo]) -> GroupSh
 
 
 def literal_index(e: ast.Expr) -> int | None:
-    """The index a number literal (or a negated one) gives, truncated as the runtime truncates it."""
-    if isinstance(e, ast.NumberLit):
+    """The index a number literal (or a negated one) gives, truncated as the runtime truncates it; None for any
+    other expression, and for a literal too large to be a number (read as infinity: the runtime's error)."""
+    if isinstance(e, ast.NumberLit) and math.isfinite(e.value):
         return int(e.value)
-    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit):
+    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit) \
+            and math.isfinite(e.operand.value):
         return int(-e.operand.value)
     return None

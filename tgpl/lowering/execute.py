@@ -566,7 +566,13 @@ class Executor:
                                            f"symbolic paths (here, in {self.where[-1] if self.where else 'the code'}) "
                                            "without finishing: a loop that runs on widens them at each pass, or the "
                                            "code branches on the state in too many ways" + REWRITE_HINT)
-            out.extend(method(s, p))
+            try:
+                out.extend(method(s, p))
+            except RecursionError:  # a value built pass after pass too deep for Python's stack (hashing it)
+                raise NotLowerable(s.span, "a value grew too deep to follow on symbolic paths (here, in "
+                                           f"{self.where[-1] if self.where else 'the code'}): a loop whose passes "
+                                           "depend on the state (a count read from it) builds a longer expression "
+                                           "at each pass" + REWRITE_HINT) from None
         return out
 
     def stmt_Block(self, s: ast.Block, p: Path) -> list[Path]:
