@@ -146,8 +146,7 @@ def test_analyze_plays_a_kif_game_at_random_and_is_seeded():
 # ------------------------------------------------------------------ Monty Hall, played out
 def keeps(choice: str):
     """The candidate's strategy: any door at random, then `choice` (switch or noop) at the last step."""
-    def strategy(state, k, rng):
-        moves = state.legal_moves(state.game.roles[k])
+    def strategy(state, k, rng, moves):
         return next((m for m in moves if str(m) == choice), None) or moves[rng.randrange(len(moves))]
     return strategy
 

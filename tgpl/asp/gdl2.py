@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from tgpl.asp.reasoner import GdlError, GdlGame, GdlState
+from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, IllegalMove
 from tgpl.asp.verify import GdlMachine
 from tgpl.verify.graph import Graph, Info
 
@@ -340,14 +340,20 @@ KNOWN_TRANSITIONS = 100_000
 """The transitions `playouts` keeps (the reasoner's answers are deterministic): Monty Hall's 100,000 playouts
 ask the reasoner 45 times, not 300,000 (docs/gdl.md)."""
 
-Strategy = Callable[[GdlState, int, _random.Random], object]
-"""Chooses role `k`'s move in a state (a term or its KIF text) from the state and a random generator."""
+Strategy = Callable[[GdlState, int, _random.Random, list], object]
+"""Chooses role `k`'s move in a state (one of `moves`, its legal moves, or its KIF text), with a random generator."""
 
 
-def uniform(state: GdlState, k: int, rng: _random.Random):
-    """Any legal move, uniformly: what `random` does, and the default for a player."""
-    moves = state.legal_moves(state.game.roles[k])
-    return moves[rng.randrange(len(moves))]
+def _index(moves: list, move, role) -> int:
+    """The place of a strategy's move (a term, or its KIF text) among a role's legal moves."""
+    for i, m in enumerate(moves):
+        if m is move:
+            return i
+    text = str(move).lower()
+    for i, m in enumerate(moves):
+        if str(m) == text:
+            return i
+    raise IllegalMove(f"'{move}' is not a legal move for {role}")
 
 
 def playouts(game: GdlGame, count: int, seed: int = 0, strategies: Sequence[Strategy | None] | None = None,
@@ -364,17 +370,27 @@ def playouts(game: GdlGame, count: int, seed: int = 0, strategies: Sequence[Stra
     players = [i for i in range(n) if i != game.chance]
     result = Playouts([str(roles[i]) for i in players], count, 0, [0] * len(players), [0] * len(players), {}, 0)
     start = game.initial_state()
-    known: dict[tuple, GdlState] = {}  # (state, joint move) -> the state after: playouts of small games repeat them
+    # the reasoner's answers are deterministic, and playouts of a small game repeat them: each state's legal moves
+    # and each (state, joint move as indices into them) -> the state after are kept, up to KNOWN_TRANSITIONS
+    legal_of: dict[object, list[list]] = {}
+    known: dict[tuple, GdlState] = {}
     for _ in range(count):
         state = start
         steps = 0
         while not state.is_terminal and steps < max_moves:
-            joint = tuple((chosen[k] or uniform)(state, k, rng) for k in range(n))
-            after = known.get((state.key(), joint))
+            key = state.key()
+            legal = legal_of.get(key)
+            if legal is None:
+                legal = [state.legal_moves(r) for r in roles]
+                if len(legal_of) < KNOWN_TRANSITIONS:
+                    legal_of[key] = legal
+            picks = tuple(rng.randrange(len(legal[k])) if chosen[k] is None else
+                          _index(legal[k], chosen[k](state, k, rng, legal[k]), roles[k]) for k in range(n))
+            after = known.get((key, picks))
             if after is None:
-                after = state.apply(joint)
+                after = state.apply([legal[k][i] for k, i in enumerate(picks)])
                 if len(known) < KNOWN_TRANSITIONS:
-                    known[(state.key(), joint)] = after
+                    known[(key, picks)] = after
             state = after
             steps += 1
         result.moves += steps
@@ -392,4 +408,4 @@ def playouts(game: GdlGame, count: int, seed: int = 0, strategies: Sequence[Stra
 
 
 __all__ = ["report", "report_lines", "FULL_VIEW", "is_gdl_ii", "Chance", "GdlIIMachine", "Expected", "expected_goals", "Hidden",
-           "hidden_information", "TooManyBeliefs", "one_player_value", "Playouts", "playouts", "uniform"]
+           "hidden_information", "TooManyBeliefs", "one_player_value", "Playouts", "playouts"]
