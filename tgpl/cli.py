@@ -1401,7 +1401,9 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
             return None, (program, None)
         with limits.during("grounding the game's first state"):
             _first_state_or_exit(path, gdl, lambda: None)
-        return GdlMachine(gdl), None
+        from tgpl.asp.gdl2 import GdlIIMachine, is_gdl_ii
+
+        return (GdlIIMachine(gdl) if is_gdl_ii(gdl) else GdlMachine(gdl)), None
     game, lowered = _lowered(path, seed, players, limits=limits)
     if grounding == "auto" and not too_large(lowered.program, max_ground, path):
         return None, (lowered.program, _runtime_move_text(lowered))

@@ -160,3 +160,18 @@ def test_monty_hall_switching_wins_two_thirds(choice, count, p):
     # 99 % two-sided interval of a binomial proportion around p
     half = 2.5758293035489 * math.sqrt(float(p * (1 - p)) / count)
     assert abs(wins / count - float(p)) <= half, (wins, count)
+
+
+def test_random_may_be_any_role_and_bounded_mode_gives_it_no_goal(tmp_path):
+    # the published Monty Hall declares random first
+    text = Path(MONTY).read_text(encoding="utf-8").replace("(role candidate)\n(role random)", "(role random)\n(role candidate)")
+    assert text.index("(role random)") < text.index("(role candidate)")
+    path = tmp_path / "monty.kif"
+    path.write_text(text, encoding="utf-8")
+    rep = json.loads(run("verify", str(path), "--json").output)
+    assert rep["roles"] == ["candidate"] and rep["gdl_ii"]["value_seen_exact"] == {"candidate": "200/3"}
+    for args in ([], ["--grounding", "per-state"]):
+        result = run("verify", str(path), "--horizon", "4", *args)
+        assert result.exit_code == 0, result.output
+        out = result.output.replace(str(path), "GAME")
+        assert "candidate: wins after 3 moves" in out and "random" not in out
