@@ -694,10 +694,13 @@ def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None
     from tgpl.asp.validate import validate
 
     sources: dict[str, str] = {}
+    dialect = ""
     try:
         text = read_source(file, MAX_GDL_BYTES)
         sources[file] = text
-        diagnostics = validate(read_kif(text, file), file, max_ground, grounding)
+        program = read_kif(text, file)
+        diagnostics = validate(program, file, max_ground, grounding)
+        dialect = _gdl_ii_dialect(program)
     except KifError as e:
         diagnostics = e.diagnostics
     except UnreadableFile as e:
@@ -706,8 +709,20 @@ def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None
     report(SimpleNamespace(main=file, sources=sources, diagnostics=diagnostics), as_json)
     failed = any(d.is_error for d in diagnostics)
     if not as_json and not failed:
-        click.echo(f"{file}: ok")
+        click.echo(f"{file}: ok{dialect}")
     sys.exit(1 if failed else 0)
+
+
+def _gdl_ii_dialect(program) -> str:
+    """What `check-gdl` adds to "ok" for a GDL-II game (docs/gdl.md, "GDL-II"); nothing for GDL."""
+    from tgpl.asp.validate import RANDOM
+
+    chance = any(a.args and a.args[0] == RANDOM for a in program.facts("role"))
+    sees = "sees" in program.defined()
+    if not chance and not sees:
+        return ""
+    what = [w for w, used in (("the chance role random", chance), ("percepts (sees)", sees)) if used]
+    return f" (GDL-II: {' and '.join(what)})"
 
 
 # ------------------------------------------------------------ lowering

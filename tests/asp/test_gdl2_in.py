@@ -42,11 +42,12 @@ def errors(text: str) -> list[str]:
             if "defines no 'base'" not in d.message and "defines no 'input'" not in d.message]
 
 
-@pytest.mark.parametrize("path", [MONTY, KRIEG, GUESSING])
-def test_the_published_style_games_pass_check_gdl(path):
+@pytest.mark.parametrize("path, dialect", [
+    (MONTY, "the chance role random and percepts (sees)"), (KRIEG, "percepts (sees)"), (GUESSING, "percepts (sees)")])
+def test_the_published_style_games_pass_check_gdl(path, dialect):
     result = CliRunner().invoke(main, ["check-gdl", path])
     assert result.exit_code == 0, result.output
-    assert result.output == f"{path}: ok\n"
+    assert result.output == f"{path}: ok (GDL-II: {dialect})\n"
 
 
 def test_the_mini_game_is_valid():
