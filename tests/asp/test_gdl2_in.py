@@ -70,6 +70,13 @@ RESTRICTIONS = [
                  ["g.kif:9:8: error: 'sees' is a GDL keyword: it names a relation, never a function"],
                  id="sees-as-function"),
     pytest.param("(<= (sees a (roll ?x)) (does random (roll ?x)) (true p))", [], id="sees-may-read-does-and-true"),
+    pytest.param("(<= (sees ?p (does ?q ?m)) (role ?p) (does ?q ?m))",
+                 ["g.kif:9:14: warning: 'does' is a GDL keyword used as a function in a percept: GDL-II players "
+                  "read it as a term, GDL tools may refuse it"], id="does-as-a-percept"),
+    pytest.param("(<= (sees a (does a go)) (does a go))\n(<= (q (does a)) (true p))",
+                 ["g.kif:10:8: error: 'does' is a GDL keyword: it names a relation, never a function",
+                  "g.kif:10:8: error: function 'does' has 1 argument here but 2 at g.kif:9:13"],
+                 id="does-as-a-function-outside-percepts"),
     pytest.param("(<= (legal a stop) (sees a p))",
                  ["g.kif:9:20: error: 'sees' cannot appear in the body of a rule"], id="legal-on-sees"),
 ]
@@ -145,3 +152,9 @@ def test_krieg_players_see_whether_their_mark_took():
     assert seen(state) == [[], ["taken"]]
     assert "(mark 2 2)" not in [str(m) for m in state.legal_moves("oplayer")]  # now it knows
     assert "(known oplayer 2 2)" in state.fluent_texts()
+
+
+def test_a_percept_may_name_the_moves():
+    game = GdlGame.from_text(MINI + "(<= (sees ?p (does ?q ?m)) (role ?p) (does ?q ?m))", "g.kif")
+    state = game.initial_state().apply(["go", "(roll 1)"])
+    assert seen(state) == [["(does a go)", "(does random (roll 1))"], ["(does a go)", "(does random (roll 1))"]]

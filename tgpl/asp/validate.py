@@ -284,6 +284,9 @@ class _Vocabulary:
 
 def _vocabulary(program: Program, diags: Diagnostics) -> None:
     vocabulary = _Vocabulary.of(program)
+    # a GDL-II percept may name a move as `(does ?q ?m)` (GDL-II provers' tests do): a keyword as a function
+    # only there is a warning, as the percept is a term no rule reads back
+    outside = _Vocabulary.of(Program(tuple(_without_percept(rule) for rule in program.rules))).functions
     for name, uses in vocabulary.relations.items():
         first = next(iter(uses.values()))
         _word(name, "relation", first, diags)
@@ -297,8 +300,12 @@ def _vocabulary(program: Program, diags: Diagnostics) -> None:
     for name, uses in vocabulary.functions.items():
         first = next(iter(uses.values()))
         _word(name, "function", first, diags)
-        if name in KEYWORD_ARITY:
-            diags.error(_where(first, None), f"'{name}' is a GDL keyword: it names a relation, never a function")
+        if name in KEYWORD_ARITY and name in outside:
+            diags.error(_where(next(iter(outside[name].values())), None),
+                        f"'{name}' is a GDL keyword: it names a relation, never a function")
+        elif name in KEYWORD_ARITY:
+            diags.warning(_where(first, None), f"'{name}' is a GDL keyword used as a function in a percept: "
+                                               "GDL-II players read it as a term, GDL tools may refuse it")
         for arity, func in list(uses.items())[1:]:
             diags.error(_where(func, None),
                         f"function '{name}' has {_args(arity)} here but {len(first.args)}{_at(first)}")
@@ -311,6 +318,14 @@ def _vocabulary(program: Program, diags: Diagnostics) -> None:
             _overlap(name, first, f"a function with {_args(len(first.args))}", constant, "a constant", diags)
     for name, const in vocabulary.constants.items():
         _word(name, "constant", const, diags)
+
+
+def _without_percept(rule: Rule) -> Rule:
+    """The rule with the percept of a `sees` head left out (a constant in its place)."""
+    head = rule.head
+    if head.relation != "sees" or head.arity != 2:
+        return rule
+    return Rule(Atom("sees", (head.args[0], Const("percept")), head.span), rule.body, rule.span)
 
 
 def _word(name: str, kind: str, node, diags: Diagnostics) -> None:
