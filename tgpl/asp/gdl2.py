@@ -70,10 +70,12 @@ class GdlIIMachine(GdlMachine):
         if chance is not None and not per_role[chance]:
             self.chance_stuck.append(self.asked - 1)
         out = []
+        text = self.game.names.text  # a percept's text made once per symbol
         for joint, after in state.successors() if successors else ():
             texts = tuple(str(m) for m in joint)
             entries = tuple(texts[i] if k in movers else None for k, i in enumerate(players))
-            seen = tuple(tuple(sorted(str(p) for p in after.seen[i])) if after.seen else () for i in players)
+            percepts = after._seen
+            seen = tuple(tuple(sorted(map(text, percepts[i]))) if percepts else () for i in players)
             extra = Chance(texts[chance] if chance is not None else None, seen)
             out.append((" | ".join(texts), entries + (extra,), after))
         return Info(False, [], movers, stuck, out)
