@@ -38,8 +38,8 @@ def is_gdl_ii(game: GdlGame) -> bool:
 
 @dataclass(frozen=True)
 class Chance:
-    """The last entry of a GDL-II joint move in a graph: random's move (None where it has a single `noop`...
-    or no move at all) and each player's percepts (sorted texts, in the players' order)."""
+    """The last entry of a GDL-II joint move in a graph: random's move (None in a game without random) and each
+    player's percepts of the move (sorted texts, in the players' order; empty in a game without `sees`)."""
     move: str | None
     seen: tuple[tuple[str, ...], ...]
 
