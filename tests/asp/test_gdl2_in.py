@@ -158,3 +158,13 @@ def test_a_percept_may_name_the_moves():
     game = GdlGame.from_text(MINI + "(<= (sees ?p (does ?q ?m)) (role ?p) (does ?q ?m))", "g.kif")
     state = game.initial_state().apply(["go", "(roll 1)"])
     assert seen(state) == [["(does a go)", "(does random (roll 1))"], ["(does a go)", "(does random (roll 1))"]]
+
+
+def test_the_lowering_never_names_a_relation_after_a_gdl_ii_keyword():
+    # a TGPL function `Sees` lowered with --functions-as-relations became the relation `sees`, which the validator
+    # now reads as GDL-II's percepts: "internal error: the emitted GDL is not valid: 'sees' cannot appear in the
+    # body of a rule". The lowering renames every keyword the validator knows, and `random`.
+    from tgpl.asp.validate import KEYWORD_ARITY
+    from tgpl.lowering.emit import KEYWORDS
+
+    assert set(KEYWORD_ARITY) | {"random"} <= KEYWORDS
