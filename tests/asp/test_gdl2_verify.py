@@ -175,3 +175,16 @@ def test_random_may_be_any_role_and_bounded_mode_gives_it_no_goal(tmp_path):
         assert result.exit_code == 0, result.output
         out = result.output.replace(str(path), "GAME")
         assert "candidate: wins after 3 moves" in out and "random" not in out
+
+
+def test_what_a_rule_for_every_role_gives_random_is_no_problem(tmp_path):
+    # two goal values for every role but the player: random gets both, which says nothing of the game
+    extra = "(<= (goal ?r 10) (role ?r) (distinct ?r player))\n(<= (goal ?r 20) (role ?r) (distinct ?r player))\n"
+    path = tmp_path / "bet.kif"
+    path.write_text(BET.replace("{SEES}", extra), encoding="utf-8")
+    result = run("verify", str(path))
+    assert result.exit_code == 0, result.output
+    assert "expected goals (computed with every role seeing the whole state, not the game's value): player: 66.6667" \
+        in result.output
+    figures = json.loads(run("analyze", str(path), "--games", "50", "--json").output)
+    assert figures["finished"] == 50 and list(figures["roles"]) == ["player"]

@@ -59,8 +59,7 @@ class GdlIIMachine(GdlMachine):
         self.asked += 1
         if state.is_terminal:
             try:
-                goals = state.goals
-                return Info(True, [goals[i] for i in players], (), (), [])
+                return Info(True, state.goals_of(players), (), (), [])
             except GdlError as e:
                 return Info(True, [None] * len(players), (), (), [], str(e))
         per_role = [[str(m) for m in state.legal_moves(r)] for r in self.game.roles]
@@ -399,11 +398,10 @@ def playouts(game: GdlGame, count: int, seed: int = 0, strategies: Sequence[Stra
         if not state.is_terminal:
             continue
         result.finished += 1
-        goals = state.goals
-        outcome = tuple(goals[i] for i in players)
+        outcome = tuple(state.goals_of(players))
         result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
-        for k, i in enumerate(players):
-            x = goals[i] or 0
+        for k, x in enumerate(outcome):
+            x = x or 0
             result.goal_sum[k] += x
             result.goal_squares[k] += x * x
     return result

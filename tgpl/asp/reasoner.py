@@ -652,8 +652,14 @@ class GdlState:
     @property
     def goals(self) -> list[int | None]:
         """Each role's goal value in role order; None where the state gives a role none."""
+        return self.goals_of(range(len(self.game.roles)))
+
+    def goals_of(self, indices: Iterable[int]) -> list[int | None]:
+        """`goals` of the roles at these indices only: a GDL-II game's players, whose goals do not depend on
+        what a rule such as `(<= (goal ?r 0) (role ?r) ...)` gives the chance role."""
         out: list[int | None] = []
-        for role, values in zip(self.game.roles, self._goals):
+        for i in indices:
+            role, values = self.game.roles[i], self._goals[i]
             if len(values) > 1:
                 raise GdlError(f"role {role} has several goal values: {', '.join(sorted(map(str, values)))}")
             value = next(iter(values)) if values else None
