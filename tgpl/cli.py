@@ -504,12 +504,17 @@ def serve(game, host, port, players_spec, seed, data_dir):
                    "or a cluster's host:port; needs pip install 'tgpl[ray]'.")
 def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address):
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
-    (docs/analyze.md).
+    (docs/analyze.md); a .kif game (GDL or GDL-II): random playouts, each role's mean goal and the outcomes.
 
     Exit 0 when every game ran to its end, 1 when a game met a runtime error, got stuck or
     was still going after --max-moves moves (each with the seed that replays it), 2 when the
     command could not run.
     """
+    if game.lower().endswith(".kif"):  # random playouts on the GDL reasoner
+        from tgpl.analysis.gdl_playouts import analyze_kif
+
+        analyze_kif(game, games, players_spec, seed, max_moves, as_json,
+                    {"--report": report_dir, "--score": score, "--ray": ray_address, "--jobs": jobs})
     from tgpl.analysis.command import run_analyze
 
     run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address)
@@ -689,10 +694,13 @@ def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None
     from tgpl.asp.validate import validate
 
     sources: dict[str, str] = {}
+    dialect = ""
     try:
         text = read_source(file, MAX_GDL_BYTES)
         sources[file] = text
-        diagnostics = validate(read_kif(text, file), file, max_ground, grounding)
+        program = read_kif(text, file)
+        diagnostics = validate(program, file, max_ground, grounding)
+        dialect = _gdl_ii_dialect(program)
     except KifError as e:
         diagnostics = e.diagnostics
     except UnreadableFile as e:
@@ -701,8 +709,20 @@ def check_gdl(file: str, as_json: bool, max_ground: int, grounding: str) -> None
     report(SimpleNamespace(main=file, sources=sources, diagnostics=diagnostics), as_json)
     failed = any(d.is_error for d in diagnostics)
     if not as_json and not failed:
-        click.echo(f"{file}: ok")
+        click.echo(f"{file}: ok{dialect}")
     sys.exit(1 if failed else 0)
+
+
+def _gdl_ii_dialect(program) -> str:
+    """What `check-gdl` adds to "ok" for a GDL-II game (docs/gdl.md, "GDL-II"); nothing for GDL."""
+    from tgpl.asp.validate import RANDOM
+
+    chance = any(a.args and a.args[0] == RANDOM for a in program.facts("role"))
+    sees = "sees" in program.defined()
+    if not chance and not sees:
+        return ""
+    what = [w for w, used in (("the chance role random", chance), ("percepts (sees)", sees)) if used]
+    return f" (GDL-II: {' and '.join(what)})"
 
 
 # ------------------------------------------------------------ lowering
@@ -1069,6 +1089,10 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
                 sys.exit(2)
             limits.check()
             _grounded_first(path, game, lambda: None, limits)
+        from tgpl.asp.gdl2 import GdlIIMachine, is_gdl_ii
+
+        if is_gdl_ii(game):  # random is chance, not a role of the report; percepts kept on the edges
+            return GdlIIMachine(game), None
         return GdlMachine(game), None
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
@@ -1222,6 +1246,7 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
             g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
                          stop=limits.stopper("cap"))
         rep = check(g)
+    gdl_ii = _gdl_ii_report(g, machine, rep)
     rep["game"] = game
     rep["players"] = _examined_players(program, players)
     rep["chance"] = _chance(program, seed)
@@ -1242,6 +1267,8 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
         seeded = f" (for seed {seed})"
         say(f"  chance: the game shuffles ({', '.join(rep['chance']['sites'])}): these are the states of seed "
             f"{seed}, and the claims below hold for that seed only (`tgpl analyze` gives statistics over seeds)")
+    if gdl_ii is not None and rep["complete"] and any(h is not None for h in gdl_ii["hidden"].values()):
+        seeded += " (every role seeing the whole state)"  # the value's own label says it in full
     if not rep["complete"]:
         say(f"  stopped at {rep['stopped']}: only the first {rep['states']} states (breadth first) were "
             "checked; weak winnability, forced wins and the value need a complete check")
@@ -1258,11 +1285,39 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
                ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
                if rep["guaranteed_goal"][role] is not None else ", can secure no goal") + seeded)
-    say(f"  value: {rep['value']}{seeded}")
+    say(f"  value: {rep['value']}" + (seeded if gdl_ii is None else ""))
+    if gdl_ii is not None:
+        from tgpl.asp.gdl2 import report_lines
+
+        for line in report_lines(gdl_ii):
+            say(line)
     _say_problems(say, rep["problems"])
     if rep["well_formed"]:
         say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
     sys.exit(0 if rep["well_formed"] else 1)
+
+
+def _gdl_ii_report(g, machine, rep: dict) -> dict | None:
+    """A GDL-II game's part of verify's report (tgpl.asp.gdl2.report), put in `rep` as "gdl_ii"; its forced wins
+    and value labelled as seen by every role where a player cannot see the whole state, and random without a
+    legal move in a state made a problem. None for any other game."""
+    from tgpl.asp.gdl2 import FULL_VIEW, GdlIIMachine, report
+
+    if not isinstance(machine, GdlIIMachine):
+        return None
+    out = report(g, machine.game)
+    rep["gdl_ii"] = out
+    if any(h is not None for h in out["hidden"].values()) and g.complete:
+        rep["value"] += f" ({FULL_VIEW})"
+    stuck = [v for v in machine.chance_stuck if v < g.expanded]
+    if stuck:
+        out["chance_stuck"] = len(stuck)
+        rep["stuck"] += len(stuck)
+        rep["problems"].append({"kind": "stuck", "role": out["chance"],
+                                "message": f"{len(stuck)} stuck state(s): {out['chance']} has no legal move",
+                                "witness": g.path(stuck[0])})
+        rep["well_formed"] = False
+    return out
 
 
 def _say_problems(say, problems: list[dict]) -> None:
@@ -1361,7 +1416,9 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
             return None, (program, None)
         with limits.during("grounding the game's first state"):
             _first_state_or_exit(path, gdl, lambda: None)
-        return GdlMachine(gdl), None
+        from tgpl.asp.gdl2 import GdlIIMachine, is_gdl_ii
+
+        return (GdlIIMachine(gdl) if is_gdl_ii(gdl) else GdlMachine(gdl)), None
     game, lowered = _lowered(path, seed, players, limits=limits)
     if grounding == "auto" and not too_large(lowered.program, max_ground, path):
         return None, (lowered.program, _runtime_move_text(lowered))
@@ -1685,6 +1742,10 @@ def _answer_query(game: str, expr: str, horizon: int, as_json: bool, method: str
     sys.exit(0 if found else 1)
 
 
+GDL_II_COMPARED = ("GDL-II: random's moves are matched as moves, not by their probabilities, and percepts are not "
+                   "compared: the same game as every role would play it seeing the whole state")
+
+
 @main.command()
 @click.argument("a", type=click.Path(dir_okay=False))
 @click.argument("b", type=click.Path(dir_okay=False))
@@ -1701,10 +1762,12 @@ def compare(a, b, max_states, as_json, max_seconds, max_memory):
 
     limits = _limits(max_seconds, max_memory)
     graphs = []
+    gdl_ii = False  # a GDL-II game: chance moves are matched as moves, percepts are not compared
     with _collector_off(), _limit_errors("compare"), _Status("compare", quiet=as_json) as status:
         for side, path in (("A", a), ("B", b)):
             status.show(f"loading {side}: {path}")
             machine = _machine(path, limits=limits)[0]
+            gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)
                 g = _explore(path, machine, max_states, quiet=as_json, stop=limits.stopper(),
@@ -1723,6 +1786,8 @@ def compare(a, b, max_states, as_json, max_seconds, max_memory):
             rep = bisimilar(ga, gb, limits.check,
                             lambda k, blocks: status.show(f"bisimulation: round {k}, {blocks:,} classes of states"))
     rep["roles"] = [f"{x} = {y}" for x, y in zip(ga.roles, gb.roles)]
+    if gdl_ii:
+        rep["note"] = GDL_II_COMPARED
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["equivalent"] else 1)
@@ -1731,6 +1796,8 @@ def compare(a, b, max_states, as_json, max_seconds, max_memory):
     click.echo("roles: " + ", ".join(rep["roles"]))
     if rep["equivalent"]:
         click.echo("equivalent: the same game up to the names of moves and fluents")
+        if gdl_ii:
+            click.echo(f"  note: {GDL_II_COMPARED}")
         sys.exit(0)
     click.echo(f"different after {len(rep['witness'])} moves:")
     for i, step in enumerate(rep["witness"], 1):

@@ -38,7 +38,7 @@ from tgpl.asp.asp_emit import AspEncoding, encode_incremental
 from tgpl.asp.interrupt import ground, interruptible
 from tgpl.asp.solver import SolverError, lp_file
 from tgpl.limits import LimitReached, Limits, unlimited
-from tgpl.lowering.ir import Program, Term
+from tgpl.lowering.ir import Const, Program, Term
 from tgpl.verify.bounded import BoundedReport, Finding, Witness
 
 JointMove = tuple[Term, ...]
@@ -156,7 +156,7 @@ def bounded_verify(program: Program, horizon: int, move_text: MoveText | None = 
     limits = limits if limits is not None else unlimited()
     with limits.during("grounding the game's first state"):
         search = BoundedSearch(program, move_text, limits)
-    roles = [str(r) for r in search.roles]
+    roles = [str(r) for r in search.roles if r != RANDOM]  # GDL-II's chance role is no player: no wins, no goal
     report = BoundedReport(horizon, roles, wins={r: None for r in roles})
     report.searched = -1
     try:
@@ -201,8 +201,8 @@ def _ask_step(search: BoundedSearch, report: BoundedReport, n: int) -> None:
         back = min(s.arguments[0].number for s in model if s.name == "gdl_repeats")
         report.cycle = Finding("cycle", f"a play can go on for ever: after {n} moves it is back in the state "
                                f"after {back} moves", search.witness(model))
-    for i, role in enumerate(report.roles):
-        if report.wins[role] is not None:
+    for i, role in enumerate(str(r) for r in search.roles):
+        if role not in report.wins or report.wins[role] is not None:  # random (GDL-II), or a win found
             continue
         symbol = search.role_symbols[i]
         if (model := search.ask("gdl_won", symbol)) is not None:
@@ -218,5 +218,8 @@ def _ask_step(search: BoundedSearch, report: BoundedReport, n: int) -> None:
                 break
         report.best.setdefault(role, None)
 
+
+RANDOM = Const("random")
+"""GDL-II's chance role (tgpl.asp.validate.RANDOM)."""
 
 __all__ = ["BoundedReport", "BoundedSearch", "Finding", "Witness", "bounded_verify", "gdl_move_text"]

@@ -70,10 +70,11 @@ _FIXED = (
 
 def query_rules(program: Program) -> Program:
     """The rules a query grounds besides the look-ahead copies: those of `init`, `next` and what they
-    need, and the relations the copies read without copying them (static ones: `index`, `succ`, ...)."""
+    need, and the relations the copies read without copying them (static ones: `index`, `succ`, ...); GDL-II's
+    `sees` too, the percepts of the joint move, which like `next` read the state and the move."""
     graph = DependencyGraph.of(program)
     copied = lookahead_relations(program)
-    keep = graph.needed(("init", "next")) | (graph.needed(STATE_VIEW) - copied)
+    keep = graph.needed(("init", "next", "sees")) | (graph.needed(STATE_VIEW) - copied)
     return Program(tuple(rule for rule in program.rules if rule.head.relation in keep))
 
 
@@ -83,6 +84,8 @@ class StateQueries:
     def __init__(self, program: Program, names: ClingoNames):
         own = query_rules(program)
         self.text = rules_to_asp(own, names) + lookahead_to_asp(program, names) + lp_file("gdl_per_state.lp")
+        if "sees" in program.defined():  # GDL-II: the percepts of the joint move, shown with the successor
+            self.text += "#show sees/2.\n"
         self.statements = _parsed(self.text)
         self._estimate = estimate_rules(program, own)
         self._facts: dict[clingo.Symbol, ast.AST] = {}
@@ -135,6 +138,8 @@ class BatchQueries:
         link = (f"{names.functor(_QUERY)}(Q) :- {_QUERY}(Q).\n"
                 f"{names.functor(_STEP)}(Q) :- {_QUERY}(Q), not gdl_start(Q).\n")
         text = rules_to_asp(own, names) + ahead + link + lp_file("gdl_batch.lp")
+        if "sees" in program.defined():  # GDL-II's percepts, per query as the rest (`_indexed`)
+            text += "#show sees/3.\n"
         self.statements = _parsed(text)
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
         self._workers: _Workers | None = None
@@ -336,11 +341,11 @@ _INDEX = Var("query index")
 
 def _indexed(program: Program, domain: str) -> Program:
     """The game with the query index first in every relation that depends on `true` or `does`, and in
-    `legal`, `goal`, `terminal` and `next` whatever they depend on (a batch shows them per query), and in
+    `legal`, `goal`, `terminal`, `next` and `sees` whatever they depend on (a batch shows them per query), and in
     every relation that reads one of those. A rule of an indexed relation reads `domain(Q)` first (the
     queries it answers): it may read no indexed relation positively (`legal(R,noop) :- role(R), not
     true(control(R))`)."""
-    indexed = {"true", "does", "next", *STATE_VIEW}
+    indexed = {"true", "does", "next", "sees", *STATE_VIEW}
     grown = True
     while grown:
         grown = False

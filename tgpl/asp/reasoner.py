@@ -117,6 +117,9 @@ class GdlGame:
         self.names = ClingoNames()
         self.roles: tuple[Term, ...] = tuple(dict.fromkeys(a.args[0] for a in program.facts("role") if a.args))
         self._role_symbols = tuple(self.names.symbol(r) for r in self.roles)
+        # GDL-II (tgpl.asp.gdl2): the index of the chance role `random`, and whether the game gives percepts
+        self.chance: int | None = next((i for i, r in enumerate(self.roles) if r == Const("random")), None)
+        self.perceives = "sees" in program.defined()
         self.max_ground = max_ground
         self.mode, whole = grounding_mode(program, mode, max_ground)
         if self.mode == "once":
@@ -273,7 +276,8 @@ class _Counter:
 
 
 SUCCESSOR_BATCH = 64  # states a game played one state at a time grounds in one program (GdlState.successors)
-_FLUENT, _LEGAL, _GOAL, _TERMINAL, _NEW, _GONE = range(6)  # _NEW, _GONE: a batch's changes (gdl_batch.lp)
+_FLUENT, _LEGAL, _GOAL, _TERMINAL, _NEW, _GONE, _SEES = range(7)  # _NEW, _GONE: a batch's changes (gdl_batch.lp)
+# _SEES: a GDL-II percept of the joint move that led to the state
 _Move = tuple  # (rank among the role's legal moves, move symbol, what a query needs of it or None if not in input)
 
 
@@ -287,6 +291,7 @@ class _GroundOnce:
         ground = GroundProgram([
             rules_to_asp(program, names), lookahead_to_asp(program, names),
             lp_file("gdl_state.lp"), external_domain(program, names),
+            "#show sees/2.\n" if game.perceives else "",  # GDL-II: the joint move's percepts, with its successor
         ])
         self._ground = ground
         self._literal = {atom.arguments[0]: lit for atom, lit in ground.externals("true", 1).items()}
@@ -307,9 +312,15 @@ class _GroundOnce:
             if role in role_index:
                 self._meaning[atom] = (_GOAL, role_index[role], value)
         self._meaning[clingo.Function("gdl_a_terminal")] = (_TERMINAL,)
+        for atom in ground.atoms("sees", 2) if game.perceives else ():
+            role, percept = atom.arguments
+            if role in role_index:
+                self._meaning[atom] = (_SEES, role_index[role], percept)
 
     def initial(self) -> GdlState:
-        return self._solve(self._start)
+        state = self._solve(self._start)
+        state._seen = ()  # no joint move led to it: no percepts (a rule reading no state or move holds here)
+        return state
 
     def successor(self, key: frozenset[int], moves: Sequence) -> GdlState:
         """The state after the joint move whose `does` literals are `moves`."""
@@ -324,6 +335,7 @@ class _GroundOnce:
         roles = len(self.game.roles)
         legal: list[list[_Move]] = [[] for _ in range(roles)]
         goals: list[set] = [set() for _ in range(roles)]
+        seen: list[set] | None = [set() for _ in range(roles)] if self.game.perceives else None
         fluents: list[int] = []
         outside_base: list[clingo.Symbol] = []
         terminal = False
@@ -342,12 +354,15 @@ class _GroundOnce:
                 legal[m[1]].append(m[2])
             elif kind == _GOAL:
                 goals[m[1]].add(m[2])
+            elif kind == _SEES:
+                seen[m[1]].add(m[2])
             else:
                 terminal = True
         if outside_base:
             raise GdlError(_not_in_base(self.game, outside_base))
         return GdlState(self.game, frozenset(fluents), tuple(tuple(sorted(moves)) for moves in legal),
-                        tuple(frozenset(g) for g in goals), terminal)
+                        tuple(frozenset(g) for g in goals), terminal,
+                        () if seen is None else tuple(frozenset(p) for p in seen))
 
 
 class _PerState:
@@ -392,7 +407,9 @@ class _PerState:
                 raise state
             return state
         limit = self._check(frozenset(), ())
-        return self._read(self._solve([START], limit, ()))
+        state = self._read(self._solve([START], limit, ()))
+        state._seen = ()  # no joint move led to it: no percepts
+        return state
 
     def states(self, queries: Sequence[tuple[frozenset[clingo.Symbol], Sequence[tuple]] | None]
                ) -> list[GdlState | GdlError]:
@@ -498,6 +515,7 @@ class _PerState:
         roles = len(self.game.roles)
         legal: list[list[clingo.Symbol]] = [[] for _ in range(roles)]
         goals: list[set] = [set() for _ in range(roles)]
+        seen: list[set] | None = [set() for _ in range(roles)] if self.game.perceives else None
         fluents: list[clingo.Symbol] = []
         gone: list[clingo.Symbol] = []
         terminal = False
@@ -517,12 +535,15 @@ class _PerState:
                 terminal = True
             elif kind == _GONE:
                 gone.append(m[1])
+            elif kind == _SEES and seen is not None:
+                seen[m[1]].add(m[2])
         state = frozenset(fluents) if given is None else given.difference(gone).union(fluents)
         base, inputs = self.declared()
         if base is not None and not state <= base:
             raise GdlError(_not_in_base(self.game, [f for f in state if f not in base]))
         moves = tuple(self._moves(role, ms, inputs) for role, ms in zip(self.game._role_symbols, legal))
-        return GdlState(self.game, state, moves, tuple(frozenset(g) for g in goals), terminal)
+        return GdlState(self.game, state, moves, tuple(frozenset(g) for g in goals), terminal,
+                        () if seen is None else tuple(frozenset(p) for p in seen))
 
     def _decode(self, s: clingo.Symbol) -> tuple:
         name = s.name
@@ -539,6 +560,11 @@ class _PerState:
                 return (_LEGAL, i, value) if name == "gdl_a_legal" else (_GOAL, i, value)
         elif name == "gdl_a_terminal":
             return (_TERMINAL,)
+        elif name == "sees":
+            role, percept = s.arguments
+            i = self._role_index.get(role)
+            if i is not None:
+                return (_SEES, i, percept)
         return (None,)
 
     def _moves(self, role: clingo.Symbol, moves: list[clingo.Symbol], inputs: frozenset | None) -> tuple[_Move, ...]:
@@ -606,12 +632,14 @@ def state_or_error(make: Callable[..., GdlState], *args) -> GdlState | GdlError:
 class GdlState:
     """A game state: the set of its true fluents. Immutable; `apply` returns a new one."""
 
-    __slots__ = ("game", "_key", "_legal", "_goals", "_terminal")
+    __slots__ = ("game", "_key", "_legal", "_goals", "_terminal", "_seen")
 
     def __init__(self, game: GdlGame, key: frozenset, legal: tuple[tuple[_Move, ...], ...],
-                 goals: tuple[frozenset[clingo.Symbol], ...], terminal: bool):
+                 goals: tuple[frozenset[clingo.Symbol], ...], terminal: bool,
+                 seen: tuple[frozenset[clingo.Symbol], ...] = ()):
         # Made only by the game's queries, which answer everything about a state at once.
         self.game = game
+        self._seen = seen  # GDL-II: per role, the percepts of the joint move that made this state
         self._key = key  # the true fluents: program literals (grounded once) or symbols (per state)
         self._legal = legal  # per role, sorted by the rank of the legal atom: deterministic
         self._goals = goals
@@ -624,8 +652,14 @@ class GdlState:
     @property
     def goals(self) -> list[int | None]:
         """Each role's goal value in role order; None where the state gives a role none."""
+        return self.goals_of(range(len(self.game.roles)))
+
+    def goals_of(self, indices: Iterable[int]) -> list[int | None]:
+        """`goals` of the roles at these indices only: a GDL-II game's players, whose goals do not depend on
+        what a rule such as `(<= (goal ?r 0) (role ?r) ...)` gives the chance role."""
         out: list[int | None] = []
-        for role, values in zip(self.game.roles, self._goals):
+        for i in indices:
+            role, values = self.game.roles[i], self._goals[i]
             if len(values) > 1:
                 raise GdlError(f"role {role} has several goal values: {', '.join(sorted(map(str, values)))}")
             value = next(iter(values)) if values else None
@@ -633,6 +667,16 @@ class GdlState:
                 raise GdlError(f"goal value '{self.game.names.term(value)}' of role {role} is not an integer")
             out.append(value.number if value is not None else None)
         return out
+
+    @property
+    def seen(self) -> tuple[frozenset[Term], ...]:
+        """GDL-II: per role in role order, what `sees` gave it for the joint move that led to this state (empty
+        sets for the initial state and in a game without `sees`). Not part of the state: `key()` and equality
+        ignore it, as the same state reached by two moves may come with different percepts."""
+        term = self.game.names.term
+        if not self._seen:
+            return tuple(frozenset() for _ in self.game.roles)
+        return tuple(frozenset(term(p) for p in ps) for ps in self._seen)
 
     def goal(self, role: Term | str) -> int | None:
         return self.goals[self.game.role(role)]

@@ -50,12 +50,12 @@ from tgpl.asp.kif import KEYWORDS as KIF_KEYWORDS
 
 KEYWORD_ARITY = {
     "role": 1, "base": 1, "input": 2, "init": 1, "true": 1, "does": 2,
-    "next": 1, "legal": 2, "goal": 2, "terminal": 0,
+    "next": 1, "legal": 2, "goal": 2, "terminal": 0, "sees": 2,
 }
 REQUIRED = ("role", "init", "legal", "next", "goal", "terminal")
 RECOMMENDED = ("base", "input")
 NEVER_IN_HEAD = ("true", "does")
-NEVER_IN_BODY = ("init", "next", "base", "input")
+NEVER_IN_BODY = ("init", "next", "base", "input", "sees")
 _KIF_WORD = re.compile(r"[A-Za-z0-9!$%&*+\-./<=>?@_~]+")
 """A KIF word of normal characters (KIF's `\\` escapes are not GDL: no GGP reader takes them)."""
 _KIF_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -86,6 +86,7 @@ def validate(program: Program, path: str = "<gdl>", max_ground: int | None = MAX
         _goal_value(rule, diags)
     _vocabulary(program, diags)
     _presence(program, path, diags)
+    _gdl_ii(program, path, diags)
     if not diags.has_errors:  # before anything grounds it: an infinite game would ground for ever
         unbounded_terms(program, diags)
     over = False
@@ -283,6 +284,9 @@ class _Vocabulary:
 
 def _vocabulary(program: Program, diags: Diagnostics) -> None:
     vocabulary = _Vocabulary.of(program)
+    # a GDL-II percept may name a move as `(does ?q ?m)` (GDL-II provers' tests do): a keyword as a function
+    # only there is a warning, as the percept is a term no rule reads back
+    outside = _Vocabulary.of(Program(tuple(_without_percept(rule) for rule in program.rules))).functions
     for name, uses in vocabulary.relations.items():
         first = next(iter(uses.values()))
         _word(name, "relation", first, diags)
@@ -296,8 +300,12 @@ def _vocabulary(program: Program, diags: Diagnostics) -> None:
     for name, uses in vocabulary.functions.items():
         first = next(iter(uses.values()))
         _word(name, "function", first, diags)
-        if name in KEYWORD_ARITY:
-            diags.error(_where(first, None), f"'{name}' is a GDL keyword: it names a relation, never a function")
+        if name in KEYWORD_ARITY and name in outside:
+            diags.error(_where(next(iter(outside[name].values())), None),
+                        f"'{name}' is a GDL keyword: it names a relation, never a function")
+        elif name in KEYWORD_ARITY:
+            diags.warning(_where(first, None), f"'{name}' is a GDL keyword used as a function in a percept: "
+                                               "GDL-II players read it as a term, GDL tools may refuse it")
         for arity, func in list(uses.items())[1:]:
             diags.error(_where(func, None),
                         f"function '{name}' has {_args(arity)} here but {len(first.args)}{_at(first)}")
@@ -310,6 +318,14 @@ def _vocabulary(program: Program, diags: Diagnostics) -> None:
             _overlap(name, first, f"a function with {_args(len(first.args))}", constant, "a constant", diags)
     for name, const in vocabulary.constants.items():
         _word(name, "constant", const, diags)
+
+
+def _without_percept(rule: Rule) -> Rule:
+    """The rule with the percept of a `sees` head left out (a constant in its place)."""
+    head = rule.head
+    if head.relation != "sees" or head.arity != 2:
+        return rule
+    return Rule(Atom("sees", (head.args[0], Const("percept")), head.span), rule.body, rule.span)
 
 
 def _word(name: str, kind: str, node, diags: Diagnostics) -> None:
@@ -348,6 +364,42 @@ def _shown(name: str) -> str:
 
 def _args(n: int) -> str:
     return f"{n} argument{'s' * (n != 1)}"
+
+
+# ------------------------------------------------------------------ GDL-II
+RANDOM = Const("random")
+"""GDL-II's chance role (Thielscher 2010): declared by `(role random)`, it picks uniformly among its legal moves."""
+
+
+def _gdl_ii(program: Program, path: str, diags: Diagnostics) -> None:
+    """GDL-II's own restrictions. `sees` (the percepts of each role after a joint move) is a keyword of arity 2
+    that may depend on `true` and `does` like `next`, and is never in a body (KEYWORD_ARITY, NEVER_IN_BODY).
+    Where `(role random)` is declared: random is chance, not a player, so it has no goal (an error), sees
+    nothing (a percept for it is never given: a warning), and must have a legal rule (else it is stuck in every
+    state). A `sees` head names a role: a constant that is not one is an error, as the percept would go to no one."""
+    roles = {a.args[0] for a in program.facts("role") if a.args}
+    chance = RANDOM in roles
+    random_moves = False
+    for rule in program.rules:
+        head = rule.head
+        who = head.args[0] if head.args else None
+        if head.relation == "legal" and head.arity == 2 and (who == RANDOM or isinstance(who, Var)):
+            random_moves = True
+        if not chance or who != RANDOM:
+            if head.relation == "sees" and head.arity == 2 and isinstance(who, (Const, Func)) and roles \
+                    and who not in roles:
+                diags.error(_where(who, rule.span), f"'{who}' is not a role: 'sees' gives percepts to roles")
+            continue
+        if head.relation == "goal" and head.arity == 2:
+            diags.error(_where(who, rule.span),
+                        "the 'random' role has no goal: it is chance, not a player (GDL-II)")
+        elif head.relation == "sees" and head.arity == 2:
+            diags.warning(_where(who, rule.span),
+                          "the 'random' role sees nothing: it is chance, not a player, so this percept is never given")
+    if chance and not random_moves and "legal" in program.defined():
+        role = next(a for a in program.facts("role") if a.args and a.args[0] == RANDOM)
+        diags.error(_where(role.args[0], role.span),
+                    "the 'random' role has no legal rule: chance would have no move in any state (GDL-II)")
 
 
 # ---------------------------------------------------------------- presence

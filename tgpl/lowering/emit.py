@@ -49,7 +49,8 @@ _MISSING = object()
 ROUNDS = 8
 
 KEYWORDS = {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "base", "input",
-            "or", "not", "noop", "control", "result", "none", "null", "yes", "no", "succ"}
+            "or", "not", "noop", "control", "result", "none", "null", "yes", "no", "succ",
+            "sees", "random"}  # GDL-II's: a TGPL name `Sees` must not become the percept relation
 
 
 @dataclass
