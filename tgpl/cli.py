@@ -1189,15 +1189,20 @@ def _max_memory(megabytes: int | None) -> int | None:
               help="Complete mode on a .tgpl game, and bounded mode on one searched state by state: explore it "
                    "on the runtime, or lowered to GDL on clingo.")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="The seed of a .tgpl game's random numbers: a game that shuffles is explored, and its claims "
-                   "hold, for this seed only.")
+              help="The seed of a .tgpl game's random numbers: a chance game whose outcomes are too many to "
+                   "explore (or with --chance seed) is explored, and its claims hold, for this seed only.")
+@click.option("--chance", "chance_mode", type=click.Choice(["outcomes", "seed"]), default="outcomes",
+              show_default=True,
+              help="A .tgpl chance game on the runtime: explore every outcome of its draws as chance nodes "
+                   "(expected goals, wins whatever the draws) while they fit in --max-states, else one seed; "
+                   "or one seed's game only.")
 @click.option("--players", "players", type=click.IntRange(min=1), default=None,
               help="The number of players, for a game that allows several (default: the game's minimum).")
 @_limit_options(PARTIAL)
 @_max_ground_option
 @_grounding_option
-def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_seconds, max_memory, max_ground,
-           grounding, players):
+def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance_mode, max_seconds, max_memory,
+           max_ground, grounding, players):
     """Explore every reachable state of GAME (.tgpl or .kif) and check that it is well formed.
 
     With --horizon N, search only the plays of up to N joint moves (bounded
@@ -1222,17 +1227,26 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
             _verify_bounded(game, horizon, as_json, witness_dir, None, seed, max_ground, read, limits, players)
             return
         machine, program = _machine(game, engine, seed, max_ground, grounding, limits, players)
+    chance = _chance(program, seed)
     with _collector_off():
-        with limits.during("exploring"):
-            g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
-                         stop=limits.stopper("cap"))
+        g = None
+        if chance is not None and chance_mode == "outcomes" and engine == "runtime":
+            g, chance["sampled_because"] = _explore_outcomes(game, machine, max_states, as_json, max_memory, limits)
+        if g is None:
+            with limits.during("exploring"):
+                g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
+                             stop=limits.stopper("cap"))
         rep = check(g)
     rep["game"] = game
     rep["players"] = _examined_players(program, players)
-    rep["chance"] = _chance(program, seed)
-    if rep["chance"] is not None:
-        for problem in rep["problems"]:
-            problem["message"] += f" (for seed {seed})"
+    rep["chance"] = chance
+    if chance is not None:
+        chance["mode"] = "outcomes" if g.chance else "seed"
+        if g.chance:
+            chance["seed"] = None
+        else:
+            for problem in rep["problems"]:
+                problem["message"] += f" (for seed {seed})"
     _write_witnesses(rep["problems"], witness_dir)
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
@@ -1243,15 +1257,25 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
     if rep["players"] is not None:
         say(f"  players: {_players_examined_text(rep['players'])}")
     seeded = ""
-    if rep["chance"] is not None:
+    if rep["chance"] is not None and rep["chance"]["mode"] == "outcomes":
+        seeded = " (whatever the chance outcomes)"
+        say(f"  chance: the game draws on its random numbers ({', '.join(rep['chance']['sites'])}): every outcome "
+            f"of its draws explored, {rep['chance_nodes']} chance nodes: the claims below hold whatever the draws, "
+            "and the expected goals weigh each outcome by its probability")
+    elif rep["chance"] is not None:
         seeded = f" (for seed {seed})"
-        say(f"  chance: the game shuffles ({', '.join(rep['chance']['sites'])}): these are the states of seed "
-            f"{seed}, and the claims below hold for that seed only (`tgpl analyze` gives statistics over seeds)")
+        why = rep["chance"].get("sampled_because")
+        say(f"  chance: the game draws on its random numbers ({', '.join(rep['chance']['sites'])}): these are the "
+            f"states of seed {seed}, one sample of its draws, and the claims below hold for that seed only"
+            + (f" ({why})" if why else "") + " (`tgpl analyze` gives statistics over seeds)")
     if not rep["complete"]:
         say(f"  stopped at {rep['stopped']}: only the first {rep['states']} states (breadth first) were "
             "checked; weak winnability, forced wins and the value need a complete check")
     say(f"  stuck states: {rep['stuck'] or 'none'}")
     ends = "every play ends" if rep["complete"] else "no cycle among the states checked"
+    if rep.get("loops_only_by_chance"):
+        ends = ("every play ends with probability 1 (its cycles go through chance outcomes, which leave them "
+                "whatever the players do)")
     say(f"  termination: {ends if rep['terminates'] else 'NO, a play can go on for ever'}")
     say(f"  goals: {'every terminal state gives every role one goal in 0..100' if rep['goals_ok'] else 'PROBLEM'}")
     for role, w in rep["weakly_winnable"].items():
@@ -1263,11 +1287,35 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, max_se
                ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
                if rep["guaranteed_goal"][role] is not None else ", can secure no goal") + seeded)
-    say(f"  value: {rep['value']}{seeded}")
+    say(f"  value: {rep['value']}{'' if rep['chance_nodes'] else seeded}")
+    if rep.get("expected_goal") is not None:
+        converged = "" if rep["expectation"]["converged"] else " (NOT converged: lower bounds)"
+        say("  expected goals under optimal play (expectimax over the chance nodes): "
+            + ", ".join(f"{role} {v:.9f}" for role, v in rep["expected_goal"].items()) + converged)
     _say_problems(say, rep["problems"])
     if rep["well_formed"]:
         say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
     sys.exit(0 if rep["well_formed"] else 1)
+
+
+def _explore_outcomes(path: str, machine, max_states: int, quiet: bool, max_memory: int | None, limits):
+    """A chance game explored with every outcome of its draws (tgpl.runtime.chance_machine): the graph, or
+    None and why (too many outcomes, or states, for --max-states; draws it cannot replay), for verify to
+    explore one seed's game instead. A time or memory limit gives the partial graph, as for any game."""
+    from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+
+    outcomes = ChanceMachine(machine.game, machine.seed, max_outcomes=max_states)
+    with limits.during("exploring"):
+        try:
+            g = _explore(path, outcomes, max_states, quiet=quiet, max_memory=_max_memory(max_memory),
+                         stop=limits.stopper("cap"))
+        except TooManyOutcomes:
+            return None, f"one move has more than {max_states} outcomes (--max-states)"
+        except ChanceUnsupported as e:
+            return None, f"its draws cannot all be explored as chance nodes: {e}"
+    if not g.complete and g.stopped is not None and "--max-states" in g.stopped:
+        return None, f"its outcomes make more than {max_states} states (--max-states)"
+    return g, None
 
 
 def _say_problems(say, problems: list[dict]) -> None:

@@ -1,4 +1,5 @@
-"""A game that shuffles is a chance game: `tgpl verify` explores the states of one seed and says so of its claims."""
+"""A game that draws random numbers is a chance game: with `--chance seed` (or too many outcomes) `tgpl verify`
+explores the states of one seed and says so of its claims (every outcome: tests/verify/test_chance_nodes.py)."""
 
 from __future__ import annotations
 
@@ -31,11 +32,11 @@ def test_the_shuffles_are_found_in_setup_and_in_play():
 def test_the_dice_games_value_is_claimed_for_its_seed_only():
     values = set()
     for seed in range(6):
-        r = _verify(DICE, "--seed", str(seed))
+        r = _verify(DICE, "--seed", str(seed), "--chance", "seed")
         problems = [line for line in r.output.splitlines() if line.startswith("problem ")]
         assert r.exit_code == (1 if problems else 0), r.output  # a drawn roll: "never wins", for that seed
         assert all(line.endswith(f"(for seed {seed})") for line in problems)
-        assert f"these are the states of seed {seed}, and the claims below hold for that seed only" in r.output
+        assert f"these are the states of seed {seed}, one sample of its draws, and the claims below hold for that seed only" in r.output
         assert "dice.tgpl:24:13" in r.output
         value = next(line for line in r.output.splitlines() if line.startswith("  value: "))
         assert value.endswith(f"(for seed {seed})")
@@ -44,7 +45,7 @@ def test_the_dice_games_value_is_claimed_for_its_seed_only():
 
 
 def test_the_json_report_names_the_seed_and_a_game_without_chance_says_nothing():
-    r = _verify(DICE, "--seed", "5", "--json")
+    r = _verify(DICE, "--seed", "5", "--json", "--chance", "seed")
     rep = json.loads(r.output)
     assert rep["chance"]["seed"] == 5 and rep["chance"]["sites"][0].endswith("dice.tgpl:24:13")
     plain = _verify(str(EXAMPLES / "tris.tgpl"))
@@ -78,7 +79,7 @@ def test_a_deck_shuffled_in_its_default_block_is_a_chance_game(tmp_path):
         where = f"deck.tgpl:{sites[0].line}:{sites[0].col}"
         values = {}
         for seed in (0, 2):
-            r = _verify(str(path), "--seed", str(seed))
+            r = _verify(str(path), "--seed", str(seed), "--chance", "seed")
             assert where in r.output and f"the claims below hold for that seed only" in r.output, r.output
             value = next(line for line in r.output.splitlines() if line.startswith("  value: "))
             assert value.endswith(f"(for seed {seed})"), value
