@@ -125,6 +125,8 @@ class ChanceMachine(RuntimeMachine):
             for n in script.bounds[start:]:
                 p /= n
             out.append((p, script.values, script.bounds, state))
+            if len(out) == 1 and 1 / p > self.max_outcomes:  # the first run's draws, as many each time
+                raise TooManyOutcomes(f"about {int(1 / p)} outcomes of one move's draws")
             if len(out) > self.max_outcomes:
                 raise TooManyOutcomes(f"more than {self.max_outcomes} outcomes of one move's draws")
             vals, bounds = script.values, script.bounds
