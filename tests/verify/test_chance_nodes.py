@@ -77,3 +77,8 @@ def test_beyond_the_bound_one_seed_is_explored_and_labelled_so():
     rep = json.loads(r.stdout)
     assert rep["chance"]["mode"] == "seed" and rep["chance"]["seed"] == 0
     assert rep["chance"]["sampled_because"] == "one move has more than 100 outcomes (--max-states)"
+
+
+def test_the_chance_report_is_the_same_byte_for_byte():
+    first, second = _verify(str(PIG), "--json"), _verify(str(PIG), "--json")
+    assert first.stdout == second.stdout and '"expected_goal"' in first.stdout
