@@ -1260,7 +1260,7 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance
     if rep["chance"] is not None and rep["chance"]["mode"] == "outcomes":
         seeded = " (whatever the chance outcomes)"
         say(f"  chance: the game draws on its random numbers ({', '.join(rep['chance']['sites'])}): every outcome "
-            f"of its draws explored, {rep['chance_nodes']} chance nodes: the claims below hold whatever the draws, "
+            f"of its draws explored, {rep['chance_nodes']} chance node{'s' * (rep['chance_nodes'] != 1)}: the claims below hold whatever the draws, "
             "and the expected goals weigh each outcome by its probability")
     elif rep["chance"] is not None:
         seeded = f" (for seed {seed})"
