@@ -11,6 +11,7 @@ import click
 
 from tgpl.analysis.figures import Scorer, play_games, replay_prefix, summarise, text_report
 from tgpl.analysis.on_ray import RayError, RayMissing, connect, disconnect  # Ray itself only when --ray
+from tgpl.frontend.after_setup import chance_site_texts
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import automatic_agent
 from tgpl.runtime.compiler import compile_program
@@ -73,6 +74,7 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
             disconnect()
     elapsed = time.perf_counter() - started
     summary = summarise(game, path, specs, seed, played, scorer.label, max_moves)
+    summary["chance"] = chance_site_texts(program) or None  # where the seeds make the games differ
     frequent = summary["most_frequent_state"]
     state_text = None
     if frequent is not None:

@@ -535,6 +535,9 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
     out = [f"{s['game']}: {s['games']} games, seeds {s['seeds'][0]}..{s['seeds'][-1]}, players "
            f"{','.join(s['players'])}: {s['finished']} finished, {s['unfinished']} unfinished, "
            f"{len(s['errors'])} with errors"]
+    if s.get("chance"):
+        out.append(f"chance: the game draws on its random numbers at {', '.join(s['chance'])}: the figures are "
+                   f"over the seeds {s['seeds'][0]}..{s['seeds'][-1]}, each game one outcome of its draws")
     out.append("wins (sole first place, of finished games; 95% Wilson interval):")
     for seat in s["seats"]:
         out.append(f"  seat {seat['seat']} ({seat['agent']}): {rate_text(seat['wins'])}, shared first {seat['shared_first']}")

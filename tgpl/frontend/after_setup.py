@@ -13,9 +13,9 @@ from typing import Iterator
 
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
-from tgpl.frontend.types import CallableType
+from tgpl.frontend.types import CallableType, ClassType
 
-CHANCE = ("shuffle", "reshuffle")  # the built-ins that draw on the game's random numbers
+CHANCE = ("shuffle", "reshuffle", "roll")  # the built-ins that draw on the game's random numbers
 
 
 def after_setup_nodes(program) -> Iterator[ast.Node]:
@@ -27,7 +27,9 @@ def after_setup_nodes(program) -> Iterator[ast.Node]:
 
 def reachable(program, code: list) -> Iterator[ast.Node]:
     """Every node of `code` and of the functions it calls, directly or not: a call of a class's function
-    may run an override of it in any class derived from that one, so those are read too."""
+    may run an override of it in any class derived from that one, so those are read too; and the `default`
+    blocks that a `new` runs (the class's and its bases', a board's groups'), which run as their creator
+    does (a deck shuffled in its own `default` block shuffles wherever it is made)."""
     types = program.types
     overrides: dict[int, list] = {}  # id(FunctionInfo) -> the functions of derived classes that override it
     for info in program.classes:
@@ -49,11 +51,32 @@ def reachable(program, code: list) -> Iterator[ast.Node]:
                 if isinstance(ct, CallableType) and ct.kind == "function":
                     code.append(ct.target.defn)
                     code.extend(overrides.get(id(ct.target), ()))
+            elif isinstance(n, ast.New):
+                code.extend(_defaults_run_by_new(program, n))
+
+
+def _defaults_run_by_new(program, new: ast.New) -> list[ast.Node]:
+    """The blocks `new` runs beyond attribute values: the `default` of the class and of each base, and the
+    `default` of each group of a board (tgpl.runtime.machine, `new_object`)."""
+    t = program.types.get(id(new))
+    if not isinstance(t, ClassType):
+        return []
+    blocks: list[ast.Node] = []
+    for info in t.info.ancestors():
+        if info.defn is None:
+            continue
+        for member in info.defn.members:
+            if isinstance(member, ast.Default):
+                blocks.append(member)
+            elif isinstance(member, ast.GroupDef) and member.default is not None:
+                blocks.append(member.default)
+    return blocks
 
 
 def chance_sites(program) -> list[Span]:
-    """Where the game shuffles, in setup or during play (in source order): a game with any is a chance game,
-    whose states depend on the seed."""
+    """Where the game draws on its random numbers (shuffles, reshuffles, rolls), in setup or during play,
+    in the code they run and in the `default` blocks that objects they make run (in source order): a game
+    with any is a chance game, whose states depend on the seed."""
     code: list = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
     code += [a for info in program.classes for a in info.actions.values()]
     code += [t.defn for t in program.turns.values()]
@@ -66,4 +89,9 @@ def chance_sites(program) -> list[Span]:
     return [found[k] for k in sorted(found)]
 
 
-__all__ = ["CHANCE", "after_setup_nodes", "chance_sites"]
+def chance_site_texts(program) -> list[str]:
+    """`chance_sites` as `file:line:col`, as verify, analyze and to-gdl name them."""
+    return [f"{s.file}:{s.line}:{s.col}" for s in chance_sites(program)]
+
+
+__all__ = ["CHANCE", "after_setup_nodes", "chance_site_texts", "chance_sites"]

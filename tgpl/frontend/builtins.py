@@ -183,4 +183,5 @@ def event_methods(builtins: BuiltinClasses) -> dict[str, Signature]:
 
 GLOBAL_FUNCTIONS: dict[str, Signature] = {
     "log": sig("log", VOID, Param("message", ANY)),
+    "roll": sig("roll", NUMBER, Param("sides", NUMBER)),  # a die thrown: 1..sides (decision 95)
 }

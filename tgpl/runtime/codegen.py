@@ -2756,8 +2756,8 @@ class BlockGenerator:
             code = self.namespace_call(e, sig, span)
             if code is not None:
                 return code
-        if not isinstance(sig, Signature) or "." in sig.name or sig.name == "log":
-            return self.fallback(e)  # namespaces (turn, player, event) and log
+        if not isinstance(sig, Signature) or "." in sig.name or sig.name in ("log", "roll"):
+            return self.fallback(e)  # namespaces (turn, player, event), log and roll
         obj_t = self.c.type_of(callee.obj)
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)

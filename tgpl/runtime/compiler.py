@@ -789,7 +789,7 @@ class Compiler:
             (self.value_for(bound[p.name], p.type, layout) if p.name in bound else None) for p in sig.params
         ]
         qualified = sig.name
-        if "." in qualified or qualified == "log":  # a namespace or global built-in
+        if "." in qualified or qualified in ("log", "roll"):  # a namespace or global built-in
             return self._namespace_call(qualified, args, span)
         if isinstance(callee, ast.Member):
             obj = self.expr(callee.obj, layout)
@@ -832,6 +832,8 @@ class Compiler:
             return lambda f: f.m.throw(a0(f), True, span)
         if qualified == "log":
             return lambda f: f.m.log(show(a0(f)))
+        if qualified == "roll":
+            return lambda f: f.m.roll(a0(f), span)
         return lambda f: f.m.error(span, f"{qualified} is not supported")
 
     # ----------------------------------------------------------- operators

@@ -420,6 +420,15 @@ class Machine:
         if id(collection) in held:
             self.read_only(span, "change a list or table that the game holds")
 
+    def roll(self, sides, span: Span | None) -> float:
+        """`roll(sides)`: a die of `sides` faces thrown, 1..sides, drawn from the game's generator as a
+        shuffle draws (decision 95): a seed and the moves fix every roll, so records replay byte for byte."""
+        if self.frozen:
+            self.read_only(span, "call roll()")
+        if sides.__class__ is bool or not isinstance(sides, (int, float)) or sides != int(sides) or sides < 1:
+            self.error(span, f"roll() needs a whole number of sides, at least 1, not {show(sides)}")
+        return float(1 + self.world.random().below(int(sides)))  # a number, as literals are
+
     def log(self, text: str) -> None:
         if self.frozen:
             return  # listing moves is not playing: nothing to log

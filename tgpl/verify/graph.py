@@ -35,6 +35,8 @@ class Info:
     stuck: tuple[int, ...]
     moves: list[tuple[str, tuple, Any]]
     goal_error: str | None = None
+    # A chance node's: the probability of each of `moves` (its outcomes), which sum to 1; None elsewhere
+    chances: list | None = None
 
 
 class Machine(Protocol):
@@ -70,6 +72,8 @@ class Graph:
     depth: list[int] = field(default_factory=list)  # each state's moves from the start (its BFS level)
     max_depth: int | None = None  # the states at this depth were examined, not expanded (`explore`)
     levels: int = 0  # the BFS levels whose states were all examined (fewer than all when a cap stopped it)
+    # Chance nodes (`tgpl.runtime.chance_machine`): node -> the probability of each of its edges, in order
+    chance: dict[int, list] = field(default_factory=dict)
 
     @property
     def states(self) -> int:
@@ -199,7 +203,9 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         if leaf and release is not None:  # a machine without leaf_info listed successors no one keeps
             for _, _, nxt in info.moves:
                 release(nxt)
-        for text, joint, nxt in () if leaf else info.moves:
+        chances = info.chances
+        kept: list = []  # the probabilities of the edges kept, for a chance node
+        for k, (text, joint, nxt) in enumerate(() if leaf else info.moves):
             new = len(states)
             key = machine.key(nxt)
             j = index.get(key, new) if full else index.setdefault(key, new)  # one hash of the key, not two
@@ -221,7 +227,11 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
             elif release is not None and states[j] is not nxt:
                 release(nxt)
             out.append((text, joint, j))
+            if chances is not None:
+                kept.append(chances[k])
         g.edges.append(out)
+        if chances is not None and not leaf:
+            g.chance[i] = kept
         info = None
         if release is not None:
             release(state)
@@ -256,6 +266,7 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
     if not g.complete:  # cut the unexpanded frontier off: only expanded nodes are analysed
         del g.parent[i:]
         del g.depth[i:]
+        g.chance = {v: [p for p, e in zip(ps, g.edges[v]) if e[2] < i] for v, ps in g.chance.items()}
         g.edges = [[e for e in es if e[2] < i] for es in g.edges]
     return g
 
@@ -438,7 +449,16 @@ def _verify(g: Graph) -> dict:
         who = ", ".join(roles[r] for r in g.stuck[v])
         problems.append(Finding("stuck", f"{len(stuck)} stuck state(s): {who} has no legal move", g.path(v)))
     cycle = find_cycle(g)
-    if cycle is not None:
+    loops_by_chance = False  # every cycle is left with probability 1, whatever the players do
+    if cycle is not None and g.chance:
+        from tgpl.verify.expectation import endless
+
+        kept = endless(g)
+        if kept:
+            cycle = g.path(kept[0]) + _lasso(g, set(kept), kept[0])
+        else:
+            loops_by_chance = True
+    if cycle is not None and not loops_by_chance:
         problems.append(Finding("cycle", "a play can go on for ever (a cycle in the reachable graph)", cycle))
     bad_goals = [v for v in terminal if g.goal_error[v] is not None
                  or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 100 for x in g.goals[v])]
@@ -479,10 +499,11 @@ def _verify(g: Graph) -> dict:
         values = sorted({g.goals[v][r] for v in good}, reverse=True)
         guaranteed[name] = next((t for t in values if secures(t)), None)
     winners = [name for name in roles if forcing[name]]
+    whatever = " whatever the chance outcomes" if g.chance else ""
     if not g.complete:
         value = "unknown (the check is incomplete)"
     elif winners:
-        value = "win for " + " and ".join(winners)
+        value = "win for " + " and ".join(winners) + whatever
     elif guaranteed and all(x is not None for x in guaranteed.values()) and sum(guaranteed.values()) == 100 \
             and len(roles) > 1:
         value = "draw" if len(set(guaranteed.values())) == 1 else \
@@ -497,7 +518,8 @@ def _verify(g: Graph) -> dict:
         "terminal": len(terminal),
         "transitions": g.transitions,
         "stuck": len(stuck),
-        "terminates": cycle is None,
+        "terminates": cycle is None or loops_by_chance,
+        "loops_only_by_chance": loops_by_chance,
         "goals_ok": not bad_goals,
         "weakly_winnable": winnable,
         "forced_win": forcing if g.complete else {name: None for name in roles},
@@ -505,8 +527,28 @@ def _verify(g: Graph) -> dict:
         "value": value,
         "problems": [p.to_json() for p in problems],
         "well_formed": not problems,
+        "chance_nodes": len(g.chance),
+        "expected_goal": None,
     }
+    if g.chance and g.complete:
+        from tgpl.verify.expectation import expected_goals
+
+        found = expected_goals(g)
+        if found is not None:
+            report["expected_goal"] = {name: found.values[r] for r, name in enumerate(roles)}
+            report["expectation"] = {"sweeps": found.sweeps, "converged": found.converged}
     return report
+
+
+def _lasso(g: Graph, kept: set[int], start: int) -> list[str]:
+    """Moves from `start` that stay in `kept` (each state there has such a move: `expectation.endless`)
+    until a state comes back: with the path to `start`, a play that can go on for ever."""
+    seen, out, v = set(), [], start
+    while v not in seen:
+        seen.add(v)
+        text, _, v = next(e for e in g.edges[v] if e[2] in kept)
+        out.append(text)
+    return out
 
 
 # --------------------------------------------------------------- bisimulation
