@@ -24,7 +24,7 @@ import clingo
 import numpy as np
 
 from tgpl.asp.gdl_to_asp import ClingoNames
-from tgpl.asp.propnet import LiveNetwork, live_network
+from tgpl.asp.propnet import live_network
 from tgpl.lowering.ir import Program, Term
 
 FALSE, TRUE = 0, 1
@@ -142,22 +142,25 @@ def build_network(program: Program) -> Network:
         does.append(row)
 
     # Views: every atom kept with rules, ordered by levels over the condensation of the dependency graph.
-    views = [a for a in net.matters if a in net.live and a not in node_of]
-    views.sort()
+    kept = sorted(a for a in net.matters if a in net.live and a not in node_of)
+    alias = _aliases(kept, net.live)
+    views = [a for a in kept if a not in alias]
+    live = {a: [tuple(_through(lit, alias) for lit in body) for body in net.live[a]] for a in views}
     for a in views:
         node_of[a] = count
         count += 1
-    reads_move = _reads_move(views, net, {a for a in does_atoms.values()})
+    for a in alias:
+        node_of[a] = node_of[alias[a]]
+    reads_move = _reads_move(views, live, {a for a in does_atoms.values()})
     state_views = [a for a in views if not reads_move[a]]
     move_views = [a for a in views if reads_move[a]]
-    state_levels = _schedule(state_views, net, node_of)
-    move_levels = _schedule(move_views, net, node_of)
+    state_levels = _schedule(state_views, live, node_of)
+    move_levels = _schedule(move_views, live, node_of)
 
     def resolve(value: int) -> int:
         return node_of[-value - 10] if value <= -10 else value
 
-    components = count + sum(len(b) >= 2 for a in views for b in net.live[a]) + sum(len(net.live[a]) >= 2
-                                                                                   for a in views)
+    components = count + sum(len(b) >= 2 for a in views for b in live[a]) + sum(len(live[a]) >= 2 for a in views)
     return Network(
         nodes=count, roles=roles,
         moves=tuple(tuple(names.term(m) for m in ms) for ms in moves_by_role),
@@ -169,7 +172,38 @@ def build_network(program: Program) -> Network:
         state_levels=state_levels, move_levels=move_levels, components=components)
 
 
-def _reads_move(views: list[int], net: LiveNetwork, does_atoms: set[int]) -> dict[int, bool]:
+def _aliases(kept: list[int], live: dict[int, list[tuple[int, ...]]]) -> dict[int, int]:
+    """The views that are wires: one rule whose body is one positive atom, followed to the atom that is not a
+    wire (a cycle of wires, possible only in a positive loop, is left as views). They get no node of their own."""
+    def wire(a: int) -> int | None:
+        bodies = live.get(a)
+        if bodies is not None and len(bodies) == 1 and len(bodies[0]) == 1 and bodies[0][0] > 0:
+            return bodies[0][0]
+        return None
+
+    out: dict[int, int] = {}
+    for a in kept:
+        seen = {a}
+        b = wire(a)
+        target = None
+        while b is not None:
+            if b in seen:
+                target = None
+                break
+            seen.add(b)
+            target = b
+            b = wire(b)
+        if target is not None:
+            out[a] = target
+    return out
+
+
+def _through(lit: int, alias: dict[int, int]) -> int:
+    target = alias.get(abs(lit))
+    return lit if target is None else (target if lit > 0 else -target)
+
+
+def _reads_move(views: list[int], live: dict[int, list[tuple[int, ...]]], does_atoms: set[int]) -> dict[int, bool]:
     """Whether each view depends, through any chain of rules, on a `does` atom (a fixpoint: small networks)."""
     reads = set()
     changed = True
@@ -177,16 +211,16 @@ def _reads_move(views: list[int], net: LiveNetwork, does_atoms: set[int]) -> dic
         changed = False
         for a in views:
             if a not in reads and any(abs(lit) in does_atoms or abs(lit) in reads
-                                      for body in net.live[a] for lit in body):
+                                      for body in live[a] for lit in body):
                 reads.add(a)
                 changed = True
     return {a: a in reads for a in views}
 
 
-def _schedule(views: list[int], net: LiveNetwork, node_of: dict[int, int]) -> list[Level]:
+def _schedule(views: list[int], live: dict[int, list[tuple[int, ...]]], node_of: dict[int, int]) -> list[Level]:
     """The views in levels: acyclic atoms of one level together, each cyclic component a level of its own."""
     inside = set(views)
-    deps = {a: sorted({abs(lit) for body in net.live[a] for lit in body if abs(lit) in inside}) for a in views}
+    deps = {a: sorted({abs(lit) for body in live[a] for lit in body if abs(lit) in inside}) for a in views}
     components = _sccs(views, deps)
     component_of = {a: i for i, comp in enumerate(components) for a in comp}
     level_of: dict[int, int] = {}
@@ -201,22 +235,22 @@ def _schedule(views: list[int], net: LiveNetwork, node_of: dict[int, int]) -> li
         plain: list[int] = []
         for comp in by_level[level]:
             if len(comp) > 1 or comp[0] in deps[comp[0]]:
-                levels.append(_level(sorted(comp), net, node_of, cyclic=True))
+                levels.append(_level(sorted(comp), live, node_of, cyclic=True))
             else:
                 plain.extend(comp)
         if plain:
-            levels.append(_level(sorted(plain), net, node_of, cyclic=False))
+            levels.append(_level(sorted(plain), live, node_of, cyclic=False))
     return levels
 
 
-def _level(atoms: list[int], net: LiveNetwork, node_of: dict[int, int], cyclic: bool) -> Level:
+def _level(atoms: list[int], live: dict[int, list[tuple[int, ...]]], node_of: dict[int, int], cyclic: bool) -> Level:
     literals: list[int] = []
     negated: list[bool] = []
     body_starts: list[int] = []
     atom_starts: list[int] = []
     for a in atoms:
         atom_starts.append(len(body_starts))
-        for body in net.live[a]:
+        for body in live[a]:
             body_starts.append(len(literals))
             for lit in body:
                 literals.append(node_of[abs(lit)])
