@@ -88,8 +88,16 @@ def check_size(program: Program, name: str, max_gates: int | None) -> int | None
         diagnostic = Diagnostic(Severity.ERROR, Span(name, 1, 1, 1, 1),
                                 f"the game's propositional network can have {total:,} gates (ground rule "
                                 f"instances), more than the {max_gates:,} the batched engine builds (max_gates)")
-        raise BatchedLoadError(render_all([diagnostic], {}))
+        raise BatchedLoadError(render_all([diagnostic], _source_of(name)))
     return total
+
+
+def _source_of(name: str) -> dict[str, str]:
+    """The file's text for a diagnostic's source line, when it can be read."""
+    try:
+        return {name: Path(name).read_text(encoding="utf-8")}
+    except (OSError, UnicodeDecodeError):
+        return {}
 
 
 __all__ = ["MAX_GATES", "BatchedLoadError", "chance_reason", "check_size", "gdl_program"]
