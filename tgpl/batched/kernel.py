@@ -34,8 +34,10 @@ class Kernel:
             self.width = batch
             self.ones = np.uint8(1)
         self.fluents = slice(network.first_fluent, network.first_fluent + len(network.fluents))
-        self._neg = {id(lv): np.where(lv.negated, self.ones, self.dtype.type(0)).astype(self.dtype)[:, None]
-                     for lv in network.state_levels + network.move_levels}
+        zero = self.dtype.type(0)
+        self._masks = {id(group): [np.where(column, self.ones, zero).astype(self.dtype)[:, None] if column.any()
+                                   else None for column in group.negated]
+                       for level in network.state_levels + network.move_levels for group in level.and_groups}
 
     # ------------------------------------------------------------ rows in and out
     def pack(self, bits: np.ndarray) -> np.ndarray:
@@ -88,14 +90,32 @@ class Kernel:
                 self._evaluate(values, level)
 
     def _evaluate(self, values: np.ndarray, level: Level) -> None:
-        gathered = values[level.literals]
-        if level.any_negated:
-            gathered ^= self._neg[id(level)]
-        bodies = gathered if level.all_single else np.bitwise_and.reduceat(gathered, level.body_starts, axis=0)
-        if len(level.atom_starts) == len(level.body_starts):
-            values[level.atoms] = bodies
+        groups = level.and_groups
+        if len(groups) == 1:
+            bodies = self._conjunctions(values, groups[0])
         else:
-            values[level.atoms] = np.bitwise_or.reduceat(bodies, level.atom_starts, axis=0)
+            bodies = np.concatenate([self._conjunctions(values, g) for g in groups])
+        for group in level.or_groups:
+            rows = group.bodies
+            if len(rows) == 1 and len(level.or_groups) == 1 and len(rows[0]) == len(bodies):
+                values[group.atoms] = bodies  # one body per atom, in order: the level's bodies are its atoms
+                continue
+            acc = bodies[rows[0]]
+            for j in range(1, len(rows)):
+                np.bitwise_or(acc, bodies[rows[j]], out=acc)
+            values[group.atoms] = acc
+
+    def _conjunctions(self, values: np.ndarray, group) -> np.ndarray:
+        masks = self._masks[id(group)]
+        acc = values[group.literals[0]]
+        if masks[0] is not None:
+            np.bitwise_xor(acc, masks[0], out=acc)
+        for j in range(1, len(group.literals)):
+            column = values[group.literals[j]]
+            if masks[j] is not None:
+                np.bitwise_xor(column, masks[j], out=column)
+            np.bitwise_and(acc, column, out=acc)
+        return acc
 
 
 __all__ = ["LAYOUTS", "Kernel"]

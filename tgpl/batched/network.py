@@ -31,21 +31,36 @@ FALSE, TRUE = 0, 1
 
 
 @dataclass(frozen=True)
+class AndGroup:
+    """Bodies of one length k: `literals[j]` holds the j-th literal's node of each body (k x bodies),
+    `negated[j]` whether it is read negated. Evaluated as k gathers and k-1 ANDs of whole blocks."""
+
+    literals: np.ndarray
+    negated: np.ndarray
+
+
+@dataclass(frozen=True)
+class OrGroup:
+    """Atoms of one rule count d: `bodies[j]` the index of each atom's j-th body in the level's bodies
+    (d x atoms), `atoms` the nodes written."""
+
+    atoms: np.ndarray
+    bodies: np.ndarray
+
+
+@dataclass(frozen=True)
 class Level:
     """Atoms evaluated together: each the OR of its bodies, each body the AND of its literals.
 
-    `literals` are node indices, `negated` which of them are read negated, `body_starts` where each body's
-    literals start in `literals`, `atom_starts` where each atom's bodies start, `atoms` the nodes written.
-    `cyclic`: a strongly connected component, iterated to its least fixpoint."""
+    Bodies are grouped by length and atoms by rule count, so each group is a few NumPy calls on whole blocks
+    (reduceat over ragged segments costs several times as much). The level's bodies are the AND groups'
+    in order. `cyclic`: a strongly connected component, iterated to its least fixpoint."""
 
     atoms: np.ndarray
-    literals: np.ndarray
-    negated: np.ndarray
-    body_starts: np.ndarray
-    atom_starts: np.ndarray
+    and_groups: tuple[AndGroup, ...]
+    or_groups: tuple[OrGroup, ...]
     cyclic: bool = False
-    any_negated: bool = False
-    all_single: bool = False  # every body has one literal: the AND is the gather itself
+    literal_count: int = 0
 
 
 @dataclass
@@ -244,21 +259,34 @@ def _schedule(views: list[int], live: dict[int, list[tuple[int, ...]]], node_of:
 
 
 def _level(atoms: list[int], live: dict[int, list[tuple[int, ...]]], node_of: dict[int, int], cyclic: bool) -> Level:
-    literals: list[int] = []
-    negated: list[bool] = []
-    body_starts: list[int] = []
-    atom_starts: list[int] = []
+    by_length: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    where: dict[tuple[int, int], tuple[int, int]] = {}  # (atom, rule) -> (length, place in its group)
     for a in atoms:
-        atom_starts.append(len(body_starts))
-        for body in live[a]:
-            body_starts.append(len(literals))
-            for lit in body:
-                literals.append(node_of[abs(lit)])
-                negated.append(lit < 0)
-    all_single = len(body_starts) == len(literals)
-    return Level(np.array([node_of[a] for a in atoms], dtype=np.int64), np.array(literals, dtype=np.int64),
-                 np.array(negated, dtype=bool), np.array(body_starts, dtype=np.int64),
-                 np.array(atom_starts, dtype=np.int64), cyclic, any(negated), all_single)
+        for i, body in enumerate(live[a]):
+            where[a, i] = (len(body), len(by_length[len(body)]))
+            by_length[len(body)].append(body)
+    lengths = sorted(by_length)
+    offset: dict[int, int] = {}
+    total = 0
+    and_groups = []
+    for k in lengths:
+        offset[k] = total
+        total += len(by_length[k])
+        bodies = by_length[k]
+        and_groups.append(AndGroup(
+            np.array([[node_of[abs(body[j])] for body in bodies] for j in range(k)], dtype=np.int64),
+            np.array([[body[j] < 0 for body in bodies] for j in range(k)], dtype=bool)))
+    by_count: dict[int, list[int]] = defaultdict(list)
+    for a in atoms:
+        by_count[len(live[a])].append(a)
+    or_groups = []
+    for d in sorted(by_count):
+        group = by_count[d]
+        ids = [[offset[where[a, j][0]] + where[a, j][1] for a in group] for j in range(d)]
+        or_groups.append(OrGroup(np.array([node_of[a] for a in group], dtype=np.int64),
+                                 np.array(ids, dtype=np.int64)))
+    return Level(np.array([node_of[a] for a in atoms], dtype=np.int64), tuple(and_groups), tuple(or_groups),
+                 cyclic, sum(len(b) for a in atoms for b in live[a]))
 
 
 def _sccs(nodes: list[int], deps: dict[int, list[int]]) -> list[list[int]]:
@@ -309,4 +337,4 @@ def _sccs(nodes: list[int], deps: dict[int, list[int]]) -> list[list[int]]:
     return out
 
 
-__all__ = ["FALSE", "TRUE", "Level", "Network", "build_network"]
+__all__ = ["FALSE", "TRUE", "AndGroup", "Level", "OrGroup", "Network", "build_network"]
