@@ -34,6 +34,13 @@ def test_same_seed_and_batch_same_games() -> None:
     assert not np.array_equal(a.lengths, c.lengths)
 
 
+def test_the_games_do_not_depend_on_the_processes_playing_them() -> None:
+    env = env_and_reasoner("tictactoe.kif")[0]
+    one = env.random_playouts(seed=9, batch=40_000)
+    two = env.random_playouts(seed=9, batch=40_000, jobs=2)
+    assert np.array_equal(one.goals, two.goals) and np.array_equal(one.lengths, two.lengths)
+
+
 def test_packed_and_bytes_layouts_play_the_same_games() -> None:
     import tgpl.batched as batched
 

@@ -161,10 +161,11 @@ class BatchedEnv:
         return BatchedState(self, values, state.ended | state.terminated,
                             state.steps + running.astype(np.int64))
 
-    def _advance(self, kernel: Kernel, values: np.ndarray, onehots: list[np.ndarray], running: np.ndarray
-                 ) -> np.ndarray:
+    def _advance(self, kernel: Kernel, values: np.ndarray, onehots: list[np.ndarray], running: np.ndarray,
+                 reuse: bool = False) -> np.ndarray:
         """The node rows after the joint moves (per role, moves x batch booleans) in the running games; the
-        others keep their fluents."""
+        others keep their fluents. With `reuse`, `values` is overwritten (its fluent rows stay) rather than
+        copied: a playout never looks at a state again."""
         does: dict[int, np.ndarray] = {}
         for r, onehot in enumerate(onehots):
             nodes = self.network.does[r]
@@ -173,18 +174,19 @@ class BatchedEnv:
                 packed = kernel.pack(onehot[read])
                 for row, m in zip(packed, read):
                     does[nodes[m]] = row
-        work = values.copy()
+        work = values if reuse else values.copy()
         after = kernel.successor_rows(work, does)
         if not running.all():
             keep = kernel.pack(running[None, :])[0]
             after = (after & keep) | (values[kernel.fluents] & (keep ^ kernel.ones))
         return kernel.values_for(after)
 
-    def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS):
-        """`batch` random games played together to their ends: tgpl.batched.playouts.random_playouts."""
+    def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1):
+        """`batch` random games played to their ends in chunks, shared between `jobs` processes:
+        tgpl.batched.playouts.random_playouts."""
         from tgpl.batched.playouts import random_playouts
 
-        return random_playouts(self, seed, batch, max_steps)
+        return random_playouts(self, seed, batch, max_steps, jobs)
 
     def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
         """(B, roles) move indices: in each running game each role's move drawn uniformly among its legal

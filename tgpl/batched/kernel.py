@@ -95,11 +95,11 @@ class Kernel:
             bodies = self._conjunctions(values, groups[0])
         else:
             bodies = np.concatenate([self._conjunctions(values, g) for g in groups])
+        if level.direct:
+            values[level.atoms] = bodies
+            return
         for group in level.or_groups:
             rows = group.bodies
-            if len(rows) == 1 and len(level.or_groups) == 1 and len(rows[0]) == len(bodies):
-                values[group.atoms] = bodies  # one body per atom, in order: the level's bodies are its atoms
-                continue
             acc = bodies[rows[0]]
             for j in range(1, len(rows)):
                 np.bitwise_or(acc, bodies[rows[j]], out=acc)

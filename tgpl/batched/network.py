@@ -61,6 +61,7 @@ class Level:
     or_groups: tuple[OrGroup, ...]
     cyclic: bool = False
     literal_count: int = 0
+    direct: bool = False  # one rule per atom, bodies in the atoms' order: the bodies are the atoms' rows
 
 
 @dataclass
@@ -285,8 +286,10 @@ def _level(atoms: list[int], live: dict[int, list[tuple[int, ...]]], node_of: di
         ids = [[offset[where[a, j][0]] + where[a, j][1] for a in group] for j in range(d)]
         or_groups.append(OrGroup(np.array([node_of[a] for a in group], dtype=np.int64),
                                  np.array(ids, dtype=np.int64)))
+    direct = len(or_groups) == 1 and len(or_groups[0].bodies) == 1 and bool(
+        np.array_equal(or_groups[0].bodies[0], np.arange(total)))
     return Level(np.array([node_of[a] for a in atoms], dtype=np.int64), tuple(and_groups), tuple(or_groups),
-                 cyclic, sum(len(b) for a in atoms for b in live[a]))
+                 cyclic, sum(len(b) for a in atoms for b in live[a]), direct)
 
 
 def _sccs(nodes: list[int], deps: dict[int, list[int]]) -> list[list[int]]:

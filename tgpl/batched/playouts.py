@@ -1,9 +1,11 @@
 """Random playouts of B games at once: each role picks uniformly among its legal moves in each game.
 
-Seeded and reproducible: the moves come from `numpy.random.default_rng(seed)`, one `random(B)` per role and
-step, so the same seed and batch size give the same games (another batch size, other games). This is the
-environment's loop (tgpl.batched.env) without the State objects and the legality check the moves need not:
-legal rows are read once a step, games that end keep their state.
+A batch is played in chunks of at most CHUNK games, chunk i with its moves from
+`numpy.random.default_rng([seed, i])` (one `random(n)` per role and step), so the same seed and batch size
+give the same games whatever the number of processes (`jobs`) the chunks are shared between. Chunks also keep
+a step's rows in the processor's caches: Connect Four plays more games a CPU second at 16,384 than at 65,536.
+This is the environment's loop (tgpl.batched.env) without the State objects and the legality check the moves
+need not: legal rows are read once a step, games that end keep their state.
 """
 
 from __future__ import annotations
@@ -36,9 +38,44 @@ class Playouts:
         return dict(pairs)
 
 
-def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS) -> Playouts:
-    """`batch` random games from the initial state, played together to their ends (or `max_steps`)."""
-    rng = np.random.default_rng(seed)
+CHUNK = 16_384
+"""Games played together in one process (a multiple of 64: packed rows are whole words)."""
+
+
+def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1
+                    ) -> Playouts:
+    """`batch` random games from the initial state, played to their ends (or `max_steps`), in chunks shared
+    between `jobs` processes (forked: the network is not copied)."""
+    if batch < 1:
+        raise ValueError("a batch holds one game or more")
+    sizes = [min(CHUNK, batch - start) for start in range(0, batch, CHUNK)]
+    if jobs <= 1 or len(sizes) == 1:
+        parts = [_chunk(env, seed, i, n, max_steps) for i, n in enumerate(sizes)]
+    else:
+        import multiprocessing
+
+        global _FORKED
+        _FORKED = env
+        try:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(sizes))) as pool:
+                parts = pool.starmap(_forked_chunk, [(seed, i, n, max_steps) for i, n in enumerate(sizes)])
+        finally:
+            _FORKED = None
+    return Playouts(*(np.concatenate([getattr(p, f) for p in parts])
+                      for f in ("goals", "lengths", "finished", "stuck")))
+
+
+_FORKED: BatchedEnv | None = None  # the environment the forked workers inherit
+
+
+def _forked_chunk(seed: int, index: int, batch: int, max_steps: int) -> Playouts:
+    assert _FORKED is not None
+    return _chunk(_FORKED, seed, index, batch, max_steps)
+
+
+def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int) -> Playouts:
+    """Chunk `index` of a batch: `batch` games played together."""
+    rng = np.random.default_rng([seed, index])
     network = env.network
     kernel = env.kernel(batch)
     values = env.init(seed, batch).values
@@ -69,7 +106,7 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
             chosen = _draw(legal, rng)
             onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & legal.any(axis=0))
         onehots = [o & running for o in onehots]
-        values = env._advance(kernel, values, onehots, running)
+        values = env._advance(kernel, values, onehots, running, reuse=True)
         lengths += running
     return Playouts(goals, lengths, finished, stuck)
 
@@ -83,4 +120,4 @@ def _record_goals(kernel, values, ended, goal_nodes, goal_values, goals) -> None
             goals[ended, r] = np.where(has, value, -1)
 
 
-__all__ = ["MAX_STEPS", "Playouts", "random_playouts"]
+__all__ = ["CHUNK", "Playouts", "random_playouts"]
