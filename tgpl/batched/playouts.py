@@ -87,27 +87,28 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int) -
     goal_nodes = [[n for _, n in pairs] for pairs in network.goals]
     goal_values = [np.array([v for v, _ in pairs], dtype=np.int64) for pairs in network.goals]
     legal_nodes = network.legal
-    for _ in range(max_steps + 1):
+    for step in range(max_steps + 1):
         ended = running & kernel.unpack(values[[network.terminal]])[0]
         if ended.any():
-            _record_goals(kernel, values, ended, goal_nodes, goal_values, goals)
             finished |= ended
             running &= ~ended
-        if not running.any() or _ == max_steps:
+        if not running.any() or step == max_steps:
             break
         onehots = []
         for r, nodes in enumerate(legal_nodes):
             legal = kernel.unpack(values[nodes]) & running if nodes else np.zeros((0, batch), dtype=bool)
-            none = running & ~legal.any(axis=0)
+            some = legal.any(axis=0)
+            none = running & ~some
             if none.any():
                 stuck |= none
                 running &= ~none
-                legal &= running
             chosen = _draw(legal, rng)
-            onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & legal.any(axis=0))
+            onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & some)
         onehots = [o & running for o in onehots]
         values = env._advance(kernel, values, onehots, running, reuse=True)
         lengths += running
+    # a game that ended kept its state since, so its goals are read once, at the end
+    _record_goals(kernel, values, finished, goal_nodes, goal_values, goals)
     return Playouts(goals, lengths, finished, stuck)
 
 
