@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tgpl.batched.env import DEFAULT_LAYOUT, MAX_STEPS, BatchedEnv, BatchedState
 from tgpl.batched.network import Network, build_network
-from tgpl.batched.playouts import Playouts, random_playouts
+from tgpl.batched.playouts import Branching, Playouts, random_playouts
 from tgpl.batched.source import MAX_GATES, BatchedLoadError, check_size, gdl_program
 from tgpl.lowering.ir import Program
 
@@ -45,5 +45,5 @@ def load(path: str | Path, layout: str = DEFAULT_LAYOUT, max_gates: int | None =
     return from_program(gdl_program(path, seed), layout, max_gates, str(path))
 
 
-__all__ = ["BatchedEnv", "BatchedLoadError", "BatchedState", "MAX_GATES", "MAX_STEPS", "Network", "Playouts", "build_network",
+__all__ = ["BatchedEnv", "Branching", "BatchedLoadError", "BatchedState", "MAX_GATES", "MAX_STEPS", "Network", "Playouts", "build_network",
            "from_program", "load", "random_playouts"]

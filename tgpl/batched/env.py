@@ -181,12 +181,13 @@ class BatchedEnv:
             after = (after & keep) | (values[kernel.fluents] & (keep ^ kernel.ones))
         return kernel.values_for(after)
 
-    def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1):
+    def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
+                        tally: bool = False):
         """`batch` random games played to their ends in chunks, shared between `jobs` processes:
         tgpl.batched.playouts.random_playouts."""
         from tgpl.batched.playouts import random_playouts
 
-        return random_playouts(self, seed, batch, max_steps, jobs)
+        return random_playouts(self, seed, batch, max_steps, jobs, tally)
 
     def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
         """(B, roles) move indices: in each running game each role's move drawn uniformly among its legal

@@ -18,6 +18,26 @@ from tgpl.batched.env import MAX_STEPS, BatchedEnv, _draw
 
 
 @dataclass(frozen=True)
+class Branching:
+    """The legal joint moves at each decision of the finished games, tallied (a million games' steps are not
+    kept): per step, their sum and the games that reached it; over all, the decisions, the most, the forced."""
+
+    by_step_sum: np.ndarray  # (steps,) int
+    by_step_games: np.ndarray  # (steps,) int
+    decisions: int
+    most: int
+    forced: int
+
+    @staticmethod
+    def merged(parts: list[Branching]) -> Branching:
+        steps = max(len(p.by_step_sum) for p in parts)
+        pad = [np.pad(p.by_step_sum, (0, steps - len(p.by_step_sum))) for p in parts]
+        games = [np.pad(p.by_step_games, (0, steps - len(p.by_step_games))) for p in parts]
+        return Branching(np.sum(pad, axis=0), np.sum(games, axis=0), sum(p.decisions for p in parts),
+                         max(p.most for p in parts), sum(p.forced for p in parts))
+
+
+@dataclass(frozen=True)
 class Playouts:
     """What B random games came to."""
 
@@ -25,6 +45,7 @@ class Playouts:
     lengths: np.ndarray  # (B,) int: joint moves played
     finished: np.ndarray  # (B,) bool: reached a terminal state
     stuck: np.ndarray  # (B,) bool: a role had no legal move in a non-terminal state (an invalid game)
+    branching: Branching | None = None  # with `tally`: the legal joint moves at each step of the finished games
 
     @property
     def games(self) -> int:
@@ -42,15 +63,16 @@ CHUNK = 16_384
 """Games played together in one process (a multiple of 64: packed rows are whole words)."""
 
 
-def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1
-                    ) -> Playouts:
+def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
+                    tally: bool = False) -> Playouts:
     """`batch` random games from the initial state, played to their ends (or `max_steps`), in chunks shared
-    between `jobs` processes (forked: the network is not copied)."""
+    between `jobs` processes (forked: the network is not copied). With `tally`, the branching factor of the
+    finished games is tallied too (tgpl analyze --engine batched)."""
     if batch < 1:
         raise ValueError("a batch holds one game or more")
     sizes = [min(CHUNK, batch - start) for start in range(0, batch, CHUNK)]
     if jobs <= 1 or len(sizes) == 1:
-        parts = [_chunk(env, seed, i, n, max_steps) for i, n in enumerate(sizes)]
+        parts = [_chunk(env, seed, i, n, max_steps, tally) for i, n in enumerate(sizes)]
     else:
         import multiprocessing
 
@@ -58,22 +80,22 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
         _FORKED = env
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(sizes))) as pool:
-                parts = pool.starmap(_forked_chunk, [(seed, i, n, max_steps) for i, n in enumerate(sizes)])
+                parts = pool.starmap(_forked_chunk, [(seed, i, n, max_steps, tally) for i, n in enumerate(sizes)])
         finally:
             _FORKED = None
-    return Playouts(*(np.concatenate([getattr(p, f) for p in parts])
-                      for f in ("goals", "lengths", "finished", "stuck")))
+    return Playouts(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("goals", "lengths", "finished", "stuck")),
+                    Branching.merged([p.branching for p in parts]) if tally else None)
 
 
 _FORKED: BatchedEnv | None = None  # the environment the forked workers inherit
 
 
-def _forked_chunk(seed: int, index: int, batch: int, max_steps: int) -> Playouts:
+def _forked_chunk(seed: int, index: int, batch: int, max_steps: int, tally: bool) -> Playouts:
     assert _FORKED is not None
-    return _chunk(_FORKED, seed, index, batch, max_steps)
+    return _chunk(_FORKED, seed, index, batch, max_steps, tally)
 
 
-def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int) -> Playouts:
+def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, tally: bool = False) -> Playouts:
     """Chunk `index` of a batch: `batch` games played together."""
     rng = np.random.default_rng([seed, index])
     network = env.network
@@ -87,6 +109,7 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int) -
     goal_nodes = [[n for _, n in pairs] for pairs in network.goals]
     goal_values = [np.array([v for v, _ in pairs], dtype=np.int64) for pairs in network.goals]
     legal_nodes = network.legal
+    joints: list[np.ndarray] = []  # with tally: each step's legal joint moves per game (0 where not running)
     for step in range(max_steps + 1):
         ended = running & kernel.unpack(values[[network.terminal]])[0]
         if ended.any():
@@ -95,9 +118,12 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int) -
         if not running.any() or step == max_steps:
             break
         onehots = []
+        joint = running.astype(np.int64) if tally else None
         for r, nodes in enumerate(legal_nodes):
             legal = kernel.unpack(values[nodes]) & running if nodes else np.zeros((0, batch), dtype=bool)
             some = legal.any(axis=0)
+            if joint is not None:
+                joint *= legal.sum(axis=0)
             none = running & ~some
             if none.any():
                 stuck |= none
@@ -105,11 +131,22 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int) -
             chosen = _draw(legal, rng)
             onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & some)
         onehots = [o & running for o in onehots]
+        if joint is not None:
+            joints.append(joint * running)
         values = env._advance(kernel, values, onehots, running, reuse=True)
         lengths += running
     # a game that ended kept its state since, so its goals are read once, at the end
     _record_goals(kernel, values, finished, goal_nodes, goal_values, goals)
-    return Playouts(goals, lengths, finished, stuck)
+    return Playouts(goals, lengths, finished, stuck, _tallied(joints, finished) if tally else None)
+
+
+def _tallied(joints: list[np.ndarray], finished: np.ndarray) -> Branching:
+    if not joints:
+        return Branching(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, 0, 0)
+    steps = np.stack(joints)[:, finished]  # steps x finished games; 0 once a game has ended
+    played = steps > 0
+    return Branching(steps.sum(axis=1), played.sum(axis=1), int(played.sum()), int(steps.max(initial=0)),
+                     int((steps == 1).sum()))
 
 
 def _record_goals(kernel, values, ended, goal_nodes, goal_values, goals) -> None:
