@@ -161,18 +161,19 @@ class BatchedEnv:
         return BatchedState(self, values, state.ended | state.terminated,
                             state.steps + running.astype(np.int64))
 
-    def _advance(self, kernel: Kernel, values: np.ndarray, onehots: list[np.ndarray], running: np.ndarray,
-                 reuse: bool = False) -> np.ndarray:
+    def _advance(self, kernel: Kernel, values: np.ndarray, onehots: list[np.ndarray | None], running: np.ndarray,
+                 reuse: bool = False, packed: dict[int, np.ndarray] | None = None) -> np.ndarray:
         """The node rows after the joint moves (per role, moves x batch booleans) in the running games; the
-        others keep their fluents. With `reuse`, `values` is overwritten (its fluent rows stay) rather than
-        copied: a playout never looks at a state again."""
+        others keep their fluents. `packed`: for some roles, their moves' rows already in the kernel's layout
+        (their `onehots` entry is then None). With `reuse`, `values` is overwritten (its fluent rows stay)
+        rather than copied: a playout never looks at a state again."""
         does: dict[int, np.ndarray] = {}
         for r, onehot in enumerate(onehots):
             nodes = self.network.does[r]
             read = [m for m, n in enumerate(nodes) if n >= 0]
             if read:
-                packed = kernel.pack(onehot[read])
-                for row, m in zip(packed, read):
+                rows = packed[r][read] if onehot is None and packed is not None else kernel.pack(onehot[read])
+                for row, m in zip(rows, read):
                     does[nodes[m]] = row
         work = values if reuse else values.copy()
         after = kernel.successor_rows(work, does)

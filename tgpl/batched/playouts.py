@@ -117,10 +117,19 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
             running &= ~ended
         if not running.any() or step == max_steps:
             break
-        onehots = []
+        onehots: list[np.ndarray | None] = []
+        packed: dict[int, np.ndarray] = {}
         joint = running.astype(np.int64) if tally else None
+        keep = kernel.pack(running[None, :])[0]
         for r, nodes in enumerate(legal_nodes):
-            legal = kernel.unpack(values[nodes]) & running if nodes else np.zeros((0, batch), dtype=bool)
+            rows = values[nodes]
+            if nodes and _forced(kernel, rows, keep):
+                # every running game has one legal move for this role (it is not on turn): its legal rows
+                # are its moves, no draw, no unpacking
+                packed[r] = rows & keep
+                onehots.append(None)
+                continue
+            legal = kernel.unpack(rows) & running if nodes else np.zeros((0, batch), dtype=bool)
             some = legal.any(axis=0)
             if joint is not None:
                 joint *= legal.sum(axis=0)
@@ -130,10 +139,13 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
                 running &= ~none
             chosen = _draw(legal, rng)
             onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & some)
-        onehots = [o & running for o in onehots]
+        if stuck.any():
+            keep = kernel.pack(running[None, :])[0]
+            packed = {r: rows & keep for r, rows in packed.items()}
+        onehots = [None if o is None else o & running for o in onehots]
         if joint is not None:
             joints.append(joint * running)
-        values = env._advance(kernel, values, onehots, running, reuse=True)
+        values = env._advance(kernel, values, onehots, running, reuse=True, packed=packed)
         lengths += running
     # a game that ended kept its state since, so its goals are read once, at the end
     _record_goals(kernel, values, finished, goal_nodes, goal_values, goals)
@@ -147,6 +159,18 @@ def _tallied(joints: list[np.ndarray], finished: np.ndarray) -> Branching:
     played = steps > 0
     return Branching(steps.sum(axis=1), played.sum(axis=1), int(played.sum()), int(steps.max(initial=0)),
                      int((steps == 1).sum()))
+
+
+def _forced(kernel, rows: np.ndarray, keep: np.ndarray) -> bool:
+    """Whether every game whose bit is set in `keep` has exactly one of `rows` set: computed on the rows as
+    they are (64 games a word packed), a bit seen once and a bit seen twice."""
+    once = np.zeros_like(keep)
+    twice = np.zeros_like(keep)
+    for row in rows:
+        twice |= once & row
+        once |= row
+    exactly = once & (twice ^ kernel.ones)
+    return bool(np.array_equal(exactly & keep, keep))
 
 
 def _record_goals(kernel, values, ended, goal_nodes, goal_values, goals) -> None:
