@@ -56,3 +56,35 @@ def test_a_cap_on_steps_leaves_games_unfinished() -> None:
     result = env.random_playouts(seed=1, batch=50, max_steps=3)
     assert not result.finished.any() and (result.lengths == 3).all()
     assert (result.goals == -1).all()
+
+
+def test_connect_four_outcomes_agree_with_the_runtime() -> None:
+    """100,000 batched games against 1,000 runtime games (seeded PCG32 moves, as bench/playouts.py plays
+    them): each outcome's rates are within the 99 % interval of their difference."""
+    from tgpl.runtime import load_game
+    from tgpl.runtime.rng import Pcg32
+
+    from tests.batched.conftest import GAMES
+
+    game = load_game(GAMES["connect4.tgpl"])
+    start = game.initial_state(0)
+    rng = Pcg32(2024)
+    runtime: dict[tuple[int, ...], int] = {}
+    played = 1000
+    for _ in range(played):
+        state = start
+        while not state.is_terminal:
+            moves = state.legal_moves()
+            state = state.apply(moves[rng.below(len(moves))])
+        key = tuple(int(v) for v in state.goals)
+        runtime[key] = runtime.get(key, 0) + 1
+    env = env_and_reasoner("connect4.tgpl")[0]
+    result = env.random_playouts(seed=0, batch=100_000)
+    assert result.finished.all()
+    mine = result.outcomes()
+    assert set(runtime) <= set(mine) and len(mine) == 3  # first wins, second wins, draw
+    for goals, count in mine.items():
+        p_b, p_r = count / result.games, runtime.get(goals, 0) / played
+        pooled = (count + runtime.get(goals, 0)) / (result.games + played)
+        half_width = Z99 * math.sqrt(pooled * (1 - pooled) * (1 / result.games + 1 / played))
+        assert abs(p_b - p_r) <= half_width, (goals, p_b, p_r)
