@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tgpl.batched.env import MAX_STEPS, BatchedEnv, _draw
+from tgpl.batched.kernel import Kernel
 
 
 @dataclass(frozen=True)
@@ -95,14 +96,25 @@ def _forked_chunk(seed: int, index: int, batch: int, max_steps: int, tally: bool
     return _chunk(_FORKED, seed, index, batch, max_steps, tally)
 
 
+COMPACT_BELOW = 256
+"""Fewest games a chunk is compacted to (tgpl.batched.playouts._chunk): below it a step costs its calls."""
+
+
 def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, tally: bool = False) -> Playouts:
-    """Chunk `index` of a batch: `batch` games played together."""
+    """Chunk `index` of a batch: `batch` games played together.
+
+    Games end at different steps (Connect Four's between 7 and 42 joint moves), and a step costs the same
+    for every column, ended or not. So once half the columns have ended, the running games' fluents are
+    unpacked, kept and packed again into a smaller batch (`ids`: each column's game), the ended games'
+    goals read first. Compacting depends only on which games ended, so the games do not depend on the
+    layout or on `jobs`."""
     rng = np.random.default_rng([seed, index])
     network = env.network
     kernel = env.kernel(batch)
     values = env.init(seed, batch).values
-    running = np.ones(batch, dtype=bool)
-    finished = np.zeros(batch, dtype=bool)
+    ids = np.arange(batch)  # the game in each column
+    running = np.ones(batch, dtype=bool)  # per column
+    finished = np.zeros(batch, dtype=bool)  # per game, as the results below
     stuck = np.zeros(batch, dtype=bool)
     lengths = np.zeros(batch, dtype=np.int64)
     goals = np.full((batch, len(env.roles)), -1, dtype=np.int64)
@@ -113,14 +125,25 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
     for step in range(max_steps + 1):
         ended = running & kernel.unpack(values[[network.terminal]])[0]
         if ended.any():
-            finished |= ended
+            finished[ids[ended]] = True
             running &= ~ended
         if not running.any() or step == max_steps:
             break
+        alive = int(running.sum())
+        if alive * 2 <= len(ids) and alive >= COMPACT_BELOW:
+            done = ~running & finished[ids]
+            _record_goals(kernel, values, done, ids, goal_nodes, goal_values, goals)
+            fluents = kernel.unpack(values[kernel.fluents])[:, running]
+            ids = ids[running]
+            kernel = env.kernel(alive) if alive in env._kernels else Kernel(network, alive, kernel.layout)
+            values = kernel.values_for(kernel.pack(fluents))
+            running = np.ones(alive, dtype=bool)
+        width = len(ids)
         onehots: list[np.ndarray | None] = []
         packed: dict[int, np.ndarray] = {}
         joint = running.astype(np.int64) if tally else None
         keep = kernel.pack(running[None, :])[0]
+        newly_stuck = False
         for r, nodes in enumerate(legal_nodes):
             rows = values[nodes]
             if nodes and _forced(kernel, rows, keep):
@@ -129,26 +152,29 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
                 packed[r] = rows & keep
                 onehots.append(None)
                 continue
-            legal = kernel.unpack(rows) & running if nodes else np.zeros((0, batch), dtype=bool)
+            legal = kernel.unpack(rows) & running if nodes else np.zeros((0, width), dtype=bool)
             some = legal.any(axis=0)
             if joint is not None:
                 joint *= legal.sum(axis=0)
             none = running & ~some
             if none.any():
-                stuck |= none
+                stuck[ids[none]] = True
                 running &= ~none
+                newly_stuck = True
             chosen = _draw(legal, rng)
             onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & some)
-        if stuck.any():
+        if newly_stuck:
             keep = kernel.pack(running[None, :])[0]
             packed = {r: rows & keep for r, rows in packed.items()}
         onehots = [None if o is None else o & running for o in onehots]
         if joint is not None:
-            joints.append(joint * running)
+            full = np.zeros(batch, dtype=np.int64)
+            full[ids] = joint * running
+            joints.append(full)
         values = env._advance(kernel, values, onehots, running, reuse=True, packed=packed)
-        lengths += running
-    # a game that ended kept its state since, so its goals are read once, at the end
-    _record_goals(kernel, values, finished, goal_nodes, goal_values, goals)
+        lengths[ids[running]] += 1
+    # a game that ended kept its state since, so its goals are read once, when it leaves the batch or now
+    _record_goals(kernel, values, finished[ids], ids, goal_nodes, goal_values, goals)
     return Playouts(goals, lengths, finished, stuck, _tallied(joints, finished) if tally else None)
 
 
@@ -173,13 +199,14 @@ def _forced(kernel, rows: np.ndarray, keep: np.ndarray) -> bool:
     return bool(np.array_equal(exactly & keep, keep))
 
 
-def _record_goals(kernel, values, ended, goal_nodes, goal_values, goals) -> None:
+def _record_goals(kernel, values, columns: np.ndarray, ids: np.ndarray, goal_nodes, goal_values, goals) -> None:
+    """The goals of the games in the chosen `columns`, into their rows of `goals`."""
     for r, nodes in enumerate(goal_nodes):
         if nodes:
-            bits = kernel.unpack(values[nodes])[:, ended]  # values x ended games
+            bits = kernel.unpack(values[nodes])[:, columns]  # values x chosen games
             has = bits.any(axis=0)
             value = goal_values[r][np.argmax(bits, axis=0)]
-            goals[ended, r] = np.where(has, value, -1)
+            goals[ids[columns], r] = np.where(has, value, -1)
 
 
 __all__ = ["CHUNK", "Playouts", "random_playouts"]
