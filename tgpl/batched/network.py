@@ -109,6 +109,8 @@ def build_network(program: Program) -> Network:
     count = 2 + len(fluent_symbols)
 
     # Outputs: each (relation, arity) gives atom -> symbol; a fact the grounder decided has atom 0 (constant).
+    # An output that is not constant is kept as -atom - 10 until its atom has a node (`resolve` below);
+    # constants are the nodes FALSE (0) and TRUE (1).
     legal_atoms: dict[tuple[int, clingo.Symbol], int] = {}  # (role, move) -> node
     goal_atoms: dict[int, dict[int, int]] = defaultdict(dict)
     terminal = FALSE
@@ -156,6 +158,10 @@ def build_network(program: Program) -> Network:
             else:
                 row.append(-1)
         does.append(row)
+    for atom in does_atoms.values():  # read by a rule, yet never legal: a node never set, false
+        if atom in net.matters and atom not in node_of:
+            node_of[atom] = count
+            count += 1
 
     # Views: every atom kept with rules, ordered by levels over the condensation of the dependency graph.
     kept = sorted(a for a in net.matters if a in net.live and a not in node_of)
