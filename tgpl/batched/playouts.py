@@ -114,6 +114,7 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
     values = env.init(seed, batch).values
     ids = np.arange(batch)  # the game in each column
     running = np.ones(batch, dtype=bool)  # per column
+    steps = np.zeros(batch, dtype=np.int64)  # per column: joint moves played, added to `lengths` when it leaves
     finished = np.zeros(batch, dtype=bool)  # per game, as the results below
     stuck = np.zeros(batch, dtype=bool)
     lengths = np.zeros(batch, dtype=np.int64)
@@ -133,8 +134,10 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
         if alive * 2 <= len(ids) and alive >= COMPACT_BELOW:
             done = ~running & finished[ids]
             _record_goals(kernel, values, done, ids, goal_nodes, goal_values, goals)
+            lengths[ids] += steps
             fluents = kernel.unpack(values[kernel.fluents])[:, running]
             ids = ids[running]
+            steps = np.zeros(alive, dtype=np.int64)
             kernel = env.kernel(alive) if alive in env._kernels else Kernel(network, alive, kernel.layout)
             values = kernel.values_for(kernel.pack(fluents))
             running = np.ones(alive, dtype=bool)
@@ -162,19 +165,23 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
                 running &= ~none
                 newly_stuck = True
             chosen = _draw(legal, rng)
-            onehots.append((np.arange(len(nodes))[:, None] == chosen[None, :]) & some)
+            chosen[~some] = -1  # no move: a game that ended or is stuck
+            onehots.append(chosen)
         if newly_stuck:
             keep = kernel.pack(running[None, :])[0]
             packed = {r: rows & keep for r, rows in packed.items()}
-        onehots = [None if o is None else o & running for o in onehots]
+            onehots = [None if c is None else np.where(running, c, -1) for c in onehots]
+        onehots = [None if c is None else np.arange(len(legal_nodes[r]))[:, None] == c[None, :]
+                   for r, c in enumerate(onehots)]
         if joint is not None:
             full = np.zeros(batch, dtype=np.int64)
             full[ids] = joint * running
             joints.append(full)
         values = env._advance(kernel, values, onehots, running, reuse=True, packed=packed)
-        lengths[ids[running]] += 1
+        steps += running
     # a game that ended kept its state since, so its goals are read once, when it leaves the batch or now
     _record_goals(kernel, values, finished[ids], ids, goal_nodes, goal_values, goals)
+    lengths[ids] += steps
     return Playouts(goals, lengths, finished, stuck, _tallied(joints, finished) if tally else None)
 
 
@@ -200,13 +207,18 @@ def _forced(kernel, rows: np.ndarray, keep: np.ndarray) -> bool:
 
 
 def _record_goals(kernel, values, columns: np.ndarray, ids: np.ndarray, goal_nodes, goal_values, goals) -> None:
-    """The goals of the games in the chosen `columns`, into their rows of `goals`."""
+    """The goals of the games in the chosen `columns`, into their rows of `goals` (-1 for a role given none;
+    GDL gives a role one goal value in a terminal state, so the value is the sum of value x bit)."""
+    chosen = ids[columns]
     for r, nodes in enumerate(goal_nodes):
         if nodes:
-            bits = kernel.unpack(values[nodes])[:, columns]  # values x chosen games
-            has = bits.any(axis=0)
-            value = goal_values[r][np.argmax(bits, axis=0)]
-            goals[ids[columns], r] = np.where(has, value, -1)
+            bits = kernel.unpack(values[nodes])
+            total = np.zeros(len(columns), dtype=np.int64)
+            given = np.zeros(len(columns), dtype=bool)
+            for value, row in zip(goal_values[r], bits):
+                total += int(value) * row
+                given |= row
+            goals[chosen, r] = np.where(given, total, -1)[columns]
 
 
 __all__ = ["CHUNK", "Playouts", "random_playouts"]
