@@ -30,16 +30,16 @@ DEFAULT_LAYOUT = "packed"
 
 @dataclass(frozen=True, eq=False)
 class BatchedState:
-    """B games at one step: every node's row (the state schedule evaluated) and which games have ended."""
+    """B games at one step: every node's row (the state schedule evaluated); what a player reads (legal
+    moves, terminal, goals, fluents) is unpacked from them on first use."""
 
     env: BatchedEnv
     values: np.ndarray  # nodes x row: the kernel's layout
-    ended: np.ndarray  # (B,) bool: terminal, or stopped by `step` (never happens in a valid game)
     steps: np.ndarray  # (B,) int: joint moves played in each game
 
     @property
     def batch(self) -> int:
-        return len(self.ended)
+        return len(self.steps)
 
     @cached_property
     def terminated(self) -> np.ndarray:
@@ -132,7 +132,7 @@ class BatchedEnv:
         kernel = self.kernel(batch)
         rows = np.where(self.network.initial[:, None], kernel.broadcast(True)[None, :], kernel.broadcast(False))
         values = kernel.values_for(rows.astype(kernel.dtype))
-        return BatchedState(self, values, np.zeros(batch, dtype=bool), np.zeros(batch, dtype=np.int64))
+        return BatchedState(self, values, np.zeros(batch, dtype=np.int64))
 
     def step(self, state: BatchedState, moves: np.ndarray) -> BatchedState:
         """The games after each plays `moves` (B x roles, move indices); terminated games stay as they are and
@@ -158,8 +158,7 @@ class BatchedEnv:
         onehots = [(np.arange(len(ms))[:, None] == moves[:, r][None, :]) & running
                    for r, ms in enumerate(self.moves)]
         values = self._advance(kernel, state.values, onehots, running)
-        return BatchedState(self, values, state.ended | state.terminated,
-                            state.steps + running.astype(np.int64))
+        return BatchedState(self, values, state.steps + running.astype(np.int64))
 
     def _advance(self, kernel: Kernel, values: np.ndarray, onehots: list[np.ndarray | None], running: np.ndarray,
                  reuse: bool = False, packed: dict[int, np.ndarray] | None = None) -> np.ndarray:
