@@ -502,7 +502,10 @@ def serve(game, host, port, players_spec, seed, data_dir):
 @click.option("--ray", "ray_address", metavar="ADDRESS",
               help="Play on Ray: local (a new instance here), auto (the one this machine knows, else a new one) "
                    "or a cluster's host:port; needs pip install 'tgpl[ray]'.")
-def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address):
+@click.option("--engine", type=click.Choice(["runtime", "batched"]), default="runtime", show_default=True,
+              help="batched: random agents only, played by the batched engine on the lowered game "
+                   "(docs/batched.md): millions of games, fewer figures.")
+def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address, engine):
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
     (docs/analyze.md); a .kif game (GDL or GDL-II): random playouts, each role's mean goal and the outcomes.
 
@@ -510,6 +513,12 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     was still going after --max-moves moves (each with the seed that replays it), 2 when the
     command could not run.
     """
+    if engine == "batched":
+        from tgpl.batched.command import run_batched_analyze
+
+        run_batched_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score,
+                            ray_address)
+        return
     if game.lower().endswith(".kif"):  # random playouts on the GDL reasoner
         from tgpl.analysis.gdl_playouts import analyze_kif
 

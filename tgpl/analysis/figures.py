@@ -513,6 +513,9 @@ def lead_text(lead: dict) -> str:
 def unfinished_text(s: dict) -> list[str]:
     """The games still going after --max-moves, with their seeds, apart from the figures."""
     u = s.get("unfinished_games")
+    if u and not u["seeds"] and u.get("count"):  # the batched engine's games have no seeds of their own
+        return [f"unfinished: {_count(u['count'], 'game')} still going after {s['max_moves']} moves "
+                "(--max-moves), left out of the figures above (does the game miss an end, a draw?)"]
     if not u or not u["seeds"]:
         return []
     bound = f" after {s['max_moves']} moves (--max-moves)" if s.get("max_moves") else ""
@@ -532,7 +535,9 @@ def unfinished_text(s: dict) -> list[str]:
 def text_report(summary: dict, state_text: str | None = None) -> str:
     """The figures for a terminal; rates as percent with their 95% intervals in brackets."""
     s = summary
-    out = [f"{s['game']}: {s['games']} games, seeds {s['seeds'][0]}..{s['seeds'][-1]}, players "
+    seeds = (f"seed {s['seeds'][0]}, batched engine" if s.get("engine") == "batched"
+             else f"seeds {s['seeds'][0]}..{s['seeds'][-1]}")
+    out = [f"{s['game']}: {s['games']} games, {seeds}, players "
            f"{','.join(s['players'])}: {s['finished']} finished, {s['unfinished']} unfinished, "
            f"{len(s['errors'])} with errors"]
     if s.get("chance"):
@@ -564,8 +569,9 @@ def text_report(summary: dict, state_text: str | None = None) -> str:
     lead = s.get("lead_changes")
     if lead:
         out.append(f"lead changes (score {lead['score']}): {lead_text(lead)}")
-    never = s["actions"]["never_played"]
-    out.append(f"actions never played: {', '.join(never) if never else 'none'}")
+    if s["actions"] is not None:  # None: the batched engine, which plays the GDL, not the game's actions
+        never = s["actions"]["never_played"]
+        out.append(f"actions never played: {', '.join(never) if never else 'none'}")
     m = s["most_frequent_state"]
     if m:
         out.append(f"most frequent state: {m['key']}, {frequent_text(m)}")

@@ -59,10 +59,12 @@ def ground_size(program: Program) -> GroundSize:
     return GroundSize(counter.rules, counter.facts, counter.externals)
 
 
-def ground_observed(program: Program, observer: clingo.Observer) -> clingo.Observer:
+def ground_observed(program: Program, observer: clingo.Observer, names: ClingoNames | None = None
+                    ) -> clingo.Observer:
     """The game grounded as a reasoner grounds it once (`true`/`does` externals over base/input or the relaxed
-    game's reach), `observer` shown every ground rule; it is returned (raises SolverError if clingo refuses)."""
-    names = ClingoNames()
+    game's reach), `observer` shown every ground rule; it is returned (raises SolverError if clingo refuses).
+    `names`: the GDL <-> clingo names to translate with, for a caller that reads the symbols back as GDL."""
+    names = names if names is not None else ClingoNames()
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg.strip()), message_limit=20)
     ctl.register_observer(observer)

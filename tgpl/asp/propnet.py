@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import clingo
 
+from tgpl.asp.gdl_to_asp import ClingoNames
 from tgpl.asp.ground_size import ground_observed
 from tgpl.asp.solver import SolverError
 from tgpl.lowering.ir import Program
@@ -105,9 +106,10 @@ class _Rules(clingo.Observer):
             self.symbols[atom] = symbol
 
 
-def ground_rules(program: Program) -> _Rules:
-    """The game's ground rules, `true`/`does` left open (as tgpl.asp.ground_size grounds them)."""
-    return ground_observed(program, _Rules())
+def ground_rules(program: Program, names: ClingoNames | None = None) -> _Rules:
+    """The game's ground rules, `true`/`does` left open (as tgpl.asp.ground_size grounds them), translated with
+    `names` (a fresh ClingoNames by default)."""
+    return ground_observed(program, _Rules(), names)
 
 
 def _constants(ground: _Rules) -> tuple[set[int], set[int]]:
@@ -161,10 +163,24 @@ def _closure(ground: _Rules, start: set[int], negative_passes) -> set[int]:
     return reached
 
 
-def propnet_size(program: Program) -> PropnetSize:
-    """The propositional network of a valid GDL program, constants propagated and what no player reads
-    removed, counted as the module docstring says (raises SolverError if clingo refuses the program)."""
-    ground = ground_rules(program)
+@dataclass
+class LiveNetwork:
+    """The ground game once constants are propagated and what nothing reads is removed: what a propnet is built
+    from (propnet_size counts it; tgpl.batched evaluates it)."""
+
+    ground: _Rules
+    certain: set[int]  # atoms true whatever the state and moves
+    impossible: set[int]  # atoms that can never be true
+    live: dict[int, list[tuple[int, ...]]]  # each non-constant atom's rules: bodies without constant literals
+    matters: set[int]  # the atoms kept: outputs, what they read, the `next` of each base kept, transitively
+    constant_outputs: int  # legal/goal/terminal propositions tied to a constant
+
+
+def live_network(program: Program, keep_fluents: bool = False, names: ClingoNames | None = None) -> LiveNetwork:
+    """The propositional network of a valid GDL program, constants propagated and what no player reads removed
+    (raises SolverError if clingo refuses the program). With `keep_fluents`, every fluent's `next` matters too,
+    read or not: a simulator whose observation is the whole state keeps them all. `names`: as ground_rules."""
+    ground = ground_rules(program, names)
     certain, impossible = _constants(ground)
     constant = certain | impossible
     live: dict[int, list[tuple[int, ...]]] = defaultdict(list)
@@ -181,6 +197,8 @@ def propnet_size(program: Program) -> PropnetSize:
             next_of[symbol.arguments[0]] = atom
 
     outputs = [a for signature in OUTPUTS for a in by_name.get(signature, ())]
+    if keep_fluents:
+        outputs += by_name.get(("true", 1), [])
     constant_outputs = sum(1 for a in outputs if a in certain) + sum(
         1 for symbol in ground.fact_symbols if (symbol.name, len(symbol.arguments)) in OUTPUTS)
     matters: set[int] = set()
@@ -197,8 +215,14 @@ def propnet_size(program: Program) -> PropnetSize:
                 queue.append(fed)
         for body in live.get(atom, ()):
             queue.extend(abs(lit) for lit in body)
+    return LiveNetwork(ground, certain, impossible, live, matters, constant_outputs)
 
-    return _count(ground, live, matters, constant_outputs)
+
+def propnet_size(program: Program) -> PropnetSize:
+    """The propositional network of a valid GDL program, constants propagated and what no player reads
+    removed, counted as the module docstring says (raises SolverError if clingo refuses the program)."""
+    net = live_network(program)
+    return _count(net.ground, net.live, net.matters, net.constant_outputs)
 
 
 def _count(ground: _Rules, live: dict[int, list[tuple[int, ...]]], matters: set[int],
@@ -223,4 +247,4 @@ def _count(ground: _Rules, live: dict[int, list[tuple[int, ...]]], matters: set[
     return PropnetSize(bases, inputs, views + constant_outputs, ands, ors, len(negated), bases)
 
 
-__all__ = ["PropnetSize", "propnet_size", "ground_rules"]
+__all__ = ["LiveNetwork", "PropnetSize", "live_network", "propnet_size", "ground_rules"]

@@ -1,0 +1,184 @@
+"""Random playouts per second on the batched engine, beside the tgpl runtime (and pgx) in the same run.
+
+    python bench/batched.py [--only tris,connect4] [--seconds 2] [--rounds 3] [--batch 4096,16384,65536] [--jobs 1,2]
+    python bench/batched.py --pgx-python /path/to/venv/bin/python     # pgx measured too (pgx, jax installed)
+    python bench/batched.py --only chess,draughts,hex,fiveinarow --sizes-only   # built or refused, with sizes
+
+For each game (`examples/<name>.tgpl`, lowered as `tgpl to-gdl` lowers it):
+- the network: time to lower, time to build the network from the GDL (clingo's grounding included), nodes,
+  components, levels, and the memory a game takes in a batch (one bit a node, packed);
+- the batched engine: `env.random_playouts(seed, B, jobs=J)` for each batch size B, each layout (packed
+  uint64 bits, uint8 bytes) and each J (processes sharing the batch's chunks), games counted over
+  `--seconds`, per second of the clock and (J = 1) per CPU second of the process, the figure a loaded
+  machine disturbs least;
+- the runtime: random playouts through `legal_moves()`/`apply()`, moves drawn with the runtime's PCG32 (as
+  bench/playouts.py plays them);
+- pgx (with `--pgx-python`): `pgx.make("tic_tac_toe" / "connect_four")`, `jax.vmap`ed init and step under
+  `jax.jit`, random legal actions, B = 32,768 games at once on the CPU, in a subprocess of that Python.
+Everything is measured `--rounds` times in turn (the runtime, then the batched engine's configurations) and
+each rate is the best of its rounds: on a shared machine a minute's load slows whichever runs then. Only the
+ratios (batched / runtime, batched / pgx) mean much; the figures are recorded in docs/batched.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's tgpl, not whichever one is installed
+
+import tgpl.batched as batched  # noqa: E402
+from tgpl.batched.kernel import LAYOUTS  # noqa: E402
+from tgpl.batched.playouts import CHUNK  # noqa: E402
+from tgpl.runtime import load_game  # noqa: E402
+from tgpl.runtime.rng import Pcg32  # noqa: E402
+
+EXAMPLES = ROOT / "examples"
+PGX_NAMES = {"tris": "tic_tac_toe", "connect4": "connect_four"}
+
+PGX_SCRIPT = r"""
+import json, sys, time
+import jax, jax.numpy as jnp
+import pgx
+name, batch, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+env = pgx.make(name)
+init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+
+def act(key, mask):
+    logits = jnp.where(mask, 0.0, -jnp.inf)
+    return jax.random.categorical(key, logits, axis=-1)
+
+act = jax.jit(act)
+
+def playouts(key):
+    key, sub = jax.random.split(key)
+    state = init(jax.random.split(sub, batch))
+    while not bool(state.terminated.all()):
+        key, sub = jax.random.split(key)
+        state = step(state, act(sub, state.legal_action_mask))
+    return key
+
+key = playouts(jax.random.PRNGKey(0))  # compiled here, not measured
+games, began = 0, time.perf_counter()
+while time.perf_counter() - began < seconds:
+    key = playouts(key)
+    games += batch
+print(json.dumps({"rate": games / (time.perf_counter() - began), "jax": jax.__version__,
+                  "pgx": getattr(pgx, "__version__", "?"), "device": str(jax.devices()[0])}))
+"""
+
+
+def runtime_rate(path: Path, seconds: float) -> tuple[float, float]:
+    """Random playouts a second and a CPU second on the tgpl runtime (the initial state made once)."""
+    game = load_game(path)
+    start = game.initial_state(0)
+    rng = Pcg32(7)
+    n, began, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - began < seconds:
+        state = start
+        while not state.is_terminal:
+            moves = state.legal_moves()
+            state = state.apply(moves[rng.below(len(moves))])
+        n += 1
+    return n / (time.perf_counter() - began), n / max(time.process_time() - cpu, 1e-9)
+
+
+def batched_rate(env: batched.BatchedEnv, batch: int, jobs: int, seconds: float) -> tuple[float, float]:
+    """Random playouts a second and a CPU second (this process's: jobs 1 only) on the batched engine, whole
+    batches counted."""
+    n, began, cpu, seed = 0, time.perf_counter(), time.process_time(), 0
+    while True:
+        result = env.random_playouts(seed, batch, jobs=jobs)
+        n += int(result.finished.sum())
+        seed += 1
+        if time.perf_counter() - began >= seconds:
+            return n / (time.perf_counter() - began), n / max(time.process_time() - cpu, 1e-9)
+
+
+def pgx_rate(python: str, name: str, batch: int, seconds: float) -> dict | str:
+    try:
+        done = subprocess.run([python, "-c", PGX_SCRIPT, name, str(batch), str(seconds)], capture_output=True,
+                              text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"not measured: {e}"
+    if done.returncode != 0:
+        return "not measured: " + (done.stderr.strip().splitlines() or ["?"])[-1]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--only", default="tris,connect4", help="comma-separated examples (examples/NAME.tgpl)")
+    args.add_argument("--seconds", type=float, default=2.0, help="seconds each measure counts playouts")
+    args.add_argument("--rounds", type=int, default=3, help="measures of each configuration; the best is kept")
+    args.add_argument("--batch", default="4096,16384,65536", help="batch sizes to measure")
+    args.add_argument("--layouts", default=",".join(LAYOUTS), help="packed,bytes")
+    args.add_argument("--jobs", default="1,2", help="processes sharing a batch's chunks (more than 1: batches "
+                      f"over {CHUNK:,} games only)")
+    args.add_argument("--pgx-python", help="a Python with pgx and jax installed: pgx measured too")
+    args.add_argument("--pgx-batch", type=int, default=32768)
+    args.add_argument("--sizes-only", action="store_true", help="build the networks, measure no playouts")
+    opts = args.parse_args()
+    batches = [int(b) for b in opts.batch.split(",")]
+    layouts = [x for x in opts.layouts.split(",") if x]
+    for name in [n.strip() for n in opts.only.split(",") if n.strip()]:
+        path = EXAMPLES / f"{name}.tgpl"
+        print(f"\n{name} ({path.relative_to(ROOT)})")
+        began = time.perf_counter()
+        try:
+            program = batched.gdl_program(path)
+        except batched.BatchedLoadError as e:
+            print(f"  not lowered: {str(e).splitlines()[0]}")
+            continue
+        lowered = time.perf_counter() - began
+        began = time.perf_counter()
+        try:
+            env = batched.from_program(program, path=str(path))
+        except batched.BatchedLoadError as e:
+            print(f"  lowered in {lowered:.1f} s; refused: {str(e).splitlines()[0]}")
+            continue
+        built = time.perf_counter() - began
+        net = env.network
+        print(f"  lowered in {lowered:.2f} s, network built in {built:.2f} s: {net.nodes:,} nodes, "
+              f"{net.components:,} components, {len(net.state_levels)}+{len(net.move_levels)} levels, "
+              f"{(net.nodes + 7) // 8:,} bytes a game (packed)")
+        if opts.sizes_only:
+            continue
+        jobs = [int(j) for j in opts.jobs.split(",")]
+        configs = [(layout, b, j) for layout in layouts for b in batches for j in jobs if j == 1 or b > CHUNK]
+        envs = {layout: batched.BatchedEnv(net, layout, str(path)) for layout in layouts}
+        best: dict = {}
+        cpu: dict = {}
+        for _ in range(opts.rounds):
+            wall, per_cpu = runtime_rate(path, opts.seconds)
+            best["runtime"], cpu["runtime"] = max(best.get("runtime", 0.0), wall), max(cpu.get("runtime", 0.0), per_cpu)
+            for config in configs:
+                wall, per_cpu = batched_rate(envs[config[0]], config[1], config[2], opts.seconds)
+                best[config], cpu[config] = max(best.get(config, 0.0), wall), max(cpu.get(config, 0.0), per_cpu)
+        runtime = best["runtime"]
+        print(f"  {'':<40}{'playouts/s':>12}{'x runtime':>11}{'per CPU s':>12}{'x runtime':>11}")
+        print(f"  {'runtime (one game at a time)':<40}{runtime:>12,.0f}{'':>11}{cpu['runtime']:>12,.0f}")
+        for config in configs:
+            layout, b, j = config
+            label = f"batched, {layout}, B={b:,}, jobs {j}"
+            per_cpu = f"{cpu[config]:>12,.0f}{cpu[config] / cpu['runtime']:>10,.0f}x" if j == 1 else ""
+            print(f"  {label:<40}{best[config]:>12,.0f}{best[config] / runtime:>10,.0f}x{per_cpu}")
+        top = max(configs, key=lambda c: best[c])
+        if opts.pgx_python and name in PGX_NAMES:
+            measured = pgx_rate(opts.pgx_python, PGX_NAMES[name], opts.pgx_batch, opts.seconds * opts.rounds)
+            if isinstance(measured, str):
+                print(f"  pgx: {measured}")
+            else:
+                label = f"pgx {measured['pgx']}, B={opts.pgx_batch:,}"
+                print(f"  {label:<36}{measured['rate']:>14,.0f} playouts/s"
+                      f"   (jax {measured['jax']}, {measured['device']}); batched best / pgx = "
+                      f"{best[top] / measured['rate']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""The batched engine: a game compiled to a propositional network and played for B games at once with NumPy.
+
+    env = tgpl.batched.load("examples/connect4.tgpl")     # or any .kif
+    result = env.random_playouts(seed=0, batch=100_000)
+    result.outcomes()                                     # {(goals...): games}
+
+Modules: `source` (the file to a GDL program, refusals), `network` (the circuit, levels of gates), `kernel`
+(its evaluation on rows of packed bits or bytes), `env` (the vector environment), `playouts` (random games).
+docs/batched.md says how it works and what it measures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tgpl.batched.env import DEFAULT_LAYOUT, MAX_STEPS, BatchedEnv, BatchedState
+from tgpl.batched.network import Network, build_network
+from tgpl.batched.playouts import Branching, Playouts, random_playouts
+from tgpl.batched.source import MAX_GATES, BatchedLoadError, check_size, gdl_program
+from tgpl.lowering.ir import Program
+
+
+def from_program(program: Program, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
+                 path: str = "<game>") -> BatchedEnv:
+    """The environment of a valid GDL program: its size bounded first (BatchedLoadError past `max_gates`)."""
+    from tgpl.asp.solver import SolverError
+    from tgpl.batched.source import chance_reason
+
+    reason = chance_reason(program)
+    if reason is not None:
+        raise BatchedLoadError(f"{path}: error: the batched engine plays deterministic games with perfect "
+                               f"information only: {reason}")
+    check_size(program, path, max_gates)
+    try:
+        network = build_network(program)
+    except SolverError as e:
+        raise BatchedLoadError(f"{path}: error: clingo cannot ground the game: {e}") from None
+    return BatchedEnv(network, layout, path)
+
+
+def load(path: str | Path, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
+         seed: int = 0) -> BatchedEnv:
+    """The environment of a `.kif` game or a `.tgpl` game (lowered with setup seed `seed`, as `tgpl to-gdl`
+    lowers it). Raises BatchedLoadError with the message to print."""
+    return from_program(gdl_program(path, seed), layout, max_gates, str(path))
+
+
+__all__ = ["BatchedEnv", "Branching", "BatchedLoadError", "BatchedState", "MAX_GATES", "MAX_STEPS", "Network", "Playouts", "build_network",
+           "from_program", "load", "random_playouts"]

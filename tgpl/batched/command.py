@@ -1,0 +1,42 @@
+"""`tgpl analyze --engine batched` from the command line: options checked, the game loaded, figures out."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+
+def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None,
+                        max_moves: int, as_json: bool, report_dir: str | None, score: str | None,
+                        ray_address: str | None) -> None:
+    """Exit 0 when every game ended, 1 when one got stuck or was cut at --max-moves, 2 when the command could
+    not run (a usage error, a game the batched engine refuses)."""
+    if players_spec is not None and any(n.strip() != "random" for n in players_spec.split(",")):
+        raise click.BadParameter("the batched engine plays random agents only (--engine runtime plays the others)",
+                                 param_hint="--players")
+    for value, option in ((report_dir, "--report"), (score, "--score"), (ray_address, "--ray")):
+        if value is not None:
+            raise click.BadParameter(f"{option} needs the runtime's games (--engine runtime)", param_hint=option)
+    import tgpl.batched as batched
+    from tgpl.analysis.figures import text_report
+    from tgpl.batched.analysis import batched_summary
+
+    started = time.perf_counter()
+    try:
+        env = batched.load(path)
+    except batched.BatchedLoadError as e:
+        click.echo(str(e), err=True)
+        sys.exit(2)
+    players = len(env.roles)
+    if players_spec is not None and len([n for n in players_spec.split(",")]) > players:
+        raise click.BadParameter(f"the game has {players} players", param_hint="--players")
+    built = time.perf_counter() - started
+    summary = batched_summary(env, path, games, seed, max_moves, jobs or 1)
+    elapsed = time.perf_counter() - started
+    click.echo(json.dumps(summary, indent=1, sort_keys=True) if as_json else text_report(summary))
+    click.echo(f"{path}: {games} games in {elapsed:.1f} s ({built:.1f} s building the network; "
+               f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine)", err=True)
+    sys.exit(1 if summary["errors"] or summary["unfinished"] else 0)

@@ -1,0 +1,222 @@
+"""The vector environment: B games of one network stepped together, in the manner of pgx and Gymnasium.
+
+    env = tgpl.batched.load("examples/tris.tgpl")
+    state = env.init(seed=0, batch=1024)
+    rng = np.random.default_rng(0)
+    while not state.terminated.all():
+        state = env.step(state, env.random_moves(state, rng))
+    state.rewards                     # (1024, roles): the goals of the finished games
+
+A state is immutable: `step` returns a new one. Games that have ended stay as they are (their moves are
+ignored), so a batch runs until its last game ends. docs/batched.md has the whole API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from tgpl.batched.kernel import Kernel
+from tgpl.batched.network import Network
+
+MAX_STEPS = 1000
+"""Joint moves a random playout may take before it counts as unfinished (as the runtime's analysis bounds games)."""
+
+DEFAULT_LAYOUT = "packed"
+"""Packed bits: bench/batched.py measures them against byte arrays (docs/batched.md has the figures)."""
+
+
+@dataclass(frozen=True, eq=False)
+class BatchedState:
+    """B games at one step: every node's row (the state schedule evaluated); what a player reads (legal
+    moves, terminal, goals, fluents) is unpacked from them on first use."""
+
+    env: BatchedEnv
+    values: np.ndarray  # nodes x row: the kernel's layout
+    steps: np.ndarray  # (B,) int: joint moves played in each game
+
+    @property
+    def batch(self) -> int:
+        return len(self.steps)
+
+    @cached_property
+    def terminated(self) -> np.ndarray:
+        """(B,) bool: the games in a terminal state."""
+        return self.env.kernel(self.batch).unpack(self.values[[self.env.network.terminal]])[0]
+
+    @cached_property
+    def legal_mask(self) -> np.ndarray:
+        """(B, roles, moves) bool: each role's legal moves in each game, none in a terminated game. `moves` is
+        the most moves a role has (env.num_moves); a role's moves beyond its own count are never legal."""
+        env = self.env
+        kernel = env.kernel(self.batch)
+        mask = np.zeros((self.batch, len(env.roles), env.num_moves), dtype=bool)
+        for r, nodes in enumerate(env.network.legal):
+            if nodes:
+                mask[:, r, :len(nodes)] = kernel.unpack(self.values[nodes]).T
+        mask[self.terminated] = False
+        return mask
+
+    @cached_property
+    def goals(self) -> np.ndarray:
+        """(B, roles) int: each role's goal value in each game's current state, -1 where it has none."""
+        env = self.env
+        kernel = env.kernel(self.batch)
+        out = np.full((self.batch, len(env.roles)), -1, dtype=np.int64)
+        for r, pairs in enumerate(env.network.goals):
+            if pairs:
+                bits = kernel.unpack(self.values[[n for _, n in pairs]])
+                for (value, _), row in zip(pairs, bits):
+                    out[row, r] = value
+        return out
+
+    @cached_property
+    def rewards(self) -> np.ndarray:
+        """(B, roles) int: the goals of the terminated games, 0 in the others."""
+        return np.where(self.terminated[:, None], np.maximum(self.goals, 0), 0)
+
+    @cached_property
+    def observation(self) -> np.ndarray:
+        """(B, fluents) bool: which of the game's fluents (env.fluents) are true in each game."""
+        kernel = self.env.kernel(self.batch)
+        return kernel.unpack(self.values[kernel.fluents]).T
+
+
+class BatchedEnv:
+    """One game's network, evaluated for batches of games (a Kernel per batch size, made on first use)."""
+
+    def __init__(self, network: Network, layout: str = DEFAULT_LAYOUT, path: str = "<game>"):
+        self.network = network
+        self.layout = layout
+        self.path = path
+        self.roles: tuple[str, ...] = tuple(str(r) for r in network.roles)
+        self.moves: tuple[tuple[str, ...], ...] = tuple(tuple(str(m) for m in ms) for ms in network.moves)
+        self.fluents: tuple[str, ...] = tuple(str(f) for f in network.fluents)
+        self.num_moves = max((len(ms) for ms in self.moves), default=0)
+        self._index = [{m: i for i, m in enumerate(ms)} for ms in self.moves]
+        self._kernels: dict[int, Kernel] = {}
+
+    def kernel(self, batch: int) -> Kernel:
+        made = self._kernels.get(batch)
+        if made is None:
+            made = self._kernels[batch] = Kernel(self.network, batch, self.layout)
+        return made
+
+    # ------------------------------------------------------------ names
+    def role_index(self, role: str) -> int:
+        try:
+            return self.roles.index(role)
+        except ValueError:
+            raise KeyError(f"no role '{role}'; the roles are {', '.join(self.roles)}") from None
+
+    def move_index(self, role: str | int, move: str) -> int:
+        """The index of a move (its KIF text) in the role's moves: the legal mask's last axis."""
+        r = role if isinstance(role, int) else self.role_index(role)
+        found = self._index[r].get(move)
+        if found is None:
+            raise KeyError(f"no move '{move}' for role {self.roles[r]}")
+        return found
+
+    def move_name(self, role: str | int, index: int) -> str:
+        r = role if isinstance(role, int) else self.role_index(role)
+        return self.moves[r][index]
+
+    # ------------------------------------------------------------ states
+    def init(self, seed: int = 0, batch: int = 1) -> BatchedState:
+        """`batch` games at the initial state. The games are deterministic, so `seed` changes nothing in the
+        state: it is taken for the shape of pgx's `init(key)`; random moves take their own generator."""
+        if batch < 1:
+            raise ValueError("a batch holds one game or more")
+        kernel = self.kernel(batch)
+        rows = np.where(self.network.initial[:, None], kernel.broadcast(True)[None, :], kernel.broadcast(False))
+        values = kernel.values_for(rows.astype(kernel.dtype))
+        return BatchedState(self, values, np.zeros(batch, dtype=np.int64))
+
+    def step(self, state: BatchedState, moves: np.ndarray) -> BatchedState:
+        """The games after each plays `moves` (B x roles, move indices); terminated games stay as they are and
+        their moves are ignored. Raises ValueError for a move not legal in a running game."""
+        batch = state.batch
+        moves = np.asarray(moves)
+        if moves.shape != (batch, len(self.roles)):
+            raise ValueError(f"moves must have the shape (batch, roles) = ({batch}, {len(self.roles)}), "
+                             f"not {moves.shape}")
+        running = ~state.terminated
+        mask = state.legal_mask
+        for r in range(len(self.roles)):
+            chosen = moves[:, r]
+            bad = running & ((chosen < 0) | (chosen >= len(self.moves[r])))
+            inside = np.clip(chosen, 0, max(len(self.moves[r]) - 1, 0))
+            if len(self.moves[r]):
+                bad |= running & ~mask[np.arange(batch), r, inside]
+            if bad.any():
+                g = int(np.flatnonzero(bad)[0])
+                shown = (self.moves[r][chosen[g]] if 0 <= chosen[g] < len(self.moves[r]) else chosen[g])
+                raise ValueError(f"game {g}: move '{shown}' is not legal for role {self.roles[r]}")
+        kernel = self.kernel(batch)
+        onehots = [(np.arange(len(ms))[:, None] == moves[:, r][None, :]) & running
+                   for r, ms in enumerate(self.moves)]
+        values = self._advance(kernel, state.values, onehots, running)
+        return BatchedState(self, values, state.steps + running.astype(np.int64))
+
+    def _advance(self, kernel: Kernel, values: np.ndarray, onehots: list[np.ndarray | None], running: np.ndarray,
+                 reuse: bool = False, packed: dict[int, np.ndarray] | None = None) -> np.ndarray:
+        """The node rows after the joint moves (per role, moves x batch booleans) in the running games; the
+        others keep their fluents. `packed`: for some roles, their moves' rows already in the kernel's layout
+        (their `onehots` entry is then None). With `reuse`, `values` is overwritten (its fluent rows stay)
+        rather than copied: a playout never looks at a state again."""
+        does: dict[int, np.ndarray] = {}
+        for r, onehot in enumerate(onehots):
+            nodes = self.network.does[r]
+            read = [m for m, n in enumerate(nodes) if n >= 0]
+            if read:
+                rows = packed[r][read] if onehot is None and packed is not None else kernel.pack(onehot[read])
+                for row, m in zip(rows, read):
+                    does[nodes[m]] = row
+        work = values if reuse else values.copy()
+        after = kernel.successor_rows(work, does)
+        if not running.all():
+            keep = kernel.pack(running[None, :])[0]
+            after = (after & keep) | (values[kernel.fluents] & (keep ^ kernel.ones))
+        return kernel.values_for(after)
+
+    def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
+                        tally: bool = False):
+        """`batch` random games played to their ends in chunks, shared between `jobs` processes:
+        tgpl.batched.playouts.random_playouts."""
+        from tgpl.batched.playouts import random_playouts
+
+        return random_playouts(self, seed, batch, max_steps, jobs, tally)
+
+    def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
+        """(B, roles) move indices: in each running game each role's move drawn uniformly among its legal
+        ones (one `rng.random(B)` per role, in role order); 0 where a game has ended or a role has none."""
+        mask = state.legal_mask
+        out = np.zeros((state.batch, len(self.roles)), dtype=np.int64)
+        for r in range(len(self.roles)):
+            out[:, r] = _draw(mask[:, r, :].T, rng)
+        return out
+
+
+def _draw(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """For legal (moves x B) booleans, a legal move index per game drawn uniformly (0 where none is).
+
+    One `rng.random(B)` whatever the moves: game g takes its k-th legal move, k = floor(u * count). The index
+    is counted row by row (the rows before the k-th legal one), in small integers: cumsum and argmax along
+    the moves' axis cost ten times as much on int64."""
+    moves, batch = legal.shape
+    dtype = np.uint8 if moves < 255 else np.uint32
+    counts = np.zeros(batch, dtype=dtype)
+    for row in legal:
+        counts += row
+    pick = (rng.random(batch) * counts).astype(dtype)
+    seen = np.zeros(batch, dtype=dtype)
+    chosen = np.zeros(batch, dtype=dtype)
+    for row in legal:
+        seen += row
+        chosen += seen <= pick
+    return np.minimum(chosen, max(moves - 1, 0)).astype(np.int64)
+
+
+__all__ = ["DEFAULT_LAYOUT", "BatchedEnv", "BatchedState"]
