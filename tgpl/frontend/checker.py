@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.bodies import MAX_LITERAL, BodyChecker, Env, Flow, _did_you_mean
 from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes, builtin_methods
-from tgpl.frontend.control_passes import check_control_passes
+from tgpl.frontend.control_passes import check_control_passes, check_moves_keep_control
+from tgpl.frontend.phases_reached import check_phases_reached
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
 from tgpl.frontend.types import (
@@ -71,6 +72,9 @@ class Checker:
                 self.check_item(item, scope)
         if all(m.complete for m in self.program.modules):
             check_control_passes(self.program.modules, self.program.player_range, self.diags)
+            if not self.diags.has_errors:  # code a syntax error dropped may be what passes or enters a phase
+                check_moves_keep_control(self.program.modules, self.program.player_range, self.diags)
+                check_phases_reached(self.program.modules, self.diags)
 
     # ====================================================== type names
     def resolve_type(self, ref: ast.TypeRef, scope: Scope, report: bool = True) -> Type:
