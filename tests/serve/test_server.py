@@ -301,17 +301,48 @@ def test_cards_seats_see_only_their_own_hand(tmp_path):
 DISTRICT = re.compile(r"District#\d+\b")
 
 
-def test_citadels_messages_never_name_a_card_hidden_from_their_seat(tmp_path):
-    """Five seats, random games: every message each seat is sent names no district card in the
-    deck, nor one in another player's hand that the seat never held nor saw built (cards go
-    deck, hand, city; the Magician swaps hands)."""
+GAMES = 50  # random games of Citadels with five seats, each for MOVES moves: counts, never seconds
+MOVES = 40  # the first round's choices and calls, and into the second round
+
+
+def _secret_roles(world) -> dict[int, tuple[str, str]]:
+    """Each seat whose character is still its secret (chosen, not yet called): seat -> (citizen, character)."""
+    out = {}
+    for citizen in (o for o in world.objects if o.cls.name == "Citizen"):
+        fields = world.fields(citizen)
+        role = fields["Role"]
+        if role is not None and fields["Revealed"] is not role:
+            out[world.owners_of(citizen)[0]] = (citizen.name, role.name)
+    return out
+
+
+def _assert_no_role_leaks(message: dict, seat: int | None, secrets: dict[int, tuple[str, str]], where) -> None:
+    """No field of `message` ties another seat to the character it chose: not its citizen's Role, not the
+    character's owners or Holder, not its Choose move in the log."""
+    panels = {p["name"]: p for p in message["view"]["panels"]}
+    for other, (citizen, role) in secrets.items():
+        if other == seat:
+            assert dict(panels[citizen]["fields"])["Role"]["ref"] == role, where  # one's own: shown
+            continue
+        assert dict(panels[citizen]["fields"])["Role"] == {"hidden": None}, where
+        assert panels[role]["owners"] == [] and dict(panels[role]["fields"])["Holder"] == {"hidden": None}, where
+        for entry in message["history"]:  # its character's own moves come once it is called, and revealed
+            if entry["player"] == other and ".Choose(" in entry["text"]:
+                assert role not in entry["text"], (where, entry)
+
+
+def test_citadels_messages_never_show_a_seat_what_is_not_its_own(tmp_path):
+    """Five seats, 50 random games: every message each seat (and a spectator) is sent names no district
+    card in the deck, nor one in another player's hand that the seat never held nor saw built (cards go
+    deck, hand, city; the Magician swaps hands), and ties no other seat to the character it chose until
+    that character is called (`private` Role, Holder, class and Choose; docs/language.md, decision 94)."""
     server = Server(tmp_path)
     rng = Pcg32(7, stream=3)
-    checked = 0
-    for game in range(3):
+    checked = roles_hidden = 0
+    for game in range(GAMES):
         session = server.new_game(CITADELS, ["human"] * 5, game)
         known: dict[int, set[str]] = {s: set() for s in range(5)}  # cards each seat has held or seen built
-        for n in range(120):
+        for n in range(MOVES):
             state = session.state
             if state.is_terminal:
                 break
@@ -327,16 +358,20 @@ def test_citadels_messages_never_name_a_card_hidden_from_their_seat(tmp_path):
                 for s in range(5):
                     if s != owner:
                         hidden_from[s] |= {c.name for c in world.fields(citizen)["Hand"]}
+            secrets = _secret_roles(world)
             for seat in [*range(5), None]:
-                named = set(DISTRICT.findall(json.dumps(session.message(seat))))
+                message = session.message(seat)
+                named = set(DISTRICT.findall(json.dumps(message)))
                 assert not named & in_deck, (game, n, seat)
                 if seat is not None:
                     leaked = named & (hidden_from[seat] - known[seat])
                     assert not leaked, (game, n, seat, leaked)
+                _assert_no_role_leaks(message, seat, secrets, (game, n, seat))
+                roles_hidden += sum(1 for other in secrets if other != seat)
                 checked += 1
             moves = state.legal_moves()
             session.play(server.store, state.active_player, moves[rng.below(len(moves))].text, n)
-    assert checked > 1000
+    assert checked > GAMES * MOVES * 6 * 0.9 and roles_hidden > GAMES * 100
 
 
 def test_the_log_redacts_cards_others_never_saw(tmp_path):

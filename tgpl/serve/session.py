@@ -147,7 +147,7 @@ class Session:
             "seats": [{"seat": s, "agent": a, "connected": s in connected} for s, a in enumerate(self.stored.agents)],
             "spectators": sum(1 for c in self.clients if c.seat is None and not c.hot),
             "hot": hot,
-            "view": view(state, seat),
+            "view": view(state, seat, self._sight(self.number, seat)),
             "moves": moves,
             "history": self.history(seat),
             "error": self.error,
@@ -156,7 +156,7 @@ class Session:
 
     def position(self, seat: int | None, at: int) -> dict:
         """The position after `at` moves (0: the start) as `seat` sees it: time travel in the log."""
-        return {"type": "position", "game": self.stored.id, "at": at, "view": view(self.states[at], seat)}
+        return {"type": "position", "game": self.stored.id, "at": at, "view": view(self.states[at], seat, self._sight(at, seat))}
 
     def hint(self, iterations: int) -> dict:
         """What an MCTS bot of `iterations` would play here: the share of its search each legal
