@@ -433,7 +433,10 @@ def _default_data_dir() -> str:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False),
               help="Folder of the games' database [default: ~/.local/share/tgpl/serve].")
-def serve(game, host, port, players_spec, seed, data_dir):
+@click.option("--turn-limit", "turn_limit", type=click.FloatRange(min=1), default=None,
+              help="Seconds a human seat has for each decision; past them the server plays a random legal move "
+                   "for it [default: no limit].")
+def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
     """Serve GAME in the browser: each seat joins by its invite link, bots play theirs, games
     survive a restart. Resumes the unfinished game with these seats and seed, else starts one."""
     import signal
@@ -460,7 +463,7 @@ def serve(game, host, port, players_spec, seed, data_dir):
     port = listener.getsockname()[1]
     data_dir = data_dir or _default_data_dir()
     try:
-        server = Server(data_dir)
+        server = Server(data_dir, turn_limit=turn_limit)
     except (OSError, sqlite3.Error) as e:  # an unreadable, read-only or locked database
         click.echo(f"{data_dir}: error: cannot open the games' database: {e}", err=True)
         sys.exit(2)

@@ -564,3 +564,70 @@ def test_the_host_runs_an_analysis(tris):
                          (f"host={host}&path={path}&players=wizard", 400),
                          (f"host={host}&path={path}&players=random,random,random", 400)]:
         assert client.post("/analyze", content=form.encode()).status_code == status, form
+
+
+class FakeClock:
+    """The turn limit's clock, moved by the test: no real second is waited for."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_seat_past_the_turn_limit_gets_a_random_legal_move(tmp_path):
+    clock = FakeClock()
+    server = Server(tmp_path / "data", watch_every=None, turn_limit=30, clock=clock)
+    session = server.new_game(TRIS, ["human", "human"], 4)
+    first = {m.text for m in session.state.legal_moves()}
+    assert session.time_left() == 30 and session.message(0)["turn_limit"] == 30
+    clock.now += 29.5
+    assert server.expire_turns() == [] and session.number == 0
+    assert session.message(1)["time_left"] == 0.5
+    clock.now += 0.5
+    assert server.expire_turns() == [session]
+    (player, text), = session.stored.moves
+    assert player == 0 and text in first and session.timed_out == [1]
+    assert session.message(1)["timed_out"] == [1]
+    assert server.store.games()[0].moves == [(0, text)]  # committed, as any move
+    assert session.time_left() == 30  # player 1's decision starts with the move
+    # a seat that moves in time starts the next seat's limit
+    clock.now += 12
+    reply = next(m.text for m in session.state.legal_moves())
+    session.play(server.store, 1, reply, 1)
+    assert session.timed_out == [1] and session.time_left() == 30
+    # the same seed and position give the same move: another server, another clock
+    other = Server(tmp_path / "other", watch_every=None, turn_limit=5, clock=FakeClock())
+    again = other.new_game(TRIS, ["human", "human"], 4)
+    other.clock.now += 5
+    assert other.expire_turns() == [again] and again.stored.moves == [(0, text)]
+
+
+def test_the_turn_limit_waits_for_no_bot_and_no_finished_game(tmp_path):
+    clock = FakeClock()
+    server = Server(tmp_path, watch_every=None, turn_limit=10, clock=clock)
+    bots = server.new_game(TRIS, ["first", "human"], 0)
+    assert bots.time_left() is None  # a bot to move: the limit is a human's
+    clock.now += 100
+    assert server.expire_turns() == [] and bots.number == 0
+    unlimited = Server(tmp_path / "u", watch_every=None, clock=clock).new_game(TRIS, ["human", "human"], 0)
+    clock.now += 10_000
+    assert unlimited.time_left() is None and not unlimited.play_timeout(server.store)
+    # a game played out by the clock alone ends, and then nothing more is played
+    game = server.new_game(TRIS, ["human", "human"], 9)
+    for _ in range(9):
+        clock.now += 10
+        server.expire_turns()
+    assert game.state.is_terminal and game.timed_out == list(range(1, game.number + 1))
+    clock.now += 10
+    assert game not in server.expire_turns()
+
+
+def test_serve_refuses_a_turn_limit_under_a_second():
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    result = CliRunner().invoke(main, ["serve", TRIS, "--turn-limit", "0.5"])
+    assert result.exit_code == 2 and "--turn-limit" in result.output

@@ -23,6 +23,8 @@ import hashlib
 import html
 import json
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, quote
 
@@ -52,8 +54,13 @@ ANALYZE_LIMIT = 1000  # games one analysis from the host's page may play  # MCTS
 class Server:
     """The games being served, their store, and the host's token."""
 
-    def __init__(self, data: str | Path, watch_every: float | None = 1.0):
+    def __init__(self, data: str | Path, watch_every: float | None = 1.0, turn_limit: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.watch_every = watch_every  # seconds between looks at the games' files; None: never
+        # `--turn-limit`: seconds a human seat has for a decision, past which the server plays a random legal
+        # move for it; `clock` is what it reads (time.monotonic; tests inject their own, never real seconds)
+        self.turn_limit = turn_limit
+        self.clock = clock
         self.store = Store(data)
         self.host_token = self.store.setting("host_token", new_token)
         self.games: dict[tuple[str, int], Game] = {}
@@ -68,7 +75,29 @@ class Server:
             except Refused as e:
                 self.broken[stored.id] = str(e)
                 continue
-            self.sessions[stored.id] = Session.resume(stored, game)
+            self.sessions[stored.id] = self._timed(Session.resume(stored, game))
+
+    def _timed(self, session: Session) -> Session:
+        """The session on the server's clock and turn limit, its open decision starting now."""
+        session.clock, session.turn_limit, session.started = self.clock, self.turn_limit, self.clock()
+        return session
+
+    def expire_turns(self) -> list[Session]:
+        """Play a random legal move for each human seat past the turn limit (Session.play_timeout): the
+        sessions where one was played."""
+        return [s for s in list(self.sessions.values()) if s.play_timeout(self.store)]
+
+    async def time_turns(self, every: float) -> None:
+        """`expire_turns` every `every` seconds, under each session's lock; then the pages are told and the
+        bots, if the move gave them the turn, play."""
+        while True:
+            await asyncio.sleep(every)
+            for session in list(self.sessions.values()):
+                async with session.lock:
+                    played = session.play_timeout(self.store)
+                if played:
+                    await self.broadcast(session)
+                    self.start_driving(session)
 
     def load(self, path: str, players: int) -> Game:
         """The compiled game (compiled once per file and player count)."""
@@ -132,7 +161,7 @@ class Server:
         for seat, spec in enumerate(agents):
             bot_agent(spec, seed, seat)  # refuses an unknown spec before anything is stored
         stored = self.store.create_game(path, len(agents), seed, agents)
-        session = Session.resume(stored, game)
+        session = self._timed(Session.resume(stored, game))
         self.sessions[stored.id] = session
         return session
 
@@ -140,7 +169,7 @@ class Server:
         """A new game (new links) that starts as `session` stood after `at` moves."""
         s = session.stored
         stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at])
-        forked = Session.resume(stored, session.game)
+        forked = self._timed(Session.resume(stored, session.game))
         self.sessions[stored.id] = forked
         return forked
 
@@ -370,7 +399,7 @@ def create_app(server: Server) -> Starlette:
             return PlainTextResponse(f"the record is of '{rec.game}', the game served is '{game.name}'", status_code=400)
         stored = server.store.create_game(path, len(rec.players), rec.seed, [HUMAN] * len(rec.players),
                                           [(m["player"], m["move"]) for m in rec.moves])
-        session = server.sessions[stored.id] = Session.resume(stored, game)
+        session = server.sessions[stored.id] = server._timed(Session.resume(stored, game))
         if session.number < len(rec.moves):  # keep only what replays, as `tgpl replay` would stop there
             server.store.truncate(stored.id, session.number)
             del stored.moves[session.number:]
@@ -503,11 +532,14 @@ def create_app(server: Server) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         watcher = asyncio.create_task(server.watch(server.watch_every)) if server.watch_every else None
+        timer = (asyncio.create_task(server.time_turns(min(1.0, server.turn_limit / 4)))
+                 if server.turn_limit is not None else None)
         try:
             yield
         finally:
-            if watcher is not None:
-                watcher.cancel()
+            for task in (watcher, timer):
+                if task is not None:
+                    task.cancel()
 
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error},
                      lifespan=lifespan)
