@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from tgpl.runtime.display import abbreviations, label
 from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, World
+from tgpl.serve.layout import graph_layout
 
 HIDDEN_TEXT = "(hidden)"
 _BUILTIN_TILE_FIELDS = {"group", "connections"}
@@ -242,17 +243,16 @@ def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int
                         continue
                     x, y, col, row = _position(geometry, orientation, i, j)
                     drawn.append(_tile(s, tile, pieces, short, {"i": i, "j": j, "col": col, "row": row, "x": x, "y": y}))
-        else:  # a graph: its tiles where their X and Y say (a hint), else on a circle; its connections as edges
-            n = max(len(tiles), 1)
+        else:  # a graph: its tiles where their X and Y say (a hint), else laid out by its connections
             index = {id(t): k for k, t in enumerate(tiles)}
             placed = all(isinstance(w.fields(t).get("X"), float) and isinstance(w.fields(t).get("Y"), float)
                          and math.isfinite(w.fields(t)["X"]) and math.isfinite(w.fields(t)["Y"]) for t in tiles)
+            if not placed:
+                links = [(index[id(t)], index[id(to)]) for t in tiles for link in w.fields(t).get("connections", []) or []
+                         if isinstance(link, Obj) and isinstance(to := w.fields(link).get("to"), Obj) and id(to) in index]
+                laid = graph_layout(len(tiles), links)
             for k, tile in enumerate(tiles):
-                if placed:
-                    x, y = w.fields(tile)["X"], w.fields(tile)["Y"]
-                else:
-                    angle = 2 * math.pi * k / n - math.pi / 2
-                    x, y = round(math.cos(angle) * n / 3, 3), round(math.sin(angle) * n / 3, 3)
+                x, y = (w.fields(tile)["X"], w.fields(tile)["Y"]) if placed else laid[k]
                 drawn.append(_tile(s, tile, pieces, short, {"i": k, "x": x, "y": y}))
                 for link in w.fields(tile).get("connections", []) or []:
                     if not isinstance(link, Obj) or link.fixed is not None:
