@@ -17,6 +17,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostics
 
 PASSES = ("pass", "use")
+THROWS = {"throw", "throw_sync"}  # event.throw and event.throw_sync: what runs listeners
 
 
 def _passes_control(node) -> bool:
@@ -127,7 +128,7 @@ def _passing_names(modules: list[ast.Module]) -> tuple[set[str], bool]:
         changed = False
         for d in defs:
             listener = isinstance(d, ast.ActionDef) and any(t.event != "PlayerChoiceEvent" for t in d.triggers)
-            passes = d.name in passing or calls[id(d)] & passing or (listeners_pass and "throw" in calls[id(d)])
+            passes = d.name in passing or calls[id(d)] & passing or (listeners_pass and bool(THROWS & calls[id(d)]))
             if passes and d.name not in passing:
                 passing.add(d.name)
                 changed = True
