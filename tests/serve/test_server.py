@@ -431,8 +431,6 @@ def test_the_host_undoes_back_to_a_human_decision_and_forks(tmp_path):
             for n, cell in enumerate(["TrisGrid[1][1]", "TrisGrid[2][2]"]):
                 hot.send_json({"type": "move", "move": f"PlayerState#0.Tick(chosenTile: {cell})", "at": 2 * n})
                 receive_state(hot, 2 * n + 2)  # ours and the bot's
-            seat.send_json({"type": "undo"})
-            assert receive_error(seat) == "only the host's page can undo"
             hot.send_json({"type": "undo"})
             back = receive_state(hot, 2)  # the bot's move and ours taken back: player 0 to move again
             assert back["view"]["active"] == 0 and len(back["moves"]) == 7
@@ -631,3 +629,29 @@ def test_serve_refuses_a_turn_limit_under_a_second():
 
     result = CliRunner().invoke(main, ["serve", TRIS, "--turn-limit", "0.5"])
     assert result.exit_code == 2 and "--turn-limit" in result.output
+
+
+def test_the_only_human_seat_may_undo_and_a_seat_among_humans_may_not(tmp_path):
+    """Undo needs every human seat in one browser: the host's page, or a game's only human seat."""
+    server = Server(tmp_path)
+    alone = server.new_game(TRIS, ["human", "first"], 0)
+    shared = server.new_game(TRIS, ["human", "human"], 0)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{alone.stored.id}?token={alone.stored.tokens[0]}") as seat, \
+                client.websocket_connect(f"/ws/{alone.stored.id}?token={alone.stored.spectator_token}") as watcher:
+            assert receive_state(seat, 0)["undo"] is True and receive_state(watcher, 0)["undo"] is False
+            seat.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+            receive_state(seat, 2)  # ours and the bot's
+            watcher.send_json({"type": "undo"})
+            assert "can undo" in receive_error(watcher)
+            seat.send_json({"type": "undo"})
+            back = receive_state(seat, 0)
+            assert back["view"]["active"] == 0 and len(back["moves"]) == 9
+        gid, (t0, t1) = shared.stored.id, shared.stored.tokens
+        with client.websocket_connect(f"/ws/{gid}?token={t0}") as p0, client.websocket_connect(f"/ws/{gid}?token={t1}") as p1:
+            assert receive_state(p0, 0)["undo"] is False
+            p0.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+            receive_state(p1, 1)
+            p1.send_json({"type": "undo"})
+            assert receive_error(p1) == ("only the host's page, or the page of a game's only human seat, can undo")
+        assert shared.number == 1

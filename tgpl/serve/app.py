@@ -623,8 +623,9 @@ async def _handle(server: Server, session: Session, client: Client, raw: dict) -
         except Refused as e:
             return {"type": "error", "message": str(e)}
     if kind == "undo":
-        if not client.hot:
-            return {"type": "error", "message": "only the host's page can undo"}
+        if not session.may_undo(seat, client.hot):
+            return {"type": "error", "message": "only the host's page, or the page of a game's only human seat, "
+                                                "can undo"}
         async with session.lock:
             try:
                 session.undo(server.store)

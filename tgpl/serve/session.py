@@ -158,6 +158,7 @@ class Session:
             "view": view(state, seat, self._sight(self.number, seat)),
             "moves": moves,
             "history": self.history(seat),
+            "undo": self.may_undo(seat, hot),
             "turn_limit": self.turn_limit,
             "time_left": self.time_left(),
             "timed_out": self.timed_out,
@@ -268,6 +269,14 @@ class Session:
                 why = e.message
             raise Refused(f"illegal move '{text.strip()}': {why}")
         self._apply(store, seat, move)
+
+    def may_undo(self, seat: int | None, hot: bool) -> bool:
+        """Whether a page may take moves back: the host's, or the page of the game's only human seat (every
+        human seat is then in that browser, so nobody else's move is taken back from under them)."""
+        if hot:
+            return True
+        humans = [s for s, agent in enumerate(self.agents) if agent is None]
+        return seat is not None and humans == [seat]
 
     def bot_to_move(self) -> Agent | None:
         state = self.state

@@ -273,6 +273,7 @@ function draw() {
   const m = current, v = past ? past.view : m.view;
   $("past").hidden = !past;
   $("hostbuttons").hidden = !m.hot;
+  $("undo").hidden = !m.undo;  // the host's page, or the page of the only human seat
   drawSource(m);
   $("forkpast").hidden = !m.hot;
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
