@@ -557,6 +557,11 @@ def test_the_host_runs_an_analysis(tris):
     assert r.status_code == 200
     assert f"{path}: 8 games, seeds 3..10, players first,random: 8 finished" in r.text
     assert "seat 0 (first): 100.0%" in r.text  # first always wins tris against random from these seeds
+    import base64
+
+    plots = re.findall(r"<img class='plot' alt='(\w+\.png)' src='data:image/png;base64,([^']+)'>", r.text)
+    assert [name for name, _ in plots] == ["length.png", "wins.png", "branching.png"]  # analyze --report's
+    assert all(base64.b64decode(data).startswith(b"\x89PNG") for _, data in plots)
     for form, status in [(f"host=no&path={path}", 403), (f"host={host}&path=/etc/passwd", 400),
                          (f"host={host}&path={path}&games=0", 400), (f"host={host}&path={path}&games=x", 400),
                          (f"host={host}&path={path}&players=wizard", 400),

@@ -18,6 +18,7 @@ Every refusal is an answer (an HTTP 4xx with a message, or an `error` message on
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import html
@@ -421,12 +422,14 @@ def create_app(server: Server) -> Starlette:
         if not 1 <= games <= ANALYZE_LIMIT:
             return PlainTextResponse(f"games must be from 1 to {ANALYZE_LIMIT}", status_code=400)
         try:
-            text = await asyncio.to_thread(_analysis, path, form.get("players", ""), games, seed)
+            text, plots = await asyncio.to_thread(_analysis, path, form.get("players", ""), games, seed)
         except Refused as e:
             return PlainTextResponse(str(e), status_code=400)
         back = f"/?host={quote(server.host_token)}"
         return _page("tgpl analyze", f"<p><a href='{html.escape(back)}'>back to the games</a></p>"
-                                     f"<h1>tgpl analyze {html.escape(path)}</h1><pre id='analysis'>{html.escape(text)}</pre>")
+                                     f"<h1>tgpl analyze {html.escape(path)}</h1><pre id='analysis'>{html.escape(text)}</pre>"
+                                     + "".join(f"<img class='plot' alt='{html.escape(name)}' src='data:image/png;base64,"
+                                               f"{base64.b64encode(png).decode('ascii')}'>" for name, png in plots))
 
     async def reload(request: Request) -> Response:
         """The host replays a game's moves on its game's new rules: urlencoded `host`."""
@@ -550,8 +553,11 @@ def _counts(allowed: range) -> str:
     return f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
 
 
-def _analysis(path: str, players: str, games: int, seed: int) -> str:
-    """`tgpl analyze PATH --players PLAYERS --games G --seed S --jobs 1`'s report, as text."""
+def _analysis(path: str, players: str, games: int, seed: int) -> tuple[str, list[tuple[str, bytes]]]:
+    """`tgpl analyze PATH --players PLAYERS --games G --seed S --jobs 1`'s report, as text, and the plots of
+    `--report` (name, PNG), written in a temporary folder and read back."""
+    import tempfile
+
     from tgpl.analysis.figures import play_games, summarise, text_report
     from tgpl.runtime.agents import automatic_agent
 
@@ -571,7 +577,12 @@ def _analysis(path: str, players: str, games: int, seed: int) -> str:
             raise Refused(f"{e}; analyses seat random, first, mcts or mcts:N") from None
     game = Game(game.program, game.compiled, len(specs))
     played, _ = play_games(game, specs, range(seed, seed + games), 1, 10_000)
-    return text_report(summarise(game, path, specs, seed, played))
+    summary = summarise(game, path, specs, seed, played)
+    from tgpl.analysis.report import write_report
+
+    with tempfile.TemporaryDirectory() as folder:
+        plots = [(p.name, p.read_bytes()) for p in write_report(summary, folder) if p.suffix == ".png"]
+    return text_report(summary), plots
 
 
 def digests(files) -> dict[str, str | None]:
