@@ -108,3 +108,17 @@ def test_a_forgotten_draw_is_found_by_analyze_with_its_seeds(tmp_path, monkeypat
     assert result.exit_code == 1
     s = json.loads(result.stdout)
     assert s["unfinished"] > 0 and len(s["unfinished_games"]["seeds"]) == s["unfinished"]
+
+
+def test_forgotten_passes_into_a_phase_leave_it_never_entered(tmp_path, monkeypatch):
+    """Both moves forget `turn.pass(player, "EndPhase")`: the end check that phase holds never runs (the
+    phase itself still passes control, so 'no move ever passes control' does not apply)."""
+    monkeypatch.chdir(tmp_path)
+    text = REVERSI.read_text(encoding="utf-8").replace('            turn.pass(player, "EndPhase");\n', "")
+    (tmp_path / "reversi.tgpl").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "reversi.tgpl"])
+    assert result.exit_code == 0  # a warning
+    assert (f"reversi.tgpl:{row_of(text, 'phase EndPhase')}:11: warning: phase 'EndPhase' is never entered: no "
+            "turn.pass or turn.use that can run names it, and it is not the first phase of turn 'Play'") \
+        in result.stderr.splitlines()
+    assert "no move ever passes control" not in result.stderr

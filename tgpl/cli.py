@@ -171,6 +171,13 @@ def _game_of(program, players: int | None = None):
     return Game(program, compiled, players)
 
 
+def _players_option(command):
+    """`--players N` of verify, query, compare and to-gdl: the count a game with a player range is examined for."""
+    return click.option("--players", "players", type=click.IntRange(min=1), default=None,
+                        help="The number of players, for a game that allows several (default: the game's "
+                             "minimum); the output says which count was examined.")(command)
+
+
 def _writable(path: str | None, option: str) -> None:
     """Refuse an output path whose folder is missing or read-only before any work is done,
     so that no run loses its result at the end."""
@@ -426,7 +433,10 @@ def _default_data_dir() -> str:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the game's random generator.")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False),
               help="Folder of the games' database [default: ~/.local/share/tgpl/serve].")
-def serve(game, host, port, players_spec, seed, data_dir):
+@click.option("--turn-limit", "turn_limit", type=click.FloatRange(min=1), default=None,
+              help="Seconds a human seat has for each decision; past them the server plays a random legal move "
+                   "for it [default: no limit].")
+def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
     """Serve GAME in the browser: each seat joins by its invite link, bots play theirs, games
     survive a restart. Resumes the unfinished game with these seats and seed, else starts one."""
     import signal
@@ -453,7 +463,7 @@ def serve(game, host, port, players_spec, seed, data_dir):
     port = listener.getsockname()[1]
     data_dir = data_dir or _default_data_dir()
     try:
-        server = Server(data_dir)
+        server = Server(data_dir, turn_limit=turn_limit)
     except (OSError, sqlite3.Error) as e:  # an unreadable, read-only or locked database
         click.echo(f"{data_dir}: error: cannot open the games' database: {e}", err=True)
         sys.exit(2)
@@ -898,7 +908,7 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: in
 @click.option("--format", "fmt", type=click.Choice(["kif", "infix"]), default="kif", show_default=True,
               help="KIF as GGP agents read it, or the thesis's infix notation (head :- a & b).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed setup runs with (for shuffles).")
-@click.option("--players", "players", type=click.IntRange(min=1), help="The number of players (default: the game's minimum).")
+@_players_option
 @click.option("--stats", is_flag=True, help="Print rule, relation and fluent counts instead of the rules.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @_validation_options
@@ -1012,9 +1022,12 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
         sys.exit(2)
     validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps, limits=limits)
     with limits.during("writing the GDL"):
+        examined = _examined_players(runtime_game.program, players)
+        counted = "" if examined is None else _players_examined_text(examined, "the rules are written")
         if stats:
             width = max(len(k) for k in lowered.stats)
-            return "".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()) + validated + "\n"
+            return ("".join(f"{k:<{width}}  {v}\n" for k, v in lowered.stats.items()) + validated + "\n"
+                    + (f"players: {counted}\n" if counted else ""))
         if fmt == "infix":
             text = to_infix(lowered.program)
         else:
@@ -1024,6 +1037,8 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
             if sites:  # the lowering keeps a setup's draws as that seed made them (it refuses any after setup)
                 header.append(f"Chance: the game draws on its random numbers at {', '.join(sites)}: this GDL is "
                               f"the game of setup seed {seed}, one outcome of those draws.")
+            if counted:
+                header.append(f"Players: {counted}.")
             if "checks made global" in lowered.stats:
                 header.append("Checks made global, proven the same game by induction: "
                               f"{lowered.stats['checks made global']}.")
@@ -1064,11 +1079,13 @@ def _examined_players(program, players: int | None) -> dict | None:
     return {"examined": players if players is not None else allowed.start, "allowed": [allowed.start, allowed[-1]]}
 
 
-def _players_examined_text(p: dict) -> str:
-    """`verify`'s statement of the player count it examined, for a game that allows several."""
+def _players_examined_text(p: dict, what: str = "the claims below hold") -> str:
+    """The statement of the player count a command examined (verify, query, compare, to-gdl), for a game that
+    allows several: `what` says what holds for that count only."""
     low, high = p["allowed"]
     return (f"examined for {p['examined']} (the game allows {low} to {high}; --players N examines "
-            "another count): the claims below hold for that count only")
+            f"another count): {what} for that count only")
+
 
 
 def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int | None = None,
@@ -1229,8 +1246,7 @@ def _max_memory(megabytes: int | None) -> int | None:
               help="A .tgpl chance game on the runtime: explore every outcome of its draws as chance nodes "
                    "(expected goals, wins whatever the draws) while they fit in --max-states, else one seed; "
                    "or one seed's game only.")
-@click.option("--players", "players", type=click.IntRange(min=1), default=None,
-              help="The number of players, for a game that allows several (default: the game's minimum).")
+@_players_option
 @_limit_options(PARTIAL)
 @_max_ground_option
 @_grounding_option
@@ -1652,9 +1668,11 @@ QUERY_STATES = 20_000  # query's --max-states: plays within the horizon that it 
                    "more than this many (storing at most this many states); else lower the game and let clingo "
                    "solve the plays at once.")
 @_relations_option
+@_players_option
 @_limit_options("stop: not reachable within the moves searched (exit 1; stopped before any search: exit 2)")
 @_max_ground_option
-def query(game, expr, horizon, seed, as_json, max_states, relations, max_seconds, max_memory, max_ground):
+def query(game, expr, horizon, seed, as_json, max_states, relations, players, max_seconds, max_memory,
+          max_ground):
     """Is a state where the TGPL boolean EXPR holds reachable within --horizon moves? (exit 0 yes, 1 no,
     2 when the question cannot be asked: not a .tgpl game, errors in it or in EXPR, not lowerable, stopped
     by --max-seconds or --max-memory while lowering or grounding)"""
@@ -1662,8 +1680,6 @@ def query(game, expr, horizon, seed, as_json, max_states, relations, max_seconds
     from tgpl.frontend.sources import UnreadableFile, read_source
     from tgpl.limits import LimitReached
     from tgpl.lowering.lower import QUERY_RELATION
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
 
     limits = _limits(max_seconds, max_memory)  # the whole command's: the lowering counts as the search does
 
@@ -1695,7 +1711,7 @@ def query(game, expr, horizon, seed, as_json, max_states, relations, max_seconds
         sys.exit(2)
     with _limit_errors(game):  # stopped before any state was searched: the question was not answered at all
         with limits.during("loading the game"):
-            runtime_game = Game(program, compile_program(program))
+            runtime_game = _game_of(program, players)
             limits.check()
         reach = _query_by_state(runtime_game, game, seed, horizon, max_states, relations, limits, as_json)
     if reach is not None and reach.searched < 0 and limits.reached is not None:
@@ -1703,7 +1719,7 @@ def query(game, expr, horizon, seed, as_json, max_states, relations, max_seconds
         sys.exit(2)
     if reach is not None:
         _answer_query(game, expr, horizon, as_json, "states", reach.witness, reach.complete, reach.searched,
-                      reach.stopped, reach.states if reach.exhausted else None)
+                      reach.stopped, reach.states if reach.exhausted else None, _examined_players(program, players))
     with _limit_errors(game):
         # no global checks: one bounded search does not pay for their proof (five in a row: 8.8 s, not 10.9)
         lowered = _lower_or_exit(runtime_game, game, seed, QUERY_FUNCTION, relations, global_checks=False,
@@ -1739,7 +1755,8 @@ def query(game, expr, horizon, seed, as_json, max_states, relations, max_seconds
                 sys.exit(2)
             stopped = e.message
     _answer_query(game, expr, horizon, as_json, "clingo", list(found.lines) if found is not None else None,
-                  complete, search.time if found is not None or complete else searched, stopped)
+                  complete, search.time if found is not None or complete else searched, stopped,
+                  players=_examined_players(program, players))
 
 
 def _query_by_state(runtime_game, path: str, seed: int, horizon: int, max_states: int, relations: bool, limits,
@@ -1774,19 +1791,24 @@ def _query_by_state(runtime_game, path: str, seed: int, horizon: int, max_states
 
 
 def _answer_query(game: str, expr: str, horizon: int, as_json: bool, method: str, witness: list[str] | None,
-                  complete: bool, searched: int, stopped: str | None, every_state: int | None = None) -> None:
+                  complete: bool, searched: int, stopped: str | None, every_state: int | None = None,
+                  players: dict | None = None) -> None:
     """`query`'s answer, as text or JSON, and its exit: 0 found, 1 not (within the moves searched). `every_state`:
-    the number of states the game can reach, when the search examined them all (tgpl.verify.reach)."""
+    the number of states the game can reach, when the search examined them all (tgpl.verify.reach); `players`:
+    the count examined of a game that allows several (`_examined_players`)."""
     import json
 
     found = witness is not None
     answer = {"game": game, "query": expr, "found": found, "horizon": horizon,
               "moves": len(witness) if found else None, "witness": witness,
               "complete": complete, "searched": searched, "stopped": stopped, "method": method,
-              "reachable_states": every_state}
+              "reachable_states": every_state, "players": players}
     if as_json:
         click.echo(json.dumps(answer, indent=2))
-    elif found:
+        sys.exit(0 if found else 1)
+    if players is not None:
+        click.echo(f"{game}: players: {_players_examined_text(players, 'the answer holds')}")
+    if found:
         click.echo(f"{game}: reachable after {len(witness)} moves: {expr}")
         for line in witness:
             click.echo(f"  {line}")
@@ -1814,8 +1836,9 @@ GDL_II_COMPARED = ("GDL-II: random's moves are matched as moves, not by their pr
 @click.option("--max-states", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Explore at most this many states per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@_players_option
 @_limit_options("stop (exit 2), naming what it was doing", "loading and exploring both games included")
-def compare(a, b, max_states, as_json, max_seconds, max_memory):
+def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
     """Are A and B the same game up to the names of moves and fluents? (bisimulation; exit 1 if not; 2 when it
     cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
     --max-memory)"""
@@ -1825,11 +1848,14 @@ def compare(a, b, max_states, as_json, max_seconds, max_memory):
     limits = _limits(max_seconds, max_memory)
     graphs = []
     gdl_ii = False  # a GDL-II game: chance moves are matched as moves, percepts are not compared
+    examined = {}  # by side: the count examined of a .tgpl game that allows several
     with _collector_off(), _limit_errors("compare"), _Status("compare", quiet=as_json) as status:
         for side, path in (("A", a), ("B", b)):
             status.show(f"loading {side}: {path}")
-            machine = _machine(path, limits=limits)[0]
+            machine, program = _machine(path, limits=limits,
+                                        players=players if path.lower().endswith(".tgpl") else None)
             gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
+            examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)
                 g = _explore(path, machine, max_states, quiet=as_json, stop=limits.stopper(),
@@ -1842,7 +1868,9 @@ def compare(a, b, max_states, as_json, max_seconds, max_memory):
             graphs.append(g)
         ga, gb = graphs
         if len(ga.roles) != len(gb.roles):
-            click.echo(f"{a} has {len(ga.roles)} roles, {b} has {len(gb.roles)}: not the same game")
+            counts = "".join(f" (players of {side}: {_players_examined_text(p, 'this holds')})"
+                             for side, p in examined.items() if p is not None)
+            click.echo(f"{a} has {len(ga.roles)} roles, {b} has {len(gb.roles)}: not the same game{counts}")
             sys.exit(1)
         with limits.during("comparing (bisimulation)"):
             rep = bisimilar(ga, gb, limits.check,
@@ -1850,11 +1878,15 @@ def compare(a, b, max_states, as_json, max_seconds, max_memory):
     rep["roles"] = [f"{x} = {y}" for x, y in zip(ga.roles, gb.roles)]
     if gdl_ii:
         rep["note"] = GDL_II_COMPARED
+    rep["players"] = examined
     if as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         sys.exit(0 if rep["equivalent"] else 1)
     click.echo(f"A: {a}: {rep['states'][0]} states")
     click.echo(f"B: {b}: {rep['states'][1]} states")
+    for side, p in examined.items():
+        if p is not None:
+            click.echo(f"players of {side}: {_players_examined_text(p, 'the verdict holds')}")
     click.echo("roles: " + ", ".join(rep["roles"]))
     if rep["equivalent"]:
         click.echo("equivalent: the same game up to the names of moves and fluents")

@@ -111,16 +111,16 @@ def test_refused_with_its_location(tmp_path, monkeypatch, edits, expected):
 
 CITADELS = [
     "scoring.tgpl:55:63: error: not lowerable: remove() on a local list is not lowerable",
-    "table.tgpl:82:13: error: not lowerable: remove() on a local list is not lowerable",
-    "table.tgpl:213:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move, "
+    "table.tgpl:83:13: error: not lowerable: remove() on a local list is not lowerable",
+    "table.tgpl:214:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move, "
     "which GDL cannot express (GDL-II would be needed)",
-    "table.tgpl:261:37: error: not lowerable: collections made with `new` after setup are not lowerable",
-    "table.tgpl:267:17: error: not lowerable: push() on a local stack is not lowerable",
-    "table.tgpl:269:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move, "
+    "table.tgpl:266:37: error: not lowerable: collections made with `new` after setup are not lowerable",
+    "table.tgpl:272:17: error: not lowerable: push() on a local stack is not lowerable",
+    "table.tgpl:274:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move, "
     "which GDL cannot express (GDL-II would be needed)",
-    "table.tgpl:270:24: error: not lowerable: pop() on a local stack is not lowerable",
-    "table.tgpl:275:31: error: not lowerable: pop() on a local stack is not lowerable",
-    "table.tgpl:363:17: error: not lowerable: event.throw_sync() after setup is not lowerable",
+    "table.tgpl:275:24: error: not lowerable: pop() on a local stack is not lowerable",
+    "table.tgpl:280:31: error: not lowerable: pop() on a local stack is not lowerable",
+    "table.tgpl:369:17: error: not lowerable: event.throw_sync() after setup is not lowerable",
 ]
 
 

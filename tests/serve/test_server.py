@@ -301,17 +301,48 @@ def test_cards_seats_see_only_their_own_hand(tmp_path):
 DISTRICT = re.compile(r"District#\d+\b")
 
 
-def test_citadels_messages_never_name_a_card_hidden_from_their_seat(tmp_path):
-    """Five seats, random games: every message each seat is sent names no district card in the
-    deck, nor one in another player's hand that the seat never held nor saw built (cards go
-    deck, hand, city; the Magician swaps hands)."""
+GAMES = 50  # random games of Citadels with five seats, each for MOVES moves: counts, never seconds
+MOVES = 40  # the first round's choices and calls, and into the second round
+
+
+def _secret_roles(world) -> dict[int, tuple[str, str]]:
+    """Each seat whose character is still its secret (chosen, not yet called): seat -> (citizen, character)."""
+    out = {}
+    for citizen in (o for o in world.objects if o.cls.name == "Citizen"):
+        fields = world.fields(citizen)
+        role = fields["Role"]
+        if role is not None and fields["Revealed"] is not role:
+            out[world.owners_of(citizen)[0]] = (citizen.name, role.name)
+    return out
+
+
+def _assert_no_role_leaks(message: dict, seat: int | None, secrets: dict[int, tuple[str, str]], where) -> None:
+    """No field of `message` ties another seat to the character it chose: not its citizen's Role, not the
+    character's owners or Holder, not its Choose move in the log."""
+    panels = {p["name"]: p for p in message["view"]["panels"]}
+    for other, (citizen, role) in secrets.items():
+        if other == seat:
+            assert dict(panels[citizen]["fields"])["Role"]["ref"] == role, where  # one's own: shown
+            continue
+        assert dict(panels[citizen]["fields"])["Role"] == {"hidden": None}, where
+        assert panels[role]["owners"] == [] and dict(panels[role]["fields"])["Holder"] == {"hidden": None}, where
+        for entry in message["history"]:  # its character's own moves come once it is called, and revealed
+            if entry["player"] == other and ".Choose(" in entry["text"]:
+                assert role not in entry["text"], (where, entry)
+
+
+def test_citadels_messages_never_show_a_seat_what_is_not_its_own(tmp_path):
+    """Five seats, 50 random games: every message each seat (and a spectator) is sent names no district
+    card in the deck, nor one in another player's hand that the seat never held nor saw built (cards go
+    deck, hand, city; the Magician swaps hands), and ties no other seat to the character it chose until
+    that character is called (`private` Role, Holder, class and Choose; docs/language.md, decision 94)."""
     server = Server(tmp_path)
     rng = Pcg32(7, stream=3)
-    checked = 0
-    for game in range(3):
+    checked = roles_hidden = 0
+    for game in range(GAMES):
         session = server.new_game(CITADELS, ["human"] * 5, game)
         known: dict[int, set[str]] = {s: set() for s in range(5)}  # cards each seat has held or seen built
-        for n in range(120):
+        for n in range(MOVES):
             state = session.state
             if state.is_terminal:
                 break
@@ -327,16 +358,20 @@ def test_citadels_messages_never_name_a_card_hidden_from_their_seat(tmp_path):
                 for s in range(5):
                     if s != owner:
                         hidden_from[s] |= {c.name for c in world.fields(citizen)["Hand"]}
+            secrets = _secret_roles(world)
             for seat in [*range(5), None]:
-                named = set(DISTRICT.findall(json.dumps(session.message(seat))))
+                message = session.message(seat)
+                named = set(DISTRICT.findall(json.dumps(message)))
                 assert not named & in_deck, (game, n, seat)
                 if seat is not None:
                     leaked = named & (hidden_from[seat] - known[seat])
                     assert not leaked, (game, n, seat, leaked)
+                _assert_no_role_leaks(message, seat, secrets, (game, n, seat))
+                roles_hidden += sum(1 for other in secrets if other != seat)
                 checked += 1
             moves = state.legal_moves()
             session.play(server.store, state.active_player, moves[rng.below(len(moves))].text, n)
-    assert checked > 1000
+    assert checked > GAMES * MOVES * 6 * 0.9 and roles_hidden > GAMES * 100
 
 
 def test_the_log_redacts_cards_others_never_saw(tmp_path):
@@ -396,8 +431,6 @@ def test_the_host_undoes_back_to_a_human_decision_and_forks(tmp_path):
             for n, cell in enumerate(["TrisGrid[1][1]", "TrisGrid[2][2]"]):
                 hot.send_json({"type": "move", "move": f"PlayerState#0.Tick(chosenTile: {cell})", "at": 2 * n})
                 receive_state(hot, 2 * n + 2)  # ours and the bot's
-            seat.send_json({"type": "undo"})
-            assert receive_error(seat) == "only the host's page can undo"
             hot.send_json({"type": "undo"})
             back = receive_state(hot, 2)  # the bot's move and ours taken back: player 0 to move again
             assert back["view"]["active"] == 0 and len(back["moves"]) == 7
@@ -524,8 +557,106 @@ def test_the_host_runs_an_analysis(tris):
     assert r.status_code == 200
     assert f"{path}: 8 games, seeds 3..10, players first,random: 8 finished" in r.text
     assert "seat 0 (first): 100.0%" in r.text  # first always wins tris against random from these seeds
+    import base64
+
+    plots = re.findall(r"<img class='plot' alt='(\w+\.png)' src='data:image/png;base64,([^']+)'>", r.text)
+    assert [name for name, _ in plots] == ["length.png", "wins.png", "branching.png"]  # analyze --report's
+    assert all(base64.b64decode(data).startswith(b"\x89PNG") for _, data in plots)
     for form, status in [(f"host=no&path={path}", 403), (f"host={host}&path=/etc/passwd", 400),
                          (f"host={host}&path={path}&games=0", 400), (f"host={host}&path={path}&games=x", 400),
                          (f"host={host}&path={path}&players=wizard", 400),
                          (f"host={host}&path={path}&players=random,random,random", 400)]:
         assert client.post("/analyze", content=form.encode()).status_code == status, form
+
+
+class FakeClock:
+    """The turn limit's clock, moved by the test: no real second is waited for."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_seat_past_the_turn_limit_gets_a_random_legal_move(tmp_path):
+    clock = FakeClock()
+    server = Server(tmp_path / "data", watch_every=None, turn_limit=30, clock=clock)
+    session = server.new_game(TRIS, ["human", "human"], 4)
+    first = {m.text for m in session.state.legal_moves()}
+    assert session.time_left() == 30 and session.message(0)["turn_limit"] == 30
+    clock.now += 29.5
+    assert server.expire_turns() == [] and session.number == 0
+    assert session.message(1)["time_left"] == 0.5
+    clock.now += 0.5
+    assert server.expire_turns() == [session]
+    (player, text), = session.stored.moves
+    assert player == 0 and text in first and session.timed_out == [1]
+    assert session.message(1)["timed_out"] == [1]
+    assert server.store.games()[0].moves == [(0, text)]  # committed, as any move
+    assert session.time_left() == 30  # player 1's decision starts with the move
+    # a seat that moves in time starts the next seat's limit
+    clock.now += 12
+    reply = next(m.text for m in session.state.legal_moves())
+    session.play(server.store, 1, reply, 1)
+    assert session.timed_out == [1] and session.time_left() == 30
+    # the same seed and position give the same move: another server, another clock
+    other = Server(tmp_path / "other", watch_every=None, turn_limit=5, clock=FakeClock())
+    again = other.new_game(TRIS, ["human", "human"], 4)
+    other.clock.now += 5
+    assert other.expire_turns() == [again] and again.stored.moves == [(0, text)]
+
+
+def test_the_turn_limit_waits_for_no_bot_and_no_finished_game(tmp_path):
+    clock = FakeClock()
+    server = Server(tmp_path, watch_every=None, turn_limit=10, clock=clock)
+    bots = server.new_game(TRIS, ["first", "human"], 0)
+    assert bots.time_left() is None  # a bot to move: the limit is a human's
+    clock.now += 100
+    assert server.expire_turns() == [] and bots.number == 0
+    unlimited = Server(tmp_path / "u", watch_every=None, clock=clock).new_game(TRIS, ["human", "human"], 0)
+    clock.now += 10_000
+    assert unlimited.time_left() is None and not unlimited.play_timeout(server.store)
+    # a game played out by the clock alone ends, and then nothing more is played
+    game = server.new_game(TRIS, ["human", "human"], 9)
+    for _ in range(9):
+        clock.now += 10
+        server.expire_turns()
+    assert game.state.is_terminal and game.timed_out == list(range(1, game.number + 1))
+    clock.now += 10
+    assert game not in server.expire_turns()
+
+
+def test_serve_refuses_a_turn_limit_under_a_second():
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    result = CliRunner().invoke(main, ["serve", TRIS, "--turn-limit", "0.5"])
+    assert result.exit_code == 2 and "--turn-limit" in result.output
+
+
+def test_the_only_human_seat_may_undo_and_a_seat_among_humans_may_not(tmp_path):
+    """Undo needs every human seat in one browser: the host's page, or a game's only human seat."""
+    server = Server(tmp_path)
+    alone = server.new_game(TRIS, ["human", "first"], 0)
+    shared = server.new_game(TRIS, ["human", "human"], 0)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{alone.stored.id}?token={alone.stored.tokens[0]}") as seat, \
+                client.websocket_connect(f"/ws/{alone.stored.id}?token={alone.stored.spectator_token}") as watcher:
+            assert receive_state(seat, 0)["undo"] is True and receive_state(watcher, 0)["undo"] is False
+            seat.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+            receive_state(seat, 2)  # ours and the bot's
+            watcher.send_json({"type": "undo"})
+            assert "can undo" in receive_error(watcher)
+            seat.send_json({"type": "undo"})
+            back = receive_state(seat, 0)
+            assert back["view"]["active"] == 0 and len(back["moves"]) == 9
+        gid, (t0, t1) = shared.stored.id, shared.stored.tokens
+        with client.websocket_connect(f"/ws/{gid}?token={t0}") as p0, client.websocket_connect(f"/ws/{gid}?token={t1}") as p1:
+            assert receive_state(p0, 0)["undo"] is False
+            p0.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "at": 0})
+            receive_state(p1, 1)
+            p1.send_json({"type": "undo"})
+            assert receive_error(p1) == ("only the host's page, or the page of a game's only human seat, can undo")
+        assert shared.number == 1

@@ -320,6 +320,14 @@ def phase_body(phase: PhaseDef) -> Block:
 
 
 @dataclass(slots=True)
+class Secrecy(Node):
+    """`private` or `hidden` before an attribute, `private` before an action: what a seat sees of it
+    (docs/language.md, decision 94)."""
+
+    kind: str  # private | hidden
+
+
+@dataclass(slots=True)
 class Attribute(Node):
     """A class attribute, from `T name = value;` or `attribute name { returns T; value v; }`."""
 
@@ -328,6 +336,7 @@ class Attribute(Node):
     type: TypeRef | None
     value: Expr | None
     verbose: bool = False
+    secrecy: Secrecy | None = None
 
 
 @dataclass(slots=True)
@@ -356,6 +365,7 @@ class ActionDef(Node):
     name_span: Span
     override: bool
     items: list  # InputDecl | Effect | Require | Trigger | Prio | misplaced tags
+    secrecy: Secrecy | None = None  # `private action`: its moves' inputs read `(hidden)` to other seats
 
     @property
     def inputs(self) -> list[InputDecl]:
@@ -437,6 +447,7 @@ class ClassDef(Node):
     base: str | None
     base_span: Span | None
     members: list  # Attribute | FunctionDef | ActionDef | Returns | Default | GroupDef | misplaced tags
+    secrecy: Secrecy | None = None  # `private class`: who owns its objects is their owners' to see
 
     @property
     def attributes(self) -> list[Attribute]:

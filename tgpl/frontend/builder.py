@@ -92,23 +92,27 @@ class AstBuilder(Transformer_NonRecursive):
         return str(c[0])
 
     def class_def(self, meta, c):
-        visibility, kind, name, base = c[0], c[1], c[2], c[3]
+        secrecy, visibility, kind, name, base = c[0], c[1], c[2], c[3], c[4]
         base_name = dotted(base) if base is not None else None
         return ast.ClassDef(
             self.span(meta), kind, str(name), self.tspan(name), visibility,
-            base_name, base.span if base is not None else None, list(c[4:]),
+            base_name, base.span if base is not None else None, list(c[5:]), secrecy,
         )
 
+    def secrecy(self, meta, c):
+        return ast.Secrecy(self.span(meta), str(c[0]))
+
     def field_decl(self, meta, c):
-        type_, name, init = c
-        return ast.Attribute(self.span(meta), str(name), self.tspan(name), type_, init)
+        secrecy, type_, name, init = c
+        return ast.Attribute(self.span(meta), str(name), self.tspan(name), type_, init, secrecy=secrecy)
 
     def attribute_def(self, meta, c):
-        name = c[1]
-        tags = c[2:]
+        secrecy, name = c[0], c[2]
+        tags = c[3:]
         type_ = next((t[1] for t in tags if t[0] == "returns"), None)
         value = next((t[1] for t in tags if t[0] == "value"), None)
-        return ast.Attribute(self.span(meta), str(name), self.tspan(name), type_, value, verbose=True)
+        return ast.Attribute(self.span(meta), str(name), self.tspan(name), type_, value, verbose=True,
+                             secrecy=secrecy)
 
     def attr_returns(self, meta, c):
         return ("returns", c[1])
@@ -122,8 +126,9 @@ class AstBuilder(Transformer_NonRecursive):
         return ast.FunctionDef(self.span(meta), str(name), self.tspan(name), override is not None, items)
 
     def action_def(self, meta, c):
-        override, _kw, name, *items = c
-        return ast.ActionDef(self.span(meta), str(name), self.tspan(name), override is not None, items)
+        secrecy, override, _kw, name, *items = c
+        return ast.ActionDef(self.span(meta), str(name), self.tspan(name), override is not None, items,
+                             secrecy=secrecy)
 
     def returns_tag(self, meta, c):
         return ast.Returns(self.span(meta), c[1])

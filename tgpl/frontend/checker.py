@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.bodies import MAX_LITERAL, BodyChecker, Env, Flow, _did_you_mean
 from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes, builtin_methods
-from tgpl.frontend.control_passes import check_control_passes
+from tgpl.frontend.control_passes import check_control_passes, check_moves_keep_control
+from tgpl.frontend.phases_reached import check_phases_reached
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
 from tgpl.frontend.types import (
@@ -71,6 +72,9 @@ class Checker:
                 self.check_item(item, scope)
         if all(m.complete for m in self.program.modules):
             check_control_passes(self.program.modules, self.program.player_range, self.diags)
+            if not self.diags.has_errors:  # code a syntax error dropped may be what passes or enters a phase
+                check_moves_keep_control(self.program.modules, self.program.player_range, self.diags)
+                check_phases_reached(self.program.modules, self.diags)
 
     # ====================================================== type names
     def resolve_type(self, ref: ast.TypeRef, scope: Scope, report: bool = True) -> Type:
@@ -361,6 +365,7 @@ class Checker:
                 env = Env("attribute", info.scope, info)
                 want = info.attribute_types.get(name, ANY)
                 self.bodies.expect(attr.value, want, env, f"attribute '{name}' is {want}, and its value is")
+        self.check_secrecy(info)
         for fn in info.functions.values():
             self.check_function(fn, info)
         for action in info.actions.values():
@@ -370,6 +375,26 @@ class Checker:
         if defn.kind == "stack":
             for d in (m for m in defn.members if isinstance(m, ast.Default)):
                 self.bodies.check_block(d.body, Env("default", info.scope, info))
+
+    def check_secrecy(self, info: ClassInfo) -> None:
+        """`hidden` is for attributes only; `private` in a global object hides from everyone (nobody owns it),
+        which `hidden` says plainly; secrecy in an event says nothing (events are never shown)."""
+        defn = info.defn
+        for action in defn.actions:
+            if action.secrecy is not None and action.secrecy.kind == "hidden":
+                self.diags.error(action.secrecy.span, f"an action is 'private' or public, not 'hidden': 'hidden' is for "
+                                 f"attributes (action '{action.name}')",
+                                 "'private action' shows its moves' inputs to the mover only")
+        for attr in defn.attributes:
+            if attr.secrecy is None:
+                continue
+            if defn.kind == "event":
+                self.diags.warning(attr.secrecy.span, f"'{attr.secrecy.kind}' means nothing in an event: events are "
+                                   "never shown to a seat")
+            elif attr.secrecy.kind == "private" and info.visibility == "global":
+                self.diags.warning(attr.secrecy.span, f"'private' in global class '{info.name}' hides '{attr.name}' "
+                                   "from every seat: nobody owns a global object",
+                                   "write 'hidden' to say so, or keep the secret in an object a player owns")
 
     # --------------------------------------------------------- callables
     def _check_tags(self, items: list, allowed: set[str], what: str) -> None:

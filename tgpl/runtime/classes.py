@@ -178,6 +178,38 @@ class RClass:
             ancestors = self._ancestor_ids = frozenset(id(c) for c in self.ancestors())
         return id(other) in ancestors
 
+    @cached_property
+    def secrets(self) -> dict[str, str]:
+        """Each attribute written `private` or `hidden` (over the class and its bases) and which: what a
+        seat's view shows of it (tgpl.serve.views; docs/language.md, decision 94). Read once classes are final."""
+        found: dict[str, str] = {}
+        for c in reversed(list(self.ancestors())):
+            defn = c.info.defn if c.info is not None else None
+            for attr in (defn.attributes if defn is not None else []):
+                if attr.secrecy is not None:
+                    found[attr.name] = attr.secrecy.kind
+        return found
+
+    @cached_property
+    def owner_secrecy(self) -> str | None:
+        """`private` or `hidden` when the class (or a base) is written so: who owns one of its objects is
+        seen by its owners only, or by nobody (tgpl.serve.views.visible_owners)."""
+        for c in self.ancestors():
+            defn = c.info.defn if c.info is not None else None
+            if defn is not None and defn.secrecy is not None:
+                return defn.secrecy.kind
+        return None
+
+    def private_action(self, name: str) -> bool:
+        """Whether the action `name` is written `private` here or in a base: its moves' inputs are the
+        mover's to read (tgpl.serve.views.redact)."""
+        for c in self.ancestors():
+            defn = c.info.defn if c.info is not None else None
+            for a in (defn.actions if defn is not None else []):
+                if a.name == name and a.secrecy is not None:
+                    return True
+        return False
+
     def find_function(self, name: str) -> RFunction | None:
         for c in self.ancestors():
             if name in c.functions:

@@ -58,18 +58,21 @@ def _table(state: State, seat: int | None = None) -> list[str]:
     out = []
     w = state.world
     if seat is not None:
-        from tgpl.serve.views import may_see_field
+        from tgpl.serve.views import may_see_field, visible_owners
     else:
         may_see_field = None
+
+        def visible_owners(w, o, seat):
+            return w.owners_of(o)
     for o in w.objects:
         fields = w.fields(o)
-        if not w.owners_of(o) or o.cls.visibility == "global" or "tile" in fields and fields.get("tile") is not None:
+        if not visible_owners(w, o, seat) or o.cls.visibility == "global" or "tile" in fields and fields.get("tile") is not None:
             continue
         parts = [f"{k}={_brief(w, v) if may_see_field is None or may_see_field(w, o, k, v, seat) else _hidden(v)}"
                  for k, v in fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
         if not parts:
             continue
-        owners = ", ".join(str(p) for p in w.owners_of(o))
+        owners = ", ".join(str(p) for p in visible_owners(w, o, seat))
         out.append(f"  {o.name} [player {owners}]: " + " ".join(parts))
     return out
 

@@ -18,11 +18,14 @@ Every refusal is an answer (an HTTP 4xx with a message, or an `error` message on
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import html
 import json
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, quote
 
@@ -52,8 +55,13 @@ ANALYZE_LIMIT = 1000  # games one analysis from the host's page may play  # MCTS
 class Server:
     """The games being served, their store, and the host's token."""
 
-    def __init__(self, data: str | Path, watch_every: float | None = 1.0):
+    def __init__(self, data: str | Path, watch_every: float | None = 1.0, turn_limit: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.watch_every = watch_every  # seconds between looks at the games' files; None: never
+        # `--turn-limit`: seconds a human seat has for a decision, past which the server plays a random legal
+        # move for it; `clock` is what it reads (time.monotonic; tests inject their own, never real seconds)
+        self.turn_limit = turn_limit
+        self.clock = clock
         self.store = Store(data)
         self.host_token = self.store.setting("host_token", new_token)
         self.games: dict[tuple[str, int], Game] = {}
@@ -68,7 +76,29 @@ class Server:
             except Refused as e:
                 self.broken[stored.id] = str(e)
                 continue
-            self.sessions[stored.id] = Session.resume(stored, game)
+            self.sessions[stored.id] = self._timed(Session.resume(stored, game))
+
+    def _timed(self, session: Session) -> Session:
+        """The session on the server's clock and turn limit, its open decision starting now."""
+        session.clock, session.turn_limit, session.started = self.clock, self.turn_limit, self.clock()
+        return session
+
+    def expire_turns(self) -> list[Session]:
+        """Play a random legal move for each human seat past the turn limit (Session.play_timeout): the
+        sessions where one was played."""
+        return [s for s in list(self.sessions.values()) if s.play_timeout(self.store)]
+
+    async def time_turns(self, every: float) -> None:
+        """`expire_turns` every `every` seconds, under each session's lock; then the pages are told and the
+        bots, if the move gave them the turn, play."""
+        while True:
+            await asyncio.sleep(every)
+            for session in list(self.sessions.values()):
+                async with session.lock:
+                    played = session.play_timeout(self.store)
+                if played:
+                    await self.broadcast(session)
+                    self.start_driving(session)
 
     def load(self, path: str, players: int) -> Game:
         """The compiled game (compiled once per file and player count)."""
@@ -132,7 +162,7 @@ class Server:
         for seat, spec in enumerate(agents):
             bot_agent(spec, seed, seat)  # refuses an unknown spec before anything is stored
         stored = self.store.create_game(path, len(agents), seed, agents)
-        session = Session.resume(stored, game)
+        session = self._timed(Session.resume(stored, game))
         self.sessions[stored.id] = session
         return session
 
@@ -140,7 +170,7 @@ class Server:
         """A new game (new links) that starts as `session` stood after `at` moves."""
         s = session.stored
         stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at])
-        forked = Session.resume(stored, session.game)
+        forked = self._timed(Session.resume(stored, session.game))
         self.sessions[stored.id] = forked
         return forked
 
@@ -370,7 +400,7 @@ def create_app(server: Server) -> Starlette:
             return PlainTextResponse(f"the record is of '{rec.game}', the game served is '{game.name}'", status_code=400)
         stored = server.store.create_game(path, len(rec.players), rec.seed, [HUMAN] * len(rec.players),
                                           [(m["player"], m["move"]) for m in rec.moves])
-        session = server.sessions[stored.id] = Session.resume(stored, game)
+        session = server.sessions[stored.id] = server._timed(Session.resume(stored, game))
         if session.number < len(rec.moves):  # keep only what replays, as `tgpl replay` would stop there
             server.store.truncate(stored.id, session.number)
             del stored.moves[session.number:]
@@ -392,12 +422,14 @@ def create_app(server: Server) -> Starlette:
         if not 1 <= games <= ANALYZE_LIMIT:
             return PlainTextResponse(f"games must be from 1 to {ANALYZE_LIMIT}", status_code=400)
         try:
-            text = await asyncio.to_thread(_analysis, path, form.get("players", ""), games, seed)
+            text, plots = await asyncio.to_thread(_analysis, path, form.get("players", ""), games, seed)
         except Refused as e:
             return PlainTextResponse(str(e), status_code=400)
         back = f"/?host={quote(server.host_token)}"
         return _page("tgpl analyze", f"<p><a href='{html.escape(back)}'>back to the games</a></p>"
-                                     f"<h1>tgpl analyze {html.escape(path)}</h1><pre id='analysis'>{html.escape(text)}</pre>")
+                                     f"<h1>tgpl analyze {html.escape(path)}</h1><pre id='analysis'>{html.escape(text)}</pre>"
+                                     + "".join(f"<img class='plot' alt='{html.escape(name)}' src='data:image/png;base64,"
+                                               f"{base64.b64encode(png).decode('ascii')}'>" for name, png in plots))
 
     async def reload(request: Request) -> Response:
         """The host replays a game's moves on its game's new rules: urlencoded `host`."""
@@ -503,11 +535,14 @@ def create_app(server: Server) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         watcher = asyncio.create_task(server.watch(server.watch_every)) if server.watch_every else None
+        timer = (asyncio.create_task(server.time_turns(min(1.0, server.turn_limit / 4)))
+                 if server.turn_limit is not None else None)
         try:
             yield
         finally:
-            if watcher is not None:
-                watcher.cancel()
+            for task in (watcher, timer):
+                if task is not None:
+                    task.cancel()
 
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error},
                      lifespan=lifespan)
@@ -518,8 +553,11 @@ def _counts(allowed: range) -> str:
     return f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
 
 
-def _analysis(path: str, players: str, games: int, seed: int) -> str:
-    """`tgpl analyze PATH --players PLAYERS --games G --seed S --jobs 1`'s report, as text."""
+def _analysis(path: str, players: str, games: int, seed: int) -> tuple[str, list[tuple[str, bytes]]]:
+    """`tgpl analyze PATH --players PLAYERS --games G --seed S --jobs 1`'s report, as text, and the plots of
+    `--report` (name, PNG), written in a temporary folder and read back."""
+    import tempfile
+
     from tgpl.analysis.figures import play_games, summarise, text_report
     from tgpl.runtime.agents import automatic_agent
 
@@ -539,7 +577,12 @@ def _analysis(path: str, players: str, games: int, seed: int) -> str:
             raise Refused(f"{e}; analyses seat random, first, mcts or mcts:N") from None
     game = Game(game.program, game.compiled, len(specs))
     played, _ = play_games(game, specs, range(seed, seed + games), 1, 10_000)
-    return text_report(summarise(game, path, specs, seed, played))
+    summary = summarise(game, path, specs, seed, played)
+    from tgpl.analysis.report import write_report
+
+    with tempfile.TemporaryDirectory() as folder:
+        plots = [(p.name, p.read_bytes()) for p in write_report(summary, folder) if p.suffix == ".png"]
+    return text_report(summary), plots
 
 
 def digests(files) -> dict[str, str | None]:
@@ -591,8 +634,9 @@ async def _handle(server: Server, session: Session, client: Client, raw: dict) -
         except Refused as e:
             return {"type": "error", "message": str(e)}
     if kind == "undo":
-        if not client.hot:
-            return {"type": "error", "message": "only the host's page can undo"}
+        if not session.may_undo(seat, client.hot):
+            return {"type": "error", "message": "only the host's page, or the page of a game's only human seat, "
+                                                "can undo"}
         async with session.lock:
             try:
                 session.undo(server.store)

@@ -10,6 +10,8 @@ before anyone hears of it.
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tgpl.runtime.agents import Agent, automatic_agent
@@ -70,6 +72,12 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _log_cache: dict = field(default_factory=dict)  # (move number, seat) -> redacted text
     _sights: dict = field(default_factory=dict)  # (state number, seat) -> Sight
+    # The turn time limit (`tgpl serve --turn-limit`): the clock it reads (injected by tests), when the
+    # decision now open began on it, and the moves (their numbers, from 1) the clock played for a seat
+    clock: Callable[[], float] = time.monotonic
+    turn_limit: float | None = None
+    started: float = 0.0
+    timed_out: list[int] = field(default_factory=list)
 
     @classmethod
     def resume(cls, stored: StoredGame, game: Game) -> Session:
@@ -147,16 +155,20 @@ class Session:
             "seats": [{"seat": s, "agent": a, "connected": s in connected} for s, a in enumerate(self.stored.agents)],
             "spectators": sum(1 for c in self.clients if c.seat is None and not c.hot),
             "hot": hot,
-            "view": view(state, seat),
+            "view": view(state, seat, self._sight(self.number, seat)),
             "moves": moves,
             "history": self.history(seat),
+            "undo": self.may_undo(seat, hot),
+            "turn_limit": self.turn_limit,
+            "time_left": self.time_left(),
+            "timed_out": self.timed_out,
             "error": self.error,
             "source": self.notice,
         }
 
     def position(self, seat: int | None, at: int) -> dict:
         """The position after `at` moves (0: the start) as `seat` sees it: time travel in the log."""
-        return {"type": "position", "game": self.stored.id, "at": at, "view": view(self.states[at], seat)}
+        return {"type": "position", "game": self.stored.id, "at": at, "view": view(self.states[at], seat, self._sight(at, seat))}
 
     def hint(self, iterations: int) -> dict:
         """What an MCTS bot of `iterations` would play here: the share of its search each legal
@@ -201,7 +213,34 @@ class Session:
         store.add_move(self.stored.id, self.number, player, move.text)
         self.stored.moves.append((player, move.text))
         self.states.append(new)
+        self.started = self.clock()
         self._check_stuck()
+
+    def time_left(self) -> float | None:
+        """Seconds the human seat to move has left under the turn limit (None: no limit, or no human to move)."""
+        if self.turn_limit is None or self.error is not None or self.state.is_terminal \
+                or self.agents[self.state.active_player] is not None:
+            return None
+        return max(0.0, self.turn_limit - (self.clock() - self.started))
+
+    def play_timeout(self, store: Store) -> bool:
+        """When the human seat to move has run past the turn limit, play a random legal move for it (drawn
+        from the game's seed and the move number: the same on every run), and say so in `timed_out`.
+        TGPL has no move that passes by itself: a forced move is the only one there is. Returns whether a
+        move was played."""
+        left = self.time_left()
+        if left is None or left > 0:
+            return False
+        from tgpl.runtime.rng import Pcg32
+
+        state = self.state
+        moves = state.legal_moves()
+        move = moves[Pcg32(self.stored.seed + self.number, stream=35).below(len(moves))]
+        number = self.number + 1
+        self._apply(store, state.active_player, move)
+        if self.number == number:
+            self.timed_out.append(number)
+        return True
 
     def play(self, store: Store, seat: int | None, text: object, at: object) -> None:
         """A human seat's move; raises Refused, saying why, when it cannot be played."""
@@ -230,6 +269,14 @@ class Session:
                 why = e.message
             raise Refused(f"illegal move '{text.strip()}': {why}")
         self._apply(store, seat, move)
+
+    def may_undo(self, seat: int | None, hot: bool) -> bool:
+        """Whether a page may take moves back: the host's, or the page of the game's only human seat (every
+        human seat is then in that browser, so nobody else's move is taken back from under them)."""
+        if hot:
+            return True
+        humans = [s for s, agent in enumerate(self.agents) if agent is None]
+        return seat is not None and humans == [seat]
 
     def bot_to_move(self) -> Agent | None:
         state = self.state
@@ -278,6 +325,8 @@ class Session:
         self.game, self.states = game, states
         self._log_cache, self._sights = {}, {}
         self.error = None
+        self.started = self.clock()
+        self.timed_out = [n for n in self.timed_out if n <= kept]
         self._check_stuck()
         done = f"the new rules: {kept} moves replayed"
         self.notice = {"reloaded": done + (f"; {why}, so the game goes on from move {kept}" if why else "")}
@@ -296,6 +345,8 @@ class Session:
         self._log_cache = {k: v for k, v in self._log_cache.items() if k[0] < target}
         self._sights = {k: v for k, v in self._sights.items() if k[0] <= target}
         self.error = None
+        self.started = self.clock()
+        self.timed_out = [n for n in self.timed_out if n <= target]
         self._check_stuck()
 
     def set_agent(self, store: Store, seat: int, spec: str) -> None:

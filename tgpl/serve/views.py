@@ -2,18 +2,19 @@
 other players' secrets left out (language decision 94, docs/language.md).
 
 `view(state, seat)` is the only way the server describes a state to a client, so a secret
-that is not in the view cannot reach a page. The rule, in short:
+that is not in the view cannot reach a page. The rule, in short, from what the game says:
 
+- an attribute written `private` (`private List<District> Hand = {};`) is seen only by the
+  owners of its object (by nobody, for an object no player owns); one written `hidden` by
+  nobody. Others see a collection's number of items, a single value as hidden; everything
+  else is public;
 - a deck's items are never shown, to anyone: only their number;
-- an attribute named `Hand`, or whose name starts with `Hidden`, `Secret` or `FaceDown`, and
-  every object or collection attribute of an object whose class is named that way, is *private*:
-  only its owners see it (nobody, for an object no player owns); others see a collection's
-  number of items, a single value as hidden;
 - an interactable (a card, a piece) is *visible* to a seat when it sits on a tile or is held by
   an attribute that seat may see; only visible interactables are named: a hidden card's name
   (`District#12`) could tell which card it is, since names follow creation order;
 - a move in the log names an interactable only for seats that see it before or after the move;
-  for others its name becomes `(hidden)`.
+  for others its name becomes `(hidden)`; a move of an action written `private` shows its inputs
+  to its mover only (`Citizen#0.Choose(role: (hidden))`).
 
 `seat` is a player's number, or None for a spectator (who sees what no player owns privately).
 Values are encoded for JSON: numbers, strings, bools and null as themselves; a player as
@@ -32,38 +33,39 @@ from dataclasses import dataclass
 from tgpl.runtime.display import abbreviations, label
 from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, World
+from tgpl.serve.layout import graph_layout
 
-PRIVATE_NAMES = ("Hand",)
-PRIVATE_PREFIXES = ("Hidden", "Secret", "FaceDown")
 HIDDEN_TEXT = "(hidden)"
 _BUILTIN_TILE_FIELDS = {"group", "connections"}
 _OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*(?:#\d+|(?:\[\d+\])+)")
-
-
-def is_private_name(name: str) -> bool:
-    """Whether an attribute (or a class) is named as a secret: `Hand`, `Hidden…`, `Secret…`, `FaceDown…`."""
-    return name in PRIVATE_NAMES or name.startswith(PRIVATE_PREFIXES)
 
 
 def _is_interactable(obj: Obj) -> bool:
     return obj.cls.kind == "interactable"
 
 
-def _private_field(obj: Obj, name: str, value) -> bool:
-    """Whether the attribute `name` of `obj` is private to the object's owners."""
-    if is_private_name(name):
-        return True
-    return is_private_name(obj.cls.name) and isinstance(value, (Obj, list, dict))
-
-
 def may_see_field(world: World, obj: Obj, name: str, value, seat: int | None) -> bool:
+    """Whether `seat` (None: a spectator) sees the attribute `name` of `obj`: a deck's items and the runtime's
+    own fields never, one written `hidden` never, one written `private` when the seat owns the object, any
+    other always."""
     if obj.cls.kind == "stack" and name == "_items":
         return False
     if name.startswith("_"):
         return False
-    if not _private_field(obj, name, value):
+    secrecy = obj.cls.secrets.get(name)
+    if secrecy is None:
         return True
-    return seat is not None and seat in world.owners_of(obj)
+    return secrecy == "private" and seat is not None and seat in world.owners_of(obj)
+
+
+def visible_owners(world: World, obj: Obj, seat: int | None) -> tuple[int, ...]:
+    """The owners of `obj` as `seat` may see them: all of them, unless its class is written `private class`
+    (then only its owners see them) or `hidden class` (nobody does)."""
+    owners = world.owners_of(obj)
+    secrecy = obj.cls.owner_secrecy
+    if secrecy is None or (secrecy == "private" and seat is not None and seat in owners):
+        return owners
+    return ()
 
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20}")
@@ -150,7 +152,7 @@ def encode(s: Sight, value, depth: int = 0):
             out["attrs"] = {k: _scalar(v) for k, v in w.fields(value).items()
                             if not k.startswith("_") and k not in ("tile", "discarded")
                             and not isinstance(v, (Obj, list, dict))}
-            owners = w.owners_of(value)
+            owners = visible_owners(w, value, s.seat)
             out["owner"] = owners[0] if owners else None
             out["colour"] = colour_hint(w, value)
         return out
@@ -170,18 +172,19 @@ def _field_view(s: Sight, obj: Obj, name: str, value):
 
 
 # ------------------------------------------------------------------ the board
-def _tile_mark(w: World, tile: Obj, short: dict[str, str]) -> dict | None:
+def _tile_mark(s: Sight, tile: Obj, short: dict[str, str]) -> dict | None:
     """What marks a tile without a piece, from its attributes: the first one holding an object
     gives the text (its `Symbol`, else its owner's number, else its `Name` or class, shortened
     as `tgpl play` does), the first one holding a player the colour (Chess: `Piece` = Rook,
     `Side` = 1); a player alone marks the tile with its number. Booleans are flags (`_flags`)."""
+    w = s.world
     text = owner = None
     for name, value in w.fields(tile).items():
         if name in _BUILTIN_TILE_FIELDS or name.startswith("_"):
             continue
         if isinstance(value, Obj) and text is None:
             symbol = w.fields(value).get("Symbol")
-            owners = w.owners_of(value)
+            owners = visible_owners(w, value, s.seat)
             if isinstance(symbol, str) and symbol:
                 text = symbol
             elif owners:
@@ -240,17 +243,16 @@ def _groups(s: Sight, pieces: dict[int, list[Obj]]) -> tuple[list[dict], set[int
                         continue
                     x, y, col, row = _position(geometry, orientation, i, j)
                     drawn.append(_tile(s, tile, pieces, short, {"i": i, "j": j, "col": col, "row": row, "x": x, "y": y}))
-        else:  # a graph: its tiles where their X and Y say (a hint), else on a circle; its connections as edges
-            n = max(len(tiles), 1)
+        else:  # a graph: its tiles where their X and Y say (a hint), else laid out by its connections
             index = {id(t): k for k, t in enumerate(tiles)}
             placed = all(isinstance(w.fields(t).get("X"), float) and isinstance(w.fields(t).get("Y"), float)
                          and math.isfinite(w.fields(t)["X"]) and math.isfinite(w.fields(t)["Y"]) for t in tiles)
+            if not placed:
+                links = [(index[id(t)], index[id(to)]) for t in tiles for link in w.fields(t).get("connections", []) or []
+                         if isinstance(link, Obj) and isinstance(to := w.fields(link).get("to"), Obj) and id(to) in index]
+                laid = graph_layout(len(tiles), links)
             for k, tile in enumerate(tiles):
-                if placed:
-                    x, y = w.fields(tile)["X"], w.fields(tile)["Y"]
-                else:
-                    angle = 2 * math.pi * k / n - math.pi / 2
-                    x, y = round(math.cos(angle) * n / 3, 3), round(math.sin(angle) * n / 3, 3)
+                x, y = (w.fields(tile)["X"], w.fields(tile)["Y"]) if placed else laid[k]
                 drawn.append(_tile(s, tile, pieces, short, {"i": k, "x": x, "y": y}))
                 for link in w.fields(tile).get("connections", []) or []:
                     if not isinstance(link, Obj) or link.fixed is not None:
@@ -270,29 +272,30 @@ def _tile(s: Sight, tile: Obj, pieces: dict[int, list[Obj]], short: dict[str, st
     blank = tile.cls.name == "BlankTile"
     on = [] if blank else [
         {"name": p.name, "class": p.cls.name, "symbol": w.fields(p).get("Symbol") if isinstance(w.fields(p).get("Symbol"), str) else short[p.cls.name],
-         "owner": (w.owners_of(p) or (None,))[0], "label": label(w, p), "colour": colour_hint(w, p)}
+         "owner": (visible_owners(w, p, s.seat) or (None,))[0], "label": label(w, p), "colour": colour_hint(w, p)}
         for p in pieces.get(id(tile), [])
     ]
     # plain attributes only (a tile's lists of neighbours would be most of the message): the tooltip's
     attrs = {k: _field_view(s, tile, k, v) for k, v in w.fields(tile).items()
              if k not in _BUILTIN_TILE_FIELDS and not k.startswith("_") and not isinstance(v, (Obj, list, dict))}
     return {"name": tile.name, "class": tile.cls.name, "blank": blank, "label": None if blank else label(w, tile),
-            "pieces": on, "mark": None if blank or on else _tile_mark(w, tile, short),
+            "pieces": on, "mark": None if blank or on else _tile_mark(s, tile, short),
             "flags": [] if blank else _flags(w, tile), "colour": None if blank else colour_hint(w, tile),
             "attrs": attrs, **where}
 
 
 # ------------------------------------------------------------------ the view
-def _scope(w: World, obj: Obj) -> str:
+def _scope(w: World, obj: Obj, seat: int | None) -> str:
     if obj.cls.visibility == "global":
         return "global"
-    return "player" if w.owners_of(obj) else "other"
+    return "player" if visible_owners(w, obj, seat) else "other"
 
 
-def view(state: State, seat: int | None) -> dict:
-    """The state as `seat` may see it (module docstring): JSON-ready."""
+def view(state: State, seat: int | None, seen: Sight | None = None) -> dict:
+    """The state as `seat` may see it (module docstring): JSON-ready. `seen`: the seat's sight of this
+    state, when the caller has it already (the session keeps one per position for the log)."""
     w = state.world
-    s = sight(w, seat)
+    s = seen if seen is not None else sight(w, seat)
     c = w.control
     pieces: dict[int, list[Obj]] = {}
     for o in w.objects:
@@ -318,9 +321,9 @@ def view(state: State, seat: int | None) -> dict:
             continue  # a board that only holds its groups: they are drawn
         if not fields:
             continue
-        owners = list(w.owners_of(o))
+        owners = list(visible_owners(w, o, seat))
         panels.append({"name": o.name, "class": o.cls.name, "label": label(w, o), "owners": owners,
-                       "scope": _scope(w, o), "kind": o.cls.kind, "fields": fields})
+                       "scope": _scope(w, o, seat), "kind": o.cls.kind, "fields": fields})
     return {
         "seat": seat,
         "players": w.players,
@@ -358,9 +361,47 @@ def move_objects(move: Move) -> list[str]:
     return names
 
 
+_MOVE = re.compile(r"(?P<obj>[A-Za-z_][\w.]*(?:#\d+|(?:\[\d+\])+)?)\.(?P<action>\w+)\((?P<args>.*)\)\Z", re.S)
+
+
+def _top_level_args(args: str) -> list[str]:
+    """A move's arguments split at the commas outside brackets, braces, parentheses and strings."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(args):
+        if quoted:
+            quoted = ch != '"' or args[i - 1] == "\\"
+        elif ch == '"':
+            quoted = True
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(args[start:i])
+            start = i + 1
+    parts.append(args[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _private_move(text: str, world: World) -> str | None:
+    """The text of a move of a `private` action with its inputs hidden (`Citizen#0.Choose(role: (hidden))`),
+    or None when the move is not one."""
+    m = _MOVE.match(text)
+    if m is None:
+        return None
+    obj = world.named(m["obj"]) or world.globals.get(m["obj"])
+    if obj is None or not obj.cls.private_action(m["action"]):
+        return None
+    args = [f"{a.split(':', 1)[0]}: {HIDDEN_TEXT}" if ":" in a else HIDDEN_TEXT for a in _top_level_args(m["args"])]
+    return f"{m['obj']}.{m['action']}({', '.join(args)})"
+
+
 def redact(text: str, before: Sight, after: Sight) -> str:
-    """A move's text as a seat may read it: each interactable it names that the seat sees
-    neither before nor after the move becomes `(hidden)`."""
+    """A move's text as a seat other than its mover may read it: a `private` action's inputs hidden, and
+    each interactable it names that the seat sees neither before nor after the move `(hidden)`."""
+    private = _private_move(text, before.world)
+    if private is not None:
+        return private
 
     def hide(m: re.Match) -> str:
         name = m.group(0)

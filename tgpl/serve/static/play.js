@@ -13,6 +13,7 @@ let past = null;          // a position message while the player looks back in t
 let hint = null;          // the bot's visit shares for the live position (the host's page)
 let shownSeat = null;     // the seat whose view a hot-seat page last showed: a change hides the board first
 let movedAt = Date.now(); // when the number of moves last changed: the turn timer
+let stateAt = Date.now(); // when the last state came: the turn limit's time left counts from it
 let selection = [];       // clicked things: each a list of object names
 let retry = 500;
 
@@ -47,6 +48,7 @@ function connect() {
     if (msg.type === "state") {  // a look back stays until left
       showError("");
       if (!current || msg.number !== current.number) { hint = null; movedAt = Date.now(); }
+      stateAt = Date.now();
       if (msg.hot && msg.you !== null && shownSeat !== null && msg.you !== shownSeat) {
         // hot seat: the next player's view only once they say they hold the screen
         $("handovertext").textContent = `Pass the screen to player ${msg.you}.`;
@@ -271,6 +273,7 @@ function draw() {
   const m = current, v = past ? past.view : m.view;
   $("past").hidden = !past;
   $("hostbuttons").hidden = !m.hot;
+  $("undo").hidden = !m.undo;  // the host's page, or the page of the only human seat
   drawSource(m);
   $("forkpast").hidden = !m.hot;
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
@@ -309,7 +312,8 @@ function draw() {
   const history = $("history");
   const start = el("li", {value: 0, "data-at": 0}, "start");
   history.replaceChildren(start, ...m.history.map(h => {
-    const li = el("li", {value: h.number, "data-at": h.number}, `player ${h.player}: ${h.text}`);
+    const late = (m.timed_out || []).includes(h.number) ? " (out of time: played by the server)" : "";
+    const li = el("li", {value: h.number, "data-at": h.number}, `player ${h.player}: ${h.text}${late}`);
     li.style.color = colour(h.player);
     return li;
   }));
@@ -350,7 +354,12 @@ $("handoverok").addEventListener("click", () => { $("handover").hidden = true; }
 setInterval(() => {  // the turn timer: how long the player to move has taken so far
   if (!current || current.view.terminal) { $("timer").textContent = ""; return; }
   const s = Math.floor((Date.now() - movedAt) / 1000);
-  $("timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const clock = (t) => `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+  let text = clock(s);
+  if (current.time_left !== null && current.time_left !== undefined) {  // --turn-limit: the human to move's time left
+    text += `, ${clock(Math.max(0, Math.ceil(current.time_left - (Date.now() - stateAt) / 1000)))} left`;
+  }
+  $("timer").textContent = text;
 }, 1000);
 $("hint").addEventListener("click", () => {
   socket.send(JSON.stringify({type: "hint", iterations: Number($("hintiterations").value) || 500}));
