@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import calls, codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
 from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits, switched
@@ -190,7 +190,7 @@ def test_tris_first_moves_alike_with_its_view_tested_in_each_copy(monkeypatch):
     moves = ["PlayerState#0.Tick(TickTile#4)", "PlayerState#1.Tick(TickTile#0)", "PlayerState#0.Tick(TickTile#3)",
              "PlayerState#1.Tick(TickTile#1)", "PlayerState#0.Tick(TickTile#5)"]
     for budget in (0, 1 << 18):
-        monkeypatch.setattr(codegen, "MEMO_BUDGET", budget)
+        monkeypatch.setattr(calls, "MEMO_BUDGET", budget)
         fast = load_game(EXAMPLES / "tris.tgpl")
         plain = switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False), (codegen, "EARLY_LOOPS", False))(EXAMPLES / "tris.tgpl")
         for game in (fast, plain):

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen
+from tgpl.runtime import calls, codegen
 from tgpl.runtime.dead_loads import memo_tables_sunk
 
 from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
@@ -78,5 +78,5 @@ def test_examples_play_alike_with_every_table_bound_on_entry(monkeypatch, name, 
 
 def test_tris_first_moves_alike_without_a_memo(monkeypatch):
     """With no memo left (budget 0) every run builds the fixed table, reading the sunk binding."""
-    monkeypatch.setattr(codegen, "MEMO_BUDGET", 0)
+    monkeypatch.setattr(calls, "MEMO_BUDGET", 0)
     assert_examples_play_alike(switched(monkeypatch, (codegen, "SINK_MEMO_TABLES", False)), "tris.tgpl", range(2), 400)

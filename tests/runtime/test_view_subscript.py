@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tgpl.runtime import codegen
+from tgpl.runtime import calls, codegen
 
 from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
 
@@ -20,7 +20,7 @@ def test_tris_takes_its_view_by_a_subscript(monkeypatch):
 def test_tris_plays_alike_whatever_the_memo_holds(monkeypatch, budget):
     """Budget 0: nothing remembered (the table built on every run); 1: the table, never its view
     (made on every run); 2 and more: both."""
-    monkeypatch.setattr(codegen, "MEMO_BUDGET", budget)
+    monkeypatch.setattr(calls, "MEMO_BUDGET", budget)
     assert_examples_play_alike(switched(monkeypatch, (codegen, "VIEW_BY_SUBSCRIPT", False)), "tris.tgpl", range(2), 400)
 
 

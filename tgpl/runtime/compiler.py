@@ -13,9 +13,7 @@ Statements return a signal: None to go on, BREAK, CONTINUE or a `Returned`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import BuiltinClasses
@@ -31,6 +29,8 @@ from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
+from tgpl.runtime.layout import Layout
+from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal
 from tgpl.runtime.purity import analyse
 from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
@@ -41,38 +41,6 @@ GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); 
 # (tests check both agree)
 PLAIN_EFFECTS = True
 _NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
-
-
-class Layout:
-    """Compile-time scopes of one callable: each declaration gets its own slot."""
-
-    def __init__(self) -> None:
-        self.scopes: list[dict[str, int]] = [{}]
-        self.size = 0
-        self.types: dict[int, Type] = {}  # slot -> declared type (assignments map players, concatenate)
-
-    def declare(self, name: str, t: Type = ANY) -> int:
-        slot = self.size
-        self.size += 1
-        self.scopes[-1][name] = slot
-        self.types[slot] = t
-        return slot
-
-    def lookup(self, name: str) -> int | None:
-        for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
-        return None
-
-    def push(self) -> None:
-        self.scopes.append({})
-
-    def in_scope(self) -> tuple[int, ...]:
-        """The slots of every local declared and in scope here (shadowed ones too)."""
-        return tuple(sorted(slot for scope in self.scopes for slot in scope.values()))
-
-    def pop(self) -> None:
-        self.scopes.pop()
 
 
 @dataclass
@@ -1003,14 +971,6 @@ class Compiler:
         return lambda f: f.m.error(span, "cannot assign to this expression")
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING = _Missing()
-
-
 def _returns_true(block: ast.Block) -> bool:
     """Whether `block` is `return true;`: running it changes and counts nothing, and gives true
     (`Machine.trigger_holds` does not run it)."""
@@ -1064,39 +1024,7 @@ def _short_circuit(op: str, left: Code, right: Code, left_span, right_span) -> C
     return run
 
 
-def _equal(a, b) -> bool:
-    if a is b:
-        return True
-    if isinstance(a, (Obj, list, dict)) or isinstance(b, (Obj, list, dict)):
-        return False  # objects and collections are references: equal only to themselves
-    if isinstance(a, bool) != isinstance(b, bool):
-        return False
-    return a == b
-
-
-def _fmod(a, b):
-    if b == 0:
-        raise ZeroDivisionError  # reported as division by zero, like `/`
-    return math.fmod(a, b)
-
-
-_ARITH: dict[str, Any] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "%": _fmod,
-    "^": lambda a, b: a ** b,
-    "<": lambda a, b: a < b,
-    ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b,
-    ">=": lambda a, b: a >= b,
-}
-
-
 def compile_program(program: Program) -> CompiledGame:
     return Compiler(program).compile()
 
-
-MISSING = _MISSING
 __all__ = ["CompiledGame", "Compiler", "Frame", "MISSING", "RGroup", "compile_program"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError
+from tgpl.runtime.calls import _call_method, _invoke
 from tgpl.runtime.values import Obj
 
 
@@ -103,8 +104,6 @@ def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
     method whose target's class may choose another override, a dispatch by class (`poly`); a
     callee with no direct spelling (or a call that binds its inputs otherwise) runs as
     `codegen._invoke` runs it."""
-    from tgpl.runtime.codegen import _call_method, _invoke
-
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None

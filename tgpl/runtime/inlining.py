@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import NUMBER, ClassType
+from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal
+from tgpl.runtime.layout import Layout
 
 if TYPE_CHECKING:
     from tgpl.runtime.codegen import BlockGenerator
@@ -115,8 +117,6 @@ def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, value
     mark = gen.c.next_inline()
     first = FIRST_SLOT + SLOTS * mark
     saved = _Saved(gen)
-    from tgpl.runtime.compiler import Layout
-
     layout = Layout()
     layout.size = first
     gen.layout, gen.numeric, gen.cse, gen.c.scope = layout, set(), None, fi.scope
@@ -183,8 +183,6 @@ def expression(gen: BlockGenerator, stmts: list) -> str | None:
 
 
 def _plain_literal(code: str) -> bool:
-    from tgpl.runtime.codegen import _is_float_literal
-
     return code in ("None", "True", "False") or _is_float_literal(code)
 
 
@@ -230,8 +228,6 @@ class _Body:
     def run(self, stmts: list, start: int, changed: dict | None = None) -> str:
         """The value of running `stmts[start:]` to their end: the first `return`'s value, or null
         when none returns. `changed`: `codegen._changed` of the whole list."""
-        from tgpl.runtime.codegen import _changed
-
         if changed is None:
             changed = _changed(stmts, self.gen.c.types)
         for i in range(start, len(stmts)):
@@ -275,8 +271,6 @@ class _Body:
         """Statements that return nothing, for their effect: an expression whose value is never `_NV`."""
         if any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s)):
             raise _Unsupported
-        from tgpl.runtime.codegen import _changed
-
         changed = _changed(stmts, self.gen.c.types)
         self.gen.layout.push()
         try:
@@ -292,8 +286,6 @@ class _Body:
             t = gen.c._resolve(s.type)
             value = gen.value(s.init, t) if s.init is not None else "None"
             slot = gen.layout.declare(s.name, t)
-            from tgpl.runtime.codegen import _float_valued
-
             if t == NUMBER and _float_valued(s.init, gen.c.types) and changed.get(s.name, -1) <= i:
                 gen.numeric.add(f"\x00L{slot}\x00")
             return f"(\x00L{slot}\x00 := {value})"
@@ -321,8 +313,6 @@ class _Body:
         """A function of (`yes`, `no`) giving `yes` if `cond` holds, else `no`, the condition's code
         generated now; one that may not be a bool is tested as `stmt_If` tests it (an error
         raises, and the caller runs the general way)."""
-        from tgpl.runtime.codegen import _is_bool
-
         gen = self.gen
         code = gen.expr(cond)
         if _is_bool(cond):
