@@ -123,16 +123,12 @@ _REPLAY_HIT = (
     "            return hit[0]\n"
     "        m.steps -= steps\n"
 )
-# Entries in all the memo tables of one setup's states (`World.memo`, whose last item counts what
-# is left): past it, nothing more is remembered (the memo only saves time, and a game calling a
-# pure function with ever new arguments would fill the machine).
-MEMO_BUDGET = 1 << 18
 
 
-def new_memo(tables: int) -> list:
+def new_memo(tables: int, budget: int) -> list:
     """The memo of the states of one setup: a table per pure function and fixed expression, then
-    the entries left to remember."""
-    return [{} for _ in range(tables)] + [[MEMO_BUDGET]]
+    the entries left to remember (`RuntimeOptions.memo_budget`)."""
+    return [{} for _ in range(tables)] + [[budget]]
 
 
 def _memoized(rf, run):

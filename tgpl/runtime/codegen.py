@@ -23,7 +23,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, listing, passes
+from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
@@ -365,21 +365,17 @@ def unused_bindings_dropped(src: str) -> str:
     counts: dict[str, int] = {}
     for n in _TEMP_NAME.findall(src):
         counts[n] = counts.get(n, 0) + 1
-    if DROP_UNREAD:
-        # a temporary bound in several places and read in none (a loop spelled out binds it in
-        # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
-        for n in _TEMP_BINDING.findall(src):
-            counts[n] -= 1
-        return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
-    return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 1 else m.group(0), src)
+    # a temporary bound in several places and read in none (a loop spelled out binds it in
+    # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
+    for n in _TEMP_BINDING.findall(src):
+        counts[n] -= 1
+    return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
 
 
 def _candidate_looped(plan: str, slot: int) -> str:
     """A plan's filter (`_all_plan`) looping over the pool with the candidate's local itself, not
-    with `c` copied into it (`listing.LOOP_LOCAL`): two instructions less per candidate, nine a
-    Tris listing. Kept as it is when `c` is named anywhere else."""
-    if not listing.LOOP_LOCAL:
-        return plan
+    with `c` copied into it: two instructions less per candidate, nine a Tris listing. Kept as it is
+    when `c` is named anywhere else."""
     looped = plan.replace(f"        for c in pool:\n            l{slot} = c\n", f"        for l{slot} in pool:\n", 1)
     looped = looped.replace("out.append(c)", f"out.append(l{slot})")
     return plan if re.search(r"\bc\b", looped) else looped
@@ -499,75 +495,6 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
-# Functions that read only are also spelled optimistically (`BlockGenerator.optimistic_fast`);
-# False: never (tests check both agree).
-OPTIMISTIC = True
-# Filters that read only compute what does not depend on the candidate once per pool
-# (`BlockGenerator.hoisted_all`); False: never (tests check both agree).
-HOIST = True
-# Counted loops over whole numbers also count in ints, their lists' indexes (`BlockGenerator.list_index`);
-# False: never (tests check both agree).
-INT_COUNTERS = True
-# In optimistic spellings, items of lists of scalars read as one lookup (`BlockGenerator.quick_item`);
-# False: never (tests check both agree).
-QUICK_INDEX = True
-# Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
-SPLIT = True
-# A field given a value that is not a list or table is set inline (`BlockGenerator.store_member`);
-# False: always by `Machine.set_member` (tests check both agree)
-INLINE_SETS = True
-# Such a set copies the object's dict in place (`BlockGenerator.own_fields_inline`), not by calling
-# `World.own_fields`; False: by the call (tests check both agree)
-INLINE_OWN = True
-# A statement's reads of fields and global objects are tried first as plain subscripts, in a code
-# that otherwise only reads (`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new
-# value and its object; False: only the general spelling (tests check both agree)
-OPTIMISTIC_READS = True
-# A field's new value known to be one a field holds as it is (a compound assignment's number, player
-# or string, `this`, a literal) is not tested for it (`store_member`); False: tested (tests compare)
-STATIC_PLAIN = True
-# A temporary bound by `:=` and never read is not bound (`unused_bindings_dropped`): `(_t5 := x)`
-# is spelled `(x)`; False: every binding made (tests check both agree)
-DROP_UNUSED = True
-# A fixed expression that reads only counters of counted loops over whole numbers is remembered
-# under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
-# check both agree)
-INT_KEYS = True
-# A player plus or minus a whole number literal is mapped onto the players by `%` inline
-# (`BlockGenerator.expr_Binary`); False: by `to_player` (tests check both agree)
-INT_PLAYERS = True
-# A nest of counted loops that always counts the same steps counts them all at once, when they
-# stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
-PREPAID = True
-# A local table of fixed items built by a counted nest and only read after is built once per setup
-# (`BlockGenerator.fixed_table`); False: on every run (tests check both agree).
-FIXED_TABLES = True
-# The prologue of a function spelled with Python's own locals loads only the locals its code may
-# read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
-# both agree).
-DEAD_LOADS = True
-# With DROP_UNUSED, a temporary bound in several places and read in none is not bound either
-# (`unused_bindings_dropped`); False: only one bound once (tests check both agree).
-DROP_UNREAD = True
-# A fixed table's flat view taken from the memo by a subscript in a `try` (`BlockGenerator.fixed_table`);
-# False: by `get` and a test (tests check both agree).
-VIEW_BY_SUBSCRIPT = True
-# A filter's optimistic spellings (`_all_opt`, `_all_plan`, `_all_hoisted`) whose test names no machine
-# (so counts no steps) keep no count to set back on a miss; False: they keep it (tests check both agree).
-UNCOUNTED_FILTERS = True
-# A memo table bound in a function's prologue and read in one branch only is bound there
-# (`dead_loads.memo_tables_sunk`); False: in the prologue (tests check both agree).
-SINK_MEMO_TABLES = True
-# A counted loop that may end early (`break`), whose body has no loop and calls only functions that
-# count no steps, is spelled out value by value when the steps so far and all of its own stay
-# within the limit, counted at once and given back at a `break` (`BlockGenerator.unrolled`);
-# False: one by one (tests check both agree).
-EARLY_LOOPS = True
-# Its counter read as a literal there, not set before each value (`BlockGenerator.unrolled`); False: set
-UNROLLED_LITERAL = True
-# There a flat view tested in the copies is tested once for them all (`BlockGenerator.unrolled`); False:
-# in each
-UNROLLED_VIEWS = True
 MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
 MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
@@ -750,7 +677,7 @@ class BlockGenerator:
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
                 block_fn.fast = self._compile(fast, block.span, "_fast")
-                if self.optimistic is not None and OPTIMISTIC:
+                if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                         body = body.replace(safe, quick)
@@ -830,7 +757,7 @@ class BlockGenerator:
             + "    return out\n"
         )
         every = self._compile(src, block.span, "_all")
-        if not (self.optimistic and OPTIMISTIC):
+        if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
         # `optimistic_fast` spells a function: a miss starts the listing again the general way.
@@ -845,7 +772,7 @@ class BlockGenerator:
         head = _loads(test, slot) + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
-        counts = deferred or not UNCOUNTED_FILTERS or re.search(r"\bm\b", spelled) is not None
+        counts = deferred or re.search(r"\bm\b", spelled) is not None
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
             + ("    _st0 = m.steps\n" if counts else "")
@@ -868,12 +795,12 @@ class BlockGenerator:
         every = self._compile(src, block.span, "_all_opt")
         hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
         if hoisted is None:
-            # for a listing's plan (`listing.LOCAL_ONLY`), whose locals are a list made for the call
+            # for a listing's plan (`game._planned_moves`), whose locals are a list made for the call
             # and dropped after it: the candidate kept in a Python local only, not in that list too
             plan = src.replace("def _all_opt(", "def _all_plan(").replace(
                 f"            v[{slot}] = l{slot} = c\n", f"            l{slot} = c\n")
             every.plan = self._compile(_candidate_looped(plan, slot), block.span, "_all_plan")
-            if listing.NO_MACHINE and not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
+            if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
                 # the common case (`m.compare` of a null, a count) asks it of None: a miss there
@@ -890,13 +817,11 @@ class BlockGenerator:
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
         through `_all_opt` instead."""
-        if not HOIST:
-            return None
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
-        cases = (hoisting.split(found) if SPLIT else None) or [(None, found.test)]
-        counts = not UNCOUNTED_FILTERS or any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
+        cases = hoisting.split(found) or [(None, found.test)]
+        counts = any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
         loops = ""
         for i, (flag, case) in enumerate(cases):
             # one loop per way through the chain of hoisted tests (`hoisting.split`)
@@ -927,15 +852,14 @@ class BlockGenerator:
             return None
 
     def _compile(self, src: str, span, name: str):
-        drop = DROP_UNUSED and _walrus_free_strings(self.c)
+        drop = _walrus_free_strings(self.c)
         where = f"<tgpl {span}>"
-        key = (src, where, drop, DROP_UNREAD, DEAD_LOADS, SINK_MEMO_TABLES)
+        key = (src, where, drop, self.c.options)
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
             if drop:
                 src = unused_bindings_dropped(src)
-            if DEAD_LOADS or SINK_MEMO_TABLES:
-                src = dead_loads.pruned(src, DEAD_LOADS, SINK_MEMO_TABLES)
+            src = dead_loads.pruned(src)
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
                 code = compile(src, where, "exec")
@@ -973,7 +897,7 @@ class BlockGenerator:
     def fixed_table_at(self, body: list, i: int, depth: int) -> fixed_tables.FixedTable | None:
         """The table of fixed items declared by `body[i]` and built by the counted nest after it,
         when the code after only reads its items (`tgpl.runtime.fixed_tables`), else None."""
-        if not (FIXED_TABLES and PREPAID and self.c.purity is not None and not self.in_fixed
+        if not (self.c.purity is not None and not self.in_fixed
                 and not self.prepaying and depth < min(MAX_PREPAID_DEPTH, MAX_INLINE_DEPTH) - 1
                 and isinstance(body[i], ast.VarDecl)):
             return None
@@ -1019,9 +943,9 @@ class BlockGenerator:
         self.emit(depth + 1, f"m.steps += {total}")
         at = len(self.lines)
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
-        widths = flat_views.widths(table.nest, table.name, self.counted) if flat_views.INLINE else None
+        widths = flat_views.widths(table.nest, table.name, self.counted)
         view = self.name("_fv")
-        if widths is not None and VIEW_BY_SUBSCRIPT and len(self.loops) <= 2:
+        if widths is not None and len(self.loops) <= 2:
             # its flat view, made once per setup (`flat_read`), found by one subscript: a miss
             # (the view not made yet, or not remembered) makes it (a `try` is one block more)
             self.emit(depth + 1, "try:")
@@ -1098,7 +1022,7 @@ class BlockGenerator:
     def turn_pass(self, e: ast.Expr, depth: int) -> bool:
         """`turn.pass()` or `turn.pass(p, "Phase")` as a statement, spelled inline (`tgpl.runtime.passes`)
         when it is one of those; False for any other statement (spelled as an expression)."""
-        if not (passes.INLINE and isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
+        if not (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
                 and len(self.loops) < MAX_INLINE_LOOPS):
             return False
         ct = self.c.types.get(id(e.callee))
@@ -1277,7 +1201,7 @@ class BlockGenerator:
         in it can pass the limit. Else the loop as it is, which counts its steps one by one and
         raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
         index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
-        itself read as its literal too (`UNROLLED_LITERAL`), or set before each. As `prepaid`: an error of the game's code raised in the body ends
+        itself read as its literal too, or set before each. As `prepaid`: an error of the game's code raised in the body ends
         the segment, or is a miss of an optimistic spelling, which sets the count back.
         Left as it is (its marks gone) when the body made closures or other `break`s or
         `continue`s than its own (none are expected: it has no loop), or is too long."""
@@ -1294,7 +1218,7 @@ class BlockGenerator:
         # the counter read as its literal in each copy, when the code only reads it (as it should:
         # the loop's body never assigns it, `counted`); else set before each copy
         stored = re.compile(rf"{re.escape(x)}\s*(?::=|=(?!=)|[-+*/%@&|^]=)|\b(?:for|del|global|nonlocal)\b[^\n]*{re.escape(x)}")
-        literal = UNROLLED_LITERAL and not any(stored.search(line) for line in body)
+        literal = not any(stored.search(line) for line in body)
         copies: list[str] = []
         for k, value in enumerate(values):
             if not literal:
@@ -1317,7 +1241,7 @@ class BlockGenerator:
         # A flat view (`flat_read`) the copies test (`viewed_args`: the fixed table's items read
         # from it, or the general way) tested once for them all: the copies spelled twice, each
         # `if` on it replaced by the branch it takes (the view is set before the loop, once)
-        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None) if UNROLLED_VIEWS else None
+        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None)
         if view is not None and len(copies) * 2 <= MAX_UNROLLED_LINES and not any(
                 re.search(rf"\b{view}\s*(?::=|=(?!=))", line) for line in copies):
             taken, skipped = _branch_taken(copies, f"if {view}:", True), _branch_taken(copies, f"if {view}:", False)
@@ -1381,8 +1305,8 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
-            total = self.fixed_steps(s) if PREPAID and not self.prepaying and depth < MAX_PREPAID_DEPTH else None
-            early = (total is None and EARLY_LOOPS and PREPAID and not self.prepaying
+            total = self.fixed_steps(s) if not self.prepaying and depth < MAX_PREPAID_DEPTH else None
+            early = (total is None and not self.prepaying
                      and depth < MAX_PREPAID_DEPTH and self.early_ending(s, values))
             closures = self.closures
             self.layout.push()
@@ -1391,7 +1315,7 @@ class BlockGenerator:
             self.numeric.add(x)
             head = len(self.lines)
             self.emit(depth, f"for {x} in {values!r}:")
-            if INT_COUNTERS and all(value == int(value) for value in values):
+            if all(value == int(value) for value in values):
                 # Whole values: the loop also gives each as an int, the index of a list read or
                 # written with the counter (`d` in `at.Step[d]`), instead of `int(d)` there
                 self.indexes[x] = self.name("_j")
@@ -1494,11 +1418,11 @@ class BlockGenerator:
         member = slot is None and isinstance(target, (ast.Name, ast.Member))
         if e.op == "=" and isinstance(target, ast.Index):
             value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
-        elif e.op == "=" and member and INLINE_SETS:
+        elif e.op == "=" and member:
             value, fast = self.optimistic_reads([e.value], lambda: self.value(e.value, target_t))
         elif e.op == "=":
             value = self.value(e.value, target_t)
-        elif member and INLINE_SETS:
+        elif member:
             value, fast = self.optimistic_reads([e.target, e.value], lambda: self.compound(e, target_t))
         else:
             value = self.compound(e, target_t)
@@ -1520,18 +1444,15 @@ class BlockGenerator:
         if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
         frozen machine, lists copied at once) by `Machine.set_member`. `plain`: the value is known
         to be one a field holds as it is (`values.PLAIN`), as is `this` or a literal (`_plain_code`):
-        not tested (`STATIC_PLAIN`); such a value, made by no code, is not kept in a temporary, nor
+        not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
-        if not INLINE_SETS:
-            self.emit(depth, self.store(target, value))
-            return
         fast_obj = None
         if isinstance(target, ast.Name):
             obj, span = _THIS, self.const(target.span, "_p")
         else:
             obj, fast_obj = self.optimistic_reads([target.obj], lambda: self.expr(target.obj))
             span = self.const(target.name_span, "_p")
-        known = STATIC_PLAIN and fast is None and _plain_code(value)
+        known = fast is None and _plain_code(value)
         if known and fast_obj is None and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
             a, x = obj, value
         else:
@@ -1539,12 +1460,9 @@ class BlockGenerator:
             self.emit_optimistic(depth, a, obj, fast_obj)
             self.emit_optimistic(depth, x, value, fast)
         self.bound.add("FZ")
-        test = "" if STATIC_PLAIN and (plain or known) else f" & ({x}.__class__ in _P)"
+        test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
-        if INLINE_OWN:
-            self.own_fields_inline(a, target.name, x, depth + 1)
-        else:
-            self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
+        self.own_fields_inline(a, target.name, x, depth + 1)
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
 
@@ -1574,7 +1492,7 @@ class BlockGenerator:
         again the general way (`emit_optimistic`): the quick try changed nothing. Tris's `Tick` and
         its win check read `GameState.TickedCount` (two dict lookups by method, and the global
         object's two more) once a move each."""
-        if (not OPTIMISTIC_READS or self.optimistic is not None or self.table_reads is not None or not OPTIMISTIC
+        if (self.optimistic is not None or self.table_reads is not None
                 or len(self.loops) > MAX_OPTIMISTIC_LOOPS
                 or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for e in nodes for n in ast.walk(e))):
             return make(), None
@@ -1601,7 +1519,7 @@ class BlockGenerator:
         value is computed again the general way (`emit_assign`). The first try changed nothing:
         `e` only reads and counts no loop step. Tris's win check reads its 3x3 table of tiles
         24 times a move."""
-        if (self.table_reads is not None or not OPTIMISTIC or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
+        if (self.table_reads is not None or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
                 or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for n in ast.walk(e))):
             return make(), None
         self.table_reads = []
@@ -1785,7 +1703,7 @@ class BlockGenerator:
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
         counters = [_local(slot) for slot in sorted(keys)]
-        if INT_KEYS and counters and not uses_this and all(x in self.indexes and x in self.index_ranges for x in counters):
+        if counters and not uses_this and all(x in self.indexes and x in self.index_ranges for x in counters):
             # the locals are counters of counted loops over whole numbers: one int, their ints in
             # mixed radix, names the same values (the table is this expression's alone)
             key = self.counters_key(counters)
@@ -2062,7 +1980,7 @@ class BlockGenerator:
         (`IndexError`) or a null list (`TypeError`) is a miss too (`misses`): the code runs
         again the general way, which reads or raises as before. Such an item needs no owning:
         it is never a list or table the code could change."""
-        if self.optimistic is None or not QUICK_INDEX or not scalar(t.elem):
+        if self.optimistic is None or not scalar(t.elem):
             return
         if key in self.indexes:
             index = self.indexes[key]
@@ -2169,7 +2087,7 @@ class BlockGenerator:
                 b = right if _is_float_literal(right) else self.name("_t")
                 x, code = (a, left) if a != left else (b, right)
                 literal = b if x == a else a
-                if INT_PLAYERS and float(literal) == int(float(literal)):
+                if float(literal) == int(float(literal)):
                     # a whole literal: the int sum itself, mapped by Python's `%` (`to_player`
                     # of a whole number r is r % P, below zero too), with no call
                     whole = repr(int(float(literal)))
@@ -2268,7 +2186,7 @@ class BlockGenerator:
             def install(fn, holder=holder):  # noqa: F811
                 holder[0] = fn
 
-        if not listing and OPTIMISTIC and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
+        if not listing and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
             self.bound.update(direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
@@ -2342,7 +2260,7 @@ class BlockGenerator:
             return False
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
         site = self.name("_cs")
-        views = self.viewed_args(e, params) if flat_views.INLINE else None
+        views = self.viewed_args(e, params)
         if views is not None:
             # Every argument an item of a fixed table's view: while the views are there, each item
             # read where the body reads it (a tuple lookup that cannot fail and changes nothing,

@@ -2,7 +2,7 @@
 
 Blocks become generated Python functions (tgpl.runtime.codegen); every node
 also has a closure here, which generated code calls for the rarer nodes and
-which runs everything when GENERATE is off (tests check both agree).
+which runs everything when `RuntimeOptions.generate` is off (tests check both agree).
 
 Names are resolved here once (locals to frame slots, members of `this`,
 global objects, built-ins), using the static types the checker recorded, so
@@ -30,16 +30,12 @@ from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.layout import Layout
+from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal
 from tgpl.runtime.purity import analyse
 from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
 
-GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
-# A phase with no inputs, or a move's action given all its inputs, whose effect needs no Frame
-# runs through its plain spelling (`RPhase.plain`, `RAction.plain`); False: through a Frame
-# (tests check both agree)
-PLAIN_EFFECTS = True
 _NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
 
 
@@ -57,6 +53,7 @@ class CompiledGame:
     name: str
     actions: list[RAction]  # every action, in declaration order
     setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
+    options: RuntimeOptions = DEFAULT  # how it runs: what it was compiled with
     memos: int = 0  # memo tables (`World.memo`): pure functions' (`RFunction.memo`), then fixed expressions'
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
     _discards: dict[int, bool] = field(default_factory=dict)
@@ -90,8 +87,9 @@ class CompiledGame:
 
 
 class Compiler:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, options: RuntimeOptions = DEFAULT):
         self.program = program
+        self.options = options
         self.types = program.types
         self.implicit_this = program.implicit_this
         self.builtins: BuiltinClasses = program.builtins  # the checker's: user classes derive from them
@@ -173,7 +171,7 @@ class Compiler:
                     game_name = item.name
         return CompiledGame(
             self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
-            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self.memos,
+            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self.options, self.memos,
         )
 
     def _memoize(self) -> None:
@@ -303,10 +301,10 @@ class Compiler:
         prio = self.expr(action.prio.value, layout) if action.prio is not None else None
         effect = None
         if action.effect is not None:
-            effect = self.in_home(action, lambda: self.block(action.effect.body, layout, direct=PLAIN_EFFECTS))
+            effect = self.in_home(action, lambda: self.block(action.effect.body, layout, direct=True))
         self.action_order += 1
         ra = RAction(action.name, owner, action, self.action_order, inputs, requires, triggers, prio, effect, layout.size,
-                     getattr(effect, "direct", None) if PLAIN_EFFECTS else None)
+                     getattr(effect, "direct", None))
         self.all_actions.append(ra)
         return ra
 
@@ -341,7 +339,7 @@ class Compiler:
             home = object()
             effects = [i for i in phase.items if isinstance(i, ast.Effect)]
             inputs = [self.input_decl(i, layout, home=home) for i in phase.items if isinstance(i, ast.InputDecl)]
-            plain = PLAIN_EFFECTS and not inputs  # also spelled plainly (`RPhase.plain`)
+            plain = not inputs  # also spelled plainly (`RPhase.plain`)
             if effects:
                 effect = self.in_home(home, lambda: self.block(effects[0].body, layout, direct=plain))
             else:
@@ -377,7 +375,7 @@ class Compiler:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
             code = self.block(flt.body, layout, direct=True)
-            if GENERATE and len(inp.filters) == 1:
+            if self.options.generate and len(inp.filters) == 1:
                 reads = self.reads is not None and self.reads.block(flt.body)
                 code_all = BlockGenerator(self, layout, direct=True, optimistic="filter" if reads else None
                                           ).filter_all(flt.body, slot)
@@ -410,7 +408,7 @@ class Compiler:
               optimistic: str | None = None) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
-        if GENERATE:
+        if self.options.generate:
             return BlockGenerator(self, layout, direct, params, optimistic).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
@@ -1024,7 +1022,7 @@ def _short_circuit(op: str, left: Code, right: Code, left_span, right_span) -> C
     return run
 
 
-def compile_program(program: Program) -> CompiledGame:
-    return Compiler(program).compile()
+def compile_program(program: Program, options: RuntimeOptions = DEFAULT) -> CompiledGame:
+    return Compiler(program, options).compile()
 
 __all__ = ["CompiledGame", "Compiler", "Frame", "MISSING", "RGroup", "compile_program"]

@@ -1,4 +1,4 @@
-"""Prologue loads of locals that the code assigns before it reads them, dropped (`codegen.DEAD_LOADS`).
+"""Prologue loads of locals that the code assigns before it reads them, dropped.
 
 A generated function spelled with Python's own locals (`BlockGenerator.generate`) starts by loading
 every local its code names from the frame's list, `l3 = v[3]`, or by setting those that are not
@@ -143,15 +143,14 @@ def _as_direct(src: str) -> str | None:
     return _DIRECT_HEAD + body
 
 
-def pruned(src: str, loads: bool = True, tables: bool = True) -> str:
-    """`src` (one generated function) through `dropped` (`loads`) and `memo_tables_sunk`
-    (`tables`); a block's `_direct` as its `_block` was."""
-    if _last[0] == (loads, tables, src):
+def pruned(src: str) -> str:
+    """`src` (one generated function) through `dropped` and `memo_tables_sunk`; a block's `_direct`
+    as its `_block` was."""
+    if _last[0] == src:
         return _last[1]
-    out = dropped(src) if loads else src
-    out = memo_tables_sunk(out) if tables else out
+    out = memo_tables_sunk(dropped(src))
     if src.startswith(_BLOCK_HEAD):
-        _last[0], _last[1] = (loads, tables, _as_direct(src)), _as_direct(out)
+        _last[0], _last[1] = _as_direct(src), _as_direct(out)
     return out
 
 
@@ -230,7 +229,7 @@ def memo_tables_sunk(src: str) -> str:
     """`src` (one generated function) with each memo table bound in its prologue
     (`MT1 = MM[1] if MM is not None else _NO_FIELDS`, `BlockGenerator.preamble`) that only the
     statements of one branch read bound at the start of those statements instead
-    (`codegen.SINK_MEMO_TABLES`): Tris's win check binds the table of its fixed items on every
+    Tris's win check binds the table of its fixed items on every
     run, and reads it only on the run that builds its fixed table (`fixed_table`), 7 instructions
     a move. The binding reads only `MM`, bound before it and never again, whose tables are
     made with it and never replaced (`new_memo`): bound later, it is the same table. It is moved

@@ -37,9 +37,6 @@ from tgpl.runtime.layout import Layout
 if TYPE_CHECKING:
     from tgpl.runtime.codegen import BlockGenerator
 
-# False: calls are never inlined, and filters of several statements run candidate by candidate
-# (`expression`; tests check both agree).
-INLINE = True
 # Calls inlined inside inlined bodies, at most this deep.
 MAX_DEPTH = 3
 # Parentheses an inline expression may nest (Python's parser takes 200, the caller's own count too)
@@ -109,7 +106,7 @@ def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, value
     one expression over the caller's code, for the caller's optimistic spelling; `target`: the
     code of the object the method is called on (None: the caller's `this`, or no object for a
     global function), `values`: the code of the arguments. None when it cannot be."""
-    if not INLINE or not inlinable(fi) or fi in gen.inlining or len(gen.inlining) >= MAX_DEPTH:
+    if not inlinable(fi) or fi in gen.inlining or len(gen.inlining) >= MAX_DEPTH:
         return None
     home = gen.c.compiling
     if recursive(gen.c, fi) or (home is not None and recursive(gen.c, home)):
@@ -171,8 +168,6 @@ def expression(gen: BlockGenerator, stmts: list) -> str | None:
     """The statements of a block with no loop (a filter's) as one expression of their value, as a
     body is inline (`_Body`): the first `return`'s value, null when none returns; None when they
     cannot be one."""
-    if not INLINE:
-        return None
     gen.layout.push()
     try:
         return _Body(gen).run(stmts, 0)
@@ -338,4 +333,4 @@ def _ends_stmt(s: ast.Stmt) -> bool:
     return False
 
 
-__all__ = ["CATCH", "INLINE", "expression", "inline_call", "inlinable"]
+__all__ = ["CATCH", "expression", "inline_call", "inlinable"]

@@ -768,7 +768,7 @@ class Machine:
                     need.close(frame, self.game.setup_home, ("setup",))
                     raise
             if self.game.memos:  # setup is over: what pure functions read is fixed from now on
-                self.world.memo = new_memo(self.game.memos)
+                self.world.memo = new_memo(self.game.memos, self.game.options.memo_budget)
             self.settle()
 
     def resume_phase(self) -> None:
