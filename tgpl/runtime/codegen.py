@@ -1702,11 +1702,6 @@ class BlockGenerator:
                 self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
-        counters = [_local(slot) for slot in sorted(keys)]
-        if counters and not uses_this and all(x in self.indexes and x in self.index_ranges for x in counters):
-            # the locals are counters of counted loops over whole numbers: one int, their ints in
-            # mixed radix, names the same values (the table is this expression's alone)
-            key = self.counters_key(counters)
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
                         if _local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
@@ -1723,21 +1718,6 @@ class BlockGenerator:
         if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
             self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
         return safe
-
-    def counters_key(self, counters: list[str]) -> str:
-        """The memo key of a fixed expression that reads only counters of counted loops over whole
-        numbers: one int, each counter's int (`indexes`) less its first, in mixed radix by their
-        ranges, a different int for each combination of their values. Hashing an int costs less
-        than a tuple of floats: Tris's win check looks its nine tiles up this way."""
-        terms = []
-        stride = 1
-        for x in reversed(counters):
-            lo, hi = self.index_ranges[x]
-            j = self.indexes[x]
-            term = j if lo == 0 else f"({j} - {lo})"
-            terms.append(term if stride == 1 else f"{term} * {stride}")
-            stride *= hi - lo + 1
-        return terms[0] if len(terms) == 1 else "(" + " + ".join(reversed(terms)) + ")"
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
