@@ -359,9 +359,8 @@ _TEMP_BINDING = re.compile(r"\((_(?:cse|t)\d+) := ")
 def unused_bindings_dropped(src: str) -> str:
     """`src` with each `(_tN := ` or `(_cseN := ` of a temporary named nowhere else spelled `(`. The
     spellings bind every value they may read again (the object of a read, for the machine's
-    general way; a field read once, for common subexpressions), and most are never read again: a
-    binding is two more instructions, each Tris filter's candidate and each line of its win check
-    paid them. The names are the generator's own (`BlockGenerator.name`), local to one function."""
+    general way; a field read once, for common subexpressions), and most are never read again,
+    while each binding costs the hot loops that run it. The names are the generator's own (`BlockGenerator.name`), local to one function."""
     counts: dict[str, int] = {}
     for n in _TEMP_NAME.findall(src):
         counts[n] = counts.get(n, 0) + 1
@@ -374,8 +373,8 @@ def unused_bindings_dropped(src: str) -> str:
 
 def _candidate_looped(plan: str, slot: int) -> str:
     """A plan's filter (`_all_plan`) looping over the pool with the candidate's local itself, not
-    with `c` copied into it: two instructions less per candidate, nine a Tris listing. Kept as it is
-    when `c` is named anywhere else."""
+    with `c` copied into it: one store less per candidate. Kept as it is when `c` is named anywhere
+    else."""
     looped = plan.replace(f"        for c in pool:\n            l{slot} = c\n", f"        for l{slot} in pool:\n", 1)
     looped = looped.replace("out.append(c)", f"out.append(l{slot})")
     return plan if re.search(r"\bc\b", looped) else looped
@@ -1468,8 +1467,8 @@ class BlockGenerator:
 
     def own_fields_inline(self, a: str, name: str, x: str, depth: int) -> None:
         """`m.world.own_fields(a)[name] = x` with `World.own_fields` spelled in place: a move's first
-        write to an object copies its dict (Tris's `Tick`, twice a move), and the method's call was
-        a fifth of the write. `D` is the world's `data`, bound on entry like every read of a field
+        write to an object copies its dict (Tris's `Tick`, twice a move), without the method's call.
+        `D` is the world's `data`, bound on entry like every read of a field
         (the machine's world is the same from a block's start to its end)."""
         f = self.name("_fd")
         self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)

@@ -3,8 +3,8 @@
 A generated function spelled with Python's own locals (`BlockGenerator.generate`) starts by loading
 every local its code names from the frame's list, `l3 = v[3]`, or by setting those that are not
 inputs to None, `l3 = l4 = None` (`_fast`). Most locals are declared in the block, and a
-declaration assigns them before anything reads them: Tris's win check loaded six locals it then
-assigned, 24 instructions a move. A load is dropped when a definite-assignment analysis of the
+declaration assigns them before anything reads them (Tris's win check loaded six locals it then
+assigned). A load is dropped when a definite-assignment analysis of the
 generated source (Python's `ast`) shows that on every path from the prologue each read of the local
 comes after an assignment to it; the analysis is conservative, and any doubt keeps the load:
 
@@ -228,10 +228,8 @@ _MEMO_TABLE = re.compile(r"^    (MT\d+) = MM\[\d+\] if MM is not None else _NO_F
 def memo_tables_sunk(src: str) -> str:
     """`src` (one generated function) with each memo table bound in its prologue
     (`MT1 = MM[1] if MM is not None else _NO_FIELDS`, `BlockGenerator.preamble`) that only the
-    statements of one branch read bound at the start of those statements instead
-    Tris's win check binds the table of its fixed items on every
-    run, and reads it only on the run that builds its fixed table (`fixed_table`), 7 instructions
-    a move. The binding reads only `MM`, bound before it and never again, whose tables are
+    statements of one branch read bound at the start of those statements instead (Tris's win check
+    reads the table of its fixed items only on the run that builds it, `fixed_table`). The binding reads only `MM`, bound before it and never again, whose tables are
     made with it and never replaced (`new_memo`): bound later, it is the same table. It is moved
     down through `if`s only (not into a loop, which would bind it again, nor past an `elif`),
     before the first statement of the branch that reads it; a table read nowhere is not bound."""

@@ -2,7 +2,7 @@
 
 Tris's default reads the active player and phase and passes to the next phase: twice a move, a
 call of its plain spelling with its entry pushed on the machine's stack, two locals, a comparison
-and an inline pass (about 0.4 µs each). Connect Four's returns the next player. What such a
+and an inline pass. Connect Four's returns the next player. What such a
 default does depends on nothing but the control (the active player and phase, the turn being the
 one whose default it is) and the number of players, and all it changes is the control, the
 machine's latest pass and its pending entry. So its outcome, once seen for a player and a phase,

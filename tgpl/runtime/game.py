@@ -325,7 +325,7 @@ class State:
         """Canonical and hashable: equal for equal game states."""
         # An object's name fixes its class and the order of its fields, so values suffice.
         # Scalars and objects, nearly every field, are frozen inline: this runs once per
-        # state explored, and a call per field was a sixth of verifying tic-tac-toe.
+        # state explored.
         # Each object's part is kept by the world (`World.frozen`) and shared by its copies
         # until they change the object: a move changes a few objects, so a key freezes a few.
         objects, rest = self.key_parts()

@@ -2,8 +2,8 @@
 
 A Tris move passes the turn four times: `Tick` and the win check call `turn.pass()`, which runs the
 turn's `default` (`Machine.turn_pass_default`), and the default calls `turn.pass(p, "Phase")`
-(`Machine.turn_pass`). Each was a method call that looked the turn up again and tested what the
-code around it mostly knows: about 0.6 µs a move of the 11 a Tris playout move takes.
+(`Machine.turn_pass`). Each would be a method call that looks the turn up again and tests what the
+code around it mostly knows.
 
 Inline, the common case is done in place and anything else goes to the machine's method, which
 does what it always did (the errors, a frozen machine, a player that is not a small int):

@@ -18,11 +18,10 @@ PART_DIGESTS = 1 << 14
 def _packed(entry: list, known: dict | None = None) -> bytes:
     """An object's part of the key as verify's digest takes it, kept with the part: a 16-byte
     blake2b of the part marshalled (format 2, `RuntimeMachine.key`). The state's digest is then
-    over 16 bytes per object, not the whole of every part (about 190 bytes each on Tris, whose
-    hashing was most of a key), and the world keeps 16 bytes per part, not the marshalled part.
+    over 16 bytes per object, not the whole of every part, and the world keeps 16 bytes per part, not the marshalled part.
     `known`: the digests of parts met before, by their bytes (an object takes the same few
     values again and again: a Tris tile is empty or either player's), so that a part met
-    again costs a lookup, not a blake2b (a third of a key after a move)."""
+    again costs a lookup, not a blake2b."""
     packed = entry[1] = _digest(dumps(entry[0], 2), known)
     return packed
 
