@@ -6,18 +6,19 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import GameLoadError, load_game
+from tgpl.runtime import GameLoadError, RuntimeOptions, load_game
 
 
 @pytest.fixture
 def game(tmp_path):
-    """make(src, players=None, name="game.tgpl") -> Game, failing the test on check errors."""
+    """make(src, players=None, name="game.tgpl", options=RuntimeOptions()) -> Game, failing the test on
+    check errors."""
 
-    def make(src: str, players: int | None = None, name: str = "game.tgpl"):
+    def make(src: str, players: int | None = None, name: str = "game.tgpl", options: RuntimeOptions = RuntimeOptions()):
         path = tmp_path / name
         path.write_text(textwrap.dedent(src), encoding="utf-8")
         try:
-            return load_game(path, players)
+            return load_game(path, players, options)
         except GameLoadError as e:
             pytest.fail("the test game has errors:\n" + e.render())
 

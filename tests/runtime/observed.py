@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tgpl.runtime import load_game
+from tgpl.runtime import RuntimeOptions, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.rng import Pcg32
 
@@ -20,32 +20,23 @@ EXAMPLE_PLAYS = [
 ]
 
 
-def switched(monkeypatch, *switches):
-    """load(path, players=None) -> the game compiled with each (module, name, value) of `switches` set while it
-    compiles: a fast path turned off, to compare with the game as it runs by default."""
-
-    def load(path, players=None):
-        with monkeypatch.context() as mp:
-            for module, name, value in switches:
-                mp.setattr(module, name, value)
-            return load_game(path, players)
-
-    return load
+def reference(path, players=None):
+    """The game at `path` compiled to run the plain way (`RuntimeOptions.reference()`: every block through
+    the compiler's closures): what the default, with every fast path, must play like."""
+    return load_game(path, players, RuntimeOptions.reference())
 
 
-def compiled_with_sources(path, monkeypatch, *switches):
-    """The game at `path` compiled with each (module, name, value) of `switches` set, and the Python sources its
-    compilation generated: for tests that look for a fast path's spelling in them."""
+def compiled_with_sources(path, monkeypatch, options: RuntimeOptions = RuntimeOptions()):
+    """The game at `path` compiled with `options`, and the Python sources its compilation generated: for
+    tests that look for a fast path's spelling in them."""
     from tgpl.runtime import codegen
 
     sources: list[str] = []
     compile_ = codegen.BlockGenerator._compile
     with monkeypatch.context() as mp:
-        for module, name, value in switches:
-            mp.setattr(module, name, value)
         mp.setattr(codegen.BlockGenerator, "_compile",
                    lambda self, src, span, name: (sources.append(src), compile_(self, src, span, name))[1])
-        return load_game(path), sources
+        return load_game(path, options=options), sources
 
 
 def outcome(g, moves: list[str], name: str):
@@ -80,8 +71,8 @@ def playout(state, seed: int, limit: int = 400) -> list:
 
 
 def assert_examples_play_alike(other, name: str, seeds, limit: int) -> None:
-    """The example `name` plays the same, seed by seed, as loaded and as `other(path, players)` loads it (a
-    runtime with one of its fast paths switched off)."""
+    """The example `name` plays the same, seed by seed, as loaded and as `other(path, players)` loads it (the
+    plain reference, `reference`, or the runtime run with other options)."""
     players = 4 if name.startswith("citadels") else None
     fast = load_game(EXAMPLES / name, players)
     slow = other(EXAMPLES / name, players)

@@ -1,6 +1,7 @@
 """`State.apply` plays a move found before (`Game.played`) itself, without `_play`'s layers
-(`game.APPLY_KNOWN`): games play the same as when `_play` finds every move, and a settled state's
-fields other than its game and world are their defaults."""
+(`segments.play_known`): games play the same the first time (found by `_play`), again (found by
+`apply`) and as the plain reference, and a settled state's fields other than its game and world are
+their defaults."""
 
 from __future__ import annotations
 
@@ -10,20 +11,18 @@ import pytest
 
 from tgpl.runtime import game as game_module, load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import EXAMPLES, EXAMPLE_PLAYS, playout, reference
 
 
 @pytest.mark.parametrize("name,seeds,limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_through_play(monkeypatch, name, seeds, limit):
+def test_examples_play_alike_through_play(name, seeds, limit):
     players = 4 if name.startswith("citadels") else None
     g = load_game(EXAMPLES / name, players)
+    plain = reference(EXAMPLES / name, players)
     for seed in seeds:
-        fast = playout(g.initial_state(seed), seed, limit)
-        with monkeypatch.context() as mp:
-            mp.setattr(game_module, "APPLY_KNOWN", False)
-            slow = playout(g.initial_state(seed), seed, limit)
+        first = playout(g.initial_state(seed), seed, limit)
         again = playout(g.initial_state(seed), seed, limit)  # every move known by now
-        assert fast == slow == again
+        assert first == again == playout(plain.initial_state(seed), seed, limit)
 
 
 def test_known_moves_skip_play(monkeypatch):
@@ -41,9 +40,6 @@ def test_known_moves_skip_play(monkeypatch):
         again.append(again[-1].apply(again[-1].legal_moves()[0]))
     assert len(played) == len(first) - 1  # not again
     assert [s.key() for s in again] == [s.key() for s in first]
-    monkeypatch.setattr(game_module, "APPLY_KNOWN", False)
-    start.apply(start.legal_moves()[0])
-    assert len(played) == len(first)
 
 
 def test_a_settled_state_has_its_fields_defaults():

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import tgpl.runtime.compiler as compiler
+from tgpl.runtime import RuntimeOptions
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import RandomAgent
 from tgpl.runtime.errors import TGPLRuntimeError
@@ -18,9 +19,8 @@ GAMES = ["tris.tgpl", "connect4.tgpl", "hex.tgpl", "treasure.tgpl", "graph.tgpl"
 
 
 def record_of(name: str, seed: int, generate: bool, monkeypatch) -> str:
-    monkeypatch.setattr(compiler, "GENERATE", generate)
     program = load_program(EXAMPLES / name)
-    game = Game(program, compiler.compile_program(program))
+    game = Game(program, compiler.compile_program(program, RuntimeOptions(generate=generate)))
     agents = [RandomAgent(seed, p) for p in range(game.players)]
     return play(game, agents, seed, name).record.to_json()
 
@@ -54,12 +54,11 @@ def outcome(tmp_path, src: str, generate: bool, monkeypatch) -> tuple[list[str],
     """The log of a one-player game's setup, and the runtime error's message if it stops on one."""
     from tgpl.runtime.errors import TGPLRuntimeError
 
-    monkeypatch.setattr(compiler, "GENERATE", generate)
     path = tmp_path / f"g{int(generate)}.tgpl"
     path.write_text('game "t"; players 1;\n' + src, encoding="utf-8")
     program = load_program(path)
     assert program.ok, program.diagnostics
-    game = Game(program, compiler.compile_program(program))
+    game = Game(program, compiler.compile_program(program, RuntimeOptions(generate=generate)))
     try:
         state = game.initial_state(0)
     except TGPLRuntimeError as e:
@@ -222,10 +221,9 @@ def test_generated_player_arithmetic_with_a_literal_agrees_with_the_machines(tmp
     for generate in (True, False):
         path = tmp_path / f"p{int(generate)}.tgpl"
         path.write_text('game "t"; players 3;\n' + src, encoding="utf-8")
-        monkeypatch.setattr(compiler, "GENERATE", generate)
         program = load_program(path)
         assert program.ok, program.diagnostics
-        game = Game(program, compiler.compile_program(program))
+        game = Game(program, compiler.compile_program(program, RuntimeOptions(generate=generate)))
         from tgpl.runtime.errors import TGPLRuntimeError
 
         try:

@@ -1,21 +1,22 @@
-"""The code objects of generated functions kept by their source (`codegen.COMPILED_CACHE`): a game
-loaded again runs the same code in a namespace of its own, a switch of what is done to a source
-before it is compiled is part of what the code is kept by, the cache stays within its bound, and
-games play as when every function is compiled anew."""
+"""The code objects of generated functions kept by their source: a game
+loaded again runs the same code in a namespace of its own, the options it was loaded with
+(`RuntimeOptions`) are part of what the code is kept by, the cache stays within its bound, and games
+play as when every function is compiled anew."""
 
 from __future__ import annotations
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import RuntimeOptions, codegen, load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, switched
+from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike
 
 TRIS = EXAMPLES / "tris.tgpl"
 
 
-def _functions(monkeypatch, *switches) -> list:
-    """The functions Tris's load compiled (`BlockGenerator._compile`), in order, with `switches` set."""
+def _functions(monkeypatch, *switches, options: RuntimeOptions = RuntimeOptions()) -> list:
+    """The functions Tris's load with `options` compiled (`BlockGenerator._compile`), in order, with each
+    (module, name, value) of `switches` set."""
     made: list = []
     compile_ = codegen.BlockGenerator._compile
     with monkeypatch.context() as mp:
@@ -23,7 +24,7 @@ def _functions(monkeypatch, *switches) -> list:
             mp.setattr(module, name, value)
         mp.setattr(codegen.BlockGenerator, "_compile",
                    lambda self, src, span, name: made.append(compile_(self, src, span, name)) or made[-1])
-        load_game(TRIS)
+        load_game(TRIS, options=options)
     return made
 
 
@@ -41,16 +42,14 @@ def test_without_the_cache_each_load_compiles_anew(monkeypatch):
     assert not any(a.__code__ is b.__code__ for a, b in zip(first, again))
 
 
-@pytest.mark.parametrize("switch", ["DROP_UNUSED", "DROP_UNREAD", "DEAD_LOADS", "SINK_MEMO_TABLES"])
-def test_a_switch_of_the_passes_before_compiling_is_part_of_the_key(monkeypatch, switch):
-    """Each switch changes Tris's code; loaded with it off after a load with it on (and the other
-    way), the code is the one compiled for the switch as it is, not the one kept for the other."""
-    on = [f.__code__.co_code for f in _functions(monkeypatch)]
-    off = [f.__code__.co_code for f in _functions(monkeypatch, (codegen, switch, False))]
-    assert on != off
-    fresh = [f.__code__.co_code for f in _functions(monkeypatch, (codegen, switch, False), (codegen, "COMPILED_CACHE", 0))]
-    assert off == fresh
-    assert [f.__code__.co_code for f in _functions(monkeypatch)] == on
+def test_the_options_are_part_of_the_key(monkeypatch):
+    """Loaded with other options, the game's functions are compiled anew, not taken from the code kept
+    for the default: what code the options make is theirs alone."""
+    default = _functions(monkeypatch)
+    other = _functions(monkeypatch, options=RuntimeOptions(memo_budget=5))
+    assert [f.__code__.co_code for f in default] == [f.__code__.co_code for f in other]
+    assert not any(a.__code__ is b.__code__ for a, b in zip(default, other))
+    assert all(a.__code__ is b.__code__ for a, b in zip(other, _functions(monkeypatch, options=RuntimeOptions(memo_budget=5))))
 
 
 def test_the_cache_stays_within_its_bound(monkeypatch):
@@ -63,4 +62,9 @@ def test_the_cache_stays_within_its_bound(monkeypatch):
 
 @pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
 def test_examples_play_alike_compiled_anew(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "COMPILED_CACHE", 0)), name, seeds, limit)
+    def anew(path, players):
+        with monkeypatch.context() as mp:
+            mp.setattr(codegen, "COMPILED_CACHE", 0)
+            return load_game(path, players)
+
+    assert_examples_play_alike(anew, name, seeds, limit)

@@ -1,5 +1,5 @@
-"""A world's copy makes its control by setting its slots (`values.CONTROL_SLOTS`): games play as with the
-control made by `Control.__init__`, and a copy's control is its own."""
+"""A world's copy makes its control by setting its slots (`World.copy`), not by `Control.__init__`: a
+copy's control is its own."""
 
 from __future__ import annotations
 
@@ -8,24 +8,12 @@ import pytest
 from tgpl.runtime import load_game, values
 from tgpl.runtime.rng import Pcg32
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import EXAMPLES
 
 
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_the_control_made_by_init(monkeypatch, name, seeds, limit):
-    # the switch is read as worlds are copied: the same game played with it on, then off
-    players = 4 if name.startswith("citadels") else None
-    game = load_game(EXAMPLES / name, players)
-    slots = [playout(game.initial_state(s), s, limit) for s in seeds]
-    monkeypatch.setattr(values, "CONTROL_SLOTS", False)
-    assert [playout(game.initial_state(s), s, limit) for s in seeds] == slots
-
-
-@pytest.mark.parametrize("on", [True, False])
 @pytest.mark.parametrize("name", ["tris.tgpl", "connect4.tgpl", "draughts.tgpl"])
-def test_a_copy_has_its_own_control(monkeypatch, on, name):
+def test_a_copy_has_its_own_control(name):
     """Every state of a playout shows the same control after its successors were played."""
-    monkeypatch.setattr(values, "CONTROL_SLOTS", on)
     game = load_game(EXAMPLES / name)
     state, rng, seen = game.initial_state(0), Pcg32(5), []
     for _ in range(30):

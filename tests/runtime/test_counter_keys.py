@@ -1,6 +1,6 @@
-"""A fixed expression that reads only counters of counted loops over whole numbers is remembered
-under one int made of their ints (`BlockGenerator.counters_key`). Games play as when it is
-remembered under the counters' values (`codegen.INT_KEYS` off)."""
+"""A fixed expression that reads only counters of counted loops (from 1 by 2, from -1, three of them
+nested, one alone) is remembered under the counters' values (`BlockGenerator.fixed`): the game plays
+as the plain reference does."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen
 
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, compiled_with_sources, switched
+from observed import compiled_with_sources, reference
 
 CELLS = """
 game "t";
@@ -97,27 +96,10 @@ def path(tmp_path):
     return p
 
 
-def test_counters_key_their_fixed_expressions(path, monkeypatch):
+def test_fixed_expressions_keyed_by_counters_play_as_the_reference(path, monkeypatch):
     game, sources = compiled_with_sources(path, monkeypatch)
     add = "\n".join(src for src in sources if "G.Sums" in src or "'Sums'" in src)
-    keys = set(re.findall(r"MT\d+\.get\(\(_mk\d+ := (.*?)\)\)\) is not None", add))
-    shapes = {re.sub(r"_j\d+", "J", k) for k in keys}
-    # (x - 1) * 4 + (y + 1): x in 1, 3 and y in -1..2; i * 6 + k * 3 + j... in mixed radix; c alone
-    assert shapes == {"((J - 1) * 4 + (J - -1))", "(J * 6 + J * 2 + J)", "J"}, keys
-    plain, _ = compiled_with_sources(path, monkeypatch, (codegen, "INT_KEYS", False))
-    assert _sums(game) == _sums(plain)
+    assert re.search(r"MT\d+\.get\(\(_mk\d+ := ", add)  # remembered in the memo
+    assert _sums(game) == _sums(reference(path))
     sums = _sums(game)[0]
     assert len(sums) == 3 and sums[0] > 0 and sums[1] == 2 * sums[0]
-
-
-def test_a_planted_collision_is_seen(path, monkeypatch):
-    """Keys that forget all counters but the last: cells of different columns share a value."""
-    plain, _ = compiled_with_sources(path, monkeypatch, (codegen, "INT_KEYS", False))
-    monkeypatch.setattr(codegen.BlockGenerator, "counters_key", lambda self, counters: self.indexes[counters[-1]])
-    wrong, _ = compiled_with_sources(path, monkeypatch)
-    assert _sums(wrong) != _sums(plain)
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_keyed_by_values(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "INT_KEYS", False)), name, seeds, limit)

@@ -1,5 +1,5 @@
 """A generated function's prologue loads only the locals its code may read before it assigns them
-(`tgpl.runtime.dead_loads`): games play as with every local loaded (`codegen.DEAD_LOADS` off), and
+(`tgpl.runtime.dead_loads`): games play as with every local loaded (the plain reference), and
 the analysis keeps a load wherever a read may come first (loops that may run zero times, `try`,
 branches, `:=`, nested scopes)."""
 
@@ -12,7 +12,7 @@ import pytest
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.dead_loads import dropped
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+from observed import EXAMPLES, compiled_with_sources, outcome, reference
 
 
 def fn(body: str, head: str = "def _direct(m, this, v):\n    l0 = v[0]\n    l1 = v[1]\n") -> str:
@@ -108,11 +108,6 @@ def test_the_generated_functions_run_without_the_loads(monkeypatch):
     assert tick and "    l1 = v[1]\n" in tick[0]
 
 
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_local_loaded(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "DEAD_LOADS", False)), name, seeds, limit)
-
-
 INPUTS = """
 game "t";
 players 1;
@@ -164,7 +159,7 @@ def test_inputs_and_locals_assigned_in_loops_that_may_not_run(tmp_path, monkeypa
     g = load_game(path)
     moves = [g.initial_state(0).legal_moves()[0].text] * 4
     got = outcome(g, moves, str(path))
-    assert got == outcome(switched(monkeypatch, (codegen, "DEAD_LOADS", False))(path), moves, str(path))
+    assert got == outcome(reference(path), moves, str(path))
     assert got[0] == "ok" and got[1][-1] == []
 
 
@@ -181,4 +176,3 @@ def test_a_blocks_direct_spelling_is_pruned_as_its_block():
     made = dead_loads.pruned(block)
     assert "l0 = v[0]" not in made and "l1 = v[1]" in made and "        MT0 = MM[0]" in made
     assert dead_loads.pruned(direct) == dead_loads.memo_tables_sunk(dead_loads.dropped(direct))
-    assert dead_loads.pruned(direct, False, True) == dead_loads.memo_tables_sunk(direct)  # other switches: no reuse

@@ -1,6 +1,6 @@
 """A turn's `default` that reads only the control, tabulated (`tgpl.runtime.defaults`): which defaults are,
 and that games pass the turn, enter phases and fail (message, place, stack, the pass a cycle is reported at)
-as when every default runs (`defaults.TABLE` off)."""
+as when every default runs (the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import defaults, load_game
+from tgpl.runtime import load_game
 
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome, switched
+from observed import outcome, reference
 
 GAME = """
 game "d";
@@ -140,7 +140,7 @@ def test_defaults_that_do_more_are_not(tmp_path, body):
 def test_tabulated_defaults_play_and_fail_as_run(tmp_path, monkeypatch, moves):
     path = _game(tmp_path, GAME)
     tabled = load_game(path)
-    run = switched(monkeypatch, (defaults, "TABLE", False))(path)
+    run = reference(path)
     assert run.compiled.turns["T"].outcomes is None
     first = outcome(tabled, moves, str(path))
     assert tabled.compiled.turns["T"].outcomes  # the outcomes were seen...
@@ -154,7 +154,7 @@ def test_defaults_that_return_a_player_play_and_fail_as_run(tmp_path, monkeypatc
     path = _game(tmp_path, RETURNS)
     tabled = load_game(path)
     assert all(t.control_only for t in tabled.compiled.turns.values())
-    run = switched(monkeypatch, (defaults, "TABLE", False))(path)
+    run = reference(path)
     first = outcome(tabled, moves, str(path))
     again = outcome(tabled, moves, str(path))
     assert first == outcome(run, moves, str(path)) and again == first
@@ -196,8 +196,3 @@ def test_tris_default_is_tabulated():
     assert g.compiled.turns["GameTurn"].control_only
     assert set(g.compiled.turns["GameTurn"].outcomes) == {(0, "TickPhase", 2), (0, "WinCheckPhase", 2),
                                                             (1, "TickPhase", 2), (1, "WinCheckPhase", 2)}
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_default_run(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (defaults, "TABLE", False)), name, seeds, limit)

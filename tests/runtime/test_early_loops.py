@@ -1,7 +1,7 @@
 """A counted loop that may end early, with no loop in its body and calls only of functions that
 count no steps, is spelled out value by value, its steps counted at once and given back at a `break`
 (`BlockGenerator.unrolled`). Games play, and pass the step limit with the same error at the same
-step, as when the loop counts its steps one by one (`codegen.EARLY_LOOPS` off)."""
+step, as when the loop counts its steps one by one (the plain reference)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import RuntimeOptions, codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits, switched
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
 
 LOOPS = """
 game "t";
@@ -69,7 +69,7 @@ def two(tmp_path, monkeypatch):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(LOOPS), encoding="utf-8")
     early, sources = compiled_with_sources(path, monkeypatch)
-    return early, switched(monkeypatch, (codegen, "EARLY_LOOPS", False))(path), sources, path
+    return early, reference(path), sources, path
 
 
 def _ends(game, limits, moves: int = 4) -> list:
@@ -123,7 +123,7 @@ def test_tris_limits_are_passed_at_the_same_step(monkeypatch):
     moves = ["PlayerState#0.Tick(TickTile#4)", "PlayerState#1.Tick(TickTile#0)", "PlayerState#0.Tick(TickTile#5)",
              "PlayerState#1.Tick(TickTile#1)", "PlayerState#0.Tick(TickTile#2)"]
     early = load_game(EXAMPLES / "tris.tgpl")
-    plain = switched(monkeypatch, (codegen, "EARLY_LOOPS", False))(EXAMPLES / "tris.tgpl")
+    plain = reference(EXAMPLES / "tris.tgpl")
 
     def ends(game):
         out = []
@@ -147,17 +147,11 @@ def test_tris_limits_are_passed_at_the_same_step(monkeypatch):
 
 
 def test_the_counter_set_before_each_value_plays_alike(two, monkeypatch):
-    """The counter read as its literal in each copy (`codegen.UNROLLED_LITERAL`), or set before each."""
+    """The counter read as its literal in each copy: it plays as the reference, which counts each step."""
     early, _, sources, path = two
     assert any("if (2.0) == " in src or "(2.0)" in src for src in sources)
-    set_ = switched(monkeypatch, (codegen, "UNROLLED_LITERAL", False))(path)
+    set_ = reference(path)
     assert _ends(early, range(0, 70)) == _ends(set_, range(0, 70))
-
-
-@pytest.mark.parametrize("switch", ["EARLY_LOOPS", "UNROLLED_LITERAL"])
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_step_counted(monkeypatch, name, seeds, limit, switch):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, switch, False)), name, seeds, limit)
 
 
 def test_a_branch_taken_replaces_each_if_on_the_test():
@@ -179,20 +173,14 @@ def test_tris_tests_its_view_once_for_the_win_check(monkeypatch):
         assert len(re.findall(r"^ *if _fv\d+:$", quick, re.M)) == 1
 
 
-@pytest.mark.parametrize("name, seeds, limit", [p for p in EXAMPLE_PLAYS if p[0] == "tris.tgpl"])
-def test_tris_plays_alike_with_its_view_tested_in_each_copy(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False)), name, seeds, limit)
-
-
 def test_tris_first_moves_alike_with_its_view_tested_in_each_copy(monkeypatch):
     """The first run after setup builds the table (no view yet: the general branch); memo budgets
     of 0 keep every run so."""
     moves = ["PlayerState#0.Tick(TickTile#4)", "PlayerState#1.Tick(TickTile#0)", "PlayerState#0.Tick(TickTile#3)",
              "PlayerState#1.Tick(TickTile#1)", "PlayerState#0.Tick(TickTile#5)"]
     for budget in (0, 1 << 18):
-        monkeypatch.setattr(codegen, "MEMO_BUDGET", budget)
-        fast = load_game(EXAMPLES / "tris.tgpl")
-        plain = switched(monkeypatch, (codegen, "UNROLLED_VIEWS", False), (codegen, "EARLY_LOOPS", False))(EXAMPLES / "tris.tgpl")
+        fast = load_game(EXAMPLES / "tris.tgpl", options=RuntimeOptions(memo_budget=budget))
+        plain = reference(EXAMPLES / "tris.tgpl")
         for game in (fast, plain):
             state = game.initial_state(0)
             seen = []

@@ -1,6 +1,6 @@
 """A local table of fixed items built by a counted nest, whose items alone the code after reads,
 is built once per setup (`BlockGenerator.fixed_table`, `tgpl.runtime.fixed_tables`). Games play,
-pass the step limit and raise as when it is built on every run (`codegen.FIXED_TABLES` off)."""
+pass the step limit and raise as when it is built on every run (the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen
 
-from observed import (EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits,
-                      switched)
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
 
 TABLES = """
 game "t";
@@ -101,7 +99,7 @@ def two(tmp_path, monkeypatch):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(TABLES), encoding="utf-8")
     fixed, sources = compiled_with_sources(path, monkeypatch)
-    return fixed, switched(monkeypatch, (codegen, "FIXED_TABLES", False))(path), sources
+    return fixed, reference(path), sources
 
 
 def _ends(game, limits) -> list:
@@ -129,8 +127,3 @@ def test_moves_steps_and_errors_alike(two):
 def test_tris_takes_its_table(monkeypatch):
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
     assert any("_fx_table(" in src for src in sources)
-
-
-@pytest.mark.parametrize("name,seeds,limit", EXAMPLE_PLAYS)
-def test_examples_play_alike(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "FIXED_TABLES", False)), name, seeds, limit)

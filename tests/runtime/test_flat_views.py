@@ -1,6 +1,6 @@
 """Items of a fixed table read by one lookup of its flat view (`tgpl.runtime.flat_views`): games
 play, pass the step limit and raise as when every item is read from the table
-(`flat_views.INLINE` off)."""
+(the plain reference)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import flat_views
 
-from observed import (EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, ends_with_limits,
-                      switched)
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
 
 VIEWS = """
 game "t";
@@ -113,7 +111,7 @@ def two(tmp_path, monkeypatch):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(VIEWS), encoding="utf-8")
     viewed, sources = compiled_with_sources(path, monkeypatch)
-    return viewed, switched(monkeypatch, (flat_views, "INLINE", False))(path), sources
+    return viewed, reference(path), sources
 
 
 def _ends(game, limits, moves=MOVES) -> list:
@@ -156,8 +154,3 @@ def test_moves_steps_and_errors_alike(two):
 def test_tris_reads_its_view(monkeypatch):
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
     assert any("_fx_flat(" in src and "_fv" in src for src in sources)
-
-
-@pytest.mark.parametrize("name,seeds,limit", EXAMPLE_PLAYS)
-def test_examples_play_alike(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (flat_views, "INLINE", False)), name, seeds, limit)

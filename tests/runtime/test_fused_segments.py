@@ -1,6 +1,6 @@
 """A move found before played as one segment in one function (`tgpl.runtime.segments`): games play, wait
 for choices, resolve events and fail (message, place, stack) as through the machine's layers
-(`segments.FUSED` off)."""
+(as the plain reference plays them)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import game as game_module, load_game, segments
+from tgpl.runtime import game as game_module, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import reference
 
 GAME = """game "s";
 players 2;
@@ -122,9 +122,8 @@ def test_moves_found_before_play_as_through_the_layers(tmp_path, monkeypatch, pl
     monkeypatch.setattr(game_module, "play_known", lambda m, known: (fused_runs.append(known), play_known(m, known)))
     fused = _observed(load_game(path), plays)
     assert fused_runs  # the second time through, moves found before were played in one function
-    monkeypatch.setattr(segments, "FUSED", False)
     fused_runs.clear()
-    layered = _observed(load_game(path), plays)
+    layered = _observed(reference(path), plays)
     assert not fused_runs
     assert fused == layered
 
@@ -142,16 +141,3 @@ def test_the_cases_are_met(tmp_path):
     assert "in phase T.Huge" in [s for s in found[5] if s[0] == "error"][0][1]
     assert "in action Seat.Bad" in [s for s in found[3] if s[0] == "error"][0][1]
     assert "game.tgpl:50:" in [s for s in found[4] if s[0] == "error"][0][1]  # the latest pass
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_through_the_layers(monkeypatch, name, seeds, limit):
-    players = 4 if name.startswith("citadels") else None
-
-    def playouts():
-        g = load_game(EXAMPLES / name, players)
-        return [playout(g.initial_state(seed), seed, limit) for seed in seeds for _ in range(2)]
-
-    fused = playouts()
-    monkeypatch.setattr(segments, "FUSED", False)
-    assert fused == playouts()

@@ -1,6 +1,6 @@
 """A field's first write in a move copies the object's dict in place (`BlockGenerator.own_fields_inline`):
 games play, fail and keep the states on the way as when the copy is `World.own_fields`'s call
-(`codegen.INLINE_OWN` off)."""
+(the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import load_game
 from tgpl.runtime.rng import Pcg32
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, outcome, switched
+from observed import EXAMPLES, outcome, reference
 from test_inline_sets import PLAYS, SETS
 
 
@@ -21,17 +21,12 @@ def _fields(state) -> dict:
     return {o.name: repr(sorted(world.fields(o).items(), key=lambda kv: kv[0])) for o in world.objects}
 
 
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_copied_by_the_call(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "INLINE_OWN", False)), name, seeds, limit)
-
-
 @pytest.mark.parametrize("moves", PLAYS)
 def test_sets_play_and_fail_as_copied_by_the_call(tmp_path, monkeypatch, moves):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(SETS), encoding="utf-8")
     inline = load_game(path)
-    call = switched(monkeypatch, (codegen, "INLINE_OWN", False))(path)
+    call = reference(path)
     assert outcome(inline, moves, str(path)) == outcome(call, moves, str(path))
 
 
@@ -40,7 +35,7 @@ def test_sets_play_and_fail_as_copied_by_the_call(tmp_path, monkeypatch, moves):
 def test_states_on_the_way_stay_as_they_were(monkeypatch, name, inline):
     """A move's writes go to its own copies of the objects' dicts: every state of a playout, and the
     states its siblings were played from, show afterwards what they showed when reached."""
-    g = switched(monkeypatch, (codegen, "INLINE_OWN", inline))(EXAMPLES / name)
+    g = reference(EXAMPLES / name)
     rng = Pcg32(3)
     state, seen = g.initial_state(0), []
     for _ in range(40):
@@ -57,9 +52,7 @@ def test_states_on_the_way_stay_as_they_were(monkeypatch, name, inline):
 def test_the_inline_copy_is_the_one_generated(monkeypatch):
     from observed import compiled_with_sources
     _, on = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    _, off = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch, (codegen, "INLINE_OWN", False))
     assert any(".written.add(" in src for src in on) and not any("own_fields(" in src for src in on)
-    assert not any(".written.add(" in src for src in off) and any("own_fields(" in src for src in off)
 
 
 @pytest.mark.parametrize("name", ["tris.tgpl", "connect4.tgpl"])

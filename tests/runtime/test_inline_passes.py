@@ -1,6 +1,6 @@
 """`turn.pass` spelled inline by generated code (`tgpl.runtime.passes`): games pass the turn, run
 defaults and fail with the same errors as when every pass is the machine's call
-(`passes.INLINE` off)."""
+(the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import passes
+from tgpl.runtime import load_game
 
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, compiled_with_sources, outcome, switched
+from observed import compiled_with_sources, outcome, reference
 
 GAME = """
 game "t";
@@ -86,7 +86,7 @@ def test_passes_play_and_fail_as_the_machine_passes(tmp_path, monkeypatch, moves
     inline, sources = compiled_with_sources(path, monkeypatch)
     assert any("m.enter_pending = True" in s for s in sources)  # a pass to a phase, inline
     assert any("m.default_done(" in s for s in sources)  # a pass to the default, inline
-    machine = switched(monkeypatch, (passes, "INLINE", False))(path)
+    machine = reference(path)
     assert outcome(inline, moves, str(path)) == outcome(machine, moves, str(path))
 
 
@@ -115,8 +115,8 @@ def _counted(src: str, moves: int) -> str:
 ])
 def test_every_way_out_of_a_pass_is_the_machines(tmp_path, monkeypatch, moves, plays):
     path = _game(tmp_path, _counted(GAME, moves))
-    inline = switched(monkeypatch)(path)
-    machine = switched(monkeypatch, (passes, "INLINE", False))(path)
+    inline = load_game(path)
+    machine = reference(path)
     a, b = outcome(inline, plays, str(path)), outcome(machine, plays, str(path))
     assert a == b
 
@@ -126,12 +126,7 @@ def test_the_ways_out_are_met(tmp_path, monkeypatch):
     seen = []
     for moves, plays in [(5, ["Seat#0.Other()"]), (6, ["Seat#0.Elsewhere()"]), (7, ["Seat#0.Go()"])]:
         path = _game(tmp_path, _counted(GAME, moves))
-        seen.append(outcome(switched(monkeypatch)(path), plays, str(path)))
+        seen.append(outcome(load_game(path), plays, str(path)))
     assert seen[0][0] == "error" and "has no default block" in seen[0][2]
     assert seen[1][0] == "error" and "has no phase" in seen[1][2]
     assert seen[2][0] == "error" and "neither returned a player nor passed the turn" in seen[2][2]
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_passed_by_the_machine(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (passes, "INLINE", False)), name, seeds, limit)

@@ -1,6 +1,6 @@
 """A field given a value that is not a list or table is set inline by generated code
 (`BlockGenerator.store_member`): games play, and fail with the same errors, as when every field
-is set by `Machine.set_member` (`codegen.INLINE_SETS` off)."""
+is set by `Machine.set_member` (the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome, switched
+from observed import outcome, reference
 
 SETS = """
 game "t";
@@ -61,7 +61,7 @@ def test_sets_play_and_fail_as_set_by_the_machine(tmp_path, monkeypatch, moves):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(SETS), encoding="utf-8")
     inline = load_game(path)
-    machine = switched(monkeypatch, (codegen, "INLINE_SETS", False))(path)
+    machine = reference(path)
     assert outcome(inline, moves, str(path)) == outcome(machine, moves, str(path))
 
 
@@ -79,8 +79,3 @@ def test_the_errors_are_met(tmp_path):
         state = state.apply(move)
     with pytest.raises(TGPLRuntimeError, match="require, trigger or filter cannot"):
         state.legal_moves()
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_set_by_the_machine(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "INLINE_SETS", False)), name, seeds, limit)

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from tgpl.runtime import codegen, inlining, load_game
+from tgpl.runtime import RuntimeOptions, load_game
 from tgpl.runtime.hoisting import hoist
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome, switched
+from observed import outcome, reference
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture
 def plain(monkeypatch):
-    """load(path) -> the game compiled with no call inline and nothing hoisted."""
-    return switched(monkeypatch, (inlining, "INLINE", False), (codegen, "HOIST", False))
+    """load(path) -> the game run the plain way (`RuntimeOptions.reference()`: the closures only)."""
+    return reference
 
 
 def _inlined_locals(code) -> set[str]:
@@ -33,14 +33,6 @@ def test_chess_inlines_reaches_and_hoists_its_target_filter(plain):
     assert _inlined_locals(rules["Reaches"].effect.direct_call)  # Ahead inline; Slides loops: called
     move = chess.compiled.classes["Seat"].find_action("Move")
     assert move.inputs[1].filters[0][1].all.__name__ == "_all_hoisted"
-    before = plain(EXAMPLES / "chess" / "chess.tgpl")
-    assert not _inlined_locals(before.compiled.classes["Chess"].functions["CanMove"].effect.direct_call)
-    assert before.compiled.classes["Seat"].find_action("Move").inputs[1].filters[0][1].all.__name__ == "_all_opt"
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_the_same_with_calls_inline_and_not(plain, name, seeds, limit):
-    assert_examples_play_alike(plain, name, seeds, limit)
 
 
 # `Step` has no loop: inline in `Outer`, `Twice` and the filter. `Count` loops: called. Each action
@@ -116,16 +108,12 @@ setup
 def test_errors_in_inlined_bodies_come_out_the_same(game, monkeypatch, moves):
     fast = game(CALLS, name="fast.tgpl")
     assert _inlined_locals(fast.compiled.classes["Util"].functions["Twice"].effect.direct_call)
-    monkeypatch.setattr(inlining, "INLINE", False)
-    monkeypatch.setattr(codegen, "HOIST", False)
-    slow = game(CALLS, name="slow.tgpl")
-    monkeypatch.setattr(codegen, "OPTIMISTIC", False)
-    general = game(CALLS, name="general.tgpl")
-    for g in (fast, slow, general):
+    general = game(CALLS, name="general.tgpl", options=RuntimeOptions.reference())
+    for g in (fast, general):
         g.step_limit = 2500
     for _ in range(2):  # the second time through sites bound by the first
         a = outcome(fast, moves, "fast.tgpl")
-        assert a == outcome(slow, moves, "slow.tgpl") == outcome(general, moves, "general.tgpl")
+        assert a == outcome(general, moves, "general.tgpl")
     if moves[0] == "Seat#0.K5()":
         assert a[0] == "error" and "in function Util.Step" in a[2] and "in function Util.Outer" in a[2]
     if moves[0] == "Seat#0.KM3000()":
@@ -166,8 +154,7 @@ setup
 def test_a_hoisted_part_that_raises_lists_as_before(game, monkeypatch):
     fast = game(HOISTED, name="fast.tgpl")
     assert fast.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all.__name__ == "_all_hoisted"
-    monkeypatch.setattr(codegen, "HOIST", False)
-    slow = game(HOISTED, name="slow.tgpl")
+    slow = game(HOISTED, name="slow.tgpl", options=RuntimeOptions.reference())
     moves = ["Seat#0.Pick(target: G[0][0])", "Seat#0.Pick(target: G[1][0])"]
     a, b = outcome(fast, moves, "fast.tgpl"), outcome(slow, moves, "slow.tgpl")
     assert a == b
@@ -225,8 +212,7 @@ setup
 def test_a_filter_of_several_statements_lists_as_candidate_by_candidate(game, monkeypatch, moves):
     fast = game(STATEMENTS, name="fast.tgpl")
     assert fast.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all.__name__ == "_all_hoisted"
-    monkeypatch.setattr(inlining, "INLINE", False)
-    slow = game(STATEMENTS, name="slow.tgpl")
+    slow = game(STATEMENTS, name="slow.tgpl", options=RuntimeOptions.reference())
     assert getattr(slow.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1], "all", None) is None
     a, b = outcome(fast, moves, "fast.tgpl"), outcome(slow, moves, "slow.tgpl")
     assert a == b

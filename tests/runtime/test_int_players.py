@@ -1,16 +1,14 @@
 """A player plus or minus a whole number literal is mapped onto the players by Python's `%` inline
-(`codegen.INT_PLAYERS`): the same players as `to_player` gives, below zero and past the last too,
-and the same as with the switch off."""
+(`BlockGenerator.expr_Binary`): the same players as `to_player` gives, below zero and past the last
+too, and the same as the plain reference."""
 
 from __future__ import annotations
 
 import textwrap
 
-import pytest
 
-from tgpl.runtime import codegen
 
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, compiled_with_sources, switched
+from observed import compiled_with_sources, reference
 
 GAME = """
 game "t";
@@ -53,14 +51,9 @@ def test_players_by_whole_literals(tmp_path, monkeypatch):
     path.write_text(textwrap.dedent(GAME), encoding="utf-8")
     inline, sources = compiled_with_sources(path, monkeypatch)
     assert any("% m.players if" in src for src in sources)
-    called = switched(monkeypatch, (codegen, "INT_PLAYERS", False))(path)
+    called = reference(path)
     logs = _logs(inline)
     assert logs == _logs(called)
     # p = 0, 1, 2, 0: p + 1, p - 5, 1 - p, p + 2.5, p - 1, p + 300, -4 + p, 7 + p, each mod 3
     assert logs == [" ".join(str(int(x) % 3) for x in (p + 1, p - 5, 1 - p, p + 2.5, p - 1, p + 300, -4 + p, 7 + p))
                     for p in (0, 1, 2, 0)]
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_mapped_by_to_player(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "INT_PLAYERS", False)), name, seeds, limit)

@@ -13,8 +13,7 @@ from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike
 
 @pytest.mark.parametrize("name,seeds,limit", EXAMPLE_PLAYS)
 def test_examples_play_alike(monkeypatch, name, seeds, limit):
-    # `game.PLAYS_KNOWN` is read as moves are played, not as a game compiles: the slow game's
-    # table of moves played is kept empty instead
+    # the slow game's table of moves played is kept empty: every move is found again
     def slow(path, players=None):
         g = load_game(path, players)
         g.played = _Forgetful()

@@ -1,4 +1,4 @@
-"""`State.legal_moves` lists a settled state by the world's plans itself (`game.PLANS_INLINE`): the same
+"""`State.legal_moves` lists a settled state by the world's plans itself: the same
 moves, in the same order, each call a list of its own, as through `_legal` and `_legal_moves`, for states
 listed by plans, by the general way (no plans), waiting for a choice, and finished."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from tgpl.runtime import game as game_module, load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import EXAMPLES, EXAMPLE_PLAYS, playout, reference
 
 
 def _listings(g, seed: int, limit: int) -> list:
@@ -28,16 +28,13 @@ def _listings(g, seed: int, limit: int) -> list:
 
 
 @pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_list_alike_through_the_layers(monkeypatch, name, seeds, limit):
+def test_examples_list_alike_with_the_reference(name, seeds, limit):
     players = 4 if name.startswith("citadels") else None
 
-    def observed():
-        g = load_game(EXAMPLES / name, players)
+    def observed(g):
         return [(_listings(g, seed, limit), playout(g.initial_state(seed), seed, limit)) for seed in seeds]
 
-    inline = observed()
-    monkeypatch.setattr(game_module, "PLANS_INLINE", False)
-    assert inline == observed()
+    assert observed(load_game(EXAMPLES / name, players)) == observed(reference(EXAMPLES / name, players))
 
 
 def test_the_listings_are_met(monkeypatch):

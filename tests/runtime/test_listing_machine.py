@@ -1,17 +1,15 @@
-"""Listings by plans reuse the frozen machine of the last one (`Game.listers`, `game.LISTER`): the
-same moves, step limits and errors as with a machine made for each, and a listing that raises
-leaves none behind."""
+"""Listings by plans (`game._planned_moves`), whose filters run on a frozen machine made for the
+listing: the same moves, step limits and errors as the plain reference's."""
 
 from __future__ import annotations
 
 import textwrap
 
-import pytest
-
-from tgpl.runtime import game as game_module, load_game
+from tgpl.runtime import load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import reference
+
 
 GAME = """
 game "t";
@@ -62,48 +60,15 @@ def _listings(g, limits) -> list:
     return seen
 
 
-def test_listings_alike_with_a_machine_each(tmp_path, monkeypatch):
+def test_listings_alike_with_the_reference(tmp_path):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(GAME), encoding="utf-8")
     # each listing counts 5 loop steps a candidate: 15 of 20 on the third (not 45: counted from 0 again)
     limits = [100, 100, 20, 5, 100, 12, 100, 20, 100]
     reused = _listings(load_game(path), limits)
-    monkeypatch.setattr(game_module, "LISTER", False)
-    made = _listings(load_game(path), limits)
+    made = _listings(reference(path), limits)
     assert reused == made
     errors = [x[1] for x in reused if x[0] == "error"]
     assert any("--max-steps" in e for e in errors) and any("null" in e for e in errors)
     assert [x[0] == "error" for x in reused] == [False, False, False, True, False, True, False, True, True]
     assert "--max-steps" in reused[3][1] and "--max-steps" in reused[5][1] and "null" in reused[7][1]
-
-
-def test_a_listing_that_raises_leaves_no_machine(tmp_path):
-    path = tmp_path / "game.tgpl"
-    path.write_text(textwrap.dedent(GAME), encoding="utf-8")
-    g = load_game(path)
-    state = g.initial_state(0)
-    state.legal_moves()
-    assert len(g.listers) == 1
-    kept = g.listers[0]
-    assert kept.frozen and not kept.stack
-    g.step_limit = 3
-    state.__dict__.pop("_legal_found", None)
-    with pytest.raises(TGPLRuntimeError):
-        state.legal_moves()
-    assert g.listers == []
-    g.step_limit = 100
-    state.__dict__.pop("_legal_found", None)
-    assert [m.text for m in state.legal_moves()] == ["Seat#0.Go(t: Token#0)", "Seat#0.Go(t: Token#1)", "Seat#0.Go(t: Token#2)"]
-    assert len(g.listers) == 1 and g.listers[0] is not kept
-
-
-@pytest.mark.parametrize("name,seeds,limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_a_machine_each(monkeypatch, name, seeds, limit):
-    players = 4 if name.startswith("citadels") else None
-    g = load_game(EXAMPLES / name, players)
-    for seed in seeds:
-        reused = playout(g.initial_state(seed), seed, limit)
-        with monkeypatch.context() as mp:
-            mp.setattr(game_module, "LISTER", False)
-            made = playout(g.initial_state(seed), seed, limit)
-        assert reused == made

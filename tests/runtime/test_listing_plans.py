@@ -1,16 +1,16 @@
 """Legal moves listed by the world's plans (`game._plans_of`, kept with the objects by
 `World.cached`) when every action a player may choose has the common shape: the same moves in the
-same order as listed the general way (`game.PLANNED` off), as objects are created, discarded and
+same order as listed the general way (the plain reference), as objects are created, discarded and
 change hands."""
 
 from __future__ import annotations
 
 import pytest
 
-from tgpl.runtime import game as game_module
+from tgpl.runtime import RuntimeOptions, game as game_module
 from tgpl.runtime import load_game
 
-from observed import EXAMPLES, playout
+from observed import EXAMPLES, playout, reference
 from test_listing_quick import DISCARDS
 
 # Seats change hands and tokens are made as the game goes: the plans are made again for the new
@@ -65,8 +65,7 @@ def _tree(game, depth: int) -> list:
 @pytest.mark.parametrize("src, depth", [(HANDS, 5), (DISCARDS, 3)])
 def test_plans_list_as_the_general_way(game, monkeypatch, src, depth):
     planned = _tree(game(src), depth)
-    monkeypatch.setattr(game_module, "PLANNED", False)
-    assert planned == _tree(game(src), depth)
+    assert planned == _tree(game(src, options=RuntimeOptions.reference()), depth)
     assert len(planned) > depth
 
 
@@ -95,6 +94,5 @@ def test_a_planted_stale_plan_is_seen(game, monkeypatch):
 def test_examples_list_alike_the_general_way(monkeypatch, name, seeds, limit):
     planned = load_game(EXAMPLES / name)
     expected = [playout(planned.initial_state(seed), seed, limit) for seed in seeds]
-    monkeypatch.setattr(game_module, "PLANNED", False)
-    general = load_game(EXAMPLES / name)
+    general = reference(EXAMPLES / name)
     assert [playout(general.initial_state(seed), seed, limit) for seed in seeds] == expected

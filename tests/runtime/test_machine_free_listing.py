@@ -1,5 +1,5 @@
 """A plan's filter whose test reads only fields runs on the world's fields with no machine
-(`listing.NO_MACHINE`, `codegen.BlockGenerator.filter_all`'s `_all_data`, `game._planned_moves`):
+(`listing.Quick.data`, `codegen.BlockGenerator.filter_all`'s `_all_data`, `game._planned_moves`):
 the same moves, in the same order, and the same errors as the filter run its own way; a test that
 raises there (a null's field) is run again its own way; filters that need a machine have no such
 spelling, and a listing that needs none takes none."""
@@ -10,10 +10,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import game as game_module, listing, load_game
+from tgpl.runtime import listing, load_game
 from tgpl.runtime.machine import Machine
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, outcome, switched
+from observed import EXAMPLES, reference
 from test_listing_plans import HANDS
 from test_listing_quick import DISCARDS
 
@@ -113,7 +113,7 @@ def test_only_filters_that_read_fields_have_the_spelling(tmp_path):
 def test_filters_list_and_fail_as_run_their_own_way(tmp_path, monkeypatch, seed):
     path = _game(tmp_path, FILTERS)
     fields = _walk(load_game(path), seed)
-    own = _walk(switched(monkeypatch, (listing, "NO_MACHINE", False))(path), seed)
+    own = _walk(reference(path), seed)
     assert fields == own
     assert len(fields[1]) > 6  # past Mark and Follow at least
 
@@ -122,7 +122,7 @@ def test_a_null_on_the_way_is_run_again_its_own_way(tmp_path, monkeypatch):
     """After `Unlink`, a token's `Next` is null: `Follow`'s test raises on the fields, and its own
     way raises the runtime's error for it (the listing fails alike both ways)."""
     path = _game(tmp_path, FILTERS)
-    on, off = load_game(path), switched(monkeypatch, (listing, "NO_MACHINE", False))(path)
+    on, off = load_game(path), reference(path)
     walked = [_walk(on, seed, 80) for seed in range(12)]
     assert any(w[0] == "error" and "of null" in w[3] for w in walked), walked
     assert any(w[0] == "ok" or len(w[1]) > 8 for w in walked), walked
@@ -137,19 +137,13 @@ def test_a_listing_of_fields_only_takes_no_machine(monkeypatch):
     real = Machine.__init__
     monkeypatch.setattr(Machine, "__init__", lambda self, *a, **k: (made.append(self), real(self, *a, **k))[1])
     state = state.apply(state.legal_moves()[4])
-    before = list(g.listers)
     assert len(made) == 1  # the move's own
     moves = state.legal_moves()
-    assert len(moves) == 8 and len(made) == 1 and g.listers == before
+    assert len(moves) == 8 and len(made) == 1
 
 
 @pytest.mark.parametrize("src", [HANDS, DISCARDS])
 def test_plans_games_list_alike(tmp_path, monkeypatch, src):
     path = _game(tmp_path, src)
     assert [_walk(load_game(path), s) for s in range(4)] == \
-        [_walk(switched(monkeypatch, (listing, "NO_MACHINE", False))(path), s) for s in range(4)]
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_listed_with_a_machine(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (listing, "NO_MACHINE", False)), name, seeds, limit)
+        [_walk(reference(path), s) for s in range(4)]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tgpl.runtime import load_game
+from tgpl.runtime import RuntimeOptions, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 from observed import playout
 
@@ -387,13 +387,10 @@ def test_tris_remembers_its_grid_lookups():
         assert playout(fast, seed) == playout(slow, seed)
 
 
-def test_the_memo_stops_remembering_past_its_budget(game, monkeypatch):
-    from tgpl.runtime import codegen
-
-    monkeypatch.setattr(codegen, "MEMO_BUDGET", 3)
+def test_the_memo_stops_remembering_past_its_budget(game):
     src = STALE.replace("input number i { return i >= 0 && i < 3; }", "input Cell c;").replace(
         "(GameState.Board.G[i][0] as Cell).Value += 1;", "c.Value += 1; number i = GameState.Board.Score(i: 1) % 3;")
-    fast = game(src)
+    fast = game(src, options=RuntimeOptions(memo_budget=3))
     slow = without_memo(game(src, name="slow.tgpl"))
     start = fast.initial_state(0)
     for seed in range(3):

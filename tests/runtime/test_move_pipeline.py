@@ -1,8 +1,7 @@
 """The move's pipeline (`State.legal_moves`, `State.apply`, `segments.play_known`) in the shapes of round
 rt23: phases counted in a local of the fused segment (`play_known`), the locals of a move found before
-kept as a tuple (`Game.played`), the listing machine made ready in place (`game._planned_moves`). Each is
-compared with the machine's layers (`segments.FUSED` off) or a machine made for each listing
-(`game.LISTER` off)."""
+kept as a tuple (`Game.played`),. Each is compared
+with the machine's layers (the plain reference)."""
 
 from __future__ import annotations
 
@@ -10,10 +9,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import game as game_module, listing, load_game, machine, segments
+from tgpl.runtime import game as game_module, load_game, machine, segments
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLES, playout, switched
+from observed import EXAMPLES, playout, reference
 
 # `Go(t)` passes control to phase P, which passes it to itself `t.v` times, then on: the move enters
 # `t.v + 2` phases (P each time, then A), so with a limit of phases a move may enter, the moves below,
@@ -81,8 +80,7 @@ def test_phases_counted_as_the_layers_count(tmp_path, monkeypatch, limit):
     monkeypatch.setattr(game_module, "play_known", lambda m, known: (fused_runs.append(known), play_known(m, known)))
     fused = [_each_move_twice(load_game(path), k) for k in range(8)]
     assert fused_runs
-    monkeypatch.setattr(segments, "FUSED", False)
-    layered = [_each_move_twice(load_game(path), k) for k in range(8)]
+    layered = [_each_move_twice(reference(path), k) for k in range(8)]
     assert fused == layered
     for k, seen in enumerate(fused):
         # the move enters k + 2 phases: an error when that reaches the limit
@@ -102,25 +100,5 @@ def test_a_move_found_before_keeps_its_locals_as_a_tuple(monkeypatch):
     known = g.played[id(move)]
     assert known[4].__class__ is tuple and known[6] is known[3].entry
     fused = [playout(g.initial_state(seed), seed) for seed in range(3) for _ in range(2)]
-    monkeypatch.setattr(segments, "FUSED", False)
-    assert fused == [playout(g.initial_state(seed), seed) for seed in range(3) for _ in range(2)]
-
-
-def test_a_listing_machine_is_made_ready_as_a_new_one(monkeypatch):
-    """The machine taken for a listing by plans has what a new frozen one on the state's world has: its
-    world, players, step limit, objects read as they are, no loop steps, lists held or calls remembered.
-    (Tris's filter, which reads fields only, takes a machine when it is not run on the fields alone.)"""
-    g = switched(monkeypatch, (listing, "NO_MACHINE", False))(EXAMPLES / "tris.tgpl")
-    state = g.initial_state(0)
-    for _ in range(3):
-        state = state.apply(state.legal_moves()[0])
-    [m] = g.listers
-    m.steps, m.held, m.listing = 99, {1}, {"x": 1}
-    state.legal_moves()
-    [again] = g.listers
-    assert again is m
-    fresh = g.machine(state.world)
-    fresh.freeze()
-    for name in ("world", "players", "step_limit", "readable", "steps", "held", "frozen", "stack", "choices"):
-        assert getattr(m, name) == getattr(fresh, name), name
-    assert m.listing == {}
+    layered = reference(EXAMPLES / "tris.tgpl")
+    assert fused == [playout(layered.initial_state(seed), seed) for seed in range(3) for _ in range(2)]

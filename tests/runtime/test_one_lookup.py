@@ -1,6 +1,6 @@
 """A tabulated default's outcome looked up once, by turn, player, phase and players together
-(`passes.ONE_LOOKUP`, `Passes.seen`): games play, and fail, as with the turn's table looked up by
-the turn then by the rest; what `seen` holds is what the turns' own tables hold."""
+(`Passes.seen`): games play, and fail, as the plain reference does; what `seen` holds is what the
+turns' own tables hold."""
 
 from __future__ import annotations
 
@@ -8,16 +8,15 @@ import pytest
 
 from tgpl.runtime import load_game, passes
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, outcome, switched
+from observed import EXAMPLES, outcome, reference
 from test_default_tables import GAME, PLAYS, RETURNS, RETURNS_PLAYS, _game
 
 
-def _loaded(monkeypatch, path, one: bool = True):
-    """The game and its compiler's `Passes` (kept by the compiler only), with `ONE_LOOKUP` as `one`."""
+def _loaded(monkeypatch, path):
+    """The game and its compiler's `Passes` (kept by the compiler only)."""
     made = []
     real = passes.Passes.of
     with monkeypatch.context() as mp:
-        mp.setattr(passes, "ONE_LOOKUP", one)
         mp.setattr(passes.Passes, "of", staticmethod(lambda program: made.append(real(program)) or made[-1]))
         g = load_game(path)
     return g, made[-1]
@@ -29,14 +28,14 @@ def _seen_is_the_tables(g, seen) -> None:
 
 
 @pytest.mark.parametrize("src, moves", [(GAME, m) for m in PLAYS] + [(RETURNS, m) for m in RETURNS_PLAYS])
-def test_defaults_play_and_fail_as_looked_up_twice(tmp_path, monkeypatch, src, moves):
+def test_defaults_play_and_fail_as_in_the_reference(tmp_path, monkeypatch, src, moves):
     path = _game(tmp_path, src)
     once, known = _loaded(monkeypatch, path)
-    twice, known_twice = _loaded(monkeypatch, path, False)
+    plain = reference(path)
     first = outcome(once, moves, str(path))
     again = outcome(once, moves, str(path))  # now from `seen`
-    assert first == again == outcome(twice, moves, str(path)) == outcome(twice, moves, str(path))
-    assert known.seen and not known_twice.seen
+    assert first == again == outcome(plain, moves, str(path)) == outcome(plain, moves, str(path))
+    assert known.seen
     _seen_is_the_tables(once, known.seen)
 
 
@@ -47,11 +46,6 @@ def test_tris_sees_its_four_outcomes(monkeypatch):
         state = state.apply(state.legal_moves()[0])
     assert set(known.seen) == {("GameTurn", p, phase, 2) for p in (0, 1) for phase in ("TickPhase", "WinCheckPhase")}
     _seen_is_the_tables(g, known.seen)
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS + [("fiveinarow.tgpl", range(1), 60)])
-def test_examples_play_alike_looked_up_twice(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (passes, "ONE_LOOKUP", False)), name, seeds, limit)
 
 
 FROZEN = """
@@ -78,12 +72,11 @@ setup { Token k = new Token(); Seat a = new Seat(); a.assign(0); Seat b = new Se
 """
 
 
-@pytest.mark.parametrize("one", [True, False])
-def test_a_pass_while_moves_are_listed_is_the_error_though_seen(tmp_path, monkeypatch, one):
+def test_a_pass_while_moves_are_listed_is_the_error_though_seen(tmp_path, monkeypatch):
     """A filter's `turn.pass()` while the legal moves are listed is the machine's error, even when
     the outcome for that turn, player and phase was seen before."""
     path = _game(tmp_path, FROZEN)
-    g, known = _loaded(monkeypatch, path, one)
+    g, known = _loaded(monkeypatch, path)
     got = outcome(g, ["Seat#0.Go()", "Seat#1.Go()"], str(path))
     assert got[0] == "error" and "require, trigger or filter" in got[2]
-    assert not one or ("T", 0, "P", 2) in known.seen
+    assert ("T", 0, "P", 2) in known.seen

@@ -1,6 +1,6 @@
 """A statement's reads of fields and global objects tried first as plain subscripts
 (`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new value and its object. Games
-play, and fail with the same errors, as with the general spelling only (`codegen.OPTIMISTIC_READS` off)."""
+play, and fail with the same errors, as with the general spelling only (the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+from observed import EXAMPLES, compiled_with_sources, outcome, reference
 
 READS = """
 game "t";
@@ -65,7 +65,7 @@ def _load(tmp_path):
 def test_reads_play_and_fail_as_spelled_the_general_way(tmp_path, monkeypatch, moves):
     path = _load(tmp_path)
     quick = load_game(path)
-    general = switched(monkeypatch, (codegen, "OPTIMISTIC_READS", False))(path)
+    general = reference(path)
     assert outcome(quick, moves, str(path)) == outcome(general, moves, str(path))
 
 
@@ -75,13 +75,7 @@ def test_a_null_read_in_a_condition_is_the_general_error(tmp_path):
     assert kind == "error" and "null" in text
 
 
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_read_the_general_way(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "OPTIMISTIC_READS", False)), name, seeds, limit)
-
-
 def test_the_quick_reads_are_the_ones_generated(monkeypatch):
     _, on = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    _, off = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch, (codegen, "OPTIMISTIC_READS", False))
     quick = "D[G['GameState']]['TickedCount']"
-    assert any(quick in src for src in on) and not any(quick in src for src in off)
+    assert any(quick in src for src in on)

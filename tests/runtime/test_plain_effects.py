@@ -1,6 +1,6 @@
 """A phase with no inputs whose effect needs no Frame is entered through its plain spelling
 (`RPhase.plain`, `Machine.enter_phase`). Games play, wait and key their states exactly as when
-every phase is entered through a Frame (`compiler.PLAIN_EFFECTS` off)."""
+every phase is entered through a Frame (the plain reference)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import compiler, load_game
+from tgpl.runtime import load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, switched
+from observed import EXAMPLES, reference
 
 PHASES = """
 game "t";
@@ -103,7 +103,7 @@ def two(tmp_path, monkeypatch):
     """The game above compiled with plain phases, and with every phase entered through a Frame."""
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(PHASES), encoding="utf-8")
-    return load_game(path), switched(monkeypatch, (compiler, "PLAIN_EFFECTS", False))(path)
+    return load_game(path), reference(path)
 
 
 def _phases(game) -> dict:
@@ -149,8 +149,3 @@ def test_states_and_keys_are_those_of_framed_phases(two):
     waiting = {(s[1]["phase"], s[1]["waiting_for"]["input"]): s[2] for s in seen if s[0] != "error" and s[3]}
     assert waiting == {("Sum", "t"): True, ("Shout", "pick"): False, ("Move", "t"): True, ("Move", "agree"): False}
     assert any(s[0] == "error" and "index" in s[2] for s in seen)  # the error in the framed phase
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_framed_phases(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (compiler, "PLAIN_EFFECTS", False)), name, seeds, limit)

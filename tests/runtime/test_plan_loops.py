@@ -1,6 +1,5 @@
-"""A listing plan's filter keeps each candidate in a Python local only (`listing.LOCAL_ONLY`: `_all_plan`,
-not `_all_opt`, which also stores it in the list of locals): the same moves listed, and the same plays, as
-with the filter `Machine.candidates` runs."""
+"""A listing plan's filter keeps each candidate in a Python local only (`_all_plan`,
+not `_all_opt`, which also stores it in the list of locals)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ import pytest
 
 from tgpl.runtime import listing, load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import EXAMPLES
 
 
 def _plan_of(g, name: str):
@@ -25,19 +24,3 @@ def _plan_of(g, name: str):
 def test_plans_loop_over_a_local(monkeypatch, game, action):
     plan = _plan_of(load_game(EXAMPLES / game), action)
     assert plan.every.__name__ == "_all_plan"
-    monkeypatch.setattr(listing, "LOCAL_ONLY", False)  # read when the plan is found, at the first listing
-    kept = _plan_of(load_game(EXAMPLES / game), action)
-    assert kept.every.__name__ == "_all_opt"
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_the_candidate_stored(monkeypatch, name, seeds, limit):
-    players = 4 if name.startswith("citadels") else None
-
-    def playouts():
-        g = load_game(EXAMPLES / name, players)
-        return [playout(g.initial_state(seed), seed, limit) for seed in seeds]
-
-    local = playouts()
-    monkeypatch.setattr(listing, "LOCAL_ONLY", False)
-    assert local == playouts()

@@ -1,6 +1,6 @@
 """A nest of counted loops that always counts the same loop steps counts them at once when they
 stay within the limit (`BlockGenerator.prepaid`). Games play, and pass the step limit with the
-same error at the same step, as when every step is counted one by one (`codegen.PREPAID` off)."""
+same error at the same step, as when every step is counted one by one (the plain reference)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, switched
+from observed import EXAMPLES, compiled_with_sources, reference
 
 NESTS = """
 game "t";
@@ -62,7 +62,7 @@ def two(tmp_path, monkeypatch):
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(NESTS), encoding="utf-8")
     prepaid, sources = compiled_with_sources(path, monkeypatch)
-    return prepaid, switched(monkeypatch, (codegen, "PREPAID", False))(path), sources
+    return prepaid, reference(path), sources
 
 
 def _ends(game, limits) -> list:
@@ -110,8 +110,3 @@ def test_a_planted_miscount_is_seen(two, tmp_path, monkeypatch):
 def test_tris_builds_its_table_prepaid(monkeypatch):
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
     assert any("m.steps + 12 <= SL" in src for src in sources)
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_step_counted(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "PREPAID", False)), name, seeds, limit)

@@ -1,6 +1,6 @@
 """Items of lists read as one lookup in the optimistic spelling of code that reads only
 (`codegen.BlockGenerator.quick_item`), and counted loops that also count in ints
-(`codegen.INT_COUNTERS`): games play exactly as without them, the same moves, logs, keys and
+(`BlockGenerator.list_index`): games play exactly as the plain reference does, the same moves, logs, keys and
 errors (an index past the end, negative, fractional, infinite, a null list, a null index)."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
-from observed import EXAMPLE_PLAYS, assert_examples_play_alike, outcome, switched
+from tgpl.runtime import RuntimeOptions, load_game
+from observed import outcome, reference
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture
 def plain(monkeypatch):
-    """load(path) -> the game compiled with list items read the general way and counters in floats only."""
-    return switched(monkeypatch, (codegen, "QUICK_INDEX", False), (codegen, "INT_COUNTERS", False))
+    """load(path) -> the game run the plain way (`RuntimeOptions.reference()`: the closures only)."""
+    return reference
 
 
 def test_chess_reads_its_squares_steps_as_one_lookup(plain):
@@ -28,14 +28,6 @@ def test_chess_reads_its_squares_steps_as_one_lookup(plain):
     assert "IndexError" in attacked.__code__.co_names  # an item past the end is a miss
     slides = chess.compiled.classes["Chess"].functions["Slides"].effect.direct_call
     assert "_IX" in slides.__code__.co_names  # `Step[d]`, `d` a number read from `Dir`
-    before = plain(EXAMPLES / "chess" / "chess.tgpl").compiled.classes["Chess"].functions["Attacked"]
-    assert not any(n.startswith("_j") for n in before.effect.direct_call.__code__.co_varnames)
-    assert "IndexError" not in before.effect.direct_call.__code__.co_names
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_the_same_with_quick_items_and_not(plain, name, seeds, limit):
-    assert_examples_play_alike(plain, name, seeds, limit)
 
 
 # Each function reads only; each action logs one of them with `Util.K` set by the K actions.
@@ -138,21 +130,14 @@ VALUES = ("0", "1", "2", "3", "4", "M1", "H", "X", "N", "INF")
 
 @pytest.fixture(scope="module")
 def three(tmp_path_factory):
-    """The game compiled three ways: as it runs, without quick items (nor int counters), and
-    with no optimistic spelling at all."""
+    """The game compiled as it runs, and the plain reference's way (as `slow` and `general`, the ways the
+    tests below compare it with: without quick items nor int counters, and with no optimistic spelling)."""
     folder = tmp_path_factory.mktemp("items")
-    mp = pytest.MonkeyPatch()
     games = {}
-    try:
-        for name, flags in (("fast", {}), ("slow", {"QUICK_INDEX": False, "INT_COUNTERS": False}),
-                            ("general", {"OPTIMISTIC": False})):
-            for flag, value in flags.items():
-                mp.setattr(codegen, flag, value)
-            (folder / f"{name}.tgpl").write_text(ITEMS, encoding="utf-8")
-            games[name] = load_game(folder / f"{name}.tgpl")
-            mp.undo()
-    finally:
-        mp.undo()
+    for name, options in (("fast", RuntimeOptions()), ("slow", RuntimeOptions.reference()),
+                          ("general", RuntimeOptions.reference())):
+        (folder / f"{name}.tgpl").write_text(ITEMS, encoding="utf-8")
+        games[name] = load_game(folder / f"{name}.tgpl", options=options)
     return games
 
 
@@ -164,8 +149,6 @@ def test_the_items_are_read_as_one_lookup(three):
     assert not any(n.startswith("_j") for n in fns["Half"].effect.direct_call.__code__.co_varnames)
     assert not any(n.startswith("_j") for n in fns["Plain"].effect.direct_call.__code__.co_varnames)
     assert "IndexError" in fns["Lit"].effect.direct_call.__code__.co_names
-    slow = three["slow"].compiled.classes["Util"].functions
-    assert "_IX" not in slow["At"].effect.direct_call.__code__.co_names
 
 
 @pytest.mark.parametrize("value", VALUES)

@@ -4,12 +4,10 @@ and an action that names its event still gets a new one each move."""
 
 from __future__ import annotations
 
-import pytest
-
 from tgpl.runtime import game as game_module
 from tgpl.runtime import load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, playout
+from observed import EXAMPLES
 
 # Same counts the moves whose event is the one the move before kept: never, each move its own
 KEEPS = """
@@ -68,14 +66,3 @@ def test_which_actions_of_tris_share():
     state = tris.initial_state(0)
     state.apply(state.legal_moves()[0])
     assert [s for (ra, s) in tris.actions.values()] == [True]
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS + [("cards.tgpl", range(2), 200), ("treasure.tgpl", range(2), 200)])
-def test_examples_play_alike_with_an_event_per_move(monkeypatch, name, seeds, limit):
-    players = 4 if name.startswith("citadels") else None
-    shared = load_game(EXAMPLES / name, players)
-    expected = [playout(shared.initial_state(seed), seed, limit) for seed in seeds]
-    monkeypatch.setattr(game_module, "SHARED_EVENTS", False)
-    own = load_game(EXAMPLES / name, players)
-    assert [playout(own.initial_state(seed), seed, limit) for seed in seeds] == expected
-    assert not any(s for (_, s) in own.actions.values())

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import load_game
 from tgpl.runtime.hoisting import hoist, split
-from observed import assert_examples_play_alike, outcome, switched
+from observed import outcome, reference
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -22,24 +22,14 @@ def _loops(fn) -> int:
 
 @pytest.fixture
 def plain(monkeypatch):
-    """load(path) -> the game compiled with one loop per hoisted filter."""
-    return switched(monkeypatch, (codegen, "SPLIT", False))
+    """load(path) -> the game run the plain way (`RuntimeOptions.reference()`: the closures only)."""
+    return reference
 
 
 def test_chess_splits_its_target_filter_by_the_kind_of_piece(plain):
     chess = load_game(EXAMPLES / "chess" / "chess.tgpl")
     every = chess.compiled.classes["Seat"].find_action("Move").inputs[1].filters[0][1].all
     assert every.__name__ == "_all_hoisted" and _loops(every) == 6  # pawn, knight, bishop, rook, queen, king
-    before = plain(EXAMPLES / "chess" / "chess.tgpl")
-    assert _loops(before.compiled.classes["Seat"].find_action("Move").inputs[1].filters[0][1].all) == 1
-
-
-@pytest.mark.parametrize("name, seeds, limit", [
-    ("chess/chess.tgpl", range(3), 80),
-    ("draughts.tgpl", range(2), 60),
-])
-def test_examples_play_the_same_with_loops_split_and_not(plain, name, seeds, limit):
-    assert_examples_play_alike(plain, name, seeds, limit)
 
 
 def test_split_takes_the_longest_chain_of_hoisted_bools():
@@ -123,14 +113,11 @@ def test_a_split_filter_lists_as_one_loop(game, monkeypatch, moves):
     fast = game(KINDS, name="fast.tgpl")
     every = fast.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all
     assert every.__name__ == "_all_hoisted" and _loops(every) == 4  # red, green, blue, neither
-    monkeypatch.setattr(codegen, "SPLIT", False)
-    slow = game(KINDS, name="slow.tgpl")
-    assert _loops(slow.compiled.classes["Seat"].find_action("Pick").inputs[0].filters[0][1].all) == 1
-    monkeypatch.setattr(codegen, "HOIST", False)
-    general = game(KINDS, name="general.tgpl")
+    path = fast.program.main_module.path
+    general = reference(path)
     for _ in range(2):
-        a = outcome(fast, moves, "fast.tgpl")
-        assert a == outcome(slow, moves, "slow.tgpl") == outcome(general, moves, "general.tgpl")
+        a = outcome(fast, moves, str(path))
+        assert a == outcome(general, moves, str(path))
     if moves == ["Seat#0.MGreen()"]:
         assert a[0] == "error" and "cannot read 'Value' of null" in a[2]
     else:

@@ -1,7 +1,7 @@
-"""A field's new value known to be one a field holds as it is (`codegen.STATIC_PLAIN`): `this`, a
+"""A field's new value known to be one a field holds as it is: `this`, a
 literal, a compound assignment's number, player or string is stored without testing its class,
 and `this` or a literal given to a local's field without temporaries. Games play, and fail with
-the same errors, as with the test made (the switch off)."""
+the same errors, as the plain reference."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
+from tgpl.runtime import load_game
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+from observed import EXAMPLES, compiled_with_sources, outcome, reference
 from test_inline_sets import PLAYS as SET_PLAYS, SETS
 
 KNOWN = """
@@ -96,7 +96,7 @@ def _game(tmp_path, src: str):
 def test_known_values_play_and_fail_as_tested(tmp_path, monkeypatch, src, moves):
     path = _game(tmp_path, src)
     known = load_game(path)
-    tested = switched(monkeypatch, (codegen, "STATIC_PLAIN", False))(path)
+    tested = reference(path)
     first = outcome(known, moves, str(path))
     assert first == outcome(tested, moves, str(path))
 
@@ -122,17 +122,10 @@ def test_the_plays_reach_what_they_test(tmp_path):
     assert "of null" in ends[0][2] and "cannot change" in ends[2][2], ends
 
 
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_values_tested(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "STATIC_PLAIN", False)), name, seeds, limit)
-
-
 def test_tris_tick_stores_without_the_test(monkeypatch):
     """Tris's `Tick` gives `this` to a local's field and a number to a global's: no class test, and
     the tile's object is the local itself."""
     _, on = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    _, off = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch, (codegen, "STATIC_PLAIN", False))
     tick_on = [src for src in on if "'AssignedTo'] = this" in src]
-    tick_off = [src for src in off if "'AssignedTo'] = _t" in src]
-    assert tick_on and tick_off
-    assert not any("in _P" in src for src in tick_on) and all("in _P" in src for src in tick_off)
+    assert tick_on
+    assert not any("in _P" in src for src in tick_on)

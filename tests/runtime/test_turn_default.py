@@ -4,9 +4,8 @@ Frame (generated code off)."""
 
 from __future__ import annotations
 
-import pytest
 
-from tgpl.runtime import compiler
+from tgpl.runtime import RuntimeOptions
 from tgpl.runtime.errors import TGPLRuntimeError
 
 GAME = """
@@ -58,8 +57,7 @@ def _play(g):
 def test_a_default_plays_the_same_through_its_plain_spelling(game, monkeypatch):
     fast = game(GAME)
     assert getattr(fast.compiled.turns["T"].default, "direct", None) is not None
-    monkeypatch.setattr(compiler, "GENERATE", False)
-    slow = game(GAME)
+    slow = game(GAME, options=RuntimeOptions.reference())
     assert getattr(slow.compiled.turns["T"].default, "direct", None) is None
     a, b = _play(fast), _play(slow)
     assert a == b

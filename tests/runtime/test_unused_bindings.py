@@ -1,17 +1,16 @@
 """A temporary bound by `:=` and never read is not bound (`codegen.unused_bindings_dropped`): games play
-as with every binding made (`codegen.DROP_UNUSED` off); a binding read again, or one that only a string
+as with every binding made (the plain reference); a binding read again, or one that only a string
 literal of the game seems to hold, is kept."""
 
 from __future__ import annotations
 
 import textwrap
 
-import pytest
 
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.codegen import unused_bindings_dropped
 
-from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, compiled_with_sources, outcome, switched
+from observed import EXAMPLES, outcome, reference
 
 
 def test_only_the_bindings_read_nowhere_else_are_dropped():
@@ -24,18 +23,6 @@ def test_only_the_bindings_read_nowhere_else_are_dropped():
 def test_a_temporary_bound_in_several_places_and_read_in_none_is_not_bound(monkeypatch):
     src = "x = (_t1 := a) + (_t1 := b)\ny = (_t2 := c) + (_t2 := d) + _t2\nz = _t3 + (_t3 := e) + (_t3 := f)\n"
     assert unused_bindings_dropped(src) == "x = (a) + (b)\ny = (_t2 := c) + (_t2 := d) + _t2\nz = _t3 + (_t3 := e) + (_t3 := f)\n"
-    monkeypatch.setattr(codegen, "DROP_UNREAD", False)
-    assert unused_bindings_dropped(src) == src
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_only_the_bindings_made_once_dropped(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "DROP_UNREAD", False)), name, seeds, limit)
-
-
-@pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
-def test_examples_play_alike_with_every_binding(monkeypatch, name, seeds, limit):
-    assert_examples_play_alike(switched(monkeypatch, (codegen, "DROP_UNUSED", False)), name, seeds, limit)
 
 
 def test_the_bindings_dropped_are_gone_from_the_code(monkeypatch):
@@ -70,5 +57,5 @@ def test_a_game_whose_strings_hold_a_binding_keeps_its_code_as_made(tmp_path, mo
     path.write_text(textwrap.dedent(LITERAL), encoding="utf-8")
     moves = ["Seat#0.Go()", "Seat#0.Go()"]
     got = outcome(load_game(path), moves, str(path))
-    assert got == outcome(switched(monkeypatch, (codegen, "DROP_UNUSED", False))(path), moves, str(path))
+    assert got == outcome(reference(path), moves, str(path))
     assert got[0] == "ok" and "(_cse99998 := (_t99999 := x)(_t99999 := x)" in repr(got[3])

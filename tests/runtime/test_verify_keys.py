@@ -131,20 +131,26 @@ def test_assembled_parts_are_the_parts_marshalled():
 
 
 @pytest.mark.parametrize("name, players", [("tris.tgpl", None), ("citadels/citadels.tgpl", 4), ("cards.tgpl", None)])
-def test_assembled_digests_are_those_of_parts_frozen_first(monkeypatch, name, players):
-    from tgpl.runtime import verify
+def test_assembled_digests_are_those_of_parts_frozen_first(name, players):
+    """A key made from the digests its world inherited, the changed objects' parts assembled from
+    their encodings (`_Parts`), is the key made from every object's part frozen first."""
 
-    def walk(assembled: bool) -> list:
-        monkeypatch.setattr(verify, "ASSEMBLED", assembled)
+    def walk(inherit: bool) -> list:
         machine = RuntimeMachine(load_game(EXAMPLES / name, players))
+
+        def key(state):
+            if not inherit:
+                state.world.inherited = None  # every part frozen and digested anew
+            return machine.key(state)
+
         rng, state, keys = Pcg32(3), machine.initial(), []
         for _ in range(30):
             if state.is_terminal or not state.legal_moves():
                 break
             moves = state.legal_moves()
-            keys.append([machine.key(state.apply(m)) for m in moves[:6]])
+            keys.append([key(state.apply(m)) for m in moves[:6]])
             state = state.apply(moves[rng.below(len(moves))])
-            keys.append(machine.key(state))
+            keys.append(key(state))
         return keys
 
     assert walk(True) == walk(False)

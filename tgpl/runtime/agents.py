@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable, Protocol, TextIO
 
 from tgpl.runtime.game import IllegalMove, Move, State
+from tgpl.runtime.mcts import DEFAULT_ITERATIONS, MctsAgent
 from tgpl.runtime.rng import Pcg32
 from tgpl.runtime.typed_moves import read_typed_move
 
@@ -42,8 +43,6 @@ def automatic_agent(spec: str, seed: int, player: int) -> Agent:
     Built from text so that worker processes (tgpl analyze --jobs) seat the same agents as
     `tgpl play --players`; raises ValueError on a spec naming no automatic agent.
     """
-    from tgpl.runtime.mcts import DEFAULT_ITERATIONS, MctsAgent
-
     kind, colon, arg = spec.strip().partition(":")
     if kind == "random" and not colon:
         return RandomAgent(seed, player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tgpl.frontend.diagnostics import Span
-from tgpl.runtime.compiler import MISSING
+from tgpl.runtime.operators import MISSING
 from tgpl.runtime.values import Obj, show, to_player
 
 if TYPE_CHECKING:

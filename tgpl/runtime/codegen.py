@@ -23,14 +23,17 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, listing, passes
-from tgpl.runtime.classes import Frame
+from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
+from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
+from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
+from tgpl.runtime.operators import _ARITH, MISSING, _equal
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 if TYPE_CHECKING:
-    from tgpl.runtime.compiler import Code, Compiler, Layout
+    from tgpl.runtime.compiler import Code, Compiler
+    from tgpl.runtime.layout import Layout
 
 _NUMBERS = frozenset((int, float))
 _INLINE_ARITH = {"+", "-", "*"}
@@ -79,196 +82,6 @@ def _bad_condition(m, value, span):
 
 def _as_player(value, players):
     return None if value is None else to_player(value, players)
-
-
-def _call_method(m, target, name, names, values, span):
-    """`target.name(...)` from generated code: the method looked up on the target's class
-    (remembered per class), then called as Machine.call_named calls it, inline: method calls
-    are the bulk of a game's code (chess's filters call one per square and piece)."""
-    if target.__class__ is not Obj:
-        if target is None:
-            m.error(span, f"cannot call '{name}' on null")
-        m.error(span, f"{show(target)} has no function '{name}'")
-    rf = target.cls.found_functions.get(name, _UNKNOWN)
-    if rf is _UNKNOWN:
-        rf = target.cls.function(name)
-    if rf is None:
-        m.error(span, f"{show(target)} has no function '{name}'")
-    return _invoke(m, rf, target, names, values, span)
-
-
-def _invoke(m, rf, this, names, values, span):
-    """A call whose arguments are all named (Machine.call_named). When it gives every input
-    once, the values go straight to their slots (the common case, inputs in declaration order,
-    is one list); any other call binds through Machine.call_function. The effect and its
-    result are handled exactly as there."""
-    binder = rf.binders.get(names)
-    if binder.__class__ is list:
-        local = [*values, *binder]
-    else:
-        if binder is None:
-            binder = rf.binder(names)
-        if binder is False:
-            return m.call_function(rf, this, list(zip(names, values)), span)
-        if binder.__class__ is list:
-            local = [*values, *binder]
-        else:
-            local = [None] * rf.size
-            for slot, value in zip(binder, values):
-                local[slot] = value
-    if rf.effect is None:
-        return None
-    return _run(m, rf, _runner(rf), this, local, (rf.what, span), span)
-
-
-_UNKNOWN = object()
-# No value is it: `(x := v) is _NV or ...` evaluates v for its effect and goes on (`inlining`)
-_NEVER = object()
-_new_frame = object.__new__
-
-
-def _runner(rf):
-    """`rf`'s effect as a function of (machine, this, locals) returning its value (`_direct_runner`),
-    memoized when `rf` is pure (`_memoized`). Made once per function."""
-    run = rf.__dict__.get("_runner")
-    if run is None:
-        run = _direct_runner(rf)
-        if rf.memo is not None:
-            run = _memoized(rf, run)
-        rf.__dict__["_runner"] = run
-    return run
-
-
-def _direct_runner(rf):
-    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
-    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
-    direct = rf.__dict__.get("_direct")
-    if direct is not None:
-        return direct
-    direct = getattr(rf.effect, "direct", None)
-    if direct is None:
-        effect = rf.effect
-
-        def direct(m, this, local):
-            frame = _new_frame(Frame)
-            frame.m = m
-            frame.this = this
-            frame.event = None
-            frame.vars = local
-            r = effect(frame)
-            return r.value if r.__class__ is Returned else None
-
-    rf.__dict__["_direct"] = direct
-    return direct
-
-
-# What an argument of a memoized function must be, by its declared type, for its value to be a
-# key: one class per input (a `number` input that got a player's int is run, not looked up), so
-# that equal keys (1 == 1.0 == True in Python) never stand for different values.
-_KEY_TEST = {NUMBER: "{a}.__class__ is float", BOOL: "{a}.__class__ is bool", STRING: "{a}.__class__ is str",
-             PLAYER: "{a}.__class__ is int"}
-
-
-def _key_test(a: str, t) -> str:
-    """The test that the value in `a`, declared of type `t`, may be a memo key (an object: of no other class)."""
-    test = _KEY_TEST.get(t)
-    return test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)"
-
-
-def _key_tuple(parts: list[str]) -> str:
-    """The expression of a memo key made of `parts` (one part: itself)."""
-    return parts[0] if len(parts) == 1 else "(" + "".join(f"{p}, " for p in parts) + ")"
-
-
-# Generated code: a remembered `(value, loop steps)` found in `hit` counts its steps again and is
-# returned, unless that passes the step limit (then the caller runs the call, to raise where it raises).
-_REPLAY_HIT = (
-    "    if hit is not None:\n"
-    "        steps = hit[1]\n"
-    "        if not steps:\n"
-    "            return hit[0]\n"
-    "        m.steps += steps\n"
-    "        if m.steps <= m.step_limit:\n"
-    "            return hit[0]\n"
-    "        m.steps -= steps\n"
-)
-# Entries in all the memo tables of one setup's states (`World.memo`, whose last item counts what
-# is left): past it, nothing more is remembered (the memo only saves time, and a game calling a
-# pure function with ever new arguments would fill the machine).
-MEMO_BUDGET = 1 << 18
-
-
-def new_memo(tables: int) -> list:
-    """The memo of the states of one setup: a table per pure function and fixed expression, then
-    the entries left to remember."""
-    return [{} for _ in range(tables)] + [[MEMO_BUDGET]]
-
-
-def _memoized(rf, run):
-    """`run` (a pure function's effect, `tgpl.runtime.purity`) with its results remembered in the
-    world's memo (`World.memo`, made when setup is over), keyed by `this` and the arguments.
-
-    A call that raises remembers nothing (it raises again, the same way, every time). A result
-    remembers the loop steps its run counted: a call answered from the memo counts them too, and
-    one that would pass the step limit is run instead, to raise the limit's error where the run
-    would. Only scalar results are remembered (a list or table could be changed by the caller).
-    The memo holds what the call gives its caller (a player result mapped onto the players), as
-    call sites remember it (`_site`): this wrapper, run before the mapping, leaves player results
-    to them.
-    """
-    names = []
-    tests = []
-    for i, inp in enumerate(rf.inputs):
-        a = f"a{i}"
-        names.append(a)
-        tests.append(_key_test(a, inp.type))
-    key = _key_tuple((["this"] if rf.owner is not None else []) + names)
-    loads = "".join(f"    {a} = v[{inp.slot}]\n" for a, inp in zip(names, rf.inputs))
-    test = " and ".join(tests) or "True"
-    src = (
-        "def _memo(m, this, v):\n"
-        "    memo = m.world.memo\n"
-        "    if memo is None:\n"
-        "        return run(m, this, v)\n"
-        f"{loads}"
-        f"    if not ({test}):\n"
-        "        return run(m, this, v)\n"
-        f"    key = {key}\n"
-        f"    table = memo[{rf.memo}]\n"
-        "    hit = table.get(key)\n"
-        + _REPLAY_HIT +
-        "        return run(m, this, v)\n"
-        "    before = m.steps\n"
-        "    r = run(m, this, v)\n"
-        + ("" if rf.returns_player else
-           "    if r.__class__ in _P and (left := memo[-1])[0] > 0:\n"
-           "        left[0] -= 1\n"
-           "        table[key] = (r, m.steps - before)\n")
-        + "    return r\n"
-    )
-    ns = {"run": run, "_Obj": Obj, "_P": PLAIN}
-    exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
-    return ns["_memo"]
-
-
-def _run(m, rf, run, this, local, entry, span):
-    """Run a function's effect (`_runner`) on its bound locals: a player result mapped onto
-    the players, a cancelled input or no value giving null, the host's errors the game's."""
-    stack = m.stack
-    stack.append(entry)
-    try:
-        r = run(m, this, local)
-        if r is None:
-            return None
-        return to_player(r, m.players) if rf.returns_player else r
-    except _Cancelled:
-        return None
-    except RecursionError:  # the host's stack ran out: report it as the game's error
-        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
-    except OverflowError:
-        m.error(span, TOO_LARGE)
-    finally:
-        stack.pop()
 
 
 def _bound_plan(rf, names, span, key_types):
@@ -521,55 +334,6 @@ def _reads_only(e: ast.Expr) -> bool:
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
 _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
-_BOOL_OPS = frozenset(("==", "!=", "<", ">", "<=", ">=", "&&", "||"))
-
-
-def _is_bool(e: ast.Expr) -> bool:
-    """Whether `e` gives a bool whenever it gives a value (else it raises): a literal, a
-    comparison, `&&`, `||`, `!`, `is`. Generated code uses it as it is, with no test."""
-    return (isinstance(e, (ast.BoolLit, ast.TypeTest)) or isinstance(e, ast.Binary) and e.op in _BOOL_OPS
-            or isinstance(e, ast.Unary) and e.op == "!")
-
-
-def _number_literal(e: ast.Expr | None) -> bool:
-    """Whether `e` is a number literal, or one negated."""
-    return isinstance(e, ast.NumberLit) or isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.NumberLit)
-
-
-_ARITH_OPS = frozenset(("+", "-", "*", "/", "%", "^"))
-
-
-def _float_valued(e: ast.Expr | None, types: dict) -> bool:
-    """Whether `e` gives a float whenever it gives a value: a number literal, or arithmetic on
-    numbers (generated code and Machine.arith make every result a float, or raise)."""
-    return _number_literal(e) or isinstance(e, ast.Binary) and e.op in _ARITH_OPS and types.get(id(e)) == NUMBER
-
-
-def _changed(items: list, types: dict) -> dict[str, int]:
-    """Per name, the index of the last of `items` that declares the name or gives it something
-    other than a float (`_float_valued`). A `number` local declared with a float that no later
-    item changes so (compound assignments, `+=` ..., give a number or stop the game) only ever
-    holds numbers: generated code tests it for nothing (`BlockGenerator.number_test`)."""
-    found: dict[str, int] = {}
-    for i, item in enumerate(items):
-        for n in ast.walk(item):
-            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-                if n.op == "=" and not _float_valued(n.value, types):
-                    found[n.target.name] = i
-            elif isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name is not None:
-                found[n.name] = i
-    return found
-
-
-def _is_float_literal(code: str) -> bool:
-    """Whether generated code is a finite float literal, as expr_NumberLit writes one."""
-    try:
-        value = float(code)
-    except ValueError:
-        return False
-    return repr(value) == code and value == value and value not in (float("inf"), float("-inf"))
-
-
 # Markers in generated lines for what the two spellings of a block (`generate`) write
 # differently; a NUL never occurs in generated code otherwise (literals are repr()s).
 _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
@@ -595,27 +359,22 @@ _TEMP_BINDING = re.compile(r"\((_(?:cse|t)\d+) := ")
 def unused_bindings_dropped(src: str) -> str:
     """`src` with each `(_tN := ` or `(_cseN := ` of a temporary named nowhere else spelled `(`. The
     spellings bind every value they may read again (the object of a read, for the machine's
-    general way; a field read once, for common subexpressions), and most are never read again: a
-    binding is two more instructions, each Tris filter's candidate and each line of its win check
-    paid them. The names are the generator's own (`BlockGenerator.name`), local to one function."""
+    general way; a field read once, for common subexpressions), and most are never read again,
+    while each binding costs the hot loops that run it. The names are the generator's own (`BlockGenerator.name`), local to one function."""
     counts: dict[str, int] = {}
     for n in _TEMP_NAME.findall(src):
         counts[n] = counts.get(n, 0) + 1
-    if DROP_UNREAD:
-        # a temporary bound in several places and read in none (a loop spelled out binds it in
-        # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
-        for n in _TEMP_BINDING.findall(src):
-            counts[n] -= 1
-        return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
-    return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 1 else m.group(0), src)
+    # a temporary bound in several places and read in none (a loop spelled out binds it in
+    # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
+    for n in _TEMP_BINDING.findall(src):
+        counts[n] -= 1
+    return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
 
 
 def _candidate_looped(plan: str, slot: int) -> str:
     """A plan's filter (`_all_plan`) looping over the pool with the candidate's local itself, not
-    with `c` copied into it (`listing.LOOP_LOCAL`): two instructions less per candidate, nine a
-    Tris listing. Kept as it is when `c` is named anywhere else."""
-    if not listing.LOOP_LOCAL:
-        return plan
+    with `c` copied into it: one store less per candidate. Kept as it is when `c` is named anywhere
+    else."""
     looped = plan.replace(f"        for c in pool:\n            l{slot} = c\n", f"        for l{slot} in pool:\n", 1)
     looped = looped.replace("out.append(c)", f"out.append(l{slot})")
     return plan if re.search(r"\bc\b", looped) else looped
@@ -735,75 +494,6 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
-# Functions that read only are also spelled optimistically (`BlockGenerator.optimistic_fast`);
-# False: never (tests check both agree).
-OPTIMISTIC = True
-# Filters that read only compute what does not depend on the candidate once per pool
-# (`BlockGenerator.hoisted_all`); False: never (tests check both agree).
-HOIST = True
-# Counted loops over whole numbers also count in ints, their lists' indexes (`BlockGenerator.list_index`);
-# False: never (tests check both agree).
-INT_COUNTERS = True
-# In optimistic spellings, items of lists of scalars read as one lookup (`BlockGenerator.quick_item`);
-# False: never (tests check both agree).
-QUICK_INDEX = True
-# Whether a hoisted filter's loop is split by a chain of hoisted tests (`hoisting.split`); tests switch it off
-SPLIT = True
-# A field given a value that is not a list or table is set inline (`BlockGenerator.store_member`);
-# False: always by `Machine.set_member` (tests check both agree)
-INLINE_SETS = True
-# Such a set copies the object's dict in place (`BlockGenerator.own_fields_inline`), not by calling
-# `World.own_fields`; False: by the call (tests check both agree)
-INLINE_OWN = True
-# A statement's reads of fields and global objects are tried first as plain subscripts, in a code
-# that otherwise only reads (`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new
-# value and its object; False: only the general spelling (tests check both agree)
-OPTIMISTIC_READS = True
-# A field's new value known to be one a field holds as it is (a compound assignment's number, player
-# or string, `this`, a literal) is not tested for it (`store_member`); False: tested (tests compare)
-STATIC_PLAIN = True
-# A temporary bound by `:=` and never read is not bound (`unused_bindings_dropped`): `(_t5 := x)`
-# is spelled `(x)`; False: every binding made (tests check both agree)
-DROP_UNUSED = True
-# A fixed expression that reads only counters of counted loops over whole numbers is remembered
-# under one int made of theirs (`BlockGenerator.counters_key`); False: under their values (tests
-# check both agree)
-INT_KEYS = True
-# A player plus or minus a whole number literal is mapped onto the players by `%` inline
-# (`BlockGenerator.expr_Binary`); False: by `to_player` (tests check both agree)
-INT_PLAYERS = True
-# A nest of counted loops that always counts the same steps counts them all at once, when they
-# stay within the limit (`BlockGenerator.prepaid`); False: one by one (tests check both agree).
-PREPAID = True
-# A local table of fixed items built by a counted nest and only read after is built once per setup
-# (`BlockGenerator.fixed_table`); False: on every run (tests check both agree).
-FIXED_TABLES = True
-# The prologue of a function spelled with Python's own locals loads only the locals its code may
-# read before it assigns them (`tgpl.runtime.dead_loads`); False: every local it names (tests check
-# both agree).
-DEAD_LOADS = True
-# With DROP_UNUSED, a temporary bound in several places and read in none is not bound either
-# (`unused_bindings_dropped`); False: only one bound once (tests check both agree).
-DROP_UNREAD = True
-# A fixed table's flat view taken from the memo by a subscript in a `try` (`BlockGenerator.fixed_table`);
-# False: by `get` and a test (tests check both agree).
-VIEW_BY_SUBSCRIPT = True
-# A filter's optimistic spellings (`_all_opt`, `_all_plan`, `_all_hoisted`) whose test names no machine
-# (so counts no steps) keep no count to set back on a miss; False: they keep it (tests check both agree).
-UNCOUNTED_FILTERS = True
-# A memo table bound in a function's prologue and read in one branch only is bound there
-# (`dead_loads.memo_tables_sunk`); False: in the prologue (tests check both agree).
-SINK_MEMO_TABLES = True
-# A counted loop that may end early (`break`), whose body has no loop and calls only functions that
-# count no steps, is spelled out value by value when the steps so far and all of its own stay
-# within the limit, counted at once and given back at a `break` (`BlockGenerator.unrolled`);
-# False: one by one (tests check both agree).
-EARLY_LOOPS = True
-# Its counter read as a literal there, not set before each value (`BlockGenerator.unrolled`); False: set
-UNROLLED_LITERAL = True
-# There a flat view tested in the copies is tested once for them all (`BlockGenerator.unrolled`); False:
-# in each
-UNROLLED_VIEWS = True
 MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
 MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
@@ -895,13 +585,9 @@ class BlockGenerator:
 
     def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None,
                  optimistic: str | None = None):
-        from tgpl.runtime.compiler import _ARITH, _equal
-
         self.c = compiler
         self.layout = layout
-        from tgpl.runtime import machine  # not at the top: the machine imports the compiler
-
-        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal, _machine=machine)
+        self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
         self.arith = _ARITH
         self.lines: list[str] = []
         self.counter = 0
@@ -990,7 +676,7 @@ class BlockGenerator:
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
                 block_fn.fast = self._compile(fast, block.span, "_fast")
-                if self.optimistic is not None and OPTIMISTIC:
+                if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                         body = body.replace(safe, quick)
@@ -1070,7 +756,7 @@ class BlockGenerator:
             + "    return out\n"
         )
         every = self._compile(src, block.span, "_all")
-        if not (self.optimistic and OPTIMISTIC):
+        if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
         # `optimistic_fast` spells a function: a miss starts the listing again the general way.
@@ -1085,7 +771,7 @@ class BlockGenerator:
         head = _loads(test, slot) + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
-        counts = deferred or not UNCOUNTED_FILTERS or re.search(r"\bm\b", spelled) is not None
+        counts = deferred or re.search(r"\bm\b", spelled) is not None
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
             + ("    _st0 = m.steps\n" if counts else "")
@@ -1108,12 +794,12 @@ class BlockGenerator:
         every = self._compile(src, block.span, "_all_opt")
         hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
         if hoisted is None:
-            # for a listing's plan (`listing.LOCAL_ONLY`), whose locals are a list made for the call
+            # for a listing's plan (`game._planned_moves`), whose locals are a list made for the call
             # and dropped after it: the candidate kept in a Python local only, not in that list too
             plan = src.replace("def _all_opt(", "def _all_plan(").replace(
                 f"            v[{slot}] = l{slot} = c\n", f"            l{slot} = c\n")
             every.plan = self._compile(_candidate_looped(plan, slot), block.span, "_all_plan")
-            if listing.NO_MACHINE and not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
+            if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
                 # the common case (`m.compare` of a null, a count) asks it of None: a miss there
@@ -1130,13 +816,11 @@ class BlockGenerator:
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
         through `_all_opt` instead."""
-        if not HOIST:
-            return None
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
-        cases = (hoisting.split(found) if SPLIT else None) or [(None, found.test)]
-        counts = not UNCOUNTED_FILTERS or any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
+        cases = hoisting.split(found) or [(None, found.test)]
+        counts = any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
         loops = ""
         for i, (flag, case) in enumerate(cases):
             # one loop per way through the chain of hoisted tests (`hoisting.split`)
@@ -1167,15 +851,14 @@ class BlockGenerator:
             return None
 
     def _compile(self, src: str, span, name: str):
-        drop = DROP_UNUSED and _walrus_free_strings(self.c)
+        drop = _walrus_free_strings(self.c)
         where = f"<tgpl {span}>"
-        key = (src, where, drop, DROP_UNREAD, DEAD_LOADS, SINK_MEMO_TABLES)
+        key = (src, where, drop, self.c.options)
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
             if drop:
                 src = unused_bindings_dropped(src)
-            if DEAD_LOADS or SINK_MEMO_TABLES:
-                src = dead_loads.pruned(src, DEAD_LOADS, SINK_MEMO_TABLES)
+            src = dead_loads.pruned(src)
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
                 code = compile(src, where, "exec")
@@ -1213,7 +896,7 @@ class BlockGenerator:
     def fixed_table_at(self, body: list, i: int, depth: int) -> fixed_tables.FixedTable | None:
         """The table of fixed items declared by `body[i]` and built by the counted nest after it,
         when the code after only reads its items (`tgpl.runtime.fixed_tables`), else None."""
-        if not (FIXED_TABLES and PREPAID and self.c.purity is not None and not self.in_fixed
+        if not (self.c.purity is not None and not self.in_fixed
                 and not self.prepaying and depth < min(MAX_PREPAID_DEPTH, MAX_INLINE_DEPTH) - 1
                 and isinstance(body[i], ast.VarDecl)):
             return None
@@ -1259,9 +942,9 @@ class BlockGenerator:
         self.emit(depth + 1, f"m.steps += {total}")
         at = len(self.lines)
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
-        widths = flat_views.widths(table.nest, table.name, self.counted) if flat_views.INLINE else None
+        widths = flat_views.widths(table.nest, table.name, self.counted)
         view = self.name("_fv")
-        if widths is not None and VIEW_BY_SUBSCRIPT and len(self.loops) <= 2:
+        if widths is not None and len(self.loops) <= 2:
             # its flat view, made once per setup (`flat_read`), found by one subscript: a miss
             # (the view not made yet, or not remembered) makes it (a `try` is one block more)
             self.emit(depth + 1, "try:")
@@ -1338,7 +1021,7 @@ class BlockGenerator:
     def turn_pass(self, e: ast.Expr, depth: int) -> bool:
         """`turn.pass()` or `turn.pass(p, "Phase")` as a statement, spelled inline (`tgpl.runtime.passes`)
         when it is one of those; False for any other statement (spelled as an expression)."""
-        if not (passes.INLINE and isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
+        if not (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
                 and len(self.loops) < MAX_INLINE_LOOPS):
             return False
         ct = self.c.types.get(id(e.callee))
@@ -1517,7 +1200,7 @@ class BlockGenerator:
         in it can pass the limit. Else the loop as it is, which counts its steps one by one and
         raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
         index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
-        itself read as its literal too (`UNROLLED_LITERAL`), or set before each. As `prepaid`: an error of the game's code raised in the body ends
+        itself read as its literal too, or set before each. As `prepaid`: an error of the game's code raised in the body ends
         the segment, or is a miss of an optimistic spelling, which sets the count back.
         Left as it is (its marks gone) when the body made closures or other `break`s or
         `continue`s than its own (none are expected: it has no loop), or is too long."""
@@ -1534,7 +1217,7 @@ class BlockGenerator:
         # the counter read as its literal in each copy, when the code only reads it (as it should:
         # the loop's body never assigns it, `counted`); else set before each copy
         stored = re.compile(rf"{re.escape(x)}\s*(?::=|=(?!=)|[-+*/%@&|^]=)|\b(?:for|del|global|nonlocal)\b[^\n]*{re.escape(x)}")
-        literal = UNROLLED_LITERAL and not any(stored.search(line) for line in body)
+        literal = not any(stored.search(line) for line in body)
         copies: list[str] = []
         for k, value in enumerate(values):
             if not literal:
@@ -1557,7 +1240,7 @@ class BlockGenerator:
         # A flat view (`flat_read`) the copies test (`viewed_args`: the fixed table's items read
         # from it, or the general way) tested once for them all: the copies spelled twice, each
         # `if` on it replaced by the branch it takes (the view is set before the loop, once)
-        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None) if UNROLLED_VIEWS else None
+        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None)
         if view is not None and len(copies) * 2 <= MAX_UNROLLED_LINES and not any(
                 re.search(rf"\b{view}\s*(?::=|=(?!=))", line) for line in copies):
             taken, skipped = _branch_taken(copies, f"if {view}:", True), _branch_taken(copies, f"if {view}:", False)
@@ -1621,8 +1304,8 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
-            total = self.fixed_steps(s) if PREPAID and not self.prepaying and depth < MAX_PREPAID_DEPTH else None
-            early = (total is None and EARLY_LOOPS and PREPAID and not self.prepaying
+            total = self.fixed_steps(s) if not self.prepaying and depth < MAX_PREPAID_DEPTH else None
+            early = (total is None and not self.prepaying
                      and depth < MAX_PREPAID_DEPTH and self.early_ending(s, values))
             closures = self.closures
             self.layout.push()
@@ -1631,7 +1314,7 @@ class BlockGenerator:
             self.numeric.add(x)
             head = len(self.lines)
             self.emit(depth, f"for {x} in {values!r}:")
-            if INT_COUNTERS and all(value == int(value) for value in values):
+            if all(value == int(value) for value in values):
                 # Whole values: the loop also gives each as an int, the index of a list read or
                 # written with the counter (`d` in `at.Step[d]`), instead of `int(d)` there
                 self.indexes[x] = self.name("_j")
@@ -1734,11 +1417,11 @@ class BlockGenerator:
         member = slot is None and isinstance(target, (ast.Name, ast.Member))
         if e.op == "=" and isinstance(target, ast.Index):
             value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
-        elif e.op == "=" and member and INLINE_SETS:
+        elif e.op == "=" and member:
             value, fast = self.optimistic_reads([e.value], lambda: self.value(e.value, target_t))
         elif e.op == "=":
             value = self.value(e.value, target_t)
-        elif member and INLINE_SETS:
+        elif member:
             value, fast = self.optimistic_reads([e.target, e.value], lambda: self.compound(e, target_t))
         else:
             value = self.compound(e, target_t)
@@ -1760,18 +1443,15 @@ class BlockGenerator:
         if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
         frozen machine, lists copied at once) by `Machine.set_member`. `plain`: the value is known
         to be one a field holds as it is (`values.PLAIN`), as is `this` or a literal (`_plain_code`):
-        not tested (`STATIC_PLAIN`); such a value, made by no code, is not kept in a temporary, nor
+        not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
-        if not INLINE_SETS:
-            self.emit(depth, self.store(target, value))
-            return
         fast_obj = None
         if isinstance(target, ast.Name):
             obj, span = _THIS, self.const(target.span, "_p")
         else:
             obj, fast_obj = self.optimistic_reads([target.obj], lambda: self.expr(target.obj))
             span = self.const(target.name_span, "_p")
-        known = STATIC_PLAIN and fast is None and _plain_code(value)
+        known = fast is None and _plain_code(value)
         if known and fast_obj is None and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
             a, x = obj, value
         else:
@@ -1779,19 +1459,16 @@ class BlockGenerator:
             self.emit_optimistic(depth, a, obj, fast_obj)
             self.emit_optimistic(depth, x, value, fast)
         self.bound.add("FZ")
-        test = "" if STATIC_PLAIN and (plain or known) else f" & ({x}.__class__ in _P)"
+        test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
-        if INLINE_OWN:
-            self.own_fields_inline(a, target.name, x, depth + 1)
-        else:
-            self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
+        self.own_fields_inline(a, target.name, x, depth + 1)
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
 
     def own_fields_inline(self, a: str, name: str, x: str, depth: int) -> None:
         """`m.world.own_fields(a)[name] = x` with `World.own_fields` spelled in place: a move's first
-        write to an object copies its dict (Tris's `Tick`, twice a move), and the method's call was
-        a fifth of the write. `D` is the world's `data`, bound on entry like every read of a field
+        write to an object copies its dict (Tris's `Tick`, twice a move), without the method's call.
+        `D` is the world's `data`, bound on entry like every read of a field
         (the machine's world is the same from a block's start to its end)."""
         f = self.name("_fd")
         self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)
@@ -1814,7 +1491,7 @@ class BlockGenerator:
         again the general way (`emit_optimistic`): the quick try changed nothing. Tris's `Tick` and
         its win check read `GameState.TickedCount` (two dict lookups by method, and the global
         object's two more) once a move each."""
-        if (not OPTIMISTIC_READS or self.optimistic is not None or self.table_reads is not None or not OPTIMISTIC
+        if (self.optimistic is not None or self.table_reads is not None
                 or len(self.loops) > MAX_OPTIMISTIC_LOOPS
                 or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for e in nodes for n in ast.walk(e))):
             return make(), None
@@ -1841,7 +1518,7 @@ class BlockGenerator:
         value is computed again the general way (`emit_assign`). The first try changed nothing:
         `e` only reads and counts no loop step. Tris's win check reads its 3x3 table of tiles
         24 times a move."""
-        if (self.table_reads is not None or not OPTIMISTIC or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
+        if (self.table_reads is not None or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
                 or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for n in ast.walk(e))):
             return make(), None
         self.table_reads = []
@@ -2024,11 +1701,6 @@ class BlockGenerator:
                 self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
-        counters = [_local(slot) for slot in sorted(keys)]
-        if INT_KEYS and counters and not uses_this and all(x in self.indexes and x in self.index_ranges for x in counters):
-            # the locals are counters of counted loops over whole numbers: one int, their ints in
-            # mixed radix, names the same values (the table is this expression's alone)
-            key = self.counters_key(counters)
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
                         if _local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
@@ -2045,21 +1717,6 @@ class BlockGenerator:
         if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
             self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
         return safe
-
-    def counters_key(self, counters: list[str]) -> str:
-        """The memo key of a fixed expression that reads only counters of counted loops over whole
-        numbers: one int, each counter's int (`indexes`) less its first, in mixed radix by their
-        ranges, a different int for each combination of their values. Hashing an int costs less
-        than a tuple of floats: Tris's win check looks its nine tiles up this way."""
-        terms = []
-        stride = 1
-        for x in reversed(counters):
-            lo, hi = self.index_ranges[x]
-            j = self.indexes[x]
-            term = j if lo == 0 else f"({j} - {lo})"
-            terms.append(term if stride == 1 else f"{term} * {stride}")
-            stride *= hi - lo + 1
-        return terms[0] if len(terms) == 1 else "(" + " + ".join(reversed(terms)) + ")"
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
         value = float(e.value)
@@ -2302,7 +1959,7 @@ class BlockGenerator:
         (`IndexError`) or a null list (`TypeError`) is a miss too (`misses`): the code runs
         again the general way, which reads or raises as before. Such an item needs no owning:
         it is never a list or table the code could change."""
-        if self.optimistic is None or not QUICK_INDEX or not scalar(t.elem):
+        if self.optimistic is None or not scalar(t.elem):
             return
         if key in self.indexes:
             index = self.indexes[key]
@@ -2409,7 +2066,7 @@ class BlockGenerator:
                 b = right if _is_float_literal(right) else self.name("_t")
                 x, code = (a, left) if a != left else (b, right)
                 literal = b if x == a else a
-                if INT_PLAYERS and float(literal) == int(float(literal)):
+                if float(literal) == int(float(literal)):
                     # a whole literal: the int sum itself, mapped by Python's `%` (`to_player`
                     # of a whole number r is r % P, below zero too), with no call
                     whole = repr(int(float(literal)))
@@ -2508,7 +2165,7 @@ class BlockGenerator:
             def install(fn, holder=holder):  # noqa: F811
                 holder[0] = fn
 
-        if not listing and OPTIMISTIC and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
+        if not listing and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
             self.bound.update(direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
@@ -2582,7 +2239,7 @@ class BlockGenerator:
             return False
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
         site = self.name("_cs")
-        views = self.viewed_args(e, params) if flat_views.INLINE else None
+        views = self.viewed_args(e, params)
         if views is not None:
             # Every argument an item of a fixed table's view: while the views are there, each item
             # read where the body reads it (a tuple lookup that cannot fail and changes nothing,
@@ -2762,8 +2419,6 @@ class BlockGenerator:
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
         bound = _bound_args(sig, e)
-        from tgpl.runtime.compiler import MISSING
-
         missing = self.const(MISSING, "_k")
         values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
         target = self.read_only(callee.obj)[0] if ct.name in _READS_ONLY else self.expr(callee.obj)

@@ -2,7 +2,7 @@
 
 Blocks become generated Python functions (tgpl.runtime.codegen); every node
 also has a closure here, which generated code calls for the rarer nodes and
-which runs everything when GENERATE is off (tests check both agree).
+which runs everything when `RuntimeOptions.generate` is off (tests check both agree).
 
 Names are resolved here once (locals to frame slots, members of `this`,
 global objects, built-ins), using the static types the checker recorded, so
@@ -13,9 +13,7 @@ Statements return a signal: None to go on, BREAK, CONTINUE or a `Returned`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import BuiltinClasses
@@ -31,48 +29,14 @@ from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
+from tgpl.runtime.layout import Layout
+from tgpl.runtime.options import DEFAULT, RuntimeOptions
+from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal
 from tgpl.runtime.purity import analyse
 from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
 
-GENERATE = True  # blocks as generated Python functions (tgpl.runtime.codegen); False: closures only
-# A phase with no inputs, or a move's action given all its inputs, whose effect needs no Frame
-# runs through its plain spelling (`RPhase.plain`, `RAction.plain`); False: through a Frame
-# (tests check both agree)
-PLAIN_EFFECTS = True
 _NUMBERS = frozenset((int, float))  # bool is neither: `true + 1` stays an error
-
-
-class Layout:
-    """Compile-time scopes of one callable: each declaration gets its own slot."""
-
-    def __init__(self) -> None:
-        self.scopes: list[dict[str, int]] = [{}]
-        self.size = 0
-        self.types: dict[int, Type] = {}  # slot -> declared type (assignments map players, concatenate)
-
-    def declare(self, name: str, t: Type = ANY) -> int:
-        slot = self.size
-        self.size += 1
-        self.scopes[-1][name] = slot
-        self.types[slot] = t
-        return slot
-
-    def lookup(self, name: str) -> int | None:
-        for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
-        return None
-
-    def push(self) -> None:
-        self.scopes.append({})
-
-    def in_scope(self) -> tuple[int, ...]:
-        """The slots of every local declared and in scope here (shadowed ones too)."""
-        return tuple(sorted(slot for scope in self.scopes for slot in scope.values()))
-
-    def pop(self) -> None:
-        self.scopes.pop()
 
 
 @dataclass
@@ -89,6 +53,7 @@ class CompiledGame:
     name: str
     actions: list[RAction]  # every action, in declaration order
     setup_home: object = None  # the home of the sites of the setup block (`Site.home`)
+    options: RuntimeOptions = DEFAULT  # how it runs: what it was compiled with
     memos: int = 0  # memo tables (`World.memo`): pure functions' (`RFunction.memo`), then fixed expressions'
     _answering: dict[int, dict[int, list[RAction]]] = field(default_factory=dict)
     _discards: dict[int, bool] = field(default_factory=dict)
@@ -122,8 +87,9 @@ class CompiledGame:
 
 
 class Compiler:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, options: RuntimeOptions = DEFAULT):
         self.program = program
+        self.options = options
         self.types = program.types
         self.implicit_this = program.implicit_this
         self.builtins: BuiltinClasses = program.builtins  # the checker's: user classes derive from them
@@ -205,7 +171,7 @@ class Compiler:
                     game_name = item.name
         return CompiledGame(
             self.program, self.builtins, self.classes, self.by_info, self.functions, turns,
-            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self.memos,
+            setup_code, setup_size, players, game_name, self.all_actions, setup_home, self.options, self.memos,
         )
 
     def _memoize(self) -> None:
@@ -335,10 +301,10 @@ class Compiler:
         prio = self.expr(action.prio.value, layout) if action.prio is not None else None
         effect = None
         if action.effect is not None:
-            effect = self.in_home(action, lambda: self.block(action.effect.body, layout, direct=PLAIN_EFFECTS))
+            effect = self.in_home(action, lambda: self.block(action.effect.body, layout, direct=True))
         self.action_order += 1
         ra = RAction(action.name, owner, action, self.action_order, inputs, requires, triggers, prio, effect, layout.size,
-                     getattr(effect, "direct", None) if PLAIN_EFFECTS else None)
+                     getattr(effect, "direct", None))
         self.all_actions.append(ra)
         return ra
 
@@ -373,7 +339,7 @@ class Compiler:
             home = object()
             effects = [i for i in phase.items if isinstance(i, ast.Effect)]
             inputs = [self.input_decl(i, layout, home=home) for i in phase.items if isinstance(i, ast.InputDecl)]
-            plain = PLAIN_EFFECTS and not inputs  # also spelled plainly (`RPhase.plain`)
+            plain = not inputs  # also spelled plainly (`RPhase.plain`)
             if effects:
                 effect = self.in_home(home, lambda: self.block(effects[0].body, layout, direct=plain))
             else:
@@ -409,7 +375,7 @@ class Compiler:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
             code = self.block(flt.body, layout, direct=True)
-            if GENERATE and len(inp.filters) == 1:
+            if self.options.generate and len(inp.filters) == 1:
                 reads = self.reads is not None and self.reads.block(flt.body)
                 code_all = BlockGenerator(self, layout, direct=True, optimistic="filter" if reads else None
                                           ).filter_all(flt.body, slot)
@@ -442,7 +408,7 @@ class Compiler:
               optimistic: str | None = None) -> Code:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
-        if GENERATE:
+        if self.options.generate:
             return BlockGenerator(self, layout, direct, params, optimistic).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
@@ -1005,14 +971,6 @@ class Compiler:
         return lambda f: f.m.error(span, "cannot assign to this expression")
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING = _Missing()
-
-
 def _returns_true(block: ast.Block) -> bool:
     """Whether `block` is `return true;`: running it changes and counts nothing, and gives true
     (`Machine.trigger_holds` does not run it)."""
@@ -1066,39 +1024,7 @@ def _short_circuit(op: str, left: Code, right: Code, left_span, right_span) -> C
     return run
 
 
-def _equal(a, b) -> bool:
-    if a is b:
-        return True
-    if isinstance(a, (Obj, list, dict)) or isinstance(b, (Obj, list, dict)):
-        return False  # objects and collections are references: equal only to themselves
-    if isinstance(a, bool) != isinstance(b, bool):
-        return False
-    return a == b
+def compile_program(program: Program, options: RuntimeOptions = DEFAULT) -> CompiledGame:
+    return Compiler(program, options).compile()
 
-
-def _fmod(a, b):
-    if b == 0:
-        raise ZeroDivisionError  # reported as division by zero, like `/`
-    return math.fmod(a, b)
-
-
-_ARITH: dict[str, Any] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "%": _fmod,
-    "^": lambda a, b: a ** b,
-    "<": lambda a, b: a < b,
-    ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b,
-    ">=": lambda a, b: a >= b,
-}
-
-
-def compile_program(program: Program) -> CompiledGame:
-    return Compiler(program).compile()
-
-
-MISSING = _MISSING
 __all__ = ["CompiledGame", "Compiler", "Frame", "MISSING", "RGroup", "compile_program"]

@@ -1,10 +1,10 @@
-"""Prologue loads of locals that the code assigns before it reads them, dropped (`codegen.DEAD_LOADS`).
+"""Prologue loads of locals that the code assigns before it reads them, dropped.
 
 A generated function spelled with Python's own locals (`BlockGenerator.generate`) starts by loading
 every local its code names from the frame's list, `l3 = v[3]`, or by setting those that are not
 inputs to None, `l3 = l4 = None` (`_fast`). Most locals are declared in the block, and a
-declaration assigns them before anything reads them: Tris's win check loaded six locals it then
-assigned, 24 instructions a move. A load is dropped when a definite-assignment analysis of the
+declaration assigns them before anything reads them (Tris's win check loaded six locals it then
+assigned). A load is dropped when a definite-assignment analysis of the
 generated source (Python's `ast`) shows that on every path from the prologue each read of the local
 comes after an assignment to it; the analysis is conservative, and any doubt keeps the load:
 
@@ -143,15 +143,14 @@ def _as_direct(src: str) -> str | None:
     return _DIRECT_HEAD + body
 
 
-def pruned(src: str, loads: bool = True, tables: bool = True) -> str:
-    """`src` (one generated function) through `dropped` (`loads`) and `memo_tables_sunk`
-    (`tables`); a block's `_direct` as its `_block` was."""
-    if _last[0] == (loads, tables, src):
+def pruned(src: str) -> str:
+    """`src` (one generated function) through `dropped` and `memo_tables_sunk`; a block's `_direct`
+    as its `_block` was."""
+    if _last[0] == src:
         return _last[1]
-    out = dropped(src) if loads else src
-    out = memo_tables_sunk(out) if tables else out
+    out = memo_tables_sunk(dropped(src))
     if src.startswith(_BLOCK_HEAD):
-        _last[0], _last[1] = (loads, tables, _as_direct(src)), _as_direct(out)
+        _last[0], _last[1] = _as_direct(src), _as_direct(out)
     return out
 
 
@@ -229,10 +228,8 @@ _MEMO_TABLE = re.compile(r"^    (MT\d+) = MM\[\d+\] if MM is not None else _NO_F
 def memo_tables_sunk(src: str) -> str:
     """`src` (one generated function) with each memo table bound in its prologue
     (`MT1 = MM[1] if MM is not None else _NO_FIELDS`, `BlockGenerator.preamble`) that only the
-    statements of one branch read bound at the start of those statements instead
-    (`codegen.SINK_MEMO_TABLES`): Tris's win check binds the table of its fixed items on every
-    run, and reads it only on the run that builds its fixed table (`fixed_table`), 7 instructions
-    a move. The binding reads only `MM`, bound before it and never again, whose tables are
+    statements of one branch read bound at the start of those statements instead (Tris's win check
+    reads the table of its fixed items only on the run that builds it, `fixed_table`). The binding reads only `MM`, bound before it and never again, whose tables are
     made with it and never replaced (`new_memo`): bound later, it is the same table. It is moved
     down through `if`s only (not into a loop, which would bind it again, nor past an `elif`),
     before the first statement of the branch that reads it; a table read nowhere is not bound."""

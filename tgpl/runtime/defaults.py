@@ -2,7 +2,7 @@
 
 Tris's default reads the active player and phase and passes to the next phase: twice a move, a
 call of its plain spelling with its entry pushed on the machine's stack, two locals, a comparison
-and an inline pass (about 0.4 µs each). Connect Four's returns the next player. What such a
+and an inline pass. Connect Four's returns the next player. What such a
 default does depends on nothing but the control (the active player and phase, the turn being the
 one whose default it is) and the number of players, and all it changes is the control, the
 machine's latest pass and its pending entry. So its outcome, once seen for a player and a phase,
@@ -18,8 +18,7 @@ run a default again); and its expressions only read those locals, literals, `pla
 `turn.phase.active()` and `turn.active()`, with operators. No loop (so no loop step counted), no
 field, no call of a function, no `winner`. Only a run that ends without raising is kept (what it
 returned made the control by `Machine.default_done`). A run that raises keeps nothing, so an
-error is raised by the block itself every time, with its stack. The switch `TABLE` off runs every
-default (tests compare both ways).
+error is raised by the block itself every time, with its stack.
 """
 
 from __future__ import annotations
@@ -29,8 +28,6 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.types import CallableType
-
-TABLE = True
 
 # What a tabulated default's expressions may call: each reads the control only
 _READS_CONTROL = frozenset({"player.active", "turn.phase.active", "turn.active"})
@@ -98,4 +95,4 @@ class _Reader:
         return False  # fields, indexes, casts, lists, new objects, assignments inside expressions
 
 
-__all__ = ["TABLE", "control_only"]
+__all__ = ["control_only"]

@@ -3,8 +3,7 @@ own Python function, with no call site in between once bound.
 
 A call site (`codegen._site`) is a Python function between caller and callee: it pushes the call
 on the machine's stack (for error reports), runs the effect, and turns the host's errors into the
-game's. Chess's filters make about a million calls per perft(3), and that layer was a fifth of the
-time. A function that reads only is also spelled `_fast_direct(m, this, SP, inputs...)`
+game's. Chess's filters make about a million calls per perft(3). A function that reads only is also spelled `_fast_direct(m, this, SP, inputs...)`
 (`spell`), which does that work itself, lazily: nothing is pushed; an error raised inside it gets
 the call's entry (the function, the call's span `SP`) inserted in its stack as it passes
 (`annotate`), at the place the entry would have had on the machine's stack. The caller passes the
@@ -21,6 +20,7 @@ from __future__ import annotations
 import re
 
 from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError
+from tgpl.runtime.calls import _call_method, _invoke
 from tgpl.runtime.values import Obj
 
 
@@ -103,8 +103,6 @@ def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
     method whose target's class may choose another override, a dispatch by class (`poly`); a
     callee with no direct spelling (or a call that binds its inputs otherwise) runs as
     `codegen._invoke` runs it."""
-    from tgpl.runtime.codegen import _call_method, _invoke
-
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None

@@ -22,7 +22,6 @@ from itertools import product
 
 from tgpl.frontend import ast
 
-INLINE = True  # False: every read of a fixed table spelled as before (tests compare both ways)
 MAX_ITEMS = 4096  # a larger box of keys gets no view
 
 
@@ -113,4 +112,4 @@ def key(ints: list[str], widths: tuple[int, ...]) -> str:
     return " + ".join(reversed(terms))
 
 
-__all__ = ["INLINE", "flat", "key", "widths"]
+__all__ = ["flat", "key", "widths"]

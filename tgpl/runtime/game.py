@@ -26,9 +26,9 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
-from tgpl.runtime import segments
 from tgpl.runtime.classes import Frame, RAction
 from tgpl.runtime.compiler import CompiledGame, compile_program
+from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled, plain_locals
@@ -115,11 +115,6 @@ class Game:
         # by name they were found in, object, action, locals (a tuple), plain spelling, the action's
         # stack entry), `_plain_play`
         self.played: dict[int, tuple] = {}
-        # The frozen machine of the last listing by plans, kept for the next (`_planned_moves`): the
-        # filters it ran change nothing of it but what the next listing sets again (its world, loop
-        # steps, remembered calls). A list, taken by `pop` and given back by `append`, each one
-        # step under the interpreter's lock: two listings at once never share one
-        self.listers: list[Machine] = []
 
     def span_key(self, span) -> tuple | None:
         """A place in the game's source for state keys: the file's index among the game's
@@ -136,12 +131,12 @@ class Game:
         return Machine(self.compiled, world, choices, self.step_limit)
 
 
-def load_game(path: str | Path, players: int | None = None) -> Game:
-    """Load, check and compile a game; raise GameLoadError if it has errors."""
+def load_game(path: str | Path, players: int | None = None, options: RuntimeOptions = DEFAULT) -> Game:
+    """Load, check and compile a game (run as `options` say); raise GameLoadError if it has errors."""
     program = load_program(path)
     if not program.ok:
         raise GameLoadError(program)
-    return Game(program, compile_program(program), players)
+    return Game(program, compile_program(program, options), players)
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,9 +157,9 @@ class State:
 
     # ------------------------------------------------------------ running
     @staticmethod
-    def _run(game: Game, base: World, first: Move | None, choices: list, known: tuple | None = None) -> State:
+    def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
         """The state after a segment from `base`: setup (`first` None), a phase's entry resumed, or
-        the move `first`, found before when `known` (`Game.played`, as `_play` looks it up)."""
+        the move `first` (a move played before is played by `apply` itself, `segments.play_known`)."""
         if first is not None and base._by_name is None:
             # the index the move names its objects through, made on the world copied, so that this
             # world's copies share it, and the moves found in it (`_play`), until objects change
@@ -173,9 +168,7 @@ class State:
         # object references resolve as the segment runs (the machine copies them); `game.machine` inline
         m = Machine(game.compiled, world, choices, game.step_limit)
         try:
-            if known is not None:  # `_play`'s way for a move found before, its lookups made by `apply`
-                m.play_plain(known[2], known[3], known[4][:], known[5])
-            elif first is None:
+            if first is None:
                 m.run_setup(game.compiled.setup, game.compiled.setup_size)
             elif first is PHASE_ENTRY:
                 m.resume_phase()
@@ -251,7 +244,7 @@ class State:
         if "_legal_found" in fields:  # `_legal` inline once listed
             return fields["_legal_found"][:]
         world = self.world
-        if PLANS_INLINE and self.request is None and world.result is None and PLANNED:
+        if self.request is None and world.result is None:
             # `_legal` and `_legal_moves` inline when the world's plans were found before (a copy
             # shares them): one call, not three, for the listing of each state of a playout
             index = world._by_class
@@ -294,9 +287,7 @@ class State:
             # no other object can have its id while it is in the table
             game = self.game
             known = game.played.get(id(move))
-            if known is not None and known[1] is world._by_name and APPLY_KNOWN:
-                if not segments.FUSED:
-                    return State._run(game, world, move, [], known)
+            if known is not None and known[1] is world._by_name:
                 # `_run(game, base, move, [], known)` inline, the move played as one segment in one
                 # function (`segments.play_known`) rather than through the machine's layers
                 new = world.copy()
@@ -334,7 +325,7 @@ class State:
         """Canonical and hashable: equal for equal game states."""
         # An object's name fixes its class and the order of its fields, so values suffice.
         # Scalars and objects, nearly every field, are frozen inline: this runs once per
-        # state explored, and a call per field was a sixth of verifying tic-tac-toe.
+        # state explored.
         # Each object's part is kept by the world (`World.frozen`) and shared by its copies
         # until they change the object: a move changes a few objects, so a key freezes a few.
         objects, rest = self.key_parts()
@@ -427,7 +418,7 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     found = game.actions.get((obj.cls, move.action))
     if found is None:  # found once per class and name: classes do not change once compiled
         ra = obj.cls.find_action(move.action)
-        found = game.actions[(obj.cls, move.action)] = (ra, SHARED_EVENTS and ra is not None and not _names_event(ra))
+        found = game.actions[(obj.cls, move.action)] = (ra, ra is not None and not _names_event(ra))
     ra, shared = found
     given = {}
     for name, v in move.inputs:  # a loop, not a comprehension: one function call less a move
@@ -438,7 +429,7 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
             given[name] = found
         else:
             given[name] = _resolve(world, v)
-    if PLAYS_KNOWN and ra is not None and ra.plain is not None and len(given) == len(ra.inputs):
+    if ra is not None and ra.plain is not None and len(given) == len(ra.inputs):
         _plain_play(game, m, move, index, obj, ra, given)
         return
     player = world.control.player
@@ -501,25 +492,7 @@ _new_object = object.__new__
 _UNFOUND = object()
 _COMBOS = "combos"  # `Game.moves`' key for an action's moves of several inputs, by their values
 MOVE_CACHE = 1 << 17
-# Legal moves listed by the world's plans when every action is of the common shape (`_plans_of`);
-# False: always the general way (tests check both agree)
-PLANNED = True
 _PLANS = ("plans",)  # `World.cached`'s key of `_plans_of`
-# Listings by plans reuse the frozen machine of the last one (`Game.listers`); False: each makes its
-# own (tests check both agree)
-LISTER = True
-# `State.apply` looks a move played before up itself (`_play`'s way, without its layers); False: `_play`
-# does (tests check both agree)
-APPLY_KNOWN = True
-# `State.legal_moves` lists a settled state by the world's plans itself, when they were found before
-# (`_plans_of`), rather than through `_legal` and `_legal_moves`; False: through them (tests compare)
-PLANS_INLINE = True
-# A move played through its action's plain spelling is found once per index of objects (`_plain_play`);
-# False: found on every play (tests check both agree)
-PLAYS_KNOWN = True
-# The moves of an action that never names `event` share one PlayerChoiceEvent per player (`_play`);
-# False: each move makes its own (tests check both agree)
-SHARED_EVENTS = True
 
 
 def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | None:
@@ -536,13 +509,12 @@ def _single_input(m: Machine, frame: Frame, ra: RAction, player: int) -> list | 
 
 
 def _legal_moves(game: Game, world: World) -> list[Move]:
-    if PLANNED:
-        known = world._by_class  # `World.cached` inline, without its lambda: once a state listed
-        plans = known.get(_PLANS, _UNFOUND) if known is not None else _UNFOUND
-        if plans is _UNFOUND:
-            plans = world.cached(_PLANS, lambda: _plans_of(game, world))
-        if plans is not None:
-            return _planned_moves(game, world, plans)
+    known = world._by_class  # `World.cached` inline, without its lambda: once a state listed
+    plans = known.get(_PLANS, _UNFOUND) if known is not None else _UNFOUND
+    if plans is _UNFOUND:
+        plans = world.cached(_PLANS, lambda: _plans_of(game, world))
+    if plans is not None:
+        return _planned_moves(game, world, plans)
     player = world.control.player
     scratch = world  # read-only: the machine is frozen, so requires, triggers and filters cannot write
     m = game.machine(scratch)
@@ -632,7 +604,7 @@ def _plans_of(game: Game, world: World) -> list | None:
 def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
     """`_legal_moves` by the world's plans (`_plans_of`): the same moves in the same order, without
     finding again, in every state, the objects, their actions, plans and pools. A plan whose filter
-    reads only fields (`listing.NO_MACHINE`) runs on the world's fields with no machine; the machine
+    reads only fields (`listing.Quick.data`) runs on the world's fields with no machine; the machine
     is taken only for a plan that needs one, or whose filter raised there (read only: run again its
     own way, it raises or not as it does)."""
     player = world.control.player
@@ -655,7 +627,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                     pass
             if options is None:
                 if m is None:
-                    m = _lister(game, world)
+                    m = game.machine(world)
+                    m.freeze()
                 try:
                     options = every(m, obj, [None] * size, pool)
                 except _Cancelled:
@@ -676,34 +649,7 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                 if known is not None:  # the game's own table of these moves, for the next listings
                     entry[5] = known.__getitem__
             moves += _moves_of(game, obj, ra, options)
-    if m is not None and not game.listers and not m.stack and m.used == 0 and m.queue == ():
-        game.listers.append(m)  # given back as it was taken
     return moves
-
-
-def _lister(game: Game, world: World) -> Machine:
-    """A frozen machine on `world` for a listing: the machine of the last listing, taken (one that
-    raises is not given back, `_planned_moves`), made what a new one frozen on `world` would be: its
-    choices, stack, queue and choices used are as they were taken (tested when it is given back);
-    its world, player count, step limit, what it may read as it is (`Machine.freeze`: every object),
-    loop steps, lists held and remembered calls are set here (the filters it ran change nothing
-    else of it)."""
-    listers = game.listers
-    if not listers or not LISTER:
-        m = game.machine(world)
-        m.freeze()
-        return m
-    m = listers.pop()
-    m.world = world
-    m.players = world.players
-    m.step_limit = game.step_limit
-    everyone = world._everyone
-    m.readable = everyone if everyone is not None else world.everyone()
-    m.steps = 0
-    m.held = None
-    if m.listing:
-        m.listing = {}
-    return m
 
 
 def _moves_of(game: Game, obj: Obj, ra: RAction, options: list) -> list[Move]:

@@ -31,13 +31,12 @@ from typing import TYPE_CHECKING
 from tgpl.frontend import ast
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import NUMBER, ClassType
+from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal
+from tgpl.runtime.layout import Layout
 
 if TYPE_CHECKING:
     from tgpl.runtime.codegen import BlockGenerator
 
-# False: calls are never inlined, and filters of several statements run candidate by candidate
-# (`expression`; tests check both agree).
-INLINE = True
 # Calls inlined inside inlined bodies, at most this deep.
 MAX_DEPTH = 3
 # Parentheses an inline expression may nest (Python's parser takes 200, the caller's own count too)
@@ -107,7 +106,7 @@ def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, value
     one expression over the caller's code, for the caller's optimistic spelling; `target`: the
     code of the object the method is called on (None: the caller's `this`, or no object for a
     global function), `values`: the code of the arguments. None when it cannot be."""
-    if not INLINE or not inlinable(fi) or fi in gen.inlining or len(gen.inlining) >= MAX_DEPTH:
+    if not inlinable(fi) or fi in gen.inlining or len(gen.inlining) >= MAX_DEPTH:
         return None
     home = gen.c.compiling
     if recursive(gen.c, fi) or (home is not None and recursive(gen.c, home)):
@@ -115,8 +114,6 @@ def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, value
     mark = gen.c.next_inline()
     first = FIRST_SLOT + SLOTS * mark
     saved = _Saved(gen)
-    from tgpl.runtime.compiler import Layout
-
     layout = Layout()
     layout.size = first
     gen.layout, gen.numeric, gen.cse, gen.c.scope = layout, set(), None, fi.scope
@@ -171,8 +168,6 @@ def expression(gen: BlockGenerator, stmts: list) -> str | None:
     """The statements of a block with no loop (a filter's) as one expression of their value, as a
     body is inline (`_Body`): the first `return`'s value, null when none returns; None when they
     cannot be one."""
-    if not INLINE:
-        return None
     gen.layout.push()
     try:
         return _Body(gen).run(stmts, 0)
@@ -183,8 +178,6 @@ def expression(gen: BlockGenerator, stmts: list) -> str | None:
 
 
 def _plain_literal(code: str) -> bool:
-    from tgpl.runtime.codegen import _is_float_literal
-
     return code in ("None", "True", "False") or _is_float_literal(code)
 
 
@@ -230,8 +223,6 @@ class _Body:
     def run(self, stmts: list, start: int, changed: dict | None = None) -> str:
         """The value of running `stmts[start:]` to their end: the first `return`'s value, or null
         when none returns. `changed`: `codegen._changed` of the whole list."""
-        from tgpl.runtime.codegen import _changed
-
         if changed is None:
             changed = _changed(stmts, self.gen.c.types)
         for i in range(start, len(stmts)):
@@ -275,8 +266,6 @@ class _Body:
         """Statements that return nothing, for their effect: an expression whose value is never `_NV`."""
         if any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s)):
             raise _Unsupported
-        from tgpl.runtime.codegen import _changed
-
         changed = _changed(stmts, self.gen.c.types)
         self.gen.layout.push()
         try:
@@ -292,8 +281,6 @@ class _Body:
             t = gen.c._resolve(s.type)
             value = gen.value(s.init, t) if s.init is not None else "None"
             slot = gen.layout.declare(s.name, t)
-            from tgpl.runtime.codegen import _float_valued
-
             if t == NUMBER and _float_valued(s.init, gen.c.types) and changed.get(s.name, -1) <= i:
                 gen.numeric.add(f"\x00L{slot}\x00")
             return f"(\x00L{slot}\x00 := {value})"
@@ -321,8 +308,6 @@ class _Body:
         """A function of (`yes`, `no`) giving `yes` if `cond` holds, else `no`, the condition's code
         generated now; one that may not be a bool is tested as `stmt_If` tests it (an error
         raises, and the caller runs the general way)."""
-        from tgpl.runtime.codegen import _is_bool
-
         gen = self.gen
         code = gen.expr(cond)
         if _is_bool(cond):
@@ -348,4 +333,4 @@ def _ends_stmt(s: ast.Stmt) -> bool:
     return False
 
 
-__all__ = ["CATCH", "INLINE", "expression", "inline_call", "inlinable"]
+__all__ = ["CATCH", "expression", "inline_call", "inlinable"]

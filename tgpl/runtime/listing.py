@@ -27,30 +27,13 @@ class Quick:
     every: object
     size: int
     # The filter over the pool as a function of the world's fields and global objects only, (data,
-    # globals, this, pool), when its test reads nothing else (`NO_MACHINE`); it raises where the
+    # globals, this, pool), when its test reads nothing else (run with no machine at all); it raises where the
     # filter's own way is needed.
     data: object = None
 
 
-QUICK = True  # False: every action listed the general way (tests check both agree)
-# A plan's filter keeps each candidate in a Python local only, not also in the list of locals made for
-# the call and dropped after it (`codegen.BlockGenerator.filter_all`'s `_all_plan`); False: as
-# `Machine.candidates` runs the filter (tests check both agree)
-LOCAL_ONLY = True
-# ... and loops over the pool with that local itself, not with a name copied into it each time
-# (`codegen._candidate_looped`); False: as copied (tests check both agree)
-LOOP_LOCAL = True
-# A plan's filter whose test reads only fields and global objects (no machine, no other local, no
-# count: `D`, `G` and the candidate) also spelled as a function of the world's fields, which `game._planned_moves` runs
-# with no machine at all; it raising (a null, a missing field) is a miss, and the filter runs its
-# own way. False: every plan run with a machine (tests check both agree)
-NO_MACHINE = True
-
-
 def quick(game, ra: RAction, choice_event_cls: RClass) -> Quick | None:
     """`ra`'s plan (found once, kept on the action), or None when it has another shape."""
-    if not QUICK:
-        return None
     found = ra.__dict__.get("_quick", _UNSET)
     if found is _UNSET:
         found = ra.__dict__["_quick"] = _plan(game, ra, choice_event_cls)
@@ -70,12 +53,13 @@ def _plan(game, ra: RAction, choice_event_cls: RClass) -> Quick | None:
     every = getattr(inp.filters[0][1], "all", None)
     if every is None:
         return None
-    if LOCAL_ONLY:  # the list of locals is the plan's own, made for the call (`game._planned_moves`)
-        every = getattr(every, "plan", every)
+    # the list of locals is the plan's own, made for the call (`game._planned_moves`): the filter keeps
+    # each candidate in a Python local only (`codegen.BlockGenerator.filter_all`'s `_all_plan`)
+    every = getattr(every, "plan", every)
     rc = game.by_info[id(inp.candidate_type.info)]
-    return Quick(rc, game.may_discard(rc), every, ra.size, getattr(every, "data", None) if NO_MACHINE else None)
+    return Quick(rc, game.may_discard(rc), every, ra.size, getattr(every, "data", None))
 
 
 _UNSET = object()
 
-__all__ = ["NO_MACHINE", "QUICK", "Quick", "quick"]
+__all__ = ["Quick", "quick"]

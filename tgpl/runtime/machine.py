@@ -24,7 +24,9 @@ from typing import Sequence
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
-from tgpl.runtime.codegen import _invoke, new_memo
+from tgpl.runtime.boards import build_group
+from tgpl.runtime.builtin_ops import call_builtin
+from tgpl.runtime.calls import _invoke, new_memo
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
     TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
@@ -165,8 +167,6 @@ class Machine:
                 self._run_block(c.default, Frame(self, obj, c.default_size), f"default of {c.name}", span)
 
     def _build_groups(self, board: Obj, span: Span | None) -> None:
-        from tgpl.runtime.boards import build_group
-
         groups: dict[str, Obj] = {}
         for c in reversed(list(board.cls.ancestors())):
             for g in c.groups:
@@ -407,8 +407,6 @@ class Machine:
             self.read_only(span, f"call {name}()")
         if self.frozen and name not in _PURE_METHODS:
             self.changing(target, span)
-        from tgpl.runtime.builtin_ops import call_builtin
-
         return call_builtin(self, target, name, values, span)
 
     def changing(self, collection, span: Span) -> None:
@@ -779,7 +777,7 @@ class Machine:
                     need.close(frame, self.game.setup_home, ("setup",))
                     raise
             if self.game.memos:  # setup is over: what pure functions read is fixed from now on
-                self.world.memo = new_memo(self.game.memos)
+                self.world.memo = new_memo(self.game.memos, self.game.options.memo_budget)
             self.settle()
 
     def resume_phase(self) -> None:

@@ -2,8 +2,8 @@
 
 A Tris move passes the turn four times: `Tick` and the win check call `turn.pass()`, which runs the
 turn's `default` (`Machine.turn_pass_default`), and the default calls `turn.pass(p, "Phase")`
-(`Machine.turn_pass`). Each was a method call that looked the turn up again and tested what the
-code around it mostly knows: about 0.6 µs a move of the 11 a Tris playout move takes.
+(`Machine.turn_pass`). Each would be a method call that looks the turn up again and tests what the
+code around it mostly knows.
 
 Inline, the common case is done in place and anything else goes to the machine's method, which
 does what it always did (the errors, a frozen machine, a player that is not a small int):
@@ -15,21 +15,11 @@ does what it always did (the errors, a frozen machine, a player that is not a sm
   filled once every turn is compiled, `Passes.defaults`) and the machine is not frozen, the
   default runs as `Machine.turn_pass_default` runs it, its entry on the machine's stack, and what
   is left to do when it returned a player or passed nothing is the machine's (`default_done`).
-
-The switch `INLINE` off spells every pass as the machine's call (tests compare both ways).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from tgpl.runtime import defaults
-
-INLINE = True
-# A tabulated default's outcome is looked up once, by (turn, player, phase, players) in the game's
-# table of every turn's outcomes (`Passes.seen`), not by the turn then by the rest; False: the two
-# lookups (tests check both agree)
-ONE_LOOKUP = True
 
 
 @dataclass
@@ -44,7 +34,7 @@ class Passes:
     # table (player, phase, players) -> (player, phase, last pass or None: the site's) that the code fills; else None.
     defaults: dict[str, tuple] = field(default_factory=dict)
     # Every tabulated turn's outcomes together, (turn, player, phase, players) -> its outcome: what
-    # the code finds first (`ONE_LOOKUP`), filled with each turn's own table
+    # the code finds first (`to_default`), filled with each turn's own table
     seen: dict[tuple, tuple] = field(default_factory=dict)
 
     @staticmethod
@@ -58,7 +48,7 @@ class Passes:
     def fill(self, turns: dict) -> None:
         for name, turn in turns.items():
             if turn.plain is not None:
-                table = turn.outcomes = {} if defaults.TABLE and turn.control_only else None
+                table = turn.outcomes = {} if turn.control_only else None
                 self.defaults[name] = (turn.plain, turn.default_what, turn.nulls, turn, table)
 
 
@@ -74,33 +64,6 @@ def to_phase(emit, name, value: str, phase: str, turns: str, span: str, depth: i
     emit(depth + 1, "m.enter_pending = True")
     emit(depth, "else:")
     emit(depth + 1, f"m.turn_pass({v}, {phase!r}, {span})")
-
-
-def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int, seen: str | None = None) -> None:
-    """`turn.pass()`: the active turn's default run through its plain spelling (`defaults`), or its
-    outcome for this player and phase taken from its table, when it has one and it was seen
-    (`tgpl.runtime.defaults`); a run that does not raise is kept in the table. `seen`: the game's
-    table of every turn's outcomes (`Passes.seen`), looked up first (`ONE_LOOKUP`)."""
-    if ONE_LOOKUP and seen is not None:
-        _to_default_seen(emit, name, defaults, seen, span, too_large, depth)
-        return
-    d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
-    table, key, out, c = name("_tb"), name("_ky"), name("_o"), name("_c")
-    emit(depth, f"if not FZ and ({d} := {defaults}.get(m.world.control.turn)) is not None:")
-    emit(depth + 1, f"if ({table} := {d}[4]) is not None and ({out} := {table}.get("
-                    f"({key} := (({c} := m.world.control).player, {c}.phase, m.players)))) is not None:")
-    emit(depth + 2, f"{c}.player = {out}[0]")
-    emit(depth + 2, f"{c}.phase = {out}[1]")
-    emit(depth + 2, f"m.last_pass = {out}[2] or {span}")  # None: the default passed nothing, it returned
-    emit(depth + 2, "m.enter_pending = True")
-    emit(depth + 1, "else:")
-    depth += 1
-    _run_default(emit, d, pending, stack, r, span, too_large, depth + 1)
-    emit(depth + 1, f"if {table} is not None:")
-    emit(depth + 2, f"{table}[{key}] = ({c}.player, {c}.phase, None if m.last_pass is {span} else m.last_pass)")
-    depth -= 1
-    emit(depth, "else:")
-    emit(depth + 1, f"m.turn_pass_default({span})")
 
 
 def _run_default(emit, d: str, pending: str, stack: str, r: str, span: str, too_large: str, depth: int) -> None:
@@ -122,11 +85,12 @@ def _run_default(emit, d: str, pending: str, stack: str, r: str, span: str, too_
     emit(depth + 1, f"m.default_done({r}, {pending}, {d}[3], {span})")
 
 
-def _to_default_seen(emit, name, defaults: str, seen: str, span: str, too_large: str, depth: int) -> None:
-    """`to_default` with the outcome looked up once, by the turn, player, phase and players
-    together (two passes a Tris move: two lookups and a tuple's item less each), and unpacked
-    into the control at once; a default run that does not raise is kept in its turn's table and
-    in `seen`."""
+def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int, seen: str) -> None:
+    """`turn.pass()`: the active turn's default run through its plain spelling (`defaults`), or its
+    outcome for this player and phase, when it has a table (`tgpl.runtime.defaults`) and it was seen:
+    looked up once in the game's table of every turn's outcomes (`Passes.seen`), by the turn, player,
+    phase and players together, and unpacked into the control at once. A run that does not raise is
+    kept in its turn's table and in `seen`."""
     d, pending, stack, r = name("_d"), name("_pe"), name("_sk"), name("_r")
     table, key, out, c, last = name("_tb"), name("_ky"), name("_o"), name("_c"), name("_lp")
     emit(depth, f"if not FZ and ({out} := {seen}.get((({c} := m.world.control).turn, {c}.player, "
@@ -147,4 +111,4 @@ def _to_default_seen(emit, name, defaults: str, seen: str, span: str, too_large:
     emit(depth + 1, f"m.turn_pass_default({span})")
 
 
-__all__ = ["INLINE", "ONE_LOOKUP", "Passes", "to_default", "to_phase"]
+__all__ = ["Passes", "to_default", "to_phase"]

@@ -14,8 +14,7 @@ before: events queued (`Machine.resolve_events`), a phase with inputs or that ne
 (`Machine.enter_phase`). What it raises and where is what the layers raise: an input asked below
 a call marks the request broken, an overflow or a recursion too deep is the same error at the same
 place, an input with no candidate is `_no_candidate_error`'s, a cycle of passes the same error at
-the latest pass. `State.apply` does what `State._run` does around it, inline. The switch `FUSED` off
-plays every move through the layers (tests compare both ways).
+the latest pass. `State.apply` does what `State._run` does around it, inline.
 """
 
 from __future__ import annotations
@@ -27,9 +26,6 @@ from tgpl.runtime.machine import FLOW_LIMIT, _Cancelled
 
 if TYPE_CHECKING:
     from tgpl.runtime.machine import Machine
-
-FUSED = True
-
 
 def play_known(m: Machine, known: tuple) -> None:
     """`Machine.play_plain` of the move `known` (`Game.played`: its object, action, locals, plain
@@ -103,4 +99,4 @@ def play_known(m: Machine, known: tuple) -> None:
         m._no_candidate_error(c)
 
 
-__all__ = ["FUSED", "play_known"]
+__all__ = ["play_known"]

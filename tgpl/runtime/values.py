@@ -59,9 +59,7 @@ class Control:
     phase: str | None = None
 
 
-# A world's copy makes its control by setting its three slots, not through `Control.__init__`;
-# False: by the call (tests check both agree)
-CONTROL_SLOTS = True
+# A world's copy makes its control by setting its three slots, not through `Control.__init__`
 _new_control = object.__new__
 
 _NO_OWNERS: tuple = ()
@@ -89,12 +87,6 @@ class Seldom:
 
     def copy(self) -> Seldom:
         return Seldom(self.rng.copy(), self.log[:], self.counters.copy(), self.serials)
-
-
-# A world keeps its generator, log, name counters and next serial in one `Seldom`, which its copy shares
-# (`World.copy`); False: each copy has a `Seldom` of its own, sharing the generator, log and counters
-# until `unshare` as the four slots each copy carried did (tests check both agree)
-SELDOM = True
 
 
 class World:
@@ -373,18 +365,11 @@ class World:
         new.frozen = self.frozen.copy()
         new.globals = self.globals
         c = self.control
-        if CONTROL_SLOTS:  # the dataclass's __init__ not called: a third of the copy's time on the control
-            nc = new.control = _new_control(Control)
-            nc.player = c.player
-            nc.turn = c.turn
-            nc.phase = c.phase
-        else:
-            new.control = Control(c.player, c.turn, c.phase)
-        if SELDOM:  # the generator, the log, the name counters and the next serial: one reference
-            new.seldom = self.seldom
-        else:
-            seldom = self.seldom
-            new.seldom = Seldom(seldom.rng, seldom.log, seldom.counters, seldom.serials)
+        nc = new.control = _new_control(Control)  # the dataclass's __init__ not called
+        nc.player = c.player
+        nc.turn = c.turn
+        nc.phase = c.phase
+        new.seldom = self.seldom  # the generator, the log, the name counters and the next serial: one reference
         new.result = self.result
         new.players = self.players
         new.transients = self.transients

@@ -13,19 +13,15 @@ from tgpl.verify.graph import Info
 
 # Digests of object parts, by the part marshalled, kept by a machine (`_packed`): at most this many
 PART_DIGESTS = 1 << 14
-# A state's digests of its objects' parts made from those of the state its world was copied from,
-# but for the objects it changed (`RuntimeMachine.key`); False: from every object (tests check both agree)
-INHERIT = True
 
 
 def _packed(entry: list, known: dict | None = None) -> bytes:
     """An object's part of the key as verify's digest takes it, kept with the part: a 16-byte
     blake2b of the part marshalled (format 2, `RuntimeMachine.key`). The state's digest is then
-    over 16 bytes per object, not the whole of every part (about 190 bytes each on Tris, whose
-    hashing was most of a key), and the world keeps 16 bytes per part, not the marshalled part.
+    over 16 bytes per object, not the whole of every part, and the world keeps 16 bytes per part, not the marshalled part.
     `known`: the digests of parts met before, by their bytes (an object takes the same few
     values again and again: a Tris tile is empty or either player's), so that a part met
-    again costs a lookup, not a blake2b (a third of a key after a move)."""
+    again costs a lookup, not a blake2b."""
     packed = entry[1] = _digest(dumps(entry[0], 2), known)
     return packed
 
@@ -43,9 +39,6 @@ def _digest(data: bytes, known: dict | None) -> bytes:
     return packed
 
 
-# An object's part of the key marshalled from its values' encodings (`_Parts`), not from the part
-# frozen first (`game._frozen_object`); False: always frozen first (tests check both agree)
-ASSEMBLED = True
 _LEN = Struct("<i").pack
 _CONSTANTS = {None: b"N", True: b"T", False: b"F"}
 
@@ -190,30 +183,27 @@ class RuntimeMachine:
         known = self._digests
         objects = w.objects
         inherited = w.inherited
-        if (INHERIT and inherited is not None and len(inherited[1]) == len(objects)
+        if (inherited is not None and len(inherited[1]) == len(objects)
                 and (inherited[0] is objects or inherited[0] == objects)):
             # the digests of the world this one was copied from, those of the objects it owns or
             # wrote since made again: no other object changed (`World.inherited`), and the
             # objects are the same (the same list, or an equal copy: objects compare by identity)
             parts = inherited[1][:]
             at = inherited[2]
-            assembled = self._parts if ASSEMBLED else None
+            assembled = self._parts
             for changed in (w.owned, w.written):
                 for o in changed:
                     e = frozen.get(o)
                     if e is not None:
                         parts[at[o]] = e[1] or _packed(e, known)
-                    elif assembled is not None:
+                    else:
                         # the part's bytes without the part (`_Parts`): nothing frozen, nothing kept by
                         # the world (a key asked of the state freezes it then)
                         parts[at[o]] = _digest(assembled(w, o), known)
-                    else:
-                        e = _frozen_object(w, o)
-                        parts[at[o]] = _packed(e, known)
         else:
             # State.key_parts, each part digested once (`World.frozen`, `_packed`), in one pass
             parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in objects]
-            at = {o: i for i, o in enumerate(objects)} if INHERIT else None
+            at = {o: i for i, o in enumerate(objects)}
         w.digests = (objects, parts, at)
         w.inherited = None  # its source's digests are no longer needed: let them go with it
         count = len(parts)

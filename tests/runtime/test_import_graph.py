@@ -1,0 +1,117 @@
+"""The modules of `tgpl.runtime` import one another without a cycle: each can be read, changed and
+tested above the ones it imports. The graph is read from the source (`ast`), so an import inside a
+function, which hides a cycle from Python's import system until it runs, counts as any other; only
+imports under `if TYPE_CHECKING:` (annotations, never run) do not."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import tgpl.runtime
+
+PACKAGE = Path(tgpl.runtime.__file__).resolve().parent
+MODULES = {p.stem for p in PACKAGE.glob("*.py")}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+            or isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imported(node: ast.AST) -> set[str]:
+    """The modules of the package that one import statement imports."""
+    found: set[str] = set()
+    if isinstance(node, ast.ImportFrom):
+        module = node.module or ""
+        if node.level == 1:
+            parts = module.split(".") if module else []
+        elif module.startswith("tgpl.runtime"):
+            parts = module.split(".")[2:]
+        else:
+            return found
+        if parts:
+            found.add(parts[0])
+        else:  # `from tgpl.runtime import codegen, listing`
+            found.update(alias.name for alias in node.names)
+    elif isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name.startswith("tgpl.runtime."):
+                found.add(alias.name.split(".")[2])
+    return found & MODULES
+
+
+def imports(source: str) -> tuple[set[str], set[str]]:
+    """(every module of the package that `source` imports when run, those imported inside a function)."""
+    every: set[str] = set()
+    local: set[str] = set()
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for sub in child.orelse:
+                    walk(sub, in_function)
+                continue
+            inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            names = _imported(child)
+            every.update(names)
+            if inner:
+                local.update(names)
+            walk(child, inner)
+
+    walk(ast.parse(source), False)
+    return every, local
+
+
+def graph() -> dict[str, set[str]]:
+    return {name: imports((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))[0] - {name} for name in MODULES}
+
+
+def cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of `edges` (its modules in import order, the first repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(name: str) -> list[str] | None:
+        state[name] = 1
+        path.append(name)
+        for target in sorted(edges.get(name, ())):
+            if state.get(target) == 1:
+                return path[path.index(target):] + [target]
+            if target not in state:
+                found = visit(target)
+                if found is not None:
+                    return found
+        path.pop()
+        state[name] = 2
+        return None
+
+    for name in sorted(edges):
+        if name not in state:
+            found = visit(name)
+            if found is not None:
+                return found
+    return None
+
+
+def test_the_runtime_imports_no_module_that_imports_it_back():
+    assert cycle(graph()) is None, " -> ".join(cycle(graph()))
+
+
+def test_no_module_of_the_runtime_is_imported_inside_a_function():
+    hidden = {name: local for name in MODULES
+              if (local := imports((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))[1])}
+    assert hidden == {}
+
+
+def test_the_check_sees_an_import_inside_a_function_and_not_one_for_annotations():
+    hidden = "def f():\n    from tgpl.runtime.codegen import x\n    return x\n"
+    assert imports(hidden) == ({"codegen"}, {"codegen"})
+    assert imports("from tgpl.runtime import machine, values\n") == ({"machine", "values"}, set())
+    assert imports("from . import machine\nfrom .values import Obj\n") == ({"machine", "values"}, set())
+    typed = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tgpl.runtime.codegen import x\n"
+    assert imports(typed) == (set(), set())
+    assert cycle({"machine": {"codegen"}, "codegen": {"values"}, "values": {"machine"}}) == [
+        "codegen", "values", "machine", "codegen"]
+    assert cycle({"machine": {"codegen"}, "codegen": {"values"}, "values": set()}) is None

@@ -1,0 +1,198 @@
+"""How generated code calls a TGPL function: the binding of its arguments to its slots, its run on
+the machine's stack, and the memo of a pure function's results (`tgpl.runtime.purity`).
+
+Generated blocks (`tgpl.runtime.codegen`), direct call sites (`tgpl.runtime.direct`) and the machine
+call these; they depend on no compiler, so that none of those imports another to reach them.
+"""
+
+from __future__ import annotations
+
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING
+from tgpl.runtime.classes import Frame
+from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, Returned
+from tgpl.runtime.values import PLAIN, Obj, show, to_player
+
+def _call_method(m, target, name, names, values, span):
+    """`target.name(...)` from generated code: the method looked up on the target's class
+    (remembered per class), then called as Machine.call_named calls it, inline: method calls
+    are the bulk of a game's code (chess's filters call one per square and piece)."""
+    if target.__class__ is not Obj:
+        if target is None:
+            m.error(span, f"cannot call '{name}' on null")
+        m.error(span, f"{show(target)} has no function '{name}'")
+    rf = target.cls.found_functions.get(name, _UNKNOWN)
+    if rf is _UNKNOWN:
+        rf = target.cls.function(name)
+    if rf is None:
+        m.error(span, f"{show(target)} has no function '{name}'")
+    return _invoke(m, rf, target, names, values, span)
+
+
+def _invoke(m, rf, this, names, values, span):
+    """A call whose arguments are all named (Machine.call_named). When it gives every input
+    once, the values go straight to their slots (the common case, inputs in declaration order,
+    is one list); any other call binds through Machine.call_function. The effect and its
+    result are handled exactly as there."""
+    binder = rf.binders.get(names)
+    if binder.__class__ is list:
+        local = [*values, *binder]
+    else:
+        if binder is None:
+            binder = rf.binder(names)
+        if binder is False:
+            return m.call_function(rf, this, list(zip(names, values)), span)
+        if binder.__class__ is list:
+            local = [*values, *binder]
+        else:
+            local = [None] * rf.size
+            for slot, value in zip(binder, values):
+                local[slot] = value
+    if rf.effect is None:
+        return None
+    return _run(m, rf, _runner(rf), this, local, (rf.what, span), span)
+
+
+_UNKNOWN = object()
+# No value is it: `(x := v) is _NV or ...` evaluates v for its effect and goes on (`inlining`)
+_NEVER = object()
+_new_frame = object.__new__
+
+
+def _runner(rf):
+    """`rf`'s effect as a function of (machine, this, locals) returning its value (`_direct_runner`),
+    memoized when `rf` is pure (`_memoized`). Made once per function."""
+    run = rf.__dict__.get("_runner")
+    if run is None:
+        run = _direct_runner(rf)
+        if rf.memo is not None:
+            run = _memoized(rf, run)
+        rf.__dict__["_runner"] = run
+    return run
+
+
+def _direct_runner(rf):
+    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
+    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
+    direct = rf.__dict__.get("_direct")
+    if direct is not None:
+        return direct
+    direct = getattr(rf.effect, "direct", None)
+    if direct is None:
+        effect = rf.effect
+
+        def direct(m, this, local):
+            frame = _new_frame(Frame)
+            frame.m = m
+            frame.this = this
+            frame.event = None
+            frame.vars = local
+            r = effect(frame)
+            return r.value if r.__class__ is Returned else None
+
+    rf.__dict__["_direct"] = direct
+    return direct
+
+
+# What an argument of a memoized function must be, by its declared type, for its value to be a
+# key: one class per input (a `number` input that got a player's int is run, not looked up), so
+# that equal keys (1 == 1.0 == True in Python) never stand for different values.
+_KEY_TEST = {NUMBER: "{a}.__class__ is float", BOOL: "{a}.__class__ is bool", STRING: "{a}.__class__ is str",
+             PLAYER: "{a}.__class__ is int"}
+
+
+def _key_test(a: str, t) -> str:
+    """The test that the value in `a`, declared of type `t`, may be a memo key (an object: of no other class)."""
+    test = _KEY_TEST.get(t)
+    return test.format(a=a) if test is not None else f"({a}.__class__ is _Obj or {a} is None)"
+
+
+def _key_tuple(parts: list[str]) -> str:
+    """The expression of a memo key made of `parts` (one part: itself)."""
+    return parts[0] if len(parts) == 1 else "(" + "".join(f"{p}, " for p in parts) + ")"
+
+
+# Generated code: a remembered `(value, loop steps)` found in `hit` counts its steps again and is
+# returned, unless that passes the step limit (then the caller runs the call, to raise where it raises).
+_REPLAY_HIT = (
+    "    if hit is not None:\n"
+    "        steps = hit[1]\n"
+    "        if not steps:\n"
+    "            return hit[0]\n"
+    "        m.steps += steps\n"
+    "        if m.steps <= m.step_limit:\n"
+    "            return hit[0]\n"
+    "        m.steps -= steps\n"
+)
+
+
+def new_memo(tables: int, budget: int) -> list:
+    """The memo of the states of one setup: a table per pure function and fixed expression, then
+    the entries left to remember (`RuntimeOptions.memo_budget`)."""
+    return [{} for _ in range(tables)] + [[budget]]
+
+
+def _memoized(rf, run):
+    """`run` (a pure function's effect, `tgpl.runtime.purity`) with its results remembered in the
+    world's memo (`World.memo`, made when setup is over), keyed by `this` and the arguments.
+
+    A call that raises remembers nothing (it raises again, the same way, every time). A result
+    remembers the loop steps its run counted: a call answered from the memo counts them too, and
+    one that would pass the step limit is run instead, to raise the limit's error where the run
+    would. Only scalar results are remembered (a list or table could be changed by the caller).
+    The memo holds what the call gives its caller (a player result mapped onto the players), as
+    call sites remember it (`_site`): this wrapper, run before the mapping, leaves player results
+    to them.
+    """
+    names = []
+    tests = []
+    for i, inp in enumerate(rf.inputs):
+        a = f"a{i}"
+        names.append(a)
+        tests.append(_key_test(a, inp.type))
+    key = _key_tuple((["this"] if rf.owner is not None else []) + names)
+    loads = "".join(f"    {a} = v[{inp.slot}]\n" for a, inp in zip(names, rf.inputs))
+    test = " and ".join(tests) or "True"
+    src = (
+        "def _memo(m, this, v):\n"
+        "    memo = m.world.memo\n"
+        "    if memo is None:\n"
+        "        return run(m, this, v)\n"
+        f"{loads}"
+        f"    if not ({test}):\n"
+        "        return run(m, this, v)\n"
+        f"    key = {key}\n"
+        f"    table = memo[{rf.memo}]\n"
+        "    hit = table.get(key)\n"
+        + _REPLAY_HIT +
+        "        return run(m, this, v)\n"
+        "    before = m.steps\n"
+        "    r = run(m, this, v)\n"
+        + ("" if rf.returns_player else
+           "    if r.__class__ in _P and (left := memo[-1])[0] > 0:\n"
+           "        left[0] -= 1\n"
+           "        table[key] = (r, m.steps - before)\n")
+        + "    return r\n"
+    )
+    ns = {"run": run, "_Obj": Obj, "_P": PLAIN}
+    exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
+    return ns["_memo"]
+
+
+def _run(m, rf, run, this, local, entry, span):
+    """Run a function's effect (`_runner`) on its bound locals: a player result mapped onto
+    the players, a cancelled input or no value giving null, the host's errors the game's."""
+    stack = m.stack
+    stack.append(entry)
+    try:
+        r = run(m, this, local)
+        if r is None:
+            return None
+        return to_player(r, m.players) if rf.returns_player else r
+    except _Cancelled:
+        return None
+    except RecursionError:  # the host's stack ran out: report it as the game's error
+        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+    except OverflowError:
+        m.error(span, TOO_LARGE)
+    finally:
+        stack.pop()
