@@ -140,3 +140,12 @@ def test_connect4_lowered_with_the_fold_plays_as_the_runtime():
     rng = random.Random(7)
     for _ in range(20):
         playout(lw, rng)
+
+
+def test_a_join_past_its_bound_is_given_up(monkeypatch):
+    import tgpl.lowering.static_fold as sf
+    monkeypatch.setattr(sf, "JOIN_ROWS", 1)  # the scan's tables join more rows than one
+    program = read_kif(SCAN)
+    folded = static_fold(program)
+    assert not any(r.head.relation.startswith("static_table") for r in folded.rules)
+    assert "scan_static" in folded.defined()  # split all the same

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, expand_or
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, expand_or, substitute
 
 KEYWORDS = frozenset({"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
                       "sees", "random", "distinct"})
@@ -415,43 +415,107 @@ class _Names:
 
 
 def _evaluate(program: Program, static: set[str], keys: dict[tuple, str]) -> dict[str, list[tuple[Term, ...]]]:
-    """The rows of each table (`keys`: (literals, kept variables) -> table name), by one clingo run over the
-    static rules (stratified: one model)."""
+    """The rows of each table (`keys`: (literals, kept variables) -> table name): the static relations the
+    tables read, by one clingo run over the static rules (stratified: one model), then each table's join here,
+    given up past JOIN_ROWS partial rows (a join of arithmetic tables would grow into their product, and
+    clingo's grounding cannot be interrupted)."""
+    wanted = {a.relation for lits, _ in keys for lit in lits for a, _ in lit.atoms()}
+    facts = _static_facts(program, static, wanted)
+    rows: dict[str, list[tuple[Term, ...]]] = {}
+    for (lits, kept), name in keys.items():
+        found = _join(lits, kept, facts)
+        rows[name] = sorted(found, key=lambda row: tuple(map(str, row))) if found is not None else [()] * (MAX_ROWS + 1)
+    return rows
+
+
+JOIN_ROWS = 20_000
+"""Partial rows past which a table's join is given up (the table is then not made)."""
+
+
+def _static_facts(program: Program, static: set[str], wanted: set[str]) -> dict[str, set[tuple[Term, ...]]]:
+    """Relation -> its rows, for the static relations in `wanted`."""
     names = _Names()
     lines: list[str] = []
     for rule in program.rules:
         if rule.head.relation not in static or rule.head.relation in KEYWORDS:
             continue
-        for rule in expand_or(rule):
-            body = ", ".join(names.literal(lit) for lit in rule.body)
-            lines.append(names.atom(rule.head) + (f" :- {body}." if body else "."))
-    tables = {}
-    for (lits, kept), name in sorted(keys.items(), key=lambda kv: kv[1]):
-        pred = f"table_{len(tables)}"
-        tables[pred] = name
-        head = f"{pred}({','.join(names.term(Var(v)) for v in kept)})" if kept else pred
-        lines.append(f"{head} :- {', '.join(names.literal(lit) for lit in lits)}.")
-        variables = ",".join(names.term(Var(v)) for v in kept)
-        lines.append(f"size_{pred}(N) :- N = #count{{ {variables + ':' if kept else '1:'} {head} }}.")
-        lines.append(f"#show size_{pred}/1.")
+        for plain in expand_or(rule):
+            body = ", ".join(names.literal(lit) for lit in plain.body)
+            lines.append(names.atom(plain.head) + (f" :- {body}." if body else "."))
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], "\n".join(lines))
     ctl.ground([("base", [])])
-    sizes: dict[str, int] = {}
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            sizes = {sym.name[len("size_"):]: sym.arguments[0].number for sym in model.symbols(shown=True)}
-            break
-    rows: dict[str, list[tuple[Term, ...]]] = {name: [] for name in keys.values()}
-    arity = {name: len(kept) for (_, kept), name in keys.items()}
-    for pred, name in tables.items():
-        if 0 < sizes.get(pred, 0) <= MAX_ROWS:  # a larger table is not used: its rows are not read back
-            found = [tuple(names.value(a) for a in atom.symbol.arguments)
-                     for atom in ctl.symbolic_atoms.by_signature(pred, arity[name]) if atom.is_fact]
-            if len(found) == sizes[pred]:  # stratified, so every atom is a fact; anything else stays unfolded
-                rows[name] = found
-        elif sizes.get(pred, 0) > MAX_ROWS:
-            rows[name] = [()] * (MAX_ROWS + 1)  # marks the table too large (its rows are never read)
-    for name in rows:
-        rows[name].sort(key=lambda row: tuple(map(str, row)))
-    return rows
+    facts: dict[str, set[tuple[Term, ...]]] = {name: set() for name in wanted}
+    arities = program.relations()
+    for name in sorted(wanted):
+        for arity in sorted(arities.get(name, ())):
+            for atom in ctl.symbolic_atoms.by_signature(names.name(name), arity):
+                if not atom.is_fact:  # stratified, so never; were it so, nothing could be folded soundly
+                    raise ValueError(f"static relation {name} has a non-fact atom")
+                facts[name].add(tuple(names.value(a) for a in atom.symbol.arguments))
+    return facts
+
+
+def _join(lits: tuple[Literal, ...], kept: tuple[str, ...], facts: dict[str, set[tuple[Term, ...]]]
+          ) -> set[tuple[Term, ...]] | None:
+    """The projection on `kept` of the conjunction's solutions over `facts`; None past JOIN_ROWS."""
+    positive = [lit for lit in lits if isinstance(lit, Atom)]
+    checks = [lit for lit in lits if not isinstance(lit, Atom)]
+    bindings: list[dict[str, Term]] = [{}]
+    bound: set[str] = set()
+    while positive:  # the literal with the most variables bound next, the smaller table on a tie
+        positive.sort(key=lambda a: (-len(_vars(a) & bound), len(facts[a.relation]), str(a)))
+        atom = positive.pop(0)
+        fixed = [i for i, a in enumerate(atom.args) if _vars(a) <= bound]  # known before the step: an index
+        index: dict[tuple[Term, ...], list[tuple[Term, ...]]] = defaultdict(list)
+        for row in facts[atom.relation]:
+            if len(row) == len(atom.args):
+                index[tuple(row[i] for i in fixed)].append(row)
+        grown: list[dict[str, Term]] = []
+        for binding in bindings:
+            for row in index.get(tuple(substitute(atom.args[i], binding) for i in fixed), ()):
+                found = _match(atom.args, row, binding)
+                if found is not None:
+                    grown.append(found)
+                    if len(grown) > JOIN_ROWS:
+                        return None
+        bindings = grown
+        bound |= _vars(atom)
+    result: set[tuple[Term, ...]] = set()
+    for binding in bindings:
+        if all(_holds(lit, binding, facts) for lit in checks):
+            result.add(tuple(binding[v] for v in kept))
+    return result
+
+
+def _match(patterns: tuple[Term, ...], values: tuple[Term, ...], binding: dict[str, Term]) -> dict[str, Term] | None:
+    """`binding` extended so that the patterns are the values, or None."""
+    if len(patterns) != len(values):
+        return None
+    out = binding
+    todo = list(zip(patterns, values))
+    while todo:
+        pattern, value = todo.pop()
+        if isinstance(pattern, Var):
+            known = out.get(pattern.name)
+            if known is None:
+                out = dict(out) if out is binding else out
+                out[pattern.name] = value
+            elif known != value:
+                return None
+        elif isinstance(pattern, Const):
+            if pattern != value:
+                return None
+        elif not (isinstance(value, Func) and value.name == pattern.name and len(value.args) == len(pattern.args)):
+            return None
+        else:
+            todo.extend(zip(pattern.args, value.args))
+    return out
+
+
+def _holds(lit: Literal, binding: dict[str, Term], facts: dict[str, set[tuple[Term, ...]]]) -> bool:
+    if isinstance(lit, Distinct):
+        return substitute(lit.left, binding) != substitute(lit.right, binding)
+    assert isinstance(lit, Not) and isinstance(lit.literal, Atom)
+    atom = lit.literal
+    return tuple(substitute(a, binding) for a in atom.args) not in facts[atom.relation]
