@@ -171,6 +171,8 @@ def _fresh(base: str, taken: set[str]) -> str:
 
 
 def _plan(program: Program, comp: set[str], static: set[str], taken: set[str]) -> _Split | None:
+    if any(m in KEYWORDS or m.startswith("tgpl_") for m in comp):  # what the game is made of keeps its name
+        return None
     rules = [r for r in program.rules if r.head.relation in comp]
     arities = program.relations()
     if any(len(arities[m]) != 1 for m in comp):
