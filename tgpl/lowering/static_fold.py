@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, expand_or, substitute
+from tgpl.lowering.ir import (Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, expand_or,
+                              substitute)
 
 KEYWORDS = frozenset({"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
                       "sees", "random", "distinct"})
@@ -416,17 +417,18 @@ class _Names:
         return Const(self.back[sym.name])
 
 
-def _evaluate(program: Program, static: set[str], keys: dict[tuple, str]) -> dict[str, list[tuple[Term, ...]]]:
+def _evaluate(program: Program, static: set[str], keys: dict[tuple, str]
+              ) -> dict[str, list[tuple[Term, ...]] | None]:
     """The rows of each table (`keys`: (literals, kept variables) -> table name): the static relations the
     tables read, by one clingo run over the static rules (stratified: one model), then each table's join here,
     given up past JOIN_ROWS partial rows (a join of arithmetic tables would grow into their product, and
     clingo's grounding cannot be interrupted)."""
     wanted = {a.relation for lits, _ in keys for lit in lits for a, _ in lit.atoms()}
     facts = _static_facts(program, static, wanted)
-    rows: dict[str, list[tuple[Term, ...]]] = {}
+    rows: dict[str, list[tuple[Term, ...]] | None] = {}  # None: the join was given up
     for (lits, kept), name in keys.items():
         found = _join(lits, kept, facts)
-        rows[name] = sorted(found, key=lambda row: tuple(map(str, row))) if found is not None else [()] * (MAX_ROWS + 1)
+        rows[name] = None if found is None else sorted(found, key=lambda row: tuple(map(str, row)))
     return rows
 
 
