@@ -64,10 +64,34 @@ def test_a_counter_beside_a_count_lowers_to_the_runtimes_game():
     assert outcomes[0].states > 10
 
 
-@pytest.mark.xfail(strict=True, reason="known lowering bug (issue 34): with its moves compiled, the next rule of "
-                   "a counter (`(<= (next (moves ?o ?v)) (moves_view ?o ?v))`, ?v from `plus` over the numbers a "
-                   "count over the board reaches, 0..9) can make values base does not list: `tgpl check-gdl "
-                   "--grounding per-state` rejects what `tgpl to-gdl` wrote")
 def test_a_counter_beside_a_count_gives_gdl_that_check_gdl_accepts():
+    """Its moves compiled, the counter's next rule (`(plus ?x7 1 ?x8)`, over the numbers 0..9 the count over the
+    board reaches) made, in GDL's relaxed game, values 5..9 that `base` did not list (`tgpl check-gdl` rejected
+    what to-gdl wrote): its next value is now one of the values base lists (`moves_values`)."""
     outcomes = lowers_or_is_refused(COUNTER_BASE.read_text(), check_gdl=True)
     assert outcomes[0].check_gdl == (), outcomes[0].check_gdl
+
+
+def test_to_gdl_writes_nothing_check_gdl_would_reject(tmp_path, monkeypatch):
+    """A fluent that base leaves out is the lowering's own error, caught before writing: exit 2, nothing written
+    (here the counter's guard is taken out of the lowered game, as it was before the fix above)."""
+    import tgpl.pipeline
+    from click.testing import CliRunner
+    from tgpl.cli import main
+    from tgpl.lowering.ir import Atom, Program, Rule
+
+    lower_game = tgpl.pipeline.lower_game
+
+    def unguarded(*args, **kwargs):
+        lowered = lower_game(*args, **kwargs)
+        lowered.program = Program(tuple(
+            Rule(r.head, tuple(x for x in r.body if not (isinstance(x, Atom) and x.relation == "moves_values")),
+                 r.span) for r in lowered.program.rules))
+        return lowered
+
+    monkeypatch.setattr(tgpl.pipeline, "lower_game", unguarded)
+    out = tmp_path / "counter.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(COUNTER_BASE), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert "internal error: the emitted GDL is not valid: fluent '(moves gamestate 5)' is not in base" in r.output
+    assert not out.exists()

@@ -1740,6 +1740,10 @@ class Emission:
     def fluent(self, attr: str, o: Term, v: Term) -> Func:
         return Func(self.rels.name(("attr", attr), attr), (self.term(o), self.term(v)))
 
+    def _counter_values(self, attr: str) -> str:
+        """The static relation of the values a counter's base lists, per object: what its next value is one of."""
+        return self.rels.name(("values", attr), f"{attr}_values")
+
     def control(self, p: Term, turn, phase) -> Func:
         turn = turn.name if isinstance(turn, Const) else turn
         phase = phase.name if isinstance(phase, Const) else phase
@@ -1794,14 +1798,19 @@ class Emission:
         out: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
         # base: every value of each fluent's domain (a counter's: the values the relaxation found it to take,
         # in play and where the game ends), the control in every phase a way waits or ends in, the results
+        counted: dict[str, list[Rule]] = {}  # a counter's attribute -> its values, per object (`_counter_values`)
         for (obj, attr), fl in g.fluents.items():
             if fl.numeric:
                 values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
                           if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
                 values = sorted(values, key=_number_order)
+                counted.setdefault(attr, []).extend(
+                    Rule(Atom(self._counter_values(attr), (self.term(g.const(fl.obj)), self.term(v)))) for v in values)
             else:
                 values = [g.const(v, fl.type) for v in g.domain(fl)]
             out.extend(Rule(Atom("base", (self.fluent(attr, g.const(fl.obj), v),))) for v in values)
+        counted = {a: rows for a, rows in counted.items()
+                   if all(fl.numeric for (_, attr), fl in g.fluents.items() if attr == a)}
         phases = dict.fromkeys([*g.phases, *(c.control[1:] for c in self.final)])
         for turn, phase in phases:
             out.extend(Rule(Atom("base", (self.control(Const(f"#p:{i}"), turn, phase),)))
@@ -1830,9 +1839,16 @@ class Emission:
         body_rules.append(Rule(Atom("legal", (q, Const("noop"))),
                                (Atom("role", (q,)), Atom("true", (Func("control", (p, t, ph)),)), Distinct(q, p))))
         # next: the fluents through the last views, control and result from each way
+        # a counter's next value is one of those base lists: the ranges bound it in play (the checks that end the
+        # game where they run), which GDL's relaxed game, reading every value at once and no `not`, does not
+        # know; without this a move counter's `plus` would climb through the numbers a count over the board
+        # reaches, past base (tgpl check-gdl's base check, tgpl.asp.declared)
         for a in sorted({fl.attr for fl in g.fluents.values()}):
             src = Atom(self.g.sc.view_of(a), (Var("O"), Var("V")))
-            body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),)))
+            guard = (Atom(self._counter_values(a), (self.term(Var("O")), self.term(Var("V")))),) if a in counted else ()
+            body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),) + guard))
+        for a in sorted(counted):
+            out.extend(counted[a])
         for c in self.final:
             body = tuple(self.literal(x) for x in c.body)
             body_rules.append(Rule(Atom("next", (self.control(*c.control),)), body))
