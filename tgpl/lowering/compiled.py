@@ -271,11 +271,10 @@ class SegmentCompiler(_FunctionCompiler):
         """`for (number i = a; i < b; i += 1)` with a and b known when compiling and at most UNROLLED passes,
         spelled out pass by pass: each pass reads what the passes before it wrote (Reversi's eight directions,
         each flipping what the one before left), through the views its writes make. None for another loop."""
-        var = horn._counted(s)
-        if var is None or not isinstance(s.init.init, ast.NumberLit) or any(
-                isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
+        counted = _counted_from(s)
+        if counted is None or any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
             return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
-        first = s.init.init.value
+        var, first, inclusive = counted
         bounds = set()
         for c in clauses:  # one value, known when compiling: no literal added to the way
             found = self.expr(s.cond.right, c)
@@ -286,7 +285,7 @@ class SegmentCompiler(_FunctionCompiler):
             return None
         bound = next(iter(bounds))
         try:
-            last = int(bound.name)
+            last = int(bound.name) + inclusive
         except (AttributeError, ValueError):
             return None
         if first != int(first) or not 0 <= last - int(first) <= UNROLLED:
@@ -1437,8 +1436,8 @@ class CompiledGame:
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
                 raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
-                raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: a counter the game's "
-                                  "end does not bound")
+                raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: "
+                                  + self.unbounded(model, whole))
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
                            | {(x.relation, len(x.args)) for r in rules for x in r.body
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
@@ -1446,6 +1445,31 @@ class CompiledGame:
                 rows.extend(model.get((horn._asp_name(rel), n), []))
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
+
+    def unbounded(self, model: dict, whole: set[str]) -> str:
+        """What a relaxation past horn.BOUND says of its cause: the counters whose values it found reaching
+        farthest (each on its own: the relaxation bounds a counter by the checks that end the game on it, never
+        by another counter, so Pente's `Stones -= 2`, bounded in play by the pairs captured, falls for ever)."""
+        reach: dict[str, tuple[int, int]] = {}
+        for rel in whole:
+            kind, _, attr = rel.partition("|")
+            if kind not in ("num", "over") or attr not in self.numeric_attrs:
+                continue
+            for row in model.get((horn._asp_name(rel), 2), []):
+                try:
+                    v = int(row[1].name)
+                except ValueError:
+                    continue
+                lo, hi = reach.get(attr, (v, v))
+                reach[attr] = (min(lo, v), max(hi, v))
+        if not reach:
+            return "a counter the game's end does not bound"
+        far = max(max(-lo, hi) for lo, hi in reach.values())
+        named = sorted(a for a, (lo, hi) in reach.items() if max(-lo, hi) == far)
+        said = ", ".join(f"'{a}' ({reach[a][0]}..{reach[a][1]} so far)" for a in named)
+        return (f"{said} not bounded by the game's end (a counter is bounded on its own, by the checks that end "
+                "the game on its values, never by another counter); a check that ends the game on it, or its "
+                "value counted from the board where it is read, bounds it")
 
     # ------------------------------------------------------------ the game's rules
     def lowered(self) -> LoweredGame:
@@ -1971,6 +1995,25 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
 def _writes_state(s) -> bool:
     """Does the loop `s` assign anything but a local (an attribute, an item)?"""
     return any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s]))
+
+
+def _counted_from(s: ast.For) -> tuple[str, float, int] | None:
+    """`for (number i = a; i < b; i += 1)` or `i <= b`, a a number literal (negative too, Pente's `dx = -1`): the
+    counter's name, a, and 1 where the bound is inclusive (else 0); None for another loop."""
+    init, cond, post = s.init, s.cond, s.post
+    name = init.name if isinstance(init, ast.VarDecl) else None
+    if name is None or not (isinstance(cond, ast.Binary) and cond.op in ("<", "<=")
+                            and isinstance(cond.left, ast.Name) and cond.left.name == name):
+        return None
+    if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == name
+            and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+        return None
+    first = init.init
+    if isinstance(first, ast.Unary) and first.op == "-" and isinstance(first.operand, ast.NumberLit):
+        return name, -first.operand.value, int(cond.op == "<=")
+    if isinstance(first, ast.NumberLit):
+        return name, first.value, int(cond.op == "<=")
+    return None
 
 
 def _loop_writes(s) -> tuple[set[str], dict[str, list]]:
