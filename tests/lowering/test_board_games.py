@@ -95,3 +95,40 @@ def test_to_gdl_writes_nothing_check_gdl_would_reject(tmp_path, monkeypatch):
     assert r.exit_code == 2, r.output
     assert "internal error: the emitted GDL is not valid: fluent '(moves gamestate 5)' is not in base" in r.output
     assert not out.exists()
+
+
+SPELLED_COSTLY = COUNTER_BASE.parent / "spelled_costly.tgpl"
+
+
+def test_auto_compiles_the_moves_where_spelling_them_out_costs_more():
+    """boardgen's game whose counts over the board make each spelled-out move split on every board: `auto`
+    used to spell it out (no loop writes the state, 12 ways to fill the inputs), past 60 s; it now stops the
+    spelled-out moves at their budget of parts of conditions (tgpl.lowering.lower.spelled_budget), compiles
+    them, and the GDL bisimulates with the runtime's game."""
+    from tgpl.frontend.loader import load_program
+    from tgpl.lowering.compiled import most_moves
+    from tgpl.lowering.lower import SPELLED_PARTS, moves_strategy, spelled_budget
+    from tgpl.lowering.universe import Universe
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+    from tgpl.runtime.snapshot import snapshot
+
+    program = load_program(str(SPELLED_COSTLY))
+    universe = Universe.from_snapshot(snapshot(Game(program, compile_program(program)).initial_state(0)))
+    assert moves_strategy(program, universe)[0] == "spelled"  # what the static scan alone says
+    assert most_moves(program, universe) == 12 and spelled_budget(program, universe) == SPELLED_PARTS
+    outcomes = lowers_or_is_refused(SPELLED_COSTLY.read_text(), check_gdl=True)
+    assert [(o.moves, o.result) for o in outcomes] == [("auto (compiled)", "lowered")]
+    assert outcomes[0].check_gdl == () and outcomes[0].states > 10
+
+
+def test_a_cheap_game_stays_spelled_out():
+    """Tris spells out its moves in a few hundred statements, far within its budget: `auto` keeps them spelled."""
+    from tgpl.frontend.loader import load_program
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+
+    program = load_program(str(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl"))
+    lowered = lower_game(Game(program, compile_program(program)))
+    assert not lowered.stats.get("moves compiled")
