@@ -135,13 +135,15 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
         return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)), repair)
 
 
-PARTS_PER_WAY = 2_000
+PARTS_PER_WAY = 8_000
 """Parts of conditions the symbolic execution may build per way to fill an action's inputs (the most an action
 has) before `auto` takes the moves for costlier spelled out than compiled (`spelled_budget`). What a spelled-out
 move costs is the conditions on the state its code splits into cases: a count over the board in an end check
-splits on every board (boardgen's 3x3 games: 12,000 and more a way, 39 s to over 60 s spelled, 2 to 6 s and 380
-to 450 rules compiled), where walks and captures split on a few cells (five in a row: 800 a way, draughts 380,
-Connect Four far fewer), which spelled out are as fast as compiled and smaller."""
+splits on every board (boardgen's 3x3 and 4x3 games: over 10,000 a way, 39 s to over 60 s spelled, 2 to 6 s and
+380 to 450 rules compiled), where walks and captures split on a few cells (measured whole: five in a row 534,562
+parts, 2,376 a way, spelled out in 10 s to 31 rules; Connect Four 58,736, 1,400 a way; Hex 41,473, 1,700 a way;
+draughts about 500,000, 380 a way), which spelled out are smaller than compiled (five in a row: 31 rules
+against 64)."""
 SPELLED_PARTS = 100_000
 """The least budget of `spelled_budget`: a game this cheap is spelled out whatever its moves."""
 
