@@ -49,7 +49,7 @@ from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
@@ -1372,6 +1372,7 @@ class CompiledGame:
                          tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
                     for r in rs if r.head.relation.split("|")[0] not in VIEWS]
         inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
+        rules = _with_legality(rules)
         relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
         for m in self.moves.values():
             n = len(m.action.inputs) + 2
@@ -1621,6 +1622,79 @@ class CompiledGame:
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")
+
+
+def _with_legality(rules: list[Rule]) -> list[Rule]:
+    """The rules, each probe of a counter (`num|`, `over|`) that reads a move (`does|key`) joined with the rules
+    of that move's legality (`legal|key`), their reads of the state before the move made one with the probe's:
+    a `require { return InHand > 0; }` then bounds the `InHand -= 1` after it, as an `if` in the effect does
+    (Morris's hand). Sound: the move is legal in the state its effect starts from, and an object has one value
+    of an attribute there (reads through a view, after a write, have other relations and are left apart). A
+    probe no legality rule matches is kept as it was (the relaxation only loses precision)."""
+    legality: dict[str, list[Rule]] = {}
+    for r in rules:
+        if r.head.relation.startswith("legal|"):
+            legality.setdefault(r.head.relation[6:], []).append(r)
+    if not legality:
+        return rules
+    out: list[Rule] = []
+    for r in rules:
+        does = [x for x in r.body if isinstance(x, Atom) and x.relation.startswith("does|")]
+        if r.head.relation.split("|")[0] not in ("num", "over") or len(does) != 1:
+            out.append(r)
+            continue
+        joined = []
+        for k, legal in enumerate(legality.get(does[0].relation[5:], [])):
+            apart = substitute(legal, {v.name: Var(f"L{k}_{v.name}") for v in legal.variables()})
+            binding = _unify(apart.head.args, does[0].args)
+            if binding is None:
+                continue
+            rule = _one_read_each(substitute(Rule(r.head, r.body + apart.body), binding))
+            if rule is not None:
+                joined.append(rule)
+        out.extend(joined if joined else [r])
+    return out
+
+
+def _unify(left: tuple, right: tuple) -> dict | None:
+    """A binding of variables (of either side) under which the two argument tuples are equal, or None."""
+    binding: dict[str, Term] = {}
+
+    def walk(t):
+        while isinstance(t, Var) and t.name in binding:
+            t = binding[t.name]
+        return t
+    for a, b in zip(left, right):
+        a, b = walk(a), walk(b)
+        if a == b:
+            continue
+        if isinstance(a, Var):
+            binding[a.name] = b
+        elif isinstance(b, Var):
+            binding[b.name] = a
+        else:
+            return None
+    return {name: walk(t) for name, t in binding.items()} if len(left) == len(right) else None
+
+
+def _one_read_each(rule: Rule) -> Rule | None:
+    """The rule with its reads of one attribute of one object term made one (their values unified), or None
+    where two of them read different constants (never true)."""
+    while True:
+        seen: dict[tuple, Term] = {}
+        binding: dict[str, Term] | None = None
+        for x in rule.body:
+            if isinstance(x, Atom) and x.relation.startswith("#read:") and len(x.args) == 2:
+                key = (x.relation, x.args[0])
+                v = seen.setdefault(key, x.args[1])
+                if v != x.args[1]:
+                    binding = _unify((v,), (x.args[1],))
+                    if binding is None:
+                        return None
+                    break
+        if binding is None:
+            return Rule(rule.head, tuple(dict.fromkeys(rule.body)), rule.span)
+        rule = substitute(rule, binding)
 
 
 def _without(rules: list[Rule], dropped) -> list[Rule]:
