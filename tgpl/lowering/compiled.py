@@ -1372,7 +1372,7 @@ class CompiledGame:
                          tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
                     for r in rs if r.head.relation.split("|")[0] not in VIEWS]
         inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
-        rules = _with_legality(rules)
+        rules = _with_legality(rules, self.numeric_attrs)
         relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
         for m in self.moves.values():
             n = len(m.action.inputs) + 2
@@ -1624,7 +1624,7 @@ class CompiledGame:
 VIEWS = ("view", "changed", "site", "sitechanged")
 
 
-def _with_legality(rules: list[Rule]) -> list[Rule]:
+def _with_legality(rules: list[Rule], numeric: set[str]) -> list[Rule]:
     """The rules, each probe of a counter (`num|`, `over|`) that reads a move (`does|key`) joined with the rules
     of that move's legality (`legal|key`), their reads of the state before the move made one with the probe's:
     a `require { return InHand > 0; }` then bounds the `InHand -= 1` after it, as an `if` in the effect does
@@ -1634,7 +1634,9 @@ def _with_legality(rules: list[Rule]) -> list[Rule]:
     legality: dict[str, list[Rule]] = {}
     for r in rules:
         if r.head.relation.startswith("legal|"):
-            legality.setdefault(r.head.relation[6:], []).append(r)
+            tests = _counter_tests(r.body, numeric)
+            if tests:
+                legality.setdefault(r.head.relation[6:], []).append(Rule(r.head, tests, r.span))
     if not legality:
         return rules
     out: list[Rule] = []
@@ -1650,10 +1652,54 @@ def _with_legality(rules: list[Rule]) -> list[Rule]:
             if binding is None:
                 continue
             rule = _one_read_each(substitute(Rule(r.head, r.body + apart.body), binding))
-            if rule is not None:
-                joined.append(rule)
+            body = None if rule is None else _safe_order(rule.body)
+            if body is not None:
+                joined.append(Rule(rule.head, body, rule.span))
         out.extend(joined if joined else [r])
     return out
+
+
+def _counter_tests(body: tuple, numeric: set[str]) -> tuple:
+    """What a legality rule says of the counters (`numeric`): their reads, and the comparisons and operations
+    over their values alone (`InHand > 0`); the rest of the rule (the move's tables, the functions it calls)
+    the probe it is joined with has already, or need not bound its counter."""
+    reads = [x for x in body if isinstance(x, Atom) and x.relation.startswith("#read:")
+             and x.relation[6:] in numeric and len(x.args) == 2]
+    values = {v.name for x in reads for v in x.args[1].variables()}
+    tests = []
+    for x in body:
+        if isinstance(x, Atom) and x.relation in (*horn.COMPARE.values(), *horn.CALCS.values()):
+            ins = x.args if x.relation in horn.COMPARE.values() else x.args[:2]
+            if all({v.name for v in a.variables()} <= values for a in ins) and any(
+                    isinstance(a, Var) for a in ins):
+                tests.append(x)
+                values |= {v.name for v in x.variables()}
+    return tuple(reads + tests) if tests else ()
+
+
+def _safe_order(body: tuple) -> tuple | None:
+    """The body in an order the relaxation can ground (horn._relaxed_program asks each operation's row from the
+    literals before it): each literal taken as soon as what it needs is bound, the first such in the given order
+    (so a body already in such an order stays as it is); None where no order binds them all."""
+    def needs(x) -> set[str]:
+        if isinstance(x, Atom) and x.relation in horn.COMPARE.values():
+            return {v.name for v in x.variables()}
+        if isinstance(x, Atom) and x.relation in horn.CALCS.values():
+            return {v.name for a in x.args[:2] for v in a.variables()}
+        if isinstance(x, (Distinct, Not)):
+            return {v.name for v in x.variables()}
+        return set()
+    bound: set[str] = set()
+    pending, out = list(body), []
+    while pending:
+        for i, x in enumerate(pending):
+            if needs(x) <= bound:
+                out.append(pending.pop(i))
+                bound |= {v.name for v in x.variables()} if not isinstance(x, (Distinct, Not)) else set()
+                break
+        else:
+            return None
+    return tuple(out)
 
 
 def _unify(left: tuple, right: tuple) -> dict | None:
@@ -1687,8 +1733,8 @@ def _one_read_each(rule: Rule) -> Rule | None:
             if isinstance(x, Atom) and x.relation.startswith("#read:") and len(x.args) == 2:
                 key = (x.relation, x.args[0])
                 v = seen.setdefault(key, x.args[1])
-                if v != x.args[1]:
-                    binding = _unify((v,), (x.args[1],))
+                if v != x.args[1]:  # the later read takes the earlier's value: what reads it later stays bound
+                    binding = _unify((x.args[1],), (v,))
                     if binding is None:
                         return None
                     break
