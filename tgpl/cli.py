@@ -1006,16 +1006,15 @@ def _say_assessment(path: str, program, answer) -> None:
 def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, relations, moves, limits) -> str:
     """What `to-gdl` writes (LimitReached past `limits`)."""
     from tgpl.asp.kif import to_infix, to_kif
-    from tgpl.asp.validate import validate
     from tgpl.frontend.after_setup import chance_site_texts
+    from tgpl.pipeline import written_gdl_errors
 
     runtime_game, lowered = _lowered(game, seed, players, relations, moves, limits)
-    # base and input are checked by grounding the relaxed game, which a game played one state at a time
-    # (compiled moves: chess) is too large for: that check is left to the validation's playouts. Its bound
-    # is not computed either (2.5 s for chess): played per state, all it could give is a warning
+    # the checks `tgpl check-gdl` makes (tgpl.pipeline.written_gdl_errors), base and input included: what
+    # check-gdl would reject is never written
     grounding = lowered.grounding[0] if lowered.grounding else "auto"
     with limits.during("checking the GDL"):
-        problems = [d for d in validate(lowered.program, game, max_ground=None, grounding=grounding) if d.is_error]
+        problems = written_gdl_errors(lowered.program, grounding, game)
         limits.check()
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)

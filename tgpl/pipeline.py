@@ -11,6 +11,7 @@ from __future__ import annotations
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.asp.induction import same_game
 from tgpl.asp.recursion import bind_recursion
+from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Program
 from tgpl.limits import Limits, outside, unlimited
@@ -64,6 +65,17 @@ def gdl_errors(program: Program) -> list[str]:
     checked). Played one state at a time, its base and input are checked in play, not by grounding its
     relaxed game (chess's does not fit in gigabytes)."""
     return [d.message for d in validate(program, max_ground=None, grounding="per-state") if d.is_error]
+
+
+def written_gdl_errors(program: Program, grounding: str, path: str = "<gdl>") -> list[Diagnostic]:
+    """What `tgpl to-gdl` checks before it writes a lowered game (an error is the lowering's own: exit 2, nothing
+    written): every check `tgpl check-gdl --grounding G` makes with its defaults, so that what to-gdl writes
+    check-gdl accepts. A game played one state at a time (compiled moves) has base and input checked as check-gdl
+    checks them: by grounding its relaxed game where the game's bound is within check-gdl's --max-ground, else
+    left to play (a warning: chess's relaxed game does not fit in gigabytes). A game grounded whole has them
+    checked whatever its size, more than check-gdl does past its bound."""
+    max_ground = MAX_GROUND if grounding == "per-state" else None
+    return [d for d in validate(program, path, max_ground=max_ground, grounding=grounding) if d.is_error]
 
 
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:

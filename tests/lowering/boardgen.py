@@ -41,7 +41,7 @@ from tgpl.asp.validate import validate
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.lower import NotLowerable
-from tgpl.pipeline import lower_game
+from tgpl.pipeline import lower_game, written_gdl_errors
 from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.game import Game
 
@@ -407,8 +407,9 @@ WHOLE_GROUND = 2_000_000  # ground instances (tgpl.asp.estimate's bound) under w
 class Outcome:
     """How one way of lowering (`moves`, lower()'s) went: "lowered" and bisimulated over `states` states, or
     "refused" with `refusal` (`line:col: reason`, a place inside the game). `check_gdl`: the errors `tgpl
-    check-gdl --grounding G` finds in the emitted GDL (G: the grounding its header names), which checks more than
-    to-gdl does before writing (whether `base` lists every fluent a rule can make true)."""
+    check-gdl --grounding G` finds in the emitted GDL (G: the grounding its header names), the same checks to-gdl
+    makes before writing (tgpl.pipeline.written_gdl_errors), whether `base` lists every fluent a rule can make
+    true included; kept apart so that a test shows them."""
 
     moves: str
     result: str
@@ -448,8 +449,7 @@ def lowers_or_is_refused(source: str, check_gdl: bool = False) -> list[Outcome]:
             continue
         grounding = lowered.grounding[0] if lowered.grounding else "auto"
         # what to-gdl checks before writing (tgpl.cli._gdl_text): an error there is its "internal error", exit 2
-        errors = [d.message for d in validate(lowered.program, PATH, max_ground=None, grounding=grounding)
-                  if d.is_error]
+        errors = [d.message for d in written_gdl_errors(lowered.program, grounding, PATH)]
         assert errors == [], f"moves={moves}: the emitted GDL is not valid (to-gdl's internal error): {errors}"
         found = tuple(d.message for d in validate(lowered.program, PATH, grounding=grounding) if d.is_error) \
             if check_gdl else ()

@@ -64,10 +64,85 @@ def test_a_counter_beside_a_count_lowers_to_the_runtimes_game():
     assert outcomes[0].states > 10
 
 
-@pytest.mark.xfail(strict=True, reason="known lowering bug (issue 34): with its moves compiled, the next rule of "
-                   "a counter (`(<= (next (moves ?o ?v)) (moves_view ?o ?v))`, ?v from `plus` over the numbers a "
-                   "count over the board reaches, 0..9) can make values base does not list: `tgpl check-gdl "
-                   "--grounding per-state` rejects what `tgpl to-gdl` wrote")
 def test_a_counter_beside_a_count_gives_gdl_that_check_gdl_accepts():
+    """Its moves compiled, the counter's next rule (`(plus ?x7 1 ?x8)`, over the numbers 0..9 the count over the
+    board reaches) made, in GDL's relaxed game, values 5..9 that `base` did not list (`tgpl check-gdl` rejected
+    what to-gdl wrote): its next value is now one of the values base lists (`moves_values`)."""
     outcomes = lowers_or_is_refused(COUNTER_BASE.read_text(), check_gdl=True)
     assert outcomes[0].check_gdl == (), outcomes[0].check_gdl
+
+
+def test_to_gdl_writes_nothing_check_gdl_would_reject(tmp_path, monkeypatch):
+    """A fluent that base leaves out is the lowering's own error, caught before writing: exit 2, nothing written
+    (here the counter's guard is taken out of the lowered game, as it was before the fix above)."""
+    import tgpl.pipeline
+    from click.testing import CliRunner
+    from tgpl.cli import main
+    from tgpl.lowering.ir import Atom, Program, Rule
+
+    lower_game = tgpl.pipeline.lower_game
+
+    def unguarded(*args, **kwargs):
+        lowered = lower_game(*args, **kwargs)
+        lowered.program = Program(tuple(
+            Rule(r.head, tuple(x for x in r.body if not (isinstance(x, Atom) and x.relation == "moves_values")),
+                 r.span) for r in lowered.program.rules))
+        return lowered
+
+    monkeypatch.setattr(tgpl.pipeline, "lower_game", unguarded)
+    out = tmp_path / "counter.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(COUNTER_BASE), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert "internal error: the emitted GDL is not valid: fluent '(moves gamestate 5)' is not in base" in r.output
+    assert not out.exists()
+
+
+SPELLED_COSTLY = COUNTER_BASE.parent / "spelled_costly.tgpl"
+
+
+def test_auto_compiles_the_moves_where_spelling_them_out_costs_more():
+    """boardgen's game whose counts over the board make each spelled-out move split on every board: `auto`
+    used to spell it out (no loop writes the state, 12 ways to fill the inputs), past 60 s; it now stops the
+    spelled-out moves at their budget of parts of conditions (tgpl.lowering.lower.spelled_budget), compiles
+    them, and the GDL bisimulates with the runtime's game."""
+    from tgpl.frontend.loader import load_program
+    from tgpl.lowering.compiled import most_moves
+    from tgpl.lowering.lower import SPELLED_PARTS, moves_strategy, spelled_budget
+    from tgpl.lowering.universe import Universe
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+    from tgpl.runtime.snapshot import snapshot
+
+    program = load_program(str(SPELLED_COSTLY))
+    universe = Universe.from_snapshot(snapshot(Game(program, compile_program(program)).initial_state(0)))
+    assert moves_strategy(program, universe)[0] == "spelled"  # what the static scan alone says
+    assert most_moves(program, universe) == 12 and spelled_budget(program, universe) == SPELLED_PARTS
+    outcomes = lowers_or_is_refused(SPELLED_COSTLY.read_text(), check_gdl=True)
+    assert [(o.moves, o.result) for o in outcomes] == [("auto (compiled)", "lowered")]
+    assert outcomes[0].check_gdl == () and outcomes[0].states > 10
+
+
+def test_a_cheap_game_stays_spelled_out():
+    """Tris spells out its moves in a few hundred statements, far within its budget: `auto` keeps them spelled."""
+    from tgpl.frontend.loader import load_program
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+
+    program = load_program(str(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl"))
+    lowered = lower_game(Game(program, compile_program(program)))
+    assert not lowered.stats.get("moves compiled")
+
+
+def test_the_dry_run_chooses_as_the_lowering_does():
+    """`to-gdl --dry-run` runs the spelled-out moves within its own budget, and past the lowering's budget of parts
+    of conditions (more than 100,000 here, counted, never timed) says that `auto` compiles them, as it does."""
+    from click.testing import CliRunner
+    from tgpl.cli import main
+
+    r = CliRunner().invoke(main, ["to-gdl", str(SPELLED_COSTLY), "--dry-run"])
+    assert r.exit_code == 0, r.output
+    first = r.output.splitlines()[0]
+    assert first.startswith(f"{SPELLED_COSTLY}: lowers; its moves compiled once (spelled out, the moves would build "), first
+    built = int(first.split("would build at least ")[1].split(" parts")[0].replace(",", ""))
+    assert built > 100_000, first

@@ -49,3 +49,24 @@ def test_the_hand_stays_within_what_the_move_allows(form, search, monkeypatch):
     assert hand_ranges(lw) == [[0.0, 1.0, 2.0, 3.0]] * 2
     runtime = explore(RuntimeMachine(lw.game))
     assert runtime.complete and bisimulate(lw).states == runtime.states
+
+
+@pytest.mark.parametrize("form", ["require", "filter", "if"])
+def test_the_compiled_moves_bound_the_hand_by_the_moves_legality(form, tmp_path):
+    """With the moves compiled, the counters' relaxation joins each way that writes a counter with the rules of
+    its move's legality, their reads of the state before the move made one (compiled._with_legality): the
+    `require` bounds `InHand -= 1` as the `if` does, and base lists the hand 0..3 (it used to be refused: "numbers
+    grow past 1000"). The GDL is validated against the runtime by to-gdl itself."""
+    from click.testing import CliRunner
+    from tgpl.cli import main
+
+    path, out = tmp_path / "hand.tgpl", tmp_path / "hand.kif"
+    path.write_text(variant(form), encoding="utf-8")
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--moves", "compiled", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert "its moves compiled" in text
+    for seat in ("seat_0", "seat_1"):
+        hand = sorted(int(line.split()[-1].rstrip("))")) for line in text.splitlines()
+                      if line.startswith(f"(base (inhand {seat} "))
+        assert hand == [0, 1, 2, 3], (seat, hand)

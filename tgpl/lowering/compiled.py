@@ -49,7 +49,7 @@ from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
@@ -271,11 +271,10 @@ class SegmentCompiler(_FunctionCompiler):
         """`for (number i = a; i < b; i += 1)` with a and b known when compiling and at most UNROLLED passes,
         spelled out pass by pass: each pass reads what the passes before it wrote (Reversi's eight directions,
         each flipping what the one before left), through the views its writes make. None for another loop."""
-        var = horn._counted(s)
-        if var is None or not isinstance(s.init.init, ast.NumberLit) or any(
-                isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
+        counted = _counted_from(s)
+        if counted is None or any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
             return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
-        first = s.init.init.value
+        var, first, inclusive = counted
         bounds = set()
         for c in clauses:  # one value, known when compiling: no literal added to the way
             found = self.expr(s.cond.right, c)
@@ -286,7 +285,7 @@ class SegmentCompiler(_FunctionCompiler):
             return None
         bound = next(iter(bounds))
         try:
-            last = int(bound.name)
+            last = int(bound.name) + inclusive
         except (AttributeError, ValueError):
             return None
         if first != int(first) or not 0 <= last - int(first) <= UNROLLED:
@@ -1373,6 +1372,7 @@ class CompiledGame:
                          tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
                     for r in rs if r.head.relation.split("|")[0] not in VIEWS]
         inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
+        rules = _with_legality(rules, self.numeric_attrs)
         relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
         for m in self.moves.values():
             n = len(m.action.inputs) + 2
@@ -1437,8 +1437,8 @@ class CompiledGame:
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
                 raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
-                raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: a counter the game's "
-                                  "end does not bound")
+                raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: "
+                                  + self.unbounded(model, whole))
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
                            | {(x.relation, len(x.args)) for r in rules for x in r.body
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
@@ -1446,6 +1446,31 @@ class CompiledGame:
                 rows.extend(model.get((horn._asp_name(rel), n), []))
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
+
+    def unbounded(self, model: dict, whole: set[str]) -> str:
+        """What a relaxation past horn.BOUND says of its cause: the counters whose values it found reaching
+        farthest (each on its own: the relaxation bounds a counter by the checks that end the game on it, never
+        by another counter, so Pente's `Stones -= 2`, bounded in play by the pairs captured, falls for ever)."""
+        reach: dict[str, tuple[int, int]] = {}
+        for rel in whole:
+            kind, _, attr = rel.partition("|")
+            if kind not in ("num", "over") or attr not in self.numeric_attrs:
+                continue
+            for row in model.get((horn._asp_name(rel), 2), []):
+                try:
+                    v = int(row[1].name)
+                except ValueError:
+                    continue
+                lo, hi = reach.get(attr, (v, v))
+                reach[attr] = (min(lo, v), max(hi, v))
+        if not reach:
+            return "a counter the game's end does not bound"
+        far = max(max(-lo, hi) for lo, hi in reach.values())
+        named = sorted(a for a, (lo, hi) in reach.items() if max(-lo, hi) == far)
+        said = ", ".join(f"'{a}' ({reach[a][0]}..{reach[a][1]} so far)" for a in named)
+        return (f"{said} not bounded by the game's end (a counter is bounded on its own, by the checks that end "
+                "the game on its values, never by another counter); a check that ends the game on it, or its "
+                "value counted from the board where it is read, bounds it")
 
     # ------------------------------------------------------------ the game's rules
     def lowered(self) -> LoweredGame:
@@ -1599,6 +1624,125 @@ class CompiledGame:
 VIEWS = ("view", "changed", "site", "sitechanged")
 
 
+def _with_legality(rules: list[Rule], numeric: set[str]) -> list[Rule]:
+    """The rules, each probe of a counter (`num|`, `over|`) that reads a move (`does|key`) joined with the rules
+    of that move's legality (`legal|key`), their reads of the state before the move made one with the probe's:
+    a `require { return InHand > 0; }` then bounds the `InHand -= 1` after it, as an `if` in the effect does
+    (Morris's hand). Sound: the move is legal in the state its effect starts from, and an object has one value
+    of an attribute there (reads through a view, after a write, have other relations and are left apart). A
+    probe no legality rule matches is kept as it was (the relaxation only loses precision)."""
+    legality: dict[str, list[Rule]] = {}
+    for r in rules:
+        if r.head.relation.startswith("legal|"):
+            tests = _counter_tests(r.body, numeric)
+            if tests:
+                legality.setdefault(r.head.relation[6:], []).append(Rule(r.head, tests, r.span))
+    if not legality:
+        return rules
+    out: list[Rule] = []
+    for r in rules:
+        does = [x for x in r.body if isinstance(x, Atom) and x.relation.startswith("does|")]
+        if r.head.relation.split("|")[0] not in ("num", "over") or len(does) != 1:
+            out.append(r)
+            continue
+        joined = []
+        for k, legal in enumerate(legality.get(does[0].relation[5:], [])):
+            apart = substitute(legal, {v.name: Var(f"L{k}_{v.name}") for v in legal.variables()})
+            binding = _unify(apart.head.args, does[0].args)
+            if binding is None:
+                continue
+            rule = _one_read_each(substitute(Rule(r.head, r.body + apart.body), binding))
+            body = None if rule is None else _safe_order(rule.body)
+            if body is not None:
+                joined.append(Rule(rule.head, body, rule.span))
+        out.extend(joined if joined else [r])
+    return out
+
+
+def _counter_tests(body: tuple, numeric: set[str]) -> tuple:
+    """What a legality rule says of the counters (`numeric`): their reads, and the comparisons and operations
+    over their values alone (`InHand > 0`); the rest of the rule (the move's tables, the functions it calls)
+    the probe it is joined with has already, or need not bound its counter."""
+    reads = [x for x in body if isinstance(x, Atom) and x.relation.startswith("#read:")
+             and x.relation[6:] in numeric and len(x.args) == 2]
+    values = {v.name for x in reads for v in x.args[1].variables()}
+    tests = []
+    for x in body:
+        if isinstance(x, Atom) and x.relation in (*horn.COMPARE.values(), *horn.CALCS.values()):
+            ins = x.args if x.relation in horn.COMPARE.values() else x.args[:2]
+            if all({v.name for v in a.variables()} <= values for a in ins) and any(
+                    isinstance(a, Var) for a in ins):
+                tests.append(x)
+                values |= {v.name for v in x.variables()}
+    return tuple(reads + tests) if tests else ()
+
+
+def _safe_order(body: tuple) -> tuple | None:
+    """The body in an order the relaxation can ground (horn._relaxed_program asks each operation's row from the
+    literals before it): each literal taken as soon as what it needs is bound, the first such in the given order
+    (so a body already in such an order stays as it is); None where no order binds them all."""
+    def needs(x) -> set[str]:
+        if isinstance(x, Atom) and x.relation in horn.COMPARE.values():
+            return {v.name for v in x.variables()}
+        if isinstance(x, Atom) and x.relation in horn.CALCS.values():
+            return {v.name for a in x.args[:2] for v in a.variables()}
+        if isinstance(x, (Distinct, Not)):
+            return {v.name for v in x.variables()}
+        return set()
+    bound: set[str] = set()
+    pending, out = list(body), []
+    while pending:
+        for i, x in enumerate(pending):
+            if needs(x) <= bound:
+                out.append(pending.pop(i))
+                bound |= {v.name for v in x.variables()} if not isinstance(x, (Distinct, Not)) else set()
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def _unify(left: tuple, right: tuple) -> dict | None:
+    """A binding of variables (of either side) under which the two argument tuples are equal, or None."""
+    binding: dict[str, Term] = {}
+
+    def walk(t):
+        while isinstance(t, Var) and t.name in binding:
+            t = binding[t.name]
+        return t
+    for a, b in zip(left, right):
+        a, b = walk(a), walk(b)
+        if a == b:
+            continue
+        if isinstance(a, Var):
+            binding[a.name] = b
+        elif isinstance(b, Var):
+            binding[b.name] = a
+        else:
+            return None
+    return {name: walk(t) for name, t in binding.items()} if len(left) == len(right) else None
+
+
+def _one_read_each(rule: Rule) -> Rule | None:
+    """The rule with its reads of one attribute of one object term made one (their values unified), or None
+    where two of them read different constants (never true)."""
+    while True:
+        seen: dict[tuple, Term] = {}
+        binding: dict[str, Term] | None = None
+        for x in rule.body:
+            if isinstance(x, Atom) and x.relation.startswith("#read:") and len(x.args) == 2:
+                key = (x.relation, x.args[0])
+                v = seen.setdefault(key, x.args[1])
+                if v != x.args[1]:  # the later read takes the earlier's value: what reads it later stays bound
+                    binding = _unify((x.args[1],), (v,))
+                    if binding is None:
+                        return None
+                    break
+        if binding is None:
+            return Rule(rule.head, tuple(dict.fromkeys(rule.body)), rule.span)
+        rule = substitute(rule, binding)
+
+
 def _without(rules: list[Rule], dropped) -> list[Rule]:
     """The rules without the literals `dropped` says, and without what only those literals bound: a test, a
     lookup or an operation on such a value, in this rule and, through the positions of relations that hold
@@ -1740,6 +1884,10 @@ class Emission:
     def fluent(self, attr: str, o: Term, v: Term) -> Func:
         return Func(self.rels.name(("attr", attr), attr), (self.term(o), self.term(v)))
 
+    def _counter_values(self, attr: str) -> str:
+        """The static relation of the values a counter's base lists, per object: what its next value is one of."""
+        return self.rels.name(("values", attr), f"{attr}_values")
+
     def control(self, p: Term, turn, phase) -> Func:
         turn = turn.name if isinstance(turn, Const) else turn
         phase = phase.name if isinstance(phase, Const) else phase
@@ -1794,14 +1942,19 @@ class Emission:
         out: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
         # base: every value of each fluent's domain (a counter's: the values the relaxation found it to take,
         # in play and where the game ends), the control in every phase a way waits or ends in, the results
+        counted: dict[str, list[Rule]] = {}  # a counter's attribute -> its values, per object (`_counter_values`)
         for (obj, attr), fl in g.fluents.items():
             if fl.numeric:
                 values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
                           if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
                 values = sorted(values, key=_number_order)
+                counted.setdefault(attr, []).extend(
+                    Rule(Atom(self._counter_values(attr), (self.term(g.const(fl.obj)), self.term(v)))) for v in values)
             else:
                 values = [g.const(v, fl.type) for v in g.domain(fl)]
             out.extend(Rule(Atom("base", (self.fluent(attr, g.const(fl.obj), v),))) for v in values)
+        counted = {a: rows for a, rows in counted.items()
+                   if all(fl.numeric for (_, attr), fl in g.fluents.items() if attr == a)}
         phases = dict.fromkeys([*g.phases, *(c.control[1:] for c in self.final)])
         for turn, phase in phases:
             out.extend(Rule(Atom("base", (self.control(Const(f"#p:{i}"), turn, phase),)))
@@ -1830,9 +1983,16 @@ class Emission:
         body_rules.append(Rule(Atom("legal", (q, Const("noop"))),
                                (Atom("role", (q,)), Atom("true", (Func("control", (p, t, ph)),)), Distinct(q, p))))
         # next: the fluents through the last views, control and result from each way
+        # a counter's next value is one of those base lists: the ranges bound it in play (the checks that end the
+        # game where they run), which GDL's relaxed game, reading every value at once and no `not`, does not
+        # know; without this a move counter's `plus` would climb through the numbers a count over the board
+        # reaches, past base (tgpl check-gdl's base check, tgpl.asp.declared)
         for a in sorted({fl.attr for fl in g.fluents.values()}):
             src = Atom(self.g.sc.view_of(a), (Var("O"), Var("V")))
-            body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),)))
+            guard = (Atom(self._counter_values(a), (self.term(Var("O")), self.term(Var("V")))),) if a in counted else ()
+            body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),) + guard))
+        for a in sorted(counted):
+            out.extend(counted[a])
         for c in self.final:
             body = tuple(self.literal(x) for x in c.body)
             body_rules.append(Rule(Atom("next", (self.control(*c.control),)), body))
@@ -1955,6 +2115,25 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
 def _writes_state(s) -> bool:
     """Does the loop `s` assign anything but a local (an attribute, an item)?"""
     return any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s]))
+
+
+def _counted_from(s: ast.For) -> tuple[str, float, int] | None:
+    """`for (number i = a; i < b; i += 1)` or `i <= b`, a a number literal (negative too, Pente's `dx = -1`): the
+    counter's name, a, and 1 where the bound is inclusive (else 0); None for another loop."""
+    init, cond, post = s.init, s.cond, s.post
+    name = init.name if isinstance(init, ast.VarDecl) else None
+    if name is None or not (isinstance(cond, ast.Binary) and cond.op in ("<", "<=")
+                            and isinstance(cond.left, ast.Name) and cond.left.name == name):
+        return None
+    if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == name
+            and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+        return None
+    first = init.init
+    if isinstance(first, ast.Unary) and first.op == "-" and isinstance(first.operand, ast.NumberLit):
+        return name, -first.operand.value, int(cond.op == "<=")
+    if isinstance(first, ast.NumberLit):
+        return name, first.value, int(cond.op == "<=")
+    return None
 
 
 def _loop_writes(s) -> tuple[set[str], dict[str, list]]:

@@ -812,9 +812,14 @@ class _FunctionCompiler:
     def cast_table(self, c: Clause, v: Var, info) -> Clause | None:
         """`v as T` where v comes out of a static table: the table with each item cast (null where it is no T)."""
         for i, x in enumerate(c.body):
-            if isinstance(x, Atom) and x.relation in self.hc.statics and x.args and x.args[-1] == v:
+            if not (isinstance(x, Atom) and x.args and x.args[-1] == v):
+                continue
+            static = x.relation
+            if static.startswith("#read:") and static[6:] not in self.hc.fluent_attrs:
+                static = "#field:" + static[6:]  # a static field of an object known at run time (a link's `to`)
+            if static in self.hc.statics:
                 rows = []
-                for row in self.hc.statics[x.relation]:
+                for row in self.hc.statics[static]:
                     o = self.object_of(row[-1])
                     rows.append(row if o is None and row[-1].name == "null" or o is not None and o.is_a(info)
                                 else row[:-1] + (Const("null"),))

@@ -110,16 +110,65 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     """
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
-    if compiles(program, universe, moves):
+    compiled = compiles(program, universe, moves)
+    if compiled:
         try:
             with limits.during("lowering (compiled moves)"):
                 return compile_game(program, universe, check, compiled_tidy, repair, limits)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
+    budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
+    if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
+        try:
+            with fewer_collections():
+                logic = game_logic(program, snapshot, relations, _budgeted(progress, budget), limits)
+                return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)),
+                                repair)
+        except _OverBudget:
+            try:
+                with limits.during("lowering (compiled moves)"):
+                    return compile_game(program, universe, check, compiled_tidy, repair, limits)
+            except Unsupported:
+                pass  # spelled out after all, from the start (the result depends on the game alone)
     with fewer_collections():
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)), repair)
+
+
+PARTS_PER_WAY = 8_000
+"""Parts of conditions the symbolic execution may build per way to fill an action's inputs (the most an action
+has) before `auto` takes the moves for costlier spelled out than compiled (`spelled_budget`). What a spelled-out
+move costs is the conditions on the state its code splits into cases: a count over the board in an end check
+splits on every board (boardgen's 3x3 and 4x3 games: over 10,000 a way, 39 s to over 60 s spelled, 2 to 6 s and
+380 to 450 rules compiled), where walks and captures split on a few cells (measured whole: five in a row 534,562
+parts, 2,376 a way, spelled out in 10 s to 31 rules; Connect Four 58,736, 1,400 a way; Hex 41,473, 1,700 a way;
+draughts about 500,000, 380 a way), which spelled out are smaller than compiled (five in a row: 31 rules
+against 64)."""
+SPELLED_PARTS = 100_000
+"""The least budget of `spelled_budget`: a game this cheap is spelled out whatever its moves."""
+
+
+def spelled_budget(program, universe: Universe) -> int:
+    """The parts of conditions past which `auto` stops spelling out the moves and compiles them: the cost of
+    spelling them out, measured as it runs, passing what compiling them is estimated to cost (PARTS_PER_WAY a
+    way to fill the inputs of the action that has most). Where they cannot be compiled, they are spelled out
+    from the start, unbudgeted."""
+    return max(SPELLED_PARTS, PARTS_PER_WAY * max(1, most_moves(program, universe)))
+
+
+class _OverBudget(Exception):
+    """The spelled-out moves passed `spelled_budget`: cheaper compiled."""
+
+
+def _budgeted(progress: Progress | None, budget: int) -> Progress:
+    """`progress`, told as before, that stops the symbolic execution past `budget` parts of conditions."""
+    def told(statements: int, parts: int) -> None:
+        if progress is not None:
+            progress(statements, parts)
+        if parts > budget:
+            raise _OverBudget()
+    return told
 
 
 def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[str, str]:

@@ -39,7 +39,7 @@ from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.horn import Unsupported
-from tgpl.lowering.lower import fewer_collections, moves_strategy
+from tgpl.lowering.lower import PARTS_PER_WAY, SPELLED_PARTS, fewer_collections, moves_strategy, spelled_budget
 from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import outside_subset, pool_classes
 from tgpl.lowering.universe import Universe
@@ -446,6 +446,17 @@ def assess(program, snapshot: dict, moves: str = "auto", relations: bool = False
         out.moves = "spelled"
     with limits.during("running the moves symbolically (dry run)"), fewer_collections():
         _spelled(out, program, snapshot, relations, limits, steps, parts)
+    if moves == "auto" and strategy == "spelled":  # as `lower`: past its budget of parts, compiled if it can be
+        built = max(out.figures.get(k, 0) for k in ("parts", "parts estimated", "parts run"))
+        budget = spelled_budget(program, universe)
+        if isinstance(built, int) and built > budget:
+            trial = Assessment(moves="compiled", parts=game_parts(program, universe),
+                               why=f"spelled out, the moves would build {'at least ' * out.estimated}{built:,} parts "
+                                   f"of conditions, more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, "
+                                   f"at least {SPELLED_PARTS:,})")
+            with limits.during("compiling the moves (dry run)"):
+                if _compiled(trial, program, universe, limits, moves):
+                    return trial
     return out
 
 
@@ -528,11 +539,12 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
             _describe(out, program, "spelled", None, lw)
             return
         _estimate(out, lw, stopped, watched[-1].ex.steps)
+        out.figures["parts run"] = watched[-1].parts + lw.parts
         _describe(out, program, "spelled", None, lw)
         return
     lw = watched[-1]
     out.figures.update({"control states": len(logic.states), "moves": len(logic.moves),
-                        "statements": lw.ex.steps,
+                        "statements": lw.ex.steps, "parts": lw.parts,
                         "paths": sum(len(st.paths) for st in logic.states.values())})
     out.notes.append("not run by the dry run: writing the rules, making checks global and validating")
     _describe(out, program, "spelled", None, lw)
