@@ -31,6 +31,7 @@ COMPILED_ELSEWHERE = ["reversi"]
 REFUSED = {
     "citadels/citadels": "remove() on a local list is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
+    "pig": "roll() after setup is not lowerable: it is a chance move",
 }
 
 
