@@ -18,6 +18,7 @@ from tgpl.frontend.diagnostics import Severity
 from differential import Lowered, bisimulate, playout
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.kif import read_kif
+from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Const, Func, Program, Term
 from tgpl.lowering.static_fold import split_passengers, static_fold, static_relations
@@ -127,15 +128,23 @@ def test_a_table_past_the_row_bound_is_not_made(monkeypatch):
     assert not any(r.head.relation.startswith("static_table") for r in static_fold(program).rules)
 
 
+def folded(path: str) -> Lowered:
+    """The game lowered, then folded (the lowering does not apply the pass yet: docs/lowering.md)."""
+    lw = Lowered.of(path, gdl=False)
+    program = static_fold(lw.lowered.program)
+    lowered = lw.lowered.with_program(program)
+    return Lowered(lw.game, lowered, GdlGame(program), lw.seed)
+
+
 def test_tris_lowered_with_the_fold_is_the_runtime_game():
-    lw = Lowered.of(str(EXAMPLES / "tris.tgpl"))
+    lw = folded(str(EXAMPLES / "tris.tgpl"))
     assert any(r.head.relation.startswith("static_table") for r in lw.lowered.program.rules)
     assert validate(lw.lowered.program, "tris") == []
     assert bisimulate(lw).states > 1000
 
 
 def test_connect4_lowered_with_the_fold_plays_as_the_runtime():
-    lw = Lowered.of(str(EXAMPLES / "connect4.tgpl"))
+    lw = folded(str(EXAMPLES / "connect4.tgpl"))
     assert validate(lw.lowered.program, "connect4") == []
     rng = random.Random(7)
     for _ in range(20):

@@ -26,7 +26,7 @@ def test_the_shuffles_are_found_in_setup_and_in_play():
     assert chance_sites(load_program(str(EXAMPLES / "tris.tgpl"))) == []
     # citadels shuffles its district deck in the deck's `default` block, and its characters every round
     citadels = [f"{Path(s.file).name}:{s.line}" for s in chance_sites(load_program(str(EXAMPLES / "citadels" / "citadels.tgpl")))]
-    assert citadels == ["districts.tgpl:81", "table.tgpl:213", "table.tgpl:269"]
+    assert citadels == ["districts.tgpl:81", "table.tgpl:214", "table.tgpl:274"]
 
 
 def test_the_dice_games_value_is_claimed_for_its_seed_only():

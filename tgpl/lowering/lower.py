@@ -17,7 +17,6 @@ from tgpl.frontend import ast
 from tgpl.lowering.compiled import compile_game, most_moves, play_code, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
-from tgpl.lowering.static_fold import static_fold
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
@@ -223,13 +222,7 @@ def without_unused(lowered: LoweredGame) -> LoweredGame:
     """The game without the rules of relations that nothing the game is made of reads: a condition named while
     emitting whose users all went (folded, merged, or a disjunction named only to test it), draughts' 80 such
     relations. They change nothing an agent derives, but it grounds them. Done last, once the proof that made
-    checks global (which reads the emitter's relations) is over; `tgpl_` relations (the query) stay.
-
-    First the static searches are folded (tgpl.lowering.static_fold: Reversi's board scans, derived again in
-    every state, become tables computed here), which leaves the relations they read unused."""
-    folded = static_fold(lowered.program)
-    if folded != lowered.program:
-        lowered = lowered.with_program(folded)
+    checks global (which reads the emitter's relations) is over; `tgpl_` relations (the query) stay."""
     rules = lowered.program.rules
     uses: dict[str, set[str]] = {}
     for r in rules:
