@@ -188,3 +188,16 @@ def test_a_sampled_run_that_cannot_finish_is_undecided_not_a_verdict():
     assert _dry_run_status(answer) == 2
     assert any(n.startswith("undecided:") and "Connects" in n for n in answer.notes)
     assert assess_game(game).verdict == "lowers"  # with the default budget, run whole
+
+
+def test_the_dry_runs_figures_do_not_depend_on_what_the_process_allocated_before():
+    """Sets of formulas once iterated by address: Connect Four's parts were 58,736 or 58,738 or 58,740 after
+    other work in the same process (CI ran this file after two thousand tests)."""
+    figures = set()
+    held = []
+    for n in range(8):
+        held.append([object() for _ in range(n * 977)])  # moves the heap, as earlier tests do
+        b = _dry(EXAMPLES / "connect4.tgpl", "--json")
+        assert b.exit_code == 0, b.output
+        figures.add(json.dumps(json.loads(b.stdout)["figures"], sort_keys=True))
+    assert len(figures) == 1, figures

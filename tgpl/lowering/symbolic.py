@@ -55,15 +55,23 @@ class Formula:
     def __deepcopy__(self, memo):
         return self
 
+    def __hash__(self) -> int:
+        # the creation number, not the address: sets and dicts of formulas then iterate in an order set by
+        # the lowering alone, never by what the process allocated before it (the figures and rules of a
+        # lowering were otherwise a part or two apart after another game's). Equality stays identity.
+        return self.id
+
     @classmethod
     def fresh_table(cls) -> None:
         """Forget the formulas of earlier lowerings, so that a lowering's output never depends on them.
 
         Children are ordered by creation, so formulas left over from another game
         (a move literal both games have) would order differently than in a fresh
-        process; ids keep growing, so old and new formulas never mix up.
+        process. The creation numbers start again after TRUE and FALSE, so that they (and so the order in
+        which sets of formulas iterate) are the same in every lowering of the same game.
         """
         cls._table = {k: f for k, f in cls._table.items() if f.kind in ("true", "false")}
+        cls._count = itertools.count(2)
         _CONJ.clear()
 
     def __repr__(self) -> str:
