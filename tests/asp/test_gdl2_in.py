@@ -7,7 +7,6 @@ the Dresden GDL-II competition): Monty Hall, Krieg tic-tac-toe and a blind guess
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,12 +15,8 @@ from tgpl.asp.kif import read_kif
 from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.cli import main
+from tests.asp.conftest import GUESSING, KRIEG, MONTY
 
-ROOT = Path(__file__).resolve().parents[2]
-GAMES = ROOT / "tests" / "data" / "gdl2"
-MONTY = str(GAMES / "montyhall.kif")
-KRIEG = str(GAMES / "kriegtictactoe.kif")
-GUESSING = str(GAMES / "guessing.kif")
 
 # A valid one-player game with chance on lines 1-8; each case appends from line 9.
 MINI = """\

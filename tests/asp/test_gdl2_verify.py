@@ -14,13 +14,9 @@ from click.testing import CliRunner
 from tgpl.asp import gdl2
 from tgpl.asp.reasoner import GdlGame
 from tgpl.cli import main
+from tests.asp.conftest import GUESSING, KRIEG, MONTY
 from tgpl.verify.graph import explore
 
-ROOT = Path(__file__).resolve().parents[2]
-GAMES = ROOT / "tests" / "data" / "gdl2"
-MONTY = str(GAMES / "montyhall.kif")
-KRIEG = str(GAMES / "kriegtictactoe.kif")
-GUESSING = str(GAMES / "guessing.kif")
 
 # random rolls 1, 2 or 3; then the player bets (100 on a 3, else 0) or passes (50). {SEES} is where a game
 # may tell the player the roll.

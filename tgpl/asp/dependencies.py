@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from tgpl.graphs import strongly_connected
 from tgpl.lowering.ir import Program
 
 
@@ -30,50 +31,9 @@ class DependencyGraph:
         return graph
 
     def components(self) -> dict[str, int]:
-        """Strongly connected component of each relation (Tarjan's algorithm, iterative)."""
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
-        comp: dict[str, int] = {}
-        stack: list[str] = []
-        on_stack: set[str] = set()
-        counter = 0
-        for root in sorted(self.edges):
-            if root in index:
-                continue
-            work = [(root, iter(sorted(self.edges[root])))]
-            index[root] = low[root] = counter
-            counter += 1
-            stack.append(root)
-            on_stack.add(root)
-            while work:
-                node, children = work[-1]
-                advanced = False
-                for child in children:
-                    if child not in index:
-                        index[child] = low[child] = counter
-                        counter += 1
-                        stack.append(child)
-                        on_stack.add(child)
-                        work.append((child, iter(sorted(self.edges[child]))))
-                        advanced = True
-                        break
-                    if child in on_stack:
-                        low[node] = min(low[node], index[child])
-                if advanced:
-                    continue
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    number = len(set(comp.values()))
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        comp[member] = number
-                        if member == node:
-                            break
-        return comp
+        """Strongly connected component of each relation, numbered dependencies first."""
+        found = strongly_connected(sorted(self.edges), lambda node: sorted(self.edges[node]))
+        return {member: number for number, component in enumerate(found) for member in component}
 
     def in_cycle(self, p: str, q: str, comp: dict[str, int]) -> bool:
         """Whether q is in a cycle with p: same component, and a real cycle if p is q."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from tgpl.asp.gdl_to_asp import ClingoNames
 from tgpl.asp.propnet import live_network
+from tgpl.graphs import strongly_connected
 from tgpl.lowering.ir import Program, Term
 
 FALSE, TRUE = 0, 1
@@ -243,7 +244,7 @@ def _schedule(views: list[int], live: dict[int, list[tuple[int, ...]]], node_of:
     """The views in levels: acyclic atoms of one level together, each cyclic component a level of its own."""
     inside = set(views)
     deps = {a: sorted({abs(lit) for body in live[a] for lit in body if abs(lit) in inside}) for a in views}
-    components = _sccs(views, deps)
+    components = strongly_connected(views, deps.__getitem__)
     component_of = {a: i for i, comp in enumerate(components) for a in comp}
     level_of: dict[int, int] = {}
     for i, comp in enumerate(components):  # Tarjan gives components dependencies first
@@ -296,54 +297,6 @@ def _level(atoms: list[int], live: dict[int, list[tuple[int, ...]]], node_of: di
         np.array_equal(or_groups[0].bodies[0], np.arange(total)))
     return Level(np.array([node_of[a] for a in atoms], dtype=np.int64), tuple(and_groups), tuple(or_groups),
                  cyclic, sum(len(b) for a in atoms for b in live[a]), direct)
-
-
-def _sccs(nodes: list[int], deps: dict[int, list[int]]) -> list[list[int]]:
-    """Tarjan's strongly connected components (iterative), each after the components it depends on."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack.add(v)
-            recurse = False
-            children = deps[v]
-            while i < len(children):
-                w = children[i]
-                i += 1
-                if w not in index:
-                    work.append((v, i))
-                    work.append((w, 0))
-                    recurse = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return out
 
 
 __all__ = ["FALSE", "TRUE", "AndGroup", "Level", "OrGroup", "Network", "build_network"]
