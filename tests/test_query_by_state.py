@@ -89,9 +89,9 @@ def test_reversi_at_five_moves_is_searched_state_by_state():
 
 def test_knuths_estimate_is_exact_where_every_level_is_as_wide():
     # Tris: 9 moves, then 8 from each state: 1 + 9 + 72 plays of up to 2 moves, whichever moves the probes take
-    game = load_game(TRIS)
-    assert estimate_plays(game, 0, 2, cap=10**6) == 82
-    assert estimate_plays(game, 0, 9, cap=100) > 100  # past the cap after a few moves of the first probe
+    start = load_game(TRIS).initial_state(0)
+    assert estimate_plays(start, 0, 2, cap=10**6) == 82
+    assert estimate_plays(start, 0, 9, cap=100) > 100  # past the cap after a few moves of the first probe
 
 
 def test_the_state_cap_stops_the_search_and_says_so():

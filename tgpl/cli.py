@@ -1771,20 +1771,23 @@ def _query_by_state(runtime_game, path: str, seed: int, horizon: int, max_states
     from tgpl.verify.reach import estimate_plays, query_predicate, search
 
     try:
+        with limits.during("setting up"):
+            start = runtime_game.initial_state(seed)  # once, for the estimate, the dry run and the search
         with limits.during("estimating the plays within the horizon"):
-            plays = estimate_plays(runtime_game, seed, horizon, max_states, stop=limits.stopper())
+            plays = estimate_plays(start, seed, horizon, max_states, stop=limits.stopper())
         if plays > max_states:
             return None
         with limits.during("the dry run of the lowering"):
-            if not assess_game(runtime_game, seed, "auto", relations, limits).lowers:
+            if not assess_game(runtime_game, seed, "auto", relations, limits, start).lowers:
                 return None
         with _Status(path, quiet=quiet) as status:
             def progress(depth: int, states: int) -> None:
                 status.show(f"searched the plays of {depth} moves state by state ({states:,} states)")
 
             with limits.during("searching state by state"):
-                return search(RuntimeMachine(runtime_game, seed), query_predicate(runtime_game, QUERY_FUNCTION),
-                              horizon, max_states, limits.stopper("message"), progress)
+                machine = RuntimeMachine(runtime_game, seed, start)
+                return search(machine, query_predicate(runtime_game, QUERY_FUNCTION), horizon, max_states,
+                              limits.stopper("message"), progress)
     except TGPLRuntimeError:
         return None
 

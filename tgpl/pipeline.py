@@ -17,7 +17,7 @@ from tgpl.lowering.ir import Program
 from tgpl.limits import Limits, outside, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.lowering.lowerable import Assessment, assess
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, State
 from tgpl.runtime.snapshot import snapshot
 
 
@@ -50,14 +50,15 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
 
 
 def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,
-                limits: Limits | None = None) -> Assessment:
+                limits: Limits | None = None, start: State | None = None) -> Assessment:
     """The dry run of `lower_game` (tgpl.lowering.lowerable): what lowers, how, and what does not, in seconds.
-    Setup runs on the runtime as for the lowering (a runtime error in it is raised)."""
+    Setup runs on the runtime as for the lowering (a runtime error in it is raised), unless `start`, the state
+    after setup with `seed`, is given."""
     limits = limits if limits is not None else unlimited()
     with limits.during("setting up"):
-        start = snapshot(game.initial_state(seed))
+        initial = snapshot(start if start is not None else game.initial_state(seed))
         limits.check()
-    return assess(game.program, start, moves, relations, limits)
+    return assess(game.program, initial, moves, relations, limits)
 
 
 def gdl_errors(program: Program) -> list[str]:

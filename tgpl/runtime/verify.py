@@ -115,9 +115,10 @@ class _Parts:
 class RuntimeMachine:
     """Decision states of a TGPL game; move texts are exactly what `tgpl play --moves` accepts."""
 
-    def __init__(self, game: Game, seed: int = 0):
+    def __init__(self, game: Game, seed: int = 0, start: State | None = None):
         self.game = game
         self.seed = seed
+        self._start = start  # the state after setup with this seed, when the caller has it already
         self.roles = [f"player {p}" for p in range(game.players)]
         # Worlds that pending states (waiting for a choice) re-run from, by id: the world
         # (held, so that its id stays its own), how many such states this machine handed
@@ -130,7 +131,7 @@ class RuntimeMachine:
         self._parts = _Parts()
 
     def initial(self) -> State:
-        state = self.game.initial_state(self.seed)
+        state = self._start if self._start is not None else self.game.initial_state(self.seed)
         self._handed_out(state)
         return state
 

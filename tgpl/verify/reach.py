@@ -42,16 +42,17 @@ class Reach:
     exhausted: bool = False
 
 
-def estimate_plays(game: Game, seed: int, horizon: int, cap: float, probes: int = PROBES,
+def estimate_plays(start: State, seed: int, horizon: int, cap: float, probes: int = PROBES,
                    stop: Callable[[], str | None] | None = None) -> float:
     """Knuth's estimate of the plays of up to `horizon` moves: the mean over `probes` random walks of
     1 + b1 + b1*b2 + ..., each b the number of legal moves the walk met. A walk stops adding once its own sum
     passes `probes * cap` (the mean then passes `cap` whatever the other walks give), so a game far too large
-    costs a few moves per walk. Deterministic: the walks draw from a generator seeded by `seed`."""
+    costs a few moves per walk. Deterministic: the walks draw from a generator seeded by `seed`. Every walk
+    starts from `start` (states are values: a move makes a new one), so setup runs once."""
     rng = random.Random(seed)
     total = 0.0
     for _ in range(probes):
-        state = game.initial_state(seed)
+        state = start
         width, plays = 1.0, 1.0
         for _ in range(horizon):
             if state.is_terminal or state.error is not None:
