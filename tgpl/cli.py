@@ -269,6 +269,8 @@ def _result_line(state) -> str:
     ranking = state.ranking
     if ranking is None:
         return "the game did not end"
+    if not any(ranking):  # `winner {};`: a lone player's loss (decision 96)
+        return "no winner" + (": player 0 lost" if state.game.players == 1 else "")
     if len(ranking) == 1 and len(ranking[0]) > 1:
         return "draw between players " + ", ".join(str(p) for p in ranking[0])
     if len(ranking) == 1:
@@ -1286,6 +1288,7 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance
                              stop=limits.stopper("cap"))
         rep = check(g)
     gdl_ii = _gdl_ii_report(g, machine, rep)
+    hidden = _hidden_report(g, machine, program, rep, max_states, limits)
     rep["game"] = game
     rep["players"] = _examined_players(program, players)
     rep["chance"] = chance
@@ -1317,7 +1320,9 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance
         say(f"  chance: the game draws on its random numbers ({', '.join(rep['chance']['sites'])}): these are the "
             f"states of seed {seed}, one sample of its draws, and the claims below hold for that seed only"
             + (f" ({why})" if why else "") + " (`tgpl analyze` gives statistics over seeds)")
-    if gdl_ii is not None and rep["complete"] and any(h is not None for h in gdl_ii["hidden"].values()):
+    value_seeded = seeded  # the value's own label says it sees the whole state
+    if rep["complete"] and (hidden is not None or gdl_ii is not None and any(
+            h is not None for h in gdl_ii["hidden"].values())):
         seeded += " (every role seeing the whole state)"  # the value's own label says it in full
     if not rep["complete"]:
         say(f"  stopped at {rep['stopped']}: only the first {rep['states']} states (breadth first) were "
@@ -1338,16 +1343,24 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance
                ", can force a win" if rep["forced_win"][role] else ", cannot force a win")
             + ("" if not rep["complete"] else f", can secure {rep['guaranteed_goal'][role]}"
                if rep["guaranteed_goal"][role] is not None else ", can secure no goal") + seeded)
-    say(f"  value: {rep['value']}" + ("" if rep["chance_nodes"] or gdl_ii is not None else seeded))
+    say(f"  value: {rep['value']}" + ("" if rep["chance_nodes"] or gdl_ii is not None else value_seeded))
     if gdl_ii is not None:
         from tgpl.asp.gdl2 import report_lines
 
         for line in report_lines(gdl_ii):
             say(line)
+    if hidden is not None:
+        say(f"  hidden information: {'; '.join(hidden['hidden'])}")
     if rep.get("expected_goal") is not None:
         converged = "" if rep["expectation"]["converged"] else " (NOT converged: lower bounds)"
-        say("  expected goals under optimal play (expectimax over the chance nodes): "
+        label = f" ({hidden['full_view']})" if hidden is not None else ""
+        say(f"  expected goals under optimal play (expectimax over the chance nodes){label}: "
             + ", ".join(f"{role} {v:.9f}" for role, v in rep["expected_goal"].items()) + converged)
+    if hidden is not None and hidden["value_seen"] is not None:
+        say("  value knowing only what it sees (optimal play over its information sets): "
+            + ", ".join(f"{role} {v:.9f}" for role, v in hidden["value_seen"].items()))
+    elif hidden is not None:
+        say(f"  value knowing only what each sees: not computed ({hidden['value_seen_why']})")
     _say_problems(say, rep["problems"])
     if rep["well_formed"]:
         say(f"{game}: well formed" + ("" if rep["complete"] else f" within the first {rep['states']} states"))
@@ -1374,6 +1387,38 @@ def _gdl_ii_report(g, machine, rep: dict) -> dict | None:
                                 "message": f"{len(stuck)} stuck state(s): {out['chance']} has no legal move",
                                 "witness": g.path(stuck[0])})
         rep["well_formed"] = False
+    return out
+
+
+def _hidden_report(g, machine, program, rep: dict, max_states: int, limits) -> dict | None:
+    """A .tgpl game that hides something from its seats (tgpl.verify.information): what it hides, put in `rep`
+    as "hidden", its value labelled as seen by every role, and for a lone player the value knowing only what
+    it sees (within --max-states information sets). None for a game of open information or a .kif game."""
+    from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+    from tgpl.verify.information import FULL_VIEW, TooManyInformationSets, hidden_information, value_seen
+
+    secrets = hidden_information(program) if program is not None and hasattr(machine, "game") else []
+    if not secrets:
+        return None
+    out: dict = {"hidden": secrets, "full_view": FULL_VIEW, "value_seen": None, "value_seen_exact": None,
+                 "value_seen_why": None}
+    rep["hidden"] = out
+    if rep["complete"]:
+        rep["value"] += f" ({FULL_VIEW})"
+    if machine.game.players != 1:
+        out["value_seen_why"] = ("several players with hidden information: the game's value needs a solution "
+                                 "concept (equilibria of the imperfect-information game) that tgpl does not compute")
+    elif not rep["complete"]:
+        out["value_seen_why"] = "the exploration is incomplete"
+    else:
+        try:
+            with limits.during("the value knowing only what the player sees"):
+                seen = value_seen(ChanceMachine(machine.game, machine.seed, max_outcomes=max_states), max_states,
+                                  limits.stopper("cap"))
+            out["value_seen"] = {g.roles[0]: float(seen)}
+            out["value_seen_exact"] = {g.roles[0]: str(seen)}
+        except (TooManyInformationSets, TooManyOutcomes, ChanceUnsupported, ValueError) as e:
+            out["value_seen_why"] = str(e)
     return out
 
 

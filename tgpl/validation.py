@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Iterator
 
+from tgpl.frontend.outcomes import unscored
 from tgpl.asp.asp_emit import AspEncoding
 from tgpl.asp.asp_trace import AspTrace
 from tgpl.asp.asp_trace import Step as AspStep
@@ -146,8 +147,9 @@ def _goals(goals: list) -> str:
 
 
 def runtime_goals(state: State) -> list[int | None]:
-    """The runtime's goals as GDL has them: none at all for a ranking that names nobody (`winner {}`)."""
-    if not any(state.ranking):
+    """The runtime's goals as GDL has them: none at all for a ranking that names nobody (`winner {}`) among
+    several players (tgpl.frontend.outcomes.unscored)."""
+    if unscored(state.ranking, state.game.players):
         return [None] * state.game.players
     return state.goals
 

@@ -32,6 +32,7 @@ REFUSED = {
     "citadels/citadels": "remove() on a local list is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
     "pig": "roll() after setup is not lowerable: it is a chance move",
+    "montyhall": "roll() after setup is not lowerable: it is a chance move",
 }
 
 

@@ -14,7 +14,8 @@ def goals_of(ranking: list[list[int]] | None, players: int) -> list[int]:
     """GDL goals from a ranking: 100 * (beaten + tied / 2) / (P - 1), rounded half up.
 
     Players the ranking leaves out share the last place. Two players: the winner
-    gets 100 and the loser 0; a tie gives 50 each.
+    gets 100 and the loser 0; a tie gives 50 each. One player: 100 when the ranking
+    names the player, else 0 (`winner {};` is a solo game's loss, decision 96).
     """
     if ranking is None:
         return [0] * players
@@ -24,7 +25,7 @@ def goals_of(ranking: list[list[int]] | None, players: int) -> list[int]:
     if rest:
         ranks.append(rest)
     if players == 1:
-        return [100 if ranks and ranks[0] == [0] else 0]
+        return [100 if any(0 in r for r in ranking) else 0]
     goals = [0] * players
     below = players
     for rank in ranks:
@@ -33,6 +34,13 @@ def goals_of(ranking: list[list[int]] | None, players: int) -> list[int]:
         for p in rank:
             goals[p] = int(score * 100 + 0.5)
     return goals
+
+
+def unscored(ranking: list[list[int]] | tuple | None, players: int) -> bool:
+    """Whether a finished game's ranking gives no goals: it names nobody (`winner {};`) and the game has
+    several players, whose places it leaves open (verify reports it; GDL gets no goal rule). In a game of
+    one player it is the player's loss, goal 0 (decision 96)."""
+    return players > 1 and ranking is not None and not any(ranking)
 
 
 def format_number(x: float) -> str:

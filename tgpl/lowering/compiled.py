@@ -1842,9 +1842,10 @@ def _number_order(c: Const) -> tuple:
 
 
 def _goals(places: tuple[Const, ...], players: int) -> list[int] | None:
-    """The goals of a result (the roles' places), as the runtime ranks; None when the ranking names nobody."""
+    """The goals of a result (the roles' places), as the runtime ranks; None when the ranking names nobody
+    among several players (tgpl.frontend.outcomes.unscored)."""
     if any(p.name == "none" for p in places):
-        return None
+        return None if players > 1 else goals_of([], players)
     order = sorted({int(p.name) for p in places})
     ranking = [[i for i, p in enumerate(places) if int(p.name) == k] for k in order]
     return goals_of(ranking, players)

@@ -24,7 +24,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from tgpl.frontend.outcomes import goals_of
+from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations
 from tgpl.lowering.execute import OWNER, NotLowerable
@@ -860,8 +860,8 @@ class Emitter:
             end.append(Rule(Atom("terminal"), (Atom("true", (Func("result", places),)),)))
         results = list(lg.results)
         for ranking in results:
-            if not any(ranking):
-                continue  # `winner {}`: the game ends naming nobody, and GDL gives no goals (as the runtime's verify)
+            if unscored(ranking, self.u.players):
+                continue  # `winner {}` among several players: no goals (as the runtime's verify); alone, a loss
             for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
                 end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
                                 (Atom("true", (self.result(ranking),)),)))

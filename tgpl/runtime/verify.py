@@ -6,6 +6,7 @@ from marshal import dumps
 from hashlib import blake2b
 from struct import Struct
 
+from tgpl.frontend.outcomes import unscored
 from tgpl.runtime.game import PHASE_ENTRY, Game, State, _freeze, _frozen_object
 from tgpl.runtime.values import Obj, World
 from tgpl.verify.graph import Info
@@ -243,7 +244,7 @@ class RuntimeMachine:
     def info(self, state: State, successors: bool = True) -> Info:
         if state.is_terminal:
             ranking = state.ranking
-            if not any(ranking):  # `winner {}`: the game ended and names nobody
+            if unscored(ranking, self.game.players):  # `winner {}` among several players: names nobody
                 return Info(True, [None] * self.game.players, (), (), [],
                             "the game ended without a winner (an empty ranking)")
             return Info(True, state.goals, (), (), [])
