@@ -1104,7 +1104,7 @@ def _fluent_origin(lowered: LoweredGame, text: str) -> tuple[str, str, str] | No
     if not isinstance(term, Func) or len(term.args) != 2:
         return None
     names = lowered.emitter.names.taken
-    attr = lowered.emitter.attr_names.taken.get(term.name)
+    attr = lowered.emitter.attribute_named(term.name)
     obj = names.get(str(term.args[0]))
     if attr is None or not (isinstance(obj, tuple) and obj[0] == "obj"):
         return None

@@ -1491,13 +1491,15 @@ class CompiledGame:
         if made > SEGMENT_RULES:
             raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
                               "multiply where they do not meet")
-        segments, functions, found = self.relaxed(probes)
+        segments, functions, found, rename = self.relaxed(probes)
         if targets:  # asked of the state once the relaxation has found each check's movers
             outcomes = self.outcomes(targets, found)
             probes += [Rule(Atom("result|", r.head.args), r.body) for r in outcomes]
-            segments, functions, found = self.relaxed(probes, outcomes)
+            segments, functions, found, rename = self.relaxed(probes, outcomes)
             if self.u.control[1:] in targets.values():
                 self.ends_initially(segments + functions, targets)
+        if rename:  # the ways' `next` rules read the instances as the segments do: two calls made one instance
+            final = [c.with_body([renamed(x, rename) for x in c.body]) for c in final]
         return Emission(self, segments + functions, final, found).lowered()
 
     def probes(self) -> list[Rule]:
@@ -1526,9 +1528,10 @@ class CompiledGame:
         return {rel: rows for rel, rows in found.items() if rel.split("|")[0] in ("num", "over")}
 
     def relaxed(self, probes: list[Rule], outcomes: list[Rule] = (), parts: tuple[str, ...] = ("numbers", "rest")
-                ) -> tuple[list[Rule], list[Rule], dict]:
-        """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, and what their
-        relaxation (`parts` of it) finds."""
+                ) -> tuple[list[Rule], list[Rule], dict, dict[str, str]]:
+        """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, what their
+        relaxation (`parts` of it) finds, and the renaming of the function instances made one
+        (`_shared_renaming`), which whatever else reads the instances must apply too."""
         sc = self.sc
         self.limits.check()
         functions = self.instances()
@@ -1541,7 +1544,7 @@ class CompiledGame:
             segments, functions, probes = ([*dict.fromkeys(renamed(r, rename) for r in rules)]
                                            for rules in (segments, functions, probes))
         self.limits.check()
-        return segments, functions, self.relax(segments + probes, functions, parts)
+        return segments, functions, self.relax(segments + probes, functions, parts), rename
 
     # ------------------------------------------------------------ checks left to the next decision
     def check_targets(self) -> dict[int, tuple[str, str]]:
@@ -1884,6 +1887,12 @@ class Emission:
 
     def fluent(self, attr: str, o: Term, v: Term) -> Func:
         return Func(self.rels.name(("attr", attr), attr), (self.term(o), self.term(v)))
+
+    def attribute_named(self, gdl: str) -> str | None:
+        """The attribute a GDL fluent relation stands for (None: no attribute's), as the spelled-out
+        emitter's (tgpl.lowering.emit.Emitter.attribute_named) for the validation's diagnostics."""
+        key = self.rels.taken.get(gdl)
+        return key[1] if isinstance(key, tuple) and key[0] == "attr" else None
 
     def _counter_values(self, attr: str) -> str:
         """The static relation of the values a counter's base lists, per object: what its next value is one of."""

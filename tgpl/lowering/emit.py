@@ -210,6 +210,10 @@ class Emitter:
     def attr(self, name: str) -> str:
         return self.attr_names.name(name, name)
 
+    def attribute_named(self, gdl: str) -> str | None:
+        """The attribute a GDL fluent relation stands for (None: no attribute's), the inverse of `attr`."""
+        return self.attr_names.taken.get(gdl)
+
     def fluent(self, fl: Fluent, v) -> Term:
         return Func(self.attr(fl.attr), (self.obj(fl.obj), self.fluent_value(fl, v)))
 
@@ -429,8 +433,8 @@ class Emitter:
                     if b is None:
                         continue
                     when.append(cond)
-                    self.rules.append(Rule(Atom(name, (self.obj(fl.obj), self.fluent_value(fl, literal_value(x)))),
-                                           tuple(b)))
+                    for term, extra in self.written_terms(fl, x):  # a number written by arithmetic: by cases
+                        self.rules.append(Rule(Atom(name, (self.obj(fl.obj), term)), tuple(b + extra)))
                 b = self.body(disj(*when)) if when else None
                 if b is not None:
                     for part in (disj(*when).parts if disj(*when).kind == "or" else (disj(*when),)):
@@ -637,24 +641,30 @@ class Emitter:
             b = self.body(f)
             if b is None or x is UNDEF:
                 continue
-            if isinstance(x, Num):
-                chain = self.successor_chain(fl, x)
-                if chain is not None:
-                    out.append((chain[0], b + chain[1]))
-                    continue
-                leaves = sorted(x.leaves())
-                for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
-                    env = dict(zip(leaves, combo))
-                    y = x.value(env)
-                    if y is UNDEF or not any(_eq(y, d) for d in fl.domain):
-                        continue
-                    extra = [Atom("true", (self.fluent(self.logic.fluents[leaf], z),)) for leaf, z in env.items()]
-                    out.append((self.fluent_value(fl, y), b + extra))
-            elif fl.numeric and not any(_eq(x, d) for d in fl.domain):
-                continue  # a number its range does not hold: written only in states the game never reaches
-            else:
-                out.append((self.fluent_value(fl, literal_value(x)), b))
+            out.extend((term, b + extra) for term, extra in self.written_terms(fl, x))
         return out
+
+    def written_terms(self, fl: Fluent, x) -> list[tuple[Term, list[Literal]]]:
+        """(the term, extra body literals) for each value the fluent gets when `x` (a concrete value or an
+        opaque number, `Num`) is written to it: a number by its leaves' values in range, or by a successor
+        chain; nothing for a number the fluent's range does not hold (written only where the game never is)."""
+        if isinstance(x, Num):
+            chain = self.successor_chain(fl, x)
+            if chain is not None:
+                return [chain]
+            out = []
+            leaves = sorted(x.leaves())
+            for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
+                env = dict(zip(leaves, combo))
+                y = x.value(env)
+                if y is UNDEF or not any(_eq(y, d) for d in fl.domain):
+                    continue
+                extra = [Atom("true", (self.fluent(self.logic.fluents[leaf], z),)) for leaf, z in env.items()]
+                out.append((self.fluent_value(fl, y), extra))
+            return out
+        if fl.numeric and not any(_eq(x, d) for d in fl.domain):
+            return []
+        return [(self.fluent_value(fl, literal_value(x)), [])]
 
     def successor_chain(self, fl: Fluent, x: Num) -> tuple[Term, list[Literal]] | None:
         """`fluent + k` or `fluent - k` (k = 1..3) on the fluent itself, over a range of integers, through the
