@@ -607,6 +607,43 @@ def test_a_seat_past_the_turn_limit_gets_a_random_legal_move(tmp_path):
     assert other.expire_turns() == [again] and again.stored.moves == [(0, text)]
 
 
+def test_the_moves_the_turn_limit_played_are_still_marked_after_a_restart(tmp_path):
+    """`timed_out` is kept in the store with the moves: a restarted server, a fork and an undo say the same."""
+    clock = FakeClock()
+    server = Server(tmp_path / "data", watch_every=None, turn_limit=10, clock=clock)
+    session = server.new_game(TRIS, ["human", "human"], 4)
+    session.play(server.store, 0, next(m.text for m in session.state.legal_moves()), 0)  # in time
+    clock.now += 10
+    assert server.expire_turns() == [session]  # move 2: the server's
+    session.play(server.store, 0, next(m.text for m in session.state.legal_moves()), 2)
+    clock.now += 10
+    assert server.expire_turns() == [session]  # move 4
+    assert session.timed_out == [2, 4]
+    server.store.close()
+    again = Server(tmp_path / "data", watch_every=None, turn_limit=10, clock=clock)
+    resumed = again.sessions[session.stored.id]
+    assert resumed.number == 4 and resumed.timed_out == [2, 4] and resumed.message(0)["timed_out"] == [2, 4]
+    forked = again.fork(resumed, 3)
+    assert forked.timed_out == [2] and again.store.games()[-1].timed_out == [2]
+    resumed.undo(again.store)  # back to move 3: move 4's mark goes with it
+    assert resumed.timed_out == [2] and again.store.games()[0].timed_out == [2]
+    clock.now += 10
+    assert resumed in again.expire_turns() and resumed.timed_out == [2, 4]
+
+
+def test_a_database_from_before_the_marks_is_opened(tmp_path):
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "games.sqlite3")
+    db.executescript("""CREATE TABLE moves (game INTEGER NOT NULL, number INTEGER NOT NULL, player INTEGER NOT NULL,
+                        text TEXT NOT NULL, PRIMARY KEY (game, number));""")
+    db.close()
+    server = Server(tmp_path, watch_every=None)
+    session = server.new_game(TRIS, ["human", "human"], 0)
+    session.play(server.store, 0, next(m.text for m in session.state.legal_moves()), 0)
+    assert server.store.games()[0].moves == session.stored.moves and session.timed_out == []
+
+
 def test_the_turn_limit_waits_for_no_bot_and_no_finished_game(tmp_path):
     clock = FakeClock()
     server = Server(tmp_path, watch_every=None, turn_limit=10, clock=clock)

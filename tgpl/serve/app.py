@@ -169,7 +169,7 @@ class Server:
     def fork(self, session: Session, at: int) -> Session:
         """A new game (new links) that starts as `session` stood after `at` moves."""
         s = session.stored
-        stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at])
+        stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at], s.timed_out)
         forked = self._timed(Session.resume(stored, session.game))
         self.sessions[stored.id] = forked
         return forked

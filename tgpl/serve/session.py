@@ -73,11 +73,10 @@ class Session:
     _log_cache: dict = field(default_factory=dict)  # (move number, seat) -> redacted text
     _sights: dict = field(default_factory=dict)  # (state number, seat) -> Sight
     # The turn time limit (`tgpl serve --turn-limit`): the clock it reads (injected by tests), when the
-    # decision now open began on it, and the moves (their numbers, from 1) the clock played for a seat
+    # decision now open began on it (the moves the clock played for a seat are the store's: `timed_out`)
     clock: Callable[[], float] = time.monotonic
     turn_limit: float | None = None
     started: float = 0.0
-    timed_out: list[int] = field(default_factory=list)
 
     @classmethod
     def resume(cls, stored: StoredGame, game: Game) -> Session:
@@ -103,6 +102,12 @@ class Session:
     @property
     def state(self) -> State:
         return self.states[-1]
+
+    @property
+    def timed_out(self) -> list[int]:
+        """The moves (numbered from 1) the server played for a seat past the turn limit: kept in the
+        store with the moves, so a resumed game still says which they were."""
+        return [n for n in self.stored.timed_out if n <= self.number]
 
     @property
     def number(self) -> int:
@@ -202,16 +207,18 @@ class Session:
             c = state.world.control
             self.error = f"stuck: player {state.active_player} has no legal move (turn {c.turn}, phase {c.phase})"
 
-    def _apply(self, store: Store, player: int, move) -> None:
+    def _apply(self, store: Store, player: int, move, timeout: bool = False) -> None:
         """Apply a legal move, commit it, then keep it: the store first, so a crash between the
-        two loses nothing that was acknowledged."""
+        two loses nothing that was acknowledged. `timeout`: the turn limit played it."""
         try:
             new = self.state.apply(move)
         except TGPLRuntimeError as e:
             self.error = e.render()
             return
-        store.add_move(self.stored.id, self.number, player, move.text)
+        store.add_move(self.stored.id, self.number, player, move.text, timeout)
         self.stored.moves.append((player, move.text))
+        if timeout:
+            self.stored.timed_out.append(self.number + 1)
         self.states.append(new)
         self.started = self.clock()
         self._check_stuck()
@@ -236,10 +243,7 @@ class Session:
         state = self.state
         moves = state.legal_moves()
         move = moves[Pcg32(self.stored.seed + self.number, stream=35).below(len(moves))]
-        number = self.number + 1
-        self._apply(store, state.active_player, move)
-        if self.number == number:
-            self.timed_out.append(number)
+        self._apply(store, state.active_player, move, timeout=True)
         return True
 
     def play(self, store: Store, seat: int | None, text: object, at: object) -> None:
@@ -326,7 +330,7 @@ class Session:
         self._log_cache, self._sights = {}, {}
         self.error = None
         self.started = self.clock()
-        self.timed_out = [n for n in self.timed_out if n <= kept]
+        self.stored.timed_out = [n for n in self.stored.timed_out if n <= kept]
         self._check_stuck()
         done = f"the new rules: {kept} moves replayed"
         self.notice = {"reloaded": done + (f"; {why}, so the game goes on from move {kept}" if why else "")}
@@ -346,7 +350,7 @@ class Session:
         self._sights = {k: v for k, v in self._sights.items() if k[0] <= target}
         self.error = None
         self.started = self.clock()
-        self.timed_out = [n for n in self.timed_out if n <= target]
+        self.stored.timed_out = [n for n in self.stored.timed_out if n <= target]
         self._check_stuck()
 
     def set_agent(self, store: Store, seat: int, spec: str) -> None:
