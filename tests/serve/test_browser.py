@@ -260,15 +260,26 @@ def test_a_planted_error_is_shown_in_the_page_and_fixing_it_restores_play(live, 
     expect(page.locator("#handover")).to_contain_text("Pass the screen to player 1.")  # hot seat: a pause
     page.locator("#handoverok").click()
     game.write_text(original.replace("TickedCount = 0;", "TickedCount = ;", 1), encoding="utf-8")
-    expect(page.locator("#sourceerrors")).to_contain_text(f"{display_path(game)}:", timeout=WAIT_MS)  # the server looks each second
+    errors = page.locator("#sourceerrors")  # the server looks each second
+    expect(errors).to_contain_text(f"{display_path(game)}:31:26: error: unexpected ';', expected an expression",
+                                   timeout=WAIT_MS)
+    lines = errors.text_content().splitlines()
+    at = lines.index(" 31 |     number TickedCount = ;")  # the source line, and a caret under the ';'
+    assert lines[at + 1] == "    |                          ^"
+    expect(page.locator("#reload")).to_be_hidden()
     page.screenshot(path=tmp_path / "tris-error.png", full_page=True)
+    page.locator("svg .tile[data-name='TrisGrid[2][2]']").click()  # play goes on with the rules it had
+    wait_for_move(page, 2)
+    page.locator("#handoverok").click()
     game.write_text(original, encoding="utf-8")
     expect(page.locator("#reload")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#restart")).to_be_visible()
+    expect(page.locator("#sourceerrors")).to_have_text("")
     page.locator("#reload").click()
-    expect(page.locator("#sourcetext")).to_contain_text("Reloaded the new rules: 1 moves replayed", timeout=WAIT_MS)
+    expect(page.locator("#sourcetext")).to_contain_text("Reloaded the new rules: 2 moves replayed", timeout=WAIT_MS)
     page.locator("svg .tile[data-name='TrisGrid[1][1]']").click()
-    wait_for_move(page, 2)
-    assert [t for _, t in session.stored.moves][-1] == "PlayerState#1.Tick(chosenTile: TrisGrid[1][1])"
+    wait_for_move(page, 3)
+    assert [t for _, t in session.stored.moves][-1] == "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])"
 
 
 def test_the_host_sees_what_the_bot_would_play(live, browser, tmp_path):

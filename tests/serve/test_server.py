@@ -494,6 +494,29 @@ def test_a_saved_error_is_shown_and_fixed_rules_are_replayed(tmp_path):
     assert session.number == 0 and server.store.games()[0].moves == []
 
 
+def test_the_host_starts_a_game_again_on_new_rules(tmp_path):
+    game = tmp_path / "tris.tgpl"
+    original = open(TRIS).read()
+    game.write_text(original)
+    server = Server(tmp_path / "data", watch_every=None)
+    session = server.new_game(str(game), ["human", "first"], 0)
+    host, gid = server.host_token, session.stored.id
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[0]}") as p0:
+            receive_state(p0, 0)
+            p0.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[0][0])", "at": 0})
+            receive_state(p0, 2)  # ours and the bot's: legal on the new rules too
+            game.write_text(original.replace("return chosenTile.AssignedTo == null;",
+                                             "return chosenTile.AssignedTo == null && chosenTile != GameState.Board.TrisGrid[1][1];"))
+            assert server.check_sources() == [os.path.abspath(game)]
+            r = client.post(f"/games/{gid}/reload", content=f"host={host}&restart=1".encode())
+            assert r.status_code == 200 and r.text == "the new rules: the game started again"
+            again = receive_source(p0)
+            assert again["number"] == 0 and again["history"] == [] and len(again["moves"]) == 8  # no middle square
+            assert again["source"] == {"reloaded": "the new rules: the game started again"}
+    assert server.store.games()[0].moves == [] and session.stored.tokens == server.store.games()[0].tokens
+
+
 def test_the_host_asks_what_the_bot_would_play(tris):
     server, session, client = tris
     gid = session.stored.id

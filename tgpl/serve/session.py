@@ -302,13 +302,14 @@ class Session:
             return
         self._apply(store, player, move)
 
-    def reload(self, store: Store, game: Game) -> None:
+    def reload(self, store: Store, game: Game, restart: bool = False) -> None:
         """Go on with the game's new rules: its moves replayed on them up to the first that is no
-        longer legal (that one and those after it are dropped, from the store too), said in `notice`."""
+        longer legal (that one and those after it are dropped, from the store too), said in `notice`;
+        with `restart`, none is replayed: the game starts again (same seats, seed and links)."""
         states = [game.initial_state(self.stored.seed)]
         why = None
         try:
-            for n, (player, text) in enumerate(self.stored.moves, 1):
+            for n, (player, text) in enumerate([] if restart else self.stored.moves, 1):
                 state = states[-1]
                 if state.is_terminal:
                     why = f"move {n} '{text}' is no longer legal: the game is over before it"
@@ -332,7 +333,7 @@ class Session:
         self.started = self.clock()
         self.stored.timed_out = [n for n in self.stored.timed_out if n <= kept]
         self._check_stuck()
-        done = f"the new rules: {kept} moves replayed"
+        done = "the new rules: the game started again" if restart else f"the new rules: {kept} moves replayed"
         self.notice = {"reloaded": done + (f"; {why}, so the game goes on from move {kept}" if why else "")}
 
     def undo(self, store: Store) -> None:

@@ -374,12 +374,15 @@ function drawSource(m) {
   $("sourcetext").textContent = note.errors ? "The game's files have errors: the game goes on with the rules it has."
     : note.new_rules ? (m.hot ? "The game's files changed and check clean." : "The game's files changed and check clean: the host can replay this game on them.")
     : note.reloaded ? `Reloaded ${note.reloaded}.` : "";
-  $("reload").hidden = !(note.new_rules && m.hot);
+  $("reload").hidden = $("restart").hidden = !(note.new_rules && m.hot);
 }
-$("reload").addEventListener("click", async () => {
-  const response = await fetch(`/games/${gameId}/reload`, {method: "POST", body: new URLSearchParams({host: token})});
+async function reload(restart) {  // the host: the moves so far replayed on the new rules, or none of them
+  const body = new URLSearchParams({host: token, restart: restart ? "1" : "0"});
+  const response = await fetch(`/games/${gameId}/reload`, {method: "POST", body});
   if (!response.ok) showError(await response.text());
-});
+}
+$("reload").addEventListener("click", () => reload(false));
+$("restart").addEventListener("click", () => reload(true));
 
 // the host forks the game at a move: a new game (new links), opened here as its hot seat
 async function fork(at) {
