@@ -326,22 +326,50 @@ def _assert_no_role_leaks(message: dict, seat: int | None, secrets: dict[int, tu
             continue
         assert dict(panels[citizen]["fields"])["Role"] == {"hidden": None}, where
         assert panels[role]["owners"] == [] and dict(panels[role]["fields"])["Holder"] == {"hidden": None}, where
-        for entry in message["history"]:  # its character's own moves come once it is called, and revealed
+        for entry in message.get("history", []):  # its character's own moves come once it is called, and revealed
             if entry["player"] == other and ".Choose(" in entry["text"]:
                 assert role not in entry["text"], (where, entry)
 
 
 def test_citadels_messages_never_show_a_seat_what_is_not_its_own(tmp_path):
-    """Five seats, 50 random games: every message each seat (and a spectator) is sent names no district
-    card in the deck, nor one in another player's hand that the seat never held nor saw built (cards go
-    deck, hand, city; the Magician swaps hands), and ties no other seat to the character it chose until
-    that character is called (`private` Role, Holder, class and Choose; docs/language.md, decision 94)."""
-    server = Server(tmp_path)
-    rng = Pcg32(7, stream=3)
-    checked = roles_hidden = 0
-    for game in range(GAMES):
+    """Five seats, 50 random games: every message each seat (and a spectator) is sent (the broadcast state
+    after each move, and the answer to a time-travel request for an earlier position, recorded as the server
+    sends them) names no district card in the deck, nor one in another player's hand that the seat never
+    held nor saw built (cards go deck, hand, city; the Magician swaps hands), and ties no other seat to the
+    character it chose until that character is called (`private` Role, Holder, class and Choose;
+    docs/language.md, decision 94)."""
+    import asyncio
+
+    from tgpl.serve.app import _handle
+    from tgpl.serve.session import Client
+
+    server = Server(tmp_path, watch_every=None)
+    rng, looks = Pcg32(7, stream=3), Pcg32(8, stream=4)
+    seats = [*range(5), None]
+    counts = {"state": 0, "position": 0, "roles_hidden": 0}
+
+    def check(message: dict, seat: int | None, known_then: dict, where) -> None:
+        in_deck, hidden_from, known, secrets = known_then
+        named = set(DISTRICT.findall(json.dumps(message)))
+        assert not named & in_deck, where
+        if seat is not None:
+            leaked = named & (hidden_from[seat] - known[seat])
+            assert not leaked, (where, leaked)
+        _assert_no_role_leaks(message, seat, secrets, where)
+        counts[message["type"]] += 1
+        counts["roles_hidden"] += sum(1 for other in secrets if other != seat)
+
+    async def play(game: int) -> None:
         session = server.new_game(CITADELS, ["human"] * 5, game)
+        sent: dict[int | None, list[dict]] = {seat: [] for seat in seats}
+        clients = {}
+        for seat in seats:  # a page per seat and a spectator's, each recording what it is sent
+            async def send(message: dict, seat=seat) -> None:
+                sent[seat].append(message)
+            clients[seat] = Client(send, seat)
+            session.clients.append(clients[seat])
         known: dict[int, set[str]] = {s: set() for s in range(5)}  # cards each seat has held or seen built
+        then = []  # per position: what was in the deck, hidden from and known to each seat, the secret roles
         for n in range(MOVES):
             state = session.state
             if state.is_terminal:
@@ -358,20 +386,29 @@ def test_citadels_messages_never_show_a_seat_what_is_not_its_own(tmp_path):
                 for s in range(5):
                     if s != owner:
                         hidden_from[s] |= {c.name for c in world.fields(citizen)["Hand"]}
-            secrets = _secret_roles(world)
-            for seat in [*range(5), None]:
-                message = session.message(seat)
-                named = set(DISTRICT.findall(json.dumps(message)))
-                assert not named & in_deck, (game, n, seat)
-                if seat is not None:
-                    leaked = named & (hidden_from[seat] - known[seat])
-                    assert not leaked, (game, n, seat, leaked)
-                _assert_no_role_leaks(message, seat, secrets, (game, n, seat))
-                roles_hidden += sum(1 for other in secrets if other != seat)
-                checked += 1
+            then.append((in_deck, hidden_from, {s: set(k) for s, k in known.items()}, _secret_roles(world)))
+            await server.broadcast(session)
+            at = looks.below(n + 1)  # each page looks back at a position of the log
+            for seat in seats:
+                reply = await _handle(server, session, clients[seat],
+                                      {"type": "websocket.receive", "text": json.dumps({"type": "position", "at": at})})
+                await clients[seat].send(reply)
+            for seat in seats:
+                for message in sent[seat]:
+                    assert message["type"] in ("state", "position"), message
+                    k = message["number"] if message["type"] == "state" else message["at"]
+                    check(message, seat, then[k], (game, n, seat, message["type"], k))
+                sent[seat].clear()
             moves = state.legal_moves()
             session.play(server.store, state.active_player, moves[rng.below(len(moves))].text, n)
-    assert checked > GAMES * MOVES * 6 * 0.9 and roles_hidden > GAMES * 100
+
+    async def main() -> None:
+        for game in range(GAMES):
+            await play(game)
+
+    asyncio.run(main())
+    assert counts["state"] > GAMES * MOVES * 6 * 0.9 and counts["position"] == counts["state"]
+    assert counts["roles_hidden"] > GAMES * 200
 
 
 def test_the_log_redacts_cards_others_never_saw(tmp_path):
