@@ -170,6 +170,7 @@ def test_tris_is_played_to_its_end_by_clicks(live, browser, tmp_path):
     page = browser.new_page()
     page.goto(live.url(session, 0))
     page.wait_for_selector("svg .tile", timeout=WAIT_MS)
+    expect(page.locator("#download")).to_be_hidden()  # the record holds every secret: not before the end
     for _ in range(5):
         if page.locator("#status[data-terminal='true']").count():
             break
@@ -180,6 +181,16 @@ def test_tris_is_played_to_its_end_by_clicks(live, browser, tmp_path):
     assert session.state.ranking == [[0]]
     assert page.locator("#history li").count() == session.number + 1  # and the start
     page.screenshot(path=tmp_path / "tris.png", full_page=True)
+    with page.expect_download(timeout=WAIT_MS) as download:  # the record, once the game is over
+        page.locator("#download").click()
+    record = tmp_path / "tris.json"
+    download.value.save_as(record)
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    replayed = CliRunner().invoke(main, ["replay", str(record)])
+    assert replayed.exit_code == 0 and f"ok, {session.number} moves" in replayed.output, replayed.output
     # time travel: a log entry shows that position; "back to the game" the live one
     page.locator("#history li[data-at='1']").click()
     expect(page.locator("#past")).to_be_visible(timeout=WAIT_MS)
@@ -206,13 +217,20 @@ def test_connect4_through_invite_links_with_a_spectator(live, browser, tmp_path)
             wait_for_move(p, n + 1)
     histories = [[li.text_content() for li in p.locator("#history li").all()] for p in pages]
     assert histories[0] == histories[1] == histories[2] and len(histories[0]) == 7  # the start, 6 moves
-    # a page closed and opened again resumes where the game is
+    for page in pages:  # who is connected: both players (a spectator is counted apart)
+        expect(page.locator("#seats li.connected")).to_have_count(2, timeout=WAIT_MS)
+        expect(page.locator("#seats li.active")).to_have_attribute("data-seat", "0")  # whose turn it is
+    expect(pages[0].locator("#seats")).to_contain_text("1 watching")
+    # a page closed and opened again resumes where the game is; meanwhile the others see the seat away
     pages[1].close()
+    expect(pages[0].locator("#seats li[data-seat='1']")).to_have_class("away", timeout=WAIT_MS)
+    expect(pages[2].locator("#seats li[data-seat='1']")).to_have_class("away", timeout=WAIT_MS)
     reopened = contexts[1].new_page()
     reopened.goto(live.url(session, 1))
     wait_for_move(reopened, 6)
     assert [li.text_content() for li in reopened.locator("#history li").all()] == histories[0]
     expect(reopened.locator("#whoami")).to_have_text("you are player 1")
+    expect(pages[0].locator("#seats li[data-seat='1']")).to_have_class("connected", timeout=WAIT_MS)
     pages[2].screenshot(path=tmp_path / "connect4-spectator.png", full_page=True)
     for c in contexts:
         c.close()
@@ -423,3 +441,21 @@ def test_the_host_changes_a_seat_from_human_to_bot_and_back(live, browser, tmp_p
     pages[0].screenshot(path=tmp_path / "tris-seats.png", full_page=True)
     context.close()
     lobby.close()
+
+
+def test_a_forced_move_is_one_click_or_played_by_itself(live, browser, tmp_path):
+    """Cards: each decision has one legal move (draw). One click on it plays it; with "play a forced move
+    by itself" checked, the page plays the rest of our moves with no click, to the end."""
+    session = live.server.new_game("examples/cards.tgpl", ["human", "first"], 0)
+    page = browser.new_page()
+    page.goto(live.url(session, 0))
+    page.locator("#moves li").first.wait_for(timeout=WAIT_MS)
+    assert page.locator("#moves li").count() == 1 and len(session.state.legal_moves()) == 1
+    page.locator("#moves li").first.click()
+    wait_for_our_turn(page, 0)
+    assert session.stored.moves[0] == (0, "Hand#0.Draw()")
+    page.locator("#autoforced").check()
+    page.wait_for_selector("#status[data-terminal='true']", timeout=WAIT_MS)
+    assert session.state.is_terminal and session.number > 2
+    assert [t for p, t in session.stored.moves if p == 0] == ["Hand#0.Draw()"] * ((session.number + 1) // 2)
+    page.screenshot(path=tmp_path / "cards-forced.png", full_page=True)

@@ -15,6 +15,7 @@ let shownSeat = null;     // the seat whose view a hot-seat page last showed: a 
 let movedAt = Date.now(); // when the number of moves last changed: the turn timer
 let stateAt = Date.now(); // when the last state came: the turn limit's time left counts from it
 let selection = [];       // clicked things: each a list of object names
+let autoAt = -1;          // the position whose forced move this page last played by itself (once per position)
 let retry = 500;
 
 function $(id) { return document.getElementById(id); }
@@ -274,6 +275,9 @@ function draw() {
   $("past").hidden = !past;
   $("hostbuttons").hidden = !m.hot;
   $("undo").hidden = !m.undo;  // the host's page, or the page of the only human seat
+  // the record holds every secret: the host's at any time, everyone's once the game is over (`tgpl replay` reads it)
+  $("download").hidden = !(m.hot || m.view.terminal);
+  $("download").href = `/record/${gameId}?token=${encodeURIComponent(token)}`;
   drawSource(m);
   $("forkpast").hidden = !m.hot;
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
@@ -344,10 +348,14 @@ function drawMoves() {
     li.addEventListener("click", () => send(x));
     return li;
   }));
-  if (m.moves.length === 1 && $("autoforced").checked) send(m.moves[0]);
+  if (m.moves.length === 1 && $("autoforced").checked && autoAt !== current.number) {
+    autoAt = current.number;
+    send(m.moves[0]);
+  }
 }
 
 $("search").addEventListener("input", () => current && drawMoves());
+$("autoforced").addEventListener("change", () => current && drawMoves());  // a forced move waiting: played now
 $("backlive").addEventListener("click", () => { past = null; draw(); });
 $("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
 $("handoverok").addEventListener("click", () => { $("handover").hidden = true; });
