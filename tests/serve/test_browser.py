@@ -459,3 +459,32 @@ def test_a_forced_move_is_one_click_or_played_by_itself(live, browser, tmp_path)
     assert session.state.is_terminal and session.number > 2
     assert [t for p, t in session.stored.moves if p == 0] == ["Hand#0.Draw()"] * ((session.number + 1) // 2)
     page.screenshot(path=tmp_path / "cards-forced.png", full_page=True)
+
+
+def test_a_chess_move_is_made_click_by_click_searched_and_undone(live, browser, tmp_path):
+    """A move with two inputs: the piece clicked keeps its moves (their squares highlighted, the list
+    narrowed), the square clicked next plays it. The list's search narrows by text. The game's only human
+    seat may undo: the bot's answer and our move are taken back."""
+    session = live.server.new_game("examples/chess/chess.tgpl", ["human", "first"], 0)
+    page = browser.new_page()
+    page.goto(live.url(session, 0))
+    page.locator("#moves li").first.wait_for(timeout=WAIT_MS)
+    assert page.locator("#moves li").count() == 20
+    page.locator("#search").fill("to: Board[5][5]")  # the moves to f3: the g-knight's and the f-pawn's
+    expect(page.locator("#moves li")).to_have_count(2)
+    page.locator("#search").fill("")
+    page.locator("svg .tile[data-name='Board[4][6]']").click()  # the e-pawn
+    expect(page.locator("svg .tile.candidate")).to_have_count(3)  # itself and its two squares
+    assert sorted(page.locator("svg .tile.candidate").evaluate_all("ts => ts.map(t => t.dataset.name)")) == \
+        ["Board[4][4]", "Board[4][5]", "Board[4][6]"]
+    expect(page.locator("#moves li")).to_have_count(2)
+    page.locator("svg .tile[data-name='Board[4][4]']").click()
+    wait_for_our_turn(page, 0)  # ours and the bot's
+    assert session.stored.moves[0] == (0, "Seat#0.Move(from: Board[4][6], to: Board[4][4])")
+    assert session.number == 2
+    page.screenshot(path=tmp_path / "chess-clicks.png", full_page=True)
+    expect(page.locator("#undo")).to_be_visible()
+    page.locator("#undo").click()
+    page.wait_for_function("document.querySelector('#status').dataset.number === '0'", timeout=WAIT_MS)
+    assert session.number == 0 and session.stored.moves == []
+    expect(page.locator("#moves li")).to_have_count(20)
