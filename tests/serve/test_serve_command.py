@@ -126,3 +126,34 @@ def test_unknown_seats_are_a_usage_error(tmp_path):
     result = CliRunner().invoke(main, ["serve", "examples/tris.tgpl", "--players", "human,human,human",
                                        "--data", str(tmp_path)])
     assert result.exit_code == 2 and "the game has 2 players, not 3" in result.output
+
+
+def test_another_host_is_warned_of_and_sigterm_stops_cleanly(tmp_path):
+    """127.0.0.1 unless --host says otherwise, and then a warning; SIGTERM is a clean stop (exit 0)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tgpl", "serve", "examples/tris.tgpl", "--host", "0.0.0.0",
+                             "--port", str(port), "--data", str(tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        warning = proc.stderr.readline()
+        assert warning.startswith("warning: listening on 0.0.0.0: anyone who can reach this machine"), warning
+        for _ in range(400):  # until it listens: counted tries
+            try:
+                socket.create_connection(("127.0.0.1", port)).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert f"http://localhost:{port}/play/" in out and "tgpl serve: stopped" in out
+    assert "Traceback" not in err and "Aborted" not in out + err
+    # the default is loopback, with no warning: a port taken there is what it says it cannot listen on
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "examples/tris.tgpl", "--port", str(busy), "--data", str(tmp_path)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{busy}" in result.output
+    assert "warning" not in result.output

@@ -531,6 +531,25 @@ def test_a_saved_error_is_shown_and_fixed_rules_are_replayed(tmp_path):
     assert session.number == 0 and server.store.games()[0].moves == []
 
 
+def test_an_imported_files_error_is_shown_with_its_own_location(tmp_path):
+    """The server watches a game's imports too: an error saved in `lib/deck.tgpl` is shown located there."""
+    import shutil
+
+    shutil.copy(CARDS, tmp_path / "cards.tgpl")
+    shutil.copytree("examples/lib", tmp_path / "lib")
+    server = Server(tmp_path / "data", watch_every=None)
+    session = server.new_game(str(tmp_path / "cards.tgpl"), ["human", "human"], 0)
+    deck = tmp_path / "lib" / "deck.tgpl"
+    original = deck.read_text()
+    deck.write_text(original.replace('string Name = "";', 'string Name = ;', 1))
+    assert server.check_sources() == [os.path.abspath(tmp_path / "cards.tgpl")]
+    errors = session.message(0)["source"]["errors"]
+    assert re.match(rf"{re.escape(display_path(deck))}:5:19: error: ", errors), errors
+    deck.write_text(original)
+    assert server.check_sources() == [os.path.abspath(tmp_path / "cards.tgpl")]
+    assert session.message(0)["source"] == {"new_rules": True}
+
+
 def test_the_host_starts_a_game_again_on_new_rules(tmp_path):
     game = tmp_path / "tris.tgpl"
     original = open(TRIS).read()
