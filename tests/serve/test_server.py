@@ -620,6 +620,12 @@ def test_the_host_opens_a_record_to_step_through(tris, tmp_path):
         receive_state(ws, len(moves))
         ws.send_json({"type": "position", "at": 1})  # stepping through
         assert ws.receive_json()["at"] == 1
+    liar = json.loads(record.read_text())  # a record whose second move is said to be player 0's
+    liar["moves"][1]["player"] = 0
+    r = client.post(f"/records?host={host}", content=json.dumps(liar).encode(), follow_redirects=False)
+    kept = server.sessions[int(r.headers["location"].split("/")[2].split("?")[0])]
+    assert kept.number == 1 and len(kept.stored.moves) == 1 and [h["player"] for h in kept.history(None)] == [0]
+    assert kept.error == (f"move 2 '{moves[1]['move']}' is said to be player 0's, but it is player 1's decision")
     bad = json.loads(record.read_text())
     bad["path"] = "/etc/passwd"
     for body, status, text in [(record.read_bytes(), 403, "only the host"), (b"{", 400, "not a record"),

@@ -91,6 +91,10 @@ class Session:
                 if move is None:
                     session.error = f"move {n} '{text}' is no longer legal: {state.explain(text)}"
                     break
+                if player != state.active_player:  # an opened record may say so: its log would lie
+                    session.error = f"move {n} '{text}' is said to be player {player}'s, but it is player " \
+                                    f"{state.active_player}'s decision"
+                    break
                 state = state.apply(move)
                 session.states.append(state)
         except TGPLRuntimeError as e:
