@@ -571,6 +571,14 @@ def test_the_host_starts_a_game_again_on_new_rules(tmp_path):
             assert again["number"] == 0 and again["history"] == [] and len(again["moves"]) == 8  # no middle square
             assert again["source"] == {"reloaded": "the new rules: the game started again"}
     assert server.store.games()[0].moves == [] and session.stored.tokens == server.store.games()[0].tokens
+    # new rules whose setup fails at run time: refused, the game left as it was
+    game.write_text(original.replace("turn.use(", "GameState.TickedCount = 1 / 0;\n    turn.use(", 1))
+    assert server.check_sources() == [os.path.abspath(game)]
+    with TestClient(create_app(server)) as client:
+        r = client.post(f"/games/{gid}/reload", content=f"host={host}".encode())
+        assert r.status_code == 400 and r.text.startswith("the new rules cannot start a game:\n")
+        assert "division by zero" in r.text
+    assert session.error is None and len(session.state.legal_moves()) == 8
 
 
 def test_the_host_asks_what_the_bot_would_play(tris):
@@ -598,6 +606,27 @@ def test_the_host_asks_what_the_bot_would_play(tris):
         for bad in (0, -3, True, 10**9, "5"):
             hot.send_json({"type": "hint", "iterations": bad})
             assert receive_error(hot).startswith("field 'iterations' must be a whole number")
+
+
+def test_a_runtime_error_in_the_bots_search_is_an_answer(tmp_path):
+    """A game whose third move divides by zero: the bot's search meets it in its playouts; the host's page
+    is told so (located), and its socket goes on answering."""
+    game = tmp_path / "zero.tgpl"
+    game.write_text(open(TRIS).read().replace(
+        "            GameState.TickedCount += 1;\n",
+        "            GameState.TickedCount += 1;\n"
+        "            if (GameState.TickedCount == 3) { GameState.TickedCount = GameState.TickedCount / 0; }\n", 1))
+    server = Server(tmp_path / "data", watch_every=None)
+    session = server.new_game(str(game), ["human", "human"], 0)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{session.stored.id}?token={server.host_token}") as hot:
+            receive_state(hot, 0)
+            hot.send_json({"type": "hint", "iterations": 50})
+            error = receive_error(hot)
+            assert error.startswith("the bot's search ran into an error of the game:\n")
+            assert re.search(rf"{re.escape(display_path(game))}:\d+:\d+: .*division by zero", error), error
+            hot.send_json({"type": "state"})
+            assert receive_state(hot, 0)["number"] == 0
 
 
 def test_the_host_opens_a_record_to_step_through(tris, tmp_path):

@@ -441,7 +441,10 @@ def create_app(server: Server) -> Starlette:
         if game is None or (session.notice or {}).get("errors"):
             return PlainTextResponse("the game's source does not check clean: nothing to reload", status_code=400)
         async with session.lock:
-            session.reload(server.store, game, restart=form.get("restart") == "1")
+            try:
+                session.reload(server.store, game, restart=form.get("restart") == "1")
+            except Refused as e:
+                return PlainTextResponse(str(e), status_code=400)
         await server.broadcast(session)
         server.start_driving(session)
         return PlainTextResponse(session.notice["reloaded"])

@@ -189,7 +189,10 @@ class Session:
 
         moves = state.legal_moves()
         agent = MctsAgent(self.stored.seed + at, state.active_player, iterations)
-        visits = {m.text: v for m, v in agent.visits(state, moves)} if len(moves) > 1 else {moves[0].text: 1}
+        try:  # its playouts may reach a position where the game's code fails: the answer says so
+            visits = {m.text: v for m, v in agent.visits(state, moves)} if len(moves) > 1 else {moves[0].text: 1}
+        except TGPLRuntimeError as e:
+            raise Refused(f"the bot's search ran into an error of the game:\n{e.render()}") from None
         total = sum(visits.values()) or 1
         return {"type": "hint", "at": at, "iterations": iterations,
                 "moves": [{"text": m.text, "objects": move_objects(m), "share": visits.get(m.text, 0) / total}
@@ -309,8 +312,12 @@ class Session:
     def reload(self, store: Store, game: Game, restart: bool = False) -> None:
         """Go on with the game's new rules: its moves replayed on them up to the first that is no
         longer legal (that one and those after it are dropped, from the store too), said in `notice`;
-        with `restart`, none is replayed: the game starts again (same seats, seed and links)."""
-        states = [game.initial_state(self.stored.seed)]
+        with `restart`, none is replayed: the game starts again (same seats, seed and links). Raises
+        Refused, changing nothing, when the new rules' setup fails."""
+        try:
+            states = [game.initial_state(self.stored.seed)]
+        except TGPLRuntimeError as e:
+            raise Refused(f"the new rules cannot start a game:\n{e.render()}") from None
         why = None
         try:
             for n, (player, text) in enumerate([] if restart else self.stored.moves, 1):
