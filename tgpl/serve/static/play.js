@@ -380,7 +380,7 @@ function drawSource(m) {
   if (!note) return;
   $("sourceerrors").textContent = note.errors || "";
   $("sourcetext").textContent = note.errors ? "The game's files have errors: the game goes on with the rules it has."
-    : note.new_rules ? (m.hot ? "The game's files changed and check clean." : "The game's files changed and check clean: the host can replay this game on them.")
+    : note.new_rules ? (m.hot ? "The game's files changed and check clean." : "The game's files changed and check clean: the host can replay this game on them, or start it again.")
     : note.reloaded ? `Reloaded ${note.reloaded}.` : "";
   $("reload").hidden = $("restart").hidden = !(note.new_rules && m.hot);
 }
