@@ -488,3 +488,26 @@ def test_a_chess_move_is_made_click_by_click_searched_and_undone(live, browser, 
     page.wait_for_function("document.querySelector('#status').dataset.number === '0'", timeout=WAIT_MS)
     assert session.number == 0 and session.stored.moves == []
     expect(page.locator("#moves li")).to_have_count(20)
+
+
+def test_the_forced_move_option_is_kept_for_the_seat(live, browser):
+    """Ticked on seat 0's page, "play a forced move by itself" plays its forced move, and after the page
+    is opened again it still plays seat 0's next one, with no click there."""
+    session = live.server.new_game("examples/cards.tgpl", ["human", "human"], 0)
+    context = browser.new_context()  # one browser, both seats' links: the option is kept per seat
+    p0, p1 = context.new_page(), context.new_page()
+    p0.goto(live.url(session, 0))
+    p0.locator("#moves li").first.wait_for(timeout=WAIT_MS)
+    p0.locator("#autoforced").check()
+    wait_for_move(p0, 1)
+    p0.reload()
+    wait_for_move(p0, 1)
+    expect(p0.locator("#autoforced")).to_be_checked()
+    p1.goto(live.url(session, 1))
+    p1.locator("#moves li").first.wait_for(timeout=WAIT_MS)
+    expect(p1.locator("#autoforced")).not_to_be_checked()  # seat 0's option, not this browser's
+    assert session.number == 1
+    p1.locator("#moves li").first.click()  # seat 1 by a click: then seat 0's page plays by itself
+    wait_for_move(p1, 3)
+    assert [p for p, _ in session.stored.moves[:3]] == [0, 1, 0]
+    context.close()

@@ -355,7 +355,13 @@ function drawMoves() {
 }
 
 $("search").addEventListener("input", () => current && drawMoves());
-$("autoforced").addEventListener("change", () => current && drawMoves());  // a forced move waiting: played now
+// "play a forced move by itself" is this seat's option in this browser: kept (localStorage) for the game and link
+const autoKey = `tgpl.autoforced.${gameId}.${token}`;
+try { $("autoforced").checked = localStorage.getItem(autoKey) === "1"; } catch (e) { /* storage refused: unticked */ }
+$("autoforced").addEventListener("change", () => {
+  try { localStorage.setItem(autoKey, $("autoforced").checked ? "1" : "0"); } catch (e) { /* kept for this page only */ }
+  if (current) drawMoves();  // a forced move waiting: played now
+});
 $("backlive").addEventListener("click", () => { past = null; draw(); });
 $("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
 $("handoverok").addEventListener("click", () => { $("handover").hidden = true; });
