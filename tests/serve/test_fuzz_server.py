@@ -15,8 +15,8 @@ SEGMENTS = ["", "play", "ws", "record", "games", "static", "seats", "1", "0", "-
             "play.js", "..", "%2e%2e", "%00", "é", "a" * 300, "?", "#", "..%2f..%2fpyproject.toml", "%ff"]
 VALUES = [None, True, False, 0, 1, -1, 2**70, 1.5, float("inf"), "", "x", "é" * 50, [], {}, [1, [2, [3]]],
           {"type": "move"}, "PlayerState#0.Tick(chosenTile: TrisGrid[1][1])", "Tick", "\u0000"]
-KEYS = ["type", "move", "at", "token", "seat", "agent", "", "é"]
-TYPES = ["move", "state", "position", "MOVE", "", None, 3, "seats"]
+KEYS = ["type", "move", "at", "token", "seat", "agent", "iterations", "", "é"]
+TYPES = ["move", "state", "position", "hint", "undo", "MOVE", "", None, 3, "seats"]
 
 
 def pick(rng: Pcg32, xs: list):
@@ -37,23 +37,26 @@ def random_message(rng: Pcg32) -> str:
 
 
 def test_random_websocket_messages_get_answers(tmp_path):
+    """From a seat's page and from the host's (which may also ask the bot and undo)."""
     server = Server(tmp_path)
     session = server.new_game("examples/tris.tgpl", ["human", "human"], 0)
     rng = Pcg32(11, stream=5)
-    answered = {"error": 0, "state": 0, "position": 0}
+    answered = {"error": 0, "state": 0, "position": 0, "hint": 0}
     with TestClient(create_app(server)) as client:
-        with client.websocket_connect(f"/ws/{session.stored.id}?token={session.stored.tokens[0]}") as ws:
-            first = ws.receive_json()
-            for _ in range(400):
-                before = session.number
-                text = random_message(rng)
-                ws.send_text(text)
-                reply = ws.receive_json()
-                assert reply["type"] in answered, (text, reply)
-                answered[reply["type"]] += 1
-                if reply["type"] == "state" and reply["number"] != before:  # a legal move slipped in: fine
-                    assert json.loads(text)["type"] == "move"
-    assert first["type"] == "state" and answered["error"] > 300
+        for token in (session.stored.tokens[0], server.host_token):
+            with client.websocket_connect(f"/ws/{session.stored.id}?token={token}") as ws:
+                first = ws.receive_json()
+                assert first["type"] == "state"
+                for _ in range(400):
+                    before = session.number
+                    text = random_message(rng)
+                    ws.send_text(text)
+                    reply = ws.receive_json()
+                    assert reply["type"] in answered, (text, reply)
+                    answered[reply["type"]] += 1
+                    if reply["type"] == "state" and reply["number"] != before:  # a legal move or an undo: fine
+                        assert json.loads(text)["type"] in ("move", "undo"), text
+    assert answered["error"] > 600 and answered["hint"] > 0
 
 
 def test_random_http_requests_never_get_a_500(tmp_path):

@@ -326,22 +326,50 @@ def _assert_no_role_leaks(message: dict, seat: int | None, secrets: dict[int, tu
             continue
         assert dict(panels[citizen]["fields"])["Role"] == {"hidden": None}, where
         assert panels[role]["owners"] == [] and dict(panels[role]["fields"])["Holder"] == {"hidden": None}, where
-        for entry in message["history"]:  # its character's own moves come once it is called, and revealed
+        for entry in message.get("history", []):  # its character's own moves come once it is called, and revealed
             if entry["player"] == other and ".Choose(" in entry["text"]:
                 assert role not in entry["text"], (where, entry)
 
 
 def test_citadels_messages_never_show_a_seat_what_is_not_its_own(tmp_path):
-    """Five seats, 50 random games: every message each seat (and a spectator) is sent names no district
-    card in the deck, nor one in another player's hand that the seat never held nor saw built (cards go
-    deck, hand, city; the Magician swaps hands), and ties no other seat to the character it chose until
-    that character is called (`private` Role, Holder, class and Choose; docs/language.md, decision 94)."""
-    server = Server(tmp_path)
-    rng = Pcg32(7, stream=3)
-    checked = roles_hidden = 0
-    for game in range(GAMES):
+    """Five seats, 50 random games: every message each seat (and a spectator) is sent (the broadcast state
+    after each move, and the answer to a time-travel request for an earlier position, recorded as the server
+    sends them) names no district card in the deck, nor one in another player's hand that the seat never
+    held nor saw built (cards go deck, hand, city; the Magician swaps hands), and ties no other seat to the
+    character it chose until that character is called (`private` Role, Holder, class and Choose;
+    docs/language.md, decision 94)."""
+    import asyncio
+
+    from tgpl.serve.app import _handle
+    from tgpl.serve.session import Client
+
+    server = Server(tmp_path, watch_every=None)
+    rng, looks = Pcg32(7, stream=3), Pcg32(8, stream=4)
+    seats = [*range(5), None]
+    counts = {"state": 0, "position": 0, "roles_hidden": 0}
+
+    def check(message: dict, seat: int | None, known_then: dict, where) -> None:
+        in_deck, hidden_from, known, secrets = known_then
+        named = set(DISTRICT.findall(json.dumps(message)))
+        assert not named & in_deck, where
+        if seat is not None:
+            leaked = named & (hidden_from[seat] - known[seat])
+            assert not leaked, (where, leaked)
+        _assert_no_role_leaks(message, seat, secrets, where)
+        counts[message["type"]] += 1
+        counts["roles_hidden"] += sum(1 for other in secrets if other != seat)
+
+    async def play(game: int) -> None:
         session = server.new_game(CITADELS, ["human"] * 5, game)
+        sent: dict[int | None, list[dict]] = {seat: [] for seat in seats}
+        clients = {}
+        for seat in seats:  # a page per seat and a spectator's, each recording what it is sent
+            async def send(message: dict, seat=seat) -> None:
+                sent[seat].append(message)
+            clients[seat] = Client(send, seat)
+            session.clients.append(clients[seat])
         known: dict[int, set[str]] = {s: set() for s in range(5)}  # cards each seat has held or seen built
+        then = []  # per position: what was in the deck, hidden from and known to each seat, the secret roles
         for n in range(MOVES):
             state = session.state
             if state.is_terminal:
@@ -358,20 +386,29 @@ def test_citadels_messages_never_show_a_seat_what_is_not_its_own(tmp_path):
                 for s in range(5):
                     if s != owner:
                         hidden_from[s] |= {c.name for c in world.fields(citizen)["Hand"]}
-            secrets = _secret_roles(world)
-            for seat in [*range(5), None]:
-                message = session.message(seat)
-                named = set(DISTRICT.findall(json.dumps(message)))
-                assert not named & in_deck, (game, n, seat)
-                if seat is not None:
-                    leaked = named & (hidden_from[seat] - known[seat])
-                    assert not leaked, (game, n, seat, leaked)
-                _assert_no_role_leaks(message, seat, secrets, (game, n, seat))
-                roles_hidden += sum(1 for other in secrets if other != seat)
-                checked += 1
+            then.append((in_deck, hidden_from, {s: set(k) for s, k in known.items()}, _secret_roles(world)))
+            await server.broadcast(session)
+            at = looks.below(n + 1)  # each page looks back at a position of the log
+            for seat in seats:
+                reply = await _handle(server, session, clients[seat],
+                                      {"type": "websocket.receive", "text": json.dumps({"type": "position", "at": at})})
+                await clients[seat].send(reply)
+            for seat in seats:
+                for message in sent[seat]:
+                    assert message["type"] in ("state", "position"), message
+                    k = message["number"] if message["type"] == "state" else message["at"]
+                    check(message, seat, then[k], (game, n, seat, message["type"], k))
+                sent[seat].clear()
             moves = state.legal_moves()
             session.play(server.store, state.active_player, moves[rng.below(len(moves))].text, n)
-    assert checked > GAMES * MOVES * 6 * 0.9 and roles_hidden > GAMES * 100
+
+    async def main() -> None:
+        for game in range(GAMES):
+            await play(game)
+
+    asyncio.run(main())
+    assert counts["state"] > GAMES * MOVES * 6 * 0.9 and counts["position"] == counts["state"]
+    assert counts["roles_hidden"] > GAMES * 200
 
 
 def test_the_log_redacts_cards_others_never_saw(tmp_path):
@@ -494,6 +531,56 @@ def test_a_saved_error_is_shown_and_fixed_rules_are_replayed(tmp_path):
     assert session.number == 0 and server.store.games()[0].moves == []
 
 
+def test_an_imported_files_error_is_shown_with_its_own_location(tmp_path):
+    """The server watches a game's imports too: an error saved in `lib/deck.tgpl` is shown located there."""
+    import shutil
+
+    shutil.copy(CARDS, tmp_path / "cards.tgpl")
+    shutil.copytree("examples/lib", tmp_path / "lib")
+    server = Server(tmp_path / "data", watch_every=None)
+    session = server.new_game(str(tmp_path / "cards.tgpl"), ["human", "human"], 0)
+    deck = tmp_path / "lib" / "deck.tgpl"
+    original = deck.read_text()
+    deck.write_text(original.replace('string Name = "";', 'string Name = ;', 1))
+    assert server.check_sources() == [os.path.abspath(tmp_path / "cards.tgpl")]
+    errors = session.message(0)["source"]["errors"]
+    assert re.match(rf"{re.escape(display_path(deck))}:5:19: error: ", errors), errors
+    deck.write_text(original)
+    assert server.check_sources() == [os.path.abspath(tmp_path / "cards.tgpl")]
+    assert session.message(0)["source"] == {"new_rules": True}
+
+
+def test_the_host_starts_a_game_again_on_new_rules(tmp_path):
+    game = tmp_path / "tris.tgpl"
+    original = open(TRIS).read()
+    game.write_text(original)
+    server = Server(tmp_path / "data", watch_every=None)
+    session = server.new_game(str(game), ["human", "first"], 0)
+    host, gid = server.host_token, session.stored.id
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{gid}?token={session.stored.tokens[0]}") as p0:
+            receive_state(p0, 0)
+            p0.send_json({"type": "move", "move": "PlayerState#0.Tick(chosenTile: TrisGrid[0][0])", "at": 0})
+            receive_state(p0, 2)  # ours and the bot's: legal on the new rules too
+            game.write_text(original.replace("return chosenTile.AssignedTo == null;",
+                                             "return chosenTile.AssignedTo == null && chosenTile != GameState.Board.TrisGrid[1][1];"))
+            assert server.check_sources() == [os.path.abspath(game)]
+            r = client.post(f"/games/{gid}/reload", content=f"host={host}&restart=1".encode())
+            assert r.status_code == 200 and r.text == "the new rules: the game started again"
+            again = receive_source(p0)
+            assert again["number"] == 0 and again["history"] == [] and len(again["moves"]) == 8  # no middle square
+            assert again["source"] == {"reloaded": "the new rules: the game started again"}
+    assert server.store.games()[0].moves == [] and session.stored.tokens == server.store.games()[0].tokens
+    # new rules whose setup fails at run time: refused, the game left as it was
+    game.write_text(original.replace("turn.use(", "GameState.TickedCount = 1 / 0;\n    turn.use(", 1))
+    assert server.check_sources() == [os.path.abspath(game)]
+    with TestClient(create_app(server)) as client:
+        r = client.post(f"/games/{gid}/reload", content=f"host={host}".encode())
+        assert r.status_code == 400 and r.text.startswith("the new rules cannot start a game:\n")
+        assert "division by zero" in r.text
+    assert session.error is None and len(session.state.legal_moves()) == 8
+
+
 def test_the_host_asks_what_the_bot_would_play(tris):
     server, session, client = tris
     gid = session.stored.id
@@ -521,6 +608,27 @@ def test_the_host_asks_what_the_bot_would_play(tris):
             assert receive_error(hot).startswith("field 'iterations' must be a whole number")
 
 
+def test_a_runtime_error_in_the_bots_search_is_an_answer(tmp_path):
+    """A game whose third move divides by zero: the bot's search meets it in its playouts; the host's page
+    is told so (located), and its socket goes on answering."""
+    game = tmp_path / "zero.tgpl"
+    game.write_text(open(TRIS).read().replace(
+        "            GameState.TickedCount += 1;\n",
+        "            GameState.TickedCount += 1;\n"
+        "            if (GameState.TickedCount == 3) { GameState.TickedCount = GameState.TickedCount / 0; }\n", 1))
+    server = Server(tmp_path / "data", watch_every=None)
+    session = server.new_game(str(game), ["human", "human"], 0)
+    with TestClient(create_app(server)) as client:
+        with client.websocket_connect(f"/ws/{session.stored.id}?token={server.host_token}") as hot:
+            receive_state(hot, 0)
+            hot.send_json({"type": "hint", "iterations": 50})
+            error = receive_error(hot)
+            assert error.startswith("the bot's search ran into an error of the game:\n")
+            assert re.search(rf"{re.escape(display_path(game))}:\d+:\d+: .*division by zero", error), error
+            hot.send_json({"type": "state"})
+            assert receive_state(hot, 0)["number"] == 0
+
+
 def test_the_host_opens_a_record_to_step_through(tris, tmp_path):
     from click.testing import CliRunner
 
@@ -541,6 +649,12 @@ def test_the_host_opens_a_record_to_step_through(tris, tmp_path):
         receive_state(ws, len(moves))
         ws.send_json({"type": "position", "at": 1})  # stepping through
         assert ws.receive_json()["at"] == 1
+    liar = json.loads(record.read_text())  # a record whose second move is said to be player 0's
+    liar["moves"][1]["player"] = 0
+    r = client.post(f"/records?host={host}", content=json.dumps(liar).encode(), follow_redirects=False)
+    kept = server.sessions[int(r.headers["location"].split("/")[2].split("?")[0])]
+    assert kept.number == 1 and len(kept.stored.moves) == 1 and [h["player"] for h in kept.history(None)] == [0]
+    assert kept.error == (f"move 2 '{moves[1]['move']}' is said to be player 0's, but it is player 1's decision")
     bad = json.loads(record.read_text())
     bad["path"] = "/etc/passwd"
     for body, status, text in [(record.read_bytes(), 403, "only the host"), (b"{", 400, "not a record"),
@@ -605,6 +719,43 @@ def test_a_seat_past_the_turn_limit_gets_a_random_legal_move(tmp_path):
     again = other.new_game(TRIS, ["human", "human"], 4)
     other.clock.now += 5
     assert other.expire_turns() == [again] and again.stored.moves == [(0, text)]
+
+
+def test_the_moves_the_turn_limit_played_are_still_marked_after_a_restart(tmp_path):
+    """`timed_out` is kept in the store with the moves: a restarted server, a fork and an undo say the same."""
+    clock = FakeClock()
+    server = Server(tmp_path / "data", watch_every=None, turn_limit=10, clock=clock)
+    session = server.new_game(TRIS, ["human", "human"], 4)
+    session.play(server.store, 0, next(m.text for m in session.state.legal_moves()), 0)  # in time
+    clock.now += 10
+    assert server.expire_turns() == [session]  # move 2: the server's
+    session.play(server.store, 0, next(m.text for m in session.state.legal_moves()), 2)
+    clock.now += 10
+    assert server.expire_turns() == [session]  # move 4
+    assert session.timed_out == [2, 4]
+    server.store.close()
+    again = Server(tmp_path / "data", watch_every=None, turn_limit=10, clock=clock)
+    resumed = again.sessions[session.stored.id]
+    assert resumed.number == 4 and resumed.timed_out == [2, 4] and resumed.message(0)["timed_out"] == [2, 4]
+    forked = again.fork(resumed, 3)
+    assert forked.timed_out == [2] and again.store.games()[-1].timed_out == [2]
+    resumed.undo(again.store)  # back to move 3: move 4's mark goes with it
+    assert resumed.timed_out == [2] and again.store.games()[0].timed_out == [2]
+    clock.now += 10
+    assert resumed in again.expire_turns() and resumed.timed_out == [2, 4]
+
+
+def test_a_database_from_before_the_marks_is_opened(tmp_path):
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "games.sqlite3")
+    db.executescript("""CREATE TABLE moves (game INTEGER NOT NULL, number INTEGER NOT NULL, player INTEGER NOT NULL,
+                        text TEXT NOT NULL, PRIMARY KEY (game, number));""")
+    db.close()
+    server = Server(tmp_path, watch_every=None)
+    session = server.new_game(TRIS, ["human", "human"], 0)
+    session.play(server.store, 0, next(m.text for m in session.state.legal_moves()), 0)
+    assert server.store.games()[0].moves == session.stored.moves and session.timed_out == []
 
 
 def test_the_turn_limit_waits_for_no_bot_and_no_finished_game(tmp_path):

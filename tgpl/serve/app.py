@@ -169,7 +169,7 @@ class Server:
     def fork(self, session: Session, at: int) -> Session:
         """A new game (new links) that starts as `session` stood after `at` moves."""
         s = session.stored
-        stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at])
+        stored = self.store.create_game(s.path, s.players, s.seed, list(s.agents), s.moves[:at], s.timed_out)
         forked = self._timed(Session.resume(stored, session.game))
         self.sessions[stored.id] = forked
         return forked
@@ -432,7 +432,8 @@ def create_app(server: Server) -> Starlette:
                                                f"{base64.b64encode(png).decode('ascii')}'>" for name, png in plots))
 
     async def reload(request: Request) -> Response:
-        """The host replays a game's moves on its game's new rules: urlencoded `host`."""
+        """The host replays a game's moves on its game's new rules: urlencoded `host`, and `restart=1`
+        to start it again on them instead (same seats, seed and links)."""
         form, session, refused = await _host_form(server, request, "reload a game's rules", game=True)
         if refused is not None:
             return refused
@@ -440,7 +441,10 @@ def create_app(server: Server) -> Starlette:
         if game is None or (session.notice or {}).get("errors"):
             return PlainTextResponse("the game's source does not check clean: nothing to reload", status_code=400)
         async with session.lock:
-            session.reload(server.store, game)
+            try:
+                session.reload(server.store, game, restart=form.get("restart") == "1")
+            except Refused as e:
+                return PlainTextResponse(str(e), status_code=400)
         await server.broadcast(session)
         server.start_driving(session)
         return PlainTextResponse(session.notice["reloaded"])

@@ -73,11 +73,10 @@ class Session:
     _log_cache: dict = field(default_factory=dict)  # (move number, seat) -> redacted text
     _sights: dict = field(default_factory=dict)  # (state number, seat) -> Sight
     # The turn time limit (`tgpl serve --turn-limit`): the clock it reads (injected by tests), when the
-    # decision now open began on it, and the moves (their numbers, from 1) the clock played for a seat
+    # decision now open began on it (the moves the clock played for a seat are the store's: `timed_out`)
     clock: Callable[[], float] = time.monotonic
     turn_limit: float | None = None
     started: float = 0.0
-    timed_out: list[int] = field(default_factory=list)
 
     @classmethod
     def resume(cls, stored: StoredGame, game: Game) -> Session:
@@ -92,6 +91,10 @@ class Session:
                 if move is None:
                     session.error = f"move {n} '{text}' is no longer legal: {state.explain(text)}"
                     break
+                if player != state.active_player:  # an opened record may say so: its log would lie
+                    session.error = f"move {n} '{text}' is said to be player {player}'s, but it is player " \
+                                    f"{state.active_player}'s decision"
+                    break
                 state = state.apply(move)
                 session.states.append(state)
         except TGPLRuntimeError as e:
@@ -103,6 +106,12 @@ class Session:
     @property
     def state(self) -> State:
         return self.states[-1]
+
+    @property
+    def timed_out(self) -> list[int]:
+        """The moves (numbered from 1) the server played for a seat past the turn limit: kept in the
+        store with the moves, so a resumed game still says which they were."""
+        return [n for n in self.stored.timed_out if n <= self.number]
 
     @property
     def number(self) -> int:
@@ -180,7 +189,10 @@ class Session:
 
         moves = state.legal_moves()
         agent = MctsAgent(self.stored.seed + at, state.active_player, iterations)
-        visits = {m.text: v for m, v in agent.visits(state, moves)} if len(moves) > 1 else {moves[0].text: 1}
+        try:  # its playouts may reach a position where the game's code fails: the answer says so
+            visits = {m.text: v for m, v in agent.visits(state, moves)} if len(moves) > 1 else {moves[0].text: 1}
+        except TGPLRuntimeError as e:
+            raise Refused(f"the bot's search ran into an error of the game:\n{e.render()}") from None
         total = sum(visits.values()) or 1
         return {"type": "hint", "at": at, "iterations": iterations,
                 "moves": [{"text": m.text, "objects": move_objects(m), "share": visits.get(m.text, 0) / total}
@@ -202,16 +214,18 @@ class Session:
             c = state.world.control
             self.error = f"stuck: player {state.active_player} has no legal move (turn {c.turn}, phase {c.phase})"
 
-    def _apply(self, store: Store, player: int, move) -> None:
+    def _apply(self, store: Store, player: int, move, timeout: bool = False) -> None:
         """Apply a legal move, commit it, then keep it: the store first, so a crash between the
-        two loses nothing that was acknowledged."""
+        two loses nothing that was acknowledged. `timeout`: the turn limit played it."""
         try:
             new = self.state.apply(move)
         except TGPLRuntimeError as e:
             self.error = e.render()
             return
-        store.add_move(self.stored.id, self.number, player, move.text)
+        store.add_move(self.stored.id, self.number, player, move.text, timeout)
         self.stored.moves.append((player, move.text))
+        if timeout:
+            self.stored.timed_out.append(self.number + 1)
         self.states.append(new)
         self.started = self.clock()
         self._check_stuck()
@@ -236,10 +250,7 @@ class Session:
         state = self.state
         moves = state.legal_moves()
         move = moves[Pcg32(self.stored.seed + self.number, stream=35).below(len(moves))]
-        number = self.number + 1
-        self._apply(store, state.active_player, move)
-        if self.number == number:
-            self.timed_out.append(number)
+        self._apply(store, state.active_player, move, timeout=True)
         return True
 
     def play(self, store: Store, seat: int | None, text: object, at: object) -> None:
@@ -298,13 +309,18 @@ class Session:
             return
         self._apply(store, player, move)
 
-    def reload(self, store: Store, game: Game) -> None:
+    def reload(self, store: Store, game: Game, restart: bool = False) -> None:
         """Go on with the game's new rules: its moves replayed on them up to the first that is no
-        longer legal (that one and those after it are dropped, from the store too), said in `notice`."""
-        states = [game.initial_state(self.stored.seed)]
+        longer legal (that one and those after it are dropped, from the store too), said in `notice`;
+        with `restart`, none is replayed: the game starts again (same seats, seed and links). Raises
+        Refused, changing nothing, when the new rules' setup fails."""
+        try:
+            states = [game.initial_state(self.stored.seed)]
+        except TGPLRuntimeError as e:
+            raise Refused(f"the new rules cannot start a game:\n{e.render()}") from None
         why = None
         try:
-            for n, (player, text) in enumerate(self.stored.moves, 1):
+            for n, (player, text) in enumerate([] if restart else self.stored.moves, 1):
                 state = states[-1]
                 if state.is_terminal:
                     why = f"move {n} '{text}' is no longer legal: the game is over before it"
@@ -326,9 +342,9 @@ class Session:
         self._log_cache, self._sights = {}, {}
         self.error = None
         self.started = self.clock()
-        self.timed_out = [n for n in self.timed_out if n <= kept]
+        self.stored.timed_out = [n for n in self.stored.timed_out if n <= kept]
         self._check_stuck()
-        done = f"the new rules: {kept} moves replayed"
+        done = "the new rules: the game started again" if restart else f"the new rules: {kept} moves replayed"
         self.notice = {"reloaded": done + (f"; {why}, so the game goes on from move {kept}" if why else "")}
 
     def undo(self, store: Store) -> None:
@@ -346,7 +362,7 @@ class Session:
         self._sights = {k: v for k, v in self._sights.items() if k[0] <= target}
         self.error = None
         self.started = self.clock()
-        self.timed_out = [n for n in self.timed_out if n <= target]
+        self.stored.timed_out = [n for n in self.stored.timed_out if n <= target]
         self._check_stuck()
 
     def set_agent(self, store: Store, seat: int, spec: str) -> None:

@@ -15,6 +15,7 @@ let shownSeat = null;     // the seat whose view a hot-seat page last showed: a 
 let movedAt = Date.now(); // when the number of moves last changed: the turn timer
 let stateAt = Date.now(); // when the last state came: the turn limit's time left counts from it
 let selection = [];       // clicked things: each a list of object names
+let autoAt = -1;          // the position whose forced move this page last played by itself (once per position)
 let retry = 500;
 
 function $(id) { return document.getElementById(id); }
@@ -274,6 +275,9 @@ function draw() {
   $("past").hidden = !past;
   $("hostbuttons").hidden = !m.hot;
   $("undo").hidden = !m.undo;  // the host's page, or the page of the only human seat
+  // the record holds every secret: the host's at any time, everyone's once the game is over (`tgpl replay` reads it)
+  $("download").hidden = !(m.hot || m.view.terminal);
+  $("download").href = `/record/${gameId}?token=${encodeURIComponent(token)}`;
   drawSource(m);
   $("forkpast").hidden = !m.hot;
   if (past) $("pasttext").textContent = past.at === 0 ? "the start of the game (from the log)" : `the position after move ${past.at} (from the log)`;
@@ -344,10 +348,20 @@ function drawMoves() {
     li.addEventListener("click", () => send(x));
     return li;
   }));
-  if (m.moves.length === 1 && $("autoforced").checked) send(m.moves[0]);
+  if (m.moves.length === 1 && $("autoforced").checked && autoAt !== current.number) {
+    autoAt = current.number;
+    send(m.moves[0]);
+  }
 }
 
 $("search").addEventListener("input", () => current && drawMoves());
+// "play a forced move by itself" is this seat's option in this browser: kept (localStorage) for the game and link
+const autoKey = `tgpl.autoforced.${gameId}.${token}`;
+try { $("autoforced").checked = localStorage.getItem(autoKey) === "1"; } catch (e) { /* storage refused: unticked */ }
+$("autoforced").addEventListener("change", () => {
+  try { localStorage.setItem(autoKey, $("autoforced").checked ? "1" : "0"); } catch (e) { /* kept for this page only */ }
+  if (current) drawMoves();  // a forced move waiting: played now
+});
 $("backlive").addEventListener("click", () => { past = null; draw(); });
 $("undo").addEventListener("click", () => socket.send(JSON.stringify({type: "undo"})));
 $("handoverok").addEventListener("click", () => { $("handover").hidden = true; });
@@ -372,14 +386,17 @@ function drawSource(m) {
   if (!note) return;
   $("sourceerrors").textContent = note.errors || "";
   $("sourcetext").textContent = note.errors ? "The game's files have errors: the game goes on with the rules it has."
-    : note.new_rules ? (m.hot ? "The game's files changed and check clean." : "The game's files changed and check clean: the host can replay this game on them.")
+    : note.new_rules ? (m.hot ? "The game's files changed and check clean." : "The game's files changed and check clean: the host can replay this game on them, or start it again.")
     : note.reloaded ? `Reloaded ${note.reloaded}.` : "";
-  $("reload").hidden = !(note.new_rules && m.hot);
+  $("reload").hidden = $("restart").hidden = !(note.new_rules && m.hot);
 }
-$("reload").addEventListener("click", async () => {
-  const response = await fetch(`/games/${gameId}/reload`, {method: "POST", body: new URLSearchParams({host: token})});
+async function reload(restart) {  // the host: the moves so far replayed on the new rules, or none of them
+  const body = new URLSearchParams({host: token, restart: restart ? "1" : "0"});
+  const response = await fetch(`/games/${gameId}/reload`, {method: "POST", body});
   if (!response.ok) showError(await response.text());
-});
+}
+$("reload").addEventListener("click", () => reload(false));
+$("restart").addEventListener("click", () => reload(true));
 
 // the host forks the game at a move: a new game (new links), opened here as its hot seat
 async function fork(at) {
