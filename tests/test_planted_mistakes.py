@@ -45,6 +45,9 @@ CHECK_CASES = [
     pytest.param("Square s = Grid[x][y] as Square;", "Square s = Grid[x][8] as Square;", "Grid[x][8]",
                  "error: index 8 is outside group 'Grid': its second index runs 0..7 (a 8 x 8 grid)",
                  id="index-out-of-range"),
+    pytest.param("    List<number> DX = {1, 1, 0, -1, -1, -1, 0, 1};", "    Table<number, number> DX = {1, 1, 0, -1, -1, -1, 0, 1};",
+                 "Table<number, number> DX", "error: a Table takes one type, its values' (any value but null is a "
+                 "key): write 'Table<number>'", id="map-written-with-a-key-type"),
     pytest.param('            turn.pass(player, "EndPhase");\n        }\n    }\n\n    // A player with no move passes',
                  '        }\n    }\n\n    // A player with no move passes', "", "", id="forgotten-pass-is-fine-here"),
 ]
@@ -122,3 +125,16 @@ def test_forgotten_passes_into_a_phase_leave_it_never_entered(tmp_path, monkeypa
             "turn.pass or turn.use that can run names it, and it is not the first phase of turn 'Play'") \
         in result.stderr.splitlines()
     assert "no move ever passes control" not in result.stderr
+
+
+def test_a_table_written_with_its_key_type_is_one_error_not_ten(tmp_path, monkeypatch):
+    """Dots and boxes' first draft wrote `Table<number, Table<number, Line>>` twice: ten errors followed."""
+    monkeypatch.chdir(tmp_path)
+    boxes = REVERSI.parents[1] / "tests" / "data" / "designers" / "boxes.tgpl"
+    text = boxes.read_text(encoding="utf-8").replace("Table<Table<Line>>", "Table<number, Table<number, Line>>")
+    (tmp_path / "boxes.tgpl").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "boxes.tgpl"])
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    fix = "error: a Table takes one type, its values' (any value but null is a key): write 'Table<Table<Line>>'"
+    assert errors == [f"boxes.tgpl:{row_of(text, name)}:5: {fix}" for name in ("> h = {}", "> v = {}")], result.stderr

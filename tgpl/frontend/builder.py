@@ -277,6 +277,11 @@ class AstBuilder(Transformer_NonRecursive):
     def table_type(self, meta, c):
         return self._generic(meta, c, "Table")
 
+    def table_type_keyed(self, meta, c):
+        """`Table<K, V>` as other languages write a map: kept as Table<V>, with the key type after it, for the
+        checker to say that a table takes its values' type alone."""
+        return ast.TypeRef(self.span(meta), "Table", [c[2], c[1]])
+
     def stack_type(self, meta, c):
         return self._generic(meta, c, "Stack")
 

@@ -59,6 +59,7 @@ class Checker:
         self._return_types: dict[int, Type] = {}
         self._action_owners: dict[int, ClassInfo] | None = None
         self._broken_bases: set[int] = set()  # classes whose written base is unknown or cyclic
+        self._keyed_told: set[int] = set()  # written types inside a `Table<K, V>` already reported
 
     # ============================================================ driver
     def run(self) -> None:
@@ -79,6 +80,10 @@ class Checker:
     # ====================================================== type names
     def resolve_type(self, ref: ast.TypeRef, scope: Scope, report: bool = True) -> Type:
         if ref.args:
+            if report and id(ref) not in self._keyed_told and _keyed(ref):  # `Table<K, V>` somewhere in it
+                self.diags.error(ref.span, f"a Table takes one type, its values' (any value but null is a key): "
+                                           f"write '{_one_typed(ref)}'")
+                self._keyed_told.update(id(r) for r in _nested(ref))  # one error for the whole type
             return Collection(ref.name, self.resolve_type(ref.args[0], scope, report))
         if ref.name in PRIMITIVES:
             return PRIMITIVES[ref.name]
@@ -604,3 +609,19 @@ def _constant(e: ast.Expr) -> float | None:
             return None
         return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0, "%": a % b if b else 0.0}[e.op]
     return None
+
+
+def _nested(ref: ast.TypeRef) -> list[ast.TypeRef]:
+    return [ref, *(r for a in ref.args for r in _nested(a))]
+
+
+def _keyed(ref: ast.TypeRef) -> bool:
+    """Whether a `Table<K, V>` (as other languages write a map) is written in this type."""
+    return any(r.name == "Table" and len(r.args) == 2 for r in _nested(ref))
+
+
+def _one_typed(ref: ast.TypeRef) -> str:
+    """The type as TGPL writes it: each `Table<K, V>` as `Table<V>` (the builder keeps V first)."""
+    if not ref.args:
+        return ref.name
+    return f"{ref.name}<{_one_typed(ref.args[0])}>"
