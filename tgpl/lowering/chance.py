@@ -24,6 +24,7 @@ from tgpl.frontend.types import CallableType
 
 RANDOM = "random"  # GDL-II's chance role
 ROLL = "roll"  # the function of random's moves: (roll k)
+DID = "did"  # the percept of a move: every player sees (did role move), as Dresden's GameController writes it
 
 
 @dataclass(frozen=True)
@@ -106,4 +107,4 @@ def effect_roll_calls(program) -> set[int]:
             for n in ast.walk(a.effect.body) if _is_roll(program, n)}
 
 
-__all__ = ["RANDOM", "ROLL", "Roll", "action_rolls", "effect_roll_calls"]
+__all__ = ["DID", "RANDOM", "ROLL", "Roll", "action_rolls", "effect_roll_calls"]

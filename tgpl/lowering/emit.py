@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.chance import RANDOM, ROLL
+from tgpl.lowering.chance import DID, RANDOM, ROLL
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
@@ -129,6 +129,7 @@ class Emitter:
         if self.chance:
             self.roles.append(RANDOM)
             self.names.name(("chance", ROLL), ROLL)
+            self.names.name(("chance", DID), DID)
         self.attr_names = Names()
         self._calls: dict[tuple, str] = {}
         self._successors: dict[str, str | None] = {}
@@ -760,6 +761,10 @@ class Emitter:
         check = self.limits.check
         R = self.rules
         header: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
+        if self.chance:  # GDL-II tells a player only its percepts: every player sees every move, dice included
+            r, q, m = Var("r"), Var("q"), Var("m")
+            header.append(Rule(Atom("sees", (r, Func(DID, (q, m)))),
+                               (Atom("role", (r,)), Distinct(r, Const(RANDOM)), Atom("does", (q, m)))))
         # base and input
         for fl in lg.fluents.values():
             for v in fl.domain:
@@ -772,7 +777,8 @@ class Emitter:
         move_texts: dict[str, str] = {}
         for m in lg.moves:
             term = self.move(m)
-            move_texts[str(term)] = m.text
+            if m.action is not None:  # random's (roll k) is no move of the runtime's (tgpl.lowering.chance)
+                move_texts[str(term)] = m.text
             header.append(Rule(Atom("input", (Const(self.roles[m.player]), term))))
         for r in self.roles:
             header.append(Rule(Atom("input", (Const(r), Const("noop")))))

@@ -222,7 +222,7 @@ def compiled_tidy(lowered: LoweredGame) -> LoweredGame:
     return without_unused(lowered.with_program(sparse_views(lowered.program)))
 
 
-ROOTS = frozenset({"legal", "next", "goal", "terminal", "role", "base", "input", "init"})
+ROOTS = frozenset({"legal", "next", "goal", "terminal", "role", "base", "input", "init", "sees"})
 
 
 def without_unused(lowered: LoweredGame) -> LoweredGame:
