@@ -1,0 +1,155 @@
+"""GDL-II out: a die thrown in an action's effect is lowered as a move of the chance role `random`
+(tgpl/lowering/chance.py), validated against the runtime face by face, and the GDL-II it writes plays the
+same game: check-gdl passes it, and verify gives the same expected goals on the .kif as on the .tgpl."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tgpl.cli import main
+from tgpl.lowering import segments
+from tgpl.lowering.chance import Roll
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _to_gdl(tmp_path: Path, source: Path, *extra: str):
+    out = tmp_path / (source.stem + ".kif")
+    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out), *extra])
+    return r, out
+
+
+@pytest.mark.parametrize("name, states", [("race", "105"), ("pig", "1,620")])
+def test_a_dice_game_lowers_to_gdl_ii_validated_and_checked(name, states, tmp_path):
+    r, out = _to_gdl(tmp_path, EXAMPLES / f"{name}.tgpl")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert f"; validated: bisimulation, {states} states" in text  # every face of every throw compared
+    assert "; GDL-II: the dice thrown at " in text and "moves of the chance role random" in text
+    assert "\n(role random)\n" in text
+    assert "(<= (legal random (roll ?" in text and "(input random (roll 1))" in text
+    assert "(sees ?r (did ?q ?m))" in text  # every player sees every move: perfect information, as the runtime
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1].endswith("ok (GDL-II: the chance role random and percepts (sees))")
+
+
+def _race_value() -> Fraction:
+    """Player 0's expected goal in examples/race.tgpl under expectimax, by dynamic programming here: walk 2, or
+    dash 1..4 equally likely; the first at 7 wins (100); each player maximises its own chance."""
+    finish = 7
+
+    @lru_cache(maxsize=None)
+    def win(me: int, other: int) -> Fraction:  # the mover's probability of winning
+        walk = Fraction(1) if me + 2 >= finish else 1 - win(other, me + 2)
+        dash = sum((Fraction(1) if me + k >= finish else 1 - win(other, me + k) for k in range(1, 5)),
+                   Fraction(0)) / 4
+        return max(walk, dash)
+    return 100 * win(0, 0)
+
+
+def test_expected_goals_agree_on_the_tgpl_and_its_gdl_ii(tmp_path):
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
+    assert r.exit_code == 0, r.output
+    tgpl = json.loads(CliRunner().invoke(main, ["verify", str(EXAMPLES / "race.tgpl"), "--json"]).output)
+    kif = json.loads(CliRunner().invoke(main, ["verify", str(out), "--json"]).output)
+    assert tgpl["states"] == kif["states"] == 170  # random's states are the runtime's chance nodes
+    assert tgpl["chance_nodes"] == 65
+    exact = Fraction(kif["gdl_ii"]["expected_goals_exact"]["player_0"])
+    assert exact == _race_value()
+    assert abs(tgpl["expected_goal"]["player 0"] - float(exact)) < 1e-9
+    assert abs(tgpl["expected_goal"]["player 1"] - float(Fraction(kif["gdl_ii"]["expected_goals_exact"]["player_1"]))) < 1e-9
+    assert kif["gdl_ii"]["hidden"] == {"player_0": None, "player_1": None}  # its percepts tell every state
+
+
+def test_a_wrong_die_fails_the_validation(monkeypatch, tmp_path):
+    """A lowering that gives random one face too few is caught by the validation, and nothing is written."""
+    real = segments.action_rolls
+    monkeypatch.setattr(segments, "action_rolls",
+                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
+    assert r.exit_code == 2
+    assert "the GDL differs from the runtime" in r.output
+    assert "legal moves only in the runtime: (roll 4)" in r.output
+    assert not out.exists()
+
+
+GAME = """game "dice";
+players 2;
+
+setup
+{{
+    for (number p = 0; p < 2; p += 1)
+    {{
+        Seat s = new Seat();
+        s.assign(p);
+    }}
+    turn.use("T");
+    turn.pass(0, "Play");
+}}
+
+class Seat
+{{
+    number Score = 0;
+
+    action Throw
+    {{
+        trigger PlayerChoiceEvent {{ return true; }}
+        effect
+        {{
+{body}
+            if (Score >= 6) {{ winner player; }}
+            turn.pass();
+        }}
+    }}
+}}
+
+turn T
+{{
+    phase Play {{ }}
+    default {{ return player.active() + 1; }}
+}}
+"""
+
+
+@pytest.mark.parametrize("body, where, reason", [
+    ("            if (Score < 3) { Score += roll(3); } else { Score += 1; }", "roll(3)",
+     "roll() is lowered only as the value of a statement at the top of the action's effect"),
+    ("            number a = roll(3);\n            Score += a + roll(2);", "roll(2)",
+     "a second roll() in one action is not lowerable yet"),
+    ("            number n = 3;\n            Score += roll(n);", "roll(n)",
+     "roll() is lowered only with a whole number of sides written as a literal"),
+    ("            if (Score > 4) { winner player; }\n            Score += roll(3);", "winner player",
+     "a winner or return before the action's roll() is not lowerable"),
+])
+def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reason, tmp_path):
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body=body))
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2
+    first = r.output.splitlines()[0]
+    m = re.match(r"\S+dice\.tgpl:(\d+):(\d+): error: not lowerable: (.*)", first)
+    assert m, first
+    line = GAME.format(body=body).splitlines()[int(m.group(1)) - 1]
+    assert line[int(m.group(2)) - 1:].startswith(where)
+    assert reason in m.group(3)
+    assert not out.exists()
+
+
+def test_the_die_of_an_action_at_the_top_of_its_effect_lowers(tmp_path):
+    """The same game with its die where the lowering takes it: lowered and validated."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            Score += 1;\n            number face = roll(3);\n"
+                                    "            Score += face;"))
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    assert "; validated: bisimulation" in out.read_text()
