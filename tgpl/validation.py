@@ -254,7 +254,8 @@ class Differential:
     def _compare_moves(self, d: Difference, mover: int, mine: list[str], theirs: list[list[Term]]) -> None:
         """The mover's moves on both sides (the other side's, per role, mapped to runtime texts); the others noop."""
         texts = [[str(m) for m in ms] for ms in theirs]
-        mapped = {self.texts.get(m, f"{m} (a move with no runtime text)") for m in texts[mover]}
+        mapped = {self.texts.get(m, m if mover == self.chance else f"{m} (a move with no runtime text)")
+                  for m in texts[mover]}  # random's (roll k) are no moves of the runtime's
         d.legal = (sorted(set(mine) - mapped), sorted(mapped - set(mine)))
         d.others = [f"{self.roles[i]} may play {', '.join(ms) or 'nothing'}, not only noop"
                     for i, ms in enumerate(texts) if i != mover and ms != ["noop"]]
@@ -351,6 +352,8 @@ class Differential:
                             play.mismatch = diff
                             return play
                         roll, state = rng.choice(outcomes)
+                        # random's state, a step of its own (the ASP replay compares it as the GDL's)
+                        play.steps.append(Step(sorted(str(r) for r, _ in outcomes), self.chance, False, None))
                         play.moves.append(str(roll))
                         play.joints.append(self.throw(roll))
                         g = g.apply(play.joints[-1])
@@ -464,6 +467,8 @@ class Differential:
             d.terminal = (want.terminal, got.terminal)
         elif want.terminal:
             goals = [g[0] if len(g) == 1 else None if not g else g for g in got.goals]
+            if self.chance is not None:  # random has no goal
+                goals = goals[:self.chance] + goals[self.chance + 1:]
             if goals != want.goals:
                 d.goals = (want.goals, goals)
         else:

@@ -153,3 +153,29 @@ def test_the_die_of_an_action_at_the_top_of_its_effect_lowers(tmp_path):
     r, out = _to_gdl(tmp_path, src)
     assert r.exit_code == 0, r.output
     assert "; validated: bisimulation" in out.read_text()
+
+
+def test_playouts_throw_the_dice_with_the_plays_generator(monkeypatch):
+    """Past the bisimulation's bound, seeded playouts draw each face; a die one face short is found there too."""
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.game import load_game
+    from tgpl.validation import validate_translation
+
+    game = load_game(str(EXAMPLES / "pig.tgpl"))
+    result = validate_translation(game, lower_game(game), state_bound=20, steps=1000)
+    assert result.ok, result.mismatch
+    assert not result.complete and result.playouts > 0 and result.steps >= 1000 and result.ended > 0
+    real = segments.action_rolls
+    monkeypatch.setattr(segments, "action_rolls",
+                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    result = validate_translation(game, lower_game(game), state_bound=1, steps=1000)
+    assert result.mismatch is not None and result.mismatch.found_by == "playouts"
+    assert result.mismatch.difference.legal == (["(roll 6)"], [])
+
+
+def test_its_asp_program_replays_the_dice(tmp_path):
+    out = tmp_path / "race.lp"
+    r = CliRunner().invoke(main, ["to-asp", str(EXAMPLES / "race.tgpl"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    first = out.read_text().splitlines()[0]
+    assert re.search(r"ASP: 20 plays replayed, [\d,]+ steps compared", first), first
