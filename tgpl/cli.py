@@ -1065,6 +1065,29 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
 DEFAULT_ENGINE = "runtime"
 
 
+def _thrown_dice(machine, program, max_states: int):
+    """For `compare`: a .tgpl game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with every
+    face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; any
+    other machine as it is."""
+    from tgpl.lowering.chance import action_rolls
+    from tgpl.runtime.chance_machine import ChanceMachine
+    from tgpl.runtime.verify import RuntimeMachine
+
+    if type(machine) is RuntimeMachine and program is not None and action_rolls(program)[0]:
+        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states)
+    return machine
+
+
+def _setup_chance(chance: dict, program) -> dict | None:
+    """`_chance` of a game verified on its GDL-II (engine clingo): its dice are random's moves there, explored as
+    chance nodes, so only the other sites (setup's draws, which the seed fixes) are left; None when none is."""
+    from tgpl.lowering.chance import action_rolls
+
+    dice = {f"{r.call.span.file}:{r.call.span.line}:{r.call.span.col}" for r in action_rolls(program)[0].values()}
+    sites = [s for s in chance["sites"] if s not in dice]
+    return {**chance, "sites": sites} if sites else None
+
+
 def _chance(program, seed: int) -> dict | None:
     """Where a .tgpl game (its checked program; None for GDL) shuffles, with the seed its explored states are
     those of (None: no chance)."""
@@ -1142,12 +1165,24 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         with limits.during("grounding the lowered game"):
             gdl = GdlGame(lowered.program, grounding, max_ground)
             _grounded_first(path, gdl, refuse, limits)
-        roles = [f"player {i}" for i in range(len(lowered.roles))]
-        return GdlMachine(gdl, roles, lowered.move_texts), game.program
+        return _lowered_machine(gdl, lowered), game.program
     from tgpl.runtime.verify import RuntimeMachine
 
     game = _load_checked(path, players, limits=limits)
     return RuntimeMachine(game, seed), game.program
+
+
+def _lowered_machine(gdl, lowered):
+    """The machine verify explores a lowered game's GDL with: its roles named as the runtime's players; a GDL-II
+    game's (dice lowered as random's moves, tgpl.lowering.chance) with random as chance nodes, not a role."""
+    from tgpl.asp.gdl2 import GdlIIMachine, is_gdl_ii
+    from tgpl.asp.verify import GdlMachine
+
+    if is_gdl_ii(gdl):
+        machine = GdlIIMachine(gdl)
+        machine.roles = [f"player {i}" for i in machine.players]
+        return machine
+    return GdlMachine(gdl, [f"player {i}" for i in range(len(lowered.roles))], lowered.move_texts)
 
 
 def _grounded_first(path: str, game, refuse, limits) -> None:
@@ -1283,6 +1318,8 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance
             return
         machine, program = _machine(game, engine, seed, max_ground, grounding, limits, players)
     chance = _chance(program, seed)
+    if chance is not None and type(machine).__name__ == "GdlIIMachine":  # lowered: its dice are random's moves
+        chance = _setup_chance(chance, program)
     with _collector_off():
         g = None
         if chance is not None and chance_mode == "outcomes" and engine == "runtime":
@@ -1514,7 +1551,7 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
             gdl = GdlGame(lowered.program, "per-state", max_ground)
             _first_state_or_exit(path, gdl, lambda: None)
             limits.check()
-        return GdlMachine(gdl, [f"player {i}" for i in range(len(lowered.roles))], lowered.move_texts), None
+        return _lowered_machine(gdl, lowered), None
     from tgpl.runtime.verify import RuntimeMachine
 
     return RuntimeMachine(game, seed), None
@@ -1861,6 +1898,7 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             machine, program = _machine(path, limits=limits,
                                         players=players if path.lower().endswith(".tgpl") else None)
             gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
+            machine = _thrown_dice(machine, program, max_states)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)

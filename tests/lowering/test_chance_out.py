@@ -179,3 +179,32 @@ def test_its_asp_program_replays_the_dice(tmp_path):
     assert r.exit_code == 0, r.output
     first = out.read_text().splitlines()[0]
     assert re.search(r"ASP: 20 plays replayed, [\d,]+ steps compared", first), first
+
+
+def test_compare_and_verify_on_the_lowered_gdl_ii(monkeypatch, tmp_path):
+    """`compare` explores the .tgpl's dice as chance nodes against random's states; `verify --engine clingo` reads
+    the lowered game as GDL-II (random a chance node, not a player)."""
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["compare", str(EXAMPLES / "race.tgpl"), str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    assert rep["equivalent"] and rep["states"] == [170, 170]
+    r = CliRunner().invoke(main, ["verify", str(EXAMPLES / "race.tgpl"), "--engine", "clingo", "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    assert rep["roles"] == ["player 0", "player 1"] and rep["states"] == 170
+    assert rep["chance"] is None  # its one die is random's move, explored: no claim holds for a seed only
+    assert Fraction(rep["gdl_ii"]["expected_goals_exact"]["player 0"]) == _race_value()
+    # a die one face short, written without validation: compare tells the games apart
+    real = segments.action_rolls
+    monkeypatch.setattr(segments, "action_rolls",
+                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    bad = tmp_path / "bad" / "race.kif"
+    bad.parent.mkdir()
+    r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / "race.tgpl"), "--no-validate", "-o", str(bad)])
+    assert r.exit_code == 0, r.output
+    monkeypatch.undo()
+    r = CliRunner().invoke(main, ["compare", str(EXAMPLES / "race.tgpl"), str(bad), "--json"])
+    assert r.exit_code == 1, r.output
+    assert not json.loads(r.output)["equivalent"]
