@@ -208,3 +208,27 @@ def test_compare_and_verify_on_the_lowered_gdl_ii(monkeypatch, tmp_path):
     r = CliRunner().invoke(main, ["compare", str(EXAMPLES / "race.tgpl"), str(bad), "--json"])
     assert r.exit_code == 1, r.output
     assert not json.loads(r.output)["equivalent"]
+
+
+def test_a_roll_outside_an_actions_effect_is_refused_located(tmp_path):
+    text = GAME.format(body="            Score += Throw3();").replace(
+        "class Seat\n{", "function Throw3\n{\n    returns number;\n    effect { return roll(3); }\n}\n\nclass Seat\n{")
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2
+    first = r.output.splitlines()[0]
+    line = text.splitlines().index("    effect { return roll(3); }") + 1
+    assert first.endswith(f"dice.tgpl:{line}:21: error: not lowerable: roll() is lowered only in the effect of an "
+                          "action a player chooses (a die thrown elsewhere is not lowerable yet)"), first
+    assert not out.exists()
+
+
+def test_a_dice_game_is_not_compiled(tmp_path):
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl", "--moves", "compiled", "--no-validate")
+    assert r.exit_code == 2
+    assert ("race.tgpl:42:28: error: not lowerable: a game whose die is random's move (GDL-II) is lowered with its "
+            "moves spelled out, not compiled") in r.output
+    assert not out.exists()
