@@ -1040,7 +1040,7 @@ def _playouts(d: Differential, plan: _Plan, until: float | None, say: Progress) 
             say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared "
                 f"of {plan.steps:,}")
 
-    if d.gdl.batches:
+    if d.gdl.batches and d.chance is None:  # a GDL-II game's dice are played one by one (Differential.playout)
         streamed: list[tuple[int, Play]] = []
         for k, play in d.stream(plan, until):
             streamed.append((k, play))
