@@ -1402,10 +1402,14 @@ def _gdl_ii_report(g, machine, rep: dict) -> dict | None:
     """A GDL-II game's part of verify's report (tgpl.asp.gdl2.report), put in `rep` as "gdl_ii"; its forced wins
     and value labelled as seen by every role where a player cannot see the whole state, and random without a
     legal move in a state made a problem. None for any other game."""
-    from tgpl.asp.gdl2 import FULL_VIEW, GdlIIMachine, report
+    from tgpl.asp.gdl2 import FULL_VIEW, GdlIIMachine, ends_by_chance, report
 
     if not isinstance(machine, GdlIIMachine):
         return None
+    if not rep["terminates"] and ends_by_chance(g):  # its cycles go through random's states, which leave them
+        rep["terminates"] = rep["loops_only_by_chance"] = True
+        rep["problems"] = [p for p in rep["problems"] if p["kind"] != "cycle"]
+        rep["well_formed"] = not rep["problems"]
     out = report(g, machine.game)
     rep["gdl_ii"] = out
     if any(h is not None for h in out["hidden"].values()) and g.complete:

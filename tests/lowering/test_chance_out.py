@@ -232,3 +232,20 @@ def test_a_dice_game_is_not_compiled(tmp_path):
     assert ("race.tgpl:42:28: error: not lowerable: a game whose die is random's move (GDL-II) is lowered with its "
             "moves spelled out, not compiled") in r.output
     assert not out.exists()
+
+
+def test_pigs_gdl_ii_ends_by_chance_and_has_the_tgpls_expected_goals(tmp_path):
+    """Pig's graph has cycles (two busts in a row come back to a state): on its GDL-II, verify leaves them through
+    random's states, as on the .tgpl through the chance nodes, and iterates the same expected goals."""
+    r, out = _to_gdl(tmp_path, EXAMPLES / "pig.tgpl")
+    assert r.exit_code == 0, r.output
+    tgpl = json.loads(CliRunner().invoke(main, ["verify", str(EXAMPLES / "pig.tgpl"), "--json"]).output)
+    r = CliRunner().invoke(main, ["verify", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    kif = json.loads(r.output)
+    assert kif["terminates"] and kif["loops_only_by_chance"] and kif["well_formed"]
+    assert kif["states"] == 2304 and kif["transitions"] == 5310
+    assert kif["gdl_ii"]["expected_goals_exact"] is None and kif["gdl_ii"]["expected_goals_sweeps"] > 0
+    for k in range(2):
+        assert abs(kif["gdl_ii"]["expected_goals"][f"player_{k}"] - tgpl["expected_goal"][f"player {k}"]) < 1e-9
+    assert kif["gdl_ii"]["hidden"] == {"player_0": None, "player_1": None}
