@@ -67,8 +67,10 @@ from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+from tgpl.lowering.chance import RANDOM, ROLL
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.ir import Const, Func, Term
+from tgpl.runtime.chance_machine import ChanceMachine
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
 from tgpl.runtime.snapshot import fields_snapshot, snapshot
@@ -202,6 +204,10 @@ class Differential:
         self._symbols: dict[str, object] = {}  # a fluent's text -> its clingo symbol (fluent_symbols)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
         self.clock: Callable[[], float] = time.perf_counter  # what `until` readings are read on
+        # GDL-II: the lowering's dice are moves of the chance role `random` (tgpl.lowering.chance)
+        names = [str(r) for r in self.roles]
+        self.chance = names.index(RANDOM) if RANDOM in names else None
+        self._chances: ChanceMachine | None = None
 
     @cached_property
     def initial(self) -> State:
@@ -234,6 +240,8 @@ class Differential:
             except GdlError as e:
                 d.error = str(e)
             else:
+                if self.chance is not None:  # random has no goal: chance, not a player
+                    got = got[:self.chance] + got[self.chance + 1:]
                 if got != want:
                     d.goals = (want, got)
         else:
@@ -248,10 +256,44 @@ class Differential:
     def _compare_moves(self, d: Difference, mover: int, mine: list[str], theirs: list[list[Term]]) -> None:
         """The mover's moves on both sides (the other side's, per role, mapped to runtime texts); the others noop."""
         texts = [[str(m) for m in ms] for ms in theirs]
-        mapped = {self.texts.get(m, f"{m} (a move with no runtime text)") for m in texts[mover]}
+        mapped = {self.texts.get(m, m if mover == self.chance else f"{m} (a move with no runtime text)")
+                  for m in texts[mover]}  # random's (roll k) are no moves of the runtime's
         d.legal = (sorted(set(mine) - mapped), sorted(mapped - set(mine)))
         d.others = [f"{self.roles[i]} may play {', '.join(ms) or 'nothing'}, not only noop"
                     for i, ms in enumerate(texts) if i != mover and ms != ["noop"]]
+
+    def outcomes(self, state: State, move: str) -> list[tuple[Term | None, State]]:
+        """The runtime's states after `move` for every outcome of its draws, each with random's move that throws
+        that die, `(roll k)` (tgpl.runtime.chance_machine's scripted draws); [(None, state)] when it draws
+        nothing. Raises TGPLRuntimeError, or _Drawn when it draws otherwise than one die (the lowering throws one
+        die a move)."""
+        if self._chances is None:
+            self._chances = ChanceMachine(self.game, self.seed)
+        runs = self._chances._apply_all(state, move)
+        if len(runs) == 1 and not runs[0][2]:
+            return [(None, runs[0][3])]
+        if any(len(bounds) != 1 for _, _, bounds, _ in runs):
+            raise _Drawn(f"the runtime draws {max(len(b) for _, _, b, _ in runs)} random numbers in the move "
+                         f"{move}, where the GDL's random throws one die")
+        return [(Func(ROLL, (Const(str(values[0] + 1)),)), nxt) for _, values, _, nxt in runs]
+
+    def compare_throw(self, g: GdlState, outcomes: list[tuple[Term | None, State]]) -> Difference | None:
+        """How the GDL state `g`, after a move whose die the runtime throws, differs from what it must be: random
+        to move with one `(roll k)` for each face of the runtime's die, every player `noop`, not terminal."""
+        d = Difference()
+        if g.is_terminal:
+            d.terminal = (False, True)
+            return d
+        theirs = [[str(m) for m in g.legal_moves(r)] for r in self.roles]
+        mine = {str(roll) for roll, _ in outcomes}
+        d.legal = (sorted(mine - set(theirs[self.chance])), sorted(set(theirs[self.chance]) - mine))
+        d.others = [f"{self.roles[i]} may play {', '.join(ms) or 'nothing'}, not only noop while random throws a die"
+                    for i, ms in enumerate(theirs) if i != self.chance and ms != ["noop"]]
+        return None if d.empty else d
+
+    def throw(self, roll: Term) -> tuple[Term, ...]:
+        """The GDL joint move of random's `roll`, every player `noop`."""
+        return tuple(roll if i == self.chance else NOOP for i in range(len(self.roles)))
 
     def joint(self, state: State, text: str) -> tuple[Term, ...]:
         """The GDL joint move of the runtime's move `text` in `state`: the mover's term, `noop` for the others."""
@@ -278,7 +320,7 @@ class Differential:
         difference (the lowering assumes the game never reaches one); its exception is
         kept in the difference's `runtime_error`.
         """
-        if self.gdl.batches and fluents:
+        if self.gdl.batches and fluents and self.chance is None:
             return self.playouts([rng], max_steps, until)[0]
         play = Play()
         state, g = self.start()
@@ -299,18 +341,38 @@ class Differential:
             play.moves.append(move)
             play.joints.append(joint)
             try:
-                state, g = state.apply(move), g.apply(joint)
+                if self.chance is None:
+                    state, g = state.apply(move), g.apply(joint)
+                else:  # a die the runtime throws is random's move in the GDL: an outcome drawn by the play's rng
+                    outcomes = self.outcomes(state, move)
+                    g = g.apply(joint)
+                    if outcomes[0][0] is None:
+                        state = outcomes[0][1]
+                    else:
+                        diff = self.compare_throw(g, outcomes)
+                        if diff is not None:
+                            play.mismatch = diff
+                            return play
+                        roll, state = rng.choice(outcomes)
+                        # random's state, a step of its own (the ASP replay compares it as the GDL's)
+                        play.steps.append(Step(sorted(str(r) for r, _ in outcomes), self.chance, False, None))
+                        play.moves.append(str(roll))
+                        play.joints.append(self.throw(roll))
+                        g = g.apply(play.joints[-1])
             except TGPLRuntimeError as e:
                 play.mismatch = Difference(runtime_error=e)
                 return play
             except GdlError as e:
                 play.mismatch = Difference(error=str(e))
                 return play
+            except _Drawn as e:
+                play.mismatch = Difference(error=str(e))
+                return play
 
     def playouts(self, rngs: list[random.Random], max_steps: int, until: float | None = None) -> list[Play]:
         """A `playout` for each of `rngs`, the same plays and comparisons. For a GDL played one state at a
-        time (GdlGame.batches) they are played together (`stream`)."""
-        if not self.gdl.batches:
+        time (GdlGame.batches) they are played together (`stream`), but for a GDL-II game's (one by one)."""
+        if not self.gdl.batches or self.chance is not None:
             return [self.playout(rng, max_steps, until=until) for rng in rngs]
         out: list[Play] = [Play() for _ in rngs]
         for k, play in self.stream(Plays(rngs, max_steps), until):
@@ -407,6 +469,8 @@ class Differential:
             d.terminal = (want.terminal, got.terminal)
         elif want.terminal:
             goals = [g[0] if len(g) == 1 else None if not g else g for g in got.goals]
+            if self.chance is not None:  # random has no goal
+                goals = goals[:self.chance] + goals[self.chance + 1:]
             if goals != want.goals:
                 d.goals = (want.goals, goals)
         else:
@@ -782,6 +846,10 @@ class _Found(Exception):
         self.mismatch = mismatch
 
 
+class _Drawn(Exception):
+    """The runtime draws in a move otherwise than the GDL's random throws its die."""
+
+
 @dataclass(eq=False)
 class _Pair:
     """A state of the product: the runtime's state and the GDL's after the same moves (`path`, linked)."""
@@ -880,6 +948,8 @@ class _Bisimulation:
         state = pair.state
         if state.is_terminal:
             return Info(True, [], (), (), [])
+        if self.d.chance is not None:
+            return self._chance_info(pair)
         out = []
         try:
             successors = [(text, nxt, True) for text, _, nxt in self.runtime.info(state).moves]
@@ -907,6 +977,49 @@ class _Bisimulation:
         self.seen += len(out)
         return Info(False, [], (), (), out)
 
+    def _chance_info(self, pair: _Pair) -> Info:
+        """The successors of a GDL-II game's pair: a move whose die the runtime throws leads, on the GDL's side,
+        to random's state (compared with `Differential.compare_throw`), and from there each face to the runtime's
+        outcome of that face (the path names random's move after the player's)."""
+        d, state = self.d, pair.state
+        out = []
+
+        def failed(path, diff: Difference) -> None:
+            out.append((path[1], (), _Pair(None, None, path, pair.depth + 1, diff, False)))
+        for m in state.legal_moves():
+            path = (pair.path, m.text)
+            try:
+                outcomes = d.outcomes(state, m.text)
+            except TGPLRuntimeError as e:
+                failed(path, Difference(runtime_error=e))
+                continue
+            except _Drawn as e:
+                failed(path, Difference(error=str(e)))
+                continue
+            for _, nxt in outcomes:
+                self.runtime._handed_out(nxt)
+            g = state_or_error(pair.g.apply, d.joint(state, m.text))
+            if isinstance(g, GdlError):
+                failed(path, Difference(error=str(g)))
+                continue
+            if outcomes[0][0] is None:
+                out.append((m.text, (), _Pair(outcomes[0][1], g, path, pair.depth + 1)))
+                continue
+            diff = d.compare_throw(g, outcomes)
+            if diff is not None:
+                failed(path, diff)
+                continue
+            for roll, nxt in outcomes:
+                after = state_or_error(g.apply, d.throw(roll))
+                thrown = (path, str(roll))
+                if isinstance(after, GdlError):
+                    out.append((f"{m.text} {roll}", (), _Pair(None, None, thrown, pair.depth + 1,
+                                                              Difference(error=str(after)), False)))
+                    continue
+                out.append((f"{m.text} {roll}", (), _Pair(nxt, after, thrown, pair.depth + 1)))
+        self.seen += len(out)
+        return Info(False, [], (), (), out)
+
     def _after(self, g: GdlState, joints: list[tuple[Term, ...]]) -> list[GdlState | GdlError]:
         """The GDL states after each joint move from `g`, all in one grounding for a game played one state at a
         time (GdlGame.states_after: chess's 20 first moves in 0.6 s, not 1.6 s). The moves are legal in `g`:
@@ -929,7 +1042,7 @@ def _playouts(d: Differential, plan: _Plan, until: float | None, say: Progress) 
             say(f"playouts: {len(plays):,} played, {sum(len(p.steps) for p in plays):,} steps compared "
                 f"of {plan.steps:,}")
 
-    if d.gdl.batches:
+    if d.gdl.batches and d.chance is None:  # a GDL-II game's dice are played one by one (Differential.playout)
         streamed: list[tuple[int, Play]] = []
         for k, play in d.stream(plan, until):
             streamed.append((k, play))

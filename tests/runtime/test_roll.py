@@ -68,10 +68,12 @@ def test_a_die_without_sides_is_a_located_runtime_error(tmp_path):
     assert "Traceback" not in r.output
 
 
-def test_the_lowering_refuses_a_roll_as_a_chance_move(tmp_path):
+def test_the_lowering_refuses_a_roll_it_cannot_make_randoms_move(tmp_path):
+    """Pig's die lowers to GDL-II (tests/lowering/test_chance_out.py); a die of computed sides does not."""
+    bad = _variant(tmp_path, "roll(6)", "roll(Pig.Target - 4)")
     out = tmp_path / "pig.kif"
-    r = _run("to-gdl", str(PIG), "-o", str(out))
+    r = _run("to-gdl", str(bad), "-o", str(out))
     assert r.exit_code == 2, r.output  # the command cannot do its job
-    assert ("pig.tgpl:33:27: error: not lowerable: roll() after setup is not lowerable: it is a chance move, "
-            "which GDL cannot express (GDL-II would be needed)") in r.output
+    assert ("pig.tgpl:33:27: error: not lowerable: roll() is lowered only with a whole number of sides written as "
+            "a literal (`roll(6)`): random's moves are fixed") in r.output
     assert not out.exists()

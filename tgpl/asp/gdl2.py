@@ -22,12 +22,14 @@ past the players' entries, which the graph's analyses never read; the functions 
 from __future__ import annotations
 
 import random as _random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Sequence
 
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, IllegalMove
 from tgpl.asp.verify import GdlMachine
+from tgpl.verify.expectation import endless
+from tgpl.verify.expectation import expected_goals as iterated_goals
 from tgpl.verify.graph import Graph, Info
 
 
@@ -81,6 +83,8 @@ class GdlIIMachine(GdlMachine):
 
 
 # ------------------------------------------------------------ expectations
+CYCLE = "a play can go on for ever"  # why `expected_goals` gives none on a graph with a cycle
+
 @dataclass
 class Expected:
     """`expected_goals`' answer: per player, an exact expected goal; or why there is none."""
@@ -117,7 +121,7 @@ def expected_goals(g: Graph) -> Expected:
         stack.append((v, True))
         for _, _, w in g.edges[v]:
             if on_path[w]:
-                return Expected(None, "a play can go on for ever")
+                return Expected(None, CYCLE)
             if not done[w]:
                 stack.append((w, False))
     return Expected(value[0])
@@ -247,11 +251,40 @@ FULL_VIEW = "computed with every role seeing the whole state, not the game's val
 """How `tgpl verify` labels a value of a game with hidden information (docs/verify.md)."""
 
 
+def random_nodes(g: Graph) -> dict[int, list[Fraction]] | None:
+    """The states where random alone moves (every player `noop`) as chance nodes, each of its k moves 1/k, as
+    tgpl.verify.expectation reads them (`Graph.chance`); None where random moves along with a player somewhere
+    (there a player's best move and random's outcome are one edge, which that module would let it choose)."""
+    nodes: dict[int, list[Fraction]] = {}
+    for v in range(g.expanded):
+        if g.terminal[v] or not g.edges[v]:
+            continue
+        if not g.movers[v]:
+            nodes[v] = [Fraction(1, len(g.edges[v]))] * len(g.edges[v])
+        elif len({j[-1].move if isinstance(j[-1], Chance) else None for _, j, _ in g.edges[v]}) > 1:
+            return None
+    return nodes
+
+
+def ends_by_chance(g: Graph) -> bool:
+    """Whether every play of a complete graph whose cycles go through random's states ends with probability 1,
+    whatever the players do (Pig's two busts in a row come back to a state: random leaves the cycle in time)."""
+    nodes = random_nodes(g)
+    return g.complete and bool(nodes) and not endless(replace(g, chance=nodes))
+
+
 def report(g: Graph, game: GdlGame, budget: int = 100_000) -> dict:
     """The GDL-II part of `tgpl verify`'s report (JSON-ready): chance, the hidden information, the expected goals
-    with every role seeing the whole state and, for one player, the value knowing only what it sees."""
+    with every role seeing the whole state and, for one player, the value knowing only what it sees. A graph with
+    cycles through random's states (`random_nodes`) gets its expected goals by value iteration
+    (tgpl.verify.expectation), as floats; no exact fractions then."""
     hidden = hidden_information(g)
     expected = expected_goals(g)
+    iterated = None
+    if expected.goals is None and expected.why == CYCLE and g.complete:
+        nodes = random_nodes(g)
+        if nodes:
+            iterated = iterated_goals(replace(g, chance=nodes))
     out: dict = {
         "chance": str(game.roles[game.chance]) if game.chance is not None else None,
         "percepts": game.perceives,
@@ -265,6 +298,10 @@ def report(g: Graph, game: GdlGame, budget: int = 100_000) -> dict:
         "value_seen": None,
         "value_seen_why": None,
     }
+    if iterated is not None and iterated.converged:
+        out["expected_goals"] = {name: x for name, x in zip(g.roles, iterated.values)}
+        out["expected_goals_why"] = None
+        out["expected_goals_sweeps"] = iterated.sweeps  # value iteration: its cycles go through random's states
     if all(h is None for h in hidden.values()):
         out["value_seen_why"] = "no information is hidden: the expected goals are the game's"
     elif len(g.roles) != 1:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
+from tgpl.lowering.chance import DID, RANDOM, ROLL
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
@@ -122,6 +123,13 @@ class Emitter:
         self.roles = [f"player_{i}" for i in range(self.u.players)]
         for r in self.roles:
             self.names.name(("role", r), r)
+        # GDL-II: the chance role `random` after the players, when a die is random's move (tgpl.lowering.chance);
+        # `roll` is then its moves' function, so an action named Roll is written roll_2
+        self.chance = any(m.action is None for m in logic.moves)
+        if self.chance:
+            self.roles.append(RANDOM)
+            self.names.name(("chance", ROLL), ROLL)
+            self.names.name(("chance", DID), DID)
         self.attr_names = Names()
         self._calls: dict[tuple, str] = {}
         self._successors: dict[str, str | None] = {}
@@ -218,6 +226,11 @@ class Emitter:
         return Func(self.attr(fl.attr), (self.obj(fl.obj), self.fluent_value(fl, v)))
 
     def control(self, cs: tuple) -> Term:
+        if len(cs) == 4:  # random throws the die of the move made (tgpl.lowering.chance): the move in the phase's name
+            player, turn, phase, move = cs
+            m = self.logic.moves[move]
+            return Func("control", (Const(RANDOM), Const(self.names.name(("turn", turn), str(turn))),
+                                    Const(self.names.name(("thrown", turn, phase, move), f"{phase} {self.move(m)}"))))
         player, turn, phase = cs
         return Func("control", (Const(self.roles[player]), Const(self.names.name(("turn", turn), str(turn))),
                                 Const(self.names.name(("phase", turn, phase), str(phase)))))
@@ -228,6 +241,8 @@ class Emitter:
         return Func("result", tuple(Const("none" if p is None else str(p)) for p in places))
 
     def move(self, m: MoveInfo) -> Term:
+        if m.action is None:  # random's (roll k)
+            return Func(self.names.name(("chance", ROLL), ROLL), (self.value(m.inputs[0][1]),))
         args = [self.obj(m.obj)]
         players = {i.name for i in m.action.inputs if i.type.name == "player"}
         for n, v in m.inputs:
@@ -756,6 +771,10 @@ class Emitter:
         check = self.limits.check
         R = self.rules
         header: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
+        if self.chance:  # GDL-II tells a player only its percepts: every player sees every move, dice included
+            r, q, m = Var("r"), Var("q"), Var("m")
+            header.append(Rule(Atom("sees", (r, Func(DID, (q, m)))),
+                               (Atom("role", (r,)), Distinct(r, Const(RANDOM)), Atom("does", (q, m)))))
         # base and input
         for fl in lg.fluents.values():
             for v in fl.domain:
@@ -768,7 +787,8 @@ class Emitter:
         move_texts: dict[str, str] = {}
         for m in lg.moves:
             term = self.move(m)
-            move_texts[str(term)] = m.text
+            if m.action is not None:  # random's (roll k) is no move of the runtime's (tgpl.lowering.chance)
+                move_texts[str(term)] = m.text
             header.append(Rule(Atom("input", (Const(self.roles[m.player]), term))))
         for r in self.roles:
             header.append(Rule(Atom("input", (Const(r), Const("noop")))))
@@ -789,8 +809,9 @@ class Emitter:
                     continue
                 legal.append(Rule(Atom("legal", (Const(self.roles[m.player]), self.move(m))),
                                   tuple([ctrl] + [x for x in b if x != ctrl])))
+            mover = len(self.roles) - 1 if len(cs) == 4 else cs[0]  # random, where it throws a die
             for q, r in enumerate(self.roles):
-                if q != cs[0]:
+                if q != mover:
                     legal.append(Rule(Atom("legal", (Const(r), Const("noop"))), (ctrl,)))
         # next: the conditions under which a fluent gets a value, gathered from every path that writes it
         nxt: list[Rule] = []

@@ -329,6 +329,9 @@ class Executor:
         self.changed_decks = changed_decks(program)  # deck classes whose items change after setup but by pop()
         # paths on which a `new` found its pool used up, ended there: they feed the ranges only (`made`)
         self.overflows: list[Path] = []
+        # a roll() call -> its faces, each with random's move that throws it (tgpl.lowering.chance): set by the
+        # Lowering while it runs the effect of a move whose die random throws
+        self.rolls: dict[int, list[tuple[float, Formula]]] = {}
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -1586,6 +1589,17 @@ class Executor:
         out = []
         if qualified == "log":
             return [(p, None)]  # a message for people: no part of the game, so its text is not computed
+        if qualified == "roll":
+            faces = self.rolls.get(id(e))
+            if faces is None:
+                raise NotLowerable(e.span, "roll() is not lowerable here: a die is random's move only where an "
+                                           "action's effect throws it (tgpl.lowering.chance)")
+            out = []
+            for face, move in faces:  # a path for each face, under random's move that throws it
+                pc = conj(p.pc, move)
+                if pc is not FALSE:
+                    out.append((p.fork(pc), face))
+            return out
         if "." in qualified:
             for q, vals in self.eval_all([a for a in arg_exprs if a is not None], p):
                 args = iter(vals)

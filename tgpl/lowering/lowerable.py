@@ -35,6 +35,7 @@ from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.frontend.types import CallableType
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering import execute
+from tgpl.lowering.chance import ROLL
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable
@@ -340,7 +341,8 @@ class _DryLowering(Lowering):
         """The statements, parts and moves of the state's legal moves, each pair's scaled by how far its walk got."""
         found: dict[str, int] = {}
         for m, _ in legal or ():
-            found[m.action.name] = found.get(m.action.name, 0) + 1
+            name = m.action.name if m.action is not None else ROLL  # random's (roll k): tgpl.lowering.chance
+            found[name] = found.get(name, 0) + 1
         ends = [p[1:3] for p in self.pairs[1:]] + [[self.ex.steps, self.parts]]
         st.legal_steps = st.legal_parts = 0
         st.legal_moves = 0.0

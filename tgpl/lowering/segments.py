@@ -35,6 +35,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
+from tgpl.lowering.chance import RANDOM, action_rolls
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.runaway import growing_write
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
@@ -177,6 +178,9 @@ class Lowering:
         self.ex.limits = self.limits  # checked at every statement run
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
+        # the actions whose die random throws (tgpl.lowering.chance): a move of one hands control to random, in
+        # a control state (player, turn, phase, the move's index) whose moves are random's (roll k)
+        self.rolls = action_rolls(program)[0]
 
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
@@ -310,6 +314,9 @@ class Lowering:
         return ev
 
     def legal_moves(self, cs: tuple) -> list[tuple[MoveInfo, Formula]]:
+        if len(cs) == 4:  # random throws the die of the move made: each face is legal
+            roll = self.rolls[id(self.moves[cs[3]].action)]
+            return [(self.random_move(k), TRUE) for k in range(1, roll.sides + 1)]
         player = cs[0]
         ctrl = lit(ControlLit(cs))
         event = self.choice_event(player)
@@ -423,6 +430,16 @@ class Lowering:
             self._move_ids[key] = m
         return m
 
+    def random_move(self, face: int) -> MoveInfo:
+        """Random's move `(roll face)`: its player is the role after the players (emit: `random`)."""
+        key = (RANDOM, face)
+        m = self._move_ids.get(key)
+        if m is None:
+            m = MoveInfo(len(self.moves), self.u.players, None, None, (("face", float(face)),), f"roll {face}")
+            self.moves.append(m)
+            self._move_ids[key] = m
+        return m
+
     # ------------------------------------------------------------ segments
     def segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The final paths of the moves of control state cs, and after them the paths on which a `new` found
@@ -433,12 +450,18 @@ class Lowering:
 
     def _segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         ctrl = lit(ControlLit(cs))
+        if len(cs) == 4:
+            return self._thrown(cs, ctrl, legal)
         paths: list[Path] = []
         ways: dict[int, tuple] = {}  # id(action) -> (action, paths its effects ended in)
         for m, _ in legal:
             self.limits.check()
             action = m.action
             p = Path(conj(ctrl, lit(MoveLit(m.index))), {}, cs)
+            if id(action) in self.rolls:  # random throws the die next: its move runs the effect (_thrown)
+                p.control = cs + (m.index,)
+                paths.append(p)
+                continue
             if action.effect is None:
                 paths.append(p)
                 continue
@@ -458,6 +481,27 @@ class Lowering:
                                    "their effects branch on the state in too many ways")
         paths = self.ex.merge(paths)
         return self.ex.enter_phases(paths)
+
+    def _thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
+        """The paths of random's moves in control state `cs` (player, turn, phase, the move made): the move's
+        whole effect, from the player's control, its die reading the face random's move throws."""
+        m = self.moves[cs[3]]
+        action = m.action
+        roll = self.rolls[id(action)]
+        scope = {n: v for n, v in m.inputs}
+        for inp in action.inputs:
+            scope.setdefault(inp.name, None)
+        self.ex.rolls = {id(roll.call): [(rm.inputs[0][1], lit(MoveLit(rm.index))) for rm, _ in legal]}
+        try:
+            paths = []
+            for q in self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
+                                       f"action_{action.name}", scope):
+                if q.status != "over":
+                    q.status = None
+                paths.append(q)
+        finally:
+            self.ex.rolls = {}
+        return self.ex.enter_phases(self.ex.merge(paths))
 
     def run(self) -> GameLogic:
         outside = outside_subset(self.program)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
+from tgpl.lowering.chance import action_rolls, effect_roll_calls
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 
@@ -140,6 +141,10 @@ def outside_subset(program) -> list[tuple[Span, str]]:
     piles: set[str] = set()  # list attributes that discard() fills, by name
     pile_types: set[str] = set()  # and their types
     pile_args: set[int] = set()  # the discard() arguments themselves
+    _, refused_rolls = action_rolls(program)  # dice lowered as GDL-II's random (tgpl.lowering.chance)
+    in_effects = effect_roll_calls(program)  # those action_rolls judged: lowered, or refused with its reason
+    for span, why in refused_rolls:
+        found.setdefault(_key(span), (span, why))
     for n in nodes:
         if not isinstance(n, ast.Call):
             continue
@@ -187,6 +192,11 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         if "." in qualified or qualified == "log":
             if qualified not in NAMESPACE_CALLS:
                 found.setdefault(_key(n.span), (n.span, f"{qualified}() after setup is not lowerable"))
+        elif ct.name == "roll" and id(n) in in_effects:
+            pass  # random's move (tgpl.lowering.chance), or refused there
+        elif ct.name == "roll":
+            found.setdefault(_key(n.span), (n.span, "roll() is lowered only in the effect of an action a player "
+                                                    "chooses (a die thrown elsewhere is not lowerable yet)"))
         elif ct.name in CHANCE:
             found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
                                                     "move, which GDL cannot express (GDL-II would be needed)"))

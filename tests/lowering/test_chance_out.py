@@ -1,0 +1,251 @@
+"""GDL-II out: a die thrown in an action's effect is lowered as a move of the chance role `random`
+(tgpl/lowering/chance.py), validated against the runtime face by face, and the GDL-II it writes plays the
+same game: check-gdl passes it, and verify gives the same expected goals on the .kif as on the .tgpl."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tgpl.cli import main
+from tgpl.lowering import segments
+from tgpl.lowering.chance import Roll
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _to_gdl(tmp_path: Path, source: Path, *extra: str):
+    out = tmp_path / (source.stem + ".kif")
+    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out), *extra])
+    return r, out
+
+
+@pytest.mark.parametrize("name, states", [("race", "105"), ("pig", "1,620")])
+def test_a_dice_game_lowers_to_gdl_ii_validated_and_checked(name, states, tmp_path):
+    r, out = _to_gdl(tmp_path, EXAMPLES / f"{name}.tgpl")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert f"; validated: bisimulation, {states} states" in text  # every face of every throw compared
+    assert "; GDL-II: the dice thrown at " in text and "moves of the chance role random" in text
+    assert "\n(role random)\n" in text
+    assert "(<= (legal random (roll ?" in text and "(input random (roll 1))" in text
+    assert "(sees ?r (did ?q ?m))" in text  # every player sees every move: perfect information, as the runtime
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1].endswith("ok (GDL-II: the chance role random and percepts (sees))")
+
+
+def _race_value() -> Fraction:
+    """Player 0's expected goal in examples/race.tgpl under expectimax, by dynamic programming here: walk 2, or
+    dash 1..4 equally likely; the first at 7 wins (100); each player maximises its own chance."""
+    finish = 7
+
+    @lru_cache(maxsize=None)
+    def win(me: int, other: int) -> Fraction:  # the mover's probability of winning
+        walk = Fraction(1) if me + 2 >= finish else 1 - win(other, me + 2)
+        dash = sum((Fraction(1) if me + k >= finish else 1 - win(other, me + k) for k in range(1, 5)),
+                   Fraction(0)) / 4
+        return max(walk, dash)
+    return 100 * win(0, 0)
+
+
+def test_expected_goals_agree_on_the_tgpl_and_its_gdl_ii(tmp_path):
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
+    assert r.exit_code == 0, r.output
+    tgpl = json.loads(CliRunner().invoke(main, ["verify", str(EXAMPLES / "race.tgpl"), "--json"]).output)
+    kif = json.loads(CliRunner().invoke(main, ["verify", str(out), "--json"]).output)
+    assert tgpl["states"] == kif["states"] == 170  # random's states are the runtime's chance nodes
+    assert tgpl["chance_nodes"] == 65
+    exact = Fraction(kif["gdl_ii"]["expected_goals_exact"]["player_0"])
+    assert exact == _race_value()
+    assert abs(tgpl["expected_goal"]["player 0"] - float(exact)) < 1e-9
+    assert abs(tgpl["expected_goal"]["player 1"] - float(Fraction(kif["gdl_ii"]["expected_goals_exact"]["player_1"]))) < 1e-9
+    assert kif["gdl_ii"]["hidden"] == {"player_0": None, "player_1": None}  # its percepts tell every state
+
+
+def test_a_wrong_die_fails_the_validation(monkeypatch, tmp_path):
+    """A lowering that gives random one face too few is caught by the validation, and nothing is written."""
+    real = segments.action_rolls
+    monkeypatch.setattr(segments, "action_rolls",
+                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
+    assert r.exit_code == 2
+    assert "the GDL differs from the runtime" in r.output
+    assert "legal moves only in the runtime: (roll 4)" in r.output
+    assert not out.exists()
+
+
+GAME = """game "dice";
+players 2;
+
+setup
+{{
+    for (number p = 0; p < 2; p += 1)
+    {{
+        Seat s = new Seat();
+        s.assign(p);
+    }}
+    turn.use("T");
+    turn.pass(0, "Play");
+}}
+
+class Seat
+{{
+    number Score = 0;
+
+    action Throw
+    {{
+        trigger PlayerChoiceEvent {{ return true; }}
+        effect
+        {{
+{body}
+            if (Score >= 6) {{ winner player; }}
+            turn.pass();
+        }}
+    }}
+}}
+
+turn T
+{{
+    phase Play {{ }}
+    default {{ return player.active() + 1; }}
+}}
+"""
+
+
+@pytest.mark.parametrize("body, where, reason", [
+    ("            if (Score < 3) { Score += roll(3); } else { Score += 1; }", "roll(3)",
+     "roll() is lowered only as the value of a statement at the top of the action's effect"),
+    ("            number a = roll(3);\n            Score += a + roll(2);", "roll(2)",
+     "a second roll() in one action is not lowerable yet"),
+    ("            number n = 3;\n            Score += roll(n);", "roll(n)",
+     "roll() is lowered only with a whole number of sides written as a literal"),
+    ("            if (Score > 4) { winner player; }\n            Score += roll(3);", "winner player",
+     "a winner or return before the action's roll() is not lowerable"),
+])
+def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reason, tmp_path):
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body=body))
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2
+    first = r.output.splitlines()[0]
+    m = re.match(r"\S+dice\.tgpl:(\d+):(\d+): error: not lowerable: (.*)", first)
+    assert m, first
+    line = GAME.format(body=body).splitlines()[int(m.group(1)) - 1]
+    assert line[int(m.group(2)) - 1:].startswith(where)
+    assert reason in m.group(3)
+    assert not out.exists()
+
+
+def test_the_die_of_an_action_at_the_top_of_its_effect_lowers(tmp_path):
+    """The same game with its die where the lowering takes it: lowered and validated."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            Score += 1;\n            number face = roll(3);\n"
+                                    "            Score += face;"))
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    assert "; validated: bisimulation" in out.read_text()
+
+
+def test_playouts_throw_the_dice_with_the_plays_generator(monkeypatch):
+    """Past the bisimulation's bound, seeded playouts draw each face; a die one face short is found there too."""
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.game import load_game
+    from tgpl.validation import validate_translation
+
+    game = load_game(str(EXAMPLES / "pig.tgpl"))
+    result = validate_translation(game, lower_game(game), state_bound=20, steps=1000)
+    assert result.ok, result.mismatch
+    assert not result.complete and result.playouts > 0 and result.steps >= 1000 and result.ended > 0
+    real = segments.action_rolls
+    monkeypatch.setattr(segments, "action_rolls",
+                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    result = validate_translation(game, lower_game(game), state_bound=1, steps=1000)
+    assert result.mismatch is not None and result.mismatch.found_by == "playouts"
+    assert result.mismatch.difference.legal == (["(roll 6)"], [])
+
+
+def test_its_asp_program_replays_the_dice(tmp_path):
+    out = tmp_path / "race.lp"
+    r = CliRunner().invoke(main, ["to-asp", str(EXAMPLES / "race.tgpl"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    first = out.read_text().splitlines()[0]
+    assert re.search(r"ASP: 20 plays replayed, [\d,]+ steps compared", first), first
+
+
+def test_compare_and_verify_on_the_lowered_gdl_ii(monkeypatch, tmp_path):
+    """`compare` explores the .tgpl's dice as chance nodes against random's states; `verify --engine clingo` reads
+    the lowered game as GDL-II (random a chance node, not a player)."""
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["compare", str(EXAMPLES / "race.tgpl"), str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    assert rep["equivalent"] and rep["states"] == [170, 170]
+    r = CliRunner().invoke(main, ["verify", str(EXAMPLES / "race.tgpl"), "--engine", "clingo", "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    assert rep["roles"] == ["player 0", "player 1"] and rep["states"] == 170
+    assert rep["chance"] is None  # its one die is random's move, explored: no claim holds for a seed only
+    assert Fraction(rep["gdl_ii"]["expected_goals_exact"]["player 0"]) == _race_value()
+    # a die one face short, written without validation: compare tells the games apart
+    real = segments.action_rolls
+    monkeypatch.setattr(segments, "action_rolls",
+                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    bad = tmp_path / "bad" / "race.kif"
+    bad.parent.mkdir()
+    r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / "race.tgpl"), "--no-validate", "-o", str(bad)])
+    assert r.exit_code == 0, r.output
+    monkeypatch.undo()
+    r = CliRunner().invoke(main, ["compare", str(EXAMPLES / "race.tgpl"), str(bad), "--json"])
+    assert r.exit_code == 1, r.output
+    assert not json.loads(r.output)["equivalent"]
+
+
+def test_a_roll_outside_an_actions_effect_is_refused_located(tmp_path):
+    text = GAME.format(body="            Score += Throw3();").replace(
+        "class Seat\n{", "function Throw3\n{\n    returns number;\n    effect { return roll(3); }\n}\n\nclass Seat\n{")
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2
+    first = r.output.splitlines()[0]
+    line = text.splitlines().index("    effect { return roll(3); }") + 1
+    assert first.endswith(f"dice.tgpl:{line}:21: error: not lowerable: roll() is lowered only in the effect of an "
+                          "action a player chooses (a die thrown elsewhere is not lowerable yet)"), first
+    assert not out.exists()
+
+
+def test_a_dice_game_is_not_compiled(tmp_path):
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl", "--moves", "compiled", "--no-validate")
+    assert r.exit_code == 2
+    assert ("race.tgpl:42:28: error: not lowerable: a game whose die is random's move (GDL-II) is lowered with its "
+            "moves spelled out, not compiled") in r.output
+    assert not out.exists()
+
+
+def test_pigs_gdl_ii_ends_by_chance_and_has_the_tgpls_expected_goals(tmp_path):
+    """Pig's graph has cycles (two busts in a row come back to a state): on its GDL-II, verify leaves them through
+    random's states, as on the .tgpl through the chance nodes, and iterates the same expected goals."""
+    r, out = _to_gdl(tmp_path, EXAMPLES / "pig.tgpl")
+    assert r.exit_code == 0, r.output
+    tgpl = json.loads(CliRunner().invoke(main, ["verify", str(EXAMPLES / "pig.tgpl"), "--json"]).output)
+    r = CliRunner().invoke(main, ["verify", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    kif = json.loads(r.output)
+    assert kif["terminates"] and kif["loops_only_by_chance"] and kif["well_formed"]
+    assert kif["states"] == 2304 and kif["transitions"] == 5310
+    assert kif["gdl_ii"]["expected_goals_exact"] is None and kif["gdl_ii"]["expected_goals_sweeps"] > 0
+    for k in range(2):
+        assert abs(kif["gdl_ii"]["expected_goals"][f"player_{k}"] - tgpl["expected_goal"][f"player {k}"]) < 1e-9
+    assert kif["gdl_ii"]["hidden"] == {"player_0": None, "player_1": None}
