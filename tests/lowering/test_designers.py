@@ -8,6 +8,12 @@ plays, verifies, and lowers to GDL that its validation accepts. Each found a def
   but the ways' `next` rules still read the second's relation, which had no rules: a draw was neither a
   result nor a turn (caught by the validation, nothing written), and the validation's report then
   crashed on the compiled emitter (`attr_names`).
+- slide.tgpl: a 3x2 sliding puzzle for one player, lost after 12 slides (`winner {};`, decision 96).
+- claims.tgpl: who owns each spot kept in a list attribute written by index (`Owners[spot.Index] = player`),
+  which the lowering refused ("only local lists and tables can be changed by index").
+- highcard.tgpl: a trick-taking game with secret hands dealt from a shuffled deck and tricks counted in a list
+  by index; refused, located, at the count's range (the end check reads the list by a player's index, which
+  the range analysis does not follow: an honest refusal, not yet a lowering).
 - same_names.tgpl: a lamp's bool `On` and the switchboard's number `On`, read after the move's writes in a
   function: the view of `On` held a number written by arithmetic, which the spelled-out emitter could not
   write (`float(Num)`, an internal error).
@@ -76,3 +82,28 @@ def test_the_emitters_name_the_attribute_of_each_fluent(moves):
     named = {lowered.emitter.attribute_named(rel) for rel in relations}
     assert {"On"} <= named and "Lamps" not in named
     assert lowered.emitter.attribute_named("control") is None
+
+
+def test_a_puzzle_for_one_lowers_with_its_loss(tmp_path):
+    text = to_gdl(tmp_path, "slide")
+    assert "; validated: bisimulation" in text and "(<= (goal player_0 0) (true (result none)))" in text
+    r = CliRunner().invoke(main, ["verify", str(DESIGNERS / "slide.tgpl")])
+    assert r.exit_code == 0 and "  value: win for player 0" in r.output.splitlines()
+
+
+@pytest.mark.parametrize("moves", ["auto", "spelled"])
+def test_a_list_attribute_written_by_index_lowers(tmp_path, moves):
+    assert "; validated: bisimulation" in to_gdl(tmp_path, "claims", "--moves", moves)
+    # compiled moves do not write list items yet: refused where it is written
+    r = CliRunner().invoke(main, ["to-gdl", str(DESIGNERS / "claims.tgpl"), "--moves", "compiled"])
+    assert r.exit_code == 2 and "claims.tgpl:41:13: error: not lowerable: the moves cannot be compiled" in r.output
+
+
+def test_the_trick_taking_game_is_refused_at_its_count(tmp_path):
+    r = CliRunner().invoke(main, ["verify", str(DESIGNERS / "highcard.tgpl")])
+    assert r.exit_code == 0 and "hidden information: deck Pack: the order of its items; Hand.Cards (private)" \
+        in r.output
+    r = CliRunner().invoke(main, ["to-gdl", str(DESIGNERS / "highcard.tgpl"), "--moves", "spelled",
+                                  "-o", str(tmp_path / "h.kif")])
+    assert r.exit_code == 2 and not (tmp_path / "h.kif").exists()
+    assert "highcard.tgpl:50:5: error: not lowerable: Felt.Taken[0] takes more than 256 values" in r.output

@@ -917,6 +917,22 @@ class Executor:
         return choice((slot if isinstance(n, float) and k < n else UNDEF, f)
                       for n, f in cases_of(self._length_of(p, lst, span)))
 
+    def set_item(self, p: Path, lst: StateList, index, v, span: Span) -> list[tuple[Path, object]]:
+        """`lst[i] = v`: slot i written, in each case of the length that holds it. The index is the runtime's
+        (`Machine._list_index`): truncated, and one that is not a number or falls outside the items is a
+        runtime error, so those cases leave the path (dropped, as every runtime error is)."""
+        out = []
+        for q, n in self.split(p, self._length_of(p, lst, span)):
+            if not isinstance(n, float) or n > lst.size:  # longer than its slots: as in `list_method`
+                continue
+            for k in range(int(n)):
+                pc = conj(q.pc, _index_is(index, k))
+                if pc is FALSE:
+                    continue
+                r = q if pc is q.pc else q.fork(pc)
+                out.extend((w, v) for w in self.write(r, lst.obj, slot_cell(lst.attr, k), v, span))
+        return out
+
     def list_method(self, p: Path, lst: StateList, name: str, vals: list, span: Span):
         """contains, indexOf, add, remove, removeAt, append and clear on a list that is state: one path per
         length it may have, and on each, the items it holds slot by slot, by cases."""
@@ -1216,6 +1232,9 @@ class Executor:
         if isinstance(target, ast.Index):
             out = []
             for q, (o, k) in self.eval_all([target.obj, target.index], p):
+                if isinstance(o, StateList):
+                    out.extend(self.set_item(q, o, k, v, target.span))
+                    continue
                 for r, key in self.split(q, k):
                     if isinstance(o, list):
                         if not isinstance(key, (int, float)) or not 0 <= int(key) < len(o):

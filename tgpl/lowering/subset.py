@@ -78,8 +78,8 @@ VALUE_ITEMS = (NUMBER, BOOL, STRING, PLAYER)  # the items of a list that is stat
 
 
 def state_lists(program) -> frozenset[str]:
-    """List attributes (by name) that code after setup both changes (`STATE_CHANGES`, as statements) and
-    reads, whose items are objects or values (`VALUE_ITEMS`): their length and items are fluents
+    """List attributes (by name) that code after setup both changes (`STATE_CHANGES`, as statements, or an item
+    by index) and reads, whose items are objects or values (`VALUE_ITEMS`): their length and items are fluents
     (tgpl.lowering.segments). Discard piles are not among them (their reads are refused), nor lists
     nothing reads (`unread_lists`)."""
     types = program.types
@@ -87,6 +87,14 @@ def state_lists(program) -> frozenset[str]:
     changed: set[str] = set()
     piles: set[str] = set()
     for n in after_setup_nodes(program):
+        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Index):  # `Taken[who] += 1`: an item changed
+            obj = n.target.obj
+            t = types.get(id(obj))
+            if (isinstance(t, Collection) and t.kind == "List" and (isinstance(t.elem, ClassType)
+                                                                     or t.elem in VALUE_ITEMS)
+                    and is_attribute(program, obj)):
+                changed.add(obj.name)
+            continue
         if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)):
             continue
         ct = types.get(id(n.callee))
