@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from tgpl.builtin_calls import CHANCE  # the built-ins that draw on the game's random numbers
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType, ClassType
-
-CHANCE = ("shuffle", "reshuffle", "roll")  # the built-ins that draw on the game's random numbers
 
 
 def after_setup_nodes(program) -> Iterator[ast.Node]:

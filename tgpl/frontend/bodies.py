@@ -13,10 +13,10 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
-from tgpl.frontend.builtins import (
-    GLOBAL_FUNCTIONS, NAMESPACES, READ_ONLY, Signature, builtin_attributes, builtin_methods,
-    collection_attributes, collection_methods, event_methods,
+from tgpl.builtin_calls import (
+    GLOBAL_FUNCTIONS, NAMESPACES, THROWS, builtin_methods, collection_methods, event_methods,
 )
+from tgpl.frontend.builtins import READ_ONLY, Signature, builtin_attributes, collection_attributes
 from tgpl.frontend.board_shapes import group_shape, literal_index
 from tgpl.frontend.diagnostics import Diagnostics, Span
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope, TurnInfo
@@ -490,7 +490,7 @@ class BodyChecker:
             return self.namespace_member(obj_t, e, env)
         if isinstance(obj_t, ClassType):
             t = self.member_of_class(obj_t.info, e.name)
-            if t is None and obj_t.info.derives_from(self.builtins.event) and e.name in ("throw", "throw_sync"):
+            if t is None and obj_t.info.derives_from(self.builtins.event) and e.name in THROWS:
                 return CallableType(e.name, "builtin", event_methods(self.builtins)[e.name])
             if t is None:
                 names = obj_t.info.member_names() | builtin_attributes(obj_t.info, self.builtins).keys()

@@ -1,17 +1,17 @@
-"""The built-in part of TGPL: classes, members, namespaces and their signatures.
+"""The built-in part of TGPL: classes and their members, and the form of a built-in's signature.
 
-These tables are the single source of truth for what the thesis predefines
-(3.2.3 collections, 3.4 events, 3.6 interactables, 3.7 decks, 3.8 players,
-3.9 turns, 3.10 boards); the runtime implements exactly these members.
+What the thesis predefines (3.2.3 collections, 3.4 events, 3.6 interactables, 3.7 decks,
+3.8 players, 3.9 turns, 3.10 boards): the classes and attributes here, the functions and methods
+in `tgpl.builtin_calls` (one entry each, its signature made by a `Signature` below).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tgpl.frontend.symbols import ClassInfo
 from tgpl.frontend.types import (
-    ANY, BOOL, NUMBER, PLAYER, STRING, VOID, ClassType, Collection, Namespace, Type, list_of,
+    ANY, BOOL, NUMBER, PLAYER, STRING, ClassType, Collection, Type, list_of,
 )
 
 
@@ -27,14 +27,11 @@ class Signature:
     name: str
     params: tuple[Param, ...]
     returns: Type
+    entry: object = field(default=None, compare=False, repr=False)  # its `tgpl.builtin_calls.Builtin`
 
     def describe(self) -> str:
         ps = ", ".join(f"{'optional ' if p.optional else ''}{p.type} {p.name}" for p in self.params)
         return f"{self.name}({ps})"
-
-
-def sig(name: str, returns: Type, *params: Param) -> Signature:
-    return Signature(name, params, returns)
 
 
 @dataclass
@@ -87,101 +84,17 @@ def builtin_attributes(info: ClassInfo, builtins: BuiltinClasses) -> dict[str, T
     if kind == "board":
         attrs["groups"] = Collection("Table", ClassType(builtins.group))
     if kind == "stack":
-        item = _deck_item(info)
+        item = deck_item(info)
         attrs.update(discard_stack=Collection("Stack", item), length=NUMBER)
     return attrs
 
 
-def builtin_methods(info: ClassInfo, builtins: BuiltinClasses) -> dict[str, Signature]:
-    kind = info.kind
-    methods: dict[str, Signature] = {}
-    if kind in OWNABLE:
-        methods["assign"] = sig("assign", VOID, Param("p", PLAYER))
-    if kind == "interactable":
-        methods["move_to"] = sig("move_to", VOID, Param("t", ClassType(builtins.tile)))
-        methods["discard"] = sig("discard", VOID, Param("discard_stack", Collection("Stack", ANY)))
-    if kind == "stack":
-        item = _deck_item(info)
-        methods.update(stack_methods(item))
-        methods["reshuffle"] = sig("reshuffle", VOID)
-    return methods
-
-
-def _deck_item(info: ClassInfo) -> Type:
+def deck_item(info: ClassInfo) -> Type:
     for a in info.ancestors():
         if a.deck_item is not None:
             return a.deck_item
     return ANY
 
 
-def stack_methods(item: Type) -> dict[str, Signature]:
-    return {
-        "push": sig("push", VOID, Param("item", item)),
-        "push_front": sig("push_front", VOID, Param("item", item)),
-        "pop": sig("pop", item),
-        "pop_front": sig("pop_front", item),
-        "peek": sig("peek", item),
-        "clone": sig("clone", Collection("Stack", item)),
-        "shuffle": sig("shuffle", VOID),
-    }
-
-
 def collection_attributes(c: Collection) -> dict[str, Type]:
     return {"length": NUMBER}
-
-
-def collection_methods(c: Collection) -> dict[str, Signature]:
-    e = c.elem
-    if c.kind == "List":
-        return {
-            "add": sig("add", VOID, Param("item", e)),
-            "append": sig("append", VOID, Param("items", c)),
-            "clear": sig("clear", VOID),
-            "contains": sig("contains", BOOL, Param("item", e)),
-            "indexOf": sig("indexOf", NUMBER, Param("item", e)),
-            "remove": sig("remove", VOID, Param("item", e)),
-            "removeAt": sig("removeAt", VOID, Param("index", NUMBER)),
-            "shuffle": sig("shuffle", VOID),
-            "copy": sig("copy", c),
-        }
-    if c.kind == "Table":
-        return {
-            "clear": sig("clear", VOID),
-            "copy": sig("copy", c),
-            "keys": sig("keys", list_of(ANY)),
-            "values": sig("values", list_of(e)),
-            "contains": sig("contains", BOOL, Param("key", ANY)),
-        }
-    return stack_methods(e)
-
-
-NAMESPACES: dict[str, dict[str, Signature | Namespace]] = {
-    "player": {
-        "all": sig("player.all", list_of(PLAYER)),
-        "active": sig("player.active", PLAYER),
-    },
-    "turn": {
-        "use": sig("turn.use", VOID, Param("turn", STRING), Param("phase", STRING, True)),
-        "pass": sig("turn.pass", VOID, Param("p", PLAYER, True), Param("phase", STRING, True)),
-        "active": sig("turn.active", STRING),
-        "phase": Namespace("turn.phase"),
-    },
-    "turn.phase": {
-        "active": sig("turn.phase.active", STRING),
-    },
-    "event": {},  # throw / throw_sync take an event: see event_methods
-}
-
-
-def event_methods(builtins: BuiltinClasses) -> dict[str, Signature]:
-    e = ClassType(builtins.event)
-    return {
-        "throw": sig("event.throw", VOID, Param("e", e)),
-        "throw_sync": sig("event.throw_sync", VOID, Param("e", e)),
-    }
-
-
-GLOBAL_FUNCTIONS: dict[str, Signature] = {
-    "log": sig("log", VOID, Param("message", ANY)),
-    "roll": sig("roll", NUMBER, Param("sides", NUMBER)),  # a die thrown: 1..sides (decision 95)
-}

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
 from tgpl.frontend.bodies import MAX_LITERAL, BodyChecker, Env, Flow, _did_you_mean
-from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes, builtin_methods
+from tgpl.builtin_calls import builtin_methods
+from tgpl.frontend.builtins import OWNABLE, BuiltinClasses, builtin_attributes
 from tgpl.frontend.control_passes import check_control_passes, check_moves_keep_control
 from tgpl.frontend.phases_reached import check_phases_reached
 from tgpl.frontend.diagnostics import Diagnostics, Span

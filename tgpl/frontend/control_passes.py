@@ -13,11 +13,11 @@ depends on the state (draw while the hand is short, then play) is a design, and 
 
 from __future__ import annotations
 
+from tgpl.builtin_calls import THROWS  # event.throw and event.throw_sync: what runs listeners
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostics
 
 PASSES = ("pass", "use")
-THROWS = {"throw", "throw_sync"}  # event.throw and event.throw_sync: what runs listeners
 
 
 def _passes_control(node) -> bool:

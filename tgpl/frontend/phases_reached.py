@@ -15,11 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tgpl.builtin_calls import NAMESPACES
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostics
 
-# The position of the phase among each call's positional arguments (tgpl/frontend/builtins.py).
-PHASE_POSITION = {"pass": 1, "use": 1}
+# The position of the phase among each call's positional arguments, by the turn's function (`pass`, `use`)
+PHASE_POSITION = {
+    name: [p.name for p in sig.params].index("phase")
+    for name, sig in NAMESPACES["turn"].items() if any(p.name == "phase" for p in getattr(sig, "params", ()))
+}
 
 
 @dataclass(frozen=True)

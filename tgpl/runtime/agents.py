@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, TextIO
+from typing import Callable, Protocol
 
 from tgpl.runtime.game import IllegalMove, Move, State
 from tgpl.runtime.mcts import DEFAULT_ITERATIONS, MctsAgent
@@ -111,10 +111,6 @@ class ScriptAgent:
     def __init__(self, lines: list[str]):
         self.lines = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
         self.position = 0
-
-    @classmethod
-    def from_file(cls, stream: TextIO) -> ScriptAgent:
-        return cls(stream.read().splitlines())
 
     @property
     def exhausted(self) -> bool:

@@ -14,7 +14,7 @@ from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 def _call_method(m, target, name, names, values, span):
     """`target.name(...)` from generated code: the method looked up on the target's class
-    (remembered per class), then called as Machine.call_named calls it, inline: method calls
+    (remembered per class), then called as `_invoke` calls it, inline: method calls
     are the bulk of a game's code (chess's filters call one per square and piece)."""
     if target.__class__ is not Obj:
         if target is None:
@@ -29,7 +29,7 @@ def _call_method(m, target, name, names, values, span):
 
 
 def _invoke(m, rf, this, names, values, span):
-    """A call whose arguments are all named (Machine.call_named). When it gives every input
+    """A call whose arguments are all named, as generated code makes it. When it gives every input
     once, the values go straight to their slots (the common case, inputs in declaration order,
     is one list); any other call binds through Machine.call_function. The effect and its
     result are handled exactly as there."""

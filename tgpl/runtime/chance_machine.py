@@ -102,7 +102,6 @@ class ChanceMachine(RuntimeMachine):
     def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000):
         super().__init__(game, seed)
         self.max_outcomes = max_outcomes
-        self.chance_nodes = 0
         self.outcomes = 0
 
     # ------------------------------------------------------------ runs
@@ -183,7 +182,6 @@ class ChanceMachine(RuntimeMachine):
                 node.outcomes[at] = (q + p, text, kept)
                 if kept is not state:
                     self.release(state)
-        self.chance_nodes += 1
         self.outcomes += len(node.outcomes)
         return node
 

@@ -19,6 +19,7 @@ import re
 import warnings
 from typing import TYPE_CHECKING
 
+from tgpl.builtin_calls import NAMESPACE_NAMES, TURN_PASS, bind
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
@@ -67,8 +68,11 @@ def _owned_index(m, owner, field, collection, key, span):
     return _index(m, collection, key, span)
 
 
-# Methods of lists and tables that only read them and give back no list or table of theirs.
-_READS_ONLY = frozenset(("contains", "indexOf", "length"))
+def _reads_scalar(sig: Signature) -> bool:
+    """A built-in method that only reads its receiver and gives back a number or a bool: none of its lists or
+    tables (`contains`, `indexOf`), so the receiver is read without owning it."""
+    entry = sig.entry
+    return entry.method and not entry.writes and not entry.shares and sig.returns in (BOOL, NUMBER)
 
 
 def _bad_bool(m, op, value, span):
@@ -1026,10 +1030,10 @@ class BlockGenerator:
             return False
         ct = self.c.types.get(id(e.callee))
         if not (isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(ct.target, Signature)
-                and ct.target.name == "turn.pass"):
+                and ct.target.entry is TURN_PASS):
             return False
         sig = ct.target
-        bound = _bound_args(sig, e)
+        bound = bind(sig, e)
         if len(sig.params) != 2 or len(bound) != len(e.args):
             return False
         who, phase = (bound.get(p.name) for p in sig.params)
@@ -2147,7 +2151,7 @@ class BlockGenerator:
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
         named = [a for a in e.args if a.name is not None]
         # Names and values apart, values evaluated in the call's order: the machine binds
-        # them by a plan cached per call shape (Machine.call_named).
+        # them by a plan cached per call shape (`calls._invoke`).
         codes = [self.value(a.value, params.get(a.name)) for a in named]
         values = "".join(f"{code}, " for code in codes)
         shape = tuple(a.name for a in named)
@@ -2387,57 +2391,31 @@ class BlockGenerator:
                    and purity.worth(t.defn.effect.body) for t in targets)
 
     def namespace_call(self, e: ast.Call, sig: Signature, span: str) -> str | None:
-        """`player.active()`, `turn.pass(...)`... inline, as Compiler._namespace_call runs them;
-        None for the others (their closure)."""
-        bound = _bound_args(sig, e)
+        """`player.active()`, `turn.pass(...)`... inline, as their entry spells them
+        (`tgpl.builtin_calls`); None for the others (their closure)."""
+        bound = bind(sig, e)
         args = [self.value(bound[p.name], p.type) if p.name in bound else None for p in sig.params]
-        q = sig.name
-        if q == "player.active":
-            return "m.world.control.player"
-        if q == "turn.phase.active":
-            return "m.world.control.phase"
-        if q == "turn.active":
-            return "m.world.control.turn"
-        if q == "player.all":
-            return "list(range(m.players))"
-        if q == "turn.pass":
-            if args[0] is None and args[1] is None:
-                return f"m.turn_pass_default({span})"
-            a0 = args[0] if args[0] is not None else "m.world.control.player"
-            return f"m.turn_pass({a0}, {args[1] if args[1] is not None else 'None'}, {span})"
-        return None
+        inline = sig.entry.inline
+        return inline(args, span, None, None) if inline is not None else None
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target
-        if isinstance(sig, Signature) and "." in sig.name:
+        if not isinstance(sig, Signature):
+            return self.fallback(e)
+        if sig.entry.receiver in NAMESPACE_NAMES:
             code = self.namespace_call(e, sig, span)
             if code is not None:
                 return code
-        if not isinstance(sig, Signature) or "." in sig.name or sig.name in ("log", "roll"):
+        if not sig.entry.method:
             return self.fallback(e)  # namespaces (turn, player, event), log and roll
         obj_t = self.c.type_of(callee.obj)
         if not isinstance(obj_t, (ClassType, Collection)):
             return self.fallback(e)
-        bound = _bound_args(sig, e)
+        bound = bind(sig, e)
         missing = self.const(MISSING, "_k")
         values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
-        target = self.read_only(callee.obj)[0] if ct.name in _READS_ONLY else self.expr(callee.obj)
-        if ct.name == "contains" and isinstance(obj_t, Collection) and obj_t.kind == "List" and len(sig.params) == 1:
-            # an object or null in a list: Python's `in` (identity for objects) is the list_op's
-            # search then; anything else goes to the machine
-            xs, x = self.name("_t"), self.name("_t")
-            return (f"(({x} in {xs}) if (({xs} := {target}).__class__ is list)"
-                    f" & ((({x} := {values}).__class__ is _Obj) | ({x} is None))"
-                    f" else m.builtin_method({xs}, 'contains', [{x}], {span}))")
+        target = self.read_only(callee.obj)[0] if _reads_scalar(sig) else self.expr(callee.obj)
+        inline = sig.entry.inline
+        if inline is not None:
+            return inline(values, span, target, lambda: self.name("_t"))
         return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"
-
-
-def _bound_args(sig: Signature, e: ast.Call) -> dict[str, ast.Expr]:
-    """A call's arguments by the parameter each binds: positional ones in order, then the named ones."""
-    bound: dict[str, ast.Expr] = {}
-    for p, a in zip(sig.params, [a for a in e.args if a.name is None]):
-        bound[p.name] = a.value
-    for a in e.args:
-        if a.name is not None:
-            bound[a.name] = a.value
-    return bound

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tgpl.builtin_calls import bind
 from tgpl.frontend import ast
-from tgpl.frontend.builtins import BuiltinClasses
+from tgpl.frontend.builtins import BuiltinClasses, Signature
 from tgpl.frontend.loader import Program
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope
 from tgpl.frontend.types import (
@@ -739,24 +740,17 @@ class Compiler:
         return call_statement
 
     def call_builtin(self, e: ast.Call, callee: ast.Expr, ct: CallableType, layout: Layout) -> Code:
-        from tgpl.frontend.builtins import Signature
-
         sig = ct.target
         assert isinstance(sig, Signature)
         span = e.span
-        positional = [a for a in e.args if a.name is None]
-        bound: dict[str, ast.Expr] = {}
-        for p, a in zip(sig.params, positional):
-            bound[p.name] = a.value
-        for a in e.args:
-            if a.name is not None:
-                bound[a.name] = a.value
+        bound = bind(sig, e)
         args = [
             (self.value_for(bound[p.name], p.type, layout) if p.name in bound else None) for p in sig.params
         ]
-        qualified = sig.name
-        if "." in qualified or qualified in ("log", "roll"):  # a namespace or global built-in
-            return self._namespace_call(qualified, args, span)
+        entry = sig.entry
+        if not entry.method:  # a namespace's or a global function: its runtime code, on the values
+            run = entry.run
+            return lambda f: run(f.m, [a(f) if a is not None else _MISSING for a in args], span)
         if isinstance(callee, ast.Member):
             obj = self.expr(callee.obj, layout)
         else:
@@ -769,38 +763,6 @@ class Compiler:
             return f.m.builtin_method(target, name, values, span)
 
         return call
-
-    def _namespace_call(self, qualified: str, args: list[Code | None], span) -> Code:
-        def arg(i):
-            a = args[i] if i < len(args) else None
-            return a
-
-        a0, a1 = arg(0), arg(1)
-        if qualified == "player.all":
-            return lambda f: list(range(f.m.players))
-        if qualified == "player.active":
-            return lambda f: f.m.world.control.player
-        if qualified == "turn.active":
-            return lambda f: f.m.world.control.turn
-        if qualified == "turn.phase.active":
-            return lambda f: f.m.world.control.phase
-        if qualified == "turn.use":
-            return lambda f: f.m.turn_use(a0(f), a1(f) if a1 is not None else None, span)
-        if qualified == "turn.pass":
-            if a0 is None and a1 is None:
-                return lambda f: f.m.turn_pass_default(span)
-            return lambda f: f.m.turn_pass(
-                a0(f) if a0 is not None else f.m.world.control.player, a1(f) if a1 is not None else None, span
-            )
-        if qualified == "event.throw":
-            return lambda f: f.m.throw(a0(f), False, span)
-        if qualified == "event.throw_sync":
-            return lambda f: f.m.throw(a0(f), True, span)
-        if qualified == "log":
-            return lambda f: f.m.log(show(a0(f)))
-        if qualified == "roll":
-            return lambda f: f.m.roll(a0(f), span)
-        return lambda f: f.m.error(span, f"{qualified} is not supported")
 
     # ----------------------------------------------------------- operators
     def expr_Unary(self, e: ast.Unary, layout: Layout) -> Code:

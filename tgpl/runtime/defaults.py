@@ -25,12 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tgpl.builtin_calls import TURN_PASS, Builtin
 from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.types import CallableType
-
-# What a tabulated default's expressions may call: each reads the control only
-_READS_CONTROL = frozenset({"player.active", "turn.phase.active", "turn.active"})
 
 
 def control_only(body: ast.Block, types: dict) -> bool:
@@ -71,14 +69,14 @@ class _Reader:
 
     def is_pass(self, e: ast.Expr) -> bool:
         """`turn.pass(p, "P")` or `turn.pass(p)`, its arguments control-only: not `turn.pass()`."""
-        if not (isinstance(e, ast.Call) and self.builtin(e) == "turn.pass"):
+        if not (isinstance(e, ast.Call) and self.builtin(e) is TURN_PASS):
             return False
         return bool(e.args) and all(self.expr(a.value) for a in e.args)
 
-    def builtin(self, e: ast.Call) -> str | None:
+    def builtin(self, e: ast.Call) -> Builtin | None:
         ct = self.types.get(id(e.callee))
         if isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(ct.target, Signature):
-            return ct.target.name
+            return ct.target.entry
         return None
 
     def expr(self, e: ast.Expr) -> bool:
@@ -90,8 +88,9 @@ class _Reader:
             return self.expr(e.left) and self.expr(e.right)
         if isinstance(e, ast.Unary):
             return self.expr(e.operand)
-        if isinstance(e, ast.Call):
-            return not e.args and self.builtin(e) in _READS_CONTROL
+        if isinstance(e, ast.Call):  # what reads the control only: `player.active()`, `turn.active()`...
+            b = self.builtin(e)
+            return not e.args and b is not None and b.reads == "control" and not b.writes
         return False  # fields, indexes, casts, lists, new objects, assignments inside expressions
 
 

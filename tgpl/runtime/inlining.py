@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
 from tgpl.frontend.symbols import FunctionInfo
-from tgpl.frontend.types import NUMBER, ClassType
+from tgpl.frontend.types import NUMBER
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal
 from tgpl.runtime.layout import Layout
 

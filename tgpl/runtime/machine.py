@@ -21,12 +21,12 @@ from contextlib import contextmanager
 from itertools import combinations
 from typing import Sequence
 
+from tgpl.builtin_calls import CHANCE, READS, call_method
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, ClassType
 from tgpl.runtime.classes import Frame, RAction, RClass, RFunction, RInput
 from tgpl.runtime.boards import build_group
-from tgpl.runtime.builtin_ops import call_builtin
-from tgpl.runtime.calls import _invoke, new_memo
+from tgpl.runtime.calls import new_memo
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
     TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
@@ -336,10 +336,6 @@ class Machine:
         finally:
             self.stack.pop()
 
-    def call_named(self, rf: RFunction, this, names: tuple[str, ...], values: tuple, span: Span):
-        """`call_function` for a call whose arguments are all named, as generated code calls."""
-        return _invoke(self, rf, this, names, values, span)
-
     def call_action(self, obj: Obj, ra: RAction, args: list[tuple[str, object]], span: Span) -> None:
         """`obj.Action()`: the action flow, with no event (3.3.3)."""
         self.run_action(obj, ra, None, dict(args), span, check_requires=True)
@@ -403,11 +399,11 @@ class Machine:
         self.error(span, f"a require, trigger or filter cannot {what}: it only decides whether a move is legal")
 
     def builtin_method(self, target, name: str, values: list, span: Span):
-        if self.frozen and (name in ("shuffle", "reshuffle") or target.__class__ is Obj and name not in _PURE_METHODS):
+        if self.frozen and (name in CHANCE or target.__class__ is Obj and name not in READS):
             self.read_only(span, f"call {name}()")
-        if self.frozen and name not in _PURE_METHODS:
+        if self.frozen and name not in READS:
             self.changing(target, span)
-        return call_builtin(self, target, name, values, span)
+        return call_method(self, target, name, values, span)
 
     def changing(self, collection, span: Span) -> None:
         """While legal moves are listed, a list or table may change only if the code made it:
@@ -872,7 +868,6 @@ def _collections_of(world: World) -> set[int]:
 
 
 _UNSET = object()  # not looked up yet
-_PURE_METHODS = frozenset({"contains", "indexOf", "copy", "clone", "peek", "keys", "values", "length"})
 
 
 def _is_number(v) -> bool:

@@ -1,5 +1,5 @@
 """The values and operators that the closures (`tgpl.runtime.compiler`), generated code
-(`tgpl.runtime.codegen`) and the built-ins (`tgpl.runtime.builtin_ops`) share: equality of TGPL
+(`tgpl.runtime.codegen`) and the built-ins (`tgpl.builtin_calls`) share: equality of TGPL
 values, the arithmetic and comparison operators, and the marker of an argument not given."""
 
 from __future__ import annotations

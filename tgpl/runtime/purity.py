@@ -12,8 +12,9 @@ Read statically, conservatively. A function is *pure* when:
   itself; a list or table held in a field only when no code but setup changes any list, table or
   stack in place (one could be an alias of the field's);
 - it calls only pure functions (every function of that name, for a method: an override may run),
-  and of the built-ins only those that read (`length`, `contains`, `indexOf`, `copy`, `keys`,
-  `values` of a list or table);
+  and of the built-ins only `length` and the methods of lists, tables and stacks that change
+  nothing and give back nothing their receiver holds (`Builtin.pure` in `tgpl.builtin_calls`:
+  `contains`, `indexOf`, `copy`, `clone`, `keys`, `values`);
 - it reads no built-in member (`player`, `tile`, `discarded`...: moves change them), no `event`,
   creates nothing, throws nothing, asks nothing, logs nothing, declares no winner;
 - it is not reachable from code that runs while an object is being built (attribute
@@ -33,19 +34,12 @@ from tgpl.frontend.symbols import ClassInfo, FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Prim, Type
 
 SCALARS = (NUMBER, BOOL, STRING, PLAYER)
-# Built-in methods that only read a list or table and give back a scalar or a new list.
-READING = frozenset(("length", "contains", "indexOf", "copy", "keys", "values"))  # built-ins that only read
 # nodes that read and write nothing themselves (what they hold is judged on its own)
 PLAIN_NODES = (
     ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This, ast.Binary, ast.Unary,
     ast.TypeTest, ast.Cast, ast.InitList, ast.Arg, ast.TypeRef, ast.Block, ast.VarDecl, ast.ExprStmt,
     ast.If, ast.While, ast.For, ast.Return, ast.Break, ast.Continue,
 )
-# Built-ins that change a list, table or stack in place (the collection's own, `discard`'s stack).
-_CHANGING = frozenset((
-    "add", "append", "clear", "remove", "removeAt", "shuffle", "push", "push_front", "pop", "pop_front",
-    "reshuffle", "discard",
-))
 # Built-in members of objects: never part of a pure function's reads.
 _BUILTIN_MEMBERS = READ_ONLY | {"connections", "to", "tiles", "geometry", "orientation", "owners"}
 
@@ -106,7 +100,7 @@ class Purity:
             self.note_target(node.target)
         elif isinstance(node, ast.Call):
             ct = self.types.get(id(node.callee))
-            if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in _CHANGING:
+            if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.target.entry.writes == "items":
                 self.collections_change = True
         for name in node.__dataclass_fields__:
             if name != "span":
@@ -247,7 +241,7 @@ class Purity:
                 return all(id(fi.defn) in pure for fi in self.by_name.get(ct.target.name, [ct.target]))
             if ct.kind == "builtin":
                 callee = n.callee
-                return (isinstance(callee, ast.Member) and ct.name in READING
+                return (isinstance(callee, ast.Member) and ct.target.entry.pure
                         and isinstance(self.types.get(id(callee.obj)), Collection))
             return False
         return isinstance(n, PLAIN_NODES)

@@ -3,9 +3,9 @@
 A function *reads only* when its body changes nothing but its own locals: it assigns only
 locals (no field, no item of a list or table), creates no object, declares no winner, asks
 nothing, and calls only functions that read only (every function of the name, for a method: an
-override may run) and, of the built-ins, those that read a list or table (`length`,
-`contains`, `indexOf`, `copy`, `keys`, `values`) or whose turn it is (`player.active()`,
-`player.all()`, `turn.active()`, `turn.phase.active()`). Its inputs are all `function` inputs.
+override may run) and, of the built-ins, `length`, the methods that only read a list, table or
+stack (`Builtin.pure` in `tgpl.builtin_calls`) and the functions that change nothing
+(`player.active()`, `player.all()`, `turn.active()`, `turn.phase.active()`). Its inputs are all `function` inputs.
 
 Such a function may be run *optimistically* (`codegen.BlockGenerator.generate`): its scalar
 field reads are spelled `D[x]['F']`, one dict lookup each with no test, and the rare read that
@@ -18,12 +18,10 @@ anyway. Unlike a pure function (`purity`), it may read any field, `event` and bu
 
 from __future__ import annotations
 
+from tgpl.builtin_calls import PURE
 from tgpl.frontend import ast
 from tgpl.frontend.types import CallableType, ClassType, Collection, Namespace
-from tgpl.runtime.purity import PLAIN_NODES, READING
-
-# Built-ins of namespaces that only read whose turn it is
-_CONTROL = frozenset(("player.active", "player.all", "turn.active", "turn.phase.active"))
+from tgpl.runtime.purity import PLAIN_NODES
 
 
 class ReadOnly:
@@ -67,7 +65,7 @@ class ReadOnly:
             if isinstance(t, Namespace) or isinstance(types.get(id(n)), Namespace):
                 return True  # `turn.phase`, a member of an import's name: a callee checked at its call
             if isinstance(t, Collection):  # its length, or a built-in that reads it (checked at its call)
-                return n.name == "length" or n.name in READING
+                return n.name == "length" or n.name in PURE
             return isinstance(t, ClassType)  # a field, or a callee checked at its call
         if isinstance(n, ast.Index):
             return isinstance(types.get(id(n.obj)), (Collection, ClassType))
@@ -80,10 +78,10 @@ class ReadOnly:
                     return False
                 return all(id(fi.defn) in ok for fi in self.by_name.get(ct.target.name, [ct.target]))
             if ct.kind == "builtin":
-                callee = n.callee
-                if ct.name in _CONTROL:
+                callee, entry = n.callee, ct.target.entry
+                if not entry.method and not entry.writes:  # whose turn it is, the players
                     return not n.args
-                return (isinstance(callee, ast.Member) and ct.name in READING
+                return (isinstance(callee, ast.Member) and entry.pure
                         and isinstance(types.get(id(callee.obj)), Collection))
             return False
         return isinstance(n, PLAIN_NODES)
