@@ -96,3 +96,14 @@ def test_a_max_memory_too_small_is_refused_located(monkeypatch) -> None:
 def test_max_memory_with_the_runtime_engine_is_a_usage_error() -> None:
     done = CliRunner().invoke(main, ["analyze", TRIS, "--games", "2", "--max-memory", "100"])
     assert done.exit_code == 2 and "--engine batched" in done.output
+
+
+def test_playouts_from_given_states_are_those_from_the_initial_state() -> None:
+    env = env_and_reasoner("tris.tgpl")[0]
+    initial = env.random_playouts(seed=2, batch=300)
+    one = env.random_playouts(seed=2, batch=300, start=env.network.initial)
+    columns = env.random_playouts(seed=2, batch=300, start=np.repeat(env.network.initial[:, None], 300, axis=1))
+    for other in (one, columns):
+        assert np.array_equal(other.goals, initial.goals) and np.array_equal(other.lengths, initial.lengths)
+    state = env.state_of(np.repeat(env.network.initial[:, None], 2, axis=1))
+    assert state.legal_mask[:, 0].sum(axis=1).tolist() == [9, 9] and not state.terminated.any()

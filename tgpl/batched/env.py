@@ -134,6 +134,16 @@ class BatchedEnv:
         values = kernel.values_for(rows.astype(kernel.dtype))
         return BatchedState(self, values, np.zeros(batch, dtype=np.int64))
 
+    def state_of(self, fluents: np.ndarray) -> BatchedState:
+        """The games whose fluents are given (fluents x B booleans, as `observation.T`): a batch of any states,
+        as a search needs them (tgpl.batched.mcts)."""
+        fluents = np.asarray(fluents, dtype=bool)
+        if fluents.ndim != 2 or fluents.shape[0] != len(self.fluents):
+            raise ValueError(f"fluents must have the shape (fluents, batch) = ({len(self.fluents)}, B), "
+                             f"not {fluents.shape}")
+        kernel = self.kernel(fluents.shape[1])
+        return BatchedState(self, kernel.values_for(kernel.pack(fluents)), np.zeros(fluents.shape[1], dtype=np.int64))
+
     def step(self, state: BatchedState, moves: np.ndarray) -> BatchedState:
         """The games after each plays `moves` (B x roles, move indices); terminated games stay as they are and
         their moves are ignored. Raises ValueError for a move not legal in a running game."""

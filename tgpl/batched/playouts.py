@@ -77,7 +77,7 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
                     tally: bool = False, chunk: int = CHUNK, start: np.ndarray | None = None) -> Playouts:
     """`batch` random games, played to their ends (or `max_steps`) in chunks of `chunk` games shared between
     `jobs` processes (forked: the network is not copied); from the initial state, or from the state whose
-    fluents are `start` (bool, one per fluent). Game k's moves are drawn from its own stream
+    fluents are `start` (bool, one per fluent; or fluents x batch, game k from column k). Game k's moves are drawn from its own stream
     (`move_uniforms`), so the games do not depend on `chunk` or `jobs`. With `tally`, the branching factor of
     the finished games is tallied too (tgpl analyze --engine batched)."""
     if batch < 1:
@@ -148,7 +148,9 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
     if start is None:
         values = env.init(seed, batch).values
     else:
-        values = kernel.values_for(kernel.pack(np.repeat(np.asarray(start, dtype=bool)[:, None], batch, axis=1)))
+        start = np.asarray(start, dtype=bool)
+        rows = start[:, games] if start.ndim == 2 else np.repeat(start[:, None], batch, axis=1)
+        values = kernel.values_for(kernel.pack(rows))
     ids = np.arange(batch)  # the game in each column (its row in the results)
     keys = game_keys(seed, games)  # per column: its game's stream
     running = np.ones(batch, dtype=bool)  # per column
