@@ -107,3 +107,10 @@ def test_playouts_from_given_states_are_those_from_the_initial_state() -> None:
         assert np.array_equal(other.goals, initial.goals) and np.array_equal(other.lengths, initial.lengths)
     state = env.state_of(np.repeat(env.network.initial[:, None], 2, axis=1))
     assert state.legal_mask[:, 0].sum(axis=1).tolist() == [9, 9] and not state.terminated.any()
+
+
+def test_the_lowering_runs_under_max_memory(monkeypatch) -> None:
+    monkeypatch.setattr(tgpl.limits, "memory_in_use", lambda: 10**12)  # past any limit from the start
+    code, out, err = _analyze("--max-memory", "100")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "tris.tgpl: error: stopped while" in err and "--max-memory 100 MB" in err
