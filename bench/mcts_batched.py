@@ -1,6 +1,7 @@
 """Batched leaf rollouts in MCTS against plain MCTS, per CPU second, in one run.
 
-    python bench/mcts_batched.py [--game examples/connect4.tgpl] [--games 40] [--rollouts 1024] [--leaf 4] [--selections 16]
+    python bench/mcts_batched.py [--game examples/connect4.tgpl] [--games 40] [--rollouts 1024] [--leaf 4]
+                                 [--selections 16] [--plain M]
 
 Two matches, each `--games` games with the seats swapped every other game (game k has seed k):
 1. equal rollout counts: `mcts-batched:N` (K rollouts at once for each new leaf, tgpl.batched.mcts) against
@@ -9,7 +10,8 @@ Two matches, each `--games` games with the seats swapped every other game (game 
    the plain agent gets the time the batched one takes.
 Win rates are those of the batched agent (a draw counts a half). The lowering (the batched engine's network,
 built once a process) is done before the clock starts. The agent is worth keeping where match 2's win rate
-is above one half: stronger per CPU second.
+is above one half: stronger per CPU second. `--plain M` plays match 2 alone against `mcts:M` (M from an
+earlier run's calibration), the CPU a move of each side printed beside the score.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=1024)
     parser.add_argument("--leaf", type=int, default=4)
     parser.add_argument("--selections", type=int, default=16)
+    parser.add_argument("--plain", type=int, default=None, metavar="M",
+                        help="play the equal-CPU match alone, against mcts:M")
     args = parser.parse_args()
     game = load_game(args.game)
     started = time.perf_counter()
@@ -78,6 +82,12 @@ def main() -> None:
     def batched(seed, seat):
         return BatchedMctsAgent(seed, seat, n, k, args.selections)
 
+    if args.plain is not None:  # the equal-CPU match alone, against mcts:M (M from an earlier calibration)
+        m = args.plain
+        score2, mine2, theirs2 = match(game, args.games, batched, lambda seed, seat: MctsAgent(seed, seat, m))
+        print(f"mcts-batched:{n} (K={k}, L={args.selections}) against mcts:{m}: {score2:g}/{args.games} "
+              f"({score2 / args.games:.0%}); CPU a move {mine2 * 1e3:.0f} ms against {theirs2 * 1e3:.0f} ms")
+        return
     score, mine, theirs = match(game, args.games, batched, lambda seed, seat: MctsAgent(seed, seat, n))
     print(f"equal counts: mcts-batched:{n} (K={k}, L={args.selections}) against mcts:{n}: {score:g}/{args.games} "
           f"({score / args.games:.0%}); CPU a move {mine * 1e3:.0f} ms against {theirs * 1e3:.0f} ms "

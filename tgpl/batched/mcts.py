@@ -84,7 +84,7 @@ class _Batched:
 
     def fluents(self, state: State) -> np.ndarray | None:
         """The state's fluents as a boolean row over env.fluents; None where one has no place (the state is
-        outside what the network was built for: searched by the runtime's rollouts)."""
+        outside what the network was built for: searched by the runtime's MCTS instead)."""
         from tgpl.runtime.snapshot import fields_snapshot, snapshot
 
         texts = self.lowered.state_fluents(snapshot(state) if self.fields is None

@@ -77,9 +77,9 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
                     tally: bool = False, chunk: int = CHUNK, start: np.ndarray | None = None) -> Playouts:
     """`batch` random games, played to their ends (or `max_steps`) in chunks of `chunk` games shared between
     `jobs` processes (forked: the network is not copied); from the initial state, or from the state whose
-    fluents are `start` (bool, one per fluent; or fluents x batch, game k from column k). Game k's moves are drawn from its own stream
-    (`move_uniforms`), so the games do not depend on `chunk` or `jobs`. With `tally`, the branching factor of
-    the finished games is tallied too (tgpl analyze --engine batched)."""
+    fluents are `start` (bool, one per fluent; or fluents x batch, game k from column k). Game k's moves are
+    drawn from its own stream (`move_uniforms`), so the games do not depend on `chunk` or `jobs`. With
+    `tally`, the branching factor of the finished games is tallied too (tgpl analyze --engine batched)."""
     if batch < 1:
         raise ValueError("a batch holds one game or more")
     if chunk < 1:
