@@ -517,7 +517,11 @@ def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
 @click.option("--engine", type=click.Choice(["runtime", "batched"]), default="runtime", show_default=True,
               help="batched: random agents only, played by the batched engine on the lowered game "
                    "(docs/batched.md): millions of games, fewer figures.")
-def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address, engine):
+@click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="With --engine batched: the batches are sized to fit this much memory, the process's "
+                   "included, or the games are refused (exit 2)  [default: a quarter of the machine's]")
+def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address, engine,
+            max_memory):
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
     (docs/analyze.md); a .kif game (GDL or GDL-II): random playouts, each role's mean goal and the outcomes.
 
@@ -529,8 +533,10 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
         from tgpl.batched.command import run_batched_analyze
 
         run_batched_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score,
-                            ray_address)
+                            ray_address, _max_memory(max_memory))
         return
+    if max_memory is not None:
+        raise click.BadParameter("it sizes the batched engine's batches (--engine batched)", param_hint="--max-memory")
     if game.lower().endswith(".kif"):  # random playouts on the GDL reasoner
         from tgpl.analysis.gdl_playouts import analyze_kif
 

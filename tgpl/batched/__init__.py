@@ -39,10 +39,10 @@ def from_program(program: Program, layout: str = DEFAULT_LAYOUT, max_gates: int 
 
 
 def load(path: str | Path, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
-         seed: int = 0) -> BatchedEnv:
+         seed: int = 0, limits=None) -> BatchedEnv:
     """The environment of a `.kif` game or a `.tgpl` game (lowered with setup seed `seed`, as `tgpl to-gdl`
-    lowers it). Raises BatchedLoadError with the message to print."""
-    return from_program(gdl_program(path, seed), layout, max_gates, str(path))
+    lowers it, within `limits`, tgpl.limits). Raises BatchedLoadError with the message to print."""
+    return from_program(gdl_program(path, seed, limits), layout, max_gates, str(path))
 
 
 __all__ = ["BatchedEnv", "Branching", "BatchedLoadError", "BatchedState", "MAX_GATES", "MAX_STEPS", "Network", "Playouts", "build_network",

@@ -11,9 +11,9 @@ import click
 
 def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None,
                         max_moves: int, as_json: bool, report_dir: str | None, score: str | None,
-                        ray_address: str | None) -> None:
+                        ray_address: str | None, max_memory: int | None = None) -> None:
     """Exit 0 when every game ended, 1 when one got stuck or was cut at --max-moves, 2 when the command could
-    not run (a usage error, a game the batched engine refuses)."""
+    not run (a usage error, a game the batched engine refuses, games that do not fit `max_memory` bytes)."""
     if players_spec is not None and any(n.strip() != "random" for n in players_spec.split(",")):
         raise click.BadParameter("the batched engine plays random agents only (--engine runtime plays the others)",
                                  param_hint="--players")
@@ -23,20 +23,36 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
     import tgpl.batched as batched
     from tgpl.analysis.figures import text_report
     from tgpl.batched.analysis import batched_summary
+    from tgpl.batched.memory import BatchMemoryError, batch_memory, chunk_size
+    from tgpl.batched.source import _source_of
+    from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
+    from tgpl.limits import LimitReached, Limits, memory_in_use
 
     started = time.perf_counter()
     try:
-        env = batched.load(path)
+        env = batched.load(path, limits=Limits(None, max_memory, memory=memory_in_use))
     except batched.BatchedLoadError as e:
         click.echo(str(e), err=True)
+        sys.exit(2)
+    except LimitReached as e:
+        click.echo(f"{path}: error: {e.message}", err=True)
         sys.exit(2)
     players = len(env.roles)
     if players_spec is not None and len([n for n in players_spec.split(",")]) > players:
         raise click.BadParameter(f"the game has {players} players", param_hint="--players")
     built = time.perf_counter() - started
-    summary = batched_summary(env, path, games, seed, max_moves, jobs or 1)
+    memory = batch_memory(env)
+    try:
+        chunk = chunk_size(memory, games, jobs or 1, max_memory, memory_in_use() or 0)
+    except BatchMemoryError as e:
+        diagnostic = Diagnostic(Severity.ERROR, Span(path, 1, 1, 1, 1), str(e))
+        click.echo(render_all([diagnostic], _source_of(path)), err=True)
+        sys.exit(2)
+    summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk)
+    summary["memory"] = {**memory.to_json(), "batch": chunk, "max_memory_bytes": max_memory}
     elapsed = time.perf_counter() - started
     click.echo(json.dumps(summary, indent=1, sort_keys=True) if as_json else text_report(summary))
     click.echo(f"{path}: {games} games in {elapsed:.1f} s ({built:.1f} s building the network; "
-               f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine)", err=True)
+               f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine, batches of {chunk:,} games, "
+               f"{memory.per_game:,} bytes a game)", err=True)
     sys.exit(1 if summary["errors"] or summary["unfinished"] else 0)

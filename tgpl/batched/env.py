@@ -134,6 +134,16 @@ class BatchedEnv:
         values = kernel.values_for(rows.astype(kernel.dtype))
         return BatchedState(self, values, np.zeros(batch, dtype=np.int64))
 
+    def state_of(self, fluents: np.ndarray) -> BatchedState:
+        """The games whose fluents are given (fluents x B booleans, as `observation.T`): a batch of any states,
+        as a search needs them (tgpl.batched.mcts)."""
+        fluents = np.asarray(fluents, dtype=bool)
+        if fluents.ndim != 2 or fluents.shape[0] != len(self.fluents):
+            raise ValueError(f"fluents must have the shape (fluents, batch) = ({len(self.fluents)}, B), "
+                             f"not {fluents.shape}")
+        kernel = self.kernel(fluents.shape[1])
+        return BatchedState(self, kernel.values_for(kernel.pack(fluents)), np.zeros(fluents.shape[1], dtype=np.int64))
+
     def step(self, state: BatchedState, moves: np.ndarray) -> BatchedState:
         """The games after each plays `moves` (B x roles, move indices); terminated games stay as they are and
         their moves are ignored. Raises ValueError for a move not legal in a running game."""
@@ -182,12 +192,13 @@ class BatchedEnv:
         return kernel.values_for(after)
 
     def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
-                        tally: bool = False):
-        """`batch` random games played to their ends in chunks, shared between `jobs` processes:
-        tgpl.batched.playouts.random_playouts."""
+                        tally: bool = False, chunk: int | None = None, start: np.ndarray | None = None):
+        """`batch` random games played to their ends in chunks of `chunk` games (default CHUNK), shared between
+        `jobs` processes, from the initial state or from the fluents `start`: tgpl.batched.playouts."""
+        from tgpl.batched.memory import CHUNK
         from tgpl.batched.playouts import random_playouts
 
-        return random_playouts(self, seed, batch, max_steps, jobs, tally)
+        return random_playouts(self, seed, batch, max_steps, jobs, tally, chunk or CHUNK, start)
 
     def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
         """(B, roles) move indices: in each running game each role's move drawn uniformly among its legal
@@ -205,12 +216,17 @@ def _draw(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     One `rng.random(B)` whatever the moves: game g takes its k-th legal move, k = floor(u * count). The index
     is counted row by row (the rows before the k-th legal one), in small integers: cumsum and argmax along
     the moves' axis cost ten times as much on int64."""
+    return _draw_with(legal, rng.random(legal.shape[1]))
+
+
+def _draw_with(legal: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """`_draw` with each game's uniform in [0, 1) given (tgpl.batched.playouts draws them per game)."""
     moves, batch = legal.shape
     dtype = np.uint8 if moves < 255 else np.uint32
     counts = np.zeros(batch, dtype=dtype)
     for row in legal:
         counts += row
-    pick = (rng.random(batch) * counts).astype(dtype)
+    pick = (uniforms * counts).astype(dtype)
     seen = np.zeros(batch, dtype=dtype)
     chosen = np.zeros(batch, dtype=dtype)
     for row in legal:

@@ -1,9 +1,8 @@
 """Random playouts of B games at once: each role picks uniformly among its legal moves in each game.
 
-A batch is played in chunks of at most CHUNK games, chunk i with its moves from
-`numpy.random.default_rng([seed, i])` (one `random(n)` per role and step), so the same seed and batch size
-give the same games whatever the number of processes (`jobs`) the chunks are shared between. Chunks also keep
-a step's rows in the processor's caches: Connect Four plays more games a CPU second at 16,384 than at 65,536.
+Game k of a batch draws its moves from its own counter-based stream (SplitMix64 of the seed, k, the step and
+the role: `move_uniforms`), so the same seed gives the same game k whatever the batch is split into: chunks of
+at most CHUNK games (fewer under a memory limit, tgpl.batched.memory), shared between processes (`jobs`).
 This is the environment's loop (tgpl.batched.env) without the State objects and the legality check the moves
 need not: legal rows are read once a step, games that end keep their state.
 """
@@ -14,8 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tgpl.batched.env import MAX_STEPS, BatchedEnv, _draw
+from tgpl.batched.env import MAX_STEPS, BatchedEnv, _draw_with
 from tgpl.batched.kernel import Kernel
+from tgpl.batched.memory import CHUNK
 
 
 @dataclass(frozen=True)
@@ -60,69 +60,113 @@ class Playouts:
         return dict(pairs)
 
 
-CHUNK = 16_384
-"""Games played together in one process (a multiple of 64: packed rows are whole words)."""
+@dataclass(frozen=True)
+class _Tally:
+    """A chunk's branching, over every game it played (finished or not): per step, the sum of the legal joint
+    moves, the games that reached it and the forced ones; per game, the most. The games left out of the
+    figures (cut or stuck) are played again alone and subtracted (`_branching`), so that nothing per game
+    and step is kept."""
+
+    sums: np.ndarray  # (steps,) int
+    games: np.ndarray  # (steps,) int
+    forced: np.ndarray  # (steps,) int
+    most: np.ndarray  # (games,) int: per game of the chunk
 
 
 def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
-                    tally: bool = False) -> Playouts:
-    """`batch` random games from the initial state, played to their ends (or `max_steps`), in chunks shared
-    between `jobs` processes (forked: the network is not copied). With `tally`, the branching factor of the
-    finished games is tallied too (tgpl analyze --engine batched)."""
+                    tally: bool = False, chunk: int = CHUNK, start: np.ndarray | None = None) -> Playouts:
+    """`batch` random games, played to their ends (or `max_steps`) in chunks of `chunk` games shared between
+    `jobs` processes (forked: the network is not copied); from the initial state, or from the state whose
+    fluents are `start` (bool, one per fluent; or fluents x batch, game k from column k). Game k's moves are
+    drawn from its own stream (`move_uniforms`), so the games do not depend on `chunk` or `jobs`. With
+    `tally`, the branching factor of the finished games is tallied too (tgpl analyze --engine batched)."""
     if batch < 1:
         raise ValueError("a batch holds one game or more")
-    sizes = [min(CHUNK, batch - start) for start in range(0, batch, CHUNK)]
-    if jobs <= 1 or len(sizes) == 1:
-        parts = [_chunk(env, seed, i, n, max_steps, tally) for i, n in enumerate(sizes)]
+    if chunk < 1:
+        raise ValueError("a chunk holds one game or more")
+    spans = [(first, min(chunk, batch - first)) for first in range(0, batch, chunk)]
+    if jobs <= 1 or len(spans) == 1:
+        parts = [_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start) for first, n in spans]
     else:
         import multiprocessing
 
         global _FORKED
         _FORKED = env
         try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(sizes))) as pool:
-                parts = pool.starmap(_forked_chunk, [(seed, i, n, max_steps, tally) for i, n in enumerate(sizes)])
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(spans))) as pool:
+                parts = pool.starmap(_forked_chunk, [(seed, first, n, max_steps, tally, start) for first, n in spans])
         finally:
             _FORKED = None
-    return Playouts(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("goals", "lengths", "finished", "stuck")),
-                    Branching.merged([p.branching for p in parts]) if tally else None)
+    played = [p for p, _ in parts]
+    goals, lengths, finished, stuck = (np.concatenate([getattr(p, f) for p in played])
+                                       for f in ("goals", "lengths", "finished", "stuck"))
+    branching = (Branching.merged([_branching(env, seed, first, p, t, max_steps, start)
+                                   for (first, _), (p, t) in zip(spans, parts)]) if tally else None)
+    return Playouts(goals, lengths, finished, stuck, branching)
 
 
 _FORKED: BatchedEnv | None = None  # the environment the forked workers inherit
 
 
-def _forked_chunk(seed: int, index: int, batch: int, max_steps: int, tally: bool) -> Playouts:
+def _forked_chunk(seed: int, first: int, n: int, max_steps: int, tally: bool, start: np.ndarray | None):
     assert _FORKED is not None
-    return _chunk(_FORKED, seed, index, batch, max_steps, tally)
+    return _chunk(_FORKED, seed, np.arange(first, first + n), max_steps, tally, start)
+
+
+def _branching(env: BatchedEnv, seed: int, first: int, played: Playouts, tally: _Tally, max_steps: int,
+               start: np.ndarray | None) -> Branching:
+    """The chunk's branching over its finished games: the tally of all of them, less that of the games left
+    out (cut at `max_steps` or stuck), played again alone (their moves are theirs whatever the batch)."""
+    sums, games, forced = tally.sums.copy(), tally.games.copy(), tally.forced.copy()
+    out = np.flatnonzero(~played.finished)
+    if len(out):
+        _, again = _chunk(env, seed, first + out, max_steps, True, start)
+        n = len(again.sums)
+        sums[:n] -= again.sums
+        games[:n] -= again.games
+        forced[:n] -= again.forced
+    most = int(tally.most[played.finished].max(initial=0))
+    return Branching(sums, games, int(games.sum()), most, int(forced.sum()))
 
 
 COMPACT_BELOW = 256
 """Fewest games a chunk is compacted to (tgpl.batched.playouts._chunk): below it a step costs its calls."""
 
 
-def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, tally: bool = False) -> Playouts:
-    """Chunk `index` of a batch: `batch` games played together.
+def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally: bool = False,
+           start: np.ndarray | None = None) -> tuple[Playouts, _Tally | None]:
+    """The games numbered `games` played together, from the initial state or from `start` (fluents).
 
     Games end at different steps (Connect Four's between 7 and 42 joint moves), and a step costs the same
     for every column, ended or not. So once half the columns have ended, the running games' fluents are
     unpacked, kept and packed again into a smaller batch (`ids`: each column's game), the ended games'
-    goals read first. Compacting depends only on which games ended, so the games do not depend on the
-    layout or on `jobs`."""
-    rng = np.random.default_rng([seed, index])
+    goals read first. Each game draws its moves from its own stream, so compacting changes no game, and the
+    games do not depend on the layout, the chunk or `jobs`."""
+    batch = len(games)
     network = env.network
     kernel = env.kernel(batch)
-    values = env.init(seed, batch).values
-    ids = np.arange(batch)  # the game in each column
+    if start is None:
+        values = env.init(seed, batch).values
+    else:
+        start = np.asarray(start, dtype=bool)
+        rows = start[:, games] if start.ndim == 2 else np.repeat(start[:, None], batch, axis=1)
+        values = kernel.values_for(kernel.pack(rows))
+    ids = np.arange(batch)  # the game in each column (its row in the results)
+    keys = game_keys(seed, games)  # per column: its game's stream
     running = np.ones(batch, dtype=bool)  # per column
     steps = np.zeros(batch, dtype=np.int64)  # per column: joint moves played, added to `lengths` when it leaves
     finished = np.zeros(batch, dtype=bool)  # per game, as the results below
     stuck = np.zeros(batch, dtype=bool)
     lengths = np.zeros(batch, dtype=np.int64)
     goals = np.full((batch, len(env.roles)), -1, dtype=np.int64)
+    most = np.zeros(batch, dtype=np.int64)
     goal_nodes = [[n for _, n in pairs] for pairs in network.goals]
     goal_values = [np.array([v for v, _ in pairs], dtype=np.int64) for pairs in network.goals]
     legal_nodes = network.legal
-    joints: list[np.ndarray] = []  # with tally: each step's legal joint moves per game (0 where not running)
+    roles = len(legal_nodes)
+    sums: list[int] = []
+    reached: list[int] = []
+    forced_games: list[int] = []
     for step in range(max_steps + 1):
         ended = running & kernel.unpack(values[[network.terminal]])[0]
         if ended.any():
@@ -137,6 +181,7 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
             lengths[ids] += steps
             fluents = kernel.unpack(values[kernel.fluents])[:, running]
             ids = ids[running]
+            keys = keys[running]
             steps = np.zeros(alive, dtype=np.int64)
             kernel = env.kernel(alive) if alive in env._kernels else Kernel(network, alive, kernel.layout)
             values = kernel.values_for(kernel.pack(fluents))
@@ -164,7 +209,7 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
                 stuck[ids[none]] = True
                 running &= ~none
                 newly_stuck = True
-            chosen = _draw(legal, rng)
+            chosen = _draw_with(legal, move_uniforms(keys, step, r, roles))
             chosen[~some] = -1  # no move: a game that ended or is stuck
             onehots.append(chosen)
         if newly_stuck:
@@ -174,24 +219,54 @@ def _chunk(env: BatchedEnv, seed: int, index: int, batch: int, max_steps: int, t
         onehots = [None if c is None else np.arange(len(legal_nodes[r]))[:, None] == c[None, :]
                    for r, c in enumerate(onehots)]
         if joint is not None:
-            full = np.zeros(batch, dtype=np.int64)
-            full[ids] = joint * running
-            joints.append(full)
+            joint *= running
+            sums.append(int(joint.sum()))
+            reached.append(int(np.count_nonzero(joint)))
+            forced_games.append(int(np.count_nonzero(joint == 1)))
+            np.maximum.at(most, ids, joint)
         values = env._advance(kernel, values, onehots, running, reuse=True, packed=packed)
         steps += running
     # a game that ended kept its state since, so its goals are read once, when it leaves the batch or now
     _record_goals(kernel, values, finished[ids], ids, goal_nodes, goal_values, goals)
     lengths[ids] += steps
-    return Playouts(goals, lengths, finished, stuck, _tallied(joints, finished) if tally else None)
+    played = Playouts(goals, lengths, finished, stuck)
+    if not tally:
+        return played, None
+    counts = [np.array(v, dtype=np.int64) for v in (sums, reached, forced_games)]
+    return played, _Tally(*counts, most)
 
 
-def _tallied(joints: list[np.ndarray], finished: np.ndarray) -> Branching:
-    if not joints:
-        return Branching(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, 0, 0)
-    steps = np.stack(joints)[:, finished]  # steps x finished games; 0 once a game has ended
-    played = steps > 0
-    return Branching(steps.sum(axis=1), played.sum(axis=1), int(played.sum()), int(steps.max(initial=0)),
-                     int((steps == 1).sum()))
+_GOLDEN = 0x9E37_79B9_7F4A_7C15
+_MASK = (1 << 64) - 1
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser, in place on uint64 (overflow wraps, as it should)."""
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(0xBF58_476D_1CE4_E5B9)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(0x94D0_49BB_1331_11EB)
+    z ^= z >> np.uint64(31)
+    return z
+
+
+def game_keys(seed: int, games: np.ndarray) -> np.ndarray:
+    """Each game's stream key (uint64): SplitMix64 of the seed's key plus the game's number times the golden
+    ratio, so that game k of seed S is the same game in any batch."""
+    base = _mix(np.array([(seed * _GOLDEN + 1) & _MASK], dtype=np.uint64))[0]
+    z = np.asarray(games, dtype=np.int64).astype(np.uint64) * np.uint64(_GOLDEN)
+    z += base
+    return _mix(z)
+
+
+def move_uniforms(keys: np.ndarray, step: int, role: int, roles: int) -> np.ndarray:
+    """The uniform in [0, 1) each game draws for `role`'s move at `step`: a counter-based generator (the
+    game's key plus a multiple of the golden ratio, mixed), so a game's moves depend on its key, the step
+    and the role only, never on the batch, the chunk or the columns around it."""
+    z = keys + np.uint64(((step * roles + role + 1) * _GOLDEN) & _MASK)
+    _mix(z)
+    z >>= np.uint64(11)
+    return z * (1.0 / (1 << 53))
 
 
 def _forced(kernel, rows: np.ndarray, keep: np.ndarray) -> bool:
@@ -221,4 +296,4 @@ def _record_goals(kernel, values, columns: np.ndarray, ids: np.ndarray, goal_nod
             goals[chosen, r] = np.where(given, total, -1)[columns]
 
 
-__all__ = ["CHUNK", "Playouts", "random_playouts"]
+__all__ = ["CHUNK", "Playouts", "game_keys", "move_uniforms", "random_playouts"]

@@ -34,11 +34,12 @@ def chance_reason(program: Program) -> str | None:
     return None
 
 
-def gdl_program(path: str | Path, seed: int = 0) -> Program:
-    """The game at `path` as a valid GDL program (raises BatchedLoadError)."""
+def gdl_program(path: str | Path, seed: int = 0, limits=None) -> Program:
+    """The game at `path` as a valid GDL program (raises BatchedLoadError); `limits` (tgpl.limits) bound the
+    lowering of a `.tgpl` (LimitReached past them)."""
     name = str(path)
     if name.endswith(".tgpl"):
-        return _lowered(name, seed)
+        return _lowered(name, seed, limits)
     from tgpl.asp.reasoner import GdlLoadError, read_gdl
 
     try:
@@ -52,7 +53,7 @@ def gdl_program(path: str | Path, seed: int = 0) -> Program:
     return program
 
 
-def _lowered(name: str, seed: int) -> Program:
+def _lowered(name: str, seed: int, limits=None) -> Program:
     from tgpl.frontend.loader import load_program
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
@@ -65,7 +66,7 @@ def _lowered(name: str, seed: int) -> Program:
         raise BatchedLoadError(render_all(errors, program.sources))
     game = Game(program, compile_program(program), None)
     try:
-        lowered = lower_game(game, seed)
+        lowered = lower_game(game, seed, limits=limits)
     except NotLowerable as e:
         message = render_all(not_lowerable(e, program.main), program.sources)
         if "chance" in e.reason or "GDL-II" in e.reason:
