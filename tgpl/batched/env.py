@@ -136,7 +136,7 @@ class BatchedEnv:
 
     def state_of(self, fluents: np.ndarray) -> BatchedState:
         """The games whose fluents are given (fluents x B booleans, as `observation.T`): a batch of any states,
-        as a search needs them (tgpl.batched.mcts)."""
+        as a search needs them."""
         fluents = np.asarray(fluents, dtype=bool)
         if fluents.ndim != 2 or fluents.shape[0] != len(self.fluents):
             raise ValueError(f"fluents must have the shape (fluents, batch) = ({len(self.fluents)}, B), "
