@@ -44,13 +44,18 @@ def start(data, port: int) -> tuple[subprocess.Popen, dict[int, str], int, str]:
         if m := HOST.search(line):
             host = m.group(1)
             break
-    for _ in range(400):  # until it listens: counted tries
+    wait_listening(port)
+    return proc, tokens, gid, host
+
+
+def wait_listening(port: int) -> None:
+    """Until the server accepts a connection on the port: counted tries, not a time."""
+    for _ in range(400):
         try:
             socket.create_connection(("127.0.0.1", port)).close()
-            break
+            return
         except OSError:
             time.sleep(0.05)
-    return proc, tokens, gid, host
 
 
 def states(ws, number: int) -> dict:
@@ -137,12 +142,7 @@ def test_another_host_is_warned_of_and_sigterm_stops_cleanly(tmp_path):
     try:
         warning = proc.stderr.readline()
         assert warning.startswith("warning: listening on 0.0.0.0: anyone who can reach this machine"), warning
-        for _ in range(400):  # until it listens: counted tries
-            try:
-                socket.create_connection(("127.0.0.1", port)).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_listening(port)
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
