@@ -96,7 +96,7 @@ def test_a_list_attribute_written_by_index_lowers(tmp_path, moves):
     assert "; validated: bisimulation" in to_gdl(tmp_path, "claims", "--moves", moves)
     # compiled moves do not write list items yet: refused where it is written
     r = CliRunner().invoke(main, ["to-gdl", str(DESIGNERS / "claims.tgpl"), "--moves", "compiled"])
-    assert r.exit_code == 2 and "claims.tgpl:41:13: error: not lowerable: the moves cannot be compiled" in r.output
+    assert r.exit_code == 2 and "claims.tgpl:43:13: error: not lowerable: the moves cannot be compiled" in r.output
 
 
 def test_the_trick_taking_game_is_refused_at_its_count(tmp_path):

@@ -1233,7 +1233,8 @@ class Executor:
             out = []
             for q, (o, k) in self.eval_all([target.obj, target.index], p):
                 if isinstance(o, StateList):
-                    out.extend(self.set_item(q, o, k, v, target.span))
+                    for r, key in self.split(q, k):  # an index by cases (a player held in a local): each
+                        out.extend(self.set_item(r, o, key, v, target.span))
                     continue
                 for r, key in self.split(q, k):
                     if isinstance(o, list):
