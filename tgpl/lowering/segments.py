@@ -648,8 +648,8 @@ def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogi
             if cut > execute.LOOP_LIMIT:
                 raise NotLowerable(e.span, f"this loop runs more than {cut // 2} passes in states the ranges of the "
                                            "game's numbers hold: its condition compares a number read from the "
-                                           "state, and the game does not bound it (a counter the game limits, or "
-                                           "a loop over a collection or the board, bounds it)") from None
+                                           "state whose values let it run that long; bound it by a constant known "
+                                           "after setup or by the board, or count down a smaller number") from None
             continue
         except PoolTooSmall as e:
             for pool in e.pools:
