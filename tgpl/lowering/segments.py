@@ -514,7 +514,10 @@ class Lowering:
         for p, span in self.ex.loop_cuts:
             pc = numeric_part(p.pc, {})
             leaves = sorted(formula_leaves(pc), key=str)
-            combos = itertools.product(*(logic.fluents[leaf].domain for leaf in leaves))
+            domains = [logic.fluents[leaf].domain if leaf in logic.fluents else None for leaf in leaves]
+            if any(not d for d in domains):  # a number the ranges do not tell: the cut may be reached
+                raise LoopCutShort(span)
+            combos = itertools.product(*domains)
             for k, combo in enumerate(combos):
                 if k >= LOOP_CUT_WORK:
                     raise LoopCutShort(span)
