@@ -37,9 +37,11 @@ CASES = [
         "express (GDL-II would be needed)",
         id="shuffle-after-setup"),
     pytest.param(
-        [(ADD, ADD + "            number i = 0;\n            while (i < G.N) { i += 1; }\n")],
-        "40:13: error: not lowerable: this loop runs more than 1000 times: its bound is not known after setup",
-        id="unbounded-loop"),
+        [(ADD, ADD + "            number i = 0;\n            while (i < G.N * 1000) { i += 1; }\n")],
+        "40:13: error: not lowerable: this loop runs more than 512 passes in states the ranges of the game's numbers "
+        "hold: its condition compares a number read from the state whose values let it run that long; bound it by a "
+        "constant known after setup or by the board, or count down a smaller number",
+        id="loop-longer-than-its-number-allows"),
     pytest.param(
         [(ADD, ADD + "            for (number i = 0; i < 3; ) { }\n")],
         "39:13: error: not lowerable: this loop never ends: its condition stays true, and no pass changes what it "
@@ -93,6 +95,18 @@ def test_the_counter_game_lowers(tmp_path):
     r = CliRunner().invoke(main, ["to-gdl", str(path), "--stats", "--no-validate"])
     assert r.exit_code == 0, r.output
     assert "moves           2" in r.output
+
+
+def test_a_loop_bounded_by_a_number_of_the_state_lowers(tmp_path):
+    """`while (i < G.N)` runs as many passes as G.N's range (0..5, the game ends at 5) allows: cut after
+    execute.LOOP_CUT_START passes, found too short by the ranges, lowered again with twice as many
+    (segments.Lowering.check_loop_cuts); to-gdl's validation is a bisimulation. It was refused ("this loop runs
+    more than 1000 times")."""
+    path = _game(tmp_path, [(ADD, ADD + "            number i = 0;\n            while (i < G.N) { i += 1; }\n")])
+    out = tmp_path / "game.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "; validated: bisimulation, 6 states" in out.read_text()
 
 
 @pytest.mark.parametrize("edits, expected", CASES)

@@ -43,7 +43,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
-from tgpl.lowering import horn
+from tgpl.lowering import horn, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -1437,8 +1437,10 @@ class CompiledGame:
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
                 raise Unsupported(f"the relaxation of the compiled rules failed ({e})") from None
             if model.get(("overflow", 1)):
-                raise Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: "
-                                  + self.unbounded(model, whole))
+                why, span = self.unbounded(model, whole)
+                e = Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: " + why)
+                e.span = span
+                raise e
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
                            | {(x.relation, len(x.args)) for r in rules for x in r.body
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
@@ -1447,10 +1449,13 @@ class CompiledGame:
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
 
-    def unbounded(self, model: dict, whole: set[str]) -> str:
-        """What a relaxation past horn.BOUND says of its cause: the counters whose values it found reaching
-        farthest (each on its own: the relaxation bounds a counter by the checks that end the game on it, never
-        by another counter, so Pente's `Stones -= 2`, bounded in play by the pairs captured, falls for ever)."""
+    def unbounded(self, model: dict, whole: set[str]) -> tuple[str, object]:
+        """What a relaxation past horn.BOUND says of its cause, and where: the counters whose values it found
+        reaching farthest, located at the write that moves the first of them that way (tgpl.lowering.runaway).
+        The relaxation bounds a counter on its own: by the `require` and `if` tests before its writes and the
+        checks that end the game on its values on the ways that write it; never by another counter or the
+        board (Pente's `Stones -= 2` beside `Pairs += 1`), nor by a check a later decision runs (Morris's
+        `Moves >= 200`, checked in a phase the ways into `Remove` reach only after the next move)."""
         reach: dict[str, tuple[int, int]] = {}
         for rel in whole:
             kind, _, attr = rel.partition("|")
@@ -1464,13 +1469,41 @@ class CompiledGame:
                 lo, hi = reach.get(attr, (v, v))
                 reach[attr] = (min(lo, v), max(hi, v))
         if not reach:
-            return "a counter the game's end does not bound"
+            return "a counter the game's end does not bound", None
         far = max(max(-lo, hi) for lo, hi in reach.values())
         named = sorted(a for a, (lo, hi) in reach.items() if max(-lo, hi) == far)
         said = ", ".join(f"'{a}' ({reach[a][0]}..{reach[a][1]} so far)" for a in named)
-        return (f"{said} not bounded by the game's end (a counter is bounded on its own, by the checks that end "
-                "the game on its values, never by another counter); a check that ends the game on it, or its "
-                "value counted from the board where it is read, bounds it")
+        attr = named[0]
+        rising = reach[attr][1] == far
+        write = runaway.growing_write(self.program, attr, 1 if rising else -1)
+        way = "rises" if rising else "falls"
+        if write is None:
+            return (f"{said} not bounded: no `require` or `if` test before its writes and no check that ends the "
+                    "game on its values bounds it (a counter is bounded on its own, never by another counter or "
+                    "the board)"), None
+        target = runaway.written_text(write.target)
+        step = runaway._literal(write.value) if write.op in ("+=", "-=") else None
+        with_ = runaway.moved_with(self.program, write)
+        check = runaway.ending_check(self.program, attr)
+        if with_:
+            cause = (f"it {way} here as {', '.join(repr(w) for w in with_)} "
+                     f"{'changes' if len(with_) == 1 else 'change'}: in play another counter or the board bounds it, "
+                     "and a counter is bounded on its own (by the `require` and `if` tests before its writes and "
+                     "the checks that end the game on it where it is written), never by another counter")
+        elif check is not None:
+            cause = (f"it {way} here, and the check that ends the game on it (line {check.span.line}) is not on "
+                     "every way from this write: some wait for another move first, and a counter is bounded by "
+                     "the checks on the ways that write it, not by those a later decision runs")
+        else:
+            cause = f"it {way} here, and nothing that ends the game or guards the write tests it"
+        if not rising and step is not None:
+            hint = (f"test it before the write where play keeps it so (`{target} >= {step:g}` before "
+                    f"`{target} -= {step:g}`), or end the game on its values where it is written")
+        else:
+            hint = ("end the game on its values where it is written (the check of line "
+                    f"{check.span.line} there), or test it before the write" if check is not None else
+                    "end the game on its values where it is written, or test it before the write")
+        return f"{said} not bounded by the game: {cause}; {hint}", write.span
 
     # ------------------------------------------------------------ the game's rules
     def lowered(self) -> LoweredGame:
@@ -1645,7 +1678,10 @@ def _with_legality(rules: list[Rule], numeric: set[str]) -> list[Rule]:
     out: list[Rule] = []
     for r in rules:
         does = [x for x in r.body if isinstance(x, Atom) and x.relation.startswith("does|")]
-        if r.head.relation.split("|")[0] not in ("num", "over") or len(does) != 1:
+        reads = any(isinstance(x, Atom) and x.relation.startswith("#read:") and x.relation[6:] in numeric
+                    for x in r.body)
+        if r.head.relation.split("|")[0] not in ("num", "over") and not (
+                r.head.relation.startswith("seg|") and reads) or len(does) != 1:
             out.append(r)
             continue
         joined = []

@@ -32,8 +32,8 @@ from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
-    conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, neg, restrict,
-    sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
+    conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
+    restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
 from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, is_attribute, unread_lists
 from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
@@ -59,6 +59,9 @@ WORK_LIMIT = 30_000_000
 # about 3 million parts in all
 CALL_WORK = 10_000_000
 LOOP_LIMIT = 1000  # passes of one loop
+# passes of a loop whose condition compares a number read from the state (`while (hand > 0)`) run before its
+# paths that would go on are cut (`Executor.loop_cut`): doubled while the ranges hold a state that reaches the cut
+LOOP_CUT_START = 4
 CALL_DEPTH = 64
 EVENT_LIMIT = 1000  # events resolved in one segment (the runtime's limit)
 FLOW_LIMIT = 100  # phases entered in one segment
@@ -332,6 +335,11 @@ class Executor:
         # a roll() call -> its faces, each with random's move that throws it (tgpl.lowering.chance): set by the
         # Lowering while it runs the effect of a move whose die random throws
         self.rolls: dict[int, list[tuple[float, Formula]]] = {}
+        # passes after which a loop bounded by a number of the state stops (None: no cut, outside the segments'
+        # moves); the paths cut there are overflows too, with the loop's span (`loop_cuts`), judged by the ranges
+        # (segments.Lowering.check_loop_cuts)
+        self.loop_cut: int | None = None
+        self.loop_cuts: list[tuple[Path, Span]] = []
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -629,7 +637,7 @@ class Executor:
         done: list[Path] = []
         names, leaves = self._loop_facts(cond, body)
         before = None  # what the condition read at the previous pass, when it was true and concrete on every path
-        for _ in range(LOOP_LIMIT):
+        for passes in range(LOOP_LIMIT):
             entry = paths[0].pc if len(paths) == 1 else None
             exits = len(done)
             looping = []
@@ -640,7 +648,11 @@ class Executor:
                     continue
                 for q, c in self.eval(cond, p):
                     concrete = concrete and c is True
+                    cut = self.loop_cut is not None and passes >= self.loop_cut and _compares_numbers(c)
                     for r, value in self.fork_on(q, c):
+                        if value and cut:
+                            self._cut_loop(r, span)
+                            continue
                         (looping if value else done).append(r)
             if not looping:
                 return self.merge(done)
@@ -674,6 +686,15 @@ class Executor:
                 for p in paths:
                     p.pc = minimize(p.pc, consensus=False)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
+
+    def _cut_loop(self, p: Path, span: Span) -> None:
+        """A path still in a loop bounded by a number of the state after `loop_cut` passes: ended there, for the
+        ranges alone (as a `new` past its pool's last object, `made`). Its condition says which values of the
+        numbers reach the cut; once the ranges are known, a state they hold that meets it means the cut was too
+        short (segments.Lowering.check_loop_cuts), and none means the loop never runs that far."""
+        p.status = "over"
+        self.overflows.append(p)
+        self.loop_cuts.append((p, span))
 
     def _loop_facts(self, cond, body: ast.Block) -> tuple[list[str], bool]:
         """The names a loop's condition reads and whether its body may leave it (read once per loop: a loop in a
@@ -2098,3 +2119,9 @@ def _length(o):
     if isinstance(o, (list, tuple, dict)):
         return float(len(o))
     return UNDEF
+
+
+def _compares_numbers(c) -> bool:
+    """Whether a loop condition's value compares a number read from the state (`hand > 0`, hand a count read
+    from a pit): such a loop runs as many passes as that number says, bounded by its range, not by the code."""
+    return isinstance(c, Formula) and any(isinstance(k, CmpLit) for k in literals(c))

@@ -70,3 +70,37 @@ def _literal(e) -> float | None:
 
 def _reads(e, attr: str) -> bool:
     return isinstance(e, (ast.Member, ast.Name)) and getattr(e, "name", None) == attr
+
+
+def moved_with(program, node: ast.Assign) -> list[str]:
+    """The other attributes the block that holds `node` steps (`Pairs += 1` beside `Stones -= 2`): counters
+    that move together, so that in play one may bound the other, which no range found counter by counter
+    follows (the refusal says so, tgpl.lowering.compiled.CompiledGame.unbounded)."""
+    for module in program.modules:
+        for b in ast.walk(module.items):
+            if isinstance(b, ast.Block) and any(isinstance(s, ast.ExprStmt) and s.expr is node for s in b.body):
+                return sorted({s.expr.target.name for s in b.body
+                               if isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Assign)
+                               and s.expr.op in ("+=", "-=") and isinstance(s.expr.target, (ast.Member, ast.Name))}
+                              - {getattr(node.target, "name", None)})
+    return []
+
+
+def ending_check(program, attr: str) -> ast.Binary | None:
+    """The first comparison of attribute `attr` in the condition of an `if` whose branch declares a winner
+    (`if (Game.Moves >= 200) { winner ...; }`), in source order; None when there is none."""
+    found = []
+    for module in program.modules:
+        for node in ast.walk(module.items):
+            if isinstance(node, ast.If) and any(isinstance(n, ast.Winner) for n in ast.walk(node.then)):
+                found += [n for n in ast.walk(node.cond) if isinstance(n, ast.Binary)
+                          and n.op in ("<", ">", "<=", ">=", "==", "!=")
+                          and (_reads(n.left, attr) or _reads(n.right, attr))]
+    return min(found, key=lambda n: (n.span.file, n.span.line, n.span.col)) if found else None
+
+
+def written_text(e) -> str:
+    """A target as the source spells it, for a hint (`Game.Stones`, `InHand`)."""
+    if isinstance(e, ast.Member):
+        return f"{written_text(e.obj)}.{e.name}" if isinstance(e.obj, (ast.Name, ast.Member)) else e.name
+    return getattr(e, "name", "?")

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
@@ -181,6 +182,8 @@ class Lowering:
         # the actions whose die random throws (tgpl.lowering.chance): a move of one hands control to random, in
         # a control state (player, turn, phase, the move's index) whose moves are random's (roll k)
         self.rolls = action_rolls(program)[0]
+        # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
+        self.loop_cut: int | None = None
 
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
@@ -445,7 +448,11 @@ class Lowering:
         """The final paths of the moves of control state cs, and after them the paths on which a `new` found
         its pool used up (`Executor.overflows`: ended there, for the ranges alone, `Lowering.run`)."""
         before = len(self.ex.overflows)
-        paths = self._segment(cs, legal)
+        self.ex.loop_cut = self.loop_cut  # only the moves' effects: a require's loop has no path to end
+        try:
+            paths = self._segment(cs, legal)
+        finally:
+            self.ex.loop_cut = None
         return paths + self.ex.overflows[before:]
 
     def _segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
@@ -539,8 +546,32 @@ class Lowering:
             for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
                 st.paths = [p for p in st.paths if id(p) not in overflows]
             self.check_pools(logic)
+            self.check_loop_cuts(logic)
             self.check_list_lengths(logic)
         return logic
+
+    def check_loop_cuts(self, logic: GameLogic) -> None:
+        """A loop bounded by a number of the state (`while (hand > 0)`) was cut after `loop_cut` passes
+        (`Executor._cut_loop`); the cut is exact when no state the ranges hold meets the condition of a path cut
+        there: every number its comparisons read taken anywhere in its range, the rest of the condition left
+        unknown (an over-approximation: a cut judged reachable is only tried longer). Raises LoopCutShort."""
+        for p, span in self.ex.loop_cuts:
+            pc = numeric_part(p.pc, {})
+            leaves = sorted(formula_leaves(pc), key=str)
+            domains = [logic.fluents[leaf].domain if leaf in logic.fluents else None for leaf in leaves]
+            if any(not d for d in domains):  # a number the ranges do not tell: the cut may be reached
+                raise LoopCutShort(span)
+            combos = itertools.product(*domains)
+            for k, combo in enumerate(combos):
+                if k >= LOOP_CUT_WORK:
+                    raise LoopCutShort(span)
+                self.limits.check()
+                env = dict(zip(leaves, combo))
+
+                def known(key, env=env):
+                    return cmp_value(key, env) if isinstance(key, CmpLit) else None
+                if evaluate3(pc, known, {}) is not False:
+                    raise LoopCutShort(span)
 
     def check_pools(self, logic: GameLogic) -> None:
         """A pool is large enough when no state the ranges hold makes more objects than it has: a `new` past
@@ -616,6 +647,18 @@ class MoreSlots(Exception):
         self.slots = slots
 
 
+class LoopCutShort(Exception):
+    """The ranges hold a state in which a loop bounded by a number of the state runs past its cut
+    (`Lowering.check_loop_cuts`)."""
+
+    def __init__(self, span: Span):
+        super().__init__("a loop cut too short")
+        self.span = span
+
+
+LOOP_CUT_WORK = 100_000  # assignments of the numbers one cut path's condition reads, tried against the ranges
+
+
 class PoolTooSmall(Exception):
     """The ranges show a state that makes more objects of these pools than they hold (`Lowering.check_pools`)."""
 
@@ -641,10 +684,20 @@ def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogi
     classes = pool_classes(program)
     sizes = {info: POOL_START for info in classes}
     fitted = False
+    cut = execute.LOOP_CUT_START
     while True:
         lowering = make(universe.with_pools(sizes))
+        lowering.loop_cut = cut
         try:
             logic = lowering.run()
+        except LoopCutShort as e:
+            cut *= 2
+            if cut > execute.LOOP_LIMIT:
+                raise NotLowerable(e.span, f"this loop runs more than {cut // 2} passes in states the ranges of the "
+                                           "game's numbers hold: its condition compares a number read from the "
+                                           "state whose values let it run that long; bound it by a constant known "
+                                           "after setup or by the board, or count down a smaller number") from None
+            continue
         except PoolTooSmall as e:
             for pool in e.pools:
                 sizes[pool.cls] = len(pool.objects) * 2 if pool.objects else 1
