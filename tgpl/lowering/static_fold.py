@@ -49,25 +49,8 @@ def static_fold(program: Program, limits: Limits | None = None) -> Program:
     relations cannot be evaluated within their bounds (tgpl.lowering.static_eval), the program as it was:
     split, its recursion would still be derived in every state, and read through one more join.
     `limits.check()` is called as the evaluation runs (raises LimitReached past the command's limits)."""
-    return fold(program, limits).program
-
-
-@dataclass(frozen=True)
-class Fold:
-    """What `fold` made: the program, and how many recursive components it split, their searches taken out of
-    the states (what makes the fold pay: tgpl.lowering.lower.fold_pays)."""
-
-    program: Program
-    searches: int
-
-
-def fold(program: Program, limits: Limits | None = None) -> Fold:
-    """`static_fold`, saying how many recursive searches it took out of the states."""
-    split, splits = _split_all(program)
-    folded = fold_static(split, limits)
-    if folded is None:
-        return Fold(program, 0)
-    return Fold(folded, splits)
+    folded = fold_static(split_passengers(program), limits)
+    return program if folded is None else folded
 
 
 # ------------------------------------------------------------------ step 1
@@ -172,12 +155,6 @@ class _Split:
 def split_passengers(program: Program) -> Program:
     """The program with each recursive component that carries passengers split into a dynamic entry and a
     static recursion (see the module's docstring); components that do not fit are left as they are."""
-    return _split_all(program)[0]
-
-
-def _split_all(program: Program) -> tuple[Program, int]:
-    """`split_passengers`, and how many components it split."""
-    splits = 0
     taken = set(program.relations())
     static = static_relations(program)  # a split adds its static relations; no other relation changes side
     arities = program.relations()
@@ -189,8 +166,7 @@ def _split_all(program: Program) -> tuple[Program, int]:
             program = _apply(program, arities, split, static)
             static |= set(split.static.values())
             arities = program.relations()
-            splits += 1
-    return program, splits
+    return program
 
 
 def _fresh(base: str, taken: set[str]) -> str:
