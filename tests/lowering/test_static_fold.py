@@ -188,6 +188,8 @@ STRATA = """
 (<= (unreached ?x) (succ ?x ?y) (not (reach 0 ?x)))
 (<= (pair (p ?x ?y)) (reach ?x ?y) (distinct ?x ?y))
 (<= (either ?x) (succ ?x ?y) (or (blocked ?y) (reach ?y ?y)))
+(<= open (not (blocked 2)))
+(<= shut (not (blocked 3)))
 """
 
 
@@ -203,6 +205,7 @@ def test_the_static_relations_are_evaluated_as_clingo_grounds_them(monkeypatch):
     reach = {" ".join(map(str, row)) for row in facts.of("reach")}
     assert {"0 1", "0 2", "4 5"} <= reach and "0 3" not in reach  # recursion stopped at the blocked cell
     assert facts.of("unreached") and facts.of("pair") and facts.of("either")
+    assert facts.of("open") == {()} and facts.of("shut") == set()  # a body of ground literals only
 
 
 def test_the_fold_never_grounds_with_clingo(monkeypatch):

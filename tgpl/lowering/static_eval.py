@@ -114,8 +114,8 @@ def solutions(body: tuple[Literal, ...], facts: Facts, work: Work, bound_rows: i
     rows, or for a literal it cannot test). `delta` = (j, rows): the positive atom body[j] reads these rows only."""
     positive = [j for j, lit in enumerate(body) if isinstance(lit, Atom)]
     checks = [lit for lit in body if not isinstance(lit, Atom)]
-    bindings: list[dict[str, Term]] = [{}]
     bound: set[str] = set()
+    bindings, checks = _checked([{}], checks, bound, facts)  # the ground ones first
     if delta is not None:
         j, rows = delta
         positive.remove(j)
