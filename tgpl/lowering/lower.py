@@ -237,10 +237,10 @@ def fold_pays(before: Program, after: Program) -> bool:
     """Whether the static fold pays: the game it leaves is at most FOLD_GROWTH times as large as before, rules
     and facts counted once what nothing reads is dropped. Its tables are facts an agent grounding a state
     grounds in every state, and the project's reasoner bounds each state's grounding by an estimate whose cost
-    grows with them. Measured (docs/lowering.md, "Static searches folded"), per step of the reasoner: draughts
-    1.01 times as large, 0.85 of the time; Reversi 8x8 1.08, 0.80; the graph example 1.18, 1.00 (18% more
-    atoms a state); Reversi 6x6 1.52, 7.3 times the time (0.82 of the atoms a state, but its estimate); the
-    4x4 flanking game of the tests 2.15, 4.9 times."""
+    grows with them. Measured (docs/lowering.md, "Static searches folded"): size, then the reasoner's time a step:
+    draughts 1.01, 0.85 to 0.99; Reversi 8x8 1.08, 0.8 (0.59 of the atoms a state); the graph example 1.18,
+    1.00 (17% more atoms a state); Reversi 6x6 1.52, 7.3 (0.82 of the atoms a state, but the reasoner's
+    per-state bound estimate scans the tables); the 4x4 flanking game of the tests 2.15, 4.9."""
     return len(_live(after)) <= FOLD_GROWTH * len(_live(before))
 
 
