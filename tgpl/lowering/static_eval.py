@@ -32,8 +32,8 @@ from tgpl.limits import Limits
 
 MAX_FACTS = 200_000
 """Facts of the static relations past which the evaluation is given up. Reversi 8x8's compiled game needs
-about 13,000 (its `plus`, `less` and board tables); a game whose static relations hold more is one where
-tables would cost an agent more than the joins they save."""
+9,786 (its `plus`, `less` and board tables, and its scans split out of the states); a game whose static
+relations hold twenty times that is one where tables would cost an agent more than the joins they save."""
 STEP_ROWS = 200_000
 """Partial rows one join may make before the evaluation is given up (a join of two arithmetic tables grows into
 their product)."""
