@@ -125,7 +125,7 @@ def nothing_written(folder: Path) -> bool:
 
 
 LOWERING = ["lowering (symbolic execution)", "lowering (ranges)", "lowering (emission)",
-            "lowering (generalisation)"]
+            "lowering (generalisation)", "lowering (static fold)"]
 
 
 @pytest.mark.parametrize("stage", ["loading the game", "setting up", *LOWERING, "checking the GDL",

@@ -18,9 +18,11 @@ from tgpl.frontend.diagnostics import Severity
 from differential import Lowered, bisimulate, playout
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.kif import read_kif
-from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.lowering.ir import Const, Func, Program, Term
+from tgpl.limits import LimitReached, Limits
+from tgpl.lowering.lower import FOLD_GROWTH, fold_pays
+from tgpl.lowering.static_eval import static_facts, Work
 from tgpl.lowering.static_fold import split_passengers, static_fold, static_relations
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -128,27 +130,29 @@ def test_a_table_past_the_row_bound_is_not_made(monkeypatch):
     assert not any(r.head.relation.startswith("static_table") for r in static_fold(program).rules)
 
 
-def folded(path: str) -> Lowered:
-    """The game lowered, then folded (the lowering does not apply the pass yet: docs/lowering.md)."""
-    lw = Lowered.of(path, gdl=False)
-    program = static_fold(lw.lowered.program)
-    lowered = lw.lowered.with_program(program)
-    return Lowered(lw.game, lowered, GdlGame(program), lw.seed)
-
-
 def test_tris_lowered_with_the_fold_is_the_runtime_game():
-    lw = folded(str(EXAMPLES / "tris.tgpl"))
+    lw = Lowered.of(str(EXAMPLES / "tris.tgpl"))  # the lowering folds it (its tables make the game smaller)
     assert any(r.head.relation.startswith("static_table") for r in lw.lowered.program.rules)
     assert validate(lw.lowered.program, "tris") == []
     assert bisimulate(lw).states > 1000
 
 
 def test_connect4_lowered_with_the_fold_plays_as_the_runtime():
-    lw = folded(str(EXAMPLES / "connect4.tgpl"))
+    lw = Lowered.of(str(EXAMPLES / "connect4.tgpl"))
     assert validate(lw.lowered.program, "connect4") == []
     rng = random.Random(7)
     for _ in range(20):
         playout(lw, rng)
+
+
+def test_a_fold_that_grows_the_game_is_not_kept():
+    # the graph example's tables are larger than what they replace (790 rules and facts to 931)
+    lw = Lowered.of(str(EXAMPLES / "graph.tgpl"))
+    program = lw.lowered.program
+    folded = static_fold(program)
+    assert len(folded.rules) > FOLD_GROWTH * len(program.rules)
+    assert not fold_pays(program, folded)
+    assert not any(r.head.relation.startswith("static_table") for r in program.rules)
 
 
 def test_a_join_past_its_bound_is_given_up(monkeypatch):
@@ -158,3 +162,85 @@ def test_a_join_past_its_bound_is_given_up(monkeypatch):
     folded = static_fold(program)
     assert not any(r.head.relation.startswith("static_table") for r in folded.rules)
     assert "scan_static" in folded.defined()  # split all the same
+
+
+def clingo_model(program: Program) -> dict[str, set[str]]:
+    """The rows (as KIF text) of every relation of a stratified program without state, by clingo."""
+    names = ClingoNames()
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], rules_to_asp(program, names))
+    ctl.ground([("base", [])])
+    found: dict[str, set[str]] = {}
+    for atom in ctl.symbolic_atoms:
+        term = names.term(atom.symbol)
+        name = term.name
+        found.setdefault(name, set()).add(" ".join(map(str, getattr(term, "args", ()))))
+    return found
+
+
+# recursion, negation of a lower stratum, distinct, a disjunction and compound terms: what static rules use
+STRATA = """
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+(blocked 3)
+(<= (reach 0 0) (succ 0 ?x))
+(<= (reach ?n ?y) (reach ?n ?x) (succ ?x ?y) (not (blocked ?y)))
+(<= (reach ?y ?y) (succ ?x ?y) (not (blocked ?y)))
+(<= (unreached ?x) (succ ?x ?y) (not (reach 0 ?x)))
+(<= (pair (p ?x ?y)) (reach ?x ?y) (distinct ?x ?y))
+(<= (either ?x) (succ ?x ?y) (or (blocked ?y) (reach ?y ?y)))
+(<= open (not (blocked 2)))
+(<= shut (not (blocked 3)))
+"""
+
+
+def test_the_static_relations_are_evaluated_as_clingo_grounds_them(monkeypatch):
+    program = read_kif(STRATA)
+    expected = clingo_model(program)
+    monkeypatch.setattr(clingo.Control, "ground", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ground")))
+    static = static_relations(program)
+    facts = static_facts(program, static, set(static), Work(Limits()))
+    assert facts is not None
+    for name in sorted(static):
+        assert {" ".join(map(str, row)) for row in facts.of(name)} == expected.get(name, set()), name
+    reach = {" ".join(map(str, row)) for row in facts.of("reach")}
+    assert {"0 1", "0 2", "4 5"} <= reach and "0 3" not in reach  # recursion stopped at the blocked cell
+    assert facts.of("unreached") and facts.of("pair") and facts.of("either")
+    assert facts.of("open") == {()} and facts.of("shut") == set()  # a body of ground literals only
+
+
+def test_the_fold_never_grounds_with_clingo(monkeypatch):
+    monkeypatch.setattr(clingo.Control, "ground", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ground")))
+    assert any(r.head.relation.startswith("static_table") for r in static_fold(read_kif(SCAN)).rules)
+
+
+def test_past_its_facts_bound_the_fold_gives_up_and_leaves_the_program(monkeypatch):
+    import tgpl.lowering.static_eval as se
+    monkeypatch.setattr(se, "MAX_FACTS", 5)  # the scan's static relations hold more
+    program = read_kif(SCAN)
+    assert static_fold(program) is program
+
+
+def test_a_static_relation_that_reads_itself_under_not_is_given_up():
+    program = read_kif("(a 1) (<= (b ?x) (a ?x) (not (c ?x))) (<= (c ?x) (a ?x) (not (b ?x)))")
+    static = static_relations(program)
+    assert static_facts(program, static, {"b"}, Work(Limits())) is None
+
+
+def test_the_evaluation_checks_the_limits_and_stops_past_them(monkeypatch):
+    import tgpl.lowering.static_eval as se
+    monkeypatch.setattr(se, "CHECK_EVERY", 1)
+
+    def limits(seconds: int) -> Limits:
+        ticks = itertools.count()
+        return Limits(max_seconds=seconds, clock=lambda: float(next(ticks)))  # one second a reading
+
+    whole = limits(1000)
+    static_fold(read_kif(SCAN), whole)
+    assert whole.checks >= 6  # checked as the evaluation runs, not only before and after
+    stopped = limits(whole.checks // 2)
+    try:
+        static_fold(read_kif(SCAN), stopped)
+    except LimitReached:
+        pass
+    else:
+        raise AssertionError("the fold ran past the limits")

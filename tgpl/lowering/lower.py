@@ -18,6 +18,7 @@ from tgpl.lowering.chance import action_rolls
 from tgpl.lowering.compiled import compile_game, most_moves, play_code, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
+from tgpl.lowering.static_fold import static_fold
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
@@ -114,7 +115,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     if compiled:
         try:
             with limits.during("lowering (compiled moves)"):
-                return compile_game(program, universe, check, compiled_tidy, repair, limits)
+                return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
@@ -123,17 +124,17 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
         try:
             with fewer_collections():
                 logic = game_logic(program, snapshot, relations, _budgeted(progress, budget), limits)
-                return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)),
+                return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
         except _OverBudget:
             try:
                 with limits.during("lowering (compiled moves)"):
-                    return compile_game(program, universe, check, compiled_tidy, repair, limits)
+                    return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits)
             except Unsupported:
                 pass  # spelled out after all, from the start (the result depends on the game alone)
     with fewer_collections():
         logic = game_logic(program, snapshot, relations, progress, limits)
-        return repaired(without_unused(globalize(emit_gdl(logic, limits=limits), prove, limits=limits)), repair)
+        return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits), repair)
 
 
 PARTS_PER_WAY = 8_000
@@ -215,11 +216,39 @@ def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
     return lowered if repair is None else lowered.with_program(repair(lowered.program))
 
 
-def compiled_tidy(lowered: LoweredGame) -> LoweredGame:
+def compiled_tidy(lowered: LoweredGame, limits: Limits | None = None) -> LoweredGame:
     """A game with its moves compiled, finished: its views held for the objects a move changed only
-    (tgpl.lowering.sparse_views: a fifth of a chess state's grounding was copying the board), then
-    `without_unused`."""
-    return without_unused(lowered.with_program(sparse_views(lowered.program)))
+    (tgpl.lowering.sparse_views: a fifth of a chess state's grounding was copying the board), then `tidy`."""
+    return tidy(lowered.with_program(sparse_views(lowered.program)), limits)
+
+
+def tidy(lowered: LoweredGame, limits: Limits | None = None) -> LoweredGame:
+    """A lowered game finished: its static searches folded (tgpl.lowering.static_fold: the board scans a compiled
+    game derives again in every state become tables computed here, under `limits`), then `without_unused`, which
+    drops what the fold left unread. Done once the proof that made checks global (which reads the emitter's
+    relations) is over, before the repair of GDL's recursion restriction and the check of the rules, so the
+    program validated and written is the folded one."""
+    limits = limits if limits is not None else unlimited()
+    with limits.during("lowering (static fold)"):
+        folded = static_fold(lowered.program, limits)
+    if folded is not lowered.program and fold_pays(lowered.program, folded):
+        lowered = lowered.with_program(folded)
+    return without_unused(lowered)
+
+
+FOLD_GROWTH = 1.1
+"""How much larger (rules and facts, once what nothing reads is dropped) the folded game may be: `fold_pays`."""
+
+
+def fold_pays(before: Program, after: Program) -> bool:
+    """Whether the static fold pays: the game it leaves is at most FOLD_GROWTH times as large as before, rules
+    and facts counted once what nothing reads is dropped. Its tables are facts an agent grounding a state
+    grounds in every state, and the project's reasoner bounds each state's grounding by an estimate whose cost
+    grows with them. Measured (docs/lowering.md, "Static searches folded"): size, then the reasoner's time a step:
+    draughts 1.01, 0.85 to 0.99; Reversi 8x8 1.08, 0.8 (0.59 of the atoms a state); the graph example 1.18,
+    1.00 (17% more atoms a state); Reversi 6x6 1.52, 7.3 (0.82 of the atoms a state, but the reasoner's
+    per-state bound estimate scans the tables); the 4x4 flanking game of the tests 2.15, 4.9."""
+    return len(_live(after)) <= FOLD_GROWTH * len(_live(before))
 
 
 ROOTS = frozenset({"legal", "next", "goal", "terminal", "role", "base", "input", "init", "sees"})
@@ -230,9 +259,16 @@ def without_unused(lowered: LoweredGame) -> LoweredGame:
     emitting whose users all went (folded, merged, or a disjunction named only to test it), draughts' 80 such
     relations. They change nothing an agent derives, but it grounds them. Done last, once the proof that made
     checks global (which reads the emitter's relations) is over; `tgpl_` relations (the query) stay."""
-    rules = lowered.program.rules
+    rules = _live(lowered.program)
+    if len(rules) == len(lowered.program.rules):
+        return lowered
+    return lowered.with_program(Program(rules))
+
+
+def _live(program: Program) -> tuple:
+    """The rules of the relations that what the game is made of (ROOTS, `tgpl_`) reads, transitively."""
     uses: dict[str, set[str]] = {}
-    for r in rules:
+    for r in program.rules:
         uses.setdefault(r.head.relation, set()).update(a.relation for a, _ in r.body_atoms())
     todo = [name for name in uses if name in ROOTS or name.startswith("tgpl_")]
     live: set[str] = set()
@@ -242,8 +278,8 @@ def without_unused(lowered: LoweredGame) -> LoweredGame:
             live.add(name)
             todo.extend(uses.get(name, ()))
     if len(live) == len(uses):
-        return lowered
-    return lowered.with_program(Program(tuple(r for r in rules if r.head.relation in live)))
+        return program.rules
+    return tuple(r for r in program.rules if r.head.relation in live)
 
 
 def globalize(lowered: LoweredGame, prove: Prover | None, conditions: dict | None = None,
@@ -300,7 +336,7 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
     if compiles(program, universe, moves):
         try:
             with limits.during("lowering (compiled moves)"):
-                return compile_game(program, universe, check, compiled_tidy, repair, limits,
+                return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits,
                                     queried_game(program, function))
         except Unsupported as e:
             if moves == "compiled":
@@ -311,7 +347,7 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
         controls = dict.fromkeys([*logic.states, *(p.control for st in logic.states.values() for p in st.paths)])
         with limits.during("lowering (symbolic execution of the query)"):
             conditions = {QUERY_RELATION: lowering.state_condition(fi, controls)}
-        return repaired(without_unused(globalize(emit_gdl(logic, conditions, limits=limits), prove, conditions, limits)),
+        return repaired(tidy(globalize(emit_gdl(logic, conditions, limits=limits), prove, conditions, limits), limits),
                         repair)
 
 

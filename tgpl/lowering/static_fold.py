@@ -15,10 +15,12 @@ Reversi 8x8 grounded 7,000 such atoms a state of its 20,458. Three steps take th
    relation (`loop_2_entry(E, ?c, ?p)`, one entry id E per entry rule) and a static relation over the other
    arguments (`loop_2_static(E, b, ?t, ?x, ?y)`); a use outside the component joins the two. The recursion
    then reads static data only, so it is static itself.
-3. `fold_static`: the static relations are evaluated by clingo, and each dynamic rule's connected static
-   conjunction (two literals or more) becomes one precomputed table holding only the variables the rest of
-   the rule needs, where the table has at most MAX_ROWS rows. Relations nothing uses any more are left for
-   the caller's pruning (tgpl.lowering.lower.without_unused).
+3. `fold_static`: the static relations are evaluated bottom-up here (tgpl.lowering.static_eval: in Python,
+   under the command's limits, given up past a bound on facts: clingo's grounding could be neither bounded
+   nor interrupted), and each dynamic rule's connected static conjunction (two literals or more) becomes one
+   precomputed table holding only the variables the rest of the rule needs, where the table has at most
+   MAX_ROWS rows. Relations nothing uses any more are left for the caller's pruning
+   (tgpl.lowering.lower.without_unused).
 
 Every step is the same game by construction: the passengers of a component reach each of its atoms from an
 entry unchanged, so `r(P, R)` holds iff some entry rule with id E binds P and the static steps from E reach R;
@@ -30,10 +32,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-import clingo
-
-from tgpl.lowering.ir import (Atom, Const, Distinct, Func, Literal, Not, Or, Program, Rule, Term, Var, expand_or,
-                              substitute)
+from tgpl.limits import Limits, unlimited
+from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.lowering.static_eval import Work, join, static_facts
 
 KEYWORDS = frozenset({"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
                       "sees", "random", "distinct"})
@@ -42,10 +43,14 @@ MAX_ROWS = 2_000
 join it saves (Reversi's scan tables hold a few hundred rows)."""
 
 
-def static_fold(program: Program) -> Program:
+def static_fold(program: Program, limits: Limits | None = None) -> Program:
     """The program with its passenger-carrying static searches split (`split_passengers`) and its static
-    conjunctions folded into tables (`fold_static`): the same game, fewer atoms per state."""
-    return fold_static(split_passengers(program))
+    conjunctions folded into tables (`fold_static`): the same game, fewer atoms per state. Where the static
+    relations cannot be evaluated within their bounds (tgpl.lowering.static_eval), the program as it was:
+    split, its recursion would still be derived in every state, and read through one more join.
+    `limits.check()` is called as the evaluation runs (raises LimitReached past the command's limits)."""
+    folded = fold_static(split_passengers(program), limits)
+    return program if folded is None else folded
 
 
 # ------------------------------------------------------------------ step 1
@@ -152,13 +157,15 @@ def split_passengers(program: Program) -> Program:
     static recursion (see the module's docstring); components that do not fit are left as they are."""
     taken = set(program.relations())
     static = static_relations(program)  # a split adds its static relations; no other relation changes side
+    arities = program.relations()
     for comp in components(program):
         if comp <= static:
             continue
-        split = _plan(program, comp, static, taken)
+        split = _plan(program, arities, comp, static, taken)
         if split is not None:
-            program = _apply(program, split, static)
+            program = _apply(program, arities, split, static)
             static |= set(split.static.values())
+            arities = program.relations()
     return program
 
 
@@ -171,11 +178,11 @@ def _fresh(base: str, taken: set[str]) -> str:
     return name
 
 
-def _plan(program: Program, comp: set[str], static: set[str], taken: set[str]) -> _Split | None:
+def _plan(program: Program, arities: dict[str, set[int]], comp: set[str], static: set[str], taken: set[str]
+          ) -> _Split | None:
     if any(m in KEYWORDS or m.startswith("tgpl_") for m in comp):  # what the game is made of keeps its name
         return None
     rules = [r for r in program.rules if r.head.relation in comp]
-    arities = program.relations()
     if any(len(arities[m]) != 1 for m in comp):
         return None
     positions = set(range(min(next(iter(arities[m])) for m in comp)))
@@ -238,7 +245,7 @@ def _entry_parts(rule: Rule, positions: tuple[int, ...], static: set[str]):
     return dynamic, fixed
 
 
-def _apply(program: Program, split: _Split, static: set[str]) -> Program:
+def _apply(program: Program, arities: dict[str, set[int]], split: _Split, static: set[str]) -> Program:
     pos = split.positions
     entry_var = _fresh_var(program)
     out: list[Rule] = []
@@ -273,7 +280,7 @@ def _apply(program: Program, split: _Split, static: set[str]) -> Program:
                 body.append(lit)
         out.append(Rule(rule.head, tuple(body), rule.span))
     for name in sorted(bridge):  # a negative use reads the relation itself, defined again from the two parts
-        arity = next(iter(program.relations()[name]))
+        arity = next(iter(arities[name]))
         args = tuple(Var(f"a{i}") for i in range(arity))
         out.append(Rule(Atom(name, args), (Atom(split.entry, (entry_var, *(args[p] for p in pos))),
                                           Atom(split.static[name], (entry_var, *_rest(args, pos))))))
@@ -294,9 +301,10 @@ def _fresh_var(program: Program) -> Var:
 
 
 # ------------------------------------------------------------------ step 3
-def fold_static(program: Program) -> Program:
+def fold_static(program: Program, limits: Limits | None = None) -> Program | None:
     """Each dynamic rule's connected static conjunctions of two literals or more replaced by one table of the
-    variables the rest of the rule reads, evaluated here by clingo (MAX_ROWS rows at most, at least one)."""
+    variables the rest of the rule reads, evaluated here (MAX_ROWS rows at most, at least one); None where the
+    static relations could not be evaluated within their bounds (tgpl.lowering.static_eval)."""
     static = static_relations(program)
     plans: list[tuple[int, list[int], tuple[str, ...]]] = []  # (rule index, literal indexes, kept variables)
     for i, rule in enumerate(program.rules):
@@ -319,7 +327,9 @@ def fold_static(program: Program) -> Program:
         if key not in keys:
             keys[key] = _fresh("static_table", taken)
         named.append((i, group, kept, keys[key]))
-    rows = _evaluate(program, static, keys)
+    rows = _evaluate(program, static, keys, Work(limits if limits is not None else unlimited()))
+    if rows is None:
+        return None
     new_rules = list(program.rules)
     facts: list[Rule] = []
     used: set[str] = set()
@@ -374,152 +384,22 @@ def _static_groups(rule: Rule, static: set[str]) -> list[list[int]]:
     return [sorted(g) for _, g in sorted(groups.items())]
 
 
-class _Names:
-    """GDL names to clingo names and back: every name becomes `n<i>`, so no GDL name can clash with clingo's."""
-
-    def __init__(self) -> None:
-        self.to: dict[str, str] = {}
-        self.back: dict[str, str] = {}
-        self.vars: dict[str, str] = {}
-
-    def name(self, gdl: str) -> str:
-        found = self.to.get(gdl)
-        if found is None:
-            found = self.to[gdl] = f"n{len(self.to)}"
-            self.back[found] = gdl
-        return found
-
-    def term(self, t: Term) -> str:
-        if isinstance(t, Var):
-            return self.vars.setdefault(t.name, f"V{len(self.vars)}")
-        if isinstance(t, Const):
-            return t.name if t.is_int else self.name(t.name)
-        return f"{self.name(t.name)}({','.join(self.term(a) for a in t.args)})"
-
-    def atom(self, a: Atom, relation: str | None = None) -> str:
-        name = relation if relation is not None else self.name(a.relation)
-        return f"{name}({','.join(self.term(x) for x in a.args)})" if a.args else name
-
-    def literal(self, lit: Literal) -> str:
-        if isinstance(lit, Atom):
-            return self.atom(lit)
-        if isinstance(lit, Distinct):
-            return f"{self.term(lit.left)} != {self.term(lit.right)}"
-        if isinstance(lit, Not):
-            return "not " + self.literal(lit.literal)
-        raise ValueError(f"no clingo literal for {lit}")
-
-    def value(self, sym: clingo.Symbol) -> Term:
-        if sym.type is clingo.SymbolType.Number:
-            return Const(str(sym.number))
-        if sym.arguments:
-            return Func(self.back[sym.name], tuple(self.value(a) for a in sym.arguments))
-        return Const(self.back[sym.name])
-
-
-def _evaluate(program: Program, static: set[str], keys: dict[tuple, str]
-              ) -> dict[str, list[tuple[Term, ...]] | None]:
+def _evaluate(program: Program, static: set[str], keys: dict[tuple, str], work: Work
+              ) -> dict[str, list[tuple[Term, ...]] | None] | None:
     """The rows of each table (`keys`: (literals, kept variables) -> table name): the static relations the
-    tables read, by one clingo run over the static rules (stratified: one model), then each table's join here,
-    given up past JOIN_ROWS partial rows (a join of arithmetic tables would grow into their product, and
-    clingo's grounding cannot be interrupted)."""
+    tables read, evaluated here (tgpl.lowering.static_eval, under the limits), then each table's join, given up
+    past JOIN_ROWS partial rows (a join of arithmetic tables would grow into their product). None where the
+    static relations could not be evaluated within their bounds."""
     wanted = {a.relation for lits, _ in keys for lit in lits for a, _ in lit.atoms()}
-    facts = _static_facts(program, static, wanted)
+    facts = static_facts(program, static, wanted, work)
+    if facts is None:
+        return None
     rows: dict[str, list[tuple[Term, ...]] | None] = {}  # None: the join was given up
     for (lits, kept), name in keys.items():
-        found = _join(lits, kept, facts)
+        found = join(lits, kept, facts, JOIN_ROWS, work)
         rows[name] = None if found is None else sorted(found, key=lambda row: tuple(map(str, row)))
     return rows
 
 
 JOIN_ROWS = 20_000
 """Partial rows past which a table's join is given up (the table is then not made)."""
-
-
-def _static_facts(program: Program, static: set[str], wanted: set[str]) -> dict[str, set[tuple[Term, ...]]]:
-    """Relation -> its rows, for the static relations in `wanted`."""
-    names = _Names()
-    lines: list[str] = []
-    for rule in program.rules:
-        if rule.head.relation not in static or rule.head.relation in KEYWORDS:
-            continue
-        for plain in expand_or(rule):
-            body = ", ".join(names.literal(lit) for lit in plain.body)
-            lines.append(names.atom(plain.head) + (f" :- {body}." if body else "."))
-    ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], "\n".join(lines))
-    ctl.ground([("base", [])])
-    facts: dict[str, set[tuple[Term, ...]]] = {name: set() for name in wanted}
-    arities = program.relations()
-    for name in sorted(wanted):
-        for arity in sorted(arities.get(name, ())):
-            for atom in ctl.symbolic_atoms.by_signature(names.name(name), arity):
-                if not atom.is_fact:  # stratified, so never; were it so, nothing could be folded soundly
-                    raise ValueError(f"static relation {name} has a non-fact atom")
-                facts[name].add(tuple(names.value(a) for a in atom.symbol.arguments))
-    return facts
-
-
-def _join(lits: tuple[Literal, ...], kept: tuple[str, ...], facts: dict[str, set[tuple[Term, ...]]]
-          ) -> set[tuple[Term, ...]] | None:
-    """The projection on `kept` of the conjunction's solutions over `facts`; None past JOIN_ROWS."""
-    positive = [lit for lit in lits if isinstance(lit, Atom)]
-    checks = [lit for lit in lits if not isinstance(lit, Atom)]
-    bindings: list[dict[str, Term]] = [{}]
-    bound: set[str] = set()
-    while positive:  # the literal with the most variables bound next, the smaller table on a tie
-        positive.sort(key=lambda a: (-len(_vars(a) & bound), len(facts[a.relation]), str(a)))
-        atom = positive.pop(0)
-        fixed = [i for i, a in enumerate(atom.args) if _vars(a) <= bound]  # known before the step: an index
-        index: dict[tuple[Term, ...], list[tuple[Term, ...]]] = defaultdict(list)
-        for row in facts[atom.relation]:
-            if len(row) == len(atom.args):
-                index[tuple(row[i] for i in fixed)].append(row)
-        grown: list[dict[str, Term]] = []
-        for binding in bindings:
-            for row in index.get(tuple(substitute(atom.args[i], binding) for i in fixed), ()):
-                found = _match(atom.args, row, binding)
-                if found is not None:
-                    grown.append(found)
-                    if len(grown) > JOIN_ROWS:
-                        return None
-        bindings = grown
-        bound |= _vars(atom)
-    result: set[tuple[Term, ...]] = set()
-    for binding in bindings:
-        if all(_holds(lit, binding, facts) for lit in checks):
-            result.add(tuple(binding[v] for v in kept))
-    return result
-
-
-def _match(patterns: tuple[Term, ...], values: tuple[Term, ...], binding: dict[str, Term]) -> dict[str, Term] | None:
-    """`binding` extended so that the patterns are the values, or None."""
-    if len(patterns) != len(values):
-        return None
-    out = binding
-    todo = list(zip(patterns, values))
-    while todo:
-        pattern, value = todo.pop()
-        if isinstance(pattern, Var):
-            known = out.get(pattern.name)
-            if known is None:
-                out = dict(out) if out is binding else out
-                out[pattern.name] = value
-            elif known != value:
-                return None
-        elif isinstance(pattern, Const):
-            if pattern != value:
-                return None
-        elif not (isinstance(value, Func) and value.name == pattern.name and len(value.args) == len(pattern.args)):
-            return None
-        else:
-            todo.extend(zip(pattern.args, value.args))
-    return out
-
-
-def _holds(lit: Literal, binding: dict[str, Term], facts: dict[str, set[tuple[Term, ...]]]) -> bool:
-    if isinstance(lit, Distinct):
-        return substitute(lit.left, binding) != substitute(lit.right, binding)
-    assert isinstance(lit, Not) and isinstance(lit.literal, Atom)
-    atom = lit.literal
-    return tuple(substitute(a, binding) for a in atom.args) not in facts[atom.relation]
