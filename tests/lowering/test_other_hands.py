@@ -77,18 +77,25 @@ def test_five_in_a_row_lowers_and_validates(tmp_path):
     assert WALKED_MOVES < 225
 
 
+def compiled_refusal(tmp_path, name: str):
+    """`to-gdl` of a game with its moves compiled, refused (exit 2, nothing written): the result, the first line
+    of the message and what it says after the game's folder."""
+    out = tmp_path / f"{name}.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(game(name)), "--moves", "compiled", "--no-validate", "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert not out.exists()
+    first = r.output.splitlines()[0]
+    return r, first, first.split("others/")[1]
+
+
 def test_pentes_capture_loop_compiles_and_its_stone_count_is_refused_where_it_falls(tmp_path):
     """Pente's capture loop (`for (dx = -1; dx <= 1; ...)` over `dy`, reading the stones it removes) is a counted
     loop of 3 x 3 passes: compiled pass by pass (compiled.SegmentCompiler.unrolled). What stops the compiled moves
     now is `Game.Stones`, which falls by 2 a capture: bounded in play only by the pairs captured (another
     counter) and the board, never by the game's end. The refusal is located at the decrement, says that it
     falls as `Pairs` changes, and how to bound it; nothing is written."""
-    out = tmp_path / "pente.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(game("pente")), "--moves", "compiled", "--no-validate", "-o", str(out)])
-    assert r.exit_code == 2, r.output
-    first = r.output.splitlines()[0]
+    r, first, said = compiled_refusal(tmp_path, "pente")
     assert "a loop that reads" not in first, first
-    said = first.split("others/")[1]
     assert said.startswith("pente.tgpl:157:25: error: not lowerable: the moves cannot be compiled: numbers grow "
                            "past 1000 with every fluent relaxed: 'Stones' (-1000..81 so far) not bounded by the "
                            "game: it falls here as 'Pairs' changes: in play another counter or the board "
@@ -96,7 +103,6 @@ def test_pentes_capture_loop_compiles_and_its_stone_count_is_refused_where_it_fa
     assert first.endswith("test it before the write where play keeps it so (`Game.Stones >= 2` before "
                           "`Game.Stones -= 2`), or end the game on its values where it is written"), first
     assert "Game.Stones -= 2;" in r.output.splitlines()[1]
-    assert not out.exists()
 
 
 def test_morris_hand_is_bounded_by_its_require_and_its_move_count_refused_where_it_rises(tmp_path):
@@ -104,20 +110,14 @@ def test_morris_hand_is_bounded_by_its_require_and_its_move_count_refused_where_
     that `_with_legality` joins with the move's legality). `Moves` is checked (`Game.Moves >= 200`, line 264)
     only in the phase `Check`, which the ways into `Remove` reach after another move: refused at the step,
     naming that check. A lowering of some seconds (its segments compiled, then relaxed twice)."""
-    out = tmp_path / "morris.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(game("morris")), "--moves", "compiled", "--no-validate",
-                                  "-o", str(out)])
-    assert r.exit_code == 2, r.output
-    first = r.output.splitlines()[0]
+    _, first, said = compiled_refusal(tmp_path, "morris")
     assert "InHand" not in first, first
-    said = first.split("others/")[1]
     assert said.startswith("morris.tgpl:203:9: error: not lowerable: the moves cannot be compiled: numbers grow "
                            "past 1000 with every fluent relaxed: 'Moves' (1..1000 so far) not bounded by the "
                            "game: it rises here, and the check that ends the game on it (line 264) is not on "
                            "every way from this write"), first
     assert first.endswith("end the game on its values where it is written (the check of line 264 there), or test "
                           "it before the write"), first
-    assert not out.exists()
 
 
 def test_morris_slides_compile_as_rules_with_variables():

@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tgpl.graphs import strongly_connected
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Program, Rule, Term, Var, expand_or, is_ground, substitute
 from tgpl.limits import Limits
 
@@ -239,47 +240,8 @@ def _match(patterns: tuple[Term, ...], values: Row, binding: dict[str, Term]) ->
 
 # ------------------------------------------------------------------ strata
 def _strata(deps: dict[str, set[str]], roots: Iterable[str]) -> list[set[str]]:
-    """The strongly connected components of the relations `roots` reach through `deps`, dependencies first
-    (iterative Tarjan: it finishes a component after every component it reaches)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    found: list[set[str]] = []
-
-    def enter(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on.add(node)
-
-    for root in sorted(roots):
-        if root in index:
-            continue
-        enter(root)
-        work = [(root, iter(sorted(deps.get(root, ()))))]
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    enter(child)
-                    work.append((child, iter(sorted(deps.get(child, ())))))
-                elif child in on:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp: set[str] = set()
-                while True:
-                    top = stack.pop()
-                    on.discard(top)
-                    comp.add(top)
-                    if top == node:
-                        break
-                found.append(comp)
-    return found
+    """The strongly connected components of the relations `roots` reach through `deps`, dependencies first."""
+    return [set(c) for c in strongly_connected(sorted(roots), lambda node: sorted(deps.get(node, ())))]
 
 
 def static_facts(program: Program, static: set[str], wanted: set[str], work: Work,

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from tgpl.graphs import strongly_connected
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var
 from tgpl.lowering.static_eval import Work, join, static_facts
@@ -96,50 +97,8 @@ def _vars(node) -> set[str]:
 def components(program: Program) -> list[set[str]]:
     """The recursive strongly connected components of the dependency graph, in a deterministic order."""
     deps = dependencies(program)
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    found: list[set[str]] = []
-    counter = [0]
-
-    def visit(root: str) -> None:  # iterative Tarjan: recursion depth would follow the game's relations
-        work = [(root, iter(sorted(deps.get(root, ()))))]
-        index[root] = low[root] = counter[0]
-        counter[0] += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = counter[0]
-                    counter[0] += 1
-                    stack.append(child)
-                    on.add(child)
-                    work.append((child, iter(sorted(deps.get(child, ())))))
-                elif child in on:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp: set[str] = set()
-                while True:
-                    top = stack.pop()
-                    on.discard(top)
-                    comp.add(top)
-                    if top == node:
-                        break
-                if len(comp) > 1 or node in deps.get(node, ()):
-                    found.append(comp)
-
-    for name in sorted(deps):
-        if name not in index:
-            visit(name)
-    return found
+    return [set(c) for c in strongly_connected(sorted(deps), lambda node: sorted(deps.get(node, ())))
+            if len(c) > 1 or c[0] in deps.get(c[0], ())]
 
 
 @dataclass
