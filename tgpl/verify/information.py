@@ -45,7 +45,7 @@ def hidden_information(program) -> list[str]:
             if attr.secrecy is not None:
                 out.append(f"{info.name}.{attr.name} ({attr.secrecy.kind})")
         for action in defn.actions:
-            if getattr(action, "secrecy", None) is not None:
+            if action.secrecy is not None:
                 out.append(f"private action {info.name}.{action.name} (its inputs)")
     return out
 
