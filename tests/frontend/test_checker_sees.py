@@ -144,8 +144,18 @@ def test_a_reserved_word_as_a_class_name_is_named_first(tmp_path):
     found = diagnostics(tmp_path, RESERVED_CLASS)
     assert found[0] == (5, 5, "error", "'Table' is a reserved word and cannot be used as a name "
                                        "(unexpected '.' after it, expected '<')", ())
-    assert found[1] == (8, 14, "error", "'Table' is a reserved word and cannot be used as a name", ())
+    assert found[1] == (8, 14, "error", "'Table' is a reserved word and cannot be used as a name",
+                        ("rename it, e.g. 'GameTable', here and where it is used",))
     assert len(found) == 2
+
+
+def test_a_class_named_by_a_reserved_word_is_one_error_with_every_use_in_a_note(tmp_path):
+    """A designer's `Table` used four times gave four errors; now the first use lists the others."""
+    text = RESERVED_CLASS.replace("    Table.N = 1;\n", "    Table.N = 1;\n    Table.N = 2;\n    Table.N += 3;\n")
+    found = [d for d in diagnostics(tmp_path, text) if "reserved word" in d[3]]
+    assert [(line, col) for line, col, *_ in found] == [(5, 5), (10, 14)]
+    assert found[0][4] == ("'Table' is used as a name at 2 more places (6:5, 7:5); rename it, "
+                           "e.g. 'GameTable', everywhere",)
 
 
 def test_a_keyword_followed_by_the_wrong_token_is_not_called_a_name(tmp_path):

@@ -133,6 +133,12 @@ class BodyChecker:
         if name in RESERVED:
             self.diags.error(span, f"'{name}' is a reserved word and cannot be used as a name")
 
+    def check_class_name(self, name: str, span: Span) -> None:
+        """A class, function or turn named by a reserved word: the error says what to do."""
+        if name in RESERVED:
+            self.diags.error(span, f"'{name}' is a reserved word and cannot be used as a name",
+                             f"rename it, e.g. 'Game{name}', here and where it is used")
+
     # ======================================================== statements
     def check_stmt(self, stmt: ast.Stmt, env: Env) -> Flow:
         method = getattr(self, "stmt_" + type(stmt).__name__)

@@ -349,7 +349,7 @@ class Checker:
     # ================================================= pass 3: code
     def check_item(self, item, scope: Scope) -> None:
         if isinstance(item, (ast.ClassDef, ast.FunctionDef, ast.TurnDef)):
-            self.bodies.check_name(item.name, item.name_span)
+            self.bodies.check_class_name(item.name, item.name_span)
         if isinstance(item, ast.SetupDef):
             self.bodies.check_block(item.body, Env("setup", scope))
         elif isinstance(item, ast.FunctionDef):

@@ -11,7 +11,7 @@ through lark's interactive parser so that errors can be repaired:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -120,6 +120,9 @@ class _Session:
         self.reported = 0
         self.previous: Token | None = None  # last accepted token
         self.skip_depth = 0  # > 0 while skipping an unexpected block
+        # a reserved type word used as a name (a class named Table): reported once, at its first use,
+        # with the other uses as a note, not one error per use
+        self.reserved_uses: dict[str, tuple[int, list[Span]]] = {}
 
     # ------------------------------------------------------------ reporting
     def _span_of(self, tok: Token) -> Span:
@@ -199,9 +202,7 @@ class _Session:
         prev = self.previous
         if prev is not None and prev.value in GENERIC_TYPES and prev.type != "NAME" and "NAME" not in expected:
             # `Table.N` where a class is named Table: the reason is the reserved word, not the token after it
-            self._report(self._span_of(prev), f"'{prev.value}' is a reserved word and cannot be used as a name "
-                                              f"(unexpected {describe_token(tok)} after it"
-                                              f"{_expected_list(expected)})")
+            self._reserved_word_used(prev, tok, expected)
             self._unwind_or_skip(ip, tok)
             return True
         if "CLASS" in expected:  # the top level
@@ -211,6 +212,31 @@ class _Session:
         self._report(self._span_of(tok), message)
         self._unwind_or_skip(ip, tok)
         return True
+
+    def _reserved_word_used(self, word: Token, tok: Token, expected) -> None:
+        """A generic type's word where a name was meant: one error per word, later uses as its note."""
+        span = self._span_of(word)
+        seen = self.reserved_uses.get(word.value)
+        if seen is not None:
+            if span != self.diags.items[seen[0]].span and span not in seen[1]:
+                seen[1].append(span)
+            self.accepted_at_last_error = self.accepted
+            return
+        before = len(self.diags.items)
+        self._report(span, f"'{word.value}' is a reserved word and cannot be used as a name "
+                           f"(unexpected {describe_token(tok)} after it{_expected_list(expected)})")
+        if len(self.diags.items) > before:
+            self.reserved_uses[word.value] = (before, [])
+
+    def _note_reserved_uses(self) -> None:
+        for word, (index, others) in self.reserved_uses.items():
+            if not others:
+                continue
+            first = self.diags.items[index]
+            places = ", ".join(f"{s.line}:{s.col}" for s in others)
+            note = (f"'{word}' is used as a name at {len(others)} more place{'s' if len(others) > 1 else ''} "
+                    f"({places}); rename it, e.g. 'Game{word}', everywhere")
+            self.diags.items[index] = replace(first, notes=first.notes + (note,))
 
     def _unwind_or_skip(self, ip, tok: Token) -> None:
         """After an error at `tok`: a `;` or `}` ends the broken statement, a `{` starts a block skipped whole."""
@@ -311,6 +337,7 @@ def _recovered(text: str, file: str) -> tuple[Tree | None, _Session]:
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         session.diags.error(Span(file, line, col, line, col + 1), "syntax error")
         tree = None
+    session._note_reserved_uses()
     return tree, session
 
 
