@@ -1110,12 +1110,17 @@ def test_winner_with_a_ranking_init_list_is_fine(tmp_path):
     assert found(tmp_path, src) == []
 
 
-def test_winner_with_a_flat_init_list(tmp_path):
+def test_winner_with_a_flat_init_list_is_one_error_showing_both_readings(tmp_path):
+    """A designer's `winner {0, 1};` for a draw said 'holds List<player>, not number' twice."""
     src = in_setup("winner {0, 1};")
-    assert found(tmp_path, src) == [
-        E(src, "0,", "a List<List<player>> holds List<player>, not number"),
-        E(src, "1}", "a List<List<player>> holds List<player>, not number"),
-    ]
+    assert found(tmp_path, src) == [E(src, "{0, 1}", "a ranking lists places, each a list of players")]
+    (diag,) = check(tmp_path, src)
+    assert diag.notes == ("for a tie write 'winner {{0, 1}};', for places in this order 'winner {{0}, {1}};'",)
+
+
+def test_winner_with_a_flat_init_list_of_other_values_says_their_type(tmp_path):
+    src = in_setup("winner {true};")
+    assert found(tmp_path, src) == [E(src, "true", "a List<List<player>> holds List<player>, not bool")]
 
 
 def test_conditions_must_be_bool(tmp_path):

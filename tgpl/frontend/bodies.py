@@ -242,6 +242,8 @@ class BodyChecker:
         return Flow.JUMPS
 
     def stmt_Winner(self, s: ast.Winner, env: Env) -> Flow:
+        if self._flat_ranking(s.value, env):
+            return Flow.JUMPS
         if isinstance(s.value, ast.InitList):
             self.expect(s.value, RANKING, env, "winner takes a player or a ranking List<List<player>>, not")
         else:
@@ -249,6 +251,34 @@ class BodyChecker:
             if not (assignable(t, PLAYER) or assignable(t, RANKING)) or t == NULL:
                 self.diags.error(s.value.span, f"winner takes a player or a ranking List<List<player>>, not {t}")
         return Flow.JUMPS
+
+    def _flat_ranking(self, value: ast.Expr, env: Env) -> bool:
+        """`winner {0, 1};` (players where places are wanted): one error that shows both readings.
+
+        A designer writes it for a tie, or for 0 first and 1 second; the ranking's type alone
+        would say 'holds List<player>, not number' once per player, which does not say the fix.
+        """
+        if not isinstance(value, ast.InitList) or not value.items:
+            return False
+        if any(isinstance(item, ast.InitList) for item in value.items):
+            return False
+        if not all(assignable(self.expr(item, env), PLAYER) for item in value.items):
+            return False
+        names = [self._text_of(item.span) or "p" for item in value.items]
+        self.diags.error(value.span, "a ranking lists places, each a list of players",
+                         f"for a tie write 'winner {{{{{', '.join(names)}}}}};', "
+                         f"for places in this order 'winner {{{', '.join('{' + n + '}' for n in names)}}};'")
+        return True
+
+    def _text_of(self, span: Span) -> str | None:
+        """The source text of a one-line span, or None."""
+        text = self.c.program.sources.get(span.file)
+        if text is None or span.line != span.end_line:
+            return None
+        lines = text.split("\n")
+        if not 1 <= span.line <= len(lines):
+            return None
+        return lines[span.line - 1][span.col - 1 : span.end_col - 1] or None
 
     def stmt_InputDecl(self, s: ast.InputDecl, env: Env) -> Flow:
         if s.modifier == "function":
