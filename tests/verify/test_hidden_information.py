@@ -16,7 +16,7 @@ from tgpl.cli import main
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.runtime.chance_machine import ChanceMachine
 from tgpl.runtime.game import load_game
-from tgpl.verify.information import FULL_VIEW, hidden_information, value_seen
+from tgpl.verify.information import FULL_VIEW, TooManyInformationSets, hidden_information, value_seen
 
 ROOT = Path(__file__).resolve().parents[2]
 MONTY = str(ROOT / "examples" / "montyhall.tgpl")
@@ -65,6 +65,20 @@ def _value_by_hand() -> Fraction:
 def test_the_value_seen_is_the_value_worked_out_by_hand():
     game = load_game(MONTY)
     assert value_seen(ChanceMachine(game, 0)) == _value_by_hand() == Fraction(200, 3)
+
+
+def test_a_value_seen_cut_short_says_whether_the_budget_or_a_limit_stopped_it():
+    game = load_game(MONTY)
+    with pytest.raises(TooManyInformationSets, match=r"^more than 3 information sets \(--max-states\)$"):
+        value_seen(ChanceMachine(game, 0), budget=3)
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return "the time limit (20 s, --max-seconds)" if len(calls) > 2 else None
+    with pytest.raises(TooManyInformationSets,
+                       match=r"^stopped by the time limit \(20 s, --max-seconds\) after \d+ information sets$"):
+        value_seen(ChanceMachine(game, 0), stop=stop)
 
 
 def test_switching_wins_two_thirds_of_seeded_games_on_the_runtime():

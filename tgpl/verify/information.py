@@ -92,8 +92,11 @@ def value_seen(machine: ChanceMachine, budget: int = 100_000,
         found = memo.get(memo_key)
         if found is not None:
             return found
-        if len(memo) >= budget or (stop is not None and stop() is not None):
-            raise TooManyInformationSets(f"more than {len(memo):,} information sets")
+        if len(memo) >= budget:
+            raise TooManyInformationSets(f"more than {budget:,} information sets (--max-states)")
+        stopped = stop() if stop is not None else None
+        if stopped is not None:
+            raise TooManyInformationSets(f"stopped by {stopped} after {len(memo):,} information sets")
         total = Fraction(0)
         playing: dict[tuple[str, ...], list[tuple[Fraction, object, dict]]] = {}
         for p, s in belief:
