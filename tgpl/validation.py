@@ -217,6 +217,23 @@ class Differential:
     def start(self) -> tuple[State, GdlState]:
         return self.initial, self.gdl.initial_state()
 
+    @cached_property
+    def setup_outcomes(self) -> list[tuple[Term, State]] | None:
+        """Where the GDL starts with random to move (setup's dice, tgpl.lowering.chance.setup_throw): the
+        runtime's state after setup for each way its draws fall, with random's move `(roll k)` for the k-th
+        (in tgpl.runtime.chance_machine's order, as the lowering numbers them); None where it does not."""
+        if self.chance is None:
+            return None
+        try:
+            g = self.gdl.initial_state()
+        except GdlError:
+            return None  # compared, and reported, as the initial state
+        if g.is_terminal or [str(m) for m in g.legal_moves(self.roles[self.chance])] == ["noop"]:
+            return None
+        runs = ChanceMachine(self.game, self.seed).setup_runs()
+        return [(Func(ROLL, (Const(str(k)),)), state) for k, (*_, state) in enumerate(runs, 1)]
+
+
     def compare(self, state: State, g: GdlState, fluents: bool = True, mine: frozenset[str] | None = None
                 ) -> Difference | None:
         """How the runtime's `state` and the GDL state `g` differ; None when they agree. `mine`: the state's
@@ -324,6 +341,16 @@ class Differential:
             return self.playouts([rng], max_steps, until)[0]
         play = Play()
         state, g = self.start()
+        if self.setup_outcomes is not None:  # random throws setup's dice: the GDL's first step
+            diff = self.compare_throw(g, self.setup_outcomes)
+            if diff is not None:
+                play.mismatch = diff
+                return play
+            roll, state = rng.choice(self.setup_outcomes)
+            play.steps.append(Step(sorted(str(r) for r, _ in self.setup_outcomes), self.chance, False, None))
+            play.moves.append(str(roll))
+            play.joints.append(self.throw(roll))
+            g = g.apply(play.joints[-1])
         while True:
             diff = self.compare(state, g, fluents)
             if diff is not None:
@@ -920,14 +947,38 @@ class _Bisimulation:
     def initial(self) -> _Pair:
         state = self.runtime.initial()
         try:
-            return _Pair(state, self.d.gdl.initial_state(), None, 0)
+            g = self.d.gdl.initial_state()
         except GdlError as e:  # e.g. an init fluent outside base
             return _Pair(state, None, None, 0, Difference(error=str(e)))
+        if self.d.setup_outcomes is not None:  # random throws setup's dice first: no runtime state is there
+            return _Pair(None, g, None, 0, handed_out=False)
+        return _Pair(state, g, None, 0)
 
     def key(self, pair: _Pair):
         if pair.error is not None:
             return pair  # never merged with another
+        if pair.state is None:  # random's first state, setup's dice to throw
+            return None, pair.g.key()
         return pair.state.key(), pair.g.key()
+
+    def _setup_info(self, pair: _Pair) -> Info:
+        """The successors of random's first state: each way setup's dice fall, the runtime's state after setup
+        with them against the GDL's after random's move for it."""
+        d = self.d
+        diff = d.compare_throw(pair.g, d.setup_outcomes)
+        if diff is not None:
+            raise _Found(Mismatch("the GDL", [], diff, "bisimulation"))
+        self.compared += 1
+        out = []
+        for roll, nxt in d.setup_outcomes:
+            path = (None, str(roll))
+            after = state_or_error(pair.g.apply, d.throw(roll))
+            if isinstance(after, GdlError):
+                out.append((str(roll), (), _Pair(None, None, path, 1, Difference(error=str(after)), False)))
+                continue
+            out.append((str(roll), (), _Pair(nxt, after, path, 1, handed_out=False)))
+        self.seen += len(out)
+        return Info(False, [], (), (), out)
 
     def release(self, pair: _Pair) -> None:
         if not pair.expanded:  # a state already seen
@@ -941,6 +992,8 @@ class _Bisimulation:
             raise _OutOfTime
         pair.expanded = True
         self.depth = max(self.depth, pair.depth - 1)  # breadth first: every shallower state was compared
+        if pair.state is None and pair.error is None:
+            return self._setup_info(pair)
         diff = pair.error or self.d.compare(pair.state, pair.g)
         if diff is not None:
             raise _Found(Mismatch("the GDL", _moves(pair.path), diff, "bisimulation"))
