@@ -1966,6 +1966,8 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             machine, program = _machine(path, limits=limits,
                                         players=players if path.lower().endswith(".tgpl") else None)
             gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
+            if type(machine).__name__ == "GdlIIMachine":
+                machine.skip_idle = True  # random's throws that change nothing: no chance node of the runtime's
             machine = _thrown_dice(machine, program, max_states)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):

@@ -15,6 +15,7 @@ from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
 from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_roll_calls, setup_throw
 from tgpl.lowering.ir import Program
+from tgpl.lowering.percepts import with_percepts
 from tgpl.limits import Limits, outside, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.lowering.lowerable import Assessment, assess
@@ -46,9 +47,11 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         start = start_snapshot(game, seed)
         limits.check()
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits)
-    return lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
-                            moves, gdl_errors)
+        lowered = lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits)
+    else:
+        lowered = lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
+                                   moves, gdl_errors)
+    return with_percepts(lowered, game.program)  # GDL-II: what each role sees, where the game has secrets
 
 
 def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,

@@ -69,6 +69,7 @@ from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.chance import RANDOM, ROLL
 from tgpl.lowering.emit import LoweredGame
+from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
 from tgpl.runtime.chance_machine import ChanceMachine
 from tgpl.runtime.errors import TGPLRuntimeError
@@ -207,6 +208,7 @@ class Differential:
         # GDL-II: the lowering's dice are moves of the chance role `random` (tgpl.lowering.chance)
         names = [str(r) for r in self.roles]
         self.chance = names.index(RANDOM) if RANDOM in names else None
+        self.secrets = has_secrets(game.program)  # its dice thrown after every move that may throw (idle_throws)
         self._chances: ChanceMachine | None = None
 
     @cached_property
@@ -228,7 +230,7 @@ class Differential:
             g = self.gdl.initial_state()
         except GdlError:
             return None  # compared, and reported, as the initial state
-        if g.is_terminal or [str(m) for m in g.legal_moves(self.roles[self.chance])] == ["noop"]:
+        if not self.random_moves(g):
             return None
         runs = ChanceMachine(self.game, self.seed).setup_runs()
         return [(Func(ROLL, (Const(str(k)),)), state) for k, (*_, state) in enumerate(runs, 1)]
@@ -308,6 +310,19 @@ class Differential:
                     for i, ms in enumerate(theirs) if i != self.chance and ms != ["noop"]]
         return None if d.empty else d
 
+    def random_moves(self, g: GdlState) -> list[Term]:
+        """Random's moves in `g`, none where it is not random's to move."""
+        if self.chance is None or g.is_terminal:
+            return []
+        moves = g.legal_moves(self.roles[self.chance])
+        return [] if [str(m) for m in moves] == ["noop"] else moves
+
+    def idle_throws(self, g: GdlState) -> list[Term]:
+        """After a move whose runtime draws nothing, random's moves in `g`: in a game with secrets random throws
+        after every move of an action that may throw (tgpl.lowering.percepts), and each of its moves must then
+        give the runtime's state; in a game without, none (random to move there is a difference)."""
+        return self.random_moves(g) if self.secrets else []
+
     def throw(self, roll: Term) -> tuple[Term, ...]:
         """The GDL joint move of random's `roll`, every player `noop`."""
         return tuple(roll if i == self.chance else NOOP for i in range(len(self.roles)))
@@ -373,8 +388,16 @@ class Differential:
                 else:  # a die the runtime throws is random's move in the GDL: an outcome drawn by the play's rng
                     outcomes = self.outcomes(state, move)
                     g = g.apply(joint)
-                    if outcomes[0][0] is None:
+                    idle = self.idle_throws(g) if outcomes[0][0] is None else []
+                    if outcomes[0][0] is None and not idle:
                         state = outcomes[0][1]
+                    elif idle:  # the runtime drew nothing: random's face changes nothing, whichever it is
+                        state = outcomes[0][1]
+                        roll = rng.choice(idle)
+                        play.steps.append(Step(sorted(str(r) for r in idle), self.chance, False, None))
+                        play.moves.append(str(roll))
+                        play.joints.append(self.throw(roll))
+                        g = g.apply(play.joints[-1])
                     else:
                         diff = self.compare_throw(g, outcomes)
                         if diff is not None:
@@ -1055,8 +1078,20 @@ class _Bisimulation:
             if isinstance(g, GdlError):
                 failed(path, Difference(error=str(g)))
                 continue
-            if outcomes[0][0] is None:
+            idle = d.idle_throws(g) if outcomes[0][0] is None else []
+            if outcomes[0][0] is None and not idle:
                 out.append((m.text, (), _Pair(outcomes[0][1], g, path, pair.depth + 1)))
+                continue
+            for roll in idle:  # the runtime drew nothing: each of random's faces must give its state
+                after = state_or_error(g.apply, d.throw(roll))
+                thrown = (path, str(roll))
+                if isinstance(after, GdlError):
+                    out.append((f"{m.text} {roll}", (), _Pair(None, None, thrown, pair.depth + 1,
+                                                              Difference(error=str(after)), False)))
+                    continue
+                out.append((f"{m.text} {roll}", (), _Pair(outcomes[0][1], after, thrown, pair.depth + 1,
+                                                          handed_out=False)))
+            if idle:
                 continue
             diff = d.compare_throw(g, outcomes)
             if diff is not None:

@@ -89,6 +89,42 @@ def test_a_setup_whose_dice_change_what_it_makes_is_refused_located(tmp_path):
     assert not out.exists()
 
 
+def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp_path):
+    """Percepts in a dice game with secrets (decision 103): the die's face, kept in a private attribute, is seen
+    by the seat's owner only; a hidden attribute by nobody; random's moves by nobody."""
+    text = GAME.format(body="            Secret = roll(3);\n            Score += 1;\n            Never = Secret;")
+    text = text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;\n"
+                                                    "    hidden number Never = 0;")
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated: bisimulation" in kif
+    assert "(sees_secret seat_0 player_0)\n(sees_secret seat_1 player_1)\n" in kif
+    assert "(sees_secret seat_0 player_1)" not in kif and "(sees_secret seat_1 player_0)" not in kif
+    assert "(sees_secret ?o ?tgpl_seer))" in kif  # the frame's percept, by owner
+    assert "(sees ?tgpl_seer (score ?o ?v))" in kif  # public
+    assert "(sees ?tgpl_seer (never " not in kif
+    assert "(distinct ?q random)" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(CliRunner().invoke(main, ["verify", str(out), "--json"]).output)
+    assert rep["gdl_ii"]["hidden"]["player_0"] is not None  # it cannot tell the other seat's faces apart
+
+
+def test_a_private_action_in_a_dice_game_is_refused_located(tmp_path):
+    text = GAME.format(body="            Score += roll(3);").replace("    action Throw", "    private action Throw")
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2, r.output
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "private action Throw" in x)
+    assert f"dice.tgpl:{line}:5: error: not lowerable: a private action in a game with dice is not lowerable " \
+           "yet" in r.output
+    assert not out.exists()
+
+
 def _race_value() -> Fraction:
     """Player 0's expected goal in examples/race.tgpl under expectimax, by dynamic programming here: walk 2, or
     dash 1..4 equally likely; the first at 7 wins (100); each player maximises its own chance."""
@@ -233,6 +269,38 @@ def test_a_die_thrown_where_the_runtime_draws_none_fails_the_validation(monkeypa
     assert r.exit_code == 2, r.output
     assert "the GDL differs from the runtime" in r.output
     assert "legal moves only in the runtime: Seat#1.Throw()" in r.output
+    assert not out.exists()
+
+
+def test_with_secrets_random_throws_after_every_move_and_each_idle_face_is_compared(monkeypatch, tmp_path):
+    """In a game with secrets, random throws after every move of an action that may throw (whether it throws may
+    be a secret, decision 103): where the runtime draws nothing, each face must give the runtime's state. A
+    lowering whose `else` (no die) happens on face 1 only is caught on the others."""
+    from tgpl.lowering import execute
+    from tgpl.lowering.symbolic import conj
+
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            if (Score < 3) { Score += roll(3); } else { Score += 1; }").replace(
+        "    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    assert "; validated: bisimulation" in out.read_text()
+    out.unlink()
+    real = execute.Executor.fork_on
+
+    def forked(self, p, cond):
+        ways = real(self, p, cond)
+        if self.rolls and repr(cond).startswith("[Seat"):  # `Score < 3` where random throws: else on face 1 only
+            face_1 = next(iter(self.rolls.values()))[0][1]
+            for q, taken in ways:
+                if not taken:
+                    q.pc = conj(q.pc, face_1)
+        return ways
+    monkeypatch.setattr(execute.Executor, "fork_on", forked)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 2, r.output
+    assert "the GDL differs from the runtime" in r.output
+    assert "fluents only in the runtime: (control player_1 t play) (score seat_0 4)" in r.output  # Score 3, no die
     assert not out.exists()
 
 

@@ -37,6 +37,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.chance import RANDOM, SETUP, action_rolls
+from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.runaway import growing_write
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
@@ -188,6 +189,10 @@ class Lowering:
         # where setup throws dice, the game starts with random to move, in a control state (the control after
         # setup, SETUP) whose move (roll k) sets what the k-th way they fall set (`_setup_thrown`)
         self.start = self.u.control + (SETUP,) if self.u.throws else self.u.control
+        # in a game with secrets, whether a die is thrown may be one (Monty Hall's host throws only when the
+        # contestant holds the car): random then throws after every move of an action that may throw, and
+        # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 103)
+        self.secret_throws = has_secrets(program)
 
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
@@ -490,6 +495,9 @@ class Lowering:
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
             roll = self.rolls.get(id(action))
+            if roll is not None and self.secret_throws:  # random throws after every move of the action
+                paths.append(Path(p.pc, {}, cs + (m.index,)))
+                continue
             # where the action throws a die, the effect is run once with a probe for it (one face, the way marked
             # THROWN): the ways that reach it hand control to random, whose move runs the effect (_thrown); the
             # others are the move's whole effect, as where no die is thrown (the runtime draws nothing there)
@@ -534,9 +542,12 @@ class Lowering:
             for q in self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
                                        f"action_{action.name}", scope):
                 thrown = _thrown_when(q)
-                if thrown is FALSE:
+                if self.secret_throws:
+                    pass  # every way: random threw after every move, its face changing nothing where not read
+                elif thrown is FALSE:
                     continue  # a way the player's move took whole (`_segment`): random never throws there
-                q.pc = conj(q.pc, thrown)
+                else:
+                    q.pc = conj(q.pc, thrown)
                 if q.status != "over":
                     q.status = None
                 paths.append(q)
