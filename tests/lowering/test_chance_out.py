@@ -125,6 +125,22 @@ def test_a_private_action_in_a_dice_game_is_refused_located(tmp_path):
     assert not out.exists()
 
 
+def test_setup_dice_drawn_differently_from_way_to_way_are_refused_located(tmp_path):
+    """GDL-II's random picks its moves alike: setup's ways must be equally likely, the same draws each way."""
+    src = tmp_path / "dice.tgpl"
+    text = GAME.format(body="            Score += 1;").replace(
+        "    turn.use(\"T\");", "    number n = roll(2);\n    if (n == 2) { n += roll(3); }\n    turn.use(\"T\");")
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2, r.output
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "roll(2)" in x)
+    assert f"dice.tgpl:{line}:16: error: not lowerable: setup's dice are not lowerable: they draw differently " \
+           "from one way to another" in r.output
+    assert not out.exists()
+
+
 def _race_value() -> Fraction:
     """Player 0's expected goal in examples/race.tgpl under expectimax, by dynamic programming here: walk 2, or
     dash 1..4 equally likely; the first at 7 wins (100); each player maximises its own chance."""
