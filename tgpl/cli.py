@@ -1074,11 +1074,12 @@ def _thrown_dice(machine, program, max_states: int):
     """For `compare`: a .tgpl game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with every
     face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; any
     other machine as it is."""
-    from tgpl.lowering.chance import action_rolls
+    from tgpl.lowering.chance import action_rolls, setup_roll_calls
     from tgpl.runtime.chance_machine import ChanceMachine
     from tgpl.runtime.verify import RuntimeMachine
 
-    if type(machine) is RuntimeMachine and program is not None and action_rolls(program)[0]:
+    if type(machine) is RuntimeMachine and program is not None and (action_rolls(program)[0]
+                                                                     or setup_roll_calls(program)):
         return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states)
     return machine
 
@@ -1086,9 +1087,10 @@ def _thrown_dice(machine, program, max_states: int):
 def _dice_sites(program) -> list[str]:
     """Where the dice that lower to GDL-II's random are thrown (tgpl.lowering.chance), as `file:line:col` in
     source order: as `chance_site_texts` names every chance site."""
-    from tgpl.lowering.chance import action_rolls
+    from tgpl.lowering.chance import action_rolls, setup_roll_calls
 
-    spans = sorted((r.call.span for r in action_rolls(program)[0].values()), key=lambda sp: (sp.file, sp.line, sp.col))
+    spans = [r.call.span for r in action_rolls(program)[0].values()] + [c.span for c in setup_roll_calls(program)]
+    spans.sort(key=lambda sp: (sp.file, sp.line, sp.col))
     return [f"{sp.file}:{sp.line}:{sp.col}" for sp in spans]
 
 
@@ -1463,7 +1465,11 @@ def _hidden_report(g, machine, program, rep: dict, max_states: int, limits) -> d
     rep["hidden"] = out
     if rep["complete"]:
         rep["value"] += f" ({FULL_VIEW})"
-    if machine.game.players != 1:
+    from tgpl.runtime.game import Game
+
+    if not isinstance(machine.game, Game):  # --engine clingo: its lowered GDL-II, whose states are no runtime's
+        out["value_seen_why"] = "the value knowing only what the player sees is computed with --engine runtime"
+    elif machine.game.players != 1:
         out["value_seen_why"] = ("several players with hidden information: the game's value needs a solution "
                                  "concept (equilibria of the imperfect-information game) that tgpl does not compute")
     elif not rep["complete"]:
@@ -1960,6 +1966,8 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             machine, program = _machine(path, limits=limits,
                                         players=players if path.lower().endswith(".tgpl") else None)
             gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
+            if type(machine).__name__ == "GdlIIMachine":
+                machine.skip_idle = True  # random's throws that change nothing: no chance node of the runtime's
             machine = _thrown_dice(machine, program, max_states)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):

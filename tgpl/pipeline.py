@@ -13,10 +13,13 @@ from tgpl.asp.induction import same_game
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
+from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_roll_calls, setup_throw
 from tgpl.lowering.ir import Program
+from tgpl.lowering.percepts import with_percepts
 from tgpl.limits import Limits, outside, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
 from tgpl.lowering.lowerable import Assessment, assess
+from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.game import Game, State
 from tgpl.runtime.snapshot import snapshot
 
@@ -41,12 +44,14 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         """bind_recursion, whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`."""
         return outside(lambda: bind_recursion(program), limits)
     with limits.during("setting up"):
-        start = snapshot(game.initial_state(seed))
+        start = start_snapshot(game, seed)
         limits.check()
     if query_function is None:
-        return lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits)
-    return lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
-                            moves, gdl_errors)
+        lowered = lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits)
+    else:
+        lowered = lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
+                                   moves, gdl_errors)
+    return with_percepts(lowered, game.program)  # GDL-II: what each role sees, where the game has secrets
 
 
 def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,
@@ -56,9 +61,33 @@ def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool 
     after setup with `seed`, is given."""
     limits = limits if limits is not None else unlimited()
     with limits.during("setting up"):
-        initial = snapshot(start if start is not None else game.initial_state(seed))
+        if start is None or setup_roll_calls(game.program):
+            initial = start_snapshot(game, seed)
+        else:
+            initial = snapshot(start)
         limits.check()
     return assess(game.program, initial, moves, relations, limits)
+
+
+def start_snapshot(game: Game, seed: int = 0) -> dict:
+    """The snapshot the lowering starts from: the state after setup with `seed`; where setup rolls dice, every
+    way they fall, random's first move (tgpl.lowering.chance.setup_throw; raises NotLowerable at the first
+    roll when they cannot be)."""
+    calls = setup_roll_calls(game.program)
+    if not calls:
+        return snapshot(game.initial_state(seed))
+    machine = ChanceMachine(game, seed, SETUP_OUTCOMES)
+    try:
+        runs = machine.setup_runs()
+        return setup_throw([snapshot(state) for *_, state in runs], [tuple(b) for _, _, b, _ in runs],
+                           calls[0].span)
+    except TooManyOutcomes:
+        raise NotLowerable(calls[0].span, f"setup's draws fall in more than {SETUP_OUTCOMES} ways (a shuffle in "
+                                          "setup besides its dice?): too many for random's first move") from None
+    except ChanceUnsupported as e:
+        raise NotLowerable(calls[0].span, f"setup's dice are not lowerable: {e}") from None
+    except SetupRefused as e:
+        raise NotLowerable(e.span, e.reason) from None
 
 
 def gdl_errors(program: Program) -> list[str]:

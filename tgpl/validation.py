@@ -69,6 +69,7 @@ from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.chance import RANDOM, ROLL
 from tgpl.lowering.emit import LoweredGame
+from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
 from tgpl.runtime.chance_machine import ChanceMachine
 from tgpl.runtime.errors import TGPLRuntimeError
@@ -207,6 +208,7 @@ class Differential:
         # GDL-II: the lowering's dice are moves of the chance role `random` (tgpl.lowering.chance)
         names = [str(r) for r in self.roles]
         self.chance = names.index(RANDOM) if RANDOM in names else None
+        self.secrets = has_secrets(game.program)  # its dice thrown after every move that may throw (idle_throws)
         self._chances: ChanceMachine | None = None
 
     @cached_property
@@ -216,6 +218,23 @@ class Differential:
 
     def start(self) -> tuple[State, GdlState]:
         return self.initial, self.gdl.initial_state()
+
+    @cached_property
+    def setup_outcomes(self) -> list[tuple[Term, State]] | None:
+        """Where the GDL starts with random to move (setup's dice, tgpl.lowering.chance.setup_throw): the
+        runtime's state after setup for each way its draws fall, with random's move `(roll k)` for the k-th
+        (in tgpl.runtime.chance_machine's order, as the lowering numbers them); None where it does not."""
+        if self.chance is None:
+            return None
+        try:
+            g = self.gdl.initial_state()
+        except GdlError:
+            return None  # compared, and reported, as the initial state
+        if not self.random_moves(g):
+            return None
+        runs = ChanceMachine(self.game, self.seed).setup_runs()
+        return [(Func(ROLL, (Const(str(k)),)), state) for k, (*_, state) in enumerate(runs, 1)]
+
 
     def compare(self, state: State, g: GdlState, fluents: bool = True, mine: frozenset[str] | None = None
                 ) -> Difference | None:
@@ -291,6 +310,19 @@ class Differential:
                     for i, ms in enumerate(theirs) if i != self.chance and ms != ["noop"]]
         return None if d.empty else d
 
+    def random_moves(self, g: GdlState) -> list[Term]:
+        """Random's moves in `g`, none where it is not random's to move."""
+        if self.chance is None or g.is_terminal:
+            return []
+        moves = g.legal_moves(self.roles[self.chance])
+        return [] if [str(m) for m in moves] == ["noop"] else moves
+
+    def idle_throws(self, g: GdlState) -> list[Term]:
+        """After a move whose runtime draws nothing, random's moves in `g`: in a game with secrets random throws
+        after every move of an action that may throw (tgpl.lowering.percepts), and each of its moves must then
+        give the runtime's state; in a game without, none (random to move there is a difference)."""
+        return self.random_moves(g) if self.secrets else []
+
     def throw(self, roll: Term) -> tuple[Term, ...]:
         """The GDL joint move of random's `roll`, every player `noop`."""
         return tuple(roll if i == self.chance else NOOP for i in range(len(self.roles)))
@@ -324,6 +356,16 @@ class Differential:
             return self.playouts([rng], max_steps, until)[0]
         play = Play()
         state, g = self.start()
+        if self.setup_outcomes is not None:  # random throws setup's dice: the GDL's first step
+            diff = self.compare_throw(g, self.setup_outcomes)
+            if diff is not None:
+                play.mismatch = diff
+                return play
+            roll, state = rng.choice(self.setup_outcomes)
+            play.steps.append(Step(sorted(str(r) for r, _ in self.setup_outcomes), self.chance, False, None))
+            play.moves.append(str(roll))
+            play.joints.append(self.throw(roll))
+            g = g.apply(play.joints[-1])
         while True:
             diff = self.compare(state, g, fluents)
             if diff is not None:
@@ -346,8 +388,16 @@ class Differential:
                 else:  # a die the runtime throws is random's move in the GDL: an outcome drawn by the play's rng
                     outcomes = self.outcomes(state, move)
                     g = g.apply(joint)
-                    if outcomes[0][0] is None:
+                    idle = self.idle_throws(g) if outcomes[0][0] is None else []
+                    if outcomes[0][0] is None and not idle:
                         state = outcomes[0][1]
+                    elif idle:  # the runtime drew nothing: random's face changes nothing, whichever it is
+                        state = outcomes[0][1]
+                        roll = rng.choice(idle)
+                        play.steps.append(Step(sorted(str(r) for r in idle), self.chance, False, None))
+                        play.moves.append(str(roll))
+                        play.joints.append(self.throw(roll))
+                        g = g.apply(play.joints[-1])
                     else:
                         diff = self.compare_throw(g, outcomes)
                         if diff is not None:
@@ -920,14 +970,38 @@ class _Bisimulation:
     def initial(self) -> _Pair:
         state = self.runtime.initial()
         try:
-            return _Pair(state, self.d.gdl.initial_state(), None, 0)
+            g = self.d.gdl.initial_state()
         except GdlError as e:  # e.g. an init fluent outside base
             return _Pair(state, None, None, 0, Difference(error=str(e)))
+        if self.d.setup_outcomes is not None:  # random throws setup's dice first: no runtime state is there
+            return _Pair(None, g, None, 0, handed_out=False)
+        return _Pair(state, g, None, 0)
 
     def key(self, pair: _Pair):
         if pair.error is not None:
             return pair  # never merged with another
+        if pair.state is None:  # random's first state, setup's dice to throw
+            return None, pair.g.key()
         return pair.state.key(), pair.g.key()
+
+    def _setup_info(self, pair: _Pair) -> Info:
+        """The successors of random's first state: each way setup's dice fall, the runtime's state after setup
+        with them against the GDL's after random's move for it."""
+        d = self.d
+        diff = d.compare_throw(pair.g, d.setup_outcomes)
+        if diff is not None:
+            raise _Found(Mismatch("the GDL", [], diff, "bisimulation"))
+        self.compared += 1
+        out = []
+        for roll, nxt in d.setup_outcomes:
+            path = (None, str(roll))
+            after = state_or_error(pair.g.apply, d.throw(roll))
+            if isinstance(after, GdlError):
+                out.append((str(roll), (), _Pair(None, None, path, 1, Difference(error=str(after)), False)))
+                continue
+            out.append((str(roll), (), _Pair(nxt, after, path, 1, handed_out=False)))
+        self.seen += len(out)
+        return Info(False, [], (), (), out)
 
     def release(self, pair: _Pair) -> None:
         if not pair.expanded:  # a state already seen
@@ -941,6 +1015,8 @@ class _Bisimulation:
             raise _OutOfTime
         pair.expanded = True
         self.depth = max(self.depth, pair.depth - 1)  # breadth first: every shallower state was compared
+        if pair.state is None and pair.error is None:
+            return self._setup_info(pair)
         diff = pair.error or self.d.compare(pair.state, pair.g)
         if diff is not None:
             raise _Found(Mismatch("the GDL", _moves(pair.path), diff, "bisimulation"))
@@ -1002,8 +1078,20 @@ class _Bisimulation:
             if isinstance(g, GdlError):
                 failed(path, Difference(error=str(g)))
                 continue
-            if outcomes[0][0] is None:
+            idle = d.idle_throws(g) if outcomes[0][0] is None else []
+            if outcomes[0][0] is None and not idle:
                 out.append((m.text, (), _Pair(outcomes[0][1], g, path, pair.depth + 1)))
+                continue
+            for roll in idle:  # the runtime drew nothing: each of random's faces must give its state
+                after = state_or_error(g.apply, d.throw(roll))
+                thrown = (path, str(roll))
+                if isinstance(after, GdlError):
+                    out.append((f"{m.text} {roll}", (), _Pair(None, None, thrown, pair.depth + 1,
+                                                              Difference(error=str(after)), False)))
+                    continue
+                out.append((f"{m.text} {roll}", (), _Pair(outcomes[0][1], after, thrown, pair.depth + 1,
+                                                          handed_out=False)))
+            if idle:
                 continue
             diff = d.compare_throw(g, outcomes)
             if diff is not None:

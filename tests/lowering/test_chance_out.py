@@ -41,6 +41,106 @@ def test_a_dice_game_lowers_to_gdl_ii_validated_and_checked(name, states, tmp_pa
     assert r.output.splitlines()[-1].endswith("ok (GDL-II: the chance role random and percepts (sees))")
 
 
+def test_setup_dice_and_a_die_in_a_function_lower_monty_hall(tmp_path):
+    """Monty Hall's car is placed by setup's roll(3), random's first move; the host's roll(2), in a function the
+    contestant's Pick calls, random's move after Pick (idle where the host has one goat door to open)."""
+    r, out = _to_gdl(tmp_path, EXAMPLES / "montyhall.tgpl")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: bisimulation, 28 states" in text
+    assert "; GDL-II: the dice thrown at " in text and "montyhall.tgpl:18:31" in text and "montyhall.tgpl:47:53" in text
+    assert "Chance:" not in text  # no draw is left to the seed
+    assert "(init (control random show setup))" in text and "(init (car studio null))" in text
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1].endswith("ok (GDL-II: the chance role random and percepts (sees))")
+
+
+def test_setup_dice_numbered_otherwise_fail_the_validation(monkeypatch, tmp_path):
+    """Random's (roll k) must set what the runtime's k-th way of setup's draws sets: a lowering that numbers them
+    backwards is caught, and nothing is written."""
+    from tgpl import pipeline
+
+    real = pipeline.setup_throw
+
+    def backwards(snapshots, bounds, span):
+        snap = real(snapshots, bounds, span)
+        return {**snap, "throws": snap["throws"][::-1]}
+    monkeypatch.setattr(pipeline, "setup_throw", backwards)
+    r, out = _to_gdl(tmp_path, EXAMPLES / "montyhall.tgpl")
+    assert r.exit_code == 2, r.output
+    assert "the GDL differs from the runtime after 1 move\n" in r.output and "(roll 1)" in r.output
+    assert not out.exists()
+
+
+def test_a_setup_whose_dice_change_what_it_makes_is_refused_located(tmp_path):
+    """Setup's dice are random's first move only where each way they fall makes the same objects."""
+    src = tmp_path / "dice.tgpl"
+    text = GAME.format(body="            Score += 1;").replace(
+        "    turn.use(\"T\");", "    if (roll(2) == 2) { Seat extra = new Seat(); }\n    turn.use(\"T\");")
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2, r.output
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "roll(2)" in x)
+    assert f"dice.tgpl:{line}:9: error: not lowerable: setup's dice are lowered when every way they fall makes the " \
+           "same objects" in r.output
+    assert not out.exists()
+
+
+def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp_path):
+    """Percepts in a dice game with secrets (decision 103): the die's face, kept in a private attribute, is seen
+    by the seat's owner only; a hidden attribute by nobody; random's moves by nobody."""
+    text = GAME.format(body="            Secret = roll(3);\n            Score += 1;\n            Never = Secret;")
+    text = text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;\n"
+                                                    "    hidden number Never = 0;")
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated: bisimulation" in kif
+    assert "(sees_secret seat_0 player_0)\n(sees_secret seat_1 player_1)\n" in kif
+    assert "(sees_secret seat_0 player_1)" not in kif and "(sees_secret seat_1 player_0)" not in kif
+    assert "(sees_secret ?o ?tgpl_seer))" in kif  # the frame's percept, by owner
+    assert "(sees ?tgpl_seer (score ?o ?v))" in kif  # public
+    assert "(sees ?tgpl_seer (never " not in kif
+    assert "(distinct ?q random)" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(CliRunner().invoke(main, ["verify", str(out), "--json"]).output)
+    assert rep["gdl_ii"]["hidden"]["player_0"] is not None  # it cannot tell the other seat's faces apart
+
+
+def test_a_private_action_in_a_dice_game_is_refused_located(tmp_path):
+    text = GAME.format(body="            Score += roll(3);").replace("    action Throw", "    private action Throw")
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2, r.output
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "private action Throw" in x)
+    assert f"dice.tgpl:{line}:5: error: not lowerable: a private action in a game with dice is not lowerable " \
+           "yet" in r.output
+    assert not out.exists()
+
+
+def test_setup_dice_drawn_differently_from_way_to_way_are_refused_located(tmp_path):
+    """GDL-II's random picks its moves alike: setup's ways must be equally likely, the same draws each way."""
+    src = tmp_path / "dice.tgpl"
+    text = GAME.format(body="            Score += 1;").replace(
+        "    turn.use(\"T\");", "    number n = roll(2);\n    if (n == 2) { n += roll(3); }\n    turn.use(\"T\");")
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2, r.output
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "roll(2)" in x)
+    assert f"dice.tgpl:{line}:16: error: not lowerable: setup's dice are not lowerable: they draw differently " \
+           "from one way to another" in r.output
+    assert not out.exists()
+
+
 def _race_value() -> Fraction:
     """Player 0's expected goal in examples/race.tgpl under expectimax, by dynamic programming here: walk 2, or
     dash 1..4 equally likely; the first at 7 wins (100); each player maximises its own chance."""
@@ -119,19 +219,25 @@ turn T
 """
 
 
+THROW3 = "function Throw3\n{\n    returns number;\n    effect { return roll(3); }\n}\n\nclass Seat\n{"
+
+
 @pytest.mark.parametrize("body, where, reason", [
-    ("            if (Score < 3) { Score += roll(3); } else { Score += 1; }", "roll(3)",
-     "roll() is lowered only as the value of a statement at the top of the action's effect"),
     ("            number a = roll(3);\n            Score += a + roll(2);", "roll(2)",
+     "a second roll() in one action is not lowerable yet"),
+    ("            Score += Throw3();\n            Score += Throw3();", "roll(3)",  # one roll, thrown twice
      "a second roll() in one action is not lowerable yet"),
     ("            number n = 3;\n            Score += roll(n);", "roll(n)",
      "roll() is lowered only with a whole number of sides written as a literal"),
-    ("            if (Score > 4) { winner player; }\n            Score += roll(3);", "winner player",
-     "a winner or return before the action's roll() is not lowerable"),
+    ("            for (number i = 0; i < 2; i += 1) { Score += roll(3); }", "roll(3)",
+     "roll() in a loop (or a function calling itself) is not lowerable"),
+    ("            for (number i = 0; i < 2; i += 1) { Score += Throw3(); }", "roll(3)",
+     "roll() in a loop (or a function calling itself) is not lowerable"),
 ])
 def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reason, tmp_path):
     src = tmp_path / "dice.tgpl"
-    src.write_text(GAME.format(body=body))
+    text = GAME.format(body=body).replace("class Seat\n{", THROW3)
+    src.write_text(text)
     r = CliRunner().invoke(main, ["check", str(src)])
     assert r.exit_code == 0, r.output
     r, out = _to_gdl(tmp_path, src, "--no-validate")
@@ -139,9 +245,78 @@ def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reaso
     first = r.output.splitlines()[0]
     m = re.match(r"\S+dice\.tgpl:(\d+):(\d+): error: not lowerable: (.*)", first)
     assert m, first
-    line = GAME.format(body=body).splitlines()[int(m.group(1)) - 1]
+    line = text.splitlines()[int(m.group(1)) - 1]
     assert line[int(m.group(2)) - 1:].startswith(where)
     assert reason in m.group(3)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("body", [
+    "            if (Score < 3) { Score += roll(3); } else { Score += 1; }",  # thrown on some ways only
+    "            if (Score > 4) { winner player; }\n            Score += roll(3);",  # after an end of the game
+    "            Score += 1;\n            if (Score < 4) { Score += Throw3(); }",  # in a function the effect calls
+])
+def test_a_die_anywhere_in_an_effect_lowers_and_validates(body, tmp_path):
+    """Random throws the die after the moves whose way through the effect reaches it, as the runtime draws: the
+    .tgpl (its dice as chance nodes) and its GDL-II are the same game, state for state."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body=body).replace("class Seat\n{", THROW3))
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: bisimulation" in text
+    assert "(<= (legal random (roll " in text
+    r = CliRunner().invoke(main, ["compare", str(src), str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    assert rep["equivalent"] and rep["states"][0] == rep["states"][1]
+
+
+def test_a_die_thrown_where_the_runtime_draws_none_fails_the_validation(monkeypatch, tmp_path):
+    """A lowering that hands every move of the action to random, whether its way reaches the die or not, is
+    caught: random is to move where the runtime's player is."""
+    from tgpl.lowering.execute import THROWN
+    from tgpl.lowering.symbolic import TRUE
+
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            if (Score < 3) { Score += roll(3); } else { Score += 1; }"))
+    monkeypatch.setattr(segments, "_thrown_when", lambda p: (p.store.pop(THROWN, None), TRUE)[1])
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 2, r.output
+    assert "the GDL differs from the runtime" in r.output
+    assert "legal moves only in the runtime: Seat#1.Throw()" in r.output
+    assert not out.exists()
+
+
+def test_with_secrets_random_throws_after_every_move_and_each_idle_face_is_compared(monkeypatch, tmp_path):
+    """In a game with secrets, random throws after every move of an action that may throw (whether it throws may
+    be a secret, decision 103): where the runtime draws nothing, each face must give the runtime's state. A
+    lowering whose `else` (no die) happens on face 1 only is caught on the others."""
+    from tgpl.lowering import execute
+    from tgpl.lowering.symbolic import conj
+
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            if (Score < 3) { Score += roll(3); } else { Score += 1; }").replace(
+        "    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    assert "; validated: bisimulation" in out.read_text()
+    out.unlink()
+    real = execute.Executor.fork_on
+
+    def forked(self, p, cond):
+        ways = real(self, p, cond)
+        if self.rolls and repr(cond).startswith("[Seat"):  # `Score < 3` where random throws: else on face 1 only
+            face_1 = next(iter(self.rolls.values()))[0][1]
+            for q, taken in ways:
+                if not taken:
+                    q.pc = conj(q.pc, face_1)
+        return ways
+    monkeypatch.setattr(execute.Executor, "fork_on", forked)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 2, r.output
+    assert "the GDL differs from the runtime" in r.output
+    assert "fluents only in the runtime: (control player_1 t play) (score seat_0 4)" in r.output  # Score 3, no die
     assert not out.exists()
 
 
@@ -211,8 +386,8 @@ def test_compare_and_verify_on_the_lowered_gdl_ii(monkeypatch, tmp_path):
 
 
 def test_a_roll_outside_an_actions_effect_is_refused_located(tmp_path):
-    text = GAME.format(body="            Score += Throw3();").replace(
-        "class Seat\n{", "function Throw3\n{\n    returns number;\n    effect { return roll(3); }\n}\n\nclass Seat\n{")
+    text = GAME.format(body="            Score += 1;").replace("default { return player.active() + 1; }",
+                                                              "default { return (player.active() + roll(1)) % 2; }")
     src = tmp_path / "dice.tgpl"
     src.write_text(text)
     r = CliRunner().invoke(main, ["check", str(src)])
@@ -220,8 +395,8 @@ def test_a_roll_outside_an_actions_effect_is_refused_located(tmp_path):
     r, out = _to_gdl(tmp_path, src, "--no-validate")
     assert r.exit_code == 2
     first = r.output.splitlines()[0]
-    line = text.splitlines().index("    effect { return roll(3); }") + 1
-    assert first.endswith(f"dice.tgpl:{line}:21: error: not lowerable: roll() is lowered only in the effect of an "
+    line = text.splitlines().index("    default { return (player.active() + roll(1)) % 2; }") + 1
+    assert first.endswith(f"dice.tgpl:{line}:41: error: not lowerable: roll() is lowered only in the effect of an "
                           "action a player chooses (a die thrown elsewhere is not lowerable yet)"), first
     assert not out.exists()
 

@@ -29,11 +29,10 @@ SEARCHED_STATE_BY_STATE = ["chess/chess"]
 # lowered with its moves compiled, checked by tests/lowering/test_loop_writes.py (its 4x4 midgame bisimulated)
 COMPILED_ELSEWHERE = ["reversi"]
 # lowered to GDL-II, their dice random's moves: checked by tests/lowering/test_chance_out.py
-GDL_II = ["pig", "race"]
+GDL_II = ["montyhall", "pig", "race"]
 REFUSED = {
     "citadels/citadels": "remove() on a local list is not lowerable",
     "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
-    "montyhall": "roll() is lowered only in the effect of an action a player chooses",
 }
 
 

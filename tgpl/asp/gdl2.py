@@ -55,6 +55,10 @@ class GdlIIMachine(GdlMachine):
         self.roles = [str(game.roles[i]) for i in self.players]
         self.asked = 0  # the states asked about so far: explore numbers states in the order it asks for them
         self.chance_stuck: list[int] = []  # those (by that number) where random has no legal move
+        # `tgpl compare`'s: a state where random alone moves and every move of its gives the same state is
+        # passed through (a lowered game with secrets throws its die after every move of an action, and where
+        # the runtime draws nothing, its face changes nothing: tgpl.lowering.percepts)
+        self.skip_idle = False
 
     def info(self, state: GdlState, successors: bool = True) -> Info:
         players = self.players
@@ -78,8 +82,25 @@ class GdlIIMachine(GdlMachine):
             percepts = after._seen
             seen = tuple(tuple(sorted(map(text, percepts[i]))) if percepts else () for i in players)
             extra = Chance(texts[chance] if chance is not None else None, seen)
+            if self.skip_idle:
+                after = self._past_idle(after)
             out.append((" | ".join(texts), entries + (extra,), after))
         return Info(False, [], movers, stuck, out)
+
+
+    def _past_idle(self, state: GdlState) -> GdlState:
+        """The state after `state` where random alone moves there and all its moves give that one state;
+        `state` otherwise (`skip_idle`)."""
+        chance = self.game.chance
+        if chance is None or state.is_terminal:
+            return state
+        if any(state.legal_moves(r) and [str(m) for m in state.legal_moves(r)] != ["noop"]
+               for i, r in enumerate(self.game.roles) if i != chance):
+            return state
+        nxt = [after for _, after in state.successors()]
+        if len(nxt) < 2 or len({self.key(a) for a in nxt}) != 1:
+            return state
+        return nxt[0]
 
 
 # ------------------------------------------------------------ expectations

@@ -8,11 +8,13 @@ between the two steps (no state of the runtime lies there: the runtime's chance 
 its draws not known"), so running the effect's statements before the roll in the second step is the same
 game.
 
-What is lowered today: one `roll(n)` per action, n a whole-number literal, as the value of a statement at the
-top of the action's effect (`number face = roll(6);`, `x = roll(6);`), with no `winner` or `return` before it
-(they would end the effect before the die is thrown, and random would then throw it for nothing). Every other
-roll (in a condition, a loop, a function, a phase, a second one in the action, shuffles after setup) is
-refused where it stands (`refusals`).
+What is lowered: one `roll(n)` per action, n a whole-number literal, anywhere in the action's effect or in the
+functions it calls, but in a loop. The player's move is run once with a probe for the die: the ways through the
+effect that reach it hand control to random, the others are the move's whole effect (the runtime draws nothing
+there: a roll under a condition, a `winner` before it). Every
+other roll after setup (in a loop, a phase, a second one in the action, shuffles after setup) is refused where
+it stands (`action_rolls`). Setup's dice are random's first move: the game starts with random to move, each of
+its moves `(roll k)` setting what the k-th way setup's draws fall sets (`setup_throw`).
 """
 
 from __future__ import annotations
@@ -20,11 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes, reachable
+from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType
 
 RANDOM = "random"  # GDL-II's chance role
 ROLL = "roll"  # the function of random's moves: (roll k)
 DID = "did"  # the percept of a move: every player sees (did role move), as Dresden's GameController writes it
+SETUP = "setup"  # the last part of random's control state at the start, where it throws setup's dice
+SETUP_OUTCOMES = 1_000
+"""Ways setup's dice can fall past which a setup that rolls is refused: each is one move of random's first step."""
 
 
 @dataclass(frozen=True)
@@ -41,17 +48,6 @@ def _is_roll(program, n) -> bool:
     return isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "roll" and "." not in ct.target.name
 
 
-def _top_call(stmt) -> ast.Expr | None:
-    """The expression a top-level statement computes as its value: a declaration's initial value, an
-    assignment's value, or a call standing alone."""
-    if isinstance(stmt, ast.VarDecl):
-        return stmt.init
-    if isinstance(stmt, ast.ExprStmt):
-        e = stmt.expr
-        return e.value if isinstance(e, ast.Assign) else e
-    return None
-
-
 def _sides(call: ast.Call) -> int | None:
     args = [a.value for a in call.args]
     if len(args) != 1 or not isinstance(args[0], ast.NumberLit):
@@ -60,39 +56,61 @@ def _sides(call: ast.Call) -> int | None:
     return int(v) if v == int(v) and v >= 1 else None
 
 
+def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
+    """(roll() call, whether a loop may run it more than once) for every roll `node` runs, in the functions it
+    calls too (as often as they are called: a function called twice throws its die twice), depth first."""
+    if isinstance(node, list):
+        for x in node:
+            yield from _rolls_reached(program, x, looped, calling)
+        return
+    if not isinstance(node, ast.Node):
+        return
+    if isinstance(node, (ast.While, ast.For)):
+        looped = True
+    if _is_roll(program, node):
+        yield node, looped
+    if isinstance(node, ast.Call):
+        ct = program.types.get(id(node.callee))
+        if isinstance(ct, CallableType) and ct.kind == "function":
+            defn = ct.target.defn
+            if id(defn) in calling:  # recursion: its dice as many times as it calls itself
+                yield from ((n, True) for n in ast.walk(defn) if _is_roll(program, n))
+            else:
+                yield from _rolls_reached(program, defn, looped, calling + (id(defn),))
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            yield from _rolls_reached(program, getattr(node, name, None), looped, calling)
+
+
 def action_rolls(program) -> tuple[dict[int, Roll], list[tuple[object, str]]]:
     """The actions whose effect throws a die the lowering turns into random's move (id(action) -> Roll), and
-    the rolls in actions' effects it refuses, each (span, reason)."""
+    the rolls in actions' effects it refuses, each (span, reason).
+
+    The die may be thrown anywhere in the effect, in the functions it calls too, once at most: random throws
+    it after the moves whose way through the effect reaches it, as the runtime draws (tgpl.lowering.segments
+    probes the effect for those ways)."""
     rolls: dict[int, Roll] = {}
     refused: list[tuple[object, str]] = []
     for info in program.classes:
         for action in info.actions.values():
             if action.effect is None:
                 continue
-            body = action.effect.body.body
-            found = [n for n in ast.walk(action.effect.body) if _is_roll(program, n)]
+            found = list(_rolls_reached(program, action.effect.body))
             if not found:
                 continue
             if len(found) > 1:
-                refused.append((found[1].span, "a second roll() in one action is not lowerable yet: random's move "
-                                               "is one die (roll once, or split the action)"))
+                refused.append((found[1][0].span, "a second roll() in one action is not lowerable yet: random's "
+                                                  "move is one die (roll once, or split the action)"))
                 continue
-            call = found[0]
-            at = next((i for i, s in enumerate(body) if _top_call(s) is call), None)
-            if at is None:
-                refused.append((call.span, "roll() is lowered only as the value of a statement at the top of the "
-                                           "action's effect (`number face = roll(6);`), not inside a condition, a "
-                                           "loop or an expression"))
+            call, looped = found[0]
+            if looped:
+                refused.append((call.span, "roll() in a loop (or a function calling itself) is not lowerable: "
+                                           "random's move is one die a move"))
                 continue
             sides = _sides(call)
             if sides is None:
                 refused.append((call.span, "roll() is lowered only with a whole number of sides written as a "
                                            "literal (`roll(6)`): random's moves are fixed"))
-                continue
-            early = next((n for n in ast.walk(body[:at]) if isinstance(n, (ast.Winner, ast.Return))), None)
-            if early is not None:
-                refused.append((early.span, "a winner or return before the action's roll() is not lowerable: the "
-                                            "roll would not be thrown on every way through the effect"))
                 continue
             if not any(t.event == "PlayerChoiceEvent" for t in action.triggers):
                 refused.append((call.span, "roll() is lowered only in actions a player chooses"))
@@ -102,9 +120,76 @@ def action_rolls(program) -> tuple[dict[int, Roll], list[tuple[object, str]]]:
 
 
 def effect_roll_calls(program) -> set[int]:
-    """id() of every roll() call written in an action's effect (lowered or refused by `action_rolls`)."""
+    """id() of every roll() call an action's effect runs, in the functions it calls too (lowered or refused by
+    `action_rolls`)."""
     return {id(n) for info in program.classes for a in info.actions.values() if a.effect is not None
-            for n in ast.walk(a.effect.body) if _is_roll(program, n)}
+            for n, _ in _rolls_reached(program, a.effect.body)}
 
 
-__all__ = ["DID", "RANDOM", "ROLL", "Roll", "action_rolls", "effect_roll_calls"]
+def setup_roll_calls(program) -> list[ast.Call]:
+    """The roll() calls that run in setup (in its code, the functions it calls, the `default` blocks of what it
+    makes) and never after it, in source order."""
+    during = {id(n) for n in after_setup_nodes(program)}
+    code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    found = {id(n): n for n in reachable(program, code) if _is_roll(program, n) and id(n) not in during}
+    return sorted(found.values(), key=lambda n: (n.span.file, n.span.line, n.span.col))
+
+
+class SetupRefused(Exception):
+    """Setup's dice fall in ways random's first move cannot tell apart (the lowering raises it as NotLowerable)."""
+
+    def __init__(self, span: Span, reason: str):
+        super().__init__(reason)
+        self.span = span
+        self.reason = reason
+
+
+def setup_throw(snapshots: list[dict], bounds: list[tuple[int, ...]], span: Span) -> dict:
+    """The snapshot the lowering starts from when setup throws dice: random's first move `(roll k)` picks the
+    k-th way they fall (`snapshots[k - 1]`, made with the draws of bounds `bounds[k - 1]`). GDL-II's random picks
+    uniformly, so every way must have the same probability: the same draws, of the same bounds. The ways may
+    differ only in plain attribute values (no object made, owned, placed or listed otherwise), the cells that
+    differ set by random's move; the snapshot is the first way's, with `throws`: for each way, those cells'
+    values ((object name, attribute) -> value, as the snapshot writes values). Raises SetupRefused."""
+    if len(set(bounds)) > 1:
+        raise SetupRefused(span, "setup's dice are not lowerable: they draw differently from one way to another "
+                                 "(a roll() or shuffle under a condition), and GDL-II's random picks each way "
+                                 "with the same chance")
+    if len(snapshots) > SETUP_OUTCOMES:
+        raise SetupRefused(span, f"setup's dice fall in {len(snapshots)} ways, more than the {SETUP_OUTCOMES} "
+                                 "random's first move may have (a shuffle in setup besides the dice?)")
+    first = snapshots[0]
+    shape = _shape(first)
+    cells: dict[tuple[str, str], None] = {}
+    for snap in snapshots[1:]:
+        if _shape(snap) != shape:
+            raise SetupRefused(span, "setup's dice are lowered when every way they fall makes the same objects, "
+                                     "owned, placed and listed alike, with the same player to move: these "
+                                     "change more than attribute values")
+        for o, p in zip(first["objects"], snap["objects"]):
+            for name, v in p["fields"].items():
+                if v != o["fields"][name]:
+                    if isinstance(v, tuple) and v and v[0] in ("list", "table"):
+                        raise SetupRefused(span, f"setup's dice change the list {o['name']}.{name}: only plain "
+                                                 "attribute values set by dice are lowerable")
+                    cells[(o["name"], name)] = None
+    throws = [{cell: _field(snap, cell) for cell in cells} for snap in snapshots]
+    return {**first, "throws": throws}
+
+
+def _shape(snap: dict) -> tuple:
+    """What of a snapshot the ways setup's dice fall may not change: all but the attributes' values."""
+    return (tuple(snap["control"]), snap["result"] and tuple(map(tuple, snap["result"])),
+            tuple((o["name"], o["class"].name, tuple(o["owners"]), tuple(o["fields"]),
+                   None if o["items"] is None else tuple(o["items"]),
+                   None if o["cells"] is None else tuple(map(tuple, o["cells"])),
+                   tuple(tuple(c) for c in o["connections"])) for o in snap["objects"]))
+
+
+def _field(snap: dict, cell: tuple[str, str]):
+    obj, name = cell
+    return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
+
+
+__all__ = ["DID", "RANDOM", "ROLL", "SETUP", "Roll", "SetupRefused", "action_rolls", "effect_roll_calls",
+           "setup_roll_calls", "setup_throw"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.chance import DID, RANDOM, ROLL
+from tgpl.lowering.chance import DID, RANDOM, ROLL, SETUP
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
@@ -226,6 +226,10 @@ class Emitter:
         return Func(self.attr(fl.attr), (self.obj(fl.obj), self.fluent_value(fl, v)))
 
     def control(self, cs: tuple) -> Term:
+        if len(cs) == 4 and cs[3] == SETUP:  # random throws setup's dice: the game's first step
+            turn = cs[1]
+            return Func("control", (Const(RANDOM), Const(self.names.name(("turn", turn), str(turn))),
+                                    Const(self.names.name(("thrown", turn, SETUP), SETUP))))
         if len(cs) == 4:  # random throws the die of the move made (tgpl.lowering.chance): the move in the phase's name
             player, turn, phase, move = cs
             m = self.logic.moves[move]
@@ -795,7 +799,7 @@ class Emitter:
         # init
         for fl in lg.fluents.values():
             header.append(Rule(Atom("init", (self.fluent(fl, literal_value(fl.initial)),))))
-        header.append(Rule(Atom("init", (self.control(self.u.control),))))
+        header.append(Rule(Atom("init", (self.control(self.logic.start),))))
         if self.u.result is not None:
             header.append(Rule(Atom("init", (self.result(tuple(tuple(x) for x in self.u.result)),))))
         # legal

@@ -67,6 +67,10 @@ EVENT_LIMIT = 1000  # events resolved in one segment (the runtime's limit)
 FLOW_LIMIT = 100  # phases entered in one segment
 
 
+THROWN = ("#die", "thrown")
+"""A mark in a path's store: the way reached the die of `Executor.rolls` (tgpl.lowering.segments takes it out)."""
+
+
 class NotLowerable(Exception):
     """The game leaves the subset the lowering translates; `span` says where (`more`: other places, and why)."""
 
@@ -1636,10 +1640,12 @@ class Executor:
                 raise NotLowerable(e.span, "roll() is not lowerable here: a die is random's move only where an "
                                            "action's effect throws it (tgpl.lowering.chance)")
             out = []
-            for face, move in faces:  # a path for each face, under random's move that throws it
-                pc = conj(p.pc, move)
+            for face, move in faces:  # a path for each face, under random's move that throws it, marked THROWN
+                pc = conj(p.pc, move) if move is not None else p.pc  # None: a probe of the ways that reach it
                 if pc is not FALSE:
-                    out.append((p.fork(pc), face))
+                    q = p.fork(pc)
+                    q.store[THROWN] = True
+                    out.append((q, face))
             return out
         if "." in qualified:
             for q, vals in self.eval_all([a for a in arg_exprs if a is not None], p):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tgpl.frontend import ast
-from tgpl.lowering.chance import action_rolls
+from tgpl.lowering.chance import action_rolls, setup_roll_calls
 from tgpl.lowering.compiled import compile_game, most_moves, play_code, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
@@ -178,10 +178,12 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
     always choose alike."""
     if moves not in MOVES:
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
-    rolls = action_rolls(program)[0]
+    rolls = [r.call.span for r in action_rolls(program)[0].values()]
+    if universe.throws:
+        rolls.insert(0, setup_roll_calls(program)[0].span)
     if rolls and moves != "spelled":  # random's moves are made by the spelled-out segments alone
         if moves == "compiled":
-            raise NotLowerable(next(iter(rolls.values())).call.span, "a game whose die is random's move (GDL-II) "
+            raise NotLowerable(rolls[0], "a game whose die is random's move (GDL-II) "
                                "is lowered with its moves spelled out, not compiled (--moves spelled or auto)")
         return "spelled", "a die is thrown: GDL-II's random moves, spelled out"
     if moves == "compiled":

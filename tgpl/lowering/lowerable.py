@@ -407,7 +407,7 @@ class _DryLowering(Lowering):
         """The control states reached by the sampled moves, each lowered as `Lowering.run` does it (the subset was
         checked before), without the ranges: a sample says nothing of them."""
         seen: set[tuple] = set()
-        todo = [self.u.control]
+        todo = [self.start]
         while todo:
             cs = todo.pop(0)
             if cs in seen:

@@ -28,15 +28,16 @@ from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 from tgpl.lowering import execute
-from tgpl.lowering.execute import OWNER, Executor, NotLowerable, Path
+from tgpl.lowering.execute import OWNER, THROWN, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, value_identity, vkey,
+    cases_of, choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.lowering.chance import RANDOM, action_rolls
+from tgpl.lowering.chance import RANDOM, SETUP, action_rolls
+from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.runaway import growing_write
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
@@ -87,6 +88,7 @@ class GameLogic:
     states: dict[tuple, ControlState]
     labels: dict[int, str]
     results: list[tuple]  # every ranking a segment can end with
+    start: tuple  # the control of the initial state: after setup's, or random's where setup throws dice
     views: list = field(default_factory=list)  # tgpl.lowering.execute.View, by id
     horn: object = None  # tgpl.lowering.horn.HornCompiler: the functions compiled to rules with variables
     horn_contexts: dict = field(default_factory=dict)  # their contexts (Executor.horn_contexts)
@@ -184,12 +186,21 @@ class Lowering:
         self.rolls = action_rolls(program)[0]
         # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
         self.loop_cut: int | None = None
+        # where setup throws dice, the game starts with random to move, in a control state (the control after
+        # setup, SETUP) whose move (roll k) sets what the k-th way they fall set (`_setup_thrown`)
+        self.start = self.u.control + (SETUP,) if self.u.throws else self.u.control
+        # in a game with secrets, whether a die is thrown may be one (Monty Hall's host throws only when the
+        # contestant holds the car): random then throws after every move of an action that may throw, and
+        # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 103)
+        self.secret_throws = has_secrets(program)
 
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
         written = written_attributes(self.program)
         lists = state_lists(self.program)
         written |= lists
+        thrown = set(self.u.throws[0]) if self.u.throws else set()  # cells setup's dice set: random's first move
+        written |= {name for _, name in thrown}
         out: dict[tuple[str, str], Fluent] = {}
         for o in self.u.objects:
             for name in o.fields:
@@ -224,6 +235,13 @@ class Lowering:
                 continue  # group objects have a set of owners: assign() on them is refused when met
             if any(info is None or o.is_a(info) for info in assigned):
                 out[(o.name, OWNER)] = Fluent(o, OWNER, PLAYER, float(o.owners[0]) if o.owners else None)
+        for cell in sorted(thrown):
+            fl = out.get(cell)
+            if fl is None:
+                raise NotLowerable(None, f"setup's dice set {cell[0]}.{cell[1]}, which is no attribute the lowering "
+                                         "can make state")
+            if isinstance(fl.type, ClassType):  # before the dice, no object: the car is behind no door yet
+                fl.initial = None
         for fl in out.values():
             fl.domain = self._static_domain(fl)
         return out
@@ -317,6 +335,8 @@ class Lowering:
         return ev
 
     def legal_moves(self, cs: tuple) -> list[tuple[MoveInfo, Formula]]:
+        if len(cs) == 4 and cs[3] == SETUP:  # random throws setup's dice: a move for each way they fall
+            return [(self.random_move(k), TRUE) for k in range(1, len(self.u.throws) + 1)]
         if len(cs) == 4:  # random throws the die of the move made: each face is legal
             roll = self.rolls[id(self.moves[cs[3]].action)]
             return [(self.random_move(k), TRUE) for k in range(1, roll.sides + 1)]
@@ -457,6 +477,9 @@ class Lowering:
 
     def _segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         ctrl = lit(ControlLit(cs))
+        if len(cs) == 4 and cs[3] == SETUP:
+            return [Path(conj(ctrl, lit(MoveLit(m.index))), dict(self.u.throws[k]), cs[:3])
+                    for k, (m, _) in enumerate(legal)]
         if len(cs) == 4:
             return self._thrown(cs, ctrl, legal)
         paths: list[Path] = []
@@ -465,17 +488,32 @@ class Lowering:
             self.limits.check()
             action = m.action
             p = Path(conj(ctrl, lit(MoveLit(m.index))), {}, cs)
-            if id(action) in self.rolls:  # random throws the die next: its move runs the effect (_thrown)
-                p.control = cs + (m.index,)
-                paths.append(p)
-                continue
             if action.effect is None:
                 paths.append(p)
                 continue
             scope = {n: v for n, v in m.inputs}
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
-            for q in self.ex.run_block(action.effect.body, p, m.obj, self.choice_event(cs[0]), f"action_{action.name}", scope):
+            roll = self.rolls.get(id(action))
+            if roll is not None and self.secret_throws:  # random throws after every move of the action
+                paths.append(Path(p.pc, {}, cs + (m.index,)))
+                continue
+            # where the action throws a die, the effect is run once with a probe for it (one face, the way marked
+            # THROWN): the ways that reach it hand control to random, whose move runs the effect (_thrown); the
+            # others are the move's whole effect, as where no die is thrown (the runtime draws nothing there)
+            self.ex.rolls = {id(roll.call): [(1.0, None)]} if roll is not None else {}
+            try:
+                ran = list(self.ex.run_block(action.effect.body, p, m.obj, self.choice_event(cs[0]),
+                                             f"action_{action.name}", scope))
+            finally:
+                self.ex.rolls = {}
+            for q in ran:
+                thrown = _thrown_when(q)
+                if thrown is not FALSE:
+                    paths.append(Path(conj(q.pc, thrown), {}, cs + (m.index,)))
+                    if thrown is TRUE:
+                        continue
+                    q = q.fork(conj(q.pc, neg(thrown)))
                 if q.status != "over":
                     q.status = None
                 paths.append(q)
@@ -503,6 +541,13 @@ class Lowering:
             paths = []
             for q in self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
                                        f"action_{action.name}", scope):
+                thrown = _thrown_when(q)
+                if self.secret_throws:
+                    pass  # every way: random threw after every move, its face changing nothing where not read
+                elif thrown is FALSE:
+                    continue  # a way the player's move took whole (`_segment`): random never throws there
+                else:
+                    q.pc = conj(q.pc, thrown)
                 if q.status != "over":
                     q.status = None
                 paths.append(q)
@@ -516,7 +561,7 @@ class Lowering:
             (span, reason), *more = outside
             raise NotLowerable(span, reason, more)
         states: dict[tuple, ControlState] = {}
-        todo = [self.u.control]
+        todo = [self.start]
         with self.limits.during("lowering (symbolic execution)"):
             while todo:
                 cs = todo.pop(0)
@@ -539,7 +584,7 @@ class Lowering:
             raise NotLowerable(span, "no move ever ends the game with a winner: GDL needs terminal states and goals")
         if self.u.result is not None:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
-        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.ex.views,
+        logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.start, self.ex.views,
                           self.ex.horn, self.ex.horn_contexts)
         with self.limits.during("lowering (ranges)"):
             number_domains(logic, self)
@@ -631,6 +676,15 @@ class Lowering:
         """A list attribute refused at its declaration."""
         fl = self.fluents[(obj, length_cell(name))]
         return NotLowerable(self._attr_span(Fluent(fl.obj, name, None, None)), reason)
+
+
+def _thrown_when(p: Path) -> Formula:
+    """When path p reached the die of its action (marked THROWN by the executor, a case of the mark where the ways
+    that did and did not were merged into p), the mark taken out of p's store."""
+    mark = p.store.pop(THROWN, None)
+    if mark is None:
+        return FALSE
+    return disj(*(f for x, f in cases_of(mark) if x is True))
 
 
 FIRST_VALUE_SLOTS = 2  # slots of a list of values that is state past the items setup left in it, at first
@@ -963,7 +1017,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
                 continue
             alike[key if key is not None else (id(move),)] = move
         moves[cs] = list(alike.values())
-    start = (logic.universe.control, tuple(float(numeric[k].initial) if numeric[k].initial is not None else None
+    start = (logic.start, tuple(float(numeric[k].initial) if numeric[k].initial is not None else None
                                            for k in keys))
     seen = {start}
     todo = [start]

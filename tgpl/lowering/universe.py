@@ -83,6 +83,9 @@ class Universe:
     by_name: dict[str, UObj] = field(default_factory=dict)
     globals: dict[str, UObj] = field(default_factory=dict)  # global classes' instances by class name
     pools: list[Pool] = field(default_factory=list)  # the objects code after setup may make (`with_pools`)
+    # setup's dice (tgpl.lowering.chance.setup_throw): for each way they fall, random's first move, the values of
+    # the cells they set ((object name, attribute) -> value); empty when setup throws none
+    throws: list[dict] = field(default_factory=list)
 
     @staticmethod
     def from_snapshot(snap: dict) -> Universe:
@@ -110,6 +113,7 @@ class Universe:
                     link.fields = {"to": u.by_name.get(to) if to is not None else None}
                 links.append(link)
             obj.connections = tuple(links)
+        u.throws = [{cell: u.value(v) for cell, v in way.items()} for way in snap.get("throws", ())]
         return u
 
     def value(self, v):

@@ -187,6 +187,15 @@ class ChanceMachine(RuntimeMachine):
 
     # ------------------------------------------------------------ the Machine
     def initial(self):
+        runs = self.setup_runs()
+        for *_, state in runs:
+            self._handed_out(state)
+        return self._chance_node(b"setup", runs, 0)
+
+    def setup_runs(self) -> list[tuple[Fraction, list[int], list[int], State]]:
+        """Every way setup's draws can go, in the odometer's order (the last draw first), each with its
+        probability, its draws, their bounds and the state after setup: what the lowering makes random's first
+        move of (tgpl.lowering.chance.setup_throw). Raises TooManyOutcomes past `max_outcomes`."""
         game = self.game
 
         def run(script: _Script) -> State:
@@ -196,10 +205,7 @@ class ChanceMachine(RuntimeMachine):
             self._canonical(state, None)
             self._settle(state, script.values, script.bounds)
             return state
-        runs = self._enumerate(run)
-        for *_, state in runs:
-            self._handed_out(state)
-        return self._chance_node(b"setup", runs, 0)
+        return self._enumerate(run)
 
     def key(self, state) -> bytes:
         if isinstance(state, ChanceNode):

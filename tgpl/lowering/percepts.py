@@ -1,0 +1,151 @@
+"""What each role of a lowered GDL-II game sees: `sees` percepts from the game's secrets (docs/language.md,
+decision 103; docs/gdl.md, "GDL-II out").
+
+A GDL-II role knows the rules and its percepts only. The lowering gives a dice game with no secret the percept
+of every move, random's included, `(sees ?r (did ?q ?m))`: a role that knows every move knows the whole state.
+A dice game with secrets (attributes written `private` or `hidden`, decision 94) cannot: random's moves would
+tell its secrets (Monty Hall's `(roll k)` of setup is where the car is). There every player sees:
+- every player's move, `(did ?q ?m)` (a move's text is public: the studio's log shows it), never random's;
+- after every step, every fluent it may see, as the fluent itself (`(sees ?r (held studio door_1))`): a public
+  attribute's by every player, a `private` one's by the owners of its object (the number of items of a private
+  list by everyone, as the studio shows it), a `hidden` one's by nobody; the control and the result by every
+  player. Where an object's owner is a fluent (assign() during play), a private attribute of it is seen by
+  the owner after the step.
+
+A percept of a fluent after the step is the `next` rule of that fluent with `sees` for its head and the seat's
+right to see it in its body: GDL-II's `sees` reads the state and the moves of the step, as `next` does. Only
+what is state can be secret: what setup fixes is in the rules, which every role knows (setup's dice that set a
+secret are random's first move, and so state).
+"""
+
+from __future__ import annotations
+
+from tgpl.lowering.chance import DID, RANDOM
+from tgpl.lowering.execute import OWNER, NotLowerable
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Program, Rule, Var
+from tgpl.lowering.universe import list_cell
+
+SEER = Var("tgpl_seer")  # the role a percept is for: a name no lowered rule uses
+EVERYONE = "everyone"
+NOBODY = "nobody"
+OWNERS = "owners"
+
+
+def secrecy(cls, attr: str) -> str | None:
+    """`private` or `hidden` where the attribute is written so in the class or a base (decision 94), else None."""
+    for info in cls.ancestors():
+        defn = info.defn
+        for a in (defn.attributes if defn is not None else []):
+            if a.name == attr:
+                return a.secrecy.kind if a.secrecy is not None else None
+    return None
+
+
+def owner_secrecy(cls) -> str | None:
+    """`private` or `hidden` where the class or a base is written so: who owns one of its objects is secret."""
+    for info in cls.ancestors():
+        if info.defn is not None and info.defn.secrecy is not None:
+            return info.defn.secrecy.kind
+    return None
+
+
+def has_secrets(program) -> bool:
+    """Whether some attribute or class of the game is written `private` or `hidden`, or some action `private`."""
+    for info in program.classes:
+        defn = info.defn
+        if defn is None:
+            continue
+        if defn.secrecy is not None or any(a.secrecy is not None for a in defn.attributes) \
+                or any(a.secrecy is not None for a in defn.actions):
+            return True
+    return False
+
+
+def _who(fl) -> str:
+    """Who sees the fluent `fl` (a segments.Fluent): EVERYONE, NOBODY or OWNERS of its object."""
+    if fl.attr == OWNER:
+        word = owner_secrecy(fl.obj.cls)
+    else:
+        found = list_cell(fl.attr)
+        name = found[0] if found is not None else fl.attr
+        if found is not None and found[1] is None:
+            return EVERYONE  # a list's number of items: the studio shows it to every seat
+        word = secrecy(fl.obj.cls, name)
+    return {None: EVERYONE, "hidden": NOBODY, "private": OWNERS}[word]
+
+
+def with_percepts(lowered, program):
+    """The lowered GDL-II game (emit.LoweredGame, its role `random`) with the percepts of the module's docstring
+    in place of every move's, where the game has secrets; the game itself where it has none, or no dice."""
+    em = lowered.emitter
+    if em is None or RANDOM not in lowered.roles or not has_secrets(program):
+        return lowered
+    for info in program.classes:
+        for action in (info.defn.actions if info.defn is not None else []):
+            if action.secrecy is not None:
+                raise NotLowerable(action.secrecy.span, "a private action in a game with dice is not lowerable yet: "
+                                                        "GDL-II's percept of its moves would show their inputs")
+    logic = em.logic
+    roles = lowered.roles
+    players = [r for r in roles if r != RANDOM]
+    seats: dict[str, dict[str, set[str]]] = {}  # GDL relation -> object constant -> the roles that see it
+    uniform: dict[str, set[str]] = {}  # GDL relation -> who of EVERYONE, NOBODY, OWNERS its fluents have
+    for fl in logic.fluents.values():
+        rel = em.attr(fl.attr)
+        who = _who(fl)
+        uniform.setdefault(rel, set()).add(who)
+        if who == OWNERS and (fl.obj.name, OWNER) in logic.fluents:
+            raise NotLowerable(_attr_span(fl), f"{fl.obj.name}.{fl.attr} is private and its object changes hands "
+                                               "during play: not lowerable yet as GDL-II percepts")
+        owners = {players[p] for p in fl.obj.owners} if who == OWNERS else set()
+        seen_by = set(players) if who == EVERYONE else owners
+        seats.setdefault(rel, {})[em.obj(fl.obj).name] = seen_by
+    out: list[Rule] = []
+    facts: list[Rule] = []
+    tables: dict[str, str] = {}
+    for rule in lowered.program.rules:
+        h = rule.head
+        if rule.is_fact or h.relation == "sees":
+            continue
+        if h.relation != "next" or not h.args or not isinstance(h.args[0], Func):
+            continue
+        fluent = h.args[0]
+        if fluent.name in ("control", "result"):
+            who = {EVERYONE}
+        else:
+            who = uniform.get(fluent.name)
+            if who is None:
+                continue
+        if who == {NOBODY}:
+            continue
+        if who == {EVERYONE}:
+            extra = (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)))
+        else:  # by object: a table of who sees the fluent of each object
+            table = tables.get(fluent.name)
+            if table is None:
+                table = tables[fluent.name] = f"sees_{fluent.name}"
+                for obj, seen_by in sorted(seats[fluent.name].items()):
+                    facts.extend(Rule(Atom(table, (Const(obj), Const(r)))) for r in sorted(seen_by))
+            extra = (Atom(table, (fluent.args[0], SEER)),)
+        out.append(Rule(Atom("sees", (SEER, fluent)), rule.body + extra))
+    q, m = Var("q"), Var("m")
+    moves = Rule(Atom("sees", (SEER, Func(DID, (q, m)))),
+                 (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)), Distinct(q, Const(RANDOM)), Atom("does", (q, m))))
+    kept = [r for r in lowered.program.rules if r.head.relation != "sees"]
+    at = next((i for i, r in enumerate(kept) if not r.is_fact or r.head.relation not in ("role",)), len(kept))
+    rules = kept[:at] + [moves] + kept[at:] + facts + out
+    return lowered.with_program(Program(tuple(rules)))
+
+
+def _attr_span(fl):
+    """Where the attribute of fluent `fl` is declared (None where it is built in)."""
+    found = list_cell(fl.attr)
+    name = found[0] if found is not None else fl.attr
+    for info in fl.obj.cls.ancestors():
+        for a in (info.defn.attributes if info.defn is not None else []):
+            if a.name == name:
+                return a.span
+    return None
+
+
+__all__ = ["has_secrets", "owner_secrecy", "secrecy", "with_percepts"]
