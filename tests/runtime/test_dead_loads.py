@@ -175,26 +175,37 @@ def test_inputs_and_locals_assigned_in_loops_that_may_not_run(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("game", ["tris.tgpl", "chess/chess.tgpl", "citadels/citadels.tgpl"])
-def test_a_blocks_direct_spelling_is_made_from_its_blocks_tree(monkeypatch, game):
+def test_a_blocks_other_spellings_are_made_from_its_blocks_tree(monkeypatch, game):
     """`tree_passes.as_direct` makes of a `_block`'s tree, as the passes left it, what the passes make
-    of its `_direct`'s source."""
+    of its `_direct`'s source, and `as_fast` of that what they make of its `_fast`'s."""
     from tgpl.runtime import codegen
 
-    pairs: list[list[str]] = []
+    made: list[list] = []  # per block: its sources and the inputs of its `_fast`
     compile_ = codegen.BlockGenerator._compile
 
     def seen(self, src, span, name, plan=None, block=False):
         if name == "_block":
-            pairs.append([src, None])
-        if block:
-            pairs[-1][1] = src
+            made.append([src, None, None, None])
+        elif name == "_direct" and block:
+            made[-1][1] = src
+        elif name == "_fast" and block:
+            made[-1][2:] = [src, self.params]
         return compile_(self, src, span, name, plan, block)
 
     monkeypatch.setattr(codegen.BlockGenerator, "_compile", seen)
+    monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every spelling compiled, the later ones from the trees
     load_game(EXAMPLES / game)
-    both = [(b, d) for b, d in pairs if d is not None]
-    assert both
-    for block, direct in both:
+    directs = fasts = 0
+    for block, direct, fast, params in made:
+        if direct is None:
+            continue
         tree = tree_passes.optimised(block)
         tree_passes.as_direct(tree)
         assert py.unparse(tree) == py.unparse(tree_passes.optimised(direct))
+        directs += 1
+        if fast is not None:
+            tree_passes.as_fast(tree, params)
+            assert py.unparse(tree) == py.unparse(tree_passes.optimised(fast))
+            compile(tree, "<test>", "exec")
+            fasts += 1
+    assert directs and (fasts or game == "tris.tgpl")

@@ -589,7 +589,7 @@ class BlockGenerator:
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
         self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
-        self.last_block = None  # the tree of the `_block` just compiled, for its `_direct` (`_compile`)
+        self.last_block = None  # the tree of the `_block` (or `_direct`) just compiled, for the next (`_compile`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -641,7 +641,7 @@ class BlockGenerator:
                 init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
-                block_fn.fast = self._compile(fast, block.span, "_fast")
+                block_fn.fast = self._compile(fast, block.span, "_fast", block=True)
                 if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
@@ -817,19 +817,22 @@ class BlockGenerator:
     def _compile(self, src: str, span, name: str, plan: int | None = None, block: bool = False):
         """The function `name` that `src` defines, run through the tree passes (`tree_passes`; with
         `plan`, the slot of a filter's candidate, `src` is its `_all_opt`, made `_all_plan`). With
-        `block`, `src` is the `_direct` of the `_block` compiled last (`generate`), made from its tree
-        when that was compiled here (`tree_passes.as_direct`)."""
+        `block`, `src` is the `_direct` of the `_block` compiled last, or the `_fast` of that `_direct`
+        (`generate`), made from its tree when that was compiled here (`tree_passes.as_direct`, `as_fast`)."""
         where = f"<tgpl {span}>"
         key = (src, where, plan, self.c.options)
         last, self.last_block = self.last_block, None
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
             if block and last is not None:
-                tree_passes.as_direct(last)
+                if name == "_direct":
+                    tree_passes.as_direct(last)
+                else:
+                    tree_passes.as_fast(last, self.params)
                 tree = last
             else:
                 tree = tree_passes.optimised(src, plan)
-            if name == "_block":
+            if name in ("_block", "_direct"):
                 self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)

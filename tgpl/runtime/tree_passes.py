@@ -235,9 +235,7 @@ def _prologue(fn: py.FunctionDef) -> tuple[list[py.Assign], int]:
             break
         names = [t.id for t in s.targets]
         v = s.value
-        if (len(names) == 1 and v.__class__ is py.Subscript and v.value.__class__ is py.Name
-                and v.value.id == "v" and v.slice.__class__ is py.Constant
-                and names[0] == f"l{v.slice.value}"):
+        if _is_load(s):
             prologue.append(s)
         elif (v.__class__ is py.Constant and v.value is None and not prologue
               and all(_LOCAL.fullmatch(n) for n in names)):
@@ -293,19 +291,26 @@ def memo_tables_sunk(fn: py.FunctionDef) -> None:
     stores = _stores(fn)
     if stores.get("MM") != 1:
         return
-    top = [(s, _names(s)) for s in fn.body]
+    seen: dict[int, set[str]] = {}  # the names of each statement (and test) looked into, by its id
+
+    def named(node: py.AST) -> set[str]:
+        found = seen.get(id(node))
+        if found is None:
+            found = seen[id(node)] = _names(node)
+        return found
+
     for name, binding in bindings:
         if stores[name] != 1:
             continue
-        users = [s for s, names in top if s is not binding and name in names]
+        users = [s for s in fn.body if s is not binding and name in named(s)]
         if not users:
             fn.body.remove(binding)
             continue
         stmts = fn.body
-        while len(users) == 1 and users[0].__class__ is py.If and name not in _names(users[0].test):
+        while len(users) == 1 and users[0].__class__ is py.If and name not in named(users[0].test):
             s = users[0]
-            in_body = [x for x in s.body if name in _names(x)]
-            in_else = [x for x in s.orelse if name in _names(x)]
+            in_body = [x for x in s.body if name in named(x)]
+            in_else = [x for x in s.orelse if name in named(x)]
             if bool(in_body) == bool(in_else):
                 break
             stmts, users = (s.body, in_body) if in_body else (s.orelse, in_else)
@@ -341,6 +346,37 @@ def as_direct(tree: py.Module) -> None:
                 v[:] = [spelled(x) for x in v]
             elif v is not None:
                 setattr(n, field, spelled(v))
+
+
+def as_fast(tree: py.Module, params: tuple[int, ...]) -> None:
+    """A function's `_direct`, as the passes made it, made its `_fast` (`BlockGenerator.generate`):
+    `def _fast(m, this, l0, l1...)` taking the inputs (the locals `params`) as parameters, the other
+    locals the prologue loaded set to None in one statement. The two spell the same body, and the
+    analysis of `loads_dropped` finds the same locals assigned before they are read whichever way
+    they come in: the passes would have made the same of `_fast`'s source."""
+    fn = tree.body[0]
+    fn.name = "_fast"
+    at = fn.args.args[0]
+    fn.args.args = [py.copy_location(py.arg(name), at) for name in ("m", "this", *(f"l{p}" for p in params))]
+    loads = 0
+    while loads < len(fn.body) and _is_load(fn.body[loads]):
+        loads += 1
+    inputs = {f"l{p}" for p in params}
+    nones = [t for s in fn.body[:loads] for t in s.targets if t.id not in inputs]
+    if nones:
+        fn.body[:loads] = [py.copy_location(py.Assign(nones, py.Constant(None)), fn.body[0])]
+        py.copy_location(fn.body[0].value, fn.body[0])
+    else:
+        del fn.body[:loads]
+
+
+def _is_load(s: py.stmt) -> bool:
+    """Whether `s` is a prologue's load of a local, `l3 = v[3]`."""
+    if not (s.__class__ is py.Assign and len(s.targets) == 1 and s.targets[0].__class__ is py.Name):
+        return False
+    v = s.value
+    return (v.__class__ is py.Subscript and v.value.__class__ is py.Name and v.value.id == "v"
+            and v.slice.__class__ is py.Constant and s.targets[0].id == f"l{v.slice.value}")
 
 
 def as_plan(fn: py.FunctionDef, slot: int) -> None:
