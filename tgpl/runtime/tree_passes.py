@@ -26,6 +26,8 @@ pass changes only what cannot be seen: the function returns, raises and counts a
 - `as_plan`: a filter's `_all_opt` made the plan's `_all_plan` (`BlockGenerator.filter_all`): the
   candidate kept in a Python local only, and the loop's target that local itself when the
   candidate's name `c` is read nowhere else (one store less per candidate).
+- `as_direct`, `as_fast`: a block's `_direct` made of its `_block`'s tree, a function's `_fast` of
+  its `_direct`'s, as the passes left them: what the passes make of their sources, with no parse.
 
 The trees are walked by `_nodes` (a stack, not recursion: generated expressions nest deeper than
 Python's recursion limit lets a recursive visitor go), which skips what holds no node: it is most
