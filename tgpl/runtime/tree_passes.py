@@ -402,8 +402,9 @@ def as_plan(fn: py.FunctionDef, slot: int) -> None:
     if loop is None:
         return
     reads = [n for n in _nodes(fn) if n.__class__ is py.Name and n.id == "c"]
+    # `out.append(c)` (a call of a method of `out`, the list of the candidates that pass, with `c`)
     appends = [n for n in _nodes(loop) if n.__class__ is py.Call and n.func.__class__ is py.Attribute
-               and n.func.attr == "append" and n.func.value.__class__ is py.Name and n.func.value.id == "out"
+               and n.func.value.__class__ is py.Name and n.func.value.id == "out"
                and len(n.args) == 1 and n.args[0].__class__ is py.Name and n.args[0].id == "c"]
     # `c` is the loop's target, its copy into the local and the appends: then nothing else reads it
     if len(reads) != 2 + len(appends):
