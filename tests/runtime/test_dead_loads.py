@@ -1,18 +1,29 @@
 """A generated function's prologue loads only the locals its code may read before it assigns them
-(`tgpl.runtime.dead_loads`): games play as with every local loaded (the plain reference), and
+(`tree_passes.loads_dropped`): games play as with every local loaded (the plain reference), and
 the analysis keeps a load wherever a read may come first (loops that may run zero times, `try`,
 branches, `:=`, nested scopes)."""
 
 from __future__ import annotations
 
+import ast as py
 import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
-from tgpl.runtime.dead_loads import dropped
+from tgpl.runtime import load_game, tree_passes
+
 
 from observed import EXAMPLES, compiled_with_sources, outcome, reference
+
+
+def dropped(src: str) -> str:
+    tree = py.parse(src)
+    tree_passes.loads_dropped(tree.body[0])
+    return py.unparse(tree) + "\n"
+
+
+def same(src: str) -> str:
+    return py.unparse(py.parse(src)) + "\n"
 
 
 def fn(body: str, head: str = "def _direct(m, this, v):\n    l0 = v[0]\n    l1 = v[1]\n") -> str:
@@ -26,7 +37,7 @@ def kept(body: str) -> bool:
 
 def test_a_local_assigned_first_is_not_loaded():
     src = fn("l0 = 1\nreturn l0 + l1\n")
-    assert dropped(src) == "def _direct(m, this, v):\n    l1 = v[1]\n    l0 = 1\n    return l0 + l1\n"
+    assert dropped(src) == same("def _direct(m, this, v):\n    l1 = v[1]\n    l0 = 1\n    return l0 + l1\n")
 
 
 @pytest.mark.parametrize("body", [
@@ -80,14 +91,14 @@ def test_a_local_always_assigned_first_is_not_loaded(body):
 
 def test_the_nones_of_a_fast_spelling_are_dropped_one_by_one():
     src = "def _fast(m, this, l0):\n    l1 = l2 = None\n    l1 = 3\n    return l0 + l1 + l2\n"
-    assert dropped(src) == "def _fast(m, this, l0):\n    l2 = None\n    l1 = 3\n    return l0 + l1 + l2\n"
+    assert dropped(src) == same("def _fast(m, this, l0):\n    l2 = None\n    l1 = 3\n    return l0 + l1 + l2\n")
     src = "def _fast(m, this):\n    l1 = l2 = None\n    l1 = l2 = 3\n    return l1 + l2\n"
-    assert dropped(src) == "def _fast(m, this):\n    l1 = l2 = 3\n    return l1 + l2\n"
+    assert dropped(src) == same("def _fast(m, this):\n    l1 = l2 = 3\n    return l1 + l2\n")
 
 
 def test_a_later_assignment_of_none_is_no_prologue():
     src = "def _block(f):\n    v = f.vars\n    m = f.m\n    l0 = v[0]\n    m.f()\n    l1 = None\n    return l0\n"
-    assert dropped(src) == src
+    assert dropped(src) == same(src)
 
 
 def test_a_read_after_every_way_out_of_a_try_that_assigned_it():
@@ -101,7 +112,7 @@ def test_the_generated_functions_run_without_the_loads(monkeypatch):
     """Tris's win check declares all its locals: its prologue loads none; the action that ticks
     reads its input, which keeps its load."""
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    compiled = [dropped(codegen.unused_bindings_dropped(src)) for src in sources]
+    compiled = [py.unparse(tree_passes.optimised(src)) + "\n" for src in sources]
     direct = [src for src in compiled if src.startswith("def _direct(") and "_fx_table" in src]
     assert direct and not any(f"    l{i} = v[{i}]\n" in direct[0] for i in range(6))
     tick = [src for src in compiled if src.startswith("def _direct(") and "'AssignedTo', this" in src]
@@ -163,16 +174,38 @@ def test_inputs_and_locals_assigned_in_loops_that_may_not_run(tmp_path, monkeypa
     assert got[0] == "ok" and got[1][-1] == []
 
 
-def test_a_blocks_direct_spelling_is_pruned_as_its_block():
-    """`pruned` gives `_direct` what it gave its `_block` (spelled as `_direct`), with no parse:
-    the same as the passes make of it."""
-    from tgpl.runtime import dead_loads
+@pytest.mark.parametrize("game", ["tris.tgpl", "chess/chess.tgpl", "citadels/citadels.tgpl"])
+def test_a_blocks_other_spellings_are_made_from_its_blocks_tree(monkeypatch, game):
+    """`tree_passes.as_direct` makes of a `_block`'s tree, as the passes left it, what the passes make
+    of its `_direct`'s source, and `as_fast` of that what they make of its `_fast`'s."""
+    from tgpl.runtime import codegen
 
-    block = ("def _block(f):\n    v = f.vars\n    m = f.m\n    l0 = v[0]\n    l1 = v[1]\n    MM = m.world.memo\n"
-             "    MT0 = MM[0] if MM is not None else _NO_FIELDS\n    l0 = f.this\n    if l1:\n        x = MT0.get(l0)\n"
-             "        return _Returned(x)\n    return _Returned(f.event)\n")
-    direct = block.replace("def _block(f):\n    v = f.vars\n    m = f.m\n", "def _direct(m, this, v):\n").replace(
-        "f.this", "this").replace("f.event", "None").replace("_Returned(", "(")
-    made = dead_loads.pruned(block)
-    assert "l0 = v[0]" not in made and "l1 = v[1]" in made and "        MT0 = MM[0]" in made
-    assert dead_loads.pruned(direct) == dead_loads.memo_tables_sunk(dead_loads.dropped(direct))
+    made: list[list] = []  # per block: its sources and the inputs of its `_fast`
+    compile_ = codegen.BlockGenerator._compile
+
+    def seen(self, src, span, name, plan=None, block=False):
+        if name == "_block":
+            made.append([src, None, None, None])
+        elif name == "_direct" and block:
+            made[-1][1] = src
+        elif name == "_fast" and block:
+            made[-1][2:] = [src, self.params]
+        return compile_(self, src, span, name, plan, block)
+
+    monkeypatch.setattr(codegen.BlockGenerator, "_compile", seen)
+    monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every spelling compiled, the later ones from the trees
+    load_game(EXAMPLES / game)
+    directs = fasts = 0
+    for block, direct, fast, params in made:
+        if direct is None:
+            continue
+        tree = tree_passes.optimised(block)
+        tree_passes.as_direct(tree)
+        assert py.unparse(tree) == py.unparse(tree_passes.optimised(direct))
+        directs += 1
+        if fast is not None:
+            tree_passes.as_fast(tree, params)
+            assert py.unparse(tree) == py.unparse(tree_passes.optimised(fast))
+            compile(tree, "<test>", "exec")
+            fasts += 1
+    assert directs and (fasts or game == "tris.tgpl")

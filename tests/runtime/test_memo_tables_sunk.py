@@ -1,21 +1,31 @@
 """A memo table bound in a generated function's prologue and read in one branch only is bound at
-the start of that branch (`dead_loads.memo_tables_sunk`): games play as with every table bound on
-entry (the plain reference); a table is never moved into a loop, past an `elif`, or
-where a read could come before it."""
+the start of that branch (`tree_passes.memo_tables_sunk`): games play as with every table bound on
+entry (the plain reference); a table is never moved into a loop, a `try`, or where a read could come
+before it."""
 
 from __future__ import annotations
 
+import ast as py
 import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen
-from tgpl.runtime.dead_loads import memo_tables_sunk
+from tgpl.runtime import tree_passes
 
 from observed import EXAMPLES, compiled_with_sources
 
 HEAD = ("def _direct(m, this, v):\n    MM = m.world.memo\n    MT0 = MM[0] if MM is not None else _NO_FIELDS\n"
         "    MT1 = MM[1] if MM is not None else _NO_FIELDS\n")
+
+
+def memo_tables_sunk(src: str) -> str:
+    tree = py.parse(src)
+    tree_passes.memo_tables_sunk(tree.body[0])
+    return py.unparse(tree) + "\n"
+
+
+def same(src: str) -> str:
+    return py.unparse(py.parse(src)) + "\n"
 
 
 def fn(body: str) -> str:
@@ -25,7 +35,7 @@ def fn(body: str) -> str:
 def test_a_table_read_in_one_branch_is_bound_there():
     src = fn("if (x := MT0.get(0)) is not None:\n    y = x\nelse:\n    y = 1\n    if m:\n        z = MT1.get(2)\n"
              "    else:\n        z = MT1.get(3)\nreturn y\n")
-    assert memo_tables_sunk(src) == (
+    assert memo_tables_sunk(src) == same(
         "def _direct(m, this, v):\n    MM = m.world.memo\n    MT0 = MM[0] if MM is not None else _NO_FIELDS\n"
         "    if (x := MT0.get(0)) is not None:\n        y = x\n    else:\n        y = 1\n"
         "        MT1 = MM[1] if MM is not None else _NO_FIELDS\n"
@@ -42,8 +52,6 @@ def test_deeper_in_ifs_of_ifs():
     "z = MT1.get(0)\nreturn MT0\n",  # at the top: left as it is
     "for x in m:\n    z = MT1.get(x)\nreturn MT0\n",  # never into a loop
     "while m:\n    z = MT1.get(0)\nreturn MT0\n",
-    "if m:\n    pass\nelif MT1.get(0):\n    z = 1\nreturn MT0\n",  # never before an elif
-    "if m:\n    pass\nelif m.f:\n    z = MT1.get(0)\nreturn MT0\n",
     "if MT1.get(0):\n    z = MT1.get(1)\nreturn MT0\n",  # read by the test
     "if m:\n    z = MT1.get(0)\nelse:\n    z = MT1.get(1)\nreturn MT0\n",  # read by both branches
     "if m:\n    z = MT1.get(0)\nz = MT1\nreturn MT0\n",  # read after the if too
@@ -53,7 +61,14 @@ def test_deeper_in_ifs_of_ifs():
 ])
 def test_a_table_read_elsewhere_is_bound_in_the_prologue(body):
     src = fn(body)
-    assert memo_tables_sunk(src) == src
+    assert memo_tables_sunk(src) == same(src)
+
+
+def test_a_table_read_in_an_elif_only_is_bound_in_the_else_before_it():
+    src = fn("if m:\n    pass\nelif MT1.get(0):\n    z = 1\nreturn MT0\n")
+    assert "    else:\n        MT1 = MM[1] if MM is not None else _NO_FIELDS\n        if MT1.get(0):" in memo_tables_sunk(src)
+    src = fn("if m:\n    pass\nelif m.f:\n    z = MT1.get(0)\nreturn MT0\n")
+    assert "    elif m.f:\n        MT1 = MM[1] if MM is not None else _NO_FIELDS\n        z = MT1.get(0)" in memo_tables_sunk(src)
 
 
 def test_a_table_read_nowhere_is_not_bound():
@@ -63,8 +78,7 @@ def test_a_table_read_nowhere_is_not_bound():
 
 def test_tris_binds_its_table_of_fixed_items_where_it_builds_its_table(monkeypatch):
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    made = [memo_tables_sunk(codegen.dead_loads.dropped(codegen.unused_bindings_dropped(src)))
-            for src in sources if "_fx_table(" in src]
+    made = [py.unparse(tree_passes.optimised(src)) for src in sources if "_fx_table(" in src]
     assert made
     for src in made:
         head = src[:src.index("    if (_ft")]

@@ -24,7 +24,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import dead_loads, direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, tree_passes
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
@@ -356,34 +356,6 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "FZ": "    FZ = m.frozen\n"}
 
 
-_TEMP_NAME = re.compile(r"\b_(?:cse|t)\d+\b")
-_TEMP_BINDING = re.compile(r"\((_(?:cse|t)\d+) := ")
-
-
-def unused_bindings_dropped(src: str) -> str:
-    """`src` with each `(_tN := ` or `(_cseN := ` of a temporary named nowhere else spelled `(`. The
-    spellings bind every value they may read again (the object of a read, for the machine's
-    general way; a field read once, for common subexpressions), and most are never read again,
-    while each binding costs the hot loops that run it. The names are the generator's own (`BlockGenerator.name`), local to one function."""
-    counts: dict[str, int] = {}
-    for n in _TEMP_NAME.findall(src):
-        counts[n] = counts.get(n, 0) + 1
-    # a temporary bound in several places and read in none (a loop spelled out binds it in
-    # each copy, `BlockGenerator.unrolled`): its bindings are all its occurrences
-    for n in _TEMP_BINDING.findall(src):
-        counts[n] -= 1
-    return _TEMP_BINDING.sub(lambda m: "(" if counts[m.group(1)] == 0 else m.group(0), src)
-
-
-def _candidate_looped(plan: str, slot: int) -> str:
-    """A plan's filter (`_all_plan`) looping over the pool with the candidate's local itself, not
-    with `c` copied into it: one store less per candidate. Kept as it is when `c` is named anywhere
-    else."""
-    looped = plan.replace(f"        for c in pool:\n            l{slot} = c\n", f"        for l{slot} in pool:\n", 1)
-    looped = looped.replace("out.append(c)", f"out.append(l{slot})")
-    return plan if re.search(r"\bc\b", looped) else looped
-
-
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
@@ -422,17 +394,6 @@ def _block_at(lines: list[str], start: int, at: int) -> tuple[list[str], int]:
     return lines[start:end], end
 
 
-def _walrus_free_strings(c) -> bool:
-    """Whether no string literal of the game holds `:=`: else `unused_bindings_dropped` could see,
-    in a literal spelled in the code, what looks like a binding (kept per compiler)."""
-    found = getattr(c, "_walrus_free", None)
-    if found is None:
-        found = not any(n.__class__ is ast.StringLit and ":=" in n.value
-                        for module in c.program.modules for n in ast.walk(module))
-        c._walrus_free = found
-    return found
-
-
 def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
     """`code` with each (safe, quick) spelling of a read replaced, the outer read first (it holds the
     inner one); None where nothing was replaced."""
@@ -443,10 +404,10 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
-# from and the switches of what is done to it before it is compiled (`BlockGenerator._compile`): a
-# game loaded again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat`
-# and the benches once a run) generates the same sources, and compiling them, with the analysis of
-# their locals (`dead_loads`), was two thirds of a load. A code object is immutable and names its
+# from, what it is made (`_all_plan`) and the options (`BlockGenerator._compile`): a game loaded
+# again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
+# benches once a run) generates the same sources, and parsing them, with the tree passes
+# (`tree_passes`), and compiling them was two thirds of a load. A code object is immutable and names its
 # constants only by the namespace it is run in, which each load makes its own: the same functions.
 # At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
 COMPILED_CACHE = 4096
@@ -628,6 +589,7 @@ class BlockGenerator:
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
         self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
+        self.last_block = None  # the tree of the `_block` (or `_direct`) just compiled, for the next (`_compile`)
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -671,7 +633,7 @@ class BlockGenerator:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_site`).
             direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
-            block_fn.direct = self._compile(direct, block.span, "_direct")
+            block_fn.direct = self._compile(direct, block.span, "_direct", block=True)
             if self.params is not None and self.params == tuple(range(len(self.params))):
                 # A function's effect also spelled with its locals as Python's own, its inputs
                 # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
@@ -679,7 +641,7 @@ class BlockGenerator:
                 init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
-                block_fn.fast = self._compile(fast, block.span, "_fast")
+                block_fn.fast = self._compile(fast, block.span, "_fast", block=True)
                 if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
@@ -800,9 +762,7 @@ class BlockGenerator:
         if hoisted is None:
             # for a listing's plan (`game._planned_moves`), whose locals are a list made for the call
             # and dropped after it: the candidate kept in a Python local only, not in that list too
-            plan = src.replace("def _all_opt(", "def _all_plan(").replace(
-                f"            v[{slot}] = l{slot} = c\n", f"            l{slot} = c\n")
-            every.plan = self._compile(_candidate_looped(plan, slot), block.span, "_all_plan")
+            every.plan = self._compile(src, block.span, "_all_plan", slot)
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
@@ -854,18 +814,29 @@ class BlockGenerator:
         except SyntaxError:  # nested deeper than Python's parser takes
             return None
 
-    def _compile(self, src: str, span, name: str):
-        drop = _walrus_free_strings(self.c)
+    def _compile(self, src: str, span, name: str, plan: int | None = None, block: bool = False):
+        """The function `name` that `src` defines, run through the tree passes (`tree_passes`; with
+        `plan`, the slot of a filter's candidate, `src` is its `_all_opt`, made `_all_plan`). With
+        `block`, `src` is the `_direct` of the `_block` compiled last, or the `_fast` of that `_direct`
+        (`generate`), made from its tree when that was compiled here (`tree_passes.as_direct`, `as_fast`)."""
         where = f"<tgpl {span}>"
-        key = (src, where, drop, self.c.options)
+        key = (src, where, plan, self.c.options)
+        last, self.last_block = self.last_block, None
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
-            if drop:
-                src = unused_bindings_dropped(src)
-            src = dead_loads.pruned(src)
+            if block and last is not None:
+                if name == "_direct":
+                    tree_passes.as_direct(last)
+                else:
+                    tree_passes.as_fast(last, self.params)
+                tree = last
+            else:
+                tree = tree_passes.optimised(src, plan)
+            if name in ("_block", "_direct"):
+                self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
-                code = compile(src, where, "exec")
+                code = compile(tree, where, "exec")
             if COMPILED_CACHE:
                 if len(_COMPILED) >= COMPILED_CACHE:
                     _COMPILED.clear()
