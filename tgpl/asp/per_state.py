@@ -48,7 +48,7 @@ from clingo import ast
 
 from tgpl.lowering.ir import Atom, Literal, Not, Or, Program, Rule, Term, Var, renamed
 from tgpl.asp.dependencies import DependencyGraph
-from tgpl.asp.estimate import rule_bounds
+from tgpl.asp.estimate import QueryBounds
 from tgpl.asp.gdl_to_asp import STATE_VIEW, ClingoNames, lookahead_relations, lookahead_to_asp, rules_to_asp
 from tgpl.asp.solver import SolverError, lp_file
 
@@ -88,6 +88,7 @@ class StateQueries:
             self.text += "#show sees/2.\n"
         self.statements = _parsed(self.text)
         self._estimate = estimate_rules(program, own)
+        self._bounds: QueryBounds | None = None  # made when a bound is first asked for
         self._facts: dict[clingo.Symbol, ast.AST] = {}
 
     def solve(self, facts: Iterable[clingo.Symbol], observer: clingo.Observer | None = None) -> list[clingo.Symbol]:
@@ -109,8 +110,9 @@ class StateQueries:
         facts = [Rule(Atom(STATE_NOW, (f,))) for f in fluents] + [Rule(Atom(MOVE_NOW, m)) for m in moves]
         if not moves:
             facts.append(Rule(Atom("gdl_start", ())))
-        bounds = rule_bounds(Program(self._estimate + tuple(facts)))
-        return None if bounds is None else sum(b.instances for b in bounds)
+        if self._bounds is None:
+            self._bounds = QueryBounds(self._estimate, (STATE_NOW, MOVE_NOW, "gdl_start"))
+        return self._bounds.total(facts)
 
 
 class BatchQueries:
