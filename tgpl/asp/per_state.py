@@ -28,9 +28,11 @@ read `true` and `does` under names of their own ("true now", "does now", which
 no GDL name can be) given by the state's facts, so the state position no
 longer collects every fluent `next` can make; the copies read `next` (the
 successor). The facts given exactly, a join through the state is bounded by
-the fluents that are true. The bound costs about what the grounding does, so
-the reasoner asks for it only for a game whose whole bound is over the limit
-(below it, the whole game's bound bounds every state's).
+the fluents that are true. What does not depend on the state is worked out
+once, and what a state's domains settle into is kept for the next state with
+the same ones (tgpl.asp.estimate.QueryBounds); still, the reasoner asks for
+the bound only for a game whose whole bound is over the limit (below it, the
+whole game's bound bounds every state's).
 """
 
 from __future__ import annotations
