@@ -33,6 +33,13 @@ Parts (`--only` picks some; all by default):
   hand-written five in a row to divide by). Expect minutes.
 - `verify`: `tgpl verify examples/connect4.tgpl --horizon 12`, a subprocess,
   measured the same way.
+- `examples`: every example that lowers (EXAMPLE_GAMES), in this process: the
+  lowering's CPU seconds, rules with a body and facts, the reasoner's mode
+  (grounded once or per state), and its random steps/s (moves drawn as above,
+  a playout that ends started again: draughts' playouts are long), measured in
+  turns with the reference's and, where there is one, the hand-written GDL's,
+  each as a ratio to the reference (and lowered / hand-written). No ground
+  size: grounding emitted Reversi whole takes minutes.
 
 Any other KIF files given are measured like the hand-written games.
 """
@@ -62,7 +69,9 @@ from tgpl.pipeline import lower_game  # noqa: E402
 from tgpl.runtime import load_game  # noqa: E402
 from tgpl.runtime.rng import Pcg32  # noqa: E402
 
-PARTS = ("tris", "connect4", "reversi", "fiveinarow", "verify")
+PARTS = ("tris", "connect4", "reversi", "fiveinarow", "verify", "examples")
+EXAMPLE_GAMES = ("tris", "connect4", "cards", "graph", "hex", "fiveinarow", "draughts", "pig", "race", "reversi")
+HAND_WRITTEN = {"tris": "tictactoe.kif", "connect4": "connect4.kif", "reversi": "reversi.kif"}
 PAIRS = {"tris": ("tris.tgpl", "tictactoe.kif"), "connect4": ("connect4.tgpl", "connect4.kif"),
          "reversi": ("reversi.tgpl", "reversi.kif")}
 FIVE_QUERY = "GameState.Claimed == 4 && GameState.Board.At(c: 7, r: 7).Stone == 1"
@@ -173,6 +182,42 @@ def other_kif(path: Path, seconds: float) -> None:
     print(f"{'playouts/s / reference':<36}{f.playouts / speed['reference']:>12.5f}")
 
 
+def stepper(start) -> Callable:
+    """One random step a call from a playout kept between calls, started again from `start` when it ends."""
+    at = [start]
+
+    def step(rng) -> None:
+        state = at[0]
+        if state.is_terminal:
+            state = start
+        moves = state.legal_moves()
+        at[0] = state.apply(moves[rng.below(len(moves))])
+
+    return step
+
+
+def examples(seconds: float, names: list[str]) -> None:
+    """The `examples` part: per example, lowering time and size, and reasoner steps/s against the reference."""
+    print(f"\nexamples on the GDL reasoner; steps/s as a ratio to the reference (python tic-tac-toe playouts/s)")
+    print(f"{'game':<12}{'lower s':>9}{'rules':>8}{'facts':>8}{'mode':>11}{'steps/ref':>11}{'hand/ref':>10}"
+          f"{'low/hand':>10}")
+    for name in names:
+        runtime_game = load_game(EXAMPLES / f"{name}.tgpl")
+        cpu = time.process_time()
+        program = lower_game(runtime_game).program
+        lowering = time.process_time() - cpu
+        game = GdlGame(program)
+        steps = {"reference": lambda rng: reference_playout(rng), "lowered": stepper(game.initial_state())}
+        if name in HAND_WRITTEN:
+            steps["written"] = stepper(GdlGame(read_gdl(EXAMPLES / "gdl" / HAND_WRITTEN[name])[0]).initial_state())
+        speed = interleaved_rates(steps, seconds * len(steps))
+        ref = speed["reference"]
+        body = sum(1 for r in program.rules if not r.is_fact)
+        hand = f"{speed['written'] / ref:>10.5f}{speed['lowered'] / speed['written']:>10.2f}" if "written" in speed else ""
+        print(f"{name:<12}{lowering:>9.2f}{body:>8,}{len(program.rules) - body:>8,}{game.mode:>11}"
+              f"{speed['lowered'] / ref:>11.5f}{hand}", flush=True)
+
+
 # ------------------------------------------------------------ subprocesses
 @dataclass
 class Run:
@@ -264,6 +309,8 @@ def main() -> None:
     args.add_argument("--timeout", type=float, default=900.0, help="seconds before a subprocess is killed")
     args.add_argument("--relations", action="store_true",
                       help="lower with --functions-as-relations (functions that read the state as rules with variables)")
+    args.add_argument("--examples", default=",".join(EXAMPLE_GAMES),
+                      help="comma-separated examples the `examples` part measures")
     args.add_argument("games", nargs="*", type=Path, help="more GDL games to measure")
     opts = args.parse_args()
     parts = [p.strip() for p in opts.only.split(",") if p.strip()]
@@ -282,6 +329,8 @@ def main() -> None:
         fiveinarow(ref_cpu, opts.timeout, ["--functions-as-relations"] if opts.relations else [])
     if "verify" in parts:
         verify(ref_cpu, opts.timeout)
+    if "examples" in parts:
+        examples(opts.seconds, [name.strip() for name in opts.examples.split(",") if name.strip()])
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ from pathlib import Path
 import clingo
 import pytest
 
-from tgpl.asp.estimate import MAX_GROUND, rule_bounds, too_large
+from tgpl.asp.estimate import MAX_GROUND, QueryBounds, rule_bounds, too_large
 from tgpl.asp.ground_size import ground_size
 from tgpl.asp.kif import read_kif
 from tgpl.asp.validate import validate
+from tgpl.lowering.ir import Program
 
 ROOT = Path(__file__).resolve().parents[2]
 KIF = (ROOT / "examples" / "gdl" / "tictactoe.kif").read_text(encoding="utf-8")
@@ -116,3 +117,26 @@ def test_the_validator_takes_a_limit_and_none_checks_no_bound():
     assert not [d for d in validate(program, "g.kif", limit) if d.is_error]
     assert [d for d in validate(program, "g.kif", limit - 1) if d.is_error]
     assert not [d for d in validate(program, "g.kif", None) if d.is_error]
+
+
+def test_query_bounds_add_varying_facts_to_fixed_rules_as_rule_bounds_would():
+    # `state` facts vary from call to call; `cell` is fixed; `seen` reads both, `pair` the table alone
+    fixed = read_kif("(cell 1)\n(cell 2)\n(cell 3)\n(next 1 2)\n(next 2 3)\n"
+                     "(<= (pair ?a ?b) (cell ?a) (cell ?b) (next ?a ?b))\n"
+                     "(<= (seen ?a ?b) (state ?a) (next ?a ?b) (cell ?b))\n"
+                     "(<= (twice ?a) (seen ?a ?b) (state ?b))\n").rules
+    bounds = QueryBounds(fixed, ["state"])
+    for values in [(1,), (1, 2), (2, 3), (1, 2), (3,), (), (1, 2, 3), (2, 3)]:  # (1, 2), (2, 3): same domains
+        facts = read_kif("".join(f"(state {v})\n" for v in values)).rules
+        assert bounds.total(facts) == total(Program(fixed + facts)), values
+    assert len(bounds._known) < 8  # states met again were not settled again
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_query_bounds_of_the_game_with_states_given_are_rule_bounds(path):
+    program = read_kif(path.read_text(encoding="utf-8"), str(path))
+    rules = tuple(r for r in program.rules if not (r.is_fact and r.head.relation == "init"))
+    inits = [r for r in program.rules if r.is_fact and r.head.relation == "init"]
+    bounds = QueryBounds(rules, ["init"])
+    for facts in (inits, inits[: len(inits) // 2], inits):
+        assert bounds.total(facts) == total(Program(rules + tuple(facts)))

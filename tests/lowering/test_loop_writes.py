@@ -102,8 +102,8 @@ def test_reversi_lowers_compiled_to_valid_gdl_whose_rules_do_not_grow_with_the_b
         assert declares_base_and_input(program)
         assert not unbound_recursive(program)
         sizes.append(sum(1 for r in program.rules if r.body))
-    # the static fold is kept on 8x8 only (tgpl.lowering.lower.fold_pays: on 6x6 its tables outweigh it), where it
-    # folds 5 rules with a body into tables: the larger board has no more rules
+    # the static fold folds 5 rules with a body into tables on both boards (tgpl.lowering.lower.fold_pays): the
+    # larger board has no more rules
     assert sizes[0] <= sizes[1] <= 600 and sizes[1] - sizes[0] <= 5  # 448 when written; examples/gdl/reversi.kif: 43
 
 

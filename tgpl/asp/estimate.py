@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Iterable
 from math import prod
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
@@ -66,6 +67,11 @@ class Domain:
 
     def size(self) -> int:
         return len(self.consts) + sum(prod(d.size() for d in args) for args in self.funcs.values())
+
+    def key(self) -> tuple:
+        """The terms as a hashable value, equal for equal domains."""
+        return (frozenset(self.consts),
+                frozenset((key, tuple(d.key() for d in args)) for key, args in self.funcs.items()))
 
     def copy(self) -> Domain:
         new = Domain()
@@ -168,23 +174,180 @@ def _binding(rule: Rule, positions: _Positions) -> dict[str, Domain] | None:
     return binding
 
 
-def rule_bounds(program: Program) -> list[RuleBound] | None:
+class Degrees:
+    """What `rule_bounds` learns of the relations known by their facts (`succ`, a folded game's tables), kept
+    between the bounds of programs that share those facts: the reasoner bounds every state's query of a game it
+    plays one state at a time (tgpl.asp.per_state), the same rules and static tables with other `true` facts,
+    and `_degree` scanned each table for each rule reading it, in every state: 0.87 of Reversi 6x6's time a step
+    with its searches folded into tables.
+
+    A relation's degrees are kept with the tuples they were counted over, and counted again when a program gives
+    the relation other tuples (the state's fluents, from one query to the next): its tuples are compared, which
+    for a table read from the same facts is a comparison of the same objects."""
+
+    def __init__(self) -> None:
+        self._tables: dict[tuple[str, int], tuple[list[tuple[Term, ...]], dict]] = {}
+
+    def of(self, key: tuple[str, int], tuples: list[tuple[Term, ...]]) -> dict[tuple[int, frozenset[str]], tuple[Atom, int]]:
+        """The degrees known of the relation `key` whose tuples are `tuples` (filled in by `_join_bound`)."""
+        kept = self._tables.get(key)
+        if kept is None or (kept[0] is not tuples and kept[0] != tuples):
+            kept = self._tables[key] = (tuples, {})
+        return kept[1]
+
+
+def rule_bounds(program: Program, degrees: Degrees | None = None) -> list[RuleBound] | None:
     """The bound of each rule with a body, in program order; None if the analysis cannot end
-    (only for a game the validator refuses: terms growing without bound)."""
+    (only for a game the validator refuses: terms growing without bound). `degrees`: what is known of the
+    program's tables from bounds of programs with the same tables (kept there for the next)."""
     positions = _Positions()
-    plain: list[tuple[Rule, list[Rule]]] = []
-    readers: dict[tuple[str, int], dict[int, None]] = {}  # the rules reading each relation, in order
-    for rule in program.rules:
-        if rule.is_fact:  # ground: added once, here
+    _add_facts(program.rules, positions)
+    plain, readers = _with_bodies(program.rules)
+    if not _settle(plain, readers, positions):
+        return None
+    exact = _exact_relations(program.rules, {(r.head.relation, r.head.arity) for r, _ in plain})
+    degrees = degrees if degrees is not None else Degrees()
+    return [_bound(rule, disjuncts, positions, exact, degrees) for rule, disjuncts in plain]
+
+
+class QueryBounds:
+    """The bound of one program's rules with facts added that differ from one call to the next (a state's
+    fluents, a joint move): `total(facts)` is `rule_bounds` of the rules and the facts summed, what does not
+    depend on the facts worked out once.
+
+    Why: the reasoner bounds every state's query of a game it plays one state at a time (tgpl.asp.per_state),
+    and redoing the whole analysis took Reversi 6x6's reasoner 3.6 times as long as grounding the states. The
+    positions the added facts reach (`varying`, the relations they may have, and every position a rule reading
+    one of those writes, with `_SAME`'s shared positions) are *varying*; the others, and the rules that write
+    them, are worked out here: their domains, their rules' bounds, the tables' degrees (`Degrees`). A call
+    starts from copies of the varying positions' domains as the fixed facts left them, adds its facts, settles
+    the rules writing varying positions and bounds those, reading the fixed positions' domains as they are (no
+    such rule writes one). The domains reached are the same least fixpoint whatever the order rules are applied
+    in, so the total is `rule_bounds`'s."""
+
+    def __init__(self, rules: tuple[Rule, ...], varying: Iterable[str]):
+        plain, readers = _with_bodies(rules)
+        moving = {_SAME.get(name, name) for name in varying}
+        grew = True
+        while grew:  # the positions the varying facts reach
+            grew = False
+            for rule, _ in plain:
+                head = _SAME.get(rule.head.relation, rule.head.relation)
+                if head not in moving and any(_SAME.get(a.relation, a.relation) in moving
+                                              for a, positive in rule.body_atoms() if positive):
+                    moving.add(head)
+                    grew = True
+        self._moving = moving
+        positions = _Positions()
+        _add_facts(rules, positions)
+        fixed = [k for k, (rule, _) in enumerate(plain) if _SAME.get(rule.head.relation, rule.head.relation)
+                 not in moving]
+        settled = set(fixed)
+        self._derived = {(r.head.relation, r.head.arity) for r, _ in plain}
+        self._exact = _exact_relations(rules, self._derived)
+        self._degrees = Degrees()
+        self._ends = _settle(plain, readers, positions, fixed)
+        self._fixed_total = 0
+        if self._ends:
+            self._fixed_total = sum(_bound(*plain[k], positions, self._exact, self._degrees).instances
+                                    for k in fixed)
+        self._positions = positions
+        self._plain = [plain[k] for k in range(len(plain)) if k not in settled]
+        _, self._readers = _with_bodies(tuple(rule for rule, _ in self._plain))
+        varying = set(varying)
+        self._reads_varying = [any(a.relation in varying and _is_table((a.relation, a.arity), self._derived)
+                                   for a, positive in rule.body_atoms() if positive) for rule, _ in self._plain]
+        # the varying positions' domains a call started from -> what they settled into (`_settled`)
+        self._known: dict[frozenset, tuple[int, list[tuple[Rule, dict[str, int], tuple]]] | None] = {}
+        self._atoms = {id(each): _join_atoms(each) for (_, disjuncts), reads in zip(self._plain, self._reads_varying)
+                       if reads for each in disjuncts}  # the disjuncts live as long as self._plain
+
+    def total(self, facts: Iterable[Rule]) -> int | None:
+        """The most ground instances the rules can have with these ground facts added (whose relations are
+        among the `varying` given); None when the analysis cannot end."""
+        if not self._ends:
+            return None
+        positions = _Positions()
+        for key, domains in self._positions.domains.items():  # the fixed positions shared, never written
+            positions.domains[key] = [d.copy() for d in domains] if key[0] in self._moving else domains
+        facts = list(facts)
+        _add_facts(facts, positions)
+        added: dict[tuple[str, int], list[tuple[Term, ...]]] = {}
+        for rule in facts:
+            added.setdefault((rule.head.relation, rule.head.arity), []).append(rule.head.args)
+        exact = self._exact
+        if any(_is_table(key, self._derived) for key in added):
+            exact = dict(exact)
+            for key, tuples in added.items():
+                if _is_table(key, self._derived):
+                    exact[key] = list(dict.fromkeys(exact.get(key, []) + tuples))
+        start = frozenset((key, tuple(d.key() for d in domains)) for key, domains in positions.domains.items()
+                          if key[0] in self._moving)
+        known = self._known.get(start, _UNKNOWN)
+        if known is _UNKNOWN:
+            known = self._settled(positions, exact)
+            if len(self._known) >= MAX_KNOWN:
+                self._known.clear()
+            self._known[start] = known
+        if known is None:
+            return None
+        plain_total, tabled = known
+        return plain_total + sum(_join_bound(each, sizes, exact, self._degrees, atoms) for each, sizes, atoms in tabled)
+
+    def _settled(self, positions: _Positions, exact: dict) -> tuple[int, list[tuple[Rule, dict[str, int], tuple]]] | None:
+        """What the domains the varying facts start from give: the total of the fixed rules and of the varying
+        rules that read no varying table, and each disjunct of the others with its variables' domain sizes (its
+        bound also counts the table's tuples, which the domains do not show); None: the analysis cannot end."""
+        if not _settle(self._plain, self._readers, positions):
+            return None
+        total = self._fixed_total
+        tabled: list[tuple[Rule, dict[str, int], tuple]] = []
+        for (rule, disjuncts), reads in zip(self._plain, self._reads_varying):
+            if not reads:
+                total += _bound(rule, disjuncts, positions, exact, self._degrees).instances
+                continue
+            for each in disjuncts:
+                binding = _binding(each, positions)
+                if binding is not None:
+                    tabled.append((each, {name: d.size() for name, d in binding.items()}, self._atoms[id(each)]))
+        return total, tabled
+
+
+MAX_KNOWN = 512
+"""The starts `QueryBounds` keeps the settled figures of, forgotten all at once past it: Reversi 6x6's random
+playouts meet about 70, each kept in under 60 KiB (its 43 disjuncts that read the state, with their variables'
+domain sizes), so at most about 30 MB."""
+_UNKNOWN = object()
+
+
+def _add_facts(rules: Iterable[Rule], positions: _Positions) -> None:
+    """The facts among `rules` (ground) added to their positions' domains."""
+    for rule in rules:
+        if rule.is_fact:
             for domain, arg in zip(positions.of(rule.head.relation, rule.head.arity), rule.head.args):
                 domain.add(arg, {})
+
+
+def _with_bodies(rules: Iterable[Rule]) -> tuple[list[tuple[Rule, list[Rule]]], dict[tuple[str, int], dict[int, None]]]:
+    """The rules with a body, each with its or-free disjuncts, and the rules reading each position, in order."""
+    plain: list[tuple[Rule, list[Rule]]] = []
+    readers: dict[tuple[str, int], dict[int, None]] = {}
+    for rule in rules:
+        if rule.is_fact:
             continue
         k = len(plain)
         plain.append((rule, expand_or(rule)))
         for atom, positive in rule.body_atoms():
             if positive:
                 readers.setdefault((_SAME.get(atom.relation, atom.relation), atom.arity), {})[k] = None
-    todo = deque(range(len(plain)))
+    return plain, readers
+
+
+def _settle(plain: list[tuple[Rule, list[Rule]]], readers: dict[tuple[str, int], dict[int, None]],
+            positions: _Positions, which: Iterable[int] | None = None) -> bool:
+    """Apply the rules (those at the indices `which`, and those reading what they add to; default all) to the
+    domains until nothing changes; False when a rule fires more than _MAX_FIRINGS times (cannot end)."""
+    todo = deque(range(len(plain)) if which is None else which)
     queued = set(todo)
     firings = [0] * len(plain)
     while todo:
@@ -192,7 +355,7 @@ def rule_bounds(program: Program) -> list[RuleBound] | None:
         queued.discard(k)
         firings[k] += 1
         if firings[k] > _MAX_FIRINGS:
-            return None
+            return False
         rule, disjuncts = plain[k]
         head = rule.head
         grew = False
@@ -207,38 +370,44 @@ def rule_bounds(program: Program) -> list[RuleBound] | None:
                 if reader not in queued:
                     queued.add(reader)
                     todo.append(reader)
-    exact = _exact_relations(program)
-    bounds = []
-    for rule, disjuncts in plain:
-        instances = 0
-        sizes: dict[str, int] = {}
-        for each in disjuncts:
-            binding = _binding(each, positions)
-            if binding is None:
-                continue
-            these = {name: d.size() for name, d in binding.items()}
-            instances += _join_bound(each, these, exact)
-            for name, n in these.items():
-                sizes[name] = max(sizes.get(name, 0), n)
-        bounds.append(RuleBound(rule, instances, tuple(sizes.items())))
-    return bounds
+    return True
 
 
-def _exact_relations(program: Program) -> dict[tuple[str, int], list[tuple[Term, ...]]]:
-    """The tuples of each relation given by facts only (`succ`, `index`, `role`): known exactly."""
-    derived = {(r.head.relation, r.head.arity) for r in program.rules if not r.is_fact}
+def _bound(rule: Rule, disjuncts: list[Rule], positions: _Positions, exact: dict, degrees: Degrees) -> RuleBound:
+    """The rule's bound once the domains have settled."""
+    instances = 0
+    sizes: dict[str, int] = {}
+    for each in disjuncts:
+        binding = _binding(each, positions)
+        if binding is None:
+            continue
+        these = {name: d.size() for name, d in binding.items()}
+        instances += _join_bound(each, these, exact, degrees)
+        for name, n in these.items():
+            sizes[name] = max(sizes.get(name, 0), n)
+    return RuleBound(rule, instances, tuple(sizes.items()))
+
+
+def _is_table(key: tuple[str, int], derived: set[tuple[str, int]]) -> bool:
+    """Whether a relation given facts is known exactly by them: no rule derives it, and it is no state or move."""
+    return key not in derived and key[0] not in _SAME and key[0] not in ("true", "does")
+
+
+def _exact_relations(rules: Iterable[Rule], derived: set[tuple[str, int]]) -> dict[tuple[str, int], list[tuple[Term, ...]]]:
+    """The tuples of each relation given by facts only (`succ`, `index`, `role`): known exactly. `derived`: the
+    relations some rule with a body defines."""
     exact: dict[tuple[str, int], list[tuple[Term, ...]]] = {}
-    for rule in program.rules:
+    for rule in rules:
         key = (rule.head.relation, rule.head.arity)
-        if rule.is_fact and key not in derived and rule.head.relation not in _SAME \
-                and rule.head.relation not in ("true", "does"):
+        if rule.is_fact and _is_table(key, derived):
             exact.setdefault(key, []).append(rule.head.args)
     for key in exact:
         exact[key] = list(dict.fromkeys(exact[key]))  # a fact written twice is one atom
     return exact
 
 
-def _join_bound(rule: Rule, sizes: dict[str, int], exact: dict) -> int:
+def _join_bound(rule: Rule, sizes: dict[str, int], exact: dict, degrees: Degrees,
+                atoms: tuple[tuple[Atom, frozenset[str], tuple[str, int]], ...] | None = None) -> int:
     """An upper bound of the rule's ground instances: its positive atoms joined in a greedy order.
 
     Each atom multiplies the bound by how many ways it can extend the variables bound so far: at most
@@ -246,52 +415,70 @@ def _join_bound(rule: Rule, sizes: dict[str, int], exact: dict) -> int:
     only), at most the largest number of its tuples that agree on the bound variables (for `succ`
     with its first argument bound: 1). Each factor bounds the extensions of every partial instance,
     so the product bounds the instances, whatever the order; the greedy order keeps it small.
+    `atoms`: the rule's `_join_atoms`, when the caller keeps them.
     """
-    atoms = [lit for lit in rule.body if isinstance(lit, Atom)]
-    bound: set[str] = set()
+    left = list(atoms if atoms is not None else _join_atoms(rule))
+    bound: frozenset[str] = frozenset()
     total = 1
-    degrees: dict[tuple[Atom, frozenset[str]], int] = {}
-    while atoms:
+    while left:
         best = None
-        for i, atom in enumerate(atoms):
-            names = {v.name for v in atom.variables()}
+        for i, (atom, names, relation) in enumerate(left):
             factor = prod(sizes.get(n, 1) for n in names - bound)
-            tuples = exact.get((atom.relation, atom.arity))
+            tuples = exact.get(relation)
             if tuples is not None and factor > 1:
-                key = (atom, frozenset(names & bound))
-                if key not in degrees:
-                    degrees[key] = _degree(atom, key[1], tuples)
-                factor = min(factor, degrees[key])
+                known = degrees.of(relation, tuples)
+                key = (id(atom), names & bound)
+                found = known.get(key)
+                if found is None or found[0] is not atom:  # an id is an atom's while the atom lives
+                    found = known[key] = (atom, _degree(atom, key[1], tuples))
+                factor = min(factor, found[1])
             if best is None or factor < best[0]:
                 best = (factor, i)
         factor, i = best
         total *= factor
         if total == 0:
             return 0
-        bound |= {v.name for v in atoms.pop(i).variables()}
+        bound |= left.pop(i)[1]
     return total
+
+
+def _join_atoms(rule: Rule) -> tuple[tuple[Atom, frozenset[str], tuple[str, int]], ...]:
+    """The rule's positive atoms, each with its variables' names and its relation: what `_join_bound` reads."""
+    return tuple((lit, frozenset(v.name for v in lit.variables()), (lit.relation, lit.arity))
+                 for lit in rule.body if isinstance(lit, Atom))
 
 
 def _degree(atom: Atom, bound: frozenset[str], tuples: list[tuple[Term, ...]]) -> int:
     """The most tuples matching the atom that agree on the variables in `bound`."""
     counts: dict[tuple, int] = {}
     order = sorted(bound)
+    patterns = atom.args
     for values in tuples:
         binding: dict[str, Term] = {}
-        if all(_unify(a, v, binding) for a, v in zip(atom.args, values)):
+        if len(values) == len(patterns) and _unify_all(patterns, values, binding):
             key = tuple(binding[n] for n in order)
             counts[key] = counts.get(key, 0) + 1
     return max(counts.values(), default=0)
 
 
-def _unify(pattern: Term, value: Term, binding: dict[str, Term]) -> bool:
-    if isinstance(pattern, Var):
-        known = binding.setdefault(pattern.name, value)
-        return known == value
-    if isinstance(pattern, Const):
-        return isinstance(value, Const) and value.name == pattern.name
-    return (isinstance(value, Func) and value.name == pattern.name and len(value.args) == len(pattern.args)
-            and all(_unify(p, v, binding) for p, v in zip(pattern.args, value.args)))
+def _unify_all(patterns: tuple[Term, ...], values: tuple[Term, ...], binding: dict[str, Term]) -> bool:
+    """Whether the ground values match the patterns, extending `binding`. Written out, type by type: a state's
+    `true` tuples are matched again in every state's bound (QueryBounds), a fifth of Reversi 6x6's."""
+    for pattern, value in zip(patterns, values):
+        kind = type(pattern)
+        if kind is Var:
+            known = binding.get(pattern.name)
+            if known is None:
+                binding[pattern.name] = value
+            elif known is not value and known != value:
+                return False
+        elif kind is Const:
+            if type(value) is not Const or value.name != pattern.name:
+                return False
+        elif (type(value) is not Func or value.name != pattern.name or len(value.args) != len(pattern.args)
+              or not _unify_all(pattern.args, value.args, binding)):
+            return False
+    return True
 
 
 def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool = False,
@@ -342,4 +529,4 @@ def _where(rule: Rule, path: str) -> Span:
     return rule.span or rule.head.span or Span(path, 1, 1, 1, 1)
 
 
-__all__ = ["MAX_GROUND", "RuleBound", "rule_bounds", "too_large"]
+__all__ = ["MAX_GROUND", "Degrees", "QueryBounds", "RuleBound", "rule_bounds", "too_large"]

@@ -28,9 +28,11 @@ read `true` and `does` under names of their own ("true now", "does now", which
 no GDL name can be) given by the state's facts, so the state position no
 longer collects every fluent `next` can make; the copies read `next` (the
 successor). The facts given exactly, a join through the state is bounded by
-the fluents that are true. The bound costs about what the grounding does, so
-the reasoner asks for it only for a game whose whole bound is over the limit
-(below it, the whole game's bound bounds every state's).
+the fluents that are true. What does not depend on the state is worked out
+once, and what a state's domains settle into is kept for the next state with
+the same ones (tgpl.asp.estimate.QueryBounds); still, the reasoner asks for
+the bound only for a game whose whole bound is over the limit (below it, the
+whole game's bound bounds every state's).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from clingo import ast
 
 from tgpl.lowering.ir import Atom, Literal, Not, Or, Program, Rule, Term, Var, renamed
 from tgpl.asp.dependencies import DependencyGraph
-from tgpl.asp.estimate import rule_bounds
+from tgpl.asp.estimate import QueryBounds
 from tgpl.asp.gdl_to_asp import STATE_VIEW, ClingoNames, lookahead_relations, lookahead_to_asp, rules_to_asp
 from tgpl.asp.solver import SolverError, lp_file
 
@@ -88,6 +90,7 @@ class StateQueries:
             self.text += "#show sees/2.\n"
         self.statements = _parsed(self.text)
         self._estimate = estimate_rules(program, own)
+        self._bounds: QueryBounds | None = None  # made when a bound is first asked for
         self._facts: dict[clingo.Symbol, ast.AST] = {}
 
     def solve(self, facts: Iterable[clingo.Symbol], observer: clingo.Observer | None = None) -> list[clingo.Symbol]:
@@ -109,8 +112,9 @@ class StateQueries:
         facts = [Rule(Atom(STATE_NOW, (f,))) for f in fluents] + [Rule(Atom(MOVE_NOW, m)) for m in moves]
         if not moves:
             facts.append(Rule(Atom("gdl_start", ())))
-        bounds = rule_bounds(Program(self._estimate + tuple(facts)))
-        return None if bounds is None else sum(b.instances for b in bounds)
+        if self._bounds is None:
+            self._bounds = QueryBounds(self._estimate, (STATE_NOW, MOVE_NOW, "gdl_start"))
+        return self._bounds.total(facts)
 
 
 class BatchQueries:
