@@ -13,7 +13,8 @@ For each game (`examples/<name>.tgpl`, lowered as `tgpl to-gdl` lowers it):
   `--seconds`, per second of the clock and (J = 1) per CPU second of the process, the figure a loaded
   machine disturbs least;
 - with `--backends numpy,jax`, the jax backend (tgpl.batched.jax_kernel) for each batch size and JAX layout
-  (packed uint32 words, booleans), each batch one jitted loop (chunk = B), compiled before it is measured,
+  (packed uint32 words, booleans), each batch one jitted loop in min(B, 16,384) columns (a column takes the
+  next game when its own is over), compiled before it is measured,
   on whatever device JAX finds (a GPU when jax[cuda12] is installed and one is there, else the CPU; its
   per-CPU-second figure counts XLA's threads);
 - the runtime: random playouts through `legal_moves()`/`apply()`, moves drawn with the runtime's PCG32 (as
@@ -95,11 +96,10 @@ def runtime_rate(path: Path, seconds: float) -> tuple[float, float]:
 
 def batched_rate(env: batched.BatchedEnv, batch: int, jobs: int, seconds: float) -> tuple[float, float]:
     """Random playouts a second and a CPU second (this process's: jobs 1 only) on the batched engine, whole
-    batches counted. On the jax backend a batch is one chunk (one jitted loop)."""
-    chunk = batch if env.backend == "jax" else None
+    batches counted. On the jax backend a batch is one jitted loop in min(B, CHUNK) columns."""
     n, began, cpu, seed = 0, time.perf_counter(), time.process_time(), 0
     while True:
-        result = env.random_playouts(seed, batch, jobs=jobs, chunk=chunk)
+        result = env.random_playouts(seed, batch, jobs=jobs)
         n += int(result.finished.sum())
         seed += 1
         if time.perf_counter() - began >= seconds:
@@ -173,7 +173,7 @@ def main() -> None:
                 envs["jax", layout] = env = batched.BatchedEnv(net, layout, str(path), "jax")
                 for b in batches:
                     began = time.perf_counter()
-                    env.random_playouts(0, b, chunk=b)  # compiled here, not measured
+                    env.random_playouts(0, b)  # compiled here, not measured
                     print(f"  jax, {layout}, B={b:,}: compiled and played once in {time.perf_counter() - began:.1f} s")
                     configs.append(("jax", layout, b, 1))
         best: dict = {}

@@ -199,90 +199,141 @@ class JaxNetwork:
             acc = acc | (planes[i] << jnp.uint32(i))
         return acc
 
-    def _playout_loop(self, fluent_rows, keys, valid, max_steps: int, tally: bool):
-        """Random games in every valid column from the fluent rows, to their ends or `max_steps` joint moves.
-        `keys` and `valid` are per column, shaped (planes, width) as `_planes` lays the columns out.
-
-        Each step: each role's legal rows as planes, its move drawn (its k-th legal move, k = floor(u x count
-        / 2**32) for the game's 32-bit draw u), the one-hot planes packed into the `does` block, the move
-        schedule, the next fluents kept where the game was running, the state schedule on them. A role with
-        no legal move in a running game makes it stuck (frozen, not finished)."""
+    def _playout_loop(self, fluent_rows, game, keys_table, n_games, init_bits, max_steps: int, tally: bool):
+        """Random games numbered 0..n_games-1 (their keys in `keys_table`, padded), played in the columns:
+        column c starts with game `game[c]` (-1: none) from the fluent rows. Two loops: the inner one plays
+        every running column a joint move a step until half the columns are over (terminal, stuck, or at
+        `max_steps` joint moves; they keep their state) while games remain, or until none runs; then the
+        outer one writes the results of the games over at their rows and gives their columns the next games,
+        from the fluents `init_bits`. So columns idle little (Connect Four's games last 7 to 42 joint moves),
+        and since each game's moves depend on its key and its own step only, the games are the same in any
+        number of columns. (Refilling at every step, in the inner loop, made a step three times as slow on
+        XLA's CPU backend.)"""
+        shape = game.shape
+        size = keys_table.shape[0]
+        columns = game.size
         roles = len(self.moves)
-        does_count = self._does_block()
-        shape = keys.shape
-        values = self._state_values(fluent_rows)
-        running = valid & (self._planes(values[self.terminal]) == 0)
+        ones = jnp.full(fluent_rows.shape[1], self._ones(), dtype=self._dtype())
+        init_rows = jnp.where(init_bits[:, None], ones[None, :], jnp.zeros((), self._dtype()))
         zeros = jnp.zeros(shape, dtype=jnp.int32)
-        carry = {"values": values, "running": running, "stuck": jnp.zeros(shape, dtype=jnp.bool_),
-                 "lengths": zeros, "step": jnp.int32(0)}
+
+        def running_of(values, game, length, stuck):
+            terminal = self._planes(values[self.terminal]) == 1
+            return (game >= 0) & ~terminal & ~stuck & (length < max_steps)
+
+        values = self._state_values(fluent_rows)
+        length = zeros
+        stuck = jnp.zeros(shape, dtype=jnp.bool_)
+        carry = {"values": values, "game": game, "keys": keys_table[jnp.maximum(game, 0)], "length": length,
+                 "stuck": stuck, "running": running_of(values, game, length, stuck),
+                 "next": jnp.sum(game >= 0, dtype=jnp.int32),
+                 "goals": jnp.full((size, roles), -1, dtype=jnp.int32), "lengths": jnp.zeros(size, dtype=jnp.int32),
+                 "finished": jnp.zeros(size, dtype=jnp.bool_), "stuck_games": jnp.zeros(size, dtype=jnp.bool_)}
         if tally:
             steps = jnp.zeros(max_steps, dtype=jnp.int32)
-            carry.update(sums=jnp.zeros((3, max_steps), dtype=jnp.int32), reached=steps, forced=steps, most=zeros)
+            carry.update(sums=jnp.zeros((3, max_steps), dtype=jnp.int32), reached=steps, forced=steps, most=zeros,
+                         most_games=jnp.zeros(size, dtype=jnp.int32))
 
-        def going(c):
-            return (c["step"] < max_steps) & jnp.any(c["running"])
+        def playing(c):
+            waiting = columns - jnp.sum(c["running"], dtype=jnp.int32)
+            return jnp.any(c["running"]) & ((2 * waiting < columns) | (c["next"] >= n_games))
 
         def step(c):
-            values, running, step_no = c["values"], c["running"], c["step"]
-            live = running.astype(jnp.uint32)
-            stuck = jnp.zeros(shape, dtype=jnp.bool_)
-            chosen = []
-            joint = running.astype(jnp.int32)
-            for r in range(roles):
-                if self.moves[r] == 0:
-                    stuck = stuck | running
-                    chosen.append([])
-                    continue
-                legal = [self._planes(values[node]) & live for node in self.legal[r]]
-                counts = legal[0]
-                for bits in legal[1:]:
-                    counts = counts + bits
-                joint = joint * counts.astype(jnp.int32)
-                stuck = stuck | (running & (counts == 0))
-                u = mix32(keys + mix32((step_no * roles + r + 1).astype(jnp.uint32)))
-                chosen.append(_one_hot(legal, _below(u, counts)))
-            moving = running & ~stuck
-            rows = []
-            for r, hits in enumerate(chosen):
-                for m in self.does[r][0]:
-                    rows.append(self._row(jnp.where(moving, hits[m], 0)))
-            rows.extend([jnp.zeros(values.shape[1], dtype=values.dtype)] * (does_count - len(rows)))
-            after = self._successor_rows(values, jnp.stack(rows) if rows else values[:0])
-            keep = self._row(moving)
-            fluents = values[self.fluents]
-            fluents = (after & keep) | (fluents & ~keep)
-            values = self._state_values(fluents)
             out = dict(c)
-            out.update(values=values, running=moving & (self._planes(values[self.terminal]) == 0),
-                       stuck=c["stuck"] | stuck, lengths=c["lengths"] + moving.astype(jnp.int32), step=step_no + 1)
-            if tally:
-                joint = joint * moving.astype(jnp.int32)
-                # the sum over the columns in three 11-bit limbs: exact in int32 for up to a million columns
-                limbs = jnp.stack([jnp.sum((joint >> (11 * i)) & 0x7FF, dtype=jnp.int32) for i in range(3)])
-                out.update(sums=c["sums"].at[:, step_no].set(limbs),
-                           reached=c["reached"].at[step_no].set(jnp.sum(joint != 0, dtype=jnp.int32)),
-                           forced=c["forced"].at[step_no].set(jnp.sum(joint == 1, dtype=jnp.int32)),
-                           most=jnp.maximum(c["most"], joint))
+            out.update(self._step(c, roles, max_steps, tally))
+            out["running"] = running_of(out["values"], out["game"], out["length"], out["stuck"])
             return out
 
-        carry = lax.while_loop(going, step, carry)
-        values = carry.pop("values")
-        finished = valid & (self._planes(values[self.terminal]) == 1)
-        goals = []
+        def refill(c):
+            c = lax.while_loop(playing, step, c)
+            values, game, length, stuck = c["values"], c["game"], c["length"], c["stuck"]
+            over = (game >= 0) & ~c["running"]
+            terminal = self._planes(values[self.terminal]) == 1
+            out = dict(c)
+            rows = jnp.where(over, game, size).reshape(-1)  # the others' writes dropped, out of range
+            goals = []
+            for r in range(roles):
+                total = zeros
+                given = jnp.zeros(shape, dtype=jnp.bool_)
+                for node, value in zip(self.goal_nodes[r], self.goal_values[r]):
+                    bits = self._planes(values[node])
+                    total = total + bits.astype(jnp.int32) * int(value)
+                    given = given | (bits == 1)
+                goals.append(jnp.where(terminal & given, total, -1).reshape(-1))
+            if goals:
+                out["goals"] = c["goals"].at[rows].set(jnp.stack(goals, axis=1), mode="drop")
+            out["lengths"] = c["lengths"].at[rows].set(length.reshape(-1), mode="drop")
+            out["finished"] = c["finished"].at[rows].set(terminal.reshape(-1), mode="drop")
+            out["stuck_games"] = c["stuck_games"].at[rows].set(stuck.reshape(-1), mode="drop")
+            if tally:
+                out["most_games"] = c["most_games"].at[rows].set(c["most"].reshape(-1), mode="drop")
+                out["most"] = jnp.where(over, 0, c["most"])
+            flat = over.reshape(-1).astype(jnp.int32)
+            number = (c["next"] + jnp.cumsum(flat) - flat).reshape(shape)
+            fresh = over & (number < n_games)
+            game = jnp.where(fresh, number, jnp.where(over, -1, game))
+            reset = self._row(fresh)
+            fluents = (values[self.fluents] & ~reset) | (init_rows & reset)
+            values = self._state_values(fluents)
+            length = jnp.where(over, 0, length)
+            stuck = stuck & ~over
+            out.update(values=values, game=game, length=length, stuck=stuck, next=c["next"] + jnp.sum(flat),
+                       keys=jnp.where(fresh, keys_table[jnp.clip(number, 0, size - 1)], c["keys"]),
+                       running=running_of(values, game, length, stuck))
+            return out
+
+        carry = lax.while_loop(lambda c: jnp.any(c["game"] >= 0), refill, carry)
+        out = {k: carry[k] for k in ("goals", "lengths", "finished", "stuck_games")
+               + (("sums", "reached", "forced", "most_games") if tally else ())}
+        out["fluents"] = carry["values"][self.fluents]
+        return out
+
+    def _step(self, c, roles: int, max_steps: int, tally: bool) -> dict:
+        """One joint move in every running column: each role's legal rows as planes, its move drawn (its k-th
+        legal move, k = floor(u x count / 2**32) for the game's 32-bit draw u at its own step), the one-hot
+        planes packed into the `does` block, the move schedule, the next fluents kept where the game moved,
+        the state schedule on them. A role with no legal move in a running game makes it stuck."""
+        values, running, keys, length = c["values"], c["running"], c["keys"], c["length"]
+        shape = running.shape
+        live = running.astype(jnp.uint32)
+        no_move = jnp.zeros(shape, dtype=jnp.bool_)
+        chosen = []
+        joint = running.astype(jnp.int32)
         for r in range(roles):
-            total = jnp.zeros(shape, dtype=jnp.int32)
-            given = jnp.zeros(shape, dtype=jnp.bool_)
-            for node, value in zip(self.goal_nodes[r], self.goal_values[r]):
-                bits = self._planes(values[node])
-                total = total + bits.astype(jnp.int32) * int(value)
-                given = given | (bits == 1)
-            goals.append(jnp.where(finished & given, total, -1))
-        flat = {k: v.reshape(-1) if v.shape == shape else v for k, v in carry.items()}
-        flat["finished"] = finished.reshape(-1)
-        flat["goals"] = (jnp.stack([g.reshape(-1) for g in goals], axis=1) if goals
-                         else jnp.zeros((finished.size, 0), dtype=jnp.int32))
-        flat["fluents"] = values[self.fluents]
-        return flat
+            if self.moves[r] == 0:
+                no_move = no_move | running
+                chosen.append([])
+                continue
+            legal = [self._planes(values[node]) & live for node in self.legal[r]]
+            counts = legal[0]
+            for bits in legal[1:]:
+                counts = counts + bits
+            joint = joint * counts.astype(jnp.int32)
+            no_move = no_move | (running & (counts == 0))
+            u = mix32(keys + mix32((length * roles + r + 1).astype(jnp.uint32)))
+            chosen.append(_one_hot(legal, _below(u, counts)))
+        moving = running & ~no_move
+        does = []
+        for r, hits in enumerate(chosen):
+            for m in self.does[r][0]:
+                does.append(self._row(jnp.where(moving, hits[m], 0)))
+        does.extend([jnp.zeros(values.shape[1], dtype=values.dtype)] * (self._does_block() - len(does)))
+        after = self._successor_rows(values, jnp.stack(does) if does else values[:0])
+        keep = self._row(moving)
+        fluents = (after & keep) | (values[self.fluents] & ~keep)
+        out = {"values": self._state_values(fluents), "length": length + moving,
+               "stuck": c["stuck"] | (running & no_move)}
+        if tally:
+            joint = joint * moving.astype(jnp.int32)
+            at = jnp.where(moving, length, max_steps).reshape(-1)  # a decision at the game's own step
+            flat = joint.reshape(-1)
+            # the sum over the games in three 11-bit limbs: exact in int32 for up to a million a step
+            out["sums"] = jnp.stack([c["sums"][i].at[at].add((flat >> (11 * i)) & 0x7FF, mode="drop")
+                                     for i in range(3)])
+            out["reached"] = c["reached"].at[at].add((flat != 0).astype(jnp.int32), mode="drop")
+            out["forced"] = c["forced"].at[at].add((flat == 1).astype(jnp.int32), mode="drop")
+            out["most"] = jnp.maximum(c["most"], joint)
+        return out
 
     def _does_block(self) -> int:
         """Rows between the fluents and the first view: the `does` nodes (and those read but never legal)."""
@@ -309,11 +360,11 @@ class JaxNetwork:
         bits = (rows[:, None, :] >> np.arange(32, dtype=np.uint32)[None, :, None]) & np.uint32(1)
         return bits.reshape(rows.shape[0], -1)[:, :batch].astype(bool)
 
-    def playouts(self, fluent_rows: np.ndarray, keys: np.ndarray, valid: np.ndarray, max_steps: int,
-                 tally: bool) -> dict[str, np.ndarray]:
-        """The jitted loop on host arrays (columns: a multiple of 32), its results as NumPy arrays."""
-        out = self._playouts(jnp.asarray(fluent_rows), jnp.asarray(keys), jnp.asarray(valid),
-                             max_steps=max_steps, tally=tally)
+    def playouts(self, fluent_rows: np.ndarray, game: np.ndarray, keys_table: np.ndarray, n_games: int,
+                 init_bits: np.ndarray, max_steps: int, tally: bool) -> dict[str, np.ndarray]:
+        """The jitted loop on host arrays, its results as NumPy arrays."""
+        out = self._playouts(jnp.asarray(fluent_rows), jnp.asarray(game), jnp.asarray(keys_table),
+                             jnp.int32(n_games), jnp.asarray(init_bits), max_steps=max_steps, tally=tally)
         return {k: np.asarray(v) for k, v in out.items()}
 
 
@@ -399,25 +450,25 @@ class JaxKernel(Kernel):
 
 def run_chunk(env, seed: int, games: np.ndarray, max_steps: int, tally: bool, start: np.ndarray | None,
               columns: int) -> dict[str, np.ndarray]:
-    """The jitted loop on the games numbered `games`, in `columns` columns (at least the games, rounded up to
-    whole words; the others are padding, never played): one compiled loop serves every chunk of a run."""
+    """The jitted loop on the games numbered `games` in `columns` columns (rounded up to whole words), each
+    column taking the next game when its game is over; with `start` per game (fluents x games), one column a
+    game. The result arrays are padded to a power of two games: few compiled loops serve every run."""
     net: JaxNetwork = env.jax_network
     n = len(games)
-    columns = (max(columns, n) + 31) // 32 * 32
-    numbers = np.zeros(columns, dtype=np.int64)
-    numbers[:n] = games
-    if start is None:
-        fluents = np.repeat(net.network.initial[:, None], columns, axis=1)
-    else:
-        start = np.asarray(start, dtype=bool)
-        fluents = np.zeros((len(net.network.fluents), columns), dtype=bool)
-        fluents[:, :n] = start[:, games] if start.ndim == 2 else start[:, None]
-    valid = np.arange(columns) < n
+    per_game = start is not None and np.asarray(start).ndim == 2
+    columns = (max(columns, n if per_game else 1) + 31) // 32 * 32
+    size = max(1 << max(n - 1, 0).bit_length(), columns)
+    table = np.zeros(size, dtype=np.int64)
+    table[:n] = games
+    game = np.arange(columns)
+    game[game >= n] = -1
+    init = net.network.initial if start is None or per_game else np.asarray(start, dtype=bool)
+    fluents = np.repeat(init[:, None], columns, axis=1)
+    if per_game:
+        fluents[:, :n] = np.asarray(start, dtype=bool)[:, games]
     planes = 32 if net.layout == "packed" else 1
-    out = net.playouts(net.pack_host(fluents), game_keys32(seed, numbers).reshape(planes, -1),
-                       valid.reshape(planes, -1), max_steps, tally)
-    out["columns"] = np.array(n)
-    return out
+    return net.playouts(net.pack_host(fluents), game.astype(np.int32).reshape(planes, -1),
+                        game_keys32(seed, table), n, init, max_steps, tally)
 
 
 def jax_chunk(env, seed: int, games: np.ndarray, max_steps: int, tally: bool, start: np.ndarray | None,
@@ -430,15 +481,15 @@ def jax_chunk(env, seed: int, games: np.ndarray, max_steps: int, tally: bool, st
         raise ValueError("the JAX backend counts legal joint moves in 32 bits: this game can have more "
                          "(the numpy backend counts them)")
     out = run_chunk(env, seed, games, max_steps, tally, start, columns)
-    played = Playouts(out["goals"][:n].astype(np.int64), out["lengths"][:n].astype(np.int64),
-                      out["finished"][:n].copy(), out["stuck"][:n].copy())
+    lengths = out["lengths"][:n].astype(np.int64)
+    played = Playouts(out["goals"][:n].astype(np.int64), lengths, out["finished"][:n].copy(),
+                      out["stuck_games"][:n].copy())
     if not tally:
         return played, None
-    steps = int(out["step"])
+    steps = int(lengths.max(initial=0))
     sums = sum(out["sums"][i, :steps].astype(np.int64) << (11 * i) for i in range(3))
     counts = (sums, out["reached"][:steps].astype(np.int64), out["forced"][:steps].astype(np.int64))
-    return played, _Tally(*counts, out["most"][:n].astype(np.int64))
-
+    return played, _Tally(*counts, out["most_games"][:n].astype(np.int64))
 
 __all__ = ["DEFAULT_JAX_LAYOUT", "JAX_LAYOUTS", "JaxKernel", "JaxNetwork", "draw_index", "game_keys32", "jax_chunk",
            "mix32", "run_chunk"]

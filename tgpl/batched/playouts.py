@@ -87,7 +87,9 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
     if jobs > 1 and env.backend == "jax":
         raise ValueError("the jax backend plays in one process (XLA spreads its work over the cores): jobs 1")
     spans = [(first, min(chunk, batch - first)) for first in range(0, batch, chunk)]
-    columns = min(chunk, batch)  # jax: every chunk padded to as many columns, one compiled loop
+    columns = min(chunk, batch)
+    if env.backend == "jax" and (start is None or np.ndim(start) == 1):
+        spans = [(0, batch)]  # one jitted loop: `chunk` columns, each taking the next game when its own is over
     if jobs <= 1 or len(spans) == 1:
         parts = [_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start, columns)
                  for first, n in spans]
