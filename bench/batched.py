@@ -13,7 +13,7 @@ For each game (`examples/<name>.tgpl`, lowered as `tgpl to-gdl` lowers it):
   `--seconds`, per second of the clock and (J = 1) per CPU second of the process, the figure a loaded
   machine disturbs least;
 - with `--backends numpy,jax`, the jax backend (tgpl.batched.jax_kernel) for each batch size and JAX layout
-  (packed uint32 words, booleans), each batch one jitted loop in min(B, 16,384) columns (a column takes the
+  (packed uint32 words, booleans), each batch one jitted loop in min(B, --jax-columns) columns (a column takes the
   next game when its own is over), compiled before it is measured,
   on whatever device JAX finds (a GPU when jax[cuda12] is installed and one is there, else the CPU; its
   per-CPU-second figure counts XLA's threads);
@@ -94,12 +94,13 @@ def runtime_rate(path: Path, seconds: float) -> tuple[float, float]:
     return n / (time.perf_counter() - began), n / max(time.process_time() - cpu, 1e-9)
 
 
-def batched_rate(env: batched.BatchedEnv, batch: int, jobs: int, seconds: float) -> tuple[float, float]:
+def batched_rate(env: batched.BatchedEnv, batch: int, jobs: int, seconds: float,
+                 columns: int | None = None) -> tuple[float, float]:
     """Random playouts a second and a CPU second (this process's: jobs 1 only) on the batched engine, whole
-    batches counted. On the jax backend a batch is one jitted loop in min(B, CHUNK) columns."""
+    batches counted. On the jax backend a batch is one jitted loop in min(B, columns) columns."""
     n, began, cpu, seed = 0, time.perf_counter(), time.process_time(), 0
     while True:
-        result = env.random_playouts(seed, batch, jobs=jobs)
+        result = env.random_playouts(seed, batch, jobs=jobs, chunk=columns if env.backend == "jax" else None)
         n += int(result.finished.sum())
         seed += 1
         if time.perf_counter() - began >= seconds:
@@ -132,6 +133,8 @@ def main() -> None:
     args.add_argument("--layouts", default=",".join(LAYOUTS), help="the numpy backend's: packed,bytes")
     args.add_argument("--backends", default="numpy", help="numpy,jax (jax: the optional 'gpu' extra)")
     args.add_argument("--jax-layouts", default="packed", help="the jax backend's: packed,bool")
+    args.add_argument("--jax-columns", type=int, default=CHUNK, help="the jax backend's columns (games played "
+                      "at once; a GPU wants more)")
     args.add_argument("--jobs", default="1,2", help="processes sharing a batch's chunks (more than 1: batches "
                       f"over {CHUNK:,} games only)")
     args.add_argument("--pgx-python", help="a Python with pgx and jax installed: pgx measured too")
@@ -173,7 +176,7 @@ def main() -> None:
                 envs["jax", layout] = env = batched.BatchedEnv(net, layout, str(path), "jax")
                 for b in batches:
                     began = time.perf_counter()
-                    env.random_playouts(0, b)  # compiled here, not measured
+                    env.random_playouts(0, b, chunk=opts.jax_columns)  # compiled here, not measured
                     print(f"  jax, {layout}, B={b:,}: compiled and played once in {time.perf_counter() - began:.1f} s")
                     configs.append(("jax", layout, b, 1))
         best: dict = {}
@@ -182,7 +185,7 @@ def main() -> None:
             wall, per_cpu = runtime_rate(path, opts.seconds)
             best["runtime"], cpu["runtime"] = max(best.get("runtime", 0.0), wall), max(cpu.get("runtime", 0.0), per_cpu)
             for config in configs:
-                wall, per_cpu = batched_rate(envs[config[:2]], config[2], config[3], opts.seconds)
+                wall, per_cpu = batched_rate(envs[config[:2]], config[2], config[3], opts.seconds, opts.jax_columns)
                 best[config], cpu[config] = max(best.get(config, 0.0), wall), max(cpu.get(config, 0.0), per_cpu)
         runtime = best["runtime"]
         print(f"  {'':<40}{'playouts/s':>12}{'x runtime':>11}{'per CPU s':>12}{'x runtime':>11}")

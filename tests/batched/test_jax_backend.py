@@ -194,3 +194,12 @@ def test_analyze_on_the_jax_backend() -> None:
     assert jobs.exit_code == 2 and "one process" in jobs.output
     runtime = CliRunner().invoke(main, ["analyze", tris, "--backend", "jax"])
     assert runtime.exit_code == 2 and "--engine batched" in runtime.output
+
+
+def test_the_memory_bound_counts_the_devices_result_rows() -> None:
+    from tgpl.batched.memory import batch_memory
+
+    numpy_bound, jax_bound = batch_memory(env_and_reasoner("tris.tgpl")[0]), batch_memory(jax_env("tris.tgpl"))
+    # goals (2 roles), length, two flags and the most joint moves, int32, padded up to twice the games
+    assert jax_bound.result - numpy_bound.result == 2 * (4 * 2 + 4 + 1 + 1 + 4)
+    assert jax_bound.per_game == numpy_bound.per_game
