@@ -296,30 +296,47 @@ class JaxNetwork:
         values, running, keys, length = c["values"], c["running"], c["keys"], c["length"]
         shape = running.shape
         live = running.astype(jnp.uint32)
+        run_row = self._row(running)
         no_move = jnp.zeros(shape, dtype=jnp.bool_)
-        chosen = []
+        does = []
         joint = running.astype(jnp.int32)
         for r in range(roles):
+            read = self.does[r][0]
             if self.moves[r] == 0:
                 no_move = no_move | running
-                chosen.append([])
                 continue
-            legal = [self._planes(values[node]) & live for node in self.legal[r]]
-            counts = legal[0]
-            for bits in legal[1:]:
-                counts = counts + bits
+
+            def drawn(rows, r=r, read=read):
+                legal = [self._planes(row) & live for row in rows]
+                counts = legal[0]
+                for bits in legal[1:]:
+                    counts = counts + bits
+                u = mix32(keys + mix32((length * roles + r + 1).astype(jnp.uint32)))
+                hits = _one_hot(legal, _below(u, counts))
+                packed = [self._row(hits[m]) for m in read]
+                return (jnp.stack(packed) if packed else rows[:0]), counts
+
+            def forced(rows, read=read):
+                return rows[read] & run_row, live
+
+            rows = values[self.legal[r]]
+            # every running game has exactly one legal move for this role (it is not on turn): its legal rows
+            # are its moves, no planes, no draw (the draw would pick that move: the games are the same)
+            once = jnp.zeros_like(run_row)
+            twice = jnp.zeros_like(run_row)
+            for row in rows:
+                twice = twice | (once & row)
+                once = once | row
+            alone = jnp.all((once & ~twice & run_row) == run_row)
+            role_rows, counts = lax.cond(alone, forced, drawn, rows)
+            does.extend(role_rows)
             joint = joint * counts.astype(jnp.int32)
             no_move = no_move | (running & (counts == 0))
-            u = mix32(keys + mix32((length * roles + r + 1).astype(jnp.uint32)))
-            chosen.append(_one_hot(legal, _below(u, counts)))
         moving = running & ~no_move
-        does = []
-        for r, hits in enumerate(chosen):
-            for m in self.does[r][0]:
-                does.append(self._row(jnp.where(moving, hits[m], 0)))
+        keep = self._row(moving)
+        does = [row & keep for row in does]
         does.extend([jnp.zeros(values.shape[1], dtype=values.dtype)] * (self._does_block() - len(does)))
         after = self._successor_rows(values, jnp.stack(does) if does else values[:0])
-        keep = self._row(moving)
         fluents = (after & keep) | (values[self.fluents] & ~keep)
         out = {"values": self._state_values(fluents), "length": length + moving,
                "stuck": c["stuck"] | (running & no_move)}
