@@ -19,7 +19,7 @@ import tgpl.batched as batched  # noqa: E402
 from tests.batched.conftest import EXAMPLES, env_and_reasoner  # noqa: E402
 from tests.batched.test_matches_reasoner import GRAPH  # noqa: E402
 from tests.batched.test_outcomes import TRIS, Z99  # noqa: E402
-from tgpl.batched.jax_kernel import draw_index, game_keys32, mix32, run_chunk  # noqa: E402
+from tgpl.batched.jax_playouts import draw_index, game_keys32, mix32, run_chunk  # noqa: E402
 
 _jax_envs: dict[tuple[str, str], batched.BatchedEnv] = {}
 

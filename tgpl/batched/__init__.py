@@ -5,7 +5,8 @@
     result.outcomes()                                     # {(goals...): games}
 
 Modules: `source` (the file to a GDL program, refusals), `network` (the circuit, levels of gates), `kernel`
-(its evaluation on rows of packed bits or bytes), `env` (the vector environment), `playouts` (random games).
+(its evaluation on rows of packed bits or bytes), `env` (the vector environment), `playouts` (random games);
+`jax_kernel` and `jax_playouts`, the same on JAX (an optional extra).
 docs/batched.md says how it works and what it measures.
 """
 

@@ -142,7 +142,7 @@ COMPACT_BELOW = 256
 def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally: bool = False,
            start: np.ndarray | None = None, columns: int = 0) -> tuple[Playouts, _Tally | None]:
     """The games numbered `games` played together, from the initial state or from `start` (fluents). On the
-    jax backend, tgpl.batched.jax_kernel.jax_chunk plays them (in `columns` columns, padding included).
+    jax backend, tgpl.batched.jax_playouts.jax_chunk plays them (in `columns` columns, padding included).
 
     Games end at different steps (Connect Four's between 7 and 42 joint moves), and a step costs the same
     for every column, ended or not. So once half the columns have ended, the running games' fluents are
@@ -150,7 +150,7 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
     goals read first. Each game draws its moves from its own stream, so compacting changes no game, and the
     games do not depend on the layout, the chunk or `jobs`."""
     if env.backend == "jax":
-        from tgpl.batched.jax_kernel import jax_chunk
+        from tgpl.batched.jax_playouts import jax_chunk
 
         return jax_chunk(env, seed, games, max_steps, tally, start, columns)
     batch = len(games)
