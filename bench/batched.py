@@ -133,8 +133,8 @@ def main() -> None:
     args.add_argument("--layouts", default=",".join(LAYOUTS), help="the numpy backend's: packed,bytes")
     args.add_argument("--backends", default="numpy", help="numpy,jax (jax: the optional 'gpu' extra)")
     args.add_argument("--jax-layouts", default="packed", help="the jax backend's: packed,bool")
-    args.add_argument("--jax-columns", type=int, default=CHUNK, help="the jax backend's columns (games played "
-                      "at once; a GPU wants more)")
+    args.add_argument("--jax-columns", type=int, default=None, help="the jax backend's columns (games played "
+                      "at once) [default: tgpl.batched.jax_playouts.default_columns(), 4,096 on the CPU]")
     args.add_argument("--jobs", default="1,2", help="processes sharing a batch's chunks (more than 1: batches "
                       f"over {CHUNK:,} games only)")
     args.add_argument("--pgx-python", help="a Python with pgx and jax installed: pgx measured too")

@@ -51,6 +51,10 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
         diagnostic = Diagnostic(Severity.ERROR, Span(path, 1, 1, 1, 1), str(e))
         click.echo(render_all([diagnostic], _source_of(path)), err=True)
         sys.exit(2)
+    if backend == "jax":
+        from tgpl.batched.jax_playouts import default_columns
+
+        chunk = min(chunk, default_columns())  # the columns, within what fits the memory
     summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk)
     summary["memory"] = {**memory.to_json(), "batch": chunk, "max_memory_bytes": max_memory}
     elapsed = time.perf_counter() - started

@@ -215,11 +215,16 @@ class BatchedEnv:
 
     def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
                         tally: bool = False, chunk: int | None = None, start: np.ndarray | None = None):
-        """`batch` random games played to their ends in chunks of `chunk` games (default CHUNK), shared between
-        `jobs` processes, from the initial state or from the fluents `start`: tgpl.batched.playouts."""
+        """`batch` random games played to their ends in chunks of `chunk` games (default CHUNK; on the jax
+        backend, columns, default jax_playouts.default_columns()), shared between `jobs` processes, from the
+        initial state or from the fluents `start`: tgpl.batched.playouts."""
         from tgpl.batched.memory import CHUNK
         from tgpl.batched.playouts import random_playouts
 
+        if chunk is None and self.backend == "jax":
+            from tgpl.batched.jax_playouts import default_columns
+
+            chunk = default_columns()
         return random_playouts(self, seed, batch, max_steps, jobs, tally, chunk or CHUNK, start)
 
     def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
