@@ -520,8 +520,11 @@ def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
 @click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
               help="With --engine batched: the batches are sized to fit this much memory, the process's "
                    "included, or the games are refused (exit 2)  [default: a quarter of the machine's]")
+@click.option("--backend", type=click.Choice(["numpy", "jax"]), default=None,
+              help="With --engine batched: numpy, or jax (a GPU when there is one; pip install 'tgpl[gpu]')  "
+                   "[default: numpy]")
 def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address, engine,
-            max_memory):
+            max_memory, backend):
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
     (docs/analyze.md); a .kif game (GDL or GDL-II): random playouts, each role's mean goal and the outcomes.
 
@@ -533,10 +536,12 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
         from tgpl.batched.command import run_batched_analyze
 
         run_batched_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score,
-                            ray_address, _max_memory(max_memory))
+                            ray_address, _max_memory(max_memory), backend or "numpy")
         return
     if max_memory is not None:
         raise click.BadParameter("it sizes the batched engine's batches (--engine batched)", param_hint="--max-memory")
+    if backend is not None:
+        raise click.BadParameter("it chooses the batched engine's arrays (--engine batched)", param_hint="--backend")
     if game.lower().endswith(".kif"):  # random playouts on the GDL reasoner
         from tgpl.analysis.gdl_playouts import analyze_kif
 

@@ -54,3 +54,14 @@ def test_a_network_over_the_bound_is_refused_with_its_size() -> None:
 def test_an_unreadable_file_is_reported(tmp_path: Path) -> None:
     with pytest.raises(batched.BatchedLoadError, match="cannot read"):
         batched.load(tmp_path / "missing.kif")
+
+
+def test_the_jax_backend_without_jax_says_how_to_install_it(monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "jax", None)  # `import jax` raises ImportError, as where it is missing
+    with pytest.raises(batched.BatchedLoadError, match=r"tictactoe.kif: error: the jax backend needs jax: "
+                       r"pip install 'tgpl\[gpu\]'"):
+        batched.load(EXAMPLES / "gdl" / "tictactoe.kif", backend="jax")
+    with pytest.raises(ValueError, match="no backend 'torch'"):
+        batched.BatchedEnv(batched.load(EXAMPLES / "gdl" / "tictactoe.kif").network, backend="torch")

@@ -5,7 +5,8 @@
     result.outcomes()                                     # {(goals...): games}
 
 Modules: `source` (the file to a GDL program, refusals), `network` (the circuit, levels of gates), `kernel`
-(its evaluation on rows of packed bits or bytes), `env` (the vector environment), `playouts` (random games).
+(its evaluation on rows of packed bits or bytes), `env` (the vector environment), `playouts` (random games);
+`jax_kernel` and `jax_playouts`, the same on JAX (an optional extra).
 docs/batched.md says how it works and what it measures.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tgpl.batched.env import DEFAULT_LAYOUT, MAX_STEPS, BatchedEnv, BatchedState
+from tgpl.batched.env import BACKENDS, DEFAULT_LAYOUT, MAX_STEPS, BatchedEnv, BatchedState
 from tgpl.batched.network import Network, build_network
 from tgpl.batched.playouts import Branching, Playouts, random_playouts
 from tgpl.batched.source import MAX_GATES, BatchedLoadError, check_size, gdl_program
@@ -21,8 +22,9 @@ from tgpl.lowering.ir import Program
 
 
 def from_program(program: Program, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
-                 path: str = "<game>") -> BatchedEnv:
-    """The environment of a valid GDL program: its size bounded first (BatchedLoadError past `max_gates`)."""
+                 path: str = "<game>", backend: str = "numpy") -> BatchedEnv:
+    """The environment of a valid GDL program: its size bounded first (BatchedLoadError past `max_gates`).
+    `backend`: numpy, or jax (BatchedLoadError when jax is not installed)."""
     from tgpl.asp.solver import SolverError
     from tgpl.batched.source import chance_reason
 
@@ -35,15 +37,22 @@ def from_program(program: Program, layout: str = DEFAULT_LAYOUT, max_gates: int 
         network = build_network(program)
     except SolverError as e:
         raise BatchedLoadError(f"{path}: error: clingo cannot ground the game: {e}") from None
-    return BatchedEnv(network, layout, path)
+    if backend == "jax":
+        try:
+            import jax  # noqa: F401
+        except ImportError:
+            raise BatchedLoadError(f"{path}: error: the jax backend needs jax: pip install 'tgpl[gpu]' (or "
+                                   "jax[cuda12] for a GPU)") from None
+    return BatchedEnv(network, layout, path, backend)
 
 
 def load(path: str | Path, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
-         seed: int = 0, limits=None) -> BatchedEnv:
+         seed: int = 0, limits=None, backend: str = "numpy") -> BatchedEnv:
     """The environment of a `.kif` game or a `.tgpl` game (lowered with setup seed `seed`, as `tgpl to-gdl`
-    lowers it, within `limits`, tgpl.limits). Raises BatchedLoadError with the message to print."""
-    return from_program(gdl_program(path, seed, limits), layout, max_gates, str(path))
+    lowers it, within `limits`, tgpl.limits), evaluated by `backend` (numpy or jax). Raises BatchedLoadError
+    with the message to print."""
+    return from_program(gdl_program(path, seed, limits), layout, max_gates, str(path), backend)
 
 
-__all__ = ["BatchedEnv", "Branching", "BatchedLoadError", "BatchedState", "MAX_GATES", "MAX_STEPS", "Network", "Playouts", "build_network",
+__all__ = ["BACKENDS", "BatchedEnv", "Branching", "BatchedLoadError", "BatchedState", "MAX_GATES", "MAX_STEPS", "Network", "Playouts", "build_network",
            "from_program", "load", "random_playouts"]

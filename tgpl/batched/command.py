@@ -11,7 +11,7 @@ import click
 
 def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None,
                         max_moves: int, as_json: bool, report_dir: str | None, score: str | None,
-                        ray_address: str | None, max_memory: int | None = None) -> None:
+                        ray_address: str | None, max_memory: int | None = None, backend: str = "numpy") -> None:
     """Exit 0 when every game ended, 1 when one got stuck or was cut at --max-moves, 2 when the command could
     not run (a usage error, a game the batched engine refuses, games that do not fit `max_memory` bytes)."""
     if players_spec is not None and any(n.strip() != "random" for n in players_spec.split(",")):
@@ -20,6 +20,9 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
     for value, option in ((report_dir, "--report"), (score, "--score"), (ray_address, "--ray")):
         if value is not None:
             raise click.BadParameter(f"{option} needs the runtime's games (--engine runtime)", param_hint=option)
+    if backend == "jax" and jobs is not None and jobs > 1:
+        raise click.BadParameter("the jax backend plays in one process (XLA spreads its work over the cores)",
+                                 param_hint="--jobs")
     import tgpl.batched as batched
     from tgpl.analysis.figures import text_report
     from tgpl.batched.analysis import batched_summary
@@ -30,7 +33,7 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
 
     started = time.perf_counter()
     try:
-        env = batched.load(path, limits=Limits(None, max_memory, memory=memory_in_use))
+        env = batched.load(path, limits=Limits(None, max_memory, memory=memory_in_use), backend=backend)
     except batched.BatchedLoadError as e:
         click.echo(str(e), err=True)
         sys.exit(2)
@@ -48,11 +51,15 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
         diagnostic = Diagnostic(Severity.ERROR, Span(path, 1, 1, 1, 1), str(e))
         click.echo(render_all([diagnostic], _source_of(path)), err=True)
         sys.exit(2)
+    if backend == "jax":
+        from tgpl.batched.jax_playouts import default_columns
+
+        chunk = min(chunk, default_columns())  # the columns, within what fits the memory
     summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk)
     summary["memory"] = {**memory.to_json(), "batch": chunk, "max_memory_bytes": max_memory}
     elapsed = time.perf_counter() - started
     click.echo(json.dumps(summary, indent=1, sort_keys=True) if as_json else text_report(summary))
     click.echo(f"{path}: {games} games in {elapsed:.1f} s ({built:.1f} s building the network; "
-               f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine, batches of {chunk:,} games, "
+               f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine ({backend}), batches of {chunk:,} games, "
                f"{memory.per_game:,} bytes a game)", err=True)
     sys.exit(1 if summary["errors"] or summary["unfinished"] else 0)

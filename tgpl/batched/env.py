@@ -18,7 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-from tgpl.batched.kernel import Kernel
+from tgpl.batched.kernel import LAYOUTS, Kernel
 from tgpl.batched.network import Network
 
 MAX_STEPS = 1000
@@ -26,6 +26,10 @@ MAX_STEPS = 1000
 
 DEFAULT_LAYOUT = "packed"
 """Packed bits: bench/batched.py measures them against byte arrays (docs/batched.md has the figures)."""
+
+BACKENDS = ("numpy", "jax")
+"""numpy: tgpl.batched.kernel, in this process's arrays. jax: tgpl.batched.jax_kernel, jitted by XLA for a GPU
+when there is one, else the CPU (`pip install 'tgpl[gpu]'`; jax is an optional dependency)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,10 +91,22 @@ class BatchedState:
 class BatchedEnv:
     """One game's network, evaluated for batches of games (a Kernel per batch size, made on first use)."""
 
-    def __init__(self, network: Network, layout: str = DEFAULT_LAYOUT, path: str = "<game>"):
+    def __init__(self, network: Network, layout: str = DEFAULT_LAYOUT, path: str = "<game>", backend: str = "numpy"):
+        """`layout`: the backend's rows, packed bits or bytes (numpy), packed uint32 words or booleans (jax).
+        Raises ValueError for an unknown backend or layout, ImportError when jax is asked for and missing."""
+        if backend not in BACKENDS:
+            raise ValueError(f"no backend '{backend}'; the backends are {', '.join(BACKENDS)}")
         self.network = network
         self.layout = layout
+        self.backend = backend
         self.path = path
+        self.jax_network = None
+        if backend == "jax":
+            from tgpl.batched.jax_kernel import JaxNetwork
+
+            self.jax_network = JaxNetwork(network, layout)
+        elif layout not in LAYOUTS:
+            raise ValueError(f"no layout '{layout}'; the layouts are {', '.join(LAYOUTS)}")
         self.roles: tuple[str, ...] = tuple(str(r) for r in network.roles)
         self.moves: tuple[tuple[str, ...], ...] = tuple(tuple(str(m) for m in ms) for ms in network.moves)
         self.fluents: tuple[str, ...] = tuple(str(f) for f in network.fluents)
@@ -101,7 +117,13 @@ class BatchedEnv:
     def kernel(self, batch: int) -> Kernel:
         made = self._kernels.get(batch)
         if made is None:
-            made = self._kernels[batch] = Kernel(self.network, batch, self.layout)
+            if self.jax_network is not None:
+                from tgpl.batched.jax_kernel import JaxKernel
+
+                made = JaxKernel(self.jax_network, batch)
+            else:
+                made = Kernel(self.network, batch, self.layout)
+            self._kernels[batch] = made
         return made
 
     # ------------------------------------------------------------ names
@@ -193,11 +215,16 @@ class BatchedEnv:
 
     def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
                         tally: bool = False, chunk: int | None = None, start: np.ndarray | None = None):
-        """`batch` random games played to their ends in chunks of `chunk` games (default CHUNK), shared between
-        `jobs` processes, from the initial state or from the fluents `start`: tgpl.batched.playouts."""
+        """`batch` random games played to their ends in chunks of `chunk` games (default CHUNK; on the jax
+        backend, columns, default jax_playouts.default_columns()), shared between `jobs` processes, from the
+        initial state or from the fluents `start`: tgpl.batched.playouts."""
         from tgpl.batched.memory import CHUNK
         from tgpl.batched.playouts import random_playouts
 
+        if chunk is None and self.backend == "jax":
+            from tgpl.batched.jax_playouts import default_columns
+
+            chunk = default_columns()
         return random_playouts(self, seed, batch, max_steps, jobs, tally, chunk or CHUNK, start)
 
     def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
@@ -235,4 +262,4 @@ def _draw_with(legal: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     return np.minimum(chosen, max(moves - 1, 0)).astype(np.int64)
 
 
-__all__ = ["DEFAULT_LAYOUT", "BatchedEnv", "BatchedState"]
+__all__ = ["BACKENDS", "DEFAULT_LAYOUT", "BatchedEnv", "BatchedState"]

@@ -68,6 +68,9 @@ def batch_memory(env: BatchedEnv) -> BatchMemory:
     bookkeeping = 8 + 8 + 8 + 1 + 1 + 1 + 8 + 8 * roles + 8 + 8 * 2  # ids, keys, steps, flags, lengths, goals,
     # most (tally), the terminal/joint temporaries
     result = 8 * roles + 8 + 1 + 1
+    if env.backend == "jax":
+        # the device's result rows too (goals, length, flags, most: int32), padded up to twice the games
+        result += 2 * (4 * roles + 4 + 1 + 1 + 4)
     literals = sum(int(g.literals.size) for level in levels for g in level.and_groups)
     network_bytes = 8 * 4 * literals + 8 * network.nodes
     return BatchMemory(network.nodes, network.nodes * bit, gates + fluent_rows + draws, bookkeeping, result,

@@ -84,9 +84,15 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
         raise ValueError("a batch holds one game or more")
     if chunk < 1:
         raise ValueError("a chunk holds one game or more")
+    if jobs > 1 and env.backend == "jax":
+        raise ValueError("the jax backend plays in one process (XLA spreads its work over the cores): jobs 1")
     spans = [(first, min(chunk, batch - first)) for first in range(0, batch, chunk)]
+    columns = min(chunk, batch)
+    if env.backend == "jax" and (start is None or np.ndim(start) == 1):
+        spans = [(0, batch)]  # one jitted loop: `chunk` columns, each taking the next game when its own is over
     if jobs <= 1 or len(spans) == 1:
-        parts = [_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start) for first, n in spans]
+        parts = [_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start, columns)
+                 for first, n in spans]
     else:
         import multiprocessing
 
@@ -100,7 +106,7 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
     played = [p for p, _ in parts]
     goals, lengths, finished, stuck = (np.concatenate([getattr(p, f) for p in played])
                                        for f in ("goals", "lengths", "finished", "stuck"))
-    branching = (Branching.merged([_branching(env, seed, first, p, t, max_steps, start)
+    branching = (Branching.merged([_branching(env, seed, first, p, t, max_steps, start, columns)
                                    for (first, _), (p, t) in zip(spans, parts)]) if tally else None)
     return Playouts(goals, lengths, finished, stuck, branching)
 
@@ -114,13 +120,13 @@ def _forked_chunk(seed: int, first: int, n: int, max_steps: int, tally: bool, st
 
 
 def _branching(env: BatchedEnv, seed: int, first: int, played: Playouts, tally: _Tally, max_steps: int,
-               start: np.ndarray | None) -> Branching:
+               start: np.ndarray | None, columns: int = 0) -> Branching:
     """The chunk's branching over its finished games: the tally of all of them, less that of the games left
     out (cut at `max_steps` or stuck), played again alone (their moves are theirs whatever the batch)."""
     sums, games, forced = tally.sums.copy(), tally.games.copy(), tally.forced.copy()
     out = np.flatnonzero(~played.finished)
     if len(out):
-        _, again = _chunk(env, seed, first + out, max_steps, True, start)
+        _, again = _chunk(env, seed, first + out, max_steps, True, start, columns)
         n = len(again.sums)
         sums[:n] -= again.sums
         games[:n] -= again.games
@@ -134,14 +140,19 @@ COMPACT_BELOW = 256
 
 
 def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally: bool = False,
-           start: np.ndarray | None = None) -> tuple[Playouts, _Tally | None]:
-    """The games numbered `games` played together, from the initial state or from `start` (fluents).
+           start: np.ndarray | None = None, columns: int = 0) -> tuple[Playouts, _Tally | None]:
+    """The games numbered `games` played together, from the initial state or from `start` (fluents). On the
+    jax backend, tgpl.batched.jax_playouts.jax_chunk plays them (in `columns` columns, padding included).
 
     Games end at different steps (Connect Four's between 7 and 42 joint moves), and a step costs the same
     for every column, ended or not. So once half the columns have ended, the running games' fluents are
     unpacked, kept and packed again into a smaller batch (`ids`: each column's game), the ended games'
     goals read first. Each game draws its moves from its own stream, so compacting changes no game, and the
     games do not depend on the layout, the chunk or `jobs`."""
+    if env.backend == "jax":
+        from tgpl.batched.jax_playouts import jax_chunk
+
+        return jax_chunk(env, seed, games, max_steps, tally, start, columns)
     batch = len(games)
     network = env.network
     kernel = env.kernel(batch)
