@@ -12,8 +12,9 @@ plays, verifies, and lowers to GDL that its validation accepts. Each found a def
 - claims.tgpl: who owns each spot kept in a list attribute written by index (`Owners[spot.Index] = player`),
   which the lowering refused ("only local lists and tables can be changed by index").
 - highcard.tgpl: a trick-taking game with secret hands dealt from a shuffled deck and tricks counted in a list
-  by index; refused, located, at the count's range (the end check reads the list by a player's index, which
-  the range analysis does not follow: an honest refusal, not yet a lowering).
+  by index. Refused at the count's range after minutes: the end check reads the list by a player's index,
+  which the slots' ranges, found with every case's condition aside, did not follow. The slots are now
+  searched with the counters where that runs away (`segments.number_domains`): it lowers, bisimulated.
 - same_names.tgpl: a lamp's bool `On` and the switchboard's number `On`, read after the move's writes in a
   function: the view of `On` held a number written by arithmetic, which the spelled-out emitter could not
   write (`float(Num)`, an internal error).
@@ -99,11 +100,33 @@ def test_a_list_attribute_written_by_index_lowers(tmp_path, moves):
     assert r.exit_code == 2 and "claims.tgpl:43:13: error: not lowerable: the moves cannot be compiled" in r.output
 
 
-def test_the_trick_taking_game_is_refused_at_its_count(tmp_path):
+def test_the_trick_taking_game_lowers_with_its_tricks_counted_by_index(tmp_path):
+    """`Felt.Taken[taker] += 1` then `if (Felt.Taken[taker] == 2) { winner taker; }`: the slots of the list,
+    searched with the game's other numbers, take 0..2 (with the conditions aside they ran past 256 values)."""
     r = CliRunner().invoke(main, ["verify", str(DESIGNERS / "highcard.tgpl")])
     assert r.exit_code == 0 and "hidden information: deck Pack: the order of its items; Hand.Cards (private)" \
         in r.output
+    text = to_gdl(tmp_path, "highcard", "--moves", "spelled")
+    assert "; validated: bisimulation" in text
+    assert [line for line in text.splitlines() if line.startswith("(base (taken_")] == [
+        "(base (taken_length felt 2))", *(f"(base (taken_{k} felt {x}))" for k in (0, 1) for x in (0, 1, 2)),
+        "(base (taken_2 felt null))", "(base (taken_3 felt null))"]
+
+
+def test_the_trick_count_searched_apart_is_refused_with_how_to_rewrite(monkeypatch, tmp_path):
+    """Where the game's numbers with the slots are too many states together (here: the limit cut to none), the
+    slots are searched apart, every test aside, and `Taken[taker] += 1` runs past every bound: refused at the
+    list, saying why and what to write instead; nothing written. That search judges every case with nothing
+    known, once per case (it judged them again for every value of every slot: minutes before the refusal)."""
+    from tgpl.lowering import segments
+
+    monkeypatch.setattr(segments, "SLOTS_JOINT_LIMIT", 0)
+    out = tmp_path / "h.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(DESIGNERS / "highcard.tgpl"), "--moves", "spelled",
-                                  "-o", str(tmp_path / "h.kif")])
-    assert r.exit_code == 2 and not (tmp_path / "h.kif").exists()
-    assert "highcard.tgpl:50:5: error: not lowerable: Felt.Taken[0] takes more than 256 values" in r.output
+                                  "--no-validate", "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists(), r.output
+    first = r.output.splitlines()[0]
+    assert "highcard.tgpl:50:5: error: not lowerable: Felt.Taken[0] takes more than 256 values" in first
+    assert first.endswith("keep it in a number attribute (one per player) that the game tests, or bound it by a "
+                          "constant before it is written"), first
+    assert "List<number> Taken" in r.output.splitlines()[1]

@@ -50,6 +50,7 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
+from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.symbolic import UObj
@@ -387,7 +388,15 @@ class SegmentCompiler(_FunctionCompiler):
                     op = e.op[0]
                     if op not in CALCS:
                         raise Unsupported(f"the operator {e.op}")
+                    bound = self.g.saturated.get(name)
                     for c4, old in self.read(c3, o, name):
+                        if bound is not None:  # a counter saturated at its bound: stepped only below it
+                            at = self.compare(">=", old, Const(str(bound)), c4.copy())
+                            if at is not None:  # written as it is: the relaxation then asks for this comparison
+                                out += self.write(at, o, name, old)
+                            c4 = self.compare("<", old, Const(str(bound)), c4)
+                            if c4 is None:
+                                continue
                         c5, r = self.calc(op, old, v, c4)
                         if c5 is not None:
                             out += self.write(c5, o, name, r)
@@ -1011,6 +1020,10 @@ class CompiledGame:
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.fluents = self._fluents()
         self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
+        # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):
+        # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)
+        self.saturated: dict[str, int] = {}
+        self.overflowing: set[str] = set()  # the counters the last relaxation saw run farthest past horn.BOUND
         self.hc = HornCompiler(program, universe, set(self.fluents))
         self.hc.for_segments = True
         self.demand: set[tuple[str, int]] = set()
@@ -1046,6 +1059,12 @@ class CompiledGame:
                     raise Unsupported(f"a collection in the state ('{name}')")
                 out[(o.name, name)] = Fluent(o, name, t, initial)
         return out
+
+    def saturable(self) -> dict[str, int]:
+        """The counters that may be saturated (tgpl.lowering.saturate), each at most its bound after setup."""
+        return {a: bound for a, bound in saturated_counters(self.program, self.numeric_attrs).items()
+                if all(isinstance(fl.initial, (int, float)) and float(fl.initial).is_integer()
+                       and fl.initial <= bound for fl in self.fluents.values() if fl.attr == a)}
 
     def uniform(self, attr: str) -> None:
         """An attribute read or written on an object known only at run time: a fluent of every object that has it."""
@@ -1440,6 +1459,7 @@ class CompiledGame:
                 why, span = self.unbounded(model, whole)
                 e = Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: " + why)
                 e.span = span
+                e.overflow = self.overflowing  # compile_game tries again with these saturated, where they can be
                 raise e
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
                            | {(x.relation, len(x.args)) for r in rules for x in r.body
@@ -1468,10 +1488,12 @@ class CompiledGame:
                     continue
                 lo, hi = reach.get(attr, (v, v))
                 reach[attr] = (min(lo, v), max(hi, v))
+        self.overflowing = set(reach)
         if not reach:
             return "a counter the game's end does not bound", None
         far = max(max(-lo, hi) for lo, hi in reach.values())
         named = sorted(a for a, (lo, hi) in reach.items() if max(-lo, hi) == far)
+        self.overflowing = set(named)
         said = ", ".join(f"'{a}' ({reach[a][0]}..{reach[a][1]} so far)" for a in named)
         attr = named[0]
         rising = reach[attr][1] == far
@@ -2095,7 +2117,7 @@ class Emission:
             plain = by_name[obj]["fields"][attr]
             text = texts.get((obj, attr, plain))
             if text is None:
-                raw = g.u.value(plain)
+                raw = saturated_value(g.u.value(plain), g.saturated.get(attr))
                 text = texts[(obj, attr, plain)] = str(self.fluent(attr, g.const(fl.obj), g.const(raw, fl.type)))
             out.add(text)
         player, turn, phase = snap["control"]
@@ -2125,10 +2147,27 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     shapes: dict = {}  # the shape tables, the same for every attempt
     game: CompiledGame | None = None
     limits = limits if limits is not None else unlimited()
+    saturating = False  # the counters saturated at the bounds the game tests (tgpl.lowering.saturate)
+
+    def made(kept, ranges) -> CompiledGame:
+        g = make(program, universe, kept, ranges, shapes, limits)
+        if saturating:
+            g.saturated = g.saturable()
+        return g
+
+    def saturate(e: Unsupported) -> bool:
+        """Counters past every bound (`e`): where some only count up to a bound the game tests, the game is
+        compiled once more, from scratch, with them saturated (what was compiled stepped them past it)."""
+        nonlocal saturating, game, ranges
+        if saturating or not getattr(e, "overflow", None) or not e.overflow <= set(made(None, None).saturable()):
+            return False
+        saturating, game, ranges = True, None, None
+        return True
+
     while True:
         limits.check()
         if game is None:
-            game = make(program, universe, None if kept is None else frozenset(kept), ranges, shapes, limits)
+            game = made(None if kept is None else frozenset(kept), ranges)
         try:
             lowered = game.lowered()
         except Undefer as e:
@@ -2137,9 +2176,18 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             game = None
             continue
         except NeedRanges:
-            ranges = make(program, universe, None, None, shapes, limits).counter_ranges()
+            try:
+                ranges = made(None, None).counter_ranges()
+            except Unsupported as e:
+                if not saturate(e):
+                    raise
+                continue
             # the segments compiled so far hold (compiling again adds nothing): only what follows wants the ranges
             game.ranges = ranges
+            continue
+        except Unsupported as e:
+            if not saturate(e):
+                raise
             continue
         if tidy is not None:
             limits.check()

@@ -742,9 +742,14 @@ class _FunctionCompiler:
                 out += self.member(c2, o, e.name)
             return out
         if isinstance(e, ast.Index):
+            by_player = self.hc.types.get(id(e.index)) == PLAYER  # `Seats[me]`: the player's number is the index
             out = []
             for c2, o in self.expr(e.obj, c):
                 for c3, k in self.expr(e.index, c2):
+                    if by_player:
+                        c3, k = self.player_number(c3, k)
+                        if c3 is None:
+                            continue
                     out += self.index(c3, o, k)
             return out
         if isinstance(e, ast.Unary):
@@ -957,6 +962,20 @@ class _FunctionCompiler:
                 return []  # out of range: the runtime stops
             return [(c, self.item(items[i]))]
         return self.pending(c, items, (k,))
+
+    def player_number(self, c: Clause, k: Value) -> tuple[Clause | None, Value]:
+        """A player as the number the runtime indexes a list by (player k is k): a player is a term of its own
+        (`#p:k`), which a table of indexes keyed by numbers never matched (Morris's `Game.Seats[me]` in its end
+        check found no seat, and the game went on where the runtime ended it). None: null, where the runtime stops."""
+        if isinstance(k, STATIC):
+            raise Unsupported("a list as an index")
+        if isinstance(k, Const):
+            if k.name.startswith("#p:"):
+                return c, Const(k.name[3:])
+            return (None, k) if k.name == "null" else (c, k)  # a number given where a player is meant: as it is
+        v = self.var()
+        rows = [(Const(f"#p:{p}"), Const(str(p))) for p in range(self.hc.u.players)]
+        return c.plus(Atom(self.hc.static_table(rows), (k, v))), v
 
     def item(self, x) -> Value:
         if isinstance(x, tuple):

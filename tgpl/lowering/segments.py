@@ -898,7 +898,14 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     if apart:
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
         if joint_ranges(logic, counters, frozenset(apart), lowering.limits):
-            slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+            try:
+                slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+            except NotLowerable:
+                # the slots ran away with the tests aside: searched with the counters, where they are few states
+                # together, the tests bound them (a count by player kept in a list, `Taken[taker] += 1`, the game
+                # won at 2 by the same index)
+                if not joint_ranges(logic, numeric, limits=lowering.limits, most=SLOTS_JOINT_LIMIT):
+                    raise
             return
     elif joint_ranges(logic, numeric, limits=lowering.limits):
         return
@@ -937,9 +944,11 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
     fixpoint, as slots are written from other slots when items move down; the cases a value is written in
     taken as possible, every one, which over-approximates and costs nothing). Searched with the counters,
     each slot one more number, the states multiplied past the joint search's limit (a tally of scores
-    per player); the values an item takes do not bound a list's length, which is what the search is for."""
+    per player); the values an item takes do not bound a list's length, which is what the search is for. Where
+    this runs past RANGE_LIMIT values, the slots are searched with the counters (`number_domains`)."""
     live: dict[tuple, set] = {k: {fl.initial} for k, fl in slots.items()}
     writes: dict[tuple, tuple] = {}
+    memo: dict = {}  # the cases are judged with nothing known: their truth is the same under every assignment
     for st in logic.states.values():
         for p in st.paths:
             for cell, v in p.store.items():
@@ -952,14 +961,18 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
             leaves = sorted(_value_leaves(v))  # the cases' conditions are not evaluated: every case can hold
             domains = [sorted(counters[k].domain if k in counters else live[k], key=_num_order) for k in leaves]
             for combo in itertools.product(*domains):
-                for x in values_under(v, dict(zip(leaves, combo)), _unknown, {}) - live[cell]:
+                for x in values_under(v, dict(zip(leaves, combo)), _unknown, memo) - live[cell]:
                     live[cell].add(x)
                     changed = True
                     if len(live[cell]) > RANGE_LIMIT:
                         fl = slots[cell]
                         raise NotLowerable(lowering._attr_span(Fluent(fl.obj, list_cell(fl.attr)[0], None, None)),
                                            f"{fl.obj.name}.{fl.attr} takes more than {RANGE_LIMIT} values: "
-                                           "numbers need a finite range to be lowered")
+                                           "numbers need a finite range to be lowered, and a number in a list "
+                                           "is bounded by the game's tests only while the game's numbers fit in "
+                                           f"{SLOTS_JOINT_LIMIT:,} states together, else by its writes alone, "
+                                           "every test aside: keep it in a number attribute (one per player) "
+                                           "that the game tests, or bound it by a constant before it is written")
         if not changed:
             break
     for k, fl in slots.items():
@@ -968,6 +981,9 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
 
 JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
 ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one counter may visit
+# (control, numbers' values) states the search of the counters with the slots of lists of numbers may visit, where
+# the slots searched apart (`slot_ranges`) run away: a tally of scores per player passes it at once
+SLOTS_JOINT_LIMIT = 20_000
 
 
 def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset(),
