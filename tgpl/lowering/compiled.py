@@ -43,7 +43,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
-from tgpl.lowering import horn, runaway
+from tgpl.lowering import footprint, horn, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -158,10 +158,23 @@ class SegmentCompiler(_FunctionCompiler):
         # depends on `does`, so they never share an instance with the legal moves' calls, even where they read
         # the same views (nothing written yet): `legal` would depend on `does`, which GDL forbids
         self.moving = True
+        self.acting = None  # the move whose effect is under way (its action and objects): `independent`
+        # within a counted loop whose passes never read what an earlier pass wrote (`independent`): the views
+        # reads go through, those the loop started with (attribute -> view; absent: the state)
+        self.frozen: dict[str, int] | None = None
+        self.independence: dict[int, bool] = {}  # a loop's id -> whether its passes are independent
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
         m = self.latest.get(attr)
+        return read_rel(attr) if m is None else f"view|{attr}@{m}"
+
+    def read_view(self, attr: str) -> str:
+        """The view a read of `attr` goes through: the latest, or in a loop of independent passes the one the loop
+        started with (the writes of the passes go on into views of their own, which no pass needs to read)."""
+        if self.frozen is None:
+            return self.view_of(attr)
+        m = self.frozen.get(attr)
         return read_rel(attr) if m is None else f"view|{attr}@{m}"
 
     def collapse(self, clauses: list[SegClause], numeric: bool = False) -> list[SegClause]:
@@ -186,7 +199,7 @@ class SegmentCompiler(_FunctionCompiler):
     def context(self, reads: set[str], c: SegClause, e) -> int:
         """The context of a compiled call that reads `reads`: the views it reads them through. A call after the
         clause's own writes of what it reads is a site of its own (its views: those writes over the latest)."""
-        base = tuple(sorted((a, self.view_of(a)) for a in reads if a in self.latest))
+        base = tuple(sorted((a, self.read_view(a)) for a in reads if self.read_view(a) != read_rel(a)))
         written = [a for a, _, _ in c.store if a in reads]
         if not written:
             return self.contexts.setdefault(base + ((_MOVING, ""),) if self.moving else base, len(self.contexts))
@@ -296,13 +309,19 @@ class SegmentCompiler(_FunctionCompiler):
         declared = {n.name for n in ast.walk([s.body]) if isinstance(n, ast.VarDecl)}
         body_live = live | (horn._names([s.body]) - declared)
         passes = range(int(first), max(int(first), last))
-        for k in passes:
-            for c in going:
-                c.env[var] = Const(str(k))
-            inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
-            flow.returns += inner.returns
-            flow.going += inner.breaks
-            going = inner.going + inner.continues
+        frozen = self.frozen
+        if frozen is None and self.independent(s, var, passes, clauses):
+            self.frozen = dict(self.latest)
+        try:
+            for k in passes:
+                for c in going:
+                    c.env[var] = Const(str(k))
+                inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
+                flow.returns += inner.returns
+                flow.going += inner.breaks
+                going = inner.going + inner.continues
+        finally:
+            self.frozen = frozen
         for c in going:
             c.env[var] = Const(str(max(int(first), last)))
         flow.going += going
@@ -310,6 +329,19 @@ class SegmentCompiler(_FunctionCompiler):
             c.env.pop(var, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def independent(self, s: ast.For, var: str, passes: range, clauses: list[SegClause]) -> bool:
+        """Whether no pass of the counted loop `s` reads what an earlier pass wrote (tgpl.lowering.footprint): its
+        passes may then all read the state as the loop found it. Only for a loop of the effect itself (not of a
+        function it inlines), outside any other loop."""
+        m = self.acting
+        if m is None or not self.moving or any(c.frames for c in clauses):
+            return False
+        found = self.independence.get(id(s))
+        if found is None:
+            found = self.independence[id(s)] = footprint.passes_independent(
+                self.hc, m.action, m.objects, s, var, passes, self.g.limits.check)
+        return found
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
@@ -545,7 +577,7 @@ class SegmentCompiler(_FunctionCompiler):
         """The value before the clause's own writes: in the view that last took writes of `name` (views made since
         the clause's own last join were made by other ways, whose writes do not hold on this one), else the
         state before the move."""
-        rel = self.view_of(name)
+        rel = self.read_view(name)
         for x in c.body:
             if isinstance(x, Atom) and x.relation == rel and x.args[0] == o:
                 return c, x.args[1]
@@ -1150,7 +1182,11 @@ class CompiledGame:
             if a.effect is None:
                 clauses.append(go)
                 continue
-            flow = sc.block(a.effect.body.body, [go], set())
+            sc.acting = m
+            try:
+                flow = sc.block(a.effect.body.body, [go], set())
+            finally:
+                sc.acting = None
             clauses += flow.going + [x for x, _ in flow.returns]
         return self.enter_phases(clauses)
 
