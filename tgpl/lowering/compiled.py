@@ -162,7 +162,10 @@ class SegmentCompiler(_FunctionCompiler):
         # within a counted loop whose passes never read what an earlier pass wrote (`independent`): the views
         # reads go through, those the loop started with (attribute -> view; absent: the state)
         self.frozen: dict[str, int] | None = None
-        self.independence: dict[int, bool] = {}  # a loop's id -> whether its passes are independent
+        self.independence: dict[int, footprint.Independent | None] = {}  # a loop's id -> `independent`
+        # within such a loop whose writes are each made once: the passes' writes of loops in it, taken into one
+        # view where the loop ends rather than one view a pass (attribute -> the ways that wrote it)
+        self.deferred: dict[str, list[SegClause]] | None = None
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -309,9 +312,12 @@ class SegmentCompiler(_FunctionCompiler):
         declared = {n.name for n in ast.walk([s.body]) if isinstance(n, ast.VarDecl)}
         body_live = live | (horn._names([s.body]) - declared)
         passes = range(int(first), max(int(first), last))
-        frozen = self.frozen
-        if frozen is None and self.independent(s, var, passes, clauses):
+        frozen, deferred = self.frozen, self.deferred
+        independent = self.independent(s, var, passes, clauses) if frozen is None else None
+        if independent:
             self.frozen = dict(self.latest)
+            if independent.once:
+                self.deferred = {}
         try:
             for k in passes:
                 for c in going:
@@ -320,8 +326,13 @@ class SegmentCompiler(_FunctionCompiler):
                 flow.returns += inner.returns
                 flow.going += inner.breaks
                 going = inner.going + inner.continues
+            if independent and independent.once:
+                for a, ways in self.deferred.items():  # one view of every pass's loop writes
+                    m = next(self.view_ids)
+                    self.view_rules += _written(ways, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
+                    self.latest[a] = m
         finally:
-            self.frozen = frozen
+            self.frozen, self.deferred = frozen, deferred
         for c in going:
             c.env[var] = Const(str(max(int(first), last)))
         flow.going += going
@@ -330,18 +341,18 @@ class SegmentCompiler(_FunctionCompiler):
         flow.going = self.cut(flow.going, "join", live)
         return flow
 
-    def independent(self, s: ast.For, var: str, passes: range, clauses: list[SegClause]) -> bool:
+    def independent(self, s: ast.For, var: str, passes: range, clauses: list[SegClause]
+                    ) -> footprint.Independent | None:
         """Whether no pass of the counted loop `s` reads what an earlier pass wrote (tgpl.lowering.footprint): its
         passes may then all read the state as the loop found it. Only for a loop of the effect itself (not of a
         function it inlines), outside any other loop."""
         m = self.acting
         if m is None or not self.moving or any(c.frames for c in clauses):
-            return False
-        found = self.independence.get(id(s))
-        if found is None:
-            found = self.independence[id(s)] = footprint.passes_independent(
-                self.hc, m.action, m.objects, s, var, passes, self.g.limits.check)
-        return found
+            return None
+        if id(s) not in self.independence:
+            self.independence[id(s)] = footprint.passes_independent(self.hc, m.action, m.objects, s, var, passes,
+                                                                    self.g.limits.check)
+        return self.independence[id(s)]
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
@@ -380,6 +391,12 @@ class SegmentCompiler(_FunctionCompiler):
         if any(c.pending or c.over is not None or c.checks or c.frames for c in back if c.store):
             raise Unsupported("a loop that writes the state and passes the turn or ends the game")
         super().loop_back(rel, names, back)
+        if self.deferred is not None:  # in a loop of independent passes that write each object once: one view
+            for c in back:
+                for a in dict.fromkeys(a for a, _, _ in c.store):
+                    self.deferred.setdefault(a, []).append(c.copy())
+                c.store = ()
+            return
         for a in list(dict.fromkeys(a for c in back for a, _, _ in c.store)):
             m = next(self.view_ids)
             self.view_rules += _written(back, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))

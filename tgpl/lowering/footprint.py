@@ -24,6 +24,7 @@ reached more than once on a way (inside another loop) gives no: the loop is spel
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.lowering.shapes import TOP, GiveUp, _Break, _Continue, _Error, _Evaluator, _Return, _Spent, _Ways
@@ -50,6 +51,7 @@ class _Footprints(_Evaluator):
         self.writes: set | None = None  # ... and written
         self.way_writes: set | None = None  # written on the way under way through the pass
         self.reached = 0
+        self.once = True  # every object's attribute written at most once on every way through the loop
         self.prints: dict[tuple, tuple] = {}  # a call's (id, this, arguments) -> outcomes, error, reads, writes
         self.fluent_attrs = hc.fluent_attrs
 
@@ -77,6 +79,7 @@ class _Footprints(_Evaluator):
             self.reads |= reads
             self.writes |= writes
             if self.way_writes is not None:
+                self.once = self.once and not writes & self.way_writes
                 self.way_writes |= writes
         elif writes:
             raise GiveUp("a write outside the loop's passes")  # before the loop: its reads would see it
@@ -146,6 +149,7 @@ class _Footprints(_Evaluator):
             raise GiveUp("a write outside the loop's passes")  # before the loop: its reads would see it
         self.writes.add((o.name, name))
         if self.way_writes is not None:
+            self.once = self.once and (o.name, name) not in self.way_writes
             self.way_writes.add((o.name, name))
         return TOP
 
@@ -158,9 +162,10 @@ class _Footprints(_Evaluator):
         self.reached += 1
         prints = [self.pass_footprint(s, dict(env), this, k) for k in self.passes]
         for i, (_, written) in enumerate(prints):
-            for read, _ in prints[i + 1:]:
+            for read, also in prints[i + 1:]:
                 if written & read:
                     raise GiveUp("a pass reads what an earlier pass wrote")
+                self.once = self.once and not written & also
         raise _Reached()
 
     def pass_footprint(self, s: ast.For, env: dict, this, k: int) -> tuple[set, set]:
@@ -219,26 +224,34 @@ def _children(node):
     return out
 
 
+@dataclass(frozen=True)
+class Independent:
+    """A loop whose passes never read what an earlier pass wrote; `once`: and no way through it writes an object's
+    attribute twice (in one pass or two), so the order of its writes cannot matter either."""
+
+    once: bool
+
+
 def passes_independent(hc, action, objects: list[UObj], loop: ast.For, var: str, passes: range,
-                       check=None) -> bool:
+                       check=None) -> Independent | None:
     """Whether no pass of `loop` (the counted loop over `var`, its passes `passes`, written in `action`'s effect
     outside any other loop) reads what an earlier pass wrote, on every way the effect reaches it from, for every
     object of `objects` (those with the action), owner and row of inputs (see the module's docstring).
     `check()` is called now and then (the command's limits)."""
     effect = action.effect
     if effect is None or _inside_loop(effect.body, loop) is not False:
-        return False
+        return None
     rows: list[list] = []
     for inp in action.inputs:
         info = hc.class_info(inp.type) if not inp.type.args else None
         if info is None:
-            return False
+            return None
         rows.append([o for o in hc.u.objects if o.is_a(info) and not o.fields.get("discarded", False)])
     count = len(objects)
     for r in rows:
         count *= len(r)
     if not count or count > ROWS:
-        return False
+        return None
     ev = _Footprints(hc, loop, var, passes)
     names = [i.name for i in action.inputs]
     try:
@@ -253,9 +266,9 @@ def passes_independent(hc, action, objects: list[UObj], loop: ast.For, var: str,
                 except (_Error, _Reached, _Return):
                     pass  # the runtime stops, the loop examined, or the effect returned before the loop
                 except _Spent:
-                    return False
+                    return None
                 if not ev.ways.next_way():
                     break
     except GiveUp:
-        return False
-    return ev.reached > 0
+        return None
+    return Independent(ev.once) if ev.reached else None
