@@ -162,7 +162,6 @@ class SegmentCompiler(_FunctionCompiler):
         # within a counted loop whose passes never read what an earlier pass wrote (`independent`): the views
         # reads go through, those the loop started with (attribute -> view; absent: the state)
         self.frozen: dict[str, int] | None = None
-        self.independence: dict[int, footprint.Independent | None] = {}  # a loop's id -> `independent`
         # within such a loop whose writes are each made once: the passes' writes of loops in it, taken into one
         # view where the loop ends rather than one view a pass (attribute -> the ways that wrote it)
         self.deferred: dict[str, list[SegClause]] | None = None
@@ -349,10 +348,11 @@ class SegmentCompiler(_FunctionCompiler):
         m = self.acting
         if m is None or not self.moving or any(c.frames for c in clauses):
             return None
-        if id(s) not in self.independence:
-            self.independence[id(s)] = footprint.passes_independent(self.hc, m.action, m.objects, s, var, passes,
-                                                                    self.g.limits.check)
-        return self.independence[id(s)]
+        key = ("footprint", id(s))  # the same for every attempt at the game: kept with its shape tables
+        if key not in self.g._shapes:
+            self.g._shapes[key] = footprint.passes_independent(self.hc, m.action, m.objects, s, var, passes,
+                                                               self.g.limits.check)
+        return self.g._shapes[key]
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
@@ -1071,7 +1071,8 @@ class CompiledGame:
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
         self.sc = SegmentCompiler(self.hc, self)
         self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run (None: all of them)
-        self._shapes: dict[str, object] = {} if shapes is None else shapes  # a function's shape table (`guard`)
+        # a function's shape table (`guard`), and a loop's independence, ("footprint", its id) (`independent`)
+        self._shapes: dict = {} if shapes is None else shapes
 
     # ------------------------------------------------------------ the state
     def _fluents(self) -> dict[tuple[str, str], Fluent]:

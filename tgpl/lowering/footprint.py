@@ -9,14 +9,16 @@ pass could read the board as the loop found it: one instance of `FlipsIn`, as ha
 flanking line once.
 
 `passes_independent` decides that by running the action's effect, for every row of its inputs (each object
-of an input's class), every object that has the action and every player that may own it, on the
+of an input's class) and every object that has the action (`player` its owner), on the
 evaluator of tgpl.lowering.shapes: static fields read as they are, every attribute of the state unknown (a
 test of it goes both ways, each followed). Where a way reaches the loop, each pass is run from there on its
 own, every way through it, recording the objects and attributes it reads and writes (in the functions it
 calls too). The loop's passes are independent when, on every way that reaches it, no pass reads an
-object's attribute that an earlier pass wrote, and no way through a pass reads what it wrote itself.
-Reading values as unknown follows more ways than the runtime can take, so the footprints hold every read and
-write the runtime makes: a yes is sound. Anything the evaluator does not model (a call on an unknown
+object's attribute that an earlier pass wrote, and no way through a pass reads what it wrote itself
+(`Independent.once` says, besides, whether no way writes an object's attribute twice: the order of the writes
+cannot matter either). Reading values as unknown follows more ways than the runtime can take, and a way
+stops only where the runtime would (a member of null, an index out of range, as in shapes), so the footprints
+hold every read and write the runtime makes: a yes is sound. Anything the evaluator does not model (a call on an unknown
 argument, an unknown object read or written, a built-in), a way past the step budget, or a loop that may be
 reached more than once on a way (inside another loop) gives no: the loop is spelled out as before.
 """
@@ -31,7 +33,7 @@ from tgpl.lowering.shapes import TOP, GiveUp, _Break, _Continue, _Error, _Evalua
 from tgpl.lowering.symbolic import UObj
 
 ROOT_STEPS = 100_000  # evaluation steps for one row of the action's inputs, over all its ways (past it: no)
-ROWS = 4_096  # rows of inputs evaluated at most (Reversi 8x8: 64 squares x 2 seats x 2 owners)
+ROWS = 4_096  # rows of inputs evaluated at most (Reversi 8x8: 64 squares x 2 seats)
 CHECK_EVERY = 16  # rows between two checks of the command's limits
 
 
@@ -112,7 +114,7 @@ class _Footprints(_Evaluator):
                 raise GiveUp(f"'{name}' of an unknown object")
             return TOP
         if isinstance(o, UObj) and name == "player" and (o.name, name) not in self.fluent_cells:
-            return float(o.owners[0]) if len(o.owners) == 1 else None
+            return float(o.owners[0]) if len(o.owners) == 1 else TOP  # several: the mover, any of them
         if isinstance(o, UObj) and (o.name, name) in self.fluent_cells:
             self.record_read(o, name)
         return super().member(o, name)
