@@ -119,3 +119,50 @@ def test_a_loop_over_neighbours_that_reads_and_turns_them_is_the_runtimes_game()
     runtime = explore(RuntimeMachine(lw.game))
     assert runtime.complete
     assert bisimulate(lw).states == runtime.states == 297
+
+
+def _independence(monkeypatch) -> list[bool]:
+    """Runs of tgpl.lowering.footprint.passes_independent during a lowering, recorded."""
+    import tgpl.lowering.footprint as footprint
+    found: list[bool] = []
+    original = footprint.passes_independent
+
+    def recorded(*args, **kwargs):
+        found.append(original(*args, **kwargs))
+        return found[-1]
+    monkeypatch.setattr(footprint, "passes_independent", recorded)
+    return found
+
+
+def _instances(program, fn: str) -> set[str]:
+    """The relations of a compiled function's instances (`flipsin`, `flipsin_2`, ...; not its loops' relations)."""
+    return {r.head.relation for r in program.rules
+            if r.head.relation == fn or r.head.relation.startswith(fn + "_") and r.head.relation[len(fn) + 1:].isdigit()}
+
+
+def test_passes_that_never_read_each_others_writes_read_the_board_the_loop_found(monkeypatch):
+    """The eight directions of flank.tgpl: no pass reads a square another wrote (tgpl.lowering.footprint), so every
+    pass reads the board as the loop found it, and `FlipsIn` is one instance in the effect (and one in the legal
+    moves) instead of one per board view. The game is still the runtime's (bisimulated)."""
+    found = _independence(monkeypatch)
+    lw = _lowered(FLANK, moves="compiled")
+    assert found and all(found)
+    assert len(_instances(lw.lowered.program, "flipsin")) == 2
+    assert bisimulate(lw).states == 905
+
+
+def test_passes_that_read_what_an_earlier_pass_wrote_read_its_views(monkeypatch, tmp_path):
+    """A direction walked twice (the second pass reads the discs the first turned over): not independent; each pass
+    reads the views of the passes before it, one instance each, and the game is the runtime's."""
+    source = FLANK.read_text().replace("List<number> DX = {1, 1, 0, -1, -1, -1, 0, 1};",
+                                       "List<number> DX = {1, 1, 1, -1, -1, -1, 0, 1};")
+    assert source != FLANK.read_text()
+    path = tmp_path / "twice.tgpl"
+    path.write_text(source)
+    found = _independence(monkeypatch)
+    lw = _lowered(path, moves="compiled")
+    assert found and not any(found)
+    assert len(_instances(lw.lowered.program, "flipsin")) > 2
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete
+    assert bisimulate(lw).states == runtime.states

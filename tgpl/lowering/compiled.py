@@ -43,7 +43,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
-from tgpl.lowering import horn, runaway
+from tgpl.lowering import footprint, horn, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -159,10 +159,25 @@ class SegmentCompiler(_FunctionCompiler):
         # depends on `does`, so they never share an instance with the legal moves' calls, even where they read
         # the same views (nothing written yet): `legal` would depend on `does`, which GDL forbids
         self.moving = True
+        self.acting = None  # the move whose effect is under way (its action and objects): `independent`
+        # within a counted loop whose passes never read what an earlier pass wrote (`independent`): the views
+        # reads go through, those the loop started with (attribute -> view; absent: the state)
+        self.frozen: dict[str, int] | None = None
+        # within such a loop whose writes are each made once: the passes' writes of loops in it, taken into one
+        # view where the loop ends rather than one view a pass (attribute -> the ways that wrote it)
+        self.deferred: dict[str, list[SegClause]] | None = None
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
         m = self.latest.get(attr)
+        return read_rel(attr) if m is None else f"view|{attr}@{m}"
+
+    def read_view(self, attr: str) -> str:
+        """The view a read of `attr` goes through: the latest, or in a loop of independent passes the one the loop
+        started with (the writes of the passes go on into views of their own, which no pass needs to read)."""
+        if self.frozen is None:
+            return self.view_of(attr)
+        m = self.frozen.get(attr)
         return read_rel(attr) if m is None else f"view|{attr}@{m}"
 
     def collapse(self, clauses: list[SegClause], numeric: bool = False) -> list[SegClause]:
@@ -187,7 +202,7 @@ class SegmentCompiler(_FunctionCompiler):
     def context(self, reads: set[str], c: SegClause, e) -> int:
         """The context of a compiled call that reads `reads`: the views it reads them through. A call after the
         clause's own writes of what it reads is a site of its own (its views: those writes over the latest)."""
-        base = tuple(sorted((a, self.view_of(a)) for a in reads if a in self.latest))
+        base = tuple(sorted((a, self.read_view(a)) for a in reads if self.read_view(a) != read_rel(a)))
         written = [a for a, _, _ in c.store if a in reads]
         if not written:
             return self.contexts.setdefault(base + ((_MOVING, ""),) if self.moving else base, len(self.contexts))
@@ -297,13 +312,27 @@ class SegmentCompiler(_FunctionCompiler):
         declared = {n.name for n in ast.walk([s.body]) if isinstance(n, ast.VarDecl)}
         body_live = live | (horn._names([s.body]) - declared)
         passes = range(int(first), max(int(first), last))
-        for k in passes:
-            for c in going:
-                c.env[var] = Const(str(k))
-            inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
-            flow.returns += inner.returns
-            flow.going += inner.breaks
-            going = inner.going + inner.continues
+        frozen, deferred = self.frozen, self.deferred
+        independent = self.independent(s, var, passes, clauses) if frozen is None else None
+        if independent:
+            self.frozen = dict(self.latest)
+            if independent.once:
+                self.deferred = {}
+        try:
+            for k in passes:
+                for c in going:
+                    c.env[var] = Const(str(k))
+                inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
+                flow.returns += inner.returns
+                flow.going += inner.breaks
+                going = inner.going + inner.continues
+            if independent and independent.once:
+                for a, ways in self.deferred.items():  # one view of every pass's loop writes
+                    m = next(self.view_ids)
+                    self.view_rules += _written(ways, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
+                    self.latest[a] = m
+        finally:
+            self.frozen, self.deferred = frozen, deferred
         for c in going:
             c.env[var] = Const(str(max(int(first), last)))
         flow.going += going
@@ -311,6 +340,20 @@ class SegmentCompiler(_FunctionCompiler):
             c.env.pop(var, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def independent(self, s: ast.For, var: str, passes: range, clauses: list[SegClause]
+                    ) -> footprint.Independent | None:
+        """Whether no pass of the counted loop `s` reads what an earlier pass wrote (tgpl.lowering.footprint): its
+        passes may then all read the state as the loop found it. Only for a loop of the effect itself (not of a
+        function it inlines), outside any other loop."""
+        m = self.acting
+        if m is None or not self.moving or any(c.frames for c in clauses):
+            return None
+        key = ("footprint", id(s))  # the same for every attempt at the game: kept with its shape tables
+        if key not in self.g._shapes:
+            self.g._shapes[key] = footprint.passes_independent(self.hc, m.action, m.objects, s, var, passes,
+                                                               self.g.limits.check)
+        return self.g._shapes[key]
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
@@ -349,6 +392,12 @@ class SegmentCompiler(_FunctionCompiler):
         if any(c.pending or c.over is not None or c.checks or c.frames for c in back if c.store):
             raise Unsupported("a loop that writes the state and passes the turn or ends the game")
         super().loop_back(rel, names, back)
+        if self.deferred is not None:  # in a loop of independent passes that write each object once: one view
+            for c in back:
+                for a in dict.fromkeys(a for a, _, _ in c.store):
+                    self.deferred.setdefault(a, []).append(c.copy())
+                c.store = ()
+            return
         for a in list(dict.fromkeys(a for c in back for a, _, _ in c.store)):
             m = next(self.view_ids)
             self.view_rules += _written(back, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
@@ -554,7 +603,7 @@ class SegmentCompiler(_FunctionCompiler):
         """The value before the clause's own writes: in the view that last took writes of `name` (views made since
         the clause's own last join were made by other ways, whose writes do not hold on this one), else the
         state before the move."""
-        rel = self.view_of(name)
+        rel = self.read_view(name)
         for x in c.body:
             if isinstance(x, Atom) and x.relation == rel and x.args[0] == o:
                 return c, x.args[1]
@@ -1035,7 +1084,8 @@ class CompiledGame:
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
         self.sc = SegmentCompiler(self.hc, self)
         self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run (None: all of them)
-        self._shapes: dict[str, object] = {} if shapes is None else shapes  # a function's shape table (`guard`)
+        # a function's shape table (`guard`), and a loop's independence, ("footprint", its id) (`independent`)
+        self._shapes: dict = {} if shapes is None else shapes
 
     # ------------------------------------------------------------ the state
     def _fluents(self) -> dict[tuple[str, str], Fluent]:
@@ -1169,7 +1219,11 @@ class CompiledGame:
             if a.effect is None:
                 clauses.append(go)
                 continue
-            flow = sc.block(a.effect.body.body, [go], set())
+            sc.acting = m
+            try:
+                flow = sc.block(a.effect.body.body, [go], set())
+            finally:
+                sc.acting = None
             clauses += flow.going + [x for x, _ in flow.returns]
         return self.enter_phases(clauses)
 

@@ -371,6 +371,10 @@ class _Evaluator:
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
         raise GiveUp(f"the operator {e.op}")
 
+    def unknown_argument(self) -> None:
+        """A call on an unknown argument: not followed (any value, or a stop; the row is kept where it matters)."""
+        raise _Error()
+
     def truth_value(self, v):
         if v is TOP:
             return TOP
@@ -420,7 +424,7 @@ class _Evaluator:
             raise GiveUp("arguments left to their defaults")
         args = tuple(self.expr(given[i.name], env, this) for i in fi.defn.inputs)
         if obj is TOP or TOP in args:
-            raise _Error()  # not followed: any value, or a stop; the row is kept where it matters
+            self.unknown_argument()
         if fi.owner is not None and not isinstance(obj, UObj):
             raise _Error()
         if fi.owner is not None and obj.cls.find_function(fi.name) not in (fi, None):
