@@ -54,3 +54,23 @@ def test_memory_is_verified_over_every_shuffle_and_its_hidden_faces_named():
     assert "  hidden information: Card.Face (hidden)" in lines
     assert any(line.startswith("  value: ") and "not the game's value" in line for line in lines), r.output
     assert "problem (cycle): a play can go on for ever (a cycle in the reachable graph)" in lines
+
+
+def test_memorys_dry_run_stops_its_range_search_at_its_budget_and_says_undecided():
+    """Six cards each showing one of four numbers: the search of the ranges runs for minutes; the dry run
+    counts its steps (states and questions to clingo) and stops at RANGE_STEPS, a count, not a time."""
+    from tgpl.limits import Limits
+    from tgpl.lowering.lowerable import RANGE_STEPS
+    from tgpl.pipeline import assess_game
+    from tgpl.runtime.game import load_game
+
+    limits = Limits()
+    told = []
+    limits.on_check = lambda lim: told.append(lim.stage)  # a hook of the caller's is still told of every check
+    out = assess_game(load_game(game("memory")), limits=limits)
+    assert out.verdict == "undecided"
+    assert told.count("lowering (ranges)") == RANGE_STEPS + 1
+    assert limits.on_check is not None and limits.on_check.__name__ == "<lambda>"  # put back
+    assert any("search of the numbers' ranges passed the dry run's budget" in n for n in out.notes)
+    r = CliRunner().invoke(main, ["to-gdl", game("memory"), "--dry-run"])
+    assert r.exit_code == 2 and "undecided within the dry run's budget" in r.output, r.output

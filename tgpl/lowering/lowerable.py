@@ -27,6 +27,8 @@ refused by those stages (a compiled function whose numbers pass their bound), wh
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
@@ -52,6 +54,11 @@ SAMPLE = 2
 """Moves of each action the sampled run takes through each control state's segment (the first ones found)."""
 PARTS = 3_000_000
 """Parts of conditions the dry run lets the symbolic execution build (the lowering's own budget: 30,000,000)."""
+RANGE_STEPS = 5_000
+"""Steps the dry run lets the search of the numbers' ranges take: the states it visits and the questions it asks
+clingo (each a `Limits.check` in the stage "lowering (ranges)"). The examples take 0 to 1,410, nim 4,030; a
+memory game whose six cards each show one of four numbers takes millions (minutes): past the budget the dry run
+says "undecided" instead of searching on, and `tgpl to-gdl` searches them in full."""
 
 DOCS = 'docs/lowering.md, "Writing games that lower"'
 
@@ -236,6 +243,32 @@ def owner_of(span: Span | None, parts: list[Part]) -> Part | None:
 # ---------------------------------------------------------------------- the dry run
 class _Budget(Exception):
     """The dry run's budget of statements or parts of conditions is spent (`_DryLowering.progress`)."""
+
+
+class _RangesBudget(Exception):
+    """The dry run's budget of steps of the range search is spent (`_ranges_counted`)."""
+
+
+@contextmanager
+def _ranges_counted(limits: Limits, budget: int) -> Iterator[None]:
+    """Count the range search's steps (the checks it makes in the stage "lowering (ranges)") and raise
+    _RangesBudget past `budget`; whatever else is told of the checks (a test's hook) still is."""
+    before = limits.on_check
+    spent = 0
+
+    def count(lim: Limits) -> None:
+        nonlocal spent
+        if before is not None:
+            before(lim)
+        if lim.stage == "lowering (ranges)":
+            spent += 1
+            if spent > budget:
+                raise _RangesBudget()
+    limits.on_check = count
+    try:
+        yield
+    finally:
+        limits.on_check = before
 
 
 class _Offered(list):
@@ -516,12 +549,22 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         watched.append(lw)
         return lw
     try:
-        while True:
-            try:
-                _, logic = lowered_logic(program, Universe.from_snapshot(snapshot), make)
-                break
-            except MoreSlots as more:
-                slots = more.slots
+        with _ranges_counted(limits, RANGE_STEPS):
+            while True:
+                try:
+                    _, logic = lowered_logic(program, Universe.from_snapshot(snapshot), make)
+                    break
+                except MoreSlots as more:
+                    slots = more.slots
+    except _RangesBudget:
+        lw = watched[-1]
+        out.undecided = True
+        out.figures.update({"statements": lw.ex.steps, "parts": lw.parts})
+        out.notes.append(f"undecided: the symbolic execution ends within the budget, but the search of the numbers' "
+                         f"ranges passed the dry run's budget ({RANGE_STEPS:,} steps); `tgpl to-gdl` searches them "
+                         f"in full")
+        _describe(out, program, "spelled", None, lw)
+        return
     except NotLowerable as e:
         for span, reason in [(e.span, e.reason), *e.more]:
             _refuse(out, span, reason)

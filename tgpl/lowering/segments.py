@@ -1038,7 +1038,7 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     seen = {start}
     todo = [start]
     found: list[set] = [set() for _ in keys]
-    admit = Admission()
+    admit = Admission(limits)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
     while todo:
@@ -1148,7 +1148,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
-    admit = Admission()
+    admit = Admission(lowering.limits)
     done: set[tuple] = set()  # (write, assignment) pairs already evaluated
     work = 0
     for _ in range(FIXPOINT_LIMIT):
@@ -1235,7 +1235,8 @@ class Admission:
     question.
     """
 
-    def __init__(self):
+    def __init__(self, limits: Limits | None = None):
+        self.limits = limits if limits is not None else unlimited()  # checked before each question to clingo
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
         self._answers: dict[tuple, bool] = {}
@@ -1279,6 +1280,7 @@ class Admission:
             return False
         found = self._decided.get(key)
         if found is None:
+            self.limits.check()
             found = self._decided[key] = compatible(pc, case, known) and satisfiable(pc, case, known)
         return found
 
