@@ -90,7 +90,7 @@ def test_a_setup_whose_dice_change_what_it_makes_is_refused_located(tmp_path):
 
 
 def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp_path):
-    """Percepts in a dice game with secrets (decision 103): the die's face, kept in a private attribute, is seen
+    """Percepts in a dice game with secrets (decision 97): the die's face, kept in a private attribute, is seen
     by the seat's owner only; a hidden attribute by nobody; random's moves by nobody."""
     text = GAME.format(body="            Secret = roll(3);\n            Score += 1;\n            Never = Secret;")
     text = text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;\n"
@@ -290,7 +290,7 @@ def test_a_die_thrown_where_the_runtime_draws_none_fails_the_validation(monkeypa
 
 def test_with_secrets_random_throws_after_every_move_and_each_idle_face_is_compared(monkeypatch, tmp_path):
     """In a game with secrets, random throws after every move of an action that may throw (whether it throws may
-    be a secret, decision 103): where the runtime draws nothing, each face must give the runtime's state. A
+    be a secret, decision 97): where the runtime draws nothing, each face must give the runtime's state. A
     lowering whose `else` (no die) happens on face 1 only is caught on the others."""
     from tgpl.lowering import execute
     from tgpl.lowering.symbolic import conj

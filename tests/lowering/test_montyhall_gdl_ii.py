@@ -1,6 +1,6 @@
 """Monty Hall in GDL-II (issue 37's done-when): setup's roll(3) places the car as random's first move, the host's
 roll(2) (in a function the contestant's Pick calls) is random's move after every Pick, and each role sees what
-decision 103 says: the moves of the players and what it may see of the state after each step, never the car.
+decision 97 says: the moves of the players and what it may see of the state after each step, never the car.
 The switching strategy wins 2 plays in 3 on the runtime and on the GDL-II reasoner alike."""
 
 from __future__ import annotations

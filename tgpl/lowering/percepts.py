@@ -1,5 +1,5 @@
 """What each role of a lowered GDL-II game sees: `sees` percepts from the game's secrets (docs/language.md,
-decision 103; docs/gdl.md, "GDL-II out").
+decision 97; docs/gdl.md, "GDL-II out").
 
 A GDL-II role knows the rules and its percepts only. The lowering gives a dice game with no secret the percept
 of every move, random's included, `(sees ?r (did ?q ?m))`: a role that knows every move knows the whole state.

@@ -191,7 +191,7 @@ class Lowering:
         self.start = self.u.control + (SETUP,) if self.u.throws else self.u.control
         # in a game with secrets, whether a die is thrown may be one (Monty Hall's host throws only when the
         # contestant holds the car): random then throws after every move of an action that may throw, and
-        # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 103)
+        # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 97)
         self.secret_throws = has_secrets(program)
 
     # ------------------------------------------------------------ fluents
