@@ -1082,29 +1082,24 @@ class _Bisimulation:
             if outcomes[0][0] is None and not idle:
                 out.append((m.text, (), _Pair(outcomes[0][1], g, path, pair.depth + 1)))
                 continue
-            for roll in idle:  # the runtime drew nothing: each of random's faces must give its state
+            def thrown(roll, nxt: State, handed_out: bool = True, g=g, text=m.text, path=path) -> tuple:
+                """The product's state after random's `roll` in the GDL, `nxt` in the runtime."""
                 after = state_or_error(g.apply, d.throw(roll))
-                thrown = (path, str(roll))
+                where = (path, str(roll))
                 if isinstance(after, GdlError):
-                    out.append((f"{m.text} {roll}", (), _Pair(None, None, thrown, pair.depth + 1,
-                                                              Difference(error=str(after)), False)))
-                    continue
-                out.append((f"{m.text} {roll}", (), _Pair(outcomes[0][1], after, thrown, pair.depth + 1,
-                                                          handed_out=False)))
+                    return f"{text} {roll}", (), _Pair(None, None, where, pair.depth + 1, Difference(error=str(after)),
+                                                      False)
+                return f"{text} {roll}", (), _Pair(nxt, after, where, pair.depth + 1, handed_out=handed_out)
+
+            # the runtime drew nothing: each of random's faces must give its state
+            out.extend(thrown(roll, outcomes[0][1], handed_out=False) for roll in idle)
             if idle:
                 continue
             diff = d.compare_throw(g, outcomes)
             if diff is not None:
                 failed(path, diff)
                 continue
-            for roll, nxt in outcomes:
-                after = state_or_error(g.apply, d.throw(roll))
-                thrown = (path, str(roll))
-                if isinstance(after, GdlError):
-                    out.append((f"{m.text} {roll}", (), _Pair(None, None, thrown, pair.depth + 1,
-                                                              Difference(error=str(after)), False)))
-                    continue
-                out.append((f"{m.text} {roll}", (), _Pair(nxt, after, thrown, pair.depth + 1)))
+            out.extend(thrown(roll, nxt) for roll, nxt in outcomes)
         self.seen += len(out)
         return Info(False, [], (), (), out)
 

@@ -18,7 +18,7 @@ jax = pytest.importorskip("jax")
 import tgpl.batched as batched  # noqa: E402
 from tests.batched.conftest import EXAMPLES, env_and_reasoner  # noqa: E402
 from tests.batched.test_matches_reasoner import GRAPH  # noqa: E402
-from tests.batched.test_outcomes import TRIS, Z99  # noqa: E402
+from tests.batched.test_outcomes import Z99, assert_tris_rates  # noqa: E402
 from tgpl.batched.jax_playouts import draw_index, game_keys32, mix32, run_chunk  # noqa: E402
 
 _jax_envs: dict[tuple[str, str], batched.BatchedEnv] = {}
@@ -122,13 +122,7 @@ def test_a_draw_picks_the_floor_of_u_times_count_th_legal_move() -> None:
 
 
 def test_tris_outcomes_of_100000_random_games() -> None:
-    result = jax_env("tris.tgpl").random_playouts(seed=0, batch=100_000)
-    assert result.finished.all() and not result.stuck.any()
-    outcomes = result.outcomes()
-    assert set(outcomes) == set(TRIS)
-    for goals, p in TRIS.items():
-        half_width = Z99 * math.sqrt(p * (1 - p) / result.games)
-        assert abs(outcomes[goals] / result.games - p) <= half_width, (goals, outcomes[goals])
+    assert_tris_rates(jax_env("tris.tgpl").random_playouts(seed=0, batch=100_000))
 
 
 def test_connect_four_outcomes_agree_with_the_numpy_backend() -> None:

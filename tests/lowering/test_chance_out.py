@@ -26,6 +26,20 @@ def _to_gdl(tmp_path: Path, source: Path, *extra: str):
     return r, out
 
 
+def _refused_at(tmp_path: Path, text: str, needle: str, col: int, message: str) -> None:
+    """`text` checks, and to-gdl refuses it with `message` at column `col` of the line holding `needle`,
+    writing nothing."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 0, r.output
+    r, out = _to_gdl(tmp_path, src, "--no-validate")
+    assert r.exit_code == 2, r.output
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if needle in x)
+    assert f"dice.tgpl:{line}:{col}: error: not lowerable: {message}" in r.output
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("name, states", [("race", "105"), ("pig", "1,620")])
 def test_a_dice_game_lowers_to_gdl_ii_validated_and_checked(name, states, tmp_path):
     r, out = _to_gdl(tmp_path, EXAMPLES / f"{name}.tgpl")
@@ -75,18 +89,9 @@ def test_setup_dice_numbered_otherwise_fail_the_validation(monkeypatch, tmp_path
 
 def test_a_setup_whose_dice_change_what_it_makes_is_refused_located(tmp_path):
     """Setup's dice are random's first move only where each way they fall makes the same objects."""
-    src = tmp_path / "dice.tgpl"
     text = GAME.format(body="            Score += 1;").replace(
         "    turn.use(\"T\");", "    if (roll(2) == 2) { Seat extra = new Seat(); }\n    turn.use(\"T\");")
-    src.write_text(text)
-    r = CliRunner().invoke(main, ["check", str(src)])
-    assert r.exit_code == 0, r.output
-    r, out = _to_gdl(tmp_path, src, "--no-validate")
-    assert r.exit_code == 2, r.output
-    line = next(i for i, x in enumerate(text.splitlines(), 1) if "roll(2)" in x)
-    assert f"dice.tgpl:{line}:9: error: not lowerable: setup's dice are lowered when every way they fall makes the " \
-           "same objects" in r.output
-    assert not out.exists()
+    _refused_at(tmp_path, text, "roll(2)", 9, "setup's dice are lowered when every way they fall makes the same objects")
 
 
 def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp_path):
@@ -127,18 +132,10 @@ def test_a_private_action_in_a_dice_game_is_refused_located(tmp_path):
 
 def test_setup_dice_drawn_differently_from_way_to_way_are_refused_located(tmp_path):
     """GDL-II's random picks its moves alike: setup's ways must be equally likely, the same draws each way."""
-    src = tmp_path / "dice.tgpl"
     text = GAME.format(body="            Score += 1;").replace(
         "    turn.use(\"T\");", "    number n = roll(2);\n    if (n == 2) { n += roll(3); }\n    turn.use(\"T\");")
-    src.write_text(text)
-    r = CliRunner().invoke(main, ["check", str(src)])
-    assert r.exit_code == 0, r.output
-    r, out = _to_gdl(tmp_path, src, "--no-validate")
-    assert r.exit_code == 2, r.output
-    line = next(i for i, x in enumerate(text.splitlines(), 1) if "roll(2)" in x)
-    assert f"dice.tgpl:{line}:16: error: not lowerable: setup's dice are not lowerable: they draw differently " \
-           "from one way to another" in r.output
-    assert not out.exists()
+    _refused_at(tmp_path, text, "roll(2)", 16,
+                "setup's dice are not lowerable: they draw differently from one way to another")
 
 
 def _race_value() -> Fraction:

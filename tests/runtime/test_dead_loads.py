@@ -13,17 +13,11 @@ import pytest
 from tgpl.runtime import load_game, tree_passes
 
 
-from observed import EXAMPLES, compiled_with_sources, outcome, reference
+from observed import EXAMPLES, after_pass, compiled_with_sources, outcome, reference, same
 
 
 def dropped(src: str) -> str:
-    tree = py.parse(src)
-    tree_passes.loads_dropped(tree.body[0])
-    return py.unparse(tree) + "\n"
-
-
-def same(src: str) -> str:
-    return py.unparse(py.parse(src)) + "\n"
+    return after_pass(tree_passes.loads_dropped, src)
 
 
 def fn(body: str, head: str = "def _direct(m, this, v):\n    l0 = v[0]\n    l1 = v[1]\n") -> str:

@@ -12,20 +12,14 @@ import pytest
 
 from tgpl.runtime import tree_passes
 
-from observed import EXAMPLES, compiled_with_sources
+from observed import EXAMPLES, after_pass, compiled_with_sources, same
 
 HEAD = ("def _direct(m, this, v):\n    MM = m.world.memo\n    MT0 = MM[0] if MM is not None else _NO_FIELDS\n"
         "    MT1 = MM[1] if MM is not None else _NO_FIELDS\n")
 
 
 def memo_tables_sunk(src: str) -> str:
-    tree = py.parse(src)
-    tree_passes.memo_tables_sunk(tree.body[0])
-    return py.unparse(tree) + "\n"
-
-
-def same(src: str) -> str:
-    return py.unparse(py.parse(src)) + "\n"
+    return after_pass(tree_passes.memo_tables_sunk, src)
 
 
 def fn(body: str) -> str:
