@@ -1818,7 +1818,8 @@ def query(game, expr, horizon, seed, as_json, max_states, relations, players, ma
                 continue
             if d.span.file == program.main and d.span.line >= expr_line - 5:
                 col = max(1, d.span.col - len(lead))
-                click.echo(f"query:1:{col}: error: {d.message}\n 1 | {expr}\n   | {' ' * (col - 1)}^", err=True)
+                notes = "".join(f"\n  note: {n}" for n in d.notes)
+                click.echo(f"query:1:{col}: error: {d.message}\n 1 | {expr}\n   | {' ' * (col - 1)}^{notes}", err=True)
             else:
                 click.echo(render(d, program.sources), err=True)
         sys.exit(2)

@@ -261,3 +261,25 @@ def test_no_warning_when_a_move_passes_or_every_move_ends_the_game(tmp_path):
     assert diagnostics(tmp_path, ending) == []
     alone = NO_PASS.replace("players 2;", "players 1;").replace("p < 2", "p < 1")
     assert diagnostics(tmp_path, alone) == []
+
+
+def test_a_member_of_a_derived_tile_read_on_a_groups_tile_shows_the_cast(tmp_path):
+    """`Grid[2][3].Disc`: a group's cell is a Tile (its cells may be of several tile classes); the member
+    is Square's, which the note names with the cast to write, in the designer's own words."""
+    text = reversi_without('    turn.pass(0, "MovePhase");',
+                           '    log(GameState.Board.Grid[2][3].Disc);\n    turn.pass(0, "MovePhase");')
+    line = line_of(text, "Grid[2][3].Disc")
+    assert diagnostics(tmp_path, text) == [
+        (line, 36, "error", "Tile has no member 'Disc'",
+         ("'Disc' belongs to Square, derived from Tile: write '(GameState.Board.Grid[2][3] as Square).Disc'",)),
+    ]
+
+
+def test_a_query_shows_the_cast_too(tmp_path):
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+    r = CliRunner().invoke(main, ["query", str(REVERSI), "GameState.Board.Grid[2][3].Disc == 1", "--horizon", "1"])
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == ("  note: 'Disc' belongs to Square, derived from Tile: write "
+                                         "'(GameState.Board.Grid[2][3] as Square).Disc'")
