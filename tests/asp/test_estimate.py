@@ -79,6 +79,19 @@ def test_relations_given_by_facts_bound_a_join_by_their_tuples():
     assert 7 <= bound.instances <= 9
 
 
+def test_a_join_starts_from_the_atom_that_binds_most_for_least():
+    # a derived relation of 2 x 3 x 3 tuples binds every variable the tables read: joined first, the tables add
+    # nothing (18, what clingo grounds); greedy from nothing read the 2-tuple owner table, then a doubling
+    # table whole (8) before the relation (3 more), and bounded the rule by 2 * 8 * 3 = 48
+    facts = "(owner a x)\n(owner b y)\n" + "".join(f"(small {i})\n" for i in range(3))
+    facts += "".join(f"(dbl {i} {2 * i})\n" for i in range(8))
+    rules = ("(<= (walk ?s ?i ?k) (owner ?s ?p) (small ?i) (small ?k))\n"
+             "(<= (h ?s ?i ?j ?k ?l) (walk ?s ?i ?k) (owner ?s ?p) (dbl ?i ?j) (dbl ?k ?l))\n")
+    program = read_kif(facts + rules)
+    bounds = {str(b.rule.head.relation): b.instances for b in rule_bounds(program)}
+    assert bounds["h"] == 18
+
+
 def test_an_atom_that_can_never_hold_makes_no_instance():
     program = read_kif("(p 1)\n(p 2)\n(<= (q ?x) (p ?x) (r ?x))\n(<= (s ?x) (p ?x) (p 3))\n")
     assert [b.instances for b in rule_bounds(program)] == [0, 0]
