@@ -74,3 +74,18 @@ def test_memorys_dry_run_stops_its_range_search_at_its_budget_and_says_undecided
     assert any("search of the numbers' ranges passed the dry run's budget" in n for n in out.notes)
     r = CliRunner().invoke(main, ["to-gdl", game("memory"), "--dry-run"])
     assert r.exit_code == 2 and "undecided within the dry run's budget" in r.output, r.output
+
+
+def test_fox_and_geese_lowers_to_rules_over_the_boards_tables(tmp_path):
+    """Its per-cell path conditions (`segment_N`, one per cell and value, each read once) give their rules to
+    their readers, which fold over tables of the board's pairs and jump triples
+    (generalize.unfold_single_uses): 1,184 rules with a body before, 171 after."""
+    out = tmp_path / "fg.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("foxgeese"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: " in text
+    assert text.count("\n(<= ") <= 200
+    assert "(<= (next (who ?x1 null))" in text  # emptied cells: rules with a variable, not one per cell
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output

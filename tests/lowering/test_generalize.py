@@ -199,3 +199,70 @@ def test_folding_keeps_rules_that_differ_in_shape():
     """)
     assert fold(original, fluent_domain) == (original, [])
     assert merge_relations(original) == (original, [])
+
+
+# ------------------------------------------------------------------ unfolding per-object path conditions
+from tgpl.lowering.generalize import unfold_single_uses  # noqa: E402
+
+
+def test_a_nullary_relation_read_once_gives_its_rules_to_its_reader_and_they_then_fold():
+    # one path condition per cell (fox and geese's `segment_671`): hidden behind different nullary heads, the
+    # cells' rules never meet; unfolded, they are alike but for the cell and fold into one rule over a table
+    original = rules("""
+        (<= (next (v a null)) seg1)
+        (<= seg1 (true (v b x)) (true (v a x)))
+        (<= seg1 (true (v c o)) (true (v a o)))
+        (<= (next (v b null)) seg2)
+        (<= seg2 (true (v c x)) (true (v b x)))
+        (<= seg2 (true (v a o)) (true (v b o)))
+        (<= (next (v c null)) seg3)
+        (<= seg3 (true (v a x)) (true (v c x)))
+        (<= seg3 (true (v b o)) (true (v c o)))
+    """)
+    out = unfold_single_uses(original)
+    text = to_kif(Program(tuple(out)))
+    assert "seg" not in text and len(out) == 6
+    assert meanings(out, {"next"}) == meanings(original, {"next"})
+    folded, facts = fold(out, fluent_domain, body_tables=True)
+    assert len(folded) == 1 and len(facts) == 6  # one rule over a table of (cell, other cell, value)
+    assert meanings(folded + facts, {"next"}) == meanings(original, {"next"})
+
+
+def test_a_relation_read_twice_recursive_or_under_a_variable_head_stays():
+    twice = rules("""
+        (<= (next (v a null)) seg1)
+        (<= (goal r 100) seg1)
+        (<= seg1 (true (v b x)))
+    """)
+    assert unfold_single_uses(twice) == twice
+    recursive = rules("""
+        (<= (next (v a null)) seg1)
+        (<= seg1 (true (v b x)))
+        (<= seg1 seg1)
+    """)
+    assert unfold_single_uses(recursive) == recursive
+    variable = rules("""
+        (<= (next (v ?c null)) seg1 (true (v ?c x)))
+        (<= seg1 (true (v b x)))
+    """)
+    assert unfold_single_uses(variable) == variable
+
+
+def test_a_chain_of_read_once_relations_unfolds_a_link_at_a_time_and_keeps_its_meaning():
+    # `seg1 :- seg2` is a reader unfolded itself: giving seg1's rules to the head while seg2 went would leave
+    # seg2 read and undefined (the lowered Connect Four lost its turn so, caught by its validation)
+    original = rules("""
+        (<= (next (v a null)) seg1)
+        (<= seg1 seg2)
+        (<= seg2 (true (v b x)))
+        (<= seg2 (true (v c o)))
+    """)
+    once = unfold_single_uses(original)
+    assert meanings(once, {"next"}) == meanings(original, {"next"})
+    defined = {r.head.relation for r in once}
+    assert all(a.relation in defined | {"true"} for r in once for a, _ in r.body_atoms())
+    twice = unfold_single_uses(once)
+    assert to_kif(Program(tuple(twice))).split("\n\n") == to_kif(Program(tuple(rules("""
+        (<= (next (v a null)) (true (v b x)))
+        (<= (next (v a null)) (true (v c o)))
+    """)))).split("\n\n")

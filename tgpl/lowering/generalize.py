@@ -558,4 +558,60 @@ def _renamed(lit, rename: dict):
     return lit
 
 
-__all__ = ["fold", "generalize", "merge_relations"]
+# ------------------------------------------------------------------ unfolding
+def unfold_single_uses(rules: list[Rule], limits: Limits | None = None) -> list[Rule]:
+    """A ground rule whose body is only a nullary relation read nowhere else, `H :- segment_671`, becomes
+    that relation's rules with its head, `H :- B1`, `H :- B2`, ..., and the relation goes.
+
+    The lowering names each path condition of a write (`segment_N`) per object and value, so the rules that
+    could fold across objects each hide behind a different nullary head and never meet: fox and geese's
+    `(next (who cells_3_4 null)) :- segment_671` had 48 rules under `segment_671`, one per move that
+    empties that cell, and one such segment per cell and value. Unfolded, the rules of every cell share a
+    shape (`(next (who C null)) :- (cond_5 A C B) (action_move_6 A C B) ...`) and `fold` makes them one rule
+    over a table of the board's triples, as a person writes it. Exact: the head is ground (the body has no
+    other literal to bind a variable) and the relation has no other reader, so each derivation of the head
+    through the relation is one through an unfolded rule. A relation that reads itself is left as it is.
+    Never more rules: n + 1 become n."""
+    limits = limits if limits is not None else unlimited()
+    readers: dict[str, int] = {}
+    defs: dict[str, list[Rule]] = {}
+    for i, r in enumerate(rules):
+        if not i % CHECK_EVERY:
+            limits.check()
+        defs.setdefault(r.head.relation, []).append(r)
+        for atom, _ in r.body_atoms():
+            readers[atom.relation] = readers.get(atom.relation, 0) + 1
+    target: dict[int, str] = {}  # index of the user rule -> the relation it unfolds
+    gone: set[str] = set()
+    for i, r in enumerate(rules):
+        if r.head.relation in NOT_MERGED - {"legal", "next", "goal", "terminal"} or len(r.body) != 1:
+            continue
+        lit = r.body[0]
+        if not isinstance(lit, Atom) or lit.args or lit.relation in NOT_MERGED or lit.relation in gone:
+            continue
+        name = lit.relation
+        rs = defs.get(name, [])
+        if (readers.get(name) != 1 or not rs or any(x.is_fact for x in rs) or r.head.relation == name
+                or next(r.head.variables(), None) is not None
+                or any(a.relation == name for x in rs for a, _ in x.body_atoms())):
+            continue
+        target[i] = name
+        gone.add(name)
+    # a user that is itself unfolded would hand on a body reading a relation that goes: the next call does it
+    target = {i: name for i, name in target.items() if rules[i].head.relation not in gone}
+    gone = set(target.values())
+    if not target:
+        return rules
+    out: list[Rule] = []
+    for i, r in enumerate(rules):
+        if r.head.relation in gone:
+            continue
+        name = target.get(i)
+        if name is None:
+            out.append(r)
+        else:
+            out.extend(Rule(r.head, x.body) for x in defs[name])
+    return out
+
+
+__all__ = ["fold", "generalize", "merge_relations", "unfold_single_uses"]
