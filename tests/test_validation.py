@@ -38,8 +38,10 @@ PLAYOUTS = re.compile(r"validated: ([\d,]+) playouts? \(([\d,]+) to the end of t
 NEXT_OF_PLAYER_1 = "(assignedto_wincheckphase ?ticktile playerstate_1)"
 LEGAL_OF_PLAYER_1 = "(legal player_1 (tick playerstate_1 ?ticktile))"
 # the draw: a full board with no line; the GDL then goes on (no move left, not terminal) after the 9th move,
-# the deepest state of the game
+# the deepest state of the game. Two rules: the draw of each player's last move (its condition unfolded into
+# the rule, `generalize.unfold_single_uses`)
 DRAW = "(next (result 1 1))"
+DRAW_RULES = 2
 # Connect Four's landings in the top row (row 0): a disc dropped into a column holding five vanishes, so the
 # two sides differ after the 11th move at the soonest
 TOP_ROW_LANDING = re.compile(r"\(disc_makesfour_args grid_\d_0 ")
@@ -254,7 +256,7 @@ def test_a_fault_at_the_end_of_the_game_is_caught_by_the_playouts(tmp_path, brok
     """A draw the GDL never declares differs only in the deepest states of Tris (after the 9th move): the
     playouts go to the end of the game, so they reach it."""
     monkeypatch.setattr(validation, "STATE_BOUND", 0)
-    broken_lowering(DRAW)
+    broken_lowering(DRAW, count=DRAW_RULES)
     out = tmp_path / "tris.kif"
     r = run("to-gdl", TRIS, "-o", str(out))
     moves = _assert_refused_with_replayable_moves(r, out, DRAW, "playouts")
