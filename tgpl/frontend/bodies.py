@@ -255,23 +255,15 @@ class BodyChecker:
     def _cast_hint(self, info, e: ast.Member, env: Env) -> tuple[str, ...]:
         """A note where classes derived from `info` have the member: a group's tile is a `Tile` (its cells
         may be of several tile classes), so `Grid[2][3].Disc` needs `(Grid[2][3] as Square).Disc`."""
+        # the classes that declare it (not those that inherit it): its base, at most `info`, lacks it
         owners = sorted({c.name for c in env.scope.names.values() if isinstance(c, ClassInfo) and c is not info
                          and c.derives_from(info) and e.name in c.member_names()
-                         and not any(b is not info and b.derives_from(info) and e.name in b.member_names()
-                                     for b in self._bases(c))})
+                         and e.name not in c.base.member_names()})
         if not owners:
             return ()
         text = self._text_of(e.obj.span) or "…"
         casts = " or ".join(f"'({text} as {name}).{e.name}'" for name in owners)
         return (f"'{e.name}' belongs to {', '.join(owners)}, derived from {info.name}: write {casts}",)
-
-    @staticmethod
-    def _bases(info) -> list:
-        out, b = [], info.base
-        while b is not None:
-            out.append(b)
-            b = b.base
-        return out
 
     def _flat_ranking(self, value: ast.Expr, env: Env) -> bool:
         """`winner {0, 1};` (players where places are wanted): one error that shows both readings.
