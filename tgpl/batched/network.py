@@ -269,10 +269,14 @@ def _schedule(views: list[int], live: dict[int, list[tuple[int, ...]]], node_of:
 def _level(atoms: list[int], live: dict[int, list[tuple[int, ...]]], node_of: dict[int, int], cyclic: bool) -> Level:
     by_length: dict[int, list[tuple[int, ...]]] = defaultdict(list)
     where: dict[tuple[int, int], tuple[int, int]] = {}  # (atom, rule) -> (length, place in its group)
+    seen: dict[tuple[int, ...], tuple[int, int]] = {}  # a body shared by several atoms is evaluated once
     for a in atoms:
         for i, body in enumerate(live[a]):
-            where[a, i] = (len(body), len(by_length[len(body)]))
-            by_length[len(body)].append(body)
+            key = tuple(sorted(set(body)))
+            if key not in seen:
+                seen[key] = (len(body), len(by_length[len(body)]))
+                by_length[len(body)].append(body)
+            where[a, i] = seen[key]
     lengths = sorted(by_length)
     offset: dict[int, int] = {}
     total = 0
