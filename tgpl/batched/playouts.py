@@ -207,15 +207,16 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
                 rows = values[nodes]
                 rows &= run
                 chosen = _forced(rows, run)
+                lost = None  # the forced role has its move in every running game
                 if chosen is None:
                     chosen, counts = _draw_rows(kernel, rows, move_bits(keys, step, r, roles))
                     if joint is not None:
                         joint *= counts
-                lost = run & ~np.bitwise_or.reduce(rows, axis=0)
+                    if np.count_nonzero(counts) < alive:
+                        lost = run & ~np.bitwise_or.reduce(rows, axis=0)
                 read, targets = does[r]
-                if len(read):
-                    values[targets] = chosen[read]
-            if lost.any():  # no legal move in a running game: stuck there, its state kept
+                values[targets] = chosen[read]
+            if lost is not None and lost.any():  # no legal move in a running game: stuck, its state kept
                 out = ids[_columns(kernel, lost)]
                 stuck[out] = True
                 lengths[out] = step
@@ -237,10 +238,17 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
     return played, _Tally(*counts, most)
 
 
-def _does_rows(nodes: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """A role's moves some rule reads and their `does` nodes."""
-    read = np.array([m for m, n in enumerate(nodes) if n >= 0], dtype=np.int64)
-    return read, np.array([nodes[m] for m in read], dtype=np.int64)
+def _does_rows(nodes: list[int]) -> tuple[np.ndarray | slice, np.ndarray | slice]:
+    """A role's moves some rule reads and their `does` nodes, each a slice when consecutive (a view, no
+    gather)."""
+    read = [m for m, n in enumerate(nodes) if n >= 0]
+    return _consecutive(read), _consecutive([nodes[m] for m in read])
+
+
+def _consecutive(index: list[int]) -> np.ndarray | slice:
+    if index and index == list(range(index[0], index[0] + len(index))):
+        return slice(index[0], index[0] + len(index))
+    return np.array(index, dtype=np.int64)
 
 
 def _columns(kernel: Kernel, row: np.ndarray) -> np.ndarray:
@@ -322,20 +330,24 @@ def _forced(rows: np.ndarray, run: np.ndarray) -> np.ndarray | None:
 def _record_goals(kernel, values, columns: np.ndarray, ids: np.ndarray, goal_nodes, goal_values, goals) -> None:
     """The goals of the games in the chosen `columns` (a mask), into their entries of `goals` (roles x games;
     -1 for a role given none; GDL gives a role one goal value in a terminal state, so the value is the sum
-    of value x bit). Integer indices along the columns, one role's row at a time: a boolean mask, or rows
-    of a (games x roles) array, cost NumPy ten times as much."""
+    of value x bit). Integer indices along the columns, one role's row of `goals` at a time: a boolean
+    mask, or rows of a (games x roles) array, cost NumPy ten times as much."""
     columns = np.flatnonzero(columns)
-    if not len(columns):
+    nodes = np.concatenate(goal_nodes)
+    if not len(columns) or not len(nodes):
         return
     chosen = ids[columns]
-    for r, nodes in enumerate(goal_nodes):
-        if len(nodes):
-            bits = kernel.unpack(values[nodes]).view(np.uint8).take(columns, axis=1)
+    bits = kernel.unpack(values[nodes]).view(np.uint8).take(columns, axis=1)  # every role's rows at once
+    first = 0
+    for r, role_values in enumerate(goal_values):
+        if len(role_values):
+            part = bits[first:first + len(role_values)]
+            first += len(role_values)
             total = np.zeros(len(columns), dtype=np.int64)
-            for value, row in zip(goal_values[r].tolist(), bits):
+            for value, row in zip(role_values.tolist(), part):
                 if value:
                     total += row * np.int64(value)
-            goals[r, chosen] = np.where(np.bitwise_or.reduce(bits, axis=0), total, -1)
+            goals[r, chosen] = np.where(np.bitwise_or.reduce(part, axis=0), total, -1)
 
 
 __all__ = ["CHUNK", "Playouts", "game_keys", "move_bits", "move_uniforms", "random_playouts"]
