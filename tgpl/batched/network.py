@@ -8,7 +8,7 @@ bodies, each body the AND of its literals (a negated literal read through XOR wi
 
 Evaluation order. A view's level is one more than its highest-level input, so every node of a level can be
 computed at once from the rows of lower levels: gather the literals' rows, XOR the negated ones, AND them
-body by body (`np.bitwise_and.reduceat`), OR the bodies atom by atom (`np.bitwise_or.reduceat`), write. Views
+body by body, OR the bodies atom by atom, write (tgpl.batched.kernel; a body several atoms share, once). Views
 that read no move (legal, goal, terminal and what they read; GDL forbids them to read `does`) form the *state
 schedule*, evaluated once a state exists; the rest, the *move schedule*, once the joint move is known. Positive
 recursion (a path relation) makes strongly connected components; each is one step of the schedule, evaluated
