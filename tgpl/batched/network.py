@@ -8,7 +8,7 @@ bodies, each body the AND of its literals (a negated literal read through XOR wi
 
 Evaluation order. A view's level is one more than its highest-level input, so every node of a level can be
 computed at once from the rows of lower levels: gather the literals' rows, XOR the negated ones, AND them
-body by body (`np.bitwise_and.reduceat`), OR the bodies atom by atom (`np.bitwise_or.reduceat`), write. Views
+body by body, OR the bodies atom by atom, write (tgpl.batched.kernel; a body several atoms share, once). Views
 that read no move (legal, goal, terminal and what they read; GDL forbids them to read `does`) form the *state
 schedule*, evaluated once a state exists; the rest, the *move schedule*, once the joint move is known. Positive
 recursion (a path relation) makes strongly connected components; each is one step of the schedule, evaluated
@@ -269,10 +269,14 @@ def _schedule(views: list[int], live: dict[int, list[tuple[int, ...]]], node_of:
 def _level(atoms: list[int], live: dict[int, list[tuple[int, ...]]], node_of: dict[int, int], cyclic: bool) -> Level:
     by_length: dict[int, list[tuple[int, ...]]] = defaultdict(list)
     where: dict[tuple[int, int], tuple[int, int]] = {}  # (atom, rule) -> (length, place in its group)
+    seen: dict[tuple[int, ...], tuple[int, int]] = {}  # a body shared by several atoms is evaluated once
     for a in atoms:
         for i, body in enumerate(live[a]):
-            where[a, i] = (len(body), len(by_length[len(body)]))
-            by_length[len(body)].append(body)
+            key = tuple(sorted(set(body)))
+            if key not in seen:
+                seen[key] = (len(body), len(by_length[len(body)]))
+                by_length[len(body)].append(body)
+            where[a, i] = seen[key]
     lengths = sorted(by_length)
     offset: dict[int, int] = {}
     total = 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tgpl.batched.env import MAX_STEPS, BatchedEnv, _draw_with
+from tgpl.batched.env import MAX_STEPS, BatchedEnv
 from tgpl.batched.kernel import Kernel
 from tgpl.batched.memory import CHUNK
 
@@ -164,87 +164,117 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
         values = kernel.values_for(kernel.pack(rows))
     ids = np.arange(batch)  # the game in each column (its row in the results)
     keys = game_keys(seed, games)  # per column: its game's stream
-    running = np.ones(batch, dtype=bool)  # per column
-    steps = np.zeros(batch, dtype=np.int64)  # per column: joint moves played, added to `lengths` when it leaves
+    run = kernel.pack(np.ones((1, batch), dtype=bool))[0]  # per column, packed: the game is running
     finished = np.zeros(batch, dtype=bool)  # per game, as the results below
     stuck = np.zeros(batch, dtype=bool)
     lengths = np.zeros(batch, dtype=np.int64)
-    goals = np.full((batch, len(env.roles)), -1, dtype=np.int64)
+    goals = np.full((len(env.roles), batch), -1, dtype=np.int64)  # transposed at the end
     most = np.zeros(batch, dtype=np.int64)
-    goal_nodes = [[n for _, n in pairs] for pairs in network.goals]
+    goal_nodes = [np.array([n for _, n in pairs], dtype=np.int64) for pairs in network.goals]
     goal_values = [np.array([v for v, _ in pairs], dtype=np.int64) for pairs in network.goals]
-    legal_nodes = network.legal
+    legal_nodes = [np.array(nodes, dtype=np.int64) for nodes in network.legal]
+    does = [_does_rows(nodes) for nodes in network.does]
     roles = len(legal_nodes)
     sums: list[int] = []
     reached: list[int] = []
     forced_games: list[int] = []
     for step in range(max_steps + 1):
-        ended = running & kernel.unpack(values[[network.terminal]])[0]
+        ended = values[network.terminal] & run
         if ended.any():
-            finished[ids[ended]] = True
-            running &= ~ended
-        if not running.any() or step == max_steps:
+            over = ids[_columns(kernel, ended)]
+            finished[over] = True
+            lengths[over] = step
+            run ^= ended
+        running = kernel.unpack(run[None, :])[0]
+        alive = int(np.count_nonzero(running))
+        if not alive or step == max_steps:
             break
-        alive = int(running.sum())
         if alive * 2 <= len(ids) and alive >= COMPACT_BELOW:
-            done = ~running & finished[ids]
-            _record_goals(kernel, values, done, ids, goal_nodes, goal_values, goals)
-            lengths[ids] += steps
-            fluents = kernel.unpack(values[kernel.fluents])[:, running]
-            ids = ids[running]
-            keys = keys[running]
-            steps = np.zeros(alive, dtype=np.int64)
-            kernel = env.kernel(alive) if alive in env._kernels else Kernel(network, alive, kernel.layout)
+            _record_goals(kernel, values, ~running & finished[ids], ids, goal_nodes, goal_values, goals)
+            kept = np.flatnonzero(running)  # integer indices: a boolean mask along the columns costs twice
+            fluents = kernel.unpack(values[kernel.fluents]).take(kept, axis=1)
+            ids = ids[kept]
+            keys = keys[kept]
+            kernel = env.kernel(alive) if alive in env._kernels else kernel.resized(alive)
             values = kernel.values_for(kernel.pack(fluents))
             running = np.ones(alive, dtype=bool)
-        width = len(ids)
-        onehots: list[np.ndarray | None] = []
-        packed: dict[int, np.ndarray] = {}
+            run = kernel.pack(running[None, :])[0]
         joint = running.astype(np.int64) if tally else None
-        keep = kernel.pack(running[None, :])[0]
-        newly_stuck = False
         for r, nodes in enumerate(legal_nodes):
-            rows = values[nodes]
-            if nodes and _forced(kernel, rows, keep):
-                # every running game has one legal move for this role (it is not on turn): its legal rows
-                # are its moves, no draw, no unpacking
-                packed[r] = rows & keep
-                onehots.append(None)
-                continue
-            legal = kernel.unpack(rows) & running if nodes else np.zeros((0, width), dtype=bool)
-            some = legal.any(axis=0)
-            if joint is not None:
-                joint *= legal.sum(axis=0)
-            none = running & ~some
-            if none.any():
-                stuck[ids[none]] = True
-                running &= ~none
-                newly_stuck = True
-            chosen = _draw_with(legal, move_uniforms(keys, step, r, roles))
-            chosen[~some] = -1  # no move: a game that ended or is stuck
-            onehots.append(chosen)
-        if newly_stuck:
-            keep = kernel.pack(running[None, :])[0]
-            packed = {r: rows & keep for r, rows in packed.items()}
-            onehots = [None if c is None else np.where(running, c, -1) for c in onehots]
-        onehots = [None if c is None else np.arange(len(legal_nodes[r]))[:, None] == c[None, :]
-                   for r, c in enumerate(onehots)]
+            if not len(nodes):
+                lost = run
+            else:
+                rows = values[nodes]
+                rows &= run
+                chosen = _forced(rows, run)
+                lost = None  # the forced role has its move in every running game
+                if chosen is None:
+                    chosen, counts = _draw_rows(kernel, rows, move_bits(keys, step, r, roles))
+                    if joint is not None:
+                        joint *= counts
+                    if np.count_nonzero(counts) < alive:
+                        lost = run & ~np.bitwise_or.reduce(rows, axis=0)
+                read, targets = does[r]
+                values[targets] = chosen[read]
+            if lost is not None and lost.any():  # no legal move in a running game: stuck, its state kept
+                out = ids[_columns(kernel, lost)]
+                stuck[out] = True
+                lengths[out] = step
+                run = run & ~lost
         if joint is not None:
-            joint *= running
+            joint *= kernel.unpack(run[None, :])[0]
             sums.append(int(joint.sum()))
             reached.append(int(np.count_nonzero(joint)))
             forced_games.append(int(np.count_nonzero(joint == 1)))
-            np.maximum.at(most, ids, joint)
-        values = env._advance(kernel, values, onehots, running, reuse=True, packed=packed)
-        steps += running
+            most[ids] = np.maximum(most[ids], joint)
+        kernel.advance(values, run)
     # a game that ended kept its state since, so its goals are read once, when it leaves the batch or now
     _record_goals(kernel, values, finished[ids], ids, goal_nodes, goal_values, goals)
-    lengths[ids] += steps
-    played = Playouts(goals, lengths, finished, stuck)
+    lengths[ids[kernel.unpack(run[None, :])[0]]] = step
+    played = Playouts(np.ascontiguousarray(goals.T), lengths, finished, stuck)
     if not tally:
         return played, None
     counts = [np.array(v, dtype=np.int64) for v in (sums, reached, forced_games)]
     return played, _Tally(*counts, most)
+
+
+def _does_rows(nodes: list[int]) -> tuple[np.ndarray | slice, np.ndarray | slice]:
+    """A role's moves some rule reads and their `does` nodes, each a slice when consecutive (a view, no
+    gather)."""
+    read = [m for m, n in enumerate(nodes) if n >= 0]
+    return _consecutive(read), _consecutive([nodes[m] for m in read])
+
+
+def _consecutive(index: list[int]) -> np.ndarray | slice:
+    if index and index == list(range(index[0], index[0] + len(index))):
+        return slice(index[0], index[0] + len(index))
+    return np.array(index, dtype=np.int64)
+
+
+def _columns(kernel: Kernel, row: np.ndarray) -> np.ndarray:
+    """The columns whose bit is set in a row."""
+    return np.flatnonzero(kernel.unpack(row[None, :])[0])
+
+
+def _draw_rows(kernel: Kernel, rows: np.ndarray, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The moves drawn among the legal `rows` (masked to the running games), in the kernel's layout, and the
+    legal moves counted per column. Game g takes its k-th legal move, k = (m x count) >> 53 for its 53-bit
+    draw m (`move_bits`), found as the row where the running count of its legal moves reaches k + 1: a
+    running count row by row in uint8 (np.cumsum along the moves costs a hundred times as much)."""
+    legal = kernel.unpack(rows).view(np.uint8)
+    dtype = np.uint8 if len(rows) < 255 else np.uint32
+    counts = np.add.reduce(legal, axis=0, dtype=dtype)
+    bits *= counts.astype(np.uint64)
+    bits >>= np.uint64(53)
+    pick = bits.astype(dtype)
+    pick += 1
+    seen = np.empty_like(legal, dtype=dtype)
+    seen[0] = legal[0]
+    for j in range(1, len(legal)):
+        np.add(seen[j - 1], legal[j], out=seen[j])
+    hit = seen == pick
+    hit &= legal.view(bool)
+    return kernel.pack(hit), counts
 
 
 _GOLDEN = 0x9E37_79B9_7F4A_7C15
@@ -273,38 +303,51 @@ def game_keys(seed: int, games: np.ndarray) -> np.ndarray:
 def move_uniforms(keys: np.ndarray, step: int, role: int, roles: int) -> np.ndarray:
     """The uniform in [0, 1) each game draws for `role`'s move at `step`: a counter-based generator (the
     game's key plus a multiple of the golden ratio, mixed), so a game's moves depend on its key, the step
-    and the role only, never on the batch, the chunk or the columns around it."""
+    and the role only, never on the batch, the chunk or the columns around it. It is `move_bits(...)` / 2**53."""
+    return move_bits(keys, step, role, roles).astype(np.int64) * (1.0 / (1 << 53))
+
+
+def move_bits(keys: np.ndarray, step: int, role: int, roles: int) -> np.ndarray:
+    """`move_uniforms` as the 53-bit integers m (uint64) whose uniform is m / 2**53: a draw among c moves
+    takes the k-th, k = (m x c) >> 53 = floor(m / 2**53 x c), in integers (casting uint64 to float costs
+    NumPy eight times an integer operation)."""
     z = keys + np.uint64(((step * roles + role + 1) * _GOLDEN) & _MASK)
     _mix(z)
     z >>= np.uint64(11)
-    return z * (1.0 / (1 << 53))
+    return z
 
 
-def _forced(kernel, rows: np.ndarray, keep: np.ndarray) -> bool:
-    """Whether every game whose bit is set in `keep` has exactly one of `rows` set: computed on the rows as
-    they are (64 games a word packed), a bit seen once and a bit seen twice."""
-    once = np.zeros_like(keep)
-    twice = np.zeros_like(keep)
-    for row in rows:
-        twice |= once & row
-        once |= row
-    exactly = once & (twice ^ kernel.ones)
-    return bool(np.array_equal(exactly & keep, keep))
+def _forced(rows: np.ndarray, run: np.ndarray) -> np.ndarray | None:
+    """`rows` themselves, when one of them is every running game's one legal move (the role not on turn in a
+    game whose roles take turns): no draw, no unpacking. Else None, and the move is drawn (a draw among one
+    legal move takes it too: the shortcut only saves the work)."""
+    some = np.flatnonzero(rows.any(axis=1))
+    if len(some) == 1 and np.array_equal(rows[some[0]], run):
+        return rows
+    return None
 
 
 def _record_goals(kernel, values, columns: np.ndarray, ids: np.ndarray, goal_nodes, goal_values, goals) -> None:
-    """The goals of the games in the chosen `columns`, into their rows of `goals` (-1 for a role given none;
-    GDL gives a role one goal value in a terminal state, so the value is the sum of value x bit)."""
+    """The goals of the games in the chosen `columns` (a mask), into their entries of `goals` (roles x games;
+    -1 for a role given none; GDL gives a role one goal value in a terminal state, so the value is the sum
+    of value x bit). Integer indices along the columns, one role's row of `goals` at a time: a boolean
+    mask, or rows of a (games x roles) array, cost NumPy ten times as much."""
+    columns = np.flatnonzero(columns)
+    nodes = np.concatenate(goal_nodes)
+    if not len(columns) or not len(nodes):
+        return
     chosen = ids[columns]
-    for r, nodes in enumerate(goal_nodes):
-        if nodes:
-            bits = kernel.unpack(values[nodes])
+    bits = kernel.unpack(values[nodes]).view(np.uint8).take(columns, axis=1)  # every role's rows at once
+    first = 0
+    for r, role_values in enumerate(goal_values):
+        if len(role_values):
+            part = bits[first:first + len(role_values)]
+            first += len(role_values)
             total = np.zeros(len(columns), dtype=np.int64)
-            given = np.zeros(len(columns), dtype=bool)
-            for value, row in zip(goal_values[r], bits):
-                total += int(value) * row
-                given |= row
-            goals[chosen, r] = np.where(given, total, -1)[columns]
+            for value, row in zip(role_values.tolist(), part):
+                if value:
+                    total += row * np.int64(value)
+            goals[r, chosen] = np.where(np.bitwise_or.reduce(part, axis=0), total, -1)
 
 
-__all__ = ["CHUNK", "Playouts", "game_keys", "move_uniforms", "random_playouts"]
+__all__ = ["CHUNK", "Playouts", "game_keys", "move_bits", "move_uniforms", "random_playouts"]
