@@ -47,7 +47,12 @@ RANGE_PREFIX = "tgpl_range_"
 
 
 def narrow_pays(program: Program, limit: int = MAX_GROUND) -> bool:
-    """Whether the game's bound is past `limit`: what narrowing is for."""
+    """Whether the game's bound is past `limit`: what narrowing is for. A game without recursion is not bounded
+    (its rules are no loop's passes, and the bound costs hex's lowering a sixth more)."""
+    graph = DependencyGraph.of(program)
+    components = graph.components()
+    if not any(graph.in_cycle(r, r, components) for r in graph.edges):
+        return False
     bounds = rule_bounds(program)
     return bounds is not None and sum(b.instances for b in bounds) > limit
 
