@@ -83,15 +83,22 @@ def narrow(program: Program, tuples: dict[str, set[tuple[Term, ...]]]) -> Progra
 
 
 # ------------------------------------------------------------------ dependent arguments
-def _functional(rows: set[tuple[Term, ...]], keys: tuple[int, ...], j: int) -> bool:
-    seen: dict[tuple, Term] = {}
+def _numbered(rows: set[tuple[Term, ...]], arity: int) -> list[tuple[int, ...]]:
+    """The rows with each position's terms numbered: the dependencies are looked for by comparing numbers, not
+    terms (Reversi 8x8's relaxed tuples: tens of thousands of rows, every pair of positions)."""
+    numbers: list[dict[Term, int]] = [{} for _ in range(arity)]
+    return [tuple(n.setdefault(t, len(n)) for n, t in zip(numbers, row)) for row in rows]
+
+
+def _functional(rows, keys: tuple[int, ...], j: int) -> bool:
+    seen: dict[tuple, int] = {}
     for row in rows:
         if seen.setdefault(tuple(row[i] for i in keys), row[j]) != row[j]:
             return False
     return True
 
 
-def _dependents(rows: set[tuple[Term, ...]], arity: int) -> dict[int, tuple[int, ...]]:
+def _dependents(rows: list[tuple[int, ...]], arity: int) -> dict[int, tuple[int, ...]]:
     """Position -> the positions it is a function of, for the positions to drop (a key is never dropped): one
     position where one will do (a square's coordinates), else, for a position of more than `JOINT_VALUES`
     values, the fewest of the others found by leaving out one at a time (a walk's square, a function of its
@@ -152,7 +159,7 @@ def _drop_dependent(program: Program, tuples: dict[str, set[tuple[Term, ...]]]
         arity = next(iter(arities[relation]))
         if arity < 2:
             continue
-        dropped = _dependents(rows, arity)
+        dropped = _dependents(_numbered(rows, arity), arity)
         if dropped:
             plan[relation] = dropped
     if not plan:
