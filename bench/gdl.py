@@ -22,9 +22,9 @@ Parts (`--only` picks some; all by default):
   ground facts), and random playouts/s on the project's GDL reasoner
   (tgpl.asp.reasoner, moves drawn with the runtime's PCG32 from an initial
   state made once), each with the ratio lowered / hand-written; then the
-  runtime's own playouts/s of the .tgpl game. `reversi` takes a quarter of
-  an hour on 2 shared cores (lowered: 3.6 million ground rules, 0.1
-  playouts/s).
+  runtime's own playouts/s of the .tgpl game. `reversi` takes about seven
+  minutes on 2 shared cores under load (lowered: 197,467 ground rules,
+  grounded once, a random playout in tens of seconds).
 - `fiveinarow`: `tgpl to-gdl examples/fiveinarow.tgpl` (validated, then with `--no-validate`) and
   `tgpl query examples/fiveinarow.tgpl QUERY --horizon 4`, each a subprocess
   with its wall time, CPU time and peak memory (max RSS, from os.wait4's

@@ -41,8 +41,9 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     prove = same_game if global_checks else None
 
     def repair(program: Program) -> Program:
-        """bind_recursion, whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`."""
-        return outside(lambda: bind_recursion(program), limits)
+        """bind_recursion, whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`; a game
+        whose bound is past --max-ground's default narrowed by it (tgpl.asp.narrow), so that check-gdl takes it."""
+        return outside(lambda: bind_recursion(program, narrowing=MAX_GROUND), limits)
     with limits.during("setting up"):
         start = start_snapshot(game, seed)
         limits.check()

@@ -37,9 +37,8 @@ from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.ir import Atom, Const, Func, Program, Rule
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
-from tgpl.asp.relaxed import relaxed_model
+from tgpl.asp.relaxed import joined_tables, relaxed_model
 from tgpl.asp.solver import SolverError, answer_set
-from tgpl.asp.tables import table_relations
 
 SHOWN = 5
 """Missing fluents (and moves) reported one by one; a note counts the rest."""
@@ -91,7 +90,7 @@ def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -
         Rule(Atom(_MADE_BY, (Const(str(k)), Func(rule.head.relation, rule.head.args))), rule.body, rule.span)
         for k, rule in makers))
     label = names.functor(_MADE_BY)
-    tables = table_relations(program)
+    tables = joined_tables(program)
     made = relaxed_model(_needed(program, ("init", "next", "legal")), names,
                          [rules_to_asp(labelled, names, drop_negation=True, tables=tables), f"#show {label}/2."])
     copies = {k for k, rule in makers if _copies(rule)}

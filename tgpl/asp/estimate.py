@@ -210,6 +210,17 @@ def rule_bounds(program: Program, degrees: Degrees | None = None) -> list[RuleBo
     return [_bound(rule, disjuncts, positions, exact, degrees) for rule, disjuncts in plain]
 
 
+def position_sizes(program: Program) -> dict[tuple[str, int], list[int]] | None:
+    """The size of each argument position's domain once the analysis has settled, by (relation, arity) (the
+    state's and the moves' positions under `true` and `does`); None if the analysis cannot end."""
+    positions = _Positions()
+    _add_facts(program.rules, positions)
+    plain, readers = _with_bodies(program.rules)
+    if not _settle(plain, readers, positions):
+        return None
+    return {key: [d.size() for d in domains] for key, domains in positions.domains.items()}
+
+
 class QueryBounds:
     """The bound of one program's rules with facts added that differ from one call to the next (a state's
     fluents, a joint move): `total(facts)` is `rule_bounds` of the rules and the facts summed, what does not
@@ -554,4 +565,4 @@ def _where(rule: Rule, path: str) -> Span:
     return rule.span or rule.head.span or Span(path, 1, 1, 1, 1)
 
 
-__all__ = ["MAX_GROUND", "Degrees", "QueryBounds", "RuleBound", "rule_bounds", "too_large"]
+__all__ = ["MAX_GROUND", "Degrees", "QueryBounds", "RuleBound", "position_sizes", "rule_bounds", "too_large"]

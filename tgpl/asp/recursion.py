@@ -24,6 +24,7 @@ from dataclasses import replace
 
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames
+from tgpl.asp.narrow import dynamic_relations, narrow, narrow_pays
 from tgpl.asp.relaxed import relaxed_model
 from tgpl.lowering.ir import Atom, Program, Rule, Var, is_ground
 
@@ -56,30 +57,41 @@ def unbound_recursive(program: Program) -> list[tuple[int, str, int, Var]]:
     return out
 
 
-def bind_recursion(program: Program) -> Program:
+def bind_recursion(program: Program, narrowing: int | None = None) -> Program:
     """`program` with every argument that breaks GDL's recursion restriction bound by a table of its values in the
     game's relaxation (the module's docstring says why that is the same game). Arguments that are not variables
-    (a function term holding one) are left as they are, for the GDL checks to report."""
+    (a function term holding one) are left as they are, for the GDL checks to report. A game whose bound is past
+    `narrowing` (the lowering's: `--max-ground`'s default) is also narrowed by the same relaxation (tgpl.asp.narrow)."""
     free = unbound_recursive(program)
-    if not free:
+    wide = narrowing is not None and narrow_pays(program, narrowing)
+    if not free and not wide:
         return program
     positions = sorted({(rel, k) for _, rel, k, _ in free})
-    arity = {}
-    for rule in program.rules:
-        for lit in (rule.head, *rule.body):
-            if isinstance(lit, Atom) and any(lit.relation == rel for rel, _ in positions):
-                arity[lit.relation] = len(lit.args)
+    dynamic = dynamic_relations(program) if wide else set()
+    arities = program.relations()
     names = ClingoNames()
-    shown = "".join(f"#show {names.functor(rel)}/{arity[rel]}.\n" for rel in sorted({rel for rel, _ in positions}))
+    shown = "".join(f"#show {names.functor(rel)}/{n}.\n" for rel in sorted({rel for rel, _ in positions} | dynamic)
+                    for n in sorted(arities.get(rel, ())))
     # the static tables are not joined away first (rules_to_asp): on the compiled loops, whose bodies hold several
     # arithmetic tables, that join is their product (Reversi 4x4: over a minute and gigabytes, not 0.2 s)
     model = relaxed_model(program, names, [shown], tables={})
     values: dict[tuple[str, int], set] = {p: set() for p in positions}
+    tuples: dict[str, set] = {rel: set() for rel in dynamic if len(arities.get(rel, ())) == 1}
     for sym in model:
         rel = names.gdl(sym.name)
-        for k, arg in enumerate(sym.arguments):
+        args = tuple(names.term(arg) for arg in sym.arguments)
+        if rel in tuples:
+            tuples[rel].add(args)
+        for k, arg in enumerate(args):
             if (rel, k) in values:
-                values[(rel, k)].add(names.term(arg))
+                values[(rel, k)].add(arg)
+    bound = _bound(program, free, positions, values) if free else program
+    return narrow(bound, tuples) if wide else bound
+
+
+def _bound(program: Program, free: list[tuple[int, str, int, Var]], positions: list[tuple[str, int]],
+           values: dict[tuple[str, int], set]) -> Program:
+    """`program` with a literal of a table of its relaxed values on each free argument."""
     taken = program.relations()
     table = {}
     for n, p in enumerate(positions):

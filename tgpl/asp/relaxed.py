@@ -15,14 +15,27 @@ import clingo
 
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.solver import answer_set, lp_file
+from tgpl.asp.tables import table_relations
 from tgpl.lowering.ir import Atom, Program
 
 
 def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (),
                   tables: dict[str, list[Atom]] | None = None) -> list[clingo.Symbol]:
     """The shown atoms of the relaxed game's answer set, with the clingo text `extra` added (#show lines,
-    rules reading it). `tables`: rules_to_asp's static tables to join away (None: found there; {}: none,
+    rules reading it). `tables`: rules_to_asp's static tables to join away (None: `joined_tables`; {}: none,
     which a program whose rules hold several arithmetic tables needs, as their join is their product)."""
-    rules = rules_to_asp(program, names, drop_negation=True) if tables is None else \
-        rules_to_asp(program, names, drop_negation=True, tables=tables)
+    tables = joined_tables(program) if tables is None else tables
+    rules = rules_to_asp(program, names, drop_negation=True, tables=tables)
     return answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
+
+
+JOINED_ROWS = 1000
+"""The most rows of a table the relaxed game joins away. Why: Reversi's comparison tables (`greater`,
+`less_or_equal` over 0..64, 2,080 and 2,145 rows) joined into its compiled loops' rules made its relaxed game
+(the base/input check's) ground in 9.7 s of CPU, 1.7 s with them kept; five in a row's board tables, which
+its relaxed game needs joined (tgpl/asp/tables.py), have at most 572 rows."""
+
+
+def joined_tables(program: Program) -> dict[str, list[Atom]]:
+    """The static tables the relaxed game joins away: those of at most JOINED_ROWS rows."""
+    return {name: rows for name, rows in table_relations(program).items() if len(rows) <= JOINED_ROWS}
