@@ -1047,8 +1047,10 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                       validated]
             dice = _dice_sites(runtime_game.program)
             if dice:  # GDL-II: each die a move of random (tgpl.lowering.chance)
+                several = _several_dice(runtime_game.program)
                 header.append(f"GDL-II: the dice thrown at {', '.join(dice)} are moves of the chance role "
-                              "random, (roll k) for each face k, equally likely.")
+                              "random, (roll k) for each face k" + (", (roll f1 ... fn) for the faces of the n dice "
+                              "one move throws, in the order thrown" if several else "") + ", equally likely.")
             sites = [s for s in chance_site_texts(runtime_game.program) if s not in dice]
             if sites:  # the lowering keeps a setup's draws as that seed made them (it refuses any after setup)
                 header.append(f"Chance: the game draws on its random numbers at {', '.join(sites)}: this GDL is "
@@ -1094,9 +1096,17 @@ def _dice_sites(program) -> list[str]:
     source order: as `chance_site_texts` names every chance site."""
     from tgpl.lowering.chance import action_rolls, setup_roll_calls
 
-    spans = [r.call.span for r in action_rolls(program)[0].values()] + [c.span for c in setup_roll_calls(program)]
+    spans = list({id(d.call): d.call.span for t in action_rolls(program)[0].values() for d in t.dice}.values())
+    spans += [c.span for c in setup_roll_calls(program)]
     spans.sort(key=lambda sp: (sp.file, sp.line, sp.col))
     return [f"{sp.file}:{sp.line}:{sp.col}" for sp in spans]
+
+
+def _several_dice(program) -> bool:
+    """Whether a move throws several dice: random's move then gives all their faces (tgpl.lowering.chance)."""
+    from tgpl.lowering.chance import action_rolls
+
+    return any(len(t.dice) > 1 for t in action_rolls(program)[0].values())
 
 
 def _setup_chance(chance: dict, program) -> dict | None:

@@ -245,8 +245,8 @@ class Emitter:
         return Func("result", tuple(Const("none" if p is None else str(p)) for p in places))
 
     def move(self, m: MoveInfo) -> Term:
-        if m.action is None:  # random's (roll k)
-            return Func(self.names.name(("chance", ROLL), ROLL), (self.value(m.inputs[0][1]),))
+        if m.action is None:  # random's (roll f1 ... fk): the faces of the dice it throws
+            return Func(self.names.name(("chance", ROLL), ROLL), tuple(self.value(f) for _, f in m.inputs))
         args = [self.obj(m.obj)]
         players = {i.name for i in m.action.inputs if i.type.name == "player"}
         for n, v in m.inputs:
