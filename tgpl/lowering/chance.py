@@ -108,6 +108,13 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
             yield from _rolls_reached(program, getattr(node, name, None), looped, calling)
 
 
+def shuffle_refusal(name: str) -> str:
+    """Why a shuffle() or reshuffle() after setup is refused: random's moves would be every order of the items
+    (14! for examples/treasure.tgpl's deck), where dice give it a few."""
+    return (f"{name}() after setup is not lowerable: it is a chance move over the orders of the items shuffled "
+            "(k! of them for k items), and GDL-II's random is written for dice only (roll())")
+
+
 def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
     """The actions whose effect throws dice the lowering turns into random's move (id(action) -> Throw), and the
     rolls in actions' effects it refuses, each (span, reason).
@@ -227,4 +234,4 @@ def _field(snap: dict, cell: tuple[str, str]):
 
 
 __all__ = ["DID", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls",
-           "effect_roll_calls", "roll_sides", "setup_roll_calls", "setup_throw"]
+           "effect_roll_calls", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
-from tgpl.lowering.chance import roll_sides
+from tgpl.lowering.chance import roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
@@ -1714,8 +1714,7 @@ class Executor:
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
         if name in ("shuffle", "reshuffle"):
-            raise NotLowerable(span, f"{name}() after setup is not lowerable: it is a chance move, which GDL "
-                                     "cannot express (GDL-II would be needed)")
+            raise NotLowerable(span, shuffle_refusal(name))
         if isinstance(target, StateList):
             return self.list_method(p, target, name, vals, span)
         if isinstance(target, (list, tuple)):
