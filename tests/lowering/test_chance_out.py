@@ -124,14 +124,60 @@ def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp
     assert rep["gdl_ii"]["hidden"]["player_0"] is not None  # it cannot tell the other seat's faces apart
 
 
-def test_a_private_action_in_a_dice_game_is_refused_located(tmp_path):
+MARK = """    number Score = 0;
+    private number Secret = 0;
+
+    private action Mark
+    {
+        input Seat target { return true; }
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            Secret = target.Score;
+            turn.pass();
+        }
+    }"""
+
+
+def test_a_private_actions_move_is_seen_whole_by_its_mover_and_redacted_by_the_others(tmp_path):
+    """Decision 94 in GDL-II's percepts: the others see a private action's move with its inputs hidden, as the
+    studio's log shows it (`Seat#0.Mark(target: (hidden))`); the mover sees it whole."""
+    from tgpl.asp.reasoner import GdlGame
+
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            Score += roll(3);").replace("    number Score = 0;", MARK))
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated: bisimulation" in kif
+    assert "(tgpl_redacted (mark seat_0 seat_1) (mark seat_0 hidden))" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    game = GdlGame.load(str(out))
+    assert [str(x) for x in game.roles] == ["player_0", "player_1", "random"]
+    state = game.initial_state()
+
+    def play(text: str):
+        moves = {str(m): m for m in state.legal_moves(game.roles[0])}
+        noop = state.legal_moves(game.roles[1])
+        return state.apply([moves[text], noop[0], noop[0]])
+    after = play("(mark seat_0 seat_1)")
+    mover, other, _ = ({str(x) for x in seen} for seen in after.seen)
+    assert "(did player_0 (mark seat_0 seat_1))" in mover and "(did player_0 (mark seat_0 hidden))" not in mover
+    assert "(did player_0 (mark seat_0 hidden))" in other and "(did player_0 (mark seat_0 seat_1))" not in other
+    after = play("(throw seat_0)")
+    assert all("(did player_0 (throw seat_0))" in {str(x) for x in seen} for seen in after.seen[:2])
+
+
+def test_a_private_action_that_throws_dice_is_refused_located(tmp_path):
+    """Random's control state after the move names it, and every player sees the control."""
     text = GAME.format(body="            Score += roll(3);").replace("    action Throw", "    private action Throw")
     src = tmp_path / "dice.tgpl"
-    src.write_text(text)
+    src.write_text(text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
     r, out = _to_gdl(tmp_path, src, "--no-validate")
     assert r.exit_code == 2, r.output
-    line = next(i for i, x in enumerate(text.splitlines(), 1) if "private action Throw" in x)
-    assert f"dice.tgpl:{line}:5: error: not lowerable: a private action in a game with dice is not lowerable " \
+    line = next(i for i, x in enumerate(src.read_text().splitlines(), 1) if "private action Throw" in x)
+    assert f"dice.tgpl:{line}:5: error: not lowerable: a private action that throws dice is not lowerable " \
            "yet" in r.output
     assert not out.exists()
 
