@@ -32,6 +32,17 @@ def _to_gdl(tmp_path: Path, source: Path, *extra: str):
     return r, out
 
 
+def _validated(tmp_path: Path, text: str, name: str = "dice.tgpl") -> tuple[Path, str]:
+    """`text` lowered to GDL-II and validated by bisimulation: the .kif's path and text."""
+    src = tmp_path / name
+    src.write_text(text)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated: bisimulation" in kif
+    return out, kif
+
+
 def _refused_at(tmp_path: Path, text: str, needle: str, col: int, message: str) -> None:
     """`text` checks, and to-gdl refuses it with `message` at column `col` of the line holding `needle`,
     writing nothing."""
@@ -106,12 +117,7 @@ def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp
     text = GAME.format(body="            Secret = roll(3);\n            Score += 1;\n            Never = Secret;")
     text = text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;\n"
                                                     "    hidden number Never = 0;")
-    src = tmp_path / "dice.tgpl"
-    src.write_text(text)
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    kif = out.read_text()
-    assert "; validated: bisimulation" in kif
+    out, kif = _validated(tmp_path, text)
     assert "(sees_secret seat_0 player_0)\n(sees_secret seat_1 player_1)\n" in kif
     assert "(sees_secret seat_0 player_1)" not in kif and "(sees_secret seat_1 player_0)" not in kif
     assert "(sees_secret ?o ?tgpl_seer))" in kif  # the frame's percept, by owner
@@ -144,12 +150,8 @@ def test_a_private_actions_move_is_seen_whole_by_its_mover_and_redacted_by_the_o
     studio's log shows it (`Seat#0.Mark(target: (hidden))`); the mover sees it whole."""
     from tgpl.asp.reasoner import GdlGame
 
-    src = tmp_path / "dice.tgpl"
-    src.write_text(GAME.format(body="            Score += roll(3);").replace("    number Score = 0;", MARK))
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    kif = out.read_text()
-    assert "; validated: bisimulation" in kif
+    text = GAME.format(body="            Score += roll(3);").replace("    number Score = 0;", MARK)
+    out, kif = _validated(tmp_path, text)
     assert "(tgpl_redacted (mark seat_0 seat_1) (mark seat_0 hidden))" in kif
     r = CliRunner().invoke(main, ["check-gdl", str(out)])
     assert r.exit_code == 0, r.output
@@ -510,12 +512,8 @@ def test_two_dice_sum_as_two_dice_do_on_the_gdl_ii(tmp_path):
     """Two six-sided dice in one action are one move of random's among 36: their sum comes as 2d6's does, exactly
     (the moves counted) and over 20,000 plays of random (a chi-square test at 99 %), and the validation compared
     every one of the 36 outcomes with the runtime's draws."""
-    src = tmp_path / "dice.tgpl"
-    src.write_text(GAME.format(body="            Score += roll(6) + roll(6);").replace("Score >= 6", "Score >= 24"))
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    text = out.read_text()
-    assert "; validated: bisimulation" in text
+    out, text = _validated(tmp_path, GAME.format(body="            Score += roll(6) + roll(6);").replace(
+        "Score >= 6", "Score >= 24"))
     assert "(roll f1 ... fn) for the faces of the n dice one move throws" in text
     assert "(input random (roll 6 6))" in text and "(input random (roll 7" not in text
     r = CliRunner().invoke(main, ["check-gdl", str(out)])
@@ -542,12 +540,7 @@ def test_sevens_two_dice_a_move_lowers_validated(tmp_path):
     assert "sevens.tgpl:36:17: error: not lowerable: Thrower#0.Pot takes more than" in r.output
     text = source.read_text().replace("Pot += a + b;", "Pot += a + b;\n                if (Banked + Pot >= 8) "
                                       "{ winner player; }").replace("Banked >= 20", "Banked >= 8")
-    src = tmp_path / "sevens.tgpl"
-    src.write_text(text)
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    kif = out.read_text()
-    assert "; validated: bisimulation" in kif
+    out, kif = _validated(tmp_path, text, "sevens.tgpl")
     assert "sevens.tgpl:27:24, " in kif and "sevens.tgpl:28:24 are moves of the chance role random" in kif
     rolls = sorted(re.findall(r"\(input random \(roll (\d) (\d)\)\)", kif))
     assert rolls == [(str(a), str(b)) for a in range(1, 4) for b in range(1, 5)]
