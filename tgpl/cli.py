@@ -1049,8 +1049,8 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
             if dice:  # GDL-II: each die a move of random (tgpl.lowering.chance)
                 several = _several_dice(runtime_game.program)
                 header.append(f"GDL-II: the dice thrown at {', '.join(dice)} are moves of the chance role "
-                              "random, (roll k) for each face k" + (", (roll f1 ... fn) for the faces of the n dice "
-                              "one move throws, in the order thrown" if several else "") + ", equally likely.")
+                              "random, (roll k) for each face k" + (", (rollN f1 ... fN) for the faces of the N dice "
+                              "one move throws (roll2 for two), in the order thrown" if several else "") + ", equally likely.")
             sites = [s for s in chance_site_texts(runtime_game.program) if s not in dice]
             if sites:  # the lowering keeps a setup's draws as that seed made them (it refuses any after setup)
                 header.append(f"Chance: the game draws on its random numbers at {', '.join(sites)}: this GDL is "

@@ -67,7 +67,7 @@ from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.lowering.chance import RANDOM, ROLL
+from tgpl.lowering.chance import RANDOM, ROLL, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
@@ -283,7 +283,7 @@ class Differential:
 
     def outcomes(self, state: State, move: str) -> list[tuple[Term | None, State]]:
         """The runtime's states after `move` for every outcome of its draws, each with random's move that throws
-        those dice, `(roll f1 ... fk)`, the faces in the order drawn (tgpl.runtime.chance_machine's scripted
+        those dice, `(roll f)`, `(roll2 f1 f2)`, ..., the faces in the order drawn (tgpl.runtime.chance_machine's scripted
         draws); [(None, state)] when it draws nothing. Raises TGPLRuntimeError, or _Drawn when its ways draw
         different numbers of times (the lowering's random throws the same dice on every way that throws one)."""
         if self._chances is None:
@@ -295,7 +295,8 @@ class Differential:
         if len(counts) > 1:
             raise _Drawn(f"the runtime draws {' or '.join(map(str, counts))} random numbers in the move {move}, "
                          "where the GDL's random throws the same dice on every way")
-        return [(Func(ROLL, tuple(Const(str(v + 1)) for v in values)), nxt) for _, values, _, nxt in runs]
+        return [(Func(roll_name(len(values)), tuple(Const(str(v + 1)) for v in values)), nxt)
+                for _, values, _, nxt in runs]
 
     def compare_throw(self, g: GdlState, outcomes: list[tuple[Term | None, State]]) -> Difference | None:
         """How the GDL state `g`, after a move whose die the runtime throws, differs from what it must be: random

@@ -314,14 +314,9 @@ def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reaso
 def test_a_die_anywhere_in_an_effect_lowers_and_validates(body, tmp_path):
     """Random throws the die after the moves whose way through the effect reaches it, as the runtime draws: the
     .tgpl (its dice as chance nodes) and its GDL-II are the same game, state for state."""
-    src = tmp_path / "dice.tgpl"
-    src.write_text(GAME.format(body=body).replace("class Seat\n{", THROW3))
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    text = out.read_text()
-    assert "; validated: bisimulation" in text
-    assert "(<= (legal random (roll " in text
-    r = CliRunner().invoke(main, ["compare", str(src), str(out), "--json"])
+    out, text = _validated(tmp_path, GAME.format(body=body).replace("class Seat\n{", THROW3))
+    assert re.search(r"\(<= \(legal random \(roll[23]? ", text)
+    r = CliRunner().invoke(main, ["compare", str(out.with_suffix(".tgpl")), str(out), "--json"])
     assert r.exit_code == 0, r.output
     rep = json.loads(r.output)
     assert rep["equivalent"] and rep["states"][0] == rep["states"][1]
@@ -514,8 +509,8 @@ def test_two_dice_sum_as_two_dice_do_on_the_gdl_ii(tmp_path):
     every one of the 36 outcomes with the runtime's draws."""
     out, text = _validated(tmp_path, GAME.format(body="            Score += roll(6) + roll(6);").replace(
         "Score >= 6", "Score >= 24"))
-    assert "(roll f1 ... fn) for the faces of the n dice one move throws" in text
-    assert "(input random (roll 6 6))" in text and "(input random (roll 7" not in text
+    assert "(rollN f1 ... fN) for the faces of the N dice one move throws" in text
+    assert "(input random (roll2 6 6))" in text and "(input random (roll2 7" not in text
     r = CliRunner().invoke(main, ["check-gdl", str(out)])
     assert r.exit_code == 0, r.output
     two_d6 = {s: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == s) for s in range(2, 13)}
@@ -542,8 +537,18 @@ def test_sevens_two_dice_a_move_lowers_validated(tmp_path):
                                       "{ winner player; }").replace("Banked >= 20", "Banked >= 8")
     out, kif = _validated(tmp_path, text, "sevens.tgpl")
     assert "sevens.tgpl:27:24, " in kif and "sevens.tgpl:28:24 are moves of the chance role random" in kif
-    rolls = sorted(re.findall(r"\(input random \(roll (\d) (\d)\)\)", kif))
+    rolls = sorted(re.findall(r"\(input random \(roll2 (\d) (\d)\)\)", kif))
     assert rolls == [(str(a), str(b)) for a in range(1, 4) for b in range(1, 5)]
+
+
+def test_one_die_in_setup_and_two_in_a_move_are_two_functions(tmp_path):
+    """GDL gives a function one arity: setup's one die is (roll k), the move's two dice (roll2 a b)."""
+    text = GAME.format(body="            Score += roll(2) + roll(3);").replace(
+        "        s.assign(p);", "        s.assign(p);\n        s.Score = roll(2) - 1;")
+    out, kif = _validated(tmp_path, text)
+    assert "(input random (roll 4))" in kif and "(input random (roll2 2 3))" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
 
 
 def test_two_dice_one_face_short_fail_the_validation(monkeypatch, tmp_path):
@@ -554,5 +559,5 @@ def test_two_dice_one_face_short_fail_the_validation(monkeypatch, tmp_path):
     r, out = _to_gdl(tmp_path, src)
     assert r.exit_code == 2, r.output
     assert "the GDL differs from the runtime" in r.output
-    assert "legal moves only in the runtime: (roll 1 2); (roll 2 2); (roll 3 2)" in r.output
+    assert "legal moves only in the runtime: (roll2 1 2); (roll2 2 2); (roll2 3 2)" in r.output
     assert not out.exists()

@@ -32,7 +32,7 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType
 
 RANDOM = "random"  # GDL-II's chance role
-ROLL = "roll"  # the function of random's moves: (roll k)
+ROLL = "roll"  # the function of random's moves: (roll k), (roll2 a b) for two dice (`roll_name`)
 DID = "did"  # the percept of a move: every player sees (did role move), as Dresden's GameController writes it
 SETUP = "setup"  # the last part of random's control state at the start, where it throws setup's dice
 SETUP_OUTCOMES = 1_000
@@ -71,6 +71,12 @@ def _is_roll(program, n) -> bool:
         return False
     ct = program.types.get(id(n.callee))
     return isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "roll" and "." not in ct.target.name
+
+
+def roll_name(dice: int) -> str:
+    """The function of random's moves that throw `dice` dice: `roll` for one, `roll2` for two, ... (GDL gives a
+    function one arity: a game whose moves throw one die and two writes both)."""
+    return ROLL if dice == 1 else f"{ROLL}{dice}"
 
 
 def roll_sides(call: ast.Call) -> int | None:
@@ -234,4 +240,4 @@ def _field(snap: dict, cell: tuple[str, str]):
 
 
 __all__ = ["DID", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls",
-           "effect_roll_calls", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]
+           "effect_roll_calls", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.lowering.chance import RANDOM, SETUP, action_rolls
+from tgpl.lowering.chance import RANDOM, SETUP, action_rolls, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.runaway import growing_write
@@ -454,13 +454,13 @@ class Lowering:
         return m
 
     def random_move(self, faces: tuple[int, ...]) -> MoveInfo:
-        """Random's move `(roll f1 ... fk)`, the faces of the dice it throws: its player is the role after the
-        players (emit: `random`)."""
+        """Random's move `(roll f)`, `(roll2 f1 f2)`, ..., the faces of the dice it throws: its player is the role
+        after the players (emit: `random`)."""
         key = (RANDOM, faces)
         m = self._move_ids.get(key)
         if m is None:
             m = MoveInfo(len(self.moves), self.u.players, None, None, tuple(("face", float(f)) for f in faces),
-                         "roll " + " ".join(map(str, faces)))
+                         " ".join([roll_name(len(faces)), *map(str, faces)]))
             self.moves.append(m)
             self._move_ids[key] = m
         return m
