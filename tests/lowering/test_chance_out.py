@@ -280,10 +280,12 @@ THROW3 = "function Throw3\n{\n    returns number;\n    effect { return roll(3); 
      "the action's dice fall in 1,200 ways at this roll, more than the 1,000 moves random may have"),
     ("            number n = 3;\n            Score += roll(n);", "roll(n)",
      "roll() is lowered only with a whole number of sides written as a literal"),
-    ("            for (number i = 0; i < 2; i += 1) { Score += roll(3); }", "roll(3)",
+    ("            for (number i = 0; i < Score; i += 1) { Score += roll(3); }", "roll(3)",
      "roll() in a loop (or a function calling itself) is not lowerable"),
-    ("            for (number i = 0; i < 2; i += 1) { Score += Throw3(); }", "roll(3)",
+    ("            number i = 0;\n            while (i < 2) { Score += Throw3(); i += 1; }", "roll(3)",
      "roll() in a loop (or a function calling itself) is not lowerable"),
+    ("            for (number i = 0; i < 2; i += 1) { Score += roll(3); if (Score > 3) { break; } }", "roll(3)",
+     "a way through the effect throws 1 of the action's 2 dice, not this one"),
 ])
 def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reason, tmp_path):
     src = tmp_path / "dice.tgpl"
@@ -310,6 +312,7 @@ def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reaso
     "            Score += Throw3();\n            Score += Throw3();",  # one roll, thrown twice
     "            if (Score < 3) { Score += roll(3) * roll(2) - 1; } else { Score += 1; }",  # on some ways
     "            Score += roll(3) + roll(2) - roll(2);",  # in one expression: each way reads its faces
+    "            for (number i = 0; i < 2; i += 1) { Score += Throw3(); }",  # a loop of 2 passes: 2 dice
 ])
 def test_a_die_anywhere_in_an_effect_lowers_and_validates(body, tmp_path):
     """Random throws the die after the moves whose way through the effect reaches it, as the runtime draws: the

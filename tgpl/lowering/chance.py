@@ -97,6 +97,12 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
         return
     if not isinstance(node, ast.Node):
         return
+    passes = counted_passes(node) if isinstance(node, ast.For) else None
+    if passes is not None:  # a die in its body thrown once a pass (Executor.roll refuses a way that throws fewer)
+        found = list(_rolls_reached(program, node.body, looped, calling))
+        for _ in range(passes if found else 0):
+            yield from found
+        return
     if isinstance(node, (ast.While, ast.For)):
         looped = True
     if _is_roll(program, node):
@@ -112,6 +118,25 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
     for name in node.__dataclass_fields__:
         if name != "span":
             yield from _rolls_reached(program, getattr(node, name, None), looped, calling)
+
+
+def counted_passes(loop: ast.For) -> int | None:
+    """How many passes `for (number i = a; i < b; i += 1)` makes, a and b literals and i not written in the body
+    (`<=` too): the dice in its body are thrown that many times. None for any other loop."""
+    init, cond, post = loop.init, loop.cond, loop.post
+    if not (isinstance(init, ast.VarDecl) and isinstance(init.init, ast.NumberLit) and isinstance(cond, ast.Binary)
+            and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name) and cond.left.name == init.name
+            and isinstance(cond.right, ast.NumberLit) and isinstance(post, ast.Assign) and post.op == "+="
+            and isinstance(post.target, ast.Name) and post.target.name == init.name
+            and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+        return None
+    if any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == init.name
+           for n in ast.walk(loop.body)):
+        return None
+    first, last = init.init.value, cond.right.value
+    if first != int(first) or last != int(last):
+        return None
+    return max(0, int(last) - int(first) + (cond.op == "<="))
 
 
 def shuffle_refusal(name: str) -> str:
@@ -154,7 +179,8 @@ def _refused_dice(found: list[tuple[ast.Call, bool]]) -> tuple[Span, str] | None
     for call, looped in found:
         if looped:
             return call.span, "roll() in a loop (or a function calling itself) is not lowerable: random's move " \
-                              "gives the faces of a fixed number of dice"
+                              "gives the faces of a fixed number of dice (a loop `for (number i = 0; i < 3; i += 1)` " \
+                              "throws its dice 3 times)"
         sides = roll_sides(call)
         if sides is None:
             return call.span, "roll() is lowered only with a whole number of sides written as a literal " \
