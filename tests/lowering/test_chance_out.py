@@ -540,6 +540,7 @@ def test_sevens_two_dice_a_move_lowers_validated(tmp_path):
                                       "{ winner player; }").replace("Banked >= 20", "Banked >= 8")
     out, kif = _validated(tmp_path, text, "sevens.tgpl")
     assert "sevens.tgpl:27:24, " in kif and "sevens.tgpl:28:24 are moves of the chance role random" in kif
+    assert "(rollN f1 ... fN)" in kif and "(roll k)" not in kif  # the header names the moves it has
     rolls = sorted(re.findall(r"\(input random \(roll2 (\d) (\d)\)\)", kif))
     assert rolls == [(str(a), str(b)) for a in range(1, 4) for b in range(1, 5)]
 
