@@ -1048,7 +1048,7 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
             dice = _dice_sites(runtime_game.program)
             if dice:  # GDL-II: each die a move of random (tgpl.lowering.chance)
                 header.append(f"GDL-II: the dice thrown at {', '.join(dice)} are moves of the chance role "
-                              "random, (roll k) for each face k, equally likely.")
+                              f"random, {_random_moves_text(runtime_game.program)}, equally likely.")
             sites = [s for s in chance_site_texts(runtime_game.program) if s not in dice]
             if sites:  # the lowering keeps a setup's draws as that seed made them (it refuses any after setup)
                 header.append(f"Chance: the game draws on its random numbers at {', '.join(sites)}: this GDL is "
@@ -1094,9 +1094,25 @@ def _dice_sites(program) -> list[str]:
     source order: as `chance_site_texts` names every chance site."""
     from tgpl.lowering.chance import action_rolls, setup_roll_calls
 
-    spans = [r.call.span for r in action_rolls(program)[0].values()] + [c.span for c in setup_roll_calls(program)]
+    spans = list({id(d.call): d.call.span for t in action_rolls(program)[0].values() for d in t.dice}.values())
+    spans += [c.span for c in setup_roll_calls(program)]
     spans.sort(key=lambda sp: (sp.file, sp.line, sp.col))
     return [f"{sp.file}:{sp.line}:{sp.col}" for sp in spans]
+
+
+def _random_moves_text(program) -> str:
+    """The header's words for random's moves (tgpl.lowering.chance): `(roll k)` where one die is thrown at a
+    time, `(rollN ...)` where a move throws N."""
+    from tgpl.lowering.chance import action_rolls, setup_roll_calls
+
+    counts = {len(t.dice) for t in action_rolls(program)[0].values()}
+    forms = []
+    if setup_roll_calls(program) or 1 in counts:
+        forms.append("(roll k) for each face k")
+    if any(n > 1 for n in counts):
+        forms.append("(rollN f1 ... fN) for the faces of the N dice one move throws (roll2 for two), in the order "
+                     "thrown")
+    return ", ".join(forms)
 
 
 def _setup_chance(chance: dict, program) -> dict | None:

@@ -67,7 +67,7 @@ from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.lowering.chance import RANDOM, ROLL
+from tgpl.lowering.chance import RANDOM, ROLL, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
@@ -283,18 +283,20 @@ class Differential:
 
     def outcomes(self, state: State, move: str) -> list[tuple[Term | None, State]]:
         """The runtime's states after `move` for every outcome of its draws, each with random's move that throws
-        that die, `(roll k)` (tgpl.runtime.chance_machine's scripted draws); [(None, state)] when it draws
-        nothing. Raises TGPLRuntimeError, or _Drawn when it draws otherwise than one die (the lowering throws one
-        die a move)."""
+        those dice, `(roll f)`, `(roll2 f1 f2)`, ..., the faces in the order drawn (tgpl.runtime.chance_machine's scripted
+        draws); [(None, state)] when it draws nothing. Raises TGPLRuntimeError, or _Drawn when its ways draw
+        different numbers of times (the lowering's random throws the same dice on every way that throws one)."""
         if self._chances is None:
             self._chances = ChanceMachine(self.game, self.seed)
         runs = self._chances._apply_all(state, move)
         if len(runs) == 1 and not runs[0][2]:
             return [(None, runs[0][3])]
-        if any(len(bounds) != 1 for _, _, bounds, _ in runs):
-            raise _Drawn(f"the runtime draws {max(len(b) for _, _, b, _ in runs)} random numbers in the move "
-                         f"{move}, where the GDL's random throws one die")
-        return [(Func(ROLL, (Const(str(values[0] + 1)),)), nxt) for _, values, _, nxt in runs]
+        counts = sorted({len(bounds) for _, _, bounds, _ in runs})
+        if len(counts) > 1:
+            raise _Drawn(f"the runtime draws {' or '.join(map(str, counts))} random numbers in the move {move}, "
+                         "where the GDL's random throws the same dice on every way")
+        return [(Func(roll_name(len(values)), tuple(Const(str(v + 1)) for v in values)), nxt)
+                for _, values, _, nxt in runs]
 
     def compare_throw(self, g: GdlState, outcomes: list[tuple[Term | None, State]]) -> Difference | None:
         """How the GDL state `g`, after a move whose die the runtime throws, differs from what it must be: random

@@ -15,15 +15,32 @@ from click.testing import CliRunner
 
 from tgpl.cli import main
 from tgpl.lowering import segments
-from tgpl.lowering.chance import Roll
+from tgpl.lowering.chance import Throw
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _last_die_short(monkeypatch) -> None:
+    """A wrong lowering of the dice: random's moves leave out the last face of each action's last die."""
+    real = Throw.faces.fget
+    monkeypatch.setattr(Throw, "faces", property(lambda t: [f for f in real(t) if f[-1] < t.sides[-1]]))
 
 
 def _to_gdl(tmp_path: Path, source: Path, *extra: str):
     out = tmp_path / (source.stem + ".kif")
     r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out), *extra])
     return r, out
+
+
+def _validated(tmp_path: Path, text: str, name: str = "dice.tgpl") -> tuple[Path, str]:
+    """`text` lowered to GDL-II and validated by bisimulation: the .kif's path and text."""
+    src = tmp_path / name
+    src.write_text(text)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated: bisimulation" in kif
+    return out, kif
 
 
 def _refused_at(tmp_path: Path, text: str, needle: str, col: int, message: str) -> None:
@@ -100,12 +117,7 @@ def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp
     text = GAME.format(body="            Secret = roll(3);\n            Score += 1;\n            Never = Secret;")
     text = text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;\n"
                                                     "    hidden number Never = 0;")
-    src = tmp_path / "dice.tgpl"
-    src.write_text(text)
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    kif = out.read_text()
-    assert "; validated: bisimulation" in kif
+    out, kif = _validated(tmp_path, text)
     assert "(sees_secret seat_0 player_0)\n(sees_secret seat_1 player_1)\n" in kif
     assert "(sees_secret seat_0 player_1)" not in kif and "(sees_secret seat_1 player_0)" not in kif
     assert "(sees_secret ?o ?tgpl_seer))" in kif  # the frame's percept, by owner
@@ -118,14 +130,56 @@ def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp
     assert rep["gdl_ii"]["hidden"]["player_0"] is not None  # it cannot tell the other seat's faces apart
 
 
-def test_a_private_action_in_a_dice_game_is_refused_located(tmp_path):
+MARK = """    number Score = 0;
+    private number Secret = 0;
+
+    private action Mark
+    {
+        input Seat target { return true; }
+        trigger PlayerChoiceEvent { return true; }
+        effect
+        {
+            Secret = target.Score;
+            turn.pass();
+        }
+    }"""
+
+
+def test_a_private_actions_move_is_seen_whole_by_its_mover_and_redacted_by_the_others(tmp_path):
+    """Decision 94 in GDL-II's percepts: the others see a private action's move with its inputs hidden, as the
+    studio's log shows it (`Seat#0.Mark(target: (hidden))`); the mover sees it whole."""
+    from tgpl.asp.reasoner import GdlGame
+
+    text = GAME.format(body="            Score += roll(3);").replace("    number Score = 0;", MARK)
+    out, kif = _validated(tmp_path, text)
+    assert "(tgpl_redacted (mark seat_0 seat_1) (mark seat_0 hidden))" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    game = GdlGame.load(str(out))
+    assert [str(x) for x in game.roles] == ["player_0", "player_1", "random"]
+    state = game.initial_state()
+
+    def play(text: str):
+        moves = {str(m): m for m in state.legal_moves(game.roles[0])}
+        noop = state.legal_moves(game.roles[1])
+        return state.apply([moves[text], noop[0], noop[0]])
+    after = play("(mark seat_0 seat_1)")
+    mover, other, _ = ({str(x) for x in seen} for seen in after.seen)
+    assert "(did player_0 (mark seat_0 seat_1))" in mover and "(did player_0 (mark seat_0 hidden))" not in mover
+    assert "(did player_0 (mark seat_0 hidden))" in other and "(did player_0 (mark seat_0 seat_1))" not in other
+    after = play("(throw seat_0)")
+    assert all("(did player_0 (throw seat_0))" in {str(x) for x in seen} for seen in after.seen[:2])
+
+
+def test_a_private_action_that_throws_dice_is_refused_located(tmp_path):
+    """Random's control state after the move names it, and every player sees the control."""
     text = GAME.format(body="            Score += roll(3);").replace("    action Throw", "    private action Throw")
     src = tmp_path / "dice.tgpl"
-    src.write_text(text)
+    src.write_text(text.replace("    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
     r, out = _to_gdl(tmp_path, src, "--no-validate")
     assert r.exit_code == 2, r.output
-    line = next(i for i, x in enumerate(text.splitlines(), 1) if "private action Throw" in x)
-    assert f"dice.tgpl:{line}:5: error: not lowerable: a private action in a game with dice is not lowerable " \
+    line = next(i for i, x in enumerate(src.read_text().splitlines(), 1) if "private action Throw" in x)
+    assert f"dice.tgpl:{line}:5: error: not lowerable: a private action that throws dice is not lowerable " \
            "yet" in r.output
     assert not out.exists()
 
@@ -168,9 +222,7 @@ def test_expected_goals_agree_on_the_tgpl_and_its_gdl_ii(tmp_path):
 
 def test_a_wrong_die_fails_the_validation(monkeypatch, tmp_path):
     """A lowering that gives random one face too few is caught by the validation, and nothing is written."""
-    real = segments.action_rolls
-    monkeypatch.setattr(segments, "action_rolls",
-                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    _last_die_short(monkeypatch)
     r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl")
     assert r.exit_code == 2
     assert "the GDL differs from the runtime" in r.output
@@ -220,16 +272,20 @@ THROW3 = "function Throw3\n{\n    returns number;\n    effect { return roll(3); 
 
 
 @pytest.mark.parametrize("body, where, reason", [
-    ("            number a = roll(3);\n            Score += a + roll(2);", "roll(2)",
-     "a second roll() in one action is not lowerable yet"),
-    ("            Score += Throw3();\n            Score += Throw3();", "roll(3)",  # one roll, thrown twice
-     "a second roll() in one action is not lowerable yet"),
+    ("            number a = roll(3);\n            if (a == 3) { Score += roll(2); }", "roll(2)",
+     "a way through the effect throws 1 of the action's 2 dice, not this one"),
+    ("            number a = roll(3);\n            if (a == 3) { a += roll(2); } else { a += roll(3); }", "roll(3);",
+     "a way through the effect throws this die as its die 2, which has 2 sides where it throws all of them"),
+    ("            Score += roll(40);\n            Score += roll(30);", "roll(30)",
+     "the action's dice fall in 1,200 ways at this roll, more than the 1,000 moves random may have"),
     ("            number n = 3;\n            Score += roll(n);", "roll(n)",
      "roll() is lowered only with a whole number of sides written as a literal"),
-    ("            for (number i = 0; i < 2; i += 1) { Score += roll(3); }", "roll(3)",
+    ("            for (number i = 0; i < Score; i += 1) { Score += roll(3); }", "roll(3)",
      "roll() in a loop (or a function calling itself) is not lowerable"),
-    ("            for (number i = 0; i < 2; i += 1) { Score += Throw3(); }", "roll(3)",
+    ("            number i = 0;\n            while (i < 2) { Score += Throw3(); i += 1; }", "roll(3)",
      "roll() in a loop (or a function calling itself) is not lowerable"),
+    ("            for (number i = 0; i < 2; i += 1) { Score += roll(3); if (Score > 3) { break; } }", "roll(3)",
+     "a way through the effect throws 1 of the action's 2 dice, not this one"),
 ])
 def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reason, tmp_path):
     src = tmp_path / "dice.tgpl"
@@ -243,7 +299,7 @@ def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reaso
     m = re.match(r"\S+dice\.tgpl:(\d+):(\d+): error: not lowerable: (.*)", first)
     assert m, first
     line = text.splitlines()[int(m.group(1)) - 1]
-    assert line[int(m.group(2)) - 1:].startswith(where)
+    assert line[int(m.group(2)) - 1:].startswith(where), line
     assert reason in m.group(3)
     assert not out.exists()
 
@@ -252,18 +308,18 @@ def test_a_roll_the_lowering_cannot_handle_is_refused_located(body, where, reaso
     "            if (Score < 3) { Score += roll(3); } else { Score += 1; }",  # thrown on some ways only
     "            if (Score > 4) { winner player; }\n            Score += roll(3);",  # after an end of the game
     "            Score += 1;\n            if (Score < 4) { Score += Throw3(); }",  # in a function the effect calls
+    "            number a = roll(3);\n            Score += a + roll(2);",  # two dice: random's (roll a b)
+    "            Score += Throw3();\n            Score += Throw3();",  # one roll, thrown twice
+    "            if (Score < 3) { Score += roll(3) * roll(2) - 1; } else { Score += 1; }",  # on some ways
+    "            Score += roll(3) + roll(2) - roll(2);",  # in one expression: each way reads its faces
+    "            for (number i = 0; i < 2; i += 1) { Score += Throw3(); }",  # a loop of 2 passes: 2 dice
 ])
 def test_a_die_anywhere_in_an_effect_lowers_and_validates(body, tmp_path):
     """Random throws the die after the moves whose way through the effect reaches it, as the runtime draws: the
     .tgpl (its dice as chance nodes) and its GDL-II are the same game, state for state."""
-    src = tmp_path / "dice.tgpl"
-    src.write_text(GAME.format(body=body).replace("class Seat\n{", THROW3))
-    r, out = _to_gdl(tmp_path, src)
-    assert r.exit_code == 0, r.output
-    text = out.read_text()
-    assert "; validated: bisimulation" in text
-    assert "(<= (legal random (roll " in text
-    r = CliRunner().invoke(main, ["compare", str(src), str(out), "--json"])
+    out, text = _validated(tmp_path, GAME.format(body=body).replace("class Seat\n{", THROW3))
+    assert re.search(r"\(<= \(legal random \(roll[23]? ", text)
+    r = CliRunner().invoke(main, ["compare", str(out.with_suffix(".tgpl")), str(out), "--json"])
     assert r.exit_code == 0, r.output
     rep = json.loads(r.output)
     assert rep["equivalent"] and rep["states"][0] == rep["states"][1]
@@ -303,8 +359,8 @@ def test_with_secrets_random_throws_after_every_move_and_each_idle_face_is_compa
 
     def forked(self, p, cond):
         ways = real(self, p, cond)
-        if self.rolls and repr(cond).startswith("[Seat"):  # `Score < 3` where random throws: else on face 1 only
-            face_1 = next(iter(self.rolls.values()))[0][1]
+        if self.dice is not None and repr(cond).startswith("[Seat"):  # `Score < 3` where random throws: else
+            face_1 = self.dice.moves[0][1]  # on face 1 only
             for q, taken in ways:
                 if not taken:
                     q.pc = conj(q.pc, face_1)
@@ -337,9 +393,7 @@ def test_playouts_throw_the_dice_with_the_plays_generator(monkeypatch):
     result = validate_translation(game, lower_game(game), state_bound=20, steps=1000)
     assert result.ok, result.mismatch
     assert not result.complete and result.playouts > 0 and result.steps >= 1000 and result.ended > 0
-    real = segments.action_rolls
-    monkeypatch.setattr(segments, "action_rolls",
-                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    _last_die_short(monkeypatch)
     result = validate_translation(game, lower_game(game), state_bound=1, steps=1000)
     assert result.mismatch is not None and result.mismatch.found_by == "playouts"
     assert result.mismatch.difference.legal == (["(roll 6)"], [])
@@ -369,9 +423,7 @@ def test_compare_and_verify_on_the_lowered_gdl_ii(monkeypatch, tmp_path):
     assert rep["chance"] is None  # its one die is random's move, explored: no claim holds for a seed only
     assert Fraction(rep["gdl_ii"]["expected_goals_exact"]["player 0"]) == _race_value()
     # a die one face short, written without validation: compare tells the games apart
-    real = segments.action_rolls
-    monkeypatch.setattr(segments, "action_rolls",
-                        lambda program: ({k: Roll(x.call, x.sides - 1) for k, x in real(program)[0].items()}, []))
+    _last_die_short(monkeypatch)
     bad = tmp_path / "bad" / "race.kif"
     bad.parent.mkdir()
     r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / "race.tgpl"), "--no-validate", "-o", str(bad)])
@@ -421,3 +473,95 @@ def test_pigs_gdl_ii_ends_by_chance_and_has_the_tgpls_expected_goals(tmp_path):
     for k in range(2):
         assert abs(kif["gdl_ii"]["expected_goals"][f"player_{k}"] - tgpl["expected_goal"][f"player {k}"]) < 1e-9
     assert kif["gdl_ii"]["hidden"] == {"player_0": None, "player_1": None}
+
+
+Z99_CHI2_10 = 23.209  # the 99 % quantile of the chi-square law with 10 degrees of freedom
+
+
+def _sum_counts(kif: Path, plays: int) -> tuple[dict[int, int], dict[int, int]]:
+    """For the two-dice game below lowered to `kif`: how many of random's moves after player 0's first Throw give
+    each sum (`exact`), and how often each sum comes in `plays` plays of random uniform over its legal moves, as
+    GDL-II says (`seen`), read from the GDL state's (score seat_0 ?) fluent."""
+    from tgpl.asp.reasoner import GdlGame
+    import random
+
+    game = GdlGame.load(str(kif))
+    roles = [str(r) for r in game.roles]
+    state = game.initial_state()
+    noop = [m for m in state.legal_moves(game.roles[1]) if str(m) == "noop"][0]
+    thrown = state.apply([state.legal_moves(game.roles[0])[0], noop, noop])
+
+    def score(after) -> int:
+        return next(int(f[len("(score seat_0 "):-1]) for f in after.fluent_texts() if f.startswith("(score seat_0 "))
+    rolls = thrown.legal_moves(game.roles[roles.index("random")])
+    after = {str(m): score(thrown.apply([noop, noop, m])) for m in rolls}
+    exact: dict[int, int] = {}
+    for v in after.values():
+        exact[v] = exact.get(v, 0) + 1
+    rng = random.Random(0)
+    seen: dict[int, int] = {}
+    for _ in range(plays):
+        v = after[str(rng.choice(rolls))]
+        seen[v] = seen.get(v, 0) + 1
+    return exact, seen
+
+
+def test_two_dice_sum_as_two_dice_do_on_the_gdl_ii(tmp_path):
+    """Two six-sided dice in one action are one move of random's among 36: their sum comes as 2d6's does, exactly
+    (the moves counted) and over 20,000 plays of random (a chi-square test at 99 %), and the validation compared
+    every one of the 36 outcomes with the runtime's draws."""
+    out, text = _validated(tmp_path, GAME.format(body="            Score += roll(6) + roll(6);").replace(
+        "Score >= 6", "Score >= 24"))
+    assert "(rollN f1 ... fN) for the faces of the N dice one move throws" in text
+    assert "(input random (roll2 6 6))" in text and "(input random (roll2 7" not in text
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    two_d6 = {s: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == s) for s in range(2, 13)}
+    plays = 20_000
+    exact, seen = _sum_counts(out, plays)
+    assert exact == two_d6
+    chi2 = sum((seen.get(s, 0) - plays * n / 36) ** 2 / (plays * n / 36) for s, n in two_d6.items())
+    assert chi2 < Z99_CHI2_10, (chi2, seen)
+    # the test tells a wrong law apart: the sums equally likely
+    flat = sum((seen.get(s, 0) - plays / 11) ** 2 / (plays / 11) for s in two_d6)
+    assert flat > Z99_CHI2_10
+
+
+def test_sevens_two_dice_a_move_lowers_validated(tmp_path):
+    """tests/data/designers/sevens.tgpl throws roll(3) and roll(4) in one action: random's move is their two
+    faces. As written its pot grows without bound (roll on for ever without a seven), which the lowering refuses
+    at the pot's write; ending the game as soon as the banked points and the pot reach the target (as Pig does)
+    bounds it, and it lowers, every one of the 12 ways the dice fall compared with the runtime."""
+    source = Path(__file__).resolve().parents[1] / "data" / "designers" / "sevens.tgpl"
+    r, out = _to_gdl(tmp_path, source, "--no-validate")
+    assert r.exit_code == 2
+    assert "sevens.tgpl:36:17: error: not lowerable: Thrower#0.Pot takes more than" in r.output
+    text = source.read_text().replace("Pot += a + b;", "Pot += a + b;\n                if (Banked + Pot >= 8) "
+                                      "{ winner player; }").replace("Banked >= 20", "Banked >= 8")
+    out, kif = _validated(tmp_path, text, "sevens.tgpl")
+    assert "sevens.tgpl:27:24, " in kif and "sevens.tgpl:28:24 are moves of the chance role random" in kif
+    assert "(rollN f1 ... fN)" in kif and "(roll k)" not in kif  # the header names the moves it has
+    rolls = sorted(re.findall(r"\(input random \(roll2 (\d) (\d)\)\)", kif))
+    assert rolls == [(str(a), str(b)) for a in range(1, 4) for b in range(1, 5)]
+
+
+def test_one_die_in_setup_and_two_in_a_move_are_two_functions(tmp_path):
+    """GDL gives a function one arity: setup's one die is (roll k), the move's two dice (roll2 a b)."""
+    text = GAME.format(body="            Score += roll(2) + roll(3);").replace(
+        "        s.assign(p);", "        s.assign(p);\n        s.Score = roll(2) - 1;")
+    out, kif = _validated(tmp_path, text)
+    assert "(input random (roll 4))" in kif and "(input random (roll2 2 3))" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+
+
+def test_two_dice_one_face_short_fail_the_validation(monkeypatch, tmp_path):
+    """A lowering whose second die has a face too few is caught: random's moves differ from the runtime's draws."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            number a = roll(3);\n            Score += a + roll(2);"))
+    _last_die_short(monkeypatch)
+    r, out = _to_gdl(tmp_path, src)
+    assert r.exit_code == 2, r.output
+    assert "the GDL differs from the runtime" in r.output
+    assert "legal moves only in the runtime: (roll2 1 2); (roll2 2 2); (roll2 3 2)" in r.output
+    assert not out.exists()

@@ -33,8 +33,8 @@ CASES = [
         id="new-collection-after-setup"),
     pytest.param(
         [(ADD, "            List<number> xs = {1, 2};\n            xs.shuffle();\n" + ADD)],
-        "39:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move, which GDL cannot "
-        "express (GDL-II would be needed)",
+        "39:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move over the orders of "
+        "the items shuffled (k! of them for k items), and GDL-II's random is written for dice only (roll())",
         id="shuffle-after-setup"),
     pytest.param(
         [(ADD, ADD + "            number i = 0;\n            while (i < G.N * 1000) { i += 1; }\n")],
@@ -126,12 +126,12 @@ def test_refused_with_its_location(tmp_path, monkeypatch, edits, expected):
 CITADELS = [
     "scoring.tgpl:55:63: error: not lowerable: remove() on a local list is not lowerable",
     "table.tgpl:83:13: error: not lowerable: remove() on a local list is not lowerable",
-    "table.tgpl:214:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move, "
-    "which GDL cannot express (GDL-II would be needed)",
+    "table.tgpl:214:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move over the orders "
+    "of the items shuffled (k! of them for k items), and GDL-II's random is written for dice only (roll())",
     "table.tgpl:266:37: error: not lowerable: collections made with `new` after setup are not lowerable",
     "table.tgpl:272:17: error: not lowerable: push() on a local stack is not lowerable",
-    "table.tgpl:274:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move, "
-    "which GDL cannot express (GDL-II would be needed)",
+    "table.tgpl:274:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move over the orders "
+    "of the items shuffled (k! of them for k items), and GDL-II's random is written for dice only (roll())",
     "table.tgpl:275:24: error: not lowerable: pop() on a local stack is not lowerable",
     "table.tgpl:280:31: error: not lowerable: pop() on a local stack is not lowerable",
     "table.tgpl:369:17: error: not lowerable: event.throw_sync() after setup is not lowerable",
@@ -141,7 +141,8 @@ CITADELS = [
 @pytest.mark.parametrize("example, expected", [
     # treasure: only the reshuffle (its hands are lists that are state, its deck is popped)
     ("treasure.tgpl", ["treasure.tgpl:80:17: error: not lowerable: reshuffle() after setup is not lowerable: it is a "
-                       "chance move, which GDL cannot express (GDL-II would be needed)"]),
+                       "chance move over the orders of the items shuffled (k! of them for k items), and GDL-II's "
+                       "random is written for dice only (roll())"]),
     # citadels: every construct, in each of its files, at once
     ("citadels/citadels.tgpl", CITADELS),
 ])

@@ -8,17 +8,22 @@ between the two steps (no state of the runtime lies there: the runtime's chance 
 its draws not known"), so running the effect's statements before the roll in the second step is the same
 game.
 
-What is lowered: one `roll(n)` per action, n a whole-number literal, anywhere in the action's effect or in the
-functions it calls, but in a loop. The player's move is run once with a probe for the die: the ways through the
-effect that reach it hand control to random, the others are the move's whole effect (the runtime draws nothing
-there: a roll under a condition, a `winner` before it). Every
-other roll after setup (in a loop, a phase, a second one in the action, shuffles after setup) is refused where
-it stands (`action_rolls`). Setup's dice are random's first move: the game starts with random to move, each of
-its moves `(roll k)` setting what the k-th way setup's draws fall sets (`setup_throw`).
+What is lowered: the dice an action throws, anywhere in its effect or in the functions it calls, but in a loop,
+each `roll(n)` with n a whole-number literal; several dice are one move of random's, `(roll f1 ... fk)`, the
+faces of all of them in the order the runtime draws them, one move for each way they can fall (the product of
+their sides, at most THROW_OUTCOMES): random's uniform choice among them is the independent uniform faces of
+the dice. The player's move is run once with a probe for the dice: the ways through the effect that reach one
+hand control to random, the others are the move's whole effect (the runtime draws nothing there: a roll under a
+condition, a `winner` before it). A way that reaches a die must throw all of them, in their order
+(`Executor.dice` refuses the rest where it meets them). Every other roll after setup (in a loop, a phase,
+shuffles after setup) is refused where it stands (`action_rolls`). Setup's dice are random's first move: the
+game starts with random to move, each of its moves `(roll k)` setting what the k-th way setup's draws fall sets
+(`setup_throw`).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
@@ -27,18 +32,38 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType
 
 RANDOM = "random"  # GDL-II's chance role
-ROLL = "roll"  # the function of random's moves: (roll k)
+ROLL = "roll"  # the function of random's moves: (roll k), (roll2 a b) for two dice (`roll_name`)
 DID = "did"  # the percept of a move: every player sees (did role move), as Dresden's GameController writes it
 SETUP = "setup"  # the last part of random's control state at the start, where it throws setup's dice
 SETUP_OUTCOMES = 1_000
 """Ways setup's dice can fall past which a setup that rolls is refused: each is one move of random's first step."""
+THROW_OUTCOMES = 1_000
+"""Ways an action's dice can fall past which it is refused: each is one move of random's, and one way through the
+rest of the effect."""
 
 
 @dataclass(frozen=True)
 class Roll:
-    """The die an action throws: its call and its number of faces."""
+    """A die an action throws: its call and its number of faces."""
     call: ast.Call
     sides: int
+
+
+@dataclass(frozen=True)
+class Throw:
+    """The dice an action throws, in the order its effect reaches them (a function called twice, twice): random's
+    move gives them all their faces at once."""
+    dice: tuple[Roll, ...]
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        return tuple(d.sides for d in self.dice)
+
+    @property
+    def faces(self) -> list[tuple[int, ...]]:
+        """Every way the dice can fall, in the runtime's order of draws (the last die first, odometer-wise):
+        random's moves."""
+        return list(itertools.product(*(range(1, n + 1) for n in self.sides)))
 
 
 def _is_roll(program, n) -> bool:
@@ -48,7 +73,14 @@ def _is_roll(program, n) -> bool:
     return isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "roll" and "." not in ct.target.name
 
 
-def _sides(call: ast.Call) -> int | None:
+def roll_name(dice: int) -> str:
+    """The function of random's moves that throw `dice` dice: `roll` for one, `roll2` for two, ... (GDL gives a
+    function one arity: a game whose moves throw one die and two writes both)."""
+    return ROLL if dice == 1 else f"{ROLL}{dice}"
+
+
+def roll_sides(call: ast.Call) -> int | None:
+    """The sides of a roll() call, where written as a whole-number literal; else None."""
     args = [a.value for a in call.args]
     if len(args) != 1 or not isinstance(args[0], ast.NumberLit):
         return None
@@ -64,6 +96,12 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
             yield from _rolls_reached(program, x, looped, calling)
         return
     if not isinstance(node, ast.Node):
+        return
+    passes = counted_passes(node) if isinstance(node, ast.For) else None
+    if passes is not None:  # a die in its body thrown once a pass (Executor.roll refuses a way that throws fewer)
+        found = list(_rolls_reached(program, node.body, looped, calling))
+        for _ in range(passes if found else 0):
+            yield from found
         return
     if isinstance(node, (ast.While, ast.For)):
         looped = True
@@ -82,14 +120,40 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
             yield from _rolls_reached(program, getattr(node, name, None), looped, calling)
 
 
-def action_rolls(program) -> tuple[dict[int, Roll], list[tuple[object, str]]]:
-    """The actions whose effect throws a die the lowering turns into random's move (id(action) -> Roll), and
-    the rolls in actions' effects it refuses, each (span, reason).
+def counted_passes(loop: ast.For) -> int | None:
+    """How many passes `for (number i = a; i < b; i += 1)` makes, a and b literals and i not written in the body
+    (`<=` too): the dice in its body are thrown that many times. None for any other loop."""
+    init, cond, post = loop.init, loop.cond, loop.post
+    if not (isinstance(init, ast.VarDecl) and isinstance(init.init, ast.NumberLit) and isinstance(cond, ast.Binary)
+            and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name) and cond.left.name == init.name
+            and isinstance(cond.right, ast.NumberLit) and isinstance(post, ast.Assign) and post.op == "+="
+            and isinstance(post.target, ast.Name) and post.target.name == init.name
+            and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+        return None
+    if any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == init.name
+           for n in ast.walk(loop.body)):
+        return None
+    first, last = init.init.value, cond.right.value
+    if first != int(first) or last != int(last):
+        return None
+    return max(0, int(last) - int(first) + (cond.op == "<="))
 
-    The die may be thrown anywhere in the effect, in the functions it calls too, once at most: random throws
-    it after the moves whose way through the effect reaches it, as the runtime draws (tgpl.lowering.segments
-    probes the effect for those ways)."""
-    rolls: dict[int, Roll] = {}
+
+def shuffle_refusal(name: str) -> str:
+    """Why a shuffle() or reshuffle() after setup is refused: random's moves would be every order of the items
+    (14! for examples/treasure.tgpl's deck), where dice give it a few."""
+    return (f"{name}() after setup is not lowerable: it is a chance move over the orders of the items shuffled "
+            "(k! of them for k items), and GDL-II's random is written for dice only (roll())")
+
+
+def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
+    """The actions whose effect throws dice the lowering turns into random's move (id(action) -> Throw), and the
+    rolls in actions' effects it refuses, each (span, reason).
+
+    The dice may be thrown anywhere in the effect, in the functions it calls too: random throws them after the
+    moves whose way through the effect reaches one, as the runtime draws (tgpl.lowering.segments probes the
+    effect for those ways)."""
+    rolls: dict[int, Throw] = {}
     refused: list[tuple[object, str]] = []
     for info in program.classes:
         for action in info.actions.values():
@@ -98,25 +162,35 @@ def action_rolls(program) -> tuple[dict[int, Roll], list[tuple[object, str]]]:
             found = list(_rolls_reached(program, action.effect.body))
             if not found:
                 continue
-            if len(found) > 1:
-                refused.append((found[1][0].span, "a second roll() in one action is not lowerable yet: random's "
-                                                  "move is one die (roll once, or split the action)"))
-                continue
-            call, looped = found[0]
-            if looped:
-                refused.append((call.span, "roll() in a loop (or a function calling itself) is not lowerable: "
-                                           "random's move is one die a move"))
-                continue
-            sides = _sides(call)
-            if sides is None:
-                refused.append((call.span, "roll() is lowered only with a whole number of sides written as a "
-                                           "literal (`roll(6)`): random's moves are fixed"))
+            why = _refused_dice(found)
+            if why is not None:
+                refused.append(why)
                 continue
             if not any(t.event == "PlayerChoiceEvent" for t in action.triggers):
-                refused.append((call.span, "roll() is lowered only in actions a player chooses"))
+                refused.append((found[0][0].span, "roll() is lowered only in actions a player chooses"))
                 continue
-            rolls[id(action)] = Roll(call, sides)
+            rolls[id(action)] = Throw(tuple(Roll(call, roll_sides(call)) for call, _ in found))
     return rolls, refused
+
+
+def _refused_dice(found: list[tuple[ast.Call, bool]]) -> tuple[Span, str] | None:
+    """Why the dice `found` (from `_rolls_reached`) of an action are not lowerable, located; None where they are."""
+    outcomes = 1
+    for call, looped in found:
+        if looped:
+            return call.span, "roll() in a loop (or a function calling itself) is not lowerable: random's move " \
+                              "gives the faces of a fixed number of dice (a loop `for (number i = 0; i < 3; i += 1)` " \
+                              "throws its dice 3 times)"
+        sides = roll_sides(call)
+        if sides is None:
+            return call.span, "roll() is lowered only with a whole number of sides written as a literal " \
+                              "(`roll(6)`): random's moves are fixed"
+        outcomes *= sides
+        if outcomes > THROW_OUTCOMES:
+            return call.span, f"the action's dice fall in {outcomes:,} ways at this roll, more than the " \
+                              f"{THROW_OUTCOMES:,} moves random may have after a move (throw fewer dice, or " \
+                              "split the action)"
+    return None
 
 
 def effect_roll_calls(program) -> set[int]:
@@ -191,5 +265,5 @@ def _field(snap: dict, cell: tuple[str, str]):
     return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
 
 
-__all__ = ["DID", "RANDOM", "ROLL", "SETUP", "Roll", "SetupRefused", "action_rolls", "effect_roll_calls",
-           "setup_roll_calls", "setup_throw"]
+__all__ = ["DID", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls",
+           "effect_roll_calls", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

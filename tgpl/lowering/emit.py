@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.chance import DID, RANDOM, ROLL, SETUP
+from tgpl.lowering.chance import DID, RANDOM, ROLL, SETUP, roll_name
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations, unfold_single_uses
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
@@ -124,11 +124,12 @@ class Emitter:
         for r in self.roles:
             self.names.name(("role", r), r)
         # GDL-II: the chance role `random` after the players, when a die is random's move (tgpl.lowering.chance);
-        # `roll` is then its moves' function, so an action named Roll is written roll_2
+        # `roll` (`roll2` for two dice, ...) is then its moves' function, so an action named Roll is written roll_2
         self.chance = any(m.action is None for m in logic.moves)
         if self.chance:
             self.roles.append(RANDOM)
-            self.names.name(("chance", ROLL), ROLL)
+            for n in sorted({len(m.inputs) for m in logic.moves if m.action is None}):
+                self.names.name(("chance", ROLL, n), roll_name(n))
             self.names.name(("chance", DID), DID)
         self.attr_names = Names()
         self._calls: dict[tuple, str] = {}
@@ -245,8 +246,9 @@ class Emitter:
         return Func("result", tuple(Const("none" if p is None else str(p)) for p in places))
 
     def move(self, m: MoveInfo) -> Term:
-        if m.action is None:  # random's (roll k)
-            return Func(self.names.name(("chance", ROLL), ROLL), (self.value(m.inputs[0][1]),))
+        if m.action is None:  # random's (roll k), (roll2 a b), ...: the faces of the dice it throws
+            n = len(m.inputs)
+            return Func(self.names.name(("chance", ROLL, n), roll_name(n)), tuple(self.value(f) for _, f in m.inputs))
         args = [self.obj(m.obj)]
         players = {i.name for i in m.action.inputs if i.type.name == "player"}
         for n, v in m.inputs:

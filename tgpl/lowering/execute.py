@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
+from tgpl.lowering.chance import roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
@@ -68,7 +69,16 @@ FLOW_LIMIT = 100  # phases entered in one segment
 
 
 THROWN = ("#die", "thrown")
-"""A mark in a path's store: the way reached the die of `Executor.rolls` (tgpl.lowering.segments takes it out)."""
+"""A mark in a path's store: the way reached a die of `Executor.dice` (tgpl.lowering.segments takes it out)."""
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice of the action whose effect is run (tgpl.lowering.chance): `throw` (a chance.Throw) and random's
+    moves, each (faces, the move's literal); `moves` None for the probe of the ways that reach a die, on which
+    every die reads 1."""
+    throw: object
+    moves: list[tuple[tuple[int, ...], Formula]] | None
 
 
 class NotLowerable(Exception):
@@ -103,11 +113,13 @@ class Path:
     known: frozenset = frozenset()  # cells its caller wrote a value other than null to (`defined_once`)
     records: dict = field(default_factory=dict)  # event objects made in this segment: name -> {attribute: value}
     queue: tuple = ()  # events thrown and not resolved yet (`Executor.resolve_events`)
+    # the faces of random's move this way has still to read, one a die (`Executor.dice`); None: no die read yet
+    dice: tuple | None = None
 
     def fork(self, pc: Formula) -> Path:
         return Path(pc, dict(self.store), self.control, self.pending, _copy_stack(self.stack),
                     self.status, self.result, dict(self.views), self.dirty, self.visited, self.known,
-                    {k: dict(v) for k, v in self.records.items()} if self.records else {}, self.queue)
+                    {k: dict(v) for k, v in self.records.items()} if self.records else {}, self.queue, self.dice)
 
     @property
     def frame(self) -> Frame:
@@ -237,6 +249,8 @@ def _shape(p: Path) -> tuple:
     shape = (status, p.control, p.pending, p.result, tuple(sorted(p.views.items())))
     if p.records or p.queue:
         shape += (tuple(sorted(p.records)), tuple(e.name for e in p.queue))
+    if p.dice is not None:  # ways at other dice, or to read other faces, go on apart
+        shape += (("dice", p.dice),)
     return shape
 
 
@@ -336,9 +350,9 @@ class Executor:
         self.changed_decks = changed_decks(program)  # deck classes whose items change after setup but by pop()
         # paths on which a `new` found its pool used up, ended there: they feed the ranges only (`made`)
         self.overflows: list[Path] = []
-        # a roll() call -> its faces, each with random's move that throws it (tgpl.lowering.chance): set by the
-        # Lowering while it runs the effect of a move whose die random throws
-        self.rolls: dict[int, list[tuple[float, Formula]]] = {}
+        # the dice random throws (tgpl.lowering.chance): set by the Lowering while it runs the effect of a move
+        # whose dice random throws
+        self.dice: Dice | None = None
         # passes after which a loop bounded by a number of the state stops (None: no cut, outside the segments'
         # moves); the paths cut there are overflows too, with the loop's span (`loop_cuts`), judged by the ranges
         # (segments.Lowering.check_loop_cuts)
@@ -817,7 +831,7 @@ class Executor:
         evaluation that would make one is abandoned (None: evaluate per path)."""
         first = out[0][0]
         state = _state(first)
-        if any(_state(q) != state for q, _ in out[1:]):
+        if any(_state(q) != state or q.dice != first.dice for q, _ in out[1:]):  # dice: faces left to read differ
             return None
         probe = first.fork(TRUE)
         self._probing += 1
@@ -1337,7 +1351,7 @@ class Executor:
         per value. Calls that write, pass the turn or return numbers (which feed
         arithmetic, not conditions) run on the caller's path instead (None).
         """
-        if not _concrete(args):
+        if not _concrete(args) or self.dice is not None:  # a die read in the body is the caller's way's
             return None
         plan = self._compiled_plan(fi, this, given, p)  # None: the call cannot be compiled
         if plan is not None and (self.compile_all or plan[0].name in self.costly):
@@ -1635,18 +1649,7 @@ class Executor:
         if qualified == "log":
             return [(p, None)]  # a message for people: no part of the game, so its text is not computed
         if qualified == "roll":
-            faces = self.rolls.get(id(e))
-            if faces is None:
-                raise NotLowerable(e.span, "roll() is not lowerable here: a die is random's move only where an "
-                                           "action's effect throws it (tgpl.lowering.chance)")
-            out = []
-            for face, move in faces:  # a path for each face, under random's move that throws it, marked THROWN
-                pc = conj(p.pc, move) if move is not None else p.pc  # None: a probe of the ways that reach it
-                if pc is not FALSE:
-                    q = p.fork(pc)
-                    q.store[THROWN] = True
-                    out.append((q, face))
-            return out
+            return self.roll(e, p)
         if "." in qualified:
             for q, vals in self.eval_all([a for a in arg_exprs if a is not None], p):
                 args = iter(vals)
@@ -1666,6 +1669,42 @@ class Executor:
                     out.extend(self.method(s, target, name, vals, e.span))
         return out
 
+    def roll(self, e: ast.Call, p: Path) -> list[tuple[Path, float]]:
+        """A die of `self.dice`: at the first a way reads, a path for each of random's moves, under its literal and
+        marked THROWN, reading the move's first face; at the next ones, the next face of its move. Raises
+        NotLowerable where a way reads more dice than the action throws, or a die of other sides than the one
+        the runtime would draw there."""
+        dice = self.dice
+        if dice is None:
+            raise NotLowerable(e.span, "roll() is not lowerable here: a die is random's move only where an "
+                                       "action's effect throws it (tgpl.lowering.chance)")
+        if dice.moves is None:  # the probe: where the way reaches a die
+            q = p.fork(p.pc)
+            q.store[THROWN] = True
+            return [(q, 1.0)]
+        sides = dice.throw.sides
+        at = 0 if p.dice is None else len(sides) - len(p.dice)
+        if at == len(sides):
+            raise NotLowerable(e.span, f"a way through the effect throws more than its {len(sides)} dice here: "
+                                       "random's move gives the faces of the same dice on every way")
+        if roll_sides(e) != sides[at]:
+            raise NotLowerable(e.span, f"a way through the effect throws this die as its die {at + 1}, which has "
+                                       f"{sides[at]} sides where it throws all of them: random's move gives the "
+                                       "faces of the same dice, in the same order, on every way")
+        if p.dice is not None:
+            q = p.fork(p.pc)
+            q.dice = p.dice[1:]
+            return [(q, float(p.dice[0]))]
+        out = []
+        for faces, move in dice.moves:  # a path for each of random's moves
+            pc = conj(p.pc, move)
+            if pc is not FALSE:
+                q = p.fork(pc)
+                q.store[THROWN] = True
+                q.dice = faces[1:]
+                out.append((q, float(faces[0])))
+        return out
+
     def fixed_deck(self, obj: UObj) -> bool:
         """A deck whose items nothing but pop() changes after setup (`subset.changed_decks`)."""
         return obj.items is not None and not any(obj.is_a(c) for c in self.changed_decks)
@@ -1675,8 +1714,7 @@ class Executor:
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
         if name in ("shuffle", "reshuffle"):
-            raise NotLowerable(span, f"{name}() after setup is not lowerable: it is a chance move, which GDL "
-                                     "cannot express (GDL-II would be needed)")
+            raise NotLowerable(span, shuffle_refusal(name))
         if isinstance(target, StateList):
             return self.list_method(p, target, name, vals, span)
         if isinstance(target, (list, tuple)):

@@ -178,7 +178,7 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
     always choose alike."""
     if moves not in MOVES:
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
-    rolls = [r.call.span for r in action_rolls(program)[0].values()]
+    rolls = [t.dice[0].call.span for t in action_rolls(program)[0].values()]
     if universe.throws:
         rolls.insert(0, setup_roll_calls(program)[0].span)
     if rolls and moves != "spelled":  # random's moves are made by the spelled-out segments alone

@@ -140,8 +140,8 @@ class Assessment:
 
 # ---------------------------------------------------------------------- hints
 HINTS: list[tuple[tuple[str, ...], str]] = [
-    (("chance move", "shuffle"), "shuffle and deal in setup only: GDL has no chance moves; a game that reshuffles "
-                                 "during play is GDL-II"),
+    (("chance move", "shuffle"), "shuffle and deal in setup only: the lowering writes dice (roll()) as GDL-II's "
+                                 "random, not a shuffle during play"),
     (("discard pile",), "do not read a pile that discard() fills after setup; count what is in it with a number "
                         "attribute instead"),
     (("on a local list", "on a list stored in an attribute", "collections made with", "holds a collection",

@@ -5,7 +5,10 @@ A GDL-II role knows the rules and its percepts only. The lowering gives a dice g
 of every move, random's included, `(sees ?r (did ?q ?m))`: a role that knows every move knows the whole state.
 A dice game with secrets (attributes written `private` or `hidden`, decision 94) cannot: random's moves would
 tell its secrets (Monty Hall's `(roll k)` of setup is where the car is). There every player sees:
-- every player's move, `(did ?q ?m)` (a move's text is public: the studio's log shows it), never random's;
+- every player's move, `(did ?q ?m)` (a move's text is public: the studio's log shows it), never random's; a
+  move of a `private` action (decision 94) whole by its mover only, and by the others with its inputs
+  `hidden`, as the studio's log redacts it (`(did player_0 (mark seat_0 hidden))`), from a table of the
+  private moves (`tgpl_private_move`, `tgpl_redacted`);
 - after every step, every fluent it may see, as the fluent itself (`(sees ?r (held studio door_1))`): a public
   attribute's by every player, a `private` one's by the owners of its object (the number of items of a private
   list by everyone, as the studio shows it), a `hidden` one's by nobody; the control and the result by every
@@ -20,12 +23,15 @@ secret are random's first move, and so state).
 
 from __future__ import annotations
 
-from tgpl.lowering.chance import DID, RANDOM
+from tgpl.lowering.chance import DID, RANDOM, action_rolls
 from tgpl.lowering.execute import OWNER, NotLowerable
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Program, Rule, Var
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Program, Rule, Var
 from tgpl.lowering.universe import list_cell
 
 SEER = Var("tgpl_seer")  # the role a percept is for: a name no lowered rule uses
+PRIVATE = "tgpl_private_move"  # (tgpl_private_move MOVE): a move of a private action, with inputs
+REDACTED = "tgpl_redacted"  # (tgpl_redacted MOVE AS_THE_OTHERS_SEE_IT): the same moves
+HIDDEN = "hidden"  # an input of a private action's move, to the players but its mover
 EVERYONE = "everyone"
 NOBODY = "nobody"
 OWNERS = "owners"
@@ -80,11 +86,13 @@ def with_percepts(lowered, program):
     em = lowered.emitter
     if em is None or RANDOM not in lowered.roles or not has_secrets(program):
         return lowered
+    thrown = action_rolls(program)[0]
     for info in program.classes:
         for action in (info.defn.actions if info.defn is not None else []):
-            if action.secrecy is not None:
-                raise NotLowerable(action.secrecy.span, "a private action in a game with dice is not lowerable yet: "
-                                                        "GDL-II's percept of its moves would show their inputs")
+            if action.secrecy is not None and id(info.actions.get(action.name)) in thrown:
+                raise NotLowerable(action.secrecy.span, "a private action that throws dice is not lowerable yet: "
+                                                        "random's control state after its move names the move, "
+                                                        "inputs included, and every player sees the control")
     logic = em.logic
     roles = lowered.roles
     players = [r for r in roles if r != RANDOM]
@@ -128,13 +136,41 @@ def with_percepts(lowered, program):
                     facts.extend(Rule(Atom(table, (Const(obj), Const(r)))) for r in sorted(seen_by))
             extra = (Atom(table, (fluent.args[0], SEER)),)
         out.append(Rule(Atom("sees", (SEER, fluent)), rule.body + extra))
-    q, m = Var("q"), Var("m")
-    moves = Rule(Atom("sees", (SEER, Func(DID, (q, m)))),
-                 (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)), Distinct(q, Const(RANDOM)), Atom("does", (q, m))))
     kept = [r for r in lowered.program.rules if r.head.relation != "sees"]
     at = next((i for i, r in enumerate(kept) if not r.is_fact or r.head.relation not in ("role",)), len(kept))
-    rules = kept[:at] + [moves] + kept[at:] + facts + out
+    rules = kept[:at] + _move_percepts(em, program, facts) + kept[at:] + facts + out
     return lowered.with_program(Program(tuple(rules)))
+
+
+def private_action(cls, name: str) -> bool:
+    """Whether the action `name` is written `private` (or `hidden`) in the class or a base: the others read its
+    moves' inputs hidden (decision 94; the runtime's RClass.private_action)."""
+    for info in cls.ancestors():
+        for a in (info.defn.actions if info.defn is not None else []):
+            if a.name == name and a.secrecy is not None:
+                return True
+    return False
+
+
+def _move_percepts(em, program, facts: list[Rule]) -> list[Rule]:
+    """The percepts of the players' moves: every move to every player, but a private action's, which its mover
+    sees whole and the others with its inputs `hidden` (a table of such moves appended to `facts`)."""
+    q, m, x = Var("q"), Var("m"), Var("tgpl_hidden")
+    seer = (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)))
+    public = seer + (Distinct(q, Const(RANDOM)), Atom("does", (q, m)))
+    private = [mv for mv in em.logic.moves if mv.action is not None and mv.inputs
+               and private_action(mv.obj.cls, mv.action.name)]
+    if not private:
+        return [Rule(Atom("sees", (SEER, Func(DID, (q, m)))), public)]
+    for mv in private:
+        term = em.move(mv)
+        hidden = Func(term.name, term.args[:1] + tuple(Const(HIDDEN) for _ in term.args[1:]))
+        facts.append(Rule(Atom(PRIVATE, (term,))))
+        facts.append(Rule(Atom(REDACTED, (term, hidden))))
+    return [Rule(Atom("sees", (SEER, Func(DID, (q, m)))), public + (Not(Atom(PRIVATE, (m,))),)),
+            Rule(Atom("sees", (q, Func(DID, (q, m)))), (Atom("does", (q, m)), Atom(PRIVATE, (m,)))),
+            Rule(Atom("sees", (SEER, Func(DID, (q, x)))),
+                 seer + (Distinct(SEER, q), Atom("does", (q, m)), Atom(REDACTED, (m, x))))]
 
 
 def _attr_span(fl):
@@ -148,4 +184,4 @@ def _attr_span(fl):
     return None
 
 
-__all__ = ["has_secrets", "owner_secrecy", "secrecy", "with_percepts"]
+__all__ = ["has_secrets", "owner_secrecy", "private_action", "secrecy", "with_percepts"]

@@ -28,7 +28,7 @@ from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 from tgpl.lowering import execute
-from tgpl.lowering.execute import OWNER, THROWN, Executor, NotLowerable, Path
+from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, Path
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.lowering.chance import RANDOM, SETUP, action_rolls
+from tgpl.lowering.chance import RANDOM, SETUP, action_rolls, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.runaway import growing_write
@@ -336,10 +336,10 @@ class Lowering:
 
     def legal_moves(self, cs: tuple) -> list[tuple[MoveInfo, Formula]]:
         if len(cs) == 4 and cs[3] == SETUP:  # random throws setup's dice: a move for each way they fall
-            return [(self.random_move(k), TRUE) for k in range(1, len(self.u.throws) + 1)]
-        if len(cs) == 4:  # random throws the die of the move made: each face is legal
-            roll = self.rolls[id(self.moves[cs[3]].action)]
-            return [(self.random_move(k), TRUE) for k in range(1, roll.sides + 1)]
+            return [(self.random_move((k,)), TRUE) for k in range(1, len(self.u.throws) + 1)]
+        if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
+            throw = self.rolls[id(self.moves[cs[3]].action)]
+            return [(self.random_move(faces), TRUE) for faces in throw.faces]
         player = cs[0]
         ctrl = lit(ControlLit(cs))
         event = self.choice_event(player)
@@ -453,12 +453,14 @@ class Lowering:
             self._move_ids[key] = m
         return m
 
-    def random_move(self, face: int) -> MoveInfo:
-        """Random's move `(roll face)`: its player is the role after the players (emit: `random`)."""
-        key = (RANDOM, face)
+    def random_move(self, faces: tuple[int, ...]) -> MoveInfo:
+        """Random's move `(roll f)`, `(roll2 f1 f2)`, ..., the faces of the dice it throws: its player is the role
+        after the players (emit: `random`)."""
+        key = (RANDOM, faces)
         m = self._move_ids.get(key)
         if m is None:
-            m = MoveInfo(len(self.moves), self.u.players, None, None, (("face", float(face)),), f"roll {face}")
+            m = MoveInfo(len(self.moves), self.u.players, None, None, tuple(("face", float(f)) for f in faces),
+                         " ".join([roll_name(len(faces)), *map(str, faces)]))
             self.moves.append(m)
             self._move_ids[key] = m
         return m
@@ -494,19 +496,19 @@ class Lowering:
             scope = {n: v for n, v in m.inputs}
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
-            roll = self.rolls.get(id(action))
-            if roll is not None and self.secret_throws:  # random throws after every move of the action
+            throw = self.rolls.get(id(action))
+            if throw is not None and self.secret_throws:  # random throws after every move of the action
                 paths.append(Path(p.pc, {}, cs + (m.index,)))
                 continue
-            # where the action throws a die, the effect is run once with a probe for it (one face, the way marked
-            # THROWN): the ways that reach it hand control to random, whose move runs the effect (_thrown); the
+            # where the action throws dice, the effect is run once with a probe for them (face 1, the way marked
+            # THROWN): the ways that reach one hand control to random, whose move runs the effect (_thrown); the
             # others are the move's whole effect, as where no die is thrown (the runtime draws nothing there)
-            self.ex.rolls = {id(roll.call): [(1.0, None)]} if roll is not None else {}
+            self.ex.dice = Dice(throw, None) if throw is not None else None
             try:
                 ran = list(self.ex.run_block(action.effect.body, p, m.obj, self.choice_event(cs[0]),
                                              f"action_{action.name}", scope))
             finally:
-                self.ex.rolls = {}
+                self.ex.dice = None
             for q in ran:
                 thrown = _thrown_when(q)
                 if thrown is not FALSE:
@@ -529,18 +531,26 @@ class Lowering:
 
     def _thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, the move made): the move's
-        whole effect, from the player's control, its die reading the face random's move throws."""
+        whole effect, from the player's control, its dice reading the faces random's move throws. Raises
+        NotLowerable where a way throws some of the action's dice only (at the first it does not throw)."""
         m = self.moves[cs[3]]
         action = m.action
-        roll = self.rolls[id(action)]
+        throw = self.rolls[id(action)]
         scope = {n: v for n, v in m.inputs}
         for inp in action.inputs:
             scope.setdefault(inp.name, None)
-        self.ex.rolls = {id(roll.call): [(rm.inputs[0][1], lit(MoveLit(rm.index))) for rm, _ in legal]}
+        moves = [(tuple(int(f) for _, f in rm.inputs), lit(MoveLit(rm.index))) for rm, _ in legal]
+        self.ex.dice = Dice(throw, moves)
         try:
             paths = []
             for q in self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
                                        f"action_{action.name}", scope):
+                if q.dice:
+                    die = throw.dice[len(throw.dice) - len(q.dice)]
+                    raise NotLowerable(die.call.span, f"a way through the effect throws {len(throw.dice) - len(q.dice)} "
+                                       f"of the action's {len(throw.dice)} dice, not this one: random's move gives "
+                                       "the faces of the same dice on every way that throws one")
+                q.dice = None
                 thrown = _thrown_when(q)
                 if self.secret_throws:
                     pass  # every way: random threw after every move, its face changing nothing where not read
@@ -552,7 +562,7 @@ class Lowering:
                     q.status = None
                 paths.append(q)
         finally:
-            self.ex.rolls = {}
+            self.ex.dice = None
         return self.ex.enter_phases(self.ex.merge(paths))
 
     def run(self) -> GameLogic:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
-from tgpl.lowering.chance import action_rolls, effect_roll_calls
+from tgpl.lowering.chance import action_rolls, effect_roll_calls, shuffle_refusal
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 
@@ -206,8 +206,7 @@ def outside_subset(program) -> list[tuple[Span, str]]:
             found.setdefault(_key(n.span), (n.span, "roll() is lowered only in the effect of an action a player "
                                                     "chooses (a die thrown elsewhere is not lowerable yet)"))
         elif ct.name in CHANCE:
-            found.setdefault(_key(n.span), (n.span, f"{ct.name}() after setup is not lowerable: it is a chance "
-                                                    "move, which GDL cannot express (GDL-II would be needed)"))
+            found.setdefault(_key(n.span), (n.span, shuffle_refusal(ct.name)))
         elif ct.name in LIST_CHANGES and _is_list(types, n.callee):
             receiver = n.callee.obj
             name = getattr(receiver, "name", None)
