@@ -2122,8 +2122,9 @@ class Emission:
         counted: dict[str, list[Rule]] = {}  # a counter's attribute -> its values, per object (`_counter_values`)
         for (obj, attr), fl in g.fluents.items():
             if fl.numeric:
+                o = g.const(fl.obj)
                 values = {r[1] for rel in ("num|" + attr, "over|" + attr)
-                          for r in g.within(attr, found.get(rel, [])) if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
+                          for r in g.within(attr, found.get(rel, [])) if r[0] == o} | {g.const(fl.initial)}
                 values = sorted(values, key=_number_order)
                 counted.setdefault(attr, []).extend(
                     Rule(Atom(self._counter_values(attr), (self.term(g.const(fl.obj)), self.term(v)))) for v in values)
