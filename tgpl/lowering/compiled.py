@@ -1035,9 +1035,9 @@ def play_code(program):
 
 def board_count_passes(program) -> int:
     """The most passes of a count in the code that runs during play: the product of the counted loops
-    (`for (number i = 0; i < 24; i += 1)`) around a conditional step of a local number (`if (...) { n += 1; }`),
-    Morris's men on the board (24), a Reversi's discs (64 in two loops). Spelled out, such a count splits every
-    move into a case for every way the cells it counts can be filled; compiled, it is a chain of rules."""
+    (`for (number i = 0; i < 24; i += 1)`, number literals for bounds) around a conditional step of a local number
+    (`if (...) { n += 1; }`): Morris's men on the board, 24. Spelled out, such a count splits every move into a
+    case for every way the cells it counts can be filled; compiled, it is a chain of rules."""
     most = 0
 
     def visit(node, passes: int) -> None:
