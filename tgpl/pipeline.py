@@ -9,7 +9,7 @@ on the runtime, takes a plain-data snapshot and hands it to the lowering.
 from __future__ import annotations
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.asp.induction import same_game
+from tgpl.asp.induction import invariant_holds, same_game
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
@@ -48,10 +48,11 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         start = start_snapshot(game, seed)
         limits.check()
     if query_function is None:
-        lowered = lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits)
+        lowered = lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits,
+                        invariant_holds)
     else:
         lowered = lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
-                                   moves, gdl_errors)
+                                   moves, gdl_errors, invariant_holds)
     return with_percepts(lowered, game.program)  # GDL-II: what each role sees, where the game has secrets
 
 

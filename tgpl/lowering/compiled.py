@@ -50,6 +50,7 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
+from tgpl.lowering.board_count import BoardCount, Holds, board_counts, invariant_rules, state_cells
 from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
@@ -1032,6 +1033,42 @@ def play_code(program):
     return reachable(program, roots)
 
 
+def board_count_passes(program) -> int:
+    """The most passes of a count in the code that runs during play: the product of the counted loops
+    (`for (number i = 0; i < 24; i += 1)`, number literals for bounds) around a conditional step of a local number
+    (`if (...) { n += 1; }`): Morris's men on the board, 24. Spelled out, such a count splits every move into a
+    case for every way the cells it counts can be filled; compiled, it is a chain of rules."""
+    most = 0
+
+    def visit(node, passes: int) -> None:
+        nonlocal most
+        if isinstance(node, ast.For):
+            counted = _counted_from(node)
+            bound = node.cond.right if counted is not None else None
+            if isinstance(bound, ast.NumberLit):
+                passes *= max(1, int(bound.value - counted[1]) + counted[2])
+        elif isinstance(node, ast.If) and passes > 1 and _steps_a_local(node.then):
+            most = max(most, passes)
+        for name in getattr(node, "__dataclass_fields__", ()):
+            if name != "span":
+                child = getattr(node, name, None)
+                for c in child if isinstance(child, list) else [child]:
+                    if isinstance(c, ast.Node):
+                        visit(c, passes)
+
+    for node in play_code(program):
+        if isinstance(node, (ast.FunctionDef, ast.ActionDef, ast.PhaseDef, ast.TurnDef)):
+            visit(node, 1)
+    return most
+
+
+def _steps_a_local(block) -> bool:
+    """Does `block` step a local number (`n += 1`), not as a loop's own step (`i += 1` after each pass)?"""
+    posts = {id(n.post) for n in ast.walk(block) if isinstance(n, ast.For)}
+    return any(isinstance(n, ast.Assign) and n.op in ("+=", "-=") and isinstance(n.target, ast.Name)
+               and id(n) not in posts for n in ast.walk(block))
+
+
 @dataclass
 class Fluent:
     obj: UObj
@@ -1073,6 +1110,9 @@ class CompiledGame:
         # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)
         self.saturated: dict[str, int] = {}
         self.overflowing: set[str] = set()  # the counters the last relaxation saw run farthest past horn.BOUND
+        # counters guessed to count the board (tgpl.lowering.board_count): read within their bound, the guess
+        # proved on the rules made (compile_game)
+        self.counted: dict[str, BoardCount] = {}
         self.hc = HornCompiler(program, universe, set(self.fluents))
         self.hc.for_segments = True
         self.demand: set[tuple[str, int]] = set()
@@ -1115,6 +1155,18 @@ class CompiledGame:
         return {a: bound for a, bound in saturated_counters(self.program, self.numeric_attrs).items()
                 if all(isinstance(fl.initial, (int, float)) and float(fl.initial).is_integer()
                        and fl.initial <= bound for fl in self.fluents.values() if fl.attr == a)}
+
+    def countable(self, counters: set[str]) -> dict[str, BoardCount]:
+        """The counters of `counters` that may count the board (tgpl.lowering.board_count)."""
+        return board_counts(self.program, self.fluents, counters)
+
+    def within(self, attr: str, rows: list[tuple]) -> list[tuple]:
+        """A counter's (object, value) rows, those past its bound left out where it counts the board."""
+        count = self.counted.get(attr)
+        if count is None:
+            return rows
+        lo, hi = count.bound
+        return [r for r in rows if r[1].name == "null" or lo <= float(r[1].name) <= hi]
 
     def uniform(self, attr: str) -> None:
         """An attribute read or written on an object known only at run time: a fluent of every object that has it."""
@@ -1437,6 +1489,8 @@ class CompiledGame:
                 facts.setdefault(rel, []).extend((self.const(fl.obj), self.const(v, fl.type)) for v in self.domain(fl))
         facts["#control"] = [(Const(f"#p:{i}"), Const(t), Const(ph)) for i in range(self.u.players)
                              for t, ph in self.phases]
+        for attr, count in self.counted.items():  # what `probes` reads a counting counter back within
+            facts["#bound:" + attr] = [(Const(str(k)),) for k in range(count.bound[0], count.bound[1] + 1)]
         def relaxed_rules(rs: list[Rule]) -> list[Rule]:
             # a view, relaxed, holds what the state can: every value of the attribute's domain (no rules); and
             # no negation, as GDL's base/input check relaxes a game (tgpl.asp.declared): the moves and values
@@ -1469,14 +1523,14 @@ class CompiledGame:
                         values = {r for rel in ("num|" + attr, "over|" + attr) for r in self.ranges.get(rel, [])
                                   if r[0] == self.const(fl.obj)} | {(self.const(fl.obj), self.const(fl.initial))}
                         facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
-                        facts[read_rel(attr)] += sorted(values, key=str)
+                        facts[read_rel(attr)] += self.within(attr, sorted(values, key=str))
             if part == "rest":  # the counters read every value the first relaxation found them to take
                 for (obj, attr), fl in self.fluents.items():
                     if fl.numeric:
                         values = {r for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
                                   if r[0] == self.const(fl.obj)} | {(self.const(fl.obj), self.const(fl.initial))}
                         facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
-                        facts[read_rel(attr)] += sorted(values, key=str)
+                        facts[read_rel(attr)] += self.within(attr, sorted(values, key=str))
             kinds = ("num", "over") if part == "numbers" else ("legal", "result", "check")
             rules = []
             for r in relaxed:
@@ -1623,7 +1677,8 @@ class CompiledGame:
                 probes.append(Rule(Atom("result|", c.over), tuple(c.body)))
         for a in sorted(self.numeric_attrs):
             o, v = Var("O"), Var("V")
-            probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),)))
+            within = (Atom("#bound:" + a, (v,)),) if a in self.counted else ()
+            probes.append(Rule(Atom(read_rel(a), (o, v)), (Atom("num|" + a, (o, v)),) + within))
         return probes
 
     def counter_ranges(self) -> dict[str, list[tuple]]:
@@ -2067,8 +2122,9 @@ class Emission:
         counted: dict[str, list[Rule]] = {}  # a counter's attribute -> its values, per object (`_counter_values`)
         for (obj, attr), fl in g.fluents.items():
             if fl.numeric:
-                values = {r[1] for rel in ("num|" + attr, "over|" + attr) for r in found.get(rel, [])
-                          if r[0] == g.const(fl.obj)} | {g.const(fl.initial)}
+                o = g.const(fl.obj)
+                values = {r[1] for rel in ("num|" + attr, "over|" + attr)
+                          for r in g.within(attr, found.get(rel, [])) if r[0] == o} | {g.const(fl.initial)}
                 values = sorted(values, key=_number_order)
                 counted.setdefault(attr, []).extend(
                     Rule(Atom(self._counter_values(attr), (self.term(g.const(fl.obj)), self.term(v)))) for v in values)
@@ -2149,6 +2205,20 @@ class Emission:
         # play it, while a bound over every state's terms (tgpl.asp.estimate) is far too large to say anything
         return LoweredGame(program, self.roles, move_texts, stats, self, grounding=("per-state", None))
 
+    def playing_values(self) -> dict[tuple, list[Func]]:
+        """Per counter (its relation and object, as `board_count.state_cells` keys them), its fluents with the
+        values a state that is not over may hold: its initial one and those the ways that go on write (`num|`),
+        within its bound where it counts the board."""
+        g, out = self.g, {}
+        for (obj, attr), fl in g.fluents.items():
+            if fl.numeric:
+                o = g.const(fl.obj)
+                values = {r[1] for r in g.within(attr, self.found.get("num|" + attr, [])) if r[0] == o}
+                values = sorted(values | {g.const(fl.initial)}, key=_number_order)
+                terms = [self.fluent(attr, o, v) for v in values]
+                out[(terms[0].name, terms[0].args[0])] = terms
+        return out
+
     def value(self, c: Const):
         if c.name.startswith("#s:"):
             return c.name[3:]
@@ -2189,12 +2259,15 @@ class NeedRanges(Exception):
 
 
 def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None,
-                 make: Callable[..., CompiledGame] | None = None) -> LoweredGame:
+                 make: Callable[..., CompiledGame] | None = None, holds: Holds | None = None) -> LoweredGame:
     """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
     where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
-    (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query)."""
+    (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query).
+    `holds(program, cells, bad)` proves an invariant of the rules (tgpl.asp.induction.invariant_holds): counters
+    that the relaxation cannot bound but that may count the board are bounded by the board where it proves that
+    they do (tgpl.lowering.board_count); without it, or unproved, the game is refused as the relaxation said."""
     make = make if make is not None else CompiledGame
     kept: set[int] | None = set()  # None: every check where it runs
     ranges = None
@@ -2202,20 +2275,35 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     game: CompiledGame | None = None
     limits = limits if limits is not None else unlimited()
     saturating = False  # the counters saturated at the bounds the game tests (tgpl.lowering.saturate)
+    counted: dict[str, BoardCount] = {}  # the counters guessed to count the board (tgpl.lowering.board_count)
+    guessed: Unsupported | None = None  # the refusal that made the guesses: raised if they are not proved
 
     def made(kept, ranges) -> CompiledGame:
         g = make(program, universe, kept, ranges, shapes, limits)
         if saturating:
             g.saturated = g.saturable()
+        g.counted = dict(counted)
         return g
 
     def saturate(e: Unsupported) -> bool:
         """Counters past every bound (`e`): where some only count up to a bound the game tests, the game is
-        compiled once more, from scratch, with them saturated (what was compiled stepped them past it)."""
-        nonlocal saturating, game, ranges
-        if saturating or not getattr(e, "overflow", None) or not e.overflow <= set(made(None, None).saturable()):
+        compiled once more, from scratch, with them saturated (what was compiled stepped them past it); where
+        the others may count the board and `holds` can prove it, with them bounded by the board."""
+        nonlocal saturating, game, ranges, guessed
+        over = getattr(e, "overflow", None)
+        if not over:
             return False
-        saturating, game, ranges = True, None, None
+        fresh = made(None, None)
+        saturable = set(fresh.saturable())
+        if not saturating and over <= saturable:
+            saturating, game, ranges = True, None, None
+            return True
+        counts = fresh.countable(over - saturable - set(counted)) if holds is not None else {}
+        if not counts or not over <= saturable | set(counted) | set(counts):
+            return False
+        counted.update(counts)
+        saturating = saturating or bool(over & saturable)
+        guessed, game, ranges = guessed or e, None, None
         return True
 
     while True:
@@ -2252,11 +2340,34 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         broken = check(lowered.program) if check is not None else []
         limits.check()
         if not broken:
-            return lowered
+            return proved(lowered, counted, holds, guessed, limits)
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
+
+
+def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | None, guessed: Unsupported | None,
+           limits: Limits) -> LoweredGame:
+    """`lowered`, once `holds` proves that each counter of `counted` counts the board as guessed (one proof of
+    them all, by induction on the rules: tgpl.lowering.board_count); else the refusal that made the guesses,
+    saying so. Clingo's proof cannot be interrupted: it is left behind past `limits` (tgpl.limits.outside)."""
+    if not counted:
+        return lowered
+    emission = lowered.emitter
+    bad = [r for k, (_, c) in enumerate(sorted(counted.items())) for r in invariant_rules(c, emission, f"tgpl_bad_{k}")]
+    bad += [Rule(Atom("tgpl_bad"), (Atom(f"tgpl_bad_{k}"),)) for k in range(len(counted))]
+    cells = state_cells(lowered.program, emission.playing_values())
+    with limits.during("lowering (the board's counts proved)"):
+        if holds is not None and outside(lambda: holds(lowered.program, cells, bad), limits):
+            lowered.stats["counters bounded by the board"] = ", ".join(
+                f"{c.counter} ({c.field} set, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
+            return lowered
+    said = ", ".join(f"'{c.counter}' as the number of '{c.field}' set" for _, c in sorted(counted.items()))
+    e = Unsupported(f"{guessed}; nor is it bounded by the board: {said} is not kept by every move (no proof by "
+                    "induction on the compiled rules)")
+    e.span = getattr(guessed, "span", None)
+    raise e
 
 
 # ====================================================================== loops that write the state

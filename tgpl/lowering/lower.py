@@ -15,7 +15,8 @@ from contextlib import contextmanager
 
 from tgpl.frontend import ast
 from tgpl.lowering.chance import action_rolls, setup_roll_calls
-from tgpl.lowering.compiled import compile_game, most_moves, play_code, writes_in_loops
+from tgpl.lowering.board_count import Holds
+from tgpl.lowering.compiled import board_count_passes, compile_game, most_moves, play_code, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.sparse_views import sparse_views
 from tgpl.lowering.static_fold import static_fold
@@ -89,10 +90,16 @@ loop (`walks_in_play`): spelled out, every move runs its walks from its own cell
 counts a line through the stone with two walks a direction, 225 moves: not done in 600 s; compiled, 8 s and 97
 rules). Connect Four's 42 drops with walks stay spelled, as before."""
 
+COUNTED_CELLS = 16
+"""Passes of a count in play (`compiled.board_count_passes`) from which `auto` compiles the segments of a game with
+more than WALKED_MOVES ways to fill an action's inputs: spelled out, each move splits on every way the cells counted
+can be filled (Nine Men's Morris counts a player's men over 24 points in a check run after every move, 576 slides:
+not done in 600 s; compiled, 363 rules in seconds). The examples count over at most 12 passes, or are compiled."""
+
 
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
           progress: Progress | None = None, moves: str = "auto", check: Check | None = None,
-          repair: Repair | None = None, limits: Limits | None = None) -> LoweredGame:
+          repair: Repair | None = None, limits: Limits | None = None, holds: Holds | None = None) -> LoweredGame:
     """The game as a GDL program (raises NotLowerable; LimitReached past `limits`, tgpl.limits).
 
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
@@ -107,7 +114,9 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     not import): the compiled subset's known gaps (a function's instances shared by calls whose demand waits on
     each other's results) give rules GDL forbids, and such a game is then spelled out (`auto`) or refused.
     `repair(program)` gives the program with what it can mend of GDL's restrictions mended, the same game
-    (tgpl.asp.recursion: the recursion restriction), before it is checked.
+    (tgpl.asp.recursion: the recursion restriction), before it is checked. `holds(program, cells, bad)` proves an
+    invariant of the compiled rules (tgpl.asp.induction.invariant_holds): a counter that counts the board is then
+    bounded by it (tgpl.lowering.board_count).
     """
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
@@ -115,7 +124,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     if compiled:
         try:
             with limits.during("lowering (compiled moves)"):
-                return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits)
+                return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits,
+                                    holds=holds)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
@@ -129,7 +139,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
         except _OverBudget:
             try:
                 with limits.during("lowering (compiled moves)"):
-                    return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits)
+                    return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair,
+                                        limits, holds=holds)
             except Unsupported:
                 pass  # spelled out after all, from the start (the result depends on the game alone)
     with fewer_collections():
@@ -198,6 +209,10 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
     if most > WALKED_MOVES and walks_in_play(program):
         return "compiled", (f"an action has {most:,} ways to fill its inputs, more than {WALKED_MOVES:,}, and play "
                             "walks the board with while")
+    counted = board_count_passes(program)
+    if most > WALKED_MOVES and counted >= COUNTED_CELLS:
+        return "compiled", (f"an action has {most:,} ways to fill its inputs, more than {WALKED_MOVES:,}, and play "
+                            f"counts over {counted:,} passes")
     ways = f"{most:,} way{'s' * (most != 1)}"
     return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
 
@@ -325,7 +340,7 @@ QUERY_RELATION = "tgpl_query"
 def lower_with_query(program, snapshot: dict, function: str, relations: bool = False,
                      prove: Prover | None = None, progress: Progress | None = None,
                      repair: Repair | None = None, limits: Limits | None = None, moves: str = "auto",
-                     check: Check | None = None) -> LoweredGame:
+                     check: Check | None = None, holds: Holds | None = None) -> LoweredGame:
     """The game as GDL plus `tgpl_query`, true in the states where the global bool function `function` returns true.
 
     `tgpl query` appends the user's expression to the game as such a function, so
@@ -340,7 +355,7 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
         try:
             with limits.during("lowering (compiled moves)"):
                 return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits,
-                                    queried_game(program, function))
+                                    queried_game(program, function), holds)
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
