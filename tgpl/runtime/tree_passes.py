@@ -47,8 +47,9 @@ import re
 _TEMP = re.compile(r"_(?:cse|t)\d+")  # a temporary's name (`BlockGenerator.name`)
 _LOCAL = re.compile(r"l\d+")  # a local spelled as Python's own (`codegen._spelled`)
 _MEMO_TABLE = re.compile(r"MT\d+")
-_TEMP_NAMED = re.compile(r"\b_(?:cse|t)\d+\b")  # every name of a temporary in a source (and any in a string)
-_TEMP_BOUND = re.compile(r"\b(_(?:cse|t)\d+) := ")  # every binding of one
+# In a generated source, read from left to right: a string literal (as `repr` writes one: on one line,
+# with escapes) or a temporary's name, with ` := ` after it where it is bound (`changes`)
+_TEMP_SCAN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\b(_(?:cse|t)\d+)\b( := )?""")
 # A statement of a function's body that may be in its prologue (`_prologue`): a local or a memo table assigned
 _PROLOGUE = re.compile(r"^    (?:l|MT)\d+ = ", re.M)
 # Nodes that open a scope of their own: a name in one is not analysed (`_Analysis`)
@@ -60,18 +61,18 @@ def changes(src: str) -> bool:
     """Whether the passes may change the tree of `src` (one generated function, its `_all_plan` aside):
     False only when its prologue loads no local and binds no memo table (`loads_dropped`,
     `memo_tables_sunk`) and each temporary it binds is named elsewhere too (`unused_bindings_dropped`).
-    A name found in a string counts as one in the code, which can only make the answer True."""
+    A string literal is passed over whole: a name in one is no read. (A line that may be in the
+    prologue is looked for anywhere: one found elsewhere only makes the answer True.)"""
     if _PROLOGUE.search(src):
         return True
-    bound = _TEMP_BOUND.findall(src)
-    if not bound:
-        return False
-    named: dict[str, int] = {}
-    for name in _TEMP_NAMED.findall(src):
-        named[name] = named.get(name, 0) + 1
-    for name in bound:
-        named[name] -= 1
-    return not all(named[name] for name in bound)
+    reads: dict[str, int] = {}
+    bound = set()
+    for name, binding in _TEMP_SCAN.findall(src):
+        if binding:
+            bound.add(name)
+        elif name:
+            reads[name] = reads.get(name, 0) + 1
+    return any(name not in reads for name in bound)
 
 
 def optimised(src: str, plan: int | None = None) -> py.Module:
