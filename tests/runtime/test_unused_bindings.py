@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast as py
 import textwrap
 
+import pytest
+
 from tgpl.runtime import codegen, load_game
 from tgpl.runtime.tree_passes import unused_bindings_dropped
 
@@ -72,3 +74,33 @@ def test_a_game_whose_strings_look_like_a_binding_plays_as_the_reference(tmp_pat
     got = outcome(load_game(path), moves, str(path))
     assert got == outcome(reference(path), moves, str(path))
     assert got[0] == "ok" and "(_cse99998 := (_t99999 := x)(_t99999 := x)" in repr(got[3])
+
+
+def test_a_source_no_pass_changes_is_told_from_its_text():
+    from tgpl.runtime.tree_passes import changes
+
+    assert not changes("def f(m):\n    x = (_t1 := a) + _t1\n    return x\n")
+    assert changes("def f(m):\n    x = (_t1 := a) + 1\n")  # bound, read nowhere
+    assert changes("def f(m):\n    x = (_t1 := a) + (_t1 := b)\n")  # bound twice, read nowhere
+    assert changes("def f(m):\n    y = '_t6' + (_t6 := g)\n")  # a name in a string is no read
+    assert not changes("def f(m):\n    y = \"it's _t6 := \" + (_t6 := g) + _t6\n")
+    assert changes("def f(m, v):\n    l3 = v[3]\n    return l3\n")  # a load in the prologue
+    assert changes("def f(m):\n    MT1 = MM[1] if MM is not None else _NO_FIELDS\n")  # a memo table
+    assert not changes("def f(m):\n    return m.x\n")
+
+
+@pytest.mark.parametrize("game", ["tris.tgpl", "chess/chess.tgpl", "citadels/citadels.tgpl"])
+def test_a_source_compiled_unparsed_is_what_the_passes_leave(monkeypatch, game):
+    """`BlockGenerator._compile` compiles a source as it is where `tree_passes.changes` says no pass
+    changes it: the passes leave each such source's tree as parsed."""
+    from tgpl.runtime import tree_passes
+
+    sources: list[str] = []
+    changes = tree_passes.changes
+    monkeypatch.setattr(tree_passes, "changes", lambda src: sources.append(src) or changes(src))
+    monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)
+    load_game(EXAMPLES / game)
+    unparsed = [src for src in sources if not changes(src)]
+    assert unparsed and len(unparsed) < len(sources)
+    for src in unparsed:
+        assert py.dump(tree_passes.optimised(src)) == py.dump(py.parse(src))

@@ -830,9 +830,11 @@ class BlockGenerator:
                 else:
                     tree_passes.as_fast(last, self.params)
                 tree = last
+            elif plan is None and not tree_passes.changes(src):
+                tree = src  # compiled as it is: the passes would leave its tree as parsed
             else:
                 tree = tree_passes.optimised(src, plan)
-            if name in ("_block", "_direct"):
+            if name in ("_block", "_direct") and tree is not src:
                 self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)

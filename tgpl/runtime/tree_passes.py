@@ -29,7 +29,12 @@ pass changes only what cannot be seen: the function returns, raises and counts a
 - `as_direct`, `as_fast`: a block's `_direct` made of its `_block`'s tree, a function's `_fast` of
   its `_direct`'s, as the passes left them: what the passes make of their sources, with no parse.
 
-The trees are walked by `_nodes` (a stack, not recursion: generated expressions nest deeper than
+`changes` tells, from a function's source, whether any pass may change its tree: most functions
+(Citadels' closures, spelled with the frame's list, and bind no local of their own) give the passes
+nothing to do, and a parse into Python's `ast` objects then the compile of the tree cost three times
+the compile of the source (`BlockGenerator._compile` compiles those from the source).
+
+The trees are walked by `_nodes` (a list read as it grows, not recursion: generated expressions nest deeper than
 Python's recursion limit lets a recursive visitor go), which skips what holds no node: it is most
 of the time the passes take.
 """
@@ -42,9 +47,32 @@ import re
 _TEMP = re.compile(r"_(?:cse|t)\d+")  # a temporary's name (`BlockGenerator.name`)
 _LOCAL = re.compile(r"l\d+")  # a local spelled as Python's own (`codegen._spelled`)
 _MEMO_TABLE = re.compile(r"MT\d+")
+# In a generated source, read from left to right: a string literal (as `repr` writes one: on one line,
+# with escapes) or a temporary's name, with ` := ` after it where it is bound (`changes`)
+_TEMP_SCAN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\b(_(?:cse|t)\d+)\b( := )?""")
+# A statement of a function's body that may be in its prologue (`_prologue`): a local or a memo table assigned
+_PROLOGUE = re.compile(r"^    (?:l|MT)\d+ = ", re.M)
 # Nodes that open a scope of their own: a name in one is not analysed (`_Analysis`)
-_SCOPES = (py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef,
-           py.AsyncFunctionDef, py.ClassDef)
+_SCOPES = frozenset((py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef,
+                     py.AsyncFunctionDef, py.ClassDef))
+
+
+def changes(src: str) -> bool:
+    """Whether the passes may change the tree of `src` (one generated function, its `_all_plan` aside):
+    False only when its prologue loads no local and binds no memo table (`loads_dropped`,
+    `memo_tables_sunk`) and each temporary it binds is named elsewhere too (`unused_bindings_dropped`).
+    A string literal is passed over whole: a name in one is no read. (A line that may be in the
+    prologue is looked for anywhere: one found elsewhere only makes the answer True.)"""
+    if _PROLOGUE.search(src):
+        return True
+    reads: dict[str, int] = {}
+    bound = set()
+    for name, binding in _TEMP_SCAN.findall(src):
+        if binding:
+            bound.add(name)
+        elif name:
+            reads[name] = reads.get(name, 0) + 1
+    return any(name not in reads for name in bound)
 
 
 def optimised(src: str, plan: int | None = None) -> py.Module:
@@ -60,46 +88,56 @@ def optimised(src: str, plan: int | None = None) -> py.Module:
     return tree
 
 
-def _nodes(node: py.AST):
-    """Every node under `node` (itself included) but the contexts and operators, in no set order."""
-    stack = [node]
-    pop, push = stack.pop, stack.append
-    while stack:
-        n = pop()
-        for field in _CHILDREN.get(n.__class__) or _children(n.__class__):
-            v = getattr(n, field, None)
-            if v.__class__ is list:
-                stack.extend(x for x in v if isinstance(x, py.AST))
-            elif v is not None:
-                push(v)
-        yield n
+class _Fields(dict):
+    """The fields of each class of node that may hold nodes; a leaf's (`Name`, `Constant`): none."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        fields = tuple(f for f in getattr(cls, "_fields", ()) if f not in _LEAVES
+                       and not (f == "value" and cls in (py.Constant, py.MatchSingleton)))
+        self[cls] = fields
+        return fields
 
 
-_CHILDREN: dict[type, tuple[str, ...]] = {}
+_CHILDREN = _Fields()
 # The fields that never hold a node (a `value` does but in a constant)
 _LEAVES = frozenset(("ctx", "op", "id", "attr", "arg", "name", "names", "module", "level", "kind", "tag",
                      "type_comment", "is_async", "conversion", "simple"))
 
 
-def _children(cls: type) -> tuple[str, ...]:
-    """The fields of a node of class `cls` that may hold nodes (`_nodes`); a leaf's: a field no node has."""
-    fields = tuple(f for f in cls._fields if f not in _LEAVES
-                   and not (f == "value" and cls in (py.Constant, py.MatchSingleton))) or ("",)
-    _CHILDREN[cls] = fields
-    return fields
+def _nodes(node: py.AST) -> list:
+    """Every node under `node` (itself included) but the contexts and operators, in no set order
+    (a `None` where a list of nodes holds one, as a dict display's `**` key)."""
+    found = [node]
+    add = found.append
+    for n in found:  # the list grows as it is read
+        for field in _CHILDREN[n.__class__]:
+            v = getattr(n, field)
+            if v.__class__ is list:
+                found += v
+            elif v is not None:
+                add(v)
+    return found
 
 
 def _names(node: py.AST) -> set[str]:
     """Every name `node` spells (read, assigned or deleted), nested scopes included."""
     found: set[str] = set()
     for n in _nodes(node):
-        if n.__class__ is py.Name:
+        cls = n.__class__
+        if cls is py.Name:
             found.add(n.id)
-        elif isinstance(n, (py.Global, py.Nonlocal)):
-            found.update(n.names)
-        elif isinstance(getattr(n, "name", None), str):  # an `except ... as x`, a `match` capture
-            found.add(n.name)
+        elif cls in _NAMING:
+            if cls is py.Global or cls is py.Nonlocal:
+                found.update(n.names)
+            elif isinstance(n.name, str):  # an `except ... as x`, a `match` capture
+                found.add(n.name)
     return found
+
+
+# The classes of nodes but `Name` that name a name: a declaration, or a node with a field `name`
+_NAMING = frozenset({py.Global, py.Nonlocal} | {c for c in vars(py).values()
+                                                if isinstance(c, type) and issubclass(c, py.AST)
+                                                and "name" in getattr(c, "_fields", ())})
 
 
 def _stores(node: py.AST) -> dict[str, int]:
@@ -119,18 +157,23 @@ def unused_bindings_dropped(tree: py.AST) -> None:
     """Each `(_tN := x)` or `(_cseN := x)` of a temporary named nowhere else made `x`."""
     names: dict[str, int] = {}
     slots: list[tuple[py.AST, str, int | None]] = []  # where a binding is: (parent, field, index in a list)
-    for n in _nodes(tree):
+    found = [tree]
+    add = found.append
+    for n in found:  # `_nodes`, noting the temporaries' names and the bindings' places on the way
         cls = n.__class__
         if cls is py.Name:
-            if _TEMP.fullmatch(n.id):
+            if n.id.startswith("_") and _TEMP.fullmatch(n.id):
                 names[n.id] = names.get(n.id, 0) + 1
             continue
         for field in _CHILDREN[cls]:
-            v = getattr(n, field, None)
-            if v.__class__ is py.NamedExpr:
-                slots.append((n, field, None))
-            elif v.__class__ is list:
+            v = getattr(n, field)
+            if v.__class__ is list:
+                found += v
                 slots += [(n, field, i) for i, x in enumerate(v) if x.__class__ is py.NamedExpr]
+            elif v is not None:
+                add(v)
+                if v.__class__ is py.NamedExpr:
+                    slots.append((n, field, None))
     bindings = [getattr(n, f) if i is None else getattr(n, f)[i] for n, f, i in slots]
     for b in bindings:
         if b.target.id in names:
@@ -168,7 +211,7 @@ class _Analysis:
         self.names = names
         self.unsafe: set[str] = set()
         for n in _nodes(fn):
-            if isinstance(n, _SCOPES) and n is not fn:
+            if n.__class__ in _SCOPES and n is not fn:
                 self.unsafe |= _names(n) & names
 
     def check(self, node: py.AST | None, assigned: frozenset) -> None:
