@@ -333,3 +333,14 @@ def test_ends_verify_says_what_each_player_secures():
     assert "complete: 191 states, 64 terminal, 190 transitions" in r.output
     for p, secured in ((0, 100), (1, 0), (2, 0)):
         assert f"player {p}: " in r.output and f"can secure {secured}" in r.output.split(f"player {p}: ")[1].split("\n")[0]
+
+
+def test_y_board_shows_an_empty_cell_on_a_side_as_empty():
+    """A cell marks the sides it lies on (`bool Left`); while its `player Stone` is null the text board shows
+    it as empty, not as `x` (the mark), which read as a third kind of stone."""
+    from tgpl.runtime.display import render_state
+
+    state = load_game(game("ygame")).initial_state(0)
+    state = state.apply(state.resolve("Place(at: Cells[3][0])"))
+    rows = render_state(state, log=False).split("Cells:\n")[1].splitlines()[:4]
+    assert [r.strip() for r in rows] == [".", ". .", ". . .", "0 . . ."]
