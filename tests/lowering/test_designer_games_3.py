@@ -344,3 +344,22 @@ def test_y_board_shows_an_empty_cell_on_a_side_as_empty():
     state = state.apply(state.resolve("Place(at: Cells[3][0])"))
     rows = render_state(state, log=False).split("Cells:\n")[1].splitlines()[:4]
     assert [r.strip() for r in rows] == [".", ". .", ". . .", "0 . . ."]
+
+
+def test_an_attribute_written_in_a_require_is_a_check_error(tmp_path):
+    """A designer counting tries in a require: the runtime refused it only once the moves were listed; the
+    checker now says so at the assignment, for attributes reached by a member or by a bare name."""
+    src = tmp_path / "req.tgpl"
+    src.write_text('game "req";\nplayers 1;\n'
+                   'setup { Box b = new Box(); b.assign(0); turn.use("T"); turn.pass(0, "P"); }\n'
+                   'global class G { number N = 0; }\n'
+                   'class Box\n{\n    number Tries = 0;\n    action Go\n    {\n'
+                   '        require { G.N += 1; number mine = 0; mine += 1; return true; }\n'
+                   '        trigger PlayerChoiceEvent { Tries = 1; return true; }\n'
+                   '        effect { G.N += 1; winner 0; }\n    }\n}\n'
+                   'turn T { phase P { } }\n')
+    r = CliRunner().invoke(main, ["check", str(src)])
+    assert r.exit_code == 1, r.output
+    assert "req.tgpl:10:19: error: a require block cannot change an attribute" in r.output
+    assert "req.tgpl:11:37: error: a trigger block cannot change an attribute" in r.output
+    assert r.output.count("error:") == 2  # the local and the effect's write are fine
