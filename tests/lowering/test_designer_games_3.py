@@ -363,3 +363,22 @@ def test_an_attribute_written_in_a_require_is_a_check_error(tmp_path):
     assert "req.tgpl:10:19: error: a require block cannot change an attribute" in r.output
     assert "req.tgpl:11:37: error: a trigger block cannot change an attribute" in r.output
     assert r.output.count("error:") == 2  # the local and the effect's write are fine
+
+
+def test_the_lowering_names_a_require_as_written(tmp_path):
+    """A require that writes through a function passes the checker; the lowering refuses it naming the block
+    as the designer knows it, not by its internal label (`require_Go`)."""
+    src = tmp_path / "req.tgpl"
+    src.write_text('game "req";\nplayers 1;\n'
+                   'setup { Box b = new Box(); b.assign(0); turn.use("T"); turn.pass(0, "P"); }\n'
+                   'global class G { number N = 0; }\n'
+                   'function Bump { returns bool; effect { G.N += 1; return true; } }\n'
+                   'class Box\n{\n    action Go\n    {\n'
+                   '        require { return Bump(); }\n'
+                   '        trigger PlayerChoiceEvent { return true; }\n'
+                   '        effect { winner 0; }\n    }\n}\n'
+                   'turn T { phase P { } }\n')
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "--dry-run"])
+    assert r.exit_code == 1, r.output
+    assert "req.tgpl:10:17: error: not lowerable: a require of action Go cannot change the game" in r.output
+    assert "require_" not in r.output
