@@ -382,3 +382,17 @@ def test_the_lowering_names_a_require_as_written(tmp_path):
     assert r.exit_code == 1, r.output
     assert "req.tgpl:10:17: error: not lowerable: a require of action Go cannot change the game" in r.output
     assert "require_" not in r.output
+
+
+def test_a_local_list_filled_from_a_call_that_forks_keeps_its_items(tmp_path):
+    """Ends' scoring gathers scores with `score.add(OwnTotal(who: p))`: the call forks the path (one fork per
+    value), each fork copies the locals, and the item went into the list read before the fork, so every
+    fork saw an empty list and dropped at `score[0]`: the lowering refused the game as one that never
+    ends. Now the item goes into each fork's own list and the game lowers (validated by bisimulation)."""
+    out = tmp_path / "tally.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("tally"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "; validated: bisimulation, 6 states" in out.read_text()
+    r = CliRunner().invoke(main, ["verify", game("tally")])
+    assert r.exit_code == 0 and "value: win for player 0" in r.output, r.output
+

@@ -1680,7 +1680,12 @@ class Executor:
         targets = self.eval(callee.obj, p) if isinstance(callee, ast.Member) else [(p, p.frame.this)]
         for q, obj in targets:
             for r, vals in self.eval_all([a for a in arg_exprs if a is not None], q):
-                for s, target in self.split(r, obj):
+                held = obj
+                if r is not q and isinstance(obj, (list, dict)) and isinstance(callee.obj, ast.Name):
+                    # arguments that forked the path (`score.add(Total(who: p))`) gave each fork its own copy
+                    # of the local collection: the change is made to that copy, not to the one read before
+                    held = next((v for _, v in self.eval(callee.obj, r)), obj)
+                for s, target in self.split(r, held):
                     out.extend(self.method(s, target, name, vals, e.span))
         return out
 
