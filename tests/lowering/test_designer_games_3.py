@@ -10,7 +10,8 @@ not tuned to, checked on the runtime against independent Python models written f
 - ends.tgpl: a three-player drafting card game with a scoring phase and a ranking with ties; every play's
   ranking against the model's, and what each player can secure.
 
-The lowering refuses ygame.tgpl at once, located, at its flood's `removeAt` on a local list.
+The lowering refuses ygame.tgpl at once, located, at its flood's `removeAt` on a local list. tally.tgpl is
+the smallest game of Ends' scoring that the lowering once refused as a game that never ends.
 """
 
 from __future__ import annotations
@@ -124,21 +125,30 @@ def ataxx_move_text(m) -> str:
     return f"Move(from: Grid[{x}][{y}], to: Grid[{u}][{v}])"
 
 
+def play_along(name: str, attr: str, board: dict, moves_of, apply, text, seed: int) -> tuple:
+    """A seeded play of the game on the runtime and on its model side by side: the same moves offered at every
+    position and the same board after every move. The final state and the pieces the moves removed."""
+    rng = Lcg(seed)
+    state = load_game(game(name)).initial_state(0)
+    p, count, result, removed = 0, 0, None, 0
+    while result is None:
+        legal = moves_of(board, p)
+        texts = sorted(m.text.split(".", 1)[1] for m in state.legal_moves())
+        assert texts == sorted(text(m) for m in legal)
+        m = legal[rng.below(len(legal))]
+        state = state.apply(state.resolve(text(m)))
+        before = len(board)
+        board, result = apply(board, p, count, m)
+        removed += max(0, before - len(board))
+        p, count = 1 - p, count + 1
+        assert square_owners(state, attr) == board
+    assert state.is_terminal and state.ranking == result
+    return state, removed
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_ataxx_plays_to_the_end_as_the_model_does(seed):
-    rng = Lcg(seed)
-    state = load_game(game("ataxx")).initial_state(0)
-    board, p, moves, result = dict(ATAXX_START), 0, 0, None
-    while result is None:
-        legal = ataxx_moves(board, p)
-        texts = sorted(m.text.split(".", 1)[1] for m in state.legal_moves())
-        assert texts == sorted(ataxx_move_text(m) for m in legal)
-        m = legal[rng.below(len(legal))]
-        state = state.apply(state.resolve(ataxx_move_text(m)))
-        board, result = ataxx_apply(board, p, moves, m)
-        p, moves = 1 - p, moves + 1
-        assert square_owners(state, "Owner") == board
-    assert state.is_terminal and state.ranking == result
+    play_along("ataxx", "Owner", dict(ATAXX_START), ataxx_moves, ataxx_apply, ataxx_move_text, seed)
 
 
 # --- Hasami shogi ------------------------------------------------------------------------------------
@@ -189,22 +199,8 @@ def hasami_move_text(m) -> str:
 @pytest.mark.parametrize("seed", range(6))
 def test_hasami_plays_to_the_end_as_the_model_does(seed):
     """Seeded plays, every position's moves and the board after every capture compared."""
-    rng = Lcg(seed)
-    state = load_game(game("hasami")).initial_state(0)
-    board, p, plies, result = dict(HASAMI_START), 0, 0, None
-    captures = 0
-    while result is None:
-        legal = hasami_moves(board, p)
-        texts = sorted(m.text.split(".", 1)[1] for m in state.legal_moves())
-        assert texts == sorted(hasami_move_text(m) for m in legal)
-        m = legal[rng.below(len(legal))]
-        state = state.apply(state.resolve(hasami_move_text(m)))
-        before = len(board)
-        board, result = hasami_apply(board, p, plies, m)
-        captures += before - len(board)
-        p, plies = 1 - p, plies + 1
-        assert square_owners(state, "Piece") == board
-    assert state.is_terminal and state.ranking == result
+    state, captures = play_along("hasami", "Piece", dict(HASAMI_START), hasami_moves, hasami_apply,
+                                 hasami_move_text, seed)
     w = state.world
     assert sum(w.fields(w.named(f"Army#{i}"))["Captured"] for i in (0, 1)) == captures
 
