@@ -854,6 +854,12 @@ class BodyChecker:
 
     def expr_Assign(self, e: ast.Assign, env: Env) -> Type:
         target_t = self.assign_target(e.target, env)
+        if env.context in ("filter", "require", "trigger") and (
+                isinstance(e.target, ast.Member) or isinstance(e.target, ast.Name) and env.lookup(e.target.name) is None):
+            # the runtime refuses it when the moves are listed (docs/runtime.md); the text proves it here
+            self.diags.error(e.span, f"a {env.context} block cannot change an attribute: it only decides whether a "
+                                     "move is legal", "copy what it needs into a local variable, or change the "
+                                     "attribute in the action's effect")
         if e.op == "=":
             self.expect(e.value, target_t, env, f"cannot assign to {target_t} a")
             return VOID

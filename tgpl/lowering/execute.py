@@ -153,6 +153,20 @@ class Transient(UObj):
 _SHARED = frozenset((float, int, bool, str, type(None), UObj, Formula, Choice, Num, Partial))  # values a copy shares
 
 
+_LABEL_KINDS = (("action_", "action "), ("phase_", "phase "), ("default_", "the default of turn "),
+                ("require_", "a require of action "), ("trigger_", "the trigger of action "),
+                ("filter_", "the filter of input "))
+
+
+def readable(label: str) -> str:
+    """A block's label (the lowering's key for what it spends there: `action_Slide`, `phase_Judge`) as a
+    message names it: `action Slide`, `phase Judge`; a function's label is its name already."""
+    for prefix, kind in _LABEL_KINDS:
+        if label.startswith(prefix):
+            return kind + label[len(prefix):]
+    return label
+
+
 def _copy_stack(stack: list[Frame]) -> list[Frame]:
     """The call stack for a forked path: its frames and scopes, and the local lists and tables in them (which
     code may change), copied once each so that locals sharing one still do; every other value is immutable
@@ -392,6 +406,11 @@ class Executor:
                 out.append((p.fork(pc), x))
         return out
 
+    @property
+    def here(self) -> str:
+        """The block the lowering is running, as a message names it (`action Slide`, `Left`)."""
+        return readable(self.where[-1]) if self.where else "the code"
+
     def label(self, f: Formula) -> None:
         if self.where and f.id not in self.labels:
             self.labels[f.id] = self.where[-1]
@@ -401,8 +420,7 @@ class Executor:
         (`minimize`), else left a disjunction for the caller to reduce or replace (`loop`)."""
         if len(paths) > PATH_LIMIT:
             span = self.spans[-1] if self.spans else None
-            what = self.where[-1] if self.where else "the code"
-            raise NotLowerable(span, f"more than {PATH_LIMIT} ways through {what}: the code branches on the state "
+            raise NotLowerable(span, f"more than {PATH_LIMIT} ways through {self.here}: the code branches on the state "
                                      "in more ways than can be merged (a search whose extent depends on the state?)")
         if len(paths) < 2:
             return paths
@@ -579,11 +597,11 @@ class Executor:
                 self.limits.check()
             except LimitReached as e:  # where the lowering was, for the message
                 if e.where is None:
-                    e.where, e.inside = s.span, self.where[-1] if self.where else None
+                    e.where, e.inside = s.span, self.here if self.where else None
                 raise
             if self.steps > STEP_LIMIT:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
-                                           f"(here, in {self.where[-1] if self.where else 'the code'}) without "
+                                           f"(here, in {self.here}) without "
                                            "finishing: the code branches on the state in too many ways" + REWRITE_HINT)
             if self._budgets:
                 done = work_done()
@@ -592,14 +610,14 @@ class Executor:
                         raise _Costly(budget)
             if work_done() - self.work_start > WORK_LIMIT:
                 raise NotLowerable(s.span, f"the lowering built conditions of more than {WORK_LIMIT:,} parts on "
-                                           f"symbolic paths (here, in {self.where[-1] if self.where else 'the code'}) "
+                                           f"symbolic paths (here, in {self.here}) "
                                            "without finishing: a loop that runs on widens them at each pass, or the "
                                            "code branches on the state in too many ways" + REWRITE_HINT)
             try:
                 out.extend(method(s, p))
             except RecursionError:  # a value built pass after pass too deep for Python's stack (hashing it)
                 raise NotLowerable(s.span, "a value grew too deep to follow on symbolic paths (here, in "
-                                           f"{self.where[-1] if self.where else 'the code'}): a loop whose passes "
+                                           f"{self.here}): a loop whose passes "
                                            "depend on the state (a count read from it) builds a longer expression "
                                            "at each pass" + REWRITE_HINT) from None
         return out
@@ -1665,7 +1683,12 @@ class Executor:
         targets = self.eval(callee.obj, p) if isinstance(callee, ast.Member) else [(p, p.frame.this)]
         for q, obj in targets:
             for r, vals in self.eval_all([a for a in arg_exprs if a is not None], q):
-                for s, target in self.split(r, obj):
+                held = obj
+                if r is not q and isinstance(obj, (list, dict)) and isinstance(callee.obj, ast.Name):
+                    # arguments that forked the path (`score.add(Total(who: p))`) gave each fork its own copy
+                    # of the local collection: the change is made to that copy, not to the one read before
+                    held = next((v for _, v in self.eval(callee.obj, r)), obj)
+                for s, target in self.split(r, held):
                     out.extend(self.method(s, target, name, vals, e.span))
         return out
 
@@ -1954,7 +1977,7 @@ class Executor:
         parts = []
         for q in self.run_block(body, base, obj, event, what, scope):
             if q.store != p.store or q.pending != p.pending or q.status == "over" or q.queue != p.queue:
-                raise NotLowerable(body.span, f"{what} cannot change the game: it only reads the state")
+                raise NotLowerable(body.span, f"{readable(what)} cannot change the game: it only reads the state")
             p.visited = p.visited | q.visited  # the views it contributed to are taken for this path too
             v = q.status[1] if isinstance(q.status, tuple) else None
             f = as_formula(v) if v is not None else FALSE

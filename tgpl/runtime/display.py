@@ -5,7 +5,8 @@ A cell shows what sits on the tile: a piece (an interactable whose `tile`
 is this tile) as its `Symbol` attribute, or the shortest prefix of its class
 name that tells the classes on the board apart, and its owner; else the
 tile's first attribute holding an object (its owner's number), a player or
-`true` (`x`); else `.`; a blank tile is a space.
+`true` (`x`), where a tile declaring a player or object attribute shows only
+those (null in all: `.`); else `.`; a blank tile is a space.
 """
 
 from __future__ import annotations
@@ -94,6 +95,20 @@ def abbreviations(classes: set[str]) -> dict[str, str]:
     return out
 
 
+_VALUE_TYPES = frozenset({"number", "string", "bool", "List", "Table", "Stack"})
+
+
+def _holder_attributes(cls) -> frozenset[str]:
+    """The attributes a tile class (and its bases) declares as a player or an object: who holds the tile."""
+    names = set()
+    for c in cls.ancestors():
+        defn = c.info.defn if c.info is not None else None
+        for attr in (defn.attributes if defn is not None else []):
+            if attr.type is not None and attr.type.name not in _VALUE_TYPES:
+                names.add(attr.name)
+    return frozenset(names)
+
+
 def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[str, str]) -> str:
     if tile is None or tile.cls.name == "BlankTile":
         return " "
@@ -107,8 +122,13 @@ def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[
         return short.get(p.cls.name, p.cls.name[:1]) + (str(owners[0]) if owners else "")
     # The first attribute that says who holds the tile: an object, a player, a mark.
     # Numbers and strings are left out: on tiles they are mostly coordinates and names.
+    # A tile that declares who can hold it (a player or an object) is empty while none does:
+    # its marks (a side it lies on, `bool Left`) do not make it look taken.
+    holders = _holder_attributes(tile.cls)
     for name, value in w.fields(tile).items():
         if name in _BUILTIN_TILE_FIELDS or name.startswith("_"):
+            continue
+        if holders and name not in holders:
             continue
         if isinstance(value, Obj):
             owners = w.owners_of(value)
