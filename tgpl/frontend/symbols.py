@@ -45,6 +45,30 @@ class ClassInfo:
     def derives_from(self, other: ClassInfo) -> bool:
         return any(a is other for a in self.ancestors())
 
+    def secrecy(self, attr: str) -> str | None:
+        """`private` or `hidden` where the attribute is written so in the class or the nearest base declaring it
+        (decision 94), else None."""
+        for info in self.ancestors():
+            for a in (info.defn.attributes if info.defn is not None else []):
+                if a.name == attr:
+                    return a.secrecy.kind if a.secrecy is not None else None
+        return None
+
+    @property
+    def owner_secrecy(self) -> str | None:
+        """`private` or `hidden` when the class (or a base) is written so: who owns one of its objects is seen by
+        its owners only, or by nobody (decision 94)."""
+        for info in self.ancestors():
+            if info.defn is not None and info.defn.secrecy is not None:
+                return info.defn.secrecy.kind
+        return None
+
+    def private_action(self, name: str) -> bool:
+        """Whether the action `name` is written `private` here or in a base: its moves' inputs are the mover's
+        to read (decision 94)."""
+        return any(a.name == name and a.secrecy is not None
+                   for info in self.ancestors() for a in (info.defn.actions if info.defn is not None else []))
+
     def find_attribute(self, name: str) -> tuple[ClassInfo, Type] | None:
         for info in self.ancestors():
             if name in info.attribute_types:

@@ -37,24 +37,6 @@ NOBODY = "nobody"
 OWNERS = "owners"
 
 
-def secrecy(cls, attr: str) -> str | None:
-    """`private` or `hidden` where the attribute is written so in the class or a base (decision 94), else None."""
-    for info in cls.ancestors():
-        defn = info.defn
-        for a in (defn.attributes if defn is not None else []):
-            if a.name == attr:
-                return a.secrecy.kind if a.secrecy is not None else None
-    return None
-
-
-def owner_secrecy(cls) -> str | None:
-    """`private` or `hidden` where the class or a base is written so: who owns one of its objects is secret."""
-    for info in cls.ancestors():
-        if info.defn is not None and info.defn.secrecy is not None:
-            return info.defn.secrecy.kind
-    return None
-
-
 def has_secrets(program) -> bool:
     """Whether some attribute or class of the game is written `private` or `hidden`, or some action `private`."""
     for info in program.classes:
@@ -70,13 +52,13 @@ def has_secrets(program) -> bool:
 def _who(fl) -> str:
     """Who sees the fluent `fl` (a segments.Fluent): EVERYONE, NOBODY or OWNERS of its object."""
     if fl.attr == OWNER:
-        word = owner_secrecy(fl.obj.cls)
+        word = fl.obj.cls.owner_secrecy
     else:
         found = list_cell(fl.attr)
         name = found[0] if found is not None else fl.attr
         if found is not None and found[1] is None:
             return EVERYONE  # a list's number of items: the studio shows it to every seat
-        word = secrecy(fl.obj.cls, name)
+        word = fl.obj.cls.secrecy(name)
     return {None: EVERYONE, "hidden": NOBODY, "private": OWNERS}[word]
 
 
@@ -142,16 +124,6 @@ def with_percepts(lowered, program):
     return lowered.with_program(Program(tuple(rules)))
 
 
-def private_action(cls, name: str) -> bool:
-    """Whether the action `name` is written `private` (or `hidden`) in the class or a base: the others read its
-    moves' inputs hidden (decision 94; the runtime's RClass.private_action)."""
-    for info in cls.ancestors():
-        for a in (info.defn.actions if info.defn is not None else []):
-            if a.name == name and a.secrecy is not None:
-                return True
-    return False
-
-
 def _move_percepts(em, program, facts: list[Rule]) -> list[Rule]:
     """The percepts of the players' moves: every move to every player, but a private action's, which its mover
     sees whole and the others with its inputs `hidden` (a table of such moves appended to `facts`)."""
@@ -159,7 +131,7 @@ def _move_percepts(em, program, facts: list[Rule]) -> list[Rule]:
     seer = (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)))
     public = seer + (Distinct(q, Const(RANDOM)), Atom("does", (q, m)))
     private = [mv for mv in em.logic.moves if mv.action is not None and mv.inputs
-               and private_action(mv.obj.cls, mv.action.name)]
+               and mv.obj.cls.private_action(mv.action.name)]
     if not private:
         return [Rule(Atom("sees", (SEER, Func(DID, (q, m)))), public)]
     for mv in private:
@@ -184,4 +156,4 @@ def _attr_span(fl):
     return None
 
 
-__all__ = ["has_secrets", "owner_secrecy", "private_action", "secrecy", "with_percepts"]
+__all__ = ["has_secrets", "with_percepts"]

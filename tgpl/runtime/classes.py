@@ -194,21 +194,12 @@ class RClass:
     def owner_secrecy(self) -> str | None:
         """`private` or `hidden` when the class (or a base) is written so: who owns one of its objects is
         seen by its owners only, or by nobody (tgpl.serve.views.visible_owners)."""
-        for c in self.ancestors():
-            defn = c.info.defn if c.info is not None else None
-            if defn is not None and defn.secrecy is not None:
-                return defn.secrecy.kind
-        return None
+        return self.info.owner_secrecy
 
     def private_action(self, name: str) -> bool:
         """Whether the action `name` is written `private` here or in a base: its moves' inputs are the
         mover's to read (tgpl.serve.views.redact)."""
-        for c in self.ancestors():
-            defn = c.info.defn if c.info is not None else None
-            for a in (defn.actions if defn is not None else []):
-                if a.name == name and a.secrecy is not None:
-                    return True
-        return False
+        return self.info.private_action(name)
 
     def find_function(self, name: str) -> RFunction | None:
         for c in self.ancestors():
