@@ -542,6 +542,11 @@ def walk(node):
     if not isinstance(node, Node) and not isinstance(node, Module):
         return
     yield node
-    for name in node.__dataclass_fields__:
-        if name != "span":
-            yield from walk(getattr(node, name, None))
+    for child in children(node):
+        yield from walk(child)
+
+
+def children(node):
+    """The values of a node's fields but its span (nodes, lists of them, names, literals), in field order: what a
+    walk that keeps its own context (the loops around it, the calls it is in) descends into."""
+    return [getattr(node, name, None) for name in node.__dataclass_fields__ if name != "span"]

@@ -115,9 +115,8 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
                 yield from ((n, True) for n in ast.walk(defn) if _is_roll(program, n))
             else:
                 yield from _rolls_reached(program, defn, looped, calling + (id(defn),))
-    for name in node.__dataclass_fields__:
-        if name != "span":
-            yield from _rolls_reached(program, getattr(node, name, None), looped, calling)
+    for child in ast.children(node):
+        yield from _rolls_reached(program, child, looped, calling)
 
 
 def counted_passes(loop: ast.For) -> int | None:

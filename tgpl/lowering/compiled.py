@@ -1049,12 +1049,10 @@ def board_count_passes(program) -> int:
                 passes *= max(1, int(bound.value - counted[1]) + counted[2])
         elif isinstance(node, ast.If) and passes > 1 and _steps_a_local(node.then):
             most = max(most, passes)
-        for name in getattr(node, "__dataclass_fields__", ()):
-            if name != "span":
-                child = getattr(node, name, None)
-                for c in child if isinstance(child, list) else [child]:
-                    if isinstance(c, ast.Node):
-                        visit(c, passes)
+        for child in ast.children(node):
+            for c in child if isinstance(child, list) else [child]:
+                if isinstance(c, ast.Node):
+                    visit(c, passes)
 
     for node in play_code(program):
         if isinstance(node, (ast.FunctionDef, ast.ActionDef, ast.PhaseDef, ast.TurnDef)):

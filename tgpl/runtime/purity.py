@@ -102,9 +102,8 @@ class Purity:
             ct = self.types.get(id(node.callee))
             if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.target.entry.writes == "items":
                 self.collections_change = True
-        for name in node.__dataclass_fields__:
-            if name != "span":
-                self.scan(getattr(node, name, None))
+        for child in ast.children(node):
+            self.scan(child)
 
     def built_after_setup(self) -> set[int]:
         """The ids of the ClassInfos whose objects code other than setup may create (`new`, a board's
