@@ -550,3 +550,22 @@ def children(node):
     """The values of a node's fields but its span (nodes, lists of them, names, literals), in field order: what a
     walk that keeps its own context (the loops around it, the calls it is in) descends into."""
     return [getattr(node, name, None) for name in node.__dataclass_fields__ if name != "span"]
+
+
+def counted_for(s: For) -> tuple[str, float, int] | None:
+    """`for (number i = a; i < b; i += 1)` or `i <= b`, a a number literal (negative too, Pente's `dx = -1`): the
+    counter's name, a, and 1 where the bound is inclusive (else 0); None for another loop."""
+    init, cond, post = s.init, s.cond, s.post
+    name = init.name if isinstance(init, VarDecl) else None
+    if name is None or not (isinstance(cond, Binary) and cond.op in ("<", "<=")
+                            and isinstance(cond.left, Name) and cond.left.name == name):
+        return None
+    if not (isinstance(post, Assign) and isinstance(post.target, Name) and post.target.name == name
+            and post.op == "+=" and isinstance(post.value, NumberLit) and post.value.value == 1):
+        return None
+    first = init.init
+    if isinstance(first, Unary) and first.op == "-" and isinstance(first.operand, NumberLit):
+        return name, -first.operand.value, int(cond.op == "<=")
+    if isinstance(first, NumberLit):
+        return name, first.value, int(cond.op == "<=")
+    return None

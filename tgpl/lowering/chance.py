@@ -120,22 +120,19 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
 
 
 def counted_passes(loop: ast.For) -> int | None:
-    """How many passes `for (number i = a; i < b; i += 1)` makes, a and b literals and i not written in the body
-    (`<=` too): the dice in its body are thrown that many times. None for any other loop."""
-    init, cond, post = loop.init, loop.cond, loop.post
-    if not (isinstance(init, ast.VarDecl) and isinstance(init.init, ast.NumberLit) and isinstance(cond, ast.Binary)
-            and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name) and cond.left.name == init.name
-            and isinstance(cond.right, ast.NumberLit) and isinstance(post, ast.Assign) and post.op == "+="
-            and isinstance(post.target, ast.Name) and post.target.name == init.name
-            and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+    """How many passes `for (number i = a; i < b; i += 1)` makes, a and b literals (a not negative) and i not
+    written in the body (`<=` too): the dice in its body are thrown that many times. None for any other loop."""
+    counted = ast.counted_for(loop)
+    if counted is None or not isinstance(loop.init.init, ast.NumberLit) or not isinstance(loop.cond.right, ast.NumberLit):
         return None
-    if any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == init.name
+    name, first, inclusive = counted
+    if any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == name
            for n in ast.walk(loop.body)):
         return None
-    first, last = init.init.value, cond.right.value
+    last = loop.cond.right.value
     if first != int(first) or last != int(last):
         return None
-    return max(0, int(last) - int(first) + (cond.op == "<="))
+    return max(0, int(last) - int(first) + inclusive)
 
 
 def shuffle_refusal(name: str) -> str:

@@ -288,7 +288,7 @@ class SegmentCompiler(_FunctionCompiler):
         """`for (number i = a; i < b; i += 1)` with a and b known when compiling and at most UNROLLED passes,
         spelled out pass by pass: each pass reads what the passes before it wrote (Reversi's eight directions,
         each flipping what the one before left), through the views its writes make. None for another loop."""
-        counted = _counted_from(s)
+        counted = ast.counted_for(s)
         if counted is None or any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
             return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
         var, first, inclusive = counted
@@ -1043,7 +1043,7 @@ def board_count_passes(program) -> int:
     def visit(node, passes: int) -> None:
         nonlocal most
         if isinstance(node, ast.For):
-            counted = _counted_from(node)
+            counted = ast.counted_for(node)
             bound = node.cond.right if counted is not None else None
             if isinstance(bound, ast.NumberLit):
                 passes *= max(1, int(bound.value - counted[1]) + counted[2])
@@ -2372,25 +2372,6 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
 def _writes_state(s) -> bool:
     """Does the loop `s` assign anything but a local (an attribute, an item)?"""
     return any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s]))
-
-
-def _counted_from(s: ast.For) -> tuple[str, float, int] | None:
-    """`for (number i = a; i < b; i += 1)` or `i <= b`, a a number literal (negative too, Pente's `dx = -1`): the
-    counter's name, a, and 1 where the bound is inclusive (else 0); None for another loop."""
-    init, cond, post = s.init, s.cond, s.post
-    name = init.name if isinstance(init, ast.VarDecl) else None
-    if name is None or not (isinstance(cond, ast.Binary) and cond.op in ("<", "<=")
-                            and isinstance(cond.left, ast.Name) and cond.left.name == name):
-        return None
-    if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == name
-            and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
-        return None
-    first = init.init
-    if isinstance(first, ast.Unary) and first.op == "-" and isinstance(first.operand, ast.NumberLit):
-        return name, -first.operand.value, int(cond.op == "<=")
-    if isinstance(first, ast.NumberLit):
-        return name, first.value, int(cond.op == "<=")
-    return None
 
 
 def _loop_writes(s) -> tuple[set[str], dict[str, list]]:
