@@ -33,11 +33,7 @@ from dataclasses import replace
 
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.estimate import MAX_GROUND, position_sizes, rule_bounds
-from tgpl.lowering.ir import Atom, Const, Not, Or, Program, Rule, Term, Var
-
-KEYWORDS = frozenset({"true", "does", "next", "legal", "goal", "terminal", "init", "base", "input", "role",
-                      "distinct", "sees"})
-"""GDL's relations, whose arities are the language's."""
+from tgpl.lowering.ir import GDL_RELATIONS, Atom, Const, Not, Or, Program, Rule, Term, Var
 
 TABLE_PREFIX = "tgpl_fd_"
 """The static tables of the dropped arguments' functions."""
@@ -72,7 +68,7 @@ def dynamic_relations(program: Program) -> set[str]:
             if head not in moving and body & moving:
                 moving.add(head)
                 grew = True
-    return {r for r in moving if r in reads and r not in KEYWORDS}
+    return {r for r in moving if r in reads and r not in GDL_RELATIONS}
 
 
 def narrow(program: Program, tuples: dict[str, set[tuple[Term, ...]]]) -> Program:

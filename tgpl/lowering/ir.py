@@ -25,6 +25,12 @@ from typing import Iterator, Union
 from tgpl.frontend.diagnostics import Span
 
 
+GDL_RELATIONS = frozenset({"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
+                           "distinct", "sees"})
+"""The relations GDL (and GDL-II's `sees`) gives their meaning and arity: a pass that renames, splits or narrows
+the game's own relations leaves these alone."""
+
+
 def _span() -> Span | None:
     return field(default=None, compare=False, hash=False, repr=False)
 

@@ -34,11 +34,10 @@ from dataclasses import dataclass, field
 
 from tgpl.graphs import strongly_connected
 from tgpl.limits import Limits, unlimited
-from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.lowering.ir import GDL_RELATIONS, Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var
 from tgpl.lowering.static_eval import Work, join, static_facts
 
-KEYWORDS = frozenset({"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
-                      "sees", "random", "distinct"})
+KEYWORDS = GDL_RELATIONS | {"random"}
 MAX_ROWS = 2_000
 """Rows past which a static conjunction is left as it is: a larger table would cost the agent more atoms than the
 join it saves (Reversi's scan tables hold a few hundred rows)."""
