@@ -100,7 +100,7 @@ class Kernel:
             if level.cyclic:
                 values[level.atoms] = 0
                 while True:
-                    before = values[level.atoms]
+                    before = values[level.atoms]  # a copy: level.atoms is an index array, never a slice
                     _evaluate(values, plan)
                     if np.array_equal(before, values[level.atoms]):
                         break
