@@ -38,11 +38,13 @@ class Seat
     }
     action Frozen
     {
-        input Token t { t.V = 5; return true; }
+        input Token t { return Freeze(t: t); }
         trigger PlayerChoiceEvent { return G.N == 4; }
         effect { turn.pass(); }
     }
     function V2 { returns; effect { G.N += 1; } }
+    // The checker refuses a write in a filter; one made by a function it calls is met at run time
+    function Freeze { function input Token t; returns bool; effect { t.V = 5; return true; } }
 }
 turn T { phase P { } default { return 0; } }
 setup { G.T = new Token(); Token u = new Token(); Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
