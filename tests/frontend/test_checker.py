@@ -1608,3 +1608,14 @@ def test_tris_thesis_listing_joined(tmp_path):
         (68, 27, "error", "undefined name 'none'; did you mean 'null'?"),
         (69, 24, "error", "expected ';' before ':'"),
     ]
+
+
+def test_a_csharp_foreach_says_how_to_loop(tmp_path):
+    """`foreach`, which C# designers write and TGPL does not have, is the first error, with the fix."""
+    src = PRELUDE + ("class C { List<number> Xs = {}; function F { returns number; effect {\n"
+                     "number n = 0; foreach (number x in Xs) { n += x; } return n; } } }\n")
+    diags = check(tmp_path, src)
+    first = min((d for d in diags if d.severity.name == "ERROR"), key=lambda d: (d.span.line, d.span.col))
+    assert (first.span.line, first.span.col) == at(src, "foreach")
+    assert first.message == "TGPL has no 'foreach' loop"
+    assert "for (number i = 0; i < xs.length; i += 1)" in first.notes[0]

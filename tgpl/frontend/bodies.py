@@ -38,6 +38,9 @@ RESERVED = frozenset(
 )
 # The largest number literal (decision 75): every whole number up to it is exact as a double.
 MAX_LITERAL = 2.0**53
+# A C#-style `foreach (T x in xs)`, which the thesis's language does not have: the fix, said once
+NO_FOREACH = ("loop with an index: for (number i = 0; i < xs.length; i += 1) { T x = xs[i]; ... }; "
+              "the errors that follow on this loop come from reading it as a call")
 _MISSPELLINGS = {"none": "null", "nil": "null", "None": "null", "True": "true", "False": "false", "self": "this"}
 
 
@@ -489,6 +492,9 @@ class BodyChecker:
         candidates = [n for f in env.frames for n in f] + list(env.scope.names) + list(NAMESPACES)
         if env.this is not None:
             candidates += list(env.this.member_names())
+        if e.name.lower() in ("foreach", "for_each"):
+            self.diags.error(e.span, f"TGPL has no '{e.name}' loop", NO_FOREACH)
+            return ANY
         self.diags.error(e.span, f"undefined name '{e.name}'{_did_you_mean(e.name, candidates)}")
         return ANY
 
