@@ -1736,6 +1736,8 @@ class Executor:
         return is_attribute(self.program, e) and e.name in self.unread
 
     def method(self, p: Path, target, name: str, vals: list, span: Span):
+        if target is None:
+            return []  # a method of null, `Hand[0].move_to(t)` on an empty hand: a runtime error, dropped
         if name in ("shuffle", "reshuffle"):
             raise NotLowerable(span, shuffle_refusal(name))
         if isinstance(target, StateList):
