@@ -171,6 +171,32 @@ def test_a_private_actions_move_is_seen_whole_by_its_mover_and_redacted_by_the_o
     assert all("(did player_0 (throw seat_0))" in {str(x) for x in seen} for seen in after.seen[:2])
 
 
+def test_a_public_move_naming_a_card_of_a_private_hand_shows_the_others_the_card_hidden(tmp_path):
+    """Decision 94 in GDL-II's percepts: a move of a public action that names a card only a private hand holds
+    (tests/data/lowering/dice_hand.tgpl's Discard) reads `hidden` in its place to the other seat, and whole to
+    its mover; a move naming nothing secret is seen whole by every player."""
+    from tgpl.asp.reasoner import GdlGame
+
+    source = Path(__file__).resolve().parents[1] / "data" / "lowering" / "dice_hand.tgpl"
+    out, kif = _validated(tmp_path, source.read_text())
+    assert "(tgpl_redacted (discard seat_0 card_1) (discard seat_0 hidden))" in kif
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+    game = GdlGame.load(str(out))
+    state = game.initial_state()
+
+    def play(text: str):
+        moves = {str(m): m for m in state.legal_moves(game.roles[0])}
+        noop = state.legal_moves(game.roles[1])
+        return state.apply([moves[text], noop[0], noop[0]])
+    mover, other, _ = ({str(x) for x in seen} for seen in play("(discard seat_0 card_1)").seen)
+    assert "(did player_0 (discard seat_0 card_1))" in mover and "(did player_0 (discard seat_0 hidden))" not in mover
+    assert "(did player_0 (discard seat_0 hidden))" in other
+    assert not any("card_1" in x for x in other if x.startswith("(did "))
+    after = play("(throw seat_0)")
+    assert all("(did player_0 (throw seat_0))" in {str(x) for x in seen} for seen in after.seen[:2])
+
+
 def test_a_private_action_that_throws_dice_is_refused_located(tmp_path):
     """Random's control state after the move names it, and every player sees the control."""
     text = GAME.format(body="            Score += roll(3);").replace("    action Throw", "    private action Throw")

@@ -8,7 +8,8 @@ tell its secrets (Monty Hall's `(roll k)` of setup is where the car is). There e
 - every player's move, `(did ?q ?m)` (a move's text is public: the studio's log shows it), never random's; a
   move of a `private` action (decision 94) whole by its mover only, and by the others with its inputs
   `hidden`, as the studio's log redacts it (`(did player_0 (mark seat_0 hidden))`), from a table of the
-  private moves (`tgpl_private_move`, `tgpl_redacted`);
+  private moves (`tgpl_private_move`, `tgpl_redacted`); the same for a public action's move that names a card
+  the others may not see (`unseen_classes`), its other inputs shown;
 - after every step, every fluent it may see, as the fluent itself (`(sees ?r (held studio door_1))`): a public
   attribute's by every player, a `private` one's by the owners of its object (the number of items of a private
   list by everyone, as the studio shows it), a `hidden` one's by nobody; the control and the result by every
@@ -23,8 +24,10 @@ secret are random's first move, and so state).
 
 from __future__ import annotations
 
+from tgpl.frontend.types import ClassType, Collection
 from tgpl.lowering.chance import DID, RANDOM, action_rolls
 from tgpl.lowering.execute import OWNER, NotLowerable
+from tgpl.lowering.symbolic import UObj
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Program, Rule, Var
 from tgpl.lowering.universe import list_cell
 
@@ -126,23 +129,59 @@ def with_percepts(lowered, program):
 
 def _move_percepts(em, program, facts: list[Rule]) -> list[Rule]:
     """The percepts of the players' moves: every move to every player, but a private action's, which its mover
-    sees whole and the others with its inputs `hidden` (a table of such moves appended to `facts`)."""
+    sees whole and the others with its inputs `hidden`, and a public one naming a card the others may not see,
+    which they see with that input `hidden` (a table of such moves appended to `facts`)."""
     q, m, x = Var("q"), Var("m"), Var("tgpl_hidden")
     seer = (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)))
     public = seer + (Distinct(q, Const(RANDOM)), Atom("does", (q, m)))
-    private = [mv for mv in em.logic.moves if mv.action is not None and mv.inputs
-               and mv.obj.cls.private_action(mv.action.name)]
+    unseen = unseen_classes(program)
+    private = []  # (move, which of its inputs the others see hidden)
+    for mv in em.logic.moves:
+        if mv.action is None or not mv.inputs:
+            continue
+        if mv.obj.cls.private_action(mv.action.name):
+            private.append((mv, [True] * len(mv.inputs)))
+            continue
+        masked = [isinstance(v, UObj) and unseen(v.cls) for _, v in mv.inputs]
+        if any(masked):
+            private.append((mv, masked))
     if not private:
         return [Rule(Atom("sees", (SEER, Func(DID, (q, m)))), public)]
-    for mv in private:
+    for mv, masked in private:
         term = em.move(mv)
-        hidden = Func(term.name, term.args[:1] + tuple(Const(HIDDEN) for _ in term.args[1:]))
+        hidden = Func(term.name, term.args[:1] + tuple(Const(HIDDEN) if h else a
+                                                       for a, h in zip(term.args[1:], masked)))
         facts.append(Rule(Atom(PRIVATE, (term,))))
         facts.append(Rule(Atom(REDACTED, (term, hidden))))
     return [Rule(Atom("sees", (SEER, Func(DID, (q, m)))), public + (Not(Atom(PRIVATE, (m,))),)),
             Rule(Atom("sees", (q, Func(DID, (q, m)))), (Atom("does", (q, m)), Atom(PRIVATE, (m,)))),
             Rule(Atom("sees", (SEER, Func(DID, (q, x)))),
                  seer + (Distinct(SEER, q), Atom("does", (q, m)), Atom(REDACTED, (m, x))))]
+
+
+def unseen_classes(program):
+    """Whether a move naming an object of a class is to name it `hidden` to the other seats (a function of the
+    ClassInfo). Decision 94 names an interactable to a seat only where the seat sees it: the lowering hides one
+    that a `private` or `hidden` attribute, or a deck, may hold and no public attribute may (a card of a private
+    hand that nothing public ever holds: treasure's Discard). One that a public attribute may hold is named
+    (where the seat sees it is state, which the move's percept does not read)."""
+    held: dict[bool, list] = {True: [], False: []}  # secret or not -> the classes its attributes may hold
+
+    def classes(t):
+        while isinstance(t, Collection):
+            t = t.elem
+        return [t.info] if isinstance(t, ClassType) else []
+
+    for info in program.classes:
+        if info.kind == "stack" and info.deck_item is not None:
+            held[True].extend(classes(info.deck_item))
+        for name, t in info.attribute_types.items():
+            held[info.secrecy(name) is not None].extend(classes(t))
+
+    def unseen(cls) -> bool:
+        return cls.kind == "interactable" and any(cls.derives_from(c) for c in held[True]) \
+            and not any(cls.derives_from(c) for c in held[False])
+    return unseen
 
 
 def _attr_span(fl):
@@ -156,4 +195,4 @@ def _attr_span(fl):
     return None
 
 
-__all__ = ["has_secrets", "with_percepts"]
+__all__ = ["has_secrets", "unseen_classes", "with_percepts"]
