@@ -39,14 +39,14 @@ def compiled_with_sources(path, monkeypatch, options: RuntimeOptions = RuntimeOp
     sources: list[str] = []
     compile_ = codegen.BlockGenerator._compile
 
-    def seen(self, src, span, name, plan=None, block=False):
+    def seen(self, src, span, name, plan=None, block=False, prologue=False):
         if plan is not None:
             tree = py.parse(src)
             tree_passes.as_plan(tree.body[0], plan)
             sources.append(py.unparse(tree) + "\n")
         else:
             sources.append(src)
-        return compile_(self, src, span, name, plan, block)
+        return compile_(self, src, span, name, plan, block, prologue)
 
     with monkeypatch.context() as mp:
         mp.setattr(codegen.BlockGenerator, "_compile", seen)

@@ -5,10 +5,10 @@ compiles the tree; the code object is kept by the source as generated (`codegen.
 pass changes only what cannot be seen: the function returns, raises and counts as before.
 
 - `unused_bindings_dropped`: a temporary bound by `:=` (`(_t3 := x)`, `(_cse2 := y)`, the
-  generator's own names, `BlockGenerator.name`) and never read is not bound. The spellings bind
-  every value they may read again (the object of a read, for the machine's general way; a field
-  read once, for common subexpressions); most are never read again, while each binding costs the
-  hot loops that run it.
+  generator's own names, `BlockGenerator.name`) and never read is not bound. The generator binds
+  only what it may read again (`BlockGenerator.member`, `shared`); what it cannot tell is the object
+  of a general read that an optimistic spelling replaces, which a general read around it may still
+  name (`_owned_index`).
 - `loads_dropped`: a function spelled with Python's own locals starts by loading each local its code
   names from the frame's list (`l3 = v[3]`), or by setting those that are not inputs to None
   (`l3 = l4 = None`, `_fast`). Most locals are declared in the block, which assigns them before
@@ -29,10 +29,11 @@ pass changes only what cannot be seen: the function returns, raises and counts a
 - `as_direct`, `as_fast`: a block's `_direct` made of its `_block`'s tree, a function's `_fast` of
   its `_direct`'s, as the passes left them: what the passes make of their sources, with no parse.
 
-`changes` tells, from a function's source, whether any pass may change its tree: most functions
-(Citadels' closures, spelled with the frame's list, and bind no local of their own) give the passes
-nothing to do, and a parse into Python's `ast` objects then the compile of the tree cost three times
-the compile of the source (`BlockGenerator._compile` compiles those from the source).
+`BlockGenerator._compile` runs the passes on a function only when the generator gave it a prologue
+of loads or memo tables (`BlockGenerator.prologued`): the generator binds no temporary it does not
+read again (`BlockGenerator.member`, `shared`), so a function without such a prologue gives the
+passes nothing to do, and is compiled from its source (a parse into Python's `ast` objects then the
+compile of the tree cost three times the compile of the source).
 
 The trees are walked by `_nodes` (a list read as it grows, not recursion: generated expressions nest deeper than
 Python's recursion limit lets a recursive visitor go), which skips what holds no node: it is most
@@ -47,32 +48,9 @@ import re
 _TEMP = re.compile(r"_(?:cse|t)\d+")  # a temporary's name (`BlockGenerator.name`)
 _LOCAL = re.compile(r"l\d+")  # a local spelled as Python's own (`codegen._spelled`)
 _MEMO_TABLE = re.compile(r"MT\d+")
-# In a generated source, read from left to right: a string literal (as `repr` writes one: on one line,
-# with escapes) or a temporary's name, with ` := ` after it where it is bound (`changes`)
-_TEMP_SCAN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\b(_(?:cse|t)\d+)\b( := )?""")
-# A statement of a function's body that may be in its prologue (`_prologue`): a local or a memo table assigned
-_PROLOGUE = re.compile(r"^    (?:l|MT)\d+ = ", re.M)
 # Nodes that open a scope of their own: a name in one is not analysed (`_Analysis`)
 _SCOPES = frozenset((py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef,
                      py.AsyncFunctionDef, py.ClassDef))
-
-
-def changes(src: str) -> bool:
-    """Whether the passes may change the tree of `src` (one generated function, its `_all_plan` aside):
-    False only when its prologue loads no local and binds no memo table (`loads_dropped`,
-    `memo_tables_sunk`) and each temporary it binds is named elsewhere too (`unused_bindings_dropped`).
-    A string literal is passed over whole: a name in one is no read. (A line that may be in the
-    prologue is looked for anywhere: one found elsewhere only makes the answer True.)"""
-    if _PROLOGUE.search(src):
-        return True
-    reads: dict[str, int] = {}
-    bound = set()
-    for name, binding in _TEMP_SCAN.findall(src):
-        if binding:
-            bound.add(name)
-        elif name:
-            reads[name] = reads.get(name, 0) + 1
-    return any(name not in reads for name in bound)
 
 
 def optimised(src: str, plan: int | None = None) -> py.Module:
