@@ -46,7 +46,7 @@ def test_the_bindings_dropped_are_gone_from_the_code(monkeypatch):
         py.unparse(tree) if isinstance(tree, py.AST) else tree), real(tree, *a))[1], raising=False)
     monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every source compiled, not a code kept from a load before
     load_game(EXAMPLES / "tris.tgpl")
-    plan = next(src for src in compiled if "def _all_plan(" in src)
+    plan = next(src for src in compiled if "def _all_opt(" in src)
     assert "_cse" not in plan and "D[l0]['AssignedTo']" in plan
 
 

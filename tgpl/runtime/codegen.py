@@ -455,7 +455,7 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
-# from, what it is made (`_all_plan`) and the options (`BlockGenerator._compile`): a game loaded
+# from and the options (`BlockGenerator._compile`): a game loaded
 # again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
 # benches once a run) generates the same sources, and parsing them, with the tree passes
 # (`tree_passes`), and compiling them was two thirds of a load. A code object is immutable and names its
@@ -815,16 +815,13 @@ class BlockGenerator:
         every = self._compile(src, block.span, "_all_opt", prologue=self.prologued(loads))
         hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span, self.prologued(loads))
         if hoisted is None:
-            # for a listing's plan (`game._planned_moves`), whose locals are a list made for the call
-            # and dropped after it: the candidate kept in a Python local only, not in that list too
-            every.plan = self._compile(src, block.span, "_all_plan", slot)
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
                 # the common case (`m.compare` of a null, a count) asks it of None: a miss there
                 # too, and the listing runs the filter its own way.
                 machine = "    m = None\n" if re.search(r"\bm\b", spelled) else ""
-                every.plan.data = self._compile(
+                every.data = self._compile(
                     f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
                     f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
                     block.span, "_all_data")
@@ -876,15 +873,13 @@ class BlockGenerator:
         nothing reads (`member`, `shared`): a function with neither compiles from its source."""
         return bool(loads) or bool(self.memo_tables)
 
-    def _compile(self, src: str, span, name: str, plan: int | None = None, block: bool = False,
-                 prologue: bool = False):
+    def _compile(self, src: str, span, name: str, block: bool = False, prologue: bool = False):
         """The function `name` that `src` defines, run through the tree passes (`tree_passes`) when
-        it has a `prologue` they may shorten (`prologued`), else compiled from its source; with
-        `plan`, the slot of a filter's candidate, `src` is its `_all_opt`, made `_all_plan`. With
+        it has a `prologue` they may shorten (`prologued`), else compiled from its source. With
         `block`, `src` is the `_direct` of the `_block` compiled last, or the `_fast` of that `_direct`
         (`generate`), made from its tree when that was compiled here (`tree_passes.as_direct`, `as_fast`)."""
         where = f"<tgpl {span}>"
-        key = (src, where, plan, self.c.options)
+        key = (src, where, self.c.options)
         last, self.last_block = self.last_block, None
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
@@ -894,10 +889,10 @@ class BlockGenerator:
                 else:
                     tree_passes.as_fast(last, self.params)
                 tree = last
-            elif plan is None and not prologue:
+            elif not prologue:
                 tree = src  # compiled as it is: the passes have nothing to do
             else:
-                tree = tree_passes.optimised(src, plan)
+                tree = tree_passes.optimised(src)
             if name in ("_block", "_direct") and tree is not src:
                 self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning

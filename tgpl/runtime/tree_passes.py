@@ -23,9 +23,6 @@ pass changes only what cannot be seen: the function returns, raises and counts a
   made with it and never replaced (`new_memo`): bound later, it is the same table. It moves down
   through `if`s only (never into a loop, which would bind it again, nor into a `try`); a table read
   nowhere is not bound.
-- `as_plan`: a filter's `_all_opt` made the plan's `_all_plan` (`BlockGenerator.filter_all`): the
-  candidate kept in a Python local only, and the loop's target that local itself when the
-  candidate's name `c` is read nowhere else (one store less per candidate).
 - `as_direct`, `as_fast`: a block's `_direct` made of its `_block`'s tree, a function's `_fast` of
   its `_direct`'s, as the passes left them: what the passes make of their sources, with no parse.
 
@@ -53,13 +50,10 @@ _SCOPES = frozenset((py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.Generat
                      py.AsyncFunctionDef, py.ClassDef))
 
 
-def optimised(src: str, plan: int | None = None) -> py.Module:
-    """`src` (one generated function) parsed and run through the passes; with `plan` (the slot of a
-    filter's candidate), its `_all_opt` made `_all_plan` first (`as_plan`)."""
+def optimised(src: str) -> py.Module:
+    """`src` (one generated function) parsed and run through the passes."""
     tree = py.parse(src)
     fn = tree.body[0]
-    if plan is not None:
-        as_plan(fn, plan)
     unused_bindings_dropped(tree)
     loads_dropped(fn)
     memo_tables_sunk(fn)
@@ -400,37 +394,3 @@ def _is_load(s: py.stmt) -> bool:
     v = s.value
     return (v.__class__ is py.Subscript and v.value.__class__ is py.Name and v.value.id == "v"
             and v.slice.__class__ is py.Constant and s.targets[0].id == f"l{v.slice.value}")
-
-
-def as_plan(fn: py.FunctionDef, slot: int) -> None:
-    """A filter's `_all_opt` (`BlockGenerator.filter_all`) made `_all_plan`, for a listing's plan
-    (`game._planned_moves`), whose locals are a list made for the call and dropped after it: the
-    candidate kept in the local `l<slot>` only, `v[slot] = l<slot> = c` made `l<slot> = c`; and
-    when `c` is read nowhere else, the loop's target is `l<slot>` itself (`for l<slot> in pool:`,
-    one store less per candidate)."""
-    fn.name = "_all_plan"
-    local = f"l{slot}"
-    loop = None
-    for n in _nodes(fn):
-        if n.__class__ is py.For and n.target.__class__ is py.Name and n.target.id == "c" and n.body:
-            first = n.body[0]
-            if first.__class__ is py.Assign and first.value.__class__ is py.Name and first.value.id == "c":
-                first.targets = [t for t in first.targets if not (t.__class__ is py.Subscript
-                                                                  and t.value.__class__ is py.Name
-                                                                  and t.value.id == "v")]
-                if loop is None and [t.__class__ is py.Name and t.id for t in first.targets] == [local]:
-                    loop = n
-    if loop is None:
-        return
-    reads = [n for n in _nodes(fn) if n.__class__ is py.Name and n.id == "c"]
-    # `out.append(c)` (a call of a method of `out`, the list of the candidates that pass, with `c`)
-    appends = [n for n in _nodes(loop) if n.__class__ is py.Call and n.func.__class__ is py.Attribute
-               and n.func.value.__class__ is py.Name and n.func.value.id == "out"
-               and len(n.args) == 1 and n.args[0].__class__ is py.Name and n.args[0].id == "c"]
-    # `c` is the loop's target, its copy into the local and the appends: then nothing else reads it
-    if len(reads) != 2 + len(appends):
-        return
-    loop.target = py.copy_location(py.Name(local, py.Store()), loop.target)
-    loop.body.pop(0)
-    for call in appends:
-        call.args[0] = py.copy_location(py.Name(local, py.Load()), call.args[0])
