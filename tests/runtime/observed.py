@@ -29,24 +29,16 @@ def reference(path, players=None):
 
 
 def compiled_with_sources(path, monkeypatch, options: RuntimeOptions = RuntimeOptions()):
-    """The game at `path` compiled with `options`, and the Python sources its compilation generated (a
-    filter's plan, made of its `_all_opt` on the tree, as `ast.unparse` spells it): for tests that look
-    for a fast path's spelling in them."""
-    import ast as py
-
-    from tgpl.runtime import codegen, tree_passes
+    """The game at `path` compiled with `options`, and the Python sources its compilation generated:
+    for tests that look for a fast path's spelling in them."""
+    from tgpl.runtime import codegen
 
     sources: list[str] = []
     compile_ = codegen.BlockGenerator._compile
 
-    def seen(self, src, span, name, plan=None, block=False):
-        if plan is not None:
-            tree = py.parse(src)
-            tree_passes.as_plan(tree.body[0], plan)
-            sources.append(py.unparse(tree) + "\n")
-        else:
-            sources.append(src)
-        return compile_(self, src, span, name, plan, block)
+    def seen(self, src, span, name, block=False, prologue=False):
+        sources.append(src)
+        return compile_(self, src, span, name, block, prologue)
 
     with monkeypatch.context() as mp:
         mp.setattr(codegen.BlockGenerator, "_compile", seen)

@@ -177,14 +177,14 @@ def test_a_blocks_other_spellings_are_made_from_its_blocks_tree(monkeypatch, gam
     made: list[list] = []  # per block: its sources and the inputs of its `_fast`
     compile_ = codegen.BlockGenerator._compile
 
-    def seen(self, src, span, name, plan=None, block=False):
+    def seen(self, src, span, name, block=False, prologue=False):
         if name == "_block":
             made.append([src, None, None, None])
         elif name == "_direct" and block:
             made[-1][1] = src
         elif name == "_fast" and block:
             made[-1][2:] = [src, self.params]
-        return compile_(self, src, span, name, plan, block)
+        return compile_(self, src, span, name, block, prologue)
 
     monkeypatch.setattr(codegen.BlockGenerator, "_compile", seen)
     monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every spelling compiled, the later ones from the trees

@@ -12,7 +12,7 @@ from observed import EXAMPLES, compiled_with_sources
 
 def test_tris_filter_keeps_no_count(monkeypatch):
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    plans = [src for src in sources if src.startswith("def _all_plan(")]
+    plans = [src for src in sources if src.startswith("def _all_opt(")]
     assert plans and all("_st0" not in src for src in plans)
 
 
@@ -21,7 +21,7 @@ def test_a_filter_that_calls_keeps_its_count(monkeypatch):
     checked = []
     for name in ("connect4.tgpl", "chess/chess.tgpl"):
         _, sources = compiled_with_sources(EXAMPLES / name, monkeypatch)
-        spelled = [src for src in sources if src.startswith(("def _all_opt(", "def _all_plan(", "def _all_hoisted("))]
+        spelled = [src for src in sources if src.startswith(("def _all_opt(", "def _all_hoisted("))]
         for src in spelled:
             body = src[src.rindex("    try:\n"):src.rindex("    except")]  # the loop over the pool
             named = re.search(r"\bm\b", body) is not None

@@ -46,7 +46,7 @@ def test_the_bindings_dropped_are_gone_from_the_code(monkeypatch):
         py.unparse(tree) if isinstance(tree, py.AST) else tree), real(tree, *a))[1], raising=False)
     monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every source compiled, not a code kept from a load before
     load_game(EXAMPLES / "tris.tgpl")
-    plan = next(src for src in compiled if "def _all_plan(" in src)
+    plan = next(src for src in compiled if "def _all_opt(" in src)
     assert "_cse" not in plan and "D[l0]['AssignedTo']" in plan
 
 
@@ -76,31 +76,20 @@ def test_a_game_whose_strings_look_like_a_binding_plays_as_the_reference(tmp_pat
     assert got[0] == "ok" and "(_cse99998 := (_t99999 := x)(_t99999 := x)" in repr(got[3])
 
 
-def test_a_source_no_pass_changes_is_told_from_its_text():
-    from tgpl.runtime.tree_passes import changes
-
-    assert not changes("def f(m):\n    x = (_t1 := a) + _t1\n    return x\n")
-    assert changes("def f(m):\n    x = (_t1 := a) + 1\n")  # bound, read nowhere
-    assert changes("def f(m):\n    x = (_t1 := a) + (_t1 := b)\n")  # bound twice, read nowhere
-    assert changes("def f(m):\n    y = '_t6' + (_t6 := g)\n")  # a name in a string is no read
-    assert not changes("def f(m):\n    y = \"it's _t6 := \" + (_t6 := g) + _t6\n")
-    assert changes("def f(m, v):\n    l3 = v[3]\n    return l3\n")  # a load in the prologue
-    assert changes("def f(m):\n    MT1 = MM[1] if MM is not None else _NO_FIELDS\n")  # a memo table
-    assert not changes("def f(m):\n    return m.x\n")
-
-
 @pytest.mark.parametrize("game", ["tris.tgpl", "chess/chess.tgpl", "citadels/citadels.tgpl"])
 def test_a_source_compiled_unparsed_is_what_the_passes_leave(monkeypatch, game):
-    """`BlockGenerator._compile` compiles a source as it is where `tree_passes.changes` says no pass
-    changes it: the passes leave each such source's tree as parsed."""
+    """`BlockGenerator._compile` compiles a source as it is where the generator gave it no prologue
+    of loads or memo tables (`BlockGenerator.prologued`): it binds no temporary that nothing reads,
+    so the passes leave each such source's tree as parsed."""
     from tgpl.runtime import tree_passes
 
     sources: list[str] = []
-    changes = tree_passes.changes
-    monkeypatch.setattr(tree_passes, "changes", lambda src: sources.append(src) or changes(src))
+    trees: list[py.AST] = []
+    real = compile
+    monkeypatch.setattr(codegen, "compile", lambda tree, *a: ((sources if isinstance(tree, str) else trees)
+                                                             .append(tree), real(tree, *a))[1], raising=False)
     monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)
     load_game(EXAMPLES / game)
-    unparsed = [src for src in sources if not changes(src)]
-    assert unparsed and len(unparsed) < len(sources)
-    for src in unparsed:
+    assert sources and trees
+    for src in sources:
         assert py.dump(tree_passes.optimised(src)) == py.dump(py.parse(src))

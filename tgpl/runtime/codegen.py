@@ -335,6 +335,57 @@ def _reads_only(e: ast.Expr) -> bool:
     return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
 
 
+def _named(code: str) -> bool:
+    """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
+    return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
+
+
+def _field_key(e: ast.Expr, implicit_this: set[int]) -> tuple | None:
+    """What `e` reads as a field of a local (by its name) or of `this`, or None."""
+    if isinstance(e, ast.Member):
+        if isinstance(e.obj, ast.This):
+            return (None, e.name)
+        if isinstance(e.obj, ast.Name) and id(e.obj) not in implicit_this:
+            return (e.obj.name, e.name)
+    elif isinstance(e, ast.Name) and id(e) in implicit_this:
+        return (None, e.name)
+    return None
+
+
+def _field_reads(e: ast.Expr, implicit_this: set[int]) -> tuple[set[int], set[int]]:
+    """The reads of a field of a local or of `this` in `e` (`_field_key`), by id: those a later
+    read of the same field may take the value of (`BlockGenerator.shared` binds those to a
+    temporary), and all of them. As the generator goes, a read made in the right operand of `&&`
+    or `||` is seen by the reads of that operand only; a read that is in neither set (of a body
+    inlined in `e`) is bound."""
+    reused: set[int] = set()
+    reads: set[int] = set()
+
+    def visit(n, seen: dict) -> None:
+        if isinstance(n, list):
+            for x in n:
+                visit(x, seen)
+            return
+        if not isinstance(n, ast.Node):
+            return
+        if isinstance(n, ast.Binary) and n.op in ("&&", "||"):
+            visit(n.left, seen)
+            visit(n.right, dict(seen))
+            return
+        for child in ast.children(n):
+            visit(child, seen)
+        key = _field_key(n, implicit_this)
+        if key is not None:
+            reads.add(id(n))
+            if key in seen:
+                reused.add(seen[key])
+            else:
+                seen[key] = id(n)
+
+    visit(e, {})
+    return reused, reads
+
+
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
 _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
@@ -404,7 +455,7 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
-# from, what it is made (`_all_plan`) and the options (`BlockGenerator._compile`): a game loaded
+# from and the options (`BlockGenerator._compile`): a game loaded
 # again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
 # benches once a run) generates the same sources, and parsing them, with the tree passes
 # (`tree_passes`), and compiling them was two thirds of a load. A code object is immutable and names its
@@ -574,6 +625,7 @@ class BlockGenerator:
         # While an expression that changes nothing is generated: per (object code, field), the
         # temporary holding a scalar field already read, where every later read runs after it.
         self.cse: dict[tuple[str, str], str] | None = None
+        self.cse_reads: tuple[set[int], set[int]] | None = None  # the expression's `_field_reads`
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
         # each scalar field read as generated, with its optimistic spelling (`generate`),
@@ -619,6 +671,7 @@ class BlockGenerator:
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
         preamble = self.preamble(body)
+        loads = ""
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
         else:
@@ -628,12 +681,12 @@ class BlockGenerator:
             loads = _loads(body)
             src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + loads + preamble
                    + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
-        block_fn = self._compile(src, block.span, "_block")
+        block_fn = self._compile(src, block.span, "_block", prologue=self.prologued(loads))
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_site`).
             direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
-            block_fn.direct = self._compile(direct, block.span, "_direct", block=True)
+            block_fn.direct = self._compile(direct, block.span, "_direct", block=True, prologue=self.prologued(loads))
             if self.params is not None and self.params == tuple(range(len(self.params))):
                 # A function's effect also spelled with its locals as Python's own, its inputs
                 # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
@@ -641,7 +694,7 @@ class BlockGenerator:
                 init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
-                block_fn.fast = self._compile(fast, block.span, "_fast", block=True)
+                block_fn.fast = self._compile(fast, block.span, "_fast", block=True, prologue=self.prologued(init))
                 if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
@@ -653,7 +706,8 @@ class BlockGenerator:
                                              self.misses())
                     self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
                     try:
-                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
+                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct",
+                                                             prologue=self.prologued(init))
                     except SyntaxError:  # too many statically nested blocks with the `try`
                         pass
         return block_fn
@@ -684,7 +738,7 @@ class BlockGenerator:
                + f"    except {self.misses()}:\n        m.steps = _st0\n"
                + f"        return _fast(m, this{args})\n")
         try:
-            return self._compile(src, span, "_fast_opt")
+            return self._compile(src, span, "_fast_opt", prologue=self.prologued(init))
         except SyntaxError:  # too many statically nested blocks with the `try`
             return None
 
@@ -721,7 +775,7 @@ class BlockGenerator:
             + "            out.append(c)\n"
             + "    return out\n"
         )
-        every = self._compile(src, block.span, "_all")
+        every = self._compile(src, block.span, "_all", prologue=self.prologued(_loads(test, slot)))
         if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
@@ -734,7 +788,8 @@ class BlockGenerator:
         for safe, quick in reversed(self.optimistic):
             test = test.replace(safe, quick)
         deferred = "_acc" in test
-        head = _loads(test, slot) + self.preamble(test)
+        loads = _loads(test, slot)
+        head = loads + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
         counts = deferred or re.search(r"\bm\b", spelled) is not None
@@ -757,25 +812,22 @@ class BlockGenerator:
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
-        every = self._compile(src, block.span, "_all_opt")
-        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
+        every = self._compile(src, block.span, "_all_opt", prologue=self.prologued(loads))
+        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span, self.prologued(loads))
         if hoisted is None:
-            # for a listing's plan (`game._planned_moves`), whose locals are a list made for the call
-            # and dropped after it: the candidate kept in a Python local only, not in that list too
-            every.plan = self._compile(src, block.span, "_all_plan", slot)
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
                 # the common case (`m.compare` of a null, a count) asks it of None: a miss there
                 # too, and the listing runs the filter its own way.
                 machine = "    m = None\n" if re.search(r"\bm\b", spelled) else ""
-                every.plan.data = self._compile(
+                every.data = self._compile(
                     f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
                     f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
                     block.span, "_all_data")
         return hoisted or every
 
-    def hoisted_all(self, test: str, slot: int, head: str, span):
+    def hoisted_all(self, test: str, slot: int, head: str, span, prologue: bool):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
@@ -810,17 +862,24 @@ class BlockGenerator:
             + "        return _all(m, this, v, pool)\n"
         )
         try:
-            return self._compile(src, span, "_all_hoisted")
+            return self._compile(src, span, "_all_hoisted", prologue=prologue)
         except SyntaxError:  # nested deeper than Python's parser takes
             return None
 
-    def _compile(self, src: str, span, name: str, plan: int | None = None, block: bool = False):
-        """The function `name` that `src` defines, run through the tree passes (`tree_passes`; with
-        `plan`, the slot of a filter's candidate, `src` is its `_all_opt`, made `_all_plan`). With
+    def prologued(self, loads: str) -> bool:
+        """Whether a function starting with `loads` (the lines loading its locals or setting them to
+        None) and the preamble has a prologue that the tree passes may shorten: loads, or memo tables
+        (`tree_passes.loads_dropped`, `memo_tables_sunk`). The generator binds no temporary that
+        nothing reads (`member`, `shared`): a function with neither compiles from its source."""
+        return bool(loads) or bool(self.memo_tables)
+
+    def _compile(self, src: str, span, name: str, block: bool = False, prologue: bool = False):
+        """The function `name` that `src` defines, run through the tree passes (`tree_passes`) when
+        it has a `prologue` they may shorten (`prologued`), else compiled from its source. With
         `block`, `src` is the `_direct` of the `_block` compiled last, or the `_fast` of that `_direct`
         (`generate`), made from its tree when that was compiled here (`tree_passes.as_direct`, `as_fast`)."""
         where = f"<tgpl {span}>"
-        key = (src, where, plan, self.c.options)
+        key = (src, where, self.c.options)
         last, self.last_block = self.last_block, None
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
@@ -830,10 +889,10 @@ class BlockGenerator:
                 else:
                     tree_passes.as_fast(last, self.params)
                 tree = last
-            elif plan is None and not tree_passes.changes(src):
-                tree = src  # compiled as it is: the passes would leave its tree as parsed
+            elif not prologue:
+                tree = src  # compiled as it is: the passes have nothing to do
             else:
-                tree = tree_passes.optimised(src, plan)
+                tree = tree_passes.optimised(src)
             if name in ("_block", "_direct") and tree is not src:
                 self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
@@ -1586,10 +1645,11 @@ class BlockGenerator:
             # An expression that changes nothing: a field of a local (or of `this`) read twice is
             # read once, where the first read is sure to run before the others (`member`).
             self.cse = {}
+            self.cse_reads = _field_reads(e, self.c.implicit_this)
             try:
                 return self.expr(e, want)
             finally:
-                self.cse = None
+                self.cse = self.cse_reads = None
         if not self.in_fixed and self.c.purity is not None and self.nesting < MAX_INLINE_NESTING - 2:
             fixed = self.fixed(e)
             if fixed is not None:
@@ -1775,51 +1835,62 @@ class BlockGenerator:
         found = self.cse.get((obj, name))
         if found is not None:
             return found
+        reused, reads = self.cse_reads
+        if id(e) in reads and id(e) not in reused:
+            return read()  # no later read takes its value: no temporary to bind
         t = self.name("_cse")
         code = f"({t} := {read()})"
         self.cse[(obj, name)] = t
         return code
 
-    def read_only(self, e: ast.Expr) -> tuple[str, str | None, str | None]:
+    def read_only(self, e: ast.Expr, owned: bool = False) -> tuple[str, str | None, str | None]:
         """(code, owner, field) for a list or table that the code reads and lets go of (its length,
         an item that is not itself a list or table, `contains`, `indexOf`): a field of an object is
         read without the world owning the object (`World.own`), since nothing can change it through
-        this read; `owner` names the object and `field` the field (else None, None)."""
+        this read; `owner` names the object and `field` the field (else None, None). `owned`: the
+        caller reads `owner` (an index's), which the optimistic spelling then binds too."""
         if isinstance(e, ast.Member) and isinstance(self.c.type_of(e.obj), ClassType):
-            owner = self.name("_t")
-            return self.member(self.expr(e.obj), e.name, self.const(e.name_span, "_p"), peek=owner, typed=True), owner, e.name
+            obj = self.expr(e.obj)
+            owner = obj if _named(obj) else self.name("_t")
+            return (self.member(obj, e.name, self.const(e.name_span, "_p"), peek=owner, typed=True, owned=owned),
+                    owner, e.name)
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
-            owner = self.name("_t")
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=owner), owner, e.name
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=_THIS), _THIS, e.name
         return self.expr(e), None, None
 
     def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
-               typed: bool = False, plain: bool = False) -> str:
+               typed: bool = False, plain: bool = False, owned: bool = False) -> str:
         """A field of an object inline, as `_member` reads it; anything else goes to the machine.
         `known`: `obj` is an object for sure (no class test). `peek`: the name to bind the object
         to, for a list or table that the code only reads (`read_only`): it is read as it is,
         without the world owning the object first. `typed`: `obj` is declared as a class, so it
         holds an object or null (never a list or table, which cannot be a key of the world's table).
         `plain`: the field is declared with a scalar type (number, bool, string, player, a class),
-        so its value is never a list or table that the world would have to own first."""
-        a, b, d = peek or self.name("_t"), self.name("_t"), self.name("_t")
+        so its value is never a list or table that the world would have to own first. `owned`:
+        the caller reads `peek`, so the optimistic spelling binds it too."""
+        if peek in (None, obj) and _named(obj):  # a local or `this`, read again rather than bound
+            a = bind = obj
+        else:
+            a = peek or self.name("_t")
+            bind = f"({a} := {obj})"
+        b, d = self.name("_t"), self.name("_t")
         if name == "player" and peek is None and not self.c.player_fields:
             # No object has a field named `player` (no class declares one): an object's first
             # owner, as Machine.get_member reads it then
             o = self.name("_t")
             self.bound.add("W")
-            return (f"(({o}[0] if ({o} := W.get({a})) else None) if ({a} := {obj}).__class__ is _Obj"
+            return (f"(({o}[0] if ({o} := W.get({a})) else None) if {bind}.__class__ is _Obj"
                     f" else m.get_member({a}, 'player', {span}))")
         self.bound.update("DO")
         if known or typed:
             # `obj` is an object or null (its declared type is a class): a null, a fixed object
             # (not in the world's table) or a missing field read `_M` from the empty dict and go
             # to the machine, which reads them or raises, as the tests below send them there
-            got = f"D.get(({a} := {obj}), _NO_FIELDS).get({name!r}, _M)"
+            got = f"D.get({bind}, _NO_FIELDS).get({name!r}, _M)"
             if peek is not None:
                 safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
                 if self.optimistic is not None:  # the list or table as it is, the object still named
-                    self.optimistic.append((safe, f"D[({a} := {obj})][{name!r}]"))
+                    self.optimistic.append((safe, f"D[{bind if owned else obj}][{name!r}]"))
                 return safe
             if name != "player" and plain:
                 safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
@@ -1829,7 +1900,7 @@ class BlockGenerator:
             if name != "player":
                 return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
                         f" else m.get_member({a}, {name!r}, {span}))")
-        test = f"(({a} := {obj}) is not None)" if known else f"({a} := {obj}).__class__ is _Obj"
+        test = f"({bind} is not None)" if known else f"{bind}.__class__ is _Obj"
         if peek is not None:
             found = f"{test} and ({d} := D.get({a})) is not None and ({b} := {d}.get({name!r}, _M)) is not _M"
             return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
@@ -1888,7 +1959,7 @@ class BlockGenerator:
             # or table read from a field is read as it is; an item that is itself a list or
             # table is read again with the object owned (`_owned_index`), since the code may
             # change it.
-            obj, owner, field = self.read_only(e.obj)
+            obj, owner, field = self.read_only(e.obj, owned=True)
             key, span = self.expr(e.index), self.const(e.span, "_p")
             a, k, r = self.name("_t"), self.name("_t"), self.name("_t")
             table = t.kind == "Table"

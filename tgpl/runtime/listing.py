@@ -53,9 +53,6 @@ def _plan(game, ra: RAction, choice_event_cls: RClass) -> Quick | None:
     every = getattr(inp.filters[0][1], "all", None)
     if every is None:
         return None
-    # the list of locals is the plan's own, made for the call (`game._planned_moves`): the filter keeps
-    # each candidate in a Python local only (`codegen.BlockGenerator.filter_all`'s `_all_plan`)
-    every = getattr(every, "plan", every)
     rc = game.by_info[id(inp.candidate_type.info)]
     return Quick(rc, game.may_discard(rc), every, ra.size, getattr(every, "data", None))
 

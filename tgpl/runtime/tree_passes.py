@@ -5,10 +5,10 @@ compiles the tree; the code object is kept by the source as generated (`codegen.
 pass changes only what cannot be seen: the function returns, raises and counts as before.
 
 - `unused_bindings_dropped`: a temporary bound by `:=` (`(_t3 := x)`, `(_cse2 := y)`, the
-  generator's own names, `BlockGenerator.name`) and never read is not bound. The spellings bind
-  every value they may read again (the object of a read, for the machine's general way; a field
-  read once, for common subexpressions); most are never read again, while each binding costs the
-  hot loops that run it.
+  generator's own names, `BlockGenerator.name`) and never read is not bound. The generator binds
+  only what it may read again (`BlockGenerator.member`, `shared`); what it cannot tell is the object
+  of a general read that an optimistic spelling replaces, which a general read around it may still
+  name (`_owned_index`).
 - `loads_dropped`: a function spelled with Python's own locals starts by loading each local its code
   names from the frame's list (`l3 = v[3]`), or by setting those that are not inputs to None
   (`l3 = l4 = None`, `_fast`). Most locals are declared in the block, which assigns them before
@@ -23,16 +23,14 @@ pass changes only what cannot be seen: the function returns, raises and counts a
   made with it and never replaced (`new_memo`): bound later, it is the same table. It moves down
   through `if`s only (never into a loop, which would bind it again, nor into a `try`); a table read
   nowhere is not bound.
-- `as_plan`: a filter's `_all_opt` made the plan's `_all_plan` (`BlockGenerator.filter_all`): the
-  candidate kept in a Python local only, and the loop's target that local itself when the
-  candidate's name `c` is read nowhere else (one store less per candidate).
 - `as_direct`, `as_fast`: a block's `_direct` made of its `_block`'s tree, a function's `_fast` of
   its `_direct`'s, as the passes left them: what the passes make of their sources, with no parse.
 
-`changes` tells, from a function's source, whether any pass may change its tree: most functions
-(Citadels' closures, spelled with the frame's list, and bind no local of their own) give the passes
-nothing to do, and a parse into Python's `ast` objects then the compile of the tree cost three times
-the compile of the source (`BlockGenerator._compile` compiles those from the source).
+`BlockGenerator._compile` runs the passes on a function only when the generator gave it a prologue
+of loads or memo tables (`BlockGenerator.prologued`): the generator binds no temporary it does not
+read again (`BlockGenerator.member`, `shared`), so a function without such a prologue gives the
+passes nothing to do, and is compiled from its source (a parse into Python's `ast` objects then the
+compile of the tree cost three times the compile of the source).
 
 The trees are walked by `_nodes` (a list read as it grows, not recursion: generated expressions nest deeper than
 Python's recursion limit lets a recursive visitor go), which skips what holds no node: it is most
@@ -47,41 +45,15 @@ import re
 _TEMP = re.compile(r"_(?:cse|t)\d+")  # a temporary's name (`BlockGenerator.name`)
 _LOCAL = re.compile(r"l\d+")  # a local spelled as Python's own (`codegen._spelled`)
 _MEMO_TABLE = re.compile(r"MT\d+")
-# In a generated source, read from left to right: a string literal (as `repr` writes one: on one line,
-# with escapes) or a temporary's name, with ` := ` after it where it is bound (`changes`)
-_TEMP_SCAN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\b(_(?:cse|t)\d+)\b( := )?""")
-# A statement of a function's body that may be in its prologue (`_prologue`): a local or a memo table assigned
-_PROLOGUE = re.compile(r"^    (?:l|MT)\d+ = ", re.M)
 # Nodes that open a scope of their own: a name in one is not analysed (`_Analysis`)
 _SCOPES = frozenset((py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef,
                      py.AsyncFunctionDef, py.ClassDef))
 
 
-def changes(src: str) -> bool:
-    """Whether the passes may change the tree of `src` (one generated function, its `_all_plan` aside):
-    False only when its prologue loads no local and binds no memo table (`loads_dropped`,
-    `memo_tables_sunk`) and each temporary it binds is named elsewhere too (`unused_bindings_dropped`).
-    A string literal is passed over whole: a name in one is no read. (A line that may be in the
-    prologue is looked for anywhere: one found elsewhere only makes the answer True.)"""
-    if _PROLOGUE.search(src):
-        return True
-    reads: dict[str, int] = {}
-    bound = set()
-    for name, binding in _TEMP_SCAN.findall(src):
-        if binding:
-            bound.add(name)
-        elif name:
-            reads[name] = reads.get(name, 0) + 1
-    return any(name not in reads for name in bound)
-
-
-def optimised(src: str, plan: int | None = None) -> py.Module:
-    """`src` (one generated function) parsed and run through the passes; with `plan` (the slot of a
-    filter's candidate), its `_all_opt` made `_all_plan` first (`as_plan`)."""
+def optimised(src: str) -> py.Module:
+    """`src` (one generated function) parsed and run through the passes."""
     tree = py.parse(src)
     fn = tree.body[0]
-    if plan is not None:
-        as_plan(fn, plan)
     unused_bindings_dropped(tree)
     loads_dropped(fn)
     memo_tables_sunk(fn)
@@ -422,37 +394,3 @@ def _is_load(s: py.stmt) -> bool:
     v = s.value
     return (v.__class__ is py.Subscript and v.value.__class__ is py.Name and v.value.id == "v"
             and v.slice.__class__ is py.Constant and s.targets[0].id == f"l{v.slice.value}")
-
-
-def as_plan(fn: py.FunctionDef, slot: int) -> None:
-    """A filter's `_all_opt` (`BlockGenerator.filter_all`) made `_all_plan`, for a listing's plan
-    (`game._planned_moves`), whose locals are a list made for the call and dropped after it: the
-    candidate kept in the local `l<slot>` only, `v[slot] = l<slot> = c` made `l<slot> = c`; and
-    when `c` is read nowhere else, the loop's target is `l<slot>` itself (`for l<slot> in pool:`,
-    one store less per candidate)."""
-    fn.name = "_all_plan"
-    local = f"l{slot}"
-    loop = None
-    for n in _nodes(fn):
-        if n.__class__ is py.For and n.target.__class__ is py.Name and n.target.id == "c" and n.body:
-            first = n.body[0]
-            if first.__class__ is py.Assign and first.value.__class__ is py.Name and first.value.id == "c":
-                first.targets = [t for t in first.targets if not (t.__class__ is py.Subscript
-                                                                  and t.value.__class__ is py.Name
-                                                                  and t.value.id == "v")]
-                if loop is None and [t.__class__ is py.Name and t.id for t in first.targets] == [local]:
-                    loop = n
-    if loop is None:
-        return
-    reads = [n for n in _nodes(fn) if n.__class__ is py.Name and n.id == "c"]
-    # `out.append(c)` (a call of a method of `out`, the list of the candidates that pass, with `c`)
-    appends = [n for n in _nodes(loop) if n.__class__ is py.Call and n.func.__class__ is py.Attribute
-               and n.func.value.__class__ is py.Name and n.func.value.id == "out"
-               and len(n.args) == 1 and n.args[0].__class__ is py.Name and n.args[0].id == "c"]
-    # `c` is the loop's target, its copy into the local and the appends: then nothing else reads it
-    if len(reads) != 2 + len(appends):
-        return
-    loop.target = py.copy_location(py.Name(local, py.Store()), loop.target)
-    loop.body.pop(0)
-    for call in appends:
-        call.args[0] = py.copy_location(py.Name(local, py.Load()), call.args[0])
