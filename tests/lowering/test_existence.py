@@ -86,6 +86,15 @@ def test_flank_asks_whether_some_direction_flanks():
     lw = _lowered(FLANK)
     relations = lw.lowered.program.relations()
     assert "flips_positive" in relations and "flips" not in relations
+    # the end phase's counts are read again after its join (compiled._read_again), not carried: each comparison
+    # of the two counts is a part of its own (independent_parts), no rule compares them beside the control
+    assert any(r.head.relation.startswith("tgpl_part") and any(a.relation == "count" for a, _ in r.body_atoms())
+               for r in lw.lowered.program.rules)
+    for r in lw.lowered.program.rules:
+        counts = [a for a, _ in r.body_atoms() if a.relation == "count"]
+        if counts:
+            assert r.head.relation.startswith("tgpl_part") or r.head.relation.startswith("count"), str(r)
+            assert all(not a.relation.startswith("join") for a, _ in r.body_atoms()), str(r)
 
 
 def _rule(head, *body) -> Rule:
