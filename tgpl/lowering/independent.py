@@ -12,6 +12,7 @@ depends on the rule's own relation (no new recursion, stratification unchanged).
 
 from __future__ import annotations
 
+from tgpl.graphs import Partition
 from tgpl.lowering.ir import Atom, Program, Rule, Var, substitute
 
 PREFIX = "tgpl_part"
@@ -20,22 +21,14 @@ PREFIX = "tgpl_part"
 def _parts(body: tuple) -> list[list[int]]:
     """The body's literals grouped by shared variables (indices, in body order); literals without a variable
     each a part of their own."""
-    parent = list(range(len(body)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    part = Partition(range(len(body)))
     first: dict[str, int] = {}
     for i, lit in enumerate(body):
         for v in lit.variables():
-            j = first.setdefault(v.name, i)
-            parent[root(i)] = root(j)
+            part.union(i, first.setdefault(v.name, i))
     groups: dict[int, list[int]] = {}
     for i in range(len(body)):
-        groups.setdefault(root(i), []).append(i)
+        groups.setdefault(part.find(i), []).append(i)
     return list(groups.values())
 
 
