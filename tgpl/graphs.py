@@ -58,3 +58,23 @@ def strongly_connected(nodes: Iterable[Node], successors: Callable[[Node], Itera
                             break
                     out.append(component)
     return out
+
+
+class Partition:
+    """Items joined into groups, as a union-find (path halving): the literals of a rule that share a variable,
+    transitively (the static fold's static conjunctions, tgpl.lowering.independent's parts of a body)."""
+
+    def __init__(self, items: Iterable[Node]):
+        self.parent: dict = {i: i for i in items}
+
+    def find(self, item: Node) -> Node:
+        """The group's representative."""
+        parent = self.parent
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    def union(self, a: Node, b: Node) -> None:
+        """`a`'s group joined to `b`'s."""
+        self.parent[self.find(a)] = self.find(b)

@@ -828,12 +828,15 @@ class SegmentCompiler(_FunctionCompiler):
             terms = [_terms(c) for c in cs]
             width = len(terms[0])
             keep = [k for k in range(width) if len({t[k] for t in terms}) > 1 or isinstance(terms[0][k], Var)]
+            reread = {k: lit for k in keep if (lit := _read_again(cs, terms, k)) is not None}
+            keep = [k for k in keep if k not in reread]
             rel = f"{self.name}|{what}{next(self.points)}"
             for c, ts in zip(cs, terms):
                 self.hf.rules.append(Rule(Atom(rel, tuple(ts[k] for k in keep)), tuple(c.body)))
-            fresh = {k: self.var() for k in keep}
+            fresh = {k: self.var() for k in keep + list(reread)}
             new = [fresh.get(k, terms[0][k]) for k in range(width)]
-            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))])
+            again = [Atom(lit.relation, lit.args[:-1] + (fresh[k],)) for k, lit in reread.items()]
+            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))] + again)
             visits: dict = {}
             for c in cs:
                 for k, n in c.visits:
@@ -962,6 +965,26 @@ def _shape(c: SegClause) -> tuple:
             tuple(tuple((n, kind(v)) for n, v in sorted(f.items())) for f in c.frames),
             tuple((a, o if isinstance(o, Const) else None) for a, o, _ in c.store),
             c.control[1:], c.pending, c.over is not None, tuple(k for k, _ in c.checks))
+
+
+def _read_again(cs: list[SegClause], terms: list[list[Term]], k: int) -> Atom | None:
+    """The literal that gives the `k`th term of every clause of a join, where it is the result of one call of a
+    compiled function with constant arguments, the same in every clause (`(count player_0 ?b)`): read again after
+    the join rather than carried by it (a function has one result a state). Reversi's end phase carried both disc
+    counts through its join, every pair of them; read again, the comparisons of the counts share no variable
+    with the rest of their rules (tgpl.lowering.independent). None where the term is not such a result."""
+    found = None
+    for c, ts in zip(cs, terms):
+        v = ts[k]
+        if not isinstance(v, Var) or sum(1 for t in ts if t == v) != 1:
+            return None
+        gives = [x for x in c.body if isinstance(x, Atom) and x.args and x.args[-1] == v
+                 and "|result" in x.relation and all(isinstance(a, Const) for a in x.args[:-1])]
+        if len(gives) != 1 or (found is not None and (gives[0].relation, gives[0].args[:-1])
+                               != (found.relation, found.args[:-1])):
+            return None
+        found = gives[0]
+    return found
 
 
 def _terms(c: SegClause) -> list[Term]:

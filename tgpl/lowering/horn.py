@@ -31,10 +31,12 @@ returning a number at the top is left to the executor: numbers feed arithmetic.
 from __future__ import annotations
 
 import itertools
+from collections import ChainMap
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
-from tgpl.frontend.types import BOOL, PLAYER, ClassType
+from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
+from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
 
@@ -157,7 +159,10 @@ class HornCompiler:
 
     def __init__(self, program, universe, fluent_cells: set[tuple[str, str]]):
         self.program = program
-        self.types = program.types
+        # the checker's types, and those of the calls made here (`positive_call`)
+        self._made_types: dict[int, object] = {}
+        self.types = ChainMap(self._made_types, program.types)
+        self._positive: dict[int, tuple | None] = {}
         self.implicit_this = program.implicit_this
         self.u = universe
         self.fluent_attrs = {a for (_, a) in fluent_cells}
@@ -198,6 +203,38 @@ class HornCompiler:
             self._compiling.discard(key)
         self.functions[key] = hf
         return hf
+
+    def positive_call(self, e: ast.Binary) -> tuple[ast.Call, bool] | None:
+        """A comparison of a call with 0 that asks only whether the sum the function returns is positive
+        (`Flips(...) > 0`, `== 0`), as a call of the function's positive form (`existence.positive_form`) and
+        whether `e` holds when that is true; None where `e` is not such a comparison. The call made is kept
+        (its identity keys its type and its call site)."""
+        if id(e) in self._positive:
+            return self._positive[id(e)]
+        self._positive[id(e)] = None
+        zero = (isinstance(e.right, ast.NumberLit) and e.right.value == 0, isinstance(e.left, ast.NumberLit)
+                and e.left.value == 0)
+        asked = {(">", True): True, ("<", False): True, ("!=", True): True, ("!=", False): True,
+                 ("==", True): False, ("==", False): False, ("<=", True): False, (">=", False): False}
+        side = True if zero[0] else False if zero[1] else None
+        call = e.left if side else e.right
+        if side is None or (e.op, side) not in asked or not isinstance(call, ast.Call):
+            return None
+        ct = self.types.get(id(call.callee))
+        if not isinstance(ct, CallableType) or ct.kind != "function":
+            return None
+        fi = positive_form(ct.target, self.types)
+        if fi is None:
+            return None
+        callee = call.callee
+        if isinstance(callee, ast.Member):
+            callee = ast.Member(callee.span, callee.obj, fi.name, callee.name_span)
+        else:
+            callee = ast.Name(callee.span, fi.name)
+        made = ast.Call(call.span, callee, call.args)
+        self._made_types[id(callee)] = CallableType(fi.name, "function", fi)
+        self._positive[id(e)] = (made, asked[(e.op, side)], e)
+        return self._positive[id(e)][:2]
 
     def instance_name(self, hf: HornFunction, e) -> str:
         """The relations a call reads: the function's own, or for segments one instance per call site of a
@@ -1052,6 +1089,15 @@ class _FunctionCompiler:
                         value = a and b if e.op == "&" else a or b if e.op == "|" else a != b
                         (yes if value else no).extend(rights)
             return yes, no
+        asked = self.hc.positive_call(e) if isinstance(e, ast.Binary) else None
+        if asked is not None:  # a sum asked only whether it is positive
+            yes, no = [], []
+            for c2, v in self.expr(asked[0], c):
+                y = self.unify(c2, v, Const("yes"))
+                n = self.unify(c2, v, Const("no"))
+                yes += [y] if y is not None else []
+                no += [n] if n is not None else []
+            return (yes, no) if asked[1] else (no, yes)
         if isinstance(e, ast.Binary) and e.op in ("==", "!="):
             yes, no = [], []
             for c2, a in self.expr(e.left, c):
@@ -1113,8 +1159,6 @@ class _FunctionCompiler:
 
     # ------------------------------------------------------------ calls
     def call(self, e: ast.Call, c: Clause) -> list[tuple[Clause, Value]]:
-        from tgpl.frontend.types import CallableType
-
         ct = self.hc.types.get(id(e.callee))
         callee = e.callee
         if isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(callee, ast.Member):

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tgpl.graphs import strongly_connected
+from tgpl.graphs import Partition, strongly_connected
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.ir import GDL_RELATIONS, Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var
 from tgpl.lowering.static_eval import Work, join, static_facts
@@ -315,19 +315,13 @@ def _static_groups(rule: Rule, static: set[str]) -> list[list[int]]:
     or `distinct` joins the group that binds all of its variables."""
     positive = [j for j, lit in enumerate(rule.body)
                 if isinstance(lit, Atom) and lit.relation in static and lit.relation not in KEYWORDS and _vars(lit)]
-    parent = {j: j for j in positive}
-
-    def find(j: int) -> int:
-        while parent[j] != j:
-            parent[j] = parent[parent[j]]
-            j = parent[j]
-        return j
-
+    part = Partition(positive)
+    find = part.find
     owner: dict[str, int] = {}
     for j in positive:
         for v in sorted(_vars(rule.body[j])):
             if v in owner:
-                parent[find(j)] = find(owner[v])
+                part.union(j, owner[v])
             else:
                 owner[v] = j
     groups: dict[int, list[int]] = defaultdict(list)
