@@ -74,19 +74,22 @@ def test_a_counter_beside_a_count_gives_gdl_that_check_gdl_accepts():
 
 def test_to_gdl_writes_nothing_check_gdl_would_reject(tmp_path, monkeypatch):
     """A fluent that base leaves out is the lowering's own error, caught before writing: exit 2, nothing written
-    (here the counter's guard is taken out of the lowered game, as it was before the fix above)."""
+    (here the counter's guard is taken out of the lowered game, as it was before the fix above, and the sum
+    table goes on to 5, as it did while the count over the board was carried as a number 0..9; the count is now
+    asked as an existence, lowering.existence, and the table stops at 4)."""
     import tgpl.pipeline
     from click.testing import CliRunner
     from tgpl.cli import main
-    from tgpl.lowering.ir import Atom, Program, Rule
+    from tgpl.lowering.ir import Atom, Const, Program, Rule
 
     lower_game = tgpl.pipeline.lower_game
 
     def unguarded(*args, **kwargs):
         lowered = lower_game(*args, **kwargs)
-        lowered.program = Program(tuple(
-            Rule(r.head, tuple(x for x in r.body if not (isinstance(x, Atom) and x.relation == "moves_values")),
-                 r.span) for r in lowered.program.rules))
+        rules = tuple(Rule(r.head, tuple(x for x in r.body if not (isinstance(x, Atom) and x.relation == "moves_values")),
+                           r.span) for r in lowered.program.rules)
+        assert any(r.head == Atom("plus", (Const("3"), Const("1"), Const("4"))) for r in rules)
+        lowered.program = Program(rules + (Rule(Atom("plus", (Const("4"), Const("1"), Const("5")))),))
         return lowered
 
     monkeypatch.setattr(tgpl.pipeline, "lower_game", unguarded)
