@@ -1571,6 +1571,12 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
     Each arithmetic or comparison literal asks for its row (`need`, from the body
     before it) and reads it from a table clingo fills; a result beyond BOUND is
     `overflow`, and no row, which keeps the grounding finite.
+
+    A body whose parts meet only in its first literal (`_independent_parts`) is
+    grounded part by part, each part's existence a relation of its own (`part_N`,
+    of the first literal's variables it reads): the same model, without the product
+    of the parts' rows (Pente's `MakesFive`, the run lengths of four lines through a
+    point added up line by line, 9^8 rows a point joined whole, minutes of grounding).
     """
     lines = []
     for rel, rows in facts.items():
@@ -1578,20 +1584,39 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
         for row in rows:
             lines.append(f"{name}({','.join(map(_asp_term, row))}).")
     builtins = set()
+    made = itertools.count()  # the relations made here: a part's, a prefix's
     for r in rules:
-        body = []
-        for x in r.body:
-            if isinstance(x, Atom) and x.relation in _ASP_OPS:
-                builtins.add(x.relation)
-                ins = x.args if x.relation in COMPARE.values() else x.args[:2]
-                need = f"need_{_asp_name(x.relation)}({','.join(map(_asp_term, ins))})"
-                lines.append(f"{need} :- {', '.join(body)}." if body else f"{need}.")
-                if x.relation in CALCS.values():  # which function grows past the bound, for the refusal
-                    a, b = map(_asp_term, x.args[:2])
-                    function = _asp_term(Const(r.head.relation.split("|")[0]))
-                    grows = f"|{a}{_ASP_OPS[x.relation]}{b}| > {BOUND}"
-                    lines.append(f"overflow({function}) :- {', '.join(body + [grows])}.")
-            body.append(_asp_literal(x))
+        positive = all(isinstance(x, (Atom, Distinct)) for x in r.body)
+        later = _later_variables(r)
+        body: list[str] = []
+        have: set[str] = set()  # the variables the body so far binds
+        k = 0
+        for group, shared in _independent_parts(r):
+            saved = (list(body), set(have))
+            owed = {v.name for v in shared or ()}  # what the part holds of
+            for x in group:
+                if isinstance(x, Atom) and x.relation in _ASP_OPS:
+                    if positive and len(body) > 1:  # the prefix, once, of what the rest reads of it
+                        kept = sorted(have & (later[k] | owed))
+                        prefix = f"pre_{next(made)}" + (f"({','.join(kept)})" if kept else "")
+                        lines.append(f"{prefix} :- {', '.join(body)}.")
+                        body, have = [prefix], set(kept)
+                    builtins.add(x.relation)
+                    ins = x.args if x.relation in COMPARE.values() else x.args[:2]
+                    need = f"need_{_asp_name(x.relation)}({','.join(map(_asp_term, ins))})"
+                    lines.append(f"{need} :- {', '.join(body)}." if body else f"{need}.")
+                    if x.relation in CALCS.values():  # which function grows past the bound, for the refusal
+                        a, b = map(_asp_term, x.args[:2])
+                        function = _asp_term(Const(r.head.relation.split("|")[0]))
+                        grows = f"|{a}{_ASP_OPS[x.relation]}{b}| > {BOUND}"
+                        lines.append(f"overflow({function}) :- {', '.join(body + [grows])}.")
+                body.append(_asp_literal(x))
+                have |= {v.name for v in x.variables()}
+                k += 1
+            if shared is not None:  # the part, grounded on its own: its rows are only whether it holds
+                part = f"part_{next(made)}" + (f"({','.join(v.name for v in shared)})" if shared else "")
+                lines.append(f"{part} :- {', '.join(body)}.")
+                body, have = saved[0] + [part], saved[1]
         head = _asp_literal(r.head)
         lines.append(f"{head} :- {', '.join(body)}." if body else f"{head}.")
     for rel in sorted(builtins):
@@ -1601,6 +1626,67 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
         else:
             lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), -{BOUND} <= A{op}B, A{op}B <= {BOUND}.")
     return "\n".join(lines) + "\n"
+
+
+def _later_variables(r: Rule) -> list[set[str]]:
+    """Per position k of the body, the names of the variables the head and the literals from k on read."""
+    out = [{v.name for v in r.head.variables()}]
+    for x in reversed(r.body):
+        out.append(out[-1] | {v.name for v in x.variables()})
+    return out[::-1]
+
+
+def _independent_parts(r: Rule) -> list[tuple[tuple, tuple[Var, ...] | None]]:
+    """The body of `r` as runs of literals, in order: the first literal, then runs that share no variable
+    with each other but the first literal's. A run whose own variables the head does not read comes with the
+    first literal's variables it reads (it can be grounded alone and kept as whether it holds: no row of it
+    changes the head), any other with None. The whole body is one run where fewer than two runs have
+    variables of their own, or where a literal is negated (the relaxation's rules are positive)."""
+    whole = [(r.body, None)]
+    if len(r.body) < 3 or not all(isinstance(x, (Atom, Distinct)) for x in r.body):
+        return whole
+    first = r.body[0]
+    if not isinstance(first, Atom) or first.relation in _ASP_OPS:
+        return whole
+    bound = set(first.variables())
+    rest = r.body[1:]
+    owner = list(range(len(rest)))  # union-find over the literals, by the variables not bound by the first
+
+    def root(i: int) -> int:
+        while owner[i] != i:
+            owner[i] = owner[owner[i]]
+            i = owner[i]
+        return i
+    seen: dict[Var, int] = {}
+    for i, x in enumerate(rest):
+        for v in set(x.variables()) - bound:
+            if v in seen:
+                owner[root(i)] = root(seen[v])
+            seen.setdefault(v, i)
+    span: dict[int, list[int]] = {}
+    for i in range(len(rest)):
+        lo_hi = span.setdefault(root(i), [i, i])
+        lo_hi[1] = i
+    runs: list[list[int]] = []  # the components' spans, merged where they interleave
+    for lo, hi in sorted(span.values()):
+        if runs and lo <= runs[-1][1]:
+            runs[-1][1] = max(runs[-1][1], hi)
+        else:
+            runs.append([lo, hi])
+    head = set(r.head.variables())
+    out = [((first,), None)]
+    own = 0
+    for lo, hi in runs:
+        group = rest[lo:hi + 1]
+        names = {v for x in group for v in x.variables()}
+        mine = names - bound
+        own += bool(mine)
+        alone = mine and not (mine & head)
+        out.append((group, tuple(sorted(names & bound, key=lambda v: v.name))
+                    if alone else None))
+    if own < 2 or all(shared is None for _, shared in out):
+        return whole
+    return out
 
 
 def _asp_literal(x) -> str:
