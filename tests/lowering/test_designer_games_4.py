@@ -13,34 +13,17 @@ lowered and validated:
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
-DESIGNERS = Path(__file__).resolve().parents[1] / "data" / "designers"
-
-
-def game(name: str) -> str:
-    return str(DESIGNERS / f"{name}.tgpl")
-
-
-class Lcg:
-    """The test's own chooser of moves (not the runtime's generator), so a play is fixed by its seed."""
-
-    def __init__(self, seed: int):
-        self.x = seed * 2654435761 + 1
-
-    def below(self, n: int) -> int:
-        self.x = (self.x * 6364136223846793005 + 1442695040888963407) % 2**64
-        return (self.x >> 33) % n
+from test_designer_games_3 import Lcg, game
 
 
 def moves_of(state) -> list[str]:
-    """The runtime's legal moves, without the seat or piece that makes them, sorted."""
+    """The runtime's legal moves as texts, sorted."""
     return sorted(m.text for m in state.legal_moves())
 
 
