@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
+from tgpl.graphs import Partition
 from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -1650,22 +1651,16 @@ def _independent_parts(r: Rule) -> list[tuple[tuple, tuple[Var, ...] | None]]:
         return whole
     bound = set(first.variables())
     rest = r.body[1:]
-    owner = list(range(len(rest)))  # union-find over the literals, by the variables not bound by the first
-
-    def root(i: int) -> int:
-        while owner[i] != i:
-            owner[i] = owner[owner[i]]
-            i = owner[i]
-        return i
+    part = Partition(range(len(rest)))  # the literals, joined by the variables not bound by the first
     seen: dict[Var, int] = {}
     for i, x in enumerate(rest):
         for v in set(x.variables()) - bound:
             if v in seen:
-                owner[root(i)] = root(seen[v])
+                part.union(i, seen[v])
             seen.setdefault(v, i)
     span: dict[int, list[int]] = {}
     for i in range(len(rest)):
-        lo_hi = span.setdefault(root(i), [i, i])
+        lo_hi = span.setdefault(part.find(i), [i, i])
         lo_hi[1] = i
     runs: list[list[int]] = []  # the components' spans, merged where they interleave
     for lo, hi in sorted(span.values()):
