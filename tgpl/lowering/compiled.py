@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import clingo
 
@@ -147,6 +147,7 @@ class SegmentCompiler(_FunctionCompiler):
         self.fresh = itertools.count()
         self.points = itertools.count()
         self.loops: list[tuple[str, dict, list, set]] = []  # as the function compiler's (`demands`)
+        self.walking = 0  # inside loops that write the state and are not counted (`writing_loop`)
         self.hf = HornFunction("seg", [])
         self.ended: list[SegClause] = []  # clauses whose game is over
         self.sites: dict[tuple, Site] = {}
@@ -380,7 +381,12 @@ class SegmentCompiler(_FunctionCompiler):
             raise Unsupported("a loop that writes the state after the move wrote a number")
         if any(c.store for c in clauses):
             clauses = self.collapse(clauses)
-        return super()._stmt(s, clauses, live)
+        walk = not (isinstance(s, ast.For) and ast.counted_for(s) is not None)
+        self.walking += walk
+        try:
+            return super()._stmt(s, clauses, live)
+        finally:
+            self.walking -= walk
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
@@ -467,6 +473,14 @@ class SegmentCompiler(_FunctionCompiler):
                 raise Unsupported(f"a write of '{name}' of {o.name}, which is not state")
         elif name not in self.hc.fluent_attrs:
             raise Unsupported(f"a write of '{name}', which is not state")
+        elif self.walking:
+            # the runtime stops at a write to null: a walk that writes what it passes over (Konane's jump,
+            # `while (r != to.R || c != to.C) { At(r + dr, c + dc).Stone = 0; ... }`) ends at the board's
+            # edge, which the relaxation must see too, or the walk's numbers run past every bound. Only in
+            # walks: elsewhere the test would keep every written object in the relaxation's numeric slice.
+            c = self.differ(c, o, NULL)
+            if c is None:
+                return []
         c2 = c.copy()
         # an earlier write to the very same object is gone: reads from now on find this one first anyway
         c2.store = tuple(w for w in c.store if w[:2] != (name, o)) + ((name, o, v),)
@@ -1533,6 +1547,11 @@ class CompiledGame:
         fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
         results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
         found: dict[str, list[tuple]] = {}
+        # a counter written where nothing left in the slice says which object's: every object's (`_without`)
+        domains = {(f"{kind}|{attr}", 0): f"#objects:{attr}" for kind in ("num", "over") for attr in self.numeric_attrs}
+        for (obj, attr), fl in self.fluents.items():
+            if fl.numeric:
+                facts.setdefault(f"#objects:{attr}", []).append((self.const(fl.obj),))
         for part in parts:
             if part == "numbers" and not self.numeric_attrs:
                 continue
@@ -1572,7 +1591,7 @@ class CompiledGame:
                     # a compiled function's comparisons of a counter are worked out here, with its whole range
                     return id(x) in numeric and r not in inside
                 return part == "numbers" and isinstance(x, Atom) and x.relation in results
-            rules = _without(rules, dropped)
+            rules = _without(rules, dropped, domains)
             defined = {r.head.relation for r in rules}
             rules = [r for r in rules if all(x.relation in defined for x in r.body
                                              if isinstance(x, Atom) and "|" in x.relation)]  # else never true
@@ -1934,10 +1953,14 @@ def _one_read_each(rule: Rule) -> Rule | None:
         rule = substitute(rule, binding)
 
 
-def _without(rules: list[Rule], dropped) -> list[Rule]:
+def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None) -> list[Rule]:
     """The rules without the literals `dropped` says, and without what only those literals bound: a test, a
     lookup or an operation on such a value, in this rule and, through the positions of relations that hold
-    one, where they are read (an over-approximation: dropping literals only adds rows)."""
+    one, where they are read (an over-approximation: dropping literals only adds rows).
+
+    `domains`: positions that are not forgotten when nothing binds them but range over every value of a
+    relation of one argument (a counter's object: every object that has the counter)."""
+    domains = domains or {}
     orphan: set[tuple[str, int]] = set()
     kept_of: dict[int, list] = {}
     while True:
@@ -1966,12 +1989,52 @@ def _without(rules: list[Rule], dropped) -> list[Rule]:
             kept_of[id(r)] = kept
             unbound = {a for a in r.head.args if isinstance(a, Var)} - bound
             for k, a in enumerate(r.head.args):
-                if (a in gone or a in unbound) and "|" in r.head.relation and (r.head.relation, k) not in orphan:
+                if ((a in gone or a in unbound) and "|" in r.head.relation and (r.head.relation, k) not in orphan
+                        and (r.head.relation, k) not in domains):
                     orphan.add((r.head.relation, k))
                     grew = True
         if not grew:
             break
-    return [Rule(r.head, tuple(kept_of[id(r)])) for r in rules]
+    kept = [Rule(r.head, tuple(kept_of[id(r)]), r.span) for r in rules]
+    forgetting: set[tuple[str, int]] = set()
+    while True:  # a read forgotten may leave another head's value bound by nothing
+        made = [_forgotten(r, forgetting, domains) for r in kept]
+        more = {(r.head.relation, k) for r in made for k in _unbound_positions(r) if (r.head.relation, k) in orphan}
+        if more <= forgetting:
+            return made
+        forgetting |= more
+
+
+def _unbound_positions(rule: Rule) -> list[int]:
+    """The positions of `rule`'s head whose variable no atom of its body binds (an unsafe rule)."""
+    bound = {v for x in rule.body if isinstance(x, Atom) for v in horn._variables(x)}
+    return [k for k, a in enumerate(rule.head.args) if isinstance(a, Var) and a not in bound]
+
+
+FORGOTTEN = Const("#forgotten")  # what a rule writes at a position whose value only dropped literals bound
+
+
+def _forgotten(rule: Rule, forgetting: set[tuple[str, int]], domains: dict[tuple[str, int], str]) -> Rule:
+    """`rule` made safe where `_without` left a head's value bound by nothing: at a position with a domain,
+    the head takes each value of the domain; at a forgotten position, it writes FORGOTTEN, and every read
+    of such a position joins nothing (a fresh variable: any row matches).
+
+    Konane's jump removes the stone it jumps over, `At(r + dr, c + dc).Stone = 0`: with the arithmetic
+    dropped, nothing binds the hole, and the rule `Stone(hole, 0)` was unsafe; it now writes 0 to every hole,
+    and the relations that carried the hole to the write carry FORGOTTEN. Both only add rows: an
+    over-approximation still. Rules that were safe are unchanged (`forgetting` is empty for them)."""
+    fresh = itertools.count()
+    body = tuple(replace(x, args=tuple(Var(f"XF{next(fresh)}") if (x.relation, k) in forgetting else a
+                                       for k, a in enumerate(x.args)))
+                 if isinstance(x, Atom) and any((x.relation, k) in forgetting for k in range(len(x.args))) else x
+                 for x in rule.body)
+    head = rule.head
+    loose = set(_unbound_positions(replace(rule, body=body)))
+    body += tuple(Atom(domains[head.relation, k], (head.args[k],)) for k in sorted(loose)
+                  if (head.relation, k) in domains)
+    head = replace(head, args=tuple(FORGOTTEN if k in loose and (head.relation, k) in forgetting else a
+                                    for k, a in enumerate(head.args)))
+    return replace(rule, head=head, body=body)
 
 
 def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
