@@ -165,6 +165,8 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
     (("never ends the game", "winner"), "end the game with `winner` in an action or a phase: GDL needs terminal "
                                         "states and goals"),
     (("actions called from code",), "call a function that holds the action's effect instead of the action"),
+    (("inputs of phase",), "move the phase's inputs and effect into an action of a class each player owns, "
+                           "its filter testing the phase"),
     (("inputs",), "give actions inputs the mover picks, of a class, player or bool type"),
     (("runs more than", "never ends"), "bound the loop by the board or a constant known after setup"),
     (("cannot be compiled",), "write the construct as the compiled subset takes it (docs/lowering.md, \"Moves "

@@ -139,6 +139,11 @@ def is_attribute(program, n) -> bool:
     return isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this)
 
 
+PHASE_INPUTS = ("the inputs of phase '{phase}' are not lowerable yet: the lowering's moves are actions' "
+                "(write the choice as an action of a class the player owns, its filter testing "
+                "`turn.phase.active() == \"{phase}\"`)")
+
+
 def outside_subset(program) -> list[tuple[Span, str]]:
     """(location, reason) of every construct the lowering never translates in code that runs after setup."""
     types = program.types
@@ -183,6 +188,11 @@ def outside_subset(program) -> list[tuple[Span, str]]:
                 found.setdefault(_key(n.span), (n.span, f"'{n.name}' is read after setup, and it may hold a pile "
                                                         f"that discard() fills after setup (a {t}): the contents "
                                                         "of a discard pile are not lowerable"))
+    for turn in program.turns.values():  # a phase's own inputs: the moves are the actions' (GDL's `does`)
+        for phase in (i for i in turn.defn.items if isinstance(i, ast.PhaseDef)):
+            inputs = [i for i in phase.items if isinstance(i, ast.InputDecl)]
+            if inputs:
+                found.setdefault(_key(inputs[0].span), (inputs[0].span, PHASE_INPUTS.format(phase=phase.name)))
     for n in nodes:
         if isinstance(n, ast.New) and not _is_event(types.get(id(n)), program):
             why = unpooled(program, n)
