@@ -8,7 +8,7 @@ exact (linear rules over facts; a value read only by `distinct`s, its object bou
 
 from __future__ import annotations
 
-from differential import bisimulate
+from differential import Lowered, bisimulate
 from tgpl.asp.ground_size import ground_size
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.relaxed import relaxed_model
@@ -23,7 +23,6 @@ from tgpl.runtime.snapshot import snapshot
 from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import explore
 
-from differential import Lowered
 from test_loop_writes import FLANK
 
 
@@ -126,3 +125,14 @@ def test_a_value_read_elsewhere_or_an_object_bound_only_there_stays():
     ]
     for program in cases:
         assert one_value(program) == program
+
+
+def test_a_way_in_without_variables_is_a_table_too():
+    """A seed whose head is ground (the loop entered one way, where the state allows): its table has no key."""
+    entered = Atom("true", (Func("cell", (Const("sq0"), Const("a"))),))
+    seed = Rule(Atom("search", (Const("sq2"), Const("0"))), (entered,))
+    program = _game(seed, STEP, EXIT)
+    out = static_loops(program)
+    assert not any(r.head.relation == "search" for r in out.rules)
+    assert _found(out) == _found(program) == {("sq2", "2")}
+    assert not gdl_errors(out)

@@ -30,7 +30,7 @@ from tgpl.asp.gdl_to_asp import ClingoNames
 from tgpl.asp.estimate import rule_bounds
 from tgpl.asp.narrow import NARROW_MOST, dynamic_relations
 from tgpl.asp.relaxed import relaxed_model
-from tgpl.lowering.ir import GDL_RELATIONS, Atom, Distinct, Func, Program, Rule, Var
+from tgpl.lowering.ir import GDL_RELATIONS, Atom, Const, Distinct, Func, Program, Rule, Term, Var
 
 PREFIX = "tgpl_loop_"
 """The tables of the loops' exits and the threaded relations that compute them."""
@@ -128,7 +128,7 @@ def _threaded(program: Program, loop: _Loop, k: int) -> list[Rule]:
         r = program.rules[i]
         seed = Atom(f"{PREFIX}{k}_seed{i}", _seed_vars(r))
         out.append(Rule(seed, r.body))
-        out.append(Rule(Atom(name[r.head.relation], (Func(f"{PREFIX}way{i}", seed.args),) + r.head.args), (seed,)))
+        out.append(Rule(Atom(name[r.head.relation], (_way(i, seed.args),) + r.head.args), (seed,)))
     for i in loop.inner + loop.exits:
         r = program.rules[i]
         body = tuple(Atom(name[x.relation], (way,) + x.args) if isinstance(x, Atom) and x.relation in loop.relations
@@ -136,6 +136,20 @@ def _threaded(program: Program, loop: _Loop, k: int) -> list[Rule]:
         rel = name[r.head.relation] if i in loop.inner else f"{PREFIX}{k}_exit_{r.head.relation}"
         out.append(Rule(Atom(rel, (way,) + r.head.args), body))
     return out
+
+
+def _way(i: int, args: tuple) -> Term:
+    """The way in of seed rule i with its head's variables' values `args`."""
+    return Func(f"{PREFIX}way{i}", args) if args else Const(f"{PREFIX}way{i}")
+
+
+def _way_values(term: Term, i: int) -> tuple | None:
+    """The values of the way in `term` if it is one of seed rule i (see `_way`), else None."""
+    if isinstance(term, Func) and term.name == f"{PREFIX}way{i}":
+        return term.args
+    if isinstance(term, Const) and term.name == f"{PREFIX}way{i}":
+        return ()
+    return None
 
 
 def static_loops(program: Program) -> Program:
@@ -160,20 +174,22 @@ def static_loops(program: Program) -> Program:
     drop: set[int] = set()
     extra: list[Rule] = []
     for k, loop in enumerate(loops):
-        if sum(len(rows[(k, rel)]) for kk, rel in rows if kk == k) > MAX_ROWS:
-            continue
+        mine = set(loop.seeds + loop.inner + loop.exits)
+        if sum(len(rows[(k, rel)]) for kk, rel in rows if kk == k) > MAX_ROWS or mine & drop:
+            continue  # too large; or one loop's exit is another's seed: the first replaced only
         drop.update(loop.seeds + loop.inner + loop.exits)
         for rel in dict.fromkeys(program.rules[i].head.relation for i in loop.exits):
             arity = exits[(k, rel)] - 1
             for i in loop.seeds:
                 seed = program.rules[i]
-                wanted = f"{PREFIX}way{i}"
-                table_rows = [row for row in rows[(k, rel)] if isinstance(row[0], Func) and row[0].name == wanted]
+                table_rows = [values + row[1:] for row in rows[(k, rel)]
+                              if (values := _way_values(row[0], i)) is not None]
                 if not table_rows:
                     continue
                 table = _fresh(f"{PREFIX}{k}_{rel}_{i}", used)
-                extra.extend(Rule(Atom(table, row[0].args + row[1:])) for row in sorted(table_rows, key=str))
-                xs = tuple(Var(f"tgpl_out{j}") for j in range(arity))
+                extra.extend(Rule(Atom(table, row)) for row in sorted(table_rows, key=str))
+                taken = {v.name for v in seed.variables()}
+                xs = tuple(Var(n) for n in _fresh_names("tgpl_out", arity, taken))
                 extra.append(Rule(Atom(rel, xs), seed.body + (Atom(table, _seed_vars(seed) + xs),), seed.span))
     if not drop:
         return program
@@ -185,6 +201,16 @@ def _relaxable(program: Program) -> bool:
     its moves compiled, 4.5e15, does not fit in gigabytes)."""
     bounds = rule_bounds(program)
     return bounds is not None and sum(b.instances for b in bounds) <= NARROW_MOST
+
+
+def _fresh_names(stem: str, n: int, taken: set[str]) -> list[str]:
+    out: list[str] = []
+    k = 0
+    while len(out) < n:
+        if f"{stem}{k}" not in taken:
+            out.append(f"{stem}{k}")
+        k += 1
+    return out
 
 
 def _fresh(name: str, used: set[str]) -> str:
