@@ -11,6 +11,7 @@ from __future__ import annotations
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.asp.induction import invariant_holds, same_game
 from tgpl.asp.recursion import bind_recursion
+from tgpl.asp.static_loops import static_loops
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
 from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_roll_calls, setup_throw
@@ -42,8 +43,9 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
 
     def repair(program: Program) -> Program:
         """bind_recursion, whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`; a game
-        whose bound is past --max-ground's default narrowed by it (tgpl.asp.narrow), so that check-gdl takes it."""
-        return outside(lambda: bind_recursion(program, narrowing=MAX_GROUND), limits)
+        whose bound is past --max-ground's default narrowed by it (tgpl.asp.narrow), so that check-gdl takes it.
+        First the loops that read nothing of the state once entered are tables (tgpl.asp.static_loops)."""
+        return outside(lambda: bind_recursion(static_loops(program), narrowing=MAX_GROUND), limits)
     with limits.during("setting up"):
         start = start_snapshot(game, seed)
         limits.check()

@@ -19,6 +19,7 @@ from tgpl.lowering.board_count import Holds
 from tgpl.lowering.compiled import board_count_passes, compile_game, most_moves, play_code, writes_in_loops
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.independent import independent_parts
+from tgpl.lowering.one_value import one_value
 from tgpl.lowering.sparse_views import sparse_views
 from tgpl.lowering.static_fold import static_fold
 from tgpl.lowering.emit import LoweredGame, emit_gdl
@@ -238,8 +239,9 @@ def compiled_tidy(lowered: LoweredGame, limits: Limits | None = None) -> Lowered
     """A game with its moves compiled, finished: its views held for the objects a move changed only
     (tgpl.lowering.sparse_views: a fifth of a chess state's grounding was copying the board), the parts of a body
     that share no variable with the rest conditions of their own (tgpl.lowering.independent: Reversi's end phase
-    compared every pair of disc counts once per control state), then `tidy`."""
-    return tidy(lowered.with_program(independent_parts(sparse_views(lowered.program))), limits)
+    compared every pair of disc counts once per control state), a cell read as "any value but these" said as "not
+    these values" (tgpl.lowering.one_value: one instance, not one per other value), then `tidy`."""
+    return tidy(lowered.with_program(independent_parts(one_value(sparse_views(lowered.program)))), limits)
 
 
 def tidy(lowered: LoweredGame, limits: Limits | None = None) -> LoweredGame:
