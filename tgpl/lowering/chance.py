@@ -194,7 +194,7 @@ def _ends_shuffled(program, info) -> ast.Call | None:
         last = body[-1] if body else None
         call = last.expr if isinstance(last, ast.ExprStmt) else None
         if not isinstance(call, ast.Call):
-            return False
+            return None
         ct = program.types.get(id(call.callee))
         return call if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "shuffle" else None
     return None
