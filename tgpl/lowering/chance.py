@@ -151,7 +151,7 @@ def shuffle_refusal(name: str) -> str:
     """Why a shuffle() or reshuffle() after setup is refused: random's moves would be every order of the items
     (14! for examples/treasure.tgpl's deck), where dice give it a few."""
     return (f"{name}() after setup is not lowerable: it is a chance move over the orders of the items shuffled "
-            "(k! of them for k items), and GDL-II's random is written for dice only (roll())")
+            "(k! of them for k items), and GDL-II's random deals only from a deck made shuffled that play only pops (decision 100)")
 
 
 DEALT_ITEMS = "items"

@@ -1702,13 +1702,13 @@ class Executor:
         the runtime would draw there."""
         return [(q, 1.0 if face is None else face) for q, face in self.face(e.span, roll_sides(e), p)]
 
-    def face(self, span: Span, sides: int | None, p: Path) -> list[tuple[Path, float | None]]:
+    def face(self, span: Span, sides: int | None, p: Path, what: str = "roll()") -> list[tuple[Path, float | None]]:
         """The face of a die of `sides` sides (a roll(), or a deal of a deck of `sides` slots), on a path for each
         of random's moves that reads it (None on the probe, which marks the way THROWN)."""
         dice = self.dice
         if dice is None:
-            raise NotLowerable(span, "roll() is not lowerable here: a die is random's move only where an "
-                                     "action's effect throws it (tgpl.lowering.chance)")
+            raise NotLowerable(span, f"{what} is not lowerable here: a die or a deal is random's move only where "
+                                     "an action's effect throws it (tgpl.lowering.chance)")
         if dice.moves is None:  # the probe: where the way reaches a die
             q = p.fork(p.pc)
             q.store[THROWN] = True
@@ -1743,7 +1743,7 @@ class Executor:
         slots; random may play j only while the deck holds j items (Segments.legal_moves)."""
         lst = StateList(deck, DEALT_ITEMS, self.lists[(deck.name, DEALT_ITEMS)])
         out = []
-        for q, face in self.face(span, lst.size, p):
+        for q, face in self.face(span, lst.size, p, "pop() of a shuffled deck"):
             face = 1.0 if face is None else face  # the probe (the way marked THROWN) deals the first item left
             for r, n in self.split(q, self._length_of(q, lst, span)):
                 if not isinstance(n, float) or n > lst.size:
