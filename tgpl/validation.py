@@ -211,8 +211,9 @@ class Differential:
         self.chance = names.index(RANDOM) if RANDOM in names else None
         self.secrets = has_secrets(game.program)  # its dice thrown after every move that may throw (idle_throws)
         self._chances: ChanceMachine | None = None
-        # the decks the lowering deals from at pop(), random's move: the runtime compared deals them too
-        self.deals = dealt_decks(game.program)[0].classes if self.chance is not None else frozenset()
+        # the decks the lowering deals from at pop(), random's move, whose shuffles change nothing: the runtime
+        # compared deals them too (a game that only shuffles such a deck after setup, and never pops it, as well)
+        self.deals = dealt_decks(game.program)[0].classes
 
     @cached_property
     def initial(self) -> State:

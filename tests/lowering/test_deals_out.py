@@ -128,3 +128,24 @@ def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     assert r.exit_code != 0, r.output
     assert "differ" in r.output or "mismatch" in r.output, r.output
     assert not out.exists()
+
+
+def test_a_deal_short_of_a_card_fails_the_validation(tmp_path, monkeypatch):
+    """A planted mistake on the GDL's side: random may never deal the last card left in the deck's order. The
+    runtime's draw of it has no move of random's to match, and to-gdl writes nothing."""
+    from tgpl.lowering import segments
+
+    src = _variant(tmp_path, "v <= 6", "v <= 4")
+    real = segments.Lowering.legal_moves
+
+    def short(self, cs):
+        out = real(self, cs)
+        if len(cs) == 4 and self.rolls[id(self.moves[cs[3]].action)].deals:
+            return out[:-1]
+        return out
+    monkeypatch.setattr(segments.Lowering, "legal_moves", short)
+    out = tmp_path / "deal.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    assert r.exit_code != 0, r.output
+    assert "the translation failed its validation against the runtime: nothing written" in r.output
+    assert not out.exists()

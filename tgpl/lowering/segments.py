@@ -32,7 +32,8 @@ from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, P
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    as_formula, cases_of, choice, compatible, lift, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, value_identity, vkey,
+    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, neg, rebuild,
+    value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
