@@ -33,9 +33,9 @@ def _deal_kif(tmp_path_factory) -> str:
 def test_the_deal_game_lowers_validated_and_checked(tmp_path_factory):
     (tmp_path_factory.getbasetemp() / "deal").mkdir(exist_ok=True)
     kif = _deal_kif(tmp_path_factory)
-    assert "; validated: bisimulation, 13,330 states" in kif
-    assert "deal.tgpl:60:22 deals from a shuffled deck as a move of the chance role random" in kif
-    assert "deal.tgpl:37:9, " in kif and "deal.tgpl:75:13 change nothing here" in kif
+    assert "; validated: bisimulation, 22,025 states" in kif
+    assert "deal.tgpl:61:22 deals from a shuffled deck as a move of the chance role random" in kif
+    assert "deal.tgpl:37:9, " in kif and "deal.tgpl:77:13 change nothing here" in kif
     assert "; Chance:" not in kif  # no draw is left to the seed
     assert "\n(role random)\n" in kif and "(input random (roll 6))" in kif and "(input random (roll 7))" not in kif
     out = tmp_path_factory.getbasetemp() / "deal" / "deal.kif"
@@ -92,10 +92,10 @@ def test_a_deck_read_by_order_is_refused_where_it_is_read(tmp_path):
     out = tmp_path / "deal.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
     assert r.exit_code == 2, r.output
-    assert ("deal.tgpl:60:25: error: not lowerable: peek() on a SixDeck, a deck shuffled after setup, is not "
+    assert ("deal.tgpl:61:25: error: not lowerable: peek() on a SixDeck, a deck shuffled after setup, is not "
             "lowerable: random deals its items at each pop(), which is sound only while nothing else reads or "
             "changes its order") in r.output
-    assert "deal.tgpl:76:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
+    assert "deal.tgpl:78:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
     assert not out.exists()
 
 
@@ -104,7 +104,7 @@ def test_a_deck_filled_in_order_is_refused_at_its_shuffle(tmp_path):
     out = tmp_path / "deal.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
     assert r.exit_code == 2, r.output
-    assert "deal.tgpl:74:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
+    assert "deal.tgpl:76:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
     assert not out.exists()
 
 

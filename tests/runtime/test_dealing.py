@@ -56,7 +56,7 @@ def test_dealing_at_pop_is_the_shuffled_deck():
     game = load_game(DEAL)
     machine = ChanceMachine(game, 0)
     start = game.initial_state(0)
-    line = ["Shuffle", "Draw", "Draw", "Draw", "Shuffle", "Draw"]
+    line = ["Shuffle", "Draw", "Draw", "Shuffle", "Draw", "Draw"]  # each player shuffles once
     ordinary = _law(machine, start, line)
     dealt = _law(machine, dealing(start, DEALT), line)
     assert sum(ordinary.values()) == sum(dealt.values()) == 1
