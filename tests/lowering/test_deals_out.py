@@ -149,3 +149,20 @@ def test_a_deal_short_of_a_card_fails_the_validation(tmp_path, monkeypatch):
     assert r.exit_code != 0, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
     assert not out.exists()
+
+
+def test_a_deal_in_a_phase_is_refused_where_it_deals(tmp_path):
+    """examples/treasure.tgpl with its reshuffle written as a shuffle (its discards never come back; five
+    rounds, so that the deck suffices): its deck qualifies, but the deal is in a function the phase entering a
+    turn calls, where random has no move to deal with."""
+    text = (DEAL.parents[2].parent / "examples" / "treasure.tgpl").read_text()
+    assert "                Deck.reshuffle();" in text and "number Rounds = 8;" in text
+    src = tmp_path / "treasure.tgpl"
+    src.write_text(text.replace("                Deck.reshuffle();", "                Deck.shuffle();")
+                   .replace("number Rounds = 8;", "number Rounds = 5;"))
+    out = tmp_path / "treasure.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
+    assert r.exit_code == 2, r.output
+    assert ("treasure.tgpl:84:20: error: not lowerable: pop() of a shuffled deck is lowered only in the effect of "
+            "an action a player chooses") in r.output
+    assert not out.exists()

@@ -314,10 +314,11 @@ def _refused_dice(found: list[tuple[ast.Call, bool]], pops: frozenset = frozense
 
 
 def effect_roll_calls(program) -> set[int]:
-    """id() of every roll() call an action's effect runs, in the functions it calls too (lowered or refused by
-    `action_rolls`)."""
+    """id() of every roll() call an action's effect runs, and of every pop() of a dealt deck (`dealt_decks`), in
+    the functions it calls too (lowered or refused by `action_rolls`)."""
+    pops = dealt_decks(program)[0].pops
     return {id(n) for info in program.classes for a in info.actions.values() if a.effect is not None
-            for n, _ in _rolls_reached(program, a.effect.body)}
+            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)}
 
 
 def setup_roll_calls(program) -> list[ast.Call]:

@@ -223,6 +223,11 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         elif ct.name == "roll":
             found.setdefault(_key(n.span), (n.span, "roll() is lowered only in the effect of an action a player "
                                                     "chooses (a die thrown elsewhere is not lowerable yet)"))
+        elif id(n) in dealt.pops and id(n) not in in_effects:
+            found.setdefault(_key(n.span), (n.span, "pop() of a shuffled deck is lowered only in the effect of an "
+                                                    "action a player chooses: random deals after the move (a deal "
+                                                    "in a phase, a turn's default or a function they call is not "
+                                                    "lowerable yet)"))
         elif ct.name in CHANCE and isinstance(n.callee, ast.Member) and _dealt(types, n.callee.obj, dealt):
             pass  # shuffles nothing random deals from (tgpl.lowering.chance.dealt_decks)
         elif ct.name in CHANCE:
