@@ -166,3 +166,16 @@ def test_a_deal_in_a_phase_is_refused_where_it_deals(tmp_path):
     assert ("treasure.tgpl:84:20: error: not lowerable: pop() of a shuffled deck is lowered only in the effect of "
             "an action a player chooses") in r.output
     assert not out.exists()
+
+
+def test_a_card_pushed_onto_the_deck_in_setup_is_refused_where_it_is_pushed(tmp_path):
+    """The card setup pushes after the deck's shuffle is the first a pop() takes: random may not deal it."""
+    src = _variant(tmp_path, "    Felt.Deck = new SixDeck();\n",
+                   "    Felt.Deck = new SixDeck();\n    Card top = new Card();\n    top.Value = 6;\n"
+                   "    Felt.Deck.push(top);\n")
+    out = tmp_path / "deal.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
+    assert r.exit_code == 2, r.output
+    assert ("deal.tgpl:13:5: error: not lowerable: push() onto a SixDeck in setup puts an item where a pop() "
+            "takes it next") in r.output
+    assert not out.exists()

@@ -200,6 +200,26 @@ def _ends_shuffled(program, info) -> ast.Call | None:
     return None
 
 
+def _pushed_in_setup(program, info) -> tuple[Span, str] | None:
+    """Where setup changes the order of a deck of class `info` after its `default` block shuffled it (a push(),
+    push_front() or discard onto it: the item would be the next a pop() takes, not a dealt one), with why."""
+    code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    own = {id(x) for c in info.ancestors() if c.defn is not None for x in ast.walk(c.defn)}
+    for n in reachable(program, code):
+        if not isinstance(n, ast.Call) or not isinstance(n.callee, ast.Member) or id(n) in own:
+            continue
+        ct = program.types.get(id(n.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin") or ct.name not in ("push", "push_front",
+                                                                                          "discard"):
+            continue
+        target = _stack_class(program, n.args[0].value if ct.name == "discard" and n.args else n.callee.obj)
+        if target is not None and (target.derives_from(info) or info.derives_from(target)):
+            return n.span, (f"{ct.name}() onto a {info.name} in setup puts an item where a pop() takes it next: "
+                            f"random deals a {info.name} shuffled after setup only while setup leaves it in the "
+                            "order its default block's shuffle() made")
+    return None
+
+
 def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
     """The deck classes shuffled after setup that the lowering deals from (random's move at each pop(), one for
     each item left: decision 100), and the calls that keep a deck shuffled after setup from being dealt, each
@@ -241,6 +261,8 @@ def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
                 why = (n.span, f"{m}() on a {name}, a deck shuffled after setup, is not lowerable: random deals "
                                "its items at each pop(), which is sound only while nothing else reads or "
                                "changes its order (pop(), shuffle() and length are lowered)")
+        if why is None:
+            why = _pushed_in_setup(program, info)
         if why is None and info.find_attribute(DEALT_ITEMS) is not None:
             why = (first.span, f"a deck with an attribute named '{DEALT_ITEMS}' is not dealt by the lowering")
         if why is not None:
