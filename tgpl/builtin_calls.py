@@ -207,6 +207,28 @@ def _reshuffle(m, deck, a, span):
     world.random().shuffle(items)
 
 
+DEALT = frozenset({"pop", "shuffle", "reshuffle"})
+"""A dealing deck's methods that `deal` runs (`Seldom.deals`): those a deck dealt at pop() may be changed by."""
+
+
+def deal(m, deck, name: str):
+    """`pop()`, `shuffle()` or `reshuffle()` on a deck that deals at pop() (`tgpl.runtime.dealing`): a shuffle
+    draws nothing and keeps the order, a reshuffle takes back the discards in the order they lie, and pop()
+    draws the item it takes among those left, each as likely (`below(n)` of the n left), null when none is."""
+    world = m.world
+    fields = world.own(deck)
+    items = fields["_items"]
+    if name == "pop":
+        return items.pop(world.random().below(len(items))) if items else None
+    if name == "reshuffle":
+        items.extend(fields["discard_stack"])
+        for card in fields["discard_stack"]:
+            if isinstance(card, Obj):
+                world.own(card)["discarded"] = False
+        fields["discard_stack"].clear()
+    return None
+
+
 def _players(m, args, span):
     return list(range(m.players))
 
@@ -448,6 +470,8 @@ def _object_method(m, obj: Obj, name: str, a, args: list, span):
         return run(m, obj, a, span)
     world = m.world
     if "_items" in world.fields(obj):  # a deck: its own methods, or its items'
+        if world.seldom.deals and name in DEALT and obj.cls.name in world.seldom.deals:
+            return deal(m, obj, name)  # validation only (tgpl.runtime.dealing)
         if name in READS:  # a deck's items are only read: no copy of its fields
             return call_method(m, world.fields(obj)["_items"], name, args, span)
         run = _ON_DECKS.get(name)

@@ -67,11 +67,12 @@ from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.lowering.chance import RANDOM, ROLL, roll_name
+from tgpl.lowering.chance import RANDOM, ROLL, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
 from tgpl.runtime.chance_machine import ChanceMachine
+from tgpl.runtime.dealing import dealing
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
 from tgpl.runtime.snapshot import fields_snapshot, snapshot
@@ -210,11 +211,18 @@ class Differential:
         self.chance = names.index(RANDOM) if RANDOM in names else None
         self.secrets = has_secrets(game.program)  # its dice thrown after every move that may throw (idle_throws)
         self._chances: ChanceMachine | None = None
+        # the decks the lowering deals from at pop(), random's move, whose shuffles change nothing: the runtime
+        # compared deals them too (a game that only shuffles such a deck after setup, and never pops it, as well)
+        self.deals = dealt_decks(game.program)[0].classes
 
     @cached_property
     def initial(self) -> State:
         """The runtime's initial state, made once: states are immutable, and chess's setup takes 30 ms."""
-        return self.game.initial_state(self.seed)
+        return self.dealt(self.game.initial_state(self.seed))
+
+    def dealt(self, state: State) -> State:
+        """`state`, its decks dealt at pop() where the lowering deals from them (tgpl.runtime.dealing)."""
+        return dealing(state, self.deals) if self.deals else state
 
     def start(self) -> tuple[State, GdlState]:
         return self.initial, self.gdl.initial_state()
@@ -970,7 +978,7 @@ class _Bisimulation:
 
     # the Machine protocol of tgpl.verify.graph
     def initial(self) -> _Pair:
-        state = self.runtime.initial()
+        state = self.d.dealt(self.runtime.initial())
         try:
             g = self.d.gdl.initial_state()
         except GdlError as e:  # e.g. an init fluent outside base

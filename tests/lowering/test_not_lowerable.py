@@ -34,7 +34,7 @@ CASES = [
     pytest.param(
         [(ADD, "            List<number> xs = {1, 2};\n            xs.shuffle();\n" + ADD)],
         "39:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move over the orders of "
-        "the items shuffled (k! of them for k items), and GDL-II's random is written for dice only (roll())",
+        "the items shuffled (k! of them for k items), and GDL-II's random deals only from a deck made shuffled that play only pops (decision 100)",
         id="shuffle-after-setup"),
     pytest.param(
         [(ADD, ADD + "            number i = 0;\n            while (i < G.N * 1000) { i += 1; }\n")],
@@ -127,11 +127,11 @@ CITADELS = [
     "scoring.tgpl:55:63: error: not lowerable: remove() on a local list is not lowerable",
     "table.tgpl:83:13: error: not lowerable: remove() on a local list is not lowerable",
     "table.tgpl:214:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move over the orders "
-    "of the items shuffled (k! of them for k items), and GDL-II's random is written for dice only (roll())",
+    "of the items shuffled (k! of them for k items), and GDL-II's random deals only from a deck made shuffled that play only pops (decision 100)",
     "table.tgpl:266:37: error: not lowerable: collections made with `new` after setup are not lowerable",
     "table.tgpl:272:17: error: not lowerable: push() on a local stack is not lowerable",
     "table.tgpl:274:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move over the orders "
-    "of the items shuffled (k! of them for k items), and GDL-II's random is written for dice only (roll())",
+    "of the items shuffled (k! of them for k items), and GDL-II's random deals only from a deck made shuffled that play only pops (decision 100)",
     "table.tgpl:275:24: error: not lowerable: pop() on a local stack is not lowerable",
     "table.tgpl:280:31: error: not lowerable: pop() on a local stack is not lowerable",
     "table.tgpl:369:17: error: not lowerable: event.throw_sync() after setup is not lowerable",
@@ -142,7 +142,7 @@ CITADELS = [
     # treasure: only the reshuffle (its hands are lists that are state, its deck is popped)
     ("treasure.tgpl", ["treasure.tgpl:80:17: error: not lowerable: reshuffle() after setup is not lowerable: it is a "
                        "chance move over the orders of the items shuffled (k! of them for k items), and GDL-II's "
-                       "random is written for dice only (roll())"]),
+                       "random deals only from a deck made shuffled that play only pops (decision 100)"]),
     # citadels: every construct, in each of its files, at once
     ("citadels/citadels.tgpl", CITADELS),
 ])

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
-from tgpl.frontend.types import CallableType
+from tgpl.frontend.types import CallableType, ClassType
 
 RANDOM = "random"  # GDL-II's chance role
 ROLL = "roll"  # the function of random's moves: (roll k), (roll2 a b) for two dice (`roll_name`)
@@ -44,9 +44,12 @@ rest of the effect."""
 
 @dataclass(frozen=True)
 class Roll:
-    """A die an action throws: its call and its number of faces."""
+    """A die an action throws: its call and its number of faces; or a deal, a pop() of a dealt deck
+    (`dealt_decks`), whose faces are the deck's slots (`deal`: its class's name; sides 0 until the lowering
+    knows the deck, `Throw.sized`)."""
     call: ast.Call
     sides: int
+    deal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,14 @@ class Throw:
     @property
     def sides(self) -> tuple[int, ...]:
         return tuple(d.sides for d in self.dice)
+
+    def sized(self, slots: dict[str, int]) -> Throw:
+        """This throw with each deal's sides the slots of its deck (deck class name -> slots)."""
+        return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice))
+
+    @property
+    def deals(self) -> bool:
+        return any(d.deal for d in self.dice)
 
     @property
     def faces(self) -> list[tuple[int, ...]]:
@@ -88,35 +99,36 @@ def roll_sides(call: ast.Call) -> int | None:
     return int(v) if v == int(v) and v >= 1 else None
 
 
-def _rolls_reached(program, node, looped: bool = False, calling: tuple = ()):
+def _rolls_reached(program, node, looped: bool = False, calling: tuple = (), pops: frozenset = frozenset()):
     """(roll() call, whether a loop may run it more than once) for every roll `node` runs, in the functions it
-    calls too (as often as they are called: a function called twice throws its die twice), depth first."""
+    calls too (as often as they are called: a function called twice throws its die twice), depth first; and
+    for every pop() of a dealt deck (id() in `pops`), random's deal."""
     if isinstance(node, list):
         for x in node:
-            yield from _rolls_reached(program, x, looped, calling)
+            yield from _rolls_reached(program, x, looped, calling, pops)
         return
     if not isinstance(node, ast.Node):
         return
     passes = counted_passes(node) if isinstance(node, ast.For) else None
     if passes is not None:  # a die in its body thrown once a pass (Executor.roll refuses a way that throws fewer)
-        found = list(_rolls_reached(program, node.body, looped, calling))
+        found = list(_rolls_reached(program, node.body, looped, calling, pops))
         for _ in range(passes if found else 0):
             yield from found
         return
     if isinstance(node, (ast.While, ast.For)):
         looped = True
-    if _is_roll(program, node):
+    if _is_roll(program, node) or id(node) in pops:
         yield node, looped
     if isinstance(node, ast.Call):
         ct = program.types.get(id(node.callee))
         if isinstance(ct, CallableType) and ct.kind == "function":
             defn = ct.target.defn
             if id(defn) in calling:  # recursion: its dice as many times as it calls itself
-                yield from ((n, True) for n in ast.walk(defn) if _is_roll(program, n))
+                yield from ((n, True) for n in ast.walk(defn) if _is_roll(program, n) or id(n) in pops)
             else:
-                yield from _rolls_reached(program, defn, looped, calling + (id(defn),))
+                yield from _rolls_reached(program, defn, looped, calling + (id(defn),), pops)
     for child in ast.children(node):
-        yield from _rolls_reached(program, child, looped, calling)
+        yield from _rolls_reached(program, child, looped, calling, pops)
 
 
 def counted_passes(loop: ast.For) -> int | None:
@@ -139,7 +151,131 @@ def shuffle_refusal(name: str) -> str:
     """Why a shuffle() or reshuffle() after setup is refused: random's moves would be every order of the items
     (14! for examples/treasure.tgpl's deck), where dice give it a few."""
     return (f"{name}() after setup is not lowerable: it is a chance move over the orders of the items shuffled "
-            "(k! of them for k items), and GDL-II's random is written for dice only (roll())")
+            "(k! of them for k items), and GDL-II's random deals only from a deck made shuffled that play only pops (decision 100)")
+
+
+DEALT_ITEMS = "items"
+"""The list a dealt deck's items are as fluents (`items.length`, `items[k]`: the items left, in the order setup put
+them, less those dealt)."""
+DEAL_METHODS = frozenset({"pop", "shuffle", "length"})
+"""What code after setup may do with a dealt deck: pop() is random's deal, shuffle() changes nothing."""
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The deck classes whose shuffles after setup are lowered as random's deal at each pop() (`dealt_decks`):
+    their names (a class and the classes derived from it), and the pop() calls on them after setup."""
+    classes: frozenset[str]
+    pops: frozenset[int]  # id() of the calls
+    shuffles: tuple[Span, ...] = ()  # the shuffles of those decks, in their default blocks and after setup
+
+    def sites(self, program) -> tuple[list[Span], list[Span]]:
+        """Where random deals (the pop() calls) and the shuffles that change nothing in the GDL, in source order."""
+        pops = [n.span for n in after_setup_nodes(program) if id(n) in self.pops]
+        order = lambda sp: (sp.file, sp.line, sp.col)
+        return sorted(set(pops), key=order), sorted(set(self.shuffles), key=order)
+
+
+def _stack_class(program, expr):
+    t = program.types.get(id(expr)) if expr is not None else None
+    if isinstance(t, ClassType) and any(c.kind == "stack" for c in t.info.ancestors()):
+        return t.info
+    return None
+
+
+def _ends_shuffled(program, info) -> ast.Call | None:
+    """The `shuffle();` the deck class's `default` block (its own or its nearest base's) ends with, where it
+    does: the deck is made in a shuffled order, whatever setup pops from it."""
+    for c in info.ancestors():
+        default = ast.tag_of(c.defn.members, ast.Default) if c.defn is not None else None
+        if default is None:
+            continue
+        body = default.body.body
+        last = body[-1] if body else None
+        call = last.expr if isinstance(last, ast.ExprStmt) else None
+        if not isinstance(call, ast.Call):
+            return None
+        ct = program.types.get(id(call.callee))
+        return call if isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name == "shuffle" else None
+    return None
+
+
+def _pushed_in_setup(program, info) -> tuple[Span, str] | None:
+    """Where setup changes the order of a deck of class `info` after its `default` block shuffled it (a push(),
+    push_front() or discard onto it: the item would be the next a pop() takes, not a dealt one), with why."""
+    code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    own = {id(x) for c in info.ancestors() if c.defn is not None for x in ast.walk(c.defn)}
+    for n in reachable(program, code):
+        if not isinstance(n, ast.Call) or not isinstance(n.callee, ast.Member) or id(n) in own:
+            continue
+        ct = program.types.get(id(n.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin") or ct.name not in ("push", "push_front",
+                                                                                          "discard"):
+            continue
+        target = _stack_class(program, n.args[0].value if ct.name == "discard" and n.args else n.callee.obj)
+        if target is not None and (target.derives_from(info) or info.derives_from(target)):
+            return n.span, (f"{ct.name}() onto a {info.name} in setup puts an item where a pop() takes it next: "
+                            f"random deals a {info.name} shuffled after setup only while setup leaves it in the "
+                            "order its default block's shuffle() made")
+    return None
+
+
+def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
+    """The deck classes shuffled after setup that the lowering deals from (random's move at each pop(), one for
+    each item left: decision 100), and the calls that keep a deck shuffled after setup from being dealt, each
+    (span, reason). A deck is dealt when its class (the static type of the receiver of a shuffle() after
+    setup) is made shuffled (its `default` block ends with `shuffle();`), is never pushed to but in that
+    block, and code after setup does nothing else with it than pop(), shuffle() and read its length: then
+    what a play observes of its order is the items pop() takes, each uniform among those left."""
+    types = program.types
+    calls = []
+    for n in after_setup_nodes(program):
+        if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member):
+            ct = types.get(id(n.callee))
+            if isinstance(ct, CallableType) and ct.kind == "builtin":
+                calls.append((n, ct.name))
+    shuffled = {}
+    for n, name in calls:
+        info = _stack_class(program, n.callee.obj)
+        if name in ("shuffle", "reshuffle") and info is not None:
+            shuffled.setdefault(info.name, (info, n))
+    refused: list[tuple[Span, str]] = []
+    dealt: dict[str, object] = {}
+    for name, (info, first) in shuffled.items():
+        why = None
+        if _ends_shuffled(program, info) is None:
+            why = (first.span, f"{first.callee.name}() of a {name} after setup is lowered as random's deal at each "
+                               f"pop() only for a deck made shuffled (its default block ending with shuffle()): "
+                               "a deck in the order it was filled gives its top item first")
+        for n, m in calls:
+            if why is not None:
+                break
+            on = n.args[0].value if m == "discard" and n.args else n.callee.obj
+            target = _stack_class(program, on)
+            if target is None or not (target.derives_from(info) or info.derives_from(target)):
+                continue
+            if m == "reshuffle":
+                why = (n.span, f"reshuffle() of a {name} after setup is not lowerable yet: random deals from a "
+                               "deck at each pop(), and the discards a reshuffle takes back are not lowered")
+            elif m not in DEAL_METHODS:
+                why = (n.span, f"{m}() on a {name}, a deck shuffled after setup, is not lowerable: random deals "
+                               "its items at each pop(), which is sound only while nothing else reads or "
+                               "changes its order (pop(), shuffle() and length are lowered)")
+        if why is None:
+            why = _pushed_in_setup(program, info)
+        if why is None and info.find_attribute(DEALT_ITEMS) is not None:
+            why = (first.span, f"a deck with an attribute named '{DEALT_ITEMS}' is not dealt by the lowering")
+        if why is not None:
+            refused.append(why)
+        else:
+            dealt[name] = info
+    classes = {c.name for c in program.classes if any(c.derives_from(d) for d in dealt.values())}
+    pops = {id(n) for n, m in calls if m == "pop" and (i := _stack_class(program, n.callee.obj)) is not None
+            and i.name in classes}
+    shuffles = [n.span for n, m in calls if m == "shuffle" and (i := _stack_class(program, n.callee.obj)) is not None
+                and i.name in classes]
+    shuffles += [_ends_shuffled(program, info).span for info in dealt.values()]
+    return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles)), refused
 
 
 def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
@@ -151,26 +287,36 @@ def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
     effect for those ways)."""
     rolls: dict[int, Throw] = {}
     refused: list[tuple[object, str]] = []
+    dealt = dealt_decks(program)[0]
     for info in program.classes:
         for action in info.actions.values():
             if action.effect is None:
                 continue
-            found = list(_rolls_reached(program, action.effect.body))
+            found = list(_rolls_reached(program, action.effect.body, pops=dealt.pops))
             if not found:
                 continue
-            why = _refused_dice(found)
+            why = _refused_dice(found, dealt.pops)
             if why is not None:
                 refused.append(why)
                 continue
             if not any(t.event == "PlayerChoiceEvent" for t in action.triggers):
                 refused.append((found[0][0].span, "roll() is lowered only in actions a player chooses"))
                 continue
-            rolls[id(action)] = Throw(tuple(Roll(call, roll_sides(call)) for call, _ in found))
+            rolls[id(action)] = Throw(tuple(
+                Roll(call, 0, _stack_class(program, call.callee.obj).name) if id(call) in dealt.pops
+                else Roll(call, roll_sides(call)) for call, _ in found))
     return rolls, refused
 
 
-def _refused_dice(found: list[tuple[ast.Call, bool]]) -> tuple[Span, str] | None:
+def _refused_dice(found: list[tuple[ast.Call, bool]], pops: frozenset = frozenset()) -> tuple[Span, str] | None:
     """Why the dice `found` (from `_rolls_reached`) of an action are not lowerable, located; None where they are."""
+    deals = [call for call, _ in found if id(call) in pops]
+    if deals and len(found) > 1:
+        return found[1][0].span, "a deal from a shuffled deck is lowered as the one chance of its move: random " \
+                                 "deals one item at a time, and this move also draws here"
+    if deals:
+        return (deals[0].span, "pop() of a shuffled deck in a loop (or a function calling itself) is not "
+                               "lowerable: random deals one item a move") if found[0][1] else None
     outcomes = 1
     for call, looped in found:
         if looped:
@@ -190,10 +336,11 @@ def _refused_dice(found: list[tuple[ast.Call, bool]]) -> tuple[Span, str] | None
 
 
 def effect_roll_calls(program) -> set[int]:
-    """id() of every roll() call an action's effect runs, in the functions it calls too (lowered or refused by
-    `action_rolls`)."""
+    """id() of every roll() call an action's effect runs, and of every pop() of a dealt deck (`dealt_decks`), in
+    the functions it calls too (lowered or refused by `action_rolls`)."""
+    pops = dealt_decks(program)[0].pops
     return {id(n) for info in program.classes for a in info.actions.values() if a.effect is not None
-            for n, _ in _rolls_reached(program, a.effect.body)}
+            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)}
 
 
 def setup_roll_calls(program) -> list[ast.Call]:
@@ -261,5 +408,5 @@ def _field(snap: dict, cell: tuple[str, str]):
     return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
 
 
-__all__ = ["DID", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls",
+__all__ = ["DEALT_ITEMS", "DID", "Dealt", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
            "effect_roll_calls", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.chance import DID, RANDOM, ROLL, SETUP, roll_name
+from tgpl.lowering.chance import DEALT_ITEMS, DID, RANDOM, ROLL, SETUP, roll_name
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations, unfold_single_uses
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
@@ -195,7 +195,8 @@ class Emitter:
             elif attr == "length" and o.get("items") is not None:  # what is left of a deck
                 raw = float(len(o["items"]))
             elif (found := list_cell(attr)) is not None:  # a list that is state: its length, or one item
-                items = o["fields"][found[0]][1]
+                dealt = found[0] == DEALT_ITEMS and o.get("items") is not None  # a deck random deals from
+                items = o["items"] if dealt else o["fields"][found[0]][1]
                 k = found[1]
                 raw = float(len(items)) if k is None else items[k] if k < len(items) else None
             else:

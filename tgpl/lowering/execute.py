@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
-from tgpl.lowering.chance import roll_sides, shuffle_refusal
+from tgpl.lowering.chance import DEALT_ITEMS, dealt_decks, roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
@@ -361,6 +361,7 @@ class Executor:
         self.action_order = {id(a): i for i, a in enumerate(a for info in program.classes for a in info.actions.values())}
         self._listening: dict[int, list] = {}  # id(event class) -> `listening`
         self.unread = unread_lists(program)  # list attributes whose changes are dropped (nothing reads them)
+        self.dealt = dealt_decks(program)[0]  # deck classes random deals from at pop() (chance.dealt_decks)
         self.changed_decks = changed_decks(program)  # deck classes whose items change after setup but by pop()
         # paths on which a `new` found its pool used up, ended there: they feed the ranges only (`made`)
         self.overflows: list[Path] = []
@@ -537,6 +538,8 @@ class Executor:
             return tuple(t for col in obj.cells for t in col if t is not None)
         if name == "length" and self.fixed_deck(obj):
             return float(len(obj.items))
+        if name == "length" and self.dealt_deck(obj):  # the items left, a list that is state
+            return self.read(p, obj, length_cell(DEALT_ITEMS), span)
         if obj.cls.kind == "stack" or any(c.kind == "stack" for c in obj.cls.ancestors()):
             raise NotLowerable(span, f"decks are not lowerable after setup ('{name}' of {obj.name}): only decks "
                                      "whose items nothing but pop() changes after setup")
@@ -1697,23 +1700,28 @@ class Executor:
         marked THROWN, reading the move's first face; at the next ones, the next face of its move. Raises
         NotLowerable where a way reads more dice than the action throws, or a die of other sides than the one
         the runtime would draw there."""
+        return [(q, 1.0 if face is None else face) for q, face in self.face(e.span, roll_sides(e), p)]
+
+    def face(self, span: Span, sides: int | None, p: Path, what: str = "roll()") -> list[tuple[Path, float | None]]:
+        """The face of a die of `sides` sides (a roll(), or a deal of a deck of `sides` slots), on a path for each
+        of random's moves that reads it (None on the probe, which marks the way THROWN)."""
         dice = self.dice
         if dice is None:
-            raise NotLowerable(e.span, "roll() is not lowerable here: a die is random's move only where an "
-                                       "action's effect throws it (tgpl.lowering.chance)")
+            raise NotLowerable(span, f"{what} is not lowerable here: a die or a deal is random's move only where "
+                                     "an action's effect throws it (tgpl.lowering.chance)")
         if dice.moves is None:  # the probe: where the way reaches a die
             q = p.fork(p.pc)
             q.store[THROWN] = True
-            return [(q, 1.0)]
-        sides = dice.throw.sides
-        at = 0 if p.dice is None else len(sides) - len(p.dice)
-        if at == len(sides):
-            raise NotLowerable(e.span, f"a way through the effect throws more than its {len(sides)} dice here: "
-                                       "random's move gives the faces of the same dice on every way")
-        if roll_sides(e) != sides[at]:
-            raise NotLowerable(e.span, f"a way through the effect throws this die as its die {at + 1}, which has "
-                                       f"{sides[at]} sides where it throws all of them: random's move gives the "
-                                       "faces of the same dice, in the same order, on every way")
+            return [(q, None)]
+        sides_all = dice.throw.sides
+        at = 0 if p.dice is None else len(sides_all) - len(p.dice)
+        if at == len(sides_all):
+            raise NotLowerable(span, f"a way through the effect throws more than its {len(sides_all)} dice here: "
+                                     "random's move gives the faces of the same dice on every way")
+        if sides != sides_all[at]:
+            raise NotLowerable(span, f"a way through the effect throws this die as its die {at + 1}, which has "
+                                     f"{sides_all[at]} sides where it throws all of them: random's move gives the "
+                                     "faces of the same dice, in the same order, on every way")
         if p.dice is not None:
             q = p.fork(p.pc)
             q.dice = p.dice[1:]
@@ -1728,6 +1736,32 @@ class Executor:
                 out.append((q, float(faces[0])))
         return out
 
+    def deal(self, p: Path, deck: UObj, span: Span) -> list[tuple[Path, object]]:
+        """`deck.pop()` on a dealt deck (`tgpl.lowering.chance.dealt_decks`): random's move `(roll j)` takes the
+        j-th of the items left (in the order setup put them), each as likely as a shuffle would make it the top;
+        null where none is left. The move is random's as a die's is (`roll`): one face, j, of sides the deck's
+        slots; random may play j only while the deck holds j items (Segments.legal_moves)."""
+        lst = StateList(deck, DEALT_ITEMS, self.lists[(deck.name, DEALT_ITEMS)])
+        out = []
+        for q, face in self.face(span, lst.size, p, "pop() of a shuffled deck"):
+            face = 1.0 if face is None else face  # the probe (the way marked THROWN) deals the first item left
+            for r, n in self.split(q, self._length_of(q, lst, span)):
+                if not isinstance(n, float) or n > lst.size:
+                    continue
+                if n == 0:
+                    out.append((r, None))  # the runtime's pop() of an empty deck: null, nothing drawn
+                    continue
+                j = int(face) - 1
+                if j >= n:
+                    continue  # random may not play it: fewer items are left
+                slots = [self._slot(r, lst, k, span) for k in range(lst.size)]
+                out.extend((t, slots[j]) for t, _ in self._remove_at(r, lst, int(n), slots, float(j), span))
+        return out
+
+    def dealt_deck(self, obj) -> bool:
+        """A deck random deals from at each pop() (`tgpl.lowering.chance.dealt_decks`)."""
+        return isinstance(obj, UObj) and obj.items is not None and obj.cls.name in self.dealt.classes
+
     def fixed_deck(self, obj: UObj) -> bool:
         """A deck whose items nothing but pop() changes after setup (`subset.changed_decks`)."""
         return obj.items is not None and not any(obj.is_a(c) for c in self.changed_decks)
@@ -1738,6 +1772,10 @@ class Executor:
     def method(self, p: Path, target, name: str, vals: list, span: Span):
         if target is None:
             return []  # a method of null, `Hand[0].move_to(t)` on an empty hand: a runtime error, dropped
+        if name == "shuffle" and self.dealt_deck(target):
+            return [(p, None)]  # random deals at pop(): the order left is no state
+        if name == "pop" and self.dealt_deck(target):
+            return self.deal(p, target, span)
         if name in ("shuffle", "reshuffle"):
             raise NotLowerable(span, shuffle_refusal(name))
         if isinstance(target, StateList):

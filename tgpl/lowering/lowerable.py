@@ -140,8 +140,10 @@ class Assessment:
 
 # ---------------------------------------------------------------------- hints
 HINTS: list[tuple[tuple[str, ...], str]] = [
-    (("chance move", "shuffle"), "shuffle and deal in setup only: the lowering writes dice (roll()) as GDL-II's "
-                                 "random, not a shuffle during play"),
+    (("chance move", "shuffle"), "shuffle and deal in setup only, or shuffle a deck made shuffled (its default "
+                                 "block ends with shuffle()) and after setup only pop it: the lowering writes dice "
+                                 "(roll()) and such deals as GDL-II's random, not a shuffle of anything else during "
+                                 "play"),
     (("discard pile",), "do not read a pile that discard() fills after setup; count what is in it with a number "
                         "attribute instead"),
     (("on a local list", "on a list stored in an attribute", "collections made with", "holds a collection",

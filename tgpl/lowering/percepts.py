@@ -25,7 +25,7 @@ secret are random's first move, and so state).
 from __future__ import annotations
 
 from tgpl.frontend.types import ClassType, Collection
-from tgpl.lowering.chance import DID, RANDOM, action_rolls
+from tgpl.lowering.chance import DEALT_ITEMS, DID, RANDOM, action_rolls
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.symbolic import UObj
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Program, Rule, Var
@@ -61,6 +61,8 @@ def _who(fl) -> str:
         name = found[0] if found is not None else fl.attr
         if found is not None and found[1] is None:
             return EVERYONE  # a list's number of items: the studio shows it to every seat
+        if found is not None and name == DEALT_ITEMS and fl.obj.items is not None:
+            return NOBODY  # the items left in a deck random deals from: a deck's items are seen by no seat
         word = fl.obj.cls.secrecy(name)
     return {None: EVERYONE, "hidden": NOBODY, "private": OWNERS}[word]
 

@@ -32,11 +32,13 @@ from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, P
 from tgpl.lowering.minimize import forget as forget_minimized
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    cases_of, choice, compatible, conj, disj, evaluate3, lit, literal_value, literals, neg, rebuild, value_identity, vkey,
+    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, neg, rebuild,
+    value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.lowering.chance import RANDOM, SETUP, action_rolls, roll_name
+from tgpl.frontend.builtins import deck_item
+from tgpl.lowering.chance import DEALT_ITEMS, RANDOM, SETUP, action_rolls, dealt_decks, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
 from tgpl.lowering.runaway import growing_write
@@ -184,6 +186,11 @@ class Lowering:
         # the actions whose die random throws (tgpl.lowering.chance): a move of one hands control to random, in
         # a control state (player, turn, phase, the move's index) whose moves are random's (roll k)
         self.rolls = action_rolls(program)[0]
+        # the decks random deals from at pop() (tgpl.lowering.chance.dealt_decks): a deal is a die whose faces are
+        # the deck's slots, random's face j legal while j items are left (`legal_moves`)
+        self.deal_decks = self._deal_decks()
+        slots = {name: self.lists[(o.name, DEALT_ITEMS)] for name, o in self.deal_decks.items()}
+        self.rolls = {k: t.sized(slots) if t.deals else t for k, t in self.rolls.items()}
         # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
         self.loop_cut: int | None = None
         # where setup throws dice, the game starts with random to move, in a control state (the control after
@@ -193,6 +200,23 @@ class Lowering:
         # contestant holds the car): random then throws after every move of an action that may throw, and
         # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 97)
         self.secret_throws = has_secrets(program)
+
+    def _deal_decks(self) -> dict[str, UObj]:
+        """The deck random deals from for each dealt deck class a move pops (tgpl.lowering.chance.dealt_decks):
+        one object of it, whose items left are a list that is state. Raises NotLowerable for a class of several
+        decks (random's move would have to say which)."""
+        out = {}
+        for t in self.rolls.values():
+            for d in t.dice:
+                if d.deal is None or d.deal in out:
+                    continue
+                info = next(c for c in self.program.classes if c.name == d.deal)
+                decks = [o for o in self.u.objects if o.items is not None and o.is_a(info)]
+                if len(decks) != 1:
+                    raise NotLowerable(d.call.span, f"pop() of a shuffled {d.deal} is lowered as random's deal when "
+                                                    f"the game has one {d.deal}, not {len(decks)}")
+                out[d.deal] = decks[0]
+        return out
 
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
@@ -222,6 +246,10 @@ class Lowering:
                 if isinstance(initial, (tuple, dict)):
                     continue  # other collections: writes to them are refused when met
                 out[(o.name, name)] = Fluent(o, name, t, initial)
+        dealt = dealt_decks(self.program)[0]
+        for o in self.u.objects:  # a deck random deals from: the items left, a list that is state
+            if o.items is not None and o.cls.name in dealt.classes:
+                out.update(self._list_fluents(o, DEALT_ITEMS, Collection("List", deck_item(o.cls)), tuple(o.items)))
         if "length" in written:  # how many of a deck's items pop() has not taken yet
             changed = changed_decks(self.program)
             for o in self.u.objects:
@@ -339,6 +367,12 @@ class Lowering:
             return [(self.random_move((k,)), TRUE) for k in range(1, len(self.u.throws) + 1)]
         if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
             throw = self.rolls[id(self.moves[cs[3]].action)]
+            if throw.deals:  # a deal: the j-th item left, while j are left (the first, null, from an empty deck)
+                deck = self.deal_decks[throw.dice[0].deal]
+                left = self.ex._length_of(Path(TRUE, {}, cs[:3]), execute.StateList(
+                    deck, DEALT_ITEMS, self.lists[(deck.name, DEALT_ITEMS)]), None)
+                return [(self.random_move((j,)), as_formula(lift(lambda n, j=j: j == 1 or n >= j, left)) or FALSE)
+                        for (j,) in throw.faces]
             return [(self.random_move(faces), TRUE) for faces in throw.faces]
         player = cs[0]
         ctrl = lit(ControlLit(cs))

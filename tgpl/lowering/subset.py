@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
-from tgpl.lowering.chance import action_rolls, effect_roll_calls, shuffle_refusal
+from tgpl.lowering.chance import action_rolls, dealt_decks, effect_roll_calls, shuffle_refusal
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 
@@ -134,6 +134,20 @@ def changed_decks(program) -> list:
     return found
 
 
+def _dealt(types, receiver, dealt) -> bool:
+    t = types.get(id(receiver))
+    return isinstance(t, ClassType) and t.info.name in dealt.classes
+
+
+def _calls(types, span: Span, nodes: list, names) -> bool:
+    """Whether a call of one of the built-ins `names` stands at `span`."""
+    for n in nodes:
+        if isinstance(n, ast.Call) and n.span == span:
+            ct = types.get(id(n.callee))
+            return isinstance(ct, CallableType) and ct.name in names
+    return False
+
+
 def is_attribute(program, n) -> bool:
     """Whether n names an attribute (`x.Cards`, or `Cards` inside its class)."""
     return isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this)
@@ -158,6 +172,10 @@ def outside_subset(program) -> list[tuple[Span, str]]:
     in_effects = effect_roll_calls(program)  # those action_rolls judged: lowered, or refused with its reason
     for span, why in refused_rolls:
         found.setdefault(_key(span), (span, why))
+    dealt, refused_deals = dealt_decks(program)  # decks shuffled after setup that random deals from at pop()
+    for span, why in refused_deals:
+        if not _calls(types, span, nodes, CHANCE):  # a shuffle's own site keeps shuffle_refusal's reason
+            found.setdefault(_key(span), (span, why))
     for n in nodes:
         if not isinstance(n, ast.Call):
             continue
@@ -215,6 +233,13 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         elif ct.name == "roll":
             found.setdefault(_key(n.span), (n.span, "roll() is lowered only in the effect of an action a player "
                                                     "chooses (a die thrown elsewhere is not lowerable yet)"))
+        elif id(n) in dealt.pops and id(n) not in in_effects:
+            found.setdefault(_key(n.span), (n.span, "pop() of a shuffled deck is lowered only in the effect of an "
+                                                    "action a player chooses: random deals after the move (a deal "
+                                                    "in a phase, a turn's default or a function they call is not "
+                                                    "lowerable yet)"))
+        elif ct.name in CHANCE and isinstance(n.callee, ast.Member) and _dealt(types, n.callee.obj, dealt):
+            pass  # shuffles nothing random deals from (tgpl.lowering.chance.dealt_decks)
         elif ct.name in CHANCE:
             found.setdefault(_key(n.span), (n.span, shuffle_refusal(ct.name)))
         elif ct.name in LIST_CHANGES and _is_list(types, n.callee):

@@ -77,16 +77,20 @@ class Seldom:
     serial. Shared by a world and its copies as one (`World.copy` carries one reference, not four)
     until either changes it (`World.unshare`, which copies it)."""
 
-    __slots__ = ("rng", "log", "counters", "serials")
+    __slots__ = ("rng", "log", "counters", "serials", "deals")
 
-    def __init__(self, rng: Pcg32, log: list[str], counters: dict[str, int], serials: int):
+    def __init__(self, rng: Pcg32, log: list[str], counters: dict[str, int], serials: int,
+                 deals: frozenset[str] = frozenset()):
         self.rng = rng
         self.log = log
         self.counters = counters
         self.serials = serials
+        # The deck classes whose pop() draws the item it takes, their shuffles drawing nothing: empty but in
+        # the validation of a lowering that deals at pop() (`tgpl.runtime.dealing`)
+        self.deals = deals
 
     def copy(self) -> Seldom:
-        return Seldom(self.rng.copy(), self.log[:], self.counters.copy(), self.serials)
+        return Seldom(self.rng.copy(), self.log[:], self.counters.copy(), self.serials, self.deals)
 
 
 class World:
