@@ -212,6 +212,11 @@ def test_kayles_standing_pins_are_a_count_of_a_bools_value(tmp_path):
     lines = out.read_text(encoding="utf-8").splitlines()
     assert int(lines[1].split(" steps compared")[0].split()[-1].replace(",", "")) >= 1_000, lines[1]
     assert "(its moves compiled)" in lines[2], lines[2]
+    r = CliRunner().invoke(main, ["to-gdl", str(KAYLES), "--dry-run"])  # the dry run chooses as the lowering
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].endswith(": lowers; its moves compiled once (spelled out, the range of "
+                                             "'Standing' is not found, and it may count the board (written in step "
+                                             "with it): compiled, it is bounded by the board once proved)"), r.output
 
 
 def test_kayles_whose_double_knock_leaves_a_pin_standing_is_refused(tmp_path):

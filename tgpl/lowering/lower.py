@@ -107,7 +107,9 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
     action's segment compiled once with its inputs as variables (tgpl.lowering.compiled); "auto", compiled
     where an action has more than SPELLED_MOVES ways to fill its inputs and the game is within the compiled
-    subset, spelled otherwise.
+    subset (`moves_strategy`), spelled otherwise; spelled out, compiled after all where they pass their budget
+    (`spelled_budget`), or where a counter's range runs away and it may count the board (`counts_the_board`,
+    with `holds`: compiled, the board bounds it once proved), the spelled-out refusal standing if compiling fails.
 
     With `prove`, checks anchored at what a move wrote are made global where `prove` shows the result
     is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
