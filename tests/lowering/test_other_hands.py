@@ -183,6 +183,97 @@ def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change):
                           "every move (no proof by induction on the compiled rules)"), first
 
 
+KAYLES = OTHERS.parent / "kayles.tgpl"
+DOUBLE_KNOCK = ("target.Down = true;\n            next.Down = true;\n            Game.Standing -= 2;",
+                "target.Down = true;\n            Game.Standing -= 2;")
+
+
+def test_kayles_standing_pins_are_a_count_of_a_bools_value(tmp_path):
+    """kayles.tgpl: seven pins, `Game.Standing` 7 after setup, `-= 1` beside `target.Down = true` and `-= 2`
+    beside two such writes. It counts the pins whose bool `Down` is false, not occupied cells (every pin's `Down`
+    is set): once refused with its moves compiled ("not kept by every move", the guess a count of `Down` set),
+    and under `auto` by the spelled-out search of its range (it falls without end, past 256 values). Guessed as
+    the count of `Down` false and proved so by induction, it takes 0..7; `auto` compiles the moves once the
+    spelled-out search loses the counter, since it is written in step with `Down` (board_count.written_in_step).
+    The game lowers either way and validates by at least 1,000 compared steps."""
+    from tgpl.cli import _game_of
+    from tgpl.lowering.lower import counts_the_board
+    from tgpl.pipeline import lower_game
+
+    program, universe = loaded(KAYLES)
+    assert counts_the_board(program, universe, "Standing")
+    lowered = lower_game(_game_of(program), moves="compiled")
+    assert lowered.stats["counters bounded by the board"] == "Standing (Down false, 0..7)"
+    bases = {str(r.head) for r in lowered.program.rules if r.head.relation == "base"}
+    assert {b for b in bases if b.startswith("(base (standing ")} == {f"(base (standing game {k}))" for k in range(8)}
+    out = tmp_path / "kayles.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(KAYLES), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert int(lines[1].split(" steps compared")[0].split()[-1].replace(",", "")) >= 1_000, lines[1]
+    assert "(its moves compiled)" in lines[2], lines[2]
+    r = CliRunner().invoke(main, ["to-gdl", str(KAYLES), "--dry-run"])  # the dry run chooses as the lowering
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].endswith(": lowers; its moves compiled once (spelled out, the range of "
+                                             "'Standing' is not found, and it may count the board (written in step "
+                                             "with it): compiled, it is bounded by the board once proved)"), r.output
+
+
+def test_kayles_whose_double_knock_leaves_a_pin_standing_is_refused(tmp_path):
+    """The same game where a double knock takes two from `Standing` but knocks down one pin: the count is guessed
+    as before, and the proof finds the move that breaks it; refused with the relaxation's reason and the proof's,
+    nothing written. Under `auto` the spelled-out refusal stands: the counter is not written in step with `Down`
+    (two for one pin), so its moves are not compiled to try it. (A double knock that takes one, not two, is
+    another game whose counter the relaxation bounds on its own: it never skips the 0 that ends the game.)"""
+    from tgpl.lowering.lower import counts_the_board
+
+    text = KAYLES.read_text(encoding="utf-8")
+    assert DOUBLE_KNOCK[0] in text
+    path = tmp_path / "kayles.tgpl"
+    path.write_text(text.replace(*DOUBLE_KNOCK), encoding="utf-8")
+    out = tmp_path / "kayles.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--moves", "compiled", "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert not out.exists()
+    first = r.output.splitlines()[0]
+    assert "numbers grow past 1000 with every fluent relaxed: 'Standing'" in first, first
+    assert first.endswith("nor is it bounded by the board: 'Standing' as the number of 'Down' false is not kept "
+                          "by every move (no proof by induction on the compiled rules)"), first
+    program, universe = loaded(path)
+    assert not counts_the_board(program, universe, "Standing")
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert not out.exists()
+    assert "error: not lowerable: Game.Standing takes more than 256 values" in r.output.splitlines()[0], r.output
+
+
+def test_only_counters_written_in_step_with_the_board_are_tried_compiled(monkeypatch):
+    """`auto` compiles the moves of a game whose counter runs away spelled out only where the counter may count
+    the board (lower.counts_the_board, read from the source): Pente's `Stones` and the 4x4 game's may; the
+    scores of scores.tgpl, stepped inside an `if` with no write of `Stone` beside them, may not. Compiled and
+    proved anyway, scores.tgpl took minutes and gigabytes to be refused: with the search of its ranges cut (as
+    test_not_lowerable cuts it) it is refused by the spelled-out search, and nothing is compiled."""
+    import tgpl.lowering.lower as lower
+    import tgpl.lowering.segments as segments
+    from tgpl.lowering.lower import counts_the_board
+
+    for path, counter in ((game("pente"), "Stones"), (BOARD_COUNT, "Stones")):
+        assert counts_the_board(*loaded(path), counter), path
+    scores = OTHERS.parent / "scores.tgpl"
+    program, universe = loaded(scores)
+    assert not any(counts_the_board(program, universe, c) for c in ("First", "Second"))
+    assert counts_the_board(program, universe, "Claimed")  # `+= 1` beside `cell.Stone = player`: the cells claimed
+    monkeypatch.setattr(segments, "RANGE_WORK_LIMIT", 50_000)
+    monkeypatch.setattr(segments, "JOINT_LIMIT", 5)
+
+    def compiled(*args, **kwargs):
+        raise AssertionError("the moves were compiled")
+    monkeypatch.setattr(lower, "compile_game", compiled)
+    r = CliRunner().invoke(main, ["to-gdl", str(scores), "--no-validate"])
+    assert r.exit_code == 2, r.output
+    assert "could not be bounded within 50,000 cases" in r.output.splitlines()[0], r.output
+
+
 def test_morris_hand_is_bounded_by_its_require_and_its_move_count_saturated(tmp_path):
     """Morris's `require { return InHand > 0 && ...; }` bounds `InHand -= 1` (its ways are joined into relations
     that `_with_legality` joins with the move's legality). `Moves` is checked (`Game.Moves >= 200`, line 264)

@@ -4,19 +4,27 @@ Pente keeps `Game.Stones`, the stones on the board: `+= 1` where a stone is plac
 captured, and `== 81` ends the game in a draw. With its moves compiled, a counter is bounded on its own, by the
 tests before its writes and the checks that end the game on the ways that write it (CompiledGame.relax): the
 relaxation reads every capture as possible on every move, and `Stones` falls without end. Yet in play it is
-bounded by the board, since it is the number of points that hold a stone.
+bounded by the board, since it is the number of points that hold a stone. Kayles keeps `Game.Standing`, the pins
+whose bool `Down` is false: `-= 1` where one is knocked down, `-= 2` where two are, the same kind of count of
+a value, not of an occupied cell.
 
 So a counter the relaxation cannot bound, held by one object, that equals after setup the number of objects
-whose non-numeric attribute F is set (not null), and that is written in an action that writes F too, is taken to
-be that count: the compiled game is made again with its values read only within 0..N (N the objects that have F
-as a fluent), the values it is lowered with. That is a guess, and it is proved on the rules made, before
-anything is kept: by one step of induction with clingo (tgpl.asp.induction.invariant_holds, passed in, since
-the lowering does not import the layer below it), the invariant "the counter holds exactly the number of set F"
-holds in the initial state, and in the successor of every state that keeps it (any value of every cell, far
-more states than play reaches) by every joint legal move, terminal successors included. The lowered rules are
-exact on the states within the counter's values, and by induction play never leaves them: the game lowered is
-the game played. Where the proof fails (a counter that does not count the board, a move that sets F without
-counting it), the game is refused as it was before the guess, with the reason.
+whose non-numeric attribute F holds the value counted (a bool's true or false; for any attribute, set: not
+null), and that is written in an action that writes F too, is taken to be that count: the compiled game is made
+again with its values read only within 0..N (N the objects that have F as a fluent), the values it is lowered
+with. That is a guess, and it is proved on the rules made, before anything is kept: by one step of induction
+with clingo (tgpl.asp.induction.invariant_holds, passed in, since the lowering does not import the layer below
+it), the invariant "the counter holds exactly the number of F that hold the value counted" holds in the initial
+state, and in the successor of every state that keeps it (any value of every cell, far more states than play
+reaches) by every joint legal move, terminal successors included. The lowered rules are exact on the states
+within the counter's values, and by induction play never leaves them: the game lowered is the game played.
+Where the proof fails (a counter that does not count the board, a move that sets F without counting it), the
+game is refused as it was before the guess, with the reason.
+
+Compiling the moves and proving the guess costs seconds to minutes; `written_in_step` says in milliseconds,
+from the source alone, whether a counter is written as such a count is (each step of k beside k writes of F
+that move the count that way): with the moves spelled out, a counter whose range runs away is tried compiled
+only where it is (tgpl.lowering.lower.lower).
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes
+from tgpl.frontend.types import BOOL
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Program, Rule, Term, Var
 
 Holds = Callable[[Program, list, list], bool]
@@ -36,22 +46,43 @@ BAD = "tgpl_bad"
 
 @dataclass(frozen=True)
 class BoardCount:
-    """A counter guessed to count the objects whose `field` is set: `counter` of the object `holder`."""
+    """A counter guessed to count the objects whose `field` holds `value`: `counter` of the object `holder`."""
 
     counter: str
     holder: str  # the counter's object (its name in the universe)
     field: str
     objects: tuple[str, ...]  # the objects that have `field` as a fluent, in the universe's order
+    value: bool | None = None  # the value counted: a bool's true or false; None, any value but null (set)
 
     @property
     def bound(self) -> tuple[int, int]:
         """The counter's values: none to every object."""
         return 0, len(self.objects)
 
+    @property
+    def counts(self) -> str:
+        """What is counted, in words: `Stone set`, `Down false`."""
+        return f"{self.field} {'set' if self.value is None else str(self.value).lower()}"
+
+    def counted(self, value) -> bool:
+        """Does an object whose `field` holds `value` (a runtime value) count?"""
+        return value is not None if self.value is None else value is self.value
+
+    def written(self, value: ast.Expr) -> int:
+        """How a write of `value` to `field` moves the count, where the source says it: +1 where the object then
+        counts, -1 where it then does not; 0 where only play knows (`x.Stone = me` to a bool, `x.Down = d`)."""
+        if self.value is None:
+            return -1 if isinstance(value, ast.NullLit) else 1
+        if isinstance(value, ast.BoolLit):
+            return 1 if value.value is self.value else -1
+        return -1 if isinstance(value, ast.NullLit) else 0
+
 
 def board_counts(program, fluents: dict, counters: set[str]) -> dict[str, BoardCount]:
     """counter -> the count it is guessed to be, for each of `counters` that may be one (see the module).
-    `fluents`: CompiledGame.fluents, (object, attribute) -> Fluent."""
+    `fluents`: compiled.changing_fields, (object, attribute) -> Fluent. Of the counts that match after setup (a
+    bool never set to null is as many set as there are objects, and as many false where none is true), the first
+    the counter is written in step with (`written_in_step`), else the first: the proof decides."""
     together = _written_together(program)
     out: dict[str, BoardCount] = {}
     for counter in sorted(counters):
@@ -61,14 +92,55 @@ def board_counts(program, fluents: dict, counters: set[str]) -> dict[str, BoardC
         start = held[0].initial
         if not isinstance(start, (int, float)) or isinstance(start, bool) or not float(start).is_integer():
             continue
+        matches = []
         for field_ in sorted(together.get(counter, ())):
             cells = [fl for (_, attr), fl in fluents.items() if attr == field_]
             if not cells or any(fl.numeric for fl in cells):
                 continue
-            if sum(fl.initial is not None for fl in cells) == start:
-                out[counter] = BoardCount(counter, held[0].obj.name, field_, tuple(fl.obj.name for fl in cells))
-                break
+            values = (False, True, None) if all(fl.type == BOOL for fl in cells) else (None,)
+            for value in values:
+                count = BoardCount(counter, held[0].obj.name, field_, tuple(fl.obj.name for fl in cells), value)
+                if sum(count.counted(fl.initial) for fl in cells) == start:
+                    matches.append(count)
+        if matches:
+            out[counter] = next((c for c in matches if written_in_step(program, c)), matches[0])
     return out
+
+
+def written_in_step(program, count: BoardCount) -> bool:
+    """Is the counter written as the count is kept, in the code that runs after setup: every write of it a
+    statement `counter += k` or `-= k` (k a number) in a block that holds, as statements of its own, exactly k
+    writes `field = v` that each move the count that way (`BoardCount.written`), and every write of the field
+    such a statement of a block that steps the counter? Read from the source in milliseconds: what decides,
+    before moves are compiled to prove it (seconds to minutes), that a counter whose range runs away may be a
+    count of the board (Kayles's `Standing`), where a score stepped apart from the board's writes is not."""
+    implicit = program.implicit_this
+    nodes = list(after_setup_nodes(program))
+
+    def writes(node, name: str) -> bool:  # `o.name ...= v`, or `name ...= v` of `this`
+        if not isinstance(node, ast.Assign) or getattr(node.target, "name", None) != name:
+            return False
+        return isinstance(node.target, ast.Member) or isinstance(node.target, ast.Name) and id(node.target) in implicit
+
+    counter_writes = {id(n) for n in nodes if writes(n, count.counter)}
+    field_writes = {id(n) for n in nodes if writes(n, count.field)}
+    if not counter_writes:
+        return False
+    kept: set[int] = set()
+    for block in (n for n in nodes if isinstance(n, ast.Block)):
+        own = [s.expr for s in block.body if isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Assign)]
+        steps = [a for a in own if id(a) in counter_writes]
+        if not steps:
+            continue
+        if len(steps) != 1 or steps[0].op not in ("+=", "-=") or not isinstance(steps[0].value, ast.NumberLit):
+            return False
+        k = steps[0].value.value * (1 if steps[0].op == "+=" else -1)
+        cells = [a for a in own if id(a) in field_writes]
+        if any(a.op != "=" for a in cells) or sum(count.written(a.value) for a in cells) != k \
+                or len(cells) != abs(k):
+            return False
+        kept.update(id(a) for a in steps + cells)
+    return counter_writes | field_writes <= kept
 
 
 def _written_together(program) -> dict[str, set[str]]:
@@ -87,9 +159,9 @@ def _written_together(program) -> dict[str, set[str]]:
 
 def invariant_rules(count: BoardCount, names, bad: str = BAD) -> list[Rule]:
     """Rules of the 0-ary `bad` (a name that starts `tgpl_bad`), true in a state where the counter does not hold
-    exactly the number of set fields (or holds no value), and of its helpers `<bad>_...`: the count is a chain
-    along the objects' order, as GDL counts. `names`: the emitted game's (tgpl.lowering.compiled.Emission:
-    `fluent`, `term`)."""
+    exactly the number of fields that hold the value counted (or holds no value), and of its helpers `<bad>_...`:
+    the count is a chain along the objects' order, as GDL counts. `names`: the emitted game's
+    (tgpl.lowering.compiled.Emission: `fluent`, `term`)."""
     n = len(count.objects)
     cell, succ, counted, held = (f"{bad}_{x}" for x in ("cell", "succ", "count", "held"))
     out = [Rule(Atom(cell, (_num(k), _num(k + 1), names.term(_obj(o))))) for k, o in enumerate(count.objects)]
@@ -97,9 +169,16 @@ def invariant_rules(count: BoardCount, names, bad: str = BAD) -> list[Rule]:
     out.append(Rule(Atom(counted, (_num(0), _num(0)))))
     j, k, o, c, d, v = (Var(x) for x in ("j", "k", "o", "c", "d", "v"))
     step = (Atom(counted, (j, c)), Atom(cell, (j, k, o)))
-    out.append(Rule(Atom(counted, (k, c)), step + (Atom("true", (names.fluent(count.field, o, NULL),)),)))
-    out.append(Rule(Atom(counted, (k, d)), step + (Atom("true", (names.fluent(count.field, o, v),)),
-                                                   Distinct(v, NULL), Atom(succ, (c, d)))))
+    if count.value is None:  # set: null is not counted, any other value is
+        out.append(Rule(Atom(counted, (k, c)), step + (Atom("true", (names.fluent(count.field, o, NULL),)),)))
+        out.append(Rule(Atom(counted, (k, d)), step + (Atom("true", (names.fluent(count.field, o, v),)),
+                                                       Distinct(v, NULL), Atom(succ, (c, d)))))
+    else:  # a bool's value: it is counted, any other value (the other one, null) is not
+        value = Const("yes" if count.value else "no")  # as the compiled rules name it (horn.const_of)
+        out.append(Rule(Atom(counted, (k, d)), step + (Atom("true", (names.fluent(count.field, o, value),)),
+                                                       Atom(succ, (c, d)))))
+        out.append(Rule(Atom(counted, (k, c)), step + (Atom("true", (names.fluent(count.field, o, v),)),
+                                                       Distinct(v, value))))
     value = Atom("true", (names.fluent(count.counter, _obj(count.holder), c),))
     out.append(Rule(Atom(held), (value,)))
     out.append(Rule(Atom(bad), (Not(Atom(held)),)))

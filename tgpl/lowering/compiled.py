@@ -1126,6 +1126,30 @@ class Move:
     objects: list[UObj]
 
 
+def changing_fields(program, universe) -> dict[tuple[str, str], Fluent]:
+    """(object, attribute) -> its Fluent, for every attribute of an object that code after setup writes (by name):
+    the compiled game's state (raises Unsupported where one is a collection or a built-in attribute)."""
+    written: set[str] = set()
+    for n in after_setup_nodes(program):
+        if isinstance(n, ast.Assign):
+            t = n.target
+            if isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this:
+                written.add(t.name)
+    out = {}
+    for o in universe.objects:
+        for name in o.fields:
+            if name not in written:
+                continue
+            found = o.cls.find_attribute(name)
+            if found is None:
+                raise Unsupported(f"a built-in attribute '{name}' that changes")
+            t, initial = found[1], o.fields[name]
+            if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):
+                raise Unsupported(f"a collection in the state ('{name}')")
+            out[(o.name, name)] = Fluent(o, name, t, initial)
+    return out
+
+
 class CompiledGame:
     """The segments of a game compiled once (see the module's docstring); `lowered()` gives its GDL."""
 
@@ -1139,7 +1163,7 @@ class CompiledGame:
         self.ranges = ranges
         self.found: dict = {}  # the relaxation's last answer (`relax`)
         self.turns = {name: t.defn for name, t in program.turns.items()}
-        self.fluents = self._fluents()
+        self.fluents = changing_fields(program, universe)
         self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
         # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):
         # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)
@@ -1163,28 +1187,6 @@ class CompiledGame:
         self._shapes: dict = {} if shapes is None else shapes
 
     # ------------------------------------------------------------ the state
-    def _fluents(self) -> dict[tuple[str, str], Fluent]:
-        program = self.program
-        written: set[str] = set()
-        for n in after_setup_nodes(program):
-            if isinstance(n, ast.Assign):
-                t = n.target
-                if isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this:
-                    written.add(t.name)
-        out = {}
-        for o in self.u.objects:
-            for name in o.fields:
-                if name not in written:
-                    continue
-                found = o.cls.find_attribute(name)
-                if found is None:
-                    raise Unsupported(f"a built-in attribute '{name}' that changes")
-                t, initial = found[1], o.fields[name]
-                if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):
-                    raise Unsupported(f"a collection in the state ('{name}')")
-                out[(o.name, name)] = Fluent(o, name, t, initial)
-        return out
-
     def saturable(self) -> dict[str, int]:
         """The counters that may be saturated (tgpl.lowering.saturate), each at most its bound after setup."""
         return {a: bound for a, bound in saturated_counters(self.program, self.numeric_attrs).items()
@@ -2445,9 +2447,10 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
     with limits.during("lowering (the board's counts proved)"):
         if holds is not None and outside(lambda: holds(lowered.program, cells, bad), limits):
             lowered.stats["counters bounded by the board"] = ", ".join(
-                f"{c.counter} ({c.field} set, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
+                f"{c.counter} ({c.counts}, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
             return lowered
-    said = ", ".join(f"'{c.counter}' as the number of '{c.field}' set" for _, c in sorted(counted.items()))
+    said = ", ".join(f"'{c.counter}' as the number of '{c.field}' {c.counts.split()[-1]}"
+                     for _, c in sorted(counted.items()))
     e = Unsupported(f"{guessed}; nor is it bounded by the board: {said} is not kept by every move (no proof by "
                     "induction on the compiled rules)")
     e.span = getattr(guessed, "span", None)

@@ -82,13 +82,17 @@ class Dice:
 
 
 class NotLowerable(Exception):
-    """The game leaves the subset the lowering translates; `span` says where (`more`: other places, and why)."""
+    """The game leaves the subset the lowering translates; `span` says where (`more`: other places, and why).
+    `counter`: the number attribute whose range could not be found, where that is why (the lowering may then
+    compile the moves, where the counter may count the board: tgpl.lowering.lower.lower)."""
 
-    def __init__(self, span: Span | None, reason: str, more: list[tuple[Span, str]] | None = None):
+    def __init__(self, span: Span | None, reason: str, more: list[tuple[Span, str]] | None = None,
+                 counter: str | None = None):
         super().__init__(reason)
         self.span = span
         self.reason = reason
         self.more = more or []
+        self.counter = counter
 
 
 @dataclass

@@ -15,8 +15,9 @@ from contextlib import contextmanager
 
 from tgpl.frontend import ast
 from tgpl.lowering.chance import action_rolls, setup_roll_calls
-from tgpl.lowering.board_count import Holds
-from tgpl.lowering.compiled import board_count_passes, compile_game, most_moves, play_code, writes_in_loops
+from tgpl.lowering.board_count import Holds, board_counts, written_in_step
+from tgpl.lowering.compiled import (board_count_passes, changing_fields, compile_game, most_moves, play_code,
+                                    writes_in_loops)
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.independent import independent_parts
 from tgpl.lowering.one_value import one_value
@@ -107,7 +108,9 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
     action's segment compiled once with its inputs as variables (tgpl.lowering.compiled); "auto", compiled
     where an action has more than SPELLED_MOVES ways to fill its inputs and the game is within the compiled
-    subset, spelled otherwise.
+    subset (`moves_strategy`), spelled otherwise; spelled out, compiled after all where they pass their budget
+    (`spelled_budget`), or where a counter's range runs away and it may count the board (`counts_the_board`,
+    with `holds`: compiled, the board bounds it once proved), the spelled-out refusal standing if compiling fails.
 
     With `prove`, checks anchored at what a move wrote are made global where `prove` shows the result
     is the same game (`globalize`). `progress(statements, parts)` is told now and then how far the
@@ -138,6 +141,15 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
                 logic = game_logic(program, snapshot, relations, _budgeted(progress, budget), limits)
                 return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
+        except NotLowerable as e:  # a counter that runs away spelled out may count the board, which compiled
+            if holds is None or not counts_the_board(program, universe, e.counter):  # moves can prove
+                raise
+            try:
+                with limits.during("lowering (compiled moves)"):
+                    return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair,
+                                        limits, holds=holds)
+            except Unsupported:
+                raise e from None
         except _OverBudget:
             try:
                 with limits.during("lowering (compiled moves)"):
@@ -183,6 +195,23 @@ def _budgeted(progress: Progress | None, budget: int) -> Progress:
         if parts > budget:
             raise _OverBudget()
     return told
+
+
+def counts_the_board(program, universe: Universe, counter: str | None) -> bool:
+    """Whether `counter`, an attribute whose range the spelled-out moves could not find, may be a count of the
+    board (tgpl.lowering.board_count): its value after setup is the number of objects whose attribute holds the
+    value counted, and every write of it is in step with writes of that attribute (`board_count.written_in_step`).
+    Read from the source and the objects in milliseconds: `auto` then compiles the moves, which can bound it by
+    the board once proved, where a counter that grows apart from the board (a score: tests/data/lowering/scores.tgpl)
+    is refused at once, not after minutes of compiling."""
+    if counter is None:
+        return False
+    try:
+        fields = changing_fields(program, universe)
+    except Unsupported:
+        return False
+    count = board_counts(program, fields, {counter}).get(counter)
+    return count is not None and written_in_step(program, count)
 
 
 def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[str, str]:

@@ -42,7 +42,8 @@ from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.horn import Unsupported
-from tgpl.lowering.lower import PARTS_PER_WAY, SPELLED_PARTS, fewer_collections, moves_strategy, spelled_budget
+from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, moves_strategy,
+                                 spelled_budget)
 from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import outside_subset, pool_classes
 from tgpl.lowering.universe import Universe
@@ -484,7 +485,16 @@ def assess(program, snapshot: dict, moves: str = "auto", relations: bool = False
                 return out
         out.moves = "spelled"
     with limits.during("running the moves symbolically (dry run)"), fewer_collections():
-        _spelled(out, program, snapshot, relations, limits, steps, parts)
+        runaway = _spelled(out, program, snapshot, relations, limits, steps, parts)
+    if moves == "auto" and strategy == "spelled" and counts_the_board(program, universe, runaway):
+        trial = Assessment(moves="compiled", parts=game_parts(program, universe),
+                           why=f"spelled out, the range of '{runaway}' is not found, and it may count the board "
+                               "(written in step with it): compiled, it is bounded by the board once proved")
+        with limits.during("compiling the moves (dry run)"):
+            if _compiled(trial, program, universe, limits, moves):
+                trial.notes.append(f"not run by the dry run: the proof by induction that '{runaway}' counts the "
+                                   "board; unproved, the game is refused as spelled out")
+                return trial
     if moves == "auto" and strategy == "spelled":  # as `lower`: past its budget of parts, compiled if it can be
         built = max(out.figures.get(k, 0) for k in ("parts", "parts estimated", "parts run"))
         budget = spelled_budget(program, universe)
@@ -543,8 +553,9 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
 
 
 def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int,
-             parts: int) -> None:
-    """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate."""
+             parts: int) -> str | None:
+    """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate.
+    Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter)."""
     watched: list[_DryLowering] = []
     slots: dict = {}  # as `lower.game_lowering`: a list of values with too few slots is lowered again with more
 
@@ -573,7 +584,7 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         for span, reason in [(e.span, e.reason), *e.more]:
             _refuse(out, span, reason)
         _describe(out, program, "spelled", None, watched[-1] if watched else None)
-        return
+        return e.counter
     except _Budget:
         universe = Universe.from_snapshot(snapshot).with_pools({info: POOL_START for info in pool_classes(program)})
         lw = _DryLowering(program, universe, relations, slots, limits, steps, parts, SAMPLE, steps // 8)

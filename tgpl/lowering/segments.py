@@ -1442,7 +1442,8 @@ def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list
     raise NotLowerable(lowering._attr_span(fl),
                        f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "
                        f"{RANGE_WORK_LIMIT:,} cases of the counters' values: numbers need a finite range to be "
-                       "lowered, found from their values after setup and the moves' writes")
+                       "lowered, found from their values after setup and the moves' writes",
+                       counter=fl.attr if fl.attr != MADE else None)
 
 
 def runaway_refusal(lowering: Lowering, fl: Fluent, values: set, work: bool = False) -> NotLowerable:
@@ -1464,7 +1465,8 @@ def runaway_refusal(lowering: Lowering, fl: Fluent, values: set, work: bool = Fa
                               f"that stops {'this write' if write else 'its writes'} from making it ever "
                               f"{'smaller' if falls else 'larger'} (it follows the turns, and other counters only "
                               f"as far as it can search them together): test it before it changes (an `if` or a "
-                              f"`require`), or end the game when it reaches a bound")
+                              f"`require`), or end the game when it reaches a bound",
+                        counter=fl.attr if fl.attr != MADE else None)
 
 
 def _number_text(x: float) -> str:
