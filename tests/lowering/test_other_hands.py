@@ -20,6 +20,7 @@ merged path writes by cases, segments.alone_ranges, runaway.py):
 | morris, --functions-as-relations | refused after 258 s: "Game.Moves could not be bounded within 2,000,000 cases" (the game as above, which truly let Moves grow) | ranges found in 76 s (Moves 0..200, InHand 0..9), the emission not done in 600 s |
 | morris, --moves compiled | refused in 8 s (1.3 s user), 64 MB: "'Moves' (1..1000 so far) not bounded by the game" | lowers and validates (counters saturated, a list indexed by a player): 36 s (4.1 s user), 101 MB, 363 rules, 1,121 steps compared |
 | gomoku | not finished in 600 s | lowers and validates: 7.3 s user, 128 MB, 97 rules (its moves compiled by `auto`) |
+| pente, compiled (later) | relaxation 185 s | reaches the proof of `Stones` in 7.5 s user, 226 MB; the proof: not done in 600 s (its step: 644,000 ground atoms; with one move alone 22,000, still not done in 180 s) |
 
 Since then: Morris under the default `--moves auto` is compiled (a count over its 24 points in play,
 lower.COUNTED_CELLS): 6.8 s user, 363 rules, validated by 1,121 steps; Pente's `Stones` is taken for the
