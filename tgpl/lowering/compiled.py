@@ -2444,7 +2444,8 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
     bad = [r for k, (_, c) in enumerate(sorted(counted.items())) for r in invariant_rules(c, emission, f"tgpl_bad_{k}")]
     bad += [Rule(Atom("tgpl_bad"), (Atom(f"tgpl_bad_{k}"),)) for k in range(len(counted))]
     cells = state_cells(lowered.program, emission.playing_values())
-    with limits.during("lowering (the board's counts proved)"):
+    proving = ", ".join(f"{c.holder}.{c.counter}" for _, c in sorted(counted.items()))
+    with limits.during(f"proving {proving} counts the board (induction on the compiled rules)"):
         if holds is not None and outside(lambda: holds(lowered.program, cells, bad), limits):
             lowered.stats["counters bounded by the board"] = ", ".join(
                 f"{c.counter} ({c.counts}, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
