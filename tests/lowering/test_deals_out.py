@@ -85,27 +85,30 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
     return src
 
 
+def _refused(tmp_path: Path, src: Path):
+    """`to-gdl` of `src`, refused: exit 2 and nothing written (the result, for its messages)."""
+    out = tmp_path / f"{src.stem}.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
+    assert r.exit_code == 2, r.output
+    assert not out.exists()
+    return r
+
+
 def test_a_deck_read_by_order_is_refused_where_it_is_read(tmp_path):
     src = _variant(tmp_path, "            Card c = Felt.Deck.pop();",
                    "            Card seen = Felt.Deck.peek();\n            Card c = Felt.Deck.pop();")
     assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
-    out = tmp_path / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
-    assert r.exit_code == 2, r.output
+    r = _refused(tmp_path, src)
     assert ("deal.tgpl:61:25: error: not lowerable: peek() on a SixDeck, a deck shuffled after setup, is not "
             "lowerable: random deals its items at each pop(), which is sound only while nothing else reads or "
             "changes its order") in r.output
     assert "deal.tgpl:78:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
-    assert not out.exists()
 
 
 def test_a_deck_filled_in_order_is_refused_at_its_shuffle(tmp_path):
     src = _variant(tmp_path, "            push(c);\n        }\n        shuffle();", "            push(c);\n        }")
-    out = tmp_path / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
-    assert r.exit_code == 2, r.output
+    r = _refused(tmp_path, src)
     assert "deal.tgpl:76:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
-    assert not out.exists()
 
 
 def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
@@ -160,12 +163,9 @@ def test_a_deal_in_a_phase_is_refused_where_it_deals(tmp_path):
     src = tmp_path / "treasure.tgpl"
     src.write_text(text.replace("                Deck.reshuffle();", "                Deck.shuffle();")
                    .replace("number Rounds = 8;", "number Rounds = 5;"))
-    out = tmp_path / "treasure.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
-    assert r.exit_code == 2, r.output
+    r = _refused(tmp_path, src)
     assert ("treasure.tgpl:84:20: error: not lowerable: pop() of a shuffled deck is lowered only in the effect of "
             "an action a player chooses") in r.output
-    assert not out.exists()
 
 
 def test_a_card_pushed_onto_the_deck_in_setup_is_refused_where_it_is_pushed(tmp_path):
@@ -173,9 +173,6 @@ def test_a_card_pushed_onto_the_deck_in_setup_is_refused_where_it_is_pushed(tmp_
     src = _variant(tmp_path, "    Felt.Deck = new SixDeck();\n",
                    "    Felt.Deck = new SixDeck();\n    Card top = new Card();\n    top.Value = 6;\n"
                    "    Felt.Deck.push(top);\n")
-    out = tmp_path / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
-    assert r.exit_code == 2, r.output
+    r = _refused(tmp_path, src)
     assert ("deal.tgpl:13:5: error: not lowerable: push() onto a SixDeck in setup puts an item where a pop() "
             "takes it next") in r.output
-    assert not out.exists()

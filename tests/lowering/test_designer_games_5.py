@@ -30,6 +30,7 @@ from tgpl.lowering.ir import Atom, Const, Rule, Var
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
+from test_designer_games_4 import lowers_validated
 
 DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
@@ -140,15 +141,7 @@ def test_konane_plays_to_the_models_end(seed):
 
 
 def test_konane_lowers_validated_and_passes_check_gdl(tmp_path):
-    out = tmp_path / "konane.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("konane"), "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    validated = out.read_text().splitlines()[1]
-    assert validated.startswith("; validated: ") and "to the end of the game" in validated, validated
-    steps = int(validated.split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", ""))
-    assert steps >= 1000, validated
-    r = CliRunner().invoke(main, ["check-gdl", str(out)])
-    assert r.exit_code == 0, r.output
+    lowers_validated(tmp_path, "konane")
 
 
 def test_a_value_only_dropped_literals_bound_is_forgotten_or_ranges_over_its_domain():
@@ -231,10 +224,4 @@ def test_quarto_with_phase_inputs_is_refused_at_once_where_they_are(tmp_path):
 
 
 def test_quarto_written_with_actions_lowers_validated(tmp_path):
-    out = tmp_path / "quarto.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("quarto_actions"), "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    validated = out.read_text().splitlines()[1]
-    assert "to the end of the game" in validated, validated
-    assert int(validated.split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", "")) >= 1000
-    assert CliRunner().invoke(main, ["check-gdl", str(out)]).exit_code == 0
+    lowers_validated(tmp_path, "quarto_actions")

@@ -92,14 +92,19 @@ def test_five_in_a_row_lowers_and_validates(tmp_path):
     assert WALKED_MOVES < 225
 
 
-def compiled_refusal(tmp_path, name: str):
-    """`to-gdl` of a game with its moves compiled, refused (exit 2, nothing written): the result, the first line
-    of the message and what it says after the game's folder."""
-    out = tmp_path / f"{name}.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(game(name)), "--moves", "compiled", "--no-validate", "-o", str(out)])
+def refused_compiled(tmp_path, path: Path):
+    """`to-gdl` of the game at `path` with its moves compiled, refused (exit 2, nothing written): the result and
+    the first line of the message."""
+    out = tmp_path / f"{path.stem}.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--moves", "compiled", "--no-validate", "-o", str(out)])
     assert r.exit_code == 2, r.output
     assert not out.exists()
-    first = r.output.splitlines()[0]
+    return r, r.output.splitlines()[0]
+
+
+def compiled_refusal(tmp_path, name: str):
+    """`refused_compiled` of one of the games in others/: also what the message says after the game's folder."""
+    r, first = refused_compiled(tmp_path, game(name))
     return r, first, first.split("others/")[1]
 
 
@@ -194,11 +199,7 @@ def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change):
     refused with the relaxation's reason and that one; nothing is written."""
     path = tmp_path / "board_count.tgpl"
     path.write_text(BOARD_COUNT.read_text(encoding="utf-8").replace(*change), encoding="utf-8")
-    out = tmp_path / "board_count.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(path), "--moves", "compiled", "--no-validate", "-o", str(out)])
-    assert r.exit_code == 2, r.output
-    assert not out.exists()
-    first = r.output.splitlines()[0]
+    _, first = refused_compiled(tmp_path, path)
     assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
     assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not kept by "
                           "every move (no proof by induction on the compiled rules)"), first
@@ -253,10 +254,7 @@ def test_kayles_whose_double_knock_leaves_a_pin_standing_is_refused(tmp_path):
     path = tmp_path / "kayles.tgpl"
     path.write_text(text.replace(*DOUBLE_KNOCK), encoding="utf-8")
     out = tmp_path / "kayles.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(path), "--moves", "compiled", "-o", str(out)])
-    assert r.exit_code == 2, r.output
-    assert not out.exists()
-    first = r.output.splitlines()[0]
+    _, first = refused_compiled(tmp_path, path)
     assert "numbers grow past 1000 with every fluent relaxed: 'Standing'" in first, first
     assert first.endswith("nor is it bounded by the board: 'Standing' as the number of 'Down' false is not kept "
                           "by every move (no proof by induction on the compiled rules)"), first
