@@ -427,9 +427,9 @@ class _DryLowering(Lowering):
     _triggered = False  # the current pair's trigger was asked: the next require or trigger begins another pair
     found = 0  # legal moves the current pair's walk found: it is cut only once it has found `sample` of them
 
-    def move(self, player, obj, action, combo):
+    def move(self, player, obj, action, combo, phase=None):
         self.found += 1
-        return super().move(player, obj, action, combo)
+        return super().move(player, obj, action, combo, phase)
 
     def walked(self) -> float:
         """How far the walk of the current pair's candidates is, read in mixed radix from the candidate each input
