@@ -232,6 +232,11 @@ def test_quarto_with_phase_inputs_lowers_validated(tmp_path):
     assert ";   (give_p piece_3) = Piece#3" in text and ";   (place_s squares_1_2) = Squares[1][2]" in text
     assert "(<= (legal player_0 (give_p ?piece))" in text
     assert CliRunner().invoke(main, ["check-gdl", str(out)]).exit_code == 0
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("quarto")])
+    assert dry.exit_code == 0 and "Round.Place  its input a move of its own" in dry.output, dry.output
+    compiled = CliRunner().invoke(main, ["to-gdl", "--moves", "compiled", game("quarto"), "-o", str(out)])
+    assert compiled.exit_code == 2 and "quarto.tgpl:110:9: error: not lowerable: a game whose phase asks an input" \
+        in compiled.output, compiled.output
 
 
 def test_phase_with_two_inputs_is_refused_at_once_where_they_are(tmp_path):
@@ -247,6 +252,8 @@ def test_phase_with_two_inputs_is_refused_at_once_where_they_are(tmp_path):
     assert len(errors) == 1, r.output
     assert "quarto2.tgpl:124:9: error: not lowerable: the inputs of phase 'Place' are not lowerable yet" in errors[0]
     assert "an action of a class" in errors[0]
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(path)])
+    assert dry.exit_code == 1 and "does not lower" in dry.output, dry.output
 
 
 def test_phase_input_effect_that_keeps_the_phase_is_refused(tmp_path):
