@@ -239,6 +239,21 @@ def test_quarto_with_phase_inputs_lowers_validated(tmp_path):
         in compiled.output, compiled.output
 
 
+def test_phase_input_after_an_action_is_bisimilar(tmp_path):
+    """Actions in one phase, then a phase of its own input (a player, its filter reading the state): the
+    GDL is the runtime's game, state for state."""
+    src = Path(__file__).parent.parent / "data" / "lowering" / "phase_input.tgpl"
+    out = tmp_path / "phase_input.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: bisimulation, 59 states" in text.splitlines()[1], text.splitlines()[1]
+    assert ";   (mark_who player_1) = 1" in text and ";   (take_2 seat_0 yes) = Seat#0.Take(big: true)" in text
+    assert CliRunner().invoke(main, ["check-gdl", str(out)]).exit_code == 0
+    r = CliRunner().invoke(main, ["compare", str(src), str(out)])
+    assert r.exit_code == 0 and "equivalent" in r.output, r.output
+
+
 def test_phase_with_two_inputs_is_refused_at_once_where_they_are(tmp_path):
     """Two inputs are two decisions in a row, with no control state between them: still refused, located."""
     src = Path(game("quarto")).read_text().replace(
