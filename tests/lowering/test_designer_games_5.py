@@ -21,6 +21,8 @@ it; quarto_actions.tgpl is that rewrite (actions of a seat testing the phase), w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -210,17 +212,70 @@ def test_quarto_plays_to_the_models_end(name, seed):
         assert not state.is_terminal
 
 
-def test_quarto_with_phase_inputs_is_refused_at_once_where_they_are(tmp_path):
+def test_quarto_with_phase_inputs_lowers_validated(tmp_path):
+    """A phase's own input is a move of its own, named after the phase and the input, the runtime's text
+    being the value picked (docs/lowering.md, "Moves")."""
     out = tmp_path / "quarto.kif"
     r = CliRunner().invoke(main, ["to-gdl", game("quarto"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    validated = text.splitlines()[1]
+    assert "to the end of the game" in validated, validated
+    assert int(validated.split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", "")) >= 1000
+    assert ";   (give_p piece_3) = Piece#3" in text and ";   (place_s squares_1_2) = Squares[1][2]" in text
+    assert "(<= (legal player_0 (give_p ?piece))" in text
+    assert CliRunner().invoke(main, ["check-gdl", str(out)]).exit_code == 0
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("quarto")])
+    assert dry.exit_code == 0 and "Round.Place  its input a move of its own" in dry.output, dry.output
+    compiled = CliRunner().invoke(main, ["to-gdl", "--moves", "compiled", game("quarto"), "-o", str(out)])
+    assert compiled.exit_code == 2 and "quarto.tgpl:110:9: error: not lowerable: a game whose phase asks an input" \
+        in compiled.output, compiled.output
+
+
+def test_phase_input_after_an_action_is_bisimilar(tmp_path):
+    """Actions in one phase, then a phase of its own input (a player, its filter reading the state): the
+    GDL is the runtime's game, state for state."""
+    src = Path(__file__).parent.parent / "data" / "lowering" / "phase_input.tgpl"
+    out = tmp_path / "phase_input.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: bisimulation, 59 states" in text.splitlines()[1], text.splitlines()[1]
+    assert ";   (mark_who player_1) = 1" in text and ";   (take_2 seat_0 yes) = Seat#0.Take(big: true)" in text
+    assert CliRunner().invoke(main, ["check-gdl", str(out)]).exit_code == 0
+    r = CliRunner().invoke(main, ["compare", str(src), str(out)])
+    assert r.exit_code == 0 and "equivalent" in r.output, r.output
+
+
+def test_phase_with_two_inputs_is_refused_at_once_where_they_are(tmp_path):
+    """Two inputs are two decisions in a row, with no control state between them: still refused, located."""
+    src = Path(game("quarto")).read_text().replace(
+        "        input Square s\n", "        input Piece q { return true; }\n        input Square s\n")
+    path = tmp_path / "quarto2.tgpl"
+    path.write_text(src)
+    out = tmp_path / "quarto2.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "-o", str(out)])
     assert r.exit_code == 2 and not out.exists()
     errors = [line for line in r.output.splitlines() if ": error: " in line]
-    assert len(errors) == 2
-    assert "quarto.tgpl:110:9: error: not lowerable: the inputs of phase 'Give' are not lowerable yet" in errors[0]
-    assert "quarto.tgpl:124:9:" in errors[1] and "phase 'Place'" in errors[1]
+    assert len(errors) == 1, r.output
+    assert "quarto2.tgpl:124:9: error: not lowerable: the inputs of phase 'Place' are not lowerable yet" in errors[0]
     assert "an action of a class" in errors[0]
-    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("quarto")])
-    assert dry.exit_code == 1 and "does not lower: 2 refusals" in dry.output, dry.output
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(path)])
+    assert dry.exit_code == 1 and "does not lower" in dry.output, dry.output
+
+
+def test_phase_input_effect_that_keeps_the_phase_is_refused(tmp_path):
+    """A way through the phase's effect that does not pass would wait in the phase for actions, which its
+    control cannot tell from waiting for its input."""
+    src = Path(game("quarto")).read_text().replace(
+        '            turn.pass(player.active() + 1, "Place");\n',
+        '            if (p.Tall) { turn.pass(player.active() + 1, "Place"); }\n')
+    path = tmp_path / "quarto3.tgpl"
+    path.write_text(src)
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "-o", str(tmp_path / "q.kif")])
+    assert r.exit_code == 2 and not (tmp_path / "q.kif").exists()
+    assert "quarto3.tgpl:108:11: error: not lowerable: a way through phase Give after its input does not pass" \
+        in r.output, r.output
 
 
 def test_quarto_written_with_actions_lowers_validated(tmp_path):

@@ -54,6 +54,7 @@ from tgpl.lowering.board_count import BoardCount, Holds, board_counts, invariant
 from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
+from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
 
@@ -2354,6 +2355,13 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     `holds(program, cells, bad)` proves an invariant of the rules (tgpl.asp.induction.invariant_holds): counters
     that the relaxation cannot bound but that may count the board are bounded by the board where it proves that
     they do (tgpl.lowering.board_count); without it, or unproved, the game is refused as the relaxation said."""
+    for turn in program.turns.values():  # a phase's own input is a move the spelled-out lowering makes alone
+        for phase_def in turn.defn.phases:
+            inputs = phase_inputs(phase_def)
+            if inputs:
+                e = Unsupported(f"phase {phase_def.name} asks an input (its moves are spelled out only)")
+                e.span = inputs[0].span
+                raise e
     make = make if make is not None else CompiledGame
     kept: set[int] | None = set()  # None: every check where it runs
     ranges = None

@@ -250,10 +250,14 @@ class Emitter:
         if m.action is None:  # random's (roll k), (roll2 a b), ...: the faces of the dice it throws
             n = len(m.inputs)
             return Func(self.names.name(("chance", ROLL, n), roll_name(n)), tuple(self.value(f) for _, f in m.inputs))
-        args = [self.obj(m.obj)]
+        args = [self.obj(m.obj)] if m.phase is None else []
         players = {i.name for i in m.action.inputs if i.type.name == "player"}
         for n, v in m.inputs:
             args.append(self.value(v, PLAYER if n in players else None))
+        if m.phase is not None:  # a phase's input: `(give_p piece_3)`, the phase and the input named (docs/lowering.md)
+            (turn, phase_def), (inp,) = m.phase, m.action.inputs
+            return Func(self.names.name(("phase move", turn, phase_def.name), f"{phase_def.name}_{inp.name}"),
+                        tuple(args))
         return Func(self.names.name(("action", m.action.name), m.action.name), tuple(args))
 
     # ------------------------------------------------------------ formulas

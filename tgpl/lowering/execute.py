@@ -36,7 +36,8 @@ from tgpl.lowering.symbolic import (
     conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
     restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
-from tgpl.lowering.subset import UNREAD_CHANGES, changed_decks, is_attribute, unread_lists
+from tgpl.lowering.subset import (UNREAD_CHANGES, changed_decks, is_attribute, phase_inputs, phase_move_input,
+                                  unread_lists)
 from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
 from tgpl.limits import LimitReached, unlimited
 
@@ -2060,8 +2061,11 @@ class Executor:
                 if phase_def is None:
                     out.append(p)
                     continue
-                if any(isinstance(i, ast.InputDecl) for i in phase_def.items):
-                    raise NotLowerable(phase_def.span, "phases with inputs are not lowerable")
+                if phase_inputs(phase_def):  # the path waits for the phase's move (Lowering.phase_moves)
+                    if phase_move_input(phase_def) is None:
+                        raise NotLowerable(phase_def.span, "phases with inputs are not lowerable")
+                    out.append(p)
+                    continue
                 if p.store:
                     self.checkpoint(p, ("phase", turn, phase))
                 for q in self.run_block(ast.phase_body(phase_def), p, None, None, f"phase_{phase}"):

@@ -28,6 +28,7 @@ from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
 from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
+from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.universe import Universe
 from tgpl.limits import Limits, unlimited
 
@@ -228,6 +229,12 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
             raise NotLowerable(rolls[0], "a game whose die is random's move (GDL-II) "
                                "is lowered with its moves spelled out, not compiled (--moves spelled or auto)")
         return "spelled", "a die is thrown: GDL-II's random moves, spelled out"
+    asked = [i[0].span for turn in program.turns.values() for i in map(phase_inputs, turn.defn.phases) if i]
+    if asked and moves != "spelled":  # a phase's own input is a move the spelled-out segments alone make
+        if moves == "compiled":
+            raise NotLowerable(asked[0], "a game whose phase asks an input is lowered with its moves spelled out, "
+                               "not compiled (--moves spelled or auto)")
+        return "spelled", "a phase asks an input: its moves spelled out"
     if moves == "compiled":
         return "compiled", "--moves compiled"
     if moves == "spelled":

@@ -44,8 +44,8 @@ from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, moves_strategy,
                                  spelled_budget)
-from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic
-from tgpl.lowering.subset import outside_subset, pool_classes
+from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action
+from tgpl.lowering.subset import outside_subset, phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
 
 STEPS = 10_000
@@ -97,7 +97,7 @@ class Part:
     cost: str = ""
     statements: int = 0  # statements the dry run's symbolic execution ran in it (spelled moves), callees included
     refusals: list[Refusal] = field(default_factory=list)
-    source: object = field(default=None, repr=False)  # a function's FunctionInfo
+    source: object = field(default=None, repr=False)  # a function's FunctionInfo, a phase's PhaseDef
 
     @property
     def lowers(self) -> bool:
@@ -207,7 +207,10 @@ def game_parts(program, universe: Universe) -> list[Part]:
             parts.append(part)
     for name, t in program.turns.items():
         for ph in t.defn.phases:
-            parts.append(Part("phase", f"{name}.{ph.name}", ph.name_span, ph.span))
+            part = Part("phase", f"{name}.{ph.name}", ph.name_span, ph.span, source=ph)
+            if phase_move_input(ph) is not None:
+                part.cost = f"{action_ways(phase_action(ph), universe):,} ways to fill its input"
+            parts.append(part)
         if t.defn.default is not None:
             parts.append(Part("phase", f"{name}.default", t.defn.name_span, t.defn.default.span))
     code: list = [a for info in program.classes for a in info.actions.values()]
@@ -427,9 +430,9 @@ class _DryLowering(Lowering):
     _triggered = False  # the current pair's trigger was asked: the next require or trigger begins another pair
     found = 0  # legal moves the current pair's walk found: it is cut only once it has found `sample` of them
 
-    def move(self, player, obj, action, combo):
+    def move(self, player, obj, action, combo, phase=None):
         self.found += 1
-        return super().move(player, obj, action, combo)
+        return super().move(player, obj, action, combo, phase)
 
     def walked(self) -> float:
         """How far the walk of the current pair's candidates is, read in mixed radix from the candidate each input
@@ -705,6 +708,8 @@ def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None
                 p.strategy = "compiled once, its inputs as variables"
             elif p.cost:
                 p.strategy = "spelled out, one move per way"
+        elif p.kind == "phase" and isinstance(p.source, ast.PhaseDef) and phase_move_input(p.source) is not None:
+            p.strategy = "its input a move of its own, spelled out, its effect run after it"
         elif p.kind == "phase":
             p.strategy = ("compiled into the segments of the moves that enter it" if strategy == "compiled"
                           else "run after every move that enters it")

@@ -141,7 +141,7 @@ def _move_percepts(em, program, facts: list[Rule]) -> list[Rule]:
     for mv in em.logic.moves:
         if mv.action is None or not mv.inputs:
             continue
-        if mv.obj.cls.private_action(mv.action.name):
+        if mv.obj is not None and mv.obj.cls.private_action(mv.action.name):  # obj None: a phase's input
             private.append((mv, [True] * len(mv.inputs)))
             continue
         masked = [isinstance(v, UObj) and unseen(v.cls) for _, v in mv.inputs]

@@ -40,7 +40,8 @@ from tgpl.lowering.satisfy import satisfiable
 from tgpl.frontend.builtins import deck_item
 from tgpl.lowering.chance import DEALT_ITEMS, RANDOM, SETUP, action_rolls, dealt_decks, roll_name
 from tgpl.lowering.percepts import has_secrets
-from tgpl.lowering.subset import changed_decks, outside_subset, pool_classes, state_lists
+from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
+                                  pool_classes, state_lists)
 from tgpl.lowering.runaway import growing_write
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
 from tgpl.limits import Limits, unlimited
@@ -60,6 +61,9 @@ class MoveInfo:
     action: ast.ActionDef
     inputs: tuple  # ((input name, concrete value), ...) as the mover picks them
     text: str  # the runtime's move text
+    # a phase's own input (`phase_move_input`): (turn, phase), `obj` None and `action` the phase read as an action
+    # of no object (`phase_action`), its text the value picked, as the runtime's decision
+    phase: tuple[str, ast.PhaseDef] | None = None
 
 
 @dataclass
@@ -376,6 +380,9 @@ class Lowering:
             return [(self.random_move(faces), TRUE) for faces in throw.faces]
         player = cs[0]
         ctrl = lit(ControlLit(cs))
+        phase_def = ast.phase_named(self.ex.turns.get(cs[1]), cs[2])
+        if phase_def is not None and phase_move_input(phase_def) is not None:
+            return self.phase_moves(cs, phase_def)
         event = self.choice_event(player)
         choice_names = {c.name for c in self.builtins.player_choice.ancestors()}
         out = []
@@ -402,6 +409,17 @@ class Lowering:
                     if legal is FALSE:
                         continue
                     out.append((self.move(player, obj, action, combo), legal))
+        return out
+
+    def phase_moves(self, cs: tuple, phase_def: ast.PhaseDef) -> list[tuple[MoveInfo, Formula]]:
+        """The moves of a control state whose phase asks an input when entered: only its candidates, as the
+        runtime offers nothing else while the input waits (a path entering it waits there, `enter_phases`)."""
+        action = phase_action(phase_def)
+        base = Path(lit(ControlLit(cs)), {}, cs)
+        out = []
+        for combo, f in self.combos(list(action.inputs), base, None, None, {}):
+            if f is not FALSE:
+                out.append((self.move(cs[0], None, action, combo, (cs[1], phase_def)), f))
         return out
 
     def combos(self, inputs, base: Path, obj, event, bound: dict):
@@ -476,13 +494,17 @@ class Lowering:
             parts.append(conj(lit(ControlLit(cs)), f))
         return disj(*parts)
 
-    def move(self, player: int, obj: UObj, action, combo: tuple) -> MoveInfo:
-        key = (player, obj.name, action.name, tuple((n, vkey(v)) for n, v in combo))
+    def move(self, player: int, obj: UObj | None, action, combo: tuple, phase: tuple | None = None) -> MoveInfo:
+        owner = obj.name if obj is not None else ("phase", phase[0], phase[1].name)
+        key = (player, owner, action.name, tuple((n, vkey(v)) for n, v in combo))
         m = self._move_ids.get(key)
         if m is None:
-            args = ", ".join(f"{n}: {value_text(v)}" for n, v in combo)
-            text = f"{obj.name}.{action.name}({args})"
-            m = MoveInfo(len(self.moves), player, obj, action, combo, text)
+            if phase is not None:  # the runtime's decision: the value picked
+                text = " ".join(value_text(v) for _, v in combo)
+            else:
+                args = ", ".join(f"{n}: {value_text(v)}" for n, v in combo)
+                text = f"{obj.name}.{action.name}({args})"
+            m = MoveInfo(len(self.moves), player, obj, action, combo, text, phase)
             self.moves.append(m)
             self._move_ids[key] = m
         return m
@@ -528,6 +550,9 @@ class Lowering:
                 paths.append(p)
                 continue
             scope = {n: v for n, v in m.inputs}
+            if m.phase is not None:
+                paths.extend(self.phase_effect(cs, m, p, scope))
+                continue
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
             throw = self.rolls.get(id(action))
@@ -562,6 +587,24 @@ class Lowering:
                                    "their effects branch on the state in too many ways")
         paths = self.ex.merge(paths)
         return self.ex.enter_phases(paths)
+
+    def phase_effect(self, cs: tuple, m: MoveInfo, p: Path, scope: dict) -> list[Path]:
+        """The ways through a phase's effect after its input was given (move m). A way that does not pass the
+        turn would leave the game in the phase's control waiting for actions, which the control alone could not
+        tell from waiting for the input: refused."""
+        phase_def = m.phase[1]
+        out = []
+        for q in self.ex.run_block(phase_body_after_inputs(phase_def), p, None, None, f"phase_{phase_def.name}",
+                                   scope):
+            if q.status != "over":
+                if not q.pending:
+                    raise NotLowerable(phase_def.name_span, f"a way through phase {phase_def.name} after its input "
+                                       "does not pass the turn: the game would wait in the phase for actions, not "
+                                       "for its input, which the lowering does not tell apart (end the phase with "
+                                       "turn.pass)")
+                q.status = None
+            out.append(q)
+        return out
 
     def _thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, the move made): the move's
@@ -821,6 +864,14 @@ def pool_attributes(cls, builtins) -> list[tuple[str, object]]:
     for c in reversed(list(cls.ancestors())):
         out += list(c.attribute_types.items())
     return out
+
+
+def phase_action(phase_def: ast.PhaseDef) -> ast.ActionDef:
+    """A phase with an input read as an action of no object: its input (`phase_move_input`), what it runs after
+    (`phase_body_after_inputs`), so a move's inputs, text and GDL term are made as an action's are."""
+    body = phase_body_after_inputs(phase_def)
+    return ast.ActionDef(phase_def.span, phase_def.name, phase_def.name_span, False,
+                         [phase_move_input(phase_def), ast.Effect(body.span, body)])
 
 
 def actions_of(obj: UObj) -> list[ast.ActionDef]:

@@ -153,9 +153,38 @@ def is_attribute(program, n) -> bool:
     return isinstance(n, ast.Member) or (isinstance(n, ast.Name) and id(n) in program.implicit_this)
 
 
-PHASE_INPUTS = ("the inputs of phase '{phase}' are not lowerable yet: the lowering's moves are actions' "
+PHASE_INPUTS = ("the inputs of phase '{phase}' are not lowerable yet: only a phase with one input that its "
+                "player picks (no target, not optional, not a list) is lowered, as a move of its own "
                 "(write the choice as an action of a class the player owns, its filter testing "
                 "`turn.phase.active() == \"{phase}\"`)")
+
+
+def phase_inputs(phase: ast.PhaseDef) -> list[ast.InputDecl]:
+    """The inputs a phase asks when it is entered (before its effect runs)."""
+    return [i for i in phase.items if isinstance(i, ast.InputDecl)]
+
+
+def phase_move_input(phase: ast.PhaseDef) -> ast.InputDecl | None:
+    """The input of a phase the lowering makes a move of, or None where it has none or its inputs are not
+    lowerable. The runtime asks a phase's inputs one by one, each a decision of its own whose text is the
+    value picked: one input that the active player picks from its candidates is one move, as an action's.
+    Several inputs would be as many decisions in a row, states between moves the lowering has no control for."""
+    inputs = phase_inputs(phase)
+    if len(inputs) != 1:
+        return None
+    inp = inputs[0]
+    modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
+    if modifier != "player" or inp.target is not None or inp.optional or inp.type.args:
+        return None
+    return inp
+
+
+def phase_body_after_inputs(phase: ast.PhaseDef) -> ast.Block:
+    """What a phase runs once its inputs are given: its effect, or its plain statements but the inputs."""
+    effect = ast.tag_of(phase.items, ast.Effect)
+    if effect is not None:
+        return effect.body
+    return ast.Block(phase.span, [i for i in phase.items if isinstance(i, ast.Stmt) and not isinstance(i, ast.InputDecl)])
 
 
 def outside_subset(program) -> list[tuple[Span, str]]:
@@ -208,8 +237,8 @@ def outside_subset(program) -> list[tuple[Span, str]]:
                                                         "of a discard pile are not lowerable"))
     for turn in program.turns.values():  # a phase's own inputs: the moves are the actions' (GDL's `does`)
         for phase in (i for i in turn.defn.items if isinstance(i, ast.PhaseDef)):
-            inputs = [i for i in phase.items if isinstance(i, ast.InputDecl)]
-            if inputs:
+            inputs = phase_inputs(phase)
+            if inputs and phase_move_input(phase) is None:
                 found.setdefault(_key(inputs[0].span), (inputs[0].span, PHASE_INPUTS.format(phase=phase.name)))
     for n in nodes:
         if isinstance(n, ast.New) and not _is_event(types.get(id(n)), program):
