@@ -13,10 +13,11 @@ refused because the relaxation's numeric slice left `At(r + dr, c + dc).Stone = 
 by nothing once the arithmetic was dropped) and because the effect's walk, relaxed, never met its target
 and ran past the board (a write to a hole that is null, which the runtime stops at, was not a stop).
 
-Quarto (quarto.tgpl) is written as docs/language.md shows a turn: the phases `Give` and `Place` have inputs
-and an effect of their own. The lowering does not translate a phase's inputs yet; it said "no move ever
-ends the game with a winner". It now refuses at once, at each phase's input, saying so and how to rewrite
-it; quarto_actions.tgpl is that rewrite (actions of a seat testing the phase), which lowers and validates.
+Quarto (quarto.tgpl) is written as docs/language.md shows a turn: the phases `Give` and `Place` have an
+input and an effect of their own. The lowering once said "no move ever ends the game with a winner" (it took
+only actions' inputs for moves); a phase's one input its player picks is now a move of its own (decision
+118), and quarto.tgpl lowers and validates, as does quarto_actions.tgpl, the same game with actions of a
+seat testing the phase. A phase with several inputs is still refused at once, where they are.
 """
 
 from __future__ import annotations
