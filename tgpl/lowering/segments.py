@@ -1091,11 +1091,20 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
         for i, x in enumerate(values):
             found[i].add(x)
         env = dict(zip(keys, values))
+        truths: dict[int, tuple] = {}  # id of a comparison -> (it, its truth here); by id, as hashing it walks it
 
-        def known(key, env=env):
+        def known(key, env=env, truths=truths):
+            # asked of the same comparisons again and again in a state (each move's condition, each admission,
+            # each case of a write): a Ludo with four tokens compares them all in every condition
+            entry = truths.get(id(key))
+            if entry is not None and entry[0] is key:
+                return entry[1]
             if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
-                return None
-            return cmp_value(key, env)
+                truth = None
+            else:
+                truth = cmp_value(key, env)
+            truths[id(key)] = (key, truth)
+            return truth
 
         memo: dict = {}
         for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
@@ -1383,6 +1392,7 @@ class Together:
     def __init__(self, admit: Admission):
         self.admit = admit
         self._cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
+        self._sorted: dict[tuple[int, int], tuple] = {}  # (condition, case) ids -> their comparisons, in order
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the formulas remembered by id stay alive
 
@@ -1394,7 +1404,10 @@ class Together:
         for pc in pcs:
             # remembered by what the numbers decide of the two formulas: a Pente move's captures ask the same
             # question for each of the counters' states, and its condition spans the board
-            cmps = tuple(sorted(self._comparisons(pc) | self._comparisons(cond), key=repr))
+            cmps = self._sorted.get((pc.id, cond.id))
+            if cmps is None:
+                cmps = self._sorted[(pc.id, cond.id)] = tuple(
+                    sorted(self._comparisons(pc) | self._comparisons(cond), key=repr))
             key = (pc.id, cond.id, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
             if answer is None:
