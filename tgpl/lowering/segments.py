@@ -974,12 +974,27 @@ def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> tuple[d
             continue
         lowering.limits.check()
         why: list[str] = []
-        if joint_ranges(logic, {k: numeric[k]}, frozenset(x for x in keys if x != k) | lowering.value_slot_cells(),
+        group = _read_by_writes(logic, k, numeric)
+        if joint_ranges(logic, {x: numeric[x] for x in sorted(group)},
+                        frozenset(x for x in keys if x not in group) | lowering.value_slot_cells(),
                         lowering.limits, why, ALONE_LIMIT):
             fixed[k] = numeric[k].domain
         elif why == ["range"]:
             runaways.append(k)
     return fixed, runaways
+
+
+def _read_by_writes(logic: GameLogic, k: tuple, numeric: dict) -> set:
+    """k and the counters its writes' values are computed from (`t.Walked = t.Walked + Ludo.Die`): searched
+    alone, k left them unknown and gave up at once ("apart"), a die's token falling to the search by counter,
+    where every capture's condition multiplied every token's values past its budget."""
+    group = {k}
+    for st in logic.states.values():
+        for p in st.paths:
+            v = p.store.get(k)
+            if v is not None:
+                group |= {x for x in _value_leaves(v) if x in numeric}
+    return group
 
 
 def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dict) -> None:
@@ -1023,7 +1038,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
         fl.domain = sorted(live[k], key=_num_order)
 
 
-JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
+JOINT_LIMIT = 20_000  # (control, counters' values) states the joint search may visit
 ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one counter may visit
 # (control, numbers' values) states the search of the counters with the slots of lists of numbers may visit, where
 # the slots searched apart (`slot_ranges`) run away: a tally of scores per player passes it at once
