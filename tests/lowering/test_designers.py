@@ -130,3 +130,11 @@ def test_the_trick_count_searched_apart_is_refused_with_how_to_rewrite(monkeypat
     assert first.endswith("keep it in a number attribute (one per player) that the game tests, or bound it by a "
                           "constant before it is written"), first
     assert "List<number> Taken" in r.output.splitlines()[1]
+
+
+def test_ludo_with_its_die_lowers_and_validates(tmp_path):
+    """Four tokens' `Walked` and a die are too many states together for the joint search: each token is then
+    searched with the die its writes read (`segments.alone_ranges`), not left to the search by counter, whose
+    capture conditions multiply every token's values past its budget."""
+    text = to_gdl(tmp_path, "ludo")
+    assert "; validated: " in text and " playouts " in text

@@ -1025,12 +1025,27 @@ def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> tuple[d
             continue
         lowering.limits.check()
         why: list[str] = []
-        if joint_ranges(logic, {k: numeric[k]}, frozenset(x for x in keys if x != k) | lowering.value_slot_cells(),
+        group = _read_by_writes(logic, k, numeric)
+        if joint_ranges(logic, {x: numeric[x] for x in sorted(group)},
+                        frozenset(x for x in keys if x not in group) | lowering.value_slot_cells(),
                         lowering.limits, why, ALONE_LIMIT):
             fixed[k] = numeric[k].domain
         elif why == ["range"]:
             runaways.append(k)
     return fixed, runaways
+
+
+def _read_by_writes(logic: GameLogic, k: tuple, numeric: dict) -> set:
+    """k and the counters its writes' values are computed from (`t.Walked = t.Walked + Ludo.Die`): searched
+    alone, k left them unknown and gave up at once ("apart"), a die's token falling to the search by counter,
+    where every capture's condition multiplied every token's values past its budget."""
+    group = {k}
+    for st in logic.states.values():
+        for p in st.paths:
+            v = p.store.get(k)
+            if v is not None:
+                group |= {x for x in _value_leaves(v) if x in numeric}
+    return group
 
 
 def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dict) -> None:
@@ -1074,7 +1089,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
         fl.domain = sorted(live[k], key=_num_order)
 
 
-JOINT_LIMIT = 200_000  # (control, counters' values) states the joint search may visit
+JOINT_LIMIT = 20_000  # (control, counters' values) states the joint search may visit
 ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one counter may visit
 # (control, numbers' values) states the search of the counters with the slots of lists of numbers may visit, where
 # the slots searched apart (`slot_ranges`) run away: a tally of scores per player passes it at once
@@ -1142,11 +1157,20 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
         for i, x in enumerate(values):
             found[i].add(x)
         env = dict(zip(keys, values))
+        truths: dict[int, tuple] = {}  # id of a comparison -> (it, its truth here); by id, as hashing it walks it
 
-        def known(key, env=env):
+        def known(key, env=env, truths=truths):
+            # asked of the same comparisons again and again in a state (each move's condition, each admission,
+            # each case of a write): a Ludo with four tokens compares them all in every condition
+            entry = truths.get(id(key))
+            if entry is not None and entry[0] is key:
+                return entry[1]
             if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
-                return None
-            return cmp_value(key, env)
+                truth = None
+            else:
+                truth = cmp_value(key, env)
+            truths[id(key)] = (key, truth)
+            return truth
 
         memo: dict = {}
         for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
@@ -1434,6 +1458,7 @@ class Together:
     def __init__(self, admit: Admission):
         self.admit = admit
         self._cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
+        self._sorted: dict[tuple[int, int], tuple] = {}  # (condition, case) ids -> their comparisons, in order
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the formulas remembered by id stay alive
 
@@ -1445,7 +1470,10 @@ class Together:
         for pc in pcs:
             # remembered by what the numbers decide of the two formulas: a Pente move's captures ask the same
             # question for each of the counters' states, and its condition spans the board
-            cmps = tuple(sorted(self._comparisons(pc) | self._comparisons(cond), key=repr))
+            cmps = self._sorted.get((pc.id, cond.id))
+            if cmps is None:
+                cmps = self._sorted[(pc.id, cond.id)] = tuple(
+                    sorted(self._comparisons(pc) | self._comparisons(cond), key=repr))
             key = (pc.id, cond.id, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
             if answer is None:
