@@ -193,3 +193,17 @@ def test_locals_declared_in_a_loop_body_are_not_carried_into_the_recursion():
     assert lw.lowered.stats["functions as relations"] >= 1
     assert [d.message for d in validate(lw.lowered.program) if d.is_error] == []
     assert bisimulate(lw).states > 10
+
+
+def test_the_owner_of_a_piece_read_through_its_square_is_a_table_of_owners():
+    """owners.tgpl reads whose man stands on a square as `s.Man.player`: the owner of an object known only at
+    run time. With no assign() after setup each object has one owner, so as rules with variables it is a
+    static table from object to owner (once refused: "'player' of an object known at run time", and the two
+    functions were run call by call). Every reachable state is compared."""
+    lw = Lowered.of(str(DATA / "owners.tgpl"), relations=True)
+    assert lw.lowered.stats["functions as relations"] == 2  # Steps and Stuck (At, reading no fluent, is a table)
+    program = lw.lowered.program
+    assert [d.message for d in validate(program) if d.is_error] == []
+    heads = {r.head.relation for r in program.rules}
+    assert {"steps", "stuck"} <= heads
+    assert bisimulate(lw).states == 21  # every state of the game (ten moves at most)

@@ -47,7 +47,7 @@ from tgpl.lowering import footprint, horn, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
-from tgpl.lowering.horn import (CALCS, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
+from tgpl.lowering.horn import (CALCS, NULL, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.board_count import BoardCount, Holds, board_counts, invariant_rules, state_cells
@@ -62,7 +62,6 @@ FLOW_LIMIT = 64  # phases entered in one segment before the flow is taken for a 
 # rules the segments may make (their joins, views and calls; chess: about 200). Past it the ways through them
 # multiply faster than joins meet them (branches inside an expression's inlined calls): the moves are spelled out
 SEGMENT_RULES = 3_000
-NULL = Const("null")
 YES = Const("yes")
 
 
@@ -566,8 +565,6 @@ class SegmentCompiler(_FunctionCompiler):
         o = c.resolve(o)
         if isinstance(o, STATIC):
             return super().member(c, o, name)
-        if name == "player" and name not in self.hc.fluent_attrs:
-            return [self.owner(c, o)]
         if name in self.hc.fluent_attrs:
             if isinstance(o, Const):
                 obj = self.hc.object_of(o)
@@ -579,16 +576,6 @@ class SegmentCompiler(_FunctionCompiler):
                 self.g.uniform(name)
             return self.read(c, o, name)
         return super().member(c, o, name)
-
-    def owner(self, c: Clause, o: Value) -> tuple[Clause, Value]:
-        """The owner of an object: assign() never changes it here (one player, or null)."""
-        if isinstance(o, Const):
-            obj = self.hc.object_of(o)
-            return c, Const(f"#p:{int(obj.owners[0])}") if obj is not None and len(obj.owners) == 1 else NULL
-        v = self.var()
-        rows = [(self.hc.const_of(x), Const(f"#p:{int(x.owners[0])}") if len(x.owners) == 1 else NULL)
-                for x in self.hc.u.objects]
-        return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
 
     def read(self, c: SegClause, o: Term, name: str) -> list[tuple[SegClause, Term]]:
         """The value of `name` of `o` now: the last write to the same object, or the value before the move,

@@ -41,6 +41,7 @@ from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
 
+NULL = Const("null")
 BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
 BATCH = 20_000  # rows of arguments a function's possible results are found for at once
 
@@ -879,6 +880,17 @@ class _FunctionCompiler:
     def object_of(self, v: Const) -> UObj | None:
         return self.hc.object_of(v)
 
+    def owner(self, c: Clause, o: Value) -> tuple[Clause, Value]:
+        """The owner of an object when assign() changes no owner after setup: a constant, or for an object known
+        only at run time a static table from each object to its one owner (null for none or several)."""
+        if isinstance(o, Const):
+            obj = self.hc.object_of(o)
+            return c, Const(f"#p:{int(obj.owners[0])}") if obj is not None and len(obj.owners) == 1 else NULL
+        v = self.var()
+        rows = [(self.hc.const_of(x), Const(f"#p:{int(x.owners[0])}") if len(x.owners) == 1 else NULL)
+                for x in self.hc.u.objects]
+        return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
+
     def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
         if name == "length" and isinstance(o, Static):
             return [(c, Const(str(len(o.value))))]
@@ -888,6 +900,8 @@ class _FunctionCompiler:
             return [(c.plus(Atom(self.hc.static_table(rows), (o.obj, v))), v)]
         if isinstance(o, STATIC):
             raise Unsupported(f"'{name}' of a list")
+        if name == "player" and name not in self.hc.fluent_attrs:
+            return [self.owner(c, o)]
         if isinstance(o, Const):
             obj = self.object_of(o)
             if obj is None:
