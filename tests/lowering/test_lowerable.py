@@ -18,6 +18,7 @@ import tgpl.lowering.execute as execute
 from tgpl.cli import main
 from tgpl.frontend.loader import load_program
 from tgpl.limits import LimitReached, Limits
+import tgpl.lowering.lowerable as lowerable
 from tgpl.lowering.lowerable import assess
 from tgpl.lowering.lower import NotLowerable
 from tgpl.pipeline import assess_game, lower_game
@@ -28,6 +29,7 @@ from tgpl.runtime.snapshot import snapshot
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "lowering"
 EXAMPLES = ROOT / "examples"
+DESIGNERS = ROOT / "tests" / "data" / "designers"
 
 
 def _game(path: Path) -> Game:
@@ -123,6 +125,7 @@ def test_an_estimate_past_the_lowerings_budget_is_refused_as_the_lowering_refuse
     game = _game(EXAMPLES / "connect4.tgpl")
     full = assess_game(game).figures["statements"]
     monkeypatch.setattr(execute, "STEP_LIMIT", full // 2)  # past the dry run's budget: its estimate must see it
+    monkeypatch.setattr(lowerable, "SAMPLE_MORE", 0)  # two moves of each action: the sample stays within it
     answer = assess(game.program, snapshot(game.initial_state(0)), steps=3_000)
     assert not answer.lowers and answer.estimated
     (refusal,) = answer.refusals
@@ -131,6 +134,20 @@ def test_an_estimate_past_the_lowerings_budget_is_refused_as_the_lowering_refuse
     with pytest.raises(NotLowerable) as e:
         lower_game(game, global_checks=False)
     assert "more than" in e.value.reason and "statements" in e.value.reason
+
+
+def test_a_sample_runs_on_past_the_moves_that_pay_for_what_later_ones_share(monkeypatch):
+    """Amazons (tests/data/designers) lowers spelled out (66,294 statements, 20 s). The first nine of its 1,456
+    opening moves take 386 statements each, most of the others 6 (they share the calls the first ones made):
+    estimated from two moves of each action, it was refused ("would run about 1,073,533 statements"); the sample
+    now goes on while cheap and takes the cost of its later half for the moves it does not run."""
+    game = _game(DESIGNERS / "amazons.tgpl")
+    answer = assess(game.program, snapshot(game.initial_state(0)), moves="spelled")
+    assert answer.estimated and answer.verdict == "lowers" and not answer.refusals
+    assert answer.figures["statements estimated"] < execute.STEP_LIMIT // 2
+    monkeypatch.setattr(lowerable, "SAMPLE_MORE", 0)
+    answer = assess(game.program, snapshot(game.initial_state(0)), moves="spelled")
+    assert answer.verdict != "lowers" and answer.figures["statements estimated"] > execute.STEP_LIMIT
 
 
 # ---------------------------------------------------------------------- the two doors, the limits, JSON

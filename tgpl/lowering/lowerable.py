@@ -53,6 +53,12 @@ STEPS = 10_000
 run. Tris takes 340, Hex 5,900, Connect Four 7,900, draughts 111,000, five in a row 64,000: a few seconds' worth."""
 SAMPLE = 2
 """Moves of each action the sampled run takes through each control state's segment (the first ones found)."""
+SAMPLE_MORE = 1
+"""A control state's sampled moves go on past SAMPLE of each action while their effects have taken fewer than
+this many times the dry run's budget of statements (the sampled run's budget grows by as much for each state it
+meets). The first moves of a state pay for calls that later ones share (Amazons: the first nine of its 1,456
+opening moves take 386 statements each, most of the others 6), so the sample runs on, in order, while it is
+cheap, and the estimate takes the cost of its later half as the cost of a move not run."""
 PARTS = 3_000_000
 """Parts of conditions the dry run lets the symbolic execution build (the lowering's own budget: 30,000,000)."""
 RANGE_STEPS = 5_000
@@ -322,6 +328,18 @@ class _State:
     parts: int | None = None
     effect_steps: int = 0  # of those, in the moves' own effects (the rest, the phases entered, is shared)
     effect_parts: int = 0
+    costs: list[tuple[int, int]] = field(default_factory=list)  # statements and parts of each move's effect run
+
+    def effects(self, moves: float) -> tuple[float, float]:
+        """The statements and parts of the effects of `moves` moves: those run, and for each move not run the mean
+        cost of the later half of those run (the earlier ones paid for what the later share)."""
+        if not self.run or moves <= self.run:
+            scale = moves / self.run if self.run else 0.0
+            return self.effect_steps * scale, self.effect_parts * scale
+        later = self.costs[len(self.costs) // 2:] or [(self.effect_steps / self.run, self.effect_parts / self.run)]
+        steps = sum(s for s, _ in later) / len(later)
+        parts = sum(p for _, p in later) / len(later)
+        return self.effect_steps + (moves - self.run) * steps, self.effect_parts + (moves - self.run) * parts
 
 
 class _DryLowering(Lowering):
@@ -338,6 +356,7 @@ class _DryLowering(Lowering):
         self.ex.progress_every = 1  # every statement counted where it runs
         self.budget_steps, self.budget_parts = steps, parts
         self.sample, self.legal_budget = sample, legal_budget
+        self.sample_steps = SAMPLE_MORE * steps if sample is not None else 0  # the budget grows so for each state
         self.spent: dict[str, int] = {}  # name in the executor's `where` -> statements run in it
         self.effect_steps = self.effect_parts = 0  # statements and parts run in the moves' effects
         self.steps = self.parts = 0
@@ -363,7 +382,7 @@ class _DryLowering(Lowering):
         if (self.sample is not None and walking and not self.truncated and self.found >= self.sample
                 and steps - self.pairs[-1][1] > self.legal_budget):
             self.pairs[-1][3], self.truncated = self.walked(), True
-        if steps > self.budget_steps or parts > self.budget_parts:
+        if steps > self.budget_steps + self.sample_steps * len(self.states) or parts > self.budget_parts:
             if walking and not self.truncated:
                 self.pairs[-1][3] = self.walked()  # read now: unwinding the walk of the candidates forgets it
             raise _Budget()
@@ -399,14 +418,9 @@ class _DryLowering(Lowering):
     def segment(self, cs: tuple, legal):
         st = self.states[-1]
         if self.sample is not None:
-            taken: dict[int, int] = {}
-            kept = []
-            for m, f in legal:
-                if taken.get(id(m.action), 0) < self.sample:
-                    taken[id(m.action)] = taken.get(id(m.action), 0) + 1
-                    kept.append((m, f))
-            legal = kept
-        st.run = len(legal)
+            legal = _Sampled(legal, self, st)
+        else:
+            st.run = len(legal)
         begin, begin_parts = self.ex.steps, self.parts
         effects, effect_parts = self.effect_steps, self.effect_parts
         paths = super().segment(cs, legal)
@@ -619,6 +633,36 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     _describe(out, program, "spelled", None, lw)
 
 
+class _Sampled:
+    """The legal moves of a control state as the sampled run takes them, in order: the first `lw.sample` of each
+    action, and any other while the state's effects have taken fewer than `lw.sample_steps` statements (the
+    sampled run's budget grows by as much for each control state it meets); as each is
+    taken, what the one before took (`_State.costs`) and the moves taken (`_State.run`)."""
+
+    def __init__(self, legal: list, lw: _DryLowering, st: _State):
+        self.legal, self.lw, self.st = legal, lw, st
+
+    def __len__(self) -> int:
+        return len(self.legal)
+
+    def __iter__(self):
+        lw, st = self.lw, self.st
+        taken: dict[int, int] = {}
+        begin = lw.effect_steps
+        last = None
+        for m, f in self.legal:
+            if taken.get(id(m.action), 0) >= lw.sample and lw.effect_steps - begin >= lw.sample_steps:
+                continue
+            if last is not None:
+                st.costs.append((lw.effect_steps - last[0], lw.effect_parts - last[1]))
+            taken[id(m.action)] = taken.get(id(m.action), 0) + 1
+            st.run += 1
+            last = (lw.effect_steps, lw.effect_parts)
+            yield m, f
+        if last is not None:
+            st.costs.append((lw.effect_steps - last[0], lw.effect_parts - last[1]))
+
+
 def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> None:
     """The statements and parts the whole symbolic execution would take, from the sampled run: for each control
     state, its legal moves' cost over the part of them found, and its sampled moves' cost times the moves it
@@ -639,8 +683,9 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         moves = st.legal_moves
         legal_total += moves
         if st.steps is not None and st.run:  # the effects once a move; the phases after them once, where they meet
-            total_steps += st.effect_steps * moves / st.run + st.steps - st.effect_steps
-            total_parts += st.effect_parts * moves / st.run + st.parts - st.effect_parts
+            effect_steps, effect_parts = st.effects(moves)
+            total_steps += effect_steps + st.steps - st.effect_steps
+            total_parts += effect_parts + st.parts - st.effect_parts
         elif st.run:
             exact = False
     total_steps = max(total_steps, first)
@@ -661,8 +706,8 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
     elif not exact:
         out.undecided = True
     out.notes.append(f"estimated: the symbolic execution passed the dry run's budget ({first:,} statements); a "
-                     f"sampled run ({SAMPLE} moves of each action in each control state, {len(lw.states)} control "
-                     f"state(s) met) gives {about}{int(total_steps):,} statements and {int(total_parts):,} parts of "
+                     f"sampled run ({sum(st.run for st in lw.states):,} moves in {len(lw.states)} control state(s): "
+                     f"at least {SAMPLE} of each action, more while cheap) gives {about}{int(total_steps):,} statements and {int(total_parts):,} parts of "
                      f"conditions in all, where the lowering allows {execute.STEP_LIMIT:,} and "
                      f"{execute.WORK_LIMIT:,}" + ("" if over_steps or over_parts else
                                                  "; the ranges of the numbers were not searched"))
