@@ -392,3 +392,16 @@ def test_a_local_list_filled_from_a_call_that_forks_keeps_its_items(tmp_path):
     r = CliRunner().invoke(main, ["verify", game("tally")])
     assert r.exit_code == 0 and "value: win for player 0" in r.output, r.output
 
+
+
+def test_ataxx_lowers_its_moves_compiled_and_validated(tmp_path):
+    """Ataxx's move converts the eight squares around where it lands, walked by `for (x = to.X - 1; x <= to.X
+    + 1; ...)`: a loop around a place, three passes whatever the place, now spelled out pass by pass in the
+    compiled moves (once refused, "a loop that reads 'Owner', which it writes, and is not a counted loop": the
+    moves were spelled out, the dry run took 44 s to say "undecided" and the lowering did not end in 5 min).
+    Its draw is a local list of lists (`winner draw;`). It lowers under the default `auto`, validated."""
+    from test_designer_games_4 import lowers_validated
+
+    dry = CliRunner().invoke(main, ["to-gdl", str(DESIGNERS / "ataxx.tgpl"), "--dry-run"])
+    assert dry.exit_code == 0 and "lowers; its moves compiled once" in dry.output, dry.output
+    lowers_validated(tmp_path, "ataxx")

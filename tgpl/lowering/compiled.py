@@ -47,7 +47,7 @@ from tgpl.lowering import footprint, horn, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
-from tgpl.lowering.horn import (CALCS, NULL, STATIC, Clause, HornCompiler, HornFunction, Unsupported, Value,
+from tgpl.lowering.horn import (CALCS, NULL, STATIC, Static, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.board_count import BoardCount, Holds, board_counts, invariant_rules, state_cells
@@ -290,22 +290,30 @@ class SegmentCompiler(_FunctionCompiler):
         spelled out pass by pass: each pass reads what the passes before it wrote (Reversi's eight directions,
         each flipping what the one before left), through the views its writes make. None for another loop."""
         counted = ast.counted_for(s)
-        if counted is None or any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
-            return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
-        var, first, inclusive = counted
-        bounds = set()
-        for c in clauses:  # one value, known when compiling: no literal added to the way
-            found = self.expr(s.cond.right, c)
-            if len(found) != 1 or found[0][0].body != c.body:
+        around = None  # a loop around a place (`x = to.X - 1; x <= to.X + 1`): its base and first offset
+        if counted is None:
+            around = _around_for(s)
+            if around is None:
                 return None
-            bounds.add(found[0][1])
-        if len(bounds) != 1:
-            return None
-        bound = next(iter(bounds))
-        try:
-            last = int(bound.name) + inclusive
-        except (AttributeError, ValueError):
-            return None
+            var, base, first, count = around
+            last = first + count
+        else:
+            if any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
+                return None  # (a bound that calls code would leave its demand behind where the loop is not spelled out)
+            var, first, inclusive = counted
+            bounds = set()
+            for c in clauses:  # one value, known when compiling: no literal added to the way
+                found = self.expr(s.cond.right, c)
+                if len(found) != 1 or found[0][0].body != c.body:
+                    return None
+                bounds.add(found[0][1])
+            if len(bounds) != 1:
+                return None
+            bound = next(iter(bounds))
+            try:
+                last = int(bound.name) + inclusive
+            except (AttributeError, ValueError):
+                return None
         if first != int(first) or not 0 <= last - int(first) <= UNROLLED:
             return None
         flow = horn._Flow()
@@ -313,17 +321,27 @@ class SegmentCompiler(_FunctionCompiler):
         # what a pass's joins keep: what the passes after it read (a name the body declares is declared again)
         declared = {n.name for n in ast.walk([s.body]) if isinstance(n, ast.VarDecl)}
         body_live = live | (horn._names([s.body]) - declared)
+        if around is not None:  # each pass reads the base again
+            body_live |= horn._names([around[1]])
         passes = range(int(first), max(int(first), last))
         frozen, deferred = self.frozen, self.deferred
-        independent = self.independent(s, var, passes, clauses) if frozen is None else None
+        independent = self.independent(s, var, passes, clauses) if frozen is None and around is None else None
         if independent:
             self.frozen = dict(self.latest)
             if independent.once:
                 self.deferred = {}
         try:
             for k in passes:
-                for c in going:
-                    c.env[var] = Const(str(k))
+                if around is None:
+                    for c in going:
+                        c.env[var] = Const(str(k))
+                else:  # the base plus this pass's offset, for each way (a read of the base's place joined in)
+                    at, ways = _plus(around[1], k), []
+                    for c in going:
+                        for c2, v in self.expr(at, c):
+                            c2.env[var] = v
+                            ways.append(c2)
+                    going = ways
                 inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
                 flow.returns += inner.returns
                 flow.going += inner.breaks
@@ -336,7 +354,7 @@ class SegmentCompiler(_FunctionCompiler):
         finally:
             self.frozen, self.deferred = frozen, deferred
         for c in going:
-            c.env[var] = Const(str(max(int(first), last)))
+            c.env[var] = Const(str(max(int(first), last))) if around is None else NULL
         flow.going += going
         for c in flow.going:
             c.env.pop(var, None)
@@ -488,21 +506,30 @@ class SegmentCompiler(_FunctionCompiler):
 
     def ranking(self, e, c: SegClause) -> list[tuple[SegClause, tuple]]:
         """`winner p` or `winner {{a, b}, {c}}` as the places of the roles, terms (a table when players are variables)."""
-        groups: list[list] = []
+        groups: list[list] = []  # each place's players: expressions, or constants of a list known when compiling
         if isinstance(e, ast.InitList):
             for g in e.items:
                 if not isinstance(g, ast.InitList):
                     raise Unsupported("a ranking other than a list of lists of players")
                 groups.append(list(g.items))
         else:
-            groups = [[e]]
+            got = self.expr(e, c) if isinstance(e, ast.Name) else []
+            if len(got) == 1 and isinstance(got[0][1], Static):  # a local list of lists (`winner draw;`)
+                c = got[0][0]
+                for g in got[0][1].value:
+                    if not isinstance(g, Static) or not all(isinstance(x, Const) for x in g.value):
+                        raise Unsupported("a ranking other than a list of lists of players")
+                    groups.append(list(g.value))
+            else:
+                groups = [[e]]
         todo: list[tuple[SegClause, list]] = [(c, [])]
         for g in groups:
             nxt = []
             for c2, acc in todo:
                 members: list[tuple[SegClause, list]] = [(c2, [])]
                 for x in g:
-                    members = [(c4, m + [self.as_player(v)]) for c3, m in members for c4, v in self.expr(x, c3)]
+                    members = [(c4, m + [self.as_player(v)]) for c3, m in members
+                               for c4, v in ([(c3, x)] if isinstance(x, Const) else self.expr(x, c3))]
                 nxt += [(c3, acc + [m]) for c3, m in members]
             todo = nxt
         out = []
@@ -2490,6 +2517,41 @@ def _loop_reads(s, types: dict) -> set[str]:
                     seen.add(id(defn))
                     todo.append(defn)
     return out
+
+
+def _around_for(s: ast.For) -> tuple[str, ast.Expr, int, int] | None:
+    """`for (number i = E + a; i <= E + b; i += 1)` (or `<`, `E - a`, plain `E`), the same E on both sides, with
+    neither i nor a name E reads assigned in the body and no call in E: a loop over the places around E (Ataxx's
+    neighbours `x = to.X - 1; x <= to.X + 1`). The counter's name, E, a and the passes; None for another loop."""
+    init, cond, post = s.init, s.cond, s.post
+    if not (isinstance(init, ast.VarDecl) and init.init is not None and isinstance(cond, ast.Binary)
+            and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name) and cond.left.name == init.name
+            and isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == init.name
+            and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+        return None
+
+    def split(e) -> tuple[ast.Expr, float]:
+        if isinstance(e, ast.Binary) and e.op in ("+", "-") and isinstance(e.right, ast.NumberLit):
+            return e.left, e.right.value if e.op == "+" else -e.right.value
+        return e, 0
+
+    (base, a), (other, b) = split(init.init), split(cond.right)
+    if _text(base) != _text(other) or isinstance(base, ast.NumberLit) or a != int(a) or b != int(b):
+        return None
+    if any(isinstance(n, ast.Call) for n in ast.walk([base])):
+        return None
+    assigned = {n.target.name for n in ast.walk([s.body]) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
+    if init.name in assigned or horn._names([base]) & assigned:
+        return None
+    return init.name, base, int(a), max(0, int(b) - int(a) + (cond.op == "<="))
+
+
+def _plus(base: ast.Expr, k: int) -> ast.Expr:
+    """`base + k` as an expression (base itself for 0)."""
+    if k == 0:
+        return base
+    op, n = ("+", k) if k > 0 else ("-", -k)
+    return ast.Binary(base.span, op, base, ast.NumberLit(base.span, float(n)))
 
 
 def _text(e) -> str:

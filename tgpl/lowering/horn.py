@@ -845,7 +845,7 @@ class _FunctionCompiler:
             items = []
             for item in e.items:
                 got = self.expr(item, c)
-                if len(got) != 1 or got[0][0] is not c or not isinstance(got[0][1], Const):
+                if len(got) != 1 or got[0][0] is not c or not isinstance(got[0][1], (Const, Static)):
                     raise Unsupported("a list of values not known when compiling")
                 items.append(got[0][1])
             return [(c, Static(tuple(items)))]
