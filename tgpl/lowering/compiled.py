@@ -580,16 +580,6 @@ class SegmentCompiler(_FunctionCompiler):
             return self.read(c, o, name)
         return super().member(c, o, name)
 
-    def owner(self, c: Clause, o: Value) -> tuple[Clause, Value]:
-        """The owner of an object: assign() never changes it here (one player, or null)."""
-        if isinstance(o, Const):
-            obj = self.hc.object_of(o)
-            return c, Const(f"#p:{int(obj.owners[0])}") if obj is not None and len(obj.owners) == 1 else NULL
-        v = self.var()
-        rows = [(self.hc.const_of(x), Const(f"#p:{int(x.owners[0])}") if len(x.owners) == 1 else NULL)
-                for x in self.hc.u.objects]
-        return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
-
     def read(self, c: SegClause, o: Term, name: str) -> list[tuple[SegClause, Term]]:
         """The value of `name` of `o` now: the last write to the same object, or the value before the move,
         with a clause for each write to an object that may be this one."""
@@ -708,7 +698,12 @@ class SegmentCompiler(_FunctionCompiler):
             return [(c, NULL)]
         key = _fkey(fi)
         if key in self.g.inlining:
-            raise Unsupported("a recursive function that changes the game")
+            # inlined because the compiled functions refused it (`HornCompiler.compile`): say why, whether or not
+            # it changes the game
+            obj = self.hc.object_of(this) if isinstance(this, Const) else None
+            why = self.hc.failed.get(key + ("@" + obj.name if obj is not None else ""), "")
+            raise Unsupported("a recursive function, which only rules with variables can say, and they refused it"
+                              + (f" ({why})" if why else ""))
         env = {"#this": this}
         env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
