@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from differential import Lowered, bisimulate
+from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.validate import validate
 from tgpl.cli import main
 from tgpl.frontend.loader import load_program
@@ -21,7 +22,9 @@ from tgpl.lowering.horn import HornCompiler, HornFunction, Unsupported
 from tgpl.lowering.ir import Atom, Not, Rule, Var
 from tgpl.lowering.lower import NotLowerable, lower
 from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, load_game
+from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.graph import explore
 from tgpl.runtime.snapshot import snapshot
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -45,6 +48,21 @@ def test_a_walk_and_a_mutual_recursion_are_relations_and_play_as_the_runtime():
     heads = {r.head.relation for r in program.rules}
     assert {"blocked", "past", "blocked_call", "past_call"} <= heads
     assert bisimulate(lw).states > 50
+
+
+def test_the_walk_with_its_moves_compiled_is_the_runtimes_game():
+    """The same game with its moves compiled once: each recursion read by its caller's instance, and the player
+    `turn.pass(player + 1, ...)` names read through the seat's owner, whose table no relaxation read (it was
+    written empty: the game stopped after the first move, with or without recursion)."""
+    game = load_game(str(DATA / "lowering" / "walk.tgpl"))
+    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", repair=bind_recursion)
+    assert lowered.stats["moves compiled"] == "yes"
+    assert any(rel.startswith("reaches") for rel in recursive_relations(lowered.program))
+    assert [d.message for d in validate(lowered.program) if d.is_error] == []
+    lw = Lowered(game, lowered, None)
+    runtime = explore(RuntimeMachine(game))
+    assert runtime.complete
+    assert bisimulate(lw).states == runtime.states
 
 
 FOREVER = """
@@ -111,6 +129,11 @@ def test_a_recursion_the_board_does_not_bound_is_refused_at_the_function():
         lower(program, start, relations=True)
     assert (e.value.span.line, e.value.span.col) == (FOREVER[:FOREVER.index("Far\n")].count("\n") + 1, 10)
     assert "grow past 1000" in e.value.reason
+    # with its moves compiled, the same refusal, at the same place (it once named no place: line 1)
+    with pytest.raises(NotLowerable) as e:
+        lower(program, start, moves="compiled")
+    assert (e.value.span.line, e.value.span.col) == (FOREVER[:FOREVER.index("Far\n")].count("\n") + 1, 10)
+    assert "grow past 1000" in e.value.reason and "not bounded by the board" in e.value.reason
 
 
 def test_a_recursion_through_negation_is_refused_where_it_recurses():

@@ -1636,6 +1636,12 @@ class CompiledGame:
                 reach[attr] = (min(lo, v), max(hi, v))
         self.overflowing = set(reach)
         if not reach:
+            # no counter grows: a compiled function's numbers do (the function its overflow rows name)
+            grown = sorted(row[0].name.split("~")[0] for row in model.get(("overflow", 1), []))
+            hf = next((self.hc.functions[k] for k in grown if k in self.hc.functions), None)
+            if hf is not None:
+                return ("this function's numbers grow with every call or pass: its recursion or loops are not "
+                        "bounded by the board", hf.span)
             return "a counter the game's end does not bound", None
         far = max(max(-lo, hi) for lo, hi in reach.values())
         named = sorted(a for a, (lo, hi) in reach.items() if max(-lo, hi) == far)
@@ -2274,7 +2280,13 @@ class Emission:
                 if deferred:
                     body_rules.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(gv)))),
                                            (self.literal(Atom("ended|", r)),)))
-        # the tables the rules read
+        # the tables the rules read; a static table that no relaxation read (read only by a view or a way's
+        # control: the player `turn.pass(player + 1)` names, read through the seat's owner) has the rows it was
+        # made with (it had none: the game stopped after the first move)
+        read = {x.relation for body in [r.body for r in self.rules] + [c.body for c in self.final] for x in body
+                if isinstance(x, Atom)}
+        found = dict(found) | {rel: rows for rel, rows in g.hc.statics.items() if rel in read and rel not in found
+                               and rel.startswith("#static")}
         tables: list[Rule] = []
         for rel, rows in sorted(found.items()):
             if horn._is_table(rel):
