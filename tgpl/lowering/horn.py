@@ -759,9 +759,10 @@ class _FunctionCompiler:
         return flow
 
     def _recurses(self, bodies: list) -> bool:
-        """Does a literal of `bodies` read a function of a recursion still being compiled?"""
-        return any(isinstance(x, Atom) and "|" in x.relation and self.hc.recursing(x.relation.split("|")[0])
-                   for body in bodies for x in body)
+        """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
+        function's own demand and parts are in every body, and are no call)?"""
+        return any(isinstance(x, Atom) and x.relation.endswith("|result")
+                   and self.hc.recursing(x.relation.split("|")[0]) for body in bodies for x in body)
 
     def _static_most(self, c: Clause, value: Term) -> int | None:
         """The largest whole number a static table in `c`'s body binds `value` to; None if none binds it."""
