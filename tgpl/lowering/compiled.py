@@ -722,7 +722,12 @@ class SegmentCompiler(_FunctionCompiler):
             return [(c, NULL)]
         key = _fkey(fi)
         if key in self.g.inlining:
-            raise Unsupported("a recursive function that changes the game")
+            # inlined because the compiled functions refused it (`HornCompiler.compile`): say why, whether or not
+            # it changes the game
+            obj = self.hc.object_of(this) if isinstance(this, Const) else None
+            why = self.hc.failed.get(key + ("@" + obj.name if obj is not None else ""), "")
+            raise Unsupported("a recursive function, which only rules with variables can say, and they refused it"
+                              + (f" ({why})" if why else ""))
         env = {"#this": this}
         env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
@@ -1655,6 +1660,12 @@ class CompiledGame:
                 reach[attr] = (min(lo, v), max(hi, v))
         self.overflowing = set(reach)
         if not reach:
+            # no counter grows: a compiled function's numbers do (the function its overflow rows name)
+            grown = sorted(row[0].name.split("~")[0] for row in model.get(("overflow", 1), []))
+            hf = next((self.hc.functions[k] for k in grown if k in self.hc.functions), None)
+            if hf is not None:
+                return ("this function's numbers grow with every call or pass: its recursion or loops are not "
+                        "bounded by the board", hf.span)
             return "a counter the game's end does not bound", None
         far = max(max(-lo, hi) for lo, hi in reach.values())
         named = sorted(a for a, (lo, hi) in reach.items() if max(-lo, hi) == far)
@@ -2293,7 +2304,13 @@ class Emission:
                 if deferred:
                     body_rules.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(gv)))),
                                            (self.literal(Atom("ended|", r)),)))
-        # the tables the rules read
+        # the tables the rules read; a static table that no relaxation read (read only by a view or a way's
+        # control: the player `turn.pass(player + 1)` names, read through the seat's owner) has the rows it was
+        # made with (it had none: the game stopped after the first move)
+        read = {x.relation for body in [r.body for r in self.rules] + [c.body for c in self.final] for x in body
+                if isinstance(x, Atom)}
+        found = dict(found) | {rel: rows for rel, rows in g.hc.statics.items() if rel in read and rel not in found
+                               and rel.startswith("#static")}
         tables: list[Rule] = []
         for rel, rows in sorted(found.items()):
             if horn._is_table(rel):

@@ -173,7 +173,14 @@ class HornCompiler:
         self.failed: dict[str, str] = {}
         self.statics: dict[str, list[tuple]] = {}  # static table name -> rows (constants)
         self._static_ids: dict[object, str] = {}
-        self._compiling: set[str] = set()
+        # recursion (`compile`): the functions being compiled, outermost first, and what each has so far; per
+        # function on the stack, the lowest place on it that its calls led back to; the functions compiled in
+        # a recursion not yet closed (its first function still on the stack), to that function's place
+        self._stack: list[str] = []
+        self._building: dict[str, HornFunction] = {}
+        self._low: dict[str, int] = {}
+        self._open: dict[str, int] = {}
+        self._recursive_calls: dict[str, object] = {}  # function -> a call of it that recurses (its span)
         self._results: dict[tuple, list[Const]] = {}
         self._possible: dict[str, dict | None] = {}
         # attribute -> every (object, value) its fluents can hold, for attributes whose values are known
@@ -185,26 +192,94 @@ class HornCompiler:
         self._sites: dict[int, str] = {}
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
-        """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling)."""
+        """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling).
+
+        A function that calls itself, directly or through others, is a recursive relation, as hand-written GDL
+        walks a line (`(open ?from ?to ?dx ?dy)` defined by itself on the next square): a call back into a
+        function being compiled reads the relations of that function, which exist by name before its rules
+        are done (a call is a literal of its result and a rule of its demand). The functions of one recursion
+        are done together, when the first of them is (Tarjan's strongly connected components, over the
+        calls): until then they are `_open`, and a failure of one is a failure of all."""
         key = _fkey(fi) + ("@" + this.name if this is not None else "")
         if key in self.failed:
             raise Unsupported(self.failed[key])
+        if key in self._building:  # a call back into a function being compiled: a recursion
+            self._recur(self._stack.index(key))
+            return self._building[key]
         found = self.functions.get(key)
         if found is not None:
+            if key in self._open:  # a function of a recursion still being compiled: the caller joins it
+                self._recur(self._open[key])
             return found
-        if key in self._compiling:
-            self.failed[key] = "recursive"
-            raise Unsupported("recursive")
-        self._compiling.add(key)
+        depth = len(self._stack)
+        self._stack.append(key)
+        self._low[key] = depth
+        fc = _FunctionCompiler(self, fi, this, key)
+        self._building[key] = fc.hf
         try:
-            hf = _FunctionCompiler(self, fi, this, key).run()
+            hf = fc.run()
+            if self._low[key] == depth:  # the first function of its recursion (or of none): all are done
+                members = {k: self.functions[k] for k, r in self._open.items() if r >= depth}
+                members[key] = hf
+                for k in members:
+                    self._open.pop(k, None)
+                if len(members) > 1 or key in hf.calls:
+                    self._stratified(members)
         except Unsupported as e:
+            for k in [k for k, r in self._open.items() if r >= depth]:
+                del self._open[k]
+                self.functions.pop(k, None)
+                self.failed[k] = str(e)
             self.failed[key] = str(e)
             raise
         finally:
-            self._compiling.discard(key)
+            self._stack.pop()
+            del self._building[key]
+            low = self._low.pop(key)
+        if low < depth:  # part of a recursion through a caller still being compiled
+            for k, r in self._open.items():
+                if r >= depth:
+                    self._open[k] = low
+            self._open[key] = low
         self.functions[key] = hf
         return hf
+
+    def _recur(self, at: int) -> None:
+        """A call led back to the function at `at` on the stack: every function from there on is in its recursion."""
+        for k in self._stack[at:]:
+            self._low[k] = min(self._low[k], at)
+
+    def recursing(self, key: str) -> bool:
+        """Is `key` a function of a recursion still being compiled (its reads and calls not all known yet)?"""
+        return key in self._building or key in self._open
+
+    def _stratified(self, members: dict[str, HornFunction]) -> None:
+        """Refuses the functions of a recursion whose rules would depend on themselves through `not`, which
+        GDL forbids (a relation is defined before its negation is read); located at a call that recurses."""
+        own = tuple(k + "|" for k in members)
+        edges: dict[str, set[str]] = {}
+        negated: list[tuple[str, str]] = []
+        for hf in members.values():
+            for r in hf.rules:
+                for x in r.body:
+                    atom = x.literal if isinstance(x, Not) else x
+                    if not isinstance(atom, Atom) or not atom.relation.startswith(own):
+                        continue
+                    edges.setdefault(r.head.relation, set()).add(atom.relation)
+                    if isinstance(x, Not):
+                        negated.append((r.head.relation, atom.relation))
+        for head, rel in negated:
+            seen, todo = set(), [rel]
+            while todo:
+                x = todo.pop()
+                if x == head:
+                    e = Unsupported("a recursive call whose result is read under a negation: the rules would "
+                                    "depend on themselves through `not`, which GDL forbids")
+                    e.span = next((self._recursive_calls[k] for k in members if k in self._recursive_calls), None)
+                    raise e
+                if x not in seen:
+                    seen.add(x)
+                    todo.extend(edges.get(x, ()))
 
     def positive_call(self, e: ast.Binary) -> tuple[ast.Call, bool] | None:
         """A comparison of a call with 0 that asks only whether the sum the function returns is positive
@@ -241,8 +316,9 @@ class HornCompiler:
     def instance_name(self, hf: HornFunction, e) -> str:
         """The relations a call reads: the function's own, or for segments one instance per call site of a
         function that reads the state. A call's demand then never depends on its own results through another
-        function (chess's `CanMove` asks `Attacked` after `Reaches`, which asks it for castling)."""
-        if not self.for_segments or not _reads_fluents(self, hf.name, set()):
+        function (chess's `CanMove` asks `Attacked` after `Reaches`, which asks it for castling). A call within a
+        recursion reads the relations of the caller's own instance (its name as compiled)."""
+        if not self.for_segments or self.recursing(hf.name) or not _reads_fluents(self, hf.name, set()):
             return hf.name
         site = self._sites.setdefault(id(e), f"s{len(self._sites)}")
         return f"{hf.name}~{site}"
@@ -322,8 +398,9 @@ class HornCompiler:
             if k in seen:
                 continue
             seen.add(k)
-            out |= self.functions[k].reads & self.fluent_attrs
-            todo.extend(self.functions[k].calls)
+            hf = self.functions.get(k) or self._building[k]
+            out |= hf.reads & self.fluent_attrs
+            todo.extend(hf.calls)
         return out
 
     def const_of(self, v, player: bool = False) -> Const:
@@ -659,7 +736,13 @@ class _FunctionCompiler:
             if not isinstance(bound, Const):
                 entry = self.compare("<", i, bound, entry)
             entry.env[var] = i
+            made = len(self.hf.rules)
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
+            if self._recurses([c2.body for c2, _ in inner.returns] + [r.body for r in self.hf.rules[made:]]):
+                # a pass that calls back into a recursion: "some pass returns" read under `not` after the loop
+                # would make the recursion depend on itself through negation; the loop is a recursion instead
+                del self.hf.rules[made:]
+                return None
             value = {v for _, v in inner.returns}
             if len(value) > 1 or any(not isinstance(v, Const) for v in value) or inner.breaks:
                 return None
@@ -675,6 +758,12 @@ class _FunctionCompiler:
             after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound  # from 0: max(0, b) = b
             flow.going.append(after)
         return flow
+
+    def _recurses(self, bodies: list) -> bool:
+        """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
+        function's own demand and parts are in every body, and are no call)?"""
+        return any(isinstance(x, Atom) and x.relation.endswith("|result")
+                   and self.hc.recursing(x.relation.split("|")[0]) for body in bodies for x in body)
 
     def _static_most(self, c: Clause, value: Term) -> int | None:
         """The largest whole number a static table in `c`'s body binds `value` to; None if none binds it."""
@@ -941,6 +1030,16 @@ class _FunctionCompiler:
             self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
             return [(c.plus(Atom(read_rel(name), (o, v))), v)]
         return [self.read_once(c, o, name)]
+
+    def owner(self, c: Clause, o: Value) -> tuple[Clause, Value]:
+        """The owner of an object: assign() never changes it here (one player, or null)."""
+        if isinstance(o, Const):
+            obj = self.hc.object_of(o)
+            return c, Const(f"#p:{int(obj.owners[0])}") if obj is not None and len(obj.owners) == 1 else Const("null")
+        v = self.var()
+        rows = [(self.hc.const_of(x), Const(f"#p:{int(x.owners[0])}") if len(x.owners) == 1 else Const("null"))
+                for x in self.hc.u.objects]
+        return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
 
     def read_once(self, c: Clause, o: Value, name: str) -> tuple[Clause, Value]:
         """The attribute `name` of `o` in the state the function reads: the value a read of it already in the
@@ -1221,7 +1320,10 @@ class _FunctionCompiler:
                 if any(isinstance(v, STATIC) for v in vals):
                     raise Unsupported("a list as an argument")
                 self.hf.calls.add(hf.name)
-                self.hf.sites.add(name)
+                if self.hc.recursing(hf.name):
+                    self.hc._recursive_calls.setdefault(hf.name, e.span)
+                if name != self.name:  # a call of itself reads its own instance's relations
+                    self.hf.sites.add(name)
                 for args, body in self.demands(vals, c3.body):
                     self.hf.rules.append(Rule(Atom(name + "|call", args), body))
                 r = self.var()
@@ -1560,7 +1662,7 @@ def _reads_fluents(hc: HornCompiler, key: str, seen: set[str]) -> bool:
     if key in seen:
         return False
     seen.add(key)
-    hf = hc.functions[key]
+    hf = hc.functions.get(key) or hc._building[key]
     return any(a in hc.fluent_attrs for a in hf.reads) or any(_reads_fluents(hc, k, seen) for k in hf.calls)
 
 
