@@ -40,6 +40,7 @@ from tgpl.runtime.values import Control, World
 _new_world = object.__new__
 _new_state = object.__new__
 _new_control = object.__new__
+LAYOUTS = 64  # layouts a packer keeps to find again (the states packed hold theirs)
 
 
 class Packer:
@@ -60,8 +61,10 @@ class Packer:
         objects = w.objects
         digests = w.digests
         places = digests[2] if digests is not None and digests[0] is objects else {o: i for i, o in enumerate(objects)}
-        layout = self.layouts[id(objects)] = (objects, w.globals, w._by_class, w._by_name, w._everyone,
-                                              w.memo, w.players, places)
+        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, places)
+        if len(self.layouts) >= LAYOUTS:  # a game whose moves make or drop objects: the old ones serve no more
+            self.layouts.clear()
+        self.layouts[id(objects)] = layout
         return layout
 
     def pack(self, state: State) -> tuple | State:
@@ -83,17 +86,12 @@ class Packer:
         values += (w.owners, c.player, c.turn, c.phase, w.seldom, w.result, w.transients, digested)
         if digested:
             values += digests[1]
-        changed = w.owned
-        if w.written:
-            changed = changed | w.written
-        if changed:  # their fields dicts are this state's alone: kept as the values they hold
-            names = self.names
-            places = layout[7]
+        for changed in (w.owned, w.written):  # their fields dicts are this state's alone: kept as their values
             for o in changed:
                 fields = data[o]
                 keys = tuple(fields)
-                keys = names.setdefault(keys, keys)
-                i = places[o]
+                keys = self.names.setdefault(keys, keys)
+                i = layout[7][o]
                 values[i] = None
                 values += (i, keys, *fields.values())
         values.append(layout)
