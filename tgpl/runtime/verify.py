@@ -8,6 +8,7 @@ from struct import Struct
 
 from tgpl.frontend.outcomes import unscored
 from tgpl.runtime.game import PHASE_ENTRY, Game, State, _freeze, _frozen_object
+from tgpl.runtime.stored import Packer
 from tgpl.runtime.values import Obj, World
 from tgpl.verify.graph import Info
 
@@ -130,6 +131,13 @@ class RuntimeMachine:
         # and the generator, ints, strings and None only, so equal tuples marshal alike), marshalled
         self._rests: dict[tuple, bytes] = {}
         self._parts = _Parts()
+        # Explore's `store` and `restore`: a settled state of the frontier kept as one tuple
+        # (`tgpl.runtime.stored`), a seventh of its memory on Tris, a state waiting for a choice whole
+        packer = Packer(game)
+        self.store = packer.pack
+        self.restore = packer.unpack
+        self._joints: dict[tuple, tuple] = {}  # (player, move text) -> the joint move (`_joint`)
+        self._movers = [(p,) for p in range(game.players)]  # the movers of each player's states, one tuple each
 
     def initial(self) -> State:
         state = self._start if self._start is not None else self.game.initial_state(self.seed)
@@ -250,12 +258,25 @@ class RuntimeMachine:
             return Info(True, state.goals, (), (), [])
         p = state.active_player
         moves = state.legal_moves()
-        joint = [None] * self.game.players
+        joints = self._joints
         out = []
         for m in moves if successors else ():
-            j = list(joint)
-            j[p] = m.text
+            text = m.text
+            joint = joints.get((p, text))
+            if joint is None:
+                joint = self._joint(p, text)
             nxt = state.apply(m)
             self._handed_out(nxt)
-            out.append((m.text, tuple(j), nxt))
-        return Info(False, [], (p,), () if moves else (p,), out)
+            out.append((text, joint, nxt))
+        mover = self._movers[p]
+        return Info(False, [], mover, () if moves else mover, out)
+
+    def _joint(self, p: int, text: str) -> tuple:
+        """The joint move of player `p` playing `text`, one tuple for every edge that plays it (the
+        graph keeps one per edge: on Tris, more than its states), kept while fewer than PART_DIGESTS."""
+        j = [None] * self.game.players
+        j[p] = text
+        joint = tuple(j)
+        if len(self._joints) < PART_DIGESTS:
+            self._joints[(p, text)] = joint
+        return joint

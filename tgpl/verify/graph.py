@@ -53,6 +53,9 @@ class Machine(Protocol):
     # the machine can free it at once rather than leave it to the garbage collector.
     # Optional: `leaf_info(state)`, an `Info` without `moves`, for the states a search
     # limited in depth examines but does not expand (it spares their successors).
+    # Optional: `store(state)`, what explore keeps of a state of its frontier once its key is
+    # made (something compact: explore does not release the state then, the machine does what
+    # it needs), and `restore(stored)`, the state again when its turn to be expanded comes.
 
 
 @dataclass
@@ -175,9 +178,12 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
     leaf_info = getattr(machine, "leaf_info", machine.info)
     release = getattr(machine, "release", None)
     replay = getattr(machine, "replay", None)
+    store = getattr(machine, "store", None)
+    restore = getattr(machine, "restore", None)
     check_memory = (max_memory is not None or keep_memory is not None) and memory_in_use() is not None
     # whether new frontier states are kept whole (else rebuilt by replay)
     keep = replay is None or keep_memory is None or keep_memory > 0
+    outcomes: dict[tuple, tuple] = {}  # the goals of terminal states, each met once
     states = [machine.initial()]
     index = {machine.key(states[0]): 0}
     g.parent.append(None)
@@ -190,11 +196,14 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         state = states[i]
         if state is None:
             state = replay(g.path(i))
+        elif restore is not None:
+            state = restore(state)
         leaf = g.depth[i] == max_depth or capped
         info = leaf_info(state) if leaf else machine.info(state)
         states[i] = None  # the graph keeps what it needs; let the state go
         g.terminal.append(info.terminal)
-        g.goals.append(tuple(info.goals))
+        goals = tuple(info.goals)
+        g.goals.append(outcomes.setdefault(goals, goals) if goals else goals)  # one tuple per outcome
         g.goal_error.append(info.goal_error)
         g.movers.append(tuple(info.movers))
         g.stuck.append(tuple(info.stuck))
@@ -218,11 +227,12 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
                     if release is not None:
                         release(nxt)
                     continue
-                states.append(nxt if keep else None)
+                kept_as = None if not keep else nxt if store is None else store(nxt)
+                states.append(kept_as)
                 g.parent.append((i, text))
                 g.depth.append(g.depth[i] + 1)
                 stored_since_check += 1
-                if not keep and release is not None:
+                if not keep and release is not None:  # (a state given to `store` is the machine's to free)
                     release(nxt)
             elif release is not None and states[j] is not nxt:
                 release(nxt)
