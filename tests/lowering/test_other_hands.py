@@ -143,15 +143,15 @@ def test_pentes_stone_count_is_taken_for_the_stones_on_the_board():
 
 def test_the_dry_run_says_that_it_does_not_cover_the_proof_of_a_count_of_the_board():
     """The dry run compiles Pente's segments (under a second) but runs neither the relaxation nor the proof by
-    induction that `Game.Stones` counts the board, which takes Pente's lowering more than ten minutes: its
-    verdict says so in a note, naming the counter and the points it would count."""
+    induction that `Game.Stones` counts the board, which the lowering tries only where its step is small
+    (board_count.STEP_ATOMS): its verdict says so in a note, naming the counter and the points it would count."""
     r = CliRunner().invoke(main, ["to-gdl", str(game("pente")), "--dry-run"])
     assert r.exit_code == 0, r.output
     notes = [line.strip() for line in r.output.splitlines() if line.strip().startswith("note: may count the board")]
     assert notes == ["note: may count the board: Game.Stones (81 'Stone'); where the relaxation cannot bound it, "
-                     "the lowering proves it by induction on the compiled rules, a proof the dry run neither runs "
-                     "nor estimates (its cost grows with the board and the other counters' values: minutes for 81 "
-                     "points)"], r.output
+                     "the lowering proves it by induction on the compiled rules, a proof the dry run does not run "
+                     "(tried only where its step grounds to at most 20,000 atoms: Pente's count on 4x4 points, not "
+                     "9x9)"], r.output
     r = CliRunner().invoke(main, ["to-gdl", str(game("morris")), "--dry-run"])
     assert "may count the board" not in r.output, r.output  # its counters are saturated or bounded by a require
 
@@ -203,6 +203,29 @@ def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change):
     assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
     assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not kept by "
                           "every move (no proof by induction on the compiled rules)"), first
+
+
+@pytest.mark.parametrize("change", [None, ("Game.Stones -= 2;", "Game.Stones -= 1;")])
+def test_pentes_proof_that_its_count_counts_the_board_is_refused_as_too_large(tmp_path, change):
+    """Pente's count on 81 points, and a planted variant that takes one from it for a captured pair: the proof by
+    induction that it counts the board grounds its step to 654,460 atoms, whose search did not end in ten minutes
+    (board_count.STEP_ATOMS). The compiled moves are refused once it is grounded (23 s of CPU, 1 GB, where they
+    ran for more than ten minutes), saying why, nothing written: never taken for a count that is not proved."""
+    from tgpl.lowering.board_count import STEP_ATOMS
+
+    path = game("pente")
+    if change is not None:
+        path = tmp_path / "pente.tgpl"
+        text = game("pente").read_text(encoding="utf-8")
+        assert change[0] in text
+        path.write_text(text.replace(*change), encoding="utf-8")
+    _, first = refused_compiled(tmp_path, path)
+    assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
+    said = first.split("nor is it bounded by the board: ")[1]
+    assert said.startswith("'Stones' as the number of 'Stone' set is not proved kept by every move: the proof by "
+                           "induction on the compiled rules, too large, is not tried (its step grounds to "), first
+    atoms = int(said.split("grounds to ")[1].split(" atoms")[0].replace(",", ""))
+    assert atoms > STEP_ATOMS and said.endswith(f"atoms, past the {STEP_ATOMS:,} the proof is given)"), first
 
 
 KAYLES = OTHERS.parent / "kayles.tgpl"
