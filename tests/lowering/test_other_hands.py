@@ -21,6 +21,7 @@ merged path writes by cases, segments.alone_ranges, runaway.py):
 | morris, --moves compiled | refused in 8 s (1.3 s user), 64 MB: "'Moves' (1..1000 so far) not bounded by the game" | lowers and validates (counters saturated, a list indexed by a player): 36 s (4.1 s user), 101 MB, 363 rules, 1,121 steps compared |
 | gomoku | not finished in 600 s | lowers and validates: 7.3 s user, 128 MB, 97 rules (its moves compiled by `auto`) |
 | pente, compiled (later) | relaxation 185 s | reaches the proof of `Stones` in 7.5 s user, 226 MB; the proof: not done in 600 s (its step: 644,000 ground atoms; with one move alone 22,000, still not done in 180 s) |
+| pente, compiled (now) | the proof not done in 600 s | refused in 22.7 s user, 1.0 GB: the proof's step grounds to 654,460 atoms, past board_count.STEP_ATOMS (20,000), and is not tried |
 
 Since then: Morris under the default `--moves auto` is compiled (a count over its 24 points in play,
 lower.COUNTED_CELLS): 6.8 s user, 363 rules, validated by 1,121 steps; Pente's `Stones` is taken for the
@@ -32,7 +33,10 @@ the proof of its count after 7.5 s of CPU (226 MB); the proof (its step: 644,000
 capture loop's joins carrying `Stones` and both seats' `Pairs` per point, and the count along 81 points, which
 takes the solver 116,886 conflicts on 4x4 already) does not end in ten minutes. `--max-seconds 20` stops it
 (exit 2, 9.7 s of CPU on a loaded machine) naming the stage, "proving Game.Stones counts the board (induction on
-the compiled rules)", and the dry run notes that its verdict does not cover that proof.
+the compiled rules)", and the dry run notes that its verdict does not cover that proof. Now the step compares the
+count's change with the counter's (4x4: 3,943 conflicts, from 125,060), and a step that grounds past 20,000 atoms
+is not tried: Pente's compiled moves are refused so in 23 s (below), a planted count that takes one for a pair
+too; under `auto` they are then spelled out, which takes more than the default 600 s.
 
 The lowerings that take minutes are too slow for CI and are not run here; what is asserted is
 what takes seconds: the games check and play, gomoku lowers and validates; with the moves compiled, Pente's
@@ -226,6 +230,19 @@ def test_pentes_proof_that_its_count_counts_the_board_is_refused_as_too_large(tm
                            "induction on the compiled rules, too large, is not tried (its step grounds to "), first
     atoms = int(said.split("grounds to ")[1].split(" atoms")[0].replace(",", ""))
     assert atoms > STEP_ATOMS and said.endswith(f"atoms, past the {STEP_ATOMS:,} the proof is given)"), first
+
+
+def test_a_proof_whose_step_grounds_past_its_atoms_is_not_tried(tmp_path, monkeypatch):
+    """The 4x4 count's step grounds to about 2,000 atoms: given fewer (board_count.STEP_ATOMS), the proof is not
+    tried and the game is refused saying so, nothing written; never lowered with the count unproved."""
+    import tgpl.asp.induction as induction
+
+    monkeypatch.setattr(induction, "STEP_ATOMS", 1_000)
+    _, first = refused_compiled(tmp_path, BOARD_COUNT)
+    assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not proved kept "
+                          "by every move: the proof by induction on the compiled rules, too large, is not tried (its "
+                          "step grounds to " + first.split("step grounds to ")[1].split(" atoms")[0]
+                          + " atoms, past the 1,000 the proof is given)"), first
 
 
 KAYLES = OTHERS.parent / "kayles.tgpl"

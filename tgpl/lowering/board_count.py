@@ -16,8 +16,10 @@ with. That is a guess, and it is proved on the rules made, before anything is ke
 with clingo (tgpl.asp.induction.invariant_holds, passed in, since the lowering does not import the layer below
 it), the invariant "the counter holds exactly the number of F that hold the value counted" holds in the initial
 state, and in the successor of every state that keeps it (any value of every cell, far more states than play
-reaches) by every joint legal move, terminal successors included. The lowered rules are exact on the states
-within the counter's values, and by induction play never leaves them: the game lowered is the game played.
+reaches) by every joint legal move, terminal successors included, the successor's count read as the counter
+before moved by the cells the move changed (`step_rules`). The lowered rules are exact on the states within the
+counter's values, and by induction play never leaves them: the game lowered is the game played. A proof whose
+step grounds past STEP_ATOMS atoms is not tried (ProofTooLarge): the game is refused saying so.
 Where the proof fails (a counter that does not count the board, a move that sets F without counting it), the
 game is refused as it was before the guess, with the reason.
 
