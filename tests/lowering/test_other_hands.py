@@ -21,6 +21,7 @@ merged path writes by cases, segments.alone_ranges, runaway.py):
 | morris, --moves compiled | refused in 8 s (1.3 s user), 64 MB: "'Moves' (1..1000 so far) not bounded by the game" | lowers and validates (counters saturated, a list indexed by a player): 36 s (4.1 s user), 101 MB, 363 rules, 1,121 steps compared |
 | gomoku | not finished in 600 s | lowers and validates: 7.3 s user, 128 MB, 97 rules (its moves compiled by `auto`) |
 | pente, compiled (later) | relaxation 185 s | reaches the proof of `Stones` in 7.5 s user, 226 MB; the proof: not done in 600 s (its step: 644,000 ground atoms; with one move alone 22,000, still not done in 180 s) |
+| pente, compiled (now) | the proof not done in 600 s | refused in 22.7 s user, 1.0 GB: the proof's step grounds to 654,460 atoms, past board_count.STEP_ATOMS (20,000), and is not tried |
 
 Since then: Morris under the default `--moves auto` is compiled (a count over its 24 points in play,
 lower.COUNTED_CELLS): 6.8 s user, 363 rules, validated by 1,121 steps; Pente's `Stones` is taken for the
@@ -32,7 +33,10 @@ the proof of its count after 7.5 s of CPU (226 MB); the proof (its step: 644,000
 capture loop's joins carrying `Stones` and both seats' `Pairs` per point, and the count along 81 points, which
 takes the solver 116,886 conflicts on 4x4 already) does not end in ten minutes. `--max-seconds 20` stops it
 (exit 2, 9.7 s of CPU on a loaded machine) naming the stage, "proving Game.Stones counts the board (induction on
-the compiled rules)", and the dry run notes that its verdict does not cover that proof.
+the compiled rules)", and the dry run notes that its verdict does not cover that proof. Now the step compares the
+count's change with the counter's (4x4: 3,943 conflicts, from 125,060), and a step that grounds past 20,000 atoms
+is not tried: Pente's compiled moves are refused so in 23 s (below), a planted count that takes one for a pair
+too; under `auto` they are then spelled out, which takes more than the default 600 s.
 
 The lowerings that take minutes are too slow for CI and are not run here; what is asserted is
 what takes seconds: the games check and play, gomoku lowers and validates; with the moves compiled, Pente's
@@ -143,15 +147,15 @@ def test_pentes_stone_count_is_taken_for_the_stones_on_the_board():
 
 def test_the_dry_run_says_that_it_does_not_cover_the_proof_of_a_count_of_the_board():
     """The dry run compiles Pente's segments (under a second) but runs neither the relaxation nor the proof by
-    induction that `Game.Stones` counts the board, which takes Pente's lowering more than ten minutes: its
-    verdict says so in a note, naming the counter and the points it would count."""
+    induction that `Game.Stones` counts the board, which the lowering tries only where its step is small
+    (board_count.STEP_ATOMS): its verdict says so in a note, naming the counter and the points it would count."""
     r = CliRunner().invoke(main, ["to-gdl", str(game("pente")), "--dry-run"])
     assert r.exit_code == 0, r.output
     notes = [line.strip() for line in r.output.splitlines() if line.strip().startswith("note: may count the board")]
     assert notes == ["note: may count the board: Game.Stones (81 'Stone'); where the relaxation cannot bound it, "
-                     "the lowering proves it by induction on the compiled rules, a proof the dry run neither runs "
-                     "nor estimates (its cost grows with the board and the other counters' values: minutes for 81 "
-                     "points)"], r.output
+                     "the lowering proves it by induction on the compiled rules, a proof the dry run does not run "
+                     "(tried only where its step grounds to at most 20,000 atoms: Pente's count on 4x4 points, not "
+                     "9x9)"], r.output
     r = CliRunner().invoke(main, ["to-gdl", str(game("morris")), "--dry-run"])
     assert "may count the board" not in r.output, r.output  # its counters are saturated or bounded by a require
 
@@ -203,6 +207,42 @@ def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change):
     assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
     assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not kept by "
                           "every move (no proof by induction on the compiled rules)"), first
+
+
+@pytest.mark.parametrize("change", [None, ("Game.Stones -= 2;", "Game.Stones -= 1;")])
+def test_pentes_proof_that_its_count_counts_the_board_is_refused_as_too_large(tmp_path, change):
+    """Pente's count on 81 points, and a planted variant that takes one from it for a captured pair: the proof by
+    induction that it counts the board grounds its step to 654,460 atoms, whose search did not end in ten minutes
+    (board_count.STEP_ATOMS). The compiled moves are refused once it is grounded (23 s of CPU, 1 GB, where they
+    ran for more than ten minutes), saying why, nothing written: never taken for a count that is not proved."""
+    from tgpl.lowering.board_count import STEP_ATOMS
+
+    path = game("pente")
+    if change is not None:
+        path = tmp_path / "pente.tgpl"
+        text = game("pente").read_text(encoding="utf-8")
+        assert change[0] in text
+        path.write_text(text.replace(*change), encoding="utf-8")
+    _, first = refused_compiled(tmp_path, path)
+    assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
+    said = first.split("nor is it bounded by the board: ")[1]
+    assert said.startswith("'Stones' as the number of 'Stone' set is not proved kept by every move: the proof by "
+                           "induction on the compiled rules, too large, is not tried (its step grounds to "), first
+    atoms = int(said.split("grounds to ")[1].split(" atoms")[0].replace(",", ""))
+    assert atoms > STEP_ATOMS and said.endswith(f"atoms, past the {STEP_ATOMS:,} the proof is given)"), first
+
+
+def test_a_proof_whose_step_grounds_past_its_atoms_is_not_tried(tmp_path, monkeypatch):
+    """The 4x4 count's step grounds to about 2,000 atoms: given fewer (board_count.STEP_ATOMS), the proof is not
+    tried and the game is refused saying so, nothing written; never lowered with the count unproved."""
+    import tgpl.asp.induction as induction
+
+    monkeypatch.setattr(induction, "STEP_ATOMS", 1_000)
+    _, first = refused_compiled(tmp_path, BOARD_COUNT)
+    assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not proved kept "
+                          "by every move: the proof by induction on the compiled rules, too large, is not tried (its "
+                          "step grounds to " + first.split("step grounds to ")[1].split(" atoms")[0]
+                          + " atoms, past the 1,000 the proof is given)"), first
 
 
 KAYLES = OTHERS.parent / "kayles.tgpl"

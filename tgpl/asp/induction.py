@@ -30,9 +30,11 @@ import clingo
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, rule_text
 from tgpl.asp.solver import lp_file
+from tgpl.lowering.board_count import STEP_ATOMS, ProofTooLarge
 from tgpl.lowering.ir import Program, Rule, Term, expand_or
 
 BAD = "tgpl_bad"
+BEFORE = "tgpl_before"  # in an invariant's rules of the step: the state before the successor
 # The solver's budget per proof: past it the rewrite is not made. Counted in conflicts, not seconds,
 # so that the same game lowers to the same bytes on every machine (five in a row's proof: 7,637 in its step).
 CONFLICTS = 300_000
@@ -84,15 +86,24 @@ def same_game(original: Program, rewritten: Program, cells: list[tuple[list[Term
     return True
 
 
-def invariant_holds(program: Program, cells: list[tuple[list[Term], bool]], bad: list[Rule]) -> bool:
+def invariant_holds(program: Program, cells: list[tuple[list[Term], bool]], bad: list[Rule],
+                    after: list[Rule] | None = None) -> bool:
     """Whether no state play reaches from the initial state makes `tgpl_bad` true: by one step of induction
     (invariant.lp), `bad` is false initially and after every joint legal move from any state where it is false
     and the game is not over, terminal successors included. `cells` as `same_game` takes them; `bad`: rules of
     the 0-ary `tgpl_bad` and of helper relations named `tgpl_bad_...`, over `true` (tgpl.lowering.board_count:
-    a counter that counts the board). Unproved within CONFLICTS conflicts: False."""
-    if any(not r.head.relation.startswith(BAD) for r in bad) or not any(r.head.relation == BAD for r in bad):
+    a counter that counts the board). Unproved within CONFLICTS conflicts: False; a part of the proof that grounds
+    to more than STEP_ATOMS atoms is not tried: ProofTooLarge.
+
+    `after`, where given, says in the step whether the successor breaks the invariant, in rules of the same names
+    over the successor (`true`) and the state before it (`tgpl_before`): rules that, in a state before that keeps
+    the invariant, hold `tgpl_bad` exactly where `bad` holds in the successor. The caller knows such rules that
+    the solver finds far easier: a count of the board compared by what the move changed, not counted again."""
+    if any(not r.head.relation.startswith(BAD) for r in (*bad, *(after or ()))) \
+            or not any(r.head.relation == BAD for r in bad) or after is not None and not any(
+                r.head.relation == BAD for r in after):
         raise ValueError(f"the invariant's rules must define the 0-ary {BAD} (and relations named {BAD}_...)")
-    clash = {r.head.relation for r in bad} & {r.head.relation for r in program.rules}
+    clash = {r.head.relation for r in (*bad, *(after or ()))} & {r.head.relation for r in program.rules}
     if clash:
         raise ValueError(f"the invariant's rules define relations of the game: {sorted(clash)}")
     with_bad = Program(tuple(program.rules) + tuple(bad))
@@ -101,11 +112,18 @@ def invariant_holds(program: Program, cells: list[tuple[list[Term], bool]], bad:
         names = ClingoNames()
         lines = _copy(_only(with_bad, graph.needed(roots) if roots is not None else None), names, "o_")
         if part == "step":
-            lines += _copy(_only(with_bad, graph.needed(("terminal", BAD))), names, "s_", "gdl_state")
+            if after is None:
+                lines += _copy(_only(with_bad, graph.needed(("terminal", BAD))), names, "s_", "gdl_state")
+            else:
+                lines += _copy(_only(program, graph.needed(("terminal",))), names, "s_", "gdl_state")
+                lines += _copy(Program(tuple(after)), names, "s_", "gdl_state", before="true")
             lines += _cells(cells, names)
         ctl = clingo.Control(["--warn=none", "--trans-ext=all"])
         ctl.add("base", [], "\n".join(lines) + "\n" + lp_file("invariant.lp"))
         ctl.ground([("base", []), (part, [])])
+        atoms = len(ctl.symbolic_atoms)
+        if atoms > STEP_ATOMS:
+            raise ProofTooLarge(part, atoms, STEP_ATOMS)
         ctl.configuration.solve.solve_limit = str(CONFLICTS)
         if not ctl.solve().unsatisfiable:
             return False
@@ -154,13 +172,15 @@ def _only(program: Program, relations: set[str] | None) -> Program:
 
 
 def _copy(program: Program, names: ClingoNames, prefix: str, state: str = "true",
-          keep: set[str] = frozenset()) -> list[str]:
+          keep: set[str] = frozenset(), before: str | None = None) -> list[str]:
     """The program's rules with every relation but `true` and `does` renamed `prefix + name` (`o_ + name`
-    for those in `keep`), `true` read as `state`."""
+    for those in `keep`), `true` read as `state`, `tgpl_before` (the state before it) as `before`."""
 
     def rename(name: str) -> str | None:
         if name == "true":
             return state
+        if name == BEFORE and before is not None:
+            return before
         if name == "does":
             return None
         return ("o_" if name in keep else prefix) + names.functor(name)

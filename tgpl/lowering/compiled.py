@@ -50,7 +50,8 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, NULL, STATIC, Static, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
-from tgpl.lowering.board_count import BoardCount, Holds, board_counts, invariant_rules, state_cells
+from tgpl.lowering.board_count import (BoardCount, Holds, ProofTooLarge, board_counts, invariant_rules, state_cells,
+                                       step_rules)
 from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
@@ -2383,7 +2384,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
     where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
     (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query).
-    `holds(program, cells, bad)` proves an invariant of the rules (tgpl.asp.induction.invariant_holds): counters
+    `holds(program, cells, bad, after)` proves an invariant of the rules (tgpl.asp.induction.invariant_holds): counters
     that the relaxation cannot bound but that may count the board are bounded by the board where it proves that
     they do (tgpl.lowering.board_count); without it, or unproved, the game is refused as the relaxation said."""
     for turn in program.turns.values():  # a phase's own input is a move the spelled-out lowering makes alone
@@ -2482,17 +2483,23 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
     emission = lowered.emitter
     bad = [r for k, (_, c) in enumerate(sorted(counted.items())) for r in invariant_rules(c, emission, f"tgpl_bad_{k}")]
     bad += [Rule(Atom("tgpl_bad"), (Atom(f"tgpl_bad_{k}"),)) for k in range(len(counted))]
+    after = [r for k, (_, c) in enumerate(sorted(counted.items())) for r in step_rules(c, emission, f"tgpl_bad_{k}")]
+    after += [Rule(Atom("tgpl_bad"), (Atom(f"tgpl_bad_{k}"),)) for k in range(len(counted))]
     cells = state_cells(lowered.program, emission.playing_values())
     proving = ", ".join(f"{c.holder}.{c.counter}" for _, c in sorted(counted.items()))
+    why = "is not kept by every move (no proof by induction on the compiled rules)"
     with limits.during(f"proving {proving} counts the board (induction on the compiled rules)"):
-        if holds is not None and outside(lambda: holds(lowered.program, cells, bad), limits):
-            lowered.stats["counters bounded by the board"] = ", ".join(
-                f"{c.counter} ({c.counts}, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
-            return lowered
+        try:
+            if holds is not None and outside(lambda: holds(lowered.program, cells, bad, after), limits):
+                lowered.stats["counters bounded by the board"] = ", ".join(
+                    f"{c.counter} ({c.counts}, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
+                return lowered
+        except ProofTooLarge as large:
+            why = ("is not proved kept by every move: the proof by induction on the compiled rules, too large, is "
+                   f"not tried ({large})")
     said = ", ".join(f"'{c.counter}' as the number of '{c.field}' {c.counts.split()[-1]}"
                      for _, c in sorted(counted.items()))
-    e = Unsupported(f"{guessed}; nor is it bounded by the board: {said} is not kept by every move (no proof by "
-                    "induction on the compiled rules)")
+    e = Unsupported(f"{guessed}; nor is it bounded by the board: {said} {why}")
     e.span = getattr(guessed, "span", None)
     raise e
 
