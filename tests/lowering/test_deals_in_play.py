@@ -99,6 +99,22 @@ def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     assert r.exit_code != 0, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
     assert not out.exists()
+    # located at the action whose draw random's move is, the runtime replayed with its deck dealt at pop()
+    assert ("gift.tgpl:52:12: error: the GDL differs from the runtime after 2 moves; the last move is random's, "
+            "drawing for action 'Draw' of Seat#0") in r.output
+    assert "    Seat#0.Draw()\n    (roll 1)\n" in r.output
+    assert "error: attribute 'Shown' of Felt differs: Card#0 in the runtime, Card#4 in the GDL" in r.output
+
+
+def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
+    """`tgpl compare gift.tgpl gift.kif`: the runtime side starts from the seed's setup and deals at pop(), each
+    pop a chance node over the cards left, as random's moves are in the .kif (it compared 120 orders of setup
+    against random's deals, or one seed's order, and found them different after the first draw)."""
+    kif = _gift_kif(tmp_path_factory)
+    r = CliRunner().invoke(main, ["compare", str(GIFT), str(kif)])
+    assert r.exit_code == 0, r.output
+    assert "gift.tgpl: 770 states" in r.output and "gift.kif: 770 states" in r.output
+    assert "equivalent: the same game up to the names of moves and fluents" in r.output
 
 
 def test_a_deck_read_by_order_in_play_stays_the_seeds(tmp_path):

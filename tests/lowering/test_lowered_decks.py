@@ -1,12 +1,15 @@
 """Decks popped after setup, and lists that nothing reads: examples/cards.tgpl lowers.
 
-A deck (a stack object) whose items nothing but pop() changes after setup keeps
-the order setup shuffled it into, so what a play changes is how many are left:
-its `length` is a fluent, and pop() gives the item on top by cases of it. A list
-attribute that code after setup only changes (`Cards.add(c);`) and never reads
-cannot affect the game, so it is no fluent. Both must give the runtime's game,
-state for state, at every seed; plausible mistranslations must fail the
-validation every to-gdl runs; and what breaks the conditions is refused.
+A deck (a stack object) whose items nothing but pop() changes after setup, and
+that random does not deal (language decision 102), keeps the order setup
+shuffled it into, so what a play changes is how many are left: its `length` is a
+fluent, and pop() gives the item on top by cases of it. examples/cards.tgpl's
+deck, made shuffled and only popped, is random's deal; with a card burnt in
+setup (`Tabletop.Deck.pop();`) it is the seed's order (BURNT). A list attribute
+that code after setup only changes (`Cards.add(c);`) and never reads cannot
+affect the game, so it is no fluent. Both must give the runtime's game, state
+for state, at every seed; plausible mistranslations must fail the validation
+every to-gdl runs; and what breaks the conditions is refused.
 """
 
 from __future__ import annotations
@@ -27,10 +30,37 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CARDS = EXAMPLES / "cards.tgpl"
 
 
+BURN = ("    Tabletop.Deck = new Lib.NumberDeck();\n",
+        "    Tabletop.Deck = new Lib.NumberDeck();\n    Tabletop.Deck.pop();  // a card burnt, unseen\n")
+
+
+@pytest.fixture(scope="module")
+def burnt(tmp_path_factory) -> str:
+    """examples/cards.tgpl with a card burnt in setup: setup takes from the deck, which stays the seed's order."""
+    tmp = tmp_path_factory.mktemp("burnt")
+    (tmp / "lib").mkdir()
+    (tmp / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
+    text = CARDS.read_text(encoding="utf-8")
+    assert BURN[0] in text
+    (tmp / "cards.tgpl").write_text(text.replace(*BURN), encoding="utf-8")
+    return str(tmp / "cards.tgpl")
+
+
+def test_cards_deck_is_dealt_by_random(tmp_path):
+    """Made shuffled and only popped in play: each draw is random's (decision 102), no draw left to the seed."""
+    out = tmp_path / "cards.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(CARDS), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert "; validated: " in text and "; Chance:" not in text
+    assert "cards.tgpl:44:32 deals from a shuffled deck as a move of the chance role random" in text
+    assert "(init (items_length numberdeck_0 10))" in text and "(length numberdeck_0" not in text
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_cards_lowers_to_the_runtimes_game_at_every_seed(seed):
+def test_cards_lowers_to_the_runtimes_game_at_every_seed(seed, burnt):
     """Each seed shuffles the deck differently at setup: each is its own (deterministic) GDL game."""
-    lw = Lowered.of(str(CARDS), seed=seed)
+    lw = Lowered.of(burnt, seed=seed)
     fluents = set(lw.lowered.emitter.logic.fluents)
     assert ("NumberDeck#0", "length") in fluents
     assert not any(attr == "Cards" for _, attr in fluents)  # added to, never read: no fluent
@@ -50,9 +80,9 @@ def _wrong_card(items: tuple, n):
     pytest.param(lambda mp: mp.setattr(execute, "_one_less", lambda n: n), id="pop-leaves-the-length"),
     pytest.param(lambda mp: mp.setattr(execute, "_item_at", _wrong_card), id="pop-takes-the-wrong-card"),
 ])
-def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect):
+def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect, burnt):
     defect(monkeypatch)
-    lw = Lowered.of(str(CARDS))
+    lw = Lowered.of(burnt)
     result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 

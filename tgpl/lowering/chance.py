@@ -163,11 +163,13 @@ DEAL_METHODS = frozenset({"pop", "shuffle", "length"})
 
 @dataclass(frozen=True)
 class Dealt:
-    """The deck classes whose shuffles after setup are lowered as random's deal at each pop() (`dealt_decks`):
-    their names (a class and the classes derived from it), and the pop() calls on them after setup."""
+    """The deck classes random deals from at each pop() (`dealt_decks`: shuffled after setup, or made shuffled
+    and only popped in play): their names (a class and the classes derived from it), and the pop() calls on
+    them after setup."""
     classes: frozenset[str]
     pops: frozenset[int]  # id() of the calls
-    shuffles: tuple[Span, ...] = ()  # the shuffles of those decks, in their default blocks and after setup
+    shuffles: tuple[Span, ...] = ()  # their shuffles that change nothing: after setup, and in their default
+    # blocks where setup takes nothing from them
 
     def sites(self, program) -> tuple[list[Span], list[Span]]:
         """Where random deals (the pop() calls) and the shuffles that change nothing in the GDL, in source order."""
