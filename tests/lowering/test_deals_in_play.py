@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tgpl import builtin_calls
@@ -117,17 +118,29 @@ def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
     assert "equivalent: the same game up to the names of moves and fluents" in r.output
 
 
-def test_a_deck_read_by_order_in_play_stays_the_seeds(tmp_path):
-    """A peek() at the card under the drawn one reads the deck's order: random may not deal it, and the game is
-    the seed's, as before and as its header says; nothing is refused for it."""
-    src = _variant(tmp_path, "            Felt.Drawn += 1;\n",
-                   "            Felt.Drawn += 1;\n            if (Felt.Deck.peek() == null) { log(\"last\"); }\n")
+@pytest.mark.parametrize("old, new", [
+    pytest.param("            Felt.Drawn += 1;\n",
+                 "            Felt.Drawn += 1;\n            if (Felt.Deck.peek() == null) { log(\"last\"); }\n",
+                 id="peeked"),
+    pytest.param("    Felt.Deck = new FiveDeck();\n",
+                 "    Felt.Deck = new FiveDeck();\n    Felt.Spare = new FiveDeck();\n", id="two-decks"),
+])
+def test_a_deck_random_may_not_deal_stays_the_seeds(tmp_path, old, new):
+    """A peek() at the card under the drawn one reads the deck's order, and random deals from one deck of a
+    class: random does not deal these, and the game is the seed's, as before and as its header says; nothing is
+    refused for it."""
+    src = _variant(tmp_path, old, new)
+    if "Spare" in new:
+        src.write_text(src.read_text().replace("    FiveDeck Deck = null;\n",
+                                               "    FiveDeck Deck = null;\n    FiveDeck Spare = null;\n"))
+    assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
     out = tmp_path / "gift.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
     assert r.exit_code == 0, r.output
     kif = out.read_text()
     assert "(role random)" not in kif and "deals from a shuffled deck" not in kif
-    assert "gift.tgpl:36:9: this GDL is the game of setup seed 0" in kif
+    line = src.read_text().splitlines().index("        shuffle();") + 1  # the deck's default shuffle
+    assert f"gift.tgpl:{line}:9: this GDL is the game of setup seed 0" in kif
 
 
 def test_a_card_setup_takes_keeps_the_seeds_deal_in_the_header(tmp_path):

@@ -282,19 +282,39 @@ def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, s
     return why
 
 
+def _made_once(program, info) -> bool:
+    """Whether the game makes one deck of class `info` (or of a class related to it): a single `new` of them in
+    the whole program, a statement of setup's own block (no loop, condition or function around it). Random
+    deals from one deck of a class (`Lowering._deal_decks` refuses a class of several): a deck made otherwise
+    stays the seed's rather than be refused."""
+    made = [n for m in program.modules for item in m.items for n in ast.walk(item) if isinstance(n, ast.New)
+            and isinstance(t := program.types.get(id(n)), ClassType) and _related(t.info, info)]
+    if len(made) != 1:
+        return False
+    for setup in (i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)):
+        for stmt in setup.body.body:
+            value = stmt.init if isinstance(stmt, ast.VarDecl) else \
+                stmt.expr.value if isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.Assign) else None
+            if value is made[0]:
+                return True
+    return False
+
+
 def _drawn_in_play(program, calls: list, dealt: dict) -> dict:
     """The deck classes made shuffled that code after setup pops but never shuffles (decision 102): dealt by
     random as a deck shuffled after setup is (`_why_not_dealt`), where setup takes nothing from them
     (`_taken_in_setup`) and each of their pop() calls is the one chance of the move of an action a player
     chooses. Such a deck's order is the seed's shuffle, of which a play sees only the items pop() takes: random's
     deal is the same game for every seed, where the seed's order would be one outcome of it. Any other such
-    deck stays the seed's (the header's `Chance:` line): it is never refused for this."""
+    deck stays the seed's (the header's `Chance:` line): it is never refused for this, nor where the game may
+    make several such decks (`_made_once`)."""
     found: dict = {}
     for n, m in calls:
         info = _stack_class(program, n.callee.obj) if m == "pop" else None
         if info is None or any(_related(info, d) for d in dealt.values()) or info.name in found:
             continue
-        if _why_not_dealt(program, info, calls, n) is None and _taken_in_setup(program, info) is None:
+        if (_why_not_dealt(program, info, calls, n) is None and _taken_in_setup(program, info) is None
+                and _made_once(program, info)):
             found[info.name] = info
     if not found:
         return found
