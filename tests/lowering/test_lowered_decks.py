@@ -1,15 +1,12 @@
 """Decks popped after setup, and lists that nothing reads: examples/cards.tgpl lowers.
 
-A deck (a stack object) whose items nothing but pop() changes after setup, and
-that random does not deal (language decision 102), keeps the order setup
-shuffled it into, so what a play changes is how many are left: its `length` is a
-fluent, and pop() gives the item on top by cases of it. examples/cards.tgpl's
-deck, made shuffled and only popped, is random's deal; with a card burnt in
-setup (`Tabletop.Deck.pop();`) it is the seed's order (BURNT). A list attribute
-that code after setup only changes (`Cards.add(c);`) and never reads cannot
-affect the game, so it is no fluent. Both must give the runtime's game, state
-for state, at every seed; plausible mistranslations must fail the validation
-every to-gdl runs; and what breaks the conditions is refused.
+A deck (a stack object) whose items nothing but pop() changes after setup keeps
+the order setup shuffled it into, so what a play changes is how many are left:
+its `length` is a fluent, and pop() gives the item on top by cases of it. A list
+attribute that code after setup only changes (`Cards.add(c);`) and never reads
+cannot affect the game, so it is no fluent. Both must give the runtime's game,
+state for state, at every seed; plausible mistranslations must fail the
+validation every to-gdl runs; and what breaks the conditions is refused.
 """
 
 from __future__ import annotations
@@ -30,40 +27,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CARDS = EXAMPLES / "cards.tgpl"
 
 
-BURN = ("    Tabletop.Deck = new Lib.NumberDeck();\n",
-        "    Tabletop.Deck = new Lib.NumberDeck();\n    Tabletop.Deck.pop();  // a card burnt, unseen\n")
-
-
-@pytest.fixture(scope="module")
-def burnt(tmp_path_factory) -> str:
-    """examples/cards.tgpl with a card burnt in setup: setup takes from the deck, which stays the seed's order."""
-    tmp = tmp_path_factory.mktemp("burnt")
-    (tmp / "lib").mkdir()
-    (tmp / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
-    text = CARDS.read_text(encoding="utf-8")
-    assert BURN[0] in text
-    (tmp / "cards.tgpl").write_text(text.replace(*BURN), encoding="utf-8")
-    return str(tmp / "cards.tgpl")
-
-
-def test_cards_deck_is_dealt_by_random(tmp_path):
-    """Made shuffled and only popped in play: each draw is random's (decision 102), no draw left to the seed.
-    Not validated here: its runtime's states, the hands' cards apart, pass the bisimulation's bound (about 21,000
-    explored before playouts, minutes of CPU); tests/lowering/test_deals_in_play.py validates the same lowering on
-    a smaller game."""
-    out = tmp_path / "cards.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(CARDS), "--no-validate", "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    text = out.read_text(encoding="utf-8")
-    assert "; Chance:" not in text
-    assert "cards.tgpl:44:32 deals from a shuffled deck as a move of the chance role random" in text
-    assert "(init (items_length numberdeck_0 10))" in text and "(length numberdeck_0" not in text
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_cards_lowers_to_the_runtimes_game_at_every_seed(seed, burnt):
+def test_cards_lowers_to_the_runtimes_game_at_every_seed(seed):
     """Each seed shuffles the deck differently at setup: each is its own (deterministic) GDL game."""
-    lw = Lowered.of(burnt, seed=seed)
+    lw = Lowered.of(str(CARDS), seed=seed)
     fluents = set(lw.lowered.emitter.logic.fluents)
     assert ("NumberDeck#0", "length") in fluents
     assert not any(attr == "Cards" for _, attr in fluents)  # added to, never read: no fluent
@@ -83,18 +50,16 @@ def _wrong_card(items: tuple, n):
     pytest.param(lambda mp: mp.setattr(execute, "_one_less", lambda n: n), id="pop-leaves-the-length"),
     pytest.param(lambda mp: mp.setattr(execute, "_item_at", _wrong_card), id="pop-takes-the-wrong-card"),
 ])
-def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect, burnt):
+def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect):
     defect(monkeypatch)
-    lw = Lowered.of(burnt)
+    lw = Lowered.of(str(CARDS))
     result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
 
-def _to_gdl(tmp_path, monkeypatch, old: str, new: str, burn: bool = False):
+def _to_gdl(tmp_path, monkeypatch, old: str, new: str):
     text = CARDS.read_text(encoding="utf-8")
     assert old in text
-    if burn:
-        text = text.replace(*BURN)
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
     (tmp_path / "game.tgpl").write_text(text.replace(old, new, 1))
@@ -107,11 +72,8 @@ DRAWN = "            Cards.add(c);\n"
 
 def test_a_list_read_after_setup_becomes_state(tmp_path, monkeypatch):
     """Once something reads the hand, its cards are no longer dropped: the list is state (a length and
-    slots, test_lowered_lists.py), and the game, which can now end by the hand's size, still lowers. A card
-    burnt keeps the deck in the seed's order (with random's deals, each hand's slot may hold any card left:
-    a far larger search)."""
-    r = _to_gdl(tmp_path, monkeypatch, DRAWN, DRAWN + "            if (Cards.length > 8) { winner player; }\n",
-                burn=True)
+    slots, test_lowered_lists.py), and the game, which can now end by the hand's size, still lowers."""
+    r = _to_gdl(tmp_path, monkeypatch, DRAWN, DRAWN + "            if (Cards.length > 8) { winner player; }\n")
     assert r.exit_code == 0, r.output
     assert "(init (cards_length hand_0 0))" in r.output
 

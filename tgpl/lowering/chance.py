@@ -300,6 +300,42 @@ def _made_once(program, info) -> bool:
     return False
 
 
+DEALT_IN_PLAY_ITEMS = 8
+"""The most items a deck made shuffled and drawn in play may hold to be dealt by random (decision 102): the state
+then holds which items are left, up to 2^n sets of them, and the hands they went to. examples/cards.tgpl's ten
+cards, dealt, took 75 s to lower instead of 0.6 s and minutes to validate; a larger deck keeps the seed's order,
+labelled in the header's `Chance:` line."""
+
+
+def _items_made(program, info) -> int | None:
+    """How many items the deck class's `default` block pushes, where its pushes are statements of the block or of
+    counted loops with literal bounds (`for (v = 1; v <= 10; v += 1) { ... push(c); }`); None otherwise."""
+    for c in info.ancestors():
+        default = ast.tag_of(c.defn.members, ast.Default) if c.defn is not None else None
+        if default is not None:
+            return _pushes(program, default.body.body)
+    return None
+
+
+def _pushes(program, stmts: list) -> int | None:
+    total = 0
+    for s in stmts:
+        if isinstance(s, ast.For):
+            passes = counted_passes(s)
+            inner = _pushes(program, s.body.body)
+            if inner is None or (inner and passes is None):
+                return None
+            total += inner * (passes or 0)
+            continue
+        calls = [n for n in ast.walk([s]) if isinstance(n, ast.Call)
+                 and isinstance(ct := program.types.get(id(n.callee)), CallableType) and ct.kind == "builtin"
+                 and ct.name in ("push", "push_front")]
+        if calls and not (isinstance(s, ast.ExprStmt) and s.expr is calls[0] and len(calls) == 1):
+            return None  # a push inside a condition or another loop: not counted
+        total += len(calls)
+    return total
+
+
 def _drawn_in_play(program, calls: list, dealt: dict) -> dict:
     """The deck classes made shuffled that code after setup pops but never shuffles (decision 102): dealt by
     random as a deck shuffled after setup is (`_why_not_dealt`), where setup takes nothing from them
@@ -307,14 +343,16 @@ def _drawn_in_play(program, calls: list, dealt: dict) -> dict:
     chooses. Such a deck's order is the seed's shuffle, of which a play sees only the items pop() takes: random's
     deal is the same game for every seed, where the seed's order would be one outcome of it. Any other such
     deck stays the seed's (the header's `Chance:` line): it is never refused for this, nor where the game may
-    make several such decks (`_made_once`)."""
+    make several such decks (`_made_once`), nor where its `default` makes more than DEALT_IN_PLAY_ITEMS items
+    or a number not counted (`_items_made`)."""
     found: dict = {}
     for n, m in calls:
         info = _stack_class(program, n.callee.obj) if m == "pop" else None
         if info is None or any(_related(info, d) for d in dealt.values()) or info.name in found:
             continue
+        made = _items_made(program, info)
         if (_why_not_dealt(program, info, calls, n) is None and _taken_in_setup(program, info) is None
-                and _made_once(program, info)):
+                and _made_once(program, info) and made is not None and made <= DEALT_IN_PLAY_ITEMS):
             found[info.name] = info
     if not found:
         return found
