@@ -1082,15 +1082,19 @@ DEFAULT_ENGINE = "runtime"
 
 def _thrown_dice(machine, program, max_states: int):
     """For `compare`: a .tgpl game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with every
-    face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; any
-    other machine as it is."""
-    from tgpl.lowering.chance import action_rolls, setup_roll_calls
+    face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
+    decks dealt at pop() where the lowering deals them (from the seed's setup, as the lowering starts; with
+    setup's dice too, setup's draws are enumerated, its shuffles among them); any other machine as it is."""
+    from tgpl.lowering.chance import action_rolls, dealt_decks, setup_roll_calls
     from tgpl.runtime.chance_machine import ChanceMachine
     from tgpl.runtime.verify import RuntimeMachine
 
-    if type(machine) is RuntimeMachine and program is not None and (action_rolls(program)[0]
-                                                                     or setup_roll_calls(program)):
-        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states)
+    if type(machine) is not RuntimeMachine or program is None:
+        return machine
+    setup_dice = setup_roll_calls(program)
+    if action_rolls(program)[0] or setup_dice:
+        deals = frozenset() if setup_dice else dealt_decks(program)[0].classes
+        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals)
     return machine
 
 

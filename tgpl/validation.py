@@ -71,7 +71,7 @@ from tgpl.lowering.chance import RANDOM, ROLL, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
-from tgpl.runtime.chance_machine import ChanceMachine
+from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported
 from tgpl.runtime.dealing import dealing
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
@@ -1222,7 +1222,10 @@ def mismatch_diagnostics(mismatch: Mismatch, game: Game, lowered: LoweredGame, s
     the first points at the game file's start.
     """
     main = game.program.main
-    before = _replay(game, seed, mismatch.moves[:-1])
+    last = len(mismatch.moves) - 1
+    while last >= 0 and _random_faces(mismatch.moves[last]) is not None:
+        last -= 1  # random's move: the draws of the move before it, whose action is located
+    before = _replay(game, seed, mismatch.moves[:last]) if last >= 0 else None
     count = len(mismatch.moves)
     what = f"{mismatch.other} differs from the runtime after {count} move{'s' * (count != 1)}"
     notes = []
@@ -1232,9 +1235,11 @@ def mismatch_diagnostics(mismatch: Mismatch, game: Game, lowered: LoweredGame, s
     notes += mismatch.difference.lines(mismatch.other)
     notes.append(f"found by {mismatch.found_by}: a bug of the lowering, please report it")
     span = None
-    if before is not None and mismatch.moves:
-        span, action = _action_span(before, mismatch.moves[-1])
-        if action:
+    if before is not None:
+        span, action = _action_span(before, mismatch.moves[last])
+        if action and last < count - 1:
+            what += f"; the last move is random's, drawing for {action}"
+        elif action:
             what += f"; the last move is {action}"
     out = [Diagnostic(Severity.ERROR, span or Span(main, 1, 1, 1, 1), what, tuple(notes))]
     after = _replay(game, seed, mismatch.moves)
@@ -1243,14 +1248,38 @@ def mismatch_diagnostics(mismatch: Mismatch, game: Game, lowered: LoweredGame, s
 
 
 def _replay(game: Game, seed: int, moves: list[str]) -> State | None:
-    """The runtime's state after `moves`, or None when they do not replay (a runtime error)."""
-    state = game.initial_state(seed)
+    """The runtime's state after `moves`, or None when they do not replay (a runtime error), played as the
+    validation plays it: random's `(roll k ...)` after a move are that move's draws (face k the draw k - 1),
+    random's first move setup's k-th way, and the decks the lowering deals from dealt at pop()
+    (tgpl.runtime.dealing)."""
+    deals = dealt_decks(game.program)[0].classes
+    chances = ChanceMachine(game, seed)
     try:
-        for m in moves:
-            state = state.apply(m)
-    except (TGPLRuntimeError, IllegalMove):
+        first = _random_faces(moves[0]) if moves else None
+        if first is not None:  # setup's dice: random's first move (tgpl.lowering.chance.setup_throw)
+            state = chances.setup_runs()[first[0] - 1][3]
+            moves = moves[1:]
+        else:
+            state = game.initial_state(seed)
+        if deals:
+            state = dealing(state, deals)
+        for i, m in enumerate(moves):
+            if _random_faces(m) is not None:
+                continue  # played with the move before it
+            faces = _random_faces(moves[i + 1]) if i + 1 < len(moves) else None
+            state = state.apply(m) if faces is None else chances.apply_drawn(state, m, tuple(f - 1 for f in faces))
+    except (TGPLRuntimeError, IllegalMove, ChanceUnsupported, IndexError, ValueError):
         return None
     return state
+
+
+def _random_faces(text: str) -> tuple[int, ...] | None:
+    """The faces of random's move `(roll 3)`, `(roll2 1 4)`, as a mismatch's moves write it; None for another."""
+    parts = text.strip("()").split()
+    if not (text.startswith("(") and parts and parts[0] == roll_name(len(parts) - 1) and len(parts) > 1
+            and all(p.isdigit() for p in parts[1:])):
+        return None
+    return tuple(int(p) for p in parts[1:])
 
 
 def _action_span(state: State, text: str) -> tuple[Span | None, str | None]:

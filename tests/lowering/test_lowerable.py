@@ -72,7 +72,9 @@ def test_the_refusal_is_the_part_of_the_game_it_is_in():
 
 
 # ---------------------------------------------------------------------- the same verdict as the lowering
-AGREE = [EXAMPLES / "tris.tgpl", EXAMPLES / "cards.tgpl", DATA / "counter.tgpl", DATA / "quiet.tgpl",
+# examples/cards.tgpl, its deck dealt by random (language decision 102), is undecided by the dry run: the search
+# of its ranges over the cards dealt passes the dry run's 5,000 steps; gift.tgpl is a dealt deck it decides
+AGREE = [EXAMPLES / "tris.tgpl", DATA / "gift.tgpl", DATA / "counter.tgpl", DATA / "quiet.tgpl",
          DATA / "chance.tgpl", DATA / "unbounded.tgpl", DATA / "grow.tgpl", DATA / "selfcall.tgpl"]
 
 

@@ -99,7 +99,9 @@ def test_analyze_and_to_gdl_name_the_chance_sites(tmp_path):
     out = tmp_path / "deck.kif"
     r = CliRunner().invoke(main, ["to-gdl", deck, "--seed", "2", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    assert (f"; Chance: the game draws on its random numbers at {sites[0]}: this GDL is the game of setup "
-            "seed 2, one outcome of those draws.") in out.read_text(encoding="utf-8")
+    # made shuffled and only popped in play: random deals each draw (language decision 102), whatever the seed
+    text = out.read_text(encoding="utf-8")
+    assert "; GDL-II: the pop() at " in text and f"its shuffles at {sites[0]} change nothing here" in text
+    assert "; Chance:" not in text
     plain = CliRunner().invoke(main, ["analyze", str(EXAMPLES / "tris.tgpl"), "--games", "2", "--json"])
     assert json.loads(plain.stdout)["chance"] is None

@@ -163,11 +163,13 @@ DEAL_METHODS = frozenset({"pop", "shuffle", "length"})
 
 @dataclass(frozen=True)
 class Dealt:
-    """The deck classes whose shuffles after setup are lowered as random's deal at each pop() (`dealt_decks`):
-    their names (a class and the classes derived from it), and the pop() calls on them after setup."""
+    """The deck classes random deals from at each pop() (`dealt_decks`: shuffled after setup, or made shuffled
+    and only popped in play): their names (a class and the classes derived from it), and the pop() calls on
+    them after setup."""
     classes: frozenset[str]
     pops: frozenset[int]  # id() of the calls
-    shuffles: tuple[Span, ...] = ()  # the shuffles of those decks, in their default blocks and after setup
+    shuffles: tuple[Span, ...] = ()  # their shuffles that change nothing: after setup, and in their default
+    # blocks where setup takes nothing from them
 
     def sites(self, program) -> tuple[list[Span], list[Span]]:
         """Where random deals (the pop() calls) and the shuffles that change nothing in the GDL, in source order."""
@@ -220,13 +222,176 @@ def _pushed_in_setup(program, info) -> tuple[Span, str] | None:
     return None
 
 
+def _taken_in_setup(program, info) -> Span | None:
+    """Where setup takes from or reads a deck of class `info` (its code, the functions it calls, the `default`
+    blocks of what it makes, but the deck's own): a pop(), peek(), pop_front(), an index. What setup takes is
+    the seed's shuffle's (the header's `Chance:` line), so the deck's `default` shuffle stays a chance site."""
+    code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    own = {id(x) for c in info.ancestors() if c.defn is not None for x in ast.walk(c.defn)}
+    for n in reachable(program, code):
+        if id(n) in own:
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member):
+            ct = program.types.get(id(n.callee))
+            if not (isinstance(ct, CallableType) and ct.kind == "builtin") or ct.name in SETUP_KEEPS_ORDER:
+                continue
+            on = n.callee.obj
+        elif isinstance(n, ast.Index):
+            on = n.obj
+        else:
+            continue
+        target = _stack_class(program, on)
+        if target is not None and (target.derives_from(info) or info.derives_from(target)):
+            return n.span
+    return None
+
+
+SETUP_KEEPS_ORDER = frozenset({"push", "push_front", "discard", "shuffle", "length"})
+"""What setup may do with a deck whose play only draws from it without taking what the seed's shuffle put on top
+(`_taken_in_setup`; pushes are judged by `_pushed_in_setup`)."""
+
+
+def _related(a, b) -> bool:
+    return a.derives_from(b) or b.derives_from(a)
+
+
+def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, str] | None:
+    """Why random may not deal a deck of class `info` at each pop() (located), `first` the call after setup that
+    makes it a candidate; None where it may: made shuffled, never pushed to but in its `default` block, and
+    after setup only popped, shuffled and measured (decision 100)."""
+    name = info.name
+    if _ends_shuffled(program, info) is None:
+        return (first.span, f"{first.callee.name}() of a {name} after setup is lowered as random's deal at each "
+                            f"pop() only for a deck made shuffled (its default block ending with shuffle()): "
+                            "a deck in the order it was filled gives its top item first")
+    for n, m in calls:
+        on = n.args[0].value if m == "discard" and n.args else n.callee.obj
+        target = _stack_class(program, on)
+        if target is None or not _related(target, info):
+            continue
+        if m == "reshuffle":
+            return (n.span, f"reshuffle() of a {name} after setup is not lowerable yet: random deals from a "
+                            "deck at each pop(), and the discards a reshuffle takes back are not lowered")
+        if m not in DEAL_METHODS:
+            return (n.span, f"{m}() on a {name}, a deck shuffled after setup, is not lowerable: random deals "
+                            "its items at each pop(), which is sound only while nothing else reads or "
+                            "changes its order (pop(), shuffle() and length are lowered)")
+    why = _pushed_in_setup(program, info)
+    if why is None and info.find_attribute(DEALT_ITEMS) is not None:
+        why = (first.span, f"a deck with an attribute named '{DEALT_ITEMS}' is not dealt by the lowering")
+    return why
+
+
+def _made_once(program, info) -> bool:
+    """Whether the game makes one deck of class `info` (or of a class related to it): a single `new` of them in
+    the whole program, a statement of setup's own block (no loop, condition or function around it). Random
+    deals from one deck of a class (`Lowering._deal_decks` refuses a class of several): a deck made otherwise
+    stays the seed's rather than be refused."""
+    made = [n for m in program.modules for item in m.items for n in ast.walk(item) if isinstance(n, ast.New)
+            and isinstance(t := program.types.get(id(n)), ClassType) and _related(t.info, info)]
+    if len(made) != 1:
+        return False
+    for setup in (i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)):
+        for stmt in setup.body.body:
+            value = stmt.init if isinstance(stmt, ast.VarDecl) else \
+                stmt.expr.value if isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.Assign) else None
+            if value is made[0]:
+                return True
+    return False
+
+
+DEALT_IN_PLAY_ITEMS = 8
+"""The most items a deck made shuffled and drawn in play may hold to be dealt by random (decision 102): the state
+then holds which items are left, up to 2^n sets of them, and the hands they went to. examples/cards.tgpl's ten
+cards, dealt, took 75 s to lower instead of 0.6 s and minutes to validate; a larger deck keeps the seed's order,
+labelled in the header's `Chance:` line."""
+
+
+def _items_made(program, info) -> int | None:
+    """How many items the deck class's `default` block pushes, where its pushes are statements of the block or of
+    counted loops with literal bounds (`for (v = 1; v <= 10; v += 1) { ... push(c); }`); None otherwise."""
+    for c in info.ancestors():
+        default = ast.tag_of(c.defn.members, ast.Default) if c.defn is not None else None
+        if default is not None:
+            return _pushes(program, default.body.body)
+    return None
+
+
+def _pushes(program, stmts: list) -> int | None:
+    total = 0
+    for s in stmts:
+        if isinstance(s, ast.For):
+            passes = counted_passes(s)
+            inner = _pushes(program, s.body.body)
+            if inner is None or (inner and passes is None):
+                return None
+            total += inner * (passes or 0)
+            continue
+        calls = [n for n in ast.walk([s]) if isinstance(n, ast.Call)
+                 and isinstance(ct := program.types.get(id(n.callee)), CallableType) and ct.kind == "builtin"
+                 and ct.name in ("push", "push_front")]
+        if calls and not (isinstance(s, ast.ExprStmt) and s.expr is calls[0] and len(calls) == 1):
+            return None  # a push inside a condition or another loop: not counted
+        total += len(calls)
+    return total
+
+
+def _drawn_in_play(program, calls: list, dealt: dict) -> dict:
+    """The deck classes made shuffled that code after setup pops but never shuffles (decision 102): dealt by
+    random as a deck shuffled after setup is (`_why_not_dealt`), where setup takes nothing from them
+    (`_taken_in_setup`) and each of their pop() calls is the one chance of the move of an action a player
+    chooses. Such a deck's order is the seed's shuffle, of which a play sees only the items pop() takes: random's
+    deal is the same game for every seed, where the seed's order would be one outcome of it. Any other such
+    deck stays the seed's (the header's `Chance:` line): it is never refused for this, nor where the game may
+    make several such decks (`_made_once`), nor where its `default` makes more than DEALT_IN_PLAY_ITEMS items
+    or a number not counted (`_items_made`)."""
+    found: dict = {}
+    for n, m in calls:
+        info = _stack_class(program, n.callee.obj) if m == "pop" else None
+        if info is None or any(_related(info, d) for d in dealt.values()) or info.name in found:
+            continue
+        made = _items_made(program, info)
+        if (_why_not_dealt(program, info, calls, n) is None and _taken_in_setup(program, info) is None
+                and _made_once(program, info) and made is not None and made <= DEALT_IN_PLAY_ITEMS):
+            found[info.name] = info
+    if not found:
+        return found
+    # a pop() anywhere but in an action's effect (a phase, a turn's default, a require, or a function they call)
+    elsewhere = [a for info in program.classes for act in info.actions.values()
+                 for a in act.items if not isinstance(a, ast.Effect)]
+    elsewhere = {id(n) for n in reachable(program, elsewhere + [t.defn for t in program.turns.values()])}
+    while found:
+        classes = {c.name for c in program.classes
+                   if any(_related(c, d) for d in (*dealt.values(), *found.values()))}
+        pops = {id(n): info for n, m in calls if m == "pop" and (info := _stack_class(program, n.callee.obj))
+                is not None and info.name in classes}
+        bad = [pops[i] for i in pops if i in elsewhere]
+        reached: set[int] = set()
+        for info in program.classes:
+            for action in info.actions.values():
+                if action.effect is None:
+                    continue
+                rolls = list(_rolls_reached(program, action.effect.body, pops=frozenset(pops)))
+                deals = [pops[id(c)] for c, _ in rolls if id(c) in pops]
+                reached |= {id(c) for c, _ in rolls}
+                if deals and (_refused_dice(rolls, frozenset(pops)) is not None
+                              or not any(t.event == "PlayerChoiceEvent" for t in action.triggers)):
+                    bad += deals
+        bad += [info for i, info in pops.items() if i not in reached]
+        drop = {k for k, d in found.items() if any(_related(d, b) for b in bad)}
+        if not drop:
+            break
+        found = {k: d for k, d in found.items() if k not in drop}
+    return found
+
+
 def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
-    """The deck classes shuffled after setup that the lowering deals from (random's move at each pop(), one for
-    each item left: decision 100), and the calls that keep a deck shuffled after setup from being dealt, each
-    (span, reason). A deck is dealt when its class (the static type of the receiver of a shuffle() after
-    setup) is made shuffled (its `default` block ends with `shuffle();`), is never pushed to but in that
-    block, and code after setup does nothing else with it than pop(), shuffle() and read its length: then
-    what a play observes of its order is the items pop() takes, each uniform among those left."""
+    """The deck classes the lowering deals from (random's move at each pop(), one for each item left), and the
+    calls that keep a deck shuffled after setup from being dealt, each (span, reason). A deck shuffled after
+    setup (the static type of the receiver of a shuffle() after setup) is dealt when `_why_not_dealt` finds
+    nothing, and refused otherwise: then what a play observes of its order is the items pop() takes, each
+    uniform among those left (decision 100). A deck made shuffled that play pops without shuffling is dealt too
+    where it qualifies (`_drawn_in_play`, decision 102), and left the seed's where not."""
     types = program.types
     calls = []
     for n in after_setup_nodes(program):
@@ -242,39 +407,20 @@ def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
     refused: list[tuple[Span, str]] = []
     dealt: dict[str, object] = {}
     for name, (info, first) in shuffled.items():
-        why = None
-        if _ends_shuffled(program, info) is None:
-            why = (first.span, f"{first.callee.name}() of a {name} after setup is lowered as random's deal at each "
-                               f"pop() only for a deck made shuffled (its default block ending with shuffle()): "
-                               "a deck in the order it was filled gives its top item first")
-        for n, m in calls:
-            if why is not None:
-                break
-            on = n.args[0].value if m == "discard" and n.args else n.callee.obj
-            target = _stack_class(program, on)
-            if target is None or not (target.derives_from(info) or info.derives_from(target)):
-                continue
-            if m == "reshuffle":
-                why = (n.span, f"reshuffle() of a {name} after setup is not lowerable yet: random deals from a "
-                               "deck at each pop(), and the discards a reshuffle takes back are not lowered")
-            elif m not in DEAL_METHODS:
-                why = (n.span, f"{m}() on a {name}, a deck shuffled after setup, is not lowerable: random deals "
-                               "its items at each pop(), which is sound only while nothing else reads or "
-                               "changes its order (pop(), shuffle() and length are lowered)")
-        if why is None:
-            why = _pushed_in_setup(program, info)
-        if why is None and info.find_attribute(DEALT_ITEMS) is not None:
-            why = (first.span, f"a deck with an attribute named '{DEALT_ITEMS}' is not dealt by the lowering")
+        why = _why_not_dealt(program, info, calls, first)
         if why is not None:
             refused.append(why)
         else:
             dealt[name] = info
+    dealt.update(_drawn_in_play(program, calls, dealt))
     classes = {c.name for c in program.classes if any(c.derives_from(d) for d in dealt.values())}
     pops = {id(n) for n, m in calls if m == "pop" and (i := _stack_class(program, n.callee.obj)) is not None
             and i.name in classes}
     shuffles = [n.span for n, m in calls if m == "shuffle" and (i := _stack_class(program, n.callee.obj)) is not None
                 and i.name in classes]
-    shuffles += [_ends_shuffled(program, info).span for info in dealt.values()]
+    # a deck setup takes from keeps its default's shuffle a chance site: what setup took is the seed's
+    shuffles += [_ends_shuffled(program, info).span for info in dealt.values()
+                 if _taken_in_setup(program, info) is None]
     return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles)), refused
 
 

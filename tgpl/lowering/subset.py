@@ -111,11 +111,13 @@ def state_lists(program) -> frozenset[str]:
 
 
 def changed_decks(program) -> list:
-    """The deck classes (stacks) whose items code after setup may change other than by pop(): pushed to,
-    shuffled, discarded into. Decks of other classes keep the items setup left them, and what pop()
-    takes is counted by their length alone."""
+    """The deck classes (stacks) whose items code after setup may change other than by pop() taking the top:
+    pushed to, shuffled, discarded into, dealt by random (`tgpl.lowering.chance.dealt_decks`: their items left
+    are a list that is state). Decks of other classes keep the items setup left them, and what pop() takes is
+    counted by their length alone."""
     types = program.types
-    found = []
+    dealt = dealt_decks(program)[0].classes
+    found = [c for c in program.classes if c.name in dealt]
     for n in after_setup_nodes(program):
         if not isinstance(n, ast.Call) or not isinstance(n.callee, ast.Member):
             continue

@@ -8,7 +8,9 @@ sequence has the probability of its draws, 1/n each, and sequences that give the
 outcome, their probabilities summed. A move that drew leads to a *chance node* (`ChanceNode`), whose
 successors are its outcomes; setup's draws make the first state a chance node. Every state keeps one
 canonical generator (seeded with the seed asked), so states that differ only by the draws that led there
-are one: what comes next is decided by the chance nodes, not by the generator's state.
+are one: what comes next is decided by the chance nodes, not by the generator's state. With `deals` (the deck
+classes the GDL-II lowering deals from at pop(), tgpl.runtime.dealing) the game starts from the seed's setup,
+dealt at pop() from there: each pop() is a chance node over the items left, as random's deal is in the GDL.
 
 Beyond `max_outcomes` sequences for one move, `TooManyOutcomes`; a choice asked in the middle of a move
 after a draw, resumed at a phase's entry, `ChanceUnsupported` (the draws made before the entry are not
@@ -22,6 +24,7 @@ from fractions import Fraction
 from hashlib import blake2b
 from marshal import dumps
 
+from tgpl.runtime.dealing import dealing
 from tgpl.runtime.game import PHASE_ENTRY, State
 from tgpl.runtime.rng import Pcg32
 from tgpl.runtime.values import World
@@ -99,10 +102,13 @@ class ChanceMachine(RuntimeMachine):
 
     replay = None  # a frontier state cannot be rebuilt from move texts: outcomes are no moves of `tgpl play`
 
-    def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000):
+    def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000, deals: frozenset[str] = frozenset()):
         super().__init__(game, seed)
         self.max_outcomes = max_outcomes
         self.outcomes = 0
+        # the deck classes dealt at pop() (tgpl.runtime.dealing), as the GDL-II lowering deals them: the game
+        # starts from the seed's setup, its pops the chance nodes, its shuffles none
+        self.deals = deals
 
     # ------------------------------------------------------------ runs
     def _canonical(self, state: State, seldom_before) -> None:
@@ -144,26 +150,33 @@ class ChanceMachine(RuntimeMachine):
             state.__dict__["_draws"] = tuple(values[:len(bounds)])
 
     def _apply_all(self, state: State, move) -> list[tuple[Fraction, list[int], list[int], State]]:
-        worlds = {id(w.seldom): w.seldom for w in (state.world, state.base) if w is not None}
         prefix = state.__dict__.get("_draws", ()) if state.request is not None else ()
+        return self._enumerate(lambda script: self._run(state, move, script), prefix)
 
-        def run(script: _Script) -> State:
-            saved = {k: s.rng for k, s in worlds.items()}
-            for s in worlds.values():
-                s.rng = ScriptedDraws(script)
-            try:
-                nxt = state.apply(move)
-            finally:
-                for k, s in worlds.items():
-                    s.rng = saved[k]
-            for s in worlds.values():
-                if nxt.world.seldom is s:
-                    break
-            else:
-                self._canonical(nxt, None)
-            self._settle(nxt, script.values, script.bounds)
-            return nxt
-        return self._enumerate(run, prefix)
+    def apply_drawn(self, state: State, move, draws: tuple[int, ...]) -> State:
+        """`move` played in `state` with its draws `draws` (each below its bound, in the order drawn; draws
+        past those the move makes are left unused): the outcome a chance node would hold for them."""
+        prefix = state.__dict__.get("_draws", ()) if state.request is not None else ()
+        return self._run(state, move, _Script(tuple(prefix) + tuple(draws)))
+
+    def _run(self, state: State, move, script: _Script) -> State:
+        """`move` played in `state` with the draws of `script`."""
+        worlds = {id(w.seldom): w.seldom for w in (state.world, state.base) if w is not None}
+        saved = {k: s.rng for k, s in worlds.items()}
+        for s in worlds.values():
+            s.rng = ScriptedDraws(script)
+        try:
+            nxt = state.apply(move)
+        finally:
+            for k, s in worlds.items():
+                s.rng = saved[k]
+        for s in worlds.values():
+            if nxt.world.seldom is s:
+                break
+        else:
+            self._canonical(nxt, None)
+        self._settle(nxt, script.values, script.bounds)
+        return nxt
 
     def _chance_node(self, key: bytes, runs, start: int) -> ChanceNode | State:
         """The outcomes of `runs`, states met twice merged; a run that drew nothing is its one state."""
@@ -187,6 +200,11 @@ class ChanceMachine(RuntimeMachine):
 
     # ------------------------------------------------------------ the Machine
     def initial(self):
+        if self.deals:  # the seed's setup, dealt at pop() from there: its draws are the pops after it
+            state = dealing(self.game.initial_state(self.seed), self.deals)
+            state.world.seldom.rng = Pcg32(self.seed)  # as every state after a draw has it (`_canonical`)
+            self._handed_out(state)
+            return state
         runs = self.setup_runs()
         for *_, state in runs:
             self._handed_out(state)
