@@ -408,6 +408,12 @@ def _fkey(fi) -> str:
     return f"{owner}.{fi.name}" if owner else fi.name
 
 
+def _satisfiable(c: Clause) -> Clause | None:
+    """`c`, or None where an equality just bound made one of its `distinct` literals compare a term with itself
+    (a loop left by an empty square, then asked whether the square is off the board)."""
+    return None if any(isinstance(x, Distinct) and x.left == x.right for x in c.body) else c
+
+
 class _FunctionCompiler:
     def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str):
         self.hc = hc
@@ -1161,9 +1167,9 @@ class _FunctionCompiler:
         if a == b:
             return c
         if isinstance(a, Var):
-            return c.bind(a, b)
+            return _satisfiable(c.bind(a, b))
         if isinstance(b, Var):
-            return c.bind(b, a)
+            return _satisfiable(c.bind(b, a))
         return None  # two different constants
 
     def differ(self, c: Clause, a: Term, b: Term) -> Clause | None:
