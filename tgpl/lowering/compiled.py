@@ -826,6 +826,10 @@ class SegmentCompiler(_FunctionCompiler):
         return super().index(c, c.resolve(o), c.resolve(k))
 
     # ------------------------------------------------------------ joins
+    def exits(self, clauses: list[Clause], live: set[str]) -> list[Clause]:
+        """A loop's ways out in code that changes the game: one relation even alone (`cut`)."""
+        return self.cut(clauses, "after", live)
+
     def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
         """Clauses of the same shape (the same cells written, the same control, the same kinds of locals) as
         one relation of the terms they hold; clauses of other shapes go on apart. The way out of a loop is such

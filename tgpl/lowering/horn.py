@@ -44,6 +44,7 @@ from tgpl.lowering.symbolic import UObj, scalar_constant
 NULL = Const("null")
 BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
 BATCH = 20_000  # rows of arguments a function's possible results are found for at once
+EXIT_UNCUT = 3  # ways out of a loop in a function that go on as they are, not joined in an `after` relation
 
 
 class Unsupported(Exception):
@@ -485,6 +486,12 @@ def _fkey(fi) -> str:
     return f"{owner}.{fi.name}" if owner else fi.name
 
 
+def _satisfiable(c: Clause) -> Clause | None:
+    """`c`, or None where an equality just bound made one of its `distinct` literals compare a term with itself
+    (a loop left by an empty square, then asked whether the square is off the board)."""
+    return None if any(isinstance(x, Distinct) and x.left == x.right for x in c.body) else c
+
+
 class _FunctionCompiler:
     def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str):
         self.hc = hc
@@ -811,8 +818,22 @@ class _FunctionCompiler:
         if post is not None:
             back = [c2 for c in back for c2 in self.stmt(ast.ExprStmt(post.span, post), [c], live).going]
         self.loop_back(rel.relation, names, back)
-        flow.going = self.cut(no + inner.breaks, "after", after)
+        flow.going = self.exits(no + inner.breaks, after)
         return flow
+
+    def exits(self, clauses: list[Clause], live: set[str]) -> list[Clause]:
+        """The ways out of a loop, for the code after it. A few (EXIT_UNCUT) go on as they are: the code after
+        a walk usually asks again what stopped it (Reversi's `FlipsIn`: the square off the board, empty, or
+        the mover's own, then `if (s != null && s.Disc == who)`), and each way, as its clause, knows its
+        answer, so the `if` keeps one branch of each and the ways that meet again are one `join`. Cut into an
+        `after` relation first, each of its rules met every branch: seven rules a step of the walk, not three,
+        and a ground game a sixth larger. More ways are cut, so that the code after is written once."""
+        if len(clauses) <= EXIT_UNCUT:
+            for c in clauses:
+                for n in [n for n in c.env if n not in live and not n.startswith("#") and n not in self.hf.params]:
+                    del c.env[n]
+            return clauses
+        return self.cut(clauses, "after", live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """The rules of the passes `back` that come back to the loop's head `rel`, holding `names`."""
@@ -1259,9 +1280,9 @@ class _FunctionCompiler:
         if a == b:
             return c
         if isinstance(a, Var):
-            return c.bind(a, b)
+            return _satisfiable(c.bind(a, b))
         if isinstance(b, Var):
-            return c.bind(b, a)
+            return _satisfiable(c.bind(b, a))
         return None  # two different constants
 
     def differ(self, c: Clause, a: Term, b: Term) -> Clause | None:
