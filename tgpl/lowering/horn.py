@@ -1052,16 +1052,6 @@ class _FunctionCompiler:
             return [(c.plus(Atom(read_rel(name), (o, v))), v)]
         return [self.read_once(c, o, name)]
 
-    def owner(self, c: Clause, o: Value) -> tuple[Clause, Value]:
-        """The owner of an object: assign() never changes it here (one player, or null)."""
-        if isinstance(o, Const):
-            obj = self.hc.object_of(o)
-            return c, Const(f"#p:{int(obj.owners[0])}") if obj is not None and len(obj.owners) == 1 else Const("null")
-        v = self.var()
-        rows = [(self.hc.const_of(x), Const(f"#p:{int(x.owners[0])}") if len(x.owners) == 1 else Const("null"))
-                for x in self.hc.u.objects]
-        return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
-
     def read_once(self, c: Clause, o: Value, name: str) -> tuple[Clause, Value]:
         """The attribute `name` of `o` in the state the function reads: the value a read of it already in the
         clause gives (an object has one value of an attribute, and a function writes none), else a new read.
