@@ -136,3 +136,24 @@ def test_a_way_in_without_variables_is_a_table_too():
     assert not any(r.head.relation == "search" for r in out.rules)
     assert _found(out) == _found(program) == {("sq2", "2")}
     assert not gdl_errors(out)
+
+
+def test_the_loops_replaced_do_not_depend_on_pythons_hash_seed(tmp_path):
+    """Reversi's relaxed program has two loops that share a relation; only the first is replaced. The first was
+    the first of a set of relation names, so `to-gdl` wrote one table or the other by PYTHONHASHSEED (1 and 2
+    differed): the same program must give the same GDL byte for byte."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    game = Path(__file__).resolve().parents[2] / "examples" / "reversi.tgpl"
+    out = []
+    for seed in ("1", "2"):
+        kif = tmp_path / f"r{seed}.kif"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-m", "tgpl", "to-gdl", str(game), "--no-validate", "-o", str(kif)],
+                           env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        out.append(kif.read_bytes())
+    assert out[0] == out[1]

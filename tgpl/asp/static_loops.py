@@ -79,7 +79,7 @@ def _loops(program: Program) -> list[_Loop]:
     with_body = {r.head.relation for r in program.rules if not r.is_fact}
     facts = {r.head.relation for r in program.rules if r.is_fact} - with_body - GDL_RELATIONS
     groups: dict[int, set[str]] = {}
-    for rel in dynamic:
+    for rel in sorted(dynamic):  # not a set's order: which of two loops that share a relation is replaced
         groups.setdefault(components[rel], set()).add(rel)
     out = []
     for members in groups.values():
