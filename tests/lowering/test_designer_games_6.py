@@ -1,4 +1,4 @@
-"""The Game of the Amazons on 4 x 4 (tests/data/designers/amazons.tgpl), written as a designer writes it from
+"""Two games written as designers write them: Mini Pentago (below) and the Game of the Amazons on 4 x 4 (tests/data/designers/amazons.tgpl), written as a designer writes it from
 the rule sheet, in a style the tool was not tuned to: a move with three inputs (the amazon, where it goes,
 where its arrow lands), each later filter reading the earlier inputs; a queen line walked by a recursive
 function (`Open` calls itself on the next square); the amazons interactables whose owner is read through the
@@ -93,3 +93,64 @@ def test_amazons_plays_to_the_models_end(seed):
             assert state.is_terminal and state.goals[won] > state.goals[1 - won]
             return
         assert not state.is_terminal
+
+
+# --- Mini Pentago ----------------------------------------------------------------------------------------
+# tests/data/designers/pentago.tgpl: a move of three inputs (a square, one of four blocks, a direction), a
+# quarter turn written with four locals, the judge a phase after every move (a draw when both colours line up).
+# It plays as the model does; its lowering is not done yet: spelled out, the search of Marble's and Placed's
+# ranges runs past 400 s; compiled, the moves reach 6 GB (issue 34).
+
+PENTAGO_LINES = ([[(x, y) for x in range(4)] for y in range(4)] + [[(x, y) for y in range(4)] for x in range(4)]
+                 + [[(k, k) for k in range(4)], [(k, 3 - k) for k in range(4)]])
+
+
+def pentago_apply(board: dict, p: int, m: tuple) -> tuple[dict, object]:
+    """The board after move m = (square, block, clockwise) of seat p, and the result: None while the game goes
+    on, a seat, or "draw"."""
+    (x, y), k, cw = m
+    b = dict(board)
+    b[(x, y)] = p + 1
+    left, top = (k % 2) * 2, k - k % 2
+    ring = [(left, top), (left + 1, top), (left + 1, top + 1), (left, top + 1)]
+    old = [b[s] for s in ring]
+    for i, s in enumerate(ring):
+        b[s] = old[(i - 1) % 4] if cw else old[(i + 1) % 4]
+    lines = {c for c in (1, 2) if any(all(b[s] == c for s in line) for line in PENTAGO_LINES)}
+    if len(lines) == 2:
+        return b, "draw"
+    if lines:
+        return b, next(iter(lines)) - 1
+    return b, "draw" if all(b.values()) else None
+
+
+def pentago_moves(board: dict) -> list[tuple]:
+    return [((x, y), k, cw) for x in range(4) for y in range(4) if not board[(x, y)] for k in range(4)
+            for cw in (False, True)]
+
+
+def pentago_text(p: int, m: tuple) -> str:
+    (x, y), k, cw = m
+    return f"Seat#{p}.Play(at: Spots[{x}][{y}], twist: Block#{k}, clockwise: {'true' if cw else 'false'})"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_pentago_plays_to_the_models_end(seed):
+    g = load_game(game("pentago"))
+    state, rng, p = g.initial_state(), Lcg(seed), 0
+    board = {(x, y): 0 for x in range(4) for y in range(4)}
+    while True:
+        moves = pentago_moves(board)
+        assert sorted(m.text for m in state.legal_moves()) == sorted(pentago_text(p, m) for m in moves)
+        m = moves[rng.below(len(moves))]
+        state = state.apply(state.move_by_text(pentago_text(p, m)))
+        board, result = pentago_apply(board, p, m)
+        if result is not None:
+            assert state.is_terminal
+            if result == "draw":
+                assert state.goals[0] == state.goals[1]
+            else:
+                assert state.goals[result] > state.goals[1 - result]
+            return
+        assert not state.is_terminal
+        p = 1 - p
