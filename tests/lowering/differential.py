@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
+from pathlib import Path
 
 from tgpl.asp.asp_emit import encode_asp
 from tgpl.asp.asp_trace import AspTrace
@@ -28,6 +29,19 @@ from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.game import Game, load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.validation import Differential, Step, validate_translation
+
+
+@lru_cache(maxsize=4)
+def to_gdl_once(game: str, tmp: str) -> tuple[int, str, str]:
+    """`tgpl to-gdl GAME -o TMP/<name>.kif`, run once for the module's tests: its exit status, its output and the
+    GDL written ("" where nothing was)."""
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    out = Path(tmp) / (Path(game).stem + ".kif")
+    r = CliRunner().invoke(main, ["to-gdl", game, "-o", str(out)])
+    return r.exit_code, r.output, out.read_text() if out.exists() else ""
 
 
 def declares_base_and_input(program: Program) -> bool:

@@ -9,12 +9,12 @@ seed's, and the header says so."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from differential import to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -22,17 +22,10 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 GIFT = DATA / "gift.tgpl"
 
 
-@lru_cache(maxsize=1)
-def _lowered(tmp: str) -> tuple[int, str, str]:
-    out = Path(tmp) / "gift.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(GIFT), "-o", str(out)])
-    return r.exit_code, r.output, out.read_text() if out.exists() else ""
-
-
 def _gift_kif(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.getbasetemp() / "gift"
     tmp.mkdir(exist_ok=True)
-    code, output, _ = _lowered(str(tmp))
+    code, output, _ = to_gdl_once(str(GIFT), str(tmp))
     assert code == 0, output
     return tmp / "gift.kif"
 

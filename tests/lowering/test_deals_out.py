@@ -6,26 +6,19 @@ shuffled deck's: tests/runtime/test_dealing.py), so the validation matches rando
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from differential import to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
 DEAL = Path(__file__).resolve().parents[1] / "data" / "lowering" / "deal.tgpl"
 
 
-@lru_cache(maxsize=1)
-def _lowered(tmp: str) -> tuple[int, str, str]:
-    out = Path(tmp) / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(DEAL), "-o", str(out)])
-    return r.exit_code, r.output, out.read_text() if out.exists() else ""
-
-
 def _deal_kif(tmp_path_factory) -> str:
-    code, output, kif = _lowered(str(tmp_path_factory.getbasetemp() / "deal"))
+    code, output, kif = to_gdl_once(str(DEAL), str(tmp_path_factory.getbasetemp() / "deal"))
     assert code == 0, output
     return kif
 
