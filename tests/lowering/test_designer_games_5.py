@@ -16,7 +16,7 @@ and ran past the board (a write to a hole that is null, which the runtime stops 
 Quarto (quarto.tgpl) is written as docs/language.md shows a turn: the phases `Give` and `Place` have an
 input and an effect of their own. The lowering once said "no move ever ends the game with a winner" (it took
 only actions' inputs for moves); a phase's one input its player picks is now a move of its own (decision
-118), and quarto.tgpl lowers and validates, as does quarto_actions.tgpl, the same game with actions of a
+101), and quarto.tgpl lowers and validates, as does quarto_actions.tgpl, the same game with actions of a
 seat testing the phase. A phase with several inputs is still refused at once, where they are.
 """
 
