@@ -990,6 +990,16 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     if not numeric:
         return
     apart = lowering.value_slot_cells()
+    copies = copy_ranges(logic, numeric) if not apart else {}
+    if len(copies) >= COPIES_APART:
+        for k, domain in copies.items():
+            numeric[k].domain = domain
+        rest = {k: fl for k, fl in numeric.items() if k not in copies}
+        if not rest or joint_ranges(logic, rest, frozenset(copies), lowering.limits):
+            return
+        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(copies))
+        counter_ranges(logic, lowering, numeric, {**fixed, **copies}, runaways)
+        return
     if apart:
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
         if joint_ranges(logic, counters, frozenset(apart), lowering.limits):
@@ -1008,7 +1018,60 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     counter_ranges(logic, lowering, numeric, fixed, runaways)
 
 
-def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> tuple[dict, list]:
+COPIES_APART = 8
+"""Counters written only constants and each other's values (`copy_ranges`) from which on they are ranged by their
+closure and left out of the searches: Mini Pentago's sixteen `Marble`s, copied round a block by its twist, made the
+joint search every board (3^16 states, a clingo question each), and each one's search alone all of them again."""
+
+
+def copy_ranges(logic: GameLogic, numeric: dict) -> dict[tuple, list]:
+    """The counters every write of which is a constant or another such counter's value before the move (a
+    `Choice` or `Partial` of those: `a.Marble = vd`, vd read from another cell), each with its range: the closure
+    of the initial values and constants over the copies. An over-approximation of every reachable value."""
+    sources: dict[tuple, tuple[set, set]] = {k: ({fl.initial if fl.initial is None else float(fl.initial)}, set())
+                                            for k, fl in numeric.items()}
+    bad: set[tuple] = set()
+
+    def atoms(v, consts: set, copied: set) -> bool:
+        if v is None or isinstance(v, (int, float)) and not isinstance(v, bool):
+            consts.add(v if v is None else float(v))
+            return True
+        if isinstance(v, Num):
+            if v.op == "fluent" and v.args in numeric:
+                copied.add(v.args)
+                return True
+            return False
+        if isinstance(v, (Choice, Partial)):
+            return all(atoms(x, consts, copied) for x, _ in v.cases)
+        return False
+
+    for st in logic.states.values():
+        for p in st.paths:
+            for k, v in p.store.items():
+                if k in numeric and k not in bad and not atoms(v, *sources[k]):
+                    bad.add(k)
+    good = set(numeric) - bad
+    changed = True
+    while changed:  # a counter copying one that is not a copy counter is not one either
+        changed = False
+        for k in sorted(good):
+            if sources[k][1] - good:
+                good.discard(k)
+                changed = True
+    domains = {k: set(sources[k][0]) for k in good}
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(good):
+            for j in sources[k][1]:
+                if not domains[j] <= domains[k]:
+                    domains[k] |= domains[j]
+                    changed = True
+    return {k: sorted(domains[k], key=_num_order) for k in sorted(good)}
+
+
+def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict,
+                 apart: frozenset = frozenset()) -> tuple[dict, list]:
     """Each counter's range from the states of the game cut down to its control and that counter alone
     (`joint_ranges` with the other counters `apart`: their comparisons unknown), for when the counters
     together are too many states. A move counter stepped in one phase and ending the game in another
@@ -1027,7 +1090,7 @@ def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict) -> tuple[d
         why: list[str] = []
         group = _read_by_writes(logic, k, numeric)
         if joint_ranges(logic, {x: numeric[x] for x in sorted(group)},
-                        frozenset(x for x in keys if x not in group) | lowering.value_slot_cells(),
+                        frozenset(x for x in keys if x not in group) | lowering.value_slot_cells() | apart,
                         lowering.limits, why, ALONE_LIMIT):
             fixed[k] = numeric[k].domain
         elif why == ["range"]:
