@@ -44,6 +44,17 @@ def to_gdl_once(game: str, tmp: str) -> tuple[int, str, str]:
     return r.exit_code, r.output, out.read_text() if out.exists() else ""
 
 
+def deals_the_next_item(real):
+    """A planted runtime mistake for the dealt-deck tests: `builtin_calls.deal` (`real`) with pop() taking the item
+    after the one drawn."""
+    def wrong(m, deck, name):
+        if name != "pop":
+            return real(m, deck, name)
+        items = m.world.own(deck)["_items"]
+        return items.pop((m.world.random().below(len(items)) + 1) % len(items)) if items else None
+    return wrong
+
+
 def declares_base_and_input(program: Program) -> bool:
     """Whether a lowered game has rules for both `base` and `input` (tests/lowering/test_base_and_input.py)."""
     return {"base", "input"} <= program.defined()

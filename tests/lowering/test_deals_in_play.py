@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import to_gdl_once
+from differential import deals_the_next_item, to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -80,13 +80,7 @@ def _variant(tmp_path: Path, old: str, new: str, source: Path = GIFT) -> Path:
 
 def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     """A runtime planted to deal the card after the one drawn differs from random's deals: nothing written."""
-    real = builtin_calls.deal
-
-    def wrong(m, deck, name):
-        if name != "pop":
-            return real(m, deck, name)
-        items = m.world.own(deck)["_items"]
-        return items.pop((m.world.random().below(len(items)) + 1) % len(items)) if items else None
+    wrong = deals_the_next_item(builtin_calls.deal)
     monkeypatch.setattr(builtin_calls, "deal", wrong)
     out = tmp_path / "gift.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(GIFT), "-o", str(out)])

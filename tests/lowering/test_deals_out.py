@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from differential import to_gdl_once
+from differential import deals_the_next_item, to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -108,13 +108,7 @@ def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     """A runtime that deals the item after the one drawn (a planted mistake on one side) differs from random's
     deals, and to-gdl says so and writes nothing. Four cards, to keep it short."""
     src = _variant(tmp_path, "v <= 6", "v <= 4")
-    real = builtin_calls.deal
-
-    def wrong(m, deck, name):
-        if name != "pop":
-            return real(m, deck, name)
-        items = m.world.own(deck)["_items"]
-        return items.pop((m.world.random().below(len(items)) + 1) % len(items)) if items else None
+    wrong = deals_the_next_item(builtin_calls.deal)
     out = tmp_path / "deal.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
     assert r.exit_code == 0, r.output
