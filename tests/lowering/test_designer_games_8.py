@@ -148,3 +148,27 @@ def test_loa_lowers_compiled_validated_and_passes_check_gdl(tmp_path):
     assert "its moves compiled" in head[2] and "--grounding per-state" in head[3], head
     r = CliRunner().invoke(main, ["check-gdl", "--grounding", "per-state", str(out)])
     assert r.exit_code == 0, r.output
+
+
+def test_a_flood_over_a_growing_list_is_refused_at_its_loop():
+    """The designer's first win check (tests/data/designers/loa_flood.tgpl): a flood that walks a local list while it
+    adds to it. Spelled out, every way the list can grow is a path of its own: refused at the `while` (once at the
+    function's name, 'a search whose extent depends on the state?'), naming the list and the rewrites that lower.
+    Compiled, the function cannot be rules (`reached.add`), so it is run where it is called, after the move's
+    writes: the refusal says so, with the statement that stopped the rules (once only 'a loop after the move's
+    writes', at the function's first loop)."""
+    flood = game("loa_flood")
+    lines = open(flood).read().splitlines()
+    walk = lines.index("        while (i < reached.length)") + 1
+    add = next(k for k, text in enumerate(lines, 1) if "reached.add(" in text)
+    first = next(k for k, text in enumerate(lines, 1) if k > walk - 20 and "for (number x = 0" in text)
+    r = CliRunner().invoke(main, ["to-gdl", flood, "--no-validate"])
+    assert r.exit_code == 2
+    assert (f"loa_flood.tgpl:{walk}:9: error: not lowerable: more than 4096 ways through this loop in Connected: it "
+            "walks the list 'reached' while it grows it") in r.output.splitlines()[0], r.output
+    r = CliRunner().invoke(main, ["to-gdl", flood, "--moves", "compiled", "--no-validate"])
+    assert r.exit_code == 2
+    col = lines[add - 1].index("reached.add(") + 1
+    assert (f"loa_flood.tgpl:{first}:9: error: not lowerable: the moves cannot be compiled: a loop after the move's "
+            "writes, in Connected, run where it is called since rules with variables refused it (a statement other "
+            f"than an assignment of a local at {add}:{col})") in r.output.splitlines()[0], r.output
