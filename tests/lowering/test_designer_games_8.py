@@ -10,6 +10,8 @@ walked, is refused at that loop (`test_a_flood_over_a_growing_list_is_refused_at
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -133,6 +135,21 @@ connects both sides (the mover wins); 42 the draw at the 60-turn cap."""
 @pytest.mark.parametrize("seed", sorted(ENDS))
 def test_loa_plays_to_the_models_end(seed):
     assert play(seed) == ENDS[seed]
+
+
+def test_a_recursion_in_play_is_a_walk_whose_moves_auto_compiles():
+    """`Linked` calls itself: play walks the board (lower.walks_in_play, as a `while` does), and Move has 625 ways
+    to fill its inputs, more than WALKED_MOVES, so `auto` compiles the moves; the flood's `while` does the same."""
+    from tgpl.lowering.lower import WALKED_MOVES, moves_strategy, walks_in_play
+    from tgpl.pipeline import start_snapshot
+    from tgpl.lowering.universe import Universe
+
+    g = load_game(game("loa"))
+    assert walks_in_play(g.program) and 625 > WALKED_MOVES
+    assert moves_strategy(g.program, Universe.from_snapshot(start_snapshot(g))) == (
+        "compiled", "an action has 625 ways to fill its inputs, more than 64, and play walks the board with while or "
+                    "recursion")
+    assert not walks_in_play(load_game(str(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl")).program)
 
 
 def test_loa_lowers_compiled_validated_and_passes_check_gdl(tmp_path):

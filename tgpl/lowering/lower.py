@@ -90,9 +90,9 @@ SPELLED_MOVES = 2_000
 (tgpl.lowering.compiled) rather than spelling out every move: chess's Move has 4,096, Promote 24,576."""
 WALKED_MOVES = 64
 """Ways to fill one action's inputs past which `auto` compiles the segments of a game whose play runs a `while`
-loop or a recursive function (`walks_in_play`): spelled out, every move runs its walks from its own cell (a 15x15 five in a row that
-counts a line through the stone with two walks a direction, 225 moves: not done in 600 s; compiled, 8 s and 97
-rules). Connect Four's 42 drops with walks stay spelled, as before."""
+loop or a recursive function (`walks_in_play`): spelled out, every move runs its walks from its own cell (a 15x15
+five in a row that counts a line through the stone with two walks a direction, 225 moves: not done in 600 s;
+compiled, 8 s and 97 rules). Connect Four's 42 drops with walks stay spelled, as before."""
 
 COUNTED_CELLS = 16
 """Passes of a count in play (`compiled.board_count_passes`) from which `auto` compiles the segments of a game with
