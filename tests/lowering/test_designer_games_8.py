@@ -169,11 +169,9 @@ def test_loa_lowers_compiled_validated_and_passes_check_gdl(tmp_path):
 
 def test_a_flood_over_a_growing_list_is_refused_at_its_loop():
     """The designer's first win check (tests/data/designers/loa_flood.tgpl): a flood that walks a local list while it
-    adds to it. Spelled out, every way the list can grow is a path of its own: refused at the `while` (once at the
-    function's name, 'a search whose extent depends on the state?'), naming the list and the rewrites that lower.
-    Compiled, the function cannot be rules (`reached.add`), so it is run where it is called, after the move's
-    writes: the refusal says so, with the statement that stopped the rules (once only 'a loop after the move's
-    writes', at the function's first loop)."""
+    adds to it. Spelled out, every way the list can grow is a path of its own: refused at the `while`, naming the
+    list and the rewrites that lower. Compiled, the function cannot be rules (`reached.add`), so it is run where it
+    is called, after the move's writes: the refusal says so, with the statement that stopped the rules."""
     flood = game("loa_flood")
     lines = open(flood).read().splitlines()
     walk = lines.index("        while (i < reached.length)") + 1
