@@ -282,8 +282,18 @@ class SegmentCompiler(_FunctionCompiler):
                     return self.settle(unrolled)
                 return self.settle(self.writing_loop(s, clauses, live))
             if any(c.store for c in clauses):
-                raise Unsupported("a loop after the move's writes")
+                raise Unsupported(self._loop_after_writes())
         return self.settle(super()._stmt(s, clauses, live))
+
+    def _loop_after_writes(self) -> str:
+        """Why a loop that reads the state after the move's writes is refused; in a pure function run where it is
+        called because rules with variables refused it (Lines of Action's flood over a local list: `reached.add`),
+        that function and their reason, which is what to rewrite."""
+        name, why = self.g.inlined[-1] if self.g.inlined else ("", "")
+        if not why:
+            return "a loop after the move's writes"
+        return (f"a loop after the move's writes, in {name}, run where it is called since rules with variables "
+                f"refused it ({why})")
 
     # ------------------------------------------------------------ loops that write the state
     def unrolled(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
@@ -722,21 +732,26 @@ class SegmentCompiler(_FunctionCompiler):
         if d.effect is None:
             return [(c, NULL)]
         key = _fkey(fi)
+        # inlined because the compiled functions refused it (`HornCompiler.compile`), whether or not it changes the
+        # game: why, for the refusals met inside it
+        obj = self.hc.object_of(this) if isinstance(this, Const) else None
+        known = key + ("@" + obj.name if obj is not None else "")
+        why, at = self.hc.failed.get(known, ""), self.hc.failed_at.get(known)
+        if why and at is not None:
+            why += f" at {at.line}:{at.col}"
         if key in self.g.inlining:
-            # inlined because the compiled functions refused it (`HornCompiler.compile`): say why, whether or not
-            # it changes the game
-            obj = self.hc.object_of(this) if isinstance(this, Const) else None
-            why = self.hc.failed.get(key + ("@" + obj.name if obj is not None else ""), "")
             raise Unsupported("a recursive function, which only rules with variables can say, and they refused it"
                               + (f" ({why})" if why else ""))
         env = {"#this": this}
         env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
+        self.g.inlined.append((fi.name, why))
         self.nested += nested
         try:
             return self.framed(c, env, d.effect.body, NULL)
         finally:
             self.g.inlining.discard(key)
+            self.g.inlined.pop()
             self.nested -= nested
 
     def framed(self, c: SegClause, env: dict, body: ast.Block, fallen) -> list[tuple[SegClause, Value]]:
@@ -1201,6 +1216,7 @@ class CompiledGame:
         self.hc.for_segments = True
         self.demand: set[tuple[str, int]] = set()
         self.inlining: set[str] = set()
+        self.inlined: list[tuple[str, str]] = []  # the functions inlined under way, innermost last: (name, why)
         self.choice = {c.name for c in program.builtins.player_choice.ancestors()}  # the events a move answers
         self.moves: dict[str, Move] = {m.key: m for m in self.move_families()}
         self.legal: list[Rule] = []  # internal names

@@ -362,6 +362,8 @@ class Executor:
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
         self.spans: list[Span] = []
+        # the loops being run, outermost first, each with the depth of `spans` (its function or block) it runs in
+        self.loops: list[tuple[ast.Block, Span, int]] = []
         # the runtime's declaration order of actions (listeners of an event run in it, after priority)
         self.action_order = {id(a): i for i, a in enumerate(a for info in program.classes for a in info.actions.values())}
         self._listening: dict[int, list] = {}  # id(event class) -> `listening`
@@ -417,6 +419,29 @@ class Executor:
         """The block the lowering is running, as a message names it (`action Slide`, `Left`)."""
         return readable(self.where[-1]) if self.where else "the code"
 
+    def _too_many_ways(self) -> NotLowerable:
+        """The refusal of code whose paths pass PATH_LIMIT at a join, located at the outermost loop being run in
+        the innermost function or block (whose passes multiplied them), else at that function; a loop that walks a
+        list it grows (a worklist search: Lines of Action's flood, `while (i < reached.length) { ... reached.add(t);
+        }`) is named as such, with the rewrites that lower."""
+        depth = len(self.spans)
+        loop = next(((body, span) for body, span, d in self.loops if d == depth), None)
+        if loop is None:
+            return NotLowerable(self.spans[-1] if self.spans else None,
+                                f"more than {PATH_LIMIT} ways through {self.here}: the code branches on the state in "
+                                "more ways than can be merged (a search whose extent depends on the state?)")
+        grown = _grown_lists(loop[0])
+        if grown:
+            return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: it walks the "
+                                         f"list '{grown[0]}' while it grows it, a search whose extent depends on the "
+                                         "state, and each way the list can grow is a path of its own; write the search "
+                                         "as a recursive function over the board (is there a chain of neighbours from "
+                                         "one to the other?) or as a fixed number of passes over the cells "
+                                         "(docs/lowering.md, \"Search a chain\")")
+        return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: its passes "
+                                     "branch on the state in more ways than can be merged (a search whose extent "
+                                     "depends on the state?)")
+
     def label(self, f: Formula) -> None:
         if self.where and f.id not in self.labels:
             self.labels[f.id] = self.where[-1]
@@ -425,9 +450,7 @@ class Executor:
         """Paths alike but for their conditions (`_shape`) as one; with `reduce`, its condition reduced
         (`minimize`), else left a disjunction for the caller to reduce or replace (`loop`)."""
         if len(paths) > PATH_LIMIT:
-            span = self.spans[-1] if self.spans else None
-            raise NotLowerable(span, f"more than {PATH_LIMIT} ways through {self.here}: the code branches on the state "
-                                     "in more ways than can be merged (a search whose extent depends on the state?)")
+            raise self._too_many_ways()
         if len(paths) < 2:
             return paths
         self.limits.check()
@@ -678,6 +701,13 @@ class Executor:
         return self.merge(paths)
 
     def loop(self, cond, body, post, paths: list[Path], span: Span) -> list[Path]:
+        self.loops.append((body, span, len(self.spans)))
+        try:
+            return self._loop(cond, body, post, paths, span)
+        finally:
+            self.loops.pop()
+
+    def _loop(self, cond, body, post, paths: list[Path], span: Span) -> list[Path]:
         done: list[Path] = []
         names, leaves = self._loop_facts(cond, body)
         before = None  # what the condition read at the previous pass, when it was true and concrete on every path
@@ -2240,3 +2270,16 @@ def _compares_numbers(c) -> bool:
     """Whether a loop condition's value compares a number read from the state (`hand > 0`, hand a count read
     from a pit): such a loop runs as many passes as that number says, bounded by its range, not by the code."""
     return isinstance(c, Formula) and any(isinstance(k, CmpLit) for k in literals(c))
+
+
+def _grown_lists(body: ast.Block) -> list[str]:
+    """The local names a loop body both reads items of (`xs[i]`) and adds to (`xs.add(x)`, `xs.append(ys)`): a list
+    walked while it grows."""
+    added, indexed = set(), set()
+    for n in ast.walk(body):
+        if (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name in ("add", "append")
+                and isinstance(n.callee.obj, ast.Name)):
+            added.add(n.callee.obj.name)
+        elif isinstance(n, ast.Index) and isinstance(n.obj, ast.Name):
+            indexed.add(n.obj.name)
+    return sorted(added & indexed)

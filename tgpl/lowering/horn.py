@@ -35,6 +35,7 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
 from tgpl.lowering.existence import positive_form
@@ -172,6 +173,7 @@ class HornCompiler:
         self.fluent_cells = fluent_cells
         self.functions: dict[str, HornFunction] = {}
         self.failed: dict[str, str] = {}
+        self.failed_at: dict[str, Span | None] = {}  # key -> the span of the statement that refused it, where known
         self.statics: dict[str, list[tuple]] = {}  # static table name -> rows (constants)
         self._static_ids: dict[object, str] = {}
         # recursion (`compile`): the functions being compiled, outermost first, and what each has so far; per
@@ -231,7 +233,9 @@ class HornCompiler:
                 del self._open[k]
                 self.functions.pop(k, None)
                 self.failed[k] = str(e)
+                self.failed_at[k] = e.span
             self.failed[key] = str(e)
+            self.failed_at[key] = e.span
             raise
         finally:
             self._stack.pop()

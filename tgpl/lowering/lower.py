@@ -90,9 +90,9 @@ SPELLED_MOVES = 2_000
 (tgpl.lowering.compiled) rather than spelling out every move: chess's Move has 4,096, Promote 24,576."""
 WALKED_MOVES = 64
 """Ways to fill one action's inputs past which `auto` compiles the segments of a game whose play runs a `while`
-loop (`walks_in_play`): spelled out, every move runs its walks from its own cell (a 15x15 five in a row that
-counts a line through the stone with two walks a direction, 225 moves: not done in 600 s; compiled, 8 s and 97
-rules). Connect Four's 42 drops with walks stay spelled, as before."""
+loop or a recursive function (`walks_in_play`): spelled out, every move runs its walks from its own cell (a 15x15
+five in a row that counts a line through the stone with two walks a direction, 225 moves: not done in 600 s;
+compiled, 8 s and 97 rules). Connect Four's 42 drops with walks stay spelled, as before."""
 
 COUNTED_CELLS = 16
 """Passes of a count in play (`compiled.board_count_passes`) from which `auto` compiles the segments of a game with
@@ -246,7 +246,7 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
         return "compiled", "a loop writes the state"
     if most > WALKED_MOVES and walks_in_play(program):
         return "compiled", (f"an action has {most:,} ways to fill its inputs, more than {WALKED_MOVES:,}, and play "
-                            "walks the board with while")
+                            "walks the board with while or recursion")
     counted = board_count_passes(program)
     if most > WALKED_MOVES and counted >= COUNTED_CELLS:
         return "compiled", (f"an action has {most:,} ways to fill its inputs, more than {WALKED_MOVES:,}, and play "
@@ -262,8 +262,40 @@ def compiles(program, universe: Universe, moves: str) -> bool:
 
 def walks_in_play(program) -> bool:
     """Does code that runs during play (actions, phases, turn defaults, and the functions they call) hold a
-    `while` loop: a walk whose passes depend on the state, which spelled out is run again for every move?"""
-    return any(isinstance(n, ast.While) for n in play_code(program))
+    `while` loop or a recursive function: a walk whose steps depend on the state, which spelled out is run again
+    for every move? A recursion is the same walk written as calls (Lines of Action's `Linked`, a chain of touching
+    pieces, tests/data/designers/loa.tgpl: 625 moves spelled out, 55 s of CPU and 24,578 rules; compiled, 18 s and
+    259 rules)."""
+    code = list(play_code(program))
+    return any(isinstance(n, ast.While) for n in code) or _recursion_in(program, code)
+
+
+def _recursion_in(program, code: list) -> bool:
+    """Does a function of `code` call itself, directly or through other functions (a cycle of the calls)?"""
+    calls: dict[int, set[int]] = {}
+    for defn in code:
+        if isinstance(defn, ast.FunctionDef):
+            calls[id(defn)] = {id(f) for f in _functions_called(program, defn)}
+    state: dict[int, int] = {}  # 1 on the walk's stack, 2 done
+
+    def cycles(f: int) -> bool:
+        state[f] = 1
+        for g in calls.get(f, ()):
+            if state.get(g) == 1 or (g not in state and cycles(g)):
+                return True
+        state[f] = 2
+        return False
+
+    return any(f not in state and cycles(f) for f in calls)
+
+
+def _functions_called(program, defn: ast.FunctionDef) -> Iterator[ast.FunctionDef]:
+    """The functions `defn`'s body calls by name (as `reachable` finds them; overrides are not followed)."""
+    for n in ast.walk(defn):
+        if isinstance(n, ast.Call):
+            ct = program.types.get(id(n.callee))
+            if getattr(ct, "kind", None) == "function":
+                yield ct.target.defn
 
 
 def repaired(lowered: LoweredGame, repair: Repair | None) -> LoweredGame:
