@@ -6,10 +6,11 @@ breadth-first frontier is a whole level: most of the memory of a search. A `Stat
 of objects owned and written, its control), 2.9 KB for a Tris position and 6.3 KB for a
 Connect Four one, although a move changes one or two objects. Stored, the state is one tuple:
 
-    (fields of object 0, fields of object 1, ..., owners, player, turn, phase, seldom, result,
-     transients, digested, [digest of object 0, ...,] [i, field names, field values..., ...], layout)
+    (fields at place 0, fields at place 1, ..., owners, player, turn, phase, seldom, result,
+     transients, digested, [digest of object 0, ...,] [place, field names, field values..., ...], layout)
 
-a slot per object in the world's creation order, holding the object's fields dict itself. A
+the world's list of fields (`World.data`, a slot per object's place), each the object's fields
+dict itself. A
 world shares the dicts of the objects it did not change with the world it was copied from, and
 the runtime changes no world a state holds (`tgpl.runtime.values`), so the tuple shares them
 too. The dicts of the objects the state's move changed (`World.owned` and `written`) are the
@@ -17,7 +18,8 @@ state's alone: those the tuple holds as their field names (one tuple per class, 
 values, their slots empty, so that what a stored state costs of its own is a slot per object
 and per value it changed (Tris: 46 slots, 408 bytes, against 2.9 KB). The `layout`, last, is
 what every world with the same objects shares (the objects' list, the globals, the indexes by
-class and name, the memo of pure functions, the number of players, each object's place), made
+class and name, the memo of pure functions, the number of players, each object's index in the
+objects' list, the number of places), made
 once per list of objects (`Packer`); `owners`, `seldom` (the generator, log and name counters)
 and `result` are the world's own, which it never changes either; whose turn it is (`Control`)
 takes three slots. The digests are verify's of the objects' parts of the key (`World.digests`):
@@ -56,12 +58,13 @@ class Packer:
 
     def _layout(self, w: World) -> tuple:
         """What the world shares with every world of the same objects: (objects, globals, index by
-        class, index by name, everyone, memo, players, each object's place in `objects`), made
+        class, index by name, everyone, memo, players, each object's index in `objects`, the number of
+        places in `data`: the objects fix it, the places at the end of the list being never free), made
         when the world has none of its objects' list yet or one that differs (`pack`)."""
         objects = w.objects
         digests = w.digests
-        places = digests[2] if digests is not None and digests[0] is objects else {o: i for i, o in enumerate(objects)}
-        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, places)
+        indexes = digests[2] if digests is not None and digests[0] is objects else {o: i for i, o in enumerate(objects)}
+        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, indexes, len(w.data))
         if len(self.layouts) >= LAYOUTS:  # a game whose moves make or drop objects: the old ones serve no more
             self.layouts.clear()
         self.layouts[id(objects)] = layout
@@ -79,7 +82,7 @@ class Packer:
                 or layout[1] is not w.globals or layout[4] is not w._everyone or layout[5] is not w.memo):
             layout = self._layout(w)
         data = w.data
-        values = [data[o] for o in objects]
+        values = data[:]
         c = w.control
         digests = w.digests
         digested = digests is not None and digests[0] is objects
@@ -91,7 +94,7 @@ class Packer:
                 fields = data[o]
                 keys = tuple(fields)
                 keys = self.names.setdefault(keys, keys)
-                i = layout[7][o]
+                i = o.place
                 values[i] = None
                 values += (i, keys, *fields.values())
         values.append(layout)
@@ -103,15 +106,16 @@ class Packer:
             return packed
         layout = packed[-1]
         objects = layout[0]
-        n = len(objects)
+        n = layout[8]
         w = _new_world(World)
         w.objects = objects
-        data = w.data = dict(zip(objects, packed))
+        data = w.data = list(packed[:n])
         w.owners, player, turn, phase, w.seldom, w.result, w.transients, digested = packed[n:n + 8]
         k = n + 8
         if digested:  # the digests of the objects' parts
-            w.digests = (objects, list(packed[k:k + n]), layout[7])
-            k += n
+            count = len(objects)
+            w.digests = (objects, list(packed[k:k + count]), layout[7])
+            k += count
         else:
             w.digests = None
         end = len(packed) - 1
@@ -119,7 +123,7 @@ class Packer:
             keys = packed[k + 1]
             start = k + 2
             k = start + len(keys)
-            data[objects[packed[start - 2]]] = dict(zip(keys, packed[start:k]))
+            data[packed[start - 2]] = dict(zip(keys, packed[start:k]))
         w.owned = set()
         w.written = set()
         w.frozen = {}

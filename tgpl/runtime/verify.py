@@ -66,7 +66,7 @@ class _Parts:
         self.collections: dict[int, tuple] = {}  # id -> (the list or table, its bytes)
 
     def __call__(self, w: World, o: Obj) -> bytes:
-        fields = w.data[o]
+        fields = w.data[o.place]
         owners = w.owners.get(o, ())
         head = self.heads.get((o, owners, len(fields)))
         if head is None:
