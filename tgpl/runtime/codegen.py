@@ -737,8 +737,8 @@ class BlockGenerator:
 
     def optimistic_fast(self, body: str, init: str, args: str, span):
         """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
-        read as one lookup, `D[x]['F']` (`body` has them), with no test: a null, a fixed object
-        or a missing field raises `KeyError` there, and the call starts again with the general
+        read as one lookup, `D[x.place]['F']` (`body` has them), with no test: a null, a fixed
+        object or a missing field raises one of `MISSES` there, and the call starts again with the general
         spelling (`_fast`), the loop steps counted so far given back. Nothing else of the first
         run can be seen: the function changes nothing but its locals. None when Python refuses
         the nesting."""
@@ -2278,9 +2278,9 @@ class BlockGenerator:
         """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
         only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
         move. The arguments are evaluated first, in order, as the call evaluates them; the body
-        reads each field from the world's table (`D[x]['F']`) and gives up on anything else (a
-        null, a fixed object, a missing field: a `KeyError`, which nothing else in the body can
-        raise), when the call is made as usual, from the start: the body
+        reads each field from the world's table (`D[x.place]['F']`) and gives up on anything else
+        (a null, a fixed object, a missing field: one of `MISSES`, which nothing else in the body
+        can raise), when the call is made as usual, from the start: the body
         changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
         emitted) for any other statement."""
         fi = self.global_function(e) if isinstance(e, ast.Call) else None

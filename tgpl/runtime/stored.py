@@ -91,10 +91,10 @@ class Packer:
             values += digests[1]
         for changed in (w.owned, w.written):  # their fields dicts are this state's alone: kept as their values
             for o in changed:
-                fields = data[o]
+                i = o.place
+                fields = data[i]
                 keys = tuple(fields)
                 keys = self.names.setdefault(keys, keys)
-                i = o.place
                 values[i] = None
                 values += (i, keys, *fields.values())
         values.append(layout)
