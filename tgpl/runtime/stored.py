@@ -7,7 +7,7 @@ of objects owned and written, its control), 2.9 KB for a Tris position and 6.3 K
 Connect Four one, although a move changes one or two objects. Stored, the state is one tuple:
 
     (fields at place 0, fields at place 1, ..., owners, player, turn, phase, seldom, result,
-     transients, digested, [digest of object 0, ...,] [place, field names, field values..., ...], layout)
+     transients, digested, [digest at place 0, ...,] [place, field names, field values..., ...], layout)
 
 the world's list of fields (`World.data`, a slot per object's place), each the object's fields
 dict itself. A
@@ -18,8 +18,7 @@ state's alone: those the tuple holds as their field names (one tuple per class, 
 values, their slots empty, so that what a stored state costs of its own is a slot per object
 and per value it changed (Tris: 46 slots, 408 bytes, against 2.9 KB). The `layout`, last, is
 what every world with the same objects shares (the objects' list, the globals, the indexes by
-class and name, the memo of pure functions, the number of players, each object's index in the
-objects' list, the number of places), made
+class and name, the memo of pure functions, the number of players, the number of places), made
 once per list of objects (`Packer`); `owners`, `seldom` (the generator, log and name counters)
 and `result` are the world's own, which it never changes either; whose turn it is (`Control`)
 takes three slots. The digests are verify's of the objects' parts of the key (`World.digests`):
@@ -58,13 +57,11 @@ class Packer:
 
     def _layout(self, w: World) -> tuple:
         """What the world shares with every world of the same objects: (objects, globals, index by
-        class, index by name, everyone, memo, players, each object's index in `objects`, the number of
-        places in `data`: the objects fix it, the places at the end of the list being never free), made
-        when the world has none of its objects' list yet or one that differs (`pack`)."""
+        class, index by name, everyone, memo, players, the number of places in `data`: the objects fix
+        it, the last place being always an object's), made when the world has none of its objects' list
+        yet or one that differs (`pack`)."""
         objects = w.objects
-        digests = w.digests
-        indexes = digests[2] if digests is not None and digests[0] is objects else {o: i for i, o in enumerate(objects)}
-        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, indexes, len(w.data))
+        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, len(w.data))
         if len(self.layouts) >= LAYOUTS:  # a game whose moves make or drop objects: the old ones serve no more
             self.layouts.clear()
         self.layouts[id(objects)] = layout
@@ -106,16 +103,15 @@ class Packer:
             return packed
         layout = packed[-1]
         objects = layout[0]
-        n = layout[8]
+        n = layout[7]
         w = _new_world(World)
         w.objects = objects
         data = w.data = list(packed[:n])
         w.owners, player, turn, phase, w.seldom, w.result, w.transients, digested = packed[n:n + 8]
         k = n + 8
-        if digested:  # the digests of the objects' parts
-            count = len(objects)
-            w.digests = (objects, list(packed[k:k + count]), layout[7])
-            k += count
+        if digested:  # the digests of the objects' parts, by place
+            w.digests = (objects, list(packed[k:k + n]))
+            k += n
         else:
             w.digests = None
         end = len(packed) - 1

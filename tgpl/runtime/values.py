@@ -138,13 +138,13 @@ class World:
         # generator, the log, the name counters) are shared with a world copied from this one
         # or that this one was copied from: the first change copies them all (`unshare`).
         self.shared = False
-        # Verify's digests of the objects' parts of the key, in object order, once its digest of
-        # this world's state was made: (the objects' list they are of, the digests, each object's
-        # index in the list); and those of the world this one was copied from, when they were
-        # made before the copy and this world has changed no object since but those it owns or
-        # wrote (`RuntimeMachine.key`).
-        self.digests: tuple[list, list, dict] | None = None
-        self.inherited: tuple[list, list, dict] | None = None
+        # Verify's digests of the objects' parts of the key, by place, once its digest of this
+        # world's state was made: (the objects' list they are of, the digests, b"" where no object
+        # is); and those of the world this one was copied from, when they were made before the
+        # copy and this world has changed no object since but those it owns or wrote
+        # (`RuntimeMachine.key`).
+        self.digests: tuple[list, list] | None = None
+        self.inherited: tuple[list, list] | None = None
 
     # ------------------------------------------------------------ reading
     # What a world keeps in its `Seldom`, read by name as before (to change: `random`, `new_object`, `unshare`)
