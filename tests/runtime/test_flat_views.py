@@ -117,7 +117,7 @@ def two(tmp_path, monkeypatch):
 def _ends(game, limits, moves=MOVES) -> list:
     """How the moves end with each step limit: the key and sum after each, or the error as rendered."""
     return ends_with_limits(game, limits, moves,
-                            lambda state: (state.key(), state.world.data[state.world.globals["G"]]["Sum"]))
+                            lambda state: (state.key(), state.world.data[state.world.globals["G"].place]["Sum"]))
 
 
 def test_reads_take_the_view(two):

@@ -30,10 +30,10 @@ def test_eager_machines_play_the_moves_too(plain):
     fixture reaches the machines `State.apply` makes, not only the listing's."""
     start = plain(EXAMPLES / "tris.tgpl").initial_state(0)
     after = start.apply(start.legal_moves()[4])
-    tile = next(o for o in after.world.objects if after.world.data[o] is not start.world.data[o]
-                and "connections" in after.world.data[o])
-    assert after.world.data[tile]["connections"] is not start.world.data[tile]["connections"]
-    assert after.world.data[tile]["connections"] == start.world.data[tile]["connections"]
+    tile = next(o for o in after.world.objects if after.world.data[o.place] is not start.world.data[o.place]
+                and "connections" in after.world.data[o.place])
+    assert after.world.data[tile.place]["connections"] is not start.world.data[tile.place]["connections"]
+    assert after.world.data[tile.place]["connections"] == start.world.data[tile.place]["connections"]
 
 
 @pytest.mark.parametrize("name, seeds, limit", [
@@ -51,35 +51,35 @@ def test_examples_play_the_same_with_lists_copied_late_and_not(plain, name, seed
 def test_a_tick_shares_the_tiles_connections():
     start = load_game(EXAMPLES / "tris.tgpl").initial_state(0)
     after = start.apply(start.legal_moves()[4])
-    tile = next(o for o in after.world.objects if after.world.data[o] is not start.world.data[o]
-                and "connections" in after.world.data[o])
-    assert after.world.data[tile]["AssignedTo"] is not None and start.world.data[tile]["AssignedTo"] is None
-    assert after.world.data[tile]["connections"] is start.world.data[tile]["connections"]
+    tile = next(o for o in after.world.objects if after.world.data[o.place] is not start.world.data[o.place]
+                and "connections" in after.world.data[o.place])
+    assert after.world.data[tile.place]["AssignedTo"] is not None and start.world.data[tile.place]["AssignedTo"] is None
+    assert after.world.data[tile.place]["connections"] is start.world.data[tile.place]["connections"]
 
 
 def test_owning_a_written_object_copies_its_lists():
     world = World(1, 0)
     cls = type("C", (), {"name": "C", "ancestry": ()})()
     obj = world.new_object(cls, "C#0")
-    world.data[obj].update(L=[1.0, [2.0]], T={"k": [3.0]}, X=0.0)
+    world.data[obj.place].update(L=[1.0, [2.0]], T={"k": [3.0]}, X=0.0)
     copy = world.copy()
     fields = copy.own_fields(obj)
     fields["X"] = 1.0
-    assert fields is not world.data[obj] and fields["L"] is world.data[obj]["L"]
+    assert fields is not world.data[obj.place] and fields["L"] is world.data[obj.place]["L"]
     assert obj in copy.written and obj not in copy.owned
     owned = copy.own(obj)
     assert owned is fields and obj in copy.owned and obj not in copy.written
-    assert owned["L"] == [1.0, [2.0]] and owned["L"] is not world.data[obj]["L"]
-    assert owned["L"][1] is not world.data[obj]["L"][1] and owned["T"]["k"] is not world.data[obj]["T"]["k"]
+    assert owned["L"] == [1.0, [2.0]] and owned["L"] is not world.data[obj.place]["L"]
+    assert owned["L"][1] is not world.data[obj.place]["L"][1] and owned["T"]["k"] is not world.data[obj.place]["T"]["k"]
     owned["L"][1].append(9.0)
-    assert world.data[obj]["L"] == [1.0, [2.0]] and world.data[obj]["X"] == 0.0
+    assert world.data[obj.place]["L"] == [1.0, [2.0]] and world.data[obj.place]["X"] == 0.0
     # a copy of a world that writes the object shares its dict: neither writes it any more
     other = world.copy()
     other.own_fields(obj)["X"] = 2.0
     again = other.copy()
     assert not other.written and not other.owned and not again.written
     other.own_fields(obj)["X"] = 3.0
-    assert again.data[obj]["X"] == 2.0 and world.data[obj]["X"] == 0.0
+    assert again.data[obj.place]["X"] == 2.0 and world.data[obj.place]["X"] == 0.0
     assert isinstance(obj, Obj)
 
 

@@ -77,5 +77,5 @@ def test_a_null_read_in_a_condition_is_the_general_error(tmp_path):
 
 def test_the_quick_reads_are_the_ones_generated(monkeypatch):
     _, on = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    quick = "D[G['GameState']]['TickedCount']"
+    quick = "D[(G['GameState']).place]['TickedCount']"
     assert any(quick in src for src in on)

@@ -47,7 +47,7 @@ def test_the_bindings_dropped_are_gone_from_the_code(monkeypatch):
     monkeypatch.setattr(codegen, "COMPILED_CACHE", 0)  # every source compiled, not a code kept from a load before
     load_game(EXAMPLES / "tris.tgpl")
     plan = next(src for src in compiled if "def _all_opt(" in src)
-    assert "_cse" not in plan and "D[l0]['AssignedTo']" in plan
+    assert "_cse" not in plan and "D[l0.place]['AssignedTo']" in plan
 
 
 LITERAL = """

@@ -494,6 +494,16 @@ def _loads(body: str, but: int | None = None) -> str:
     return "".join(f"    l{s} = v[{s}]\n" for s in slots)
 
 
+# What a field read as one lookup, `D[x.place]['F']`, raises when it misses: a missing field or a
+# fixed object (place 0, no fields) a KeyError, a null an AttributeError
+MISSES = "(KeyError, AttributeError)"
+
+
+def _place(obj: str) -> str:
+    """`obj.place`, the index of an object's fields in the world's list `D`."""
+    return f"{obj}.place" if _named(obj) else f"({obj}).place"
+
+
 def _with_index_misses(misses: str) -> str:
     """`misses` (`KeyError`, or a tuple of exceptions) with what a list item read as one lookup
     (`BlockGenerator.quick_item`) raises when it misses: an index past the end, a null list."""
@@ -716,19 +726,19 @@ class BlockGenerator:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
         a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
         list items read as one lookup (`quick_item`) an index past the end or a null list."""
-        misses = inlining.CATCH if self.inlines else "KeyError"
+        misses = inlining.CATCH if self.inlines else MISSES
         return _with_index_misses(misses) if self.quick_items else misses
 
     def deferred_misses(self) -> str:
         """What `_all_opt` takes as a miss when it counts the loop steps of remembered values at
         the end: `misses` and an error of the game's code."""
-        misses = "(KeyError, _RuntimeError)"
+        misses = "(KeyError, AttributeError, _RuntimeError)"
         return _with_index_misses(misses) if self.quick_items else misses
 
     def optimistic_fast(self, body: str, init: str, args: str, span):
         """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
-        read as one lookup, `D[x]['F']` (`body` has them), with no test: a null, a fixed object
-        or a missing field raises `KeyError` there, and the call starts again with the general
+        read as one lookup, `D[x.place]['F']` (`body` has them), with no test: a null, a fixed
+        object or a missing field raises one of `MISSES` there, and the call starts again with the general
         spelling (`_fast`), the loop steps counted so far given back. Nothing else of the first
         run can be seen: the function changes nothing but its locals. None when Python refuses
         the nesting."""
@@ -1509,9 +1519,9 @@ class BlockGenerator:
         f = self.name("_fd")
         self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)
         self.emit(depth, f"if {a} in _w.written or {a} in _w.owned:")
-        self.emit(depth + 1, f"D[{a}][{name!r}] = {x}")
+        self.emit(depth + 1, f"D[{a}.place][{name!r}] = {x}")
         self.emit(depth, "else:")
-        self.emit(depth + 1, f"{f} = D[{a}] = D[{a}].copy()")
+        self.emit(depth + 1, f"{f} = D[{a}.place] = D[{a}.place].copy()")
         self.emit(depth + 1, f"_w.written.add({a})")
         # a state's frozen objects are kept only once its key is asked (verify, records): none in a playout
         self.emit(depth + 1, "if _w.frozen:")
@@ -1540,7 +1550,7 @@ class BlockGenerator:
 
     def emit_optimistic(self, depth: int, target: str, code: str, fast: str | None) -> None:
         """`target = code`, or `fast` first when there is one (`optimistic_reads`)."""
-        self.emit_assign(depth, target, code, fast, "(KeyError, TypeError, IndexError)")
+        self.emit_assign(depth, target, code, fast, "(KeyError, AttributeError, TypeError, IndexError)")
 
     def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
         """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
@@ -1873,7 +1883,7 @@ class BlockGenerator:
         else:
             a = peek or self.name("_t")
             bind = f"({a} := {obj})"
-        b, d = self.name("_t"), self.name("_t")
+        b = self.name("_t")
         if name == "player" and peek is None and not self.c.player_fields:
             # No object has a field named `player` (no class declares one): an object's first
             # owner, as Machine.get_member reads it then
@@ -1886,26 +1896,26 @@ class BlockGenerator:
             # `obj` is an object or null (its declared type is a class): a null, a fixed object
             # (not in the world's table) or a missing field read `_M` from the empty dict and go
             # to the machine, which reads them or raises, as the tests below send them there
-            got = f"D.get({bind}, _NO_FIELDS).get({name!r}, _M)"
+            got = f"D[0 if {bind} is None else {a}.place].get({name!r}, _M)"
             if peek is not None:
                 safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
                 if self.optimistic is not None:  # the list or table as it is, the object still named
-                    self.optimistic.append((safe, f"D[{bind if owned else obj}][{name!r}]"))
+                    self.optimistic.append((safe, f"D[{_place(bind if owned else obj)}][{name!r}]"))
                 return safe
             if name != "player" and plain:
                 safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
                 if self.optimistic is not None:  # the optimistic spelling's (`generate`)
-                    self.optimistic.append((safe, f"D[{obj}][{name!r}]"))
+                    self.optimistic.append((safe, f"D[{_place(obj)}][{name!r}]"))
                 return safe
             if name != "player":
                 return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
                         f" else m.get_member({a}, {name!r}, {span}))")
         test = f"({bind} is not None)" if known else f"{bind}.__class__ is _Obj"
         if peek is not None:
-            found = f"{test} and ({d} := D.get({a})) is not None and ({b} := {d}.get({name!r}, _M)) is not _M"
+            found = f"{test} and ({b} := D[{a}.place].get({name!r}, _M)) is not _M"
             return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
-        found = (f"{test} and ({d} := D.get({a})) is not None"
-                 f" and (({b} := {d}.get({name!r}, _M)).__class__ in _P or ({b} is not _M and {a} in O))")
+        found = (f"{test} and (({b} := D[{a}.place].get({name!r}, _M)).__class__ in _P"
+                 f" or ({b} is not _M and {a} in O))")
         if name == "player":  # an object's first owner, as Machine.get_member reads it
             o = self.name("_t")
             return (f"({b} if {found} else ({o}[0] if ({o} := m.world.owners.get({a})) else None)"
@@ -1990,7 +2000,7 @@ class BlockGenerator:
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
             test = (f"(({a} := {obj}).__class__ is _Obj) & {self.number_key(k, key)}"
-                    f" and ({cells} := D.get({a}, _NO_FIELDS).get('_cells')) is not None and 0 <= {k} < len({cells})")
+                    f" and ({cells} := D[{a}.place].get('_cells')) is not None and 0 <= {k} < len({cells})")
             self.bound.add("D")
             return f"({cells}[{self.list_index(k, key)}] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
@@ -2268,9 +2278,9 @@ class BlockGenerator:
         """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
         only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
         move. The arguments are evaluated first, in order, as the call evaluates them; the body
-        reads each field from the world's table (`D[x]['F']`) and gives up on anything else (a
-        null, a fixed object, a missing field: a `KeyError`, which nothing else in the body can
-        raise), when the call is made as usual, from the start: the body
+        reads each field from the world's table (`D[x.place]['F']`) and gives up on anything else
+        (a null, a fixed object, a missing field: one of `MISSES`, which nothing else in the body
+        can raise), when the call is made as usual, from the start: the body
         changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
         emitted) for any other statement."""
         fi = self.global_function(e) if isinstance(e, ast.Call) else None
@@ -2296,12 +2306,12 @@ class BlockGenerator:
             tests, items = views
             lazy = body
             for n in names:
-                lazy = lazy.replace(f"D[{temps[n]}]", f"D[{items[n]}]")
+                lazy = lazy.replace(f"D[{temps[n]}.place]", f"D[{items[n]}.place]")
             self.bound.add("D")
             self.emit(depth, f"if {tests}:")
             self.emit(depth + 1, "try:")
             self.emit(depth + 2, f"{target} = {lazy}")
-            self.emit(depth + 1, "except KeyError:")
+            self.emit(depth + 1, f"except {MISSES}:")
             for n in names:
                 self.emit(depth + 2, f"{temps[n]} = {items[n]}")
             self.emit(depth + 2, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
@@ -2319,7 +2329,7 @@ class BlockGenerator:
         self.bound.add("D")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{target} = {body}")
-        self.emit(depth, "except KeyError:")
+        self.emit(depth, f"except {MISSES}:")
         self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
         return True
 
@@ -2389,7 +2399,7 @@ class BlockGenerator:
             if known is not None:
                 return known
             v = read[(e.obj.name, e.name)] = self.name("_t")
-            return f"({v} := D[{temps[e.obj.name]}][{e.name!r}])"  # a miss raises KeyError (`inlined`)
+            return f"({v} := D[{temps[e.obj.name]}.place][{e.name!r}])"  # a miss: `MISSES` (`inlined`)
         if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
             inner = self.inline_expr(e.operand, temps, read)
             return None if inner is None else f"(not {inner})"

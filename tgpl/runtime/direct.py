@@ -56,7 +56,7 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
            "_RuntimeError": TGPLRuntimeError, "_Cancelled": Cancelled, "_ErrFrame": ErrFrame}
 
 
-def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: str = "KeyError") -> str:
+def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: str = "(KeyError, AttributeError)") -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
     an optimistic read misses (`codegen.BlockGenerator.optimistic_fast`): the general spelling
     `_fast` run as a call site runs it, the entry pushed. `body` is the function's body as

@@ -536,7 +536,7 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
                     pool = scratch.of_class(plan.rc)
                     if plan.may_discard:
                         data = scratch.data
-                        pool = [o for o in pool if not data[o].get("discarded", False)]
+                        pool = [o for o in pool if not data[o.place].get("discarded", False)]
                     options = plan.every(m, obj, [None] * plan.size, pool)
                 else:
                     if event is None:
@@ -618,7 +618,7 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
         for entry in actions:
             ra, every, size, pool, may_discard, listed, fields_only = entry
             if may_discard:
-                pool = [o for o in pool if not data[o].get("discarded", False)]
+                pool = [o for o in pool if not data[o.place].get("discarded", False)]
             options = None
             if fields_only is not None:
                 try:
@@ -838,7 +838,7 @@ def _frozen_object(w: World, o: Obj) -> list:
     kept, freeze = _KEPT, _freeze
     found = w.frozen[o] = [(o.name, w.owners_of(o), tuple([
         v + 0.0 if v.__class__ is float else v if v.__class__ in kept else v.ref if v.__class__ is Obj else freeze(v)
-        for v in w.data[o].values()
+        for v in w.data[o.place].values()
     ])), None]
     return found
 
@@ -964,7 +964,7 @@ def _collections_held(world: World) -> dict[int, tuple]:
     found: dict[int, tuple] = {}
     data = world.data
     for o in world.objects:
-        for name, v in data[o].items():
+        for name, v in data[o.place].items():
             if v.__class__ is not list and v.__class__ is not dict:
                 continue
             todo = [(v, (o.name, name))]

@@ -439,7 +439,7 @@ class Machine:
             pool = self.world.of_class(rc)  # the world's own list: only read here, copied if handed out
             if self.game.may_discard(rc):
                 data = self.world.data
-                pool = [o for o in pool if not data[o].get("discarded", False)]
+                pool = [o for o in pool if not data[o.place].get("discarded", False)]
         elif t == PLAYER:
             pool = list(range(self.players))
         elif t == BOOL:
@@ -855,7 +855,7 @@ def _matches(option, choice) -> bool:
 def _collections_of(world: World) -> set[int]:
     """The ids of every list and table that the world's objects hold, however deep."""
     found: set[int] = set()
-    todo = [v for o in world.objects for v in world.data[o].values()]
+    todo = [v for o in world.objects for v in world.data[o.place].values()]
     while todo:
         v = todo.pop()
         c = v.__class__

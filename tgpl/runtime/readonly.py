@@ -8,8 +8,8 @@ stack (`Builtin.pure` in `tgpl.builtin_calls`) and the functions that change not
 (`player.active()`, `player.all()`, `turn.active()`, `turn.phase.active()`). Its inputs are all `function` inputs.
 
 Such a function may be run *optimistically* (`codegen.BlockGenerator.generate`): its scalar
-field reads are spelled `D[x]['F']`, one dict lookup each with no test, and the rare read that
-needs the machine (a null, a fixed object, a missing field: a `KeyError` there) gives up the
+field reads are spelled `D[x.place]['F']`, one lookup each with no test, and the rare read that
+needs the machine (a null, a fixed object, a missing field: a `KeyError` or `AttributeError`) gives up the
 run, which starts again with the general spelling. Nothing the first run did can be seen:
 it changed nothing but its locals, the loop steps it counted are given back, and what it
 left in the memos (`World.memo`, `Machine.listing`) are values the second run computes

@@ -6,10 +6,11 @@ breadth-first frontier is a whole level: most of the memory of a search. A `Stat
 of objects owned and written, its control), 2.9 KB for a Tris position and 6.3 KB for a
 Connect Four one, although a move changes one or two objects. Stored, the state is one tuple:
 
-    (fields of object 0, fields of object 1, ..., owners, player, turn, phase, seldom, result,
-     transients, digested, [digest of object 0, ...,] [i, field names, field values..., ...], layout)
+    (fields at place 0, fields at place 1, ..., owners, player, turn, phase, seldom, result,
+     transients, digested, [digest at place 0, ...,] [place, field names, field values..., ...], layout)
 
-a slot per object in the world's creation order, holding the object's fields dict itself. A
+the world's list of fields (`World.data`, a slot per object's place), each the object's fields
+dict itself. A
 world shares the dicts of the objects it did not change with the world it was copied from, and
 the runtime changes no world a state holds (`tgpl.runtime.values`), so the tuple shares them
 too. The dicts of the objects the state's move changed (`World.owned` and `written`) are the
@@ -17,7 +18,7 @@ state's alone: those the tuple holds as their field names (one tuple per class, 
 values, their slots empty, so that what a stored state costs of its own is a slot per object
 and per value it changed (Tris: 46 slots, 408 bytes, against 2.9 KB). The `layout`, last, is
 what every world with the same objects shares (the objects' list, the globals, the indexes by
-class and name, the memo of pure functions, the number of players, each object's place), made
+class and name, the memo of pure functions, the number of players, the number of places), made
 once per list of objects (`Packer`); `owners`, `seldom` (the generator, log and name counters)
 and `result` are the world's own, which it never changes either; whose turn it is (`Control`)
 takes three slots. The digests are verify's of the objects' parts of the key (`World.digests`):
@@ -56,12 +57,11 @@ class Packer:
 
     def _layout(self, w: World) -> tuple:
         """What the world shares with every world of the same objects: (objects, globals, index by
-        class, index by name, everyone, memo, players, each object's place in `objects`), made
-        when the world has none of its objects' list yet or one that differs (`pack`)."""
+        class, index by name, everyone, memo, players, the number of places in `data`: the objects fix
+        it, the last place being always an object's), made when the world has none of its objects' list
+        yet or one that differs (`pack`)."""
         objects = w.objects
-        digests = w.digests
-        places = digests[2] if digests is not None and digests[0] is objects else {o: i for i, o in enumerate(objects)}
-        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, places)
+        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, len(w.data))
         if len(self.layouts) >= LAYOUTS:  # a game whose moves make or drop objects: the old ones serve no more
             self.layouts.clear()
         self.layouts[id(objects)] = layout
@@ -79,7 +79,7 @@ class Packer:
                 or layout[1] is not w.globals or layout[4] is not w._everyone or layout[5] is not w.memo):
             layout = self._layout(w)
         data = w.data
-        values = [data[o] for o in objects]
+        values = data[:]
         c = w.control
         digests = w.digests
         digested = digests is not None and digests[0] is objects
@@ -88,10 +88,10 @@ class Packer:
             values += digests[1]
         for changed in (w.owned, w.written):  # their fields dicts are this state's alone: kept as their values
             for o in changed:
-                fields = data[o]
+                i = o.place
+                fields = data[i]
                 keys = tuple(fields)
                 keys = self.names.setdefault(keys, keys)
-                i = layout[7][o]
                 values[i] = None
                 values += (i, keys, *fields.values())
         values.append(layout)
@@ -103,14 +103,14 @@ class Packer:
             return packed
         layout = packed[-1]
         objects = layout[0]
-        n = len(objects)
+        n = layout[7]
         w = _new_world(World)
         w.objects = objects
-        data = w.data = dict(zip(objects, packed))
+        data = w.data = list(packed[:n])
         w.owners, player, turn, phase, w.seldom, w.result, w.transients, digested = packed[n:n + 8]
         k = n + 8
-        if digested:  # the digests of the objects' parts
-            w.digests = (objects, list(packed[k:k + n]), layout[7])
+        if digested:  # the digests of the objects' parts, by place
+            w.digests = (objects, list(packed[k:k + n]))
             k += n
         else:
             w.digests = None
@@ -119,7 +119,7 @@ class Packer:
             keys = packed[k + 1]
             start = k + 2
             k = start + len(keys)
-            data[objects[packed[start - 2]]] = dict(zip(keys, packed[start:k]))
+            data[packed[start - 2]] = dict(zip(keys, packed[start:k]))
         w.owned = set()
         w.written = set()
         w.frozen = {}

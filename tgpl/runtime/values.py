@@ -5,15 +5,19 @@ are str, bools are bool, null is None, players are ints in [0, P). Lists and
 stacks are Python lists (a stack's top is the end), tables are dicts (which
 keep insertion order, so iteration is deterministic). Objects are `Obj`.
 
-An `Obj` is a handle: its class and name, never its state. A `World` (one
-complete game state) maps each of its objects to a dict of its fields
-(`data`) and to its owners (`owners`). Worlds are copied on write: a copy
-shares every fields dict with the world it was copied from, and takes its own
-copy of an object's dict (`own`) the first time it changes the object, or
-reads a list or table from it that the game could then change in place.
-Handles never change, so a copy needs no remapping of references, and the
-runtime never changes a world that a `State` holds: old states stay valid
-for search.
+An `Obj` is a handle: its class, name and place, never its state. A `World`
+(one complete game state) holds each of its objects' fields as a dict, in a
+list (`data`) at the object's place (`Obj.place`, fixed when the object is
+made: the list's length then), and maps each object to its owners
+(`owners`). Place 0 holds no object: an empty read-only dict, the fields
+that fixed objects (which hold their own) have in the world, so that a
+field read there misses as for a field the object lacks. Worlds are copied
+on write: a copy is a slice of the list, sharing every fields dict with the
+world it was copied from, and takes its own copy of an object's dict (`own`)
+the first time it changes the object, or reads a list or table from it that
+the game could then change in place. Handles never change, so a copy needs
+no remapping of references, and the runtime never changes a world that a
+`State` holds: old states stay valid for search.
 """
 
 from __future__ import annotations
@@ -32,19 +36,20 @@ if TYPE_CHECKING:
 class Obj:
     """An instance of a TGPL class: a handle shared by every world that has the object.
 
-    Its fields live in the world (`World.data`), except for objects outside every world's
+    Its fields live in the world (`World.data[place]`), except for objects outside every world's
     state (`fixed`: the connections of square and hex groups, a move's PlayerChoiceEvent),
-    which hold their own fields and never change.
+    which hold their own fields and never change (their place is 0, where a world holds none).
     """
 
-    __slots__ = ("cls", "serial", "name", "ref", "fixed")
+    __slots__ = ("cls", "serial", "name", "ref", "fixed", "place")
 
-    def __init__(self, cls: RClass, serial: int, name: str, fixed: dict | None = None):
+    def __init__(self, cls: RClass, serial: int, name: str, fixed: dict | None = None, place: int = 0):
         self.cls = cls
         self.serial = serial  # creation order across the world's history; -1 for fixed objects
         self.name = name  # stable readable reference: Type#k, Group[i][j]
         self.ref = ("@", name)  # how state keys refer to the object
         self.fixed = fixed
+        self.place = place  # the index of its fields in `World.data`
 
     def __repr__(self) -> str:
         return self.name
@@ -63,6 +68,8 @@ class Control:
 _new_control = object.__new__
 
 _NO_OWNERS: tuple = ()
+# `World.data[0]`: the fields a world has for a fixed object, none (read-only: shared by every world)
+NO_PLACE = MappingProxyType({})
 # What a cleared world holds (`World.clear`): empty, and read-only, since it must not be used again
 _CLEARED = MappingProxyType({})
 _CLEARED_LIST: tuple = ()
@@ -102,7 +109,7 @@ class World:
 
     def __init__(self, players: int, seed: int):
         self.objects: list[Obj] = []  # in creation order
-        self.data: dict[Obj, dict] = {}  # each object's fields, shared with copies until owned
+        self.data: list = [NO_PLACE]  # each object's fields at its place, shared with copies until owned
         self.owners: dict[Obj, tuple[int, ...]] = {}  # players; one for local objects, several for group ones
         self.owned: set[Obj] = set()  # objects whose fields dict this world may change, and what it holds
         # Objects whose fields dict this world may change, but whose lists and tables it still
@@ -131,13 +138,13 @@ class World:
         # generator, the log, the name counters) are shared with a world copied from this one
         # or that this one was copied from: the first change copies them all (`unshare`).
         self.shared = False
-        # Verify's digests of the objects' parts of the key, in object order, once its digest of
-        # this world's state was made: (the objects' list they are of, the digests, each object's
-        # index in the list); and those of the world this one was copied from, when they were
-        # made before the copy and this world has changed no object since but those it owns or
-        # wrote (`RuntimeMachine.key`).
-        self.digests: tuple[list, list, dict] | None = None
-        self.inherited: tuple[list, list, dict] | None = None
+        # Verify's digests of the objects' parts of the key, by place, once its digest of this
+        # world's state was made: (the objects' list they are of, the digests, b"" where no object
+        # is); and those of the world this one was copied from, when they were made before the
+        # copy and this world has changed no object since but those it owns or wrote
+        # (`RuntimeMachine.key`).
+        self.digests: tuple[list, list] | None = None
+        self.inherited: tuple[list, list] | None = None
 
     # ------------------------------------------------------------ reading
     # What a world keeps in its `Seldom`, read by name as before (to change: `random`, `new_object`, `unshare`)
@@ -159,8 +166,8 @@ class World:
 
     def fields(self, obj: Obj) -> dict:
         """The object's fields, to read (`own` before changing them or what they hold)."""
-        found = self.data.get(obj)
-        return found if found is not None else obj.fixed
+        found = obj.fixed
+        return found if found is not None else self.data[obj.place]
 
     def owners_of(self, obj: Obj) -> tuple[int, ...]:
         return self.owners.get(obj, _NO_OWNERS)
@@ -219,16 +226,16 @@ class World:
     def own(self, obj: Obj) -> dict:
         """The object's fields, this world's own copy: free to change, with what they hold."""
         if obj in self.owned:
-            return self.data[obj]
+            return self.data[obj.place]
         if obj in self.written:  # the dict is this world's already: its lists and tables now
-            fields = self.data[obj]
+            fields = self.data[obj.place]
             for k, v in fields.items():
                 c = v.__class__
                 if c is list or c is dict:
                     fields[k] = _copy_value(v)
             self.written.discard(obj)
         else:
-            fields = self.data[obj] = _copy_fields(self.data[obj])
+            fields = self.data[obj.place] = _copy_fields(self.data[obj.place])
         self.owned.add(obj)
         self.frozen.pop(obj, None)
         return fields
@@ -241,8 +248,8 @@ class World:
         tile's owner copies its dict only. Code reads lists and tables as they are only from
         owned objects (`Machine.readable`); from the others it owns the object first."""
         if obj in self.owned or obj in self.written:
-            return self.data[obj]
-        fields = self.data[obj] = self.data[obj].copy()
+            return self.data[obj.place]
+        fields = self.data[obj.place] = self.data[obj.place].copy()
         self.written.add(obj)
         self.frozen.pop(obj, None)
         return fields
@@ -283,14 +290,14 @@ class World:
             return
         data = self.data
         reachable: set[Obj] = set()
-        todo = [v for o in self.objects if not transient(o) for v in data[o].values()]
+        todo = [v for o in self.objects if not transient(o) for v in data[o.place].values()]
         while todo:
             v = todo.pop()
             c = v.__class__
             if c is Obj:
                 if v not in reachable and v.fixed is None:
                     reachable.add(v)
-                    todo.extend(data[v].values())
+                    todo.extend(data[v.place].values())
             elif c is list:
                 todo.extend(v)
             elif c is dict:
@@ -304,11 +311,13 @@ class World:
             self.unshare()
         for o in self.objects:
             if transient(o) and o not in reachable:
-                del data[o]
+                data[o.place] = None
                 self.owners.pop(o, None)
                 self.owned.discard(o)
                 self.written.discard(o)
                 self.frozen.pop(o, None)
+        while data[-1] is None:  # the places at the end free again: the next objects made take them
+            data.pop()
         self.objects = kept
         self._by_class = self._by_name = self._everyone = None
 
@@ -321,10 +330,11 @@ class World:
             k = counters.get(cls.name, 0)
             counters[cls.name] = k + 1
             name = f"{cls.name}#{k}"
-        obj = Obj(cls, seldom.serials, name)
+        data = self.data
+        obj = Obj(cls, seldom.serials, name, None, len(data))
         seldom.serials += 1
         self.objects.append(obj)
-        self.data[obj] = {}
+        data.append({})
         self.owned.add(obj)
         self._by_class = self._by_name = self._everyone = None
         return obj
@@ -337,7 +347,8 @@ class World:
         """
         # read-only empties, shared by every world cleared: verify clears one per state explored
         self.objects = _CLEARED_LIST
-        self.data = self.owners = self.frozen = self.globals = _CLEARED
+        self.data = _CLEARED_LIST
+        self.owners = self.frozen = self.globals = _CLEARED
         self.owned = self.written = _CLEARED_SET
         self.shared = False
         self.digests = self.inherited = None
@@ -347,8 +358,8 @@ class World:
 
         Both worlds give up their ownership: from now on each copies a dict before it
         changes it (`own`), and the tables a move seldom changes before it changes one
-        (`unshare`). The copy is the hot path of search, simulation and verification: a few
-        dict copies, whatever the number of objects.
+        (`unshare`). The copy is the hot path of search, simulation and verification: a slice
+        of the fields' list (a pointer per place) and a dict copy (`frozen`).
         """
         if self.owned:  # empty already when the world was copied before (verify copies a state's once a move)
             self.owned = set()
@@ -362,7 +373,7 @@ class World:
         new.digests = None
         new.inherited = self.digests
         new.objects = self.objects
-        new.data = self.data.copy()
+        new.data = self.data[:]
         new.owners = self.owners
         new.owned = set()
         new.written = set()

@@ -66,7 +66,7 @@ class _Parts:
         self.collections: dict[int, tuple] = {}  # id -> (the list or table, its bytes)
 
     def __call__(self, w: World, o: Obj) -> bytes:
-        fields = w.data[o]
+        fields = w.data[o.place]
         owners = w.owners.get(o, ())
         head = self.heads.get((o, owners, len(fields)))
         if head is None:
@@ -185,7 +185,8 @@ class RuntimeMachine:
         per pair. The digest is over the number of objects, each object's part digested (16
         bytes of blake2b over the part marshalled, `_packed`, kept by the world with the part,
         `World.frozen`, and shared by its copies as the parts are: a state after a move digests
-        only the objects the move changed) and the rest of the key marshalled: the part digests
+        only the objects the move changed), kept by place and so in creation order (an empty
+        place adds no bytes), and the rest of the key marshalled: the part digests
         have a fixed length and marshal's encodings delimit themselves, so equal keys give equal
         bytes and different keys different bytes (but for a collision of 128-bit digests)."""
         w = state.world
@@ -193,30 +194,31 @@ class RuntimeMachine:
         known = self._digests
         objects = w.objects
         inherited = w.inherited
-        if (inherited is not None and len(inherited[1]) == len(objects)
+        if (inherited is not None and len(inherited[1]) == len(w.data)
                 and (inherited[0] is objects or inherited[0] == objects)):
             # the digests of the world this one was copied from, those of the objects it owns or
             # wrote since made again: no other object changed (`World.inherited`), and the
             # objects are the same (the same list, or an equal copy: objects compare by identity)
             parts = inherited[1][:]
-            at = inherited[2]
             assembled = self._parts
             for changed in (w.owned, w.written):
                 for o in changed:
                     e = frozen.get(o)
                     if e is not None:
-                        parts[at[o]] = e[1] or _packed(e, known)
+                        parts[o.place] = e[1] or _packed(e, known)
                     else:
                         # the part's bytes without the part (`_Parts`): nothing frozen, nothing kept by
                         # the world (a key asked of the state freezes it then)
-                        parts[at[o]] = _digest(assembled(w, o), known)
+                        parts[o.place] = _digest(assembled(w, o), known)
         else:
-            # State.key_parts, each part digested once (`World.frozen`, `_packed`), in one pass
-            parts = [(e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known) for o in objects]
-            at = {o: i for i, o in enumerate(objects)}
-        w.digests = (objects, parts, at)
+            # State.key_parts, each part digested once (`World.frozen`, `_packed`), by place: a
+            # new object's place is past every live one's, so places are in creation order
+            parts = [b""] * len(w.data)
+            for o in objects:
+                parts[o.place] = (e := frozen.get(o) or _frozen_object(w, o))[1] or _packed(e, known)
+        w.digests = (objects, parts)
         w.inherited = None  # its source's digests are no longer needed: let them go with it
-        count = len(parts)
+        count = len(objects)
         rest = state.key_rest()
         if rest[2] is None and rest[3] is None:  # ints, strings and None only: the bytes remembered
             packed = self._rests.get(rest)
