@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import deals_the_next_item, to_gdl_once
+from differential import never_deals_the_first_item, to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -79,19 +79,20 @@ def _variant(tmp_path: Path, old: str, new: str, source: Path = GIFT) -> Path:
 
 
 def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
-    """A runtime planted to deal the card after the one drawn differs from random's deals: nothing written."""
-    wrong = deals_the_next_item(builtin_calls.deal)
+    """A runtime planted never to deal the first card left while others are (the last twice as often) differs
+    from random's deals: random may deal the first card, the runtime not. Nothing written."""
+    wrong = never_deals_the_first_item(builtin_calls.deal)
     monkeypatch.setattr(builtin_calls, "deal", wrong)
     out = tmp_path / "gift.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(GIFT), "-o", str(out)])
     assert r.exit_code != 0, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
     assert not out.exists()
-    # located at the action whose draw random's move is, the runtime replayed with its deck dealt at pop()
-    assert ("gift.tgpl:52:12: error: the GDL differs from the runtime after 2 moves; the last move is random's, "
-            "drawing for action 'Draw' of Seat#0") in r.output
-    assert "    Seat#0.Draw()\n    (roll 1)\n" in r.output
-    assert "error: attribute 'Shown' of Felt differs: Card#0 in the runtime, Card#4 in the GDL" in r.output
+    # located at the action whose draw random's move is
+    assert ("gift.tgpl:52:12: error: the GDL differs from the runtime after 1 move; the last move is action "
+            "'Draw' of Seat#0") in r.output
+    assert "    Seat#0.Draw()\n" in r.output
+    assert "note: legal moves only in the GDL: (roll 1)" in r.output
 
 
 def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
@@ -111,7 +112,7 @@ def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
                  id="peeked"),
     pytest.param("    Felt.Deck = new FiveDeck();\n",
                  "    Felt.Deck = new FiveDeck();\n    Felt.Spare = new FiveDeck();\n", id="two-decks"),
-    pytest.param("for (number v = 1; v <= 5; v += 1)", "for (number v = 1; v <= 9; v += 1)", id="nine-cards"),
+    pytest.param("for (number v = 1; v <= 5; v += 1)", "for (number v = 1; v <= 17; v += 1)", id="17-cards"),
 ])
 def test_a_deck_random_may_not_deal_stays_the_seeds(tmp_path, old, new):
     """A peek() at the card under the drawn one reads the deck's order, random deals from one deck of a class,
