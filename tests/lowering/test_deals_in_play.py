@@ -149,3 +149,23 @@ def test_a_card_setup_takes_keeps_the_seeds_deal_in_the_header(tmp_path):
     assert "deal.tgpl:40:9 change nothing" not in kif and "deal.tgpl:40:9, " not in kif
     assert "; Chance: the game draws on its random numbers at " in kif
     assert "deal.tgpl:40:9: this GDL is the game of setup seed 0" in kif
+
+
+def test_the_ten_cards_of_the_cards_example_are_dealt(tmp_path):
+    """examples/cards.tgpl's ten cards, past the eight a dealt deck could hold while its items left were a list
+    (75 s to lower): as the set of the cards left (decision 104) random deals them, and the validation, by playouts
+    (its tree with random's deals is past validation.CHANCE_TREE_BOUND), compares at least its 1,000 steps."""
+    out = tmp_path / "cards.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(DATA.parents[2] / "examples" / "cards.tgpl"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "cards.tgpl:44:32 deals from a shuffled deck as a move of the chance role random" in kif
+    assert "; Chance:" not in kif
+    assert "(input random (roll 10))" in kif and "(input random (roll 11))" not in kif
+    validated = kif.splitlines()[1]
+    assert validated.startswith("; validated: ") and "playouts" in validated and "breadth first" not in validated
+    steps = int(validated.split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", ""))
+    assert steps >= 1000
+    # random's (roll k) deals the deck's k-th card while it is left: the first deal may give any of the ten
+    assert "(init (items_length numberdeck_0 10))" in kif
+    assert all(f"(init (items_{k} numberdeck_0 yes))" in kif for k in range(10))
