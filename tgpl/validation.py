@@ -71,7 +71,7 @@ from tgpl.lowering.chance import RANDOM, ROLL, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
-from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported
+from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
@@ -82,10 +82,11 @@ from tgpl.verify.graph import Info, explore
 
 MIN_STEPS = 1000  # the fewest steps (states compared along the playouts) a validation may ask for, and the default
 TREE_BOUND = 2_000_000  # a game tree estimated at most this large is bisimulated (Tris's: 549,946 nodes)
-# ... or this large, counting each outcome of random's moves, in a game with chance: each of its chance nodes is
-# a GDL successor an outcome, and its states meet again less than a game of moves alone (examples/cards.tgpl dealt
-# by random, a tree of 1.2 million nodes: 21,353 product states took 130 s; tests/data/lowering/deal.tgpl, 5,600 nodes)
-CHANCE_TREE_BOUND = 200_000
+# ... and, in a game where random moves, whose runtime with chance nodes (every outcome of its draws, its dealt
+# decks dealt at pop()) reaches at most this many states breadth first: the tree counts the players' moves only, and
+# each chance node costs a GDL successor an outcome (tests/data/lowering/deal.tgpl: 29,130 states, bisimulated;
+# examples/cards.tgpl dealt: more than 35,000, whose bisimulation took 130 s for 21,353 product states)
+CHANCE_STATE_BOUND = 30_000
 SIZE_PLAYS = 20  # the runtime plays the estimate of the game tree averages (Knuth's estimator)
 SIZE_DEPTH = 1000  # a play longer than this makes the game too large to bisimulate
 RUNTIME_BOUND = 1000  # ... else a game whose runtime alone reaches at most this many states is bisimulated
@@ -848,8 +849,8 @@ def _can_end(lowered: LoweredGame) -> bool:
 
 def _small(d: Differential, until: float | None) -> bool:
     """Whether the game is small enough to be bisimulated: its game tree estimated at most TREE_BOUND nodes
-    (`_tree_size`: Tris's has 549,946; CHANCE_TREE_BOUND in a game where random moves, whose runtime alone, drawing
-    by the seed, is explored below only where a play came back to a state), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
+    (`_tree_size`: Tris's has 549,946; in a game where random moves, only where its runtime with chance nodes
+    reaches at most CHANCE_STATE_BOUND states, `_chance_states_fit`), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
     first, where the tree is estimated at most RUNTIME_TREE_BOUND nodes (a game whose plays meet again:
     shifts.tgpl has 501 states, and a tree estimated at 25 million nodes) or a play came back to a state it
     had been in (a tree without end: quiet.tgpl has 16 states). A GDL played one state at a time costs a grounding a state explored (shifts.tgpl: 0.1 s, where
@@ -862,9 +863,9 @@ def _small(d: Differential, until: float | None) -> bool:
         bound = PER_STATE_BOUND
     else:
         tree, cyclic = _tree_size(d, RUNTIME_TREE_BOUND)
-        if tree <= (TREE_BOUND if d.chance is None else CHANCE_TREE_BOUND):
-            return True
-        if (tree > RUNTIME_TREE_BOUND or d.chance is not None) and not cyclic:  # the runtime alone draws by the seed
+        if tree <= TREE_BOUND:
+            return d.chance is None or _chance_states_fit(d, until)
+        if tree > RUNTIME_TREE_BOUND and not cyclic:
             return False
         bound = RUNTIME_BOUND
     stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
@@ -875,10 +876,21 @@ def _small(d: Differential, until: float | None) -> bool:
     return graph.complete
 
 
+def _chance_states_fit(d: Differential, until: float | None) -> bool:
+    """Whether the runtime with chance nodes (tgpl.runtime.chance_machine, the decks the lowering deals from dealt
+    at pop()) reaches at most CHANCE_STATE_BOUND states: the states the bisimulation of a game where random moves
+    explores, each chance node a GDL successor an outcome. Counted, never timed."""
+    stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
+    try:
+        graph = explore(ChanceMachine(d.game, d.seed, deals=d.deals), CHANCE_STATE_BOUND, stop=stop)
+    except (TGPLRuntimeError, ChanceUnsupported, TooManyOutcomes):
+        return True  # the bisimulation meets it too, and reports it
+    return graph.complete
+
+
 def _tree_size(d: Differential, bound: float) -> tuple[float, bool]:
     """Knuth's estimate of the nodes of the game tree: the mean, over SIZE_PLAYS seeded runtime plays, of
-    1 + b1 + b1 b2 + ..., b_i the moves there were at the i-th state of the play, times the outcomes of its
-    draws where random makes them in the GDL; infinite as soon as it is
+    1 + b1 + b1 b2 + ..., b_i the moves there were at the i-th state of the play; infinite as soon as it is
     surely past `bound` (the sum so far past SIZE_PLAYS times that), or when a play goes on past SIZE_DEPTH
     moves. And whether a play came back to a state it had been in (the tree has no end)."""
     limit = bound * SIZE_PLAYS
@@ -897,18 +909,15 @@ def _tree_size(d: Differential, bound: float) -> tuple[float, bool]:
                     break
                 if depth >= SIZE_DEPTH:
                     return float("inf"), cyclic
-                move = rng.choice(moves)
-                # a move whose draws random makes in the GDL: a chance node, each outcome a subtree of its own
-                outcomes = d.outcomes(state, move) if d.chance is not None else [(None, None)]
-                width *= len(moves) * len(outcomes)
+                width *= len(moves)
                 total += width
                 if total > limit:
                     return float("inf"), cyclic
-                state = state.apply(move) if outcomes[0][0] is None else rng.choice(outcomes)[1]
+                state = state.apply(rng.choice(moves))
                 key = state.key()
                 cyclic = cyclic or key in seen
                 seen.add(key)
-        except (TGPLRuntimeError, _Drawn):
+        except TGPLRuntimeError:
             pass  # the validation reports it
     return total / SIZE_PLAYS, cyclic
 

@@ -154,7 +154,7 @@ def test_a_card_setup_takes_keeps_the_seeds_deal_in_the_header(tmp_path):
 def test_the_ten_cards_of_the_cards_example_are_dealt(tmp_path):
     """examples/cards.tgpl's ten cards, past the eight a dealt deck could hold while its items left were a list
     (75 s to lower): as the set of the cards left (decision 104) random deals them, and the validation, by playouts
-    (its tree with random's deals is past validation.CHANCE_TREE_BOUND), compares at least its 1,000 steps."""
+    (its states with random's deals are past validation.CHANCE_STATE_BOUND), compares at least its 1,000 steps."""
     out = tmp_path / "cards.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(DATA.parents[2] / "examples" / "cards.tgpl"), "-o", str(out)])
     assert r.exit_code == 0, r.output
