@@ -46,7 +46,7 @@ rest of the effect."""
 @dataclass(frozen=True)
 class Roll:
     """A die an action throws: its call and its number of faces; or a deal, a pop() of a dealt deck
-    (`dealt_decks`), whose faces are the deck's slots (`deal`: its class's name; sides 0 until the lowering
+    (`dealt_decks`), whose faces are the deck's items (`deal`: its class's name; sides 0 until the lowering
     knows the deck, `Throw.sized`)."""
     call: ast.Call
     sides: int
@@ -64,7 +64,7 @@ class Throw:
         return tuple(d.sides for d in self.dice)
 
     def sized(self, slots: dict[str, int]) -> Throw:
-        """This throw with each deal's sides the slots of its deck (deck class name -> slots)."""
+        """This throw with each deal's sides the items of its deck (deck class name -> items)."""
         return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice))
 
     @property

@@ -543,7 +543,7 @@ class Executor:
             return tuple(t for col in obj.cells for t in col if t is not None)
         if name == "length" and self.fixed_deck(obj):
             return float(len(obj.items))
-        if name == "length" and self.dealt_deck(obj):  # the items left, a list that is state
+        if name == "length" and self.dealt_deck(obj):  # how many items are left, a number of the state
             return self.read(p, obj, length_cell(DEALT_ITEMS), span)
         if obj.cls.kind == "stack" or any(c.kind == "stack" for c in obj.cls.ancestors()):
             raise NotLowerable(span, f"decks are not lowerable after setup ('{name}' of {obj.name}): only decks "

@@ -190,7 +190,7 @@ class Lowering:
         # a control state (player, turn, phase, the move's index) whose moves are random's (roll k)
         self.rolls = action_rolls(program)[0]
         # the decks random deals from at pop() (tgpl.lowering.chance.dealt_decks): a deal is a die whose faces are
-        # the deck's slots, random's face j legal while j items are left (`legal_moves`)
+        # the deck's items, random's face k legal while its k-th item is left (`legal_moves`)
         self.deal_decks = self._deal_decks()
         slots = {name: len(o.items) for name, o in self.deal_decks.items()}
         self.rolls = {k: t.sized(slots) if t.deals else t for k, t in self.rolls.items()}
@@ -206,8 +206,8 @@ class Lowering:
 
     def _deal_decks(self) -> dict[str, UObj]:
         """The deck random deals from for each dealt deck class a move pops (tgpl.lowering.chance.dealt_decks):
-        one object of it, whose items left are a list that is state. Raises NotLowerable for a class of several
-        decks (random's move would have to say which)."""
+        one object of it, the set of whose items left is state (chance.left_cell). Raises NotLowerable for a
+        class of several decks (random's move would have to say which)."""
         out = {}
         for t in self.rolls.values():
             for d in t.dice:
