@@ -1052,7 +1052,7 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                               f"of the chance role random, {_random_moves_text(runtime_game.program)}, equally likely.")
             if deals:  # GDL-II: random deals from a shuffled deck at each pop()
                 header.append(f"GDL-II: the pop() at {', '.join(deals)} deals from a shuffled deck as a move of the "
-                              "chance role random, (roll j) for the j-th item left, equally likely; its shuffles at "
+                              "chance role random, (roll k) for the deck's k-th item while it is left, equally likely; its shuffles at "
                               f"{', '.join(shuffles)} change nothing here (its order is what its pops show).")
             sites = [s for s in chance_site_texts(runtime_game.program) if s not in dice and s not in shuffles]
             if sites:  # the lowering keeps a setup's draws as that seed made them (it refuses any after setup)

@@ -71,8 +71,8 @@ from tgpl.lowering.chance import RANDOM, ROLL, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
-from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported
-from tgpl.runtime.dealing import dealing
+from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
 from tgpl.runtime.snapshot import fields_snapshot, snapshot
@@ -82,6 +82,11 @@ from tgpl.verify.graph import Info, explore
 
 MIN_STEPS = 1000  # the fewest steps (states compared along the playouts) a validation may ask for, and the default
 TREE_BOUND = 2_000_000  # a game tree estimated at most this large is bisimulated (Tris's: 549,946 nodes)
+# ... and, in a game where random moves, whose runtime with chance nodes (every outcome of its draws, its dealt
+# decks dealt at pop()) reaches at most this many states breadth first: the tree counts the players' moves only, and
+# each chance node costs a GDL successor an outcome (tests/data/lowering/deal.tgpl: 29,130 states, bisimulated;
+# examples/cards.tgpl dealt: more than 35,000, whose bisimulation took 130 s for 21,353 product states)
+CHANCE_STATE_BOUND = 30_000
 SIZE_PLAYS = 20  # the runtime plays the estimate of the game tree averages (Knuth's estimator)
 SIZE_DEPTH = 1000  # a play longer than this makes the game too large to bisimulate
 RUNTIME_BOUND = 1000  # ... else a game whose runtime alone reaches at most this many states is bisimulated
@@ -303,8 +308,20 @@ class Differential:
         if len(counts) > 1:
             raise _Drawn(f"the runtime draws {' or '.join(map(str, counts))} random numbers in the move {move}, "
                          "where the GDL's random throws the same dice on every way")
-        return [(Func(roll_name(len(values)), tuple(Const(str(v + 1)) for v in values)), nxt)
+        return [(Func(roll_name(len(values)), (Const(str(self.face(state, values, nxt))),) if len(values) == 1
+                      else tuple(Const(str(v + 1)) for v in values)), nxt)
                 for _, values, _, nxt in runs]
+
+    def face(self, state: State, values: list[int], nxt: State) -> int:
+        """Random's face for the one draw `values` of a move from `state` to `nxt`: a die's face, the draw + 1; a
+        deal's, the place of the item dealt in its deck as the lowering starts (tgpl.runtime.dealing.rosters)."""
+        found = dealt_face(self.rosters, state, nxt) if self.deals else None
+        return values[0] + 1 if found is None else found
+
+    @cached_property
+    def rosters(self) -> dict[str, tuple[str, ...]]:
+        """The dealt decks' items as the lowering numbers them for random's deals (tgpl.runtime.dealing.rosters)."""
+        return rosters(self.initial, self.deals)
 
     def compare_throw(self, g: GdlState, outcomes: list[tuple[Term | None, State]]) -> Difference | None:
         """How the GDL state `g`, after a move whose die the runtime throws, differs from what it must be: random
@@ -832,7 +849,8 @@ def _can_end(lowered: LoweredGame) -> bool:
 
 def _small(d: Differential, until: float | None) -> bool:
     """Whether the game is small enough to be bisimulated: its game tree estimated at most TREE_BOUND nodes
-    (`_tree_size`: Tris's has 549,946), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
+    (`_tree_size`: Tris's has 549,946; in a game where random moves, only where its runtime with chance nodes
+    reaches at most CHANCE_STATE_BOUND states, `_chance_states_fit`), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
     first, where the tree is estimated at most RUNTIME_TREE_BOUND nodes (a game whose plays meet again:
     shifts.tgpl has 501 states, and a tree estimated at 25 million nodes) or a play came back to a state it
     had been in (a tree without end: quiet.tgpl has 16 states). A GDL played one state at a time costs a grounding a state explored (shifts.tgpl: 0.1 s, where
@@ -846,7 +864,7 @@ def _small(d: Differential, until: float | None) -> bool:
     else:
         tree, cyclic = _tree_size(d, RUNTIME_TREE_BOUND)
         if tree <= TREE_BOUND:
-            return True
+            return d.chance is None or _chance_states_fit(d, until)
         if tree > RUNTIME_TREE_BOUND and not cyclic:
             return False
         bound = RUNTIME_BOUND
@@ -855,6 +873,18 @@ def _small(d: Differential, until: float | None) -> bool:
         graph = explore(RuntimeMachine(d.game, d.seed), bound, stop=stop)
     except TGPLRuntimeError:
         return True  # the bisimulation meets the error too, and reports it with the moves that lead there
+    return graph.complete
+
+
+def _chance_states_fit(d: Differential, until: float | None) -> bool:
+    """Whether the runtime with chance nodes (tgpl.runtime.chance_machine, the decks the lowering deals from dealt
+    at pop()) reaches at most CHANCE_STATE_BOUND states: the states the bisimulation of a game where random moves
+    explores, each chance node a GDL successor an outcome. Counted, never timed."""
+    stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
+    try:
+        graph = explore(ChanceMachine(d.game, d.seed, deals=d.deals), CHANCE_STATE_BOUND, stop=stop)
+    except (TGPLRuntimeError, ChanceUnsupported, TooManyOutcomes):
+        return True  # the bisimulation meets it too, and reports it
     return graph.complete
 
 
@@ -1254,6 +1284,7 @@ def _replay(game: Game, seed: int, moves: list[str]) -> State | None:
     (tgpl.runtime.dealing)."""
     deals = dealt_decks(game.program)[0].classes
     chances = ChanceMachine(game, seed)
+    numbers = rosters(dealing(game.initial_state(seed), deals), deals) if deals else {}
     try:
         first = _random_faces(moves[0]) if moves else None
         if first is not None:  # setup's dice: random's first move (tgpl.lowering.chance.setup_throw)
@@ -1267,7 +1298,18 @@ def _replay(game: Game, seed: int, moves: list[str]) -> State | None:
             if _random_faces(m) is not None:
                 continue  # played with the move before it
             faces = _random_faces(moves[i + 1]) if i + 1 < len(moves) else None
-            state = state.apply(m) if faces is None else chances.apply_drawn(state, m, tuple(f - 1 for f in faces))
+            if faces is None:
+                state = state.apply(m)
+                continue
+            draws = tuple(f - 1 for f in faces)
+            if len(faces) == 1 and numbers:  # a deal's face, or a die's: whichever gives the item it names
+                dealt = chances.apply_drawn(state, m, (0,))
+                if dealt_face(numbers, state, dealt) is not None:
+                    found = dealt_draw(numbers, state, faces[0])
+                    if found is None:
+                        return None  # no deck holds the item: random could not deal it
+                    draws = (found,)
+            state = chances.apply_drawn(state, m, draws)
     except (TGPLRuntimeError, IllegalMove, ChanceUnsupported, IndexError, ValueError):
         return None
     return state

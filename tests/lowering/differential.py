@@ -44,14 +44,15 @@ def to_gdl_once(game: str, tmp: str) -> tuple[int, str, str]:
     return r.exit_code, r.output, out.read_text() if out.exists() else ""
 
 
-def deals_the_next_item(real):
+def never_deals_the_first_item(real):
     """A planted runtime mistake for the dealt-deck tests: `builtin_calls.deal` (`real`) with pop() taking the item
-    after the one drawn."""
+    after the one drawn, the last for the last two draws: the first item left is never dealt while others are, the
+    last twice as often (a mistake that only renumbers the items, each still as likely, would be the same game)."""
     def wrong(m, deck, name):
         if name != "pop":
             return real(m, deck, name)
         items = m.world.own(deck)["_items"]
-        return items.pop((m.world.random().below(len(items)) + 1) % len(items)) if items else None
+        return items.pop(min(m.world.random().below(len(items)) + 1, len(items) - 1)) if items else None
     return wrong
 
 

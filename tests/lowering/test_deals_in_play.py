@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import deals_the_next_item, to_gdl_once
+from differential import never_deals_the_first_item, to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -79,19 +79,20 @@ def _variant(tmp_path: Path, old: str, new: str, source: Path = GIFT) -> Path:
 
 
 def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
-    """A runtime planted to deal the card after the one drawn differs from random's deals: nothing written."""
-    wrong = deals_the_next_item(builtin_calls.deal)
+    """A runtime planted never to deal the first card left while others are (the last twice as often) differs
+    from random's deals: random may deal the first card, the runtime not. Nothing written."""
+    wrong = never_deals_the_first_item(builtin_calls.deal)
     monkeypatch.setattr(builtin_calls, "deal", wrong)
     out = tmp_path / "gift.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(GIFT), "-o", str(out)])
     assert r.exit_code != 0, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
     assert not out.exists()
-    # located at the action whose draw random's move is, the runtime replayed with its deck dealt at pop()
-    assert ("gift.tgpl:52:12: error: the GDL differs from the runtime after 2 moves; the last move is random's, "
-            "drawing for action 'Draw' of Seat#0") in r.output
-    assert "    Seat#0.Draw()\n    (roll 1)\n" in r.output
-    assert "error: attribute 'Shown' of Felt differs: Card#0 in the runtime, Card#4 in the GDL" in r.output
+    # located at the action whose draw random's move is
+    assert ("gift.tgpl:52:12: error: the GDL differs from the runtime after 1 move; the last move is action "
+            "'Draw' of Seat#0") in r.output
+    assert "    Seat#0.Draw()\n" in r.output
+    assert "note: legal moves only in the GDL: (roll 1)" in r.output
 
 
 def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
@@ -111,7 +112,7 @@ def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
                  id="peeked"),
     pytest.param("    Felt.Deck = new FiveDeck();\n",
                  "    Felt.Deck = new FiveDeck();\n    Felt.Spare = new FiveDeck();\n", id="two-decks"),
-    pytest.param("for (number v = 1; v <= 5; v += 1)", "for (number v = 1; v <= 9; v += 1)", id="nine-cards"),
+    pytest.param("for (number v = 1; v <= 5; v += 1)", "for (number v = 1; v <= 17; v += 1)", id="17-cards"),
 ])
 def test_a_deck_random_may_not_deal_stays_the_seeds(tmp_path, old, new):
     """A peek() at the card under the drawn one reads the deck's order, random deals from one deck of a class,
@@ -148,3 +149,23 @@ def test_a_card_setup_takes_keeps_the_seeds_deal_in_the_header(tmp_path):
     assert "deal.tgpl:40:9 change nothing" not in kif and "deal.tgpl:40:9, " not in kif
     assert "; Chance: the game draws on its random numbers at " in kif
     assert "deal.tgpl:40:9: this GDL is the game of setup seed 0" in kif
+
+
+def test_the_ten_cards_of_the_cards_example_are_dealt(tmp_path):
+    """examples/cards.tgpl's ten cards, past the eight a dealt deck could hold while its items left were a list
+    (75 s to lower): as the set of the cards left (decision 104) random deals them, and the validation, by playouts
+    (its states with random's deals are past validation.CHANCE_STATE_BOUND), compares at least its 1,000 steps."""
+    out = tmp_path / "cards.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(DATA.parents[2] / "examples" / "cards.tgpl"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "cards.tgpl:44:32 deals from a shuffled deck as a move of the chance role random" in kif
+    assert "; Chance:" not in kif
+    assert "(input random (roll 10))" in kif and "(input random (roll 11))" not in kif
+    validated = kif.splitlines()[1]
+    assert validated.startswith("; validated: ") and "playouts" in validated and "breadth first" not in validated
+    steps = int(validated.split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", ""))
+    assert steps >= 1000
+    # random's (roll k) deals the deck's k-th card while it is left: the first deal may give any of the ten
+    assert "(init (items_length numberdeck_0 10))" in kif
+    assert all(f"(init (items_{k} numberdeck_0 yes))" in kif for k in range(10))

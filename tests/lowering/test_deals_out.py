@@ -1,7 +1,7 @@
 """GDL-II out: a deck shuffled after setup dealt by random at each pop() (tgpl.lowering.chance.dealt_decks).
 
-The deck's items left are a list that is state, each pop() random's move `(roll j)` taking the j-th item left,
-legal while j are left; the runtime compared deals at pop() too (tgpl.runtime.dealing, whose law is the
+The deck is the set of its items left (`items_k`: whether its k-th item is), each pop() random's move `(roll k)`
+taking the deck's k-th item, legal while it is left; the runtime compared deals at pop() too (tgpl.runtime.dealing, whose law is the
 shuffled deck's: tests/runtime/test_dealing.py), so the validation matches random's moves with its draws."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from differential import deals_the_next_item, to_gdl_once
+from differential import never_deals_the_first_item, to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -63,11 +63,12 @@ def test_random_deals_each_card_left(tmp_path_factory):
 
     state = play(p0, "(draw seat_0)")
     assert sorted(str(m) for m in state.legal_moves(rnd)) == [f"(roll {j})" for j in range(1, 7)]
-    state = play(rnd, "(roll 6)")  # the last card left in the deck's order
+    state = play(rnd, "(roll 3)")  # the deck's third card
     left = sorted(str(f) for f in state.fluent_texts() if f.startswith("(items_"))
-    assert "(items_length sixdeck_0 5)" in left and "(items_5 sixdeck_0 null)" in left
+    assert "(items_length sixdeck_0 5)" in left and "(items_2 sixdeck_0 no)" in left
+    assert all(f"(items_{k} sixdeck_0 yes)" in left for k in (0, 1, 3, 4, 5))
     state = play(p1, "(draw seat_1)")
-    assert sorted(str(m) for m in state.legal_moves(rnd)) == [f"(roll {j})" for j in range(1, 6)]
+    assert sorted(str(m) for m in state.legal_moves(rnd)) == [f"(roll {j})" for j in (1, 2, 4, 5, 6)]
 
 
 def _variant(tmp_path: Path, old: str, new: str) -> Path:
@@ -108,7 +109,7 @@ def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     """A runtime that deals the item after the one drawn (a planted mistake on one side) differs from random's
     deals, and to-gdl says so and writes nothing. Four cards, to keep it short."""
     src = _variant(tmp_path, "v <= 6", "v <= 4")
-    wrong = deals_the_next_item(builtin_calls.deal)
+    wrong = never_deals_the_first_item(builtin_calls.deal)
     out = tmp_path / "deal.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
     assert r.exit_code == 0, r.output

@@ -30,6 +30,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import CallableType, ClassType
+from tgpl.lowering.universe import slot_cell
 
 RANDOM = "random"  # GDL-II's chance role
 ROLL = "roll"  # the function of random's moves: (roll k), (roll2 a b) for two dice (`roll_name`)
@@ -45,7 +46,7 @@ rest of the effect."""
 @dataclass(frozen=True)
 class Roll:
     """A die an action throws: its call and its number of faces; or a deal, a pop() of a dealt deck
-    (`dealt_decks`), whose faces are the deck's slots (`deal`: its class's name; sides 0 until the lowering
+    (`dealt_decks`), whose faces are the deck's items (`deal`: its class's name; sides 0 until the lowering
     knows the deck, `Throw.sized`)."""
     call: ast.Call
     sides: int
@@ -63,7 +64,7 @@ class Throw:
         return tuple(d.sides for d in self.dice)
 
     def sized(self, slots: dict[str, int]) -> Throw:
-        """This throw with each deal's sides the slots of its deck (deck class name -> slots)."""
+        """This throw with each deal's sides the items of its deck (deck class name -> items)."""
         return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice))
 
     @property
@@ -155,8 +156,14 @@ def shuffle_refusal(name: str) -> str:
 
 
 DEALT_ITEMS = "items"
-"""The list a dealt deck's items are as fluents (`items.length`, `items[k]`: the items left, in the order setup put
-them, less those dealt)."""
+"""The name of a dealt deck's items as fluents: `items.length`, how many are left, and `items[k]` (`left_cell`),
+whether the deck's k-th item is one of them."""
+
+
+def left_cell(k: int) -> str:
+    """The attribute of a dealt deck's fluent saying whether its k-th item (numbered in the order the deck holds
+    them when the lowering starts: its roster) is still in it, a bool: the deck as the set of its items left."""
+    return slot_cell(DEALT_ITEMS, k)
 DEAL_METHODS = frozenset({"pop", "shuffle", "length"})
 """What code after setup may do with a dealt deck: pop() is random's deal, shuffle() changes nothing."""
 
@@ -300,11 +307,11 @@ def _made_once(program, info) -> bool:
     return False
 
 
-DEALT_IN_PLAY_ITEMS = 8
+DEALT_IN_PLAY_ITEMS = 16
 """The most items a deck made shuffled and drawn in play may hold to be dealt by random (decision 102): the state
-then holds which items are left, up to 2^n sets of them, and the hands they went to. examples/cards.tgpl's ten
-cards, dealt, took 75 s to lower instead of 0.6 s and minutes to validate; a larger deck keeps the seed's order,
-labelled in the header's `Chance:` line."""
+then holds which items are left (`left_cell`), up to 2^n sets of them, and the hands they went to.
+examples/cards.tgpl's ten cards, dealt, take 15 s of CPU to lower (0.6 s as the seed's order); a larger deck
+keeps the seed's order, labelled in the header's `Chance:` line."""
 
 
 def _items_made(program, info) -> int | None:
@@ -555,4 +562,4 @@ def _field(snap: dict, cell: tuple[str, str]):
 
 
 __all__ = ["DEALT_ITEMS", "DID", "Dealt", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
-           "effect_roll_calls", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]
+           "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

@@ -194,9 +194,12 @@ class Emitter:
                 raw = float(o["owners"][0]) if o["owners"] else None
             elif attr == "length" and o.get("items") is not None:  # what is left of a deck
                 raw = float(len(o["items"]))
-            elif (found := list_cell(attr)) is not None:  # a list that is state: its length, or one item
-                dealt = found[0] == DEALT_ITEMS and o.get("items") is not None  # a deck random deals from
-                items = o["items"] if dealt else o["fields"][found[0]][1]
+            elif (found := list_cell(attr)) is not None and found[0] == DEALT_ITEMS and o.get("items") is not None:
+                k = found[1]  # a deck random deals from: how many items are left, or whether its k-th item is
+                raw = float(len(o["items"])) if k is None else \
+                    fl.obj.items[k].name in {self.u.value(v).name for v in o["items"]}
+            elif found is not None:  # a list that is state: its length, or one item
+                items = o["fields"][found[0]][1]
                 k = found[1]
                 raw = float(len(items)) if k is None else items[k] if k < len(items) else None
             else:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
-from tgpl.lowering.chance import DEALT_ITEMS, dealt_decks, roll_sides, shuffle_refusal
+from tgpl.lowering.chance import DEALT_ITEMS, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
@@ -566,7 +566,7 @@ class Executor:
             return tuple(t for col in obj.cells for t in col if t is not None)
         if name == "length" and self.fixed_deck(obj):
             return float(len(obj.items))
-        if name == "length" and self.dealt_deck(obj):  # the items left, a list that is state
+        if name == "length" and self.dealt_deck(obj):  # how many items are left, a number of the state
             return self.read(p, obj, length_cell(DEALT_ITEMS), span)
         if obj.cls.kind == "stack" or any(c.kind == "stack" for c in obj.cls.ancestors()):
             raise NotLowerable(span, f"decks are not lowerable after setup ('{name}' of {obj.name}): only decks "
@@ -1772,26 +1772,39 @@ class Executor:
         return out
 
     def deal(self, p: Path, deck: UObj, span: Span) -> list[tuple[Path, object]]:
-        """`deck.pop()` on a dealt deck (`tgpl.lowering.chance.dealt_decks`): random's move `(roll j)` takes the
-        j-th of the items left (in the order setup put them), each as likely as a shuffle would make it the top;
-        null where none is left. The move is random's as a die's is (`roll`): one face, j, of sides the deck's
-        slots; random may play j only while the deck holds j items (Segments.legal_moves)."""
-        lst = StateList(deck, DEALT_ITEMS, self.lists[(deck.name, DEALT_ITEMS)])
+        """`deck.pop()` on a dealt deck (`tgpl.lowering.chance.dealt_decks`): random's move `(roll k)` takes the
+        deck's k-th item, numbered in the order the deck holds them when the lowering starts (`deck.items`, its
+        roster), legal while that item is still in the deck (`left_cell`, Segments.legal_moves): random's
+        uniform pick among the items left is the top of a uniformly shuffled deck. The deck is the set of its
+        items left, not their order, so a deal reads one cell and writes two (the item gone, one fewer left);
+        null where none is left (random's first move alone is legal then)."""
+        roster = deck.items
         out = []
-        for q, face in self.face(span, lst.size, p, "pop() of a shuffled deck"):
-            face = 1.0 if face is None else face  # the probe (the way marked THROWN) deals the first item left
-            for r, n in self.split(q, self._length_of(q, lst, span)):
-                if not isinstance(n, float) or n > lst.size:
+        for q, face in self.face(span, len(roster), p, "pop() of a shuffled deck"):
+            probe = face is None  # the probe (the way marked THROWN) deals the first item, wherever it is
+            k = 0 if probe else int(face) - 1
+            for r, n in self.split(q, self._deck_length(q, deck, len(roster), span)):
+                if not isinstance(n, float):
                     continue
                 if n == 0:
-                    out.append((r, None))  # the runtime's pop() of an empty deck: null, nothing drawn
+                    if k == 0:
+                        out.append((r, None))  # the runtime's pop() of an empty deck: null, nothing drawn
                     continue
-                j = int(face) - 1
-                if j >= n:
-                    continue  # random may not play it: fewer items are left
-                slots = [self._slot(r, lst, k, span) for k in range(lst.size)]
-                out.extend((t, slots[j]) for t, _ in self._remove_at(r, lst, int(n), slots, float(j), span))
+                cases = [(r, True)] if probe else self.split(r, self.read(r, deck, left_cell(k), span))
+                for s, here in cases:
+                    if here is not True:
+                        continue  # random may not play it: the item was dealt before
+                    for t in self.write(s, deck, left_cell(k), False, span):
+                        out.extend((w, roster[k]) for w in self.write(t, deck, length_cell(DEALT_ITEMS), n - 1, span))
         return out
+
+    def _deck_length(self, p: Path, deck: UObj, size: int, span: Span):
+        """How many items a dealt deck holds, by cases of 0..size."""
+        def cases(n):
+            if isinstance(n, Num):
+                return choice((float(k), lit(CmpLit("==", n, float(k)))) for k in range(size + 1))
+            return n
+        return restrict(lift(cases, self.read(p, deck, length_cell(DEALT_ITEMS), span)), p.pc)
 
     def dealt_deck(self, obj) -> bool:
         """A deck random deals from at each pop() (`tgpl.lowering.chance.dealt_decks`)."""

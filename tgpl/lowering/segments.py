@@ -37,8 +37,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.frontend.builtins import deck_item
-from tgpl.lowering.chance import DEALT_ITEMS, RANDOM, SETUP, action_rolls, dealt_decks, roll_name
+from tgpl.lowering.chance import DEALT_ITEMS, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
                                   pool_classes, state_lists)
@@ -191,9 +190,9 @@ class Lowering:
         # a control state (player, turn, phase, the move's index) whose moves are random's (roll k)
         self.rolls = action_rolls(program)[0]
         # the decks random deals from at pop() (tgpl.lowering.chance.dealt_decks): a deal is a die whose faces are
-        # the deck's slots, random's face j legal while j items are left (`legal_moves`)
+        # the deck's items, random's face k legal while its k-th item is left (`legal_moves`)
         self.deal_decks = self._deal_decks()
-        slots = {name: self.lists[(o.name, DEALT_ITEMS)] for name, o in self.deal_decks.items()}
+        slots = {name: len(o.items) for name, o in self.deal_decks.items()}
         self.rolls = {k: t.sized(slots) if t.deals else t for k, t in self.rolls.items()}
         # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
         self.loop_cut: int | None = None
@@ -207,8 +206,8 @@ class Lowering:
 
     def _deal_decks(self) -> dict[str, UObj]:
         """The deck random deals from for each dealt deck class a move pops (tgpl.lowering.chance.dealt_decks):
-        one object of it, whose items left are a list that is state. Raises NotLowerable for a class of several
-        decks (random's move would have to say which)."""
+        one object of it, the set of whose items left is state (chance.left_cell). Raises NotLowerable for a
+        class of several decks (random's move would have to say which)."""
         out = {}
         for t in self.rolls.values():
             for d in t.dice:
@@ -251,9 +250,10 @@ class Lowering:
                     continue  # other collections: writes to them are refused when met
                 out[(o.name, name)] = Fluent(o, name, t, initial)
         dealt = dealt_decks(self.program)[0]
-        for o in self.u.objects:  # a deck random deals from: the items left, a list that is state
+        for o in self.u.objects:  # a deck random deals from: the set of its items left, and their number
             if o.items is not None and o.cls.name in dealt.classes:
-                out.update(self._list_fluents(o, DEALT_ITEMS, Collection("List", deck_item(o.cls)), tuple(o.items)))
+                out[(o.name, length_cell(DEALT_ITEMS))] = Fluent(o, length_cell(DEALT_ITEMS), NUMBER, float(len(o.items)))
+                out.update({(o.name, left_cell(k)): Fluent(o, left_cell(k), BOOL, True) for k in range(len(o.items))})
         if "length" in written:  # how many of a deck's items pop() has not taken yet
             changed = changed_decks(self.program)
             for o in self.u.objects:
@@ -276,6 +276,8 @@ class Lowering:
                 fl.initial = None
         for fl in out.values():
             fl.domain = self._static_domain(fl)
+            if fl.obj.cls.name in dealt.classes and list_cell(fl.attr) is not None and fl.type == BOOL:
+                fl.domain = [False, True]  # an item of a dealt deck is in it or not, never null
         return out
 
     def _pool_fluents(self, pool: Pool) -> dict[tuple[str, str], Fluent]:
@@ -371,12 +373,13 @@ class Lowering:
             return [(self.random_move((k,)), TRUE) for k in range(1, len(self.u.throws) + 1)]
         if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
             throw = self.rolls[id(self.moves[cs[3]].action)]
-            if throw.deals:  # a deal: the j-th item left, while j are left (the first, null, from an empty deck)
+            if throw.deals:  # a deal: the deck's k-th item, while it is left (the first, null, from an empty deck)
                 deck = self.deal_decks[throw.dice[0].deal]
-                left = self.ex._length_of(Path(TRUE, {}, cs[:3]), execute.StateList(
-                    deck, DEALT_ITEMS, self.lists[(deck.name, DEALT_ITEMS)]), None)
-                return [(self.random_move((j,)), as_formula(lift(lambda n, j=j: j == 1 or n >= j, left)) or FALSE)
-                        for (j,) in throw.faces]
+                at = Path(TRUE, {}, cs[:3])
+                empty = as_formula(lift(lambda n: n == 0, self.ex._deck_length(at, deck, len(deck.items), None)))
+                return [(self.random_move((k,)), disj(as_formula(self.ex.read(at, deck, left_cell(k - 1), None))
+                                                      or FALSE, empty if k == 1 else FALSE) or FALSE)
+                        for (k,) in throw.faces]
             return [(self.random_move(faces), TRUE) for faces in throw.faces]
         player = cs[0]
         ctrl = lit(ControlLit(cs))

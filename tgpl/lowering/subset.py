@@ -112,8 +112,8 @@ def state_lists(program) -> frozenset[str]:
 
 def changed_decks(program) -> list:
     """The deck classes (stacks) whose items code after setup may change other than by pop() taking the top:
-    pushed to, shuffled, discarded into, dealt by random (`tgpl.lowering.chance.dealt_decks`: their items left
-    are a list that is state). Decks of other classes keep the items setup left them, and what pop() takes is
+    pushed to, shuffled, discarded into, dealt by random (`tgpl.lowering.chance.dealt_decks`: the set of their
+    items left is state). Decks of other classes keep the items setup left them, and what pop() takes is
     counted by their length alone."""
     types = program.types
     dealt = dealt_decks(program)[0].classes

@@ -31,4 +31,43 @@ def dealing(state: State, classes: frozenset[str]) -> State:
     return State(state.game, world)
 
 
-__all__ = ["dealing"]
+def rosters(state: State, classes: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The items of each deck of the classes `classes` in `state`, by name, in the order it holds them: the
+    numbering of random's deals (GDL-II's `(roll k)` takes a deck's k-th item: tgpl.lowering.chance.left_cell),
+    made from the state the lowering starts from."""
+    world = state.world
+    return {o.name: tuple(i.name for i in world.fields(o)["_items"])
+            for o in world.objects if o.cls.name in classes and "_items" in world.fields(o)}
+
+
+def dealt_face(numbers: dict[str, tuple[str, ...]], before: State, after: State) -> int | None:
+    """Random's `(roll k)` for the item a move dealt between `before` and `after`: the one item gone from a
+    dealt deck (`rosters`), k its place in the deck's roster, from 1; None where no deck lost exactly one."""
+    gone = []
+    for deck, roster in numbers.items():
+        was, now = before.world.named(deck), after.world.named(deck)
+        if was is None or now is None:
+            continue
+        left = {i.name for i in after.world.fields(now)["_items"]}
+        gone += [(roster, i.name) for i in before.world.fields(was)["_items"] if i.name not in left]
+    if len(gone) != 1 or gone[0][1] not in gone[0][0]:
+        return None
+    roster, item = gone[0]
+    return roster.index(item) + 1
+
+
+def dealt_draw(numbers: dict[str, tuple[str, ...]], state: State, face: int) -> int | None:
+    """The runtime's draw (`below(n)` of the n items left) that deals what random's `(roll face)` deals in
+    `state`: the place among the items left of a deck's item `face` (`rosters`); None where no dealt deck holds
+    it."""
+    for deck, roster in numbers.items():
+        obj = state.world.named(deck)
+        if obj is None or face > len(roster):
+            continue
+        names = [i.name for i in state.world.fields(obj)["_items"]]
+        if roster[face - 1] in names:
+            return names.index(roster[face - 1])
+    return None
+
+
+__all__ = ["dealing", "dealt_draw", "dealt_face", "rosters"]
