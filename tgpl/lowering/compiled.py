@@ -69,6 +69,7 @@ YES = Const("yes")
 # ====================================================================== clauses
 _SITE = "#site"  # in a context's key: a call site after the clause's own writes (`SegmentCompiler.context`)
 _MOVING = "#move"  # in a context's key: a call in a move's effect (`SegmentCompiler.moving`)
+FINISHED = "#finished"  # the state holds a result: a check left to the next decision is not asked there
 
 
 @dataclass
@@ -276,14 +277,36 @@ class SegmentCompiler(_FunctionCompiler):
                 flow.going.append(c2)
             return self.settle(flow)
         if isinstance(s, (ast.While, ast.For)):
-            if _writes_state(s):
+            if _writes_state(s, self.hc.implicit_this):
                 unrolled = self.unrolled(s, clauses, live) if isinstance(s, ast.For) else None
                 if unrolled is not None:
                     return self.settle(unrolled)
                 return self.settle(self.writing_loop(s, clauses, live))
             if any(c.store for c in clauses):
-                raise Unsupported("a loop after the move's writes")
+                clauses = self.collapse(clauses)  # the loop reads the move's writes through views
+                if any(c.store for c in clauses):  # numbers, which collapse leaves in the clauses
+                    return self.settle(self.carrying(s, clauses, live))
         return self.settle(super()._stmt(s, clauses, live))
+
+    def carrying(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+        """A loop that writes nothing, after the move wrote numbers (they stay in the clauses, so that their
+        ranges are found along each way): the writes ride through the loop's relation as names (`#kept...`) and
+        are given back to the ways out. The loop must not read them (it would read the state before the move)."""
+        shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
+        if len(shapes) != 1:
+            raise Unsupported("a loop after the move wrote numbers on some ways and not on others")
+        attrs = next(iter(shapes))
+        read = sorted(set(attrs) & _loop_reads(s, self.hc.types))
+        if read:
+            raise Unsupported(f"a loop that reads '{read[0]}' after the move wrote it")
+        for c in clauses:
+            for j, (_, o, v) in enumerate(c.store):
+                c.env[f"#kept{j}o"], c.env[f"#kept{j}v"] = o, v
+            c.store = ()
+        flow = super()._stmt(s, clauses, live)
+        for c in flow.going + [c for c, _ in flow.returns]:
+            c.store = tuple((a, c.env.pop(f"#kept{j}o"), c.env.pop(f"#kept{j}v")) for j, a in enumerate(attrs))
+        return flow
 
     # ------------------------------------------------------------ loops that write the state
     def unrolled(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
@@ -381,7 +404,7 @@ class SegmentCompiler(_FunctionCompiler):
         it reads nothing it writes (itself or in the functions it calls), and every write of an attribute in it
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
-        written, values = _loop_writes(s)
+        written, values = _loop_writes(s, self.hc.implicit_this)
         read = _loop_reads(s, self.hc.types)
         clash = sorted(written & read)
         if clash:
@@ -409,7 +432,7 @@ class SegmentCompiler(_FunctionCompiler):
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
-        return None if _writes_state(s) else super().exists_loop(s, clauses, live)
+        return None if _writes_state(s, self.hc.implicit_this) else super().exists_loop(s, clauses, live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
@@ -1797,6 +1820,10 @@ class CompiledGame:
             for c in self.final:
                 if c.over is None and c.control[1:] in where and [j for j, _ in c.checks] != [k]:
                     raise Undefer(k)  # a way waits there unchecked: the state there would be checked anyway
+        # a way that ended the game where it ran (`winner me;` before the check's `if`) may rest at a control
+        # where a check is asked: the check must not end the game again there (`outcomes`, FINISHED)
+        self.guarded = {k for k, where in targets.items()
+                        if any(c.over is not None and c.control[1:] in where for c in self.final)}
         return {k: next(iter(where)) for k, where in targets.items()}
 
     def outcomes(self, targets: dict[int, tuple[str, str]], found: dict) -> list[Rule]:
@@ -1813,8 +1840,10 @@ class CompiledGame:
             check = self.deferral.met[k]
             table = self.hc.static_table(rows)
             player, mover = sc.var(), sc.var()
-            start = SegClause([Atom("#control", (player, Const(turn), Const(phase))), Atom(table, (player, mover))],
-                              {"#this": None}, (), (mover, check.turn, check.phase))
+            body = [Atom("#control", (player, Const(turn), Const(phase))), Atom(table, (player, mover))]
+            if k in self.guarded:
+                body.append(Not(Atom(FINISHED, ())))
+            start = SegClause(body, {"#this": None}, (), (mover, check.turn, check.phase))
             ended = len(sc.ended)
             latest, sc.latest = sc.latest, {}
             sc.moving = False  # the calls read the state, and share their instances with `legal`'s
@@ -2221,6 +2250,8 @@ class Emission:
             return Atom("does", (self.term(x.args[0]), self.move(rel[5:], x.args[1:])))
         if rel.startswith("legal|"):
             return Atom("legal", (self.term(x.args[0]), self.move(rel[6:], x.args[1:])))
+        if rel == FINISHED:  # the game has ended (a way ended it where it ran): its result is in the state
+            return Atom(self.rels.name(("rel", rel), "finished"), ())
         if rel == "ended|":  # a check left to the next decision ends the game here (tgpl.lowering.deferral)
             return Atom(self.rels.name(("rel", rel), "ended"), tuple(self.term(a) for a in x.args))
         if rel.startswith("tgpl_") and rel.endswith("|"):  # the lowering's own (tgpl.lowering.compiled_query)
@@ -2299,6 +2330,8 @@ class Emission:
         deferred = any(r.head.relation == "ended|" for r in self.rules)
         if deferred:
             body_rules.append(Rule(Atom("terminal"), (self.literal(Atom("ended|", places)),)))
+        if any(isinstance(x, Not) and getattr(x.literal, "relation", None) == FINISHED for r in self.rules for x in r.body):
+            body_rules.append(Rule(self.literal(Atom(FINISHED, ())), (Atom("true", (Func("result", places),)),)))
         for r in results:
             goals = _goals(r, u.players)
             if goals is None:
@@ -2509,16 +2542,19 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
 
 
 # ====================================================================== loops that write the state
-def _writes_state(s) -> bool:
-    """Does the loop `s` assign anything but a local (an attribute, an item)?"""
-    return any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s]))
+def _writes_state(s, implicit: set[int]) -> bool:
+    """Does the loop `s` assign anything but a local (an attribute, an item, an attribute of `this` by its
+    name: `implicit`, the ids of such names)?"""
+    return any(isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name) or id(n.target) in implicit)
+               for n in ast.walk([s]))
 
 
-def _loop_writes(s) -> tuple[set[str], dict[str, list]]:
-    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`), and the value expressions of each."""
+def _loop_writes(s, implicit: set[int]) -> tuple[set[str], dict[str, list]]:
+    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`: `implicit`, the ids of such names),
+    and the value expressions of each."""
     values: dict[str, list] = {}
     for n in ast.walk([s]):
-        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Member):
+        if isinstance(n, ast.Assign) and (isinstance(n.target, ast.Member) or id(n.target) in implicit):
             values.setdefault(n.target.name, []).append(n.value)
     return set(values), values
 
