@@ -170,6 +170,9 @@ class SegmentCompiler(_FunctionCompiler):
         # within such a loop whose writes are each made once: the passes' writes of loops in it, taken into one
         # view where the loop ends rather than one view a pass (attribute -> the ways that wrote it)
         self.deferred: dict[str, list[SegClause]] | None = None
+        # the counters of `this` that are locals of the loops being compiled (`loop_stmt`), with the bound each
+        # is saturated at (None: not saturated)
+        self.counting: dict[str, int | None] = {}
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -242,7 +245,8 @@ class SegmentCompiler(_FunctionCompiler):
             e = s.expr
             for c in clauses:
                 if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.name in c.env:
-                    flow.going += self.assign(e, c)
+                    bound = self.counting.get(e.target.name) if e.op != "=" else None
+                    flow.going += self.assign(e, c) if bound is None else self.saturating(e, c, bound)
                 elif isinstance(e, ast.Assign):
                     flow.going += self.assign_member(e, c)
                 elif isinstance(e, ast.Call) and self.moving and self.g.deferral.deferrable(e, c):
@@ -277,21 +281,106 @@ class SegmentCompiler(_FunctionCompiler):
                 flow.going.append(c2)
             return self.settle(flow)
         if isinstance(s, (ast.While, ast.For)):
-            if _writes_state(s, self.hc.implicit_this):
-                unrolled = self.unrolled(s, clauses, live) if isinstance(s, ast.For) else None
-                if unrolled is not None:
-                    return self.settle(unrolled)
-                return self.settle(self.writing_loop(s, clauses, live))
-            if any(c.store for c in clauses):
-                clauses = self.collapse(clauses)  # the loop reads the move's writes through views
-                if any(c.store for c in clauses):  # numbers, which collapse leaves in the clauses
-                    return self.settle(self.carrying(s, clauses, live))
+            return self.settle(self.loop_stmt(s, clauses, live))
         return self.settle(super()._stmt(s, clauses, live))
 
-    def carrying(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
-        """A loop that writes nothing, after the move wrote numbers (they stay in the clauses, so that their
-        ranges are found along each way): the writes ride through the loop's relation as names (`#kept...`) and
-        are given back to the ways out. The loop must not read them (it would read the state before the move)."""
+    def loop_stmt(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+        """A loop in compiled code. One that writes the state is spelled out pass by pass where it can be
+        (`unrolled`), else a relation (`writing_loop`); the counters of `this` it steps by their names
+        (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
+        into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
+        writes = _writes_state(s, self.hc.implicit_this)
+        if writes and isinstance(s, ast.For):
+            unrolled = self.unrolled(s, clauses, live)
+            if unrolled is not None:
+                return unrolled
+        counters = self.counters_in(s, clauses) if writes else []
+        if counters:
+            clauses = [c3 for c in clauses for c3 in self.promoted(c, counters)]
+            live = live | set(counters)
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses)  # the loop reads the move's writes through views
+        counting = self.counting
+        self.counting = counting | {n: self.g.saturated.get(n) for n in counters}
+        try:
+            if any(c.store for c in clauses):  # numbers, which collapse leaves in the clauses
+                flow = self.carrying(s, clauses, live, writes, frozenset(counters))
+            elif writes:
+                flow = self.writing_loop(s, clauses, live, frozenset(counters))
+            else:
+                flow = super()._stmt(s, clauses, live)
+        finally:
+            self.counting = counting
+        if counters:  # the counters' last values, written where the loop ends
+            going = []
+            for c in self.settle(flow).going:
+                this = c.env["#this"]
+                todo = [c]
+                for name in counters:
+                    todo = [c3 for c2 in todo for c3 in self.write(c2, this, name, c2.env.pop(name))]
+                going += todo
+            flow.going = going
+        return flow
+
+    def counters_in(self, s, clauses: list[SegClause]) -> list[str]:
+        """The numbers of `this` the loop `s` assigns by their names (`Captured += 1`) and reads only so: no
+        `o.Captured` in it, none read by the functions it calls. They can be locals of the loop, carried through
+        its relation from one pass to the next, as the runtime's passes step them (saturated at their bound as
+        the writes are, `saturating`)."""
+        if any(c.env.get("#this") is None for c in clauses):
+            return []
+        names = sorted({n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign)
+                        and isinstance(n.target, ast.Name) and id(n.target) in self.hc.implicit_this
+                        and n.target.name in self.g.numeric_attrs})
+        members = {n.name for n in ast.walk([s]) if isinstance(n, ast.Member)}
+        called = _loop_reads(s, self.hc.types, own=False)
+        return [n for n in names if n not in members and n not in called]
+
+    def saturating(self, e: ast.Assign, c: SegClause, bound: int) -> list[SegClause]:
+        """`Taken += v` of a counter that is a local of the loop (`loop_stmt`), saturated at `bound` as its write
+        would be (`assign_member`): at the bound it keeps its value."""
+        out = []
+        name = e.target.name
+        op = e.op[0]
+        if op not in CALCS:
+            raise Unsupported(f"the operator {e.op}")
+        for c2, v in self.expr(e.value, c):
+            old = c2.env[name]
+            at = self.compare(">=", old, Const(str(bound)), c2.copy())
+            if at is not None:
+                out.append(at)
+            below = self.compare("<", old, Const(str(bound)), c2)
+            if below is not None:
+                c3, r = self.calc(op, old, v, below)
+                if c3 is not None:
+                    c3.env[name] = r
+                    out.append(c3)
+        return out
+
+    def promoted(self, c: SegClause, counters: list[str]) -> list[SegClause]:
+        """`c` with each counter of `this` read into a local of its name, its write (if any) out of the store."""
+        todo = [c]
+        for name in counters:
+            out = []
+            for c2 in todo:
+                this = c2.env["#this"]
+                for c3, v in self.read(c2, this, name):
+                    c3 = c3.copy()
+                    c3.env[name] = v
+                    c3.store = tuple(w for w in c3.store
+                                     if w[0] != name or c3.resolve(w[1]) != c3.resolve(this))
+                    out.append(c3)
+            todo = out
+        return todo
+
+    def carrying(self, s, clauses: list[SegClause], live: set[str], writes: bool,
+                 counters: frozenset[str]) -> horn._Flow:
+        """A loop after the move wrote numbers (they stay in the clauses, so that their ranges are found along
+        each way): the writes ride through the loop's relation as names (`#kept...`) and are given back to the
+        ways out. The loop must not read them (it would read the state before the move). A way that wrote
+        fewer of them than another (hasami's second direction, after a capture on some ways only) writes the
+        value it reads, so that every way carries the same writes (`padded`)."""
+        clauses = self.padded(clauses)
         shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
         if len(shapes) != 1:
             raise Unsupported("a loop after the move wrote numbers on some ways and not on others")
@@ -299,14 +388,56 @@ class SegmentCompiler(_FunctionCompiler):
         read = sorted(set(attrs) & _loop_reads(s, self.hc.types))
         if read:
             raise Unsupported(f"a loop that reads '{read[0]}' after the move wrote it")
+        # the object of each write: `this` or one object on every way is not carried (a relation's arguments do
+        # not say that two of them are the same, and `padded` asks it of the writes after the next loop)
+        objects = []
+        for j in range(len(attrs)):
+            kinds = {"this" if c.resolve(c.store[j][1]) == c.resolve(c.env.get("#this")) else
+                     c.store[j][1] if isinstance(c.store[j][1], Const) else None for c in clauses}
+            objects.append(next(iter(kinds)) if len(kinds) == 1 and None not in kinds else None)
         for c in clauses:
             for j, (_, o, v) in enumerate(c.store):
-                c.env[f"#kept{j}o"], c.env[f"#kept{j}v"] = o, v
+                if objects[j] is None:
+                    c.env[f"#kept{j}o"] = o
+                c.env[f"#kept{j}v"] = v
             c.store = ()
-        flow = super()._stmt(s, clauses, live)
+        flow = self.writing_loop(s, clauses, live, counters) if writes else super()._stmt(s, clauses, live)
         for c in flow.going + [c for c, _ in flow.returns]:
-            c.store = tuple((a, c.env.pop(f"#kept{j}o"), c.env.pop(f"#kept{j}v")) for j, a in enumerate(attrs))
+            c.store = tuple((a, c.env.pop(f"#kept{j}o") if objects[j] is None else
+                             c.env["#this"] if objects[j] == "this" else objects[j], c.env.pop(f"#kept{j}v"))
+                            for j, a in enumerate(attrs))
         return flow
+
+    def padded(self, clauses: list[SegClause]) -> list[SegClause]:
+        """`clauses` with the writes each lacks of an attribute others wrote, of the same object (`this`, or one
+        named when compiling), as the value it has: no change to the state, and one shape of writes for all."""
+        attrs = list(dict.fromkeys(a for c in clauses for a, _, _ in c.store))
+        out = []
+        for c in clauses:
+            todo = [c]
+            for a in attrs:
+                if any(w[0] == a for w in c.store):
+                    continue
+                kinds = {"this" if other.resolve(o) == other.resolve(other.env.get("#this")) else
+                         o if isinstance(o, Const) else None
+                         for other in clauses for a2, o, _ in other.store if a2 == a}
+                if len(kinds) != 1 or None in kinds or (kinds == {"this"} and c.env.get("#this") is None):
+                    return clauses  # written of objects known at run time: the shapes differ, refused
+                kind = next(iter(kinds))
+                todo = [c3 for c2 in todo for c3 in self._rewritten(c2, c2.env["#this"] if kind == "this" else kind, a)]
+            for c2 in todo:
+                c2.store = tuple(sorted(c2.store, key=lambda w: attrs.index(w[0])))  # other attributes' writes commute
+            out += todo
+        return out
+
+    def _rewritten(self, c: SegClause, o: Term, name: str) -> list[SegClause]:
+        """`c` writing `name` of `o` the value it reads there."""
+        out = []
+        for c2, v in self.read(c, o, name):
+            c2 = c2.copy()
+            c2.store = c2.store + ((name, o, v),)
+            out.append(c2)
+        return out
 
     # ------------------------------------------------------------ loops that write the state
     def unrolled(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
@@ -399,12 +530,15 @@ class SegmentCompiler(_FunctionCompiler):
                                                                self.g.limits.check)
         return self.g._shapes[key]
 
-    def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+    def writing_loop(self, s, clauses: list[SegClause], live: set[str],
+                     counters: frozenset[str] = frozenset()) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
         it reads nothing it writes (itself or in the functions it calls), and every write of an attribute in it
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
         written, values = _loop_writes(s, self.hc.implicit_this)
+        written -= counters  # locals while the loop runs (`loop_stmt`)
+        values = {a: v for a, v in values.items() if a not in counters}
         read = _loop_reads(s, self.hc.types)
         clash = sorted(written & read)
         if clash:
@@ -419,10 +553,6 @@ class SegmentCompiler(_FunctionCompiler):
                 raise Unsupported(f"a loop whose passes write '{attr}' with values that may differ")
         if any(isinstance(n, (ast.Return, ast.Winner)) for n in ast.walk([s])):
             raise Unsupported("a return or winner inside a loop that writes the state")
-        if any(a in self.g.numeric_attrs for a, _, _ in (w for c in clauses for w in c.store)):
-            raise Unsupported("a loop that writes the state after the move wrote a number")
-        if any(c.store for c in clauses):
-            clauses = self.collapse(clauses)
         walk = not (isinstance(s, ast.For) and ast.counted_for(s) is not None)
         self.walking += walk
         try:
@@ -1216,6 +1346,7 @@ class CompiledGame:
         # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):
         # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)
         self.saturated: dict[str, int] = {}
+        self.guarded: set[int] = set()  # checks not asked where a way ended the game (`check_targets`)
         self.overflowing: set[str] = set()  # the counters the last relaxation saw run farthest past horn.BOUND
         # counters guessed to count the board (tgpl.lowering.board_count): read within their bound, the guess
         # proved on the rules made (compile_game)
@@ -2559,9 +2690,9 @@ def _loop_writes(s, implicit: set[int]) -> tuple[set[str], dict[str, list]]:
     return set(values), values
 
 
-def _loop_reads(s, types: dict) -> set[str]:
+def _loop_reads(s, types: dict, own: bool = True) -> set[str]:
     """Every attribute name a loop may read, itself or in the functions it calls (their bodies, transitively):
-    a conservative set, read by name."""
+    a conservative set, read by name. Without `own`, what the functions it calls read only."""
     out: set[str] = set()
     seen: set[int] = set()
     todo = [s]
@@ -2569,6 +2700,8 @@ def _loop_reads(s, types: dict) -> set[str]:
         node = todo.pop()
         targets = {id(n.target) for n in ast.walk([node]) if isinstance(n, ast.Assign) and n.op == "="}
         for n in ast.walk([node]):
+            if not own and node is s and not isinstance(n, ast.Call):
+                continue
             if isinstance(n, ast.Member) and id(n) not in targets:
                 out.add(n.name)
             elif isinstance(n, ast.Name) and id(n) not in targets:
