@@ -380,6 +380,8 @@ class SegmentCompiler(_FunctionCompiler):
         ways out. The loop must not read them (it would read the state before the move). A way that wrote
         fewer of them than another (hasami's second direction, after a capture on some ways only) writes the
         value it reads, so that every way carries the same writes (`padded`)."""
+        if writes:
+            self._no_clash(s, counters)  # the loop's own refusal first: it says more
         clauses = self.padded(clauses)
         shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
         if len(shapes) != 1:
@@ -530,20 +532,24 @@ class SegmentCompiler(_FunctionCompiler):
                                                                self.g.limits.check)
         return self.g._shapes[key]
 
+    def _no_clash(self, s, counters: frozenset[str]) -> dict[str, list]:
+        """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
+        its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
+        written, values = _loop_writes(s, self.hc.implicit_this)
+        written -= counters
+        clash = sorted(written & _loop_reads(s, self.hc.types))
+        if clash:
+            raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
+                              f"most {UNROLLED} passes")
+        return {a: v for a, v in values.items() if a not in counters}
+
     def writing_loop(self, s, clauses: list[SegClause], live: set[str],
                      counters: frozenset[str] = frozenset()) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
         it reads nothing it writes (itself or in the functions it calls), and every write of an attribute in it
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
-        written, values = _loop_writes(s, self.hc.implicit_this)
-        written -= counters  # locals while the loop runs (`loop_stmt`)
-        values = {a: v for a, v in values.items() if a not in counters}
-        read = _loop_reads(s, self.hc.types)
-        clash = sorted(written & read)
-        if clash:
-            raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
-                              f"most {UNROLLED} passes")
+        values = self._no_clash(s, counters)
         assigned = {n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
         assigned |= {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
         for attr, exprs in values.items():
