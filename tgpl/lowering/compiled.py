@@ -69,6 +69,7 @@ YES = Const("yes")
 # ====================================================================== clauses
 _SITE = "#site"  # in a context's key: a call site after the clause's own writes (`SegmentCompiler.context`)
 _MOVING = "#move"  # in a context's key: a call in a move's effect (`SegmentCompiler.moving`)
+FINISHED = "#finished"  # the state holds a result: a check left to the next decision is not asked there
 
 
 @dataclass
@@ -169,6 +170,9 @@ class SegmentCompiler(_FunctionCompiler):
         # within such a loop whose writes are each made once: the passes' writes of loops in it, taken into one
         # view where the loop ends rather than one view a pass (attribute -> the ways that wrote it)
         self.deferred: dict[str, list[SegClause]] | None = None
+        # the counters of `this` that are locals of the loops being compiled (`loop_stmt`), with the bound each
+        # is saturated at (None: not saturated)
+        self.counting: dict[str, int | None] = {}
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -241,7 +245,8 @@ class SegmentCompiler(_FunctionCompiler):
             e = s.expr
             for c in clauses:
                 if isinstance(e, ast.Assign) and isinstance(e.target, ast.Name) and e.target.name in c.env:
-                    flow.going += self.assign(e, c)
+                    bound = self.counting.get(e.target.name) if e.op != "=" else None
+                    flow.going += self.assign(e, c) if bound is None else self.saturating(e, c, bound)
                 elif isinstance(e, ast.Assign):
                     flow.going += self.assign_member(e, c)
                 elif isinstance(e, ast.Call) and self.moving and self.g.deferral.deferrable(e, c):
@@ -276,24 +281,172 @@ class SegmentCompiler(_FunctionCompiler):
                 flow.going.append(c2)
             return self.settle(flow)
         if isinstance(s, (ast.While, ast.For)):
-            if _writes_state(s):
-                unrolled = self.unrolled(s, clauses, live) if isinstance(s, ast.For) else None
-                if unrolled is not None:
-                    return self.settle(unrolled)
-                return self.settle(self.writing_loop(s, clauses, live))
-            if any(c.store for c in clauses):
-                raise Unsupported(self._loop_after_writes())
+            return self.settle(self.loop_stmt(s, clauses, live))
         return self.settle(super()._stmt(s, clauses, live))
 
-    def _loop_after_writes(self) -> str:
-        """Why a loop that reads the state after the move's writes is refused; in a pure function run where it is
-        called because rules with variables refused it (Lines of Action's flood over a local list: `reached.add`),
-        that function and their reason, which is what to rewrite."""
+    def _inlined_why(self) -> str:
+        """In a pure function run where it is called because rules with variables refused it (Lines of Action's
+        flood over a local list: `reached.add`), that function and their reason, which is what to rewrite."""
         name, why = self.g.inlined[-1] if self.g.inlined else ("", "")
-        if not why:
-            return "a loop after the move's writes"
-        return (f"a loop after the move's writes, in {name}, run where it is called since rules with variables "
-                f"refused it ({why})")
+        return f", in {name}, run where it is called since rules with variables refused it ({why})" if why else ""
+
+    def loop_stmt(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+        """A loop in compiled code. One that writes the state is spelled out pass by pass where it can be
+        (`unrolled`), else a relation (`writing_loop`); the counters of `this` it steps by their names
+        (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
+        into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
+        writes = _writes_state(s, self.hc.implicit_this)
+        if writes and isinstance(s, ast.For):
+            unrolled = self.unrolled(s, clauses, live)
+            if unrolled is not None:
+                return unrolled
+        counters = self.counters_in(s, clauses) if writes else []
+        if counters:
+            clauses = [c3 for c in clauses for c3 in self.promoted(c, counters)]
+            live = live | set(counters)
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses)  # the loop reads the move's writes through views
+        counting = self.counting
+        self.counting = counting | {n: self.g.saturated.get(n) for n in counters}
+        try:
+            if any(c.store for c in clauses):  # numbers, which collapse leaves in the clauses
+                flow = self.carrying(s, clauses, live, writes, frozenset(counters))
+            elif writes:
+                flow = self.writing_loop(s, clauses, live, frozenset(counters))
+            else:
+                flow = super()._stmt(s, clauses, live)
+        finally:
+            self.counting = counting
+        if counters:  # the counters' last values, written where the loop ends
+            going = []
+            for c in self.settle(flow).going:
+                this = c.env["#this"]
+                todo = [c]
+                for name in counters:
+                    todo = [c3 for c2 in todo for c3 in self.write(c2, this, name, c2.env.pop(name))]
+                going += todo
+            flow.going = going
+        return flow
+
+    def counters_in(self, s, clauses: list[SegClause]) -> list[str]:
+        """The numbers of `this` the loop `s` assigns by their names (`Captured += 1`) and reads only so: no
+        `o.Captured` in it, none read by the functions it calls. They can be locals of the loop, carried through
+        its relation from one pass to the next, as the runtime's passes step them (saturated at their bound as
+        the writes are, `saturating`)."""
+        if any(c.env.get("#this") is None for c in clauses):
+            return []
+        names = sorted({n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign)
+                        and isinstance(n.target, ast.Name) and id(n.target) in self.hc.implicit_this
+                        and n.target.name in self.g.numeric_attrs})
+        members = {n.name for n in ast.walk([s]) if isinstance(n, ast.Member)}
+        called = _loop_reads(s, self.hc.types, own=False)
+        return [n for n in names if n not in members and n not in called]
+
+    def saturating(self, e: ast.Assign, c: SegClause, bound: int) -> list[SegClause]:
+        """`Taken += v` of a counter that is a local of the loop (`loop_stmt`), saturated at `bound` as its write
+        would be (`assign_member`): at the bound it keeps its value."""
+        out = []
+        name = e.target.name
+        op = e.op[0]
+        if op not in CALCS:
+            raise Unsupported(f"the operator {e.op}")
+        for c2, v in self.expr(e.value, c):
+            old = c2.env[name]
+            at = self.compare(">=", old, Const(str(bound)), c2.copy())
+            if at is not None:
+                out.append(at)
+            below = self.compare("<", old, Const(str(bound)), c2)
+            if below is not None:
+                c3, r = self.calc(op, old, v, below)
+                if c3 is not None:
+                    c3.env[name] = r
+                    out.append(c3)
+        return out
+
+    def promoted(self, c: SegClause, counters: list[str]) -> list[SegClause]:
+        """`c` with each counter of `this` read into a local of its name, its write (if any) out of the store."""
+        todo = [c]
+        for name in counters:
+            out = []
+            for c2 in todo:
+                this = c2.env["#this"]
+                for c3, v in self.read(c2, this, name):
+                    c3 = c3.copy()
+                    c3.env[name] = v
+                    c3.store = tuple(w for w in c3.store
+                                     if w[0] != name or c3.resolve(w[1]) != c3.resolve(this))
+                    out.append(c3)
+            todo = out
+        return todo
+
+    def carrying(self, s, clauses: list[SegClause], live: set[str], writes: bool,
+                 counters: frozenset[str]) -> horn._Flow:
+        """A loop after the move wrote numbers (they stay in the clauses, so that their ranges are found along
+        each way): the writes ride through the loop's relation as names (`#kept...`) and are given back to the
+        ways out. The loop must not read them (it would read the state before the move). A way that wrote
+        fewer of them than another (hasami's second direction, after a capture on some ways only) writes the
+        value it reads, so that every way carries the same writes (`padded`)."""
+        if writes:
+            self._no_clash(s, counters)  # the loop's own refusal first: it says more
+        clauses = self.padded(clauses)
+        shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
+        if len(shapes) != 1:
+            raise Unsupported("a loop after the move wrote numbers on some ways and not on others"
+                              + self._inlined_why())
+        attrs = next(iter(shapes))
+        read = sorted(set(attrs) & _loop_reads(s, self.hc.types))
+        if read:
+            raise Unsupported(f"a loop that reads '{read[0]}' after the move wrote it" + self._inlined_why())
+        # the object of each write: `this` or one object on every way is not carried (a relation's arguments do
+        # not say that two of them are the same, and `padded` asks it of the writes after the next loop)
+        objects = []
+        for j in range(len(attrs)):
+            kinds = {"this" if c.resolve(c.store[j][1]) == c.resolve(c.env.get("#this")) else
+                     c.store[j][1] if isinstance(c.store[j][1], Const) else None for c in clauses}
+            objects.append(next(iter(kinds)) if len(kinds) == 1 and None not in kinds else None)
+        for c in clauses:
+            for j, (_, o, v) in enumerate(c.store):
+                if objects[j] is None:
+                    c.env[f"#kept{j}o"] = o
+                c.env[f"#kept{j}v"] = v
+            c.store = ()
+        flow = self.writing_loop(s, clauses, live, counters) if writes else super()._stmt(s, clauses, live)
+        for c in flow.going + [c for c, _ in flow.returns]:
+            c.store = tuple((a, c.env.pop(f"#kept{j}o") if objects[j] is None else
+                             c.env["#this"] if objects[j] == "this" else objects[j], c.env.pop(f"#kept{j}v"))
+                            for j, a in enumerate(attrs))
+        return flow
+
+    def padded(self, clauses: list[SegClause]) -> list[SegClause]:
+        """`clauses` with the writes each lacks of an attribute others wrote, of the same object (`this`, or one
+        named when compiling), as the value it has: no change to the state, and one shape of writes for all."""
+        attrs = list(dict.fromkeys(a for c in clauses for a, _, _ in c.store))
+        out = []
+        for c in clauses:
+            todo = [c]
+            for a in attrs:
+                if any(w[0] == a for w in c.store):
+                    continue
+                kinds = {"this" if other.resolve(o) == other.resolve(other.env.get("#this")) else
+                         o if isinstance(o, Const) else None
+                         for other in clauses for a2, o, _ in other.store if a2 == a}
+                if len(kinds) != 1 or None in kinds or (kinds == {"this"} and c.env.get("#this") is None):
+                    return clauses  # written of objects known at run time: the shapes differ, refused
+                kind = next(iter(kinds))
+                todo = [c3 for c2 in todo for c3 in self._rewritten(c2, c2.env["#this"] if kind == "this" else kind, a)]
+            for c2 in todo:
+                c2.store = tuple(sorted(c2.store, key=lambda w: attrs.index(w[0])))  # other attributes' writes commute
+            out += todo
+        return out
+
+    def _rewritten(self, c: SegClause, o: Term, name: str) -> list[SegClause]:
+        """`c` writing `name` of `o` the value it reads there."""
+        out = []
+        for c2, v in self.read(c, o, name):
+            c2 = c2.copy()
+            c2.store = c2.store + ((name, o, v),)
+            out.append(c2)
+        return out
 
     # ------------------------------------------------------------ loops that write the state
     def unrolled(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
@@ -386,17 +539,24 @@ class SegmentCompiler(_FunctionCompiler):
                                                                self.g.limits.check)
         return self.g._shapes[key]
 
-    def writing_loop(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+    def _no_clash(self, s, counters: frozenset[str]) -> dict[str, list]:
+        """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
+        its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
+        written, values = _loop_writes(s, self.hc.implicit_this)
+        written -= counters
+        clash = sorted(written & _loop_reads(s, self.hc.types))
+        if clash:
+            raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
+                              f"most {UNROLLED} passes")
+        return {a: v for a, v in values.items() if a not in counters}
+
+    def writing_loop(self, s, clauses: list[SegClause], live: set[str],
+                     counters: frozenset[str] = frozenset()) -> horn._Flow:
         """A loop that writes the state, as a relation (`loop`), when the order of its passes cannot matter:
         it reads nothing it writes (itself or in the functions it calls), and every write of an attribute in it
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
-        written, values = _loop_writes(s)
-        read = _loop_reads(s, self.hc.types)
-        clash = sorted(written & read)
-        if clash:
-            raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
-                              f"most {UNROLLED} passes")
+        values = self._no_clash(s, counters)
         assigned = {n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
         assigned |= {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
         for attr, exprs in values.items():
@@ -406,10 +566,6 @@ class SegmentCompiler(_FunctionCompiler):
                 raise Unsupported(f"a loop whose passes write '{attr}' with values that may differ")
         if any(isinstance(n, (ast.Return, ast.Winner)) for n in ast.walk([s])):
             raise Unsupported("a return or winner inside a loop that writes the state")
-        if any(a in self.g.numeric_attrs for a, _, _ in (w for c in clauses for w in c.store)):
-            raise Unsupported("a loop that writes the state after the move wrote a number")
-        if any(c.store for c in clauses):
-            clauses = self.collapse(clauses)
         walk = not (isinstance(s, ast.For) and ast.counted_for(s) is not None)
         self.walking += walk
         try:
@@ -419,7 +575,7 @@ class SegmentCompiler(_FunctionCompiler):
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
-        return None if _writes_state(s) else super().exists_loop(s, clauses, live)
+        return None if _writes_state(s, self.hc.implicit_this) else super().exists_loop(s, clauses, live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
@@ -1208,6 +1364,7 @@ class CompiledGame:
         # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):
         # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)
         self.saturated: dict[str, int] = {}
+        self.guarded: set[int] = set()  # checks not asked where a way ended the game (`check_targets`)
         self.overflowing: set[str] = set()  # the counters the last relaxation saw run farthest past horn.BOUND
         # counters guessed to count the board (tgpl.lowering.board_count): read within their bound, the guess
         # proved on the rules made (compile_game)
@@ -1813,6 +1970,10 @@ class CompiledGame:
             for c in self.final:
                 if c.over is None and c.control[1:] in where and [j for j, _ in c.checks] != [k]:
                     raise Undefer(k)  # a way waits there unchecked: the state there would be checked anyway
+        # a way that ended the game where it ran (`winner me;` before the check's `if`) may rest at a control
+        # where a check is asked: the check must not end the game again there (`outcomes`, FINISHED)
+        self.guarded = {k for k, where in targets.items()
+                        if any(c.over is not None and c.control[1:] in where for c in self.final)}
         return {k: next(iter(where)) for k, where in targets.items()}
 
     def outcomes(self, targets: dict[int, tuple[str, str]], found: dict) -> list[Rule]:
@@ -1829,8 +1990,10 @@ class CompiledGame:
             check = self.deferral.met[k]
             table = self.hc.static_table(rows)
             player, mover = sc.var(), sc.var()
-            start = SegClause([Atom("#control", (player, Const(turn), Const(phase))), Atom(table, (player, mover))],
-                              {"#this": None}, (), (mover, check.turn, check.phase))
+            body = [Atom("#control", (player, Const(turn), Const(phase))), Atom(table, (player, mover))]
+            if k in self.guarded:
+                body.append(Not(Atom(FINISHED, ())))
+            start = SegClause(body, {"#this": None}, (), (mover, check.turn, check.phase))
             ended = len(sc.ended)
             latest, sc.latest = sc.latest, {}
             sc.moving = False  # the calls read the state, and share their instances with `legal`'s
@@ -2237,6 +2400,8 @@ class Emission:
             return Atom("does", (self.term(x.args[0]), self.move(rel[5:], x.args[1:])))
         if rel.startswith("legal|"):
             return Atom("legal", (self.term(x.args[0]), self.move(rel[6:], x.args[1:])))
+        if rel == FINISHED:  # the game has ended (a way ended it where it ran): its result is in the state
+            return Atom(self.rels.name(("rel", rel), "finished"), ())
         if rel == "ended|":  # a check left to the next decision ends the game here (tgpl.lowering.deferral)
             return Atom(self.rels.name(("rel", rel), "ended"), tuple(self.term(a) for a in x.args))
         if rel.startswith("tgpl_") and rel.endswith("|"):  # the lowering's own (tgpl.lowering.compiled_query)
@@ -2315,6 +2480,8 @@ class Emission:
         deferred = any(r.head.relation == "ended|" for r in self.rules)
         if deferred:
             body_rules.append(Rule(Atom("terminal"), (self.literal(Atom("ended|", places)),)))
+        if any(isinstance(x, Not) and getattr(x.literal, "relation", None) == FINISHED for r in self.rules for x in r.body):
+            body_rules.append(Rule(self.literal(Atom(FINISHED, ())), (Atom("true", (Func("result", places),)),)))
         for r in results:
             goals = _goals(r, u.players)
             if goals is None:
@@ -2525,23 +2692,26 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
 
 
 # ====================================================================== loops that write the state
-def _writes_state(s) -> bool:
-    """Does the loop `s` assign anything but a local (an attribute, an item)?"""
-    return any(isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name) for n in ast.walk([s]))
+def _writes_state(s, implicit: set[int]) -> bool:
+    """Does the loop `s` assign anything but a local (an attribute, an item, an attribute of `this` by its
+    name: `implicit`, the ids of such names)?"""
+    return any(isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name) or id(n.target) in implicit)
+               for n in ast.walk([s]))
 
 
-def _loop_writes(s) -> tuple[set[str], dict[str, list]]:
-    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`), and the value expressions of each."""
+def _loop_writes(s, implicit: set[int]) -> tuple[set[str], dict[str, list]]:
+    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`: `implicit`, the ids of such names),
+    and the value expressions of each."""
     values: dict[str, list] = {}
     for n in ast.walk([s]):
-        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Member):
+        if isinstance(n, ast.Assign) and (isinstance(n.target, ast.Member) or id(n.target) in implicit):
             values.setdefault(n.target.name, []).append(n.value)
     return set(values), values
 
 
-def _loop_reads(s, types: dict) -> set[str]:
+def _loop_reads(s, types: dict, own: bool = True) -> set[str]:
     """Every attribute name a loop may read, itself or in the functions it calls (their bodies, transitively):
-    a conservative set, read by name."""
+    a conservative set, read by name. Without `own`, what the functions it calls read only."""
     out: set[str] = set()
     seen: set[int] = set()
     todo = [s]
@@ -2549,6 +2719,8 @@ def _loop_reads(s, types: dict) -> set[str]:
         node = todo.pop()
         targets = {id(n.target) for n in ast.walk([node]) if isinstance(n, ast.Assign) and n.op == "="}
         for n in ast.walk([node]):
+            if not own and node is s and not isinstance(n, ast.Call):
+                continue
             if isinstance(n, ast.Member) and id(n) not in targets:
                 out.add(n.name)
             elif isinstance(n, ast.Name) and id(n) not in targets:
