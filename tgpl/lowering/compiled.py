@@ -57,6 +57,7 @@ from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import phase_inputs
+from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
 
@@ -1796,8 +1797,10 @@ class CompiledGame:
         """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, what their
         relaxation (`parts` of it) finds, and the renaming of the function instances made one
         (`_shared_renaming`), which whatever else reads the instances must apply too. Where `moving`, a move's
-        calls in a context with a twin (`moving_twins`) are dropped and its instances read the twin's: what
-        they asked is kept in `self.moved`, each with the call relation it must be a row of (`Emission.covered`)."""
+        calls in a context with a twin (`moving_twins`) whose instances walk (a loop: Reversi's `FlipsIn`; chess's
+        `Passed` is a few rules per call, less than the proof costs) are dropped and its instances read the
+        twin's: what they asked is kept in `self.moved`, each with the call relation it must be a row of
+        (`Emission.covered`)."""
         sc = self.sc
         self.limits.check()
         functions = self.instances()
@@ -1805,7 +1808,9 @@ class CompiledGame:
         self.limits.check()
         segments, functions = self.guard(segments, functions)
         self.limits.check()
-        twins = self.moving_twins() if moving and "rest" in parts else {}
+        walks = {p[3] for r in functions if (p := _instance_part(r.head.relation)) is not None and p[2][:4] == "loop"}
+        twins = {ctx: twin for ctx, twin in self.moving_twins().items() if ctx in walks} if (
+            moving and "rest" in parts) else {}  # where a walk's instance is saved, not a few rules per call
         calls = {r.head.relation for r in segments
                  if (p := _instance_part(r.head.relation)) is not None and p[2] == "call" and p[3] in twins}
         moved = [r for r in segments if r.head.relation in calls]
@@ -2544,6 +2549,8 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             lowered = tidy(lowered)
         if repair is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
             lowered = lowered.with_program(repair(lowered.program))
+        # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
+        lowered = lowered.with_program(unfold_single_readers(lowered.program))
         limits.check()
         broken = check(lowered.program) if check is not None else []
         limits.check()
