@@ -44,10 +44,10 @@ class _Bounded(clingo.Observer):
 
 def covers(program: Program, probes: list[Rule], pairs: dict[str, str], max_ground: int = MAX_GROUND) -> bool:
     """Whether in every state, under every joint move whose moves are all legal, each row of each probe relation
-    (`pairs`' keys, defined by `probes`, which read `program`'s relations) is a row of its relation in `program`
+    (`pairs`' keys, defined by `probes` or by `program`) is a row of its relation in `program`
     (`pairs`' values, of the same arity). `program` declares `base` and `input`."""
     rules = _needed([*program.rules, *probes], {"legal", "base", "input", *pairs, *pairs.values()})
-    arity = {r.head.relation: len(r.head.args) for r in probes}
+    arity = {r.head.relation: len(r.head.args) for r in rules}
     names = ClingoNames()
     lines = [rules_to_asp(Program(tuple(rules)), names), lp_file("gdl_declared_domain.lp"),
              "{ true(F) : gdl_fluent(F) }.", "gdl_role(R) :- gdl_move(R, _).",
