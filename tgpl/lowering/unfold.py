@@ -27,9 +27,6 @@ def unfold_single_readers(program: Program) -> Program:
     if not picked:
         return program
     made = {rel: _unfolded(rules, reader, defs) for rel, (reader, defs) in picked.items()}
-    if any(rs is None for rs in made.values()):
-        made = {rel: rs for rel, rs in made.items() if rs is not None}
-        picked = {rel: picked[rel] for rel in made}
     trial = _rebuilt(rules, picked, made)
     before, after = rule_bounds(program), rule_bounds(Program(tuple(trial)))
     if before is None or after is None:
@@ -76,9 +73,9 @@ def _in_or(rule: Rule, rel: str) -> bool:
     return any(isinstance(x, Or) and any(a.relation == rel for a, _ in x.atoms()) for x in rule.body)
 
 
-def _unfolded(rules: list[Rule], reader: int, defs: list[int]) -> list[Rule] | None:
-    """The rules `rules[reader]` becomes with each of `defs` put in place of the atom it reads (None where a
-    rule's head does not unify with it, which cannot be: the relaxed grounding found them to meet)."""
+def _unfolded(rules: list[Rule], reader: int, defs: list[int]) -> list[Rule]:
+    """The rules `rules[reader]` becomes with each of `defs` put in place of the atom it reads (none for a rule
+    whose head does not unify with it: its constants differ, it never holds there)."""
     s = rules[reader]
     k = next(k for k, x in enumerate(s.body) if isinstance(x, Atom) and x.relation == rules[defs[0]].head.relation)
     taken = {v.name for x in (s.head, *s.body) for v in x.variables()}
@@ -89,7 +86,7 @@ def _unfolded(rules: list[Rule], reader: int, defs: list[int]) -> list[Rule] | N
         d = substitute(d, {v: Var(_fresh(v, n, taken)) for v in names})
         binding = _unify(d.head.args, s.body[k].args)
         if binding is None:
-            continue  # never holds there: the atom's constants differ from the head's
+            continue
         body = s.body[:k] + d.body + s.body[k + 1:]
         out.append(substitute(Rule(s.head, body, s.span), binding))
     return out
