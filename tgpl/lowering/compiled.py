@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 
 import clingo
 
+from tgpl.asp.covers import covers
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
@@ -56,6 +57,7 @@ from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import phase_inputs
+from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
 
@@ -1100,6 +1102,18 @@ def _shared_renaming(segments: list[Rule], functions: list[Rule],
     return rename
 
 
+def _context_renaming(rules: list[Rule], twins: dict[str, str]) -> dict[str, str]:
+    """Every instance relation of `rules` in a context of `twins`, to its name in the twin context."""
+    out = {}
+    for r in rules:
+        for x in (r.head, *(a for a, _ in r.body_atoms())):
+            parts = _instance_part(x.relation)
+            if parts is not None and parts[3] in twins:
+                fn, site, part, ctx = parts
+                out[x.relation] = f"{fn}~{site}|{part}@{twins[ctx]}"
+    return out
+
+
 def _instance_part(rel: str) -> tuple[str, str, str, str] | None:
     """(function, site, part, context) of an instance's relation `function~site|part@context`."""
     if "~" not in rel or "|" not in rel or "@" not in rel:
@@ -1123,10 +1137,13 @@ def _site_names(rules: list[Rule], fn: str, ctx: str, site: str, to: str) -> dic
 
 def _demand_reads_results(rules: list[Rule], rename: dict[str, str], instance: str, ctx: str) -> bool:
     """Whether, with `rename` applied, the demand of `instance` (its `call` relation) depends on a relation of
-    the instance itself: one shared relation would then make a call's demand depend on its results."""
+    the instance itself: one shared relation would then make a call's demand depend on its results. A function
+    that reads no fluent (`@s`) is a table of every row the relaxation finds, which depends on nothing."""
     deps: dict[str, set[str]] = {}
     for r in rules:
         head = rename.get(r.head.relation, r.head.relation)
+        if head.endswith("@s"):
+            continue
         deps.setdefault(head, set()).update(rename.get(a.relation, a.relation) for a, _ in r.body_atoms())
     call = f"{instance}|call@{ctx}"
     prefix = f"{instance}|"
@@ -1372,6 +1389,7 @@ class CompiledGame:
         self.hc = HornCompiler(program, universe, set(self.fluents))
         self.hc.for_segments = True
         self.demand: set[tuple[str, int]] = set()
+        self.moved: list[tuple[Rule, str]] = []  # a move's calls read from the legal moves' instances (`relaxed`)
         self.inlining: set[str] = set()
         self.inlined: list[tuple[str, str]] = []  # the functions inlined under way, innermost last: (name, why)
         self.choice = {c.name for c in program.builtins.player_choice.ancestors()}  # the events a move answers
@@ -1900,16 +1918,26 @@ class CompiledGame:
         if made > SEGMENT_RULES:
             raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
                               "multiply where they do not meet")
-        segments, functions, found, rename = self.relaxed(probes)
+        return self.emitted(probes, targets, final, moving=True) or self.emitted(probes, targets, final, moving=False)
+
+    def emitted(self, probes: list[Rule], targets: dict[int, tuple[str, str]], final: list[SegClause],
+                moving: bool) -> LoweredGame | None:
+        """The GDL program, the move's calls read from the legal moves' instances where `moving` (`moving_twins`);
+        None where they are, and the legal moves' demand is not proved to cover the move's calls."""
+        segments, functions, found, rename = self.relaxed(probes, moving=moving)
         if targets:  # asked of the state once the relaxation has found each check's movers
             outcomes = self.outcomes(targets, found)
-            probes += [Rule(Atom("result|", r.head.args), r.body) for r in outcomes]
-            segments, functions, found, rename = self.relaxed(probes, outcomes)
+            probes = probes + [Rule(Atom("result|", r.head.args), r.body) for r in outcomes]
+            segments, functions, found, rename = self.relaxed(probes, outcomes, moving=moving)
             if self.u.control[1:] in targets.values():
                 self.ends_initially(segments + functions, targets)
         if rename:  # the ways' `next` rules read the instances as the segments do: two calls made one instance
             final = [c.with_body([renamed(x, rename) for x in c.body]) for c in final]
-        return Emission(self, segments + functions, final, found).lowered()
+        emission = Emission(self, segments + functions, final, found)
+        lowered = emission.lowered()
+        if self.moved and not emission.covered(lowered.program, self.moved):
+            return None
+        return lowered
 
     def probes(self) -> list[Rule]:
         """What the relaxation reads off the ways through the segments, before their writes are taken into views:
@@ -1937,11 +1965,15 @@ class CompiledGame:
         found = self.relaxed(probes, parts=("numbers",))[2]
         return {rel: rows for rel, rows in found.items() if rel.split("|")[0] in ("num", "over")}
 
-    def relaxed(self, probes: list[Rule], outcomes: list[Rule] = (), parts: tuple[str, ...] = ("numbers", "rest")
-                ) -> tuple[list[Rule], list[Rule], dict, dict[str, str]]:
+    def relaxed(self, probes: list[Rule], outcomes: list[Rule] = (), parts: tuple[str, ...] = ("numbers", "rest"),
+                moving: bool = False) -> tuple[list[Rule], list[Rule], dict, dict[str, str]]:
         """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, what their
         relaxation (`parts` of it) finds, and the renaming of the function instances made one
-        (`_shared_renaming`), which whatever else reads the instances must apply too."""
+        (`_shared_renaming`), which whatever else reads the instances must apply too. Where `moving`, a move's
+        calls in a context with a twin (`moving_twins`) whose instances walk (a loop: Reversi's `FlipsIn`; chess's
+        `Passed` is a few rules per call, less than the proof costs) are dropped and its instances read the
+        twin's: what they asked is kept in `self.moved`, each with the call relation it must be a row of
+        (`Emission.covered`)."""
         sc = self.sc
         self.limits.check()
         functions = self.instances()
@@ -1949,12 +1981,56 @@ class CompiledGame:
         self.limits.check()
         segments, functions = self.guard(segments, functions)
         self.limits.check()
-        rename = _shared_renaming(segments, functions, self.limits.check)
-        if rename:  # the probes read the instances too (a check's calls: its outcomes are probes)
+        walks = {p[3] for r in functions if (p := _instance_part(r.head.relation)) is not None and p[2][:4] == "loop"}
+        twins = {ctx: twin for ctx, twin in self.moving_twins().items() if ctx in walks} if (
+            moving and "rest" in parts) else {}  # where a walk's instance is saved, not a few rules per call
+        calls = {r.head.relation for r in segments
+                 if (p := _instance_part(r.head.relation)) is not None and p[2] == "call" and p[3] in twins}
+        moved = [r for r in segments if r.head.relation in calls]
+        rename: dict[str, str] = {}
+        if moved:
+            segments = [r for r in segments if r.head.relation not in calls]
+            rename = _context_renaming(segments + functions + probes + moved + [
+                Rule(Atom("#", ()), tuple(c.body)) for c in self.final], twins)
             segments, functions, probes = ([*dict.fromkeys(renamed(r, rename) for r in rules)]
                                            for rules in (segments, functions, probes))
+        shared = _shared_renaming(segments, functions, self.limits.check)
+        if shared:  # the probes read the instances too (a check's calls: its outcomes are probes)
+            segments, functions, probes = ([*dict.fromkeys(renamed(r, shared) for r in rules)]
+                                           for rules in (segments, functions, probes))
+            rename = {**{rel: shared.get(to, to) for rel, to in rename.items()}, **shared}
+        probe_of = {rel: f"tgpl_moved_call_{k}|" for k, rel in enumerate(sorted(calls))}
+        self.moved = [(Rule(Atom(probe_of[r.head.relation], r.head.args), tuple(renamed(x, rename) for x in r.body)),
+                       rename.get(r.head.relation, r.head.relation)) for r in moved]
         self.limits.check()
         return segments, functions, self.relax(segments + probes, functions, parts), rename
+
+    def moving_twins(self) -> dict[str, str]:
+        """The contexts of a move's effect's calls (`_MOVING`) that read the same views as a context of the other
+        calls (the legal moves', the end phase's), each to that twin, where every function called in it is also
+        called in the twin: Reversi's `FlipsIn`, in its move's effect and in its legal moves' `Flips`.
+
+        A move's calls are demanded under `does`, which is why their context is their own: an instance shared
+        with `legal`'s calls would make `legal` depend on `does`, which GDL forbids. But a move is one of the
+        legal moves: where what it asks was asked by the legal moves in the same state (`Emission.covered`
+        proves it of every state), it can read their answers, and asks nothing itself. Its instances are
+        renamed into the twin context and, alike the twin's, made one with them (`_shared_renaming`)."""
+        functions: dict[int, set[str]] = {}  # context -> the functions its instances are of, callees too
+        todo = list(self.demand)
+        while todo:
+            name, ctx = todo.pop()
+            key = name.split("~")[0]
+            if key not in functions.setdefault(ctx, set()):
+                functions[ctx].add(key)
+                todo.extend((k, ctx) for k in self.hc.functions[key].sites)
+        twins: dict[str, str] = {}
+        for key, ctx in self.sc.contexts.items():
+            if (_MOVING, "") not in key:
+                continue
+            twin = self.sc.contexts.get(tuple(m for m in key if m != (_MOVING, "")))
+            if twin is not None and functions.get(ctx) and functions[ctx] <= functions.get(twin, set()):
+                twins[str(ctx)] = str(twin)
+        return twins
 
     # ------------------------------------------------------------ checks left to the next decision
     def check_targets(self) -> dict[int, tuple[str, str]]:
@@ -2411,6 +2487,13 @@ class Emission:
     def rule(self, r: Rule) -> Rule:
         return Rule(self.literal(r.head), tuple(self.literal(x) for x in r.body))
 
+    def covered(self, program: Program, moved: list[tuple[Rule, str]]) -> bool:
+        """Whether in every state, under every legal move, what a move asks (`CompiledGame.relaxed`'s `moved`:
+        each call rule under a probe's name, with the call relation that answers it) is asked of the
+        instance it reads by the legal moves (tgpl.asp.covers)."""
+        return covers(program, [self.rule(r) for r, _ in moved],
+                      {self.literal(r.head).relation: self.relation(to) for r, to in moved})
+
     # ------------------------------------------------------------ the program
     def lowered(self) -> LoweredGame:
         g, u, found = self.g, self.u, self.found
@@ -2649,6 +2732,8 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             lowered = tidy(lowered)
         if repair is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
             lowered = lowered.with_program(repair(lowered.program))
+        # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
+        lowered = lowered.with_program(unfold_single_readers(lowered.program))
         limits.check()
         broken = check(lowered.program) if check is not None else []
         limits.check()
