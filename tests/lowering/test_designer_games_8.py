@@ -171,7 +171,8 @@ def test_a_flood_over_a_growing_list_is_refused_at_its_loop():
     """The designer's first win check (tests/data/designers/loa_flood.tgpl): a flood that walks a local list while it
     adds to it. Spelled out, every way the list can grow is a path of its own: refused at the `while`, naming the
     list and the rewrites that lower. Compiled, the function cannot be rules (`reached.add`), so it is run where it
-    is called, after the move's writes: the refusal says so, with the statement that stopped the rules."""
+    is called, inside an expression, where a loop cannot be cut into a relation: the refusal says so, with the
+    statement that stopped the rules."""
     flood = game("loa_flood")
     lines = open(flood).read().splitlines()
     walk = lines.index("        while (i < reached.length)") + 1
@@ -184,6 +185,6 @@ def test_a_flood_over_a_growing_list_is_refused_at_its_loop():
     r = CliRunner().invoke(main, ["to-gdl", flood, "--moves", "compiled", "--no-validate"])
     assert r.exit_code == 2
     col = lines[add - 1].index("reached.add(") + 1
-    assert (f"loa_flood.tgpl:{first}:9: error: not lowerable: the moves cannot be compiled: a loop after the move's "
-            "writes, in Connected, run where it is called since rules with variables refused it (a statement other "
-            f"than an assignment of a local at {add}:{col})") in r.output.splitlines()[0], r.output
+    assert (f"loa_flood.tgpl:{first}:9: error: not lowerable: the moves cannot be compiled: a loop, in Connected, "
+            "run where it is called since rules with variables refused it (a statement other than an assignment of a "
+            f"local at {add}:{col})") in r.output.splitlines()[0], r.output

@@ -1010,7 +1010,9 @@ class SegmentCompiler(_FunctionCompiler):
         of the code after the loop joined them all (Reversi's end phase read the flipping loop's eleven)."""
         if self.nested:
             if always:
-                raise Unsupported("a loop in a function that changes the game, called inside an expression")
+                why = self._inlined_why()  # a pure function the rules with variables refused: what to rewrite
+                raise Unsupported("a loop" + why if why else
+                                  "a loop in a function that changes the game, called inside an expression")
             return clauses
         if always:  # a loop's head: horn's relation over the names in scope, which its passes come back to
             _no_checks(clauses)
