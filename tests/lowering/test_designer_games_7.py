@@ -1,0 +1,128 @@
+"""Kalah (mancala) with 4 pits a side and 3 seeds a pit, written as a designer writes it from the rule sheet
+(tests/data/designers/kalah.tgpl), in a style the tool was not tuned to: the pits and stores are tiles of a
+square grid with a `Seeds` attribute, a move sows with `while (hand > 0)`, walking the ring by coordinates and
+skipping the opponent's store with `continue`; an extra turn is a move that does not pass; a capture reads the
+pit opposite; the end sweeps each side into its store and compares the stores.
+
+Its state space is bounded: 24 seeds in 10 holes, and every play ends (a move either puts a seed into a store,
+where it stays, or moves the seeds of the mover's side on towards the mover's store without leaving it), with
+5,193,482 states that are not over, by the model below. The runtime is checked against an independent Python
+model (perft, seeded plays to the end); then its lowering."""
+
+from __future__ import annotations
+
+import pytest
+
+from tgpl.runtime.game import load_game
+
+from test_designer_games_3 import Lcg, game
+
+# The model's ring: 0..3 player 0's pits (left to right), 4 player 0's store, 5..8 player 1's pits (right to
+# left), 9 player 1's store; sowing goes up the ring. Pit i's opposite is 8 - i.
+STORES = (4, 9)
+START = ((3, 3, 3, 3, 0, 3, 3, 3, 3, 0), 0)
+
+
+def hole_of(i: int) -> tuple[int, int]:
+    """The grid cell (column, row) of the ring's hole i."""
+    return (i + 1, 1) if i <= 4 else (9 - i, 0)
+
+
+def pits(p: int) -> range:
+    return range(0, 4) if p == 0 else range(5, 9)
+
+
+def model_moves(state) -> list[int]:
+    board, p = state
+    return [i for i in pits(p) if board[i] > 0]
+
+
+def model_apply(state, i: int):
+    """The next state, and the result: None while the game goes on, the winner, or "draw"."""
+    b, p = list(state[0]), state[1]
+    hand, b[i], j = b[i], 0, i
+    while hand:
+        j = (j + 1) % 10
+        if j == STORES[1 - p]:
+            continue
+        b[j] += 1
+        hand -= 1
+    if j in pits(p) and b[j] == 1 and b[8 - j] > 0:
+        b[STORES[p]] += b[8 - j] + 1
+        b[8 - j] = b[j] = 0
+    if not any(b[k] for k in pits(0)) or not any(b[k] for k in pits(1)):
+        for q in (0, 1):
+            b[STORES[q]] += sum(b[k] for k in pits(q))
+            for k in pits(q):
+                b[k] = 0
+        won = 0 if b[4] > b[9] else 1 if b[9] > b[4] else "draw"
+        return (tuple(b), p), won
+    return (tuple(b), p if j == STORES[p] else 1 - p), None
+
+
+def model_text(p: int, i: int) -> str:
+    x, y = hole_of(i)
+    return f"Side#{p}.Sow(pit: Holes[{x}][{y}])"
+
+
+def seeds(state) -> tuple[int, ...]:
+    w = state.world
+    return tuple(int(w.fields(w.named("Holes[{}][{}]".format(*hole_of(i))))["Seeds"]) for i in range(10))
+
+
+def model_perft(state, depth: int) -> int:
+    if depth == 0:
+        return 1
+    n = 0
+    for m in model_moves(state):
+        nxt, won = model_apply(state, m)
+        n += 1 if won is not None else model_perft(nxt, depth - 1)
+    return n
+
+
+def runtime_perft(state, depth: int) -> int:
+    if depth == 0 or state.is_terminal:
+        return 1
+    return sum(runtime_perft(state.apply(m), depth - 1) for m in state.legal_moves())
+
+
+def test_kalah_move_tree_is_the_models():
+    """4 first moves, then the tree to 5 plies, extra turns included, as the model counts it."""
+    start = load_game(game("kalah")).initial_state(0)
+    assert seeds(start) == START[0]
+    assert [runtime_perft(start, d) for d in range(1, 6)] == [model_perft(START, d) for d in range(1, 6)]
+    assert model_perft(START, 1) == 4
+
+
+def test_an_extra_turn_and_a_capture():
+    """Player 0 sows its second pit's 3 seeds, the last into its store, and moves again; its third pit's 4 seeds
+    pass its store into player 1's pits; player 1 sows its first pit round into player 0's side; then player 0's
+    lone seed of its second pit lands in its emptied third pit, opposite player 1's 4: 5 seeds to its store."""
+    state = load_game(game("kalah")).initial_state(0)
+    played = [((0, 1), (3, 0, 4, 4, 1, 3, 3, 3, 3, 0), 0), ((0, 2), (3, 0, 0, 5, 2, 4, 4, 3, 3, 0), 1),
+              ((1, 8), (4, 1, 0, 5, 2, 4, 4, 3, 0, 1), 0), ((0, 1), (4, 0, 0, 5, 7, 4, 0, 3, 0, 1), 1)]
+    for (p, i), board, mover in played:
+        state = state.apply(state.resolve(model_text(p, i)))
+        assert seeds(state) == board
+        assert sorted(m.text for m in state.legal_moves()) == sorted(
+            model_text(mover, k) for k in pits(mover) if board[k])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kalah_plays_to_the_models_end(seed):
+    state, model, rng = load_game(game("kalah")).initial_state(0), START, Lcg(seed)
+    while True:
+        moves = model_moves(model)
+        assert sorted(m.text for m in state.legal_moves()) == sorted(model_text(model[1], m) for m in moves)
+        m = moves[rng.below(len(moves))]
+        state = state.apply(state.resolve(model_text(model[1], m)))
+        model, won = model_apply(model, m)
+        assert seeds(state) == model[0]
+        if won is not None:
+            assert state.is_terminal
+            if won == "draw":
+                assert state.goals[0] == state.goals[1]
+            else:
+                assert state.goals[won] > state.goals[1 - won]
+            return
+        assert not state.is_terminal
