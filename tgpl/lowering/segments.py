@@ -1292,6 +1292,12 @@ def _cmp_leaves(key: CmpLit, memo: dict) -> set:
     return found
 
 
+# assignments of the numbers whose comparisons' truths counter_ranges keeps at once: a cache, forgotten whole when
+# full. Kalah's end check reads the seeds of eight pits, and a truth kept for each of the millions of assignments it
+# tries held gigabytes
+MEMO_ASSIGNMENTS = 20_000
+
+
 def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: dict | None = None,
                    runaways: list | None = None) -> None:
     """Every numeric fluent's range on its own: a fixpoint over the segments' writes. The counters `fixed`
@@ -1329,9 +1335,9 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                     conditions.append([whole])
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
-    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth
+    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     admit = Admission(lowering.limits)
-    done: set[tuple] = set()  # (write, assignment) pairs already evaluated
+    done: set[tuple] = set()  # (write, its leaves' values) pairs already evaluated
     work = 0
     for _ in range(FIXPOINT_LIMIT):
         changed = False
@@ -1343,16 +1349,17 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                     lowering.limits.check()
                 if work > RANGE_WORK_LIMIT:
                     _refuse_ranges(numeric, live, lowering, runaways or [])
-                env = dict(zip(leaves, combo))
-                env_key = tuple(zip(leaves, combo))
-                if (w, env_key) in done:
+                if (w, combo) in done:
                     continue
-                done.add((w, env_key))
+                done.add((w, combo))
+                env = dict(zip(leaves, combo))
 
                 def known(key, env=env):
                     return cmp_value(key, env) if isinstance(key, CmpLit) else None
 
-                memo = memos.setdefault(tuple(sorted(env_key)), {})
+                if len(memos) >= MEMO_ASSIGNMENTS:
+                    memos.clear()
+                memo = memos.setdefault(tuple(zip(leaves, combo)), {})
                 if evaluate3(pc, known, memo) is False:
                     continue
                 for x in values_under(v, env, known, memo):
