@@ -1540,8 +1540,8 @@ class Together:
         extends it can (a conjunction is unsatisfiable whenever part of it is). Kalah's capture and sweep
         write the seeds of many holes by cases (tests/data/designers/kalah.tgpl): on the first 1,000 states of
         its search, the questions asked fall by half, and so does the search's time."""
-        cased = [i for i, v in writes if isinstance(v, (Choice, Partial))]
-        prune = set(cased[:-1])  # the last one's judgement is the whole combination's
+        cased = sorted(i for i, v in writes if isinstance(v, (Choice, Partial)))
+        prune = set(cased[:-1])  # at the last, the first part's judgement would be the whole combination's
         out: list[tuple] = []
         todo: list[tuple] = [()]  # first parts, depth first, the next to extend last
         while todo:
