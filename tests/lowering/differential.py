@@ -169,3 +169,12 @@ def lowers_to_the_same_game(source: str, path: str = "generated.tgpl", relations
         outcome = "moves compiled"
         lowered.grounding = None  # a small game: ground it whole if it fits, faster for every state
     return outcome, bisimulate(Lowered(game, lowered, GdlGame(lowered.program))).states
+
+
+def ends_as(state, result) -> None:
+    """A runtime state the model says is over with `result`: "draw", or the winning seat of two."""
+    assert state.is_terminal
+    if result == "draw":
+        assert state.goals[0] == state.goals[1]
+    else:
+        assert state.goals[result] > state.goals[1 - result]

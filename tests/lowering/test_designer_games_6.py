@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from differential import ends_as
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -147,11 +148,7 @@ def test_pentago_plays_to_the_models_end(seed):
         state = state.apply(state.move_by_text(pentago_text(p, m)))
         board, result = pentago_apply(board, p, m)
         if result is not None:
-            assert state.is_terminal
-            if result == "draw":
-                assert state.goals[0] == state.goals[1]
-            else:
-                assert state.goals[result] > state.goals[1 - result]
+            ends_as(state, result)
             return
         assert not state.is_terminal
         p = 1 - p

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from differential import ends_as
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -122,11 +123,7 @@ def test_kalah_plays_to_the_models_end(seed):
         model, won = model_apply(model, m)
         assert seeds(state) == model[0]
         if won is not None:
-            assert state.is_terminal
-            if won == "draw":
-                assert state.goals[0] == state.goals[1]
-            else:
-                assert state.goals[won] > state.goals[1 - won]
+            ends_as(state, won)
             return
         assert not state.is_terminal
 

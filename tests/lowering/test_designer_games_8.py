@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from differential import ends_as
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -116,11 +117,7 @@ def play(seed: int):
         state = state.apply(state.move_by_text(loa_text(p, m)))
         board, result = loa_apply(board, p, turns, m)
         if result is not None:
-            assert state.is_terminal
-            if result == "draw":
-                assert state.goals[0] == state.goals[1]
-            else:
-                assert state.goals[result] > state.goals[1 - result]
+            ends_as(state, result)
             return result
         assert not state.is_terminal
         p = 1 - p

@@ -20,26 +20,12 @@ from __future__ import annotations
 import clingo
 
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
+from tgpl.asp.reasoner import GroundLimit
 from tgpl.asp.solver import lp_file
 from tgpl.lowering.ir import Program, Rule
 
 MAX_GROUND = 2_000_000
 """The most ground rules a question may take: past them it is not asked (the answer is no)."""
-
-
-class _Bounded(clingo.Observer):
-    """Stops the grounding (by raising) past `limit` rules: clingo's grounding cannot be interrupted otherwise."""
-
-    class Over(Exception):
-        pass
-
-    def __init__(self, limit: int):
-        self.left = limit
-
-    def rule(self, choice: bool, head, body) -> None:
-        self.left -= 1
-        if self.left < 0:
-            raise _Bounded.Over()
 
 
 def covers(program: Program, probes: list[Rule], pairs: dict[str, str], max_ground: int = MAX_GROUND) -> bool:
@@ -58,11 +44,11 @@ def covers(program: Program, probes: list[Rule], pairs: dict[str, str], max_grou
         lines.append(f"gdl_missed :- {names.functor(probe)}{row}, not {names.functor(target)}{row}.")
     lines.append(":- not gdl_missed.")
     ctl = clingo.Control(["--warn=none"])
-    ctl.register_observer(_Bounded(max_ground))
+    ctl.register_observer(GroundLimit(max_ground))
     try:
         ctl.add("base", [], "\n".join(lines) + "\n")
         ctl.ground([("base", [])])
-    except (_Bounded.Over, RuntimeError):
+    except (GroundLimit.Over, RuntimeError):
         return False
     return bool(ctl.solve().unsatisfiable)
 

@@ -256,7 +256,7 @@ def grounding_mode(program: Program, mode: str, max_ground: int | None) -> tuple
     return mode, whole
 
 
-class _Counter:
+class GroundLimit:
     """A ground program observer that stops the grounding (by raising) once it has seen `limit` rules: clingo's
     grounding cannot be interrupted otherwise."""
 
@@ -269,7 +269,7 @@ class _Counter:
     def rule(self, choice: bool, head, body) -> None:
         self.left -= 1
         if self.left < 0:
-            raise _Counter.Over()
+            raise GroundLimit.Over()
 
     def weight_rule(self, choice: bool, head, lower_bound, body) -> None:
         self.rule(choice, head, body)
@@ -431,10 +431,10 @@ class _PerState:
                     return out + self.states(queries[k:])
                 out.append(self._alone(query))
             return out
-        counter = None if self.max_ground is None else _Counter(self.max_ground)
+        counter = None if self.max_ground is None else GroundLimit(self.max_ground)
         try:
             answers = self.batch().solve(queries, counter)
-        except _Counter.Over:
+        except GroundLimit.Over:
             return [self._alone(query) for query in queries]
         return [state_or_error(self._read, answer, _given(q)) for answer, q in zip(answers, queries)]
 
@@ -467,10 +467,10 @@ class _PerState:
         """The query's answer; with `limit`, its grounding counted and stopped past that many ground rules."""
         if limit is None:
             return self._queries.solve(facts)
-        counter = _Counter(limit)
+        counter = GroundLimit(limit)
         try:
             return self._queries.solve(facts, counter)
-        except _Counter.Over:
+        except GroundLimit.Over:
             which = "the initial state" if not moves else "the state after this joint move"
             raise StateTooLarge(f"grounding {which} passed {limit:,} ground rules, the most a state may have "
                                 "(--max-ground): stopped") from None
@@ -494,7 +494,7 @@ class _PerState:
         """The limit the query's grounding is counted against, or None where its bound says it is within
         max_ground. The bound is an over-approximation, far too large for rules whose relations are asked only
         for what the state holds (chess's, 10^12 for 16,000 ground rules): such a query is grounded with its
-        ground rules counted, and stopped once they pass max_ground (`_Counter`)."""
+        ground rules counted, and stopped once they pass max_ground (`GroundLimit`)."""
         if self.max_ground is None:
             return None
         if self._counted:  # the bound was over the limit for a state that grounded within it: counting is cheaper
