@@ -2406,7 +2406,7 @@ class Emission:
         self.found = found
         self._fluent_texts: dict[tuple, str] = {}
         self.names = Names()
-        self.rels = Names()
+        self.rels = Names(share=self.names)
         self.roles = [f"player_{i}" for i in range(self.u.players)]
         for r in self.roles:
             self.names.name(("role", r), r)

@@ -84,11 +84,18 @@ class LoweredGame:
 
 
 class Names:
-    """GDL-safe, unique, lower-case names."""
+    """GDL-safe, unique, lower-case names. Namespaces that `share` one another give no name the other has given:
+    a constant and a relation of one name (the turn `Turns` and the attribute `Turns`) would be one symbol of two
+    arities, which GDL's checkers refuse."""
 
-    def __init__(self) -> None:
+    def __init__(self, share: Names | None = None) -> None:
         self.taken: dict[str, object] = {}
         self.given: dict[object, str] = {}
+        self.peers: list[Names] = []
+        if share is not None:
+            self.peers = [share, *share.peers]
+            for other in self.peers:
+                other.peers.append(self)
 
     def name(self, key, text: str) -> str:
         if key in self.given:
@@ -101,7 +108,7 @@ class Names:
         if base.startswith("tgpl_"):  # the lowering's own relations (tgpl_query, tgpl_bad and its tables)
             base = "game_" + base
         name, k = base, 1
-        while name in self.taken:
+        while name in self.taken or any(name in other.taken for other in self.peers):
             k += 1
             name = f"{base}_{k}"
         self.taken[name] = key
@@ -131,7 +138,7 @@ class Emitter:
             for n in sorted({len(m.inputs) for m in logic.moves if m.action is None}):
                 self.names.name(("chance", ROLL, n), roll_name(n))
             self.names.name(("chance", DID), DID)
-        self.attr_names = Names()
+        self.attr_names = Names(share=self.names)
         self._calls: dict[tuple, str] = {}
         self._successors: dict[str, str | None] = {}
         self.numbers: list[Rule] = []  # successor facts, for the ranges arithmetic steps through
