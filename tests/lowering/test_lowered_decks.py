@@ -1,4 +1,5 @@
-"""Decks popped after setup, and lists that nothing reads: examples/cards.tgpl lowers.
+"""Decks popped after setup, and lists that nothing reads: examples/cards.tgpl lowers (with a card burned in
+setup, its deck keeps the seed's order; as it is, random deals it: test_deals_in_play.py).
 
 A deck (a stack object) whose items nothing but pop() changes after setup keeps
 the order setup shuffled it into, so what a play changes is how many are left:
@@ -27,10 +28,26 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CARDS = EXAMPLES / "cards.tgpl"
 
 
+SETUP = "    Tabletop.Deck = new Lib.NumberDeck();\n"
+
+
+@pytest.fixture(scope="module")
+def burned(tmp_path_factory) -> str:
+    """examples/cards.tgpl with the deck's top card burned in setup: setup takes from the deck, so it is not
+    dealt by random in play (decision 102) but kept in the order the setup seed shuffled it."""
+    folder = tmp_path_factory.mktemp("burned")
+    (folder / "lib").mkdir()
+    (folder / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
+    text = CARDS.read_text(encoding="utf-8")
+    assert SETUP in text
+    (folder / "cards.tgpl").write_text(text.replace(SETUP, SETUP + "    Tabletop.Deck.pop();\n", 1))
+    return str(folder / "cards.tgpl")
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_cards_lowers_to_the_runtimes_game_at_every_seed(seed):
+def test_a_deck_setup_draws_from_lowers_to_the_runtimes_game_at_every_seed(burned, seed):
     """Each seed shuffles the deck differently at setup: each is its own (deterministic) GDL game."""
-    lw = Lowered.of(str(CARDS), seed=seed)
+    lw = Lowered.of(burned, seed=seed)
     fluents = set(lw.lowered.emitter.logic.fluents)
     assert ("NumberDeck#0", "length") in fluents
     assert not any(attr == "Cards" for _, attr in fluents)  # added to, never read: no fluent
@@ -50,9 +67,9 @@ def _wrong_card(items: tuple, n):
     pytest.param(lambda mp: mp.setattr(execute, "_one_less", lambda n: n), id="pop-leaves-the-length"),
     pytest.param(lambda mp: mp.setattr(execute, "_item_at", _wrong_card), id="pop-takes-the-wrong-card"),
 ])
-def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, defect):
+def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, burned, defect):
     defect(monkeypatch)
-    lw = Lowered.of(str(CARDS))
+    lw = Lowered.of(burned)
     result = validate_translation(lw.game, lw.lowered, lw.seed)
     assert result.mismatch is not None
 
