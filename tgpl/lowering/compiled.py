@@ -1022,6 +1022,8 @@ class SegmentCompiler(_FunctionCompiler):
                 raise Unsupported("a loop entered in several phases")
             for c in clauses:
                 c.env["#player"] = c.control[0]  # the mover, carried through the passes like a name in scope
+                if "#this" in c.env and c.env["#this"] is None:
+                    del c.env["#this"]  # phase code has no `this`: nothing to carry (read as None where absent)
             control = clauses[0].control[1:]
             return [SegClause(c.body, c.env, (), (c.env["#player"],) + control)
                     for c in super().cut(clauses, what, live, always)]
