@@ -353,16 +353,25 @@ class SegmentCompiler(_FunctionCompiler):
         if op not in CALCS:
             raise Unsupported(f"the operator {e.op}")
         for c2, v in self.expr(e.value, c):
-            old = c2.env[name]
-            at = self.compare(">=", old, Const(str(bound)), c2.copy())
+            for c3, r in self.stepped(op, c2.env[name], v, c2, bound):
+                c3.env[name] = r
+                out.append(c3)
+        return out
+
+    def stepped(self, op: str, old: Term, v: Term, c: SegClause, bound: int | None) -> list[tuple[SegClause, Term]]:
+        """`old op v` on `c`, for a counter saturated at `bound` (None: not saturated): at or past the bound it
+        keeps `old` (the relaxation then asks for that comparison), below it steps."""
+        out = []
+        if bound is not None:
+            at = self.compare(">=", old, Const(str(bound)), c.copy())
             if at is not None:
-                out.append(at)
-            below = self.compare("<", old, Const(str(bound)), c2)
-            if below is not None:
-                c3, r = self.calc(op, old, v, below)
-                if c3 is not None:
-                    c3.env[name] = r
-                    out.append(c3)
+                out.append((at, old))
+            c = self.compare("<", old, Const(str(bound)), c)
+            if c is None:
+                return out
+        c2, r = self.calc(op, old, v, c)
+        if c2 is not None:
+            out.append((c2, r))
         return out
 
     def promoted(self, c: SegClause, counters: list[str]) -> list[SegClause]:
@@ -633,15 +642,7 @@ class SegmentCompiler(_FunctionCompiler):
                         raise Unsupported(f"the operator {e.op}")
                     bound = self.g.saturated.get(name)
                     for c4, old in self.read(c3, o, name):
-                        if bound is not None:  # a counter saturated at its bound: stepped only below it
-                            at = self.compare(">=", old, Const(str(bound)), c4.copy())
-                            if at is not None:  # written as it is: the relaxation then asks for this comparison
-                                out += self.write(at, o, name, old)
-                            c4 = self.compare("<", old, Const(str(bound)), c4)
-                            if c4 is None:
-                                continue
-                        c5, r = self.calc(op, old, v, c4)
-                        if c5 is not None:
+                        for c5, r in self.stepped(op, old, v, c4, bound):
                             out += self.write(c5, o, name, r)
                     continue
                 out += self.write(c3, o, name, self.typed(e.target, v))
