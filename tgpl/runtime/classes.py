@@ -191,6 +191,38 @@ class RClass:
         return found
 
     @cached_property
+    def fields(self) -> tuple[str, ...]:
+        """The names of the fields every object of the class holds in a world, in the order the
+        world's fields dict holds them: the order `Machine.init_object` gives them (built-in fields
+        by kind, then attributes base first, then a board's groups and `groups`), or for a group
+        `boards.build_group`'s. Every object of a class has these and no others, however it was made
+        (a tile of a board gets its `group` before `init_object`, where a tile made by `new` gets it
+        first too), so a field's position is a fact of its class: what the stored form of a state
+        (`tgpl.runtime.stored`) leaves out, and what a state as one flat sequence would index by
+        (tests/runtime/test_field_layouts.py checks every object of the examples against it).
+        Read once classes are final."""
+        kinds = {c.kind for c in self.ancestors()}
+        if "group" in kinds:  # made by `build_group` alone, which gives it these
+            return ("name", "tiles", "geometry", "orientation", "_cells")
+        names: dict[str, None] = {}  # a dict for its insertion order: a name given again keeps its place
+        if "interactable" in kinds:
+            names.update(tile=None, discarded=None)
+        if "stack" in kinds:
+            names.update(_items=None, discard_stack=None)
+        if "tile" in kinds:
+            names.update(group=None, connections=None)
+        if "connection" in kinds:
+            names["to"] = None
+        lineage = list(self.ancestors())[::-1]
+        for c in lineage:
+            names.update(dict.fromkeys(name for name, _ in c.attributes))
+        if "board" in kinds:
+            for c in lineage:
+                names.update(dict.fromkeys(g.name for g in c.groups))
+            names["groups"] = None
+        return tuple(names)
+
+    @cached_property
     def owner_secrecy(self) -> str | None:
         """`private` or `hidden` when the class (or a base) is written so: who owns one of its objects is
         seen by its owners only, or by nobody (tgpl.serve.views.visible_owners)."""

@@ -7,18 +7,20 @@ of objects owned and written, its control), 2.9 KB for a Tris position and 6.3 K
 Connect Four one, although a move changes one or two objects. Stored, the state is one tuple:
 
     (fields at place 0, fields at place 1, ..., owners, player, turn, phase, seldom, result,
-     transients, digested, [digest at place 0, ...,] [place, field names, field values..., ...], layout)
+     transients, digested, [digest at place 0, ...,] [place, field values..., ...], layout)
 
 the world's list of fields (`World.data`, a slot per object's place), each the object's fields
 dict itself. A
 world shares the dicts of the objects it did not change with the world it was copied from, and
 the runtime changes no world a state holds (`tgpl.runtime.values`), so the tuple shares them
 too. The dicts of the objects the state's move changed (`World.owned` and `written`) are the
-state's alone: those the tuple holds as their field names (one tuple per class, shared) and
-values, their slots empty, so that what a stored state costs of its own is a slot per object
-and per value it changed (Tris: 46 slots, 408 bytes, against 2.9 KB). The `layout`, last, is
+state's alone: those the tuple holds as their values alone, their slots empty, since every
+object of a class holds the same fields in the same order (`RClass.fields`), so that what a
+stored state costs of its own is a slot per object and per value it changed (Tris: 46 slots,
+408 bytes, against 2.9 KB). The `layout`, last, is
 what every world with the same objects shares (the objects' list, the globals, the indexes by
-class and name, the memo of pure functions, the number of players, the number of places), made
+class and name, the memo of pure functions, the number of players, the number of places, each
+place's field names), made
 once per list of objects (`Packer`); `owners`, `seldom` (the generator, log and name counters)
 and `result` are the world's own, which it never changes either; whose turn it is (`Control`)
 takes three slots. The digests are verify's of the objects' parts of the key (`World.digests`):
@@ -30,7 +32,8 @@ nothing, so the moves explored from it copy a dict before changing it. The key p
 (`World.frozen`) are left behind: the successors' keys need them only where the objects' list
 changed, and made them again then. Only settled states are stored this way: a state waiting for
 a choice re-runs its segment from the world it started from (`State.base`) and is kept whole,
-as is a state carrying more than its world (a chance machine's draws or key).
+as is a state carrying more than its world (a chance machine's draws or key), or one whose move
+changed an object holding other fields than its class's.
 """
 
 from __future__ import annotations
@@ -47,21 +50,25 @@ LAYOUTS = 64  # layouts a packer keeps to find again (the states packed hold the
 class Packer:
     """Packs and unpacks the states of one game, keeping one layout per list of objects."""
 
-    __slots__ = ("game", "layouts", "names")
+    __slots__ = ("game", "layouts")
 
     def __init__(self, game: Game):
         self.game = game
         # by id of the objects' list (held by the layout, so that its id stays its own)
         self.layouts: dict[int, tuple] = {}
-        self.names: dict[tuple, tuple] = {}  # the field names of objects, one tuple each
 
     def _layout(self, w: World) -> tuple:
         """What the world shares with every world of the same objects: (objects, globals, index by
         class, index by name, everyone, memo, players, the number of places in `data`: the objects fix
-        it, the last place being always an object's), made when the world has none of its objects' list
-        yet or one that differs (`pack`)."""
+        it, the last place being always an object's, and the field names at each place, by the class
+        of its object), made when the world has none of its objects' list yet or one that differs
+        (`pack`)."""
         objects = w.objects
-        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, len(w.data))
+        names: list = [()] * len(w.data)
+        for o in objects:
+            names[o.place] = o.cls.fields
+        layout = (objects, w.globals, w._by_class, w._by_name, w._everyone, w.memo, w.players, len(w.data),
+                  names)
         if len(self.layouts) >= LAYOUTS:  # a game whose moves make or drop objects: the old ones serve no more
             self.layouts.clear()
         self.layouts[id(objects)] = layout
@@ -86,14 +93,15 @@ class Packer:
         values += (w.owners, c.player, c.turn, c.phase, w.seldom, w.result, w.transients, digested)
         if digested:
             values += digests[1]
+        names = layout[8]
         for changed in (w.owned, w.written):  # their fields dicts are this state's alone: kept as their values
             for o in changed:
                 i = o.place
                 fields = data[i]
-                keys = tuple(fields)
-                keys = self.names.setdefault(keys, keys)
+                if len(fields) != len(names[i]):  # not its class's fields (`RClass.fields`): kept whole
+                    return state
                 values[i] = None
-                values += (i, keys, *fields.values())
+                values += (i, *fields.values())
         values.append(layout)
         return tuple(values)
 
@@ -115,11 +123,12 @@ class Packer:
         else:
             w.digests = None
         end = len(packed) - 1
-        while k < end:  # the fields of the objects the state's move changed
-            keys = packed[k + 1]
-            start = k + 2
+        names = layout[8]
+        while k < end:  # the fields of the objects the state's move changed, named by their class
+            keys = names[packed[k]]
+            start = k + 1
             k = start + len(keys)
-            data[packed[start - 2]] = dict(zip(keys, packed[start:k]))
+            data[packed[start - 1]] = dict(zip(keys, packed[start:k]))
         w.owned = set()
         w.written = set()
         w.frozen = {}
