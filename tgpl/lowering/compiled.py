@@ -1047,10 +1047,16 @@ class SegmentCompiler(_FunctionCompiler):
             keep = [k for k in range(width) if len({t[k] for t in terms}) > 1 or isinstance(terms[0][k], Var)]
             reread = {k: lit for k in keep if (lit := _read_again(cs, terms, k)) is not None}
             keep = [k for k in keep if k not in reread]
+            # the object of a write that is `this` on every way is `this` after the join: one argument, so that
+            # `promoted` and `padded` still find a write of `this` (hasami's count, after a direction's ways met)
+            mine = _this_objects(cs[0], terms)
+            same = {k: j for k, j in mine.items() if k in keep and j in keep}
+            keep = [k for k in keep if k not in same]
             rel = f"{self.name}|{what}{next(self.points)}"
             for c, ts in zip(cs, terms):
                 self.hf.rules.append(Rule(Atom(rel, tuple(ts[k] for k in keep)), tuple(c.body)))
             fresh = {k: self.var() for k in keep + list(reread)}
+            fresh |= {k: fresh[j] for k, j in same.items()}
             new = [fresh.get(k, terms[0][k]) for k in range(width)]
             again = [Atom(lit.relation, lit.args[:-1] + (fresh[k],)) for k, lit in reread.items()]
             joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))] + again)
@@ -1230,6 +1236,18 @@ def _terms(c: SegClause) -> list[Term]:
         out.append(c.control[0] if c.control else NULL)
     out += [m for _, m in c.checks]
     return out
+
+
+def _this_objects(c: SegClause, terms: list[list[Term]]) -> dict[int, int]:
+    """The places in a join's terms (`_terms`) of the objects of writes that are `this` in every clause joined
+    (`terms`, each clause's), each with the place of `this`."""
+    names = [n for n, v in sorted(c.env.items(), key=lambda kv: kv[0]) if not isinstance(v, STATIC)]
+    if "#this" not in names:
+        return {}
+    this = names.index("#this")
+    first = len(names) + sum(1 for f in c.frames for v in f.values() if not isinstance(v, STATIC))
+    objects = (first + 2 * k for k in range(len(c.store)))
+    return {k: this for k in objects if all(ts[k] == ts[this] for ts in terms)}
 
 
 def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
