@@ -154,6 +154,27 @@ def test_a_stop_inside_the_symbolic_execution_says_where_it_was(clock, tmp_path)
     assert nothing_written(tmp_path)
 
 
+def test_a_stop_while_the_moves_are_spelled_out_says_why_they_were_not_compiled(clock, tmp_path):
+    """Kalah's sowing loop writes the state, so `auto` compiles its moves first; compiled, they are refused at
+    once (the loop reads the seeds it sows), and then spelled out, which takes minutes. A stop there names the
+    stage the time ran out in, and the cause a designer can act on: why the moves were not compiled, located."""
+    kalah = ROOT / "tests" / "data" / "designers" / "kalah.tgpl"
+    clock("lowering (symbolic execution)", after=50)
+    r = run("to-gdl", str(kalah), "-o", str(tmp_path / "k.kif"), "--max-seconds", "20")
+    assert r.exit_code == 2 and "stopped while lowering (symbolic execution)" in r.output, r.output
+    last = r.output.splitlines()[-1]
+    assert last.startswith("  the moves were being spelled out: compiled, they were refused at "), r.output
+    assert last.endswith("kalah.tgpl:120:13: a loop that reads 'Seeds', which it writes, and is not a counted "
+                         "loop of at most 16 passes"), r.output
+    assert nothing_written(tmp_path)
+
+
+def test_a_stop_while_spelling_out_moves_never_compiled_has_no_such_note(clock, tmp_path):
+    clock("lowering (symbolic execution)", after=50)
+    r = run("to-gdl", TRIS, "-o", str(tmp_path / "t.kif"), "--max-seconds", "20")
+    assert r.exit_code == 2 and "compiled" not in r.output, r.output
+
+
 @pytest.mark.parametrize("stage", ["lowering (emission)", "encoding the ASP program",
                                    "validating against the runtime"])
 def test_to_asp_stops_at_each_stage_and_writes_nothing(stage, clock, tmp_path):

@@ -590,12 +590,14 @@ NOTHING_WRITTEN = "stop, writing nothing (exit 2)"
 
 
 def _say_limit(path: str, e, lost: str = "") -> None:
-    """A stop past the command's limits (tgpl.limits.LimitReached), on stderr: the stage it was at, and where in
-    the game the lowering was running, when it was."""
+    """A stop past the command's limits (tgpl.limits.LimitReached), on stderr: the stage it was at, where in the
+    game the lowering was running, when it was, and what that work was done for (its notes)."""
     click.echo(f"{path}: error: {e.message}{lost}", err=True)
     if e.where is not None:
         inside = f" {e.inside}" if e.inside else ""
         click.echo(f"  the lowering was running{inside} at {e.where.file}:{e.where.line}:{e.where.col}", err=True)
+    for note in e.notes:
+        click.echo(f"  {note}", err=True)
 
 
 @contextmanager

@@ -63,7 +63,9 @@ class LimitReached(Exception):
     """A command passed one of its limits. `what`: the option ("--max-seconds" or "--max-memory"); `stage`:
     what the command was doing; `elapsed`: seconds since it started; `used`: the memory in use (bytes) at a
     memory stop. `where`, when set: the place in the game the lowering was running (a Span), and `inside`,
-    the function or block there."""
+    the function or block there. `notes`: what the work stopped was doing it for, in words, one line each (the
+    moves spelled out because their compiled lowering was refused, and why: the cause, where the stop names
+    only where the time ran out)."""
 
     def __init__(self, what: str, limits: Limits, elapsed: float, used: int | None = None):
         self.what = what
@@ -74,6 +76,7 @@ class LimitReached(Exception):
         self.max_memory = limits.max_memory
         self.where = None
         self.inside: str | None = None
+        self.notes: list[str] = []
         self.foreseen: float | None = None  # a stop before a step that cannot be interrupted: its expected seconds
         super().__init__(self.message)
 

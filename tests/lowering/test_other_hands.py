@@ -195,6 +195,24 @@ def test_a_counter_that_counts_the_board_is_bounded_by_it_once_proved(tmp_path):
     assert int(validated.split(" steps compared")[0].split()[-1].replace(",", "")) >= 1_000, validated
 
 
+def test_pentes_own_rules_on_4x4_lower_with_the_count_bounded_by_the_board(tmp_path):
+    """tests/data/lowering/pente4.tgpl is Pente itself (others/pente.tgpl) on 4x4 points: the capture loop's eight
+    passes each may take a pair, where board_count.tgpl captures from the left edge alone. `auto` compiles its moves
+    (a loop writes the state); `Stones` is proved the number of points that hold a stone (its step within
+    board_count.STEP_ATOMS), takes 0..16, and the game validates by at least 1,000 compared steps (21 s of CPU).
+    On 5x5 the step grounds to 48,939 atoms and the compiled moves are refused: the proof's size, not the rules,
+    stops Pente (docs/lowering.md)."""
+    out = tmp_path / "pente4.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(OTHERS.parent / "pente4.tgpl"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    validated = text.splitlines()[1]
+    assert int(validated.split(" steps compared")[0].split()[-1].replace(",", "")) >= 1_000, validated
+    assert "(its moves compiled)" in text.splitlines()[2], text.splitlines()[2]
+    stones = {line for line in text.splitlines() if line.startswith("(base (stones ")}
+    assert stones == {f"(base (stones game {k}))" for k in range(17)}
+
+
 @pytest.mark.parametrize("change", [("Game.Stones -= 2;", "Game.Stones -= 3;"),
                                     ("a.Stone = null;", "a.Stone = me;")])
 def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change):

@@ -30,7 +30,7 @@ from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.universe import Universe
-from tgpl.limits import Limits, unlimited
+from tgpl.limits import LimitReached, Limits, unlimited
 
 # (original, rewritten, state cells, rules of `tgpl_bad`) -> whether the rewritten program is the same game
 # (tgpl.asp.induction.same_game; passed in, since the lowering does not import the layer below it)
@@ -127,6 +127,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
     compiled = compiles(program, universe, moves)
+    refused: Unsupported | None = None  # why the compiled moves were refused, where `auto` then spells them out
     if compiled:
         try:
             with limits.during("lowering (compiled moves)"):
@@ -135,6 +136,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
         except Unsupported as e:
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
+            refused = e
     budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
     if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
         try:
@@ -156,11 +158,27 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
                 with limits.during("lowering (compiled moves)"):
                     return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair,
                                         limits, holds=holds)
-            except Unsupported:
-                pass  # spelled out after all, from the start (the result depends on the game alone)
-    with fewer_collections():
+            except Unsupported as e:
+                refused = e  # spelled out after all, from the start (the result depends on the game alone)
+    with fewer_collections(), _spelled_after(refused):
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits), repair)
+
+
+@contextmanager
+def _spelled_after(refused: Unsupported | None) -> Iterator[None]:
+    """The moves spelled out after their compiled lowering was `refused`: a stop past the limits there says why
+    they were not compiled, the cause a designer can act on, where the stop names only the stage the time ran out
+    in (Pente 9x9: its count of the stones, whose proof is too large compiled, refused in 23 s; spelled out, the
+    default 600 s pass before the ranges are found)."""
+    try:
+        yield
+    except LimitReached as stop:
+        if refused is not None:
+            span = getattr(refused, "span", None)
+            at = f" at {span.file}:{span.line}:{span.col}" if span is not None else ""
+            stop.notes.append(f"the moves were being spelled out: compiled, they were refused{at}: {refused}")
+        raise
 
 
 PARTS_PER_WAY = 8_000
