@@ -93,3 +93,41 @@ def test_a_later_pass_that_returns_the_same_drops_the_earlier_passes_failure():
     # not when the earlier pass's condition is not all in the disjunction
     partial = disj(conj(x, y), conj(neg(g), b))
     assert any(neg(g) in (t.parts if t.kind == "and" else (t,)) for t in minimize(partial).parts)
+
+
+def test_a_chain_of_early_returns_becomes_its_cells_within_the_budget():
+    """"The first cell where a domino fits" (a loop returning at the first pass that holds, as
+    tests/data/designers/domineering.tgpl's CanPlace): `F1 | (!F1 & F2) | (!F1 & !F2 & F3) | ...`. Its prime
+    implicants are the cells, `F1 | F2 | ...`; the consensus of any two made every subset of the negations first
+    and ran out of MAX_STEPS at 16 cells (None: the condition was left as it was, 0.8 s spent each time).
+    Self-subsuming resolution (minimize._strengthened) drops the negations first."""
+    from tgpl.lowering.minimize import prime_implicants
+
+    cells = [lit(FluentLit("fits", f"c{i}", True)) for i in range(16)]
+    chain = [frozenset((*(neg(c) for c in cells[:i]), cells[i])) for i in range(len(cells))]
+    assert prime_implicants(chain) == [frozenset((c,)) for c in cells]
+    out = minimize(disj(*(conj(*t) for t in chain)))
+    assert set(out.parts) == set(cells)
+
+
+def test_self_subsuming_resolution_keeps_the_prime_implicants(monkeypatch):
+    """Dropping `!x` from `B & !x` where `A & x` has A within B changes the terms the consensus starts from, not
+    the prime implicants it ends with: the same set as the consensus of any two gives from the terms as they came
+    (random disjunctions)."""
+    from tgpl.lowering import minimize as m
+
+    rng = random.Random("strengthen")
+    cases = []
+    for _ in range(200):
+        f = _random_dnf(rng)
+        parts = f.parts if f.kind == "or" else (f,)
+        cases.append((f, [frozenset(t.parts) if t.kind == "and" else frozenset((t,)) for t in parts]))
+    primes = [m.prime_implicants(terms) for _, terms in cases]
+    for f, terms in cases:
+        strengthened, _ = m._strengthened(m._absorb(terms))
+        assert _equivalent(disj(*(conj(*t) for t in strengthened)), f)
+    monkeypatch.setattr(m, "_strengthened", lambda terms, check=None: (terms, 0))
+    assert [m.prime_implicants(terms) for _, terms in cases] == primes
+    cells = [lit(FluentLit("fits", f"c{i}", True)) for i in range(16)]
+    chain = [frozenset((*(neg(c) for c in cells[:i]), cells[i])) for i in range(len(cells))]
+    assert m.prime_implicants(chain) is None  # the chain above, without it: past MAX_STEPS
