@@ -177,6 +177,9 @@ class Dealt:
     pops: frozenset[int]  # id() of the calls
     shuffles: tuple[Span, ...] = ()  # their shuffles that change nothing: after setup, and in their default
     # blocks where setup takes nothing from them
+    refills: frozenset[str] = frozenset()  # the classes of those code after setup reshuffles (`_why_not_refilled`):
+    # a reshuffle makes their discarded items left again
+    reshuffles: tuple[Span, ...] = ()  # where, in source order
 
     def sites(self, program) -> tuple[list[Span], list[Span]]:
         """Where random deals (the pop() calls) and the shuffles that change nothing in the GDL, in source order."""
@@ -277,8 +280,10 @@ def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, s
         if target is None or not _related(target, info):
             continue
         if m == "reshuffle":
-            return (n.span, f"reshuffle() of a {name} after setup is not lowerable yet: random deals from a "
-                            "deck at each pop(), and the discards a reshuffle takes back are not lowered")
+            why = _why_not_refilled(program, info, calls, n)
+            if why is not None:
+                return why
+            continue
         if m not in DEAL_METHODS:
             return (n.span, f"{m}() on a {name}, a deck shuffled after setup, is not lowerable: random deals "
                             "its items at each pop(), which is sound only while nothing else reads or "
@@ -287,6 +292,32 @@ def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, s
     if why is None and info.find_attribute(DEALT_ITEMS) is not None:
         why = (first.span, f"a deck with an attribute named '{DEALT_ITEMS}' is not dealt by the lowering")
     return why
+
+
+PILE = "discard_stack"
+"""A deck's discard pile: discard() puts an item there, reshuffle() takes every item there back into the deck."""
+
+
+def _why_not_refilled(program, info, calls: list, reshuffle: ast.Call) -> tuple[Span, str] | None:
+    """Why random may not deal a deck of class `info` whose discards `reshuffle` takes back (decision 105), located;
+    None where it may: the game makes one such deck (`_made_once`: one pile), and every discard() after setup puts
+    its item on that deck's pile (`deck.discard_stack`). An item is then on the pile exactly while its `discarded`
+    is true, so a reshuffle makes the discarded items left again, and the lowering needs no list for the pile."""
+    name = info.name
+    if not _made_once(program, info):
+        return (reshuffle.span, f"reshuffle() of a {name} is lowered only where the game makes one {name}, by a "
+                                "statement of setup's own block: random deals its discards back from one pile")
+    for n, m in calls:
+        if m != "discard":
+            continue
+        pile = n.args[0].value if len(n.args) == 1 else None
+        deck = pile.obj if isinstance(pile, ast.Member) and pile.name == PILE else None
+        target = _stack_class(program, deck)
+        if target is None or not _related(target, info):
+            return (n.span, f"discard() into a pile other than the {name}'s {PILE}, in a game that reshuffles a "
+                            f"{name}, is not lowerable: the discards a reshuffle takes back are the items "
+                            "discarded, so every discard() after setup must go to that deck's pile")
+    return None
 
 
 def _made_once(program, info) -> bool:
@@ -428,7 +459,11 @@ def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
     # a deck setup takes from keeps its default's shuffle a chance site: what setup took is the seed's
     shuffles += [_ends_shuffled(program, info).span for info in dealt.values()
                  if _taken_in_setup(program, info) is None]
-    return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles)), refused
+    reshuffled = [i for n, m in calls if m == "reshuffle" and (i := _stack_class(program, n.callee.obj)) is not None]
+    refills = {c.name for c in program.classes if c.name in classes and any(_related(c, i) for i in reshuffled)}
+    at = sorted({n.span for n, m in calls if m == "reshuffle" and (i := _stack_class(program, n.callee.obj)) is not None
+                 and i.name in refills}, key=lambda sp: (sp.file, sp.line, sp.col))
+    return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles), frozenset(refills), tuple(at)), refused
 
 
 def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
@@ -561,5 +596,5 @@ def _field(snap: dict, cell: tuple[str, str]):
     return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
 
 
-__all__ = ["DEALT_ITEMS", "DID", "Dealt", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
+__all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
            "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]
