@@ -1098,7 +1098,10 @@ def _thrown_dice(machine, program, max_states: int):
     setup_dice = setup_roll_calls(program)
     if action_rolls(program)[0] or setup_dice:
         deals = frozenset() if setup_dice else dealt_decks(program)[0].classes
-        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals)
+        thrown = action_rolls(program)[0]
+        idle = frozenset((info.name, name) for info in program.classes for name, a in info.actions.items()
+                         if id(a) in thrown and thrown[id(a)].entered)  # random moves after each of their moves
+        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle)
     return machine
 
 

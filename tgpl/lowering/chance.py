@@ -58,6 +58,7 @@ class Throw:
     """The dice an action throws, in the order its effect reaches them (a function called twice, twice): random's
     move gives them all their faces at once."""
     dice: tuple[Roll, ...]
+    entered: bool = False  # its last die is a deal in the code of a phase the move may enter (`phase_deals`)
 
     @property
     def sides(self) -> tuple[int, ...]:
@@ -65,7 +66,7 @@ class Throw:
 
     def sized(self, slots: dict[str, int]) -> Throw:
         """This throw with each deal's sides the items of its deck (deck class name -> items)."""
-        return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice))
+        return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice), self.entered)
 
     @property
     def deals(self) -> bool:
@@ -294,6 +295,9 @@ def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, s
     return why
 
 
+REFILL = "reshuffle() of the discards"
+"""How a refusal of a reshuffle random could deal from begins (`_why_not_refilled`): its own reason is said at the
+reshuffle, where any other shuffle's is `shuffle_refusal` (tgpl.lowering.subset)."""
 PILE = "discard_stack"
 """A deck's discard pile: discard() puts an item there, reshuffle() takes every item there back into the deck."""
 
@@ -305,8 +309,12 @@ def _why_not_refilled(program, info, calls: list, reshuffle: ast.Call) -> tuple[
     is true, so a reshuffle makes the discarded items left again, and the lowering needs no list for the pile."""
     name = info.name
     if not _made_once(program, info):
-        return (reshuffle.span, f"reshuffle() of a {name} is lowered only where the game makes one {name}, by a "
+        return (reshuffle.span, f"{REFILL} of a {name} is lowered only where the game makes one {name}, by a "
                                 "statement of setup's own block: random deals its discards back from one pile")
+    if _taken_in_setup(program, info) is not None:
+        return (reshuffle.span, f"{REFILL} of a {name} that setup deals from is not lowerable yet: random's "
+                                "deals name the items the deck holds when play begins, and an item setup dealt may "
+                                "be discarded and come back")
     for n, m in calls:
         if m != "discard":
             continue
@@ -466,6 +474,17 @@ def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
     return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles), frozenset(refills), tuple(at)), refused
 
 
+def phase_deals(program, pops: frozenset) -> list[tuple[ast.Call, bool]]:
+    """The deals (pop() of a dealt deck, id() in `pops`) that entering a phase runs, in a turn's phases and its
+    `default` block and the functions they call, each (call, whether a loop may run it more than once), as
+    `_rolls_reached` gives them (decision 106). The move that enters the phase is the move whose chance they are:
+    random deals after it, as after an action's own deal."""
+    found = []
+    for turn in program.turns.values():
+        found += [(c, looped) for c, looped in _rolls_reached(program, turn.defn, pops=pops) if id(c) in pops]
+    return found
+
+
 def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
     """The actions whose effect throws dice the lowering turns into random's move (id(action) -> Throw), and the
     rolls in actions' effects it refuses, each (span, reason).
@@ -476,11 +495,15 @@ def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
     rolls: dict[int, Throw] = {}
     refused: list[tuple[object, str]] = []
     dealt = dealt_decks(program)[0]
+    entering = phase_deals(program, dealt.pops)  # a move that passes the turn may enter a phase that deals
     for info in program.classes:
         for action in info.actions.values():
             if action.effect is None:
                 continue
             found = list(_rolls_reached(program, action.effect.body, pops=dealt.pops))
+            passes = entering and any(t.event == "PlayerChoiceEvent" for t in action.triggers)
+            if passes:
+                found += entering
             if not found:
                 continue
             why = _refused_dice(found, dealt.pops)
@@ -492,7 +515,7 @@ def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
                 continue
             rolls[id(action)] = Throw(tuple(
                 Roll(call, 0, _stack_class(program, call.callee.obj).name) if id(call) in dealt.pops
-                else Roll(call, roll_sides(call)) for call, _ in found))
+                else Roll(call, roll_sides(call)) for call, _ in found), bool(passes))
     return rolls, refused
 
 
@@ -528,7 +551,7 @@ def effect_roll_calls(program) -> set[int]:
     the functions it calls too (lowered or refused by `action_rolls`)."""
     pops = dealt_decks(program)[0].pops
     return {id(n) for info in program.classes for a in info.actions.values() if a.effect is not None
-            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)}
+            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)} | {id(n) for n, _ in phase_deals(program, pops)}
 
 
 def setup_roll_calls(program) -> list[ast.Call]:
@@ -596,5 +619,5 @@ def _field(snap: dict, cell: tuple[str, str]):
     return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
 
 
-__all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
+__all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "REFILL", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
            "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

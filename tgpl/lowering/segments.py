@@ -397,8 +397,8 @@ class Lowering:
             return [(self.random_move((k,)), TRUE) for k in range(1, len(self.u.throws) + 1)]
         if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
             throw = self.rolls[id(self.moves[cs[3]].action)]
-            if throw.deals and throw.dice[0].deal in self.refills:
-                return self._refilled_deals(cs, throw)
+            if throw.deals and (throw.entered or throw.dice[0].deal in self.refills):
+                return self._deals_where_they_stand(cs, throw)
             if throw.deals:  # a deal: the deck's k-th item, while it is left (the first, null, from an empty deck)
                 deck = self.deal_decks[throw.dice[0].deal]
                 at = Path(TRUE, {}, cs[:3])
@@ -585,7 +585,8 @@ class Lowering:
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
             throw = self.rolls.get(id(action))
-            if throw is not None and self.secret_throws:  # random throws after every move of the action
+            if throw is not None and (self.secret_throws or throw.entered):  # random throws after every move of
+                # the action (decision 106: a deal in a phase the move may enter, found only where the move is run)
                 paths.append(Path(p.pc, {}, cs + (m.index,)))
                 continue
             # where the action throws dice, the effect is run once with a probe for them (face 1, the way marked
@@ -635,27 +636,35 @@ class Lowering:
             out.append(q)
         return out
 
-    def _refilled_deals(self, cs: tuple, throw) -> list[tuple[MoveInfo, Formula]]:
+    def _deals_where_they_stand(self, cs: tuple, throw) -> list[tuple[MoveInfo, Formula]]:
         """Random's legal deals after move cs[3] of an action that deals from a deck whose discards a reshuffle
-        takes back (decision 105): the effect may reshuffle before its deal, so the items random may deal are those
-        left where the deal stands, found by running the effect with a probe (`execute.dealable`) from the state
-        before the move, which random's step still holds."""
+        takes back (decision 105), or whose deal stands in a phase the move enters (decision 106): the move may
+        reshuffle before its deal, so the items random may deal are those left where the deal stands, found by
+        running the move with a probe (`execute.dealable`) from the state before it, which random's step still
+        holds."""
         m = self.moves[cs[3]]
         action = m.action
         scope = {n: v for n, v in m.inputs}
         for inp in action.inputs:
             scope.setdefault(inp.name, None)
-        self.ex.dice = Dice(throw, None, dealable=True)
+        # no views: a view's relation holds the contributions of every move that reaches its site, the players'
+        # too, and a legal move of random's may not depend on a player's move (GDL's `does`)
+        self.ex.dice, viewable, self.ex.viewable = Dice(throw, None, dealable=True), self.ex.viewable, frozenset()
         try:
-            ran = list(self.ex.run_block(action.effect.body, Path(TRUE, {}, cs[:3]), m.obj,
+            ran = list(self.ex.run_block(action.effect.body, Path(lit(ControlLit(cs)), {}, cs[:3]), m.obj,
                                          self.choice_event(cs[0]), f"action_{action.name}", scope))
+            if throw.entered:
+                ran = self.ex.enter_phases(ran)
         finally:
-            self.ex.dice = None
+            self.ex.dice, self.ex.viewable = None, viewable
         legal = []
+        dealt = disj(*(conj(q.pc, _thrown_when(q)) for q in ran))  # the ways that deal (the mark taken out)
         for (k,) in throw.faces:
             ways = [conj(q.pc, disj(*(f for x, f in cases_of(q.store.get(dealable(k - 1), FALSE)) if x is True)))
                     for q in ran]
-            legal.append((self.random_move((k,)), minimize(disj(*ways)) if ways else FALSE))
+            if k == 1:  # a way that deals nothing: random's first move alone, its face read by nothing
+                ways.append(conj(lit(ControlLit(cs)), neg(dealt)))
+            legal.append((self.random_move((k,)), minimize(disj(*ways))))
         return legal
 
     def _thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
@@ -672,8 +681,11 @@ class Lowering:
         self.ex.dice = Dice(throw, moves)
         try:
             paths = []
-            for q in self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
-                                       f"action_{action.name}", scope):
+            ran = self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
+                                    f"action_{action.name}", scope)
+            if throw.entered:  # its deal stands in a phase the move enters (decision 106)
+                ran = self.ex.enter_phases(list(ran))
+            for q in ran:
                 if q.dice:
                     die = throw.dice[len(throw.dice) - len(q.dice)]
                     raise NotLowerable(die.call.span, f"a way through the effect throws {len(throw.dice) - len(q.dice)} "
@@ -681,7 +693,7 @@ class Lowering:
                                        "the faces of the same dice on every way that throws one")
                 q.dice = None
                 thrown = _thrown_when(q)
-                if self.secret_throws:
+                if self.secret_throws or throw.entered:
                     pass  # every way: random threw after every move, its face changing nothing where not read
                 elif thrown is FALSE:
                     continue  # a way the player's move took whole (`_segment`): random never throws there

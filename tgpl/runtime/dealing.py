@@ -45,6 +45,9 @@ def dealt_face(numbers: dict[str, tuple[str, ...]], before: State, after: State)
     dealt deck (`rosters`), k its place in the deck's roster, from 1; None where no deck lost exactly one. An item
     on the deck's discard pile before that is neither in the deck nor on the pile after was dealt too: the move
     reshuffled the pile into the deck first (decision 105)."""
+    took, had = after.world.seldom.dealt, before.world.seldom.dealt
+    if took is not None and took != had:  # the item the move's pop() took, whatever it went through before
+        return next((roster.index(took[1]) + 1 for roster in numbers.values() if took[1] in roster), None)
     gone = []
     for deck, roster in numbers.items():
         was, now = before.world.named(deck), after.world.named(deck)
