@@ -109,3 +109,16 @@ def test_a_wrong_deal_in_a_phase_fails_the_validation(tmp_path, monkeypatch):
     assert "drawn.tgpl:76:12: error: the GDL differs from the runtime after 1 move; the last move is action 'Wait'" \
         in r.output
     assert not out.exists()
+
+
+def test_a_phase_that_deals_entered_in_setup_is_setups_deal(tmp_path):
+    """Setup passing to the phase that deals (as examples/treasure.tgpl does) deals in setup: the card is the
+    seed's, and a reshuffle could bring it back unnamed by random's deals, so the reshuffle is refused, with that
+    reason (the phases setup enters are followed through their literal names: chance._entered_in_setup)."""
+    text = DRAWN.read_text()
+    src = tmp_path / "drawn.tgpl"
+    src.write_text(text.replace('    turn.pass(0, "Play");\n', '    turn.pass(0, "Deal");\n'))
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(tmp_path / "x.kif")])
+    assert r.exit_code == 2, r.output
+    assert ("drawn.tgpl:52:37: error: not lowerable: reshuffle() of the discards of a ThreeDeck that setup deals "
+            "from is not lowerable yet") in r.output

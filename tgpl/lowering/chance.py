@@ -238,6 +238,7 @@ def _taken_in_setup(program, info) -> Span | None:
     blocks of what it makes, but the deck's own): a pop(), peek(), pop_front(), an index. What setup takes is
     the seed's shuffle's (the header's `Chance:` line), so the deck's `default` shuffle stays a chance site."""
     code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    code += _entered_in_setup(program, code)
     own = {id(x) for c in info.ancestors() if c.defn is not None for x in ast.walk(c.defn)}
     for n in reachable(program, code):
         if id(n) in own:
@@ -255,6 +256,28 @@ def _taken_in_setup(program, info) -> Span | None:
         if target is not None and (target.derives_from(info) or info.derives_from(target)):
             return n.span
     return None
+
+
+def _entered_in_setup(program, code: list) -> list:
+    """The phase code setup may run: the phases its `turn.pass(p, "Phase")` enters (and those they pass to, in
+    turn), or every phase and `default` block of the game where a pass names no phase as a literal (the turn's
+    `default` picks it). A deal there is setup's, the seed's (decision 106)."""
+    phases = {p.name: p for t in program.turns.values() for p in t.defn.phases}
+    everything = [t.defn for t in program.turns.values()]
+    todo, seen, out = list(code), set(), []
+    while todo:
+        for n in reachable(program, [todo.pop()]):
+            if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name == "pass"
+                    and isinstance(n.callee.obj, ast.Name) and n.callee.obj.name == "turn"):
+                continue
+            named = n.args[1].value if len(n.args) == 2 else None
+            if not isinstance(named, ast.StringLit) or named.value not in phases:
+                return everything
+            if named.value not in seen:
+                seen.add(named.value)
+                out.append(phases[named.value])
+                todo.append(phases[named.value])
+    return out
 
 
 SETUP_KEEPS_ORDER = frozenset({"push", "push_front", "discard", "shuffle", "length"})
