@@ -122,3 +122,13 @@ def test_a_phase_that_deals_entered_in_setup_is_setups_deal(tmp_path):
     assert r.exit_code == 2, r.output
     assert ("drawn.tgpl:52:37: error: not lowerable: reshuffle() of the discards of a ThreeDeck that setup deals "
             "from is not lowerable yet") in r.output
+
+
+def test_the_asp_program_replays_the_deals(tmp_path):
+    """`tgpl to-asp`: runtime, GDL and ASP agree on the deals in the phase and the reshuffles (decision 105)."""
+    for game in (DRAWN, DATA / "refill.tgpl"):
+        out = tmp_path / (game.stem + ".lp")
+        r = CliRunner().invoke(main, ["to-asp", str(game), "-o", str(out)])
+        assert r.exit_code == 0, r.output
+        first = out.read_text().splitlines()[0]
+        assert "validated: bisimulation" in first and "ASP: 20 plays replayed" in first
