@@ -219,7 +219,13 @@ def deal(m, deck, name: str):
     fields = world.own(deck)
     items = fields["_items"]
     if name == "pop":
-        return items.pop(world.random().below(len(items))) if items else None
+        if not items:
+            return None
+        item = items.pop(world.random().below(len(items)))
+        if isinstance(item, Obj):
+            count = world.seldom.dealt[0] if world.seldom.dealt is not None else 0
+            world.seldom.dealt = (count + 1, item.name)
+        return item
     if name == "reshuffle":
         items.extend(fields["discard_stack"])
         for card in fields["discard_stack"]:

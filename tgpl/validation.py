@@ -67,7 +67,7 @@ from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.lowering.chance import RANDOM, ROLL, dealt_decks, roll_name
+from tgpl.lowering.chance import RANDOM, ROLL, action_rolls, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.ir import Const, Func, Term
@@ -214,7 +214,9 @@ class Differential:
         # GDL-II: the lowering's dice are moves of the chance role `random` (tgpl.lowering.chance)
         names = [str(r) for r in self.roles]
         self.chance = names.index(RANDOM) if RANDOM in names else None
-        self.secrets = has_secrets(game.program)  # its dice thrown after every move that may throw (idle_throws)
+        # its dice thrown after every move that may throw (idle_throws): in a game with secrets, and after a move
+        # that may enter a phase that deals (decision 106)
+        self.secrets = has_secrets(game.program) or any(t.entered for t in action_rolls(game.program)[0].values())
         self._chances: ChanceMachine | None = None
         # the decks the lowering deals from at pop(), random's move, whose shuffles change nothing: the runtime
         # compared deals them too (a game that only shuffles such a deck after setup, and never pops it, as well)

@@ -32,7 +32,7 @@ COMPILED_ELSEWHERE = ["reversi"]
 GDL_II = ["montyhall", "pig", "race"]
 REFUSED = {
     "citadels/citadels": "remove() on a local list is not lowerable",
-    "treasure": "reshuffle() after setup is not lowerable: it is a chance move",
+    "treasure": "reshuffle() of the discards of a TreasureDeck that setup deals from is not lowerable yet",
 }
 
 

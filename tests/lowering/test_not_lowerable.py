@@ -126,8 +126,9 @@ def test_refused_with_its_location(tmp_path, monkeypatch, edits, expected):
 CITADELS = [
     "scoring.tgpl:55:63: error: not lowerable: remove() on a local list is not lowerable",
     "table.tgpl:83:13: error: not lowerable: remove() on a local list is not lowerable",
-    "table.tgpl:214:37: error: not lowerable: reshuffle() after setup is not lowerable: it is a chance move over the orders "
-    "of the items shuffled (k! of them for k items), and GDL-II's random deals only from a deck made shuffled that play only pops (decision 100)",
+    "table.tgpl:214:37: error: not lowerable: reshuffle() of the discards of a DistrictDeck that setup deals from is "
+    "not lowerable yet: random's deals name the items the deck holds when play begins, and an item setup dealt may be "
+    "discarded and come back",
     "table.tgpl:266:37: error: not lowerable: collections made with `new` after setup are not lowerable",
     "table.tgpl:272:17: error: not lowerable: push() on a local stack is not lowerable",
     "table.tgpl:274:13: error: not lowerable: shuffle() after setup is not lowerable: it is a chance move over the orders "
@@ -139,10 +140,11 @@ CITADELS = [
 
 
 @pytest.mark.parametrize("example, expected", [
-    # treasure: only the reshuffle (its hands are lists that are state, its deck is popped)
-    ("treasure.tgpl", ["treasure.tgpl:80:17: error: not lowerable: reshuffle() after setup is not lowerable: it is a "
-                       "chance move over the orders of the items shuffled (k! of them for k items), and GDL-II's "
-                       "random deals only from a deck made shuffled that play only pops (decision 100)"]),
+    # treasure: only the reshuffle of a deck setup deals from (its hands are lists that are state, its deck is
+    # dealt by random in play, its discards reshuffled: decisions 105, 106)
+    ("treasure.tgpl", ["treasure.tgpl:80:17: error: not lowerable: reshuffle() of the discards of a TreasureDeck "
+                       "that setup deals from is not lowerable yet: random's deals name the items the deck holds "
+                       "when play begins, and an item setup dealt may be discarded and come back"]),
     # citadels: every construct, in each of its files, at once
     ("citadels/citadels.tgpl", CITADELS),
 ])

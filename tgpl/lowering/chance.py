@@ -58,6 +58,7 @@ class Throw:
     """The dice an action throws, in the order its effect reaches them (a function called twice, twice): random's
     move gives them all their faces at once."""
     dice: tuple[Roll, ...]
+    entered: bool = False  # its last die is a deal in the code of a phase the move may enter (`phase_deals`)
 
     @property
     def sides(self) -> tuple[int, ...]:
@@ -65,7 +66,7 @@ class Throw:
 
     def sized(self, slots: dict[str, int]) -> Throw:
         """This throw with each deal's sides the items of its deck (deck class name -> items)."""
-        return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice))
+        return Throw(tuple(Roll(d.call, slots[d.deal], d.deal) if d.deal else d for d in self.dice), self.entered)
 
     @property
     def deals(self) -> bool:
@@ -177,6 +178,9 @@ class Dealt:
     pops: frozenset[int]  # id() of the calls
     shuffles: tuple[Span, ...] = ()  # their shuffles that change nothing: after setup, and in their default
     # blocks where setup takes nothing from them
+    refills: frozenset[str] = frozenset()  # the classes of those code after setup reshuffles (`_why_not_refilled`):
+    # a reshuffle makes their discarded items left again
+    reshuffles: tuple[Span, ...] = ()  # where, in source order
 
     def sites(self, program) -> tuple[list[Span], list[Span]]:
         """Where random deals (the pop() calls) and the shuffles that change nothing in the GDL, in source order."""
@@ -234,6 +238,7 @@ def _taken_in_setup(program, info) -> Span | None:
     blocks of what it makes, but the deck's own): a pop(), peek(), pop_front(), an index. What setup takes is
     the seed's shuffle's (the header's `Chance:` line), so the deck's `default` shuffle stays a chance site."""
     code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    code += _entered_in_setup(program, code)
     own = {id(x) for c in info.ancestors() if c.defn is not None for x in ast.walk(c.defn)}
     for n in reachable(program, code):
         if id(n) in own:
@@ -251,6 +256,28 @@ def _taken_in_setup(program, info) -> Span | None:
         if target is not None and (target.derives_from(info) or info.derives_from(target)):
             return n.span
     return None
+
+
+def _entered_in_setup(program, code: list) -> list:
+    """The phase code setup may run: the phases its `turn.pass(p, "Phase")` enters (and those they pass to, in
+    turn), or every phase and `default` block of the game where a pass names no phase as a literal (the turn's
+    `default` picks it). A deal there is setup's, the seed's (decision 106)."""
+    phases = {p.name: p for t in program.turns.values() for p in t.defn.phases}
+    everything = [t.defn for t in program.turns.values()]
+    todo, seen, out = list(code), set(), []
+    while todo:
+        for n in reachable(program, [todo.pop()]):
+            if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name == "pass"
+                    and isinstance(n.callee.obj, ast.Name) and n.callee.obj.name == "turn"):
+                continue
+            named = n.args[1].value if len(n.args) == 2 else None
+            if not isinstance(named, ast.StringLit) or named.value not in phases:
+                return everything
+            if named.value not in seen:
+                seen.add(named.value)
+                out.append(phases[named.value])
+                todo.append(phases[named.value])
+    return out
 
 
 SETUP_KEEPS_ORDER = frozenset({"push", "push_front", "discard", "shuffle", "length"})
@@ -277,8 +304,10 @@ def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, s
         if target is None or not _related(target, info):
             continue
         if m == "reshuffle":
-            return (n.span, f"reshuffle() of a {name} after setup is not lowerable yet: random deals from a "
-                            "deck at each pop(), and the discards a reshuffle takes back are not lowered")
+            why = _why_not_refilled(program, info, calls, n)
+            if why is not None:
+                return why
+            continue
         if m not in DEAL_METHODS:
             return (n.span, f"{m}() on a {name}, a deck shuffled after setup, is not lowerable: random deals "
                             "its items at each pop(), which is sound only while nothing else reads or "
@@ -287,6 +316,39 @@ def _why_not_dealt(program, info, calls: list, first: ast.Call) -> tuple[Span, s
     if why is None and info.find_attribute(DEALT_ITEMS) is not None:
         why = (first.span, f"a deck with an attribute named '{DEALT_ITEMS}' is not dealt by the lowering")
     return why
+
+
+REFILL = "reshuffle() of the discards"
+"""How a refusal of a reshuffle random could deal from begins (`_why_not_refilled`): its own reason is said at the
+reshuffle, where any other shuffle's is `shuffle_refusal` (tgpl.lowering.subset)."""
+PILE = "discard_stack"
+"""A deck's discard pile: discard() puts an item there, reshuffle() takes every item there back into the deck."""
+
+
+def _why_not_refilled(program, info, calls: list, reshuffle: ast.Call) -> tuple[Span, str] | None:
+    """Why random may not deal a deck of class `info` whose discards `reshuffle` takes back (decision 105), located;
+    None where it may: the game makes one such deck (`_made_once`: one pile), and every discard() after setup puts
+    its item on that deck's pile (`deck.discard_stack`). An item is then on the pile exactly while its `discarded`
+    is true, so a reshuffle makes the discarded items left again, and the lowering needs no list for the pile."""
+    name = info.name
+    if not _made_once(program, info):
+        return (reshuffle.span, f"{REFILL} of a {name} is lowered only where the game makes one {name}, by a "
+                                "statement of setup's own block: random deals its discards back from one pile")
+    if _taken_in_setup(program, info) is not None:
+        return (reshuffle.span, f"{REFILL} of a {name} that setup deals from is not lowerable yet: random's "
+                                "deals name the items the deck holds when play begins, and an item setup dealt may "
+                                "be discarded and come back")
+    for n, m in calls:
+        if m != "discard":
+            continue
+        pile = n.args[0].value if len(n.args) == 1 else None
+        deck = pile.obj if isinstance(pile, ast.Member) and pile.name == PILE else None
+        target = _stack_class(program, deck)
+        if target is None or not _related(target, info):
+            return (n.span, f"discard() into a pile other than the {name}'s {PILE}, in a game that reshuffles a "
+                            f"{name}, is not lowerable: the discards a reshuffle takes back are the items "
+                            "discarded, so every discard() after setup must go to that deck's pile")
+    return None
 
 
 def _made_once(program, info) -> bool:
@@ -428,7 +490,22 @@ def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
     # a deck setup takes from keeps its default's shuffle a chance site: what setup took is the seed's
     shuffles += [_ends_shuffled(program, info).span for info in dealt.values()
                  if _taken_in_setup(program, info) is None]
-    return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles)), refused
+    reshuffled = [i for n, m in calls if m == "reshuffle" and (i := _stack_class(program, n.callee.obj)) is not None]
+    refills = {c.name for c in program.classes if c.name in classes and any(_related(c, i) for i in reshuffled)}
+    at = sorted({n.span for n, m in calls if m == "reshuffle" and (i := _stack_class(program, n.callee.obj)) is not None
+                 and i.name in refills}, key=lambda sp: (sp.file, sp.line, sp.col))
+    return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles), frozenset(refills), tuple(at)), refused
+
+
+def phase_deals(program, pops: frozenset) -> list[tuple[ast.Call, bool]]:
+    """The deals (pop() of a dealt deck, id() in `pops`) that entering a phase runs, in a turn's phases and its
+    `default` block and the functions they call, each (call, whether a loop may run it more than once), as
+    `_rolls_reached` gives them (decision 106). The move that enters the phase is the move whose chance they are:
+    random deals after it, as after an action's own deal."""
+    found = []
+    for turn in program.turns.values():
+        found += [(c, looped) for c, looped in _rolls_reached(program, turn.defn, pops=pops) if id(c) in pops]
+    return found
 
 
 def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
@@ -441,11 +518,15 @@ def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
     rolls: dict[int, Throw] = {}
     refused: list[tuple[object, str]] = []
     dealt = dealt_decks(program)[0]
+    entering = phase_deals(program, dealt.pops)  # a move that passes the turn may enter a phase that deals
     for info in program.classes:
         for action in info.actions.values():
             if action.effect is None:
                 continue
             found = list(_rolls_reached(program, action.effect.body, pops=dealt.pops))
+            passes = entering and any(t.event == "PlayerChoiceEvent" for t in action.triggers)
+            if passes:
+                found += entering
             if not found:
                 continue
             why = _refused_dice(found, dealt.pops)
@@ -457,7 +538,7 @@ def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
                 continue
             rolls[id(action)] = Throw(tuple(
                 Roll(call, 0, _stack_class(program, call.callee.obj).name) if id(call) in dealt.pops
-                else Roll(call, roll_sides(call)) for call, _ in found))
+                else Roll(call, roll_sides(call)) for call, _ in found), bool(passes))
     return rolls, refused
 
 
@@ -493,7 +574,7 @@ def effect_roll_calls(program) -> set[int]:
     the functions it calls too (lowered or refused by `action_rolls`)."""
     pops = dealt_decks(program)[0].pops
     return {id(n) for info in program.classes for a in info.actions.values() if a.effect is not None
-            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)}
+            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)} | {id(n) for n, _ in phase_deals(program, pops)}
 
 
 def setup_roll_calls(program) -> list[ast.Call]:
@@ -561,5 +642,5 @@ def _field(snap: dict, cell: tuple[str, str]):
     return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
 
 
-__all__ = ["DEALT_ITEMS", "DID", "Dealt", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
+__all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "REFILL", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
            "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

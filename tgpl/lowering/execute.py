@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
-from tgpl.lowering.chance import DEALT_ITEMS, dealt_decks, left_cell, roll_sides, shuffle_refusal
+from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
@@ -73,6 +73,14 @@ THROWN = ("#die", "thrown")
 """A mark in a path's store: the way reached a die of `Executor.dice` (tgpl.lowering.segments takes it out)."""
 
 
+def dealable(k: int) -> tuple[str, str]:
+    """A mark in a probe path's store (`Dice.dealable`): when random may deal a deck's k-th item (from 0) at the
+    deal the way reached, the item being left there or, for the first, none being left. The effect may change the
+    items left before its deal (a reshuffle), so random's legal deals are read where the deal stands, not from the
+    state before the move (tgpl.lowering.segments takes the marks out)."""
+    return ("#die", f"dealable {k}")
+
+
 @dataclass(frozen=True)
 class Dice:
     """The dice of the action whose effect is run (tgpl.lowering.chance): `throw` (a chance.Throw) and random's
@@ -80,6 +88,7 @@ class Dice:
     every die reads 1."""
     throw: object
     moves: list[tuple[tuple[int, ...], Formula]] | None
+    dealable: bool = False  # on the probe: a deal marks, for each item, when random may deal it there (`DEALABLE`)
 
 
 class NotLowerable(Exception):
@@ -1782,6 +1791,11 @@ class Executor:
         out = []
         for q, face in self.face(span, len(roster), p, "pop() of a shuffled deck"):
             probe = face is None  # the probe (the way marked THROWN) deals the first item, wherever it is
+            if probe and self.dice.dealable:
+                empty = as_formula(lift(lambda n: n == 0, self._deck_length(q, deck, len(roster), span))) or FALSE
+                for k in range(len(roster)):
+                    left = as_formula(self.read(q, deck, left_cell(k), span)) or FALSE
+                    q.store[dealable(k)] = restrict(disj(left, empty) if k == 0 else left, q.pc)
             k = 0 if probe else int(face) - 1
             for r, n in self.split(q, self._deck_length(q, deck, len(roster), span)):
                 if not isinstance(n, float):
@@ -1797,6 +1811,40 @@ class Executor:
                     for t in self.write(s, deck, left_cell(k), False, span):
                         out.extend((w, roster[k]) for w in self.write(t, deck, length_cell(DEALT_ITEMS), n - 1, span))
         return out
+
+    def refill(self, p: Path, deck: UObj, span: Span) -> list[Path]:
+        """`deck.reshuffle()` on a dealt deck whose discards come back (`chance.Dealt.refills`, decision 105): every
+        discard() after setup puts its item on this deck's pile, so an item of the roster is on the pile exactly
+        while its `discarded` is true; the reshuffle makes those items left again (no longer discarded), adds the
+        pile's count to the items left and empties the pile. Random then deals any item left. One cell an item, no
+        case split: an item left is one that was left or discarded."""
+        paths = [p]
+        for k, item in enumerate(deck.items):
+            if (item.name, "discarded") not in self.fluents:
+                continue
+            nxt = []
+            for q in paths:
+                here = disj(as_formula(self.read(q, deck, left_cell(k), span)) or FALSE,
+                            as_formula(self.read(q, item, "discarded", span)) or FALSE)
+                for r in self.write(q, deck, left_cell(k), restrict(here, q.pc), span):
+                    nxt.extend(self.write(r, item, "discarded", False, span))
+            paths = nxt
+        out = []
+        for q in paths:
+            total = sym_arith("+", self.read(q, deck, length_cell(DEALT_ITEMS), span),
+                              self.read(q, deck, length_cell(PILE), span))
+            for r in self.write(q, deck, length_cell(DEALT_ITEMS), total, span):
+                out.extend(self.write(r, deck, length_cell(PILE), 0.0, span))
+        return out
+
+    def _on_pile(self, p: Path, span: Span) -> list[Path]:
+        """A discard() in a game whose dealt deck reshuffles (decision 105): the item is on that deck's pile, whose
+        count goes up by one (every discard() after setup goes there: `chance._why_not_refilled`)."""
+        decks = [o for o in self.u.objects if o.items is not None and o.cls.name in self.dealt.refills]
+        if not decks:
+            return [p]
+        pile = self.read(p, decks[0], length_cell(PILE), span)
+        return self.write(p, decks[0], length_cell(PILE), sym_arith("+", pile, 1.0), span)
 
     def _deck_length(self, p: Path, deck: UObj, size: int, span: Span):
         """How many items a dealt deck holds, by cases of 0..size."""
@@ -1824,6 +1872,8 @@ class Executor:
             return [(p, None)]  # random deals at pop(): the order left is no state
         if name == "pop" and self.dealt_deck(target):
             return self.deal(p, target, span)
+        if name == "reshuffle" and self.dealt_deck(target) and target.cls.name in self.dealt.refills:
+            return [(q, None) for q in self.refill(p, target, span)]
         if name in ("shuffle", "reshuffle"):
             raise NotLowerable(span, shuffle_refusal(name))
         if isinstance(target, StateList):
@@ -1862,7 +1912,7 @@ class Executor:
                 if pile is None:
                     continue
                 for r in self.write(q, target, "discarded", True, span):
-                    out.extend((x, None) for x in self.write(r, target, "tile", None, span))
+                    out.extend((x, None) for x in self._on_pile(r, span) for x in self.write(x, target, "tile", None, span))
             return out
         if name == "assign" and isinstance(target, UObj):
             if target.cls.visibility == "group":

@@ -148,6 +148,9 @@ class Assessment:
 
 # ---------------------------------------------------------------------- hints
 HINTS: list[tuple[tuple[str, ...], str]] = [
+    (("reshuffle() of the discards",), "deal from the deck in play only (setup dealing nothing from it), make one "
+                                       "such deck, and discard onto its discard_stack only: random then deals the "
+                                       "discards a reshuffle takes back"),
     (("chance move", "shuffle"), "shuffle and deal in setup only, or shuffle a deck made shuffled (its default "
                                  "block ends with shuffle()) and after setup only pop it: the lowering writes dice "
                                  "(roll()) and such deals as GDL-II's random, not a shuffle of anything else during "

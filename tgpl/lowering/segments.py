@@ -28,8 +28,8 @@ from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 from tgpl.lowering import execute
-from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, Path
-from tgpl.lowering.minimize import forget as forget_minimized
+from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, Path, dealable
+from tgpl.lowering.minimize import forget as forget_minimized, minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
     as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, neg, rebuild,
@@ -37,7 +37,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
-from tgpl.lowering.chance import DEALT_ITEMS, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name
+from tgpl.lowering.chance import DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
                                   pool_classes, state_lists)
@@ -193,6 +193,7 @@ class Lowering:
         # the deck's items, random's face k legal while its k-th item is left (`legal_moves`)
         self.deal_decks = self._deal_decks()
         slots = {name: len(o.items) for name, o in self.deal_decks.items()}
+        self.refills = dealt_decks(program)[0].refills  # of those, the classes a reshuffle refills (decision 105)
         self.rolls = {k: t.sized(slots) if t.deals else t for k, t in self.rolls.items()}
         # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
         self.loop_cut: int | None = None
@@ -254,6 +255,8 @@ class Lowering:
             if o.items is not None and o.cls.name in dealt.classes:
                 out[(o.name, length_cell(DEALT_ITEMS))] = Fluent(o, length_cell(DEALT_ITEMS), NUMBER, float(len(o.items)))
                 out.update({(o.name, left_cell(k)): Fluent(o, left_cell(k), BOOL, True) for k in range(len(o.items))})
+                if o.cls.name in dealt.refills:  # its discards come back: the pile's count (decision 105)
+                    out[(o.name, length_cell(PILE))] = Fluent(o, length_cell(PILE), NUMBER, self._pile(o, dealt))
         if "length" in written:  # how many of a deck's items pop() has not taken yet
             changed = changed_decks(self.program)
             for o in self.u.objects:
@@ -279,6 +282,27 @@ class Lowering:
             if fl.obj.cls.name in dealt.classes and list_cell(fl.attr) is not None and fl.type == BOOL:
                 fl.domain = [False, True]  # an item of a dealt deck is in it or not, never null
         return out
+
+    def _pile(self, deck: UObj, dealt) -> float:
+        """The count of a reshuffled dealt deck's pile when play begins: 0, where every item discard() may put on it
+        after setup is one of the deck's roster (the items it holds then), so that a reshuffle's items are named by
+        random's deals. Raises NotLowerable, at the reshuffle, for an item outside it (dealt in setup) or a pile
+        setup left with items."""
+        site = next(n.span for n in after_setup_nodes(self.program) if isinstance(n, ast.Call)
+                    and isinstance(n.callee, ast.Member) and n.callee.name == "reshuffle")
+        if deck.fields.get(PILE):
+            raise NotLowerable(site, f"reshuffle() of {deck.name} is not lowerable: setup leaves items on its "
+                                     f"{PILE}, which random's deals do not name")
+        roster = set(deck.items)
+        kinds = [t.info for n in after_setup_nodes(self.program) if isinstance(n, ast.Call)
+                 and isinstance(n.callee, ast.Member) and n.callee.name == "discard"
+                 and isinstance(t := self.program.types.get(id(n.callee.obj)), ClassType)]
+        outside = [o.name for o in self.u.objects if any(o.is_a(c) for c in kinds) and o not in roster]
+        if outside:
+            raise NotLowerable(site, f"reshuffle() of {deck.name} is lowered where every item discard() may put on "
+                                     f"its pile is in the deck when play begins, and {outside[0]} is not (dealt in "
+                                     "setup?): random's deals name the items the deck holds then")
+        return 0.0
 
     def _pool_fluents(self, pool: Pool) -> dict[tuple[str, str], Fluent]:
         """A pool's counter (how many of its objects `new` took, 0 after setup), and every attribute of each of
@@ -373,6 +397,8 @@ class Lowering:
             return [(self.random_move((k,)), TRUE) for k in range(1, len(self.u.throws) + 1)]
         if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
             throw = self.rolls[id(self.moves[cs[3]].action)]
+            if throw.deals and (throw.entered or throw.dice[0].deal in self.refills):
+                return self._deals_where_they_stand(cs, throw)
             if throw.deals:  # a deal: the deck's k-th item, while it is left (the first, null, from an empty deck)
                 deck = self.deal_decks[throw.dice[0].deal]
                 at = Path(TRUE, {}, cs[:3])
@@ -559,7 +585,8 @@ class Lowering:
             for inp in action.inputs:
                 scope.setdefault(inp.name, None)
             throw = self.rolls.get(id(action))
-            if throw is not None and self.secret_throws:  # random throws after every move of the action
+            if throw is not None and (self.secret_throws or throw.entered):  # random throws after every move of
+                # the action (decision 106: a deal in a phase the move may enter, found only where the move is run)
                 paths.append(Path(p.pc, {}, cs + (m.index,)))
                 continue
             # where the action throws dice, the effect is run once with a probe for them (face 1, the way marked
@@ -609,6 +636,37 @@ class Lowering:
             out.append(q)
         return out
 
+    def _deals_where_they_stand(self, cs: tuple, throw) -> list[tuple[MoveInfo, Formula]]:
+        """Random's legal deals after move cs[3] of an action that deals from a deck whose discards a reshuffle
+        takes back (decision 105), or whose deal stands in a phase the move enters (decision 106): the move may
+        reshuffle before its deal, so the items random may deal are those left where the deal stands, found by
+        running the move with a probe (`execute.dealable`) from the state before it, which random's step still
+        holds."""
+        m = self.moves[cs[3]]
+        action = m.action
+        scope = {n: v for n, v in m.inputs}
+        for inp in action.inputs:
+            scope.setdefault(inp.name, None)
+        # no views: a view's relation holds the contributions of every move that reaches its site, the players'
+        # too, and a legal move of random's may not depend on a player's move (GDL's `does`)
+        self.ex.dice, viewable, self.ex.viewable = Dice(throw, None, dealable=True), self.ex.viewable, frozenset()
+        try:
+            ran = list(self.ex.run_block(action.effect.body, Path(lit(ControlLit(cs)), {}, cs[:3]), m.obj,
+                                         self.choice_event(cs[0]), f"action_{action.name}", scope))
+            if throw.entered:
+                ran = self.ex.enter_phases(ran)
+        finally:
+            self.ex.dice, self.ex.viewable = None, viewable
+        legal = []
+        dealt = disj(*(conj(q.pc, _thrown_when(q)) for q in ran))  # the ways that deal (the mark taken out)
+        for (k,) in throw.faces:
+            ways = [conj(q.pc, disj(*(f for x, f in cases_of(q.store.get(dealable(k - 1), FALSE)) if x is True)))
+                    for q in ran]
+            if k == 1:  # a way that deals nothing: random's first move alone, its face read by nothing
+                ways.append(conj(lit(ControlLit(cs)), neg(dealt)))
+            legal.append((self.random_move((k,)), minimize(disj(*ways))))
+        return legal
+
     def _thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, the move made): the move's
         whole effect, from the player's control, its dice reading the faces random's move throws. Raises
@@ -623,8 +681,11 @@ class Lowering:
         self.ex.dice = Dice(throw, moves)
         try:
             paths = []
-            for q in self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
-                                       f"action_{action.name}", scope):
+            ran = self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
+                                    f"action_{action.name}", scope)
+            if throw.entered:  # its deal stands in a phase the move enters (decision 106)
+                ran = self.ex.enter_phases(list(ran))
+            for q in ran:
                 if q.dice:
                     die = throw.dice[len(throw.dice) - len(q.dice)]
                     raise NotLowerable(die.call.span, f"a way through the effect throws {len(throw.dice) - len(q.dice)} "
@@ -632,7 +693,7 @@ class Lowering:
                                        "the faces of the same dice on every way that throws one")
                 q.dice = None
                 thrown = _thrown_when(q)
-                if self.secret_throws:
+                if self.secret_throws or throw.entered:
                     pass  # every way: random threw after every move, its face changing nothing where not read
                 elif thrown is FALSE:
                     continue  # a way the player's move took whole (`_segment`): random never throws there

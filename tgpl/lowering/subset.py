@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
-from tgpl.lowering.chance import action_rolls, dealt_decks, effect_roll_calls, shuffle_refusal
+from tgpl.lowering.chance import REFILL, action_rolls, dealt_decks, effect_roll_calls, shuffle_refusal
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 
@@ -205,7 +205,8 @@ def outside_subset(program) -> list[tuple[Span, str]]:
         found.setdefault(_key(span), (span, why))
     dealt, refused_deals = dealt_decks(program)  # decks shuffled after setup that random deals from at pop()
     for span, why in refused_deals:
-        if not _calls(types, span, nodes, CHANCE):  # a shuffle's own site keeps shuffle_refusal's reason
+        if REFILL in why or not _calls(types, span, nodes, CHANCE):  # a shuffle's own site keeps
+            # shuffle_refusal's reason, but a reshuffle random would deal from but for this
             found.setdefault(_key(span), (span, why))
     for n in nodes:
         if not isinstance(n, ast.Call):

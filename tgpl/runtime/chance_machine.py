@@ -102,13 +102,18 @@ class ChanceMachine(RuntimeMachine):
 
     replay = None  # a frontier state cannot be rebuilt from move texts: outcomes are no moves of `tgpl play`
 
-    def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000, deals: frozenset[str] = frozenset()):
+    def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000, deals: frozenset[str] = frozenset(),
+                 idle: frozenset[tuple[str, str]] = frozenset()):
         super().__init__(game, seed)
         self.max_outcomes = max_outcomes
         self.outcomes = 0
         # the deck classes dealt at pop() (tgpl.runtime.dealing), as the GDL-II lowering deals them: the game
         # starts from the seed's setup, its pops the chance nodes, its shuffles none
         self.deals = deals
+        # the actions (class name, action name) after whose every move the GDL-II lowering has random move, its
+        # deal in a phase the move may enter (decision 106): a move of one that draws nothing is a chance node of
+        # one outcome, as random's one move is there
+        self.idle = idle
 
     # ------------------------------------------------------------ runs
     def _canonical(self, state: State, seldom_before) -> None:
@@ -178,9 +183,10 @@ class ChanceMachine(RuntimeMachine):
         self._settle(nxt, script.values, script.bounds)
         return nxt
 
-    def _chance_node(self, key: bytes, runs, start: int) -> ChanceNode | State:
-        """The outcomes of `runs`, states met twice merged; a run that drew nothing is its one state."""
-        if len(runs) == 1 and len(runs[0][2]) == start:
+    def _chance_node(self, key: bytes, runs, start: int, idle: bool = False) -> ChanceNode | State:
+        """The outcomes of `runs`, states met twice merged; a run that drew nothing is its one state (`idle`: a
+        chance node of that one outcome)."""
+        if len(runs) == 1 and len(runs[0][2]) == start and not idle:
             return runs[0][3]
         node = ChanceNode(blake2b(b"chance" + key, digest_size=16).digest())
         by_key: dict[bytes, int] = {}
@@ -272,5 +278,6 @@ class ChanceMachine(RuntimeMachine):
             runs = self._apply_all(state, m)
             for *_, nxt in runs:
                 self._handed_out(nxt)
-            out.append((m.text, tuple(j), self._chance_node(parent + m.text.encode(), runs, prefix_len)))
+            idle = m.obj is not None and (state.world.named(m.obj).cls.name, m.action) in self.idle
+            out.append((m.text, tuple(j), self._chance_node(parent + m.text.encode(), runs, prefix_len, idle)))
         return Info(False, [], (p,), () if moves else (p,), out)

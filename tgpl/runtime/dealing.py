@@ -42,14 +42,19 @@ def rosters(state: State, classes: frozenset[str]) -> dict[str, tuple[str, ...]]
 
 def dealt_face(numbers: dict[str, tuple[str, ...]], before: State, after: State) -> int | None:
     """Random's `(roll k)` for the item a move dealt between `before` and `after`: the one item gone from a
-    dealt deck (`rosters`), k its place in the deck's roster, from 1; None where no deck lost exactly one."""
+    dealt deck (`rosters`), k its place in the deck's roster, from 1; None where no deck lost exactly one. An item
+    on the deck's discard pile before that is neither in the deck nor on the pile after was dealt too: the move
+    reshuffled the pile into the deck first (decision 105)."""
+    took, had = after.world.seldom.dealt, before.world.seldom.dealt
+    if took is not None and took != had:  # the item the move's pop() took, whatever it went through before
+        return next((roster.index(took[1]) + 1 for roster in numbers.values() if took[1] in roster), None)
     gone = []
     for deck, roster in numbers.items():
         was, now = before.world.named(deck), after.world.named(deck)
         if was is None or now is None:
             continue
-        left = {i.name for i in after.world.fields(now)["_items"]}
-        gone += [(roster, i.name) for i in before.world.fields(was)["_items"] if i.name not in left]
+        left = {i.name for i in _held(after.world.fields(now))}
+        gone += [(roster, i.name) for i in _held(before.world.fields(was)) if i.name not in left]
     if len(gone) != 1 or gone[0][1] not in gone[0][0]:
         return None
     roster, item = gone[0]
@@ -64,10 +69,15 @@ def dealt_draw(numbers: dict[str, tuple[str, ...]], state: State, face: int) -> 
         obj = state.world.named(deck)
         if obj is None or face > len(roster):
             continue
-        names = [i.name for i in state.world.fields(obj)["_items"]]
+        names = [i.name for i in _held(state.world.fields(obj))]  # a reshuffle appends the pile to the items
         if roster[face - 1] in names:
             return names.index(roster[face - 1])
     return None
+
+
+def _held(fields: dict) -> list:
+    """A deck's items, then the items on its discard pile (what a reshuffle appends to its items, in that order)."""
+    return [*fields["_items"], *fields.get("discard_stack", ())]
 
 
 __all__ = ["dealing", "dealt_draw", "dealt_face", "rosters"]

@@ -84,10 +84,10 @@ class Seldom:
     serial. Shared by a world and its copies as one (`World.copy` carries one reference, not four)
     until either changes it (`World.unshare`, which copies it)."""
 
-    __slots__ = ("rng", "log", "counters", "serials", "deals")
+    __slots__ = ("rng", "log", "counters", "serials", "deals", "dealt")
 
     def __init__(self, rng: Pcg32, log: list[str], counters: dict[str, int], serials: int,
-                 deals: frozenset[str] = frozenset()):
+                 deals: frozenset[str] = frozenset(), dealt: tuple[int, str] | None = None):
         self.rng = rng
         self.log = log
         self.counters = counters
@@ -95,9 +95,12 @@ class Seldom:
         # The deck classes whose pop() draws the item it takes, their shuffles drawing nothing: empty but in
         # the validation of a lowering that deals at pop() (`tgpl.runtime.dealing`)
         self.deals = deals
+        # (how many such pops, the name of the item the last took): what random's deal is matched with, where
+        # the item may have been discarded and reshuffled back in the same move (`tgpl.runtime.dealing.dealt_face`)
+        self.dealt = dealt
 
     def copy(self) -> Seldom:
-        return Seldom(self.rng.copy(), self.log[:], self.counters.copy(), self.serials, self.deals)
+        return Seldom(self.rng.copy(), self.log[:], self.counters.copy(), self.serials, self.deals, self.dealt)
 
 
 class World:
