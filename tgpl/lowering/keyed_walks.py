@@ -80,8 +80,9 @@ def key_walks(program: Program) -> Program:
         if sym.name in by_name:
             rows[by_name[sym.name]].append(tuple(names.term(a) for a in sym.arguments))
     used = set(program.relations())
-    for w in walks:
-        made = _keyed(rules, w, rows[w.loop], tables, positive, used)
+    for loop in rows:  # read again on the rules as rewritten so far (a rewrite moves the rules it keeps)
+        w = _walk(rules, loop, tables, positive)
+        made = _keyed(rules, w, rows[loop], tables, positive, used) if w is not None else None
         if made is not None:
             rules = made
     return Program(tuple(rules)) if rules != list(program.rules) else program
@@ -164,7 +165,7 @@ def _walk(rules: list[Rule], rel: str, tables: dict[str, list[Atom]], positive: 
         read_e = {v.name for x in rest for v in x.variables()}
         cond |= {p for p, t in enumerate(a.args) if isinstance(t, Const) or t.name in read_e}
         atoms.append(a)
-    found = _readers(rules, out, exit_rules, positive)
+    found = _readers(rules, out, exit_rules)
     if found is None:
         return None
     asked, result = found
@@ -202,7 +203,7 @@ def _split_step(step: Rule, at: int, loop_vars: set[str], tables: dict[str, list
     return moves, conditions
 
 
-def _readers(rules: list[Rule], out: str, exit_rules: tuple[int, ...], positive: set[Term]):
+def _readers(rules: list[Rule], out: str, exit_rules: tuple[int, ...]):
     """The rules that read `out` only to ask whether one argument is positive, with the argument, or None."""
     asked: list[tuple[int, int]] = []
     result: int | None = None
