@@ -57,6 +57,7 @@ from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import phase_inputs
+from tgpl.lowering.keyed_walks import key_walks
 from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
@@ -2757,6 +2758,8 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             lowered = lowered.with_program(repair(lowered.program))
         # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
         lowered = lowered.with_program(unfold_single_readers(lowered.program))
+        # a walk asked only whether its result is positive, asked backwards from where it stands
+        lowered = lowered.with_program(key_walks(lowered.program))
         limits.check()
         broken = check(lowered.program) if check is not None else []
         limits.check()
