@@ -1020,6 +1020,7 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
     """What `to-gdl` writes (LimitReached past `limits`)."""
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.frontend.after_setup import chance_site_texts
+    from tgpl.lowering.unread import unread_attributes
     from tgpl.pipeline import written_gdl_errors
 
     runtime_game, lowered = _lowered(game, seed, players, relations, moves, limits)
@@ -1060,6 +1061,9 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                               f"the game of setup seed {seed}, one outcome of those draws.")
             if counted:
                 header.append(f"Players: {counted}.")
+            unread = unread_attributes(runtime_game.program).header_line()
+            if unread:  # attributes nothing reads are no state (tgpl.lowering.unread, decision 109)
+                header.append(unread)
             if "checks made global" in lowered.stats:
                 header.append("Checks made global, proven the same game by induction: "
                               f"{lowered.stats['checks made global']}.")
