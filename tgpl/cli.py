@@ -1998,6 +1998,8 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
     cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
     --max-memory)"""
     import json
+    from tgpl.lowering.unread import unread_attributes
+    from tgpl.runtime.verify import RuntimeMachine
     from tgpl.verify.graph import compare as bisimilar
 
     limits = _limits(max_seconds, max_memory)
@@ -2013,6 +2015,8 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             if type(machine).__name__ == "GdlIIMachine":
                 machine.skip_idle = True  # random's throws that change nothing: no chance node of the runtime's
             machine = _thrown_dice(machine, program, max_states)
+            if isinstance(machine, RuntimeMachine):  # states that differ only in attributes nothing reads are
+                machine.unread = unread_attributes(program).names  # one state, as lowered (decision 109)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)

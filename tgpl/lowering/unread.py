@@ -42,6 +42,12 @@ class Unread:
             return None
         return f"Not lowered: {', '.join(self.labels)} (written, never read)."
 
+    def note(self) -> str | None:
+        """The same for the dry run's notes (`tgpl to-gdl --dry-run`, `check --lowerable`)."""
+        if not self.labels:
+            return None
+        return f"not lowered: {', '.join(self.labels)} (written, never read: no state, their writes dropped)"
+
 
 NONE = Unread(frozenset(), frozenset(), ())
 
