@@ -1775,6 +1775,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
     command) nothing is written either, and the exit status is 2.
     """
     from tgpl.asp.asp_emit import encode_asp
+    from tgpl.lowering.unread import unread_attributes
 
     _writable(output, "--output")
     limits = _limits(max_seconds, max_memory)
@@ -1791,7 +1792,11 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
                 limits.check()
             validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps, asp=encoding,
                                    limits=limits)
-            text = f"% {runtime_game.name or game}: {validated}\n" + encoding.text
+            header = [f"% {runtime_game.name or game}: {validated}"]
+            unread = unread_attributes(runtime_game.program).header_line()
+            if unread:  # attributes nothing reads are no state (tgpl.lowering.unread, decision 109)
+                header.append(f"% {unread}")
+            text = "\n".join(header) + "\n" + encoding.text
     write_asp(text, output)
 
 

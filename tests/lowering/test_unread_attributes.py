@@ -113,3 +113,13 @@ def test_a_game_with_secrets_keeps_them(tmp_path):
     program = load_program(str(tmp_path / "switches.tgpl"), text=source)
     assert program.ok
     assert unread_attributes(program).names == frozenset()
+
+
+def test_to_asp_shares_the_lowering_and_says_so(tmp_path):
+    out = tmp_path / "switches.lp"
+    r = CliRunner().invoke(main, ["to-asp", str(GAME), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("% switches: validated: bisimulation, 4 states")
+    assert lines[1] == "% Not lowered: Panel.Flips, Panel.Last (written, never read)."
+    assert not any("flips" in line for line in lines[2:])
