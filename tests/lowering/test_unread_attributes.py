@@ -40,9 +40,11 @@ def test_the_unread_statistics_are_found():
     assert len(found.writes) == 4  # `+= 1`, `= Panel.Flips + 1`, and `Last = player` twice
 
 
-def test_to_gdl_leaves_them_out_and_validates_by_bisimulation(tmp_path):
+@pytest.mark.parametrize("moves", ["spelled", "compiled"])
+def test_to_gdl_leaves_them_out_and_validates_by_bisimulation(tmp_path, moves):
+    """Spelled out, the executor drops their writes; compiled, the segments' compiler does."""
     out = tmp_path / "switches.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(GAME), "-o", str(out)])
+    r = CliRunner().invoke(main, ["to-gdl", str(GAME), "--moves", moves, "-o", str(out)])
     assert r.exit_code == 0, r.output
     kif = out.read_text()
     lines = kif.splitlines()
@@ -123,3 +125,11 @@ def test_to_asp_shares_the_lowering_and_says_so(tmp_path):
     assert lines[0].startswith("% switches: validated: bisimulation, 4 states")
     assert lines[1] == "% Not lowered: Panel.Flips, Panel.Last (written, never read)."
     assert not any("flips" in line for line in lines[2:])
+
+
+def test_a_game_whose_setup_throws_dice_keeps_them(tmp_path):
+    """Setup's dice set cells that random's first move sets (chance.setup_throw): nothing is left out."""
+    source = text().replace("    turn.use(\"T\");\n", "    Panel.Flips = roll(2);\n    turn.use(\"T\");\n", 1)
+    program = load_program(str(tmp_path / "switches.tgpl"), text=source)
+    assert program.ok
+    assert unread_attributes(program).names == frozenset()

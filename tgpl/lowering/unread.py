@@ -15,9 +15,10 @@ read in `X = X + e` / `X = X - e` / `X = e + X` on the same object. Any other oc
 condition, a filter, a function, `winner`, another attribute's write, `X *= 2`, a write used as a value)
 keeps every attribute of that name. Only attributes the lowering would make state
 (`segments.written_attributes`), of the game's own classes, whose values are numbers, bools, players,
-strings or objects are candidates (collections and built-in attributes never). A game
-with secrets keeps all of them: there a player sees the attributes it may see after every step
-(tgpl.lowering.percepts), so an attribute nothing reads may still tell a player something.
+strings or objects are candidates (collections and built-in attributes never). A game with secrets keeps
+all of them: there a player sees the attributes it may see after every step (tgpl.lowering.percepts), so an
+attribute nothing reads may still tell a player something. So does a game whose setup throws dice: what they
+set is random's first move (tgpl.lowering.chance.setup_throw), made of the cells that differ.
 """
 
 from __future__ import annotations
@@ -55,10 +56,11 @@ NONE = Unread(frozenset(), frozenset(), ())
 def unread_attributes(program) -> Unread:
     """The attributes of `program` that are written and never read (see the module's docstring)."""
     # imported here: both import the executor, which reads this module
+    from tgpl.lowering.chance import setup_roll_calls
     from tgpl.lowering.percepts import has_secrets
     from tgpl.lowering.segments import written_attributes
-    if has_secrets(program):
-        return NONE
+    if has_secrets(program) or setup_roll_calls(program):
+        return NONE  # setup's dice set state that random's first move sets: kept whole (chance.setup_throw)
     declared: dict[str, list[str]] = {}  # candidate name -> `Class.name` of each class declaring it
     refused: set[str] = set()  # names that are not candidates: a collection, or a built-in attribute somewhere
     for info in program.classes:
@@ -75,13 +77,13 @@ def unread_attributes(program) -> Unread:
             statements.add(id(n.expr))
         elif isinstance(n, ast.For):
             statements |= {id(x) for x in (n.init, n.post) if isinstance(x, ast.Assign)}
-    writes: set[int] = set()
+    writes: dict[int, str] = {}  # id(Assign) -> the attribute it writes
     unread_uses: set[int] = set()  # the targets and own reads of those writes
     for n in ast.walk(code):
         if not (isinstance(n, ast.Assign) and _names_attribute(program, n.target)
                 and n.target.name in candidates and id(n) in statements and n.op in UPDATES):
             continue
-        writes.add(id(n))
+        writes[id(n)] = n.target.name
         unread_uses.add(id(n.target))
         own = _own_read(n)
         if own is not None:
@@ -93,10 +95,8 @@ def unread_attributes(program) -> Unread:
     names = frozenset(candidates - read)
     if not names:
         return NONE
-    kept = frozenset(id(n) for n in ast.walk(code) if isinstance(n, ast.Assign) and id(n) in writes
-                     and n.target.name in names)
     labels = tuple(label for name in declared if name in names for label in declared[name])
-    return Unread(names, kept, labels)
+    return Unread(names, frozenset(i for i, name in writes.items() if name in names), labels)
 
 
 def _names_attribute(program, n) -> bool:
