@@ -133,3 +133,11 @@ def test_a_game_whose_setup_throws_dice_keeps_them(tmp_path):
     program = load_program(str(tmp_path / "switches.tgpl"), text=source)
     assert program.ok
     assert unread_attributes(program).names == frozenset()
+
+
+def test_a_step_of_what_may_be_null_is_a_read(tmp_path):
+    """`Flips += 1` on a number declared null stops the runtime: kept, so the lowering meets the step."""
+    source = text().replace("    number Flips = 0;", "    number Flips = null;")
+    program = load_program(str(tmp_path / "switches.tgpl"), text=source)
+    assert program.ok
+    assert unread_attributes(program).names == {"Last"}

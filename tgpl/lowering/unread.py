@@ -11,7 +11,8 @@ runtime's states on the fluents that are lowered, so on everything but it.
 "Never read" is decided by name over every line of the game, setup included, as the lowering decides
 what is written (`segments.written_attributes`): an attribute is left out when each of its occurrences is
 the target of a write of its own statement (`X = e;`, `X += e;`, `X -= e;`, a `for`'s step), or its own
-read in `X = X + e` / `X = X - e` / `X = e + X` on the same object. Any other occurrence of the name (a
+read in `X = X + e` / `X = X - e` / `X = e + X` on the same object, these steps only of a number declared with a
+value other than null (a step of null stops the runtime). Any other occurrence of the name (a
 condition, a filter, a function, `winner`, another attribute's write, `X *= 2`, a write used as a value)
 keeps every attribute of that name. Only attributes the lowering would make state
 (`segments.written_attributes`), of the game's own classes, whose values are numbers, bools, players,
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
-from tgpl.frontend.types import Collection
+from tgpl.frontend.types import NUMBER, Collection
 
 UPDATES = ("=", "+=", "-=")  # the writes that read nothing of the attribute but, for += and -=, itself
 
@@ -63,12 +64,18 @@ def unread_attributes(program) -> Unread:
         return NONE  # setup's dice set state that random's first move sets: kept whole (chance.setup_throw)
     declared: dict[str, list[str]] = {}  # candidate name -> `Class.name` of each class declaring it
     refused: set[str] = set()  # names that are not candidates: a collection, or a built-in attribute somewhere
+    counters: set[str] = set()  # numbers never null after setup, by their declarations: `+=` on them cannot fail
     for info in program.classes:
         for name, t in info.attribute_types.items():
             if info.builtin or isinstance(t, Collection):
                 refused.add(name)
             else:
                 declared.setdefault(name, []).append(f"{info.name}.{name}")
+                decl = info.attributes.get(name)
+                if t == NUMBER and decl is not None and decl.value is not None \
+                        and not isinstance(decl.value, ast.NullLit):
+                    counters.add(name)
+    counters -= {name for info in program.classes for name, t in info.attribute_types.items() if t != NUMBER}
     candidates = (set(declared) - refused) & written_attributes(program)  # else no fluent to leave out
     code = list(program.modules)
     statements: set[int] = set()  # Assign nodes that are a statement of their own (their value unused)
@@ -83,9 +90,11 @@ def unread_attributes(program) -> Unread:
         if not (isinstance(n, ast.Assign) and _names_attribute(program, n.target)
                 and n.target.name in candidates and id(n) in statements and n.op in UPDATES):
             continue
+        own = _own_read(n)
+        if (n.op != "=" or own is not None) and n.target.name not in counters:
+            continue  # a step of what may be null or no number (`+=` on a player): the runtime may stop there
         writes[id(n)] = n.target.name
         unread_uses.add(id(n.target))
-        own = _own_read(n)
         if own is not None:
             unread_uses.add(id(own))
     read: set[str] = set()
