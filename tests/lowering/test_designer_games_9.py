@@ -108,3 +108,18 @@ def test_domineering_lowers_without_its_unread_counter(tmp_path):
     assert "placed" not in body and "(covered cells_0_0 no)" in body
     r = CliRunner().invoke(main, ["check-gdl", str(out)])
     assert r.exit_code == 0, r.output
+
+
+def test_read_in_the_input_filter_the_counter_is_state(tmp_path):
+    """The same game with `Placed` read in the placement's filter (a test that always holds): state again."""
+    from tgpl.frontend.loader import load_program
+    from tgpl.lowering.unread import unread_attributes
+
+    source = open(game("domineering"), encoding="utf-8").read()
+    written = "input Cell at { return Fits(c: at, who: player); }"
+    assert written in source
+    source = source.replace(written, "input Cell at { return Board0.Placed < 99 && Fits(c: at, who: player); }")
+    program = load_program(str(tmp_path / "domineering.tgpl"), text=source)
+    assert program.ok
+    assert unread_attributes(program).names == frozenset()
+    assert unread_attributes(load_program(game("domineering"))).labels == ("Board0.Placed",)
