@@ -1022,6 +1022,7 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
     """What `to-gdl` writes (LimitReached past `limits`)."""
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.frontend.after_setup import chance_site_texts
+    from tgpl.lowering.unread import unread_attributes
     from tgpl.pipeline import written_gdl_errors
 
     runtime_game, lowered = _lowered(game, seed, players, relations, moves, limits)
@@ -1066,6 +1067,9 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                               f"the game of setup seed {seed}, one outcome of those draws.")
             if counted:
                 header.append(f"Players: {counted}.")
+            unread = unread_attributes(runtime_game.program).header_line()
+            if unread:  # attributes nothing reads are no state (tgpl.lowering.unread, decision 109)
+                header.append(unread)
             if "checks made global" in lowered.stats:
                 header.append("Checks made global, proven the same game by induction: "
                               f"{lowered.stats['checks made global']}.")
@@ -1781,6 +1785,7 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
     command) nothing is written either, and the exit status is 2.
     """
     from tgpl.asp.asp_emit import encode_asp
+    from tgpl.lowering.unread import unread_attributes
 
     _writable(output, "--output")
     limits = _limits(max_seconds, max_memory)
@@ -1797,7 +1802,11 @@ def to_asp(game: str, output: str | None, seed: int, no_validate: bool, validate
                 limits.check()
             validated = _validated(game, runtime_game, lowered, seed, no_validate, validate_steps, asp=encoding,
                                    limits=limits)
-            text = f"% {runtime_game.name or game}: {validated}\n" + encoding.text
+            header = [f"% {runtime_game.name or game}: {validated}"]
+            unread = unread_attributes(runtime_game.program).header_line()
+            if unread:  # attributes nothing reads are no state (tgpl.lowering.unread, decision 109)
+                header.append(f"% {unread}")
+            text = "\n".join(header) + "\n" + encoding.text
     write_asp(text, output)
 
 
@@ -2004,6 +2013,8 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
     cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
     --max-memory)"""
     import json
+    from tgpl.lowering.unread import unread_attributes
+    from tgpl.runtime.verify import RuntimeMachine
     from tgpl.verify.graph import compare as bisimilar
 
     limits = _limits(max_seconds, max_memory)
@@ -2019,6 +2030,8 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             if type(machine).__name__ == "GdlIIMachine":
                 machine.skip_idle = True  # random's throws that change nothing: no chance node of the runtime's
             machine = _thrown_dice(machine, program, max_states)
+            if isinstance(machine, RuntimeMachine):  # states that differ only in attributes nothing reads are
+                machine.unread = unread_attributes(program).names  # one state, as lowered (decision 109)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)

@@ -70,6 +70,7 @@ from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.chance import RANDOM, ROLL, action_rolls, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
+from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.ir import Const, Func, Term
 from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
@@ -210,6 +211,9 @@ class Differential:
         self._terms: dict[str, Term] = {}  # read when first played (`joint`): chess has 3,952 moves, 0.15 s to read
         self._symbols: dict[str, object] = {}  # a fluent's text -> its clingo symbol (fluent_symbols)
         self._fields = lowered.state_fields()  # what the encoding of a state reads (encoded)
+        # attributes the lowering leaves out (tgpl.lowering.unread): runtime states that differ only in them are
+        # one state here (`key`, and the machines' `unread`)
+        self.unread = unread_attributes(game.program).names
         self.clock: Callable[[], float] = time.perf_counter  # what `until` readings are read on
         # GDL-II: the lowering's dice are moves of the chance role `random` (tgpl.lowering.chance)
         names = [str(r) for r in self.roles]
@@ -522,6 +526,16 @@ class Differential:
     def most_batch(self) -> int:
         """The most states a batch asks for: BATCH a worker, with workers (GdlGame.parallel)."""
         return BATCH * max(1, self.gdl.workers)
+
+    def key(self, state: State):
+        """The runtime state's key, the attributes the lowering leaves out left out."""
+        return state.key_without(self.unread) if self.unread else state.key()
+
+    def runtime(self) -> RuntimeMachine:
+        """A machine of the runtime's states, keyed as `key` keys them."""
+        machine = RuntimeMachine(self.game, self.seed)
+        machine.unread = self.unread
+        return machine
 
     def encoded(self, state: State) -> frozenset[str]:
         """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read
@@ -872,7 +886,7 @@ def _small(d: Differential, until: float | None) -> bool:
         bound = RUNTIME_BOUND
     stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
     try:
-        graph = explore(RuntimeMachine(d.game, d.seed), bound, stop=stop)
+        graph = explore(d.runtime(), bound, stop=stop)
     except TGPLRuntimeError:
         return True  # the bisimulation meets the error too, and reports it with the moves that lead there
     # one setup's runtime is small, but the bisimulation explores every outcome of the draws (memory.tgpl: 90
@@ -886,7 +900,9 @@ def _chance_states_fit(d: Differential, until: float | None) -> bool:
     explores, each chance node a GDL successor an outcome. Counted, never timed."""
     stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
     try:
-        graph = explore(ChanceMachine(d.game, d.seed, deals=d.deals), CHANCE_STATE_BOUND, stop=stop)
+        machine = ChanceMachine(d.game, d.seed, deals=d.deals)
+        machine.unread = d.unread
+        graph = explore(machine, CHANCE_STATE_BOUND, stop=stop)
     except (TGPLRuntimeError, ChanceUnsupported, TooManyOutcomes):
         return True  # the bisimulation meets it too, and reports it
     return graph.complete
@@ -903,7 +919,7 @@ def _tree_size(d: Differential, bound: float) -> tuple[float, bool]:
     for k in range(SIZE_PLAYS):
         rng = random.Random(f"tgpl size {d.seed} {k}")
         state, width = d.initial, 1
-        seen = {state.key()}
+        seen = {d.key(state)}
         try:
             for depth in itertools.count():
                 if state.is_terminal:
@@ -918,7 +934,7 @@ def _tree_size(d: Differential, bound: float) -> tuple[float, bool]:
                 if total > limit:
                     return float("inf"), cyclic
                 state = state.apply(rng.choice(moves))
-                key = state.key()
+                key = d.key(state)
                 cyclic = cyclic or key in seen
                 seen.add(key)
         except TGPLRuntimeError:
@@ -984,7 +1000,7 @@ class _Bisimulation:
         self.timed_out = False
         self.bound = bound
         self.say = say
-        self.runtime = RuntimeMachine(d.game, d.seed)
+        self.runtime = d.runtime()
         self.roles = [f"player {p}" for p in range(d.game.players)]
         self.compared = 0
         self.seen = 1
@@ -1026,7 +1042,7 @@ class _Bisimulation:
             return pair  # never merged with another
         if pair.state is None:  # random's first state, setup's dice to throw
             return None, pair.g.key()
-        return pair.state.key(), pair.g.key()
+        return self.d.key(pair.state), pair.g.key()
 
     def _setup_info(self, pair: _Pair) -> Info:
         """The successors of random's first state: each way setup's dice fall, the runtime's state after setup

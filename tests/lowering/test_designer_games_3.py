@@ -372,7 +372,7 @@ def test_the_lowering_names_a_require_as_written(tmp_path):
                    'class Box\n{\n    action Go\n    {\n'
                    '        require { return Bump(); }\n'
                    '        trigger PlayerChoiceEvent { return true; }\n'
-                   '        effect { winner 0; }\n    }\n}\n'
+                   '        effect { if (G.N > 9) { winner 0; } winner 0; }\n    }\n}\n'  # N read: state (decision 109)
                    'turn T { phase P { } }\n')
     r = CliRunner().invoke(main, ["to-gdl", str(src), "--dry-run"])
     assert r.exit_code == 1, r.output

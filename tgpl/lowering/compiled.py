@@ -59,6 +59,7 @@ from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.keyed_walks import key_walks
 from tgpl.lowering.unfold import unfold_single_readers
+from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
 
@@ -631,6 +632,10 @@ class SegmentCompiler(_FunctionCompiler):
             name = t.name
         else:
             raise Unsupported("an assignment of something other than a local or an attribute")
+        if id(e) in self.g.unread.writes:
+            # an attribute nothing reads (tgpl.lowering.unread): its value evaluated for what it does, the write
+            # dropped, but where the object written is null (the runtime stops there)
+            return [c3 for c2, o in objs if c2.resolve(o) != NULL for c3, _ in self.expr(e.value, c2)]
         out = []
         for c2, o in objs:
             c2 = c2.copy()
@@ -1365,12 +1370,15 @@ class Move:
 
 def changing_fields(program, universe) -> dict[tuple[str, str], Fluent]:
     """(object, attribute) -> its Fluent, for every attribute of an object that code after setup writes (by name):
-    the compiled game's state (raises Unsupported where one is a collection or a built-in attribute)."""
+    the compiled game's state (raises Unsupported where one is a collection or a built-in attribute). An
+    attribute nothing reads is not state (tgpl.lowering.unread, decision 109)."""
+    unread = unread_attributes(program).names
     written: set[str] = set()
     for n in after_setup_nodes(program):
         if isinstance(n, ast.Assign):
             t = n.target
-            if isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this:
+            if (isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this) \
+                    and t.name not in unread:
                 written.add(t.name)
     out = {}
     for o in universe.objects:
@@ -1400,6 +1408,7 @@ class CompiledGame:
         self.ranges = ranges
         self.found: dict = {}  # the relaxation's last answer (`relax`)
         self.turns = {name: t.defn for name, t in program.turns.items()}
+        self.unread = unread_attributes(program)  # written, never read: no state, writes dropped (decision 109)
         self.fluents = changing_fields(program, universe)
         self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
         # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):

@@ -39,6 +39,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.subset import (UNREAD_CHANGES, changed_decks, is_attribute, phase_inputs, phase_move_input,
                                   unread_lists)
 from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
+from tgpl.lowering.unread import unread_attributes
 from tgpl.limits import LimitReached, unlimited
 
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
@@ -377,6 +378,7 @@ class Executor:
         self.action_order = {id(a): i for i, a in enumerate(a for info in program.classes for a in info.actions.values())}
         self._listening: dict[int, list] = {}  # id(event class) -> `listening`
         self.unread = unread_lists(program)  # list attributes whose changes are dropped (nothing reads them)
+        self.unread_attributes = unread_attributes(program)  # no fluent, their writes dropped (decision 109)
         self.dealt = dealt_decks(program)[0]  # deck classes random deals from at pop() (chance.dealt_decks)
         self.changed_decks = changed_decks(program)  # deck classes whose items change after setup but by pop()
         # paths on which a `new` found its pool used up, ended there: they feed the ranges only (`made`)
@@ -596,6 +598,9 @@ class Executor:
                     out.append(q)
                 continue
             cell = (o.name, name)
+            if name in self.unread_attributes.names:
+                out.append(q)  # a new object's initial value of an attribute nothing reads (decision 109)
+                continue
             if cell not in self.fluents:
                 raise NotLowerable(span, f"'{name}' of {o.name} is changed after setup, but it is not an attribute "
                                          "the lowering tracks (a built-in field or a collection)")
@@ -1304,6 +1309,8 @@ class Executor:
 
     def expr_Assign(self, e: ast.Assign, p: Path):
         target = e.target
+        if id(e) in self.unread_attributes.writes:
+            return self.unread_write(e, p)
         out = []
         want = self.types.get(id(target))
         for q, v in self.eval(e.value, p, want if isinstance(want, Collection) else None):
@@ -1317,6 +1324,18 @@ class Executor:
             if want == PLAYER and v is not None:
                 v = self.to_player(v)
             out.extend(self.assign(target, q, v))
+        return out
+
+    def unread_write(self, e: ast.Assign, p: Path) -> list[tuple[Path, object]]:
+        """A write of an attribute nothing reads (tgpl.lowering.unread): its value and the object written are
+        evaluated for what they do (the runtime stops at a write to an attribute of null), the write dropped."""
+        out = []
+        for q, v in self.eval(e.value, p):
+            if not isinstance(e.target, ast.Member):
+                out.append((q, v))  # an attribute of `this`
+                continue
+            for r, obj in self.eval(e.target.obj, q):
+                out.extend((t, v) for t, o in self.split(r, obj) if isinstance(o, UObj))
         return out
 
     def assign(self, target: ast.Expr, p: Path, v) -> list[tuple[Path, object]]:

@@ -48,6 +48,7 @@ from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board,
 from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action
 from tgpl.lowering.subset import outside_subset, phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
+from tgpl.lowering.unread import unread_attributes
 
 STEPS = 10_000
 """Statements the dry run lets the symbolic execution run (the lowering's own budget: 500,000), and then its sampled
@@ -483,6 +484,15 @@ def assess(program, snapshot: dict, moves: str = "auto", relations: bool = False
     """What lowers of the game after setup (`snapshot`), how, and what does not, with the lowering's `moves` and
     `relations` options, within `steps` statements and `parts` parts of conditions of symbolic execution.
     Raises LimitReached past `limits` (the command's)."""
+    out = _assessed(program, snapshot, moves, relations, limits, steps, parts)
+    unread = unread_attributes(program).note()
+    if unread:  # no state, whatever the verdict (tgpl.lowering.unread, decision 109)
+        out.notes.insert(0, unread)
+    return out
+
+
+def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limits | None, steps: int,
+              parts: int) -> Assessment:
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
     out = Assessment()

@@ -43,6 +43,7 @@ from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_afte
                                   pool_classes, state_lists)
 from tgpl.lowering.runaway import growing_write
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
+from tgpl.lowering.unread import unread_attributes
 from tgpl.limits import Limits, unlimited
 
 RANGE_LIMIT = 256  # values of one numeric fluent
@@ -168,6 +169,7 @@ class Lowering:
         self.lists: dict[tuple[str, str], int] = {}  # (object, list attribute) that is state -> its slots
         # the slots of each list of values that is state, as a run that found them too few asked (`MoreSlots`)
         self.value_slots = dict(value_slots or {})
+        self.unread = unread_attributes(program)  # written, never read: no fluent, writes dropped (decision 109)
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
@@ -224,7 +226,7 @@ class Lowering:
 
     # ------------------------------------------------------------ fluents
     def _find_fluents(self) -> dict[tuple[str, str], Fluent]:
-        written = written_attributes(self.program)
+        written = written_attributes(self.program) - self.unread.names
         lists = state_lists(self.program)
         written |= lists
         thrown = set(self.u.throws[0]) if self.u.throws else set()  # cells setup's dice set: random's first move
@@ -313,7 +315,8 @@ class Lowering:
         out = {(pool.counter.name, MADE): Fluent(pool.counter, MADE, NUMBER, 0.0)}
         for o in pool.objects:
             for name, t in pool_attributes(o.cls, self.builtins):
-                out[(o.name, name)] = Fluent(o, name, t, None)
+                if name not in self.unread.names:
+                    out[(o.name, name)] = Fluent(o, name, t, None)
         return out
 
     def _list_fluents(self, o: UObj, name: str, t: Collection, initial: tuple) -> dict[tuple[str, str], Fluent]:

@@ -331,6 +331,19 @@ class State:
         objects, rest = self.key_parts()
         return (tuple(objects), *rest)
 
+    def key_without(self, names: frozenset[str]) -> tuple:
+        """`key()` with the attributes named `names` left out of every object's part: equal for states that differ
+        only in them, as the lowered game that leaves them out sees states (tgpl.lowering.unread, decision 109)."""
+        w = self.world
+        objects, rest = self.key_parts()
+        out = []
+        for o, part in zip(w.objects, objects):
+            fields = w.data[o.place]
+            if not names.isdisjoint(fields):
+                part = (part[0], part[1], tuple([v for name, v in zip(fields, part[2]) if name not in names]))
+            out.append(part)
+        return (tuple(out), *rest)
+
     def key_parts(self) -> tuple[list, tuple]:
         """`key()` in two: each object's part (`World.frozen`, shared by the states that did not
         change the object, `key_part`), and the rest (`key_rest`)."""

@@ -138,6 +138,9 @@ class RuntimeMachine:
         self.restore = packer.unpack
         self._joints: dict[tuple, tuple] = {}  # (player, move text) -> the joint move (`_joint`)
         self._movers = [(p,) for p in range(game.players)]  # the movers of each player's states, one tuple each
+        # attributes left out of the keys (`State.key_without`): to compare with a lowered game that has no state
+        # of them (tgpl.lowering.unread); empty for every other use
+        self.unread: frozenset[str] = frozenset()
 
     def initial(self) -> State:
         state = self._start if self._start is not None else self.game.initial_state(self.seed)
@@ -189,6 +192,8 @@ class RuntimeMachine:
         place adds no bytes), and the rest of the key marshalled: the part digests
         have a fixed length and marshal's encodings delimit themselves, so equal keys give equal
         bytes and different keys different bytes (but for a collision of 128-bit digests)."""
+        if self.unread:
+            return blake2b(dumps(state.key_without(self.unread), 2), digest_size=16).digest()
         w = state.world
         frozen = w.frozen
         known = self._digests
