@@ -14,7 +14,7 @@ holds a result.
 After a join of ways that each wrote the count of `this` (a direction's ways, capturing or not), the join's
 relation held `this` and the object of the count's write as two arguments, and the next loop could not tell
 that the count was `this`'s: refused. The join now holds them as one (`_this_objects`). Hasami's `Captured` is
-never read by the game: saturated, as one value (decision 108), it no longer runs past every bound.
+never read by the game: it is no state (decision 109), and no longer runs past every bound.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def test_the_command_validates_the_compiled_walk(tmp_path):
 def test_hasami_lowers_with_its_moves_compiled_validated_and_passes_check_gdl(tmp_path):
     """hasami.tgpl, as a designer wrote it: four capture directions, each a walk and a loop that clears the
     sandwich stepping `Captured`. `auto` compiles its moves (a loop writes the state); validated by plays to the
-    end of the game, at least 1,000 steps compared; at most 2,000 rules with a body (145 when written)."""
+    end of the game, at least 1,000 steps compared; at most 2,000 rules with a body (145 when written). Its
+    `Captured`, read by no rule, is no state (decision 109)."""
     out = tmp_path / "hasami.kif"
     r = CliRunner().invoke(main, ["to-gdl", HASAMI, "-o", str(out)])
     assert r.exit_code == 0, r.output
@@ -69,7 +70,8 @@ def test_hasami_lowers_with_its_moves_compiled_validated_and_passes_check_gdl(tm
     head = text.splitlines()[:4]
     assert head[1].startswith("; validated: ") and "to the end of the game" in head[1], head
     assert int(head[1].split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", "")) >= 1000, head
-    assert "its moves compiled" in head[2], head
+    assert head[2] == "; Not lowered: Army.Captured (written, never read).", head  # decision 109
+    assert "its moves compiled" in head[3], head
     assert text.count("(<= ") <= 2000
     r = CliRunner().invoke(main, ["check-gdl", "--grounding", "per-state", str(out)])
     assert r.exit_code == 0 and r.output.strip().endswith(": ok"), r.output
@@ -88,10 +90,10 @@ def test_a_count_of_this_stepped_after_a_join_of_directions_is_the_runtimes_game
     assert bisimulate(Lowered(game, lowered, None)).states == runtime.states
 
 
-def test_a_count_the_game_never_reads_is_saturated_and_the_runtimes_game():
+def test_a_count_the_game_never_reads_is_no_state_and_the_runtimes_game():
     """unread.tgpl: `Claimed += 1` on every claim, read by no rule. Bounded by no test, its values ran past every
-    bound ("numbers grow past 1000 ... 'Claimed'"): now one value (decision 108), bisimulated, the runtime's
-    count mapped to it as a saturated counter's is."""
+    bound ("numbers grow past 1000 ... 'Claimed'"): now no state (decision 109), the moves compiled, bisimulated
+    with the runtime's states keyed without it."""
     game = load_game(str(DATA / "lowering" / "unread.tgpl"))
     lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", repair=bind_recursion)
     assert lowered.stats["moves compiled"] == "yes"

@@ -556,12 +556,13 @@ class SegmentCompiler(_FunctionCompiler):
         """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
         its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
         written, values = _loop_writes(s, self.hc.implicit_this)
-        written -= counters
+        local = counters | self.g.unread.names  # an attribute nothing reads is no state (decision 109)
+        written -= local
         clash = sorted(written & _loop_reads(s, self.hc.types))
         if clash:
             raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
                               f"most {UNROLLED} passes")
-        return {a: v for a, v in values.items() if a not in counters}
+        return {a: v for a, v in values.items() if a not in local}
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str],
                      counters: frozenset[str] = frozenset()) -> horn._Flow:

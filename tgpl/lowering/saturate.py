@@ -8,16 +8,14 @@ counter depends only on how it compares with the constants it is compared with: 
 is alike. So a counter that is
 
 - written only by `attr += 1` and by `attr = c` (a number c below the bound),
-- read only where it is compared with a number (`attr >= 200`, `attr == 9`, `attr < 3`), or never read, and
+- read only where it is compared with a number (`attr >= 200`, `attr == 9`, `attr < 3`), and
 - at most the bound after setup,
 
 is lowered *saturated* at T, one more than the largest number it is compared with (rounded down): its step is
 made only below T (`attr += 1` is `if (attr < T) { attr += 1; }`), so it takes 0..T and T stands for every value
 from T up. Every comparison with a constant gives the same answer on the runtime's value and on the saturated
 one, so the game lowered is the game played; the runtime's state maps to the lowered one with the counter's
-value cut down to T (`CompiledGame.state_fluents`), which the validation compares. A counter the game never
-reads (hasami's `Captured`, stepped where a piece is taken; decision 108) is alike at every value: T is one more
-than the largest number assigned to it, 0 where none is, so a count from 0 stays 0 in the lowered game.
+value cut down to T (`CompiledGame.state_fluents`), which the validation compares.
 
 Attributes are matched by name over the whole program (every class): an over-approximation that can only
 leave a counter unsaturated, never saturate one the game reads otherwise.
@@ -64,13 +62,12 @@ def _bound(nodes: list, attr: str) -> int | None:
                 assigned.append(_number(n.value))
             else:
                 return None
-    if not constants and not allowed:
-        return None  # not a counter of the game's
+    if not constants:
+        return None
     for n in nodes:
         if _names(n, attr) and id(n) not in allowed:
             return None  # read otherwise: its value matters past the comparisons
-    # never compared: every value is alike, the least bound holds the numbers assigned
-    bound = math.floor(max(constants)) + 1 if constants else int(max(assigned, default=-1)) + 1
+    bound = math.floor(max(constants)) + 1
     if any(c != int(c) or not 0 <= c < bound for c in assigned):
         return None
     return bound
