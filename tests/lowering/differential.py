@@ -44,6 +44,16 @@ def to_gdl_once(game: str, tmp: str) -> tuple[int, str, str]:
     return r.exit_code, r.output, out.read_text() if out.exists() else ""
 
 
+def lowered_kif(tmp_path_factory, game: Path) -> Path:
+    """The .kif `tgpl to-gdl` writes for `game`, in the session's base temporary folder, lowered once (asserting
+    that it lowers) for every test that reads it."""
+    tmp = tmp_path_factory.getbasetemp() / game.stem
+    tmp.mkdir(exist_ok=True)
+    code, output, _ = to_gdl_once(str(game), str(tmp))
+    assert code == 0, output
+    return tmp / f"{game.stem}.kif"
+
+
 def never_deals_the_first_item(real):
     """A planted runtime mistake for the dealt-deck tests: `builtin_calls.deal` (`real`) with pop() taking the item
     after the one drawn, the last for the last two draws: the first item left is never dealt while others are, the
@@ -178,3 +188,22 @@ def ends_as(state, result) -> None:
         assert state.goals[0] == state.goals[1]
     else:
         assert state.goals[result] > state.goals[1 - result]
+
+
+def runtime_perft(state, depth: int) -> int:
+    """The runtime's move tree from `state` to `depth` plies, counted as perft counts (an ended state a leaf)."""
+    if depth == 0 or state.is_terminal:
+        return 1
+    return sum(runtime_perft(state.apply(m), depth - 1) for m in state.legal_moves())
+
+
+def model_perft(moves, apply, state, depth: int) -> int:
+    """An independent model's move tree counted as `runtime_perft` counts: `moves(state)` its moves, `apply(state,
+    move)` the next state and the winner (None while the play goes on)."""
+    if depth == 0:
+        return 1
+    n = 0
+    for m in moves(state):
+        nxt, won = apply(state, m)
+        n += 1 if won is not None else model_perft(moves, apply, nxt, depth - 1)
+    return n

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import never_deals_the_first_item, to_gdl_once
+from differential import lowered_kif, never_deals_the_first_item
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -22,24 +22,16 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 GIFT = DATA / "gift.tgpl"
 
 
-def _gift_kif(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.getbasetemp() / "gift"
-    tmp.mkdir(exist_ok=True)
-    code, output, _ = to_gdl_once(str(GIFT), str(tmp))
-    assert code == 0, output
-    return tmp / "gift.kif"
-
-
 def test_gift_lowers_to_random_dealing_each_draw(tmp_path_factory):
     assert CliRunner().invoke(main, ["check", str(GIFT)]).exit_code == 0
-    kif = _gift_kif(tmp_path_factory).read_text()
+    kif = lowered_kif(tmp_path_factory, GIFT).read_text()
     assert "; validated: bisimulation, 582 states" in kif  # 68 as the seed's game: every deal is now in it
     assert "gift.tgpl:58:26 deals from a shuffled deck as a move of the chance role random" in kif
     assert "its shuffles at " in kif and "gift.tgpl:36:9 change nothing here" in kif  # its default's only
     assert "; Chance:" not in kif  # no draw is left to the seed
     assert "\n(role random)\n" in kif and "(input random (roll 5))" in kif and "(input random (roll 6))" not in kif
     assert "(init (items_length fivedeck_0 5))" in kif
-    r = CliRunner().invoke(main, ["check-gdl", str(_gift_kif(tmp_path_factory))])
+    r = CliRunner().invoke(main, ["check-gdl", str(lowered_kif(tmp_path_factory, GIFT))])
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[-1].endswith("ok (GDL-II: the chance role random and percepts (sees))")
 
@@ -49,7 +41,7 @@ def test_verify_of_the_gift_kif_explores_every_deal(tmp_path_factory):
     moves, and the expected goals are over every deal (the runtime's verify over the 120 orders says 80/20)."""
     from tgpl.asp.reasoner import GdlGame
 
-    path = _gift_kif(tmp_path_factory)
+    path = lowered_kif(tmp_path_factory, GIFT)
     r = CliRunner().invoke(main, ["verify", str(path)])
     assert r.exit_code == 0, r.output
     assert "complete: 770 states, 16 terminal" in r.output
@@ -99,7 +91,7 @@ def test_compare_deals_the_runtimes_deck_as_the_kif_does(tmp_path_factory):
     """`tgpl compare gift.tgpl gift.kif`: the runtime side starts from the seed's setup and deals at pop(), each
     pop a chance node over the cards left, as random's moves are in the .kif (it compared 120 orders of setup
     against random's deals, or one seed's order, and found them different after the first draw)."""
-    kif = _gift_kif(tmp_path_factory)
+    kif = lowered_kif(tmp_path_factory, GIFT)
     r = CliRunner().invoke(main, ["compare", str(GIFT), str(kif)])
     assert r.exit_code == 0, r.output
     assert "gift.tgpl: 770 states" in r.output and "gift.kif: 770 states" in r.output

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from differential import runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -91,12 +92,6 @@ def ataxx_perft(board, p, moves, depth) -> int:
         b, result = ataxx_apply(board, p, moves, m)
         total += 1 if result is not None else ataxx_perft(b, 1 - p, moves + 1, depth - 1)
     return total
-
-
-def runtime_perft(state, depth) -> int:
-    if depth == 0 or state.is_terminal:
-        return 1
-    return sum(runtime_perft(state.apply(m), depth - 1) for m in state.legal_moves())
 
 
 def test_ataxx_move_tree_is_the_models():

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import ends_as
+from differential import ends_as, model_perft, runtime_perft
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -74,28 +74,13 @@ def seeds(state) -> tuple[int, ...]:
     return tuple(int(w.fields(w.named("Holes[{}][{}]".format(*hole_of(i))))["Seeds"]) for i in range(10))
 
 
-def model_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    n = 0
-    for m in model_moves(state):
-        nxt, won = model_apply(state, m)
-        n += 1 if won is not None else model_perft(nxt, depth - 1)
-    return n
-
-
-def runtime_perft(state, depth: int) -> int:
-    if depth == 0 or state.is_terminal:
-        return 1
-    return sum(runtime_perft(state.apply(m), depth - 1) for m in state.legal_moves())
-
-
 def test_kalah_move_tree_is_the_models():
     """4 first moves, then the tree to 5 plies, extra turns included, as the model counts it."""
     start = load_game(game("kalah")).initial_state(0)
     assert seeds(start) == START[0]
-    assert [runtime_perft(start, d) for d in range(1, 6)] == [model_perft(START, d) for d in range(1, 6)]
-    assert model_perft(START, 1) == 4
+    model = [model_perft(model_moves, model_apply, START, d) for d in range(1, 6)]
+    assert [runtime_perft(start, d) for d in range(1, 6)] == model
+    assert model_perft(model_moves, model_apply, START, 1) == 4
 
 
 def test_an_extra_turn_and_a_capture():

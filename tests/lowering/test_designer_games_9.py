@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import ends_as
+from differential import ends_as, model_perft, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -55,28 +55,13 @@ def covered(state) -> frozenset:
                      if w.fields(w.named(f"Cells[{c}][{r}]"))["Covered"])
 
 
-def model_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    n = 0
-    for m in model_moves(state):
-        nxt, won = model_apply(state, m)
-        n += 1 if won is not None else model_perft(nxt, depth - 1)
-    return n
-
-
-def runtime_perft(state, depth: int) -> int:
-    if depth == 0 or state.is_terminal:
-        return 1
-    return sum(runtime_perft(state.apply(m), depth - 1) for m in state.legal_moves())
-
-
 def test_domineering_move_tree_is_the_models():
     """15 upright placements first, then the tree to 3 plies, as the model counts it."""
     start = load_game(game("domineering")).initial_state(0)
     assert covered(start) == START[0]
-    assert model_perft(START, 1) == 15
-    assert [runtime_perft(start, d) for d in range(1, 4)] == [model_perft(START, d) for d in range(1, 4)]
+    assert model_perft(model_moves, model_apply, START, 1) == 15
+    model = [model_perft(model_moves, model_apply, START, d) for d in range(1, 4)]
+    assert [runtime_perft(start, d) for d in range(1, 4)] == model
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -13,36 +13,27 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from differential import to_gdl_once
+from differential import lowered_kif
 from tgpl.cli import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 DRAWN = DATA / "drawn.tgpl"
 
 
-def _drawn_kif(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.getbasetemp() / "drawn"
-    tmp.mkdir(exist_ok=True)
-    if not (tmp / "drawn.kif").exists():
-        code, output, _ = to_gdl_once(str(DRAWN), str(tmp))
-        assert code == 0, output
-    return tmp / "drawn.kif"
-
-
 def test_a_deal_in_a_phase_lowers_and_is_bisimulated(tmp_path_factory):
-    kif = _drawn_kif(tmp_path_factory).read_text()
+    kif = lowered_kif(tmp_path_factory, DRAWN).read_text()
     assert "; validated: bisimulation, 526 states" in kif
     assert "drawn.tgpl:53:20 deals from a shuffled deck as a move of the chance role random" in kif
     assert "drawn.tgpl:52:37 make the discarded items left again, for random to deal." in kif
     assert "; Chance:" not in kif
-    r = CliRunner().invoke(main, ["check-gdl", str(_drawn_kif(tmp_path_factory))])
+    r = CliRunner().invoke(main, ["check-gdl", str(lowered_kif(tmp_path_factory, DRAWN))])
     assert r.exit_code == 0, r.output
 
 
 def test_random_deals_entering_the_phase_and_idles_where_nothing_is_dealt(tmp_path_factory):
     from tgpl.asp.reasoner import GdlGame
 
-    game = GdlGame.load(str(_drawn_kif(tmp_path_factory)))
+    game = GdlGame.load(str(lowered_kif(tmp_path_factory, DRAWN)))
     p0, p1, rnd = game.roles
     state = game.initial_state()
 
@@ -69,7 +60,7 @@ def test_random_deals_entering_the_phase_and_idles_where_nothing_is_dealt(tmp_pa
 
 
 def test_verify_and_compare_agree_with_the_runtime(tmp_path_factory):
-    kif = _drawn_kif(tmp_path_factory)
+    kif = lowered_kif(tmp_path_factory, DRAWN)
     r = CliRunner().invoke(main, ["verify", str(kif)])
     assert r.exit_code == 0, r.output
     assert "expected goals: player_0: 18.0556, player_1: 81.9444" in r.output

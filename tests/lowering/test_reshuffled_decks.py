@@ -12,7 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from differential import to_gdl_once
+from differential import lowered_kif
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -20,23 +20,14 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 REFILL = DATA / "refill.tgpl"
 
 
-def _refill_kif(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.getbasetemp() / "refill"
-    tmp.mkdir(exist_ok=True)
-    if not (tmp / "refill.kif").exists():
-        code, output, _ = to_gdl_once(str(REFILL), str(tmp))
-        assert code == 0, output
-    return tmp / "refill.kif"
-
-
 def test_a_reshuffle_of_the_discards_lowers_and_is_bisimulated(tmp_path_factory):
-    kif = _refill_kif(tmp_path_factory).read_text()
+    kif = lowered_kif(tmp_path_factory, REFILL).read_text()
     assert "; validated: bisimulation, 64 states" in kif
     assert "refill.tgpl:64:20 deals from a shuffled deck as a move of the chance role random" in kif
     assert "refill.tgpl:61:17 make the discarded items left again, for random to deal." in kif
     assert "; Chance:" not in kif  # the reshuffle is random's, no draw is left to the seed
     assert "(init (discard_stack_length threedeck_0 0))" in kif
-    r = CliRunner().invoke(main, ["check-gdl", str(_refill_kif(tmp_path_factory))])
+    r = CliRunner().invoke(main, ["check-gdl", str(lowered_kif(tmp_path_factory, REFILL))])
     assert r.exit_code == 0, r.output
 
 
@@ -45,7 +36,7 @@ def test_random_deals_the_discards_after_the_deck_runs_out(tmp_path_factory):
     may deal either of them, not the card a seat holds."""
     from tgpl.asp.reasoner import GdlGame
 
-    game = GdlGame.load(str(_refill_kif(tmp_path_factory)))
+    game = GdlGame.load(str(lowered_kif(tmp_path_factory, REFILL)))
     p0, p1, rnd = game.roles
     state = game.initial_state()
 
@@ -72,7 +63,7 @@ def test_random_deals_the_discards_after_the_deck_runs_out(tmp_path_factory):
 
 
 def test_verify_of_the_kif_gives_the_runtimes_expected_goals(tmp_path_factory):
-    kif = _refill_kif(tmp_path_factory)
+    kif = lowered_kif(tmp_path_factory, REFILL)
     r = CliRunner().invoke(main, ["verify", str(kif)])
     assert r.exit_code == 0, r.output
     assert "expected goals: player_0: 50, player_1: 50" in r.output

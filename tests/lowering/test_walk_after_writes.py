@@ -38,15 +38,22 @@ RUNS = str(DATA / "lowering" / "runs.tgpl")
 HASAMI = str(DATA / "designers" / "hasami.tgpl")
 
 
-def test_a_walk_over_the_cell_just_claimed_lowers_compiled_and_is_the_runtimes_game():
-    """runs.tgpl: the run is counted from the claimed cell, whose owner the move has just written."""
-    game = load_game(RUNS)
+def compiled_is_the_runtimes(path: str):
+    """The game at `path` lowered with its moves compiled, bisimulated with its runtime (whose graph is complete);
+    the lowered game."""
+    game = load_game(path)
     lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", repair=bind_recursion)
     assert lowered.stats["moves compiled"] == "yes"
-    assert [d.message for d in validate(lowered.program) if d.is_error] == []
     runtime = explore(RuntimeMachine(game))
     assert runtime.complete
     assert bisimulate(Lowered(game, lowered, None)).states == runtime.states
+    return lowered
+
+
+def test_a_walk_over_the_cell_just_claimed_lowers_compiled_and_is_the_runtimes_game():
+    """runs.tgpl: the run is counted from the claimed cell, whose owner the move has just written."""
+    lowered = compiled_is_the_runtimes(RUNS)
+    assert [d.message for d in validate(lowered.program) if d.is_error] == []
 
 
 def test_the_command_validates_the_compiled_walk(tmp_path):
@@ -82,33 +89,18 @@ def test_a_count_of_this_stepped_after_a_join_of_directions_is_the_runtimes_game
     The third direction's loop came after the join of the ways of the first two, whose relation held `this` and
     the object of the count's write apart: refused ("a loop after the move wrote numbers on some ways and not on
     others"). Bisimulated now."""
-    game = load_game(str(DATA / "lowering" / "sweeps.tgpl"))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", repair=bind_recursion)
-    assert lowered.stats["moves compiled"] == "yes"
-    runtime = explore(RuntimeMachine(game))
-    assert runtime.complete
-    assert bisimulate(Lowered(game, lowered, None)).states == runtime.states
+    compiled_is_the_runtimes(str(DATA / "lowering" / "sweeps.tgpl"))
 
 
 def test_a_count_the_game_never_reads_is_no_state_and_the_runtimes_game():
     """unread.tgpl: `Claimed += 1` on every claim, read by no rule. Bounded by no test, its values ran past every
     bound ("numbers grow past 1000 ... 'Claimed'"): now no state (decision 109), the moves compiled, bisimulated
     with the runtime's states keyed without it."""
-    game = load_game(str(DATA / "lowering" / "unread.tgpl"))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", repair=bind_recursion)
-    assert lowered.stats["moves compiled"] == "yes"
-    runtime = explore(RuntimeMachine(game))
-    assert runtime.complete
-    assert bisimulate(Lowered(game, lowered, None)).states == runtime.states
+    compiled_is_the_runtimes(str(DATA / "lowering" / "unread.tgpl"))
 
 
 def test_a_count_stepped_in_a_loop_that_clears_the_board_is_a_local_of_the_loop():
     """sweep.tgpl: `for (k = 0; k < n; ...) { q.Owner = null; Taken += 1; ... }`. `Taken` (of `this`, by its
     name) is a local of the loop while it runs, carried from pass to pass and written where the loop ends,
     saturated at 3 (the game ends there) as its writes are: the compiled moves are the runtime's game."""
-    game = load_game(str(DATA / "lowering" / "sweep.tgpl"))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", repair=bind_recursion)
-    assert lowered.stats["moves compiled"] == "yes"
-    runtime = explore(RuntimeMachine(game))
-    assert runtime.complete
-    assert bisimulate(Lowered(game, lowered, None)).states == runtime.states
+    compiled_is_the_runtimes(str(DATA / "lowering" / "sweep.tgpl"))

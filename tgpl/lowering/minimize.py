@@ -20,7 +20,7 @@ disjunction too large to minimize within the budget is returned as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, by_id, clash, conj, disj, neg
 
@@ -266,40 +266,47 @@ def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = 
     while changed:
         changed = False
         family = _Family()
-        by_atom: dict[Formula, tuple[list, list]] = {}
         for t in kept:
             family.add(t)
-            for c in t:
-                a, positive = _atom(c)
-                by_atom.setdefault(a, ([], []))[0 if positive else 1].append(t)
         new: list[frozenset] = []
-        for a in sorted(by_atom, key=by_id):
-            pos, negs = by_atom[a]
-            if not pos or not negs:
+        for a, na, t1, t2 in _opposed(kept):
+            pair = (t1, t2)
+            if pair in seen:
                 continue
-            na = neg(a)
-            for t1 in pos:
-                for t2 in negs:
-                    pair = (t1, t2)
-                    if pair in seen:
-                        continue
-                    seen.add(pair)
-                    steps += 1
-                    if steps > MAX_STEPS:
-                        return None
-                    if check is not None and not steps % CHECK_EVERY:
-                        check()
-                    r = (t1 - {a}) | (t2 - {na})
-                    if family.covers(r) or _contradictory(r):
-                        continue
-                    family.add(r)
-                    new.append(r)
+            seen.add(pair)
+            steps += 1
+            if steps > MAX_STEPS:
+                return None
+            if check is not None and not steps % CHECK_EVERY:
+                check()
+            r = (t1 - {a}) | (t2 - {na})
+            if family.covers(r) or _contradictory(r):
+                continue
+            family.add(r)
+            new.append(r)
         if new:
             kept = _absorb(kept + new)
             changed = True
             if len(kept) > MAX_TERMS:
                 return None
     return kept
+
+
+def _opposed(terms: list[frozenset]) -> Iterator[tuple[Formula, Formula, frozenset, frozenset]]:
+    """(a, !a, t1, t2) for each proposition a and each pair of terms, t1 holding a and t2 its negation: the pairs a
+    consensus or a self-subsuming resolution may be made of, by the propositions' age, then the terms' order."""
+    by_atom: dict[Formula, tuple[list, list]] = {}
+    for t in terms:
+        for c in t:
+            a, positive = _atom(c)
+            by_atom.setdefault(a, ([], []))[0 if positive else 1].append(t)
+    for a in sorted(by_atom, key=by_id):
+        pos, negs = by_atom[a]
+        if pos and negs:
+            na = neg(a)
+            for t1 in pos:
+                for t2 in negs:
+                    yield a, na, t1, t2
 
 
 def _strengthened(terms: list[frozenset], check: Callable[[], None] | None = None
@@ -318,33 +325,22 @@ def _strengthened(terms: list[frozenset], check: Callable[[], None] | None = Non
     changed = True
     while changed:
         changed = False
-        by_atom: dict[Formula, tuple[list, list]] = {}
-        for t in current:
-            for c in t:
-                a, positive = _atom(c)
-                by_atom.setdefault(a, ([], []))[0 if positive else 1].append(t)
-        for a in sorted(by_atom, key=by_id):
-            pos, negs = by_atom[a]
-            if not pos or not negs:
-                continue
-            na = neg(a)
-            for k1 in pos:
-                for k2 in negs:
-                    steps += 1
-                    if steps > MAX_STEPS:
-                        return None, steps
-                    if check is not None and not steps % CHECK_EVERY:
-                        check()
-                    t1, t2 = current[k1], current[k2]
-                    if a not in t1 or na not in t2:
-                        continue  # a literal this round already dropped
-                    r1, r2 = t1 - {a}, t2 - {na}
-                    if r1 <= r2:
-                        current[k2] = r2
-                        changed = True
-                    elif r2 <= r1:
-                        current[k1] = r1
-                        changed = True
+        for a, na, k1, k2 in _opposed(list(current)):
+            steps += 1
+            if steps > MAX_STEPS:
+                return None, steps
+            if check is not None and not steps % CHECK_EVERY:
+                check()
+            t1, t2 = current[k1], current[k2]
+            if a not in t1 or na not in t2:
+                continue  # a literal this round already dropped
+            r1, r2 = t1 - {a}, t2 - {na}
+            if r1 <= r2:
+                current[k2] = r2
+                changed = True
+            elif r2 <= r1:
+                current[k1] = r1
+                changed = True
         if changed:
             current = {t: t for t in _absorb(list(current.values()))}
     return list(current), steps
