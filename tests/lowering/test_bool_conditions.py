@@ -107,7 +107,10 @@ SHAPES = {
         "number k = 0; while (GameState.Last && k < 1) { GameState.Bonus = k; k += 1; } "
         "if (GameState.Bonus == 0 && !GameState.Last) { winner player.active() + 1; }"),
     "a bool function returns a bool attribute": (
-        "return Open(x: c);", FREE, "if (Open(x: GameState.Board.Grid[0][0] as Cell)) { GameState.Bonus = 1; }"),
+        "return Open(x: c);", FREE,
+        # Bonus read again, or it would be no state (decision 109) and the function's answer unseen
+        "if (Open(x: GameState.Board.Grid[0][0] as Cell)) { GameState.Bonus = 1; } "
+        "else { if (GameState.Bonus == 1) { winner player.active(); } }"),
     "a local keeps a bool attribute across its write": (
         "bool free = c.Free; return free;",
         "bool was = c.Free; c.Free = !c.Free; if (was) { GameState.Bonus = 2; } c.Free = false;",

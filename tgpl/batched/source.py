@@ -54,6 +54,7 @@ def gdl_program(path: str | Path, seed: int = 0, limits=None) -> Program:
 
 
 def _lowered(name: str, seed: int, limits=None) -> Program:
+    from tgpl.frontend.after_setup import chance_site_texts
     from tgpl.frontend.loader import load_program
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
@@ -69,9 +70,10 @@ def _lowered(name: str, seed: int, limits=None) -> Program:
         lowered = lower_game(game, seed, limits=limits)
     except NotLowerable as e:
         message = render_all(not_lowerable(e, program.main), program.sources)
-        if "chance" in e.reason or "GDL-II" in e.reason:
-            message += ("\nthe batched engine plays deterministic games only: chance games wait for GDL-II "
-                        "support")
+        sites = chance_site_texts(program)
+        if sites:  # whatever stopped the lowering, a game that draws on chance is not the batched engine's
+            message += (f"\nthe batched engine plays deterministic games only: this game draws on chance at "
+                        f"{', '.join(sites)} (GDL-II's random)")
         raise BatchedLoadError(message) from None
     return lowered.program
 
