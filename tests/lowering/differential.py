@@ -54,6 +54,23 @@ def lowered_kif(tmp_path_factory, game: Path) -> Path:
     return tmp / f"{game.stem}.kif"
 
 
+def verify_and_compare_agree(game: Path, kif: Path, gdl_goals: str, runtime_goals: str) -> None:
+    """`tgpl verify` gives the same expected goals on the .tgpl and its .kif (`gdl_goals`, `runtime_goals` as each
+    prints them), and `tgpl compare` finds the two the same game."""
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    r = CliRunner().invoke(main, ["verify", str(kif)])
+    assert r.exit_code == 0, r.output
+    assert f"expected goals: {gdl_goals}" in r.output
+    runtime = CliRunner().invoke(main, ["verify", str(game)])
+    assert runtime_goals in runtime.output
+    r = CliRunner().invoke(main, ["compare", str(game), str(kif)])
+    assert r.exit_code == 0, r.output
+    assert "equivalent: the same game up to the names of moves and fluents" in r.output
+
+
 def never_deals_the_first_item(real):
     """A planted runtime mistake for the dealt-deck tests: `builtin_calls.deal` (`real`) with pop() taking the item
     after the one drawn, the last for the last two draws: the first item left is never dealt while others are, the

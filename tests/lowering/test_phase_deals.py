@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from differential import lowered_kif
+from differential import lowered_kif, verify_and_compare_agree
 from tgpl.cli import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
@@ -61,14 +61,7 @@ def test_random_deals_entering_the_phase_and_idles_where_nothing_is_dealt(tmp_pa
 
 def test_verify_and_compare_agree_with_the_runtime(tmp_path_factory):
     kif = lowered_kif(tmp_path_factory, DRAWN)
-    r = CliRunner().invoke(main, ["verify", str(kif)])
-    assert r.exit_code == 0, r.output
-    assert "expected goals: player_0: 18.0556, player_1: 81.9444" in r.output
-    runtime = CliRunner().invoke(main, ["verify", str(DRAWN)])
-    assert "player 0 18.055555556, player 1 81.944444444" in runtime.output
-    r = CliRunner().invoke(main, ["compare", str(DRAWN), str(kif)])
-    assert r.exit_code == 0, r.output
-    assert "equivalent: the same game up to the names of moves and fluents" in r.output
+    verify_and_compare_agree(DRAWN, kif, "player_0: 18.0556, player_1: 81.9444", "player 0 18.055555556, player 1 81.944444444")
 
 
 def test_two_deals_a_move_may_enter_are_refused(tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from differential import lowered_kif
+from differential import lowered_kif, verify_and_compare_agree
 from tgpl import builtin_calls
 from tgpl.cli import main
 
@@ -64,14 +64,7 @@ def test_random_deals_the_discards_after_the_deck_runs_out(tmp_path_factory):
 
 def test_verify_of_the_kif_gives_the_runtimes_expected_goals(tmp_path_factory):
     kif = lowered_kif(tmp_path_factory, REFILL)
-    r = CliRunner().invoke(main, ["verify", str(kif)])
-    assert r.exit_code == 0, r.output
-    assert "expected goals: player_0: 50, player_1: 50" in r.output
-    runtime = CliRunner().invoke(main, ["verify", str(REFILL)])
-    assert "player 0 50.000000000, player 1 50.000000000" in runtime.output
-    r = CliRunner().invoke(main, ["compare", str(REFILL), str(kif)])
-    assert r.exit_code == 0, r.output
-    assert "equivalent: the same game up to the names of moves and fluents" in r.output
+    verify_and_compare_agree(REFILL, kif, "player_0: 50, player_1: 50", "player 0 50.000000000, player 1 50.000000000")
 
 
 def test_a_reshuffle_that_leaves_a_discard_behind_fails_the_validation(tmp_path, monkeypatch):

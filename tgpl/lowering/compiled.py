@@ -1369,11 +1369,10 @@ class Move:
     objects: list[UObj]
 
 
-def changing_fields(program, universe) -> dict[tuple[str, str], Fluent]:
+def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str, str], Fluent]:
     """(object, attribute) -> its Fluent, for every attribute of an object that code after setup writes (by name):
-    the compiled game's state (raises Unsupported where one is a collection or a built-in attribute). An
-    attribute nothing reads is not state (tgpl.lowering.unread, decision 109)."""
-    unread = unread_attributes(program).names
+    the compiled game's state (raises Unsupported where one is a collection or a built-in attribute). The
+    attributes named `unread`, which nothing reads, are not state (tgpl.lowering.unread, decision 109)."""
     written: set[str] = set()
     for n in after_setup_nodes(program):
         if isinstance(n, ast.Assign):
@@ -1410,7 +1409,7 @@ class CompiledGame:
         self.found: dict = {}  # the relaxation's last answer (`relax`)
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.unread = unread_attributes(program)  # written, never read: no state, writes dropped (decision 109)
-        self.fluents = changing_fields(program, universe)
+        self.fluents = changing_fields(program, universe, self.unread.names)
         self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
         # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):
         # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)

@@ -19,6 +19,7 @@ from tgpl.lowering.board_count import Holds, board_counts, written_in_step
 from tgpl.lowering.compiled import (board_count_passes, changing_fields, compile_game, most_moves, play_code,
                                     writes_in_loops)
 from tgpl.lowering.compiled_query import queried_game
+from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.independent import independent_parts
 from tgpl.lowering.one_value import one_value
 from tgpl.lowering.sparse_views import sparse_views
@@ -226,7 +227,7 @@ def counts_the_board(program, universe: Universe, counter: str | None) -> bool:
     if counter is None:
         return False
     try:
-        fields = changing_fields(program, universe)
+        fields = changing_fields(program, universe, unread_attributes(program).names)
     except Unsupported:
         return False
     count = board_counts(program, fields, {counter}).get(counter)
