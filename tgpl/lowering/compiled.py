@@ -26,7 +26,7 @@ come from relaxing the rules with clingo (`CompiledGame.relax`), the counters ap
 output declares no `base` and `input`: optional in GDL, and their check grounds the relaxed game, far
 past any bound for these rules, which are meant to be grounded one state at a time.
 
-Outside the subset (loops that write the state, lists in the state, decks, `move_to`, `assign`, events,
+Outside the subset (loops that write the state, lists in the state, decks, `discard`, `assign`, events,
 methods of objects known only at run time) `Unsupported` says why, and the caller (tgpl.lowering.lower)
 refuses the game or spells its moves out. docs/lowering.md, "Moves compiled once", has the details.
 """
@@ -253,6 +253,8 @@ class SegmentCompiler(_FunctionCompiler):
                     flow.going += self.assign(e, c) if bound is None else self.saturating(e, c, bound)
                 elif isinstance(e, ast.Assign):
                     flow.going += self.assign_member(e, c)
+                elif isinstance(e, ast.Call) and self.moved_piece(e) is not None:
+                    flow.going += self.move_to(e, c)
                 elif isinstance(e, ast.Call) and self.moving and self.g.deferral.deferrable(e, c):
                     c2 = c.copy()
                     if c2.checks:  # one check a way: their order would matter
@@ -654,6 +656,24 @@ class SegmentCompiler(_FunctionCompiler):
                     continue
                 out += self.write(c3, o, name, self.typed(e.target, v))
         return out
+
+    def moved_piece(self, e: ast.Call):
+        """In `move_to(t)` or `p.move_to(t)` (an interactable's built-in), the piece: `this` (None as a Name) or
+        the expression `p`; else False, not such a call."""
+        ct = self.hc.types.get(id(e.callee))
+        if not (isinstance(ct, CallableType) and ct.kind == "builtin" and len(e.args) == 1):
+            return None
+        if isinstance(e.callee, ast.Name) and e.callee.name == "move_to" and id(e.callee) in self.hc.implicit_this:
+            return e.callee
+        if isinstance(e.callee, ast.Member) and e.callee.name == "move_to":
+            return e.callee.obj
+        return None
+
+    def move_to(self, e: ast.Call, c: SegClause) -> list[SegClause]:
+        """`piece.move_to(t)`: a write of the piece's built-in `tile`, as the runtime's move_to sets it."""
+        piece = self.moved_piece(e)
+        objs = [(c, c.env.get("#this"))] if isinstance(piece, ast.Name) else self.expr(piece, c)
+        return [c3 for c2, o in objs for c2b, v in self.expr(e.args[0].value, c2) for c3 in self.write(c2b, o, "tile", v)]
 
     def write(self, c: SegClause, o: Value, name: str, v: Value) -> list[SegClause]:
         _no_checks([c])  # a check left to the next decision would read the state before this write
@@ -1380,15 +1400,23 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
             if (isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this) \
                     and t.name not in unread:
                 written.add(t.name)
+        elif isinstance(n, ast.Call) and isinstance(n.callee, (ast.Name, ast.Member)) and n.callee.name == "move_to":
+            ct = program.types.get(id(n.callee))
+            if isinstance(ct, CallableType) and ct.kind == "builtin":
+                written.add("tile")  # a piece's place, which move_to() sets (`SegmentCompiler.move_to`)
     out = {}
     for o in universe.objects:
         for name in o.fields:
             if name not in written:
                 continue
             found = o.cls.find_attribute(name)
-            if found is None:
+            if found is not None:
+                t = found[1]
+            elif name == "tile" and o.cls.kind == "interactable":
+                t = ClassType(program.builtins.tile)  # where a piece stands
+            else:
                 raise Unsupported(f"a built-in attribute '{name}' that changes")
-            t, initial = found[1], o.fields[name]
+            initial = o.fields[name]
             if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):
                 raise Unsupported(f"a collection in the state ('{name}')")
             out[(o.name, name)] = Fluent(o, name, t, initial)

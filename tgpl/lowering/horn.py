@@ -441,6 +441,11 @@ class HornCompiler:
     def object_of(self, v: Const) -> UObj | None:
         return self.u.by_name.get(v.name[3:]) if v.name.startswith("#o:") else None
 
+    def all_are(self, static, target) -> bool:
+        """Whether every object of class `static` in the game is a `target`: then `x as target` of a `static` x is
+        x itself, whatever x is (a graph board's `c.to as Spot` where Spot is its only tile class)."""
+        return all(o.is_a(target) for o in self.u.by_name.values() if o.is_a(static))
+
     def static_table(self, rows: list[tuple]) -> str:
         """The table of these rows (one per distinct content: a table's id never stands for another's rows)."""
         key = tuple(rows)
@@ -935,7 +940,7 @@ class _FunctionCompiler:
             info = self.hc.class_info(e.type)
             if info is None:
                 raise Unsupported(f"a cast to {e.type}")
-            if isinstance(t, ClassType) and t.info.derives_from(info):
+            if isinstance(t, ClassType) and (t.info.derives_from(info) or self.hc.all_are(t.info, info)):
                 return self.expr(e.expr, c)
             out = []
             for c2, v in self.expr(e.expr, c):
@@ -1556,7 +1561,7 @@ def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rul
     only with what its callers were given, never with a value read from the state or returned by another
     function (`Reaches(from, to)` is kept whole; the king-safety test, called with the king's square, is not).
     """
-    precise = _precise_functions(rules) if whole else set()
+    precise = (_precise_functions(rules) if whole else set()) | _self_reading(rules)
     keep: dict[str, set[int]] = {}
     for r in rules:
         for x in (r.head, *r.body):
@@ -1572,6 +1577,22 @@ def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rul
             changed |= _slice_rule(r, keep)[0]
     out = [_slice_rule(r, keep)[1] for r in rules]
     return list(dict.fromkeys(out))
+
+
+def _self_reading(rules: list[Rule]) -> set[str]:
+    """The functions that read their own result (a recursion: `Run` returning `1 + Run(next cell)`).
+
+    Sliced to the value alone, such a result would be keyed by nothing: every value any call returns, fed
+    back through `1 +`, gives every value up to the bound, and a caller adding three of them grounds the
+    bound's cube before the overflow is seen (Yavalath's three lines through a stone: 10^9 rows). Keyed by
+    its arguments, the recursion ends where the walk leaves the board, as the whole rules do."""
+    out = set()
+    for r in rules:
+        fn = r.head.relation.split("|", 1)[0]
+        if "|" in r.head.relation and any(isinstance(x, Atom) and x.relation.startswith(fn + "|result")
+                                          for x in r.body):
+            out.add(fn)
+    return out
 
 
 def _precise_functions(rules: list[Rule]) -> set[str]:
