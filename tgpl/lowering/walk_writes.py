@@ -152,16 +152,21 @@ def _rewrite(r: Rule, k: int, w: KeyedWalk, tables, paths, fresh, made: list[Rul
     fixed = [c for c in cols if c not in outs]  # bound by the rest of the body, the exits' start, or constants
     groups: dict[tuple[Term, ...], dict[Term, set[tuple[Term, ...]]]] = {}
     for row in tables[t.relation]:
+        if not _matches(t, row):
+            continue
         g = tuple(row.args[c] for c in fixed)
         groups.setdefault(g, {}).setdefault(row.args[kc], set()).add(tuple(row.args[c] for c in outs))
     starts = {g: _starts(g, fixed, t, start_of, w, paths) for g in groups}
-    if any(not s for s in starts.values()):
-        return None
-    if _independent(groups, starts, w, paths):
+    groups = {g: rows for g, rows in groups.items() if starts[g]}  # no walk starts there: never read
+    if len(w.seeds) == 1 and _independent(groups, starts, w, paths):
+        seeded = _seed_body(w.seeds[0], w, e_args)
+        if seeded is None:
+            return None
         name = fresh(f"{t.relation}_any")
         made.extend(Rule(Atom(name, g + o)) for g in sorted(groups, key=str)
                     for o in sorted(next(iter(groups[g].values())), key=str))
-        return _safe(Rule(r.head, tuple(rest) + (Atom(name, tuple(t.args[c] for c in fixed + outs)),), r.span))
+        return _safe(Rule(r.head, tuple(rest) + seeded[1] + (Atom(name, tuple(t.args[c] for c in fixed + outs)),),
+                          r.span))
     if not _counts_steps(w):
         return None
     return _forward(r, rest, e, t, kc, fixed, outs, groups, starts, start_of, w, paths, fresh, made, seeds)
@@ -173,6 +178,15 @@ def _counts_steps(w: KeyedWalk) -> bool:
         a = next(x for x in e.body if isinstance(x, Atom) and x.relation == w.loop)
         res = e.head.args[w.result]
         if isinstance(res, Const) and res in w.positive or isinstance(res, Var) and res != a.args[w.counted]:
+            return False
+    return True
+
+
+def _matches(pattern: Atom, row: Atom) -> bool:
+    """Whether the table's row can stand for the reader's atom (its constants, its repeated variables)."""
+    seen: dict[str, Term] = {}
+    for p, v in zip(pattern.args, row.args):
+        if isinstance(p, Const) and p != v or isinstance(p, Var) and seen.setdefault(p.name, v) != v:
             return False
     return True
 
@@ -232,18 +246,20 @@ def _forward(r: Rule, rest, e: Atom, t: Atom, kc: int, fixed, outs, groups, star
     heads = {v.name for v in r.head.variables()}
     needed = [c for c in context if t.args[c].name in heads]
     signature = (tuple(sorted(map(str, rest))), str(e))
-    for ctx_terms in seeds.get(signature, {}):  # a context a reader of the same seed walks with: one walk for both
+    tried = [c for sig, walks in seeds.items() if isinstance(sig, tuple) and len(sig) == 4 and sig[:2] == signature
+             for c in walks]
+    for ctx_terms in tried:  # a context a reader of the same seed walks with: one walk for both
         ctx = [next((c for c in context if t.args[c] == v), None) for v in ctx_terms]
         if None not in ctx and set(needed) <= set(ctx):
             table = _writes(added, groups, starts, w, paths, known_key, fixed, ctx)
             if table is not None:
-                return _emit(r, rest, e, t, fixed, outs, known_key, ctx, table, w, fresh, made, seeds)
+                return _emit(r, rest, e, t, fixed, outs, known_key, ctx, table, groups, w, fresh, made, seeds)
     for size in range(min(len(context), MOST_CONTEXT) + 1):
         for extra in combinations([c for c in context if c not in needed], size):
             ctx = needed + list(extra)
             table = _writes(added, groups, starts, w, paths, known_key, fixed, ctx)
             if table is not None:
-                return _emit(r, rest, e, t, fixed, outs, known_key, ctx, table, w, fresh, made, seeds)
+                return _emit(r, rest, e, t, fixed, outs, known_key, ctx, table, groups, w, fresh, made, seeds)
     return None
 
 
@@ -270,49 +286,81 @@ def _writes(added, groups, starts, w: KeyedWalk, paths, known_key, fixed, ctx):
     return table
 
 
-def _emit(r: Rule, rest, e: Atom, t: Atom, fixed, outs, known_key, ctx, table, w: KeyedWalk, fresh,
+def _emit(r: Rule, rest, e: Atom, t: Atom, fixed, outs, known_key, ctx, table, groups, w: KeyedWalk, fresh,
           made: list[Rule], seeds: dict) -> Rule | None:
-    kv = {p: Var(f"k{p}") for p in w.key}
+    """The reader asking the forward walk of its seed (made, with its step, where no reader made it yet), with the
+    table of what each step writes; None where a rule made would not be safe. The seed is guarded by the groups
+    of the reader's table: a call whose arguments the table has no row for wrote nothing."""
+    names = {v.name for v in r.variables()}
+    if any(n.startswith(("w_", "wk", "wn", "wc")) for n in names):
+        return None
+    kv = {p: Var(f"wk{p}") for p in w.key}
     ctx_terms = tuple(t.args[c] for c in ctx)
     e_args = [a for n, a in enumerate(e.args) if n != w.result]
-    signature = (tuple(sorted(map(str, rest))), str(e))
+    guard_vars = sorted({t.args[c] for c in fixed if isinstance(t.args[c], Var)}, key=lambda v: v.name)
+    guard_rows = frozenset(tuple(g[[t.args[c] for c in fixed].index(v)] for v in guard_vars) for g in groups)
+    signature = (tuple(sorted(map(str, rest))), str(e), tuple(v.name for v in guard_vars), guard_rows)
+    new: list[Rule] = []
     walk = seeds.setdefault(signature, {}).get(ctx_terms)
     if walk is None:
-        walk = seeds[signature][ctx_terms] = fresh(f"{w.exits}_walk")
+        walk = fresh(f"{w.exits}_walk")
+        guard = seeds.get((guard_rows, len(guard_vars)))
+        if guard is None:
+            guard = fresh(f"{w.exits}_seeded")
+            new.extend(Rule(Atom(guard, row)) for row in sorted(guard_rows, key=str))
         for s in w.seeds:
-            seed = _renamed(s, "w_")
-            binding: dict[str, Term] = {}
-            for m, p in enumerate(w.shown):
-                h = seed.head.args[p]
-                if isinstance(h, Var) and binding.setdefault(h.name, e_args[m]) != e_args[m]:
-                    return None
-                if isinstance(h, Const) and h != e_args[m]:
-                    return None
-            head = tuple(substitute(seed.head.args[p], binding) for p in w.key)
-            count = seed.head.args[w.counted]
-            if not isinstance(count, Const):
+            seeded = _seed_body(s, w, e_args)
+            if seeded is None:
                 return None
+            head, seed_body, count = seeded
             sign = Const("1") if count in w.positive else Const("0")
-            body = tuple(rest) + tuple(substitute(x, binding) for x in seed.body) + (Atom(w.walk, head + (sign,)),)
-            made.append(Rule(Atom(walk, head + ctx_terms), body, r.span))
+            body = tuple(rest) + (Atom(guard, tuple(guard_vars)),) + seed_body + (Atom(w.walk, head + (sign,)),)
+            new.append(Rule(Atom(walk, head + ctx_terms), body, r.span))
         step_to = seeds.get(None)
         if step_to is None:
-            step_to = seeds[None] = fresh(f"{w.exits}_next")
-            made.extend(Rule(Atom(step_to, a + b)) for a, b in sorted(w.nexts.items(), key=str))
+            step_to = fresh(f"{w.exits}_next")
+            new.extend(Rule(Atom(step_to, a + b)) for a, b in sorted(w.nexts.items(), key=str))
         here = tuple(kv[p] for p in w.key)
-        there = tuple(Var(f"n{p}") for p in w.key)
-        cv = tuple(Var(f"c{n}") for n in range(len(ctx)))
+        there = tuple(Var(f"wn{p}") for p in w.key)
+        cv = tuple(Var(f"wc{n}") for n in range(len(ctx)))
         binding = {w.before.args[p].name: kv[p] for p in w.key if isinstance(w.before.args[p], Var)}
-        made.append(Rule(Atom(walk, there + cv), (Atom(walk, here + cv),)
-                         + tuple(substitute(x, binding) for x in w.conditions) + (Atom(step_to, here + there),), r.span))
+        new.append(Rule(Atom(walk, there + cv), (Atom(walk, here + cv),)
+                        + tuple(substitute(x, binding) for x in w.conditions) + (Atom(step_to, here + there),), r.span))
+        if any(_safe(x) is None for x in new):
+            return None
+        seeds[signature][ctx_terms] = walk
+        seeds[(guard_rows, len(guard_vars))] = guard
+        seeds[None] = step_to
     writes = fresh(f"{t.relation}_at")
-    made.extend(Rule(Atom(writes, key + c + o)) for (key, c), rows in sorted(table.items(), key=str)
-                for o in sorted(rows, key=str))
+    new.extend(Rule(Atom(writes, key + c + o)) for (key, c), rows in sorted(table.items(), key=str)
+               for o in sorted(rows, key=str))
     binding = {w.before.args[p].name: kv[p] for p in w.key if isinstance(w.before.args[p], Var)}
     body = ((Atom(walk, tuple(kv[p] for p in w.key) + ctx_terms),)
             + tuple(substitute(x, binding) for x in w.conditions)
             + (Atom(writes, tuple(kv[p] for p in known_key) + ctx_terms + tuple(t.args[c] for c in outs)),))
-    return _safe(Rule(r.head, body, r.span))
+    reader = _safe(Rule(r.head, body, r.span))
+    if reader is not None:
+        made.extend(new)
+    return reader
+
+
+def _seed_body(seed: Rule, w: KeyedWalk, e_args: list[Term]):
+    """(the key, the body, the count) of the loop's seed `seed` for the call `e_args` (the exits' arguments but
+    the result), its own variables renamed apart; None where the seed cannot start that call or its count is
+    not a constant."""
+    seed = _renamed(seed, "w_")
+    binding: dict[str, Term] = {}
+    for m, p in enumerate(w.shown):
+        h = seed.head.args[p]
+        if isinstance(h, Var) and binding.setdefault(h.name, e_args[m]) != e_args[m]:
+            return None
+        if isinstance(h, Const) and h != e_args[m]:
+            return None
+    count = seed.head.args[w.counted]
+    if not isinstance(count, Const):
+        return None
+    return (tuple(substitute(seed.head.args[p], binding) for p in w.key),
+            tuple(substitute(x, binding) for x in seed.body), count)
 
 
 def _renamed(rule: Rule, prefix: str) -> Rule:
