@@ -64,7 +64,8 @@ def forward_readers(rules: list[Rule], w: KeyedWalk, tables: dict[str, list[Atom
         return None
     out = list(rules)
     made: list[Rule] = []
-    seeds: dict[tuple, str] = {}  # a reader's seed (its body but the exits and the table) -> its forward walk
+    seeds: dict = {}  # what readers made, for others to share: a seed -> {context -> its forward walk}, the
+    # guards by their rows, and (None) the step's table
     changed = False
     for i, r in enumerate(rules):
         if r in w.exit_rules:
@@ -160,13 +161,15 @@ def _rewrite(r: Rule, k: int, w: KeyedWalk, tables, paths, fresh, made: list[Rul
     groups = {g: rows for g, rows in groups.items() if starts[g]}  # no walk starts there: never read
     if len(w.seeds) == 1 and _independent(groups, starts, w, paths):
         seeded = _seed_body(w.seeds[0], w, e_args)
-        if seeded is None:
+        if seeded is None or any(v.name.startswith("w_") for v in r.variables()):
             return None
         name = fresh(f"{t.relation}_any")
-        made.extend(Rule(Atom(name, g + o)) for g in sorted(groups, key=str)
-                    for o in sorted(next(iter(groups[g].values())), key=str))
-        return _safe(Rule(r.head, tuple(rest) + seeded[1] + (Atom(name, tuple(t.args[c] for c in fixed + outs)),),
-                          r.span))
+        reader = _safe(Rule(r.head, tuple(rest) + seeded[1] + (Atom(name, tuple(t.args[c] for c in fixed + outs)),),
+                            r.span))
+        if reader is not None:
+            made.extend(Rule(Atom(name, g + o)) for g in sorted(groups, key=str)
+                        for o in sorted(next(iter(groups[g].values())), key=str))
+        return reader
     if not _counts_steps(w):
         return None
     return _forward(r, rest, e, t, kc, fixed, outs, groups, starts, start_of, w, paths, fresh, made, seeds)
