@@ -5,7 +5,7 @@ keyed by its start and count with the writing loop's table per count. Once the w
 (tgpl.lowering.keyed_walks), such a reader asks a forward walk keyed by the square it stands on, seeded where
 the walk is positive, and a table of what each step writes; a reader whose table ignores the count reads the
 table without it. Checked here on a line of six cells in KIF (the rewritten game bisimilar to the one it came
-from, `tgpl compare`) and on tests/data/lowering/flank.tgpl (Reversi 4x4) against the runtime.
+from, `tgpl compare`) and on examples/reversi.tgpl against the runtime (`to-gdl`'s validation).
 """
 
 from __future__ import annotations
@@ -104,18 +104,33 @@ def test_writes_that_are_not_a_prefix_of_the_walk_keep_the_count():
     assert not any(r.head.relation.startswith("run_walk") for r in out.rules)
 
 
-def test_flanks_flips_walk_forwards_from_the_square_and_the_game_is_the_runtimes():
-    """Reversi 4x4: the move's flips, per direction, a forward walk keyed by the square, the mover's player and
-    the direction; bisimilar to the runtime. (The state after each direction's loop still reads the count here:
-    its table has only the counts the lowering's ranges allow, fewer than the relaxed rows of the walk can give,
-    so dropping the count is not shown exact; on the 8x8 board they are all there and the loop goes.)"""
-    game = load_game(str(FLANK))
-    lowered = lower_game(game, moves="compiled")  # the writing loops as tables, as to-gdl lowers it
-    lowered.grounding = None  # small: the reasoner grounds it whole
-    program = lowered.program
-    assert not any(a.relation == "flipsin" for r in program.rules if r.head.relation in ("disc_view", "disc_changed")
-                   for a, _ in r.body_atoms())
-    writers = [r for r in program.rules if r.head.relation == "disc_view" and not r.is_fact
+def test_reversis_flips_walk_forwards_from_the_square_and_agree_with_the_runtime(tmp_path):
+    """examples/reversi.tgpl: each direction's flips (the views of the discs turned) a forward walk keyed by the
+    square, the direction, the mover and its player, and the state after each direction's loop read without the
+    count: the loop keyed by start and count is gone. `to-gdl` checks the GDL against the runtime (1,000 steps
+    and more) before writing it."""
+    out = tmp_path / "reversi.kif"
+    result = CliRunner().invoke(main, ["to-gdl", str(ROOT / "examples" / "reversi.tgpl"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    program = read_kif(out.read_text())
+    assert "flipsin_loop" not in program.defined() and "flipsin" not in program.defined()
+    writers = [r for r in program.rules if r.head.relation in ("disc_view", "disc_changed") and not r.is_fact
                and any(a.relation.startswith("flipsin_walk") for a, _ in r.body_atoms())]
-    assert len(writers) == 8  # one a direction
+    assert len(writers) == 16  # per direction, the disc written and the disc changed
+    assert "validated" in out.read_text().splitlines()[1]
+
+
+def test_where_the_ranges_narrowed_a_tables_counts_the_reader_keeps_the_count_and_the_game_is_the_runtimes():
+    """tests/data/lowering/flank.tgpl (Reversi 4x4 from a midgame): in some directions the lowering's ranges left
+    counts out of the move's tables that the walk's relaxed rows can give, so no rewriting of those readers is
+    shown exact and they read the count as they did (the loop stays); the others walk forwards. Bisimilar to the
+    runtime."""
+    game = load_game(str(FLANK))
+    lowered = lower_game(game, moves="compiled")  # the writing loops as tables, as to-gdl lowers them
+    program = lowered.program
+    views = [r for r in program.rules if r.head.relation == "disc_view" and not r.is_fact]
+    forward = [r for r in views if any(a.relation.startswith("flipsin_walk") for a, _ in r.body_atoms())]
+    counted = [r for r in views if any(a.relation == "flipsin" for a, _ in r.body_atoms())]
+    assert forward and counted and "flipsin_loop" in program.defined()
+    lowered.grounding = None  # small: the reasoner grounds it whole
     assert bisimulate(Lowered(game, lowered, None)).states == 905

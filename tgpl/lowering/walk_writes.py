@@ -272,7 +272,7 @@ def _writes(added, groups, starts, w: KeyedWalk, paths, known_key, fixed, ctx):
     path_keys: dict[tuple, list[tuple]] = {}
     for g in groups:
         top = len(added[g])
-        paths_of = [[tuple(row[p] for p in known_key) for row in paths[s]][:top] for s in starts[g]]
+        paths_of = [[tuple(row[p] for p in known_key) for row in paths[s]] for s in starts[g]]
         keys = paths_of[0]
         if len(keys) < top or any(k != keys for k in paths_of):
             return None
@@ -282,9 +282,15 @@ def _writes(added, groups, starts, w: KeyedWalk, paths, known_key, fixed, ctx):
             table.setdefault((keys[i - 1], c), set()).update(rows)
     for g, by_count in groups.items():
         c = tuple(g[fixed.index(x)] for x in ctx)
-        for n, rows in by_count.items():
-            got = set().union(*(table.get((path_keys[g][i], c), set()) for i in range(int(n.name))))
-            if got != rows:
+        given = {n for s in starts[g] for row in paths[s] for n in _possible(w, row)}
+        if not all(n.is_int for n in given):
+            return None
+        can = {int(n.name) for n in given if int(n.name) > 0}  # a count the table has no row for writes nothing
+        if any(n > len(path_keys[g]) for n in can):
+            return None
+        for n in can | {int(n.name) for n in by_count}:
+            got = set().union(*(table.get((path_keys[g][i], c), set()) for i in range(n)))
+            if got != by_count.get(Const(str(n)), set()):
                 return None
     return table
 
