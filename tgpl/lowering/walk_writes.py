@@ -20,8 +20,10 @@ standing on the key reaches a positive exit), a reader of the count is one of tw
 
 Exact, from the rows: the walk's path from each start is read from the relaxed game's rows of the loop (every
 row any state can have), whose count must number its steps 0, 1, 2, ...; the next key of each key is one (the
-step's tables, read by keyed_walks); and a reader is rewritten only where, for every row of its table, what the
-forward walk and the new table give is exactly what the table gave. A walk seeded by several readers in one state
+step's tables, read by keyed_walks); and a reader is rewritten only where, for every count its table has and
+every count the exits can give on the relaxed rows (a count the table lacks wrote nothing), what the forward walk
+and the new table give is exactly what the table gave. That a row steps or exits, never both, and that a row whose
+condition holds has a next row, is the compiled `while`'s: its exits are the code after the loop. A walk seeded by several readers in one state
 merges them: each one's rows and writes are the union of what the readers wrote.
 """
 
