@@ -23,8 +23,8 @@ row any state can have), whose count must number its steps 0, 1, 2, ...; the nex
 step's tables, read by keyed_walks); and a reader is rewritten only where, for every count its table has and
 every count the exits can give on the relaxed rows (a count the table lacks wrote nothing), what the forward walk
 and the new table give is exactly what the table gave. That a row steps or exits, never both, and that a row whose
-condition holds has a next row, is the compiled `while`'s: its exits are the code after the loop. A walk seeded by several readers in one state
-merges them: each one's rows and writes are the union of what the readers wrote.
+condition holds has a next row, is the compiled `while`'s: its exits are the code after the loop. A walk seeded
+by several readers in one state merges them: each one's rows and writes are the union of what the readers wrote.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var, substitute
+from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Rule, Term, Var, substitute
 
 MOST_CONTEXT = 4
 """The most of a reader's other arguments tried as its context (2^4 subsets at most)."""
@@ -64,6 +64,7 @@ def forward_readers(rules: list[Rule], w: KeyedWalk, tables: dict[str, list[Atom
     paths = _paths(w)
     if paths is None:
         return None
+    given = {start: frozenset().union(*(_possible(w, row) for row in rows)) for start, rows in paths.items()}
     out = list(rules)
     made: list[Rule] = []
     seeds: dict = {}  # what readers made, for others to share: a seed -> {context -> its forward walk}, the
@@ -75,7 +76,7 @@ def forward_readers(rules: list[Rule], w: KeyedWalk, tables: dict[str, list[Atom
         at = [k for k, x in enumerate(r.body) if isinstance(x, Atom) and x.relation == w.exits]
         if len(at) != 1 or any(a.relation == w.exits for x in r.body if not isinstance(x, Atom) for a, _ in x.atoms()):
             continue
-        rewritten = _rewrite(r, at[0], w, tables, paths, fresh, made, seeds)
+        rewritten = _rewrite(r, at[0], w, tables, paths, given, fresh, made, seeds)
         if rewritten is not None:
             out[i] = rewritten
             changed = True
@@ -129,8 +130,10 @@ def _possible(w: KeyedWalk, row: tuple[Term, ...]) -> set[Term]:
     return out
 
 
-def _rewrite(r: Rule, k: int, w: KeyedWalk, tables, paths, fresh, made: list[Rule], seeds: dict) -> Rule | None:
-    """The reader `r` (its k-th literal the exits' atom) rewritten, or None."""
+def _rewrite(r: Rule, k: int, w: KeyedWalk, tables, paths, given, fresh, made: list[Rule], seeds: dict
+             ) -> Rule | None:
+    """The reader `r` (its k-th literal the exits' atom) rewritten, or None (`given`: per start, the results its
+    walk's exits can give)."""
     e = r.body[k]
     kv = e.args[w.result]
     if not isinstance(kv, Var) or kv in r.head.variables():
@@ -159,9 +162,9 @@ def _rewrite(r: Rule, k: int, w: KeyedWalk, tables, paths, fresh, made: list[Rul
             continue
         g = tuple(row.args[c] for c in fixed)
         groups.setdefault(g, {}).setdefault(row.args[kc], set()).add(tuple(row.args[c] for c in outs))
-    starts = {g: _starts(g, fixed, t, start_of, w, paths) for g in groups}
+    starts = _starts(groups, fixed, t, start_of, w, paths)
     groups = {g: rows for g, rows in groups.items() if starts[g]}  # no walk starts there: never read
-    if len(w.seeds) == 1 and _independent(groups, starts, w, paths):
+    if len(w.seeds) == 1 and _independent(groups, starts, given):
         seeded = _seed_body(w.seeds[0], w, e_args)
         if seeded is None or any(v.name.startswith("w_") for v in r.variables()):
             return None
@@ -174,7 +177,7 @@ def _rewrite(r: Rule, k: int, w: KeyedWalk, tables, paths, fresh, made: list[Rul
         return reader
     if not _counts_steps(w):
         return None
-    return _forward(r, rest, e, t, kc, fixed, outs, groups, starts, start_of, w, paths, fresh, made, seeds)
+    return _forward(r, rest, e, t, fixed, outs, groups, starts, start_of, w, paths, given, fresh, made, seeds)
 
 
 def _counts_steps(w: KeyedWalk) -> bool:
@@ -202,34 +205,30 @@ def _safe(rule: Rule) -> Rule | None:
     return rule if all(v.name in bound for v in rule.variables()) else None
 
 
-def _starts(g, fixed, t: Atom, start_of: dict[int, Term], w: KeyedWalk, paths) -> list[tuple[Term, ...]]:
-    """The starts of the walk a group of the table's rows stands for: those whose shown arguments agree with the
-    reader's constants and with the group's values of the reader's start variables."""
-    known: dict[int, Term] = {}
-    for p, a in start_of.items():
-        if isinstance(a, Const):
-            known[p] = a
-        else:
-            for c, v in zip(fixed, g):
-                if t.args[c] == a:
-                    known[p] = v
-    return [s for s in paths if all(s[w.shown.index(p)] == v for p, v in known.items())]
+def _starts(groups, fixed, t: Atom, start_of: dict[int, Term], w: KeyedWalk, paths) -> dict:
+    """Per group of the table's rows, the starts of the walk it stands for: those whose shown arguments agree with
+    the reader's constants and with the group's values of the reader's start variables."""
+    known = [(p, a) for p, a in sorted(start_of.items()) if isinstance(a, Const) or any(t.args[c] == a for c in fixed)]
+    index: dict[tuple, list] = {}
+    for s in paths:
+        index.setdefault(tuple(s[w.shown.index(p)] for p, _ in known), []).append(s)
+    at = {c: n for n, c in enumerate(fixed)}
+    place = [a if isinstance(a, Const) else at[next(c for c in fixed if t.args[c] == a)] for _, a in known]
+    return {g: index.get(tuple(x if isinstance(x, Const) else g[x] for x in place), []) for g in groups}
 
 
-def _independent(groups, starts, w: KeyedWalk, paths) -> bool:
+def _independent(groups, starts, given) -> bool:
     """Whether each group's rows are the same for every count, with a row for every count its starts can give."""
     for g, by_count in groups.items():
         first = next(iter(by_count.values()))
         if any(o != first for o in by_count.values()):
             return False
-        for s in starts[g]:
-            can = set().union(*(_possible(w, row) for row in paths[s]))
-            if not can <= set(by_count):
-                return False
+        if not all(given[s] <= set(by_count) for s in starts[g]):
+            return False
     return True
 
 
-def _forward(r: Rule, rest, e: Atom, t: Atom, kc: int, fixed, outs, groups, starts, start_of, w: KeyedWalk, paths,
+def _forward(r: Rule, rest, e: Atom, t: Atom, fixed, outs, groups, starts, start_of, w: KeyedWalk, paths, given,
              fresh, made: list[Rule], seeds: dict) -> Rule | None:
     """The reader asking a forward walk keyed by where it stands, with a table of what each step writes."""
     added: dict[tuple, dict[int, set]] = {}  # group -> step i (1..) -> the rows it adds
@@ -256,19 +255,19 @@ def _forward(r: Rule, rest, e: Atom, t: Atom, kc: int, fixed, outs, groups, star
     for ctx_terms in tried:  # a context a reader of the same seed walks with: one walk for both
         ctx = [next((c for c in context if t.args[c] == v), None) for v in ctx_terms]
         if None not in ctx and set(needed) <= set(ctx):
-            table = _writes(added, groups, starts, w, paths, known_key, fixed, ctx)
+            table = _writes(added, groups, starts, paths, given, known_key, fixed, ctx)
             if table is not None:
                 return _emit(r, rest, e, t, fixed, outs, known_key, ctx, table, groups, w, fresh, made, seeds)
     for size in range(min(len(context), MOST_CONTEXT) + 1):
         for extra in combinations([c for c in context if c not in needed], size):
             ctx = needed + list(extra)
-            table = _writes(added, groups, starts, w, paths, known_key, fixed, ctx)
+            table = _writes(added, groups, starts, paths, given, known_key, fixed, ctx)
             if table is not None:
                 return _emit(r, rest, e, t, fixed, outs, known_key, ctx, table, groups, w, fresh, made, seeds)
     return None
 
 
-def _writes(added, groups, starts, w: KeyedWalk, paths, known_key, fixed, ctx):
+def _writes(added, groups, starts, paths, given, known_key, fixed, ctx):
     """(key, context) -> what a step standing there writes, where it gives every group's rows exactly; else None."""
     table: dict[tuple, set] = {}
     path_keys: dict[tuple, list[tuple]] = {}
@@ -284,10 +283,10 @@ def _writes(added, groups, starts, w: KeyedWalk, paths, known_key, fixed, ctx):
             table.setdefault((keys[i - 1], c), set()).update(rows)
     for g, by_count in groups.items():
         c = tuple(g[fixed.index(x)] for x in ctx)
-        given = {n for s in starts[g] for row in paths[s] for n in _possible(w, row)}
-        if not all(n.is_int for n in given):
+        results = set().union(*(given[s] for s in starts[g]))
+        if not all(n.is_int for n in results):
             return None
-        can = {int(n.name) for n in given if int(n.name) > 0}  # a count the table has no row for writes nothing
+        can = {int(n.name) for n in results if int(n.name) > 0}  # a count the table has no row for writes nothing
         if any(n > len(path_keys[g]) for n in can):
             return None
         for n in can | {int(n.name) for n in by_count}:
