@@ -32,6 +32,7 @@ from itertools import combinations
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.solver import answer_set
 from tgpl.asp.tables import table_relations
+from tgpl.lowering.walk_writes import KeyedWalk, forward_readers
 from tgpl.lowering.ir import GDL_RELATIONS, Atom, Const, Or, Program, Rule, Term, Var, substitute
 
 POSITIVE = "greater"
@@ -324,9 +325,27 @@ def _keyed(rules: list[Rule], w: _Walk, rows: list[tuple[Term, ...]], tables: di
                      for n, x in enumerate(r.body) if not (isinstance(x, Atom) and x.relation == POSITIVE
                                                            and x.args == (v, Const("0"))))
         out[i] = Rule(r.head, body, r.span)
+    keyed = _for_writes(rules, w, before, conditions, key, table, rows, positive, walk) if sign else None
+    forward = forward_readers(out, keyed, tables, lambda name: _fresh(name, used)) if keyed is not None else None
+    out = forward if forward is not None else out
     still = any(_reads(r, w.exits) for n, r in enumerate(out) if n not in w.exit_rules)
     drop = set() if still else set(w.exit_rules) | set(w.seeds) | {w.step}
     return [r for n, r in enumerate(out) if n not in drop] + made
+
+
+def _for_writes(rules: list[Rule], w: _Walk, before: Atom, conditions, key: tuple[int, ...], table: dict,
+                rows: list[tuple[Term, ...]], positive: set[Term], walk: str) -> KeyedWalk | None:
+    """The keyed walk as tgpl.lowering.walk_writes reads it: its steps without the sign (a key goes to one key
+    whatever the sign: a row's step is a function of it; a key with none is left out), or None where a key goes to
+    more than one."""
+    nexts: dict[tuple[Term, ...], tuple[Term, ...]] = {}
+    for k, after in table.items():
+        for n in after:
+            if nexts.setdefault(k[:-1], n[:-1]) != n[:-1]:
+                return None
+    return KeyedWalk(w.loop, w.exits, tuple(rules[i] for i in w.exit_rules), tuple(rules[i] for i in w.seeds),
+                     before, tuple(conditions), key, w.counted, w.shown, w.result, frozenset(positive), walk, nexts,
+                     tuple(rows))
 
 
 def _successors(row, before: Atom, head: Atom, moves: list[Atom], tables: dict[str, list[Atom]],
