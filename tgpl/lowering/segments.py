@@ -37,6 +37,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
+from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.chance import DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
@@ -1057,15 +1058,21 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     if not numeric:
         return
     apart = lowering.value_slot_cells()
-    copies = copy_ranges(logic, numeric) if not apart else {}
-    if len(copies) >= COPIES_APART:
-        for k, domain in copies.items():
+    known: dict[tuple, list] = {}
+    if not apart:
+        cut = {id(p) for p in lowering.ex.overflows}
+        known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
+                                   (p for st in logic.states.values() for p in st.paths if id(p) not in cut))
+        copies = copy_ranges(logic, numeric) if not known else {}
+        known = known or (copies if len(copies) >= COPIES_APART else {})
+    if known:
+        for k, domain in known.items():
             numeric[k].domain = domain
-        rest = {k: fl for k, fl in numeric.items() if k not in copies}
-        if not rest or joint_ranges(logic, rest, frozenset(copies), lowering.limits):
+        rest = {k: fl for k, fl in numeric.items() if k not in known}
+        if not rest or joint_ranges(logic, rest, frozenset(known), lowering.limits):
             return
-        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(copies))
-        counter_ranges(logic, lowering, numeric, {**fixed, **copies}, runaways)
+        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(known))
+        counter_ranges(logic, lowering, numeric, {**fixed, **known}, runaways)
         return
     if apart:
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
