@@ -9,14 +9,18 @@ game's five million. The sum is a fact of the moves' writes, proved here on each
 bounds every member at once.
 
 The proof, by induction on the moves (`conserved_families`): a family is the numeric fluents of one attribute name,
-each with a whole number ≥ 0 after setup. Every way through every move (a path's writes, each case of a value
-written by cases taken in every consistent combination, `_worlds`) must write each member it writes a sum, with
-coefficients ≥ 0, of members' values before the move and a whole number ≥ 0, and the sum of what it writes must
-equal the sum of what those members held before (as linear forms: the same coefficient for every member, and the
-same constant). Then after every move every member is ≥ 0 and the members sum to the total after setup, so each
-lies in 0..total. A value that is anything else (another counter, a product of two numbers, a division, a
-comparison's cases that cannot be told apart by the identity of their conditions) fails the proof, and the
-family is searched as before: a bound that is not proved is never used.
+each a whole number ≥ 0 after setup; its total is their sum then. Suppose a state before a move whose members are
+whole numbers within 0..total summing to it. Every way through every move (a path, `_keeps`) must write each member
+it writes, in each case of a value written by cases, a sum of members' values before the move with whole
+coefficients ≥ 0 plus a whole number ≥ 0 (so every member stays ≥ 0); and in every combination of those cases that
+the path's condition allows, the change of the sum (what it writes less what those members held, a linear form of
+the members) must be nothing. clingo lists the combinations, the literals free but for the comparisons of one
+member, true where that member's value makes them so; each is shown as its change with the comparisons of the
+members it changes, and the change must be nothing for every value those comparisons leave: a pit sown of `hand`
+seeds changes the sum by `k - pit` on the way that ran k passes, where the loop's tests say the pit held k. Then
+every member stays ≥ 0 and the sum stays the total, so each lies in 0..total. Another counter in a value, a
+product of two numbers, a division, a change that a comparison of several members would have to cancel: the
+proof fails, and the family is searched as before. A bound not proved is never used.
 
 The paths a loop cut (`Executor.loop_cuts`) or a pool too small ended early are not moves: they are left out. The
 first state that a play reaches through such a way is reached by proved moves alone, so it lies in the bounds,

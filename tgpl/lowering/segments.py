@@ -745,10 +745,63 @@ class Lowering:
             number_domains(logic, self)
             for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
                 st.paths = [p for p in st.paths if id(p) not in overflows]
+            self.check_comparisons(logic)
             self.check_pools(logic)
             self.check_loop_cuts(logic)
             self.check_list_lengths(logic)
         return logic
+
+    def check_comparisons(self, logic: GameLogic) -> None:
+        """GDL has no arithmetic: a comparison of numbers of the state is written one rule per combination of
+        their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`).
+        Past COMPARED_COMBOS combinations that cannot be written: refused here, at once, where the comparison is
+        in the source, rather than by an emission that would not end (Kalah's stores compared at the end read the
+        ten holes' seeds, 25^10 combinations). The comparisons looked at are those of the moves' legality, the
+        paths' conditions and the cases of what they write (a call's relation is looked at as it is written)."""
+        worst: tuple[float, CmpLit] | None = None
+        done: set[int] = set()
+        sizes = {k: len(fl.domain) for k, fl in logic.fluents.items() if fl.numeric and fl.domain}
+
+        def walk(f: Formula) -> None:
+            nonlocal worst
+            todo = [f]
+            while todo:
+                g = todo.pop()
+                if g.id in done:
+                    continue
+                done.add(g.id)
+                todo.extend(g.parts)
+                if g.kind == "lit" and isinstance(g.key, CmpLit):
+                    combos = 1.0
+                    for leaf in num_leaves(g.key.left) | num_leaves(g.key.right):
+                        combos *= sizes.get(leaf, 1)
+                    if combos > COMPARED_COMBOS and (worst is None or combos > worst[0]):
+                        worst = (combos, g.key)
+
+        for st in logic.states.values():
+            self.limits.check()
+            for _, f in st.legal:
+                walk(f)
+            for p in st.paths:
+                walk(p.pc)
+                for v in p.store.values():
+                    if isinstance(v, (Choice, Partial)):
+                        for _, f in v.cases:
+                            walk(f)
+        if worst is None:
+            return
+        combos, key = worst
+        leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
+        found = self.ex.compared.get(id(key))
+        span = found[1] if found is not None and found[0] is key else self._attr_span(logic.fluents[leaves[0]])
+        names = ", ".join(f"{obj}.{attr}" for obj, attr in leaves[:4]) + (", ..." if len(leaves) > 4 else "")
+        raise NotLowerable(span, f"this comparison reads {len(leaves)} numbers of the state at once ({names}), with "
+                                 f"{combos:,.0f} combinations of their values in range: GDL has no arithmetic, so "
+                                 "a comparison of numbers is written one rule per combination of their values, "
+                                 f"and past {COMPARED_COMBOS:,} that is not done; compare fewer numbers at once: "
+                                 "keep the total compared in an attribute of its own, updated where its parts "
+                                 "change (a score beside the pieces it counts), or compare each number with a "
+                                 "constant")
 
     def check_loop_cuts(self, logic: GameLogic) -> None:
         """A loop bounded by a number of the state (`while (hand > 0)`) was cut after `loop_cut` passes
@@ -864,6 +917,10 @@ class LoopCutShort(Exception):
         super().__init__("a loop cut too short")
         self.span = span
 
+
+COMPARED_COMBOS = 1_000_000
+"""Combinations of the values in range of the numbers one comparison reads, past which it is refused
+(`Lowering.check_comparisons`): each is a rule, or a question, of the emission."""
 
 LOOP_CUT_WORK = 100_000  # assignments of the numbers one cut path's condition reads, tried against the ranges
 
