@@ -186,9 +186,10 @@ def test_its_moves_compiled_are_refused_at_the_sowing_loop(tmp_path):
 
 
 def test_spelled_out_it_is_refused_at_once_at_the_comparison_of_the_stores(tmp_path, monkeypatch):
-    """The seeds' ranges come from their conservation, with no search (a search would fail the test), and the
-    refusal names the comparison that cannot be written: `first > second` reads nine holes' seeds, each in
-    0..24. Before, the search ran for minutes and blamed the range of one store."""
+    """The seeds' ranges come from their conservation: the joint search is tried only within
+    CONSERVED_JOINT_LIMIT states (too few for Kalah's millions), and no other search runs (one would fail the
+    test). The refusal names the comparison that cannot be written: `first > second` reads nine holes' seeds,
+    each in 0..24. Before, the searches ran for minutes and blamed the range of one store."""
     from click.testing import CliRunner
 
     from tgpl.cli import main
@@ -197,7 +198,15 @@ def test_spelled_out_it_is_refused_at_once_at_the_comparison_of_the_stores(tmp_p
     def searched(*args, **kwargs):
         raise AssertionError("the range of a conserved family was searched")
 
-    for name in ("joint_ranges", "alone_ranges", "counter_ranges"):
+    joint = segments.joint_ranges
+    tried: list[int | None] = []
+
+    def bounded(*args, **kwargs):
+        tried.append(kwargs.get("most"))
+        return joint(*args, **kwargs)
+
+    monkeypatch.setattr(segments, "joint_ranges", bounded)
+    for name in ("alone_ranges", "counter_ranges"):
         monkeypatch.setattr(segments, name, searched)
     out = tmp_path / "kalah.kif"
     for args, status in ((["-o", str(out)], 2), (["--dry-run"], 1)):
@@ -208,4 +217,5 @@ def test_spelled_out_it_is_refused_at_once_at_the_comparison_of_the_stores(tmp_p
             "error: not lowerable: this comparison reads 9 numbers of the state at once (Holes[0][0].Seeds, "), r.output
         assert "3,814,697,265,625 combinations" in message and "keep the total compared in an attribute" in message
         assert "if (first > second)" in r.output and "Traceback" not in r.output
+    assert tried and set(tried) == {segments.CONSERVED_JOINT_LIMIT}
     assert not out.exists()

@@ -1120,6 +1120,8 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         cut = {id(p) for p in lowering.ex.overflows}
         known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
                                    (p for st in logic.states.values() for p in st.paths if id(p) not in cut))
+        if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT):
+            return  # few states: the ranges a play reaches, fewer values than the totals (fewer rules)
         copies = copy_ranges(logic, numeric) if not known else {}
         known = known or (copies if len(copies) >= COPIES_APART else {})
     if known:
@@ -1148,6 +1150,11 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart})
     counter_ranges(logic, lowering, numeric, fixed, runaways)
 
+
+CONSERVED_JOINT_LIMIT = 64
+"""States the joint search may visit, before a conserved family's proved range (0..total) is used instead: the
+small Kalah's 24 states give each pit the few values a play reaches (0..3 where the total is 8), and its rules
+stay few (with 0..8 everywhere, its generalisation ran past 600 s); Kalah 2x4x3's millions give up at once."""
 
 COPIES_APART = 8
 """Counters written only constants and each other's values (`copy_ranges`) from which on they are ranged by their
