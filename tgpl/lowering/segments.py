@@ -755,8 +755,8 @@ class Lowering:
         """GDL has no arithmetic: a comparison of numbers of the state is written one rule per combination of
         their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`).
         Past COMPARED_COMBOS combinations that cannot be written: refused here, at once, where the comparison is
-        in the source, rather than by an emission that would not end (Kalah's stores compared at the end read the
-        ten holes' seeds, 25^10 combinations). The comparisons looked at are those of the moves' legality, the
+        in the source, rather than by an emission that would not end (Kalah's stores compared after the sweep
+        read nine holes' seeds, 25^9 combinations). The comparisons looked at are those of the moves' legality, the
         paths' conditions and the cases of what they write (a call's relation is looked at as it is written)."""
         worst: tuple[float, CmpLit] | None = None
         done: set[int] = set()
@@ -1109,8 +1109,11 @@ def cmp_value(key: CmpLit, env: dict):
 
 
 def number_domains(logic: GameLogic, lowering: Lowering) -> None:
-    """Find every numeric fluent's range: each counter on its own (`counter_ranges`), and where that
-    cannot bound them, the counters together (`joint_ranges`)."""
+    """Find every numeric fluent's range: the counters together (`joint_ranges`), and where that does not end,
+    each with the counters its writes read (`alone_ranges`), then each on its own (`counter_ranges`). Members of a
+    conserved family (tgpl.lowering.conserved) are ranged 0..their total where the joint search does not end
+    within CONSERVED_JOINT_LIMIT states, and so are copies of one another (`copy_ranges`) where there are at least
+    COPIES_APART of them; both are left out of the searches of the others."""
     numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
     if not numeric:
         return
