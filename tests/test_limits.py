@@ -156,8 +156,8 @@ def test_a_stop_inside_the_symbolic_execution_says_where_it_was(clock, tmp_path)
 
 def test_a_stop_while_the_moves_are_spelled_out_says_why_they_were_not_compiled(clock, tmp_path):
     """Kalah's sowing loop writes the state, so `auto` compiles its moves first; compiled, they are refused at
-    once (the loop reads the seeds it sows), and then spelled out, which takes minutes. A stop there names the
-    stage the time ran out in, and the cause a designer can act on: why the moves were not compiled, located."""
+    once (the loop reads the seeds it sows), and then spelled out. A stop there names the stage the time ran out
+    in, and the cause a designer can act on: why the moves were not compiled, located."""
     kalah = ROOT / "tests" / "data" / "designers" / "kalah.tgpl"
     clock("lowering (symbolic execution)", after=50)
     r = run("to-gdl", str(kalah), "-o", str(tmp_path / "k.kif"), "--max-seconds", "20")

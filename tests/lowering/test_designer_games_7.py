@@ -7,10 +7,12 @@ pit opposite; the end sweeps each side into its store and compares the stores.
 Its state space is bounded: 24 seeds in 10 holes, and every play ends (a move either puts a seed into a store,
 where it stays, or moves the seeds of the mover's side on towards the mover's store without leaving it), with
 5,193,482 states that are not over, by the model below. The runtime is checked against an independent Python
-model (perft, seeded plays to the end); then its lowering, which does not lower it in seconds yet: spelled out,
-the search of the ten `Seeds`' ranges takes minutes (the joint search's states are millions, and counter by
-counter the end check reads eight of them at once), and compiled, the sowing loop is refused at once, located.
-What is pinned here is the joint search's pruning and that refusal."""
+model (perft, seeded plays to the end); then its lowering. The ten `Seeds` are a conserved family
+(tgpl/lowering/conserved.py, tests/lowering/test_conserved.py): each within 0..24, no range search needed (the joint
+search's states are millions, and counter by counter the end check reads eight of them at once). Spelled out, it
+is then refused at once at the comparison of the stores after the sweep, which reads nine holes' seeds (25^9
+combinations of values, one rule each); compiled, at the sowing loop. What is pinned here is the joint search's
+pruning (the family taken as not proved) and both refusals."""
 
 from __future__ import annotations
 
@@ -153,6 +155,7 @@ def test_the_joint_search_gives_up_combinations_early(monkeypatch):
     def stop(*args, **kwargs):
         raise _Searched
 
+    monkeypatch.setattr(segments, "conserved_families", lambda *args: {})  # the joint search as if not proved
     monkeypatch.setattr(segments.Together, "__call__", counted)
     monkeypatch.setattr(segments.Together, "combos", compared)
     monkeypatch.setattr(segments, "JOINT_LIMIT", 150)
@@ -179,4 +182,40 @@ def test_its_moves_compiled_are_refused_at_the_sowing_loop(tmp_path):
     assert where.endswith("kalah.tgpl") and message.startswith(
         "error: not lowerable: the moves cannot be compiled: a loop that reads 'Seeds', which it writes"), r.output
     assert "while (hand > 0)" in r.output and "Traceback" not in r.output
+    assert not out.exists()
+
+
+def test_spelled_out_it_is_refused_at_once_at_the_comparison_of_the_stores(tmp_path, monkeypatch):
+    """The seeds' ranges come from their conservation: the joint search is tried only within
+    CONSERVED_JOINT_LIMIT states (too few for Kalah's millions), and no other search runs (one would fail the
+    test). The refusal names the comparison that cannot be written: `first > second` reads nine holes' seeds,
+    each in 0..24. Before, the searches ran for minutes and blamed the range of one store."""
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+    from tgpl.lowering import segments
+
+    def searched(*args, **kwargs):
+        raise AssertionError("the range of a conserved family was searched")
+
+    joint = segments.joint_ranges
+    tried: list[int | None] = []
+
+    def bounded(*args, **kwargs):
+        tried.append(kwargs.get("most"))
+        return joint(*args, **kwargs)
+
+    monkeypatch.setattr(segments, "joint_ranges", bounded)
+    for name in ("alone_ranges", "counter_ranges"):
+        monkeypatch.setattr(segments, name, searched)
+    out = tmp_path / "kalah.kif"
+    for args, status in ((["-o", str(out)], 2), (["--dry-run"], 1)):
+        r = CliRunner().invoke(main, ["to-gdl", game("kalah"), *args])
+        assert r.exit_code == status, r.output
+        where, _, message = r.output.splitlines()[0].partition(":164:21: ")
+        assert where.endswith("kalah.tgpl") and message.startswith(
+            "error: not lowerable: this comparison reads 9 numbers of the state at once (Holes[0][0].Seeds, "), r.output
+        assert "3,814,697,265,625 combinations" in message and "keep the total compared in an attribute" in message
+        assert "if (first > second)" in r.output and "Traceback" not in r.output
+    assert tried and set(tried) == {segments.CONSERVED_JOINT_LIMIT}
     assert not out.exists()

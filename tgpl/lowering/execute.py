@@ -391,6 +391,9 @@ class Executor:
         # (segments.Lowering.check_loop_cuts)
         self.loop_cut: int | None = None
         self.loop_cuts: list[tuple[Path, Span]] = []
+        # id of a comparison of numbers -> (it, the span of the first comparison in the source that made it), so
+        # that a comparison too costly to write as rules is refused where it is (segments.Lowering.check_comparisons)
+        self.compared: dict[int, tuple[CmpLit, Span]] = {}
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -1152,12 +1155,12 @@ class Executor:
         out = []
         result_t = self.types.get(id(e))
         for q, (a, b) in self.eval_all([e.left, e.right], p):
-            if op == "==":
-                v = sym_equal(a, b)
-            elif op == "!=":
-                v = sym_not(sym_equal(a, b))
-            elif op in ("<", ">", "<=", ">="):
-                v = sym_compare(op, a, b)
+            if op in ("==", "!=", "<", ">", "<=", ">="):
+                v = sym_equal(a, b) if op in ("==", "!=") else sym_compare(op, a, b)
+                if isinstance(v, Formula) and v.kind == "lit" and isinstance(v.key, CmpLit):
+                    self.compared.setdefault(id(v.key), (v.key, e.span))
+                if op == "!=":
+                    v = sym_not(v)
             elif op in ("&", "|") or (op == "^" and result_t == BOOL):
                 fa, fb = as_formula(a), as_formula(b)
                 if fa is None or fb is None:

@@ -24,30 +24,33 @@ from tgpl.lowering.symbolic import FALSE, TRUE, Formula, _exclusive_cell, _exclu
 _PROGRAM = (Path(__file__).with_name("satisfy.lp")).read_text(encoding="utf-8")
 
 
-def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:
-    """Can `a` and `b` hold together, the literals free but where `known` decides them and one value per cell?"""
-    if a is FALSE or b is FALSE:
-        return False
-    facts: list[str] = []
-    nodes: dict[int, int] = {}
-    atoms: dict[object, int] = {}
-    groups: dict[object, int] = {}
+class Encoding:
+    """Formulas as facts of satisfy.lp: each node once (a DAG), literals free but where `known` decides them, at
+    most one value per cell. Also used by tgpl.lowering.conserved, which adds facts of its own."""
 
-    def atom(key) -> int:
-        found = atoms.get(key)
+    def __init__(self, known: Callable[[object], bool | None]):
+        self.known = known
+        self.facts: list[str] = []
+        self.nodes: dict[int, int] = {}
+        self.atoms: dict[object, int] = {}
+        self.groups: dict[object, int] = {}
+
+    def atom(self, key) -> int:
+        found = self.atoms.get(key)
         if found is None:
-            found = atoms[key] = len(atoms)
-            facts.append(f"atom({found}).")
-            v = known(key)
+            found = self.atoms[key] = len(self.atoms)
+            self.facts.append(f"atom({found}).")
+            v = self.known(key)
             if v is not None:
-                facts.append(f"fixed({found},{1 if v else 0}).")
+                self.facts.append(f"fixed({found},{1 if v else 0}).")
             cell = _exclusive_cell(key)
             if cell is not None:
-                group = groups.setdefault(cell, len(groups))
-                facts.append(f"excl({group},{found}).")
+                group = self.groups.setdefault(cell, len(self.groups))
+                self.facts.append(f"excl({group},{found}).")
         return found
 
-    def node(f: Formula) -> int:  # iterative: conditions nest thousands deep
+    def node(self, f: Formula) -> int:  # iterative: conditions nest thousands deep
+        nodes, facts = self.nodes, self.facts
         todo = [f]
         while todo:
             g = todo[-1]
@@ -65,7 +68,7 @@ def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) 
             elif g is FALSE:
                 pass  # no rule makes it hold
             elif g.kind == "lit":
-                facts.append(f"lit({n},{atom(g.key)}).")
+                facts.append(f"lit({n},{self.atom(g.key)}).")
             elif g.kind == "not":
                 facts.append(f"neg({n},{nodes[g.parts[0].id]}).")
             else:
@@ -73,13 +76,37 @@ def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) 
                 facts.extend(f"part({n},{nodes[p.id]})." for p in g.parts)
         return nodes[f.id]
 
-    facts.append(f"root({node(a)}).")
-    facts.append(f"root({node(b)}).")
-    # excl/2 keeps the values of one cell apart: literals of one cell with the same value are one atom
-    ctl = clingo.Control(["--warn=none"])
-    ctl.add("base", [], _PROGRAM + "\n".join(facts))
-    ctl.ground([("base", [])])
-    return bool(ctl.solve().satisfiable)
+    def solvable(self, extra: str = "") -> bool:
+        """Whether the roots can hold together, with `extra` rules added."""
+        # excl/2 keeps the values of one cell apart: literals of one cell with the same value are one atom
+        ctl = clingo.Control(["--warn=none"])
+        ctl.add("base", [], _PROGRAM + extra + "\n".join(self.facts))
+        ctl.ground([("base", [])])
+        return bool(ctl.solve().satisfiable)
 
 
-__all__ = ["satisfiable"]
+    def models(self, extra: str, most: int) -> list[list] | None:
+        """The shown atoms of every answer (projected, each once) with `extra` rules added; None past `most`."""
+        ctl = clingo.Control(["--warn=none", "--project", "0"])
+        ctl.add("base", [], _PROGRAM + extra + "\n".join(self.facts))
+        ctl.ground([("base", [])])
+        out: list[list] = []
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                if len(out) >= most:
+                    return None
+                out.append(model.symbols(shown=True))
+        return out
+
+
+def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:
+    """Can `a` and `b` hold together, the literals free but where `known` decides them and one value per cell?"""
+    if a is FALSE or b is FALSE:
+        return False
+    enc = Encoding(known)
+    enc.facts.append(f"root({enc.node(a)}).")
+    enc.facts.append(f"root({enc.node(b)}).")
+    return enc.solvable()
+
+
+__all__ = ["Encoding", "satisfiable"]

@@ -37,6 +37,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
+from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.chance import DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
@@ -744,10 +745,63 @@ class Lowering:
             number_domains(logic, self)
             for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
                 st.paths = [p for p in st.paths if id(p) not in overflows]
+            self.check_comparisons(logic)
             self.check_pools(logic)
             self.check_loop_cuts(logic)
             self.check_list_lengths(logic)
         return logic
+
+    def check_comparisons(self, logic: GameLogic) -> None:
+        """GDL has no arithmetic: a comparison of numbers of the state is written one rule per combination of
+        their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`).
+        Past COMPARED_COMBOS combinations that cannot be written: refused here, at once, where the comparison is
+        in the source, rather than by an emission that would not end (Kalah's stores compared after the sweep
+        read nine holes' seeds, 25^9 combinations). The comparisons looked at are those of the moves' legality, the
+        paths' conditions and the cases of what they write (a call's relation is looked at as it is written)."""
+        worst: tuple[float, CmpLit] | None = None
+        done: set[int] = set()
+        sizes = {k: len(fl.domain) for k, fl in logic.fluents.items() if fl.numeric and fl.domain}
+
+        def walk(f: Formula) -> None:
+            nonlocal worst
+            todo = [f]
+            while todo:
+                g = todo.pop()
+                if g.id in done:
+                    continue
+                done.add(g.id)
+                todo.extend(g.parts)
+                if g.kind == "lit" and isinstance(g.key, CmpLit):
+                    combos = 1.0
+                    for leaf in num_leaves(g.key.left) | num_leaves(g.key.right):
+                        combos *= sizes.get(leaf, 1)
+                    if combos > COMPARED_COMBOS and (worst is None or combos > worst[0]):
+                        worst = (combos, g.key)
+
+        for st in logic.states.values():
+            self.limits.check()
+            for _, f in st.legal:
+                walk(f)
+            for p in st.paths:
+                walk(p.pc)
+                for v in p.store.values():
+                    if isinstance(v, (Choice, Partial)):
+                        for _, f in v.cases:
+                            walk(f)
+        if worst is None:
+            return
+        combos, key = worst
+        leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
+        found = self.ex.compared.get(id(key))
+        span = found[1] if found is not None and found[0] is key else self._attr_span(logic.fluents[leaves[0]])
+        names = ", ".join(f"{obj}.{attr}" for obj, attr in leaves[:4]) + (", ..." if len(leaves) > 4 else "")
+        raise NotLowerable(span, f"this comparison reads {len(leaves)} numbers of the state at once ({names}), with "
+                                 f"{combos:,.0f} combinations of their values in range: GDL has no arithmetic, so "
+                                 "a comparison of numbers is written one rule per combination of their values, "
+                                 f"and past {COMPARED_COMBOS:,} that is not done; compare fewer numbers at once: "
+                                 "keep the total compared in an attribute of its own, updated where its parts "
+                                 "change (a score beside the pieces it counts), or compare each number with a "
+                                 "constant")
 
     def check_loop_cuts(self, logic: GameLogic) -> None:
         """A loop bounded by a number of the state (`while (hand > 0)`) was cut after `loop_cut` passes
@@ -863,6 +917,10 @@ class LoopCutShort(Exception):
         super().__init__("a loop cut too short")
         self.span = span
 
+
+COMPARED_COMBOS = 1_000_000
+"""Combinations of the values in range of the numbers one comparison reads, past which it is refused
+(`Lowering.check_comparisons`): each is a rule, or a question, of the emission."""
 
 LOOP_CUT_WORK = 100_000  # assignments of the numbers one cut path's condition reads, tried against the ranges
 
@@ -1051,21 +1109,32 @@ def cmp_value(key: CmpLit, env: dict):
 
 
 def number_domains(logic: GameLogic, lowering: Lowering) -> None:
-    """Find every numeric fluent's range: each counter on its own (`counter_ranges`), and where that
-    cannot bound them, the counters together (`joint_ranges`)."""
+    """Find every numeric fluent's range: the counters together (`joint_ranges`), and where that does not end,
+    each with the counters its writes read (`alone_ranges`), then each on its own (`counter_ranges`). Members of a
+    conserved family (tgpl.lowering.conserved) are ranged 0..their total where the joint search does not end
+    within CONSERVED_JOINT_LIMIT states, and so are copies of one another (`copy_ranges`) where there are at least
+    COPIES_APART of them; both are left out of the searches of the others."""
     numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
     if not numeric:
         return
     apart = lowering.value_slot_cells()
-    copies = copy_ranges(logic, numeric) if not apart else {}
-    if len(copies) >= COPIES_APART:
-        for k, domain in copies.items():
+    known: dict[tuple, list] = {}
+    if not apart:
+        cut = {id(p) for p in lowering.ex.overflows}
+        known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
+                                   (p for st in logic.states.values() for p in st.paths if id(p) not in cut))
+        if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT):
+            return  # few states: the ranges a play reaches, fewer values than the totals (fewer rules)
+        copies = copy_ranges(logic, numeric) if not known else {}
+        known = known or (copies if len(copies) >= COPIES_APART else {})
+    if known:
+        for k, domain in known.items():
             numeric[k].domain = domain
-        rest = {k: fl for k, fl in numeric.items() if k not in copies}
-        if not rest or joint_ranges(logic, rest, frozenset(copies), lowering.limits):
+        rest = {k: fl for k, fl in numeric.items() if k not in known}
+        if not rest or joint_ranges(logic, rest, frozenset(known), lowering.limits):
             return
-        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(copies))
-        counter_ranges(logic, lowering, numeric, {**fixed, **copies}, runaways)
+        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(known))
+        counter_ranges(logic, lowering, numeric, {**fixed, **known}, runaways)
         return
     if apart:
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
@@ -1084,6 +1153,11 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
     fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart})
     counter_ranges(logic, lowering, numeric, fixed, runaways)
 
+
+CONSERVED_JOINT_LIMIT = 64
+"""States the joint search may visit, before a conserved family's proved range (0..total) is used instead: the
+small Kalah's 24 states give each pit the few values a play reaches (0..3 where the total is 8), and its rules
+stay few (with 0..8 everywhere, its generalisation ran past 600 s); Kalah 2x4x3's millions give up at once."""
 
 COPIES_APART = 8
 """Counters written only constants and each other's values (`copy_ranges`) from which on they are ranged by their

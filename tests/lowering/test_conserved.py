@@ -1,0 +1,83 @@
+"""Counters whose sum every move keeps (tgpl/lowering/conserved.py): Kalah's seeds, proved to stay within
+0..24 (0..8 in the small Kalah) on every way through every move, and the proof refused where a move makes or
+loses a seed, however slightly. A bound not proved must never be used: a range too small drops moves from the
+lowered game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tgpl.lowering import segments
+from tgpl.lowering.conserved import conserved_families, linear
+from tgpl.lowering.symbolic import Num
+from tgpl.lowering.universe import Universe
+from tgpl.runtime.game import load_game
+from tgpl.runtime.snapshot import snapshot
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DESIGNERS = DATA / "designers" / "kalah.tgpl"
+OTHERS = DATA / "lowering" / "others" / "kalah.tgpl"
+
+
+class _Logic(Exception):
+    """The game's paths are found: the test needs nothing after them."""
+
+
+def proved(path: Path, monkeypatch) -> dict:
+    """The families conserved_families proves on the game's paths at its first loop cut, each attribute with the
+    top of its range."""
+
+    def found(logic, lowering):
+        numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
+        cut = {id(p) for p in lowering.ex.overflows}
+        ranges = conserved_families({k: fl.initial for k, fl in numeric.items()},
+                                    [p for st in logic.states.values() for p in st.paths if id(p) not in cut])
+        raise _Logic({k[1]: r[-1] for k, r in ranges.items()})
+
+    monkeypatch.setattr(segments, "number_domains", found)
+    g = load_game(str(path))
+    with pytest.raises(_Logic) as e:
+        segments.lowered_logic(g.program, Universe.from_snapshot(snapshot(g.initial_state(0))),
+                               lambda u: segments.Lowering(g.program, u))
+    return e.value.args[0]
+
+
+def test_both_kalahs_keep_their_seeds(monkeypatch):
+    assert proved(DESIGNERS, monkeypatch) == {"Seeds": 24.0}
+    assert proved(OTHERS, monkeypatch) == {"Seeds": 8.0}
+
+
+@pytest.mark.parametrize("old, new", [
+    ("h.Seeds += 1;", "h.Seeds += 2;"),                                             # a seed made while sowing
+    ("mine.Seeds += opposite.Seeds + 1;", "mine.Seeds += opposite.Seeds + 2;"),     # one made by a capture
+    ("pit.Seeds = 0;", "pit.Seeds = 1;"),                                           # a pit not emptied
+    ("last.Seeds = 0;", "last.Seeds = 1;"),                                         # a capture that leaves one
+    ("store.Seeds += board.SideSeeds(who: p);", "store.Seeds += board.SideSeeds(who: 1 - p);"),  # swept wrong
+    ("last.Seeds == 1)", "last.Seeds <= 2)"),   # a capture from a pit that held one before: one seed lost
+])
+def test_a_move_that_makes_or_loses_a_seed_is_not_proved(tmp_path, monkeypatch, old, new):
+    text = DESIGNERS.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    mutant = tmp_path / "kalah.tgpl"
+    mutant.write_text(text.replace(old, new), encoding="utf-8")
+    assert proved(mutant, monkeypatch) == {}
+
+
+def test_a_store_that_gains_twice_is_not_proved(tmp_path, monkeypatch):
+    text = OTHERS.read_text(encoding="utf-8")
+    old = "at.Seeds += 1;"
+    mutant = tmp_path / "kalah.tgpl"
+    mutant.write_text(text.replace(old, old + " if (at.IsStore) { at.Seeds += 1; }"), encoding="utf-8")
+    assert proved(mutant, monkeypatch) == {}
+
+
+def test_only_sums_of_members_are_linear():
+    a, b, other = ("A", "Seeds"), ("B", "Seeds"), ("A", "Score")
+    family = {a, b}
+    form = linear(Num("-", (Num("+", (Num("fluent", a), Num("*", (2.0, Num("fluent", b))))), 1.0)), family)
+    assert form is not None and dict(form.terms) == {a: 1.0, b: 2.0} and form.constant == -1.0
+    assert linear(Num("+", (Num("fluent", a), Num("fluent", other))), family) is None  # another counter
+    assert linear(Num("*", (Num("fluent", a), Num("fluent", b))), family) is None  # a product of two
+    assert linear(Num("/", (Num("fluent", a), 2.0)), family) is None
