@@ -588,6 +588,25 @@ def _charge(m, steps):
     return False
 
 
+def _prefiltered(table, pool) -> tuple:
+    """The candidates of `pool` whose remembered value in a fixed expression's memo `table` is true,
+    and the loop steps of all those values: (pool, table, the candidates or None, the steps), for
+    a filter `A && B` whose `A` is a fixed expression of the candidate alone (`BlockGenerator.
+    prefiltered`). None where a candidate has no value remembered yet (or will never have one: the
+    memo is full, or its computation raised): then the size of the table in place of the steps,
+    so that a listing tries again only once the table has grown."""
+    passing, steps = [], 0
+    get = table.get
+    for c in pool:
+        found = get(c)
+        if found is None:
+            return (pool, table, None, len(table))
+        if found[0]:
+            passing.append(c)
+        steps += found[1]
+    return (pool, table, passing, steps)
+
+
 # Values whose equality (`_eq`) is Python's `==`: no bool (1 == True), object or collection.
 _SCALARS = frozenset((int, float, str, type(None)))
 
@@ -600,6 +619,7 @@ _HELPERS = {
     "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
     "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": _winner,
+    "_prefiltered": _prefiltered,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
     "_RuntimeError": TGPLRuntimeError, "_N": _NUMBERS, "_Obj": Obj, "_M": _UNKNOWN, "_NV": _NEVER, "_P": PLAIN, "_NO_FIELDS": {}, "_BREAK": BREAK, "_CONTINUE": CONTINUE,
@@ -652,6 +672,11 @@ class BlockGenerator:
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
         self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
         self.last_block = None  # the tree of the `_block` (or `_direct`) just compiled, for the next (`_compile`)
+        # Each fixed expression generated (`fixed`), by its spelling: (its memo table, its key, the
+        # key's type when it is one local's value); and each `&&` of two bools, by the node's id:
+        # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
+        self.fixed_spellings: dict[str, tuple[int, str, Type | None]] = {}
+        self.conjuncts: dict[int, tuple[str, str]] = {}
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -769,12 +794,14 @@ class BlockGenerator:
                 self.layout.pop()
             test = value if _is_bool(e) else f"({value}) is True"
         else:
+            e = None
             value = inlining.expression(self, body)
             if value is None:
                 return None
             test = f"({value}) is True"
         if self.closures or self.lines:
             return None
+        split = self.prefiltered(e, value, slot)
         preamble = self.preamble(test)
         src = (
             "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
@@ -797,22 +824,47 @@ class BlockGenerator:
         # have stopped it there: an error is also taken again the general way.
         for safe, quick in reversed(self.optimistic):
             test = test.replace(safe, quick)
+            if split is not None:
+                split = (split[0], split[1].replace(safe, quick))
         deferred = "_acc" in test
         loads = _loads(test, slot)
         head = loads + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
         counts = deferred or re.search(r"\bm\b", spelled) is not None
+        loop = ("        for c in pool:\n"
+                + f"            v[{slot}] = l{slot} = c\n"
+                + f"            if {spelled}:\n"
+                + "                out.append(c)\n")
+        if split is not None and deferred:
+            # `A && B`, `A` remembered for each candidate alone: the candidates it passes, and the
+            # steps its values counted, found once per pool and memo (`_prefiltered`); `B` is run on
+            # those only, as `and` runs it, and the slot left holding the pool's last, as the loop
+            # over the whole pool leaves it. While some candidate has no value remembered, the
+            # whole pool (which remembers them).
+            idx, right = split
+            right = _spelled(right, 'this', 'None', '', 'l' + chr(92) + '1')
+            kept = self.const([(None, None, None, -1)], "_pf")
+            loop = (f"        _pf = {kept}[0]\n"
+                    + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
+                    + f"            _pf = {kept}[0] = _prefiltered(MT{idx}, pool)\n"
+                    + "        if _pf[2] is not None:\n"
+                    + "            _acc = _pf[3]\n"
+                    + "            for c in _pf[2]:\n"
+                    + f"                v[{slot}] = l{slot} = c\n"
+                    + f"                if {right}:\n"
+                    + "                    out.append(c)\n"
+                    + "            if pool:\n"
+                    + f"                v[{slot}] = pool[-1]\n"
+                    + "        else:\n"
+                    + "".join("    " + line + "\n" for line in loop.splitlines()))
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
             + ("    _st0 = m.steps\n" if counts else "")
             + ("    _acc = 0\n" if deferred else "")
             + "    try:\n"
             + "        out = []\n"
-            + "        for c in pool:\n"
-            + f"            v[{slot}] = l{slot} = c\n"
-            + f"            if {spelled}:\n"
-            + "                out.append(c)\n"
+            + loop
             + ("        if _acc:\n"
                "            m.steps += _acc\n"
                "            if m.steps > m.step_limit:\n"
@@ -836,6 +888,23 @@ class BlockGenerator:
                     f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
                     block.span, "_all_data")
         return hoisted or every
+
+    def prefiltered(self, e: ast.Expr | None, value: str, slot: int) -> tuple[int, str] | None:
+        """For a filter `return A && B;` whose `A` is a fixed expression (`fixed`) of the candidate
+        alone, a value of a class (Connect Four's `GameState.Board.ColumnOf(cell: column) >= 0 &&
+        column.Disc == null`): the memo table of `A` and the spelling of `B`; else None. `A`'s value
+        for each object of the pool is fixed once setup is over, so the candidates it passes are
+        too, while the pool (the world's list of the class's objects) and the memo are the same."""
+        if not (isinstance(e, ast.Binary) and e.op == "&&" and id(e) in self.conjuncts):
+            return None
+        left, right = self.conjuncts[id(e)]
+        found = self.fixed_spellings.get(left)
+        if found is None or value != f"({left} and {right})":
+            return None
+        idx, key, key_type = found
+        if key != _local(slot) or not isinstance(key_type, ClassType):
+            return None
+        return idx, right
 
     def hoisted_all(self, test: str, slot: int, head: str, span, prologue: bool):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once
@@ -1763,6 +1832,7 @@ class BlockGenerator:
                 f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
         if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
             self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
+        self.fixed_spellings[safe] = (idx, key, keys[next(iter(keys))] if len(keys) == 1 and not uses_this else None)
         return safe
 
     def expr_NumberLit(self, e: ast.NumberLit) -> str:
@@ -2176,6 +2246,8 @@ class BlockGenerator:
         ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
         op = e.op
         if _is_bool(e.left) and _is_bool(e.right):
+            if op == "&&":
+                self.conjuncts[id(e)] = (left, right)
             return f"({left} {'and' if op == '&&' else 'or'} {right})"
         right_checked = f"({b} if (({b} := {right}) is True or {b} is False) else _bad_bool(m, {op!r}, {b}, {rs}))"
         if _is_bool(e.right):
