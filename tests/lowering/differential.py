@@ -224,3 +224,21 @@ def model_perft(moves, apply, state, depth: int) -> int:
         nxt, won = apply(state, m)
         n += 1 if won is not None else model_perft(moves, apply, nxt, depth - 1)
     return n
+
+
+def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> None:
+    """A seeded play of the runtime `state` beside an independent model, to the end: at every move the legal
+    move texts are equal, the move `rng` picks from the model's is played on both, `observed(state)` equals
+    the model state's first part, and the runtime ends when the model says, as it says (`ends_as`).
+    `moves`/`apply` as `model_perft` takes them; `text(model, move)` the runtime's text of a model move."""
+    while True:
+        ms = moves(model)
+        assert sorted(m.text for m in state.legal_moves()) == sorted(text(model, m) for m in ms)
+        m = ms[rng.below(len(ms))]
+        state = state.apply(state.resolve(text(model, m)))
+        model, result = apply(model, m)
+        assert observed(state) == model[0]
+        if result is not None:
+            ends_as(state, result)
+            return
+        assert not state.is_terminal

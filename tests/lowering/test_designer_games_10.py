@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import ends_as, model_perft, runtime_perft
+from differential import ends_as, model_perft, plays_to_the_models_end, runtime_perft
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -78,18 +78,8 @@ def test_yavalath_move_tree_is_the_models():
 
 @pytest.mark.parametrize("seed", range(16))
 def test_yavalath_plays_to_the_models_end(seed):
-    state, model, rng = load_game(game("yavalath")).initial_state(0), START, Lcg(seed)
-    while True:
-        moves = model_moves(model)
-        assert sorted(m.text for m in state.legal_moves()) == sorted(model_text(model[1], m) for m in moves)
-        m = moves[rng.below(len(moves))]
-        state = state.apply(state.resolve(model_text(model[1], m)))
-        model, result = model_apply(model, m)
-        assert stones(state) == model[0]
-        if result is not None:
-            ends_as(state, result)
-            return
-        assert not state.is_terminal
+    plays_to_the_models_end(load_game(game("yavalath")).initial_state(0), START, Lcg(seed), model_moves,
+                            model_apply, lambda model, m: model_text(model[1], m), stones)
 
 
 def test_a_three_that_is_also_a_four_wins():

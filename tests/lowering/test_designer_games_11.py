@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import ends_as, model_perft, runtime_perft
+from differential import model_perft, plays_to_the_models_end, runtime_perft
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -83,18 +83,8 @@ def test_mutorere_move_tree_is_the_models():
 
 @pytest.mark.parametrize("seed", range(16))
 def test_mutorere_plays_to_the_models_end(seed):
-    state, model, rng = load_game(game("mutorere")).initial_state(0), START, Lcg(seed)
-    while True:
-        moves = model_moves(model)
-        assert sorted(m.text for m in state.legal_moves()) == sorted(model_text(m) for m in moves)
-        m = moves[rng.below(len(moves))]
-        state = state.apply(state.resolve(model_text(m)))
-        model, result = model_apply(model, m)
-        assert places(state) == model[0]
-        if result is not None:
-            ends_as(state, result)
-            return
-        assert not state.is_terminal
+    plays_to_the_models_end(load_game(game("mutorere")).initial_state(0), START, Lcg(seed), model_moves,
+                            model_apply, lambda model, m: model_text(m), places)
 
 
 def test_mutorere_lowers_with_its_moves_compiled(tmp_path):
