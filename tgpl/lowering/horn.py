@@ -1580,17 +1580,22 @@ def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rul
 
 
 def _self_reading(rules: list[Rule]) -> set[str]:
-    """The functions that read their own result (a recursion: `Run` returning `1 + Run(next cell)`).
+    """The functions that step their own result by arithmetic (a recursion: `Run` returning `1 + Run(next cell)`).
 
     Sliced to the value alone, such a result would be keyed by nothing: every value any call returns, fed
     back through `1 +`, gives every value up to the bound, and a caller adding three of them grounds the
     bound's cube before the overflow is seen (Yavalath's three lines through a stone: 10^9 rows). Keyed by
     its arguments, the recursion ends where the walk leaves the board, as the whole rules do."""
     out = set()
+    calcs = set(CALCS.values())
     for r in rules:
         fn = r.head.relation.split("|", 1)[0]
-        if "|" in r.head.relation and any(isinstance(x, Atom) and x.relation.startswith(fn + "|result")
-                                          for x in r.body):
+        if "|" not in r.head.relation:
+            continue
+        own = {x.args[-1] for x in r.body if isinstance(x, Atom) and x.args and x.relation.startswith(fn + "|result")}
+        # only a result that arithmetic steps (a value that can grow); a yes/no recursion (chess's attacks) is
+        # bounded anyway, and keyed whole its slice would be far larger
+        if any(isinstance(x, Atom) and x.relation in calcs and own & set(x.args) for x in r.body):
             out.add(fn)
     return out
 
