@@ -658,8 +658,8 @@ class SegmentCompiler(_FunctionCompiler):
         return out
 
     def moved_piece(self, e: ast.Call):
-        """In `move_to(t)` or `p.move_to(t)` (an interactable's built-in), the piece: `this` (None as a Name) or
-        the expression `p`; else False, not such a call."""
+        """In `move_to(t)` or `p.move_to(t)` (an interactable's built-in), what names the piece: the callee Name
+        itself where it is `this`'s own method, else the expression `p`; None where `e` is no such call."""
         ct = self.hc.types.get(id(e.callee))
         if not (isinstance(ct, CallableType) and ct.kind == "builtin" and len(e.args) == 1):
             return None
