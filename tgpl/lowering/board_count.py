@@ -367,15 +367,15 @@ def _wrong(t: Term, counted: bool, count: BoardCount) -> list[tuple[dict, tuple]
     return [({}, (Distinct(t, mark),))]
 
 
-def flip_program(bodies: list[tuple], program: Program, views: set[str], carried: set[str]
+def flip_program(bodies: list[tuple], program: Program, views: set[str], joins: set[str]
                  ) -> tuple[list[Rule], set[str]] | None:
     """The rules of `tgpl_bad`, true where one of `bodies` (emitted literals) holds, with the rules of the game
     they read (and `legal`, `role`: never.lp chooses the move made among the legal ones), and the relations
-    left free. `true` is any state. Of `carried` (the ways' joins, the demand of calls), those that depend on
-    the move made are left out where read positively, which only makes more bodies hold (a function's results
-    then read on every argument; a variable only they bound, any term); of `views` (the views of the state
-    a move wrote, and its sites), those that read them are free: any one value an object. None where that
-    cannot be so (left out under `not`, or within an `or`)."""
+    left free. `true` is any state. The ways' `joins`, which carry every counter from one pass to the next, are
+    left out where read positively, which only makes more bodies hold (a call's demand then asks more; a
+    variable only a join bound, any value its place in the join may hold, `_join_domains`, else any term); of
+    `views` (the views of the state a move wrote, and its sites), those that read joins are free: any one value
+    an object. None where that cannot be so (left out under `not`, or within an `or`)."""
     by_head: dict[str, list[Rule]] = {}
     for r in program.rules:
         by_head.setdefault(r.head.relation, []).append(r)
@@ -389,15 +389,16 @@ def flip_program(bodies: list[tuple], program: Program, views: set[str], carried
                 return found
             found |= more
 
-    moving = carried & reaching({"does"})
+    moving = joins
     free = views & reaching(moving)
+    domains = _join_domains(program, by_head, joins)
     kept: list[Rule] = []
     widened: set[str] = set()  # relations some of whose rules lost a literal
     seen: set[str] = set()
     todo: list[str] = []
 
-    def cut(body: tuple, head: str | None) -> tuple | None:
-        out, loose = [], []
+    def cut(body: tuple, head: str | None, head_vars: set | None = None) -> tuple | None:
+        out, loose, typed = [], [], []
         for x in body:
             if isinstance(x, Or):
                 if any(a.relation in moving for a, _ in Rule(Atom("x"), (x,)).body_atoms()):
@@ -411,14 +412,33 @@ def flip_program(bodies: list[tuple], program: Program, views: set[str], carried
                     return None
                 if head is not None:
                     widened.add(head)
-                loose.extend(atom.variables())
+                for k, a in enumerate(atom.args):
+                    if isinstance(a, Var) and (atom.relation, k) in domains:
+                        typed.append(Atom(DOMAIN, (Const(atom.relation), Const(str(k)), a)))
+                    else:
+                        loose.extend(a.variables())
                 continue
             if isinstance(atom, Atom):
                 todo.append(atom.relation)
             out.append(x)
-        # a variable only the literal left out bound: any term (`TERM`)
-        bound = {v for x in out if isinstance(x, Atom) for v in x.variables()}
-        return tuple(out) + tuple(Atom(TERM, (v,)) for v in dict.fromkeys(loose) if v not in bound)
+        # a variable only the literals left out bound is any term (`TERM`), and the literals of the game that read
+        # it are left out too (a join's counter stepped: `(minus ?x50 2 ?x64)`): more bodies hold, and the
+        # solver is not given a rule for every value of every counter
+        typed_vars = {t.args[2] for t in typed}
+        loose_vars = {v for v in loose if v not in typed_vars}
+        while True:
+            bound = {v for x in out if isinstance(x, Atom) for v in x.variables()} | typed_vars
+            loose_vars |= {v for v in loose if v not in bound}
+            drop = [x for x in out if isinstance(x, Atom) and set(x.variables()) & loose_vars]
+            if not drop:
+                break
+            if head is not None:
+                widened.add(head)
+            loose.extend(v for x in drop for v in x.variables())
+            out = [x for x in out if not any(x is d for d in drop)]
+        needed = {v for x in out for v in _variables(x)} | (head_vars or set())
+        return tuple(out) + tuple(dict.fromkeys(typed)) + tuple(
+            Atom(TERM, (v,)) for v in dict.fromkeys(loose) if v not in bound and v in needed)
 
     for body in bodies:
         b = cut(body, None)
@@ -432,7 +452,7 @@ def flip_program(bodies: list[tuple], program: Program, views: set[str], carried
             continue
         seen.add(rel)
         for r in by_head.get(rel, []):
-            b = cut(r.body, rel)
+            b = cut(r.body, rel, set(r.head.variables()))
             if b is None:
                 return None
             kept.append(Rule(r.head, b, r.span))
@@ -447,10 +467,82 @@ def flip_program(bodies: list[tuple], program: Program, views: set[str], carried
     if any(r.head.relation == TERM or any(a.relation == TERM for a, _ in r.body_atoms()) for r in kept):
         terms = {c for r in program.rules if not r.body for c in _constants(r.head)}
         kept += [Rule(Atom(TERM, (c,))) for c in sorted(terms, key=str)]
+    if any(a.relation == DOMAIN for r in kept for a, _ in r.body_atoms()):
+        kept += [Rule(Atom(DOMAIN, (Const(j), Const(str(k)), v))) for (j, k), values in sorted(domains.items())
+                 for v in sorted(values, key=str)]
     return kept, free
 
 
+DOMAIN = BAD + "_dom"  # (join, place, value): the values a place of a join may hold (`_join_domains`)
+
+
+def _join_domains(program: Program, by_head: dict[str, list[Rule]], joins: set[str]) -> dict[tuple, set]:
+    """(join, place) -> the values that place may hold, where each rule of the join binds it from a constant, a
+    cell of the state (`base`), a role or a move's argument (`input`), or a place of a join whose values are
+    known: more than it holds, never less. A place some rule binds otherwise is left out."""
+    cells: dict[tuple, set] = {}
+    moves: dict[tuple, set] = {}
+    roles = {r.head.args[0] for r in program.rules if r.head.relation == "role" and not r.body}
+    for r in program.rules:
+        if r.body or not r.head.args or not isinstance(r.head.args[-1], Func):
+            continue
+        f = r.head.args[-1]
+        table = cells if r.head.relation == "base" else moves if r.head.relation == "input" else None
+        if table is not None:
+            for k, a in enumerate(f.args):
+                table.setdefault((f.name, k), set()).add(a)
+    unknown: set[tuple] = set()
+    out: dict[tuple, set] = {}
+    for _ in range(len(joins) + 1):  # each join read from those before it
+        found: dict[tuple, set] = {}
+        for j in sorted(joins):
+            for r in by_head.get(j, []):
+                for k, h in enumerate(r.head.args):
+                    values = _values(h, r.body, cells, moves, roles, out, joins, unknown)
+                    if values is None:
+                        unknown.add((j, k))
+                    else:
+                        found.setdefault((j, k), set()).update(values)
+        found = {key: v for key, v in found.items() if key not in unknown}
+        if found == out:
+            break
+        out = found
+    return {key: v for key, v in out.items() if key not in unknown}
+
+
+def _values(h: Term, body: tuple, cells: dict, moves: dict, roles: set, known: dict, joins: set,
+            unknown: set) -> set | None:
+    """The values a head's argument `h` may take under `body` (`_join_domains`, with the values of the joins'
+    places found so far); None where it cannot say."""
+    if isinstance(h, Const):
+        return {h}
+    for x in body:
+        if not isinstance(x, Atom):
+            continue
+        if x.relation == "true" and isinstance(x.args[0], Func) and h in x.args[0].args:
+            return cells.get((x.args[0].name, x.args[0].args.index(h)))
+        if x.relation == "does" and x.args[0] == h:
+            return set(roles)
+        if x.relation == "does" and isinstance(x.args[1], Func) and h in x.args[1].args:
+            return moves.get((x.args[1].name, x.args[1].args.index(h)))
+        if x.relation in joins and h in x.args:
+            key = (x.relation, x.args.index(h))
+            return None if key in unknown else known.get(key, set())
+    return None
+
+
 TERM = BAD + "_term"  # every constant of the game's facts (`flip_program`)
+
+
+def _variables(x) -> set:
+    """The variables of a literal (`not`, `distinct`, `or` included)."""
+    if isinstance(x, Not):
+        return _variables(x.literal)
+    if isinstance(x, Distinct):
+        return set(x.left.variables()) | set(x.right.variables())
+    if isinstance(x, Or):
+        return {v for lit in x.literals for v in _variables(lit)}
+    return set(x.variables())
 
 
 def _constants(x) -> set[Const]:

@@ -2847,8 +2847,8 @@ def written_as_counted(program: Program, emission: Emission, counted: dict[str, 
         bodies += [tuple(emission.literal(x) for x in body) for body in asked]
     internal = {r.head.relation for r in emission.rules}
     views = {emission.relation(r) for r in internal if r.startswith(("view|", "site|"))}
-    carried = {emission.relation(r) for r in internal if r.startswith("seg|") or "|call" in r}
-    made = flip_program(bodies, program, views, carried)
+    joins = {emission.relation(r) for r in internal if r.startswith("seg|")}
+    made = flip_program(bodies, program, views, joins)
     if made is None:
         return False
     rules, free_views = made
