@@ -2695,7 +2695,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
     where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
     (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query).
-    `holds(program, cells, bad, after)` proves an invariant of the rules (tgpl.asp.induction.invariant_holds): counters
+    `holds` (board_count.Holds) proves invariants of the rules (tgpl.asp.induction): counters
     that the relaxation cannot bound but that may count the board are bounded by the board where it proves that
     they do (tgpl.lowering.board_count); without it, or unproved, the game is refused as the relaxation said."""
     for turn in program.turns.values():  # a phase's own input is a move the spelled-out lowering makes alone
