@@ -9,11 +9,12 @@ on the runtime, takes a plain-data snapshot and hands it to the lowering.
 from __future__ import annotations
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
-from tgpl.asp.induction import invariant_holds, same_game
+from tgpl.asp.induction import invariant_holds, never_holds, same_game
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.static_loops import static_loops
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
+from tgpl.lowering.board_count import Holds
 from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_roll_calls, setup_throw
 from tgpl.lowering.ir import Program
 from tgpl.lowering.percepts import with_percepts
@@ -51,10 +52,10 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         limits.check()
     if query_function is None:
         lowered = lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits,
-                        invariant_holds)
+                        Holds(invariant_holds, never_holds))
     else:
         lowered = lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
-                                   moves, gdl_errors, invariant_holds)
+                                   moves, gdl_errors, Holds(invariant_holds, never_holds))
     return with_percepts(lowered, game.program)  # GDL-II: what each role sees, where the game has secrets
 
 

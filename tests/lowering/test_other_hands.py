@@ -198,10 +198,8 @@ def test_a_counter_that_counts_the_board_is_bounded_by_it_once_proved(tmp_path):
 def test_pentes_own_rules_on_4x4_lower_with_the_count_bounded_by_the_board(tmp_path):
     """tests/data/lowering/pente4.tgpl is Pente itself (others/pente.tgpl) on 4x4 points: the capture loop's eight
     passes each may take a pair, where board_count.tgpl captures from the left edge alone. `auto` compiles its moves
-    (a loop writes the state); `Stones` is proved the number of points that hold a stone (its step within
-    board_count.STEP_ATOMS), takes 0..16, and the game validates by at least 1,000 compared steps (21 s of CPU).
-    On 5x5 the step grounds to 48,939 atoms and the compiled moves are refused: the proof's size, not the rules,
-    stops Pente (docs/lowering.md)."""
+    (a loop writes the state); `Stones` is proved the number of points that hold a stone (each write of `Stone`
+    moves it as its statement says), takes 0..16, and the game validates by at least 1,000 compared steps."""
     out = tmp_path / "pente4.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(OTHERS.parent / "pente4.tgpl"), "-o", str(out)])
     assert r.exit_code == 0, r.output
@@ -213,34 +211,93 @@ def test_pentes_own_rules_on_4x4_lower_with_the_count_bounded_by_the_board(tmp_p
     assert stones == {f"(base (stones game {k}))" for k in range(17)}
 
 
+def test_pente_on_5x5_lowers_its_count_bounded_by_the_board(tmp_path, monkeypatch):
+    """tests/data/lowering/pente5.tgpl, Pente on 5x5 points: the proof by induction that `Stones` counts the
+    board grounds its step past board_count.STEP_ATOMS (48,939 atoms), and the compiled moves were refused so.
+    Each write of `Stone` is now shown to move the count as its statement says, no induction needed: `auto`
+    compiles its moves, `Stones` takes 0..25, and the game validates by at least 1,000 compared steps."""
+    said = spied_writes_check(monkeypatch)
+    out = tmp_path / "pente5.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(OTHERS.parent / "pente5.tgpl"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert said == [True]
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert int(lines[1].split(" steps compared")[0].split()[-1].replace(",", "")) >= 1_000, lines[1]
+    assert "(its moves compiled)" in lines[2], lines[2]
+    stones = {line for line in lines if line.startswith("(base (stones ")}
+    assert stones == {f"(base (stones game {k}))" for k in range(26)}
+
+
+def spied_writes_check(monkeypatch) -> list[bool]:
+    """The answers of the check of each write of a counted field (tgpl.asp.induction.never_holds, as the
+    pipeline passes it), in the order asked."""
+    import tgpl.pipeline as pipeline
+
+    said: list[bool] = []
+    real = pipeline.never_holds
+
+    def spy(*args):
+        said.append(real(*args))
+        return said[-1]
+    monkeypatch.setattr(pipeline, "never_holds", spy)
+    return said
+
+
+def test_each_write_of_the_4x4_count_moves_it_as_its_statement_says(monkeypatch):
+    """board_count.tgpl's `Stones` is bounded by the board with no induction: each write of `Stone` in the
+    compiled moves is shown to move the count as its statement says (`target.Stone = me` on a point the move's
+    filter found empty, `a.Stone = null` on one the capture's test found held), the check asked of any state
+    and any view of it (board_count.flip_bodies, induction.never_holds)."""
+    from tgpl.cli import _game_of
+    from tgpl.pipeline import lower_game
+    import tgpl.pipeline as pipeline
+
+    said = spied_writes_check(monkeypatch)
+    monkeypatch.setattr(pipeline, "invariant_holds", lambda *a: pytest.fail("the induction was tried"))
+    program, _ = loaded(BOARD_COUNT)
+    lowered = lower_game(_game_of(program), moves="compiled")
+    assert said == [True]
+    assert lowered.stats["counters bounded by the board"] == "Stones (Stone set, 0..16)"
+
+
+FLIPS = [("input Point target { return target.Stone == null; }", "input Point target { return true; }"),
+         ("if (a.Stone != null && a.Stone != me", "if (a.Stone != me")]
+
+
 @pytest.mark.parametrize("change", [("Game.Stones -= 2;", "Game.Stones -= 3;"),
-                                    ("a.Stone = null;", "a.Stone = me;")])
-def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change):
+                                    ("a.Stone = null;", "a.Stone = me;"), *FLIPS])
+def test_a_counter_that_does_not_count_the_board_is_refused(tmp_path, change, monkeypatch):
     """The same game with a capture that takes three from the count for two stones, or that leaves one of the
-    pair on the board: the count is guessed as before, and the proof finds a move that breaks it. The game is
-    refused with the relaxation's reason and that one; nothing is written."""
+    pair on the board, or a stone placed on a point that may hold one, or a capture of a pair one of whose
+    points may be empty (each write still beside its step, as the source reads): the count is guessed as
+    before; the check of each write cannot show it (a write that may not move the count), and the proof by
+    induction finds a move that breaks it. The game is refused with the relaxation's reason and that one;
+    nothing is written."""
+    said = spied_writes_check(monkeypatch)
     path = tmp_path / "board_count.tgpl"
-    path.write_text(BOARD_COUNT.read_text(encoding="utf-8").replace(*change), encoding="utf-8")
+    text = BOARD_COUNT.read_text(encoding="utf-8")
+    assert change[0] in text
+    path.write_text(text.replace(*change), encoding="utf-8")
     _, first = refused_compiled(tmp_path, path)
+    assert said == ([False] if change in FLIPS else []), said
     assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
     assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not kept by "
                           "every move (no proof by induction on the compiled rules)"), first
 
 
-@pytest.mark.parametrize("change", [None, ("Game.Stones -= 2;", "Game.Stones -= 1;")])
-def test_pentes_proof_that_its_count_counts_the_board_is_refused_as_too_large(tmp_path, change):
-    """Pente's count on 81 points, and a planted variant that takes one from it for a captured pair: the proof by
-    induction that it counts the board grounds its step to 654,460 atoms, whose search did not end in ten minutes
-    (board_count.STEP_ATOMS). The compiled moves are refused once it is grounded (23 s of CPU, 1 GB, where they
-    ran for more than ten minutes), saying why, nothing written: never taken for a count that is not proved."""
+def test_pentes_proof_that_its_count_counts_the_board_is_refused_as_too_large(tmp_path):
+    """A planted Pente that takes one from its count on 81 points for a captured pair: not written as the count
+    is kept (board_count.written_in_step), so the writes are not checked on their own, and the proof by induction
+    that it counts the board grounds its step to about 650,000 atoms, whose search did not end in ten minutes
+    (board_count.STEP_ATOMS). The compiled moves are refused once it is grounded (23 s of CPU, 1 GB), saying why,
+    nothing written: never taken for a count that is not proved."""
     from tgpl.lowering.board_count import STEP_ATOMS
 
-    path = game("pente")
-    if change is not None:
-        path = tmp_path / "pente.tgpl"
-        text = game("pente").read_text(encoding="utf-8")
-        assert change[0] in text
-        path.write_text(text.replace(*change), encoding="utf-8")
+    path = tmp_path / "pente.tgpl"
+    text = game("pente").read_text(encoding="utf-8")
+    change = ("Game.Stones -= 2;", "Game.Stones -= 1;")
+    assert change[0] in text
+    path.write_text(text.replace(*change), encoding="utf-8")
     _, first = refused_compiled(tmp_path, path)
     assert "numbers grow past 1000 with every fluent relaxed: 'Stones'" in first, first
     said = first.split("nor is it bounded by the board: ")[1]
@@ -251,11 +308,14 @@ def test_pentes_proof_that_its_count_counts_the_board_is_refused_as_too_large(tm
 
 
 def test_a_proof_whose_step_grounds_past_its_atoms_is_not_tried(tmp_path, monkeypatch):
-    """The 4x4 count's step grounds to about 2,000 atoms: given fewer (board_count.STEP_ATOMS), the proof is not
-    tried and the game is refused saying so, nothing written; never lowered with the count unproved."""
+    """The 4x4 count's step grounds to about 2,000 atoms: given fewer (board_count.STEP_ATOMS), and the check of
+    each write left unanswered, the proof is not tried and the game is refused saying so, nothing written; never
+    lowered with the count unproved."""
     import tgpl.asp.induction as induction
+    import tgpl.pipeline as pipeline
 
     monkeypatch.setattr(induction, "STEP_ATOMS", 1_000)
+    monkeypatch.setattr(pipeline, "never_holds", lambda *a: False)
     _, first = refused_compiled(tmp_path, BOARD_COUNT)
     assert first.endswith("nor is it bounded by the board: 'Stones' as the number of 'Stone' set is not proved kept "
                           "by every move: the proof by induction on the compiled rules, too large, is not tried (its "

@@ -30,7 +30,7 @@ import clingo
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, rule_text
 from tgpl.asp.solver import lp_file
-from tgpl.lowering.board_count import STEP_ATOMS, ProofTooLarge
+from tgpl.lowering.board_count import STEP_ATOMS, WRITES_ATOMS, ProofTooLarge
 from tgpl.lowering.ir import Program, Rule, Term, expand_or
 
 BAD = "tgpl_bad"
@@ -38,6 +38,9 @@ BEFORE = "tgpl_before"  # in an invariant's rules of the step: the state before 
 # The solver's budget per proof: past it the rewrite is not made. Counted in conflicts, not seconds,
 # so that the same game lowers to the same bytes on every machine (five in a row's proof: 7,637 in its step).
 CONFLICTS = 300_000
+# The writes' check's budget (never_holds): 4x4 Pente's takes 1,481 conflicts, 5x5's 5,519; 9x9's search did not
+# end in minutes, and the induction then decides (refused as too large) rather than the check running on.
+WRITES_CONFLICTS = 20_000
 # The parts of induction.lp, each solved alone, and the relations each reads (None: all of them)
 PARTS = {"start": ("init", "terminal", BAD), "every": ("legal", "goal", "terminal"), "step": None}
 COMPARED = {"legal": "(R,M)", "goal": "(R,G)", "terminal": "", "next": "(F)", "init": "(F)"}
@@ -128,6 +131,34 @@ def invariant_holds(program: Program, cells: list[tuple[list[Term], bool]], bad:
         if not ctl.solve().unsatisfiable:
             return False
     return True
+
+
+def never_holds(rules: list[Rule], cells: list[tuple[list[Term], bool]],
+                free: dict[str, list[tuple[Term, list[Term]]]]) -> bool:
+    """Whether the 0-ary `tgpl_bad` of `rules` (a program of its own, over `true`) holds in no state (never.lp):
+    any value of every cell (`cells` as `same_game` takes them), and for each relation of `free` (relation ->
+    (object, its values) rows) any one value of each object, which no rule defines (tgpl.lowering.board_count:
+    a view of the state a move wrote, read as any view could be). Unproved within WRITES_CONFLICTS conflicts, or
+    rules clingo refuses (a variable left unbound): False; past STEP_ATOMS atoms: ProofTooLarge."""
+    names = ClingoNames()
+    lines = _copy(Program(tuple(rules)), names, "o_")
+    for relation, rows in free.items():
+        functor = "o_" + names.functor(relation)
+        for obj, values in rows:
+            o = names.symbol(obj)
+            lines.append("1 { " + "; ".join(f"{functor}({o},{names.symbol(v)})" for v in values) + " } 1.")
+    lines += _cells(cells, names)
+    ctl = clingo.Control(["--warn=none"])
+    try:
+        ctl.add("base", [], "\n".join(lines) + "\n" + lp_file("never.lp"))
+        ctl.ground([("base", [])])
+    except RuntimeError:
+        return False
+    atoms = len(ctl.symbolic_atoms)
+    if atoms > WRITES_ATOMS:
+        raise ProofTooLarge("check of the writes", atoms, WRITES_ATOMS)
+    ctl.configuration.solve.solve_limit = str(WRITES_CONFLICTS)
+    return bool(ctl.solve().unsatisfiable)
 
 
 def _cells(cells: list[tuple[list[Term], bool]], names: ClingoNames) -> list[str]:

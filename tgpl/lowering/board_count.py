@@ -37,11 +37,23 @@ from dataclasses import dataclass
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.types import BOOL
-from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Program, Rule, Term, Var
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Program, Rule, Term, Var, is_ground, substitute
 
-Holds = Callable[[Program, list, list, list], bool]
+Invariant = Callable[[Program, list, list, list], bool]
 """(program, cells, rules of `tgpl_bad`, its rules on a successor) -> whether the invariant holds in every reachable
 state (see the module; tgpl.asp.induction.invariant_holds); cells as tgpl.asp.induction.same_game takes them."""
+Never = Callable[[list, list, dict], bool]
+"""(rules, cells, free relations) -> whether `tgpl_bad` holds in no state, whatever the free relations hold
+(tgpl.asp.induction.never_holds): the writes' check (`flip_rules`)."""
+
+
+@dataclass(frozen=True)
+class Holds:
+    """The provers the lowering is given (it does not import the layer below it): the induction, and the check
+    of every write of a counted field on its own (`flip_rules`), which needs no induction where it passes."""
+
+    invariant: Invariant
+    never: Never
 
 BAD = "tgpl_bad"
 # The most atoms a part of an invariant's proof may ground to (tgpl.asp.induction.invariant_holds): past it the
@@ -51,6 +63,10 @@ BAD = "tgpl_bad"
 # in five minutes; 9x9's to 654,460 (13 s, 1 GB). Counted in atoms, so that every machine refuses alike, once
 # the grounding is done.
 STEP_ATOMS = 20_000
+# The most atoms the writes' check (tgpl.asp.induction.never_holds) may ground to: its rules are the ways' bodies
+# and the functions they call, read on every argument, with no counter carried from one way to the next, and
+# the solver finds a model or none in a few seconds where the induction would not in minutes.
+WRITES_ATOMS = 2_000_000
 
 
 class ProofTooLarge(Exception):
@@ -243,6 +259,298 @@ def step_rules(count: BoardCount, names, bad: str = BAD) -> list[Rule]:
 
 
 NULL = Const("null")
+
+
+# ====================================================================== each write on its own
+@dataclass(frozen=True)
+class Flip:
+    """A write of a counted field in the compiled moves (tgpl.lowering.compiled.SegmentCompiler.write), as
+    `flip_bodies` asks of it: internal literals and terms, before they are emitted."""
+
+    field: str
+    body: tuple  # the way's literals where it writes
+    obj: Term
+    value: Term
+    source: object  # the value the statement `o.F = v` writes (an ast.Expr); None: no such statement wrote it
+    view: str  # the relation a read of the field goes through there (the latest view, or the state)
+    earlier: tuple  # ((object, value), ...): the way's own writes of the field before this one, in order
+    plain: bool  # in a move's effect, outside a loop whose passes read the view the loop began with
+
+
+def steps_whole(program, count: BoardCount) -> bool:
+    """Does every block that steps the counter (`written_in_step`) run its writes of the counter and of the
+    field together: no return, break, continue or winner in the statements before its last such write?"""
+    implicit = program.implicit_this
+    names = (count.counter, count.field)
+    for block in (n for n in after_setup_nodes(program) if isinstance(n, ast.Block)):
+        own = [k for k, s in enumerate(block.body) if isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Assign)
+               and getattr(s.expr.target, "name", None) in names
+               and (isinstance(s.expr.target, ast.Member) or id(s.expr.target) in implicit)]
+        if own and any(isinstance(n, (ast.Return, ast.Break, ast.Continue, ast.Winner))
+                       for n in ast.walk(block.body[:own[-1]])):
+            return False
+    return True
+
+
+def flip_bodies(flips: list[Flip], count: BoardCount) -> list[tuple] | None:
+    """Bodies (internal literals), each true where a write of the field fails to move the count as its statement
+    says (`BoardCount.written`: +1 a cell that then counts and did not before, -1 the other way): the value
+    written has the wrong status, or the cell's value just before the write (the way's own last write to that
+    cell, else its read view) has the status the write gives. None where a write cannot be so asked (not in a
+    move's effect, read through a view of a loop's start, a value whose effect only play knows).
+
+    Where no body can hold, every write of the field moves the count by one, as its statement says, so a block
+    that steps the counter by k beside k such writes (`written_in_step`, run whole: `steps_whole`) keeps the
+    counter equal to the count: with the count right after setup, every move keeps it, with no induction over
+    the whole board and every value of the other counters."""
+    out: list[tuple] = []
+    try:
+        for f in flips:
+            if f.field != count.field:
+                continue
+            sign = count.written(f.source) if f.plain and f.source is not None else 0
+            if sign == 0:
+                return None
+            for binding, extra in _wrong(f.value, sign > 0, count):
+                out.append(tuple(substitute(x, binding) for x in (*f.body, *extra)))
+            for j in range(len(f.earlier), -1, -1):  # the last earlier write to the same cell, or none: the view
+                apart = tuple(Distinct(f.obj, w) for w, _ in f.earlier[j:] if not _other_consts(f.obj, w))
+                if any(d.left == d.right and is_ground(d.left) for d in apart):
+                    continue
+                if j == 0:
+                    binding, value = {}, Var("tgpl_now")
+                    read: tuple = (Atom(f.view, (f.obj, value)),)
+                else:
+                    binding, value, read = _same(f.obj, f.earlier[j - 1][0]), f.earlier[j - 1][1], ()
+                    if binding is None:
+                        continue
+                for b2, extra in _wrong(substitute(value, binding), sign < 0, count):
+                    out.append(tuple(substitute(substitute(x, binding), b2) for x in (*f.body, *apart, *read, *extra)))
+    except _CannotAsk:
+        return None
+    return out
+
+
+def _other_consts(a: Term, b: Term) -> bool:
+    return isinstance(a, Const) and isinstance(b, Const) and a != b
+
+
+class _CannotAsk(Exception):
+    """Two terms whose equality no binding of one variable says (`_same`)."""
+
+
+def _same(a: Term, b: Term) -> dict | None:
+    """The binding that makes `a` and `b` one term ({} where they are); None where they are distinct ground
+    terms (raises _CannotAsk where neither is a variable and they are not both ground)."""
+    if a == b:
+        return {}
+    if isinstance(a, Var):
+        return {a.name: b}
+    if isinstance(b, Var):
+        return {b.name: a}
+    if is_ground(a) and is_ground(b):
+        return None
+    raise _CannotAsk
+
+
+def _wrong(t: Term, counted: bool, count: BoardCount) -> list[tuple[dict, tuple]]:
+    """The ways (a binding, literals) for the value `t` to count where `counted` is False, or not to where it is
+    True."""
+    mark = NULL if count.value is None else Const("yes" if count.value else "no")
+    # set: counts unless null; a bool: counts where it is the value counted
+    equal_wrong = counted if count.value is None else not counted
+    if equal_wrong:  # wrong where t is `mark`
+        same = _same(t, mark)
+        return [] if same is None else [(same, ())]
+    if isinstance(t, Const):
+        return [] if t == mark else [({}, ())]
+    return [({}, (Distinct(t, mark),))]
+
+
+def flip_program(bodies: list[tuple], program: Program, views: set[str], joins: set[str]
+                 ) -> tuple[list[Rule], set[str]] | None:
+    """The rules of `tgpl_bad`, true where one of `bodies` (emitted literals) holds, with the rules of the game
+    they read (and `legal`, `role`: never.lp chooses the move made among the legal ones), and the relations
+    left free. `true` is any state. The ways' `joins`, which carry every counter from one pass to the next, are
+    left out where read positively, which only makes more bodies hold (a call's demand then asks more; a
+    variable only a join bound, any value its place in the join may hold, `_join_domains`, else any term); of
+    `views` (the views of the state a move wrote, and its sites), those that read joins are free: any one value
+    an object. None where that cannot be so (left out under `not`, or within an `or`)."""
+    by_head: dict[str, list[Rule]] = {}
+    for r in program.rules:
+        by_head.setdefault(r.head.relation, []).append(r)
+
+    def reaching(start: set[str]) -> set[str]:  # the relations that read `start`, through any rules
+        found = set(start)
+        while True:
+            more = {h for h, rs in by_head.items() if h not in found
+                    and any(a.relation in found for r in rs for a, _ in r.body_atoms())}
+            if not more:
+                return found
+            found |= more
+
+    moving = joins
+    free = views & reaching(moving)
+    domains = _join_domains(program, by_head, joins)
+    kept: list[Rule] = []
+    widened: set[str] = set()  # relations some of whose rules lost a literal
+    seen: set[str] = set()
+    todo: list[str] = []
+
+    def cut(body: tuple, head: str | None, head_vars: set | None = None) -> tuple | None:
+        out, loose, typed = [], [], []
+        for x in body:
+            if isinstance(x, Or):
+                if any(a.relation in moving for a, _ in Rule(Atom("x"), (x,)).body_atoms()):
+                    return None
+                todo.extend(a.relation for a, _ in Rule(Atom("x"), (x,)).body_atoms())
+                out.append(x)
+                continue
+            atom = x.literal if isinstance(x, Not) else x
+            if isinstance(atom, Atom) and atom.relation in moving:
+                if isinstance(x, Not):
+                    return None
+                if head is not None:
+                    widened.add(head)
+                for k, a in enumerate(atom.args):
+                    if isinstance(a, Var) and (atom.relation, k) in domains:
+                        typed.append(Atom(DOMAIN, (Const(atom.relation), Const(str(k)), a)))
+                    else:
+                        loose.extend(a.variables())
+                continue
+            if isinstance(atom, Atom):
+                todo.append(atom.relation)
+            out.append(x)
+        # a variable only the literals left out bound is any term (`TERM`), and the literals of the game that read
+        # it are left out too (a join's counter stepped: `(minus ?x50 2 ?x64)`): more bodies hold, and the
+        # solver is not given a rule for every value of every counter
+        typed_vars = {t.args[2] for t in typed}
+        loose_vars = {v for v in loose if v not in typed_vars}
+        while True:
+            bound = {v for x in out if isinstance(x, Atom) for v in x.variables()} | typed_vars
+            loose_vars |= {v for v in loose if v not in bound}
+            drop = [x for x in out if isinstance(x, Atom) and set(x.variables()) & loose_vars]
+            if not drop:
+                break
+            if head is not None:
+                widened.add(head)
+            loose.extend(v for x in drop for v in x.variables())
+            out = [x for x in out if not any(x is d for d in drop)]
+        needed = {v for x in out for v in _variables(x)} | (head_vars or set())
+        return tuple(out) + tuple(dict.fromkeys(typed)) + tuple(
+            Atom(TERM, (v,)) for v in dict.fromkeys(loose) if v not in bound and v in needed)
+
+    for body in bodies:
+        b = cut(body, None)
+        if b is None:
+            return None
+        kept.append(Rule(Atom(BAD), b))
+    todo += ["legal", "role"]
+    while todo:
+        rel = todo.pop()
+        if rel in seen or rel in free or rel in ("true", "does"):
+            continue
+        seen.add(rel)
+        for r in by_head.get(rel, []):
+            b = cut(r.body, rel, set(r.head.variables()))
+            if b is None:
+                return None
+            kept.append(Rule(r.head, b, r.span))
+    while True:  # a relation read positively from one widened is wider too
+        more = {r.head.relation for r in kept if r.head.relation not in widened
+                and any(a.relation in widened and positive for a, positive in r.body_atoms())}
+        if not more:
+            break
+        widened |= more
+    if any(a.relation in widened and not positive for r in kept for a, positive in r.body_atoms()):
+        return None
+    if any(r.head.relation == TERM or any(a.relation == TERM for a, _ in r.body_atoms()) for r in kept):
+        terms = {c for r in program.rules if not r.body for c in _constants(r.head)}
+        kept += [Rule(Atom(TERM, (c,))) for c in sorted(terms, key=str)]
+    if any(a.relation == DOMAIN for r in kept for a, _ in r.body_atoms()):
+        kept += [Rule(Atom(DOMAIN, (Const(j), Const(str(k)), v))) for (j, k), values in sorted(domains.items())
+                 for v in sorted(values, key=str)]
+    return kept, free
+
+
+DOMAIN = BAD + "_dom"  # (join, place, value): the values a place of a join may hold (`_join_domains`)
+
+
+def _join_domains(program: Program, by_head: dict[str, list[Rule]], joins: set[str]) -> dict[tuple, set]:
+    """(join, place) -> the values that place may hold, where each rule of the join binds it from a constant, a
+    cell of the state (`base`), a role or a move's argument (`input`), or a place of a join whose values are
+    known: more than it holds, never less. A place some rule binds otherwise is left out."""
+    cells: dict[tuple, set] = {}
+    moves: dict[tuple, set] = {}
+    roles = {r.head.args[0] for r in program.rules if r.head.relation == "role" and not r.body}
+    for r in program.rules:
+        if r.body or not r.head.args or not isinstance(r.head.args[-1], Func):
+            continue
+        f = r.head.args[-1]
+        table = cells if r.head.relation == "base" else moves if r.head.relation == "input" else None
+        if table is not None:
+            for k, a in enumerate(f.args):
+                table.setdefault((f.name, k), set()).add(a)
+    unknown: set[tuple] = set()
+    out: dict[tuple, set] = {}
+    for _ in range(len(joins) + 1):  # each join read from those before it
+        found: dict[tuple, set] = {}
+        for j in sorted(joins):
+            for r in by_head.get(j, []):
+                for k, h in enumerate(r.head.args):
+                    values = _values(h, r.body, cells, moves, roles, out, joins, unknown)
+                    if values is None:
+                        unknown.add((j, k))
+                    else:
+                        found.setdefault((j, k), set()).update(values)
+        found = {key: v for key, v in found.items() if key not in unknown}
+        if found == out:
+            break
+        out = found
+    return {key: v for key, v in out.items() if key not in unknown}
+
+
+def _values(h: Term, body: tuple, cells: dict, moves: dict, roles: set, known: dict, joins: set,
+            unknown: set) -> set | None:
+    """The values a head's argument `h` may take under `body` (`_join_domains`, with the values of the joins'
+    places found so far); None where it cannot say."""
+    if isinstance(h, Const):
+        return {h}
+    for x in body:
+        if not isinstance(x, Atom):
+            continue
+        if x.relation == "true" and isinstance(x.args[0], Func) and h in x.args[0].args:
+            return cells.get((x.args[0].name, x.args[0].args.index(h)))
+        if x.relation == "does" and x.args[0] == h:
+            return set(roles)
+        if x.relation == "does" and isinstance(x.args[1], Func) and h in x.args[1].args:
+            return moves.get((x.args[1].name, x.args[1].args.index(h)))
+        if x.relation in joins and h in x.args:
+            key = (x.relation, x.args.index(h))
+            return None if key in unknown else known.get(key, set())
+    return None
+
+
+TERM = BAD + "_term"  # every constant of the game's facts (`flip_program`)
+
+
+def _variables(x) -> set:
+    """The variables of a literal (`not`, `distinct`, `or` included)."""
+    if isinstance(x, Not):
+        return _variables(x.literal)
+    if isinstance(x, Distinct):
+        return set(x.left.variables()) | set(x.right.variables())
+    if isinstance(x, Or):
+        return {v for lit in x.literals for v in _variables(lit)}
+    return set(x.variables())
+
+
+def _constants(x) -> set[Const]:
+    if isinstance(x, Const):
+        return {x}
+    if isinstance(x, (Atom, Func)):
+        return {c for a in x.args for c in _constants(a)}
+    return set()
 
 
 def _num(k: int) -> Const:

@@ -51,8 +51,9 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, NULL, STATIC, Static, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
-from tgpl.lowering.board_count import (BoardCount, Holds, ProofTooLarge, board_counts, invariant_rules, state_cells,
-                                       step_rules)
+from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, board_counts, flip_bodies,
+                                      flip_program, invariant_rules, state_cells, step_rules, steps_whole,
+                                      written_in_step)
 from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, value_text
 from tgpl.lowering.shapes import shape_table
@@ -654,7 +655,7 @@ class SegmentCompiler(_FunctionCompiler):
                         for c5, r in self.stepped(op, old, v, c4, bound):
                             out += self.write(c5, o, name, r)
                     continue
-                out += self.write(c3, o, name, self.typed(e.target, v))
+                out += self.write(c3, o, name, self.typed(e.target, v), e.value)
         return out
 
     def moved_piece(self, e: ast.Call):
@@ -675,7 +676,9 @@ class SegmentCompiler(_FunctionCompiler):
         objs = [(c, c.env.get("#this"))] if isinstance(piece, ast.Name) else self.expr(piece, c)
         return [c3 for c2, o in objs for c2b, v in self.expr(e.args[0].value, c2) for c3 in self.write(c2b, o, "tile", v)]
 
-    def write(self, c: SegClause, o: Value, name: str, v: Value) -> list[SegClause]:
+    def write(self, c: SegClause, o: Value, name: str, v: Value, source=None) -> list[SegClause]:
+        """`o.name = v` on the way `c` (`source`: the value expression of the statement `o.name = v` that writes it,
+        where one does), a way for each outcome."""
         _no_checks([c])  # a check left to the next decision would read the state before this write
         o, v = c.resolve(o), c.resolve(v)
         if isinstance(o, STATIC) or isinstance(v, STATIC):
@@ -696,6 +699,10 @@ class SegmentCompiler(_FunctionCompiler):
             c = self.differ(c, o, NULL)
             if c is None:
                 return []
+        if any(count.field == name for count in self.g.counted.values()):  # asked on its own (`proved`)
+            self.g.flips.append(Flip(name, tuple(c.body), o, v, source, self.read_view(name),
+                                     tuple((w, x) for a, w, x in c.store if a == name),
+                                     self.moving and self.frozen is None and not self.loops))
         c2 = c.copy()
         # an earlier write to the very same object is gone: reads from now on find this one first anyway
         c2.store = tuple(w for w in c.store if w[:2] != (name, o)) + ((name, o, v),)
@@ -1447,6 +1454,7 @@ class CompiledGame:
         # counters guessed to count the board (tgpl.lowering.board_count): read within their bound, the guess
         # proved on the rules made (compile_game)
         self.counted: dict[str, BoardCount] = {}
+        self.flips: list[Flip] = []  # the writes of their fields, each asked on its own (`proved`)
         self.hc = HornCompiler(program, universe, set(self.fluents))
         self.hc.for_segments = True
         self.demand: set[tuple[str, int]] = set()
@@ -2715,7 +2723,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
     where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
     (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query).
-    `holds(program, cells, bad, after)` proves an invariant of the rules (tgpl.asp.induction.invariant_holds): counters
+    `holds` (board_count.Holds) proves invariants of the rules (tgpl.asp.induction): counters
     that the relaxation cannot bound but that may count the board are bounded by the board where it proves that
     they do (tgpl.lowering.board_count); without it, or unproved, the game is refused as the relaxation said."""
     for turn in program.turns.values():  # a phase's own input is a move the spelled-out lowering makes alone
@@ -2788,6 +2796,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             if not saturate(e):
                 raise
             continue
+        made = lowered.program  # as made, before tidying: what the writes' check (`proved`) reads
         if tidy is not None:
             limits.check()
             lowered = tidy(lowered)
@@ -2801,7 +2810,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         broken = check(lowered.program) if check is not None else []
         limits.check()
         if not broken:
-            return proved(lowered, counted, holds, guessed, limits)
+            return proved(lowered, counted, holds, guessed, limits, made)
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue
@@ -2809,7 +2818,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
 
 
 def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | None, guessed: Unsupported | None,
-           limits: Limits) -> LoweredGame:
+           limits: Limits, made: Program | None = None) -> LoweredGame:
     """`lowered`, once `holds` proves that each counter of `counted` counts the board as guessed (one proof of
     them all, by induction on the rules: tgpl.lowering.board_count); else the refusal that made the guesses,
     saying so. Clingo's proof cannot be interrupted: it is left behind past `limits` (tgpl.limits.outside)."""
@@ -2823,9 +2832,18 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
     cells = state_cells(lowered.program, emission.playing_values())
     proving = ", ".join(f"{c.holder}.{c.counter}" for _, c in sorted(counted.items()))
     why = "is not kept by every move (no proof by induction on the compiled rules)"
+    with limits.during(f"proving {proving} counts the board (each write of the field on its own)"):
+        try:
+            if holds is not None and made is not None and outside(
+                    lambda: written_as_counted(made, emission, counted, holds), limits):
+                lowered.stats["counters bounded by the board"] = ", ".join(
+                    f"{c.counter} ({c.counts}, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
+                return lowered
+        except ProofTooLarge:
+            pass  # the induction decides
     with limits.during(f"proving {proving} counts the board (induction on the compiled rules)"):
         try:
-            if holds is not None and outside(lambda: holds(lowered.program, cells, bad, after), limits):
+            if holds is not None and outside(lambda: holds.invariant(lowered.program, cells, bad, after), limits):
                 lowered.stats["counters bounded by the board"] = ", ".join(
                     f"{c.counter} ({c.counts}, 0..{c.bound[1]})" for _, c in sorted(counted.items()))
                 return lowered
@@ -2837,6 +2855,41 @@ def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | 
     e = Unsupported(f"{guessed}; nor is it bounded by the board: {said} {why}")
     e.span = getattr(guessed, "span", None)
     raise e
+
+
+def written_as_counted(program: Program, emission: Emission, counted: dict[str, BoardCount], holds: Holds) -> bool:
+    """Whether every counter of `counted` is kept equal to its count by each write on its own, in the rules as
+    made (before tidying, which joins and renames them): each counter stepped in blocks that run whole beside
+    the writes of the field that step its count so (board_count.written_in_step, steps_whole), and no write of
+    the field, compiled, that fails to move the count as its statement says (board_count.flip_bodies, asked of
+    any state and any view of it by `holds.never`). The count is right after setup (board_count.board_counts),
+    so every move keeps it: what the induction proves, where it is too large to try (Pente on 9x9 points)."""
+    game = emission.g
+    bodies: list[tuple] = []
+    for _, count in sorted(counted.items()):
+        if not written_in_step(game.program, count) or not steps_whole(game.program, count):
+            return False
+        asked = flip_bodies(game.flips, count)
+        if asked is None:
+            return False
+        bodies += [tuple(emission.literal(x) for x in body) for body in asked]
+    internal = {r.head.relation for r in emission.rules}
+    views = {emission.relation(r) for r in internal if r.startswith(("view|", "site|"))}
+    joins = {emission.relation(r) for r in internal if r.startswith("seg|")}
+    made = flip_program(bodies, program, views, joins)
+    if made is None:
+        return False
+    rules, free_views = made
+    cells = state_cells(program, emission.playing_values())
+    free: dict[str, list] = {}
+    for internal_name in sorted(internal):
+        name = emission.relation(internal_name) if internal_name.startswith(("view|", "site|")) else None
+        if name not in free_views:
+            continue
+        fluent = emission.fluent(internal_name.split("|", 1)[1].rsplit("@", 1)[0], Var("O"), Var("V")).name
+        free[name] = [(terms[0].args[0], [t.args[-1] for t in terms]) for terms, _ in cells
+                      if terms[0].name == fluent and len(terms[0].args) == 2]
+    return holds.never(rules, cells, free)
 
 
 # ====================================================================== loops that write the state

@@ -121,9 +121,9 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     not import): the compiled subset's known gaps (a function's instances shared by calls whose demand waits on
     each other's results) give rules GDL forbids, and such a game is then spelled out (`auto`) or refused.
     `repair(program)` gives the program with what it can mend of GDL's restrictions mended, the same game
-    (tgpl.asp.recursion: the recursion restriction), before it is checked. `holds(program, cells, bad, after)`
-    proves an invariant of the compiled rules (tgpl.asp.induction.invariant_holds): a counter that counts the
-    board is then bounded by it (tgpl.lowering.board_count).
+    (tgpl.asp.recursion: the recursion restriction), before it is checked. `holds` (board_count.Holds) proves
+    that a counter counts the board in the compiled rules, each write of it on its own or by induction
+    (tgpl.asp.induction): it is then bounded by the board (tgpl.lowering.board_count).
     """
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
