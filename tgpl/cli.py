@@ -1050,6 +1050,10 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                       validated]
             dice = _dice_sites(runtime_game.program)
             deals, shuffles, reshuffles = _deal_sites(runtime_game.program)
+            dealt_first = lowered.setup_deals()  # setup's pops dealt by random's first moves (decision 112)
+            if dealt_first:  # the deck's default shuffle no longer fixes what setup deals: it changes nothing
+                shuffles = shuffles + [s for s in chance_site_texts(runtime_game.program)
+                                       if s not in dice and s not in shuffles and s not in reshuffles]
             if [d for d in dice if d not in deals]:  # GDL-II: each die a move of random (tgpl.lowering.chance)
                 header.append(f"GDL-II: the dice thrown at {', '.join(d for d in dice if d not in deals)} are moves "
                               f"of the chance role random, {_random_moves_text(runtime_game.program)}, equally likely.")
@@ -1057,6 +1061,9 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                 header.append(f"GDL-II: the pop() at {', '.join(deals)} deals from a shuffled deck as a move of the "
                               "chance role random, (roll k) for the deck's k-th item while it is left, equally likely; its shuffles at "
                               f"{', '.join(shuffles)} change nothing here (its order is what its pops show).")
+            if dealt_first:
+                header.append(f"GDL-II: setup's {dealt_first} pops are random's first {dealt_first} moves, dealt as in "
+                              "play.")
             if reshuffles:  # decision 105
                 header.append(f"GDL-II: the reshuffles at {', '.join(reshuffles)} make the discarded items left "
                               "again, for random to deal.")
