@@ -1062,7 +1062,8 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                               "chance role random, (roll k) for the deck's k-th item while it is left, equally likely; its shuffles at "
                               f"{', '.join(shuffles)} change nothing here (its order is what its pops show).")
             if dealt_first:
-                header.append(f"GDL-II: setup's {dealt_first} pops are random's first {dealt_first} moves, dealt as in "
+                header.append("GDL-II: setup's pop() is random's first move, dealt as in play." if dealt_first == 1 else
+                              f"GDL-II: setup's {dealt_first} pops are random's first {dealt_first} moves, dealt as in "
                               "play.")
             if reshuffles:  # decision 105
                 header.append(f"GDL-II: the reshuffles at {', '.join(reshuffles)} make the discarded items left "

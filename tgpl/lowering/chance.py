@@ -541,6 +541,22 @@ def setup_deal_calls(program) -> list[ast.Call]:
     return sorted(found.values(), key=lambda n: (n.span.file, n.span.line, n.span.col))
 
 
+def setup_deal_refusal(program, universe) -> list[tuple[Span, str]]:
+    """The reshuffle refused, located, where setup pops a deck whose discards a reshuffle takes back and its deals
+    stay the seed's (`universe.deals` empty: tgpl.setup_deals found no place each deal's item goes whichever it
+    is): an item setup dealt would not be named by random's deals, and may be discarded and come back. Reported
+    with the constructs the lowering never translates (`subset.outside_subset`), before any code runs."""
+    if universe.deals or not setup_deal_calls(program):
+        return []
+    dealt = dealt_decks(program)[0]
+    if not dealt.refills:
+        return []
+    name = sorted(dealt.refills)[0]
+    return [(dealt.reshuffles[0], f"{REFILL} of a {name} that setup deals from is not lowerable here: random deals "
+                                  "setup's pops only where each deal's item goes to the same place whichever item it "
+                                  "is (decision 112), and an item setup dealt may be discarded and come back")]
+
+
 def phase_deals(program, pops: frozenset) -> list[tuple[ast.Call, bool]]:
     """The deals (pop() of a dealt deck, id() in `pops`) that entering a phase runs, in a turn's phases and its
     `default` block and the functions they call, each (call, whether a loop may run it more than once), as
@@ -687,4 +703,4 @@ def _field(snap: dict, cell: tuple[str, str]):
 
 
 __all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "REFILL", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
-           "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_deal_calls", "setup_deal_control", "setup_deal_step", "setup_roll_calls", "setup_throw", "shuffle_refusal"]
+           "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_deal_calls", "setup_deal_control", "setup_deal_refusal", "setup_deal_step", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

@@ -38,7 +38,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
-                                  setup_deal_calls, setup_deal_control, setup_deal_step)
+                                  setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
                                   pool_classes, state_lists)
@@ -154,6 +154,15 @@ def assigned_classes(program) -> list:
             else:
                 out.append(None)  # unknown: every object
     return out
+
+
+def refused_up_front(program, universe: Universe) -> list[tuple[Span, str]]:
+    """What the lowering refuses before it runs any code, in source order: the constructs it never translates
+    (`subset.outside_subset`), and a reshuffle of a deck whose setup deals stay the seed's
+    (`chance.setup_deal_refusal`)."""
+    found = outside_subset(program)
+    more = setup_deal_refusal(program, universe)
+    return sorted(found + more, key=lambda sr: (sr[0].file, sr[0].line, sr[0].col)) if more else found
 
 
 class Lowering:
@@ -324,6 +333,8 @@ class Lowering:
         if deck.fields.get(PILE):
             raise NotLowerable(site, f"reshuffle() of {deck.name} is not lowerable: setup leaves items on its "
                                      f"{PILE}, which random's deals do not name")
+        if setup_deal_refusal(self.program, self.u):
+            return 0.0  # refused up front (`run`), with the constructs the lowering never translates
         roster = set(deck.items)
         kinds = [t.info for n in after_setup_nodes(self.program) if isinstance(n, ast.Call)
                  and isinstance(n.callee, ast.Member) and n.callee.name == "discard"
@@ -746,7 +757,7 @@ class Lowering:
         return self.ex.enter_phases(self.ex.merge(paths))
 
     def run(self) -> GameLogic:
-        outside = outside_subset(self.program)
+        outside = refused_up_front(self.program, self.u)
         if outside:  # every construct the lowering never translates, at once, before any code runs
             (span, reason), *more = outside
             raise NotLowerable(span, reason, more)
