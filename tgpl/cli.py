@@ -1102,10 +1102,12 @@ def _thrown_dice(machine, program, max_states: int):
     """For `compare`: a .tgpl game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with every
     face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
     decks dealt at pop() where the lowering deals them (from the seed's setup, as the lowering starts; with
-    setup's dice too, setup's draws are enumerated, its shuffles among them); any other machine as it is."""
+    setup's dice too, setup's draws are enumerated, its shuffles among them; setup's deals where the lowering
+    makes them random's first moves, a chance node each, tgpl.setup_deals); any other machine as it is."""
     from tgpl.lowering.chance import action_rolls, dealt_decks, setup_roll_calls
     from tgpl.runtime.chance_machine import ChanceMachine
     from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.setup_deals import setup_deals, undealt_snapshot
 
     if type(machine) is not RuntimeMachine or program is None:
         return machine
@@ -1115,7 +1117,11 @@ def _thrown_dice(machine, program, max_states: int):
         thrown = action_rolls(program)[0]
         idle = frozenset((info.name, name) for info in program.classes for name, a in info.actions.items()
                          if id(a) in thrown and thrown[id(a)].entered)  # random moves after each of their moves
-        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle)
+        plan = None if setup_dice else setup_deals(machine.game, machine.seed)
+        if plan is not None and undealt_snapshot(plan) is None:
+            plan = None  # setup's deals stay the seed's in the lowering too
+        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle,
+                             setup_deals=plan)
     return machine
 
 

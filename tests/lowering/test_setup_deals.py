@@ -4,7 +4,8 @@ tests/data/lowering/handout.tgpl is examples/treasure.tgpl in small: four cards,
 setup and one more as setup enters the first player's draw phase, the discards reshuffled when the deck is empty.
 On main its reshuffle was refused (an item setup dealt could come back unnamed); setup's three pops are now
 random's first three moves, each naming the card it deals, and the game is bisimulated against the runtime
-dealing setup's pops at pop() too (tgpl.setup_deals)."""
+dealing setup's pops at pop() too (tgpl.setup_deals), and `tgpl compare` says the .tgpl and the .kif are the same
+game."""
 
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ def test_handout_lowers_with_setups_deals_as_randoms_first_moves(tmp_path_factor
     assert "(init (cards_length hand_0 0))" in kif and "(init (cards_0 hand_0 null))" in kif
     r = CliRunner().invoke(main, ["check-gdl", str(lowered_kif(tmp_path_factory, HANDOUT))])
     assert r.exit_code == 0, r.output
+
+
+def test_compare_deals_setups_pops_as_the_kif_does(tmp_path_factory):
+    """`tgpl compare`: the runtime side deals setup's pops as chance nodes, one a deal (ChanceMachine.setup_deals),
+    as random's first moves in the .kif."""
+    r = CliRunner().invoke(main, ["compare", str(HANDOUT), str(lowered_kif(tmp_path_factory, HANDOUT))])
+    assert r.exit_code == 0, r.output
+    assert "equivalent: the same game up to the names of moves and fluents" in r.output
 
 
 def test_the_kif_deals_every_card_first_and_no_card_twice(tmp_path_factory):
