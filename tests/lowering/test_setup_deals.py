@@ -45,6 +45,15 @@ def test_compare_deals_setups_pops_as_the_kif_does(tmp_path_factory):
     assert "equivalent: the same game up to the names of moves and fluents" in r.output
 
 
+def test_the_asp_program_replays_setups_deals(tmp_path):
+    """`tgpl to-asp`: runtime, GDL and ASP agree on random's first moves dealing setup's pops."""
+    out = tmp_path / "handout.lp"
+    r = CliRunner().invoke(main, ["to-asp", str(HANDOUT), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    first = out.read_text().splitlines()[0]
+    assert "validated: bisimulation" in first and "ASP: 20 plays replayed" in first
+
+
 def test_the_kif_deals_every_card_first_and_no_card_twice(tmp_path_factory):
     from tgpl.asp.reasoner import GdlGame
 
