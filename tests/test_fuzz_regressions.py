@@ -361,7 +361,7 @@ def test_verify_of_unbounded_gdl_is_refused_instead_of_grounding_for_ever(write)
 
 
 def test_query_that_cannot_be_lowered_exits_2():
-    result = run("query", str(ROOT / "examples" / "treasure.tgpl"), "true")
+    result = run("query", str(ROOT / "examples" / "citadels" / "citadels.tgpl"), "true")
     assert result.exit_code == 2 and "not lowerable" in result.stderr
 
 

@@ -315,7 +315,7 @@ def test_to_asp_refuses_a_wrong_asp_program(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("command", [["to-gdl"], ["to-asp"], ["query", "--horizon", "1"]])
 def test_not_lowerable_exits_2(command):
-    args = [command[0], str(EXAMPLES / "treasure.tgpl")] + (["true"] if command[0] == "query" else []) + command[1:]
+    args = [command[0], str(EXAMPLES / "citadels" / "citadels.tgpl")] + (["true"] if command[0] == "query" else []) + command[1:]
     r = run(*args)
     assert r.exit_code == 2, r.output
     assert "error: not lowerable: " in r.stderr and r.stdout == ""

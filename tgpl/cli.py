@@ -1050,6 +1050,10 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                       validated]
             dice = _dice_sites(runtime_game.program)
             deals, shuffles, reshuffles = _deal_sites(runtime_game.program)
+            dealt_first = lowered.setup_deals()  # setup's pops dealt by random's first moves (decision 112)
+            if dealt_first:  # the deck's default shuffle no longer fixes what setup deals: it changes nothing
+                shuffles = shuffles + [s for s in chance_site_texts(runtime_game.program)
+                                       if s not in dice and s not in shuffles and s not in reshuffles]
             if [d for d in dice if d not in deals]:  # GDL-II: each die a move of random (tgpl.lowering.chance)
                 header.append(f"GDL-II: the dice thrown at {', '.join(d for d in dice if d not in deals)} are moves "
                               f"of the chance role random, {_random_moves_text(runtime_game.program)}, equally likely.")
@@ -1057,6 +1061,10 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                 header.append(f"GDL-II: the pop() at {', '.join(deals)} deals from a shuffled deck as a move of the "
                               "chance role random, (roll k) for the deck's k-th item while it is left, equally likely; its shuffles at "
                               f"{', '.join(shuffles)} change nothing here (its order is what its pops show).")
+            if dealt_first:
+                header.append("GDL-II: setup's pop() is random's first move, dealt as in play." if dealt_first == 1 else
+                              f"GDL-II: setup's {dealt_first} pops are random's first {dealt_first} moves, dealt as in "
+                              "play.")
             if reshuffles:  # decision 105
                 header.append(f"GDL-II: the reshuffles at {', '.join(reshuffles)} make the discarded items left "
                               "again, for random to deal.")
@@ -1094,10 +1102,12 @@ def _thrown_dice(machine, program, max_states: int):
     """For `compare`: a .tgpl game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with every
     face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
     decks dealt at pop() where the lowering deals them (from the seed's setup, as the lowering starts; with
-    setup's dice too, setup's draws are enumerated, its shuffles among them); any other machine as it is."""
+    setup's dice too, setup's draws are enumerated, its shuffles among them; setup's deals where the lowering
+    makes them random's first moves, a chance node each, tgpl.setup_deals); any other machine as it is."""
     from tgpl.lowering.chance import action_rolls, dealt_decks, setup_roll_calls
     from tgpl.runtime.chance_machine import ChanceMachine
     from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.setup_deals import setup_deals, undealt_snapshot
 
     if type(machine) is not RuntimeMachine or program is None:
         return machine
@@ -1107,7 +1117,11 @@ def _thrown_dice(machine, program, max_states: int):
         thrown = action_rolls(program)[0]
         idle = frozenset((info.name, name) for info in program.classes for name, a in info.actions.items()
                          if id(a) in thrown and thrown[id(a)].entered)  # random moves after each of their moves
-        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle)
+        plan = None if setup_dice else setup_deals(machine.game, machine.seed)
+        if plan is not None and undealt_snapshot(plan) is None:
+            plan = None  # setup's deals stay the seed's in the lowering too
+        return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle,
+                             setup_deals=plan)
     return machine
 
 

@@ -15,7 +15,7 @@ from tgpl.asp.static_loops import static_loops
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
 from tgpl.lowering.board_count import Holds
-from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_roll_calls, setup_throw
+from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_deal_calls, setup_roll_calls, setup_throw
 from tgpl.lowering.ir import Program
 from tgpl.lowering.percepts import with_percepts
 from tgpl.limits import Limits, outside, unlimited
@@ -24,6 +24,7 @@ from tgpl.lowering.lowerable import Assessment, assess
 from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.game import Game, State
 from tgpl.runtime.snapshot import snapshot
+from tgpl.setup_deals import setup_deals, undealt_snapshot
 
 
 def lower_game(game: Game, seed: int = 0, query_function: str | None = None, relations: bool = False,
@@ -66,7 +67,7 @@ def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool 
     after setup with `seed`, is given."""
     limits = limits if limits is not None else unlimited()
     with limits.during("setting up"):
-        if start is None or setup_roll_calls(game.program):
+        if start is None or setup_roll_calls(game.program) or setup_deal_calls(game.program):
             initial = start_snapshot(game, seed)
         else:
             initial = snapshot(start)
@@ -77,10 +78,13 @@ def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool 
 def start_snapshot(game: Game, seed: int = 0) -> dict:
     """The snapshot the lowering starts from: the state after setup with `seed`; where setup rolls dice, every
     way they fall, random's first move (tgpl.lowering.chance.setup_throw; raises NotLowerable at the first
-    roll when they cannot be)."""
+    roll when they cannot be); where setup deals from a deck random deals from, the state before its deals and
+    where each goes, random's first moves (tgpl.setup_deals, decision 112)."""
     calls = setup_roll_calls(game.program)
     if not calls:
-        return snapshot(game.initial_state(seed))
+        plan = setup_deals(game, seed)  # setup's deals as random's first moves (decision 112), where they fit
+        undealt = undealt_snapshot(plan) if plan is not None else None
+        return undealt if undealt is not None else snapshot(game.initial_state(seed))
     machine = ChanceMachine(game, seed, SETUP_OUTCOMES)
     try:
         runs = machine.setup_runs()

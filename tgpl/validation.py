@@ -73,6 +73,7 @@ from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.ir import Const, Func, Term
 from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+from tgpl.setup_deals import setup_deals
 from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
@@ -225,6 +226,8 @@ class Differential:
         # the decks the lowering deals from at pop(), random's move, whose shuffles change nothing: the runtime
         # compared deals them too (a game that only shuffles such a deck after setup, and never pops it, as well)
         self.deals = dealt_decks(game.program)[0].classes
+        # setup's deals, random's first moves where the lowering deals them (tgpl.setup_deals, decision 112)
+        self.setup_plan = setup_deals(game, seed) if lowered.setup_deals() else None
 
     @cached_property
     def initial(self) -> State:
@@ -326,7 +329,10 @@ class Differential:
 
     @cached_property
     def rosters(self) -> dict[str, tuple[str, ...]]:
-        """The dealt decks' items as the lowering numbers them for random's deals (tgpl.runtime.dealing.rosters)."""
+        """The dealt decks' items as the lowering numbers them for random's deals (tgpl.runtime.dealing.rosters):
+        where setup deals, the deck's before it does."""
+        if self.setup_plan is not None:
+            return {self.setup_plan.deck: self.setup_plan.roster}
         return rosters(self.initial, self.deals)
 
     def compare_throw(self, g: GdlState, outcomes: list[tuple[Term | None, State]]) -> Difference | None:
@@ -389,6 +395,20 @@ class Differential:
             return self.playouts([rng], max_steps, until)[0]
         play = Play()
         state, g = self.start()
+        if self.setup_plan is not None:  # random deals setup's pops: the GDL's first steps
+            draws: tuple[int, ...] = ()
+            while not isinstance(node := self.setup_plan.node(draws), State):
+                outcomes = [(Func(ROLL, (Const(str(j)),)), after) for j, after in node]
+                diff = self.compare_throw(g, outcomes)
+                if diff is not None:
+                    play.mismatch = diff
+                    return play
+                roll, draws = rng.choice(outcomes)
+                play.steps.append(Step(sorted(str(r) for r, _ in outcomes), self.chance, False, None))
+                play.moves.append(str(roll))
+                play.joints.append(self.throw(roll))
+                g = g.apply(play.joints[-1])
+            state = self.dealt(node)
         if self.setup_outcomes is not None:  # random throws setup's dice: the GDL's first step
             diff = self.compare_throw(g, self.setup_outcomes)
             if diff is not None:
@@ -971,6 +991,7 @@ class _Pair:
     error: Difference | None = None  # the move that leads here failed on one side
     handed_out: bool = True  # by the runtime machine, which releases it then (see RuntimeMachine.release)
     expanded: bool = False
+    draws: tuple[int, ...] | None = None  # random's state dealing setup's pops: the draws dealt so far
 
 
 def _moves(path: tuple | None) -> list[str]:
@@ -1033,6 +1054,8 @@ class _Bisimulation:
             g = self.d.gdl.initial_state()
         except GdlError as e:  # e.g. an init fluent outside base
             return _Pair(state, None, None, 0, Difference(error=str(e)))
+        if self.d.setup_plan is not None:  # random deals setup's pops first: no runtime state is there
+            return _Pair(None, g, None, 0, handed_out=False, draws=())
         if self.d.setup_outcomes is not None:  # random throws setup's dice first: no runtime state is there
             return _Pair(None, g, None, 0, handed_out=False)
         return _Pair(state, g, None, 0)
@@ -1040,14 +1063,16 @@ class _Bisimulation:
     def key(self, pair: _Pair):
         if pair.error is not None:
             return pair  # never merged with another
-        if pair.state is None:  # random's first state, setup's dice to throw
-            return None, pair.g.key()
+        if pair.state is None:  # random's first states, setup's dice to throw or its pops to deal
+            return pair.draws, pair.g.key()
         return self.d.key(pair.state), pair.g.key()
 
     def _setup_info(self, pair: _Pair) -> Info:
         """The successors of random's first state: each way setup's dice fall, the runtime's state after setup
         with them against the GDL's after random's move for it."""
         d = self.d
+        if pair.draws is not None:
+            return self._setup_deal_info(pair)
         diff = d.compare_throw(pair.g, d.setup_outcomes)
         if diff is not None:
             raise _Found(Mismatch("the GDL", [], diff, "bisimulation"))
@@ -1060,6 +1085,31 @@ class _Bisimulation:
                 out.append((str(roll), (), _Pair(None, None, path, 1, Difference(error=str(after)), False)))
                 continue
             out.append((str(roll), (), _Pair(nxt, after, path, 1, handed_out=False)))
+        self.seen += len(out)
+        return Info(False, [], (), (), out)
+
+    def _setup_deal_info(self, pair: _Pair) -> Info:
+        """The successors of random's state dealing setup's pops (tgpl.setup_deals): each item left, the next
+        such state or, after the last deal, the runtime's state after setup with those deals."""
+        d = self.d
+        outcomes = [(Func(ROLL, (Const(str(j)),)), draws) for j, draws in d.setup_plan.node(pair.draws)]
+        diff = d.compare_throw(pair.g, outcomes)
+        if diff is not None:
+            raise _Found(Mismatch("the GDL", _moves(pair.path), diff, "bisimulation"))
+        self.compared += 1
+        out = []
+        for roll, draws in outcomes:
+            path = (pair.path, str(roll))
+            after = state_or_error(pair.g.apply, d.throw(roll))
+            if isinstance(after, GdlError):
+                out.append((str(roll), (), _Pair(None, None, path, pair.depth + 1, Difference(error=str(after)),
+                                                 False)))
+                continue
+            node = d.setup_plan.node(draws)
+            if isinstance(node, State):
+                out.append((str(roll), (), _Pair(d.dealt(node), after, path, pair.depth + 1, handed_out=False)))
+            else:
+                out.append((str(roll), (), _Pair(None, after, path, pair.depth + 1, handed_out=False, draws=draws)))
         self.seen += len(out)
         return Info(False, [], (), (), out)
 
@@ -1305,9 +1355,15 @@ def _replay(game: Game, seed: int, moves: list[str]) -> State | None:
     deals = dealt_decks(game.program)[0].classes
     chances = ChanceMachine(game, seed)
     numbers = rosters(dealing(game.initial_state(seed), deals), deals) if deals else {}
+    plan = setup_deals(game, seed)
     try:
         first = _random_faces(moves[0]) if moves else None
-        if first is not None:  # setup's dice: random's first move (tgpl.lowering.chance.setup_throw)
+        if plan is not None and first is not None:  # setup's deals, random's first moves (tgpl.setup_deals)
+            faces = [_random_faces(m) for m in moves[:plan.count]]
+            state = plan.run(plan.draws([f[0] for f in faces if f is not None]))[0]
+            numbers = {plan.deck: plan.roster}
+            moves = moves[plan.count:]
+        elif first is not None:  # setup's dice: random's first move (tgpl.lowering.chance.setup_throw)
             state = chances.setup_runs()[first[0] - 1][3]
             moves = moves[1:]
         else:

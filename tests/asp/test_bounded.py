@@ -181,8 +181,8 @@ def test_cli_bounded_defect_json_and_witness_files(tmp_path):
 
 
 def test_cli_bounded_user_errors(tmp_path):
-    tgpl_game = run("verify", str(ROOT / "examples" / "treasure.tgpl"), "--horizon", "3")
-    assert tgpl_game.exit_code == 2 and "treasure.tgpl:80:17: error: not lowerable: " in tgpl_game.output
+    tgpl_game = run("verify", str(ROOT / "examples" / "citadels" / "citadels.tgpl"), "--horizon", "3")
+    assert tgpl_game.exit_code == 2 and "scoring.tgpl:55:63: error: not lowerable: " in tgpl_game.output
     missing = run("verify", str(tmp_path / "none.kif"), "--horizon", "3")
     assert missing.exit_code == 2 and "none.kif:1:1: error: cannot read" in missing.output
     bad = tmp_path / "bad.kif"

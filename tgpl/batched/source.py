@@ -56,6 +56,7 @@ def gdl_program(path: str | Path, seed: int = 0, limits=None) -> Program:
 def _lowered(name: str, seed: int, limits=None) -> Program:
     from tgpl.frontend.after_setup import chance_site_texts
     from tgpl.frontend.loader import load_program
+    from tgpl.lowering.chance import effect_roll_calls, setup_deal_calls, setup_roll_calls
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
     from tgpl.runtime.compiler import compile_program
@@ -65,6 +66,11 @@ def _lowered(name: str, seed: int, limits=None) -> Program:
     if not program.ok:
         errors = [d for d in program.diagnostics if d.is_error]
         raise BatchedLoadError(render_all(errors, program.sources))
+    sites = chance_site_texts(program)
+    if sites and (effect_roll_calls(program) or setup_roll_calls(program) or setup_deal_calls(program)):
+        # random moves in its GDL-II: not lowered (treasure's lowering would run for minutes before it is refused)
+        raise BatchedLoadError(f"{sites[0]}: error: the batched engine plays deterministic games only: this game "
+                               f"draws on chance at {', '.join(sites)}, random's moves in its GDL-II")
     game = Game(program, compile_program(program), None)
     try:
         lowered = lower_game(game, seed, limits=limits)

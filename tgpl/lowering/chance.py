@@ -36,6 +36,21 @@ RANDOM = "random"  # GDL-II's chance role
 ROLL = "roll"  # the function of random's moves: (roll k), (roll2 a b) for two dice (`roll_name`)
 DID = "did"  # the percept of a move: every player sees (did role move), as Dresden's GameController writes it
 SETUP = "setup"  # the last part of random's control state at the start, where it throws setup's dice
+SETUP_DEAL = "deal"  # random's control states at the start where it deals setup's pops: `deal1`, `deal2`, ...
+
+
+def setup_deal_control(k: int) -> str:
+    """The last part of random's control state where it deals setup's (k+1)-th pop (decision 112)."""
+    return f"{SETUP_DEAL}{k + 1}"
+
+
+def setup_deal_step(cs: tuple) -> int | None:
+    """k where the control state `cs` is random's dealing setup's (k+1)-th pop (`setup_deal_control`); else None."""
+    if len(cs) == 4 and isinstance(cs[3], str) and cs[3].startswith(SETUP_DEAL):
+        return int(cs[3][len(SETUP_DEAL):]) - 1
+    return None
+
+
 SETUP_OUTCOMES = 1_000
 """Ways setup's dice can fall past which a setup that rolls is refused: each is one move of random's first step."""
 THROW_OUTCOMES = 1_000
@@ -233,10 +248,11 @@ def _pushed_in_setup(program, info) -> tuple[Span, str] | None:
     return None
 
 
-def _taken_in_setup(program, info) -> Span | None:
+def _taken_in_setup(program, info, keeps: frozenset[str] = frozenset()) -> Span | None:
     """Where setup takes from or reads a deck of class `info` (its code, the functions it calls, the `default`
-    blocks of what it makes, but the deck's own): a pop(), peek(), pop_front(), an index. What setup takes is
-    the seed's shuffle's (the header's `Chance:` line), so the deck's `default` shuffle stays a chance site."""
+    blocks of what it makes, but the deck's own): a pop(), peek(), pop_front(), an index; with `keeps`, not by
+    those methods. What setup takes is the seed's shuffle's (the header's `Chance:` line), so the deck's
+    `default` shuffle stays a chance site, unless setup's pops are random's first moves (`setup_deal_calls`)."""
     code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
     code += _entered_in_setup(program, code)
     own = {id(x) for c in info.ancestors() if c.defn is not None for x in ast.walk(c.defn)}
@@ -245,7 +261,7 @@ def _taken_in_setup(program, info) -> Span | None:
             continue
         if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member):
             ct = program.types.get(id(n.callee))
-            if not (isinstance(ct, CallableType) and ct.kind == "builtin") or ct.name in SETUP_KEEPS_ORDER:
+            if not (isinstance(ct, CallableType) and ct.kind == "builtin") or ct.name in SETUP_KEEPS_ORDER | keeps:
                 continue
             on = n.callee.obj
         elif isinstance(n, ast.Index):
@@ -280,6 +296,9 @@ def _entered_in_setup(program, code: list) -> list:
     return out
 
 
+SETUP_DEALS = frozenset({"pop", "reshuffle"})
+"""What setup may do with a dealt deck besides what keeps its order, where its pops are random's first moves
+(decision 112): a pop() deals, a reshuffle in setup (of an empty pile) takes back what was discarded."""
 SETUP_KEEPS_ORDER = frozenset({"push", "push_front", "discard", "shuffle", "length"})
 """What setup may do with a deck whose play only draws from it without taking what the seed's shuffle put on top
 (`_taken_in_setup`; pushes are judged by `_pushed_in_setup`)."""
@@ -334,10 +353,10 @@ def _why_not_refilled(program, info, calls: list, reshuffle: ast.Call) -> tuple[
     if not _made_once(program, info):
         return (reshuffle.span, f"{REFILL} of a {name} is lowered only where the game makes one {name}, by a "
                                 "statement of setup's own block: random deals its discards back from one pile")
-    if _taken_in_setup(program, info) is not None:
-        return (reshuffle.span, f"{REFILL} of a {name} that setup deals from is not lowerable yet: random's "
-                                "deals name the items the deck holds when play begins, and an item setup dealt may "
-                                "be discarded and come back")
+    if _taken_in_setup(program, info, SETUP_DEALS) is not None:
+        return (reshuffle.span, f"{REFILL} of a {name} that setup reads otherwise than by pop() is not lowerable: "
+                                "random's deals name the items the deck holds before setup deals, and an item "
+                                "setup took may be discarded and come back")
     for n, m in calls:
         if m != "discard":
             continue
@@ -497,6 +516,47 @@ def dealt_decks(program) -> tuple[Dealt, list[tuple[Span, str]]]:
     return Dealt(frozenset(classes), frozenset(pops), tuple(shuffles), frozenset(refills), tuple(at)), refused
 
 
+def setup_deal_calls(program) -> list[ast.Call]:
+    """The pop() calls of a deck random deals from after setup (`dealt_decks`: shuffled after setup) that setup
+    runs (its code, the functions it calls, the phases it enters), where setup does nothing else with such a deck
+    than pop(), reshuffle() and what keeps its order (`_taken_in_setup`): random deals them as its first moves,
+    one a pop() (decision 112; tgpl.setup_deals finds where each deal's item goes), in source order. Empty where
+    there are none, or setup reads such a deck otherwise (then what it takes is the seed's)."""
+    calls = []
+    for n in after_setup_nodes(program):
+        if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member):
+            ct = program.types.get(id(n.callee))
+            if isinstance(ct, CallableType) and ct.kind == "builtin":
+                calls.append((n, ct.name))
+    shuffled = {info.name: info for n, m in calls if m in ("shuffle", "reshuffle")
+                and (info := _stack_class(program, n.callee.obj)) is not None}
+    dealt = [info for info in shuffled.values() if _why_not_dealt(program, info, calls, calls[0][0]) is None]
+    if not dealt or any(_taken_in_setup(program, info, SETUP_DEALS) is not None for info in dealt):
+        return []
+    code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    code += _entered_in_setup(program, code)
+    found = {id(n): n for n in reachable(program, code) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)
+             and n.callee.name == "pop" and (t := _stack_class(program, n.callee.obj)) is not None
+             and any(_related(t, d) for d in dealt)}
+    return sorted(found.values(), key=lambda n: (n.span.file, n.span.line, n.span.col))
+
+
+def setup_deal_refusal(program, universe) -> list[tuple[Span, str]]:
+    """The reshuffle refused, located, where setup pops a deck whose discards a reshuffle takes back and its deals
+    stay the seed's (`universe.deals` empty: tgpl.setup_deals found no place each deal's item goes whichever it
+    is): an item setup dealt would not be named by random's deals, and may be discarded and come back. Reported
+    with the constructs the lowering never translates (`subset.outside_subset`), before any code runs."""
+    if universe.deals or not setup_deal_calls(program):
+        return []
+    dealt = dealt_decks(program)[0]
+    if not dealt.refills:
+        return []
+    name = sorted(dealt.refills)[0]
+    return [(dealt.reshuffles[0], f"{REFILL} of a {name} that setup deals from is not lowerable here: random deals "
+                                  "setup's pops only where each deal's item goes to the same place whichever item it "
+                                  "is (decision 112), and an item setup dealt may be discarded and come back")]
+
+
 def phase_deals(program, pops: frozenset) -> list[tuple[ast.Call, bool]]:
     """The deals (pop() of a dealt deck, id() in `pops`) that entering a phase runs, in a turn's phases and its
     `default` block and the functions they call, each (call, whether a loop may run it more than once), as
@@ -643,4 +703,4 @@ def _field(snap: dict, cell: tuple[str, str]):
 
 
 __all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "REFILL", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
-           "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_roll_calls", "setup_throw", "shuffle_refusal"]
+           "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_deal_calls", "setup_deal_control", "setup_deal_refusal", "setup_deal_step", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.chance import DEALT_ITEMS, DID, RANDOM, ROLL, SETUP, roll_name
+from tgpl.lowering.chance import DEALT_ITEMS, DID, RANDOM, ROLL, SETUP, roll_name, setup_deal_step
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations, unfold_single_uses
 from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
@@ -76,6 +76,11 @@ class LoweredGame:
     def state_fluents(self, snapshot: dict) -> frozenset[str]:
         """The GDL fluents (as KIF text) of a runtime state given as a snapshot: for differential tests."""
         return self.emitter.state_fluents(snapshot)
+
+    def setup_deals(self) -> int:
+        """How many of random's first moves deal setup's pops (tgpl.setup_deals, decision 112): 0 where none do."""
+        u = getattr(self.emitter, "u", None)
+        return len(u.deals) if u is not None else 0
 
     def state_fields(self) -> dict[str, list[str]] | None:
         """The fields of the objects `state_fluents` reads (tgpl.runtime.snapshot.fields_snapshot); None when it
@@ -242,6 +247,10 @@ class Emitter:
             turn = cs[1]
             return Func("control", (Const(RANDOM), Const(self.names.name(("turn", turn), str(turn))),
                                     Const(self.names.name(("thrown", turn, SETUP), SETUP))))
+        if setup_deal_step(cs) is not None:  # random deals setup's pops: the game's first steps (decision 112)
+            turn = cs[1]
+            return Func("control", (Const(RANDOM), Const(self.names.name(("turn", turn), str(turn))),
+                                    Const(self.names.name(("thrown", turn, cs[3]), cs[3]))))
         if len(cs) == 4:  # random throws the die of the move made (tgpl.lowering.chance): the move in the phase's name
             player, turn, phase, move = cs
             m = self.logic.moves[move]

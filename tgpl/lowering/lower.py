@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tgpl.frontend import ast
-from tgpl.lowering.chance import action_rolls, setup_roll_calls
+from tgpl.lowering.chance import action_rolls, setup_deal_calls, setup_roll_calls
 from tgpl.lowering.board_count import Holds, board_counts, written_in_step
 from tgpl.lowering.compiled import (board_count_passes, changing_fields, compile_game, most_moves, play_code,
                                     writes_in_loops)
@@ -243,6 +243,8 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
     rolls = [t.dice[0].call.span for t in action_rolls(program)[0].values()]
     if universe.throws:
         rolls.insert(0, setup_roll_calls(program)[0].span)
+    if universe.deals:  # setup's deals, random's first moves (decision 112)
+        rolls.insert(0, setup_deal_calls(program)[0].span)
     if rolls and moves != "spelled":  # random's moves are made by the spelled-out segments alone
         if moves == "compiled":
             raise NotLowerable(rolls[0], "a game whose die is random's move (GDL-II) "

@@ -45,8 +45,8 @@ from tgpl.lowering.execute import NotLowerable
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, moves_strategy,
                                  spelled_budget)
-from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action
-from tgpl.lowering.subset import outside_subset, phase_move_input, pool_classes
+from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action, refused_up_front
+from tgpl.lowering.subset import phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
 from tgpl.lowering.unread import unread_attributes
 
@@ -498,7 +498,7 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
     out = Assessment()
     out.parts = game_parts(program, universe)
     with limits.during("finding what cannot lower (the subset)"):
-        outside = outside_subset(program)
+        outside = refused_up_front(program, universe)
         limits.check()
     strategy, why = moves_strategy(program, universe, moves)
     out.moves, out.why = strategy, why

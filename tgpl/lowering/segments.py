@@ -38,7 +38,8 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.conserved import conserved_families
-from tgpl.lowering.chance import DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name
+from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
+                                  setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
                                   pool_classes, state_lists)
@@ -156,6 +157,15 @@ def assigned_classes(program) -> list:
     return out
 
 
+def refused_up_front(program, universe: Universe) -> list[tuple[Span, str]]:
+    """What the lowering refuses before it runs any code, in source order: the constructs it never translates
+    (`subset.outside_subset`), and a reshuffle of a deck whose setup deals stay the seed's
+    (`chance.setup_deal_refusal`)."""
+    found = outside_subset(program)
+    more = setup_deal_refusal(program, universe)
+    return sorted(found + more, key=lambda sr: (sr[0].file, sr[0].line, sr[0].col)) if more else found
+
+
 class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
@@ -203,10 +213,38 @@ class Lowering:
         # where setup throws dice, the game starts with random to move, in a control state (the control after
         # setup, SETUP) whose move (roll k) sets what the k-th way they fall set (`_setup_thrown`)
         self.start = self.u.control + (SETUP,) if self.u.throws else self.u.control
+        if self.u.deals:  # setup's deals: random's first moves, one a pop() (decision 112, `_setup_dealt`)
+            self.start = self.u.control + (setup_deal_control(0),)
+            self._check_setup_deals()
         # in a game with secrets, whether a die is thrown may be one (Monty Hall's host throws only when the
         # contestant holds the car): random then throws after every move of an action that may throw, and
         # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 97)
         self.secret_throws = has_secrets(program)
+
+    def _check_setup_deals(self) -> None:
+        """Raises NotLowerable, at setup's first pop(), where a cell a setup deal fills is no state."""
+        for cells, lengths in self.u.deals:
+            for obj, attr in (*cells, *lengths):
+                if (obj, attr) not in self.fluents:
+                    raise NotLowerable(setup_deal_calls(self.program)[0].span,
+                                       f"setup deals into {obj}.{attr}, which is no state: random deals setup's "
+                                       "pops where code after setup changes what they fill (decision 112)")
+
+    def _setup_dealt(self, cs: tuple, k: int, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
+        """The paths of random's (k+1)-th move at the start, setup's (k+1)-th deal (tgpl.setup_deals): `(roll j)`
+        takes the deck's j-th item (no longer left, one fewer left) into the cells that deal fills, with the
+        lengths it makes; then the next deal, or the control after setup."""
+        deck = self.u.by_name[self.u.deal_deck]
+        cells, lengths = self.u.deals[k]
+        nxt = cs[:3] + (setup_deal_control(k + 1),) if k + 1 < len(self.u.deals) else cs[:3]
+        out = []
+        for m, _ in legal:
+            j = int(m.inputs[0][1])
+            store = {(deck.name, left_cell(j - 1)): False,
+                     (deck.name, length_cell(DEALT_ITEMS)): float(len(deck.items) - k - 1),
+                     **{cell: deck.items[j - 1] for cell in cells}, **lengths}
+            out.append(Path(conj(ctrl, lit(MoveLit(m.index))), store, nxt))
+        return out
 
     def _deal_decks(self) -> dict[str, UObj]:
         """The deck random deals from for each dealt deck class a move pops (tgpl.lowering.chance.dealt_decks):
@@ -296,6 +334,8 @@ class Lowering:
         if deck.fields.get(PILE):
             raise NotLowerable(site, f"reshuffle() of {deck.name} is not lowerable: setup leaves items on its "
                                      f"{PILE}, which random's deals do not name")
+        if setup_deal_refusal(self.program, self.u):
+            return 0.0  # refused up front (`run`), with the constructs the lowering never translates
         roster = set(deck.items)
         kinds = [t.info for n in after_setup_nodes(self.program) if isinstance(n, ast.Call)
                  and isinstance(n.callee, ast.Member) and n.callee.name == "discard"
@@ -399,6 +439,11 @@ class Lowering:
     def legal_moves(self, cs: tuple) -> list[tuple[MoveInfo, Formula]]:
         if len(cs) == 4 and cs[3] == SETUP:  # random throws setup's dice: a move for each way they fall
             return [(self.random_move((k,)), TRUE) for k in range(1, len(self.u.throws) + 1)]
+        if setup_deal_step(cs) is not None:  # setup's deal: the deck's j-th item, while it is left
+            deck = self.u.by_name[self.u.deal_deck]
+            at = Path(TRUE, {}, cs[:3])
+            return [(self.random_move((j,)), as_formula(self.ex.read(at, deck, left_cell(j - 1), None)) or FALSE)
+                    for j in range(1, len(deck.items) + 1)]
         if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
             throw = self.rolls[id(self.moves[cs[3]].action)]
             if throw.deals and (throw.entered or throw.dice[0].deal in self.refills):
@@ -571,6 +616,8 @@ class Lowering:
         if len(cs) == 4 and cs[3] == SETUP:
             return [Path(conj(ctrl, lit(MoveLit(m.index))), dict(self.u.throws[k]), cs[:3])
                     for k, (m, _) in enumerate(legal)]
+        if setup_deal_step(cs) is not None:
+            return self._setup_dealt(cs, setup_deal_step(cs), ctrl, legal)
         if len(cs) == 4:
             return self._thrown(cs, ctrl, legal)
         paths: list[Path] = []
@@ -711,7 +758,7 @@ class Lowering:
         return self.ex.enter_phases(self.ex.merge(paths))
 
     def run(self) -> GameLogic:
-        outside = outside_subset(self.program)
+        outside = refused_up_front(self.program, self.u)
         if outside:  # every construct the lowering never translates, at once, before any code runs
             (span, reason), *more = outside
             raise NotLowerable(span, reason, more)

@@ -86,6 +86,10 @@ class Universe:
     # setup's dice (tgpl.lowering.chance.setup_throw): for each way they fall, random's first move, the values of
     # the cells they set ((object name, attribute) -> value); empty when setup throws none
     throws: list[dict] = field(default_factory=list)
+    # setup's deals (tgpl.setup_deals, decision 112): for the k-th, random's k-th move, the cells its item goes to
+    # ((object name, attribute)) and the lengths it sets ((object name, `L.length`) -> value); the deck's name
+    deals: list[tuple[tuple[tuple[str, str], ...], dict]] = field(default_factory=list)
+    deal_deck: str | None = None
 
     @staticmethod
     def from_snapshot(snap: dict) -> Universe:
@@ -114,6 +118,8 @@ class Universe:
                 links.append(link)
             obj.connections = tuple(links)
         u.throws = [{cell: u.value(v) for cell, v in way.items()} for way in snap.get("throws", ())]
+        u.deals = [(tuple(d["cells"]), dict(d["lengths"])) for d in snap.get("deals", ())]
+        u.deal_deck = snap.get("deal_deck")
         return u
 
     def value(self, v):

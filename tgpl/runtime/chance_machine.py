@@ -103,8 +103,11 @@ class ChanceMachine(RuntimeMachine):
     replay = None  # a frontier state cannot be rebuilt from move texts: outcomes are no moves of `tgpl play`
 
     def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000, deals: frozenset[str] = frozenset(),
-                 idle: frozenset[tuple[str, str]] = frozenset()):
+                 idle: frozenset[tuple[str, str]] = frozenset(), setup_deals=None):
         super().__init__(game, seed)
+        # setup's deals as the GDL-II lowering makes them random's first moves (tgpl.setup_deals.SetupDeals, decision
+        # 112): a chance node a deal, over the items left, before the state after setup
+        self.setup_deals = setup_deals
         self.max_outcomes = max_outcomes
         self.outcomes = 0
         # the deck classes dealt at pop() (tgpl.runtime.dealing), as the GDL-II lowering deals them: the game
@@ -205,7 +208,25 @@ class ChanceMachine(RuntimeMachine):
         return node
 
     # ------------------------------------------------------------ the Machine
+    def _setup_dealt(self, draws: tuple[int, ...]):
+        """Setup's deals after `draws` (`setup_deals.node`): a chance node over the items left, each as likely, or
+        the state after setup, dealt at pop() from there."""
+        node = self.setup_deals.node(draws)
+        if isinstance(node, State):
+            state = dealing(node, self.deals)
+            state.world.seldom.rng = Pcg32(self.seed)
+            self._handed_out(state)
+            return state
+        out = ChanceNode(blake2b(b"setup deals" + dumps(draws, 2), digest_size=16).digest())
+        self.outcomes += len(node)
+        if self.outcomes > self.max_outcomes:
+            raise TooManyOutcomes(f"more than {self.max_outcomes} outcomes of setup's deals")
+        out.outcomes = [(Fraction(1, len(node)), f"(deal: {j})", self._setup_dealt(after)) for j, after in node]
+        return out
+
     def initial(self):
+        if self.setup_deals is not None:  # setup's deals, random's first moves
+            return self._setup_dealt(())
         if self.deals:  # the seed's setup, dealt at pop() from there: its draws are the pops after it
             state = dealing(self.game.initial_state(self.seed), self.deals)
             state.world.seldom.rng = Pcg32(self.seed)  # as every state after a draw has it (`_canonical`)
