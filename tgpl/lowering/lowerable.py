@@ -169,6 +169,9 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
      "decrement with a `require` or an `if` that makes it safe"),
     (("made after setup",), "make the objects in setup, or make objects of a plain class of local visibility, with "
                             "attributes of plain values"),
+    (("combinations, more than",), "keep such a number as a number attribute the moves update (a running total "
+                                   "beside the hand, `Score += card.Value`) and compare the attributes, which stay "
+                                   "numbers of the state"),
     (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run"),
      "keep functions that walk or count the board pure (no writes, no turn.pass): they become rules with "
      "variables; compute what to change first (`k = FlipsIn(...)`), then write it in a loop of its own; "
