@@ -185,6 +185,13 @@ _LABEL_KINDS = (("action_", "action "), ("phase_", "phase "), ("default_", "the 
                 ("filter_", "the filter of input "))
 
 
+def _relation_value(v) -> bool:
+    """Whether a function's result can be a value of a named relation shared by its callers: a local list or
+    table it builds and returns (Atari Go's `GroupOf`, the points of a group) is no term of a relation, and the
+    call runs on its caller's path instead, where the list is the caller's own."""
+    return not any(isinstance(x, (list, dict)) for x, _ in cases_of(v))
+
+
 def readable(label: str) -> str:
     """A block's label (the lowering's key for what it spends there: `action_Slide`, `phase_Judge`) as a
     message names it: `action Slide`, `phase Judge`; a function's label is its name already."""
@@ -1520,7 +1527,7 @@ class Executor:
                     self._spent[name] = self._spent.get(name, 0) + work_done() - start
             found = None
             if all(q.store == p.store and q.control == p.control and q.pending == p.pending and q.status is None
-                   and q.views == p.views and q.dirty == p.dirty for q, _ in results):
+                   and q.views == p.views and q.dirty == p.dirty and _relation_value(v) for q, v in results):
                 cases: dict[object, list] = {}
                 for q, v in results:
                     for x, f in cases_of(v):
