@@ -166,13 +166,20 @@ def test_suicide_is_not_allowed_but_a_capture_that_would_be_one_is():
 def test_atari_go_dry_run_is_a_located_refusal_not_a_traceback():
     """Its `Around` returns a local list: shared between callers as a relation's value it raised TypeError
     (unhashable list) out of the dry run; now the call runs on its caller's path, and the dry run answers in its
-    budget of statements: the floods in `Allowed` are more than the lowering allows, located at the function."""
+    budget of statements: the floods in `Allowed` are more than the lowering allows, located at the function,
+    naming the loop that grows its list and the rewrite that lowers (docs/lowering.md, "Search a chain")."""
     r = CliRunner().invoke(main, ["to-gdl", game("atarigo"), "--dry-run"])
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code == 1, r.output
     assert "Traceback" not in r.output
     assert "atarigo.tgpl:" in r.output and "error: not lowerable:" in r.output, r.output
     assert "Goban.Allowed" in r.output
+    # the cause named, with the rewrite that lowers: the flood in GroupOf, a list walked while it grows
+    lines = open(game("atarigo")).read().splitlines()
+    loop = next(k for k, text in enumerate(lines, 1) if "for (number i = 0; i < group.length" in text)
+    first = r.output.splitlines()[0]
+    assert f"Goban.GroupOf walks the list 'group' while it grows it (at {loop}:13)" in first, first
+    assert "hint: write the search as a recursive function over the board" in r.output, r.output
 
 
 LISTS = """

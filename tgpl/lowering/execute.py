@@ -463,7 +463,7 @@ class Executor:
             return NotLowerable(self.spans[-1] if self.spans else None,
                                 f"more than {PATH_LIMIT} ways through {self.here}: the code branches on the state in "
                                 "more ways than can be merged (a search whose extent depends on the state?)")
-        grown = _grown_lists(loop[0])
+        grown = grown_lists(loop[0])
         if grown:
             return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: it walks the "
                                          f"list '{grown[0]}' while it grows it, a search whose extent depends on the "
@@ -2389,7 +2389,7 @@ def _compares_numbers(c) -> bool:
     return isinstance(c, Formula) and any(isinstance(k, CmpLit) for k in literals(c))
 
 
-def _grown_lists(body: ast.Block) -> list[str]:
+def grown_lists(body: ast.Block) -> list[str]:
     """The local names a loop body both reads items of (`xs[i]`) and adds to (`xs.add(x)`, `xs.append(ys)`): a list
     walked while it grows."""
     added, indexed = set(), set()
