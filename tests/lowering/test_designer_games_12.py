@@ -13,10 +13,14 @@ Go by the move tree's first levels and by seeded plays to the end; Shut the Box 
 model takes from the runtime's log, one throw at a time, the legal moves, the levers, the scores and the result
 compared after every move.
 
-What the lowering does with them: Shut the Box lowers to GDL-II, validated against the runtime; Atari Go's
-dry run once ended in a Python traceback (`TypeError: unhashable type: 'list'`, the list `Around` returns taken
-as a value of a relation shared by its callers) and is now refused in seconds, located, at the function whose
-floods would take more statements than the lowering allows.
+What the lowering does with them. Atari Go's dry run once ended in a Python traceback (`TypeError: unhashable
+type: 'list'`, the list `Around` returns taken as a value of a relation shared by its callers); it is now refused
+in seconds, located at the function whose floods take more statements than the lowering allows, naming the loop
+that grows its list and the rewrite that lowers. Shut the Box's dry run says it lowers (about 6 s), but `tgpl
+to-gdl` stops in the search of its numbers' ranges (`joint_ranges`, a clingo question per new pair of residual
+formulas: some 10 ms each) past `--max-seconds 600`, not tested here; written first with one `Roll` throwing one
+die or two by an `if`, it is refused, located, by language decision 98 (every way through an action that throws
+must throw the same dice).
 """
 
 from __future__ import annotations
