@@ -291,6 +291,30 @@ def test_undefined_base_class_suggests_a_close_one(tmp_path):
     assert found(tmp_path, src) == [E(src, "Peice", "unknown base class 'Peice'; did you mean 'Piece'?")]
 
 
+def test_an_input_read_in_a_require_or_trigger_says_why_it_is_undefined_there(tmp_path):
+    """A designer's Shut the Box first read its optional second lever in a `require` (`if (second == null) ...`):
+    the bare "undefined name" left them to guess that a require is decided before the inputs are chosen."""
+    src = PRELUDE + (
+        "class Seat\n"
+        "{\n"
+        "    action Take\n"
+        "    {\n"
+        "        input bool two;\n"
+        "        require { return two == false; }\n"
+        "        trigger PlayerChoiceEvent { return !two; }\n"
+        "        effect { }\n"
+        "    }\n"
+        "}\n"
+    )
+    diags = check(tmp_path, src)
+    assert [(d.span.line, d.span.col, d.message) for d in diags] == [
+        (*at(src, "two =="), "undefined name 'two' here"), (*at(src, "two; }"), "undefined name 'two' here")]
+    assert all(d.notes == ("'two' is an input of action 'Take': its require and trigger blocks decide whether the "
+                           "action may run before its inputs are chosen, so they cannot read them; test an input in "
+                           "its filter (an input declared earlier is seen by the filters of later ones)",)
+               for d in diags)
+
+
 def test_undefined_function(tmp_path):
     src = in_setup("nope(a: 1);")
     assert found(tmp_path, src) == [E(src, "nope", "undefined name 'nope'")]

@@ -15,7 +15,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.existence import nonnegative, positive_form
 from tgpl.lowering.independent import independent_parts
-from tgpl.lowering.ir import Atom, Const, Program, Rule, Var
+from tgpl.lowering.ir import Atom, Const, Distinct, Func, Program, Rule, Var
 from tgpl.runtime.game import load_game
 
 from test_loop_writes import FLANK, _lowered
@@ -124,3 +124,44 @@ def test_a_part_sharing_no_variable_is_a_condition_of_its_own():
 def test_a_part_that_reads_the_rules_own_relation_stays():
     loop = _rule(Atom("reach", (X,)), Atom("reach", (Y,)), Atom("edge", (Y, Z)), Atom("start", (X,)))
     assert independent_parts(Program((loop,))).rules == (loop,)
+
+
+def test_parts_around_the_move_share_only_its_variables_and_say_the_same():
+    """Around `does`, the move's variables join no literals: the counter the way steps (every value of it) is a
+    part of no arguments, the seat's counter a part over the seat, the cell read a part over the point; a part
+    whose move variable only a `distinct` reads stays (its rule would not be safe). The same `bad` holds, in
+    every state of a small board, with the parts apart as without (clingo, each state one model)."""
+    import clingo
+
+    from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
+
+    r, s, p, n, m, k, j, q, a = (Var(x) for x in ("r", "s", "p", "n", "m", "k", "j", "q", "a"))
+    does = Atom("does", (r, Func("place", (s, p))))
+    stones = [Atom("true", (Func("stones", (n,)),)), Atom("plus", (n, Const("1"), m))]
+    pairs = [Atom("true", (Func("pairs", (s, k)),)), Atom("plus", (k, Const("1"), j))]
+    cell = [Atom("next_to", (p, q)), Atom("true", (Func("stone", (q, Const("null"))),))]
+    apart = [Atom("cell", (a,)), Distinct(a, p), Atom("true", (Func("stone", (a, Const("null"))),))]
+    bad = _rule(Atom("bad"), does, *stones, *pairs, *cell, *apart)
+    out = independent_parts(Program((bad,)), around="does")
+    parts = {r.head.relation: r for r in out.rules if r.head.relation.startswith("tgpl_part")}
+    assert sorted(str((x.body, x.head.args)) for x in parts.values()) == sorted(
+        str((tuple(body), args)) for body, args in ((stones, ()), (pairs, (s,)), (cell, (p,))))
+    assert out.rules[0].body == (does, *apart, *(Atom(x.head.relation, x.head.args) for x in parts.values()))
+    plain = [x for x in independent_parts(Program((bad,))).rules if x.head.relation.startswith("tgpl_part")]
+    assert sorted(len(x.body) for x in plain) == [2, 8] and all(not x.head.args for x in plain)  # the move with its reads
+
+    facts = "".join(f"cell(c{i}). next_to(c{i},c{i + 1}). next_to(c{i + 1},c{i}). " for i in range(3)) + \
+        "cell(c3). " + "".join(f"plus({i},1,{i + 1}). " for i in range(3)) + \
+        "1 { true(stone(C,null)); true(stone(C,x)) } 1 :- cell(C). 1 { true(stones(0..3)) } 1. " \
+        "1 { true(pairs(s0,0..3)) } 1. 1 { does(w,place(s0,C)) : cell(C) } 1. #show bad/0. #show true/1. #show does/2."
+
+    def models(program: Program) -> set:
+        ctl = clingo.Control(["0", "--warn=none"])
+        ctl.add("base", [], rules_to_asp(program, ClingoNames()) + "\n" + facts)
+        ctl.ground([("base", [])])
+        found: set = set()
+        ctl.solve(on_model=lambda model: found.add(frozenset(map(str, model.symbols(shown=True)))))
+        return found
+    before = models(Program((bad,)))
+    assert any("bad" in x for x in before) and any("bad" not in x for x in before)
+    assert models(out) == before

@@ -72,6 +72,9 @@ class Env:
     frames: list[dict[str, Var]] = field(default_factory=lambda: [{}])
     loops: int = 0
     turn: TurnInfo | None = None
+    # names a designer may expect here that the block cannot see, with why: an action's inputs in its require
+    # and trigger, which decide whether the action may run before its inputs are chosen
+    unseen: dict[str, str] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Var | None:
         for frame in reversed(self.frames):
@@ -494,6 +497,9 @@ class BodyChecker:
             candidates += list(env.this.member_names())
         if e.name.lower() in ("foreach", "for_each"):
             self.diags.error(e.span, f"TGPL has no '{e.name}' loop", NO_FOREACH)
+            return ANY
+        if e.name in env.unseen:
+            self.diags.error(e.span, f"undefined name '{e.name}' here", env.unseen[e.name])
             return ANY
         self.diags.error(e.span, f"undefined name '{e.name}'{_did_you_mean(e.name, candidates)}")
         return ANY

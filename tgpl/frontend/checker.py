@@ -449,8 +449,13 @@ class Checker:
         scope = owner.scope
         assert scope is not None
         env = Env("effect", scope, owner, VOID)
+        unseen = {i.name: f"'{i.name}' is an input of {what}: its require and trigger blocks decide whether the "
+                          "action may run before its inputs are chosen, so they cannot read them; test an input in "
+                          "its filter (an input declared earlier is seen by the filters of later ones)"
+                  for i in action.inputs}
         for req in action.requires:
-            self.bodies.check_must_return(req.body, Env("require", scope, owner, BOOL), req.span, "require block")
+            self.bodies.check_must_return(req.body, Env("require", scope, owner, BOOL, unseen=unseen), req.span,
+                                          "require block")
         events: dict[str, Span] = {}
         fired_by: list[Type] = []
         for trig in action.triggers:
@@ -459,7 +464,7 @@ class Checker:
             if trig.event in events:
                 self.diags.error(trig.event_span, f"{what} already has a trigger on {trig.event}", f"first at {events[trig.event]}")
             events.setdefault(trig.event, trig.event_span)
-            tenv = Env("trigger", scope, owner, BOOL)
+            tenv = Env("trigger", scope, owner, BOOL, unseen=unseen)
             tenv.frames[-1]["event"] = _event_var(event_t, trig.event_span)
             self.bodies.check_must_return(trig.body, tenv, trig.span, "trigger")
         prio = action.prio

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.types import BOOL
+from tgpl.lowering.independent import independent_parts
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Program, Rule, Term, Var, is_ground, substitute
 
 Invariant = Callable[[Program, list, list, list], bool]
@@ -470,7 +471,9 @@ def flip_program(bodies: list[tuple], program: Program, views: set[str], joins: 
     if any(a.relation == DOMAIN for r in kept for a, _ in r.body_atoms()):
         kept += [Rule(Atom(DOMAIN, (Const(j), Const(str(k)), v))) for (j, k), values in sorted(domains.items())
                  for v in sorted(values, key=str)]
-    return kept, free
+    # a body asks the move, the counters it steps and the cells it reads at once: each part on its own, the
+    # move's variables shared, lest every value of every counter multiply the ways the solver must refute
+    return list(independent_parts(Program(tuple(kept)), around="does").rules), free
 
 
 DOMAIN = BAD + "_dom"  # (join, place, value): the values a place of a join may hold (`_join_domains`)

@@ -55,7 +55,7 @@ from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, b
                                       flip_program, invariant_rules, state_cells, step_rules, steps_whole,
                                       written_in_step)
 from tgpl.lowering.saturate import saturated_counters, saturated_value
-from tgpl.lowering.segments import actions_of, value_text
+from tgpl.lowering.segments import actions_of, builtin_attribute_type, builtin_writes, value_text
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.keyed_walks import key_walks
@@ -1407,21 +1407,17 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
             if (isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this) \
                     and t.name not in unread:
                 written.add(t.name)
-        elif isinstance(n, ast.Call) and isinstance(n.callee, (ast.Name, ast.Member)) and n.callee.name == "move_to":
-            ct = program.types.get(id(n.callee))
-            if isinstance(ct, CallableType) and ct.kind == "builtin":
-                written.add("tile")  # a piece's place, which move_to() sets (`SegmentCompiler.move_to`)
+        elif isinstance(n, ast.Call):
+            # move_to()'s `tile` (`SegmentCompiler.move_to`); discard() and pop() are refused where a move meets them
+            written |= builtin_writes(program, n) & {"tile"}
     out = {}
     for o in universe.objects:
         for name in o.fields:
             if name not in written:
                 continue
             found = o.cls.find_attribute(name)
-            if found is not None:
-                t = found[1]
-            elif name == "tile" and o.cls.kind == "interactable":
-                t = ClassType(program.builtins.tile)  # where a piece stands
-            else:
+            t = found[1] if found is not None else builtin_attribute_type(o.cls, name, program.builtins)
+            if t is None:
                 raise Unsupported(f"a built-in attribute '{name}' that changes")
             initial = o.fields[name]
             if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):

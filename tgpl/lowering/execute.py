@@ -185,6 +185,13 @@ _LABEL_KINDS = (("action_", "action "), ("phase_", "phase "), ("default_", "the 
                 ("filter_", "the filter of input "))
 
 
+def _relation_value(v) -> bool:
+    """Whether a function's result can be a value of a named relation shared by its callers: a local list or
+    table it builds and returns (Atari Go's `GroupOf`, the points of a group) is no term of a relation, and the
+    call runs on its caller's path instead, where the list is the caller's own."""
+    return not any(isinstance(x, (list, dict)) for x, _ in cases_of(v))
+
+
 def readable(label: str) -> str:
     """A block's label (the lowering's key for what it spends there: `action_Slide`, `phase_Judge`) as a
     message names it: `action Slide`, `phase Judge`; a function's label is its name already."""
@@ -456,7 +463,7 @@ class Executor:
             return NotLowerable(self.spans[-1] if self.spans else None,
                                 f"more than {PATH_LIMIT} ways through {self.here}: the code branches on the state in "
                                 "more ways than can be merged (a search whose extent depends on the state?)")
-        grown = _grown_lists(loop[0])
+        grown = grown_lists(loop[0])
         if grown:
             return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: it walks the "
                                          f"list '{grown[0]}' while it grows it, a search whose extent depends on the "
@@ -1520,7 +1527,7 @@ class Executor:
                     self._spent[name] = self._spent.get(name, 0) + work_done() - start
             found = None
             if all(q.store == p.store and q.control == p.control and q.pending == p.pending and q.status is None
-                   and q.views == p.views and q.dirty == p.dirty for q, _ in results):
+                   and q.views == p.views and q.dirty == p.dirty and _relation_value(v) for q, v in results):
                 cases: dict[object, list] = {}
                 for q, v in results:
                     for x, f in cases_of(v):
@@ -2382,7 +2389,7 @@ def _compares_numbers(c) -> bool:
     return isinstance(c, Formula) and any(isinstance(k, CmpLit) for k in literals(c))
 
 
-def _grown_lists(body: ast.Block) -> list[str]:
+def grown_lists(body: ast.Block) -> list[str]:
     """The local names a loop body both reads items of (`xs[i]`) and adds to (`xs.add(x)`, `xs.append(ys)`): a list
     walked while it grows."""
     added, indexed = set(), set()

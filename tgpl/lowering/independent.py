@@ -8,6 +8,14 @@ parts share no variable holds exactly when each part holds on its own.
 
 A part is moved out only when it has no variable of the head, two literals at least, and none of its relations
 depends on the rule's own relation (no new recursion, stratification unchanged).
+
+Parts may also be found `around` a relation: the variables of its atoms (a move, `does`) join no literals, and a
+part that shares some of them with the rest is a relation over them, as many instances as the moves it holds
+for. The check that each write of a counted field moves the count (tgpl.lowering.board_count.flip_program) asks,
+in one body, the move, the counters it steps (every value of `Stones`, of each seat's `Pairs`) and the cells it
+reads: 9x9 Pente's bodies were 181,764 ground instances, a disjunction clasp could not refute in 20,000
+conflicts; its parts apart, 5,070 conflicts (0.6 s). Exact still: with the move's variables fixed, the parts
+share none. The part's arguments must be bound within it (its rule safe), else it stays.
 """
 
 from __future__ import annotations
@@ -18,14 +26,15 @@ from tgpl.lowering.ir import Atom, Program, Rule, Var, substitute
 PREFIX = "tgpl_part"
 
 
-def _parts(body: tuple) -> list[list[int]]:
-    """The body's literals grouped by shared variables (indices, in body order); literals without a variable
-    each a part of their own."""
+def _parts(body: tuple, key: set[str]) -> list[list[int]]:
+    """The body's literals grouped by shared variables but those of `key` (indices, in body order); literals
+    without such a variable each a part of their own."""
     part = Partition(range(len(body)))
     first: dict[str, int] = {}
     for i, lit in enumerate(body):
         for v in lit.variables():
-            part.union(i, first.setdefault(v.name, i))
+            if v.name not in key:
+                part.union(i, first.setdefault(v.name, i))
     groups: dict[int, list[int]] = {}
     for i in range(len(body)):
         groups.setdefault(part.find(i), []).append(i)
@@ -58,8 +67,9 @@ def _canonical(lits: list) -> tuple:
     return tuple(substitute(lit, {k: Var(n) for k, n in names.items()}) for lit in lits)
 
 
-def independent_parts(program: Program) -> Program:
-    """`program` with each movable part of a body (see the module) a relation of no arguments."""
+def independent_parts(program: Program, around: str | None = None) -> Program:
+    """`program` with each movable part of a body (see the module) a relation: of no arguments, or, `around` a
+    relation, of the variables it shares with the rest, all of them variables of that relation's atoms."""
     reaches = _reaches(program)
     used = {rel for rel in program.relations()}
     made: dict[tuple, str] = {}
@@ -69,35 +79,38 @@ def independent_parts(program: Program) -> Program:
         if len(r.body) < 3:
             rules.append(r)
             continue
-        head_vars = {v.name for v in r.head.variables()}
-        parts = _parts(r.body)
+        key = {v.name for x in r.body if isinstance(x, Atom) and x.relation == around for v in x.variables()}
+        head_vars = {v.name for v in r.head.variables()} - key
+        parts = _parts(r.body, key)
         if len(parts) < 2:
             rules.append(r)
             continue
         keep: list[int] = []
-        moved: list[str] = []
+        moved: list[Atom] = []
         for part in parts:
             lits = [r.body[i] for i in part]
             names = {v.name for lit in lits for v in lit.variables()}
             relations = {a.relation for lit in lits for a, _ in lit.atoms()}
-            if (len(part) < 2 or not names or names & head_vars
+            bound = {v.name for lit in lits if isinstance(lit, Atom) for v in lit.variables()}
+            if (len(part) < 2 or not names - key or names & head_vars or not names & key <= bound
                     or any(r.head.relation == x or r.head.relation in reaches.get(x, ()) for x in relations)):
                 keep += part
                 continue
-            key = _canonical(lits)
-            name = made.get(key)
+            args = tuple(dict.fromkeys(v for lit in lits for v in lit.variables() if v.name in key))
+            shape = _canonical([Atom("", args), *lits])
+            name = made.get(shape)
             if name is None:
                 k = len(made)
                 while f"{PREFIX}_{k}" in used:
                     k += 1
                 name = f"{PREFIX}_{k}"
                 used.add(name)
-                made[key] = name
-                extra.append(Rule(Atom(name), tuple(lits)))
-            moved.append(name)
+                made[shape] = name
+                extra.append(Rule(Atom(name, args), tuple(lits)))
+            moved.append(Atom(name, args))
         if not moved:
             rules.append(r)
             continue
-        body = tuple(r.body[i] for i in sorted(keep)) + tuple(Atom(n) for n in moved)
+        body = tuple(r.body[i] for i in sorted(keep)) + tuple(moved)
         rules.append(Rule(r.head, body, r.span))
     return program if not extra else Program(tuple(rules) + tuple(extra))

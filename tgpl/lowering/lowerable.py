@@ -172,6 +172,10 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
     (("combinations, more than",), "keep such a number as a number attribute the moves update (a running total "
                                    "beside the hand, `Score += card.Value`) and compare the attributes, which stay "
                                    "numbers of the state"),
+    (("while it grows it",),
+     "write the search as a recursive function over the board, with a bound on its length (is there a chain of "
+     "neighbours from one to the other? Lines of Action's `Linked`), or as a fixed number of passes over the cells; "
+     "see \"Search a chain recursively\""),
     (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run"),
      "keep functions that walk or count the board pure (no writes, no turn.pass): they become rules with "
      "variables; compute what to change first (`k = FlipsIn(...)`), then write it in a loop of its own; "
@@ -718,8 +722,14 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         what = (f"{about}{int(total_steps):,} statements" if over_steps else f"{about}{int(total_parts):,} parts of "
                                                                               "conditions")
         limit = f"{execute.STEP_LIMIT:,} statements" if over_steps else f"{execute.WORK_LIMIT:,} parts"
+        search = _growing_search(out.parts, busiest) if busiest is not None else None
+        why = ""
+        if search is not None:
+            loop, name, function = search
+            why = (f"; {function} walks the list '{name}' while it grows it (at {loop.line}:{loop.col}), a search "
+                   "whose extent depends on the state, and each way the list can grow is a path of its own")
         _refuse(out, span, f"spelled out move by move, the lowering would run {what}{where}, more than the "
-                           f"{limit} it allows: it would be refused after minutes", predicted=True)
+                           f"{limit} it allows: it would be refused after minutes{why}", predicted=True)
     elif not exact:
         out.undecided = True
     out.notes.append(f"estimated: the symbolic execution passed the dry run's budget ({first:,} statements); a "
@@ -732,6 +742,31 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
         out.notes.append(f"undecided: the sampled run passed the budget too{where}, before it had run a move of "
                          "every control state it met; `tgpl to-gdl --no-validate` gives the lowering's own answer")
+
+
+def _growing_search(parts: list[Part], start: Part) -> tuple[Span, str, str] | None:
+    """A loop that walks a local list while it grows it (a flood: Atari Go's group grown point by point), in
+    `start` or a function it calls (by name, nearest first): the loop, the list and the function. Such a search
+    is why the statements of a function outgrow the lowering's budget, and what to rewrite (`_too_many_ways`
+    names it so where the lowering itself runs into it)."""
+    functions = {p.name.rsplit(".", 1)[-1]: p for p in parts if p.kind == "function" and p.source is not None}
+    seen, todo = set(), [start]
+    while todo:
+        part = todo.pop(0)
+        if part.name in seen or part.source is None:
+            continue
+        seen.add(part.name)
+        code = getattr(part.source, "defn", part.source)
+        for n in ast.walk(code):
+            if isinstance(n, (ast.While, ast.For)):
+                grown = execute.grown_lists(n.body)
+                if grown:
+                    return n.span, grown[0], part.name
+            elif isinstance(n, ast.Call) and isinstance(n.callee, (ast.Name, ast.Member)):
+                callee = functions.get(n.callee.name)
+                if callee is not None:
+                    todo.append(callee)
+    return None
 
 
 def _busiest(lw: _DryLowering, parts: list[Part]) -> Part | None:

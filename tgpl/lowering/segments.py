@@ -105,6 +105,30 @@ class GameLogic:
     views_read: dict = field(default_factory=dict)
 
 
+def builtin_writes(program, call: ast.Call) -> set[str]:
+    """The built-in attributes a call of a built-in method writes: a piece's `tile`, which move_to() sets, and
+    discard()'s `tile` and `discarded`; a deck's `length`, which pop() lowers (its items are fixed after setup:
+    what is left is its length). Empty for any other call."""
+    ct = program.types.get(id(call.callee))
+    if not (isinstance(ct, CallableType) and ct.kind == "builtin" and "." not in ct.target.name):
+        return set()
+    if ct.name == "move_to":
+        return {"tile"}
+    if ct.name == "discard":
+        return {"tile", "discarded"}
+    if ct.name == "pop" and isinstance(program.types.get(id(getattr(call.callee, "obj", None))), ClassType):
+        return {"length"}
+    return set()
+
+
+def builtin_attribute_type(cls, name: str, builtins):
+    """The type of an interactable's built-in attribute that moves change (`tile`: where a piece stands, set by
+    move_to() and discard(); `discarded`, set by discard()), None for any other name or class."""
+    if cls.kind != "interactable":
+        return None
+    return ClassType(builtins.tile) if name == "tile" else BOOL if name == "discarded" else None
+
+
 def written_attributes(program) -> set[str]:
     """Attribute names that code running after setup assigns (by name: a sound over-approximation)."""
     code = [fi.defn for info in program.classes for fi in info.functions.values()]
@@ -119,15 +143,7 @@ def written_attributes(program) -> set[str]:
             elif isinstance(t, ast.Name) and id(t) in program.implicit_this:
                 names.add(t.name)
         elif isinstance(node, ast.Call):
-            ct = program.types.get(id(node.callee))
-            if isinstance(ct, CallableType) and ct.kind == "builtin" and "." not in ct.target.name:
-                if ct.name == "move_to":
-                    names.add("tile")  # a piece's place: the built-in attribute move_to() sets
-                elif ct.name == "discard":
-                    names |= {"tile", "discarded"}  # off its tile, and discarded
-                elif ct.name == "pop" and isinstance(program.types.get(id(getattr(node.callee, "obj", None))),
-                                                     ClassType):
-                    names.add("length")  # a deck's items are fixed after setup: what is left is its length
+            names |= builtin_writes(program, node)
     return names
 
 
@@ -276,13 +292,8 @@ class Lowering:
                 if name not in written:
                     continue
                 found = o.cls.find_attribute(name)
-                if found is not None:
-                    t = found[1]
-                elif name == "tile" and o.cls.kind == "interactable":
-                    t = ClassType(self.builtins.tile)  # where a piece stands: moved by move_to() and discard()
-                elif name == "discarded" and o.cls.kind == "interactable":
-                    t = BOOL  # set by discard()
-                else:
+                t = found[1] if found is not None else builtin_attribute_type(o.cls, name, self.builtins)
+                if t is None:
                     continue
                 initial = o.fields[name]
                 if isinstance(initial, tuple) and name in lists and isinstance(t, Collection):
