@@ -148,16 +148,16 @@ def test_pentes_stone_count_is_taken_for_the_stones_on_the_board():
 
 
 def test_the_dry_run_says_that_it_does_not_cover_the_proof_of_a_count_of_the_board():
-    """The dry run compiles Pente's segments (under a second) but runs neither the relaxation nor the proof by
-    induction that `Game.Stones` counts the board, which the lowering tries only where its step is small
-    (board_count.STEP_ATOMS): its verdict says so in a note, naming the counter and the points it would count."""
+    """The dry run compiles Pente's segments (under a second) but runs neither the relaxation nor the proof that
+    `Game.Stones` counts the board (each write checked, then the induction where its step is small,
+    board_count.STEP_ATOMS): its verdict says so in a note, naming the counter and the points it would count."""
     r = CliRunner().invoke(main, ["to-gdl", str(game("pente")), "--dry-run"])
     assert r.exit_code == 0, r.output
     notes = [line.strip() for line in r.output.splitlines() if line.strip().startswith("note: may count the board")]
     assert notes == ["note: may count the board: Game.Stones (81 'Stone'); where the relaxation cannot bound it, "
-                     "the lowering proves it by induction on the compiled rules, a proof the dry run does not run "
-                     "(tried only where its step grounds to at most 20,000 atoms: Pente's count on 4x4 points, not "
-                     "9x9)"], r.output
+                     "the lowering proves it on the compiled rules, each write first, then by induction, a proof "
+                     "the dry run does not run (the induction tried only where its step grounds to at most 20,000 "
+                     "atoms)"], r.output
     r = CliRunner().invoke(main, ["to-gdl", str(game("morris")), "--dry-run"])
     assert "may count the board" not in r.output, r.output  # its counters are saturated or bounded by a require
 

@@ -590,8 +590,8 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
     if counts:  # the lowering proves them only where the relaxation finds them unbounded: unknown here
         said = ", ".join(f"{c.holder}.{c.counter} ({len(c.objects)} '{c.field}')" for _, c in sorted(counts.items()))
         out.notes.append(f"may count the board: {said}; where the relaxation cannot bound it, the lowering proves "
-                         "it by induction on the compiled rules, a proof the dry run does not run (tried only where "
-                         f"its step grounds to at most {STEP_ATOMS:,} atoms: Pente's count on 4x4 points, not 9x9)")
+                         "it on the compiled rules, each write first, then by induction, a proof the dry run does "
+                         f"not run (the induction tried only where its step grounds to at most {STEP_ATOMS:,} atoms)")
     _describe(out, program, "compiled", game)
     return True
 
