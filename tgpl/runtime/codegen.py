@@ -529,7 +529,7 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
-MAX_PREPAID_DEPTH = 30  # a nest of counted loops spelled twice (`BlockGenerator.prepaid`) is one level deeper
+MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.unrolled`, `fixed_table`) is one level deeper
 _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
 _EARLY = "\x00K"  # ends a `break` of a loop that may be spelled out (`BlockGenerator.unrolled`), until it is
 # What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
@@ -666,7 +666,6 @@ class BlockGenerator:
         self.table_reads: list[tuple[str, str]] | None = None
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
-        self.prepaying = False  # generating a nest of counted loops whose steps are counted at once (`prepaid`)
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
@@ -1012,7 +1011,7 @@ class BlockGenerator:
         """The table of fixed items declared by `body[i]` and built by the counted nest after it,
         when the code after only reads its items (`tgpl.runtime.fixed_tables`), else None."""
         if not (self.c.purity is not None and not self.in_fixed
-                and not self.prepaying and depth < min(MAX_PREPAID_DEPTH, MAX_INLINE_DEPTH) - 1
+                and depth < min(MAX_TWICE_DEPTH, MAX_INLINE_DEPTH) - 1
                 and isinstance(body[i], ast.VarDecl)):
             return None
         found = fixed_tables.find(body, i, self.counted, self.fixed_item)
@@ -1242,30 +1241,6 @@ class BlockGenerator:
             return None
         return 0
 
-    def prepaid(self, head: int, depth: int, total: int) -> None:
-        """The counted loop nest at `self.lines[head:]`, which always counts `total` steps
-        (`fixed_steps`), spelled twice: when the steps so far and `total` stay within the limit,
-        they are counted at once and the loops count none (nothing in them reads the count, and
-        none can pass the limit); else the loops count them one by one, as they are, and raise
-        the limit's error at the step that passes it. An error of the game's code raised in the
-        loops ends the segment, or is taken as a miss by an optimistic spelling, which sets the
-        count back to where it started. Tris's win check builds its 3x3 table in 12 steps."""
-        loops = self.lines[head:]
-        quick: list[str] = []
-        skip = 0
-        for line in loops:
-            if skip:
-                skip -= 1
-                continue
-            if line.strip() == _COUNT_STEP:  # `count_step`'s three lines: a `pass` keeps the body
-                quick.append(line.replace(_COUNT_STEP, "pass"))
-                skip = 2
-                continue
-            quick.append(line)
-        pad = "    " * depth
-        self.lines[head:] = ([f"{pad}if m.steps + {total} <= SL:", f"{pad}    m.steps += {total}"]
-                             + ["    " + line for line in quick] + [f"{pad}else:"] + ["    " + line for line in loops])
-
     def early_ending(self, s: ast.For, values: tuple) -> bool:
         """Whether the counted loop `s` (over `values`) may be spelled out (`unrolled`): a few
         values, and a body of `_EARLY_STMTS` whose expressions make nothing (`new`) and call only
@@ -1315,7 +1290,7 @@ class BlockGenerator:
         in it can pass the limit. Else the loop as it is, which counts its steps one by one and
         raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
         index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
-        itself read as its literal too, or set before each. As `prepaid`: an error of the game's code raised in the body ends
+        itself read as its literal too, or set before each. An error of the game's code raised in the body ends
         the segment, or is a miss of an optimistic spelling, which sets the count back.
         Left as it is (its marks gone) when the body made closures or other `break`s or
         `continue`s than its own (none are expected: it has no loop), or is too long."""
@@ -1419,9 +1394,7 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
-            total = self.fixed_steps(s) if not self.prepaying and depth < MAX_PREPAID_DEPTH else None
-            early = (total is None and not self.prepaying
-                     and depth < MAX_PREPAID_DEPTH and self.early_ending(s, values))
+            early = depth < MAX_TWICE_DEPTH and self.early_ending(s, values)
             closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
@@ -1438,21 +1411,17 @@ class BlockGenerator:
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
-            outer, self.prepaying = self.prepaying, self.prepaying or total is not None
             level, self.early_level = self.early_level, len(self.loops) if early else None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
-                self.prepaying = outer
                 self.early_level = level
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
-            if total is not None and self.closures == closures:
-                self.prepaid(head, depth, total)
-            elif early:
+            if early:
                 self.unrolled(head, depth, x, values, j, self.closures == closures)
             self.loops.pop()
             self.continues.pop()
