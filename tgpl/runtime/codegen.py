@@ -104,17 +104,13 @@ def _bound_plan(rf, names, span, key_types):
     return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
 
 
-def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=None):
+def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
     `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
     and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
-    (`World.memo`), as `_memoized` does, and its result remembered once run.
-
-    `install(fn)` replaces the site in the code calling it: once the site has bound its first call,
-    it installs a copy specialized for that binding (`_specialized`: the class of `x` tested, the
-    effect, padding and stack entry as constants), which hands other classes back to this one."""
+    (`World.memo`), as `_memoized` does, and its result remembered once run."""
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
@@ -130,8 +126,6 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             "    if p is None:",
             "        f = t.cls.function(name)",
             "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
-            "        if p is not False and install is not None:",
-            "            install(_installed(call, t.cls, p, shape, span, poly))",
             "    if p is False:",
             f"        return _call_method(m, t, name, names, ({args}), span)",
         ]
@@ -141,104 +135,53 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             "    p = plans.get(0)",
             "    if p is None:",
             "        p = plans[0] = _bound_plan(rf, names, span, key_types)",
-            "        if p is not False and install is not None:",
-            "            install(_specialized(call, None, p, shape, span))",
             "    if p is False:",
             f"        return _invoke(m, rf, None, names, ({args}), span)",
         ]
         this = "None"
     call = f"(fast(m, {this}, {args}) if fast is not None else run(m, {this}, [{args}*pad]))"
-    lines += ["    run, pad, entry, rp, memo, fast = p"] + _call_lines(this, "run", "", "entry", "rp", "memo", key, test, 1, call)
+    lines += [
+        "    run, pad, entry, rp, memo, fast = p",
+        "    table = None",
+        f"    if memo is not None and (mm := m.world.memo) is not None and {test}:",
+        "        table = mm[memo]",
+        f"        hit = table.get(k := {key})",
+        "        if hit is not None:",
+        "            steps = hit[1]",
+        "            if not steps:",
+        "                return hit[0]",
+        "            m.steps += steps",
+        "            if m.steps <= m.step_limit:",
+        "                return hit[0]",
+        "            m.steps -= steps",  # past the limit: run it, to raise where the run raises
+        "            table = None",
+        "        before = m.steps",
+        "    stack = m.stack",
+        "    stack.append(entry)",
+        "    try:",
+        f"        r = {call}",
+        "        if r is None:",
+        "            return None",
+        "        if rp:",
+        "            r = to_player(r, m.players)",
+        "    except _Cancelled:",
+        "        return None",
+        "    except RecursionError:  # the host's stack ran out: report it as the game's error",
+        "        m.error(span, f\"calls nested too deeply (in {entry[0]}): is the recursion endless?\")",
+        "    except OverflowError:",
+        "        m.error(span, TOO_LARGE)",
+        "    finally:",
+        "        stack.pop()",
+        "    if table is not None and r.__class__ in _P and (left := mm[-1])[0] > 0:",
+        "        left[0] -= 1",
+        "        table[k] = (r, m.steps - before)",
+        "    return r",
+    ]
     ns = {
         "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
-        "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
-        "_installed": _installed, "poly": {},
     }
-    exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
-    return ns["call"]
-
-
-def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str, test: str, depth: int,
-                call: str | None = None) -> list[str]:
-    """The body of a call site once bound (`_site`): the memo looked up (when `memo` names a table,
-    or is code that may), the call pushed on the machine's stack, the effect run, a player result
-    mapped, the memo filled. `rp` and `memo` are code, or True/False/None known when generated;
-    `call`: the code of the call, else `run(m, this, local)`."""
-    if call is None:
-        call = f"{run}(m, {this}, {local})"
-    i = "    " * depth
-    out = []
-    memoized = memo is not None
-    if memoized:
-        out += [
-            f"{i}table = None",
-            f"{i}if {'' if memo.isdigit() else f'{memo} is not None and '}(mm := m.world.memo) is not None and {test}:",
-            f"{i}    table = mm[{memo}]",
-            f"{i}    hit = table.get(k := {key})",
-            f"{i}    if hit is not None:",
-            f"{i}        steps = hit[1]",
-            f"{i}        if not steps:",
-            f"{i}            return hit[0]",
-            f"{i}        m.steps += steps",
-            f"{i}        if m.steps <= m.step_limit:",
-            f"{i}            return hit[0]",
-            f"{i}        m.steps -= steps",  # past the limit: run it, to raise where the run raises
-            f"{i}        table = None",
-            f"{i}    before = m.steps",
-        ]
-    out += [f"{i}stack = m.stack", f"{i}stack.append({entry})", f"{i}try:"]
-    if rp is False and not memoized:
-        out += [f"{i}    return {call}"]
-    else:
-        out += [f"{i}    r = {call}", f"{i}    if r is None:", f"{i}        return None"]
-        if rp is not False:
-            out += [f"{i}    if {rp}:", f"{i}        r = to_player(r, m.players)"]
-    out += [
-        f"{i}except _Cancelled:",
-        f"{i}    return None",
-        f"{i}except RecursionError:  # the host's stack ran out: report it as the game's error",
-        f"{i}    m.error(span, f\"calls nested too deeply (in {{{entry}[0]}}): is the recursion endless?\")",
-        f"{i}except OverflowError:",
-        f"{i}    m.error(span, TOO_LARGE)",
-        f"{i}finally:",
-        f"{i}    stack.pop()",
-    ]
-    if memoized:
-        out += [
-            f"{i}if table is not None and r.__class__ in _P and (left := mm[-1])[0] > 0:",
-            f"{i}    left[0] -= 1",
-            f"{i}    table[k] = (r, m.steps - before)",
-        ]
-    if not (rp is False and not memoized):
-        out += [f"{i}return r"]
-    return out
-
-
-def _specialized(generic, cls, plan, shape, span):
-    """A call site (`_site`) bound once: for targets of class `cls` (any, for a global function),
-    the effect, padding, stack entry and memo table as constants; other targets go to `generic`."""
-    n, method, key, test = shape
-    run, pad, entry, rp, memo, fast = plan
-    args = "".join(f"a{i}, " for i in range(n))
-    if fast is not None:  # the locals as Python's own: the values are its parameters
-        run, local = fast, args
-    else:
-        local = "[" + args + "None, " * len(pad) + "]"
-    lines = [f"def call(m, {'t, ' if method else ''}{args}):"]
-    if method:
-        lines.append("    if t.__class__ is _Obj and t.cls is CLS:")
-    else:
-        lines.append("    if True:")
-    lines += _call_lines("t" if method else "None", "RUN", local, "ENTRY", bool(rp), None if memo is None else str(memo), key, test, 2)
-    if method:
-        lines.append(f"    return generic(m, t, {args})")
-    ns = {
-        "_Obj": Obj, "_P": PLAIN, "to_player": to_player, "_Cancelled": _Cancelled,
-        "TOO_LARGE": TOO_LARGE, "CLS": cls, "RUN": run, "ENTRY": entry, "span": span, "generic": generic,
-    }
-    assert all(x is None for x in pad)
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
 
@@ -248,7 +191,7 @@ LISTING_BUDGET = 1 << 16
 
 
 def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, serial: int):
-    """A call site (`_site`, held in `holder[0]`, where it installs its specialized copies) whose
+    """A call site (`_site`, held in `holder[0]`) whose
     results are remembered while the machine is frozen (`Machine.listing`, while legal moves are
     listed), keyed by the site, the target and the values: a filter calling
     `Draughts.MustJump(side: player)` for each of 36 candidate squares runs it once.
@@ -277,47 +220,6 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     )
     ns = {"H": holder, "SERIAL": serial, "_Obj": Obj, "_P": PLAIN, "BUDGET": LISTING_BUDGET}
     exec(compile(src, f"<tgpl listing site {serial}>", "exec"), ns)
-    return ns["call"]
-
-
-def _installed(generic, cls, plan, shape, span, poly: dict):
-    """What a method's call site (`_site`) installs once it has bound a call for class `cls`:
-    `_specialized` for the first class; once several classes come to the site (chess's
-    `Reaches`, overridden by every piece), `_polymorphic` for those whose plan is plain (a
-    direct effect, no memo, no player result), the specialized copy of the first one else."""
-    run, pad, entry, rp, memo, fast = plan
-    if fast is not None and not rp and memo is None:
-        poly[cls] = (fast, entry)
-    if len(poly) < 2:
-        return _specialized(generic, cls, plan, shape, span)
-    return _polymorphic(generic, poly, shape, span)
-
-
-def _polymorphic(generic, poly: dict, shape, span):
-    """A method's call site bound for several classes: the effect and stack entry looked up by the
-    target's class in `poly` (one dict lookup instead of going back to the generic site, which
-    binds the other classes and may add them to `poly`)."""
-    n = shape[0]
-    args = "".join(f"a{i}, " for i in range(n))
-    src = (
-        f"def call(m, t, {args}):\n"
-        "    if t.__class__ is _Obj and (p := POLY.get(t.cls)) is not None:\n"
-        "        stack = m.stack\n"
-        "        stack.append(p[1])\n"
-        "        try:\n"
-        f"            return p[0](m, t, {args})\n"
-        "        except _Cancelled:\n"
-        "            return None\n"
-        "        except RecursionError:  # the host's stack ran out: report it as the game's error\n"
-        "            m.error(span, f\"calls nested too deeply (in {p[1][0]}): is the recursion endless?\")\n"
-        "        except OverflowError:\n"
-        "            m.error(span, TOO_LARGE)\n"
-        "        finally:\n"
-        "            stack.pop()\n"
-        f"    return generic(m, t, {args})\n"
-    )
-    ns = {"_Obj": Obj, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE, "POLY": poly, "span": span, "generic": generic}
-    exec(compile(src, f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
 
 
@@ -2258,12 +2160,6 @@ class BlockGenerator:
             ns[site] = fn
 
         listing = self.listing_worth(e, fi)
-        if listing:  # the site runs inside a wrapper that remembers its results while frozen
-            holder: list = [None]
-
-            def install(fn, holder=holder):  # noqa: F811
-                holder[0] = fn
-
         if not listing and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
             self.bound.update(direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
@@ -2277,16 +2173,14 @@ class BlockGenerator:
                 return call  # the target may be null, or its class choose another function
             return self.maybe_inlined(call, fi, None if obj == _THIS else obj, codes)
         if fi.owner is None:
-            ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
-            if listing:
-                holder[0] = ns[site]
-                ns[site] = _listing_site(holder, False, shape, key_types, self.c.next_listing_site())
+            ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span)
+            if listing:  # the site run inside a wrapper that remembers its results while frozen
+                ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
-        ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
+        ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
-            holder[0] = ns[site]
-            ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
+            ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
 
     def maybe_inlined(self, call: str, fi: FunctionInfo, target: str | None, values: list[str]) -> str:
@@ -2360,13 +2254,8 @@ class BlockGenerator:
             depth += 1
         for a in e.args:  # in the call's order, as the call site would get them
             self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
-        ns = self.ns
-
-        def install(fn, site=site):
-            ns[site] = fn
-
         key_types = tuple(params.get(n) for n in names)
-        ns[site] = _site(None, rf, names, key_types, e.span, install)
+        self.ns[site] = _site(None, rf, names, key_types, e.span)
         self.bound.add("D")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{target} = {body}")
