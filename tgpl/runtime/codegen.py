@@ -360,7 +360,7 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
 # from and the options (`BlockGenerator._compile`): a game loaded
 # again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
 # benches once a run) generates the same sources, and parsing them, with the tree passes
-# (`tree_passes`), and compiling them was two thirds of a load. A code object is immutable and names its
+# (`tree_passes`), and compiling them is most of a load. A code object is immutable and names its
 # constants only by the namespace it is run in, which each load makes its own: the same functions.
 # At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
 COMPILED_CACHE = 4096
