@@ -24,7 +24,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, tree_passes
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
@@ -359,8 +359,8 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
 # The code objects of the functions generated so far, by their source as generated, where it came
 # from and the options (`BlockGenerator._compile`): a game loaded
 # again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
-# benches once a run) generates the same sources, and parsing them, with the tree passes
-# (`tree_passes`), and compiling them is most of a load. A code object is immutable and names its
+# benches once a run) generates the same sources, and compiling them is most of a load. A code
+# object is immutable and names its
 # constants only by the namespace it is run in, which each load makes its own: the same functions.
 # At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
 COMPILED_CACHE = 4096
@@ -572,7 +572,6 @@ class BlockGenerator:
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
         self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
-        self.last_block = None  # the tree of the `_block` (or `_direct`) just compiled, for the next (`_compile`)
         # Each fixed expression generated (`fixed`), by its spelling: (its memo table, its key, the
         # key's type when it is one local's value); and each `&&` of two bools, by the node's id:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
@@ -617,12 +616,12 @@ class BlockGenerator:
             loads = _loads(body)
             src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + loads + preamble
                    + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
-        block_fn = self._compile(src, block.span, "_block", prologue=self.prologued(loads))
+        block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_site`).
             direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
-            block_fn.direct = self._compile(direct, block.span, "_direct", block=True, prologue=self.prologued(loads))
+            block_fn.direct = self._compile(direct, block.span, "_direct")
             if self.params is not None and self.params == tuple(range(len(self.params))):
                 # A function's effect also spelled with its locals as Python's own, its inputs
                 # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
@@ -630,7 +629,7 @@ class BlockGenerator:
                 init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
-                block_fn.fast = self._compile(fast, block.span, "_fast", block=True, prologue=self.prologued(init))
+                block_fn.fast = self._compile(fast, block.span, "_fast")
                 if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
@@ -642,8 +641,7 @@ class BlockGenerator:
                                              self.misses())
                     self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
                     try:
-                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct",
-                                                             prologue=self.prologued(init))
+                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
                     except SyntaxError:  # too many statically nested blocks with the `try`
                         pass
         return block_fn
@@ -674,7 +672,7 @@ class BlockGenerator:
                + f"    except {self.misses()}:\n        m.steps = _st0\n"
                + f"        return _fast(m, this{args})\n")
         try:
-            return self._compile(src, span, "_fast_opt", prologue=self.prologued(init))
+            return self._compile(src, span, "_fast_opt")
         except SyntaxError:  # too many statically nested blocks with the `try`
             return None
 
@@ -713,7 +711,7 @@ class BlockGenerator:
             + "            out.append(c)\n"
             + "    return out\n"
         )
-        every = self._compile(src, block.span, "_all", prologue=self.prologued(_loads(test, slot)))
+        every = self._compile(src, block.span, "_all")
         if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
@@ -775,8 +773,8 @@ class BlockGenerator:
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
-        every = self._compile(src, block.span, "_all_opt", prologue=self.prologued(loads))
-        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span, self.prologued(loads))
+        every = self._compile(src, block.span, "_all_opt")
+        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
         if hoisted is None:
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
@@ -807,7 +805,7 @@ class BlockGenerator:
             return None
         return idx, right
 
-    def hoisted_all(self, test: str, slot: int, head: str, span, prologue: bool):
+    def hoisted_all(self, test: str, slot: int, head: str, span):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
@@ -842,42 +840,20 @@ class BlockGenerator:
             + "        return _all(m, this, v, pool)\n"
         )
         try:
-            return self._compile(src, span, "_all_hoisted", prologue=prologue)
+            return self._compile(src, span, "_all_hoisted")
         except SyntaxError:  # nested deeper than Python's parser takes
             return None
 
-    def prologued(self, loads: str) -> bool:
-        """Whether a function starting with `loads` (the lines loading its locals or setting them to
-        None) and the preamble has a prologue that the tree passes may shorten: loads, or memo tables
-        (`tree_passes.loads_dropped`, `memo_tables_sunk`). The generator binds no temporary that
-        nothing reads (`member`, `shared`): a function with neither compiles from its source."""
-        return bool(loads) or bool(self.memo_tables)
-
-    def _compile(self, src: str, span, name: str, block: bool = False, prologue: bool = False):
-        """The function `name` that `src` defines, run through the tree passes (`tree_passes`) when
-        it has a `prologue` they may shorten (`prologued`), else compiled from its source. With
-        `block`, `src` is the `_direct` of the `_block` compiled last, or the `_fast` of that `_direct`
-        (`generate`), made from its tree when that was compiled here (`tree_passes.as_direct`, `as_fast`)."""
+    def _compile(self, src: str, span, name: str):
+        """The function `name` that `src` defines, compiled from its source (the code object kept
+        in `_COMPILED`) and run in the block's namespace."""
         where = f"<tgpl {span}>"
         key = (src, where, self.c.options)
-        last, self.last_block = self.last_block, None
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
-            if block and last is not None:
-                if name == "_direct":
-                    tree_passes.as_direct(last)
-                else:
-                    tree_passes.as_fast(last, self.params)
-                tree = last
-            elif not prologue:
-                tree = src  # compiled as it is: the passes have nothing to do
-            else:
-                tree = tree_passes.optimised(src)
-            if name in ("_block", "_direct") and tree is not src:
-                self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
-                code = compile(tree, where, "exec")
+                code = compile(src, where, "exec")
             if COMPILED_CACHE:
                 if len(_COMPILED) >= COMPILED_CACHE:
                     _COMPILED.clear()
