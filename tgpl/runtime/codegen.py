@@ -813,18 +813,11 @@ class BlockGenerator:
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
-        cases = hoisting.split(found) or [(None, found.test)]
-        counts = any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
-        loops = ""
-        for i, (flag, case) in enumerate(cases):
-            # one loop per way through the chain of hoisted tests (`hoisting.split`)
-            indent = "        " if len(cases) == 1 else "            "
-            if len(cases) > 1:
-                loops += f"        {'if' if i == 0 else 'elif'} {flag}:\n" if flag is not None else "        else:\n"
-            loops += (f"{indent}for c in pool:\n"
-                      + f"{indent}    v[{slot}] = l{slot} = c\n"
-                      + f"{indent}    if {case}:\n"
-                      + f"{indent}        out.append(c)\n")
+        counts = re.search(r"\bm\b", found.test) is not None
+        loops = ("        for c in pool:\n"
+                 + f"            v[{slot}] = l{slot} = c\n"
+                 + f"            if {found.test}:\n"
+                 + "                out.append(c)\n")
         src = (
             "def _all_hoisted(m, this, v, pool):\n" + head
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
