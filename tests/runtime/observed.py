@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ast as py
-from collections.abc import Callable
 from pathlib import Path
 
 from tgpl.runtime import RuntimeOptions, load_game
@@ -36,9 +34,9 @@ def compiled_with_sources(path, monkeypatch, options: RuntimeOptions = RuntimeOp
     sources: list[str] = []
     compile_ = codegen.BlockGenerator._compile
 
-    def seen(self, src, span, name, block=False, prologue=False):
+    def seen(self, src, span, name):
         sources.append(src)
-        return compile_(self, src, span, name, block, prologue)
+        return compile_(self, src, span, name)
 
     with monkeypatch.context() as mp:
         mp.setattr(codegen.BlockGenerator, "_compile", seen)
@@ -101,15 +99,3 @@ def ends_with_limits(game, limits, moves: list[str], observe=lambda state: state
         except TGPLRuntimeError as e:
             out.append(("error", seen, e.render()))
     return out
-
-
-def after_pass(tree_pass: Callable[[py.FunctionDef], object], src: str) -> str:
-    """The source of the one function in `src` once `tree_pass` (of tgpl.runtime.tree_passes) has run on it."""
-    tree = py.parse(src)
-    tree_pass(tree.body[0])
-    return py.unparse(tree) + "\n"
-
-
-def same(src: str) -> str:
-    """`src` as the passes write it back (`ast.unparse`), changed by none."""
-    return py.unparse(py.parse(src)) + "\n"

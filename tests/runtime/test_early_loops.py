@@ -44,7 +44,7 @@ turn T
         }
         // spelled out: a break at the first value, in a nested if
         for (number i = 0; i < 4; i += 1) { if (i >= 0) { if (Box.Moves > 0) { break; } } Box.Sum += 100; }
-        // spelled out, no break at all (a call: not prepaid as a nest)
+        // spelled out, no break at all (a call of a function that counts no steps)
         for (number i = 1; i < 3; i += 1) { if (Same(a: i, b: 2)) { Box.Sum += 1; } }
         // an error in the body, on the fourth move, in its second step
         if (Box.Moves == 4) { for (number i = 0; i < 2; i += 1) { if (i == 1) { Box.Sum += Box.Items[5]; } } }

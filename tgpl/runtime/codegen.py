@@ -24,7 +24,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, tree_passes
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
@@ -104,17 +104,13 @@ def _bound_plan(rf, names, span, key_types):
     return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
 
 
-def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=None):
+def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
     `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
     and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
-    (`World.memo`), as `_memoized` does, and its result remembered once run.
-
-    `install(fn)` replaces the site in the code calling it: once the site has bound its first call,
-    it installs a copy specialized for that binding (`_specialized`: the class of `x` tested, the
-    effect, padding and stack entry as constants), which hands other classes back to this one."""
+    (`World.memo`), as `_memoized` does, and its result remembered once run."""
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
@@ -130,8 +126,6 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             "    if p is None:",
             "        f = t.cls.function(name)",
             "        p = plans[t.cls] = _bound_plan(f, names, span, key_types) if f is not None else False",
-            "        if p is not False and install is not None:",
-            "            install(_installed(call, t.cls, p, shape, span, poly))",
             "    if p is False:",
             f"        return _call_method(m, t, name, names, ({args}), span)",
         ]
@@ -141,104 +135,53 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span, install=No
             "    p = plans.get(0)",
             "    if p is None:",
             "        p = plans[0] = _bound_plan(rf, names, span, key_types)",
-            "        if p is not False and install is not None:",
-            "            install(_specialized(call, None, p, shape, span))",
             "    if p is False:",
             f"        return _invoke(m, rf, None, names, ({args}), span)",
         ]
         this = "None"
     call = f"(fast(m, {this}, {args}) if fast is not None else run(m, {this}, [{args}*pad]))"
-    lines += ["    run, pad, entry, rp, memo, fast = p"] + _call_lines(this, "run", "", "entry", "rp", "memo", key, test, 1, call)
+    lines += [
+        "    run, pad, entry, rp, memo, fast = p",
+        "    table = None",
+        f"    if memo is not None and (mm := m.world.memo) is not None and {test}:",
+        "        table = mm[memo]",
+        f"        hit = table.get(k := {key})",
+        "        if hit is not None:",
+        "            steps = hit[1]",
+        "            if not steps:",
+        "                return hit[0]",
+        "            m.steps += steps",
+        "            if m.steps <= m.step_limit:",
+        "                return hit[0]",
+        "            m.steps -= steps",  # past the limit: run it, to raise where the run raises
+        "            table = None",
+        "        before = m.steps",
+        "    stack = m.stack",
+        "    stack.append(entry)",
+        "    try:",
+        f"        r = {call}",
+        "        if r is None:",
+        "            return None",
+        "        if rp:",
+        "            r = to_player(r, m.players)",
+        "    except _Cancelled:",
+        "        return None",
+        "    except RecursionError:  # the host's stack ran out: report it as the game's error",
+        "        m.error(span, f\"calls nested too deeply (in {entry[0]}): is the recursion endless?\")",
+        "    except OverflowError:",
+        "        m.error(span, TOO_LARGE)",
+        "    finally:",
+        "        stack.pop()",
+        "    if table is not None and r.__class__ in _P and (left := mm[-1])[0] > 0:",
+        "        left[0] -= 1",
+        "        table[k] = (r, m.steps - before)",
+        "    return r",
+    ]
     ns = {
         "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
-        "install": install, "_specialized": _specialized, "shape": (n, method, key, test),
-        "_installed": _installed, "poly": {},
     }
-    exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
-    return ns["call"]
-
-
-def _call_lines(this: str, run: str, local: str, entry: str, rp, memo, key: str, test: str, depth: int,
-                call: str | None = None) -> list[str]:
-    """The body of a call site once bound (`_site`): the memo looked up (when `memo` names a table,
-    or is code that may), the call pushed on the machine's stack, the effect run, a player result
-    mapped, the memo filled. `rp` and `memo` are code, or True/False/None known when generated;
-    `call`: the code of the call, else `run(m, this, local)`."""
-    if call is None:
-        call = f"{run}(m, {this}, {local})"
-    i = "    " * depth
-    out = []
-    memoized = memo is not None
-    if memoized:
-        out += [
-            f"{i}table = None",
-            f"{i}if {'' if memo.isdigit() else f'{memo} is not None and '}(mm := m.world.memo) is not None and {test}:",
-            f"{i}    table = mm[{memo}]",
-            f"{i}    hit = table.get(k := {key})",
-            f"{i}    if hit is not None:",
-            f"{i}        steps = hit[1]",
-            f"{i}        if not steps:",
-            f"{i}            return hit[0]",
-            f"{i}        m.steps += steps",
-            f"{i}        if m.steps <= m.step_limit:",
-            f"{i}            return hit[0]",
-            f"{i}        m.steps -= steps",  # past the limit: run it, to raise where the run raises
-            f"{i}        table = None",
-            f"{i}    before = m.steps",
-        ]
-    out += [f"{i}stack = m.stack", f"{i}stack.append({entry})", f"{i}try:"]
-    if rp is False and not memoized:
-        out += [f"{i}    return {call}"]
-    else:
-        out += [f"{i}    r = {call}", f"{i}    if r is None:", f"{i}        return None"]
-        if rp is not False:
-            out += [f"{i}    if {rp}:", f"{i}        r = to_player(r, m.players)"]
-    out += [
-        f"{i}except _Cancelled:",
-        f"{i}    return None",
-        f"{i}except RecursionError:  # the host's stack ran out: report it as the game's error",
-        f"{i}    m.error(span, f\"calls nested too deeply (in {{{entry}[0]}}): is the recursion endless?\")",
-        f"{i}except OverflowError:",
-        f"{i}    m.error(span, TOO_LARGE)",
-        f"{i}finally:",
-        f"{i}    stack.pop()",
-    ]
-    if memoized:
-        out += [
-            f"{i}if table is not None and r.__class__ in _P and (left := mm[-1])[0] > 0:",
-            f"{i}    left[0] -= 1",
-            f"{i}    table[k] = (r, m.steps - before)",
-        ]
-    if not (rp is False and not memoized):
-        out += [f"{i}return r"]
-    return out
-
-
-def _specialized(generic, cls, plan, shape, span):
-    """A call site (`_site`) bound once: for targets of class `cls` (any, for a global function),
-    the effect, padding, stack entry and memo table as constants; other targets go to `generic`."""
-    n, method, key, test = shape
-    run, pad, entry, rp, memo, fast = plan
-    args = "".join(f"a{i}, " for i in range(n))
-    if fast is not None:  # the locals as Python's own: the values are its parameters
-        run, local = fast, args
-    else:
-        local = "[" + args + "None, " * len(pad) + "]"
-    lines = [f"def call(m, {'t, ' if method else ''}{args}):"]
-    if method:
-        lines.append("    if t.__class__ is _Obj and t.cls is CLS:")
-    else:
-        lines.append("    if True:")
-    lines += _call_lines("t" if method else "None", "RUN", local, "ENTRY", bool(rp), None if memo is None else str(memo), key, test, 2)
-    if method:
-        lines.append(f"    return generic(m, t, {args})")
-    ns = {
-        "_Obj": Obj, "_P": PLAIN, "to_player": to_player, "_Cancelled": _Cancelled,
-        "TOO_LARGE": TOO_LARGE, "CLS": cls, "RUN": run, "ENTRY": entry, "span": span, "generic": generic,
-    }
-    assert all(x is None for x in pad)
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
 
@@ -248,7 +191,7 @@ LISTING_BUDGET = 1 << 16
 
 
 def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, serial: int):
-    """A call site (`_site`, held in `holder[0]`, where it installs its specialized copies) whose
+    """A call site (`_site`, held in `holder[0]`) whose
     results are remembered while the machine is frozen (`Machine.listing`, while legal moves are
     listed), keyed by the site, the target and the values: a filter calling
     `Draughts.MustJump(side: player)` for each of 36 candidate squares runs it once.
@@ -277,47 +220,6 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     )
     ns = {"H": holder, "SERIAL": serial, "_Obj": Obj, "_P": PLAIN, "BUDGET": LISTING_BUDGET}
     exec(compile(src, f"<tgpl listing site {serial}>", "exec"), ns)
-    return ns["call"]
-
-
-def _installed(generic, cls, plan, shape, span, poly: dict):
-    """What a method's call site (`_site`) installs once it has bound a call for class `cls`:
-    `_specialized` for the first class; once several classes come to the site (chess's
-    `Reaches`, overridden by every piece), `_polymorphic` for those whose plan is plain (a
-    direct effect, no memo, no player result), the specialized copy of the first one else."""
-    run, pad, entry, rp, memo, fast = plan
-    if fast is not None and not rp and memo is None:
-        poly[cls] = (fast, entry)
-    if len(poly) < 2:
-        return _specialized(generic, cls, plan, shape, span)
-    return _polymorphic(generic, poly, shape, span)
-
-
-def _polymorphic(generic, poly: dict, shape, span):
-    """A method's call site bound for several classes: the effect and stack entry looked up by the
-    target's class in `poly` (one dict lookup instead of going back to the generic site, which
-    binds the other classes and may add them to `poly`)."""
-    n = shape[0]
-    args = "".join(f"a{i}, " for i in range(n))
-    src = (
-        f"def call(m, t, {args}):\n"
-        "    if t.__class__ is _Obj and (p := POLY.get(t.cls)) is not None:\n"
-        "        stack = m.stack\n"
-        "        stack.append(p[1])\n"
-        "        try:\n"
-        f"            return p[0](m, t, {args})\n"
-        "        except _Cancelled:\n"
-        "            return None\n"
-        "        except RecursionError:  # the host's stack ran out: report it as the game's error\n"
-        "            m.error(span, f\"calls nested too deeply (in {p[1][0]}): is the recursion endless?\")\n"
-        "        except OverflowError:\n"
-        "            m.error(span, TOO_LARGE)\n"
-        "        finally:\n"
-        "            stack.pop()\n"
-        f"    return generic(m, t, {args})\n"
-    )
-    ns = {"_Obj": Obj, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE, "POLY": poly, "span": span, "generic": generic}
-    exec(compile(src, f"<tgpl call site {span}>", "exec"), ns)
     return ns["call"]
 
 
@@ -457,8 +359,8 @@ def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
 # The code objects of the functions generated so far, by their source as generated, where it came
 # from and the options (`BlockGenerator._compile`): a game loaded
 # again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
-# benches once a run) generates the same sources, and parsing them, with the tree passes
-# (`tree_passes`), and compiling them was two thirds of a load. A code object is immutable and names its
+# benches once a run) generates the same sources, and compiling them is most of a load. A code
+# object is immutable and names its
 # constants only by the namespace it is run in, which each load makes its own: the same functions.
 # At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
 COMPILED_CACHE = 4096
@@ -529,7 +431,7 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
-MAX_PREPAID_DEPTH = 30  # a nest of counted loops spelled twice (`BlockGenerator.prepaid`) is one level deeper
+MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.unrolled`, `fixed_table`) is one level deeper
 _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
 _EARLY = "\x00K"  # ends a `break` of a loop that may be spelled out (`BlockGenerator.unrolled`), until it is
 # What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
@@ -666,12 +568,10 @@ class BlockGenerator:
         self.table_reads: list[tuple[str, str]] | None = None
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
-        self.prepaying = False  # generating a nest of counted loops whose steps are counted at once (`prepaid`)
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
         self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
-        self.last_block = None  # the tree of the `_block` (or `_direct`) just compiled, for the next (`_compile`)
         # Each fixed expression generated (`fixed`), by its spelling: (its memo table, its key, the
         # key's type when it is one local's value); and each `&&` of two bools, by the node's id:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
@@ -716,12 +616,12 @@ class BlockGenerator:
             loads = _loads(body)
             src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + loads + preamble
                    + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
-        block_fn = self._compile(src, block.span, "_block", prologue=self.prologued(loads))
+        block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: calls run it without a Frame or a Returned (`_site`).
             direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
-            block_fn.direct = self._compile(direct, block.span, "_direct", block=True, prologue=self.prologued(loads))
+            block_fn.direct = self._compile(direct, block.span, "_direct")
             if self.params is not None and self.params == tuple(range(len(self.params))):
                 # A function's effect also spelled with its locals as Python's own, its inputs
                 # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
@@ -729,7 +629,7 @@ class BlockGenerator:
                 init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
                 args = "".join(f", l{s}" for s in self.params)
                 fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
-                block_fn.fast = self._compile(fast, block.span, "_fast", block=True, prologue=self.prologued(init))
+                block_fn.fast = self._compile(fast, block.span, "_fast")
                 if self.optimistic is not None:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
@@ -741,8 +641,7 @@ class BlockGenerator:
                                              self.misses())
                     self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
                     try:
-                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct",
-                                                             prologue=self.prologued(init))
+                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
                     except SyntaxError:  # too many statically nested blocks with the `try`
                         pass
         return block_fn
@@ -773,7 +672,7 @@ class BlockGenerator:
                + f"    except {self.misses()}:\n        m.steps = _st0\n"
                + f"        return _fast(m, this{args})\n")
         try:
-            return self._compile(src, span, "_fast_opt", prologue=self.prologued(init))
+            return self._compile(src, span, "_fast_opt")
         except SyntaxError:  # too many statically nested blocks with the `try`
             return None
 
@@ -812,7 +711,7 @@ class BlockGenerator:
             + "            out.append(c)\n"
             + "    return out\n"
         )
-        every = self._compile(src, block.span, "_all", prologue=self.prologued(_loads(test, slot)))
+        every = self._compile(src, block.span, "_all")
         if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
@@ -874,8 +773,8 @@ class BlockGenerator:
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
-        every = self._compile(src, block.span, "_all_opt", prologue=self.prologued(loads))
-        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span, self.prologued(loads))
+        every = self._compile(src, block.span, "_all_opt")
+        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
         if hoisted is None:
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
@@ -906,7 +805,7 @@ class BlockGenerator:
             return None
         return idx, right
 
-    def hoisted_all(self, test: str, slot: int, head: str, span, prologue: bool):
+    def hoisted_all(self, test: str, slot: int, head: str, span):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
@@ -914,18 +813,11 @@ class BlockGenerator:
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
-        cases = hoisting.split(found) or [(None, found.test)]
-        counts = any(re.search(r"\bm\b", f"{flag} {case}") for flag, case in cases)
-        loops = ""
-        for i, (flag, case) in enumerate(cases):
-            # one loop per way through the chain of hoisted tests (`hoisting.split`)
-            indent = "        " if len(cases) == 1 else "            "
-            if len(cases) > 1:
-                loops += f"        {'if' if i == 0 else 'elif'} {flag}:\n" if flag is not None else "        else:\n"
-            loops += (f"{indent}for c in pool:\n"
-                      + f"{indent}    v[{slot}] = l{slot} = c\n"
-                      + f"{indent}    if {case}:\n"
-                      + f"{indent}        out.append(c)\n")
+        counts = re.search(r"\bm\b", found.test) is not None
+        loops = ("        for c in pool:\n"
+                 + f"            v[{slot}] = l{slot} = c\n"
+                 + f"            if {found.test}:\n"
+                 + "                out.append(c)\n")
         src = (
             "def _all_hoisted(m, this, v, pool):\n" + head
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
@@ -941,42 +833,20 @@ class BlockGenerator:
             + "        return _all(m, this, v, pool)\n"
         )
         try:
-            return self._compile(src, span, "_all_hoisted", prologue=prologue)
+            return self._compile(src, span, "_all_hoisted")
         except SyntaxError:  # nested deeper than Python's parser takes
             return None
 
-    def prologued(self, loads: str) -> bool:
-        """Whether a function starting with `loads` (the lines loading its locals or setting them to
-        None) and the preamble has a prologue that the tree passes may shorten: loads, or memo tables
-        (`tree_passes.loads_dropped`, `memo_tables_sunk`). The generator binds no temporary that
-        nothing reads (`member`, `shared`): a function with neither compiles from its source."""
-        return bool(loads) or bool(self.memo_tables)
-
-    def _compile(self, src: str, span, name: str, block: bool = False, prologue: bool = False):
-        """The function `name` that `src` defines, run through the tree passes (`tree_passes`) when
-        it has a `prologue` they may shorten (`prologued`), else compiled from its source. With
-        `block`, `src` is the `_direct` of the `_block` compiled last, or the `_fast` of that `_direct`
-        (`generate`), made from its tree when that was compiled here (`tree_passes.as_direct`, `as_fast`)."""
+    def _compile(self, src: str, span, name: str):
+        """The function `name` that `src` defines, compiled from its source (the code object kept
+        in `_COMPILED`) and run in the block's namespace."""
         where = f"<tgpl {span}>"
         key = (src, where, self.c.options)
-        last, self.last_block = self.last_block, None
         code = _COMPILED.get(key) if COMPILED_CACHE else None
         if code is None:
-            if block and last is not None:
-                if name == "_direct":
-                    tree_passes.as_direct(last)
-                else:
-                    tree_passes.as_fast(last, self.params)
-                tree = last
-            elif not prologue:
-                tree = src  # compiled as it is: the passes have nothing to do
-            else:
-                tree = tree_passes.optimised(src)
-            if name in ("_block", "_direct") and tree is not src:
-                self.last_block = tree
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
-                code = compile(tree, where, "exec")
+                code = compile(src, where, "exec")
             if COMPILED_CACHE:
                 if len(_COMPILED) >= COMPILED_CACHE:
                     _COMPILED.clear()
@@ -1012,7 +882,7 @@ class BlockGenerator:
         """The table of fixed items declared by `body[i]` and built by the counted nest after it,
         when the code after only reads its items (`tgpl.runtime.fixed_tables`), else None."""
         if not (self.c.purity is not None and not self.in_fixed
-                and not self.prepaying and depth < min(MAX_PREPAID_DEPTH, MAX_INLINE_DEPTH) - 1
+                and depth < min(MAX_TWICE_DEPTH, MAX_INLINE_DEPTH) - 1
                 and isinstance(body[i], ast.VarDecl)):
             return None
         found = fixed_tables.find(body, i, self.counted, self.fixed_item)
@@ -1242,30 +1112,6 @@ class BlockGenerator:
             return None
         return 0
 
-    def prepaid(self, head: int, depth: int, total: int) -> None:
-        """The counted loop nest at `self.lines[head:]`, which always counts `total` steps
-        (`fixed_steps`), spelled twice: when the steps so far and `total` stay within the limit,
-        they are counted at once and the loops count none (nothing in them reads the count, and
-        none can pass the limit); else the loops count them one by one, as they are, and raise
-        the limit's error at the step that passes it. An error of the game's code raised in the
-        loops ends the segment, or is taken as a miss by an optimistic spelling, which sets the
-        count back to where it started. Tris's win check builds its 3x3 table in 12 steps."""
-        loops = self.lines[head:]
-        quick: list[str] = []
-        skip = 0
-        for line in loops:
-            if skip:
-                skip -= 1
-                continue
-            if line.strip() == _COUNT_STEP:  # `count_step`'s three lines: a `pass` keeps the body
-                quick.append(line.replace(_COUNT_STEP, "pass"))
-                skip = 2
-                continue
-            quick.append(line)
-        pad = "    " * depth
-        self.lines[head:] = ([f"{pad}if m.steps + {total} <= SL:", f"{pad}    m.steps += {total}"]
-                             + ["    " + line for line in quick] + [f"{pad}else:"] + ["    " + line for line in loops])
-
     def early_ending(self, s: ast.For, values: tuple) -> bool:
         """Whether the counted loop `s` (over `values`) may be spelled out (`unrolled`): a few
         values, and a body of `_EARLY_STMTS` whose expressions make nothing (`new`) and call only
@@ -1315,7 +1161,7 @@ class BlockGenerator:
         in it can pass the limit. Else the loop as it is, which counts its steps one by one and
         raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
         index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
-        itself read as its literal too, or set before each. As `prepaid`: an error of the game's code raised in the body ends
+        itself read as its literal too, or set before each. An error of the game's code raised in the body ends
         the segment, or is a miss of an optimistic spelling, which sets the count back.
         Left as it is (its marks gone) when the body made closures or other `break`s or
         `continue`s than its own (none are expected: it has no loop), or is too long."""
@@ -1419,9 +1265,7 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
-            total = self.fixed_steps(s) if not self.prepaying and depth < MAX_PREPAID_DEPTH else None
-            early = (total is None and not self.prepaying
-                     and depth < MAX_PREPAID_DEPTH and self.early_ending(s, values))
+            early = depth < MAX_TWICE_DEPTH and self.early_ending(s, values)
             closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
@@ -1438,21 +1282,17 @@ class BlockGenerator:
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
-            outer, self.prepaying = self.prepaying, self.prepaying or total is not None
             level, self.early_level = self.early_level, len(self.loops) if early else None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
-                self.prepaying = outer
                 self.early_level = level
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
-            if total is not None and self.closures == closures:
-                self.prepaid(head, depth, total)
-            elif early:
+            if early:
                 self.unrolled(head, depth, x, values, j, self.closures == closures)
             self.loops.pop()
             self.continues.pop()
@@ -2289,12 +2129,6 @@ class BlockGenerator:
             ns[site] = fn
 
         listing = self.listing_worth(e, fi)
-        if listing:  # the site runs inside a wrapper that remembers its results while frozen
-            holder: list = [None]
-
-            def install(fn, holder=holder):  # noqa: F811
-                holder[0] = fn
-
         if not listing and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
             self.bound.update(direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
@@ -2308,16 +2142,14 @@ class BlockGenerator:
                 return call  # the target may be null, or its class choose another function
             return self.maybe_inlined(call, fi, None if obj == _THIS else obj, codes)
         if fi.owner is None:
-            ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span, install)
-            if listing:
-                holder[0] = ns[site]
-                ns[site] = _listing_site(holder, False, shape, key_types, self.c.next_listing_site())
+            ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span)
+            if listing:  # the site run inside a wrapper that remembers its results while frozen
+                ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
-        ns[site] = _site(fi.name, None, shape, key_types, e.span, install)
+        ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
-            holder[0] = ns[site]
-            ns[site] = _listing_site(holder, True, shape, key_types, self.c.next_listing_site())
+            ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())
         return f"{site}(m, {obj}, {values})"
 
     def maybe_inlined(self, call: str, fi: FunctionInfo, target: str | None, values: list[str]) -> str:
@@ -2391,13 +2223,8 @@ class BlockGenerator:
             depth += 1
         for a in e.args:  # in the call's order, as the call site would get them
             self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
-        ns = self.ns
-
-        def install(fn, site=site):
-            ns[site] = fn
-
         key_types = tuple(params.get(n) for n in names)
-        ns[site] = _site(None, rf, names, key_types, e.span, install)
+        self.ns[site] = _site(None, rf, names, key_types, e.span)
         self.bound.add("D")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{target} = {body}")

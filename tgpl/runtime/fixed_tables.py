@@ -10,7 +10,7 @@ Tris's win check begins by collecting its board's tiles in a local 3x3 table:
 
 and then only reads `tiles[a][b]`. Once setup is over the table is the same on every run: its
 keys are the loops' counters and its items fixed expressions (`Purity.fixed`) of those counters
-alone. Building it was a quarter of a Tris move (12 loop steps, 12 stores, nine memo lookups).
+alone. Building it takes 12 loop steps, 12 stores and nine memo lookups each time.
 When the code after it only ever reads whole items of it (`tiles[a][b]`, never `tiles[a]`, never
 `tiles` alone, never a store), nothing can change the table or tell one built anew from one
 built before, so the code builds it once per setup and then takes the one it built

@@ -14,28 +14,17 @@ filter reads only), so each such subexpression has the same value for every cand
 nothing but names of its own, bound the same for every candidate. It is computed even where the
 test would not have reached it, so it may raise where the test would not: then the pool runs
 through the filter without it (`_all_opt`), as before.
-
-`split` then splits the loop by a chain of tests of such parts (`A if h1 else B if h2 else C`,
-chess's kind of the moving piece: pawn, knight, bishop, rook, queen, king): one loop per way
-through the chain, each with the chain replaced by its branch, so a candidate no longer runs the
-tests. Each such part is a bool (an `is`, `in` or `not`), the same for the whole pool, so the loop
-chosen once takes the branch the test would have taken for every candidate.
 """
 
 from __future__ import annotations
 
 import ast as py
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Calls that compute a value and change nothing: a subexpression may call them and still be hoisted
 _PURE_CALLS = frozenset(("len", "int", "float"))
 # The world's tables (`codegen._BINDINGS`), whose `get` only reads: fields, owners, global objects
 _TABLES = frozenset(("D", "W", "G"))
-# Operators whose result is always a bool, whatever they compare (`==` and `<` may give anything)
-_BOOL_OPS = (py.Is, py.IsNot, py.In, py.NotIn)
-# `split`: the fewest tests a chain must have to split the loop by it, and the most
-MIN_CHAIN = 2
-MAX_CHAIN = 8
 
 
 @dataclass
@@ -45,7 +34,6 @@ class Hoisted:
 
     test: str
     prologue: list[str]
-    bools: set[str] = field(default_factory=set)  # the names whose part is surely a bool (`split`)
 
 
 def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
@@ -58,7 +46,6 @@ def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
         return None
     changing = _changing(tree, set(varying))
     prologue: list[str] = []
-    bools: set[str] = set()
 
     class Hoister(py.NodeTransformer):
         def generic_visit(self, node):
@@ -66,8 +53,6 @@ def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
                     and _invariant(node, changing) and _reads(node):
                 name = f"{prefix}{len(prologue)}"
                 prologue.append(f"{name} = {py.unparse(node)}")
-                if _is_bool(node):
-                    bools.add(name)
                 return py.Name(name, py.Load())
             if isinstance(node, py.IfExp):  # the order Python evaluates it in: the test first
                 node.test = self.visit(node.test)
@@ -82,63 +67,7 @@ def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
     new = Hoister().visit(tree)
     if not prologue:
         return None
-    return Hoisted(py.unparse(new), prologue, bools)
-
-
-def split(found: Hoisted) -> list[tuple[str | None, str]] | None:
-    """The longest chain of conditional expressions in `found.test` whose tests are hoisted bools
-    (`A if h1 else B if h2 else C`), as the ways through it: `[("h1", test with A for the chain),
-    ("h2", ... B ...), (None, ... C ...)]`, each to run when its name is the first true one (None:
-    none is). None when no chain has `MIN_CHAIN` tests."""
-    try:
-        tree = py.parse(found.test, mode="eval")
-    except (SyntaxError, RecursionError):
-        return None
-    best: list[py.IfExp] = []
-    where = None
-    for parent in py.walk(tree):
-        for name, value in py.iter_fields(parent):
-            for index, node in (enumerate(value) if isinstance(value, list) else [(None, value)]):
-                chain = _chain(node, found.bools)
-                if len(chain) > len(best):
-                    best, where = chain, (parent, name, index)
-    if len(best) < MIN_CHAIN:
-        return None
-    parent, name, index = where
-    head = best[0]
-
-    def spelled(branch: py.expr) -> str:
-        if index is None:
-            setattr(parent, name, branch)
-        else:
-            getattr(parent, name)[index] = branch
-        try:
-            return py.unparse(tree)
-        finally:
-            if index is None:
-                setattr(parent, name, head)
-            else:
-                getattr(parent, name)[index] = head
-
-    return [(link.test.id, spelled(link.body)) for link in best] + [(None, spelled(best[-1].orelse))]
-
-
-def _chain(node, bools: set[str]) -> list[py.IfExp]:
-    """The conditional expressions `A if h1 else B if h2 else ...` from `node` on, while each
-    tests a name of `bools` (at most `MAX_CHAIN`)."""
-    chain: list[py.IfExp] = []
-    while isinstance(node, py.IfExp) and isinstance(node.test, py.Name) and node.test.id in bools \
-            and len(chain) < MAX_CHAIN:
-        chain.append(node)
-        node = node.orelse
-    return chain
-
-
-def _is_bool(node: py.AST) -> bool:
-    """Whether the value of `node` is surely True or False: an identity or membership test, a `not`."""
-    if isinstance(node, py.UnaryOp) and isinstance(node.op, py.Not):
-        return True
-    return isinstance(node, py.Compare) and all(isinstance(op, _BOOL_OPS) for op in node.ops)
+    return Hoisted(py.unparse(new), prologue)
 
 
 def _changing(tree: py.AST, varying: set[str]) -> set[str]:
@@ -186,4 +115,4 @@ def _reads(node: py.AST) -> bool:
     return any(isinstance(n, (py.Subscript, py.Attribute, py.NamedExpr)) for n in py.walk(node))
 
 
-__all__ = ["Hoisted", "hoist", "split"]
+__all__ = ["Hoisted", "hoist"]

@@ -48,7 +48,7 @@ _Cancelled = Cancelled  # a non-optional input found no candidate: the action do
 
 class Machine:
     # What most segments never change, as class-level defaults: a machine is made per move and
-    # per listing of moves, and setting them all on each was a tenth of making one.
+    # per listing of moves: left to the class, not set on each.
     last_pass: Span | None = None  # the latest turn.pass: where a cycle of passes is reported
     used = 0  # the choices used so far
     enter_pending = False

@@ -1,15 +1,13 @@
-"""A nest of counted loops that always counts the same loop steps counts them at once when they
-stay within the limit (`BlockGenerator.prepaid`). Games play, and pass the step limit with the
-same error at the same step, as when every step is counted one by one (the plain reference)."""
+"""Nests of counted loops, spelled out (`BlockGenerator.unrolled`) or as Python loops, and a fixed
+table taken whole (`fixed_table`): games play, and pass the step limit with the same error at the
+same step, as when every step is counted one by one (the plain reference)."""
 
 from __future__ import annotations
 
-import re
 import textwrap
 
 import pytest
 
-from tgpl.runtime import codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
 from observed import EXAMPLES, compiled_with_sources, reference
@@ -33,20 +31,20 @@ turn T
     phase Idle { }
     phase Check
     {
-        // prepaid: 3 + 3 * 4 steps
+        // 3 + 3 * 4 steps
         Table<Table<number>> t = {};
         for (number x = 0; x < 3; x += 1)
         {
             t[x] = {};
             for (number y = 0; y < 4; y += 1) { t[x][y] = x * 10 + y; Box.Sum += t[x][y]; }
         }
-        // prepaid: 2 steps
+        // 2 steps
         for (number i = 0; i < 2; i += 1) { if (Box.Sum > 1000) { Box.Sum -= 1; } else { Box.Sum += i; } }
-        // not prepaid: a break, a call, a loop under an if
+        // a break, a call, a loop under an if
         for (number i = 0; i < 5; i += 1) { if (i == 3) { break; } Box.Sum += 1; }
         for (number i = 0; i < 2; i += 1) { Box.Sum += Twice(n: i); }
         for (number i = 0; i < 2; i += 1) { if (i == 1) { for (number j = 0; j < 2; j += 1) { Box.Sum += j; } } }
-        // prepaid: an error in its first step, on the second move
+        // an error in its first step, on the second move
         List<number> none = {};
         if (Box.Moves == 2) { for (number i = 0; i < 3; i += 1) { Box.Sum += none[i]; } }
         turn.pass(0, "Idle");
@@ -58,11 +56,11 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "Idle"); }
 
 @pytest.fixture
 def two(tmp_path, monkeypatch):
-    """NESTS compiled with prepaid steps, and with every step counted one by one; the sources generated."""
+    """NESTS compiled by default, and with every step counted one by one; the sources generated."""
     path = tmp_path / "game.tgpl"
     path.write_text(textwrap.dedent(NESTS), encoding="utf-8")
-    prepaid, sources = compiled_with_sources(path, monkeypatch)
-    return prepaid, reference(path), sources
+    compiled, sources = compiled_with_sources(path, monkeypatch)
+    return compiled, reference(path), sources
 
 
 def _ends(game, limits) -> list:
@@ -80,33 +78,15 @@ def _ends(game, limits) -> list:
     return out
 
 
-def test_which_nests_are_prepaid(two):
-    _, _, sources = two
-    check = [src for src in sources if "m.steps + 15 <= SL" in src]
-    assert check and all("m.steps + 2 <= SL" in src for src in check)
-    # the two nests, the loop under the if (a nest of its own, in a loop that is not) and the erring one
-    assert all(len(re.findall(r"<= SL:", src)) == 4 for src in check)
-    assert all("m.steps + 3 <= SL" in src for src in check)
-
-
 def test_limits_are_passed_at_the_same_step(two):
-    prepaid, plain, _ = two
+    compiled, plain, _ = two
     limits = range(0, 60)
-    ends = _ends(prepaid, limits)
+    ends = _ends(compiled, limits)
     assert ends == _ends(plain, limits)
     errors = {e[1].splitlines()[0] for e in ends if e[0] == "error"}
     assert any("--max-steps" in e for e in errors) and any("empty list" in e for e in errors)
 
 
-def test_a_planted_miscount_is_seen(two, tmp_path, monkeypatch):
-    """Were a nest's steps counted one too many, some limit would be passed where it is not."""
-    _, plain, _ = two
-    fixed = codegen.BlockGenerator.fixed_steps
-    monkeypatch.setattr(codegen.BlockGenerator, "fixed_steps", lambda self, s: None if (n := fixed(self, s)) is None else n + 1)
-    wrong = load_game(tmp_path / "game.tgpl")
-    assert _ends(wrong, range(0, 60)) != _ends(plain, range(0, 60))
-
-
-def test_tris_builds_its_table_prepaid(monkeypatch):
+def test_tris_counts_its_table_at_once(monkeypatch):
     _, sources = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
     assert any("m.steps + 12 <= SL" in src for src in sources)
