@@ -103,6 +103,15 @@ class GameLogic:
     # a call's (function, args, cases) -> the views it reads: kept here, for every emission of this game
     # (emit.Emitter._views_read; the check made global is emitted twice, and its calls are many)
     views_read: dict = field(default_factory=dict)
+    # attribute -> the total of its family proved conserved (tgpl.lowering.conserved): in every state a play
+    # reaches, distinct members sum to at most it (the number line of tgpl.lowering.number_chains)
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def number_line(self):
+        """The ranges sums of counters chain through (tgpl.lowering.number_chains.Line)."""
+        from tgpl.lowering.number_chains import Line
+
+        return Line({k: fl.domain for k, fl in self.fluents.items() if fl.numeric and fl.domain}, self.totals)
 
 
 def written_attributes(program) -> set[str]:
@@ -808,6 +817,7 @@ class Lowering:
         worst: tuple[float, CmpLit] | None = None
         done: set[int] = set()
         sizes = {k: len(fl.domain) for k, fl in logic.fluents.items() if fl.numeric and fl.domain}
+        line = logic.number_line()
 
         def walk(f: Formula) -> None:
             nonlocal worst
@@ -819,6 +829,9 @@ class Lowering:
                 done.add(g.id)
                 todo.extend(g.parts)
                 if g.kind == "lit" and isinstance(g.key, CmpLit):
+                    plan = line.plan(g.key.left, g.key.op, g.key.right)
+                    if plan is not None and plan.worth:
+                        continue  # written as chains over the number line (tgpl.lowering.number_chains)
                     combos = 1.0
                     for leaf in num_leaves(g.key.left) | num_leaves(g.key.right):
                         combos *= sizes.get(leaf, 1)
@@ -1170,6 +1183,7 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         cut = {id(p) for p in lowering.ex.overflows}
         known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
                                    (p for st in logic.states.values() for p in st.paths if id(p) not in cut))
+        logic.totals = {k[1]: len(dom) - 1 for k, dom in known.items()}
         if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT):
             return  # few states: the ranges a play reaches, fewer values than the totals (fewer rules)
         copies = copy_ranges(logic, numeric) if not known else {}
