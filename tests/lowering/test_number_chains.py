@@ -2,7 +2,7 @@
 (tgpl.lowering.number_chains), checked exact against the combination form they replace: for every combination of
 the counters' values in range, a chained comparison holds exactly where the comparison is true
 (segments.cmp_value, what the combination form writes a rule for), and a chained sum derives exactly the
-number's value. Then a game that needs them: tests/data/lowering/rows.tgpl."""
+number's value (none outside the written fluent's range). Then a game that needs them: tests/data/lowering/rows.tgpl."""
 
 from __future__ import annotations
 
@@ -115,8 +115,10 @@ def test_every_chained_comparison_holds_where_the_combinations_do(totals):
             chains.compare(Atom(head), plan)
             keys[head] = CmpLit(op, left, right)
     written = add(A, B, C, 2.0)
-    term, body = chains.written(line.plan(written))
+    term, body = chains.written(line.plan(written), [float(x) for x in range(15)])
     w.rules.append(Rule(Atom("val", (term,)), tuple(body)))
+    term, body = chains.written(line.plan(written), [float(x) for x in range(6)])  # a fluent in 0..5
+    w.rules.append(Rule(Atom("kept", (term,)), tuple(body)))
     found = models(w.rules + w.numbers, domains)
     assert len(found) == 4 ** 4 * 3
     checked = 0
@@ -127,6 +129,8 @@ def test_every_chained_comparison_holds_where_the_combinations_do(totals):
         for head, key in keys.items():
             assert (head in atoms) == truth(key, env), (head, key, env)
         assert {a for a in atoms if a.startswith("val(")} == {f"val({int(written.value(env))})"}, env
+        x = int(written.value(env))
+        assert {a for a in atoms if a.startswith("kept(")} == ({f"kept({x})"} if x <= 5 else set()), env
     assert checked == (4 ** 4 if not totals else sum(1 for c in itertools.product(range(4), repeat=4)
                                                      if sum(c) <= 5)) * 3
     plus = [r for r in w.numbers if r.head.relation == "plus"]

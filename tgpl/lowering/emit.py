@@ -708,7 +708,7 @@ class Emitter:
                 return [chain]
             plan = self.line.plan(x)
             if plan is not None and plan.worth:
-                return [self.chains.written(plan)]
+                return [self.chains.written(plan, fl.domain)]
             out = []
             leaves = sorted(x.leaves())
             for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
