@@ -38,6 +38,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.conserved import conserved_families
+from tgpl.lowering.number_chains import Line
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
@@ -107,10 +108,8 @@ class GameLogic:
     # reaches, distinct members sum to at most it (the number line of tgpl.lowering.number_chains)
     totals: dict[str, int] = field(default_factory=dict)
 
-    def number_line(self):
-        """The ranges sums of counters chain through (tgpl.lowering.number_chains.Line)."""
-        from tgpl.lowering.number_chains import Line
-
+    def number_line(self) -> Line:
+        """The ranges sums of counters chain through (tgpl.lowering.number_chains)."""
         return Line({k: fl.domain for k, fl in self.fluents.items() if fl.numeric and fl.domain}, self.totals)
 
 
@@ -809,11 +808,13 @@ class Lowering:
 
     def check_comparisons(self, logic: GameLogic) -> None:
         """GDL has no arithmetic: a comparison of numbers of the state is written one rule per combination of
-        their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`).
-        Past COMPARED_COMBOS combinations that cannot be written: refused here, at once, where the comparison is
-        in the source, rather than by an emission that would not end (Kalah's stores compared after the sweep
-        read nine holes' seeds, 25^9 combinations). The comparisons looked at are those of the moves' legality, the
-        paths' conditions and the cases of what they write (a call's relation is looked at as it is written)."""
+        their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`),
+        or, for a sum of several counters where that is smaller, as chains over the number line
+        (tgpl.lowering.number_chains: Kalah's stores compared after the sweep, nine holes' seeds, 25^9
+        combinations). Past COMPARED_COMBOS combinations, a comparison that is not chained cannot be written:
+        refused here, at once, where the comparison is in the source, rather than by an emission that would not
+        end. The comparisons looked at are those of the moves' legality, the paths' conditions and the cases of
+        what they write (a call's relation is looked at as it is written)."""
         worst: tuple[float, CmpLit] | None = None
         done: set[int] = set()
         sizes = {k: len(fl.domain) for k, fl in logic.fluents.items() if fl.numeric and fl.domain}
