@@ -237,20 +237,19 @@ class Chains:
         return out, body
 
     def written(self, plan: Plan, domain: list) -> tuple[Term, list[Literal]]:
-        """The number written to a fluent whose values in range are `domain`: its sum, kept to those values where
-        the sum can reach others (as the combination form writes none of them: every fluent a rule can make
-        true is in `base`)."""
-        side = plan.sides[0]
-        term, body = self.side(side, Var("sum"), Var("sum0"))
-        reach = set(range(self.line.bottom(side.terms) + side.constant, self.line.top(side.terms) + side.constant + 1))
-        values = sorted({int(d) for d in domain if _whole(d)})
-        if not reach <= set(values):
-            key = ("chains", "values", tuple(values))
-            name = self.em.props.given.get(key)
-            if name is None:
-                name = self.em.props.name(key, "number")
-                self.em.numbers.extend(Rule(Atom(name, (self.em.value(float(d)),))) for d in values)
-            body.append(Atom(name, (term,)))
+        """The number written to a fluent whose values in range are `domain`: its sum, kept to those values by a
+        static `(number v)` table, as the combination form writes none past them. Every fluent a rule can make
+        true must be in `base`, and a GDL checker reads the chains relaxed: the shared `plus` table has rows past
+        a family's total (the constants added to a total), which no state a play reaches uses but a relaxed
+        reading joins (Kalah 2x4x3: `(seeds holes_0_0 25)`)."""
+        term, body = self.side(plan.sides[0], Var("sum"), Var("sum0"))
+        values = tuple(sorted({int(d) for d in domain if _whole(d)}))
+        key = ("chains", "values", values)
+        name = self.em.props.given.get(key)
+        if name is None:
+            name = self.em.props.name(key, "number")
+            self.em.numbers.extend(Rule(Atom(name, (self.em.value(float(d)),))) for d in values)
+        body.append(Atom(name, (term,)))
         return term, body
 
     def compare(self, head: Atom, plan: Plan) -> None:
