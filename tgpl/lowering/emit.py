@@ -35,6 +35,7 @@ from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
 from tgpl.lowering.minimize import minimize
+from tgpl.lowering.number_chains import Chains, decided
 from tgpl.lowering.universe import list_cell
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
@@ -162,6 +163,8 @@ class Emitter:
         self._subst: dict[int, Formula] = {}
         self._objs: dict[str, Const] = {}  # an object's name -> its term (`obj`)
         self._calls_found: dict[str, set] | None = None
+        self.line = logic.number_line()
+        self.chains = Chains(self, self.line)  # sums of several counters (tgpl.lowering.number_chains)
 
     # ------------------------------------------------------------ terms
     def obj(self, o: UObj | str) -> Const:
@@ -663,6 +666,8 @@ class Emitter:
         if not isinstance(key, CmpLit):
             return None
         found = self._constants.get(key, _MISSING)
+        if found is _MISSING and (plan := self.line.plan(key.left, key.op, key.right)) is not None and plan.worth:
+            found = self._constants[key] = decided(plan, self.line)  # too many combinations to try each
         if found is _MISSING:
             leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
             seen = {bool(cmp_value(key, dict(zip(leaves, combo))))
@@ -671,6 +676,10 @@ class Emitter:
         return found
 
     def compare_rules(self, head: Atom, key: CmpLit) -> None:
+        plan = self.line.plan(key.left, key.op, key.right)
+        if plan is not None and plan.worth:
+            self.chains.compare(head, plan)
+            return
         leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
         for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):
             env = dict(zip(leaves, combo))
@@ -697,6 +706,9 @@ class Emitter:
             chain = self.successor_chain(fl, x)
             if chain is not None:
                 return [chain]
+            plan = self.line.plan(x)
+            if plan is not None and plan.worth:
+                return [self.chains.written(plan, fl.domain)]
             out = []
             leaves = sorted(x.leaves())
             for combo in itertools.product(*(self.logic.fluents[leaf].domain for leaf in leaves)):

@@ -38,6 +38,7 @@ from tgpl.lowering.symbolic import (
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import satisfiable
 from tgpl.lowering.conserved import conserved_families
+from tgpl.lowering.number_chains import Line
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
@@ -103,6 +104,13 @@ class GameLogic:
     # a call's (function, args, cases) -> the views it reads: kept here, for every emission of this game
     # (emit.Emitter._views_read; the check made global is emitted twice, and its calls are many)
     views_read: dict = field(default_factory=dict)
+    # attribute -> the total of its family proved conserved (tgpl.lowering.conserved): in every state a play
+    # reaches, distinct members sum to at most it (the number line of tgpl.lowering.number_chains)
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def number_line(self) -> Line:
+        """The ranges sums of counters chain through (tgpl.lowering.number_chains)."""
+        return Line({k: fl.domain for k, fl in self.fluents.items() if fl.numeric and fl.domain}, self.totals)
 
 
 def builtin_writes(program, call: ast.Call) -> set[str]:
@@ -811,14 +819,17 @@ class Lowering:
 
     def check_comparisons(self, logic: GameLogic) -> None:
         """GDL has no arithmetic: a comparison of numbers of the state is written one rule per combination of
-        their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`).
-        Past COMPARED_COMBOS combinations that cannot be written: refused here, at once, where the comparison is
-        in the source, rather than by an emission that would not end (Kalah's stores compared after the sweep
-        read nine holes' seeds, 25^9 combinations). The comparisons looked at are those of the moves' legality, the
-        paths' conditions and the cases of what they write (a call's relation is looked at as it is written)."""
+        their values in range that makes it true, each combination tried (`Emitter.compare_rules`, `_constant`),
+        or, for a sum of several counters where that is smaller, as chains over the number line
+        (tgpl.lowering.number_chains: Kalah's stores compared after the sweep, nine holes' seeds, 25^9
+        combinations). Past COMPARED_COMBOS combinations, a comparison that is not chained cannot be written:
+        refused here, at once, where the comparison is in the source, rather than by an emission that would not
+        end. The comparisons looked at are those of the moves' legality, the paths' conditions and the cases of
+        what they write (a call's relation is looked at as it is written)."""
         worst: tuple[float, CmpLit] | None = None
         done: set[int] = set()
         sizes = {k: len(fl.domain) for k, fl in logic.fluents.items() if fl.numeric and fl.domain}
+        line = logic.number_line()
 
         def walk(f: Formula) -> None:
             nonlocal worst
@@ -830,6 +841,9 @@ class Lowering:
                 done.add(g.id)
                 todo.extend(g.parts)
                 if g.kind == "lit" and isinstance(g.key, CmpLit):
+                    plan = line.plan(g.key.left, g.key.op, g.key.right)
+                    if plan is not None and plan.worth:
+                        continue  # written as chains over the number line (tgpl.lowering.number_chains)
                     combos = 1.0
                     for leaf in num_leaves(g.key.left) | num_leaves(g.key.right):
                         combos *= sizes.get(leaf, 1)
@@ -1181,6 +1195,7 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         cut = {id(p) for p in lowering.ex.overflows}
         known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
                                    (p for st in logic.states.values() for p in st.paths if id(p) not in cut))
+        logic.totals = {k[1]: len(dom) - 1 for k, dom in known.items()}
         if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT):
             return  # few states: the ranges a play reaches, fewer values than the totals (fewer rules)
         copies = copy_ranges(logic, numeric) if not known else {}
