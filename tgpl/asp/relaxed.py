@@ -14,6 +14,7 @@ from typing import Iterable
 import clingo
 
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
+from tgpl.asp.recursive_joins import split_recursive_joins
 from tgpl.asp.solver import answer_set, lp_file
 from tgpl.asp.tables import table_relations
 from tgpl.lowering.ir import Atom, Program
@@ -25,7 +26,7 @@ def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (
     rules reading it). `tables`: rules_to_asp's static tables to join away (None: `joined_tables`; {}: none,
     which a program whose rules hold several arithmetic tables needs, as their join is their product)."""
     tables = joined_tables(program) if tables is None else tables
-    rules = rules_to_asp(program, names, drop_negation=True, tables=tables)
+    rules = rules_to_asp(split_recursive_joins(program), names, drop_negation=True, tables=tables)
     return answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
 
 
