@@ -57,22 +57,21 @@ def test_a_walk_reading_its_own_result_is_split_into_a_helper_and_the_result():
     program = read_kif(WALK)
     split = split_recursive_joins(program)
     made = helpers(split)
-    assert len(made) == 2  # the two rules reading `walk` after `walk_loop`
-    outer = [r for r in split.rules if any(isinstance(a, Atom) and a.relation.startswith(HELPER_PREFIX)
-                                           for a in r.body)]
-    assert len(outer) == 2
+    # the two rules reading `walk` after `walk_loop` and the same tables share one helper
+    assert len(made) == 1
+    helper = made[0]
+    assert [a.relation for a, _ in helper.body_atoms()][0] == "walk_loop"
+    assert "walk" not in {a.relation for a, _ in helper.body_atoms()}
+    # what the heads and the last literal need of the body, no more (the table's own `?k` only for the join)
+    assert [v.name for v in helper.head.variables()] == ["c", "n", "k", "d", "m"]
+    outer = [r for r in split.rules if any(a.relation == helper.head.relation for a, _ in r.body_atoms())]
+    assert sorted(r.head.relation for r in outer) == ["walk", "walk_join"]
     for rule in outer:
-        assert [a.relation for a in rule.body] == [rule.body[0].relation, "walk"]
-        helper = rule.body[0]
-        # what the head and the last literal need of the body, no more (the table's own `?k` only in the join)
-        assert {v.name for v in helper.variables()} == {v.name for v in rule.head.variables()} | {"d", "m"}
-    for rule in made:
-        assert [a.relation for a, _ in rule.body_atoms()][0] == "walk_loop"
-        assert "walk" not in {a.relation for a, _ in rule.body_atoms()}
+        assert [a.relation for a in rule.body] == [helper.head.relation, "walk"]
     # the rules with one literal of their component are left as they are
     unsplit = [r for r in program.rules if not any(a.relation == "walk" for a, _ in r.body_atoms())]
     assert all(r in split.rules for r in unsplit)
-    assert len(split.rules) == len(program.rules) + 2
+    assert len(split.rules) == len(program.rules) + 1
 
 
 def test_the_relaxed_model_is_the_same_with_the_split(monkeypatch):

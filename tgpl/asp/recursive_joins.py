@@ -26,6 +26,8 @@ helper a cross product (the last literal alone joining the rest) is not made.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.lowering.ir import Atom, Literal, Program, Rule, Var, expand_or
 
@@ -41,18 +43,35 @@ def split_recursive_joins(program: Program) -> Program:
         graph.edges.setdefault(fed, {})[source] = False
         graph.edges.setdefault(source, {})
     components = graph.components()
-    taken = set(program.relations())
-    names = _fresh_names(taken)
-    rules: list[Rule] = []
+    names = _fresh_names(set(program.relations()))
+    rules: list[Rule] = [r for r in program.rules if r.is_fact]
+    pending = [plain for r in program.rules if not r.is_fact for plain in expand_or(r)]
     changed = False
-    for rule in program.rules:
-        if rule.is_fact:
-            rules.append(rule)
-            continue
-        for plain in expand_or(rule):
-            split = _split(plain, graph, components, names)
-            changed = changed or len(split) > 1
-            rules.extend(split)
+    while pending:
+        cuts: dict[tuple[int, str], list[_Cut]] = {}  # rules whose helpers would hold the same body share one
+        for rule in pending:
+            cut = _cut(rule, graph, components)
+            if cut is None:
+                rules.append(rule)
+            else:
+                cuts.setdefault((components[rule.head.relation], " ".join(map(str, cut.inside))), []).append(cut)
+        pending = []
+        for (component, _), group in cuts.items():
+            changed = True
+            needed = set().union(*(cut.needed for cut in group))
+            exported: dict[str, Var] = {}
+            for lit in group[0].inside:
+                for v in lit.variables():
+                    if v.name in needed:
+                        exported.setdefault(v.name, v)
+            helper = Atom(next(names), tuple(exported.values()))
+            inner = Rule(helper, group[0].inside, group[0].rule.span)
+            graph.edges[helper.relation] = {a.relation: not p for a, p in inner.body_atoms()}
+            components[helper.relation] = component  # in the heads' component: it may still join two of its own
+            for cut in group:
+                graph.edges[cut.rule.head.relation][helper.relation] = False
+                rules.append(Rule(cut.rule.head, (helper, *cut.outside), cut.rule.span))
+            pending.append(inner)
     return Program(tuple(rules)) if changed else program
 
 
@@ -66,42 +85,40 @@ def _fresh_names(taken: set[str]):
             yield name
 
 
-def _split(rule: Rule, graph: DependencyGraph, components: dict[str, int], names) -> list[Rule]:
-    """The rule as joins of two (helpers first), or the rule itself where it has fewer than two literals of its
-    component or a split would leave the helper's atoms unconnected."""
+@dataclass(frozen=True)
+class _Cut:
+    """A rule's body cut in two: what its helper holds, and what stays beside the helper (the last literal of
+    the rule's component first); `needed`, the variables of the helper the rest reads."""
+
+    rule: Rule
+    inside: tuple[Literal, ...]
+    outside: tuple[Literal, ...]
+    needed: frozenset[str]
+
+
+def _cut(rule: Rule, graph: DependencyGraph, components: dict[str, int]) -> _Cut | None:
+    """Where the rule is split, or None where it has fewer than two literals of its component or a split would
+    leave the helper's atoms unconnected."""
     head = rule.head.relation
     recursive = [i for i, lit in enumerate(rule.body)
                  if isinstance(lit, Atom) and graph.in_cycle(head, lit.relation, components)]
     if len(recursive) < 2:
-        return [rule]
+        return None
     last = recursive[-1]
-    kept = rule.body[last]
     rest = rule.body[:last] + rule.body[last + 1:]
     positive = [lit for lit in rest if isinstance(lit, Atom)]
-    bound = {v.name for lit in positive for v in lit.variables()}
     if not _connected(positive):
-        return [rule]
+        return None
+    bound = {v.name for lit in positive for v in lit.variables()}
     inside: list[Literal] = []
-    outside: list[Literal] = [kept]
+    outside: list[Literal] = [rule.body[last]]
     for lit in rest:
         if isinstance(lit, Atom) or {v.name for v in lit.variables()} <= bound:
             inside.append(lit)
         else:  # a `distinct` or a `not` on a variable only the last literal binds
             outside.append(lit)
     needed = {v.name for v in rule.head.variables()} | {v.name for lit in outside for v in lit.variables()}
-    exported: dict[str, Var] = {}
-    for lit in inside:
-        for v in lit.variables():
-            if v.name in needed:
-                exported.setdefault(v.name, v)
-    helper = Atom(next(names), tuple(exported.values()))
-    inner = Rule(helper, tuple(inside), rule.span)
-    outer = Rule(rule.head, (helper, *outside), rule.span)
-    # the helper is in the head's component too: it may still join two of its literals
-    graph.edges[helper.relation] = {a.relation: not p for a, p in inner.body_atoms()}
-    graph.edges[head][helper.relation] = False
-    components[helper.relation] = components[head]
-    return [*_split(inner, graph, components, names), outer]
+    return _Cut(rule, tuple(inside), tuple(outside), frozenset(needed))
 
 
 def _connected(atoms: list[Atom]) -> bool:
