@@ -20,9 +20,10 @@ the same rules read from a model already made cost 0.1 s each.
 component, with the variables the rest needs, `(tgpl_rjoin_0 ?x5 .. ?x10 ?x15 ?x18)`, and the rule becomes the
 helper joined with that literal (rules whose helpers would hold the same body, a walk's join and its result,
 share one, exporting what either needs). Each of the two is then grounded from the literal that changed by an
-index on what it binds: LOA's relaxed game in 1.6 s. The helper is the rule's body, projected, so the rule derives exactly what it derived: the game's
-relaxed model (tgpl.asp.relaxed) is the same, less the helpers, which no one shows. A split that would make the
-helper a cross product (the last literal alone joining the rest) is not made.
+index on what it binds: LOA's relaxed game in 1.6 s. The helper is the rule's body, projected, so the rule
+derives exactly what it derived: the game's relaxed model (tgpl.asp.relaxed) is the same, less the helpers,
+which no one shows. A split that would make the helper a cross product (the last literal alone joining the
+rest) is not made.
 """
 
 from __future__ import annotations
