@@ -14,18 +14,23 @@ from typing import Iterable
 import clingo
 
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
+from tgpl.asp.recursive_joins import split_recursive_joins
 from tgpl.asp.solver import answer_set, lp_file
-from tgpl.asp.tables import table_relations
-from tgpl.lowering.ir import Atom, Program
+from tgpl.asp.tables import join_tables, table_relations
+from tgpl.lowering.ir import Atom, Program, expand_or
 
 
 def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (),
                   tables: dict[str, list[Atom]] | None = None) -> list[clingo.Symbol]:
     """The shown atoms of the relaxed game's answer set, with the clingo text `extra` added (#show lines,
     rules reading it). `tables`: rules_to_asp's static tables to join away (None: `joined_tables`; {}: none,
-    which a program whose rules hold several arithmetic tables needs, as their join is their product)."""
+    which a program whose rules hold several arithmetic tables needs, as their join is their product). The
+    tables are joined before the recursive joins are split (tgpl.asp.recursive_joins), so that no helper holds a
+    table apart from the literals whose variables it relates."""
     tables = joined_tables(program) if tables is None else tables
-    rules = rules_to_asp(program, names, drop_negation=True, tables=tables)
+    joined = Program(tuple(one for rule in program.rules for plain in expand_or(rule)
+                           for one in (join_tables(plain, tables) if plain.body else (plain,))))
+    rules = rules_to_asp(split_recursive_joins(joined), names, drop_negation=True, tables={})
     return answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
 
 
