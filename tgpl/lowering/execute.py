@@ -32,8 +32,7 @@ from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, case_count, cases_of,
-    choice,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
     conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
     restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
@@ -62,17 +61,6 @@ WORK_LIMIT = 30_000_000
 # squares, passes the whole budget in minutes; five in a row's win check, the largest of the reference games, builds
 # about 3 million parts in all
 CALL_WORK = 10_000_000
-# Combinations of cases one comparison, equality or arithmetic of two values each taken by cases may build
-# (`symbolic.lift` makes each pair of a case of one side and a case of the other a condition of its own, on every
-# path that reaches it). The examples build at most 16 (Monty Hall's doors, 4 against 4), the games of
-# tests/data that lower at most 144 (Hare and Hounds, 12 against 12); Ends compares three scores pair by pair, each summed by cases of the cards
-# a hand holds (21 values): 441 combinations a comparison, on thousands of paths, and 49 s of CPU before its
-# phase was refused at PATH_LIMIT. Past this budget the operation is refused where it stands, in a second or two.
-CASE_PAIRS = 256
-CASE_PAIRS_HINT = ("; each such number is a case split over the states it is computed from (a score summed over "
-                   "the cards held): keep it as a number attribute the moves update (a running total beside the "
-                   "hand, `Score += card.Value`) and compare the attributes, which stay numbers of the state "
-                   "(docs/lowering.md, \"Keep counts cheap\")")
 LOOP_LIMIT = 1000  # passes of one loop
 # passes of a loop whose condition compares a number read from the state (`while (hand > 0)`) run before its
 # paths that would go on are cut (`Executor.loop_cut`): doubled while the ranges hold a state that reaches the cut
@@ -1174,8 +1162,6 @@ class Executor:
         out = []
         result_t = self.types.get(id(e))
         for q, (a, b) in self.eval_all([e.left, e.right], p):
-            if op not in ("&", "|") and not (op == "^" and result_t == BOOL):
-                self.case_pairs(e, a, b)
             if op in ("==", "!=", "<", ">", "<=", ">="):
                 v = sym_equal(a, b) if op in ("==", "!=") else sym_compare(op, a, b)
                 if isinstance(v, Formula) and v.kind == "lit" and isinstance(v.key, CmpLit):
@@ -1196,17 +1182,6 @@ class Executor:
                     v = self.to_player(v)
             out.append((q, restrict(v, q.pc)))
         return out
-
-    def case_pairs(self, e: ast.Binary, a, b) -> None:
-        """Refuses `a op b` where it would build more than CASE_PAIRS combinations of the cases of its sides
-        (`symbolic.lift`), before it builds them: located at the operation, with the cause and the rewrite."""
-        n, m = case_count(a), case_count(b)
-        if n * m > CASE_PAIRS:
-            what = "comparison" if e.op in ("==", "!=", "<", ">", "<=", ">=") else "arithmetic"
-            raise NotLowerable(e.span, f"this {what} of two values that depend on the state by cases ({n} cases "
-                                       f"against {m}, in {self.here}) builds {n * m:,} combinations, more than "
-                                       f"{CASE_PAIRS}, each a condition of its own on every path that reaches it"
-                                       + CASE_PAIRS_HINT)
 
     def short_circuit(self, e: ast.Binary, p: Path):
         decided = e.op == "||"

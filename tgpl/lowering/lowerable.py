@@ -169,9 +169,6 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
      "decrement with a `require` or an `if` that makes it safe"),
     (("made after setup",), "make the objects in setup, or make objects of a plain class of local visibility, with "
                             "attributes of plain values"),
-    (("combinations, more than",), "keep such a number as a number attribute the moves update (a running total "
-                                   "beside the hand, `Score += card.Value`) and compare the attributes, which stay "
-                                   "numbers of the state"),
     (("while it grows it",),
      "write the search as a recursive function over the board, with a bound on its length (is there a chain of "
      "neighbours from one to the other? Lines of Action's `Linked`), or as a fixed number of passes over the cells; "

@@ -708,16 +708,6 @@ def cases_of(v) -> list[tuple[object, Formula]]:
     return [(v, TRUE)]
 
 
-def case_count(v) -> int:
-    """How many cases `lift` takes v as: a Choice its cases, a formula (not a constant) true and false, any other
-    value one."""
-    if isinstance(v, Choice):
-        return len(v.cases)
-    if isinstance(v, Formula) and v is not TRUE and v is not FALSE:
-        return 2
-    return 1
-
-
 def is_symbolic(v) -> bool:
     return isinstance(v, (Choice, Formula, Num))
 
