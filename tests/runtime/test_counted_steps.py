@@ -8,9 +8,7 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime.errors import TGPLRuntimeError
-
-from observed import EXAMPLES, compiled_with_sources, reference
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
 
 NESTS = """
 game "t";
@@ -64,18 +62,8 @@ def two(tmp_path, monkeypatch):
 
 
 def _ends(game, limits) -> list:
-    """How two moves end with each step limit: the sum and the key, or the error as rendered."""
-    out = []
-    for limit in limits:
-        game.step_limit = limit
-        state = game.initial_state(0)
-        try:
-            for _ in range(2):
-                state = state.apply("Seat#0.Go()")
-            out.append(("ok", state.key()))
-        except TGPLRuntimeError as e:
-            out.append(("error", e.render()))
-    return out
+    """How two moves end with each step limit: the key after each, or the error as rendered."""
+    return ends_with_limits(game, limits, ["Seat#0.Go()"] * 2)
 
 
 def test_limits_are_passed_at_the_same_step(two):
@@ -83,7 +71,7 @@ def test_limits_are_passed_at_the_same_step(two):
     limits = range(0, 60)
     ends = _ends(compiled, limits)
     assert ends == _ends(plain, limits)
-    errors = {e[1].splitlines()[0] for e in ends if e[0] == "error"}
+    errors = {e[2].splitlines()[0] for e in ends if e[0] == "error"}
     assert any("--max-steps" in e for e in errors) and any("empty list" in e for e in errors)
 
 
