@@ -25,7 +25,7 @@ import clingo
 
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, expand_or
 from tgpl.asp.dependencies import DependencyGraph
-from tgpl.asp.tables import join_tables, table_relations
+from tgpl.asp.tables import table_relations, tables_joined
 
 _IDENTIFIER = re.compile(r"[a-z][A-Za-z0-9_]*")
 _RESERVED_PREFIX = "gdl_"
@@ -125,13 +125,9 @@ def rules_to_asp(program: Program, names: ClingoNames, drop_negation: bool = Fal
     five in a row's window rule took minutes to ground, not milliseconds);
     `tables` gives the tables when `program` holds only some of the game's rules.
     """
-    if drop_negation and tables is None:
-        tables = table_relations(program)
-    lines: list[str] = []
-    for rule in program.rules:
-        for plain in expand_or(rule):
-            for one in join_tables(plain, tables) if drop_negation and plain.body else (plain,):
-                lines.append(_rule_text(one, names, drop_negation))
+    if drop_negation:
+        program = tables_joined(program, table_relations(program) if tables is None else tables)
+    lines = [_rule_text(plain, names, drop_negation) for rule in program.rules for plain in expand_or(rule)]
     return "\n".join(lines) + "\n"
 
 

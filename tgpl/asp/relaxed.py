@@ -16,8 +16,8 @@ import clingo
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.recursive_joins import split_recursive_joins
 from tgpl.asp.solver import answer_set, lp_file
-from tgpl.asp.tables import join_tables, table_relations
-from tgpl.lowering.ir import Atom, Program, expand_or
+from tgpl.asp.tables import table_relations, tables_joined
+from tgpl.lowering.ir import Atom, Program
 
 
 def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (),
@@ -28,9 +28,7 @@ def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (
     tables are joined before the recursive joins are split (tgpl.asp.recursive_joins), so that no helper holds a
     table apart from the literals whose variables it relates."""
     tables = joined_tables(program) if tables is None else tables
-    joined = Program(tuple(one for rule in program.rules for plain in expand_or(rule)
-                           for one in (join_tables(plain, tables) if plain.body else (plain,))))
-    rules = rules_to_asp(split_recursive_joins(joined), names, drop_negation=True, tables={})
+    rules = rules_to_asp(split_recursive_joins(tables_joined(program, tables)), names, drop_negation=True, tables={})
     return answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
 
 

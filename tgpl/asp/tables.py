@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tgpl.lowering.ir import Atom, Const, Func, Program, Rule, Term, Var, substitute
+from tgpl.lowering.ir import Atom, Const, Func, Program, Rule, Term, Var, expand_or, substitute
 
 MAX_ROWS = 100_000  # a join larger than this keeps its table (it would outgrow what it saves)
 CHECK_EVERY = 4096  # rows made by a join between two checks of the command's limits
@@ -45,6 +45,13 @@ def table_relations(program: Program) -> dict[str, list[Atom]]:
         if rule.is_fact and name not in with_body and all(not list(a.variables()) for a in rule.head.args):
             tables.setdefault(name, []).append(rule.head)
     return tables
+
+
+def tables_joined(program: Program, tables: dict[str, list[Atom]]) -> Program:
+    """`program` as `or`-free rules, each rule with a body with its table literals joined (`join_tables`): the
+    rules of a relaxed grounding (tgpl.asp.gdl_to_asp.rules_to_asp with `drop_negation`, tgpl.asp.relaxed)."""
+    return Program(tuple(one for rule in program.rules for plain in expand_or(rule)
+                         for one in (join_tables(plain, tables) if plain.body else (plain,))))
 
 
 def join_tables(rule: Rule, tables: dict[str, list[Atom]], check: Callable[[], None] | None = None) -> list[Rule]:

@@ -666,7 +666,7 @@ class Emitter:
         if not isinstance(key, CmpLit):
             return None
         found = self._constants.get(key, _MISSING)
-        if found is _MISSING and (plan := self.line.plan(key.left, key.op, key.right)) is not None and plan.worth:
+        if found is _MISSING and (plan := self.line.chained(key.left, key.op, key.right)) is not None:
             found = self._constants[key] = decided(plan, self.line)  # too many combinations to try each
         if found is _MISSING:
             leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
@@ -676,8 +676,8 @@ class Emitter:
         return found
 
     def compare_rules(self, head: Atom, key: CmpLit) -> None:
-        plan = self.line.plan(key.left, key.op, key.right)
-        if plan is not None and plan.worth:
+        plan = self.line.chained(key.left, key.op, key.right)
+        if plan is not None:
             self.chains.compare(head, plan)
             return
         leaves = sorted(num_leaves(key.left) | num_leaves(key.right))
@@ -706,8 +706,8 @@ class Emitter:
             chain = self.successor_chain(fl, x)
             if chain is not None:
                 return [chain]
-            plan = self.line.plan(x)
-            if plan is not None and plan.worth:
+            plan = self.line.chained(x)
+            if plan is not None:
                 return [self.chains.written(plan, fl.domain)]
             out = []
             leaves = sorted(x.leaves())

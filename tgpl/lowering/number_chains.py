@@ -138,6 +138,11 @@ class Line:
                                                                            + sides[1].constant + 1)
         return Plan(sides, op, combinations, rows)
 
+    def chained(self, x, op: str | None = None, right=None) -> Plan | None:
+        """The plan for `x` (or `x op right`) where it is written as chains (`Plan.worth`), else None."""
+        plan = self.plan(x, op, right)
+        return plan if plan is not None and plan.worth else None
+
     def interval(self, plan: Plan) -> tuple[int, int]:
         """The least and largest value of `left - right` (or of the written number) over every combination of
         the terms' values in range, no family's total used: what `Emitter._constant` decides a comparison by."""

@@ -841,8 +841,7 @@ class Lowering:
                 done.add(g.id)
                 todo.extend(g.parts)
                 if g.kind == "lit" and isinstance(g.key, CmpLit):
-                    plan = line.plan(g.key.left, g.key.op, g.key.right)
-                    if plan is not None and plan.worth:
+                    if line.chained(g.key.left, g.key.op, g.key.right) is not None:
                         continue  # written as chains over the number line (tgpl.lowering.number_chains)
                     combos = 1.0
                     for leaf in num_leaves(g.key.left) | num_leaves(g.key.right):
