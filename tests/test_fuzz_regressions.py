@@ -365,6 +365,19 @@ def test_query_that_cannot_be_lowered_exits_2():
     assert result.exit_code == 2 and "not lowerable" in result.stderr
 
 
+def test_compare_past_the_chance_outcomes_it_may_explore_exits_2():
+    """Fuzzed: treasure's setup deals (random's first moves, decision 112) have more outcomes than a small
+    --max-states; compare ended in a TooManyOutcomes traceback."""
+    examples = ROOT / "examples"
+    result = run("compare", str(examples / "treasure.tgpl"), str(examples / "gdl" / "tictactoe.kif"),
+                 "--max-states", "3000")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1].endswith(
+        "treasure.tgpl: error: more than 3000 outcomes of setup's deals: cannot explore every chance outcome "
+        "(raise --max-states)"), result.stderr
+    assert "Traceback" not in result.output
+
+
 def test_a_gdl_file_past_a_megabyte_is_read(write):
     """GDL files are often written by `tgpl to-gdl` (five in a row: 4 MB): the 1 MB limit is for game sources."""
     path = write("big.kif", KIF + ("; " + "x" * 98 + "\n") * 11_000)

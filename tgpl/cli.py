@@ -1307,6 +1307,7 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
     import time
 
     from tgpl.asp.reasoner import GdlError, StateTooLarge
+    from tgpl.runtime.chance_machine import TooManyOutcomes
     from tgpl.verify.graph import explore, memory_in_use
 
     tty = sys.stderr.isatty()
@@ -1338,6 +1339,9 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
         except GdlError as e:
             click.echo(f"{path}: error: {e}", err=True)
             sys.exit(1)
+        except TooManyOutcomes as e:  # chance nodes past the state cap (tgpl.runtime.chance_machine)
+            click.echo(f"{path}: error: {e}: cannot explore every chance outcome (raise --max-states)", err=True)
+            sys.exit(2)
     if tty and shown[0]:
         click.echo("", err=True)
     return g
