@@ -22,7 +22,7 @@ from tgpl.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIS = str(ROOT / "examples" / "tris.tgpl")
-TREASURE = str(ROOT / "examples" / "treasure.tgpl")  # not lowerable
+CITADELS = str(ROOT / "examples" / "citadels" / "citadels.tgpl")  # not lowerable, said at once
 TTT = str(ROOT / "examples" / "gdl" / "tictactoe.kif")
 DATA = ROOT / "tests" / "data"
 STUCK, LOOP = str(DATA / "defect_stuck.tgpl"), str(DATA / "defect_loop.tgpl")
@@ -46,7 +46,7 @@ CASES = [
     ("check", ["{tmp}/missing.tgpl"], 1),
     ("check", [], 2),
     ("check", ["--lowerable", TRIS], 0),
-    ("check", ["--lowerable", TREASURE], 1),
+    ("check", ["--lowerable", CITADELS], 1),
     ("check", ["--lowerable", "{tmp}/bad.tgpl"], 1),
     ("check", ["--lowerable", TRIS, "--max-seconds", "0.001"], 2),
     ("play", [TRIS, "--players", "random,random", "--quiet"], 0),
@@ -65,13 +65,13 @@ CASES = [
     ("check-gdl", [], 2),
     ("to-gdl", [TRIS, "--no-validate", "--stats"], 0),
     ("to-gdl", ["{tmp}/boom.tgpl"], 1),
-    ("to-gdl", [TREASURE, "--no-validate"], 2),
+    ("to-gdl", [CITADELS, "--no-validate"], 2),
     ("to-gdl", ["{tmp}/bad.tgpl"], 2),
     ("to-gdl", [TRIS, "-o", "{tmp}/no/such/t.kif"], 2),
     # past --max-seconds (here before the first check: loading alone takes longer than a millisecond)
     ("to-gdl", [TRIS, "-o", "{tmp}/late.kif", "--max-seconds", "0.001"], 2),
     ("to-gdl", [TRIS, "--dry-run"], 0),
-    ("to-gdl", [TREASURE, "--dry-run", "--json"], 1),
+    ("to-gdl", [CITADELS, "--dry-run", "--json"], 1),
     ("to-gdl", ["{tmp}/boom.tgpl", "--dry-run"], 1),
     ("to-gdl", ["{tmp}/bad.tgpl", "--dry-run"], 2),
     ("to-gdl", [TRIS, "--json"], 2),
@@ -88,7 +88,7 @@ CASES = [
     ("verify", [TRIS, "--engine", "clingo", "--max-seconds", "0.001"], 2),
     ("query", [TRIS, "GameState.TickedCount == 1", "--horizon", "1"], 0),
     ("query", [TRIS, "GameState.TickedCount == 3", "--horizon", "1"], 1),
-    ("query", [TREASURE, "true"], 2),
+    ("query", [CITADELS, "true"], 2),
     ("query", [TRIS, "GameState.Nothing == 1"], 2),
     ("query", [TTT, "true"], 2),
     ("query", [TRIS, "true", "--max-ground", "10"], 2),

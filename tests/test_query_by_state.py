@@ -21,7 +21,7 @@ TRIS = str(ROOT / "examples" / "tris.tgpl")
 CONNECT4 = str(ROOT / "examples" / "connect4.tgpl")
 REVERSI = str(ROOT / "examples" / "reversi.tgpl")
 SHUTTLE = str(ROOT / "tests" / "data" / "query" / "shuttle.tgpl")
-TREASURE = str(ROOT / "examples" / "treasure.tgpl")
+CITADELS = str(ROOT / "examples" / "citadels" / "citadels.tgpl")
 
 
 def ask(*args: str) -> tuple[int, dict]:
@@ -102,6 +102,6 @@ def test_the_state_cap_stops_the_search_and_says_so():
 
 
 def test_a_game_that_does_not_lower_is_still_refused():
-    """query answers for the games the lowering takes: treasure deals during play (a chance move)."""
-    r = CliRunner().invoke(main, ["query", TREASURE, "true", "--horizon", "1"])
+    """query answers for the games the lowering takes: citadels removes from a local list."""
+    r = CliRunner().invoke(main, ["query", CITADELS, "true", "--horizon", "1"])
     assert r.exit_code == 2 and "not lowerable" in r.stderr

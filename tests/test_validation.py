@@ -26,6 +26,7 @@ from tgpl.validation import Differential
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TRIS = str(EXAMPLES / "tris.tgpl")
+STUCK = str(Path(__file__).parent / "data" / "defect_stuck.tgpl")
 CONNECT4 = str(EXAMPLES / "connect4.tgpl")
 TRIS_SOURCE = Path(TRIS).read_text(encoding="utf-8").splitlines()
 PLAYOUTS = re.compile(r"validated: ([\d,]+) playouts? \(([\d,]+) to the end of the game\), ([\d,]+) steps compared, "
@@ -145,6 +146,19 @@ def test_the_validation_leaves_no_object_frozen(broken_lowering):
         result = validation.validate_translation(game, lowered, 0)
         assert gc.get_freeze_count() == 0
         assert (result.mismatch is None) == ok
+
+
+@pytest.mark.parametrize("command", [["verify", TRIS, "--max-states", "200"], ["compare", STUCK, STUCK]])
+def test_an_exploring_command_leaves_no_object_frozen_once_it_returns(command):
+    """verify and compare freeze what is alive at the end of their exploration (cli._collector_off) for the rest
+    of the command, and thaw it when the command returns: a process running many commands (the tests) would
+    otherwise keep every cycle of garbage among those objects until it exits."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code in (0, 1), result.output
+    assert gc.get_freeze_count() == 0
 
 
 def _coverage(line: str) -> tuple[int, int, int, int]:
