@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from tgpl.runtime import RuntimeOptions, load_game
@@ -41,6 +42,16 @@ def compiled_with_sources(path, monkeypatch, options: RuntimeOptions = RuntimeOp
     with monkeypatch.context() as mp:
         mp.setattr(codegen.BlockGenerator, "_compile", seen)
         return load_game(path, options=options), sources
+
+
+def written_both_ways(source: str, folder: Path, monkeypatch):
+    """`source` (dedented) written to game.tgpl in `folder`, then compiled by default and the plain way:
+    (default game, reference game, the default's generated sources, the file's path), for the tests that
+    check a fast path both plays as the reference and is spelled in the sources."""
+    path = folder / "game.tgpl"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    game, sources = compiled_with_sources(path, monkeypatch)
+    return game, reference(path), sources, path
 
 
 def outcome(g, moves: list[str], name: str):

@@ -4,11 +4,10 @@ same step, as when every step is counted one by one (the plain reference)."""
 
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
-from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, written_both_ways
 
 NESTS = """
 game "t";
@@ -55,10 +54,7 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "Idle"); }
 @pytest.fixture
 def two(tmp_path, monkeypatch):
     """NESTS compiled by default, and with every step counted one by one; the sources generated."""
-    path = tmp_path / "game.tgpl"
-    path.write_text(textwrap.dedent(NESTS), encoding="utf-8")
-    compiled, sources = compiled_with_sources(path, monkeypatch)
-    return compiled, reference(path), sources
+    return written_both_ways(NESTS, tmp_path, monkeypatch)[:3]
 
 
 def _ends(game, limits) -> list:

@@ -6,14 +6,13 @@ step, as when the loop counts its steps one by one (the plain reference)."""
 from __future__ import annotations
 
 import re
-import textwrap
 
 import pytest
 
 from tgpl.runtime import RuntimeOptions, codegen, load_game
 from tgpl.runtime.errors import TGPLRuntimeError
 
-from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference, written_both_ways
 
 LOOPS = """
 game "t";
@@ -66,10 +65,7 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "Idle"); }
 @pytest.fixture
 def two(tmp_path, monkeypatch):
     """LOOPS compiled with loops spelled out, and with every step counted one by one; the sources."""
-    path = tmp_path / "game.tgpl"
-    path.write_text(textwrap.dedent(LOOPS), encoding="utf-8")
-    early, sources = compiled_with_sources(path, monkeypatch)
-    return early, reference(path), sources, path
+    return written_both_ways(LOOPS, tmp_path, monkeypatch)
 
 
 def _ends(game, limits, moves: int = 4) -> list:

@@ -4,12 +4,11 @@ pass the step limit and raise as when it is built on every run (the plain refere
 
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 
-from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, written_both_ways
 
 TABLES = """
 game "t";
@@ -96,10 +95,7 @@ MOVES = ["Seat#0.Go(at: Grid[0][0])", "Seat#0.Go(at: Grid[1][1])", "Seat#0.Go(at
 @pytest.fixture
 def two(tmp_path, monkeypatch):
     """TABLES compiled with fixed tables, and with every table built on each run; the sources generated."""
-    path = tmp_path / "game.tgpl"
-    path.write_text(textwrap.dedent(TABLES), encoding="utf-8")
-    fixed, sources = compiled_with_sources(path, monkeypatch)
-    return fixed, reference(path), sources
+    return written_both_ways(TABLES, tmp_path, monkeypatch)[:3]
 
 
 def _ends(game, limits) -> list:

@@ -5,12 +5,11 @@ play, pass the step limit and raise as when every item is read from the table
 from __future__ import annotations
 
 import re
-import textwrap
 
 import pytest
 
 
-from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference
+from observed import EXAMPLES, compiled_with_sources, ends_with_limits, written_both_ways
 
 VIEWS = """
 game "t";
@@ -108,10 +107,7 @@ MOVES = ["Seat#0.Go(at: Grid[0][0])", "Seat#0.Go(at: Grid[1][1])", "Seat#0.Go(at
 @pytest.fixture
 def two(tmp_path, monkeypatch):
     """VIEWS compiled with flat views, and without; the sources generated with them."""
-    path = tmp_path / "game.tgpl"
-    path.write_text(textwrap.dedent(VIEWS), encoding="utf-8")
-    viewed, sources = compiled_with_sources(path, monkeypatch)
-    return viewed, reference(path), sources
+    return written_both_ways(VIEWS, tmp_path, monkeypatch)[:3]
 
 
 def _ends(game, limits, moves=MOVES) -> list:
