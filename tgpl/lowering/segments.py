@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
     value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
-from tgpl.lowering.satisfy import satisfiable
+from tgpl.lowering.satisfy import Solver
 from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.number_chains import Line
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
@@ -54,6 +54,11 @@ FIXPOINT_LIMIT = 10_000
 # assignments of the counters tried while finding their ranges: counters that grow apart (two scores
 # bounded only by the moves left) make that search cubic, so it is refused past this, not run for hours
 RANGE_WORK_LIMIT = 2_000_000
+QUESTION_LIMIT = 20_000
+"""Questions to clingo (`Admission.can_hold`) one search of the ranges may ask: the joint search then gives up as
+past its states (the searches apart follow), and the search by counter refuses the game, located at a counter.
+Shut the Box asks thousands per dice value (a write of the two scores by cases over every box, judged with each
+roll's comparisons), before its combinations were enumerated (`Together._enumerated`)."""
 
 
 @dataclass
@@ -1427,58 +1432,62 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     admit = Admission(limits)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
-    while todo:
-        limits.check()
-        cs, values = todo.pop()
-        for i, x in enumerate(values):
-            found[i].add(x)
-        env = dict(zip(keys, values))
-        truths: dict[int, tuple] = {}  # id of a comparison -> (it, its truth here); by id, as hashing it walks it
+    try:
+        while todo:
+            limits.check()
+            cs, values = todo.pop()
+            for i, x in enumerate(values):
+                found[i].add(x)
+            env = dict(zip(keys, values))
+            truths: dict[int, tuple] = {}  # id of a comparison -> (it, its truth here); by id, as hashing it walks it
 
-        def known(key, env=env, truths=truths):
-            # asked of the same comparisons again and again in a state (each move's condition, each admission,
-            # each case of a write): a Ludo with four tokens compares them all in every condition
-            entry = truths.get(id(key))
-            if entry is not None and entry[0] is key:
-                return entry[1]
-            if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
-                truth = None
-            else:
-                truth = cmp_value(key, env)
-            truths[id(key)] = (key, truth)
-            return truth
+            def known(key, env=env, truths=truths):
+                # asked of the same comparisons again and again in a state (each move's condition, each admission,
+                # each case of a write): a Ludo with four tokens compares them all in every condition
+                entry = truths.get(id(key))
+                if entry is not None and entry[0] is key:
+                    return entry[1]
+                if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
+                    truth = None
+                else:
+                    truth = cmp_value(key, env)
+                truths[id(key)] = (key, truth)
+                return truth
 
-        memo: dict = {}
-        for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
-            if evaluate3(numeric_pc, known, memo) is False:
-                continue
-            written = {i: values_under(v, env, known, memo) for i, v in writes}
-            # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
-            kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
-            candidates = [written[i] | kept[i] if i in written else [x] for i, x in enumerate(values)]
-            if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
-                    (control, combo) in seen for combo in itertools.product(*candidates)):
-                continue  # nothing it could give is new: the admission (the costly part) would change nothing
-            options = [[x] for x in values]
-            for i, v in writes:
-                xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
-                options[i] = sorted(xs, key=_num_order)
-            combos: Iterable = itertools.product(*options)
-            if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
-                                    or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
-                combos = together.combos(pcs, writes, options, values, env, known)
-            for combo in combos:
-                if over:
-                    for i, _ in writes:
-                        found[i].add(combo[i])
+            memo: dict = {}
+            for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
+                if evaluate3(numeric_pc, known, memo) is False:
                     continue
-                state = (control, combo)
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-            if len(seen) > most or any(len(xs) > RANGE_LIMIT for xs in found):
-                why.append("states" if len(seen) > most else "range")
-                return False
+                written = {i: values_under(v, env, known, memo) for i, v in writes}
+                # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
+                kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
+                candidates = [written[i] | kept[i] if i in written else [x] for i, x in enumerate(values)]
+                if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
+                        (control, combo) in seen for combo in itertools.product(*candidates)):
+                    continue  # nothing it could give is new: the admission (the costly part) would change nothing
+                options = [[x] for x in values]
+                for i, v in writes:
+                    xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
+                    options[i] = sorted(xs, key=_num_order)
+                combos: Iterable = itertools.product(*options)
+                if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
+                                        or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
+                    combos = together.combos(pcs, writes, options, values, env, known)
+                for combo in combos:
+                    if over:
+                        for i, _ in writes:
+                            found[i].add(combo[i])
+                        continue
+                    state = (control, combo)
+                    if state not in seen:
+                        seen.add(state)
+                        todo.append(state)
+                if len(seen) > most or any(len(xs) > RANGE_LIMIT for xs in found):
+                    why.append("states" if len(seen) > most else "range")
+                    return False
+    except TooManyQuestions:
+        why.append("questions")
+        return False
     for k, xs in zip(keys, found):
         numeric[k].domain = sorted(xs, key=_num_order)
     return True
@@ -1548,8 +1557,20 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                     conditions.append([whole])
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
-    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     admit = Admission(lowering.limits)
+    try:
+        _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways)
+    except TooManyQuestions:
+        _refuse_ranges(numeric, live, lowering, runaways or [], questions=True)
+    for k, fl in numeric.items():
+        fl.domain = sorted(live[k] | ended[k], key=_num_order)
+
+
+def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dict, ended: dict, numeric: dict,
+                      lowering: Lowering, admit: Admission, runaways: list | None) -> None:
+    """`counter_ranges`'s fixpoint: the values each write gives from the ranges so far, added to `live` (or
+    `ended`, for a write that ends the game) until none is new."""
+    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     done: set[tuple] = set()  # (write, its leaves' values) pairs already evaluated
     work = 0
     for _ in range(FIXPOINT_LIMIT):
@@ -1584,8 +1605,6 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                             raise runaway_refusal(lowering, numeric[cell], target)
         if not changed:
             break
-    for k, fl in numeric.items():
-        fl.domain = sorted(live[k] | ended[k], key=_num_order)
 
 
 class Legality:
@@ -1618,6 +1637,15 @@ class Legality:
         return found
 
 
+COMBINATION_MODELS = 256
+"""Models one enumeration of a path's combinations of values may find (`Together._enumerated`) before its
+combinations are asked one at a time."""
+
+
+class TooManyQuestions(Exception):
+    """A range search asked clingo QUESTION_LIMIT questions (`Admission.can_hold`)."""
+
+
 class Admission:
     """Whether one of the paths a write stands for can write x: its whole condition and the case of x,
     judged together with the comparisons decided by the numbers in env (`symbolic.compatible`).
@@ -1637,14 +1665,21 @@ class Admission:
     question.
     """
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, most: int = QUESTION_LIMIT):
         self.limits = limits if limits is not None else unlimited()  # checked before each question to clingo
+        self.most = most  # questions to clingo past which TooManyQuestions is raised
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the values remembered by id stay alive
         self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
         self._decided: dict[tuple[int, int], bool] = {}  # (residual condition, residual case) -> satisfiable
+        self.solver = Solver()  # one clingo program for every question (`satisfy.Solver`)
+        # the residuals under the last `known` asked with (formula id -> node number): the joint search asks
+        # with one `known` per state, and a condition's residual was computed again for each of the state's
+        # questions (Shut the Box: 11,204 walks of its conditions, half of the search's time)
+        self._known = None
+        self._memo: dict[int, int] = {}
 
     def __call__(self, pcs: list[Formula], v, x, env: dict, known) -> bool:
         if not isinstance(v, (Choice, Partial)):
@@ -1667,23 +1702,29 @@ class Admission:
             answer = self._answers.get(key)
             if answer is None:
                 # compatible: quick, and sure when it says no; satisfiable decides what it lets through
-                memo: dict[int, int] = {}
-                answer = self._answers[key] = any(self.can_hold(pc, leaves[j][1], known, memo) for j in cases)
+                answer = self._answers[key] = any(self.can_hold(pc, leaves[j][1], known) for j in cases)
             if answer:
                 return True
         return False
 
-    def can_hold(self, pc: Formula, case: Formula, known, memo: dict[int, int]) -> bool:
+    def can_hold(self, pc: Formula, case: Formula, known) -> bool:
         """Whether pc and case can hold together, decided once per pair of residual formulas: first
         evaluated (`symbolic.compatible`: quick, and sure when it says no), and what that lets through
         decided by clingo (`satisfiable`)."""
-        key = (self._residual(pc, known, memo), self._residual(case, known, memo))
+        if self._known is not known:  # one state's numbers: the residuals of its many questions are shared
+            self._known, self._memo = known, {}
+        key = (self._residual(pc, known, self._memo), self._residual(case, known, self._memo))
         if 0 in key:
             return False
         found = self._decided.get(key)
         if found is None:
             self.limits.check()
-            found = self._decided[key] = compatible(pc, case, known) and satisfiable(pc, case, known)
+            found = compatible(pc, case, known)
+            if found:
+                if self.solver.questions >= self.most:
+                    raise TooManyQuestions
+                found = self.solver.satisfiable(pc, case, known)
+            self._decided[key] = found
         return found
 
     def _residual(self, f: Formula, known, memo: dict[int, int]) -> int:
@@ -1753,6 +1794,9 @@ class Together:
         extends it can (a conjunction is unsatisfiable whenever part of it is). Kalah's capture and sweep
         write the seeds of many holes by cases (tests/data/designers/kalah.tgpl): on the first 1,000 states of
         its search, the questions asked fall by half, and so does the search's time."""
+        whole = self._enumerated(pcs, writes, options, values, env, known)
+        if whole is not None:
+            return whole
         cased = sorted(i for i, v in writes if isinstance(v, (Choice, Partial)))
         prune = set(cased[:-1])  # at the last, the first part's judgement would be the whole combination's
         out: list[tuple] = []
@@ -1771,11 +1815,30 @@ class Together:
             todo.extend(reversed(longer))
         return out
 
+    def _enumerated(self, pcs: list[Formula], writes: list, options: list[list], values: tuple, env: dict,
+                    known) -> list[tuple] | None:
+        """`combos`, each path's combinations found by one enumeration of clingo's models
+        (`satisfy.Solver.combinations`): the same combinations, as each is one that can hold with a path. None
+        where a path's models pass COMBINATION_MODELS: `combos` then asks one combination at a time."""
+        rows = [[self._giving(v, x, values[i], env) for x in options[i]] for i, v in writes]
+        admit = self.admit
+        held: set[tuple] = set()
+        for pc in pcs:
+            if admit.solver.questions >= admit.most:
+                raise TooManyQuestions
+            admit.limits.check()
+            found = admit.solver.combinations(pc, rows, known, COMBINATION_MODELS)
+            if found is None:
+                return None
+            held |= found
+        at = [i for i, _ in writes]
+        return [combo for combo in itertools.product(*options)
+                if tuple(options[i].index(combo[i]) for i in at) in held]
+
     def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
         cond = conj(*(self._giving(v, combo[i], values[i], env) for i, v in writes))
         if cond is FALSE:
             return False
-        memo: dict[int, int] = {}  # the residuals under `known` (this state's numbers)
         for pc in pcs:
             # remembered by what the numbers decide of the two formulas: a Pente move's captures ask the same
             # question for each of the counters' states, and its condition spans the board
@@ -1786,7 +1849,7 @@ class Together:
             key = (pc.id, cond.id, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
             if answer is None:
-                answer = self._answers[key] = self.admit.can_hold(pc, cond, known, memo)
+                answer = self._answers[key] = self.admit.can_hold(pc, cond, known)
             if answer:
                 return True
         return False
@@ -1819,9 +1882,20 @@ def _leaf_cases(v, cond: Formula):
         yield v, cond
 
 
-def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list) -> None:
-    """Refuse the game when the search for the ranges ran out of work: at a counter known to grow without
-    bound (`alone_ranges`) where there is one, at its write; else at the counter whose range grew most."""
+def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list, questions: bool = False) -> None:
+    """Refuse the game when the search for the ranges ran out of work (`questions`: of its QUESTION_LIMIT
+    questions to clingo): at a counter known to grow without bound (`alone_ranges`) where there is one, at its
+    write; else at the counter whose range grew most."""
+    if questions:
+        widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))
+        fl = numeric[widest]
+        raise NotLowerable(lowering._attr_span(fl),
+                           f"the range of {fl.obj.name}.{fl.attr} could not be bounded within {QUESTION_LIMIT:,} "
+                           "questions to clingo (whether a path's condition can hold with the case of a value it "
+                           "writes): numbers need a finite range to be lowered, found from their values after setup "
+                           "and the moves' writes; the writes of the game's numbers by cases (a sum over the board, "
+                           "say) judged with each state's comparisons asked too many",
+                           counter=fl.attr if fl.attr != MADE else None)
     if runaways:
         k = runaways[0]
         raise runaway_refusal(lowering, numeric[k], live[k], work=True)
