@@ -1665,9 +1665,9 @@ class Admission:
     question.
     """
 
-    def __init__(self, limits: Limits | None = None, most: int = QUESTION_LIMIT):
+    def __init__(self, limits: Limits | None = None, most: int | None = None):
         self.limits = limits if limits is not None else unlimited()  # checked before each question to clingo
-        self.most = most  # questions to clingo past which TooManyQuestions is raised
+        self.most = QUESTION_LIMIT if most is None else most  # questions past which TooManyQuestions is raised
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
         self._answers: dict[tuple, bool] = {}
