@@ -128,7 +128,7 @@ class Solver:
         self.groups: dict[object, list[int]] = {}  # exclusive cell -> the atoms of its literals
         self.cones: dict[int, tuple] = {}  # a root's formula id -> the (key, atom) of the literals under it
         self._keep: list[Formula] = []  # the formulas numbered by id stay alive
-        self.questions = 0  # solves asked
+        self.questions = 0  # solves asked (an enumeration of models is one)
 
     def satisfiable(self, a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:
         """As `satisfiable(a, b, known)`."""
@@ -174,7 +174,6 @@ class Solver:
             with self.ctl.solve(assumptions=assumptions, yield_=True) as handle:
                 for model in handle:
                     models += 1
-                    self.questions += 1
                     if models > most:
                         return None
                     true = [[j for j, x in enumerate(row) if model.is_true(x)] for row in atoms]

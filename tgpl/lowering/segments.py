@@ -1388,9 +1388,20 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     fluents `apart` (the slots of lists of values, `slot_ranges`) are left unknown, and a counter written
     from one of them gives up the search. `limits` is checked at every state and control state. `why`, when
     given, is told why the search gave up: "apart" (a counter written from one apart), "states" (past
-    JOINT_LIMIT, or `most` where given) or "range" (a counter past RANGE_LIMIT values)."""
-    limits = limits if limits is not None else unlimited()
+    JOINT_LIMIT, or `most` where given), "range" (a counter past RANGE_LIMIT values) or "questions" (past
+    QUESTION_LIMIT questions to clingo, `Admission`)."""
     why = why if why is not None else []
+    try:
+        return _joint_search(logic, numeric, apart, limits, why, most)
+    except TooManyQuestions:
+        why.append("questions")
+        return False
+
+
+def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Limits | None, why: list,
+                  most: int | None) -> bool:
+    """`joint_ranges`' search (TooManyQuestions passes through it)."""
+    limits = limits if limits is not None else unlimited()
     most = JOINT_LIMIT if most is None else most
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
@@ -1432,62 +1443,58 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     admit = Admission(limits)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
-    try:
-        while todo:
-            limits.check()
-            cs, values = todo.pop()
-            for i, x in enumerate(values):
-                found[i].add(x)
-            env = dict(zip(keys, values))
-            truths: dict[int, tuple] = {}  # id of a comparison -> (it, its truth here); by id, as hashing it walks it
+    while todo:
+        limits.check()
+        cs, values = todo.pop()
+        for i, x in enumerate(values):
+            found[i].add(x)
+        env = dict(zip(keys, values))
+        truths: dict[int, tuple] = {}  # id of a comparison -> (it, its truth here); by id, as hashing it walks it
 
-            def known(key, env=env, truths=truths):
-                # asked of the same comparisons again and again in a state (each move's condition, each admission,
-                # each case of a write): a Ludo with four tokens compares them all in every condition
-                entry = truths.get(id(key))
-                if entry is not None and entry[0] is key:
-                    return entry[1]
-                if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
-                    truth = None
-                else:
-                    truth = cmp_value(key, env)
-                truths[id(key)] = (key, truth)
-                return truth
+        def known(key, env=env, truths=truths):
+            # asked of the same comparisons again and again in a state (each move's condition, each admission,
+            # each case of a write): a Ludo with four tokens compares them all in every condition
+            entry = truths.get(id(key))
+            if entry is not None and entry[0] is key:
+                return entry[1]
+            if not isinstance(key, CmpLit) or apart and _cmp_leaves(key, leaves_of) & apart:
+                truth = None
+            else:
+                truth = cmp_value(key, env)
+            truths[id(key)] = (key, truth)
+            return truth
 
-            memo: dict = {}
-            for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
-                if evaluate3(numeric_pc, known, memo) is False:
+        memo: dict = {}
+        for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
+            if evaluate3(numeric_pc, known, memo) is False:
+                continue
+            written = {i: values_under(v, env, known, memo) for i, v in writes}
+            # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
+            kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
+            candidates = [written[i] | kept[i] if i in written else [x] for i, x in enumerate(values)]
+            if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
+                    (control, combo) in seen for combo in itertools.product(*candidates)):
+                continue  # nothing it could give is new: the admission (the costly part) would change nothing
+            options = [[x] for x in values]
+            for i, v in writes:
+                xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
+                options[i] = sorted(xs, key=_num_order)
+            combos: Iterable = itertools.product(*options)
+            if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
+                                    or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
+                combos = together.combos(pcs, writes, options, values, env, known)
+            for combo in combos:
+                if over:
+                    for i, _ in writes:
+                        found[i].add(combo[i])
                     continue
-                written = {i: values_under(v, env, known, memo) for i, v in writes}
-                # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
-                kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
-                candidates = [written[i] | kept[i] if i in written else [x] for i, x in enumerate(values)]
-                if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
-                        (control, combo) in seen for combo in itertools.product(*candidates)):
-                    continue  # nothing it could give is new: the admission (the costly part) would change nothing
-                options = [[x] for x in values]
-                for i, v in writes:
-                    xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
-                    options[i] = sorted(xs, key=_num_order)
-                combos: Iterable = itertools.product(*options)
-                if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
-                                        or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
-                    combos = together.combos(pcs, writes, options, values, env, known)
-                for combo in combos:
-                    if over:
-                        for i, _ in writes:
-                            found[i].add(combo[i])
-                        continue
-                    state = (control, combo)
-                    if state not in seen:
-                        seen.add(state)
-                        todo.append(state)
-                if len(seen) > most or any(len(xs) > RANGE_LIMIT for xs in found):
-                    why.append("states" if len(seen) > most else "range")
-                    return False
-    except TooManyQuestions:
-        why.append("questions")
-        return False
+                state = (control, combo)
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+            if len(seen) > most or any(len(xs) > RANGE_LIMIT for xs in found):
+                why.append("states" if len(seen) > most else "range")
+                return False
     for k, xs in zip(keys, found):
         numeric[k].domain = sorted(xs, key=_num_order)
     return True
