@@ -1718,9 +1718,7 @@ class Admission:
         """Whether pc and case can hold together, decided once per pair of residual formulas: first
         evaluated (`symbolic.compatible`: quick, and sure when it says no), and what that lets through
         decided by clingo (`satisfiable`)."""
-        if self._known is not known:  # one state's numbers: the residuals of its many questions are shared
-            self._known, self._memo = known, {}
-        key = (self._residual(pc, known, self._memo), self._residual(case, known, self._memo))
+        key = (self.residual(pc, known), self.residual(case, known))
         if 0 in key:
             return False
         found = self._decided.get(key)
@@ -1733,6 +1731,13 @@ class Admission:
                 found = self.solver.satisfiable(pc, case, known)
             self._decided[key] = found
         return found
+
+    def residual(self, f: Formula, known) -> int:
+        """`_residual` under `known`, the residuals kept while the same `known` is asked with (one state's
+        numbers: the residuals of its many questions are shared)."""
+        if self._known is not known:
+            self._known, self._memo = known, {}
+        return self._residual(f, known, self._memo)
 
     def _residual(self, f: Formula, known, memo: dict[int, int]) -> int:
         """f with every comparison `known` decides replaced by its truth, as a number that equal residual
@@ -1792,6 +1797,7 @@ class Together:
         self._sorted: dict[tuple[int, int], tuple] = {}  # (condition, case) ids -> their comparisons, in order
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the formulas remembered by id stay alive
+        self._enumerations: dict[tuple, set] = {}  # residual condition and rows -> the combinations that hold
 
     def combos(self, pcs: list[Formula], writes: list, options: list[list], values: tuple, env: dict,
                known) -> list[tuple]:
@@ -1830,13 +1836,20 @@ class Together:
         rows = [[self._giving(v, x, values[i], env) for x in options[i]] for i, v in writes]
         admit = self.admit
         held: set[tuple] = set()
+        residual_rows = tuple(tuple(admit.residual(f, known) for f in row) for row in rows)
         for pc in pcs:
-            if admit.solver.questions >= admit.most:
-                raise TooManyQuestions
-            admit.limits.check()
-            found = admit.solver.combinations(pc, rows, known, COMBINATION_MODELS)
+            # remembered by the residual formulas (`Admission.residual`), which decide what can hold: Ludo's
+            # moves ask the same enumeration in state after state
+            key = (admit.residual(pc, known), residual_rows)
+            found = self._enumerations.get(key)
             if found is None:
-                return None
+                if admit.solver.questions >= admit.most:
+                    raise TooManyQuestions
+                admit.limits.check()
+                found = admit.solver.combinations(pc, rows, known, COMBINATION_MODELS) if key[0] else set()
+                if found is None:
+                    return None
+                self._enumerations[key] = found
             held |= found
         at = [i for i, _ in writes]
         return [combo for combo in itertools.product(*options)
