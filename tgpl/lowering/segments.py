@@ -57,8 +57,9 @@ RANGE_WORK_LIMIT = 2_000_000
 QUESTION_LIMIT = 20_000
 """Questions to clingo (`Admission.can_hold`) one search of the ranges may ask: the joint search then gives up as
 past its states (the searches apart follow), and the search by counter refuses the game, located at a counter.
-Shut the Box asks thousands per dice value (a write of the two scores by cases over every box, judged with each
-roll's comparisons), before its combinations were enumerated (`Together._enumerated`)."""
+Shut the Box asked thousands per dice value (a write of the two scores by cases over every box, judged with each
+roll's comparisons) before its combinations were enumerated (`Together._enumerated`), now 181; the most another
+game in tests/ asks is Harvest's 2,149 (tests/data/designers/harvest.tgpl; it asked 9,462 one at a time)."""
 
 
 @dataclass
