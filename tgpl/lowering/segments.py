@@ -791,8 +791,9 @@ class Lowering:
                 self.limits.check()
                 st = ControlState(cs)
                 states[cs] = st
-                st.legal = self.legal_moves(cs)
-                st.paths = self.segment(cs, st.legal)
+                with self.ex.one_state():
+                    st.legal = self.legal_moves(cs)
+                    st.paths = self.segment(cs, st.legal)
                 for p in st.paths:
                     if p.status != "over" and p.control not in states:
                         todo.append(p.control)
