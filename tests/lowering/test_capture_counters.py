@@ -12,6 +12,7 @@ every capture raises a `Pairs` that ends the game at 2, and `Stones` is bounded.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,7 @@ def test_stones_is_bounded_by_the_pairs_that_end_the_game():
 
 def test_judged_apart_the_stones_run_past_every_bound(monkeypatch):
     """The same search with each counter admitted on its own is refused as before the fix."""
-    monkeypatch.setattr(segments.Together, "__call__", lambda self, *args: True)
+    monkeypatch.setattr(segments.Together, "combos",
+                        lambda self, pcs, writes, options, *args: list(itertools.product(*options)))
     with pytest.raises(NotLowerable, match="Game.Stones takes more than 256 values"):
         logic_of(GAME)

@@ -124,8 +124,9 @@ def test_the_joint_search_gives_up_combinations_early(monkeypatch):
     """A sowing that captures or ends the game writes the `Seeds` of many holes by cases, so a state of the
     counters' joint search (segments.joint_ranges) has combinations of their values that no way through the move
     writes together. `Together.combos` gives the same combinations as the whole product filtered by `Together`,
-    in its order, and asks fewer questions: a first part that cannot hold is not extended (on the first 150
-    states, 1,585 questions instead of 2,846)."""
+    in its order, and asks fewer questions: enumerated by clingo (`Together._enumerated`), or, past its models,
+    a first part that cannot hold is not extended (before the enumeration, on the first 150 states, 1,585
+    questions instead of 2,846)."""
     from itertools import product
 
     from tgpl.lowering import segments

@@ -23,6 +23,8 @@ them. What cannot be lowered at all raises `NotLowerable` with its location.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
@@ -61,6 +63,15 @@ WORK_LIMIT = 30_000_000
 # squares, passes the whole budget in minutes; five in a row's win check, the largest of the reference games, builds
 # about 3 million parts in all
 CALL_WORK = 10_000_000
+# parts of conditions the legal moves and the moves of one control state may build (`Executor.one_state`): each
+# control state is lowered apart, so one that alone builds a tenth of WORK_LIMIT is refused where it passes this,
+# seconds in, rather than by WORK_LIMIT a minute later. examples/treasure.tgpl's first Discard (its hands' totals
+# compared, the paths split by both hands' lengths) built over 17 million parts in one control state, and the
+# game was refused by WORK_LIMIT after 69.8 s of CPU and 2.1 GB; by this budget, after 8.7 s and 232 MB. Of the
+# games that lower, the most one control state builds is 0.53 million (five in a row's claim; draughts 0.26
+# million); a refused flood (tests/data/designers/loa_flood.tgpl) builds 2.5 million before PATH_LIMIT names its
+# growing list, which it still does.
+STATE_WORK = 3_000_000
 LOOP_LIMIT = 1000  # passes of one loop
 # passes of a loop whose condition compares a number read from the state (`while (hand > 0)`) run before its
 # paths that would go on are cut (`Executor.loop_cut`): doubled while the ranges hold a state that reaches the cut
@@ -366,6 +377,7 @@ class Executor:
         self.progress_every = 256  # statements between two calls of `progress` (the dry run's: 1, to count them all)
         self.limits = unlimited()  # the command's limits (tgpl.limits), checked at every statement and merge
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
+        self.state_start: int | None = None  # formula work when the control state being lowered began (STATE_WORK)
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (tgpl.lowering.horn); None: calls run
         # every call that can be compiled is (--functions-as-relations), or only those of functions a call of which
@@ -462,6 +474,17 @@ class Executor:
         return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: its passes "
                                      "branch on the state in more ways than can be merged (a search whose extent "
                                      "depends on the state?)")
+
+    @contextmanager
+    def one_state(self) -> Iterator[None]:
+        """The legal moves and the moves of one control state, within STATE_WORK parts of conditions: a control
+        state is lowered apart from the others, and one whose work alone passes a tenth of the game's is refused
+        there, where the statement passing it stands, rather than by WORK_LIMIT after the minutes the rest take."""
+        self.state_start = work_done()
+        try:
+            yield
+        finally:
+            self.state_start = None
 
     def label(self, f: Formula) -> None:
         if self.where and f.id not in self.labels:
@@ -663,6 +686,11 @@ class Executor:
                 for budget in self._budgets:
                     if done > budget[1]:
                         raise _Costly(budget)
+            if self.state_start is not None and work_done() - self.state_start > STATE_WORK:
+                raise NotLowerable(s.span, f"the lowering built conditions of more than {STATE_WORK:,} parts for the "
+                                           f"legal moves and the moves of one control state (here, in {self.here}) "
+                                           "without finishing them: the code branches on the state in too many ways"
+                                           + REWRITE_HINT)
             if work_done() - self.work_start > WORK_LIMIT:
                 raise NotLowerable(s.span, f"the lowering built conditions of more than {WORK_LIMIT:,} parts on "
                                            f"symbolic paths (here, in {self.here}) "

@@ -62,7 +62,10 @@ meets). The first moves of a state pay for calls that later ones share (Amazons:
 opening moves take 386 statements each, most of the others 6), so the sample runs on, in order, while it is
 cheap, and the estimate takes the cost of its later half as the cost of a move not run."""
 PARTS = 3_000_000
-"""Parts of conditions the dry run lets the symbolic execution build (the lowering's own budget: 30,000,000)."""
+"""Parts of conditions the dry run lets the symbolic execution build (the lowering's own budget: 30,000,000); a
+control state under way when they pass runs on to the lowering's budget of one state (`execute.STATE_WORK`, as
+many again), where the lowering refuses a game such as examples/treasure.tgpl in seconds: the dry run then says
+so, located, rather than "undecided"."""
 RANGE_STEPS = 5_000
 """Steps the dry run lets the search of the numbers' ranges take: the states it visits and the questions it asks
 clingo (each a `Limits.check` in the stage "lowering (ranges)"). The examples take 0 to 1,410, nim 4,030; a
@@ -391,12 +394,18 @@ class _DryLowering(Lowering):
         if (self.sample is not None and walking and not self.truncated and self.found >= self.sample
                 and steps - self.pairs[-1][1] > self.legal_budget):
             self.pairs[-1][3], self.truncated = self.walked(), True
-        if steps > self.budget_steps + self.sample_steps * len(self.states) or parts > self.budget_parts:
+        # a control state under way runs on past the budget of parts to the lowering's own budget of one state
+        # (execute.STATE_WORK), which then refuses it as the lowering would; the next state does not begin
+        # (`legal_moves`)
+        over_parts = parts > self.budget_parts and self.ex.state_start is None
+        if steps > self.budget_steps + self.sample_steps * len(self.states) or over_parts:
             if walking and not self.truncated:
                 self.pairs[-1][3] = self.walked()  # read now: unwinding the walk of the candidates forgets it
             raise _Budget()
 
     def legal_moves(self, cs: tuple):
+        if self.parts > self.budget_parts:  # the state before passed it (`progress`)
+            raise _Budget()
         st = _State(self.ex.steps, self.parts)
         self.states.append(st)
         self.offers.clear()
@@ -478,7 +487,9 @@ class _DryLowering(Lowering):
                 continue
             seen.add(cs)
             self.limits.check()
-            for p in self.segment(cs, self.legal_moves(cs)):
+            with self.ex.one_state():  # the lowering's budget of one control state (execute.STATE_WORK)
+                paths = self.segment(cs, self.legal_moves(cs))
+            for p in paths:
                 if p.status != "over" and p.control not in seen:
                     todo.append(p.control)
 

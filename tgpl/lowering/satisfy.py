@@ -14,6 +14,7 @@ numbers; satisfiable or not, by clingo, on the formulas as they are (a DAG, each
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Callable
 
@@ -109,4 +110,141 @@ def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) 
     return enc.solvable()
 
 
-__all__ = ["Encoding", "satisfiable"]
+class Solver:
+    """`satisfiable` asked many times over one program: each formula node given to clingo once, as rules added
+    through its backend (no text parsed, nothing grounded), the literals free, and each question a solve under
+    assumptions: the two roots hold, and every literal of their cones that `known` decides has its truth.
+
+    The same answers as `satisfiable`: a literal outside the roots' cones is free, and so changes nothing (the
+    cells' exclusions only forbid two of a cell's literals together), and a literal assumed is what a `fixed`
+    one is there. Why: the range search (tgpl.lowering.segments.Admission) asks about the same large path
+    conditions again and again, each with other comparisons decided; written and grounded for each question, Shut
+    the Box's first 1,402 questions took 69 s, 36 ms of each in clingo's parsing and grounding."""
+
+    def __init__(self) -> None:
+        self.ctl = clingo.Control(["--warn=none", "--enum-mode=record"])
+        self.nodes: dict[int, int] = {}  # formula id -> the solver atom that holds where the formula does
+        self.atoms: dict[object, int] = {}  # literal key -> its solver atom
+        self.groups: dict[object, list[int]] = {}  # exclusive cell -> the atoms of its literals
+        self.cones: dict[int, tuple] = {}  # a root's formula id -> the (key, atom) of the literals under it
+        self._keep: list[Formula] = []  # the formulas numbered by id stay alive
+        self.questions = 0  # solves asked (an enumeration of models is one)
+
+    def satisfiable(self, a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:
+        """As `satisfiable(a, b, known)`."""
+        if a is FALSE or b is FALSE:
+            return False
+        with self.ctl.backend() as backend:
+            roots = [self._node(backend, a), self._node(backend, b)]
+        assumptions = [(root, True) for root in roots]
+        for f in (a, b):
+            for key, atom in self._cone(f):
+                v = known(key)
+                if v is not None:
+                    assumptions.append((atom, bool(v)))
+        self.questions += 1
+        return bool(self.ctl.solve(assumptions=[x if truth else -x for x, truth in assumptions]).satisfiable)
+
+    def combinations(self, a: Formula, rows: list[list[Formula]], known: Callable[[object], bool | None],
+                     most: int) -> set[tuple[int, ...]] | None:
+        """The tuples (j1, j2, ...) of indices into `rows` such that a and rows[0][j1], rows[1][j2], ... can
+        hold together (the literals and `known` as for `satisfiable`): one solve, its models enumerated, each
+        model giving every combination of the formulas of each row it makes true, and each next model made to
+        make true one formula the last did not (a clause for this solve alone). A combination that can hold has
+        a model; that model is found or one making a superset of its formulas true is. None past `most`
+        models: the caller asks one combination at a time. Why: the range search asked whether each
+        combination of two scores' values could hold with a path (`segments.Together`), 484 questions for
+        each roll in Shut the Box, where the 22 that can hold are found by 22 models and a last, failed one."""
+        if a is FALSE:
+            return set()
+        with self.ctl.backend() as backend:
+            root = self._node(backend, a)
+            atoms = [[self._node(backend, f) for f in row] for row in rows]
+        assumptions = [root]
+        for f in [a] + [f for row in rows for f in row]:
+            for key, atom in self._cone(f):
+                v = known(key)
+                if v is not None:
+                    assumptions.append(atom if v else -atom)
+        found: set[tuple[int, ...]] = set()
+        models = 0
+        self.questions += 1
+        self.ctl.configuration.solve.models = 0
+        try:
+            with self.ctl.solve(assumptions=assumptions, yield_=True) as handle:
+                for model in handle:
+                    models += 1
+                    if models > most:
+                        return None
+                    true = [[j for j, x in enumerate(row) if model.is_true(x)] for row in atoms]
+                    found.update(itertools.product(*true))
+                    model.context.add_clause([x for row in atoms for x in row if not model.is_true(x)])
+        finally:
+            self.ctl.configuration.solve.models = 1
+        return found
+
+    def _atom(self, backend, key) -> int:
+        found = self.atoms.get(key)
+        if found is None:
+            found = self.atoms[key] = backend.add_atom()
+            backend.add_rule([found], choice=True)
+            cell = _exclusive_cell(key)
+            if cell is not None:
+                group = self.groups.setdefault(cell, [])
+                for other in group:  # at most one value per cell: no two of its literals together
+                    backend.add_rule([], [found, other])
+                group.append(found)
+        return found
+
+    def _node(self, backend, f: Formula) -> int:  # iterative: conditions nest thousands deep
+        nodes = self.nodes
+        todo = [f]
+        while todo:
+            g = todo[-1]
+            if g.id in nodes:
+                todo.pop()
+                continue
+            pending = [p for p in (g.parts or ()) if p.id not in nodes]
+            if pending:
+                todo.extend(pending)
+                continue
+            todo.pop()
+            self._keep.append(g)
+            if g.kind == "lit":
+                nodes[g.id] = self._atom(backend, g.key)
+                continue
+            n = nodes[g.id] = backend.add_atom()
+            if g is TRUE:
+                backend.add_rule([n])
+            elif g is FALSE:
+                pass  # no rule makes it hold
+            elif g.kind == "not":
+                backend.add_rule([n], [-nodes[g.parts[0].id]])
+            elif g.kind == "and":
+                backend.add_rule([n], [nodes[p.id] for p in g.parts])
+            else:
+                for p in g.parts:
+                    backend.add_rule([n], [nodes[p.id]])
+        return nodes[f.id]
+
+    def _cone(self, f: Formula) -> tuple:
+        """The literals under f, each once, as (key, atom); kept for each root asked (not for every node: a chain
+        thousands deep would keep each of its nodes' cones)."""
+        found = self.cones.get(f.id)
+        if found is None:
+            literals: dict[object, int] = {}
+            seen = {f.id}
+            todo = [f]
+            while todo:
+                g = todo.pop()
+                if g.kind == "lit":
+                    literals[g.key] = self.atoms[g.key]
+                for p in g.parts or ():
+                    if p.id not in seen:
+                        seen.add(p.id)
+                        todo.append(p)
+            found = self.cones[f.id] = tuple(literals.items())
+        return found
+
+
+__all__ = ["Encoding", "Solver", "satisfiable"]

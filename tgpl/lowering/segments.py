@@ -36,7 +36,7 @@ from tgpl.lowering.symbolic import (
     value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
-from tgpl.lowering.satisfy import satisfiable
+from tgpl.lowering.satisfy import Solver
 from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.number_chains import Line
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
@@ -54,6 +54,12 @@ FIXPOINT_LIMIT = 10_000
 # assignments of the counters tried while finding their ranges: counters that grow apart (two scores
 # bounded only by the moves left) make that search cubic, so it is refused past this, not run for hours
 RANGE_WORK_LIMIT = 2_000_000
+QUESTION_LIMIT = 20_000
+"""Questions to clingo (`Admission.can_hold`) one search of the ranges may ask: the joint search then gives up as
+past its states (the searches apart follow), and the search by counter refuses the game, located at a counter.
+Shut the Box asked thousands per dice value (a write of the two scores by cases over every box, judged with each
+roll's comparisons) before its combinations were enumerated (`Together._enumerated`), now 181; the most another
+game in tests/ asks is Harvest's 2,149 (tests/data/designers/harvest.tgpl; it asked 9,462 one at a time)."""
 
 
 @dataclass
@@ -791,8 +797,9 @@ class Lowering:
                 self.limits.check()
                 st = ControlState(cs)
                 states[cs] = st
-                st.legal = self.legal_moves(cs)
-                st.paths = self.segment(cs, st.legal)
+                with self.ex.one_state():
+                    st.legal = self.legal_moves(cs)
+                    st.paths = self.segment(cs, st.legal)
                 for p in st.paths:
                     if p.status != "over" and p.control not in states:
                         todo.append(p.control)
@@ -1383,9 +1390,20 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     fluents `apart` (the slots of lists of values, `slot_ranges`) are left unknown, and a counter written
     from one of them gives up the search. `limits` is checked at every state and control state. `why`, when
     given, is told why the search gave up: "apart" (a counter written from one apart), "states" (past
-    JOINT_LIMIT, or `most` where given) or "range" (a counter past RANGE_LIMIT values)."""
-    limits = limits if limits is not None else unlimited()
+    JOINT_LIMIT, or `most` where given), "range" (a counter past RANGE_LIMIT values) or "questions" (past
+    QUESTION_LIMIT questions to clingo, `Admission`)."""
     why = why if why is not None else []
+    try:
+        return _joint_search(logic, numeric, apart, limits, why, most)
+    except TooManyQuestions:
+        why.append("questions")
+        return False
+
+
+def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Limits | None, why: list,
+                  most: int | None) -> bool:
+    """`joint_ranges`' search (TooManyQuestions passes through it)."""
+    limits = limits if limits is not None else unlimited()
     most = JOINT_LIMIT if most is None else most
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
@@ -1548,8 +1566,20 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                     conditions.append([whole])
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
-    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     admit = Admission(lowering.limits)
+    try:
+        _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways)
+    except TooManyQuestions:
+        _refuse_ranges(numeric, live, lowering, runaways or [], questions=True)
+    for k, fl in numeric.items():
+        fl.domain = sorted(live[k] | ended[k], key=_num_order)
+
+
+def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dict, ended: dict, numeric: dict,
+                      lowering: Lowering, admit: Admission, runaways: list | None) -> None:
+    """`counter_ranges`'s fixpoint: the values each write gives from the ranges so far, added to `live` (or
+    `ended`, for a write that ends the game) until none is new."""
+    memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     done: set[tuple] = set()  # (write, its leaves' values) pairs already evaluated
     work = 0
     for _ in range(FIXPOINT_LIMIT):
@@ -1584,8 +1614,6 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                             raise runaway_refusal(lowering, numeric[cell], target)
         if not changed:
             break
-    for k, fl in numeric.items():
-        fl.domain = sorted(live[k] | ended[k], key=_num_order)
 
 
 class Legality:
@@ -1618,6 +1646,15 @@ class Legality:
         return found
 
 
+COMBINATION_MODELS = 256
+"""Models one enumeration of a path's combinations of values may find (`Together._enumerated`) before its
+combinations are asked one at a time."""
+
+
+class TooManyQuestions(Exception):
+    """A range search asked clingo QUESTION_LIMIT questions (`Admission.can_hold`)."""
+
+
 class Admission:
     """Whether one of the paths a write stands for can write x: its whole condition and the case of x,
     judged together with the comparisons decided by the numbers in env (`symbolic.compatible`).
@@ -1637,14 +1674,21 @@ class Admission:
     question.
     """
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, most: int | None = None):
         self.limits = limits if limits is not None else unlimited()  # checked before each question to clingo
+        self.most = QUESTION_LIMIT if most is None else most  # questions past which TooManyQuestions is raised
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the values remembered by id stay alive
         self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
         self._decided: dict[tuple[int, int], bool] = {}  # (residual condition, residual case) -> satisfiable
+        self.solver = Solver()  # one clingo program for every question (`satisfy.Solver`)
+        # the residuals under the last `known` asked with (formula id -> node number): the joint search asks
+        # with one `known` per state, and a condition's residual was computed again for each of the state's
+        # questions (Shut the Box: 11,204 walks of its conditions, half of the search's time)
+        self._known = None
+        self._memo: dict[int, int] = {}
 
     def __call__(self, pcs: list[Formula], v, x, env: dict, known) -> bool:
         if not isinstance(v, (Choice, Partial)):
@@ -1667,24 +1711,35 @@ class Admission:
             answer = self._answers.get(key)
             if answer is None:
                 # compatible: quick, and sure when it says no; satisfiable decides what it lets through
-                memo: dict[int, int] = {}
-                answer = self._answers[key] = any(self.can_hold(pc, leaves[j][1], known, memo) for j in cases)
+                answer = self._answers[key] = any(self.can_hold(pc, leaves[j][1], known) for j in cases)
             if answer:
                 return True
         return False
 
-    def can_hold(self, pc: Formula, case: Formula, known, memo: dict[int, int]) -> bool:
+    def can_hold(self, pc: Formula, case: Formula, known) -> bool:
         """Whether pc and case can hold together, decided once per pair of residual formulas: first
         evaluated (`symbolic.compatible`: quick, and sure when it says no), and what that lets through
         decided by clingo (`satisfiable`)."""
-        key = (self._residual(pc, known, memo), self._residual(case, known, memo))
+        key = (self.residual(pc, known), self.residual(case, known))
         if 0 in key:
             return False
         found = self._decided.get(key)
         if found is None:
             self.limits.check()
-            found = self._decided[key] = compatible(pc, case, known) and satisfiable(pc, case, known)
+            found = compatible(pc, case, known)
+            if found:
+                if self.solver.questions >= self.most:
+                    raise TooManyQuestions
+                found = self.solver.satisfiable(pc, case, known)
+            self._decided[key] = found
         return found
+
+    def residual(self, f: Formula, known) -> int:
+        """`_residual` under `known`, the residuals kept while the same `known` is asked with (one state's
+        numbers: the residuals of its many questions are shared)."""
+        if self._known is not known:
+            self._known, self._memo = known, {}
+        return self._residual(f, known, self._memo)
 
     def _residual(self, f: Formula, known, memo: dict[int, int]) -> int:
         """f with every comparison `known` decides replaced by its truth, as a number that equal residual
@@ -1744,6 +1799,7 @@ class Together:
         self._sorted: dict[tuple[int, int], tuple] = {}  # (condition, case) ids -> their comparisons, in order
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the formulas remembered by id stay alive
+        self._enumerations: dict[tuple, set] = {}  # residual condition and rows -> the combinations that hold
 
     def combos(self, pcs: list[Formula], writes: list, options: list[list], values: tuple, env: dict,
                known) -> list[tuple]:
@@ -1753,6 +1809,9 @@ class Together:
         extends it can (a conjunction is unsatisfiable whenever part of it is). Kalah's capture and sweep
         write the seeds of many holes by cases (tests/data/designers/kalah.tgpl): on the first 1,000 states of
         its search, the questions asked fall by half, and so does the search's time."""
+        whole = self._enumerated(pcs, writes, options, values, env, known)
+        if whole is not None:
+            return whole
         cased = sorted(i for i, v in writes if isinstance(v, (Choice, Partial)))
         prune = set(cased[:-1])  # at the last, the first part's judgement would be the whole combination's
         out: list[tuple] = []
@@ -1771,11 +1830,37 @@ class Together:
             todo.extend(reversed(longer))
         return out
 
+    def _enumerated(self, pcs: list[Formula], writes: list, options: list[list], values: tuple, env: dict,
+                    known) -> list[tuple] | None:
+        """`combos`, each path's combinations found by one enumeration of clingo's models
+        (`satisfy.Solver.combinations`): the same combinations, as each is one that can hold with a path. None
+        where a path's models pass COMBINATION_MODELS: `combos` then asks one combination at a time."""
+        rows = [[self._giving(v, x, values[i], env) for x in options[i]] for i, v in writes]
+        admit = self.admit
+        held: set[tuple] = set()
+        residual_rows = tuple(tuple(admit.residual(f, known) for f in row) for row in rows)
+        for pc in pcs:
+            # remembered by the residual formulas (`Admission.residual`), which decide what can hold: Ludo's
+            # moves ask the same enumeration in state after state
+            key = (admit.residual(pc, known), residual_rows)
+            found = self._enumerations.get(key)
+            if found is None:
+                if admit.solver.questions >= admit.most:
+                    raise TooManyQuestions
+                admit.limits.check()
+                found = admit.solver.combinations(pc, rows, known, COMBINATION_MODELS) if key[0] else set()
+                if found is None:
+                    return None
+                self._enumerations[key] = found
+            held |= found
+        at = [i for i, _ in writes]
+        return [combo for combo in itertools.product(*options)
+                if tuple(options[i].index(combo[i]) for i in at) in held]
+
     def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
         cond = conj(*(self._giving(v, combo[i], values[i], env) for i, v in writes))
         if cond is FALSE:
             return False
-        memo: dict[int, int] = {}  # the residuals under `known` (this state's numbers)
         for pc in pcs:
             # remembered by what the numbers decide of the two formulas: a Pente move's captures ask the same
             # question for each of the counters' states, and its condition spans the board
@@ -1786,7 +1871,7 @@ class Together:
             key = (pc.id, cond.id, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
             if answer is None:
-                answer = self._answers[key] = self.admit.can_hold(pc, cond, known, memo)
+                answer = self._answers[key] = self.admit.can_hold(pc, cond, known)
             if answer:
                 return True
         return False
@@ -1819,9 +1904,20 @@ def _leaf_cases(v, cond: Formula):
         yield v, cond
 
 
-def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list) -> None:
-    """Refuse the game when the search for the ranges ran out of work: at a counter known to grow without
-    bound (`alone_ranges`) where there is one, at its write; else at the counter whose range grew most."""
+def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list, questions: bool = False) -> None:
+    """Refuse the game when the search for the ranges ran out of work (`questions`: of its QUESTION_LIMIT
+    questions to clingo): at a counter known to grow without bound (`alone_ranges`) where there is one, at its
+    write; else at the counter whose range grew most."""
+    if questions:
+        widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))
+        fl = numeric[widest]
+        raise NotLowerable(lowering._attr_span(fl),
+                           f"the range of {fl.obj.name}.{fl.attr} could not be bounded within {QUESTION_LIMIT:,} "
+                           "questions to clingo (whether a path's condition can hold with the case of a value it "
+                           "writes): numbers need a finite range to be lowered, found from their values after setup "
+                           "and the moves' writes; the writes of the game's numbers by cases (a sum over the board, "
+                           "say) judged with each state's comparisons asked too many",
+                           counter=fl.attr if fl.attr != MADE else None)
     if runaways:
         k = runaways[0]
         raise runaway_refusal(lowering, numeric[k], live[k], work=True)
