@@ -52,6 +52,30 @@ def test_memory_past_the_cap_stops():
     assert Limits(max_memory=100 * MB, clock=lambda: 0.0, memory=lambda: 50 * MB).stop() is None
 
 
+def test_memory_freed_but_held_is_given_back_before_it_stops_anything():
+    held = [150 * MB]
+    released = []
+
+    def release():
+        released.append(True)
+        held[0] = 60 * MB  # the heap's free pages given back
+
+    limits = Limits(max_memory=100 * MB, clock=lambda: 0.0, memory=lambda: held[0], release=release)
+    assert limits.stop() is None and released == [True]
+    held[0] = 150 * MB
+    stuck = Limits(max_memory=100 * MB, clock=lambda: 0.0, memory=lambda: held[0], release=lambda: None)
+    assert stuck.stop() is not None  # still past the cap once released: stopped
+
+
+def test_releasing_free_memory_does_not_fail():
+    from tgpl.limits import memory_in_use, release_free_memory
+
+    big = [bytearray(1 << 20) for _ in range(64)]
+    del big
+    release_free_memory()
+    assert memory_in_use() is None or memory_in_use() > 0
+
+
 def test_a_step_that_cannot_be_interrupted_is_not_started_past_the_deadline():
     now = [0.0]
     limits = Limits(max_seconds=10, clock=lambda: now[0])
@@ -304,7 +328,7 @@ def test_every_long_loop_checks():
         "execute.merge": 300,  # each merge of paths (1,348)
         "segments.run": 2,  # each control state (3)
         "segments._segment": 5,  # each move of a control state (14)
-        "segments.joint_ranges": 10,  # each state of the counters' joint search (44)
+        "segments._joint_search": 10,  # each state of the counters' joint search (44)
         "minimize.prime_implicants": 1,  # every 2,048 pairs of terms of the consensus (4)
         "minimize._distribute": 200,  # each disjunction multiplied out (828)
         "emit._build": 10,  # each legal move and path emitted (40)
