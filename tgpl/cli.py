@@ -1351,9 +1351,16 @@ def _explore(path: str, machine, max_states: int, quiet: bool = False, max_memor
 
 
 def _max_memory(megabytes: int | None) -> int | None:
+    """--max-memory in bytes. By default, a quarter of the machine's memory on top of what the process holds
+    as the command begins: for the `tgpl` program that is its imports, but a process that runs several
+    commands (the tests, through CliRunner) holds what earlier ones left, which is not this command's."""
+    from tgpl.limits import memory_in_use
     from tgpl.verify.graph import default_max_memory
 
-    return megabytes * 2**20 if megabytes is not None else default_max_memory()
+    if megabytes is not None:
+        return megabytes * 2**20
+    quarter = default_max_memory()
+    return None if quarter is None else quarter + (memory_in_use() or 0)
 
 
 @main.command()
