@@ -85,9 +85,8 @@ def _race_logic():
     return game_logic(program, snapshot(game.initial_state(0)))
 
 
-def test_past_the_question_budget_the_ranges_are_wider_or_refused(monkeypatch):
-    """examples/race.tgpl's joint search asks clingo some twenty questions: with none allowed, the searches
-    apart give its ranges, each holding the joint search's, or the game is refused, located."""
+def _admissions(monkeypatch) -> list:
+    """Every segments.Admission made from now on (each counts its questions to clingo), in a list."""
     asked: list[segments.Admission] = []
     init = segments.Admission.__init__
 
@@ -96,6 +95,13 @@ def test_past_the_question_budget_the_ranges_are_wider_or_refused(monkeypatch):
         asked.append(self)
 
     monkeypatch.setattr(segments.Admission, "__init__", counted)
+    return asked
+
+
+def test_past_the_question_budget_the_ranges_are_wider_or_refused(monkeypatch):
+    """examples/race.tgpl's joint search asks clingo some twenty questions: with none allowed, the searches
+    apart give its ranges, each holding the joint search's, or the game is refused, located."""
+    asked = _admissions(monkeypatch)
     joint = {k: list(fl.domain) for k, fl in _race_logic().fluents.items() if fl.numeric}
     assert 0 < max(a.solver.questions for a in asked) <= segments.QUESTION_LIMIT
     monkeypatch.setattr(segments, "QUESTION_LIMIT", 0)
@@ -114,14 +120,7 @@ def test_past_the_question_budget_the_ranges_are_wider_or_refused(monkeypatch):
 def test_shut_the_box_lowers_within_the_budget_as_its_dry_run_says(tmp_path, monkeypatch):
     """Its joint search asked a question per combination of its two scores' values and roll: more than 5,500
     by 600 s, unfinished. The dry run says it lowers, and it does, in one joint search."""
-    asked: list[segments.Admission] = []
-    init = segments.Admission.__init__
-
-    def counted(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        asked.append(self)
-
-    monkeypatch.setattr(segments.Admission, "__init__", counted)
+    asked = _admissions(monkeypatch)
     dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(SHUTBOX)])
     assert dry.exit_code == 0 and "lowers" in dry.output, dry.output
     out = tmp_path / "shutbox.kif"
