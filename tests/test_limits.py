@@ -556,3 +556,17 @@ def test_compare_stops_while_a_gdl_game_grounds(clock, monkeypatch):
     release.set()
     assert grounding and left == 1
     assert r.exit_code == 2 and "compare: error: stopped while loading the GDL" in r.output
+
+
+def test_the_environment_sets_the_default_time_limit_and_the_option_wins(monkeypatch, tmp_path):
+    """TGPL_MAX_SECONDS (decision 110) is --max-seconds's default: the suite runs with `inf` (tests/conftest.py);
+    a tiny one stops the command at once, naming the value, and --max-seconds on the command line wins."""
+    out = tmp_path / "tris.kif"
+    monkeypatch.setenv(cli.MAX_SECONDS_VAR, "0.001")
+    r = run("to-gdl", TRIS, "-o", str(out))
+    assert r.exit_code == 2 and "(--max-seconds 0.001): nothing written" in r.output, r.output
+    assert nothing_written(tmp_path)
+    assert run("to-gdl", TRIS, "-o", str(out), "--max-seconds", "600").exit_code == 0 and out.exists()
+    monkeypatch.setenv(cli.MAX_SECONDS_VAR, "soon")
+    r = run("verify", TRIS)
+    assert r.exit_code == 2 and "TGPL_MAX_SECONDS" in r.output, r.output

@@ -12,6 +12,10 @@ from tgpl import __version__
 from tgpl.frontend.diagnostics import Diagnostic, render, to_json
 from tgpl.frontend.loader import Program, load_program
 
+# The default of every --max-seconds, where set: a batch of commands (a test suite, a script on a slow machine)
+# sets its wall-clock limit once (language decision 110).
+MAX_SECONDS_VAR = "TGPL_MAX_SECONDS"
+
 
 def _styled(text: str, d: Diagnostic, color: bool) -> str:
     if not color:
@@ -88,6 +92,7 @@ def run() -> None:
               help="Also say, in seconds, what of each game lowers to GDL, how, and what does not and why (the dry "
                    "run of to-gdl); exit 1 if something does not lower.")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True,
+              envvar=MAX_SECONDS_VAR, show_envvar=True,
               help="With --lowerable: after this many seconds of the whole command, stop (exit 2).")
 @click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
               help="With --lowerable: past this much memory in use, stop (exit 2)  [default: a quarter of the "
@@ -580,7 +585,7 @@ def _limit_options(after: str, included: str = "lowering included"):
                                help=f"Past this much memory in use, {after}  [default: a quarter of the "
                                     "machine's]")(command)
         return click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0,
-                             show_default=True, help=f"After this many seconds of the whole command ({included}), "
+                             show_default=True, envvar=MAX_SECONDS_VAR, show_envvar=True, help=f"After this many seconds of the whole command ({included}), "
                                                      f"{after}.")(command)
     return add
 
