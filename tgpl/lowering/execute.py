@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
@@ -38,8 +39,8 @@ from tgpl.lowering.symbolic import (
     conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
     restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
-from tgpl.lowering.subset import (UNREAD_CHANGES, changed_decks, is_attribute, phase_inputs, phase_move_input,
-                                  unread_lists)
+from tgpl.lowering.subset import (STATE_CHANGES, UNREAD_CHANGES, changed_decks, is_attribute, phase_inputs,
+                                  phase_move_input, state_lists, unread_lists)
 from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
 from tgpl.lowering.unread import unread_attributes
 from tgpl.limits import LimitReached, unlimited
@@ -475,6 +476,22 @@ class Executor:
                                      "branch on the state in more ways than can be merged (a search whose extent "
                                      "depends on the state?)")
 
+    def _rewrite_hint(self) -> str:
+        """What to rewrite, said with a refusal for too much work: REWRITE_HINT, or, where the innermost loop being
+        run reads the items of a list the moves change (Brandubh's pieces, `Men.remove(victim)` when one is taken,
+        searched by `On(s)`), that list and the change named, and the rewrite that lowers: every content the list
+        can have is a case of its own, where a list that keeps its items and marks the ones taken out has one."""
+        depth = len(self.spans)
+        body = next((b for b, _, d in reversed(self.loops) if d == depth), None)
+        walked = changed_lists_read(self.program, body) if body is not None else []
+        if not walked:
+            return REWRITE_HINT
+        name, change = walked[0]
+        return (f"; the loop reads the list '{name}', which the moves change (`{change.callee.name}` at "
+                f"{change.span.line}:{change.span.col}), so it is spelled out for every content the list can have: "
+                "keep every item in the list and mark the ones taken out with an attribute the loop tests (`bool Out`), "
+                "or try --moves compiled or --functions-as-relations (docs/lowering.md, \"Writing games that lower\")")
+
     @contextmanager
     def one_state(self) -> Iterator[None]:
         """The legal moves and the moves of one control state, within STATE_WORK parts of conditions: a control
@@ -680,7 +697,7 @@ class Executor:
             if self.steps > STEP_LIMIT:
                 raise NotLowerable(s.span, f"the lowering ran more than {STEP_LIMIT:,} statements on symbolic paths "
                                            f"(here, in {self.here}) without "
-                                           "finishing: the code branches on the state in too many ways" + REWRITE_HINT)
+                                           "finishing: the code branches on the state in too many ways" + self._rewrite_hint())
             if self._budgets:
                 done = work_done()
                 for budget in self._budgets:
@@ -690,19 +707,19 @@ class Executor:
                 raise NotLowerable(s.span, f"the lowering built conditions of more than {STATE_WORK:,} parts for the "
                                            f"legal moves and the moves of one control state (here, in {self.here}) "
                                            "without finishing them: the code branches on the state in too many ways"
-                                           + REWRITE_HINT)
+                                           + self._rewrite_hint())
             if work_done() - self.work_start > WORK_LIMIT:
                 raise NotLowerable(s.span, f"the lowering built conditions of more than {WORK_LIMIT:,} parts on "
                                            f"symbolic paths (here, in {self.here}) "
                                            "without finishing: a loop that runs on widens them at each pass, or the "
-                                           "code branches on the state in too many ways" + REWRITE_HINT)
+                                           "code branches on the state in too many ways" + self._rewrite_hint())
             try:
                 out.extend(method(s, p))
             except RecursionError:  # a value built pass after pass too deep for Python's stack (hashing it)
                 raise NotLowerable(s.span, "a value grew too deep to follow on symbolic paths (here, in "
                                            f"{self.here}): a loop whose passes "
                                            "depend on the state (a count read from it) builds a longer expression "
-                                           "at each pass" + REWRITE_HINT) from None
+                                           "at each pass" + self._rewrite_hint()) from None
         return out
 
     def stmt_Block(self, s: ast.Block, p: Path) -> list[Path]:
@@ -2390,6 +2407,22 @@ def _compares_numbers(c) -> bool:
     """Whether a loop condition's value compares a number read from the state (`hand > 0`, hand a count read
     from a pit): such a loop runs as many passes as that number says, bounded by its range, not by the code."""
     return isinstance(c, Formula) and any(isinstance(k, CmpLit) for k in literals(c))
+
+
+def changed_lists_read(program, body: ast.Block) -> list[tuple[str, ast.Call]]:
+    """The list attributes that are state (`subset.state_lists`: the moves add to them or remove from them) whose
+    items or length `body` reads, each with the first statement after setup that changes it, by name."""
+    lists = state_lists(program)
+    read = sorted({n.name for n in ast.walk(body) if isinstance(n, ast.Member) and n.name in lists
+                   and is_attribute(program, n)})
+    if not read:
+        return []
+    changes: dict[str, ast.Call] = {}
+    for n in after_setup_nodes(program):
+        if (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name in STATE_CHANGES
+                and getattr(n.callee.obj, "name", None) in read):
+            changes.setdefault(n.callee.obj.name, n)
+    return [(name, changes[name]) for name in read if name in changes]
 
 
 def grown_lists(body: ast.Block) -> list[str]:
