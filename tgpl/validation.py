@@ -26,7 +26,9 @@ order:
   TREE_BOUND nodes from SIZE_PLAYS seeded runtime plays (Knuth's estimator), or
   else, a tree up to RUNTIME_TREE_BOUND or plays that come back to a state, the
   runtime alone reaching at most RUNTIME_BOUND states breadth first (for a GDL played one state at a time,
-  at most PER_STATE_BOUND states, whatever its tree). Both sides are explored together breadth first, a state of the product being a
+  at most PER_STATE_BOUND states, whatever its tree; in a game where random moves, only where its runtime with
+  chance nodes reaches at most CHANCE_STATE_BOUND states playing at most CHANCE_RUN_BOUND runs, each run a GDL
+  successor). Both sides are explored together breadth first, a state of the product being a
   runtime state with the GDL state reached by the same moves, each compared as
   above. It is complete when the product has at most STATE_BOUND states; past
   that it gives up, and the states it did explore stay validated.
@@ -891,7 +893,7 @@ def _can_end(lowered: LoweredGame) -> bool:
 def _small(d: Differential, until: float | None) -> bool:
     """Whether the game is small enough to be bisimulated: its game tree estimated at most TREE_BOUND nodes
     (`_tree_size`: Tris's has 549,946; in a game where random moves, only where its runtime with chance nodes
-    reaches at most CHANCE_STATE_BOUND states, `_chance_states_fit`), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
+    reaches at most CHANCE_STATE_BOUND states playing at most CHANCE_RUN_BOUND runs, `chance_space_fits`), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
     first, where the tree is estimated at most RUNTIME_TREE_BOUND nodes (a game whose plays meet again:
     shifts.tgpl has 501 states, and a tree estimated at 25 million nodes) or a play came back to a state it
     had been in (a tree without end: quiet.tgpl has 16 states). A GDL played one state at a time costs a grounding a state explored (shifts.tgpl: 0.1 s, where
