@@ -26,7 +26,9 @@ order:
   TREE_BOUND nodes from SIZE_PLAYS seeded runtime plays (Knuth's estimator), or
   else, a tree up to RUNTIME_TREE_BOUND or plays that come back to a state, the
   runtime alone reaching at most RUNTIME_BOUND states breadth first (for a GDL played one state at a time,
-  at most PER_STATE_BOUND states, whatever its tree). Both sides are explored together breadth first, a state of the product being a
+  at most PER_STATE_BOUND states, whatever its tree; in a game where random moves, only where its runtime with
+  chance nodes reaches at most CHANCE_STATE_BOUND states playing at most CHANCE_RUN_BOUND runs, each run a GDL
+  successor). Both sides are explored together breadth first, a state of the product being a
   runtime state with the GDL state reached by the same moves, each compared as
   above. It is complete when the product has at most STATE_BOUND states; past
   that it gives up, and the states it did explore stay validated.
@@ -89,6 +91,11 @@ TREE_BOUND = 2_000_000  # a game tree estimated at most this large is bisimulate
 # each chance node costs a GDL successor an outcome (tests/data/lowering/deal.tgpl: 29,130 states, bisimulated;
 # examples/cards.tgpl dealt: more than 35,000, whose bisimulation took 130 s for 21,353 product states)
 CHANCE_STATE_BOUND = 30_000
+# ... and whose runtime plays at most this many runs doing so (ChanceMachine.runs: a move played once for each way its
+# draws fall), each a GDL successor the bisimulation asks for: the states do not say what a chance node costs, a
+# roll of two dice being 36 successors (tests/data/lowering/deal.tgpl: 24,226 runs, bisimulated in 23 s of CPU;
+# tests/data/designers/shutbox.tgpl: 27,401 states but 182,027 runs, at 7 ms a successor of its GDL)
+CHANCE_RUN_BOUND = 40_000
 SIZE_PLAYS = 20  # the runtime plays the estimate of the game tree averages (Knuth's estimator)
 SIZE_DEPTH = 1000  # a play longer than this makes the game too large to bisimulate
 RUNTIME_BOUND = 1000  # ... else a game whose runtime alone reaches at most this many states is bisimulated
@@ -886,7 +893,7 @@ def _can_end(lowered: LoweredGame) -> bool:
 def _small(d: Differential, until: float | None) -> bool:
     """Whether the game is small enough to be bisimulated: its game tree estimated at most TREE_BOUND nodes
     (`_tree_size`: Tris's has 549,946; in a game where random moves, only where its runtime with chance nodes
-    reaches at most CHANCE_STATE_BOUND states, `_chance_states_fit`), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
+    reaches at most CHANCE_STATE_BOUND states playing at most CHANCE_RUN_BOUND runs, `chance_space_fits`), or else the runtime alone reaching at most RUNTIME_BOUND states breadth
     first, where the tree is estimated at most RUNTIME_TREE_BOUND nodes (a game whose plays meet again:
     shifts.tgpl has 501 states, and a tree estimated at 25 million nodes) or a play came back to a state it
     had been in (a tree without end: quiet.tgpl has 16 states). A GDL played one state at a time costs a grounding a state explored (shifts.tgpl: 0.1 s, where
@@ -915,17 +922,32 @@ def _small(d: Differential, until: float | None) -> bool:
 
 
 def _chance_states_fit(d: Differential, until: float | None) -> bool:
-    """Whether the runtime with chance nodes (tgpl.runtime.chance_machine, the decks the lowering deals from dealt
-    at pop()) reaches at most CHANCE_STATE_BOUND states: the states the bisimulation of a game where random moves
-    explores, each chance node a GDL successor an outcome. Counted, never timed."""
+    """`chance_space_fits` for the Differential's game, the decks the lowering deals from dealt at pop()."""
     stop = None if until is None else (lambda: "time" if d.clock() >= until else None)
+    return chance_space_fits(d.game, d.seed, d.deals, d.unread, stop)[0]
+
+
+def chance_space_fits(game: Game, seed: int, deals: frozenset[str] = frozenset(), unread: frozenset[str] = frozenset(),
+                      stop: Callable[[], str | None] | None = None) -> tuple[bool, int]:
+    """Whether the runtime with chance nodes (tgpl.runtime.chance_machine, the decks `deals` dealt at pop(), the
+    attributes `unread` left out) reaches at most CHANCE_STATE_BOUND states, playing at most CHANCE_RUN_BOUND
+    runs to reach them: the states the bisimulation of a game where random moves explores, and the GDL successors
+    it asks for, one a way the draws of a move fall; with the runs played. Counted, never timed: the exploration
+    stops as soon as either is past its bound (Shut the Box's 182,027 runs took 10 s of CPU to play, where the
+    bisimulation's successors would take 20 minutes), or when `stop` says so (a time limit: it does not fit)."""
+    machine = None
+
+    def stopped() -> str | None:
+        if stop is not None and (reason := stop()) is not None:
+            return reason
+        return "runs" if machine.runs > CHANCE_RUN_BOUND else None
     try:
-        machine = ChanceMachine(d.game, d.seed, deals=d.deals)
-        machine.unread = d.unread
-        graph = explore(machine, CHANCE_STATE_BOUND, stop=stop)
+        machine = ChanceMachine(game, seed, deals=deals)
+        machine.unread = unread
+        graph = explore(machine, CHANCE_STATE_BOUND, stop=stopped)
     except (TGPLRuntimeError, ChanceUnsupported, TooManyOutcomes):
-        return True  # the bisimulation meets it too, and reports it
-    return graph.complete
+        return True, 0 if machine is None else machine.runs  # the bisimulation meets it too, and reports it
+    return graph.complete, machine.runs
 
 
 def _tree_size(d: Differential, bound: float) -> tuple[float, bool]:

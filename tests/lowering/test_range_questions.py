@@ -124,7 +124,7 @@ def test_shut_the_box_lowers_within_the_budget_as_its_dry_run_says(tmp_path, mon
     dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(SHUTBOX)])
     assert dry.exit_code == 0 and "lowers" in dry.output, dry.output
     out = tmp_path / "shutbox.kif"
-    # written without the validation: its playouts on the 156,000 lines of GDL take minutes of their own
+    # written without the validation, which adds some 11 s of CPU (playouts: test_chance_run_bound.py)
     r = CliRunner().invoke(main, ["to-gdl", str(SHUTBOX), "--no-validate", "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert "(init " in out.read_text()

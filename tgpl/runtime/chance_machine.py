@@ -110,6 +110,10 @@ class ChanceMachine(RuntimeMachine):
         self.setup_deals = setup_deals
         self.max_outcomes = max_outcomes
         self.outcomes = 0
+        # the runs played: a move (or setup) is played once for each sequence of its draws, once when it draws
+        # nothing. In a bisimulation of the GDL-II lowering each run is a successor its reasoner computes (random's
+        # throw of those draws, or the move that draws nothing): what tgpl.validation counts to know whether one fits.
+        self.runs = 0
         # the deck classes dealt at pop() (tgpl.runtime.dealing), as the GDL-II lowering deals them: the game
         # starts from the seed's setup, its pops the chance nodes, its shuffles none
         self.deals = deals
@@ -134,6 +138,7 @@ class ChanceMachine(RuntimeMachine):
         while True:
             script = _Script(values)
             state = run(script)
+            self.runs += 1
             p = Fraction(1)
             for n in script.bounds[start:]:
                 p /= n
