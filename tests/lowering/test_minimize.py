@@ -138,7 +138,7 @@ def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
     candidate is covered compares it with every term so far: MAX_STEPS pairs of up to MAX_TERMS terms each.
     Kalah's path conditions (tests/data/designers/kalah.tgpl, spelled out) are so, and each of hundreds of
     disjunctions in its emission compared up to 57,000,000 terms in 1 to 3 s before MAX_TERMS gave up. The
-    comparisons are budgeted (MAX_TESTS): this one, 23,000,000 before, gives up after about 2,000,000, with the
+    comparisons are budgeted (MAX_TESTS): this one, 23,000,000 before, gives up after about 500,000, with the
     same answer (None: the condition is left as it was)."""
     from tgpl.lowering import minimize as m
 
@@ -161,6 +161,6 @@ def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
     terms = [frozenset([shared, *(a if rng.random() < 0.5 else neg(a) for a in rng.sample(atoms, 4))])
              for _ in range(40)]
     assert m.prime_implicants(terms) is None
-    assert compared[0] < 3_000_000, compared[0]
+    assert compared[0] < 1_000_000, compared[0]
     f = disj(*(conj(*t) for t in terms))
     assert minimize(f) is f or _equivalent(minimize(f), f, atoms + [shared])

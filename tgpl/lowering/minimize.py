@@ -27,7 +27,7 @@ from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, by_id, clash, conj, 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
 MAX_STEPS = 60_000  # pairs of terms examined for their consensus
-MAX_TESTS = 2_000_000
+MAX_TESTS = 500_000
 """Terms the consensus compares with a candidate (is it covered? `_Family.covers`) before it gives up: a pair of
 terms costs a look at every term filed under the candidate's conjuncts, so MAX_STEPS pairs alone bound the work
 by pairs times terms (up to MAX_TERMS). Kalah's paths, where many terms share their last conjunct, spent 1 to 3 s
