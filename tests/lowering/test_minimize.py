@@ -131,3 +131,36 @@ def test_self_subsuming_resolution_keeps_the_prime_implicants(monkeypatch):
     cells = [lit(FluentLit("fits", f"c{i}", True)) for i in range(16)]
     chain = [frozenset((*(neg(c) for c in cells[:i]), cells[i])) for i in range(len(cells))]
     assert m.prime_implicants(chain) is None  # the chain above, without it: past MAX_STEPS
+
+
+def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
+    """Terms that all share their last-made conjunct are filed under it (`_Family`), so asking whether a
+    candidate is covered compares it with every term so far: MAX_STEPS pairs of up to MAX_TERMS terms each.
+    Kalah's path conditions (tests/data/designers/kalah.tgpl, spelled out) are so, and each of hundreds of
+    disjunctions in its emission compared up to 57,000,000 terms in 1 to 3 s before MAX_TERMS gave up. The
+    comparisons are budgeted (MAX_TESTS): this one, 23,000,000 before, gives up after about 500,000, with the
+    same answer (None: the condition is left as it was)."""
+    from tgpl.lowering import minimize as m
+
+    compared = [0]
+    covers = m._Family.covers
+
+    def counted(self, r):
+        if not self.empty:
+            for c in r:
+                filed = self.by_last.get(c, ())
+                compared[0] += len(filed)
+                if any(k <= r for k in filed):
+                    break
+        return covers(self, r)
+
+    monkeypatch.setattr(m._Family, "covers", counted)
+    atoms = [lit(FluentLit("o", f"x{i}", True)) for i in range(12)]
+    shared = lit(FluentLit("o", "shared", True))  # made last: every term is filed under it
+    rng = random.Random(1)
+    terms = [frozenset([shared, *(a if rng.random() < 0.5 else neg(a) for a in rng.sample(atoms, 4))])
+             for _ in range(40)]
+    assert m.prime_implicants(terms) is None
+    assert compared[0] < 1_000_000, compared[0]
+    f = disj(*(conj(*t) for t in terms))
+    assert minimize(f) is f or _equivalent(minimize(f), f, atoms + [shared])

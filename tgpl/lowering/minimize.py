@@ -27,6 +27,11 @@ from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, by_id, clash, conj, 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
 MAX_STEPS = 60_000  # pairs of terms examined for their consensus
+MAX_TESTS = 500_000
+"""Terms the consensus compares with a candidate (is it covered? `_Family.covers`) before it gives up: a pair of
+terms costs a look at every term filed under the candidate's conjuncts, so MAX_STEPS pairs alone bound the work
+by pairs times terms (up to MAX_TERMS). Kalah's paths, where many terms share their last conjunct, spent 1 to 3 s
+a call on up to 57,000,000 of them before MAX_TERMS gave up, hundreds of times in one emission."""
 CHECK_EVERY = 2048  # pairs of terms examined between two calls of `check` (the command's limits)
 
 
@@ -235,9 +240,10 @@ def _size(f: Formula) -> int:
 class _Family:
     """Terms, indexed so that "does some term contain only literals of r" looks at few of them."""
 
-    def __init__(self) -> None:
+    def __init__(self, tests: int = 0) -> None:
         self.by_last: dict[Formula, list[frozenset]] = {}  # each term under its last-made conjunct
         self.empty = False
+        self.tests = tests  # terms compared with a candidate so far (the consensus's budget, MAX_TESTS)
 
     def add(self, t: frozenset) -> None:
         if not t:
@@ -249,7 +255,9 @@ class _Family:
         if self.empty:
             return True
         for c in r:
-            for k in self.by_last.get(c, ()):
+            filed = self.by_last.get(c, ())
+            self.tests += len(filed)
+            for k in filed:
                 if k <= r:
                     return True
         return False
@@ -257,15 +265,17 @@ class _Family:
 
 def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset] | None:
     """The prime implicants of the disjunction of `terms` (sets of conjuncts), in a deterministic order;
-    None when the budget runs out. `check()` is called every CHECK_EVERY pairs."""
+    None when the budget runs out (MAX_STEPS pairs, MAX_TESTS terms compared, MAX_TERMS terms). `check()` is
+    called every CHECK_EVERY pairs."""
     kept, steps = _strengthened(_absorb(terms), check)
     if kept is None:
         return None
     seen: set[tuple[frozenset, frozenset]] = set()
+    tests = 0
     changed = True
     while changed:
         changed = False
-        family = _Family()
+        family = _Family(tests)
         for t in kept:
             family.add(t)
         new: list[frozenset] = []
@@ -280,12 +290,20 @@ def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = 
             if check is not None and not steps % CHECK_EVERY:
                 check()
             r = (t1 - {a}) | (t2 - {na})
-            if family.covers(r) or _contradictory(r):
+            covered = family.covers(r)
+            if family.tests > MAX_TESTS:
+                return None
+            if covered or _contradictory(r):
                 continue
             family.add(r)
             new.append(r)
+        tests = family.tests
+        if tests > MAX_TESTS:
+            return None
         if new:
-            kept = _absorb(kept + new)
+            absorbed = _Family(tests)
+            kept = _absorb(kept + new, absorbed)
+            tests = absorbed.tests
             changed = True
             if len(kept) > MAX_TERMS:
                 return None
@@ -354,10 +372,10 @@ def _contradictory(t: frozenset) -> bool:
     return clash(t)
 
 
-def _absorb(terms: list[frozenset]) -> list[frozenset]:
-    """The terms no other term is contained in, each once, shortest first."""
+def _absorb(terms: list[frozenset], family: _Family | None = None) -> list[frozenset]:
+    """The terms no other term is contained in, each once, shortest first (`family`, empty, counts the tests)."""
     out: list[frozenset] = []
-    family = _Family()
+    family = _Family() if family is None else family
     for t in sorted(set(terms), key=_order):
         if not family.covers(t):
             out.append(t)
