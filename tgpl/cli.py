@@ -1110,19 +1110,22 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
 DEFAULT_ENGINE = "runtime"
 
 
-def _thrown_dice(machine, program, max_states: int):
-    """For `compare`: a .tgpl game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with every
-    face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
+def _as_lowered(machine, program, max_states: int):
+    """For `compare`: a .tgpl game's states as its lowering has them: the attributes nothing reads left out of
+    its keys (decision 109), and a game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with
+    every face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
     decks dealt at pop() where the lowering deals them (from the seed's setup, as the lowering starts; with
     setup's dice too, setup's draws are enumerated, its shuffles among them; setup's deals where the lowering
     makes them random's first moves, a chance node each, tgpl.setup_deals); any other machine as it is."""
     from tgpl.lowering.chance import action_rolls, dealt_decks, setup_roll_calls
+    from tgpl.lowering.unread import unread_attributes
     from tgpl.runtime.chance_machine import ChanceMachine
     from tgpl.runtime.verify import RuntimeMachine
     from tgpl.setup_deals import setup_deals, undealt_snapshot
 
     if type(machine) is not RuntimeMachine or program is None:
         return machine
+    unread = unread_attributes(program).names
     setup_dice = setup_roll_calls(program)
     if action_rolls(program)[0] or setup_dice:
         deals = frozenset() if setup_dice else dealt_decks(program)[0].classes
@@ -1133,8 +1136,8 @@ def _thrown_dice(machine, program, max_states: int):
         if plan is not None and undealt_snapshot(plan) is None:
             plan = None  # setup's deals stay the seed's in the lowering too
         return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle,
-                             setup_deals=plan)
-    return machine
+                             setup_deals=plan, unread=unread)
+    return RuntimeMachine(machine.game, machine.seed, unread=unread)
 
 
 def _dice_sites(program) -> list[str]:
@@ -2046,9 +2049,7 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
     cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
     --max-memory)"""
     import json
-    from tgpl.lowering.unread import unread_attributes
     from tgpl.runtime.chance_machine import TooManyOutcomes
-    from tgpl.runtime.verify import RuntimeMachine
     from tgpl.verify.graph import compare as bisimilar
 
     limits = _limits(max_seconds, max_memory)
@@ -2063,9 +2064,7 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
             if type(machine).__name__ == "GdlIIMachine":
                 machine.skip_idle = True  # random's throws that change nothing: no chance node of the runtime's
-            machine = _thrown_dice(machine, program, max_states)
-            if isinstance(machine, RuntimeMachine):  # states that differ only in attributes nothing reads are
-                machine.unread = unread_attributes(program).names  # one state, as lowered (decision 109)
+            machine = _as_lowered(machine, program, max_states)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)

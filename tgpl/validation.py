@@ -560,9 +560,7 @@ class Differential:
 
     def runtime(self) -> RuntimeMachine:
         """A machine of the runtime's states, keyed as `key` keys them."""
-        machine = RuntimeMachine(self.game, self.seed)
-        machine.unread = self.unread
-        return machine
+        return RuntimeMachine(self.game, self.seed, unread=self.unread)
 
     def encoded(self, state: State) -> frozenset[str]:
         """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read
@@ -942,8 +940,7 @@ def chance_space_fits(game: Game, seed: int, deals: frozenset[str] = frozenset()
             return reason
         return "runs" if machine.runs > CHANCE_RUN_BOUND else None
     try:
-        machine = ChanceMachine(game, seed, deals=deals)
-        machine.unread = unread
+        machine = ChanceMachine(game, seed, deals=deals, unread=unread)
         graph = explore(machine, CHANCE_STATE_BOUND, stop=stopped)
     except (TGPLRuntimeError, ChanceUnsupported, TooManyOutcomes):
         return True, 0 if machine is None else machine.runs  # the bisimulation meets it too, and reports it

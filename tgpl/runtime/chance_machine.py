@@ -103,8 +103,8 @@ class ChanceMachine(RuntimeMachine):
     replay = None  # a frontier state cannot be rebuilt from move texts: outcomes are no moves of `tgpl play`
 
     def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000, deals: frozenset[str] = frozenset(),
-                 idle: frozenset[tuple[str, str]] = frozenset(), setup_deals=None):
-        super().__init__(game, seed)
+                 idle: frozenset[tuple[str, str]] = frozenset(), setup_deals=None, unread: frozenset[str] = frozenset()):
+        super().__init__(game, seed, unread=unread)
         # setup's deals as the GDL-II lowering makes them random's first moves (tgpl.setup_deals.SetupDeals, decision
         # 112): a chance node a deal, over the items left, before the state after setup
         self.setup_deals = setup_deals

@@ -117,7 +117,8 @@ class _Parts:
 class RuntimeMachine:
     """Decision states of a TGPL game; move texts are exactly what `tgpl play --moves` accepts."""
 
-    def __init__(self, game: Game, seed: int = 0, start: State | None = None):
+    def __init__(self, game: Game, seed: int = 0, start: State | None = None,
+                 unread: frozenset[str] = frozenset()):
         self.game = game
         self.seed = seed
         self._start = start  # the state after setup with this seed, when the caller has it already
@@ -140,7 +141,7 @@ class RuntimeMachine:
         self._movers = [(p,) for p in range(game.players)]  # the movers of each player's states, one tuple each
         # attributes left out of the keys (`State.key_without`): to compare with a lowered game that has no state
         # of them (tgpl.lowering.unread); empty for every other use
-        self.unread: frozenset[str] = frozenset()
+        self.unread = unread
 
     def initial(self) -> State:
         state = self._start if self._start is not None else self.game.initial_state(self.seed)
