@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tgpl.runtime import RuntimeOptions, codegen, load_game
+from tgpl.runtime import RuntimeOptions, codegen, load_game, unrolling
 from tgpl.runtime.errors import TGPLRuntimeError
 
 from observed import EXAMPLES, compiled_with_sources, ends_with_limits, reference, written_both_ways
@@ -145,19 +145,38 @@ def test_tris_limits_are_passed_at_the_same_step(monkeypatch):
 def test_the_counter_set_before_each_value_plays_alike(two, monkeypatch):
     """The counter read as its literal in each copy: it plays as the reference, which counts each step."""
     early, _, sources, path = two
-    assert any("if (2.0) == " in src or "(2.0)" in src for src in sources)
+    assert any(re.search(r"\bif 2\.0 >= 0\.0 ", src) for src in sources)  # `i >= 0` read with its value
     set_ = reference(path)
     assert _ends(early, range(0, 70)) == _ends(set_, range(0, 70))
 
 
 def test_a_branch_taken_replaces_each_if_on_the_test():
     lines = ["try:", "    if _fv2:", "        a = 1", "        if _fv2:", "            b = 2", "    else:", "        c = 3",
-             "if _fv2 and x:", "    d = 4", "if _fv2:", "    e = 5", "f = 6"]
-    assert codegen._branch_taken(lines, "if _fv2:", True) == [
-        "try:", "    a = 1", "    b = 2", "if _fv2 and x:", "    d = 4", "e = 5", "f = 6"]
-    assert codegen._branch_taken(lines, "if _fv2:", False) == [
-        "try:", "    c = 3", "if _fv2 and x:", "    d = 4", "pass", "f = 6"]
-    assert codegen._branch_taken(["if _fv2:", "    a = 1", "elif b:", "    c = 2"], "if _fv2:", True) is None
+             "except E:", "    pass", "if _fv2 and x:", "    d = 4", "if _fv2:", "    e = 5", "f = 6"]
+    tree = unrolling.parse(lines, 0)
+    assert unrolling.tests(tree, "_fv2") and not unrolling.tests(tree[:1], "_fv2")  # not nested
+    assert unrolling.unparse(unrolling.branch_taken(tree, "_fv2", True), 0) == [
+        "try:", "    a = 1", "    b = 2", "except E:", "    pass", "if _fv2 and x:", "    d = 4", "e = 5", "f = 6"]
+    assert unrolling.unparse(unrolling.branch_taken(tree, "_fv2", False), 4) == [
+        "    try:", "        c = 3", "    except E:", "        pass", "    if _fv2 and x:", "        d = 4", "    pass",
+        "    f = 6"]
+    elif_ = unrolling.parse(["if _fv2:", "    a = 1", "elif b:", "    c = 2"], 0)
+    assert unrolling.unparse(unrolling.branch_taken(elif_, "_fv2", False), 0) == ["if b:", "    c = 2"]
+
+
+def test_a_copy_substitutes_names_not_text():
+    """The counter's int read as its literal (a negative one parenthesised where it must be), not
+    in a string nor in a longer name; its local (a marker) likewise; a `break` gives back steps."""
+    x = codegen._local(1)
+    body = unrolling.parse([f"        z = _j1 ** 2 + len('_j1') + _j10 + {x} + {codegen._local(10)}", "        if z:",
+                            "            break"], 8)
+    name = unrolling.marker_name(x)
+    assert unrolling.own_breaks(body) == 1 and not unrolling.stored(body, name)
+    copy = unrolling.unparse(unrolling.spelled(body, {"_j1": -2, name: 0.5}, 2), 0)
+    assert copy == [f"z = (-2) ** 2 + len('_j1') + _j10 + 0.5 + {codegen._local(10)}", "if z:", "    m.steps -= 2",
+                    "    break"]
+    assert unrolling.own_breaks(unrolling.parse(["for a in b:", "    break"], 0)) is None
+    assert unrolling.stored(unrolling.parse([f"({x} := 3)"], 0), name)
 
 
 def test_tris_tests_its_view_once_for_the_win_check(monkeypatch):
