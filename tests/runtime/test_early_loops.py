@@ -171,12 +171,16 @@ def test_a_copy_substitutes_names_not_text():
     body = unrolling.parse([f"        z = _j1 ** 2 + len('_j1') + _j10 + {x} + {codegen._local(10)}", "        if z:",
                             "            break"], 8)
     name = unrolling.marker_name(x)
-    assert unrolling.own_breaks(body) == 1 and not unrolling.stored(body, name)
-    copy = unrolling.unparse(unrolling.spelled(body, {"_j1": -2, name: 0.5}, 2), 0)
-    assert copy == [f"z = (-2) ** 2 + len('_j1') + _j10 + 0.5 + {codegen._local(10)}", "if z:", "    m.steps -= 2",
-                    "    break"]
-    assert unrolling.own_breaks(unrolling.parse(["for a in b:", "    break"], 0)) is None
-    assert unrolling.stored(unrolling.parse([f"({x} := 3)"], 0), name)
+    assert unrolling.own_breaks(body) and not unrolling.stored(body, name)
+    copies, added = unrolling.spelled_out(body, name, "_j1", (-2.0, 0.5))
+    assert added == 1 and unrolling.unparse(copies, 0) == [
+        f"z = (-2) ** 2 + len('_j1') + _j10 + -2.0 + {codegen._local(10)}", "if z:", "    m.steps -= 1", "    break",
+        f"z = 0 ** 2 + len('_j1') + _j10 + 0.5 + {codegen._local(10)}", "if z:", "    break"]
+    assert not unrolling.own_breaks(unrolling.parse(["for a in b:", "    break"], 0))
+    stores = unrolling.parse([f"({x} := 3)"], 0)
+    assert unrolling.stored(stores, name)
+    copies, added = unrolling.spelled_out(stores, name, None, (1.0, 2.0))  # set before each copy
+    assert added == 2 and unrolling.unparse(copies, 0) == [f"{x} = 1.0", f"({x} := 3)", f"{x} = 2.0", f"({x} := 3)"]
 
 
 def test_tris_tests_its_view_once_for_the_win_check(monkeypatch):

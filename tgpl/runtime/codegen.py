@@ -1130,24 +1130,12 @@ class BlockGenerator:
                 and len(body) * len(values) <= MAX_UNROLLED_LINES):
             return
         tree = unrolling.parse(body, 4 * (depth + 1))
-        breaks = None if tree is None else unrolling.own_breaks(tree)
-        if breaks is None:
+        if tree is None or not unrolling.own_breaks(tree):
             return
         n = len(values)
         pad = "    " * depth
-        # the counter read as its literal in each copy, when the code only reads it (as it should:
-        # the loop's body never assigns it, `counted`); else set before each copy
-        name = unrolling.marker_name(x)
-        literal = not unrolling.stored(tree, name)
-        copies = []
-        for k, value in enumerate(values):
-            if not literal:
-                copies.append(unrolling.setting(name, value))
-            literals = {name: value} if literal else {}
-            if j is not None:
-                literals[j] = int(value)
-            copies += unrolling.spelled(tree, literals, n - 1 - k)
-        lines = n * len(body) + (0 if literal else n) + breaks * (n - 1)  # as the copies' lines
+        copies, added = unrolling.spelled_out(tree, unrolling.marker_name(x), j, values)
+        lines = n * len(body) + added  # the copies' lines
         # the reads' optimistic spellings (`generate`) find the safe ones in the copies by their text
         text = "\n".join(body)
         safe = tuple(read for read, _ in self.optimistic or () if read in text)

@@ -16,51 +16,43 @@ import copy
 import math
 import re
 
-# The generator's markers (`codegen._local`, `_THIS`, `_EVENT`, `_RETURNED`), which are no Python
-# names, and the names they are parsed as; text holding such a name already is not parsed.
-_MARKER = re.compile("\x00(?:L(\\d+)\x00|([TER]))")
+# The generator's markers (`codegen._local`, `_THIS`, `_EVENT`, `_RETURNED`), no Python names, are
+# parsed as names of `_PREFIX`; text that holds one of those already is left alone.
+_MARKER = re.compile("\x00(L\\d+\x00|[TER])")
 _PREFIX = "__tgpl_"
 
 
-def _name(marker: re.Match) -> str:
-    slot, other = marker.groups()
-    return f"{_PREFIX}L{slot}" if slot is not None else _PREFIX + other
-
-
-def _marker(name: str) -> str:
-    rest = name[len(_PREFIX):]
-    return f"\x00{rest}\x00" if rest.startswith("L") else "\x00" + rest
+def marker_name(code: str) -> str:
+    """`code` with its markers as the names they are parsed as."""
+    return _MARKER.sub(lambda m: _PREFIX + m.group(1).rstrip("\x00"), code)
 
 
 def parse(lines: list[str], indent: int) -> list[py.stmt] | None:
-    """The statements of `lines` (generated, each indented by at least `indent` spaces), markers
-    read as names; None where Python's parser does not take them (nested too deep) or a name
-    could be mistaken for a marker."""
+    """The statements of `lines` (generated, each indented by at least `indent` spaces); None
+    where Python's parser does not take them (nested too deep) or a name could be a marker's."""
     text = "\n".join(line[indent:] for line in lines)
-    if _PREFIX in text:
-        return None
     try:
-        return py.parse(_MARKER.sub(_name, text)).body
+        return None if _PREFIX in text else py.parse(marker_name(text)).body
     except (SyntaxError, RecursionError):
         return None
 
 
 def unparse(stmts: list[py.stmt], indent: int, verbatim: tuple[str, ...] = ()) -> list[str]:
-    """`stmts` written out as lines indented by `indent` spaces, their markers back. An
-    expression that one of `verbatim` (parenthesised spellings, markers and all) spells is written
-    as that spelling, the outer one where they nest: later passes find it by its text (the
-    optimistic spellings of reads, `codegen.BlockGenerator.generate`)."""
+    """`stmts` as lines indented by `indent` spaces, markers back. An expression that one of
+    `verbatim` (parenthesised spellings) spells is written as it, the outer one where they nest:
+    later passes find it by its text (the optimistic spellings of reads, `BlockGenerator.generate`)."""
     spellings: dict[str, str] = {}
     for text in verbatim:
         try:
-            spellings.setdefault(py.dump(py.parse(_MARKER.sub(_name, text), mode="eval").body), text)
+            spellings.setdefault(py.dump(py.parse(marker_name(text), mode="eval").body), text)
         except (SyntaxError, RecursionError):
             pass
     kept: list[str] = []
 
     class Markers(py.NodeTransformer):
         def visit_Name(self, node: py.Name) -> py.Name:
-            return py.Name(_marker(node.id), node.ctx) if node.id.startswith(_PREFIX) else node
+            marker = "\x00" + node.id[len(_PREFIX):] + ("\x00" if node.id.startswith(_PREFIX + "L") else "")
+            return py.Name(marker, node.ctx) if node.id.startswith(_PREFIX) else node
 
         def visit_IfExp(self, node: py.IfExp) -> py.expr:
             text = spellings.get(py.dump(node)) if spellings else None
@@ -69,16 +61,9 @@ def unparse(stmts: list[py.stmt], indent: int, verbatim: tuple[str, ...] = ()) -
             kept.append(text)
             return py.Name(f"{_PREFIX}V{len(kept) - 1}", py.Load())
 
-    tree = Markers().visit(py.Module(body=copy.deepcopy(stmts), type_ignores=[]))
-    text = py.unparse(tree)
-    if kept:
-        text = re.sub(f"{_PREFIX}V(\\d+)\\b", lambda m: kept[int(m.group(1))], text)
+    text = py.unparse(Markers().visit(py.Module(body=copy.deepcopy(stmts), type_ignores=[])))
+    text = re.sub(f"{_PREFIX}V(\\d+)\\b", lambda m: kept[int(m.group(1))], text) if kept else text
     return [" " * indent + line for line in text.splitlines()]
-
-
-def marker_name(code: str) -> str:
-    """The name a marker (`codegen._local`'s) or a Python name is parsed as."""
-    return _MARKER.sub(_name, code)
 
 
 def literal(value: float) -> py.expr:
@@ -89,43 +74,45 @@ def literal(value: float) -> py.expr:
     return py.Constant(value)
 
 
-def setting(name: str, value: float) -> py.stmt:
-    """`name = value`."""
-    return py.Assign([py.Name(name, py.Store())], literal(value), lineno=0)
-
-
 def stored(stmts: list[py.stmt], name: str) -> bool:
     """Whether `stmts` assign, delete or declare the name `name` anywhere."""
-    for node in (n for s in stmts for n in py.walk(s)):
-        if isinstance(node, py.Name) and node.id == name and not isinstance(node.ctx, py.Load):
-            return True
-        if isinstance(node, (py.Global, py.Nonlocal)) and name in node.names:
-            return True
-    return False
+    return any(isinstance(n, py.Name) and n.id == name and not isinstance(n.ctx, py.Load)
+               or isinstance(n, (py.Global, py.Nonlocal)) and name in n.names for s in stmts for n in py.walk(s))
 
 
-def own_breaks(stmts: list[py.stmt]) -> int | None:
-    """The `break`s of the loop whose body is `stmts`, when every `break` is one (none sits in
-    a Python loop of the body) and nothing `continue`s; else None."""
+def own_breaks(stmts: list[py.stmt]) -> bool:
+    """Whether every `break` of `stmts` is one of the loop whose body they are (none sits in a
+    Python loop of theirs), and nothing `continue`s."""
     nodes = [n for s in stmts for n in py.walk(s)]
-    if any(isinstance(n, py.Continue) for n in nodes) or any(
-            isinstance(inner, py.Break) for n in nodes if isinstance(n, (py.For, py.While)) for inner in py.walk(n)):
-        return None
-    return sum(isinstance(n, py.Break) for n in nodes)
+    return not any(isinstance(n, py.Continue) or isinstance(n, (py.For, py.While)) and any(
+        isinstance(inner, py.Break) for inner in py.walk(n)) for n in nodes)
 
 
-def spelled(body: list[py.stmt], literals: dict[str, float], left: int) -> list[py.stmt]:
-    """A copy of `body` with each name of `literals` read as its value, and each `break` giving
-    back `left` steps first (`m.steps -= left`): those of the values it skips."""
+def spelled_out(body: list[py.stmt], counter: str, index: str | None, values: tuple) -> tuple[list[py.stmt], int]:
+    """`body` once per value of the loop's `counter` (and of its int, `index`), each `break`
+    giving back the steps of the values it skips first (`m.steps -= 2`); and the statements
+    that added. The counter is read as its literal where the body only reads it (as it should:
+    the loop's body never assigns it, `codegen.BlockGenerator.counted`), else set before each."""
+    read_only = not stored(body, counter)
+    out: list[py.stmt] = []
+    for k, value in enumerate(values):
+        literals = {counter: value} if read_only else {}
+        if not read_only:
+            out.append(py.Assign([py.Name(counter, py.Store())], literal(value), lineno=0))
+        if index is not None:
+            literals[index] = int(value)
+        left = len(values) - 1 - k
 
-    class Copy(py.NodeTransformer):
-        def visit_Name(self, node: py.Name) -> py.expr:
-            return literal(literals[node.id]) if node.id in literals and isinstance(node.ctx, py.Load) else node
+        class Copy(py.NodeTransformer):
+            def visit_Name(self, node: py.Name) -> py.expr:
+                return literal(literals[node.id]) if node.id in literals and isinstance(node.ctx, py.Load) else node
 
-        def visit_Break(self, node: py.Break) -> py.stmt | list[py.stmt]:
-            return py.parse(f"m.steps -= {left}").body + [node] if left else node
+            def visit_Break(self, node: py.Break) -> py.stmt | list[py.stmt]:
+                return py.parse(f"m.steps -= {left}").body + [node] if left else node
 
-    return Copy().visit(py.Module(body=copy.deepcopy(body), type_ignores=[])).body
+        out += Copy().visit(py.Module(body=copy.deepcopy(body), type_ignores=[])).body
+    statements = sum(isinstance(n, py.stmt) for s in out for n in py.walk(s))
+    return out, statements - len(values) * sum(isinstance(n, py.stmt) for s in body for n in py.walk(s))
 
 
 def tests(stmts: list[py.stmt], name: str) -> bool:
