@@ -151,36 +151,43 @@ def test_the_counter_set_before_each_value_plays_alike(two, monkeypatch):
 
 
 def test_a_branch_taken_replaces_each_if_on_the_test():
-    lines = ["try:", "    if _fv2:", "        a = 1", "        if _fv2:", "            b = 2", "    else:", "        c = 3",
-             "except E:", "    pass", "if _fv2 and x:", "    d = 4", "if _fv2:", "    e = 5", "f = 6"]
-    tree = unrolling.parse(lines, 0)
-    assert unrolling.tests(tree, "_fv2") and not unrolling.tests(tree[:1], "_fv2")  # not nested
-    assert unrolling.unparse(unrolling.branch_taken(tree, "_fv2", True), 0) == [
-        "try:", "    a = 1", "    b = 2", "except E:", "    pass", "if _fv2 and x:", "    d = 4", "e = 5", "f = 6"]
-    assert unrolling.unparse(unrolling.branch_taken(tree, "_fv2", False), 4) == [
-        "    try:", "        c = 3", "    except E:", "        pass", "    if _fv2 and x:", "        d = 4", "    pass",
-        "    f = 6"]
-    elif_ = unrolling.parse(["if _fv2:", "    a = 1", "elif b:", "    c = 2"], 0)
-    assert unrolling.unparse(unrolling.branch_taken(elif_, "_fv2", False), 0) == ["if b:", "    c = 2"]
+    """A loop spelled twice on a flat view: each `if` on it (and its `else`), however nested, replaced
+    by the branch taken, a `pass` where that is empty; `elif` included."""
+    x = codegen._local(1)
+    body = ["try:", "    if _fv2:", "        a = 1", "        if _fv2:", "            b = 2", "    else:", "        c = 3",
+            "except E:", "    pass", "if _fv2 and x:", "    d = 4", "if _fv2:", "    e = 5", "elif b:", "    f = 6"]
+    spelled = unrolling.spell(tuple("    " + line for line in body), 0, x, None, (0.0,), ("_fv1", "_fv2"), (), 400)
+    copy = ["try:", "    a = 1", "    b = 2", "except E:", "    pass", "if _fv2 and x:", "    d = 4", "e = 5"]
+    other = ["try:", "    c = 3", "except E:", "    pass", "if _fv2 and x:", "    d = 4", "if b:", "    f = 6"]
+    assert spelled == ("if m.steps + 1 <= SL:", "    m.steps += 1", "    if _fv2:", "        for _once in (None,):",
+                       *("            " + line for line in copy), "    else:", "        for _once in (None,):",
+                       *("            " + line for line in other))
+    assert unrolling.spell(tuple("    " + line for line in body), 0, x, None, (0.0,), ("_fv2",), (), 20)[2] \
+        == "    for _once in (None,):"  # twice is too long: once, the view tested in the copy
 
 
 def test_a_copy_substitutes_names_not_text():
     """The counter's int read as its literal (a negative one parenthesised where it must be), not
-    in a string nor in a longer name; its local (a marker) likewise; a `break` gives back steps."""
-    x = codegen._local(1)
-    body = unrolling.parse([f"        z = _j1 ** 2 + len('_j1') + _j10 + {x} + {codegen._local(10)}", "        if z:",
-                            "            break"], 8)
-    name = unrolling.marker_name(x)
-    assert unrolling.own_breaks(body) and not unrolling.stored(body, name)
-    copies, added = unrolling.spelled_out(body, name, "_j1", (-2.0, 0.5))
-    assert added == 1 and unrolling.unparse(copies, 0) == [
-        f"z = (-2) ** 2 + len('_j1') + _j10 + -2.0 + {codegen._local(10)}", "if z:", "    m.steps -= 1", "    break",
-        f"z = 0 ** 2 + len('_j1') + _j10 + 0.5 + {codegen._local(10)}", "if z:", "    break"]
-    assert not unrolling.own_breaks(unrolling.parse(["for a in b:", "    break"], 0))
-    stores = unrolling.parse([f"({x} := 3)"], 0)
-    assert unrolling.stored(stores, name)
-    copies, added = unrolling.spelled_out(stores, name, None, (1.0, 2.0))  # set before each copy
-    assert added == 2 and unrolling.unparse(copies, 0) == [f"{x} = 1.0", f"({x} := 3)", f"{x} = 2.0", f"({x} := 3)"]
+    in a string nor in a longer name; its local (a marker) likewise; a `break` gives back steps.
+    Spellings a later pass finds by their text are kept as they are, unless they name the counter."""
+    x, y = codegen._local(1), codegen._local(10)
+    kept, counted = f"(D[{y}.place]['F'] if {y} else None)", f"(D[{x}.place]['F'] if {x} else None)"
+    body = unrolling.parse((f"        z = _j1 ** 2 + len('_j1') + _j10 + {x} + {y}", f"        w = {kept} + {counted}",
+                            "        if z:", "            break"), 8, x, "_j1", (kept, counted))
+    assert body.read_only and body.kept == [kept] and unrolling.own_breaks(body.tree) == 1
+    copies = unrolling.spelled_out(body, unrolling.marker_name(x), "_j1", (-2.0, 0.5))
+    assert unrolling.unparse(copies, 0, body.kept) == [
+        f"z = (-2) ** 2 + len('_j1') + _j10 + -2.0 + {y}", f"w = {kept} + (D[(-2.0).place]['F'] if -2.0 else None)",
+        "if z:", "    m.steps -= 1", "    break",
+        f"z = 0 ** 2 + len('_j1') + _j10 + 0.5 + {y}", f"w = {kept} + (D[0.5.place]['F'] if 0.5 else None)",
+        "if z:", "    break"]
+    assert unrolling.own_breaks(unrolling.parse(("for a in b:", "    break"), 0, x, None).tree) is None
+    assert unrolling.spell(("    if a:", "        continue"), 0, x, None, (0.0, 1.0), (), (), 400) is None
+    stores = unrolling.parse((f"({x} := 3)", f"w = {counted}"), 0, x, None, (counted,))
+    assert not stores.read_only and stores.kept == [counted]  # the counter set before each copy: still a name
+    assert unrolling.unparse(unrolling.spelled_out(stores, unrolling.marker_name(x), None, (1.0, 2.0)), 0,
+                             stores.kept) == [f"{x} = 1.0", f"({x} := 3)", f"w = {counted}", f"{x} = 2.0",
+                                              f"({x} := 3)", f"w = {counted}"]
 
 
 def test_tris_tests_its_view_once_for_the_win_check(monkeypatch):

@@ -1129,31 +1129,13 @@ class BlockGenerator:
         if not (plain and self.lines[head + 1].strip() == _COUNT_STEP
                 and len(body) * len(values) <= MAX_UNROLLED_LINES):
             return
-        tree = unrolling.parse(body, 4 * (depth + 1))
-        if tree is None or not unrolling.own_breaks(tree):
-            return
-        n = len(values)
-        pad = "    " * depth
-        copies, added = unrolling.spelled_out(tree, unrolling.marker_name(x), j, values)
-        lines = n * len(body) + added  # the copies' lines
-        # the reads' optimistic spellings (`generate`) find the safe ones in the copies by their text
+        # the reads' optimistic spellings (`generate`, the outer first) found in the copies by their text
         text = "\n".join(body)
-        safe = tuple(read for read, _ in self.optimistic or () if read in text)
-        quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}"]
-        loops = ["    " + line for line in self.lines[head:]]
-        # A flat view (`flat_read`) the copies test (`viewed_args`: the fixed table's items read
-        # from it, or the general way) tested once for them all: the copies spelled twice, each
-        # `if` on it replaced by the branch it takes (the view is set before the loop, once)
-        view = next((v for v, _ in self.flat_views.values() if unrolling.tests(copies, v)), None)
-        if view is not None and lines * 2 <= MAX_UNROLLED_LINES and not unrolling.stored(copies, view):
-            indent = len(pad) + 12
-            quick += [f"{pad}    if {view}:", f"{pad}        for _once in (None,):",
-                      *unrolling.unparse(unrolling.branch_taken(copies, view, True), indent, safe),
-                      f"{pad}    else:", f"{pad}        for _once in (None,):",
-                      *unrolling.unparse(unrolling.branch_taken(copies, view, False), indent, safe)]
-        else:
-            quick += [f"{pad}    for _once in (None,):", *unrolling.unparse(copies, len(pad) + 8, safe)]
-        self.lines[head:] = quick + [f"{pad}else:"] + loops
+        safe = tuple(read for read, _ in reversed(self.optimistic or ()) if read in text)
+        views = tuple(v for v, _ in self.flat_views.values())
+        quick = unrolling.spell(tuple(body), depth, x, j, values, views, safe, MAX_UNROLLED_LINES)
+        if quick is not None:
+            self.lines[head:] = [*quick, "    " * depth + "else:", *("    " + line for line in self.lines[head:])]
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
