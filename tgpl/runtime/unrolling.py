@@ -1,14 +1,10 @@
-"""A counted loop spelled out value by value, on the Python syntax tree of its body.
-
-`codegen.BlockGenerator.unrolled` spells a counted loop whose body may end it early (Tris's win
-check) once per value of its counter (`spell`). The body's generated text is parsed (the
-generator's markers for locals, `this`, the event and a returned value read as names of their
-own), each copy is its tree with the counter and its int (`for _j, x in ...`) replaced as names by
-their literals and each `break` preceded by the steps it gives back, and the copies are written
-out (`ast.unparse`). Python's compiler folds what becomes constant (`3 + 1`). A name inside a
-string, or one name the start of another, is never taken for the counter. The safe spellings of
-reads that a later pass finds by their text (`BlockGenerator.generate`'s optimistic spellings) are
-parsed as names of their own and written back as they were; one that names the counter is not.
+"""A counted loop spelled out value by value (`codegen.BlockGenerator.unrolled`) on the Python
+syntax tree of its body, never its text: the body's generated lines parsed (the generator's markers
+read as names of their own), each copy the tree with the counter and its int (`for _j, x in ...`)
+replaced as names by their literals (never inside a string, nor a longer name) and each `break`
+preceded by the steps it gives back, then written out (`ast.unparse`); Python's compiler folds what
+becomes constant (`3 + 1`). The safe spellings of reads that a later pass finds by their text
+(`BlockGenerator.generate`'s optimistic spellings) are parsed as names and written back as they were.
 """
 
 from __future__ import annotations
@@ -41,18 +37,18 @@ def _marker(name: str) -> str:
 def spell(lines: tuple[str, ...], depth: int, counter: str, index: str | None, values: tuple,
           views: tuple[str, ...], verbatim: tuple[str, ...], most: int) -> tuple[str, ...] | None:
     """The loop's body `lines` (at `depth + 1`) over the `values` of `counter` (a marker) and its
-    int `index`, spelled out in a one-pass loop when the steps so far and all of the loop's stay
-    within the limit, counted at once; a `break` gives back the steps of the values it skips.
-    Where the copies test one of the flat `views` (`codegen.BlockGenerator.flat_read`) and their
-    lines twice are at most `most`, they are spelled twice, each `if` on it replaced by the branch
-    it takes. None where the body has other `break`s than the loop's, or a `continue`."""
+    int `index`, spelled out in a one-pass loop when the loop's steps stay within the limit, each
+    `break` giving back those it skips; twice where the copies test one of the flat `views` and
+    twice their lines are at most `most`, each `if` on it replaced by the branch it takes. None
+    where the body has other `break`s than the loop's, or a `continue`."""
     body = parse(lines, 4 * (depth + 1), counter, index, verbatim)
     breaks = None if body is None else own_breaks(body.tree)
     if breaks is None:
         return None
     n, pad, name = len(values), "    " * depth, marker_name(counter)
     quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}"]
-    view = next((v for v in views if tests(body.tree, v)), None)
+    view = next((v for v in views if any(isinstance(s, py.If) and isinstance(s.test, py.Name) and s.test.id == v
+                                         for s in body.tree)), None)
     if view is not None and 2 * (n * len(lines) + (0 if body.read_only else n) + breaks * (n - 1)) <= most \
             and not stored(body.tree, view):
         for truth in (True, False):
@@ -75,11 +71,9 @@ class Body:
 
 
 def parse(lines: tuple[str, ...], indent: int, counter: str, index: str | None, verbatim: tuple[str, ...] = ()) -> Body | None:
-    """The body `lines` (generated, each indented by at least `indent` spaces) of the loop over
-    `counter` and its int `index`, with each of `verbatim` (parenthesised spellings, the outer
-    first where they nest) that names neither kept as it is (the counter where the body only
-    reads it: else it stays a name); None where Python's parser does not take the body (nested
-    too deep) or a name could be a marker's."""
+    """The body `lines` (indented by `indent` spaces or more) of the loop over `counter` and its int
+    `index`, each of `verbatim` (the outer first where they nest) that names neither kept as it is;
+    None where Python's parser does not take it (nested too deep) or a name could be a marker's."""
     for read_only in (True, False):
         text = "\n".join(line[indent:] for line in lines)
         if _PREFIX in text:
@@ -130,11 +124,6 @@ def own_breaks(stmts: list[py.stmt]) -> int | None:
             isinstance(inner, py.Break) for inner in py.walk(n)) for n in nodes):
         return None
     return sum(isinstance(n, py.Break) for n in nodes)
-
-
-def tests(stmts: list[py.stmt], name: str) -> bool:
-    """Whether one of `stmts` (not nested) is `if name:`."""
-    return any(isinstance(s, py.If) and isinstance(s.test, py.Name) and s.test.id == name for s in stmts)
 
 
 def spelled_out(body: Body, counter: str, index: str | None, values: tuple,
