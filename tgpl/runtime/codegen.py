@@ -24,7 +24,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, unrolling
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
@@ -309,44 +309,6 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "FZ": "    FZ = m.frozen\n"}
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _branch_taken(lines: list[str], test: str, truth: bool) -> list[str] | None:
-    """`lines` (generated statements) with each `if` on exactly `test`, and its `else`, replaced by
-    the branch that `truth` takes (a `pass` where that is none); None where an `elif` follows
-    one (not looked into)."""
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.strip() != test:
-            out.append(line)
-            i += 1
-            continue
-        at = _indent(line)
-        then, i = _block_at(lines, i + 1, at)
-        other: list[str] = []
-        if i < len(lines) and _indent(lines[i]) == at and lines[i].strip() == "else:":
-            other, i = _block_at(lines, i + 1, at)
-        elif i < len(lines) and _indent(lines[i]) == at and lines[i].strip().startswith("elif"):
-            return None
-        chosen = _branch_taken([x[4:] for x in (then if truth else other)], test, truth)
-        if chosen is None:
-            return None
-        out += chosen or [" " * at + "pass"]
-    return out
-
-
-def _block_at(lines: list[str], start: int, at: int) -> tuple[list[str], int]:
-    """The lines from `start` indented deeper than `at` (a block of a statement at `at`), and the index after."""
-    end = start
-    while end < len(lines) and _indent(lines[end]) > at:
-        end += 1
-    return lines[start:end], end
-
-
 def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
     """`code` with each (safe, quick) spelling of a read replaced, the outer read first (it holds the
     inner one); None where nothing was replaced."""
@@ -433,7 +395,6 @@ MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
 MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.unrolled`, `fixed_table`) is one level deeper
 _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
-_EARLY = "\x00K"  # ends a `break` of a loop that may be spelled out (`BlockGenerator.unrolled`), until it is
 # What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
 # `continue`, `new`, input or winner; a call only of a function that counts no steps (`step_free`)
 _EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
@@ -571,7 +532,6 @@ class BlockGenerator:
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
         # local's code -> (the Python local holding the view or False, the view's widths)
         self.flat_views: dict[str, tuple[str, tuple[int, ...]]] = {}
-        self.early_level: int | None = None  # the loop (its `len(self.loops)`) that may be spelled out (`unrolled`)
         # Each fixed expression generated (`fixed`), by its spelling: (its memo table, its key, the
         # key's type when it is one local's value); and each `&&` of two bools, by the node's id:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
@@ -1155,68 +1115,27 @@ class BlockGenerator:
     def unrolled(self, head: int, depth: int, x: str, values: tuple, j: str | None, plain: bool) -> None:
         """The counted loop at `self.lines[head:]` whose body may end it early (`early_ending`),
         spelled twice: when the steps so far and all of the loop's stay within the limit, they are
-        counted at once and the body is spelled out once per value, in a one-pass loop that its
-        `break`s leave, each giving back the steps of the values it skips: the count is the
-        loop's own wherever it is read (after the loop: nothing in the body reads it) and nothing
-        in it can pass the limit. Else the loop as it is, which counts its steps one by one and
-        raises the limit's error at the step that passes it. The counter's int (`j`, the lists'
-        index) is spelled as its literal in each copy (Python folds `3 + (1)`), the counter
-        itself read as its literal too, or set before each. An error of the game's code raised in the body ends
-        the segment, or is a miss of an optimistic spelling, which sets the count back.
-        Left as it is (its marks gone) when the body made closures or other `break`s or
-        `continue`s than its own (none are expected: it has no loop), or is too long."""
-        loops = [line.replace(_EARLY, "") for line in self.lines[head:]]
+        counted at once and the body is spelled out once per value (`tgpl.runtime.unrolling`, on
+        its syntax tree), in a one-pass loop that its `break`s leave, each giving back the steps
+        of the values it skips: the count is the loop's own wherever it is read (after the loop:
+        nothing in the body reads it) and nothing in it can pass the limit. Else the loop as it
+        is, which counts its steps one by one and raises the limit's error at the step that
+        passes it. The counter's int (`j`, the lists' index) is read as its literal in each copy,
+        the counter itself too, or set before each where the body assigns it. An error of the
+        game's code raised in the body ends the segment, or is a miss of an optimistic spelling,
+        which sets the count back. Left as it is when the body made closures or other `break`s
+        or `continue`s than its own (none are expected: it has no loop), or is too long."""
         body = self.lines[head + 4:]
-        ok = (plain and self.lines[head + 1].strip() == _COUNT_STEP
-              and len(body) * len(values) <= MAX_UNROLLED_LINES
-              and not any(line.strip() in ("break", "continue") for line in body))
-        if not ok:
-            self.lines[head:] = loops
+        if not (plain and self.lines[head + 1].strip() == _COUNT_STEP
+                and len(body) * len(values) <= MAX_UNROLLED_LINES):
             return
-        n = len(values)
-        pad = "    " * depth
-        # the counter read as its literal in each copy, when the code only reads it (as it should:
-        # the loop's body never assigns it, `counted`); else set before each copy
-        stored = re.compile(rf"{re.escape(x)}\s*(?::=|=(?!=)|[-+*/%@&|^]=)|\b(?:for|del|global|nonlocal)\b[^\n]*{re.escape(x)}")
-        literal = not any(stored.search(line) for line in body)
-        copies: list[str] = []
-        for k, value in enumerate(values):
-            if not literal:
-                copies.append(f"    {x} = {value!r}")
-            left = n - 1 - k
-            for line in body:
-                line = line[4 * depth:]  # each copy's lines as at depth 1
-                if j is not None:
-                    line = re.sub(rf"\b{j}\b", f"({int(value)})", line)
-                if literal:
-                    line = line.replace(x, f"({value!r})")
-                if line.endswith("break" + _EARLY):
-                    indent = line[:len(line) - len(line.lstrip())]
-                    if left:
-                        copies.append(f"{indent}m.steps -= {left}")
-                    copies.append(f"{indent}break")
-                else:
-                    copies.append(line)
-        quick = [f"{pad}if m.steps + {n} <= SL:", f"{pad}    m.steps += {n}"]
-        # A flat view (`flat_read`) the copies test (`viewed_args`: the fixed table's items read
-        # from it, or the general way) tested once for them all: the copies spelled twice, each
-        # `if` on it replaced by the branch it takes (the view is set before the loop, once)
-        view = next((v for v, _ in self.flat_views.values() if f"    if {v}:" in copies), None)
-        if view is not None and len(copies) * 2 <= MAX_UNROLLED_LINES and not any(
-                re.search(rf"\b{view}\s*(?::=|=(?!=))", line) for line in copies):
-            taken, skipped = _branch_taken(copies, f"if {view}:", True), _branch_taken(copies, f"if {view}:", False)
-            if taken is not None and skipped is not None:
-                quick.append(f"{pad}    if {view}:")
-                quick.append(f"{pad}        for _once in (None,):")
-                quick += [f"{pad}        " + line for line in taken]
-                quick.append(f"{pad}    else:")
-                quick.append(f"{pad}        for _once in (None,):")
-                quick += [f"{pad}        " + line for line in skipped]
-                self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
-                return
-        quick.append(f"{pad}    for _once in (None,):")
-        quick += [f"{pad}    " + line for line in copies]
-        self.lines[head:] = quick + [f"{pad}else:"] + ["    " + line for line in loops]
+        # the reads' optimistic spellings (`generate`, the outer first) found in the copies by their text
+        text = "\n".join(body)
+        safe = tuple(read for read, _ in reversed(self.optimistic or ()) if read in text)
+        views = tuple(v for v, _ in self.flat_views.values())
+        quick = unrolling.spell(tuple(body), depth, x, j, values, views, safe, MAX_UNROLLED_LINES)
+        if quick is not None:
+            self.lines[head:] = [*quick, "    " * depth + "else:", *("    " + line for line in self.lines[head:])]
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -1282,13 +1201,11 @@ class BlockGenerator:
             self.count_step(s.span, depth + 1)
             self.loops.append(None)
             self.continues.append(0)
-            level, self.early_level = self.early_level, len(self.loops) if early else None
             try:
                 self.block(s.body, depth + 1)
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
-                self.early_level = level
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
@@ -1338,8 +1255,7 @@ class BlockGenerator:
         flag = self.loops[-1]
         if flag is not None:
             self.emit(depth, f"{flag} = True")
-        # a `break` of a loop that may be spelled out is marked for it (`unrolled`)
-        self.emit(depth, "break" + _EARLY if self.early_level == len(self.loops) else "break")
+        self.emit(depth, "break")
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
         if not self.loops:
