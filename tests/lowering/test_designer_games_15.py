@@ -7,13 +7,21 @@ player with two men or no step loses, a draw after 100 placements and steps. Fly
 The runtime is checked against an independent model written from the board's drawing (each point a pair of
 coordinates on the 7 x 7 lattice; lines and rows found from the coordinates, not from the game's numbering
 of rings): the move tree's first levels and seeded plays to their end, legal moves and positions compared at
-every move."""
+every move. Its twin morris_men.tgpl, the same game, checks the men left where the take writes them.
+
+Under `auto` the moves are spelled out first, and one control state passes its budget of conditions (the
+searches over the 24 points and 16 rows split every move on the board); they are then compiled
+(`execute.StateTooCostly`). morris_men.tgpl so lowers and validates; morris.tgpl is refused at the take's
+`them.Men -= 1`: its end check reads the seat again through `Game.Seats[1 - Index()]`, which the compiled
+moves do not see is the same seat, and the refusal says to test or end the game where it is written."""
 
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from differential import model_perft, plays_to_the_models_end, runtime_perft
+from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -133,8 +141,12 @@ def test_the_models_board_is_nine_mens_morris():
     assert sorted(len(NEIGHBOURS[p]) for p in range(24)) == [2] * 12 + [3] * 8 + [4] * 4
 
 
-def test_morris_move_tree_is_the_models():
-    start = load_game(game("morris")).initial_state(0)
+TWINS = ["morris", "morris_men"]
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_morris_move_tree_is_the_models(name):
+    start = load_game(game(name)).initial_state(0)
     assert positions(start) == START[0]
     model = [model_perft(model_moves, model_apply, START, d) for d in range(1, 4)]
     assert model == [24, 24 * 23, 24 * 23 * 22]  # placing: no row can close in three placements
@@ -157,7 +169,41 @@ def test_morris_move_tree_after_a_mill_is_the_models():
     assert after[2] and model_moves(after) == [("take", 8), ("take", 9)]
 
 
+@pytest.mark.parametrize("name", TWINS)
 @pytest.mark.parametrize("seed", range(10))
-def test_morris_plays_to_the_models_end(seed):
-    plays_to_the_models_end(load_game(game("morris")).initial_state(0), START, Lcg(seed), model_moves,
+def test_morris_plays_to_the_models_end(name, seed):
+    plays_to_the_models_end(load_game(game(name)).initial_state(0), START, Lcg(seed), model_moves,
                             model_apply, model_text, positions)
+
+
+def test_morris_checking_the_men_where_taken_lowers_and_validates(tmp_path):
+    out = tmp_path / "morris_men.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("morris_men"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    validated = text.splitlines()[1]
+    assert validated.startswith("; validated: ") and "to the end of the game" in validated, validated
+    steps = int(validated.split(" steps compared")[0].rsplit(", ", 1)[1].replace(",", ""))
+    assert steps >= 1_000
+    assert "Played one state at a time (its moves compiled)" in text
+    assert "(role player_0)" in text and text.count("\n(<=") <= 2_000
+
+
+def test_morris_as_written_is_refused_at_the_take_with_a_hint(tmp_path):
+    out = tmp_path / "morris.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("morris"), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert not out.exists()
+    # spelled out: one control state's work; compiled: the men the take counts down are not bounded
+    assert "more than 3,000,000 parts for the legal moves and the moves of one control state" in r.output
+    assert "morris.tgpl:249:13: error: not lowerable: with the moves compiled instead: " in r.output, r.output
+    assert "'Men' (-1000..8 so far)" in r.output
+    assert "or end the game on its values where it is written" in r.output
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_morris_dry_run_is_undecided_compiled(name):
+    r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game(name)])
+    assert r.exit_code == 2, r.output
+    assert "its moves compiled once (spelled out, one control state built more than 3,000,000 parts" in r.output
+    assert "the dry run does not run: `tgpl to-gdl` decides" in r.output

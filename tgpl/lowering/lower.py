@@ -27,7 +27,7 @@ from tgpl.lowering.static_fold import static_fold
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
-from tgpl.lowering.execute import NotLowerable
+from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.universe import Universe
@@ -145,6 +145,14 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
                 logic = game_logic(program, snapshot, relations, _budgeted(progress, budget), limits)
                 return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
+        except StateTooCostly as e:  # past one control state's budget spelled out (before the parts' budget,
+            try:  # which progress checks only now and then): compiled if it can be, else the refusal stands
+                with limits.during("lowering (compiled moves)"):
+                    return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair,
+                                        limits, holds=holds)
+            except Unsupported as u:
+                e.more.append((u.span or e.span, f"with the moves compiled instead: {u}"))
+                raise e from None
         except NotLowerable as e:  # a counter that runs away spelled out may count the board, which compiled
             if holds is None or not counts_the_board(program, universe, e.counter):  # moves can prove
                 raise
