@@ -146,7 +146,9 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
                 return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
         except StateTooCostly as e:  # past one control state's budget spelled out (before the parts' budget,
-            try:  # which progress checks only now and then): compiled if it can be, else the refusal stands
+            if not may_compile(program, universe):  # which progress checks only now and then): compiled if it
+                raise  # can be, else the refusal stands
+            try:
                 with limits.during("lowering (compiled moves)"):
                     return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair,
                                         limits, holds=holds)
@@ -282,6 +284,16 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
                             f"counts over {counted:,} passes")
     ways = f"{most:,} way{'s' * (most != 1)}"
     return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
+
+
+def may_compile(program, universe: Universe) -> bool:
+    """Whether the moves may be compiled at all: not where random's moves (dice, deals) or a phase's input are
+    moves that only the spelled-out segments make (`moves_strategy` refuses `--moves compiled` for those)."""
+    try:
+        moves_strategy(program, universe, "compiled")
+    except NotLowerable:
+        return False
+    return True
 
 
 def compiles(program, universe: Universe, moves: str) -> bool:

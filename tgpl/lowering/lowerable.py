@@ -43,8 +43,8 @@ from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
-from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, moves_strategy,
-                                 spelled_budget)
+from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, may_compile,
+                                 moves_strategy, spelled_budget)
 from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action, refused_up_front
 from tgpl.lowering.subset import phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
@@ -546,16 +546,17 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
     if moves == "auto" and strategy == "spelled":  # as `lower`: past its budget of parts, compiled if it can be
         built = max(out.figures.get(k, 0) for k in ("parts", "parts estimated", "parts run"))
         budget = spelled_budget(program, universe)
-        if out.costly or isinstance(built, int) and built > budget:
+        costly = out.costly and may_compile(program, universe)
+        if costly or isinstance(built, int) and built > budget:
             why = (f"spelled out, one control state built more than {execute.STATE_WORK:,} parts of conditions, "
-                   "its budget" if out.costly else
+                   "its budget" if costly else
                    f"spelled out, the moves would build {'at least ' * out.estimated}{built:,} parts "
                    f"of conditions, more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, "
                    f"at least {SPELLED_PARTS:,})")
             trial = Assessment(moves="compiled", parts=game_parts(program, universe), why=why)
             with limits.during("compiling the moves (dry run)"):
                 if _compiled(trial, program, universe, limits, moves):
-                    if out.costly:  # no estimate says the compiled moves are cheaper: only their relaxation can
+                    if costly:  # no estimate says the compiled moves are cheaper: only their relaxation can
                         trial.undecided = True
                         at = out.refusals[0].span if out.refusals else None
                         trial.notes.append(f"undecided: spelled out, refused for one control state's work (at {at});"
