@@ -118,6 +118,12 @@ class NotLowerable(Exception):
         self.counter = counter
 
 
+class StateTooCostly(NotLowerable):
+    """Refused for the conditions one control state built past `STATE_WORK`: its moves cost more spelled out than
+    the lowering gives them, which `auto` takes as a reason to compile them (tgpl.lowering.lower.lower), as past
+    its budget of parts (Nine Men's Morris's searches over the 24 points, tests/data/designers/morris.tgpl)."""
+
+
 @dataclass
 class Frame:
     this: UObj | None
@@ -704,7 +710,7 @@ class Executor:
                     if done > budget[1]:
                         raise _Costly(budget)
             if self.state_start is not None and work_done() - self.state_start > STATE_WORK:
-                raise NotLowerable(s.span, f"the lowering built conditions of more than {STATE_WORK:,} parts for the "
+                raise StateTooCostly(s.span, f"the lowering built conditions of more than {STATE_WORK:,} parts for the "
                                            f"legal moves and the moves of one control state (here, in {self.here}) "
                                            "without finishing them: the code branches on the state in too many ways"
                                            + self._rewrite_hint())

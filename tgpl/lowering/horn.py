@@ -1745,17 +1745,19 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
     made = itertools.count()  # the relations made here: a part's, a prefix's
     for r in rules:
         positive = all(isinstance(x, (Atom, Distinct)) for x in r.body)
-        later = _later_variables(r)
+        parts = _independent_parts(r)
+        later = _later_variables(r.head, [x for group, _ in parts for x in group])  # in the parts' order
         body: list[str] = []
         have: set[str] = set()  # the variables the body so far binds
         k = 0
-        for group, shared in _independent_parts(r):
+        for group, shared in parts:
             saved = (list(body), set(have))
             owed = {v.name for v in shared or ()}  # what the part holds of
-            for x in group:
+            inner = _later_variables(None, list(group))  # a part's prefixes carry what the part reads, not the head
+            for j, x in enumerate(group):
                 if isinstance(x, Atom) and x.relation in _ASP_OPS:
                     if positive and len(body) > 1:  # the prefix, once, of what the rest reads of it
-                        kept = sorted(have & (later[k] | owed))
+                        kept = sorted(have & ((later[k] if shared is None else inner[j]) | owed))
                         prefix = f"pre_{next(made)}" + (f"({','.join(kept)})" if kept else "")
                         lines.append(f"{prefix} :- {', '.join(body)}.")
                         body, have = [prefix], set(kept)
@@ -1786,20 +1788,24 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _later_variables(r: Rule) -> list[set[str]]:
-    """Per position k of the body, the names of the variables the head and the literals from k on read."""
-    out = [{v.name for v in r.head.variables()}]
-    for x in reversed(r.body):
+def _later_variables(head: Atom | None, body: list) -> list[set[str]]:
+    """Per position k of `body`, the names of the variables `head` (if any) and the literals from k on read."""
+    out = [{v.name for v in head.variables()} if head is not None else set()]
+    for x in reversed(body):
         out.append(out[-1] | {v.name for v in x.variables()})
     return out[::-1]
 
 
 def _independent_parts(r: Rule) -> list[tuple[tuple, tuple[Var, ...] | None]]:
-    """The body of `r` as runs of literals, in order: the first literal, then runs that share no variable
-    with each other but the first literal's. A run whose own variables the head does not read comes with the
-    first literal's variables it reads (it can be grounded alone and kept as whether it holds: no row of it
-    changes the head), any other with None. The whole body is one run where fewer than two runs have
-    variables of their own, or where a literal is negated (the relaxation's rules are positive)."""
+    """The body of `r` as runs of literals: the first literal, then the runs that share no variable with each
+    other but the first literal's, each run's literals in the body's order (a positive body's order does not
+    change its model, and a literal's inputs are bound by earlier literals of its own run). A run whose own
+    variables the head does not read comes with the first literal's variables it reads (it can be grounded
+    alone and kept as whether it holds: no row of it changes the head), any other with None; the runs alone
+    come first, so that none is joined with the prefix of a run the head reads. The whole body is one run
+    where no run can be grounded alone, or where a literal is negated (the relaxation's rules are positive).
+    Morris's `Take` tests the other seat's men between reading its own seat's hand and writing it: runs that
+    interleave so were once grounded as one, every value of one counter times every value of the other."""
     whole = [(r.body, None)]
     if len(r.body) < 3 or not all(isinstance(x, (Atom, Distinct)) for x in r.body):
         return whole
@@ -1815,30 +1821,23 @@ def _independent_parts(r: Rule) -> list[tuple[tuple, tuple[Var, ...] | None]]:
             if v in seen:
                 part.union(i, seen[v])
             seen.setdefault(v, i)
-    span: dict[int, list[int]] = {}
+    groups: dict[int, list[int]] = {}  # the components, each in the body's order, by its first literal
     for i in range(len(rest)):
-        lo_hi = span.setdefault(part.find(i), [i, i])
-        lo_hi[1] = i
-    runs: list[list[int]] = []  # the components' spans, merged where they interleave
-    for lo, hi in sorted(span.values()):
-        if runs and lo <= runs[-1][1]:
-            runs[-1][1] = max(runs[-1][1], hi)
-        else:
-            runs.append([lo, hi])
+        groups.setdefault(part.find(i), []).append(i)
     head = set(r.head.variables())
     out = [((first,), None)]
-    own = 0
-    for lo, hi in runs:
-        group = rest[lo:hi + 1]
+    for members in groups.values():
+        group = tuple(rest[i] for i in members)
         names = {v for x in group for v in x.variables()}
         mine = names - bound
-        own += bool(mine)
         alone = mine and not (mine & head)
         out.append((group, tuple(sorted(names & bound, key=lambda v: v.name))
                     if alone else None))
-    if own < 2 or all(shared is None for _, shared in out):
+    if all(shared is None for _, shared in out):
         return whole
-    return out
+    # the runs grounded alone first, each on the first literal only: after the others, a run would be joined
+    # with their prefix, whose rows (every counter the head writes) it would multiply
+    return out[:1] + [p for p in out[1:] if p[1] is not None] + [p for p in out[1:] if p[1] is None]
 
 
 def _asp_literal(x) -> str:

@@ -27,7 +27,7 @@ from tgpl.lowering.static_fold import static_fold
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
-from tgpl.lowering.execute import NotLowerable
+from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.universe import Universe
@@ -145,6 +145,16 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
                 logic = game_logic(program, snapshot, relations, _budgeted(progress, budget), limits)
                 return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
+        except StateTooCostly as e:  # past one control state's budget spelled out (before the parts' budget,
+            if not may_compile(program, universe):  # which progress checks only now and then): compiled if it
+                raise  # can be, else the refusal stands
+            try:
+                with limits.during("lowering (compiled moves)"):
+                    return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair,
+                                        limits, holds=holds)
+            except Unsupported as u:
+                e.more.append((u.span or e.span, f"with the moves compiled instead: {u}"))
+                raise e from None
         except NotLowerable as e:  # a counter that runs away spelled out may count the board, which compiled
             if holds is None or not counts_the_board(program, universe, e.counter):  # moves can prove
                 raise
@@ -274,6 +284,16 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
                             f"counts over {counted:,} passes")
     ways = f"{most:,} way{'s' * (most != 1)}"
     return "spelled", f"at most {ways} to fill an action's inputs, and no loop writes the state"
+
+
+def may_compile(program, universe: Universe) -> bool:
+    """Whether the moves may be compiled at all: not where random's moves (dice, deals) or a phase's input are
+    moves that only the spelled-out segments make (`moves_strategy` refuses `--moves compiled` for those)."""
+    try:
+        moves_strategy(program, universe, "compiled")
+    except NotLowerable:
+        return False
+    return True
 
 
 def compiles(program, universe: Universe, moves: str) -> bool:

@@ -41,10 +41,10 @@ from tgpl.lowering.board_count import STEP_ATOMS
 from tgpl.lowering.chance import ROLL
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
-from tgpl.lowering.execute import NotLowerable
+from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
-from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, moves_strategy,
-                                 spelled_budget)
+from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, may_compile,
+                                 moves_strategy, spelled_budget)
 from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action, refused_up_front
 from tgpl.lowering.subset import phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
@@ -133,6 +133,8 @@ class Assessment:
     estimated: bool = False  # the verdict extrapolates a symbolic execution stopped at the dry run's budget
     # the estimate is only a lower bound, and within the lowering's budgets: the dry run cannot say
     undecided: bool = False
+    # refused spelled out for one control state's work (execute.StateTooCostly): `auto` then tries them compiled
+    costly: bool = False
 
     @property
     def lowers(self) -> bool:
@@ -544,13 +546,24 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
     if moves == "auto" and strategy == "spelled":  # as `lower`: past its budget of parts, compiled if it can be
         built = max(out.figures.get(k, 0) for k in ("parts", "parts estimated", "parts run"))
         budget = spelled_budget(program, universe)
-        if isinstance(built, int) and built > budget:
-            trial = Assessment(moves="compiled", parts=game_parts(program, universe),
-                               why=f"spelled out, the moves would build {'at least ' * out.estimated}{built:,} parts "
-                                   f"of conditions, more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, "
-                                   f"at least {SPELLED_PARTS:,})")
+        costly = out.costly and may_compile(program, universe)
+        if costly or isinstance(built, int) and built > budget:
+            why = (f"spelled out, one control state built more than {execute.STATE_WORK:,} parts of conditions, "
+                   "its budget" if costly else
+                   f"spelled out, the moves would build {'at least ' * out.estimated}{built:,} parts "
+                   f"of conditions, more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, "
+                   f"at least {SPELLED_PARTS:,})")
+            trial = Assessment(moves="compiled", parts=game_parts(program, universe), why=why)
             with limits.during("compiling the moves (dry run)"):
                 if _compiled(trial, program, universe, limits, moves):
+                    if costly:  # no estimate says the compiled moves are cheaper: only their relaxation can
+                        trial.undecided = True
+                        at = out.refusals[0].span if out.refusals else None
+                        trial.notes.append(f"undecided: spelled out, refused for one control state's work (at {at});"
+                                           " compiled, the counters' ranges are the relaxation's to find, "
+                                           "which the dry run does not run: `tgpl to-gdl` decides (Nine Men's "
+                                           "Morris, tests/data/designers/morris.tgpl, is refused there at a "
+                                           "counter; morris_men.tgpl lowers)")
                     return trial
     return out
 
@@ -635,6 +648,7 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     except NotLowerable as e:
         for span, reason in [(e.span, e.reason), *e.more]:
             _refuse(out, span, reason)
+        out.costly = isinstance(e, StateTooCostly)
         _describe(out, program, "spelled", None, watched[-1] if watched else None)
         return e.counter
     except _Budget:
@@ -648,6 +662,7 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
             for span, reason in [(e.span, e.reason), *e.more]:
                 _refuse(out, span, reason)
+            out.costly = isinstance(e, StateTooCostly)
             _describe(out, program, "spelled", None, lw)
             return
         _estimate(out, lw, stopped, watched[-1].ex.steps)
