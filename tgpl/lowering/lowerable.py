@@ -561,9 +561,7 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
                         at = out.refusals[0].span if out.refusals else None
                         trial.notes.append(f"undecided: spelled out, refused for one control state's work (at {at});"
                                            " compiled, the counters' ranges are the relaxation's to find, "
-                                           "which the dry run does not run: `tgpl to-gdl` decides (Nine Men's "
-                                           "Morris, tests/data/designers/morris.tgpl, is refused there at a "
-                                           "counter; morris_men.tgpl lowers)")
+                                           "which the dry run does not run: `tgpl to-gdl` decides")
                     return trial
     return out
 
