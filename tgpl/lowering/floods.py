@@ -1,0 +1,446 @@
+"""Flood fills over a local list, rewritten as recursive functions for the lowering (language decision 114).
+
+Designers write connectivity as a worklist that is also the result:
+
+    List<Point> group = {start};
+    for (number i = 0; i < group.length; i += 1)
+    {
+        ... Point n = <a neighbour of group[i]> ...
+        if (P(n) && !group.contains(n)) { group.add(n); }
+    }
+    ... group.contains(x) ...                                   // membership
+    for (number j = 0; j < group.length; j += 1) { if (Q(group[j])) { return true; } }   // a search
+
+Lowered as written, every way the list can grow is a path of its own (refused past 4096). The list holds exactly
+the items reachable from `start` along the steps the loop body takes (`n` is added when `P(n)` holds, whatever the
+order: `!group.contains(n)` only keeps an item from being added twice, and nothing else reads the list), so each
+use is a question about reachability, which hand-written GDL asks with a recursive relation. Each use becomes a
+call of a new function of the same owner, the form of Lines of Action's `Linked`:
+
+    function GroupOfFlood1(a, b, <free locals>, steps)      // contains(b); for a search, b is left out
+    {
+        if (a == b) { return true; }                        // a search: Q(a) with `return V` made `return true`
+        if (steps == 0) { return false; }
+        <the loop body, group[i] read as a; the add made
+         if (P(n) && GroupOfFlood1(a: n, b: b, ..., steps: steps - 1)) { return true; }>
+        return false;
+    }
+
+`steps` starts at the number of objects of the item's class less one, which bounds the length of a shortest chain.
+The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
+game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
+read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
+and meets the lowering's refusal as before.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
+
+
+@dataclass
+class Flood:
+    """One recognised flood: where it is, the list's name and item type, and the uses to rewrite."""
+
+    function: ast.FunctionDef
+    body: list  # the function's top-level statements
+    at: int  # index of `List<T> L = {start};` in `body`; the loop is at + 1
+    name: str  # the list's name
+    item: ast.TypeRef
+    counter: str  # the loop's index name
+    free: dict[str, ast.TypeRef] = field(default_factory=dict)  # locals the loop reads, with their types
+
+
+@dataclass
+class _Locals:
+    """The function's inputs and every local it declares, with the top-level ones in order and the assigned ones."""
+
+    types: dict[str, ast.TypeRef]
+    top: dict[str, int]  # top-level local -> index of its declaration (inputs: -1)
+    assigned: set[str]
+
+
+def _locals(fn: ast.FunctionDef, body: list) -> _Locals:
+    types = {d.name: d.type for d in fn.inputs}
+    top = {d.name: -1 for d in fn.inputs}
+    assigned: set[str] = set()
+    for k, s in enumerate(body):
+        if isinstance(s, ast.VarDecl):
+            top.setdefault(s.name, k)
+    for node in ast.walk(body):
+        if isinstance(node, ast.VarDecl):
+            types.setdefault(node.name, node.type)
+        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+            assigned.add(node.target.name)
+    return _Locals(types, top, assigned)
+
+
+def _is_name(e, name: str) -> bool:
+    return isinstance(e, ast.Name) and e.name == name
+
+
+def _method(e, obj: str, method: str) -> ast.Expr | None:
+    """The single argument of `obj.method(x)`, else None."""
+    if (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member) and _is_name(e.callee.obj, obj)
+            and e.callee.name == method and len(e.args) == 1 and e.args[0].name is None):
+        return e.args[0].value
+    return None
+
+
+def _walks_list(s, name: str) -> str | None:
+    """`for (number i = 0; i < name.length; i += 1)`: the counter's name."""
+    if not isinstance(s, ast.For):
+        return None
+    counted = ast.counted_for(s)
+    if counted is None or counted[1] != 0 or counted[2] != 0:
+        return None
+    right = s.cond.right
+    if not (isinstance(right, ast.Member) and _is_name(right.obj, name) and right.name == "length"):
+        return None
+    return counted[0]
+
+
+def _add_if(s, name: str) -> tuple[ast.Expr | None, str] | None:
+    """`if (C && !name.contains(n)) { name.add(n); }` (or without `C`): (C or None, n)."""
+    if not (isinstance(s, ast.If) and s.orelse is None and len(s.then.body) == 1
+            and isinstance(s.then.body[0], ast.ExprStmt)):
+        return None
+    added = _method(s.then.body[0].expr, name, "add")
+    cond, rest = s.cond, None
+    if isinstance(cond, ast.Binary) and cond.op == "&&":
+        cond, rest = cond.right, cond.left
+    if not (isinstance(added, ast.Name) and isinstance(cond, ast.Unary) and cond.op == "!"):
+        return None
+    tested = _method(cond.operand, name, "contains")
+    if not _is_name(tested, added.name):
+        return None
+    return rest, added.name
+
+
+def _declared(block) -> set[str]:
+    return {n.name for n in ast.walk(block) if isinstance(n, ast.VarDecl)}
+
+
+def _pure(block, own: set[str], returns: bool) -> bool:
+    """No write but to locals declared in `block` (`own`), no call as a statement, no break, continue or winner;
+    returns only where `returns` (and then only of a bool literal)."""
+    for n in ast.walk(block):
+        if isinstance(n, (ast.Break, ast.Continue, ast.Winner, ast.InputDecl)):
+            return False
+        if isinstance(n, ast.Return) and not (returns and isinstance(n.value, ast.BoolLit)):
+            return False
+        if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
+            return False
+        if isinstance(n, ast.ExprStmt) and not isinstance(n.expr, ast.Assign):
+            return False
+    return True
+
+
+def _free(block, lo: _Locals, own: set[str], skip: set[str]) -> dict[str, ast.TypeRef] | None:
+    """The function's locals that `block` reads and does not declare: each an input or a top-level local never
+    assigned after its declaration (so the value a call passes is the one the loop saw); None if one is not."""
+    free: dict[str, ast.TypeRef] = {}
+    for n in ast.walk(block):
+        if isinstance(n, ast.Name) and n.name in lo.types and n.name not in own and n.name not in skip:
+            if n.name not in lo.top or n.name in lo.assigned:
+                return None
+            free[n.name] = lo.types[n.name]
+    return free
+
+
+def _replace(node, swap: Callable[[object], object | None]):
+    """`node` with every subtree for which `swap` answers a node replaced by that answer (a deep copy)."""
+    done = swap(node)
+    if done is not None:
+        return done
+    if isinstance(node, list):
+        return [_replace(x, swap) for x in node]
+    if not isinstance(node, ast.Node):
+        return node
+    out = copy.copy(node)
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            setattr(out, name, _replace(getattr(node, name), swap))
+    return out
+
+
+def find_flood(fn: ast.FunctionDef, body: list) -> Flood | None:
+    """The first flood of `fn`'s top-level statements `body` whose loop is as the module describes, else None."""
+    lo = _locals(fn, body)
+    for k in range(len(body) - 1):
+        s = body[k]
+        if not (isinstance(s, ast.VarDecl) and s.type.name == "List" and len(s.type.args) == 1
+                and isinstance(s.init, ast.InitList) and len(s.init.items) == 1):
+            continue
+        name, counter = s.name, _walks_list(body[k + 1], s.name)
+        if counter is None or name in lo.assigned or lo.top.get(name) != k:
+            continue
+        loop = body[k + 1].body
+        own = _declared(loop)
+        adds = [x for x in ast.walk(loop) if _add_if(x, name) is not None]
+        if len(adds) != 1 or not _pure(_strip_add(loop, name), own, returns=False):
+            continue
+        stripped = _strip_add(loop, name)
+        if _reads_list(stripped, name, counter):
+            continue
+        free = _free(stripped, lo, own, {name, counter})
+        if free is None or any(lo.top[v] >= k for v in free):
+            continue
+        return Flood(fn, body, k, name, s.type.args[0], counter, free)
+    return None
+
+
+def _strip_add(loop, name: str):
+    """The loop body with the add turned into `if (C) { }` and each `name[i]` into a marker, to check the rest."""
+    def swap(n):
+        found = _add_if(n, name)
+        if found is not None:
+            return ast.If(n.span, found[0] or ast.BoolLit(n.span, True), ast.Block(n.span, []), None)
+        return None
+    return _replace(loop, swap)
+
+
+def _reads_list(block, name: str, counter: str) -> bool:
+    """Does `block` read the list otherwise than as `name[counter]`, or the counter otherwise than there?"""
+    def swap(n):
+        if isinstance(n, ast.Index) and _is_name(n.obj, name) and _is_name(n.index, counter):
+            return ast.NullLit(n.span)
+        return None
+    rest = _replace(block, swap)
+    return any(isinstance(n, ast.Name) and n.name in (name, counter) for n in ast.walk(rest))
+
+
+@dataclass
+class _Use:
+    """A use of the list after the loop: `contains(x)` (`tested`) or a search loop (`loop`, its counter, the value
+    its returns give)."""
+
+    node: object
+    tested: ast.Expr | None = None
+    counter: str | None = None
+    value: bool | None = None
+
+
+def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
+    """Every use of the list after its loop, each `contains` or a search; None if one is anything else."""
+    uses: list[_Use] = []
+    name = flood.name
+
+    def swap(n):
+        tested = _method(n, name, "contains")
+        if tested is not None:
+            uses.append(_Use(n, tested=tested))
+            return ast.NullLit(n.span)
+        counter = _walks_list(n, name)
+        if counter is not None:
+            returns = {r.value.value for r in ast.walk(n.body) if isinstance(r, ast.Return)
+                       and isinstance(r.value, ast.BoolLit)}
+            own = _declared(n.body)
+            if (len(returns) == 1 and _pure(n.body, own, returns=True)
+                    and not _reads_list(n.body, name, counter)):
+                uses.append(_Use(n, counter=counter, value=returns.pop()))
+                return ast.Block(n.span, [])
+        return None
+    rest = _replace(flood.body[flood.at + 2:], swap)
+    if any(_is_name(n, name) for n in ast.walk(rest)):
+        return None
+    for u in uses:
+        if u.tested is not None and any(_is_name(n, name) for n in ast.walk(u.tested)):
+            return None
+    return uses
+
+
+def _arg(span: Span, name: str, value: ast.Expr) -> ast.Arg:
+    return ast.Arg(span, name, value)
+
+
+def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
+    return ast.InputDecl(span, False, "function", True, None, copy.deepcopy(ty), name, span, [], None)
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    k = 1
+    while f"{base}{k}" in taken:
+        k += 1
+    taken.add(f"{base}{k}")
+    return f"{base}{k}"
+
+
+def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None]) -> list[str]:
+    """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
+    on a chain of `T`s (None: unknown, the flood is left alone). The names of the functions made."""
+    made: list[str] = []
+    for owner, members in _owners(module):
+        taken = {getattr(m, "name", None) for m in members} - {None}
+        for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
+            effect = fn.effect
+            if effect is None:
+                continue
+            for _ in range(8):  # a function with several floods: one at a time
+                new = _rewrite_one(fn, effect.body.body, steps, taken)
+                if not new:
+                    break
+                members.extend(new)
+                made.extend(f.name for f in new)
+    return made
+
+
+def _owners(module: ast.Module):
+    """(owner, its member list) for the module and each class: where functions are defined."""
+    yield module, module.items
+    for item in module.items:
+        if isinstance(item, ast.ClassDef):
+            yield item, item.members
+
+
+def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
+                 taken: set[str]) -> list[ast.FunctionDef]:
+    flood = find_flood(fn, body)
+    if flood is None:
+        return []
+    bound = steps(flood.item.name)
+    lo = _locals(fn, body)
+    uses = _uses(flood, lo)
+    if bound is None or uses is None:
+        return []
+    decl, loop = body[flood.at], body[flood.at + 1]
+    span = loop.span
+    used = set(lo.types) | {n.name for n in ast.walk(body) if isinstance(n, ast.Name)}
+    start = _fresh(f"{flood.name}Start", used)
+    params = _Params(_fresh("at", used), _fresh("goal", used), _fresh("steps", used))
+    made: list[ast.FunctionDef] = []
+    swaps: dict[int, object] = {}
+    for use in uses:
+        own = _declared(use.node.body) if use.counter else set()
+        extra = (_free(use.node.body, lo, own, {flood.name, use.counter}) if use.counter
+                 else {})
+        if extra is None:
+            return []
+        free = {**flood.free, **extra}
+        fname = _fresh(f"{fn.name}Flood", taken)
+        made.append(_searcher(fname, flood, use, free, span, params))
+        args = [_arg(span, params.at, ast.Name(span, start))]
+        if use.tested is not None:
+            args.append(_arg(span, params.goal, use.tested))
+        args += [_arg(span, v, ast.Name(span, v)) for v in free]
+        args.append(_arg(span, params.steps, ast.NumberLit(span, float(bound))))
+        call = ast.Call(span, ast.Name(span, fname), args)
+        if use.tested is not None:
+            swaps[id(use.node)] = call
+        else:
+            swaps[id(use.node)] = ast.If(use.node.span, call,
+                                         ast.Block(span, [ast.Return(span, ast.BoolLit(span, use.value))]), None)
+    rest = _replace(body[flood.at + 2:], lambda n: swaps.get(id(n)))
+    body[flood.at:] = [ast.VarDecl(decl.span, copy.deepcopy(flood.item), start, decl.name_span,
+                                   decl.init.items[0])] + rest
+    return made
+
+
+@dataclass
+class _Params:
+    """The names of the searcher's own inputs, fresh in the function the flood was in: the item reached, the
+    item asked about (`contains`), the steps left."""
+
+    at: str
+    goal: str
+    steps: str
+
+
+def _searcher(fname: str, flood: Flood, use: _Use, free: dict[str, ast.TypeRef],
+              span: Span, p: _Params) -> ast.FunctionDef:
+    """The recursive function that answers `use` (see the module's docstring)."""
+    a = ast.Name(span, p.at)
+    if use.tested is not None:
+        here = [ast.If(span, ast.Binary(span, "==", a, ast.Name(span, p.goal)),
+                       ast.Block(span, [ast.Return(span, ast.BoolLit(span, True))]), None)]
+    else:
+        here = _replace(use.node.body.body, lambda n: (
+            ast.Name(n.span, p.at) if isinstance(n, ast.Index) and _is_name(n.obj, flood.name)
+            and _is_name(n.index, use.counter) else
+            ast.Return(n.span, ast.BoolLit(n.span, True)) if isinstance(n, ast.Return) else None))
+    stop = ast.If(span, ast.Binary(span, "==", ast.Name(span, p.steps), ast.NumberLit(span, 0.0)),
+                  ast.Block(span, [ast.Return(span, ast.BoolLit(span, False))]), None)
+    passed = [_arg(span, p.goal, ast.Name(span, p.goal))] if use.tested is not None else []
+    passed += [_arg(span, v, ast.Name(span, v)) for v in free]
+    passed.append(_arg(span, p.steps, ast.Binary(span, "-", ast.Name(span, p.steps), ast.NumberLit(span, 1.0))))
+
+    def swap(n):
+        if isinstance(n, ast.Index) and _is_name(n.obj, flood.name) and _is_name(n.index, flood.counter):
+            return ast.Name(n.span, p.at)
+        found = _add_if(n, flood.name)
+        if found is None:
+            return None
+        cond, item = found
+        call = ast.Call(n.span, ast.Name(n.span, fname),
+                        [_arg(n.span, p.at, ast.Name(n.span, item))] + passed)
+        test = call if cond is None else ast.Binary(n.span, "&&", _replace(cond, swap), call)
+        return ast.If(n.span, test, ast.Block(n.span, [ast.Return(n.span, ast.BoolLit(n.span, True))]), None)
+    walk = _replace(flood.body[flood.at + 1].body.body, swap)
+    inputs = [_input(span, p.at, flood.item)]
+    if use.tested is not None:
+        inputs.append(_input(span, p.goal, flood.item))
+    inputs += [_input(span, v, t) for v, t in free.items()]
+    inputs.append(_input(span, p.steps, ast.TypeRef(span, "number")))
+    effect = ast.Effect(span, ast.Block(span, here + [stop] + walk + [ast.Return(span, ast.BoolLit(span, False))]))
+    return ast.FunctionDef(span, fname, span, False,
+                           inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])
+
+
+def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
+    """`steps(T)` for `rewrite_floods`: the objects of class `T` (or a subclass) after setup, less one, the longest
+    shortest chain among them; None where the game makes `T`s after setup (a `new` outside setup), so that their
+    number is not known here, or where the start is not one state."""
+    if "objects" not in start:
+        return lambda name: None
+    made = {n.type.name for m in program.modules for item in m.items if not isinstance(item, ast.SetupDef)
+            for n in ast.walk(item) if isinstance(n, ast.New)}
+
+    def steps(name: str) -> int | None:
+        if name in made:
+            return None
+        count = 0
+        for o in start["objects"]:
+            c = o["class"]
+            while c is not None and c.name != name:
+                c = c.base
+            count += c is not None
+        return max(count - 1, 0) if count else None
+    return steps
+
+
+def has_flood(program) -> bool:
+    """Does a function of `program` hold a flood `rewrite_floods` would look at (its loop recognised)?"""
+    for m in program.modules:
+        for _, members in _owners(m):
+            for fn in members:
+                if isinstance(fn, ast.FunctionDef) and fn.effect is not None and find_flood(fn, fn.effect.body.body):
+                    return True
+    return False
+
+
+def with_floods(program, start: dict) -> tuple[object, dict]:
+    """`program` (checked) with its floods rewritten, and `start` (a snapshot of it) made to name the rewritten
+    program's classes; both unchanged when there is no flood to rewrite or the rewritten text does not check."""
+    from tgpl.frontend.loader import load_program
+
+    if not has_flood(program) or program.main not in program.sources:
+        return program, start
+    steps = chain_bounds(program, start)
+    made: list[str] = []
+    rewritten = load_program(program.main, text=program.sources[program.main],
+                             transform=lambda m: made.extend(rewrite_floods(m, steps)))
+    if not made or not rewritten.ok:
+        return program, start
+    classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
+
+    def moved(o: dict) -> dict:
+        o = dict(o)
+        o["class"] = classes.get(o["class"].name, o["class"])
+        o["connections"] = [(n, classes.get(c.name, c), to) for n, c, to in o.get("connections", ())]
+        return o
+    return rewritten, {**start, "objects": [moved(o) for o in start["objects"]]}
