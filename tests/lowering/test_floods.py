@@ -94,14 +94,37 @@ def test_made_after_setup_the_bound_is_unknown():
     assert chain_bounds(program, start_snapshot(game))("Board") is None
 
 
-def test_atari_go_group_returned_is_not_rewritten():
-    """Atari Go's `GroupOf` returns its list: a use this rewrite does not follow (yet), so the game is lowered as
-    written, and refused as before (tests/lowering/test_designer_games_12.py)."""
+def test_atari_go_flood_function_is_inlined_where_its_caller_only_searches():
+    """Atari Go's `GroupOf` returns its list. `Breathes` declares `List<Point> group = GroupOf(...)` and only
+    searches it: the call is replaced by GroupOf's statements (inputs and locals renamed), and the search becomes
+    `BreathesFlood1`. `Place` writes through the list (`dead[i].Stone = null`), a use this rewrite does not follow:
+    GroupOf stays, called there."""
     program = load_program(ATARIGO)
     assert has_flood(program)
     made: list[str] = []
-    load_program(ATARIGO, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 24)))
-    assert made == []
+    rewritten = load_program(ATARIGO, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 24)))
+    assert rewritten.ok and made == ["BreathesFlood1"]
+    fns = functions(rewritten)
+    breathes = fns["Breathes"].effect.body
+    assert not any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == "GroupOf"
+                   for n in ast.walk(breathes))
+    assert any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == "BreathesFlood1"
+               for n in ast.walk(breathes))
+    assert "GroupOf" in fns
+
+
+def test_flood_function_not_inlined_where_the_caller_does_more():
+    """A caller that also returns the list keeps the call: inlined, its flood would not be rewritten."""
+    text = ATARIGO.read_text().replace(
+        "List<Point> group = GroupOf(start: start, played: played, who: who);",
+        "List<Point> group = GroupOf(start: start, played: played, who: who);\n"
+        "            if (group.length > 24) { return false; }")
+    assert "group.length > 24" in text
+    made: list[str] = []
+    program = load_program(ATARIGO, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 24)))
+    assert program.ok and made == []
+    assert any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == "GroupOf"
+               for n in ast.walk(functions(program)["Breathes"].effect.body))
 
 
 def test_flood_game_lowers_and_validates(tmp_path):

@@ -277,6 +277,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None]) -> li
     made: list[str] = []
     for owner, members in _owners(module):
         taken = {getattr(m, "name", None) for m in members} - {None}
+        _inline_flood_calls(members)
         for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
             effect = fn.effect
             if effect is None:
@@ -444,3 +445,78 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
         o["connections"] = [(n, classes.get(c.name, c), to) for n, c, to in o.get("connections", ())]
         return o
     return rewritten, {**start, "objects": [moved(o) for o in start["objects"]]}
+
+
+def _flood_function(fn: ast.FunctionDef) -> str | None:
+    """A function that only declares locals, floods a list and returns it (Atari Go's `GroupOf`): the list's name."""
+    body = fn.effect.body.body if fn.effect is not None else []
+    if len(body) < 3 or not (isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Name)):
+        return None
+    name = body[-1].value.name
+    if not all(isinstance(x, ast.VarDecl) for x in body[:-2]):
+        return None
+    flood = find_flood(fn, body[:-1] + [ast.Block(body[-1].span, [])])
+    if flood is None or flood.name != name or flood.at != len(body) - 3:
+        return None
+    if any(isinstance(n, ast.Return) for n in ast.walk(body[:-1])):
+        return None
+    return name
+
+
+def _inline_flood_calls(members: list) -> None:
+    """`List<T> g = F(...);` as a top-level statement of a function, `F` a flood function of the same owner called
+    by its bare name, replaced by `F`'s statements (its inputs and locals renamed fresh, its list named `g`), so
+    that the caller's uses of `g` meet the flood in the caller."""
+    functions = {m.name: m for m in members if isinstance(m, ast.FunctionDef)}
+    floods = {name: fn for name, fn in functions.items() if _flood_function(fn) is not None}
+    if not floods:
+        return
+    for fn in functions.values():
+        if fn.effect is None or fn.name in floods:
+            continue
+        body = fn.effect.body.body
+        for k in range(len(body) - 1, -1, -1):
+            s = body[k]
+            if not (isinstance(s, ast.VarDecl) and isinstance(s.init, ast.Call)
+                    and isinstance(s.init.callee, ast.Name) and s.init.callee.name in floods):
+                continue
+            inlined = _inlined(floods[s.init.callee.name], s, fn)
+            if inlined is None:
+                continue
+            tried = body[:k] + inlined + body[k + 1:]
+            flood = find_flood(fn, tried)
+            if flood is not None and flood.name == s.name and _uses(flood, _locals(fn, tried)) is not None:
+                body[k:k + 1] = inlined  # only where the caller's uses are then rewritten
+
+
+def _inlined(callee: ast.FunctionDef, decl: ast.VarDecl, caller: ast.FunctionDef) -> list | None:
+    """The statements that stand for `decl` (`List<T> g = callee(...)`) in `caller`, or None (arguments that do not
+    match the inputs)."""
+    inputs = callee.inputs
+    given: dict[str, ast.Expr] = {}
+    for k, arg in enumerate(decl.init.args):
+        name = arg.name if arg.name is not None else (inputs[k].name if k < len(inputs) else None)
+        if name is None or name in given:
+            return None
+        given[name] = arg.value
+    if set(given) != {d.name for d in inputs}:
+        return None
+    body = callee.effect.body.body
+    listed = body[-1].value.name
+    used = {n.name for n in ast.walk(caller.effect.body) if isinstance(n, (ast.Name, ast.VarDecl))}
+    used |= {d.name for d in caller.inputs}
+    renamed: dict[str, str] = {listed: decl.name}
+    for n in list(inputs) + [x for x in ast.walk(body) if isinstance(x, ast.VarDecl)]:
+        if n.name not in renamed:
+            renamed[n.name] = _fresh(f"{callee.name}{n.name[:1].upper()}{n.name[1:]}", used)
+
+    def swap(n):
+        if isinstance(n, ast.Name) and n.name in renamed:
+            return ast.Name(n.span, renamed[n.name])
+        if isinstance(n, ast.VarDecl) and n.name in renamed:
+            return ast.VarDecl(n.span, copy.deepcopy(n.type), renamed[n.name], n.name_span,
+                               _replace(n.init, swap))
+        return None
+    args = [ast.VarDecl(decl.span, copy.deepcopy(d.type), renamed[d.name], decl.name_span, given[d.name])
+            for d in inputs]
+    return args + _replace(body[:-1], swap)
