@@ -39,6 +39,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tgpl.builtin_calls import READS
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 
@@ -275,15 +276,16 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None]) -> li
     """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
     on a chain of `T`s (None: unknown, the flood is left alone). The names of the functions made."""
     made: list[str] = []
+    reads = _Reads(module)
     for owner, members in _owners(module):
         taken = {getattr(m, "name", None) for m in members} - {None}
-        _inline_flood_calls(members)
+        _inline_flood_calls(members, reads)
         for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
             effect = fn.effect
             if effect is None:
                 continue
             for _ in range(8):  # a function with several floods: one at a time
-                new = _rewrite_one(fn, effect.body.body, steps, taken)
+                new = _rewrite_one(fn, effect.body.body, steps, taken, reads)
                 if not new:
                     break
                 members.extend(new)
@@ -299,15 +301,31 @@ def _owners(module: ast.Module):
             yield item, item.members
 
 
-def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
-                 taken: set[str]) -> list[ast.FunctionDef]:
+def _rewritable(fn: ast.FunctionDef, body: list, reads: _Reads) -> tuple[Flood, list[_Use]] | None:
+    """The first flood of `body` with its uses, where all of them are rewritten: the loop and everything after it
+    write nothing of the state (a call that only reads is allowed), so the searches, run where the uses are, see
+    the state the loop saw."""
     flood = find_flood(fn, body)
     if flood is None:
-        return []
-    bound = steps(flood.item.name)
+        return None
     lo = _locals(fn, body)
     uses = _uses(flood, lo)
-    if bound is None or uses is None:
+    loop = body[flood.at + 1].body
+    if (uses is None or not reads.only(_strip_add(loop, flood.name), _declared(loop))
+            or not reads.only(body[flood.at + 2:], set(lo.types))):
+        return None
+    return flood, uses
+
+
+def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
+                 taken: set[str], reads: _Reads) -> list[ast.FunctionDef]:
+    found = _rewritable(fn, body, reads)
+    if found is None:
+        return []
+    flood, uses = found
+    bound = steps(flood.item.name)
+    lo = _locals(fn, body)
+    if bound is None:
         return []
     decl, loop = body[flood.at], body[flood.at + 1]
     span = loop.span
@@ -401,8 +419,20 @@ def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
     made = {n.type.name for m in program.modules for item in m.items if not isinstance(item, ast.SetupDef)
             for n in ast.walk(item) if isinstance(n, ast.New)}
 
+    bases = {c.name: c.base for c in program.classes}
+
+    def derives(name: str, base: str) -> bool:
+        seen: set[str] = set()
+        while name is not None and name not in seen:
+            if name == base:
+                return True
+            seen.add(name)
+            up = bases.get(name)
+            name = up.name if up is not None else None
+        return False
+
     def steps(name: str) -> int | None:
-        if name in made:
+        if any(derives(m, name) for m in made):
             return None
         count = 0
         for o in start["objects"]:
@@ -463,7 +493,7 @@ def _flood_function(fn: ast.FunctionDef) -> str | None:
     return name
 
 
-def _inline_flood_calls(members: list) -> None:
+def _inline_flood_calls(members: list, reads: _Reads) -> None:
     """`List<T> g = F(...);` as a top-level statement of a function, `F` a flood function of the same owner called
     by its bare name, replaced by `F`'s statements (its inputs and locals renamed fresh, its list named `g`), so
     that the caller's uses of `g` meet the flood in the caller."""
@@ -484,8 +514,8 @@ def _inline_flood_calls(members: list) -> None:
             if inlined is None:
                 continue
             tried = body[:k] + inlined + body[k + 1:]
-            flood = find_flood(fn, tried)
-            if flood is not None and flood.name == s.name and _uses(flood, _locals(fn, tried)) is not None:
+            found = _rewritable(fn, tried, reads)
+            if found is not None and found[0].name == s.name:
                 body[k:k + 1] = inlined  # only where the caller's uses are then rewritten
 
 
@@ -520,3 +550,49 @@ def _inlined(callee: ast.FunctionDef, decl: ast.VarDecl, caller: ast.FunctionDef
     args = [ast.VarDecl(decl.span, copy.deepcopy(d.type), renamed[d.name], decl.name_span, given[d.name])
             for d in inputs]
     return args + _replace(body[:-1], swap)
+
+
+class _Reads:
+    """Which calls only read the state: built-in methods that write nothing (`contains`, `indexOf`), and the
+    game's functions whose writes, run after run, are all to their own locals (a list they make and fill, as
+    Atari Go's `Around`), calling only such calls. The rewrite runs the flood's steps and a search's body once per
+    path, not once per item: a call that writes would change the game."""
+
+    def __init__(self, module: ast.Module):
+        self.functions: dict[str, list[ast.FunctionDef]] = {}
+        for _, members in _owners(module):
+            for m in members:
+                if isinstance(m, ast.FunctionDef):
+                    self.functions.setdefault(m.name, []).append(m)
+        self.known: dict[str, bool] = {}
+
+    def only(self, node, own: set[str] = frozenset()) -> bool:
+        """Does `node` write nothing but the locals `own` and the lists it makes, and call only such calls?"""
+        fresh = {n.name for n in ast.walk(node) if isinstance(n, ast.VarDecl) and isinstance(n.init, ast.InitList)}
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Winner, ast.InputDecl)):
+                return False
+            if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
+                return False
+            if isinstance(n, ast.Call) and not self._reads(n, fresh):
+                return False
+        return True
+
+    def _reads(self, call: ast.Call, fresh: set[str]) -> bool:
+        callee = call.callee
+        name = callee.name if isinstance(callee, (ast.Name, ast.Member)) else None
+        if name is None:
+            return False
+        if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Name) and callee.obj.name in fresh:
+            return True  # a list made here, filled or read (`out.add(n)`)
+        if name in self.functions:
+            return all(self._function(f) for f in self.functions[name])
+        return isinstance(callee, ast.Member) and name in READS
+
+    def _function(self, fn: ast.FunctionDef) -> bool:
+        key = f"{id(fn)}"
+        if key not in self.known:
+            self.known[key] = True  # a recursion: as the rest of its body says
+            own = {d.name for d in fn.inputs} | {n.name for n in ast.walk(fn.items) if isinstance(n, ast.VarDecl)}
+            self.known[key] = fn.effect is not None and self.only(fn.effect.body, own)
+        return self.known[key]
