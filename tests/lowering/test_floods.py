@@ -145,3 +145,23 @@ def test_flood_game_lowers_and_validates(tmp_path):
     assert r.exit_code == 0, r.output
     second = out.read_text().splitlines()[1]
     assert second.startswith("; validated:") and "to the end of the game" in second, second
+
+
+def test_search_that_returns_false_lowers_and_validates(tmp_path):
+    """The search written the other way round: `Avoids` returns false on the first cell in the column (a for-all
+    over the group), the game asking `!Avoids(...)`; its use becomes `if (<some reached cell>) { return false; }`."""
+    text = FLOOD.read_text()
+    search = "if (group[j].X == col) { return true; }\n            }\n            return false;"
+    assert search in text
+    text = text.replace(search, "if (group[j].X == col) { return false; }\n            }\n            return true;")
+    text = text.replace("function Touches", "function Avoids").replace("board.Touches(", "!board.Avoids(")
+    made: list[str] = []
+    assert load_program(FLOOD, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 15))).ok
+    assert "AvoidsFlood1" in made
+    path = tmp_path / "avoid.tgpl"
+    path.write_text(text)
+    out = tmp_path / "avoid.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--max-seconds", "300", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    second = out.read_text().splitlines()[1]
+    assert second.startswith("; validated:") and "to the end of the game" in second, second
