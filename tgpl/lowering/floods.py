@@ -314,7 +314,16 @@ def _rewritable(fn: ast.FunctionDef, body: list, reads: _Reads) -> tuple[Flood, 
     if (uses is None or not reads.only(_strip_add(loop, flood.name), _declared(loop))
             or not reads.only(body[flood.at + 2:], set(lo.types))):
         return None
+    if any(_search_free(u, flood, lo) is None for u in uses):
+        return None
     return flood, uses
+
+
+def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef] | None:
+    """The locals a search's body reads besides its own (none for `contains`), or None where one may change."""
+    if use.counter is None:
+        return {}
+    return _free(use.node.body, lo, _declared(use.node.body), {flood.name, use.counter})
 
 
 def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
@@ -335,12 +344,7 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     made: list[ast.FunctionDef] = []
     swaps: dict[int, object] = {}
     for use in uses:
-        own = _declared(use.node.body) if use.counter else set()
-        extra = (_free(use.node.body, lo, own, {flood.name, use.counter}) if use.counter
-                 else {})
-        if extra is None:
-            return []
-        free = {**flood.free, **extra}
+        free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
         args = [_arg(span, params.at, ast.Name(span, start))]
