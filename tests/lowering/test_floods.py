@@ -72,8 +72,9 @@ def test_both_uses_become_recursive_functions_that_check():
     ("if (group[j].X == col) { return true; }", "if (group[j].X == col) { Hold.Placed += 1; return true; }"),
     ("return group.contains(goal);", "Hold.Placed += 0; return group.contains(goal);"),  # a write before the use
     ("n.Stone == who && !group", "n.Stone == who && Tick() && !group"),  # a call that writes, in the flood
-    ("for (number j = 0; j < group.length; j += 1)\n            {\n                if (group[j].X == col) { return true; }\n"
-     "            }",  # the search reads a local that changes (an outer loop's counter)
+    # the search reads a local that may change (an outer loop's counter)
+    ("for (number j = 0; j < group.length; j += 1)\n            {\n"
+     "                if (group[j].X == col) { return true; }\n            }",
      "for (number c = col; c <= col; c += 1) { for (number j = 0; j < group.length; j += 1) "
      "{ if (group[j].X == c) { return true; } } }"),
 ])
