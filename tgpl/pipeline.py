@@ -15,6 +15,7 @@ from tgpl.asp.static_loops import static_loops
 from tgpl.asp.estimate import MAX_GROUND
 from tgpl.asp.validate import validate
 from tgpl.lowering.board_count import Holds
+from tgpl.lowering.floods import with_floods
 from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_deal_calls, setup_roll_calls, setup_throw
 from tgpl.lowering.ir import Program
 from tgpl.lowering.percepts import with_percepts
@@ -51,13 +52,14 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     with limits.during("setting up"):
         start = start_snapshot(game, seed)
         limits.check()
+    program, start = with_floods(game.program, start)  # floods over a local list as recursions (decision 114)
     if query_function is None:
-        lowered = lower(game.program, start, relations, prove, progress, moves, gdl_errors, repair, limits,
+        lowered = lower(program, start, relations, prove, progress, moves, gdl_errors, repair, limits,
                         Holds(invariant_holds, never_holds))
     else:
-        lowered = lower_with_query(game.program, start, query_function, relations, prove, progress, repair, limits,
+        lowered = lower_with_query(program, start, query_function, relations, prove, progress, repair, limits,
                                    moves, gdl_errors, Holds(invariant_holds, never_holds))
-    return with_percepts(lowered, game.program)  # GDL-II: what each role sees, where the game has secrets
+    return with_percepts(lowered, program)  # GDL-II: what each role sees, where the game has secrets
 
 
 def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,
@@ -72,7 +74,8 @@ def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool 
         else:
             initial = snapshot(start)
         limits.check()
-    return assess(game.program, initial, moves, relations, limits)
+    program, initial = with_floods(game.program, initial)
+    return assess(program, initial, moves, relations, limits)
 
 
 def start_snapshot(game: Game, seed: int = 0) -> dict:

@@ -15,8 +15,9 @@ compared after every move.
 
 What the lowering does with them. Atari Go's dry run once ended in a Python traceback (`TypeError: unhashable
 type: 'list'`, the list `Around` returns taken as a value of a relation shared by its callers); it is now refused
-in seconds, located at the function whose floods take more statements than the lowering allows, naming the loop
-that grows its list and the rewrite that lowers. Shut the Box's dry run says it lowers (about 6 s); `tgpl to-gdl`
+in seconds, located at the function whose work takes more statements than the lowering allows. (Its flood in
+`Breathes` is now a recursive function for the lowering, decision 114; `Around`'s list and `Place`'s writes
+through `GroupOf`'s list are left.) Shut the Box's dry run says it lowers (about 6 s); `tgpl to-gdl`
 stopped in the search of its numbers' ranges (`joint_ranges`, a clingo question per combination of its two scores'
 values and roll, some 50 ms each) past `--max-seconds 600`; with one clingo program for the search and the
 combinations enumerated, it lowers in under a minute, 181 questions (tests/lowering/test_range_questions.py).
@@ -171,20 +172,21 @@ def test_suicide_is_not_allowed_but_a_capture_that_would_be_one_is():
 def test_atari_go_dry_run_is_a_located_refusal_not_a_traceback():
     """Its `Around` returns a local list: shared between callers as a relation's value it raised TypeError
     (unhashable list) out of the dry run; now the call runs on its caller's path, and the dry run answers in its
-    budget of statements: the floods in `Allowed` are more than the lowering allows, located at the function,
-    naming the loop that grows its list and the rewrite that lowers (docs/lowering.md, "Search a chain")."""
+    budget of statements. The flood `Breathes` asks of `GroupOf` is a recursive function for the lowering
+    (language decision 114, tests/lowering/test_floods.py); what is left is too large spelled out (`Around`'s list
+    keeps the recursion from being rules with variables, and `Place` writes through the list `GroupOf` returns):
+    refused at `Allowed`, located, with the statements it would take."""
     r = CliRunner().invoke(main, ["to-gdl", game("atarigo"), "--dry-run"])
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code == 1, r.output
     assert "Traceback" not in r.output
     assert "atarigo.tgpl:" in r.output and "error: not lowerable:" in r.output, r.output
-    assert "Goban.Allowed" in r.output
-    # the cause named, with the rewrite that lowers: the flood in GroupOf, a list walked while it grows
     lines = open(game("atarigo")).read().splitlines()
-    loop = next(k for k, text in enumerate(lines, 1) if "for (number i = 0; i < group.length" in text)
+    allowed = next(k for k, text in enumerate(lines, 1) if "function Allowed" in text)
     first = r.output.splitlines()[0]
-    assert f"Goban.GroupOf walks the list 'group' while it grows it (at {loop}:13)" in first, first
-    assert "hint: write the search as a recursive function over the board" in r.output, r.output
+    assert f"atarigo.tgpl:{allowed}:14: error: not lowerable:" in first, first
+    assert "statements (most of them in Goban.Allowed)" in first, first
+    assert "Goban.BreathesFlood1" in r.output  # the flood, a recursive function
 
 
 LISTS = """

@@ -56,8 +56,10 @@ def display_path(path: Path, base: str | None = None) -> str:
 
 
 class _Loader:
-    def __init__(self, diags: Diagnostics, files: dict[str, str] | None = None, base: str | None = None):
+    def __init__(self, diags: Diagnostics, files: dict[str, str] | None = None, base: str | None = None,
+                 transform=None):
         self.diags = diags
+        self.transform = transform  # ast.Module -> None, applied to each module parsed, before the checker
         self.files = files or {}  # resolved path -> text, read instead of the disk
         self.base = base
         self.program: Program | None = None
@@ -96,6 +98,8 @@ class _Loader:
         result = parse_text(text, name)
         self.diags.extend(result.diagnostics)
         module = result.module or ast.Module(name, [], complete=False)
+        if self.transform is not None and result.module is not None:
+            self.transform(module)
         scope = Scope(name)
         self.program.scopes[name] = scope
         self.stack.append(path)
@@ -183,7 +187,7 @@ def _span_of(symbol: object) -> str:
 
 
 def load_program(path: str | os.PathLike, check: bool = True, text: str | None = None,
-                 files: dict[str, str] | None = None, base: str | None = None) -> Program:
+                 files: dict[str, str] | None = None, base: str | None = None, transform=None) -> Program:
     """Parse the game file and its imports, then run the checker on all of it.
 
     `text`, when given, is the game file's content (editors and tests check
@@ -192,9 +196,11 @@ def load_program(path: str | os.PathLike, check: bool = True, text: str | None =
     relative to) load a game on another machine, one without the files or with
     another working directory (`tgpl analyze --ray`), as it loaded here: the
     same texts under the same names, so its messages are the same bytes.
+    `transform(module)`, when given, rewrites each parsed module in place before
+    the checker sees it (the lowering's flood rewrite, tgpl.lowering.floods).
     """
     diags = Diagnostics()
-    loader = _Loader(diags, files, base)
+    loader = _Loader(diags, files, base, transform)
     program = Program(display_path(_resolve(Path(path)), base))
     loader.program = program
     loader.load(Path(path), None, text)

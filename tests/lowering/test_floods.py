@@ -1,0 +1,172 @@
+"""Floods over a local list lowered as recursive functions (tgpl.lowering.floods, language decision 114).
+
+tests/data/lowering/flood.tgpl grows the group of the stone just played in a local list that is also its queue,
+then asks `group.contains(goal)` (Black) and searches the group for a cell in a column (both sides). Lowered as
+written it was refused ("more than 4096 ways through this loop in Touches"); each use is now a recursive function
+over the neighbours, and the lowered rules are validated against the runtime, which runs the game as written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tgpl.cli import main
+from tgpl.frontend import ast
+from tgpl.frontend.loader import load_program
+from tgpl.lowering.floods import chain_bounds, find_flood, has_flood, rewrite_floods, with_floods
+from tgpl.pipeline import start_snapshot
+from tgpl.runtime.game import load_game
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+FLOOD = DATA / "lowering" / "flood.tgpl"
+ATARIGO = DATA / "designers" / "atarigo.tgpl"
+
+
+TICK = """    function Tick
+    {
+        returns bool;
+        effect { Hold.Placed += 0; return true; }
+    }
+
+    // The cell at (x, y), or null off the board"""
+
+
+def made_by(text: str, steps: int | None = 15) -> list[str]:
+    """The functions `rewrite_floods` makes for the game `text` (flood.tgpl changed), the bound `steps`."""
+    made: list[str] = []
+    program = load_program(FLOOD, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: steps)))
+    assert program.ok, [str(d) for d in program.diagnostics]
+    return made
+
+
+def functions(program) -> dict[str, ast.FunctionDef]:
+    return {f.name: f.defn for f in program.functions} | {
+        name: f.defn for c in program.classes for name, f in c.functions.items()}
+
+
+def test_both_uses_become_recursive_functions_that_check():
+    """Two searches in Touches (one use) and a `contains` in Joined: a function each, which calls itself, and the
+    flood's loop gone from the caller."""
+    made = made_by(FLOOD.read_text())
+    assert made == ["TouchesFlood1", "JoinedFlood1"]
+    program = load_program(FLOOD, text=FLOOD.read_text(), transform=lambda m: rewrite_floods(m, lambda t: 15))
+    fns = functions(program)
+    for name in made:
+        calls = [n for n in ast.walk(fns[name].effect.body) if isinstance(n, ast.Call)
+                 and isinstance(n.callee, ast.Name) and n.callee.name == name]
+        assert len(calls) == 1  # the step to a neighbour
+    for caller in ("Touches", "Joined"):
+        assert find_flood(fns[caller], fns[caller].effect.body.body) is None
+        assert not any(isinstance(n, ast.Index) for n in ast.walk(fns[caller].effect.body))
+
+
+@pytest.mark.parametrize("change", [
+    ("if (n != null && n.Stone == who && !group.contains(n)) { group.add(n); }",
+     "if (n != null && n.Stone == who) { group.add(n); }"),  # no guard: the list may hold an item twice
+    ("group.add(n); }", "group.add(n); Hold.Placed += 0; }"),  # the add not alone
+    ("Cell n = At(x: group[i].X + dx", "Cell n = At(x: i + group[i].X + dx"),  # the index read otherwise
+    ("return group.contains(goal);", "return group.length > 2 && group.contains(goal);"),  # another use
+    ("if (group[j].X == col) { return true; }", "if (group[j].X == col) { Hold.Placed += 1; return true; }"),
+    ("return group.contains(goal);", "Hold.Placed += 0; return group.contains(goal);"),  # a write before the use
+    ("n.Stone == who && !group", "n.Stone == who && Tick() && !group"),  # a call that writes, in the flood
+    # the search reads a local that may change (an outer loop's counter)
+    ("for (number j = 0; j < group.length; j += 1)\n            {\n"
+     "                if (group[j].X == col) { return true; }\n            }",
+     "for (number c = col; c <= col; c += 1) { for (number j = 0; j < group.length; j += 1) "
+     "{ if (group[j].X == c) { return true; } } }"),
+])
+def test_what_is_not_exactly_a_flood_is_left_alone(change):
+    """A change anywhere the rewrite relies on leaves that function as written (to the lowering's refusal); the
+    other function's flood is still rewritten."""
+    text = FLOOD.read_text()
+    assert change[0] in text
+    changed = text.replace(change[0], change[1]).replace("    // The cell at (x, y), or null off the board", TICK)
+    assert len(made_by(changed)) < len(made_by(text))
+
+
+def test_unknown_bound_leaves_it_alone():
+    assert made_by(FLOOD.read_text(), steps=None) == []
+
+
+def test_chain_bound_is_the_cells_less_one():
+    game = load_game(FLOOD)
+    start = start_snapshot(game)
+    steps = chain_bounds(game.program, start)
+    assert steps("Cell") == 15 and steps("Board") == 0 and steps("Nothing") is None
+    program, moved = with_floods(game.program, start)
+    assert program is not game.program and not has_flood(program)
+    assert {o["class"].name for o in moved["objects"]} == {o["class"].name for o in start["objects"]}
+    assert all(any(o["class"] is c for c in program.classes) or o["class"].builtin for o in moved["objects"])
+
+
+def test_made_after_setup_the_bound_is_unknown():
+    text = FLOOD.read_text().replace("Hold.Placed += 1;", "Hold.Placed += 1; Board spare = new Board();")
+    program = load_program(FLOOD, text=text)
+    assert program.ok
+    game = load_game(FLOOD)
+    assert chain_bounds(program, start_snapshot(game))("Board") is None
+
+
+def test_atari_go_flood_function_is_inlined_where_its_caller_only_searches():
+    """Atari Go's `GroupOf` returns its list. `Breathes` declares `List<Point> group = GroupOf(...)` and only
+    searches it: the call is replaced by GroupOf's statements (inputs and locals renamed), and the search becomes
+    `BreathesFlood1`. `Place` writes through the list (`dead[i].Stone = null`), a use this rewrite does not follow:
+    GroupOf stays, called there."""
+    program = load_program(ATARIGO)
+    assert has_flood(program)
+    made: list[str] = []
+    rewritten = load_program(ATARIGO, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 24)))
+    assert rewritten.ok and made == ["BreathesFlood1"]
+    fns = functions(rewritten)
+    breathes = fns["Breathes"].effect.body
+    assert not any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == "GroupOf"
+                   for n in ast.walk(breathes))
+    assert any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == "BreathesFlood1"
+               for n in ast.walk(breathes))
+    assert "GroupOf" in fns
+
+
+def test_flood_function_not_inlined_where_the_caller_does_more():
+    """A caller that also returns the list keeps the call: inlined, its flood would not be rewritten."""
+    text = ATARIGO.read_text().replace(
+        "List<Point> group = GroupOf(start: start, played: played, who: who);",
+        "List<Point> group = GroupOf(start: start, played: played, who: who);\n"
+        "            if (group.length > 24) { return false; }")
+    assert "group.length > 24" in text
+    made: list[str] = []
+    program = load_program(ATARIGO, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 24)))
+    assert program.ok and made == []
+    assert any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == "GroupOf"
+               for n in ast.walk(functions(program)["Breathes"].effect.body))
+
+
+def test_flood_game_lowers_and_validates(tmp_path):
+    """Refused before; now it lowers, and its rules are played against the runtime's game as written."""
+    out = tmp_path / "flood.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(FLOOD), "--max-seconds", "300", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    second = out.read_text().splitlines()[1]
+    assert second.startswith("; validated:") and "to the end of the game" in second, second
+
+
+def test_search_that_returns_false_lowers_and_validates(tmp_path):
+    """The search written the other way round: `Avoids` returns false on the first cell in the column (a for-all
+    over the group), the game asking `!Avoids(...)`; its use becomes `if (<some reached cell>) { return false; }`."""
+    text = FLOOD.read_text()
+    search = "if (group[j].X == col) { return true; }\n            }\n            return false;"
+    assert search in text
+    text = text.replace(search, "if (group[j].X == col) { return false; }\n            }\n            return true;")
+    text = text.replace("function Touches", "function Avoids").replace("board.Touches(", "!board.Avoids(")
+    made: list[str] = []
+    assert load_program(FLOOD, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 15))).ok
+    assert "AvoidsFlood1" in made
+    path = tmp_path / "avoid.tgpl"
+    path.write_text(text)
+    out = tmp_path / "avoid.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--max-seconds", "300", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    second = out.read_text().splitlines()[1]
+    assert second.startswith("; validated:") and "to the end of the game" in second, second

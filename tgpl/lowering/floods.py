@@ -1,0 +1,602 @@
+"""Flood fills over a local list, rewritten as recursive functions for the lowering (language decision 114).
+
+Designers write connectivity as a worklist that is also the result:
+
+    List<Point> group = {start};
+    for (number i = 0; i < group.length; i += 1)
+    {
+        ... Point n = <a neighbour of group[i]> ...
+        if (P(n) && !group.contains(n)) { group.add(n); }
+    }
+    ... group.contains(x) ...                                   // membership
+    for (number j = 0; j < group.length; j += 1) { if (Q(group[j])) { return true; } }   // a search
+
+Lowered as written, every way the list can grow is a path of its own (refused past 4096). The list holds exactly
+the items reachable from `start` along the steps the loop body takes (`n` is added when `P(n)` holds, whatever the
+order: `!group.contains(n)` only keeps an item from being added twice, and nothing else reads the list), so each
+use is a question about reachability, which hand-written GDL asks with a recursive relation. Each use becomes a
+call of a new function of the same owner, the form of Lines of Action's `Linked`:
+
+    function GroupOfFlood1(a, b, <free locals>, steps)      // contains(b); for a search, b is left out
+    {
+        if (a == b) { return true; }                        // a search: Q(a) with `return V` made `return true`
+        if (steps == 0) { return false; }
+        <the loop body, group[i] read as a; the add made
+         if (P(n) && GroupOfFlood1(a: n, b: b, ..., steps: steps - 1)) { return true; }>
+        return false;
+    }
+
+`steps` starts at the number of objects of the item's class less one, which bounds the length of a shortest chain.
+The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
+game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
+read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
+and meets the lowering's refusal as before.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tgpl.builtin_calls import READS
+from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Span
+
+
+@dataclass
+class Flood:
+    """One recognised flood: where it is, the list's name and item type, and the uses to rewrite."""
+
+    function: ast.FunctionDef
+    body: list  # the function's top-level statements
+    at: int  # index of `List<T> L = {start};` in `body`; the loop is at + 1
+    name: str  # the list's name
+    item: ast.TypeRef
+    counter: str  # the loop's index name
+    free: dict[str, ast.TypeRef] = field(default_factory=dict)  # locals the loop reads, with their types
+
+
+@dataclass
+class _Locals:
+    """The function's inputs and every local it declares, with the top-level ones in order and the assigned ones."""
+
+    types: dict[str, ast.TypeRef]
+    top: dict[str, int]  # top-level local -> index of its declaration (inputs: -1)
+    assigned: set[str]
+
+
+def _locals(fn: ast.FunctionDef, body: list) -> _Locals:
+    types = {d.name: d.type for d in fn.inputs}
+    top = {d.name: -1 for d in fn.inputs}
+    assigned: set[str] = set()
+    for k, s in enumerate(body):
+        if isinstance(s, ast.VarDecl):
+            top.setdefault(s.name, k)
+    for node in ast.walk(body):
+        if isinstance(node, ast.VarDecl):
+            types.setdefault(node.name, node.type)
+        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+            assigned.add(node.target.name)
+    return _Locals(types, top, assigned)
+
+
+def _is_name(e, name: str) -> bool:
+    return isinstance(e, ast.Name) and e.name == name
+
+
+def _method(e, obj: str, method: str) -> ast.Expr | None:
+    """The single argument of `obj.method(x)`, else None."""
+    if (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member) and _is_name(e.callee.obj, obj)
+            and e.callee.name == method and len(e.args) == 1 and e.args[0].name is None):
+        return e.args[0].value
+    return None
+
+
+def _walks_list(s, name: str) -> str | None:
+    """`for (number i = 0; i < name.length; i += 1)`: the counter's name."""
+    if not isinstance(s, ast.For):
+        return None
+    counted = ast.counted_for(s)
+    if counted is None or counted[1] != 0 or counted[2] != 0:
+        return None
+    right = s.cond.right
+    if not (isinstance(right, ast.Member) and _is_name(right.obj, name) and right.name == "length"):
+        return None
+    return counted[0]
+
+
+def _add_if(s, name: str) -> tuple[ast.Expr | None, str] | None:
+    """`if (C && !name.contains(n)) { name.add(n); }` (or without `C`): (C or None, n)."""
+    if not (isinstance(s, ast.If) and s.orelse is None and len(s.then.body) == 1
+            and isinstance(s.then.body[0], ast.ExprStmt)):
+        return None
+    added = _method(s.then.body[0].expr, name, "add")
+    cond, rest = s.cond, None
+    if isinstance(cond, ast.Binary) and cond.op == "&&":
+        cond, rest = cond.right, cond.left
+    if not (isinstance(added, ast.Name) and isinstance(cond, ast.Unary) and cond.op == "!"):
+        return None
+    tested = _method(cond.operand, name, "contains")
+    if not _is_name(tested, added.name):
+        return None
+    return rest, added.name
+
+
+def _declared(block) -> set[str]:
+    return {n.name for n in ast.walk(block) if isinstance(n, ast.VarDecl)}
+
+
+def _pure(block, own: set[str], returns: bool) -> bool:
+    """No write but to locals declared in `block` (`own`), no call as a statement, no break, continue or winner;
+    returns only where `returns` (and then only of a bool literal)."""
+    for n in ast.walk(block):
+        if isinstance(n, (ast.Break, ast.Continue, ast.Winner, ast.InputDecl)):
+            return False
+        if isinstance(n, ast.Return) and not (returns and isinstance(n.value, ast.BoolLit)):
+            return False
+        if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
+            return False
+        if isinstance(n, ast.ExprStmt) and not isinstance(n.expr, ast.Assign):
+            return False
+    return True
+
+
+def _free(block, lo: _Locals, own: set[str], skip: set[str]) -> dict[str, ast.TypeRef] | None:
+    """The function's locals that `block` reads and does not declare: each an input or a top-level local never
+    assigned after its declaration (so the value a call passes is the one the loop saw); None if one is not."""
+    free: dict[str, ast.TypeRef] = {}
+    for n in ast.walk(block):
+        if isinstance(n, ast.Name) and n.name in lo.types and n.name not in own and n.name not in skip:
+            if n.name not in lo.top or n.name in lo.assigned:
+                return None
+            free[n.name] = lo.types[n.name]
+    return free
+
+
+def _replace(node, swap: Callable[[object], object | None]):
+    """`node` with every subtree for which `swap` answers a node replaced by that answer (a deep copy)."""
+    done = swap(node)
+    if done is not None:
+        return done
+    if isinstance(node, list):
+        return [_replace(x, swap) for x in node]
+    if not isinstance(node, ast.Node):
+        return node
+    out = copy.copy(node)
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            setattr(out, name, _replace(getattr(node, name), swap))
+    return out
+
+
+def find_flood(fn: ast.FunctionDef, body: list) -> Flood | None:
+    """The first flood of `fn`'s top-level statements `body` whose loop is as the module describes, else None."""
+    lo = _locals(fn, body)
+    for k in range(len(body) - 1):
+        s = body[k]
+        if not (isinstance(s, ast.VarDecl) and s.type.name == "List" and len(s.type.args) == 1
+                and isinstance(s.init, ast.InitList) and len(s.init.items) == 1):
+            continue
+        name, counter = s.name, _walks_list(body[k + 1], s.name)
+        if counter is None or name in lo.assigned or lo.top.get(name) != k:
+            continue
+        loop = body[k + 1].body
+        own = _declared(loop)
+        adds = [x for x in ast.walk(loop) if _add_if(x, name) is not None]
+        if len(adds) != 1 or not _pure(_strip_add(loop, name), own, returns=False):
+            continue
+        stripped = _strip_add(loop, name)
+        if _reads_list(stripped, name, counter):
+            continue
+        free = _free(stripped, lo, own, {name, counter})
+        if free is None or any(lo.top[v] >= k for v in free):
+            continue
+        return Flood(fn, body, k, name, s.type.args[0], counter, free)
+    return None
+
+
+def _strip_add(loop, name: str):
+    """The loop body with the add turned into `if (C) { }` and each `name[i]` into a marker, to check the rest."""
+    def swap(n):
+        found = _add_if(n, name)
+        if found is not None:
+            return ast.If(n.span, found[0] or ast.BoolLit(n.span, True), ast.Block(n.span, []), None)
+        return None
+    return _replace(loop, swap)
+
+
+def _reads_list(block, name: str, counter: str) -> bool:
+    """Does `block` read the list otherwise than as `name[counter]`, or the counter otherwise than there?"""
+    def swap(n):
+        if isinstance(n, ast.Index) and _is_name(n.obj, name) and _is_name(n.index, counter):
+            return ast.NullLit(n.span)
+        return None
+    rest = _replace(block, swap)
+    return any(isinstance(n, ast.Name) and n.name in (name, counter) for n in ast.walk(rest))
+
+
+@dataclass
+class _Use:
+    """A use of the list after the loop: `contains(x)` (`tested`) or a search loop (`loop`, its counter, the value
+    its returns give)."""
+
+    node: object
+    tested: ast.Expr | None = None
+    counter: str | None = None
+    value: bool | None = None
+
+
+def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
+    """Every use of the list after its loop, each `contains` or a search; None if one is anything else."""
+    uses: list[_Use] = []
+    name = flood.name
+
+    def swap(n):
+        tested = _method(n, name, "contains")
+        if tested is not None:
+            uses.append(_Use(n, tested=tested))
+            return ast.NullLit(n.span)
+        counter = _walks_list(n, name)
+        if counter is not None:
+            returns = {r.value.value for r in ast.walk(n.body) if isinstance(r, ast.Return)
+                       and isinstance(r.value, ast.BoolLit)}
+            own = _declared(n.body)
+            if (len(returns) == 1 and _pure(n.body, own, returns=True)
+                    and not _reads_list(n.body, name, counter)):
+                uses.append(_Use(n, counter=counter, value=returns.pop()))
+                return ast.Block(n.span, [])
+        return None
+    rest = _replace(flood.body[flood.at + 2:], swap)
+    if any(_is_name(n, name) for n in ast.walk(rest)):
+        return None
+    for u in uses:
+        if u.tested is not None and any(_is_name(n, name) for n in ast.walk(u.tested)):
+            return None
+    return uses
+
+
+def _arg(span: Span, name: str, value: ast.Expr) -> ast.Arg:
+    return ast.Arg(span, name, value)
+
+
+def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
+    return ast.InputDecl(span, False, "function", True, None, copy.deepcopy(ty), name, span, [], None)
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    k = 1
+    while f"{base}{k}" in taken:
+        k += 1
+    taken.add(f"{base}{k}")
+    return f"{base}{k}"
+
+
+def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None]) -> list[str]:
+    """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
+    on a chain of `T`s (None: unknown, the flood is left alone). The names of the functions made."""
+    made: list[str] = []
+    reads = _Reads(module)
+    for owner, members in _owners(module):
+        taken = {getattr(m, "name", None) for m in members} - {None}
+        _inline_flood_calls(members, reads)
+        for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
+            effect = fn.effect
+            if effect is None:
+                continue
+            for _ in range(8):  # a function with several floods: one at a time
+                new = _rewrite_one(fn, effect.body.body, steps, taken, reads)
+                if not new:
+                    break
+                members.extend(new)
+                made.extend(f.name for f in new)
+    return made
+
+
+def _owners(module: ast.Module):
+    """(owner, its member list) for the module and each class: where functions are defined."""
+    yield module, module.items
+    for item in module.items:
+        if isinstance(item, ast.ClassDef):
+            yield item, item.members
+
+
+def _rewritable(fn: ast.FunctionDef, body: list, reads: _Reads) -> tuple[Flood, list[_Use]] | None:
+    """The first flood of `body` with its uses, where all of them are rewritten: the loop and everything after it
+    write nothing of the state (a call that only reads is allowed), so the searches, run where the uses are, see
+    the state the loop saw."""
+    flood = find_flood(fn, body)
+    if flood is None:
+        return None
+    lo = _locals(fn, body)
+    uses = _uses(flood, lo)
+    loop = body[flood.at + 1].body
+    if (uses is None or not reads.only(_strip_add(loop, flood.name), _declared(loop))
+            or not reads.only(body[flood.at + 2:], set(lo.types))):
+        return None
+    if any(_search_free(u, flood, lo) is None for u in uses):
+        return None
+    return flood, uses
+
+
+def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef] | None:
+    """The locals a search's body reads besides its own (none for `contains`), or None where one may change."""
+    if use.counter is None:
+        return {}
+    return _free(use.node.body, lo, _declared(use.node.body), {flood.name, use.counter})
+
+
+def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
+                 taken: set[str], reads: _Reads) -> list[ast.FunctionDef]:
+    found = _rewritable(fn, body, reads)
+    if found is None:
+        return []
+    flood, uses = found
+    bound = steps(flood.item.name)
+    lo = _locals(fn, body)
+    if bound is None:
+        return []
+    decl, loop = body[flood.at], body[flood.at + 1]
+    span = loop.span
+    used = set(lo.types) | {n.name for n in ast.walk(body) if isinstance(n, ast.Name)}
+    start = _fresh(f"{flood.name}Start", used)
+    params = _Params(_fresh("at", used), _fresh("goal", used), _fresh("steps", used))
+    made: list[ast.FunctionDef] = []
+    swaps: dict[int, object] = {}
+    for use in uses:
+        free = {**flood.free, **_search_free(use, flood, lo)}
+        fname = _fresh(f"{fn.name}Flood", taken)
+        made.append(_searcher(fname, flood, use, free, span, params))
+        args = [_arg(span, params.at, ast.Name(span, start))]
+        if use.tested is not None:
+            args.append(_arg(span, params.goal, use.tested))
+        args += [_arg(span, v, ast.Name(span, v)) for v in free]
+        args.append(_arg(span, params.steps, ast.NumberLit(span, float(bound))))
+        call = ast.Call(span, ast.Name(span, fname), args)
+        if use.tested is not None:
+            swaps[id(use.node)] = call
+        else:
+            swaps[id(use.node)] = ast.If(use.node.span, call,
+                                         ast.Block(span, [ast.Return(span, ast.BoolLit(span, use.value))]), None)
+    rest = _replace(body[flood.at + 2:], lambda n: swaps.get(id(n)))
+    body[flood.at:] = [ast.VarDecl(decl.span, copy.deepcopy(flood.item), start, decl.name_span,
+                                   decl.init.items[0])] + rest
+    return made
+
+
+@dataclass
+class _Params:
+    """The names of the searcher's own inputs, fresh in the function the flood was in: the item reached, the
+    item asked about (`contains`), the steps left."""
+
+    at: str
+    goal: str
+    steps: str
+
+
+def _searcher(fname: str, flood: Flood, use: _Use, free: dict[str, ast.TypeRef],
+              span: Span, p: _Params) -> ast.FunctionDef:
+    """The recursive function that answers `use` (see the module's docstring)."""
+    a = ast.Name(span, p.at)
+    if use.tested is not None:
+        here = [ast.If(span, ast.Binary(span, "==", a, ast.Name(span, p.goal)),
+                       ast.Block(span, [ast.Return(span, ast.BoolLit(span, True))]), None)]
+    else:
+        here = _replace(use.node.body.body, lambda n: (
+            ast.Name(n.span, p.at) if isinstance(n, ast.Index) and _is_name(n.obj, flood.name)
+            and _is_name(n.index, use.counter) else
+            ast.Return(n.span, ast.BoolLit(n.span, True)) if isinstance(n, ast.Return) else None))
+    stop = ast.If(span, ast.Binary(span, "==", ast.Name(span, p.steps), ast.NumberLit(span, 0.0)),
+                  ast.Block(span, [ast.Return(span, ast.BoolLit(span, False))]), None)
+    passed = [_arg(span, p.goal, ast.Name(span, p.goal))] if use.tested is not None else []
+    passed += [_arg(span, v, ast.Name(span, v)) for v in free]
+    passed.append(_arg(span, p.steps, ast.Binary(span, "-", ast.Name(span, p.steps), ast.NumberLit(span, 1.0))))
+
+    def swap(n):
+        if isinstance(n, ast.Index) and _is_name(n.obj, flood.name) and _is_name(n.index, flood.counter):
+            return ast.Name(n.span, p.at)
+        found = _add_if(n, flood.name)
+        if found is None:
+            return None
+        cond, item = found
+        call = ast.Call(n.span, ast.Name(n.span, fname),
+                        [_arg(n.span, p.at, ast.Name(n.span, item))] + passed)
+        test = call if cond is None else ast.Binary(n.span, "&&", _replace(cond, swap), call)
+        return ast.If(n.span, test, ast.Block(n.span, [ast.Return(n.span, ast.BoolLit(n.span, True))]), None)
+    walk = _replace(flood.body[flood.at + 1].body.body, swap)
+    inputs = [_input(span, p.at, flood.item)]
+    if use.tested is not None:
+        inputs.append(_input(span, p.goal, flood.item))
+    inputs += [_input(span, v, t) for v, t in free.items()]
+    inputs.append(_input(span, p.steps, ast.TypeRef(span, "number")))
+    effect = ast.Effect(span, ast.Block(span, here + [stop] + walk + [ast.Return(span, ast.BoolLit(span, False))]))
+    return ast.FunctionDef(span, fname, span, False,
+                           inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])
+
+
+def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
+    """`steps(T)` for `rewrite_floods`: the objects of class `T` (or a subclass) after setup, less one, the longest
+    shortest chain among them; None where the game makes `T`s after setup (a `new` outside setup), so that their
+    number is not known here, or where the start is not one state."""
+    if "objects" not in start:
+        return lambda name: None
+    made = {n.type.name for m in program.modules for item in m.items if not isinstance(item, ast.SetupDef)
+            for n in ast.walk(item) if isinstance(n, ast.New)}
+
+    bases = {c.name: c.base for c in program.classes}
+
+    def derives(name: str, base: str) -> bool:
+        seen: set[str] = set()
+        while name is not None and name not in seen:
+            if name == base:
+                return True
+            seen.add(name)
+            up = bases.get(name)
+            name = up.name if up is not None else None
+        return False
+
+    def steps(name: str) -> int | None:
+        if any(derives(m, name) for m in made):
+            return None
+        count = 0
+        for o in start["objects"]:
+            c = o["class"]
+            while c is not None and c.name != name:
+                c = c.base
+            count += c is not None
+        return max(count - 1, 0) if count else None
+    return steps
+
+
+def has_flood(program) -> bool:
+    """Does a function of `program` hold a flood `rewrite_floods` would look at (its loop recognised)?"""
+    for m in program.modules:
+        for _, members in _owners(m):
+            for fn in members:
+                if isinstance(fn, ast.FunctionDef) and fn.effect is not None and find_flood(fn, fn.effect.body.body):
+                    return True
+    return False
+
+
+def with_floods(program, start: dict) -> tuple[object, dict]:
+    """`program` (checked) with its floods rewritten, and `start` (a snapshot of it) made to name the rewritten
+    program's classes; both unchanged when there is no flood to rewrite or the rewritten text does not check."""
+    from tgpl.frontend.loader import load_program
+
+    if not has_flood(program) or program.main not in program.sources:
+        return program, start
+    steps = chain_bounds(program, start)
+    made: list[str] = []
+    rewritten = load_program(program.main, text=program.sources[program.main],
+                             transform=lambda m: made.extend(rewrite_floods(m, steps)))
+    if not made or not rewritten.ok:
+        return program, start
+    classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
+
+    def moved(o: dict) -> dict:
+        o = dict(o)
+        o["class"] = classes.get(o["class"].name, o["class"])
+        o["connections"] = [(n, classes.get(c.name, c), to) for n, c, to in o.get("connections", ())]
+        return o
+    return rewritten, {**start, "objects": [moved(o) for o in start["objects"]]}
+
+
+def _flood_function(fn: ast.FunctionDef) -> str | None:
+    """A function that only declares locals, floods a list and returns it (Atari Go's `GroupOf`): the list's name."""
+    body = fn.effect.body.body if fn.effect is not None else []
+    if len(body) < 3 or not (isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Name)):
+        return None
+    name = body[-1].value.name
+    if not all(isinstance(x, ast.VarDecl) for x in body[:-2]):
+        return None
+    flood = find_flood(fn, body[:-1] + [ast.Block(body[-1].span, [])])
+    if flood is None or flood.name != name or flood.at != len(body) - 3:
+        return None
+    if any(isinstance(n, ast.Return) for n in ast.walk(body[:-1])):
+        return None
+    return name
+
+
+def _inline_flood_calls(members: list, reads: _Reads) -> None:
+    """`List<T> g = F(...);` as a top-level statement of a function, `F` a flood function of the same owner called
+    by its bare name, replaced by `F`'s statements (its inputs and locals renamed fresh, its list named `g`), so
+    that the caller's uses of `g` meet the flood in the caller."""
+    functions = {m.name: m for m in members if isinstance(m, ast.FunctionDef)}
+    floods = {name: fn for name, fn in functions.items() if _flood_function(fn) is not None}
+    if not floods:
+        return
+    for fn in functions.values():
+        if fn.effect is None or fn.name in floods:
+            continue
+        body = fn.effect.body.body
+        for k in range(len(body) - 1, -1, -1):
+            s = body[k]
+            if not (isinstance(s, ast.VarDecl) and isinstance(s.init, ast.Call)
+                    and isinstance(s.init.callee, ast.Name) and s.init.callee.name in floods):
+                continue
+            inlined = _inlined(floods[s.init.callee.name], s, fn)
+            if inlined is None:
+                continue
+            tried = body[:k] + inlined + body[k + 1:]
+            found = _rewritable(fn, tried, reads)
+            if found is not None and found[0].name == s.name:
+                body[k:k + 1] = inlined  # only where the caller's uses are then rewritten
+
+
+def _inlined(callee: ast.FunctionDef, decl: ast.VarDecl, caller: ast.FunctionDef) -> list | None:
+    """The statements that stand for `decl` (`List<T> g = callee(...)`) in `caller`, or None (arguments that do not
+    match the inputs)."""
+    inputs = callee.inputs
+    given: dict[str, ast.Expr] = {}
+    for k, arg in enumerate(decl.init.args):
+        name = arg.name if arg.name is not None else (inputs[k].name if k < len(inputs) else None)
+        if name is None or name in given:
+            return None
+        given[name] = arg.value
+    if set(given) != {d.name for d in inputs}:
+        return None
+    body = callee.effect.body.body
+    listed = body[-1].value.name
+    used = {n.name for n in ast.walk(caller.effect.body) if isinstance(n, (ast.Name, ast.VarDecl))}
+    used |= {d.name for d in caller.inputs}
+    renamed: dict[str, str] = {listed: decl.name}
+    for n in list(inputs) + [x for x in ast.walk(body) if isinstance(x, ast.VarDecl)]:
+        if n.name not in renamed:
+            renamed[n.name] = _fresh(f"{callee.name}{n.name[:1].upper()}{n.name[1:]}", used)
+
+    def swap(n):
+        if isinstance(n, ast.Name) and n.name in renamed:
+            return ast.Name(n.span, renamed[n.name])
+        if isinstance(n, ast.VarDecl) and n.name in renamed:
+            return ast.VarDecl(n.span, copy.deepcopy(n.type), renamed[n.name], n.name_span,
+                               _replace(n.init, swap))
+        return None
+    args = [ast.VarDecl(decl.span, copy.deepcopy(d.type), renamed[d.name], decl.name_span, given[d.name])
+            for d in inputs]
+    return args + _replace(body[:-1], swap)
+
+
+class _Reads:
+    """Which calls only read the state: built-in methods that write nothing (`contains`, `indexOf`), and the
+    game's functions whose writes, run after run, are all to their own locals (a list they make and fill, as
+    Atari Go's `Around`), calling only such calls. The rewrite runs the flood's steps and a search's body once per
+    path, not once per item: a call that writes would change the game."""
+
+    def __init__(self, module: ast.Module):
+        self.functions: dict[str, list[ast.FunctionDef]] = {}
+        for _, members in _owners(module):
+            for m in members:
+                if isinstance(m, ast.FunctionDef):
+                    self.functions.setdefault(m.name, []).append(m)
+        self.known: dict[str, bool] = {}
+
+    def only(self, node, own: set[str] = frozenset()) -> bool:
+        """Does `node` write nothing but the locals `own` and the lists it makes, and call only such calls?"""
+        fresh = {n.name for n in ast.walk(node) if isinstance(n, ast.VarDecl) and isinstance(n.init, ast.InitList)}
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Winner, ast.InputDecl)):
+                return False
+            if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
+                return False
+            if isinstance(n, ast.Call) and not self._reads(n, fresh):
+                return False
+        return True
+
+    def _reads(self, call: ast.Call, fresh: set[str]) -> bool:
+        callee = call.callee
+        name = callee.name if isinstance(callee, (ast.Name, ast.Member)) else None
+        if name is None:
+            return False
+        if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Name) and callee.obj.name in fresh:
+            return True  # a list made here, filled or read (`out.add(n)`)
+        if name in self.functions:
+            return all(self._function(f) for f in self.functions[name])
+        return isinstance(callee, ast.Member) and name in READS
+
+    def _function(self, fn: ast.FunctionDef) -> bool:
+        key = f"{id(fn)}"
+        if key not in self.known:
+            self.known[key] = True  # a recursion: as the rest of its body says
+            own = {d.name for d in fn.inputs} | {n.name for n in ast.walk(fn.items) if isinstance(n, ast.VarDecl)}
+            self.known[key] = fn.effect is not None and self.only(fn.effect.body, own)
+        return self.known[key]
