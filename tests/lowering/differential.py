@@ -44,6 +44,25 @@ def to_gdl_once(game: str, tmp: str) -> tuple[int, str, str]:
     return r.exit_code, r.output, out.read_text() if out.exists() else ""
 
 
+def lowered_and_validated(game: str, out: Path, to_the_end: bool = True) -> tuple[str, int]:
+    """`tgpl to-gdl GAME -o OUT`, asserted to exit 0 with a validation line (the KIF's second) that compared at
+    least 1,000 steps, by playouts that reached the end of the game where `to_the_end`: the GDL written, and the
+    steps compared."""
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    r = CliRunner().invoke(main, ["to-gdl", game, "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    validated = text.splitlines()[1]
+    assert validated.startswith("; validated: ") and "steps compared" in validated, validated
+    assert not to_the_end or "to the end of the game" in validated, validated
+    steps = int(validated.split(" steps compared")[0].rsplit(" ", 1)[1].replace(",", ""))
+    assert steps >= 1_000, validated
+    return text, steps
+
+
 def lowered_kif(tmp_path_factory, game: Path) -> Path:
     """The .kif `tgpl to-gdl` writes for `game`, in the session's base temporary folder, lowered once (asserting
     that it lowers) for every test that reads it."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import model_perft, plays_to_the_models_end, runtime_perft
+from differential import lowered_and_validated, model_perft, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -130,14 +130,7 @@ def test_brandubh_plays_to_the_models_end(seed):
 
 
 def test_brandubh_lowers_and_validates_over_whole_games(tmp_path):
-    out = tmp_path / "brandubh.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("brandubh"), "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    text = out.read_text(encoding="utf-8")
-    validated = text.splitlines()[1]
-    assert validated.startswith("; validated: ") and "to the end of the game" in validated, validated
-    steps = int(validated.split(" steps compared")[0].rsplit(", ", 1)[1].replace(",", ""))
-    assert steps >= 1_000
+    text, _ = lowered_and_validated(game("brandubh"), tmp_path / "brandubh.kif")
     assert "(role player_0)" in text and text.count("\n(<=") <= 2_000
 
 

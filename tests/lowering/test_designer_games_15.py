@@ -20,7 +20,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import model_perft, plays_to_the_models_end, runtime_perft
+from differential import lowered_and_validated, model_perft, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -177,14 +177,7 @@ def test_morris_plays_to_the_models_end(name, seed):
 
 
 def test_morris_checking_the_men_where_taken_lowers_and_validates(tmp_path):
-    out = tmp_path / "morris_men.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("morris_men"), "-o", str(out)])
-    assert r.exit_code == 0, r.output
-    text = out.read_text(encoding="utf-8")
-    validated = text.splitlines()[1]
-    assert validated.startswith("; validated: ") and "to the end of the game" in validated, validated
-    steps = int(validated.split(" steps compared")[0].rsplit(", ", 1)[1].replace(",", ""))
-    assert steps >= 1_000
+    text, _ = lowered_and_validated(game("morris_men"), tmp_path / "morris_men.kif")
     assert "Played one state at a time (its moves compiled)" in text
     assert "(role player_0)" in text and text.count("\n(<=") <= 2_000
 
