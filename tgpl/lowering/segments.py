@@ -39,6 +39,7 @@ from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import Solver
 from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.number_chains import Line
+from tgpl.lowering.list_sums import nulls_cell, sum_cell, summed_fields, total_domain
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
@@ -211,6 +212,10 @@ class Lowering:
         # the slots of each list of values that is state, as a run that found them too few asked (`MoreSlots`)
         self.value_slots = dict(value_slots or {})
         self.unread = unread_attributes(program)  # written, never read: no fluent, writes dropped (decision 109)
+        # the running totals of item fields over lists that are state (tgpl.lowering.list_sums, decision 113):
+        # (object, total's cell) -> (list attribute, field, the field's values over the element class)
+        self.summed = summed_fields(program)
+        self.sums: dict[tuple[str, str], tuple[str, str, list[float]]] = {}
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
@@ -225,6 +230,8 @@ class Lowering:
                 horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn,
                            self.lists, compile_all=relations)
+        for (obj, cell), (attr, field, _) in sorted(self.sums.items()):
+            self.ex.sums.setdefault((obj, attr), []).append((field, cell))
         self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
         self.ex.limits = self.limits  # checked at every statement run
         self.moves: list[MoveInfo] = []
@@ -273,7 +280,23 @@ class Lowering:
             store = {(deck.name, left_cell(j - 1)): False,
                      (deck.name, length_cell(DEALT_ITEMS)): float(len(deck.items) - k - 1),
                      **{cell: deck.items[j - 1] for cell in cells}, **lengths}
+            store.update(self._dealt_totals(cells, deck.items[j - 1]))
             out.append(Path(conj(ctrl, lit(MoveLit(m.index))), store, nxt))
+        return out
+
+    def _dealt_totals(self, cells, item: UObj) -> dict[tuple[str, str], object]:
+        """The running totals (decision 113) a setup deal of `item` into these cells moves: each list slot filled
+        adds the item's field to its list's totals."""
+        out: dict[tuple[str, str], object] = {}
+        for obj, attr in cells:
+            found = list_cell(attr)
+            if found is None or found[1] is None:
+                continue
+            for field, cell in self.ex.sums.get((obj, found[0]), ()):
+                if field is None:
+                    continue  # a deal's item is no null
+                before = out.get((obj, cell), Num("fluent", (obj, cell)))
+                out[(obj, cell)] = Num("+", (before, float(item.fields[field])))
         return out
 
     def _deal_decks(self) -> dict[str, UObj]:
@@ -397,10 +420,35 @@ class Lowering:
             size = self.value_slots.setdefault((o.name, name), len(initial) + FIRST_VALUE_SLOTS)
         self.lists[(o.name, name)] = size
         out = {(o.name, length_cell(name)): Fluent(o, length_cell(name), NUMBER, float(len(initial)))}
+        for field in sorted(self.summed.get(name, ())) if isinstance(t.elem, ClassType) else ():
+            values = self._summed_values(t.elem.info, field, initial)
+            if values is not None:
+                cell = sum_cell(name, field)
+                start = sum(x.fields[field] for x in initial)
+                out[(o.name, cell)] = Fluent(o, cell, NUMBER, float(start))
+                self.sums[(o.name, cell)] = (name, field, values)
+                # how many of its items are null (add(null)): the loop is a runtime error unless none is
+                nulls = nulls_cell(name)
+                out[(o.name, nulls)] = Fluent(o, nulls, NUMBER, 0.0)
+                self.sums[(o.name, nulls)] = (name, None, [1.0])
         for k in range(size):
             cell = slot_cell(name, k)
             out[(o.name, cell)] = Fluent(o, cell, t.elem, initial[k] if k < len(initial) else None)
         return out
+
+    def _summed_values(self, info, field: str, initial: tuple) -> list[float] | None:
+        """The values of `field` over the objects of class `info`, where a list of them can keep a running total
+        of it (decision 113): a whole number in every one, that no code after setup writes, and setup's items
+        all objects. None otherwise: the loop that sums it runs slot by slot."""
+        if field in written_attributes(self.program) or any(not isinstance(x, UObj) for x in initial):
+            return None
+        values = []
+        for o in self.u.of_class(info):
+            v = o.fields.get(field)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or float(v) != int(v):
+                return None
+            values.append(float(v))
+        return values
 
     def _static_domain(self, fl: Fluent) -> list:
         t = fl.type
@@ -1187,16 +1235,48 @@ def cmp_value(key: CmpLit, env: dict):
 
 
 def number_domains(logic: GameLogic, lowering: Lowering) -> None:
+    """Every numeric fluent's range (`_number_domains`); the running totals of lists (decision 113) are left out
+    of the searches, their comparisons unknown there, and ranged from their lists' lengths once those are known
+    (`list_sums.total_domain`)."""
+    totals = frozenset(k for k in lowering.sums if k in logic.fluents)
+    _number_domains(logic, lowering, totals)
+    for k in sorted(totals):
+        attr, _, values = lowering.sums[k]
+        length = logic.fluents[(k[0], length_cell(attr))]
+        most = max((x for x in length.domain if x is not None), default=0.0)
+        most = min(int(most), lowering.lists[(k[0], attr)])
+        fl = logic.fluents[k]
+        fl.domain = total_domain(values, most, float(fl.initial))
+        if len(fl.domain) > RANGE_LIMIT:
+            raise NotLowerable(lowering._attr_span(fl), f"the total of {attr}'s items' {lowering.sums[k][1]} in "
+                                                        f"{k[0]} may take {len(fl.domain):,} values, more than "
+                                                        f"{RANGE_LIMIT}: it is not lowerable")
+
+
+def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> None:
     """Find every numeric fluent's range: the counters together (`joint_ranges`), and where that does not end,
     each with the counters its writes read (`alone_ranges`), then each on its own (`counter_ranges`). Members of a
     conserved family (tgpl.lowering.conserved) are ranged 0..their total where the joint search does not end
     within CONSERVED_JOINT_LIMIT states, and so are copies of one another (`copy_ranges`) where there are at least
     COPIES_APART of them; both are left out of the searches of the others."""
-    numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
+    numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric and k not in totals}
     if not numeric:
         return
     apart = lowering.value_slot_cells()
     known: dict[tuple, list] = {}
+    if totals:  # their comparisons are unknown to every search, which a total's static range then settles
+        fixed = {}
+        for k in totals:
+            attr, _, values = lowering.sums[k]
+            fixed[k] = total_domain(values, lowering.lists[(k[0], attr)], float(logic.fluents[k].initial))
+        numeric_all = {**numeric, **{k: logic.fluents[k] for k in totals}}
+        counters = {k: fl for k, fl in numeric.items() if k not in apart}
+        if joint_ranges(logic, counters, totals | apart, lowering.limits) and (
+                not apart or _slots_ranged(logic, lowering, apart, numeric)):
+            return
+        found, runaways = alone_ranges(logic, lowering, counters, totals)
+        counter_ranges(logic, lowering, numeric_all, {**found, **fixed}, runaways)
+        return
     if not apart:
         cut = {id(p) for p in lowering.ex.overflows}
         known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
@@ -1231,6 +1311,16 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         return
     fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart})
     counter_ranges(logic, lowering, numeric, fixed, runaways)
+
+
+def _slots_ranged(logic: GameLogic, lowering: Lowering, apart: frozenset, numeric: dict) -> bool:
+    """The slots of lists of values ranged apart from the counters (`slot_ranges`), once the counters are."""
+    counters = {k: fl for k, fl in numeric.items() if k not in apart}
+    try:
+        slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+    except NotLowerable:
+        return False
+    return True
 
 
 CONSERVED_JOINT_LIMIT = 64
