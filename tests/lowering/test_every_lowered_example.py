@@ -31,18 +31,18 @@ COMPILED_ELSEWHERE = ["reversi"]
 GDL_II = ["montyhall", "pig", "race"]
 REFUSED = {
     "citadels/citadels": "remove() on a local list is not lowerable",
-    # setup's deals random's first moves (decision 112); its hands' totals, a sum over every hand, are too large
-    # for the budget of one control state (execute.STATE_WORK), passed in seconds at the first comparison
-    "treasure": "168:35: error: not lowerable: the lowering built conditions of more than 3,000,000 parts for the "
-                "legal moves and the moves of one control state (here, in the default of turn Round)",
 }
+# setup's deals random's first moves (decision 112), its hands' totals running totals (decision 113): its moves
+# pass the budget of one control state, but the joint search of its numbers' ranges runs past 600 s, so it is
+# neither lowered nor refused here (docs/lowering.md, "Sums over a list that is state")
+RANGES_TOO_LONG = ["treasure"]
 
 
 def test_every_example_is_either_lowered_or_refused_here():
     games = {p.stem for p in EXAMPLES.glob("*.tgpl")}
     games |= {f"{d.name}/{d.name}" for d in EXAMPLES.iterdir() if (d / f"{d.name}.tgpl").exists()}
     assert games == (set(LOWERABLE) | set(REFUSED) | set(SEARCHED_STATE_BY_STATE) | set(COMPILED_ELSEWHERE)
-                     | set(GDL_II))
+                     | set(GDL_II) | set(RANGES_TOO_LONG))
 
 
 @pytest.mark.parametrize("name", SEARCHED_STATE_BY_STATE)

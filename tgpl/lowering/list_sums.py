@@ -39,6 +39,23 @@ def nulls_cell(attr: str) -> str:
     return f"{attr}.nulls"
 
 
+def total_of(attr: str) -> tuple[str, str | None] | None:
+    """(list attribute, summed field, or None for the count of null items) of a cell named by `sum_cell` or
+    `nulls_cell`; None for any other attribute."""
+    if attr.endswith(".nulls"):
+        return attr[: -len(".nulls")], None
+    base, sep, field = attr.partition(".sum.")
+    return (base, field) if sep and base and field else None
+
+
+def runtime_total(items: list, field: str | None) -> float:
+    """The total a list of the runtime's items (objects of the lowering, or None) has: the sum of their `field`,
+    or the count of null items (`field` None); how the validation reads a runtime state's totals."""
+    if field is None:
+        return float(sum(1 for x in items if x is None))
+    return float(sum(x.fields[field] for x in items if x is not None))
+
+
 @dataclass(frozen=True)
 class SumLoop:
     """A loop that adds `field` of each item of `items` to the local `acc`, in order, and does nothing else."""

@@ -1248,9 +1248,10 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         fl = logic.fluents[k]
         fl.domain = total_domain(values, most, float(fl.initial))
         if len(fl.domain) > RANGE_LIMIT:
-            raise NotLowerable(lowering._attr_span(fl), f"the total of {attr}'s items' {lowering.sums[k][1]} in "
-                                                        f"{k[0]} may take {len(fl.domain):,} values, more than "
-                                                        f"{RANGE_LIMIT}: it is not lowerable")
+            what = f"the total of the items' {lowering.sums[k][1]}" if lowering.sums[k][1] else "the count of null items"
+            raise NotLowerable(lowering._attr_span(Fluent(fl.obj, attr, None, None)),
+                               f"{what} of {k[0]}.{attr} may take {len(fl.domain):,} values, more than {RANGE_LIMIT}: "
+                               "it is not lowerable (a loop sums it, decision 113)")
 
 
 def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> None:
