@@ -515,7 +515,12 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
     with limits.during("finding what cannot lower (the subset)"):
         outside = refused_up_front(program, universe)
         limits.check()
-    strategy, why = moves_strategy(program, universe, moves)
+    try:
+        strategy, why = moves_strategy(program, universe, moves)
+    except NotLowerable as e:  # the strategy asked for does not apply (a die in a game whose moves are compiled)
+        _refuse(out, e.span, e.reason)
+        out.moves, out.why = moves, e.reason
+        return out
     out.moves, out.why = strategy, why
     if outside:  # the lowering refuses these before it runs any code
         for span, reason in outside:
