@@ -785,24 +785,23 @@ class Executor:
         """A loop that sums an item field over a list that keeps a running total of it (decision 113): the total
         added to the local at once, no pass run. None where some case of the list keeps no such total: the loop
         then runs pass by pass."""
-        out = []
+        found = []  # every case of the list first: a case the loop must run pass by pass leaves p as it was
         for q, v in self.eval(loop.items, p):
             for r, lst in self.split(q, v):
-                if not isinstance(lst, StateList):
+                cells = dict(self.sums.get((lst.obj.name, lst.attr), ())) if isinstance(lst, StateList) else {}
+                if loop.field not in cells:
                     return None
-                cell = dict(self.sums.get((lst.obj.name, lst.attr), ())).get(loop.field)
-                if cell is None:
-                    return None
-                total = self.read(r, lst.obj, cell, span)
-                nulls = dict(self.sums[(lst.obj.name, lst.attr)]).get(None)
-                none = TRUE if nulls is None else sym_equal(self.read(r, lst.obj, nulls, span), 0.0)
-                for t, ok in self.fork_on(r, none):
-                    if not ok:
-                        continue  # the runtime stops at a null item's field: dropped, as every runtime error
-                    for u, acc in self.eval(loop.acc, t):
-                        if not all(is_number(x) for x, _ in cases_of(acc)):
-                            return None  # a string the items' numbers are joined to, or null: the runtime's way
-                        out.extend(w for w, _ in self.assign(loop.acc, u, sym_arith("+", acc, total)))
+                for t, acc in self.eval(loop.acc, r):
+                    if not all(is_number(x) for x, _ in cases_of(acc)):
+                        return None  # a string the items' numbers are joined to, or null: the runtime's way
+                    found.append((t, lst, cells, acc))
+        out = []
+        for t, lst, cells, acc in found:
+            total = self.read(t, lst.obj, cells[loop.field], span)
+            none = TRUE if None not in cells else sym_equal(self.read(t, lst.obj, cells[None], span), 0.0)
+            for u, ok in self.fork_on(t, none):
+                if ok:  # else the runtime stops at a null item's field: dropped, as every runtime error
+                    out.extend(w for w, _ in self.assign(loop.acc, u, sym_arith("+", acc, total)))
         return out
 
     def _totals(self, p: Path, lst: StateList, change, span: Span) -> dict[str, object]:
