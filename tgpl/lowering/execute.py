@@ -1179,8 +1179,7 @@ class Executor:
                 gone = disj(gone, found[k])
                 writes[k] = choice([(slots[k + 1] if k + 1 < n else None, gone), (slots[k], neg(gone))])
             length = choice([(float(n - 1), gone), (float(n), neg(gone))]) if n else 0.0
-            totals = self._totals(p, lst, lambda f, t: choice([(sym_arith("-", t, _field(vals[0], f)), gone),
-                                                              (t, neg(gone))]), span)
+            totals = self._totals(p, lst, lambda f, t: _where(sym_arith("-", t, _field(vals[0], f)), gone), span)
         elif name == "clear":
             writes = {k: None for k in range(n)}
             length = 0.0
@@ -1197,7 +1196,8 @@ class Executor:
         for k, v in sorted(writes.items()):
             paths = [r for q in paths for r in self.write(q, lst.obj, slot_cell(lst.attr, k), v, span)]
         for cell, v in sorted((totals or {}).items()):
-            paths = [r for q in paths for r in self.write(q, lst.obj, cell, v, span)]
+            if not (isinstance(v, Partial) and not v.cases):  # a remove() that finds nothing changes no total
+                paths = [r for q in paths for r in self.write(q, lst.obj, cell, v, span)]
         return [(r, None) for q in paths for r in self.write(q, lst.obj, length_cell(lst.attr), length, span)]
 
     def _remove_at(self, p: Path, lst: StateList, n: int, slots: list, index, span: Span):
@@ -2316,6 +2316,14 @@ def _reads(p: Path, names: list[str]) -> tuple:
         scope = p.lookup(n) if p.stack else None
         values.append(_freeze(scope[n]) if scope is not None else _MISSING)
     return tuple(values), tuple(sorted((c, value_identity(v)) for c, v in p.store.items()))
+
+
+def _where(v, f: Formula):
+    """v written where f holds, the value left as it was elsewhere (GDL's frame rule keeps it, as for merged
+    paths): a remove() changes its list's totals only where it finds the item."""
+    if f is TRUE:
+        return v
+    return Partial(tuple((x, g) for x, h in cases_of(v) if (g := conj(h, f)) is not FALSE))
 
 
 def _field(item, name: str | None):
