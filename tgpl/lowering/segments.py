@@ -32,8 +32,8 @@ from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, P
 from tgpl.lowering.minimize import forget as forget_minimized, minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, neg, rebuild,
-    value_identity, vkey,
+    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, literals_of,
+    neg, rebuild, value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import Solver
@@ -1464,6 +1464,11 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
 
 
 JOINT_LIMIT = 20_000  # (control, counters' values) states the joint search may visit
+JOINT_WORK_LIMIT = 500_000
+"""Cases of the moves' writes one search of the ranges may judge (`_case_count`, summed over the moves it takes in
+every state it visits), past which it gives up as past its states. States alone do not bound its work: Treasure's
+draws write a hand's length in 225 cases and its discards in as many, and its search had judged 46 million of them
+in 20,000 states (past 600 s) when it gave up."""
 ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one counter may visit
 # (control, numbers' values) states the search of the counters with the slots of lists of numbers may visit, where
 # the slots searched apart (`slot_ranges`) run away: a tally of scores per player passes it at once
@@ -1514,7 +1519,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
             if apart and any(_value_leaves(v) & apart for _, v in writes):
                 why.append("apart")
                 return False
-            move = (npc, [pc], writes, p.control, p.status == "over")
+            move = (npc, [pc], writes, p.control, p.status == "over", 1 + sum(_case_count(v) for _, v in writes))
             key = None  # several writes: each path's admitted values must combine on their own, not in a union
             if len(writes) <= 1:
                 try:
@@ -1536,6 +1541,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
     admit = Admission(limits)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
+    work = 0  # cases of the moves' writes judged so far (JOINT_WORK_LIMIT)
     while todo:
         limits.check()
         cs, values = todo.pop()
@@ -1558,9 +1564,13 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
             return truth
 
         memo: dict = {}
-        for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
+        for numeric_pc, pcs, writes, control, over, cases in moves.get(cs, ()):
             if evaluate3(numeric_pc, known, memo) is False:
                 continue
+            work += cases
+            if work > JOINT_WORK_LIMIT:
+                why.append("work")
+                return False
             written = {i: values_under(v, env, known, memo) for i, v in writes}
             # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
             kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
@@ -1595,6 +1605,18 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
 
 def _unknown(key) -> None:
     return None
+
+
+def _case_count(v, memo: dict | None = None) -> int:
+    """The leaves of a write's cases (1 for a value written as it is): what a state's judgement of the write walks
+    (`values_under`, `Admission`), each shared part counted each time it is met, as it is walked."""
+    memo = {} if memo is None else memo
+    if not isinstance(v, (Choice, Partial)):
+        return 1
+    found = memo.get(id(v))
+    if found is None:
+        found = memo[id(v)] = sum(_case_count(y, memo) for y, _ in v.cases) + isinstance(v, Partial)
+    return found
 
 
 def _value_leaves(v) -> set:
@@ -1659,17 +1681,17 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     admit = Admission(lowering.limits)
     try:
-        _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways)
+        _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways, fixed)
     except TooManyQuestions:
-        _refuse_ranges(numeric, live, lowering, runaways or [], questions=True)
+        _refuse_ranges(numeric, live, lowering, runaways or [], questions=True, fixed=fixed)
     for k, fl in numeric.items():
         fl.domain = sorted(live[k] | ended[k], key=_num_order)
 
 
 def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dict, ended: dict, numeric: dict,
-                      lowering: Lowering, admit: Admission, runaways: list | None) -> None:
+                      lowering: Lowering, admit: Admission, runaways: list | None, fixed: dict) -> None:
     """`counter_ranges`'s fixpoint: the values each write gives from the ranges so far, added to `live` (or
-    `ended`, for a write that ends the game) until none is new."""
+    `ended`, for a write that ends the game) until none is new; `fixed`: the counters ranged already."""
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     done: set[tuple] = set()  # (write, its leaves' values) pairs already evaluated
     work = 0
@@ -1682,7 +1704,7 @@ def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dic
                 if not work % 64:
                     lowering.limits.check()
                 if work > RANGE_WORK_LIMIT:
-                    _refuse_ranges(numeric, live, lowering, runaways or [])
+                    _refuse_ranges(numeric, live, lowering, runaways or [], fixed=fixed)
                 if (w, combo) in done:
                     continue
                 done.add((w, combo))
@@ -1770,6 +1792,8 @@ class Admission:
         self.most = QUESTION_LIMIT if most is None else most  # questions past which TooManyQuestions is raised
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
+        self._formula_cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
+        self._value_cmps: dict[int, frozenset] = {}  # write id -> the comparisons of its cases
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the values remembered by id stay alive
         self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
@@ -1794,9 +1818,7 @@ class Admission:
         for pc in pcs:
             cmps = self._cmps.get((pc.id, id(v)))
             if cmps is None:
-                found = {k for k in literals(pc, True) if isinstance(k, CmpLit)}
-                for _, f in leaves:
-                    found |= {k for k in literals(f, True) if isinstance(k, CmpLit)}
+                found = self._comparisons(pc) | self._write_comparisons(v)
                 cmps = self._cmps[(pc.id, id(v))] = tuple(sorted(found, key=repr))
             key = (pc.id, id(v), cases, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
@@ -1806,6 +1828,33 @@ class Admission:
             if answer:
                 return True
         return False
+
+    def _comparisons(self, f: Formula) -> frozenset:
+        found = self._formula_cmps.get(f.id)
+        if found is None:
+            found = self._formula_cmps[f.id] = frozenset(k for k in literals(f, True) if isinstance(k, CmpLit))
+            self._keep.append(f)
+        return found
+
+    def _write_comparisons(self, v) -> frozenset:
+        """The comparisons of every case formula of the write v, each formula walked once: walking each leaf's
+        case (the conjunction of the cases above it) walked the shared formulas once per leaf (Treasure's
+        draws, 225 leaves a write: 43 s of 80 in its range search)."""
+        found = self._value_cmps.get(id(v))
+        if found is None:
+            forms: dict[int, Formula] = {}
+            todo, seen = [v], set()
+            while todo:
+                w = todo.pop()
+                if isinstance(w, (Choice, Partial)) and id(w) not in seen:
+                    seen.add(id(w))
+                    for y, f in w.cases:
+                        forms[f.id] = f
+                        todo.append(y)
+            found = self._value_cmps[id(v)] = frozenset(
+                k for k in literals_of(forms.values(), True) if isinstance(k, CmpLit))
+            self._keep.append(v)
+        return found
 
     def can_hold(self, pc: Formula, case: Formula, known) -> bool:
         """Whether pc and case can hold together, decided once per pair of residual formulas: first
@@ -1995,12 +2044,16 @@ def _leaf_cases(v, cond: Formula):
         yield v, cond
 
 
-def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list, questions: bool = False) -> None:
+def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list, questions: bool = False,
+                   fixed: dict | None = None) -> None:
     """Refuse the game when the search for the ranges ran out of work (`questions`: of its QUESTION_LIMIT
     questions to clingo): at a counter known to grow without bound (`alone_ranges`) where there is one, at its
-    write; else at the counter whose range grew most."""
+    write; else at the counter whose range grew most, of those it searched: a counter `fixed` ranges already
+    (a running total's range from its list's length, decision 113, wider than any counter's) is not the one
+    that ran out, and a total is no attribute of the source to locate it at."""
+    searched = [k for k in numeric if k not in (fixed or {})] or list(numeric)
     if questions:
-        widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))
+        widest = max(searched, key=lambda k: (k[1] != MADE, len(live[k]), k))
         fl = numeric[widest]
         raise NotLowerable(lowering._attr_span(fl),
                            f"the range of {fl.obj.name}.{fl.attr} could not be bounded within {QUESTION_LIMIT:,} "
@@ -2012,7 +2065,7 @@ def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list
     if runaways:
         k = runaways[0]
         raise runaway_refusal(lowering, numeric[k], live[k], work=True)
-    widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
+    widest = max(searched, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
     fl = numeric[widest]
     raise NotLowerable(lowering._attr_span(fl),
                        f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "
