@@ -1511,7 +1511,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
         # thousands of paths per control state are a few dozen such moves
         alike: dict[tuple, tuple] = {}
         limits.check()
-        legal = Legality(st)
+        legal = Legality(st, logic.states)
         for p in st.paths:
             pc = legal(p.pc)
             npc = numeric_part(pc, parts)
@@ -1656,7 +1656,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
     seen: dict = {}
     parts: dict[int, Formula] = {}
     for st in logic.states.values():
-        legal = Legality(st)
+        legal = Legality(st, logic.states)
         for p in st.paths:
             whole = None
             for cell, v in p.store.items():
@@ -1738,15 +1738,17 @@ class Legality:
     `require { return InHand > 0; }` before `InHand -= 1` keeps InHand at 0 and above. So the range search
     reads each path's condition and "the move is one of its moves, and that move is legal": the moves are
     the ones its condition names (a path is made by one of the moves it started from, and every one is
-    named in it; moves exclude each other), each with its legality. The rules written are not changed.
+    named in it; moves exclude each other), each with its legality; at random's control state after a player's
+    move, with `states` given, that move's legality too (`made_legal`). The rules written are not changed.
     """
 
-    def __init__(self, st: ControlState):
+    def __init__(self, st: ControlState, states: dict | None = None):
         self._legal = {MoveLit(m.index): f for m, f in st.legal if f is not TRUE}
+        self._before = made_legal(st.control, states) if states is not None else TRUE
         self._memo: dict[int, Formula] = {}
 
     def __call__(self, pc: Formula) -> Formula:
-        if not self._legal:
+        if not self._legal and self._before is TRUE:
             return pc
         found = self._memo.get(pc.id)
         if found is None:
@@ -1755,8 +1757,29 @@ class Legality:
                 found = pc
             else:
                 found = conj(pc, disj(*(conj(lit(k), self._legal.get(k, TRUE)) for k in moves)))
+            found = conj(found, self._before)
             self._memo[pc.id] = found
         return found
+
+
+def made_legal(cs: tuple, states: dict) -> Formula:
+    """Where `cs` is random's control state after a player's move (player, turn, phase, the move: its dice or
+    deal, tgpl.lowering.chance), that move's legality in the player's control state; else TRUE. Random's step
+    holds the state the move was made in (the player's step writes nothing, `Lowering._segment`), so the move's
+    requires and filters still hold there, where its effect runs: Treasure's Discard, whose effect runs after
+    random deals the next card, removes a card its filter says the hand holds, and its hand's length goes down;
+    without it, the range search let the card be missed and the hands' lengths reach 10 (5 at most in play).
+    Only a legality of the state's fluents and comparisons is carried (one that names a control, a move or a
+    view would not mean the same at random's control); the rules written are not changed."""
+    if len(cs) != 4 or not isinstance(cs[3], int) or isinstance(cs[3], bool):
+        return TRUE
+    before = states.get(cs[:3])
+    if before is None:
+        return TRUE
+    f = next((f for m, f in before.legal if m.index == cs[3]), None)
+    if f is None or f is TRUE or any(type(k) not in (FluentLit, CmpLit) for k in literals(f)):
+        return TRUE
+    return f
 
 
 COMBINATION_MODELS = 256
