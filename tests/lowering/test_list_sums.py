@@ -75,10 +75,43 @@ def test_the_totals_are_fluents_and_the_lowered_game_plays_as_the_runtime(tmp_pa
 def test_treasures_totals_pass_the_budget_of_one_control_state():
     """examples/treasure.tgpl was refused at 168:35 by the budget of one control state; with running totals its
     dry run refuses nothing: its sampled run estimates the moves within the lowering's budgets. It does not search
-    the numbers' ranges, where the lowering of treasure is refused (its lists' lengths, counters, could not be
-    bounded together within the searches' work): with running totals, an estimate within the budgets is
-    undecided (exit 2), never "lowers"."""
+    the numbers' ranges, which decide whether treasure lowers (its lists' lengths are counters, searched
+    together, `test_treasures_hands_are_ranged_as_a_play_fills_them`): with running totals, an estimate within
+    the budgets is undecided (exit 2), never "lowers"."""
     dry = CliRunner().invoke(main, ["to-gdl", str(ROOT / "examples" / "treasure.tgpl"), "--dry-run"])
     assert "not lowerable" not in dry.output and "refused" not in dry.output, dry.output
     assert dry.exit_code == 2 and "treasure.tgpl: undecided within the dry run's budget" in dry.output, dry.output
     assert "Hand#0.Cards, Hand#1.Cards keep running totals" in dry.output, dry.output
+
+
+class _Ranged(Exception):
+    """Stops a lowering once its numbers are ranged."""
+
+
+def test_treasures_hands_are_ranged_as_a_play_fills_them(monkeypatch):
+    """A Discard's effect runs in random's step, after the deal of the next card; its filter (the card is in the
+    hand) holds there too (`segments.made_legal`), so its remove() finds the card. Without it, the joint search
+    let the card be missed: the hands' lengths reached 10, and the search passed its work (JOINT_WORK_LIMIT) and
+    treasure was refused at Reshuffles (81:17). Now the counters are ranged together: a hand holds at most 5
+    cards, the deck is reshuffled at most once, and the game ends at its 16th turn."""
+    from tgpl import pipeline
+    from tgpl.lowering import segments
+    from tgpl.runtime.game import load_game
+
+    ranged = segments.number_domains
+    got: dict = {}
+
+    def stop(logic, lowering):
+        ranged(logic, lowering)
+        got.update({k: fl.domain for k, fl in logic.fluents.items() if fl.numeric})
+        raise _Ranged
+
+    monkeypatch.setattr(segments, "number_domains", stop)
+    game = load_game(str(ROOT / "examples" / "treasure.tgpl"))
+    try:
+        pipeline.lower_game(game)
+    except _Ranged:
+        pass
+    assert max(got[("Hand#0", "Cards.length")]) == 5.0 and max(got[("Hand#1", "Cards.length")]) == 5.0, got
+    assert got[("Tabletop", "Reshuffles")] == [0.0, 1.0], got
+    assert max(got[("Tabletop", "Turns")]) == 16.0, got
