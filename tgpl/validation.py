@@ -252,8 +252,10 @@ class Differential:
     def setup_outcomes(self) -> list[tuple[Term, State]] | None:
         """Where the GDL starts with random to move (setup's dice, tgpl.lowering.chance.setup_throw): the
         runtime's state after setup for each way its draws fall, with random's move `(roll k)` for the k-th
-        (in tgpl.runtime.chance_machine's order, as the lowering numbers them); None where it does not."""
-        if self.chance is None:
+        (in tgpl.runtime.chance_machine's order, as the lowering numbers them); None where it does not, and where
+        random's first moves are setup's deals (`setup_plan`, decision 112), played before: Treasure's fourteen
+        cards, shuffled, were enumerated here as 14! runs of setup, and passed TooManyOutcomes (a traceback)."""
+        if self.chance is None or self.setup_plan is not None:
             return None
         try:
             g = self.gdl.initial_state()

@@ -29,12 +29,12 @@ SEARCHED_STATE_BY_STATE = ["chess/chess"]
 COMPILED_ELSEWHERE = ["reversi"]
 # lowered to GDL-II, their dice random's moves: checked by tests/lowering/test_chance_out.py
 GDL_II = ["montyhall", "pig", "race"]
+# lowered to GDL-II and validated by playouts in about 230 s of CPU, too long for a test: setup's deals random's
+# first moves (decision 112), its hands' totals running totals (decision 113); its numbers' ranges, the costly
+# part, are checked by tests/lowering/test_list_sums.py (docs/lowering.md, "Sums over a list that is state")
+LOWERED_SLOWLY = ["treasure"]
 REFUSED = {
     "citadels/citadels": "remove() on a local list is not lowerable",
-    # setup's deals random's first moves (decision 112); its hands' totals, a sum over every hand, are too large
-    # for the budget of one control state (execute.STATE_WORK), passed in seconds at the first comparison
-    "treasure": "168:35: error: not lowerable: the lowering built conditions of more than 3,000,000 parts for the "
-                "legal moves and the moves of one control state (here, in the default of turn Round)",
 }
 
 
@@ -42,7 +42,7 @@ def test_every_example_is_either_lowered_or_refused_here():
     games = {p.stem for p in EXAMPLES.glob("*.tgpl")}
     games |= {f"{d.name}/{d.name}" for d in EXAMPLES.iterdir() if (d / f"{d.name}.tgpl").exists()}
     assert games == (set(LOWERABLE) | set(REFUSED) | set(SEARCHED_STATE_BY_STATE) | set(COMPILED_ELSEWHERE)
-                     | set(GDL_II))
+                     | set(GDL_II) | set(LOWERED_SLOWLY))
 
 
 @pytest.mark.parametrize("name", SEARCHED_STATE_BY_STATE)

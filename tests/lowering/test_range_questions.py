@@ -117,6 +117,33 @@ def test_past_the_question_budget_the_ranges_are_wider_or_refused(monkeypatch):
         assert set(domain) <= set(apart[k]), k
 
 
+def test_past_the_work_budget_the_ranges_are_wider_or_refused(monkeypatch):
+    """The joint search's work is counted in cases of the moves' writes (JOINT_WORK_LIMIT), not in states alone
+    (Treasure's 20,000 states were past 600 s): with none allowed, every search that takes a move gives up
+    ("work"), and race's ranges come from the search by counter, each holding the joint search's, or the game is
+    refused, located."""
+    joint = {k: list(fl.domain) for k, fl in _race_logic().fluents.items() if fl.numeric}
+    whys: list[list[str]] = []
+    search = segments._joint_search
+
+    def told(logic, numeric, apart, limits, why, most):
+        found = search(logic, numeric, apart, limits, why, most)
+        whys.append(list(why))
+        return found
+
+    monkeypatch.setattr(segments, "_joint_search", told)
+    monkeypatch.setattr(segments, "JOINT_WORK_LIMIT", 0)
+    try:
+        apart = {k: list(fl.domain) for k, fl in _race_logic().fluents.items() if fl.numeric}
+    except NotLowerable as e:
+        assert e.span is not None and "could not be bounded" in e.reason
+        return
+    assert whys and whys[0] == ["work"]
+    assert set(apart) == set(joint)
+    for k, domain in joint.items():
+        assert set(domain) <= set(apart[k]), k
+
+
 def test_shut_the_box_lowers_within_the_budget_as_its_dry_run_says(tmp_path, monkeypatch):
     """Its joint search asked a question per combination of its two scores' values and roll: more than 5,500
     by 600 s, unfinished. The dry run says it lowers, and it does, in one joint search."""

@@ -134,3 +134,21 @@ def test_a_setup_that_reads_the_card_dealt_keeps_the_seeds_deal(tmp_path):
     assert ("handout.tgpl:61:37: error: not lowerable: reshuffle() of the discards of a FourDeck that setup deals "
             "from is not lowerable here: random deals setup's pops only where each deal's item goes to the same place "
             "whichever item it is (decision 112)") in r.output
+
+
+def test_playouts_start_with_setups_deals_not_its_runs_enumerated():
+    """Where random's first moves are setup's deals, the playouts deal them (`setup_plan`) and setup's runs are
+    not random's first move (`Differential.setup_outcomes` is None): Treasure's fourteen cards enumerated as
+    setup's runs passed TooManyOutcomes, a traceback, once its lowering came to be validated by playouts. Here
+    its four would have been compared as a throw after the deals, a difference."""
+    import random
+
+    from tgpl.validation import Differential
+
+    game = load_game(str(HANDOUT))
+    d = Differential(game, pipeline.lower_game(game))
+    assert d.setup_plan is not None and d.setup_outcomes is None
+    for seed in range(3):
+        play = d.playout(random.Random(seed), 40)
+        assert play.mismatch is None, play.mismatch
+        assert len(play.moves) > 3 and all(m.startswith("(roll ") for m in play.moves[:3]), play.moves

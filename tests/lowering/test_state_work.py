@@ -1,12 +1,14 @@
 """The budget of one control state (execute.STATE_WORK): parts of conditions its legal moves and moves may build.
 
-examples/treasure.tgpl compares its two hands' totals, sums over the cards of lists held in the state, in its
-turn's default: spelled out, every length of both hands is a path and every total a case, and its first Discard
-alone built 17.6 million parts. The lowering was refused by its whole budget (execute.WORK_LIMIT) after a minute
-and 2 GB, and the dry run, whose budget ran out inside that control state, said "undecided" (exit 2). Now both
-stop where the state passes its own budget, at the same statement, with the same message: the dry run exits 1
-(the game has a problem), `to-gdl` 2 (not lowerable), each within seconds. The budgets are counts of parts, so
-the tests below set smaller ones on a small game to see each side meet them.
+tests/data/lowering/gains.tgpl (examples/treasure.tgpl counting only its cards worth more than nothing) compares
+its two hands' totals, sums over the cards of lists held in the state, in its turn's default: spelled out, every
+length of both hands is a path and every total a case. The lowering was refused by its whole budget
+(execute.WORK_LIMIT) after a minute and 2 GB, and the dry run, whose budget ran out inside that control state,
+said "undecided" (exit 2). Now both stop where the state passes its own budget, at the same statement, with the
+same message: the dry run exits 1 (the game has a problem), `to-gdl` 2 (not lowerable), each within seconds.
+Treasure itself, whose loop adds every card's value, keeps a running total instead (decision 113,
+tests/lowering/test_list_sums.py). The budgets are counts of parts, so the tests below set smaller ones on a
+small game to see each side meet them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from tgpl.cli import main
 from tgpl.lowering import execute, lowerable
 
 ROOT = Path(__file__).resolve().parents[2]
-TREASURE = str(ROOT / "examples" / "treasure.tgpl")
+GAINS = str(ROOT / "tests" / "data" / "lowering" / "gains.tgpl")
 HANDS = str(ROOT / "tests" / "data" / "lowering" / "hands.tgpl")  # 37,428 parts in its costliest control state
 REFUSAL = ("error: not lowerable: the lowering built conditions of more than {:,} parts for the legal moves and the "
            "moves of one control state (here, in ")
@@ -29,16 +31,16 @@ def _first_error(output: str) -> str:
     return next(line for line in output.splitlines() if ": error: " in line)
 
 
-def test_treasure_is_refused_by_the_dry_run_as_by_the_lowering_at_its_totals():
-    dry = CliRunner().invoke(main, ["to-gdl", TREASURE, "--dry-run"])
+def test_gains_is_refused_by_the_dry_run_as_by_the_lowering_at_its_totals():
+    dry = CliRunner().invoke(main, ["to-gdl", GAINS, "--dry-run"])
     assert dry.exit_code == 1, dry.output
-    lowered = CliRunner().invoke(main, ["to-gdl", TREASURE, "--no-validate", "-o", "/dev/null"])
+    lowered = CliRunner().invoke(main, ["to-gdl", GAINS, "--no-validate", "-o", "/dev/null"])
     assert lowered.exit_code == 2, lowered.output
     first = _first_error(lowered.output)
     assert first == _first_error(dry.output)
-    assert first.startswith("examples/treasure.tgpl:168:35: " + REFUSAL.format(execute.STATE_WORK)), first
-    assert "in the default of turn Round" in first and "keep the count in a counter the moves change" in first
-    assert "does not lower: 1 refusal" in dry.output and "NO  phase     Round.default       refused" in dry.output
+    assert first.startswith("tests/data/lowering/gains.tgpl:104:43: " + REFUSAL.format(execute.STATE_WORK)), first
+    assert "(here, in Total)" in first and "keep the count in a counter the moves change" in first
+    assert "does not lower: 1 refusal" in dry.output and "NO  function  Hand.Total          refused" in dry.output
 
 
 def test_a_game_that_lowers_is_refused_where_one_state_passes_a_smaller_budget(monkeypatch):

@@ -33,6 +33,7 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
+from tgpl.lowering.list_sums import SumLoop, sum_loop
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
@@ -378,6 +379,9 @@ class Executor:
         self._probing = 0  # evaluations under way whose path condition stands for many (`_eval_shared`)
         self._readers: dict[int, tuple[bool, bool]] = {}  # id(function definition) -> `_reads`
         self.lists = lists or {}  # (object, list attribute) that is state -> its slots (tgpl.lowering.segments)
+        # (object, list attribute) -> (item field, cell) of each running total kept of it (tgpl.lowering.list_sums)
+        self.sums: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._sum_loops: dict[int, SumLoop | None] = {}  # id(for statement) -> `list_sums.sum_loop`
         self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists}
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
@@ -764,6 +768,14 @@ class Executor:
         return self.loop(s.cond, s.body, None, [p], s.span)
 
     def stmt_For(self, s: ast.For, p: Path) -> list[Path]:
+        if self.sums:
+            if id(s) not in self._sum_loops:
+                self._sum_loops[id(s)] = sum_loop(s, self.types)
+            loop = self._sum_loops[id(s)]
+            if loop is not None:
+                summed = self._summed(loop, p, s.span)
+                if summed is not None:
+                    return self.merge(summed)
         p.frame.scopes.append({})
         paths = [p]
         if isinstance(s.init, ast.VarDecl):
@@ -774,6 +786,35 @@ class Executor:
         for q in paths:
             q.frame.scopes.pop()
         return self.merge(paths)
+
+    def _summed(self, loop: SumLoop, p: Path, span: Span) -> list[Path] | None:
+        """A loop that sums an item field over a list that keeps a running total of it (decision 113): the total
+        added to the local at once, no pass run. None where some case of the list keeps no such total: the loop
+        then runs pass by pass."""
+        found = []  # every case of the list first: a case the loop must run pass by pass leaves p as it was
+        for q, v in self.eval(loop.items, p):
+            for r, lst in self.split(q, v):
+                cells = dict(self.sums.get((lst.obj.name, lst.attr), ())) if isinstance(lst, StateList) else {}
+                if loop.field not in cells:
+                    return None
+                for t, acc in self.eval(loop.acc, r):
+                    if not all(is_number(x) for x, _ in cases_of(acc)):
+                        return None  # a string the items' numbers are joined to, or null: the runtime's way
+                    found.append((t, lst, cells, acc))
+        out = []
+        for t, lst, cells, acc in found:
+            total = self.read(t, lst.obj, cells[loop.field], span)
+            none = TRUE if None not in cells else sym_equal(self.read(t, lst.obj, cells[None], span), 0.0)
+            for u, ok in self.fork_on(t, none):
+                if ok:  # else the runtime stops at a null item's field: dropped, as every runtime error
+                    out.extend(w for w, _ in self.assign(loop.acc, u, sym_arith("+", acc, total)))
+        return out
+
+    def _totals(self, p: Path, lst: StateList, change, span: Span) -> dict[str, object]:
+        """The running totals of `lst` (decision 113) after a change: `change(field, total)` gives the new total
+        from the one before."""
+        return {cell: change(field, self.read(p, lst.obj, cell, span))
+                for field, cell in self.sums.get((lst.obj.name, lst.attr), ())}
 
     def loop(self, cond, body, post, paths: list[Path], span: Span) -> list[Path]:
         self.loops.append((body, span, len(self.spans)))
@@ -1132,9 +1173,11 @@ class Executor:
             cases.append((-1.0, rest))
             return [(p, restrict(choice(cases), p.pc))]
         writes: dict[int, object] = {}
+        totals: dict[str, object] = {}
         if name == "add":
             if n < lst.size:  # past its slots the length alone grows, and the ranges refuse the game
                 writes[n] = vals[0]
+                totals = self._totals(p, lst, lambda f, t: sym_arith("+", t, _field(vals[0], f)), span)
             length = float(n + 1)
         elif name == "remove":  # the first item equal to x leaves; the ones after it move down
             gone = FALSE
@@ -1142,18 +1185,25 @@ class Executor:
                 gone = disj(gone, found[k])
                 writes[k] = choice([(slots[k + 1] if k + 1 < n else None, gone), (slots[k], neg(gone))])
             length = choice([(float(n - 1), gone), (float(n), neg(gone))]) if n else 0.0
+            totals = self._totals(p, lst, lambda f, t: _where(sym_arith("-", t, _field(vals[0], f)), gone), span)
         elif name == "clear":
             writes = {k: None for k in range(n)}
             length = 0.0
+            totals = self._totals(p, lst, lambda f, t: 0.0, span)
         else:
             raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
-        return self._store(p, lst, writes, length, span)
+        return self._store(p, lst, writes, length, span, totals)
 
-    def _store(self, p: Path, lst: StateList, writes: dict[int, object], length, span: Span):
-        """The list's new slots (by index) and length written on p, after every read of the change."""
+    def _store(self, p: Path, lst: StateList, writes: dict[int, object], length, span: Span,
+               totals: dict[str, object] | None = None):
+        """The list's new slots (by index), length and running totals written on p, after every read of the
+        change."""
         paths = [p]
         for k, v in sorted(writes.items()):
             paths = [r for q in paths for r in self.write(q, lst.obj, slot_cell(lst.attr, k), v, span)]
+        for cell, v in sorted((totals or {}).items()):
+            if not (isinstance(v, Partial) and not v.cases):  # a remove() that finds nothing changes no total
+                paths = [r for q in paths for r in self.write(q, lst.obj, cell, v, span)]
         return [(r, None) for q in paths for r in self.write(q, lst.obj, length_cell(lst.attr), length, span)]
 
     def _remove_at(self, p: Path, lst: StateList, n: int, slots: list, index, span: Span):
@@ -1172,7 +1222,9 @@ class Executor:
             for k in range(n):
                 gone = disj(gone, at[k])
                 writes[k] = choice([(slots[k + 1] if k + 1 < n else None, gone), (slots[k], neg(gone))])
-            out.extend(self._store(r, lst, writes, float(n - 1), span))
+            totals = self._totals(r, lst, lambda f, t: choice([(sym_arith("-", t, _field(slots[k], f)), at[k])
+                                                              for k in range(n)]), span)
+            out.extend(self._store(r, lst, writes, float(n - 1), span, totals))
         return out
 
     def _append(self, p: Path, lst: StateList, n: int, other, span: Span):
@@ -2270,6 +2322,27 @@ def _reads(p: Path, names: list[str]) -> tuple:
         scope = p.lookup(n) if p.stack else None
         values.append(_freeze(scope[n]) if scope is not None else _MISSING)
     return tuple(values), tuple(sorted((c, value_identity(v)) for c, v in p.store.items()))
+
+
+def _where(v, f: Formula):
+    """v written where f holds, the value left as it was elsewhere (GDL's frame rule keeps it, as for merged
+    paths): a remove() changes its list's totals only where it finds the item."""
+    if f is TRUE:
+        return v
+    return Partial(tuple((x, g) for x, h in cases_of(v) if (g := conj(h, f)) is not FALSE))
+
+
+def _field(item, name: str | None):
+    """The number `name` of an item (by cases of the item), for a running total (decision 113): 0 for null, which
+    the list's count of null items counts instead (`name` None: 1 for null, else 0)."""
+    def value(o):
+        if name is None:
+            return 1.0 if o is None else 0.0
+        if not isinstance(o, UObj):
+            return 0.0
+        x = o.fields.get(name)
+        return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else UNDEF
+    return lift(value, item)
 
 
 def _index_is(i, k: int) -> Formula:

@@ -32,13 +32,14 @@ from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, P
 from tgpl.lowering.minimize import forget as forget_minimized, minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, neg, rebuild,
-    value_identity, vkey,
+    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, literals_of,
+    neg, rebuild, value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import Solver
 from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.number_chains import Line
+from tgpl.lowering.list_sums import nulls_cell, sum_cell, summed_fields, total_domain
 from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
@@ -211,6 +212,10 @@ class Lowering:
         # the slots of each list of values that is state, as a run that found them too few asked (`MoreSlots`)
         self.value_slots = dict(value_slots or {})
         self.unread = unread_attributes(program)  # written, never read: no fluent, writes dropped (decision 109)
+        # the running totals of item fields over lists that are state (tgpl.lowering.list_sums, decision 113):
+        # (object, total's cell) -> (list attribute, field, the field's values over the element class)
+        self.summed = summed_fields(program)
+        self.sums: dict[tuple[str, str], tuple[str, str, list[float]]] = {}
         self.fluents = self._find_fluents()
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
@@ -225,6 +230,8 @@ class Lowering:
                 horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn,
                            self.lists, compile_all=relations)
+        for (obj, cell), (attr, field, _) in sorted(self.sums.items()):
+            self.ex.sums.setdefault((obj, attr), []).append((field, cell))
         self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
         self.ex.limits = self.limits  # checked at every statement run
         self.moves: list[MoveInfo] = []
@@ -273,7 +280,23 @@ class Lowering:
             store = {(deck.name, left_cell(j - 1)): False,
                      (deck.name, length_cell(DEALT_ITEMS)): float(len(deck.items) - k - 1),
                      **{cell: deck.items[j - 1] for cell in cells}, **lengths}
+            store.update(self._dealt_totals(cells, deck.items[j - 1]))
             out.append(Path(conj(ctrl, lit(MoveLit(m.index))), store, nxt))
+        return out
+
+    def _dealt_totals(self, cells, item: UObj) -> dict[tuple[str, str], object]:
+        """The running totals (decision 113) a setup deal of `item` into these cells moves: each list slot filled
+        adds the item's field to its list's totals."""
+        out: dict[tuple[str, str], object] = {}
+        for obj, attr in cells:
+            found = list_cell(attr)
+            if found is None or found[1] is None:
+                continue
+            for field, cell in self.ex.sums.get((obj, found[0]), ()):
+                if field is None:
+                    continue  # a deal's item is no null
+                before = out.get((obj, cell), Num("fluent", (obj, cell)))
+                out[(obj, cell)] = Num("+", (before, float(item.fields[field])))
         return out
 
     def _deal_decks(self) -> dict[str, UObj]:
@@ -397,10 +420,35 @@ class Lowering:
             size = self.value_slots.setdefault((o.name, name), len(initial) + FIRST_VALUE_SLOTS)
         self.lists[(o.name, name)] = size
         out = {(o.name, length_cell(name)): Fluent(o, length_cell(name), NUMBER, float(len(initial)))}
+        for field in sorted(self.summed.get(name, ())) if isinstance(t.elem, ClassType) else ():
+            values = self._summed_values(t.elem.info, field, initial)
+            if values is not None:
+                cell = sum_cell(name, field)
+                start = sum(x.fields[field] for x in initial)
+                out[(o.name, cell)] = Fluent(o, cell, NUMBER, float(start))
+                self.sums[(o.name, cell)] = (name, field, values)
+                # how many of its items are null (add(null)): the loop is a runtime error unless none is
+                nulls = nulls_cell(name)
+                out[(o.name, nulls)] = Fluent(o, nulls, NUMBER, 0.0)
+                self.sums[(o.name, nulls)] = (name, None, [1.0])
         for k in range(size):
             cell = slot_cell(name, k)
             out[(o.name, cell)] = Fluent(o, cell, t.elem, initial[k] if k < len(initial) else None)
         return out
+
+    def _summed_values(self, info, field: str, initial: tuple) -> list[float] | None:
+        """The values of `field` over the objects of class `info`, where a list of them can keep a running total
+        of it (decision 113): a whole number in every one, that no code after setup writes, and setup's items
+        all objects. None otherwise: the loop that sums it runs slot by slot."""
+        if field in written_attributes(self.program) or any(not isinstance(x, UObj) for x in initial):
+            return None
+        values = []
+        for o in self.u.of_class(info):
+            v = o.fields.get(field)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or float(v) != int(v):
+                return None
+            values.append(float(v))
+        return values
 
     def _static_domain(self, fl: Fluent) -> list:
         t = fl.type
@@ -1187,16 +1235,49 @@ def cmp_value(key: CmpLit, env: dict):
 
 
 def number_domains(logic: GameLogic, lowering: Lowering) -> None:
+    """Every numeric fluent's range (`_number_domains`); the running totals of lists (decision 113) are left out
+    of the searches, their comparisons unknown there, and ranged from their lists' lengths once those are known
+    (`list_sums.total_domain`)."""
+    totals = frozenset(k for k in lowering.sums if k in logic.fluents)
+    _number_domains(logic, lowering, totals)
+    for k in sorted(totals):
+        attr, _, values = lowering.sums[k]
+        length = logic.fluents[(k[0], length_cell(attr))]
+        most = max((x for x in length.domain if x is not None), default=0.0)
+        most = min(int(most), lowering.lists[(k[0], attr)])
+        fl = logic.fluents[k]
+        fl.domain = total_domain(values, most, float(fl.initial))
+        if len(fl.domain) > RANGE_LIMIT:
+            what = f"the total of the items' {lowering.sums[k][1]}" if lowering.sums[k][1] else "the count of null items"
+            raise NotLowerable(lowering._attr_span(Fluent(fl.obj, attr, None, None)),
+                               f"{what} of {k[0]}.{attr} may take {len(fl.domain):,} values, more than {RANGE_LIMIT}: "
+                               "it is not lowerable (a loop sums it, decision 113)")
+
+
+def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> None:
     """Find every numeric fluent's range: the counters together (`joint_ranges`), and where that does not end,
     each with the counters its writes read (`alone_ranges`), then each on its own (`counter_ranges`). Members of a
     conserved family (tgpl.lowering.conserved) are ranged 0..their total where the joint search does not end
     within CONSERVED_JOINT_LIMIT states, and so are copies of one another (`copy_ranges`) where there are at least
     COPIES_APART of them; both are left out of the searches of the others."""
-    numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric}
+    numeric = {k: fl for k, fl in logic.fluents.items() if fl.numeric and k not in totals}
     if not numeric:
         return
     apart = lowering.value_slot_cells()
     known: dict[tuple, list] = {}
+    if totals:  # their comparisons are unknown to every search, which a total's static range then settles
+        fixed = {}
+        for k in totals:
+            attr, _, values = lowering.sums[k]
+            fixed[k] = total_domain(values, lowering.lists[(k[0], attr)], float(logic.fluents[k].initial))
+        numeric_all = {**numeric, **{k: logic.fluents[k] for k in totals}}
+        counters = {k: fl for k, fl in numeric.items() if k not in apart}
+        if joint_ranges(logic, counters, totals | apart, lowering.limits) and (
+                not apart or _slots_ranged(logic, lowering, apart, numeric)):
+            return
+        found, runaways = alone_ranges(logic, lowering, counters, totals)
+        counter_ranges(logic, lowering, numeric_all, {**found, **fixed}, runaways)
+        return
     if not apart:
         cut = {id(p) for p in lowering.ex.overflows}
         known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
@@ -1231,6 +1312,16 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
         return
     fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart})
     counter_ranges(logic, lowering, numeric, fixed, runaways)
+
+
+def _slots_ranged(logic: GameLogic, lowering: Lowering, apart: frozenset, numeric: dict) -> bool:
+    """The slots of lists of values ranged apart from the counters (`slot_ranges`), once the counters are."""
+    counters = {k: fl for k, fl in numeric.items() if k not in apart}
+    try:
+        slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+    except NotLowerable:
+        return False
+    return True
 
 
 CONSERVED_JOINT_LIMIT = 64
@@ -1373,6 +1464,13 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
 
 
 JOINT_LIMIT = 20_000  # (control, counters' values) states the joint search may visit
+JOINT_WORK_LIMIT = 10_000_000
+"""Cases of the moves' writes one search of the ranges may judge (`_case_count`, summed over the moves it takes in
+every state it visits), past which it gives up as past its states. States alone do not bound its work: Treasure
+judges some 2,600 cases a state (a draw writes a hand's length in 225), 10 to 30 ms, and where its Discard's filter
+was not carried to random's step (`made_legal`), its hands' lengths reached 10 and its 20,000 states were past
+600 s. With it, Treasure judges 7,698,815 cases in 2,978 states (79 s of CPU), the most of the games that lower
+here; Shut the Box 783,282 in its 1,104 states; Kalah's seeds, a conserved family, stop at 64 states (46,898)."""
 ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one counter may visit
 # (control, numbers' values) states the search of the counters with the slots of lists of numbers may visit, where
 # the slots searched apart (`slot_ranges`) run away: a tally of scores per player passes it at once
@@ -1415,7 +1513,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
         # thousands of paths per control state are a few dozen such moves
         alike: dict[tuple, tuple] = {}
         limits.check()
-        legal = Legality(st)
+        legal = Legality(st, logic.states)
         for p in st.paths:
             pc = legal(p.pc)
             npc = numeric_part(pc, parts)
@@ -1423,7 +1521,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
             if apart and any(_value_leaves(v) & apart for _, v in writes):
                 why.append("apart")
                 return False
-            move = (npc, [pc], writes, p.control, p.status == "over")
+            move = (npc, [pc], writes, p.control, p.status == "over", 1 + sum(_case_count(v) for _, v in writes))
             key = None  # several writes: each path's admitted values must combine on their own, not in a union
             if len(writes) <= 1:
                 try:
@@ -1445,6 +1543,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
     admit = Admission(limits)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
+    work = 0  # cases of the moves' writes judged so far (JOINT_WORK_LIMIT)
     while todo:
         limits.check()
         cs, values = todo.pop()
@@ -1467,9 +1566,13 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
             return truth
 
         memo: dict = {}
-        for numeric_pc, pcs, writes, control, over in moves.get(cs, ()):
+        for numeric_pc, pcs, writes, control, over, cases in moves.get(cs, ()):
             if evaluate3(numeric_pc, known, memo) is False:
                 continue
+            work += cases
+            if work > JOINT_WORK_LIMIT:
+                why.append("work")
+                return False
             written = {i: values_under(v, env, known, memo) for i, v in writes}
             # written in some cases only (a Partial): in the others it keeps its value, admitted as it is
             kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
@@ -1504,6 +1607,18 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
 
 def _unknown(key) -> None:
     return None
+
+
+def _case_count(v, memo: dict | None = None) -> int:
+    """The leaves of a write's cases (1 for a value written as it is): what a state's judgement of the write walks
+    (`values_under`, `Admission`), each shared part counted each time it is met, as it is walked."""
+    memo = {} if memo is None else memo
+    if not isinstance(v, (Choice, Partial)):
+        return 1
+    found = memo.get(id(v))
+    if found is None:
+        found = memo[id(v)] = sum(_case_count(y, memo) for y, _ in v.cases) + isinstance(v, Partial)
+    return found
 
 
 def _value_leaves(v) -> set:
@@ -1543,7 +1658,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
     seen: dict = {}
     parts: dict[int, Formula] = {}
     for st in logic.states.values():
-        legal = Legality(st)
+        legal = Legality(st, logic.states)
         for p in st.paths:
             whole = None
             for cell, v in p.store.items():
@@ -1568,17 +1683,17 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
     admit = Admission(lowering.limits)
     try:
-        _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways)
+        _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways, fixed)
     except TooManyQuestions:
-        _refuse_ranges(numeric, live, lowering, runaways or [], questions=True)
+        _refuse_ranges(numeric, live, lowering, runaways or [], questions=True, fixed=fixed)
     for k, fl in numeric.items():
         fl.domain = sorted(live[k] | ended[k], key=_num_order)
 
 
 def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dict, ended: dict, numeric: dict,
-                      lowering: Lowering, admit: Admission, runaways: list | None) -> None:
+                      lowering: Lowering, admit: Admission, runaways: list | None, fixed: dict) -> None:
     """`counter_ranges`'s fixpoint: the values each write gives from the ranges so far, added to `live` (or
-    `ended`, for a write that ends the game) until none is new."""
+    `ended`, for a write that ends the game) until none is new; `fixed`: the counters ranged already."""
     memos: dict[tuple, dict] = {}  # per assignment of the numeric fluents: formula id -> truth (MEMO_ASSIGNMENTS)
     done: set[tuple] = set()  # (write, its leaves' values) pairs already evaluated
     work = 0
@@ -1591,7 +1706,7 @@ def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dic
                 if not work % 64:
                     lowering.limits.check()
                 if work > RANGE_WORK_LIMIT:
-                    _refuse_ranges(numeric, live, lowering, runaways or [])
+                    _refuse_ranges(numeric, live, lowering, runaways or [], fixed=fixed)
                 if (w, combo) in done:
                     continue
                 done.add((w, combo))
@@ -1625,15 +1740,17 @@ class Legality:
     `require { return InHand > 0; }` before `InHand -= 1` keeps InHand at 0 and above. So the range search
     reads each path's condition and "the move is one of its moves, and that move is legal": the moves are
     the ones its condition names (a path is made by one of the moves it started from, and every one is
-    named in it; moves exclude each other), each with its legality. The rules written are not changed.
+    named in it; moves exclude each other), each with its legality; at random's control state after a player's
+    move, with `states` given, that move's legality too (`made_legal`). The rules written are not changed.
     """
 
-    def __init__(self, st: ControlState):
+    def __init__(self, st: ControlState, states: dict | None = None):
         self._legal = {MoveLit(m.index): f for m, f in st.legal if f is not TRUE}
+        self._before = made_legal(st.control, states) if states is not None else TRUE
         self._memo: dict[int, Formula] = {}
 
     def __call__(self, pc: Formula) -> Formula:
-        if not self._legal:
+        if not self._legal and self._before is TRUE:
             return pc
         found = self._memo.get(pc.id)
         if found is None:
@@ -1642,8 +1759,29 @@ class Legality:
                 found = pc
             else:
                 found = conj(pc, disj(*(conj(lit(k), self._legal.get(k, TRUE)) for k in moves)))
+            found = conj(found, self._before)
             self._memo[pc.id] = found
         return found
+
+
+def made_legal(cs: tuple, states: dict) -> Formula:
+    """Where `cs` is random's control state after a player's move (player, turn, phase, the move: its dice or
+    deal, tgpl.lowering.chance), that move's legality in the player's control state; else TRUE. Random's step
+    holds the state the move was made in (the player's step writes nothing, `Lowering._segment`), so the move's
+    requires and filters still hold there, where its effect runs: Treasure's Discard, whose effect runs after
+    random deals the next card, removes a card its filter says the hand holds, and its hand's length goes down;
+    without it, the range search let the card be missed and the hands' lengths reach 10 (5 at most in play).
+    Only a legality of the state's fluents and comparisons is carried (one that names a control, a move or a
+    view would not mean the same at random's control); the rules written are not changed."""
+    if len(cs) != 4 or not isinstance(cs[3], int) or isinstance(cs[3], bool):
+        return TRUE
+    before = states.get(cs[:3])
+    if before is None:
+        return TRUE
+    f = next((f for m, f in before.legal if m.index == cs[3]), None)
+    if f is None or f is TRUE or any(type(k) not in (FluentLit, CmpLit) for k in literals(f)):
+        return TRUE
+    return f
 
 
 COMBINATION_MODELS = 256
@@ -1679,6 +1817,8 @@ class Admission:
         self.most = QUESTION_LIMIT if most is None else most  # questions past which TooManyQuestions is raised
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
+        self._formula_cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
+        self._value_cmps: dict[int, frozenset] = {}  # write id -> the comparisons of its cases
         self._answers: dict[tuple, bool] = {}
         self._keep: list = []  # the values remembered by id stay alive
         self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
@@ -1703,9 +1843,7 @@ class Admission:
         for pc in pcs:
             cmps = self._cmps.get((pc.id, id(v)))
             if cmps is None:
-                found = {k for k in literals(pc, True) if isinstance(k, CmpLit)}
-                for _, f in leaves:
-                    found |= {k for k in literals(f, True) if isinstance(k, CmpLit)}
+                found = self._comparisons(pc) | self._write_comparisons(v)
                 cmps = self._cmps[(pc.id, id(v))] = tuple(sorted(found, key=repr))
             key = (pc.id, id(v), cases, tuple(known(k) for k in cmps))
             answer = self._answers.get(key)
@@ -1715,6 +1853,33 @@ class Admission:
             if answer:
                 return True
         return False
+
+    def _comparisons(self, f: Formula) -> frozenset:
+        found = self._formula_cmps.get(f.id)
+        if found is None:
+            found = self._formula_cmps[f.id] = frozenset(k for k in literals(f, True) if isinstance(k, CmpLit))
+            self._keep.append(f)
+        return found
+
+    def _write_comparisons(self, v) -> frozenset:
+        """The comparisons of every case formula of the write v, each formula walked once: walking each leaf's
+        case (the conjunction of the cases above it) walked the shared formulas once per leaf (Treasure's
+        draws, 225 leaves a write: 43 s of 80 in its range search)."""
+        found = self._value_cmps.get(id(v))
+        if found is None:
+            forms: dict[int, Formula] = {}
+            todo, seen = [v], set()
+            while todo:
+                w = todo.pop()
+                if isinstance(w, (Choice, Partial)) and id(w) not in seen:
+                    seen.add(id(w))
+                    for y, f in w.cases:
+                        forms[f.id] = f
+                        todo.append(y)
+            found = self._value_cmps[id(v)] = frozenset(
+                k for k in literals_of(forms.values(), True) if isinstance(k, CmpLit))
+            self._keep.append(v)
+        return found
 
     def can_hold(self, pc: Formula, case: Formula, known) -> bool:
         """Whether pc and case can hold together, decided once per pair of residual formulas: first
@@ -1904,12 +2069,16 @@ def _leaf_cases(v, cond: Formula):
         yield v, cond
 
 
-def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list, questions: bool = False) -> None:
+def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list, questions: bool = False,
+                   fixed: dict | None = None) -> None:
     """Refuse the game when the search for the ranges ran out of work (`questions`: of its QUESTION_LIMIT
     questions to clingo): at a counter known to grow without bound (`alone_ranges`) where there is one, at its
-    write; else at the counter whose range grew most."""
+    write; else at the counter whose range grew most, of those it searched: a counter `fixed` ranges already
+    (a running total's range from its list's length, decision 113, wider than any counter's) is not the one
+    that ran out, and a total is no attribute of the source to locate it at."""
+    searched = [k for k in numeric if k not in (fixed or {})] or list(numeric)
     if questions:
-        widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))
+        widest = max(searched, key=lambda k: (k[1] != MADE, len(live[k]), k))
         fl = numeric[widest]
         raise NotLowerable(lowering._attr_span(fl),
                            f"the range of {fl.obj.name}.{fl.attr} could not be bounded within {QUESTION_LIMIT:,} "
@@ -1921,7 +2090,7 @@ def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list
     if runaways:
         k = runaways[0]
         raise runaway_refusal(lowering, numeric[k], live[k], work=True)
-    widest = max(numeric, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
+    widest = max(searched, key=lambda k: (k[1] != MADE, len(live[k]), k))  # a pool's counter last: it is no attribute
     fl = numeric[widest]
     raise NotLowerable(lowering._attr_span(fl),
                        f"the range of {fl.obj.name}.{fl.attr} could not be bounded within "
