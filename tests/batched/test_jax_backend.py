@@ -197,3 +197,21 @@ def test_the_memory_bound_counts_the_devices_result_rows() -> None:
     # goals (2 roles), length, two flags and the most joint moves, int32, padded up to twice the games
     assert jax_bound.result - numpy_bound.result == 2 * (4 * 2 + 4 + 1 + 1 + 4)
     assert jax_bound.per_game == numpy_bound.per_game
+
+
+def test_the_defaults_follow_the_device(monkeypatch) -> None:
+    """Unnamed, the layout and the columns are the CPU's on the CPU (packed words, CPU_COLUMNS) and the GPU's
+    elsewhere (booleans, DEVICE_COLUMNS), as measured for each (docs/batched.md); a named layout is kept."""
+    from tgpl.batched import jax_kernel, jax_playouts
+
+    network = env_and_reasoner("tictactoe.kif")[0].network
+    assert jax.default_backend() == "cpu"
+    env = batched.BatchedEnv(network, None, "tris", "jax")
+    assert (env.layout, env.jax_network.layout) == ("packed", "packed")
+    assert jax_playouts.default_columns() == jax_playouts.CPU_COLUMNS
+    assert batched.BatchedEnv(network, None, "tris").layout == "packed"  # numpy's default
+    monkeypatch.setattr(jax, "default_backend", lambda: "gpu")
+    assert jax_kernel.default_jax_layout() == "bool"
+    assert batched.BatchedEnv(network, None, "tris", "jax").layout == "bool"
+    assert batched.BatchedEnv(network, "packed", "tris", "jax").layout == "packed"
+    assert jax_playouts.default_columns() == jax_playouts.DEVICE_COLUMNS > jax_playouts.CPU_COLUMNS

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tgpl.batched.env import BACKENDS, DEFAULT_LAYOUT, MAX_STEPS, BatchedEnv, BatchedState
+from tgpl.batched.env import BACKENDS, MAX_STEPS, BatchedEnv, BatchedState
 from tgpl.batched.network import Network, build_network
 from tgpl.batched.playouts import Branching, Playouts, random_playouts
 from tgpl.batched.source import MAX_GATES, BatchedLoadError, check_size, gdl_program
 from tgpl.lowering.ir import Program
 
 
-def from_program(program: Program, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
+def from_program(program: Program, layout: str | None = None, max_gates: int | None = MAX_GATES,
                  path: str = "<game>", backend: str = "numpy") -> BatchedEnv:
     """The environment of a valid GDL program: its size bounded first (BatchedLoadError past `max_gates`).
     `backend`: numpy, or jax (BatchedLoadError when jax is not installed)."""
@@ -46,7 +46,7 @@ def from_program(program: Program, layout: str = DEFAULT_LAYOUT, max_gates: int 
     return BatchedEnv(network, layout, path, backend)
 
 
-def load(path: str | Path, layout: str = DEFAULT_LAYOUT, max_gates: int | None = MAX_GATES,
+def load(path: str | Path, layout: str | None = None, max_gates: int | None = MAX_GATES,
          seed: int = 0, limits=None, backend: str = "numpy") -> BatchedEnv:
     """The environment of a `.kif` game or a `.tgpl` game (lowered with setup seed `seed`, as `tgpl to-gdl`
     lowers it, within `limits`, tgpl.limits), evaluated by `backend` (numpy or jax). Raises BatchedLoadError

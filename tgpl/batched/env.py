@@ -91,13 +91,14 @@ class BatchedState:
 class BatchedEnv:
     """One game's network, evaluated for batches of games (a Kernel per batch size, made on first use)."""
 
-    def __init__(self, network: Network, layout: str = DEFAULT_LAYOUT, path: str = "<game>", backend: str = "numpy"):
-        """`layout`: the backend's rows, packed bits or bytes (numpy), packed uint32 words or booleans (jax).
-        Raises ValueError for an unknown backend or layout, ImportError when jax is asked for and missing."""
+    def __init__(self, network: Network, layout: str | None = None, path: str = "<game>", backend: str = "numpy"):
+        """`layout`: the backend's rows, packed bits or bytes (numpy), packed uint32 words or booleans (jax);
+        None: the backend's default (numpy's DEFAULT_LAYOUT; jax's depends on the device,
+        jax_kernel.default_jax_layout). Raises ValueError for an unknown backend or layout, ImportError when jax
+        is asked for and missing."""
         if backend not in BACKENDS:
             raise ValueError(f"no backend '{backend}'; the backends are {', '.join(BACKENDS)}")
         self.network = network
-        self.layout = layout
         self.backend = backend
         self.path = path
         self.jax_network = None
@@ -105,8 +106,11 @@ class BatchedEnv:
             from tgpl.batched.jax_kernel import JaxNetwork
 
             self.jax_network = JaxNetwork(network, layout)
-        elif layout not in LAYOUTS:
+            layout = self.jax_network.layout
+        layout = layout or DEFAULT_LAYOUT
+        if backend == "numpy" and layout not in LAYOUTS:
             raise ValueError(f"no layout '{layout}'; the layouts are {', '.join(LAYOUTS)}")
+        self.layout = layout
         self.roles: tuple[str, ...] = tuple(str(r) for r in network.roles)
         self.moves: tuple[tuple[str, ...], ...] = tuple(tuple(str(m) for m in ms) for ms in network.moves)
         self.fluents: tuple[str, ...] = tuple(str(f) for f in network.fluents)
