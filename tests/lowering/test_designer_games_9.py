@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import ends_as, model_perft, runtime_perft
+from differential import model_perft, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -66,18 +66,8 @@ def test_domineering_move_tree_is_the_models():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_domineering_plays_to_the_models_end(seed):
-    state, model, rng = load_game(game("domineering")).initial_state(0), START, Lcg(seed)
-    while True:
-        moves = model_moves(model)
-        assert sorted(m.text for m in state.legal_moves()) == sorted(model_text(model[1], m) for m in moves)
-        m = moves[rng.below(len(moves))]
-        state = state.apply(state.resolve(model_text(model[1], m)))
-        model, won = model_apply(model, m)
-        assert covered(state) == model[0]
-        if won is not None:
-            ends_as(state, won)
-            return
-        assert not state.is_terminal
+    plays_to_the_models_end(load_game(game("domineering")).initial_state(0), START, Lcg(seed), model_moves, model_apply,
+                            lambda model, m: model_text(model[1], m), covered)
 
 
 def test_domineering_lowers_without_its_unread_counter(tmp_path):
