@@ -267,7 +267,8 @@ def _hoistable(flag, item: str, body: list, w: int, inputs: set[str], assigned: 
                inner_declared: set[str], rest: list, stmt) -> bool:
     """May `if (Q(item)) { v = b; }` leave the walk for a search after it? Q reads the item and locals that never
     change (declared before the loop), calls nothing, and `v` is a local declared before the loop with the other
-    value, written and read nowhere else in the walk."""
+    value, written and read nowhere else in the walk. (Lists are left out of Q's locals: they change by their methods,
+    which no assignment shows.)"""
     q, v, value = flag
     if any(isinstance(n, (ast.Call, ast.Assign)) for n in ast.walk(q)):
         return False
@@ -276,6 +277,9 @@ def _hoistable(flag, item: str, body: list, w: int, inputs: set[str], assigned: 
             continue
         if name in inner_declared or name in assigned or not (name in inputs or declared_at.get(name, w) < w):
             return False
+        typed = [d.type for d in ast.walk(body) if isinstance(d, ast.VarDecl) and d.name == name]
+        if any(t.name == "List" or t.args for t in typed):  # a list may change by its methods (the stack does)
+            return False
     if item in assigned or sum(isinstance(n, ast.Assign) and _is_name(n.target, v) for n in ast.walk(body)) != 1:
         return False
     k = declared_at.get(v)
@@ -283,3 +287,45 @@ def _hoistable(flag, item: str, body: list, w: int, inputs: set[str], assigned: 
         return False
     others = [s for s in rest if s is not stmt]
     return v not in _names(others)
+
+
+def while_walk(fn: ast.FunctionDef, body: list) -> list | None:
+    """`body` with its first walk of a list by a `while` and a counter of its own written as the `for` it is:
+
+        number i = 0;                           for (number i = 0; i < L.length; i += 1)
+        while (i < L.length)            ->      {
+        {                                           ...
+            ...                                 }
+            i += 1;
+        }
+
+    where `i` is written only by that last statement, read nowhere outside the loop, and the loop has no
+    `continue` (which would skip the step) or `break`. None where there is no such loop."""
+    for w, loop in enumerate(body):
+        if not (isinstance(loop, ast.While) and isinstance(loop.cond, ast.Binary) and loop.cond.op == "<"
+                and isinstance(loop.cond.left, ast.Name) and isinstance(loop.cond.right, ast.Member)
+                and loop.cond.right.name == "length" and isinstance(loop.cond.right.obj, ast.Name)
+                and loop.body.body):
+            continue
+        i, listed = loop.cond.left.name, loop.cond.right.obj.name
+        last = loop.body.body[-1]
+        if not (isinstance(last, ast.ExprStmt) and isinstance(last.expr, ast.Assign) and _is_name(last.expr.target, i)
+                and last.expr.op == "+=" and isinstance(last.expr.value, ast.NumberLit)
+                and last.expr.value.value == 1):
+            continue
+        decls = [k for k, s in enumerate(body[:w]) if isinstance(s, ast.VarDecl) and s.name == i]
+        if len(decls) != 1 or not (isinstance(body[decls[0]].init, ast.NumberLit) and body[decls[0]].init.value == 0
+                                   and body[decls[0]].type.name == "number"):
+            continue
+        d = decls[0]
+        writes = [n for n in ast.walk(body) if isinstance(n, ast.Assign) and _is_name(n.target, i)]
+        if len(writes) != 1 or any(isinstance(n, (ast.Continue, ast.Break)) for n in ast.walk(loop.body)):
+            continue
+        if i in _names(body[d + 1:w]) | _names(body[w + 1:]) or i == listed:
+            continue
+        if any(isinstance(n, ast.VarDecl) and n.name == i for n in ast.walk(loop.body)):
+            continue
+        span = loop.span
+        walk = _counted(span, i, listed, copy.deepcopy(loop.body.body[:-1]))
+        return body[:d] + body[d + 1:w] + [walk] + body[w + 1:]
+    return None

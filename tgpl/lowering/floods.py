@@ -491,9 +491,9 @@ def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
 
 def _other_shape(fn: ast.FunctionDef, body: list) -> list | None:
     """`body` with a flood written another way (`flood_shapes`) in the worklist form, or None."""
-    from tgpl.lowering.flood_shapes import stack_walk
+    from tgpl.lowering.flood_shapes import stack_walk, while_walk
 
-    return stack_walk(fn, body)
+    return stack_walk(fn, body) or while_walk(fn, body)
 
 
 def has_flood(program) -> bool:
