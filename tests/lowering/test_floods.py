@@ -232,7 +232,8 @@ def test_stack_game_lowers_and_validates(tmp_path):
 
 
 WALK_FOR = "List<Cell> group = {start};\n            for (number i = 0; i < group.length; i += 1)\n            {\n"
-WALK_WHILE = "List<Cell> group = {start};\n            number i = 0;\n            while (i < group.length)\n            {\n"
+WALK_WHILE = ("List<Cell> group = {start};\n            number i = 0;\n"
+              "            while (i < group.length)\n            {\n")
 STEP = "                }\n            }\n            for (number j"
 
 

@@ -215,8 +215,9 @@ def _stack(fn, body: list, w: int, todo: str, inputs: set[str], assigned: set[st
     special = {decls[seen], decls[todo], starts[seen][0], starts[todo][0]}
     if any(name in _names(s) for k, s in enumerate(body[:w]) if k not in special for name in (seen, todo)):
         return None
-    if todo in _names(body[w + 1:]) or seen in {d.name for d in ast.walk(body) if isinstance(d, ast.VarDecl)
-                                                if d is not body[decls[seen]]}:
+    others = {d.name for d in ast.walk(body) if isinstance(d, ast.VarDecl)
+              and d is not body[decls[seen]] and d is not body[decls[todo]]}
+    if todo in _names(body[w + 1:]) or {seen, todo} & others:
         return None
     # the walk's body: the lists read only in the push; the flags hoisted
     kept: list = []
