@@ -10,7 +10,8 @@ not tuned to, checked on the runtime against independent Python models written f
 - ends.tgpl: a three-player drafting card game with a scoring phase and a ranking with ties; every play's
   ranking against the model's, and what each player can secure.
 
-The lowering refuses ygame.tgpl at once, located, at its flood's `removeAt` on a local list. tally.tgpl is
+ygame.tgpl's flood is a depth-first walk whose stack only feeds the visited list: the lowering writes it as a
+recursive search (language decision 114, tgpl/lowering/flood_shapes.py) and validates the rules. tally.tgpl is
 the smallest game of Ends' scoring that the lowering once refused as a game that never ends.
 """
 
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import runtime_perft
+from differential import lowered_and_validated, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -272,12 +273,10 @@ def test_y_is_verified_whole_as_the_model_explores_it():
     assert "value: win for player 0" in r.output
 
 
-def test_y_is_refused_by_the_lowering_at_its_flood():
-    r = CliRunner().invoke(main, ["to-gdl", game("ygame"), "--dry-run"])
-    assert r.exit_code == 1, r.output
-    assert "ygame.tgpl:93:13: error: not lowerable: removeAt() on a local list is not lowerable" in r.output
-    r = CliRunner().invoke(main, ["to-gdl", game("ygame"), "--no-validate", "-o", "/dev/null"])
-    assert r.exit_code == 2 and "ygame.tgpl:93:13: error: not lowerable" in r.output, r.output
+def test_y_lowers_and_validates_its_stack_walk_as_a_flood(tmp_path):
+    """Refused at its `removeAt` before: the walk is now a search for each of its three flags, and the rules are
+    played against the runtime, which runs the walk as written."""
+    lowered_and_validated(game("ygame"), tmp_path / "y.kif")
 
 
 # --- Ends ---------------------------------------------------------------------------------------------

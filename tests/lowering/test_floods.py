@@ -170,3 +170,108 @@ def test_search_that_returns_false_lowers_and_validates(tmp_path):
     assert r.exit_code == 0, r.output
     second = out.read_text().splitlines()[1]
     assert second.startswith("; validated:") and "to the end of the game" in second, second
+
+
+# --- a walk with a stack or a queue that feeds a visited list (tgpl/lowering/flood_shapes.py) ---------------
+
+STACK = DATA / "lowering" / "flood_stack.tgpl"
+
+
+def stack_made(text: str) -> list[str]:
+    made: list[str] = []
+    program = load_program(STACK, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 15)))
+    assert program.ok, [str(d) for d in program.diagnostics]
+    return made
+
+
+def test_stack_and_queue_walks_become_recursive_searches():
+    """Touches (a stack, a flag set for the cells popped in a column) and Joined (a queue, `contains` after it):
+    each walk is the worklist form, the flag a search after it; no stack is left in either function."""
+    program = load_program(STACK)
+    assert has_flood(program)
+    made: list[str] = []
+    rewritten = load_program(STACK, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 15)))
+    assert rewritten.ok and made == ["TouchesFlood1", "JoinedFlood1"]
+    fns = functions(rewritten)
+    for caller in ("Touches", "Joined"):
+        body = fns[caller].effect.body
+        assert not any(isinstance(n, (ast.While, ast.Index)) for n in ast.walk(body))
+        assert not any(isinstance(n, ast.Name) and n.name in ("todo", "seen") for n in ast.walk(body))
+    touches = fns["Touches"].effect.body.body
+    assert any(isinstance(s, ast.If) and isinstance(s.then.body[0], ast.ExprStmt)
+               and isinstance(s.then.body[0].expr, ast.Assign) and s.then.body[0].expr.target.name == "hit"
+               for s in touches)  # `if (TouchesFlood1(...)) { hit = true; }`
+
+
+@pytest.mark.parametrize("change", [
+    ("if (c.X == col) { hit = true; }", "if (c.X == col && todo.length > 1) { hit = true; }"),  # the stack read
+    ("if (c.X == col) { hit = true; }", "if (c.X == col) { hit = true; }\n                hit = hit;"),  # flag
+    ("bool hit = false;", "bool hit = false;\n            hit = false;"),  # the flag written before the walk
+    ("if (c.X == col) { hit = true; }", "if (c.X == col + dxs) { hit = true; }\n                dxs += 1;"),
+    ("seen.add(start);\n            todo.add(start);", "seen.add(start);\n            todo.add(at0);"),  # starts differ
+    ("todo.removeAt(todo.length - 1);", "todo.removeAt(0);"),  # takes one end, removes the other
+    ("                                seen.add(n);\n                                todo.add(n);",
+     "                                seen.add(n);\n                                todo.add(n);\n"
+     "                                todo.add(n);"),  # pushed twice
+])
+def test_what_is_not_exactly_a_stack_walk_is_left_alone(change):
+    """A change anywhere the rewrite relies on leaves Touches as written (to the lowering's refusal); Joined's
+    queue is still rewritten."""
+    walk = "List<Cell> seen = {};\n            List<Cell> todo = {};"
+    text = STACK.read_text().replace(walk, "number dxs = 0;\n            Cell at0 = start;\n            " + walk)
+    assert stack_made(text) == ["TouchesFlood1", "JoinedFlood1"]
+    assert change[0] in text
+    assert stack_made(text.replace(change[0], change[1])) == ["JoinedFlood1"]
+
+
+def test_stack_game_lowers_and_validates(tmp_path):
+    """Refused at its `removeAt` before; its rules are now played against the runtime's game as written."""
+    from differential import lowered_and_validated
+
+    lowered_and_validated(str(STACK), tmp_path / "stack.kif")
+
+
+WALK_FOR = "List<Cell> group = {start};\n            for (number i = 0; i < group.length; i += 1)\n            {\n"
+WALK_WHILE = ("List<Cell> group = {start};\n            number i = 0;\n"
+              "            while (i < group.length)\n            {\n")
+STEP = "                }\n            }\n            for (number j"
+
+
+def while_text() -> str:
+    """flood.tgpl with Touches' walk a `while` and a counter of its own (the form of loa_flood.tgpl's walk)."""
+    text = FLOOD.read_text()
+    assert text.count(WALK_FOR) == 2 and text.count(STEP) == 1
+    text = text.replace(WALK_FOR, WALK_WHILE, 1)
+    return text.replace(STEP, "                }\n                i += 1;\n            }\n            for (number j")
+
+
+def test_while_walk_is_the_for_walk():
+    assert made_by(while_text()) == ["TouchesFlood1", "JoinedFlood1"]
+
+
+@pytest.mark.parametrize("change", [
+    ("                i += 1;\n", "                i += 1;\n                if (i > 20) { continue; }\n"),  # continue
+    ("                i += 1;\n            }\n", "                i += 1;\n            }\n            i = 0;\n"),
+    ("number i = 0;", "number i = 1;"),  # starts past the first item
+    ("                i += 1;\n", "                i += 2;\n"),  # skips items
+    ("while (i < group.length)\n            {\n",
+     "while (i < group.length)\n            {\n                Cell first = group[0];\n"),  # the list read otherwise
+])
+def test_what_is_not_exactly_a_while_walk_is_left_alone(change):
+    text = while_text()
+    assert change[0] in text
+    changed = text.replace(change[0], change[1], 1)
+    assert load_program(FLOOD, text=changed).ok
+    assert made_by(changed) == ["JoinedFlood1"]
+
+
+def test_while_game_lowers_to_the_rules_of_the_for_game_and_validates(tmp_path):
+    from differential import lowered_and_validated
+
+    path = tmp_path / "flood.tgpl"  # the same name: the same rules, byte for byte, but the first line
+    path.write_text(while_text())
+    text, _ = lowered_and_validated(str(path), tmp_path / "while.kif")
+    r = CliRunner().invoke(main, ["to-gdl", str(FLOOD), "--no-validate", "-o", str(tmp_path / "for.kif")])
+    assert r.exit_code == 0, r.output
+    body = [x for x in text.splitlines() if not x.startswith(";")]
+    assert body == [x for x in (tmp_path / "for.kif").read_text().splitlines() if not x.startswith(";")]

@@ -225,6 +225,7 @@ class _Use:
     tested: ast.Expr | None = None
     counter: str | None = None
     value: bool | None = None
+    sets: str | None = None  # a search that sets this local to `value` where it finds, rather than returns it
 
 
 def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
@@ -239,12 +240,15 @@ def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
             return ast.NullLit(n.span)
         counter = _walks_list(n, name)
         if counter is not None:
-            returns = {r.value.value for r in ast.walk(n.body) if isinstance(r, ast.Return)
+            sets, body = _flag_search(n)
+            returns = {r.value.value for r in ast.walk(body) if isinstance(r, ast.Return)
                        and isinstance(r.value, ast.BoolLit)}
-            own = _declared(n.body)
-            if (len(returns) == 1 and _pure(n.body, own, returns=True)
-                    and not _reads_list(n.body, name, counter)):
-                uses.append(_Use(n, counter=counter, value=returns.pop()))
+            own = _declared(body)
+            if (len(returns) == 1 and _pure(body, own, returns=True)
+                    and not _reads_list(body, name, counter)):
+                value = returns.pop() if sets is None else sets[1]
+                uses.append(_Use(_Search(n, body), counter=counter, value=value,
+                                 sets=None if sets is None else sets[0]))
                 return ast.Block(n.span, [])
         return None
     rest = _replace(flood.body[flood.at + 2:], swap)
@@ -254,6 +258,35 @@ def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
         if u.tested is not None and any(_is_name(n, name) for n in ast.walk(u.tested)):
             return None
     return uses
+
+
+@dataclass
+class _Search:
+    """A search loop, and its body as the searcher runs it (a flag's `v = b;` made `return true;`)."""
+
+    loop: ast.For
+    body: ast.Block
+
+
+def _flag_search(loop: ast.For) -> tuple[tuple[str, bool] | None, ast.Block]:
+    """A search with no return whose only writes are `v = b;` to one local `v`, one value `b` (a flag: "some
+    item has Q", the form `flood_shapes` gives a flag hoisted out of a stack walk): ((v, b), its body with each
+    write a `return true;`); else (None, the loop's body)."""
+    body = loop.body
+    if any(isinstance(n, ast.Return) for n in ast.walk(body)):
+        return None, body
+    writes = {(n.expr.target.name, n.expr.value.value) for n in ast.walk(body)
+              if isinstance(n, ast.ExprStmt) and isinstance(n.expr, ast.Assign) and n.expr.op == "="
+              and isinstance(n.expr.target, ast.Name) and isinstance(n.expr.value, ast.BoolLit)}
+    if len(writes) != 1:
+        return None, body
+    (v, b), = writes
+    if v in _declared(body):
+        return None, body
+    swapped = _replace(body, lambda n: ast.Return(n.span, ast.BoolLit(n.span, True))
+                       if isinstance(n, ast.ExprStmt) and isinstance(n.expr, ast.Assign)
+                       and _is_name(n.expr.target, v) else None)
+    return (v, b), swapped
 
 
 def _arg(span: Span, name: str, value: ast.Expr) -> ast.Arg:
@@ -330,7 +363,12 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
                  taken: set[str], reads: _Reads) -> list[ast.FunctionDef]:
     found = _rewritable(fn, body, reads)
     if found is None:
-        return []
+        other = _other_shape(fn, body)
+        found = _rewritable(fn, other, reads) if other is not None else None
+        if found is None:
+            return []
+        body[:] = other  # only where the flood it makes is then rewritten
+        found = _rewritable(fn, body, reads)
     flood, uses = found
     bound = steps(flood.item.name)
     lo = _locals(fn, body)
@@ -356,8 +394,11 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         if use.tested is not None:
             swaps[id(use.node)] = call
         else:
-            swaps[id(use.node)] = ast.If(use.node.span, call,
-                                         ast.Block(span, [ast.Return(span, ast.BoolLit(span, use.value))]), None)
+            found: ast.Stmt = ast.Return(span, ast.BoolLit(span, use.value))
+            if use.sets is not None:
+                found = ast.ExprStmt(span, ast.Assign(span, ast.Name(span, use.sets), "=",
+                                                      ast.BoolLit(span, use.value)))
+            swaps[id(use.node.loop)] = ast.If(use.node.loop.span, call, ast.Block(span, [found]), None)
     rest = _replace(body[flood.at + 2:], lambda n: swaps.get(id(n)))
     body[flood.at:] = [ast.VarDecl(decl.span, copy.deepcopy(flood.item), start, decl.name_span,
                                    decl.init.items[0])] + rest
@@ -448,12 +489,23 @@ def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
     return steps
 
 
+def _other_shape(fn: ast.FunctionDef, body: list) -> list | None:
+    """`body` with a flood written another way (`flood_shapes`) in the worklist form, or None."""
+    from tgpl.lowering.flood_shapes import stack_walk, while_walk
+
+    return stack_walk(fn, body) or while_walk(fn, body)
+
+
 def has_flood(program) -> bool:
     """Does a function of `program` hold a flood `rewrite_floods` would look at (its loop recognised)?"""
     for m in program.modules:
         for _, members in _owners(m):
             for fn in members:
-                if isinstance(fn, ast.FunctionDef) and fn.effect is not None and find_flood(fn, fn.effect.body.body):
+                if not isinstance(fn, ast.FunctionDef) or fn.effect is None:
+                    continue
+                body = fn.effect.body.body
+                other = None if find_flood(fn, body) else _other_shape(fn, body)
+                if find_flood(fn, body) or (other is not None and find_flood(fn, other)):
                     return True
     return False
 

@@ -1046,7 +1046,7 @@ class _FunctionCompiler:
         if name in self.hc.fluent_attrs:
             self.hf.reads.add(name)
         rows = []
-        for obj in self.hc.u.objects:
+        for obj in self.hc.u.objects + (self.links() if name == "to" else []):
             if (obj.name, name) not in self.hc.fluent_cells and name in obj.fields:
                 value = obj.fields[name]
                 if isinstance(value, (tuple, list, dict)):
@@ -1060,6 +1060,17 @@ class _FunctionCompiler:
             self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
             return [(c.plus(Atom(read_rel(name), (o, v))), v)]
         return [self.read_once(c, o, name)]
+
+    def links(self) -> list[UObj]:
+        """The links a board's geometry makes (`c.connections[i]`), which are not objects of the state: their `to`
+        is a static field, read through a table as any other (a flood over the connections, the game of Y's)."""
+        known = {o.name for o in self.hc.u.objects}
+        out: dict[str, UObj] = {}
+        for obj in self.hc.u.objects:
+            for link in obj.connections or ():
+                if link.name not in known:
+                    out.setdefault(link.name, link)
+        return list(out.values())
 
     def read_once(self, c: Clause, o: Value, name: str) -> tuple[Clause, Value]:
         """The attribute `name` of `o` in the state the function reads: the value a read of it already in the
