@@ -169,6 +169,7 @@ class HornCompiler:
         self._positive: dict[int, tuple | None] = {}
         self.implicit_this = program.implicit_this
         self.u = universe
+        self._links: dict[str, UObj] | None = None
         self.fluent_attrs = {a for (_, a) in fluent_cells}
         self.fluent_cells = fluent_cells
         self.functions: dict[str, HornFunction] = {}
@@ -439,7 +440,22 @@ class HornCompiler:
         return self.program.builtins.by_name().get(ref.name)
 
     def object_of(self, v: Const) -> UObj | None:
-        return self.u.by_name.get(v.name[3:]) if v.name.startswith("#o:") else None
+        """The object a constant names: an object of the state, or a link of a board's geometry (a tile's
+        `connections[i]`, whose `to` a function may read)."""
+        if not v.name.startswith("#o:"):
+            return None
+        name = v.name[3:]
+        return self.u.by_name.get(name) or self.links().get(name)
+
+    def links(self) -> dict[str, UObj]:
+        """The links a board's geometry makes, by name: not objects of the state, their fields are static."""
+        if self._links is None:
+            self._links = {}
+            for obj in self.u.objects:
+                for link in obj.connections or ():
+                    if link.name not in self.u.by_name:
+                        self._links.setdefault(link.name, link)
+        return self._links
 
     def all_are(self, static, target) -> bool:
         """Whether every object of class `static` in the game is a `target`: then `x as target` of a `static` x is
@@ -1046,7 +1062,7 @@ class _FunctionCompiler:
         if name in self.hc.fluent_attrs:
             self.hf.reads.add(name)
         rows = []
-        for obj in self.hc.u.objects + (self.links() if name == "to" else []):
+        for obj in self.hc.u.objects + (list(self.hc.links().values()) if name == "to" else []):
             if (obj.name, name) not in self.hc.fluent_cells and name in obj.fields:
                 value = obj.fields[name]
                 if isinstance(value, (tuple, list, dict)):
@@ -1060,17 +1076,6 @@ class _FunctionCompiler:
             self.hc.statics.setdefault("#field:" + name, sorted(set(rows), key=str))
             return [(c.plus(Atom(read_rel(name), (o, v))), v)]
         return [self.read_once(c, o, name)]
-
-    def links(self) -> list[UObj]:
-        """The links a board's geometry makes (`c.connections[i]`), which are not objects of the state: their `to`
-        is a static field, read through a table as any other (a flood over the connections, the game of Y's)."""
-        known = {o.name for o in self.hc.u.objects}
-        out: dict[str, UObj] = {}
-        for obj in self.hc.u.objects:
-            for link in obj.connections or ():
-                if link.name not in known:
-                    out.setdefault(link.name, link)
-        return list(out.values())
 
     def read_once(self, c: Clause, o: Value, name: str) -> tuple[Clause, Value]:
         """The attribute `name` of `o` in the state the function reads: the value a read of it already in the
