@@ -25,6 +25,7 @@ from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.cli import main
 from tgpl.lowering.lower import NotLowerable, lower
+from tgpl.lowering.universe import Universe
 from tgpl.pipeline import gdl_errors
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
@@ -36,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
 LOOPCALL = ROOT / "tests" / "data" / "lowering" / "loopcall.tgpl"
 CHESS = ROOT / "examples" / "chess" / "chess.tgpl"
+SAME_SEAT = ROOT / "tests" / "data" / "lowering" / "same_seat.tgpl"
 
 
 def _compiled(path: Path, grounded_once: bool = True) -> Lowered:
@@ -61,6 +63,31 @@ def test_a_write_to_an_object_that_may_be_the_one_written_before_is_split(monkey
     lw = _compiled(SHIFTS)
     with pytest.raises(AssertionError, match="mark"):
         bisimulate(lw)
+
+
+def test_an_object_looked_up_again_by_the_same_index_is_the_object_written():
+    """`Game.Seats[1 - Index()]` written (`them.Men -= 1`), then looked up again by the turn's end, which ends
+    the game on its men: the same lookup of the same keys is the same term, so the check reads the value
+    written and bounds the men."""
+    lw = _compiled(SAME_SEAT)
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete
+    assert bisimulate(lw).states == runtime.states == 15
+
+
+def test_the_same_lookup_taken_for_another_object_leaves_the_men_unbounded(monkeypatch):
+    """Planted: every lookup a fresh term (`known` finds nothing), the end check may read another seat's men
+    before the move, and the men the hit writes fall without bound: refused, as morris.tgpl was (the bound
+    lowered so that the relaxation meets it at once)."""
+    monkeypatch.setattr(compiled.SegmentCompiler, "known", staticmethod(lambda c, rel, keys: None))
+    monkeypatch.setattr(horn, "BOUND", 50)
+    game = load_game(str(SAME_SEAT))
+    universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
+    with pytest.raises(horn.Unsupported, match="'Men' \\(-50\\.\\.2 so far\\) not bounded by the game"):
+        compiled.CompiledGame(game.program, universe, None, None, {}).counter_ranges()
+    monkeypatch.undo()
+    ranges = compiled.CompiledGame(game.program, universe, None, None, {}).counter_ranges()
+    assert sorted(int(v.name) for _, v in ranges["num|Men"] + ranges["over|Men"]) == [-1, -1, 0, 0, 1, 1, 2, 2]
 
 
 def test_shifts_compiled_rules_pass_the_gdl_checks():

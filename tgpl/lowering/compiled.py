@@ -907,9 +907,13 @@ class SegmentCompiler(_FunctionCompiler):
         if any(isinstance(v, STATIC) for v in vals):
             raise Unsupported("a list as an argument")
         reads = self.hc.fluent_reads(hf.name)
+        name = self.hc.instance_name(hf, e)
+        if not reads:  # a table: the same arguments give the result the clause already has
+            same = self.known(c, f"{name}|result@s", tuple(vals))
+            if same is not None:
+                return [(c, same)]
         c = c.copy()
         ctx = self.context(reads, c, e) if reads else "s"  # a function that reads no fluent: a table
-        name = self.hc.instance_name(hf, e)
         self.g.demand.add((name, ctx if reads else 0))
         for args, body in self.demands(vals, c.body):
             self.hf.rules.append(Rule(Atom(f"{name}|call@{ctx}", args), body))
@@ -1025,13 +1029,38 @@ class SegmentCompiler(_FunctionCompiler):
         return super().compare(op, c.resolve(a), c.resolve(b), c)
 
     def calc(self, op, a, b, c):
-        return super().calc(op, c.resolve(a), c.resolve(b), c)
+        a, b = c.resolve(a), c.resolve(b)
+        if isinstance(a, (Var, Const)) and isinstance(b, (Var, Const)) and not (isinstance(a, Const)
+                                                                                 and isinstance(b, Const)):
+            same = self.known(c, CALCS[op], (a, b))
+            if same is not None:
+                return c, same
+        return super().calc(op, a, b, c)
 
     def contains(self, c, o, x):
         return super().contains(c, c.resolve(o), c.resolve(x))
 
     def index(self, c, o, k):
-        return super().index(c, c.resolve(o), c.resolve(k))
+        out = super().index(c, c.resolve(o), c.resolve(k))
+        if len(out) == 1:  # a lookup in a static table: the same keys give the item the clause already has
+            c2, v = out[0]
+            last = c2.body[-1] if len(c2.body) == len(c.body) + 1 else None
+            if isinstance(v, Var) and isinstance(last, Atom) and last.args[-1] == v:
+                same = self.known(c, last.relation, last.args[:-1])
+                if same is not None:
+                    return [(c, same)]
+        return out
+
+    @staticmethod
+    def known(c: Clause, rel: str, keys: tuple) -> Term | None:
+        """What the clause already holds for `keys` in `rel`, a relation with one value for its keys (an
+        arithmetic, a list's static table, a function that reads no fluent): the same value is the same term.
+        Morris's `Game.Seats[1 - Index()]`, read again after `them.Men -= 1`, is then the seat written, not maybe
+        another one that a check of the men left would read before the write."""
+        for x in c.body:
+            if isinstance(x, Atom) and x.relation == rel and x.args[:-1] == keys:
+                return x.args[-1]
+        return None
 
     # ------------------------------------------------------------ joins
     def exits(self, clauses: list[Clause], live: set[str]) -> list[Clause]:
