@@ -301,7 +301,10 @@ class Generator:
                 rel = rng.choice(KIF_GAMES)
                 return Case(command, [command, rel], {rel: mutate(_read(rel), rng, kif=True)}, origin="mutated")
             main, files = self.tgpl(LOWERABLE)
-            args = [command, main]  # the validation's playouts: 1,000 steps, the fewest --validate-steps takes
+            # the validation's playouts: 1,000 steps, the fewest --validate-steps takes; --max-seconds under the
+            # case's limit, so that a game that lowers slowly (treasure: minutes) stops located, and a runaway
+            # is a limit the lowering does not honour
+            args = [command, main, "--max-seconds", str(LIMITS[command] * 3 // 4)]
             if rng.random() < 0.3:
                 args.append("--no-validate")
             return Case(command, args, files, origin="mutated")
