@@ -32,7 +32,7 @@ import copy
 from typing import Callable
 
 from tgpl.frontend import ast
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _names, _same, _stmt_method
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _names, _replace, _same, _stmt_method
 
 Distinct = Callable[[list[tuple[str, int, int]], ast.Expr, str], bool]
 """`distinct(ranges, E, T)`: does E, over the counters' ranges ((name, first, past the last)), visit every object
@@ -91,7 +91,6 @@ def _conjuncts(e) -> list:
 def _renamed(e, old: str, new: str):
     def swap(n):
         return ast.Name(n.span, new) if _is_name(n, old) else None
-    from tgpl.lowering.flood_shapes import _replace
     return _replace(e, swap)
 
 

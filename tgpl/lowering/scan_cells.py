@@ -11,7 +11,8 @@ the code, so it is evaluated here, once, on the state after setup, with
 - the game's top-level functions called by name, their bodies run (`if`, `return`, locals);
 - anything else (a built-in, a list, a method, an error such as an index out of range) given up.
 
-So the answer holds in every state the game reaches: what it reads never changes after setup.
+So the answer holds in every state the game reaches: what it reads never changes after setup. Where setup throws
+dice or deals as random's first moves, the snapshot is not yet the start, and nothing is answered.
 """
 
 from __future__ import annotations
@@ -206,8 +207,8 @@ def visits_each_once(program, start: dict, ranges: list[tuple[str, int, int]], i
     """Does `item`, evaluated for every value of the counters `ranges` ((name, first, past the last), nested in
     that order), give every object of class `item_class` (or a subclass) exactly once, and nothing else (no null)?
     False where that cannot be told (see the module's docstring)."""
-    if "objects" not in start:
-        return False
+    if "objects" not in start or start.get("throws") or start.get("deals"):
+        return False  # setup's dice or deals still to come (random's first moves): the snapshot is not the start
     try:
         ev = _Static(program, start)
         seen: list[str] = []
