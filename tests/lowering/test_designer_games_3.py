@@ -316,6 +316,22 @@ def test_ends_ranks_every_play_as_the_model_does():
     assert Counter(str(r) for _, r in plays)["[[0, 2], [1]]"] == 3
 
 
+def test_ends_is_refused_naming_the_function_whose_list_multiplies_the_paths(tmp_path):
+    """Ends' scoring calls `Total` for every hand (through `OwnTotal`): it sums the hand's `Cards`, a list the
+    moves change, so each call forks the path once per total it can have, and the ranking's comparisons run on
+    every product of them, past one control state's budget of parts. The refusal stands at the comparison, and
+    its hint names the function, the list and where the moves change it (once the generic "a count or a search
+    over the whole board"), with the rewrite: a running total the move keeps."""
+    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
+    assert r.exit_code == 2, r.output
+    assert "ends.tgpl:104:48: error: not lowerable: the lowering built conditions of more than" in r.output
+    assert ("phase Scoring calls Total, which reads the list 'Cards' that the moves change (`add` at 56:13)"
+            in r.output), r.output
+    assert "`Score += card.Value;` in the move that changes 'Cards'" in r.output
+    assert "a count or a search over the whole board" not in r.output
+    assert not (tmp_path / "x.kif").exists()
+
+
 def test_ends_verify_says_what_each_player_secures():
     """The model's max-min of each player's goal: 100 for player 0, 0 for the others."""
     r = CliRunner().invoke(main, ["verify", game("ends")])

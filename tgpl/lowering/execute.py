@@ -501,9 +501,10 @@ class Executor:
                 return REWRITE_HINT
             fn, name, change = called
             return (f"; {self.here} calls {fn.name}, which reads the list '{name}' that the moves change "
-                    f"(`{change.callee.name}` at {change.span.line}:{change.span.col}): what it returns is spelled out "
-                    "for every content the list can have, and the statements that compare or combine those values "
-                    "multiply their cases: keep the value in a number the moves change (a running total, "
+                    f"(`{change.callee.name}` at {change.span.line}:{change.span.col}): its value is spelled out for "
+                    "every content the list can have, a call forks the path once per value it can return, so the "
+                    "paths multiply call after call and every statement after them runs on each: keep the value in "
+                    "a number the moves change (a running total, "
                     f"`Score += card.Value;` in the move that changes '{name}') and read that number here "
                     "(docs/lowering.md, \"Writing games that lower\")")
         name, change = walked[0]
