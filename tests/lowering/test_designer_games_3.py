@@ -303,9 +303,11 @@ def ends_plays(row, hands, p):
             yield (c, *rest), ranking
 
 
-def test_ends_ranks_every_play_as_the_model_does():
-    """All 64 plays; ties share a place ({{0, 2}, {1}} three times)."""
-    start = load_game(game("ends")).initial_state(0)
+@pytest.mark.parametrize("name", ["ends", "ends_scores"])
+def test_ends_ranks_every_play_as_the_model_does(name):
+    """All 64 plays; ties share a place ({{0, 2}, {1}} three times). The rewrite that lowers (ends_scores.tgpl:
+    running totals, the row's ends as numbers, each place found once) ranks every play as the first version."""
+    start = load_game(game(name)).initial_state(0)
     plays = list(ends_plays(list(range(7)), [[], [], []], 0))
     assert len(plays) == 64
     for cards, ranking in plays:
@@ -330,6 +332,19 @@ def test_ends_is_refused_naming_the_function_whose_list_multiplies_the_paths(tmp
     assert "`Score += card.Value;` in the move that changes 'Cards'" in r.output
     assert "a count or a search over the whole board" not in r.output
     assert not (tmp_path / "x.kif").exists()
+
+
+def test_ends_rewritten_with_running_totals_lowers_and_validates(tmp_path):
+    """The rewrite the refusal of ends.tgpl names: every Take keeps its hand's score as a running total (and
+    flags for the colours held), so the ranking compares three fluents rather than three calls that fork the
+    path per total; it lowers (1,458 rules, 23 s of CPU where measured) and is validated by bisimulation over
+    the game's 189 states. The row's ends are numbers (`Left`, `Right`) so that the search of the ranges follows
+    which card a move takes, and each place is found once: with the designer's ranking (a place's members found
+    by comparing every pair again for each place) the joint search of the ranges ran on past 79 s of CPU."""
+    out = tmp_path / "ends_scores.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("ends_scores"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert out.read_text().splitlines()[1] == "; validated: bisimulation, 189 states"
 
 
 def test_ends_verify_says_what_each_player_secures():
