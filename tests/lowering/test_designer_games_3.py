@@ -8,7 +8,8 @@ not tuned to, checked on the runtime against independent Python models written f
 - ygame.tgpl: the game of Y on a triangle of side 4 drawn on a hex board (offset rows), the win a flood
   over the tiles' connections with local lists; its complete verify against the model's game graph;
 - ends.tgpl: a three-player drafting card game with a scoring phase and a ranking with ties; every play's
-  ranking against the model's, and what each player can secure.
+  ranking against the model's, and what each player can secure. It is refused for the lowering's work, the
+  message naming `Total` and the list it sums; ends_scores.tgpl, rewritten as the message says, lowers.
 
 ygame.tgpl's flood is a depth-first walk whose stack only feeds the visited list: the lowering writes it as a
 recursive search (language decision 114, tgpl/lowering/flood_shapes.py) and validates the rules. tally.tgpl is
