@@ -275,3 +275,60 @@ def test_while_game_lowers_to_the_rules_of_the_for_game_and_validates(tmp_path):
     assert r.exit_code == 0, r.output
     body = [x for x in text.splitlines() if not x.startswith(";")]
     assert body == [x for x in (tmp_path / "for.kif").read_text().splitlines() if not x.startswith(";")]
+
+
+LOA_FLOOD = DATA / "designers" / "loa_flood.tgpl"
+SCAN = "                Sq s = At(x: x, y: y);\n                if (s.Stone == who)\n                {\n                    total += 1;"
+
+
+def connected_rewritten(tmp_path, text: str) -> bool:
+    """Is loa_flood.tgpl's `Connected`, changed to `text`, rewritten as a search (flood_counts)?"""
+    path = tmp_path / "loa_flood.tgpl"
+    path.write_text(text)
+    game = load_game(path)
+    program, _ = with_floods(game.program, start_snapshot(game))
+    return "ConnectedFlood1" in {f.defn.name for f in program.functions}
+
+
+def test_a_flood_started_by_a_count_is_one_scan_asking_a_search():
+    """loa_flood.tgpl's `Connected`: the flood seeded by the first piece of a count and compared with the count is
+    one scan that takes the first piece and asks the search of each piece, as loa.tgpl's `Linked` is asked."""
+    game = load_game(LOA_FLOOD)
+    program, _ = with_floods(game.program, start_snapshot(game))
+    fns = functions(program)
+    body = fns["Connected"].effect.body.body
+    assert [type(s).__name__ for s in body] == ["VarDecl", "For", "Return"]
+    assert isinstance(body[-1].value, ast.BoolLit) and body[-1].value.value is True
+    calls = [n for n in ast.walk(body) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name)
+             and n.callee.name == "ConnectedFlood1"]
+    assert len(calls) == 1
+    assert not any(isinstance(n, ast.Member) and n.name in ("length", "add") for n in ast.walk(body))
+    assert {a.name: a.value.value for a in calls[0].args if isinstance(a.value, ast.NumberLit)} == {"steps1": 24.0}
+
+
+def test_a_scan_in_another_order_still_counts_each_square_once(tmp_path):
+    text = LOA_FLOOD.read_text()
+    assert SCAN in text
+    assert connected_rewritten(tmp_path, text.replace(SCAN, SCAN.replace("At(x: x, y: y)", "At(x: y, y: x)")))
+
+
+@pytest.mark.parametrize("change", [
+    (SCAN, SCAN.replace("At(x: x, y: y)", "At(x: x, y: 0)")),  # a square counted five times
+    (SCAN, SCAN.replace("At(x: x, y: y)", "At(x: x, y: y - 1)")),  # null off the board, a row not counted
+    ("total = 0;\n        for (number x = 0; x < 5;", "total = 0;\n        for (number x = 0; x < 4;"),  # a column
+    ("t.Stone == who && !reached", "t.Stone != null && !reached"),  # the walk adds what the count does not count
+    ("total += 1;", "total += 2;"),
+    ("return reached.length == total;", "return reached.length >= total;"),
+    ("return reached.length == total;", "Lines.Turns += 0; return reached.length == total;"),  # a write
+    ("if (s.Stone == who)\n                {\n                    total",
+     "if (s.Stone == who || s.Stone == null)\n                {\n                    total"),  # C not the walk's
+])
+def test_what_is_not_exactly_a_counted_flood_is_left_alone(tmp_path, change):
+    """A scan that does not visit every square once, or a walk that adds what the count does not count, or a
+    comparison other than `==`: `Connected` is left as written (to the lowering's refusal)."""
+    text = LOA_FLOOD.read_text()
+    assert change[0] in text
+    changed = text.replace(change[0], change[1], 1)
+    assert load_program(LOA_FLOOD, text=changed).ok
+    assert not connected_rewritten(tmp_path, changed)
+    assert connected_rewritten(tmp_path, text)

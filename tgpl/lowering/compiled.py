@@ -2821,7 +2821,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             if not saturate(e):
                 raise
             continue
-        made = lowered.program  # as made, before tidying: what the writes' check (`proved`) reads
+        as_made = lowered.program  # before tidying: what the writes' check (`proved`) reads
         if tidy is not None:
             limits.check()
             lowered = tidy(lowered)
@@ -2835,7 +2835,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         broken = check(lowered.program) if check is not None else []
         limits.check()
         if not broken:
-            return proved(lowered, counted, holds, guessed, limits, made)
+            return proved(lowered, counted, holds, guessed, limits, as_made)
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue

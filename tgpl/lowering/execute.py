@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
-from tgpl.frontend.after_setup import after_setup_nodes
+from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
@@ -402,6 +402,7 @@ class Executor:
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
         self.spans: list[Span] = []
+        self.blocks: list[ast.Block] = []  # the blocks `run_block` is running, innermost last (`_rewrite_hint`)
         # the loops being run, outermost first, each with the depth of `spans` (its function or block) it runs in
         self.loops: list[tuple[ast.Block, Span, int]] = []
         # the runtime's declaration order of actions (listeners of an event run in it, after priority)
@@ -495,7 +496,17 @@ class Executor:
         body = next((b for b, _, d in reversed(self.loops) if d == depth), None)
         walked = changed_lists_read(self.program, body) if body is not None else []
         if not walked:
-            return REWRITE_HINT
+            called = called_changed_lists(self.program, self.blocks[-1]) if self.blocks else None
+            if called is None:
+                return REWRITE_HINT
+            fn, name, change = called
+            return (f"; {self.here} calls {fn.name}, which reads the list '{name}' that the moves change "
+                    f"(`{change.callee.name}` at {change.span.line}:{change.span.col}): its value is spelled out for "
+                    "every content the list can have, a call forks the path once per value it can return, so the "
+                    "paths multiply call after call and every statement after them runs on each: keep the value in "
+                    "a number the moves change (a running total, "
+                    f"`Score += card.Value;` in the move that changes '{name}') and read that number here "
+                    "(docs/lowering.md, \"Writing games that lower\")")
         name, change = walked[0]
         return (f"; the loop reads the list '{name}', which the moves change (`{change.callee.name}` at "
                 f"{change.span.line}:{change.span.col}), so it is spelled out for every content the list can have: "
@@ -2163,11 +2174,13 @@ class Executor:
         p.stack = caller + [Frame(this, event, [dict(scope or {})])]
         self.where.append(what)
         self.spans.append(body.span)
+        self.blocks.append(body)
         try:
             paths = self.block(body, [p])
         finally:
             self.where.pop()
             self.spans.pop()
+            self.blocks.pop()
         for q in paths:
             q.stack = q.stack[:-1]
         return paths
@@ -2502,6 +2515,25 @@ def changed_lists_read(program, body: ast.Block) -> list[tuple[str, ast.Call]]:
                 and getattr(n.callee.obj, "name", None) in read):
             changes.setdefault(n.callee.obj.name, n)
     return [(name, changes[name]) for name in read if name in changes]
+
+
+def called_changed_lists(program, body: ast.Block) -> tuple[ast.FunctionDef, str, ast.Call] | None:
+    """The first function that `body` calls, directly or not, whose code reads a list the moves change
+    (`changed_lists_read`), with that list and its change: Ends' scoring calls `Total` for every hand, which sums
+    the hand's `Cards`, so each score is a case split over every content of the hand, and comparing the scores
+    multiplies those splits past the budget of a control state. Named in the refusal, with the rewrite."""
+    lists = state_lists(program)
+    functions = [n for n in reachable(program, [body]) if isinstance(n, ast.FunctionDef)]
+    for fn in functions:
+        read = sorted({n.name for n in ast.walk(fn) if isinstance(n, (ast.Member, ast.Name))
+                       and getattr(n, "name", None) in lists and is_attribute(program, n)})
+        if not read:
+            continue
+        for n in after_setup_nodes(program):
+            if (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name in STATE_CHANGES
+                    and getattr(n.callee.obj, "name", None) in read):
+                return fn, n.callee.obj.name, n
+    return None
 
 
 def grown_lists(body: ast.Block) -> list[str]:

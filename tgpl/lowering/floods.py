@@ -42,6 +42,8 @@ from typing import Callable
 from tgpl.builtin_calls import READS
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
+from tgpl.lowering.flood_counts import Distinct, counted_start, merged_scans
+from tgpl.lowering.scan_cells import visits_each_once
 
 
 @dataclass
@@ -305,9 +307,12 @@ def _fresh(base: str, taken: set[str]) -> str:
     return f"{base}{k}"
 
 
-def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None]) -> list[str]:
+def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None
+                   ) -> list[str]:
     """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
-    on a chain of `T`s (None: unknown, the flood is left alone). The names of the functions made."""
+    on a chain of `T`s (None: unknown, the flood is left alone); `distinct` proves a scan visits each object once
+    (tgpl.lowering.flood_counts; None: no flood compared with a count is rewritten). The names of the functions
+    made."""
     made: list[str] = []
     reads = _Reads(module)
     for owner, members in _owners(module):
@@ -318,7 +323,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None]) -> li
             if effect is None:
                 continue
             for _ in range(8):  # a function with several floods: one at a time
-                new = _rewrite_one(fn, effect.body.body, steps, taken, reads)
+                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct)
                 if not new:
                     break
                 members.extend(new)
@@ -360,13 +365,15 @@ def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef]
 
 
 def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
-                 taken: set[str], reads: _Reads) -> list[ast.FunctionDef]:
+                 taken: set[str], reads: _Reads, distinct: Distinct | None = None) -> list[ast.FunctionDef]:
     found = _rewritable(fn, body, reads)
+    counted = False
     if found is None:
-        other = _other_shape(fn, body)
+        other = _other_shape(fn, body, distinct)
         found = _rewritable(fn, other, reads) if other is not None else None
         if found is None:
             return []
+        counted = distinct is not None and counted_start(fn, body, distinct) is not None
         body[:] = other  # only where the flood it makes is then rewritten
         found = _rewritable(fn, body, reads)
     flood, uses = found
@@ -402,6 +409,9 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     rest = _replace(body[flood.at + 2:], lambda n: swaps.get(id(n)))
     body[flood.at:] = [ast.VarDecl(decl.span, copy.deepcopy(flood.item), start, decl.name_span,
                                    decl.init.items[0])] + rest
+    merged = merged_scans(body) if counted else None
+    if merged is not None:
+        body[:] = merged
     return made
 
 
@@ -489,11 +499,14 @@ def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
     return steps
 
 
-def _other_shape(fn: ast.FunctionDef, body: list) -> list | None:
-    """`body` with a flood written another way (`flood_shapes`) in the worklist form, or None."""
+def _other_shape(fn: ast.FunctionDef, body: list, distinct: Distinct | None = None) -> list | None:
+    """`body` with a flood written another way (`flood_shapes`; started by a count and compared with it,
+    `flood_counts`, where `distinct` is given) in the worklist form, or None."""
     from tgpl.lowering.flood_shapes import stack_walk, while_walk
 
-    return stack_walk(fn, body) or while_walk(fn, body)
+    counted = counted_start(fn, body, distinct) if distinct is not None else None
+    base = counted if counted is not None else body
+    return stack_walk(fn, base) or while_walk(fn, base) or counted
 
 
 def has_flood(program) -> bool:
@@ -504,10 +517,15 @@ def has_flood(program) -> bool:
                 if not isinstance(fn, ast.FunctionDef) or fn.effect is None:
                     continue
                 body = fn.effect.body.body
-                other = None if find_flood(fn, body) else _other_shape(fn, body)
+                other = None if find_flood(fn, body) else _other_shape(fn, body, _unproved)
                 if find_flood(fn, body) or (other is not None and find_flood(fn, other)):
                     return True
     return False
+
+
+def _unproved(ranges, item, item_class) -> bool:
+    """`has_flood` only looks: a scan taken as visiting each object once, which `with_floods` then proves."""
+    return True
 
 
 def with_floods(program, start: dict) -> tuple[object, dict]:
@@ -519,8 +537,11 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
         return program, start
     steps = chain_bounds(program, start)
     made: list[str] = []
+
+    def distinct(ranges, item, item_class) -> bool:
+        return visits_each_once(program, start, ranges, item, item_class)
     rewritten = load_program(program.main, text=program.sources[program.main],
-                             transform=lambda m: made.extend(rewrite_floods(m, steps)))
+                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct)))
     if not made or not rewritten.ok:
         return program, start
     classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
