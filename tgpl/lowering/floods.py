@@ -43,6 +43,7 @@ from tgpl.builtin_calls import READS
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_start, merged_scans
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace
 from tgpl.lowering.scan_cells import visits_each_once
 
 
@@ -81,18 +82,6 @@ def _locals(fn: ast.FunctionDef, body: list) -> _Locals:
         elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
             assigned.add(node.target.name)
     return _Locals(types, top, assigned)
-
-
-def _is_name(e, name: str) -> bool:
-    return isinstance(e, ast.Name) and e.name == name
-
-
-def _method(e, obj: str, method: str) -> ast.Expr | None:
-    """The single argument of `obj.method(x)`, else None."""
-    if (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member) and _is_name(e.callee.obj, obj)
-            and e.callee.name == method and len(e.args) == 1 and e.args[0].name is None):
-        return e.args[0].value
-    return None
 
 
 def _walks_list(s, name: str) -> str | None:
@@ -154,22 +143,6 @@ def _free(block, lo: _Locals, own: set[str], skip: set[str]) -> dict[str, ast.Ty
                 return None
             free[n.name] = lo.types[n.name]
     return free
-
-
-def _replace(node, swap: Callable[[object], object | None]):
-    """`node` with every subtree for which `swap` answers a node replaced by that answer (a deep copy)."""
-    done = swap(node)
-    if done is not None:
-        return done
-    if isinstance(node, list):
-        return [_replace(x, swap) for x in node]
-    if not isinstance(node, ast.Node):
-        return node
-    out = copy.copy(node)
-    for name in node.__dataclass_fields__:
-        if name != "span":
-            setattr(out, name, _replace(getattr(node, name), swap))
-    return out
 
 
 def find_flood(fn: ast.FunctionDef, body: list) -> Flood | None:
@@ -297,14 +270,6 @@ def _arg(span: Span, name: str, value: ast.Expr) -> ast.Arg:
 
 def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
     return ast.InputDecl(span, False, "function", True, None, copy.deepcopy(ty), name, span, [], None)
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    k = 1
-    while f"{base}{k}" in taken:
-        k += 1
-    taken.add(f"{base}{k}")
-    return f"{base}{k}"
 
 
 def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None
