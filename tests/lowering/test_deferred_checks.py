@@ -183,3 +183,23 @@ def test_a_group_whose_local_is_read_after_it_is_not_made(tmp_path):
     lw = _compiled_text(_variant(*COUNTED, GROUPED, after), tmp_path)
     assert any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in lw.lowered.program.rules)
     assert bisimulate(lw).states == runtime_states(lw)
+
+
+def test_rules_that_break_gdls_with_checks_left_are_compiled_again_with_the_checks_in_place(tmp_path):
+    """Where the rules made with some checks left to the next decision break GDL's (`check` says so), the game is
+    compiled once more with every check where it runs: the retry makes a new CompiledGame (it once called a
+    Program by the maker's name, a TypeError) and its rules are the ones returned."""
+    path = tmp_path / "counted.tgpl"
+    path.write_text(_variant(*COUNTED))
+    game = load_game(str(path))
+    universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
+    seen = []
+
+    def check(program):
+        seen.append({r.head.relation for r in program.rules})
+        return ["planted: the first rules break GDL's"] if len(seen) == 1 else []
+
+    lowered = compiled.compile_game(game.program, universe, check)
+    assert len(seen) == 2
+    assert "ended" in seen[0] and "ended" not in seen[1]  # the first with the check left, the second in place
+    assert {r.head.relation for r in lowered.program.rules} == seen[1]
