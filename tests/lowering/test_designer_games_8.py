@@ -169,7 +169,9 @@ def test_a_flood_seeded_by_a_count_lowers_and_validates(tmp_path):
     adds to it, seeded by the first piece a scan of the board finds, its size compared with the scan's count. The
     scan visits each square once (evaluated over the static board), so the check is "every piece is reached from
     the first", one scan asking a recursive search, as loa.tgpl's `Linked` (language decision 114,
-    tgpl.lowering.flood_counts). Validated by plays to the end of the game, at least 1,000 steps."""
+    tgpl.lowering.flood_counts), five steps deep: no player ever has more than its six pieces of the start
+    (tgpl.lowering.held_counts; the 25 squares' bound, 24, cost about five times the CPU and four times the
+    memory). Validated by plays to the end of the game, at least 1,000 steps."""
     out = tmp_path / "loa_flood.kif"
     r = CliRunner().invoke(main, ["to-gdl", game("loa_flood"), "-o", str(out)])
     assert r.exit_code == 0, r.output

@@ -303,7 +303,53 @@ def test_a_flood_started_by_a_count_is_one_scan_asking_a_search():
              and n.callee.name == "ConnectedFlood1"]
     assert len(calls) == 1
     assert not any(isinstance(n, ast.Member) and n.name in ("length", "add") for n in ast.walk(body))
-    assert {a.name: a.value.value for a in calls[0].args if isinstance(a.value, ast.NumberLit)} == {"steps1": 24.0}
+    assert {a.name: a.value.value for a in calls[0].args if isinstance(a.value, ast.NumberLit)} == {"steps1": 5.0}
+
+
+def connected_depth(tmp_path, text: str) -> float:
+    """The depth `Connected` of loa_flood.tgpl, changed to `text`, gives its search."""
+    path = tmp_path / "loa_flood.tgpl"
+    path.write_text(text)
+    assert load_program(path, text=text).ok
+    game = load_game(path)
+    program, _ = with_floods(game.program, start_snapshot(game))
+    body = functions(program)["Connected"].effect.body.body
+    return next(a.value.value for n in ast.walk(body) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name)
+                and n.callee.name == "ConnectedFlood1" for a in n.args if isinstance(a.value, ast.NumberLit))
+
+
+MOVE = "            to.Stone = from.Stone;\n            from.Stone = null;\n"
+PASS = "        effect\n        {\n            Judge(mover: player);"
+
+
+def test_a_counted_flood_searches_as_deep_as_a_player_has_pieces(tmp_path):
+    """Six pieces a side after setup, and no move adds one (a move clears the square it leaves; a capture
+    overwrites a piece): a chain of a player's pieces has at most five steps, where the 25 squares allow 24
+    (tgpl.lowering.held_counts). The same with a piece taken off the board by a pass."""
+    text = LOA_FLOOD.read_text()
+    assert MOVE in text and PASS in text
+    assert connected_depth(tmp_path, text) == 5
+    cleared = PASS.replace("Judge(", "At(x: 0, y: 0).Stone = null; Judge(")
+    assert connected_depth(tmp_path, text.replace(PASS, cleared)) == 5
+
+
+@pytest.mark.parametrize("change", [
+    (PASS, PASS.replace("Judge(", "At(x: 2, y: 2).Stone = player; Judge(")),  # a pass adds a piece
+    (MOVE, "            to.Stone = from.Stone;\n"),  # a move that leaves its piece behind: one more
+    (MOVE, "            from.Stone = null;\n            to.Stone = player;\n"),  # not the move's shape
+    (MOVE, "            to.Stone = from.Stone;\n            Lines.Turns += 0;\n            from.Stone = null;\n"),
+    ("Connected(who: mover + 1)", "Connected(who: At(x: 0, y: 0).Stone)"),  # who may be null: empty squares
+    ("Connected(who: mover + 1)", "Connected(who: mover + At(x: 0, y: 0).Stone)"),
+    ("Judge(mover: player);\n        }\n    }\n\n    action Pass",
+     "Judge(mover: null);\n        }\n    }\n\n    action Pass"),
+    ("        Seat s = new Seat();\n        s.assign(p);", "        Seat s = new Seat();"),  # `player` null
+])
+def test_a_game_that_may_count_more_keeps_the_squares_bound(tmp_path, change):
+    """Where a piece may be added after setup, or the player asked about may be null (the empty squares, which
+    captures make more of), the depth is the squares less one, as before."""
+    text = LOA_FLOOD.read_text()
+    assert change[0] in text
+    assert connected_depth(tmp_path, text.replace(change[0], change[1], 1)) == 24
 
 
 def test_a_scan_in_another_order_still_counts_each_square_once(tmp_path):

@@ -117,6 +117,19 @@ def _adds_only_counted(walk: list, listed: str, item: str, cond: ast.Expr) -> bo
 
 def counted_start(fn: ast.FunctionDef, body: list, distinct: Distinct) -> list | None:
     """`body` (a function's top-level statements) in the right-hand form of the module's docstring, or None."""
+    found = _counted(fn, body, distinct)
+    return _rewritten(body, *found) if found is not None else None
+
+
+def counted_condition(fn: ast.FunctionDef, body: list, distinct: Distinct) -> tuple[str, ast.Expr] | None:
+    """The scan's item name and its condition C where `counted_start` rewrites `body`: every item the flood
+    reaches has C (tgpl.lowering.held_counts bounds the search's depth by how many can)."""
+    found = _counted(fn, body, distinct)
+    return (found[4].name, found[5]) if found is not None else None
+
+
+def _counted(fn: ast.FunctionDef, body: list, distinct: Distinct) -> tuple | None:
+    """`_rewritten`'s arguments after `body` where `body` has the left-hand form, or None."""
     if not body or not isinstance(body[-1], ast.Return):
         return None
     ret = body[-1].value
@@ -162,7 +175,7 @@ def counted_start(fn: ast.FunctionDef, body: list, distinct: Distinct) -> list |
             return None
         if not distinct(ranges, decl.init, item_type.name):
             return None
-        return _rewritten(body, k, t, q, ranges, decl, cond, listed, item_type)
+        return k, t, q, ranges, decl, cond, listed, item_type
     return None
 
 

@@ -26,7 +26,9 @@ call of a new function of the same owner, the form of Lines of Action's `Linked`
         return false;
     }
 
-`steps` starts at the number of objects of the item's class less one, which bounds the length of a shortest chain.
+`steps` starts at the number of objects of the item's class less one, which bounds the length of a shortest chain
+(for a flood compared with a count, the most items that can have the count's condition less one, where
+tgpl.lowering.held_counts proves it).
 The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
 game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
 read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
@@ -42,8 +44,9 @@ from typing import Callable
 from tgpl.builtin_calls import READS
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
-from tgpl.lowering.flood_counts import Distinct, counted_start, merged_scans
+from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
 from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace
+from tgpl.lowering.held_counts import Held, held_bound
 from tgpl.lowering.scan_cells import visits_each_once
 
 
@@ -272,12 +275,13 @@ def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
     return ast.InputDecl(span, False, "function", True, None, copy.deepcopy(ty), name, span, [], None)
 
 
-def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None
-                   ) -> list[str]:
+def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None,
+                   held: Held | None = None) -> list[str]:
     """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
     on a chain of `T`s (None: unknown, the flood is left alone); `distinct` proves a scan visits each object once
-    (tgpl.lowering.flood_counts; None: no flood compared with a count is rewritten). The names of the functions
-    made."""
+    (tgpl.lowering.flood_counts; None: no flood compared with a count is rewritten); `held` bounds a counted
+    flood's chains by how many items can have the count's condition (tgpl.lowering.held_counts; None: `steps`
+    alone). The names of the functions made."""
     made: list[str] = []
     reads = _Reads(module)
     for owner, members in _owners(module):
@@ -288,7 +292,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
             if effect is None:
                 continue
             for _ in range(8):  # a function with several floods: one at a time
-                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct)
+                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct, held)
                 if not new:
                     break
                 members.extend(new)
@@ -330,15 +334,18 @@ def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef]
 
 
 def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
-                 taken: set[str], reads: _Reads, distinct: Distinct | None = None) -> list[ast.FunctionDef]:
+                 taken: set[str], reads: _Reads, distinct: Distinct | None = None, held: Held | None = None
+                 ) -> list[ast.FunctionDef]:
     found = _rewritable(fn, body, reads)
     counted = False
+    condition = None
     if found is None:
         other = _other_shape(fn, body, distinct)
         found = _rewritable(fn, other, reads) if other is not None else None
         if found is None:
             return []
-        counted = distinct is not None and counted_start(fn, body, distinct) is not None
+        condition = counted_condition(fn, body, distinct) if distinct is not None else None
+        counted = condition is not None
         body[:] = other  # only where the flood it makes is then rewritten
         found = _rewritable(fn, body, reads)
     flood, uses = found
@@ -346,6 +353,9 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     lo = _locals(fn, body)
     if bound is None:
         return []
+    if condition is not None and held is not None:
+        fewer = held(fn.name, condition[0], condition[1], flood.item.name)
+        bound = min(bound, fewer) if fewer is not None else bound
     decl, loop = body[flood.at], body[flood.at + 1]
     span = loop.span
     used = set(lo.types) | {n.name for n in ast.walk(body) if isinstance(n, ast.Name)}
@@ -505,8 +515,9 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
 
     def distinct(ranges, item, item_class) -> bool:
         return visits_each_once(program, start, ranges, item, item_class)
+    held = held_bound(program, start)
     rewritten = load_program(program.main, text=program.sources[program.main],
-                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct)))
+                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held)))
     if not made or not rewritten.ok:
         return program, start
     classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
