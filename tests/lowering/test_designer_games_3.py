@@ -26,6 +26,8 @@ from click.testing import CliRunner
 
 from differential import lowered_and_validated, runtime_perft
 from tgpl.cli import main
+from tgpl.lowering import execute
+from tgpl.lowering.symbolic import work_done
 from tgpl.runtime.game import load_game
 
 DESIGNERS = Path(__file__).resolve().parents[1] / "data" / "designers"
@@ -321,18 +323,47 @@ def test_ends_ranks_every_play_as_the_model_does(name):
 
 def test_ends_is_refused_naming_the_function_whose_list_multiplies_the_paths(tmp_path):
     """Ends' scoring calls `Total` for every hand (through `OwnTotal`): it sums the hand's `Cards`, a list the
-    moves change, so each call forks the path once per total it can have, and the ranking's comparisons run on
-    every product of them, past one control state's budget of parts. The refusal stands at the comparison, and
-    its hint names the function, the list and where the moves change it (once the generic "a count or a search
-    over the whole board"), with the rewrite: a running total the move keeps."""
+    moves change, so each call returns its total by cases, one for every content of the hand, and the ranking's
+    comparisons would run on every product of them, past one control state's budget of parts. The refusal stands
+    at the call whose values pass the ways the lowering spells out (execute.WAY_LIMIT), and its hint names the
+    function, the list and where the moves change it (once the generic "a count or a search over the whole
+    board"), with the rewrite: a running total the move keeps."""
     r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
     assert r.exit_code == 2, r.output
-    assert "ends.tgpl:104:48: error: not lowerable: the lowering built conditions of more than" in r.output
+    assert "ends.tgpl:93:55: error: not lowerable: the values the calls on this way return make " in r.output
+    assert "ways together (here, in phase Scoring), more than the 4,096 the lowering spells out" in r.output
     assert ("phase Scoring calls Total, which reads the list 'Cards' that the moves change (`add` at 56:13)"
             in r.output), r.output
     assert "`Score += card.Value;` in the move that changes 'Cards'" in r.output
     assert "a count or a search over the whole board" not in r.output
     assert not (tmp_path / "x.kif").exists()
+
+
+def test_ends_is_refused_before_the_work_of_its_ranking(tmp_path, monkeypatch):
+    """The refusal comes from the count of the calls' ways, before the ranking spells them out: the whole
+    lowering builds fewer parts of conditions than the budget of one control state, which the scoring alone
+    passed when the refusal waited for it (14.4 s of CPU; now 4.9 s). With the count of ways lifted, the same
+    game is still refused, by that budget, at the ranking's comparison: the count stood for that work."""
+    start = work_done()
+    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
+    assert r.exit_code == 2, r.output
+    assert "ends.tgpl:93:55: error: not lowerable: the values the calls on this way return" in r.output
+    assert work_done() - start < execute.STATE_WORK
+    monkeypatch.setattr(execute, "WAY_LIMIT", 10 ** 9)
+    start = work_done()
+    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
+    assert r.exit_code == 2, r.output
+    assert "ends.tgpl:104:48: error: not lowerable: the lowering built conditions of more than" in r.output
+    assert work_done() - start > execute.STATE_WORK
+
+
+def test_ends_dry_run_reports_the_same_refusal():
+    """`check --lowerable` refuses Ends at the same call, for the same cause, and says so (exit 1)."""
+    r = CliRunner().invoke(main, ["check", "--lowerable", game("ends")])
+    assert r.exit_code == 1, r.output
+    assert "ends.tgpl:93:55: error: not lowerable: the values the calls on this way return make " in r.output
+    assert "phase Scoring calls Total, which reads the list 'Cards'" in r.output
+    assert "NO  phase     Round.Scoring  refused" in r.output
 
 
 def test_ends_rewritten_with_running_totals_lowers_and_validates(tmp_path):

@@ -74,6 +74,15 @@ CALL_WORK = 10_000_000
 # million); a refused flood (tests/data/designers/loa_flood.tgpl) builds 2.5 million before PATH_LIMIT names its
 # growing list, which it still does.
 STATE_WORK = 3_000_000
+# ways the values of the calls one path made may make together (`Executor.count_ways`): a function that reads a
+# list the moves change returns its value by cases, one for each content of the list (a hand's total), each call's
+# cases multiply the ways of the calls before it, and the statements after them spell out every way, comparing
+# values case by case. Ends (tests/data/designers/ends.tgpl) ranks three hands' totals: its calls make 108,900 ways
+# (its move's own call of Total counted), and spelled out, its ranking passed STATE_WORK after 14.4 s of CPU and
+# 185 MB; refused at the third call, after 4.9 s and 102 MB (measured in one run). Of the games that lower, none
+# counts past 6 (tests/data/lowering/totals.tgpl; treasure 2): their functions over such lists mostly return one
+# value (a running total, tgpl.lowering.list_sums), or fork paths that `merge` bounds.
+WAY_LIMIT = 4096
 LOOP_LIMIT = 1000  # passes of one loop
 # passes of a loop whose condition compares a number read from the state (`while (hand > 0)`) run before its
 # paths that would go on are cut (`Executor.loop_cut`): doubled while the ranges hold a state that reaches the cut
@@ -149,11 +158,15 @@ class Path:
     queue: tuple = ()  # events thrown and not resolved yet (`Executor.resolve_events`)
     # the faces of random's move this way has still to read, one a die (`Executor.dice`); None: no die read yet
     dice: tuple | None = None
+    # the ways the values of the calls this path made so far make together, each call of a function that reads a
+    # list the moves change counting the cases of what it returned (`Executor.count_ways`, WAY_LIMIT)
+    ways: int = 1
 
     def fork(self, pc: Formula) -> Path:
         return Path(pc, dict(self.store), self.control, self.pending, _copy_stack(self.stack),
                     self.status, self.result, dict(self.views), self.dirty, self.visited, self.known,
-                    {k: dict(v) for k, v in self.records.items()} if self.records else {}, self.queue, self.dice)
+                    {k: dict(v) for k, v in self.records.items()} if self.records else {}, self.queue, self.dice,
+                    self.ways)
 
     @property
     def frame(self) -> Frame:
@@ -389,6 +402,9 @@ class Executor:
         self.limits = unlimited()  # the command's limits (tgpl.limits), checked at every statement and merge
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self.state_start: int | None = None  # formula work when the control state being lowered began (STATE_WORK)
+        self._list_readers: dict[int, bool] = {}  # id(function's code) -> whether it reads a changed list (`count_ways`)
+        self.most_ways = 1  # the most ways a path's calls made (`count_ways`): what the tests read
+        self._counting = 0  # calls of functions that read a changed list under way (`count_ways`)
         self._loops: dict[int, tuple[list[str], bool]] = {}  # id(loop body) -> (names its condition reads, may leave)
         self.horn = horn  # functions compiled to rules with variables (tgpl.lowering.horn); None: calls run
         # every call that can be compiled is (--functions-as-relations), or only those of functions a call of which
@@ -556,6 +572,7 @@ class Executor:
             rel = _relative(pcs)
             merged = group[0].fork(minimize(disj(*pcs), consensus=False) if reduce else disj(*pcs))
             merged.dirty = frozenset().union(*(q.dirty for q in group))
+            merged.ways = max(q.ways for q in group)
             merged.visited = frozenset().union(*(q.visited for q in group))
             for i, frame in enumerate(merged.stack):  # equal locals stay as they are; bools become formulas
                 for j, scope in enumerate(frame.scopes):
@@ -1520,6 +1537,17 @@ class Executor:
         if len(self.where) > CALL_DEPTH:  # the functions being run (a call run once starts a fresh stack)
             raise NotLowerable(e.span, f"calls nested deeper than {CALL_DEPTH}: recursion is not lowerable")
         named = [a for a in e.args if a.name is not None]
+        ways = p.ways  # before the call: the calls it makes in turn give their results ways of their own
+        counted = self._reads_changed_list(fi)
+        self._counting += counted  # a call inside it counts, the outermost refuses (`count_ways`)
+        try:
+            out = self._call_targets(e, callee, fi, p, named)
+        finally:
+            self._counting -= counted
+        return self.count_ways(e, fi, ways, out, counted)
+
+    def _call_targets(self, e: ast.Call, callee, fi, p: Path, named: list) -> list[tuple[Path, object]]:
+        """The results of a call on every object it may be made on, and with every value of its arguments."""
         out = []
         if fi.owner is None:
             targets = [(p, None, [])]
@@ -1537,6 +1565,38 @@ class Executor:
                 for s, vals in self.eval_all([a.value for a in named], r):
                     out.extend(self.invoke(target_fi, this, dict(zip((a.name for a in named), vals)), s, e.span))
         return out
+
+    def count_ways(self, e: ast.Call, fi, ways: int, out: list[tuple[Path, object]],
+                   counted: bool) -> list[tuple[Path, object]]:
+        """The results of a call made on a path that held `ways` ways, each path given the ways it now holds:
+        where the function reads a list the moves change (`called_changed_lists`) and returns a value by cases
+        (a Choice: one case for each content of the list), the cases of all its results multiply the ways. Those
+        cases are not paths, which `merge` would bound, but every statement after them that compares the values
+        spells them out; past WAY_LIMIT the call is refused here, before that work, for the state's budget it
+        would pass (a StateTooCostly, which `auto` may compile instead). A call made inside another such function
+        counts as well, but the outermost refuses, where the code that goes on with the value stands."""
+        cases = [len(v.cases) if isinstance(v, Choice) else 1 for _, v in out]
+        if not counted or not out or max(cases) < 2:
+            return out
+        ways *= sum(cases)
+        self.most_ways = max(self.most_ways, ways)
+        if ways > WAY_LIMIT and not self._counting:
+            raise StateTooCostly(e.span, f"the values the calls on this way return make {ways:,} ways together "
+                                         f"(here, in {self.here}), more than the {WAY_LIMIT:,} the lowering spells "
+                                         "out: the statements after them would run on every way, past (by this "
+                                         f"estimate, made before that work) the budget of {STATE_WORK:,} parts of "
+                                         "conditions of one control state"
+                                         + self._rewrite_hint())
+        for q, _ in out:
+            q.ways = ways
+        return out
+
+    def _reads_changed_list(self, fi) -> bool:
+        """Whether a function, or one it calls, reads a list the moves change (`called_changed_lists`)."""
+        found = self._list_readers.get(id(fi.defn))
+        if found is None:
+            found = self._list_readers[id(fi.defn)] = called_changed_lists(self.program, fi.defn) is not None
+        return found
 
     def invoke(self, fi, this, given: dict, p: Path, span: Span) -> list[tuple[Path, object]]:
         if p.store:
