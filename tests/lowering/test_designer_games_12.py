@@ -173,9 +173,10 @@ def test_atari_go_dry_run_is_a_located_refusal_not_a_traceback():
     """Its `Around` returns a local list: shared between callers as a relation's value it raised TypeError
     (unhashable list) out of the dry run; now the call runs on its caller's path, and the dry run answers in its
     budget of statements. The flood `Breathes` asks of `GroupOf` is a recursive function for the lowering
-    (language decision 114, tests/lowering/test_floods.py); what is left is too large spelled out (`Around`'s list
-    keeps the recursion from being rules with variables, and `Place` writes through the list `GroupOf` returns):
-    refused at `Allowed`, located, with the statements it would take."""
+    (language decision 114, tests/lowering/test_floods.py), and the walks of `Around`'s list are `Around`'s own
+    loop (tgpl/lowering/list_calls.py); what is left is too large spelled out (`Place` asks `Breathes` and
+    `GroupOf` of the board it has written, and writes through the list `GroupOf` returns): refused at `Allowed`,
+    located, with the statements it would take."""
     r = CliRunner().invoke(main, ["to-gdl", game("atarigo"), "--dry-run"])
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code == 1, r.output

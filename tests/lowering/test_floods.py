@@ -378,3 +378,94 @@ def test_what_is_not_exactly_a_counted_flood_is_left_alone(tmp_path, change):
     assert load_program(LOA_FLOOD, text=changed).ok
     assert not connected_rewritten(tmp_path, changed)
     assert connected_rewritten(tmp_path, text)
+
+
+# --- a walk over the list a neighbour function returns (tgpl.lowering.list_calls) ----------------------------
+
+def rewritten_atarigo(text: str | None = None):
+    made: list[str] = []
+    program = load_program(ATARIGO, text=text, transform=lambda m: made.extend(rewrite_floods(m, lambda t: 24)))
+    assert program.ok, [str(d) for d in program.diagnostics]
+    return program, made
+
+
+def calls_of(fn: ast.FunctionDef, name: str) -> int:
+    return sum(isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name == name
+               for n in ast.walk(fn.effect.body))
+
+
+def test_atari_go_around_is_walked_as_its_own_loop():
+    """`Around` returns a list its callers walk: each walk by a bare-name call becomes Around's loop over the four
+    directions, the caller's body run on each point it would have added; `Place` calls `goban.Around` (a method of
+    an object), left as written. The flood in Breathes is still found, through the inlined loop, and its searcher's
+    own test (some neighbour empty) is a `while`, not a counted `for` (horn.py's "some pass" read under `not`)."""
+    program, made = rewritten_atarigo()
+    assert made == ["BreathesFlood1"]
+    fns = functions(program)
+    for name in ("GroupOf", "Breathes", "Captures", "BreathesFlood1"):
+        assert calls_of(fns[name], "Around") == 0, name
+    assert calls_of(fns["Breathes"], "BreathesFlood1") == 1
+    searcher = fns["BreathesFlood1"].effect.body.body
+    assert [type(s).__name__ for s in searcher] == ["VarDecl", "While", "If", "For", "Return"]
+    place = next(n for m in program.modules for n in ast.walk(m.items) if type(n).__name__ == "ActionDef"
+                 and n.name == "Place")
+    assert any(isinstance(n, ast.Member) and n.name == "Around" for n in ast.walk(place))
+
+
+@pytest.mark.parametrize("change", [
+    ("if (n != null) { out.add(n); }", "if (n != null) { out.add(n); out.add(n); }"),  # two adds
+    ("List<Point> out = {};", "List<Point> out = {p};"),  # a list that does not start empty
+    ("for (number d = 0; d < 4; d += 1)\n            {\n                Point n",
+     "for (number d = 0; d < p.X + 1; d += 1)\n            {\n                Point n"),  # a bound of the state
+    ("List<number> dx = {1, -1, 0, 0};", "List<number> dx = {1, -1, 0, p.X};"),  # a table read from the state
+])
+def test_what_is_not_exactly_a_list_function_is_left_alone(change):
+    """Around changed: its callers keep the call (Breathes's flood, read through the list, is still made)."""
+    text = ATARIGO.read_text()
+    assert change[0] in text
+    program, _ = rewritten_atarigo(text.replace(change[0], change[1]))
+    fns = functions(program)
+    assert calls_of(fns["Captures"], "Around") == 1
+
+
+def test_a_walk_that_reads_the_list_otherwise_keeps_the_call():
+    """Captures reading `next.length` besides `next[k]` (the list's size is not a pass of the loop)."""
+    text = ATARIGO.read_text()
+    old = "if (n.Stone != null && n.Stone != who && !Breathes("
+    assert old in text
+    program, _ = rewritten_atarigo(text.replace(old, "if (next.length > 2 && n.Stone != null && n.Stone != who "
+                                                     "&& !Breathes(", 1))
+    assert calls_of(functions(program)["Captures"], "Around") == 1
+
+
+def test_atari_go_with_its_walks_inlined_plays_as_written():
+    """The program with only its list walks inlined (the floods' searches, bounded by the points less one, are
+    exponential when run) run by the runtime: the same legal moves and the same states, move after move, as the
+    game as written, in random playouts (every inlined walk runs: GroupOf's, Breathes's and Captures's)."""
+    import random
+
+    from tgpl.lowering.floods import _owners, _Reads
+    from tgpl.lowering.list_calls import inline_list_walks
+    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game
+
+    written = load_game(ATARIGO)
+    inlined: list[int] = []
+    program = load_program(ATARIGO, transform=lambda m: inlined.extend(
+        inline_list_walks(members, _Reads(m).only) for _, members in _owners(m)))
+    assert program.ok and sum(inlined) == 3  # GroupOf, Breathes, Captures
+    rewritten = Game(program, compile_program(program), None)
+    rng = random.Random(7)
+    steps = finished = 0
+    for _ in range(6):
+        a, b = written.initial_state(0), rewritten.initial_state(0)
+        while not a.is_terminal:
+            moves = sorted(str(m) for m in a.legal_moves())
+            assert moves == sorted(str(m) for m in b.legal_moves())
+            move = rng.choice(moves)
+            a, b = a.apply(move), b.apply(move)
+            assert a.key() == b.key() and a.goals == b.goals
+            steps += 1
+        assert b.is_terminal
+        finished += 1
+    assert finished == 6 and steps >= 60

@@ -32,7 +32,8 @@ tgpl.lowering.held_counts proves it).
 The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
 game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
 read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
-and meets the lowering's refusal as before.
+and meets the lowering's refusal as before. A walk over the list a neighbour function returns is first written as
+that function's loop (`list_calls.py`), so that a flood reading its neighbours through such a list is found.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
 from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace
 from tgpl.lowering.held_counts import Held, held_bound
+from tgpl.lowering.list_calls import inline_list_walks
 from tgpl.lowering.scan_cells import visits_each_once
 
 
@@ -286,6 +288,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
     reads = _Reads(module)
     for owner, members in _owners(module):
         taken = {getattr(m, "name", None) for m in members} - {None}
+        inline_list_walks(members, reads.only)
         _inline_flood_calls(members, reads)
         for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
             effect = fn.effect
@@ -412,6 +415,8 @@ def _searcher(fname: str, flood: Flood, use: _Use, free: dict[str, ast.TypeRef],
             ast.Name(n.span, p.at) if isinstance(n, ast.Index) and _is_name(n.obj, flood.name)
             and _is_name(n.index, use.counter) else
             ast.Return(n.span, ast.BoolLit(n.span, True)) if isinstance(n, ast.Return) else None))
+        here = _passes_as_while(here, {x.name for x in ast.walk([use.node.body, flood.body]) if isinstance(
+            x, (ast.Name, ast.VarDecl))} | set(free) | {p.at, p.goal, p.steps, fname})
     stop = ast.If(span, ast.Binary(span, "==", ast.Name(span, p.steps), ast.NumberLit(span, 0.0)),
                   ast.Block(span, [ast.Return(span, ast.BoolLit(span, False))]), None)
     passed = [_arg(span, p.goal, ast.Name(span, p.goal))] if use.tested is not None else []
@@ -438,6 +443,33 @@ def _searcher(fname: str, flood: Flood, use: _Use, free: dict[str, ast.TypeRef],
     effect = ast.Effect(span, ast.Block(span, here + [stop] + walk + [ast.Return(span, ast.BoolLit(span, False))]))
     return ast.FunctionDef(span, fname, span, False,
                            inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])
+
+
+def _passes_as_while(stmts: list, used: set[str]) -> list:
+    """`stmts` (a search's test, run on the item reached) with each counted `for` among them written as the
+    `while` it is (`number c = a; while (c < b) { ...; c += 1; }`, the counter renamed fresh). A search whose own
+    test is a loop (Atari Go's liberty: some neighbour of the item empty) would otherwise be compiled as "some
+    pass returns true" (tgpl.lowering.horn's `exists_loop`), read under `not` on the way to every recursive
+    call, so that the searcher's demand would depend on itself through negation, which GDL forbids; as a
+    `while` it is a loop relation, left by its comparison. A loop with a `continue` (which would skip the
+    step) or that declares its counter again is kept."""
+    out: list = []
+    for s in stmts:
+        init = s.init if isinstance(s, ast.For) else None
+        if not (isinstance(init, ast.VarDecl) and s.cond is not None and isinstance(s.post, ast.Assign)
+                and not any(isinstance(n, ast.Continue) for n in ast.walk(s.body))
+                and not any(isinstance(n, ast.VarDecl) and n.name == init.name for n in ast.walk(s.body))):
+            out.append(s)
+            continue
+        counter = _fresh(f"{init.name}Pass", used)
+
+        def renamed(n, old=init.name, new=counter):
+            return ast.Name(n.span, new) if _is_name(n, old) else None
+        step = ast.ExprStmt(s.post.span, _replace(s.post, renamed))
+        out += [ast.VarDecl(init.span, copy.deepcopy(init.type), counter, init.name_span, _replace(init.init, renamed)),
+                ast.While(s.span, _replace(s.cond, renamed), ast.Block(s.body.span, _replace(s.body.body, renamed)
+                                                                      + [step]))]
+    return out
 
 
 def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
