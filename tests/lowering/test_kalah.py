@@ -84,6 +84,41 @@ def test_a_cut_too_short_is_found_by_the_ranges_and_lowered_again(monkeypatch):
     assert cuts == [2 ** k for k in range(len(cuts))]
 
 
+def test_a_cut_the_last_ranges_show_short_is_not_ranged_again(monkeypatch):
+    """Once a cut was too short, a longer cut whose cut paths the ranges it found already reach is raised short
+    before its own ranges are searched (`Lowering.early_loop_cuts`). From a cut of one pass, only the first cut
+    and the last are searched; the cuts tried, and the ranges found, are those the searches alone gave."""
+    monkeypatch.setattr(execute, "LOOP_CUT_START", 1)
+    game = load_game(KALAH)
+    program = game.program
+    searched: list[int] = []
+    tried: list[int] = []
+    domains = segments.number_domains
+
+    def counted(logic, lowering):
+        searched.append(lowering.loop_cut)
+        return domains(logic, lowering)
+
+    class Watched(segments.Lowering):
+        def run(self):
+            tried.append(self.loop_cut)
+            return super().run()
+
+    monkeypatch.setattr(segments, "number_domains", counted)
+    _, logic = segments.lowered_logic(program, Universe.from_snapshot(snapshot(game.initial_state(0))),
+                                      lambda u: Watched(program, u))
+    assert len(tried) >= 3 and tried == [2 ** k for k in range(len(tried))]
+    assert searched == [tried[0], tried[-1]], (searched, tried)
+    cuts = list(tried)
+    monkeypatch.setattr(segments.Lowering, "early_loop_cuts", lambda self: None)
+    searched.clear()
+    tried.clear()
+    _, alone = segments.lowered_logic(program, Universe.from_snapshot(snapshot(game.initial_state(0))),
+                                      lambda u: Watched(program, u))
+    assert searched == tried == cuts
+    assert {k: fl.domain for k, fl in alone.fluents.items()} == {k: fl.domain for k, fl in logic.fluents.items()}
+
+
 def test_the_dry_run_says_it_lowers():
     r = CliRunner().invoke(main, ["to-gdl", KALAH, "--dry-run"])
     assert r.exit_code == 0, r.output

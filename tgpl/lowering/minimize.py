@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tgpl.lowering.symbolic import FALSE, Formula, MoveLit, by_id, clash, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Conjuncts, Formula, MoveLit, by_id, clash, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -150,13 +150,30 @@ def _expand(f: Formula) -> list[frozenset] | None:
     """The terms of f in disjunctive normal form, contradictory ones dropped (None past MAX_TERMS)."""
     out: list[frozenset] = []
     for p in (f.parts if f.kind == "or" else (f,)):
-        products = [frozenset()]
+        products = [Conjuncts.empty()]
         for c in sorted(_term(p), key=by_id):
             options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
-            products = [t for a in products for b in options if not _contradictory(t := a | b)]
+            products = _products(products, options)
             if len(products) + len(out) > MAX_TERMS:
                 return None
-        out.extend(products)
+        out.extend(t.parts for t in products)
+    return out
+
+
+def _products(products: list[Conjuncts], options: list[frozenset]) -> list[Conjuncts]:
+    """Each product extended by each option, the contradictory ones dropped, in that order. A product is free of
+    clashes, so only the option's conjuncts are compared with it (`Conjuncts.extended`); a conjunction or FALSE
+    among them is left to `_contradictory`, as is an option that clashes in itself."""
+    plain = [not any(q.kind == "and" or q is FALSE for q in b) and not clash(b) for b in options]
+    out: list[Conjuncts] = []
+    for a in products:
+        for b, ok in zip(options, plain):
+            if ok and not a.general:
+                t = a.extended(b)
+                if t is not None:
+                    out.append(t)
+            elif not _contradictory(u := a.parts | b):
+                out.append(Conjuncts(u, {}, frozenset(), general=True))
     return out
 
 
@@ -167,15 +184,15 @@ def _distribute(f: Formula, check: Callable[[], None] | None = None) -> list[fro
     for p in (f.parts if f.kind == "or" else (f,)):
         t = _term(p)
         nested = sum(1 for c in t if c.kind == "or")
-        products = [frozenset()]
+        products = [Conjuncts.empty()]
         for c in sorted(t, key=by_id) if nested else ():
             if check is not None and c.kind == "or":
                 check()
             options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
-            products = [u for a in products for b in options if not _contradictory(u := a | b)]
+            products = _products(products, options)
             if len(products) > 64:  # later conjuncts may still exclude most, but not this many
                 break
-        out.extend(products if nested and len(products) <= 1 + nested else [t])
+        out.extend([u.parts for u in products] if nested and len(products) <= 1 + nested else [t])
         if len(out) > MAX_TERMS:
             return [_term(p) for p in (f.parts if f.kind == "or" else (f,))]
     return out

@@ -247,6 +247,9 @@ class Lowering:
         self.rolls = {k: t.sized(slots) if t.deals else t for k, t in self.rolls.items()}
         # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
         self.loop_cut: int | None = None
+        # the ranges a lowering at a shorter cut (same pools) found: where they already show this cut short, the
+        # ranges are not searched again (`early_loop_cuts`; `lowered_logic` sets it)
+        self.cut_ranges: dict[tuple, list] | None = None
         # where setup throws dice, the game starts with random to move, in a control state (the control after
         # setup, SETUP) whose move (roll k) sets what the k-th way they fall set (`_setup_thrown`)
         self.start = self.u.control + (SETUP,) if self.u.throws else self.u.control
@@ -863,6 +866,7 @@ class Lowering:
         logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.start, self.ex.views,
                           self.ex.horn, self.ex.horn_contexts)
         with self.limits.during("lowering (ranges)"):
+            self.early_loop_cuts()
             number_domains(logic, self)
             for st in states.values():  # they fed the ranges (as paths that end the game): no rule is written for them
                 st.paths = [p for p in st.paths if id(p) not in overflows]
@@ -929,28 +933,30 @@ class Lowering:
                                  "change (a score beside the pieces it counts), or compare each number with a "
                                  "constant")
 
+    def early_loop_cuts(self) -> None:
+        """Raises LoopCutShort before the ranges are searched where the ranges a shorter cut found (`cut_ranges`)
+        already hold a state that meets the condition of a path cut here. The values a play reaches with more passes
+        are, as a rule, those it reached with fewer and more (Kalah's seeds: 0..24 at every cut), so the search
+        would most likely find the cut short too; where it would not, the cut is only longer than it need be, and
+        the cut kept is still checked against its own ranges (`check_loop_cuts`): never shorter. Kalah
+        (tests/data/designers/kalah.tgpl): its cuts at 8 and 16 passes were each lowered whole (2.3 and 7.7 s of
+        33), the ten seeds' conservation proved again, to find what the cut at 4 had shown: a pit may hold 24.
+        Where it cannot tell (a number the shorter cut did not range, too many combinations), it says nothing."""
+        if self.cut_ranges is None:
+            return
+        for p, span in self.ex.loop_cuts:
+            if _cut_reached(p.pc, self.cut_ranges, self.limits.check) is True:
+                raise LoopCutShort(span, self.cut_ranges)
+
     def check_loop_cuts(self, logic: GameLogic) -> None:
         """A loop bounded by a number of the state (`while (hand > 0)`) was cut after `loop_cut` passes
         (`Executor._cut_loop`); the cut is exact when no state the ranges hold meets the condition of a path cut
         there: every number its comparisons read taken anywhere in its range, the rest of the condition left
         unknown (an over-approximation: a cut judged reachable is only tried longer). Raises LoopCutShort."""
+        ranges = {k: list(fl.domain) for k, fl in logic.fluents.items()}
         for p, span in self.ex.loop_cuts:
-            pc = numeric_part(p.pc, {})
-            leaves = sorted(formula_leaves(pc), key=str)
-            domains = [logic.fluents[leaf].domain if leaf in logic.fluents else None for leaf in leaves]
-            if any(not d for d in domains):  # a number the ranges do not tell: the cut may be reached
-                raise LoopCutShort(span)
-            combos = itertools.product(*domains)
-            for k, combo in enumerate(combos):
-                if k >= LOOP_CUT_WORK:
-                    raise LoopCutShort(span)
-                self.limits.check()
-                env = dict(zip(leaves, combo))
-
-                def known(key, env=env):
-                    return cmp_value(key, env) if isinstance(key, CmpLit) else None
-                if evaluate3(pc, known, {}) is not False:
-                    raise LoopCutShort(span)
+            if _cut_reached(p.pc, ranges, self.limits.check) is not False:
+                raise LoopCutShort(span, ranges)
 
     def check_pools(self, logic: GameLogic) -> None:
         """A pool is large enough when no state the ranges hold makes more objects than it has: a `new` past
@@ -1037,11 +1043,34 @@ class MoreSlots(Exception):
 
 class LoopCutShort(Exception):
     """The ranges hold a state in which a loop bounded by a number of the state runs past its cut
-    (`Lowering.check_loop_cuts`)."""
+    (`Lowering.check_loop_cuts`); `ranges`, the numbers' ranges that showed it (numeric fluent -> values)."""
 
-    def __init__(self, span: Span):
+    def __init__(self, span: Span, ranges: dict[tuple, list]):
         super().__init__("a loop cut too short")
         self.span = span
+        self.ranges = ranges
+
+
+def _cut_reached(pc: Formula, ranges: dict[tuple, list], check) -> bool | None:
+    """Whether a state the ranges hold meets a cut path's condition: every number its comparisons read taken
+    anywhere in its range, the rest of the condition left unknown (True: some assignment may meet it; False:
+    none does). None where it cannot tell: a number not ranged, or past LOOP_CUT_WORK assignments."""
+    pc = numeric_part(pc, {})
+    leaves = sorted(formula_leaves(pc), key=str)
+    domains = [ranges.get(leaf) for leaf in leaves]
+    if any(not d for d in domains):
+        return None
+    for k, combo in enumerate(itertools.product(*domains)):
+        if k >= LOOP_CUT_WORK:
+            return None
+        check()
+        env = dict(zip(leaves, combo))
+
+        def known(key, env=env):
+            return cmp_value(key, env) if isinstance(key, CmpLit) else None
+        if evaluate3(pc, known, {}) is not False:
+            return True
+    return False
 
 
 COMPARED_COMBOS = 1_000_000
@@ -1077,12 +1106,15 @@ def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogi
     sizes = {info: POOL_START for info in classes}
     fitted = False
     cut = execute.LOOP_CUT_START
+    ranges = None  # what the last cut too short found, for these pools (Lowering.early_loop_cuts)
     while True:
         lowering = make(universe.with_pools(sizes))
         lowering.loop_cut = cut
+        lowering.cut_ranges = ranges
         try:
             logic = lowering.run()
         except LoopCutShort as e:
+            ranges = e.ranges
             cut *= 2
             if cut > execute.LOOP_LIMIT:
                 raise NotLowerable(e.span, f"this loop runs more than {cut // 2} passes in states the ranges of the "
@@ -1091,6 +1123,7 @@ def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogi
                                            "after setup or by the board, or count down a smaller number") from None
             continue
         except PoolTooSmall as e:
+            ranges = None
             for pool in e.pools:
                 sizes[pool.cls] = len(pool.objects) * 2 if pool.objects else 1
                 if sizes[pool.cls] > POOL_LIMIT:
@@ -1103,7 +1136,7 @@ def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogi
         needed = lowering.pool_sizes(logic)
         if fitted or needed == sizes:
             return lowering, logic
-        sizes, fitted = needed, True
+        sizes, fitted, ranges = needed, True, None
 
 
 def pool_attributes(cls, builtins) -> list[tuple[str, object]]:
