@@ -156,6 +156,18 @@ def _counted(span, counter: str, name: str, body: list) -> ast.For:
     return ast.For(span, init, cond, post, ast.Block(span, body))
 
 
+def given_inputs(inputs: list, call: ast.Call) -> dict[str, ast.Expr] | None:
+    """Each input of a function (its `inputs`) and the expression `call` passes it, named or by position; None
+    where the call names one twice, passes one the function lacks or leaves one out."""
+    given: dict[str, ast.Expr] = {}
+    for k, arg in enumerate(call.args):
+        name = arg.name if arg.name is not None else (inputs[k].name if k < len(inputs) else None)
+        if name is None or name in given:
+            return None
+        given[name] = arg.value
+    return given if set(given) == {d.name for d in inputs} else None
+
+
 def _names(node) -> set[str]:
     return {n.name for n in ast.walk(node) if isinstance(n, ast.Name)}
 

@@ -46,7 +46,7 @@ from tgpl.builtin_calls import READS
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, given_inputs
 from tgpl.lowering.held_counts import Held, held_bound
 from tgpl.lowering.list_calls import inline_list_walks
 from tgpl.lowering.scan_cells import visits_each_once
@@ -608,13 +608,8 @@ def _inlined(callee: ast.FunctionDef, decl: ast.VarDecl, caller: ast.FunctionDef
     """The statements that stand for `decl` (`List<T> g = callee(...)`) in `caller`, or None (arguments that do not
     match the inputs)."""
     inputs = callee.inputs
-    given: dict[str, ast.Expr] = {}
-    for k, arg in enumerate(decl.init.args):
-        name = arg.name if arg.name is not None else (inputs[k].name if k < len(inputs) else None)
-        if name is None or name in given:
-            return None
-        given[name] = arg.value
-    if set(given) != {d.name for d in inputs}:
+    given = given_inputs(inputs, decl.init)
+    if given is None:
         return None
     body = callee.effect.body.body
     listed = body[-1].value.name

@@ -26,7 +26,7 @@ import copy
 from dataclasses import dataclass
 
 from tgpl.frontend import ast
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _replace, _stmt_method
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _replace, _stmt_method, given_inputs
 
 
 @dataclass
@@ -153,13 +153,8 @@ def _inlined(body: list, k: int, lists: dict, caller: ast.FunctionDef, only) -> 
     if not only(_replace(walk.body, lambda n: ast.Block(n.span, []) if _appends(n, local) else None), own):
         return None
     inputs = lf.fn.inputs
-    given: dict[str, ast.Expr] = {}
-    for j, arg in enumerate(decl.init.args):
-        name = arg.name if arg.name is not None else (inputs[j].name if j < len(inputs) else None)
-        if name is None or name in given:
-            return None
-        given[name] = arg.value
-    if set(given) != {d.name for d in inputs}:
+    given = given_inputs(inputs, decl.init)
+    if given is None:
         return None
     # the arguments read again each pass: only locals and reads of them that the walk does not change
     if any(not isinstance(n, (ast.Name, ast.Member, ast.Index, ast.NumberLit)) for a in given.values()
