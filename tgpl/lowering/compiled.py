@@ -2768,8 +2768,11 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     counted: dict[str, BoardCount] = {}  # the counters guessed to count the board (tgpl.lowering.board_count)
     guessed: Unsupported | None = None  # the refusal that made the guesses: raised if they are not proved
 
+    loose = False  # the calls' demands loosened (horn.loosened) after their rules made a negation cycle
+
     def made(kept, ranges) -> CompiledGame:
         g = make(program, universe, kept, ranges, shapes, limits)
+        g.hc.loose_demands = loose
         if saturating:
             g.saturated = g.saturable()
         g.counted = dict(counted)
@@ -2838,6 +2841,11 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             return proved(lowered, counted, holds, guessed, limits, as_made)
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
+            continue
+        if not loose and any("negation cycle" in b and "_call" in b for b in broken):
+            # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
+            # with the demands asked more widely; only games refused so far take this way
+            loose, kept, game, ranges = True, set(), None, None
             continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
 

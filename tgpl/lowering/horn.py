@@ -194,6 +194,9 @@ class HornCompiler:
         # (`_FunctionCompiler.exists_loop`), and an instance per call site (`instance_name`)
         self.for_segments = False
         self._sites: dict[int, str] = {}
+        # a call's demand asked without what the caller read of other functions' results or under `not`
+        # (`loosened`): set by tgpl.lowering.compiled.compile_game where the demands made a negation cycle
+        self.loose_demands = False
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
         """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling).
@@ -583,6 +586,8 @@ class _FunctionCompiler:
         than the calls made: their results are read under the clause's whole body)."""
         if all(isinstance(a, Const) for a in vals):
             return [((*vals,), ())]
+        if self.hc.loose_demands:
+            body = list(loosened(tuple(vals), tuple(body)))
         relations = {x.relation for x in body if isinstance(x, Atom)}
         for rel, heads, entries, fixed in reversed(self.loops):
             if rel not in relations:
@@ -1366,6 +1371,30 @@ class _FunctionCompiler:
                 out.append((c3.plus(Atom(name + "|result", tuple(vals) + (r,))), r))
         return out
 
+
+
+def loosened(args: tuple, body: tuple) -> tuple:
+    """A call's demand (`args` under `body`) asked more widely: without the literals of `body` that read a result
+    of a compiled function or sit under `not`, as far as what is left still binds every variable of `args` and of
+    itself (a dropped atom that binds one is kept). Allowed's `if (Captures(p, w)) { return true; } return
+    Breathes(p, p, w);` demanded `Breathes` where `Captures` is false, while `Captures` reads `Breathes` under
+    `not` ("some pass returns"): one instance of `Breathes`, whose demand depended on its own results through
+    negation, which GDL forbids. A result is read under the caller's whole body, and a function's answer for a
+    row depends on that row alone, so a wider demand only computes answers nobody reads: the same game."""
+    drop = [isinstance(x, Not) or isinstance(x, Atom) and x.relation.endswith("|result") for x in body]
+    need_args = {v for a in args for v in a.variables()}
+    while True:
+        kept = [x for x, d in zip(body, drop) if not d]
+        bound = {v for x in kept if isinstance(x, Atom) for v in x.variables()}
+        need = need_args | {v for x in kept if not isinstance(x, Atom) for v in x.variables()}
+        missing = need - bound
+        if not missing:
+            return tuple(kept)
+        back = next((i for i, x in enumerate(body) if drop[i] and isinstance(x, Atom)
+                     and missing & set(x.variables())), None)
+        if back is None:
+            return body
+        drop[back] = False
 
 
 def relaxed_reads(hc: HornCompiler, fluents) -> dict[str, list[tuple[Const, Const]]]:

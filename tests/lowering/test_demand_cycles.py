@@ -1,0 +1,73 @@
+"""A call's demand loosened where it made a negation cycle (tgpl.lowering.horn.loosened, compile_game).
+
+tests/data/lowering/atari3.tgpl is Atari Go on 3 x 3 whose `Allowed` asks `Captures`, which reads `Breathes` of
+each enemy neighbour under `not` (the "some pass returns" of its loop), and then asks `Breathes` where `Captures`
+is false. With the moves compiled, both reach one instance of `Breathes`, whose demand so read its own results
+through negation: GDL forbids it, and the game was refused ("negation cycle: captures -> not captures_exists ->
+... -> breathes_call -> captures"). Compiled again with the demands asked without the results and negations the
+caller read, it lowers and validates: a function's answer for a row of arguments does not depend on which other
+rows are asked, and its result is still read under the caller's whole body.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tgpl.cli import main
+from tgpl.lowering import horn
+from tgpl.lowering.ir import Atom, Const, Distinct, Not, Var
+
+ATARI3 = Path(__file__).resolve().parents[1] / "data" / "lowering" / "atari3.tgpl"
+
+
+def _to_gdl(tmp_path: Path):
+    out = tmp_path / "atari3.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(ATARI3), "--moves", "compiled", "--max-seconds", "300",
+                                  "-o", str(out)])
+    return r, out
+
+
+def test_atari3_lowers_with_its_demands_loosened_and_validates(tmp_path):
+    r, out = _to_gdl(tmp_path)
+    assert r.exit_code == 0, r.output
+    lines = out.read_text().splitlines()
+    assert lines[1].startswith("; validated: "), lines[1]
+    assert "to the end of the game" in lines[1] and "steps compared" in lines[1], lines[1]
+    kif = out.read_text()
+    assert "breathes" in kif  # Breathes is rules with variables, not spelled out
+
+
+def test_without_the_loosening_the_same_game_is_a_negation_cycle(tmp_path, monkeypatch):
+    """The refusal the loosening mends: with `loosened` giving the body back as it is, the compiled rules break
+    GDL's stratification and `--moves compiled` refuses the game, exit 2, located."""
+    monkeypatch.setattr(horn, "loosened", lambda args, body: body)
+    r, out = _to_gdl(tmp_path)
+    assert r.exit_code == 2, r.output
+    assert "negation cycle" in r.output and "breathes_call" in r.output, r.output
+    assert "atari3.tgpl:" in r.output and "Traceback" not in r.output
+    assert not out.exists()
+
+
+P, W, R = Var("P"), Var("W"), Var("R")
+
+
+def test_results_and_negations_leave_the_demand():
+    body = (Atom("allowed|call", (P, W)), Atom("captures|result", (P, W, Const("no"))),
+            Not(Atom("allowed|exists1", (P,))), Distinct(P, Const("null")))
+    assert horn.loosened((P, P, W), body) == (Atom("allowed|call", (P, W)), Distinct(P, Const("null")))
+
+
+def test_a_result_that_binds_an_argument_stays():
+    """`n = Next(p); Breathes(n)`: the result binds the argument, and a demand without it would be unsafe."""
+    n = Var("N")
+    body = (Atom("f|call", (P,)), Atom("next|result", (P, n)), Atom("other|result", (P, R)))
+    assert horn.loosened((n,), body) == (Atom("f|call", (P,)), Atom("next|result", (P, n)))
+
+
+def test_a_body_nothing_else_binds_is_left_as_it_is():
+    """A variable bound only by the negated literal's own context (no positive atom left to bind it): the body is
+    not loosened."""
+    body = (Not(Atom("seen|result", (P,))),)
+    assert horn.loosened((P,), body) == body
