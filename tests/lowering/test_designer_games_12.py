@@ -16,8 +16,9 @@ compared after every move.
 What the lowering does with them. Atari Go's dry run once ended in a Python traceback (`TypeError: unhashable
 type: 'list'`, the list `Around` returns taken as a value of a relation shared by its callers); it is now refused
 in seconds, located at the function whose work takes more statements than the lowering allows. (Its flood in
-`Breathes` is now a recursive function for the lowering, decision 114; `Around`'s list and `Place`'s writes
-through `GroupOf`'s list are left.) Shut the Box's dry run says it lowers (about 6 s); `tgpl to-gdl`
+`Breathes` is now a recursive function for the lowering, decision 114, and the walks of `Around`'s list are
+`Around`'s own loop; the search's 24 steps, ground at every depth, and `Place`'s writes through `GroupOf`'s list
+are left.) Shut the Box's dry run says it lowers (about 6 s); `tgpl to-gdl`
 stopped in the search of its numbers' ranges (`joint_ranges`, a clingo question per combination of its two scores'
 values and roll, some 50 ms each) past `--max-seconds 600`; with one clingo program for the search and the
 combinations enumerated, it lowers in under a minute, 181 questions (tests/lowering/test_range_questions.py).
@@ -174,9 +175,9 @@ def test_atari_go_dry_run_is_a_located_refusal_not_a_traceback():
     (unhashable list) out of the dry run; now the call runs on its caller's path, and the dry run answers in its
     budget of statements. The flood `Breathes` asks of `GroupOf` is a recursive function for the lowering
     (language decision 114, tests/lowering/test_floods.py), and the walks of `Around`'s list are `Around`'s own
-    loop (tgpl/lowering/list_calls.py); what is left is too large spelled out (`Place` asks `Breathes` and
-    `GroupOf` of the board it has written, and writes through the list `GroupOf` returns): refused at `Allowed`,
-    located, with the statements it would take."""
+    loop (tgpl/lowering/list_calls.py); what is left is too large spelled out (the legal moves' `Allowed`, asked
+    call by call of the board before the move, passes a control state's budget before its calls become rules):
+    refused at `Allowed`, located, with the statements it would take."""
     r = CliRunner().invoke(main, ["to-gdl", game("atarigo"), "--dry-run"])
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code == 1, r.output
