@@ -102,11 +102,11 @@ def start_snapshot(game: Game, seed: int = 0) -> dict:
         raise NotLowerable(e.span, e.reason) from None
 
 
-def gdl_errors(program: Program) -> list[str]:
+def gdl_errors(program: Program) -> list[Diagnostic]:
     """What keeps a game with its moves compiled from being valid GDL (its structure: no bound on its size is
     checked). Played one state at a time, its base and input are checked in play, not by grounding its
     relaxed game (chess's does not fit in gigabytes)."""
-    return [d.message for d in validate(program, max_ground=None, grounding="per-state") if d.is_error]
+    return [d for d in validate(program, max_ground=None, grounding="per-state") if d.is_error]
 
 
 def written_gdl_errors(program: Program, grounding: str, path: str = "<gdl>") -> list[Diagnostic]:

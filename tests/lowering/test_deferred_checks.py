@@ -14,6 +14,7 @@ import pytest
 import tgpl.lowering.compiled as compiled
 from differential import bisimulate
 from test_compiled_moves import _compiled_text, _variant
+from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
@@ -197,7 +198,8 @@ def test_rules_that_break_gdls_with_checks_left_are_compiled_again_with_the_chec
 
     def check(program):
         seen.append({r.head.relation for r in program.rules})
-        return ["planted: the first rules break GDL's"] if len(seen) == 1 else []
+        return [Diagnostic(Severity.ERROR, Span("<gdl>", 1, 1, 1, 1), "planted: the first rules break GDL's")] \
+            if len(seen) == 1 else []
 
     lowered = compiled.compile_game(game.program, universe, check)
     assert len(seen) == 2

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tgpl.cli import main
+import tgpl.lowering.compiled as compiled_module
 from tgpl.lowering import horn
+from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Atom, Const, Distinct, Not, Var
 
 ATARI3 = Path(__file__).resolve().parents[1] / "data" / "lowering" / "atari3.tgpl"
@@ -71,3 +74,48 @@ def test_a_body_nothing_else_binds_is_left_as_it_is():
     not loosened."""
     body = (Not(Atom("seen|result", (P,))),)
     assert horn.loosened((P,), body) == body
+
+
+def _planted_retries(tmp_path: Path, problem) -> list[bool]:
+    """compile_game on shifts.tgpl with `problem` reported by the first check and none after: whether each
+    compilation had its demands loosened."""
+    from tgpl.lowering.compiled import compile_game
+    from tgpl.lowering.universe import Universe
+    from tgpl.runtime.game import load_game
+    from tgpl.runtime.snapshot import snapshot
+
+    game = load_game(str(Path(__file__).resolve().parents[1] / "data" / "lowering" / "shifts.tgpl"))
+    universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
+    loose: list[bool] = []
+
+    def check(program):
+        loose.append(seen_loose[-1])
+        return [problem] if len(loose) == 1 else []
+
+    seen_loose = [False]
+    real = compiled_module.CompiledGame
+
+    class Recording(real):
+        def lowered(self):
+            seen_loose.append(self.hc.loose_demands)
+            return super().lowered()
+
+    compile_game(game.program, universe, check, make=Recording)
+    return loose
+
+
+def _problem(message: str, code: str, about: tuple[str, ...]):
+    from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+    return Diagnostic(Severity.ERROR, Span("<gdl>", 1, 1, 1, 1), message, (), code, about)
+
+
+def test_the_retry_keys_on_the_problems_kind_not_its_words(tmp_path):
+    """compile_game loosens the demands where `check` reports a negation cycle through a call's demand, read from
+    the problem's code and relations: a message reworded (here, not naming the cycle at all) still retries, and a
+    message that names a cycle without the code does not."""
+    cycle = _problem("planted, in other words", "negation-cycle", ("captures", "captures_exists", "breathes_call"))
+    assert _planted_retries(tmp_path, cycle) == [False, True]
+    with pytest.raises(Unsupported, match="planted"):
+        _planted_retries(tmp_path, _problem("planted: negation cycle: a -> not b_call -> a", "", ()))
+    with pytest.raises(Unsupported, match="planted"):  # a cycle not through a call's demand
+        _planted_retries(tmp_path, _problem("planted", "negation-cycle", ("a", "b")))

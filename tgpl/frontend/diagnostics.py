@@ -42,6 +42,10 @@ class Diagnostic:
     span: Span
     message: str
     notes: tuple[str, ...] = ()
+    # For programs, not readers: the kind of problem (e.g. "negation-cycle") and the names it is about (the
+    # relations on the cycle), so that a caller that acts on a kind does not match the message's words.
+    code: str = ""
+    about: tuple[str, ...] = ()
 
     @property
     def is_error(self) -> bool:
@@ -70,8 +74,8 @@ class Diagnostics:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, span: Span, message: str, *notes: str) -> None:
-        self.items.append(Diagnostic(Severity.ERROR, span, message, tuple(notes)))
+    def error(self, span: Span, message: str, *notes: str, code: str = "", about: tuple[str, ...] = ()) -> None:
+        self.items.append(Diagnostic(Severity.ERROR, span, message, tuple(notes), code, about))
 
     def warning(self, span: Span, message: str, *notes: str) -> None:
         self.items.append(Diagnostic(Severity.WARNING, span, message, tuple(notes)))

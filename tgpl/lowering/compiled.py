@@ -2842,12 +2842,12 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue
-        if not loose and any("negation cycle" in b and "_call" in b for b in broken):
+        if not loose and any(b.code == "negation-cycle" and any("_call" in r for r in b.about) for b in broken):
             # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
             # with the demands asked more widely; only games refused so far take this way
             loose, kept, game, ranges = True, set(), None, None
             continue
-        raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
+        raise Unsupported(f"their rules break GDL's rules ({broken[0].message})")
 
 
 def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | None, guessed: Unsupported | None,

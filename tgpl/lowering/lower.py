@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.lowering.chance import action_rolls, setup_deal_calls, setup_roll_calls
 from tgpl.lowering.board_count import Holds, board_counts, written_in_step
 from tgpl.lowering.compiled import (board_count_passes, changing_fields, compile_game, most_moves, play_code,
@@ -38,7 +39,7 @@ from tgpl.limits import LimitReached, Limits, unlimited
 Prover = Callable[[Program, Program, list, list], bool]
 # (statements run, parts of conditions built) so far: for a display of a long lowering
 Progress = Callable[[int, int], None]
-Check = Callable[[Program], list[str]]  # the errors that keep a program from being valid GDL
+Check = Callable[[Program], list[Diagnostic]]  # the errors that keep a program from being valid GDL
 Repair = Callable[[Program], Program]  # the program with what breaks GDL's restrictions mended, the same game
 
 
