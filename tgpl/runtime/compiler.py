@@ -21,7 +21,7 @@ from tgpl.frontend.builtins import BuiltinClasses, Signature
 from tgpl.frontend.loader import Program
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope
 from tgpl.frontend.types import (
-    ANY, BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Namespace, Type,
+    ANY, BOOL, NUMBER, PLAYER, PRIMITIVES, STRING, CallableType, ClassType, Collection, Namespace, Type,
 )
 from tgpl.runtime.classes import (
     Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn, Site,
@@ -81,6 +81,10 @@ class CompiledGame:
             found = self._discards[id(rc)] = any(
                 c.kind == "interactable" for k in self.classes_by_id() if k.is_a(rc) for c in k.ancestors())
         return found
+
+    def builtin(self, name: str) -> RClass:
+        """The runtime class of the built-in class `name` (`builtins.<name>`: "event", "group"...)."""
+        return self.by_info[id(getattr(self.builtins, name))]
 
     def classes_by_id(self) -> list[RClass]:
         return list({id(rc): rc for rc in self.by_info.values()}.values())
@@ -394,8 +398,6 @@ class Compiler:
                       tuple(constant), self.site(home, live))
 
     def _resolve(self, ref: ast.TypeRef) -> Type:
-        from tgpl.frontend.types import PRIMITIVES
-
         if ref.args:
             return Collection(ref.name, self._resolve(ref.args[0]))
         if ref.name in PRIMITIVES:

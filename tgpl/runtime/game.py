@@ -99,8 +99,8 @@ class Game:
         self.players = players or compiled.players.start  # the minimum by default
         self.step_limit = STEP_LIMIT  # loop steps per segment before a runtime error (`--max-steps`)
         self.name = compiled.name
-        self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
-        event_cls = compiled.by_info[id(compiled.builtins.event)]
+        self.choice_event_cls = compiled.builtin("player_choice")
+        event_cls = compiled.builtin("event")
         self.is_event = lambda obj: obj.cls.is_a(event_cls)
         self._files = {name: i for i, name in enumerate(program.sources)}
         # Moves listed so far, by (action, object), then input value, for an action whose one input is

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from tgpl.frontend import ast
 from tgpl.frontend.symbols import FunctionInfo
-from tgpl.frontend.types import NUMBER
+from tgpl.frontend.types import NUMBER, CallableType
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal
 from tgpl.runtime.layout import Layout
 
@@ -88,8 +88,6 @@ def recursive(c, fi: FunctionInfo) -> bool:
 
 
 def _callees(c, fi: FunctionInfo) -> list[FunctionInfo]:
-    from tgpl.frontend.types import CallableType
-
     out = []
     effect = fi.defn.effect
     for n in ast.walk(effect.body) if effect is not None else ():
