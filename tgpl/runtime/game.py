@@ -27,7 +27,8 @@ from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
-from tgpl.runtime.compiler import CompiledGame, compile_program
+from tgpl.runtime.codegen import BlockGenerator
+from tgpl.runtime.compiler import CompiledGame, Compiler
 from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.listing import quick
@@ -129,6 +130,11 @@ class Game:
 
     def machine(self, world: World, choices=()) -> Machine:
         return Machine(self.compiled, world, choices, self.step_limit)
+
+
+def compile_program(program: Program, options: RuntimeOptions = DEFAULT) -> CompiledGame:
+    """The runtime's form of a checked program: closures, and generated code where it can be."""
+    return Compiler(program, options, BlockGenerator).compile()
 
 
 def load_game(path: str | Path, players: int | None = None, options: RuntimeOptions = DEFAULT) -> Game:
