@@ -170,7 +170,8 @@ class Machine:
         groups: dict[str, Obj] = {}
         for c in reversed(list(board.cls.ancestors())):
             for g in c.groups:
-                group = build_group(self.world, board, g, self.game.builtin, lambda tile: self.init_object(tile, None))
+                group = build_group(self.world, board, g, self.game.builtin,
+                                    lambda tile: self.init_object(tile, None))
                 groups[g.name] = group
                 self.world.own(board)[g.name] = group
         self.world.own(board)["groups"] = groups
