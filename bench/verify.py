@@ -147,8 +147,7 @@ def main() -> None:
     from tgpl.frontend.loader import load_program  # the query is appended as a function, as `tgpl query` does
     program = load_program(ROOT / "examples" / "connect4.tgpl",
                            text=source + f"\nfunction BenchQuery {{ returns bool; effect {{ return ({query}); }} }}\n")
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
 
     q = lower_game(Game(program, compile_program(program)), 0, "BenchQuery")
     search = BoundedSearch(q.program)

@@ -12,8 +12,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.loader import load_program
 from tgpl.frontend.parser import parse_text
 from tgpl.runtime import load_game
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 
 # Every player in turn logs the count; the last one ends the game with player 0 first.
 RANGE = """\

@@ -16,8 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from tgpl.cli import QUERY_FUNCTION, _load_game, load_program, main
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 from tgpl.runtime.snapshot import snapshot
 
 DATA = Path(__file__).resolve().parent / "data" / "lowering"

@@ -165,8 +165,7 @@ def _load_game(path: str, players: int | None = None):
 def _game_of(program, players: int | None = None):
     """The game of a program without errors, for `players` (the game's minimum by default; a count it does not
     allow is a usage error)."""
-    from tgpl.runtime.game import Game
-    from tgpl.runtime.compiler import compile_program
+    from tgpl.runtime.game import Game, compile_program
 
     compiled = compile_program(program)
     if players is not None and players not in compiled.players:

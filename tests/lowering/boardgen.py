@@ -42,8 +42,7 @@ from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.lower import NotLowerable
 from tgpl.pipeline import lower_game, written_gdl_errors
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 

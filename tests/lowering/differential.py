@@ -25,8 +25,7 @@ from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.ir import Program
 from tgpl.lowering.lower import NotLowerable, lower
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game, load_game
+from tgpl.runtime.game import Game, compile_program, load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.validation import Differential, Step, validate_translation
 

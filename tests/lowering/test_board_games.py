@@ -112,8 +112,7 @@ def test_auto_compiles_the_moves_where_spelling_them_out_costs_more():
     from tgpl.lowering.compiled import most_moves
     from tgpl.lowering.lower import SPELLED_PARTS, moves_strategy, spelled_budget
     from tgpl.lowering.universe import Universe
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
     from tgpl.runtime.snapshot import snapshot
 
     program = load_program(str(SPELLED_COSTLY))
@@ -129,8 +128,7 @@ def test_a_cheap_game_stays_spelled_out():
     """Tris spells out its moves in a few hundred statements, far within its budget: `auto` keeps them spelled."""
     from tgpl.frontend.loader import load_program
     from tgpl.pipeline import lower_game
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
 
     program = load_program(str(Path(__file__).resolve().parents[2] / "examples" / "tris.tgpl"))
     lowered = lower_game(Game(program, compile_program(program)))

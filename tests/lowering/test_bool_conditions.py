@@ -21,8 +21,7 @@ from differential import Lowered, bisimulate, playout
 from gamegen import SEATS, turn
 from tgpl.asp.verify import GdlMachine
 from tgpl.frontend.loader import load_program
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import compare, explore
 

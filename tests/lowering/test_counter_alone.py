@@ -64,8 +64,7 @@ def test_a_counter_the_game_lets_grow_is_refused_at_its_write():
 def _logic_of_text(text: str):
     from tgpl.frontend.loader import load_program
     from tgpl.lowering.lower import game_logic
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
     from tgpl.runtime.snapshot import snapshot
 
     program = load_program(str(GAME), text=text)

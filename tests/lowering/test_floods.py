@@ -446,8 +446,7 @@ def test_atari_go_with_its_walks_inlined_plays_as_written():
 
     from tgpl.lowering.floods import _owners, _Reads
     from tgpl.lowering.list_calls import inline_list_walks
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
 
     written = load_game(ATARIGO)
     inlined: list[int] = []

@@ -20,8 +20,7 @@ from tgpl.asp.validate import validate
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.ir import Var
 from tgpl.lowering.lower import NotLowerable, lower
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 from tgpl.runtime.snapshot import snapshot
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -20,9 +20,8 @@ from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.lower import NotLowerable, lower
-from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 from tgpl.runtime.rng import Pcg32
 from tgpl.runtime.snapshot import snapshot
 

@@ -22,8 +22,7 @@ import tgpl.lowering.lowerable as lowerable
 from tgpl.lowering.lowerable import assess
 from tgpl.lowering.lower import NotLowerable
 from tgpl.pipeline import assess_game, lower_game
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 from tgpl.runtime.snapshot import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -74,8 +74,7 @@ def test_combinations_are_those_that_hold_one_at_a_time():
 
 def _race_logic():
     from tgpl.frontend.loader import load_program
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
     from tgpl.runtime.snapshot import snapshot
 
     path = ROOT / "examples" / "race.tgpl"

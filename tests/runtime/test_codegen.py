@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import tgpl.runtime.compiler as compiler
 from tgpl.runtime import RuntimeOptions
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import RandomAgent
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 from tgpl.runtime.play import play
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -20,7 +19,7 @@ GAMES = ["tris.tgpl", "connect4.tgpl", "hex.tgpl", "treasure.tgpl", "graph.tgpl"
 
 def record_of(name: str, seed: int, generate: bool, monkeypatch) -> str:
     program = load_program(EXAMPLES / name)
-    game = Game(program, compiler.compile_program(program, RuntimeOptions(generate=generate)))
+    game = Game(program, compile_program(program, RuntimeOptions(generate=generate)))
     agents = [RandomAgent(seed, p) for p in range(game.players)]
     return play(game, agents, seed, name).record.to_json()
 
@@ -58,7 +57,7 @@ def outcome(tmp_path, src: str, generate: bool, monkeypatch) -> tuple[list[str],
     path.write_text('game "t"; players 1;\n' + src, encoding="utf-8")
     program = load_program(path)
     assert program.ok, program.diagnostics
-    game = Game(program, compiler.compile_program(program, RuntimeOptions(generate=generate)))
+    game = Game(program, compile_program(program, RuntimeOptions(generate=generate)))
     try:
         state = game.initial_state(0)
     except TGPLRuntimeError as e:
@@ -223,7 +222,7 @@ def test_generated_player_arithmetic_with_a_literal_agrees_with_the_machines(tmp
         path.write_text('game "t"; players 3;\n' + src, encoding="utf-8")
         program = load_program(path)
         assert program.ok, program.diagnostics
-        game = Game(program, compiler.compile_program(program, RuntimeOptions(generate=generate)))
+        game = Game(program, compile_program(program, RuntimeOptions(generate=generate)))
         from tgpl.runtime.errors import TGPLRuntimeError
 
         try:
@@ -394,7 +393,7 @@ def test_a_length_inline_is_the_machine_s(tmp_path, body, expected):
     path = tmp_path / "t.tgpl"
     path.write_text(src, encoding="utf-8")
     program = load_program(path)
-    game = Game(program, compiler.compile_program(program))
+    game = Game(program, compile_program(program))
     try:
         outcome = game.initial_state(0).log[-1]
     except TGPLRuntimeError as e:

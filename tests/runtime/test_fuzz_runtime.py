@@ -13,9 +13,8 @@ from pathlib import Path
 
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import RandomAgent
-from tgpl.runtime.compiler import compile_program
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.game import Game, IllegalMove
+from tgpl.runtime.game import Game, IllegalMove, compile_program
 from tgpl.runtime.play import StuckError, play
 from tgpl.runtime.rng import Pcg32
 

@@ -14,8 +14,7 @@ from tgpl.analysis.on_ray import RayError, RayMissing, connect, disconnect  # Ra
 from tgpl.frontend.after_setup import chance_site_texts
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.agents import automatic_agent
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game
+from tgpl.runtime.game import Game, compile_program
 
 
 def seat_specs(spec: str | None, allowed: range) -> list[str]:

@@ -224,7 +224,7 @@ def play_batch(shipped: Shipped, specs: list[str], seeds: list[int], max_moves: 
     loaded = _worker_game.get(shipped)
     if loaded is None:
         from tgpl.frontend.loader import load_program
-        from tgpl.runtime.compiler import compile_program
+        from tgpl.runtime.game import compile_program
 
         program = load_program(shipped.main, files=dict(shipped.files), base=shipped.base)
         if not program.ok:  # the texts checked where they were shipped from: only a different tgpl fails

@@ -59,8 +59,7 @@ def _lowered(name: str, seed: int, limits=None) -> Program:
     from tgpl.lowering.chance import effect_roll_calls, setup_deal_calls, setup_roll_calls
     from tgpl.lowering.lower import NotLowerable
     from tgpl.pipeline import lower_game, not_lowerable
-    from tgpl.runtime.compiler import compile_program
-    from tgpl.runtime.game import Game
+    from tgpl.runtime.game import Game, compile_program
 
     program = load_program(name)
     if not program.ok:

@@ -13,13 +13,10 @@ even columns are shifted down (counting from 0).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Callable
 
-from tgpl.runtime.classes import RGroup
-from tgpl.runtime.values import Obj
-
-if TYPE_CHECKING:
-    from tgpl.runtime.machine import Machine
+from tgpl.runtime.classes import RClass, RGroup
+from tgpl.runtime.values import Obj, World
 
 
 def neighbours(geometry: str, orientation: str | None, row: int, col: int) -> list[tuple[int, int]]:
@@ -41,14 +38,15 @@ def neighbours(geometry: str, orientation: str | None, row: int, col: int) -> li
     ]
 
 
-def build_group(m: Machine, board: Obj, g: RGroup) -> Obj:
-    group_cls = m.game.by_info[id(m.game.builtins.group)]
-    connection_cls = m.game.by_info[id(m.game.builtins.connection)]
-    blank_cls = m.game.by_info[id(m.game.builtins.blank_tile)]
-    taken = {o.name for o in m.world.objects}
+def build_group(world: World, board: Obj, g: RGroup, builtin: Callable[[str], RClass],
+                init_tile: Callable[[Obj], None]) -> Obj:
+    """The group `g` of `board`, its tiles made in `world` and each given its fields (`init_tile`,
+    the machine's); `builtin(name)` is the runtime class of a built-in class. Both are passed in by
+    the machine, which imports this module, so that this one needs nothing above it."""
+    group_cls, connection_cls, blank_cls = builtin("group"), builtin("connection"), builtin("blank_tile")
+    taken = {o.name for o in world.objects}
     name = g.name if g.name not in taken else f"{board.name}.{g.name}"
-    group = m.world.new_object(group_cls, name)
-    world = m.world
+    group = world.new_object(group_cls, name)
     group_fields = world.own(group)
     group_fields.update(name=g.name, tiles=[], geometry=g.geometry, orientation=g.orientation)
     rows = g.rows
@@ -61,9 +59,9 @@ def build_group(m: Machine, board: Obj, g: RGroup) -> Obj:
             if rc is None:
                 continue
             i, j = (r, c) if row_major else (c, r)
-            tile = m.world.new_object(rc, f"{name}[{i}][{j}]")
+            tile = world.new_object(rc, f"{name}[{i}][{j}]")
             world.own(tile)["group"] = group
-            m.init_object(tile, None)
+            init_tile(tile)
             cells[i][j] = tile
             if rc is not blank_cls:
                 by_rc[(r, c)] = tile

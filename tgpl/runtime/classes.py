@@ -225,7 +225,7 @@ class RClass:
     @cached_property
     def owner_secrecy(self) -> str | None:
         """`private` or `hidden` when the class (or a base) is written so: who owns one of its objects is
-        seen by its owners only, or by nobody (tgpl.serve.views.visible_owners)."""
+        seen by its owners only, or by nobody (tgpl.runtime.display.visible_owners)."""
         return self.info.owner_secrecy
 
     def private_action(self, name: str) -> bool:

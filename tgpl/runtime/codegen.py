@@ -28,33 +28,17 @@ from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoist
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
-from tgpl.runtime.operators import _ARITH, MISSING, _equal
+from tgpl.runtime.operators import _ARITH, _NUMBERS, MISSING, _equal, _index
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
 
 if TYPE_CHECKING:
-    from tgpl.runtime.compiler import Code, Compiler
+    from tgpl.runtime.classes import Code
+    from tgpl.runtime.compiler import Compiler
     from tgpl.runtime.layout import Layout
 
-_NUMBERS = frozenset((int, float))
 _INLINE_ARITH = {"+", "-", "*"}
 _COMPARE = {"<", ">", "<=", ">="}
-
-
-def _index(m, o, k, span):
-    c = o.__class__
-    if c is dict:
-        if k is not None:
-            return o.get(k)
-    elif k.__class__ in _NUMBERS and k >= 0:
-        if c is list:
-            if k < len(o):
-                return o[int(k)]
-        elif c is Obj:
-            cells = m.world.fields(o).get("_cells")
-            if cells is not None and k < len(cells):
-                return cells[int(k)]
-    return m.get_index(o, k, span)  # the errors
 
 
 def _owned_index(m, owner, field, collection, key, span):

@@ -21,18 +21,17 @@ from tgpl.frontend.builtins import BuiltinClasses, Signature
 from tgpl.frontend.loader import Program
 from tgpl.frontend.symbols import ClassInfo, FunctionInfo, Scope
 from tgpl.frontend.types import (
-    ANY, BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Namespace, Type,
+    ANY, BOOL, NUMBER, PLAYER, PRIMITIVES, STRING, CallableType, ClassType, Collection, Namespace, Type,
 )
 from tgpl.runtime.classes import (
     Code, Frame, RAction, RClass, RFunction, RGroup, RInput, RPhase, RTurn, Site,
 )
-from tgpl.runtime.codegen import BlockGenerator, _index
 from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
 from tgpl.runtime.layout import Layout
 from tgpl.runtime.options import DEFAULT, RuntimeOptions
-from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal
+from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal, _index
 from tgpl.runtime.purity import analyse
 from tgpl.runtime.readonly import ReadOnly
 from tgpl.runtime.values import Obj, show, to_player
@@ -82,15 +81,22 @@ class CompiledGame:
                 c.kind == "interactable" for k in self.classes_by_id() if k.is_a(rc) for c in k.ancestors())
         return found
 
+    def builtin(self, name: str) -> RClass:
+        """The runtime class of the built-in class `name` (`builtins.<name>`: "event", "group"...)."""
+        return self.by_info[id(getattr(self.builtins, name))]
+
     def classes_by_id(self) -> list[RClass]:
         return list({id(rc): rc for rc in self.by_info.values()}.values())
 
 
 
 class Compiler:
-    def __init__(self, program: Program, options: RuntimeOptions = DEFAULT):
+    def __init__(self, program: Program, options: RuntimeOptions, generator: type):
         self.program = program
         self.options = options
+        # The code generator's class (`codegen.BlockGenerator`), given by `game.compile_program`:
+        # it calls this compiler back for its closures, and imports this module for it.
+        self.generator = generator
         self.types = program.types
         self.implicit_this = program.implicit_this
         self.builtins: BuiltinClasses = program.builtins  # the checker's: user classes derive from them
@@ -378,7 +384,7 @@ class Compiler:
             code = self.block(flt.body, layout, direct=True)
             if self.options.generate and len(inp.filters) == 1:
                 reads = self.reads is not None and self.reads.block(flt.body)
-                code_all = BlockGenerator(self, layout, direct=True, optimistic="filter" if reads else None
+                code_all = self.generator(self, layout, direct=True, optimistic="filter" if reads else None
                                           ).filter_all(flt.body, slot)
                 if code_all is not None:
                     code.all = code_all
@@ -394,8 +400,6 @@ class Compiler:
                       tuple(constant), self.site(home, live))
 
     def _resolve(self, ref: ast.TypeRef) -> Type:
-        from tgpl.frontend.types import PRIMITIVES
-
         if ref.args:
             return Collection(ref.name, self._resolve(ref.args[0]))
         if ref.name in PRIMITIVES:
@@ -410,7 +414,7 @@ class Compiler:
         """The block's code; `direct`: generated code also carries, when it can, a plain
         function of (machine, this, locals) returning the value (`codegen._site`)."""
         if self.options.generate:
-            return BlockGenerator(self, layout, direct, params, optimistic).generate(block)
+            return self.generator(self, layout, direct, params, optimistic).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()
@@ -986,7 +990,4 @@ def _short_circuit(op: str, left: Code, right: Code, left_span, right_span) -> C
     return run
 
 
-def compile_program(program: Program, options: RuntimeOptions = DEFAULT) -> CompiledGame:
-    return Compiler(program, options).compile()
-
-__all__ = ["CompiledGame", "Compiler", "Frame", "MISSING", "RGroup", "compile_program"]
+__all__ = ["CompiledGame", "Compiler", "Frame", "MISSING", "RGroup"]

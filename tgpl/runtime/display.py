@@ -7,6 +7,9 @@ name that tells the classes on the board apart, and its owner; else the
 tile's first attribute holding an object (its owner's number), a player or
 `true` (`x`), where a tile declaring a player or object attribute shows only
 those (null in all: `.`); else `.`; a blank tile is a space.
+
+Who may see an attribute or an object's owners (language decision 94) is decided here,
+`may_see_field` and `visible_owners`, for this table and for the server's views (tgpl.serve.views).
 """
 
 from __future__ import annotations
@@ -53,27 +56,46 @@ def _brief(world: World, value) -> str:
     return show(value)
 
 
+def may_see_field(world: World, obj: Obj, name: str, value, seat: int | None) -> bool:
+    """Whether `seat` (None: a spectator) sees the attribute `name` of `obj`: a deck's items and the runtime's
+    own fields never, one written `hidden` never, one written `private` when the seat owns the object, any
+    other always."""
+    if obj.cls.kind == "stack" and name == "_items":
+        return False
+    if name.startswith("_"):
+        return False
+    secrecy = obj.cls.secrets.get(name)
+    if secrecy is None:
+        return True
+    return secrecy == "private" and seat is not None and seat in world.owners_of(obj)
+
+
+def visible_owners(world: World, obj: Obj, seat: int | None) -> tuple[int, ...]:
+    """The owners of `obj` as `seat` may see them: all of them, unless its class is written `private class`
+    (then only its owners see them) or `hidden class` (nobody does)."""
+    owners = world.owners_of(obj)
+    secrecy = obj.cls.owner_secrecy
+    if secrecy is None or (secrecy == "private" and seat is not None and seat in owners):
+        return owners
+    return ()
+
+
 def _table(state: State, seat: int | None = None) -> list[str]:
     """One line per object that players own: its attributes, briefly; with a seat, only what that
     seat may see (language decision 94: another player's hand as its number of items)."""
     out = []
     w = state.world
-    if seat is not None:
-        from tgpl.serve.views import may_see_field, visible_owners
-    else:
-        may_see_field = None
-
-        def visible_owners(w, o, seat):
-            return w.owners_of(o)
+    may_see = may_see_field if seat is not None else None
+    owners_seen = visible_owners if seat is not None else lambda w, o, seat: w.owners_of(o)
     for o in w.objects:
         fields = w.fields(o)
-        if not visible_owners(w, o, seat) or o.cls.visibility == "global" or "tile" in fields and fields.get("tile") is not None:
+        if not owners_seen(w, o, seat) or o.cls.visibility == "global" or "tile" in fields and fields.get("tile") is not None:
             continue
-        parts = [f"{k}={_brief(w, v) if may_see_field is None or may_see_field(w, o, k, v, seat) else _hidden(v)}"
+        parts = [f"{k}={_brief(w, v) if may_see is None or may_see(w, o, k, v, seat) else _hidden(v)}"
                  for k, v in fields.items() if not k.startswith("_") and k not in ("tile", "discarded")]
         if not parts:
             continue
-        owners = ", ".join(str(p) for p in visible_owners(w, o, seat))
+        owners = ", ".join(str(p) for p in owners_seen(w, o, seat))
         out.append(f"  {o.name} [player {owners}]: " + " ".join(parts))
     return out
 

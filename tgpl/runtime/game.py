@@ -27,7 +27,8 @@ from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal
 from tgpl.runtime.classes import Frame, RAction
-from tgpl.runtime.compiler import CompiledGame, compile_program
+from tgpl.runtime.codegen import BlockGenerator
+from tgpl.runtime.compiler import CompiledGame, Compiler
 from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.listing import quick
@@ -99,8 +100,8 @@ class Game:
         self.players = players or compiled.players.start  # the minimum by default
         self.step_limit = STEP_LIMIT  # loop steps per segment before a runtime error (`--max-steps`)
         self.name = compiled.name
-        self.choice_event_cls = compiled.by_info[id(compiled.builtins.player_choice)]
-        event_cls = compiled.by_info[id(compiled.builtins.event)]
+        self.choice_event_cls = compiled.builtin("player_choice")
+        event_cls = compiled.builtin("event")
         self.is_event = lambda obj: obj.cls.is_a(event_cls)
         self._files = {name: i for i, name in enumerate(program.sources)}
         # Moves listed so far, by (action, object), then input value, for an action whose one input is
@@ -129,6 +130,11 @@ class Game:
 
     def machine(self, world: World, choices=()) -> Machine:
         return Machine(self.compiled, world, choices, self.step_limit)
+
+
+def compile_program(program: Program, options: RuntimeOptions = DEFAULT) -> CompiledGame:
+    """The runtime's form of a checked program: closures, and generated code where it can be."""
+    return Compiler(program, options, BlockGenerator).compile()
 
 
 def load_game(path: str | Path, players: int | None = None, options: RuntimeOptions = DEFAULT) -> Game:

@@ -26,16 +26,16 @@ replaced before the reads of the body it holds.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tgpl.frontend import ast
 from tgpl.frontend.symbols import FunctionInfo
-from tgpl.frontend.types import NUMBER
+from tgpl.frontend.types import NUMBER, CallableType, Type
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal
 from tgpl.runtime.layout import Layout
 
 if TYPE_CHECKING:
-    from tgpl.runtime.codegen import BlockGenerator
+    from tgpl.runtime.compiler import Compiler
 
 # Calls inlined inside inlined bodies, at most this deep.
 MAX_DEPTH = 3
@@ -51,6 +51,30 @@ SLOTS = 1_000
 CATCH = "(KeyError, AttributeError, _RuntimeError, OverflowError)"
 
 _MARKER = re.compile("\x00L(\\d+)\x00")
+
+
+class Generator(Protocol):
+    """What the inline spelling reads and changes of the code generator that calls it
+    (`codegen.BlockGenerator`, which imports this module): its compiler, what its spelling has
+    gathered so far (given back by `_Saved`), and its expressions."""
+
+    c: Compiler
+    layout: Layout
+    numeric: set[str]
+    cse: dict[tuple[str, str], str] | None
+    inlining: list[FunctionInfo]
+    inlines: int
+    optimistic: list[tuple[str, str]] | None
+    closures: int
+    lines: list[str]
+    bound: set[str]
+    memo_tables: list[int]
+
+    def expr(self, e: ast.Expr, want: Type | None = None) -> str: ...
+    def value(self, e: ast.Expr, want: Type) -> str: ...
+    def compound(self, e: ast.Assign, target_t: Type) -> str: ...
+    def const(self, value, prefix: str = "_k") -> str: ...
+    def name(self, prefix: str) -> str: ...
 
 
 class _Unsupported(Exception):
@@ -88,8 +112,6 @@ def recursive(c, fi: FunctionInfo) -> bool:
 
 
 def _callees(c, fi: FunctionInfo) -> list[FunctionInfo]:
-    from tgpl.frontend.types import CallableType
-
     out = []
     effect = fi.defn.effect
     for n in ast.walk(effect.body) if effect is not None else ():
@@ -101,7 +123,7 @@ def _callees(c, fi: FunctionInfo) -> list[FunctionInfo]:
     return out
 
 
-def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, values: list[str]) -> str | None:
+def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: list[str]) -> str | None:
     """The call of `fi` (a function that reads only, not memoized, every input given in order) as
     one expression over the caller's code, for the caller's optimistic spelling; `target`: the
     code of the object the method is called on (None: the caller's `this`, or no object for a
@@ -164,7 +186,7 @@ def inline_call(gen: BlockGenerator, fi: FunctionInfo, target: str | None, value
     return text
 
 
-def expression(gen: BlockGenerator, stmts: list) -> str | None:
+def expression(gen: Generator, stmts: list) -> str | None:
     """The statements of a block with no loop (a filter's) as one expression of their value, as a
     body is inline (`_Body`): the first `return`'s value, null when none returns; None when they
     cannot be one."""
@@ -197,17 +219,17 @@ class _Saved:
     given back after it, and what the body adds (its optimistic pairs from `pairs` on, bindings,
     memo tables), undone when the call is not inlined after all."""
 
-    def __init__(self, gen: BlockGenerator):
+    def __init__(self, gen: Generator):
         self.layout, self.numeric, self.cse, self.scope = gen.layout, gen.numeric, gen.cse, gen.c.scope
         self.closures, self.lines, self.pairs = gen.closures, len(gen.lines), len(gen.optimistic)
         self.bound, self.memo_tables = set(gen.bound), list(gen.memo_tables)
 
-    def kept(self, gen: BlockGenerator) -> bool:
+    def kept(self, gen: Generator) -> bool:
         """Whether what the body added can stay: no closure (a statement of the compiler's, which
         needs a Frame) and no line of its own; an expression of the caller holds neither."""
         return gen.closures == self.closures and len(gen.lines) == self.lines
 
-    def undo(self, gen: BlockGenerator) -> None:
+    def undo(self, gen: Generator) -> None:
         gen.closures = self.closures
         del gen.lines[self.lines:]
         del gen.optimistic[self.pairs:]
@@ -217,7 +239,7 @@ class _Saved:
 class _Body:
     """A loop-free body as one expression (`inline_call`), over the generator's expressions."""
 
-    def __init__(self, gen: BlockGenerator):
+    def __init__(self, gen: Generator):
         self.gen = gen
 
     def run(self, stmts: list, start: int, changed: dict | None = None) -> str:

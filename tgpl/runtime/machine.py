@@ -93,7 +93,7 @@ class Machine:
     @property
     def event_cls(self) -> RClass:
         """The built-in `Event` class (objects of its subclasses are transient)."""
-        return self.game.by_info[id(self.game.builtins.event)]
+        return self.game.builtin("event")
 
     def freeze(self) -> None:
         """Read-only from now on: for requires, triggers and filters while legal moves are listed."""
@@ -170,7 +170,8 @@ class Machine:
         groups: dict[str, Obj] = {}
         for c in reversed(list(board.cls.ancestors())):
             for g in c.groups:
-                group = build_group(self, board, g)
+                group = build_group(self.world, board, g, self.game.builtin,
+                                    lambda tile: self.init_object(tile, None))
                 groups[g.name] = group
                 self.world.own(board)[g.name] = group
         self.world.own(board)["groups"] = groups
@@ -567,7 +568,7 @@ class Machine:
     def throw(self, event, sync: bool, span: Span) -> None:
         if self.frozen:
             self.read_only(span, "throw an event")
-        if not isinstance(event, Obj) or not event.cls.is_a(self.game.by_info[id(self.game.builtins.event)]):
+        if not isinstance(event, Obj) or not event.cls.is_a(self.event_cls):
             self.error(span, f"{show(event)} is not an event")
         if not sync:
             if self.queue.__class__ is tuple:

@@ -38,8 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
-from tgpl.runtime.compiler import compile_program
-from tgpl.runtime.game import Game, GameLoadError, load_game
+from tgpl.runtime.game import Game, GameLoadError, compile_program, load_game
 from tgpl.runtime.record import Record, RecordError, source_digest
 from tgpl.serve.session import HUMAN, Client, Refused, Session, bot_agent
 from tgpl.serve.store import Store, new_token

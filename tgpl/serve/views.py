@@ -30,42 +30,16 @@ import math
 import re
 from dataclasses import dataclass
 
-from tgpl.runtime.display import abbreviations, label
+from tgpl.runtime.display import _BUILTIN_TILE_FIELDS, _OBJECT_NAME, abbreviations, label, may_see_field, visible_owners
 from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, World
 from tgpl.serve.layout import graph_layout
 
 HIDDEN_TEXT = "(hidden)"
-_BUILTIN_TILE_FIELDS = {"group", "connections"}
-_OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*(?:#\d+|(?:\[\d+\])+)")
 
 
 def _is_interactable(obj: Obj) -> bool:
     return obj.cls.kind == "interactable"
-
-
-def may_see_field(world: World, obj: Obj, name: str, value, seat: int | None) -> bool:
-    """Whether `seat` (None: a spectator) sees the attribute `name` of `obj`: a deck's items and the runtime's
-    own fields never, one written `hidden` never, one written `private` when the seat owns the object, any
-    other always."""
-    if obj.cls.kind == "stack" and name == "_items":
-        return False
-    if name.startswith("_"):
-        return False
-    secrecy = obj.cls.secrets.get(name)
-    if secrecy is None:
-        return True
-    return secrecy == "private" and seat is not None and seat in world.owners_of(obj)
-
-
-def visible_owners(world: World, obj: Obj, seat: int | None) -> tuple[int, ...]:
-    """The owners of `obj` as `seat` may see them: all of them, unless its class is written `private class`
-    (then only its owners see them) or `hidden class` (nobody does)."""
-    owners = world.owners_of(obj)
-    secrecy = obj.cls.owner_secrecy
-    if secrecy is None or (secrecy == "private" and seat is not None and seat in owners):
-        return owners
-    return ()
 
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20}")
