@@ -34,6 +34,7 @@ refuses the game or spells its moves out. docs/lowering.md, "Moves compiled once
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -887,8 +888,9 @@ class SegmentCompiler(_FunctionCompiler):
                 this = c3.resolve(this)
                 if hf is None:
                     out += self.inline(fi, this, vals, c3, id(e) not in self.statement_calls)
-                else:
-                    out += self.pure_call(e, hf, vals, c3)
+                else:  # a closure's step count is no argument of its rules (tgpl.lowering.closures)
+                    kept = [v for inp, v in zip(fi.defn.inputs, vals) if inp.name not in hf.dropped]
+                    out += self.pure_call(e, hf, kept, c3)
         return out
 
     def objects_for(self, c: SegClause, this: Value, owner) -> list[tuple[SegClause, Value]]:
@@ -2769,10 +2771,12 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     guessed: Unsupported | None = None  # the refusal that made the guesses: raised if they are not proved
 
     loose = False  # the calls' demands loosened (horn.loosened) after their rules made a negation cycle
+    closures = True  # the searches compiled as closures (tgpl.lowering.closures) until that made such a cycle
 
     def made(kept, ranges) -> CompiledGame:
         g = make(program, universe, kept, ranges, shapes, limits)
         g.hc.loose_demands = loose
+        g.hc.closures = closures
         if saturating:
             g.saturated = g.saturable()
         g.counted = dict(counted)
@@ -2842,12 +2846,29 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue
+        if closures and any(_through_closures_only(b) for b in broken):
+            # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
+            # scan, going on while the search finds each square): compiled again with the counts kept
+            closures, kept, game, ranges = False, set(), None, None
+            continue
         if not loose and any("negation cycle" in b and "_call" in b for b in broken):
             # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
             # with the demands asked more widely; only games refused so far take this way
             loose, kept, game, ranges = True, set(), None, None
             continue
+        if closures and any("negation cycle" in b and "_found" in b for b in broken):
+            closures, loose, kept, game, ranges = False, False, set(), None, None  # as before closures
+            continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0]})")
+
+
+def _through_closures_only(broken: str) -> bool:
+    """A negation cycle whose every `not` is of a closure's `found` (tgpl.lowering.closures): the closure made it,
+    where the loosened demands (horn.loosened) mend a cycle through another negation (Atari Go's `Captures`)."""
+    if "negation cycle" not in broken:
+        return False
+    negated = re.findall(r"not (\S+)", broken)
+    return bool(negated) and all(re.search(r"_found(_\d+)?$", n) for n in negated)
 
 
 def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | None, guessed: Unsupported | None,
