@@ -2828,6 +2828,9 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             if not saturate(e):
                 raise
             continue
+        if closures and game.hc.closure_cycle:  # a cycle through a closure's `not found` (horn._waits_on_closure)
+            closures, kept, game, ranges = False, set(), None, None
+            continue
         as_made = lowered.program  # before tidying: what the writes' check (`proved`) reads
         if tidy is not None:
             limits.check()

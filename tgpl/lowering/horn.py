@@ -203,6 +203,10 @@ class HornCompiler:
         # the flood searches compiled as closures (tgpl.lowering.closures): turned off by compile_game where a
         # caller's demand read a closure's answers, and `not found` then made a negation cycle
         self.closures = True
+        # a function compiled whose demand of a closure waits, through its own relations, on that closure's
+        # answers (`_waits_on_closure`): the rules will break GDL's stratification, and compile_game need not
+        # finish them to compile again with the counts kept
+        self.closure_cycle = False
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
         """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling).
@@ -231,6 +235,7 @@ class HornCompiler:
         self._building[key] = fc.hf
         try:
             hf = fc.run()
+            self.closure_cycle = self.closure_cycle or self._waits_on_closure(hf)
             if self._low[key] == depth:  # the first function of its recursion (or of none): all are done
                 members = {k: self.functions[k] for k, r in self._open.items() if r >= depth}
                 members[key] = hf
@@ -258,6 +263,32 @@ class HornCompiler:
             self._open[key] = low
         self.functions[key] = hf
         return hf
+
+    def _waits_on_closure(self, hf: HornFunction) -> bool:
+        """Does a demand `hf` makes of a closure (tgpl.lowering.closures) depend, through `hf`'s own relations, on
+        that closure's result (Lines of Action's `Connected`, whose scan goes on while each square is reached)?
+        The closure's `no` is `not found`, and `found` reads its demand: a cycle through negation."""
+        if not self.closures:
+            return False
+        edges: dict[str, set[str]] = {}
+        for r in hf.rules:
+            edges.setdefault(r.head.relation, set()).update(
+                a.relation for x in r.body for a in (x.literal if isinstance(x, Not) else x,) if isinstance(a, Atom))
+        for r in hf.rules:
+            rel = r.head.relation
+            callee = rel[:-len("|call")] if rel.endswith("|call") else None
+            f = self.functions.get(callee.split("~")[0]) if callee is not None else None
+            if f is None or not f.closure or callee.split("~")[0] == hf.name:
+                continue
+            todo, seen = list(edges.get(rel, ())), set()
+            while todo:
+                x = todo.pop()
+                if x == callee + "|result":
+                    return True
+                if x not in seen:
+                    seen.add(x)
+                    todo.extend(edges.get(x, ()))
+        return False
 
     def _recur(self, at: int) -> None:
         """A call led back to the function at `at` on the stack: every function from there on is in its recursion."""
