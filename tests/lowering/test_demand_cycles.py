@@ -71,3 +71,14 @@ def test_a_body_nothing_else_binds_is_left_as_it_is():
     not loosened."""
     body = (Not(Atom("seen|result", (P,))),)
     assert horn.loosened((P,), body) == body
+
+
+def test_an_operand_of_arithmetic_keeps_the_result_that_binds_it():
+    """`d = step * dx`, `step` a result: arithmetic binds only its result (the relaxation computes it from the
+    operands), so the result that gives `step` stays, as the relaxation could not ground the demand without it."""
+    step, dx, d = Var("S"), Var("D"), Var("E")
+    body = (Atom("f|loop", (P, dx)), Atom("count|result", (P, step)), Atom("#times", (step, dx, d)),
+            Atom("#plus", (P, d, R)))
+    assert horn.loosened((R,), body) == body
+    without = (Atom("f|loop", (P, dx)), Atom("count|result", (P, step)), Atom("#plus", (P, dx, R)))
+    assert horn.loosened((R,), without) == (Atom("f|loop", (P, dx)), Atom("#plus", (P, dx, R)))

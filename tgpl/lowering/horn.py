@@ -1465,8 +1465,13 @@ def loosened(args: tuple, body: tuple) -> tuple:
     need_args = {v for a in args for v in a.variables()}
     while True:
         kept = [x for x, d in zip(body, drop) if not d]
-        bound = {v for x in kept if isinstance(x, Atom) for v in x.variables()}
-        need = need_args | {v for x in kept if not isinstance(x, Atom) for v in x.variables()}
+        # arithmetic and comparisons bind only their result, which the relaxation computes from the operands:
+        # those another literal must bind (loa_flood's `CanMove`, loosened without the `LineCount` result
+        # that gave a step, `#times(step, dx, d)`, left `step` unbound, and clingo refused the relaxation)
+        operands = [x for x in kept if isinstance(x, Atom) and x.relation in BUILTIN_TABLES]
+        bound = {v for x in kept if isinstance(x, Atom) and x.relation not in BUILTIN_TABLES for v in x.variables()}
+        bound |= {v for x in operands if x.relation in CALCS.values() for v in x.args[2].variables()}
+        need = need_args | {v for x in kept if not isinstance(x, Atom) or x in operands for v in x.variables()}
         missing = need - bound
         if not missing:
             return tuple(kept)
