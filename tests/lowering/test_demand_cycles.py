@@ -119,3 +119,14 @@ def test_the_retry_keys_on_the_problems_kind_not_its_words(tmp_path):
         _planted_retries(tmp_path, _problem("planted: negation cycle: a -> not b_call -> a", "", ()))
     with pytest.raises(Unsupported, match="planted"):  # a cycle not through a call's demand
         _planted_retries(tmp_path, _problem("planted", "negation-cycle", ("a", "b")))
+
+
+def test_an_operand_of_arithmetic_keeps_the_result_that_binds_it():
+    """`d = step * dx`, `step` a result: arithmetic binds only its result (the relaxation computes it from the
+    operands), so the result that gives `step` stays, as the relaxation could not ground the demand without it."""
+    step, dx, d = Var("S"), Var("D"), Var("E")
+    body = (Atom("f|loop", (P, dx)), Atom("count|result", (P, step)), Atom("#times", (step, dx, d)),
+            Atom("#plus", (P, d, R)))
+    assert horn.loosened((R,), body) == body
+    without = (Atom("f|loop", (P, dx)), Atom("count|result", (P, step)), Atom("#plus", (P, dx, R)))
+    assert horn.loosened((R,), without) == (Atom("f|loop", (P, dx)), Atom("#plus", (P, dx, R)))

@@ -191,7 +191,7 @@ def _negation(rule: Rule, graph: DependencyGraph, components: dict[str, int], di
         for a, b in zip(back, back[1:]):
             hops.append(("not " if graph.edges[a][b] else "") + b)
         diags.error(_where(atom, rule.span), f"negation cycle: {' -> '.join(hops)}", code="negation-cycle",
-                    about=tuple(h.removeprefix("not ") for h in hops))
+                    about=tuple(hops))
 
 
 # --------------------------------------------------------------- recursion

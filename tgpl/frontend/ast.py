@@ -345,6 +345,9 @@ class FunctionDef(Node):
     name_span: Span
     override: bool
     items: list  # InputDecl | Returns | Effect | misplaced tags
+    # a number input that only stops a search the lowering made (tgpl.lowering.floods): its bound is proved to
+    # cut no answer, so the lowering may drop it (tgpl.lowering.closures, language decision 115)
+    stops: str | None = None
 
     @property
     def inputs(self) -> list[InputDecl]:

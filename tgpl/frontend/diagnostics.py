@@ -42,8 +42,9 @@ class Diagnostic:
     span: Span
     message: str
     notes: tuple[str, ...] = ()
-    # For programs, not readers: the kind of problem (e.g. "negation-cycle") and the names it is about (the
-    # relations on the cycle), so that a caller that acts on a kind does not match the message's words.
+    # For programs, not readers: the kind of problem (e.g. "negation-cycle") and the names it is about (a
+    # negation cycle's hops, "not " before a relation read negatively), so that a caller that acts on a kind
+    # does not match the message's words.
     code: str = ""
     about: tuple[str, ...] = ()
 

@@ -34,6 +34,7 @@ refuses the game or spells its moves out. docs/lowering.md, "Moves compiled once
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -41,6 +42,7 @@ import clingo
 
 from tgpl.asp.covers import covers
 from tgpl.frontend import ast
+from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
@@ -887,8 +889,9 @@ class SegmentCompiler(_FunctionCompiler):
                 this = c3.resolve(this)
                 if hf is None:
                     out += self.inline(fi, this, vals, c3, id(e) not in self.statement_calls)
-                else:
-                    out += self.pure_call(e, hf, vals, c3)
+                else:  # a closure's step count is no argument of its rules (tgpl.lowering.closures)
+                    kept = [v for inp, v in zip(fi.defn.inputs, vals) if inp.name not in hf.dropped]
+                    out += self.pure_call(e, hf, kept, c3)
         return out
 
     def objects_for(self, c: SegClause, this: Value, owner) -> list[tuple[SegClause, Value]]:
@@ -2769,10 +2772,12 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
     guessed: Unsupported | None = None  # the refusal that made the guesses: raised if they are not proved
 
     loose = False  # the calls' demands loosened (horn.loosened) after their rules made a negation cycle
+    closures = True  # the searches compiled as closures (tgpl.lowering.closures) until that made such a cycle
 
     def made(kept, ranges) -> CompiledGame:
         g = make(program, universe, kept, ranges, shapes, limits)
         g.hc.loose_demands = loose
+        g.hc.closures = closures
         if saturating:
             g.saturated = g.saturable()
         g.counted = dict(counted)
@@ -2824,6 +2829,9 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
             if not saturate(e):
                 raise
             continue
+        if closures and game.hc.closure_cycle:  # a cycle through a closure's `not found` (horn._waits_on_closure)
+            closures, kept, game, ranges = False, set(), None, None
+            continue
         as_made = lowered.program  # before tidying: what the writes' check (`proved`) reads
         if tidy is not None:
             limits.check()
@@ -2842,12 +2850,29 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue
+        if closures and any(_through_closures_only(b) for b in broken):
+            # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
+            # scan, going on while the search finds each square): compiled again with the counts kept
+            closures, kept, game, ranges = False, set(), None, None
+            continue
         if not loose and any(b.code == "negation-cycle" and any("_call" in r for r in b.about) for b in broken):
             # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
             # with the demands asked more widely; only games refused so far take this way
             loose, kept, game, ranges = True, set(), None, None
             continue
+        if closures and any(b.code == "negation-cycle" and any("_found" in r for r in b.about) for b in broken):
+            closures, loose, kept, game, ranges = False, False, set(), None, None  # as before closures
+            continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0].message})")
+
+
+def _through_closures_only(broken: Diagnostic) -> bool:
+    """A negation cycle whose every `not` is of a closure's `found` (tgpl.lowering.closures): the closure made it,
+    where the loosened demands (horn.loosened) mend a cycle through another negation (Atari Go's `Captures`)."""
+    if broken.code != "negation-cycle":
+        return False
+    negated = [hop.removeprefix("not ") for hop in broken.about if hop.startswith("not ")]
+    return bool(negated) and all(re.search(r"_found(_\d+)?$", n) for n in negated)
 
 
 def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | None, guessed: Unsupported | None,

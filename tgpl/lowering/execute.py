@@ -1748,9 +1748,9 @@ class Executor:
             return None
         if any(i.name not in given for i in fi.defn.inputs):
             return None
-        try:
+        try:  # a closure's step count is no argument of its rules (tgpl.lowering.closures)
             args = tuple(self.horn.const_of(given[i.name], player=i.type.name == "player" and not i.type.args)
-                         for i in fi.defn.inputs)
+                         for i in fi.defn.inputs if i.name not in hf.dropped)
         except Unsupported:
             return None
         context = []

@@ -441,8 +441,9 @@ def _searcher(fname: str, flood: Flood, use: _Use, free: dict[str, ast.TypeRef],
     inputs += [_input(span, v, t) for v, t in free.items()]
     inputs.append(_input(span, p.steps, ast.TypeRef(span, "number")))
     effect = ast.Effect(span, ast.Block(span, here + [stop] + walk + [ast.Return(span, ast.BoolLit(span, False))]))
+    # `steps` starts at a bound proved to cut no answer (the caller's): the lowering may drop it (closures.py)
     return ast.FunctionDef(span, fname, span, False,
-                           inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])
+                           inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect], stops=p.steps)
 
 
 def _passes_as_while(stmts: list, used: set[str]) -> list:

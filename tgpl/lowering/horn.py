@@ -38,6 +38,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
+from tgpl.lowering.closures import Closure, closure_of
 from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -146,6 +147,8 @@ class HornFunction:
     returns: str = ""  # "bool", "object", "player", "number"
     span: object = None  # the function's name in the source
     source: tuple = ()  # (the checker's FunctionInfo, the object it is called on or None)
+    dropped: frozenset[str] = frozenset()  # inputs not compiled: a closure's step count (tgpl.lowering.closures)
+    closure: bool = False  # a search compiled as a closure: `|found` its positive answer, `no` is `not` of it
 
 
 @dataclass
@@ -197,6 +200,13 @@ class HornCompiler:
         # a call's demand asked without what the caller read of other functions' results or under `not`
         # (`loosened`): set by tgpl.lowering.compiled.compile_game where the demands made a negation cycle
         self.loose_demands = False
+        # the flood searches compiled as closures (tgpl.lowering.closures): turned off by compile_game where a
+        # caller's demand read a closure's answers, and `not found` then made a negation cycle
+        self.closures = True
+        # a function compiled whose demand of a closure waits, through its own relations, on that closure's
+        # answers (`_waits_on_closure`): the rules will break GDL's stratification, and compile_game need not
+        # finish them to compile again with the counts kept
+        self.closure_cycle = False
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
         """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling).
@@ -225,6 +235,7 @@ class HornCompiler:
         self._building[key] = fc.hf
         try:
             hf = fc.run()
+            self.closure_cycle = self.closure_cycle or self._waits_on_closure(hf)
             if self._low[key] == depth:  # the first function of its recursion (or of none): all are done
                 members = {k: self.functions[k] for k, r in self._open.items() if r >= depth}
                 members[key] = hf
@@ -252,6 +263,32 @@ class HornCompiler:
             self._open[key] = low
         self.functions[key] = hf
         return hf
+
+    def _waits_on_closure(self, hf: HornFunction) -> bool:
+        """Does a demand `hf` makes of a closure (tgpl.lowering.closures) depend, through `hf`'s own relations, on
+        that closure's result (Lines of Action's `Connected`, whose scan goes on while each square is reached)?
+        The closure's `no` is `not found`, and `found` reads its demand: a cycle through negation."""
+        if not self.closures:
+            return False
+        edges: dict[str, set[str]] = {}
+        for r in hf.rules:
+            edges.setdefault(r.head.relation, set()).update(
+                a.relation for x in r.body for a in (x.literal if isinstance(x, Not) else x,) if isinstance(a, Atom))
+        for r in hf.rules:
+            rel = r.head.relation
+            callee = rel[:-len("|call")] if rel.endswith("|call") else None
+            f = self.functions.get(callee.split("~")[0]) if callee is not None else None
+            if f is None or not f.closure or callee.split("~")[0] == hf.name:
+                continue
+            todo, seen = list(edges.get(rel, ())), set()
+            while todo:
+                x = todo.pop()
+                if x == callee + "|result":
+                    return True
+                if x not in seen:
+                    seen.add(x)
+                    todo.extend(edges.get(x, ()))
+        return False
 
     def _recur(self, at: int) -> None:
         """A call led back to the function at `at` on the stack: every function from there on is in its recursion."""
@@ -359,7 +396,10 @@ class HornCompiler:
         if self.relaxed_reads is None or self.fluent_reads(key) - set(self.relaxed_reads):
             return None
         domains = []
+        dropped = self.functions[key].dropped if key in self.functions else frozenset()
         for inp in fi.defn.inputs:
+            if inp.name in dropped:
+                continue
             if inp.type.args:
                 return None
             if inp.type.name == "player":
@@ -533,6 +573,8 @@ class _FunctionCompiler:
         # loop never assigns); a call's demand inside one is asked at its entry (`demands`)
         self.loops: list[tuple[str, dict, list, set]] = []
         self.hf = HornFunction(self.name, [], span=fi.defn.name_span, source=(fi, this))
+        # a search compiled without its count, unless the game's demands made that a negation cycle
+        self.closure: Closure | None = closure_of(fi.defn) if hc.closures else None
 
     # ------------------------------------------------------------ structure
     def run(self) -> HornFunction:
@@ -547,12 +589,16 @@ class _FunctionCompiler:
         params = []
         if (self.fi.owner is not None) != (self.this is not None):
             raise Unsupported("a method without its object")
+        if kind == "bool" and self.closure is not None:
+            self.hf.dropped = frozenset({self.closure.steps})
+            self.hf.closure = True
         for inp in d.inputs:
             if inp.modifier != "function" or inp.default is not None or inp.type.args:
                 raise Unsupported("inputs other than plain function inputs")
             if self.hc.kind(inp.type) is None:
                 raise Unsupported(f"an input of type {inp.type}")
-            params.append(inp.name)
+            if inp.name not in self.hf.dropped:
+                params.append(inp.name)
         self.hf.params = params
         entry = [Var(f"P{i}") for i in range(len(params))]
         assigned = {x.target.name for x in ast.walk([d.effect]) if isinstance(x, ast.Assign) and isinstance(x.target, ast.Name)}
@@ -565,6 +611,9 @@ class _FunctionCompiler:
         flow = self.block(d.effect.body.body, [start], set())
         if flow.going or flow.breaks or flow.continues:
             raise Unsupported("a way through the body that returns nothing")
+        if self.hf.closure:
+            self.closed(flow.returns, params, tuple(entry))
+            return self.hf
         for c, v in flow.returns:
             if isinstance(v, STATIC):
                 raise Unsupported("returns a list")
@@ -573,6 +622,24 @@ class _FunctionCompiler:
             args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
             self.hf.rules.append(Rule(Atom(self.name + "|result", args + (v,)), tuple(c.body)))
         return self.hf
+
+    def closed(self, returns: list[tuple[Clause, Value]], params: list[str], entry: tuple) -> None:
+        """A closure's rules (tgpl.lowering.closures): each way to `return true` a rule of `|found`, positive,
+        recursive through the calls of itself, which read `|found`; the ways to `false` none. Its result is
+        `yes` where found, `no` where asked and not found: `not` of a relation the recursion defines
+        positively, below it (stratified), as hand-written GDL asks whether a group has a liberty."""
+        found = self.name + "|found"
+        for c, v in returns:
+            if v == Const("no"):
+                continue
+            if v != Const("yes"):
+                raise Unsupported("a search returning other than true or false")
+            args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
+            self.hf.rules.append(Rule(Atom(found, args), tuple(c.body)))
+        result, call = self.name + "|result", Atom(self.name + "|call", entry)
+        self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
+        self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)),
+                                  (call, Not(Atom(found, entry)))))
 
     def var(self) -> Var:
         return Var(f"X{next(self.fresh)}")
@@ -690,6 +757,14 @@ class _FunctionCompiler:
                     raise Unsupported("an assignment of something other than a local")
                 flow.going += self.assign(e, c)
             return flow
+        if isinstance(s, ast.If) and self.hf.closure and id(s) == self.closure.stop:
+            flow.going = clauses  # the count is not compiled: no depth ends the search
+            return flow
+        if isinstance(s, ast.If) and self.hf.closure and id(s) in self.closure.found:
+            for c in clauses:  # `if (C && Self(...)) { return true; }`: true where C holds; on, whatever C is
+                flow.returns += [(y, Const("yes")) for y in self.cond(s.cond, c)[0]]
+            flow.going = [c.copy() for c in clauses]
+            return flow
         if isinstance(s, ast.If):
             for c in clauses:
                 yes, no = self.cond(s.cond, c)
@@ -799,7 +874,7 @@ class _FunctionCompiler:
     def _recurses(self, bodies: list) -> bool:
         """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
         function's own demand and parts are in every body, and are no call)?"""
-        return any(isinstance(x, Atom) and x.relation.endswith("|result")
+        return any(isinstance(x, Atom) and x.relation.endswith(("|result", "|found"))
                    and self.hc.recursing(x.relation.split("|")[0]) for body in bodies for x in body)
 
     def _static_most(self, c: Clause, value: Term) -> int | None:
@@ -1353,6 +1428,8 @@ class _FunctionCompiler:
             hf = self.hc.compile(fi, self.object_of(this) if this is not None else None)
             todo = [(c2, [])]
             for inp in fi.defn.inputs:
+                if inp.name in hf.dropped:
+                    continue
                 player = inp.type.name == "player" and not inp.type.args
                 todo = [(c4, vals + [self.as_player(v) if player else v])
                         for c3, vals in todo for c4, v in self.expr(given[inp.name], c3)]
@@ -1367,6 +1444,9 @@ class _FunctionCompiler:
                     self.hf.sites.add(name)
                 for args, body in self.demands(vals, c3.body):
                     self.hf.rules.append(Rule(Atom(name + "|call", args), body))
+                if hf is self.hf and hf.closure:  # the closure's recursion: positive, through `|found`
+                    out.append((c3.plus(Atom(name + "|found", tuple(vals))), Const("yes")))
+                    continue
                 r = self.var()
                 out.append((c3.plus(Atom(name + "|result", tuple(vals) + (r,))), r))
         return out
@@ -1385,8 +1465,13 @@ def loosened(args: tuple, body: tuple) -> tuple:
     need_args = {v for a in args for v in a.variables()}
     while True:
         kept = [x for x, d in zip(body, drop) if not d]
-        bound = {v for x in kept if isinstance(x, Atom) for v in x.variables()}
-        need = need_args | {v for x in kept if not isinstance(x, Atom) for v in x.variables()}
+        # arithmetic and comparisons bind only their result, which the relaxation computes from the operands:
+        # those another literal must bind (loa_flood's `CanMove`, loosened without the `LineCount` result
+        # that gave a step, `#times(step, dx, d)`, left `step` unbound, and clingo refused the relaxation)
+        operands = [x for x in kept if isinstance(x, Atom) and x.relation in BUILTIN_TABLES]
+        bound = {v for x in kept if isinstance(x, Atom) and x.relation not in BUILTIN_TABLES for v in x.variables()}
+        bound |= {v for x in operands if x.relation in CALCS.values() for v in x.args[2].variables()}
+        need = need_args | {v for x in kept if not isinstance(x, Atom) or x in operands for v in x.variables()}
         missing = need - bound
         if not missing:
             return tuple(kept)
@@ -1789,6 +1874,10 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
     builtins = set()
     made = itertools.count()  # the relations made here: a part's, a prefix's
     for r in rules:
+        # a closure's `no` (`not` found): the relaxation finds `found` of almost every row, so would never give
+        # `no`; without the `not`, `no` is possible wherever the search is asked (still an over-approximation)
+        if any(isinstance(x, Not) and _is_found(x.literal) for x in r.body):
+            r = Rule(r.head, tuple(x for x in r.body if not (isinstance(x, Not) and _is_found(x.literal))), r.span)
         positive = all(isinstance(x, (Atom, Distinct)) for x in r.body)
         parts = _independent_parts(r)
         later = _later_variables(r.head, [x for group, _ in parts for x in group])  # in the parts' order
@@ -1831,6 +1920,13 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
         else:
             lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), -{BOUND} <= A{op}B, A{op}B <= {BOUND}.")
     return "\n".join(lines) + "\n"
+
+
+def _is_found(x) -> bool:
+    """A closure's positive answer (`F|found`, renamed `F|found@ctx` per context)."""
+    if not isinstance(x, Atom) or "|" not in x.relation:
+        return False
+    return x.relation.split("|", 1)[1].split("@", 1)[0] == "found"
 
 
 def _later_variables(head: Atom | None, body: list) -> list[set[str]]:

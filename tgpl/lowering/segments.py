@@ -224,6 +224,9 @@ class Lowering:
             # (a list that is state is read through its cells, which the compiled rules do not). Without
             # --functions-as-relations, only functions a call of which costs the executor too much are compiled
             horn = HornCompiler(program, universe, set(self.fluents))
+            # no closures (tgpl.lowering.closures) spelled out: nothing here checks the rules for the negation
+            # cycle a caller's demand waiting on a closure's answers makes (compile_game does, and compiles again)
+            horn.closures = False
             try:
                 horn.relaxed_reads = relaxed_reads(horn, [fl for fl in self.fluents.values() if not fl.numeric])
             except Unsupported:
