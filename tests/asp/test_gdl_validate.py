@@ -32,6 +32,12 @@ def test_the_mini_game_is_valid():
     assert headers(MINI) == []
 
 
+def test_a_negation_cycle_is_told_to_programs_by_its_kind_and_hops():
+    """What compile_game acts on (tgpl.lowering.compiled): the kind and the cycle's hops, not the message's words."""
+    [d] = validate(read_kif(MINI + "(<= q (not r))\n(<= r q)", "g.kif"), "g.kif")
+    assert (d.code, d.about) == ("negation-cycle", ("q", "not r", "q"))
+
+
 def test_the_tictactoe_baseline_is_valid():
     program, _ = read_kif_file(ROOT / "examples" / "gdl" / "tictactoe.kif")
     assert validate(program, "tictactoe.kif") == []
