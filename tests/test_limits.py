@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TRIS = str(ROOT / "examples" / "tris.tgpl")
 CONNECT4 = str(ROOT / "examples" / "connect4.tgpl")
 TTT = str(ROOT / "examples" / "gdl" / "tictactoe.kif")
+TREASURE = str(ROOT / "examples" / "treasure.tgpl")
 INFECT = str(ROOT / "tests" / "data" / "lowering" / "infect.tgpl")  # its moves compiled
 MB = 2**20
 
@@ -290,6 +291,21 @@ def test_compare_stops_at_each_stage(stage, clock):
     r = run("compare", TRIS, TTT, "--max-seconds", "20")
     assert r.exit_code == 2 and f"compare: error: stopped while {stage}" in r.output
     assert "equivalent" not in r.output
+
+
+def test_compare_stops_while_a_chance_machine_builds_its_first_state(clock, monkeypatch):
+    """Treasure's first state for compare is a tree of setup's deals, built at once (a minute of setup runs, with
+    no check before): the clock jumps past the deadline at the second reading while exploring A (the first is
+    the stage's entry), and the stop comes at the tree's first node, not after the tree."""
+    from tgpl.runtime.chance_machine import ChanceMachine
+
+    nodes = []
+    built = ChanceMachine._setup_dealt
+    monkeypatch.setattr(ChanceMachine, "_setup_dealt", lambda self, draws: nodes.append(draws) or built(self, draws))
+    clock("exploring A", after=2)
+    r = run("compare", TREASURE, TREASURE, "--max-seconds", "20")
+    assert r.exit_code == 2 and "compare: error: stopped while exploring A" in r.output
+    assert len(nodes) == 1
 
 
 def test_compare_within_its_limits_compares(clock):

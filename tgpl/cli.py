@@ -1109,13 +1109,14 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
 DEFAULT_ENGINE = "runtime"
 
 
-def _as_lowered(machine, program, max_states: int):
+def _as_lowered(machine, program, max_states: int, check=lambda: None):
     """For `compare`: a .tgpl game's states as its lowering has them: the attributes nothing reads left out of
     its keys (decision 109), and a game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with
     every face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
     decks dealt at pop() where the lowering deals them (from the seed's setup, as the lowering starts; with
     setup's dice too, setup's draws are enumerated, its shuffles among them; setup's deals where the lowering
-    makes them random's first moves, a chance node each, tgpl.setup_deals); any other machine as it is."""
+    makes them random's first moves, a chance node each, tgpl.setup_deals); any other machine as it is. `check`
+    (the command's limits) is checked at each of the chance machine's runs."""
     from tgpl.lowering.chance import action_rolls, dealt_decks, setup_roll_calls
     from tgpl.lowering.unread import unread_attributes
     from tgpl.runtime.chance_machine import ChanceMachine
@@ -1135,7 +1136,7 @@ def _as_lowered(machine, program, max_states: int):
         if plan is not None and undealt_snapshot(plan) is None:
             plan = None  # setup's deals stay the seed's in the lowering too
         return ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, deals=deals, idle=idle,
-                             setup_deals=plan, unread=unread)
+                             setup_deals=plan, unread=unread, check=check)
     return RuntimeMachine(machine.game, machine.seed, unread=unread)
 
 
@@ -2063,7 +2064,7 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
             gdl_ii = gdl_ii or type(machine).__name__ == "GdlIIMachine"
             if type(machine).__name__ == "GdlIIMachine":
                 machine.skip_idle = True  # random's throws that change nothing: no chance node of the runtime's
-            machine = _as_lowered(machine, program, max_states)
+            machine = _as_lowered(machine, program, max_states, limits.check)
             examined[side] = _examined_players(program, players)
             with limits.during(f"exploring {side} ({path})"):
                 # the memory is the limits' to watch (explore's own cap would read as the state cap's stop)

@@ -5,12 +5,17 @@ lowered game."""
 
 from __future__ import annotations
 
+import itertools
+import traceback
 from pathlib import Path
 
 import pytest
 
+from tgpl.limits import LimitReached, Limits
+
 from tgpl.lowering import segments
 from tgpl.lowering.conserved import conserved_families, linear
+from tgpl.lowering.satisfy import Encoding
 from tgpl.lowering.symbolic import Num
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
@@ -81,3 +86,36 @@ def test_only_sums_of_members_are_linear():
     assert linear(Num("+", (Num("fluent", a), Num("fluent", other))), family) is None  # another counter
     assert linear(Num("*", (Num("fluent", a), Num("fluent", b))), family) is None  # a product of two
     assert linear(Num("/", (Num("fluent", a), 2.0)), family) is None
+
+
+def test_the_proof_stops_at_the_first_check_past_the_limits(monkeypatch):
+    """A clock that jumps past the deadline as the proof starts: the lowering stops inside the proof, not after
+    it (Kalah's took twenty seconds unchecked on a busy machine, past `--max-seconds 20` by nine)."""
+    now = [0.0]
+    limits = Limits(max_seconds=10, clock=lambda: now[0])
+    proof = segments.conserved_families
+
+    def late(*args, **kwargs):
+        now[0] = 100.0
+        return proof(*args, **kwargs)
+
+    monkeypatch.setattr(segments, "conserved_families", late)
+    g = load_game(str(OTHERS))
+    with pytest.raises(LimitReached) as e:
+        segments.lowered_logic(g.program, Universe.from_snapshot(snapshot(g.initial_state(0))),
+                               lambda u: segments.Lowering(g.program, u, limits=limits))
+    inside = {f.name for f in traceback.extract_tb(e.value.__traceback__)}
+    assert "conserved_families" in inside and e.value.stage == "lowering (ranges)"
+
+
+def test_listing_answers_stops_past_the_limits():
+    """clingo's answers are listed under the limits: a clock one second per check, five allowed, stops the
+    listing of 4,096 answers at its fifth check; without limits the listing ends past `most`."""
+    ticks = itertools.count()
+    limits = Limits(max_seconds=5, clock=lambda: float(next(ticks)))  # creation reads 0
+    many = "{ x(1..12) }. #show x/1. #project x/1."
+    with pytest.raises(LimitReached):
+        Encoding(lambda key: None).models(many, 10_000, limits)
+    assert limits.checks == 5
+    assert Encoding(lambda key: None).models(many, 100) is None
+    assert len(Encoding(lambda key: None).models("{ x(1..3) }. #show x/1. #project x/1.", 100)) == 8

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tgpl.limits import Limits, unlimited
 from tgpl.lowering.satisfy import Encoding
 from tgpl.lowering.symbolic import TRUE, Choice, CmpLit, Formula, Num, Partial, conj
 
@@ -116,7 +117,7 @@ def _written(cell: tuple, v, family: set) -> tuple[str, list[tuple[Formula, Line
     return kind, out
 
 
-def _keeps(p, family: list, total: int) -> bool:
+def _keeps(p, family: list, total: int, limits: Limits) -> bool:
     """Whether one way through a move keeps the family's sum (module docstring), from any state whose members
     are whole numbers within 0..`total` (the induction's hypothesis). clingo lists every combination of the
     cases of its writes that the path's condition allows, the literals free (a superset of what can hold),
@@ -151,6 +152,7 @@ def _keeps(p, family: list, total: int) -> bool:
                 enc.facts.append(f"w0({c},{i},{int(change.constant)}).")
     bounds: dict[int, tuple[int, int, float, str]] = {}  # atom -> (member, coefficient, constant, op)
     for key, a in enc.atoms.items():
+        limits.check()
         b = _bound(key, members)
         if b is not None:
             bounds[a] = b
@@ -158,10 +160,11 @@ def _keeps(p, family: list, total: int) -> bool:
             enc.facts.append(f"defined({a}). unary({a},{j}).")
             enc.facts.extend(f"holds({a},{x})." for x in range(total + 1) if _holds(c * x + k, op))
     enc.facts.append(f"member(0..{len(family) - 1}). value(0..{total}).")
-    models = enc.models(_CHANGE, MODELS)
+    models = enc.models(_CHANGE, MODELS, limits)
     if models is None:
         return False
     for shown in models:
+        limits.check()
         coefs = {}
         constant = 0
         true = set()
@@ -237,10 +240,13 @@ changes by a multiple of their value (`shown`): a comparison of one member is tr
 (`holds`, with `defined` taking it out of satisfy.lp's free literals)."""
 
 
-def conserved_families(initial: dict[tuple, object], paths: Iterable) -> dict[tuple, list[float]]:
+def conserved_families(initial: dict[tuple, object], paths: Iterable,
+                       limits: Limits | None = None) -> dict[tuple, list[float]]:
     """The numeric fluents proved to lie within 0..their family's total (module docstring), each with that range.
     `initial` maps each numeric fluent's key (object, attribute) to its value after setup; `paths` are the moves'
-    ways (anything with a `store`), the cut ones left out by the caller."""
+    ways (anything with a `store`), the cut ones left out by the caller. `limits` (the command's) are checked at
+    each way, each comparison and each of clingo's answers: Kalah's proof takes twenty seconds on a busy machine."""
+    limits = limits if limits is not None else unlimited()
     families: dict[str, set] = {}
     for k, x in initial.items():
         families.setdefault(k[1], set()).add(k)
@@ -251,7 +257,8 @@ def conserved_families(initial: dict[tuple, object], paths: Iterable) -> dict[tu
         family = families[attr]
         total = int(sum(float(initial[k]) for k in family))
         for p in paths:
-            if not _keeps(p, sorted(family), total):
+            limits.check()
+            if not _keeps(p, sorted(family), total, limits):
                 bad.add(attr)
                 break
     out: dict[tuple, list[float]] = {}

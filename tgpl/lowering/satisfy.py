@@ -20,6 +20,7 @@ from typing import Callable, Iterator
 
 import clingo
 
+from tgpl.limits import LimitReached, Limits, outside, unlimited
 from tgpl.lowering.symbolic import FALSE, TRUE, Formula, _exclusive_cell, _exclusive_value
 
 _PROGRAM = (Path(__file__).with_name("satisfy.lp")).read_text(encoding="utf-8")
@@ -93,18 +94,42 @@ class Encoding:
         return bool(ctl.solve().satisfiable)
 
 
-    def models(self, extra: str, most: int) -> list[list] | None:
-        """The shown atoms of every answer (projected, each once) with `extra` rules added; None past `most`."""
+    def models(self, extra: str, most: int, limits: Limits | None = None) -> list[list] | None:
+        """The shown atoms of every answer (projected, each once) with `extra` rules added; None past `most`.
+        Under `limits` (LimitReached past them): the grounding, which nothing interrupts, runs `outside`; the
+        search runs in clingo's background thread, waited on SOLVE_POLL seconds at a time between two checks and
+        cancelled past them, and each answer is checked: Kalah's proof of its seeds' sum lists thousands of
+        answers per move, twenty seconds of them, where a command given twenty in all must stop."""
+        limits = limits if limits is not None else unlimited()
         ctl = clingo.Control(["--warn=none", "--project", "0"])
         ctl.add("base", [], _PROGRAM + extra + "\n".join(self.facts))
-        ctl.ground([("base", [])])
+        outside(lambda: ctl.ground([("base", [])]), limits)
         out: list[list] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
+        with ctl.solve(yield_=True, async_=True) as handle:
+            while True:
+                handle.resume()
+                while not handle.wait(SOLVE_POLL):
+                    _checked(handle, limits)
+                model = handle.model()
+                if model is None:
+                    break
                 if len(out) >= most:
                     return None
                 out.append(model.symbols(shown=True))
+                _checked(handle, limits)
         return out
+
+
+SOLVE_POLL = 0.05  # seconds between two checks of the limits while clingo searches for the next answer
+
+
+def _checked(handle: clingo.SolveHandle, limits: Limits) -> None:
+    """`limits.check()`, the search cancelled before LimitReached leaves it."""
+    try:
+        limits.check()
+    except LimitReached:
+        handle.cancel()
+        raise
 
 
 def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:

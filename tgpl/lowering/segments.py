@@ -1317,7 +1317,8 @@ def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> 
     if not apart:
         cut = {id(p) for p in lowering.ex.overflows}
         known = conserved_families({k: fl.initial for k, fl in numeric.items() if k[1] != MADE},
-                                   (p for st in logic.states.values() for p in st.paths if id(p) not in cut))
+                                   (p for st in logic.states.values() for p in st.paths if id(p) not in cut),
+                                   lowering.limits)
         logic.totals = {k[1]: len(dom) - 1 for k, dom in known.items()}
         if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT):
             return  # few states: the ranges a play reaches, fewer values than the totals (fewer rules)

@@ -19,6 +19,7 @@ replayed there): `tgpl verify` then explores one seed's game, as for a game too 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from hashlib import blake2b
@@ -103,8 +104,13 @@ class ChanceMachine(RuntimeMachine):
     replay = None  # a frontier state cannot be rebuilt from move texts: outcomes are no moves of `tgpl play`
 
     def __init__(self, game, seed: int = 0, max_outcomes: int = 100_000, deals: frozenset[str] = frozenset(),
-                 idle: frozenset[tuple[str, str]] = frozenset(), setup_deals=None, unread: frozenset[str] = frozenset()):
+                 idle: frozenset[tuple[str, str]] = frozenset(), setup_deals=None, unread: frozenset[str] = frozenset(),
+                 check: Callable[[], None] = lambda: None):
         super().__init__(game, seed, unread=unread)
+        # the command's limits (tgpl.limits.Limits.check, raising LimitReached), checked at every run of a move or
+        # of setup: a first state over setup's deals is a tree of them, built at once (Treasure's ran a minute past
+        # `compare --max-seconds 20`), and one move's draws can be thousands of runs
+        self.check = check
         # setup's deals as the GDL-II lowering makes them random's first moves (tgpl.setup_deals.SetupDeals, decision
         # 112): a chance node a deal, over the items left, before the state after setup
         self.setup_deals = setup_deals
@@ -136,6 +142,7 @@ class ChanceMachine(RuntimeMachine):
         values: tuple[int, ...] = prefix
         start = len(prefix)
         while True:
+            self.check()
             script = _Script(values)
             state = run(script)
             self.runs += 1
@@ -216,6 +223,7 @@ class ChanceMachine(RuntimeMachine):
     def _setup_dealt(self, draws: tuple[int, ...]):
         """Setup's deals after `draws` (`setup_deals.node`): a chance node over the items left, each as likely, or
         the state after setup, dealt at pop() from there."""
+        self.check()
         node = self.setup_deals.node(draws)
         if isinstance(node, State):
             state = dealing(node, self.deals)
