@@ -20,7 +20,7 @@ from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_deal_calls,
 from tgpl.lowering.ir import Program
 from tgpl.lowering.percepts import with_percepts
 from tgpl.limits import Limits, outside, unlimited
-from tgpl.lowering.lower import LoweredGame, NotLowerable, lower, lower_with_query
+from tgpl.lowering.lower import LoweredGame, NotLowerable, fewer_collections, lower, lower_with_query
 from tgpl.lowering.lowerable import Assessment, assess
 from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.game import Game, State
@@ -117,7 +117,8 @@ def written_gdl_errors(program: Program, grounding: str, path: str = "<gdl>") ->
     left to play (a warning: chess's relaxed game does not fit in gigabytes). A game grounded whole has them
     checked whatever its size, more than check-gdl does past its bound."""
     max_ground = MAX_GROUND if grounding == "per-state" else None
-    return [d for d in validate(program, path, max_ground=max_ground, grounding=grounding) if d.is_error]
+    with fewer_collections():  # the relaxed game's rules, built and split in Python (shut the box's: 70,000)
+        return [d for d in validate(program, path, max_ground=max_ground, grounding=grounding) if d.is_error]
 
 
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:

@@ -244,6 +244,14 @@ DECLARED = [
         "(<= (next (c ?x)) (true (c ?x)))\n(<= (next (c 1)) (true p))",
         ["g.kif:9:5: error: fluent '(c 1)' is not in base, but this rule can make it true"],
         id="not-the-frame-rule"),
+    pytest.param(  # the relaxed game grounds only what init, next and legal read positively; a helper read
+        "(<= (next q) (true p) (not busy))\n(<= busy (true p))",  # under `not` as well changes nothing
+        ["g.kif:8:5: error: fluent 'q' is not in base, but this rule can make it true"],
+        id="relaxed-helper-under-not"),
+    pytest.param(  # a relation read both ways is grounded for its positive reads
+        "(<= (next (r ?x)) (helper ?x) (not (helper 2)))\n(<= (helper ?x) (index ?x))\n(index 1)",
+        ["g.kif:8:5: error: fluent '(r 1)' is not in base, but this rule can make it true"],
+        id="relaxed-read-both-ways"),
 ]
 
 

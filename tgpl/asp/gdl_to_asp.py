@@ -41,7 +41,7 @@ class ClingoNames:
         self._reserved = _CLINGO_WORDS | reserved
         self._to_asp: dict[str, str] = {}
         self._from_asp: dict[str, str] = {}
-        self._terms: dict[clingo.Symbol, Term] = {}
+        self._terms: dict[int, Term] = {}  # by the symbol's `_rep`: `term` says why
         self._texts: dict[clingo.Symbol, str] = {}
 
     def functor(self, name: str) -> str:
@@ -75,8 +75,12 @@ class ClingoNames:
         raise ValueError(f"'{term}' is not a ground term")
 
     def term(self, sym: clingo.Symbol) -> Term:
-        """The GDL term of a symbol from a model (cached: models repeat the same symbols)."""
-        found = self._terms.get(sym)
+        """The GDL term of a symbol from a model (cached: models repeat the same symbols). The cache is keyed by
+        the symbol's 64-bit representation, not the symbol: clingo makes each symbol once (equal symbols have one
+        representation, which is what its equality compares), and a key of Python's own int spares the two calls
+        into clingo that hashing and comparing a Symbol make. Pente 9x9's relaxed game, 2.0 M atoms of 6
+        arguments decoded for narrowing: 10.7 s against 16.7 s keyed by the symbol."""
+        found = self._terms.get(sym._rep)
         if found is None:
             if sym.type is clingo.SymbolType.Number:
                 found = Const(str(sym.number))
@@ -86,7 +90,7 @@ class ClingoNames:
                 found = Func(self.gdl(sym.name), tuple(self.term(a) for a in sym.arguments))
             else:
                 found = Const(self.gdl(sym.name))
-            self._terms[sym] = found
+            self._terms[sym._rep] = found
         return found
 
     def text(self, sym: clingo.Symbol) -> str:

@@ -23,7 +23,9 @@ share one, exporting what either needs). Each of the two is then grounded from t
 index on what it binds: LOA's relaxed game in 1.6 s. The helper is the rule's body, projected, so the rule
 derives exactly what it derived: the game's relaxed model (tgpl.asp.relaxed) is the same, less the helpers,
 which no one shows. A split that would make the helper a cross product (the last literal alone joining the
-rest) is not made.
+rest) is not made, nor one of a join of two whose helper would export every variable of the other literal: it
+would be a copy of that literal's atoms, the rule grounded from either literal all the same (pente 9x9's
+relaxed game grounded 1.8 M such copies, of its 6.0 M atoms and 0.94 GB: 4.4 M and 0.75 GB without them).
 """
 
 from __future__ import annotations
@@ -120,6 +122,8 @@ def _cut(rule: Rule, graph: DependencyGraph, components: dict[str, int]) -> _Cut
         else:  # a `distinct` or a `not` on a variable only the last literal binds
             outside.append(lit)
     needed = {v.name for v in rule.head.variables()} | {v.name for lit in outside for v in lit.variables()}
+    if len(inside) == 1 and bound <= needed:  # a join of two already, and its helper would copy the atoms of the
+        return None  # other literal: pente 9x9's relaxed game grounded 1.8 M such copies (of 6.0 M atoms)
     return _Cut(rule, tuple(inside), tuple(outside), frozenset(needed))
 
 

@@ -15,7 +15,7 @@ import clingo
 
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.recursive_joins import split_recursive_joins
-from tgpl.asp.solver import answer_set, lp_file
+from tgpl.asp.solver import answer_set, lp_file, release_freed_memory
 from tgpl.asp.tables import table_relations, tables_joined
 from tgpl.lowering.ir import Atom, Program
 
@@ -29,7 +29,9 @@ def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (
     table apart from the literals whose variables it relates."""
     tables = joined_tables(program) if tables is None else tables
     rules = rules_to_asp(split_recursive_joins(tables_joined(program, tables)), names, drop_negation=True, tables={})
-    return answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
+    model = answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
+    release_freed_memory()  # the grounding's, a large one: narrowing's tuples are made next
+    return model
 
 
 JOINED_ROWS = 1000

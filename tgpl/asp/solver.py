@@ -8,6 +8,8 @@ external atoms whose value changed since the previous query, then solves.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from pathlib import Path
 from typing import Iterable
 
@@ -66,6 +68,27 @@ class GroundProgram:
         if len(found) != 1:
             raise SolverError("the program has no answer set for this state (is it stratified?)")
         return found[0]
+
+
+def release_freed_memory() -> None:
+    """Give the system back the memory freed but kept by C's allocator (glibc's `malloc_trim`), where it can.
+
+    A large grounding (a relaxed game: pente 9x9's, 0.9 GB) is freed with its Control, but glibc keeps the
+    pages wherever a Python object made meanwhile (the model's symbols) sits above them, and Python's own
+    allocator takes new memory of the system rather than those pages: what comes after (narrowing's tuples)
+    grew on top of them. Nothing where the C library is not glibc."""
+    global _TRIM
+    if _TRIM is None:
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM = None
+"""glibc's malloc_trim, once looked up (False where there is none)."""
 
 
 def answer_set(parts: Iterable[str]) -> list[clingo.Symbol]:
