@@ -32,6 +32,10 @@ _RESERVED_PREFIX = "gdl_"
 _CLINGO_WORDS = frozenset({"not"})
 
 
+# `_rep` is private to clingo's Python API (5.5 to 5.8 have it): where a version lacks it, the symbol is the key.
+_SYMBOL_REP = hasattr(clingo.Function("tgpl"), "_rep")
+
+
 class ClingoNames:
     """The two-way map between GDL names and clingo names."""
 
@@ -41,7 +45,7 @@ class ClingoNames:
         self._reserved = _CLINGO_WORDS | reserved
         self._to_asp: dict[str, str] = {}
         self._from_asp: dict[str, str] = {}
-        self._terms: dict[int, Term] = {}  # by the symbol's `_rep`: `term` says why
+        self._terms: dict[int | clingo.Symbol, Term] = {}  # by the symbol's `_rep`: `term` says why
         self._texts: dict[clingo.Symbol, str] = {}
 
     def functor(self, name: str) -> str:
@@ -80,7 +84,8 @@ class ClingoNames:
         representation, which is what its equality compares), and a key of Python's own int spares the two calls
         into clingo that hashing and comparing a Symbol make. Pente 9x9's relaxed game, 2.0 M atoms of 6
         arguments decoded for narrowing: 10.7 s against 16.7 s keyed by the symbol."""
-        found = self._terms.get(sym._rep)
+        key = sym._rep if _SYMBOL_REP else sym
+        found = self._terms.get(key)
         if found is None:
             if sym.type is clingo.SymbolType.Number:
                 found = Const(str(sym.number))
@@ -90,7 +95,7 @@ class ClingoNames:
                 found = Func(self.gdl(sym.name), tuple(self.term(a) for a in sym.arguments))
             else:
                 found = Const(self.gdl(sym.name))
-            self._terms[sym._rep] = found
+            self._terms[key] = found
         return found
 
     def text(self, sym: clingo.Symbol) -> str:
