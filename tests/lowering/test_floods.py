@@ -396,8 +396,8 @@ def calls_of(fn: ast.FunctionDef, name: str) -> int:
 
 def test_atari_go_around_is_walked_as_its_own_loop():
     """`Around` returns a list its callers walk: each walk by a bare-name call becomes Around's loop over the four
-    directions, the caller's body run on each point it would have added; `Place` calls `goban.Around` (a method of
-    an object), left as written. The flood in Breathes is still found, through the inlined loop, and its searcher's
+    directions, the caller's body run on each point it would have added; so does `Place`'s walk of `goban.Around`
+    (a method of an object, below). The flood in Breathes is still found, through the inlined loop, and its searcher's
     own test (some neighbour empty) is a `while`, not a counted `for` (horn.py's "some pass" read under `not`)."""
     program, made = rewritten_atarigo()
     assert made == ["BreathesFlood1"]
@@ -409,7 +409,7 @@ def test_atari_go_around_is_walked_as_its_own_loop():
     assert [type(s).__name__ for s in searcher] == ["VarDecl", "While", "If", "For", "Return"]
     place = next(n for m in program.modules for n in ast.walk(m.items) if type(n).__name__ == "ActionDef"
                  and n.name == "Place")
-    assert any(isinstance(n, ast.Member) and n.name == "Around" for n in ast.walk(place))
+    assert not any(isinstance(n, ast.Member) and n.name == "Around" for n in ast.walk(place))
 
 
 @pytest.mark.parametrize("change", [
@@ -426,6 +426,22 @@ def test_what_is_not_exactly_a_list_function_is_left_alone(change):
     program, _ = rewritten_atarigo(text.replace(change[0], change[1]))
     fns = functions(program)
     assert calls_of(fns["Captures"], "Around") == 1
+
+
+def test_a_walk_whose_argument_reads_the_length_of_a_list_it_grows_keeps_the_call():
+    """GroupOf adds to `group` while it walks: an argument `group[i]` is the same item each pass, but
+    `group.length` is not, so that walk keeps its call (Breathes's, reading `group.length` of a list it does not
+    grow, is still inlined)."""
+    text = ATARIGO.read_text()
+    old = "function input Point p;\n        returns List<Point>;"
+    assert old in text
+    text = text.replace(old, "function input Point p;\n        function input number s;\n        returns List<Point>;")
+    text = text.replace("Around(p: group[i])", "Around(p: group[i], s: group.length)")
+    text = text.replace("Around(p: p)", "Around(p: p, s: 0)").replace("Around(p: at)", "Around(p: at, s: 0)")
+    program, _ = rewritten_atarigo(text)
+    fns = functions(program)
+    assert calls_of(fns["GroupOf"], "Around") == 1
+    assert calls_of(fns["Captures"], "Around") == 0
 
 
 def test_a_walk_that_reads_the_list_otherwise_keeps_the_call():
@@ -468,3 +484,97 @@ def test_atari_go_with_its_walks_inlined_plays_as_written():
         assert b.is_terminal
         finished += 1
     assert finished == 6 and steps >= 60
+
+
+# --- a walk over a list function called through an object (`goban.Around(p: at)`, issue 34) -----------------
+
+def place_of(program) -> ast.ActionDef:
+    return next(n for m in program.modules for n in ast.walk(m.items) if isinstance(n, ast.ActionDef)
+                and n.name == "Place")
+
+
+def member_calls(node, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)
+            and n.callee.name == name]
+
+
+def test_a_walk_through_an_object_is_the_functions_loop_read_through_it():
+    """Place walks `goban.Around(p: at)`: the walk becomes Around's loop over the four directions, Around's bare
+    call `PointAt(...)` read through the object (`goban.PointAt`), its input a fresh local given `at`; the walk's
+    own writes (`dead[i].Stone = null`) are of a field no pass reads (X, Y, Points are read)."""
+    program, _ = rewritten_atarigo()
+    place = place_of(program)
+    assert member_calls(place, "Around") == []
+    at = member_calls(place, "PointAt")
+    assert len(at) == 1 and isinstance(at[0].callee.obj, ast.Name) and at[0].callee.obj.name == "goban"
+    loop = next(n for n in ast.walk(place) if isinstance(n, ast.For) and n.init.name.startswith("around"))
+    assert loop.cond.right.value == 4
+    first = loop.body.body[0]
+    assert first.name.startswith("aroundP") and isinstance(first.init, ast.Name) and first.init.name == "at"
+    assert member_calls(place, "GroupOf")  # the walk's own body, kept
+
+
+@pytest.mark.parametrize("change", [
+    # the walk writes what a pass reads: a point's X
+    ("for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; }",
+     "for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; dead[i].X = 0; }"),
+    # the object changes between passes: the walk writes the local the passes read it through
+    ("for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; }",
+     "for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; }\n goban = Go.Goban;"),
+    # the object is a local declared twice: its class is not known from one declaration
+    ("bool captured = goban.Captures(p: at, who: player);",
+     "bool captured = goban.Captures(p: at, who: player);\n if (captured) { Goban goban = Go.Goban; }"),
+])
+def test_a_walk_through_an_object_that_may_change_is_left_alone(change):
+    text = ATARIGO.read_text()
+    assert change[0] in text
+    program, _ = rewritten_atarigo(text.replace(change[0], change[1]))
+    assert len(member_calls(place_of(program), "Around")) == 1
+
+
+def test_a_walk_through_a_global_attribute_is_inlined():
+    """`Go.Goban.Around(p: at)` (a global class's attribute of the board's class) is read through that path."""
+    text = ATARIGO.read_text()
+    old = "List<Point> next = goban.Around(p: at);"
+    assert old in text
+    program, _ = rewritten_atarigo(text.replace(old, "List<Point> next = Go.Goban.Around(p: at);"))
+    place = place_of(program)
+    assert member_calls(place, "Around") == []
+    at = member_calls(place, "PointAt")
+    assert len(at) == 1 and isinstance(at[0].callee.obj, ast.Member) and at[0].callee.obj.name == "Goban"
+
+
+def test_atari_go_with_its_object_walk_inlined_plays_as_written():
+    """As above, with Place's walk of `goban.Around(p: at)` inlined too (the capture: its passes write `Stone`,
+    which no pass reads): random playouts give the same legal moves, states and goals at every step, and games
+    end by a capture (the inlined walk removes the dead groups)."""
+    import random
+
+    from tgpl.lowering.floods import _owners, _Reads
+    from tgpl.lowering.list_calls import inline_list_walks, inline_object_walks
+    from tgpl.runtime.game import Game, compile_program
+
+    written = load_game(ATARIGO)
+    inlined: list[int] = []
+
+    def inline(m):
+        reads = _Reads(m)
+        inlined.append(inline_object_walks(m, reads.only, reads.functions))
+        inlined.extend(inline_list_walks(members, reads.only) for _, members in _owners(m))
+    program = load_program(ATARIGO, transform=inline)
+    assert program.ok and inlined[0] == 1 and sum(inlined) == 4  # Place; GroupOf, Breathes, Captures
+    rewritten = Game(program, compile_program(program), None)
+    rng = random.Random(11)
+    steps = won = 0
+    for _ in range(6):
+        a, b = written.initial_state(0), rewritten.initial_state(0)
+        while not a.is_terminal:
+            moves = sorted(str(m) for m in a.legal_moves())
+            assert moves == sorted(str(m) for m in b.legal_moves())
+            move = rng.choice(moves)
+            a, b = a.apply(move), b.apply(move)
+            assert a.key() == b.key() and a.goals == b.goals
+            steps += 1
+        assert b.is_terminal
+        won += len(set(a.goals.values()) if isinstance(a.goals, dict) else set(a.goals)) > 1
+    assert steps >= 60 and won >= 1

@@ -48,7 +48,7 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
 from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, given_inputs
 from tgpl.lowering.held_counts import Held, held_bound
-from tgpl.lowering.list_calls import inline_list_walks
+from tgpl.lowering.list_calls import inline_list_walks, inline_object_walks
 from tgpl.lowering.scan_cells import visits_each_once
 
 
@@ -286,6 +286,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
     alone). The names of the functions made."""
     made: list[str] = []
     reads = _Reads(module)
+    inline_object_walks(module, reads.only, reads.functions)
     for owner, members in _owners(module):
         taken = {getattr(m, "name", None) for m in members} - {None}
         inline_list_walks(members, reads.only)
