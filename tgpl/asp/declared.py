@@ -43,6 +43,9 @@ from tgpl.asp.solver import SolverError, answer_set
 SHOWN = 5
 """Missing fluents (and moves) reported one by one; a note counts the rest."""
 
+_MAKERS = ("init", "next", "legal")
+"""The relations whose rules make the fluents and moves `base` and `input` must list."""
+
 _MADE_BY = "made by"
 """The relation of the second grounding; not a KIF word, so no valid game has a relation of that name."""
 
@@ -60,10 +63,12 @@ def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
     if not (check_base or check_input):
         return []
     names = ClingoNames()
+    graph = DependencyGraph.of(program)
+    relaxed = _rules_of(program, graph.needed(_MAKERS, positive=True))
     try:
-        declared = answer_set([rules_to_asp(_needed(program, ("base", "input")), names),
+        declared = answer_set([rules_to_asp(_rules_of(program, graph.needed(("base", "input"))), names),
                                "#show base/1. #show input/2."])
-        reach = relaxed_model(_relaxed_needed(program), names)
+        reach = relaxed_model(relaxed, names)
         base = {s.arguments[0] for s in declared if s.name == "base"}
         inputs = {(s.arguments[0], s.arguments[1]) for s in declared if s.name == "input"}
         gaps: list[_Gap] = []
@@ -72,44 +77,33 @@ def undeclared(program: Program, path: str = "<gdl>") -> list[Diagnostic]:
                 gaps.append(_Gap("fluent", s.arguments[0]))
             elif check_input and s.name == "does" and (s.arguments[0], s.arguments[1]) not in inputs:
                 gaps.append(_Gap("move", clingo.Function("legal", s.arguments)))
-        return _report(program, names, gaps, path) if gaps else []
+        return _report(program, relaxed, names, gaps, path) if gaps else []
     except SolverError as e:
         return [Diagnostic(Severity.WARNING, Span(path, 1, 1, 1, 1), f"base and input could not be checked: {e}")]
 
 
-def _needed(program: Program, roots: tuple[str, ...]) -> Program:
-    """The rules of `roots` and of every relation they depend on."""
-    needed = DependencyGraph.of(program).needed(roots)
-    return Program(tuple(rule for rule in program.rules if rule.head.relation in needed))
+def _rules_of(program: Program, relations: set[str]) -> Program:
+    """The rules of `relations`: the groundings ground only what they read.
+
+    The relaxed game takes the relations `init`, `next` and `legal` read positively, through any chain
+    (`DependencyGraph.needed(..., positive=True)`): it drops the negative literals, so a relation read only
+    under `not`, a check's helper, derives nothing it reads. Shut the box: 20,814 rules of its 24,802,
+    against 24,588 through every read."""
+    return Program(tuple(rule for rule in program.rules if rule.head.relation in relations))
 
 
-def _relaxed_needed(program: Program) -> Program:
-    """The rules of `init`, `next` and `legal` and of every relation they read positively, through any chain:
-    all the relaxed game needs, as it drops the negative literals (a relation read only under `not`, a check's
-    helper, derives nothing it reads). Shut the box: 20,814 rules of its 24,802, against 24,588 by `_needed`."""
-    reads: dict[str, set[str]] = {}
-    for rule in program.rules:
-        out = reads.setdefault(rule.head.relation, set())
-        out.update(atom.relation for atom, positive in rule.body_atoms() if positive)
-    needed: set[str] = set()
-    todo = ["init", "next", "legal"]
-    while todo:
-        relation = todo.pop()
-        if relation not in needed:
-            needed.add(relation)
-            todo.extend(reads.get(relation, ()))
-    return Program(tuple(rule for rule in program.rules if rule.head.relation in needed))
+def _report(program: Program, relaxed: Program, names: ClingoNames, gaps: list[_Gap],
+            path: str) -> list[Diagnostic]:
+    """The first few gaps of each kind, each at the first rule that makes it (in source order).
 
-
-def _report(program: Program, names: ClingoNames, gaps: list[_Gap], path: str) -> list[Diagnostic]:
-    """The first few gaps of each kind, each at the first rule that makes it (in source order)."""
-    makers = [(k, rule) for k, rule in enumerate(program.rules) if rule.head.relation in ("init", "next", "legal")]
+    `relaxed` is the rules the relaxed game needs, as `undeclared` grounded them."""
+    makers = [(k, rule) for k, rule in enumerate(program.rules) if rule.head.relation in _MAKERS]
     labelled = Program(tuple(
         Rule(Atom(_MADE_BY, (Const(str(k)), Func(rule.head.relation, rule.head.args))), rule.body, rule.span)
         for k, rule in makers))
     label = names.functor(_MADE_BY)
     tables = joined_tables(program)
-    made = relaxed_model(_relaxed_needed(program), names,
+    made = relaxed_model(relaxed, names,
                          [rules_to_asp(labelled, names, drop_negation=True, tables=tables), f"#show {label}/2."])
     copies = {k for k, rule in makers if _copies(rule)}
     first: dict[clingo.Symbol, int] = {}

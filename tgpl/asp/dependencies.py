@@ -3,7 +3,9 @@
 GDL's restrictions (stratified negation, the recursion restriction, what may
 depend on `true` and `does`) are all questions about this graph, so the
 validator asks them here. An edge p -> q means a rule for p has q in its body;
-it is negative when q occurs under `not` in some such rule.
+it is negative when q occurs under `not` in some such rule; one read both ways
+is negative in `edges` and also listed in `also_positive`, for the walks that
+follow positive reads only (a relaxed program drops the negative literals).
 """
 
 from __future__ import annotations
@@ -19,16 +21,27 @@ from tgpl.lowering.ir import Program
 class DependencyGraph:
     edges: dict[str, dict[str, bool]] = field(default_factory=dict)
     """head relation -> {body relation: True if some use of it is negative}"""
+    also_positive: set[tuple[str, str]] = field(default_factory=set)
+    """The negative edges (head, body) that some rule also reads positively: `edges` alone cannot say so."""
 
     @classmethod
     def of(cls, program: Program) -> DependencyGraph:
         graph = cls()
+        read_positively: set[tuple[str, str]] = set()
         for rule in program.rules:
-            out = graph.edges.setdefault(rule.head.relation, {})
+            head = rule.head.relation
+            out = graph.edges.setdefault(head, {})
             for atom, positive in rule.body_atoms():
                 out[atom.relation] = out.get(atom.relation, False) or not positive
                 graph.edges.setdefault(atom.relation, {})
+                if positive:
+                    read_positively.add((head, atom.relation))
+        graph.also_positive = {(p, q) for p, q in read_positively if graph.edges[p][q]}
         return graph
+
+    def reads_positively(self, p: str, q: str) -> bool:
+        """Whether some rule for p has q in its body outside `not` (an edge p -> q must exist)."""
+        return not self.edges[p][q] or (p, q) in self.also_positive
 
     def components(self) -> dict[str, int]:
         """Strongly connected component of each relation, numbered dependencies first."""
@@ -41,15 +54,19 @@ class DependencyGraph:
             return False
         return p != q or p in self.edges.get(p, {})
 
-    def needed(self, roots) -> set[str]:
-        """The relations among `roots` and every relation they depend on, through any chain."""
+    def needed(self, roots, positive: bool = False) -> set[str]:
+        """The relations among `roots` and every relation they depend on, through any chain.
+
+        With `positive`, through positive reads only: all a relaxed program needs (it drops the
+        negative literals, so a relation read only under `not` derives nothing for it).
+        """
         seen: set[str] = set()
         todo = [r for r in roots if r in self.edges]
         while todo:
             r = todo.pop()
             if r not in seen:
                 seen.add(r)
-                todo.extend(self.edges[r])
+                todo.extend(q for q in self.edges[r] if not positive or self.reads_positively(r, q))
         return seen
 
     def path(self, start: str, goal: str) -> list[str] | None:
