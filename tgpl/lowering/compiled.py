@@ -34,7 +34,6 @@ refuses the game or spells its moves out. docs/lowering.md, "Moves compiled once
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -2502,6 +2501,10 @@ class Emission:
         self._fluent_texts: dict[tuple, str] = {}
         self.names = Names()
         self.rels = Names(share=self.names)
+        # the GDL relations named for the compiled functions' demands (`fn|call`) and the closures' positive
+        # answers (`fn|found`, tgpl.lowering.closures): compile_game's retries ask a negation cycle about them
+        self.demands: set[str] = set()
+        self.closure_answers: set[str] = set()
         self.roles = [f"player_{i}" for i in range(self.u.players)]
         for r in self.roles:
             self.names.name(("role", r), r)
@@ -2556,7 +2559,13 @@ class Emission:
             return self.rels.name(("rel", rel), part.rstrip("0123456789"))
         part = part.rsplit("@", 1)[0]
         name = head.split("@")[0].split(".")[-1]
-        return self.rels.name(("rel", rel), name if part == "result" else f"{name}_{part.rstrip('0123456789')}")
+        given = self.rels.name(("rel", rel), name if part == "result" else f"{name}_{part.rstrip('0123456789')}")
+        function = self.g.hc.functions.get(head.split("~")[0])  # an instance is `key~site`
+        if function is not None and part == "call":
+            self.demands.add(given)
+        elif function is not None and function.closure and part == "found":
+            self.closure_answers.add(given)
+        return given
 
     def literal(self, x: Literal) -> Literal:
         if isinstance(x, Not):
@@ -2689,7 +2698,8 @@ class Emission:
                  "moves": len(move_texts), "moves compiled": "yes", "ways through the segments": len(self.final)}
         # its relations are asked for what the state holds: a state grounds about as much as the runtime runs to
         # play it, while a bound over every state's terms (tgpl.asp.estimate) is far too large to say anything
-        return LoweredGame(program, self.roles, move_texts, stats, self, grounding=("per-state", None))
+        return LoweredGame(program, self.roles, move_texts, stats, self, grounding=("per-state", None),
+                           demands=frozenset(self.demands), closure_answers=frozenset(self.closure_answers))
 
     def playing_values(self) -> dict[tuple, list[Func]]:
         """Per counter (its relation and object, as `board_count.state_cells` keys them), its fluents with the
@@ -2850,29 +2860,35 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
             kept, game = None, None
             continue
-        if closures and any(_through_closures_only(b) for b in broken):
+        if closures and any(_through_closures_only(b, lowered.closure_answers) for b in broken):
             # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
             # scan, going on while the search finds each square): compiled again with the counts kept
             closures, kept, game, ranges = False, set(), None, None
             continue
-        if not loose and any(b.code == "negation-cycle" and any("_call" in r for r in b.about) for b in broken):
+        if not loose and any(_through(b, lowered.demands) for b in broken):
             # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
             # with the demands asked more widely; only games refused so far take this way
             loose, kept, game, ranges = True, set(), None, None
             continue
-        if closures and any(b.code == "negation-cycle" and any("_found" in r for r in b.about) for b in broken):
+        if closures and any(_through(b, lowered.closure_answers) for b in broken):
             closures, loose, kept, game, ranges = False, False, set(), None, None  # as before closures
             continue
         raise Unsupported(f"their rules break GDL's rules ({broken[0].message})")
 
 
-def _through_closures_only(broken: Diagnostic) -> bool:
-    """A negation cycle whose every `not` is of a closure's `found` (tgpl.lowering.closures): the closure made it,
-    where the loosened demands (horn.loosened) mend a cycle through another negation (Atari Go's `Captures`)."""
+def _through(broken: Diagnostic, relations: frozenset[str]) -> bool:
+    """A negation cycle through one of `relations` (the emitter's demands or closures' answers: LoweredGame)."""
+    return broken.code == "negation-cycle" and any(hop.removeprefix("not ") in relations for hop in broken.about)
+
+
+def _through_closures_only(broken: Diagnostic, answers: frozenset[str]) -> bool:
+    """A negation cycle whose every `not` is of a closure's `found` (tgpl.lowering.closures; `answers`, as the
+    emitter named them): the closure made it, where the loosened demands (horn.loosened) mend a cycle through
+    another negation (Atari Go's `Captures`)."""
     if broken.code != "negation-cycle":
         return False
     negated = [hop.removeprefix("not ") for hop in broken.about if hop.startswith("not ")]
-    return bool(negated) and all(re.search(r"_found(_\d+)?$", n) for n in negated)
+    return bool(negated) and all(n in answers for n in negated)
 
 
 def proved(lowered: LoweredGame, counted: dict[str, BoardCount], holds: Holds | None, guessed: Unsupported | None,

@@ -65,6 +65,11 @@ class LoweredGame:
     emitter: object = None
     # how the reasoner should ground it ((mode, max ground) of tgpl.asp.reasoner.GdlGame), None for its defaults
     grounding: tuple | None = None
+    # a game with its moves compiled: the relations its emitter made the compiled functions' demands, and the
+    # closures' positive answers (tgpl.lowering.compiled.Emission), that compile_game's retries look for in a
+    # negation cycle; what a relation is made for is known where it is made, not from its name
+    demands: frozenset[str] = frozenset()
+    closure_answers: frozenset[str] = frozenset()
 
     def with_program(self, program: Program) -> LoweredGame:
         """This game with its rules replaced by `program` (a pass that tidies or mends them), its rule and

@@ -149,6 +149,17 @@ class HornFunction:
     source: tuple = ()  # (the checker's FunctionInfo, the object it is called on or None)
     dropped: frozenset[str] = frozenset()  # inputs not compiled: a closure's step count (tgpl.lowering.closures)
     closure: bool = False  # a search compiled as a closure: `|found` its positive answer, `no` is `not` of it
+    # the demands its rules define (a call's relation `callee|call`, per instance): what `_waits_on_closure` reads
+    demands: dict[str, Demand] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Demand:
+    """A call's demand, as the caller's rules define it: whom it asks, and the relation its answers are read from.
+    Recorded where the call is compiled, so that a question about demands needs no relation's name."""
+
+    callee: str  # the called function's key (`HornCompiler.functions`)
+    result: str  # the relation the caller reads the callee's results from (its instance's `|result`)
 
 
 @dataclass
@@ -274,16 +285,14 @@ class HornCompiler:
         for r in hf.rules:
             edges.setdefault(r.head.relation, set()).update(
                 a.relation for x in r.body for a in (x.literal if isinstance(x, Not) else x,) if isinstance(a, Atom))
-        for r in hf.rules:
-            rel = r.head.relation
-            callee = rel[:-len("|call")] if rel.endswith("|call") else None
-            f = self.functions.get(callee.split("~")[0]) if callee is not None else None
-            if f is None or not f.closure or callee.split("~")[0] == hf.name:
+        for rel, demand in hf.demands.items():
+            f = self.functions.get(demand.callee)
+            if f is None or not f.closure or demand.callee == hf.name:
                 continue
             todo, seen = list(edges.get(rel, ())), set()
             while todo:
                 x = todo.pop()
-                if x == callee + "|result":
+                if x == demand.result:
                     return True
                 if x not in seen:
                     seen.add(x)
@@ -1444,6 +1453,7 @@ class _FunctionCompiler:
                     self.hf.sites.add(name)
                 for args, body in self.demands(vals, c3.body):
                     self.hf.rules.append(Rule(Atom(name + "|call", args), body))
+                    self.hf.demands[name + "|call"] = Demand(hf.name, name + "|result")
                 if hf is self.hf and hf.closure:  # the closure's recursion: positive, through `|found`
                     out.append((c3.plus(Atom(name + "|found", tuple(vals))), Const("yes")))
                     continue
