@@ -27,6 +27,8 @@ TRIS = str(ROOT / "examples" / "tris.tgpl")
 CONNECT4 = str(ROOT / "examples" / "connect4.tgpl")
 TTT = str(ROOT / "examples" / "gdl" / "tictactoe.kif")
 TREASURE = str(ROOT / "examples" / "treasure.tgpl")
+PIG = str(ROOT / "examples" / "pig.tgpl")  # dice: verify explores every roll with a chance machine
+MONTY = str(ROOT / "examples" / "montyhall.tgpl")  # one player, a hidden car: the value knowing what it sees
 INFECT = str(ROOT / "tests" / "data" / "lowering" / "infect.tgpl")  # its moves compiled
 MB = 2**20
 
@@ -282,6 +284,67 @@ def test_bounded_verify_gives_its_partial_report_past_the_limit(clock):
     r = run("verify", TRIS, "--horizon", "6", "--max-seconds", "20")
     assert r.exit_code == 0, r.output
     assert "stopped after 20 seconds (--max-seconds): only the plays of up to 2 moves were searched" in r.output
+
+
+def _trip_at_draws(monkeypatch, clock, at: int, stage: str = "") -> list[str]:
+    """The clock jumps past the deadline as the chance machine starts the `at`-th enumeration of a move's (or
+    setup's) draws made at a stage starting with `stage`, before its first run: what stops it then can only be the
+    chance machine's own check. Gives the stage of every enumeration started."""
+    from tgpl.runtime.chance_machine import ChanceMachine
+
+    c = clock("no such stage")
+    started: list[str] = []
+    real = ChanceMachine._enumerate
+
+    def enumerate_draws(self, run, prefix=()):
+        started.append(c.limits.stage)
+        if sum(s.startswith(stage) for s in started) == at:
+            c.tripped = True
+        return real(self, run, prefix)
+
+    monkeypatch.setattr(ChanceMachine, "_enumerate", enumerate_draws)
+    return started
+
+
+def test_verify_stopped_inside_a_moves_draws_gives_its_partial_report(clock, monkeypatch):
+    """Pig's chance machine enumerates setup's draws (the first enumeration), then the first state's roll, whose
+    chance node expands to no enumeration, then its outcomes' moves: the fourth enumeration is inside one of
+    those states. The stop comes at its first run, the report is partial, and nothing is enumerated after it
+    (without the machine's own check, the exploration went on to the end of that state: five)."""
+    started = _trip_at_draws(monkeypatch, clock, at=4)
+    r = run("verify", PIG, "--max-seconds", "20")
+    assert r.exit_code == 0 and "INCOMPLETE" in r.output, r.output
+    assert "stopped at the time limit (20 s, --max-seconds)" in r.output
+    assert len(started) == 4
+
+
+def test_verify_stopped_inside_a_moves_draws_reports_it_in_json(clock, monkeypatch):
+    _trip_at_draws(monkeypatch, clock, at=4)
+    rep = json.loads(run("verify", PIG, "--max-seconds", "20", "--json").output)
+    assert rep["complete"] is False and rep["stopped"] == "the time limit (20 s, --max-seconds)"
+    assert rep["states"] >= 1 and rep["chance"]["mode"] == "outcomes"
+
+
+def test_verify_stopped_while_the_chance_machine_makes_the_first_state_has_no_report(clock, monkeypatch):
+    """The first enumeration is setup's: no state is explored, so no report; exit 2, naming the stage."""
+    started = _trip_at_draws(monkeypatch, clock, at=1)
+    r = run("verify", PIG, "--max-seconds", "20")
+    assert r.exit_code == 2, r.output
+    assert "pig.tgpl: error: stopped while exploring after" in r.output and "INCOMPLETE" not in r.output
+    assert len(started) == 1
+
+
+def test_verify_stopped_inside_the_draws_of_the_value_it_sees_says_so(clock, monkeypatch):
+    """Monty Hall's value knowing only what the player sees plays the game again with a chance machine of its
+    own: stopped at its first enumeration (setup's), the value is not computed and the report says why; the
+    rest of the report stands, exit 0."""
+    stage = "the value knowing only what the player sees"
+    started = _trip_at_draws(monkeypatch, clock, at=1, stage=stage)
+    r = run("verify", MONTY, "--max-seconds", "20")
+    assert r.exit_code == 0, r.output
+    assert ("value knowing only what each sees: not computed (stopped by the time limit (20 s, --max-seconds))"
+            in r.output), r.output
+    assert sum(s == stage for s in started) == 1
 
 
 @pytest.mark.parametrize("stage", ["loading the game", "exploring A", "loading the GDL", "exploring B",

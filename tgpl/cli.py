@@ -1426,7 +1426,9 @@ def verify(game, max_states, as_json, witness_dir, horizon, engine, seed, chance
     with _collector_off():
         g = None
         if chance is not None and chance_mode == "outcomes" and engine == "runtime":
-            g, chance["sampled_because"] = _explore_outcomes(game, machine, max_states, as_json, max_memory, limits)
+            with _limit_errors(game):  # a stop while the chance machine builds the first state: no report
+                g, chance["sampled_because"] = _explore_outcomes(game, machine, max_states, as_json, max_memory,
+                                                                 limits)
         if g is None:
             with limits.during("exploring"):
                 g = _explore(game, machine, max_states, quiet=as_json, max_memory=_max_memory(max_memory),
@@ -1542,7 +1544,10 @@ def _gdl_ii_report(g, machine, rep: dict) -> dict | None:
 def _hidden_report(g, machine, program, rep: dict, max_states: int, limits) -> dict | None:
     """A .tgpl game that hides something from its seats (tgpl.verify.information): what it hides, put in `rep`
     as "hidden", its value labelled as seen by every role, and for a lone player the value knowing only what
-    it sees (within --max-states information sets). None for a game of open information or a .kif game."""
+    it sees (within --max-states information sets). None for a game of open information or a .kif game. Past
+    the limits that value is not computed, and the report says why, as past --max-states: they are checked
+    at each information set and at each run of a move's draws by the chance machine."""
+    from tgpl.limits import LimitReached
     from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
     from tgpl.verify.information import FULL_VIEW, TooManyInformationSets, hidden_information, value_seen
 
@@ -1566,22 +1571,27 @@ def _hidden_report(g, machine, program, rep: dict, max_states: int, limits) -> d
     else:
         try:
             with limits.during("the value knowing only what the player sees"):
-                seen = value_seen(ChanceMachine(machine.game, machine.seed, max_outcomes=max_states), max_states,
-                                  limits.stopper("cap"))
+                seen = value_seen(ChanceMachine(machine.game, machine.seed, max_outcomes=max_states,
+                                                check=limits.check), max_states, limits.stopper("cap"))
             out["value_seen"] = {g.roles[0]: float(seen)}
             out["value_seen_exact"] = {g.roles[0]: str(seen)}
         except (TooManyInformationSets, TooManyOutcomes, ChanceUnsupported, ValueError) as e:
             out["value_seen_why"] = str(e)
+        except LimitReached as e:  # inside a move's draws (`value_seen` itself stops between information sets)
+            out["value_seen_why"] = f"stopped by {e.cap}"
     return out
 
 
 def _explore_outcomes(path: str, machine, max_states: int, quiet: bool, max_memory: int | None, limits):
     """A chance game explored with every outcome of its draws (tgpl.runtime.chance_machine): the graph, or
     None and why (too many outcomes, or states, for --max-states; draws it cannot replay), for verify to
-    explore one seed's game instead. A time or memory limit gives the partial graph, as for any game."""
+    explore one seed's game instead. A time or memory limit gives the partial graph, as for any game: the
+    chance machine checks the limits at each run of a move's draws (one move can be thousands of runs), and a
+    stop there ends the exploration before the state it was expanding (tgpl.verify.graph.explore); a stop
+    while it makes the first state (every way setup's draws go) raises LimitReached: no state was explored."""
     from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 
-    outcomes = ChanceMachine(machine.game, machine.seed, max_outcomes=max_states)
+    outcomes = ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, check=limits.check)
     with limits.during("exploring"):
         try:
             g = _explore(path, outcomes, max_states, quiet=quiet, max_memory=_max_memory(max_memory),

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Protocol, Sequence
 
-from tgpl.limits import memory_in_use
+from tgpl.limits import LimitReached, memory_in_use
 
 
 @dataclass
@@ -163,7 +163,11 @@ def explore(machine: Machine, max_states: int = 1_000_000,
     quarter of `max_memory`), and past that, on a machine with `replay(moves)`, rebuilt
     from their moves when their turn to be expanded comes. `stop` (asked after every state, so
     it must be cheap: tgpl.limits.Limits.stopper) may give another reason to stop (a time
-    limit), kept in `stopped` too.
+    limit), kept in `stopped` too. A machine that checks the command's limits itself, inside
+    a state (tgpl.runtime.chance_machine: one move's draws can be thousands of runs), stops
+    the run there as `stop` would (LimitReached, its `cap` kept in `stopped`), the state it
+    was expanding left unexpanded; before the first state is expanded, there is no graph,
+    and LimitReached goes on to the caller.
     """
     if keep_memory is None and max_memory is not None:
         keep_memory = max_memory // 4
@@ -199,7 +203,13 @@ def _explore(machine: Machine, max_states: int, progress: Callable[[int, int], N
         elif restore is not None:
             state = restore(state)
         leaf = g.depth[i] == max_depth or capped
-        info = leaf_info(state) if leaf else machine.info(state)
+        try:
+            info = leaf_info(state) if leaf else machine.info(state)
+        except LimitReached as e:
+            if i == 0:
+                raise
+            g.stopped, g.complete = e.cap, False
+            break
         states[i] = None  # the graph keeps what it needs; let the state go
         g.terminal.append(info.terminal)
         goals = tuple(info.goals)
