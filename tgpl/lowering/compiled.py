@@ -1612,6 +1612,10 @@ class CompiledGame:
             out[key] = t.sides
         return out
 
+    def face_table(self, sides: int) -> str:
+        """The static table of a die's faces, 1 to `sides`: random's legal moves and what the effect reads."""
+        return self.hc.static_table([(Const(str(k)),) for k in range(1, sides + 1)])
+
     def thrown(self, m: Move, turn: str, phase: str, inputs: list[Var]) -> SegClause:
         """Random's step after a move of `m` that throws dice: random to move in the move's phase, the move
         remembered (`pend|key`: the mover, the object, the inputs), random's move `roll|N` giving each die its
@@ -1624,8 +1628,6 @@ class CompiledGame:
         body: list[Literal] = [Atom("#control", (Const("#" + RANDOM), Const(turn), Const(phase))),
                                Atom(f"pend|{m.key}", (p, this, *inputs)),
                                Atom(f"roll|{len(sides)}", (Const("#" + RANDOM), *faces))]
-        body += [Atom(self.hc.static_table([(Const(str(k)),) for k in range(1, n + 1)]), (f,))
-                 for f, n in zip(faces, sides)]
         env = {"#this": this}
         env.update({i.name: x for i, x in zip(m.action.inputs, inputs)})
         return SegClause(body, env, (), (p, turn, phase), thrown=tuple(zip(faces, sides)))
@@ -2441,22 +2443,13 @@ def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | N
             while True:
                 bound: set = set()
                 for x in kept:
-                    if isinstance(x, Atom) and x.relation not in horn.BUILTIN_TABLES:
+                    if isinstance(x, Atom):
                         for k, a in enumerate(x.args):
                             if isinstance(a, Var):
                                 if "|" in x.relation and (x.relation, k) in orphan:
                                     loose.add(a)
                                 else:
                                     bound.add(a)
-                # a comparison binds nothing, an operation its result once its operands are bound (Shut the
-                # Box's `Score < Box.FirstScore`, Score a function's result dropped here: the test goes too)
-                calcs = [x for x in kept if isinstance(x, Atom) and x.relation in horn.CALCS.values()]
-                while True:
-                    more = {x.args[-1] for x in calcs if isinstance(x.args[-1], Var) and x.args[-1] not in bound
-                            and all(a in bound for a in x.args[:-1] if isinstance(a, Var))}
-                    if not more:
-                        break
-                    bound |= more
                 gone = loose - bound
                 # anything else that reads a value gone goes too (its own relations keep the atom, the
                 # position is forgotten where it is held)
@@ -2518,7 +2511,8 @@ def _forgotten(rule: Rule, forgetting: set[tuple[str, int]], domains: dict[tuple
 
 def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
     """The arithmetic and comparison literals (by id) that work on a counter's value: an operand read from a
-    numeric fluent, computed from one, or held by a position of a relation that holds one."""
+    numeric fluent or a die's face (random's move, `roll|n`), computed from one, or held by a position of a
+    relation that holds one."""
     reads = {read_rel(a) for a in attrs}
     tainted_positions: set[tuple[str, int]] = set()
     while True:
@@ -2535,6 +2529,8 @@ def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
                     new = set()
                     if x.relation in reads:
                         new = {x.args[-1]}
+                    elif x.relation.startswith("roll|"):  # random's faces: numbers the dice add to counters
+                        new = set(x.args[1:])
                     elif x.relation in horn.CALCS.values() and bad & set(x.args[:2]):
                         new = {x.args[2]}
                     else:
@@ -2817,10 +2813,10 @@ class Emission:
                           (Atom("role", (r,)), Distinct(r, Const(RANDOM)), Atom("does", (q, mv)))))
         controls = dict.fromkeys(c.control for c in self.final if c.control[0] == Const("#" + RANDOM))
         out.extend(Rule(Atom("base", (self.control(*cs),))) for cs in controls)
-        for n in sorted({len(sides) for sides in g.throws.values()}):
-            for faces in sorted({f for sides in g.throws.values() if len(sides) == n
-                                 for f in itertools.product(*(range(1, k + 1) for k in sides))}):
-                out.append(Rule(Atom("input", (Const(RANDOM), self.roll(tuple(Const(str(x)) for x in faces))))))
+        throws = {f for sides in g.throws.values()
+                  for f in itertools.product(*(g.hc.statics[g.face_table(k)] for k in sides))}
+        for faces in sorted(throws, key=lambda f: (len(f), [int(x[0].name) for x in f])):
+            out.append(Rule(Atom("input", (Const(RANDOM), self.roll(tuple(x[0] for x in faces))))))
         for key, sides in g.throws.items():
             m = g.moves[key]
             for row in sorted(found.get(f"legal|{key}", []), key=str):
@@ -2828,8 +2824,7 @@ class Emission:
             xs = tuple(Var(f"a{i}") for i in range(len(m.action.inputs) + 2))
             rules.append(Rule(Atom("next", (self.pending(key, xs),)), (self.literal(Atom(f"does|{key}", xs)),)))
             faces = tuple(Var(f"f{i}") for i in range(len(sides)))
-            tables = tuple(Atom(self.relation(g.hc.static_table([(Const(str(k)),) for k in range(1, n + 1)])), (f,))
-                           for f, n in zip(faces, sides))
+            tables = tuple(Atom(self.relation(g.face_table(n)), (f,)) for f, n in zip(faces, sides))
             rules.append(Rule(Atom("legal", (Const(RANDOM), self.roll(faces))),
                               (Atom("true", (self.pending(key, xs),)),) + tables))
         return rules

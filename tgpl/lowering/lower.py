@@ -259,12 +259,13 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
         rolls.insert(0, setup_roll_calls(program)[0].span)
     if universe.deals:  # setup's deals, random's first moves (decision 112)
         rolls.insert(0, setup_deal_calls(program)[0].span)
-    if rolls and moves != "spelled" and not (dice_only and moves == "compiled"):
-        # random's deals and setup's dice are made by the spelled-out segments alone
+    if rolls and moves != "spelled" and not dice_only:
+        # random's deals and setup's dice are made by the spelled-out segments alone; an action's dice by the
+        # compiled segments too (tgpl.lowering.compiled, `CompiledGame.throws`), chosen as any other move
         if moves == "compiled":
-            raise NotLowerable(rolls[0], "a game whose die is random's move (GDL-II) "
+            raise NotLowerable(rolls[0], "a game whose deal or setup's die is random's move (GDL-II) "
                                "is lowered with its moves spelled out, not compiled (--moves spelled or auto)")
-        return "spelled", "a die is thrown: GDL-II's random moves, spelled out"
+        return "spelled", "a deal or setup's die: GDL-II's random moves, spelled out"
     asked = [i[0].span for turn in program.turns.values() for i in map(phase_inputs, turn.defn.phases) if i]
     if asked and moves != "spelled":  # a phase's own input is a move the spelled-out segments alone make
         if moves == "compiled":
