@@ -1948,6 +1948,7 @@ class CompiledGame:
         numeric = _numeric_literals(relaxed, self.numeric_attrs)
         fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
         results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
+        counting = _counting_functions(relaxed, inside, numeric, fed_back)
         found: dict[str, list[tuple]] = {}
         # a counter written where nothing left in the slice says which object's: every object's (`_without`)
         domains = {(f"{kind}|{attr}", 0): f"#objects:{attr}" for kind in ("num", "over") for attr in self.numeric_attrs}
@@ -1982,17 +1983,19 @@ class CompiledGame:
                     continue
                 if self.ranges is not None and r.head.relation in fed_back:
                     continue  # the counters' reads are the given values
-                if part == "numbers" and (r in inside or "|call@" in r.head.relation):
+                if part == "numbers" and (r in inside or "|call@" in r.head.relation) \
+                        and r.head.relation.split("|")[0] not in counting:
                     continue  # the compiled functions and their demand: their results are taken as anything
                 rules.append(r)
 
             def dropped(x, r, part=part):
                 if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
-                    if part == "numbers":
-                        return id(x) not in numeric
+                    if part == "numbers":  # a counting function's own arithmetic too: its rows whole
+                        return id(x) not in numeric and r.head.relation.split("|")[0] not in counting
                     # a compiled function's comparisons of a counter are worked out here, with its whole range
                     return id(x) in numeric and r not in inside
-                return part == "numbers" and isinstance(x, Atom) and x.relation in results
+                return part == "numbers" and isinstance(x, Atom) and x.relation in results \
+                    and x.relation.split("|")[0] not in counting
             rules = _without(rules, dropped, domains)
             defined = {r.head.relation for r in rules}
             rules = [r for r in rules if all(x.relation in defined for x in r.body
@@ -2507,6 +2510,36 @@ def _forgotten(rule: Rule, forgetting: set[tuple[str, int]], domains: dict[tuple
     head = replace(head, args=tuple(FORGOTTEN if k in loose and (head.relation, k) in forgetting else a
                                     for k, a in enumerate(head.args)))
     return replace(rule, head=head, body=body)
+
+
+def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int], reads: set[str]) -> set[str]:
+    """The compiled functions (their relations' prefix) the counters' relaxation evaluates, where it takes every
+    other's results as anything: those whose result a counter is written with, or a counter's arithmetic or test
+    reads (Shut the Box's `Score = Box.Board.OpenTotal()`: taken as anything, the score was unbounded), and whose
+    rules read no counter (`reads`) nor another function: their rows do not depend on the counters' values, so
+    the relaxation grounds them once, as the other relaxation does."""
+    def prefix(rel: str) -> str:
+        return rel.split("|")[0]
+    own: dict[str, list[Rule]] = {}
+    for r in inside:
+        own.setdefault(prefix(r.head.relation), []).append(r)
+    wanted: set[str] = set()
+    for r in rules:
+        if r in inside:
+            continue
+        for x in r.body:
+            if not (isinstance(x, Atom) and "|" in x.relation and prefix(x.relation) in own) or not x.args:
+                continue
+            v = x.args[-1]
+            if not isinstance(v, Var):
+                continue
+            if r.head.relation.split("|")[0] in ("num", "over") and v in r.head.args or any(
+                    isinstance(y, Atom) and id(y) in numeric and v in y.args for y in r.body):
+                wanted.add(prefix(x.relation))
+    return {fn for fn in wanted
+            if all(not (isinstance(x, Atom) and (x.relation in reads or "|" in x.relation and prefix(x.relation) != fn
+                                                 and not x.relation.startswith("#")))
+                   for r in own[fn] for x in r.body)}
 
 
 def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
