@@ -522,6 +522,21 @@ def test_a_compiled_die_one_face_short_fails_the_validation(monkeypatch, tmp_pat
     assert not out.exists()
 
 
+def test_shut_the_box_is_compiled_by_auto_validated_and_compact(tmp_path):
+    """tests/data/designers/shutbox.tgpl (issue 34): spelled out, 20,552 rules with a body; `auto` compiles it (a
+    loop writes the state), its dice random's moves, its score a function's running total (`OpenTotal`, which
+    the counters' relaxation evaluates: `compiled._counting_functions`), validated against the runtime."""
+    r, out = _to_gdl(tmp_path, Path(__file__).resolve().parents[1] / "data" / "designers" / "shutbox.tgpl",
+                     "--moves", "auto")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert text.splitlines()[1].startswith("; validated: ")
+    assert len(re.findall(r"^\(<=", text, re.M)) <= 2_000
+    assert sorted(re.findall(r"\(input random \(roll (\d+)\)\)", text)) == [str(k) for k in range(1, 7)]
+    assert len(re.findall(r"\(input random \(roll2 \d \d\)\)", text)) == 36
+    assert len(re.findall(r"^\(<= \(legal random ", text, re.M)) == 2  # RollOne's die, RollTwo's two
+
+
 def test_a_dealing_game_is_not_compiled(tmp_path):
     """Deals (and setup's dice) are random's moves the spelled-out segments alone make."""
     r, out = _to_gdl(tmp_path, EXAMPLES.parent / "tests" / "data" / "lowering" / "deal.tgpl", "--moves", "compiled",
