@@ -537,6 +537,17 @@ def test_shut_the_box_is_compiled_by_auto_validated_and_compact(tmp_path):
     assert len(re.findall(r"^\(<= \(legal random ", text, re.M)) == 2  # RollOne's die, RollTwo's two
 
 
+def test_dice_in_a_game_with_secrets_are_not_compiled(tmp_path):
+    """The percepts of a game with secrets are written for the spelled-out moves (tgpl.lowering.percepts):
+    `--moves compiled` refuses its dice, `auto` spells them out."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            Score += roll(3);").replace(
+        "    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
+    r, out = _to_gdl(tmp_path, src, "--moves", "compiled", "--no-validate")
+    assert r.exit_code == 2 and "dice in a game with secrets" in r.output, r.output
+    assert not out.exists()
+
+
 def test_a_dealing_game_is_not_compiled(tmp_path):
     """Deals (and setup's dice) are random's moves the spelled-out segments alone make."""
     r, out = _to_gdl(tmp_path, EXAMPLES.parent / "tests" / "data" / "lowering" / "deal.tgpl", "--moves", "compiled",

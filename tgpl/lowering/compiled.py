@@ -1602,6 +1602,9 @@ class CompiledGame:
             raise Unsupported(f"a roll() refused: {refused[0][1]}")
         if self.u.throws or self.u.deals:
             raise Unsupported("setup's dice or deals (random's first moves)")
+        from tgpl.lowering.percepts import has_secrets
+        if throws and has_secrets(self.program):  # tgpl.lowering.percepts writes them for spelled-out moves
+            raise Unsupported("dice in a game with secrets (its GDL-II percepts)")
         out = {}
         for key, m in self.moves.items():
             t = throws.get(id(m.action))
