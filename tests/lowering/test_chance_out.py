@@ -476,11 +476,85 @@ def test_a_roll_outside_an_actions_effect_is_refused_located(tmp_path):
     assert not out.exists()
 
 
-def test_a_dice_game_is_not_compiled(tmp_path):
-    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl", "--moves", "compiled", "--no-validate")
+def test_a_dice_game_compiled_validates_and_is_smaller_than_spelled(tmp_path):
+    """`--moves compiled` takes an action's dice (tgpl.lowering.compiled, `CompiledGame.throws`): the move is
+    remembered while random throws, random's legal moves are the die's faces, every one compared with the
+    runtime's draws by the bisimulation; Race compiled is fewer rules with a body than spelled out."""
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl", "--moves", "compiled")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: bisimulation, 105 states" in text
+    assert "\n(role random)\n" in text and "(input random noop)" in text
+    assert sorted(re.findall(r"\(input random \(roll (\d+)\)\)", text)) == ["1", "2", "3", "4"]
+    assert len(re.findall(r"^\(<= \(legal random ", text, re.M)) == 1  # one move throws: Dash
+    assert "(sees ?r (did ?q ?m))" in text
+    rules = len(re.findall(r"^\(<=", text, re.M))
+    spelled = tmp_path / "spelled"
+    spelled.mkdir()
+    r, out2 = _to_gdl(spelled, EXAMPLES / "race.tgpl", "--moves", "spelled", "--no-validate")
+    assert r.exit_code == 0, r.output
+    assert rules < len(re.findall(r"^\(<=", out2.read_text(), re.M))
+    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert r.exit_code == 0, r.output
+
+
+def test_two_dice_compiled_are_36_moves_of_random_validated(tmp_path):
+    """Two dice of one move compiled: random's move `(roll2 a b)` over the 36 faces, the effect reading them in the
+    order drawn, validated against the runtime."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            number a = roll(6);\n            Score += 2 * a + roll(6);").replace(
+        "Score >= 6", "Score >= 12"))
+    r, out = _to_gdl(tmp_path, src, "--moves", "compiled")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: " in text.splitlines()[1]
+    assert len(re.findall(r"\(input random \(roll2 \d \d\)\)", text)) == 36
+
+
+def test_a_compiled_die_one_face_short_fails_the_validation(monkeypatch, tmp_path):
+    """A compiled lowering whose dice lack their last face is caught: random's moves differ from the runtime's."""
+    from tgpl.lowering.compiled import CompiledGame
+    real = CompiledGame.face_table
+    monkeypatch.setattr(CompiledGame, "face_table", lambda g, sides: real(g, sides - 1))
+    r, out = _to_gdl(tmp_path, EXAMPLES / "race.tgpl", "--moves", "compiled")
+    assert r.exit_code == 2, r.output
+    assert "the GDL differs from the runtime" in r.output and "(roll 4)" in r.output
+    assert not out.exists()
+
+
+def test_shut_the_box_is_compiled_by_auto_validated_and_compact(tmp_path):
+    """tests/data/designers/shutbox.tgpl (issue 34): spelled out, 20,552 rules with a body; `auto` compiles it (a
+    loop writes the state), its dice random's moves, its score a function's running total (`OpenTotal`, which
+    the counters' relaxation evaluates: `compiled._counting_functions`), validated against the runtime."""
+    r, out = _to_gdl(tmp_path, Path(__file__).resolve().parents[1] / "data" / "designers" / "shutbox.tgpl",
+                     "--moves", "auto")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert text.splitlines()[1].startswith("; validated: ")
+    assert len(re.findall(r"^\(<=", text, re.M)) <= 2_000
+    assert sorted(re.findall(r"\(input random \(roll (\d+)\)\)", text)) == [str(k) for k in range(1, 7)]
+    assert len(re.findall(r"\(input random \(roll2 \d \d\)\)", text)) == 36
+    assert len(re.findall(r"^\(<= \(legal random ", text, re.M)) == 2  # RollOne's die, RollTwo's two
+
+
+def test_dice_in_a_game_with_secrets_are_not_compiled(tmp_path):
+    """The percepts of a game with secrets are written for the spelled-out moves (tgpl.lowering.percepts):
+    `--moves compiled` refuses its dice, `auto` spells them out."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            Score += roll(3);").replace(
+        "    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
+    r, out = _to_gdl(tmp_path, src, "--moves", "compiled", "--no-validate")
+    assert r.exit_code == 2 and "dice in a game with secrets" in r.output, r.output
+    assert not out.exists()
+
+
+def test_a_dealing_game_is_not_compiled(tmp_path):
+    """Deals (and setup's dice) are random's moves the spelled-out segments alone make."""
+    r, out = _to_gdl(tmp_path, EXAMPLES.parent / "tests" / "data" / "lowering" / "deal.tgpl", "--moves", "compiled",
+                     "--no-validate")
     assert r.exit_code == 2
-    assert ("race.tgpl:42:28: error: not lowerable: a game whose die is random's move (GDL-II) is lowered with its "
-            "moves spelled out, not compiled") in r.output
+    assert ("deal.tgpl:61:22: error: not lowerable: a game whose deal or setup's die is random's move (GDL-II) is "
+            "lowered with its moves spelled out, not compiled") in r.output
     assert not out.exists()
 
 

@@ -52,6 +52,7 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, NULL, STATIC, Static, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
+from tgpl.lowering.chance import DID, RANDOM, action_rolls, roll_name, roll_sides
 from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, board_counts, flip_bodies,
                                       flip_program, invariant_rules, state_cells, step_rules, steps_whole,
                                       written_in_step)
@@ -95,10 +96,13 @@ class SegClause(Clause):
     bound: tuple = ()
     # the end-of-game checks left to the next decision (`Deferral`): ((id of the call, the mover's term), ...)
     checks: tuple = ()
+    # the dice random threw and the effect has still to read, in the order drawn: ((face variable, sides), ...)
+    # (`CompiledGame.thrown`); each roll() reads the first
+    thrown: tuple = ()
 
     def with_body(self, body: list[Literal]) -> SegClause:
         return SegClause(body, dict(self.env), self.store, self.control, self.pending, self.over, self.frames,
-                         self.visits, self.bound, self.checks)
+                         self.visits, self.bound, self.checks, self.thrown)
 
     def resolve(self, t):
         """`t` with the clause's bindings applied (a variable bound since it was read is its term now)."""
@@ -122,7 +126,7 @@ class SegClause(Clause):
                          tuple(sub(x) for x in self.over) if self.over is not None else None,
                          tuple(env(f) for f in self.frames), self.visits,
                          tuple((v, sub(t)) for v, t in self.bound) + ((var, term),),
-                         tuple((k, sub(m)) for k, m in self.checks))
+                         tuple((k, sub(m)) for k, m in self.checks), tuple((sub(f), n) for f, n in self.thrown))
 
 
 OBJECTS_SPLIT = 4  # a method of an object known at run time: one clause per object of its class, up to this many
@@ -853,6 +857,10 @@ class SegmentCompiler(_FunctionCompiler):
             qualified = ct.target.name if "." in ct.target.name else None
             if qualified is not None:
                 return self.namespace_call(qualified, e, c)
+            if ct.name == "roll":
+                return [self.roll(e, c)]
+            if ct.name == "log":  # a message for people, as the spelled-out executor: no part of the game
+                return [(c, NULL)]
             return super().call(e, c)
         if not isinstance(ct, CallableType) or ct.kind != "function":
             raise Unsupported("a call of an action")
@@ -892,6 +900,19 @@ class SegmentCompiler(_FunctionCompiler):
                     kept = [v for inp, v in zip(fi.defn.inputs, vals) if inp.name not in hf.dropped]
                     out += self.pure_call(e, hf, kept, c3)
         return out
+
+    def roll(self, e: ast.Call, c: SegClause) -> tuple[SegClause, Value]:
+        """A die of random's move (`CompiledGame.thrown`): the face it gave this die, the next of the clause's
+        `thrown`. A way that reads more dice than random threw, or a die of other sides than the one random threw
+        in its place, is outside the compiled subset (the spelled-out lowering refuses it alike)."""
+        if not c.thrown:
+            raise Unsupported("a roll() where random threw no die (a die read by a way its move does not reach)")
+        (face, sides), rest = c.thrown[0], c.thrown[1:]
+        if roll_sides(e) != sides:
+            raise Unsupported("dice of other sides on another way through the effect")
+        c2 = c.copy()
+        c2.thrown = rest
+        return c2, face
 
     def objects_for(self, c: SegClause, this: Value, owner) -> list[tuple[SegClause, Value]]:
         """`this` as each object of the method's class it may be, a clause each: a board read from a field
@@ -1316,6 +1337,8 @@ def _this_objects(c: SegClause, terms: list[list[Term]]) -> dict[int, int]:
 
 
 def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
+    if c.thrown:  # a face not read yet is a variable of random's move, which the join would rename away
+        raise Unsupported("ways through an effect that meet before they read every die random threw")
     it = iter(terms)
     env = {n: (v if isinstance(v, STATIC) else next(it)) for n, v in sorted(c.env.items(), key=lambda kv: kv[0])}
     frames = tuple({n: (v if isinstance(v, STATIC) else next(it)) for n, v in sorted(f.items())} for f in c.frames)
@@ -1490,6 +1513,10 @@ class CompiledGame:
         self.inlined: list[tuple[str, str]] = []  # the functions inlined under way, innermost last: (name, why)
         self.choice = {c.name for c in program.builtins.player_choice.ancestors()}  # the events a move answers
         self.moves: dict[str, Move] = {m.key: m for m in self.move_families()}
+        # the dice each move family throws as random's move (GDL-II, tgpl.lowering.chance): key -> sides, in the
+        # order drawn. The move is two GDL steps, as spelled out: the player's move remembers itself (`pend|key`)
+        # and hands control to random in the same phase; random's `(rollN f1 ... fN)` runs the effect (`segment`)
+        self.throws: dict[str, tuple[int, ...]] = self.dice()
         self.legal: list[Rule] = []  # internal names
         self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
@@ -1566,6 +1593,47 @@ class CompiledGame:
                 m.objects.append(obj)
         return list(groups.values())
 
+    def dice(self) -> dict[str, tuple[int, ...]]:
+        """The sides of the dice each move family throws (`throws`); Unsupported for chance the compiled moves do
+        not make: setup's dice or deals, deals from a deck, a die refused where it stands."""
+        throws, refused = action_rolls(self.program)
+        if refused:
+            raise Unsupported(f"a roll() refused: {refused[0][1]}")
+        if self.u.throws or self.u.deals:
+            raise Unsupported("setup's dice or deals (random's first moves)")
+        from tgpl.lowering.percepts import has_secrets
+        if throws and has_secrets(self.program):  # tgpl.lowering.percepts writes them for spelled-out moves
+            raise Unsupported("dice in a game with secrets (its GDL-II percepts)")
+        out = {}
+        for key, m in self.moves.items():
+            t = throws.get(id(m.action))
+            if t is None:
+                continue
+            if t.deals or t.entered:
+                raise Unsupported("a deal from a deck (random's move over the deck's items)")
+            out[key] = t.sides
+        return out
+
+    def face_table(self, sides: int) -> str:
+        """The static table of a die's faces, 1 to `sides`: random's legal moves and what the effect reads."""
+        return self.hc.static_table([(Const(str(k)),) for k in range(1, sides + 1)])
+
+    def thrown(self, m: Move, turn: str, phase: str, inputs: list[Var]) -> SegClause:
+        """Random's step after a move of `m` that throws dice: random to move in the move's phase, the move
+        remembered (`pend|key`: the mover, the object, the inputs), random's move `roll|N` giving each die its
+        face (a table of 1..sides). The clause carries the player's control, so that the effect runs as the
+        mover's, and the faces it reads in order (`SegmentCompiler.roll`)."""
+        sc = self.sc
+        p, this = sc.var(), sc.var()
+        sides = self.throws[m.key]
+        faces = [sc.var() for _ in sides]
+        body: list[Literal] = [Atom("#control", (Const("#" + RANDOM), Const(turn), Const(phase))),
+                               Atom(f"pend|{m.key}", (p, this, *inputs)),
+                               Atom(f"roll|{len(sides)}", (Const("#" + RANDOM), *faces))]
+        env = {"#this": this}
+        env.update({i.name: x for i, x in zip(m.action.inputs, inputs)})
+        return SegClause(body, env, (), (p, turn, phase), thrown=tuple(zip(faces, sides)))
+
     def start(self, m: Move, turn: str, phase: str) -> SegClause:
         """A clause for the moves of `m` in (turn, phase): the mover, the object, bound by control and ownership."""
         sc = self.sc
@@ -1620,13 +1688,25 @@ class CompiledGame:
             if a.effect is None:
                 clauses.append(go)
                 continue
+            if m.key in self.throws:
+                if not legal:  # never legal in this phase: no step of random's here
+                    continue
+                # the player's move hands control to random, the move remembered (`Emission`: `pend|key`'s next)
+                clauses.append(SegClause(go.body, {"#this": None}, (), (Const("#" + RANDOM), turn, phase)))
+                go = self.thrown(m, turn, phase, [sc.var() for _ in inputs])
             sc.acting = m
             try:
                 flow = sc.block(a.effect.body.body, [go], set())
             finally:
                 sc.acting = None
-            clauses += flow.going + [x for x, _ in flow.returns]
-        return self.enter_phases(clauses)
+            ways = flow.going + [x for x, _ in flow.returns]
+            if any(c.thrown for c in ways):
+                raise Unsupported("a way through the effect that reads fewer dice than random threw")
+            clauses += ways
+        out = self.enter_phases(clauses)
+        if any(c.thrown for c in out):
+            raise Unsupported("a way through the effect that reads fewer dice than random threw")
+        return out
 
     def candidates(self, inp: ast.InputDecl) -> str:
         ref = inp.type
@@ -1838,6 +1918,8 @@ class CompiledGame:
                 facts.setdefault(rel, []).extend((self.const(fl.obj), self.const(v, fl.type)) for v in self.domain(fl))
         facts["#control"] = [(Const(f"#p:{i}"), Const(t), Const(ph)) for i in range(self.u.players)
                              for t, ph in self.phases]
+        if self.throws:  # random to move after a move that throws dice, in the move's phase
+            facts["#control"] += [(Const("#" + RANDOM), Const(t), Const(ph)) for t, ph in self.phases]
         for attr, count in self.counted.items():  # what `probes` reads a counting counter back within
             facts["#bound:" + attr] = [(Const(str(k)),) for k in range(count.bound[0], count.bound[1] + 1)]
         def relaxed_rules(rs: list[Rule]) -> list[Rule]:
@@ -1854,12 +1936,21 @@ class CompiledGame:
             n = len(m.action.inputs) + 2
             xs = tuple(Var(f"A{i}") for i in range(n))
             relaxed.append(Rule(Atom(f"does|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
+            if m.key in self.throws:  # the move random throws after: remembered as it was legal
+                relaxed.append(Rule(Atom(f"pend|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
+        for n in sorted({len(sides) for sides in self.throws.values()}):  # random's moves: any faces
+            faces = tuple(Var(f"F{i}") for i in range(n))
+            most = max(max(sides) for sides in self.throws.values())
+            table = self.hc.static_table([(Const(str(k)),) for k in range(1, most + 1)])
+            relaxed.append(Rule(Atom(f"roll|{n}", (Const("#" + RANDOM), *faces)),
+                                tuple(Atom(table, (f,)) for f in faces)))
         self._static_facts(facts, relaxed)
         # two relaxations: the counters' values apart from everything else. Carried together through the
         # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
         numeric = _numeric_literals(relaxed, self.numeric_attrs)
         fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
         results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
+        counting = _counting_functions(relaxed, inside, numeric, fed_back)
         found: dict[str, list[tuple]] = {}
         # a counter written where nothing left in the slice says which object's: every object's (`_without`)
         domains = {(f"{kind}|{attr}", 0): f"#objects:{attr}" for kind in ("num", "over") for attr in self.numeric_attrs}
@@ -1894,17 +1985,19 @@ class CompiledGame:
                     continue
                 if self.ranges is not None and r.head.relation in fed_back:
                     continue  # the counters' reads are the given values
-                if part == "numbers" and (r in inside or "|call@" in r.head.relation):
+                if part == "numbers" and (r in inside or "|call@" in r.head.relation) \
+                        and r.head.relation.split("|")[0] not in counting:
                     continue  # the compiled functions and their demand: their results are taken as anything
                 rules.append(r)
 
             def dropped(x, r, part=part):
                 if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
-                    if part == "numbers":
-                        return id(x) not in numeric
+                    if part == "numbers":  # a counting function's own arithmetic too: its rows whole
+                        return id(x) not in numeric and r.head.relation.split("|")[0] not in counting
                     # a compiled function's comparisons of a counter are worked out here, with its whole range
                     return id(x) in numeric and r not in inside
-                return part == "numbers" and isinstance(x, Atom) and x.relation in results
+                return part == "numbers" and isinstance(x, Atom) and x.relation in results \
+                    and x.relation.split("|")[0] not in counting
             rules = _without(rules, dropped, domains)
             defined = {r.head.relation for r in rules}
             rules = [r for r in rules if all(x.relation in defined for x in r.body
@@ -2421,9 +2514,40 @@ def _forgotten(rule: Rule, forgetting: set[tuple[str, int]], domains: dict[tuple
     return replace(rule, head=head, body=body)
 
 
+def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int], reads: set[str]) -> set[str]:
+    """The compiled functions (their relations' prefix) the counters' relaxation evaluates, where it takes every
+    other's results as anything: those whose result a counter is written with, or a counter's arithmetic or test
+    reads (Shut the Box's `Score = Box.Board.OpenTotal()`: taken as anything, the score was unbounded), and whose
+    rules read no counter (`reads`) nor another function: their rows do not depend on the counters' values, so
+    the relaxation grounds them once, as the other relaxation does."""
+    def prefix(rel: str) -> str:
+        return rel.split("|")[0]
+    own: dict[str, list[Rule]] = {}
+    for r in inside:
+        own.setdefault(prefix(r.head.relation), []).append(r)
+    wanted: set[str] = set()
+    for r in rules:
+        if r in inside:
+            continue
+        for x in r.body:
+            if not (isinstance(x, Atom) and "|" in x.relation and prefix(x.relation) in own) or not x.args:
+                continue
+            v = x.args[-1]
+            if not isinstance(v, Var):
+                continue
+            if r.head.relation.split("|")[0] in ("num", "over") and v in r.head.args or any(
+                    isinstance(y, Atom) and id(y) in numeric and v in y.args for y in r.body):
+                wanted.add(prefix(x.relation))
+    return {fn for fn in wanted
+            if all(not (isinstance(x, Atom) and (x.relation in reads or "|" in x.relation and prefix(x.relation) != fn
+                                                 and not x.relation.startswith("#")))
+                   for r in own[fn] for x in r.body)}
+
+
 def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
     """The arithmetic and comparison literals (by id) that work on a counter's value: an operand read from a
-    numeric fluent, computed from one, or held by a position of a relation that holds one."""
+    numeric fluent or a die's face (random's move, `roll|n`), computed from one, or held by a position of a
+    relation that holds one."""
     reads = {read_rel(a) for a in attrs}
     tainted_positions: set[tuple[str, int]] = set()
     while True:
@@ -2440,6 +2564,8 @@ def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
                     new = set()
                     if x.relation in reads:
                         new = {x.args[-1]}
+                    elif x.relation.startswith("roll|"):  # random's faces: numbers the dice add to counters
+                        new = set(x.args[1:])
                     elif x.relation in horn.CALCS.values() and bad & set(x.args[:2]):
                         new = {x.args[2]}
                     else:
@@ -2522,7 +2648,19 @@ class Emission:
             return Const(self.roles[int(name[3:])])
         if name.startswith("#s:"):
             return Const(self.names.name(("str", name[3:]), "s_" + name[3:]))
+        if name == "#" + RANDOM:
+            return Const(RANDOM)
         return t
+
+    def pending(self, key: str, args: tuple) -> Func:
+        """The fluent that remembers a move of `key` while random throws its dice: `(rolltwo_thrown ?p ?seat)`."""
+        m = self.g.moves[key]
+        name = self.rels.name(("pend", key), f"{m.action.name.lower()}_thrown")
+        return Func(name, tuple(self.term(a) for a in args))
+
+    def roll(self, args: tuple) -> Func:
+        """Random's move throwing len(args) dice: `(roll f)`, `(roll2 f1 f2)`, ... (tgpl.lowering.chance)."""
+        return Func(self.names.name(("chance", len(args)), roll_name(len(args))), tuple(self.term(a) for a in args))
 
     def fluent(self, attr: str, o: Term, v: Term) -> Func:
         return Func(self.rels.name(("attr", attr), attr), (self.term(o), self.term(v)))
@@ -2578,6 +2716,10 @@ class Emission:
             return Atom("true", (self.control(*x.args),))
         if rel.startswith("#read:"):
             return Atom("true", (self.fluent(rel[6:], *x.args),))
+        if rel.startswith("pend|"):
+            return Atom("true", (self.pending(rel[5:], x.args),))
+        if rel.startswith("roll|"):
+            return Atom("does", (self.term(x.args[0]), self.roll(x.args[1:])))
         if rel.startswith("does|"):
             return Atom("does", (self.term(x.args[0]), self.move(rel[5:], x.args[1:])))
         if rel.startswith("legal|"):
@@ -2604,6 +2746,7 @@ class Emission:
     def lowered(self) -> LoweredGame:
         g, u, found = self.g, self.u, self.found
         out: list[Rule] = [Rule(Atom("role", (Const(r),))) for r in self.roles]
+        chance: list[Rule] = self.chance_rules(out) if g.throws else []
         # base: every value of each fluent's domain (a counter's: the values the relaxation found it to take,
         # in play and where the game ends), the control in every phase a way waits or ends in, the results
         counted: dict[str, list[Rule]] = {}  # a counter's attribute -> its values, per object (`_counter_values`)
@@ -2658,6 +2801,7 @@ class Emission:
             body_rules.append(Rule(Atom("next", (self.fluent(a, Var("O"), Var("V")),)), (self.literal(src),) + guard))
         for a in sorted(counted):
             out.extend(counted[a])
+        body_rules += chance
         for c in self.final:
             body = tuple(self.literal(x) for x in c.body)
             body_rules.append(Rule(Atom("next", (self.control(*c.control),)), body))
@@ -2700,6 +2844,36 @@ class Emission:
         # play it, while a bound over every state's terms (tgpl.asp.estimate) is far too large to say anything
         return LoweredGame(program, self.roles, move_texts, stats, self, grounding=("per-state", None),
                            demands=frozenset(self.demands), closure_answers=frozenset(self.closure_answers))
+
+    def chance_rules(self, out: list[Rule]) -> list[Rule]:
+        """GDL-II's random where moves throw dice (`CompiledGame.throws`), as the spelled-out emitter writes it
+        (tgpl.lowering.emit): its role after the players, its control in each phase a throwing move hands it,
+        each move that throws remembered (`pending`) from the player's move to random's, random's legal moves
+        every face of each die, every player seeing every move. The facts go to `out`; gives the rules."""
+        g, found = self.g, self.found
+        out.append(Rule(Atom("role", (Const(RANDOM),))))
+        out.append(Rule(Atom("input", (Const(RANDOM), Const("noop")))))
+        rules: list[Rule] = []
+        r, q, mv = Var("r"), Var("q"), Var("m")
+        rules.append(Rule(Atom("sees", (r, Func(DID, (q, mv)))),
+                          (Atom("role", (r,)), Distinct(r, Const(RANDOM)), Atom("does", (q, mv)))))
+        controls = dict.fromkeys(c.control for c in self.final if c.control[0] == Const("#" + RANDOM))
+        out.extend(Rule(Atom("base", (self.control(*cs),))) for cs in controls)
+        throws = {f for sides in g.throws.values()
+                  for f in itertools.product(*(g.hc.statics[g.face_table(k)] for k in sides))}
+        for faces in sorted(throws, key=lambda f: (len(f), [int(x[0].name) for x in f])):
+            out.append(Rule(Atom("input", (Const(RANDOM), self.roll(tuple(x[0] for x in faces))))))
+        for key, sides in g.throws.items():
+            m = g.moves[key]
+            for row in sorted(found.get(f"legal|{key}", []), key=str):
+                out.append(Rule(Atom("base", (self.pending(key, row),))))
+            xs = tuple(Var(f"a{i}") for i in range(len(m.action.inputs) + 2))
+            rules.append(Rule(Atom("next", (self.pending(key, xs),)), (self.literal(Atom(f"does|{key}", xs)),)))
+            faces = tuple(Var(f"f{i}") for i in range(len(sides)))
+            tables = tuple(Atom(self.relation(g.face_table(n)), (f,)) for f, n in zip(faces, sides))
+            rules.append(Rule(Atom("legal", (Const(RANDOM), self.roll(faces))),
+                              (Atom("true", (self.pending(key, xs),)),) + tables))
+        return rules
 
     def playing_values(self) -> dict[tuple, list[Func]]:
         """Per counter (its relation and object, as `board_count.state_cells` keys them), its fluents with the

@@ -251,16 +251,21 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
     always choose alike."""
     if moves not in MOVES:
         raise ValueError(f"no way '{moves}' to lower moves; the ways are {', '.join(MOVES)}")
-    rolls = [t.dice[0].call.span for t in action_rolls(program)[0].values()]
+    throws = action_rolls(program)[0].values()
+    rolls = [t.dice[0].call.span for t in throws]
+    # an action's dice, no deal, no setup's dice: random's moves the compiled segments make too
+    dice_only = not universe.throws and not universe.deals and not any(t.deals or t.entered for t in throws)
     if universe.throws:
         rolls.insert(0, setup_roll_calls(program)[0].span)
     if universe.deals:  # setup's deals, random's first moves (decision 112)
         rolls.insert(0, setup_deal_calls(program)[0].span)
-    if rolls and moves != "spelled":  # random's moves are made by the spelled-out segments alone
+    if rolls and moves != "spelled" and not dice_only:
+        # random's deals and setup's dice are made by the spelled-out segments alone; an action's dice by the
+        # compiled segments too (tgpl.lowering.compiled, `CompiledGame.throws`), chosen as any other move
         if moves == "compiled":
-            raise NotLowerable(rolls[0], "a game whose die is random's move (GDL-II) "
+            raise NotLowerable(rolls[0], "a game whose deal or setup's die is random's move (GDL-II) "
                                "is lowered with its moves spelled out, not compiled (--moves spelled or auto)")
-        return "spelled", "a die is thrown: GDL-II's random moves, spelled out"
+        return "spelled", "a deal or setup's die: GDL-II's random moves, spelled out"
     asked = [i[0].span for turn in program.turns.values() for i in map(phase_inputs, turn.defn.phases) if i]
     if asked and moves != "spelled":  # a phase's own input is a move the spelled-out segments alone make
         if moves == "compiled":
