@@ -208,6 +208,8 @@ class For(Stmt):
     cond: Expr | None
     post: Expr | None
     body: Block
+    # made by the lowering only (tgpl.lowering.group_clears): every pass reads the state as the loop found it
+    reads_before: bool = False
 
 
 @dataclass(slots=True)

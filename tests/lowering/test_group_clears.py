@@ -1,0 +1,168 @@
+"""A flood's group cleared in a loop, written as a scan of the board (tgpl.lowering.group_clears, decision 116).
+
+Atari Go's `Place` removes a captured group with `List<Point> dead = goban.GroupOf(...); for (i < dead.length)
+{ dead[i].Stone = null; }`, a list of values not known when compiling. The rewrite scans the 25 points (a scan
+proved to visit each once) and clears those `GroupOfHas1` (GroupOf asking `group.contains(goal)`) finds, every
+pass reading the state the loop started with (the loops are marked `reads_before`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tgpl.frontend import ast
+from tgpl.frontend.loader import load_program
+from tgpl.lowering.floods import board_scans
+from tgpl.lowering.group_clears import rewrite_group_clears
+from tgpl.pipeline import start_snapshot
+from tgpl.runtime.game import Game, compile_program, load_game
+
+ATARIGO = Path(__file__).resolve().parents[1] / "data" / "designers" / "atarigo.tgpl"
+CLEAR = "for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; }"
+
+
+def scans_of_atarigo():
+    game = load_game(ATARIGO)
+    return board_scans(game.program, start_snapshot(game, 0))
+
+
+def rewritten(text: str | None = None, scans=None, then=None):
+    scans = scans if scans is not None else scans_of_atarigo()
+    made: list[str] = []
+
+    def transform(m):
+        made.extend(rewrite_group_clears(m, scans))
+        if then is not None:
+            then(m)
+    program = load_program(ATARIGO, text=text, transform=transform)
+    assert program.ok, [str(d) for d in program.diagnostics]
+    return program, made
+
+
+def place_of(program) -> ast.ActionDef:
+    return next(n for m in program.modules for n in ast.walk(m.items) if isinstance(n, ast.ActionDef)
+                and n.name == "Place")
+
+
+def calls(node, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.callee, (ast.Name, ast.Member))
+            and n.callee.name == name]
+
+
+def test_the_board_scan_is_proved_for_the_points_only():
+    scans = scans_of_atarigo()
+    assert scans("Goban", "Point", ["Points"]) == ("Points", [("x", 0, 5), ("y", 0, 5)])
+    assert scans("Goban", "Goban", ["Points"]) is None  # the cells are no Gobans
+    assert scans("Point", "Point", []) is None  # 25 points: no one object of the class
+
+
+def test_atari_go_removal_is_a_marked_scan_asking_the_group():
+    program, made = rewritten()
+    assert made == ["GroupOfHas1"]
+    place = place_of(program)
+    assert calls(place, "GroupOf") == [] and len(calls(place, "GroupOfHas1")) == 1
+    outer = next(n for n in ast.walk(place) if isinstance(n, ast.For) and n.reads_before)
+    inner = outer.body.body[0]
+    assert isinstance(inner, ast.For) and inner.reads_before
+    assert (outer.cond.right.value, inner.cond.right.value) == (5, 5)
+    item, test = inner.body.body
+    # the board read through the global path the local `goban` was declared from
+    cell = item.init.expr
+    assert isinstance(cell.obj.obj, ast.Member) and cell.obj.obj.name == "Points"
+    assert isinstance(cell.obj.obj.obj, ast.Member) and cell.obj.obj.obj.name == "Goban"
+    (write,) = test.then.body
+    assert write.expr.target.name == "Stone" and isinstance(write.expr.value, ast.NullLit)
+    call = test.cond
+    assert [a.name for a in call.args] == ["start", "played", "who", "goal1"]
+    goban = next(c for c in program.classes if c.name == "Goban")
+    search = goban.functions["GroupOfHas1"].defn
+    last = search.effect.body.body[-1]
+    assert isinstance(last, ast.Return) and last.value.callee.name == "contains"
+
+
+@pytest.mark.parametrize("change", [
+    "for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = player; }",  # not a literal
+    "for (number i = 0; i < dead.length; i += 1) { dead[i].X = i; }",  # the order matters (the counter)
+    "for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; dead[i].X = 0; }",  # another field
+    "for (number i = 1; i < dead.length; i += 1) { dead[i].Stone = null; }",  # not every item
+    "for (number i = 0; i < dead.length; i += 1) { dead[0].Stone = null; }",  # another item
+    "for (number i = 0; i < dead.length; i += 1) { dead[i].Stone = null; }\n if (dead.length > 3) { winner player; }",
+])
+def test_what_is_not_exactly_a_cleared_group_is_left_alone(change):
+    text = ATARIGO.read_text()
+    assert CLEAR in text
+    program, made = rewritten(text.replace(CLEAR, change))
+    assert made == [] and len(calls(place_of(program), "GroupOf")) == 1
+
+
+def test_without_a_proved_scan_it_is_left_alone():
+    program, made = rewritten(scans=lambda owner, item, groups: None)
+    assert made == [] and len(calls(place_of(program), "GroupOf")) == 1
+
+
+def test_a_list_that_is_not_a_flood_is_left_alone():
+    text = ATARIGO.read_text()
+    old = "List<Point> dead = goban.GroupOf(start: n, played: at, who: player);"
+    assert old in text
+    program, made = rewritten(text.replace(old, "List<Point> dead = goban.Around(p: n);"))
+    assert made == [] and len(calls(place_of(program), "Around")) == 2
+
+
+def _as_run(m: ast.Module) -> None:
+    """Each marked scan run in two steps, as its marking says it reads: a list of the items it would clear, made
+    before the first write, then the writes. The runtime runs this; the lowering reads the marked loop so."""
+    for block in [n for n in ast.walk(m.items) if isinstance(n, ast.Block)]:
+        for k, s in enumerate(block.body):
+            if not (isinstance(s, ast.For) and s.reads_before and isinstance(s.body.body[0], ast.For)):
+                continue  # the outer loop of a scan
+            inner = s.body.body[0]
+            item, test = inner.body.body
+            (write,) = test.then.body
+            span = s.span
+            listed = ast.Name(span, "clearedItems")
+            add = ast.ExprStmt(span, ast.Call(span, ast.Member(span, listed, "add", span),
+                                              [ast.Arg(span, None, ast.Name(span, item.name))]))
+            test.then.body = [add]
+            j = ast.Name(span, "clearedAt")
+            target = ast.Member(span, ast.Index(span, listed, j), write.expr.target.name, span)
+            clear = ast.For(span, ast.VarDecl(span, ast.TypeRef(span, "number"), "clearedAt", span,
+                                              ast.NumberLit(span, 0.0)),
+                            ast.Binary(span, "<", j, ast.Member(span, listed, "length", span)),
+                            ast.Assign(span, j, "+=", ast.NumberLit(span, 1.0)),
+                            ast.Block(span, [ast.ExprStmt(span, ast.Assign(span, target, "=", write.expr.value))]))
+            decl = ast.VarDecl(span, ast.TypeRef(span, "List", [ast.TypeRef(span, item.type.name)]), "clearedItems",
+                               span, ast.InitList(span, []))
+            block.body[k:k + 1] = [decl, s, clear]
+            break
+
+
+def _captured(state) -> bool:
+    """Did the game end by a capture (a winner), not by the draw when nobody can play?"""
+    return len(set(state.goals.values() if isinstance(state.goals, dict) else state.goals)) > 1
+
+
+def test_atari_go_with_its_removal_scanned_plays_as_written():
+    """The rewritten game, its scans run as marked (membership first, then the writes), played by the runtime:
+    the same legal moves, states and goals at every step as the game as written, in random playouts that end by
+    captures (every capture runs the scan)."""
+    written = load_game(ATARIGO)
+    program, made = rewritten(then=_as_run)
+    assert made == ["GroupOfHas1"]
+    scanned = Game(program, compile_program(program), None)
+    rng = random.Random(11)
+    steps = captures = 0
+    for _ in range(8):
+        a, b = written.initial_state(0), scanned.initial_state(0)
+        while not a.is_terminal:
+            moves = sorted(str(x) for x in a.legal_moves())
+            assert moves == sorted(str(x) for x in b.legal_moves())
+            move = rng.choice(moves)
+            a, b = a.apply(move), b.apply(move)
+            assert a.key() == b.key() and a.goals == b.goals
+            steps += 1
+        assert b.is_terminal
+        captures += _captured(a)
+    assert steps >= 60 and captures >= 3
