@@ -166,3 +166,21 @@ def test_atari_go_with_its_removal_scanned_plays_as_written():
         assert b.is_terminal
         captures += _captured(a)
     assert steps >= 60 and captures >= 3
+
+
+def test_a_two_stone_capture_needs_the_state_before_the_writes():
+    """White's group (0,0)-(0,1) captured by Black on (1,0): the group is asked of (0,0), which the scan reaches
+    first. Run as marked, both stones go, as in the game as written; run pass after pass, the first write empties
+    (0,0), the flood from it then finds nothing, and (0,1) would stay: why the scan is marked."""
+    def played(game):
+        state = game.initial_state(0)
+        for x, y, who in [(1, 1, 0), (0, 0, 1), (0, 2, 0), (0, 1, 1), (1, 0, 0)]:
+            state = state.apply(f"Stones#{who}.Place(at: Points[{x}][{y}])")
+        return state
+    written = played(load_game(ATARIGO))
+    program, _ = rewritten(then=_as_run)
+    marked = played(Game(program, compile_program(program), None))
+    assert written.is_terminal and marked.key() == written.key() and marked.goals == written.goals
+    program, _ = rewritten()
+    in_order = played(Game(program, compile_program(program), None))
+    assert in_order.key() != written.key()
