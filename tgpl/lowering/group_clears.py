@@ -22,10 +22,11 @@ the objects of the item's class, each visited once (a grid of the flood's class,
 `GroupOfHas1` is `GroupOf` with `return group.contains(goal);`, which `floods.py` rewrites into a recursive
 search compiled as a closure (decision 115). Each pass's membership must be read from the state the loop started
 with, as `GroupOf` read it before the first write: run pass after pass, a pass that cleared part of the group
-would cut the flood of the next. The loop is marked `reads_before`, and the compiled moves read every pass through
-the views the loop started with (`compiled.SegmentCompiler.independent`); where they cannot (a scan of more than
-`compiled.UNROLLED` passes a side), the loop reads what it writes and is refused, never lowered in order. The
-runtime runs the game as written, so validation compares the rules with the original loop.
+would cut the flood of the next (a two-stone group asked of its first point: tests/lowering/test_group_clears.py).
+The scan's loops are marked `reads_before`, which no source can write: the compiled moves compile them as relation
+loops whose every read goes through the views the scan started with (`compiled.SegmentCompiler.loop_stmt`), never
+spelled out pass by pass; the spelled-out lowering and the compiled functions refuse them. The runtime runs the
+game as written, so validation compares the rules with the original loop.
 
 Left alone: any other loop body (two statements, a value that is not a literal, a write through another item,
 the counter read), the list read after the loop, a flood function not known from the call, a class whose objects

@@ -782,6 +782,10 @@ class _FunctionCompiler:
         if isinstance(s, ast.While):
             return self.loop(s.cond, s.body, None, clauses, live)
         if isinstance(s, ast.For):
+            if s.reads_before and getattr(self, "frozen", None) is None:
+                # a scan clearing a flood's group (tgpl.lowering.group_clears) read pass after pass would be
+                # another game: only the compiled moves read it through the views it started with
+                raise Unsupported("a scan that clears a flood's group, outside a move's compiled effect")
             pre = clauses
             declared = None
             if isinstance(s.init, ast.VarDecl):
