@@ -661,10 +661,84 @@ class _FunctionCompiler:
                 continue
             by_var = {t: n for n, t in heads.items() if isinstance(t, Var)}
             if any(isinstance(a, Var) and by_var.get(a) not in fixed for a in vals):
+                scanned = self.scan_demands(vals, body)
+                if scanned is not None:
+                    return scanned
                 break  # an argument bound or changed in the loop: asked under the loop, as before
             return [(tuple(env[by_var[a]] if isinstance(a, Var) else a for a in vals), tuple(entry_body))
                     for entry_body, env in entries]
         return [((*vals,), tuple(body))]
+
+    def scan_demands(self, vals: list, body: list) -> list[tuple[tuple, tuple]] | None:
+        """The demand of a call in a scan that clears a flood's group (tgpl.lowering.group_clears, its loops
+        marked `reads_before`), asked where the scan is entered, its counters from their ranges: every pass reads
+        the views the scan started with, so a call's answer does not depend on the passes before it, and asked
+        under the loop's relation its demand waited on the answers of the calls before it (a negation cycle
+        through the search's `not found`). The arguments: values fixed in the loops, the counters, and what
+        tables of the board give from them (`Points[gx][gy]`). None where the call is not so."""
+        scans = getattr(self, "scan_loops", {})
+        first = next((k for k, loop in enumerate(self.loops) if loop[0] in scans), None)
+        if first is None:
+            return None
+        heads = {v: (k, n) for k, (_, hs, _, _) in enumerate(self.loops) for n, v in hs.items() if isinstance(v, Var)}
+        kept: list = []
+        todo = [a for a in vals if isinstance(a, Var)]
+        seen: set = set()
+        while todo:
+            v = todo.pop()
+            if v in seen or v in heads:
+                continue
+            seen.add(v)
+            atom = next((x for x in body if isinstance(x, Atom) and x.relation.startswith("#static")
+                         and v in x.args), None)
+            if atom is None:
+                return None
+            kept.append(atom)
+            todo += [x for x in atom.args if isinstance(x, Var)]
+        needed = [v for v in dict.fromkeys([a for a in vals if isinstance(a, Var)]
+                                           + [x for atom in kept for x in atom.args if isinstance(x, Var)])
+                  if v in heads]
+        sub: dict = {}
+        ranges: list = []
+        while needed:
+            v = needed.pop()
+            k, name = heads[v]
+            rel, hs, entries, fixed = self.loops[k]
+            if k < first:
+                return None
+            if rel in scans and scans[rel][0] == name and name not in fixed:
+                _, lo, hi = scans[rel]
+                ranges.append(Atom(self.hc.static_table([(Const(str(i)),) for i in range(lo, hi)]), (v,)))
+                continue
+            if name not in fixed or (k > first and len(entries) != 1):
+                return None
+            if k == first:
+                continue  # the scan's entry binds it below
+            value = entries[0][1].get(name)  # the value it had where the loop inside the scan was entered
+            if value is None:
+                return None
+            sub[v] = value
+            if isinstance(value, Var):
+                if value not in heads:
+                    return None
+                needed.append(value)
+
+        def put(t):
+            while isinstance(t, Var) and t in sub:
+                t = sub[t]
+            return t
+        rel, hs, entries, fixed = self.loops[first]
+        out = []
+        for entry_body, env in entries:
+            at_entry = {v: env[n] for n, v in hs.items() if isinstance(v, Var) and n in fixed and n in env}
+
+            def final(t):
+                t = put(t)
+                return at_entry.get(t, t) if isinstance(t, Var) else t
+            args = tuple(final(a) for a in vals)
+            extra = [Atom(x.relation, tuple(final(y) for y in x.args)) for x in kept + ranges]
+            out.append((args, tuple(entry_body) + tuple(extra)))
+        return out
 
     def as_player(self, v: Value) -> Value:
         """A number given where a player is meant (`side == 0`, an argument `mine: 0`) as the player constant."""
@@ -794,6 +868,10 @@ class _FunctionCompiler:
             elif s.init is not None:
                 pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
             exists = self.exists_loop(s, pre, live) if self.hc.for_segments else None
+            counted = ast.counted_for(s) if s.reads_before else None
+            if counted is not None and isinstance(s.cond.right, ast.NumberLit):
+                # its counter's range, for the demands of the calls in it (`scan_demands`)
+                self._scan_next = (counted[0], int(counted[1]), int(s.cond.right.value) + counted[2])
             flow = exists if exists is not None else self.loop(s.cond, s.body, s.post, pre, live)
             if declared is not None:
                 for c in flow.going:
@@ -917,6 +995,9 @@ class _FunctionCompiler:
         assigned = {x.target.name for x in ast.walk([cond, body, post]) if isinstance(x, ast.Assign)
                     and isinstance(x.target, ast.Name)} | declared
         self.loops.append((rel.relation, {n: head.env[n] for n in names}, entries, set(names) - assigned))
+        scan, self._scan_next = getattr(self, "_scan_next", None), None
+        if scan is not None:
+            self.scan_loops = {**getattr(self, "scan_loops", {}), rel.relation: scan}
         try:
             yes, no = self.cond(cond, head.copy()) if cond is not None else ([head.copy()], [])
             inner = self.block(body.body, yes, live)
