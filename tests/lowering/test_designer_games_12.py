@@ -176,8 +176,8 @@ def test_atari_go_dry_run_compiles_its_moves_not_a_traceback():
     `GroupOf` is a recursive function for the lowering (language decision 114, tests/lowering/test_floods.py), the
     walks of `Around`'s list are `Around`'s own loop (tgpl/lowering/list_calls.py), and `Place`'s removal of the
     captured group is a scan of the board asking `GroupOfHas1` (decision 116, tests/lowering/test_group_clears.py):
-    the dry run finds every move and function compiled (it does not run the relaxation, which on 5 x 5 is still
-    past the memory limit)."""
+    the dry run finds every move and function compiled (the lowering itself, with its relaxation and validation,
+    takes minutes: docs/lowering.md; tests/lowering/test_group_clears.py lowers the 3 x 3 game)."""
     r = CliRunner().invoke(main, ["to-gdl", game("atarigo"), "--dry-run"])
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code == 0, r.output
