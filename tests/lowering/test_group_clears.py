@@ -204,3 +204,16 @@ def test_atari_go_3x3_with_its_removal_lowers_compiled_and_validates(tmp_path):
     # the searches are closures (decision 115): the scan's demand, asked where it is entered, made no negation
     # cycle that would have the moves compiled again with the counts kept
     assert "groupofhas1flood1_found" in out.read_text() and "breathesflood1_found" in out.read_text()
+
+
+def test_the_board_is_read_through_the_local_where_its_attribute_may_change():
+    """`Goban goban = Go.Goban;` is read as `Go.Goban` only where no code after setup assigns `Goban`."""
+    text = ATARIGO.read_text()
+    old = "            winner player;\n"
+    assert old in text
+    program, made = rewritten(text.replace(old, "            Go.Goban = goban;\n" + old, 1))
+    assert made == ["GroupOfHas1"]
+    place = place_of(program)
+    outer = next(n for n in ast.walk(place) if isinstance(n, ast.For) and n.reads_before)
+    board = outer.body.body[0].body.body[0].init.expr.obj.obj.obj
+    assert isinstance(board, ast.Name) and board.name == "goban"

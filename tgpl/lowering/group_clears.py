@@ -99,7 +99,7 @@ def rewrite_group_clears(module: ast.Module, scans: Scans) -> list[str]:
                 k = 0
                 while k < len(block.body) - 1:
                     found = _clear_at(block.body, k, caller, owner, members, classes, _flood_function)
-                    rewritten = _rewritten(found, caller, scans, searches, made) if found else None
+                    rewritten = _rewritten(found, caller, module, scans, searches, made) if found else None
                     if rewritten is not None:
                         block.body[k:k + 2] = [rewritten]
                     k += 1
@@ -139,7 +139,7 @@ def _clear_at(body: list, k: int, caller, owner, members: list, classes: dict, f
     return _Clear(decl, loop, fns[0], holder, obj, cleared[0], cleared[1])
 
 
-def _rewritten(c: _Clear, caller, scans: Scans, searches: dict, made: list) -> ast.For | None:
+def _rewritten(c: _Clear, caller, module: ast.Module, scans: Scans, searches: dict, made: list) -> ast.For | None:
     item = c.decl.type.args[0] if c.decl.type.args else None
     if item is None:
         return None
@@ -163,7 +163,8 @@ def _rewritten(c: _Clear, caller, scans: Scans, searches: dict, made: list) -> a
     used |= {d.name for d in caller.inputs}
     counters = [_fresh(f"group{r[0].upper()}", used) for r in ranges]
     q = _fresh("groupItem", used)
-    cell: ast.Expr = ast.Name(span, group) if c.obj is None else ast.Member(span, _board(c.obj, caller), group, span)
+    cell: ast.Expr = (ast.Name(span, group) if c.obj is None
+                      else ast.Member(span, _board(c.obj, caller, module), group, span))
     for v in counters:
         cell = ast.Index(span, cell, ast.Name(span, v))
     args = [ast.Arg(span, a.name, copy.deepcopy(a.value)) for a in c.decl.init.args]
@@ -182,16 +183,21 @@ def _rewritten(c: _Clear, caller, scans: Scans, searches: dict, made: list) -> a
     return body[0]
 
 
-def _board(obj: ast.Expr, caller) -> ast.Expr:
+def _board(obj: ast.Expr, caller, module: ast.Module) -> ast.Expr:
     """What the scan reads the board through: `obj`, or where it is a local declared once from a global class's
     attribute and never assigned (`Goban goban = Go.Goban;`), that attribute, which the compiled moves know when
-    compiling (the local is a value of the move's)."""
+    compiling (the local is a value of the move's), provided no code after setup assigns an attribute of that
+    name (so the attribute still holds the local's value)."""
     if isinstance(obj, ast.Name):
         decls = [n for n in ast.walk(caller.effect.body) if isinstance(n, ast.VarDecl) and n.name == obj.name]
         assigned = any(isinstance(n, ast.Assign) and _is_name(n.target, obj.name) for n in ast.walk(caller.effect.body))
         if (len(decls) == 1 and not assigned and obj.name not in {d.name for d in caller.inputs}
                 and isinstance(decls[0].init, ast.Member) and isinstance(decls[0].init.obj, ast.Name)):
-            return copy.deepcopy(decls[0].init)
+            attr = decls[0].init.name
+            after_setup = [it for it in module.items if not isinstance(it, ast.SetupDef)]
+            if not any(isinstance(n, ast.Assign) and isinstance(n.target, (ast.Member, ast.Name))
+                       and n.target.name == attr for n in ast.walk(after_setup)):
+                return copy.deepcopy(decls[0].init)
     return copy.deepcopy(obj)
 
 
