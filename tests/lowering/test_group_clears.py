@@ -8,6 +8,7 @@ pass reading the state the loop started with (the loops are marked `reads_before
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -217,3 +218,82 @@ def test_the_board_is_read_through_the_local_where_its_attribute_may_change():
     outer = next(n for n in ast.walk(place) if isinstance(n, ast.For) and n.reads_before)
     board = outer.body.body[0].body.body[0].init.expr.obj.obj.obj
     assert isinstance(board, ast.Name) and board.name == "goban"
+
+
+def searches_of_atarigo() -> dict[str, ast.FunctionDef]:
+    """Atari Go's Goban functions after the whole flood rewrite (the removal scanned, the floods searches)."""
+    from tgpl.lowering.floods import rewrite_floods
+
+    program, _ = rewritten(then=lambda m: rewrite_floods(m, lambda t: 24))
+    goban = next(c for c in program.classes if c.name == "Goban")
+    return {name: f.defn for name, f in goban.functions.items()}
+
+
+def test_the_group_search_is_keyed_by_its_start():
+    """The scan asks `GroupOfHas1` of every point: its search is marked, and proved, to be compiled as the set of
+    points reached from its start (closures.reached_of), the goal dropped from its recursion; `Breathes`'s
+    search, which asks no goal, is not."""
+    from tgpl.lowering.closures import closure_of, reached_of
+
+    fns = searches_of_atarigo()
+    search = fns["GroupOfHas1Flood1"]
+    names = [d.name for d in search.inputs]
+    assert search.reaches == names[1] and search.stops == names[-1]
+    reach = reached_of(search, closure_of(search))
+    assert reach is not None and reach.goal == names[1] and reach.index == 1
+    assert id(search.effect.body.body[0]) == reach.test
+    breathes = fns["BreathesFlood1"]
+    assert breathes.reaches is None and reached_of(breathes, closure_of(breathes)) is None
+
+
+@pytest.mark.parametrize("change", ["goal read", "test second", "another true", "unmarked"])
+def test_where_the_keyed_proof_fails_the_goal_is_carried(change):
+    """reached_of refuses what it cannot prove: the goal read besides its test, a statement before the test, a
+    `return true` that is no step, or a search not marked."""
+    from tgpl.lowering.closures import closure_of, reached_of
+
+    fn = copy.deepcopy(searches_of_atarigo()["GroupOfHas1Flood1"])
+    goal, at = fn.inputs[1].name, fn.inputs[0].name
+    body = fn.effect.body.body
+    span = body[0].span
+    if change == "goal read":  # `if (goal == null) { return false; }` after the test
+        body.insert(1, ast.If(span, ast.Binary(span, "==", ast.Name(span, goal), ast.NullLit(span)),
+                              ast.Block(span, [ast.Return(span, ast.BoolLit(span, False))]), None))
+    elif change == "test second":  # `if (at == null) { return false; }` before the test
+        body.insert(0, ast.If(span, ast.Binary(span, "==", ast.Name(span, at), ast.NullLit(span)),
+                              ast.Block(span, [ast.Return(span, ast.BoolLit(span, False))]), None))
+    elif change == "another true":  # `if (at == null) { return true; }` after the test
+        body.insert(1, ast.If(span, ast.Binary(span, "==", ast.Name(span, at), ast.NullLit(span)),
+                              ast.Block(span, [ast.Return(span, ast.BoolLit(span, True))]), None))
+    else:
+        fn.reaches = None
+    assert closure_of(fn) is not None  # still a closure: only the keyed form is refused
+    assert reached_of(fn, closure_of(fn)) is None
+
+
+def _ground_rules(tmp_path, name: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from tgpl.asp.ground_size import ground_size
+    from tgpl.asp.reasoner import read_gdl
+    from tgpl.cli import main
+
+    out = tmp_path / name
+    r = CliRunner().invoke(main, ["to-gdl", str(ATARIGO.parents[1] / "lowering" / "atarigo3.tgpl"), "--moves",
+                                  "compiled", "--no-validate", "--max-seconds", "600", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    return ground_size(read_gdl(out, max_ground=None)[0]).rules, out.read_text()
+
+
+def test_the_keyed_group_search_grounds_to_less_than_half(tmp_path, monkeypatch):
+    """atarigo3 with its moves compiled: keyed by its start, the group search's rows are the points reached from
+    the few starts asked (its `_reach` relation), not every point reached times every point asked about: the
+    ground program has less than half the rules it has with the goal carried (141,012 against 308,062)."""
+    from tgpl.lowering import horn
+
+    keyed, kif = _ground_rules(tmp_path, "keyed.kif")
+    assert "(groupofhas1flood1_reach " in kif and "(breathesflood1_reach " not in kif
+    monkeypatch.setattr(horn, "reached_of", lambda fn, closure: None)
+    carried, old = _ground_rules(tmp_path, "carried.kif")
+    assert "groupofhas1flood1_reach" not in old
+    assert keyed * 2 < carried, (keyed, carried)

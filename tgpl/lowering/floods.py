@@ -373,6 +373,8 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
+        if use.tested is not None and fn.reaches is not None and _is_name(use.tested, fn.reaches):
+            made[-1].reaches = params.goal  # asked of every item (group_clears): keyed by its start
         args = [_arg(span, params.at, ast.Name(span, start))]
         if use.tested is not None:
             args.append(_arg(span, params.goal, use.tested))

@@ -55,10 +55,11 @@ class _Clear:
     decl: ast.VarDecl
     loop: ast.For
     fn: ast.FunctionDef  # the flood function F
-    owner: ast.ClassDef | None  # F's class (None: a module function called by name)
+    owner: ast.ClassDef  # F's class
     obj: ast.Expr | None  # what F is called through (None: its bare name)
     attr: str
     value: ast.Expr
+    given: dict[str, ast.Expr]  # each input of F and what the call passes it (named or by position)
 
 
 def cleared_item(loop: ast.For, name: str) -> tuple[str, ast.Expr] | None:
@@ -136,7 +137,7 @@ def _clear_at(body: list, k: int, caller, owner, members: list, classes: dict, f
     if given is None or any(not isinstance(n, (ast.Name, ast.Member, ast.NumberLit, ast.NullLit, ast.BoolLit))
                             for a in given.values() for n in ast.walk(a)):
         return None
-    return _Clear(decl, loop, fns[0], holder, obj, cleared[0], cleared[1])
+    return _Clear(decl, loop, fns[0], holder, obj, cleared[0], cleared[1], given)
 
 
 def _rewritten(c: _Clear, caller, module: ast.Module, scans: Scans, searches: dict, made: list) -> ast.For | None:
@@ -167,7 +168,8 @@ def _rewritten(c: _Clear, caller, module: ast.Module, scans: Scans, searches: di
                       else ast.Member(span, _board(c.obj, caller, module), group, span))
     for v in counters:
         cell = ast.Index(span, cell, ast.Name(span, v))
-    args = [ast.Arg(span, a.name, copy.deepcopy(a.value)) for a in c.decl.init.args]
+    # named, as the compiled calls require (the call may have passed them by position)
+    args = [ast.Arg(span, name, copy.deepcopy(v)) for name, v in c.given.items()]
     args.append(ast.Arg(span, goal, ast.Name(span, q)))
     callee = ast.Name(span, name) if c.obj is None else ast.Member(span, copy.deepcopy(c.obj), name, span)
     write = ast.ExprStmt(span, ast.Assign(span, ast.Member(span, ast.Name(span, q), c.attr, span), "=",
@@ -187,12 +189,18 @@ def _board(obj: ast.Expr, caller, module: ast.Module) -> ast.Expr:
     """What the scan reads the board through: `obj`, or where it is a local declared once from a global class's
     attribute and never assigned (`Goban goban = Go.Goban;`), that attribute, which the compiled moves know when
     compiling (the local is a value of the move's), provided no code after setup assigns an attribute of that
-    name (so the attribute still holds the local's value)."""
+    name (so the attribute still holds the local's value). The class must be a global class of the module that
+    no local or input of the caller hides (a local object's attribute may be another board by the scan)."""
     if isinstance(obj, ast.Name):
-        decls = [n for n in ast.walk(caller.effect.body) if isinstance(n, ast.VarDecl) and n.name == obj.name]
-        assigned = any(isinstance(n, ast.Assign) and _is_name(n.target, obj.name) for n in ast.walk(caller.effect.body))
-        if (len(decls) == 1 and not assigned and obj.name not in {d.name for d in caller.inputs}
-                and isinstance(decls[0].init, ast.Member) and isinstance(decls[0].init.obj, ast.Name)):
+        body = caller.effect.body
+        decls = [n for n in ast.walk(body) if isinstance(n, ast.VarDecl) and n.name == obj.name]
+        assigned = any(isinstance(n, ast.Assign) and _is_name(n.target, obj.name) for n in ast.walk(body))
+        inputs = {d.name for d in caller.inputs}
+        local = inputs | {n.name for n in ast.walk(body) if isinstance(n, ast.VarDecl)}
+        globals_ = {c.name for c in module.items if isinstance(c, ast.ClassDef) and c.visibility == "global"}
+        if (len(decls) == 1 and not assigned and obj.name not in inputs
+                and isinstance(decls[0].init, ast.Member) and isinstance(decls[0].init.obj, ast.Name)
+                and decls[0].init.obj.name in globals_ and decls[0].init.obj.name not in local):
             attr = decls[0].init.name
             after_setup = [it for it in module.items if not isinstance(it, ast.SetupDef)]
             if not any(isinstance(n, ast.Assign) and isinstance(n.target, (ast.Member, ast.Name))
@@ -218,4 +226,6 @@ def _search(fn: ast.FunctionDef, name: str, item: ast.TypeRef, span) -> ast.Func
     inputs = copy.deepcopy(list(fn.inputs))
     inputs.append(ast.InputDecl(span, False, "function", True, None, copy.deepcopy(item), goal, span, [], None))
     effect = ast.Effect(fn.effect.span, ast.Block(fn.effect.body.span, body))
-    return ast.FunctionDef(span, name, span, False, inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])
+    # the scan asks every point of few starts: its search is compiled keyed by the start (closures.reached_of)
+    return ast.FunctionDef(span, name, span, False, inputs + [ast.Returns(span, ast.TypeRef(span, "bool")), effect],
+                           reaches=goal)

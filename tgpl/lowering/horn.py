@@ -38,7 +38,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
-from tgpl.lowering.closures import Closure, closure_of
+from tgpl.lowering.closures import Closure, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -575,6 +575,8 @@ class _FunctionCompiler:
         self.hf = HornFunction(self.name, [], span=fi.defn.name_span, source=(fi, this))
         # a search compiled without its count, unless the game's demands made that a negation cycle
         self.closure: Closure | None = closure_of(fi.defn) if hc.closures else None
+        # a `contains` search compiled as the items reached from its start (tgpl.lowering.closures.reached_of)
+        self.reach = reached_of(fi.defn, self.closure)
 
     # ------------------------------------------------------------ structure
     def run(self) -> HornFunction:
@@ -605,7 +607,9 @@ class _FunctionCompiler:
         # the arguments as given, kept beside the parameters the body assigns
         env: dict[str, Value] = {f"#{i}": v for i, v in enumerate(entry) if params[i] in assigned}
         env.update({p: v for p, v in zip(params, entry)})
-        start = Clause([Atom(self.name + "|call", tuple(entry))], env)
+        # a search keyed by its start walks from `|reach` (the goal's place holding the start), not from `|call`
+        entered = self.name + ("|reach" if self.hf.closure and self.reach is not None else "|call")
+        start = Clause([Atom(entered, tuple(entry))], env)
         if d.effect is None:
             raise Unsupported("no body")
         flow = self.block(d.effect.body.body, [start], set())
@@ -629,6 +633,9 @@ class _FunctionCompiler:
         `yes` where found, `no` where asked and not found: `not` of a relation the recursion defines
         positively, below it (stratified), as hand-written GDL asks whether a group has a liberty."""
         found = self.name + "|found"
+        if self.reach is not None:
+            self.reached(returns, entry)
+            return
         for c, v in returns:
             if v == Const("no"):
                 continue
@@ -640,6 +647,32 @@ class _FunctionCompiler:
         self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
         self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)),
                                   (call, Not(Atom(found, entry)))))
+
+    def reached(self, returns: list[tuple[Clause, Value]], entry: tuple) -> None:
+        """A `contains` search's rules keyed by its start (tgpl.lowering.closures.reached_of): `|reach(x, s, r)`,
+        `x` reached from `s` (in the goal's place) with the other inputs `r`, holds of the start asked about
+        and of each item a step from a reached one; each way to `return true` is a step (the goal's test is not
+        compiled), its call of the search itself read as the `|reach` of the item it passes, that call's
+        `|step` mark. `|found(s, g, r)` is `reach(g, s, r)` where asked; `yes` and `no` as any closure's."""
+        k = self.reach.index
+        reach, step, found = self.name + "|reach", self.name + "|step", self.name + "|found"
+        call = Atom(self.name + "|call", entry)
+        for c, v in returns:
+            if v == Const("no"):
+                continue
+            steps = [x for x in c.body if isinstance(x, Atom) and x.relation == step]
+            if v != Const("yes") or len(steps) != 1:
+                raise Unsupported("a search keyed by its start with a way to true that is not one step")
+            self.hf.rules.append(Rule(Atom(reach, steps[0].args), tuple(x for x in c.body if x is not steps[0])))
+        at_start = list(entry)
+        at_start[k] = entry[0]
+        self.hf.rules.append(Rule(Atom(reach, tuple(at_start)), (call,)))
+        asked = list(entry)
+        asked[0], asked[k] = entry[k], entry[0]
+        self.hf.rules.append(Rule(Atom(found, entry), (call, Atom(reach, tuple(asked)))))
+        result = self.name + "|result"
+        self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
+        self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)), (call, Not(Atom(found, entry)))))
 
     def var(self) -> Var:
         return Var(f"X{next(self.fresh)}")
@@ -831,6 +864,9 @@ class _FunctionCompiler:
                     raise Unsupported("an assignment of something other than a local")
                 flow.going += self.assign(e, c)
             return flow
+        if isinstance(s, ast.If) and self.hf.closure and self.reach is not None and id(s) == self.reach.test:
+            flow.going = clauses  # the goal's test: `|found` reads `|reach` of the goal (`reached`)
+            return flow
         if isinstance(s, ast.If) and self.hf.closure and id(s) == self.closure.stop:
             flow.going = clauses  # the count is not compiled: no depth ends the search
             return flow
@@ -955,8 +991,8 @@ class _FunctionCompiler:
 
     def _recurses(self, bodies: list) -> bool:
         """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
-        function's own demand and parts are in every body, and are no call)?"""
-        return any(isinstance(x, Atom) and x.relation.endswith(("|result", "|found"))
+        function's own demand and parts are in every body, and are no call; a keyed search's step is one)?"""
+        return any(isinstance(x, Atom) and x.relation.endswith(("|result", "|found", "|step"))
                    and self.hc.recursing(x.relation.split("|")[0]) for body in bodies for x in body)
 
     def _static_most(self, c: Clause, value: Term) -> int | None:
@@ -1527,6 +1563,10 @@ class _FunctionCompiler:
                     self.hc._recursive_calls.setdefault(hf.name, e.span)
                 if name != self.name:  # a call of itself reads its own instance's relations
                     self.hf.sites.add(name)
+                if hf is self.hf and hf.closure and self.reach is not None:
+                    # a step of a search keyed by its start: no demand, the item passed is reached (`reached`)
+                    out.append((c3.plus(Atom(name + "|step", tuple(vals))), Const("yes")))
+                    continue
                 for args, body in self.demands(vals, c3.body):
                     self.hf.rules.append(Rule(Atom(name + "|call", args), body))
                 if hf is self.hf and hf.closure:  # the closure's recursion: positive, through `|found`
