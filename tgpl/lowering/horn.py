@@ -968,6 +968,16 @@ class _FunctionCompiler:
             entry.env[var] = i
             made = len(self.hf.rules)
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
+            if (self.reach is not None and self.hf.closure and not inner.breaks
+                    and all(v == Const("yes") for _, v in inner.returns)):
+                # a search keyed by its start: each pass's steps are rules of `|reach` of their own (`reached`),
+                # positive, and the code after the loop goes on whatever they find (it only adds steps): no
+                # relation of the passes, no `not`
+                flow.returns += inner.returns
+                after = c.copy()
+                after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound
+                flow.going.append(after)
+                continue
             if self._recurses([c2.body for c2, _ in inner.returns] + [r.body for r in self.hf.rules[made:]]):
                 # a pass that calls back into a recursion: "some pass returns" read under `not` after the loop
                 # would make the recursion depend on itself through negation; the loop is a recursion instead
