@@ -30,6 +30,9 @@ Then the counted search with `k` steps is true exactly when some chain of at mos
 true`; a shortest such chain repeats no item, so has at most the bound's length: the least fixpoint of the
 rules without the count, the closure, gives the same answers. A function that is not so (a hand-written
 recursion, as Lines of Action's `Linked`; a call of itself under `!`) keeps its count.
+
+A `contains` search asked of many goals for few starts (tgpl.lowering.group_clears's scan) is compiled keyed by
+its start instead (`reached_of`): the items reached from the start, and the goal looked up among them.
 """
 
 from __future__ import annotations

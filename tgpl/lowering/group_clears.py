@@ -20,7 +20,9 @@ the objects of the item's class, each visited once (a grid of the flood's class,
         }
 
 `GroupOfHas1` is `GroupOf` with `return group.contains(goal);`, which `floods.py` rewrites into a recursive
-search compiled as a closure (decision 115). Each pass's membership must be read from the state the loop started
+search compiled as a closure (decision 115). The scan asks it of every point for the few starts a move has, so it
+is marked (`FunctionDef.reaches`) to be compiled keyed by its start, the points reached from it, rather than
+carrying the point asked about through its recursion (`closures.reached_of`). Each pass's membership must be read from the state the loop started
 with, as `GroupOf` read it before the first write: run pass after pass, a pass that cleared part of the group
 would cut the flood of the next (a two-stone group asked of its first point: tests/lowering/test_group_clears.py).
 The scan's loops are marked `reads_before`, which no source can write: the compiled moves compile them as relation
