@@ -904,9 +904,10 @@ class _FunctionCompiler:
             elif s.init is not None:
                 pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
             exists = self.exists_loop(s, pre, live) if self.hc.for_segments else None
-            counted = ast.counted_for(s) if s.reads_before else None
+            counted = ast.counted_for(s) if s.reads_before and exists is None else None
             if counted is not None and isinstance(s.cond.right, ast.NumberLit):
-                # its counter's range, for the demands of the calls in it (`scan_demands`)
+                # its counter's range, for the demands of the calls in it (`scan_demands`), taken by the loop's
+                # relation made next (`loop`): never left for another loop where this one is no relation
                 self._scan_next = (counted[0], int(counted[1]), int(s.cond.right.value) + counted[2])
             flow = exists if exists is not None else self.loop(s.cond, s.body, s.post, pre, live)
             if declared is not None:
