@@ -38,7 +38,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
-from tgpl.lowering.closures import Closure, closure_of, reached_of
+from tgpl.lowering.closures import Closure, Reach, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -561,6 +561,8 @@ def _satisfiable(c: Clause) -> Clause | None:
 
 
 class _FunctionCompiler:
+    reach: Reach | None = None  # a subclass that compiles no function (a move's segments) keys no search
+
     def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str):
         self.hc = hc
         self.fi = fi
