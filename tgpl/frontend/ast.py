@@ -208,6 +208,8 @@ class For(Stmt):
     cond: Expr | None
     post: Expr | None
     body: Block
+    # made by the lowering only (tgpl.lowering.group_clears): every pass reads the state as the loop found it
+    reads_before: bool = False
 
 
 @dataclass(slots=True)
@@ -348,6 +350,9 @@ class FunctionDef(Node):
     # a number input that only stops a search the lowering made (tgpl.lowering.floods): its bound is proved to
     # cut no answer, so the lowering may drop it (tgpl.lowering.closures, language decision 115)
     stops: str | None = None
+    # the input a `contains` search asks about, where the lowering compiles it as the set of items reached from
+    # its start (tgpl.lowering.group_clears, tgpl.lowering.closures.reached_of); only the lowering sets it
+    reaches: str | None = None
 
     @property
     def inputs(self) -> list[InputDecl]:

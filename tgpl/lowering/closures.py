@@ -30,6 +30,9 @@ Then the counted search with `k` steps is true exactly when some chain of at mos
 true`; a shortest such chain repeats no item, so has at most the bound's length: the least fixpoint of the
 rules without the count, the closure, gives the same answers. A function that is not so (a hand-written
 recursion, as Lines of Action's `Linked`; a call of itself under `!`) keeps its count.
+
+A `contains` search asked of many goals for few starts (tgpl.lowering.group_clears's scan) is compiled keyed by
+its start instead (`reached_of`): the items reached from the start, and the goal looked up among them.
 """
 
 from __future__ import annotations
@@ -134,3 +137,63 @@ def closure_of(fn: ast.FunctionDef) -> Closure | None:
     if any(isinstance(n, ast.Assign) and _is_name(n.target, steps) for n in nodes):
         return None
     return Closure(steps, id(stops[0]), frozenset(found))
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How to compile a `contains` search as the set of items reached from its start (`reached_of`): the goal
+    input, its index among the inputs compiled, and the statement that tested it (skipped)."""
+
+    goal: str
+    index: int
+    test: int  # id of `if (at == goal) { return true; }`
+
+
+def _is_goal_test(s, first: str, goal: str) -> bool:
+    """`if (first == goal) { return true; }` (either way round), with no `else`."""
+    c = s.cond if _returns_true(s) else None
+    return (isinstance(c, ast.Binary) and c.op == "=="
+            and {getattr(c.left, "name", None), getattr(c.right, "name", None)} == {first, goal}
+            and isinstance(c.left, ast.Name) and isinstance(c.right, ast.Name))
+
+
+def reached_of(fn: ast.FunctionDef, closure: Closure | None) -> Reach | None:
+    """How to compile the closure `fn` keyed by its start rather than by the item asked about, or None.
+
+    A `contains` search (`tgpl.lowering.floods`: `if (at == goal) { return true; } ... if (P(n) && F(at: n, goal:
+    goal, ...)) { return true; }`) compiled as a closure carries `goal` through its recursion: asked for every
+    point of the board (`tgpl.lowering.group_clears`'s scan), its rows are every point reached times every point
+    asked about. Where `goal` is read only by that first test and passed on as itself, `F(s, g)` holds exactly
+    where `g` is reached from `s` by the steps `P(n) && F(n, ...)` (a chain of them ends at `g`, the test's
+    only `true`; the test comes first, so nothing else stops the search at the start): so `F|reach(x, s, ...)` (`x` in the goal's place: `s` sits where `goal` was, the other inputs
+    passed on) is the closure of the steps from `(s, s, ...)`, and `F(s, g)` is `reach(g, s, ...)`. Required
+    besides the closure's proof: `fn` marked (`FunctionDef.reaches`, the choice of `group_clears`, whose
+    scan asks every goal of few starts; both forms give the same answers), `goal` an input other than the first
+    and the count, that test the body's first statement, and every other `return true` the `then` of an `if`
+    whose condition calls `fn` exactly once, as
+    its last conjunct (a step)."""
+    goal = getattr(fn, "reaches", None)
+    if closure is None or goal is None or fn.effect is None:
+        return None
+    names = [d.name for d in fn.inputs]
+    if goal not in names or goal in (names[0], closure.steps):
+        return None
+    body = fn.effect.body.body
+    tests = body[:1]  # first: no condition comes before it (the steps after it only add to what is reached)
+    if not tests or not _is_goal_test(tests[0], names[0], goal):
+        return None
+    nodes = list(ast.walk(body))
+    calls = [n for n in nodes if _self_call(n, fn)]
+    # `goal` read only by the test and passed on as itself (closure_of checked the calls pass it so)
+    if sum(1 for n in nodes if _is_name(n, goal)) != 1 + len(calls):
+        return None
+    steps = [n for n in nodes if _returns_true(n) and id(n) in closure.found]
+    # one call of itself, the last conjunct: nothing after it is compiled under the step's mark
+    if any(sum(1 for c in _conjuncts(s.cond) if _self_call(c, fn)) != 1 or not _self_call(_conjuncts(s.cond)[-1], fn)
+           for s in steps):
+        return None
+    allowed = {id(s.then.body[0]) for s in steps + tests}
+    if any(isinstance(n, ast.Return) and isinstance(n.value, ast.BoolLit) and n.value.value is True
+           and id(n) not in allowed for n in nodes):
+        return None
+    return Reach(goal, [n for n in names if n != closure.steps].index(goal), id(tests[0]))

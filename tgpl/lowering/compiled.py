@@ -308,7 +308,8 @@ class SegmentCompiler(_FunctionCompiler):
         (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
         writes = _writes_state(s, self.hc.implicit_this)
-        if writes and isinstance(s, ast.For):
+        before = getattr(s, "reads_before", False)  # tgpl.lowering.group_clears: read as the loop found it
+        if writes and isinstance(s, ast.For) and not before:
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
                 return unrolled
@@ -318,17 +319,23 @@ class SegmentCompiler(_FunctionCompiler):
             live = live | set(counters)
         if any(c.store for c in clauses):
             clauses = self.collapse(clauses)  # the loop reads the move's writes through views
-        counting = self.counting
+        counting, frozen = self.counting, self.frozen
         self.counting = counting | {n: self.g.saturated.get(n) for n in counters}
+        if before and self.frozen is None:
+            # a scan that clears a flood's group: every pass reads the views the loop started with, as the list
+            # it stands for was read before the first write (a loop inside such a scan: already frozen)
+            self.frozen = dict(self.latest)
         try:
             if any(c.store for c in clauses):  # numbers, which collapse leaves in the clauses
+                if before:
+                    raise Unsupported("a scan that clears a flood's group after the move wrote numbers")
                 flow = self.carrying(s, clauses, live, writes, frozenset(counters))
             elif writes:
                 flow = self.writing_loop(s, clauses, live, frozenset(counters))
             else:
                 flow = super()._stmt(s, clauses, live)
         finally:
-            self.counting = counting
+            self.counting, self.frozen = counting, frozen
         if counters:  # the counters' last values, written where the loop ends
             going = []
             for c in self.settle(flow).going:
@@ -566,7 +573,8 @@ class SegmentCompiler(_FunctionCompiler):
         written, values = _loop_writes(s, self.hc.implicit_this)
         local = counters | self.g.unread.names  # an attribute nothing reads is no state (decision 109)
         written -= local
-        clash = sorted(written & _loop_reads(s, self.hc.types))
+        # a scan clearing a flood's group reads through the views it started with (`loop_stmt`): no clash
+        clash = [] if getattr(s, "reads_before", False) else sorted(written & _loop_reads(s, self.hc.types))
         if clash:
             raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
                               f"most {UNROLLED} passes")

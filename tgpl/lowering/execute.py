@@ -796,6 +796,10 @@ class Executor:
         return self.loop(s.cond, s.body, None, [p], s.span)
 
     def stmt_For(self, s: ast.For, p: Path) -> list[Path]:
+        if s.reads_before:
+            # a scan clearing a flood's group (tgpl.lowering.group_clears, decision 116) reads the state as it
+            # found it; run pass after pass it would be another game: only the compiled moves lower it
+            raise NotLowerable(s.span, "a scan that clears a flood's group lowers with the moves compiled only")
         if self.sums:
             if id(s) not in self._sum_loops:
                 self._sum_loops[id(s)] = sum_loop(s, self.types)

@@ -149,7 +149,7 @@ def _rewritten(s, total: str):
         return ast.If(s.span, s.cond, then, orelse)
     if isinstance(s, ast.For):
         body = _rewritten(s.body, total)
-        return None if body is None else ast.For(s.span, s.init, s.cond, s.post, body)
+        return None if body is None else ast.For(s.span, s.init, s.cond, s.post, body, s.reads_before)
     if isinstance(s, ast.While):
         body = _rewritten(s.body, total)
         return None if body is None else ast.While(s.span, s.cond, body)

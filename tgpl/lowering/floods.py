@@ -47,6 +47,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
 from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, given_inputs
+from tgpl.lowering.group_clears import Scans, rewrite_group_clears
 from tgpl.lowering.held_counts import Held, held_bound
 from tgpl.lowering.list_calls import inline_list_walks, inline_object_walks
 from tgpl.lowering.scan_cells import visits_each_once
@@ -278,13 +279,14 @@ def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
 
 
 def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None,
-                   held: Held | None = None) -> list[str]:
+                   held: Held | None = None, scans: Scans | None = None) -> list[str]:
     """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
     on a chain of `T`s (None: unknown, the flood is left alone); `distinct` proves a scan visits each object once
     (tgpl.lowering.flood_counts; None: no flood compared with a count is rewritten); `held` bounds a counted
     flood's chains by how many items can have the count's condition (tgpl.lowering.held_counts; None: `steps`
-    alone). The names of the functions made."""
-    made: list[str] = []
+    alone); `scans` gives a proved scan of a class's objects, for a flood's group cleared in a loop
+    (tgpl.lowering.group_clears; None: left as written). The names of the functions made."""
+    made: list[str] = rewrite_group_clears(module, scans) if scans is not None else []
     reads = _Reads(module)
     inline_object_walks(module, reads.only, reads.functions)
     for owner, members in _owners(module):
@@ -371,6 +373,8 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
+        if use.tested is not None and fn.reaches is not None and _is_name(use.tested, fn.reaches):
+            made[-1].reaches = params.goal  # asked of every item (group_clears): keyed by its start
         args = [_arg(span, params.at, ast.Name(span, start))]
         if use.tested is not None:
             args.append(_arg(span, params.goal, use.tested))
@@ -550,8 +554,9 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
     def distinct(ranges, item, item_class) -> bool:
         return visits_each_once(program, start, ranges, item, item_class)
     held = held_bound(program, start)
+    scans = board_scans(program, start)
     rewritten = load_program(program.main, text=program.sources[program.main],
-                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held)))
+                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held, scans)))
     if not made or not rewritten.ok:
         return program, start
     classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
@@ -562,6 +567,36 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
         o["connections"] = [(n, classes.get(c.name, c), to) for n, c, to in o.get("connections", ())]
         return o
     return rewritten, {**start, "objects": [moved(o) for o in start["objects"]]}
+
+
+def board_scans(program, start: dict) -> Scans:
+    """`scans` for `rewrite_floods`: for the class `owner` and the item class `item`, a group `g` of the only
+    object of `owner` (none made after setup) and counter ranges such that `o.g[x][y] as item` visits every
+    object of `item` exactly once (tgpl.lowering.scan_cells), or None."""
+    if "objects" not in start:
+        return lambda owner, item, groups: None
+    made = {n.type.name for m in program.modules for it in m.items if not isinstance(it, ast.SetupDef)
+            for n in ast.walk(it) if isinstance(n, ast.New)}
+    objects = {o["name"]: o for o in start["objects"]}
+
+    def scans(owner: str, item: str, groups: list[str]):
+        held = [o for o in start["objects"] if o["class"].name == owner]
+        if owner in made or len(held) != 1:
+            return None
+        for g in groups:
+            v = held[0]["fields"].get(g)
+            cells = objects[v[1]].get("cells") if isinstance(v, tuple) and v[0] == "obj" and v[1] in objects else None
+            if not cells or len({len(col) for col in cells}) != 1:
+                continue
+            ranges = [("x", 0, len(cells)), ("y", 0, len(cells[0]))]
+            span = None  # evaluated, never shown
+            cell = ast.Index(span, ast.Index(span, ast.Member(span, ast.Name(span, "#o"), g, span),
+                                             ast.Name(span, "x")), ast.Name(span, "y"))
+            if visits_each_once(program, start, ranges, ast.Cast(span, cell, ast.TypeRef(span, item)), item,
+                                {"#o": held[0]["name"]}):
+                return g, ranges
+        return None
+    return scans
 
 
 def _flood_function(fn: ast.FunctionDef) -> str | None:

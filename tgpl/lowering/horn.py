@@ -38,7 +38,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
-from tgpl.lowering.closures import Closure, closure_of
+from tgpl.lowering.closures import Closure, Reach, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -570,6 +570,8 @@ def _satisfiable(c: Clause) -> Clause | None:
 
 
 class _FunctionCompiler:
+    reach: Reach | None = None  # a subclass that compiles no function (a move's segments) keys no search
+
     def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str):
         self.hc = hc
         self.fi = fi
@@ -584,6 +586,8 @@ class _FunctionCompiler:
         self.hf = HornFunction(self.name, [], span=fi.defn.name_span, source=(fi, this))
         # a search compiled without its count, unless the game's demands made that a negation cycle
         self.closure: Closure | None = closure_of(fi.defn) if hc.closures else None
+        # a `contains` search compiled as the items reached from its start (tgpl.lowering.closures.reached_of)
+        self.reach = reached_of(fi.defn, self.closure)
 
     # ------------------------------------------------------------ structure
     def run(self) -> HornFunction:
@@ -614,7 +618,9 @@ class _FunctionCompiler:
         # the arguments as given, kept beside the parameters the body assigns
         env: dict[str, Value] = {f"#{i}": v for i, v in enumerate(entry) if params[i] in assigned}
         env.update({p: v for p, v in zip(params, entry)})
-        start = Clause([Atom(self.name + "|call", tuple(entry))], env)
+        # a search keyed by its start walks from `|reach` (the goal's place holding the start), not from `|call`
+        entered = self.name + ("|reach" if self.hf.closure and self.reach is not None else "|call")
+        start = Clause([Atom(entered, tuple(entry))], env)
         if d.effect is None:
             raise Unsupported("no body")
         flow = self.block(d.effect.body.body, [start], set())
@@ -638,6 +644,9 @@ class _FunctionCompiler:
         `yes` where found, `no` where asked and not found: `not` of a relation the recursion defines
         positively, below it (stratified), as hand-written GDL asks whether a group has a liberty."""
         found = self.name + "|found"
+        if self.reach is not None:
+            self.reached(returns, entry)
+            return
         for c, v in returns:
             if v == Const("no"):
                 continue
@@ -649,6 +658,32 @@ class _FunctionCompiler:
         self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
         self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)),
                                   (call, Not(Atom(found, entry)))))
+
+    def reached(self, returns: list[tuple[Clause, Value]], entry: tuple) -> None:
+        """A `contains` search's rules keyed by its start (tgpl.lowering.closures.reached_of): `|reach(x, s, r)`,
+        `x` reached from `s` (in the goal's place) with the other inputs `r`, holds of the start asked about
+        and of each item a step from a reached one; each way to `return true` is a step (the goal's test is not
+        compiled), its call of the search itself read as the `|reach` of the item it passes, that call's
+        `|step` mark. `|found(s, g, r)` is `reach(g, s, r)` where asked; `yes` and `no` as any closure's."""
+        k = self.reach.index
+        reach, step, found = self.name + "|reach", self.name + "|step", self.name + "|found"
+        call = Atom(self.name + "|call", entry)
+        for c, v in returns:
+            if v == Const("no"):
+                continue
+            steps = [x for x in c.body if isinstance(x, Atom) and x.relation == step]
+            if v != Const("yes") or len(steps) != 1:
+                raise Unsupported("a search keyed by its start with a way to true that is not one step")
+            self.hf.rules.append(Rule(Atom(reach, steps[0].args), tuple(x for x in c.body if x is not steps[0])))
+        at_start = list(entry)
+        at_start[k] = entry[0]
+        self.hf.rules.append(Rule(Atom(reach, tuple(at_start)), (call,)))
+        asked = list(entry)
+        asked[0], asked[k] = entry[k], entry[0]
+        self.hf.rules.append(Rule(Atom(found, entry), (call, Atom(reach, tuple(asked)))))
+        result = self.name + "|result"
+        self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
+        self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)), (call, Not(Atom(found, entry)))))
 
     def var(self) -> Var:
         return Var(f"X{next(self.fresh)}")
@@ -670,10 +705,84 @@ class _FunctionCompiler:
                 continue
             by_var = {t: n for n, t in heads.items() if isinstance(t, Var)}
             if any(isinstance(a, Var) and by_var.get(a) not in fixed for a in vals):
+                scanned = self.scan_demands(vals, body)
+                if scanned is not None:
+                    return scanned
                 break  # an argument bound or changed in the loop: asked under the loop, as before
             return [(tuple(env[by_var[a]] if isinstance(a, Var) else a for a in vals), tuple(entry_body))
                     for entry_body, env in entries]
         return [((*vals,), tuple(body))]
+
+    def scan_demands(self, vals: list, body: list) -> list[tuple[tuple, tuple]] | None:
+        """The demand of a call in a scan that clears a flood's group (tgpl.lowering.group_clears, its loops
+        marked `reads_before`), asked where the scan is entered, its counters from their ranges: every pass reads
+        the views the scan started with, so a call's answer does not depend on the passes before it, and asked
+        under the loop's relation its demand waited on the answers of the calls before it (a negation cycle
+        through the search's `not found`). The arguments: values fixed in the loops, the counters, and what
+        tables of the board give from them (`Points[gx][gy]`). None where the call is not so."""
+        scans = getattr(self, "scan_loops", {})
+        first = next((k for k, loop in enumerate(self.loops) if loop[0] in scans), None)
+        if first is None:
+            return None
+        heads = {v: (k, n) for k, (_, hs, _, _) in enumerate(self.loops) for n, v in hs.items() if isinstance(v, Var)}
+        kept: list = []
+        todo = [a for a in vals if isinstance(a, Var)]
+        seen: set = set()
+        while todo:
+            v = todo.pop()
+            if v in seen or v in heads:
+                continue
+            seen.add(v)
+            atom = next((x for x in body if isinstance(x, Atom) and x.relation.startswith("#static")
+                         and v in x.args), None)
+            if atom is None:
+                return None
+            kept.append(atom)
+            todo += [x for x in atom.args if isinstance(x, Var)]
+        needed = [v for v in dict.fromkeys([a for a in vals if isinstance(a, Var)]
+                                           + [x for atom in kept for x in atom.args if isinstance(x, Var)])
+                  if v in heads]
+        sub: dict = {}
+        ranges: list = []
+        while needed:
+            v = needed.pop()
+            k, name = heads[v]
+            rel, hs, entries, fixed = self.loops[k]
+            if k < first:
+                return None
+            if rel in scans and scans[rel][0] == name and name not in fixed:
+                _, lo, hi = scans[rel]
+                ranges.append(Atom(self.hc.static_table([(Const(str(i)),) for i in range(lo, hi)]), (v,)))
+                continue
+            if name not in fixed or (k > first and len(entries) != 1):
+                return None
+            if k == first:
+                continue  # the scan's entry binds it below
+            value = entries[0][1].get(name)  # the value it had where the loop inside the scan was entered
+            if value is None:
+                return None
+            sub[v] = value
+            if isinstance(value, Var):
+                if value not in heads:
+                    return None
+                needed.append(value)
+
+        def put(t):
+            while isinstance(t, Var) and t in sub:
+                t = sub[t]
+            return t
+        rel, hs, entries, fixed = self.loops[first]
+        out = []
+        for entry_body, env in entries:
+            at_entry = {v: env[n] for n, v in hs.items() if isinstance(v, Var) and n in fixed and n in env}
+
+            def final(t):
+                t = put(t)
+                return at_entry.get(t, t) if isinstance(t, Var) else t
+            args = tuple(final(a) for a in vals)
+            extra = [Atom(x.relation, tuple(final(y) for y in x.args)) for x in kept + ranges]
+            out.append((args, tuple(entry_body) + tuple(extra)))
+        return out
 
     def as_player(self, v: Value) -> Value:
         """A number given where a player is meant (`side == 0`, an argument `mine: 0`) as the player constant."""
@@ -766,6 +875,9 @@ class _FunctionCompiler:
                     raise Unsupported("an assignment of something other than a local")
                 flow.going += self.assign(e, c)
             return flow
+        if isinstance(s, ast.If) and self.hf.closure and self.reach is not None and id(s) == self.reach.test:
+            flow.going = clauses  # the goal's test: `|found` reads `|reach` of the goal (`reached`)
+            return flow
         if isinstance(s, ast.If) and self.hf.closure and id(s) == self.closure.stop:
             flow.going = clauses  # the count is not compiled: no depth ends the search
             return flow
@@ -791,6 +903,10 @@ class _FunctionCompiler:
         if isinstance(s, ast.While):
             return self.loop(s.cond, s.body, None, clauses, live)
         if isinstance(s, ast.For):
+            if s.reads_before and getattr(self, "frozen", None) is None:
+                # a scan clearing a flood's group (tgpl.lowering.group_clears) read pass after pass would be
+                # another game: only the compiled moves read it through the views it started with
+                raise Unsupported("a scan that clears a flood's group, outside a move's compiled effect")
             pre = clauses
             declared = None
             if isinstance(s.init, ast.VarDecl):
@@ -799,6 +915,11 @@ class _FunctionCompiler:
             elif s.init is not None:
                 pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
             exists = self.exists_loop(s, pre, live) if self.hc.for_segments else None
+            counted = ast.counted_for(s) if s.reads_before and exists is None else None
+            if counted is not None and isinstance(s.cond.right, ast.NumberLit):
+                # its counter's range, for the demands of the calls in it (`scan_demands`), taken by the loop's
+                # relation made next (`loop`): never left for another loop where this one is no relation
+                self._scan_next = (counted[0], int(counted[1]), int(s.cond.right.value) + counted[2])
             flow = exists if exists is not None else self.loop(s.cond, s.body, s.post, pre, live)
             if declared is not None:
                 for c in flow.going:
@@ -859,6 +980,16 @@ class _FunctionCompiler:
             entry.env[var] = i
             made = len(self.hf.rules)
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
+            if (self.reach is not None and self.hf.closure and not inner.breaks
+                    and all(v == Const("yes") for _, v in inner.returns)):
+                # a search keyed by its start: each pass's steps are rules of `|reach` of their own (`reached`),
+                # positive, and the code after the loop goes on whatever they find (it only adds steps): no
+                # relation of the passes, no `not`
+                flow.returns += inner.returns
+                after = c.copy()
+                after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound
+                flow.going.append(after)
+                continue
             if self._recurses([c2.body for c2, _ in inner.returns] + [r.body for r in self.hf.rules[made:]]):
                 # a pass that calls back into a recursion: "some pass returns" read under `not` after the loop
                 # would make the recursion depend on itself through negation; the loop is a recursion instead
@@ -882,8 +1013,8 @@ class _FunctionCompiler:
 
     def _recurses(self, bodies: list) -> bool:
         """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
-        function's own demand and parts are in every body, and are no call)?"""
-        return any(isinstance(x, Atom) and x.relation.endswith(("|result", "|found"))
+        function's own demand and parts are in every body, and are no call; a keyed search's step is one)?"""
+        return any(isinstance(x, Atom) and x.relation.endswith(("|result", "|found", "|step"))
                    and self.hc.recursing(x.relation.split("|")[0]) for body in bodies for x in body)
 
     def _static_most(self, c: Clause, value: Term) -> int | None:
@@ -922,6 +1053,9 @@ class _FunctionCompiler:
         assigned = {x.target.name for x in ast.walk([cond, body, post]) if isinstance(x, ast.Assign)
                     and isinstance(x.target, ast.Name)} | declared
         self.loops.append((rel.relation, {n: head.env[n] for n in names}, entries, set(names) - assigned))
+        scan, self._scan_next = getattr(self, "_scan_next", None), None
+        if scan is not None:
+            self.scan_loops = {**getattr(self, "scan_loops", {}), rel.relation: scan}
         try:
             yes, no = self.cond(cond, head.copy()) if cond is not None else ([head.copy()], [])
             inner = self.block(body.body, yes, live)
@@ -1451,6 +1585,10 @@ class _FunctionCompiler:
                     self.hc._recursive_calls.setdefault(hf.name, e.span)
                 if name != self.name:  # a call of itself reads its own instance's relations
                     self.hf.sites.add(name)
+                if hf is self.hf and hf.closure and self.reach is not None:
+                    # a step of a search keyed by its start: no demand, the item passed is reached (`reached`)
+                    out.append((c3.plus(Atom(name + "|step", tuple(vals))), Const("yes")))
+                    continue
                 for args, body in self.demands(vals, c3.body):
                     self.hf.rules.append(Rule(Atom(name + "|call", args), body))
                     self.hf.demands[name + "|call"] = Demand(hf.name, name + "|result")

@@ -203,17 +203,20 @@ class _Static:
 
 
 def visits_each_once(program, start: dict, ranges: list[tuple[str, int, int]], item: ast.Expr,
-                     item_class: str) -> bool:
+                     item_class: str, objects: dict[str, str] | None = None) -> bool:
     """Does `item`, evaluated for every value of the counters `ranges` ((name, first, past the last), nested in
     that order), give every object of class `item_class` (or a subclass) exactly once, and nothing else (no null)?
-    False where that cannot be told (see the module's docstring)."""
+    False where that cannot be told (see the module's docstring). `objects` names locals `item` reads, each an
+    object of the snapshot (a board the caller proved is the only one of its class)."""
     if "objects" not in start or start.get("throws") or start.get("deals"):
         return False  # setup's dice or deals still to come (random's first moves): the snapshot is not the start
     try:
         ev = _Static(program, start)
         seen: list[str] = []
         for values in itertools.product(*(range(a, b) for _, a, b in ranges)):
-            v = ev.expr(item, {name: float(x) for (name, _, _), x in zip(ranges, values)})
+            env = {k: _Obj(o) for k, o in (objects or {}).items()}
+            env.update({name: float(x) for (name, _, _), x in zip(ranges, values)})
+            v = ev.expr(item, env)
             if not isinstance(v, _Obj):
                 return False
             seen.append(v.name)
