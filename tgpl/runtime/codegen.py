@@ -215,61 +215,9 @@ def _chain(e: ast.Expr, op: str) -> list[ast.Expr]:
     return [e]
 
 
-def _reads_only(e: ast.Expr) -> bool:
-    """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
-    creates nothing."""
-    return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
-
-
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
     return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
-
-
-def _field_key(e: ast.Expr, implicit_this: set[int]) -> tuple | None:
-    """What `e` reads as a field of a local (by its name) or of `this`, or None."""
-    if isinstance(e, ast.Member):
-        if isinstance(e.obj, ast.This):
-            return (None, e.name)
-        if isinstance(e.obj, ast.Name) and id(e.obj) not in implicit_this:
-            return (e.obj.name, e.name)
-    elif isinstance(e, ast.Name) and id(e) in implicit_this:
-        return (None, e.name)
-    return None
-
-
-def _field_reads(e: ast.Expr, implicit_this: set[int]) -> tuple[set[int], set[int]]:
-    """The reads of a field of a local or of `this` in `e` (`_field_key`), by id: those a later
-    read of the same field may take the value of (`BlockGenerator.shared` binds those to a
-    temporary), and all of them. As the generator goes, a read made in the right operand of `&&`
-    or `||` is seen by the reads of that operand only; a read that is in neither set (of a body
-    inlined in `e`) is bound."""
-    reused: set[int] = set()
-    reads: set[int] = set()
-
-    def visit(n, seen: dict) -> None:
-        if isinstance(n, list):
-            for x in n:
-                visit(x, seen)
-            return
-        if not isinstance(n, ast.Node):
-            return
-        if isinstance(n, ast.Binary) and n.op in ("&&", "||"):
-            visit(n.left, seen)
-            visit(n.right, dict(seen))
-            return
-        for child in ast.children(n):
-            visit(child, seen)
-        key = _field_key(n, implicit_this)
-        if key is not None:
-            reads.add(id(n))
-            if key in seen:
-                reused.add(seen[key])
-            else:
-                seen[key] = id(n)
-
-    visit(e, {})
-    return reused, reads
 
 
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
@@ -499,10 +447,6 @@ class BlockGenerator:
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
-        # While an expression that changes nothing is generated: per (object code, field), the
-        # temporary holding a scalar field already read, where every later read runs after it.
-        self.cse: dict[tuple[str, str], str] | None = None
-        self.cse_reads: tuple[set[int], set[int]] | None = None  # the expression's `_field_reads`
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
         # each scalar field read as generated, with its optimistic spelling (`generate`),
@@ -1460,15 +1404,6 @@ class BlockGenerator:
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
-        if self.cse is None and self.nesting == 0 and _reads_only(e):
-            # An expression that changes nothing: a field of a local (or of `this`) read twice is
-            # read once, where the first read is sure to run before the others (`member`).
-            self.cse = {}
-            self.cse_reads = _field_reads(e, self.c.implicit_this)
-            try:
-                return self.expr(e, want)
-            finally:
-                self.cse = self.cse_reads = None
         if not self.in_fixed and self.c.purity is not None and self.nesting < MAX_INLINE_NESTING - 2:
             fixed = self.fixed(e)
             if fixed is not None:
@@ -1548,13 +1483,10 @@ class BlockGenerator:
         idx = self.c.memos
         self.c.memos += 1
         self.in_fixed = True
-        saved = dict(self.cse) if self.cse is not None else None
         try:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-            if saved is not None:
-                self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
@@ -1598,8 +1530,7 @@ class BlockGenerator:
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             plain = scalar(self.c.type_of(e))
-            return self.shared(_THIS, e.name, e,
-                               lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain))
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1644,24 +1575,7 @@ class BlockGenerator:
                     f" else m.length({t}, {self.const(e.name_span, '_p')}))")
         obj = self.expr(e.obj)
         typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
-        return self.shared(obj, e.name, e,
-                           lambda: self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain))
-
-    def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
-        """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
-        before it (`cse`), when `obj` is a local or `this` and the field holds a scalar."""
-        if self.cse is None or not (obj == _THIS or _LOCAL_RE.fullmatch(obj)) or not scalar(self.c.type_of(e)):
-            return read()
-        found = self.cse.get((obj, name))
-        if found is not None:
-            return found
-        reused, reads = self.cse_reads
-        if id(e) in reads and id(e) not in reused:
-            return read()  # no later read takes its value: no temporary to bind
-        t = self.name("_cse")
-        code = f"({t} := {read()})"
-        self.cse[(obj, name)] = t
-        return code
+        return self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain)
 
     def read_only(self, e: ast.Expr, owned: bool = False) -> tuple[str, str | None, str | None]:
         """(code, owner, field) for a list or table that the code reads and lets go of (its length,
@@ -1979,10 +1893,7 @@ class BlockGenerator:
     def short_circuit(self, e: ast.Binary) -> str:
         a, b = self.name("_t"), self.name("_t")
         left = self.expr(e.left)
-        saved = dict(self.cse) if self.cse is not None else None
         right = self.expr(e.right)
-        if saved is not None:
-            self.cse = saved  # the right operand's reads may not run
         ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
         op = e.op
         if _is_bool(e.left) and _is_bool(e.right):
