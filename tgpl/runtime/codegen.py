@@ -94,7 +94,8 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
     and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
-    (`World.memo`), as `_memoized` does, and its result remembered once run."""
+    (`World.memo`), and its result remembered once run (a call binding its arguments otherwise,
+    `_invoke`, runs it)."""
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
@@ -181,7 +182,7 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     `Draughts.MustJump(side: player)` for each of 36 candidate squares runs it once.
 
     Nothing can change the world then, so a call with the same target and values gives the same
-    value, as a pure function's does (`_memoized`, the same rules): a call that raises, is
+    value, as a pure function's does (`_site`, the same rules): a call that raises, is
     cancelled or gives null, a list or a table remembers nothing; a remembered value keeps the
     loop steps its run counted, counted again at each lookup, and one that would pass the step
     limit is run instead. Values are keys only of their declared class (1, 1.0 and true are
@@ -1435,7 +1436,7 @@ class BlockGenerator:
         when it is worth it and its value is fixed once setup is over (`Purity.fixed`: it reads
         only fields no code after setup assigns, group cells, pure functions...): Tris's
         `GameState.Board.TrisGrid[x][y] as TickTile`, Connect Four's `GameState.Board.ColumnOf(cell:
-        column) >= 0`. Else None. As for a pure function's memo (`_memoized`), a value that raised
+        column) >= 0`. Else None. As for a pure function's memo (`_site`), a value that raised
         is not remembered, and a remembered one counts the loop steps its calls ran."""
         t = self.c.type_of(e)
         if not scalar(t) or isinstance(e, (ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This)):
