@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, Returned
+from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, Returned, too_deep
 from tgpl.runtime.values import Obj, show, to_player
 
 def _call_method(m, target, name, names, values, span):
@@ -132,7 +132,7 @@ def _run(m, rf, run, this, local, entry, span):
     except _Cancelled:
         return None
     except RecursionError:  # the host's stack ran out: report it as the game's error
-        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+        m.error(span, too_deep(rf.what))
     except OverflowError:
         m.error(span, TOO_LARGE)
     finally:

@@ -26,7 +26,9 @@ from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, unrolling
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
-from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
+from tgpl.runtime.errors import (
+    BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
+)
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
 from tgpl.runtime.operators import _ARITH, _NUMBERS, MISSING, _equal, _index
 from tgpl.runtime.purity import scalar
@@ -152,7 +154,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
         "    except _Cancelled:",
         "        return None",
         "    except RecursionError:  # the host's stack ran out: report it as the game's error",
-        "        m.error(span, f\"calls nested too deeply (in {entry[0]}): is the recursion endless?\")",
+        "        m.error(span, _too_deep(entry[0]))",
         "    except OverflowError:",
         "        m.error(span, TOO_LARGE)",
         "    finally:",
@@ -165,6 +167,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     ns = {
         "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
+        "_too_deep": too_deep,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
     }
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)

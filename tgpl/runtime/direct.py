@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError
+from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError, too_deep as too_deep_message
 from tgpl.runtime.calls import _call_method, _invoke
 from tgpl.runtime.values import Obj
 
@@ -34,7 +34,7 @@ def too_deep(m, what: str, span) -> None:
     """The host's stack ran out in a direct call: the error a call site reports there."""
     m.stack.append((what, span))
     try:
-        m.error(span, f"calls nested too deeply (in {what}): is the recursion endless?")
+        m.error(span, too_deep_message(what))
     finally:
         m.stack.pop()
 
@@ -88,7 +88,7 @@ def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic:
             "    try:\n"
             f"        return _fast(m, this{args})\n"
             "    except _Cancelled:\n        return None\n"
-            f"    except RecursionError:\n        m.error(SP, {('calls nested too deeply (in ' + what + '): is the recursion endless?')!r})\n"
+            f"    except RecursionError:\n        m.error(SP, {too_deep_message(what)!r})\n"
             "    except OverflowError:\n        m.error(SP, _TOO_LARGE)\n"
             "    finally:\n        stack.pop()\n"
         )

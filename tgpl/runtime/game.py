@@ -590,11 +590,15 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
             except _Cancelled:
                 continue
             except NeedInput as need:  # a require, trigger or filter asked a player: it cannot
-                r = need.request
-                raise TGPLRuntimeError(
-                    r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
-                            f"(in a require, trigger or filter of {ra.what})", [])
+                raise _asked_while_listed(need, ra)
     return moves
+
+
+def _asked_while_listed(need: NeedInput, ra: RAction) -> TGPLRuntimeError:
+    """The error of an input asked by a require, trigger or filter of `ra` while moves are listed."""
+    r = need.request
+    return TGPLRuntimeError(r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
+                                    f"(in a require, trigger or filter of {ra.what})", [])
 
 
 def _plans_of(game: Game, world: World) -> list | None:
@@ -652,11 +656,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                     options = every(m, obj, [None] * size, pool)
                 except _Cancelled:
                     continue
-                except NeedInput as need:  # as `_legal_moves`
-                    r = need.request
-                    raise TGPLRuntimeError(
-                        r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
-                                f"(in a require, trigger or filter of {ra.what})", [])
+                except NeedInput as need:
+                    raise _asked_while_listed(need, ra)
             if listed is not None:
                 try:
                     moves += list(map(listed, options))  # each listed before: one lookup a move
