@@ -896,8 +896,8 @@ class BlockGenerator:
                 self.emit(depth, self.expr(e))
 
     def turn_pass(self, e: ast.Expr, depth: int) -> bool:
-        """`turn.pass()` or `turn.pass(p, "Phase")` as a statement, spelled inline (`tgpl.runtime.passes`)
-        when it is one of those; False for any other statement (spelled as an expression)."""
+        """`turn.pass()` as a statement, spelled inline (`tgpl.runtime.passes`); False for any other
+        statement (spelled as an expression)."""
         if not (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
                 and len(self.loops) < MAX_INLINE_LOOPS):
             return False
@@ -905,23 +905,12 @@ class BlockGenerator:
         if not (isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(ct.target, Signature)
                 and ct.target.entry is TURN_PASS):
             return False
-        sig = ct.target
-        bound = bind(sig, e)
-        if len(sig.params) != 2 or len(bound) != len(e.args):
+        if e.args or bind(ct.target, e):  # `turn.pass(p)`, `turn.pass(p, "P")`: the machine's call
             return False
-        who, phase = (bound.get(p.name) for p in sig.params)
-        span = self.const(e.span, "_p")
         self.bound.add("FZ")
         known = self.c.passes
-        if who is None and phase is None:
-            passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), span,
-                              self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
-            return True
-        if not isinstance(phase, ast.StringLit):
-            return False
-        value = self.value(who, sig.params[0].type) if who is not None else "m.world.control.player"
-        turns = self.const(known.phases.get(phase.value, frozenset()), "_tn")
-        passes.to_phase(self.emit, self.name, value, phase.value, turns, span, depth)
+        passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), self.const(e.span, "_p"),
+                          self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
         return True
 
     def condition(self, e: ast.Expr, depth: int) -> str:
