@@ -1,5 +1,5 @@
-"""Functions that read only run optimistically (tgpl.runtime.readonly, codegen's
-`optimistic_fast`): their scalar field reads are one lookup with no test, and a read that needs
+"""Functions that read only run optimistically (tgpl.runtime.readonly, their direct spelling
+`direct.spell`): their scalar field reads are one lookup with no test, and a read that needs
 the machine (a null, a fixed object) starts the call again the general way. Games play exactly
 as with the general spelling: the same moves, logs, keys and errors (where, what, the loop-step
 limit)."""
@@ -20,8 +20,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def optimistic(game) -> set[str]:
     c = game.compiled
     fs = list(c.functions.values()) + [rf for rc in c.classes_by_id() for rf in rc.functions.values()]
-    return {rf.what for rf in fs if rf.effect is not None and getattr(rf.effect, "fast", None) is not None
-            and rf.effect.fast.__name__ == "_fast_opt"}
+    return {rf.what for rf in fs if rf.effect is not None and getattr(rf.effect, "direct_call", None) is not None
+            and "_general" in rf.effect.direct_call.__globals__}  # the way back of an optimistic spelling
 
 
 @pytest.fixture

@@ -526,8 +526,6 @@ class BlockGenerator:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                         body = body.replace(safe, quick)
-                    if optimistic:
-                        block_fn.fast = self.optimistic_fast(body, init, args, block.span) or block_fn.fast
                     src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
                                              self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
                                              self.misses())
@@ -550,23 +548,6 @@ class BlockGenerator:
         the end: `misses` and an error of the game's code."""
         misses = "(KeyError, AttributeError, _RuntimeError)"
         return _with_index_misses(misses) if self.quick_items else misses
-
-    def optimistic_fast(self, body: str, init: str, args: str, span):
-        """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
-        read as one lookup, `D[x.place]['F']` (`body` has them), with no test: a null, a fixed
-        object or a missing field raises one of `MISSES` there, and the call starts again with the general
-        spelling (`_fast`), the loop steps counted so far given back. Nothing else of the first
-        run can be seen: the function changes nothing but its locals. None when Python refuses
-        the nesting."""
-        inner = "".join("    " + line + "\n" for line in body.splitlines())
-        src = (f"def _fast_opt(m, this{args}):\n" + init + self.preamble(body) + "    _st0 = m.steps\n    try:\n"
-               + _spelled(inner, "this", "None", "", "l\\1")
-               + f"    except {self.misses()}:\n        m.steps = _st0\n"
-               + f"        return _fast(m, this{args})\n")
-        try:
-            return self._compile(src, span, "_fast_opt")
-        except SyntaxError:  # too many statically nested blocks with the `try`
-            return None
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are), or whose statements are one expression
@@ -607,7 +588,7 @@ class BlockGenerator:
         if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
-        # `optimistic_fast` spells a function: a miss starts the listing again the general way.
+        # `direct.spell` spells a function: a miss starts the listing again the general way.
         # The loop steps of the values it remembers (`fixed`) are counted once, at the end: if
         # they pass the limit there, the listing runs again the general way, which raises where
         # it passes it; else no count on the way passed it either (steps only grow). Meanwhile

@@ -58,9 +58,10 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
 
 def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: str = "(KeyError, AttributeError)") -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
-    an optimistic read misses (`codegen.BlockGenerator.optimistic_fast`): the general spelling
-    `_fast` run as a call site runs it, the entry pushed. `body` is the function's body as
-    `_fast_opt` spells it (`optimistic`) or as `_fast` does, at one indentation; `preamble` binds
+    an optimistic read misses (`optimistic`: each scalar field read one lookup with no test, a null,
+    a fixed object or a missing field raising one of `misses`): the general spelling `_fast` run
+    as a call site runs it, the entry pushed. `body` is the function's body, optimistic or as
+    `_fast` spells it, at one indentation; `preamble` binds
     what it reads but `GIVEN`; `misses`: what the optimistic body takes as a miss
     (`codegen.BlockGenerator.misses`). The loop steps are kept to give back only when the body
     may count some (it loops or calls)."""
