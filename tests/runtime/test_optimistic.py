@@ -388,8 +388,8 @@ def test_filters_that_read_only_list_the_same_optimistically(game, monkeypatch, 
         assert "cannot read 'Value' of null" in outcomes[0][2]
 
 
-# Reads of tables held in locals, in a value that calls nothing (`optimistic_value`): spelled
-# `t[k]`; a missing key or a null table computes the value again the general way.
+# Reads of tables held in locals, in a value that calls nothing: a missing key or a null table
+# gives what the reference gives.
 TABLES = """
 game "t";
 players 1;
@@ -429,7 +429,7 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
 
 
 @pytest.mark.parametrize("move", ["Seat#0.Read()", "Seat#0.NullTable()"])
-def test_table_reads_come_out_the_same_optimistically(game, monkeypatch, move):
+def test_table_reads_come_out_the_same(game, monkeypatch, move):
     fast = game(TABLES, name="fast.tgpl")
     slow = game(TABLES, name="slow.tgpl", options=RuntimeOptions.reference())
     a, b = _outcome(fast, [move], "fast.tgpl"), _outcome(slow, [move], "slow.tgpl")

@@ -457,8 +457,6 @@ class BlockGenerator:
         # innermost first; else None.
         self.optimistic: list[tuple[str, str]] | None = [] if optimistic is not None else None
         self.what = optimistic
-        # While `optimistic_assign` generates a value: each table read, with its one-lookup spelling
-        self.table_reads: list[tuple[str, str]] | None = None
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
@@ -856,9 +854,9 @@ class BlockGenerator:
 
     def stmt_VarDecl(self, s: ast.VarDecl, depth: int, scope=None) -> None:
         t = self.c._resolve(s.type)
-        value = self.optimistic_value(s.init, lambda: self.value(s.init, t)) if s.init is not None else ("None", None)
+        value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit_assign(depth, _local(slot), *value)
+        self.emit(depth, f"{_local(slot)} = {value}")
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
@@ -1184,13 +1182,11 @@ class BlockGenerator:
         if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
             return
         if e.op == "=" and slot is not None:
-            self.optimistic_assign(depth, _local(slot), e.value, lambda: self.value(e.value, target_t))
+            self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
             return
         fast = None
         member = slot is None and isinstance(target, (ast.Name, ast.Member))
-        if e.op == "=" and isinstance(target, ast.Index):
-            value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
-        elif e.op == "=" and member:
+        if e.op == "=" and member:
             value, fast = self.optimistic_reads([e.value], lambda: self.value(e.value, target_t))
         elif e.op == "=":
             value = self.value(e.value, target_t)
@@ -1201,7 +1197,7 @@ class BlockGenerator:
         if slot is not None:
             self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
-            self.store_index(target, value, depth, fast)
+            self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
             # a compound assignment's value is a number (`arith_expr`, `Machine.arith`), a player or a string
             plain = e.op != "=" and target_t in (NUMBER, PLAYER, STRING)
@@ -1264,8 +1260,7 @@ class BlockGenerator:
         again the general way (`emit_optimistic`): the quick try changed nothing. Tris's `Tick` and
         its win check read `GameState.TickedCount` (two dict lookups by method, and the global
         object's two more) once a move each."""
-        if (self.optimistic is not None or self.table_reads is not None
-                or len(self.loops) > MAX_OPTIMISTIC_LOOPS
+        if (self.optimistic is not None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
                 or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for e in nodes for n in ast.walk(e))):
             return make(), None
         self.optimistic, quick_items = [], self.quick_items
@@ -1279,31 +1274,9 @@ class BlockGenerator:
         """`target = code`, or `fast` first when there is one (`optimistic_reads`)."""
         self.emit_assign(depth, target, code, fast, "(KeyError, AttributeError, TypeError, IndexError)")
 
-    def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
-        """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
-        self.emit_assign(depth, target, *self.optimistic_value(e, make))
-
-    def optimistic_value(self, e: ast.Expr | None, make) -> tuple[str, str | None]:
-        """The code of `e` (`make()`) and, when `e` calls nothing, creates nothing and assigns
-        nothing, the same code with its reads of tables (lists and tables the code made or holds
-        in locals) spelled `t[k]`, one lookup with no test (else None): a missing key (a null),
-        or a table that is null or not a table, raises `KeyError` or `TypeError` there, and the
-        value is computed again the general way (`emit_assign`). The first try changed nothing:
-        `e` only reads and counts no loop step. Tris's win check reads its 3x3 table of tiles
-        24 times a move."""
-        if (self.table_reads is not None or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
-                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for n in ast.walk(e))):
-            return make(), None
-        self.table_reads = []
-        try:
-            code = make()
-        finally:
-            pairs, self.table_reads = self.table_reads, None
-        return code, _quick(code, pairs)
-
     def emit_assign(self, depth: int, target: str, code: str, fast: str | None,
                     misses: str = "(KeyError, TypeError)") -> None:
-        """`target = code`, or `fast` first when there is one (`optimistic_value`): `target` is
+        """`target = code`, or `fast` first when there is one (`optimistic_reads`): `target` is
         assigned only once a value is made; `misses`, what `fast` raises where it does not apply."""
         if fast is None:
             self.emit(depth, f"{target} = {code}")
@@ -1323,20 +1296,19 @@ class BlockGenerator:
         # object and key are evaluated before the value, as in the closures
         return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
 
-    def store_index(self, target: ast.Index, value: str, depth: int, fast: str | None = None) -> None:
+    def store_index(self, target: ast.Index, value: str, depth: int) -> None:
         """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
         and a value, or a list and an index in range, stored inline; anything else (removing a
-        table pair, the errors) by Machine.set_index. `fast`: the value's optimistic spelling
-        (`optimistic_value`)."""
+        table pair, the errors) by Machine.set_index."""
         t = self.c.type_of(target.obj)
         if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
             self.emit(depth, self.store(target, value))
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
-        self.optimistic_assign(depth, a, target.obj, lambda: self.expr(target.obj))
+        self.emit(depth, f"{a} = {self.expr(target.obj)}")
         key = self.expr(target.index)
         self.emit(depth, f"{k} = {key}")
-        self.emit_assign(depth, x, value, fast)
+        self.emit(depth, f"{x} = {value}")
         number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
         if t.kind == "Table":
             tests = [f"({a}.__class__ is dict)"]
@@ -1476,8 +1448,6 @@ class BlockGenerator:
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
         safe = (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
                 f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
-        if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
-            self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
         self.fixed_spellings[safe] = (idx, key, keys[next(iter(keys))] if len(keys) == 1 and not uses_this else None)
         return safe
 
@@ -1684,9 +1654,7 @@ class BlockGenerator:
             item = f"{a}.get({k})" if table else f"{a}[{self.list_index(k)}]"
             if owner is None:
                 safe = f"({item} if {test} else _index(m, {a}, {k}, {span}))"
-                if table and self.table_reads is not None:  # `optimistic_assign`'s spelling
-                    self.table_reads.append((safe, f"{obj}[{key}]"))
-                elif not table:
+                if not table:
                     self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
                 return safe
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
@@ -2007,7 +1975,7 @@ class BlockGenerator:
             self.emit(depth, "else:")
             depth += 1
         for a in e.args:  # in the call's order, as the call site would get them
-            self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
+            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
         key_types = tuple(params.get(n) for n in names)
         self.ns[site] = _site(None, rf, names, key_types, e.span)
         self.bound.add("D")
