@@ -245,15 +245,6 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "FZ": "    FZ = m.frozen\n"}
 
 
-def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
-    """`code` with each (safe, quick) spelling of a read replaced, the outer read first (it holds the
-    inner one); None where nothing was replaced."""
-    fast = code
-    for safe, quick in reversed(pairs):
-        fast = fast.replace(safe, quick)
-    return fast if fast != code else None
-
-
 # The code objects of the functions generated so far, by their source as generated, where it came
 # from and the options (`BlockGenerator._compile`): a game loaded
 # again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
@@ -336,8 +327,6 @@ _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted 
 _EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
 # What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
 _UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
-# Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
-MAX_OPTIMISTIC_LOOPS = 4
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
@@ -898,15 +887,11 @@ class BlockGenerator:
         return c
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
-        code, fast = self.optimistic_reads([s.cond], lambda: self.expr(s.cond))
-        if fast is not None or not _is_bool(s.cond):
-            # the condition made once and held: the quick way first where there is one, and a
-            # condition not surely a bool tested for it (`if_tail`)
+        code = self.expr(s.cond)
+        if not _is_bool(s.cond):  # the condition made once, held and tested for a bool (`if_tail`)
             c = self.name("_c")
-            self.emit_optimistic(depth, c, code, fast)
-            code = c
-        if not _is_bool(s.cond):
-            self.if_tail(s, code, depth)
+            self.emit(depth, f"{c} = {code}")
+            self.if_tail(s, c, depth)
             return
         self.emit(depth, f"if {code}:")  # a bool for sure: no test that it is one
         self.block(s.then, depth + 1)
@@ -1184,16 +1169,7 @@ class BlockGenerator:
         if e.op == "=" and slot is not None:
             self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
             return
-        fast = None
-        member = slot is None and isinstance(target, (ast.Name, ast.Member))
-        if e.op == "=" and member:
-            value, fast = self.optimistic_reads([e.value], lambda: self.value(e.value, target_t))
-        elif e.op == "=":
-            value = self.value(e.value, target_t)
-        elif member:
-            value, fast = self.optimistic_reads([e.target, e.value], lambda: self.compound(e, target_t))
-        else:
-            value = self.compound(e, target_t)
+        value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
@@ -1201,12 +1177,11 @@ class BlockGenerator:
         elif isinstance(target, (ast.Name, ast.Member)):
             # a compound assignment's value is a number (`arith_expr`, `Machine.arith`), a player or a string
             plain = e.op != "=" and target_t in (NUMBER, PLAYER, STRING)
-            self.store_member(target, value, depth, fast, plain)
+            self.store_member(target, value, depth, plain)
         else:
             self.emit(depth, f"{self.fallback(e)}")
 
-    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, fast: str | None = None,
-                     plain: bool = False) -> None:
+    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, plain: bool = False) -> None:
         """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
         is not a list or table given to an object of the world's, the object's dict copied first
         if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
@@ -1214,19 +1189,17 @@ class BlockGenerator:
         to be one a field holds as it is (`values.PLAIN`), as is `this` or a literal (`_plain_code`):
         not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
-        fast_obj = None
         if isinstance(target, ast.Name):
             obj, span = _THIS, self.const(target.span, "_p")
         else:
-            obj, fast_obj = self.optimistic_reads([target.obj], lambda: self.expr(target.obj))
-            span = self.const(target.name_span, "_p")
-        known = fast is None and _plain_code(value)
-        if known and fast_obj is None and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
+            obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
+        known = _plain_code(value)
+        if known and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
             a, x = obj, value
         else:
             a, x = self.name("_t"), self.name("_t")
-            self.emit_optimistic(depth, a, obj, fast_obj)
-            self.emit_optimistic(depth, x, value, fast)
+            self.emit(depth, f"{a} = {obj}")
+            self.emit(depth, f"{x} = {value}")
         self.bound.add("FZ")
         test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
@@ -1250,41 +1223,6 @@ class BlockGenerator:
         self.emit(depth + 1, "if _w.frozen:")
         self.emit(depth + 2, f"_w.frozen.pop({a}, None)")
         self.emit(depth + 1, f"{f}[{name!r}] = {x}")
-
-    def optimistic_reads(self, nodes: list[ast.Expr], make) -> tuple[str, str | None]:
-        """The code of a statement's expressions `nodes` (`make()`) and, when they call nothing,
-        create nothing and assign nothing, the same code with its reads of fields and global objects
-        (and list items, `quick_item`) spelled as plain subscripts, as the optimistic spelling of a
-        whole function has them (`generate`), else None. A miss (a fixed or missing object, a null,
-        no such global) raises `KeyError`, `TypeError` or `IndexError` there, and the value is made
-        again the general way (`emit_optimistic`): the quick try changed nothing. Tris's `Tick` and
-        its win check read `GameState.TickedCount` (two dict lookups by method, and the global
-        object's two more) once a move each."""
-        if (self.optimistic is not None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
-                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for e in nodes for n in ast.walk(e))):
-            return make(), None
-        self.optimistic, quick_items = [], self.quick_items
-        try:
-            code = make()
-        finally:
-            pairs, self.optimistic, self.quick_items = self.optimistic, None, quick_items
-        return code, _quick(code, pairs)
-
-    def emit_optimistic(self, depth: int, target: str, code: str, fast: str | None) -> None:
-        """`target = code`, or `fast` first when there is one (`optimistic_reads`)."""
-        self.emit_assign(depth, target, code, fast, "(KeyError, AttributeError, TypeError, IndexError)")
-
-    def emit_assign(self, depth: int, target: str, code: str, fast: str | None,
-                    misses: str = "(KeyError, TypeError)") -> None:
-        """`target = code`, or `fast` first when there is one (`optimistic_reads`): `target` is
-        assigned only once a value is made; `misses`, what `fast` raises where it does not apply."""
-        if fast is None:
-            self.emit(depth, f"{target} = {code}")
-            return
-        self.emit(depth, "try:")
-        self.emit(depth + 1, f"{target} = {fast}")
-        self.emit(depth, f"except {misses}:")
-        self.emit(depth + 1, f"{target} = {code}")
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
