@@ -80,4 +80,4 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int,
     emit(depth + 1, f"m.turn_pass_default({span})")
 
 
-__all__ = ["Passes", "to_default", "to_phase"]
+__all__ = ["Passes", "to_default"]
