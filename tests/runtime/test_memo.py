@@ -1,4 +1,4 @@
-"""Pure functions memoized (tgpl.runtime.purity, codegen._memoized): only functions whose result
+"""Pure functions memoized (tgpl.runtime.purity, codegen._site): only functions whose result
 cannot change once setup is over, and a game plays exactly as without the memo: the same moves,
 logs, keys and errors (where, what, and the loop-step limit)."""
 
@@ -430,8 +430,8 @@ def test_a_pure_function_calling_a_method_of_this_is_pure(game):
 
 
 def test_memoized_player_results_are_mapped_onto_the_players_on_every_path(game):
-    # a site binding the arguments in order, and one naming them in another order (Machine's
-    # general binding, `codegen._memoized`), share the memo: both give the mapped player
+    # a site binding the arguments in order (`codegen._site`, memoized) and one naming them in
+    # another order (`calls._invoke`, run each time): both give the mapped player
     src = """
         game "t";
         players 3;

@@ -15,9 +15,9 @@ from test_default_tables import GAME, PLAYS, RETURNS, RETURNS_PLAYS, _game
 def _loaded(monkeypatch, path):
     """The game and its compiler's `Passes` (kept by the compiler only)."""
     made = []
-    real = passes.Passes.of
+    real = passes.Passes.fill
     with monkeypatch.context() as mp:
-        mp.setattr(passes.Passes, "of", staticmethod(lambda program: made.append(real(program)) or made[-1]))
+        mp.setattr(passes.Passes, "fill", lambda self, turns: made.append(self) or real(self, turns))
         g = load_game(path)
     return g, made[-1]
 

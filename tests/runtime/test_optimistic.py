@@ -1,5 +1,5 @@
-"""Functions that read only run optimistically (tgpl.runtime.readonly, codegen's
-`optimistic_fast`): their scalar field reads are one lookup with no test, and a read that needs
+"""Functions that read only run optimistically (tgpl.runtime.readonly, their direct spelling
+`direct.spell`): their scalar field reads are one lookup with no test, and a read that needs
 the machine (a null, a fixed object) starts the call again the general way. Games play exactly
 as with the general spelling: the same moves, logs, keys and errors (where, what, the loop-step
 limit)."""
@@ -20,8 +20,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def optimistic(game) -> set[str]:
     c = game.compiled
     fs = list(c.functions.values()) + [rf for rc in c.classes_by_id() for rf in rc.functions.values()]
-    return {rf.what for rf in fs if rf.effect is not None and getattr(rf.effect, "fast", None) is not None
-            and rf.effect.fast.__name__ == "_fast_opt"}
+    return {rf.what for rf in fs if rf.effect is not None and getattr(rf.effect, "direct_call", None) is not None
+            and "_general" in rf.effect.direct_call.__globals__}  # the way back of an optimistic spelling
 
 
 @pytest.fixture
@@ -388,8 +388,8 @@ def test_filters_that_read_only_list_the_same_optimistically(game, monkeypatch, 
         assert "cannot read 'Value' of null" in outcomes[0][2]
 
 
-# Reads of tables held in locals, in a value that calls nothing (`optimistic_value`): spelled
-# `t[k]`; a missing key or a null table computes the value again the general way.
+# Reads of tables held in locals, in a value that calls nothing: a missing key or a null table
+# gives what the reference gives.
 TABLES = """
 game "t";
 players 1;
@@ -429,7 +429,7 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
 
 
 @pytest.mark.parametrize("move", ["Seat#0.Read()", "Seat#0.NullTable()"])
-def test_table_reads_come_out_the_same_optimistically(game, monkeypatch, move):
+def test_table_reads_come_out_the_same(game, monkeypatch, move):
     fast = game(TABLES, name="fast.tgpl")
     slow = game(TABLES, name="slow.tgpl", options=RuntimeOptions.reference())
     a, b = _outcome(fast, [move], "fast.tgpl"), _outcome(slow, [move], "slow.tgpl")

@@ -1,5 +1,5 @@
 """How generated code calls a TGPL function: the binding of its arguments to its slots, its run on
-the machine's stack, and the memo of a pure function's results (`tgpl.runtime.purity`).
+the machine's stack, and the keys of the memo of pure functions' results (`tgpl.runtime.purity`).
 
 Generated blocks (`tgpl.runtime.codegen`), direct call sites (`tgpl.runtime.direct`) and the machine
 call these; they depend on no compiler, so that none of those imports another to reach them.
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, Returned
-from tgpl.runtime.values import PLAIN, Obj, show, to_player
+from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, Returned, too_deep
+from tgpl.runtime.values import Obj, show, to_player
 
 def _call_method(m, target, name, names, values, span):
     """`target.name(...)` from generated code: the method looked up on the target's class
@@ -49,25 +49,13 @@ def _invoke(m, rf, this, names, values, span):
                 local[slot] = value
     if rf.effect is None:
         return None
-    return _run(m, rf, _runner(rf), this, local, (rf.what, span), span)
+    return _run(m, rf, _direct_runner(rf), this, local, (rf.what, span), span)
 
 
 _UNKNOWN = object()
 # No value is it: `(x := v) is _NV or ...` evaluates v for its effect and goes on (`inlining`)
 _NEVER = object()
 _new_frame = object.__new__
-
-
-def _runner(rf):
-    """`rf`'s effect as a function of (machine, this, locals) returning its value (`_direct_runner`),
-    memoized when `rf` is pure (`_memoized`). Made once per function."""
-    run = rf.__dict__.get("_runner")
-    if run is None:
-        run = _direct_runner(rf)
-        if rf.memo is not None:
-            run = _memoized(rf, run)
-        rf.__dict__["_runner"] = run
-    return run
 
 
 def _direct_runner(rf):
@@ -131,55 +119,8 @@ def new_memo(tables: int, budget: int) -> list:
     return [{} for _ in range(tables)] + [[budget]]
 
 
-def _memoized(rf, run):
-    """`run` (a pure function's effect, `tgpl.runtime.purity`) with its results remembered in the
-    world's memo (`World.memo`, made when setup is over), keyed by `this` and the arguments.
-
-    A call that raises remembers nothing (it raises again, the same way, every time). A result
-    remembers the loop steps its run counted: a call answered from the memo counts them too, and
-    one that would pass the step limit is run instead, to raise the limit's error where the run
-    would. Only scalar results are remembered (a list or table could be changed by the caller).
-    The memo holds what the call gives its caller (a player result mapped onto the players), as
-    call sites remember it (`_site`): this wrapper, run before the mapping, leaves player results
-    to them.
-    """
-    names = []
-    tests = []
-    for i, inp in enumerate(rf.inputs):
-        a = f"a{i}"
-        names.append(a)
-        tests.append(_key_test(a, inp.type))
-    key = _key_tuple((["this"] if rf.owner is not None else []) + names)
-    loads = "".join(f"    {a} = v[{inp.slot}]\n" for a, inp in zip(names, rf.inputs))
-    test = " and ".join(tests) or "True"
-    src = (
-        "def _memo(m, this, v):\n"
-        "    memo = m.world.memo\n"
-        "    if memo is None:\n"
-        "        return run(m, this, v)\n"
-        f"{loads}"
-        f"    if not ({test}):\n"
-        "        return run(m, this, v)\n"
-        f"    key = {key}\n"
-        f"    table = memo[{rf.memo}]\n"
-        "    hit = table.get(key)\n"
-        + _REPLAY_HIT +
-        "        return run(m, this, v)\n"
-        "    before = m.steps\n"
-        "    r = run(m, this, v)\n"
-        + ("" if rf.returns_player else
-           "    if r.__class__ in _P and (left := memo[-1])[0] > 0:\n"
-           "        left[0] -= 1\n"
-           "        table[key] = (r, m.steps - before)\n")
-        + "    return r\n"
-    )
-    ns = {"run": run, "_Obj": Obj, "_P": PLAIN}
-    exec(compile(src, f"<tgpl memo of {rf.what}>", "exec"), ns)
-    return ns["_memo"]
-
-
 def _run(m, rf, run, this, local, entry, span):
-    """Run a function's effect (`_runner`) on its bound locals: a player result mapped onto
+    """Run a function's effect (`_direct_runner`) on its bound locals: a player result mapped onto
     the players, a cancelled input or no value giving null, the host's errors the game's."""
     stack = m.stack
     stack.append(entry)
@@ -191,7 +132,7 @@ def _run(m, rf, run, this, local, entry, span):
     except _Cancelled:
         return None
     except RecursionError:  # the host's stack ran out: report it as the game's error
-        m.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+        m.error(span, too_deep(rf.what))
     except OverflowError:
         m.error(span, TOO_LARGE)
     finally:

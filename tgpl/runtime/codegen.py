@@ -26,7 +26,9 @@ from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, unrolling
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
-from tgpl.runtime.errors import BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError
+from tgpl.runtime.errors import (
+    BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
+)
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
 from tgpl.runtime.operators import _ARITH, _NUMBERS, MISSING, _equal, _index
 from tgpl.runtime.purity import scalar
@@ -94,7 +96,8 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
     and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
-    (`World.memo`), as `_memoized` does, and its result remembered once run."""
+    (`World.memo`), and its result remembered once run (a call binding its arguments otherwise,
+    `_invoke`, runs it)."""
     n = len(names)
     args = "".join(f"a{i}, " for i in range(n))
     method = name is not None
@@ -151,7 +154,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
         "    except _Cancelled:",
         "        return None",
         "    except RecursionError:  # the host's stack ran out: report it as the game's error",
-        "        m.error(span, f\"calls nested too deeply (in {entry[0]}): is the recursion endless?\")",
+        "        m.error(span, _too_deep(entry[0]))",
         "    except OverflowError:",
         "        m.error(span, TOO_LARGE)",
         "    finally:",
@@ -164,6 +167,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     ns = {
         "_Obj": Obj, "_P": PLAIN, "_call_method": _call_method, "_invoke": _invoke,
         "_bound_plan": _bound_plan, "to_player": to_player, "_Cancelled": _Cancelled, "TOO_LARGE": TOO_LARGE,
+        "_too_deep": too_deep,
         "plans": {}, "name": name, "rf": rf, "names": names, "key_types": key_types, "span": span,
     }
     exec(compile("\n".join(lines) + "\n", f"<tgpl call site {span}>", "exec"), ns)
@@ -181,7 +185,7 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     `Draughts.MustJump(side: player)` for each of 36 candidate squares runs it once.
 
     Nothing can change the world then, so a call with the same target and values gives the same
-    value, as a pure function's does (`_memoized`, the same rules): a call that raises, is
+    value, as a pure function's does (`_site`, the same rules): a call that raises, is
     cancelled or gives null, a list or a table remembers nothing; a remembered value keeps the
     loop steps its run counted, counted again at each lookup, and one that would pass the step
     limit is run instead. Values are keys only of their declared class (1, 1.0 and true are
@@ -215,61 +219,9 @@ def _chain(e: ast.Expr, op: str) -> list[ast.Expr]:
     return [e]
 
 
-def _reads_only(e: ast.Expr) -> bool:
-    """Whether evaluating `e` changes nothing the game holds: it calls nothing, assigns nothing,
-    creates nothing."""
-    return not any(isinstance(n, (ast.Call, ast.Assign, ast.New)) for n in ast.walk(e))
-
-
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
     return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
-
-
-def _field_key(e: ast.Expr, implicit_this: set[int]) -> tuple | None:
-    """What `e` reads as a field of a local (by its name) or of `this`, or None."""
-    if isinstance(e, ast.Member):
-        if isinstance(e.obj, ast.This):
-            return (None, e.name)
-        if isinstance(e.obj, ast.Name) and id(e.obj) not in implicit_this:
-            return (e.obj.name, e.name)
-    elif isinstance(e, ast.Name) and id(e) in implicit_this:
-        return (None, e.name)
-    return None
-
-
-def _field_reads(e: ast.Expr, implicit_this: set[int]) -> tuple[set[int], set[int]]:
-    """The reads of a field of a local or of `this` in `e` (`_field_key`), by id: those a later
-    read of the same field may take the value of (`BlockGenerator.shared` binds those to a
-    temporary), and all of them. As the generator goes, a read made in the right operand of `&&`
-    or `||` is seen by the reads of that operand only; a read that is in neither set (of a body
-    inlined in `e`) is bound."""
-    reused: set[int] = set()
-    reads: set[int] = set()
-
-    def visit(n, seen: dict) -> None:
-        if isinstance(n, list):
-            for x in n:
-                visit(x, seen)
-            return
-        if not isinstance(n, ast.Node):
-            return
-        if isinstance(n, ast.Binary) and n.op in ("&&", "||"):
-            visit(n.left, seen)
-            visit(n.right, dict(seen))
-            return
-        for child in ast.children(n):
-            visit(child, seen)
-        key = _field_key(n, implicit_this)
-        if key is not None:
-            reads.add(id(n))
-            if key in seen:
-                reused.add(seen[key])
-            else:
-                seen[key] = id(n)
-
-    visit(e, {})
-    return reused, reads
 
 
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
@@ -291,15 +243,6 @@ _BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": " 
              "SL": "    SL = m.step_limit\n",
              # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
              "FZ": "    FZ = m.frozen\n"}
-
-
-def _quick(code: str, pairs: list[tuple[str, str]]) -> str | None:
-    """`code` with each (safe, quick) spelling of a read replaced, the outer read first (it holds the
-    inner one); None where nothing was replaced."""
-    fast = code
-    for safe, quick in reversed(pairs):
-        fast = fast.replace(safe, quick)
-    return fast if fast != code else None
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
@@ -384,8 +327,6 @@ _COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted 
 _EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
 # What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
 _UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
-# Python allows 20 statically nested blocks (loops, `try`): an optimistic assignment adds one
-MAX_OPTIMISTIC_LOOPS = 4
 
 def _fx_store(mm, idx, key, m, before, value):
     """A fixed expression's value (`BlockGenerator.fixed`), remembered under `key` when it was
@@ -499,18 +440,12 @@ class BlockGenerator:
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
-        # While an expression that changes nothing is generated: per (object code, field), the
-        # temporary holding a scalar field already read, where every later read runs after it.
-        self.cse: dict[tuple[str, str], str] | None = None
-        self.cse_reads: tuple[set[int], set[int]] | None = None  # the expression's `_field_reads`
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
         # each scalar field read as generated, with its optimistic spelling (`generate`),
         # innermost first; else None.
         self.optimistic: list[tuple[str, str]] | None = [] if optimistic is not None else None
         self.what = optimistic
-        # While `optimistic_assign` generates a value: each table read, with its one-lookup spelling
-        self.table_reads: list[tuple[str, str]] | None = None
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
         # The fixed tables of the blocks being generated that have a flat view (`flat_read`): the
@@ -578,8 +513,6 @@ class BlockGenerator:
                     optimistic = bool(self.optimistic)
                     for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                         body = body.replace(safe, quick)
-                    if optimistic:
-                        block_fn.fast = self.optimistic_fast(body, init, args, block.span) or block_fn.fast
                     src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
                                              self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
                                              self.misses())
@@ -602,23 +535,6 @@ class BlockGenerator:
         the end: `misses` and an error of the game's code."""
         misses = "(KeyError, AttributeError, _RuntimeError)"
         return _with_index_misses(misses) if self.quick_items else misses
-
-    def optimistic_fast(self, body: str, init: str, args: str, span):
-        """A function that reads only (`tgpl.runtime.readonly`) spelled with each scalar field
-        read as one lookup, `D[x.place]['F']` (`body` has them), with no test: a null, a fixed
-        object or a missing field raises one of `MISSES` there, and the call starts again with the general
-        spelling (`_fast`), the loop steps counted so far given back. Nothing else of the first
-        run can be seen: the function changes nothing but its locals. None when Python refuses
-        the nesting."""
-        inner = "".join("    " + line + "\n" for line in body.splitlines())
-        src = (f"def _fast_opt(m, this{args}):\n" + init + self.preamble(body) + "    _st0 = m.steps\n    try:\n"
-               + _spelled(inner, "this", "None", "", "l\\1")
-               + f"    except {self.misses()}:\n        m.steps = _st0\n"
-               + f"        return _fast(m, this{args})\n")
-        try:
-            return self._compile(src, span, "_fast_opt")
-        except SyntaxError:  # too many statically nested blocks with the `try`
-            return None
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are), or whose statements are one expression
@@ -659,7 +575,7 @@ class BlockGenerator:
         if not self.optimistic:
             return every
         # A filter that reads only (`tgpl.runtime.readonly`), also spelled optimistically, as
-        # `optimistic_fast` spells a function: a miss starts the listing again the general way.
+        # `direct.spell` spells a function: a miss starts the listing again the general way.
         # The loop steps of the values it remembers (`fixed`) are counted once, at the end: if
         # they pass the limit there, the listing runs again the general way, which raises where
         # it passes it; else no count on the way passed it either (steps only grow). Meanwhile
@@ -927,9 +843,9 @@ class BlockGenerator:
 
     def stmt_VarDecl(self, s: ast.VarDecl, depth: int, scope=None) -> None:
         t = self.c._resolve(s.type)
-        value = self.optimistic_value(s.init, lambda: self.value(s.init, t)) if s.init is not None else ("None", None)
+        value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit_assign(depth, _local(slot), *value)
+        self.emit(depth, f"{_local(slot)} = {value}")
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
@@ -948,8 +864,8 @@ class BlockGenerator:
                 self.emit(depth, self.expr(e))
 
     def turn_pass(self, e: ast.Expr, depth: int) -> bool:
-        """`turn.pass()` or `turn.pass(p, "Phase")` as a statement, spelled inline (`tgpl.runtime.passes`)
-        when it is one of those; False for any other statement (spelled as an expression)."""
+        """`turn.pass()` as a statement, spelled inline (`tgpl.runtime.passes`); False for any other
+        statement (spelled as an expression)."""
         if not (isinstance(e, ast.Call) and isinstance(e.callee, ast.Member)
                 and len(self.loops) < MAX_INLINE_LOOPS):
             return False
@@ -957,23 +873,12 @@ class BlockGenerator:
         if not (isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(ct.target, Signature)
                 and ct.target.entry is TURN_PASS):
             return False
-        sig = ct.target
-        bound = bind(sig, e)
-        if len(sig.params) != 2 or len(bound) != len(e.args):
+        if e.args or bind(ct.target, e):  # `turn.pass(p)`, `turn.pass(p, "P")`: the machine's call
             return False
-        who, phase = (bound.get(p.name) for p in sig.params)
-        span = self.const(e.span, "_p")
         self.bound.add("FZ")
         known = self.c.passes
-        if who is None and phase is None:
-            passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), span,
-                              self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
-            return True
-        if not isinstance(phase, ast.StringLit):
-            return False
-        value = self.value(who, sig.params[0].type) if who is not None else "m.world.control.player"
-        turns = self.const(known.phases.get(phase.value, frozenset()), "_tn")
-        passes.to_phase(self.emit, self.name, value, phase.value, turns, span, depth)
+        passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), self.const(e.span, "_p"),
+                          self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
         return True
 
     def condition(self, e: ast.Expr, depth: int) -> str:
@@ -982,15 +887,11 @@ class BlockGenerator:
         return c
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
-        code, fast = self.optimistic_reads([s.cond], lambda: self.expr(s.cond))
-        if fast is not None or not _is_bool(s.cond):
-            # the condition made once and held: the quick way first where there is one, and a
-            # condition not surely a bool tested for it (`if_tail`)
+        code = self.expr(s.cond)
+        if not _is_bool(s.cond):  # the condition made once, held and tested for a bool (`if_tail`)
             c = self.name("_c")
-            self.emit_optimistic(depth, c, code, fast)
-            code = c
-        if not _is_bool(s.cond):
-            self.if_tail(s, code, depth)
+            self.emit(depth, f"{c} = {code}")
+            self.if_tail(s, c, depth)
             return
         self.emit(depth, f"if {code}:")  # a bool for sure: no test that it is one
         self.block(s.then, depth + 1)
@@ -1266,33 +1167,21 @@ class BlockGenerator:
         if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
             return
         if e.op == "=" and slot is not None:
-            self.optimistic_assign(depth, _local(slot), e.value, lambda: self.value(e.value, target_t))
+            self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
             return
-        fast = None
-        member = slot is None and isinstance(target, (ast.Name, ast.Member))
-        if e.op == "=" and isinstance(target, ast.Index):
-            value, fast = self.optimistic_value(e.value, lambda: self.value(e.value, target_t))
-        elif e.op == "=" and member:
-            value, fast = self.optimistic_reads([e.value], lambda: self.value(e.value, target_t))
-        elif e.op == "=":
-            value = self.value(e.value, target_t)
-        elif member:
-            value, fast = self.optimistic_reads([e.target, e.value], lambda: self.compound(e, target_t))
-        else:
-            value = self.compound(e, target_t)
+        value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, f"{_local(slot)} = {value}")
         elif isinstance(target, ast.Index):
-            self.store_index(target, value, depth, fast)
+            self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
             # a compound assignment's value is a number (`arith_expr`, `Machine.arith`), a player or a string
             plain = e.op != "=" and target_t in (NUMBER, PLAYER, STRING)
-            self.store_member(target, value, depth, fast, plain)
+            self.store_member(target, value, depth, plain)
         else:
             self.emit(depth, f"{self.fallback(e)}")
 
-    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, fast: str | None = None,
-                     plain: bool = False) -> None:
+    def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, plain: bool = False) -> None:
         """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
         is not a list or table given to an object of the world's, the object's dict copied first
         if need be (`World.own_fields`), inline; anything else (a list or table, the errors, a
@@ -1300,19 +1189,17 @@ class BlockGenerator:
         to be one a field holds as it is (`values.PLAIN`), as is `this` or a literal (`_plain_code`):
         not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
-        fast_obj = None
         if isinstance(target, ast.Name):
             obj, span = _THIS, self.const(target.span, "_p")
         else:
-            obj, fast_obj = self.optimistic_reads([target.obj], lambda: self.expr(target.obj))
-            span = self.const(target.name_span, "_p")
-        known = fast is None and _plain_code(value)
-        if known and fast_obj is None and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
+            obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
+        known = _plain_code(value)
+        if known and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
             a, x = obj, value
         else:
             a, x = self.name("_t"), self.name("_t")
-            self.emit_optimistic(depth, a, obj, fast_obj)
-            self.emit_optimistic(depth, x, value, fast)
+            self.emit(depth, f"{a} = {obj}")
+            self.emit(depth, f"{x} = {value}")
         self.bound.add("FZ")
         test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
@@ -1337,64 +1224,6 @@ class BlockGenerator:
         self.emit(depth + 2, f"_w.frozen.pop({a}, None)")
         self.emit(depth + 1, f"{f}[{name!r}] = {x}")
 
-    def optimistic_reads(self, nodes: list[ast.Expr], make) -> tuple[str, str | None]:
-        """The code of a statement's expressions `nodes` (`make()`) and, when they call nothing,
-        create nothing and assign nothing, the same code with its reads of fields and global objects
-        (and list items, `quick_item`) spelled as plain subscripts, as the optimistic spelling of a
-        whole function has them (`generate`), else None. A miss (a fixed or missing object, a null,
-        no such global) raises `KeyError`, `TypeError` or `IndexError` there, and the value is made
-        again the general way (`emit_optimistic`): the quick try changed nothing. Tris's `Tick` and
-        its win check read `GameState.TickedCount` (two dict lookups by method, and the global
-        object's two more) once a move each."""
-        if (self.optimistic is not None or self.table_reads is not None
-                or len(self.loops) > MAX_OPTIMISTIC_LOOPS
-                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for e in nodes for n in ast.walk(e))):
-            return make(), None
-        self.optimistic, quick_items = [], self.quick_items
-        try:
-            code = make()
-        finally:
-            pairs, self.optimistic, self.quick_items = self.optimistic, None, quick_items
-        return code, _quick(code, pairs)
-
-    def emit_optimistic(self, depth: int, target: str, code: str, fast: str | None) -> None:
-        """`target = code`, or `fast` first when there is one (`optimistic_reads`)."""
-        self.emit_assign(depth, target, code, fast, "(KeyError, AttributeError, TypeError, IndexError)")
-
-    def optimistic_assign(self, depth: int, target: str, e: ast.Expr | None, make) -> None:
-        """`target = <make()>`, the code of `e`, spelled as `optimistic_value` allows."""
-        self.emit_assign(depth, target, *self.optimistic_value(e, make))
-
-    def optimistic_value(self, e: ast.Expr | None, make) -> tuple[str, str | None]:
-        """The code of `e` (`make()`) and, when `e` calls nothing, creates nothing and assigns
-        nothing, the same code with its reads of tables (lists and tables the code made or holds
-        in locals) spelled `t[k]`, one lookup with no test (else None): a missing key (a null),
-        or a table that is null or not a table, raises `KeyError` or `TypeError` there, and the
-        value is computed again the general way (`emit_assign`). The first try changed nothing:
-        `e` only reads and counts no loop step. Tris's win check reads its 3x3 table of tiles
-        24 times a move."""
-        if (self.table_reads is not None or e is None or len(self.loops) > MAX_OPTIMISTIC_LOOPS
-                or any(isinstance(n, (ast.Call, ast.New, ast.Assign)) for n in ast.walk(e))):
-            return make(), None
-        self.table_reads = []
-        try:
-            code = make()
-        finally:
-            pairs, self.table_reads = self.table_reads, None
-        return code, _quick(code, pairs)
-
-    def emit_assign(self, depth: int, target: str, code: str, fast: str | None,
-                    misses: str = "(KeyError, TypeError)") -> None:
-        """`target = code`, or `fast` first when there is one (`optimistic_value`): `target` is
-        assigned only once a value is made; `misses`, what `fast` raises where it does not apply."""
-        if fast is None:
-            self.emit(depth, f"{target} = {code}")
-            return
-        self.emit(depth, "try:")
-        self.emit(depth + 1, f"{target} = {fast}")
-        self.emit(depth, f"except {misses}:")
-        self.emit(depth + 1, f"{target} = {code}")
-
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
             return f"m.set_member({_THIS}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
@@ -1405,20 +1234,19 @@ class BlockGenerator:
         # object and key are evaluated before the value, as in the closures
         return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
 
-    def store_index(self, target: ast.Index, value: str, depth: int, fast: str | None = None) -> None:
+    def store_index(self, target: ast.Index, value: str, depth: int) -> None:
         """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
         and a value, or a list and an index in range, stored inline; anything else (removing a
-        table pair, the errors) by Machine.set_index. `fast`: the value's optimistic spelling
-        (`optimistic_value`)."""
+        table pair, the errors) by Machine.set_index."""
         t = self.c.type_of(target.obj)
         if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
             self.emit(depth, self.store(target, value))
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
-        self.optimistic_assign(depth, a, target.obj, lambda: self.expr(target.obj))
+        self.emit(depth, f"{a} = {self.expr(target.obj)}")
         key = self.expr(target.index)
         self.emit(depth, f"{k} = {key}")
-        self.emit_assign(depth, x, value, fast)
+        self.emit(depth, f"{x} = {value}")
         number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
         if t.kind == "Table":
             tests = [f"({a}.__class__ is dict)"]
@@ -1460,15 +1288,6 @@ class BlockGenerator:
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
-        if self.cse is None and self.nesting == 0 and _reads_only(e):
-            # An expression that changes nothing: a field of a local (or of `this`) read twice is
-            # read once, where the first read is sure to run before the others (`member`).
-            self.cse = {}
-            self.cse_reads = _field_reads(e, self.c.implicit_this)
-            try:
-                return self.expr(e, want)
-            finally:
-                self.cse = self.cse_reads = None
         if not self.in_fixed and self.c.purity is not None and self.nesting < MAX_INLINE_NESTING - 2:
             fixed = self.fixed(e)
             if fixed is not None:
@@ -1500,7 +1319,7 @@ class BlockGenerator:
         when it is worth it and its value is fixed once setup is over (`Purity.fixed`: it reads
         only fields no code after setup assigns, group cells, pure functions...): Tris's
         `GameState.Board.TrisGrid[x][y] as TickTile`, Connect Four's `GameState.Board.ColumnOf(cell:
-        column) >= 0`. Else None. As for a pure function's memo (`_memoized`), a value that raised
+        column) >= 0`. Else None. As for a pure function's memo (`_site`), a value that raised
         is not remembered, and a remembered one counts the loop steps its calls ran."""
         t = self.c.type_of(e)
         if not scalar(t) or isinstance(e, (ast.NumberLit, ast.StringLit, ast.BoolLit, ast.NullLit, ast.This)):
@@ -1548,13 +1367,10 @@ class BlockGenerator:
         idx = self.c.memos
         self.c.memos += 1
         self.in_fixed = True
-        saved = dict(self.cse) if self.cse is not None else None
         try:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-            if saved is not None:
-                self.cse = saved  # the inner reads run only on a miss
         parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
         tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
@@ -1570,8 +1386,6 @@ class BlockGenerator:
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
         safe = (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
                 f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
-        if self.table_reads is not None and not tests and not calls:  # `optimistic_value`: a miss raises KeyError
-            self.table_reads.append((safe, f"MT{idx}[{key}][0]"))
         self.fixed_spellings[safe] = (idx, key, keys[next(iter(keys))] if len(keys) == 1 and not uses_this else None)
         return safe
 
@@ -1598,8 +1412,7 @@ class BlockGenerator:
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             plain = scalar(self.c.type_of(e))
-            return self.shared(_THIS, e.name, e,
-                               lambda: self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain))
+            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1644,24 +1457,7 @@ class BlockGenerator:
                     f" else m.length({t}, {self.const(e.name_span, '_p')}))")
         obj = self.expr(e.obj)
         typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
-        return self.shared(obj, e.name, e,
-                           lambda: self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain))
-
-    def shared(self, obj: str, name: str, e: ast.Expr, read) -> str:
-        """`read()`, a read of field `name` of `obj`, or the temporary of the same read made
-        before it (`cse`), when `obj` is a local or `this` and the field holds a scalar."""
-        if self.cse is None or not (obj == _THIS or _LOCAL_RE.fullmatch(obj)) or not scalar(self.c.type_of(e)):
-            return read()
-        found = self.cse.get((obj, name))
-        if found is not None:
-            return found
-        reused, reads = self.cse_reads
-        if id(e) in reads and id(e) not in reused:
-            return read()  # no later read takes its value: no temporary to bind
-        t = self.name("_cse")
-        code = f"({t} := {read()})"
-        self.cse[(obj, name)] = t
-        return code
+        return self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain)
 
     def read_only(self, e: ast.Expr, owned: bool = False) -> tuple[str, str | None, str | None]:
         """(code, owner, field) for a list or table that the code reads and lets go of (its length,
@@ -1796,9 +1592,7 @@ class BlockGenerator:
             item = f"{a}.get({k})" if table else f"{a}[{self.list_index(k)}]"
             if owner is None:
                 safe = f"({item} if {test} else _index(m, {a}, {k}, {span}))"
-                if table and self.table_reads is not None:  # `optimistic_assign`'s spelling
-                    self.table_reads.append((safe, f"{obj}[{key}]"))
-                elif not table:
+                if not table:
                     self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
                 return safe
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
@@ -1979,10 +1773,7 @@ class BlockGenerator:
     def short_circuit(self, e: ast.Binary) -> str:
         a, b = self.name("_t"), self.name("_t")
         left = self.expr(e.left)
-        saved = dict(self.cse) if self.cse is not None else None
         right = self.expr(e.right)
-        if saved is not None:
-            self.cse = saved  # the right operand's reads may not run
         ls, rs = self.const(e.left.span, "_p"), self.const(e.right.span, "_p")
         op = e.op
         if _is_bool(e.left) and _is_bool(e.right):
@@ -2122,7 +1913,7 @@ class BlockGenerator:
             self.emit(depth, "else:")
             depth += 1
         for a in e.args:  # in the call's order, as the call site would get them
-            self.optimistic_assign(depth, temps[a.name], a.value, lambda a=a: self.value(a.value, params.get(a.name)))
+            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
         key_types = tuple(params.get(n) for n in names)
         self.ns[site] = _site(None, rf, names, key_types, e.span)
         self.bound.add("D")

@@ -123,7 +123,7 @@ class Compiler:
         self.inlined = 0  # calls inlined (`tgpl.runtime.inlining`), numbered: their locals' names
         self.recursive: dict[int, bool] = {}  # by id(FunctionInfo): may it call itself (`inlining`)
         self.compiling: FunctionInfo | None = None  # the function whose body is being compiled
-        self.passes = Passes.of(program)  # what `turn.pass` spelled inline needs (`tgpl.runtime.passes`)
+        self.passes = Passes()  # what `turn.pass` spelled inline needs (`tgpl.runtime.passes`)
 
     def site(self, home: object, live: tuple[int, ...]) -> Site:
         self.sites += 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError
+from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError, too_deep as too_deep_message
 from tgpl.runtime.calls import _call_method, _invoke
 from tgpl.runtime.values import Obj
 
@@ -34,7 +34,7 @@ def too_deep(m, what: str, span) -> None:
     """The host's stack ran out in a direct call: the error a call site reports there."""
     m.stack.append((what, span))
     try:
-        m.error(span, f"calls nested too deeply (in {what}): is the recursion endless?")
+        m.error(span, too_deep_message(what))
     finally:
         m.stack.pop()
 
@@ -58,9 +58,10 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
 
 def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: str = "(KeyError, AttributeError)") -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
-    an optimistic read misses (`codegen.BlockGenerator.optimistic_fast`): the general spelling
-    `_fast` run as a call site runs it, the entry pushed. `body` is the function's body as
-    `_fast_opt` spells it (`optimistic`) or as `_fast` does, at one indentation; `preamble` binds
+    an optimistic read misses (`optimistic`: each scalar field read one lookup with no test, a null,
+    a fixed object or a missing field raising one of `misses`): the general spelling `_fast` run
+    as a call site runs it, the entry pushed. `body` is the function's body, optimistic or as
+    `_fast` spells it, at one indentation; `preamble` binds
     what it reads but `GIVEN`; `misses`: what the optimistic body takes as a miss
     (`codegen.BlockGenerator.misses`). The loop steps are kept to give back only when the body
     may count some (it loops or calls)."""
@@ -88,7 +89,7 @@ def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic:
             "    try:\n"
             f"        return _fast(m, this{args})\n"
             "    except _Cancelled:\n        return None\n"
-            f"    except RecursionError:\n        m.error(SP, {('calls nested too deeply (in ' + what + '): is the recursion endless?')!r})\n"
+            f"    except RecursionError:\n        m.error(SP, {too_deep_message(what)!r})\n"
             "    except OverflowError:\n        m.error(SP, _TOO_LARGE)\n"
             "    finally:\n        stack.pop()\n"
         )

@@ -47,6 +47,11 @@ TOO_LARGE = "a number grew past the doubles (to infinity) and was used as a play
 """The error of an OverflowError in the game's code: caught where a block or call runs, located there."""
 
 
+def too_deep(what: str) -> str:
+    """The error of a RecursionError (the host's stack ran out) in `what`, a call or an action."""
+    return f"calls nested too deeply (in {what}): is the recursion endless?"
+
+
 class Cancelled(Exception):
     """A non-optional input found no candidate: the action does not run (3.3.3).
 

@@ -109,9 +109,7 @@ class Game:
         # every state lists the same Move for them. Bounded (`MOVE_CACHE`): past it, made anew.
         self.moves: dict[tuple, dict] = {}  # (action, object) -> {input value: Move}
         self.cached = 0  # the moves in `moves`
-        # (class, name) -> the action a move names and whether its moves share their event (`_play`)
-        self.actions: dict[tuple, tuple] = {}
-        self.choice_events: dict[int, Obj] = {}  # the PlayerChoiceEvent of each player's moves that share one
+        self.actions: dict[tuple, RAction | None] = {}  # (class, name) -> the action a move names (`_play`)
         # Moves played through their action's plain spelling, by id: (the move, the index of objects
         # by name they were found in, object, action, locals (a tuple), plain spelling, the action's
         # stack entry), `_plain_play`
@@ -434,11 +432,9 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     obj = index.get(move.obj)
     if obj is None:
         raise KeyError(move.obj)
-    found = game.actions.get((obj.cls, move.action))
-    if found is None:  # found once per class and name: classes do not change once compiled
-        ra = obj.cls.find_action(move.action)
-        found = game.actions[(obj.cls, move.action)] = (ra, ra is not None and not _names_event(ra))
-    ra, shared = found
+    ra = game.actions.get((obj.cls, move.action), _UNFOUND)
+    if ra is _UNFOUND:  # found once per class and name: classes do not change once compiled
+        ra = game.actions[(obj.cls, move.action)] = obj.cls.find_action(move.action)
     given = {}
     for name, v in move.inputs:  # a loop, not a comprehension: one function call less a move
         if v.__class__ is tuple and v[0] == "obj":  # ("obj", name), `_ref`
@@ -451,14 +447,7 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     if ra is not None and ra.plain is not None and len(given) == len(ra.inputs):
         _plain_play(game, m, move, index, obj, ra, given)
         return
-    player = world.control.player
-    if shared:  # nothing can tell this move's event from another's: one per player (`_names_event`)
-        event = game.choice_events.get(player)
-        if event is None:
-            event = game.choice_events[player] = _choice_event(game, player)
-    else:
-        event = _choice_event(game, player)
-    m.play(obj, ra, given, event)
+    m.play(obj, ra, given, _choice_event(game, world.control.player))
 
 
 def _plain_play(game: Game, m: Machine, move: Move, index: dict, obj: Obj, ra: RAction, given: dict) -> None:
@@ -476,16 +465,6 @@ def _plain_play(game: Game, m: Machine, move: Move, index: dict, obj: Obj, ra: R
         # (`segments.play_known`), and one that did would fail, not change the next play's
         game.played[id(move)] = (move, index, obj, ra, tuple(local), ra.plain, ra.entry)
     m.play_plain(obj, ra, local, ra.plain)
-
-
-def _names_event(ra: RAction) -> bool:
-    """Whether the action's code names `event` (its requires, triggers, inputs' filters, targets
-    and defaults, its effect). The move's PlayerChoiceEvent is seen by nothing else: not by the
-    functions and actions it calls (their frames have their own event, or none), nor by a state's
-    key, which holds an event by its values (`_Held.value`). So when the action never names it,
-    nothing can tell one move's event from another's with the same active player, and every
-    move of that player may share one."""
-    return any(n.__class__ is ast.Name and n.name == "event" for n in ast.walk(ra.defn))
 
 
 def _choice_event(game: Game, player: int) -> Obj:
@@ -590,11 +569,15 @@ def _legal_moves(game: Game, world: World) -> list[Move]:
             except _Cancelled:
                 continue
             except NeedInput as need:  # a require, trigger or filter asked a player: it cannot
-                r = need.request
-                raise TGPLRuntimeError(
-                    r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
-                            f"(in a require, trigger or filter of {ra.what})", [])
+                raise _asked_while_listed(need, ra)
     return moves
+
+
+def _asked_while_listed(need: NeedInput, ra: RAction) -> TGPLRuntimeError:
+    """The error of an input asked by a require, trigger or filter of `ra` while moves are listed."""
+    r = need.request
+    return TGPLRuntimeError(r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
+                                    f"(in a require, trigger or filter of {ra.what})", [])
 
 
 def _plans_of(game: Game, world: World) -> list | None:
@@ -652,11 +635,8 @@ def _planned_moves(game: Game, world: World, plans: list) -> list[Move]:
                     options = every(m, obj, [None] * size, pool)
                 except _Cancelled:
                     continue
-                except NeedInput as need:  # as `_legal_moves`
-                    r = need.request
-                    raise TGPLRuntimeError(
-                        r.span, f"'{r.name}' asks player {r.player} for input while the legal moves are listed "
-                                f"(in a require, trigger or filter of {ra.what})", [])
+                except NeedInput as need:
+                    raise _asked_while_listed(need, ra)
             if listed is not None:
                 try:
                     moves += list(map(listed, options))  # each listed before: one lookup a move

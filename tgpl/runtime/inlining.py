@@ -61,7 +61,6 @@ class Generator(Protocol):
     c: Compiler
     layout: Layout
     numeric: set[str]
-    cse: dict[tuple[str, str], str] | None
     inlining: list[FunctionInfo]
     inlines: int
     optimistic: list[tuple[str, str]] | None
@@ -138,7 +137,7 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
     saved = _Saved(gen)
     layout = Layout()
     layout.size = first
-    gen.layout, gen.numeric, gen.cse, gen.c.scope = layout, set(), None, fi.scope
+    gen.layout, gen.numeric, gen.c.scope = layout, set(), fi.scope
     gen.inlining.append(fi)
     try:
         slots = [layout.declare(i.name, gen.c._input_type(i, fi.scope)) for i in fi.defn.inputs]
@@ -148,7 +147,7 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
             body = None
     finally:
         gen.inlining.pop()
-        gen.layout, gen.numeric, gen.cse, gen.c.scope = saved.layout, saved.numeric, saved.cse, saved.scope
+        gen.layout, gen.numeric, gen.c.scope = saved.layout, saved.numeric, saved.scope
     if body is None or not saved.kept(gen) or layout.size - first > SLOTS:
         saved.undo(gen)
         return None
@@ -220,7 +219,7 @@ class _Saved:
     memo tables), undone when the call is not inlined after all."""
 
     def __init__(self, gen: Generator):
-        self.layout, self.numeric, self.cse, self.scope = gen.layout, gen.numeric, gen.cse, gen.c.scope
+        self.layout, self.numeric, self.scope = gen.layout, gen.numeric, gen.c.scope
         self.closures, self.lines, self.pairs = gen.closures, len(gen.lines), len(gen.optimistic)
         self.bound, self.memo_tables = set(gen.bound), list(gen.memo_tables)
 

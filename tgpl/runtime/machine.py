@@ -29,7 +29,7 @@ from tgpl.runtime.boards import build_group
 from tgpl.runtime.calls import new_memo
 from tgpl.runtime.compiler import CompiledGame
 from tgpl.runtime.errors import (
-    TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError,
+    TOO_LARGE, Cancelled, Frame as ErrFrame, GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError, too_deep,
 )
 from tgpl.runtime.values import Obj, World, show, to_player
 
@@ -331,7 +331,7 @@ class Machine:
         except _Cancelled:
             return None
         except RecursionError:  # the host's stack ran out: report it as the game's error
-            self.error(span, f"calls nested too deeply (in {rf.what}): is the recursion endless?")
+            self.error(span, too_deep(rf.what))
         except OverflowError:
             self.error(span, TOO_LARGE)
         finally:
@@ -363,7 +363,7 @@ class Machine:
             need.close(frame, ra.defn, ("action", obj, ra, given))
             raise
         except RecursionError:
-            self.error(span or ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+            self.error(span or ra.defn.span, too_deep(ra.what))
         except OverflowError:
             self.error(span or ra.defn.span, TOO_LARGE)
         finally:
@@ -785,10 +785,8 @@ class Machine:
             self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
-        plain = ra.plain
-        if plain is not None and len(given) == len(ra.inputs):
-            self.play_plain(obj, ra, plain_locals(ra, given), plain)
-            return
+        """A move's action with its PlayerChoiceEvent (one given every input and run through its
+        plain spelling is `play_plain`'s: `game._play`)."""
         try:  # `_no_candidate` inline: a move is the hot path of search
             self.run_action(obj, ra, choice_event, given, None, check_requires=False)
             self.settle()
@@ -808,7 +806,7 @@ class Machine:
                 need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
                 raise
             except RecursionError:
-                self.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+                self.error(ra.defn.span, too_deep(ra.what))
             except OverflowError:
                 self.error(ra.defn.span, TOO_LARGE)
             finally:

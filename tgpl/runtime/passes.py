@@ -1,20 +1,13 @@
-"""`turn.pass` spelled inline in generated code (`codegen.BlockGenerator.stmt_ExprStmt`).
+"""`turn.pass()` spelled inline in generated code (`codegen.BlockGenerator.turn_pass`).
 
-A Tris move passes the turn four times: `Tick` and the win check call `turn.pass()`, which runs the
-turn's `default` (`Machine.turn_pass_default`), and the default calls `turn.pass(p, "Phase")`
-(`Machine.turn_pass`). Each would be a method call that looks the turn up again and tests what the
-code around it mostly knows.
-
-Inline, the common case is done in place and anything else goes to the machine's method, which
-does what it always did (the errors, a frozen machine, a player that is not a small int):
-
-- `turn.pass(p, "P")`, the phase a string literal: when the active turn is one that has a phase
-  `P` (a set of names fixed when the game is compiled), `p` an int that is a player and the
-  machine not frozen, the control is set as `Machine.turn_pass` sets it;
-- `turn.pass()`: when the active turn's default has a plain spelling (`RTurn.plain`, in a table
-  filled once every turn is compiled, `Passes.defaults`) and the machine is not frozen, the
-  default runs as `Machine.turn_pass_default` runs it, its entry on the machine's stack, and what
-  is left to do when it returned a player or passed nothing is the machine's (`default_done`).
+A Tris move passes the turn twice with `turn.pass()` (`Tick` and the win check), which runs the
+turn's `default` (`Machine.turn_pass_default`). Inline, the common case is done in place and
+anything else goes to the machine's method, which does what it always did: when the active turn's
+default has a plain spelling (`RTurn.plain`, in a table filled once every turn is compiled,
+`Passes.defaults`) and the machine is not frozen, the default runs as `Machine.turn_pass_default`
+runs it, its entry on the machine's stack, and what is left to do when it returned a player or
+passed nothing is the machine's (`default_done`). A default that reads only the control is not run
+again once its outcome is known (`tgpl.runtime.defaults`).
 """
 
 from __future__ import annotations
@@ -26,8 +19,6 @@ from dataclasses import dataclass, field
 class Passes:
     """What inline passes need of the game, shared by every block the compiler generates."""
 
-    # phase name -> the names of the turns that have a phase of that name
-    phases: dict[str, frozenset[str]]
     # turn name -> (plain spelling, stack label, its locals on entry, the RTurn, its outcomes) for the
     # turns whose default has a plain spelling; filled once the turns are compiled (`fill`), read as
     # code runs. The outcomes (`tgpl.runtime.defaults`), when the default reads only the control: a
@@ -37,33 +28,11 @@ class Passes:
     # the code finds first (`to_default`), filled with each turn's own table
     seen: dict[tuple, tuple] = field(default_factory=dict)
 
-    @staticmethod
-    def of(program) -> Passes:
-        phases: dict[str, set[str]] = {}
-        for name, turn in program.turns.items():
-            for phase in turn.defn.phases:
-                phases.setdefault(phase.name, set()).add(name)
-        return Passes({p: frozenset(ts) for p, ts in phases.items()})
-
     def fill(self, turns: dict) -> None:
         for name, turn in turns.items():
             if turn.plain is not None:
                 table = turn.outcomes = {} if turn.control_only else None
                 self.defaults[name] = (turn.plain, turn.default_what, turn.nulls, turn, table)
-
-
-def to_phase(emit, name, value: str, phase: str, turns: str, span: str, depth: int) -> None:
-    """`turn.pass(value, phase)`, `phase` a literal: `turns` names the set of turns having it."""
-    v, c = name("_v"), name("_c")
-    emit(depth, f"{v} = {value}")
-    emit(depth, f"{c} = m.world.control")
-    emit(depth, f"if {c}.turn in {turns} and {v}.__class__ is int and 0 <= {v} < m.players and not FZ:")
-    emit(depth + 1, f"m.last_pass = {span}")
-    emit(depth + 1, f"{c}.phase = {phase!r}")
-    emit(depth + 1, f"{c}.player = {v}")
-    emit(depth + 1, "m.enter_pending = True")
-    emit(depth, "else:")
-    emit(depth + 1, f"m.turn_pass({v}, {phase!r}, {span})")
 
 
 def _run_default(emit, d: str, pending: str, stack: str, r: str, span: str, too_large: str, depth: int) -> None:
@@ -111,4 +80,4 @@ def to_default(emit, name, defaults: str, span: str, too_large: str, depth: int,
     emit(depth + 1, f"m.turn_pass_default({span})")
 
 
-__all__ = ["Passes", "to_default", "to_phase"]
+__all__ = ["Passes", "to_default"]

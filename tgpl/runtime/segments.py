@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tgpl.runtime.errors import TOO_LARGE, NeedInput
+from tgpl.runtime.errors import TOO_LARGE, NeedInput, too_deep
 from tgpl.runtime.machine import FLOW_LIMIT, _Cancelled
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def play_known(m: Machine, known: tuple) -> None:
             raise
         except RecursionError:
             ra = known[3]
-            m.error(ra.defn.span, f"calls nested too deeply (in {ra.what}): is the recursion endless?")
+            m.error(ra.defn.span, too_deep(ra.what))
         except OverflowError:
             m.error(known[3].defn.span, TOO_LARGE)
         finally:

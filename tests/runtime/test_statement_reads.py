@@ -1,6 +1,6 @@
-"""A statement's reads of fields and global objects tried first as plain subscripts
-(`BlockGenerator.optimistic_reads`): an `if`'s condition, a field's new value and its object. Games
-play, and fail with the same errors, as with the general spelling only (the plain reference)."""
+"""A statement's reads of fields and global objects (an `if`'s condition, a field's new value and
+its object), nulls and missing objects among them: games play, and fail with the same errors, as
+the plain reference does."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from tgpl.runtime import load_game
 
-from observed import EXAMPLES, compiled_with_sources, outcome, reference
+from observed import outcome, reference
 
 READS = """
 game "t";
@@ -73,9 +73,3 @@ def test_a_null_read_in_a_condition_is_the_general_error(tmp_path):
     path = _load(tmp_path)
     kind, _, text = outcome(load_game(path), PLAYS[0], str(path))
     assert kind == "error" and "null" in text
-
-
-def test_the_quick_reads_are_the_ones_generated(monkeypatch):
-    _, on = compiled_with_sources(EXAMPLES / "tris.tgpl", monkeypatch)
-    quick = "D[(G['GameState']).place]['TickedCount']"
-    assert any(quick in src for src in on)
