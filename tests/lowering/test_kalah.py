@@ -87,8 +87,11 @@ def test_a_cut_too_short_is_found_by_the_ranges_and_lowered_again(monkeypatch):
 def test_a_cut_the_last_ranges_show_short_is_not_ranged_again(monkeypatch):
     """Once a cut was too short, a longer cut whose cut paths the ranges it found already reach is raised short
     before its own ranges are searched (`Lowering.early_loop_cuts`). From a cut of one pass, only the first cut
-    and the last are searched; the cuts tried, and the ranges found, are those the searches alone gave."""
+    and the last are searched; the cuts tried, and the ranges found, are those the searches alone gave. (Paths
+    past a cut go on where the shorter cut's ranges reach them, up to LOOP_CUT_AHEAD times the cut: at 1, every
+    path past the cut is cut, as before that.)"""
     monkeypatch.setattr(execute, "LOOP_CUT_START", 1)
+    monkeypatch.setattr(execute, "LOOP_CUT_AHEAD", 1)
     game = load_game(KALAH)
     program = game.program
     searched: list[int] = []
@@ -126,3 +129,43 @@ def test_the_dry_run_says_it_lowers():
                                              "compiled, refused: a loop that reads 'Seeds', which it writes, and is "
                                              "not a counted loop of at most 16 passes)"), r.output
     assert "ok  action    Seat.Sow" in r.output
+
+
+SOW_ONE = str(Path(__file__).resolve().parents[1] / "data" / "lowering" / "sow_one.tgpl")
+
+
+def test_the_cut_after_one_too_short_goes_as_far_as_its_ranges_need(monkeypatch):
+    """Kalah 2x4x1 (tests/data/lowering/sow_one.tgpl): a hand holds up to 8 seeds, sown in up to 10 passes (the
+    other side's store skipped). The cut at 4 passes is short; the next lowering, at 8, lets the paths that the
+    first one's ranges reach go on past its cut (`Executor._past_cut`), and is the last: two lowerings, both
+    searched, where the doubling alone lowered three times (4, 8 raised short before its search, 16). The paths
+    it cut are those no state in its own ranges meets (`check_loop_cuts` passed), and the seeds keep 0..8."""
+    game = load_game(SOW_ONE)
+    program = game.program
+    tried: list[int] = []
+    searched: list[int] = []
+    passes: list[int] = []
+    domains = segments.number_domains
+    past = execute.Executor._past_cut
+
+    def counted(logic, lowering):
+        searched.append(lowering.loop_cut)
+        return domains(logic, lowering)
+
+    def watched_cut(self, p, n):
+        passes.append(n)
+        return past(self, p, n)
+
+    class Watched(segments.Lowering):
+        def run(self):
+            tried.append(self.loop_cut)
+            return super().run()
+
+    monkeypatch.setattr(segments, "number_domains", counted)
+    monkeypatch.setattr(execute.Executor, "_past_cut", watched_cut)
+    _, logic = segments.lowered_logic(program, Universe.from_snapshot(snapshot(game.initial_state(0))),
+                                      lambda u: Watched(program, u))
+    assert tried == searched == [execute.LOOP_CUT_START, 2 * execute.LOOP_CUT_START], (tried, searched)
+    assert 9 <= max(passes) < 4 * execute.LOOP_CUT_START, max(passes)
+    seeds = {k: fl.domain for k, fl in logic.fluents.items() if k[1] == "Seeds"}
+    assert len(seeds) == 10 and all(list(d) == list(range(9)) for d in seeds.values()), seeds

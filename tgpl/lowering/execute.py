@@ -23,7 +23,7 @@ them. What cannot be lowered at all raises `NotLowerable` with its location.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -87,6 +87,9 @@ LOOP_LIMIT = 1000  # passes of one loop
 # passes of a loop whose condition compares a number read from the state (`while (hand > 0)`) run before its
 # paths that would go on are cut (`Executor.loop_cut`): doubled while the ranges hold a state that reaches the cut
 LOOP_CUT_START = 4
+# past a cut that follows one found short, paths that a state in the shorter cut's ranges may meet go on, up to this
+# many times the cut (`Executor._past_cut`)
+LOOP_CUT_AHEAD = 4
 CALL_DEPTH = 64
 EVENT_LIMIT = 1000  # events resolved in one segment (the runtime's limit)
 FLOW_LIMIT = 100  # phases entered in one segment
@@ -438,6 +441,9 @@ class Executor:
         # (segments.Lowering.check_loop_cuts)
         self.loop_cut: int | None = None
         self.loop_cuts: list[tuple[Path, Span]] = []
+        # past the cut, whether a path that would go on meets a state the ranges of a shorter cut hold (None: no
+        # such ranges; segments.Lowering sets it): such a path goes on rather than being cut (`_past_cut`)
+        self.reached: Callable[[Formula], bool] | None = None
         # id of a comparison of numbers -> (it, the span of the first comparison in the source that made it), so
         # that a comparison too costly to write as rules is refused where it is (segments.Lowering.check_comparisons)
         self.compared: dict[int, tuple[CmpLit, Span]] = {}
@@ -872,7 +878,7 @@ class Executor:
                     concrete = concrete and c is True
                     cut = self.loop_cut is not None and passes >= self.loop_cut and _compares_numbers(c)
                     for r, value in self.fork_on(q, c):
-                        if value and cut:
+                        if value and cut and self._past_cut(r, passes):
                             self._cut_loop(r, span)
                             continue
                         (looping if value else done).append(r)
@@ -908,6 +914,17 @@ class Executor:
                 for p in paths:
                     p.pc = minimize(p.pc, consensus=False)
         raise NotLowerable(span, f"this loop runs more than {LOOP_LIMIT} times: its bound is not known after setup")
+
+    def _past_cut(self, p: Path, passes: int) -> bool:
+        """Whether a path that would go on past the cut is cut. Where a shorter cut was found short, its ranges
+        (`reached`) say which paths a state may meet: those go on, the others are cut here, so the cut after one
+        too short is as long as those ranges need at once. Kalah's sowing (tests/data/designers/kalah.tgpl) was
+        run at 4, 8, 16 and 32 passes, where 26 are needed for 24 seeds: now at 4, then at 8 going on to 26. A
+        loop no range bounds goes on at most LOOP_CUT_AHEAD times the cut, so that a refused one costs a few
+        times the passes it did. The cut stays exact: every path cut is judged against the ranges the game is
+        lowered with (segments.Lowering.check_loop_cuts), and a cut found short is lowered again, longer."""
+        return (self.reached is None or passes >= LOOP_CUT_AHEAD * self.loop_cut or passes + 1 >= LOOP_LIMIT
+                or not self.reached(p.pc))
 
     def _cut_loop(self, p: Path, span: Span) -> None:
         """A path still in a loop bounded by a number of the state after `loop_cut` passes: ended there, for the

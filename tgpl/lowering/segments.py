@@ -684,10 +684,14 @@ class Lowering:
         its pool used up (`Executor.overflows`: ended there, for the ranges alone, `Lowering.run`)."""
         before = len(self.ex.overflows)
         self.ex.loop_cut = self.loop_cut  # only the moves' effects: a require's loop has no path to end
+        if self.cut_ranges is not None:  # past the cut, a path goes on where a shorter cut's ranges reach it
+            ranges = self.cut_ranges
+            self.ex.reached = lambda pc: _cut_reached(pc, ranges, self.limits.check) is True
         try:
             paths = self._segment(cs, legal)
         finally:
             self.ex.loop_cut = None
+            self.ex.reached = None
         return paths + self.ex.overflows[before:]
 
     def _segment(self, cs: tuple, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
