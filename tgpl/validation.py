@@ -375,8 +375,15 @@ class Differential:
         """The GDL joint move of random's `roll`, every player `noop`."""
         return tuple(roll if i == self.chance else NOOP for i in range(len(self.roles)))
 
+    def lowered_move(self, text: str) -> bool:
+        """Whether the lowering gave the runtime's move `text` a term (LoweredGame.move_texts): one it did not
+        has no joint move (`joint`), and is a difference in every state where the runtime may play it."""
+        return text in self._kifs
+
     def joint(self, state: State, text: str) -> tuple[Term, ...]:
-        """The GDL joint move of the runtime's move `text` in `state`: the mover's term, `noop` for the others."""
+        """The GDL joint move of the runtime's move `text` in `state`: the mover's term, `noop` for the others.
+        `text` must have a term (`lowered_move`): the comparison of `state`'s legal moves, made before, says
+        where it has none."""
         mover = state.active_player
         term = self._terms.get(text)
         if term is None:
@@ -624,6 +631,7 @@ class _BatchedRun:
         self.moves = 0  # the runtime's moves, compared or not
         self.over = False  # the runtime played to the end of the play
         self.failed: tuple[str, tuple[Term, ...], TGPLRuntimeError] | None = None  # a move the runtime cannot apply
+        self.unlowered: str | None = None  # a move of the runtime's the lowering gave no term, played from `last`
         self.waiting = 0  # states handed out for the GDL and not compared yet
         self.compared: State | None = None  # the last state compared
 
@@ -648,6 +656,11 @@ class _BatchedRun:
             self.over = True
             return None
         move = self.rng.choice(legal)
+        if not d.lowered_move(move):
+            # no GDL move to ask the state after: the play ends here, and the comparison of `last` (handed out
+            # already) finds the move among the runtime's legal moves only (a KeyError in `joint` before)
+            self.unlowered, self.over = move, True
+            return None
         joint = d.joint(last, move)
         try:
             after = last.apply(move)
@@ -690,6 +703,10 @@ class _BatchedRun:
             play.moves.append(move)
             play.joints.append(joint)
             play.mismatch = Difference(runtime_error=error)
+        elif play.mismatch is None and self.unlowered is not None and self.waiting == 0 \
+                and self.compared is self.last:
+            # every state compared, `last` agreed: still, the runtime may play there a move the GDL has not
+            play.mismatch = Difference(legal=([self.unlowered], []))
         elif play.mismatch is None:
             if self.compared is not None:
                 play.ended = self.compared.is_terminal

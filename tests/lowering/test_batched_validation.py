@@ -6,13 +6,19 @@ whatever the batches and however long their answers take.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 import time
 from pathlib import Path
 
+from click.testing import CliRunner
+
 import tgpl.lowering.compiled as compiled
+import tgpl.pipeline as pipeline
 import tgpl.validation as validation
 from tgpl.asp.reasoner import GdlGame
+from tgpl.cli import main
 from tgpl.lowering.lower import lower
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
@@ -194,3 +200,56 @@ def test_a_stream_past_its_time_limit_stops_and_says_so():
     result = validate_translation(d.game, d.lowered, 0, max_seconds=1e-9)
     assert not result.ok and result.mismatch is None and result.timed_out
     assert "within the time limit" in result.shortfall
+
+
+def _without_texts(d: Differential, dropped) -> Differential:
+    """`d`'s game against its lowering whose move texts (LoweredGame.move_texts) lack those `dropped` says: a
+    lowering that gave some move of the runtime's no GDL term."""
+    texts = {kif: text for kif, text in d.lowered.move_texts.items() if not dropped(kif, text)}
+    assert len(texts) < len(d.lowered.move_texts)
+    return Differential(d.game, dataclasses.replace(d.lowered, move_texts=texts), 0)
+
+
+def test_a_move_the_lowering_has_no_term_for_is_a_difference_where_the_runtime_plays_it(monkeypatch):
+    """The runtime plays ahead of the comparisons (Differential.stream): the move it picks may be one the
+    lowering gave no term, whose joint move cannot be asked of the GDL (a KeyError in Differential.joint, once).
+    The play stops there, and the comparison of the state before says what the runtime can play there and the
+    GDL cannot, the difference the step-by-step comparison finds."""
+    seed = 3
+    reference = differential().playout(random.Random(seed), 6)
+    assert reference.mismatch is None and len(reference.moves) >= 2
+    missing = reference.moves[1]  # what this seed's play picks in the second state: Seat#1's first move
+    d = _without_texts(differential(), lambda kif, text: text == missing)
+    [play] = d.playouts([random.Random(seed)], 6)
+    assert play.moves == reference.moves[:1]  # the moves that lead to the state where it is legal
+    assert play.mismatch is not None and missing in play.mismatch.legal[0]
+    assert any("legal moves only in the runtime: " in line and missing in line
+               for line in play.mismatch.lines("the GDL"))
+    [alone] = one_by_one(d, [seed], 6, monkeypatch)
+    assert summary(play) == summary(alone)
+
+
+def test_to_gdl_refuses_a_lowering_without_a_term_for_a_move_of_the_runtimes(tmp_path, monkeypatch):
+    """The same through the command: not validated, the difference located and said with the moves that led
+    there, exit 2, nothing written, no traceback. Every move of Seat#1 lacks its term, so that the first play's
+    second move is one."""
+    real = pipeline.lower_game
+
+    def lower_game(*args, **kwargs):
+        lowered = real(*args, **kwargs)
+        assert lowered.grounding[0] == "per-state"  # its states asked for in batches
+        lowered.move_texts = {kif: text for kif, text in lowered.move_texts.items() if "seat_1" not in kif}
+        return lowered
+
+    monkeypatch.setattr(pipeline, "lower_game", lower_game)
+    out = tmp_path / "shifts.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(SHIFTS), "--moves", "compiled", "-o", str(out),
+                                  "--max-seconds", "300"])
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert r.stdout == "" and not out.exists()
+    assert "Traceback" not in r.output
+    assert re.search(r"shifts\.tgpl:\d+:\d+: error: the GDL differs from the runtime after 1 move", r.stderr), r.stderr
+    assert "legal moves only in the runtime: Seat#1." in r.stderr
+    assert "found by playouts" in r.stderr
+    assert r.stderr.rstrip().endswith("the translation failed its validation against the runtime: nothing written")
