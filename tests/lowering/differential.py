@@ -260,3 +260,21 @@ def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> 
             ends_as(state, result)
             return
         assert not state.is_terminal
+
+
+def lockstep_playouts(written, rewritten, rng, plays: int) -> tuple[int, list]:
+    """`plays` random playouts of the game as written and of its rewrite in lockstep, the same legal moves, state
+    and goals asserted at every step: the steps taken and the written game's final states."""
+    steps, ends = 0, []
+    for _ in range(plays):
+        a, b = written.initial_state(0), rewritten.initial_state(0)
+        while not a.is_terminal:
+            moves = sorted(str(m) for m in a.legal_moves())
+            assert moves == sorted(str(m) for m in b.legal_moves())
+            move = rng.choice(moves)
+            a, b = a.apply(move), b.apply(move)
+            assert a.key() == b.key() and a.goals == b.goals
+            steps += 1
+        assert b.is_terminal
+        ends.append(a)
+    return steps, ends

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from differential import lockstep_playouts
 
 from tgpl.cli import main
 from tgpl.frontend import ast
@@ -470,26 +471,8 @@ def test_atari_go_with_its_walks_inlined_plays_as_written():
         inline_list_walks(members, _Reads(m).only) for _, members in _owners(m)))
     assert program.ok and sum(inlined) == 3  # GroupOf, Breathes, Captures
     rewritten = Game(program, compile_program(program), None)
-    steps, ends = _lockstep_playouts(written, rewritten, random.Random(7), 6)
+    steps, ends = lockstep_playouts(written, rewritten, random.Random(7), 6)
     assert len(ends) == 6 and steps >= 60
-
-
-def _lockstep_playouts(written, rewritten, rng, plays: int) -> tuple[int, list]:
-    """`plays` random playouts of the game as written and of its rewrite in lockstep, the same legal moves, state
-    and goals asserted at every step: the steps taken and the written game's final states."""
-    steps, ends = 0, []
-    for _ in range(plays):
-        a, b = written.initial_state(0), rewritten.initial_state(0)
-        while not a.is_terminal:
-            moves = sorted(str(m) for m in a.legal_moves())
-            assert moves == sorted(str(m) for m in b.legal_moves())
-            move = rng.choice(moves)
-            a, b = a.apply(move), b.apply(move)
-            assert a.key() == b.key() and a.goals == b.goals
-            steps += 1
-        assert b.is_terminal
-        ends.append(a)
-    return steps, ends
 
 
 # --- a walk over a list function called through an object (`goban.Around(p: at)`, issue 34) -----------------
@@ -570,6 +553,6 @@ def test_atari_go_with_its_object_walk_inlined_plays_as_written():
     program = load_program(ATARIGO, transform=inline)
     assert program.ok and inlined[0] == 1 and sum(inlined) == 4  # Place; GroupOf, Breathes, Captures
     rewritten = Game(program, compile_program(program), None)
-    steps, ends = _lockstep_playouts(written, rewritten, random.Random(11), 6)
+    steps, ends = lockstep_playouts(written, rewritten, random.Random(11), 6)
     won = sum(len(set(a.goals.values()) if isinstance(a.goals, dict) else set(a.goals)) > 1 for a in ends)
     assert steps >= 60 and won >= 1

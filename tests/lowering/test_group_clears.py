@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
+from differential import lockstep_playouts
 
 from tgpl.frontend import ast
 from tgpl.frontend.loader import load_program
@@ -153,19 +154,8 @@ def test_atari_go_with_its_removal_scanned_plays_as_written():
     program, made = rewritten(then=_as_run)
     assert made == ["GroupOfHas1"]
     scanned = Game(program, compile_program(program), None)
-    rng = random.Random(11)
-    steps = captures = 0
-    for _ in range(8):
-        a, b = written.initial_state(0), scanned.initial_state(0)
-        while not a.is_terminal:
-            moves = sorted(str(x) for x in a.legal_moves())
-            assert moves == sorted(str(x) for x in b.legal_moves())
-            move = rng.choice(moves)
-            a, b = a.apply(move), b.apply(move)
-            assert a.key() == b.key() and a.goals == b.goals
-            steps += 1
-        assert b.is_terminal
-        captures += _captured(a)
+    steps, ends = lockstep_playouts(written, scanned, random.Random(11), 8)
+    captures = sum(map(_captured, ends))
     assert steps >= 60 and captures >= 3
 
 
