@@ -1524,7 +1524,13 @@ class CompiledGame:
         # the dice each move family throws as random's move (GDL-II, tgpl.lowering.chance): key -> sides, in the
         # order drawn. The move is two GDL steps, as spelled out: the player's move remembers itself (`pend|key`)
         # and hands control to random in the same phase; random's `(rollN f1 ... fN)` runs the effect (`segment`)
-        self.throws: dict[str, tuple[int, ...]] = self.dice()
+        # chance the compiled moves do not make is refused by `compile`, where every caller expects a refusal
+        self.throws: dict[str, tuple[int, ...]] = {}
+        self._dice_refused: Unsupported | None = None
+        try:
+            self.throws = self.dice()
+        except Unsupported as e:
+            self._dice_refused = e
         self.legal: list[Rule] = []  # internal names
         self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
@@ -1577,6 +1583,8 @@ class CompiledGame:
 
     # ------------------------------------------------------------ compiling
     def compile(self) -> None:
+        if self._dice_refused is not None:
+            raise self._dice_refused
         todo = [self.u.control[1:]]
         while todo:
             tp = todo.pop(0)
