@@ -147,11 +147,12 @@ def test_shut_the_box_lowers_within_the_budget_as_its_dry_run_says(tmp_path, mon
     """Its joint search asked a question per combination of its two scores' values and roll: more than 5,500
     by 600 s, unfinished. The dry run says it lowers, and it does, in one joint search."""
     asked = _admissions(monkeypatch)
-    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(SHUTBOX)])
+    # spelled out: `auto` compiles its dice now (test_chance_out.py), where no joint search runs
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", "--moves", "spelled", str(SHUTBOX)])
     assert dry.exit_code == 0 and "lowers" in dry.output, dry.output
     out = tmp_path / "shutbox.kif"
     # written without the validation, which adds some 11 s of CPU (playouts: test_chance_run_bound.py)
-    r = CliRunner().invoke(main, ["to-gdl", str(SHUTBOX), "--no-validate", "-o", str(out)])
+    r = CliRunner().invoke(main, ["to-gdl", str(SHUTBOX), "--moves", "spelled", "--no-validate", "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert "(init " in out.read_text()
     # one search, all of it joint: 181 questions (27 of them enumerations), where 1,402 were not its end
