@@ -511,6 +511,20 @@ def test_two_dice_compiled_are_36_moves_of_random_validated(tmp_path):
     assert len(re.findall(r"\(input random \(roll2 \d \d\)\)", text)) == 36
 
 
+def test_two_dice_of_different_sides_compiled_are_random_moves_of_both_validated(tmp_path):
+    """A die of three faces and one of two in one move compiled: random's moves are the six pairs, each die's
+    faces its own table, both written (the smaller one's table was once left out: no `legal random` rule held,
+    which the validation caught)."""
+    src = tmp_path / "dice.tgpl"
+    src.write_text(GAME.format(body="            Score += roll(3) + roll(2);"))
+    r, out = _to_gdl(tmp_path, src, "--moves", "compiled")
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "; validated: " in text.splitlines()[1]
+    assert sorted(re.findall(r"\(input random \(roll2 (\d) (\d)\)\)", text)) == [
+        (a, b) for a in "123" for b in "12"]
+
+
 def test_a_compiled_die_one_face_short_fails_the_validation(monkeypatch, tmp_path):
     """A compiled lowering whose dice lack their last face is caught: random's moves differ from the runtime's."""
     from tgpl.lowering.compiled import CompiledGame

@@ -1251,12 +1251,12 @@ def _demand_reads_results(rules: list[Rule], rename: dict[str, str], instance: s
             continue
         deps.setdefault(head, set()).update(rename.get(a.relation, a.relation) for a, _ in r.body_atoms())
     call = f"{instance}|call@{ctx}"
-    prefix = f"{instance}|"
+    mine = f"{instance}|"
     seen, todo = set(), [call]
     while todo:
         rel = todo.pop()
         for dep in deps.get(rel, ()):
-            if dep.startswith(prefix) and dep.endswith(f"@{ctx}") and dep != call:
+            if dep.startswith(mine) and dep.endswith(f"@{ctx}") and dep != call:
                 return True
             if dep not in seen:
                 seen.add(dep)
@@ -1847,7 +1847,7 @@ class CompiledGame:
             if not fl.numeric:
                 consts.setdefault(fl.attr, {}).update((self.const(v, fl.type), v) for v in self.domain(fl))
         domains = {attr: list(values.values()) for attr, values in consts.items()}
-        called = {r.head.relation.split("|")[0] for r in segments if r.head.relation.split("|")[1].startswith("call@")}
+        called = {prefix(r.head.relation) for r in segments if r.head.relation.split("|")[1].startswith("call@")}
         tables: dict[str, tuple[str, str] | None] = {}
         for inst in sorted(called):
             key = inst.split("~")[0]
@@ -1869,7 +1869,7 @@ class CompiledGame:
             return segments, functions
         mappings = self.mappings()
         rules = segments + functions
-        instances = {(rel.split("|")[0], rel.rsplit("@", 1)[1]) for r in functions
+        instances = {(prefix(rel), rel.rsplit("@", 1)[1]) for r in functions
                      for rel in [r.head.relation] if "|" in rel and "@" in rel}
         # what the callers of each instance ask of its result: the last arguments of its positive literals
         asked: dict[str, set] = {}
@@ -1944,7 +1944,7 @@ class CompiledGame:
             # found here must include every one it can find
             return [Rule(_relaxed(self.internal(r.head)),
                          tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
-                    for r in rs if r.head.relation.split("|")[0] not in VIEWS]
+                    for r in rs if prefix(r.head.relation) not in VIEWS]
         inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
         rules = _with_legality(rules, self.numeric_attrs)
         relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
@@ -1954,10 +1954,10 @@ class CompiledGame:
             relaxed.append(Rule(Atom(f"does|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
             if m.key in self.throws:  # the move random throws after: remembered as it was legal
                 relaxed.append(Rule(Atom(f"pend|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
-        for n in sorted({len(sides) for sides in self.throws.values()}):  # random's moves: any faces
+        if self.throws:  # random's moves: any faces of the largest die
+            table = self.face_table(max(max(sides) for sides in self.throws.values()))
+        for n in sorted({len(sides) for sides in self.throws.values()}):
             faces = tuple(Var(f"F{i}") for i in range(n))
-            most = max(max(sides) for sides in self.throws.values())
-            table = self.hc.static_table([(Const(str(k)),) for k in range(1, most + 1)])
             relaxed.append(Rule(Atom(f"roll|{n}", (Const("#" + RANDOM), *faces)),
                                 tuple(Atom(table, (f,)) for f in faces)))
         self._static_facts(facts, relaxed)
@@ -1995,30 +1995,30 @@ class CompiledGame:
             kinds = ("num", "over") if part == "numbers" else ("legal", "result", "check")
             rules = []
             for r in relaxed:
-                kind = r.head.relation.split("|")[0]
+                kind = prefix(r.head.relation)
                 if kind in ("num", "over", "result", "check") and kind not in kinds and not (
                         part == "numbers" and kind == "result"):  # a way that ends the game compares counters too
                     continue
                 if self.ranges is not None and r.head.relation in fed_back:
                     continue  # the counters' reads are the given values
                 if part == "numbers" and (r in inside or "|call@" in r.head.relation) \
-                        and r.head.relation.split("|")[0] not in counting:
+                        and prefix(r.head.relation) not in counting:
                     continue  # the compiled functions and their demand: their results are taken as anything
                 rules.append(r)
 
             def dropped(x, r, part=part):
                 if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
                     if part == "numbers":  # a counting function's own arithmetic too: its rows whole
-                        return id(x) not in numeric and r.head.relation.split("|")[0] not in counting
+                        return id(x) not in numeric and prefix(r.head.relation) not in counting
                     # a compiled function's comparisons of a counter are worked out here, with its whole range
                     return id(x) in numeric and r not in inside
                 return part == "numbers" and isinstance(x, Atom) and x.relation in results \
-                    and x.relation.split("|")[0] not in counting
+                    and prefix(x.relation) not in counting
             rules = _without(rules, dropped, domains)
             defined = {r.head.relation for r in rules}
             rules = [r for r in rules if all(x.relation in defined for x in r.body
                                              if isinstance(x, Atom) and "|" in x.relation)]  # else never true
-            whole = {r.head.relation for r in rules if r.head.relation.split("|")[0] in kinds}
+            whole = {r.head.relation for r in rules if prefix(r.head.relation) in kinds}
             wanted = {("overflow", 1)} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             program = horn._relaxed_program(horn._numeric_slice(rules, whole), facts)
@@ -2168,7 +2168,7 @@ class CompiledGame:
         probes = self.probes()
         self.sc.collapse(self.final, numeric=True)  # as `lowered` does before it relaxes: the views' rules
         found = self.relaxed(probes, parts=("numbers",))[2]
-        return {rel: rows for rel, rows in found.items() if rel.split("|")[0] in ("num", "over")}
+        return {rel: rows for rel, rows in found.items() if prefix(rel) in ("num", "over")}
 
     def relaxed(self, probes: list[Rule], outcomes: list[Rule] = (), parts: tuple[str, ...] = ("numbers", "rest"),
                 moving: bool = False) -> tuple[list[Rule], list[Rule], dict, dict[str, str]]:
@@ -2344,7 +2344,7 @@ def _with_legality(rules: list[Rule], numeric: set[str]) -> list[Rule]:
         does = [x for x in r.body if isinstance(x, Atom) and x.relation.startswith("does|")]
         reads = any(isinstance(x, Atom) and x.relation.startswith("#read:") and x.relation[6:] in numeric
                     for x in r.body)
-        if r.head.relation.split("|")[0] not in ("num", "over") and not (
+        if prefix(r.head.relation) not in ("num", "over") and not (
                 r.head.relation.startswith("seg|") and reads) or len(does) != 1:
             out.append(r)
             continue
@@ -2530,14 +2530,17 @@ def _forgotten(rule: Rule, forgetting: set[tuple[str, int]], domains: dict[tuple
     return replace(rule, head=head, body=body)
 
 
+def prefix(rel: str) -> str:
+    """What a compiled relation is (`num`, `legal`, a function's name, ...): its name before the first `|`."""
+    return rel.split("|")[0]
+
+
 def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int], reads: set[str]) -> set[str]:
     """The compiled functions (their relations' prefix) the counters' relaxation evaluates, where it takes every
     other's results as anything: those whose result a counter is written with, or a counter's arithmetic or test
     reads (Shut the Box's `Score = Box.Board.OpenTotal()`: taken as anything, the score was unbounded), and whose
     rules read no counter (`reads`) nor another function: their rows do not depend on the counters' values, so
     the relaxation grounds them once, as the other relaxation does."""
-    def prefix(rel: str) -> str:
-        return rel.split("|")[0]
     own: dict[str, list[Rule]] = {}
     for r in inside:
         own.setdefault(prefix(r.head.relation), []).append(r)
@@ -2551,7 +2554,7 @@ def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int],
             v = x.args[-1]
             if not isinstance(v, Var):
                 continue
-            if r.head.relation.split("|")[0] in ("num", "over") and v in r.head.args or any(
+            if prefix(r.head.relation) in ("num", "over") and v in r.head.args or any(
                     isinstance(y, Atom) and id(y) in numeric and v in y.args for y in r.body):
                 wanted.add(prefix(x.relation))
     return {fn for fn in wanted
@@ -2846,6 +2849,7 @@ class Emission:
         # made with (it had none: the game stopped after the first move)
         read = {x.relation for body in [r.body for r in self.rules] + [c.body for c in self.final] for x in body
                 if isinstance(x, Atom)}
+        read |= {g.face_table(k) for sides in g.throws.values() for k in sides}  # random's legal moves (chance_rules)
         found = dict(found) | {rel: rows for rel, rows in g.hc.statics.items() if rel in read and rel not in found
                                and rel.startswith("#static")}
         tables: list[Rule] = []
