@@ -1618,8 +1618,8 @@ class CompiledGame:
         if self.u.throws or self.u.deals:
             raise Unsupported("setup's dice or deals (random's first moves)")
         from tgpl.lowering.percepts import has_secrets
-        if throws and has_secrets(self.program):  # tgpl.lowering.percepts writes them for spelled-out moves
-            raise Unsupported("dice in a game with secrets (its GDL-II percepts)")
+        if has_secrets(self.program):  # tgpl.lowering.percepts writes them for spelled-out moves
+            raise Unsupported("a game with secrets (its GDL-II percepts are written for spelled-out moves)")
         out = {}
         for key, m in self.moves.items():
             t = throws.get(id(m.action))
@@ -2154,6 +2154,11 @@ class CompiledGame:
                     probes.append(Rule(Atom(("over|" if c.over is not None else "num|") + a, (o, v)), tuple(c.body)))
             if c.over is not None:
                 probes.append(Rule(Atom("result|", c.over), tuple(c.body)))
+            elif not any(a in self.numeric_attrs for a, _, _ in c.store) and any(
+                    isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES for x in c.body):
+                # a way that tests numbers but writes no counter and goes on (a throw that overshoots the last
+                # square, and stays): its tests' rows, which no other probe reads, found as well
+                probes.append(Rule(Atom("way|", ()), tuple(c.body)))
         for a in sorted(self.numeric_attrs):
             o, v = Var("O"), Var("V")
             within = (Atom("#bound:" + a, (v,)),) if a in self.counted else ()
