@@ -553,12 +553,12 @@ def test_shut_the_box_is_compiled_by_auto_validated_and_compact(tmp_path):
 
 def test_dice_in_a_game_with_secrets_are_not_compiled(tmp_path):
     """The percepts of a game with secrets are written for the spelled-out moves (tgpl.lowering.percepts):
-    `--moves compiled` refuses its dice, `auto` spells them out."""
+    `--moves compiled` refuses the game, `auto` spells it out."""
     src = tmp_path / "dice.tgpl"
     src.write_text(GAME.format(body="            Score += roll(3);").replace(
         "    number Score = 0;", "    number Score = 0;\n    private number Secret = 0;"))
     r, out = _to_gdl(tmp_path, src, "--moves", "compiled", "--no-validate")
-    assert r.exit_code == 2 and "dice in a game with secrets" in r.output, r.output
+    assert r.exit_code == 2 and "a game with secrets (its GDL-II percepts" in r.output, r.output
     assert not out.exists()
 
 

@@ -3,8 +3,9 @@ decision 97; docs/gdl.md, "GDL-II out").
 
 A GDL-II role knows the rules and its percepts only. The lowering gives a dice game with no secret the percept
 of every move, random's included, `(sees ?r (did ?q ?m))`: a role that knows every move knows the whole state.
-A dice game with secrets (attributes written `private` or `hidden`, decision 94) cannot: random's moves would
-tell its secrets (Monty Hall's `(roll k)` of setup is where the car is). There every player sees:
+A game with secrets (attributes written `private` or `hidden`, decision 94) cannot: random's moves would tell
+its secrets (Monty Hall's `(roll k)` of setup is where the car is), and without chance a GDL role sees every
+state. There every player sees (a game with no chance has no `random`: its percepts alone make it GDL-II):
 - every player's move, `(did ?q ?m)` (a move's text is public: the studio's log shows it), never random's; a
   move of a `private` action (decision 94) whole by its mover only, and by the others with its inputs
   `hidden`, as the studio's log redacts it (`(did player_0 (mark seat_0 hidden))`), from a table of the
@@ -70,11 +71,13 @@ def _who(fl) -> str:
 
 
 def with_percepts(lowered, program):
-    """The lowered GDL-II game (emit.LoweredGame, its role `random`) with the percepts of the module's docstring
-    in place of every move's, where the game has secrets; the game itself where it has none, or no dice."""
+    """The lowered game (emit.LoweredGame) as GDL-II with the percepts of the module's docstring in place of every
+    move's, where the game has secrets; the game itself where it has none. A game with secrets and no chance has
+    no role `random`: its percepts alone make it GDL-II (GDL's roles would see every state)."""
     em = lowered.emitter
-    if em is None or RANDOM not in lowered.roles or not has_secrets(program):
+    if em is None or not has_secrets(program):
         return lowered
+    chance = RANDOM in lowered.roles
     thrown = action_rolls(program)[0]
     for info in program.classes:
         for action in (info.defn.actions if info.defn is not None else []):
@@ -116,7 +119,7 @@ def with_percepts(lowered, program):
         if who == {NOBODY}:
             continue
         if who == {EVERYONE}:
-            extra = (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)))
+            extra = _seer(chance)
         else:  # by object: a table of who sees the fluent of each object
             table = tables.get(fluent.name)
             if table is None:
@@ -127,17 +130,23 @@ def with_percepts(lowered, program):
         out.append(Rule(Atom("sees", (SEER, fluent)), rule.body + extra))
     kept = [r for r in lowered.program.rules if r.head.relation != "sees"]
     at = next((i for i, r in enumerate(kept) if not r.is_fact or r.head.relation not in ("role",)), len(kept))
-    rules = kept[:at] + _move_percepts(em, program, facts) + kept[at:] + facts + out
+    rules = kept[:at] + _move_percepts(em, program, facts, chance) + kept[at:] + facts + out
     return lowered.with_program(Program(tuple(rules)))
 
 
-def _move_percepts(em, program, facts: list[Rule]) -> list[Rule]:
+def _seer(chance: bool) -> tuple:
+    """The body that makes SEER a player: a role, not `random` where the game has it."""
+    return (Atom("role", (SEER,)),) + ((Distinct(SEER, Const(RANDOM)),) if chance else ())
+
+
+def _move_percepts(em, program, facts: list[Rule], chance: bool) -> list[Rule]:
     """The percepts of the players' moves: every move to every player, but a private action's, which its mover
     sees whole and the others with its inputs `hidden`, and a public one naming a card the others may not see,
-    which they see with that input `hidden` (a table of such moves appended to `facts`)."""
+    which they see with that input `hidden` (a table of such moves appended to `facts`). `chance`: the game has
+    the role `random`, whose moves no player sees."""
     q, m, x = Var("q"), Var("m"), Var("tgpl_hidden")
-    seer = (Atom("role", (SEER,)), Distinct(SEER, Const(RANDOM)))
-    public = seer + (Distinct(q, Const(RANDOM)), Atom("does", (q, m)))
+    seer = _seer(chance)
+    public = seer + ((Distinct(q, Const(RANDOM)),) if chance else ()) + (Atom("does", (q, m)),)
     unseen = unseen_classes(program)
     private = []  # (move, which of its inputs the others see hidden)
     for mv in em.logic.moves:
