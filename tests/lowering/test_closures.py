@@ -154,6 +154,32 @@ def test_atari3_compiled_moves_ask_the_liberty_as_a_closure(tmp_path):
     assert "(not (breathesflood1_found" in kif
 
 
+def _recursive_relations(kif: str, prefix: str) -> set[str]:
+    """The relations named from `prefix` that a rule of `kif` defines from themselves."""
+    out = set()
+    for rule in kif.split("\n\n"):
+        m = re.match(r"\(<= \((\S+)", rule)
+        if m and m.group(1).startswith(prefix) and f"({m.group(1)} " in rule[m.end():]:
+            out.add(m.group(1))
+    return out
+
+
+def test_a_closures_passes_over_the_directions_are_rules_of_found(tmp_path):
+    """atari3's liberty search steps to each of the four neighbours in a `for` whose passes only `return true`:
+    each pass's step is a rule of `breathesflood1_found` of its own, reading the neighbour table, and the code
+    after the loop goes on whatever they find: no relation of the passes (the only relation of a walk left, per
+    instance, is the `while` of the liberty test, inlined from `Around`), no `not` but the closure's `no`; and
+    the rules validate against the runtime."""
+    kif = _lowered(tmp_path, ATARI3)
+    assert kif.splitlines()[1].startswith("; validated:"), kif.splitlines()[1]
+    instances = {m.group(1) for m in re.finditer(r"\((breathesflood1(?:_\d+)?) \S+ \S+ \S+ \S+ \S+ \S+ yes\)", kif)}
+    assert instances and _recursive_relations(kif, "breathesflood1_found") == {i.replace("1", "1_found", 1)
+                                                                             for i in instances}
+    assert len(_recursive_relations(kif, "breathesflood1_loop")) == len(instances), kif
+    search = [r for r in kif.split("\n\n") if r.startswith("(<= (breathesflood1")]
+    assert [r for r in search if "(not " in r] == [r for r in search if " no)" in r.splitlines()[0]]
+
+
 ATARIGO = DATA / "designers" / "atarigo.tgpl"
 REMOVAL = "                // remove every enemy group next to the stone"
 

@@ -980,11 +980,12 @@ class _FunctionCompiler:
             entry.env[var] = i
             made = len(self.hf.rules)
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
-            if (self.reach is not None and self.hf.closure and not inner.breaks
-                    and all(v == Const("yes") for _, v in inner.returns)):
-                # a search keyed by its start: each pass's steps are rules of `|reach` of their own (`reached`),
-                # positive, and the code after the loop goes on whatever they find (it only adds steps): no
-                # relation of the passes, no `not`
+            if self.hf.closure and not inner.breaks and all(v == Const("yes") for _, v in inner.returns):
+                # a closure's passes that only find: each pass's ways to `true` are rules of `|found` (`closed`;
+                # of `|reach`, a search keyed by its start: `reached`) of their own, positive, and the code after
+                # the loop goes on whatever they find. Where a pass found, the search is true already, so what
+                # the code after finds only adds ways to a `true` (as past a `closure.found` test): no relation
+                # of the passes, no `not`, as hand-written GDL writes a step in each direction
                 flow.returns += inner.returns
                 after = c.copy()
                 after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound
