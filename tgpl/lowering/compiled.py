@@ -2089,8 +2089,40 @@ class CompiledGame:
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
                 rows = found.setdefault(rel, [])
                 rows.extend(model.get((horn._asp_name(rel), n), []))
+        found.update(self.exact_tables(functions, facts, found))
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
+
+    def exact_tables(self, functions: list[Rule], facts: dict[str, list[tuple]], found: dict[str, list[tuple]]
+                     ) -> dict[str, list[tuple]]:
+        """The rows of the compiled functions that read no state (their `@s` relations, written as tables),
+        where a rule of theirs reads one under `not`: the relaxation drops every `not`, which for these would
+        make a table hold a row the function never gives (a search over a tile's connections answering `no`
+        where it also answers `yes`). They are worked out again, exactly: their rules with their negations,
+        on the static facts and the calls the relaxation found (a superset: a row of a call never made is a
+        true row). Stratified negation over facts has one model; anything else is refused."""
+        static = [Rule(self.internal(r.head), tuple(self.internal(x) for x in r.body))
+                  for r in functions if r.head.relation.endswith("@s")]
+        if not any(isinstance(x, Not) for r in static for x in r.body):
+            return {}
+        calls = {r.head.relation for r in static if "|call@" in r.head.relation}
+        calls |= {x.relation for r in static for x in r.body if isinstance(x, Atom) and "|call@" in x.relation}
+        given = dict(facts)
+        for rel in calls:
+            given[rel] = list(found.get(rel, []))
+        rules = [r for r in static if r.head.relation not in calls]
+        wanted = {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules}
+        program = horn._relaxed_program(rules, given)
+        self.limits.check()
+        try:
+            model = outside(lambda: horn._only_model(program, wanted), self.limits)
+        except RuntimeError as e:
+            raise Unsupported(f"the tables of the functions that read no state could not be worked out ({e})") \
+                from None
+        if model is None:
+            raise Unsupported("the functions that read no state depend on themselves through `not`")
+        return {r.head.relation: model.get((horn._asp_name(r.head.relation), len(r.head.args)), [])
+                for r in rules}
 
     def unbounded(self, model: dict, whole: set[str]) -> tuple[str, object]:
         """What a relaxation past horn.BOUND says of its cause, and where: the counters whose values it found
