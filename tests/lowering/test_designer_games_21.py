@@ -4,14 +4,16 @@ a list of cell numbers; won when every lamp is off, lost (`winner {}`) after six
 
 The runtime is checked against an independent model (lamps as a bit mask, each press a fixed mask): perft
 and the puzzle's value. `verify` finds it a forced win (three presses solve it); the lowering spells the nine
-presses out and bisimulates. Compiled moves refuse the loop over the connections that writes the lamps it
-reads (a count the compiler does not bound), so `auto` keeps the spelled-out form."""
+presses out and bisimulates (39 rules). `auto` compiles the moves, as for any game whose loop writes the
+state: the loop over the connections is spelled out pass by pass, up to the board's largest number of
+connections (`SegmentCompiler.static_bound`; refused before, when `auto` fell back to spelling the moves out),
+and validates by playouts."""
 
 from __future__ import annotations
 
 from click.testing import CliRunner
 
-from differential import runtime_perft
+from differential import lowered_and_validated, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -62,11 +64,16 @@ def test_pressing_the_corners_and_the_centre_wins():
     assert lamps(state) == 0 and state.is_terminal and state.goals[0] == 100
 
 
-def test_lights_verifies_as_a_forced_win_and_lowers_bisimulated(tmp_path):
+def test_lights_verifies_as_a_forced_win_and_lowers_spelled_out_bisimulated(tmp_path):
     r = CliRunner().invoke(main, ["verify", game("lights")])
     assert r.exit_code == 0, r.output
     assert "  value: win for player 0" in r.output.splitlines()
     out = tmp_path / "lights.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("lights"), "-o", str(out)])
+    r = CliRunner().invoke(main, ["to-gdl", game("lights"), "--moves", "spelled", "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert out.read_text().splitlines()[1].startswith("; validated: bisimulation")
+
+
+def test_lights_compiled_by_auto_unrolls_the_loop_over_the_connections_and_validates(tmp_path):
+    text, _ = lowered_and_validated(game("lights"), tmp_path / "lights.kif")
+    assert "Played one state at a time (its moves compiled)" in text

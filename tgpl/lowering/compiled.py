@@ -483,6 +483,7 @@ class SegmentCompiler(_FunctionCompiler):
         each flipping what the one before left), through the views its writes make. None for another loop."""
         counted = ast.counted_for(s)
         around = None  # a loop around a place (`x = to.X - 1; x <= to.X + 1`): its base and first offset
+        guard = None  # a bound read from a static table (`lamp.connections.length`): its name in each clause's env
         if counted is None:
             around = _around_for(s)
             if around is None:
@@ -497,15 +498,24 @@ class SegmentCompiler(_FunctionCompiler):
             for c in clauses:  # one value, known when compiling: no literal added to the way
                 found = self.expr(s.cond.right, c)
                 if len(found) != 1 or found[0][0].body != c.body:
-                    return None
+                    bounds = None
+                    break
                 bounds.add(found[0][1])
-            if len(bounds) != 1:
+            if bounds is None:  # else a bound the board fixes for each object: as many passes as its largest
+                guard = f"#bound:{id(s)}"
+                found = self.static_bound(s.cond.right, clauses, guard)
+                if found is None:
+                    return None
+                clauses, most = found
+                last = most + inclusive
+            elif len(bounds) != 1:
                 return None
-            bound = next(iter(bounds))
-            try:
-                last = int(bound.name) + inclusive
-            except (AttributeError, ValueError):
-                return None
+            else:
+                bound = next(iter(bounds))
+                try:
+                    last = int(bound.name) + inclusive
+                except (AttributeError, ValueError):
+                    return None
         if first != int(first) or not 0 <= last - int(first) <= UNROLLED:
             return None
         flow = horn._Flow()
@@ -517,7 +527,9 @@ class SegmentCompiler(_FunctionCompiler):
             body_live |= horn._names([around[1]])
         passes = range(int(first), max(int(first), last))
         frozen, deferred = self.frozen, self.deferred
-        independent = self.independent(s, var, passes, clauses) if frozen is None and around is None else None
+        independent = self.independent(s, var, passes, clauses) if (
+            frozen is None and around is None and guard is None) else None
+        left: list[SegClause] = []  # the ways that leave a loop of a static bound before its last pass
         if independent:
             self.frozen = dict(self.latest)
             if independent.once:
@@ -534,10 +546,15 @@ class SegmentCompiler(_FunctionCompiler):
                             c2.env[var] = v
                             ways.append(c2)
                     going = ways
+                if guard is not None:  # the pass runs where k is within the way's bound; the others leave here
+                    going, out = self.within_bound(going, k, guard, inclusive)
+                    left += out
                 inner = self.block(s.body.body, going, body_live if k != passes[-1] else live)
                 flow.returns += inner.returns
                 flow.going += inner.breaks
                 going = inner.going + inner.continues
+                if guard is not None and len(going) > 1:  # the pass's ways met again: a bound's passes do not multiply
+                    going = self.cut(going, "join", body_live | {guard})
             if independent and independent.once:
                 for a, ways in self.deferred.items():  # one view of every pass's loop writes
                     m = next(self.view_ids)
@@ -547,11 +564,46 @@ class SegmentCompiler(_FunctionCompiler):
             self.frozen, self.deferred = frozen, deferred
         for c in going:
             c.env[var] = Const(str(max(int(first), last))) if around is None else NULL
-        flow.going += going
+        flow.going += going + left
         for c in flow.going:
             c.env.pop(var, None)
+            c.env.pop(guard, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def static_bound(self, e, clauses: list[SegClause], key: str) -> tuple[list[SegClause], int] | None:
+        """A loop's bound `e` read from one static table for each way (a tile's `connections.length`): the ways
+        with the bound's value kept in their env under `key`, and the largest value the table holds. None for
+        another bound (a read of the state, a computed value)."""
+        out, most = [], None
+        for c in clauses:
+            for c2, v in self.expr(e, c):
+                added = c2.body[len(c.body):]
+                if c2.body[:len(c.body)] != c.body or len(added) != 1 or not isinstance(v, Var):
+                    return None
+                rows = self.hc.statics.get(added[0].relation) if isinstance(added[0], Atom) else None
+                if not rows or added[0].args[-1] != v:
+                    return None
+                try:
+                    values = [int(row[-1].name) for row in rows]
+                except (AttributeError, ValueError):
+                    return None
+                most = max([most, *values] if most is not None else values)
+                c2.env[key] = v
+                out.append(c2)
+        return (out, most) if most is not None else None
+
+    def within_bound(self, clauses: list[SegClause], k: int, key: str, inclusive: bool
+                     ) -> tuple[list[SegClause], list[SegClause]]:
+        """The ways whose bound (`static_bound`) lets pass `k` run, and those that leave the loop before it."""
+        runs, leaves = [], []
+        for c in clauses:
+            bound = c.env[key]
+            yes = self.compare("<=" if inclusive else "<", Const(str(k)), bound, c.copy())
+            no = self.compare(">" if inclusive else ">=", Const(str(k)), bound, c.copy())
+            runs += [yes] if yes is not None else []
+            leaves += [no] if no is not None else []
+        return runs, leaves
 
     def independent(self, s: ast.For, var: str, passes: range, clauses: list[SegClause]
                     ) -> footprint.Independent | None:
@@ -2037,8 +2089,40 @@ class CompiledGame:
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
                 rows = found.setdefault(rel, [])
                 rows.extend(model.get((horn._asp_name(rel), n), []))
+        found.update(self.exact_tables(functions, facts, found))
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
+
+    def exact_tables(self, functions: list[Rule], facts: dict[str, list[tuple]], found: dict[str, list[tuple]]
+                     ) -> dict[str, list[tuple]]:
+        """The rows of the compiled functions that read no state (their `@s` relations, written as tables),
+        where a rule of theirs reads one under `not`: the relaxation drops every `not`, which for these would
+        make a table hold a row the function never gives (a search over a tile's connections answering `no`
+        where it also answers `yes`). They are worked out again, exactly: their rules with their negations,
+        on the static facts and the calls the relaxation found (a superset: a row of a call never made is a
+        true row). Stratified negation over facts has one model; anything else is refused."""
+        static = [Rule(self.internal(r.head), tuple(self.internal(x) for x in r.body))
+                  for r in functions if r.head.relation.endswith("@s")]
+        if not any(isinstance(x, Not) for r in static for x in r.body):
+            return {}
+        calls = {r.head.relation for r in static if "|call@" in r.head.relation}
+        calls |= {x.relation for r in static for x in r.body if isinstance(x, Atom) and "|call@" in x.relation}
+        given = dict(facts)
+        for rel in calls:
+            given[rel] = list(found.get(rel, []))
+        rules = [r for r in static if r.head.relation not in calls]
+        wanted = {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules}
+        program = horn._relaxed_program(rules, given)
+        self.limits.check()
+        try:
+            model = outside(lambda: horn._only_model(program, wanted), self.limits)
+        except RuntimeError as e:
+            raise Unsupported(f"the tables of the functions that read no state could not be worked out ({e})") \
+                from None
+        if model is None:
+            raise Unsupported("the functions that read no state depend on themselves through `not`")
+        return {r.head.relation: model.get((horn._asp_name(r.head.relation), len(r.head.args)), [])
+                for r in rules}
 
     def unbounded(self, model: dict, whole: set[str]) -> tuple[str, object]:
         """What a relaxation past horn.BOUND says of its cause, and where: the counters whose values it found

@@ -2139,6 +2139,30 @@ def _asp_literal(x) -> str:
     return f"{_asp_name(x.relation)}({args})" if args else _asp_name(x.relation)
 
 
+def _only_model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], list[tuple[Const, ...]]] | None:
+    """The atoms of the `wanted` predicates in the one answer set of a program with negation (stratified over
+    facts: the tables of functions that read no state); None where it has none or several."""
+    import clingo
+
+    ctl = clingo.Control(["--warn=none", "--models=2"], logger=lambda code, message: None)
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    models = []
+    with ctl.solve(yield_=True) as handle:
+        for m in handle:
+            models.append(m.symbols(atoms=True))
+    if len(models) != 1:
+        return None
+    number = clingo.SymbolType.Number
+    out: dict[tuple[str, int], list[tuple[Const, ...]]] = {key: [] for key in wanted}
+    for atom in models[0]:
+        key = (atom.name, len(atom.arguments))
+        if key in out:
+            out[key].append(tuple(Const(str(a.number)) if a.type == number else Const(a.string)
+                                  for a in atom.arguments))
+    return out
+
+
 def _model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], list[tuple[Const, ...]]]:
     """The atoms of the `wanted` predicates in the single model of a positive program (grounding decides it)."""
     import clingo
