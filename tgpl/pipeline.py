@@ -13,12 +13,13 @@ from tgpl.asp.induction import invariant_holds, never_holds, same_game
 from tgpl.asp.recursion import bind_recursion
 from tgpl.asp.static_loops import static_loops
 from tgpl.asp.estimate import MAX_GROUND
-from tgpl.asp.validate import validate
+from tgpl.asp.validate import negation_cycles, validate
 from tgpl.lowering.board_count import Holds
 from tgpl.lowering.floods import with_floods
 from tgpl.lowering.chance import SETUP_OUTCOMES, SetupRefused, setup_deal_calls, setup_roll_calls, setup_throw
 from tgpl.lowering.ir import Program
 from tgpl.lowering.percepts import with_percepts
+from tgpl.lowering.repair import StagedRepair
 from tgpl.limits import Limits, outside, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, fewer_collections, lower, lower_with_query
 from tgpl.lowering.lowerable import Assessment, assess
@@ -44,11 +45,13 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     limits = limits if limits is not None else unlimited()
     prove = same_game if global_checks else None
 
-    def repair(program: Program) -> Program:
-        """bind_recursion, whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`; a game
-        whose bound is past --max-ground's default narrowed by it (tgpl.asp.narrow), so that check-gdl takes it.
-        First the loops that read nothing of the state once entered are tables (tgpl.asp.static_loops)."""
-        return outside(lambda: bind_recursion(static_loops(program), narrowing=MAX_GROUND), limits)
+    # the loops that read nothing of the state once entered made tables (tgpl.asp.static_loops), then bind_recursion,
+    # whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`; a game whose bound is past
+    # --max-ground's default narrowed by it (tgpl.asp.narrow), so that check-gdl takes it. The relaxation is left
+    # out of a compilation of the moves that is compiled again (tgpl.lowering.repair).
+    repair = StagedRepair(lambda program: outside(lambda: static_loops(program), limits),
+                          lambda program: outside(lambda: bind_recursion(program, narrowing=MAX_GROUND), limits),
+                          negation_cycles)
     with limits.during("setting up"):
         start = start_snapshot(game, seed)
         limits.check()

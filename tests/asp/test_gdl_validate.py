@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tgpl.asp.kif import read_kif, read_kif_file
-from tgpl.asp.validate import validate
+from tgpl.asp.validate import negation_cycles, validate
 from tgpl.lowering.ir import Atom, Const, Program, Rule
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +36,15 @@ def test_a_negation_cycle_is_told_to_programs_by_its_kind_and_hops():
     """What compile_game acts on (tgpl.lowering.compiled): the kind and the cycle's hops, not the message's words."""
     [d] = validate(read_kif(MINI + "(<= q (not r))\n(<= r q)", "g.kif"), "g.kif")
     assert (d.code, d.about) == ("negation-cycle", ("q", "not r", "q"))
+
+
+def test_the_negation_cycles_alone_are_validates_own():
+    """negation_cycles, what the lowering asks before its costly repair: validate's negation cycles, the other
+    errors (here an unsafe rule and the recursion restriction) left out."""
+    game = read_kif(MINI + "(<= q (not r))\n(<= r q)\n(<= (s ?x) (s ?y) (true p))\n(<= (t ?z) (not q))", "g.kif")
+    everything = validate(game, "g.kif")
+    assert {d.code for d in everything} > {"negation-cycle"}
+    assert negation_cycles(game) == [d for d in everything if d.code == "negation-cycle"] != []
 
 
 def test_the_tictactoe_baseline_is_valid():

@@ -181,6 +181,18 @@ def _keywords(rule: Rule, graph: DependencyGraph, diags: Diagnostics) -> None:
 
 
 # ---------------------------------------------------------------- negation
+def negation_cycles(program: Program) -> list[Diagnostic]:
+    """The negation cycles `validate` reports, alone, sorted by location: what decides whether the lowering
+    compiles a game's moves again (tgpl.lowering.compiled.compile_game), asked before its costly repair, without
+    the other checks (the terms' growth above all)."""
+    diags = Diagnostics()
+    graph = DependencyGraph.of(program)
+    components = graph.components()
+    for rule in program.rules:
+        _negation(rule, graph, components, diags)
+    return diags.sorted()
+
+
 def _negation(rule: Rule, graph: DependencyGraph, components: dict[str, int], diags: Diagnostics) -> None:
     head = rule.head.relation
     for atom, positive in rule.body_atoms():

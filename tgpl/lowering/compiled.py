@@ -61,6 +61,7 @@ from tgpl.lowering.segments import actions_of, builtin_attribute_type, builtin_w
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.keyed_walks import key_walks
+from tgpl.lowering.repair import Repair, StagedRepair
 from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.symbolic import UObj
@@ -3037,13 +3038,15 @@ class NeedRanges(Exception):
     with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
 
 
-def compile_game(program, universe, check=None, tidy=None, repair=None, limits: Limits | None = None,
-                 make: Callable[..., CompiledGame] | None = None, holds: Holds | None = None) -> LoweredGame:
+def compile_game(program, universe, check=None, tidy=None, repair: Repair | None = None,
+                 limits: Limits | None = None, make: Callable[..., CompiledGame] | None = None,
+                 holds: Holds | None = None) -> LoweredGame:
     """The game's GDL with its moves compiled (raises Unsupported): its end-of-game checks left to the next
     decision where they can be (tgpl.lowering.deferral), the others compiled where they run. `tidy(lowered)`
-    finishes the program; `check(program)` says what breaks GDL's rules in it: the checks are then compiled
-    where they run, and if the rules still break GDL's, the game is refused. `make` makes the CompiledGame
-    (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query).
+    finishes the program; `repair` (tgpl.lowering.repair) mends what it can of GDL's restrictions, its costly
+    stage only on a compilation that is kept; `check(program)` says what breaks GDL's rules in it: the checks are
+    then compiled where they run, and if the rules still break GDL's, the game is refused. `make` makes the
+    CompiledGame (its arguments: CompiledGame's): a subclass compiles more (the query, tgpl.lowering.compiled_query).
     `holds` (board_count.Holds) proves invariants of the rules (tgpl.asp.induction): counters
     that the relaxation cannot bound but that may count the board are bounded by the board where it proves that
     they do (tgpl.lowering.board_count); without it, or unproved, the game is refused as the relaxation said."""
@@ -3055,6 +3058,7 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
                 e.span = inputs[0].span
                 raise e
     make = make if make is not None else CompiledGame
+    staged = StagedRepair.of(repair) if repair is not None else None
     kept: set[int] | None = set()  # None: every check where it runs
     ranges = None
     shapes: dict = {}  # the shape tables, the same for every attempt
@@ -3129,34 +3133,84 @@ def compile_game(program, universe, check=None, tidy=None, repair=None, limits: 
         if tidy is not None:
             limits.check()
             lowered = tidy(lowered)
-        if repair is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
-            lowered = lowered.with_program(repair(lowered.program))
-        # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
-        lowered = lowered.with_program(unfold_single_readers(lowered.program))
-        # a walk asked only whether its result is positive, asked backwards from where it stands
-        lowered = lowered.with_program(key_walks(lowered.program))
-        limits.check()
-        broken = check(lowered.program) if check is not None else []
-        limits.check()
-        if not broken:
-            return proved(lowered, counted, holds, guessed, limits, as_made)
-        if kept is not None and game.deferral.met:  # the checks where they run, as before they could be left
-            kept, game = None, None
-            continue
-        if closures and any(_through_closures_only(b, lowered.closure_answers) for b in broken):
-            # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
-            # scan, going on while the search finds each square): compiled again with the counts kept
-            closures, kept, game, ranges = False, set(), None, None
-            continue
-        if not loose and any(_through(b, lowered.demands) for b in broken):
-            # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
-            # with the demands asked more widely; only games refused so far take this way
-            loose, kept, game, ranges = True, set(), None, None
-            continue
-        if closures and any(_through(b, lowered.closure_answers) for b in broken):
-            closures, loose, kept, game, ranges = False, False, set(), None, None  # as before closures
-            continue
-        raise Unsupported(f"their rules break GDL's rules ({broken[0].message})")
+        made_with = _Settings(kept is not None and game.deferral.met, closures, loose)
+        lowered, again = _mended(lowered, staged, made_with, limits)
+        if again is None:
+            limits.check()
+            broken = check(lowered.program) if check is not None else []
+            limits.check()
+            if not broken:
+                return proved(lowered, counted, holds, guessed, limits, as_made)
+            again = _again(broken, lowered, made_with)
+            if again is None:
+                raise Unsupported(f"their rules break GDL's rules ({broken[0].message})")
+        if again.fresh:
+            kept, ranges = set(), None
+        else:  # the checks where they run, as before they could be left
+            kept = None
+        closures, loose, game = again.closures, again.loose, None
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """How a compilation was made, as far as compiling it again goes: whether its checks were left to the next
+    decision where they could be (`deferred`), its searches compiled as closures, its demands loosened."""
+
+    deferred: bool
+    closures: bool
+    loose: bool
+
+
+@dataclass(frozen=True)
+class _Again:
+    """How a compilation whose rules break GDL's is compiled again: its searches as closures or not, its demands
+    loosened or not; `fresh`, from scratch (the checks left to the next decision again, the counters' ranges found
+    again), else with every check where it runs."""
+
+    closures: bool
+    loose: bool
+    fresh: bool = True
+
+
+def _mended(lowered: LoweredGame, staged: StagedRepair | None, made: _Settings,
+            limits: Limits) -> tuple[LoweredGame, _Again | None]:
+    """`lowered` mended (`staged`, tgpl.lowering.repair) and finished by the passes that read the mended rules,
+    or, where the negation cycles the cheap stage leaves already say that the game will be compiled again (`made`
+    its settings), only that stage done, and how it is compiled again: the costly stage, whose relaxation clingo
+    grounds, and the passes after it would be thrown away with the compilation. The costly stage adds literals
+    of tables and drops arguments, never a relation nor a read of one, so the cycles it would leave are those
+    seen; a compilation kept is checked whole, after every pass, as before."""
+    if staged is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
+        lowered = lowered.with_program(staged.cheap(lowered.program))
+        if staged.spares:
+            limits.check()
+            cycles = staged.cycles(lowered.program)
+            again = _again(cycles, lowered, made) if cycles else None
+            if again is not None:
+                return lowered, again
+        lowered = lowered.with_program(staged.finished(lowered.program))
+    # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
+    lowered = lowered.with_program(unfold_single_readers(lowered.program))
+    # a walk asked only whether its result is positive, asked backwards from where it stands
+    return lowered.with_program(key_walks(lowered.program)), None
+
+
+def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _Again | None:
+    """How a compilation made with `made` whose rules break GDL's (`broken`, not empty) is compiled again; None
+    where nothing is left to try (the game is refused)."""
+    if made.deferred:  # the checks where they run, as before they could be left
+        return _Again(made.closures, made.loose, fresh=False)
+    if made.closures and any(_through_closures_only(b, lowered.closure_answers) for b in broken):
+        # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
+        # scan, going on while the search finds each square): compiled again with the counts kept
+        return _Again(False, made.loose)
+    if not made.loose and any(_through(b, lowered.demands) for b in broken):
+        # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
+        # with the demands asked more widely; only games refused so far take this way
+        return _Again(made.closures, True)
+    if made.closures and any(_through(b, lowered.closure_answers) for b in broken):
+        return _Again(False, False)  # as before closures
+    return None
 
 
 def _through(broken: Diagnostic, relations: frozenset[str]) -> bool:

@@ -28,6 +28,7 @@ from tgpl.lowering.static_fold import static_fold
 from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
+from tgpl.lowering.repair import Repair
 from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import phase_inputs
@@ -40,7 +41,6 @@ Prover = Callable[[Program, Program, list, list], bool]
 # (statements run, parts of conditions built) so far: for a display of a long lowering
 Progress = Callable[[int, int], None]
 Check = Callable[[Program], list[Diagnostic]]  # the errors that keep a program from being valid GDL
-Repair = Callable[[Program], Program]  # the program with what breaks GDL's restrictions mended, the same game
 
 
 # Python's collector looks for cycles every 700 new container objects by default. The lowering makes
@@ -122,7 +122,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     not import): the compiled subset's known gaps (a function's instances shared by calls whose demand waits on
     each other's results) give rules GDL forbids, and such a game is then spelled out (`auto`) or refused.
     `repair(program)` gives the program with what it can mend of GDL's restrictions mended, the same game
-    (tgpl.asp.recursion: the recursion restriction), before it is checked. `holds` (board_count.Holds) proves
+    (tgpl.asp.recursion: the recursion restriction), before it is checked; a StagedRepair (tgpl.lowering.repair)
+    spares a compilation of the moves that is compiled again its costly stage. `holds` (board_count.Holds) proves
     that a counter counts the board in the compiled rules, each write of it on its own or by induction
     (tgpl.asp.induction): it is then bounded by the board (tgpl.lowering.board_count).
     """
