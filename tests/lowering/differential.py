@@ -244,6 +244,17 @@ def model_perft(moves, apply, state, depth: int) -> int:
     return n
 
 
+def mover_first_result(holds_line, who: int, made: int, draw_after: int):
+    """A model move's result where a line of the mover wins, else a line of the other seat (a move can make
+    theirs), else a draw once `draw_after` moves are made: the winner, "draw", or None while play goes on.
+    `holds_line(seat)` says whether the seat has a line after the move."""
+    if holds_line(who):
+        return who
+    if holds_line(1 - who):
+        return 1 - who
+    return "draw" if made >= draw_after else None
+
+
 def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> None:
     """A seeded play of the runtime `state` beside an independent model, to the end: at every move the legal
     move texts are equal, the move `rng` picks from the model's is played on both, `observed(state)` equals

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from differential import lowered_and_validated, model_perft, plays_to_the_models_end, runtime_perft
+from differential import (lowered_and_validated, model_perft, mover_first_result, plays_to_the_models_end,
+                          runtime_perft)
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -52,12 +53,7 @@ def model_apply(state, move):
         column = column[1:] + [None]
     board[c * SIZE:(c + 1) * SIZE] = column
     made += 1
-    nxt = ((tuple(board),), 1 - who, made)
-    if line(board, who):
-        return nxt, who
-    if line(board, 1 - who):
-        return nxt, 1 - who
-    return nxt, "draw" if made >= DRAW_AFTER else None
+    return ((tuple(board),), 1 - who, made), mover_first_result(lambda p: line(board, p), who, made, DRAW_AFTER)
 
 
 def model_text(state, move) -> str:

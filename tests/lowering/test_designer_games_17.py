@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from differential import lowered_and_validated, model_perft, plays_to_the_models_end, runtime_perft
+from differential import (lowered_and_validated, model_perft, mover_first_result, plays_to_the_models_end,
+                          runtime_perft)
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -65,12 +66,7 @@ def model_apply(state, move):
     at = list(at)
     at[move[0]] = move[1]
     turns += 1
-    nxt = ((tuple(at),), 1 - who, turns)
-    if three(at, who):
-        return nxt, who
-    if three(at, 1 - who):
-        return nxt, 1 - who
-    return nxt, "draw" if turns >= DRAW_AFTER else None
+    return ((tuple(at),), 1 - who, turns), mover_first_result(lambda p: three(at, p), who, turns, DRAW_AFTER)
 
 
 def model_text(state, move) -> str:
