@@ -77,3 +77,16 @@ def test_line_up_listeners_commute_and_run_at_the_throw():
     plan.answerable(throw, place, placed)
     assert [(ls.action.name, ls.obj.name) for ls in plan.listening(placed)] == [
         ("FindLines", "Scorer#0"), ("FindLines", "Scorer#1")]
+
+
+def test_a_turn_default_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
+    """`turn.pass()` after the throw runs the turn's default at once, before the runtime answers the event: a
+    default that reads the tally would see it unchanged there."""
+    text = open(game("doubling"), encoding="utf-8").read()
+    old = "default { return player.active() + 1; }"
+    reading = text.replace(old, "default { if (Game.Tallies[0].Score > 50) { return 0; } return player.active() + 1; }")
+    assert reading != text
+    path = tmp_path / "reading.tgpl"
+    path.write_text(reading, encoding="utf-8")
+    code, output, _ = to_gdl(str(path), tmp_path / "reading.kif", "--moves", "compiled")
+    assert code != 0 and "code after event.throw reads or writes" in output, output

@@ -293,8 +293,12 @@ class EventPlan:
         q = _qualified(self.types, n)
         if q in ("turn.pass", "turn.use"):
             out.writes.add(CONTROL)
-            out.reads.add(CONTROL)  # turn.pass() runs the turn's default, which may read anything
-            out.reads.add(ANY)
+            out.reads.add(CONTROL)
+            if q == "turn.pass" and not n.args:  # runs a turn's default at once: what it reads and writes too
+                for turn in self.program.turns.values():
+                    if turn.defn.default is not None and id(turn.defn.default) not in seen:
+                        seen.add(id(turn.defn.default))
+                        todo.append(turn.defn.default)
         elif q in READ_CALLS:
             out.reads.add(CONTROL)
         elif q in HARMLESS or q is None and isinstance(n.callee, ast.Member) and n.callee.name in HARMLESS:
