@@ -1606,9 +1606,15 @@ def writes_in_loops(program) -> bool:
     """Does code that runs during play (actions, phases, turn defaults, and the functions they call) hold a loop
     that writes the state? Spelled out move by move, such a loop is run for every move, and each pass's writes
     are cases of the next pass's reads (Reversi 6x6: 37,000 rules in four minutes); compiled once, it is a few
-    rules (`SegmentCompiler.writing_loop`, `unrolled`): what `auto` weighs besides the number of moves."""
+    rules (`SegmentCompiler.writing_loop`, `unrolled`): what `auto` weighs besides the number of moves. An event's
+    attribute set in a loop (`s.who = player` before `event.throw(s)`) is a value of the move, no state."""
+    event = program.builtins.event
+
+    def state(t: ast.Member) -> bool:
+        info = getattr(program.types.get(id(t.obj)), "info", None)
+        return info is None or not info.derives_from(event)
     return any(isinstance(n, (ast.For, ast.While)) and any(
-        isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) for m in ast.walk([n.body]))
+        isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) and state(m.target) for m in ast.walk([n.body]))
         for n in play_code(program))
 
 

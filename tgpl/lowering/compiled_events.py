@@ -121,9 +121,11 @@ class EventPlan:
         found = self._listening.get(id(cls))
         if found is None:
             found = []
+            names = [c.name for c in cls.ancestors()]  # a trigger on the class or its nearest base (`Event`)
             for obj in self.u.objects:
                 for action in sorted(actions_of(obj), key=lambda a: self.order.get(id(a), -1)):
-                    trigger = next((t for t in action.triggers if t.event == cls.name), None)
+                    by_name = {t.event: t for t in action.triggers}
+                    trigger = next((by_name[n] for n in names if n in by_name), None)
                     if trigger is None:
                         continue
                     if action.prio is not None:
@@ -192,7 +194,10 @@ class EventPlan:
                 sources.setdefault(id(info), set()).add(where)
                 if where != "root":
                     children.setdefault(where, set()).add(info)
+        base = self.program.builtins.event.name
         try:
+            if any(t.event == base for _, m in self.throwing_code() if isinstance(m, ast.ActionDef) for t in m.triggers):
+                raise Unsupported(f"a listener of every event (a trigger on {base})")
             for key, froms in sources.items():
                 if len(froms) > 1:
                     raise Unsupported(f"the event {classes[key].name} thrown from several places")
