@@ -90,3 +90,21 @@ def test_a_turn_default_after_the_throw_that_reads_what_listeners_write_is_refus
     path.write_text(reading, encoding="utf-8")
     code, output, _ = to_gdl(str(path), tmp_path / "reading.kif", "--moves", "compiled")
     assert code != 0 and "code after event.throw reads or writes" in output, output
+
+
+def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
+    """Line Up with a point added only below 3 (the designer's points are bounded by no check the numbers'
+    relaxation sees, so its compiled moves are refused there, not at the events): `Placed` answered by the
+    mover's scan, two loops spelled out pass by pass and a third a relation carrying the move's frame and the
+    event, each `Scored` it throws answered by a point inside the scan."""
+    text = open(game("lineup"), encoding="utf-8").read()
+    capped = text.replace("effect { Points += 1; }", "effect { if (Points < 3) { Points += 1; } }")
+    assert capped != text
+    path = tmp_path / "capped.tgpl"
+    path.write_text(capped, encoding="utf-8")
+    code, output, kif = to_gdl(str(path), tmp_path / "capped.kif", "--moves", "compiled")
+    assert code == 0, output
+    lines = kif.splitlines()
+    assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
+    assert "(its moves compiled)" in lines[2], lines[2]
+    assert kif.count("\n(<=") <= 300

@@ -756,8 +756,10 @@ class SegmentCompiler(_FunctionCompiler):
                 self.outer.append(ls.action.effect.body)
                 self.outer_frames += 1
                 try:
-                    env = {"#this": self.hc.const_of(ls.obj), "event": rec}
-                    todo = [y for x in todo for y, _ in self.framed(x, env, ls.action.effect.body, NULL)]
+                    this = self.hc.const_of(ls.obj)  # the event as the way bound its terms since the throw
+                    todo = [y for x in todo for y, _ in
+                            self.framed(x, {"#this": this, "event": rec.substituted(x.resolve)},
+                                        ls.action.effect.body, NULL)]
                 finally:
                     self.outer.pop()
                     self.outer_frames -= 1
@@ -767,13 +769,13 @@ class SegmentCompiler(_FunctionCompiler):
     def chosen(self, c: SegClause, ls, rec: Record) -> list[tuple[SegClause, bool]]:
         """The ways on which the listener's requires and trigger all return true (True), and the others (False).
         They only read: a block that changes the game is refused."""
-        env = {"#this": self.hc.const_of(ls.obj), "event": rec}
         going, out = [c], []
         ended = len(self.ended)
         for body in [r.body for r in ls.action.requires] + [ls.trigger.body]:
             nxt = []
             for w in going:
-                for y, v in self.framed(w, dict(env), body, NULL):
+                env = {"#this": self.hc.const_of(ls.obj), "event": rec.substituted(w.resolve)}
+                for y, v in self.framed(w, env, body, NULL):
                     if y.store != w.store or y.control != w.control or y.pending != w.pending:
                         raise Unsupported("a listener's require or trigger that changes the game")
                     yes = self.unify(y, v, YES)
