@@ -25,6 +25,16 @@ def to_gdl(path: str, out, *options: str):
     return r.exit_code, r.output, out.read_text(encoding="utf-8") if r.exit_code == 0 else ""
 
 
+def variant(tmp_path, name: str, old: str, new: str):
+    """The designers' game `name` with `old` replaced by `new`, written to tmp_path: its path."""
+    text = open(game(name), encoding="utf-8").read()
+    changed = text.replace(old, new)
+    assert changed != text
+    path = tmp_path / f"{name}_variant.tgpl"
+    path.write_text(changed, encoding="utf-8")
+    return str(path)
+
+
 def test_two_listeners_of_one_event_run_in_declaration_order(tmp_path):
     code, output, text = to_gdl(game("doubling"), tmp_path / "doubling.kif", "--moves", "compiled")
     assert code == 0, output
@@ -37,14 +47,11 @@ def test_two_listeners_of_one_event_run_in_declaration_order(tmp_path):
 def test_code_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
     """The runtime answers the event after the block: a read of the tally after the throw sees it unchanged,
     which answering at the throw would not. The compiled moves refuse it; `auto` spells the moves out."""
-    text = open(game("doubling"), encoding="utf-8").read()
-    late = text.replace("event.throw(e);\n", "event.throw(e);\n            if (Score > 1) { Game.Stones += 0; }\n")
-    assert late != text
-    path = tmp_path / "late.tgpl"
-    path.write_text(late, encoding="utf-8")
-    code, output, _ = to_gdl(str(path), tmp_path / "late.kif", "--moves", "compiled")
+    path = variant(tmp_path, "doubling", "event.throw(e);\n",
+                   "event.throw(e);\n            if (Score > 1) { Game.Stones += 0; }\n")
+    code, output, _ = to_gdl(path, tmp_path / "late.kif", "--moves", "compiled")
     assert code != 0 and "code after event.throw reads or writes what the listeners of Placed" in output, output
-    code, output, text = to_gdl(str(path), tmp_path / "late_auto.kif")
+    code, output, text = to_gdl(path, tmp_path / "late_auto.kif")
     assert code == 0, output
     assert text.splitlines()[1].startswith("; validated:")
 
@@ -82,13 +89,9 @@ def test_line_up_listeners_commute_and_run_at_the_throw():
 def test_a_turn_default_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
     """`turn.pass()` after the throw runs the turn's default at once, before the runtime answers the event: a
     default that reads the tally would see it unchanged there."""
-    text = open(game("doubling"), encoding="utf-8").read()
-    old = "default { return player.active() + 1; }"
-    reading = text.replace(old, "default { if (Game.Tallies[0].Score > 50) { return 0; } return player.active() + 1; }")
-    assert reading != text
-    path = tmp_path / "reading.tgpl"
-    path.write_text(reading, encoding="utf-8")
-    code, output, _ = to_gdl(str(path), tmp_path / "reading.kif", "--moves", "compiled")
+    path = variant(tmp_path, "doubling", "default { return player.active() + 1; }",
+                   "default { if (Game.Tallies[0].Score > 50) { return 0; } return player.active() + 1; }")
+    code, output, _ = to_gdl(path, tmp_path / "reading.kif", "--moves", "compiled")
     assert code != 0 and "code after event.throw reads or writes" in output, output
 
 
@@ -97,12 +100,8 @@ def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
     relaxation sees, so its compiled moves are refused there, not at the events): `Placed` answered by the
     mover's scan, two loops spelled out pass by pass and a third a relation carrying the move's frame and the
     event, each `Scored` it throws answered by a point inside the scan."""
-    text = open(game("lineup"), encoding="utf-8").read()
-    capped = text.replace("effect { Points += 1; }", "effect { if (Points < 3) { Points += 1; } }")
-    assert capped != text
-    path = tmp_path / "capped.tgpl"
-    path.write_text(capped, encoding="utf-8")
-    code, output, kif = to_gdl(str(path), tmp_path / "capped.kif", "--moves", "compiled")
+    path = variant(tmp_path, "lineup", "effect { Points += 1; }", "effect { if (Points < 3) { Points += 1; } }")
+    code, output, kif = to_gdl(path, tmp_path / "capped.kif", "--moves", "compiled")
     assert code == 0, output
     lines = kif.splitlines()
     assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
