@@ -52,6 +52,7 @@ from tgpl.lowering.emit import LoweredGame, Names, places_of
 from tgpl.lowering.horn import (CALCS, NULL, STATIC, Static, Clause, HornCompiler, HornFunction, Unsupported, Value,
                                 _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
+from tgpl.lowering.compiled_events import EventPlan, Record
 from tgpl.lowering.chance import DID, RANDOM, action_rolls, roll_name, roll_sides
 from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, board_counts, flip_bodies,
                                       flip_program, invariant_rules, state_cells, step_rules, steps_whole,
@@ -121,8 +122,9 @@ class SegClause(Clause):
             return term if t == var else t
 
         def env(e: dict) -> dict:
-            return Clause.bind(Clause([], e), var, term).env
-        return SegClause(base.body, base.env, tuple((a, sub(o), sub(v)) for a, o, v in self.store),
+            bound = Clause.bind(Clause([], e), var, term).env
+            return {k: v.substituted(sub) if isinstance(v, Record) else v for k, v in bound.items()}
+        return SegClause(base.body, env(self.env), tuple((a, sub(o), sub(v)) for a, o, v in self.store),
                          tuple(sub(x) if isinstance(x, (Var, Const)) else x for x in self.control), self.pending,
                          tuple(sub(x) for x in self.over) if self.over is not None else None,
                          tuple(env(f) for f in self.frames), self.visits,
@@ -184,6 +186,11 @@ class SegmentCompiler(_FunctionCompiler):
         # the counters of `this` that are locals of the loops being compiled (`loop_stmt`), with the bound each
         # is saturated at (None: not saturated)
         self.counting: dict[str, int | None] = {}
+        # the outermost blocks under way (the move's effect, a phase's, the listeners' run at a throw), innermost
+        # last: an event is answered where it is thrown only if the rest of its block cannot tell (`throw`)
+        self.outer: list[ast.Block] = []
+        self.head_names: dict[str, list[str]] = {}  # a loop's relation -> the names it holds, taken apart (`cut`)
+        self.outer_frames = 0  # listeners run at a throw under way: their callers' frames ride through loops
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -252,6 +259,10 @@ class SegmentCompiler(_FunctionCompiler):
     # ------------------------------------------------------------ statements
     def _stmt(self, s, clauses: list[Clause], live: set[str]) -> horn._Flow:
         flow = horn._Flow()
+        value = s.init if isinstance(s, ast.VarDecl) else getattr(s, "expr", None)
+        value = value.value if isinstance(value, ast.Assign) else value
+        if value is not None and not isinstance(value, ast.New) and self.is_event(value):
+            raise Unsupported("an event held by a second name (a record of values has no identity)")
         if isinstance(s, ast.ExprStmt):
             e = s.expr
             for c in clauses:
@@ -666,6 +677,9 @@ class SegmentCompiler(_FunctionCompiler):
         the loop go on (a pass that breaks out carries its own writes, taken after these)."""
         if any(c.pending or c.over is not None or c.checks or c.frames for c in back if c.store):
             raise Unsupported("a loop that writes the state and passes the turn or ends the game")
+        if rel in self.head_names:  # a head that carries events or callers' frames (`cut`)
+            names = self.head_names[rel]
+            back = [_flat(c, names) for c in back]
         super().loop_back(rel, names, back)
         if self.deferred is not None:  # in a loop of independent passes that write each object once: one view
             for c in back:
@@ -694,6 +708,8 @@ class SegmentCompiler(_FunctionCompiler):
     def assign_member(self, e: ast.Assign, c: SegClause) -> list[SegClause]:
         """`o.attr = v`, `attr += v` (an attribute of `this`): a write to the clause's store."""
         t = e.target
+        if isinstance(t, ast.Member) and isinstance(t.obj, ast.Name) and isinstance(c.env.get(t.obj.name), Record):
+            return self.set_field(e, c)
         if isinstance(t, ast.Name) and id(t) in self.hc.implicit_this:
             objs = [(c, c.env.get("#this"))]
             name = t.name
@@ -724,6 +740,108 @@ class SegmentCompiler(_FunctionCompiler):
                 out += self.write(c3, o, name, self.typed(e.target, v), e.value)
         return out
 
+    def set_field(self, e: ast.Assign, c: SegClause) -> list[SegClause]:
+        """`e.f = v` of an event made by the move, not thrown yet: the local holds the record with the new value."""
+        if e.op != "=":
+            raise Unsupported(f"the operator {e.op} on an event's attribute")
+        name = e.target.obj.name
+        out = []
+        for c2, v in self.expr(e.value, c):
+            if isinstance(v, (Record, *STATIC)):
+                raise Unsupported("a list or an event in an event's attribute")
+            c3 = c2.copy()
+            c3.env[name] = c3.env[name].with_field(e.target.name, self.typed(e.target, v))
+            out.append(c3)
+        return out
+
+    def is_event(self, e) -> bool:
+        """Whether the expression's static type is an event class (not a player's choice)."""
+        info = getattr(self.hc.types.get(id(e)), "info", None)
+        builtins = self.g.program.builtins
+        return info is not None and info.derives_from(builtins.event) and not info.derives_from(builtins.player_choice)
+
+    def new_event(self, e: ast.New, c: SegClause) -> list[tuple[SegClause, Value]]:
+        """`new E()` of an event class: a record of its attributes' first values (null, or a literal)."""
+        info = self.g.events.event_class(e)
+        fields = []
+        for cls in reversed(list(info.ancestors())):
+            for name, attr in cls.attributes.items():
+                if attr.value is None:
+                    fields.append((name, NULL))
+                    continue
+                if not isinstance(attr.value, (ast.NumberLit, ast.BoolLit, ast.NullLit, ast.StringLit)):
+                    raise Unsupported("an event attribute whose initializer is not a literal")
+                got = self.expr(attr.value, c)
+                fields.append((name, got[0][1]))
+        return [(c, Record(info, tuple(fields)))]
+
+    def throw(self, e: ast.Call, c: SegClause) -> list[SegClause]:
+        """`event.throw(x)`: the listeners of the event answer it here (tgpl.lowering.compiled_events), where the
+        rest of the block cannot tell, each way on which the runtime would run them."""
+        if not self.moving or not self.outer or len(e.args) != 1:
+            raise Unsupported("an event thrown outside a move's, a phase's or a listener's code")
+        arg = e.args[0].value
+        out = []
+        for c2, rec in self.expr(arg, c):
+            if not isinstance(rec, Record):
+                raise Unsupported("a throw of an event not made by the move")
+            self.g.events.answerable(e, self.outer[-1], rec.cls)
+            rec = Record(rec.cls, rec.fields, True)
+            if isinstance(arg, ast.Name) and arg.name in c2.env:
+                c2 = c2.copy()
+                c2.env[arg.name] = rec
+            out += self.answer(c2, rec)
+        return out
+
+    def answer(self, c: SegClause, rec: Record) -> list[SegClause]:
+        """The listeners of the event `rec` on the way `c`: chosen up front (their requires and trigger, on the state
+        now), then run in the runtime's order."""
+        listeners = self.g.events.listening(rec.cls)
+        ways: list[tuple[SegClause, tuple]] = [(c, ())]
+        for ls in listeners:
+            ways = [(y, chosen + (runs,)) for w, chosen in ways for y, runs in self.chosen(w, ls, rec)]
+        out = []
+        for w, chosen in ways:
+            todo = [w]
+            for ls, runs in zip(listeners, chosen):
+                if not runs or ls.action.effect is None:
+                    continue
+                self.outer.append(ls.action.effect.body)
+                self.outer_frames += 1
+                try:
+                    this = self.hc.const_of(ls.obj)  # the event as the way bound its terms since the throw
+                    todo = [y for x in todo for y, _ in
+                            self.framed(x, {"#this": this, "event": rec.substituted(x.resolve)},
+                                        ls.action.effect.body, NULL)]
+                finally:
+                    self.outer.pop()
+                    self.outer_frames -= 1
+            out += todo
+        return out
+
+    def chosen(self, c: SegClause, ls, rec: Record) -> list[tuple[SegClause, bool]]:
+        """The ways on which the listener's requires and trigger all return true (True), and the others (False).
+        They only read: a block that changes the game is refused."""
+        going, out = [c], []
+        ended = len(self.ended)
+        for body in [r.body for r in ls.action.requires] + [ls.trigger.body]:
+            nxt = []
+            for w in going:
+                env = {"#this": self.hc.const_of(ls.obj), "event": rec.substituted(w.resolve)}
+                for y, v in self.framed(w, env, body, NULL):
+                    if y.store != w.store or y.control != w.control or y.pending != w.pending:
+                        raise Unsupported("a listener's require or trigger that changes the game")
+                    yes = self.unify(y, v, YES)
+                    if yes is not None:
+                        nxt.append(yes)
+                    no = self.differ(y, v, YES)
+                    if no is not None:
+                        out.append((no, False))
+            going = nxt
+        if len(self.ended) > ended:
+            raise Unsupported("a listener's require or trigger that ends the game")
+        return [(w, True) for w in going] + out
+
     def moved_piece(self, e: ast.Call):
         """In `move_to(t)` or `p.move_to(t)` (an interactable's built-in), what names the piece: the callee Name
         itself where it is `this`'s own method, else the expression `p`; None where `e` is no such call."""
@@ -747,6 +865,8 @@ class SegmentCompiler(_FunctionCompiler):
         where one does), a way for each outcome."""
         _no_checks([c])  # a check left to the next decision would read the state before this write
         o, v = c.resolve(o), c.resolve(v)
+        if isinstance(o, Record) or isinstance(v, Record):
+            raise Unsupported("an event kept in the state")
         if isinstance(o, STATIC) or isinstance(v, STATIC):
             raise Unsupported("a list in the state")
         if o == NULL:
@@ -828,6 +948,8 @@ class SegmentCompiler(_FunctionCompiler):
     def expr(self, e, c: Clause) -> list[tuple[Clause, Value]]:
         if isinstance(e, ast.StringLit):
             return [(c, Const("#s:" + e.value))]
+        if isinstance(e, ast.New):
+            return self.new_event(e, c)
         if isinstance(e, ast.This):
             return [(c, c.env["#this"])]
         if isinstance(e, ast.Name) and e.name not in c.env and id(e) in self.hc.implicit_this:
@@ -860,6 +982,8 @@ class SegmentCompiler(_FunctionCompiler):
 
     def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
         o = c.resolve(o)
+        if isinstance(o, Record):
+            return [(c, c.resolve(o.get(name)))]
         if isinstance(o, STATIC):
             return super().member(c, o, name)
         if name in self.hc.fluent_attrs:
@@ -955,6 +1079,8 @@ class SegmentCompiler(_FunctionCompiler):
             for c3, vals in todo:
                 vals = [c3.resolve(v) for v in vals]
                 this = c3.resolve(this)
+                if isinstance(this, Record) or any(isinstance(v, Record) for v in vals):
+                    raise Unsupported("an event given to a function or a function of an event")
                 if hf is None:
                     out += self.inline(fi, this, vals, c3, id(e) not in self.statement_calls)
                 else:  # a closure's step count is no argument of its rules (tgpl.lowering.closures)
@@ -1061,6 +1187,8 @@ class SegmentCompiler(_FunctionCompiler):
             return [(c, Const("#s:" + phase))]
         if qualified == "log":
             return [(c, NULL)]
+        if qualified == "event.throw":
+            return [(x, NULL) for x in self.throw(e, c)]
         if qualified != "turn.pass":
             raise Unsupported(f"{qualified}()")
         args = [a.value for a in e.args]
@@ -1104,10 +1232,10 @@ class SegmentCompiler(_FunctionCompiler):
 
     # ------------------------------------------------------------ terms held across an evaluation
     def unify(self, c, a, b):
-        return super().unify(c, c.resolve(a), c.resolve(b))
+        return super().unify(c, *_no_records(c.resolve(a), c.resolve(b)))
 
     def differ(self, c, a, b):
-        return super().differ(c, c.resolve(a), c.resolve(b))
+        return super().differ(c, *_no_records(c.resolve(a), c.resolve(b)))
 
     def compare(self, op, a, b, c):
         return super().compare(op, c.resolve(a), c.resolve(b), c)
@@ -1152,6 +1280,48 @@ class SegmentCompiler(_FunctionCompiler):
         return self.cut(clauses, "after", live)
 
     def cut(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
+        """`joined` with the events the clauses hold (`Record`s) taken apart into names of their own for the join,
+        and put together again after it."""
+        for c in clauses:
+            _taken_apart(c, live)
+        depth = {len(c.frames) for c in clauses}
+        if always and depth != {0} and self.outer_frames and len(depth) == 1:
+            # a loop in a listener run at its throw: the callers' names ride through the loop's relation as names
+            for c in clauses:
+                for k, f in enumerate(c.frames):
+                    c.env.update({f"#frame{k}:{n}": v for n, v in f.items()})
+                c.frames = ()
+        fixed = _same_consts(clauses) if always and self.outer_frames else {}
+        first = clauses[0] if clauses else None
+        out = self.joined(clauses, what, live, always)
+        if always and first is not None and any(n.startswith(("#rec:", "#frame")) for n in first.env):
+            # the head's names as horn's cut left them in the clause it joined, in its order: the passes back
+            # come to the head with their events and frames taken apart alike (`loop_back`)
+            self.head_names[out[0].body[0].relation] = [n for n in sorted(first.env)
+                                                         if not isinstance(first.env[n], STATIC)]
+        for i, c in enumerate(out):
+            for n, k in fixed.items():  # a constant on every way in stays one (`this` of a listener)
+                if isinstance(c.env.get(n), Var):
+                    c = out[i] = c.bind(c.env[n], k)
+            if always and depth != {0} and self.outer_frames and len(depth) == 1:
+                frames = [{} for _ in range(next(iter(depth)))]
+                for n in [n for n in c.env if n.startswith("#frame")]:
+                    k, name = n[6:].split(":", 1)
+                    frames[int(k)][name] = c.env.pop(n)
+                c.frames = tuple(frames)
+            self.put_together(c)
+        return out
+
+    def put_together(self, c: SegClause) -> None:
+        """The events `_taken_apart` took apart in `c`'s names (and its frames'), records again."""
+        for env in (c.env, *c.frames):
+            for n, v in list(env.items()):
+                if isinstance(v, Static) and isinstance(v.value, tuple) and v.value[:1] == ("#record",):
+                    _, cls, names, thrown = v.value
+                    cls = next(info for info in self.g.program.classes if info.name == cls)
+                    env[n] = Record(cls, tuple((f, env.pop(f"#rec:{n}:{f}")) for f in names), thrown)
+
+    def joined(self, clauses: list[Clause], what: str, live: set[str], always: bool = False) -> list[Clause]:
         """Clauses of the same shape (the same cells written, the same control, the same kinds of locals) as
         one relation of the terms they hold; clauses of other shapes go on apart. The way out of a loop is such
         a relation even alone: read as the loop's relation, it held every name the loop carried, and each rule
@@ -1337,6 +1507,54 @@ def _written(clauses: list[SegClause], attr: str, head: str, changed: str, befor
     return out
 
 
+def _flat(c: SegClause, names: list[str]) -> SegClause:
+    """`c` with its names as a loop's head `names` holds them: its events taken apart, its frames flattened where
+    the head carries them (`SegmentCompiler.cut`)."""
+    if not any(n.startswith("#rec:") or n.startswith("#frame") for n in names):
+        return c
+    c2 = c.copy()
+    c2.frames = tuple(dict(f) for f in c.frames)
+    _taken_apart(c2, set(names) | {n.split(":")[1] for n in names if n.startswith("#rec:")})
+    if any(n.startswith("#frame") for n in names):
+        for k, f in enumerate(c2.frames):
+            c2.env.update({f"#frame{k}:{n}": v for n, v in f.items()})
+        c2.frames = ()
+    return c2
+
+
+def _same_consts(clauses: list[SegClause]) -> dict[str, Const]:
+    """The names no loop assigns (`this`, the callers' names) that hold one constant on every clause: a loop's
+    relation would carry them as variables."""
+    out = {}
+    for n, v in clauses[0].env.items():
+        if n.startswith(("#this", "#frame")) and isinstance(v, Const) and all(c.env.get(n) == v for c in clauses):
+            out[n] = v
+    return out
+
+
+def _taken_apart(c: SegClause, live: set[str]) -> None:
+    """The events in `c`'s names (and its frames'), each a Static of its class and attributes' names, its terms in
+    names of their own (`#rec:name:attribute`), which joins carry as they carry any local (`put_together`). An event
+    no code after reads is dropped."""
+    for k, env in enumerate((c.env, *c.frames)):
+        for n, v in list(env.items()):
+            if not isinstance(v, Record):
+                continue
+            if k == 0 and n not in live and not n.startswith("#"):
+                del env[n]
+                continue
+            env[n] = Static(("#record", v.cls.name, tuple(f for f, _ in v.fields), v.thrown))
+            for f, t in v.fields:
+                env[f"#rec:{n}:{f}"] = t
+
+
+def _no_records(*terms):
+    """`terms`, none of them an event (a record of values has no identity to compare)."""
+    if any(isinstance(t, Record) for t in terms):
+        raise Unsupported("an event compared")
+    return terms
+
+
 def _player(t: Term) -> int | None:
     if isinstance(t, Const) and t.name.startswith("#p:"):
         return int(t.name[3:])
@@ -1374,6 +1592,8 @@ def _read_again(cs: list[SegClause], terms: list[list[Term]], k: int) -> Atom | 
 
 def _terms(c: SegClause) -> list[Term]:
     """The terms of a clause in the order of its shape (what a join relation holds)."""
+    if any(isinstance(v, Record) for e in (c.env, *c.frames) for v in e.values()):
+        raise Unsupported("an event kept by ways that meet (a listener's event, or one not thrown yet, at a join)")
     out = [v for _, v in sorted(c.env.items(), key=lambda kv: kv[0]) if not isinstance(v, STATIC)]
     for f in c.frames:
         out += [v for _, v in sorted(f.items()) if not isinstance(v, STATIC)]
@@ -1441,9 +1661,15 @@ def writes_in_loops(program) -> bool:
     """Does code that runs during play (actions, phases, turn defaults, and the functions they call) hold a loop
     that writes the state? Spelled out move by move, such a loop is run for every move, and each pass's writes
     are cases of the next pass's reads (Reversi 6x6: 37,000 rules in four minutes); compiled once, it is a few
-    rules (`SegmentCompiler.writing_loop`, `unrolled`): what `auto` weighs besides the number of moves."""
+    rules (`SegmentCompiler.writing_loop`, `unrolled`): what `auto` weighs besides the number of moves. An event's
+    attribute set in a loop (`s.who = player` before `event.throw(s)`) is a value of the move, no state."""
+    event = program.builtins.event
+
+    def state(t: ast.Member) -> bool:
+        info = getattr(program.types.get(id(t.obj)), "info", None)
+        return info is None or not info.derives_from(event)
     return any(isinstance(n, (ast.For, ast.While)) and any(
-        isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) for m in ast.walk([n.body]))
+        isinstance(m, ast.Assign) and isinstance(m.target, ast.Member) and state(m.target) for m in ast.walk([n.body]))
         for n in play_code(program))
 
 
@@ -1587,6 +1813,7 @@ class CompiledGame:
         self.legal: list[Rule] = []  # internal names
         self.final: list[SegClause] = []  # the ways through every segment, waiting again or over
         self.phases: list[tuple[str, str]] = []  # (turn, phase) where a player chooses
+        self.events = EventPlan(program, universe)  # events answered where they are thrown (`SegmentCompiler.throw`)
         self.sc = SegmentCompiler(self.hc, self)
         self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run (None: all of them)
         # a function's shape table (`guard`), and a loop's independence, ("footprint", its id) (`independent`)
@@ -1764,10 +1991,12 @@ class CompiledGame:
                 clauses.append(SegClause(go.body, {"#this": None}, (), (Const("#" + RANDOM), turn, phase)))
                 go = self.thrown(m, turn, phase, [sc.var() for _ in inputs])
             sc.acting = m
+            sc.outer.append(a.effect.body)
             try:
                 flow = sc.block(a.effect.body.body, [go], set())
             finally:
                 sc.acting = None
+                sc.outer.pop()
             ways = flow.going + [x for x, _ in flow.returns]
             if any(c.thrown for c in ways):
                 raise Unsupported("a way through the effect that reads fewer dice than random threw")
@@ -1836,7 +2065,12 @@ class CompiledGame:
                     continue
                 if any(isinstance(i, ast.InputDecl) for i in phase_def.items):
                     raise Unsupported("phases with inputs")
-                flow = sc.block(ast.phase_body(phase_def).body, cs, set())
+                body = ast.phase_body(phase_def)
+                sc.outer.append(body)
+                try:
+                    flow = sc.block(body.body, cs, set())
+                finally:
+                    sc.outer.pop()
                 out += flow.going + [x for x, _ in flow.returns]
             clauses = out
         raise Unsupported(f"control passed {FLOW_LIMIT} times without waiting for a player")

@@ -1,0 +1,109 @@
+"""Events in the compiled moves (tgpl.lowering.compiled_events): a move that makes an event, sets its
+attributes and throws it, answered by the listeners at the throw, in the runtime's order.
+
+Doubling (tests/data/designers/doubling.tgpl): two listeners of one event write one counter, `*= 2` then `+= 1`; the
+winner depends on their order, so a lowering that ran them in another order fails its validation. Line Up
+(tests/data/designers/lineup.tgpl) is a designer's game written with events: placing throws `Placed`, whose
+listener scans the lines through the stone and throws `Scored` for each, whose listener adds a point."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from tgpl.cli import main
+from tgpl.frontend import ast
+from tgpl.lowering.compiled_events import EventPlan, after_in
+from tgpl.lowering.universe import Universe
+from tgpl.runtime.game import load_game
+from tgpl.runtime.snapshot import snapshot
+
+from test_designer_games_3 import game
+
+
+def to_gdl(path: str, out, *options: str):
+    r = CliRunner().invoke(main, ["to-gdl", path, "-o", str(out), *options])
+    return r.exit_code, r.output, out.read_text(encoding="utf-8") if r.exit_code == 0 else ""
+
+
+def variant(tmp_path, name: str, old: str, new: str):
+    """The designers' game `name` with `old` replaced by `new`, written to tmp_path: its path."""
+    text = open(game(name), encoding="utf-8").read()
+    changed = text.replace(old, new)
+    assert changed != text
+    path = tmp_path / f"{name}_variant.tgpl"
+    path.write_text(changed, encoding="utf-8")
+    return str(path)
+
+
+def test_two_listeners_of_one_event_run_in_declaration_order(tmp_path):
+    code, output, text = to_gdl(game("doubling"), tmp_path / "doubling.kif", "--moves", "compiled")
+    assert code == 0, output
+    lines = text.splitlines()
+    assert lines[1].startswith("; validated: bisimulation"), lines[1]
+    assert "(its moves compiled)" in lines[2], lines[2]
+    assert text.count("\n(<=") <= 80
+
+
+def test_code_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
+    """The runtime answers the event after the block: a read of the tally after the throw sees it unchanged,
+    which answering at the throw would not. The compiled moves refuse it; `auto` spells the moves out."""
+    path = variant(tmp_path, "doubling", "event.throw(e);\n",
+                   "event.throw(e);\n            if (Score > 1) { Game.Stones += 0; }\n")
+    code, output, _ = to_gdl(path, tmp_path / "late.kif", "--moves", "compiled")
+    assert code != 0 and "code after event.throw reads or writes what the listeners of Placed" in output, output
+    code, output, text = to_gdl(path, tmp_path / "late_auto.kif")
+    assert code == 0, output
+    assert text.splitlines()[1].startswith("; validated:")
+
+
+def test_what_runs_after_a_throw_includes_the_loops_around_it():
+    """`after_in`: the statements after the throw in each enclosing block, and every loop around it whole."""
+    program = load_game(game("lineup")).program
+    scorer = next(c for c in program.classes if c.name == "Scorer")
+    body = scorer.actions["FindLines"].effect.body
+    throw = next(n for n in ast.walk(body) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)
+                 and n.callee.name == "throw")
+    after = after_in(body, throw)
+    loops = [n for n in after if isinstance(n, ast.For)]
+    assert len(loops) == 2  # the scan of the three windows and of the four directions
+    assert after_in(scorer.actions["Count"].effect.body, throw) is None
+
+
+def test_line_up_listeners_commute_and_run_at_the_throw():
+    """Line Up's events meet the conditions: each thrown from one place, the listeners of `Placed` (a scan that
+    reads stones) and of `Scored` (a point added) touch different attributes, nothing after a throw reads a point."""
+    loaded = load_game(game("lineup"))
+    program = loaded.program
+    plan = EventPlan(program, Universe.from_snapshot(snapshot(loaded.initial_state(0))))
+    plan.check()
+    scorer = next(c for c in program.classes if c.name == "Scorer")
+    place = scorer.actions["Place"].effect.body
+    throw = next(n for n in ast.walk(place) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)
+                 and n.callee.name == "throw")
+    placed = next(c for c in program.classes if c.name == "Placed")
+    plan.answerable(throw, place, placed)
+    assert [(ls.action.name, ls.obj.name) for ls in plan.listening(placed)] == [
+        ("FindLines", "Scorer#0"), ("FindLines", "Scorer#1")]
+
+
+def test_a_turn_default_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
+    """`turn.pass()` after the throw runs the turn's default at once, before the runtime answers the event: a
+    default that reads the tally would see it unchanged there."""
+    path = variant(tmp_path, "doubling", "default { return player.active() + 1; }",
+                   "default { if (Game.Tallies[0].Score > 50) { return 0; } return player.active() + 1; }")
+    code, output, _ = to_gdl(path, tmp_path / "reading.kif", "--moves", "compiled")
+    assert code != 0 and "code after event.throw reads or writes" in output, output
+
+
+def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
+    """Line Up with a point added only below 3 (the designer's points are bounded by no check the numbers'
+    relaxation sees, so its compiled moves are refused there, not at the events): `Placed` answered by the
+    mover's scan, two loops spelled out pass by pass and a third a relation carrying the move's frame and the
+    event, each `Scored` it throws answered by a point inside the scan."""
+    path = variant(tmp_path, "lineup", "effect { Points += 1; }", "effect { if (Points < 3) { Points += 1; } }")
+    code, output, kif = to_gdl(path, tmp_path / "capped.kif", "--moves", "compiled")
+    assert code == 0, output
+    lines = kif.splitlines()
+    assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
+    assert "(its moves compiled)" in lines[2], lines[2]
+    assert kif.count("\n(<=") <= 300
