@@ -2153,13 +2153,11 @@ def _only_model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, i
             models.append(m.symbols(atoms=True))
     if len(models) != 1:
         return None
-    number = clingo.SymbolType.Number
     out: dict[tuple[str, int], list[tuple[Const, ...]]] = {key: [] for key in wanted}
     for atom in models[0]:
         key = (atom.name, len(atom.arguments))
         if key in out:
-            out[key].append(tuple(Const(str(a.number)) if a.type == number else Const(a.string)
-                                  for a in atom.arguments))
+            out[key].append(_row(atom.arguments))
     return out
 
 
@@ -2170,11 +2168,16 @@ def _model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], 
     ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)  # an error is raised, not printed
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
-    number = clingo.SymbolType.Number
     out: dict[tuple[str, int], list[tuple[Const, ...]]] = {}
     for name, arity in sorted(wanted):
         rows = out.setdefault((name, arity), [])
         for atom in ctl.symbolic_atoms.by_signature(name, arity):
-            rows.append(tuple(Const(str(a.number)) if a.type == number else Const(a.string)
-                              for a in atom.symbol.arguments))
+            rows.append(_row(atom.symbol.arguments))
     return out
+
+
+def _row(arguments) -> tuple[Const, ...]:
+    """A clingo atom's arguments as the relaxation's terms: a number's digits, a string's text (`_asp_term`)."""
+    import clingo
+
+    return tuple(Const(str(a.number)) if a.type == clingo.SymbolType.Number else Const(a.string) for a in arguments)
