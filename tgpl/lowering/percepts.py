@@ -38,6 +38,9 @@ PRIVATE = "tgpl_private_move"  # (tgpl_private_move MOVE): a move of a private a
 REDACTED = "tgpl_redacted"  # (tgpl_redacted MOVE AS_THE_OTHERS_SEE_IT): the same moves
 HIDDEN = "hidden"  # an input of a private action's move, to the players but its mover
 EVERYONE = "everyone"
+# A seen fluent with at least this many `next` rules has them define one relation that `next` and `sees` read
+# (`_seen_next`): two rules more than the fluent's rules, against each of them written twice.
+SHARED_FROM = 3
 NOBODY = "nobody"
 OWNERS = "owners"
 
@@ -100,38 +103,75 @@ def with_percepts(lowered, program):
         owners = {players[p] for p in fl.obj.owners} if who == OWNERS else set()
         seen_by = set(players) if who == EVERYONE else owners
         seats.setdefault(rel, {})[em.obj(fl.obj).name] = seen_by
-    out: list[Rule] = []
     facts: list[Rule] = []
     tables: dict[str, str] = {}
-    for rule in lowered.program.rules:
-        h = rule.head
-        if rule.is_fact or h.relation == "sees":
-            continue
-        if h.relation != "next" or not h.args or not isinstance(h.args[0], Func):
-            continue
-        fluent = h.args[0]
+
+    def seen(fluent: Func) -> tuple | None:
+        """The body that lets SEER see `fluent` (a term whose first argument is its object), or None where no
+        player may see it."""
         if fluent.name in ("control", "result"):
             who = {EVERYONE}
         else:
             who = uniform.get(fluent.name)
-            if who is None:
-                continue
-        if who == {NOBODY}:
-            continue
+            if who is None or who == {NOBODY}:
+                return None
         if who == {EVERYONE}:
-            extra = _seer(chance)
-        else:  # by object: a table of who sees the fluent of each object
-            table = tables.get(fluent.name)
-            if table is None:
-                table = tables[fluent.name] = f"sees_{fluent.name}"
-                for obj, seen_by in sorted(seats[fluent.name].items()):
-                    facts.extend(Rule(Atom(table, (Const(obj), Const(r)))) for r in sorted(seen_by))
-            extra = (Atom(table, (fluent.args[0], SEER)),)
-        out.append(Rule(Atom("sees", (SEER, fluent)), rule.body + extra))
+            return _seer(chance)
+        table = tables.get(fluent.name)  # by object: a table of who sees the fluent of each object
+        if table is None:
+            table = tables[fluent.name] = f"sees_{fluent.name}"
+            for obj, seen_by in sorted(seats[fluent.name].items()):
+                facts.extend(Rule(Atom(table, (Const(obj), Const(r)))) for r in sorted(seen_by))
+        return (Atom(table, (fluent.args[0], SEER)),)
+
     kept = [r for r in lowered.program.rules if r.head.relation != "sees"]
+    kept, out = _seen_next(kept, seen)
     at = next((i for i, r in enumerate(kept) if not r.is_fact or r.head.relation not in ("role",)), len(kept))
     rules = kept[:at] + _move_percepts(em, program, facts, chance) + kept[at:] + facts + out
     return lowered.with_program(Program(tuple(rules)))
+
+
+def _next_fluent(rule: Rule) -> Func | None:
+    """The fluent a `next` rule makes true, None for any other rule."""
+    h = rule.head
+    return h.args[0] if h.relation == "next" and h.args and isinstance(h.args[0], Func) else None
+
+
+def _seen_next(rules: list[Rule], seen) -> tuple[list[Rule], list[Rule]]:
+    """`rules` with the `next` rules of the fluents a player may see rewritten, and the `sees` rules that tell
+    them: a percept of a fluent after the step reads what its `next` reads (GDL-II's `sees` reads the state and
+    the step's moves). A fluent with few `next` rules gets a copy of each with `sees` for head and the seat's
+    right to see it (`seen(fluent)`) in its body; one with more (a card game's hands: hundreds) has its `next`
+    rules define `tgpl_next_<fluent>` once, which one `next` rule and one `sees` rule read, rather than every
+    rule written twice."""
+    by_name: dict[str, list[Func]] = {}
+    for rule in rules:
+        fluent = _next_fluent(rule)
+        if fluent is not None:
+            by_name.setdefault(fluent.name, []).append(fluent)
+    shared = {name for name, fluents in by_name.items()
+              if len(fluents) >= SHARED_FROM and len({len(f.args) for f in fluents}) == 1}
+    kept: list[Rule] = []
+    out: list[Rule] = []
+    bridged: set[str] = set()
+    for rule in rules:
+        fluent = _next_fluent(rule)
+        extra = seen(fluent) if fluent is not None else None
+        if extra is None:
+            kept.append(rule)
+        elif fluent.name not in shared:
+            kept.append(rule)
+            out.append(Rule(Atom("sees", (SEER, fluent)), rule.body + extra))
+        else:
+            kept.append(Rule(Atom(f"tgpl_next_{fluent.name}", fluent.args), rule.body, rule.span))
+            if fluent.name not in bridged:
+                bridged.add(fluent.name)
+                xs = tuple(Var(f"x{i}") for i in range(len(fluent.args)))
+                made = Atom(f"tgpl_next_{fluent.name}", xs)
+                general = Func(fluent.name, xs)
+                kept.append(Rule(Atom("next", (general,)), (made,)))
+                out.append(Rule(Atom("sees", (SEER, general)), (made,) + seen(general)))
+    return kept, out
 
 
 def _seer(chance: bool) -> tuple:
