@@ -120,8 +120,8 @@ def test_a_private_attribute_is_seen_by_its_owner_and_a_hidden_one_by_nobody(tmp
     out, kif = _validated(tmp_path, text)
     assert "(sees_secret seat_0 player_0)\n(sees_secret seat_1 player_1)\n" in kif
     assert "(sees_secret seat_0 player_1)" not in kif and "(sees_secret seat_1 player_0)" not in kif
-    assert "(sees_secret ?o ?tgpl_seer))" in kif  # the frame's percept, by owner
-    assert "(sees ?tgpl_seer (score ?o ?v))" in kif  # public
+    assert "(sees_secret ?o ?tgpl_seer))" in kif or "(sees_secret ?x0 ?tgpl_seer))" in kif  # by owner
+    assert "(sees ?tgpl_seer (score " in kif  # public
     assert "(sees ?tgpl_seer (never " not in kif
     assert "(distinct ?q random)" in kif
     r = CliRunner().invoke(main, ["check-gdl", str(out)])
