@@ -11,6 +11,7 @@ the whole move tree (every play to its end) and seeded plays."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -130,3 +131,17 @@ def test_hackenbush_is_refused_spelled_out_saying_why_not_compiled(tmp_path):
            "parts for the legal moves and the moves of one control state (here, in Grounded)" in r.output
     assert "hackenbush.tgpl:114:9: error: not lowerable: with the moves compiled instead: a call of a built-in " \
            "or an action" in r.output
+
+
+def test_a_refusal_added_without_a_place_is_put_at_the_games_start():
+    """The compiled refusal added to a spelled-out one may have no place (nor the first): each diagnostic is then
+    at the game file's start, never without a location (the renderer needs one)."""
+    from tgpl.frontend.diagnostics import render_all
+    from tgpl.lowering.execute import NotLowerable
+    from tgpl.pipeline import not_lowerable
+
+    main_file = game("hackenbush")
+    found = not_lowerable(NotLowerable(None, "too costly", [(None, "with the moves compiled instead: no")]), main_file)
+    assert [(d.span.file, d.span.line) for d in found] == [(main_file, 1), (main_file, 1)]
+    text = render_all(found, {main_file: Path(main_file).read_text()})
+    assert "not lowerable: with the moves compiled instead: no" in text
