@@ -183,9 +183,15 @@ def _spelled_after(refused: Unsupported | None) -> Iterator[None]:
     """The moves spelled out after their compiled lowering was `refused`: a stop past the limits there says why
     they were not compiled, the cause a designer can act on, where the stop names only the stage the time ran out
     in (Pente 9x9: its count of the stones, whose proof is too large compiled, refused in 23 s; spelled out, the
-    default 600 s pass before the ranges are found)."""
+    default 600 s pass before the ranges are found). A refusal there gets the compiled refusal as a second error,
+    located, as one after the spelled-out budget does: the spelled-out one alone says "try --moves compiled",
+    which was tried (Hackenbush's flood seeded by `add`, tests/data/designers/hackenbush.tgpl)."""
     try:
         yield
+    except NotLowerable as e:
+        if refused is not None:
+            e.more.append((refused.span or e.span, f"with the moves compiled instead: {refused}"))
+        raise
     except LimitReached as stop:
         if refused is not None:
             span = getattr(refused, "span", None)
