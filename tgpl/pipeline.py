@@ -127,6 +127,6 @@ def written_gdl_errors(program: Program, grounding: str, path: str = "<gdl>") ->
 def not_lowerable(e: NotLowerable, main: str) -> list[Diagnostic]:
     """The diagnostics of a refusal: at each construct's location, or at the game file's start (a refusal added
     to another, `NotLowerable.more`, may have no location either)."""
-    span = e.span if e.span is not None else Span(main, 1, 1, 1, 1)
-    return [Diagnostic(Severity.ERROR, s if s is not None else span, f"not lowerable: {reason}")
-            for s, reason in [(span, e.reason), *e.more]]
+    start = Span(main, 1, 1, 1, 1)
+    return [Diagnostic(Severity.ERROR, s if s is not None else start, f"not lowerable: {reason}")
+            for s, reason in [(e.span, e.reason), *e.more]]

@@ -1770,7 +1770,10 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
                 raise Unsupported(f"a built-in attribute '{name}' that changes")
             initial = o.fields[name]
             if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):
-                raise Unsupported(f"a collection in the state ('{name}')")
+                refused = Unsupported(f"a collection in the state ('{name}')")
+                decl = found[0].attributes.get(name) if found is not None else None
+                refused.span = decl.span if decl is not None else None  # where the designer declared it
+                raise refused
             out[(o.name, name)] = Fluent(o, name, t, initial)
     return out
 

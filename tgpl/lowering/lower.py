@@ -190,7 +190,7 @@ def _spelled_after(refused: Unsupported | None) -> Iterator[None]:
         yield
     except NotLowerable as e:
         if refused is not None:
-            e.more.append((refused.span or e.span, f"with the moves compiled instead: {refused}"))
+            e.more.append((getattr(refused, "span", None), f"with the moves compiled instead: {refused}"))
         raise
     except LimitReached as stop:
         if refused is not None:
