@@ -107,3 +107,36 @@ def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
     assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
     assert "(its moves compiled)" in lines[2], lines[2]
     assert kif.count("\n(<=") <= 300
+
+
+def test_line_up_as_written_lowers_and_validates_within_its_targets(tmp_path):
+    """Line Up as the designer wrote it (issue 34's targets: 2,000 rules with a body, validated): its moves
+    spelled out, the point's range found by the joint search on the write's comparisons alone
+    (`segments.numeric_value`), the scan's conditions that read a cell and go on either way made one rule
+    (tgpl.lowering.complements: 2,780 rules with a body before)."""
+    code, output, kif = to_gdl(game("lineup"), tmp_path / "lineup.kif")
+    assert code == 0, output
+    lines = kif.splitlines()
+    assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
+    assert kif.count("\n(<=") <= 2_000
+
+
+def test_a_scoring_placement_game_without_events_lowers_and_validates(tmp_path):
+    """Threes (tests/data/designers/threes.tgpl): Line Up's scoring on a 3 x 4 grid written in the move itself,
+    a point for each window of three through the new stone, the larger score winning when the grid is full."""
+    code, output, kif = to_gdl(game("threes"), tmp_path / "threes.kif")
+    assert code == 0, output
+    lines = kif.splitlines()
+    assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
+    assert kif.count("\n(<=") <= 1_500
+
+
+def test_a_point_scored_by_a_pass_is_refused_at_its_write(tmp_path):
+    """Threes with a pass that scores: play can pass for ever, so the points have no bound, and the game is
+    refused at the pass's write, not lowered with a range that play leaves."""
+    path = variant(tmp_path, "threes", "    // the stone, then the windows",
+                   "    action Pass\n    {\n        trigger PlayerChoiceEvent { return true; }\n"
+                   "        effect { Points += 1; turn.pass(); }\n    }\n\n    // the stone, then the windows")
+    code, output, _ = to_gdl(path, tmp_path / "passing.kif")
+    assert code == 2, output
+    assert "not lowerable" in output and "Points += 1; turn.pass();" in output, output
