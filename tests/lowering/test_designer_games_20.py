@@ -8,6 +8,7 @@ listener scans the lines through the stone and throws `Scored` for each, whose l
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from tgpl.cli import main
@@ -107,3 +108,28 @@ def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
     assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
     assert "(its moves compiled)" in lines[2], lines[2]
     assert kif.count("\n(<=") <= 300
+
+
+@pytest.mark.parametrize("name, most", [("lineup", 2_000), ("threes", 1_500)])
+def test_scoring_placement_games_lower_and_validate_within_a_rule_count(tmp_path, name, most):
+    """Line Up as the designer wrote it, within issue 34's targets (2,000 rules with a body, validated), and
+    Threes (tests/data/designers/threes.tgpl), its scoring on a 3 x 4 grid written in the move itself, without
+    events. Their moves are spelled out: the points' ranges found by the joint search on the writes'
+    comparisons alone (`segments.numeric_value`), the scan's conditions that read a cell and go on either way
+    made one rule (tgpl.lowering.complements: Line Up's 2,780 rules with a body before)."""
+    code, output, kif = to_gdl(game(name), tmp_path / f"{name}.kif")
+    assert code == 0, output
+    lines = kif.splitlines()
+    assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
+    assert kif.count("\n(<=") <= most
+
+
+def test_a_point_scored_by_a_pass_is_refused_at_its_write(tmp_path):
+    """Threes with a pass that scores: play can pass for ever, so the points have no bound, and the game is
+    refused at the pass's write, not lowered with a range that play leaves."""
+    path = variant(tmp_path, "threes", "    // the stone, then the windows",
+                   "    action Pass\n    {\n        trigger PlayerChoiceEvent { return true; }\n"
+                   "        effect { Points += 1; turn.pass(); }\n    }\n\n    // the stone, then the windows")
+    code, output, _ = to_gdl(path, tmp_path / "passing.kif")
+    assert code == 2, output
+    assert "not lowerable" in output and "Points += 1; turn.pass();" in output, output

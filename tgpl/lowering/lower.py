@@ -20,6 +20,7 @@ from tgpl.lowering.board_count import Holds, board_counts, written_in_step
 from tgpl.lowering.compiled import (board_count_passes, changing_fields, compile_game, most_moves, play_code,
                                     writes_in_loops)
 from tgpl.lowering.compiled_query import queried_game
+from tgpl.lowering.complements import merged_complements
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.independent import independent_parts
 from tgpl.lowering.one_value import one_value
@@ -369,7 +370,8 @@ def compiled_tidy(lowered: LoweredGame, limits: Limits | None = None) -> Lowered
 def tidy(lowered: LoweredGame, limits: Limits | None = None) -> LoweredGame:
     """A lowered game finished: its static searches folded (tgpl.lowering.static_fold: the board scans a compiled
     game derives again in every state become tables computed here, under `limits`), then `without_unused`, which
-    drops what the fold left unread. Done once the proof that made checks global (which reads the emitter's
+    drops what the fold left unread, the rules that differ in one literal's sign made one first
+    (tgpl.lowering.complements). Done once the proof that made checks global (which reads the emitter's
     relations) is over, before the repair of GDL's recursion restriction and the check of the rules, so the
     program validated and written is the folded one."""
     limits = limits if limits is not None else unlimited()
@@ -377,6 +379,9 @@ def tidy(lowered: LoweredGame, limits: Limits | None = None) -> LoweredGame:
         folded = static_fold(lowered.program, limits)
     if folded is not lowered.program and fold_pays(lowered.program, folded):
         lowered = lowered.with_program(folded)
+    merged = merged_complements(lowered.program)
+    if merged is not lowered.program:
+        lowered = lowered.with_program(merged)
     return without_unused(lowered)
 
 
