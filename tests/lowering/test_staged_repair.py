@@ -87,3 +87,24 @@ def test_a_plain_repair_is_one_stage_and_both_stages_run_when_called():
         return run
     StagedRepair(stage("cheap"), stage("costly"))(Program(()))
     assert done == ["cheap", "costly"]
+
+
+def test_the_compiled_lowering_is_collected_as_seldom_as_the_spelled_one(monkeypatch):
+    """compile_game runs with the collector's first threshold raised (lower.fewer_collections), as the spelled-out
+    lowering does, and the threshold is restored after it."""
+    import gc
+
+    import tgpl.lowering.lower as lower_module
+    real, seen = lower_module.compile_game, []
+
+    def recording(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(lower_module, "compile_game", recording)
+    game = load_game(str(ATARI3))
+    program, start = with_floods(game.program, snapshot(game.initial_state(0)))
+    before = gc.get_threshold()
+    lower(program, start, moves="compiled", check=pipeline.gdl_errors,
+          repair=StagedRepair(static_loops, bind_recursion, negation_cycles))
+    assert seen and all(t >= lower_module.COLLECT_EVERY for t in seen)
+    assert gc.get_threshold() == before
