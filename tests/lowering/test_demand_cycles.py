@@ -98,9 +98,9 @@ def _planted_retries(tmp_path: Path, problem) -> list[bool]:
     real = compiled_module.CompiledGame
 
     class Recording(real):
-        def lowered(self):
+        def lowered(self, foresee=None):
             seen_loose.append(self.hc.loose_demands)
-            made.append(super().lowered())
+            made.append(super().lowered(foresee))
             return made[-1]
 
     compile_game(game.program, universe, check, make=Recording)

@@ -3,8 +3,9 @@ relaxation, only on the compilation of the moves that is kept.
 
 tests/data/lowering/atari3.tgpl (Atari Go on 3 x 3) is compiled twice: its first compilation's rules hold a
 negation cycle through a call's demand, seen once the loops are tables, and the game is compiled again with its
-demands loosened (tests/lowering/test_demand_cycles.py). bind_recursion then runs on the second alone, and the
-rules are those the repair done whole on each compilation makes.
+demands loosened (tests/lowering/test_demand_cycles.py). bind_recursion then runs on the second alone, the proof
+that chooses between a compilation's two programs (tgpl.asp.covers) too, and the rules are those the repair done
+whole on each compilation, with every proof asked, makes.
 """
 
 from __future__ import annotations
@@ -38,14 +39,19 @@ def _counting(monkeypatch, module, name: str) -> list[int]:
     return calls
 
 
-def test_a_compilation_compiled_again_is_not_relaxed(monkeypatch):
-    """lower_game's repair: each compilation's loops made tables, only the kept one's recursion bound."""
+def test_a_compilation_compiled_again_is_not_relaxed_nor_proved(monkeypatch):
+    """lower_game's repair: each program looked at has its loops made tables, only the kept one's recursion
+    bound. The first compilation's two programs (its move's calls read from the legal moves' instances or not)
+    are both compiled again: the proof that would choose between them (tgpl.asp.covers) is asked of the kept
+    compilation alone, whose first program is kept."""
     compilations = _counting(monkeypatch, compiled_module.CompiledGame, "lowered")
+    emissions = _counting(monkeypatch, compiled_module.Emission, "lowered")
+    proofs = _counting(monkeypatch, compiled_module, "covers")
     cheap = _counting(monkeypatch, pipeline, "static_loops")
     costly = _counting(monkeypatch, pipeline, "bind_recursion")
     lowered = pipeline.lower_game(load_game(str(ATARI3)), moves="compiled")
-    assert len(compilations) == 2 and len(cheap) == 2
-    assert len(costly) == 1
+    assert len(compilations) == 2 and len(emissions) == 3 and len(cheap) == 3
+    assert len(proofs) == 1 and len(costly) == 1
     assert not pipeline.gdl_errors(lowered.program)
 
 
@@ -81,3 +87,24 @@ def test_a_plain_repair_is_one_stage_and_both_stages_run_when_called():
         return run
     StagedRepair(stage("cheap"), stage("costly"))(Program(()))
     assert done == ["cheap", "costly"]
+
+
+def test_the_compiled_lowering_is_collected_as_seldom_as_the_spelled_one(monkeypatch):
+    """compile_game runs with the collector's first threshold raised (lower.fewer_collections), as the spelled-out
+    lowering does, and the threshold is restored after it."""
+    import gc
+
+    import tgpl.lowering.lower as lower_module
+    real, seen = lower_module.compile_game, []
+
+    def recording(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(lower_module, "compile_game", recording)
+    game = load_game(str(ATARI3))
+    program, start = with_floods(game.program, snapshot(game.initial_state(0)))
+    before = gc.get_threshold()
+    lower(program, start, moves="compiled", check=pipeline.gdl_errors,
+          repair=StagedRepair(static_loops, bind_recursion, negation_cycles))
+    assert seen and all(t >= lower_module.COLLECT_EVERY for t in seen)
+    assert gc.get_threshold() == before

@@ -2435,8 +2435,10 @@ class CompiledGame:
         return f"{said} not bounded by the game: {cause}; {hint}", write.span
 
     # ------------------------------------------------------------ the game's rules
-    def lowered(self) -> LoweredGame:
-        """The GDL program (raises Unsupported)."""
+    def lowered(self, foresee: Foresee | None = None) -> LoweredGame:
+        """The GDL program (raises Unsupported). `foresee` (compile_game's) says how a compilation whose program
+        is the one given is compiled again (None: it may be kept): where it says the same of both programs the
+        proof that chooses between them (`emitted`) would choose, that proof is spared."""
         self.compile()
         sc = self.sc
         if not any(c.over is not None or c.checks for c in self.final) and self.u.result is None:
@@ -2453,12 +2455,15 @@ class CompiledGame:
         if made > SEGMENT_RULES:
             raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
                               "multiply where they do not meet")
-        return self.emitted(probes, targets, final, moving=True) or self.emitted(probes, targets, final, moving=False)
+        return self.emitted(probes, targets, final, moving=True, foresee=foresee) \
+            or self.emitted(probes, targets, final, moving=False)
 
     def emitted(self, probes: list[Rule], targets: dict[int, tuple[str, str]], final: list[SegClause],
-                moving: bool) -> LoweredGame | None:
+                moving: bool, foresee: Foresee | None = None) -> LoweredGame | None:
         """The GDL program, the move's calls read from the legal moves' instances where `moving` (`moving_twins`);
-        None where they are, and the legal moves' demand is not proved to cover the move's calls."""
+        None where they are, and the legal moves' demand is not proved to cover the move's calls. Where `foresee`
+        says that the program would be compiled again, the program without the move's calls read so may be
+        given instead (`unproved`)."""
         segments, functions, found, rename = self.relaxed(probes, moving=moving)
         if targets:  # asked of the state once the relaxation has found each check's movers
             outcomes = self.outcomes(targets, found)
@@ -2470,9 +2475,34 @@ class CompiledGame:
             final = [c.with_body([renamed(x, rename) for x in c.body]) for c in final]
         emission = Emission(self, segments + functions, final, found)
         lowered = emission.lowered()
-        if self.moved and not emission.covered(lowered.program, self.moved):
-            return None
-        return lowered
+        if not self.moved:
+            return lowered
+        moved = self.moved
+        again = foresee(lowered) if foresee is not None else None
+        if again is not None:
+            return self.unproved(probes, targets, final, foresee, again,
+                                 lambda: emission.covered(lowered.program, moved), lowered)
+        return lowered if emission.covered(lowered.program, moved) else None
+
+    def unproved(self, probes: list[Rule], targets: dict[int, tuple[str, str]], final: list[SegClause],
+                 foresee: Foresee, again: object, proof: Callable[[], bool], moving: LoweredGame) -> LoweredGame:
+        """What `lowered` gives where the program that reads the move's calls from the legal moves' instances,
+        `moving`, would be compiled again (`again`, as `foresee` says): the program without, made as `lowered`
+        makes it where `proof` fails, given without the proof where `foresee` says the same of it. Why: the
+        proof grounds every state under every legal move (tgpl.asp.covers: Atari Go's first compilation's, 6 of
+        the 7.5 s of CPU of its two), and here it would choose between two programs neither of which is kept.
+        Where the two are compiled again differently, or the one without cannot be made, the proof chooses as
+        ever; both programs are then made in the order `lowered` makes them where the proof fails."""
+        try:
+            plain = self.emitted(probes, targets, final, moving=False)
+        except (Undefer, Unsupported) as e:  # raised as `lowered` raises it where the proof fails
+            if proof():
+                return moving
+            raise e
+        assert plain is not None  # nothing is read from the legal moves' instances: nothing to prove
+        if foresee(plain) == again or not proof():
+            return plain
+        return moving
 
     def probes(self) -> list[Rule]:
         """What the relaxation reads off the ways through the segments, before their writes are taken into views:
@@ -3278,6 +3308,11 @@ class Emission:
         return frozenset(out)
 
 
+Foresee = Callable[[LoweredGame], object]
+"""How a compilation whose program is the one given is compiled again (compile_game's `_Again`, equal where it is the
+same); None where it may be kept, or the program alone cannot say."""
+
+
 class NeedRanges(Exception):
     """Checks are left to the next decision in a game with counters: their values must come from the same game
     with its checks where they run (`CompiledGame.ranges`), as nothing in the segments may bound them now."""
@@ -3346,12 +3381,31 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
         guessed, game, ranges = guessed or e, None, None
         return True
 
+    looks: list[_Look] = []  # the programs of the compilation under way looked at (`foresee`)
+
+    def settings() -> _Settings:
+        """How the compilation under way is made (`_Settings`)."""
+        assert game is not None
+        return _Settings(kept is not None and game.deferral.met, closures, loose)
+
+    def foresee(candidate: LoweredGame) -> _Again | None:
+        """How the compilation under way is compiled again where `candidate` is its program, as the loop below
+        decides it (None: it is mended whole and checked): what its closures or the negation cycles the cheap
+        stage leaves say. The look is kept for the loop, should the candidate be the program given."""
+        assert game is not None
+        if closures and game.hc.closure_cycle:
+            return _Again(False, loose)
+        look = _looked(candidate, tidy, staged, settings(), limits)
+        looks.append(look)
+        return look.again
+
     while True:
         limits.check()
         if game is None:
             game = made(None if kept is None else frozenset(kept), ranges)
+        looks.clear()
         try:
-            lowered = game.lowered()
+            lowered = game.lowered(foresee if staged is not None and staged.spares else None)
         except Undefer as e:
             assert kept is not None
             kept.add(e.call)
@@ -3374,13 +3428,12 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
         if closures and game.hc.closure_cycle:  # a cycle through a closure's `not found` (horn._waits_on_closure)
             closures, kept, game, ranges = False, set(), None, None
             continue
-        as_made = lowered.program  # before tidying: what the writes' check (`proved`) reads
-        if tidy is not None:
-            limits.check()
-            lowered = tidy(lowered)
-        made_with = _Settings(kept is not None and game.deferral.met, closures, loose)
-        lowered, again = _mended(lowered, staged, made_with, limits)
+        made_with = settings()
+        look = next((k for k in looks if k.made is lowered and k.settings == made_with), None) \
+            or _looked(lowered, tidy, staged, made_with, limits)
+        lowered, as_made, again = look.mended, look.as_made, look.again
         if again is None:
+            lowered = _finished(lowered, staged)
             limits.check()
             broken = check(lowered.program) if check is not None else []
             limits.check()
@@ -3417,27 +3470,49 @@ class _Again:
     fresh: bool = True
 
 
-def _mended(lowered: LoweredGame, staged: StagedRepair | None, made: _Settings,
-            limits: Limits) -> tuple[LoweredGame, _Again | None]:
-    """`lowered` mended (`staged`, tgpl.lowering.repair) and finished by the passes that read the mended rules,
-    or, where the negation cycles the cheap stage leaves already say that the game will be compiled again (`made`
-    its settings), only that stage done, and how it is compiled again: the costly stage, whose relaxation clingo
-    grounds, and the passes after it would be thrown away with the compilation. The costly stage adds literals
-    of tables and drops arguments, never a relation nor a read of one, so the cycles it would leave are those
-    seen; a compilation kept is checked whole, after every pass, as before."""
+@dataclass(frozen=True)
+class _Look:
+    """A compilation's program (`made`, as CompiledGame.lowered gives it) tidied and mended by the cheap stage of
+    the repair (`mended`), what the writes' check reads (`as_made`, before tidying: `proved`), and how the
+    compilation is compiled again (`again`), where the negation cycles that stage leaves already say so."""
+
+    made: LoweredGame
+    settings: _Settings
+    mended: LoweredGame
+    as_made: Program
+    again: _Again | None
+
+
+def _looked(lowered: LoweredGame, tidy: Callable[[LoweredGame], LoweredGame] | None, staged: StagedRepair | None,
+            made: _Settings, limits: Limits) -> _Look:
+    """`lowered` tidied and mended by the cheap stage (`staged`, tgpl.lowering.repair), and how it is compiled
+    again (`made` its settings) where the negation cycles that stage leaves say so: then the costly stage, whose
+    relaxation clingo grounds, and the passes after it (`_finished`) would be thrown away with the compilation.
+    The costly stage adds literals of tables and drops arguments, never a relation nor a read of one, so the
+    cycles it would leave are those seen; a compilation kept is checked whole, after every pass, as before."""
+    given, as_made = lowered, lowered.program
+    if tidy is not None:
+        limits.check()
+        lowered = tidy(lowered)
+    again = None
     if staged is not None:  # what can be mended of GDL's restrictions, the same game (tgpl.lowering.lower.lower)
         lowered = lowered.with_program(staged.cheap(lowered.program))
         if staged.spares:
             limits.check()
             cycles = staged.cycles(lowered.program)
             again = _again(cycles, lowered, made) if cycles else None
-            if again is not None:
-                return lowered, again
+    return _Look(given, made, lowered, as_made, again)
+
+
+def _finished(lowered: LoweredGame, staged: StagedRepair | None) -> LoweredGame:
+    """`lowered`, mended by the cheap stage (`_looked`), mended by the costly one and finished by the passes that
+    read the mended rules."""
+    if staged is not None:
         lowered = lowered.with_program(staged.finished(lowered.program))
     # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
     lowered = lowered.with_program(unfold_single_readers(lowered.program))
     # a walk asked only whether its result is positive, asked backwards from where it stands
-    return lowered.with_program(key_walks(lowered.program)), None
+    return lowered.with_program(key_walks(lowered.program))
 
 
 def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _Again | None:
