@@ -160,8 +160,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             try:
                 return compiled_moves()
             except Unsupported as u:
-                e.more.append((u.span or e.span, f"with the moves compiled instead: {u}"))
-                raise e from None
+                raise _with_compiled_refusal(e, u) from None
         except NotLowerable as e:  # a counter that runs away spelled out may count the board, which compiled
             if holds is None or not counts_the_board(program, universe, e.counter):  # moves can prove
                 raise
@@ -191,7 +190,7 @@ def _spelled_after(refused: Unsupported | None) -> Iterator[None]:
         yield
     except NotLowerable as e:
         if refused is not None:
-            e.more.append((getattr(refused, "span", None), f"with the moves compiled instead: {refused}"))
+            _with_compiled_refusal(e, refused)
         raise
     except LimitReached as stop:
         if refused is not None:
@@ -199,6 +198,14 @@ def _spelled_after(refused: Unsupported | None) -> Iterator[None]:
             at = f" at {span.file}:{span.line}:{span.col}" if span is not None else ""
             stop.notes.append(f"the moves were being spelled out: compiled, they were refused{at}: {refused}")
         raise
+
+
+def _with_compiled_refusal(e: NotLowerable, refused: Unsupported) -> NotLowerable:
+    """`e`, a spelled-out refusal, with why the moves were not compiled as a second error: at the construct the
+    compiled moves refused, or where it has no place, at the game's start (`pipeline.not_lowerable`), never at
+    `e`'s own place, which is about something else."""
+    e.more.append((refused.span, f"with the moves compiled instead: {refused}"))
+    return e
 
 
 PARTS_PER_WAY = 8_000
