@@ -126,6 +126,7 @@ def test_an_estimate_past_the_lowerings_budget_is_refused_as_the_lowering_refuse
     game = _game(EXAMPLES / "connect4.tgpl")
     full = assess_game(game).figures["statements"]
     monkeypatch.setattr(execute, "STEP_LIMIT", full // 2)  # past the dry run's budget: its estimate must see it
+    monkeypatch.setattr(lowerable, "ESTIMATE_ERROR", 1)  # any estimate past the budget refused (the test below)
     monkeypatch.setattr(lowerable, "SAMPLE_MORE", 0)  # two moves of each action: the sample stays within it
     answer = assess(game.program, snapshot(game.initial_state(0)), steps=3_000)
     assert not answer.lowers and answer.estimated
@@ -149,6 +150,27 @@ def test_a_sample_runs_on_past_the_moves_that_pay_for_what_later_ones_share(monk
     monkeypatch.setattr(lowerable, "SAMPLE_MORE", 0)
     answer = assess(game.program, snapshot(game.initial_state(0)), moves="spelled")
     assert answer.verdict != "lowers" and answer.figures["statements estimated"] > execute.STEP_LIMIT
+
+
+def test_an_estimate_near_the_budget_is_undecided_not_a_refusal():
+    """Teeko lowers spelled out (about 222,000 statements); its sample's moves take 2,249 statements each where
+    the later moves of a control state average 400 (they share the calls the first ones made), so the estimate,
+    734,002, passed the lowering's 500,000 and the dry run said "does not lower" of a game that lowers."""
+    game = _game(DESIGNERS / "teeko.tgpl")
+    answer = assess(game.program, snapshot(game.initial_state(0)))
+    assert answer.estimated and answer.figures["statements estimated"] > execute.STEP_LIMIT
+    assert answer.verdict == "undecided" and not answer.refusals, answer.notes
+    assert any("less than 3 times" in n for n in answer.notes)
+
+
+def test_the_sampled_run_cuts_a_loop_the_state_bounds_as_the_lowering_does():
+    """Kalah's sowing, `while (hand > 0)` with `hand` read from the state, is cut by the lowering after a few
+    passes until the ranges bound it (segments.lowered_logic); the sampled run ran it uncut to the executor's
+    1,000 passes, and refused Kalah, which lowers, for a value grown too deep (or a loop without a bound)."""
+    game = _game(DESIGNERS / "kalah.tgpl")
+    answer = assess(game.program, snapshot(game.initial_state(0)))
+    assert answer.estimated and not answer.refusals, [r.reason for r in answer.refusals]
+    assert answer.verdict == "undecided"  # the passes past the cut are not counted: no claim either way
 
 
 # ---------------------------------------------------------------------- the two doors, the limits, JSON

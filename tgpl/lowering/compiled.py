@@ -3388,13 +3388,19 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
         assert game is not None
         return _Settings(kept is not None and game.deferral.met, closures, loose)
 
+    def through_closures() -> _Again | None:
+        """Compiled again without closures, from scratch, where the compilation under way has a cycle through a
+        closure's `not found` (horn._waits_on_closure), whatever its program."""
+        assert game is not None
+        return _Again(False, loose) if closures and game.hc.closure_cycle else None
+
     def foresee(candidate: LoweredGame) -> _Again | None:
         """How the compilation under way is compiled again where `candidate` is its program, as the loop below
         decides it (None: it is mended whole and checked): what its closures or the negation cycles the cheap
         stage leaves say. The look is kept for the loop, should the candidate be the program given."""
-        assert game is not None
-        if closures and game.hc.closure_cycle:
-            return _Again(False, loose)
+        again = through_closures()
+        if again is not None:
+            return again
         look = _looked(candidate, tidy, staged, settings(), limits)
         looks.append(look)
         return look.again
@@ -3425,13 +3431,12 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
             if not saturate(e):
                 raise
             continue
-        if closures and game.hc.closure_cycle:  # a cycle through a closure's `not found` (horn._waits_on_closure)
-            closures, kept, game, ranges = False, set(), None, None
-            continue
-        made_with = settings()
-        look = next((k for k in looks if k.made is lowered and k.settings == made_with), None) \
-            or _looked(lowered, tidy, staged, made_with, limits)
-        lowered, as_made, again = look.mended, look.as_made, look.again
+        again = through_closures()
+        if again is None:
+            made_with = settings()
+            look = next((k for k in looks if k.made is lowered and k.settings == made_with), None) \
+                or _looked(lowered, tidy, staged, made_with, limits)
+            lowered, as_made, again = look.mended, look.as_made, look.again
         if again is None:
             lowered = _finished(lowered, staged)
             limits.check()
