@@ -380,7 +380,7 @@ class SegmentCompiler(_FunctionCompiler):
         name = e.target.name
         op = e.op[0]
         if op not in CALCS:
-            raise Unsupported(f"the operator {e.op}")
+            raise Unsupported.at(e.span, f"the operator {e.op}")
         for c2, v in self.expr(e.value, c):
             for c3, r in self.stepped(op, c2.env[name], v, c2, bound):
                 c3.env[name] = r
@@ -731,7 +731,7 @@ class SegmentCompiler(_FunctionCompiler):
                 if e.op != "=":
                     op = e.op[0]
                     if op not in CALCS:
-                        raise Unsupported(f"the operator {e.op}")
+                        raise Unsupported.at(e.span, f"the operator {e.op}")
                     bound = self.g.saturated.get(name)
                     for c4, old in self.read(c3, o, name):
                         for c5, r in self.stepped(op, old, v, c4, bound):

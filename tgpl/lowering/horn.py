@@ -51,9 +51,18 @@ EXIT_UNCUT = 3  # ways out of a loop in a function that go on as they are, not j
 
 class Unsupported(Exception):
     """The function is outside the compiled subset: the executor runs it call by call, as before. `span`: the
-    innermost statement being compiled when it was raised (`_FunctionCompiler.stmt`), for a located refusal."""
+    innermost statement being compiled when it was raised (`_FunctionCompiler.stmt`), for a located refusal,
+    unless the construct refused located it (`at`)."""
 
     span = None
+
+    @classmethod
+    def at(cls, span, reason: str) -> "Unsupported":
+        """The refusal of a construct inside a statement, located at the construct itself: `dy / 2` in a call's
+        argument, not the start of the `if` that holds the call."""
+        e = cls(reason)
+        e.span = span
+        return e
 
 
 @dataclass(frozen=True)
@@ -1098,7 +1107,7 @@ class _FunctionCompiler:
                 continue
             op = e.op[0]
             if op not in CALCS:
-                raise Unsupported(f"the operator {e.op}")
+                raise Unsupported.at(e.span, f"the operator {e.op}")
             if self.hc.types.get(id(e.target)) == PLAYER:
                 raise Unsupported("arithmetic on players")
             old = c2.env[e.target.name]
@@ -1174,7 +1183,7 @@ class _FunctionCompiler:
                 return self.boolean(e, c)
             if e.op == "^" and self.hc.types.get(id(e)) == BOOL:
                 return self.boolean(e, c)
-            raise Unsupported(f"the operator {e.op}")
+            raise Unsupported.at(e.span, f"the operator {e.op}")
         if isinstance(e, ast.Cast):
             t = self.hc.types.get(id(e.expr))
             info = self.hc.class_info(e.type)
