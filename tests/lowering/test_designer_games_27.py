@@ -7,7 +7,7 @@ move loses; 60 turns without a winner are a draw.
 
 The runtime is checked against an independent model (a dict of pieces, the jumper, the turn count): the move
 tree's first levels and seeded plays to their end, chains of jumps among them. What the lowering does with it is
-in `test_checkers_lowering_as_it_is` and the tests after it."""
+in `test_auto_compiles_the_moves_of_both_actions_together` and the tests after it."""
 
 from __future__ import annotations
 
@@ -164,24 +164,23 @@ def test_compiled_moves_take_the_division():
     assert "ok  action    Side.Jump" in r.output and "ok  action    Side.Step" in r.output
 
 
-def test_checkers_lowering_as_it_is():
-    """As written, the dry run says it lowers, spelled out (1,296 ways to fill each action's inputs, under `auto`'s
-    2,000 for compiling): estimated at 487,119 statements and 6.8 million parts, within the lowering's budgets.
-    The lowering itself validates (30 playouts to the end of the game) but is past issue 34's budgets: 26,013
-    rules with a body (a rule set per pair of squares), 108 s of CPU and 715 MB (the lowering alone 87 s and 409
-    MB: symbolic execution 32 s, emission 18 s, generalisation 27 s, static fold 9 s; measured once on a loaded
-    machine), so it is not run here. Compiled it is within them (below)."""
+def test_auto_compiles_the_moves_of_both_actions_together():
+    """Step and Jump have 1,296 ways each to fill their inputs, under `auto`'s 2,000 for one action, but 2,592
+    together (`compiled.all_moves`): compiled. Spelled out (as it was), 3.3 million parts of conditions (2,571 a
+    move, as five in a row's 2,376 that stays spelled out, under the spelled-out budget's 8,000), 26,013 rules
+    with a body (a rule set per pair of squares), 108 s of CPU and 715 MB: past issue 34's budgets."""
     r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("checkers6")])
     assert r.exit_code == 0, r.output
-    assert "checkers6.tgpl: lowers (estimated); its moves spelled out one by one (at most 1,296 ways" in r.output
+    assert "checkers6.tgpl: lowers; its moves compiled once (the actions have 2,592 ways to fill their inputs " \
+           "together, more than 2,000)" in r.output
 
 
 def test_checkers_lowers_compiled_and_validates(tmp_path):
-    """`--moves compiled`, the game as written, its halvings (`dy / 2`, `(from.X + to.X) / 2`) tables of the
+    """`auto` (compiled, above), the game as written, its halvings (`dy / 2`, `(from.X + to.X) / 2`) tables of the
     even numbers the relaxation asks for: validated by playouts to the end of the game, 1,338 rules with a body
-    (12.2 s of CPU, 185 MB, measured once), within issue 34's budgets (with the halvings written by signs
+    (11.3 s of CPU, 185 MB, measured once), within issue 34's budgets (with the halvings written by signs
     instead, 1,354 rules, 11 s)."""
-    r = CliRunner().invoke(main, ["to-gdl", game("checkers6"), "--moves", "compiled", "-o", str(tmp_path / "c.kif")])
+    r = CliRunner().invoke(main, ["to-gdl", game("checkers6"), "-o", str(tmp_path / "c.kif")])
     assert r.exit_code == 0, r.output
     kif = (tmp_path / "c.kif").read_text(encoding="utf-8")
     validated = kif.splitlines()[1]
