@@ -941,8 +941,8 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: in
 @_relations_option
 @click.option("--moves", type=click.Choice(["auto", "compiled", "spelled"]), default="auto", show_default=True,
               help="Compile each action's move once, with its inputs as variables, or spell out every move; auto "
-                   "compiles an action with more than 2,000 ways to fill its inputs, or more than 64 in a game "
-                   "whose play walks with while (docs/lowering.md).")
+                   "compiles an action (or all together) with more than 2,000 ways to fill its inputs, or more than 64 "
+                   "in a game whose play walks with while (docs/lowering.md).")
 @click.option("--dry-run", "dry_run", is_flag=True,
               help="Write nothing: say in seconds what lowers, how (the strategy, a cost), and what does not and why, "
                    "each refusal located with a hint; exit 0 if everything lowers, 1 if not (docs/lowering.md).")

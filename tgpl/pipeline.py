@@ -49,8 +49,9 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
     # whose relaxation clingo cannot interrupt (Reversi 8x8's: 3.9 s), under `limits`; a game whose bound is past
     # --max-ground's default narrowed by it (tgpl.asp.narrow), so that check-gdl takes it. The relaxation is left
     # out of a compilation of the moves that is compiled again (tgpl.lowering.repair).
-    repair = StagedRepair(lambda program: outside(lambda: static_loops(program), limits),
-                          lambda program: outside(lambda: bind_recursion(program, narrowing=MAX_GROUND), limits),
+    repair = StagedRepair(lambda program: staged(limits, "lowering (static loops)", lambda: static_loops(program)),
+                          lambda program: staged(limits, "lowering (recursion bounds)",
+                                                 lambda: bind_recursion(program, narrowing=MAX_GROUND)),
                           negation_cycles)
     with limits.during("setting up"):
         start = start_snapshot(game, seed)
@@ -63,6 +64,14 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         lowered = lower_with_query(program, start, query_function, relations, prove, progress, repair, limits,
                                    moves, gdl_errors, Holds(invariant_holds, never_holds))
     return with_percepts(lowered, program)  # GDL-II: what each role sees, where the game has secrets
+
+
+def staged(limits: Limits, stage: str, work):
+    """`work()` run `outside` under `limits` at `stage`: a stop while it runs, or at its first check (where the
+    lowering before it passed the deadline), names the repair (it said "stopped while starting", the stage of no
+    `during`: tests/data/designers/checkers6.tgpl under `--max-seconds 240` on a loaded machine)."""
+    with limits.during(stage):
+        return outside(work, limits)
 
 
 def assess_game(game: Game, seed: int = 0, moves: str = "auto", relations: bool = False,

@@ -421,7 +421,9 @@ class Executor:
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
         self.spans: list[Span] = []
-        self.blocks: list[ast.Block] = []  # the blocks `run_block` is running, innermost last (`_rewrite_hint`)
+        # the blocks being run (effects, phases, functions, defaults), innermost last, each where `where` names it
+        # (`_rewrite_hint`); None for a function without an effect
+        self.blocks: list[ast.Block | None] = []
         # the loops being run, outermost first, each with the depth of `spans` (its function or block) it runs in
         self.loops: list[tuple[ast.Block, Span, int]] = []
         # the runtime's declaration order of actions (listeners of an event run in it, after priority)
@@ -518,22 +520,23 @@ class Executor:
         body = next((b for b, _, d in reversed(self.loops) if d == depth), None)
         walked = changed_lists_read(self.program, body) if body is not None else []
         if not walked:
-            called = called_changed_lists(self.program, self.blocks[-1]) if self.blocks else None
+            called = called_changed_lists(self.program, self.blocks[-1]) if self.blocks and self.blocks[-1] else None
             if called is None:
                 return REWRITE_HINT
             fn, name, change = called
             return (f"; {self.here} calls {fn.name}, which reads the list '{name}' that the moves change "
                     f"(`{change.callee.name}` at {change.span.line}:{change.span.col}): its value is spelled out for "
                     "every content the list can have, a call forks the path once per value it can return, so the "
-                    "paths multiply call after call and every statement after them runs on each: keep the value in "
-                    "a number the moves change (a running total, "
-                    f"`Score += card.Value;` in the move that changes '{name}') and read that number here "
-                    "(docs/lowering.md, \"Writing games that lower\")")
+                    "paths multiply call after call and every statement after them runs on each: "
+                    f"{running_total_hint(name)}")
         name, change = walked[0]
-        return (f"; the loop reads the list '{name}', which the moves change (`{change.callee.name}` at "
-                f"{change.span.line}:{change.span.col}), so it is spelled out for every content the list can have: "
-                "keep every item in the list and mark the ones taken out with an attribute the loop tests (`bool Out`), "
-                "or try --moves compiled or --functions-as-relations (docs/lowering.md, \"Writing games that lower\")")
+        spelled = (f"; the loop reads the list '{name}', which the moves change (`{change.callee.name}` at "
+                   f"{change.span.line}:{change.span.col}), so it is spelled out for every content the list can have: ")
+        if change.callee.name in ("add", "append") and not removed_from(self.program, name):
+            return spelled + running_total_hint(name)
+        return spelled + ("keep every item in the list and mark the ones taken out with an attribute the loop tests "
+                          "(`bool Out`), or try --moves compiled or --functions-as-relations (docs/lowering.md, "
+                          "\"Writing games that lower\")")
 
     @contextmanager
     def one_state(self) -> Iterator[None]:
@@ -1888,12 +1891,14 @@ class Executor:
         returns_player = defn.returns is not None and defn.returns.type is not None and defn.returns.type.name == "player"
         self.where.append(fi.name)
         self.spans.append(defn.name_span)
+        self.blocks.append(defn.effect.body if defn.effect is not None else None)
         try:
             if defn.effect is not None:
                 paths = self.block(defn.effect.body, paths)
         finally:
             self.where.pop()
             self.spans.pop()
+            self.blocks.pop()
         out = []
         for q in paths:
             value = None
@@ -2211,10 +2216,12 @@ class Executor:
         caller = p.stack
         p.stack = caller + [Frame(None, None, [{}])]
         self.where.append(f"default_{turn.name}")
+        self.blocks.append(turn.default.body)
         try:
             paths = self.block(turn.default.body, [p])
         finally:
             self.where.pop()
+            self.blocks.pop()
         out = []
         first = turn.phases[0].name if turn.phases else None
         for q in paths:
@@ -2586,8 +2593,8 @@ def changed_lists_read(program, body: ast.Block) -> list[tuple[str, ast.Call]]:
     """The list attributes that are state (`subset.state_lists`: the moves add to them or remove from them) whose
     items or length `body` reads, each with the first statement after setup that changes it, by name."""
     lists = state_lists(program)
-    read = sorted({n.name for n in ast.walk(body) if isinstance(n, ast.Member) and n.name in lists
-                   and is_attribute(program, n)})
+    read = sorted({n.name for n in ast.walk(body) if isinstance(n, (ast.Member, ast.Name))
+                   and getattr(n, "name", None) in lists and is_attribute(program, n)})
     if not read:
         return []
     changes: dict[str, ast.Call] = {}
@@ -2596,6 +2603,21 @@ def changed_lists_read(program, body: ast.Block) -> list[tuple[str, ast.Call]]:
                 and getattr(n.callee.obj, "name", None) in read):
             changes.setdefault(n.callee.obj.name, n)
     return [(name, changes[name]) for name in read if name in changes]
+
+
+def running_total_hint(name: str) -> str:
+    """The rewrite for a value read from the items of a list the moves change: a number kept beside it."""
+    return ("keep the value in a number the moves change (a running total, "
+            f"`Score += card.Value;` in the move that changes '{name}') and read that number here "
+            "(docs/lowering.md, \"Writing games that lower\")")
+
+
+def removed_from(program, name: str) -> bool:
+    """Whether code after setup takes items out of the list attribute `name` (`remove`, `removeAt`, `clear`): a list
+    the moves only add to (a hand that fills) has no items to mark as taken out."""
+    return any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)
+               and n.callee.name in ("remove", "removeAt", "clear") and getattr(n.callee.obj, "name", None) == name
+               for n in after_setup_nodes(program))
 
 
 def called_changed_lists(program, body: ast.Block) -> tuple[ast.FunctionDef, str, ast.Call] | None:

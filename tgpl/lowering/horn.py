@@ -31,6 +31,8 @@ returning a number at the top is left to the executor: numbers feed arithmetic.
 from __future__ import annotations
 
 import itertools
+import json
+import math
 from collections import ChainMap
 from dataclasses import dataclass, field
 
@@ -51,9 +53,18 @@ EXIT_UNCUT = 3  # ways out of a loop in a function that go on as they are, not j
 
 class Unsupported(Exception):
     """The function is outside the compiled subset: the executor runs it call by call, as before. `span`: the
-    innermost statement being compiled when it was raised (`_FunctionCompiler.stmt`), for a located refusal."""
+    innermost statement being compiled when it was raised (`_FunctionCompiler.stmt`), for a located refusal,
+    unless the construct refused located it (`at`)."""
 
     span = None
+
+    @classmethod
+    def at(cls, span, reason: str) -> "Unsupported":
+        """The refusal of a construct inside a statement, located at the construct itself: `dy / 2` in a call's
+        argument, not the start of the `if` that holds the call."""
+        e = cls(reason)
+        e.span = span
+        return e
 
 
 @dataclass(frozen=True)
@@ -84,9 +95,25 @@ Value = Term | Static | Pending | ObjList
 STATIC = (Static, Pending, ObjList)
 
 # internal relation names: a function's own relations are `<function>|<part>`; builtins start with '#'
-CALCS = {"+": "#plus", "-": "#minus", "*": "#times"}
+CALCS = {"+": "#plus", "-": "#minus", "*": "#times", "/": "#divide", "%": "#remainder"}
+STEPS = ("+", "-", "*")  # the operators a counter's compound write (`Score += v`) may step it by
 COMPARE = {"<": "#lt", "<=": "#le", ">": "#gt", ">=": "#ge"}
 OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def whole_calc(op: str, x: int, y: int, span=None) -> int:
+    """`x op y` on whole numbers, as the runtime's doubles give it: `%` keeps the dividend's sign (fmod), and a
+    division by zero (the runtime stops with an error) or a quotient that is not whole (the compiled rules hold
+    whole numbers only) is refused at the operator."""
+    if op in ("/", "%") and y == 0:
+        raise Unsupported.at(span, f"a division by zero ({x} {op} {y})")
+    if op == "/" and x % y:
+        raise Unsupported.at(span, f"a quotient that is not whole ({x} / {y})")
+    if op == "/":
+        return x // y
+    if op == "%":
+        return int(math.fmod(x, y))
+    return x + y if op == "+" else x - y if op == "-" else x * y
 
 
 def read_rel(attr: str) -> str:
@@ -119,7 +146,7 @@ class Clause:
 
         def lit(x):
             if isinstance(x, Atom):
-                return Atom(x.relation, tuple(sub(a) for a in x.args))
+                return Atom(x.relation, tuple(sub(a) for a in x.args), x.span)
             if isinstance(x, Not):
                 return Not(lit(x.literal))
             if isinstance(x, Distinct):
@@ -780,7 +807,7 @@ class _FunctionCompiler:
                 t = put(t)
                 return at_entry.get(t, t) if isinstance(t, Var) else t
             args = tuple(final(a) for a in vals)
-            extra = [Atom(x.relation, tuple(final(y) for y in x.args)) for x in kept + ranges]
+            extra = [Atom(x.relation, tuple(final(y) for y in x.args), x.span) for x in kept + ranges]
             out.append((args, tuple(entry_body) + tuple(extra)))
         return out
 
@@ -1098,11 +1125,11 @@ class _FunctionCompiler:
                 continue
             op = e.op[0]
             if op not in CALCS:
-                raise Unsupported(f"the operator {e.op}")
+                raise Unsupported.at(e.span, f"the operator {e.op}")
             if self.hc.types.get(id(e.target)) == PLAYER:
                 raise Unsupported("arithmetic on players")
             old = c2.env[e.target.name]
-            c3, r = self.calc(op, old, v, c2)
+            c3, r = self.calc(op, old, v, c2, e.span)
             if c3 is not None:
                 c3.env[e.target.name] = r
                 out.append(c3)
@@ -1166,7 +1193,7 @@ class _FunctionCompiler:
                 out = []
                 for c2, a in self.expr(e.left, c):
                     for c3, b in self.expr(e.right, c2):
-                        c4, r = self.calc(e.op, a, b, c3)
+                        c4, r = self.calc(e.op, a, b, c3, e.span)
                         if c4 is not None:
                             out.append((c4, r))
                 return out
@@ -1174,7 +1201,7 @@ class _FunctionCompiler:
                 return self.boolean(e, c)
             if e.op == "^" and self.hc.types.get(id(e)) == BOOL:
                 return self.boolean(e, c)
-            raise Unsupported(f"the operator {e.op}")
+            raise Unsupported.at(e.span, f"the operator {e.op}")
         if isinstance(e, ast.Cast):
             t = self.hc.types.get(id(e.expr))
             info = self.hc.class_info(e.type)
@@ -1416,7 +1443,9 @@ class _FunctionCompiler:
         v = self.var()
         return [(c.plus(Atom(table, tuple(keys) + (v,))), v)]
 
-    def calc(self, op: str, a: Value, b: Value, c: Clause) -> tuple[Clause | None, Term]:
+    def calc(self, op: str, a: Value, b: Value, c: Clause, span=None) -> tuple[Clause | None, Term]:
+        """`a op b` on `c`: worked out where both are known, else a row of the operator's table (filled by the
+        relaxation with the rows asked for). `span`: the operator's, where a division is refused."""
         if isinstance(a, STATIC) or isinstance(b, STATIC):
             raise Unsupported("arithmetic on a list")
         if isinstance(a, Const) and isinstance(b, Const):
@@ -1424,9 +1453,9 @@ class _FunctionCompiler:
                 x, y = int(a.name), int(b.name)
             except ValueError:
                 return None, Const("null")  # arithmetic on null or an object: the runtime stops
-            return c, Const(str(x + y if op == "+" else x - y if op == "-" else x * y))
+            return c, Const(str(whole_calc(op, x, y, span)))
         r = self.var()
-        return c.plus(Atom(CALCS[op], (a, b, r))), r
+        return c.plus(Atom(CALCS[op], (a, b, r), span)), r
 
     # ------------------------------------------------------------ conditions
     def cond(self, e, c: Clause) -> tuple[list[Clause], list[Clause]]:
@@ -1701,7 +1730,7 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
         elif rel.startswith("#read:"):
             attr = rel[6:]
             rel = f"{rel}@{ctx}" if attr in hc.fluent_attrs else "#field:" + attr
-        return Atom(rel, x.args)
+        return Atom(rel, x.args, x.span)
 
     rules: list[Rule] = []
     for key, ctx in instances:
@@ -1724,7 +1753,7 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
                 facts.setdefault(x.relation, hc.statics.get(x.relation, []))
             elif isinstance(x, Atom) and x.relation.startswith("#static"):
                 facts.setdefault(x.relation, hc.statics[x.relation])
-    wanted = {("overflow", 1)}
+    wanted = {("overflow", 1), INEXACT}
     if results_of is None:
         # the calls whose arguments never come from the state are a table of every row some state can ask,
         # not the callers' demand: see _static_calls
@@ -1743,6 +1772,9 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
                 return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
     wanted |= _tables_wanted(rules)
     model = _model(_relaxed_program(rules, facts), wanted)
+    refused = inexact_division(model)
+    if refused is not None:
+        raise refused
     if model.get(("overflow", 1)):
         key = min(row[0].name for row in model[("overflow", 1)])
         raise Overflow(hc.functions[key].span if key in hc.functions else None)
@@ -1779,7 +1811,8 @@ def _sliced_model(rules: list[Rule], whole, facts: dict, wanted: set) -> dict | 
         model = _model(_relaxed_program(_numeric_slice(rules, whole), facts), wanted)
     except RuntimeError:
         return None
-    return None if model.get(("overflow", 1)) else model
+    # a division asked wrongly in the slice is looked at again in the whole rules (the slice asks more rows)
+    return None if model.get(("overflow", 1)) or model.get(INEXACT) else model
 
 
 def _variables(x) -> set[Var]:
@@ -1958,11 +1991,14 @@ def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
 
 
 BUILTIN_TABLES = set(CALCS.values()) | set(COMPARE.values())
-_ASP_OPS = {"#plus": "+", "#minus": "-", "#times": "*", "#lt": "<", "#le": "<=", "#gt": ">", "#ge": ">="}
+# clingo's `/` truncates and its `\\` keeps the dividend's sign, as the runtime's `%` (fmod) does
+_ASP_OPS = {"#plus": "+", "#minus": "-", "#times": "*", "#divide": "/", "#remainder": "\\", "#lt": "<", "#le": "<=",
+            "#gt": ">", "#ge": ">="}
+DIVISIONS = ("#divide", "#remainder")
 
 
-TABLE_NAMES = {"#plus": "plus", "#minus": "minus", "#times": "times", "#lt": "less", "#le": "less_or_equal",
-               "#gt": "greater", "#ge": "greater_or_equal"}
+TABLE_NAMES = {"#plus": "plus", "#minus": "minus", "#times": "times", "#divide": "divide", "#remainder": "remainder",
+               "#lt": "less", "#le": "less_or_equal", "#gt": "greater", "#ge": "greater_or_equal"}
 
 
 def table_name(rel: str) -> str:
@@ -2053,6 +2089,8 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
                         function = _asp_term(Const(r.head.relation.split("|")[0]))
                         grows = f"|{a}{_ASP_OPS[x.relation]}{b}| > {BOUND}"
                         lines.append(f"overflow({function}) :- {', '.join(body + [grows])}.")
+                    if x.relation in DIVISIONS:
+                        lines += _inexact_rules(x, function, body)
                 body.append(_asp_literal(x))
                 have |= {v.name for v in x.variables()}
                 k += 1
@@ -2066,9 +2104,59 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
         name, op = _asp_name(rel), _ASP_OPS[rel]
         if rel in COMPARE.values():
             lines.append(f"{name}(A,B) :- need_{name}(A,B), A {op} B.")
+        elif rel in DIVISIONS:  # only exact rows: the others are refused (`_inexact_rules`)
+            lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), B != 0, A\\B = 0." if rel == "#divide" else
+                         f"{name}(A,B,A{op}B) :- need_{name}(A,B), B != 0.")
         else:
             lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), -{BOUND} <= A{op}B, A{op}B <= {BOUND}.")
     return "\n".join(lines) + "\n"
+
+
+def _inexact_rules(x: Atom, function: str, body: list[str]) -> list[str]:
+    """The relaxation's `inexact(function, at, op, a, b)` rows: a division `x` asked to divide by zero (the
+    runtime stops with an error) or, for `/`, to give a quotient that is not whole (the compiled rules hold whole
+    numbers only). `at` locates the operator (`span_key`). The rows asked for are all a state can ask (the tables
+    are made of them), so where there is none no state divides so; where there is one the lowering refuses."""
+    a, b = map(_asp_term, x.args[:2])
+    op = "/" if x.relation == "#divide" else "%"
+    head = f"inexact({function},{_asp_string(span_key(x.span))},{_asp_string(op)},{a},{b})"
+    out = [f"{head} :- {', '.join(body + [b + ' = 0'])}."]
+    if op == "/":
+        out.append(f"{head} :- {', '.join(body + [b + ' != 0', a + chr(92) + b + ' != 0'])}.")
+    return out
+
+
+def span_key(span: Span | None) -> str:
+    """A span as text, for a constant of the relaxation (`inexact`), read back by `span_of_key`."""
+    if span is None:
+        return ""
+    return json.dumps([span.file, span.line, span.col, span.end_line, span.end_col])
+
+
+def span_of_key(key: str) -> Span | None:
+    return Span(*json.loads(key)) if key else None
+
+
+def _asp_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+INEXACT = ("inexact", 5)
+
+
+def inexact_division(model: dict) -> Unsupported | None:
+    """The refusal, located at the operator, of the first division the relaxation (`model`, with INEXACT) found
+    asked to divide by zero or to give a quotient that is not whole; None where none was."""
+    rows = sorted(model.get(INEXACT, []), key=lambda row: tuple(t.name for t in row))
+    if not rows:
+        return None
+    _, at, op, a, b = rows[0]
+    try:
+        whole_calc(op.name, int(a.name), int(b.name), span_of_key(at.name))
+    except Unsupported as e:
+        e.args = (f"the operator {op.name}: {e.args[0]} where a state can ask it",)
+        return e
+    return None
 
 
 def _is_found(x) -> bool:

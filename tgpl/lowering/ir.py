@@ -250,7 +250,7 @@ def substitute(node, binding: dict[str, Term]):
     if isinstance(node, Func):
         return Func(node.name, tuple(substitute(a, binding) for a in node.args))
     if isinstance(node, Atom):
-        return Atom(node.relation, tuple(substitute(a, binding) for a in node.args))
+        return Atom(node.relation, tuple(substitute(a, binding) for a in node.args), node.span)
     if isinstance(node, Not):
         return Not(substitute(node.literal, binding))
     if isinstance(node, Distinct):

@@ -17,8 +17,8 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.lowering.chance import action_rolls, setup_deal_calls, setup_roll_calls
 from tgpl.lowering.board_count import Holds, board_counts, written_in_step
-from tgpl.lowering.compiled import (board_count_passes, changing_fields, compile_game, most_moves, play_code,
-                                    writes_in_loops)
+from tgpl.lowering.compiled import (all_moves, board_count_passes, changing_fields, compile_game, most_moves,
+                                    play_code, writes_in_loops)
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.complements import merged_complements
 from tgpl.lowering.unread import unread_attributes
@@ -89,8 +89,11 @@ def game_lowering(program, snapshot: dict, relations: bool = False,
 
 MOVES = ("auto", "compiled", "spelled")
 SPELLED_MOVES = 2_000
-"""Ways to fill one action's inputs (the product of their candidates) past which `auto` compiles the segments
-(tgpl.lowering.compiled) rather than spelling out every move: chess's Move has 4,096, Promote 24,576."""
+"""Ways to fill one action's inputs (the product of their candidates), or all the actions' together, past which
+`auto` compiles the segments (tgpl.lowering.compiled) rather than spelling out every move: chess's Move has 4,096,
+Promote 24,576; Checkers 6x6's Step and Jump 1,296 each, 2,592 together (spelled out, 3.3 million parts of
+conditions, 2,571 a move, as five in a row's 2,376, but 26,013 rules and 108 s of CPU; compiled, 1,338 rules and
+12 s; tests/data/designers/checkers6.tgpl)."""
 WALKED_MOVES = 64
 """Ways to fill one action's inputs past which `auto` compiles the segments of a game whose play runs a `while`
 loop or a recursive function (`walks_in_play`): spelled out, every move runs its walks from its own cell (a 15x15
@@ -111,8 +114,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
 
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
     action's segment compiled once with its inputs as variables (tgpl.lowering.compiled); "auto", compiled
-    where an action has more than SPELLED_MOVES ways to fill its inputs and the game is within the compiled
-    subset (`moves_strategy`), spelled otherwise; spelled out, compiled after all where they pass their budget
+    where an action, or all the actions together, have more than SPELLED_MOVES ways to fill their inputs and the
+    game is within the compiled subset (`moves_strategy`), spelled otherwise; spelled out, compiled after all where they pass their budget
     (`spelled_budget`), or where a counter's range runs away and it may count the board (`counts_the_board`,
     with `holds`: compiled, the board bounds it once proved), the spelled-out refusal standing if compiling fails.
 
@@ -294,6 +297,10 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
     most = most_moves(program, universe)
     if most > SPELLED_MOVES:
         return "compiled", f"an action has {most:,} ways to fill its inputs, more than {SPELLED_MOVES:,}"
+    together = all_moves(program, universe)
+    if together > SPELLED_MOVES:
+        return "compiled", (f"the actions have {together:,} ways to fill their inputs together, more than "
+                            f"{SPELLED_MOVES:,}")
     if writes_in_loops(program):
         return "compiled", "a loop writes the state"
     if most > WALKED_MOVES and walks_in_play(program):
