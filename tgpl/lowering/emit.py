@@ -37,7 +37,7 @@ from tgpl.lowering.segments import (
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.number_chains import Chains, decided
 from tgpl.lowering.list_sums import runtime_total, total_of
-from tgpl.lowering.universe import list_cell
+from tgpl.lowering.universe import list_cell, member_of
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
@@ -219,6 +219,8 @@ class Emitter:
                 k = found[1]  # a deck random deals from: how many items are left, or whether its k-th item is
                 raw = float(len(o["items"])) if k is None else \
                     fl.obj.items[k].name in {self.u.value(v).name for v in o["items"]}
+            elif (member := member_of(attr)) is not None:  # a list kept as a set: whether it holds the item
+                raw = member[1] in {self.u.value(v).name for v in o["fields"][member[0]][1] if v is not None}
             elif (total := total_of(attr)) is not None:  # a running total of a list (decision 113)
                 raw = runtime_total([self.u.value(v) for v in o["fields"][total[0]][1]], total[1])
             elif found is not None:  # a list that is state: its length, or one item

@@ -42,7 +42,7 @@ from tgpl.lowering.symbolic import (
 )
 from tgpl.lowering.subset import (STATE_CHANGES, UNREAD_CHANGES, changed_decks, is_attribute, phase_inputs,
                                   phase_move_input, state_lists, unread_lists)
-from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, slot_cell
+from tgpl.lowering.universe import MADE, Pool, StaticTable, Universe, length_cell, member_cell, slot_cell
 from tgpl.lowering.unread import unread_attributes
 from tgpl.limits import LimitReached, unlimited
 
@@ -131,6 +131,16 @@ class NotLowerable(Exception):
         self.counter = counter
 
 
+class NotASet(Exception):
+    """A list kept as a set (`subset.set_lists`) meets an `add` that may put in an item it already holds, or
+    null: as a set it would lose the item's second copy. The game is lowered again from scratch with `attr`
+    kept in order (tgpl.lowering.lower.game_lowering), so what this run found is not the game."""
+
+    def __init__(self, attr: str):
+        super().__init__(attr)
+        self.attr = attr
+
+
 class StateTooCostly(NotLowerable):
     """Refused for the conditions one control state built past `STATE_WORK`: its moves cost more spelled out than
     the lowering gives them, which `auto` takes as a reason to compile them (tgpl.lowering.lower.lower), as past
@@ -183,6 +193,16 @@ class Path:
 
 
 _MISSING = object()
+
+
+@dataclass(frozen=True)
+class SetList:
+    """A list attribute kept as the set of its items (`subset.set_lists`), as code holds it: a reference to the
+    object's bool per item it may hold (tgpl.lowering.segments); code only tests and changes membership."""
+
+    obj: UObj
+    attr: str
+    items: tuple[UObj, ...]
 
 
 @dataclass(frozen=True)
@@ -375,7 +395,8 @@ class Executor:
 
     def __init__(self, program, universe: Universe, fluents: set[tuple[str, str]], reader,
                  view_reader=None, viewable: set[tuple[str, str]] = frozenset(), horn: HornCompiler | None = None,
-                 lists: dict[tuple[str, str], int] | None = None, compile_all: bool = True):
+                 lists: dict[tuple[str, str], int] | None = None, compile_all: bool = True,
+                 sets: dict[tuple[str, str], tuple[UObj, ...]] | None = None):
         self.program = program
         self.types = program.types
         self.implicit_this = program.implicit_this
@@ -398,7 +419,9 @@ class Executor:
         # (object, list attribute) -> (item field, cell) of each running total kept of it (tgpl.lowering.list_sums)
         self.sums: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._sum_loops: dict[int, SumLoop | None] = {}  # id(for statement) -> `list_sums.sum_loop`
-        self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists}
+        self.sets = sets or {}  # (object, list attribute) kept as a set -> the objects it may hold (segments)
+        self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists} \
+            | {attr for _, attr in self.sets}
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
         self.progress_every = 256  # statements between two calls of `progress` (the dry run's: 1, to count them all)
@@ -647,6 +670,9 @@ class Executor:
         size = self.lists.get(cell)
         if size is not None:
             return StateList(obj, name, size)
+        items = self.sets.get(cell)
+        if items is not None:
+            return SetList(obj, name, items)
         if name in p.views and cell not in p.dirty and cell in self.viewable:
             v = self.view_reader(p.views[name], obj.name, name)
             if cell in p.known and isinstance(v, Choice):  # the caller wrote it: null is not a case
@@ -701,7 +727,7 @@ class Executor:
             if cell not in self.fluents:
                 raise NotLowerable(span, f"'{name}' of {o.name} is changed after setup, but it is not an attribute "
                                          "the lowering tracks (a built-in field or a collection)")
-            if isinstance(value, (list, dict, tuple, StateList)):
+            if isinstance(value, (list, dict, tuple, StateList, SetList)):
                 raise NotLowerable(span, "attributes holding lists or tables cannot change after setup")
             q.store[cell] = restrict(value, q.pc)
             if name in q.views:
@@ -1245,6 +1271,30 @@ class Executor:
         else:
             raise NotLowerable(span, f"{name}() on a list stored in an attribute is not lowerable")
         return self._store(p, lst, writes, length, span, totals)
+
+    def set_method(self, p: Path, lst: SetList, name: str, vals: list, span: Span):
+        """contains, add and remove on a list kept as a set (`subset.set_lists` allows no other method): a test
+        of the item's bool, and a write of it, for each object the argument may be. `add` of an item the list
+        may hold already, of null or of an object it cannot hold would make it no set: raises NotASet (lowered
+        again, in order)."""
+        is_item = [(x, as_formula(sym_equal(vals[0], x)) or FALSE) for x in lst.items]
+        held = {x.name: as_formula(self.read(p, lst.obj, member_cell(lst.attr, x.name), span)) or FALSE
+                for x, f in is_item if f is not FALSE}
+        if name == "contains":
+            return [(p, restrict(disj(*(conj(f, held[x.name]) for x, f in is_item if f is not FALSE)), p.pc))]
+        if name == "add":  # only where the path shows the item is one of the objects and not held yet
+            fresh = disj(*(conj(f, neg(held[x.name])) for x, f in is_item if f is not FALSE))
+            if conj(p.pc, neg(fresh)) is not FALSE:
+                raise NotASet(lst.attr)
+        if name not in ("add", "remove"):
+            raise NotLowerable(span, f"{name}() on a list kept as a set is not lowerable")
+        paths = [p]
+        for x, f in is_item:
+            if f is FALSE:
+                continue
+            now = disj(held[x.name], f) if name == "add" else conj(held[x.name], neg(f))
+            paths = [r for q in paths for r in self.write(q, lst.obj, member_cell(lst.attr, x.name), now, span)]
+        return [(r, None) for r in paths]
 
     def _store(self, p: Path, lst: StateList, writes: dict[int, object], length, span: Span,
                totals: dict[str, object] | None = None):
@@ -2107,6 +2157,8 @@ class Executor:
             raise NotLowerable(span, shuffle_refusal(name))
         if isinstance(target, StateList):
             return self.list_method(p, target, name, vals, span)
+        if isinstance(target, SetList):
+            return self.set_method(p, target, name, vals, span)
         if isinstance(target, (list, tuple)):
             if name == "contains":
                 return [(p, restrict(disj(*(as_formula(sym_equal(x, vals[0])) or FALSE for x in target)), p.pc))]
@@ -2457,7 +2509,7 @@ def _index_is(i, k: int) -> Formula:
 
 def _concrete(args: tuple) -> bool:
     """Are these call arguments concrete scalars (what a call run once, or named, is keyed by)?"""
-    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple, StateList))
+    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple, StateList, SetList))
                    or type(a) is Transient for a in args)
 
 

@@ -30,7 +30,7 @@ from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
 from tgpl.lowering.repair import Repair
-from tgpl.lowering.execute import NotLowerable, StateTooCostly
+from tgpl.lowering.execute import NotASet, NotLowerable, StateTooCostly
 from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.universe import Universe
@@ -77,14 +77,18 @@ def game_lowering(program, snapshot: dict, relations: bool = False,
     """The Lowering that found the game's logic, and that logic. Each class that code after setup makes
     objects of has a pool (`segments.lowered_logic`, which sizes it), and a list of values that is state has
     as many slots as a first run guessed; where its length's range passes them, the game is lowered again
-    with more (`segments.MoreSlots`), from scratch, so the result depends on the program and setup alone."""
+    with more (`segments.MoreSlots`), from scratch, so the result depends on the program and setup alone; so
+    is a list kept as a set that an `add` may give an item twice, kept in order (`execute.NotASet`)."""
     slots: dict[tuple[str, str], int] = {}
+    ordered: frozenset[str] = frozenset()
     while True:
         try:
             return lowered_logic(program, Universe.from_snapshot(snapshot),
-                                 lambda u: Lowering(program, u, relations, progress, slots, limits))
+                                 lambda u: Lowering(program, u, relations, progress, slots, limits, ordered))
         except MoreSlots as more:
             slots = more.slots
+        except NotASet as twice:
+            ordered |= {twice.attr}
 
 
 MOVES = ("auto", "compiled", "spelled")

@@ -43,7 +43,7 @@ from tgpl.lowering.board_count import STEP_ATOMS
 from tgpl.lowering.chance import ROLL
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
-from tgpl.lowering.execute import NotLowerable, StateTooCostly
+from tgpl.lowering.execute import NotASet, NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, may_compile,
                                  moves_strategy, spelled_budget)
@@ -372,8 +372,8 @@ class _DryLowering(Lowering):
     moves of each action are run through the segment."""
 
     def __init__(self, program, universe, relations, slots, limits, steps: int, parts: int,
-                 sample: int | None = None, legal_budget: int = 0):
-        super().__init__(program, universe, relations, self.progress, slots, limits)
+                 sample: int | None = None, legal_budget: int = 0, ordered: frozenset[str] = frozenset()):
+        super().__init__(program, universe, relations, self.progress, slots, limits, ordered)
         self.ex.progress_every = 1  # every statement counted where it runs
         self.budget_steps, self.budget_parts = steps, parts
         self.sample, self.legal_budget = sample, legal_budget
@@ -633,9 +633,10 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter)."""
     watched: list[_DryLowering] = []
     slots: dict = {}  # as `lower.game_lowering`: a list of values with too few slots is lowered again with more
+    ordered: set[str] = set()  # and a list kept as a set that may get an item twice, in order (`NotASet`)
 
     def make(u):
-        lw = _DryLowering(program, u, relations, slots, limits, steps, parts)
+        lw = _DryLowering(program, u, relations, slots, limits, steps, parts, ordered=frozenset(ordered))
         watched.append(lw)
         return lw
     try:
@@ -646,6 +647,8 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
                     break
                 except MoreSlots as more:
                     slots = more.slots
+                except NotASet as twice:
+                    ordered.add(twice.attr)
     except _RangesBudget:
         lw = watched[-1]
         out.undecided = True
@@ -663,19 +666,25 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         return e.counter
     except _Budget:
         universe = Universe.from_snapshot(snapshot).with_pools({info: POOL_START for info in pool_classes(program)})
-        lw = _DryLowering(program, universe, relations, slots, limits, steps, parts, SAMPLE, steps // 8)
-        lw.loop_cut = execute.LOOP_CUT_START  # as `lowered_logic` first cuts a loop the state bounds (Kalah's sowing)
-        try:
-            lw.sampled_run()
-            stopped = False
-        except _Budget:
-            stopped = True
-        except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
-            for span, reason in [(e.span, e.reason), *e.more]:
-                _refuse(out, span, reason)
-            out.costly = isinstance(e, StateTooCostly)
-            _describe(out, program, "spelled", None, lw)
-            return
+        while True:
+            lw = _DryLowering(program, universe, relations, slots, limits, steps, parts, SAMPLE, steps // 8,
+                              frozenset(ordered))
+            lw.loop_cut = execute.LOOP_CUT_START  # as `lowered_logic` first cuts a loop the state bounds (Kalah)
+            try:
+                lw.sampled_run()
+                stopped = False
+                break
+            except NotASet as twice:
+                ordered.add(twice.attr)
+            except _Budget:
+                stopped = True
+                break
+            except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
+                for span, reason in [(e.span, e.reason), *e.more]:
+                    _refuse(out, span, reason)
+                out.costly = isinstance(e, StateTooCostly)
+                _describe(out, program, "spelled", None, lw)
+                return
         _estimate(out, lw, stopped, watched[-1].ex.steps)
         out.figures["parts run"] = watched[-1].parts + lw.parts
         _describe(out, program, "spelled", None, lw)

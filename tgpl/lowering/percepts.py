@@ -31,7 +31,7 @@ from tgpl.lowering.execute import OWNER, NotLowerable
 from tgpl.lowering.symbolic import UObj
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Program, Rule, Var
 from tgpl.lowering.list_sums import total_of
-from tgpl.lowering.universe import list_cell
+from tgpl.lowering.universe import list_cell, member_of
 
 SEER = Var("tgpl_seer")  # the role a percept is for: a name no lowered rule uses
 PRIVATE = "tgpl_private_move"  # (tgpl_private_move MOVE): a move of a private action, with inputs
@@ -63,7 +63,8 @@ def _who(fl) -> str:
         word = fl.obj.cls.owner_secrecy
     else:
         found = list_cell(fl.attr)
-        total = total_of(fl.attr)  # a list's running total (decision 113): seen by whoever sees its items
+        # a list's running total (decision 113), or an item of a list kept as a set: seen by whoever sees its items
+        total = total_of(fl.attr) or member_of(fl.attr)
         name = found[0] if found is not None else total[0] if total is not None else fl.attr
         if found is not None and found[1] is None:
             return EVERYONE  # a list's number of items: the studio shows it to every seat
@@ -239,7 +240,7 @@ def unseen_classes(program):
 
 def _attr_span(fl):
     """Where the attribute of fluent `fl` is declared (None where it is built in)."""
-    found = list_cell(fl.attr) or total_of(fl.attr)
+    found = list_cell(fl.attr) or total_of(fl.attr) or member_of(fl.attr)
     name = found[0] if found is not None else fl.attr
     for info in fl.obj.cls.ancestors():
         for a in (info.defn.attributes if info.defn is not None else []):

@@ -44,9 +44,9 @@ from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
-                                  pool_classes, state_lists)
+                                  pool_classes, set_lists, state_lists)
 from tgpl.lowering.runaway import growing_write
-from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, slot_cell
+from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, member_cell, member_of, slot_cell
 from tgpl.lowering.unread import unread_attributes
 from tgpl.limits import Limits, unlimited
 
@@ -201,7 +201,8 @@ class Lowering:
     """Builds the GameLogic of a program from its universe."""
 
     def __init__(self, program, universe: Universe, relations: bool = False, progress=None,
-                 value_slots: dict[tuple[str, str], int] | None = None, limits: Limits | None = None):
+                 value_slots: dict[tuple[str, str], int] | None = None, limits: Limits | None = None,
+                 ordered: frozenset[str] = frozenset()):
         Formula.fresh_table()
         self.limits = limits if limits is not None else unlimited()  # the command's (tgpl.limits)
         forget_minimized()
@@ -209,6 +210,10 @@ class Lowering:
         self.u = universe
         self.builtins = program.builtins
         self.lists: dict[tuple[str, str], int] = {}  # (object, list attribute) that is state -> its slots
+        # (object, list attribute) kept as the set of its items (`subset.set_lists`) -> the objects it may hold;
+        # `ordered` names those a run found may hold an item twice (`NotASet`): kept in order
+        self.ordered = ordered
+        self.sets: dict[tuple[str, str], tuple[UObj, ...]] = {}
         # the slots of each list of values that is state, as a run that found them too few asked (`MoreSlots`)
         self.value_slots = dict(value_slots or {})
         self.unread = unread_attributes(program)  # written, never read: no fluent, writes dropped (decision 109)
@@ -220,7 +225,7 @@ class Lowering:
         self._read_cache: dict[tuple, object] = {}
         viewable = {k for k, fl in self.fluents.items() if not fl.numeric}
         horn = None
-        if not self.lists:  # what the compiled functions' reads can give, before the numbers' ranges are known
+        if not self.lists and not self.sets:  # what the compiled functions' reads can give, before the numbers' ranges are known
             # (a list that is state is read through its cells, which the compiled rules do not). Without
             # --functions-as-relations, only functions a call of which costs the executor too much are compiled
             horn = HornCompiler(program, universe, set(self.fluents))
@@ -232,7 +237,7 @@ class Lowering:
             except Unsupported:
                 horn = None  # a fluent holds values the compiled rules cannot name (strings): every call is run
         self.ex = Executor(program, universe, set(self.fluents), self.read_before, self.read_view, viewable, horn,
-                           self.lists, compile_all=relations)
+                           self.lists, compile_all=relations, sets=self.sets)
         for (obj, cell), (attr, field, _) in sorted(self.sums.items()):
             self.ex.sums.setdefault((obj, attr), []).append((field, cell))
         self.ex.progress = progress  # (statements, parts of conditions): for a display of a long lowering
@@ -329,6 +334,7 @@ class Lowering:
         written |= lists
         thrown = set(self.u.throws[0]) if self.u.throws else set()  # cells setup's dice set: random's first move
         written |= {name for _, name in thrown}
+        sets = self._set_names(lists)
         out: dict[tuple[str, str], Fluent] = {}
         for o in self.u.objects:
             for name in o.fields:
@@ -339,6 +345,9 @@ class Lowering:
                 if t is None:
                     continue
                 initial = o.fields[name]
+                if isinstance(initial, tuple) and name in sets and isinstance(t, Collection):
+                    out.update(self._set_fluents(o, name, t, initial))
+                    continue
                 if isinstance(initial, tuple) and name in lists and isinstance(t, Collection):
                     out.update(self._list_fluents(o, name, t, initial))
                     continue
@@ -376,6 +385,8 @@ class Lowering:
             fl.domain = self._static_domain(fl)
             if fl.obj.cls.name in dealt.classes and list_cell(fl.attr) is not None and fl.type == BOOL:
                 fl.domain = [False, True]  # an item of a dealt deck is in it or not, never null
+            if member_of(fl.attr) is not None:
+                fl.domain = [False, True]  # an object is in a list kept as a set or not, never null
         return out
 
     def _pile(self, deck: UObj, dealt) -> float:
@@ -413,6 +424,28 @@ class Lowering:
                 if name not in self.unread.names:
                     out[(o.name, name)] = Fluent(o, name, t, None)
         return out
+
+    def _set_names(self, lists: frozenset[str]) -> frozenset[str]:
+        """The lists that are state kept as sets (`subset.set_lists`): not those a run found may hold an item
+        twice (`ordered`), that setup left holding an item twice or a null (not a set of objects), or that
+        random's setup deals fill slot by slot (decision 112)."""
+        names = set_lists(self.program) & lists - self.ordered
+        dealt = {found[0] for cells, _ in self.u.deals for _, attr in cells if (found := list_cell(attr))}
+        for o in self.u.objects:
+            for name in names & set(o.fields):
+                items = o.fields[name]
+                if isinstance(items, tuple) and (any(not isinstance(x, UObj) for x in items)
+                                                 or len({x.name for x in items}) < len(items)):
+                    dealt.add(name)
+        return frozenset(names - dealt)
+
+    def _set_fluents(self, o: UObj, name: str, t: Collection, initial: tuple) -> dict[tuple[str, str], Fluent]:
+        """A list kept as a set: whether each object of its element class is in it, a bool."""
+        items = tuple(self.u.of_class(t.elem.info))
+        self.sets[(o.name, name)] = items
+        held = {x.name for x in initial}
+        return {(o.name, cell): Fluent(o, cell, BOOL, x.name in held)
+                for x in items for cell in [member_cell(name, x.name)]}
 
     def _list_fluents(self, o: UObj, name: str, t: Collection, initial: tuple) -> dict[tuple[str, str], Fluent]:
         """A list attribute that is state: its length, a number, and a slot per item it can hold, each

@@ -110,6 +110,43 @@ def state_lists(program) -> frozenset[str]:
     return frozenset(changed - unread - piles)
 
 
+# what a list kept as a set may meet after setup: method -> whether it must be a statement of its own
+SET_USES = {"contains": False, "add": True, "remove": True}
+
+
+def set_lists(program) -> frozenset[str]:
+    """List attributes that are state (`state_lists`) whose order nothing after setup can observe: lists of
+    objects that code after setup meets only as the receiver of `contains(x)`, `add(x);` and `remove(x);`
+    (`SET_USES`), as does every other attribute of the same list type (which could hold the same list). No
+    index, length, loop, copy or argument reads them, and `remove` takes out the first equal item, so while
+    no item is held twice such a list is the set of its items, one bool per object that can be in it
+    (tgpl.lowering.segments). Holding an item twice is ruled out where the lowering meets it: setup's items
+    (`Lowering._find_fluents`) and each `add` (`execute.Executor.set_method`); the list is then kept in
+    order after all."""
+    types = program.types
+    nodes = list(after_setup_nodes(program))
+    allowed: set[int] = set()  # ids of the receivers of SET_USES
+    for n in nodes:
+        call, statement = (n.expr, True) if isinstance(n, ast.ExprStmt) else (n, False)
+        if not (isinstance(call, ast.Call) and isinstance(call.callee, ast.Member)):
+            continue
+        ct = types.get(id(call.callee))
+        if (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in SET_USES
+                and (statement or not SET_USES[ct.name])):
+            allowed.add(id(call.callee.obj))
+    kinds: dict[str, str] = {}  # attribute name -> its list type
+    observed: set[str] = set()  # list types read otherwise
+    for n in nodes:
+        t = types.get(id(n))
+        if not (isinstance(t, Collection) and is_attribute(program, n)):
+            continue
+        if kinds.setdefault(n.name, str(t)) != str(t):  # one name, two types: both read otherwise
+            observed.update((kinds[n.name], str(t)))
+        if id(n) not in allowed or not (t.kind == "List" and isinstance(t.elem, ClassType)):
+            observed.add(str(t))
+    return frozenset(name for name in state_lists(program) if name in kinds and kinds[name] not in observed)
+
+
 def changed_decks(program) -> list:
     """The deck classes (stacks) whose items code after setup may change other than by pop() taking the top:
     pushed to, shuffled, discarded into, dealt by random (`tgpl.lowering.chance.dealt_decks`: the set of their

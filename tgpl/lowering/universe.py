@@ -23,6 +23,20 @@ def slot_cell(attr: str, k: int) -> str:
     return f"{attr}[{k}]"
 
 
+def member_cell(attr: str, item: str) -> str:
+    """The attribute name of whether object `item` is in a list attribute kept as a set (`Cards{Card#3}`,
+    `subset.set_lists`): a bool, the list's only cells."""
+    return f"{attr}{{{item}}}"
+
+
+def member_of(attr: str) -> tuple[str, str] | None:
+    """(list attribute, item's name) of a cell named by `member_cell`; None for any other attribute."""
+    if attr.endswith("}") and "{" in attr:
+        base, _, item = attr[:-1].partition("{")
+        return base, item
+    return None
+
+
 def list_cell(attr: str) -> tuple[str, int | None] | None:
     """(list attribute, item index, or None for its length) of a cell named by `length_cell`/`slot_cell`;
     None for any other attribute."""
