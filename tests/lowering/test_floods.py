@@ -556,3 +556,110 @@ def test_atari_go_with_its_object_walk_inlined_plays_as_written():
     steps, ends = lockstep_playouts(written, rewritten, random.Random(11), 6)
     won = sum(len(set(a.goals.values()) if isinstance(a.goals, dict) else set(a.goals)) > 1 for a in ends)
     assert steps >= 60 and won >= 1
+
+
+# --- a list made empty and seeded by `add`, and a scan clearing what the flood missed (hackenbush, rooted) ----
+ROOTED = DATA / "lowering" / "rooted.tgpl"
+HACKENBUSH = DATA / "designers" / "hackenbush.tgpl"
+SEEDS = "List<Cell> held = {};\n            held.add(At(x: 0, y: 0));"
+CLEAR = "if (!held.contains(q)) { q.Stone = null; }"
+
+
+def rooted_rewritten(text: str | None = None) -> tuple[list[str], ast.FunctionDef]:
+    """The functions `rewrite_floods` makes for rooted.tgpl (or `text`), and its `Fall` as rewritten."""
+    made: list[str] = []
+    program = load_program(ROOTED, text=text or ROOTED.read_text(),
+                           transform=lambda m: made.extend(rewrite_floods(m, lambda t: 8)))
+    assert program.ok, [str(d) for d in program.diagnostics]
+    return made, functions(program)["Fall"]
+
+
+def test_a_list_seeded_by_add_is_declared_with_its_seeds():
+    """`List<T> L = {}; L.add(a); L.add(b);` then a walk of `L`: `List<T> L = {a, b};`, the same list. Not a list
+    a seed reads, nor one no walk follows (it is no flood's start)."""
+    from tgpl.lowering.floods import seeded
+
+    def body(text: str) -> list:
+        program = load_program(ROOTED, text=ROOTED.read_text().replace(SEEDS, text))
+        assert program.ok, [str(d) for d in program.diagnostics]
+        return functions(program)["Fall"].effect.body.body
+
+    two = seeded(body("List<Cell> held = {};\n held.add(At(x: 0, y: 0));\n held.add(At(x: 1, y: 0));"))
+    assert isinstance(two[0], ast.VarDecl) and len(two[0].init.items) == 2
+    assert isinstance(two[1], ast.VarDecl) and two[1].name == "i"  # the walk's counter follows
+    assert seeded(body("List<Cell> held = {};\n held.add(At(x: 0, y: held.length));")) is None
+    assert seeded(body("List<Cell> held = {};\n held.add(At(x: 0, y: 0));\n Hold.Moves += 0;")) is None
+
+
+def test_a_flood_seeded_by_add_and_the_scan_of_what_it_missed_are_rewritten():
+    """rooted.tgpl's `Fall`: the flood from the root becomes `FallFlood1`, asked by the scan of the grid that
+    clears every cell the flood missed, a loop marked to read the state it started with (as the list was read
+    before its first write). Before, nothing was rewritten (the seed by `add`; a use in a loop that writes)."""
+    made, fall = rooted_rewritten()
+    assert made == ["FallFlood1"]
+    scans = [n for n in ast.walk(fall.effect.body) if isinstance(n, ast.For) and n.reads_before]
+    assert len(scans) == 1 and scans[0].init.name == "x"
+    assert not any(_is_list_named(n, "held") for n in ast.walk(fall.effect.body))
+
+
+def test_a_flood_with_two_seeds_asks_its_search_from_each():
+    """Seeded from two corners: one search, asked from each seed, joined by `||` (the list holds what either
+    reaches); before, a list of two seeds was no flood."""
+    made, fall = rooted_rewritten(ROOTED.read_text().replace(SEEDS, SEEDS + "\n held.add(At(x: 2, y: 2));"))
+    assert made == ["FallFlood1"]
+    either = [n for n in ast.walk(fall.effect.body) if isinstance(n, ast.Binary) and n.op == "||"]
+    assert len(either) == 1
+    assert all(isinstance(x, ast.Call) and x.callee.name == "FallFlood1" for x in (either[0].left, either[0].right))
+    starts = [x.args[0].value.name for x in (either[0].left, either[0].right)]  # the item reached first
+    assert len(set(starts)) == 2
+
+
+def _is_list_named(n, name: str) -> bool:
+    return isinstance(n, ast.VarDecl) and n.name == name
+
+
+@pytest.mark.parametrize("change", [
+    (CLEAR, "if (!held.contains(q) && q.Stone != null) { q.Stone = null; }"),  # reads what it writes
+    (CLEAR, "if (!held.contains(q)) { q.Stone = null; Hold.Moves += 1; }\n Hold.Moves -= 1;"),  # two loops write
+    (CLEAR, "if (!held.contains(q)) { q.Stone = At(x: 0, y: 0).Stone; }"),  # a call in the scan
+    ("Cell q = Cells[x][y] as Cell;", "Cell q = Cells[x][y] as Cell; held.add(q);"),  # the list grows after
+])
+def test_what_is_not_exactly_a_scan_of_what_the_flood_missed_is_left_alone(change):
+    text = ROOTED.read_text()
+    assert change[0] in text
+    made, fall = rooted_rewritten(text.replace(change[0], change[1]))
+    assert made == [] and not any(isinstance(n, ast.For) and n.reads_before for n in ast.walk(fall.effect.body))
+
+
+def test_places_a_board_builds_in_its_groups_default_bound_the_flood():
+    """Hackenbush's places are made by its board's `Add`, called from the group's `default` only, in setup: no
+    `new` runs after setup, so a chain of places is at most the 8 places less one (before: unknown, refused)."""
+    game = load_game(HACKENBUSH)
+    assert chain_bounds(game.program, start_snapshot(game))("Place") == 7
+
+
+FILL = [("        returns;\n        effect\n        {\n            List<Cell> held",
+          "        function input player who;\n        returns;\n        effect\n        {\n            List<Cell> held"),
+         (CLEAR, "if (!held.contains(q)) { q.Stone = who; }"), ("board.Fall();", "board.Fall(who: player);")]
+
+
+@pytest.mark.parametrize("changes, most", [([], 150), ([(SEEDS, SEEDS + "\n held.add(At(x: 2, y: 2));")], 200),
+                                           (FILL, 150)], ids=["one seed", "two seeds", "fill"])
+def test_rooted_lowers_its_flood_as_a_search_and_validates(tmp_path, changes, most):
+    """A second designer's way of writing the hackenbush construct (a list seeded by `add`, walked by a `while`,
+    and every cell it missed cleared by a scan of the grid), from one corner or two: lowered with its flood a
+    recursive relation, validated against the runtime (which runs the flood as written), within a rule count
+    (98 and 126 rules with a body). And every cell the flood missed filled with the mover's stone (a write the
+    search reads: the scan reads the state it started with, as the list was grown before its first pass)."""
+    text = ROOTED.read_text()
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    src, out = tmp_path / "rooted.tgpl", tmp_path / "rooted.kif"
+    src.write_text(text)
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    second = kif.splitlines()[1]
+    assert second.startswith("; validated:") and ("to the end of the game" in second or "bisimulation" in second)
+    assert "(fallflood1" in kif and kif.count("\n(<=") <= most

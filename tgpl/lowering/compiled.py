@@ -190,7 +190,8 @@ class SegmentCompiler(_FunctionCompiler):
         # last: an event is answered where it is thrown only if the rest of its block cannot tell (`throw`)
         self.outer: list[ast.Block] = []
         self.head_names: dict[str, list[str]] = {}  # a loop's relation -> the names it holds, taken apart (`cut`)
-        self.outer_frames = 0  # listeners run at a throw under way: their callers' frames ride through loops
+        # listeners run at a throw under way, functions called as statements: their callers' frames ride through loops
+        self.outer_frames = 0
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -1154,12 +1155,14 @@ class SegmentCompiler(_FunctionCompiler):
         self.g.inlining.add(key)
         self.g.inlined.append((fi.name, why))
         self.nested += nested
+        self.outer_frames += not nested  # called as a statement: its loops carry the callers' names, as a listener's
         try:
             return self.framed(c, env, d.effect.body, NULL)
         finally:
             self.g.inlining.discard(key)
             self.g.inlined.pop()
             self.nested -= nested
+            self.outer_frames -= not nested
 
     def framed(self, c: SegClause, env: dict, body: ast.Block, fallen) -> list[tuple[SegClause, Value]]:
         """`body` run in a frame of its own (`env`), the caller's names kept aside and given back after: each way
@@ -1286,7 +1289,8 @@ class SegmentCompiler(_FunctionCompiler):
             _taken_apart(c, live)
         depth = {len(c.frames) for c in clauses}
         if always and depth != {0} and self.outer_frames and len(depth) == 1:
-            # a loop in a listener run at its throw: the callers' names ride through the loop's relation as names
+            # a loop in a listener run at its throw, or in a function called as a statement (hackenbush's `Prune`):
+            # the callers' names ride through the loop's relation as names
             for c in clauses:
                 for k, f in enumerate(c.frames):
                     c.env.update({f"#frame{k}:{n}": v for n, v in f.items()})

@@ -29,6 +29,10 @@ call of a new function of the same owner, the form of Lines of Action's `Linked`
 `steps` starts at the number of objects of the item's class less one, which bounds the length of a shortest chain
 (for a flood compared with a count, the most items that can have the count's condition less one, where
 tgpl.lowering.held_counts proves it).
+A list seeded by several items (`{a, b}`, or made empty and seeded by `add`s, `seeded`) holds what any of them
+reaches: each use asks the search from each seed, joined by `||`. The uses may stand in one loop that writes the
+state, a prune of what the flood missed (`if (!group.contains(x)) { x.A = K; }`), marked to read the state it
+started with (`_frozen_scan`).
 The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
 game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
 read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
@@ -44,9 +48,10 @@ from typing import Callable
 
 from tgpl.builtin_calls import READS
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, given_inputs
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _stmt_method, given_inputs
 from tgpl.lowering.group_clears import Scans, rewrite_group_clears
 from tgpl.lowering.held_counts import Held, held_bound
 from tgpl.lowering.list_calls import inline_list_walks, inline_object_walks
@@ -120,6 +125,54 @@ def _add_if(s, name: str) -> tuple[ast.Expr | None, str] | None:
     return rest, added.name
 
 
+def seeded(body: list) -> list | None:
+    """`body` with each list declared empty and seeded by `add`s, then walked, declared with its seeds:
+    `List<T> L = {}; L.add(a); L.add(b);` followed by a loop over `L.length` (a `for`, or a counter then a
+    `while`) becomes `List<T> L = {a, b};`, the same list, so that a designer's flood seeded so is the flood
+    `find_flood` knows. A seed that reads `L` is left alone (the list it saw was not the whole start). None
+    where nothing changes."""
+    out: list = []
+    k, changed = 0, False
+    while k < len(body):
+        s = body[k]
+        if (isinstance(s, ast.VarDecl) and s.type.name == "List" and isinstance(s.init, ast.InitList)
+                and not s.init.items):
+            j, items = k + 1, []
+            while j < len(body):
+                x = _stmt_method(body[j], s.name, "add")
+                if x is None or any(_is_name(n, s.name) for n in ast.walk(x)):
+                    break
+                items.append(x)
+                j += 1
+            if items and _walked_next(body[j:], s.name):
+                out.append(ast.VarDecl(s.span, s.type, s.name, s.name_span, ast.InitList(s.init.span, items)))
+                k, changed = j, True
+                continue
+        out.append(s)
+        k += 1
+    return out if changed else None
+
+
+def _walked_next(rest: list, name: str) -> bool:
+    """Is the first of `rest` a loop while `name.length` (a `for`, or a `number` counter then a `while`)?"""
+    loop = rest[1] if (len(rest) > 1 and isinstance(rest[0], ast.VarDecl) and rest[0].type.name == "number"
+                       and isinstance(rest[1], ast.While)) else rest[0] if rest else None
+    if not isinstance(loop, (ast.For, ast.While)) or loop.cond is None:
+        return False
+    return any(isinstance(n, ast.Member) and _is_name(n.obj, name) and n.name == "length"
+               for n in ast.walk(loop.cond))
+
+
+def seed_floods(module: ast.Module) -> None:
+    """Every function of `module` with its lists seeded by `add`s declared with their seeds (`seeded`)."""
+    for _, members in _owners(module):
+        for fn in members:
+            if isinstance(fn, ast.FunctionDef) and fn.effect is not None:
+                body = seeded(fn.effect.body.body)
+                if body is not None:
+                    fn.effect.body.body[:] = body
+
+
 def _declared(block) -> set[str]:
     return {n.name for n in ast.walk(block) if isinstance(n, ast.VarDecl)}
 
@@ -157,7 +210,7 @@ def find_flood(fn: ast.FunctionDef, body: list) -> Flood | None:
     for k in range(len(body) - 1):
         s = body[k]
         if not (isinstance(s, ast.VarDecl) and s.type.name == "List" and len(s.type.args) == 1
-                and isinstance(s.init, ast.InitList) and len(s.init.items) == 1):
+                and isinstance(s.init, ast.InitList) and s.init.items):
             continue
         name, counter = s.name, _walks_list(body[k + 1], s.name)
         if counter is None or name in lo.assigned or lo.top.get(name) != k:
@@ -286,6 +339,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
     flood's chains by how many items can have the count's condition (tgpl.lowering.held_counts; None: `steps`
     alone); `scans` gives a proved scan of a class's objects, for a flood's group cleared in a loop
     (tgpl.lowering.group_clears; None: left as written). The names of the functions made."""
+    seed_floods(module)
     made: list[str] = rewrite_group_clears(module, scans) if scans is not None else []
     reads = _Reads(module)
     inline_object_walks(module, reads.only, reads.functions)
@@ -325,11 +379,66 @@ def _rewritable(fn: ast.FunctionDef, body: list, reads: _Reads) -> tuple[Flood, 
     uses = _uses(flood, lo)
     loop = body[flood.at + 1].body
     if (uses is None or not reads.only(_strip_add(loop, flood.name), _declared(loop))
-            or not reads.only(body[flood.at + 2:], set(lo.types))):
+            or _frozen_scan(body[flood.at + 2:], flood.name, reads, lo) is None):
         return None
     if any(_search_free(u, flood, lo) is None for u in uses):
         return None
     return flood, uses
+
+
+NO_SCAN = -1  # `_frozen_scan`: every use is read before the state is first written
+
+
+def _frozen_scan(after: list, name: str, reads: _Reads, lo: _Locals) -> int | None:
+    """Where the statements `after` a flood's loop may write the state, given that the searches the uses become
+    run where the uses are: `NO_SCAN` where no use follows a write (every search sees the state the loop saw);
+    else the index of the `for` that first writes the state and holds every use after it, to be marked
+    `reads_before` (each pass reads the state as the loop found it, as the list was read: "every item the flood
+    missed is cleared" is a rule over `not reached`), where the loop without its uses reads no attribute it
+    writes (so that only the searches see the state the loop started with rather than the one its passes leave,
+    the list's view) and calls only built-ins that read; None otherwise."""
+    for j, s in enumerate(after):
+        if reads.only(s, set(lo.types)):
+            continue
+        if not any(_is_name(n, name) for n in ast.walk(after[j:])):
+            return NO_SCAN
+        if (not isinstance(s, ast.For) or any(_is_name(n, name) for n in ast.walk(after[j + 1:]))
+                or not _order_free(_without_uses(s, name))):
+            return None
+        return j
+    return NO_SCAN
+
+
+def _without_uses(loop: ast.For, name: str) -> ast.For:
+    """`loop` with each `name.contains(x)` made `x` and each loop over `name` emptied: what it reads besides them."""
+    def swap(n):
+        tested = _method(n, name, "contains")
+        if tested is not None:
+            return tested
+        if _walks_list(n, name) is not None:
+            return ast.Block(n.span, [])
+        return None
+    return _replace(loop, swap)
+
+
+def _order_free(loop: ast.For) -> bool:
+    """Does `loop` read no attribute it writes (`x.A = ...`; `x.A += ...` reads it too), write no list's slot,
+    end no game, return nothing, and call nothing but built-in methods that read?"""
+    written: set[str] = set()
+    targets: set[int] = set()
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Member):
+            written.add(n.target.name)
+            if n.op == "=":
+                targets.add(id(n.target))
+        elif isinstance(n, ast.Assign) and not isinstance(n.target, ast.Name):
+            return False  # a slot of a list (`x.L[k] = v`): which attribute it changes is the list's
+        if isinstance(n, (ast.Winner, ast.InputDecl, ast.Return)):
+            return False
+        if isinstance(n, ast.Call) and not (isinstance(n.callee, ast.Member) and n.callee.name in READS):
+            return False
+    read = {n.name for n in ast.walk(loop) if isinstance(n, ast.Member) and id(n) not in targets}
+    return not (written & read)
 
 
 def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef] | None:
@@ -365,7 +474,7 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     decl, loop = body[flood.at], body[flood.at + 1]
     span = loop.span
     used = set(lo.types) | {n.name for n in ast.walk(body) if isinstance(n, ast.Name)}
-    start = _fresh(f"{flood.name}Start", used)
+    starts = [_fresh(f"{flood.name}Start", used) for _ in decl.init.items]  # one a seed
     params = _Params(_fresh("at", used), _fresh("goal", used), _fresh("steps", used))
     made: list[ast.FunctionDef] = []
     swaps: dict[int, object] = {}
@@ -373,14 +482,10 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
-        if use.tested is not None and fn.reaches is not None and _is_name(use.tested, fn.reaches):
+        if (use.tested is not None and fn.reaches is not None and _is_name(use.tested, fn.reaches)
+                and len(starts) == 1):
             made[-1].reaches = params.goal  # asked of every item (group_clears): keyed by its start
-        args = [_arg(span, params.at, ast.Name(span, start))]
-        if use.tested is not None:
-            args.append(_arg(span, params.goal, use.tested))
-        args += [_arg(span, v, ast.Name(span, v)) for v in free]
-        args.append(_arg(span, params.steps, ast.NumberLit(span, float(bound))))
-        call = ast.Call(span, ast.Name(span, fname), args)
+        call = _from_any(span, fname, starts, use, free, params, bound)
         if use.tested is not None:
             swaps[id(use.node)] = call
         else:
@@ -389,13 +494,33 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
                 found = ast.ExprStmt(span, ast.Assign(span, ast.Name(span, use.sets), "=",
                                                       ast.BoolLit(span, use.value)))
             swaps[id(use.node.loop)] = ast.If(use.node.loop.span, call, ast.Block(span, [found]), None)
+    scan = _frozen_scan(body[flood.at + 2:], flood.name, reads, lo)
     rest = _replace(body[flood.at + 2:], lambda n: swaps.get(id(n)))
-    body[flood.at:] = [ast.VarDecl(decl.span, copy.deepcopy(flood.item), start, decl.name_span,
-                                   decl.init.items[0])] + rest
+    if scan is not None and scan != NO_SCAN:
+        rest[scan].reads_before = True  # its uses read the state the flood saw (`_frozen_scan`)
+    body[flood.at:] = [ast.VarDecl(decl.span, copy.deepcopy(flood.item), start, decl.name_span, seed)
+                       for start, seed in zip(starts, decl.init.items)] + rest
     merged = merged_scans(body) if counted else None
     if merged is not None:
         body[:] = merged
     return made
+
+
+def _from_any(span: Span, fname: str, starts: list[str], use: _Use, free: dict[str, ast.TypeRef],
+              p: _Params, bound: int) -> ast.Expr:
+    """The searcher `fname` asked from each seed, joined by `||`: the list holds what any seed reaches."""
+    calls: list[ast.Expr] = []
+    for start in starts:
+        args = [_arg(span, p.at, ast.Name(span, start))]
+        if use.tested is not None:
+            args.append(_arg(span, p.goal, use.tested if start == starts[0] else copy.deepcopy(use.tested)))
+        args += [_arg(span, v, ast.Name(span, v)) for v in free]
+        args.append(_arg(span, p.steps, ast.NumberLit(span, float(bound))))
+        calls.append(ast.Call(span, ast.Name(span, fname), args))
+    out = calls[0]
+    for call in calls[1:]:
+        out = ast.Binary(span, "||", out, call)
+    return out
 
 
 @dataclass
@@ -478,14 +603,21 @@ def _passes_as_while(stmts: list, used: set[str]) -> list:
     return out
 
 
+def made_after_setup(program) -> set[str]:
+    """The classes of the objects the code that can run after setup makes (`new`): actions, turns and what they
+    call (tgpl.frontend.after_setup). A board's functions that build its places, called from its groups'
+    `default` only, make none while the board is made in setup (a graph board of named places)."""
+    return {n.type.name for n in after_setup_nodes(program) if isinstance(n, ast.New)}
+
+
 def chain_bounds(program, start: dict) -> Callable[[str], int | None]:
     """`steps(T)` for `rewrite_floods`: the objects of class `T` (or a subclass) after setup, less one, the longest
-    shortest chain among them; None where the game makes `T`s after setup (a `new` outside setup), so that their
-    number is not known here, or where the start is not one state."""
+    shortest chain among them; None where the game makes `T`s after setup (a `new` in the code that can run
+    after setup, `made_after_setup`), so that their number is not known here, or where the start is not one
+    state."""
     if "objects" not in start:
         return lambda name: None
-    made = {n.type.name for m in program.modules for item in m.items if not isinstance(item, ast.SetupDef)
-            for n in ast.walk(item) if isinstance(n, ast.New)}
+    made = made_after_setup(program)
 
     bases = {c.name: c.base for c in program.classes}
 
@@ -529,7 +661,7 @@ def has_flood(program) -> bool:
             for fn in members:
                 if not isinstance(fn, ast.FunctionDef) or fn.effect is None:
                     continue
-                body = fn.effect.body.body
+                body = seeded(fn.effect.body.body) or fn.effect.body.body
                 other = None if find_flood(fn, body) else _other_shape(fn, body, _unproved)
                 if find_flood(fn, body) or (other is not None and find_flood(fn, other)):
                     return True
@@ -575,8 +707,7 @@ def board_scans(program, start: dict) -> Scans:
     object of `item` exactly once (tgpl.lowering.scan_cells), or None."""
     if "objects" not in start:
         return lambda owner, item, groups: None
-    made = {n.type.name for m in program.modules for it in m.items if not isinstance(it, ast.SetupDef)
-            for n in ast.walk(it) if isinstance(n, ast.New)}
+    made = made_after_setup(program)
     objects = {o["name"]: o for o in start["objects"]}
 
     def scans(owner: str, item: str, groups: list[str]):
