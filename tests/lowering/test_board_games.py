@@ -135,6 +135,30 @@ def test_a_cheap_game_stays_spelled_out():
     assert not lowered.stats.get("moves compiled")
 
 
+def test_past_the_budget_a_refused_compilation_goes_on_spelling_out(monkeypatch):
+    """The captures game (tests/data/lowering/captures.tgpl: `assign`, outside the compiled subset) with its budget
+    of parts lowered to 1,000: past it the compiled moves are tried where the spelled-out run stands, refused, and
+    the run goes on, once (it was run again from the start): the GDL is the one spelled out from the start."""
+    import tgpl.lowering.lower as lowering
+    from tgpl.asp.kif import to_kif
+    from tgpl.runtime.game import load_game
+    from tgpl.runtime.snapshot import snapshot
+
+    game = load_game(str(COUNTER_BASE.parent / "captures.tgpl"))
+    start = snapshot(game.initial_state(0))
+    spelled = to_kif(lowering.lower(game.program, start, moves="spelled").program)
+    runs, compiled, told = [], [], []
+    real_logic, real_compile = lowering.lowered_logic, lowering.compile_game
+    monkeypatch.setattr(lowering, "lowered_logic", lambda *a, **k: runs.append(1) or real_logic(*a, **k))
+    monkeypatch.setattr(lowering, "compile_game", lambda *a, **k: compiled.append(max(told)) or real_compile(*a, **k))
+    monkeypatch.setattr(lowering, "SPELLED_PARTS", 1_000)
+    monkeypatch.setattr(lowering, "PARTS_PER_WAY", 1)
+    lowered = lowering.lower(game.program, start, progress=lambda statements, parts: told.append(parts))
+    assert not lowered.stats.get("moves compiled")
+    assert to_kif(lowered.program) == spelled
+    assert len(runs) == 1 and len(compiled) == 1 and compiled[0] > 1_000
+
+
 def test_the_dry_run_chooses_as_the_lowering_does():
     """`to-gdl --dry-run` runs the spelled-out moves within its own budget, and past the lowering's budget of parts
     of conditions (more than 100,000 here, counted, never timed) says that `auto` compiles them, as it does."""

@@ -38,6 +38,7 @@ SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
 LOOPCALL = ROOT / "tests" / "data" / "lowering" / "loopcall.tgpl"
 CHESS = ROOT / "examples" / "chess" / "chess.tgpl"
 SAME_SEAT = ROOT / "tests" / "data" / "lowering" / "same_seat.tgpl"
+RETIRED = ROOT / "tests" / "data" / "lowering" / "retired.tgpl"
 
 
 def _compiled(path: Path, grounded_once: bool = True) -> Lowered:
@@ -244,6 +245,40 @@ def test_chess_random_play_agrees_with_the_runtime(chess):
     plays = d.playouts([random.Random(seed) for seed in (7, 8, 9, 10)], 60)  # in batches: 4 x 61 states, ~10 s
     assert [p.mismatch for p in plays] == [None] * 4
     assert all(len(p.moves) == 60 or p.ended for p in plays)
+
+
+def test_pieces_discarded_by_a_move_are_compiled():
+    """A capture (`there.discard(Arena.Box)`) and a piece that retires (`discard(Arena.Box)`, its own) are writes of
+    the built-in `discarded` and `tile`, compiled (refused before, and the game spelled out): every state of the
+    runtime is the compiled rules'."""
+    lw = _compiled(RETIRED)
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete and runtime.states > 100
+    assert bisimulate(lw).states == runtime.states
+
+
+def test_an_input_that_may_name_a_discarded_piece_is_checked_in_the_state(monkeypatch):
+    """Planted: an input's candidates taken whether discarded or not (`CompiledGame.in_play` leaving the clauses
+    as they are): Wait may name a captured enemy piece, which the runtime never offers, and the bisimulation finds
+    the extra moves."""
+    monkeypatch.setattr(compiled.CompiledGame, "in_play", lambda self, clauses, o, objects: clauses)
+    lw = _compiled(RETIRED)
+    with pytest.raises(AssertionError, match=r"legal moves only in the GDL: Piece#\d+\.Wait\(other: Piece#\d+\)"):
+        bisimulate(lw)
+
+
+def test_a_discard_into_a_list_is_refused_compiled(tmp_path):
+    """A list attribute as the pile is a value of the rules, its contents as setup left them: discard() into it is
+    refused compiled, at the call, where a stack object's items are never state."""
+    text = RETIRED.read_text().replace("    Box Box = null;", "    Stack<Piece> Box = {};")
+    path = tmp_path / "listed.tgpl"
+    text = text.replace("    Arena.Box = new Box();\n", "")
+    path.write_text(text)
+    game = load_game(str(path))
+    with pytest.raises(NotLowerable, match="the moves cannot be compiled: discard\\(\\) into a pile other than a "
+                                           "stack object") as e:
+        lower(game.program, snapshot(game.initial_state(0)), moves="compiled")
+    assert e.value.span.line == text[:text.index("{ there.discard")].count("\n") + 1
 
 
 def test_moves_compiled_refuses_a_game_outside_its_subset():

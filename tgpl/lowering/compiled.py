@@ -274,6 +274,8 @@ class SegmentCompiler(_FunctionCompiler):
                     flow.going += self.assign_member(e, c)
                 elif isinstance(e, ast.Call) and self.moved_piece(e) is not None:
                     flow.going += self.move_to(e, c)
+                elif isinstance(e, ast.Call) and self.moved_piece(e, "discard") is not None:
+                    flow.going += self.discard(e, c)
                 elif isinstance(e, ast.Call) and self.moving and self.g.deferral.deferrable(e, c):
                     c2 = c.copy()
                     if c2.checks:  # one check a way: their order would matter
@@ -843,23 +845,49 @@ class SegmentCompiler(_FunctionCompiler):
             raise Unsupported("a listener's require or trigger that ends the game")
         return [(w, True) for w in going] + out
 
-    def moved_piece(self, e: ast.Call):
-        """In `move_to(t)` or `p.move_to(t)` (an interactable's built-in), what names the piece: the callee Name
-        itself where it is `this`'s own method, else the expression `p`; None where `e` is no such call."""
+    def moved_piece(self, e: ast.Call, method: str = "move_to"):
+        """In `move_to(t)` or `p.move_to(t)` (an interactable's built-in; `method`: also "discard"), what names the
+        piece: the callee Name itself where it is `this`'s own method, else the expression `p`; None where `e` is no
+        such call."""
         ct = self.hc.types.get(id(e.callee))
         if not (isinstance(ct, CallableType) and ct.kind == "builtin" and len(e.args) == 1):
             return None
-        if isinstance(e.callee, ast.Name) and e.callee.name == "move_to" and id(e.callee) in self.hc.implicit_this:
+        if isinstance(e.callee, ast.Name) and e.callee.name == method and id(e.callee) in self.hc.implicit_this:
             return e.callee
-        if isinstance(e.callee, ast.Member) and e.callee.name == "move_to":
+        if isinstance(e.callee, ast.Member) and e.callee.name == method:
             return e.callee.obj
         return None
 
+    def pieces(self, e: ast.Call, c: SegClause, method: str) -> list[tuple[SegClause, Value]]:
+        """The piece that `e`, a call of the piece's built-in `method`, acts on, a way for each value."""
+        piece = self.moved_piece(e, method)
+        return [(c, c.env.get("#this"))] if piece is e.callee else self.expr(piece, c)
+
     def move_to(self, e: ast.Call, c: SegClause) -> list[SegClause]:
         """`piece.move_to(t)`: a write of the piece's built-in `tile`, as the runtime's move_to sets it."""
-        piece = self.moved_piece(e)
-        objs = [(c, c.env.get("#this"))] if isinstance(piece, ast.Name) else self.expr(piece, c)
-        return [c3 for c2, o in objs for c2b, v in self.expr(e.args[0].value, c2) for c3 in self.write(c2b, o, "tile", v)]
+        return [c3 for c2, o in self.pieces(e, c, "move_to") for c2b, v in self.expr(e.args[0].value, c2)
+                for c3 in self.write(c2b, o, "tile", v)]
+
+    def discard(self, e: ast.Call, c: SegClause) -> list[SegClause]:
+        """`piece.discard(pile)`: writes of the piece's built-in `discarded` (true) and `tile` (null), as the
+        runtime's discard sets them (a capture: the piece off the board, out of the moves' candidates, `in_play`).
+        The pile's items are not state: only a stack object is taken, whose items the compiled rules never read
+        (its `length`, pop() and the like are refused where they are met); a pile that is null is the runtime's
+        error, the way dropped. A list as the pile, or a discard in a loop compiled as a relation (whose ways keep
+        no writes), is refused."""
+        if self.loops or self.walking:
+            raise Unsupported("discard() inside a loop that is not unrolled")
+        out = []
+        for c2, o in self.pieces(e, c, "discard"):
+            for c3, pile in self.expr(e.args[0].value, c2):
+                pile = c3.resolve(pile)
+                if pile == NULL:
+                    continue
+                obj = self.hc.object_of(pile) if isinstance(pile, Const) else None
+                if obj is None or not any(k.kind == "stack" for k in obj.cls.ancestors()):
+                    raise Unsupported("discard() into a pile other than a stack object known when compiling")
+                out += [c5 for c4 in self.write(c3, o, "discarded", YES) for c5 in self.write(c4, o, "tile", NULL)]
+        return out
 
     def write(self, c: SegClause, o: Value, name: str, v: Value, source=None) -> list[SegClause]:
         """`o.name = v` on the way `c` (`source`: the value expression of the statement `o.name = v` that writes it,
@@ -1767,8 +1795,9 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
                     and t.name not in unread:
                 written.add(t.name)
         elif isinstance(n, ast.Call):
-            # move_to()'s `tile` (`SegmentCompiler.move_to`); discard() and pop() are refused where a move meets them
-            written |= builtin_writes(program, n) & {"tile"}
+            # move_to()'s `tile` (`SegmentCompiler.move_to`), discard()'s `tile` and `discarded` (`discard`); pop() is
+            # refused where a move meets it
+            written |= builtin_writes(program, n) & {"tile", "discarded"}
     out = {}
     for o in universe.objects:
         for name in o.fields:
@@ -1978,14 +2007,14 @@ class CompiledGame:
             p, this = c.control[0], c.env["#this"]
             inputs = []
             names = {i.name for i in a.inputs}
-            legal = [c]
+            legal = [c]  # a discarded object's actions are offered, as the runtime does: their requires say no
             for inp in a.inputs:
                 modifier = inp.modifier if not inp.modifier.startswith("?") else "player"
                 if modifier != "player" or inp.target is not None or inp.optional or inp.type.args:
                     raise Unsupported("inputs other than a value the mover picks")
                 x = sc.var()
                 inputs.append(x)
-                legal = [c2.plus(Atom(self.candidates(inp), (x,))) for c2 in legal]
+                legal = self.in_play([c2.plus(Atom(self.candidates(inp), (x,))) for c2 in legal], x, self.offered(inp))
                 for c2 in legal:
                     c2.env[inp.name] = x
                 for flt in inp.filters:
@@ -2026,6 +2055,25 @@ class CompiledGame:
         if any(c.thrown for c in out):
             raise Unsupported("a way through the effect that reads fewer dice than random threw")
         return out
+
+    def in_play(self, clauses: list[SegClause], o: Term, objects: list[UObj]) -> list[SegClause]:
+        """`clauses` where `o` (an input, one of `objects`) is not discarded before the move: the runtime offers an
+        input no discarded object, and discard() (`SegmentCompiler.discard`) makes `discarded` state.
+        Where none of `objects` can be discarded, the clauses as they are (the candidates' tables leave out what
+        setup discarded)."""
+        if not any((obj.name, "discarded") in self.hc.fluent_cells for obj in objects):
+            return clauses
+        latest, self.sc.latest = self.sc.latest, {}  # the state before the move, whatever effects came before
+        try:
+            read = [x for c in clauses for x in self.sc.member(c, o, "discarded")]
+        finally:
+            self.sc.latest = latest
+        return [c2 for c, v in read for c2 in [self.sc.differ(c, v, YES)] if c2 is not None]
+
+    def offered(self, inp: ast.InputDecl) -> list[UObj]:
+        """The objects an input of a class may be (none for a player or a bool)."""
+        info = self.hc.class_info(inp.type) if inp.type.name not in ("player", "bool") else None
+        return [o for o in self.u.objects if o.is_a(info)] if info is not None else []
 
     def candidates(self, inp: ast.InputDecl) -> str:
         ref = inp.type

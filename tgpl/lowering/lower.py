@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostic
@@ -156,50 +157,51 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             refused = e
     budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
     if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
+        attempt = _CompiledPast(budget, compiled_moves, progress)
         try:
-            with fewer_collections():
-                logic = game_logic(program, snapshot, relations, _budgeted(progress, budget), limits)
+            with fewer_collections(), _spelled_after(lambda: attempt.refused):
+                logic = game_logic(program, snapshot, relations, attempt.told, limits)
                 return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
+        except _Compiled as done:
+            return done.lowered
         except StateTooCostly as e:  # past one control state's budget spelled out (before the parts' budget,
-            if not may_compile(program, universe):  # which progress checks only now and then): compiled if it
-                raise  # can be, else the refusal stands
+            if attempt.tried or not may_compile(program, universe):  # which progress checks only now and then):
+                raise  # compiled if it can be, else the refusal stands (with the compiled one, `_spelled_after`)
             try:
                 return compiled_moves()
             except Unsupported as u:
                 raise _with_compiled_refusal(e, u) from None
         except NotLowerable as e:  # a counter that runs away spelled out may count the board, which compiled
-            if holds is None or not counts_the_board(program, universe, e.counter):  # moves can prove
-                raise
+            if attempt.tried or holds is None or not counts_the_board(program, universe, e.counter):  # moves can
+                raise  # prove
             try:
                 return compiled_moves()
             except Unsupported:
                 raise e from None
-        except _OverBudget:
-            try:
-                return compiled_moves()
-            except Unsupported as e:
-                refused = e  # spelled out after all, from the start (the result depends on the game alone)
-    with fewer_collections(), _spelled_after(refused):
+    with fewer_collections(), _spelled_after(lambda: refused):
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits), repair)
 
 
 @contextmanager
-def _spelled_after(refused: Unsupported | None) -> Iterator[None]:
+def _spelled_after(why: Callable[[], Unsupported | None]) -> Iterator[None]:
     """The moves spelled out after their compiled lowering was `refused`: a stop past the limits there says why
     they were not compiled, the cause a designer can act on, where the stop names only the stage the time ran out
     in (Pente 9x9: its count of the stones, whose proof is too large compiled, refused in 23 s; spelled out, the
     default 600 s pass before the ranges are found). A refusal there gets the compiled refusal as a second error,
     located, as one after the spelled-out budget does: the spelled-out one alone says "try --moves compiled",
-    which was tried (Hackenbush's flood seeded by `add`, tests/data/designers/hackenbush.tgpl)."""
+    which was tried (Hackenbush's flood seeded by `add`, tests/data/designers/hackenbush.tgpl). `why()` is the
+    refusal, asked once the spelled-out moves stop (None: the moves were not compiled, or not yet)."""
     try:
         yield
     except NotLowerable as e:
+        refused = why()
         if refused is not None:
             _with_compiled_refusal(e, refused)
         raise
     except LimitReached as stop:
+        refused = why()
         if refused is not None:
             span = getattr(refused, "span", None)
             at = f" at {span.file}:{span.line}:{span.col}" if span is not None else ""
@@ -236,18 +238,40 @@ def spelled_budget(program, universe: Universe) -> int:
     return max(SPELLED_PARTS, PARTS_PER_WAY * max(1, most_moves(program, universe)))
 
 
-class _OverBudget(Exception):
-    """The spelled-out moves passed `spelled_budget`: cheaper compiled."""
+class _Compiled(Exception):
+    """The moves compiled once the spelled-out ones passed their budget (`_CompiledPast`): the game lowered."""
+
+    def __init__(self, lowered: LoweredGame):
+        super().__init__()
+        self.lowered = lowered
 
 
-def _budgeted(progress: Progress | None, budget: int) -> Progress:
-    """`progress`, told as before, that stops the symbolic execution past `budget` parts of conditions."""
-    def told(statements: int, parts: int) -> None:
-        if progress is not None:
-            progress(statements, parts)
-        if parts > budget:
-            raise _OverBudget()
-    return told
+@dataclass
+class _CompiledPast:
+    """The budgeted spelled-out moves' `progress` (`told`): past `budget` parts of conditions, the moves are compiled
+    where the spelled-out run stands (`compile_moves`, raising Unsupported). Compiled, the game stops the run
+    (`_Compiled`); refused (`refused`), the run goes on, unbudgeted, from where it is: the same run as one from the
+    start (the symbolic execution depends on the game alone), without spelling out again what was spelled out."""
+
+    budget: int
+    compile_moves: Callable[[], LoweredGame]
+    progress: Progress | None = None
+    tried: bool = False
+    refused: Unsupported | None = None
+
+    def told(self, statements: int, parts: int) -> None:
+        """`progress`, told as before; the compiled attempt, once, past the budget."""
+        if self.progress is not None:
+            self.progress(statements, parts)
+        if parts <= self.budget or self.tried:
+            return
+        self.tried = True
+        try:
+            lowered = self.compile_moves()
+        except Unsupported as e:
+            self.refused = e
+            return
+        raise _Compiled(lowered)
 
 
 def counts_the_board(program, universe: Universe, counter: str | None) -> bool:
