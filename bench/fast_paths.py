@@ -65,8 +65,6 @@ PATCHES = {
     "list items": _patch(BG, "quick_item", lambda self, *a: None),
     "listing sites": _patch(BG, "listing_worth", lambda self, *a: False),
     "inline turn.pass()": _patch(BG, "turn_pass", lambda self, *a: False),
-    "inline field sets": _patch(BG, "own_fields_inline", lambda self, a, name, x, depth: self.emit(
-        depth, f"m.world.own_fields({a})[{name!r}] = {x}")),
     "direct calls": _patch(compiler.Compiler, "direct_callee", lambda self, *a: False),
     "poly dispatch": _patch(direct, "poly_site", lambda generic, poly, n, span: generic),
     "tabulated defaults": _patch(defaults, "control_only", lambda *a: False),

@@ -235,14 +235,16 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 # What a block binds on entry, when its code uses it: fields are read through the world's
 # table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
 # others go through Machine.get_member), global objects from `G`, owners from `W`.
-_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n",
-             "W": "    W = m.world.owners\n",
-             # the memo of fixed expressions: None while setup runs, made when it returns, so a
-             # block sees one or the other from start to end (setup's own block: None)
-             "MM": "    MM = m.world.memo\n",
-             "SL": "    SL = m.step_limit\n",
-             # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
-             "FZ": "    FZ = m.frozen\n"}
+# The world's tables, by the attribute of the world that holds each:
+_WORLD_TABLES = {"D": "data", "G": "globals",
+                 # the memo of fixed expressions: None while setup runs, made when it returns, so a
+                 # block sees one or the other from start to end (setup's own block: None)
+                 "MM": "memo",
+                 "W": "owners"}
+# The machine's own, by the attribute of the machine that holds each:
+_MACHINE_NAMES = {"O": "readable", "SL": "step_limit",
+                  # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
+                  "FZ": "frozen"}
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
@@ -263,14 +265,13 @@ def _plain_code(code: str) -> bool:
 
 
 def _preamble(bound: set[str]) -> str:
-    """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
-    its tables are (every call of a function runs this)."""
-    tables = [name for name in ("D", "G", "MM", "W") if name in bound]
-    if len(tables) < 2 and "_w" not in bound:
-        return "".join(_BINDINGS[name] for name in sorted(bound))
-    out = "    _w = m.world\n"
-    for name in sorted(bound - {"_w"}):
-        out += _BINDINGS[name].replace("m.world.", "_w.") if name in tables else _BINDINGS[name]
+    """The bindings a block's code uses (`_WORLD_TABLES`, `_MACHINE_NAMES`), the world read once
+    when two or more of its tables are (every call of a function runs this)."""
+    world = "_w" if len(bound & _WORLD_TABLES.keys()) >= 2 else "m.world"
+    out = "    _w = m.world\n" if world == "_w" else ""
+    for name in sorted(bound):
+        out += (f"    {name} = {world}.{_WORLD_TABLES[name]}\n" if name in _WORLD_TABLES
+                else f"    {name} = m.{_MACHINE_NAMES[name]}\n")
     return out
 
 
@@ -430,7 +431,7 @@ class BlockGenerator:
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
         self.params = params  # a function's input slots (0, 1, ...): also spell it with Python locals
-        self.bound: set[str] = set()  # names of _BINDINGS the code uses
+        self.bound: set[str] = set()  # names `_preamble` binds for the code
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         # The counters of the counted loops being generated whose values are whole numbers, each
@@ -459,7 +460,7 @@ class BlockGenerator:
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
-        """What the code binds on entry: `_BINDINGS`, then the memo table of each fixed expression
+        """What the code binds on entry: `_preamble`, then the memo table of each fixed expression
         (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses). With the
         `body`, only what it names (an optimistic spelling may no longer read `O`); `given`: what
         the function gets as parameters (`tgpl.runtime.direct`)."""
@@ -1203,26 +1204,9 @@ class BlockGenerator:
         self.bound.add("FZ")
         test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
-        self.own_fields_inline(a, target.name, x, depth + 1)
+        self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
-
-    def own_fields_inline(self, a: str, name: str, x: str, depth: int) -> None:
-        """`m.world.own_fields(a)[name] = x` with `World.own_fields` spelled in place: a move's first
-        write to an object copies its dict (Tris's `Tick`, twice a move), without the method's call.
-        `D` is the world's `data`, bound on entry like every read of a field
-        (the machine's world is the same from a block's start to its end)."""
-        f = self.name("_fd")
-        self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)
-        self.emit(depth, f"if {a} in _w.written or {a} in _w.owned:")
-        self.emit(depth + 1, f"D[{a}.place][{name!r}] = {x}")
-        self.emit(depth, "else:")
-        self.emit(depth + 1, f"{f} = D[{a}.place] = D[{a}.place].copy()")
-        self.emit(depth + 1, f"_w.written.add({a})")
-        # a state's frozen objects are kept only once its key is asked (verify, records): none in a playout
-        self.emit(depth + 1, "if _w.frozen:")
-        self.emit(depth + 2, f"_w.frozen.pop({a}, None)")
-        self.emit(depth + 1, f"{f}[{name!r}] = {x}")
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
