@@ -53,7 +53,6 @@ def _apply_through_run(self, move):
 _QUICK = game_module.quick
 PATCHES = {
     "none": ((lambda: None), (lambda: None)),
-    "unrolled loops": _patch(BG, "early_ending", lambda self, s, values: False),
     "hoisted reads": _patch(BG, "hoisted_all", lambda self, *a: None),
     "inline calls": _patch(BG, "maybe_inlined", lambda self, call, *a: call),
     "inline WinCheck": _patch(BG, "inlined", lambda self, *a: False),

@@ -24,7 +24,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, unrolling
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import (
     BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
@@ -312,8 +312,6 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
-MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
-MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -321,11 +319,7 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
-MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.unrolled`, `fixed_table`) is one level deeper
-_COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
-# What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
-# `continue`, `new`, input or winner; a call only of a function that counts no steps (`step_free`)
-_EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
+MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.fixed_table`) is one level deeper
 # What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
 _UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
 
@@ -928,7 +922,7 @@ class BlockGenerator:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
         self.bound.add("SL")
-        self.emit(depth, _COUNT_STEP)
+        self.emit(depth, "m.steps = _st = m.steps + 1")
         self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
@@ -958,20 +952,6 @@ class BlockGenerator:
             return None
         return 0
 
-    def early_ending(self, s: ast.For, values: tuple) -> bool:
-        """Whether the counted loop `s` (over `values`) may be spelled out (`unrolled`): a few
-        values, and a body of `_EARLY_STMTS` whose expressions make nothing (`new`) and call only
-        functions that count no steps and read no count (`step_free`): Tris's win check, whose
-        loop over the three rows and columns ends at the first line held and calls `WinCheck`."""
-        if not (values and len(values) <= MAX_UNROLLED):
-            return False
-        for n in ast.walk(s.body):
-            if isinstance(n, ast.Stmt) and not isinstance(n, _EARLY_STMTS):
-                return False
-            if isinstance(n, ast.New) or (isinstance(n, ast.Call) and not self.step_free(n)):
-                return False
-        return True
-
     def global_function(self, e: ast.Call) -> FunctionInfo | None:
         """The global function (no class's) that the call `e` calls by its name, else None."""
         if not isinstance(e.callee, ast.Name):
@@ -981,47 +961,6 @@ class BlockGenerator:
             return None
         fi = callee_t.target
         return fi if isinstance(fi, FunctionInfo) and fi.owner is None else None
-
-    def step_free(self, e: ast.Call) -> bool:
-        """Whether the call `e` is of a global function whose definition (its inputs' filters and
-        defaults, its effect) has no loop, no call, no `new`, no input but its own and no winner:
-        however it runs (inline, `_site`, remembered), it counts no loop steps and reads no
-        count (a remembered result of it counted none: `_REPLAY_HIT`, `fixed`)."""
-        fi = self.global_function(e)
-        if fi is None:
-            return False
-        own = {id(i) for i in fi.defn.inputs}
-        for n in ast.walk(fi.defn):
-            if isinstance(n, ast.InputDecl) and id(n) in own and n.modifier == "function":
-                continue
-            if isinstance(n, (ast.While, ast.For, ast.Call, ast.New, ast.InputDecl, ast.Winner)):
-                return False
-        return True
-
-    def unrolled(self, head: int, depth: int, x: str, values: tuple, j: str | None, plain: bool) -> None:
-        """The counted loop at `self.lines[head:]` whose body may end it early (`early_ending`),
-        spelled twice: when the steps so far and all of the loop's stay within the limit, they are
-        counted at once and the body is spelled out once per value (`tgpl.runtime.unrolling`, on
-        its syntax tree), in a one-pass loop that its `break`s leave, each giving back the steps
-        of the values it skips: the count is the loop's own wherever it is read (after the loop:
-        nothing in the body reads it) and nothing in it can pass the limit. Else the loop as it
-        is, which counts its steps one by one and raises the limit's error at the step that
-        passes it. The counter's int (`j`, the lists' index) is read as its literal in each copy,
-        the counter itself too, or set before each where the body assigns it. An error of the
-        game's code raised in the body ends the segment, or is a miss of an optimistic spelling,
-        which sets the count back. Left as it is when the body made closures or other `break`s
-        or `continue`s than its own (none are expected: it has no loop), or is too long."""
-        body = self.lines[head + 4:]
-        if not (plain and self.lines[head + 1].strip() == _COUNT_STEP
-                and len(body) * len(values) <= MAX_UNROLLED_LINES):
-            return
-        # the reads' optimistic spellings (`generate`, the outer first) found in the copies by their text
-        text = "\n".join(body)
-        safe = tuple(read for read, _ in reversed(self.optimistic or ()) if read in text)
-        views = tuple(v for v, _ in self.flat_views.values())
-        quick = unrolling.spell(tuple(body), depth, x, j, values, views, safe, MAX_UNROLLED_LINES)
-        if quick is not None:
-            self.lines[head:] = [*quick, "    " * depth + "else:", *("    " + line for line in self.lines[head:])]
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -1070,8 +1009,6 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
-            early = depth < MAX_TWICE_DEPTH and self.early_ending(s, values)
-            closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
             x = _local(slot)
@@ -1095,8 +1032,6 @@ class BlockGenerator:
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
-            if early:
-                self.unrolled(head, depth, x, values, j, self.closures == closures)
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
