@@ -1813,14 +1813,12 @@ class BlockGenerator:
         site = self.name("_cs")
         views = self.viewed_args(e, params)
         if views is not None:
-            # Every argument an item of a fixed table's view: while the views are there, each item
-            # read where the body reads it (a tuple lookup that cannot fail and changes nothing,
-            # so a read the body skips or makes twice is not seen), and all of them only when
-            # the body gives up and the call is made
+            # Every argument an item of a fixed table's view: while the views are there, the body
+            # spelled over the items, each read where the body reads it (a tuple lookup that
+            # cannot fail and changes nothing, so a read the body skips or makes twice is not
+            # seen), and all of them only when the body gives up and the call is made
             tests, items = views
-            lazy = body
-            for n in names:
-                lazy = lazy.replace(f"D[{temps[n]}.place]", f"D[{items[n]}.place]")
+            lazy = self.inline_body(fi, items)
             self.bound.add("D")
             self.emit(depth, f"if {tests}:")
             self.emit(depth + 1, "try:")
