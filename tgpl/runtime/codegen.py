@@ -211,14 +211,6 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     return ns["call"]
 
 
-def _chain(e: ast.Expr, op: str) -> list[ast.Expr]:
-    """The operands of `a op b op c...` (`op`: `&&` or `||`, left-associative), in order: each runs
-    only when the ones before it ran."""
-    if isinstance(e, ast.Binary) and e.op == op and _is_bool(e.left) and _is_bool(e.right):
-        return [*_chain(e.left, op), e.right]
-    return [e]
-
-
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
     return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
@@ -952,16 +944,6 @@ class BlockGenerator:
             return None
         return 0
 
-    def global_function(self, e: ast.Call) -> FunctionInfo | None:
-        """The global function (no class's) that the call `e` calls by its name, else None."""
-        if not isinstance(e.callee, ast.Name):
-            return None
-        callee_t = self.c.types.get(id(e.callee))
-        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
-            return None
-        fi = callee_t.target
-        return fi if isinstance(fi, FunctionInfo) and fi.owner is None else None
-
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
         self.loop_head(s.cond, s.span, depth + 1)
@@ -1100,8 +1082,6 @@ class BlockGenerator:
         target_t = self.c.type_of(target)
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
-        if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
-            return
         if e.op == "=" and slot is not None:
             self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
             return
@@ -1786,147 +1766,6 @@ class BlockGenerator:
         if (isinstance(obj, ast.Name) and self.layout.lookup(obj.name) is None and id(obj) not in self.c.implicit_this
                 and obj.name != "event" and t.info.visibility == "global"):
             return self.c.by_info.get(id(t.info))  # `expr_Name`'s global object: one of exactly that class
-        return None
-
-    def inlined(self, e: ast.Expr, target: str, depth: int) -> bool:
-        """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
-        only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
-        move. The arguments are evaluated first, in order, as the call evaluates them; the body
-        reads each field from the world's table (`D[x.place]['F']`) and gives up on anything else
-        (a null, a fixed object, a missing field: one of `MISSES`, which nothing else in the body
-        can raise), when the call is made as usual, from the start: the body
-        changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
-        emitted) for any other statement."""
-        fi = self.global_function(e) if isinstance(e, ast.Call) else None
-        if fi is None:
-            return False
-        rf = self.c.functions.get(id(fi))
-        names = tuple(i.name for i in fi.defn.inputs)
-        if (rf is None or rf.memo is not None or rf.returns_player or rf.effect is None
-                or tuple(a.name for a in e.args) != names):
-            return False
-        temps = {n: self.name("_i") for n in names}
-        body = self.inline_body(fi, temps)
-        if body is None:
-            return False
-        params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
-        site = self.name("_cs")
-        views = self.viewed_args(e, params)
-        if views is not None:
-            # Every argument an item of a fixed table's view: while the views are there, the body
-            # spelled over the items, each read where the body reads it (a tuple lookup that
-            # cannot fail and changes nothing, so a read the body skips or makes twice is not
-            # seen), and all of them only when the body gives up and the call is made
-            tests, items = views
-            lazy = self.inline_body(fi, items)
-            self.bound.add("D")
-            self.emit(depth, f"if {tests}:")
-            self.emit(depth + 1, "try:")
-            self.emit(depth + 2, f"{target} = {lazy}")
-            self.emit(depth + 1, f"except {MISSES}:")
-            for n in names:
-                self.emit(depth + 2, f"{temps[n]} = {items[n]}")
-            self.emit(depth + 2, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
-            self.emit(depth, "else:")
-            depth += 1
-        for a in e.args:  # in the call's order, as the call site would get them
-            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
-        key_types = tuple(params.get(n) for n in names)
-        self.ns[site] = _site(None, rf, names, key_types, e.span)
-        self.bound.add("D")
-        self.emit(depth, "try:")
-        self.emit(depth + 1, f"{target} = {body}")
-        self.emit(depth, f"except {MISSES}:")
-        self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
-        return True
-
-    def viewed_args(self, e: ast.Call, params: dict) -> tuple[str, dict[str, str]] | None:
-        """When every argument of `e` is an item of a fixed table read by its flat view
-        (`flat_read`) and given to an object input as it is: the test that the views are there,
-        and per input the item's lookup in its view; else None."""
-        items: dict[str, str] = {}
-        views: list[str] = []
-        for a in e.args:
-            flat = self.flat_read(a.value) if isinstance(a.value, ast.Index) else None
-            if flat is None or not isinstance(params.get(a.name), ClassType):
-                return None
-            view, key = flat
-            saved = (self.counter, set(self.ns), set(self.bound),
-                     None if self.optimistic is None else len(self.optimistic))
-            code = self.value(a.value, params.get(a.name))
-            self.counter, names_before, self.bound, optimistic = saved  # only looked at: as if not made
-            for made in set(self.ns) - names_before:
-                del self.ns[made]
-            if optimistic is not None:
-                del self.optimistic[optimistic:]
-            if not code.startswith(f"({view}[{key}] if {view} else "):
-                return None
-            items[a.name] = f"{view}[{key}]"
-            if view not in views:
-                views.append(view)
-        return (" and ".join(views), items) if items else None
-
-    def inline_body(self, fi: FunctionInfo, temps: dict[str, str]) -> str | None:
-        """The body of `fi` as one Python expression over `temps` (its inputs' values), when it is
-        `return X;` or `if (C) { return X; } return Y;` and its expressions are made only of its
-        object inputs, null, their fields declared as objects or scalars (not `player`), `==` and
-        `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
-        which gives up (a `KeyError`). None for any other body."""
-        body = fi.defn.effect.body.body if fi.defn.effect is not None else []
-        read: dict[tuple[str, str], str] = {}
-        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-            return self.inline_expr(body[0].value, temps, read)
-        if (len(body) == 2 and isinstance(body[0], ast.If) and body[0].orelse is None
-                and len(body[0].then.body) == 1 and isinstance(body[0].then.body[0], ast.Return)
-                and body[0].then.body[0].value is not None
-                and isinstance(body[1], ast.Return) and body[1].value is not None):
-            c = self.inline_expr(body[0].cond, temps, read)
-            x = self.inline_expr(body[0].then.body[0].value, temps, dict(read))
-            y = self.inline_expr(body[1].value, temps, dict(read))
-            if c is None or x is None or y is None:
-                return None
-            return f"({x} if {c} else {y})"
-        return None
-
-    def inline_expr(self, e: ast.Expr, temps: dict[str, str], read: dict[tuple[str, str], str]) -> str | None:
-        """`inline_body`'s expressions, or None. `read`: per (input, field), the temporary of a read
-        sure to have run before `e` runs, which `e` reuses (`a.AssignedTo`, three times in Tris's
-        `WinCheck`, is read once); `e` adds the reads sure to run when it runs (not those of the
-        right operand of `&&` or `||`, which may be skipped). The body changes nothing, so a field
-        read again would give the same value, or miss again."""
-        if isinstance(e, ast.NullLit):
-            return "None"
-        if isinstance(e, ast.Name):
-            return temps.get(e.name) if isinstance(self.c.type_of(e), ClassType) else None
-        if isinstance(e, ast.Member):
-            if (not isinstance(e.obj, ast.Name) or e.obj.name not in temps or e.name == "player"
-                    or not isinstance(self.c.type_of(e.obj), ClassType) or not scalar(self.c.type_of(e))):
-                return None
-            known = read.get((e.obj.name, e.name))
-            if known is not None:
-                return known
-            v = read[(e.obj.name, e.name)] = self.name("_t")
-            return f"({v} := D[{temps[e.obj.name]}.place][{e.name!r}])"  # a miss: `MISSES` (`inlined`)
-        if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
-            inner = self.inline_expr(e.operand, temps, read)
-            return None if inner is None else f"(not {inner})"
-        if isinstance(e, ast.Binary) and e.op in ("&&", "||") and _is_bool(e.left) and _is_bool(e.right):
-            # `a && b && c`: b runs only if a did, c only if b did; none but a is sure to run
-            operands = _chain(e, e.op)
-            first = self.inline_expr(operands[0], temps, read)
-            after = dict(read)
-            rest = [self.inline_expr(x, temps, after) for x in operands[1:]]
-            if first is None or None in rest:
-                return None
-            return "(" + f" {'and' if e.op == '&&' else 'or'} ".join([first, *rest]) + ")"
-        if isinstance(e, ast.Binary) and e.op in ("==", "!="):
-            for side in (e.left, e.right):
-                if not (isinstance(side, ast.NullLit) or isinstance(self.c.type_of(side), ClassType)):
-                    return None
-            a, b = self.inline_expr(e.left, temps, read), self.inline_expr(e.right, temps, read)
-            if a is None or b is None:
-                return None
-            return f"({a} is {b})" if e.op == "==" else f"({a} is not {b})"
         return None
 
     def listing_worth(self, e: ast.Call, fi: FunctionInfo) -> bool:
