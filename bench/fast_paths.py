@@ -53,20 +53,15 @@ def _apply_through_run(self, move):
 _QUICK = game_module.quick
 PATCHES = {
     "none": ((lambda: None), (lambda: None)),
-    "unrolled loops": _patch(BG, "early_ending", lambda self, s, values: False),
     "hoisted reads": _patch(BG, "hoisted_all", lambda self, *a: None),
     "inline calls": _patch(BG, "maybe_inlined", lambda self, call, *a: call),
-    "inline WinCheck": _patch(BG, "inlined", lambda self, *a: False),
     "fixed tables": _patch(BG, "fixed_table_at", lambda self, *a: None),
     "flat views": _patch(codegen.flat_views, "widths", lambda *a: None),
-    "viewed arguments": _patch(BG, "viewed_args", lambda self, *a: None),
     "prefiltered pools": _patch(BG, "prefiltered", lambda self, *a: None),
     "fixed expressions": _patch(BG, "fixed", lambda self, e: None),
     "list items": _patch(BG, "quick_item", lambda self, *a: None),
     "listing sites": _patch(BG, "listing_worth", lambda self, *a: False),
     "inline turn.pass()": _patch(BG, "turn_pass", lambda self, *a: False),
-    "inline field sets": _patch(BG, "own_fields_inline", lambda self, a, name, x, depth: self.emit(
-        depth, f"m.world.own_fields({a})[{name!r}] = {x}")),
     "direct calls": _patch(compiler.Compiler, "direct_callee", lambda self, *a: False),
     "poly dispatch": _patch(direct, "poly_site", lambda generic, poly, n, span: generic),
     "tabulated defaults": _patch(defaults, "control_only", lambda *a: False),

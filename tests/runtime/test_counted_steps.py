@@ -1,4 +1,4 @@
-"""Nests of counted loops, spelled out (`BlockGenerator.unrolled`) or as Python loops, and a fixed
+"""Nests of counted loops, as Python loops, and a fixed
 table taken whole (`fixed_table`): games play, and pass the step limit with the same error at the
 same step, as when every step is counted one by one (the plain reference)."""
 

@@ -24,7 +24,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, unrolling
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
 from tgpl.runtime.errors import (
     BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
@@ -211,14 +211,6 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
     return ns["call"]
 
 
-def _chain(e: ast.Expr, op: str) -> list[ast.Expr]:
-    """The operands of `a op b op c...` (`op`: `&&` or `||`, left-associative), in order: each runs
-    only when the ones before it ran."""
-    if isinstance(e, ast.Binary) and e.op == op and _is_bool(e.left) and _is_bool(e.right):
-        return [*_chain(e.left, op), e.right]
-    return [e]
-
-
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
     return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
@@ -235,14 +227,16 @@ _THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
 # What a block binds on entry, when its code uses it: fields are read through the world's
 # table `D`, lists and tables as they are only from objects in `O` (Machine.readable; the
 # others go through Machine.get_member), global objects from `G`, owners from `W`.
-_BINDINGS = {"D": "    D = m.world.data\n", "O": "    O = m.readable\n", "G": "    G = m.world.globals\n",
-             "W": "    W = m.world.owners\n",
-             # the memo of fixed expressions: None while setup runs, made when it returns, so a
-             # block sees one or the other from start to end (setup's own block: None)
-             "MM": "    MM = m.world.memo\n",
-             "SL": "    SL = m.step_limit\n",
-             # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
-             "FZ": "    FZ = m.frozen\n"}
+# The world's tables, by the attribute of the world that holds each:
+_WORLD_TABLES = {"D": "data", "G": "globals",
+                 # the memo of fixed expressions: None while setup runs, made when it returns, so a
+                 # block sees one or the other from start to end (setup's own block: None)
+                 "MM": "memo",
+                 "W": "owners"}
+# The machine's own, by the attribute of the machine that holds each:
+_MACHINE_NAMES = {"O": "readable", "SL": "step_limit",
+                  # whether the machine is frozen (`Machine.freeze`, only ever before code runs)
+                  "FZ": "frozen"}
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
@@ -263,14 +257,13 @@ def _plain_code(code: str) -> bool:
 
 
 def _preamble(bound: set[str]) -> str:
-    """The bindings a block's code uses (`_BINDINGS`), the world read once when two or more of
-    its tables are (every call of a function runs this)."""
-    tables = [name for name in ("D", "G", "MM", "W") if name in bound]
-    if len(tables) < 2 and "_w" not in bound:
-        return "".join(_BINDINGS[name] for name in sorted(bound))
-    out = "    _w = m.world\n"
-    for name in sorted(bound - {"_w"}):
-        out += _BINDINGS[name].replace("m.world.", "_w.") if name in tables else _BINDINGS[name]
+    """The bindings a block's code uses (`_WORLD_TABLES`, `_MACHINE_NAMES`), the world read once
+    when two or more of its tables are (every call of a function runs this)."""
+    world = "_w" if len(bound & _WORLD_TABLES.keys()) >= 2 else "m.world"
+    out = "    _w = m.world\n" if world == "_w" else ""
+    for name in sorted(bound):
+        out += (f"    {name} = {world}.{_WORLD_TABLES[name]}\n" if name in _WORLD_TABLES
+                else f"    {name} = m.{_MACHINE_NAMES[name]}\n")
     return out
 
 
@@ -311,8 +304,6 @@ def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\
     return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
 
 
-MAX_UNROLLED = 4  # the values of a loop spelled out (`BlockGenerator.unrolled`)
-MAX_UNROLLED_LINES = 400  # the lines of its spelling out
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -320,11 +311,7 @@ MAX_INLINE_NESTING = 40
 MAX_INLINE_DEPTH = 40
 MAX_INLINE_LOOPS = 8  # a for is two Python loops
 MAX_COUNTED = 64  # the values of a counted loop spelled out (`BlockGenerator.counted`)
-MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.unrolled`, `fixed_table`) is one level deeper
-_COUNT_STEP = "m.steps = _st = m.steps + 1"  # the first line of a step counted (`BlockGenerator.count_step`)
-# What the body of a loop spelled out (`BlockGenerator.early_ending`) may hold: no loop, no `return`,
-# `continue`, `new`, input or winner; a call only of a function that counts no steps (`step_free`)
-_EARLY_STMTS = (ast.Block, ast.VarDecl, ast.ExprStmt, ast.If, ast.Break)
+MAX_TWICE_DEPTH = 30  # a loop spelled twice (`BlockGenerator.fixed_table`) is one level deeper
 # What can end a loop early, count other steps or read the count (`BlockGenerator.fixed_steps`)
 _UNPAID = (ast.While, ast.For, ast.Break, ast.Continue, ast.Return, ast.Call, ast.New, ast.InputDecl, ast.Winner)
 
@@ -430,7 +417,7 @@ class BlockGenerator:
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
         self.params = params  # a function's input slots (0, 1, ...): also spell it with Python locals
-        self.bound: set[str] = set()  # names of _BINDINGS the code uses
+        self.bound: set[str] = set()  # names `_preamble` binds for the code
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         # The counters of the counted loops being generated whose values are whole numbers, each
@@ -459,7 +446,7 @@ class BlockGenerator:
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
-        """What the code binds on entry: `_BINDINGS`, then the memo table of each fixed expression
+        """What the code binds on entry: `_preamble`, then the memo table of each fixed expression
         (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses). With the
         `body`, only what it names (an optimistic spelling may no longer read `O`); `given`: what
         the function gets as parameters (`tgpl.runtime.direct`)."""
@@ -927,7 +914,7 @@ class BlockGenerator:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
         self.bound.add("SL")
-        self.emit(depth, _COUNT_STEP)
+        self.emit(depth, "m.steps = _st = m.steps + 1")
         self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
 
@@ -956,71 +943,6 @@ class BlockGenerator:
         if any(isinstance(n, _UNPAID) for n in ast.walk(stmt)):
             return None
         return 0
-
-    def early_ending(self, s: ast.For, values: tuple) -> bool:
-        """Whether the counted loop `s` (over `values`) may be spelled out (`unrolled`): a few
-        values, and a body of `_EARLY_STMTS` whose expressions make nothing (`new`) and call only
-        functions that count no steps and read no count (`step_free`): Tris's win check, whose
-        loop over the three rows and columns ends at the first line held and calls `WinCheck`."""
-        if not (values and len(values) <= MAX_UNROLLED):
-            return False
-        for n in ast.walk(s.body):
-            if isinstance(n, ast.Stmt) and not isinstance(n, _EARLY_STMTS):
-                return False
-            if isinstance(n, ast.New) or (isinstance(n, ast.Call) and not self.step_free(n)):
-                return False
-        return True
-
-    def global_function(self, e: ast.Call) -> FunctionInfo | None:
-        """The global function (no class's) that the call `e` calls by its name, else None."""
-        if not isinstance(e.callee, ast.Name):
-            return None
-        callee_t = self.c.types.get(id(e.callee))
-        if not isinstance(callee_t, CallableType) or callee_t.kind != "function":
-            return None
-        fi = callee_t.target
-        return fi if isinstance(fi, FunctionInfo) and fi.owner is None else None
-
-    def step_free(self, e: ast.Call) -> bool:
-        """Whether the call `e` is of a global function whose definition (its inputs' filters and
-        defaults, its effect) has no loop, no call, no `new`, no input but its own and no winner:
-        however it runs (inline, `_site`, remembered), it counts no loop steps and reads no
-        count (a remembered result of it counted none: `_REPLAY_HIT`, `fixed`)."""
-        fi = self.global_function(e)
-        if fi is None:
-            return False
-        own = {id(i) for i in fi.defn.inputs}
-        for n in ast.walk(fi.defn):
-            if isinstance(n, ast.InputDecl) and id(n) in own and n.modifier == "function":
-                continue
-            if isinstance(n, (ast.While, ast.For, ast.Call, ast.New, ast.InputDecl, ast.Winner)):
-                return False
-        return True
-
-    def unrolled(self, head: int, depth: int, x: str, values: tuple, j: str | None, plain: bool) -> None:
-        """The counted loop at `self.lines[head:]` whose body may end it early (`early_ending`),
-        spelled twice: when the steps so far and all of the loop's stay within the limit, they are
-        counted at once and the body is spelled out once per value (`tgpl.runtime.unrolling`, on
-        its syntax tree), in a one-pass loop that its `break`s leave, each giving back the steps
-        of the values it skips: the count is the loop's own wherever it is read (after the loop:
-        nothing in the body reads it) and nothing in it can pass the limit. Else the loop as it
-        is, which counts its steps one by one and raises the limit's error at the step that
-        passes it. The counter's int (`j`, the lists' index) is read as its literal in each copy,
-        the counter itself too, or set before each where the body assigns it. An error of the
-        game's code raised in the body ends the segment, or is a miss of an optimistic spelling,
-        which sets the count back. Left as it is when the body made closures or other `break`s
-        or `continue`s than its own (none are expected: it has no loop), or is too long."""
-        body = self.lines[head + 4:]
-        if not (plain and self.lines[head + 1].strip() == _COUNT_STEP
-                and len(body) * len(values) <= MAX_UNROLLED_LINES):
-            return
-        # the reads' optimistic spellings (`generate`, the outer first) found in the copies by their text
-        text = "\n".join(body)
-        safe = tuple(read for read, _ in reversed(self.optimistic or ()) if read in text)
-        views = tuple(v for v, _ in self.flat_views.values())
-        quick = unrolling.spell(tuple(body), depth, x, j, values, views, safe, MAX_UNROLLED_LINES)
-        if quick is not None:
-            self.lines[head:] = [*quick, "    " * depth + "else:", *("    " + line for line in self.lines[head:])]
 
     def stmt_While(self, s: ast.While, depth: int) -> None:
         self.emit(depth, "while True:")
@@ -1069,8 +991,6 @@ class BlockGenerator:
         if values is not None:
             # A counted loop: a Python loop over the counter's values, which the loop would
             # compute one by one; a step counted for each, as the condition holds for each.
-            early = depth < MAX_TWICE_DEPTH and self.early_ending(s, values)
-            closures = self.closures
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
             x = _local(slot)
@@ -1094,8 +1014,6 @@ class BlockGenerator:
             if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
-            if early:
-                self.unrolled(head, depth, x, values, j, self.closures == closures)
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
@@ -1164,8 +1082,6 @@ class BlockGenerator:
         target_t = self.c.type_of(target)
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
-        if slot is not None and e.op == "=" and self.inlined(e.value, _local(slot), depth):
-            return
         if e.op == "=" and slot is not None:
             self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
             return
@@ -1203,26 +1119,9 @@ class BlockGenerator:
         self.bound.add("FZ")
         test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
-        self.own_fields_inline(a, target.name, x, depth + 1)
+        self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
-
-    def own_fields_inline(self, a: str, name: str, x: str, depth: int) -> None:
-        """`m.world.own_fields(a)[name] = x` with `World.own_fields` spelled in place: a move's first
-        write to an object copies its dict (Tris's `Tick`, twice a move), without the method's call.
-        `D` is the world's `data`, bound on entry like every read of a field
-        (the machine's world is the same from a block's start to its end)."""
-        f = self.name("_fd")
-        self.bound.update(("D", "_w"))  # the world, read once on entry (`_preamble`)
-        self.emit(depth, f"if {a} in _w.written or {a} in _w.owned:")
-        self.emit(depth + 1, f"D[{a}.place][{name!r}] = {x}")
-        self.emit(depth, "else:")
-        self.emit(depth + 1, f"{f} = D[{a}.place] = D[{a}.place].copy()")
-        self.emit(depth + 1, f"_w.written.add({a})")
-        # a state's frozen objects are kept only once its key is asked (verify, records): none in a playout
-        self.emit(depth + 1, "if _w.frozen:")
-        self.emit(depth + 2, f"_w.frozen.pop({a}, None)")
-        self.emit(depth + 1, f"{f}[{name!r}] = {x}")
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
@@ -1867,149 +1766,6 @@ class BlockGenerator:
         if (isinstance(obj, ast.Name) and self.layout.lookup(obj.name) is None and id(obj) not in self.c.implicit_this
                 and obj.name != "event" and t.info.visibility == "global"):
             return self.c.by_info.get(id(t.info))  # `expr_Name`'s global object: one of exactly that class
-        return None
-
-    def inlined(self, e: ast.Expr, target: str, depth: int) -> bool:
-        """`target = F(a: x, b: y...)` with F's body inline, when F is a global function whose body
-        only compares fields of its object inputs (`inline_body`): Tris's `WinCheck`, eight calls a
-        move. The arguments are evaluated first, in order, as the call evaluates them; the body
-        reads each field from the world's table (`D[x.place]['F']`) and gives up on anything else
-        (a null, a fixed object, a missing field: one of `MISSES`, which nothing else in the body
-        can raise), when the call is made as usual, from the start: the body
-        changes nothing and cannot fail otherwise, so nothing is seen twice. False (nothing
-        emitted) for any other statement."""
-        fi = self.global_function(e) if isinstance(e, ast.Call) else None
-        if fi is None:
-            return False
-        rf = self.c.functions.get(id(fi))
-        names = tuple(i.name for i in fi.defn.inputs)
-        if (rf is None or rf.memo is not None or rf.returns_player or rf.effect is None
-                or tuple(a.name for a in e.args) != names):
-            return False
-        temps = {n: self.name("_i") for n in names}
-        body = self.inline_body(fi, temps)
-        if body is None:
-            return False
-        params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
-        site = self.name("_cs")
-        views = self.viewed_args(e, params)
-        if views is not None:
-            # Every argument an item of a fixed table's view: while the views are there, each item
-            # read where the body reads it (a tuple lookup that cannot fail and changes nothing,
-            # so a read the body skips or makes twice is not seen), and all of them only when
-            # the body gives up and the call is made
-            tests, items = views
-            lazy = body
-            for n in names:
-                lazy = lazy.replace(f"D[{temps[n]}.place]", f"D[{items[n]}.place]")
-            self.bound.add("D")
-            self.emit(depth, f"if {tests}:")
-            self.emit(depth + 1, "try:")
-            self.emit(depth + 2, f"{target} = {lazy}")
-            self.emit(depth + 1, f"except {MISSES}:")
-            for n in names:
-                self.emit(depth + 2, f"{temps[n]} = {items[n]}")
-            self.emit(depth + 2, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
-            self.emit(depth, "else:")
-            depth += 1
-        for a in e.args:  # in the call's order, as the call site would get them
-            self.emit(depth, f"{temps[a.name]} = {self.value(a.value, params.get(a.name))}")
-        key_types = tuple(params.get(n) for n in names)
-        self.ns[site] = _site(None, rf, names, key_types, e.span)
-        self.bound.add("D")
-        self.emit(depth, "try:")
-        self.emit(depth + 1, f"{target} = {body}")
-        self.emit(depth, f"except {MISSES}:")
-        self.emit(depth + 1, f"{target} = {site}(m, {''.join(temps[n] + ', ' for n in names)})")
-        return True
-
-    def viewed_args(self, e: ast.Call, params: dict) -> tuple[str, dict[str, str]] | None:
-        """When every argument of `e` is an item of a fixed table read by its flat view
-        (`flat_read`) and given to an object input as it is: the test that the views are there,
-        and per input the item's lookup in its view; else None."""
-        items: dict[str, str] = {}
-        views: list[str] = []
-        for a in e.args:
-            flat = self.flat_read(a.value) if isinstance(a.value, ast.Index) else None
-            if flat is None or not isinstance(params.get(a.name), ClassType):
-                return None
-            view, key = flat
-            saved = (self.counter, set(self.ns), set(self.bound),
-                     None if self.optimistic is None else len(self.optimistic))
-            code = self.value(a.value, params.get(a.name))
-            self.counter, names_before, self.bound, optimistic = saved  # only looked at: as if not made
-            for made in set(self.ns) - names_before:
-                del self.ns[made]
-            if optimistic is not None:
-                del self.optimistic[optimistic:]
-            if not code.startswith(f"({view}[{key}] if {view} else "):
-                return None
-            items[a.name] = f"{view}[{key}]"
-            if view not in views:
-                views.append(view)
-        return (" and ".join(views), items) if items else None
-
-    def inline_body(self, fi: FunctionInfo, temps: dict[str, str]) -> str | None:
-        """The body of `fi` as one Python expression over `temps` (its inputs' values), when it is
-        `return X;` or `if (C) { return X; } return Y;` and its expressions are made only of its
-        object inputs, null, their fields declared as objects or scalars (not `player`), `==` and
-        `!=` between objects or null, `&&`, `||` and `!`: nothing in it can fail but a field read,
-        which gives up (a `KeyError`). None for any other body."""
-        body = fi.defn.effect.body.body if fi.defn.effect is not None else []
-        read: dict[tuple[str, str], str] = {}
-        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-            return self.inline_expr(body[0].value, temps, read)
-        if (len(body) == 2 and isinstance(body[0], ast.If) and body[0].orelse is None
-                and len(body[0].then.body) == 1 and isinstance(body[0].then.body[0], ast.Return)
-                and body[0].then.body[0].value is not None
-                and isinstance(body[1], ast.Return) and body[1].value is not None):
-            c = self.inline_expr(body[0].cond, temps, read)
-            x = self.inline_expr(body[0].then.body[0].value, temps, dict(read))
-            y = self.inline_expr(body[1].value, temps, dict(read))
-            if c is None or x is None or y is None:
-                return None
-            return f"({x} if {c} else {y})"
-        return None
-
-    def inline_expr(self, e: ast.Expr, temps: dict[str, str], read: dict[tuple[str, str], str]) -> str | None:
-        """`inline_body`'s expressions, or None. `read`: per (input, field), the temporary of a read
-        sure to have run before `e` runs, which `e` reuses (`a.AssignedTo`, three times in Tris's
-        `WinCheck`, is read once); `e` adds the reads sure to run when it runs (not those of the
-        right operand of `&&` or `||`, which may be skipped). The body changes nothing, so a field
-        read again would give the same value, or miss again."""
-        if isinstance(e, ast.NullLit):
-            return "None"
-        if isinstance(e, ast.Name):
-            return temps.get(e.name) if isinstance(self.c.type_of(e), ClassType) else None
-        if isinstance(e, ast.Member):
-            if (not isinstance(e.obj, ast.Name) or e.obj.name not in temps or e.name == "player"
-                    or not isinstance(self.c.type_of(e.obj), ClassType) or not scalar(self.c.type_of(e))):
-                return None
-            known = read.get((e.obj.name, e.name))
-            if known is not None:
-                return known
-            v = read[(e.obj.name, e.name)] = self.name("_t")
-            return f"({v} := D[{temps[e.obj.name]}.place][{e.name!r}])"  # a miss: `MISSES` (`inlined`)
-        if isinstance(e, ast.Unary) and e.op == "!" and _is_bool(e.operand):
-            inner = self.inline_expr(e.operand, temps, read)
-            return None if inner is None else f"(not {inner})"
-        if isinstance(e, ast.Binary) and e.op in ("&&", "||") and _is_bool(e.left) and _is_bool(e.right):
-            # `a && b && c`: b runs only if a did, c only if b did; none but a is sure to run
-            operands = _chain(e, e.op)
-            first = self.inline_expr(operands[0], temps, read)
-            after = dict(read)
-            rest = [self.inline_expr(x, temps, after) for x in operands[1:]]
-            if first is None or None in rest:
-                return None
-            return "(" + f" {'and' if e.op == '&&' else 'or'} ".join([first, *rest]) + ")"
-        if isinstance(e, ast.Binary) and e.op in ("==", "!="):
-            for side in (e.left, e.right):
-                if not (isinstance(side, ast.NullLit) or isinstance(self.c.type_of(side), ClassType)):
-                    return None
-            a, b = self.inline_expr(e.left, temps, read), self.inline_expr(e.right, temps, read)
-            if a is None or b is None:
-                return None
-            return f"({a} is {b})" if e.op == "==" else f"({a} is not {b})"
         return None
 
     def listing_worth(self, e: ast.Call, fi: FunctionInfo) -> bool:

@@ -49,7 +49,7 @@ def too_large(m, what: str, span) -> None:
 
 
 # What the caller hands on to a direct call besides the values: the world's tables of fields and
-# of global objects (`codegen._BINDINGS`), which no code replaces while a machine runs.
+# of global objects (`codegen._WORLD_TABLES`), which no code replaces while a machine runs.
 GIVEN = frozenset(("D", "G"))
 
 HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large,

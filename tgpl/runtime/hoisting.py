@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 # Calls that compute a value and change nothing: a subexpression may call them and still be hoisted
 _PURE_CALLS = frozenset(("len", "int", "float"))
-# The world's tables (`codegen._BINDINGS`), whose `get` only reads: fields, owners, global objects
+# The world's tables (`codegen._WORLD_TABLES`), whose `get` only reads: fields, owners, global objects
 _TABLES = frozenset(("D", "W", "G"))
 
 
