@@ -206,3 +206,15 @@ def test_the_owner_of_a_piece_read_through_its_square_is_a_table_of_owners():
     heads = {r.head.relation for r in program.rules}
     assert {"steps", "stuck"} <= heads
     assert bisimulate(lw).states == 21  # every state of the game (ten moves at most)
+
+
+def test_an_unsafe_relaxed_program_is_refused_naming_the_rule():
+    """clingo raises only "too many messages." past 20 errors (or "grounding stopped because of errors"); the
+    relaxation's refusal (`CompiledGame.relax`) gives its first message instead: which rule, which variable."""
+    from tgpl.lowering.horn import _model
+
+    program = "p(1).\n" + "".join(f"q{i}(X, Y) :- p(X).\n" for i in range(25))
+    with pytest.raises(RuntimeError) as e:
+        _model(program, {("q0", 2)})
+    assert str(e.value).startswith("error: unsafe variables in: q0(X,Y)"), str(e.value)
+    assert "'Y' is unsafe" in str(e.value)

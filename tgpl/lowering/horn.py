@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
@@ -2253,15 +2254,28 @@ def _model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], 
     """The atoms of the `wanted` predicates in the single model of a positive program (grounding decides it)."""
     import clingo
 
-    ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)  # an error is raised, not printed
-    ctl.add("base", [], program)
-    ctl.ground([("base", [])])
+    messages: list[str] = []  # clingo's own errors, kept: its exception only says that there were some
+    ctl = clingo.Control(["--warn=none"], logger=lambda code, message: messages.append(message))
+    try:
+        ctl.add("base", [], program)
+        ctl.ground([("base", [])])
+    except RuntimeError as e:
+        raise RuntimeError(_first_error(messages) or str(e)) from None
     out: dict[tuple[str, int], list[tuple[Const, ...]]] = {}
     for name, arity in sorted(wanted):
         rows = out.setdefault((name, arity), [])
         for atom in ctl.symbolic_atoms.by_signature(name, arity):
             rows.append(_row(atom.symbol.arguments))
     return out
+
+
+def _first_error(messages: list[str]) -> str:
+    """The first of clingo's error messages, on one line, without the `<block>:L:C` of a program no one sees."""
+    for m in messages:
+        if "error" in m:
+            text = " ".join(m.split())
+            return re.sub(r"^<block>:[0-9:-]+: ", "", text)
+    return ""
 
 
 def _row(arguments) -> tuple[Const, ...]:
