@@ -255,6 +255,19 @@ def mover_first_result(holds_line, who: int, made: int, draw_after: int):
     return "draw" if made >= draw_after else None
 
 
+def model_results(moves, apply, start, rngs) -> set:
+    """The results an independent model reaches from `start` on the plays each of `rngs` chooses (as
+    `plays_to_the_models_end` chooses them): what seeded plays of the runtime beside it are worth."""
+    results = set()
+    for rng in rngs:
+        state, result = start, None
+        while result is None:
+            ms = moves(state)
+            state, result = apply(state, ms[rng.below(len(ms))])
+        results.add(result)
+    return results
+
+
 def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> None:
     """A seeded play of the runtime `state` beside an independent model, to the end: at every move the legal
     move texts are equal, the move `rng` picks from the model's is played on both, `observed(state)` equals

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import model_perft, plays_to_the_models_end, runtime_perft
+from differential import model_perft, model_results, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -80,16 +80,7 @@ def test_dotsgraph_plays_to_the_models_end(seed):
 
 def test_the_seeded_plays_reach_every_result():
     """The plays above are worth something only if they close boxes and end every way: both seats win, or draw."""
-    results = set()
-    for seed in range(16):
-        state, rng = START, Lcg(seed)
-        while True:
-            moves = model_moves(state)
-            state, result = model_apply(state, moves[rng.below(len(moves))])
-            if result is not None:
-                results.add(result)
-                break
-    assert results == {0, 1, "draw"}
+    assert model_results(model_moves, model_apply, START, map(Lcg, range(16))) == {0, 1, "draw"}
 
 
 def test_dotsgraph_lowering_as_it_is():
