@@ -39,7 +39,7 @@ def test_gains_is_refused_by_the_dry_run_as_by_the_lowering_at_its_totals():
     first = _first_error(lowered.output)
     assert first == _first_error(dry.output)
     assert first.startswith("tests/data/lowering/gains.tgpl:104:43: " + REFUSAL.format(execute.STATE_WORK)), first
-    assert "(here, in Total)" in first and "keep the count in a counter the moves change" in first
+    assert "(here, in Total)" in first and "the loop reads the list 'Cards', which the moves change" in first
     assert "does not lower: 1 refusal" in dry.output and "NO  function  Hand.Total          refused" in dry.output
 
 
