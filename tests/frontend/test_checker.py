@@ -1313,6 +1313,22 @@ def test_table_init_lists(tmp_path):
     ]
 
 
+def test_table_keys_are_values_or_objects(tmp_path):
+    """A list, table or stack cannot name a table's entry: checked, not left to the runtime (where the fuzzer
+    found `tiles[tiles][y]` in Tris's WinCheck phase raising a TypeError)."""
+    src = in_setup(
+        "Table<number> t = {};\nList<number> l = {1};\nTable<number> u = {{l, 1}};\n"
+        "t[l] = 1;\nlog(t.contains(l));\nlog(t[u]);\nt[1] = 2;\nlog(t.contains(\"a\"));"
+    )
+    table_key = "a table key is a number, string, bool, player or object, not "
+    assert found(tmp_path, src) == [
+        E(src, "l, 1", table_key + "List<number>"),
+        E(src, "l] = 1", table_key + "List<number>"),
+        E(src, "l));", table_key + "List<number>"),
+        E(src, "u]", table_key + "Table<number>"),
+    ]
+
+
 def test_init_lists_need_a_collection_or_deck(tmp_path):
     src = in_setup(
         "number x = {1};\nList<string> l = {1};\nDeck d = new Deck() { 1 };\nlog(x);\nlog(l);\nlog(d);",

@@ -455,6 +455,7 @@ class BodyChecker:
                 kt = self.value(key, env) if not isinstance(key, ast.InitList) else ANY
                 if kt == NULL:
                     self.diags.error(key.span, "a table key cannot be null")
+                self._table_key(key, kt)
                 self.expect(val, want.elem, env, f"a {want} holds {want.elem}, not")
             return
         for item in e.items:
@@ -628,6 +629,8 @@ class BodyChecker:
                 self.diags.error(e.index.span, f"a list index must be a number, not {key_t}")
             if obj_t.kind == "Stack":
                 self.diags.error(e.span, "a Stack cannot be indexed; use pop() or pop_front()")
+            if obj_t.kind == "Table":
+                self._table_key(e.index, key_t)
             if isinstance(e.obj, ast.Index):  # `Grid[i][j]`: j against the group's grid
                 self._check_group_index(e, e.obj.obj, 1)
             return obj_t.elem
@@ -638,6 +641,12 @@ class BodyChecker:
             return list_of(ClassType(self.builtins.tile))
         self.diags.error(e.obj.span, f"{obj_t} cannot be indexed")
         return ANY
+
+    def _table_key(self, key: ast.Expr, key_t: Type) -> None:
+        """A table's key is a value or an object (docs/language.md, "Types"): a list, table or stack is a
+        reference whose contents change, so it cannot name an entry (the runtime could not look it up)."""
+        if isinstance(key_t, Collection):
+            self.diags.error(key.span, f"a table key is a number, string, bool, player or object, not {key_t}")
 
     def _check_group_index(self, e: ast.Index, group: ast.Expr, position: int) -> None:
         """An error for a number literal as the `position`-th index (0: i, 1: j) of `Group[i][j]`
@@ -714,7 +723,9 @@ class BodyChecker:
                 if not param.optional:
                     self.diags.error(e.span, f"missing argument '{param.name}' of {sig.describe()}")
                 continue
-            self.expect(arg.value, param.type, env, f"argument '{param.name}' of {sig.name} must be {param.type}, not")
+            got = self.expect(arg.value, param.type, env, f"argument '{param.name}' of {sig.name} must be {param.type}, not")
+            if sig.name == "contains" and param.name == "key":
+                self._table_key(arg.value, got)
         for arg in e.args:
             if arg.name is not None and arg.name not in names:
                 self.expr(arg.value, env, ANY)
