@@ -20,7 +20,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from differential import model_perft, model_results, plays_to_the_models_end, runtime_perft
+from differential import model_end, model_perft, model_results, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -128,11 +128,7 @@ def test_the_seeded_plays_end_every_way():
     assert {0, 1} <= model_results(model_moves, model_apply, START, map(Lcg, range(16)))
     endings = set()
     for seed in range(16):
-        rng, state, result = Lcg(seed), START, None
-        while result is None:
-            ms = model_moves(state)
-            state, result = model_apply(state, ms[rng.below(len(ms))])
-        (pits, stores, made), _ = state
+        ((_, stores, made), _), _ = model_end(model_moves, model_apply, START, Lcg(seed))
         endings.add("half" if max(stores) > 8 and sum(stores) < 16 else "moves" if made == 40 else "unfed")
     assert endings == {"half", "moves", "unfed"}, endings
 
