@@ -194,7 +194,9 @@ def test_a_stop_while_the_moves_are_spelled_out_says_why_they_were_not_compiled(
     last = r.output.splitlines()[-1]
     assert last.startswith("  the moves were being spelled out: compiled, they were refused at "), r.output
     assert last.endswith("kalah.tgpl:120:13: a loop that reads 'Seeds', which it writes, and is not a counted "
-                         "loop of at most 16 passes"), r.output
+                         "loop of at most 16 passes: write it as one, its condition tested in each pass (`for "
+                         "(number k = 0; k < 16; k += 1) { if (C) { ... } }`, C the loop's condition, where no play "
+                         "needs more passes)"), r.output
     assert nothing_written(tmp_path)
 
 

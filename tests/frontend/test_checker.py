@@ -794,6 +794,29 @@ def test_default_value_on_a_non_function_input(tmp_path):
     assert found(tmp_path, src) == [E(src, "3", "only 'function' inputs can have a default value")]
 
 
+def test_a_move_whose_input_no_player_can_choose(tmp_path):
+    """Pente's first draft (tests/data/designers/pente7.tgpl) chose its point as two numbers: `tgpl check` passed
+    it and the runtime stopped before the first move. A move's number, string or `List<number>` input is warned
+    of; a class, player or bool input, a function input and an action that is no move (no PlayerChoiceEvent)
+    are not."""
+    src = PRELUDE + (
+        "tile Spot { number X = 0; }\n"
+        "class C {\n"
+        " action Place { input number x { return x >= 0; } input string s; input List<number> many;\n"
+        "  input Spot at; input player p; input bool b;\n"
+        "  trigger PlayerChoiceEvent { return true; } effect { log(x + s + many.length + at.X + p); log(b); } }\n"
+        " action Called { input number y; trigger Ping { return true; } effect { log(y); } }\n"
+        "}\n"
+        "event Ping { }\n")
+    tail = ("which a player cannot choose: a move's candidates are the objects of a class, the players or true "
+            "and false, so listing this move's is a runtime error")
+    assert found(tmp_path, src) == [
+        W(src, "input number x", f"input 'x' of move 'Place' is a number, {tail}"),
+        W(src, "input string s", f"input 's' of move 'Place' is a string, {tail}"),
+        W(src, "input List<number> many", f"input 'many' of move 'Place' is a number, {tail}"),
+    ]
+
+
 def test_filters_on_a_function_input(tmp_path):
     src = PRELUDE + "function F { function input number x { return x > 0; } returns; }\n"
     assert found(tmp_path, src) == [E(src, "{ return x", "a 'function' input cannot have filters")]
@@ -876,7 +899,7 @@ def test_named_filter_that_can_end_without_returning(tmp_path):
 def test_blocks_returning_on_every_path_are_fine(tmp_path):
     src = PRELUDE + (
         "class C { action A {\n"
-        "input number x { if (x > 1) { return true; } else { return false; } }\n"
+        "input player x { if (x > 1) { return true; } else { return false; } }\n"
         "require { if (true) { return true; } else if (false) { return false; } else { return true; } }\n"
         "trigger PlayerChoiceEvent { { return true; } }\n"
         "} }\n"
@@ -887,7 +910,7 @@ def test_blocks_returning_on_every_path_are_fine(tmp_path):
 def test_loops_that_never_end_normally_need_no_return_after_them(tmp_path):
     src = PRELUDE + (
         "class C { action A {\n"
-        "input number x { while (true) { if (x > 0) { return true; } } }\n"
+        "input player x { while (true) { if (x > 0) { return true; } } }\n"
         "require { for (;;) { while (true) { break; } return true; } }\n"
         "trigger PlayerChoiceEvent { for (;;) { if (true) { break; } } }\n"
         "} }\n"

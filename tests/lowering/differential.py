@@ -255,17 +255,20 @@ def mover_first_result(holds_line, who: int, made: int, draw_after: int):
     return "draw" if made >= draw_after else None
 
 
+def model_end(moves, apply, start, rng) -> tuple:
+    """The last state and the result of an independent model's play from `start` whose moves `rng` chooses (as
+    `plays_to_the_models_end` chooses them)."""
+    state, result = start, None
+    while result is None:
+        ms = moves(state)
+        state, result = apply(state, ms[rng.below(len(ms))])
+    return state, result
+
+
 def model_results(moves, apply, start, rngs) -> set:
     """The results an independent model reaches from `start` on the plays each of `rngs` chooses (as
     `plays_to_the_models_end` chooses them): what seeded plays of the runtime beside it are worth."""
-    results = set()
-    for rng in rngs:
-        state, result = start, None
-        while result is None:
-            ms = moves(state)
-            state, result = apply(state, ms[rng.below(len(ms))])
-        results.add(result)
-    return results
+    return {model_end(moves, apply, start, rng)[1] for rng in rngs}
 
 
 def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> None:

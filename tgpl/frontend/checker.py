@@ -473,8 +473,27 @@ class Checker:
         if fired_by:  # decision: the effect sees the event that fired it
             env.frames[-1]["event"] = _event_var(self._common_event(fired_by), action.span)
         self._check_inputs(action.inputs, env, in_function=False)
+        if any(t.event == "PlayerChoiceEvent" for t in action.triggers):
+            self._check_choosable(action, scope)
         if action.effect is not None:
             self.bodies.check_block(action.effect.body, env)
+
+    def _check_choosable(self, action: ast.ActionDef, scope: Scope) -> None:
+        """Warns of a move's input whose candidates cannot be listed (a number, a string): the runtime lists a
+        move's candidates from the objects of a class, the players or the two bools, and stops with a runtime
+        error the first time it lists this move's, which `tgpl check` would otherwise have passed."""
+        for inp in action.inputs:
+            if inp.modifier == "function":
+                continue
+            t = self.resolve_type(inp.type, scope, report=False)  # check_input reported it
+            candidate = t.elem if isinstance(t, Collection) and t.kind == "List" else t
+            if isinstance(candidate, ClassType) or candidate in (PLAYER, BOOL) or is_any(candidate):
+                continue
+            self.diags.warning(inp.span, f"input '{inp.name}' of move '{action.name}' is a {candidate}, which a "
+                               "player cannot choose: a move's candidates are the objects of a class, the players "
+                               "or true and false, so listing this move's is a runtime error",
+                               "choose a tile or another object instead (give it number attributes such as X and "
+                               "Y), or a player")
 
     def _common_event(self, types: list[Type]) -> Type:
         """The nearest event class every trigger's event derives from."""

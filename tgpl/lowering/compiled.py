@@ -646,7 +646,9 @@ class SegmentCompiler(_FunctionCompiler):
         clash = [] if getattr(s, "reads_before", False) else sorted(written & _loop_reads(s, self.hc.types))
         if clash:
             raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
-                              f"most {UNROLLED} passes")
+                              f"most {UNROLLED} passes: write it as one, its condition tested in each pass "
+                              f"(`for (number k = 0; k < {UNROLLED}; k += 1) {{ if (C) {{ ... }} }}`, C the loop's "
+                              "condition, where no play needs more passes)")
         return {a: v for a, v in values.items() if a not in local}
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str],
@@ -1011,23 +1013,23 @@ class SegmentCompiler(_FunctionCompiler):
                 out.append((c3.plus(Atom(table, (a, r))), r))
         return out
 
-    def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
+    def member(self, c: Clause, o: Value, name: str, player: bool = False) -> list[tuple[Clause, Value]]:
         o = c.resolve(o)
         if isinstance(o, Record):
             return [(c, c.resolve(o.get(name)))]
         if isinstance(o, STATIC):
-            return super().member(c, o, name)
+            return super().member(c, o, name, player)
         if name in self.hc.fluent_attrs:
             if isinstance(o, Const):
                 obj = self.hc.object_of(o)
                 if obj is None:
                     return []
                 if (obj.name, name) not in self.hc.fluent_cells:
-                    return super().member(c, o, name)
+                    return super().member(c, o, name, player)
             else:
                 self.g.uniform(name)
             return self.read(c, o, name)
-        return super().member(c, o, name)
+        return super().member(c, o, name, player)
 
     def read(self, c: SegClause, o: Term, name: str) -> list[tuple[SegClause, Term]]:
         """The value of `name` of `o` now: the last write to the same object, or the value before the move,

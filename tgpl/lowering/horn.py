@@ -1154,7 +1154,7 @@ class _FunctionCompiler:
             if e.name in c.env:
                 return [(c, c.env[e.name])]
             if id(e) in self.hc.implicit_this and self.this is not None:
-                return self.member(c, self.hc.const_of(self.this), e.name)
+                return self.member(c, self.hc.const_of(self.this), e.name, self.hc.types.get(id(e)) == PLAYER)
             t = self.hc.types.get(id(e))
             if isinstance(t, ClassType) and t.info.visibility == "global" and t.info.name in self.hc.u.globals:
                 return [(c, self.hc.const_of(self.hc.u.globals[t.info.name]))]
@@ -1165,7 +1165,7 @@ class _FunctionCompiler:
                 raise Unsupported("a namespace member")
             out = []
             for c2, o in self.expr(e.obj, c):
-                out += self.member(c2, o, e.name)
+                out += self.member(c2, o, e.name, self.hc.types.get(id(e)) == PLAYER)
             return out
         if isinstance(e, ast.Index):
             by_player = self.hc.types.get(id(e.index)) == PLAYER  # `Seats[me]`: the player's number is the index
@@ -1278,7 +1278,10 @@ class _FunctionCompiler:
                 for x in self.hc.u.objects]
         return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
 
-    def member(self, c: Clause, o: Value, name: str) -> list[tuple[Clause, Value]]:
+    def member(self, c: Clause, o: Value, name: str, player: bool = False) -> list[tuple[Clause, Value]]:
+        """The attribute `name` of `o`: a fluent's read, or a field fixed after setup as its constant, a number of a
+        `player` attribute as the player's (`Camp = 0` in a group's default holds the number 0, which the fluents
+        and the players compared with it write `#p:0`)."""
         if name == "length" and isinstance(o, Static):
             return [(c, Const(str(len(o.value))))]
         if name == "length" and isinstance(o, ObjList):
@@ -1302,7 +1305,7 @@ class _FunctionCompiler:
                 value = obj.fields[name]
                 if isinstance(value, tuple):
                     return [(c, Static(value))]
-                return [(c, self.hc.const_of(value))]
+                return [(c, self.hc.const_of(value, player))]
             raise Unsupported(f"'{name}' of {obj.name}")
         # an object known only at run time: its attribute from the state, or a static field, by object
         if name == "player" and name in self.hc.fluent_attrs:
@@ -1319,7 +1322,7 @@ class _FunctionCompiler:
                 value = obj.fields[name]
                 if isinstance(value, (tuple, list, dict)):
                     continue
-                rows.append((self.hc.const_of(obj), self.hc.const_of(value)))
+                rows.append((self.hc.const_of(obj), self.hc.const_of(value, player)))
         if name not in self.hc.fluent_attrs and not rows:
             raise Unsupported(f"'{name}' of an object known at run time")
         if rows and name in self.hc.fluent_attrs:
