@@ -34,22 +34,23 @@ def _invoke(m, rf, this, names, values, span):
     is one list); any other call binds through Machine.call_function. The effect and its
     result are handled exactly as there."""
     binder = rf.binders.get(names)
+    if binder is None:
+        binder = rf.binder(names)
+    if binder is False:
+        return m.call_function(rf, this, list(zip(names, values)), span)
     if binder.__class__ is list:
-        local = [*values, *binder]
-    else:
-        if binder is None:
-            binder = rf.binder(names)
-        if binder is False:
-            return m.call_function(rf, this, list(zip(names, values)), span)
-        if binder.__class__ is list:
-            local = [*values, *binder]
-        else:
-            local = [None] * rf.size
-            for slot, value in zip(binder, values):
-                local[slot] = value
+        pad = binder
+    else:  # every input given, in another order
+        local = [None] * rf.size
+        for slot, value in zip(binder, values):
+            local[slot] = value
+        values, pad = local[:len(binder)], local[len(binder):]
     if rf.effect is None:
         return None
-    return _run(m, rf, _direct_runner(rf), this, local, (rf.what, span), span)
+    fast = getattr(rf.effect, "fast", None)
+    if fast is not None:  # the inputs as parameters (`codegen.BlockGenerator.function_effect`)
+        return _run(m, rf, fast, this, values, (rf.what, span), span)
+    return _run(m, rf, _direct_runner(rf), this, ([*values, *pad],), (rf.what, span), span)
 
 
 _UNKNOWN = object()
@@ -59,23 +60,21 @@ _new_frame = object.__new__
 
 
 def _direct_runner(rf):
-    """`rf`'s effect as a function of (machine, this, locals) returning its value: its direct
-    spelling (BlockGenerator.generate), else the effect run on a Frame, its `Returned` unwrapped."""
+    """`rf`'s effect, when it takes a Frame (a function with closures: `codegen`'s `_block`), as a
+    function of (machine, this, locals) returning its value, its `Returned` unwrapped."""
     direct = rf.__dict__.get("_direct")
     if direct is not None:
         return direct
-    direct = getattr(rf.effect, "direct", None)
-    if direct is None:
-        effect = rf.effect
+    effect = rf.effect
 
-        def direct(m, this, local):
-            frame = _new_frame(Frame)
-            frame.m = m
-            frame.this = this
-            frame.event = None
-            frame.vars = local
-            r = effect(frame)
-            return r.value if r.__class__ is Returned else None
+    def direct(m, this, local):
+        frame = _new_frame(Frame)
+        frame.m = m
+        frame.this = this
+        frame.event = None
+        frame.vars = local
+        r = effect(frame)
+        return r.value if r.__class__ is Returned else None
 
     rf.__dict__["_direct"] = direct
     return direct
@@ -119,13 +118,14 @@ def new_memo(tables: int, budget: int) -> list:
     return [{} for _ in range(tables)] + [[budget]]
 
 
-def _run(m, rf, run, this, local, entry, span):
-    """Run a function's effect (`_direct_runner`) on its bound locals: a player result mapped onto
-    the players, a cancelled input or no value giving null, the host's errors the game's."""
+def _run(m, rf, run, this, args, entry, span):
+    """Run a function's effect as `run(m, this, *args)` (its `fast` spelling on its inputs, or
+    `_direct_runner` on its bound locals): a player result mapped onto the players, a cancelled
+    input or no value giving null, the host's errors the game's."""
     stack = m.stack
     stack.append(entry)
     try:
-        r = run(m, this, local)
+        r = run(m, this, *args)
         if r is None:
             return None
         return to_player(r, m.players) if rf.returns_player else r

@@ -87,7 +87,18 @@ def _bound_plan(rf, names, span, key_types):
         return False
     memo = rf.memo if rf.memo is not None and tuple(i.type for i in rf.inputs) == key_types else None
     fast = getattr(rf.effect, "fast", None)
-    return _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
+    return None if fast else _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
+
+
+def _frame_block(fast, n: int):
+    """A function's effect `_fast(m, this, l0...)` (`BlockGenerator.function_effect`) as a block
+    of a Frame, for what runs blocks that way; the calls themselves run `fast`, kept on it."""
+    def _block(f):
+        r = fast(f.m, f.this, *f.vars[:n])
+        return None if r is None else Returned(r)
+
+    _block.fast = fast
+    return _block
 
 
 def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
@@ -475,6 +486,8 @@ class BlockGenerator:
         loads = ""
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+        elif self.params is not None and self.params == tuple(range(len(self.params))):
+            return self.function_effect(body, preamble, block.span)
         else:
             # Nothing but this code reads its locals: they are Python's own, loaded from the
             # frame on entry (the inputs, a filter's candidate; the others are null there).
@@ -485,30 +498,36 @@ class BlockGenerator:
         block_fn = self._compile(src, block.span, "_block")
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
-            # value itself: calls run it without a Frame or a Returned (`_site`).
+            # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
             direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
-            if self.params is not None and self.params == tuple(range(len(self.params))):
-                # A function's effect also spelled with its locals as Python's own, its inputs
-                # as parameters: `_fast(m, this, l0, l1...)`, what bound call sites run.
-                slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(self.params))
-                init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
-                args = "".join(f", l{s}" for s in self.params)
-                fast = f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1")
-                block_fn.fast = self._compile(fast, block.span, "_fast")
-                if self.optimistic is not None:
-                    optimistic = bool(self.optimistic)
-                    for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
-                        body = body.replace(safe, quick)
-                    src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
-                                             self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
-                                             self.misses())
-                    self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
-                    try:
-                        block_fn.direct_call = self._compile(src, block.span, "_fast_direct")
-                    except SyntaxError:  # too many statically nested blocks with the `try`
-                        pass
         return block_fn
+
+    def function_effect(self, body: str, preamble: str, span):
+        """A function's effect with no closure, in at most two spellings: `_fast(m, this, l0,
+        l1...)`, its inputs as parameters and its locals Python's own, which every call runs
+        (bound call sites, `_invoke`, `Machine.call_function`), and for a function that reads
+        only its optimistic spelling `_fast_direct` (`tgpl.runtime.direct`), whose way back is
+        `_fast`. What takes a Frame is a Python adapter (`_frame_block`), not a third spelling."""
+        slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(self.params))
+        init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
+        args = "".join(f", l{s}" for s in self.params)
+        fast = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1"),
+                             span, "_fast")
+        effect = _frame_block(fast, len(self.params))
+        if self.optimistic is not None:
+            optimistic = bool(self.optimistic)
+            for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
+                body = body.replace(safe, quick)
+            src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
+                                     self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
+                                     self.misses())
+            self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
+            try:
+                effect.direct_call = self._compile(src, span, "_fast_direct")
+            except SyntaxError:  # too many statically nested blocks with the `try`
+                pass
+        return effect
 
     def misses(self) -> str:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:

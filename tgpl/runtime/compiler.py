@@ -381,13 +381,16 @@ class Compiler:
         for flt in inp.filters:
             layout.push()
             slot = layout.declare(flt.name or inp.name, candidate_type)
-            code = self.block(flt.body, layout, direct=True)
+            code_all = None
             if self.options.generate and len(inp.filters) == 1:
                 reads = self.reads is not None and self.reads.block(flt.body)
                 code_all = self.generator(self, layout, direct=True, optimistic="filter" if reads else None
                                           ).filter_all(flt.body, slot)
-                if code_all is not None:
-                    code.all = code_all
+            # the filter's own spelling, and its plain one where `Machine.candidates` runs it: one
+            # filter that is not run over the pool in one call (`code_all`)
+            code = self.block(flt.body, layout, direct=len(inp.filters) == 1 and code_all is None)
+            if code_all is not None:
+                code.all = code_all
             filters.append((slot, code))
             layout.pop()
             candidate = flt.name or inp.name

@@ -324,10 +324,15 @@ class Machine:
                     frame.vars[inp.slot] = self.ask_input(inp, frame)
             if rf.effect is None:
                 return None
-            r = rf.effect(frame)
-            if not isinstance(r, Returned) or r.value is None:
+            fast = getattr(rf.effect, "fast", None)
+            if fast is not None:  # the inputs as parameters (`codegen.BlockGenerator.function_effect`)
+                r = fast(self, this, *frame.vars[:len(rf.inputs)])
+            else:
+                r = rf.effect(frame)
+                r = r.value if isinstance(r, Returned) else None
+            if r is None:
                 return None
-            return to_player(r.value, self.players) if rf.returns_player else r.value
+            return to_player(r, self.players) if rf.returns_player else r
         except _Cancelled:
             return None
         except RecursionError:  # the host's stack ran out: report it as the game's error
