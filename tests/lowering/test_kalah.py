@@ -169,3 +169,20 @@ def test_the_cut_after_one_too_short_goes_as_far_as_its_ranges_need(monkeypatch)
     assert 9 <= max(passes) < 4 * execute.LOOP_CUT_START, max(passes)
     seeds = {k: fl.domain for k, fl in logic.fluents.items() if k[1] == "Seeds"}
     assert len(seeds) == 10 and all(list(d) == list(range(9)) for d in seeds.values()), seeds
+
+
+@pytest.mark.parametrize("name", ["sow_one_for", "sow_one_ring"])
+def test_the_sowing_spelled_otherwise_lowers_alike(tmp_path, name):
+    """sow_one.tgpl's sowing as a designer may also write it: a counted `for (i = 0; i < hand; i += 1)` stepping
+    through the board's `Next` (sow_one_for.tgpl), or a `while (hand > 0)` over an index into the ring of holes,
+    `i = (i + 1) % 10` read through `RingAt(i)` (sow_one_ring.tgpl). Each is sow_one's game (the runtimes
+    bisimulate), and each lowers through the same loop cuts, validated by bisimulation over all of its states."""
+    other = str(Path(SOW_ONE).with_name(f"{name}.tgpl"))
+    same = CliRunner().invoke(main, ["compare", SOW_ONE, other])
+    assert same.exit_code == 0 and "equivalent" in same.output, same.output
+    out = tmp_path / f"{name}.kif"
+    r = CliRunner().invoke(main, ["to-gdl", other, "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    states = explore(RuntimeMachine(load_game(other)), 10_000)
+    assert states.complete
+    assert f"; validated: bisimulation, {states.states:,} states" in out.read_text(encoding="utf-8")
