@@ -60,7 +60,7 @@ from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, b
 from tgpl.lowering.saturate import saturated_counters, saturated_value
 from tgpl.lowering.segments import actions_of, builtin_attribute_type, builtin_writes, value_text
 from tgpl.lowering.shapes import shape_table
-from tgpl.lowering.subset import phase_inputs
+from tgpl.lowering.subset import STATE_CHANGES, phase_inputs
 from tgpl.lowering.keyed_walks import key_walks
 from tgpl.lowering.repair import Repair, StagedRepair
 from tgpl.lowering.unfold import unfold_single_readers
@@ -147,6 +147,24 @@ class Site:
 
 # ====================================================================== the segment compiler
 UNROLLED = 16  # a counted loop that writes the state and reads what it writes: spelled out up to this many passes
+
+
+def _changed_list(types, callee, method: str) -> str | None:
+    """Why a change of a list (`Row.remove(card)`) is outside the compiled moves, naming the list and the rewrite
+    they follow; None where the call changes no list. Compiled rules keep no list that changes after setup: a
+    list's slots and length are the spelled-out moves' (`execute.StateList`)."""
+    if method not in STATE_CHANGES or not isinstance(callee, ast.Member):
+        return None
+    held = types.get(id(callee.obj))
+    if not isinstance(held, Collection) or held.kind != "List":
+        return None
+    name = getattr(callee.obj, "name", "the list")
+    rewrite = ("mark the items it would hold with an attribute of the item (`bool Held`), or keep what is read of it "
+               "in a number the move changes (a running total)") if method in ("add", "append") else \
+        (f"keep every item in '{name}' as setup made it and mark the ones taken out with an attribute of the item "
+         "(`bool Out`), or numbers for its ends")
+    return (f"{method}() changes the list '{name}', and compiled moves keep no list that changes after setup: "
+            f"{rewrite}; or spell the moves out (`--moves spelled`)")
 
 
 class SegmentCompiler(_FunctionCompiler):
@@ -1079,6 +1097,9 @@ class SegmentCompiler(_FunctionCompiler):
                 return [self.roll(e, c)]
             if ct.name == "log":  # a message for people, as the spelled-out executor: no part of the game
                 return [(c, NULL)]
+            changed = _changed_list(self.hc.types, e.callee, ct.name)
+            if changed is not None:
+                raise Unsupported(changed)
             return super().call(e, c)
         if not isinstance(ct, CallableType) or ct.kind != "function":
             raise Unsupported("a call of an action")

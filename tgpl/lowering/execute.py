@@ -2014,9 +2014,58 @@ class Executor:
                     # arguments that forked the path (`score.add(Total(who: p))`) gave each fork its own copy
                     # of the local collection: the change is made to that copy, not to the one read before
                     held = next((v for _, v in self.eval(callee.obj, r)), obj)
+                if name == "discard" and isinstance(held, Choice) and self._discards_by_cases(held):
+                    out.extend(self.discard_by_cases(r, held, vals[0], e.span))
+                    continue
                 for s, target in self.split(r, held):
                     out.extend(self.method(s, target, name, vals, e.span))
         return out
+
+    def _discards_by_cases(self, target: Choice) -> bool:
+        """Whether `discard_by_cases` can discard `target`, an item known by cases: each case an object whose
+        `discarded` is a fluent (or null, a runtime error)."""
+        return all(x is None or (isinstance(x, UObj) and type(x) is not Transient
+                                 and (x.name, "discarded") in self.fluents) for x, _ in target.cases)
+
+    def discard_by_cases(self, p: Path, target: Choice, pile, span: Span) -> list[tuple[Path, object]]:
+        """`item.discard(pile)` where the item is known by cases (`Market[0]`, a slot of a list): each object it
+        may be is discarded and off its tile where it is that object, and left as it was elsewhere, on one path.
+        Forking a path per object instead multiplies the paths by the list's items at every pass of a loop that
+        empties a list (`while (Market.length > 0) { ... Market.removeAt(0); g.discard(pile); }`: 12 x 11 x 10
+        for three of twelve cards). The pile is split as `method` splits it; the null cases leave the path (a
+        runtime error, dropped)."""
+        objects = [(x, f) for x, f in restrict(target, p.pc).cases if x is not None] \
+            if isinstance(restrict(target, p.pc), Choice) else None
+        if objects is None:
+            return [(q, v) for q, x in self.split(p, target) for q, v in self.method(q, x, "discard", [pile], span)]
+        pc = conj(p.pc, disj(*(f for _, f in objects)))
+        if pc is FALSE:
+            return []
+        out = []
+        for q, stack in self.split(p if pc is p.pc else p.fork(pc), pile):
+            if stack is None or (isinstance(stack, UObj) and not any(c.kind == "stack" for c in stack.cls.ancestors())):
+                continue  # a pile that is null or no stack: a runtime error, dropped (as `method`)
+            paths = [q]
+            for x, f in objects:
+                for attr, v in (("discarded", True), ("tile", None)):
+                    paths = [r for w in paths for r in self.write(w, x, attr, self._written_where(w, x, attr, v, f, span),
+                                                                  span)]
+            out.extend((x, None) for w in paths for x in self._on_pile(w, span))
+        return out
+
+    def _written_where(self, p: Path, obj: UObj, name: str, v, f: Formula, span: Span):
+        """The value of `obj`'s fluent `name` once v is written where f holds: elsewhere what the path holds
+        (a write earlier in the move, by cases too; through a view, what `read` gives), or, where it wrote
+        nothing, the value before the move, which GDL's frame rule keeps (`_where`)."""
+        cell = (obj.name, name)
+        if name in p.views and cell in self.viewable:
+            return choice([(v, f), (self.read(p, obj, name, span), neg(f))])
+        held = p.store.get(cell, _MISSING)
+        if held is _MISSING:
+            return _where(v, f)
+        if isinstance(held, Partial):
+            return Partial(((v, f),) + tuple((x, g) for x, h in held.cases if (g := conj(h, neg(f))) is not FALSE))
+        return choice([(v, f), (held, neg(f))])
 
     def roll(self, e: ast.Call, p: Path) -> list[tuple[Path, float]]:
         """A die of `self.dice`: at the first a way reads, a path for each of random's moves, under its literal and
