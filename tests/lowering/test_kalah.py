@@ -125,9 +125,10 @@ def test_a_cut_the_last_ranges_show_short_is_not_ranged_again(monkeypatch):
 def test_the_dry_run_says_it_lowers():
     r = CliRunner().invoke(main, ["to-gdl", KALAH, "--dry-run"])
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[0].endswith(": lowers; its moves spelled out one by one (a loop writes the state; "
-                                             "compiled, refused: a loop that reads 'Seeds', which it writes, and is "
-                                             "not a counted loop of at most 16 passes)"), r.output
+    first = r.output.splitlines()[0]
+    assert (": lowers; its moves spelled out one by one (a loop writes the state; compiled, refused: a loop that "
+            "reads 'Seeds', which it writes, and is not a counted loop of at most 16 passes: write it as one") in first
+    assert first.endswith("where no play needs more passes))"), r.output
     assert "ok  action    Seat.Sow" in r.output
 
 
