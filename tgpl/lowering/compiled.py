@@ -2407,7 +2407,7 @@ class CompiledGame:
             try:  # clingo's grounding cannot be interrupted: left behind past the limits (tgpl.limits.outside)
                 model = outside(lambda: horn._model(program, wanted), self.limits)
             except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
-                raise _relaxation_refused(sliced, numeric, str(e)) from None
+                raise horn.relaxation_refused(sliced, numeric, str(e)) from None
             refused = horn.inexact_division(model)
             if refused is not None:
                 raise refused
@@ -2450,7 +2450,7 @@ class CompiledGame:
         try:
             model = outside(lambda: horn._only_model(program, wanted), self.limits)
         except RuntimeError as e:
-            raise _relaxation_refused(rules, set(), str(e), "the tables of the functions that read no state") \
+            raise horn.relaxation_refused(rules, set(), str(e), "the tables of the functions that read no state") \
                 from None
         if model is None:
             raise Unsupported("the functions that read no state depend on themselves through `not`")
@@ -2948,62 +2948,6 @@ def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | N
         if more <= forgetting:
             return made
         forgetting |= more
-
-
-def _unsafe_operand(rule: Rule) -> tuple[Atom, Var] | None:
-    """The first arithmetic or comparison literal of `rule` with an operand no other literal binds, and that
-    operand, else the head and a variable of it nothing binds: the relaxed program asks for a table's rows with
-    its operands known (`horn._relaxed_program`), so such a rule is one clingo refuses as unsafe. Bound: what a
-    relation (not a table) holds, and a calculation's result once its operands are bound."""
-    tables = [x for x in rule.body if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES]
-    bound = {v for x in rule.body if isinstance(x, Atom) and x.relation not in horn.BUILTIN_TABLES
-             for v in horn._variables(x)}
-    grew = True
-    while grew:
-        grew = False
-        for x in tables:
-            if x.relation in horn.CALCS.values() and set(_operands(x)) <= bound and isinstance(x.args[2], Var) \
-                    and x.args[2] not in bound:
-                bound.add(x.args[2])
-                grew = True
-    for x in [*tables, rule.head]:
-        loose = [a for a in (_operands(x) if x is not rule.head else horn._variables(x)) if a not in bound]
-        if loose:
-            return x, loose[0]
-    return None
-
-
-def _operands(x: Atom) -> list[Var]:
-    """The variables a table's row is asked for by: a calculation's two operands, a comparison's both sides."""
-    ins = x.args[:2] if x.relation in horn.CALCS.values() else x.args
-    return [a for a in ins if isinstance(a, Var)]
-
-
-def _relaxation_refused(rules: list[Rule], numeric: set[int], error: str, what: str = "the counters' range search"
-                        ) -> Unsupported:
-    """Why clingo could not ground a relaxation (`what` it is for), located at the literal that made a rule
-    unsafe. A counter changed by a number the relaxation forgot (a local counted in a loop over a tile's
-    connections, `closed += 1` then `Boxes += closed`: its arithmetic reads no counter, so is dropped, and
-    `_forgotten` leaves the sum's operand bound by nothing) is a limit of the compiled moves, refused at the
-    write; spelled out, such a game lowers. Anything else unsafe is the lowering's own limitation, said as
-    such, with clingo's text. Looked for only once clingo has refused: a game that grounds is never refused
-    here."""
-    for r in rules:
-        found = _unsafe_operand(r)
-        if found is None:
-            continue
-        x, v = found
-        span = x.span or r.span
-        if id(x) in numeric and x.relation in horn.CALCS.values():
-            return Unsupported.at(span, (
-                "the compiled moves cannot follow the number this counter is changed by: it is worked out "
-                "apart from every counter (a local counted in a loop, or arithmetic on fixed values), which "
-                "the counters' range search forgets; lower the moves spelled out (--moves spelled, which `auto` "
-                "falls back to)"))
-        return Unsupported.at(span, (
-            f"internal limitation of the compiled moves: {what} left a value here bound by nothing "
-            f"(`{v}` of `{x}`; clingo: {error})"))
-    return Unsupported(f"internal limitation of the compiled moves: {what} could not be grounded (clingo: {error})")
 
 
 def _unbound_positions(rule: Rule) -> list[int]:

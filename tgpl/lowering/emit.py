@@ -28,8 +28,8 @@ from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.chance import DEALT_ITEMS, DID, RANDOM, ROLL, SETUP, roll_name, setup_deal_step
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations, unfold_single_uses
-from tgpl.lowering.execute import OWNER, NotLowerable
-from tgpl.lowering.horn import Overflow, instantiate, relaxed_reads, table_name
+from tgpl.lowering.execute import OWNER, tables_refused
+from tgpl.lowering.horn import instantiate, relaxed_reads, table_name
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
@@ -655,10 +655,8 @@ class Emitter:
             return []
         hc = self.logic.horn
         reads = relaxed_reads(hc, list(self.logic.fluents.values()))
-        try:
+        with tables_refused():
             compiled = instantiate(hc, self._horn_demand, reads)
-        except Overflow as e:
-            raise NotLowerable(e.span, e.reason)
         contexts = {i: ctx for ctx, i in self.logic.horn_contexts.items()}
         out = [Rule(self.horn_literal(r.head, contexts), tuple(self.horn_literal(x, contexts) for x in r.body))
                for r in compiled.rules]

@@ -131,6 +131,18 @@ class NotLowerable(Exception):
         self.counter = counter
 
 
+@contextmanager
+def tables_refused() -> Iterator[None]:
+    """The tables of functions compiled to rules with variables (horn.instantiate) refused as the game is, at
+    their place: numbers that grow past the bound (Overflow), a division no state may ask or a relaxation clingo
+    cannot ground (Unsupported, at its literal). Never clingo's raw error, nor a refusal the spelled-out lowering
+    does not catch."""
+    try:
+        yield
+    except (Overflow, Unsupported) as e:
+        raise NotLowerable(e.span, str(e)) from None
+
+
 class NotASet(Exception):
     """A list kept as a set (`subset.set_lists`) meets an `add` that may put in an item it already holds, or
     null: as a set it would lose the item's second copy. The game is lowered again from scratch with `attr`
@@ -1850,26 +1862,24 @@ class Executor:
         """
         hf, args, context = plan
         ctx = self.horn_contexts.setdefault(tuple(context), len(self.horn_contexts))
-        if hf.returns == "bool":
-            possible = self.horn.possible(hf.name, fi)
-            if possible is None or args not in possible:
-                values = [True, False]
-            else:  # what no state can make it return is not a path (chess: no piece goes from a1 to b3)
-                values = [v for v in (True, False) if self.horn.const_of(v) in possible[args]]
-        elif hf.returns == "number":
-            try:
+        with tables_refused():
+            if hf.returns == "bool":
+                possible = self.horn.possible(hf.name, fi)
+                if possible is None or args not in possible:
+                    values = [True, False]
+                else:  # what no state can make it return is not a path (chess: no piece goes from a1 to b3)
+                    values = [v for v in (True, False) if self.horn.const_of(v) in possible[args]]
+            elif hf.returns == "number":
                 found = self.horn.results(hf.name, args)
-            except Overflow as e:
-                raise NotLowerable(e.span, e.reason)
-            if found is None:
-                return None
-            values = [self.horn.value_of(x) for x in found]
-        else:
-            info = self.horn.class_info(fi.defn.returns.type)
-            values = [o for o in self.u.objects if info is not None and o.is_a(info)] + [None]
-            possible = self.horn.possible(hf.name, fi)
-            if possible is not None and args in possible:  # chess's Passed(from, to): null or one square
-                values = [v for v in values if self.horn.const_of(v) in possible[args]]
+                if found is None:
+                    return None
+                values = [self.horn.value_of(x) for x in found]
+            else:
+                info = self.horn.class_info(fi.defn.returns.type)
+                values = [o for o in self.u.objects if info is not None and o.is_a(info)] + [None]
+                possible = self.horn.possible(hf.name, fi)
+                if possible is not None and args in possible:  # chess's Passed(from, to): null or one square
+                    values = [v for v in values if self.horn.const_of(v) in possible[args]]
         out = []
         for v in values:
             q = p.fork(conj(p.pc, lit(HornLit(hf.name, ctx, args, v))))

@@ -1706,7 +1706,8 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
     """The rules for the calls demanded, `{(function key, context id): {argument rows}}`, and their tables.
 
     `relaxed_reads[attr]` lists every (object, value) a fluent of `attr` can hold
-    (its domain), which is what the relaxation reads. Raises Overflow. With
+    (its domain), which is what the relaxation reads. Raises Overflow, and Unsupported for a division no state
+    may ask (`inexact_division`) or a rule clingo cannot ground (`relaxation_refused`, at its literal). With
     `results_of` (a function key), only the rows of its results are returned, as a table; `sliced`: found
     through the slice of the rules that keeps them (`_numeric_slice`), a superset.
     """
@@ -1775,7 +1776,11 @@ def instantiate(hc: HornCompiler, demands: dict[tuple[str, int], set[tuple]],
             if model is not None:
                 return Compiled([], {rel: model.get((_asp_name(rel), len(hc.functions[results_of].params) + 1), [])})
     wanted |= _tables_wanted(rules)
-    model = _model(_relaxed_program(rules, facts), wanted)
+    try:
+        model = _model(_relaxed_program(rules, facts), wanted)
+    except RuntimeError as e:  # an unsafe rule: refused at its literal, not with clingo's text alone
+        raise relaxation_refused(rules, set(), str(e), "the relaxation of their tables",
+                                 "the functions compiled to rules with variables") from None
     refused = inexact_division(model)
     if refused is not None:
         raise refused
@@ -2233,12 +2238,9 @@ def _asp_literal(x) -> str:
 
 def _only_model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], list[tuple[Const, ...]]] | None:
     """The atoms of the `wanted` predicates in the one answer set of a program with negation (stratified over
-    facts: the tables of functions that read no state); None where it has none or several."""
-    import clingo
-
-    ctl = clingo.Control(["--warn=none", "--models=2"], logger=lambda code, message: None)
-    ctl.add("base", [], program)
-    ctl.ground([("base", [])])
+    facts: the tables of functions that read no state); None where it has none or several. Raises RuntimeError
+    with clingo's first error (`_grounded`)."""
+    ctl = _grounded(program, ("--models=2",))
     models = []
     with ctl.solve(yield_=True) as handle:
         for m in handle:
@@ -2254,22 +2256,31 @@ def _only_model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, i
 
 
 def _model(program: str, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], list[tuple[Const, ...]]]:
-    """The atoms of the `wanted` predicates in the single model of a positive program (grounding decides it)."""
-    import clingo
-
-    messages: list[str] = []  # clingo's own errors, kept: its exception only says that there were some
-    ctl = clingo.Control(["--warn=none"], logger=lambda code, message: messages.append(message))
-    try:
-        ctl.add("base", [], program)
-        ctl.ground([("base", [])])
-    except RuntimeError as e:
-        raise RuntimeError(_first_error(messages) or str(e)) from None
+    """The atoms of the `wanted` predicates in the single model of a positive program (grounding decides it).
+    Raises RuntimeError with clingo's first error (`_grounded`)."""
+    ctl = _grounded(program)
     out: dict[tuple[str, int], list[tuple[Const, ...]]] = {}
     for name, arity in sorted(wanted):
         rows = out.setdefault((name, arity), [])
         for atom in ctl.symbolic_atoms.by_signature(name, arity):
             rows.append(_row(atom.symbol.arguments))
     return out
+
+
+def _grounded(program: str, options: tuple[str, ...] = ()):
+    """A clingo Control (with `options`) that has grounded `program`. Its errors are logged and kept: clingo's
+    exception only says that there were some, and a refusal (`relaxation_refused`) names the rule from the
+    first (`_first_error`), raised as the RuntimeError's text."""
+    import clingo
+
+    messages: list[str] = []
+    ctl = clingo.Control(["--warn=none", *options], logger=lambda code, message: messages.append(message))
+    try:
+        ctl.add("base", [], program)
+        ctl.ground([("base", [])])
+    except RuntimeError as e:
+        raise RuntimeError(_first_error(messages) or str(e)) from None
+    return ctl
 
 
 def _first_error(messages: list[str]) -> str:
@@ -2279,6 +2290,62 @@ def _first_error(messages: list[str]) -> str:
             text = " ".join(m.split())
             return re.sub(r"^<block>:[0-9:-]+: ", "", text)
     return ""
+
+
+def _unsafe_operand(rule: Rule) -> tuple[Atom, Var] | None:
+    """The first arithmetic or comparison literal of `rule` with an operand no other literal binds, and that
+    operand, else the head and a variable of it nothing binds: the relaxed program asks for a table's rows with
+    its operands known (`_relaxed_program`), so such a rule is one clingo refuses as unsafe. Bound: what a
+    relation (not a table) holds, and a calculation's result once its operands are bound."""
+    tables = [x for x in rule.body if isinstance(x, Atom) and x.relation in BUILTIN_TABLES]
+    bound = {v for x in rule.body if isinstance(x, Atom) and x.relation not in BUILTIN_TABLES
+             for v in _variables(x)}
+    grew = True
+    while grew:
+        grew = False
+        for x in tables:
+            if x.relation in CALCS.values() and set(_operands(x)) <= bound and isinstance(x.args[2], Var) \
+                    and x.args[2] not in bound:
+                bound.add(x.args[2])
+                grew = True
+    for x in [*tables, rule.head]:
+        loose = [a for a in (_operands(x) if x is not rule.head else _variables(x)) if a not in bound]
+        if loose:
+            return x, loose[0]
+    return None
+
+
+def _operands(x: Atom) -> list[Var]:
+    """The variables a table's row is asked for by: a calculation's two operands, a comparison's both sides."""
+    ins = x.args[:2] if x.relation in CALCS.values() else x.args
+    return [a for a in ins if isinstance(a, Var)]
+
+
+def relaxation_refused(rules: list[Rule], numeric: set[int], error: str, what: str = "the counters' range search",
+                       whose: str = "the compiled moves") -> Unsupported:
+    """Why clingo could not ground a relaxation (`what` it is for), located at the literal that made a rule
+    unsafe. A counter changed by a number the relaxation forgot (a local counted in a loop over a tile's
+    connections, `closed += 1` then `Boxes += closed`: its arithmetic reads no counter, so is dropped, and
+    `compiled._forgotten` leaves the sum's operand bound by nothing) is a limit of the compiled moves, refused at the
+    write; spelled out, such a game lowers. Anything else unsafe is the lowering's own limitation, said as
+    such (`whose` limitation: the compiled moves', or the compiled functions' whose tables `instantiate` finds),
+    with clingo's text. Looked for only once clingo has refused: a game that grounds is never refused here."""
+    for r in rules:
+        found = _unsafe_operand(r)
+        if found is None:
+            continue
+        x, v = found
+        span = x.span or r.span
+        if id(x) in numeric and x.relation in CALCS.values():
+            return Unsupported.at(span, (
+                "the compiled moves cannot follow the number this counter is changed by: it is worked out "
+                "apart from every counter (a local counted in a loop, or arithmetic on fixed values), which "
+                "the counters' range search forgets; lower the moves spelled out (--moves spelled, which `auto` "
+                "falls back to)"))
+        return Unsupported.at(span, (
+            f"internal limitation of {whose}: {what} left a value here bound by nothing "
+            f"(`{v}` of `{x}`; clingo: {error})"))
+    return Unsupported(f"internal limitation of {whose}: {what} could not be grounded (clingo: {error})")
 
 
 def _row(arguments) -> tuple[Const, ...]:

@@ -31,8 +31,9 @@ from tgpl.lowering.emit import LoweredGame, emit_gdl
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Program
 from tgpl.lowering.repair import Repair
-from tgpl.lowering.execute import NotASet, NotLowerable, StateTooCostly
-from tgpl.lowering.segments import GameLogic, Lowering, MoreSlots, lowered_logic
+from tgpl.lowering.execute import NotLowerable, StateTooCostly
+from tgpl.lowering.layout import ListLayout
+from tgpl.lowering.segments import GameLogic, Lowering, lowered_logic
 from tgpl.lowering.subset import phase_inputs
 from tgpl.lowering.universe import Universe
 from tgpl.limits import LimitReached, Limits, unlimited
@@ -79,17 +80,11 @@ def game_lowering(program, snapshot: dict, relations: bool = False,
     objects of has a pool (`segments.lowered_logic`, which sizes it), and a list of values that is state has
     as many slots as a first run guessed; where its length's range passes them, the game is lowered again
     with more (`segments.MoreSlots`), from scratch, so the result depends on the program and setup alone; so
-    is a list kept as a set that an `add` may give an item twice, kept in order (`execute.NotASet`)."""
-    slots: dict[tuple[str, str], int] = {}
-    ordered: frozenset[str] = frozenset()
-    while True:
-        try:
-            return lowered_logic(program, Universe.from_snapshot(snapshot),
-                                 lambda u: Lowering(program, u, relations, progress, slots, limits, ordered))
-        except MoreSlots as more:
-            slots = more.slots
-        except NotASet as twice:
-            ordered |= {twice.attr}
+    is a list kept as a set that an `add` may give an item twice, kept in order (`execute.NotASet`): both
+    `layout.ListLayout.fitted`."""
+    return ListLayout().fitted(lambda layout: lowered_logic(
+        program, Universe.from_snapshot(snapshot),
+        lambda u: Lowering(program, u, relations, progress, layout.slots, limits, layout.ordered)))
 
 
 MOVES = ("auto", "compiled", "spelled")
@@ -140,21 +135,15 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     universe = Universe.from_snapshot(snapshot)
 
     def compiled_moves() -> LoweredGame:
-        """The game with its moves compiled (raises Unsupported), collected as seldom as spelled out
-        (`fewer_collections`): its relaxations' atoms are decoded by the hundred thousand (Atari Go's
-        bind_recursion: 620,000), and each young collection walks them (0.97x its lowering's CPU)."""
-        with limits.during("lowering (compiled moves)"), fewer_collections():
-            return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits,
-                                holds=holds)
+        """The game with its moves compiled (raises Unsupported)."""
+        return _compiled_moves(program, universe, check, repair, limits, holds)
     compiled = compiles(program, universe, moves)
     refused: Unsupported | None = None  # why the compiled moves were refused, where `auto` then spells them out
     if compiled:
         try:
             return compiled_moves()
         except Unsupported as e:
-            if moves == "compiled":
-                raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
-            refused = e
+            refused = _compiled_refused(e, moves)
     budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
     if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
         attempt = _CompiledPast(budget, compiled_moves, progress)
@@ -165,23 +154,45 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
                                 repair)
         except _Compiled as done:
             return done.lowered
-        except StateTooCostly as e:  # past one control state's budget spelled out (before the parts' budget,
-            if attempt.tried or not may_compile(program, universe):  # which progress checks only now and then):
-                raise  # compiled if it can be, else the refusal stands (with the compiled one, `_spelled_after`)
+        except NotLowerable as e:  # a refusal compiled moves may avoid: compiled, unless the budget tried it
+            if attempt.tried or not _compiling_may_help(e, program, universe, holds):
+                raise  # the refusal stands (with the compiled one, `_spelled_after`)
             try:
                 return compiled_moves()
             except Unsupported as u:
-                raise _with_compiled_refusal(e, u) from None
-        except NotLowerable as e:  # a counter that runs away spelled out may count the board, which compiled
-            if attempt.tried or holds is None or not counts_the_board(program, universe, e.counter):  # moves can
-                raise  # prove
-            try:
-                return compiled_moves()
-            except Unsupported:
-                raise e from None
+                raise (_with_compiled_refusal(e, u) if isinstance(e, StateTooCostly) else e) from None
     with fewer_collections(), _spelled_after(lambda: refused):
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits), repair)
+
+
+def _compiled_moves(program, universe: Universe, check: Check | None, repair: Repair | None, limits: Limits,
+                    holds: Holds | None, make: Callable | None = None) -> LoweredGame:
+    """The game with its moves compiled (raises Unsupported; `make`: compile_game's, the query's), collected as
+    seldom as spelled out (`fewer_collections`): its relaxations' atoms are decoded by the hundred thousand (Atari
+    Go's bind_recursion: 620,000), and each young collection walks them (0.97x its lowering's CPU)."""
+    with limits.during("lowering (compiled moves)"), fewer_collections():
+        return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits, make,
+                            holds)
+
+
+def _compiled_refused(e: Unsupported, moves: str) -> Unsupported:
+    """`e`, why the compiled moves were refused, kept where `auto` then spells them out; under `--moves compiled`,
+    the game refused (NotLowerable) at the construct."""
+    if moves == "compiled":
+        raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
+    return e
+
+
+def _compiling_may_help(e: NotLowerable, program, universe: Universe, holds: Holds | None) -> bool:
+    """Whether the moves compiled may lower a game their spelled-out run refused with `e`: past one control
+    state's budget (StateTooCostly, met before the parts' budget, which progress checks only now and then), where
+    the moves may be compiled at all; a counter whose range runs away, where it may count the board, which the
+    compiled moves can prove with `holds`. Compiled and refused, the first keeps the compiled refusal as a second
+    error (it says to try what was tried); the second's refusal stands alone."""
+    if isinstance(e, StateTooCostly):
+        return may_compile(program, universe)
+    return holds is not None and counts_the_board(program, universe, e.counter)
 
 
 @contextmanager
@@ -527,12 +538,9 @@ def lower_with_query(program, snapshot: dict, function: str, relations: bool = F
     universe = Universe.from_snapshot(snapshot)
     if compiles(program, universe, moves):
         try:
-            with limits.during("lowering (compiled moves)"), fewer_collections():
-                return compile_game(program, universe, check, lambda lw: compiled_tidy(lw, limits), repair, limits,
-                                    queried_game(program, function), holds)
+            return _compiled_moves(program, universe, check, repair, limits, holds, queried_game(program, function))
         except Unsupported as e:
-            if moves == "compiled":
-                raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
+            _compiled_refused(e, moves)
     with fewer_collections():
         lowering, logic = game_lowering(program, snapshot, relations, progress, limits)
         fi = next(f for f in program.functions if f.name == function)

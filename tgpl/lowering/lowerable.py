@@ -43,11 +43,12 @@ from tgpl.lowering.board_count import STEP_ATOMS
 from tgpl.lowering.chance import ROLL
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
-from tgpl.lowering.execute import NotASet, NotLowerable, StateTooCostly
+from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, may_compile,
                                  moves_strategy, spelled_budget)
-from tgpl.lowering.segments import POOL_START, Lowering, MoreSlots, lowered_logic, phase_action, refused_up_front
+from tgpl.lowering.layout import ListLayout
+from tgpl.lowering.segments import POOL_START, Lowering, lowered_logic, phase_action, refused_up_front
 from tgpl.lowering.subset import phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
 from tgpl.lowering.unread import unread_attributes
@@ -632,23 +633,15 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate.
     Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter)."""
     watched: list[_DryLowering] = []
-    slots: dict = {}  # as `lower.game_lowering`: a list of values with too few slots is lowered again with more
-    ordered: set[str] = set()  # and a list kept as a set that may get an item twice, in order (`NotASet`)
+    layout = ListLayout()  # as `lower.game_lowering`: run again with more slots or a list kept in order
 
     def make(u):
-        lw = _DryLowering(program, u, relations, slots, limits, steps, parts, ordered=frozenset(ordered))
+        lw = _DryLowering(program, u, relations, layout.slots, limits, steps, parts, ordered=layout.ordered)
         watched.append(lw)
         return lw
     try:
         with _ranges_counted(limits, RANGE_STEPS):
-            while True:
-                try:
-                    _, logic = lowered_logic(program, Universe.from_snapshot(snapshot), make)
-                    break
-                except MoreSlots as more:
-                    slots = more.slots
-                except NotASet as twice:
-                    ordered.add(twice.attr)
+            _, logic = layout.fitted(lambda _: lowered_logic(program, Universe.from_snapshot(snapshot), make))
     except _RangesBudget:
         lw = watched[-1]
         out.undecided = True
@@ -659,32 +652,27 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         _describe(out, program, "spelled", None, lw)
         return
     except NotLowerable as e:
-        for span, reason in [(e.span, e.reason), *e.more]:
-            _refuse(out, span, reason)
-        out.costly = isinstance(e, StateTooCostly)
-        _describe(out, program, "spelled", None, watched[-1] if watched else None)
+        _refused_run(out, program, e, watched[-1] if watched else None)
         return e.counter
     except _Budget:
         universe = Universe.from_snapshot(snapshot).with_pools({info: POOL_START for info in pool_classes(program)})
-        while True:
-            lw = _DryLowering(program, universe, relations, slots, limits, steps, parts, SAMPLE, steps // 8,
-                              frozenset(ordered))
+        sampled: list[_DryLowering] = []
+
+        def sample(fit: ListLayout) -> None:
+            lw = _DryLowering(program, universe, relations, fit.slots, limits, steps, parts, SAMPLE, steps // 8,
+                              fit.ordered)
             lw.loop_cut = execute.LOOP_CUT_START  # as `lowered_logic` first cuts a loop the state bounds (Kalah)
-            try:
-                lw.sampled_run()
-                stopped = False
-                break
-            except NotASet as twice:
-                ordered.add(twice.attr)
-            except _Budget:
-                stopped = True
-                break
-            except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
-                for span, reason in [(e.span, e.reason), *e.more]:
-                    _refuse(out, span, reason)
-                out.costly = isinstance(e, StateTooCostly)
-                _describe(out, program, "spelled", None, lw)
-                return
+            sampled.append(lw)
+            lw.sampled_run()
+        try:
+            layout.fitted(sample)
+            stopped = False
+        except _Budget:
+            stopped = True
+        except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
+            _refused_run(out, program, e, sampled[-1])
+            return
+        lw = sampled[-1]
         _estimate(out, lw, stopped, watched[-1].ex.steps)
         out.figures["parts run"] = watched[-1].parts + lw.parts
         _describe(out, program, "spelled", None, lw)
@@ -694,6 +682,15 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
                         "statements": lw.ex.steps, "parts": lw.parts,
                         "paths": sum(len(st.paths) for st in logic.states.values())})
     out.notes.append("not run by the dry run: writing the rules, making checks global and validating")
+    _describe(out, program, "spelled", None, lw)
+
+
+def _refused_run(out: Assessment, program, e: NotLowerable, lw: _DryLowering | None) -> None:
+    """The symbolic execution's refusal `e` (its second errors too), met by the run `lw`, in the report: a
+    refusal for one control state's work marked `costly`, which `auto` then tries compiled."""
+    for span, reason in [(e.span, e.reason), *e.more]:
+        _refuse(out, span, reason)
+    out.costly = isinstance(e, StateTooCostly)
     _describe(out, program, "spelled", None, lw)
 
 
