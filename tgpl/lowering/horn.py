@@ -2039,8 +2039,12 @@ def _asp_term(t) -> str:
     return '"' + name.replace('"', '\\"') + '"'
 
 
-def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
+def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: bool = False) -> str:
     """The compiled rules as one positive ASP program, with arithmetic done by clingo on the rows asked for.
+
+    `inline`: each comparison is tested in its rule's body instead (`A > B`), with no table of its rows: the
+    same model but for those tables, without them, which two counters compared with each other make the
+    product of their ranges (`overflow_first`).
 
     Each arithmetic or comparison literal asks for its row (`need`, from the body
     before it) and reads it from a table clingo fills; a result beyond BOUND is
@@ -2075,6 +2079,11 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
             owed = {v.name for v in shared or ()}  # what the part holds of
             inner = _later_variables(None, list(group))  # a part's prefixes carry what the part reads, not the head
             for j, x in enumerate(group):
+                if inline and isinstance(x, Atom) and x.relation in COMPARE.values():
+                    body.append(f"{_asp_term(x.args[0])} {_ASP_OPS[x.relation]} {_asp_term(x.args[1])}")
+                    have |= {v.name for v in x.variables()}
+                    k += 1
+                    continue
                 if isinstance(x, Atom) and x.relation in _ASP_OPS:
                     if positive and len(body) > 1:  # the prefix, once, of what the rest reads of it
                         kept = sorted(have & ((later[k] if shared is None else inner[j]) | owed))
