@@ -10,6 +10,8 @@ the move tree's first levels and seeded plays to their end. What the lowering do
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -101,3 +103,18 @@ def test_dotsgraph_lowering_as_it_is():
     assert "numbers grow past 1000" in compiled and "'Boxes' (0..1000 so far) not bounded" in compiled, compiled
     assert "unsafe" not in r.output, r.output
 
+
+def test_dotsgraph_with_its_boxes_tested_before_the_write_lowers_compiled(tmp_path):
+    """The rewrite the refusal asks for, `if (Boxes <= 4)` before `Boxes += closed` (true in every play: four
+    boxes in all), lowers with the moves compiled (`auto` falls back to them) and passes its validation: `closed`
+    is followed through both loops, and the turn passed on where no box closes reaches the GDL (a join after the
+    loops used to give every way the mover's turn, `compiled._passed_on`; the first move kept the turn)."""
+    source = tmp_path / "dotsgraph_bounded.tgpl"
+    text = Path(game("dotsgraph")).read_text()
+    assert text.count("Boxes += closed;") == 1
+    source.write_text(text.replace("Boxes += closed;", "if (Boxes <= 4) { Boxes += closed; }"))
+    out = tmp_path / "dotsgraph_bounded.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated:" in kif and "its moves compiled" in kif

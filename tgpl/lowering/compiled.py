@@ -1393,7 +1393,8 @@ class SegmentCompiler(_FunctionCompiler):
                                                             for x in cs[0].body)):
                 out.append(cs[0])
                 continue
-            terms = [_terms(c) for c in cs]
+            passed = _passed_on(cs)
+            terms = [_terms(c, passed) for c in cs]
             width = len(terms[0])
             keep = [k for k in range(width) if len({t[k] for t in terms}) > 1 or isinstance(terms[0][k], Var)]
             reread = {k: lit for k in keep if (lit := _read_again(cs, terms, k)) is not None}
@@ -1410,7 +1411,7 @@ class SegmentCompiler(_FunctionCompiler):
             fresh |= {k: fresh[j] for k, j in same.items()}
             new = [fresh.get(k, terms[0][k]) for k in range(width)]
             again = [Atom(lit.relation, lit.args[:-1] + (fresh[k],)) for k, lit in reread.items()]
-            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))] + again)
+            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))] + again, passed)
             visits: dict = {}
             for c in cs:
                 for k, n in c.visits:
@@ -1624,8 +1625,16 @@ def _read_again(cs: list[SegClause], terms: list[list[Term]], k: int) -> Atom | 
     return found
 
 
-def _terms(c: SegClause) -> list[Term]:
-    """The terms of a clause in the order of its shape (what a join relation holds)."""
+def _passed_on(cs: list[SegClause]) -> bool:
+    """Has a way of a join passed the turn to another player than the mover carried as a name since a loop
+    (`#player`)? Then the join holds the player to move, as where no loop ran: else every way got the mover's
+    (dots and boxes' `turn.pass()` after its count of boxes kept the turn where no box was closed)."""
+    return any(c.control and "#player" in c.env and c.control[0] != c.env["#player"] for c in cs)
+
+
+def _terms(c: SegClause, passed: bool = False) -> list[Term]:
+    """The terms of a clause in the order of its shape (what a join relation holds); `passed`: the player to
+    move too, where a loop carries the mover (`_passed_on`)."""
     if any(isinstance(v, Record) for e in (c.env, *c.frames) for v in e.values()):
         raise Unsupported("an event kept by ways that meet (a listener's event, or one not thrown yet, at a join)")
     out = [v for _, v in sorted(c.env.items(), key=lambda kv: kv[0]) if not isinstance(v, STATIC)]
@@ -1633,7 +1642,7 @@ def _terms(c: SegClause) -> list[Term]:
         out += [v for _, v in sorted(f.items()) if not isinstance(v, STATIC)]
     for _, o, v in c.store:
         out += [o, v]
-    if "#player" not in c.env:  # in a loop the mover is a name in scope already (`SegmentCompiler.cut`)
+    if "#player" not in c.env or passed:  # in a loop the mover is a name in scope already (`SegmentCompiler.cut`)
         out.append(c.control[0] if c.control else NULL)
     out += [m for _, m in c.checks]
     return out
@@ -1651,7 +1660,7 @@ def _this_objects(c: SegClause, terms: list[list[Term]]) -> dict[int, int]:
     return {k: this for k in objects if all(ts[k] == ts[this] for ts in terms)}
 
 
-def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
+def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal], passed: bool = False) -> SegClause:
     if c.thrown:  # a face not read yet is a variable of random's move, which the join would rename away
         raise Unsupported("ways through an effect that meet before they read every die random threw")
     it = iter(terms)
@@ -1661,7 +1670,7 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
     for a, _, _ in c.store:
         o = next(it)
         store.append((a, o, next(it)))
-    player = env["#player"] if "#player" in env else next(it)
+    player = env["#player"] if "#player" in env and not passed else next(it)
     control = (player,) + tuple(c.control[1:]) if c.control else ()
     checks = tuple((k, next(it)) for k, _ in c.checks)
     return SegClause(body, env, tuple(store), control, c.pending, c.over, frames, checks=checks)
