@@ -10,6 +10,8 @@ the move tree's first levels and seeded plays to their end. What the lowering do
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -84,12 +86,13 @@ def test_the_seeded_plays_reach_every_result():
 
 
 def test_dotsgraph_lowering_as_it_is():
-    """Refused in seconds (8 s of CPU, 159 MB), located at `LineBetween`'s loop over a dot's connections with the
+    """Refused in seconds (11 s of CPU, 400 MB), located at `LineBetween`'s loop over a dot's connections with the
     rewrite hint: spelled out, the move's effect asks `LineBetween` and `IsDrawn` of every dot around the new line,
     each a search of connections whose `Drawn` flags the moves change, past the budget of parts. Compiled, the
-    counter ranges' relaxation (`CompiledGame.relax`, part "numbers") cannot follow `closed`, counted in a loop
-    apart from every counter, into `Boxes += closed`: refused at that write (tests/lowering/test_forgotten_counts.py),
-    where clingo's "unsafe variables" was the only reason given."""
+    counter ranges' relaxation (`CompiledGame.relax`, part "numbers") follows `closed`, counted in two loops over
+    connections, to at most their lengths (tests/lowering/test_forgotten_counts.py), and `Boxes += closed` is a
+    counter nothing bounds (the game ends on `Lines`): refused at that write, before the two seats' `Boxes` are
+    compared pair by pair up to the bound (2.6 GB and a minute of grounding for a rewrite with `Boxes += 1`)."""
     r = CliRunner().invoke(main, ["to-gdl", game("dotsgraph"), "--no-validate"])
     assert r.exit_code == 2
     first = r.output.splitlines()[0]
@@ -97,5 +100,21 @@ def test_dotsgraph_lowering_as_it_is():
     assert "--moves compiled or --functions-as-relations" in first
     compiled = next(line for line in r.output.splitlines() if "with the moves compiled instead" in line)
     assert "dotsgraph.tgpl:151:13: error: not lowerable: " in compiled, r.output
-    assert "cannot follow the number this counter is changed by" in compiled, compiled
+    assert "numbers grow past 1000" in compiled and "'Boxes' (0..1000 so far) not bounded" in compiled, compiled
     assert "unsafe" not in r.output, r.output
+
+
+def test_dotsgraph_with_its_boxes_tested_before_the_write_lowers_compiled(tmp_path):
+    """The rewrite the refusal asks for, `if (Boxes <= 4)` before `Boxes += closed` (true in every play: four
+    boxes in all), lowers with the moves compiled (`auto` falls back to them) and passes its validation: `closed`
+    is followed through both loops, and the turn passed on where no box closes reaches the GDL (a join after the
+    loops used to give every way the mover's turn, `compiled._passed_on`; the first move kept the turn)."""
+    source = tmp_path / "dotsgraph_bounded.tgpl"
+    text = Path(game("dotsgraph")).read_text()
+    assert text.count("Boxes += closed;") == 1
+    source.write_text(text.replace("Boxes += closed;", "if (Boxes <= 4) { Boxes += closed; }"))
+    out = tmp_path / "dotsgraph_bounded.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated:" in kif and "its moves compiled" in kif

@@ -1,11 +1,15 @@
-"""A counter changed by a number the compiled moves' range search forgets (tgpl.lowering.compiled, issue 34).
+"""A counter changed by a number worked out apart from every counter, in the compiled moves' range search
+(tgpl.lowering.compiled, issue 34).
 
 tests/data/lowering/counted_local.tgpl is dots and boxes on a graph board cut down to the move that broke:
 `closed` counts the drawn line's dot's connections in a loop, then `Boxes += closed`. The counters' relaxation
-(`CompiledGame.relax`, part "numbers") drops the local's arithmetic, which reads no counter, and `_forgotten`
-gives its value a fresh variable; the sum kept `closed`'s old one, bound by nothing, and clingo refused the rule
-as unsafe, its own text the only reason given. The compiled moves now refuse it at the `+=` with what to do, and
-an unsafe rule for any other reason is said to be the lowering's own limitation, located at the literal."""
+(`CompiledGame.relax`, part "numbers") dropped the local's arithmetic, which reads no counter, and the sum had
+an operand bound by nothing. It now keeps the arithmetic that feeds a counter and the tests of the rules that
+carry it (`_feeding_literals`: the loop's `i < n`), so `closed` is at most the dot's connections; `Boxes` is then
+a counter nothing bounds (the game ends on `Lines`), refused at its write in seconds, where the relaxation used to
+ground the two seats' `Boxes` compared pair by pair up to the bound (`CompiledGame.overflow_first`). Bounded by
+a test before the write, the game lowers compiled and validates. An unsafe rule for any other reason is said to
+be the lowering's own limitation, located at the literal."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from click.testing import CliRunner
 
 from tgpl.cli import main
 from tgpl.frontend.diagnostics import Span
+from tgpl.lowering import horn
+from tgpl.lowering.compiled import _feeding_literals
 from tgpl.lowering.execute import tables_refused
 from tgpl.lowering.horn import HornFunction, Unsupported, _only_model, instantiate, relaxation_refused
 from tgpl.lowering.ir import Atom, Const, Rule, Var
@@ -27,16 +33,58 @@ from tgpl.runtime.snapshot import snapshot
 GAME = Path(__file__).resolve().parents[2] / "tests" / "data" / "lowering" / "counted_local.tgpl"
 
 
-def test_a_counter_changed_by_a_forgotten_local_is_refused_at_its_write():
-    """Compiled: refused at `Boxes += closed` with the way out, not with clingo's "unsafe variables"."""
+def test_a_counter_changed_by_a_counted_local_is_refused_as_unbounded_at_its_write():
+    """Compiled: `closed` is followed (no "cannot follow", no clingo "unsafe"), and `Boxes`, which only the
+    game's end on `Lines` bounds, is refused at `Boxes += closed` with what to add."""
     text = GAME.read_text()
     game = load_game(str(GAME))
-    with pytest.raises(NotLowerable, match="the compiled moves cannot follow the number this counter is changed "
-                                           "by.*--moves spelled") as e:
+    with pytest.raises(NotLowerable, match="numbers grow past 1000.*'Boxes' \\(2\\.\\.1000 so far\\) not bounded "
+                                           "by the game.*test it before the write") as e:
         lower(game.program, snapshot(game.initial_state(0)), moves="compiled")
-    assert "unsafe" not in str(e.value)
+    assert "unsafe" not in str(e.value) and "cannot follow" not in str(e.value)
     line = text[:text.index("Boxes += closed;")].count("\n") + 1
     assert (e.value.span.line, e.value.span.col) == (line, text.splitlines()[line - 1].index("Boxes") + 1)
+
+
+def test_bounded_before_its_write_the_count_lowers_compiled(tmp_path):
+    """`Boxes` tested before the write (true in every play: 12 moves of at most 4 connections) is bounded, and
+    `closed` is followed from the loop's bound: the moves compile, and the translation passes its validation."""
+    source = tmp_path / "counted_bounded.tgpl"
+    source.write_text(GAME.read_text().replace("Boxes += closed;", "if (Boxes <= 48) { Boxes += closed; }"))
+    out = tmp_path / "counted_bounded.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(source), "--moves", "compiled", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated:" in kif and "its moves compiled" in kif
+
+
+def test_the_local_and_its_loop_test_are_kept_not_what_else_the_loop_computes():
+    """A loop `seg|loop(closed, i)`: `closed + 1` feeds `Boxes + closed`, so it is kept with the loop's test
+    `i < n` and `i + 1`; a number of the loop that feeds no counter (`k * 2`) is still dropped."""
+    c, i, n, c1, i1, k, k2, b, b1 = (Var(x) for x in ("C", "I", "N", "C1", "I1", "K", "K2", "B", "B1"))
+    test = Atom("#lt", (i, n))
+    inc, step, other = Atom("#plus", (c, Const("1"), c1)), Atom("#plus", (i, Const("1"), i1)), \
+        Atom("#times", (k, Const("2"), k2))
+    add = Atom("#plus", (b, c, b1))
+    rules = [Rule(Atom("seg|loop", (c1, i1, k2)), (Atom("seg|loop", (c, i, k)), Atom("#static", (n,)), test,
+                                                    inc, step, other)),
+             Rule(Atom("num|Boxes", (Const("o"), b1)), (Atom("seg|loop", (c, i, k)), Atom("#read:Boxes", (Const("o"), b)),
+                                                      add))]
+    kept = _feeding_literals(rules, {id(add)}, {"Boxes"})
+    assert kept == {id(test), id(inc), id(step)}
+
+
+def test_the_overflow_is_found_without_the_tables_of_compared_pairs():
+    """`inline`: a comparison of two values is tested in its rule, with no table of every pair asked."""
+    x, y = Var("X"), Var("Y")
+    rules = [Rule(Atom("result|", ()), (Atom("seg|a", (x,)), Atom("seg|b", (y,)), Atom("#gt", (x, y))))]
+    facts = {"seg|a": [(Const(str(v)),) for v in range(3)], "seg|b": [(Const(str(v)),) for v in range(3)]}
+    inline = horn._relaxed_program(rules, facts, inline=True)
+    assert "X > Y" in inline and "need_" not in inline
+    tables = horn._relaxed_program(rules, facts)
+    assert "need_" in tables
+    wanted = {(horn._asp_name("result|"), 0)}
+    assert horn._model(inline, wanted) == horn._model(tables, wanted) == {(horn._asp_name("result|"), 0): [()]}
 
 
 def test_the_way_out_the_refusal_gives_lowers_the_game(tmp_path):

@@ -1416,7 +1416,8 @@ class SegmentCompiler(_FunctionCompiler):
                                                             for x in cs[0].body)):
                 out.append(cs[0])
                 continue
-            terms = [_terms(c) for c in cs]
+            passed = _passed_on(cs)
+            terms = [_terms(c, passed) for c in cs]
             width = len(terms[0])
             keep = [k for k in range(width) if len({t[k] for t in terms}) > 1 or isinstance(terms[0][k], Var)]
             reread = {k: lit for k in keep if (lit := _read_again(cs, terms, k)) is not None}
@@ -1433,7 +1434,7 @@ class SegmentCompiler(_FunctionCompiler):
             fresh |= {k: fresh[j] for k, j in same.items()}
             new = [fresh.get(k, terms[0][k]) for k in range(width)]
             again = [Atom(lit.relation, lit.args[:-1] + (fresh[k],)) for k, lit in reread.items()]
-            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))] + again)
+            joined = _rebuilt(cs[0], new, [Atom(rel, tuple(fresh[k] for k in keep))] + again, passed)
             visits: dict = {}
             for c in cs:
                 for k, n in c.visits:
@@ -1647,8 +1648,16 @@ def _read_again(cs: list[SegClause], terms: list[list[Term]], k: int) -> Atom | 
     return found
 
 
-def _terms(c: SegClause) -> list[Term]:
-    """The terms of a clause in the order of its shape (what a join relation holds)."""
+def _passed_on(cs: list[SegClause]) -> bool:
+    """Has a way of a join passed the turn to another player than the mover carried as a name since a loop
+    (`#player`)? Then the join holds the player to move, as where no loop ran: else every way got the mover's
+    (dots and boxes' `turn.pass()` after its count of boxes kept the turn where no box was closed)."""
+    return any(c.control and "#player" in c.env and c.control[0] != c.env["#player"] for c in cs)
+
+
+def _terms(c: SegClause, passed: bool = False) -> list[Term]:
+    """The terms of a clause in the order of its shape (what a join relation holds); `passed`: the player to
+    move too, where a loop carries the mover (`_passed_on`)."""
     if any(isinstance(v, Record) for e in (c.env, *c.frames) for v in e.values()):
         raise Unsupported("an event kept by ways that meet (a listener's event, or one not thrown yet, at a join)")
     out = [v for _, v in sorted(c.env.items(), key=lambda kv: kv[0]) if not isinstance(v, STATIC)]
@@ -1656,7 +1665,7 @@ def _terms(c: SegClause) -> list[Term]:
         out += [v for _, v in sorted(f.items()) if not isinstance(v, STATIC)]
     for _, o, v in c.store:
         out += [o, v]
-    if "#player" not in c.env:  # in a loop the mover is a name in scope already (`SegmentCompiler.cut`)
+    if "#player" not in c.env or passed:  # in a loop the mover is a name in scope already (`SegmentCompiler.cut`)
         out.append(c.control[0] if c.control else NULL)
     out += [m for _, m in c.checks]
     return out
@@ -1674,7 +1683,7 @@ def _this_objects(c: SegClause, terms: list[list[Term]]) -> dict[int, int]:
     return {k: this for k in objects if all(ts[k] == ts[this] for ts in terms)}
 
 
-def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
+def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal], passed: bool = False) -> SegClause:
     if c.thrown:  # a face not read yet is a variable of random's move, which the join would rename away
         raise Unsupported("ways through an effect that meet before they read every die random threw")
     it = iter(terms)
@@ -1684,7 +1693,7 @@ def _rebuilt(c: SegClause, terms: list[Term], body: list[Literal]) -> SegClause:
     for a, _, _ in c.store:
         o = next(it)
         store.append((a, o, next(it)))
-    player = env["#player"] if "#player" in env else next(it)
+    player = env["#player"] if "#player" in env and not passed else next(it)
     control = (player,) + tuple(c.control[1:]) if c.control else ()
     checks = tuple((k, next(it)) for k, _ in c.checks)
     return SegClause(body, env, tuple(store), control, c.pending, c.over, frames, checks=checks)
@@ -2387,10 +2396,12 @@ class CompiledGame:
                     continue  # the compiled functions and their demand: their results are taken as anything
                 rules.append(r)
 
+            feeding = _feeding_literals(rules, numeric, self.numeric_attrs) if part == "numbers" else set()
+
             def dropped(x, r, part=part):
                 if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
                     if part == "numbers":  # a counting function's own arithmetic too: its rows whole
-                        return id(x) not in numeric and prefix(r.head.relation) not in counting
+                        return id(x) not in numeric | feeding and prefix(r.head.relation) not in counting
                     # a compiled function's comparisons of a counter are worked out here, with its whole range
                     return id(x) in numeric and r not in inside
                 return part == "numbers" and isinstance(x, Atom) and x.relation in results \
@@ -2403,20 +2414,9 @@ class CompiledGame:
             wanted = {("overflow", 1), horn.INEXACT} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             sliced = horn._numeric_slice(rules, whole)
-            program = horn._relaxed_program(sliced, facts)
-            try:  # clingo's grounding cannot be interrupted: left behind past the limits (tgpl.limits.outside)
-                model = outside(lambda: horn._model(program, wanted), self.limits)
-            except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
-                raise horn.relaxation_refused(sliced, numeric, str(e)) from None
-            refused = horn.inexact_division(model)
-            if refused is not None:
-                raise refused
-            if model.get(("overflow", 1)):
-                why, span = self.unbounded(model, whole)
-                e = Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: " + why)
-                e.span = span
-                e.overflow = self.overflowing  # compile_game tries again with these saturated, where they can be
-                raise e
+            if part == "numbers" and _compares_values(sliced):
+                self.overflow_first(sliced, facts, numeric, whole)
+            model = self.grounded(horn._relaxed_program(sliced, facts), wanted, sliced, numeric, whole)
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
                            | {(x.relation, len(x.args)) for r in rules for x in r.body
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
@@ -2425,6 +2425,41 @@ class CompiledGame:
         found.update(self.exact_tables(functions, facts, found))
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
+
+    def grounded(self, program: str, wanted: set[tuple[str, int]], sliced: list[Rule], numeric: set[int],
+                 whole: set[str]) -> dict:
+        """The model of one relaxed `program` (of the rules `sliced`), refused where a rule is unsafe, a division
+        inexact, or a number grows past horn.BOUND (`unbounded` says which counter and where)."""
+        try:  # clingo's grounding cannot be interrupted: left behind past the limits (tgpl.limits.outside)
+            model = outside(lambda: horn._model(program, wanted), self.limits)
+        except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
+            raise horn.relaxation_refused(sliced, numeric, str(e)) from None
+        refused = horn.inexact_division(model)
+        if refused is not None:
+            raise refused
+        if model.get(("overflow", 1)):
+            why, span = self.unbounded(model, whole)
+            e = Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: " + why)
+            e.span = span
+            e.overflow = self.overflowing  # compile_game tries again with these saturated, where they can be
+            raise e
+        return model
+
+    def overflow_first(self, sliced: list[Rule], facts: dict[str, list[tuple]], numeric: set[int],
+                       whole: set[str]) -> None:
+        """Refuses a counters' relaxation that grows past horn.BOUND before grounding its comparisons' tables:
+        where two counters are compared with each other (`mine > theirs` where the game ends), the tables hold
+        every pair of their values, a million rows a comparison at the bound (a counter that nothing bounds,
+        dots and boxes' `Boxes`: 2.6 GB of grounding before the overflow was seen). The comparisons tested in
+        the rules instead give the same model but for those tables (`horn._relaxed_program`, `inline`), and the
+        ways that end the game are left out, which no rule reads (their `over` values and results, where the
+        pairs are still a million rules' instances): what is left holds the same rows, so a number it finds
+        past the bound, the whole relaxation finds too. Where it finds none, the whole relaxation is made."""
+        read = {x.relation for r in sliced for x in r.body if isinstance(x, Atom)}
+        going = [r for r in sliced if prefix(r.head.relation) not in ("over", "result") or r.head.relation in read]
+        wanted = {("overflow", 1), horn.INEXACT}
+        wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in going if r.head.relation in whole}
+        self.grounded(horn._relaxed_program(going, facts, inline=True), wanted, going, numeric, whole)
 
     def exact_tables(self, functions: list[Rule], facts: dict[str, list[tuple]], found: dict[str, list[tuple]]
                      ) -> dict[str, list[tuple]]:
@@ -3019,6 +3054,14 @@ def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
     """The arithmetic and comparison literals (by id) that work on a counter's value: an operand read from a
     numeric fluent or a die's face (random's move, `roll|n`), computed from one, or held by a position of a
     relation that holds one."""
+    marked, _ = _counter_values(rules, attrs)
+    return {id(x) for r in rules for x in r.body if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES
+            and marked[id(r)] & set(x.args)}
+
+
+def _counter_values(rules: list[Rule], attrs: set[str]) -> tuple[dict[int, set], set[tuple[str, int]]]:
+    """The variables of each rule (by id) that hold a counter's value (`_numeric_literals`), and the positions
+    of the relations that hold one."""
     reads = {read_rel(a) for a in attrs}
     tainted_positions: set[tuple[str, int]] = set()
     while True:
@@ -3052,8 +3095,56 @@ def _numeric_literals(rules: list[Rule], attrs: set[str]) -> set[int]:
                     grew = True
         if not grew:
             break
-    return {id(x) for r in rules for x in r.body if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES
-            and marked[id(r)] & set(x.args)}
+    return marked, tainted_positions
+
+
+def _compares_values(rules: list[Rule]) -> bool:
+    """Does a rule compare two values it reads (neither a constant): a table of every pair of them?"""
+    return any(isinstance(x, Atom) and x.relation in horn.COMPARE.values() and all(isinstance(a, Var) for a in x.args)
+               for r in rules for x in r.body)
+
+
+def _feeding_literals(rules: list[Rule], numeric: set[int], attrs: set[str]) -> set[int]:
+    """The arithmetic and comparison literals (by id) outside `numeric` that the counters' relaxation keeps all
+    the same: those that work out a number, held by no counter, that a counter's arithmetic or test reads (a
+    local counted in a loop over a tile's connections, `closed += 1`, then `Boxes += closed`), followed back
+    through the positions of the relations that carry it; and every test of a rule that carries such a number
+    (the loops' `i < n`, whose index is followed back too), which bounds it: without them the local would count
+    without end. Dropped, the number was bound by nothing, and the counter written with it had no range."""
+    marked, held = _counter_values(rules, attrs)
+    wanted: set[tuple[str, int]] = set()  # the positions of relations that carry a number fed to a counter
+    kept: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for r in rules:
+            own = marked[id(r)]  # a counter's values: the counters' relaxation follows them already
+            demanded = {a for k, a in enumerate(r.head.args) if isinstance(a, Var) and (r.head.relation, k) in wanted}
+            carries = bool(demanded)
+            changed = True
+            while changed:
+                changed = False
+                for x in r.body:
+                    if not (isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES):
+                        continue
+                    mine = id(x) in numeric or id(x) in kept
+                    feeds = x.relation in horn.CALCS.values() and x.args[2] in demanded
+                    if not (mine or feeds or carries and x.relation in horn.COMPARE.values()):
+                        continue
+                    if not mine:
+                        kept.add(id(x))
+                        changed = True
+                    ins = set(horn._operands(x)) - own - demanded
+                    if ins:
+                        demanded |= ins
+                        changed = True
+            for x in r.body:
+                if isinstance(x, Atom) and "|" in x.relation:
+                    for k, a in enumerate(x.args):
+                        if a in demanded and (x.relation, k) not in wanted | held:
+                            wanted.add((x.relation, k))
+                            grew = True
+    return kept
 
 
 def _relaxed(x):

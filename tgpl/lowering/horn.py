@@ -2047,8 +2047,12 @@ def _asp_term(t) -> str:
     return '"' + name.replace('"', '\\"') + '"'
 
 
-def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
+def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: bool = False) -> str:
     """The compiled rules as one positive ASP program, with arithmetic done by clingo on the rows asked for.
+
+    `inline`: each comparison is tested in its rule's body instead (`A > B`), with no table of its rows: the
+    same model but for those tables, without them, which two counters compared with each other make the
+    product of their ranges (`overflow_first`).
 
     Each arithmetic or comparison literal asks for its row (`need`, from the body
     before it) and reads it from a table clingo fills; a result beyond BOUND is
@@ -2083,6 +2087,11 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]]) -> str:
             owed = {v.name for v in shared or ()}  # what the part holds of
             inner = _later_variables(None, list(group))  # a part's prefixes carry what the part reads, not the head
             for j, x in enumerate(group):
+                if inline and isinstance(x, Atom) and x.relation in COMPARE.values():
+                    body.append(f"{_asp_term(x.args[0])} {_ASP_OPS[x.relation]} {_asp_term(x.args[1])}")
+                    have |= {v.name for v in x.variables()}
+                    k += 1
+                    continue
                 if isinstance(x, Atom) and x.relation in _ASP_OPS:
                     if positive and len(body) > 1:  # the prefix, once, of what the rest reads of it
                         kept = sorted(have & ((later[k] if shared is None else inner[j]) | owed))
@@ -2324,10 +2333,10 @@ def _operands(x: Atom) -> list[Var]:
 def relaxation_refused(rules: list[Rule], numeric: set[int], error: str, what: str = "the counters' range search",
                        whose: str = "the compiled moves") -> Unsupported:
     """Why clingo could not ground a relaxation (`what` it is for), located at the literal that made a rule
-    unsafe. A counter changed by a number the relaxation forgot (a local counted in a loop over a tile's
-    connections, `closed += 1` then `Boxes += closed`: its arithmetic reads no counter, so is dropped, and
-    `compiled._forgotten` leaves the sum's operand bound by nothing) is a limit of the compiled moves, refused at the
-    write; spelled out, such a game lowers. Anything else unsafe is the lowering's own limitation, said as
+    unsafe. A counter changed by a number the relaxation forgot (worked out from a value `compiled._without`
+    dropped, which `compiled._forgotten` leaves bound by nothing; a local counted in a loop is followed,
+    `compiled._feeding_literals`) is a limit of the compiled moves, refused at the write; spelled out, such a
+    game lowers. Anything else unsafe is the lowering's own limitation, said as
     such (`whose` limitation: the compiled moves', or the compiled functions' whose tables `instantiate` finds),
     with clingo's text. Looked for only once clingo has refused: a game that grounds is never refused here."""
     for r in rules:
@@ -2339,8 +2348,8 @@ def relaxation_refused(rules: list[Rule], numeric: set[int], error: str, what: s
         if id(x) in numeric and x.relation in CALCS.values():
             return Unsupported.at(span, (
                 "the compiled moves cannot follow the number this counter is changed by: it is worked out "
-                "apart from every counter (a local counted in a loop, or arithmetic on fixed values), which "
-                "the counters' range search forgets; lower the moves spelled out (--moves spelled, which `auto` "
+                "apart from every counter from values the counters' range search forgets (a compiled "
+                "function's result); lower the moves spelled out (--moves spelled, which `auto` "
                 "falls back to)"))
         return Unsupported.at(span, (
             f"internal limitation of {whose}: {what} left a value here bound by nothing "
