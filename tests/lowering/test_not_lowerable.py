@@ -139,7 +139,10 @@ CITADELS = [
     "table.tgpl:280:31: error: not lowerable: pop() on a local stack is not lowerable",
     "table.tgpl:369:17: error: not lowerable: event.throw_sync() after setup is not lowerable",
     # after the moves spelled out, why they were not compiled: at the attribute's declaration
-    "table.tgpl:179:5: error: not lowerable: with the moves compiled instead: a collection in the state ('FaceUp')",
+    "table.tgpl:179:5: error: not lowerable: with the moves compiled instead: a collection in the state ('FaceUp'): "
+    "keep a flag on each object instead (`bool Visited = false;` on the cell: `to.Visited = true;` for `add(to)`, "
+    "`to.Visited` for `contains(to)`, a counted scan setting it false for `clear()`), or a number for each item it "
+    "would count",
 ]
 
 

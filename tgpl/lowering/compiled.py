@@ -45,7 +45,7 @@ from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
-from tgpl.lowering import footprint, horn, runaway
+from tgpl.lowering import footprint, horn, rewrites, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -455,7 +455,7 @@ class SegmentCompiler(_FunctionCompiler):
         shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
         if len(shapes) != 1:
             raise Unsupported("a loop after the move wrote numbers on some ways and not on others"
-                              + self._inlined_why())
+                              + self._inlined_why() + f": {rewrites.uneven_writes_hint()}")
         attrs = next(iter(shapes))
         read = sorted(set(attrs) & _loop_reads(s, self.hc.types))
         if read:
@@ -919,7 +919,7 @@ class SegmentCompiler(_FunctionCompiler):
         if isinstance(o, Record) or isinstance(v, Record):
             raise Unsupported("an event kept in the state")
         if isinstance(o, STATIC) or isinstance(v, STATIC):
-            raise Unsupported("a list in the state")
+            raise Unsupported(f"a list in the state: {rewrites.collection_hint()}")
         if o == NULL:
             return []  # the runtime stops: an attribute of null
         if isinstance(o, Const):
@@ -1843,7 +1843,7 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
                 raise Unsupported(f"a built-in attribute '{name}' that changes")
             initial = o.fields[name]
             if isinstance(initial, (tuple, dict)) or isinstance(t, Collection):
-                refused = Unsupported(f"a collection in the state ('{name}')")
+                refused = Unsupported(f"a collection in the state ('{name}'): {rewrites.collection_hint()}")
                 decl = found[0].attributes.get(name) if found is not None else None
                 refused.span = decl.span if decl is not None else None  # where the designer declared it
                 raise refused

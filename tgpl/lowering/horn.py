@@ -43,6 +43,7 @@ from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
 from tgpl.lowering.closures import Closure, Reach, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
+from tgpl.lowering import rewrites
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
 
@@ -1128,7 +1129,7 @@ class _FunctionCompiler:
             if op not in CALCS:
                 raise Unsupported.at(e.span, f"the operator {e.op}")
             if self.hc.types.get(id(e.target)) == PLAYER:
-                raise Unsupported("arithmetic on players")
+                raise Unsupported(f"arithmetic on players: {rewrites.player_arithmetic_hint()}")
             old = c2.env[e.target.name]
             c3, r = self.calc(op, old, v, c2, e.span)
             if c3 is not None:
@@ -1189,7 +1190,8 @@ class _FunctionCompiler:
             return self.boolean(e, c)
         if isinstance(e, ast.Binary):
             if e.op in CALCS and PLAYER in (self.hc.types.get(id(e.left)), self.hc.types.get(id(e.right))):
-                raise Unsupported("arithmetic on players")  # it wraps around the players (not a table of numbers)
+                # it wraps around the players (not a table of numbers)
+                raise Unsupported(f"arithmetic on players: {rewrites.player_arithmetic_hint()}")
             if e.op in CALCS:
                 out = []
                 for c2, a in self.expr(e.left, c):
@@ -1579,7 +1581,9 @@ class _FunctionCompiler:
                         out += [(y, Const("yes")) for y in yes] + [(n, Const("no")) for n in no]
                 return out
         if not isinstance(ct, CallableType) or ct.kind != "function":
-            raise Unsupported("a call of a built-in or an action")
+            name = getattr(callee, "name", None) if isinstance(ct, CallableType) and ct.kind == "builtin" else None
+            hint = f": {rewrites.list_call_hint(name)}" if name in rewrites.LIST_CALLS else ""
+            raise Unsupported(f"a call of a built-in or an action{hint}")
         fi = ct.target
         if fi.owner is None:
             thises = [(c, None)]

@@ -1,0 +1,38 @@
+"""The rewrites the compiled moves' refusals name (issue 34): a refusal says where and which construct, and each of
+these says what a designer writes instead, in TGPL, so that the game gets past that refusal. Each was applied to a
+game that showed the refusal (tests/lowering/test_refusal_hints.py)."""
+
+from __future__ import annotations
+
+LIST_CALLS = ("add", "remove", "removeAt", "clear", "contains", "insert", "push", "pop")
+
+
+def collection_hint() -> str:
+    """A list, set or map kept in the state: the compiled moves keep only single values, so a list of objects is
+    a flag on each object, and a list of numbers a number per item."""
+    return ("keep a flag on each object instead (`bool Visited = false;` on the cell: `to.Visited = true;` for "
+            "`add(to)`, `to.Visited` for `contains(to)`, a counted scan setting it false for `clear()`), or a number "
+            "for each item it would count")
+
+
+def list_call_hint(name: str) -> str:
+    """A list's method (`Trail.clear()`) called where the compiled moves have no rule for it: a change or a
+    question of a collection in the state (`collection_hint`)."""
+    return f"{name}() works on a list in the state, which the compiled moves do not keep: {collection_hint()}"
+
+
+def player_arithmetic_hint() -> str:
+    """`who + 1` in a function: players wrap around, which the compiled functions have no table for, while a
+    move's own code has (`CompiledMoves.player_arith`)."""
+    return ("compute the player where the move calls the function and give it as an input "
+            "(`F(who: player, other: player + 1)`), or, with two players, compare with `!= who`")
+
+
+def uneven_writes_hint() -> str:
+    """A loop after writes whose number differs between the ways through the move (Oware: the sowing writes one
+    pit a seed, as many pits as seeds): the writes ride through the loop's relation only when every way makes
+    the same ones, of objects known when compiling."""
+    return ("write the same numbers on every way before the loop: a write of an object known only at run time "
+            "(`Ring[at].Seeds += 1` in a loop, once a seed) is one more on some ways; write each object once, by "
+            "its place (`for (number j = 0; j < 8; j += 1) { Ring[j].Seeds += ...; }`), or run the loop before "
+            "those writes")
