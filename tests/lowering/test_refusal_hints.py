@@ -37,9 +37,9 @@ def test_a_list_call_in_the_state_names_the_flag_rewrite(tmp_path):
     follows it and lowers compiled: tests/lowering/test_designer_games_33.py)."""
     code, error = _compiled(DESIGNERS / "halma5.tgpl", tmp_path)
     assert code == 2
-    assert error.startswith("halma5.tgpl:176:13: error: not lowerable: the moves cannot be compiled: a call of a "
-                            "built-in or an action: clear() works on a list in the state, which the compiled moves "
-                            "do not keep: keep a flag on each object instead (`bool Visited = false;` on the cell"), error
+    assert error.startswith("halma5.tgpl:176:13: error: not lowerable: the moves cannot be compiled: clear() "
+                            "changes the list 'Trail', and compiled moves keep no list that changes after setup: "
+                            "keep a flag on each object instead (`bool Visited = false;` on the cell"), error
 
 
 ARITH = ("c.Camp != null && c.Camp != who", "c.Camp == who + 1")

@@ -158,13 +158,7 @@ def _changed_list(types, callee, method: str) -> str | None:
     held = types.get(id(callee.obj))
     if not isinstance(held, Collection) or held.kind != "List":
         return None
-    name = getattr(callee.obj, "name", "the list")
-    rewrite = ("mark the items it would hold with an attribute of the item (`bool Held`), or keep what is read of it "
-               "in a number the move changes (a running total)") if method in ("add", "append") else \
-        (f"keep every item in '{name}' as setup made it and mark the ones taken out with an attribute of the item "
-         "(`bool Out`), or numbers for its ends")
-    return (f"{method}() changes the list '{name}', and compiled moves keep no list that changes after setup: "
-            f"{rewrite}; or spell the moves out (`--moves spelled`)")
+    return rewrites.changed_list_hint(getattr(callee.obj, "name", "the list"), method)
 
 
 class SegmentCompiler(_FunctionCompiler):

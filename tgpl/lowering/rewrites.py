@@ -21,6 +21,22 @@ def list_call_hint(name: str) -> str:
     return f"{name}() works on a list in the state, which the compiled moves do not keep: {collection_hint()}"
 
 
+def changed_list_hint(name: str, method: str) -> str:
+    """A list attribute changed by a move (`Row.remove(card)`, `Trail.clear()`): the compiled moves keep no list
+    that changes after setup (its slots and length are the spelled-out moves'), so the items stay where setup
+    put them and an attribute of each says what the list said."""
+    if method in ("add", "append"):
+        rewrite = ("mark the items it would hold with an attribute of the item (`bool Held`), or keep what is read "
+                   "of it in a number the move changes (a running total)")
+    elif method in ("remove", "removeAt"):
+        rewrite = (f"keep every item in '{name}' as setup made it and mark the ones taken out with an attribute of "
+                   "the item (`bool Out`), or numbers for its ends")
+    else:
+        rewrite = collection_hint()
+    return (f"{method}() changes the list '{name}', and compiled moves keep no list that changes after setup: "
+            f"{rewrite}; or spell the moves out (`--moves spelled`)")
+
+
 def player_arithmetic_hint() -> str:
     """`who + 1` in a function: players wrap around, which the compiled functions have no table for, while a
     move's own code has (`CompiledMoves.player_arith`)."""
