@@ -126,11 +126,16 @@ def _by_move(terms: list[frozenset], check: Callable[[], None] | None = None) ->
 
 def merge_adjacent(terms: list[frozenset]) -> list[frozenset]:
     """Terms `A & x` and `A & !x` replaced by `A`, to a fixpoint (Quine-McCluskey's merging step), absorbed
-    duplicates dropped; deterministic order."""
+    duplicates dropped; deterministic order.
+
+    Two terms that merge hold the same atoms (`A`'s and x's), so only terms whose atoms another term shares are
+    indexed: the index holds a term less each of its literals, and a loop's conditions built pass by pass (a
+    thousand terms of up to a thousand literals, each one a pass longer than the last, none alike) would
+    otherwise fill gigabytes with sets no other term can meet."""
     current = _absorb(terms)
     while True:
         index: dict[tuple, frozenset] = {}
-        for t in current:
+        for t in _sharing_atoms(current):
             for c in t:
                 a, positive = _atom(c)
                 index[(t - {c}, a, positive)] = t
@@ -144,6 +149,15 @@ def merge_adjacent(terms: list[frozenset]) -> list[frozenset]:
             return current
         kept = [t for t in current if t not in used] + merged
         current = _absorb(kept)
+
+
+def _sharing_atoms(terms: list[frozenset]) -> list[frozenset]:
+    """The terms (in their order) whose set of atoms, whatever their signs, another term has too."""
+    atoms = [frozenset(_atom(c)[0] for c in t) for t in terms]
+    seen: dict[frozenset, int] = {}
+    for a in atoms:
+        seen[a] = seen.get(a, 0) + 1
+    return [t for t, a in zip(terms, atoms) if seen[a] > 1]
 
 
 def _expand(f: Formula) -> list[frozenset] | None:
