@@ -155,6 +155,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             if moves == "compiled":
                 raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
             refused = e
+            _forecast_refusal(program, snapshot, relations, limits, e)
     budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
     if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
         attempt = _CompiledPast(budget, compiled_moves, progress)
@@ -182,6 +183,21 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     with fewer_collections(), _spelled_after(lambda: refused):
         logic = game_logic(program, snapshot, relations, progress, limits)
         return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits), repair)
+
+
+def _forecast_refusal(program, snapshot: dict, relations: bool, limits: Limits, refused: Unsupported) -> None:
+    """Raises NotLowerable where `auto`'s compiled moves were `refused` and the dry run's estimate of them spelled
+    out (tgpl.lowering.lowerable.spelled_forecast, seconds of a sampled run) predicts that the lowering would refuse
+    them too, after minutes (Halma on 5 x 5: 25 s of CPU to one control state's budget of parts): the compiled
+    refusal, located with its rewrite, first, as `--moves compiled` says it, and the spelled-out estimate after it.
+    Where the estimate predicts no refusal, or is undecided, the moves are spelled out as before (Kalah lowers so
+    in 77 s of CPU). Imported here: the dry run asks this module how `lower` chooses."""
+    from tgpl.lowering.lowerable import spelled_forecast
+    predicted = spelled_forecast(program, snapshot, relations, limits)
+    if predicted is None:
+        return
+    raise NotLowerable(refused.span, f"the moves cannot be compiled: {refused}",
+                       [(predicted.span, f"{predicted.reason} (estimated from a sampled run; hint: {predicted.hint})")])
 
 
 @contextmanager
