@@ -10,8 +10,9 @@ The runtime is checked against an independent model (the points as a tuple, capt
 force) on the move tree's first levels and seeded plays to their end. Then the lowering's result. As written, the
 moves are compiled (a loop writes the state) and refused at once: the count of empty points (`Match.Empty`, down
 one a stone, up two a capture, the draw when it reaches 0) is bounded only by the board, which the counters'
-range search cannot see ("'Empty' ... not bounded by the game", 1.9 s of CPU); `auto` then spells the moves out,
-which went past 45 s of CPU (past `--max-seconds 240` on a loaded machine, still finding the counters' ranges) with
+range search cannot see ("'Empty' ... not bounded by the game", 1.9 s of CPU); `auto` then asks the dry run's
+estimate of them spelled out (about 3.1 million parts of conditions: no refusal predicted, the range search it does
+not estimate being the cost) and spells the moves out, which went past 45 s of CPU (past `--max-seconds 240` on a loaded machine, still finding the counters' ranges) with
 nothing written: over issue 34's 30 s. Following the refusal's hint (`if (Match.Empty <= 47) { Match.Empty += 2; }`,
 a test before the write) it lowers compiled and validates, but in 41 s of CPU and 1.8 GB (649 rules): over the
 limits, the counter's 50 values spread through the ground program. The same game finding a full board by a scan

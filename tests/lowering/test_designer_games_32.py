@@ -8,7 +8,9 @@ opponent who cannot be fed (the mover takes the rest), or 40 moves (each takes t
 The runtime is checked against an independent model (the pits as a tuple) on the move tree's first levels and
 seeded plays to their end. Then the lowering's result. As written it does not lower within issue 34's budget: the
 sowing `while` writes the seeds it reads, so the compiled moves are refused at once (0.8 s of CPU, located, now with
-the rewrite: a counted loop of at most 16 passes, its condition inside); `auto` then spells the moves out and was
+the rewrite: a counted loop of at most 16 passes, its condition inside); `auto` then asks the dry run's estimate of
+the moves spelled out (undecided: their symbolic execution ends within its budget, the search of the ranges does
+not), spells them out and was
 still finding the counters' ranges after 77 s of CPU (stopped by `--max-seconds 600` on a loaded machine, 153 MB,
 nothing written). Following the hint (oware_counted.tgpl: one seed a pass for 16 passes, the captures going back
 4 passes) the sowing compiles, and the refusal moves on to the capture's first loop: "a loop after the move wrote

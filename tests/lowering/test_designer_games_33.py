@@ -5,10 +5,12 @@ that a hop may not land on again; three pieces in the opposite camp win, and aft
 pieces there wins (else a draw).
 
 The runtime is checked against an independent model (each seat's cells as a set, the chain's trail as a tuple)
-on the move tree's first levels and seeded plays to their end. Then the lowering's result. As written, `auto`
-refuses it after 25 s of CPU (over issue 34's 10 s for a refusal), located in `Arrived`'s scan of the board ("the
-lowering built conditions of more than 3,000,000 parts ...", hint: a counter, `--moves compiled` or
-`--functions-as-relations`); compiled, the moves are refused at once at `Game.Trail.clear()` (a list in the state).
+on the move tree's first levels and seeded plays to their end. Then the lowering's result. Compiled, the moves are
+refused at once at `Game.Trail.clear()` (a list in the state). `auto` then spelled them out and refused them after
+25 s of CPU (over issue 34's 10 s for a refusal), at 3,000,000 parts of conditions in one control state, in
+`Arrived`'s scan of the board; it now asks the dry run's estimate first (tgpl.lowering.lowerable.spelled_forecast:
+about 33.6 million parts in the first control state, its first move's scan stopped by the sample's budget) and
+refuses in 4.3 s of CPU, with both reasons: the compiled refusal at the list, the spelled-out estimate at `EndTurn`.
 A designer's rewrite (halma5_flags.tgpl: a `Visited` flag on each cell instead of the list, the other camp as "a
 camp, not mine" since `who + 1` is arithmetic on players, which compiled functions refuse) lowers compiled: it
 first failed its validation (a lowering bug, fixed: `test_a_player_field_fixed_after_setup_is_compared_as_a_player`);
@@ -24,6 +26,8 @@ from click.testing import CliRunner
 
 from differential import lowers_to_the_same_game, model_perft, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
+from tgpl.lowering.execute import NotLowerable
+from tgpl.pipeline import lower_game
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -174,6 +178,33 @@ def test_halma5_compiled_moves_are_refused_at_the_list_of_the_trail(tmp_path):
     assert r.exit_code == 2 and not (tmp_path / "h.kif").exists()
     assert ("halma5.tgpl:176:13: error: not lowerable: the moves cannot be compiled: clear() changes the list "
             "'Trail'") in r.output, r.output
+
+
+class _SpelledOn(Exception):
+    """The spelled-out lowering went on past the parts a refusal must come before."""
+
+
+def test_auto_refuses_halma5_before_spelling_out_its_moves(tmp_path):
+    """`auto` answers from the estimate: the spelled-out run never passes 100,000 parts of conditions (before, it
+    ran on to one control state's 3,000,000), and the refusal says both why the moves were not compiled and what
+    spelling them out would cost."""
+    told: list[int] = []
+
+    def progress(statements: int, parts: int) -> None:
+        told.append(parts)
+        if parts > 100_000:
+            raise _SpelledOn(parts)
+    with pytest.raises(NotLowerable) as e:
+        lower_game(load_game(game("halma5")), progress=progress)
+    assert e.value.span.line == 176 and e.value.reason.startswith("the moves cannot be compiled: a call of a built-in")
+    ((span, estimate),) = e.value.more
+    assert span.file.endswith("halma5.tgpl") and "in one control state" in estimate
+    assert "more than the 3,000,000 it allows one state" in estimate and "hint: " in estimate
+    assert max(told, default=0) <= 100_000
+    r = CliRunner().invoke(main, ["to-gdl", game("halma5"), "-o", str(tmp_path / "h.kif")])
+    assert r.exit_code == 2 and not (tmp_path / "h.kif").exists()
+    assert "halma5.tgpl:176:13: error: not lowerable: the moves cannot be compiled" in r.output, r.output
+    assert "error: not lowerable: spelled out move by move, the lowering would build about " in r.output
 
 
 def test_halma5_with_flags_lowers_compiled_and_validates(tmp_path):

@@ -144,6 +144,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             return compiled_moves()
         except Unsupported as e:
             refused = _compiled_refused(e, moves)
+            _forecast_refusal(program, snapshot, relations, limits, e)
     budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
     if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
         attempt = _CompiledPast(budget, compiled_moves, progress)
@@ -193,6 +194,21 @@ def _compiling_may_help(e: NotLowerable, program, universe: Universe, holds: Hol
     if isinstance(e, StateTooCostly):
         return may_compile(program, universe)
     return holds is not None and counts_the_board(program, universe, e.counter)
+
+
+def _forecast_refusal(program, snapshot: dict, relations: bool, limits: Limits, refused: Unsupported) -> None:
+    """Raises NotLowerable where `auto`'s compiled moves were `refused` and the dry run's estimate of them spelled
+    out (tgpl.lowering.lowerable.spelled_forecast, seconds of a sampled run) predicts that the lowering would refuse
+    them too, after minutes (Halma on 5 x 5: 25 s of CPU to one control state's budget of parts): the compiled
+    refusal, located with its rewrite, first, as `--moves compiled` says it, and the spelled-out estimate after it.
+    Where the estimate predicts no refusal, or is undecided, the moves are spelled out as before (Kalah lowers so
+    in 77 s of CPU). Imported here: the dry run asks this module how `lower` chooses."""
+    from tgpl.lowering.lowerable import spelled_forecast
+    predicted = spelled_forecast(program, snapshot, relations, limits)
+    if predicted is None:
+        return
+    raise NotLowerable(refused.span, f"the moves cannot be compiled: {refused}",
+                       [(predicted.span, f"{predicted.reason} (estimated from a sampled run; hint: {predicted.hint})")])
 
 
 @contextmanager

@@ -61,6 +61,12 @@ ESTIMATE_ERROR = 3
 1.6 times them, Teeko's 3.3: tests/data/designers/teeko.tgpl, whose later moves of a control state share the
 calls its first ones made, 400 statements a move where the sample's took 2,249). Only past this many times the
 lowering's budgets is a refusal predicted; an estimate between the budget and this is undecided."""
+STOPPED_ERROR = 3
+"""How much more a control state's estimate may err where its sample stopped inside a move (`_stopped_state_parts`):
+that move counted as whole, its cost taken for every move of the state, where the first moves of a state pay for
+calls that the later ones share (Teeko's first moves: 5.6 times its later ones'). Halma on 5 x 5
+(tests/data/designers/halma5.tgpl) stops in its first move's scan of the board: about 20 times the lowering's
+budget of one state, which refuses it there after 25 s of CPU."""
 SAMPLE = 2
 """Moves of each action the sampled run takes through each control state's segment (the first ones found)."""
 SAMPLE_MORE = 1
@@ -186,7 +192,8 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
      "write the search as a recursive function over the board, with a bound on its length (is there a chain of "
      "neighbours from one to the other? Lines of Action's `Linked`), or as a fixed number of passes over the cells; "
      "see \"Search a chain recursively\""),
-    (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run"),
+    (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run",
+      "the lowering would build"),
      "keep functions that walk or count the board pure (no writes, no turn.pass): they become rules with "
      "variables; compute what to change first (`k = FlipsIn(...)`), then write it in a loop of its own; "
      "--functions-as-relations and --moves compiled are the other strategies to try"),
@@ -351,6 +358,7 @@ class _State:
     effect_steps: int = 0  # of those, in the moves' own effects (the rest, the phases entered, is shared)
     effect_parts: int = 0
     costs: list[tuple[int, int]] = field(default_factory=list)  # statements and parts of each move's effect run
+    begun_parts: int = 0  # the parts of the moves' effects (`_DryLowering.effect_parts`) when its segment began
 
     def effects(self, moves: float) -> tuple[float, float]:
         """The statements and parts of the effects of `moves` moves: those run, and for each move not run the mean
@@ -451,6 +459,7 @@ class _DryLowering(Lowering):
             st.run = len(legal)
         begin, begin_parts = self.ex.steps, self.parts
         effects, effect_parts = self.effect_steps, self.effect_parts
+        st.begun_parts = effect_parts
         paths = super().segment(cs, legal)
         st.steps, st.parts = self.ex.steps - begin, self.parts - begin_parts
         st.effect_steps, st.effect_parts = self.effect_steps - effects, self.effect_parts - effect_parts
@@ -577,6 +586,20 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
                                            "which the dry run does not run: `tgpl to-gdl` decides")
                     return trial
     return out
+
+
+def spelled_forecast(program, snapshot: dict, relations: bool = False,
+                     limits: Limits | None = None) -> Refusal | None:
+    """The refusal the dry run predicts for the moves spelled out (`_spelled`, within its budgets of statements
+    and parts: seconds), or None where it predicts none (it lowers, or the estimate is undecided). `lower`'s
+    `auto` asks it once the compiled moves are refused, before spelling them out unbudgeted: a predicted refusal
+    is one past ESTIMATE_ERROR times the lowering's own budgets, counted, so the answer is the machine's speed's
+    no more than the lowering's."""
+    limits = limits if limits is not None else unlimited()
+    out = Assessment(parts=game_parts(program, Universe.from_snapshot(snapshot)))
+    with limits.during("estimating the moves spelled out"), fewer_collections():
+        _spelled(out, program, snapshot, relations, limits, STEPS, PARTS)
+    return next((r for r in out.refusals if r.predicted), None)
 
 
 def _refuse(out: Assessment, span: Span | None, reason: str, predicted: bool = False) -> None:
@@ -750,6 +773,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         elif st.run:
             exact = False
     total_steps = max(total_steps, first)
+    state_parts = _stopped_state_parts(lw)
     if lw.ex.loop_cuts:  # the passes past the cut, which the lowering runs once it knows the ranges, are not counted
         exact = False
     out.figures.update({"control states met": len(lw.states), "statements run": first + lw.ex.steps,
@@ -774,6 +798,12 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                    "whose extent depends on the state, and each way the list can grow is a path of its own")
         _refuse(out, span, f"spelled out move by move, the lowering would run {what}{where}, more than the "
                            f"{limit} it allows: it would be refused after minutes{why}", predicted=True)
+    elif state_parts > ESTIMATE_ERROR * STOPPED_ERROR * execute.STATE_WORK:
+        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        _refuse(out, busiest.span if busiest is not None else None,
+                f"spelled out move by move, the lowering would build about {int(state_parts):,} parts of conditions "
+                f"in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: it would be "
+                "refused after minutes", predicted=True)
     elif near:
         out.undecided = True
         out.notes.append(f"undecided: the estimate passes the lowering's budgets by less than {ESTIMATE_ERROR} times, "
@@ -801,6 +831,17 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
         out.notes.append(f"undecided: the sampled run passed the budget too{where}, before it had run a move of "
                          "every control state it met; `tgpl to-gdl --no-validate` gives the lowering's own answer")
+
+
+def _stopped_state_parts(lw: _DryLowering) -> float:
+    """The parts of conditions of the control state whose moves the sampled run was running when its budget
+    stopped it (0 where none was): its legal moves' estimate, and the effects run so far, the move under way
+    counted as done, for each of its moves. Only a lower bound for the moves run, but the first moves pay for
+    calls the later ones share: compared with STATE_WORK only past STOPPED_ERROR times ESTIMATE_ERROR of it."""
+    st = lw.states[-1] if lw.states else None
+    if st is None or st.legal is None or st.steps is not None or not st.run:
+        return 0.0
+    return st.legal_parts + (lw.effect_parts - st.begun_parts) * max(st.legal_moves, st.run) / st.run
 
 
 def _growing_search(parts: list[Part], start: Part) -> tuple[Span, str, str] | None:
@@ -908,4 +949,4 @@ def _as_rules(lw: _DryLowering, p: Part) -> str:
     return "yes"
 
 
-__all__ = ["Assessment", "Part", "Refusal", "assess", "game_parts", "hint_for", "STEPS", "PARTS"]
+__all__ = ["Assessment", "Part", "Refusal", "assess", "game_parts", "hint_for", "spelled_forecast", "STEPS", "PARTS"]
