@@ -196,7 +196,8 @@ def test_auto_refuses_halma5_before_spelling_out_its_moves(tmp_path):
             raise _SpelledOn(parts)
     with pytest.raises(NotLowerable) as e:
         lower_game(load_game(game("halma5")), progress=progress)
-    assert e.value.span.line == 176 and e.value.reason.startswith("the moves cannot be compiled: a call of a built-in")
+    assert e.value.span.line == 176
+    assert e.value.reason.startswith("the moves cannot be compiled: clear() changes the list 'Trail'")
     ((span, estimate),) = e.value.more
     assert span.file.endswith("halma5.tgpl") and "in one control state" in estimate
     assert "more than the 3,000,000 it allows one state" in estimate and "hint: " in estimate
