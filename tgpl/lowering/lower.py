@@ -202,9 +202,11 @@ def _forecast_refusal(program, snapshot: dict, relations: bool, limits: Limits, 
     them too, after minutes (Halma on 5 x 5: 25 s of CPU to one control state's budget of parts): the compiled
     refusal, located with its rewrite, first, as `--moves compiled` says it, and the spelled-out estimate after it.
     Where the estimate predicts no refusal, or is undecided, the moves are spelled out as before (Kalah lowers so
-    in 77 s of CPU). Imported here: the dry run asks this module how `lower` chooses."""
+    in 77 s of CPU). A stop past the limits while estimating says why the moves were not compiled, as one while
+    spelling them out does (`_spelled_after`). Imported here: the dry run asks this module how `lower` chooses."""
     from tgpl.lowering.lowerable import spelled_forecast
-    predicted = spelled_forecast(program, snapshot, relations, limits)
+    with _spelled_after(lambda: refused):
+        predicted = spelled_forecast(program, snapshot, relations, limits)
     if predicted is None:
         return
     raise NotLowerable(refused.span, f"the moves cannot be compiled: {refused}",
