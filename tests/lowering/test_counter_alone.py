@@ -41,18 +41,29 @@ def test_the_move_counter_is_bounded_by_the_phase_that_ends_the_game(counters_ap
     assert runtime.complete and bisimulate(lw).states == runtime.states
 
 
+def uncapped(monkeypatch) -> None:
+    """The counters' ranges searched as they are, none capped (tests/lowering/test_capped_counters.py)."""
+    monkeypatch.setattr(segments, "capped_counters", lambda *args: {})
+
+
 def test_without_the_control_the_move_counter_runs_away(counters_apart, monkeypatch):
     monkeypatch.setattr(segments, "alone_ranges", lambda logic, lowering, numeric: ({}, []))
+    uncapped(monkeypatch)
     with pytest.raises(NotLowerable, match="Game.Moves takes more than 256 values"):
         Lowered.of(str(GAME), gdl=False)
 
 
-def test_a_counter_the_game_lets_grow_is_refused_at_its_write():
+def test_a_counter_the_game_lets_grow_is_capped_or_refused_at_its_write(monkeypatch):
     """Without the phase tests, a mover may slide again in the Remove phase, forever, each slide stepping
-    Moves with no Check between: Moves really grows without bound. The refusal says so at the write."""
+    Moves with no Check between: Moves really grows without bound. Compared only with 12, it plays alike from
+    13 up, and is capped there; not capped, the refusal says so at the write."""
     source = GAME.read_text(encoding="utf-8")
     unphased = source.replace(' && turn.phase.active() == "Act"', "")
     assert unphased != source
+    logic = _logic_of_text(unphased)
+    assert logic.caps == {"Moves": 13}
+    assert logic.fluents[("Game", "Moves")].domain == [float(x) for x in range(14)]
+    uncapped(monkeypatch)
     with pytest.raises(NotLowerable) as refused:
         _logic_of_text(unphased)
     e = refused.value

@@ -94,7 +94,8 @@ class Throw:
         return list(itertools.product(*(range(1, n + 1) for n in self.sides)))
 
 
-def _is_roll(program, n) -> bool:
+def is_roll(program, n) -> bool:
+    """Is `n` a call of the built-in `roll(sides)` (a face from 1 up)?"""
     if not isinstance(n, ast.Call):
         return False
     ct = program.types.get(id(n.callee))
@@ -134,14 +135,14 @@ def _rolls_reached(program, node, looped: bool = False, calling: tuple = (), pop
         return
     if isinstance(node, (ast.While, ast.For)):
         looped = True
-    if _is_roll(program, node) or id(node) in pops:
+    if is_roll(program, node) or id(node) in pops:
         yield node, looped
     if isinstance(node, ast.Call):
         ct = program.types.get(id(node.callee))
         if isinstance(ct, CallableType) and ct.kind == "function":
             defn = ct.target.defn
             if id(defn) in calling:  # recursion: its dice as many times as it calls itself
-                yield from ((n, True) for n in ast.walk(defn) if _is_roll(program, n) or id(n) in pops)
+                yield from ((n, True) for n in ast.walk(defn) if is_roll(program, n) or id(n) in pops)
             else:
                 yield from _rolls_reached(program, defn, looped, calling + (id(defn),), pops)
     for child in ast.children(node):
@@ -642,7 +643,7 @@ def setup_roll_calls(program) -> list[ast.Call]:
     makes) and never after it, in source order."""
     during = {id(n) for n in after_setup_nodes(program)}
     code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
-    found = {id(n): n for n in reachable(program, code) if _is_roll(program, n) and id(n) not in during}
+    found = {id(n): n for n in reachable(program, code) if is_roll(program, n) and id(n) not in during}
     return sorted(found.values(), key=lambda n: (n.span.file, n.span.line, n.span.col))
 
 

@@ -38,6 +38,7 @@ from tgpl.lowering.minimize import minimize
 from tgpl.lowering.number_chains import Chains, decided
 from tgpl.lowering.list_sums import runtime_total, total_of
 from tgpl.lowering.universe import list_cell, member_of
+from tgpl.lowering.saturate import saturated_value
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
@@ -229,6 +230,7 @@ class Emitter:
                 raw = float(len(items)) if k is None else items[k] if k < len(items) else None
             else:
                 raw = o["fields"].get(attr) if o is absent else o["fields"][attr]
+                raw = saturated_value(raw, self.logic.caps.get(attr))  # a capped counter (Executor.caps)
             out.add(str(self.fluent(fl, literal_value(self.u.value(raw)))))
         out.add(str(self.control(tuple(snap["control"]))))
         if snap["result"] is not None:

@@ -35,6 +35,7 @@ from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.list_sums import SumLoop, sum_loop
 from tgpl.lowering.minimize import minimize
+from tgpl.lowering.saturate import capped
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
     conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
@@ -484,6 +485,9 @@ class Executor:
         # id of a comparison of numbers -> (it, the span of the first comparison in the source that made it), so
         # that a comparison too costly to write as rules is refused where it is (segments.Lowering.check_comparisons)
         self.compared: dict[int, tuple[CmpLit, Span]] = {}
+        # counters held cut down to a cap (tgpl.lowering.saturate.capped_counters): attribute -> its cap; every
+        # write of one is cut down to it (segments.lowered_logic sets them after a counter's range ran away)
+        self.caps: dict[str, int] = {}
 
     # ============================================================ paths
     def fork_on(self, p: Path, cond) -> list[tuple[Path, bool]]:
@@ -741,7 +745,7 @@ class Executor:
                                          "the lowering tracks (a built-in field or a collection)")
             if isinstance(value, (list, dict, tuple, StateList, SetList)):
                 raise NotLowerable(span, "attributes holding lists or tables cannot change after setup")
-            q.store[cell] = restrict(value, q.pc)
+            q.store[cell] = restrict(capped(value, self.caps.get(name)), q.pc)
             if name in q.views:
                 q.dirty = q.dirty | {cell}
             out.append(q)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 
 from tgpl.frontend import ast
+from tgpl.lowering.chance import is_roll
+from tgpl.lowering.symbolic import Num, choice, lift, neg, sym_compare
 
 COMPARISONS = ("<", ">", "<=", ">=", "==", "!=")
 
@@ -91,3 +93,151 @@ def saturated_value(x, bound: int | None):
     if bound is None or not isinstance(x, (int, float)) or isinstance(x, bool):
         return x
     return min(x, bound)
+
+
+# ---------------------------------------------------------------- capped counters (the moves spelled out)
+#
+# The moves spelled out cap a wider family of counters: a counter whose every write is `attr = c` (c >= 0) or
+# `attr += e`, e a sum of parts never negative, and whose every read is a comparison with a number or a part of
+# such an `e` that another capped counter is stepped by (Sevens' `Banked += Pot`). Each is held as min(value, T):
+# a write's value is cut down to T (`capped`). The counters never fall (a step adds a number >= 0) and start at
+# 0 or more, so from T up a counter stays at T or more; one at T or more stepped into another makes that one T or
+# more too where T_from >= T_into. So T is one more than the largest number the counter is compared with, raised
+# to the T of every counter it is added into, and every comparison, every step and every cut gives the same answer
+# on the runtime's values and on the capped ones, which is what the validation compares (`saturated_value`).
+
+
+def capped_counters(program, numeric_attrs: set[str], initial: dict[str, list]) -> dict[str, int]:
+    """attribute name -> its cap T, for the numeric attributes (fluents) that may be capped (see above).
+    `initial`: each attribute's values after setup, over the objects that hold it (each must be an integer from 0
+    to its cap, the state the lowering starts from being the runtime's)."""
+    nodes = [n for module in program.modules for n in ast.walk(module.items)]
+    scan = _Scan(program, nodes)
+    candidates = set(numeric_attrs) - scan.declared
+    while True:
+        caps = _caps(scan, candidates)
+        bad = {a for a, cap in caps.items()
+               if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and float(x).is_integer()
+                          and 0 <= x <= cap for x in initial.get(a, []))}
+        if not bad:
+            return caps
+        candidates = set(caps) - bad
+
+
+def capped(value, cap: int | None):
+    """A value written to a counter capped at `cap` (None: not capped), cut down to it: min(value, cap), by cases
+    where the value is a number of the state (`x >= cap` gives cap, else x)."""
+    if cap is None:
+        return value
+    return lift(lambda x: _min(x, float(cap)), value)
+
+
+def _min(x, cap: float):
+    if isinstance(x, Num):
+        at = sym_compare(">=", x, cap)
+        return choice([(cap, at), (x, neg(at))])
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return min(float(x), cap)
+    return x
+
+
+class _Scan:
+    """What the capping reads from the source: the names declared as locals, inputs and filters' candidates,
+    and the locals known never negative."""
+
+    def __init__(self, program, nodes: list):
+        self.program = program
+        self.nodes = nodes
+        self.declared = {n.name for n in nodes if isinstance(n, (ast.VarDecl, ast.InputDecl, ast.Filter)) and n.name}
+        self._locals: dict[str, bool] = {}
+
+    def local_never_negative(self, name: str) -> bool:
+        """Is every declaration of the local `name` set to a sum never negative that reads no attribute, and is it
+        never assigned again, nor an input's or a filter's name (whose values are the caller's)?"""
+        if name in self._locals:
+            return self._locals[name]
+        self._locals[name] = False  # a declaration that reads itself is no proof
+        decls = [n for n in self.nodes if isinstance(n, ast.VarDecl) and n.name == name]
+        ok = bool(decls) and all(d.init is not None and self.sum_reads(d.init, set()) == set() for d in decls) \
+            and not any(isinstance(n, (ast.InputDecl, ast.Filter)) and n.name == name for n in self.nodes) \
+            and not any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Name) and n.target.name == name
+                        for n in self.nodes)
+        self._locals[name] = ok
+        return ok
+
+    def sum_reads(self, e, counters: set[str]) -> set[int] | None:
+        """The ids of the reads of `counters` in `e`, where `e` is a sum never negative of numbers, dice, locals
+        never negative and those counters (None where it is something else)."""
+        if isinstance(e, ast.NumberLit):
+            return set() if float(e.value) >= 0 else None
+        if is_roll(self.program, e):
+            return set()
+        if isinstance(e, ast.Binary) and e.op == "+":
+            left, right = self.sum_reads(e.left, counters), self.sum_reads(e.right, counters)
+            return None if left is None or right is None else left | right
+        if isinstance(e, ast.Name) and e.name in self.declared:
+            return set() if e.name not in counters and self.local_never_negative(e.name) else None
+        if isinstance(e, (ast.Name, ast.Member)) and e.name in counters:
+            return {id(e)}
+        return None
+
+
+def _caps(scan: _Scan, candidates: set[str]) -> dict[str, int]:
+    """The caps of the counters of `candidates` that may be capped: those read and written as the capping needs,
+    added only into counters that are capped too, each cap the largest of its own and those it is added into."""
+    while True:
+        uses = {a: _uses(scan, a, candidates) for a in sorted(candidates)}
+        caps = {a: math.floor(max(u.constants)) + 1 for a, u in uses.items() if u is not None and u.constants}
+        changed = True
+        while changed:
+            changed = False
+            for a, u in uses.items():
+                if u is None:
+                    continue
+                for into in u.into:
+                    if into in caps and caps[into] > caps.get(a, -math.inf):
+                        caps[a], changed = caps[into], True
+        kept = {a for a, u in uses.items() if u is not None and a in caps and u.into <= candidates}
+        if kept == candidates:
+            return caps
+        candidates = kept
+
+
+class _Uses:
+    """How a counter is used: the numbers it is compared with, and the counters it is added into."""
+
+    def __init__(self) -> None:
+        self.constants: list[float] = []
+        self.into: set[str] = set()
+
+
+def _uses(scan: _Scan, attr: str, candidates: set[str]) -> _Uses | None:
+    """The uses of `attr`, where every read and write of it is one the capping allows (None otherwise)."""
+    out = _Uses()
+    allowed: set[int] = set()
+    for n in scan.nodes:
+        if isinstance(n, ast.Binary) and n.op in COMPARISONS:
+            for mine, other in ((n.left, n.right), (n.right, n.left)):
+                if _names(mine, attr):
+                    k = _number(other)
+                    if k is None:
+                        return None
+                    allowed.add(id(mine))
+                    out.constants.append(k)
+        elif isinstance(n, ast.Assign) and _names(n.target, attr):
+            allowed.add(id(n.target))
+            k = _number(n.value)
+            if n.op == "=" and k is not None and k >= 0:
+                continue
+            if n.op != "+=" or scan.sum_reads(n.value, candidates) is None:
+                return None
+        elif isinstance(n, ast.Assign) and n.op == "+=" and isinstance(n.target, (ast.Name, ast.Member)) \
+                and n.target.name in candidates:
+            reads = scan.sum_reads(n.value, candidates)
+            mine = {id(r) for r in ast.walk(n.value) if _names(r, attr)}
+            if reads is not None and mine and mine <= reads:
+                allowed |= mine
+                out.into.add(n.target.name)
+    if any(_names(n, attr) and id(n) not in allowed for n in scan.nodes):
+        return None
+    return out

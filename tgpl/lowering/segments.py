@@ -46,6 +46,7 @@ from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
                                   pool_classes, set_lists, state_lists)
 from tgpl.lowering.runaway import growing_write
+from tgpl.lowering.saturate import capped_counters
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, member_cell, member_of, slot_cell
 from tgpl.lowering.unread import unread_attributes
 from tgpl.limits import Limits, unlimited
@@ -114,6 +115,9 @@ class GameLogic:
     # attribute -> the total of its family proved conserved (tgpl.lowering.conserved): in every state a play
     # reaches, distinct members sum to at most it (the number line of tgpl.lowering.number_chains)
     totals: dict[str, int] = field(default_factory=dict)
+    # counters held cut down to a cap (tgpl.lowering.saturate.capped_counters): attribute -> its cap; the runtime's
+    # values are cut down to it where its states are read as the GDL's (emit.Emitter.state_fluents)
+    caps: dict[str, int] = field(default_factory=dict)
 
     def number_line(self) -> Line:
         """The ranges sums of counters chain through (tgpl.lowering.number_chains)."""
@@ -268,6 +272,20 @@ class Lowering:
         # contestant holds the car): random then throws after every move of an action that may throw, and
         # where the runtime draws nothing its face changes nothing (tgpl.lowering.percepts, decision 97)
         self.secret_throws = has_secrets(program)
+
+    def cappable(self) -> dict[str, int]:
+        """The counters that may be held cut down to a cap (tgpl.lowering.saturate.capped_counters), each with its
+        cap, judged on the source and the values after setup: of the numeric attributes the source declares, those
+        no built-in writes (a deck's `length`, which pop() lowers, out of the source's sight)."""
+        nodes = [n for module in self.program.modules for n in ast.walk(module.items)]
+        declared = {n.name for n in nodes if isinstance(n, ast.Attribute)}
+        declared -= {name for n in nodes if isinstance(n, ast.Call) for name in builtin_writes(self.program, n)}
+        numeric = {fl.attr for fl in self.fluents.values() if fl.numeric and fl.attr in declared}
+        initial: dict[str, list] = {}
+        for fl in self.fluents.values():
+            if fl.numeric:
+                initial.setdefault(fl.attr, []).append(fl.initial)
+        return capped_counters(self.program, numeric, initial)
 
     def _check_setup_deals(self) -> None:
         """Raises NotLowerable, at setup's first pop(), where a cell a setup deal fills is no state."""
@@ -905,6 +923,7 @@ class Lowering:
             results = sorted(set(results) | {tuple(tuple(r) for r in self.u.result)})
         logic = GameLogic(self.u, self.fluents, self.moves, states, self.ex.labels, results, self.start, self.ex.views,
                           self.ex.horn, self.ex.horn_contexts)
+        logic.caps = dict(self.ex.caps)
         with self.limits.during("lowering (ranges)"):
             self.early_loop_cuts()
             number_domains(logic, self)
@@ -1147,12 +1166,19 @@ def lowered_logic(program, universe: Universe, make) -> tuple[Lowering, GameLogi
     fitted = False
     cut = execute.LOOP_CUT_START
     ranges = None  # what the last cut too short found, for these pools (Lowering.early_loop_cuts)
+    caps: dict[str, int] = {}  # the counters capped (Executor.caps): none until a counter's range runs away
     while True:
         lowering = make(universe.with_pools(sizes))
         lowering.loop_cut = cut
         lowering.cut_ranges = ranges
+        lowering.ex.caps = caps
         try:
             logic = lowering.run()
+        except NotLowerable as e:
+            if caps or e.counter is None or e.counter not in (cappable := lowering.cappable()):
+                raise
+            caps, ranges = cappable, None  # lowered again from the start, its counters capped
+            continue
         except LoopCutShort as e:
             ranges = e.ranges
             cut *= 2
@@ -2206,6 +2232,13 @@ def runaway_refusal(lowering: Lowering, fl: Fluent, values: set, work: bool = Fa
     seen = f" ({_number_text(found[0])} to {_number_text(found[-1])} found)" if found else ""
     what = (f"the range of {name} could not be bounded within {RANGE_WORK_LIMIT:,} cases of the counters' values{seen}"
             if work else f"{name} takes more than {RANGE_LIMIT} values{seen}")
+    cap = lowering.ex.caps.get(fl.attr)
+    if cap is not None and not falls:  # capped (tgpl.lowering.saturate), yet with too many values below its cap
+        return NotLowerable(span, f"{what}: it is held within its cap, {cap}, one more than the largest number it is "
+                                  "compared with or than the cap of a counter it is added into (every value from "
+                                  f"there up plays alike), but that is still more than {RANGE_LIMIT} values: compare "
+                                  "it with smaller numbers, or end the game when it reaches a smaller bound",
+                            counter=fl.attr)
     return NotLowerable(span, f"{what}: numbers need a finite range to be lowered, and the lowering sees nothing "
                               f"that stops {'this write' if write else 'its writes'} from making it ever "
                               f"{'smaller' if falls else 'larger'} (it follows the turns, and other counters only "
