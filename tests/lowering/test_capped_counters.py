@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from test_saturate import GAME as SATURATE_GAME
 from tgpl.cli import main
 from tgpl.frontend.loader import load_program
 from tgpl.lowering import segments
@@ -24,49 +25,13 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 SEVENS = DATA / "designers" / "sevens.tgpl"
 STOCKPILE = DATA / "lowering" / "stockpile.tgpl"
 
-GAME = """game "count";
-players 2;
-
-setup
-{{
-    turn.use("Round");
-    turn.pass(0, "Play");
-}}
-
-global class Game
-{{
-    number Pot = 0;
-    number Banked = 0;
-}}
-
-class Seat
-{{
-    action Step
-    {{
-        trigger PlayerChoiceEvent {{ return true; }}
-        effect
-        {{
-            number face = roll(6);
-            {effect}
-            turn.pass(player + 1, "Play");
-        }}
-    }}
-}}
-
-turn Round
-{{
-    phase Play
-    {{
-        {check}
-    }}
-    default {{ return player.active(); }}
-}}
-"""
+# test_saturate's game, its counters Pot and Banked, a die thrown before the effect
+GAME = SATURATE_GAME.replace("number Moves = 0;", "number Pot = 0;").replace("number Other = 0;", "number Banked = 0;")
 CHECK = "if (Game.Banked >= 20) { winner { {0, 1} }; }"
 
 
 def caps(effect: str, check: str = CHECK, initial: dict | None = None) -> dict[str, int]:
-    program = load_program("count.tgpl", text=GAME.format(effect=effect, check=check))
+    program = load_program("count.tgpl", text=GAME.format(effect="number face = roll(6); " + effect, check=check))
     assert program.ok, [d.message for d in program.diagnostics]
     return capped_counters(program, {"Pot", "Banked"}, initial or {"Pot": [0.0], "Banked": [0.0]})
 

@@ -175,7 +175,7 @@ class _Scan:
         if isinstance(e, ast.Binary) and e.op == "+":
             left, right = self.sum_reads(e.left, counters), self.sum_reads(e.right, counters)
             return None if left is None or right is None else left | right
-        if isinstance(e, ast.Name) and e.name in self.declared:
+        if isinstance(e, ast.Name) and e.name in self.declared and id(e) not in self.program.implicit_this:
             return set() if e.name not in counters and self.local_never_negative(e.name) else None
         if isinstance(e, (ast.Name, ast.Member)) and e.name in counters:
             return {id(e)}
