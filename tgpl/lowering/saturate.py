@@ -24,6 +24,7 @@ leave a counter unsaturated, never saturate one the game reads otherwise.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
 from tgpl.lowering.chance import is_roll
@@ -203,12 +204,12 @@ def _caps(scan: _Scan, candidates: set[str]) -> dict[str, int]:
         candidates = kept
 
 
+@dataclass
 class _Uses:
     """How a counter is used: the numbers it is compared with, and the counters it is added into."""
 
-    def __init__(self) -> None:
-        self.constants: list[float] = []
-        self.into: set[str] = set()
+    constants: list[float] = field(default_factory=list)
+    into: set[str] = field(default_factory=set)
 
 
 def _uses(scan: _Scan, attr: str, candidates: set[str]) -> _Uses | None:
