@@ -328,7 +328,7 @@ def test_ends_is_refused_naming_the_function_whose_list_multiplies_the_paths(tmp
     at the call whose values pass the ways the lowering spells out (execute.WAY_LIMIT), and its hint names the
     function, the list and where the moves change it (once the generic "a count or a search over the whole
     board"), with the rewrite: a running total the move keeps."""
-    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
+    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "-o", str(tmp_path / "x.kif")])
     assert r.exit_code == 2, r.output
     assert "ends.tgpl:93:55: error: not lowerable: the values the calls on this way return make " in r.output
     assert "ways together (here, in phase Scoring), more than the 4,096 the lowering spells out" in r.output
@@ -345,13 +345,13 @@ def test_ends_is_refused_before_the_work_of_its_ranking(tmp_path, monkeypatch):
     passed when the refusal waited for it (14.4 s of CPU; now 4.9 s). With the count of ways lifted, the same
     game is still refused, by that budget, at the ranking's comparison: the count stood for that work."""
     start = work_done()
-    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
+    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "-o", str(tmp_path / "x.kif")])
     assert r.exit_code == 2, r.output
     assert "ends.tgpl:93:55: error: not lowerable: the values the calls on this way return" in r.output
     assert work_done() - start < execute.STATE_WORK
     monkeypatch.setattr(execute, "WAY_LIMIT", 10 ** 9)
     start = work_done()
-    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "--max-seconds", "150", "-o", str(tmp_path / "x.kif")])
+    r = CliRunner().invoke(main, ["to-gdl", game("ends"), "-o", str(tmp_path / "x.kif")])
     assert r.exit_code == 2, r.output
     assert "ends.tgpl:104:48: error: not lowerable: the lowering built conditions of more than" in r.output
     assert work_done() - start > execute.STATE_WORK
