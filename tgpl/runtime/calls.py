@@ -51,7 +51,6 @@ def _invoke(m, rf, this, names, values, span):
 _UNKNOWN = object()
 # No value is it: `(x := v) is _NV or ...` evaluates v for its effect and goes on (`inlining`)
 _NEVER = object()
-_new_frame = object.__new__
 
 
 def frame_runner(block, size: int, params: tuple[int, ...]):
@@ -59,20 +58,10 @@ def frame_runner(block, size: int, params: tuple[int, ...]):
     the frame's locals, or any under `RuntimeOptions.reference`) in the form every call runs a
     function's effect: a Python function of (machine, this, the inputs in declaration order)
     giving its value, its `Returned` unwrapped."""
-    pad = [None] * (size - len(params))
-    in_order = params == tuple(range(len(params)))
-
     def run(m, this, *inputs):
-        frame = _new_frame(Frame)
-        frame.m = m
-        frame.this = this
-        frame.event = None
-        if in_order:
-            frame.vars = [*inputs, *pad]
-        else:  # an input with a filter: its candidate's slot comes first
-            frame.vars = local = [None] * size
-            for slot, value in zip(params, inputs):
-                local[slot] = value
+        frame = Frame(m, this, size)
+        for slot, value in zip(params, inputs):
+            frame.vars[slot] = value
         r = block(frame)
         return r.value if r.__class__ is Returned else None
 

@@ -9,8 +9,9 @@ the runtime errors) only when an operand is not a number. Rarer nodes
 their closure from `tgpl.runtime.compiler` and are called from the
 generated code, so every construct works and the hot ones are fast.
 
-Generated functions take a Frame and return None or a `Returned`, exactly
-like the closures they replace.
+A block's code takes a Frame and returns None or a `Returned`, exactly like
+the closures it replaces; a function's effect takes its inputs and returns
+its value (`BlockGenerator.function`).
 """
 
 from __future__ import annotations
@@ -413,7 +414,6 @@ class BlockGenerator:
         self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
-        self.params: tuple[int, ...] = ()  # a function's input slots (`function`)
         self.bound: set[str] = set()  # names `_preamble` binds for the code
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
@@ -498,21 +498,20 @@ class BlockGenerator:
         """A function's effect, as every call runs it (`RFunction.effect`): `function_effect`'s
         spellings, or, for a body with closures (or inputs whose slots are not 0, 1, ...: one
         with a filter), its code of a Frame run on the inputs by `calls.frame_runner`."""
-        self.params = params
         body, preamble = self.generated(block)
         if not self.closures and params == tuple(range(len(params))):
-            return self.function_effect(body, preamble, block.span)
+            return self.function_effect(body, preamble, params, block.span)
         return frame_runner(self.frame_code(body, preamble, block.span), self.layout.size, params)
 
-    def function_effect(self, body: str, preamble: str, span):
+    def function_effect(self, body: str, preamble: str, params: tuple[int, ...], span):
         """A function's effect with no closure, in at most two spellings: `_fast(m, this, l0,
         l1...)`, its inputs as parameters and its locals Python's own, which every call runs
         (bound call sites, `_invoke`, `Machine.call_function`), and for a function that reads
         only its optimistic spelling `_fast_direct` (`tgpl.runtime.direct`), whose way back is
         `_fast`, kept on it as `direct_call`."""
-        slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(self.params))
+        slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
-        args = "".join(f", l{s}" for s in self.params)
+        args = "".join(f", l{s}" for s in params)
         effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1"),
                                span, "_fast")
         if self.optimistic is not None:
