@@ -30,54 +30,42 @@ def _call_method(m, target, name, names, values, span):
 
 def _invoke(m, rf, this, names, values, span):
     """A call whose arguments are all named, as generated code makes it. When it gives every input
-    once, the values go straight to their slots (the common case, inputs in declaration order,
-    is one list); any other call binds through Machine.call_function. The effect and its
+    once, the values go straight to the effect (the common case, inputs in declaration order, as
+    they are); any other call binds through Machine.call_function. The effect and its
     result are handled exactly as there."""
     binder = rf.binders.get(names)
     if binder is None:
         binder = rf.binder(names)
     if binder is False:
         return m.call_function(rf, this, list(zip(names, values)), span)
-    if binder.__class__ is list:
-        pad = binder
-    else:  # every input given, in another order
-        local = [None] * rf.size
-        for slot, value in zip(binder, values):
-            local[slot] = value
-        values, pad = local[:len(binder)], local[len(binder):]
     if rf.effect is None:
         return None
-    fast = getattr(rf.effect, "fast", None)
-    if fast is not None:  # the inputs as parameters (`codegen.BlockGenerator.function_effect`)
-        return _run(m, rf, fast, this, values, (rf.what, span), span)
-    return _run(m, rf, _direct_runner(rf), this, ([*values, *pad],), (rf.what, span), span)
+    if binder is not True:  # every input given, in another order
+        ordered = [None] * len(binder)
+        for at, value in zip(binder, values):
+            ordered[at] = value
+        values = ordered
+    return _run(m, rf, this, values, span)
 
 
 _UNKNOWN = object()
 # No value is it: `(x := v) is _NV or ...` evaluates v for its effect and goes on (`inlining`)
 _NEVER = object()
-_new_frame = object.__new__
 
 
-def _direct_runner(rf):
-    """`rf`'s effect, when it takes a Frame (a function with closures: `codegen`'s `_block`), as a
-    function of (machine, this, locals) returning its value, its `Returned` unwrapped."""
-    direct = rf.__dict__.get("_direct")
-    if direct is not None:
-        return direct
-    effect = rf.effect
-
-    def direct(m, this, local):
-        frame = _new_frame(Frame)
-        frame.m = m
-        frame.this = this
-        frame.event = None
-        frame.vars = local
-        r = effect(frame)
+def frame_runner(block, size: int, params: tuple[int, ...]):
+    """A function's body compiled as a block of a Frame (one with closures, which read and write
+    the frame's locals, or any under `RuntimeOptions.reference`) in the form every call runs a
+    function's effect: a Python function of (machine, this, the inputs in declaration order)
+    giving its value, its `Returned` unwrapped."""
+    def run(m, this, *inputs):
+        frame = Frame(m, this, size)
+        for slot, value in zip(params, inputs):
+            frame.vars[slot] = value
+        r = block(frame)
         return r.value if r.__class__ is Returned else None
 
-    rf.__dict__["_direct"] = direct
-    return direct
+    return run
 
 
 # What an argument of a memoized function must be, by its declared type, for its value to be a
@@ -118,14 +106,14 @@ def new_memo(tables: int, budget: int) -> list:
     return [{} for _ in range(tables)] + [[budget]]
 
 
-def _run(m, rf, run, this, args, entry, span):
-    """Run a function's effect as `run(m, this, *args)` (its `fast` spelling on its inputs, or
-    `_direct_runner` on its bound locals): a player result mapped onto the players, a cancelled
-    input or no value giving null, the host's errors the game's."""
+def _run(m, rf, this, args, span):
+    """Run a function's effect on its inputs `args`, in declaration order: a player
+    result mapped onto the players, a cancelled input or no value giving null, the host's errors
+    the game's."""
     stack = m.stack
-    stack.append(entry)
+    stack.append((rf.what, span))
     try:
-        r = run(m, this, *args)
+        r = rf.effect(m, this, *args)
         if r is None:
             return None
         return to_player(r, m.players) if rf.returns_player else r

@@ -70,7 +70,9 @@ class RFunction:
     owner: RClass | None
     defn: ast.FunctionDef
     inputs: list[RInput]
-    effect: Code | None
+    # Its body as a function of (machine, this, its inputs in declaration order) giving its value
+    # or None (`Compiler.function_effect`); it may carry an optimistic spelling, `direct_call`.
+    effect: Callable | None
     size: int
     returns: Type
     memo: int | None = None  # its table in `World.memo` when it is pure (`tgpl.runtime.purity`)
@@ -84,23 +86,23 @@ class RFunction:
         return self.returns == PLAYER
 
     @cached_property
-    def binders(self) -> dict[tuple[str, ...], list | tuple[int, ...] | bool]:
+    def binders(self) -> dict[tuple[str, ...], tuple[int, ...] | bool]:
         """Per call shape (the names a call gives, in its order): `binder`'s answer."""
         return {}
 
-    def binder(self, names: tuple[str, ...]) -> list | tuple[int, ...] | bool:
-        """How a call of this shape binds (tgpl.runtime.codegen._invoke): False when it does not
-        give every input once (the general path); a list, the padding after the values, when it
-        gives them in the slots 0, 1, ... in order; else the slots of its values.
+    def binder(self, names: tuple[str, ...]) -> tuple[int, ...] | bool:
+        """How a call of this shape binds (tgpl.runtime.calls._invoke): False when it does not
+        give every input once (the general path); True when it gives them in declaration order,
+        the effect's own; else the position in that order of each of its values.
 
         Cached per call shape: generated code calls functions this way, and binding by a
         precomputed plan is the cheap part of a call that runs in every move.
         """
-        slots = {i.name: i.slot for i in self.inputs}
-        found: list | tuple[int, ...] | bool = False
-        if len(set(names)) == len(names) == len(slots) and all(n in slots for n in names):
-            plan = tuple(slots[n] for n in names)
-            found = [None] * (self.size - len(plan)) if plan == tuple(range(len(plan))) else plan
+        at = {i.name: k for k, i in enumerate(self.inputs)}
+        found: tuple[int, ...] | bool = False
+        if len(set(names)) == len(names) == len(at) and all(n in at for n in names):
+            plan = tuple(at[n] for n in names)
+            found = True if plan == tuple(range(len(plan))) else plan
         self.binders[names] = found
         return found
 
@@ -329,7 +331,9 @@ class RPhase:
     name: str
     turn: str
     inputs: list[RInput]
-    effect: Code | None
+    # Its body as a function of (machine, this, its inputs in declaration order) giving its value
+    # or None (`Compiler.function_effect`); it may carry an optimistic spelling, `direct_call`.
+    effect: Callable | None
     size: int
     span: Span
     home: object = None  # what the sites of its inputs and effect name as their home

@@ -9,8 +9,9 @@ the runtime errors) only when an operand is not a number. Rarer nodes
 their closure from `tgpl.runtime.compiler` and are called from the
 generated code, so every construct works and the hot ones are fast.
 
-Generated functions take a Frame and return None or a `Returned`, exactly
-like the closures they replace.
+A block's code takes a Frame and returns None or a `Returned`, exactly like
+the closures it replaces; a function's effect takes its inputs and returns
+its value (`BlockGenerator.function`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
-from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _direct_runner, _invoke, _key_test, _key_tuple
+from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _invoke, _key_test, _key_tuple, frame_runner
 from tgpl.runtime.errors import (
     BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
 )
@@ -75,30 +76,18 @@ def _as_player(value, players):
 
 
 def _bound_plan(rf, names, span, key_types):
-    """How a call site of shape `names` runs `rf`: (run, padding, stack entry, maps a player,
-    memo table) when the call gives every input once in declaration order (the values then are the
-    first locals), else False (the site goes through `_invoke`). `run` is the effect's direct
-    spelling; the memo table is `rf.memo` when `rf` is pure and its inputs have the types the site
-    tests its keys for (`key_types`), else None."""
+    """How a call site of shape `names` runs `rf`: (stack entry, maps a player, memo table) when
+    the call gives every input once in declaration order (the values are then the effect's
+    arguments as they are), else False (the site goes through `_invoke`). The memo table is
+    `rf.memo` when `rf` is pure and its inputs have the types the site tests its keys for
+    (`key_types`), else None."""
     binder = rf.binders.get(names)
     if binder is None:
         binder = rf.binder(names)
-    if binder.__class__ is not list or rf.effect is None:
+    if binder is not True or rf.effect is None:
         return False
     memo = rf.memo if rf.memo is not None and tuple(i.type for i in rf.inputs) == key_types else None
-    fast = getattr(rf.effect, "fast", None)
-    return None if fast else _direct_runner(rf), tuple(binder), (rf.what, span), rf.returns_player, memo, fast
-
-
-def _frame_block(fast, n: int):
-    """A function's effect `_fast(m, this, l0...)` (`BlockGenerator.function_effect`) as a block
-    of a Frame, for what runs blocks that way; the calls themselves run `fast`, kept on it."""
-    def _block(f):
-        r = fast(f.m, f.this, *f.vars[:n])
-        return None if r is None else Returned(r)
-
-    _block.fast = fast
-    return _block
+    return (rf.what, span), rf.returns_player, memo, rf.effect
 
 
 def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
@@ -137,9 +126,8 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
             f"        return _invoke(m, rf, None, names, ({args}), span)",
         ]
         this = "None"
-    call = f"(fast(m, {this}, {args}) if fast is not None else run(m, {this}, [{args}*pad]))"
     lines += [
-        "    run, pad, entry, rp, memo, fast = p",
+        "    entry, rp, memo, fast = p",
         "    table = None",
         f"    if memo is not None and (mm := m.world.memo) is not None and {test}:",
         "        table = mm[memo]",
@@ -157,7 +145,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
         "    stack = m.stack",
         "    stack.append(entry)",
         "    try:",
-        f"        r = {call}",
+        f"        r = fast(m, {this}, {args})",
         "        if r is None:",
         "            return None",
         "        if rp:",
@@ -415,8 +403,7 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, params: tuple | None = None,
-                 optimistic: str | None = None):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, optimistic: str | None = None):
         self.c = compiler
         self.layout = layout
         self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
@@ -427,7 +414,6 @@ class BlockGenerator:
         self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
-        self.params = params  # a function's input slots (0, 1, ...): also spell it with Python locals
         self.bound: set[str] = set()  # names `_preamble` binds for the code
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
@@ -479,42 +465,55 @@ class BlockGenerator:
     def emit(self, depth: int, line: str) -> None:
         self.lines.append("    " * depth + line)
 
-    def generate(self, block: ast.Block) -> Code:
+    def generated(self, block: ast.Block) -> tuple[str, str]:
+        """The block's statements generated: its body and the preamble that body needs."""
         self.block(block, 1)
         body = "\n".join(self.lines) + "\n    return None\n"
-        preamble = self.preamble(body)
-        loads = ""
+        return body, self.preamble(body)
+
+    def generate(self, block: ast.Block) -> Code:
+        """The block's code, a function of a Frame (with `direct`, also its plain spelling)."""
+        body, preamble = self.generated(block)
+        block_fn = self.frame_code(body, preamble, block.span)
+        if self.direct and not self.closures:
+            # The same code as a plain function of (machine, this, locals) that returns its
+            # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
+            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "this", "None", "", "l\\1")
+            block_fn.direct = self._compile(direct, block.span, "_direct")
+        return block_fn
+
+    def frame_code(self, body: str, preamble: str, span) -> Code:
+        """The generated `body` as a function of a Frame, returning None or a `Returned`."""
         if self.closures:  # the compiler's closures read and write the frame's locals
             src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
-        elif self.params is not None and self.params == tuple(range(len(self.params))):
-            return self.function_effect(body, preamble, block.span)
         else:
             # Nothing but this code reads its locals: they are Python's own, loaded from the
             # frame on entry (the inputs, a filter's candidate; the others are null there).
             # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
-            loads = _loads(body)
-            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + loads + preamble
+            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + _loads(body) + preamble
                    + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
-        block_fn = self._compile(src, block.span, "_block")
-        if self.direct and not self.closures:
-            # The same code as a plain function of (machine, this, locals) that returns its
-            # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
-            direct = "def _direct(m, this, v):\n" + loads + preamble + _spelled(body, "this", "None", "", "l\\1")
-            block_fn.direct = self._compile(direct, block.span, "_direct")
-        return block_fn
+        return self._compile(src, span, "_block")
 
-    def function_effect(self, body: str, preamble: str, span):
+    def function(self, block: ast.Block, params: tuple[int, ...]):
+        """A function's effect, as every call runs it (`RFunction.effect`): `function_effect`'s
+        spellings, or, for a body with closures (or inputs whose slots are not 0, 1, ...: one
+        with a filter), its code of a Frame run on the inputs by `calls.frame_runner`."""
+        body, preamble = self.generated(block)
+        if not self.closures and params == tuple(range(len(params))):
+            return self.function_effect(body, preamble, params, block.span)
+        return frame_runner(self.frame_code(body, preamble, block.span), self.layout.size, params)
+
+    def function_effect(self, body: str, preamble: str, params: tuple[int, ...], span):
         """A function's effect with no closure, in at most two spellings: `_fast(m, this, l0,
         l1...)`, its inputs as parameters and its locals Python's own, which every call runs
         (bound call sites, `_invoke`, `Machine.call_function`), and for a function that reads
         only its optimistic spelling `_fast_direct` (`tgpl.runtime.direct`), whose way back is
-        `_fast`. What takes a Frame is a Python adapter (`_frame_block`), not a third spelling."""
-        slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(self.params))
+        `_fast`, kept on it as `direct_call`."""
+        slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
-        args = "".join(f", l{s}" for s in self.params)
-        fast = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1"),
-                             span, "_fast")
-        effect = _frame_block(fast, len(self.params))
+        args = "".join(f", l{s}" for s in params)
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1"),
+                               span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one

@@ -29,6 +29,7 @@ from tgpl.runtime.classes import (
 from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
 from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
+from tgpl.runtime.calls import frame_runner
 from tgpl.runtime.layout import Layout
 from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal, _index
@@ -262,7 +263,7 @@ class Compiler:
         optimistic = rf.what if id(fi.defn) in self.read_only else None
         self.compiling = fi
         try:
-            rf.effect = self.block(effect.body, layout, direct=True, params=params, optimistic=optimistic) if effect is not None else None
+            rf.effect = self.function_effect(effect.body, layout, params, optimistic) if effect is not None else None
         finally:
             self.compiling = None
         rf.size = layout.size
@@ -412,12 +413,19 @@ class Compiler:
         return ClassType(sym) if isinstance(sym, ClassInfo) else ANY
 
     # ========================================================== statements
-    def block(self, block: ast.Block, layout: Layout, direct: bool = False, params: tuple | None = None,
-              optimistic: str | None = None) -> Code:
-        """The block's code; `direct`: generated code also carries, when it can, a plain
-        function of (machine, this, locals) returning the value (`codegen._site`)."""
+    def function_effect(self, block: ast.Block, layout: Layout, params: tuple[int, ...], optimistic: str | None):
+        """A function's body as `RFunction.effect`, a function of (machine, this, its inputs)
+        whatever the options; `params`: the inputs' slots; `optimistic`: its `what` when it reads
+        only (`tgpl.runtime.readonly`)."""
         if self.options.generate:
-            return self.generator(self, layout, direct, params, optimistic).generate(block)
+            return self.generator(self, layout, optimistic=optimistic).function(block, params)
+        return frame_runner(self.block(block, layout), layout.size, params)
+
+    def block(self, block: ast.Block, layout: Layout, direct: bool = False) -> Code:
+        """The block's code; `direct`: generated code also carries, when it can, a plain
+        function of (machine, this, locals) returning the value (`RAction.plain`, `RPhase.plain`)."""
+        if self.options.generate:
+            return self.generator(self, layout, direct).generate(block)
         layout.push()
         codes = [self.stmt(s, layout) for s in block.body]
         layout.pop()

@@ -117,7 +117,7 @@ def site(name: str | None, rf, names: tuple, span, install, exact) -> object:
         lines += ["    f = rf"]
     lines += [
         "    fd = getattr(f.effect, 'direct_call', None)",
-        "    if fd is None or (f.binders.get(names) or f.binder(names)).__class__ is not list:",
+        "    if fd is None or (f.binders.get(names) or f.binder(names)) is not True:",
         f"        return _invoke(m, f, t, names, ({args}), span)",
         "    if install is not None:",
         "        bind(m, t, f, fd)",

@@ -324,12 +324,7 @@ class Machine:
                     frame.vars[inp.slot] = self.ask_input(inp, frame)
             if rf.effect is None:
                 return None
-            fast = getattr(rf.effect, "fast", None)
-            if fast is not None:  # the inputs as parameters (`codegen.BlockGenerator.function_effect`)
-                r = fast(self, this, *frame.vars[:len(rf.inputs)])
-            else:
-                r = rf.effect(frame)
-                r = r.value if isinstance(r, Returned) else None
+            r = rf.effect(self, this, *[frame.vars[inp.slot] for inp in rf.inputs])
             if r is None:
                 return None
             return to_player(r, self.players) if rf.returns_player else r
