@@ -65,6 +65,7 @@ from tgpl.lowering.keyed_walks import key_walks
 from tgpl.lowering.repair import Repair, StagedRepair
 from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.generalize import fold_program
+from tgpl.lowering.unplayable import without_unplayable
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
@@ -3691,6 +3692,8 @@ def _finished(lowered: LoweredGame, staged: StagedRepair | None) -> LoweredGame:
     lowered = lowered.with_program(unfold_single_readers(lowered.program))
     # a walk asked only whether its result is positive, asked backwards from where it stands
     lowered = lowered.with_program(key_walks(lowered.program))
+    # the ways that read a move no player can make (two inputs unified) go
+    lowered = lowered.with_program(without_unplayable(lowered.program))
     # rules alike but for an object (a loop's writes unrolled) one rule over a table
     return lowered.with_program(fold_program(lowered.program))
 
