@@ -266,3 +266,32 @@ def test_a_chain_of_read_once_relations_unfolds_a_link_at_a_time_and_keeps_its_m
         (<= (next (v a null)) (true (v b x)))
         (<= (next (v a null)) (true (v c o)))
     """)))).split("\n\n")
+
+
+from tgpl.lowering.generalize import fold_program  # noqa: E402
+
+
+def test_a_finished_program_folds_rules_alike_but_for_an_object_and_their_variables_names():
+    """A compiled move's unrolled loop writes a view per cell, each rule naming its variable after its pass
+    (`?x13_u0_0`, `?x13_u1_0`): alike up to those names, they are one rule over a table of the cells."""
+    original = rules("""
+        (<= (next (u d null)) (mover p ?x_u0) (true (v a x)))
+        (<= (next (u e null)) (mover p ?x_u1) (true (v a x)))
+        (<= (next (u f null)) (mover p ?x_u2) (true (v a x)))
+        (<= (next (u f o)) (true (v b o)))
+        (mover p q)
+    """)
+    out = fold_program(Program(tuple(original)))
+    text = to_kif(out)
+    assert text.count("(<= (next (u ?x1 null))") == 1 and text.count("(<= ") == 2, text
+    assert "(<= (next (u f o)) (true (v b o)))" in text  # no other rule alike: kept as written
+    assert meanings(list(out.rules), {"next"}) == meanings(original, {"next"})
+
+
+def test_a_finished_program_with_nothing_to_fold_is_returned_as_it_is():
+    program = Program(tuple(rules("""
+        (<= (next (v a null)) (mover p ?x_u0) (true (v b x)))
+        (<= (next (v b null)) (mover p ?x_u1) (true (v c x)))
+        (mover p q)
+    """)))
+    assert fold_program(program) is program

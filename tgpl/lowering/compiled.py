@@ -65,6 +65,8 @@ from tgpl.lowering.subset import STATE_CHANGES, phase_inputs
 from tgpl.lowering.keyed_walks import key_walks
 from tgpl.lowering.repair import Repair, StagedRepair
 from tgpl.lowering.unfold import unfold_single_readers
+from tgpl.lowering.generalize import fold_program
+from tgpl.lowering.unplayable import without_unplayable
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.universe import list_cell
 from tgpl.lowering.symbolic import UObj
@@ -3744,7 +3746,11 @@ def _finished(lowered: LoweredGame, staged: StagedRepair | None) -> LoweredGame:
     # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
     lowered = lowered.with_program(unfold_single_readers(lowered.program))
     # a walk asked only whether its result is positive, asked backwards from where it stands
-    return lowered.with_program(key_walks(lowered.program))
+    lowered = lowered.with_program(key_walks(lowered.program))
+    # the ways that read a move no player can make (two inputs unified) go
+    lowered = lowered.with_program(without_unplayable(lowered.program))
+    # rules alike but for an object (a loop's writes unrolled) one rule over a table
+    return lowered.with_program(fold_program(lowered.program))
 
 
 def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _Again | None:
