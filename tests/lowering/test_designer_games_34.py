@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import (lowered_and_validated, model_end, model_perft, model_results, plays_to_the_models_end,
-                          runtime_perft)
+from differential import (checks_clean_and_plays, lowered_and_validated, model_end, model_perft, model_results,
+                          played_beside, plays_to_the_models_end, runtime_perft)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -66,10 +66,7 @@ def observed(state) -> tuple:
 
 
 def test_fourup_checks_clean_and_plays_to_its_end():
-    r = CliRunner().invoke(main, ["check", game("fourup")])
-    assert r.exit_code == 0 and "warning" not in r.output, r.output
-    r = CliRunner().invoke(main, ["play", game("fourup"), "--players", "random,random", "--seed", "5"])
-    assert r.exit_code == 0 and "-- game over" in r.output, r.output
+    checks_clean_and_plays(game("fourup"))
 
 
 def test_fourup_move_tree_is_the_models():
@@ -81,15 +78,8 @@ def test_fourup_move_tree_is_the_models():
 
 
 def play(moves):
-    """Both sides' plays of `moves` (columns) from the start, compared after each: the runtime's last state, the
-    model's and its result."""
-    state, model, result = load_game(game("fourup")).initial_state(0), START, None
-    for m in moves:
-        assert result is None
-        state = state.apply(state.resolve(model_text(model, m)))
-        model, result = model_apply(model, m)
-        assert observed(state) == model[0]
-    return state, model, result
+    """The moves played on the runtime and the model side by side (`played_beside`) from the start."""
+    return played_beside(load_game(game("fourup")).initial_state(0), START, moves, model_apply, model_text, observed)
 
 
 def test_a_disc_falls_onto_the_one_below_and_a_column_fills_up():

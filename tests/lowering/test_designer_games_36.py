@@ -26,7 +26,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from differential import model_end, model_perft, model_results, plays_to_the_models_end, runtime_perft
+from differential import (checks_clean_and_plays, model_end, model_perft, model_results, played_beside,
+                          plays_to_the_models_end, runtime_perft)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -50,13 +51,13 @@ def top(stacks, x: int, y: int):
 def road(stacks, who: int) -> bool:
     """Whether `who`'s squares join the left and right edges, or the top and bottom ones."""
     mine = {(x, y) for x in range(SIZE) for y in range(SIZE) if top(stacks, x, y) == who}
-    for start, goal in ((lambda x, y: x == 0, lambda x, y: x == SIZE - 1), (lambda x, y: y == 0, lambda x, y: y == SIZE - 1)):
-        reached = {c for c in mine if start(*c)}
+    for axis in (0, 1):  # 0: from the left edge to the right one; 1: from the top to the bottom
+        reached = {c for c in mine if c[axis] == 0}
         grown = None
         while grown != reached:
             grown = set(reached)
             reached |= {(x + dx, y + dy) for x, y in grown for dx, dy in FOUR if (x + dx, y + dy) in mine}
-        if any(goal(*c) for c in reached):
+        if any(c[axis] == SIZE - 1 for c in reached):
             return True
     return False
 
@@ -119,10 +120,7 @@ def observed(state) -> tuple:
 
 
 def test_tak4_checks_clean_and_plays_to_its_end():
-    r = CliRunner().invoke(main, ["check", game("tak4")])
-    assert r.exit_code == 0 and "warning" not in r.output, r.output
-    r = CliRunner().invoke(main, ["play", game("tak4"), "--players", "random,random", "--seed", "5"])
-    assert r.exit_code == 0 and "-- game over" in r.output, r.output
+    checks_clean_and_plays(game("tak4"))
 
 
 def test_tak4_move_tree_is_the_models():
@@ -134,15 +132,8 @@ def test_tak4_move_tree_is_the_models():
 
 
 def play(moves):
-    """The moves played on both, compared after each: the runtime's state, the model's and the last result."""
-    state, model, result = load_game(game("tak4")).initial_state(0), START, None
-    for m in moves:
-        assert result is None
-        assert model_text(model, m) in [x.text for x in state.legal_moves()]
-        state = state.apply(state.resolve(model_text(model, m)))
-        model, result = model_apply(model, m)
-        assert observed(state) == model[0]
-    return state, model, result
+    """The moves played on the runtime and the model side by side (`played_beside`) from the start."""
+    return played_beside(load_game(game("tak4")).initial_state(0), START, moves, model_apply, model_text, observed)
 
 
 def test_a_spread_drops_the_bottom_stone_first():
