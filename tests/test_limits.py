@@ -653,3 +653,30 @@ def test_the_environment_sets_the_default_time_limit_and_the_option_wins(monkeyp
     monkeypatch.setenv(cli.MAX_SECONDS_VAR, "soon")
     r = run("verify", TRIS)
     assert r.exit_code == 2 and "TGPL_MAX_SECONDS" in r.output, r.output
+
+
+def test_to_gdl_stops_while_the_check_of_the_gdl_grounds(clock, monkeypatch, tmp_path):
+    """The check of the GDL before it is written grounds the relaxed game of a game played one state at a time,
+    which clingo cannot interrupt: it runs `outside`, left behind past the limits. It ran in the command's own
+    thread, so `tgpl to-gdl --moves compiled --max-seconds 600` of tests/data/designers/fanorona5_counted.tgpl was
+    still grounding there 1,380 s after it started (on a loaded machine; the traceback in
+    `asp.relaxed.relaxed_model`). Here a check that blocks until released."""
+    import threading
+
+    import tgpl.pipeline as pipeline
+
+    release, finished = threading.Event(), []
+
+    def blocked(program, grounding, path="<gdl>"):
+        release.wait(30)
+        finished.append(True)
+        return []
+    monkeypatch.setattr(pipeline, "written_gdl_errors", blocked)
+    clock("checking the GDL", after=2)  # past the deadline at the first check made while the check runs
+    r = run("to-gdl", TRIS, "-o", str(tmp_path / "tris.kif"), "--max-seconds", "20")
+    stopped_first = not finished
+    release.set()
+    assert r.exit_code == 2 and stopped_first, r.output
+    assert f"{TRIS}: error: stopped while checking the GDL after 20.5 s (--max-seconds 20): nothing written" \
+        in r.output
+    assert nothing_written(tmp_path)

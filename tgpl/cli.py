@@ -1034,14 +1034,15 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
     from tgpl.asp.kif import to_infix, to_kif
     from tgpl.frontend.after_setup import chance_site_texts
     from tgpl.lowering.unread import unread_attributes
+    from tgpl.limits import outside
     from tgpl.pipeline import written_gdl_errors
 
     runtime_game, lowered = _lowered(game, seed, players, relations, moves, limits)
     # the checks `tgpl check-gdl` makes (tgpl.pipeline.written_gdl_errors), base and input included: what
     # check-gdl would reject is never written
     grounding = lowered.grounding[0] if lowered.grounding else "auto"
-    with limits.during("checking the GDL"):
-        problems = written_gdl_errors(lowered.program, grounding, game)
+    with limits.during("checking the GDL"):  # its grounding of the relaxed game cannot be interrupted: run outside
+        problems = outside(lambda: written_gdl_errors(lowered.program, grounding, game), limits)
         limits.check()
     if problems:  # the lowering's own bug, never the user's: say so plainly
         click.echo(f"{game}: internal error: the emitted GDL is not valid: {problems[0].message}", err=True)

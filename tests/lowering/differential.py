@@ -289,6 +289,32 @@ def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> 
         assert not state.is_terminal
 
 
+def played_beside(state, model, moves, apply, text, observed) -> tuple:
+    """`moves` (the model's) played on the runtime `state` and the independent model beside it, each asserted legal
+    on the runtime and the states compared after each (as `plays_to_the_models_end` takes them): the runtime's last
+    state, the model's and the model's last result (None while play goes on; no move may follow a result)."""
+    result = None
+    for m in moves:
+        assert result is None
+        assert text(model, m) in [x.text for x in state.legal_moves()]
+        state = state.apply(state.resolve(text(model, m)))
+        model, result = apply(model, m)
+        assert observed(state) == model[0]
+    return state, model, result
+
+
+def checks_clean_and_plays(game: str, seed: int = 5) -> None:
+    """`tgpl check GAME` with no error nor warning, and `tgpl play GAME` between two random seats to its end."""
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    r = CliRunner().invoke(main, ["check", game])
+    assert r.exit_code == 0 and "warning" not in r.output, r.output
+    r = CliRunner().invoke(main, ["play", game, "--players", "random,random", "--seed", str(seed)])
+    assert r.exit_code == 0 and "-- game over" in r.output, r.output
+
+
 def lockstep_playouts(written, rewritten, rng, plays: int) -> tuple[int, list]:
     """`plays` random playouts of the game as written and of its rewrite in lockstep, the same legal moves, state
     and goals asserted at every step: the steps taken and the written game's final states."""

@@ -177,7 +177,13 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
                                  "play"),
     (("discard pile",), "do not read a pile that discard() fills after setup; count what is in it with a number "
                         "attribute instead"),
-    (("on a local list", "on a list stored in an attribute", "collections made with", "holds a collection",
+    (("on a local list",),
+     "a local list changes by add() only: read it by index rather than taking items out (`T x = held[k];`), or "
+     "keep it in a list attribute of objects; a search's stack or queue (`todo`) lowers where the walk has one "
+     "start (`seen.add(s); todo.add(s);`, a call per start), pushes a neighbour only when first seen (`if (C && "
+     "!seen.contains(n)) { seen.add(n); todo.add(n); }`) and sets a flag for what it finds instead of returning "
+     "from the walk"),
+    (("on a list stored in an attribute", "collections made with", "holds a collection",
       "lists or tables cannot change"),
      "keep lists fixed after setup: a list attribute of objects changed by add/remove, or a number or an object "
      "attribute per slot, lowers"),
