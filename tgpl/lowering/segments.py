@@ -1915,7 +1915,7 @@ class Admission:
         self._keep: list = []  # the values remembered by id stay alive
         self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
         self._decided: dict[tuple[int, int], bool] = {}  # (residual condition, residual case) -> satisfiable
-        self.solver = Solver()  # one clingo program for every question (`satisfy.Solver`)
+        self.solver = Solver(self.limits)  # one clingo program for every question (`satisfy.Solver`)
         # the residuals under the last `known` asked with (formula id -> node number): the joint search asks
         # with one `known` per state, and a condition's residual was computed again for each of the state's
         # questions (Shut the Box: 11,204 walks of its conditions, half of the search's time)
