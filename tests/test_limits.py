@@ -706,3 +706,18 @@ def test_the_ranges_stage_stops_inside_a_question_to_clingo(clock, monkeypatch, 
     assert r.exit_code == 2, r.output
     assert "error: stopped while lowering (ranges) after 20.5 s (--max-seconds 20): nothing written" in r.output
     assert answered_after[0] == 0 and nothing_written(tmp_path)
+
+
+def test_a_product_of_the_counters_values_is_polled():
+    """Inside one step of a range search, the combinations of the values a move writes (Oware's sowing writes eight
+    pits) are walked with the limits polled every POLL_EVERY of them: past the deadline the walk stops there, and
+    no check is counted (the dry run's budget of range steps counts checks)."""
+    from tgpl.lowering.segments import POLL_EVERY, _polled
+
+    readings = itertools.count()
+    limits = Limits(max_seconds=10, clock=lambda: 0.0 if next(readings) < 2 else 11.0)  # the creation, one poll
+    walked = []
+    with pytest.raises(LimitReached):
+        for combo in _polled(itertools.product(range(100), repeat=4), limits):
+            walked.append(combo)
+    assert len(walked) == 2 * POLL_EVERY and limits.checks == 0
