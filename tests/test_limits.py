@@ -680,3 +680,71 @@ def test_to_gdl_stops_while_the_check_of_the_gdl_grounds(clock, monkeypatch, tmp
     assert f"{TRIS}: error: stopped while checking the GDL after 20.5 s (--max-seconds 20): nothing written" \
         in r.output
     assert nothing_written(tmp_path)
+
+
+# ----------------------------------------------------------------- the range search's questions to clingo
+def test_a_range_question_waits_for_clingo_under_the_limits():
+    """The range search's questions (satisfy.Solver: `satisfiable` and `combinations`) are searched in clingo's
+    background thread and waited for under the limits, checked at least once per question: past them the question
+    is cancelled and LimitReached raised, where a blocking solve, checked by nobody, ran on (Oware's ranges, issue
+    34: 79 s past --max-seconds 240). A clock past the deadline from its second reading on: no timing involved."""
+    from tgpl.lowering.satisfy import Solver
+    from tgpl.lowering.symbolic import FluentLit, lit
+
+    a, b = lit(FluentLit("o", "a", 0)), lit(FluentLit("o", "b", 1))
+    for ask in (lambda s: s.satisfiable(a, b, lambda k: None), lambda s: s.combinations(a, [[b]], lambda k: None, 9)):
+        readings = itertools.count()
+        limits = Limits(max_seconds=10, clock=lambda: 0.0 if next(readings) == 0 else 11.0)
+        with pytest.raises(LimitReached):
+            ask(Solver(limits))
+        assert ask(Solver(Limits(max_seconds=10, clock=lambda: 0.0))) in (True, {(0,)})
+
+
+def test_the_ranges_stage_stops_inside_a_question_to_clingo(clock, monkeypatch, tmp_path):
+    """A limit passed while clingo answers one of the range search's questions (examples/race.tgpl asks some) stops
+    the command there: located, nothing written, exit 2, and no question answered after the deadline."""
+    import tgpl.lowering.satisfy as satisfy
+
+    c = clock("no such stage")
+    inside = [False]
+    answered_after = [0]
+
+    def watched(ask):
+        def question(self, *args, **kwargs):
+            inside[0] = True
+            try:
+                answer = ask(self, *args, **kwargs)
+            finally:
+                inside[0] = False
+            answered_after[0] += c.tripped
+            return answer
+        return question
+
+    def reading():
+        if inside[0] and c.limits is not None and c.limits.stage == "lowering (ranges)":
+            c.tripped = True
+        return StageClock.__call__(c)
+
+    monkeypatch.setattr(satisfy.Solver, "satisfiable", watched(satisfy.Solver.satisfiable))
+    monkeypatch.setattr(satisfy.Solver, "combinations", watched(satisfy.Solver.combinations))
+    monkeypatch.setattr(cli, "_limits", lambda s, m: setattr(c, "limits", Limits(s, cli._max_memory(m), clock=reading))
+                        or c.limits)
+    r = run("to-gdl", str(ROOT / "examples" / "race.tgpl"), "-o", str(tmp_path / "r.kif"), "--max-seconds", "20")
+    assert r.exit_code == 2, r.output
+    assert "error: stopped while lowering (ranges) after 20.5 s (--max-seconds 20): nothing written" in r.output
+    assert answered_after[0] == 0 and nothing_written(tmp_path)
+
+
+def test_a_product_of_the_counters_values_is_polled():
+    """Inside one step of a range search, the combinations of the values a move writes (Oware's sowing writes eight
+    pits) are walked with the limits polled every POLL_EVERY of them: past the deadline the walk stops there, and
+    no check is counted (the dry run's budget of range steps counts checks)."""
+    from tgpl.lowering.segments import POLL_EVERY, _polled
+
+    readings = itertools.count()
+    limits = Limits(max_seconds=10, clock=lambda: 0.0 if next(readings) < 2 else 11.0)  # the creation, one poll
+    walked = []
+    with pytest.raises(LimitReached):
+        for combo in _polled(itertools.product(range(100), repeat=4), limits):
+            walked.append(combo)
+    assert len(walked) == 2 * POLL_EVERY and limits.checks == 0

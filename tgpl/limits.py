@@ -15,11 +15,11 @@ bounded search (`query`, bounded `verify`) runs it in a thread of its own and le
 (tgpl.asp.interrupt); elsewhere it is checked before and after, and `expect` refuses a step that cannot be
 interrupted and would end past the deadline.
 
-`check()` reads the clock every time (cheap) and the memory at most every MEMORY_EVERY seconds of that
-clock; past the cap it first gives the C heap's free pages back to the system (`release_free_memory`) and
-reads again, so that memory the process freed but still holds never stops a command. The clock, the memory
-reading and the release are given (tests pass a clock that advances per call, so that
-where a command stops depends on the code alone, never on the machine's speed).
+`check()` (and `poll()`, its uncounted twin for waits on work elsewhere) reads the clock every time (cheap) and
+the memory at most every MEMORY_EVERY seconds of that clock; past the cap it first gives the C heap's free pages
+back to the system (`release_free_memory`) and reads again, so that memory the process freed but still holds
+never stops a command. The clock, the memory reading and the release are given (tests pass a clock that advances
+per call, so that where a command stops depends on the code alone, never on the machine's speed).
 
 This module imports nothing of tgpl: every layer (the lowering included) may take a Limits.
 """
@@ -162,6 +162,13 @@ class Limits:
         self.checks += 1
         if self.on_check is not None:
             self.on_check(self)
+        self.poll()
+
+    def poll(self) -> None:
+        """`check()` while waiting on work that runs elsewhere (clingo's search, in its own thread), every so many
+        seconds: the same stops, but neither counted in `checks` nor told to `on_check`, since how many polls a
+        wait makes depends on the machine's speed, and what counts checks must not (the dry run's budget of the
+        range search's steps, tgpl.lowering.lowerable.RANGE_STEPS)."""
         if self.unlimited:
             return
         now = self.clock()

@@ -109,13 +109,14 @@ def test_the_proof_stops_at_the_first_check_past_the_limits(monkeypatch):
 
 
 def test_listing_answers_stops_past_the_limits():
-    """clingo's answers are listed under the limits: a clock one second per check, five allowed, stops the
-    listing of 4,096 answers at its fifth check; without limits the listing ends past `most`."""
+    """clingo's answers are listed under the limits: a clock one second per reading, five allowed, stops the
+    listing of 4,096 answers at its fifth reading (a check's, or a poll's while clingo searches, which is not
+    counted as a check: `Limits.poll`); without limits the listing ends past `most`."""
     ticks = itertools.count()
     limits = Limits(max_seconds=5, clock=lambda: float(next(ticks)))  # creation reads 0
     many = "{ x(1..12) }. #show x/1. #project x/1."
-    with pytest.raises(LimitReached):
+    with pytest.raises(LimitReached) as e:
         Encoding(lambda key: None).models(many, 10_000, limits)
-    assert limits.checks == 5
+    assert e.value.elapsed == 5.0 and next(ticks) == 6 and 1 <= limits.checks < 5
     assert Encoding(lambda key: None).models(many, 100) is None
     assert len(Encoding(lambda key: None).models("{ x(1..3) }. #show x/1. #project x/1.", 100)) == 8

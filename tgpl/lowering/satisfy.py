@@ -96,37 +96,59 @@ class Encoding:
 
     def models(self, extra: str, most: int, limits: Limits | None = None) -> list[list] | None:
         """The shown atoms of every answer (projected, each once) with `extra` rules added; None past `most`.
-        Under `limits` (LimitReached past them): the grounding, which nothing interrupts, runs `outside`; the
-        search runs in clingo's background thread, waited on SOLVE_POLL seconds at a time between two checks and
-        cancelled past them, and each answer is checked: Kalah's proof of its seeds' sum lists thousands of
-        answers per move, twenty seconds of them, where a command given twenty in all must stop."""
+        Under `limits` (LimitReached past them): the parsing and grounding, which nothing interrupts, run
+        `outside`; the search runs in clingo's background thread, waited on SOLVE_POLL seconds at a time between
+        two polls and cancelled past them (`_solved`), and each answer is checked: Kalah's proof of its seeds' sum
+        lists thousands of answers per move, twenty seconds of them, where a command given twenty in all must
+        stop."""
         limits = limits if limits is not None else unlimited()
         ctl = clingo.Control(["--warn=none", "--project", "0"])
-        ctl.add("base", [], _PROGRAM + extra + "\n".join(self.facts))
-        outside(lambda: ctl.ground([("base", [])]), limits)
+        program = _PROGRAM + extra + "\n".join(self.facts)
+
+        def ground() -> None:
+            ctl.add("base", [], program)
+            ctl.ground([("base", [])])
+        outside(ground, limits)
         out: list[list] = []
         with ctl.solve(yield_=True, async_=True) as handle:
-            while True:
-                handle.resume()
-                while not handle.wait(SOLVE_POLL):
-                    _checked(handle, limits)
-                model = handle.model()
-                if model is None:
-                    break
+            for model in _models(handle, limits):
                 if len(out) >= most:
                     return None
                 out.append(model.symbols(shown=True))
-                _checked(handle, limits)
+                limits.check()
         return out
 
 
-SOLVE_POLL = 0.05  # seconds between two checks of the limits while clingo searches for the next answer
+SOLVE_POLL = 0.05  # seconds between two polls of the limits while clingo searches for the next answer
+
+
+def _solved(handle: clingo.SolveHandle, limits: Limits) -> None:
+    """Wait for the search of `handle` (started with `async_`) to end, polling `limits` every SOLVE_POLL seconds
+    and once after it ended (LimitReached, the search cancelled). One question of the range search
+    (`segments.Admission`) can search for seconds: a path's condition spans the board, and the solver's program
+    holds every condition asked so far (Oware's seeds, asked blocking: stretches of 3 to 10 s between two checks of
+    its joint search on a busy machine, and a run stopped 79 s past --max-seconds 240). Polls, not checks: how
+    many a wait makes depends on the machine's speed (`Limits.poll`)."""
+    while not handle.wait(SOLVE_POLL):
+        _checked(handle, limits)
+    _checked(handle, limits)
+
+
+def _models(handle: clingo.SolveHandle, limits: Limits) -> Iterator[clingo.Model]:
+    """The models of `handle` (started with `yield_` and `async_`), each waited for as `_solved` waits."""
+    while True:
+        handle.resume()
+        _solved(handle, limits)
+        model = handle.model()
+        if model is None:
+            return
+        yield model
 
 
 def _checked(handle: clingo.SolveHandle, limits: Limits) -> None:
-    """`limits.check()`, the search cancelled before LimitReached leaves it."""
+    """`limits.poll()`, the search cancelled before LimitReached leaves it."""
     try:
-        limits.check()
+        limits.poll()
     except LimitReached:
         handle.cancel()
         raise
@@ -153,7 +175,8 @@ class Solver:
     conditions again and again, each with other comparisons decided; written and grounded for each question, Shut
     the Box's first 1,402 questions took 69 s, 36 ms of each in clingo's parsing and grounding."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits if limits is not None else unlimited()  # checked while clingo searches (`_solved`)
         self.ctl = clingo.Control(["--warn=none", "--enum-mode=record"])
         self.nodes: dict[int, int] = {}  # formula id -> the solver atom that holds where the formula does
         self.atoms: dict[object, int] = {}  # literal key -> its solver atom
@@ -175,7 +198,9 @@ class Solver:
                 if v is not None:
                     assumptions.append((atom, bool(v)))
         self.questions += 1
-        return bool(self.ctl.solve(assumptions=[x if truth else -x for x, truth in assumptions]).satisfiable)
+        with self.ctl.solve(assumptions=[x if truth else -x for x, truth in assumptions], async_=True) as handle:
+            _solved(handle, self.limits)
+            return bool(handle.get().satisfiable)
 
     def combinations(self, a: Formula, rows: list[list[Formula]], known: Callable[[object], bool | None],
                      most: int) -> set[tuple[int, ...]] | None:
@@ -203,8 +228,8 @@ class Solver:
         self.questions += 1
         self.ctl.configuration.solve.models = 0
         try:
-            with self.ctl.solve(assumptions=assumptions, yield_=True) as handle:
-                for model in handle:
+            with self.ctl.solve(assumptions=assumptions, yield_=True, async_=True) as handle:
+                for model in _models(handle, self.limits):
                     models += 1
                     if models > most:
                         return None

@@ -19,8 +19,9 @@ ends the game when it reaches a value.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
@@ -1560,7 +1561,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
             lowering.limits.check()
             leaves = sorted(_value_leaves(v))  # the cases' conditions are not evaluated: every case can hold
             domains = [sorted(counters[k].domain if k in counters else live[k], key=_num_order) for k in leaves]
-            for combo in itertools.product(*domains):
+            for combo in _polled(itertools.product(*domains), lowering.limits):
                 for x in values_under(v, dict(zip(leaves, combo)), _unknown, memo) - live[cell]:
                     live[cell].add(x)
                     changed = True
@@ -1591,6 +1592,22 @@ ALONE_LIMIT = 200_000  # (control, one counter's value) states the search of one
 # (control, numbers' values) states the search of the counters with the slots of lists of numbers may visit, where
 # the slots searched apart (`slot_ranges`) run away: a tally of scores per player passes it at once
 SLOTS_JOINT_LIMIT = 20_000
+
+
+T = TypeVar("T")
+POLL_EVERY = 4_096
+"""Items of a product of the counters' values (`_polled`) between two polls of the limits."""
+
+
+def _polled(items: Iterable[T], limits: Limits) -> Iterator[T]:
+    """`items`, the limits polled every POLL_EVERY of them (`Limits.poll`: LimitReached past them). For the products
+    of the counters' values inside one step of a range search (a move of Oware's sowing writes eight pits, each with
+    its values: their combinations multiply), which its own checks do not see: polled, not checked, so that a step
+    counts as one check in the dry run's budget (tgpl.lowering.lowerable.RANGE_STEPS) however many it walks."""
+    for n, item in enumerate(items):
+        if n and not n % POLL_EVERY:
+            limits.poll()
+        yield item
 
 
 def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset(),
@@ -1696,13 +1713,13 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
             kept = {i: {values[i]} if isinstance(v, Partial) else set() for i, v in writes}
             candidates = [written[i] | kept[i] if i in written else [x] for i, x in enumerate(values)]
             if over and all(x in found[i] for i, _ in writes for x in candidates[i]) or not over and all(
-                    (control, combo) in seen for combo in itertools.product(*candidates)):
+                    (control, combo) in seen for combo in _polled(itertools.product(*candidates), limits)):
                 continue  # nothing it could give is new: the admission (the costly part) would change nothing
             options = [[x] for x in values]
             for i, v in writes:
                 xs = {x for x in written[i] if admit(pcs, v, x, env, known)} | kept[i]
                 options[i] = sorted(xs, key=_num_order)
-            combos: Iterable = itertools.product(*options)
+            combos: Iterable = _polled(itertools.product(*options), limits)
             if len(writes) > 1 and (any(keys[i][1] == MADE for i, _ in writes)
                                     or sum(isinstance(v, (Choice, Partial)) for _, v in writes) > 1):
                 combos = together.combos(pcs, writes, options, values, env, known)
@@ -1941,7 +1958,7 @@ class Admission:
         self._keep: list = []  # the values remembered by id stay alive
         self._nodes: dict[tuple, int] = {}  # a residual formula's node -> its number (0 false, 1 true)
         self._decided: dict[tuple[int, int], bool] = {}  # (residual condition, residual case) -> satisfiable
-        self.solver = Solver()  # one clingo program for every question (`satisfy.Solver`)
+        self.solver = Solver(self.limits)  # one clingo program for every question (`satisfy.Solver`)
         # the residuals under the last `known` asked with (formula id -> node number): the joint search asks
         # with one `known` per state, and a condition's residual was computed again for each of the state's
         # questions (Shut the Box: 11,204 walks of its conditions, half of the search's time)
@@ -2099,7 +2116,9 @@ class Together:
         prune = set(cased[:-1])  # at the last, the first part's judgement would be the whole combination's
         out: list[tuple] = []
         todo: list[tuple] = [()]  # first parts, depth first, the next to extend last
-        while todo:
+        for _ in _polled(itertools.count(), self.admit.limits):
+            if not todo:
+                break
             prefix = todo.pop()
             k = len(prefix)
             if k == len(options):
@@ -2137,7 +2156,7 @@ class Together:
                 self._enumerations[key] = found
             held |= found
         at = [i for i, _ in writes]
-        return [combo for combo in itertools.product(*options)
+        return [combo for combo in _polled(itertools.product(*options), admit.limits)
                 if tuple(options[i].index(combo[i]) for i in at) in held]
 
     def __call__(self, pcs: list[Formula], writes: list, combo: tuple, values: tuple, env: dict, known) -> bool:
