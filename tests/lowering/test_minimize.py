@@ -220,3 +220,44 @@ def test_a_consensus_clashes_exactly_when_the_whole_term_does():
         asked += 1
         clashed += clash(r)
     assert asked > 100 and 0 < clashed < asked
+
+
+def test_multiplying_out_a_run_of_literals_at_once_keeps_the_products_and_the_budget(monkeypatch):
+    """`_expand` extends the products by the literals between two disjunctions at once (`minimize._steps`): the
+    same products in the same order as one conjunct at a time, and None (past MAX_TERMS) for the same
+    disjunctions, on random terms of cell literals, negations and disjunctions, with a budget small enough to
+    be passed."""
+    from tgpl.lowering import minimize as m
+    from tgpl.lowering import symbolic
+
+    def one_by_one(f):
+        out = []
+        for p in (f.parts if f.kind == "or" else (f,)):
+            products = [frozenset()]
+            for c in sorted(m._term(p), key=symbolic.by_id):
+                options = [m._term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
+                products = [t for a in products for b in options if not m._contradictory(t := a | b)]
+                if len(products) + len(out) > m.MAX_TERMS:
+                    return None
+            out.extend(products)
+        return out
+
+    monkeypatch.setattr(m, "MAX_TERMS", 6)
+    cells = [[lit(FluentLit("pit", f"c{j}", v)) for v in range(3)] for j in range(4)]
+    pool = [x for cell in cells for x in cell] + ATOMS
+    rng = random.Random("steps")
+    gave_up = kept = 0
+    for _ in range(300):
+        terms = []
+        for _ in range(rng.randint(1, 3)):
+            parts = [x if rng.random() < 0.7 else neg(x) for x in rng.sample(pool, rng.randint(1, 5))]
+            parts += [disj(*rng.sample(pool, rng.randint(2, 3))) for _ in range(rng.randint(0, 2))]
+            terms.append(conj(*parts))
+        f = disj(*terms)
+        if f is FALSE or f is TRUE:
+            continue
+        expected = one_by_one(f)
+        assert m._expand(f) == expected, f
+        gave_up += expected is None
+        kept += expected is not None
+    assert gave_up > 10 and kept > 100

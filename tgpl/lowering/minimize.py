@@ -55,6 +55,7 @@ _DONE: dict[tuple, Formula] = {}  # (f, expand, consensus, distribute) -> minimi
 def forget() -> None:
     """Drop the answers kept for the formulas of an earlier lowering (with Formula.fresh_table)."""
     _DONE.clear()
+    _OPTIONS.clear()
 
 
 def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False,
@@ -162,24 +163,70 @@ def _sharing_atoms(terms: list[frozenset]) -> list[frozenset]:
 
 
 def _expand(f: Formula) -> list[frozenset] | None:
-    """The terms of f in disjunctive normal form, contradictory ones dropped (None past MAX_TERMS)."""
+    """The terms of f in disjunctive normal form, contradictory ones dropped (None past MAX_TERMS).
+
+    Each term's conjuncts are taken in the order of their ids, a disjunction multiplying the products; the
+    literals between two disjunctions extend each product at once (`_steps`): one by one, a term of Kalah's, dozens
+    of literals and a few disjunctions, copied every product once per literal. A literal never adds a product, so
+    MAX_TERMS is passed at the same conjunct as one by one."""
     out: list[frozenset] = []
     for p in (f.parts if f.kind == "or" else (f,)):
         products = [Conjuncts.empty()]
-        for c in sorted(_term(p), key=by_id):
-            options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
-            products = _products(products, options)
+        for options, plain in _steps(sorted(_term(p), key=by_id)):
+            products = _products(products, options, plain)
             if len(products) + len(out) > MAX_TERMS:
                 return None
         out.extend(t.parts for t in products)
     return out
 
 
-def _products(products: list[Conjuncts], options: list[frozenset]) -> list[Conjuncts]:
+def _steps(conjuncts: list[Formula]) -> Iterator[tuple[list[frozenset], list[bool]]]:
+    """The options (with `_plain` of each) that `_expand` extends the products by, for a term's conjuncts in order:
+    a disjunction's terms; the first conjunct alone (the one step where a literal can make MAX_TERMS pass: the
+    empty product was not counted); else a run of literals and negations between two disjunctions, as one option.
+    A conjunction or FALSE is a step of its own (`_contradictory`'s)."""
+    run: list[Formula] = []
+    for i, c in enumerate(conjuncts):
+        if c.kind == "or":
+            if run:
+                yield _single(frozenset(run))
+                run = []
+            yield _options(c)
+        elif i == 0 or c.kind == "and" or c is FALSE:
+            if run:
+                yield _single(frozenset(run))
+                run = []
+            yield _single(frozenset((c,)))
+        else:
+            run.append(c)
+    if run:
+        yield _single(frozenset(run))
+
+
+def _single(option: frozenset) -> tuple[list[frozenset], list[bool]]:
+    return [option], [_plain(option)]
+
+
+_OPTIONS: dict[Formula, tuple[list[frozenset], list[bool]]] = {}  # disjunction -> `_steps`' options, for one lowering
+
+
+def _options(c: Formula) -> tuple[list[frozenset], list[bool]]:
+    """A disjunction's terms as options, with `_plain` of each: the same disjunctions are conjuncts of many terms."""
+    found = _OPTIONS.get(c)
+    if found is None:
+        options = [_term(q) for q in c.parts]
+        found = _OPTIONS[c] = (options, [_plain(b) for b in options])
+    return found
+
+
+def _products(products: list[Conjuncts], options: list[frozenset], plain: list[bool] | None = None
+              ) -> list[Conjuncts]:
     """Each product extended by each option, the contradictory ones dropped, in that order. A product is free of
     clashes, so only the option's conjuncts are compared with it (`Conjuncts.extended`); a conjunction or FALSE
-    among them is left to `_contradictory`, as is an option that clashes in itself."""
-    plain = [not any(q.kind == "and" or q is FALSE for q in b) and not clash(b) for b in options]
+    among them is left to `_contradictory`, as is an option that clashes in itself. `plain`: `_plain` of each option,
+    where known."""
+    if plain is None:
+        plain = [_plain(b) for b in options]
     out: list[Conjuncts] = []
     for a in products:
         for b, ok in zip(options, plain):
