@@ -46,7 +46,7 @@ def _atom(c: Formula) -> tuple[Formula, bool]:
 
 
 def _order(t: frozenset) -> tuple:
-    return (len(t), sorted(c.id for c in t))
+    return (len(t), sorted(map(by_id, t)))
 
 
 _DONE: dict[tuple, Formula] = {}  # (f, expand, consensus, distribute) -> minimize's answer, for one lowering
