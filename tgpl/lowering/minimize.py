@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tgpl.lowering.symbolic import FALSE, Conjuncts, Formula, MoveLit, by_id, clash, conj, disj, neg
+from tgpl.lowering.symbolic import (FALSE, Conjuncts, Formula, MoveLit, _exclusive_cell, _exclusive_value, by_id,
+                                    clash, conj, disj, neg)
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -45,7 +46,7 @@ def _atom(c: Formula) -> tuple[Formula, bool]:
 
 
 def _order(t: frozenset) -> tuple:
-    return (len(t), sorted(c.id for c in t))
+    return (len(t), sorted(map(by_id, t)))
 
 
 _DONE: dict[tuple, Formula] = {}  # (f, expand, consensus, distribute) -> minimize's answer, for one lowering
@@ -54,6 +55,7 @@ _DONE: dict[tuple, Formula] = {}  # (f, expand, consensus, distribute) -> minimi
 def forget() -> None:
     """Drop the answers kept for the formulas of an earlier lowering (with Formula.fresh_table)."""
     _DONE.clear()
+    _OPTIONS.clear()
 
 
 def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False,
@@ -161,24 +163,70 @@ def _sharing_atoms(terms: list[frozenset]) -> list[frozenset]:
 
 
 def _expand(f: Formula) -> list[frozenset] | None:
-    """The terms of f in disjunctive normal form, contradictory ones dropped (None past MAX_TERMS)."""
+    """The terms of f in disjunctive normal form, contradictory ones dropped (None past MAX_TERMS).
+
+    Each term's conjuncts are taken in the order of their ids, a disjunction multiplying the products; the
+    literals between two disjunctions extend each product at once (`_steps`): one by one, a term of Kalah's, dozens
+    of literals and a few disjunctions, copied every product once per literal. A literal never adds a product, so
+    MAX_TERMS is passed at the same conjunct as one by one."""
     out: list[frozenset] = []
     for p in (f.parts if f.kind == "or" else (f,)):
         products = [Conjuncts.empty()]
-        for c in sorted(_term(p), key=by_id):
-            options = [_term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
-            products = _products(products, options)
+        for options, plain in _steps(sorted(_term(p), key=by_id)):
+            products = _products(products, options, plain)
             if len(products) + len(out) > MAX_TERMS:
                 return None
         out.extend(t.parts for t in products)
     return out
 
 
-def _products(products: list[Conjuncts], options: list[frozenset]) -> list[Conjuncts]:
+def _steps(conjuncts: list[Formula]) -> Iterator[tuple[list[frozenset], list[bool]]]:
+    """The options (with `_plain` of each) that `_expand` extends the products by, for a term's conjuncts in order:
+    a disjunction's terms; the first conjunct alone (the one step where a literal can make MAX_TERMS pass: the
+    empty product was not counted); else a run of literals and negations between two disjunctions, as one option.
+    A conjunction or FALSE is a step of its own (`_contradictory`'s)."""
+    run: list[Formula] = []
+    for i, c in enumerate(conjuncts):
+        if c.kind == "or":
+            if run:
+                yield _single(frozenset(run))
+                run = []
+            yield _options(c)
+        elif i == 0 or c.kind == "and" or c is FALSE:
+            if run:
+                yield _single(frozenset(run))
+                run = []
+            yield _single(frozenset((c,)))
+        else:
+            run.append(c)
+    if run:
+        yield _single(frozenset(run))
+
+
+def _single(option: frozenset) -> tuple[list[frozenset], list[bool]]:
+    return [option], [_plain(option)]
+
+
+_OPTIONS: dict[Formula, tuple[list[frozenset], list[bool]]] = {}  # disjunction -> `_steps`' options, for one lowering
+
+
+def _options(c: Formula) -> tuple[list[frozenset], list[bool]]:
+    """A disjunction's terms as options, with `_plain` of each: the same disjunctions are conjuncts of many terms."""
+    found = _OPTIONS.get(c)
+    if found is None:
+        options = [_term(q) for q in c.parts]
+        found = _OPTIONS[c] = (options, [_plain(b) for b in options])
+    return found
+
+
+def _products(products: list[Conjuncts], options: list[frozenset], plain: list[bool] | None = None
+              ) -> list[Conjuncts]:
     """Each product extended by each option, the contradictory ones dropped, in that order. A product is free of
     clashes, so only the option's conjuncts are compared with it (`Conjuncts.extended`); a conjunction or FALSE
-    among them is left to `_contradictory`, as is an option that clashes in itself."""
-    plain = [not any(q.kind == "and" or q is FALSE for q in b) and not clash(b) for b in options]
+    among them is left to `_contradictory`, as is an option that clashes in itself. `plain`: `_plain` of each option,
+    where known."""
+    if plain is None:
+        plain = [_plain(b) for b in options]
     out: list[Conjuncts] = []
     for a in products:
         for b, ok in zip(options, plain):
@@ -269,10 +317,13 @@ def _size(f: Formula) -> int:
 
 
 class _Family:
-    """Terms, indexed so that "does some term contain only literals of r" looks at few of them."""
+    """Terms, indexed so that "does some term contain only literals of r" looks at few of them.
+
+    Terms are filed by their last-made conjunct's creation number, not the conjunct: an int's hash is C's, a
+    Formula's is a Python call (`Formula.__hash__`), and `covers` looks up every conjunct of every candidate."""
 
     def __init__(self, tests: int = 0) -> None:
-        self.by_last: dict[Formula, list[frozenset]] = {}  # each term under its last-made conjunct
+        self.by_last: dict[int, list[frozenset]] = {}  # each term under its last-made conjunct's id
         self.empty = False
         self.tests = tests  # terms compared with a candidate so far (the consensus's budget, MAX_TESTS)
 
@@ -280,17 +331,66 @@ class _Family:
         if not t:
             self.empty = True
         else:
-            self.by_last.setdefault(max(t, key=by_id), []).append(t)
+            self.by_last.setdefault(max(map(by_id, t)), []).append(t)
 
     def covers(self, r: frozenset) -> bool:
         if self.empty:
             return True
-        for c in r:
-            filed = self.by_last.get(c, ())
-            self.tests += len(filed)
-            for k in filed:
-                if k <= r:
+        get = self.by_last.get
+        contains = r.issuperset  # in C, with the stored hashes of the terms' conjuncts
+        for c in map(by_id, r):
+            filed = get(c)
+            if filed:
+                self.tests += len(filed)
+                if any(map(contains, filed)):
                     return True
+        return False
+
+
+class _Consensus:
+    """Whether the consensus of two clash-free terms clashes, asked of what the second adds to the first.
+
+    The consensus `(t1 - {a}) | (t2 - {!a})` of Kalah's terms, dozens of conjuncts alike, adds one or two
+    conjuncts to t1 less a; `clash` of the whole went through every conjunct, for each of up to MAX_STEPS pairs.
+    t1's cells (with how many of its literals give each) and negated propositions are kept per term."""
+
+    def __init__(self) -> None:
+        self.known: dict[frozenset, tuple[dict, frozenset]] = {}
+
+    def _cells(self, t: frozenset) -> tuple[dict, frozenset]:
+        """t's exclusive cells, cell -> [value, literals that give it], and the propositions t negates."""
+        got = self.known.get(t)
+        if got is None:
+            cells: dict = {}
+            for p in t:
+                if p.kind == "lit":
+                    cell = _exclusive_cell(p.key)
+                    if cell is not None:
+                        entry = cells.get(cell)
+                        if entry is None:
+                            cells[cell] = [_exclusive_value(p.key), 1]
+                        else:
+                            entry[1] += 1
+            got = self.known[t] = (cells, frozenset(p.parts[0] for p in t if p.kind == "not"))
+        return got
+
+    def clashes(self, t1: frozenset, a: Formula, r: frozenset) -> bool:
+        """clash(r), r the consensus of t1 (which holds the proposition a) and a clash-free term holding !a."""
+        cells, negated = self._cells(t1)
+        a_cell = _exclusive_cell(a.key) if a.kind == "lit" else None
+        for x in r - t1:
+            if x in negated:
+                return True
+            kind = x.kind
+            if kind == "not":
+                if x.parts[0] in t1 and x.parts[0] is not a:
+                    return True
+            elif kind == "lit":
+                cell = _exclusive_cell(x.key)
+                if cell is not None:
+                    entry = cells.get(cell)
+                    if entry is not None and entry[1] - (cell == a_cell) > 0 and entry[0] != _exclusive_value(x.key):
+                        return True
         return False
 
 
@@ -303,6 +403,7 @@ def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = 
         return None
     seen: set[tuple[frozenset, frozenset]] = set()
     tests = 0
+    plain = _Consensus() if all(_plain(t) for t in kept) else None  # else each consensus is `_contradictory`'s
     changed = True
     while changed:
         changed = False
@@ -324,7 +425,7 @@ def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = 
             covered = family.covers(r)
             if family.tests > MAX_TESTS:
                 return None
-            if covered or _contradictory(r):
+            if covered or (plain.clashes(t1, a, r) if plain is not None else _contradictory(r)):
                 continue
             family.add(r)
             new.append(r)
@@ -344,13 +445,19 @@ def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = 
 def _opposed(terms: list[frozenset]) -> Iterator[tuple[Formula, Formula, frozenset, frozenset]]:
     """(a, !a, t1, t2) for each proposition a and each pair of terms, t1 holding a and t2 its negation: the pairs a
     consensus or a self-subsuming resolution may be made of, by the propositions' age, then the terms' order."""
-    by_atom: dict[Formula, tuple[list, list]] = {}
+    by_atom: dict[int, tuple[Formula, list, list]] = {}  # by the proposition's id: an int's hash is C's
     for t in terms:
         for c in t:
-            a, positive = _atom(c)
-            by_atom.setdefault(a, ([], []))[0 if positive else 1].append(t)
-    for a in sorted(by_atom, key=by_id):
-        pos, negs = by_atom[a]
+            if c.kind == "not":
+                a, side = c.parts[0], 2
+            else:
+                a, side = c, 1
+            found = by_atom.get(a.id)
+            if found is None:
+                found = by_atom[a.id] = (a, [], [])
+            found[side].append(t)
+    for i in sorted(by_atom):
+        a, pos, negs = by_atom[i]
         if pos and negs:
             na = neg(a)
             for t1 in pos:
@@ -401,6 +508,11 @@ def _contradictory(t: frozenset) -> bool:
     if any(p.kind == "and" or p is FALSE for p in t):
         return conj(*t) is FALSE  # never in a term of a normal form; the general case, for safety
     return clash(t)
+
+
+def _plain(t: frozenset) -> bool:
+    """Whether t is what `_Consensus` asks about: literals, negations and disjunctions that do not clash."""
+    return not any(p.kind == "and" or p is FALSE for p in t) and not clash(t)
 
 
 def _absorb(terms: list[frozenset], family: _Family | None = None) -> list[frozenset]:

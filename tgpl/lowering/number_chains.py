@@ -188,6 +188,7 @@ class Chains:
         self._plus: str | None = None
         self._less: str | None = None
         self._less_to = -1
+        self._added: set[tuple] = set()  # the additions whose `plus` rows are in `emitter.numbers` already
 
     def read(self, key: tuple, v: Var) -> Atom:
         fl = self.em.logic.fluents[key]
@@ -199,8 +200,13 @@ class Chains:
         return Atom(self._plus, (u, w, v))
 
     def add_rows(self, step: tuple[range, list[int], int]) -> None:
-        """The `plus` rows one addition of a chain needs: its partial sums, its term's values, up to its cap."""
+        """The `plus` rows one addition of a chain needs: its partial sums, its term's values, up to its cap; once
+        per addition (`emitter.numbers` keeps the first of equal facts)."""
         us, ws, cap = step
+        key = (us.start, us.stop, tuple(ws), cap)
+        if key in self._added:  # its rows again (Kalah's sides, thousands of times): duplicates the emitter drops
+            return
+        self._added.add(key)
         table = self.plus(Const("0"), Const("0"), Const("0")).relation
         for u in us:
             for w in ws:
