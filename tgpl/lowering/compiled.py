@@ -209,9 +209,6 @@ class SegmentCompiler(_FunctionCompiler):
         # listeners run at a throw under way, functions called as statements: their callers' frames ride through loops
         self.outer_frames = 0
         self.lists = ListWays(self)  # the lists that are state (tgpl.lowering.compiled_lists)
-        # the numbers ways wrote before they were taken into views mid-segment (`taken_numbers`): the relaxation's
-        # probes of their values, as `CompiledGame.probes` makes them of the ways' ends
-        self.probed: list[Rule] = []
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -344,8 +341,6 @@ class SegmentCompiler(_FunctionCompiler):
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
         writes = _writes_state(s, self.hc.implicit_this)
         before = getattr(s, "reads_before", False)  # tgpl.lowering.group_clears: read as the loop found it
-        if self.unknown_writes_read(s, clauses):
-            clauses = self.taken_numbers(clauses)
         if writes and isinstance(s, ast.For) and not before:
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
@@ -457,10 +452,13 @@ class SegmentCompiler(_FunctionCompiler):
             self._no_clash(s, counters)  # the loop's own refusal first: it says more
         clauses = self.padded(clauses)
         shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
-        if len(shapes) != 1 or set(next(iter(shapes))) & _loop_reads(s, self.hc.types):
-            clauses = self.taken_numbers(clauses)
-            return self.writing_loop(s, clauses, live, counters) if writes else super()._stmt(s, clauses, live)
+        if len(shapes) != 1:
+            raise Unsupported("a loop after the move wrote numbers on some ways and not on others"
+                              + self._inlined_why() + f": {rewrites.uneven_writes_hint()}")
         attrs = next(iter(shapes))
+        read = sorted(set(attrs) & _loop_reads(s, self.hc.types))
+        if read:
+            raise Unsupported(f"a loop that reads '{read[0]}' after the move wrote it" + self._inlined_why())
         # the object of each write: `this` or one object on every way is not carried (a relation's arguments do
         # not say that two of them are the same, and `padded` asks it of the writes after the next loop)
         objects = []
@@ -480,40 +478,6 @@ class SegmentCompiler(_FunctionCompiler):
                              c.env["#this"] if objects[j] == "this" else objects[j], c.env.pop(f"#kept{j}v"))
                             for j, a in enumerate(attrs))
         return flow
-
-    def unknown_numbers(self, c: SegClause) -> set[str]:
-        """The numeric attributes `c` wrote of objects known only at run time (not `this`, which `counters_in`
-        and `promoted` carry by name)."""
-        this = c.resolve(c.env.get("#this"))
-        return {a for a, o, _ in c.store
-                if a in self.g.numeric_attrs and isinstance(c.resolve(o), Var) and c.resolve(o) != this}
-
-    def unknown_writes_read(self, s, clauses: list[SegClause]) -> bool:
-        """Whether the loop `s` reads numbers the ways into it wrote of objects known only at run time: read
-        through the ways' stores, each read of the loop would split every way on whether it is each object
-        written (Oware's sweep of its eight pits after a capture of up to four: 23,414 segment rules), where a
-        view answers it once."""
-        written = set().union(*(self.unknown_numbers(c) for c in clauses))
-        return bool(written & _loop_reads(s, self.hc.types)) if written else False
-
-    def uneven_unknown(self, clauses: list[SegClause]) -> bool:
-        """Whether ways that meet wrote numbers of different shapes, some of objects known only at run time: they
-        cannot be one relation, and each would run the rest of the segment on its own (Oware's ways that
-        captured one to four pits, each to the end of the move)."""
-        return len({tuple(a for a, _, _ in c.store) for c in clauses}) > 1 and any(
-            self.unknown_numbers(c) for c in clauses)
-
-    def taken_numbers(self, clauses: list[SegClause]) -> list[SegClause]:
-        """`clauses` with the numbers they wrote taken into views too, for a loop that reads them or after ways that
-        wrote them of different objects known only at run time (Oware's capture after its sowing, a pit a seed):
-        they cannot ride through the loop's relation as names. The values each way wrote are kept for the
-        relaxation (`probed`), under the way's body, as `CompiledGame.probes` reads them off the ways' ends: the
-        counters' ranges are still found along each way."""
-        for c in clauses:
-            for a, o, v in c.store:
-                if a in self.g.numeric_attrs:
-                    self.probed.append(Rule(Atom("num|" + a, (o, v)), tuple(c.body)))
-        return self.collapse(clauses, numeric=True)
 
     def padded(self, clauses: list[SegClause]) -> list[SegClause]:
         """`clauses` with the writes each lacks of an attribute others wrote, of the same object (`this`, or one
@@ -1474,8 +1438,6 @@ class SegmentCompiler(_FunctionCompiler):
                 del c.env[n]
         if len(clauses) > 1:
             clauses = self.collapse(clauses)
-            if self.uneven_unknown(clauses):
-                clauses = self.taken_numbers(clauses)
         groups: dict[tuple, list[SegClause]] = {}
         for c in clauses:
             groups.setdefault(_shape(c), []).append(c)
@@ -2715,7 +2677,7 @@ class CompiledGame:
     def probes(self) -> list[Rule]:
         """What the relaxation reads off the ways through the segments, before their writes are taken into views:
         the counters' values (`num|`, `over|` where the way ends the game) and the results."""
-        probes: list[Rule] = list(self.sc.probed)
+        probes: list[Rule] = []
         for c in self.final:
             for a, o, v in c.store:
                 if a in self.numeric_attrs:
@@ -3037,9 +2999,7 @@ def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | N
             while True:
                 bound: set = set()
                 for x in kept:
-                    # a comparison binds nothing: it tests values the rest of the body binds (`take <
-                    # SideTotal(...)` with the call's result dropped goes with it)
-                    if isinstance(x, Atom) and x.relation not in horn.COMPARE.values():
+                    if isinstance(x, Atom):
                         for k, a in enumerate(x.args):
                             if isinstance(a, Var):
                                 if "|" in x.relation and (x.relation, k) in orphan:
