@@ -545,7 +545,9 @@ class Executor:
                                          "state, and each way the list can grow is a path of its own; write the search "
                                          "as a recursive function over the board (is there a chain of neighbours from "
                                          "one to the other?) or as a fixed number of passes over the cells "
-                                         "(docs/lowering.md, \"Search a chain\")")
+                                         "(docs/lowering.md, \"Search a chain\"); or keep the walk and read "
+                                         f"'{grown[0]}' after it only by '{grown[0]}.contains(x)' or in a loop over "
+                                         "it that returns true or false (language decision 114)")
         return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: its passes "
                                      "branch on the state in more ways than can be merged (a search whose extent "
                                      "depends on the state?)")

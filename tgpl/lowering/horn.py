@@ -618,6 +618,15 @@ class _FunctionCompiler:
         # a `contains` search compiled as the items reached from its start (tgpl.lowering.closures.reached_of)
         self.reach = reached_of(fi.defn, self.closure)
 
+    def compile_callee(self, fi, this) -> HornFunction:
+        """The rules of a function this one calls; where they are refused, the refusal names the callee (`calls
+        GroupOf: returns List<Cell>`), since the reason is the callee's, not this function's (a caller returning a
+        bool was said to return the callee's list)."""
+        try:
+            return self.hc.compile(fi, self.object_of(this) if this is not None else None)
+        except Unsupported as e:
+            raise Unsupported.at(e.span, f"calls {fi.name}: {e}") from None
+
     # ------------------------------------------------------------ structure
     def run(self) -> HornFunction:
         d = self.defn
@@ -1606,7 +1615,7 @@ class _FunctionCompiler:
                 obj = self.object_of(this)
                 if obj.cls.find_function(fi.name) is not fi and obj.cls.find_function(fi.name) is not None:
                     raise Unsupported("an overridden method")
-            hf = self.hc.compile(fi, self.object_of(this) if this is not None else None)
+            hf = self.compile_callee(fi, this)
             todo = [(c2, [])]
             for inp in fi.defn.inputs:
                 if inp.name in hf.dropped:

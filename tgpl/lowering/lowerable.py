@@ -197,7 +197,8 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
     (("while it grows it",),
      "write the search as a recursive function over the board, with a bound on its length (is there a chain of "
      "neighbours from one to the other? Lines of Action's `Linked`), or as a fixed number of passes over the cells; "
-     "see \"Search a chain recursively\""),
+     "see \"Search a chain recursively\"; or keep the walk and read its list after it only by `L.contains(x)` or in "
+     "a loop over it that returns true or false (language decision 114)"),
     (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run",
       "the lowering would build"),
      "keep functions that walk or count the board pure (no writes, no turn.pass): they become rules with "
@@ -796,12 +797,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         what = (f"{about}{int(total_steps):,} statements" if over_steps else f"{about}{int(total_parts):,} parts of "
                                                                               "conditions")
         limit = f"{execute.STEP_LIMIT:,} statements" if over_steps else f"{execute.WORK_LIMIT:,} parts"
-        search = _growing_search(out.parts, busiest) if busiest is not None else None
-        why = ""
-        if search is not None:
-            loop, name, function = search
-            why = (f"; {function} walks the list '{name}' while it grows it (at {loop.line}:{loop.col}), a search "
-                   "whose extent depends on the state, and each way the list can grow is a path of its own")
+        why = _growing_why(out.parts, busiest)
         _refuse(out, span, f"spelled out move by move, the lowering would run {what}{where}, more than the "
                            f"{limit} it allows: it would be refused after minutes{why}", predicted=True)
     elif state_parts > ESTIMATE_ERROR * STOPPED_ERROR * execute.STATE_WORK:
@@ -835,8 +831,24 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                                                  "; the ranges of the numbers were not searched"))
     if out.undecided and not exact:
         where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        why = _growing_why(out.parts, busiest)
+        if why:
+            why += " (docs/lowering.md, \"Search a chain recursively\")"
         out.notes.append(f"undecided: the sampled run passed the budget too{where}, before it had run a move of "
-                         "every control state it met; `tgpl to-gdl --no-validate` gives the lowering's own answer")
+                         f"every control state it met{why}; `tgpl to-gdl --no-validate` gives the lowering's own "
+                         "answer")
+
+
+def _growing_why(parts: list[Part], busiest: Part | None) -> str:
+    """Where the statements went, when a search that grows a list is why (`_growing_search`): the clause a
+    refusal or an undecided verdict adds, naming the loop to rewrite (Havannah's `GroupOf`, reached from
+    `BridgeOrFork`, where the sampled statements went); "" where there is none."""
+    search = _growing_search(parts, busiest) if busiest is not None else None
+    if search is None:
+        return ""
+    loop, name, function = search
+    return (f"; {function} walks the list '{name}' while it grows it (at {loop.line}:{loop.col}), a search whose "
+            "extent depends on the state, and each way the list can grow is a path of its own")
 
 
 def _stopped_state_parts(lw: _DryLowering) -> float:

@@ -1,0 +1,214 @@
+"""Havannah on a hexagon of side 3, written as a designer writes it from the rule sheet
+(tests/data/designers/havannah3.tgpl): 19 cells of a hex group of row orientation, the neighbours the board's own
+`connections`; a stone wins at once by a bridge (a group holding two corners), a fork (a group touching three
+sides) or a ring (a loop around cells that are empty or the opponent's: some such cell cannot reach the rim
+through the cells not the mover's); a full board is a draw. The group is a flood of a list grown while walked,
+the ring a flood from the rim.
+
+The runtime is checked against an independent model (the hexagon in my own offset coordinates, groups and the
+regions a ring encloses as connected components found by a search over a set) on the board's adjacency, the move
+tree's first levels, set positions and seeded plays to their end.
+
+LOWERING: see the module's last tests and the report (filled in below)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from differential import (checks_clean_and_plays, model_end, model_perft, model_results, played_beside,
+                          plays_to_the_models_end, runtime_perft)
+from tgpl.cli import main
+from tgpl.runtime.game import load_game
+
+from test_designer_games_3 import Lcg, game
+
+# the hexagon's cells as (row, column) of a 5 x 5 grid whose even rows sit half a cell to the right
+ROWS = {0: (1, 2, 3), 1: (1, 2, 3, 4), 2: (0, 1, 2, 3, 4), 3: (1, 2, 3, 4), 4: (1, 2, 3)}
+CELLS = [(r, c) for r in sorted(ROWS) for c in ROWS[r]]
+CORNERS = {(0, 1), (0, 3), (2, 0), (2, 4), (4, 1), (4, 3)}
+SIDES = {(0, 2): "top", (1, 4): "upper right", (3, 4): "lower right", (4, 2): "bottom", (3, 1): "lower left",
+         (1, 1): "upper left"}
+RIM = CORNERS | set(SIDES)
+# the model's state: ((each cell's owner or None, in CELLS order), stones placed), the seat to move
+START = ((None,) * len(CELLS), 0), 0
+
+
+def neighbours(cell: tuple[int, int]) -> set[tuple[int, int]]:
+    """The six cells around `cell` on the board: a cell's x is its column, plus a half in an even row."""
+    r, c = cell
+    x = c + (0.5 if r % 2 == 0 else 0)
+    around = {(r, c - 1), (r, c + 1)}
+    for dr in (-1, 1):
+        row = r + dr
+        for col in range(5):
+            if abs((col + (0.5 if row % 2 == 0 else 0)) - x) == 0.5:
+                around.add((row, col))
+    return {n for n in around if n in CELLS}
+
+
+def component(cell, inside) -> set:
+    """The cells joined to `cell` through neighbours for which `inside` holds (`cell` among them)."""
+    found, todo = {cell}, [cell]
+    while todo:
+        for n in neighbours(todo.pop()):
+            if n not in found and inside(n):
+                found.add(n)
+                todo.append(n)
+    return found
+
+
+def wins(owner: dict, who: int, placed) -> bool:
+    """Whether the stone `who` just placed on `placed` makes a bridge, a fork or a ring."""
+    group = component(placed, lambda n: owner[n] == who)
+    if len(group & CORNERS) >= 2 or len({SIDES[c] for c in group if c in SIDES}) >= 3:
+        return True
+    others = [c for c in CELLS if owner[c] != who]
+    return any(not component(c, lambda n: owner[n] != who) & RIM for c in others)
+
+
+def model_moves(state):
+    (owners, _), _ = state
+    return [cell for cell, o in zip(CELLS, owners) if o is None]
+
+
+def model_apply(state, move):
+    """The next state and the result: the winner, "draw", or None."""
+    (owners, stones), who = state
+    owner = dict(zip(CELLS, owners))
+    owner[move] = who
+    nxt = ((tuple(owner[c] for c in CELLS), stones + 1), 1 - who)
+    if wins(owner, who, move):
+        return nxt, who
+    return nxt, "draw" if stones + 1 == len(CELLS) else None
+
+
+def model_text(state, move) -> str:
+    return f"Seat#{state[1]}.Place(at: Cells[{move[0]}][{move[1]}])"
+
+
+def observed(state) -> tuple:
+    w = state.world
+    owners = tuple(None if w.fields(w.named(f"Cells[{r}][{c}]"))["Owner"] is None
+                   else int(w.fields(w.named(f"Cells[{r}][{c}]"))["Owner"]) for r, c in CELLS)
+    return owners, int(w.fields(w.named("Havannah"))["Stones"])
+
+
+def test_havannah3_checks_clean_and_plays_to_its_end():
+    checks_clean_and_plays(game("havannah3"))
+
+
+def test_the_boards_connections_are_the_hexagons_neighbours():
+    """Every cell's `connections` lead to the six (fewer on the rim) cells the model places around it."""
+    w = load_game(game("havannah3")).initial_state(0).world
+    for r, c in CELLS:
+        links = w.fields(w.named(f"Cells[{r}][{c}]"))["connections"]
+        assert sorted(str(link).split("->")[1] for link in links) == \
+            sorted(f"Cells[{a}][{b}]" for a, b in neighbours((r, c))), (r, c)
+    assert sum(len(neighbours(c)) == 6 for c in CELLS) == 7 and len(RIM) == 12
+
+
+def test_havannah3_move_tree_is_the_models():
+    start = load_game(game("havannah3")).initial_state(0)
+    assert observed(start) == START[0]
+    model = [model_perft(model_moves, model_apply, START, d) for d in range(1, 4)]
+    assert model == [19, 19 * 18, 19 * 18 * 17]
+    assert [runtime_perft(start, d) for d in range(1, 4)] == model
+
+
+def play(moves):
+    """The moves played on the runtime and the model side by side from the start."""
+    return played_beside(load_game(game("havannah3")).initial_state(0), START, moves, model_apply, model_text,
+                         observed)
+
+
+def alternate(first: list, second: list) -> list:
+    """Seat 0's moves `first` and seat 1's `second`, in turn."""
+    out = []
+    for k, m in enumerate(first):
+        out.append(m)
+        if k < len(second):
+            out.append(second[k])
+    return out
+
+
+# seat 1 puts stones on corners no two of which are neighbours, so it never wins meanwhile
+APART = [(0, 1), (4, 3), (2, 0), (0, 3), (4, 1), (2, 4)]
+AROUND_CENTRE = [(1, 2), (1, 3), (2, 1), (2, 3), (3, 2), (3, 3)]
+
+
+def test_a_ring_around_the_empty_centre_wins():
+    state, model, result = play(alternate(AROUND_CENTRE[:5], APART[:5]))
+    assert result is None and not state.is_terminal
+    state, model, result = play(alternate(AROUND_CENTRE, APART[:5]))
+    assert result == 0 and state.is_terminal and state.goals[0] > state.goals[1]
+
+
+def test_a_ring_around_an_opponents_stone_wins_but_not_around_ones_own():
+    """Seat 1 on the centre, then the six around it: a ring. Seat 0 on the centre first, then the six: no ring
+    (the cell inside is their own), and the play goes on."""
+    state, _, result = play(alternate([(0, 2)] + AROUND_CENTRE, [(2, 2)] + APART[:5]))
+    assert result == 0 and state.is_terminal
+    state, _, result = play(alternate([(2, 2)] + AROUND_CENTRE, APART))
+    assert result is None and not state.is_terminal
+    assert model_text((None, 1), (0, 2)) in [m.text for m in state.legal_moves()]
+
+
+def test_a_fork_wins_and_a_bridge_wins():
+    fork = [(0, 2), (1, 3), (1, 4), (2, 3), (3, 4)]  # top, upper right, lower right
+    state, _, result = play(alternate(fork[:4], APART[:4]))
+    assert result is None and not state.is_terminal
+    state, _, result = play(alternate(fork, APART[:4]))
+    assert result == 0 and state.is_terminal
+    state, _, result = play(alternate([(2, 2), (3, 3), (1, 1)], [(0, 1), (0, 2), (0, 3)]))
+    assert result == 1 and state.is_terminal and state.goals[1] > state.goals[0]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_havannah3_plays_to_the_models_end(seed):
+    plays_to_the_models_end(load_game(game("havannah3")).initial_state(0), START, Lcg(seed), model_moves,
+                            model_apply, model_text, observed)
+
+
+def test_the_seeded_plays_end_in_wins_of_each_kind():
+    """Both seats win among the plays above, by bridges, forks and rings."""
+    assert {0, 1} <= model_results(model_moves, model_apply, START, map(Lcg, range(16)))
+    kinds = set()
+    for seed in range(200):
+        ((owners, _), _), result = model_end(model_moves, model_apply, START, Lcg(seed))
+        if result == "draw":
+            kinds.add("draw")
+            continue
+        owner = dict(zip(CELLS, owners))
+        mine = [c for c in CELLS if owner[c] == result]
+        groups = [component(c, lambda n: owner[n] == result) for c in mine]
+        if any(len(g & CORNERS) >= 2 for g in groups):
+            kinds.add("bridge")
+        if any(len({SIDES[c] for c in g if c in SIDES}) >= 3 for g in groups):
+            kinds.add("fork")
+        if any(not component(c, lambda n: owner[n] != result) & RIM for c in CELLS if owner[c] != result):
+            kinds.add("ring")
+    assert {"bridge", "fork", "ring"} <= kinds, kinds
+
+
+def test_the_dry_run_is_undecided_and_names_the_flood_to_rewrite():
+    """`tgpl check --lowerable`: undecided (exit 2), the sampled statements in `BridgeOrFork`; the note names the
+    loop of `GroupOf` that grows its list, and `BridgeOrFork` is not rules because of what it calls, not of what it
+    returns (it returns a bool)."""
+    r = CliRunner().invoke(main, ["check", "--lowerable", game("havannah3")])
+    assert r.exit_code == 2, r.output
+    assert "most of its statements in Hexagon.BridgeOrFork" in r.output, r.output
+    assert "Hexagon.GroupOf walks the list 'group' while it grows it (at 119:13)" in r.output, r.output
+    assert "Hexagon.BridgeOrFork  run once per call and state; as rules with variables: no (calls GroupOf: " \
+           "returns List<Cell>)" in r.output, r.output
+
+
+def test_havannah3_is_refused_at_the_flood_of_its_group(tmp_path):
+    """`tgpl to-gdl` refuses, located at `GroupOf`'s walk, with the rewrites (and that the walk itself lowers where
+    its list is only asked `contains` or walked for a yes or no); nothing is written."""
+    out = tmp_path / "havannah3.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("havannah3"), "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists(), r.output
+    assert "havannah3.tgpl:119:13: error: not lowerable: more than 4096 ways through this loop in GroupOf: it " \
+           "walks the list 'group' while it grows it" in r.output, r.output
+    assert "read 'group' after it only by 'group.contains(x)'" in r.output, r.output
