@@ -625,7 +625,7 @@ def fold_program(program: Program, limits: Limits | None = None) -> Program:
     was made in (`?x13_u0_0`, `?x13_u1_0`), so rules are compared with their variables named in order of first
     occurrence (`_canonical_names`); a rule left unfolded is kept as it was, so a program with nothing to fold
     is returned as it is. Exact, as `fold` is: the ground instances of a folded rule are the rules folded."""
-    rules = [r for r in program.rules]
+    rules = list(program.rules)
     named = [_canonical_names(r) for r in rules]
     folded, facts = fold(named, lambda *_: None, limits=limits)
     if not facts:
