@@ -279,7 +279,10 @@ def _loads(body: str, but: int | None = None) -> str:
 
 # What a field read as one lookup, `D[x.place]['F']`, raises when it misses: a missing field or a
 # fixed object (place 0, no fields) a KeyError, a null an AttributeError
-MISSES = "(KeyError, AttributeError)"
+MISSES = ("KeyError", "AttributeError")
+# What a list item read as one lookup (`BlockGenerator.quick_item`) raises when it misses: an
+# index past the end, a null list
+INDEX_MISSES = ("IndexError", "TypeError")
 
 
 def _place(obj: str) -> str:
@@ -287,11 +290,9 @@ def _place(obj: str) -> str:
     return f"{obj}.place" if _named(obj) else f"({obj}).place"
 
 
-def _with_index_misses(misses: str) -> str:
-    """`misses` (`KeyError`, or a tuple of exceptions) with what a list item read as one lookup
-    (`BlockGenerator.quick_item`) raises when it misses: an index past the end, a null list."""
-    names = misses.strip("()").split(", ")
-    return "(" + ", ".join(names + ["IndexError", "TypeError"]) + ")"
+def except_clause(names: tuple[str, ...]) -> str:
+    """The exceptions `names` (by their names in generated code) as an `except` clause's tuple."""
+    return "(" + ", ".join(names) + ")"
 
 
 def _local(slot: int) -> str:
@@ -528,18 +529,18 @@ class BlockGenerator:
                 pass
         return effect
 
-    def misses(self) -> str:
+    def misses(self) -> tuple[str, ...]:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
         a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
         list items read as one lookup (`quick_item`) an index past the end or a null list."""
         misses = inlining.CATCH if self.inlines else MISSES
-        return _with_index_misses(misses) if self.quick_items else misses
+        return misses + INDEX_MISSES if self.quick_items else misses
 
-    def deferred_misses(self) -> str:
+    def deferred_misses(self) -> tuple[str, ...]:
         """What `_all_opt` takes as a miss when it counts the loop steps of remembered values at
         the end: `misses` and an error of the game's code."""
-        misses = "(KeyError, AttributeError, _RuntimeError)"
-        return _with_index_misses(misses) if self.quick_items else misses
+        misses = (*MISSES, "_RuntimeError")
+        return misses + INDEX_MISSES if self.quick_items else misses
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are), or whose statements are one expression
@@ -634,7 +635,7 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except {self.deferred_misses() if deferred and not self.inlines else self.misses()}:\n"
+            + f"    except {except_clause(self.deferred_misses() if deferred and not self.inlines else self.misses())}:\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -693,7 +694,7 @@ class BlockGenerator:
             + "        out = []\n"
             + loops
             + "        return out\n"
-            + f"    except {self.misses()}:\n"
+            + f"    except {except_clause(self.misses())}:\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )

@@ -48,7 +48,7 @@ SLOTS = 1_000
 # What the caller's optimistic spelling takes as a miss when it holds inline bodies (`CATCH`,
 # by name in generated code): a read that missed, an error of the game's code, an infinity
 # used as an index.
-CATCH = "(KeyError, AttributeError, _RuntimeError, OverflowError)"
+CATCH = ("KeyError", "AttributeError", "_RuntimeError", "OverflowError")
 
 _MARKER = re.compile("\x00L(\\d+)\x00")
 
