@@ -16,6 +16,7 @@ its value (`BlockGenerator.function`).
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 import warnings
 from typing import TYPE_CHECKING
@@ -25,7 +26,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
-from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
+from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes, pytree
 from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _invoke, _key_test, _key_tuple, frame_runner
 from tgpl.runtime.errors import (
     BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
@@ -591,12 +592,16 @@ class BlockGenerator:
             test = test.replace(safe, quick)
             if split is not None:
                 split = (split[0], split[1].replace(safe, quick))
-        deferred = "_acc" in test
         loads = _loads(test, slot)
         head = loads + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
+        tree = pytree.parse_expression(spelled)
+        if tree is None:
+            return every
+        names = pytree.loaded_names(tree)
+        deferred = "_acc" in names  # the steps of remembered values are counted at the end
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
-        counts = deferred or re.search(r"\bm\b", spelled) is not None
+        counts = deferred or "m" in names
         loop = ("        for c in pool:\n"
                 + f"            v[{slot}] = l{slot} = c\n"
                 + f"            if {spelled}:\n"
@@ -640,14 +645,14 @@ class BlockGenerator:
             + "        return _all(m, this, v, pool)\n"
         )
         every = self._compile(src, block.span, "_all_opt")
-        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
+        hoisted = None if deferred else self.hoisted_all(tree, slot, head, block.span)
         if hoisted is None:
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
                 # the common case (`m.compare` of a null, a count) asks it of None: a miss there
                 # too, and the listing runs the filter its own way.
-                machine = "    m = None\n" if re.search(r"\bm\b", spelled) else ""
+                machine = "    m = None\n" if "m" in names else ""
                 every.data = self._compile(
                     f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
                     f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
@@ -671,7 +676,7 @@ class BlockGenerator:
             return None
         return idx, right
 
-    def hoisted_all(self, test: str, slot: int, head: str, span):
+    def hoisted_all(self, test: pyast.Expression, slot: int, head: str, span):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
@@ -679,7 +684,7 @@ class BlockGenerator:
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
-        counts = re.search(r"\bm\b", found.test) is not None
+        counts = "m" in found.names
         loops = ("        for c in pool:\n"
                  + f"            v[{slot}] = l{slot} = c\n"
                  + f"            if {found.test}:\n"

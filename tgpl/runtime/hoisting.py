@@ -21,6 +21,8 @@ from __future__ import annotations
 import ast as py
 from dataclasses import dataclass
 
+from tgpl.runtime.pytree import loaded_names, parse_expression
+
 # Calls that compute a value and change nothing: a subexpression may call them and still be hoisted
 _PURE_CALLS = frozenset(("len", "int", "float"))
 # The world's tables (`codegen._WORLD_TABLES`), whose `get` only reads: fields, owners, global objects
@@ -34,15 +36,15 @@ class Hoisted:
 
     test: str
     prologue: list[str]
+    names: set[str]  # the names `test` loads
 
 
-def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
-    """`test`, a Python expression run once per candidate, with its parts that do not depend on
-    the names in `varying` (the candidate) computed once before the loop; None when nothing is
-    worth it."""
-    try:
-        tree = py.parse(test, mode="eval")
-    except (SyntaxError, RecursionError):  # nested deeper than Python's parser takes
+def hoist(test: str | py.Expression, varying: set[str], prefix: str = "_h") -> Hoisted | None:
+    """`test`, a Python expression run once per candidate (its source or its tree, which this
+    changes), with its parts that do not depend on the names in `varying` (the candidate)
+    computed once before the loop; None when nothing is worth it."""
+    tree = parse_expression(test) if isinstance(test, str) else test
+    if tree is None:
         return None
     changing = _changing(tree, set(varying))
     prologue: list[str] = []
@@ -67,7 +69,7 @@ def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
     new = Hoister().visit(tree)
     if not prologue:
         return None
-    return Hoisted(py.unparse(new), prologue)
+    return Hoisted(py.unparse(new), prologue, loaded_names(new))
 
 
 def _changing(tree: py.AST, varying: set[str]) -> set[str]:
@@ -78,7 +80,7 @@ def _changing(tree: py.AST, varying: set[str]) -> set[str]:
     bindings = [n for n in py.walk(tree) if isinstance(n, py.NamedExpr)]
     seen: set[str] = set()
     for b in bindings:
-        if b.target.id in seen or b.target.id in _loads(b.value):
+        if b.target.id in seen or b.target.id in loaded_names(b.value):
             varying.add(b.target.id)
         seen.add(b.target.id)
     changed = True
@@ -89,10 +91,6 @@ def _changing(tree: py.AST, varying: set[str]) -> set[str]:
                 varying.add(b.target.id)
                 changed = True
     return varying
-
-
-def _loads(node: py.AST) -> set[str]:
-    return {n.id for n in py.walk(node) if isinstance(n, py.Name) and isinstance(n.ctx, py.Load)}
 
 
 def _invariant(node: py.AST, changing: set[str]) -> bool:
