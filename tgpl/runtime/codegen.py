@@ -95,7 +95,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
     `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
-    and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
+    and runs the effect (`_run` inline: every call of a function passes here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
     (`World.memo`), and its result remembered once run (a call binding its arguments otherwise,
     `_invoke`, runs it)."""

@@ -3,7 +3,7 @@ own Python function, with no call site in between once bound.
 
 A call site (`codegen._site`) is a Python function between caller and callee: it pushes the call
 on the machine's stack (for error reports), runs the effect, and turns the host's errors into the
-game's. Chess's filters make about a million calls per perft(3). A function that reads only is also spelled `_fast_direct(m, this, SP, inputs...)`
+game's. A function that reads only is also spelled `_fast_direct(m, this, SP, inputs...)`
 (`spell`), which does that work itself, lazily: nothing is pushed; an error raised inside it gets
 the call's entry (the function, the call's span `SP`) inserted in its stack as it passes
 (`annotate`), at the place the entry would have had on the machine's stack. The caller passes the

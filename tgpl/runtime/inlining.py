@@ -11,8 +11,8 @@ locals, then its statements as a chain of conditional expressions, each `return`
 branch, each local a Python local of the caller (`_i<k>_<slot>`, unique to the place).
 
 Nothing about it can be seen. The body changes nothing but its locals and counts no loop step of
-its own (its calls count theirs, as before). Whatever it could meet that is not the common case
-raises in the caller's optimistic spelling: a read that misses (`KeyError`, as before), and an
+its own (its calls count theirs). Whatever it could meet that is not the common case
+raises in the caller's optimistic spelling: a read that misses (`KeyError`), and an
 error of the game's code or an infinity used as an index (`TGPLRuntimeError`, `OverflowError`),
 whose report would lack the callee's entry on the stack. The caller's optimistic spelling takes
 each of these as a miss (`CATCH`): its loop steps given back, it runs again the general way, which
