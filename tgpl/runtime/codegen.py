@@ -442,6 +442,10 @@ class BlockGenerator:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
         self.fixed_spellings: dict[str, tuple[int, str, Type | None]] = {}
         self.conjuncts: dict[int, tuple[str, str]] = {}
+        # The code of `this`, and of the inputs a body inline reads as the caller's code, by slot
+        # (`tgpl.runtime.inlining`): a marker, written out per spelling (`_spelled`), at the top
+        self.this_code = _THIS
+        self.inputs: dict[int, str] = {}
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -454,6 +458,13 @@ class BlockGenerator:
             bound = {b for b in bound if re.search(rf"\b{b}\b", body) or (b == "MM" and self.memo_tables)}
         return _preamble(bound) + "".join(
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
+
+    def local(self, slot: int) -> str:
+        """A local's code: a marker (`_local`), or in a body inline the caller's Python local
+        that holds it (`inlining.local_name`) or the caller's code of an input read as it is."""
+        if slot < inlining.FIRST_SLOT:
+            return _local(slot)
+        return self.inputs.get(slot) or inlining.local_name(slot)
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -672,7 +683,7 @@ class BlockGenerator:
         if found is None or value != f"({left} and {right})":
             return None
         idx, key, key_type = found
-        if key != _local(slot) or not isinstance(key_type, ClassType):
+        if key != self.local(slot) or not isinstance(key_type, ClassType):
             return None
         return idx, right
 
@@ -817,11 +828,11 @@ class BlockGenerator:
         self.numbers_from = (changed, i + 1)
         self.stmt(table.nest, depth + 1)
         slot = self.layout.lookup(table.name)
-        self.emit(depth + 1, f"_fx_table(MM, {idx}, {_local(slot)})")
-        self.lines[at] = "    " * (depth + 1) + f"{_local(slot)} = {held}"
+        self.emit(depth + 1, f"_fx_table(MM, {idx}, {self.local(slot)})")
+        self.lines[at] = "    " * (depth + 1) + f"{self.local(slot)} = {held}"
         if widths is not None:
             self.emit(depth + 1, f"{view} = False")  # built on this run: read as it was
-            self.flat_views[_local(slot)] = (view, widths)
+            self.flat_views[self.local(slot)] = (view, widths)
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
@@ -856,14 +867,14 @@ class BlockGenerator:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"{_local(slot)} = {value}")
+        self.emit(depth, f"{self.local(slot)} = {value}")
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
         else:
             only_numbers = s.name not in _changed([scope], self.c.types)
         if t == NUMBER and _float_valued(s.init, self.c.types) and only_numbers:
-            self.numeric.add(_local(slot))
+            self.numeric.add(self.local(slot))
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
         e = s.expr
@@ -1017,7 +1028,7 @@ class BlockGenerator:
             # compute one by one; a step counted for each, as the condition holds for each.
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
-            x = _local(slot)
+            x = self.local(slot)
             self.numeric.add(x)
             head = len(self.lines)
             self.emit(depth, f"for {x} in {values!r}:")
@@ -1107,11 +1118,11 @@ class BlockGenerator:
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
         if e.op == "=" and slot is not None:
-            self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
+            self.emit(depth, f"{self.local(slot)} = {self.value(e.value, target_t)}")
             return
         value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
-            self.emit(depth, f"{_local(slot)} = {value}")
+            self.emit(depth, f"{self.local(slot)} = {value}")
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
@@ -1130,11 +1141,11 @@ class BlockGenerator:
         not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
         if isinstance(target, ast.Name):
-            obj, span = _THIS, self.const(target.span, "_p")
+            obj, span = self.this_code, self.const(target.span, "_p")
         else:
             obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
         known = _plain_code(value)
-        if known and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
+        if known and (obj == self.this_code or _LOCAL_RE.fullmatch(obj)):
             a, x = obj, value
         else:
             a, x = self.name("_t"), self.name("_t")
@@ -1149,7 +1160,7 @@ class BlockGenerator:
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
-            return f"m.set_member({_THIS}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+            return f"m.set_member({self.this_code}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
         if isinstance(target, ast.Member):
             return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
         obj, key = self.expr(target.obj), self.expr(target.index)
@@ -1294,10 +1305,10 @@ class BlockGenerator:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-        parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
+        parts = ([self.this_code] if uses_this else []) + [self.local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
-        tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
-                        if _local(slot) not in self.numeric)
+        tests = "".join(" and " + _key_test(self.local(slot), keys[slot]) for slot in sorted(keys)
+                        if self.local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
         if calls and self.optimistic is not None and self.what == "filter":
@@ -1326,16 +1337,16 @@ class BlockGenerator:
         return "None"
 
     def expr_This(self, e: ast.This) -> str:
-        return _THIS
+        return self.this_code
 
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
         if slot is not None:
-            return _local(slot)
+            return self.local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             plain = scalar(self.c.type_of(e))
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain)
+            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1394,7 +1405,7 @@ class BlockGenerator:
             return (self.member(obj, e.name, self.const(e.name_span, "_p"), peek=owner, typed=True, owned=owned),
                     owner, e.name)
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=_THIS), _THIS, e.name
+            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, peek=self.this_code), self.this_code, e.name
         return self.expr(e), None, None
 
     def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
@@ -1461,7 +1472,7 @@ class BlockGenerator:
             chain.append(x.index)
             x = x.obj
         slot = self.layout.lookup(x.name) if isinstance(x, ast.Name) else None
-        found = self.flat_views.get(_local(slot)) if slot is not None else None
+        found = self.flat_views.get(self.local(slot)) if slot is not None else None
         if found is None or len(chain) != len(found[1]):
             return None
         view, widths = found
@@ -1474,7 +1485,7 @@ class BlockGenerator:
                 ints.append(str(int(v)))
                 continue
             at = self.layout.lookup(k.name) if isinstance(k, ast.Name) else None
-            code = _local(at) if at is not None else None
+            code = self.local(at) if at is not None else None
             if code not in self.indexes or code not in self.index_ranges:
                 return None
             lo, hi = self.index_ranges[code]
@@ -1748,19 +1759,19 @@ class BlockGenerator:
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
                 return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)
-            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
             exact = self.exact_target(callee, fi)
             ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, exact)
             call = f"{site}(m, D, G, {obj}, {span}, {values})"
             if exact is None or len(self.c.purity.by_name.get(fi.name, [fi])) != 1:
                 return call  # the target may be null, or its class choose another function
-            return self.maybe_inlined(call, fi, None if obj == _THIS else obj, codes)
+            return self.maybe_inlined(call, fi, None if obj == self.this_code else obj, codes)
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span)
             if listing:  # the site run inside a wrapper that remembers its results while frozen
                 ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
-        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
         ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
             ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())
