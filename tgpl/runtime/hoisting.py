@@ -21,8 +21,6 @@ from __future__ import annotations
 import ast as py
 from dataclasses import dataclass
 
-from tgpl.runtime.pytree import loaded_names, parse_expression
-
 # Calls that compute a value and change nothing: a subexpression may call them and still be hoisted
 _PURE_CALLS = frozenset(("len", "int", "float"))
 # The world's tables (`codegen._WORLD_TABLES`), whose `get` only reads: fields, owners, global objects
@@ -72,6 +70,20 @@ def hoist(test: str | py.Expression, varying: set[str], prefix: str = "_h") -> H
     return Hoisted(py.unparse(new), prologue, loaded_names(new))
 
 
+def parse_expression(code: str) -> py.Expression | None:
+    """`code`'s tree as one Python expression, or None when it nests deeper than Python's parser
+    takes (then compiling it would fail too)."""
+    try:
+        return py.parse(code, mode="eval")
+    except (SyntaxError, RecursionError):
+        return None
+
+
+def loaded_names(tree: py.AST) -> set[str]:
+    """The names `tree` reads (a name only bound by `:=` is not), a name in a string never."""
+    return {n.id for n in py.walk(tree) if isinstance(n, py.Name) and isinstance(n.ctx, py.Load)}
+
+
 def _changing(tree: py.AST, varying: set[str]) -> set[str]:
     """The names that may differ from one run of the test to the next: `varying`, those bound in
     it (`:=`) in more than one place (which binding holds depends on the way through) or from
@@ -113,4 +125,4 @@ def _reads(node: py.AST) -> bool:
     return any(isinstance(n, (py.Subscript, py.Attribute, py.NamedExpr)) for n in py.walk(node))
 
 
-__all__ = ["Hoisted", "hoist"]
+__all__ = ["Hoisted", "hoist", "loaded_names", "parse_expression"]
