@@ -423,6 +423,7 @@ class BlockGenerator:
         # with the Python local holding its value as an int (`stmt_For`), for list indexes
         self.indexes: dict[str, str] = {}
         self.index_ranges: dict[str, tuple[int, int]] = {}  # of each of `indexes`, its first and last int
+        self.index_reads: set[str] = set()  # the ints of `indexes` the code reads (`stmt_For` gives those)
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
@@ -1046,7 +1047,7 @@ class BlockGenerator:
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
-            if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
+            if j is not None and j in self.index_reads:
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
             self.loops.pop()
@@ -1492,6 +1493,7 @@ class BlockGenerator:
             if lo < 0 or hi >= w:
                 return None
             ints.append(self.indexes[code])
+        self.index_reads.update(ints)
         return view, flat_views.key(ints, widths)
 
     def expr_Index(self, e: ast.Index) -> str:
@@ -1559,6 +1561,7 @@ class BlockGenerator:
             return
         if key in self.indexes:
             index = self.indexes[key]
+            self.index_reads.add(index)
         elif _is_float_literal(key) and float(key) >= 0 and float(key) == int(float(key)):
             index = repr(int(float(key)))
         elif key in self.numeric:  # a float: `_IX` has the whole ones that can index a list
@@ -1577,6 +1580,7 @@ class BlockGenerator:
         a counter that also counts in ints (`indexes`)."""
         key = k if key is None else key
         if key in self.indexes:
+            self.index_reads.add(self.indexes[key])
             return self.indexes[key]
         if _is_float_literal(key) and float(key) == int(float(key)):
             return repr(int(float(key)))
