@@ -16,6 +16,7 @@ its value (`BlockGenerator.function`).
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 import warnings
 from typing import TYPE_CHECKING
@@ -94,7 +95,7 @@ def _site(name: str | None, rf, names: tuple, key_types: tuple, span):
     """A call site in generated code, `x.name(a0, a1...)` (`name`: a method, looked up per class of
     `x`, with its binding, once) or `rf(a0, a1...)` (a global function), as one Python function of
     (machine, [target,] the values): it binds the values, pushes the call on the machine's stack
-    and runs the effect (chess's filters make a million calls per perft(3): `_run` inline here).
+    and runs the effect (`_run` inline: every call of a function passes here).
     A call of a pure function (`tgpl.runtime.purity`) is first looked up in the world's memo
     (`World.memo`), and its result remembered once run (a call binding its arguments otherwise,
     `_invoke`, runs it)."""
@@ -279,7 +280,10 @@ def _loads(body: str, but: int | None = None) -> str:
 
 # What a field read as one lookup, `D[x.place]['F']`, raises when it misses: a missing field or a
 # fixed object (place 0, no fields) a KeyError, a null an AttributeError
-MISSES = "(KeyError, AttributeError)"
+MISSES = ("KeyError", "AttributeError")
+# What a list item read as one lookup (`BlockGenerator.quick_item`) raises when it misses: an
+# index past the end, a null list
+INDEX_MISSES = ("IndexError", "TypeError")
 
 
 def _place(obj: str) -> str:
@@ -287,11 +291,9 @@ def _place(obj: str) -> str:
     return f"{obj}.place" if _named(obj) else f"({obj}).place"
 
 
-def _with_index_misses(misses: str) -> str:
-    """`misses` (`KeyError`, or a tuple of exceptions) with what a list item read as one lookup
-    (`BlockGenerator.quick_item`) raises when it misses: an index past the end, a null list."""
-    names = misses.strip("()").split(", ")
-    return "(" + ", ".join(names + ["IndexError", "TypeError"]) + ")"
+def except_clause(names: tuple[str, ...]) -> str:
+    """The exceptions `names` (by their names in generated code) as an `except` clause's tuple."""
+    return "(" + ", ".join(names) + ")"
 
 
 def _local(slot: int) -> str:
@@ -421,6 +423,7 @@ class BlockGenerator:
         # with the Python local holding its value as an int (`stmt_For`), for list indexes
         self.indexes: dict[str, str] = {}
         self.index_ranges: dict[str, tuple[int, int]] = {}  # of each of `indexes`, its first and last int
+        self.index_reads: set[str] = set()  # the ints of `indexes` the code reads (`stmt_For` gives those)
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
@@ -440,6 +443,10 @@ class BlockGenerator:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
         self.fixed_spellings: dict[str, tuple[int, str, Type | None]] = {}
         self.conjuncts: dict[int, tuple[str, str]] = {}
+        # The code of `this`, and of the inputs a body inline reads as the caller's code, by slot
+        # (`tgpl.runtime.inlining`): a marker, written out per spelling (`_spelled`), at the top
+        self.this_code = _THIS
+        self.inputs: dict[int, str] = {}
 
     # ------------------------------------------------------------- plumbing
     def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
@@ -452,6 +459,13 @@ class BlockGenerator:
             bound = {b for b in bound if re.search(rf"\b{b}\b", body) or (b == "MM" and self.memo_tables)}
         return _preamble(bound) + "".join(
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
+
+    def local(self, slot: int) -> str:
+        """A local's code: a marker (`_local`), or in a body inline the caller's Python local
+        that holds it (`inlining.local_name`) or the caller's code of an input read as it is."""
+        if slot < inlining.FIRST_SLOT:
+            return _local(slot)
+        return self.inputs.get(slot) or inlining.local_name(slot)
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -528,18 +542,18 @@ class BlockGenerator:
                 pass
         return effect
 
-    def misses(self) -> str:
+    def misses(self) -> tuple[str, ...]:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
         a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
         list items read as one lookup (`quick_item`) an index past the end or a null list."""
         misses = inlining.CATCH if self.inlines else MISSES
-        return _with_index_misses(misses) if self.quick_items else misses
+        return misses + INDEX_MISSES if self.quick_items else misses
 
-    def deferred_misses(self) -> str:
+    def deferred_misses(self) -> tuple[str, ...]:
         """What `_all_opt` takes as a miss when it counts the loop steps of remembered values at
         the end: `misses` and an error of the game's code."""
-        misses = "(KeyError, AttributeError, _RuntimeError)"
-        return _with_index_misses(misses) if self.quick_items else misses
+        misses = (*MISSES, "_RuntimeError")
+        return misses + INDEX_MISSES if self.quick_items else misses
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are), or whose statements are one expression
@@ -590,12 +604,16 @@ class BlockGenerator:
             test = test.replace(safe, quick)
             if split is not None:
                 split = (split[0], split[1].replace(safe, quick))
-        deferred = "_acc" in test
         loads = _loads(test, slot)
         head = loads + self.preamble(test)
         spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
+        tree = hoisting.parse_expression(spelled)
+        if tree is None:
+            return every
+        names = hoisting.loaded_names(tree)
+        deferred = "_acc" in names  # the steps of remembered values are counted at the end
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
-        counts = deferred or re.search(r"\bm\b", spelled) is not None
+        counts = deferred or "m" in names
         loop = ("        for c in pool:\n"
                 + f"            v[{slot}] = l{slot} = c\n"
                 + f"            if {spelled}:\n"
@@ -634,19 +652,19 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except {self.deferred_misses() if deferred and not self.inlines else self.misses()}:\n"
+            + f"    except {except_clause(self.deferred_misses() if deferred and not self.inlines else self.misses())}:\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
         every = self._compile(src, block.span, "_all_opt")
-        hoisted = None if deferred else self.hoisted_all(spelled, slot, head, block.span)
+        hoisted = None if deferred else self.hoisted_all(tree, slot, head, block.span)
         if hoisted is None:
             if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
                 # the test reads fields and global objects only, through `D` and `G`: listed with no
                 # machine (`game._planned_moves`). What it asks of the machine where a value is not
                 # the common case (`m.compare` of a null, a count) asks it of None: a miss there
                 # too, and the listing runs the filter its own way.
-                machine = "    m = None\n" if re.search(r"\bm\b", spelled) else ""
+                machine = "    m = None\n" if "m" in names else ""
                 every.data = self._compile(
                     f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
                     f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
@@ -666,11 +684,11 @@ class BlockGenerator:
         if found is None or value != f"({left} and {right})":
             return None
         idx, key, key_type = found
-        if key != _local(slot) or not isinstance(key_type, ClassType):
+        if key != self.local(slot) or not isinstance(key_type, ClassType):
             return None
         return idx, right
 
-    def hoisted_all(self, test: str, slot: int, head: str, span):
+    def hoisted_all(self, test: pyast.Expression, slot: int, head: str, span):
         """`_all_opt` with the parts of its test that do not depend on the candidate computed once
         before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
         computed even where the test would not reach them: one that raises there runs the pool
@@ -678,7 +696,7 @@ class BlockGenerator:
         found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
         if found is None:
             return None
-        counts = re.search(r"\bm\b", found.test) is not None
+        counts = "m" in found.names
         loops = ("        for c in pool:\n"
                  + f"            v[{slot}] = l{slot} = c\n"
                  + f"            if {found.test}:\n"
@@ -693,7 +711,7 @@ class BlockGenerator:
             + "        out = []\n"
             + loops
             + "        return out\n"
-            + f"    except {self.misses()}:\n"
+            + f"    except {except_clause(self.misses())}:\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -811,11 +829,11 @@ class BlockGenerator:
         self.numbers_from = (changed, i + 1)
         self.stmt(table.nest, depth + 1)
         slot = self.layout.lookup(table.name)
-        self.emit(depth + 1, f"_fx_table(MM, {idx}, {_local(slot)})")
-        self.lines[at] = "    " * (depth + 1) + f"{_local(slot)} = {held}"
+        self.emit(depth + 1, f"_fx_table(MM, {idx}, {self.local(slot)})")
+        self.lines[at] = "    " * (depth + 1) + f"{self.local(slot)} = {held}"
         if widths is not None:
             self.emit(depth + 1, f"{view} = False")  # built on this run: read as it was
-            self.flat_views[_local(slot)] = (view, widths)
+            self.flat_views[self.local(slot)] = (view, widths)
 
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
@@ -850,14 +868,14 @@ class BlockGenerator:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"{_local(slot)} = {value}")
+        self.emit(depth, f"{self.local(slot)} = {value}")
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
         else:
             only_numbers = s.name not in _changed([scope], self.c.types)
         if t == NUMBER and _float_valued(s.init, self.c.types) and only_numbers:
-            self.numeric.add(_local(slot))
+            self.numeric.add(self.local(slot))
 
     def stmt_ExprStmt(self, s: ast.ExprStmt, depth: int) -> None:
         e = s.expr
@@ -1011,7 +1029,7 @@ class BlockGenerator:
             # compute one by one; a step counted for each, as the condition holds for each.
             self.layout.push()
             slot = self.layout.declare(s.init.name, NUMBER)
-            x = _local(slot)
+            x = self.local(slot)
             self.numeric.add(x)
             head = len(self.lines)
             self.emit(depth, f"for {x} in {values!r}:")
@@ -1029,7 +1047,7 @@ class BlockGenerator:
             finally:
                 j = self.indexes.pop(x, None)
                 self.index_ranges.pop(x, None)
-            if j is not None and any(re.search(rf"\b{j}\b", line) for line in self.lines[head + 1:]):
+            if j is not None and j in self.index_reads:
                 # the body reads the ints: the loop gives them (else it is cheaper without)
                 self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
             self.loops.pop()
@@ -1101,11 +1119,11 @@ class BlockGenerator:
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
         if e.op == "=" and slot is not None:
-            self.emit(depth, f"{_local(slot)} = {self.value(e.value, target_t)}")
+            self.emit(depth, f"{self.local(slot)} = {self.value(e.value, target_t)}")
             return
         value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
-            self.emit(depth, f"{_local(slot)} = {value}")
+            self.emit(depth, f"{self.local(slot)} = {value}")
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
@@ -1124,11 +1142,11 @@ class BlockGenerator:
         not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
         if isinstance(target, ast.Name):
-            obj, span = _THIS, self.const(target.span, "_p")
+            obj, span = self.this_code, self.const(target.span, "_p")
         else:
             obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
         known = _plain_code(value)
-        if known and (obj == _THIS or _LOCAL_RE.fullmatch(obj)):
+        if known and (obj == self.this_code or _LOCAL_RE.fullmatch(obj)):
             a, x = obj, value
         else:
             a, x = self.name("_t"), self.name("_t")
@@ -1143,7 +1161,7 @@ class BlockGenerator:
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
-            return f"m.set_member({_THIS}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+            return f"m.set_member({self.this_code}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
         if isinstance(target, ast.Member):
             return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
         obj, key = self.expr(target.obj), self.expr(target.index)
@@ -1288,10 +1306,10 @@ class BlockGenerator:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-        parts = ([_THIS] if uses_this else []) + [_local(slot) for slot in sorted(keys)]
+        parts = ([self.this_code] if uses_this else []) + [self.local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
-        tests = "".join(" and " + _key_test(_local(slot), keys[slot]) for slot in sorted(keys)
-                        if _local(slot) not in self.numeric)
+        tests = "".join(" and " + _key_test(self.local(slot), keys[slot]) for slot in sorted(keys)
+                        if self.local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
         if calls and self.optimistic is not None and self.what == "filter":
@@ -1320,16 +1338,16 @@ class BlockGenerator:
         return "None"
 
     def expr_This(self, e: ast.This) -> str:
-        return _THIS
+        return self.this_code
 
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
         if slot is not None:
-            return _local(slot)
+            return self.local(slot)
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             plain = scalar(self.c.type_of(e))
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, plain=plain)
+            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
             self.closures += 1  # the direct spelling has no event
             return _EVENT
@@ -1388,7 +1406,7 @@ class BlockGenerator:
             return (self.member(obj, e.name, self.const(e.name_span, "_p"), peek=owner, typed=True, owned=owned),
                     owner, e.name)
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
-            return self.member(_THIS, e.name, self.const(e.span, "_p"), known=True, peek=_THIS), _THIS, e.name
+            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, peek=self.this_code), self.this_code, e.name
         return self.expr(e), None, None
 
     def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
@@ -1455,7 +1473,7 @@ class BlockGenerator:
             chain.append(x.index)
             x = x.obj
         slot = self.layout.lookup(x.name) if isinstance(x, ast.Name) else None
-        found = self.flat_views.get(_local(slot)) if slot is not None else None
+        found = self.flat_views.get(self.local(slot)) if slot is not None else None
         if found is None or len(chain) != len(found[1]):
             return None
         view, widths = found
@@ -1468,13 +1486,14 @@ class BlockGenerator:
                 ints.append(str(int(v)))
                 continue
             at = self.layout.lookup(k.name) if isinstance(k, ast.Name) else None
-            code = _local(at) if at is not None else None
+            code = self.local(at) if at is not None else None
             if code not in self.indexes or code not in self.index_ranges:
                 return None
             lo, hi = self.index_ranges[code]
             if lo < 0 or hi >= w:
                 return None
             ints.append(self.indexes[code])
+        self.index_reads.update(ints)
         return view, flat_views.key(ints, widths)
 
     def expr_Index(self, e: ast.Index) -> str:
@@ -1542,6 +1561,7 @@ class BlockGenerator:
             return
         if key in self.indexes:
             index = self.indexes[key]
+            self.index_reads.add(index)
         elif _is_float_literal(key) and float(key) >= 0 and float(key) == int(float(key)):
             index = repr(int(float(key)))
         elif key in self.numeric:  # a float: `_IX` has the whole ones that can index a list
@@ -1560,6 +1580,7 @@ class BlockGenerator:
         a counter that also counts in ints (`indexes`)."""
         key = k if key is None else key
         if key in self.indexes:
+            self.index_reads.add(self.indexes[key])
             return self.indexes[key]
         if _is_float_literal(key) and float(key) == int(float(key)):
             return repr(int(float(key)))
@@ -1742,19 +1763,19 @@ class BlockGenerator:
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
                 return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)
-            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
             exact = self.exact_target(callee, fi)
             ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, exact)
             call = f"{site}(m, D, G, {obj}, {span}, {values})"
             if exact is None or len(self.c.purity.by_name.get(fi.name, [fi])) != 1:
                 return call  # the target may be null, or its class choose another function
-            return self.maybe_inlined(call, fi, None if obj == _THIS else obj, codes)
+            return self.maybe_inlined(call, fi, None if obj == self.this_code else obj, codes)
         if fi.owner is None:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span)
             if listing:  # the site run inside a wrapper that remembers its results while frozen
                 ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
-        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else _THIS
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
         ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
             ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())

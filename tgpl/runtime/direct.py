@@ -3,7 +3,7 @@ own Python function, with no call site in between once bound.
 
 A call site (`codegen._site`) is a Python function between caller and callee: it pushes the call
 on the machine's stack (for error reports), runs the effect, and turns the host's errors into the
-game's. Chess's filters make about a million calls per perft(3). A function that reads only is also spelled `_fast_direct(m, this, SP, inputs...)`
+game's. A function that reads only is also spelled `_fast_direct(m, this, SP, inputs...)`
 (`spell`), which does that work itself, lazily: nothing is pushed; an error raised inside it gets
 the call's entry (the function, the call's span `SP`) inserted in its stack as it passes
 (`annotate`), at the place the entry would have had on the machine's stack. The caller passes the
@@ -56,7 +56,7 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
            "_RuntimeError": TGPLRuntimeError, "_Cancelled": Cancelled, "_ErrFrame": ErrFrame}
 
 
-def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: str = "(KeyError, AttributeError)") -> str:
+def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: tuple[str, ...] = ("KeyError", "AttributeError")) -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
     an optimistic read misses (`optimistic`: each scalar field read one lookup with no test, a null,
     a fixed object or a missing field raising one of `misses`): the general spelling `_fast` run
@@ -73,7 +73,7 @@ def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic:
         src += "    _st0 = m.steps\n"
     src += "    try:\n" + inner
     if optimistic:
-        src += (f"    except {misses}:\n" + ("        m.steps = _st0\n" if steps else "")
+        src += (f"    except ({', '.join(misses)}):\n" + ("        m.steps = _st0\n" if steps else "")
                 + f"        return _general(m, this, SP{args})\n")
     src += (
         f"    except _RuntimeError as _e:\n        _annotate(_e, m, {w}, SP)\n        raise\n"

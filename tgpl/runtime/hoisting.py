@@ -13,7 +13,7 @@ Nothing about it can be seen. The world does not change while the filter runs ov
 filter reads only), so each such subexpression has the same value for every candidate; it changes
 nothing but names of its own, bound the same for every candidate. It is computed even where the
 test would not have reached it, so it may raise where the test would not: then the pool runs
-through the filter without it (`_all_opt`), as before.
+through the filter without it (`_all_opt`).
 """
 
 from __future__ import annotations
@@ -34,15 +34,15 @@ class Hoisted:
 
     test: str
     prologue: list[str]
+    names: set[str]  # the names `test` loads
 
 
-def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
-    """`test`, a Python expression run once per candidate, with its parts that do not depend on
-    the names in `varying` (the candidate) computed once before the loop; None when nothing is
-    worth it."""
-    try:
-        tree = py.parse(test, mode="eval")
-    except (SyntaxError, RecursionError):  # nested deeper than Python's parser takes
+def hoist(test: str | py.Expression, varying: set[str], prefix: str = "_h") -> Hoisted | None:
+    """`test`, a Python expression run once per candidate (its source or its tree, which this
+    changes), with its parts that do not depend on the names in `varying` (the candidate)
+    computed once before the loop; None when nothing is worth it."""
+    tree = parse_expression(test) if isinstance(test, str) else test
+    if tree is None:
         return None
     changing = _changing(tree, set(varying))
     prologue: list[str] = []
@@ -67,7 +67,21 @@ def hoist(test: str, varying: set[str], prefix: str = "_h") -> Hoisted | None:
     new = Hoister().visit(tree)
     if not prologue:
         return None
-    return Hoisted(py.unparse(new), prologue)
+    return Hoisted(py.unparse(new), prologue, loaded_names(new))
+
+
+def parse_expression(code: str) -> py.Expression | None:
+    """`code`'s tree as one Python expression, or None when it nests deeper than Python's parser
+    takes (then compiling it would fail too)."""
+    try:
+        return py.parse(code, mode="eval")
+    except (SyntaxError, RecursionError):
+        return None
+
+
+def loaded_names(tree: py.AST) -> set[str]:
+    """The names `tree` reads (a name only bound by `:=` is not), a name in a string never."""
+    return {n.id for n in py.walk(tree) if isinstance(n, py.Name) and isinstance(n.ctx, py.Load)}
 
 
 def _changing(tree: py.AST, varying: set[str]) -> set[str]:
@@ -78,7 +92,7 @@ def _changing(tree: py.AST, varying: set[str]) -> set[str]:
     bindings = [n for n in py.walk(tree) if isinstance(n, py.NamedExpr)]
     seen: set[str] = set()
     for b in bindings:
-        if b.target.id in seen or b.target.id in _loads(b.value):
+        if b.target.id in seen or b.target.id in loaded_names(b.value):
             varying.add(b.target.id)
         seen.add(b.target.id)
     changed = True
@@ -89,10 +103,6 @@ def _changing(tree: py.AST, varying: set[str]) -> set[str]:
                 varying.add(b.target.id)
                 changed = True
     return varying
-
-
-def _loads(node: py.AST) -> set[str]:
-    return {n.id for n in py.walk(node) if isinstance(n, py.Name) and isinstance(n.ctx, py.Load)}
 
 
 def _invariant(node: py.AST, changing: set[str]) -> bool:
@@ -115,4 +125,4 @@ def _reads(node: py.AST) -> bool:
     return any(isinstance(n, (py.Subscript, py.Attribute, py.NamedExpr)) for n in py.walk(node))
 
 
-__all__ = ["Hoisted", "hoist"]
+__all__ = ["Hoisted", "hoist", "loaded_names", "parse_expression"]

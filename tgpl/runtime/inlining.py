@@ -11,8 +11,8 @@ locals, then its statements as a chain of conditional expressions, each `return`
 branch, each local a Python local of the caller (`_i<k>_<slot>`, unique to the place).
 
 Nothing about it can be seen. The body changes nothing but its locals and counts no loop step of
-its own (its calls count theirs, as before). Whatever it could meet that is not the common case
-raises in the caller's optimistic spelling: a read that misses (`KeyError`, as before), and an
+its own (its calls count theirs). Whatever it could meet that is not the common case
+raises in the caller's optimistic spelling: a read that misses (`KeyError`), and an
 error of the game's code or an infinity used as an index (`TGPLRuntimeError`, `OverflowError`),
 whose report would lack the callee's entry on the stack. The caller's optimistic spelling takes
 each of these as a miss (`CATCH`): its loop steps given back, it runs again the general way, which
@@ -42,15 +42,22 @@ MAX_DEPTH = 3
 # Parentheses an inline expression may nest (Python's parser takes 200, the caller's own count too)
 MAX_PARENS = 90
 # The slots of inlined locals start here, a range of SLOTS per inlined call: never a slot of the
-# caller's frame, and renamed `_i<k>_<slot>` before the caller's code is spelled (`fix`).
+# caller's frame, and spelled `_i<k>_<slot>` in the caller's code (`local_name`).
 FIRST_SLOT = 1_000_000
 SLOTS = 1_000
 # What the caller's optimistic spelling takes as a miss when it holds inline bodies (`CATCH`,
 # by name in generated code): a read that missed, an error of the game's code, an infinity
 # used as an index.
-CATCH = "(KeyError, AttributeError, _RuntimeError, OverflowError)"
+CATCH = ("KeyError", "AttributeError", "_RuntimeError", "OverflowError")
 
-_MARKER = re.compile("\x00L(\\d+)\x00")
+# The code of a local: the caller's (a marker, `codegen._local`) or one inline (`local_name`)
+_LOCAL = re.compile("\x00L\\d+\x00|_i\\d+_\\d+")
+
+
+def local_name(slot: int) -> str:
+    """The caller's Python local standing for the local `slot` of a body inline, `_i<k>_<slot>`
+    (`k`: the inlined call's number, unique to the place)."""
+    return f"_i{(slot - FIRST_SLOT) // SLOTS}_{slot}"
 
 
 class Generator(Protocol):
@@ -61,6 +68,11 @@ class Generator(Protocol):
     c: Compiler
     layout: Layout
     numeric: set[str]
+    this_code: str
+    inputs: dict[int, str]
+    indexes: dict[str, str]
+    index_ranges: dict[str, tuple[int, int]]
+    flat_views: dict[str, tuple[str, tuple[int, ...]]]
     inlining: list[FunctionInfo]
     inlines: int
     optimistic: list[tuple[str, str]] | None
@@ -69,6 +81,7 @@ class Generator(Protocol):
     bound: set[str]
     memo_tables: list[int]
 
+    def local(self, slot: int) -> str: ...
     def expr(self, e: ast.Expr, want: Type | None = None) -> str: ...
     def value(self, e: ast.Expr, want: Type) -> str: ...
     def compound(self, e: ast.Assign, target_t: Type) -> str: ...
@@ -137,50 +150,38 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
     saved = _Saved(gen)
     layout = Layout()
     layout.size = first
-    gen.layout, gen.numeric, gen.c.scope = layout, set(), fi.scope
-    gen.inlining.append(fi)
-    try:
-        slots = [layout.declare(i.name, gen.c._input_type(i, fi.scope)) for i in fi.defn.inputs]
-        try:
-            body = _Body(gen).run(fi.defn.effect.body.body, 0)
-        except _Unsupported:
-            body = None
-    finally:
-        gen.inlining.pop()
-        gen.layout, gen.numeric, gen.c.scope = saved.layout, saved.numeric, saved.scope
-    if body is None or not saved.kept(gen) or layout.size - first > SLOTS:
-        saved.undo(gen)
-        return None
-    added = saved.pairs
+    slots = [layout.declare(i.name, gen.c._input_type(i, fi.scope)) for i in fi.defn.inputs]
     assigned = {n.target.name for n in ast.walk(fi.defn.effect.body) if isinstance(n, ast.Assign)
                 and isinstance(n.target, ast.Name)}
-    names: dict[str, str] = {}  # an input's slot marker -> the caller's code it stands for
-    binds = []  # the caller's code (never changed by `fix`), evaluated in the call's order
-    this = "None" if fi.owner is None else "\x00T"
+    binds = []  # the caller's code, evaluated in the call's order
+    this = "None" if fi.owner is None else gen.this_code
     if target is not None:
         this = f"_i{mark}_t"
         binds.append(f"(({this} := {target}) is _NV)")
     for inp, slot, value in zip(fi.defn.inputs, slots, values):
-        marker = f"\x00L{slot}\x00"
-        if inp.name not in assigned and (_MARKER.fullmatch(value) or _plain_literal(value)):
-            names[marker] = value  # the caller's local or a literal, read where the body reads it
+        if inp.name not in assigned and (_LOCAL.fullmatch(value) or _plain_literal(value)):
+            gen.inputs[slot] = value  # the caller's local or a literal, read where the body reads it
         else:
-            binds.append(f"((_i{mark}_{slot} := {value}) is _NV)")
-
-    def fix(code: str) -> str:
-        """The callee's code in the caller: its `this`, no event (as its direct spelling has
-        none), its inputs and locals."""
-        code = code.replace("\x00T", this).replace("\x00E", "None")
-        for marker, value in names.items():
-            code = code.replace(marker, value)
-        return _MARKER.sub(lambda x: f"_i{mark}_{x.group(1)}" if first <= int(x.group(1)) < first + SLOTS
-                           else x.group(0), code)
-
-    text = "(" + " or ".join([*binds, fix(body)]) + ")"
+            binds.append(f"(({local_name(slot)} := {value}) is _NV)")
+    gen.layout, gen.numeric, gen.c.scope, gen.this_code = layout, set(), fi.scope, this
+    gen.indexes, gen.index_ranges, gen.flat_views = {}, {}, {}  # the caller's, keyed by its codes
+    gen.inlining.append(fi)
+    try:
+        body = _Body(gen).run(fi.defn.effect.body.body, 0)
+    except _Unsupported:
+        body = None
+    finally:
+        gen.inlining.pop()
+        saved.restore(gen)
+        for slot in slots:
+            gen.inputs.pop(slot, None)
+    if body is None or not saved.kept(gen) or layout.size - first > SLOTS:
+        saved.undo(gen)
+        return None
+    text = "(" + " or ".join([*binds, body]) + ")"
     if _parens(text) > MAX_PARENS:
         saved.undo(gen)
         return None
-    gen.optimistic[added:] = [(fix(safe), fix(quick)) for safe, quick in gen.optimistic[added:]]
     gen.inlines += 1
     return text
 
@@ -219,9 +220,15 @@ class _Saved:
     memo tables), undone when the call is not inlined after all."""
 
     def __init__(self, gen: Generator):
-        self.layout, self.numeric, self.scope = gen.layout, gen.numeric, gen.c.scope
+        self.layout, self.numeric, self.scope, self.this_code = gen.layout, gen.numeric, gen.c.scope, gen.this_code
+        self.indexes, self.index_ranges, self.flat_views = gen.indexes, gen.index_ranges, gen.flat_views
         self.closures, self.lines, self.pairs = gen.closures, len(gen.lines), len(gen.optimistic)
         self.bound, self.memo_tables = set(gen.bound), list(gen.memo_tables)
+
+    def restore(self, gen: Generator) -> None:
+        """Give the caller back its layout, scope, `this` and what it knows of its own locals."""
+        gen.layout, gen.numeric, gen.c.scope, gen.this_code = self.layout, self.numeric, self.scope, self.this_code
+        gen.indexes, gen.index_ranges, gen.flat_views = self.indexes, self.index_ranges, self.flat_views
 
     def kept(self, gen: Generator) -> bool:
         """Whether what the body added can stay: no closure (a statement of the compiler's, which
@@ -303,8 +310,8 @@ class _Body:
             value = gen.value(s.init, t) if s.init is not None else "None"
             slot = gen.layout.declare(s.name, t)
             if t == NUMBER and _float_valued(s.init, gen.c.types) and changed.get(s.name, -1) <= i:
-                gen.numeric.add(f"\x00L{slot}\x00")
-            return f"(\x00L{slot}\x00 := {value})"
+                gen.numeric.add(gen.local(slot))
+            return f"({gen.local(slot)} := {value})"
         if isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Assign) and isinstance(s.expr.target, ast.Name):
             e = s.expr
             slot = gen.layout.lookup(e.target.name)
@@ -312,7 +319,7 @@ class _Body:
                 raise _Unsupported  # a field of `this` by its name: the function would not read only
             target_t = gen.layout.types.get(slot, gen.c.type_of(e.target))
             value = gen.value(e.value, target_t) if e.op == "=" else gen.compound(e, target_t)
-            return f"(\x00L{slot}\x00 := {value})"
+            return f"({gen.local(slot)} := {value})"
         if isinstance(s, ast.If):
             cond = self.condition(s.cond)
             yes = f"({self.effects(s.then.body)})"
