@@ -78,13 +78,12 @@ def test_an_object_looked_up_again_by_the_same_index_is_the_object_written():
 
 def test_the_same_lookup_taken_for_another_object_leaves_the_men_unbounded(monkeypatch):
     """Planted: every lookup a fresh term (`known` finds nothing), the end check may read another seat's men
-    before the move, and the men the hit writes fall without bound: refused, as morris.tgpl was (the bound
-    lowered so that the relaxation meets it at once)."""
+    before the move, and the men the hit writes fall without bound: refused, as morris.tgpl was (at the first
+    bound the relaxation is grounded at, tgpl.lowering.rungs)."""
     monkeypatch.setattr(compiled.SegmentCompiler, "known", staticmethod(lambda c, rel, keys: None))
-    monkeypatch.setattr(horn, "BOUND", 50)
     game = load_game(str(SAME_SEAT))
     universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
-    with pytest.raises(horn.Unsupported, match="'Men' \\(-50\\.\\.2 so far\\) not bounded by the game"):
+    with pytest.raises(horn.Unsupported, match="'Men' \\(-32\\.\\.2 so far\\) not bounded by the game"):
         compiled.CompiledGame(game.program, universe, None, None, {}).counter_ranges()
     monkeypatch.undo()
     ranges = compiled.CompiledGame(game.program, universe, None, None, {}).counter_ranges()

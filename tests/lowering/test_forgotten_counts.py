@@ -38,7 +38,7 @@ def test_a_counter_changed_by_a_counted_local_is_refused_as_unbounded_at_its_wri
     game's end on `Lines` bounds, is refused at `Boxes += closed` with what to add."""
     text = GAME.read_text()
     game = load_game(str(GAME))
-    with pytest.raises(NotLowerable, match="numbers grow past 1000.*'Boxes' \\(2\\.\\.1000 so far\\) not bounded "
+    with pytest.raises(NotLowerable, match="numbers grow past 1000.*'Boxes' \\(2\\.\\.32 so far\\) not bounded "
                                            "by the game.*test it before the write") as e:
         lower(game.program, snapshot(game.initial_state(0)), moves="compiled")
     assert "unsafe" not in str(e.value) and "cannot follow" not in str(e.value)

@@ -45,7 +45,7 @@ from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
-from tgpl.lowering import footprint, horn, rewrites, runaway
+from tgpl.lowering import footprint, horn, rewrites, rungs, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -1868,6 +1868,7 @@ class CompiledGame:
         self.saturated: dict[str, int] = {}
         self.guarded: set[int] = set()  # checks not asked where a way ended the game (`check_targets`)
         self.overflowing: set[str] = set()  # the counters the last relaxation saw run farthest past horn.BOUND
+        self.bounds: list[int] = []  # the bounds the relaxations were grounded at, in order (`grounded`)
         # counters guessed to count the board (tgpl.lowering.board_count): read within their bound, the guess
         # proved on the rules made (compile_game)
         self.counted: dict[str, BoardCount] = {}
@@ -2410,9 +2411,8 @@ class CompiledGame:
             wanted = {("overflow", 1), horn.INEXACT} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
             sliced = horn._numeric_slice(rules, whole)
-            if part == "numbers" and _compares_values(sliced):
-                self.overflow_first(sliced, facts, numeric, whole)
-            model = self.grounded(horn._relaxed_program(sliced, facts), wanted, sliced, numeric, whole)
+            model = self.laddered(sliced, facts, wanted, numeric, whole,
+                                  part == "numbers" and _compares_values(sliced))
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
                            | {(x.relation, len(x.args)) for r in rules for x in r.body
                               if isinstance(x, Atom) and horn._is_table(x.relation)}):
@@ -2422,27 +2422,71 @@ class CompiledGame:
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
 
-    def grounded(self, program: str, wanted: set[tuple[str, int]], sliced: list[Rule], numeric: set[int],
-                 whole: set[str]) -> dict:
-        """The model of one relaxed `program` (of the rules `sliced`), refused where a rule is unsafe, a division
-        inexact, or a number grows past horn.BOUND (`unbounded` says which counter and where)."""
+    def laddered(self, sliced: list[Rule], facts: dict[str, list[tuple]], wanted: set[tuple[str, int]],
+                 numeric: set[int], whole: set[str], compares: bool) -> dict:
+        """The model of the relaxation of the rules `sliced`, grounded at each bound of `rungs.rungs()` in turn
+        until it closes without overflow (then it is the model at horn.BOUND: tgpl.lowering.rungs), or is
+        refused (`grounded`): a counter that nothing bounds is refused at the first bound it passes where
+        it is proven to pass every bound, not after a grounding up to horn.BOUND. `compares`: its counters are
+        compared with each other (`overflow_first`, asked first at each bound)."""
+        for bound in rungs.rungs():
+            if compares and self.overflow_first(sliced, facts, numeric, whole, bound) is None:
+                continue
+            model = self.grounded(sliced, facts, wanted, numeric, whole, bound)
+            if model is not None:
+                return model
+        raise AssertionError("at horn.BOUND, `grounded` gives the model or refuses")
+
+    def grounded(self, sliced: list[Rule], facts: dict[str, list[tuple]], wanted: set[tuple[str, int]],
+                 numeric: set[int], whole: set[str], bound: int, inline: bool = False) -> dict | None:
+        """The model of the relaxation of the rules `sliced` on `facts`, its numbers within `bound`
+        (`horn._relaxed_program`, `inline` there), refused where a rule is unsafe, a division inexact, or a
+        number grows past horn.BOUND (`unbounded` says which counter and where). Below horn.BOUND, where a
+        number grows past `bound`, None (the next bound is to be tried), unless some counter `unbounded` names
+        is proven to grow past every bound (`runaways`) and no division was found inexact (the model at
+        horn.BOUND may find another first): refused then as at horn.BOUND, naming the proven counters (one a
+        test bounds may reach this bound too: Oware's `Moves`, ending at 40), with the values reached so far."""
+        self.bounds.append(bound)
+        program = horn._relaxed_program(sliced, facts, inline=inline, bound=bound)
         try:  # clingo's grounding cannot be interrupted: left behind past the limits (tgpl.limits.outside)
             model = outside(lambda: horn._model(program, wanted), self.limits)
         except RuntimeError as e:  # a rule the slice left unsafe: refused (spelled out by `auto`), not guessed
             raise horn.relaxation_refused(sliced, numeric, str(e)) from None
+        overflow = bool(model.get(("overflow", 1)))
+        proven = None  # the counters named, where the refusal comes below horn.BOUND
+        if overflow and bound < horn.BOUND:
+            if model.get(horn.INEXACT):
+                return None
+            self.unbounded(model, whole)  # the counters it would name (`overflowing`)
+            proven = self.overflowing & self.runaways(sliced, facts, bound, inline) if self.overflowing else set()
+            if not proven:
+                return None
         refused = horn.inexact_division(model)
         if refused is not None:
             raise refused
-        if model.get(("overflow", 1)):
-            why, span = self.unbounded(model, whole)
+        if overflow:
+            why, span = self.unbounded(model, whole, proven)
             e = Unsupported(f"numbers grow past {horn.BOUND} with every fluent relaxed: " + why)
             e.span = span
             e.overflow = self.overflowing  # compile_game tries again with these saturated, where they can be
             raise e
         return model
 
+    def runaways(self, sliced: list[Rule], facts: dict[str, list[tuple]], bound: int, inline: bool) -> set[str]:
+        """The counters the relaxation of `sliced` is proven to carry past every bound (tgpl.lowering.rungs),
+        found by grounding it again at `bound` with the rules that follow their values (`rungs.shadows`)."""
+        attrs = set(self.numeric_attrs)
+        shadows = rungs.shadows(sliced, attrs)
+        wanted = {(horn._asp_name(rungs.proof_relation(a)), 0) for a in attrs}
+        program = horn._relaxed_program(sliced + shadows, facts, inline=inline, bound=bound)
+        try:
+            model = outside(lambda: horn._model(program, wanted), self.limits)
+        except RuntimeError:  # a shadow the grounding does not take: nothing proven
+            return set()
+        return {a for a in attrs if model.get((horn._asp_name(rungs.proof_relation(a)), 0))}
+
     def overflow_first(self, sliced: list[Rule], facts: dict[str, list[tuple]], numeric: set[int],
-                       whole: set[str]) -> None:
+                       whole: set[str], bound: int) -> dict | None:
         """Refuses a counters' relaxation that grows past horn.BOUND before grounding its comparisons' tables:
         where two counters are compared with each other (`mine > theirs` where the game ends), the tables hold
         every pair of their values, a million rows a comparison at the bound (a counter that nothing bounds,
@@ -2450,12 +2494,13 @@ class CompiledGame:
         the rules instead give the same model but for those tables (`horn._relaxed_program`, `inline`), and the
         ways that end the game are left out, which no rule reads (their `over` values and results, where the
         pairs are still a million rules' instances): what is left holds the same rows, so a number it finds
-        past the bound, the whole relaxation finds too. Where it finds none, the whole relaxation is made."""
+        past the bound, the whole relaxation finds too. Where it finds none, the whole relaxation is made.
+        At `bound` (`laddered`): None where its numbers pass it, and it is not refused (`grounded`)."""
         read = {x.relation for r in sliced for x in r.body if isinstance(x, Atom)}
         going = [r for r in sliced if prefix(r.head.relation) not in ("over", "result") or r.head.relation in read]
         wanted = {("overflow", 1), horn.INEXACT}
         wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in going if r.head.relation in whole}
-        self.grounded(horn._relaxed_program(going, facts, inline=True), wanted, going, numeric, whole)
+        return self.grounded(going, facts, wanted, numeric, whole, bound, inline=True)
 
     def exact_tables(self, functions: list[Rule], facts: dict[str, list[tuple]], found: dict[str, list[tuple]]
                      ) -> dict[str, list[tuple]]:
@@ -2488,9 +2533,11 @@ class CompiledGame:
         return {r.head.relation: model.get((horn._asp_name(r.head.relation), len(r.head.args)), [])
                 for r in rules}
 
-    def unbounded(self, model: dict, whole: set[str]) -> tuple[str, object]:
+    def unbounded(self, model: dict, whole: set[str], among: set[str] | None = None) -> tuple[str, object]:
         """What a relaxation past horn.BOUND says of its cause, and where: the counters whose values it found
-        reaching farthest, located at the write that moves the first of them that way (tgpl.lowering.runaway).
+        reaching farthest (of those `among`, where given: those proven to run away below horn.BOUND, where a
+        counter a test bounds may still reach as far), located at the write that moves the first of them that
+        way (tgpl.lowering.runaway).
         The relaxation bounds a counter on its own: by the `require` and `if` tests before its writes and the
         checks that end the game on its values on the ways that write it; never by another counter or the
         board (Pente's `Stones -= 2` beside `Pairs += 1`), nor by a check a later decision runs (Morris's
@@ -2498,7 +2545,7 @@ class CompiledGame:
         reach: dict[str, tuple[int, int]] = {}
         for rel in whole:
             kind, _, attr = rel.partition("|")
-            if kind not in ("num", "over") or attr not in self.numeric_attrs:
+            if kind not in ("num", "over") or attr not in self.numeric_attrs or among is not None and attr not in among:
                 continue
             for row in model.get((horn._asp_name(rel), 2), []):
                 try:

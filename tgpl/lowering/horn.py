@@ -2060,15 +2060,19 @@ def _asp_term(t) -> str:
     return '"' + name.replace('"', '\\"') + '"'
 
 
-def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: bool = False) -> str:
+def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: bool = False,
+                     bound: int | None = None) -> str:
     """The compiled rules as one positive ASP program, with arithmetic done by clingo on the rows asked for.
+
+    `bound`: the largest number an arithmetic row may give (default BOUND; tgpl.lowering.rungs grounds the
+    counters' relaxation at smaller ones first).
 
     `inline`: each comparison is tested in its rule's body instead (`A > B`), with no table of its rows: the
     same model but for those tables, without them, which two counters compared with each other make the
     product of their ranges (`overflow_first`).
 
     Each arithmetic or comparison literal asks for its row (`need`, from the body
-    before it) and reads it from a table clingo fills; a result beyond BOUND is
+    before it) and reads it from a table clingo fills; a result beyond the bound is
     `overflow`, and no row, which keeps the grounding finite.
 
     A body whose parts meet only in its first literal (`_independent_parts`) is
@@ -2077,6 +2081,7 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: b
     of the parts' rows (Pente's `MakesFive`, the run lengths of four lines through a
     point added up line by line, 9^8 rows a point joined whole, minutes of grounding).
     """
+    bound = BOUND if bound is None else bound
     lines = []
     for rel, rows in facts.items():
         name = _asp_name(rel)
@@ -2118,7 +2123,7 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: b
                     if x.relation in CALCS.values():  # which function grows past the bound, for the refusal
                         a, b = map(_asp_term, x.args[:2])
                         function = _asp_term(Const(r.head.relation.split("|")[0]))
-                        grows = f"|{a}{_ASP_OPS[x.relation]}{b}| > {BOUND}"
+                        grows = f"|{a}{_ASP_OPS[x.relation]}{b}| > {bound}"
                         lines.append(f"overflow({function}) :- {', '.join(body + [grows])}.")
                     if x.relation in DIVISIONS:
                         lines += _inexact_rules(x, function, body)
@@ -2139,7 +2144,7 @@ def _relaxed_program(rules: list[Rule], facts: dict[str, list[tuple]], inline: b
             lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), B != 0, A\\B = 0." if rel == "#divide" else
                          f"{name}(A,B,A{op}B) :- need_{name}(A,B), B != 0.")
         else:
-            lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), -{BOUND} <= A{op}B, A{op}B <= {BOUND}.")
+            lines.append(f"{name}(A,B,A{op}B) :- need_{name}(A,B), -{bound} <= A{op}B, A{op}B <= {bound}.")
     return "\n".join(lines) + "\n"
 
 
