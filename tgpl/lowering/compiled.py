@@ -53,7 +53,7 @@ from tgpl.lowering.horn import (CALCS, NULL, STATIC, STEPS, Slots, Static, Claus
                                 Value, _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.compiled_events import EventPlan, Record
-from tgpl.lowering.compiled_lists import COMPILED_CHANGES, ListWays, changed_lists, list_cells, snapshot_value
+from tgpl.lowering.compiled_lists import COMPILED_CHANGES, ListWays, changed_list, changed_lists, list_cells, snapshot_value
 from tgpl.lowering.chance import DID, RANDOM, action_rolls, roll_name, roll_sides
 from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, board_counts, flip_bodies,
                                       flip_program, invariant_rules, state_cells, step_rules, steps_whole,
@@ -339,7 +339,7 @@ class SegmentCompiler(_FunctionCompiler):
         (`unrolled`), else a relation (`writing_loop`); the counters of `this` it steps by their names
         (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
-        writes = _writes_state(s, self.hc.implicit_this)
+        writes = _writes_state(s, self.g.program)
         before = getattr(s, "reads_before", False)  # tgpl.lowering.group_clears: read as the loop found it
         if writes and isinstance(s, ast.For) and not before:
             unrolled = self.unrolled(s, clauses, live)
@@ -656,7 +656,7 @@ class SegmentCompiler(_FunctionCompiler):
     def _no_clash(self, s, counters: frozenset[str]) -> dict[str, list]:
         """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
         its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
-        written, values = _loop_writes(s, self.hc.implicit_this)
+        written, values = _loop_writes(s, self.g.program)
         local = counters | self.g.unread.names  # an attribute nothing reads is no state (decision 109)
         written -= local
         # a scan clearing a flood's group reads through the views it started with (`loop_stmt`): no clash
@@ -675,8 +675,7 @@ class SegmentCompiler(_FunctionCompiler):
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
         values = self._no_clash(s, counters)
-        assigned = {n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
-        assigned |= {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
+        assigned = _loop_names(s, self.g.program)
         for attr, exprs in values.items():
             texts = {_text(e) for e in exprs}
             if len(texts) > 1 or horn._names(exprs) & assigned or any(
@@ -693,7 +692,7 @@ class SegmentCompiler(_FunctionCompiler):
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
-        return None if _writes_state(s, self.hc.implicit_this) else super().exists_loop(s, clauses, live)
+        return None if _writes_state(s, self.g.program) else super().exists_loop(s, clauses, live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
@@ -3862,21 +3861,47 @@ def written_as_counted(program: Program, emission: Emission, counted: dict[str, 
 
 
 # ====================================================================== loops that write the state
-def _writes_state(s, implicit: set[int]) -> bool:
-    """Does the loop `s` assign anything but a local (an attribute, an item, an attribute of `this` by its
-    name: `implicit`, the ids of such names)?"""
+def _loop_code(s, program) -> list[ast.Node]:
+    """Every node of the loop `s` and of the functions it calls, directly or not (overrides too: `reachable`). A
+    function that changes the game is inlined, so its writes are made on every pass as the loop's own: a loop
+    `while (k < 2) { Bump(x: c); k += 1; }` whose `Bump` steps `x.Marks` was taken for a loop that writes
+    nothing, and the writes its passes carried back became one view where each pass read the state the loop
+    began with (issue 34: Marks 1 where the runtime had 2)."""
+    return list(reachable(program, [s]))
+
+
+def _writes_state(s, program) -> bool:
+    """Does the loop `s`, or a function it calls, assign anything but a local (an attribute, an item, an
+    attribute of `this` by its name), or change a list of objects (`compiled_lists.changed_list`)?"""
+    implicit, types = program.implicit_this, program.types
     return any(isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name) or id(n.target) in implicit)
-               for n in ast.walk([s]))
+               or changed_list(n, types) is not None for n in _loop_code(s, program))
 
 
-def _loop_writes(s, implicit: set[int]) -> tuple[set[str], dict[str, list]]:
-    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`: `implicit`, the ids of such names),
-    and the value expressions of each."""
+def _loop_writes(s, program) -> tuple[set[str], dict[str, list]]:
+    """The attributes the loop `s` and the functions it calls assign (`o.attr = v`, `attr = v` of `this`), and
+    the value expressions of each; a list changed by `add` or `remove` is written too, its value the call (no
+    value that every pass writes alike: the length moves)."""
+    implicit, types = program.implicit_this, program.types
     values: dict[str, list] = {}
-    for n in ast.walk([s]):
+    for n in _loop_code(s, program):
         if isinstance(n, ast.Assign) and (isinstance(n.target, ast.Member) or id(n.target) in implicit):
             values.setdefault(n.target.name, []).append(n.value)
+        elif (name := changed_list(n, types)) is not None:
+            values.setdefault(name, []).append(n)
     return set(values), values
+
+
+def _loop_names(s, program) -> set[str]:
+    """The names the loop `s` and the functions it calls assign, declare or take as inputs: a value written
+    with one of them may differ from pass to pass (`SegmentCompiler.writing_loop`)."""
+    out = set()
+    for n in _loop_code(s, program):
+        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+            out.add(n.target.name)
+        elif isinstance(n, (ast.VarDecl, ast.InputDecl)):
+            out.add(n.name)
+    return out
 
 
 def _loop_reads(s, types: dict, own: bool = True) -> set[str]:

@@ -36,17 +36,22 @@ def changed_lists(program) -> frozenset[str]:
     """The list attributes of objects that are state (`subset.state_lists`) and that some move changes with a
     compiled change (`COMPILED_CHANGES`): the compiled moves keep their cells. A list changed otherwise only keeps
     the refusal at its change."""
-    types = program.types
-    found: set[str] = set()
-    for n in after_setup_nodes(program):
-        if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)):
-            continue
-        ct = types.get(id(n.callee))
-        t = types.get(id(n.callee.obj))
-        if (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in COMPILED_CHANGES
-                and isinstance(t, Collection) and t.kind == "List" and isinstance(t.elem, ClassType)):
-            found.add(getattr(n.callee.obj, "name", None))
+    found = {changed_list(n, program.types) for n in after_setup_nodes(program)}
     return frozenset(found & state_lists(program))
+
+
+def changed_list(n, types: dict) -> str | None:
+    """The name of the list of objects that node `n` changes with a compiled change (`L.add(x)`, `L.remove(x)`,
+    `COMPILED_CHANGES`); None where `n` is no such change. A loop that makes one writes the state, as an
+    assignment does (`compiled._loop_writes`)."""
+    if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)):
+        return None
+    ct = types.get(id(n.callee))
+    t = types.get(id(n.callee.obj))
+    if (isinstance(ct, CallableType) and ct.kind == "builtin" and ct.name in COMPILED_CHANGES
+            and isinstance(t, Collection) and t.kind == "List" and isinstance(t.elem, ClassType)):
+        return getattr(n.callee.obj, "name", None)
+    return None
 
 
 def list_cells(o, name: str, t: Collection, initial: tuple, universe) -> list[tuple[str, object, object]]:
@@ -190,4 +195,4 @@ class ListWays:
         return out
 
 
-__all__ = ["COMPILED_CHANGES", "ListWays", "changed_lists", "list_cells", "size_of", "snapshot_value"]
+__all__ = ["COMPILED_CHANGES", "ListWays", "changed_list", "changed_lists", "list_cells", "size_of", "snapshot_value"]
