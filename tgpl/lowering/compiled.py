@@ -49,10 +49,11 @@ from tgpl.lowering import footprint, horn, rewrites, rungs, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
-from tgpl.lowering.horn import (CALCS, NULL, STATIC, STEPS, Static, Clause, HornCompiler, HornFunction, Unsupported,
+from tgpl.lowering.horn import (CALCS, NULL, STATIC, STEPS, Slots, Static, Clause, HornCompiler, HornFunction, Unsupported,
                                 Value, _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.compiled_events import EventPlan, Record
+from tgpl.lowering.compiled_lists import COMPILED_CHANGES, ListWays, changed_list, changed_lists, list_cells, snapshot_value
 from tgpl.lowering.chance import DID, RANDOM, action_rolls, roll_name, roll_sides
 from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, board_counts, flip_bodies,
                                       flip_program, invariant_rules, state_cells, step_rules, steps_whole,
@@ -67,6 +68,7 @@ from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.generalize import fold_program
 from tgpl.lowering.unplayable import without_unplayable
 from tgpl.lowering.unread import unread_attributes
+from tgpl.lowering.universe import list_cell
 from tgpl.lowering.symbolic import UObj
 from tgpl.limits import Limits, outside, unlimited
 
@@ -206,6 +208,7 @@ class SegmentCompiler(_FunctionCompiler):
         self.head_names: dict[str, list[str]] = {}  # a loop's relation -> the names it holds, taken apart (`cut`)
         # listeners run at a throw under way, functions called as statements: their callers' frames ride through loops
         self.outer_frames = 0
+        self.lists = ListWays(self)  # the lists that are state (tgpl.lowering.compiled_lists)
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -336,7 +339,7 @@ class SegmentCompiler(_FunctionCompiler):
         (`unrolled`), else a relation (`writing_loop`); the counters of `this` it steps by their names
         (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
-        writes = _writes_state(s, self.hc.implicit_this)
+        writes = _writes_state(s, self.g.program)
         before = getattr(s, "reads_before", False)  # tgpl.lowering.group_clears: read as the loop found it
         if writes and isinstance(s, ast.For) and not before:
             unrolled = self.unrolled(s, clauses, live)
@@ -653,7 +656,7 @@ class SegmentCompiler(_FunctionCompiler):
     def _no_clash(self, s, counters: frozenset[str]) -> dict[str, list]:
         """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
         its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
-        written, values = _loop_writes(s, self.hc.implicit_this)
+        written, values = _loop_writes(s, self.g.program)
         local = counters | self.g.unread.names  # an attribute nothing reads is no state (decision 109)
         written -= local
         # a scan clearing a flood's group reads through the views it started with (`loop_stmt`): no clash
@@ -672,8 +675,7 @@ class SegmentCompiler(_FunctionCompiler):
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
         values = self._no_clash(s, counters)
-        assigned = {n.target.name for n in ast.walk([s]) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
-        assigned |= {n.name for n in ast.walk([s]) if isinstance(n, ast.VarDecl)}
+        assigned = _loop_names(s, self.g.program)
         for attr, exprs in values.items():
             texts = {_text(e) for e in exprs}
             if len(texts) > 1 or horn._names(exprs) & assigned or any(
@@ -690,7 +692,7 @@ class SegmentCompiler(_FunctionCompiler):
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
-        return None if _writes_state(s, self.hc.implicit_this) else super().exists_loop(s, clauses, live)
+        return None if _writes_state(s, self.g.program) else super().exists_loop(s, clauses, live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
@@ -1031,6 +1033,10 @@ class SegmentCompiler(_FunctionCompiler):
         o = c.resolve(o)
         if isinstance(o, Record):
             return [(c, c.resolve(o.get(name)))]
+        if isinstance(o, Slots) and name == "length":
+            return self.lists.length(c, o)
+        if name in self.g.lists and isinstance(o, (Var, Const)):
+            return self.lists.owners(c, o, name)
         if isinstance(o, STATIC):
             return super().member(c, o, name, player)
         if name in self.hc.fluent_attrs:
@@ -1093,6 +1099,9 @@ class SegmentCompiler(_FunctionCompiler):
                 return [self.roll(e, c)]
             if ct.name == "log":  # a message for people, as the spelled-out executor: no part of the game
                 return [(c, NULL)]
+            if ct.name in COMPILED_CHANGES and getattr(e.callee, "obj", None) is not None \
+                    and getattr(e.callee.obj, "name", None) in self.g.lists:
+                return self.list_change(e, ct.name, c)
             changed = _changed_list(self.hc.types, e.callee, ct.name)
             if changed is not None:
                 raise Unsupported(changed)
@@ -1137,6 +1146,25 @@ class SegmentCompiler(_FunctionCompiler):
                     kept = [v for inp, v in zip(fi.defn.inputs, vals) if inp.name not in hf.dropped]
                     out += self.pure_call(e, hf, kept, c3)
         return out
+
+    def list_change(self, e: ast.Call, method: str, c: SegClause) -> list[tuple[Clause, Value]]:
+        """`L.add(x)` or `L.remove(x)` of a list that is state (tgpl.lowering.compiled_lists), a way for each
+        outcome; a statement of its own, as the lists that are state are changed (`subset.state_lists`)."""
+        if id(e) not in self.statement_calls or len(e.args) != 1:
+            raise Unsupported(f"{method}() of a list inside an expression")
+        change = self.lists.add if method == "add" else self.lists.remove
+        out = []
+        for c2, s in self.expr(e.callee.obj, c):
+            if not isinstance(s, Slots):
+                raise Unsupported(f"{method}() of a list that is not state")
+            for c3, x in self.expr(e.args[0].value, c2):
+                x = c3.resolve(x)
+                if not isinstance(x, (Var, Const)):
+                    raise Unsupported(f"{method}() of a value that is no object")
+                out += change(c3, s, x)
+        if len(out) > 1:  # the ways meet again: one relation of what they hold, not a rule each afterwards
+            out = self.joined(out, "listed", {n for c2 in out for n in c2.env})
+        return [(c2, NULL) for c2 in out]
 
     def roll(self, e: ast.Call, c: SegClause) -> tuple[SegClause, Value]:
         """A die of random's move (`CompiledGame.thrown`): the face it gave this die, the next of the clause's
@@ -1302,10 +1330,16 @@ class SegmentCompiler(_FunctionCompiler):
         return super().calc(op, a, b, c, span)
 
     def contains(self, c, o, x):
-        return super().contains(c, c.resolve(o), c.resolve(x))
+        o, x = c.resolve(o), c.resolve(x)
+        if isinstance(o, Slots) and isinstance(x, (Var, Const)):
+            return self.lists.contains(c, o, x)
+        return super().contains(c, o, x)
 
     def index(self, c, o, k):
-        out = super().index(c, c.resolve(o), c.resolve(k))
+        o, k = c.resolve(o), c.resolve(k)
+        if isinstance(o, Slots) and isinstance(k, (Var, Const)):
+            return self.lists.index(c, o, k)
+        out = super().index(c, o, k)
         if len(out) == 1:  # a lookup in a static table: the same keys give the item the clause already has
             c2, v = out[0]
             last = c2.body[-1] if len(c2.body) == len(c.body) + 1 else None
@@ -1815,8 +1849,9 @@ class Move:
 
 def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str, str], Fluent]:
     """(object, attribute) -> its Fluent, for every attribute of an object that code after setup writes (by name):
-    the compiled game's state (raises Unsupported where one is a collection or a built-in attribute). The
-    attributes named `unread`, which nothing reads, are not state (tgpl.lowering.unread, decision 109)."""
+    the compiled game's state (raises Unsupported where one is a collection assigned whole or a built-in attribute),
+    and the cells of each list of objects that the moves `add` to or `remove` from (tgpl.lowering.compiled_lists).
+    The attributes named `unread`, which nothing reads, are not state (tgpl.lowering.unread, decision 109)."""
     written: set[str] = set()
     for n in after_setup_nodes(program):
         if isinstance(n, ast.Assign):
@@ -1829,8 +1864,12 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
             # refused where a move meets it
             written |= builtin_writes(program, n) & {"tile", "discarded"}
     out = {}
+    lists = changed_lists(program) - unread - written  # a list assigned whole stays refused below
     for o in universe.objects:
         for name in o.fields:
+            if name in lists:
+                out.update(_list_fluents(o, name, universe))
+                continue
             if name not in written:
                 continue
             found = o.cls.find_attribute(name)
@@ -1845,6 +1884,16 @@ def changing_fields(program, universe, unread: frozenset[str]) -> dict[tuple[str
                 raise refused
             out[(o.name, name)] = Fluent(o, name, t, initial)
     return out
+
+
+def _list_fluents(o: UObj, name: str, universe) -> dict[tuple[str, str], Fluent]:
+    """The cells of object `o`'s list `name` that is state (tgpl.lowering.compiled_lists), as fluents."""
+    found = o.cls.find_attribute(name)
+    t = found[1] if found is not None else None
+    if not isinstance(t, Collection) or not isinstance(o.fields[name], tuple):
+        raise Unsupported(f"the list '{name}' of {o.name}, which the moves change")
+    return {(o.name, attr): Fluent(o, attr, kind, initial)
+            for attr, kind, initial in list_cells(o, name, t, o.fields[name], universe)}
 
 
 class CompiledGame:
@@ -1862,6 +1911,8 @@ class CompiledGame:
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.unread = unread_attributes(program)  # written, never read: no state, writes dropped (decision 109)
         self.fluents = changing_fields(program, universe, self.unread.names)
+        # the lists that are state, as their cells (tgpl.lowering.compiled_lists)
+        self.lists = frozenset(found[0] for _, a in self.fluents if (found := list_cell(a)) is not None)
         self.numeric_attrs = {fl.attr for fl in self.fluents.values() if fl.numeric}
         # counters that count up to a bound the game tests, their steps made only below it (tgpl.lowering.saturate):
         # none at first, `saturable()` where the counters run past horn.BOUND (compile_game)
@@ -3504,7 +3555,10 @@ class Emission:
         """The fields `state_fluents` reads, per object (a snapshot cut down to them will do)."""
         out: dict[str, list[str]] = {}
         for obj, attr in self.g.fluents:
-            out.setdefault(obj, []).append(attr)
+            found = list_cell(attr)
+            field = found[0] if found is not None else attr
+            if field not in out.setdefault(obj, []):
+                out[obj].append(field)
         return out
 
     def state_fluents(self, snap: dict) -> frozenset[str]:
@@ -3514,7 +3568,7 @@ class Emission:
         out = set()
         texts = self._fluent_texts  # (object, attribute, value) -> the fluent's text: states repeat most of them
         for (obj, attr), fl in g.fluents.items():
-            plain = by_name[obj]["fields"][attr]
+            plain = snapshot_value(by_name[obj]["fields"], attr)
             text = texts.get((obj, attr, plain))
             if text is None:
                 raw = saturated_value(g.u.value(plain), g.saturated.get(attr))
@@ -3854,21 +3908,47 @@ def written_as_counted(program: Program, emission: Emission, counted: dict[str, 
 
 
 # ====================================================================== loops that write the state
-def _writes_state(s, implicit: set[int]) -> bool:
-    """Does the loop `s` assign anything but a local (an attribute, an item, an attribute of `this` by its
-    name: `implicit`, the ids of such names)?"""
+def _loop_code(s, program) -> list[ast.Node]:
+    """Every node of the loop `s` and of the functions it calls, directly or not (overrides too: `reachable`). A
+    function that changes the game is inlined, so its writes are made on every pass as the loop's own: a loop
+    `while (k < 2) { Bump(x: c); k += 1; }` whose `Bump` steps `x.Marks` was taken for a loop that writes
+    nothing, and the writes its passes carried back became one view where each pass read the state the loop
+    began with (issue 34: Marks 1 where the runtime had 2)."""
+    return list(reachable(program, [s]))
+
+
+def _writes_state(s, program) -> bool:
+    """Does the loop `s`, or a function it calls, assign anything but a local (an attribute, an item, an
+    attribute of `this` by its name), or change a list of objects (`compiled_lists.changed_list`)?"""
+    implicit, types = program.implicit_this, program.types
     return any(isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name) or id(n.target) in implicit)
-               for n in ast.walk([s]))
+               or changed_list(n, types) is not None for n in _loop_code(s, program))
 
 
-def _loop_writes(s, implicit: set[int]) -> tuple[set[str], dict[str, list]]:
-    """The attributes a loop assigns (`o.attr = v`, `attr = v` of `this`: `implicit`, the ids of such names),
-    and the value expressions of each."""
+def _loop_writes(s, program) -> tuple[set[str], dict[str, list]]:
+    """The attributes the loop `s` and the functions it calls assign (`o.attr = v`, `attr = v` of `this`), and
+    the value expressions of each; a list changed by `add` or `remove` is written too, its value the call (no
+    value that every pass writes alike: the length moves)."""
+    implicit, types = program.implicit_this, program.types
     values: dict[str, list] = {}
-    for n in ast.walk([s]):
+    for n in _loop_code(s, program):
         if isinstance(n, ast.Assign) and (isinstance(n.target, ast.Member) or id(n.target) in implicit):
             values.setdefault(n.target.name, []).append(n.value)
+        elif (name := changed_list(n, types)) is not None:
+            values.setdefault(name, []).append(n)
     return set(values), values
+
+
+def _loop_names(s, program) -> set[str]:
+    """The names the loop `s` and the functions it calls assign, declare or take as inputs: a value written
+    with one of them may differ from pass to pass (`SegmentCompiler.writing_loop`)."""
+    out = set()
+    for n in _loop_code(s, program):
+        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+            out.add(n.target.name)
+        elif isinstance(n, (ast.VarDecl, ast.InputDecl)):
+            out.add(n.name)
+    return out
 
 
 def _loop_reads(s, types: dict, own: bool = True) -> set[str]:

@@ -46,6 +46,7 @@ from tgpl.lowering.existence import positive_form
 from tgpl.lowering import rewrites
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
+from tgpl.lowering.universe import length_cell
 
 NULL = Const("null")
 BOUND = 1000  # numbers beyond this, met while relaxing, mean a loop the board does not bound
@@ -93,8 +94,18 @@ class ObjList:
     obj: Term
 
 
-Value = Term | Static | Pending | ObjList
-STATIC = (Static, Pending, ObjList)
+@dataclass(frozen=True)
+class Slots:
+    """A list attribute that is state in the compiled moves (tgpl.lowering.compiled_lists): its owner, its name and
+    how many slots it has. Only the segment compiler reads it; anywhere else it is refused as any list is."""
+
+    obj: Term
+    attr: str
+    size: int
+
+
+Value = Term | Static | Pending | ObjList | Slots
+STATIC = (Static, Pending, ObjList, Slots)
 
 # internal relation names: a function's own relations are `<function>|<part>`; builtins start with '#'
 CALCS = {"+": "#plus", "-": "#minus", "*": "#times", "/": "#divide", "%": "#remainder"}
@@ -1315,6 +1326,7 @@ class _FunctionCompiler:
             if name in obj.fields:
                 value = obj.fields[name]
                 if isinstance(value, tuple):
+                    self.not_state_list(obj, name)
                     return [(c, Static(value))]
                 return [(c, self.hc.const_of(value, player))]
             raise Unsupported(f"'{name}' of {obj.name}")
@@ -1364,10 +1376,18 @@ class _FunctionCompiler:
         for obj in self.hc.u.objects:
             value = obj.fields.get(attr)
             if isinstance(value, tuple) and (obj.name, attr) not in self.hc.fluent_cells:
+                self.not_state_list(obj, attr)
                 if any(isinstance(x, (tuple, list, dict)) for x in value):
                     raise Unsupported(f"a list of lists in '{attr}'")
                 out.append((obj, value))
         return out
+
+    def not_state_list(self, obj: UObj, attr: str) -> None:
+        """Refuses a read of object `obj`'s list `attr` as the items setup left where the compiled moves change it
+        (its cells are state, tgpl.lowering.compiled_lists): a compiled function has no rules for them, and the
+        segment compiler reads them itself."""
+        if (obj.name, length_cell(attr)) in self.hc.fluent_cells:
+            raise Unsupported(f"the list '{attr}', which the moves change, read by a function")
 
     def contains(self, c: Clause, o: Value, x: Value) -> tuple[list[Clause], list[Clause]]:
         """`o.contains(x)`: the clauses where it holds, and those where it does not (a static table, negated)."""

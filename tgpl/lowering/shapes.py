@@ -31,6 +31,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import reachable
 from tgpl.frontend.types import PLAYER, CallableType, ClassType
 from tgpl.lowering.symbolic import UObj
+from tgpl.lowering.universe import length_cell
 
 ROWS = 50_000  # rows of arguments times split values evaluated at most (chess: 65 x 65 squares or null, x 7)
 STEPS = 2_000  # evaluation steps for one row and split value, over all its ways through (past it: kept)
@@ -334,8 +335,8 @@ class _Evaluator:
         if self.assume is not None and self.assume[0] is o and self.assume[1] == name:
             self.assumed = True
             return self.assume[2]
-        if (o.name, name) in self.fluent_cells:
-            return TOP
+        if (o.name, name) in self.fluent_cells or (o.name, length_cell(name)) in self.fluent_cells:
+            return TOP  # a list that is state (tgpl.lowering.compiled_lists) holds what the moves put in it
         if name not in o.fields:
             raise GiveUp(f"'{name}' of {o.name}")
         v = o.fields[name]

@@ -1,0 +1,97 @@
+"""Loops that write the state through what they call, in the compiled moves (issue 34).
+
+A loop writes the state where a function it calls does (inlined, its writes are made on every pass) and where
+it changes a list that is state (`add`, `remove`: tgpl.lowering.compiled_lists), not only where its own
+statements assign an attribute (`compiled._loop_code`). Taken for a loop that writes nothing, its passes'
+writes became one view where every pass read the state the loop began with: wrong next states, found by the
+generated games (tests/lowering/test_property_games.py) once lists that are state were compiled.
+tests/data/lowering/bumped.tgpl is that game cut down: a counted loop calls `Bump` twice, which steps a cell's
+`Marks`. Counted, such a loop is spelled out pass by pass; a `while` loop that reads what it writes is refused
+at the loop, and `auto` spells the moves out.
+
+The shapes evaluator (tgpl.lowering.shapes), which decides whether a loop's passes are independent
+(tgpl.lowering.footprint), must not read a list that is state as setup left it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from differential import lowers_to_the_same_game
+from tgpl.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
+BUMPED = DATA / "bumped.tgpl"
+PLAYED = DATA / "played.tgpl"
+COUNTED = "for (number k = 0; k < 2; k += 1) { bool b = Bump(x: GameState.A); }"
+WHILE = "number k = 0; while (k < 2) { bool b = Bump(x: GameState.A); k += 1; }"
+
+
+def _variant(tmp_path, game: Path, name: str, old: str, new: str) -> Path:
+    """`game` with `old` replaced by `new` (which must be there), written as `name`."""
+    text = game.read_text(encoding="utf-8")
+    assert old in text
+    out = tmp_path / name
+    out.write_text(text.replace(old, new), encoding="utf-8")
+    return out
+
+
+def _to_gdl(game: Path, *options: str) -> tuple[int, str, str]:
+    """`tgpl to-gdl GAME OPTIONS`, validated: its exit code, output and the GDL written ("" where none)."""
+    out = game.with_suffix(".kif")
+    r = CliRunner().invoke(main, ["to-gdl", str(game), *options, "-o", str(out)])
+    return r.exit_code, r.output, out.read_text(encoding="utf-8") if out.exists() else ""
+
+
+def test_a_counted_loop_whose_calls_write_is_the_runtimes_game():
+    """Each pass's `Bump` reads the Marks the pass before wrote: Marks 2 after the check phase, not 1."""
+    assert COUNTED in BUMPED.read_text(encoding="utf-8")
+    outcome, states = lowers_to_the_same_game(BUMPED.read_text(encoding="utf-8"), str(BUMPED), moves="compiled")
+    assert outcome == "moves compiled" and states > 0
+
+
+def test_a_while_loop_whose_call_reads_what_it_writes_is_refused_at_the_loop(tmp_path):
+    game = _variant(tmp_path, BUMPED, "bumped_while.tgpl", COUNTED, WHILE)
+    code, output, text = _to_gdl(game, "--moves", "compiled")
+    assert code == 2 and not text, output
+    assert ("bumped_while.tgpl:72:23: error: not lowerable: the moves cannot be compiled: a loop that reads 'Marks', "
+            "which it writes, and is not a counted loop") in output, output
+    code, output, text = _to_gdl(game)  # auto: the moves spelled out, validated
+    assert code == 0 and "; validated: " in text.splitlines()[1], output
+
+
+PLAY = "            Tabletop.Played.add(card);\n"
+
+
+def test_list_changes_in_a_counted_loop_are_made_pass_by_pass(tmp_path):
+    """Each pass moves the hand's first card to the table: the second pass finds the hand the first left."""
+    game = _variant(tmp_path, PLAYED, "played_more.tgpl", PLAY, PLAY + (
+        "            for (number k = 0; k < 2; k += 1) "
+        "{ if (Cards.length > 0) { Card f = Cards[0]; Cards.remove(f); Tabletop.Played.add(f); } }\n"))
+    code, output, text = _to_gdl(game, "--moves", "compiled")
+    assert code == 0 and "; validated: " in text.splitlines()[1], output
+
+
+def test_list_changes_in_a_while_loop_are_refused_at_the_loop(tmp_path):
+    game = _variant(tmp_path, PLAYED, "played_while.tgpl", PLAY, PLAY + (
+        "            number k = 0; while (k < 2 && Cards.length > 0) "
+        "{ Card f = Cards[0]; Cards.remove(f); Tabletop.Played.add(f); k += 1; }\n"))
+    code, output, text = _to_gdl(game, "--moves", "compiled")
+    assert code == 2 and not text, output
+    assert ("played_while.tgpl:51:27: error: not lowerable: the moves cannot be compiled: a loop that reads 'Cards', "
+            "which it writes") in output, output
+
+
+def test_passes_that_read_a_list_that_is_state_are_not_taken_for_independent(tmp_path):
+    """The second pass reads the `Lit` the first wrote, on the ways where the table holds two cards: setup left
+    it empty, which the shapes evaluator read as the table every state has, so it found the passes independent
+    and each read the `Lit` the loop began with."""
+    first = "            if (Cards[0] == card) { Score += 1; }\n"
+    game = _variant(tmp_path, PLAYED, "played_lit.tgpl", first, (
+        "            for (number k = 0; k < 2; k += 1) { if (Tabletop.Played.length > 1) "
+        "{ Tabletop.Hands[k].Lit = !Tabletop.Hands[1 - k].Lit; } }\n") + first)
+    text = game.read_text(encoding="utf-8").replace("    number Score = 0;\n", "    number Score = 0;\n    bool Lit = false;\n")
+    game.write_text(text, encoding="utf-8")
+    code, output, text = _to_gdl(game, "--moves", "compiled")
+    assert code == 0 and "; validated: " in text.splitlines()[1], output
