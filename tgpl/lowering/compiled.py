@@ -209,6 +209,9 @@ class SegmentCompiler(_FunctionCompiler):
         # listeners run at a throw under way, functions called as statements: their callers' frames ride through loops
         self.outer_frames = 0
         self.lists = ListWays(self)  # the lists that are state (tgpl.lowering.compiled_lists)
+        # the numbers ways wrote before they were taken into views mid-segment (`taken_numbers`): the relaxation's
+        # probes of their values, as `CompiledGame.probes` makes them of the ways' ends
+        self.probed: list[Rule] = []
 
     # ------------------------------------------------------------ views
     def view_of(self, attr: str) -> str:
@@ -223,14 +226,15 @@ class SegmentCompiler(_FunctionCompiler):
         m = self.frozen.get(attr)
         return read_rel(attr) if m is None else f"view|{attr}@{m}"
 
-    def collapse(self, clauses: list[SegClause], numeric: bool = False) -> list[SegClause]:
+    def collapse(self, clauses: list[SegClause], numeric: bool = False,
+                 only: set[str] | None = None) -> list[SegClause]:
         """The writes of `clauses` (ways alive at one point: exclusive) taken into views, one per attribute: the
         values they wrote under their bodies, and the previous view (or the state) where none wrote. Afterwards
         the clauses read through those views and carry no writes: branches of an effect do not multiply the
         rules that spell out what each of them wrote. Numbers stay in the clauses (`numeric`: them too), so that
-        the ranges are found along each way (`CompiledGame.relax`)."""
+        the ranges are found along each way (`CompiledGame.relax`); `only`: just these attributes."""
         attrs = list(dict.fromkeys(a for c in clauses for a, _, _ in c.store
-                                   if numeric or a not in self.g.numeric_attrs))
+                                   if (numeric or a not in self.g.numeric_attrs) and (only is None or a in only)))
         for a in attrs:
             m = next(self.view_ids)
             self.view_rules += _written(clauses, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
@@ -341,6 +345,8 @@ class SegmentCompiler(_FunctionCompiler):
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
         writes = _writes_state(s, self.g.program)
         before = getattr(s, "reads_before", False)  # tgpl.lowering.group_clears: read as the loop found it
+        if self.unknown_writes_read(s, clauses):
+            clauses = self.taken_numbers(clauses)
         if writes and isinstance(s, ast.For) and not before:
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
@@ -451,14 +457,14 @@ class SegmentCompiler(_FunctionCompiler):
         if writes:
             self._no_clash(s, counters)  # the loop's own refusal first: it says more
         clauses = self.padded(clauses)
+        if self.uncarried(s, clauses):
+            clauses = self.padded(self.taken_numbers(clauses))
+            if self.uncarried(s, clauses):  # numbers of objects known when compiling too
+                clauses = self.taken_numbers(clauses, every=True)
+            if not any(c.store for c in clauses):
+                return self.writing_loop(s, clauses, live, counters) if writes else super()._stmt(s, clauses, live)
         shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
-        if len(shapes) != 1:
-            raise Unsupported("a loop after the move wrote numbers on some ways and not on others"
-                              + self._inlined_why() + f": {rewrites.uneven_writes_hint()}")
         attrs = next(iter(shapes))
-        read = sorted(set(attrs) & _loop_reads(s, self.hc.types))
-        if read:
-            raise Unsupported(f"a loop that reads '{read[0]}' after the move wrote it" + self._inlined_why())
         # the object of each write: `this` or one object on every way is not carried (a relation's arguments do
         # not say that two of them are the same, and `padded` asks it of the writes after the next loop)
         objects = []
@@ -478,6 +484,50 @@ class SegmentCompiler(_FunctionCompiler):
                              c.env["#this"] if objects[j] == "this" else objects[j], c.env.pop(f"#kept{j}v"))
                             for j, a in enumerate(attrs))
         return flow
+
+    def uncarried(self, s, clauses: list[SegClause]) -> bool:
+        """Whether the numbers `clauses` wrote cannot ride through the loop `s` as names (`carrying`): the ways
+        wrote different ones, or the loop reads them."""
+        shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
+        return len(shapes) != 1 or bool(set(next(iter(shapes))) & _loop_reads(s, self.hc.types))
+
+    def unknown_numbers(self, c: SegClause) -> set[str]:
+        """The numeric attributes `c` wrote of objects known only at run time (not `this`, which `counters_in`
+        and `promoted` carry by name). Attributes are numeric by name: a write of a value that is no number
+        (boxes' `line.Drawn = true` beside its `Paper.Drawn += 1`) is not one."""
+        this = c.resolve(c.env.get("#this"))
+        return {a for a, o, v in c.store if a in self.g.numeric_attrs and isinstance(c.resolve(o), Var)
+                and c.resolve(o) != this and _maybe_number(c.resolve(v))}
+
+    def unknown_writes_read(self, s, clauses: list[SegClause]) -> bool:
+        """Whether the loop `s` reads numbers the ways into it wrote of objects known only at run time: read
+        through the ways' stores, each read of the loop would split every way on whether it is each object
+        written (Oware's sweep of its eight pits after a capture of up to four: 23,414 segment rules), where a
+        view answers it once."""
+        written = set().union(*(self.unknown_numbers(c) for c in clauses))
+        return bool(written & _loop_reads(s, self.hc.types)) if written else False
+
+    def uneven_unknown(self, clauses: list[SegClause]) -> bool:
+        """Whether ways that meet wrote numbers of different shapes, some of objects known only at run time: they
+        cannot be one relation, and each would run the rest of the segment on its own (Oware's ways that
+        captured one to four pits, each to the end of the move)."""
+        return len({tuple(a for a, _, _ in c.store) for c in clauses}) > 1 and any(
+            self.unknown_numbers(c) for c in clauses)
+
+    def taken_numbers(self, clauses: list[SegClause], every: bool = False) -> list[SegClause]:
+        """`clauses` with the numbers they wrote of objects known only at run time (`every`: all their numbers)
+        taken into views too, for a loop that reads them or after ways that wrote them of different such objects
+        (Oware's capture after its sowing, a pit a seed): they cannot ride through the loop's relation as names.
+        The values each way wrote are kept for the relaxation (`probed`), under the way's body, as
+        `CompiledGame.probes` reads them off the ways' ends. Such a probe misses the checks later on the way (an
+        end of the game on the value, boxes' `Paper.Drawn == 12`), so the other numbers stay in the ways, their
+        ranges found at the ways' ends."""
+        taken = set().union(*(self.unknown_numbers(c) for c in clauses)) if not every else self.g.numeric_attrs
+        for c in clauses:
+            for a, o, v in c.store:
+                if a in taken:
+                    self.probed.append(Rule(Atom("num|" + a, (o, v)), tuple(c.body)))
+        return self.collapse(clauses, numeric=True, only=set(taken))
 
     def padded(self, clauses: list[SegClause]) -> list[SegClause]:
         """`clauses` with the writes each lacks of an attribute others wrote, of the same object (`this`, or one
@@ -1437,6 +1487,8 @@ class SegmentCompiler(_FunctionCompiler):
                 del c.env[n]
         if len(clauses) > 1:
             clauses = self.collapse(clauses)
+            if self.uneven_unknown(clauses):
+                clauses = self.taken_numbers(clauses)
         groups: dict[tuple, list[SegClause]] = {}
         for c in clauses:
             groups.setdefault(_shape(c), []).append(c)
@@ -2082,6 +2134,10 @@ class CompiledGame:
 
     def segment(self, turn: str, phase: str) -> list[SegClause]:
         sc = self.sc
+        # the counters as the decision finds them: reads of the state, which `_with_legality` joins with the
+        # move's require (Morris's `InHand > 0` before `InHand -= 1`), not of the views an earlier segment took
+        # its numbers into (`taken_numbers`), which hold the state here anyway (their rules are that segment's)
+        sc.latest = {a: m for a, m in sc.latest.items() if a not in self.numeric_attrs}
         clauses: list[SegClause] = []
         for m in self.moves.values():
             a = m.action
@@ -2723,7 +2779,7 @@ class CompiledGame:
     def probes(self) -> list[Rule]:
         """What the relaxation reads off the ways through the segments, before their writes are taken into views:
         the counters' values (`num|`, `over|` where the way ends the game) and the results."""
-        probes: list[Rule] = []
+        probes: list[Rule] = list(self.sc.probed)
         for c in self.final:
             for a, o, v in c.store:
                 if a in self.numeric_attrs:
@@ -3254,6 +3310,17 @@ def _relaxed(x):
     if "@" in part and not part.endswith("@s"):
         return Atom(f"{head}|{part.rsplit('@', 1)[0]}@r", x.args)
     return x
+
+
+def _maybe_number(v: Term) -> bool:
+    """Whether the value written may be a number: any term but a constant that is none (`yes`, an object)."""
+    if not isinstance(v, Const) or v.name == "null":
+        return True
+    try:
+        float(v.name)
+    except ValueError:
+        return False
+    return True
 
 
 def _number_order(c: Const) -> tuple:

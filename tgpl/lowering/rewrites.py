@@ -42,13 +42,3 @@ def player_arithmetic_hint() -> str:
     move's own code has (`CompiledMoves.player_arith`)."""
     return ("compute the player where the move calls the function and give it as an input "
             "(`F(who: player, other: player + 1)`), or, with two players, compare with `!= who`")
-
-
-def uneven_writes_hint() -> str:
-    """A loop after writes whose number differs between the ways through the move (Oware: the sowing writes one
-    pit a seed, as many pits as seeds): the writes ride through the loop's relation only when every way makes
-    the same ones, of objects known when compiling."""
-    return ("write the same numbers on every way before the loop: a write of an object known only at run time "
-            "(`Ring[at].Seeds += 1` in a loop, once a seed) is one more on some ways; write each object once, by "
-            "its place (`for (number j = 0; j < 8; j += 1) { Ring[j].Seeds += ...; }`), or run the loop before "
-            "those writes")
