@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tgpl.lowering.symbolic import (FALSE, Conjuncts, Formula, MoveLit, _exclusive_cell, _exclusive_value, by_id,
-                                    clash, conj, disj, neg)
+from tgpl.lowering.symbolic import FALSE, Conjuncts, Formula, MoveLit, by_id, clash, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -363,33 +362,32 @@ class _Consensus:
         if got is None:
             cells: dict = {}
             for p in t:
-                if p.kind == "lit":
-                    cell = _exclusive_cell(p.key)
-                    if cell is not None:
-                        entry = cells.get(cell)
-                        if entry is None:
-                            cells[cell] = [_exclusive_value(p.key), 1]
-                        else:
-                            entry[1] += 1
+                excl = p.excl
+                if excl is not None:
+                    entry = cells.get(excl[0])
+                    if entry is None:
+                        cells[excl[0]] = [excl[1], 1]
+                    else:
+                        entry[1] += 1
             got = self.known[t] = (cells, frozenset(p.parts[0] for p in t if p.kind == "not"))
         return got
 
     def clashes(self, t1: frozenset, a: Formula, r: frozenset) -> bool:
         """clash(r), r the consensus of t1 (which holds the proposition a) and a clash-free term holding !a."""
         cells, negated = self._cells(t1)
-        a_cell = _exclusive_cell(a.key) if a.kind == "lit" else None
-        for x in r - t1:
-            if x in negated:
-                return True
-            kind = x.kind
-            if kind == "not":
+        fresh = r - t1
+        if not negated.isdisjoint(fresh):
+            return True
+        a_cell = a.excl[0] if a.excl is not None else None
+        for x in fresh:
+            if x.kind == "not":
                 if x.parts[0] in t1 and x.parts[0] is not a:
                     return True
-            elif kind == "lit":
-                cell = _exclusive_cell(x.key)
-                if cell is not None:
-                    entry = cells.get(cell)
-                    if entry is not None and entry[1] - (cell == a_cell) > 0 and entry[0] != _exclusive_value(x.key):
+            else:
+                excl = x.excl
+                if excl is not None:
+                    entry = cells.get(excl[0])
+                    if entry is not None and entry[1] - (excl[0] is a_cell) > 0 and entry[0] != excl[1]:
                         return True
         return False
 
