@@ -127,10 +127,44 @@ def test_self_subsuming_resolution_keeps_the_prime_implicants(monkeypatch):
         strengthened, _ = m._strengthened(m._absorb(terms))
         assert _equivalent(disj(*(conj(*t) for t in strengthened)), f)
     monkeypatch.setattr(m, "_strengthened", lambda terms, check=None: (terms, 0))
+    m.forget()  # the answers kept are the strengthened consensus's
     assert [m.prime_implicants(terms) for _, terms in cases] == primes
     cells = [lit(FluentLit("fits", f"c{i}", True)) for i in range(16)]
     chain = [frozenset((*(neg(c) for c in cells[:i]), cells[i])) for i in range(len(cells))]
     assert m.prime_implicants(chain) is None  # the chain above, without it: past MAX_STEPS
+
+
+def test_the_prime_implicants_are_kept_for_terms_asked_again(monkeypatch):
+    """The same terms asked again get the same answer without a consensus (random disjunctions), a copy the caller
+    may change; terms holding a conjunction are computed each time (conj makes formulas)."""
+    from tgpl.lowering import minimize as m
+
+    m.forget()
+    rng = random.Random("kept")
+    cases = []
+    for _ in range(100):
+        f = _random_dnf(rng)
+        cases.append([frozenset(t.parts) if t.kind == "and" else frozenset((t,)) for t in
+                      (f.parts if f.kind == "or" else (f,))])
+    first = [m.prime_implicants(terms) for terms in cases]
+    computed = [0]
+    compute = m._prime_implicants
+
+    def counted(terms, check=None):
+        computed[0] += 1
+        return compute(terms, check)
+
+    monkeypatch.setattr(m, "_prime_implicants", counted)
+    again = [m.prime_implicants(list(terms)) for terms in cases]
+    assert again == first and computed[0] == 0
+    for primes in again:
+        if primes is not None:
+            primes.clear()
+    assert [m.prime_implicants(terms) for terms in cases] == first
+    nested = [frozenset((ATOMS[0], conj(ATOMS[1], ATOMS[2]))), frozenset((neg(ATOMS[0]), ATOMS[3]))]
+    assert m.prime_implicants(nested) == m.prime_implicants(nested) and computed[0] == 2
+    m.forget()
+    assert [m.prime_implicants(terms) for terms in cases] == first and computed[0] == 2 + len(set(map(tuple, cases)))
 
 
 def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
@@ -155,6 +189,7 @@ def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
         return covers(self, r)
 
     monkeypatch.setattr(m._Family, "covers", counted)
+    m.forget()  # compared, not an answer kept
     atoms = [lit(FluentLit("o", f"x{i}", True)) for i in range(12)]
     shared = lit(FluentLit("o", "shared", True))  # made last: every term is filed under it
     rng = random.Random(1)

@@ -55,6 +55,7 @@ def forget() -> None:
     """Drop the answers kept for the formulas of an earlier lowering (with Formula.fresh_table)."""
     _DONE.clear()
     _OPTIONS.clear()
+    _PRIMES.clear()
 
 
 def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False,
@@ -392,7 +393,25 @@ class _Consensus:
         return False
 
 
+_PRIMES: dict[tuple, list[frozenset] | None] = {}  # terms -> prime_implicants' answer, for one lowering
+
+
 def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset] | None:
+    """See `_prime_implicants`. Kalah's emission asks it the same terms again for different formulas (a sixth of
+    its 734 calls, most of them giving up after MAX_TESTS comparisons, 3 s of 11), so answers are kept; not for
+    terms holding a conjunction or FALSE, where each candidate is judged by `conj`, which makes formulas (and so
+    takes creation numbers, which order everything after it)."""
+    key = tuple(terms)
+    if key in _PRIMES:
+        found = _PRIMES[key]
+        return None if found is None else list(found)
+    primes = _prime_implicants(terms, check)
+    if not any(p.kind == "and" or p is FALSE for t in terms for p in t):
+        _PRIMES[key] = None if primes is None else list(primes)
+    return primes
+
+
+def _prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset] | None:
     """The prime implicants of the disjunction of `terms` (sets of conjuncts), in a deterministic order;
     None when the budget runs out (MAX_STEPS pairs, MAX_TESTS terms compared, MAX_TERMS terms). `check()` is
     called every CHECK_EVERY pairs."""
