@@ -127,10 +127,44 @@ def test_self_subsuming_resolution_keeps_the_prime_implicants(monkeypatch):
         strengthened, _ = m._strengthened(m._absorb(terms))
         assert _equivalent(disj(*(conj(*t) for t in strengthened)), f)
     monkeypatch.setattr(m, "_strengthened", lambda terms, check=None: (terms, 0))
+    m.forget()  # the answers kept are the strengthened consensus's
     assert [m.prime_implicants(terms) for _, terms in cases] == primes
     cells = [lit(FluentLit("fits", f"c{i}", True)) for i in range(16)]
     chain = [frozenset((*(neg(c) for c in cells[:i]), cells[i])) for i in range(len(cells))]
     assert m.prime_implicants(chain) is None  # the chain above, without it: past MAX_STEPS
+
+
+def test_the_prime_implicants_are_kept_for_terms_asked_again(monkeypatch):
+    """The same terms asked again get the same answer without a consensus (random disjunctions), a copy the caller
+    may change; terms holding a conjunction are computed each time (conj makes formulas)."""
+    from tgpl.lowering import minimize as m
+
+    m.forget()
+    rng = random.Random("kept")
+    cases = []
+    for _ in range(100):
+        f = _random_dnf(rng)
+        cases.append([frozenset(t.parts) if t.kind == "and" else frozenset((t,)) for t in
+                      (f.parts if f.kind == "or" else (f,))])
+    first = [m.prime_implicants(terms) for terms in cases]
+    computed = [0]
+    compute = m._prime_implicants
+
+    def counted(terms, check=None):
+        computed[0] += 1
+        return compute(terms, check)
+
+    monkeypatch.setattr(m, "_prime_implicants", counted)
+    again = [m.prime_implicants(list(terms)) for terms in cases]
+    assert again == first and computed[0] == 0
+    for primes in again:
+        if primes is not None:
+            primes.clear()
+    assert [m.prime_implicants(terms) for terms in cases] == first
+    nested = [frozenset((ATOMS[0], conj(ATOMS[1], ATOMS[2]))), frozenset((neg(ATOMS[0]), ATOMS[3]))]
+    assert m.prime_implicants(nested) == m.prime_implicants(nested) and computed[0] == 2
+    m.forget()
+    assert [m.prime_implicants(terms) for terms in cases] == first and computed[0] == 2 + len(set(map(tuple, cases)))
 
 
 def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
@@ -155,6 +189,7 @@ def test_the_consensus_gives_up_within_its_comparisons(monkeypatch):
         return covers(self, r)
 
     monkeypatch.setattr(m._Family, "covers", counted)
+    m.forget()  # compared, not an answer kept
     atoms = [lit(FluentLit("o", f"x{i}", True)) for i in range(12)]
     shared = lit(FluentLit("o", "shared", True))  # made last: every term is filed under it
     rng = random.Random(1)
@@ -171,24 +206,24 @@ def test_multiplying_out_compares_only_what_each_product_adds(monkeypatch):
     extension is contradictory is asked of the option's conjuncts against what the product assigns
     (symbolic.Conjuncts), not of every conjunct again. A term of 40 literals and four disjunctions of three values
     of one cell each (Kalah's conditions are such, dozens of conjuncts): 120 extensions, which looked at the cells
-    of 40 to 44 conjuncts each before (about 5,000 looks), now at one each, and once at each option. The products
-    are those `_contradictory` left, in the same order."""
+    of 40 to 44 conjuncts each before (about 5,000 looks), now at one each, and once at each option (the
+    conjuncts `clash` is asked about, counted). The products are those `_contradictory` left, in the same order."""
     from tgpl.lowering import minimize as m
     from tgpl.lowering import symbolic
 
     looked = [0]
-    cell = symbolic._exclusive_cell
+    whole = m.clash
 
-    def counted(key):
-        looked[0] += 1
-        return cell(key)
+    def counted(parts):
+        looked[0] += len(parts)
+        return whole(parts)
 
     base = [lit(FluentLit("o", f"long{i}", True)) for i in range(40)]
     cells = [[lit(FluentLit(f"c{j}", "v", k)) for k in range(3)] for j in range(4)]
     f = conj(*base, *(disj(*values) for values in cells), neg(cells[0][0]), cells[1][2])
-    monkeypatch.setattr(symbolic, "_exclusive_cell", counted)
+    monkeypatch.setattr(m, "clash", counted)
     terms = m._expand(f)
-    assert looked[0] < 300, looked[0]
+    assert 0 < looked[0] < 300, looked[0]
     old = [frozenset()]
     for c in sorted(m._term(f), key=symbolic.by_id):
         options = [m._term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]

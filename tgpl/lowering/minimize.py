@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tgpl.lowering.symbolic import (FALSE, Conjuncts, Formula, MoveLit, _exclusive_cell, _exclusive_value, by_id,
-                                    clash, conj, disj, neg)
+from tgpl.lowering.symbolic import FALSE, Conjuncts, Formula, MoveLit, by_id, clash, conj, disj, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -56,6 +55,7 @@ def forget() -> None:
     """Drop the answers kept for the formulas of an earlier lowering (with Formula.fresh_table)."""
     _DONE.clear()
     _OPTIONS.clear()
+    _PRIMES.clear()
 
 
 def minimize(f: Formula, expand: bool = False, consensus: bool = True, distribute: bool = False,
@@ -363,38 +363,55 @@ class _Consensus:
         if got is None:
             cells: dict = {}
             for p in t:
-                if p.kind == "lit":
-                    cell = _exclusive_cell(p.key)
-                    if cell is not None:
-                        entry = cells.get(cell)
-                        if entry is None:
-                            cells[cell] = [_exclusive_value(p.key), 1]
-                        else:
-                            entry[1] += 1
+                excl = p.excl
+                if excl is not None:
+                    entry = cells.get(excl[0])
+                    if entry is None:
+                        cells[excl[0]] = [excl[1], 1]
+                    else:
+                        entry[1] += 1
             got = self.known[t] = (cells, frozenset(p.parts[0] for p in t if p.kind == "not"))
         return got
 
     def clashes(self, t1: frozenset, a: Formula, r: frozenset) -> bool:
         """clash(r), r the consensus of t1 (which holds the proposition a) and a clash-free term holding !a."""
         cells, negated = self._cells(t1)
-        a_cell = _exclusive_cell(a.key) if a.kind == "lit" else None
-        for x in r - t1:
-            if x in negated:
-                return True
-            kind = x.kind
-            if kind == "not":
+        fresh = r - t1
+        if not negated.isdisjoint(fresh):
+            return True
+        a_cell = a.excl[0] if a.excl is not None else None
+        for x in fresh:
+            if x.kind == "not":
                 if x.parts[0] in t1 and x.parts[0] is not a:
                     return True
-            elif kind == "lit":
-                cell = _exclusive_cell(x.key)
-                if cell is not None:
-                    entry = cells.get(cell)
-                    if entry is not None and entry[1] - (cell == a_cell) > 0 and entry[0] != _exclusive_value(x.key):
+            else:
+                excl = x.excl
+                if excl is not None:
+                    entry = cells.get(excl[0])
+                    if entry is not None and entry[1] - (excl[0] is a_cell) > 0 and entry[0] != excl[1]:
                         return True
         return False
 
 
+_PRIMES: dict[tuple, list[frozenset] | None] = {}  # terms -> prime_implicants' answer, for one lowering
+
+
 def prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset] | None:
+    """See `_prime_implicants`. Kalah's emission asks it the same terms again for different formulas (a sixth of
+    its 734 calls, most of them giving up after MAX_TESTS comparisons, 3 s of 11), so answers are kept; not for
+    terms holding a conjunction or FALSE, where each candidate is judged by `conj`, which makes formulas (and so
+    takes creation numbers, which order everything after it)."""
+    key = tuple(terms)
+    if key in _PRIMES:
+        found = _PRIMES[key]
+        return None if found is None else list(found)
+    primes = _prime_implicants(terms, check)
+    if not any(p.kind == "and" or p is FALSE for t in terms for p in t):
+        _PRIMES[key] = None if primes is None else list(primes)
+    return primes
+
+
+def _prime_implicants(terms: list[frozenset], check: Callable[[], None] | None = None) -> list[frozenset] | None:
     """The prime implicants of the disjunction of `terms` (sets of conjuncts), in a deterministic order;
     None when the budget runs out (MAX_STEPS pairs, MAX_TESTS terms compared, MAX_TERMS terms). `check()` is
     called every CHECK_EVERY pairs."""

@@ -33,13 +33,14 @@ from typing import Callable, Iterable, Union
 class Formula:
     """A hash-consed boolean formula; build with `lit`, `conj`, `disj`, `neg`."""
 
-    __slots__ = ("kind", "parts", "key", "id", "__weakref__")
+    __slots__ = ("kind", "parts", "key", "id", "excl", "__weakref__")
     _table: dict = {}
     _count = itertools.count()
 
     kind: str  # "true" | "false" | "lit" | "and" | "or" | "not"
     parts: tuple  # children (and/or/not) or ()
     key: object  # the literal's key (lit) or None
+    excl: tuple | None  # a literal's (cell, value) as `exclusive` gives them, else None
 
     def __new__(cls, kind: str, parts: tuple = (), key: object = None):
         k = (kind, parts, key)
@@ -49,6 +50,7 @@ class Formula:
         self = object.__new__(cls)
         self.kind, self.parts, self.key = kind, parts, key
         self.id = next(cls._count)
+        self.excl = exclusive(key) if kind == "lit" else None
         cls._table[k] = self
         return self
 
@@ -73,6 +75,7 @@ class Formula:
         cls._table = {k: f for k, f in cls._table.items() if f.kind in ("true", "false")}
         cls._count = itertools.count(2)
         _CONJ.clear()
+        _CELLS.clear()
 
     def __repr__(self) -> str:
         if self.kind == "lit":
@@ -260,6 +263,33 @@ def _exclusive_value(key) -> object:
     return key if kind is ControlLit or kind is MoveLit else key.value
 
 
+class Cell:
+    """What a literal assigns one value at a time, as one object per cell of a lowering (`exclusive`): its hash and
+    equality are the object's own, in C, where a cell's tuple hashed its parts again at every look-up (a call's
+    cell holds all its cases' formulas). Only looked up, never iterated, so its address-based hash orders nothing."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: object) -> None:
+        self.key = key  # `_exclusive_cell`'s key, for reading
+
+
+_CELLS: dict[object, Cell] = {}  # `_exclusive_cell`'s key -> its Cell, for one lowering (Formula.fresh_table)
+
+
+def exclusive(key) -> tuple[Cell, object] | None:
+    """The cell a literal's key assigns and the value it gives it (None for a literal that excludes nothing): two
+    literals clash when they give one cell two values. Kept on each literal formula (`Formula.excl`): `clash`,
+    `Conjuncts.extended` and the consensus ask it of every conjunct of millions of terms."""
+    cell = _exclusive_cell(key)
+    if cell is None:
+        return None
+    found = _CELLS.get(cell)
+    if found is None:
+        found = _CELLS[cell] = Cell(cell)
+    return found, _exclusive_value(key)
+
+
 _CONJ: dict[tuple, Formula] = {}  # (a, b) -> conj(a, b): formulas are interned, and paths conjoin alike again and again
 
 
@@ -303,9 +333,9 @@ def clash(parts: set | frozenset) -> bool:
             if p.parts[0] in parts:
                 return True
         elif kind == "lit":
-            cell = _exclusive_cell(p.key)
-            if cell is not None:
-                value = _exclusive_value(p.key)
+            excl = p.excl
+            if excl is not None:
+                cell, value = excl
                 if values.setdefault(cell, value) != value:
                     return True
     return False
@@ -330,24 +360,26 @@ class Conjuncts:
 
     def extended(self, more: frozenset) -> "Conjuncts | None":
         """self and `more` (clash-free itself) together, or None where they clash: exactly when
-        clash(self.parts | more)."""
+        clash(self.parts | more). Only the conjuncts new to self are looked at, found by set operations on
+        the hashes the sets hold (a Formula's own hash is a Python call)."""
         parts, cells = self.parts, self.cells
+        fresh = more - parts
+        if not fresh:
+            return Conjuncts(parts | more, cells, self.negated)
+        if not self.negated.isdisjoint(fresh):
+            return None
         added: dict = {}
         negated = []
-        for p in more:
-            if p in parts:
-                continue
-            if p in self.negated:
-                return None
+        for p in fresh:
             kind = p.kind
             if kind == "not":
                 if p.parts[0] in parts:
                     return None
                 negated.append(p.parts[0])
             elif kind == "lit":
-                cell = _exclusive_cell(p.key)
-                if cell is not None:
-                    value = _exclusive_value(p.key)
+                excl = p.excl
+                if excl is not None:
+                    cell, value = excl
                     if cells.get(cell, value) != value:
                         return None
                     added[cell] = value
