@@ -184,6 +184,7 @@ class Solver:
         self.cones: dict[int, tuple] = {}  # a root's formula id -> the (key, atom) of the literals under it
         self._keep: list[Formula] = []  # the formulas numbered by id stay alive
         self.questions = 0  # solves asked (an enumeration of models is one)
+        self.assumed = 0  # literals of the roots' cones walked for the questions so far (a count of their work)
 
     def satisfiable(self, a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:
         """As `satisfiable(a, b, known)`."""
@@ -193,7 +194,9 @@ class Solver:
             roots = [self._node(backend, a), self._node(backend, b)]
         assumptions = [(root, True) for root in roots]
         for f in (a, b):
-            for key, atom in self._cone(f):
+            cone = self._cone(f)
+            self.assumed += len(cone)
+            for key, atom in cone:
                 v = known(key)
                 if v is not None:
                     assumptions.append((atom, bool(v)))
@@ -219,7 +222,9 @@ class Solver:
             atoms = [[self._node(backend, f) for f in row] for row in rows]
         assumptions = [root]
         for f in [a] + [f for row in rows for f in row]:
-            for key, atom in self._cone(f):
+            cone = self._cone(f)
+            self.assumed += len(cone)
+            for key, atom in cone:
                 v = known(key)
                 if v is not None:
                     assumptions.append(atom if v else -atom)
