@@ -13,9 +13,10 @@ the moves spelled out (undecided: their symbolic execution ends within its budge
 not), spells them out and was
 still finding the counters' ranges after 77 s of CPU (stopped by `--max-seconds 600` on a loaded machine, 153 MB,
 nothing written); with one budget of work for the whole range search (segments.RangeWork) it is refused past
-it, after 84 s of CPU, at `Store += take` (written by cases, 593 in one move). Following the hint (oware_counted.tgpl: one seed a pass for 16 passes, the captures going back
-4 passes) the sowing compiles, and the refusal moves on to the capture's first loop: "a loop after the move wrote
-numbers on some ways and not on others", with its rewrite (each pit written once by its place; followed, the
+it, after 115 s of CPU, at `Store += take` (written by cases, 593 in one move). Following the hint
+(oware_counted.tgpl: one seed a pass for 16 passes, the captures going back 4 passes) the sowing compiles, and
+the refusal moves on to the capture's first loop: "a loop after the move wrote numbers on some ways and not on
+others", with its rewrite (each pit written once by its place; followed, the
 capture is refused for reading the seeds the move wrote: tests/lowering/test_refusal_hints.py)."""
 
 from __future__ import annotations
