@@ -58,7 +58,7 @@ def test_memory_is_verified_over_every_shuffle_and_its_hidden_faces_named():
 
 def test_memorys_dry_run_stops_its_range_search_at_its_budget_and_says_undecided(monkeypatch):
     """Six cards each showing one of four numbers: the search of the ranges runs for minutes; the dry run
-    counts its steps (states and questions to clingo) and stops at RANGE_STEPS, a count, not a time. (Its cards'
+    counts its steps (the states it visits) and stops at RANGE_STEPS, a count, not a time. (Its cards'
     values are now ranged by their closure, segments.copy_ranges, and the dry run says "lowers": that is set
     aside here to keep the budget tested.)"""
     from tgpl.limits import Limits

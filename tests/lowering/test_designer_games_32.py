@@ -12,11 +12,12 @@ the rewrite: a counted loop of at most 16 passes, its condition inside); `auto` 
 the moves spelled out (undecided: their symbolic execution ends within its budget, the search of the ranges does
 not), spells them out and was
 still finding the counters' ranges after 77 s of CPU (stopped by `--max-seconds 600` on a loaded machine, 153 MB,
-nothing written). Following the hint (oware_counted.tgpl: one seed a pass for 16 passes, the captures going back
-4 passes) the sowing compiles, and so do the captures, which read the seeds the sowing wrote through views
-(tests/lowering/test_sown_captures.py); the lowering then stops in the counters' range search, refused in 2 s
-of CPU: the captures' `take < SideTotal(...)`, whose call's result that search takes as anything, leaves the
-comparison bound by nothing."""
+nothing written); with one budget of work for the whole range search (segments.RangeWork) it is refused past
+it, after 115 s of CPU, at `Store += take` (written by cases, 593 in one move). Following the hint
+(oware_counted.tgpl: one seed a pass for 16 passes, the captures going back 4 passes) the sowing compiles, and
+so do the captures, which read the seeds the sowing wrote through views (tests/lowering/test_sown_captures.py);
+the lowering then stops in the counters' range search, refused in 2 s of CPU: the captures' `take <
+SideTotal(...)`, whose call's result that search takes as anything, leaves the comparison bound by nothing."""
 
 from __future__ import annotations
 

@@ -125,8 +125,8 @@ def test_past_the_work_budget_the_ranges_are_wider_or_refused(monkeypatch):
     whys: list[list[str]] = []
     search = segments._joint_search
 
-    def told(logic, numeric, apart, limits, why, most):
-        found = search(logic, numeric, apart, limits, why, most)
+    def told(logic, numeric, apart, limits, why, most, work):
+        found = search(logic, numeric, apart, limits, why, most, work)
         whys.append(list(why))
         return found
 

@@ -65,17 +65,18 @@ def fewer_collections() -> Iterator[None]:
 
 
 def game_logic(program, snapshot: dict, relations: bool = False, progress: Progress | None = None,
-               limits: Limits | None = None) -> GameLogic:
+               limits: Limits | None = None, range_work: int | None = None) -> GameLogic:
     """Moves, segments and ranges of the game (raises NotLowerable, and LimitReached past `limits`).
 
     With `relations`, pure functions that read the state are written once as rules
-    with variables (tgpl.lowering.horn) rather than once per call.
+    with variables (tgpl.lowering.horn) rather than once per call. `range_work`: the range search's budget of
+    work (segments.RangeWork; None: segments.RANGE_WORK).
     """
-    return game_lowering(program, snapshot, relations, progress, limits)[1]
+    return game_lowering(program, snapshot, relations, progress, limits, range_work)[1]
 
 
-def game_lowering(program, snapshot: dict, relations: bool = False,
-                  progress: Progress | None = None, limits: Limits | None = None) -> tuple[Lowering, GameLogic]:
+def game_lowering(program, snapshot: dict, relations: bool = False, progress: Progress | None = None,
+                  limits: Limits | None = None, range_work: int | None = None) -> tuple[Lowering, GameLogic]:
     """The Lowering that found the game's logic, and that logic. Each class that code after setup makes
     objects of has a pool (`segments.lowered_logic`, which sizes it), and a list of values that is state has
     as many slots as a first run guessed; where its length's range passes them, the game is lowered again
@@ -84,7 +85,7 @@ def game_lowering(program, snapshot: dict, relations: bool = False,
     `layout.ListLayout.fitted`."""
     return ListLayout().fitted(lambda layout: lowered_logic(
         program, Universe.from_snapshot(snapshot),
-        lambda u: Lowering(program, u, relations, progress, layout.slots, limits, layout.ordered)))
+        lambda u: Lowering(program, u, relations, progress, layout.slots, limits, layout.ordered, range_work)))
 
 
 MOVES = ("auto", "compiled", "spelled")
@@ -109,7 +110,8 @@ not done in 600 s; compiled, 363 rules in seconds). The examples count over at m
 
 def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None = None,
           progress: Progress | None = None, moves: str = "auto", check: Check | None = None,
-          repair: Repair | None = None, limits: Limits | None = None, holds: Holds | None = None) -> LoweredGame:
+          repair: Repair | None = None, limits: Limits | None = None, holds: Holds | None = None,
+          range_work: int | None = None) -> LoweredGame:
     """The game as a GDL program (raises NotLowerable; LimitReached past `limits`, tgpl.limits).
 
     `moves`: "spelled", each move run on its own by the executor (tgpl.lowering.execute); "compiled", each
@@ -129,7 +131,8 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
     (tgpl.asp.recursion: the recursion restriction), before it is checked; a StagedRepair (tgpl.lowering.repair)
     spares a compilation of the moves that is compiled again its costly stage. `holds` (board_count.Holds) proves
     that a counter counts the board in the compiled rules, each write of it on its own or by induction
-    (tgpl.asp.induction): it is then bounded by the board (tgpl.lowering.board_count).
+    (tgpl.asp.induction): it is then bounded by the board (tgpl.lowering.board_count). `range_work`: the spelled-out
+    range search's budget of work (segments.RangeWork; None: segments.RANGE_WORK).
     """
     limits = limits if limits is not None else unlimited()
     universe = Universe.from_snapshot(snapshot)
@@ -150,7 +153,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
         attempt = _CompiledPast(budget, compiled_moves, progress)
         try:
             with fewer_collections(), _spelled_after(lambda: attempt.refused):
-                logic = game_logic(program, snapshot, relations, attempt.told, limits)
+                logic = game_logic(program, snapshot, relations, attempt.told, limits, range_work)
                 return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits),
                                 repair)
         except _Compiled as done:
@@ -163,7 +166,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             except Unsupported as u:
                 raise (_with_compiled_refusal(e, u) if isinstance(e, StateTooCostly) else e) from None
     with fewer_collections(), _spelled_after(lambda: refused):
-        logic = game_logic(program, snapshot, relations, progress, limits)
+        logic = game_logic(program, snapshot, relations, progress, limits, range_work)
         return repaired(tidy(globalize(emit_gdl(logic, limits=limits), prove, limits=limits), limits), repair)
 
 

@@ -81,8 +81,10 @@ control state under way when they pass runs on to the lowering's budget of one s
 many again), where the lowering refuses a game such as examples/treasure.tgpl in seconds: the dry run then says
 so, located, rather than "undecided"."""
 RANGE_STEPS = 5_000
-"""Steps the dry run lets the search of the numbers' ranges take: the states it visits and the questions it asks
-clingo (each a `Limits.check` in the stage "lowering (ranges)"). The examples take 0 to 1,410, nim 4,030; a
+"""Steps the dry run lets the search of the numbers' ranges take: the states and control states it visits (each a
+`Limits.check` in the stage "lowering (ranges)"); its questions to clingo count in its own budget of work
+(segments.RANGE_WORK), which the dry run keeps, so that Pente 7x7's thousands of questions in one state end in the
+lowering's refusal, not in "undecided" after 5,000 solves. The examples take 0 to 1,410, nim 4,030; a
 memory game whose six cards each show one of four numbers takes millions (minutes): past the budget the dry run
 says "undecided" instead of searching on, and `tgpl to-gdl` searches them in full."""
 

@@ -164,6 +164,10 @@ def satisfiable(a: Formula, b: Formula, known: Callable[[object], bool | None]) 
     return enc.solvable()
 
 
+PROGRAM_SHARE = 10
+"""Formula nodes of a Solver's program that count as one unit of a question's work (`Solver.work`)."""
+
+
 class Solver:
     """`satisfiable` asked many times over one program: each formula node given to clingo once, as rules added
     through its backend (no text parsed, nothing grounded), the literals free, and each question a solve under
@@ -184,6 +188,10 @@ class Solver:
         self.cones: dict[int, tuple] = {}  # a root's formula id -> the (key, atom) of the literals under it
         self._keep: list[Formula] = []  # the formulas numbered by id stay alive
         self.questions = 0  # solves asked (an enumeration of models is one)
+        # the questions' work so far, counted: the literals of their roots' cones walked, and for each a share of the
+        # program clingo prepares for it (its formula nodes / PROGRAM_SHARE), as a solve's cost grows with the program
+        # (Pente 7x7's captures: its later questions cost many times its first)
+        self.work = 0
 
     def satisfiable(self, a: Formula, b: Formula, known: Callable[[object], bool | None]) -> bool:
         """As `satisfiable(a, b, known)`."""
@@ -193,11 +201,14 @@ class Solver:
             roots = [self._node(backend, a), self._node(backend, b)]
         assumptions = [(root, True) for root in roots]
         for f in (a, b):
-            for key, atom in self._cone(f):
+            cone = self._cone(f)
+            self.work += len(cone)
+            for key, atom in cone:
                 v = known(key)
                 if v is not None:
                     assumptions.append((atom, bool(v)))
         self.questions += 1
+        self.work += len(self.nodes) // PROGRAM_SHARE
         with self.ctl.solve(assumptions=[x if truth else -x for x, truth in assumptions], async_=True) as handle:
             _solved(handle, self.limits)
             return bool(handle.get().satisfiable)
@@ -219,13 +230,16 @@ class Solver:
             atoms = [[self._node(backend, f) for f in row] for row in rows]
         assumptions = [root]
         for f in [a] + [f for row in rows for f in row]:
-            for key, atom in self._cone(f):
+            cone = self._cone(f)
+            self.work += len(cone)
+            for key, atom in cone:
                 v = known(key)
                 if v is not None:
                     assumptions.append(atom if v else -atom)
         found: set[tuple[int, ...]] = set()
         models = 0
         self.questions += 1
+        self.work += len(self.nodes) // PROGRAM_SHARE
         self.ctl.configuration.solve.models = 0
         try:
             with self.ctl.solve(assumptions=assumptions, yield_=True, async_=True) as handle:

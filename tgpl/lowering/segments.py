@@ -63,6 +63,53 @@ past its states (the searches apart follow), and the search by counter refuses t
 Shut the Box asked thousands per dice value (a write of the two scores by cases over every box, judged with each
 roll's comparisons) before its combinations were enumerated (`Together._enumerated`), now 181; the most another
 game in tests/ asks is Harvest's 2,149 (tests/data/designers/harvest.tgpl; it asked 9,462 one at a time)."""
+RANGE_WORK = 20_000_000
+"""The work all of one search of the numbers' ranges may do (`RangeWork`, the default of `Lowering.range_work`), past
+which the game is refused. Treasure (examples/treasure.tgpl), the costliest of the games that lower, does 14,446,885
+(7.7 million cases in 2,978 states, 639 questions); Ends and Scores 4,449,595, Stockpile 2,025,517, Shut the Box
+spelled out 1,594,416. Pente 7x7's captures (tests/data/designers/pente7.tgpl) walk 107,786 cases in the search's
+first state and ask a question for each case of a capture, Oware's sowing (tests/data/designers/oware.tgpl) 3,623
+cases in each of its states: each was searched on for minutes, every search that gave up followed by another."""
+QUESTION_WORK = 1_000
+"""What one question to clingo counts in a range search's work (`RangeWork.asked`), in cases walked, on top of the
+literals its formulas assume and a share of clingo's program (`satisfy.Solver.work`): a question takes some 5 ms
+(Pente's 2 to 13, more as the program grows), a case walked 5 to 10 µs (Line Up's, Treasure's)."""
+
+
+class RangeBudget(Exception):
+    """The search of the numbers' ranges passed its budget of work (`RangeWork`)."""
+
+
+@dataclass
+class RangeWork:
+    """The work of one search of the numbers' ranges (`_number_domains`: the joint search, the searches alone
+    that follow it and the search by counter, together), counted, never timed: the cases of the moves' writes
+    walked (`_case_count`, per state), the assignments the searches by counter try, and each question to clingo
+    as QUESTION_WORK plus the literals it assumes. Past `budget` the game is refused (`budget_refusal`): each
+    search had a budget of its own, and a game whose searches all gave up late (Pente 7x7's captures, Oware's
+    sowing) ran for minutes before a refusal nobody waited for."""
+
+    budget: int
+    spent: int = 0
+    questions: int = 0
+
+    def spend(self, n: int) -> None:
+        """Count n units of work; RangeBudget past the budget."""
+        self.spent += n
+        if self.spent > self.budget:
+            raise RangeBudget()
+
+    def asked(self, solver_work: int) -> None:
+        """Count one question to clingo, of `solver_work` (`satisfy.Solver.work`) besides QUESTION_WORK."""
+        self.questions += 1
+        self.spend(QUESTION_WORK + solver_work)
+
+
+def unbudgeted() -> RangeWork:
+    """The work of a range search run outside `_number_domains` (a list's lengths checked again): counted, with no
+    budget."""
+    return RangeWork(budget=10 ** 18)
+
 
 
 @dataclass
@@ -207,9 +254,12 @@ class Lowering:
 
     def __init__(self, program, universe: Universe, relations: bool = False, progress=None,
                  value_slots: dict[tuple[str, str], int] | None = None, limits: Limits | None = None,
-                 ordered: frozenset[str] = frozenset()):
+                 ordered: frozenset[str] = frozenset(), range_work: int | None = None):
         Formula.fresh_table()
         self.limits = limits if limits is not None else unlimited()  # the command's (tgpl.limits)
+        # the budget of work of the search of the numbers' ranges (`RangeWork`), and the last search's account
+        self.range_work = RANGE_WORK if range_work is None else range_work
+        self.range_spent: RangeWork | None = None
         forget_minimized()
         self.program = program
         self.u = universe
@@ -1371,6 +1421,17 @@ def number_domains(logic: GameLogic, lowering: Lowering) -> None:
 
 
 def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> None:
+    """Every numeric fluent's range (`_searched_domains`), within one budget of work for all its searches
+    (`Lowering.range_work`, counted by `RangeWork`): past it, the game is refused at once (`budget_refusal`)."""
+    work = RangeWork(lowering.range_work)
+    lowering.range_spent = work
+    try:
+        _searched_domains(logic, lowering, totals, work)
+    except RangeBudget:
+        raise budget_refusal(logic, lowering, work) from None
+
+
+def _searched_domains(logic: GameLogic, lowering: Lowering, totals: frozenset, work: RangeWork) -> None:
     """Find every numeric fluent's range: the counters together (`joint_ranges`), and where that does not end,
     each with the counters its writes read (`alone_ranges`), then each on its own (`counter_ranges`). Members of a
     conserved family (tgpl.lowering.conserved) are ranged 0..their total where the joint search does not end
@@ -1388,11 +1449,11 @@ def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> 
             fixed[k] = total_domain(values, lowering.lists[(k[0], attr)], float(logic.fluents[k].initial))
         numeric_all = {**numeric, **{k: logic.fluents[k] for k in totals}}
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
-        if joint_ranges(logic, counters, totals | apart, lowering.limits) and (
-                not apart or _slots_ranged(logic, lowering, apart, numeric)):
+        if joint_ranges(logic, counters, totals | apart, lowering.limits, work=work) and (
+                not apart or _slots_ranged(logic, lowering, apart, numeric, work)):
             return
-        found, runaways = alone_ranges(logic, lowering, counters, totals)
-        counter_ranges(logic, lowering, numeric_all, {**found, **fixed}, runaways)
+        found, runaways = alone_ranges(logic, lowering, counters, totals, work=work)
+        counter_ranges(logic, lowering, numeric_all, {**found, **fixed}, runaways, work=work)
         return
     if not apart:
         cut = {id(p) for p in lowering.ex.overflows}
@@ -1400,7 +1461,7 @@ def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> 
                                    (p for st in logic.states.values() for p in st.paths if id(p) not in cut),
                                    lowering.limits)
         logic.totals = {k[1]: len(dom) - 1 for k, dom in known.items()}
-        if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT):
+        if known and joint_ranges(logic, numeric, limits=lowering.limits, most=CONSERVED_JOINT_LIMIT, work=work):
             return  # few states: the ranges a play reaches, fewer values than the totals (fewer rules)
         copies = copy_ranges(logic, numeric) if not known else {}
         known = known or (copies if len(copies) >= COPIES_APART else {})
@@ -1408,34 +1469,34 @@ def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> 
         for k, domain in known.items():
             numeric[k].domain = domain
         rest = {k: fl for k, fl in numeric.items() if k not in known}
-        if not rest or joint_ranges(logic, rest, frozenset(known), lowering.limits):
+        if not rest or joint_ranges(logic, rest, frozenset(known), lowering.limits, work=work):
             return
-        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(known))
-        counter_ranges(logic, lowering, numeric, {**fixed, **known}, runaways)
+        fixed, runaways = alone_ranges(logic, lowering, rest, frozenset(known), work=work)
+        counter_ranges(logic, lowering, numeric, {**fixed, **known}, runaways, work=work)
         return
     if apart:
         counters = {k: fl for k, fl in numeric.items() if k not in apart}
-        if joint_ranges(logic, counters, frozenset(apart), lowering.limits):
+        if joint_ranges(logic, counters, frozenset(apart), lowering.limits, work=work):
             try:
-                slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+                slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters, work)
             except NotLowerable:
                 # the slots ran away with the tests aside: searched with the counters, where they are few states
                 # together, the tests bound them (a count by player kept in a list, `Taken[taker] += 1`, the game
                 # won at 2 by the same index)
-                if not joint_ranges(logic, numeric, limits=lowering.limits, most=SLOTS_JOINT_LIMIT):
+                if not joint_ranges(logic, numeric, limits=lowering.limits, most=SLOTS_JOINT_LIMIT, work=work):
                     raise
             return
-    elif joint_ranges(logic, numeric, limits=lowering.limits):
+    elif joint_ranges(logic, numeric, limits=lowering.limits, work=work):
         return
-    fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart})
-    counter_ranges(logic, lowering, numeric, fixed, runaways)
+    fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart}, work=work)
+    counter_ranges(logic, lowering, numeric, fixed, runaways, work=work)
 
 
-def _slots_ranged(logic: GameLogic, lowering: Lowering, apart: frozenset, numeric: dict) -> bool:
+def _slots_ranged(logic: GameLogic, lowering: Lowering, apart: frozenset, numeric: dict, work: RangeWork) -> bool:
     """The slots of lists of values ranged apart from the counters (`slot_ranges`), once the counters are."""
     counters = {k: fl for k, fl in numeric.items() if k not in apart}
     try:
-        slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters)
+        slot_ranges(logic, lowering, {k: numeric[k] for k in sorted(apart)}, counters, work)
     except NotLowerable:
         return False
     return True
@@ -1499,7 +1560,7 @@ def copy_ranges(logic: GameLogic, numeric: dict) -> dict[tuple, list]:
 
 
 def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict,
-                 apart: frozenset = frozenset()) -> tuple[dict, list]:
+                 apart: frozenset = frozenset(), work: RangeWork | None = None) -> tuple[dict, list]:
     """Each counter's range from the states of the game cut down to its control and that counter alone
     (`joint_ranges` with the other counters `apart`: their comparisons unknown), for when the counters
     together are too many states. A move counter stepped in one phase and ending the game in another
@@ -1519,7 +1580,7 @@ def alone_ranges(logic: GameLogic, lowering: Lowering, numeric: dict,
         group = _read_by_writes(logic, k, numeric)
         if joint_ranges(logic, {x: numeric[x] for x in sorted(group)},
                         frozenset(x for x in keys if x not in group) | lowering.value_slot_cells() | apart,
-                        lowering.limits, why, ALONE_LIMIT):
+                        lowering.limits, why, ALONE_LIMIT, work):
             fixed[k] = numeric[k].domain
         elif why == ["range"]:
             runaways.append(k)
@@ -1539,7 +1600,8 @@ def _read_by_writes(logic: GameLogic, k: tuple, numeric: dict) -> set:
     return group
 
 
-def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dict) -> None:
+def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dict,
+                work: RangeWork | None = None) -> None:
     """The ranges of the numeric slots of lists of values that are state, once the counters' are known:
     every value a write of a slot can give with its numbers anywhere in their ranges, conditions aside (a
     fixpoint, as slots are written from other slots when items move down; the cases a value is written in
@@ -1550,6 +1612,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
     live: dict[tuple, set] = {k: {fl.initial} for k, fl in slots.items()}
     writes: dict[tuple, tuple] = {}
     memo: dict = {}  # the cases are judged with nothing known: their truth is the same under every assignment
+    work = work if work is not None else unbudgeted()
     for st in logic.states.values():
         for p in st.paths:
             for cell, v in p.store.items():
@@ -1562,6 +1625,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
             leaves = sorted(_value_leaves(v))  # the cases' conditions are not evaluated: every case can hold
             domains = [sorted(counters[k].domain if k in counters else live[k], key=_num_order) for k in leaves]
             for combo in _polled(itertools.product(*domains), lowering.limits):
+                work.spend(1)
                 for x in values_under(v, dict(zip(leaves, combo)), _unknown, memo) - live[cell]:
                     live[cell].add(x)
                     changed = True
@@ -1611,7 +1675,8 @@ def _polled(items: Iterable[T], limits: Limits) -> Iterator[T]:
 
 
 def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset(),
-                 limits: Limits | None = None, why: list | None = None, most: int | None = None) -> bool:
+                 limits: Limits | None = None, why: list | None = None, most: int | None = None,
+                 work: RangeWork | None = None) -> bool:
     """The counters' ranges from the values they take together: the states of the game cut down to its
     control and its counters, reached from setup's (other fluents unknown, so every path a state's
     comparisons allow is taken). Two scores bounded only by the moves left grow apart when each is
@@ -1622,19 +1687,21 @@ def joint_ranges(logic: GameLogic, numeric: dict, apart: frozenset = frozenset()
     from one of them gives up the search. `limits` is checked at every state and control state. `why`, when
     given, is told why the search gave up: "apart" (a counter written from one apart), "states" (past
     JOINT_LIMIT, or `most` where given), "range" (a counter past RANGE_LIMIT values) or "questions" (past
-    QUESTION_LIMIT questions to clingo, `Admission`)."""
+    QUESTION_LIMIT questions to clingo, `Admission`). `work` counts its work towards the whole range search's
+    budget (`RangeWork`: RangeBudget past it, which ends every search)."""
     why = why if why is not None else []
     try:
-        return _joint_search(logic, numeric, apart, limits, why, most)
+        return _joint_search(logic, numeric, apart, limits, why, most, work)
     except TooManyQuestions:
         why.append("questions")
         return False
 
 
 def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Limits | None, why: list,
-                  most: int | None) -> bool:
-    """`joint_ranges`' search (TooManyQuestions passes through it)."""
+                  most: int | None, budget: RangeWork | None = None) -> bool:
+    """`joint_ranges`' search (TooManyQuestions and RangeBudget pass through it)."""
     limits = limits if limits is not None else unlimited()
+    budget = budget if budget is not None else unbudgeted()
     most = JOINT_LIMIT if most is None else most
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
@@ -1675,7 +1742,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
     seen = {start}
     todo = [start]
     found: list[set] = [set() for _ in keys]
-    admit = Admission(limits)
+    admit = Admission(limits, work=budget)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
     work = 0  # cases of the moves' writes judged so far (JOINT_WORK_LIMIT)
@@ -1705,6 +1772,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
             if evaluate3(numeric_pc, known, memo) is False:
                 continue
             work += cases
+            budget.spend(cases)
             if work > JOINT_WORK_LIMIT:
                 why.append("work")
                 return False
@@ -1780,7 +1848,7 @@ MEMO_ASSIGNMENTS = 20_000
 
 
 def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: dict | None = None,
-                   runaways: list | None = None) -> None:
+                   runaways: list | None = None, work: RangeWork | None = None) -> None:
     """Every numeric fluent's range on its own: a fixpoint over the segments' writes. The counters `fixed`
     keeps have their ranges already (`alone_ranges`): their writes are not searched again. `runaways` are
     the counters known to grow without bound, named first where the search runs out of work."""
@@ -1816,7 +1884,7 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
                     conditions.append([whole])
     ended: dict[tuple, set] = {k: set() for k in numeric}
     leaves_of = [sorted(num_leaves(v) | formula_leaves(pc)) for pc, _, v, _ in writes]
-    admit = Admission(lowering.limits)
+    admit = Admission(lowering.limits, work=work)
     try:
         _counter_fixpoint(writes, leaves_of, conditions, live, ended, numeric, lowering, admit, runaways, fixed)
     except TooManyQuestions:
@@ -1838,6 +1906,7 @@ def _counter_fixpoint(writes: list, leaves_of: list, conditions: list, live: dic
             lowering.limits.check()
             for combo in itertools.product(*(sorted(live[leaf], key=_num_order) for leaf in leaves)):
                 work += 1
+                admit.work.spend(1)
                 if not work % 64:
                     lowering.limits.check()
                 if work > RANGE_WORK_LIMIT:
@@ -1947,9 +2016,10 @@ class Admission:
     question.
     """
 
-    def __init__(self, limits: Limits | None = None, most: int | None = None):
-        self.limits = limits if limits is not None else unlimited()  # checked before each question to clingo
+    def __init__(self, limits: Limits | None = None, most: int | None = None, work: RangeWork | None = None):
+        self.limits = limits if limits is not None else unlimited()  # polled before each question to clingo
         self.most = QUESTION_LIMIT if most is None else most  # questions past which TooManyQuestions is raised
+        self.work = work if work is not None else unbudgeted()  # the whole range search's, each question counted
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
         self._formula_cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds
@@ -2025,12 +2095,16 @@ class Admission:
             return False
         found = self._decided.get(key)
         if found is None:
-            self.limits.check()
+            # polled, not checked: a question is counted in the search's work (`RangeWork`), and the dry run's
+            # steps (tgpl.lowering.lowerable.RANGE_STEPS) count the states the searches visit
+            self.limits.poll()
             found = compatible(pc, case, known)
             if found:
                 if self.solver.questions >= self.most:
                     raise TooManyQuestions
+                before = self.solver.work
                 found = self.solver.satisfiable(pc, case, known)
+                self.work.asked(self.solver.work - before)
             self._decided[key] = found
         return found
 
@@ -2149,8 +2223,11 @@ class Together:
             if found is None:
                 if admit.solver.questions >= admit.most:
                     raise TooManyQuestions
-                admit.limits.check()
+                admit.limits.poll()  # counted in the work, not in the dry run's steps (`Admission.can_hold`)
+                before = admit.solver.work
                 found = admit.solver.combinations(pc, rows, known, COMBINATION_MODELS) if key[0] else set()
+                if key[0]:
+                    admit.work.asked(admit.solver.work - before)
                 if found is None:
                     return None
                 self._enumerations[key] = found
@@ -2234,6 +2311,44 @@ def _refuse_ranges(numeric: dict, live: dict, lowering: Lowering, runaways: list
                        f"{RANGE_WORK_LIMIT:,} cases of the counters' values: numbers need a finite range to be "
                        "lowered, found from their values after setup and the moves' writes",
                        counter=fl.attr if fl.attr != MADE else None)
+
+
+def budget_refusal(logic: GameLogic, lowering: Lowering, work: RangeWork) -> NotLowerable:
+    """The refusal of a game whose range search passed its budget of work: located at the write of a counter by
+    the most cases in one move (`_costliest_write`), what each state of the search walks again and asks clingo
+    about, with how to write it in fewer."""
+    k, leaves = _costliest_write(logic)
+    fl = logic.fluents[k]
+    write = None
+    if k[1] != MADE:
+        write = growing_write(lowering.program, k[1], 1) or growing_write(lowering.program, k[1], -1)
+    span = write.span if write is not None else lowering._attr_span(fl)
+    return NotLowerable(span, f"the search of the numbers' ranges passed its budget of work ({work.budget:,}: the "
+                              f"cases of the moves' writes walked state by state, and {work.questions:,} questions "
+                              f"to clingo): {fl.obj.name}.{fl.attr} is written by cases, {leaves:,} in one move, each "
+                              "walked and asked about in every state of the counters' values: numbers need a finite "
+                              "range to be lowered; write it in fewer cases (a count made once, after the branches "
+                              "that decide it, not added to in each of them), or bound it by a test the moves make",
+                        counter=fl.attr if fl.attr != MADE else None)
+
+
+def _costliest_write(logic: GameLogic) -> tuple[tuple, int]:
+    """The numeric fluent written by the most cases in one path (`_case_count`), and that count; the first met where
+    several tie."""
+    memo: dict = {}
+    best: tuple[tuple, int] | None = None
+    for st in logic.states.values():
+        for p in st.paths:
+            for k, v in p.store.items():
+                fl = logic.fluents.get(k)
+                if fl is None or not fl.numeric:
+                    continue
+                n = _case_count(v, memo)
+                if best is None or n > best[1]:
+                    best = (k, n)
+    if best is None:  # no write at all: the first number, with none
+        return min(k for k, fl in logic.fluents.items() if fl.numeric), 0
+    return best
 
 
 def runaway_refusal(lowering: Lowering, fl: Fluent, values: set, work: bool = False) -> NotLowerable:
