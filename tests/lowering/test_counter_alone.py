@@ -47,7 +47,7 @@ def uncapped(monkeypatch) -> None:
 
 
 def test_without_the_control_the_move_counter_runs_away(counters_apart, monkeypatch):
-    monkeypatch.setattr(segments, "alone_ranges", lambda logic, lowering, numeric: ({}, []))
+    monkeypatch.setattr(segments, "alone_ranges", lambda logic, lowering, numeric, **kw: ({}, []))
     uncapped(monkeypatch)
     with pytest.raises(NotLowerable, match="Game.Moves takes more than 256 values"):
         Lowered.of(str(GAME), gdl=False)
