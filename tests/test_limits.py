@@ -70,6 +70,28 @@ def test_memory_freed_but_held_is_given_back_before_it_stops_anything():
     assert stuck.stop() is not None  # still past the cap once released: stopped
 
 
+def test_memory_elsewhere_counts_within_its_block():
+    """`counting`: the memory of worker processes adds to this process's while they run, and only then."""
+    ticks = itertools.count()
+    limits = Limits(max_memory=100 * MB, clock=lambda: float(next(ticks)), memory=lambda: 60 * MB)
+    assert limits.stop() is None
+    with limits.counting(lambda: 50 * MB):
+        stop = limits.stop()
+        assert stop is not None and stop.what == "--max-memory" and stop.used == 110 * MB
+    assert limits.stop() is None and not limits.elsewhere
+
+
+def test_a_processs_private_memory_is_read():
+    """tgpl.limits.private_memory: a process's own pages (this one's, here), none for a process that is gone."""
+    import os
+
+    from tgpl.limits import memory_in_use, private_memory
+
+    own = private_memory(os.getpid())
+    assert own is None or 0 < own <= (memory_in_use() or 0)
+    assert private_memory(2**22 + 7) is None  # above Linux's largest process id
+
+
 def test_releasing_free_memory_does_not_fail():
     from tgpl.limits import memory_in_use, release_free_memory
 

@@ -911,7 +911,7 @@ def _validated(path: str, game, lowered, seed: int, no_validate: bool, steps: in
         left = limits.remaining()  # the time left is the validation's: past it, too little compared, then the stop
         result = validate_translation(game, lowered, seed, steps, asp=asp, progress=progress,
                                       max_seconds=None if left == float("inf") else max(left, 1e-3),
-                                      clock=limits.clock)
+                                      clock=limits.clock, limits=limits)
         limits.check()
     if result.ok:
         return result.summary()

@@ -69,6 +69,7 @@ from tgpl.asp.kif import KifError, read_term
 from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
+from tgpl.limits import Limits
 from tgpl.lowering.chance import RANDOM, ROLL, action_rolls, dealt_decks, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
@@ -833,7 +834,8 @@ Progress = Callable[[str], None]
 def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps: int = MIN_STEPS,
                          asp: AspEncoding | None = None, progress: Progress | None = None,
                          state_bound: int | None = None, max_seconds: float | None = None,
-                         clock: Callable[[], float] = time.perf_counter) -> Validation:
+                         clock: Callable[[], float] = time.perf_counter, limits: Limits | None = None
+                         ) -> Validation:
     """Compare `lowered` (the game after setup with `seed`) with the runtime's `game`: by bisimulation when the
     game is small, else by playouts that compare at least `steps` states.
 
@@ -842,7 +844,9 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps:
     the bisimulation is tried whatever the game's size, and explores at most that
     many product states (default: STATE_BOUND, when the game is small). With
     `max_seconds`, a safety limit: once that time has passed on `clock` (the command's, tgpl.limits) it stops,
-    and the coverage asked for was not reached (`Validation.shortfall`).
+    and the coverage asked for was not reached (`Validation.shortfall`). With `limits` (the command's), the GDL's
+    groundings, which cannot be interrupted, are waited for under them (GdlGame.parallel): past them,
+    LimitReached, the workers killed.
     """
     start = clock()
     gdl = reasoner_for(lowered)
@@ -852,7 +856,7 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps:
     # waits for the end, when it is unfrozen: it is already there, so memory grows no more.
     gc.freeze()
     try:
-        with gdl.parallel():  # batches of states shared with worker processes (GdlGame.parallel)
+        with gdl.parallel(limits=limits):  # batches of states shared with worker processes (GdlGame.parallel)
             d = Differential(game, lowered, seed, gdl)
             d.clock = clock
             result = _validated(d, steps, asp, progress or (lambda line: None), state_bound, start, max_seconds)

@@ -61,6 +61,7 @@ import clingo
 
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
 from tgpl.frontend.sources import MAX_GDL_BYTES, UnreadableFile, read_source_or_none
+from tgpl.limits import Limits
 from tgpl.lowering.ir import Const, Func, Program, Term, Var
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.gdl_to_asp import ClingoNames, lookahead_to_asp, rules_to_asp
@@ -215,16 +216,16 @@ class GdlGame:
         return self._queries.batch().workers
 
     @contextmanager
-    def parallel(self, workers: int | None = None) -> Iterator[None]:
+    def parallel(self, workers: int | None = None, limits: Limits | None = None) -> Iterator[None]:
         """Within the block, `states_after` shares each batch between worker processes and this one, and
         `states_later` hands it to the workers (tgpl.asp.per_state.BatchQueries.parallel; default: one worker a
-        core). A game grounded once, or whose queries are counted against max_ground, is answered here as
-        before."""
+        core), every grounding waited for under `limits` (LimitReached past them, the workers killed). A game
+        grounded once, or whose queries are counted against max_ground, is answered here as before."""
         if not self.batches:
             yield
             return
         assert isinstance(self._queries, _PerState)
-        with self._queries.batch().parallel(workers):
+        with self._queries.batch().parallel(workers, limits):
             yield
 
     def initial_state(self) -> GdlState:
