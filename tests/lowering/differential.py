@@ -265,6 +265,19 @@ def model_end(moves, apply, start, rng) -> tuple:
     return state, result
 
 
+def winners_and_tallies(play, seeds) -> tuple[set, dict]:
+    """The results of `play(seed)` for each seed (a model with `result` and a tally `seen` of the rules it met) and
+    the tallies summed: what a game's seeded plays beside its model are shown to cover."""
+    winners: set = set()
+    totals: dict = {}
+    for seed in seeds:
+        model = play(seed)
+        winners.add(model.result)
+        for key, n in model.seen.items():
+            totals[key] = totals.get(key, 0) + n
+    return winners, totals
+
+
 def model_results(moves, apply, start, rngs) -> set:
     """The results an independent model reaches from `start` on the plays each of `rngs` chooses (as
     `plays_to_the_models_end` chooses them): what seeded plays of the runtime beside it are worth."""

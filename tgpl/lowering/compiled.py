@@ -44,7 +44,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
-from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection
+from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection, Prim
 from tgpl.lowering import footprint, horn, rewrites, rungs, runaway
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
@@ -162,7 +162,7 @@ def _changed_list(types, callee, method: str) -> str | None:
     held = types.get(id(callee.obj))
     if not isinstance(held, Collection) or held.kind != "List":
         return None
-    return rewrites.changed_list_hint(getattr(callee.obj, "name", "the list"), method)
+    return rewrites.changed_list_hint(getattr(callee.obj, "name", "the list"), method, isinstance(held.elem, Prim))
 
 
 class SegmentCompiler(_FunctionCompiler):

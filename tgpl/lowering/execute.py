@@ -1912,6 +1912,8 @@ class Executor:
             for x, f in cases_of(v):
                 if x is UNDEF:
                     continue
+                if _collection(x):  # a function returning a list (`Seat.Shapes()`): its items, not a name
+                    return results
                 cases.setdefault(vkey(x), [x, []])[1].append(conj(rel, f))
         if len(cases) < 2 or any(is_number(x) for x, _ in cases.values()):
             # numbers (a count, a row) feed arithmetic rather than conditions: naming them only adds
@@ -2574,8 +2576,12 @@ def _index_is(i, k: int) -> Formula:
 
 def _concrete(args: tuple) -> bool:
     """Are these call arguments concrete scalars (what a call run once, or named, is keyed by)?"""
-    return not any(is_symbolic(a) or a is UNDEF or isinstance(a, (list, dict, tuple, StateList, SetList))
-                   or type(a) is Transient for a in args)
+    return not any(is_symbolic(a) or a is UNDEF or _collection(a) for a in args)
+
+
+def _collection(v: object) -> bool:
+    """Is `v` a list, table or stack value: no constant of a relation's row can stand for it."""
+    return isinstance(v, (list, dict, tuple, StateList, SetList)) or type(v) is Transient
 
 
 def _remainder(entry: Formula, exits: list[Formula], merged: Formula) -> Formula:

@@ -21,11 +21,16 @@ def list_call_hint(name: str) -> str:
     return f"{name}() works on a list in the state, which the compiled moves do not keep: {collection_hint()}"
 
 
-def changed_list_hint(name: str, method: str) -> str:
+def changed_list_hint(name: str, method: str, values: bool = False) -> str:
     """A list attribute changed by a move (`Row.remove(card)`, `Trail.clear()`): the compiled moves keep no list
     that changes after setup (its slots and length are the spelled-out moves'), so the items stay where setup
-    put them and an attribute of each says what the list said."""
-    if method in ("add", "append"):
+    put them and an attribute of each says what the list said. A list of `values` (numbers, strings, bools,
+    players: `Left.remove(shape.Kind)`) has items that carry no attribute, so they become objects first."""
+    if values:
+        rewrite = (f"its items are values, which carry no attribute: make each an object setup creates (`class Piece "
+                   f"{{ number Kind = 0; bool Out = false; }}`), keep them all in '{name}' as setup made it and mark "
+                   "the ones taken out (`Out = true`), or keep a bool or a count for each value on the list's owner")
+    elif method in ("add", "append"):
         rewrite = ("mark the items it would hold with an attribute of the item (`bool Held`), or keep what is read "
                    "of it in a number the move changes (a running total)")
     elif method in ("remove", "removeAt"):
