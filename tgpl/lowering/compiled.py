@@ -740,6 +740,11 @@ class SegmentCompiler(_FunctionCompiler):
         finally:
             self.walking -= walk
 
+    def scans_calls(self, s: ast.For) -> bool:
+        """horn's scan for the demands of the calls in a counted loop, only where the loop (and the functions it
+        calls) writes no state: a pass's writes would change what the calls of the passes after it answer."""
+        return not _writes_state(s, self.g.program)
+
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
         return None if _writes_state(s, self.g.program) else super().exists_loop(s, clauses, live)

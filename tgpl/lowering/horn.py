@@ -964,11 +964,12 @@ class _FunctionCompiler:
             elif s.init is not None:
                 pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
             exists = self.exists_loop(s, pre, live) if self.hc.for_segments else None
-            counted = ast.counted_for(s) if s.reads_before and exists is None else None
-            if counted is not None and isinstance(s.cond.right, ast.NumberLit):
+            counted = ast.counted_for(s) if exists is None and (s.reads_before or self.scans_calls(s)) else None
+            most = self._static_bound(s.cond.right, pre) if counted is not None else None
+            if most is not None:
                 # its counter's range, for the demands of the calls in it (`scan_demands`), taken by the loop's
                 # relation made next (`loop`): never left for another loop where this one is no relation
-                self._scan_next = (counted[0], int(counted[1]), int(s.cond.right.value) + counted[2])
+                self._scan_next = (counted[0], int(counted[1]), most + counted[2])
             flow = exists if exists is not None else self.loop(s.cond, s.body, s.post, pre, live)
             if declared is not None:
                 for c in flow.going:
@@ -1060,6 +1061,34 @@ class _FunctionCompiler:
             after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound  # from 0: max(0, b) = b
             flow.going.append(after)
         return flow
+
+    def scans_calls(self, s: ast.For) -> bool:
+        """Is the counted loop `s` a scan for the demands of the calls in it (`scan_demands`)? Its passes write no
+        state (a pure function writes none), so a call's answer depends on its arguments only, not on the passes
+        before it: asked from the loop's entry over the counter's whole range, its demand only adds answers
+        nobody reads. Asked under the loop's relation, a pass's demand waited on the answers of the passes before
+        it (Havannah's `BridgeOrFork`, `corners += 1` where `group.contains(Edge[i])`): a closure's cycle."""
+        return True
+
+    def _static_bound(self, bound, clauses: list[Clause]) -> int | None:
+        """The largest value of a loop's bound `bound` where `clauses` enter it: a number, or a static list's
+        `length` (`i < Edge.length`) read through the static tables (`_static_most`); None where it is another."""
+        if isinstance(bound, ast.NumberLit):
+            return int(bound.value)
+        if not clauses or not (isinstance(bound, ast.Member) and bound.name == "length"):
+            return None
+        most = None
+        for c in clauses:
+            try:
+                values = self.expr(bound, c.copy())
+            except Unsupported:
+                return None  # a local list's length: the loop's relation alone reads it
+            for c2, v in values:
+                n = int(v.name) if isinstance(v, Const) and v.name.lstrip("-").isdigit() else self._static_most(c2, v)
+                if n is None:
+                    return None
+                most = n if most is None else max(most, n)
+        return most
 
     def _recurses(self, bodies: list) -> bool:
         """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
