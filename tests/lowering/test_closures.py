@@ -28,6 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 FLOOD = DATA / "lowering" / "flood.tgpl"
 ATARI3 = DATA / "lowering" / "atari3.tgpl"
 LOA = DATA / "designers" / "loa.tgpl"
+FLOOD_ROWS = DATA / "lowering" / "flood_rows.tgpl"
 
 
 def functions(program) -> dict[str, ast.FunctionDef]:
@@ -134,6 +135,17 @@ def test_the_closure_has_no_step_argument_and_validates(tmp_path):
     assert "(not (touchesflood1_found" in kif
     found_rules = [r for r in kif.split("\n\n") if r.startswith("(<= (touchesflood1_found")]
     assert any(r.count("touchesflood1_found") == 2 for r in found_rules)  # the recursion, positive
+
+
+def test_a_search_in_a_cycle_keeps_its_count_the_others_their_closures(tmp_path):
+    """flood_rows.tgpl: `RowsJoined`'s scan goes on while its search finds each cell, a cycle through that search's
+    `not found` (horn._waits_on_closure). compile_game compiles again with that search's count kept, and
+    `Touches`'s search, in no cycle, stays a closure; validated against the runtime. Turned off for the whole
+    game (as before), the cycle cost every search its closure, `Touches`'s too."""
+    kif = _lowered(tmp_path, FLOOD_ROWS)
+    assert kif.splitlines()[1].startswith("; validated:"), kif.splitlines()[1]
+    assert "(rowsjoinedflood1" in kif and "rowsjoinedflood1_found" not in kif  # the count kept
+    assert "(not (touchesflood1_found" in kif
 
 
 def test_without_the_proof_the_counted_search_is_lowered(tmp_path, monkeypatch):

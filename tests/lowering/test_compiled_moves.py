@@ -36,6 +36,7 @@ from tgpl.verify.graph import explore
 ROOT = Path(__file__).resolve().parents[2]
 SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
 LOOPCALL = ROOT / "tests" / "data" / "lowering" / "loopcall.tgpl"
+SCANCALLS = ROOT / "tests" / "data" / "lowering" / "scancalls.tgpl"
 CHESS = ROOT / "examples" / "chess" / "chess.tgpl"
 SAME_SEAT = ROOT / "tests" / "data" / "lowering" / "same_seat.tgpl"
 RETIRED = ROOT / "tests" / "data" / "lowering" / "retired.tgpl"
@@ -368,3 +369,45 @@ def test_compiled_moves_that_break_gdls_rules_are_refused_or_spelled_out(tmp_pat
     lw = _compiled_text(text, tmp_path, moves="auto")
     assert "moves compiled" not in lw.lowered.stats
     assert bisimulate(lw).states == 501
+
+
+def _call_bodies(program) -> dict[str, list[set[str]]]:
+    """The relations each rule of a call's demand (`isopen_call...`) reads, by the demand's relation."""
+    out: dict[str, list[set[str]]] = {}
+    for r in program.rules:
+        if r.head.relation.startswith("isopen_call"):
+            out.setdefault(r.head.relation, []).append({x.relation for x in r.body if hasattr(x, "relation")})
+    return out
+
+
+def test_a_counted_loop_that_writes_no_state_asks_its_calls_where_it_is_entered(monkeypatch):
+    """A counted loop over a static list whose passes write no state (the filter's count of open squares) is a
+    scan for its calls' demands (`scan_demands`): asked from the loop's entry over the counter's range, not
+    under the loop's relation, where the demand and the loop waited on each other (against GDL's recursion
+    restriction; in Havannah a closure's cycle, issue 34)."""
+    lw = _compiled(SCANCALLS)
+    assert [d.message for d in validate(lw.lowered.program, "scancalls.kif") if d.is_error] == []
+    runtime = explore(RuntimeMachine(lw.game))
+    assert runtime.complete and bisimulate(lw).states == runtime.states
+    bodies = [body for bodies in _call_bodies(lw.lowered.program).values() for body in bodies]
+    assert bodies and not any(rel.startswith("loop") for body in bodies for rel in body)
+    monkeypatch.setattr(compiled.SegmentCompiler, "scans_calls", lambda self, s: False)
+    under = _compiled(SCANCALLS).lowered.program
+    assert all(any(rel.startswith("loop") for rel in body) for bodies in _call_bodies(under).values() for body in bodies)
+    errors = [d.message for d in validate(under, "scancalls.kif") if d.is_error]
+    assert errors and "recursion restriction" in errors[0]
+
+
+def test_a_counted_loop_that_writes_the_state_asks_its_calls_under_its_relation(tmp_path):
+    """The same count in the effect, where each pass writes the state (`Rules.Seen`): a pass's writes could change
+    what the calls of the passes after it answer, so the call's demand stays under the loop's relation."""
+    text = SCANCALLS.read_text().replace("    number Moves = 0;\n", "    number Moves = 0;\n    bool Seen = false;\n")
+    text = text.replace("            c.Free = false;\n", "            c.Free = false;\n            for (number i = 0; "
+                        "i < Rules.Row.length; i += 1) { if (Rules.IsOpen(x: Rules.Row[i])) { Rules.Seen = true; } }\n")
+    text = text.replace("if (Rules.Moves >= 4)", "if (Rules.Moves >= 4 || Rules.Seen && Rules.Moves >= 3)")
+    path = tmp_path / "writes.tgpl"
+    path.write_text(text, encoding="utf-8")
+    calls = _call_bodies(_compiled(path).lowered.program)
+    assert len(calls) == 2  # the filter's and the effect's
+    under_loop = sorted(all(any(rel.startswith("loop") for rel in body) for body in bodies) for bodies in calls.values())
+    assert under_loop == [False, True]

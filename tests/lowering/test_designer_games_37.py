@@ -18,8 +18,9 @@ s, 110 MB) refuses at that walk, located (more than 4096 ways through it), and w
 the flood the lowering takes as written (language decision 114: the list read only by `contains` or by a loop that
 returns true or false); it now names that too. Followed (havannah3_contains.tgpl: `BridgeOrFork` asks the group
 `contains` of each rim cell, the ring a flood per inner cell, `Escapes`), the refusal is gone and `tgpl to-gdl
---max-seconds 150` stops while compiling the moves, nothing written (17.6 s of user CPU in 150 s on the shared
-machine, 698 MB); not pinned."""
+--max-seconds 150` stopped while compiling the moves, nothing written (17.6 s of user CPU in 150 s on the shared
+machine, 698 MB). It now lowers and validates: `BridgeOrFork`'s count over the rim is a scan for its search's
+demand, and both searches are closures keyed by their start (issue 34; pinned below)."""
 
 from __future__ import annotations
 
@@ -229,3 +230,22 @@ def test_the_rewrite_reading_its_floods_by_contains_plays_as_the_model(seed):
     """havannah3_contains.tgpl, the rewrite the refusal's hint asks for, is the same game."""
     plays_to_the_models_end(load_game(game("havannah3_contains")).initial_state(0), START, Lcg(seed), model_moves,
                             model_apply, model_text, observed)
+
+
+def test_the_rewrite_lowers_with_its_searches_keyed_by_their_starts_and_validates(tmp_path):
+    """havannah3_contains.tgpl lowers with its moves compiled and validates (issue 34). `BridgeOrFork`'s count over
+    the rim writes no state: its search's demand is asked from the loop's entry over the rim
+    (horn._FunctionCompiler.scan_demands), not under the loop's relation, where it waited on the passes before
+    and made a cycle through the search's `not found` that turned every closure off (43 s of CPU and 1.8 GB
+    without validation, the validation unfinished). Both searches, each asking one start every rim cell, are
+    closures keyed by their start (`|reach`, tgpl.lowering.closures.reached_of): about 5 s of CPU and 90 MB
+    validated, measured once, not asserted."""
+    out = tmp_path / "havannah3_contains.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("havannah3_contains"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert kif.splitlines()[1] == "; validated: 72 playouts (72 to the end of the game), 1,003 steps compared, " \
+        "the deepest at move 19", kif.splitlines()[1]
+    assert sum(1 for line in kif.splitlines() if line.startswith("(<=")) == 80  # 99 with every closure off
+    for search in ("bridgeorforkflood1", "escapesflood1"):
+        assert f"({search}_reach " in kif, search  # the items reached from the start, no step count

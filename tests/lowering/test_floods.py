@@ -663,3 +663,19 @@ def test_rooted_lowers_its_flood_as_a_search_and_validates(tmp_path, changes, mo
     second = kif.splitlines()[1]
     assert second.startswith("; validated:") and ("to the end of the game" in second or "bisimulation" in second)
     assert "(fallflood1" in kif and kif.count("\n(<=") <= most
+
+
+def test_one_start_asked_the_items_of_a_list_by_a_counted_loop_is_keyed_by_its_start():
+    """Havannah's `group.contains(Edge[i])` in a counted loop over the rim, and `open.contains(Edge[j])`: one start
+    asked many goals, so the searches are marked to be keyed by their start (closures.reached_of: the items
+    reached, not those times every goal asked; issue 34). flood.tgpl's `group.contains(goal)`, asked one goal, is
+    left keyed by its goal."""
+    path = DATA / "designers" / "havannah3_contains.tgpl"
+    program = load_program(path, text=path.read_text(), transform=lambda m: rewrite_floods(m, lambda t: 18))
+    assert program.ok, [str(d) for d in program.diagnostics]
+    fns = functions(program)
+    for name in ("BridgeOrForkFlood1", "EscapesFlood1"):
+        goal = [d.name for d in fns[name].inputs][1]
+        assert fns[name].reaches == goal, name
+    program = load_program(FLOOD, text=FLOOD.read_text(), transform=lambda m: rewrite_floods(m, lambda t: 15))
+    assert functions(program)["JoinedFlood1"].reaches is None

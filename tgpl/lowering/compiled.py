@@ -740,6 +740,11 @@ class SegmentCompiler(_FunctionCompiler):
         finally:
             self.walking -= walk
 
+    def scans_calls(self, s: ast.For) -> bool:
+        """horn's scan for the demands of the calls in a counted loop, only where the loop (and the functions it
+        calls) writes no state: a pass's writes would change what the calls of the passes after it answer."""
+        return not _writes_state(s, self.g.program)
+
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
         return None if _writes_state(s, self.g.program) else super().exists_loop(s, clauses, live)
@@ -3692,11 +3697,13 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
 
     loose = False  # the calls' demands loosened (horn.loosened) after their rules made a negation cycle
     closures = True  # the searches compiled as closures (tgpl.lowering.closures) until that made such a cycle
+    plain: frozenset[str] = frozenset()  # the searches with their counts kept, their callers' demands in a cycle
 
     def made(kept, ranges) -> CompiledGame:
         g = make(program, universe, kept, ranges, shapes, limits)
         g.hc.loose_demands = loose
         g.hc.closures = closures
+        g.hc.counted_searches = plain
         if saturating:
             g.saturated = g.saturable()
         g.counted = dict(counted)
@@ -3728,13 +3735,15 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
     def settings() -> _Settings:
         """How the compilation under way is made (`_Settings`)."""
         assert game is not None
-        return _Settings(kept is not None and game.deferral.met, closures, loose)
+        return _Settings(kept is not None and game.deferral.met, closures, loose, plain)
 
     def through_closures() -> _Again | None:
-        """Compiled again without closures, from scratch, where the compilation under way has a cycle through a
-        closure's `not found` (horn._waits_on_closure), whatever its program."""
+        """Compiled again, from scratch, with the counts kept by the searches a demand waits on through a
+        closure's `not found` (horn._waits_on_closure), whatever its program: the other searches keep their
+        closures (Havannah: `Escapes` need not pay for another search's cycle)."""
         assert game is not None
-        return _Again(False, loose) if closures and game.hc.closure_cycle else None
+        cycled = frozenset(game.hc.closure_cycle) - plain
+        return _Again(True, loose, plain=plain | cycled) if closures and cycled else None
 
     def foresee(candidate: LoweredGame) -> _Again | None:
         """How the compilation under way is compiled again where `candidate` is its program, as the loop below
@@ -3793,28 +3802,31 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
             kept, ranges = set(), None
         else:  # the checks where they run, as before they could be left
             kept = None
-        closures, loose, game = again.closures, again.loose, None
+        closures, loose, plain, game = again.closures, again.loose, again.plain, None
 
 
 @dataclass(frozen=True)
 class _Settings:
     """How a compilation was made, as far as compiling it again goes: whether its checks were left to the next
-    decision where they could be (`deferred`), its searches compiled as closures, its demands loosened."""
+    decision where they could be (`deferred`), its searches compiled as closures (but the `plain` ones, with their
+    counts), its demands loosened."""
 
     deferred: bool
     closures: bool
     loose: bool
+    plain: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
 class _Again:
     """How a compilation whose rules break GDL's is compiled again: its searches as closures or not, its demands
     loosened or not; `fresh`, from scratch (the checks left to the next decision again, the counters' ranges found
-    again), else with every check where it runs."""
+    again), else with every check where it runs; `plain`, the searches with their counts while closures are on."""
 
     closures: bool
     loose: bool
     fresh: bool = True
+    plain: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -3870,7 +3882,7 @@ def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _
     """How a compilation made with `made` whose rules break GDL's (`broken`, not empty) is compiled again; None
     where nothing is left to try (the game is refused)."""
     if made.deferred:  # the checks where they run, as before they could be left
-        return _Again(made.closures, made.loose, fresh=False)
+        return _Again(made.closures, made.loose, fresh=False, plain=made.plain)
     if made.closures and any(_through_closures_only(b, lowered.closure_answers) for b in broken):
         # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
         # scan, going on while the search finds each square): compiled again with the counts kept
@@ -3878,7 +3890,7 @@ def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _
     if not made.loose and any(_through(b, lowered.demands) for b in broken):
         # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
         # with the demands asked more widely; only games refused so far take this way
-        return _Again(made.closures, True)
+        return _Again(made.closures, True, plain=made.plain)
     if made.closures and any(_through(b, lowered.closure_answers) for b in broken):
         return _Again(False, False)  # as before closures
     return None

@@ -482,9 +482,10 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
-        if (use.tested is not None and fn.reaches is not None and _is_name(use.tested, fn.reaches)
-                and len(starts) == 1):
-            made[-1].reaches = params.goal  # asked of every item (group_clears): keyed by its start
+        if use.tested is not None and len(starts) == 1 and (
+                fn.reaches is not None and _is_name(use.tested, fn.reaches)  # every item (group_clears)
+                or _many_goals(use, body[flood.at + 2:], lo)):
+            made[-1].reaches = params.goal  # asked many goals of one start: keyed by its start
         call = _from_any(span, fname, starts, use, free, params, bound)
         if use.tested is not None:
             swaps[id(use.node)] = call
@@ -504,6 +505,23 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     if merged is not None:
         body[:] = merged
     return made
+
+
+def _many_goals(use: _Use, after: list, lo: _Locals) -> bool:
+    """Is the `contains` use `use` asked of the items of a list that is no local, indexed by the counter of a
+    counted `for` around it in `after`, the code after the flood (Havannah's `for (i = 0; i < Edge.length; i += 1)
+    { if (group.contains(Edge[i])) ... }`)? Its start is then asked many goals: keyed by its start
+    (closures.reached_of, which both forms answer alike), the search's rows are the items reached from the start,
+    not those times every goal asked (issue 34)."""
+    tested = use.tested
+    if not (isinstance(tested, ast.Index) and isinstance(tested.index, ast.Name)):
+        return False
+    if isinstance(tested.obj, ast.Name) and tested.obj.name in lo.types or not isinstance(tested.obj, (
+            ast.Name, ast.Member)):
+        return False  # a local list, or a list made by a call: its items may change with the state
+    loops = [n for n in ast.walk(after) if isinstance(n, ast.For) and (ast.counted_for(n) or ("",))[0]
+             == tested.index.name]
+    return any(n is use.node for loop in loops for n in ast.walk([loop.body]))
 
 
 def _from_any(span: Span, fname: str, starts: list[str], use: _Use, free: dict[str, ast.TypeRef],

@@ -254,10 +254,13 @@ class HornCompiler:
         # the flood searches compiled as closures (tgpl.lowering.closures): turned off by compile_game where a
         # caller's demand read a closure's answers, and `not found` then made a negation cycle
         self.closures = True
-        # a function compiled whose demand of a closure waits, through its own relations, on that closure's
-        # answers (`_waits_on_closure`): the rules will break GDL's stratification, and compile_game need not
-        # finish them to compile again with the counts kept
-        self.closure_cycle = False
+        # the searches compiled with their counts while closures are on: those whose caller's demand waited on
+        # their answers in an earlier compilation (compile_game), the others keeping their closures
+        self.counted_searches: frozenset[str] = frozenset()
+        # the closures (function keys) whose demand, made by a function compiled, waits through that function's
+        # relations on the closure's answers (`_waits_on_closure`): the rules will break GDL's stratification,
+        # and compile_game need not finish them to compile again with those searches' counts kept
+        self.closure_cycle: set[str] = set()
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
         """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling).
@@ -286,7 +289,7 @@ class HornCompiler:
         self._building[key] = fc.hf
         try:
             hf = fc.run()
-            self.closure_cycle = self.closure_cycle or self._waits_on_closure(hf)
+            self.closure_cycle |= self._waits_on_closure(hf)
             if self._low[key] == depth:  # the first function of its recursion (or of none): all are done
                 members = {k: self.functions[k] for k, r in self._open.items() if r >= depth}
                 members[key] = hf
@@ -315,12 +318,13 @@ class HornCompiler:
         self.functions[key] = hf
         return hf
 
-    def _waits_on_closure(self, hf: HornFunction) -> bool:
-        """Does a demand `hf` makes of a closure (tgpl.lowering.closures) depend, through `hf`'s own relations, on
-        that closure's result (Lines of Action's `Connected`, whose scan goes on while each square is reached)?
-        The closure's `no` is `not found`, and `found` reads its demand: a cycle through negation."""
+    def _waits_on_closure(self, hf: HornFunction) -> set[str]:
+        """The closures (tgpl.lowering.closures) a demand of `hf`'s depends on the result of, through `hf`'s own
+        relations (Lines of Action's `Connected`, whose scan goes on while each square is reached). The
+        closure's `no` is `not found`, and `found` reads its demand: a cycle through negation."""
+        waits: set[str] = set()
         if not self.closures:
-            return False
+            return waits
         edges: dict[str, set[str]] = {}
         for r in hf.rules:
             edges.setdefault(r.head.relation, set()).update(
@@ -333,11 +337,12 @@ class HornCompiler:
             while todo:
                 x = todo.pop()
                 if x == demand.result:
-                    return True
+                    waits.add(demand.callee)
+                    break
                 if x not in seen:
                     seen.add(x)
                     todo.extend(edges.get(x, ()))
-        return False
+        return waits
 
     def _recur(self, at: int) -> None:
         """A call led back to the function at `at` on the stack: every function from there on is in its recursion."""
@@ -625,7 +630,7 @@ class _FunctionCompiler:
         self.loops: list[tuple[str, dict, list, set]] = []
         self.hf = HornFunction(self.name, [], span=fi.defn.name_span, source=(fi, this))
         # a search compiled without its count, unless the game's demands made that a negation cycle
-        self.closure: Closure | None = closure_of(fi.defn) if hc.closures else None
+        self.closure: Closure | None = closure_of(fi.defn) if hc.closures and key not in hc.counted_searches else None
         # a `contains` search compiled as the items reached from its start (tgpl.lowering.closures.reached_of)
         self.reach = reached_of(fi.defn, self.closure)
 
@@ -964,11 +969,12 @@ class _FunctionCompiler:
             elif s.init is not None:
                 pre = self.stmt(ast.ExprStmt(s.init.span, s.init), pre, live).going
             exists = self.exists_loop(s, pre, live) if self.hc.for_segments else None
-            counted = ast.counted_for(s) if s.reads_before and exists is None else None
-            if counted is not None and isinstance(s.cond.right, ast.NumberLit):
+            counted = ast.counted_for(s) if exists is None and (s.reads_before or self.scans_calls(s)) else None
+            most = self._static_bound(s.cond.right, pre) if counted is not None else None
+            if most is not None:
                 # its counter's range, for the demands of the calls in it (`scan_demands`), taken by the loop's
                 # relation made next (`loop`): never left for another loop where this one is no relation
-                self._scan_next = (counted[0], int(counted[1]), int(s.cond.right.value) + counted[2])
+                self._scan_next = (counted[0], int(counted[1]), most + counted[2])
             flow = exists if exists is not None else self.loop(s.cond, s.body, s.post, pre, live)
             if declared is not None:
                 for c in flow.going:
@@ -1060,6 +1066,34 @@ class _FunctionCompiler:
             after.env[var] = Const(str(max(first, last))) if isinstance(bound, Const) else bound  # from 0: max(0, b) = b
             flow.going.append(after)
         return flow
+
+    def scans_calls(self, s: ast.For) -> bool:
+        """Is the counted loop `s` a scan for the demands of the calls in it (`scan_demands`)? Its passes write no
+        state (a pure function writes none), so a call's answer depends on its arguments only, not on the passes
+        before it: asked from the loop's entry over the counter's whole range, its demand only adds answers
+        nobody reads. Asked under the loop's relation, a pass's demand waited on the answers of the passes before
+        it (Havannah's `BridgeOrFork`, `corners += 1` where `group.contains(Edge[i])`): a closure's cycle."""
+        return True
+
+    def _static_bound(self, bound, clauses: list[Clause]) -> int | None:
+        """The largest value of a loop's bound `bound` where `clauses` enter it: a number, or a static list's
+        `length` (`i < Edge.length`) read through the static tables (`_static_most`); None where it is another."""
+        if isinstance(bound, ast.NumberLit):
+            return int(bound.value)
+        if not clauses or not (isinstance(bound, ast.Member) and bound.name == "length"):
+            return None
+        most = None
+        for c in clauses:
+            try:
+                values = self.expr(bound, c.copy())
+            except Unsupported:
+                return None  # a local list's length: the loop's relation alone reads it
+            for c2, v in values:
+                n = int(v.name) if isinstance(v, Const) and v.name.lstrip("-").isdigit() else self._static_most(c2, v)
+                if n is None:
+                    return None
+                most = n if most is None else max(most, n)
+        return most
 
     def _recurses(self, bodies: list) -> bool:
         """Does a literal of `bodies` read the result of a function of a recursion still being compiled (the
