@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from differential import lowers_to_the_same_game, model_perft, plays_to_the_models_end, runtime_perft
+from differential import lowers_to_the_same_game, model_perft, model_steps, plays_to_the_models_end, runtime_perft
 from tgpl.cli import main
 from tgpl.lowering.execute import NotLowerable
 from tgpl.pipeline import lower_game
@@ -140,13 +140,10 @@ def test_the_seeded_plays_chain_hops_and_end_more_than_one_way():
     """Some play above chains two hops in one turn, and the plays end in more than one result."""
     chained, results = False, set()
     for seed in range(8):
-        rng, state, result, run = Lcg(seed), START, None, 0
-        while result is None:
-            ms = model_moves(state)
-            m = ms[rng.below(len(ms))]
+        run = 0
+        for m, _, result in model_steps(model_moves, model_apply, START, Lcg(seed)):
             run = run + 1 if m[0] == "hop" else 0
             chained |= run >= 2
-            state, result = model_apply(state, m)
         results.add(result)
     assert chained and len(results) >= 2, results
 

@@ -30,7 +30,7 @@ import pytest
 from click.testing import CliRunner
 
 from differential import (checks_clean_and_plays, model_end, model_perft, model_results, played_beside,
-                          plays_to_the_models_end, runtime_perft)
+                          model_steps, plays_to_the_models_end, runtime_perft)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -164,12 +164,8 @@ def test_the_seeded_plays_end_more_than_one_way_and_some_use_paika():
     assert {0, 1} <= model_results(model_moves, model_apply, START, map(Lcg, range(12)))
     paika, early = False, False
     for seed in range(12):
-        rng, state, result = Lcg(seed), START, None
-        while result is None:
-            ms = model_moves(state)
-            m = ms[rng.below(len(ms))]
+        for m, state, _ in model_steps(model_moves, model_apply, START, Lcg(seed)):
             paika |= m[0] == "Paika"
-            state, result = model_apply(state, m)
         early |= state[0][1] < 40
     assert paika and early
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import ends_as
+from differential import plays_to_the_models_end
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -82,18 +82,8 @@ def test_amazons_move_tree_is_the_models():
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
 def test_amazons_plays_to_the_models_end(seed):
-    g = load_game(game("amazons"))
-    state, model, rng = g.initial_state(), START, Lcg(seed)
-    while True:
-        moves = model_moves(model)
-        assert sorted(m.text for m in state.legal_moves()) == sorted(model_text(model[2], m) for m in moves)
-        m = moves[rng.below(len(moves))]
-        state = state.apply(state.move_by_text(model_text(model[2], m)))
-        model, won = model_apply(model, m)
-        if won is not None:
-            assert state.is_terminal and state.goals[won] > state.goals[1 - won]
-            return
-        assert not state.is_terminal
+    plays_to_the_models_end(load_game(game("amazons")).initial_state(), START, Lcg(seed), model_moves, model_apply,
+                            lambda model, m: model_text(model[2], m), None)
 
 
 # --- Mini Pentago ----------------------------------------------------------------------------------------
@@ -138,20 +128,15 @@ def pentago_text(p: int, m: tuple) -> str:
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 def test_pentago_plays_to_the_models_end(seed):
-    g = load_game(game("pentago"))
-    state, rng, p = g.initial_state(), Lcg(seed), 0
-    board = {(x, y): 0 for x in range(4) for y in range(4)}
-    while True:
-        moves = pentago_moves(board)
-        assert sorted(m.text for m in state.legal_moves()) == sorted(pentago_text(p, m) for m in moves)
-        m = moves[rng.below(len(moves))]
-        state = state.apply(state.move_by_text(pentago_text(p, m)))
-        board, result = pentago_apply(board, p, m)
-        if result is not None:
-            ends_as(state, result)
-            return
-        assert not state.is_terminal
-        p = 1 - p
+    def apply(model: tuple, m: tuple) -> tuple:
+        """The model (board, seat to move) after m, and the result."""
+        board, result = pentago_apply(*model, m)
+        return (board, 1 - model[1]), result
+
+    empty = {(x, y): 0 for x in range(4) for y in range(4)}
+    plays_to_the_models_end(load_game(game("pentago")).initial_state(), (empty, 0), Lcg(seed),
+                            lambda model: pentago_moves(model[0]), apply,
+                            lambda model, m: pentago_text(model[1], m), None)
 
 
 def test_pentago_lowers_validated_and_passes_check_gdl(tmp_path):

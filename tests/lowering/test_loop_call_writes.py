@@ -2,7 +2,7 @@
 
 A loop writes the state where a function it calls does (inlined, its writes are made on every pass) and where
 it changes a list that is state (`add`, `remove`: tgpl.lowering.compiled_lists), not only where its own
-statements assign an attribute (`compiled._loop_code`). Taken for a loop that writes nothing, its passes'
+statements assign an attribute (tgpl.lowering.loop_code). Taken for a loop that writes nothing, its passes'
 writes became one view where every pass read the state the loop began with: wrong next states, found by the
 generated games (tests/lowering/test_property_games.py) once lists that are state were compiled.
 tests/data/lowering/bumped.tgpl is that game cut down: a counted loop calls `Bump` twice, which steps a cell's
@@ -95,3 +95,20 @@ def test_passes_that_read_a_list_that_is_state_are_not_taken_for_independent(tmp
     game.write_text(text, encoding="utf-8")
     code, output, text = _to_gdl(game, "--moves", "compiled")
     assert code == 0 and "; validated: " in text.splitlines()[1], output
+
+
+def test_a_loops_code_is_read_once_with_what_it_calls():
+    """bumped.tgpl's counted loop writes `Marks` only in the `Bump` it calls, and `Bump` reads it: the loop's
+    `LoopCode` says so (its own statements assign `b` and `k` alone), and the compile keeps one per loop."""
+    from tgpl.frontend import ast
+    from tgpl.lowering.compiled import CompiledGame, play_code
+    from test_other_hands import loaded
+
+    program, universe = loaded(BUMPED)
+    loop = next(n for n in play_code(program) if isinstance(n, ast.For))
+    g = CompiledGame(program, universe)
+    code = g.loop(loop)
+    assert g.loop(loop) is code
+    assert code.writes_state and set(code.values) == {"Marks"}
+    assert {"b", "k", "x"} <= code.names and "Marks" in code.reads and "Marks" in code.called_reads
+    assert not any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Member) for n in ast.walk([loop]))

@@ -63,6 +63,7 @@ from tgpl.lowering.segments import actions_of, builtin_attribute_type, builtin_w
 from tgpl.lowering.shapes import shape_table
 from tgpl.lowering.subset import STATE_CHANGES, phase_inputs
 from tgpl.lowering.keyed_walks import key_walks
+from tgpl.lowering.loop_code import LoopCode, loop_code
 from tgpl.lowering.repair import Repair, StagedRepair
 from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.lowering.generalize import fold_program
@@ -343,7 +344,7 @@ class SegmentCompiler(_FunctionCompiler):
         (`unrolled`), else a relation (`writing_loop`); the counters of `this` it steps by their names
         (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
-        writes = _writes_state(s, self.g.program)
+        writes = self.g.loop(s).writes_state
         before = getattr(s, "reads_before", False)  # tgpl.lowering.group_clears: read as the loop found it
         if self.unknown_writes_read(s, clauses):
             clauses = self.taken_numbers(clauses)
@@ -396,7 +397,7 @@ class SegmentCompiler(_FunctionCompiler):
                         and isinstance(n.target, ast.Name) and id(n.target) in self.hc.implicit_this
                         and n.target.name in self.g.numeric_attrs})
         members = {n.name for n in ast.walk([s]) if isinstance(n, ast.Member)}
-        called = _loop_reads(s, self.hc.types, own=False)
+        called = self.g.loop(s).called_reads
         return [n for n in names if n not in members and n not in called]
 
     def saturating(self, e: ast.Assign, c: SegClause, bound: int) -> list[SegClause]:
@@ -489,7 +490,7 @@ class SegmentCompiler(_FunctionCompiler):
         """Whether the numbers `clauses` wrote cannot ride through the loop `s` as names (`carrying`): the ways
         wrote different ones, or the loop reads them."""
         shapes = {tuple(a for a, _, _ in c.store) for c in clauses}
-        return len(shapes) != 1 or bool(set(next(iter(shapes))) & _loop_reads(s, self.hc.types))
+        return len(shapes) != 1 or bool(set(next(iter(shapes))) & self.g.loop(s).reads)
 
     def unknown_numbers(self, c: SegClause) -> set[str]:
         """The numeric attributes `c` wrote of objects known only at run time (not `this`, which `counters_in`
@@ -505,7 +506,7 @@ class SegmentCompiler(_FunctionCompiler):
         written (Oware's sweep of its eight pits after a capture of up to four: 23,414 segment rules), where a
         view answers it once."""
         written = set().union(*(self.unknown_numbers(c) for c in clauses))
-        return bool(written & _loop_reads(s, self.hc.types)) if written else False
+        return bool(written & self.g.loop(s).reads)
 
     def uneven_unknown(self, clauses: list[SegClause]) -> bool:
         """Whether ways that meet wrote numbers of different shapes, some of objects known only at run time: they
@@ -706,17 +707,17 @@ class SegmentCompiler(_FunctionCompiler):
     def _no_clash(self, s, counters: frozenset[str]) -> dict[str, list]:
         """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
         its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
-        written, values = _loop_writes(s, self.g.program)
+        code = self.g.loop(s)
         local = counters | self.g.unread.names  # an attribute nothing reads is no state (decision 109)
-        written -= local
+        written = set(code.values) - local
         # a scan clearing a flood's group reads through the views it started with (`loop_stmt`): no clash
-        clash = [] if getattr(s, "reads_before", False) else sorted(written & _loop_reads(s, self.hc.types))
+        clash = [] if getattr(s, "reads_before", False) else sorted(written & code.reads)
         if clash:
             raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
                               f"most {UNROLLED} passes: write it as one, its condition tested in each pass "
                               f"(`for (number k = 0; k < {UNROLLED}; k += 1) {{ if (C) {{ ... }} }}`, C the loop's "
                               "condition, where no play needs more passes)")
-        return {a: v for a, v in values.items() if a not in local}
+        return {a: v for a, v in code.values.items() if a not in local}
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str],
                      counters: frozenset[str] = frozenset()) -> horn._Flow:
@@ -725,7 +726,7 @@ class SegmentCompiler(_FunctionCompiler):
         gives one value that no pass changes (`player`). Its passes' writes are then one more view, taken
         where the loop ends (`_written`): Reversi's `for (i = 1; i <= k; i += 1) At(...).Disc = player`."""
         values = self._no_clash(s, counters)
-        assigned = _loop_names(s, self.g.program)
+        assigned = self.g.loop(s).names
         for attr, exprs in values.items():
             texts = {_text(e) for e in exprs}
             if len(texts) > 1 or horn._names(exprs) & assigned or any(
@@ -747,7 +748,7 @@ class SegmentCompiler(_FunctionCompiler):
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
-        return None if _writes_state(s, self.g.program) else super().exists_loop(s, clauses, live)
+        return None if self.g.loop(s).writes_state else super().exists_loop(s, clauses, live)
 
     def loop_back(self, rel: str, names: list[str], back: list[Clause]) -> None:
         """horn's rules of the passes that come back to a loop's head; the writes they carry (a loop that writes the
@@ -2007,6 +2008,15 @@ class CompiledGame:
         self.deferral = Deferral(self.hc, kept)  # `kept`: the checks compiled where they run (None: all of them)
         # a function's shape table (`guard`), and a loop's independence, ("footprint", its id) (`independent`)
         self._shapes: dict = {} if shapes is None else shapes
+        self._loops: dict[int, LoopCode] = {}  # each loop's reads and writes, by its id (`loop`)
+
+    def loop(self, s) -> LoopCode:
+        """What loop `s` and the functions it calls read and write (tgpl.lowering.loop_code): asked by every way
+        through it, of every segment that inlines it, walked once."""
+        found = self._loops.get(id(s))
+        if found is None:
+            found = self._loops[id(s)] = loop_code(s, self.program, self.hc.types)
+        return found
 
     # ------------------------------------------------------------ the state
     def saturable(self) -> dict[str, int]:
@@ -3984,76 +3994,6 @@ def written_as_counted(program: Program, emission: Emission, counted: dict[str, 
         free[name] = [(terms[0].args[0], [t.args[-1] for t in terms]) for terms, _ in cells
                       if terms[0].name == fluent and len(terms[0].args) == 2]
     return holds.never(rules, cells, free)
-
-
-# ====================================================================== loops that write the state
-def _loop_code(s, program) -> list[ast.Node]:
-    """Every node of the loop `s` and of the functions it calls, directly or not (overrides too: `reachable`). A
-    function that changes the game is inlined, so its writes are made on every pass as the loop's own: a loop
-    `while (k < 2) { Bump(x: c); k += 1; }` whose `Bump` steps `x.Marks` was taken for a loop that writes
-    nothing, and the writes its passes carried back became one view where each pass read the state the loop
-    began with (issue 34: Marks 1 where the runtime had 2)."""
-    return list(reachable(program, [s]))
-
-
-def _writes_state(s, program) -> bool:
-    """Does the loop `s`, or a function it calls, assign anything but a local (an attribute, an item, an
-    attribute of `this` by its name), or change a list of objects (`compiled_lists.changed_list`)?"""
-    implicit, types = program.implicit_this, program.types
-    return any(isinstance(n, ast.Assign) and (not isinstance(n.target, ast.Name) or id(n.target) in implicit)
-               or changed_list(n, types) is not None for n in _loop_code(s, program))
-
-
-def _loop_writes(s, program) -> tuple[set[str], dict[str, list]]:
-    """The attributes the loop `s` and the functions it calls assign (`o.attr = v`, `attr = v` of `this`), and
-    the value expressions of each; a list changed by `add` or `remove` is written too, its value the call (no
-    value that every pass writes alike: the length moves)."""
-    implicit, types = program.implicit_this, program.types
-    values: dict[str, list] = {}
-    for n in _loop_code(s, program):
-        if isinstance(n, ast.Assign) and (isinstance(n.target, ast.Member) or id(n.target) in implicit):
-            values.setdefault(n.target.name, []).append(n.value)
-        elif (name := changed_list(n, types)) is not None:
-            values.setdefault(name, []).append(n)
-    return set(values), values
-
-
-def _loop_names(s, program) -> set[str]:
-    """The names the loop `s` and the functions it calls assign, declare or take as inputs: a value written
-    with one of them may differ from pass to pass (`SegmentCompiler.writing_loop`)."""
-    out = set()
-    for n in _loop_code(s, program):
-        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-            out.add(n.target.name)
-        elif isinstance(n, (ast.VarDecl, ast.InputDecl)):
-            out.add(n.name)
-    return out
-
-
-def _loop_reads(s, types: dict, own: bool = True) -> set[str]:
-    """Every attribute name a loop may read, itself or in the functions it calls (their bodies, transitively):
-    a conservative set, read by name. Without `own`, what the functions it calls read only."""
-    out: set[str] = set()
-    seen: set[int] = set()
-    todo = [s]
-    while todo:
-        node = todo.pop()
-        targets = {id(n.target) for n in ast.walk([node]) if isinstance(n, ast.Assign) and n.op == "="}
-        for n in ast.walk([node]):
-            if not own and node is s and not isinstance(n, ast.Call):
-                continue
-            if isinstance(n, ast.Member) and id(n) not in targets:
-                out.add(n.name)
-            elif isinstance(n, ast.Name) and id(n) not in targets:
-                out.add(n.name)  # an attribute of `this` read by its name (a local of that name is harmless)
-            elif isinstance(n, ast.Call):
-                ct = types.get(id(n.callee))
-                fi = getattr(ct, "target", None) if getattr(ct, "kind", None) == "function" else None
-                defn = getattr(fi, "defn", None)
-                if defn is not None and id(defn) not in seen:
-                    seen.add(id(defn))
-                    todo.append(defn)
-    return out
 
 
 def _around_for(s: ast.For) -> tuple[str, ast.Expr, int, int] | None:

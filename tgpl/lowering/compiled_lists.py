@@ -43,7 +43,7 @@ def changed_lists(program) -> frozenset[str]:
 def changed_list(n, types: dict) -> str | None:
     """The name of the list of objects that node `n` changes with a compiled change (`L.add(x)`, `L.remove(x)`,
     `COMPILED_CHANGES`); None where `n` is no such change. A loop that makes one writes the state, as an
-    assignment does (`compiled._loop_writes`)."""
+    assignment does (`loop_code.LoopCode`)."""
     if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)):
         return None
     ct = types.get(id(n.callee))

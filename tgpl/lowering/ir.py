@@ -91,6 +91,25 @@ def is_ground(term: Term) -> bool:
     return next(term.variables(), None) is None
 
 
+def fresh_name(base: str, taken: set[str]) -> str:
+    """`base`, or where `taken` holds it `base_2`, `base_3`, ...: the first name not taken, which is taken now (a
+    relation a pass adds beside the game's own)."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name
+
+
+def occurrences(x, v: Var) -> int:
+    """How many times variable `v` occurs in `x`, a term, a literal or a rule (its head and body): a variable
+    that occurs once is free to rename or drop, one that occurs twice joins."""
+    if isinstance(x, Rule):
+        return occurrences(x.head, v) + sum(occurrences(lit, v) for lit in x.body)
+    return sum(1 for w in x.variables() if w == v)
+
+
 # --------------------------------------------------------------- literals
 @dataclass(frozen=True, slots=True)
 class Atom:

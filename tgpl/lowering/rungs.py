@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.lowering import horn
-from tgpl.lowering.ir import Atom, Const, Distinct, Rule, Term, Var
+from tgpl.lowering.ir import Atom, Const, Distinct, Rule, Term, Var, occurrences
 
 RUNGS = (32, 256)  # the bounds tried before horn.BOUND (a runaway overflows 32 in a third of a second)
 
@@ -60,11 +60,6 @@ class Flow:
     step: int | None
 
 
-def _occurrences(x, v: Var) -> int:
-    """How many times variable `v` occurs in literal `x`."""
-    return sum(1 for w in x.variables() if w == v)
-
-
 def _stepped(rule: Rule, step: int, v: Var) -> Var | None:
     """The variable the body literal `step` of `rule` gives as `v` plus or minus a term that does not read
     `v` (`#plus(v, t, w)`, `#plus(t, v, w)`, `#minus(v, t, w)`), where nothing else in the body reads it and
@@ -73,25 +68,25 @@ def _stepped(rule: Rule, step: int, v: Var) -> Var | None:
     if not isinstance(s, Atom) or s.relation not in ("#plus", "#minus") or len(s.args) != 3:
         return None
     w = s.args[2]
-    if not isinstance(w, Var) or w == v or _occurrences(s, v) != 1 or _occurrences(s, w) != 1:
+    if not isinstance(w, Var) or w == v or occurrences(s, v) != 1 or occurrences(s, w) != 1:
         return None
-    if not (s.args[0] == v or s.relation == "#plus" and s.args[1] == v) or _occurrences(rule.head, v):
+    if not (s.args[0] == v or s.relation == "#plus" and s.args[1] == v) or occurrences(rule.head, v):
         return None
-    return None if any(_occurrences(x, w) for k, x in enumerate(rule.body) if k != step) else w
+    return None if any(occurrences(x, w) for k, x in enumerate(rule.body) if k != step) else w
 
 
 def flow(rule: Rule, at: int, position: int) -> Flow | None:
     """How `rule` carries the value at `position` of its body literal `at` (a variable), where nothing else
     reads it: None where another literal tests or reads it, or the head holds it twice or not at all."""
     v = rule.body[at].args[position]
-    if not isinstance(v, Var) or _occurrences(rule.body[at], v) != 1:
+    if not isinstance(v, Var) or occurrences(rule.body[at], v) != 1:
         return None
-    others = [k for k, x in enumerate(rule.body) if k != at and _occurrences(x, v)]
+    others = [k for k, x in enumerate(rule.body) if k != at and occurrences(x, v)]
     if len(others) > 1:
         return None
     step = others[0] if others else None
     carried = v if step is None else _stepped(rule, step, v)
-    if carried is None or _occurrences(rule.head, carried) != 1:
+    if carried is None or occurrences(rule.head, carried) != 1:
         return None
     out = next((j for j, a in enumerate(rule.head.args) if a == carried), None)
     return None if out is None else Flow(rule, at, position, out, step)

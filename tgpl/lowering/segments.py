@@ -105,10 +105,10 @@ class RangeWork:
         self.spend(QUESTION_WORK + solver_work)
 
 
-def unbudgeted() -> RangeWork:
-    """The work of a range search run outside `_number_domains` (a list's lengths checked again): counted, with no
-    budget."""
-    return RangeWork(budget=10 ** 18)
+def unbudgeted(work: RangeWork | None = None) -> RangeWork:
+    """`work` where a caller gave one (the range search's, `_number_domains`); else the work of a search run
+    outside it (a list's lengths checked again): counted, with no budget."""
+    return work if work is not None else RangeWork(budget=10 ** 18)
 
 
 
@@ -1612,7 +1612,7 @@ def slot_ranges(logic: GameLogic, lowering: Lowering, slots: dict, counters: dic
     live: dict[tuple, set] = {k: {fl.initial} for k, fl in slots.items()}
     writes: dict[tuple, tuple] = {}
     memo: dict = {}  # the cases are judged with nothing known: their truth is the same under every assignment
-    work = work if work is not None else unbudgeted()
+    work = unbudgeted(work)
     for st in logic.states.values():
         for p in st.paths:
             for cell, v in p.store.items():
@@ -1701,7 +1701,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
                   most: int | None, budget: RangeWork | None = None) -> bool:
     """`joint_ranges`' search (TooManyQuestions and RangeBudget pass through it)."""
     limits = limits if limits is not None else unlimited()
-    budget = budget if budget is not None else unbudgeted()
+    budget = unbudgeted(budget)
     most = JOINT_LIMIT if most is None else most
     keys = sorted(numeric)
     index = {k: i for i, k in enumerate(keys)}
@@ -2019,7 +2019,7 @@ class Admission:
     def __init__(self, limits: Limits | None = None, most: int | None = None, work: RangeWork | None = None):
         self.limits = limits if limits is not None else unlimited()  # polled before each question to clingo
         self.most = QUESTION_LIMIT if most is None else most  # questions past which TooManyQuestions is raised
-        self.work = work if work is not None else unbudgeted()  # the whole range search's, each question counted
+        self.work = unbudgeted(work)  # the whole range search's, each question counted
         self._leaves: dict[int, list] = {}
         self._cmps: dict[tuple, tuple] = {}
         self._formula_cmps: dict[int, frozenset] = {}  # formula id -> the comparisons it holds

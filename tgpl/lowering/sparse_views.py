@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from tgpl.lowering.ir import Atom, Func, Literal, Not, Or, Program, Rule, Term, Var, substitute
+from tgpl.lowering.ir import Atom, Func, Literal, Not, Or, Program, Rule, Term, Var, fresh_name, substitute
 
 MOST_SPLITS = 3
 """The most reads of sparse views one rule may have (it becomes 2^n rules)."""
@@ -74,7 +74,7 @@ def sparse_views(program: Program) -> Program:
             base = substitute(chains[before].base, {chains[before].obj.name: copy.head.args[0],
                                                     chains[before].val.name: copy.head.args[1]})
         obj, val = copy.head.args
-        chains[name] = _Chain(obj, val, base, changed, before, _fresh(f"{name}_touched", names))
+        chains[name] = _Chain(obj, val, base, changed, before, fresh_name(f"{name}_touched", names))
     if not chains:
         return program
     out: list[Rule] = []
@@ -189,12 +189,3 @@ def _names(program: Program) -> set[str]:
             for a in atom.args:
                 terms(a)
     return names
-
-
-def _fresh(name: str, names: set[str]) -> str:
-    out, k = name, 1
-    while out in names:
-        k += 1
-        out = f"{name}_{k}"
-    names.add(out)
-    return out

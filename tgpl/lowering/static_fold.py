@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 
 from tgpl.graphs import Partition, strongly_connected
 from tgpl.limits import Limits, unlimited
-from tgpl.lowering.ir import GDL_RELATIONS, Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var
+from tgpl.lowering.ir import (GDL_RELATIONS, Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var,
+                             fresh_name, occurrences)
 from tgpl.lowering.static_eval import Work, join, static_facts
 
 KEYWORDS = GDL_RELATIONS | {"random"}
@@ -127,15 +128,6 @@ def split_passengers(program: Program) -> Program:
     return program
 
 
-def _fresh(base: str, taken: set[str]) -> str:
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}_{n}"
-    taken.add(name)
-    return name
-
-
 def _plan(program: Program, arities: dict[str, set[int]], comp: set[str], static: set[str], taken: set[str]
           ) -> _Split | None:
     if any(m in KEYWORDS or m.startswith("tgpl_") for m in comp):  # what the game is made of keeps its name
@@ -158,7 +150,7 @@ def _plan(program: Program, arities: dict[str, set[int]], comp: set[str], static
             return None
         for p in sorted(positions):
             h = rule.head.args[p]
-            if not (isinstance(h, Var) and body_atom.args[p] == h and _count(rule, h.name) == 2):
+            if not (isinstance(h, Var) and body_atom.args[p] == h and occurrences(rule, h) == 2):
                 positions.discard(p)
     if not positions:
         return None
@@ -167,15 +159,10 @@ def _plan(program: Program, arities: dict[str, set[int]], comp: set[str], static
         if not any(a.relation in comp for a, _ in rule.body_atoms()) and _entry_parts(rule, chosen, static) is None:
             return None
     first = sorted(comp)[0]
-    split = _Split(comp, chosen, _fresh(f"{first}_entry", taken))
+    split = _Split(comp, chosen, fresh_name(f"{first}_entry", taken))
     for m in sorted(comp):
-        split.static[m] = _fresh(f"{m}_static", taken)
+        split.static[m] = fresh_name(f"{m}_static", taken)
     return split
-
-
-def _count(rule: Rule, name: str) -> int:
-    n = sum(1 for v in rule.head.variables() if v.name == name)
-    return n + sum(1 for lit in rule.body for v in lit.variables() if v.name == name)
 
 
 def _entry_parts(rule: Rule, positions: tuple[int, ...], static: set[str]):
@@ -283,7 +270,7 @@ def fold_static(program: Program, limits: Limits | None = None) -> Program | Non
     for i, group, kept in plans:
         key = (tuple(program.rules[i].body[j] for j in group), kept)
         if key not in keys:
-            keys[key] = _fresh("static_table", taken)
+            keys[key] = fresh_name("static_table", taken)
         named.append((i, group, kept, keys[key]))
     rows = _evaluate(program, static, keys, Work(limits if limits is not None else unlimited()))
     if rows is None:
