@@ -744,7 +744,7 @@ class SegmentCompiler(_FunctionCompiler):
     def scans_calls(self, s: ast.For) -> bool:
         """horn's scan for the demands of the calls in a counted loop, only where the loop (and the functions it
         calls) writes no state: a pass's writes would change what the calls of the passes after it answer."""
-        return not _writes_state(s, self.g.program)
+        return not self.g.loop(s).writes_state
 
     def exists_loop(self, s: ast.For, clauses: list[Clause], live: set[str]) -> horn._Flow | None:
         """horn's "some pass returns it", never for a loop that writes the state (its passes' writes would be lost)."""
