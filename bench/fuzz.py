@@ -424,8 +424,8 @@ def run_server_case(case: Case) -> Result:
 def _make_records() -> list[tuple[str, str]]:
     """Records of a few seeded random games, made once with the library (paths relative to examples/)."""
     from tgpl.runtime import load_game
-    from tgpl.runtime.agents import RandomAgent
-    from tgpl.runtime.play import play
+    from tgpl.play.agents import RandomAgent
+    from tgpl.play.play import play
 
     records = []
     home = os.getcwd()

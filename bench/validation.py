@@ -9,7 +9,7 @@ the playouts, those to the end of the game, the steps compared and the deepest
 (the same on every run: counted, never timed). Timings on a shared machine vary from run to run, so the Tris row is also
 given as a ratio to a reference measured in the same run: the runtime's
 complete exploration of Tris (`tgpl verify`'s, tgpl.verify.graph.explore on
-tgpl.runtime.verify.RuntimeMachine), which the bisimulation contains. A game
+tgpl.verify.runtime_machine.RuntimeMachine), which the bisimulation contains. A game
 played one state at a time (chess, its moves compiled) has no to-asp row: its
 time-indexed encoding is too large to ground (docs/lowering.md, "Chess").
 """
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from tgpl.asp.asp_emit import encode_asp  # noqa: E402
 from tgpl.pipeline import lower_game  # noqa: E402
 from tgpl.runtime import load_game  # noqa: E402
-from tgpl.runtime.verify import RuntimeMachine  # noqa: E402
+from tgpl.verify.runtime_machine import RuntimeMachine  # noqa: E402
 from tgpl.validation import validate_translation  # noqa: E402
 from tgpl.verify.graph import explore  # noqa: E402
 

@@ -36,7 +36,7 @@ from tgpl.pipeline import lower_game  # noqa: E402
 from tgpl.asp.reasoner import GdlGame  # noqa: E402
 from tgpl.asp.verify import GdlMachine  # noqa: E402
 from tgpl.runtime import load_game  # noqa: E402
-from tgpl.runtime.verify import RuntimeMachine  # noqa: E402
+from tgpl.verify.runtime_machine import RuntimeMachine  # noqa: E402
 from tgpl.verify.graph import explore, verify  # noqa: E402
 from tgpl.cli import DEFAULT_ENGINE  # noqa: E402
 

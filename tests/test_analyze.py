@@ -13,8 +13,8 @@ from tgpl.analysis import figures as figures_module
 from tgpl.analysis.figures import play_games, play_one, pool_pays, wilson
 from tgpl.cli import main
 from tgpl.runtime import load_game
-from tgpl.runtime.agents import RandomAgent
-from tgpl.runtime.play import play
+from tgpl.play.agents import RandomAgent
+from tgpl.play.play import play
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIS = str(ROOT / "examples" / "tris.tgpl")

@@ -316,7 +316,7 @@ def _trip_at_draws(monkeypatch, clock, at: int, stage: str = "") -> list[str]:
     """The clock jumps past the deadline as the chance machine starts the `at`-th enumeration of a move's (or
     setup's) draws made at a stage starting with `stage`, before its first run: what stops it then can only be the
     chance machine's own check. Gives the stage of every enumeration started."""
-    from tgpl.runtime.chance_machine import ChanceMachine
+    from tgpl.verify.chance_machine import ChanceMachine
 
     c = clock("no such stage")
     started: list[str] = []
@@ -386,7 +386,7 @@ def test_compare_stops_while_a_chance_machine_builds_its_first_state(clock, monk
     """Treasure's first state for compare is a tree of setup's deals, built at once (a minute of setup runs, with
     no check before): the clock jumps past the deadline at the second reading while exploring A (the first is
     the stage's entry), and the stop comes at the tree's first node, not after the tree."""
-    from tgpl.runtime.chance_machine import ChanceMachine
+    from tgpl.verify.chance_machine import ChanceMachine
 
     nodes = []
     built = ChanceMachine._setup_dealt

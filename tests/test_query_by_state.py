@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.reach import estimate_plays, search
 
 ROOT = Path(__file__).resolve().parents[1]

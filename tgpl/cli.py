@@ -222,7 +222,7 @@ def _player_count(spec: str | None, allowed: range) -> int:
 
 
 def _agents(spec: str | None, players: int, seed: int, human_io):
-    from tgpl.runtime.agents import HumanAgent, automatic_agent
+    from tgpl.play.agents import HumanAgent, automatic_agent
 
     names = [n.strip() for n in spec.split(",")] if spec else ["human"] + ["random"] * (players - 1)
     if len(names) > players:
@@ -246,7 +246,7 @@ def _game_errors(where: str, program=None):
     source line, the expression at fault and the moves that reach it when the game's `program` is given."""
     from tgpl.runtime.errors import TGPLRuntimeError
     from tgpl.runtime.game import IllegalMove
-    from tgpl.runtime.play import StuckError
+    from tgpl.play.play import StuckError
 
     try:
         yield
@@ -263,7 +263,7 @@ def _game_errors(where: str, program=None):
         if program is None:
             click.echo(e.render(), err=True)
         else:
-            from tgpl.runtime.error_report import render_runtime_error
+            from tgpl.play.error_report import render_runtime_error
 
             click.echo(render_runtime_error(e, program.modules, program.sources, e.moves), err=True)
         sys.exit(1)
@@ -312,9 +312,9 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
     """Play GAME with humans and agents; the same seed and moves give the same game."""
     import functools
     import json
-    from tgpl.runtime.agents import ScriptAgent, read_line
-    from tgpl.runtime.display import describe_move, render_state
-    from tgpl.runtime.play import play as run
+    from tgpl.play.agents import ScriptAgent, read_line
+    from tgpl.play.display import describe_move, render_state
+    from tgpl.play.play import play as run
 
     _writable(record_file, "--record")
     script = None
@@ -379,8 +379,8 @@ def replay(record, game_path, ignore_digest, max_steps):
     """Replay a game record move by move; exit 1 at the first illegal move, a malformed record,
     a changed game source or a different result."""
     from tgpl.frontend.sources import UnreadableFile, read_source
-    from tgpl.runtime.play import replay as run
-    from tgpl.runtime.record import RECORD_LIMIT, Record, RecordError, source_digest
+    from tgpl.play.play import replay as run
+    from tgpl.play.record import RECORD_LIMIT, Record, RecordError, source_digest
 
     try:
         rec = Record.from_json(read_source(record, RECORD_LIMIT, encoding="utf-8"))
@@ -1113,15 +1113,15 @@ DEFAULT_ENGINE = "runtime"
 def _as_lowered(machine, program, max_states: int, check=lambda: None):
     """For `compare`: a .tgpl game's states as its lowering has them: the attributes nothing reads left out of
     its keys (decision 109), and a game whose dice lower to GDL-II's random (tgpl.lowering.chance) explored with
-    every face of its dice as chance nodes (tgpl.runtime.chance_machine), as random's states are in its GDL-II; its
+    every face of its dice as chance nodes (tgpl.verify.chance_machine), as random's states are in its GDL-II; its
     decks dealt at pop() where the lowering deals them (from the seed's setup, as the lowering starts; with
     setup's dice too, setup's draws are enumerated, its shuffles among them; setup's deals where the lowering
     makes them random's first moves, a chance node each, tgpl.setup_deals); any other machine as it is. `check`
     (the command's limits) is checked at each of the chance machine's runs."""
     from tgpl.lowering.chance import action_rolls, dealt_decks, setup_roll_calls
     from tgpl.lowering.unread import unread_attributes
-    from tgpl.runtime.chance_machine import ChanceMachine
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.chance_machine import ChanceMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
     from tgpl.setup_deals import setup_deals, undealt_snapshot
 
     if type(machine) is not RuntimeMachine or program is None:
@@ -1263,7 +1263,7 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
             gdl = GdlGame(lowered.program, grounding, max_ground)
             _grounded_first(path, gdl, refuse, limits)
         return _lowered_machine(gdl, lowered), game.program
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
 
     game = _load_checked(path, players, limits=limits)
     return RuntimeMachine(game, seed), game.program
@@ -1549,7 +1549,7 @@ def _hidden_report(g, machine, program, rep: dict, max_states: int, limits) -> d
     the limits that value is not computed, and the report says why, as past --max-states: they are checked
     at each information set and at each run of a move's draws by the chance machine."""
     from tgpl.limits import LimitReached
-    from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+    from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
     from tgpl.verify.information import FULL_VIEW, TooManyInformationSets, hidden_information, value_seen
 
     secrets = hidden_information(program) if program is not None and hasattr(machine, "game") else []
@@ -1584,13 +1584,13 @@ def _hidden_report(g, machine, program, rep: dict, max_states: int, limits) -> d
 
 
 def _explore_outcomes(path: str, machine, max_states: int, quiet: bool, max_memory: int | None, limits):
-    """A chance game explored with every outcome of its draws (tgpl.runtime.chance_machine): the graph, or
+    """A chance game explored with every outcome of its draws (tgpl.verify.chance_machine): the graph, or
     None and why (too many outcomes, or states, for --max-states; draws it cannot replay), for verify to
     explore one seed's game instead. A time or memory limit gives the partial graph, as for any game: the
     chance machine checks the limits at each run of a move's draws (one move can be thousands of runs), and a
     stop there ends the exploration before the state it was expanding (tgpl.verify.graph.explore); a stop
     while it makes the first state (every way setup's draws go) raises LimitReached: no state was explored."""
-    from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+    from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 
     outcomes = ChanceMachine(machine.game, machine.seed, max_outcomes=max_states, check=limits.check)
     with limits.during("exploring"):
@@ -1717,7 +1717,7 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
             _first_state_or_exit(path, gdl, lambda: None)
             limits.check()
         return _lowered_machine(gdl, lowered), None
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
 
     return RuntimeMachine(game, seed), None
 
@@ -1726,7 +1726,7 @@ def _verify_bounded_explicit(game: str, machine, horizon: int, max_states: int, 
                              witness_dir: str | None, max_memory: int | None, stop) -> None:
     """`tgpl verify GAME --horizon N` of a game searched state by state (tgpl.verify.bounded), exit 1 on a
     problem."""
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
     from tgpl.verify.bounded import report_of
 
     g = _explore(game, machine, max_states, quiet=as_json, max_memory=max_memory, stop=stop, max_depth=horizon)
@@ -1982,7 +1982,7 @@ def _query_by_state(runtime_game, path: str, seed: int, horizon: int, max_states
     why). A runtime error on the way also leaves it to them: they report it where it is."""
     from tgpl.pipeline import assess_game
     from tgpl.runtime.errors import TGPLRuntimeError
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
     from tgpl.verify.reach import estimate_plays, query_predicate, search
 
     try:
@@ -2060,7 +2060,7 @@ def compare(a, b, max_states, as_json, players, max_seconds, max_memory):
     cannot tell: a game that cannot be loaded, more than --max-states states, past --max-seconds or
     --max-memory)"""
     import json
-    from tgpl.runtime.chance_machine import TooManyOutcomes
+    from tgpl.verify.chance_machine import TooManyOutcomes
     from tgpl.verify.graph import compare as bisimilar
 
     limits = _limits(max_seconds, max_memory)

@@ -23,7 +23,7 @@ from tgpl.lowering.repair import StagedRepair
 from tgpl.limits import Limits, outside, unlimited
 from tgpl.lowering.lower import LoweredGame, NotLowerable, fewer_collections, lower, lower_with_query
 from tgpl.lowering.lowerable import Assessment, assess
-from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.game import Game, State
 from tgpl.runtime.snapshot import snapshot
 from tgpl.setup_deals import setup_deals, undealt_snapshot

@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.lowering.chance import dealt_decks, setup_deal_calls
-from tgpl.runtime.chance_machine import ScriptedDraws, _Script
 from tgpl.runtime.game import Game, State
 from tgpl.runtime.rng import Pcg32
 from tgpl.runtime.snapshot import snapshot
 from tgpl.runtime.values import World
+from tgpl.verify.chance_machine import ScriptedDraws, _Script
 
 
 @dataclass
@@ -41,7 +41,7 @@ class SetupDeals:
     def run(self, draws: tuple[int, ...]) -> tuple[State, list[int]]:
         """Setup with its pops' draws `draws` (each the place of the item taken among those left; 0 past them):
         the state after setup, its generator the seed's as every state after a draw has it
-        (tgpl.runtime.chance_machine), and the bound of each draw made."""
+        (tgpl.verify.chance_machine), and the bound of each draw made."""
         script = _Script(draws)
         world = World(self.game.players, self.seed)
         world.seldom.deals = self.classes

@@ -75,14 +75,14 @@ from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.ir import Const, Func, Term
-from tgpl.runtime.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
+from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.setup_deals import setup_deals
 from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
 from tgpl.runtime.snapshot import fields_snapshot, snapshot
 from tgpl.runtime.values import show
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import Info, explore
 
 MIN_STEPS = 1000  # the fewest steps (states compared along the playouts) a validation may ask for, and the default
@@ -253,7 +253,7 @@ class Differential:
     def setup_outcomes(self) -> list[tuple[Term, State]] | None:
         """Where the GDL starts with random to move (setup's dice, tgpl.lowering.chance.setup_throw): the
         runtime's state after setup for each way its draws fall, with random's move `(roll k)` for the k-th
-        (in tgpl.runtime.chance_machine's order, as the lowering numbers them); None where it does not, and where
+        (in tgpl.verify.chance_machine's order, as the lowering numbers them); None where it does not, and where
         random's first moves are setup's deals (`setup_plan`, decision 112), played before: Treasure's fourteen
         cards, shuffled, were enumerated here as 14! runs of setup, and passed TooManyOutcomes (a traceback)."""
         if self.chance is None or self.setup_plan is not None:
@@ -315,7 +315,7 @@ class Differential:
 
     def outcomes(self, state: State, move: str) -> list[tuple[Term | None, State]]:
         """The runtime's states after `move` for every outcome of its draws, each with random's move that throws
-        those dice, `(roll f)`, `(roll2 f1 f2)`, ..., the faces in the order drawn (tgpl.runtime.chance_machine's scripted
+        those dice, `(roll f)`, `(roll2 f1 f2)`, ..., the faces in the order drawn (tgpl.verify.chance_machine's scripted
         draws); [(None, state)] when it draws nothing. Raises TGPLRuntimeError, or _Drawn when its ways draw
         different numbers of times (the lowering's random throws the same dice on every way that throws one)."""
         if self._chances is None:
@@ -950,7 +950,7 @@ def _chance_states_fit(d: Differential, until: float | None) -> bool:
 
 def chance_space_fits(game: Game, seed: int, deals: frozenset[str] = frozenset(), unread: frozenset[str] = frozenset(),
                       stop: Callable[[], str | None] | None = None) -> tuple[bool, int]:
-    """Whether the runtime with chance nodes (tgpl.runtime.chance_machine, the decks `deals` dealt at pop(), the
+    """Whether the runtime with chance nodes (tgpl.verify.chance_machine, the decks `deals` dealt at pop(), the
     attributes `unread` left out) reaches at most CHANCE_STATE_BOUND states, playing at most CHANCE_RUN_BOUND
     runs to reach them: the states the bisimulation of a game where random moves explores, and the GDL successors
     it asks for, one a way the draws of a move fall; with the runs played. Counted, never timed: the exploration

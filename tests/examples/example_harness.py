@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from tgpl.cli import main
 from tgpl.frontend.loader import load_program
 from tgpl.runtime import IllegalMove, State, load_game
-from tgpl.runtime.agents import RandomAgent
-from tgpl.runtime.play import play, replay
-from tgpl.runtime.record import Record
+from tgpl.play.agents import RandomAgent
+from tgpl.play.play import play, replay
+from tgpl.play.record import Record
 from tgpl.runtime.values import Obj
 
 ROOT = Path(__file__).resolve().parents[2]

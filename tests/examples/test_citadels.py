@@ -18,9 +18,9 @@ import pytest
 from example_harness import ROOT, cli, field, texts
 from tgpl.frontend.loader import load_program
 from tgpl.runtime import load_game
-from tgpl.runtime.agents import RandomAgent
-from tgpl.runtime.play import play, replay
-from tgpl.runtime.record import Record
+from tgpl.play.agents import RandomAgent
+from tgpl.play.play import play, replay
+from tgpl.play.record import Record
 
 GAME = "examples/citadels/citadels.tgpl"
 DIR = ROOT / "examples" / "citadels"

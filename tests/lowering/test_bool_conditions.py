@@ -22,7 +22,7 @@ from gamegen import SEATS, turn
 from tgpl.asp.verify import GdlMachine
 from tgpl.frontend.loader import load_program
 from tgpl.runtime.game import Game, compile_program
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import compare, explore
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -22,7 +22,7 @@ from tgpl.cli import main
 from tgpl.lowering.symbolic import TRUE
 from tgpl.asp.verify import GdlMachine
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore
 

@@ -23,7 +23,7 @@ from differential import Lowered
 from tgpl.cli import main
 from tgpl.lowering.symbolic import TRUE
 from tgpl.runtime.game import load_game
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore
 

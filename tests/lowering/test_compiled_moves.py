@@ -29,7 +29,7 @@ from tgpl.lowering.universe import Universe
 from tgpl.pipeline import gdl_errors
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import Differential, _without_flow
 from tgpl.verify.graph import explore
 

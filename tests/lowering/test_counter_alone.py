@@ -21,7 +21,7 @@ import pytest
 import tgpl.lowering.segments as segments
 from differential import Lowered, bisimulate
 from tgpl.lowering.lower import NotLowerable
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "lowering" / "move_limit.tgpl"

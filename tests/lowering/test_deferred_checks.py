@@ -19,7 +19,7 @@ from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 COUNTED = (  # the counter written by the moves, not by the check

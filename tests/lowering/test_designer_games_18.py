@@ -14,7 +14,7 @@ import re
 from click.testing import CliRunner
 
 from tgpl.cli import main
-from tgpl.runtime.chance_machine import ChanceMachine
+from tgpl.verify.chance_machine import ChanceMachine
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import game

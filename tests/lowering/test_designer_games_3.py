@@ -391,7 +391,7 @@ def test_ends_verify_says_what_each_player_secures():
 def test_y_board_shows_an_empty_cell_on_a_side_as_empty():
     """A cell marks the sides it lies on (`bool Left`); while its `player Stone` is null the text board shows
     it as empty, not as `x` (the mark), which read as a third kind of stone."""
-    from tgpl.runtime.display import render_state
+    from tgpl.play.display import render_state
 
     state = load_game(game("ygame")).initial_state(0)
     state = state.apply(state.resolve("Place(at: Cells[3][0])"))

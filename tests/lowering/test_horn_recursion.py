@@ -22,7 +22,7 @@ from tgpl.lowering.horn import HornCompiler, HornFunction, Unsupported
 from tgpl.lowering.ir import Atom, Not, Rule, Var
 from tgpl.lowering.lower import NotLowerable, lower
 from tgpl.runtime.game import Game, compile_program, load_game
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 from tgpl.runtime.snapshot import snapshot
 

@@ -21,7 +21,7 @@ from tgpl.lowering import execute, segments
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 KALAH = str(Path(__file__).resolve().parents[1] / "data" / "lowering" / "others" / "kalah.tgpl")

@@ -22,7 +22,7 @@ from tgpl.lowering.lower import lower
 from tgpl.pipeline import gdl_errors
 from tgpl.runtime.game import load_game, load_program
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from differential import Lowered, asp_check, asp_trace, bisimulate, playout
 from tgpl.asp.kif import read_kif, to_kif
 from tgpl.asp.validate import validate
 from tgpl.asp.verify import GdlMachine
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

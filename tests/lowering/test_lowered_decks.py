@@ -20,7 +20,7 @@ from click.testing import CliRunner
 import tgpl.lowering.execute as execute
 from differential import Lowered, bisimulate
 from tgpl.cli import main
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore
 

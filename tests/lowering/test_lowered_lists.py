@@ -18,7 +18,7 @@ import pytest
 
 import tgpl.lowering.execute as execute
 from differential import Lowered, bisimulate
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from differential import Lowered, bisimulate
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ from tgpl.cli import main
 from tgpl.lowering.symbolic import FALSE, conj, sym_arith, sym_compare, truth
 from tgpl.lowering.universe import MADE
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore
 

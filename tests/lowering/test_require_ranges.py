@@ -16,7 +16,7 @@ import pytest
 
 import tgpl.lowering.segments as segments
 from differential import Lowered, bisimulate
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from tgpl.lowering.shapes import Shape, shape_table
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 ROOT = Path(__file__).resolve().parents[2]

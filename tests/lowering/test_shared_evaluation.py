@@ -12,7 +12,7 @@ from pathlib import Path
 
 import tgpl.lowering.execute as execute
 from differential import Lowered, bisimulate
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "lowering" / "shared_operands.tgpl"

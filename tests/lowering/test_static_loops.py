@@ -20,7 +20,7 @@ from tgpl.lowering.one_value import one_value
 from tgpl.pipeline import gdl_errors
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 from test_loop_writes import FLANK

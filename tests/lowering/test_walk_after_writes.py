@@ -30,7 +30,7 @@ from tgpl.cli import main
 from tgpl.lowering.lower import lower
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 DATA = Path(__file__).resolve().parents[1] / "data"

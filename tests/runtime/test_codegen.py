@@ -8,10 +8,10 @@ import pytest
 
 from tgpl.runtime import RuntimeOptions
 from tgpl.frontend.loader import load_program
-from tgpl.runtime.agents import RandomAgent
+from tgpl.play.agents import RandomAgent
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, compile_program
-from tgpl.runtime.play import play
+from tgpl.play.play import play
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GAMES = ["tris.tgpl", "connect4.tgpl", "hex.tgpl", "treasure.tgpl", "graph.tgpl", "cards.tgpl"]

@@ -1,7 +1,7 @@
 """A deck dealt at pop() (tgpl.runtime.dealing, validation only) is the same game as the deck shuffled up front.
 
 The exact law of what a play sees (the cards each seat holds, the cards left, who won) after a fixed line of
-moves, every draw enumerated (tgpl.runtime.chance_machine), is the same for the ordinary runtime, whose shuffle
+moves, every draw enumerated (tgpl.verify.chance_machine), is the same for the ordinary runtime, whose shuffle
 makes one of 6! orders and whose pop() takes the top, and for the dealing runtime, whose shuffle draws nothing
 and whose pop() draws among the cards left. The ordinary runtime never deals."""
 
@@ -11,7 +11,7 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
-from tgpl.runtime.chance_machine import ChanceMachine
+from tgpl.verify.chance_machine import ChanceMachine
 from tgpl.runtime.dealing import dealing
 from tgpl.runtime.game import load_game
 

@@ -60,7 +60,7 @@ def test_the_play_command_reports_a_runtime_error_without_a_traceback(tmp_path, 
     result = CliRunner().invoke(main, ["play", "err.tgpl", "--players", "first,first"])
     assert result.exit_code == 1
     assert result.stdout == ""
-    # The expression at fault named, as the command shows it (tgpl.runtime.error_report)
+    # The expression at fault named, as the command shows it (tgpl.play.error_report)
     named = {"cannot read 'v' of null": "cannot read 'v' of null: 'b' is null",
              "index 5 out of range 0..1": "index 5 out of range 0..1: the index '5' of 'xs'"}.get(message, message)
     source = TEMPLATE.format(line=line).splitlines()[row - 1]

@@ -1,5 +1,5 @@
 """Every object of a class holds the same fields in the same order (`RClass.fields`): the fact the
-stored form of a state relies on (`tgpl.runtime.stored` keeps a changed object's values without
+stored form of a state relies on (`tgpl.verify.stored` keeps a changed object's values without
 their names) and the one a state laid out as one flat sequence would index by. Checked on every
 example and test game that checks, after setup and after each move of seeded random playouts, and
 on a game whose tiles, boards, decks and subclasses are made by `new` while it is played."""
@@ -13,7 +13,7 @@ import pytest
 from tgpl.frontend.loader import load_program
 from tgpl.runtime import load_game
 from tgpl.runtime.rng import Pcg32
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 
 ROOT = Path(__file__).resolve().parents[2]
 # The games there that check (the others are parts of a game, or games kept with their errors)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tgpl.frontend.loader import load_program
-from tgpl.runtime.agents import RandomAgent
+from tgpl.play.agents import RandomAgent
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, compile_program
-from tgpl.runtime.play import StuckError, play
+from tgpl.play.play import StuckError, play
 from tgpl.runtime.rng import Pcg32
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

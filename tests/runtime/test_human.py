@@ -39,7 +39,7 @@ def test_a_whole_game_against_the_first_agent_ends_with_a_result():
 
 def test_objects_with_a_name_are_labelled_and_players_objects_are_listed(tmp_path):
     from tgpl.runtime import load_game
-    from tgpl.runtime.display import describe_move, render_state
+    from tgpl.play.display import describe_move, render_state
 
     src = (
         'game "t"; players 2;\n'

@@ -3,7 +3,11 @@ tested above the ones it imports. The graph is read from the source (`ast`), so 
 function, which hides a cycle from Python's import system until it runs, counts as any other, and
 so does one under `if TYPE_CHECKING:`: it never runs, but a module that names a class of a module
 above it in its annotations depends on it all the same (what it needs of one, it takes as a
-`Protocol` or a function passed in). No module imports anything inside a function."""
+`Protocol` or a function passed in). No module imports anything inside a function.
+
+The runtime's clients live outside it and above it: games played (`tgpl.play`: agents, records, the
+text view) and the runtime as verify's state machine (`tgpl.verify`). No module of the runtime
+imports them, so the runtime can be read and changed without them."""
 
 from __future__ import annotations
 
@@ -58,6 +62,29 @@ def imports(source: str) -> tuple[set[str], set[str]]:
     return every, local
 
 
+# The packages of the runtime's clients: nothing in tgpl.runtime may import them.
+CLIENTS = ("tgpl.play", "tgpl.verify")
+
+
+def packages(source: str) -> set[str]:
+    """The modules outside `tgpl.runtime` that `source` imports by their absolute name, anywhere
+    (inside a function or under `if TYPE_CHECKING:` too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if not name.startswith("tgpl.runtime")}
+
+
+def clients_imported(source: str) -> set[str]:
+    """The modules of the runtime's clients (`CLIENTS`) that `source` imports."""
+    return {name for name in packages(source)
+            if any(name == client or name.startswith(client + ".") for client in CLIENTS)}
+
+
 def graph() -> dict[str, set[str]]:
     return {name: imports((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))[0] - {name} for name in MODULES}
 
@@ -97,6 +124,23 @@ def test_no_module_of_the_runtime_imports_inside_a_function():
     hidden = {name: local for name in MODULES
               if (local := imports((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))[1])}
     assert hidden == {}
+
+
+def test_the_runtime_imports_none_of_its_clients():
+    found = {name: used for name in MODULES
+             if (used := clients_imported((PACKAGE / f"{name}.py").read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_the_check_of_clients_sees_every_spelling_of_an_import():
+    assert clients_imported("from tgpl.play.agents import RandomAgent\n") == {
+        "tgpl.play.agents", "tgpl.play.agents.RandomAgent"}
+    assert clients_imported("import tgpl.verify.runtime_machine as rm\n") == {"tgpl.verify.runtime_machine"}
+    assert clients_imported("from tgpl import play\n") == {"tgpl.play"}
+    hidden = "def f():\n    from tgpl.verify import stored\n    return stored\n"
+    assert clients_imported(hidden) == {"tgpl.verify", "tgpl.verify.stored"}
+    assert clients_imported("from tgpl.frontend import ast\nfrom tgpl.runtime.game import State\n") == set()
+    assert clients_imported("from tgpl.player import x\nimport tgpl.verifying\n") == set()
 
 
 def test_the_check_sees_imports_inside_functions_and_for_annotations():

@@ -53,6 +53,6 @@ def test_digests_made_from_inherited_ones_are_the_defined_ones(name):
     """Verify's digest of a state after a move makes again those of the objects the move wrote
     (`World.written`): an object a generated write copied must be told as `own_fields` tells it."""
     from test_verify_keys import _walk_digests
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
     machine = RuntimeMachine(load_game(EXAMPLES / name))
     assert sum(_walk_digests(machine, seed, 40) for seed in range(2)) > 0

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import load_game
-from tgpl.runtime.agents import FirstAgent, RandomAgent, automatic_agent
-from tgpl.runtime.mcts import DEFAULT_ITERATIONS, MctsAgent
-from tgpl.runtime.play import play
+from tgpl.play.agents import FirstAgent, RandomAgent, automatic_agent
+from tgpl.play.mcts import DEFAULT_ITERATIONS, MctsAgent
+from tgpl.play.play import play
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

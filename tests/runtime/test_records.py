@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from tgpl.cli import main
 from tgpl.runtime import IllegalMove, explore, load_game
-from tgpl.runtime.agents import FirstAgent, RandomAgent, ScriptAgent
-from tgpl.runtime.play import play, replay
-from tgpl.runtime.record import Record
+from tgpl.play.agents import FirstAgent, RandomAgent, ScriptAgent
+from tgpl.play.play import play, replay
+from tgpl.play.record import Record
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIS = ROOT / "examples" / "tris.tgpl"

@@ -10,8 +10,8 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 from tgpl.runtime import RuntimeOptions, load_game
-from tgpl.runtime.agents import RandomAgent
-from tgpl.runtime.play import play
+from tgpl.play.agents import RandomAgent
+from tgpl.play.play import play
 
 from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike, reference
 

@@ -692,7 +692,7 @@ setup { Seat s = new Seat(); s.assign(0); turn.use("T"); turn.pass(0, "P"); }
 
 
 def test_equal_keys_give_equal_digests_however_their_values_were_made(game):
-    from tgpl.runtime.verify import RuntimeMachine
+    from tgpl.verify.runtime_machine import RuntimeMachine
     from tgpl.verify.graph import explore
 
     g = game(SAME_NUMBERS)

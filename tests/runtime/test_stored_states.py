@@ -1,4 +1,4 @@
-"""Explore keeps the settled states of its frontier as flat tuples (`tgpl.runtime.stored`, through
+"""Explore keeps the settled states of its frontier as flat tuples (`tgpl.verify.stored`, through
 `RuntimeMachine.store` and `restore`). A state unpacked is the state packed: the same key and
 digest, the same view, the same moves, and each move makes the same state; packing keeps a state
 waiting for a choice whole; equal states give equal keys and different states different keys;
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tgpl.runtime import load_game
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
 
 ROOT = Path(__file__).resolve().parents[2]

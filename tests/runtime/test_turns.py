@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tgpl.runtime.agents import FirstAgent
+from tgpl.play.agents import FirstAgent
 from tgpl.runtime.errors import TGPLRuntimeError
-from tgpl.runtime.play import StuckError, play
+from tgpl.play.play import StuckError, play
 
 
 def texts(state) -> list[str]:

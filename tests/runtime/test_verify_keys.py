@@ -1,4 +1,4 @@
-"""Verify's digest of a state (`tgpl.runtime.verify.RuntimeMachine.key`), with its parts digested
+"""Verify's digest of a state (`tgpl.verify.runtime_machine.RuntimeMachine.key`), with its parts digested
 once and the rest of a key marshalled once per value, is the digest of the state's key as its
 docstring defines it: over the number of objects, each object's part digested, and the rest."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from tgpl.runtime import load_game
 from tgpl.runtime.rng import Pcg32
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -111,7 +111,7 @@ class _Forgetful(set):
 # frozen and marshalled, whatever the values, and the digests as when every part is frozen first.
 def test_assembled_parts_are_the_parts_marshalled():
     from tgpl.runtime.game import _frozen_object
-    from tgpl.runtime.verify import _Parts
+    from tgpl.verify.runtime_machine import _Parts
 
     game = load_game(EXAMPLES / "tris.tgpl")
     world = game.initial_state(0).world.copy()

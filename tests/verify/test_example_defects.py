@@ -16,7 +16,7 @@ import pytest
 from tgpl.asp.bounded import bounded_verify
 from tgpl.pipeline import lower_game
 from tgpl.runtime import load_game
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore, verify
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tgpl.cli import main
 from tgpl.frontend.outcomes import goals_of, unscored
-from tgpl.runtime.chance_machine import ChanceMachine
+from tgpl.verify.chance_machine import ChanceMachine
 from tgpl.runtime.game import load_game
 from tgpl.verify.information import FULL_VIEW, TooManyInformationSets, hidden_information, value_seen
 

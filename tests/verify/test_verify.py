@@ -12,7 +12,7 @@ from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.verify import GdlMachine
 from tgpl.cli import main
 from tgpl.runtime import load_game
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import Graph, compare, explore, find_cycle, forced, verify
 
 ROOT = Path(__file__).resolve().parents[2]

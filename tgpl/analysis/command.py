@@ -13,7 +13,7 @@ from tgpl.analysis.figures import Scorer, play_games, replay_prefix, summarise, 
 from tgpl.analysis.on_ray import RayError, RayMissing, connect, disconnect  # Ray itself only when --ray
 from tgpl.frontend.after_setup import chance_site_texts
 from tgpl.frontend.loader import load_program
-from tgpl.runtime.agents import automatic_agent
+from tgpl.play.agents import automatic_agent
 from tgpl.runtime.game import Game, compile_program
 
 
@@ -77,7 +77,7 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
     frequent = summary["most_frequent_state"]
     state_text = None
     if frequent is not None:
-        from tgpl.runtime.display import render_state
+        from tgpl.play.display import render_state
 
         state_text = render_state(replay_prefix(game, frequent["seed"], frequent["moves"]))
     if report_dir:

@@ -1,7 +1,7 @@
 """`tgpl analyze`: what a designer asks of a prototype before a playtest, measured over many games.
 
 Game k of a run is played with seed S + k by the same agents `tgpl play --seed S+k --players ...`
-seats, through `tgpl.runtime.play.play`, so any game of the run replays on its own. Games are
+seats, through `tgpl.play.play.play`, so any game of the run replays on its own. Games are
 independent, so they spread over processes; each worker returns plain facts (`Played`) and the
 figures are computed from them in seed order, so they never depend on scheduling. What each
 figure means is in docs/analyze.md.
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tgpl.frontend.types import NUMBER
-from tgpl.runtime.agents import automatic_agent
-from tgpl.runtime.error_report import render_runtime_error
+from tgpl.play.agents import automatic_agent
+from tgpl.play.error_report import render_runtime_error
+from tgpl.play.play import StuckError, play
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, Move, State
-from tgpl.runtime.play import StuckError, play
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 

@@ -200,7 +200,7 @@ class RClass:
         `boards.build_group`'s. Every object of a class has these and no others, however it was made
         (a tile of a board gets its `group` before `init_object`, where a tile made by `new` gets it
         first too), so a field's position is a fact of its class: what the stored form of a state
-        (`tgpl.runtime.stored`) leaves out, and what a state as one flat sequence would index by
+        (`tgpl.verify.stored`) leaves out, and what a state as one flat sequence would index by
         (tests/runtime/test_field_layouts.py checks every object of the examples against it).
         Read once classes are final."""
         kinds = {c.kind for c in self.ancestors()}
@@ -227,7 +227,7 @@ class RClass:
     @cached_property
     def owner_secrecy(self) -> str | None:
         """`private` or `hidden` when the class (or a base) is written so: who owns one of its objects is
-        seen by its owners only, or by nobody (tgpl.runtime.display.visible_owners)."""
+        seen by its owners only, or by nobody (tgpl.play.display.visible_owners)."""
         return self.info.owner_secrecy
 
     def private_action(self, name: str) -> bool:

@@ -6,7 +6,7 @@ game is played by a runtime that draws at each pop() the item it takes, among th
 draw nothing: the order of the items left is then the order they were put in (a shuffle in setup's, before
 `dealing`, is the seed's), which no play reads. That is the form GDL-II can write (random's move at each pop(),
 one for each item left: docs/language.md, decision 100), and playing it here lets the validation compare the
-runtime and the GDL state by state and draw by draw (tgpl.runtime.chance_machine enumerates a pop()'s draws, n
+runtime and the GDL state by state and draw by draw (tgpl.verify.chance_machine enumerates a pop()'s draws, n
 of them for n items left, where a shuffle up front makes n! orders).
 
 Used by validation only: the ordinary runtime, its records and replays never deal (`Seldom.deals` is empty).

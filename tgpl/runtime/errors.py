@@ -26,7 +26,7 @@ class TGPLRuntimeError(Exception):
         # report's frames are built only here, when an error happens.
         self.stack = [f if isinstance(f, Frame) else Frame(*f) for f in stack or []]
         # The move texts that reach the error from the initial state, the failing one last, when a
-        # whole game was being played (tgpl.runtime.play sets them): `tgpl play --moves` replays them.
+        # whole game was being played (tgpl.play.play sets them): `tgpl play --moves` replays them.
         self.moves: list[str] | None = None
 
     def render(self) -> str:

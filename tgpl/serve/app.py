@@ -38,8 +38,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import load_program
+from tgpl.play.record import Record, RecordError, source_digest
 from tgpl.runtime.game import Game, GameLoadError, compile_program, load_game
-from tgpl.runtime.record import Record, RecordError, source_digest
 from tgpl.serve.session import HUMAN, Client, Refused, Session, bot_agent
 from tgpl.serve.store import Store, new_token
 
@@ -562,7 +562,7 @@ def _analysis(path: str, players: str, games: int, seed: int) -> tuple[str, list
     import tempfile
 
     from tgpl.analysis.figures import play_games, summarise, text_report
-    from tgpl.runtime.agents import automatic_agent
+    from tgpl.play.agents import automatic_agent
 
     try:
         game = load_game(path)  # its own compiled game: the worker thread shares nothing with play

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tgpl.runtime.agents import Agent, automatic_agent
-from tgpl.runtime.display import describe_move
+from tgpl.play.agents import Agent, automatic_agent
+from tgpl.play.display import describe_move
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, State
 from tgpl.serve.store import StoredGame, Store
@@ -185,7 +185,7 @@ class Session:
         state, at = self.state, self.number
         if self.error is not None or state.is_terminal:
             raise Refused("no move to weigh: the game is over or stopped")
-        from tgpl.runtime.mcts import MctsAgent
+        from tgpl.play.mcts import MctsAgent
 
         moves = state.legal_moves()
         agent = MctsAgent(self.stored.seed + at, state.active_player, iterations)

@@ -30,7 +30,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from tgpl.runtime.display import _BUILTIN_TILE_FIELDS, _OBJECT_NAME, abbreviations, label, may_see_field, visible_owners
+from tgpl.play.display import _BUILTIN_TILE_FIELDS, _OBJECT_NAME, abbreviations, label, may_see_field, visible_owners
 from tgpl.runtime.game import Move, State
 from tgpl.runtime.values import Obj, World
 from tgpl.serve.layout import graph_layout

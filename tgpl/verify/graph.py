@@ -1,7 +1,7 @@
 """Reachable game graphs and what can be decided on them: `explore`, `verify`, `compare`.
 
 A state machine is anything with the `Machine` shape below; adapters for the
-TGPL runtime (`tgpl.runtime.verify`) and the GDL reasoner (`tgpl.asp.verify`)
+TGPL runtime (`tgpl.verify.runtime_machine`) and the GDL reasoner (`tgpl.asp.verify`)
 live next to their owners. Nodes are numbered in breadth-first order, so the
 BFS tree gives shortest witnesses.
 """
@@ -75,7 +75,7 @@ class Graph:
     depth: list[int] = field(default_factory=list)  # each state's moves from the start (its BFS level)
     max_depth: int | None = None  # the states at this depth were examined, not expanded (`explore`)
     levels: int = 0  # the BFS levels whose states were all examined (fewer than all when a cap stopped it)
-    # Chance nodes (`tgpl.runtime.chance_machine`): node -> the probability of each of its edges, in order
+    # Chance nodes (`tgpl.verify.chance_machine`): node -> the probability of each of its edges, in order
     chance: dict[int, list] = field(default_factory=dict)
 
     @property
@@ -164,7 +164,7 @@ def explore(machine: Machine, max_states: int = 1_000_000,
     from their moves when their turn to be expanded comes. `stop` (asked after every state, so
     it must be cheap: tgpl.limits.Limits.stopper) may give another reason to stop (a time
     limit), kept in `stopped` too. A machine that checks the command's limits itself, inside
-    a state (tgpl.runtime.chance_machine: one move's draws can be thousands of runs), stops
+    a state (tgpl.verify.chance_machine: one move's draws can be thousands of runs), stops
     the run there as `stop` would (LimitReached, its `cap` kept in `stopped`), the state it
     was expanding left unexpanded; before the first state is expanded, there is no graph,
     and LimitReached goes on to the caller.

@@ -22,8 +22,8 @@ from fractions import Fraction
 from typing import Callable
 
 from tgpl.asp.gdl2 import FULL_VIEW
-from tgpl.runtime.chance_machine import ChanceMachine, ChanceNode
 from tgpl.serve.views import view
+from tgpl.verify.chance_machine import ChanceMachine, ChanceNode
 
 __all__ = ["FULL_VIEW", "TooManyInformationSets", "hidden_information", "value_seen"]
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from tgpl.runtime.game import Game, State
-from tgpl.runtime.verify import RuntimeMachine
+from tgpl.verify.runtime_machine import RuntimeMachine
 
 PROBES = 20  # random probes of `estimate_plays`
 

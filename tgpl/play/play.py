@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tgpl.runtime.agents import Agent, EndOfInput, ScriptAgent
+from tgpl.play.agents import Agent, EndOfInput, ScriptAgent
+from tgpl.play.record import Record, source_digest
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
-from tgpl.runtime.record import Record, source_digest
 
 
 class StuckError(Exception):

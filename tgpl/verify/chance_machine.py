@@ -29,8 +29,8 @@ from tgpl.runtime.dealing import dealing
 from tgpl.runtime.game import PHASE_ENTRY, State
 from tgpl.runtime.rng import Pcg32
 from tgpl.runtime.values import World
-from tgpl.runtime.verify import RuntimeMachine
 from tgpl.verify.graph import Info
+from tgpl.verify.runtime_machine import RuntimeMachine
 
 
 class TooManyOutcomes(Exception):

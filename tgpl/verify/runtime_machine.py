@@ -8,9 +8,9 @@ from struct import Struct
 
 from tgpl.frontend.outcomes import unscored
 from tgpl.runtime.game import PHASE_ENTRY, Game, State, _freeze, _frozen_object
-from tgpl.runtime.stored import Packer
 from tgpl.runtime.values import Obj, World
 from tgpl.verify.graph import Info
+from tgpl.verify.stored import Packer
 
 
 # Digests of object parts, by the part marshalled, kept by a machine (`_packed`): at most this many
@@ -133,7 +133,7 @@ class RuntimeMachine:
         self._rests: dict[tuple, bytes] = {}
         self._parts = _Parts()
         # Explore's `store` and `restore`: a settled state of the frontier kept as one tuple
-        # (`tgpl.runtime.stored`), a seventh of its memory on Tris, a state waiting for a choice whole
+        # (`tgpl.verify.stored`), a seventh of its memory on Tris, a state waiting for a choice whole
         packer = Packer(game)
         self.store = packer.pack
         self.restore = packer.unpack

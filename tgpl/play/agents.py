@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
+from tgpl.play.mcts import DEFAULT_ITERATIONS, MctsAgent
+from tgpl.play.typed_moves import read_typed_move
 from tgpl.runtime.game import IllegalMove, Move, State
-from tgpl.runtime.mcts import DEFAULT_ITERATIONS, MctsAgent
 from tgpl.runtime.rng import Pcg32
-from tgpl.runtime.typed_moves import read_typed_move
 
 
 class Agent(Protocol):
