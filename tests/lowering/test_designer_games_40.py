@@ -11,8 +11,8 @@ end with the legal cards (following suit), the hands, the trick's leader and the
 The lowering as a designer tries it (CPU and peak memory measured once with /usr/bin/time on a shared two-core
 machine, not asserted): the dry run says it lowers (estimated from a sampled run; 6.5 s, 121 MB), its one action
 spelled out. `--moves compiled` (0.9 s, 56 MB) refuses, "a game with secrets (its GDL-II percepts are written for
-spelled-out moves)", located at the file's first line rather than at a `private` attribute, and with nothing to do
-about it (the spelled-out moves are what auto uses anyway). `tgpl to-gdl --max-seconds 120` (auto) stops at its
+spelled-out moves: `--moves spelled` or `auto` writes them)", located at the first `private` attribute (it was
+located at the file's first line, with nothing to do about it, when the game was written). `tgpl to-gdl --max-seconds 120` (auto) stops at its
 limit while spelling out the moves, nothing written (120.6 s, of which 35 s of CPU, 438 MB); with 500 s the
 lowering ends and the validation stops at the limit (500.0 s, 83 s of CPU, 1.0 GB): whether the dry run's "lowers"
 holds was not seen on this machine. Not pinned.
@@ -219,8 +219,9 @@ def test_the_dry_run_says_it_lowers_with_its_moves_spelled_out():
 
 
 def test_compiled_moves_are_refused_for_the_secret_hands(tmp_path):
-    """`--moves compiled`: refused, the reason the game's secrets (the `private` hands), located at the file's start."""
+    """`--moves compiled`: refused, the reason the game's secrets, located at the `private` hands, with the way out."""
     out = tmp_path / "trumps.kif"
     r = CliRunner().invoke(main, ["to-gdl", game("trumps"), "--moves", "compiled", "-o", str(out)])
     assert r.exit_code == 2 and not out.exists(), r.output
-    assert "trumps.tgpl:1:1: error: not lowerable: the moves cannot be compiled: a game with secrets" in r.output
+    assert "trumps.tgpl:81:5: error: not lowerable: the moves cannot be compiled: a game with secrets" in r.output
+    assert "`--moves spelled` or `auto` writes them" in r.output

@@ -2096,9 +2096,11 @@ class CompiledGame:
             raise Unsupported(f"a roll() refused: {refused[0][1]}")
         if self.u.throws or self.u.deals:
             raise Unsupported("setup's dice or deals (random's first moves)")
-        from tgpl.lowering.percepts import has_secrets
-        if has_secrets(self.program):  # tgpl.lowering.percepts writes them for spelled-out moves
-            raise Unsupported("a game with secrets (its GDL-II percepts are written for spelled-out moves)")
+        from tgpl.lowering.percepts import first_secret
+        secret = first_secret(self.program)
+        if secret is not None:  # tgpl.lowering.percepts writes them for spelled-out moves
+            raise Unsupported.at(secret.span, "a game with secrets (its GDL-II percepts are written for spelled-out "
+                                              "moves: `--moves spelled` or `auto` writes them)")
         out = {}
         for key, m in self.moves.items():
             t = throws.get(id(m.action))

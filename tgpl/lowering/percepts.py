@@ -47,14 +47,20 @@ OWNERS = "owners"
 
 def has_secrets(program) -> bool:
     """Whether some attribute or class of the game is written `private` or `hidden`, or some action `private`."""
+    return first_secret(program) is not None
+
+
+def first_secret(program):
+    """The first `private` or `hidden` word of the game (an ast.Secrecy, for a refusal located where the secret is
+    declared), or None."""
     for info in program.classes:
         defn = info.defn
         if defn is None:
             continue
-        if defn.secrecy is not None or any(a.secrecy is not None for a in defn.attributes) \
-                or any(a.secrecy is not None for a in defn.actions):
-            return True
-    return False
+        for node in (defn, *defn.attributes, *defn.actions):
+            if node.secrecy is not None:
+                return node.secrecy
+    return None
 
 
 def _who(fl) -> str:
