@@ -12,19 +12,20 @@ The lowering as a designer tries it (CPU and peak memory measured once with /usr
 machine, not asserted). The dry run and `tgpl to-gdl` (auto) crashed (TypeError: a call of `Seat.Shapes()`, which
 returns a list, named as a relation of its results, tgpl.lowering.execute `_named`); fixed, the dry run is undecided
 (4.5 s, 66 MB), and `tgpl to-gdl --max-seconds 120` refuses (12.8 s, 80 MB), located at `CanPlace`'s call of
-`Shapes`: the spelled-out moves' conditions pass 3,000,000 parts, `Shapes` reading the list `Left` the moves change;
-its hint, "keep the value in a number the moves change (a running total)", fits a list summed, not the kinds a seat
-has left. `--moves compiled` (1.0 s, 56 MB) refuses at `Left.remove(shape.Kind)`, and its hint said to mark the
-items with an attribute (`bool Out`), which numbers cannot have: it now says to make them objects setup creates
-(tgpl.lowering.rewrites.changed_list_hint). Followed (corners_pieces.tgpl), two refusals came next, each located:
-the counters `Covered` and `Placed` not bounded (removed: the squares are counted on the board at the end, the first
-piece asked of the pieces), then a loop of `Fits` that no rules could take because it calls `seat.HasLaid()`, "a
-method of an object known at run time" (made global functions of the seat). The rewrite's dry run then says it
-lowers with its moves compiled (1.0 s), and it lowers, 170 rules, in 7.3 s with `--no-validate`; but `tgpl to-gdl
---max-seconds 200` did not stop at its limit: killed after 1,134 s, its two forked workers each 4 minutes into
-grounding a batch of states for the validation (tgpl.asp.per_state, waited on without the limit). One state grounded
-alone (per state, as compiled moves are) costs 32 s of CPU, where the whole KIF grounded once costs 0.5 s. Not
-pinned.
+`Shapes`: the spelled-out moves' conditions pass 3,000,000 parts, `Shapes` reading the list `Left` the moves change.
+Its hint said "keep the value in a number the moves change (a running total)", which fits a list summed, not the
+kinds a seat has left that `Shapes` tests with `contains`: it now names the rewrite for such a list, objects setup
+creates marked `Out` or a count per kind (tgpl.lowering.execute.changed_list_rewrite). `--moves compiled` (1.0 s, 56
+MB) refuses at `Left.remove(shape.Kind)`, and its hint said to mark the items with an attribute (`bool Out`), which
+numbers cannot have: it now says to make them objects setup creates (tgpl.lowering.rewrites.changed_list_hint).
+Followed (corners_pieces.tgpl), two refusals came next, each located: the counters `Covered` and `Placed` not
+bounded (removed: the squares are counted on the board at the end, the first piece asked of the pieces), then a loop
+of `Fits` that no rules could take because it calls `seat.HasLaid()`, "a method of an object known at run time"
+(made global functions of the seat). The rewrite's dry run then says it lowers with its moves compiled (1.0 s), and
+it lowers, 170 rules, in 7.3 s with `--no-validate`; but `tgpl to-gdl --max-seconds 200` did not stop at its limit:
+killed after 1,134 s, its two forked workers each 4 minutes into grounding a batch of states for the validation
+(tgpl.asp.per_state, waited on without the limit). One state grounded alone (per state, as compiled moves are) costs
+32 s of CPU, where the whole KIF grounded once costs 0.5 s. Not pinned.
 """
 
 from __future__ import annotations
@@ -270,14 +271,19 @@ def test_the_dry_run_is_undecided_and_names_the_list_the_moves_change():
 
 def test_to_gdl_refuses_at_the_call_of_the_list_and_at_the_list_the_moves_change(tmp_path):
     """`tgpl to-gdl`: refused, located at `CanPlace`'s call of `Shapes` (the spelled-out moves' conditions past
-    3,000,000 parts) and, with the moves compiled, at `Left.remove`, whose items are numbers: the hint says to
-    make them objects, not to mark the numbers with an attribute (`bool Out`) they cannot have."""
+    3,000,000 parts) and, with the moves compiled, at `Left.remove`, whose items are numbers: both hints say to
+    make them objects, not to mark the numbers with an attribute (`bool Out`) they cannot have, and the first no
+    longer a running total (`Shapes` tests the kinds with `contains`, it sums nothing)."""
     out = tmp_path / "corners.kif"
     r = CliRunner().invoke(main, ["to-gdl", game("corners"), "-o", str(out)])
     assert r.exit_code == 2 and not out.exists(), r.output
     assert "corners.tgpl:170:100: error: not lowerable: the lowering built conditions of more than 3,000,000 parts" \
            in r.output, r.output
-    assert "CanPlace calls Shapes, which reads the list 'Left' that the moves change" in r.output, r.output
+    assert ("CanPlace calls Shapes, which reads the list 'Left' that the moves change (`remove` at 233:13): its "
+            "value is spelled out for every content the list can have, a call forks the path once per value it can "
+            "return, so the paths multiply call after call and every statement after them runs on each: its items "
+            "are values, which carry no attribute: make each an object setup creates") in r.output, r.output
+    assert "running total" not in r.output
     r = CliRunner().invoke(main, ["to-gdl", game("corners"), "--moves", "compiled", "-o", str(out)])
     assert r.exit_code == 2 and not out.exists(), r.output
     assert "corners.tgpl:233:13: error: not lowerable: the moves cannot be compiled: remove() changes the list " \

@@ -11,6 +11,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tgpl.cli import main
+from tgpl.frontend import ast
+from tgpl.frontend.loader import load_program
+from tgpl.lowering.execute import changed_list_rewrite, changed_lists_read
 
 DESIGNERS = Path(__file__).resolve().parents[1] / "data" / "designers"
 
@@ -60,3 +63,45 @@ def test_player_arithmetic_in_a_function_names_the_input_rewrite(tmp_path):
         ("mine = Game.Board.Arrived(who: player)", "mine = Game.Board.Arrived(who: player, other: player + 1)"),
         ("Arrived(who: player + 1)", "Arrived(who: player + 1, other: player)")])
     assert _compiled(rewritten, tmp_path) == (0, "")
+
+
+def _reader_rewrite(program, function: str) -> str:
+    """The rewrite `execute.changed_list_rewrite` names for the function `function`, which reads a list the moves
+    change: as the spelled-out moves' refusal names it where a call of that function is too much work."""
+    fn = next(n for m in program.modules for n in ast.walk(m.items)
+              if isinstance(n, ast.FunctionDef) and n.name == function)
+    [(name, change)] = changed_lists_read(program, fn)
+    return changed_list_rewrite(program, name, change, fn)
+
+
+SUMMED = "                total += Cards[i].Value;\n"
+COMPARED = "                if (Cards[i].Value > total) { total = Cards[i].Value; }\n"
+
+
+def test_the_rewrite_for_a_list_a_function_reads_follows_how_it_reads_it(tmp_path):
+    """A hand whose cards are summed (Ends' `Total`) keeps the running total; the same hand read for its best card
+    (each card compared) gets its items marked as held (the hand only fills); the kinds of piece a seat has left
+    (Corners' `Shapes`, `Left.contains(s.Kind)`, numbers taken out) get the objects that setup makes, marked out."""
+    summed = _reader_rewrite(load_program(DESIGNERS / "ends.tgpl"), "Total")
+    assert summed.startswith("keep the value in a number the moves change (a running total, `Score += card.Value;` "
+                             "in the move that changes 'Cards')"), summed
+    compared = _reader_rewrite(load_program(_edited(tmp_path, "ends.tgpl", [(SUMMED, COMPARED)])), "Total")
+    assert compared.startswith("mark the items it would hold with an attribute of the item (`bool Held`)"), compared
+    kinds = _reader_rewrite(load_program(DESIGNERS / "corners.tgpl"), "Shapes")
+    assert kinds.startswith("its items are values, which carry no attribute: make each an object setup creates "
+                            "(`class Piece { number Kind = 0; bool Out = false; }`), keep them all in 'Left'"), kinds
+    assert "running total" not in kinds
+
+
+def test_a_hand_read_card_by_card_is_refused_at_the_call_with_the_marks_not_a_sum(tmp_path):
+    """Ends with its hand's best card scored instead of the sum: refused at the same call (93:55) of the ranking,
+    naming `Total` and the hand, with the rewrite for a list whose items are compared, not summed."""
+    game = _edited(tmp_path, "ends.tgpl", [(SUMMED, COMPARED)])
+    r = CliRunner().invoke(main, ["to-gdl", str(game), "--moves", "spelled", "-o", str(tmp_path / "out.kif")])
+    assert r.exit_code == 2 and not (tmp_path / "out.kif").exists(), r.output
+    assert "ends.tgpl:93:55: error: not lowerable: the values the calls on this way return make " in r.output
+    assert ("phase Scoring calls Total, which reads the list 'Cards' that the moves change (`add` at 56:13): its "
+            "value is spelled out for every content the list can have, a call forks the path once per value it can "
+            "return, so the paths multiply call after call and every statement after them runs on each: mark the "
+            "items it would hold with an attribute of the item (`bool Held`)") in r.output, r.output
+    assert "Score += card.Value" not in r.output

@@ -33,8 +33,9 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
-from tgpl.lowering.list_sums import SumLoop, sum_loop
+from tgpl.lowering.list_sums import SumLoop, sum_loop, summed_in
 from tgpl.lowering.minimize import minimize
+from tgpl.lowering.rewrites import marked_items_hint
 from tgpl.lowering.saturate import capped
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
@@ -569,15 +570,11 @@ class Executor:
                     f"(`{change.callee.name}` at {change.span.line}:{change.span.col}): its value is spelled out for "
                     "every content the list can have, a call forks the path once per value it can return, so the "
                     "paths multiply call after call and every statement after them runs on each: "
-                    f"{running_total_hint(name)}")
+                    f"{changed_list_rewrite(self.program, name, change, fn)}")
         name, change = walked[0]
-        spelled = (f"; the loop reads the list '{name}', which the moves change (`{change.callee.name}` at "
-                   f"{change.span.line}:{change.span.col}), so it is spelled out for every content the list can have: ")
-        if change.callee.name in ("add", "append") and not removed_from(self.program, name):
-            return spelled + running_total_hint(name)
-        return spelled + ("keep every item in the list and mark the ones taken out with an attribute the loop tests "
-                          "(`bool Out`), or try --moves compiled or --functions-as-relations (docs/lowering.md, "
-                          "\"Writing games that lower\")")
+        return (f"; the loop reads the list '{name}', which the moves change (`{change.callee.name}` at "
+                f"{change.span.line}:{change.span.col}), so it is spelled out for every content the list can have: "
+                f"{changed_list_rewrite(self.program, name, change, body)}")
 
     @contextmanager
     def one_state(self) -> Iterator[None]:
@@ -2735,9 +2732,23 @@ def running_total_hint(name: str) -> str:
             "(docs/lowering.md, \"Writing games that lower\")")
 
 
+def changed_list_rewrite(program, name: str, change: ast.Call, reader: ast.Node) -> str:
+    """The rewrite for code (`reader`) that reads the list `name` the moves change (by `change`), by how it reads
+    it: a list summed into a number (`total += Cards[i].Value`) is a running total the moves keep; a list whose
+    items are tested or picked one by one (`Left.contains(kind)`, `Men[i].At == s`) keeps its items where setup put
+    them, marked by an attribute (objects made first where the items are values: the kinds a seat has left), as
+    taken out where any move takes items out of it, else as held."""
+    if summed_in(reader, name):
+        return running_total_hint(name)
+    held = program.types.get(id(change.callee.obj))
+    values = isinstance(held, Collection) and not isinstance(held.elem, ClassType)
+    method = "remove" if removed_from(program, name) else change.callee.name
+    return f"{marked_items_hint(name, method, values)} (docs/lowering.md, \"Writing games that lower\")"
+
+
 def removed_from(program, name: str) -> bool:
     """Whether code after setup takes items out of the list attribute `name` (`remove`, `removeAt`, `clear`): a list
-    the moves only add to (a hand that fills) has no items to mark as taken out."""
+    the moves only add to (a hand that fills) has no items to mark as taken out, only ones to mark as held."""
     return any(isinstance(n, ast.Call) and isinstance(n.callee, ast.Member)
                and n.callee.name in ("remove", "removeAt", "clear") and getattr(n.callee.obj, "name", None) == name
                for n in after_setup_nodes(program))

@@ -147,3 +147,36 @@ def total_domain(values: list[float], most: int, initial: float) -> list[float]:
     hi = most * max(0.0, max(values, default=0.0))
     lo, hi = min(lo, initial), max(hi, initial)
     return [float(x) for x in range(int(lo), int(hi) + 1)]
+
+
+def _names_list(e: ast.Expr, name: str) -> bool:
+    """Whether `e` is the list `name` itself (`Cards`, `hand.Cards`, `this.Cards`)."""
+    return isinstance(e, (ast.Name, ast.Member)) and e.name == name
+
+
+def _reads_item(e: ast.Expr, name: str, items: set[str]) -> bool:
+    """Whether `e` reads an item of the list `name`: `Cards[i]` (or a field of it), or a local that holds one."""
+    return any((isinstance(n, ast.Index) and _names_list(n.obj, name))
+               or (isinstance(n, ast.Name) and n.name in items) for n in ast.walk(e))
+
+
+def summed_in(body: ast.Node, name: str) -> bool:
+    """Whether `body` adds the items of the list attribute `name` into a number (`total += Cards[i].Value`, `total =
+    total - card.Value` with `card` a local read from the list): such a list is read for a sum, which a running
+    total the moves keep replaces, where a list whose items are tested (`Left.contains(kind)`) or picked one by one
+    wants its items marked instead (tgpl.lowering.rewrites.marked_items_hint)."""
+    items: set[str] = set()
+    for n in ast.walk(body):
+        if isinstance(n, ast.VarDecl) and n.init is not None and _reads_item(n.init, name, items):
+            items.add(n.name)
+    for n in ast.walk(body):
+        if not isinstance(n, ast.Assign):
+            continue
+        if n.op in ("+=", "-=") and _reads_item(n.value, name, items):
+            return True
+        if (n.op == "=" and isinstance(n.value, ast.Binary) and n.value.op in ("+", "-")
+                and isinstance(n.value.left, ast.Name) and isinstance(n.target, ast.Name)
+                and n.value.left.name == n.target.name
+                and _reads_item(n.value.right, name, items)):
+            return True
+    return False

@@ -21,25 +21,30 @@ def list_call_hint(name: str) -> str:
     return f"{name}() works on a list in the state, which the compiled moves do not keep: {collection_hint()}"
 
 
+def marked_items_hint(name: str, method: str, values: bool = False) -> str:
+    """What to write instead of a list attribute that a move changes by `method` (`Row.remove(card)`), where its
+    items are read one by one or tested (`contains`) rather than summed: the items stay where setup put them and an
+    attribute of each says what the list said. A list of `values` (numbers, strings, bools, players:
+    `Left.remove(shape.Kind)`) has items that carry no attribute, so they become objects first."""
+    if values:
+        return (f"its items are values, which carry no attribute: make each an object setup creates (`class Piece "
+                f"{{ number Kind = 0; bool Out = false; }}`), keep them all in '{name}' as setup made it and mark "
+                "the ones taken out (`Out = true`), or keep a bool or a count for each value on the list's owner")
+    if method in ("add", "append"):
+        return ("mark the items it would hold with an attribute of the item (`bool Held`), or keep what is read "
+                "of it in a number the move changes (a running total)")
+    if method in ("remove", "removeAt"):
+        return (f"keep every item in '{name}' as setup made it and mark the ones taken out with an attribute of "
+                "the item (`bool Out`), or numbers for its ends")
+    return collection_hint()
+
+
 def changed_list_hint(name: str, method: str, values: bool = False) -> str:
     """A list attribute changed by a move (`Row.remove(card)`, `Trail.clear()`): the compiled moves keep no list
-    that changes after setup (its slots and length are the spelled-out moves'), so the items stay where setup
-    put them and an attribute of each says what the list said. A list of `values` (numbers, strings, bools,
-    players: `Left.remove(shape.Kind)`) has items that carry no attribute, so they become objects first."""
-    if values:
-        rewrite = (f"its items are values, which carry no attribute: make each an object setup creates (`class Piece "
-                   f"{{ number Kind = 0; bool Out = false; }}`), keep them all in '{name}' as setup made it and mark "
-                   "the ones taken out (`Out = true`), or keep a bool or a count for each value on the list's owner")
-    elif method in ("add", "append"):
-        rewrite = ("mark the items it would hold with an attribute of the item (`bool Held`), or keep what is read "
-                   "of it in a number the move changes (a running total)")
-    elif method in ("remove", "removeAt"):
-        rewrite = (f"keep every item in '{name}' as setup made it and mark the ones taken out with an attribute of "
-                   "the item (`bool Out`), or numbers for its ends")
-    else:
-        rewrite = collection_hint()
+    that changes after setup (its slots and length are the spelled-out moves'), so the rewrite marks its items
+    (`marked_items_hint`)."""
     return (f"{method}() changes the list '{name}', and compiled moves keep no list that changes after setup: "
-            f"{rewrite}; or spell the moves out (`--moves spelled`)")
+            f"{marked_items_hint(name, method, values)}; or spell the moves out (`--moves spelled`)")
 
 
 def player_arithmetic_hint() -> str:
