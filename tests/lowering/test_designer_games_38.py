@@ -19,7 +19,10 @@ alone. Both hints were followed in rosette_throw.tgpl (the throw a move `Throw()
 before the writes): it lowers to GDL-II with its moves spelled out and validates, 7.5 s of CPU, 80 MB, 379 rules
 with a body, 14 playouts (13 to the end of the game). Its dry run says undecided (the numbers' ranges past its budget),
 and names why the moves are not compiled with a phrase hard to act on: "a roll() where random threw no die (a die
-read by a way its move does not reach)", at the `roll` in the `for` of four dice."""
+read by a way its move does not reach)", at the `roll` in the `for` of four dice. The undecided note named no number;
+it now names the counters the range search was ranging when its budget ran out, with the values found and where the
+moves write them (the tokens' `Pos`, 0 to 10, at `token.Pos = to`; `Race.Thrown`, 0 to 4): bounded numbers, many
+states together, which `tgpl to-gdl` searches in full."""
 
 from __future__ import annotations
 
@@ -223,3 +226,15 @@ def test_the_rewrite_lowers_to_gdl_ii_and_validates(tmp_path):
     text, _ = lowered_and_validated(game("rosette_throw"), tmp_path / "rosette_throw.kif")
     assert "(role random)" in text and "roll4" in text
     assert text.count("\n(<=") <= 379
+
+
+def test_the_rewrites_dry_run_names_the_numbers_its_range_search_was_ranging():
+    """Undecided (exit 2) past the dry run's budget of range steps: the note names the tokens' squares and the
+    throw, the values found when the budget ran out and where the moves write them (the move's `token.Pos = to`,
+    not the capture's reset to 0), so a designer sees bounded numbers, not one that runs away."""
+    r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("rosette_throw")])
+    assert r.exit_code == 2, r.output
+    assert ("the search of the numbers' ranges passed the dry run's budget (5,000 steps) while ranging Token#0.Pos, "
+            "Token#1.Pos, Token#2.Pos and 1 more (0 to 10 found so far, written at ") in r.output, r.output
+    assert "rosette_throw.tgpl:146:13), Race.Thrown (0 to 4 found so far, written at " in r.output, r.output
+    assert "rosette_throw.tgpl:93:13); where one of these grows without end" in r.output, r.output

@@ -48,7 +48,7 @@ from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, may_compile,
                                  moves_strategy, spelled_budget)
 from tgpl.lowering.layout import ListLayout
-from tgpl.lowering.segments import POOL_START, Lowering, lowered_logic, phase_action, refused_up_front
+from tgpl.lowering.segments import POOL_START, Lowering, lowered_logic, phase_action, refused_up_front, search_underway
 from tgpl.lowering.subset import phase_move_input, pool_classes
 from tgpl.lowering.universe import Universe
 from tgpl.lowering.unread import unread_attributes
@@ -660,6 +660,19 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
     return True
 
 
+def _ranges_undecided(lw: _DryLowering) -> str:
+    """The note of a dry run whose range search passed its budget of steps: the counters the search was ranging
+    then, with the values found and where they are written (`segments.search_underway`), so that a designer can
+    tell a number that grows without end (bound it) from one with many values to search (`tgpl to-gdl` does)."""
+    note = (f"undecided: the symbolic execution ends within the budget, but the search of the numbers' ranges "
+            f"passed the dry run's budget ({RANGE_STEPS:,} steps)")
+    underway = search_underway(lw)
+    if underway:
+        note += (f" while ranging {underway}; where one of these grows without end, test it before it changes or end "
+                 "the game at a bound")
+    return note + "; `tgpl to-gdl` searches them in full"
+
+
 def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int,
              parts: int) -> str | None:
     """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate.
@@ -678,9 +691,7 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         lw = watched[-1]
         out.undecided = True
         out.figures.update({"statements": lw.ex.steps, "parts": lw.parts})
-        out.notes.append(f"undecided: the symbolic execution ends within the budget, but the search of the numbers' "
-                         f"ranges passed the dry run's budget ({RANGE_STEPS:,} steps); `tgpl to-gdl` searches them "
-                         f"in full")
+        out.notes.append(_ranges_undecided(lw))
         _describe(out, program, "spelled", None, lw)
         return
     except NotLowerable as e:

@@ -9,6 +9,7 @@ that moves it that way (`Stones -= 2` for a count that falls), found in the sour
 from __future__ import annotations
 
 from tgpl.frontend import ast
+from tgpl.frontend.after_setup import after_setup_nodes
 
 
 def growing_write(program, attr: str, direction: int) -> ast.Assign | None:
@@ -30,6 +31,16 @@ def growing_write(program, attr: str, direction: int) -> ast.Assign | None:
                 sure.append(node)
     found = sure or maybe
     return min(found, key=lambda n: (n.span.file, n.span.line, n.span.col)) if found else None
+
+
+def first_write(program, attr: str) -> ast.Assign | None:
+    """The first assignment (in source order) of attribute `attr` after setup, one that writes a value computed
+    before a constant (`token.Pos = to` before `other.Pos = 0`, a reset that grows nothing): where the moves
+    write a counter, for one that no step of a number moves (`growing_write`)."""
+    found = [n for n in after_setup_nodes(program)
+             if isinstance(n, ast.Assign) and _is_attribute(program, n.target, attr)]
+    return min(found, key=lambda n: (n.op == "=" and _literal(n.value) is not None, n.span.file, n.span.line,
+                                     n.span.col)) if found else None
 
 
 def _is_attribute(program, target, attr: str) -> bool:

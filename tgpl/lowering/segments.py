@@ -46,7 +46,7 @@ from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
                                   pool_classes, set_lists, state_lists)
-from tgpl.lowering.runaway import growing_write
+from tgpl.lowering.runaway import first_write, growing_write
 from tgpl.lowering.saturate import capped_counters
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, member_cell, member_of, slot_cell
 from tgpl.lowering.unread import unread_attributes
@@ -92,6 +92,9 @@ class RangeWork:
     budget: int
     spent: int = 0
     questions: int = 0
+    # the values each counter of the search underway (the joint search's, or the search by counter's) was found to
+    # take so far, kept as it grows: what a search cut short had reached (`search_underway`)
+    found: dict[tuple, set] = field(default_factory=dict)
 
     def spend(self, n: int) -> None:
         """Count n units of work; RangeBudget past the budget."""
@@ -1742,6 +1745,7 @@ def _joint_search(logic: GameLogic, numeric: dict, apart: frozenset, limits: Lim
     seen = {start}
     todo = [start]
     found: list[set] = [set() for _ in keys]
+    budget.found = dict(zip(keys, found))
     admit = Admission(limits, work=budget)
     together = Together(admit)
     leaves_of: dict[CmpLit, set] = {}
@@ -1856,6 +1860,8 @@ def counter_ranges(logic: GameLogic, lowering: Lowering, numeric: dict, fixed: d
     live: dict[tuple, set] = {k: {float(fl.initial)} if fl.initial is not None else {None} for k, fl in numeric.items()}
     for k, domain in fixed.items():
         live[k] = set(domain)
+    if work is not None:
+        work.found = {k: xs for k, xs in live.items() if k not in fixed}
     writes = []  # (the numeric part of the path condition, cell, value, ends the game)
     conditions: list[list[Formula]] = []  # by write: the whole conditions of the paths it stands for
     seen: dict = {}
@@ -2330,6 +2336,36 @@ def budget_refusal(logic: GameLogic, lowering: Lowering, work: RangeWork) -> Not
                               "range to be lowered; write it in fewer cases (a count made once, after the branches "
                               "that decide it, not added to in each of them), or bound it by a test the moves make",
                         counter=fl.attr if fl.attr != MADE else None)
+
+
+def search_underway(lowering: Lowering, most: int = 3) -> str:
+    """The counters of the range search underway (`RangeWork.found`) that had taken the most values when a budget
+    cut it short, by attribute, up to `most` attributes and `most` objects named of each, with the values found
+    and where the moves write it (`runaway.first_write`): `Token#0.Pos, Token#1.Pos (0 to 10 found so far, written
+    at game.tgpl:146:13)`; "" when no search had started. A budget outside the lowering's (the dry run's steps)
+    stops the search with nothing refused, and these are the numbers it was still ranging."""
+    work = lowering.range_spent
+    if work is None or not work.found:
+        return ""
+    by_attr: dict[str, tuple[list, set]] = {}
+    for (obj, attr), xs in sorted(work.found.items()):
+        objs, values = by_attr.setdefault(attr, ([], set()))
+        objs.append(obj)
+        values |= xs
+    ranked = sorted(by_attr.items(), key=lambda kv: (-len(kv[1][1]), kv[0] == MADE, kv[0]))[:most]
+    return ", ".join(_counters_text(lowering, attr, objs, values, most) for attr, (objs, values) in ranked)
+
+
+def _counters_text(lowering: Lowering, attr: str, objs: list, values: set, most: int) -> str:
+    """`A.X, B.X and 2 more (0 to 10 found so far, written at game.tgpl:146:13)`: one attribute of the search."""
+    names = ", ".join(f"{obj}.{attr}" for obj in objs[:most])
+    if len(objs) > most:
+        names += f" and {len(objs) - most} more"
+    found = sorted((x for x in values if isinstance(x, (int, float))), key=float)
+    seen = f"{_number_text(found[0])} to {_number_text(found[-1])} found so far" if found else "no value found yet"
+    write = first_write(lowering.program, attr) if attr != MADE else None
+    where = f", written at {write.span}" if write is not None else ""
+    return f"{names} ({seen}{where})"
 
 
 def _costliest_write(logic: GameLogic) -> tuple[tuple, int]:
