@@ -158,6 +158,19 @@ def test_a_class_named_by_a_reserved_word_is_one_error_with_every_use_in_a_note(
                            "e.g. 'GameTable', everywhere",)
 
 
+def test_the_note_names_the_uses_inside_expressions_and_skipped_blocks(tmp_path):
+    """A designer's Liar's dice (tests/data/designers/liarsdice.tgpl as first written, `global class Table`) was
+    told of 2 more places out of 9: the parser meets only a use that starts what it reads after an error, and
+    skips the rest of a broken statement or block (`x = Table.N + Table.N;`, a filter's `return Table.N == 0`).
+    The note now names every `Table.` of the file."""
+    text = RESERVED_CLASS.replace("    Table.N = 1;\n", "    Table.N = 1;\n    number x = Table.N + Table.N;\n"
+                                                      "    if (x > 0) { log(Table.N); }\n")
+    found = [d for d in diagnostics(tmp_path, text) if "reserved word" in d[3]]
+    assert [(line, col) for line, col, *_ in found] == [(5, 5), (10, 14)]
+    assert found[0][4] == ("'Table' is used as a name at 3 more places (6:16, 6:26, 7:22); rename it, "
+                           "e.g. 'GameTable', everywhere",)
+
+
 def test_a_keyword_followed_by_the_wrong_token_is_not_called_a_name(tmp_path):
     text = RESERVED_CLASS.replace("    Table.N = 1;\n", "    if G.N == 1 { }\n").replace("Table", "G")
     assert diagnostics(tmp_path, text)[0][3] == "unexpected identifier 'G', expected '('"

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from tgpl.frontend import ast
 from tgpl.frontend.builder import build_module
@@ -228,11 +228,23 @@ class _Session:
         if len(self.diags.items) > before:
             self.reserved_uses[word.value] = (before, [])
 
+    def _lexed_uses(self, word: str) -> list[Span]:
+        """Every place the reserved `word` stands before a `.` (`Table.Cups`), from the tokens: the parser meets
+        only the uses that start what it reads after an error, and skips the rest of a broken statement or block,
+        so a note built from its errors alone would name some of the places to rename."""
+        try:
+            tokens = list(_parser().lex(self.text))
+        except (LarkError, UnicodeError):  # a text the lexer refuses: the uses the parser met are all there is
+            return []
+        return [self._span_of(t) for t, after in zip(tokens, tokens[1:])
+                if t.value == word and t.type != "NAME" and after.type == "DOT"]
+
     def _note_reserved_uses(self) -> None:
-        for word, (index, others) in self.reserved_uses.items():
+        for word, (index, met) in self.reserved_uses.items():
+            first = self.diags.items[index]
+            others = sorted({*met, *self._lexed_uses(word)} - {first.span}, key=lambda s: (s.line, s.col))
             if not others:
                 continue
-            first = self.diags.items[index]
             places = ", ".join(f"{s.line}:{s.col}" for s in others)
             note = (f"'{word}' is used as a name at {len(others)} more place{'s' if len(others) > 1 else ''} "
                     f"({places}); rename it, e.g. 'Game{word}', everywhere")
