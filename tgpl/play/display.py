@@ -143,7 +143,8 @@ def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[
         owners = w.owners_of(p)
         return short.get(p.cls.name, p.cls.name[:1]) + (str(owners[0]) if owners else "")
     # The first attribute that says who holds the tile: an object, a player, a mark.
-    # Numbers and strings are left out: on tiles they are mostly coordinates and names.
+    # Numbers and strings are left out: on tiles they are mostly coordinates and names;
+    # so is another tile (a cell's `Square Home`): a link between places, not a holder.
     # A tile that declares who can hold it (a player or an object) is empty while none does:
     # its marks (a side it lies on, `bool Left`) do not make it look taken.
     holders = _holder_attributes(tile.cls)
@@ -151,6 +152,8 @@ def _cell(w: World, tile: Obj | None, pieces: dict[int, list[Obj]], short: dict[
         if name in _BUILTIN_TILE_FIELDS or name.startswith("_"):
             continue
         if holders and name not in holders:
+            continue
+        if isinstance(value, Obj) and value.cls.kind == "tile":
             continue
         if isinstance(value, Obj):
             owners = w.owners_of(value)
