@@ -757,6 +757,22 @@ def test_the_ranges_stage_stops_inside_a_question_to_clingo(clock, monkeypatch, 
     assert answered_after[0] == 0 and nothing_written(tmp_path)
 
 
+def test_a_stop_in_the_range_search_names_the_numbers_it_was_ranging(clock, tmp_path):
+    """A designer's Ultimate tic-tac-toe stopped at --max-seconds 300 "while lowering (ranges)", naming nothing to
+    change. The stop now names the counters the search was ranging, with the values found so far and where the
+    moves write them, as the dry run's "undecided" does (examples/race.tgpl, stopped at its 50th check there); a stop
+    before the search has found any value adds nothing."""
+    clock("lowering (ranges)", 50)
+    r = run("to-gdl", str(ROOT / "examples" / "race.tgpl"), "-o", str(tmp_path / "r.kif"), "--max-seconds", "20")
+    assert r.exit_code == 2 and nothing_written(tmp_path), r.output
+    assert "error: stopped while lowering (ranges) after 20.5 s (--max-seconds 20): nothing written" in r.output
+    assert ("  the search of the numbers' ranges was ranging Runner#0.At, Runner#1.At (0 to 10 found so far, written "
+            "at examples/race.tgpl:31:13); where one of these grows without end") in r.output, r.output
+    clock("lowering (ranges)", 1)
+    r = run("to-gdl", str(ROOT / "examples" / "race.tgpl"), "-o", str(tmp_path / "r.kif"), "--max-seconds", "20")
+    assert r.exit_code == 2 and "was ranging" not in r.output, r.output
+
+
 def test_a_product_of_the_counters_values_is_polled():
     """Inside one step of a range search, the combinations of the values a move writes (Oware's sowing writes eight
     pits) are walked with the limits polled every POLL_EVERY of them: past the deadline the walk stops there, and

@@ -50,7 +50,7 @@ from tgpl.lowering.runaway import first_write, growing_write
 from tgpl.lowering.saturate import capped_counters
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, member_cell, member_of, slot_cell
 from tgpl.lowering.unread import unread_attributes
-from tgpl.limits import Limits, unlimited
+from tgpl.limits import LimitReached, Limits, unlimited
 
 RANGE_LIMIT = 256  # values of one numeric fluent
 FIXPOINT_LIMIT = 10_000
@@ -1432,6 +1432,14 @@ def _number_domains(logic: GameLogic, lowering: Lowering, totals: frozenset) -> 
         _searched_domains(logic, lowering, totals, work)
     except RangeBudget:
         raise budget_refusal(logic, lowering, work) from None
+    except LimitReached as stop:  # the command's time or memory: the numbers it was ranging, as the dry run names them
+        underway = search_underway(lowering)
+        if underway:
+            stop.notes.append(f"the search of the numbers' ranges was ranging {underway}; where one of these grows "
+                              "without end, test it before it changes or end the game at a bound; bounded numbers "
+                              "with many values together are slow to search: fewer of them (a count read from the "
+                              "board instead of kept) or a larger --max-seconds")
+        raise
 
 
 def _searched_domains(logic: GameLogic, lowering: Lowering, totals: frozenset, work: RangeWork) -> None:
