@@ -124,10 +124,9 @@ def test_the_dice_are_the_models(seed):
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 5])
 def test_every_state_of_the_bidding_is_the_models(seed):
-    """From the dice of `seed`, every state the bidding reaches (the opening, and a standing bid with the seat to answer it: 32, the lowest bid only ever
-    the opening), each
-    visited once with a runtime state that reached it: the same moves, every move's state, and every call ending
-    the game with the winner the model names."""
+    """From the dice of `seed`, every state the bidding reaches (the opening, and a standing bid with the seat to
+    answer it: 32, the lowest bid only ever the opening), each visited once with a runtime state that reached it: the
+    same moves, every move's state, and every call ending the game with the winner the model names."""
     todo, seen, calls, winners = [(start(seed), Liar.thrown(seed))], set(), 0, set()
     while todo:
         state, s = todo.pop()
