@@ -218,6 +218,16 @@ def test_winner_stops_the_block(run_setup):
     assert state.is_terminal
 
 
+def test_winner_stops_the_blocks_and_calls_around_it(run_setup):
+    """`winner` in an `if` or in a function called ends the game at once: nothing after it runs, nor a later
+    `winner` (language decision 44; Ultimate tic-tac-toe's move checks the line of boards, then the draw)."""
+    state = run_setup('if (true) { winner 1; } log("after the if"); End(); winner 0;',
+                      defs='function End { returns; effect { winner 0; } }')
+    assert state.log == [] and state.is_terminal and state.goals[1] > state.goals[0]
+    state = run_setup('End(); log("after the call"); winner 1;', defs='function End { returns; effect { winner 0; } }')
+    assert state.log == [] and state.is_terminal and state.goals[0] > state.goals[1]
+
+
 def test_counted_loops_give_the_counter_the_values_the_loop_computes(setup_log):
     # spelled as Python loops over their counter's values (codegen's counted loops): fractional
     # steps accumulate as the loop adds them, `<=` takes the bound, a loop assigning its counter
