@@ -11,7 +11,10 @@ seat may see of the cups.
 
 What the designer met: the global class was first named `Table`, a reserved word (the generic type). The checker
 said so at its first use and noted "2 more places (74:13, 75:13)" of the nine the file had (two inside a filter's
-expression, the call's effect); the note now names all nine (tests/frontend/test_checker_sees.py).
+expression, the call's effect); the note now names all nine (tests/frontend/test_checker_sees.py). Playing it with a
+human seat, the bids read `Bid#0` to `Bid#15`, which tell nothing; the `Name` attribute that labels them is a
+presentation hint of docs/serve.md and runtime.md that docs/language.md did not mention. It does now (by the class
+members), and the bids are labelled (`Bid#3 (at least 1 dice of 4)`).
 
 The tools as a designer tries them (CPU and peak memory measured once with /usr/bin/time on a shared two-core
 machine, not asserted): `tgpl check --lowerable` says it lowers (0.9 s, 60 MB), both actions spelled out, setup's
@@ -184,3 +187,14 @@ def test_liarsdice_lowers_and_validates(tmp_path):
     kif, _ = lowered_and_validated(game("liarsdice"), tmp_path / "liarsdice.kif")
     assert "(input random (roll 256))" in kif and "(input random (roll 257))" not in kif
     assert "(sees_first cup_0 player_0)\n(sees_first cup_1 player_1)\n" in kif
+
+
+def test_a_human_seat_reads_the_bids_by_their_names_and_its_own_dice():
+    """`tgpl play` with a human seat: each bid labelled by its `Name` (a presentation hint), the seat's own dice
+    shown and the other cup's hidden."""
+    r = CliRunner().invoke(main, ["play", game("liarsdice"), "--players", "human,random", "--seed", "2"],
+                           input="Cup#0.Raise(b: Bid#3)\nCup#0.Call()\n")
+    dice = Liar.thrown(2).dice[0]
+    assert f"  Cup#0 [player 0]: First={dice[0]} Second={dice[1]}" in r.output, r.output
+    assert "  Cup#1 [player 1]: First=(hidden) Second=(hidden)" in r.output, r.output
+    assert "    4. Cup#0.Raise(b: Bid#3 (at least 1 dice of 4))" in r.output, r.output
