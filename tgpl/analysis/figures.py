@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tgpl.frontend.types import NUMBER
+from tgpl.limits import Limits
 from tgpl.play.agents import automatic_agent
 from tgpl.play.error_report import render_runtime_error
 from tgpl.play.play import StuckError, play
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, Move, State
+from tgpl.workers import worker_pool
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
@@ -265,15 +267,20 @@ def run_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_
 
 def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
                advance: Callable[[], None] = lambda: None, score: str | None = None,
-               ray_workers: int | None = None, clock: Callable[[], float] = time.perf_counter
-               ) -> tuple[list[Played], str]:
+               ray_workers: int | None = None, clock: Callable[[], float] = time.perf_counter,
+               limits: Limits | None = None) -> tuple[list[Played], str]:
     """Every game of the run, in seed order, and where they were played (for the timing line).
 
     `jobs` None (no `--jobs`): games are played here for FIRST_SECONDS, and the rest go to a
     process per core only if `pool_pays`; a short run never pays the workers' start-up. Which
     games run where changes no figure: each game is fixed by its seed. `ray_workers`: the CPUs of
     the Ray cluster `ray.init` joined (tgpl/analysis/on_ray.py), which plays the batches instead.
+
+    `limits` (the command's): checked before each game played here and after each batch from Ray; the
+    workers are waited for under them, their memory counted, and killed past them (tgpl.workers).
+    Past them, LimitReached.
     """
+    check = limits.check if limits is not None else (lambda: None)
     by_seed: dict[int, Played] = {}
 
     def take(batch: list[Played]) -> None:
@@ -286,6 +293,7 @@ def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max
 
         for batch in play_on_ray(ship(game, score), specs, batches(seeds, ray_workers), max_moves):
             take(batch)
+            check()
         return [by_seed[seed] for seed in seeds], f"on Ray, {ray_workers} CPUs"
     here = 0  # the first games, played in this process
     if jobs is None:
@@ -293,6 +301,7 @@ def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max
         scorer = Scorer(game, score)
         started = clock()
         while here < len(seeds) and (here == 0 or clock() - started < FIRST_SECONDS):
+            check()
             take([play_one(game, specs, seeds[here], max_moves, scorer)])
             here += 1
         jobs = cores if pool_pays(clock() - started, here, len(seeds) - here, cores) else 1
@@ -300,19 +309,17 @@ def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max
     if jobs <= 1 or len(rest) <= 1:
         scorer = Scorer(game, score)
         for seed in rest:
+            check()
             take([play_one(game, specs, seed, max_moves, scorer)])
         return [by_seed[seed] for seed in seeds], "1 process"
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     shipped = ship(game, score)
-    workers = min(jobs, len(rest))
+    count = min(jobs, len(rest))
     # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(rest, jobs)]
-        for future in as_completed(futures):
+    with worker_pool(count, limits, "spawn") as workers:
+        futures = [workers.pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(rest, jobs)]
+        for future in workers.completed(futures):
             take(future.result())
-    where = f"{workers} processes"
+    where = f"{count} processes"
     if here:
         where += f" after {here} game{'s' * (here != 1)} here"
     return [by_seed[seed] for seed in seeds], where

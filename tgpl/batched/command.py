@@ -8,12 +8,16 @@ import time
 
 import click
 
+from tgpl.limits import Limits
+
 
 def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None,
                         max_moves: int, as_json: bool, report_dir: str | None, score: str | None,
-                        ray_address: str | None, max_memory: int | None = None, backend: str = "numpy") -> None:
+                        ray_address: str | None, max_memory: int | None = None, backend: str = "numpy",
+                        limits: Limits | None = None) -> None:
     """Exit 0 when every game ended, 1 when one got stuck or was cut at --max-moves, 2 when the command could
-    not run (a usage error, a game the batched engine refuses, games that do not fit `max_memory` bytes)."""
+    not run (a usage error, a game the batched engine refuses, games that do not fit `max_memory` bytes, a stop
+    past the command's `limits`: default, `max_memory` alone, counted from now)."""
     if players_spec is not None and any(n.strip() != "random" for n in players_spec.split(",")):
         raise click.BadParameter("the batched engine plays random agents only (--engine runtime plays the others)",
                                  param_hint="--players")
@@ -29,11 +33,13 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
     from tgpl.batched.memory import BatchMemoryError, batch_memory, chunk_size
     from tgpl.batched.source import _source_of
     from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
-    from tgpl.limits import LimitReached, Limits, memory_in_use
+    from tgpl.limits import LimitReached, memory_in_use
 
+    if limits is None:
+        limits = Limits(None, max_memory)
     started = time.perf_counter()
     try:
-        env = batched.load(path, limits=Limits(None, max_memory, memory=memory_in_use), backend=backend)
+        env = batched.load(path, limits=limits, backend=backend)
     except batched.BatchedLoadError as e:
         click.echo(str(e), err=True)
         sys.exit(2)
@@ -55,7 +61,12 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
         from tgpl.batched.jax_playouts import default_columns
 
         chunk = min(chunk, default_columns())  # the columns, within what fits the memory
-    summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk)
+    try:
+        with limits.during(f"playing the games (batched engine, {games:,} games)"):
+            summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk, limits)
+    except LimitReached as e:
+        click.echo(f"{path}: error: {e.message}: nothing written", err=True)
+        sys.exit(2)
     summary["memory"] = {**memory.to_json(), "batch": chunk, "max_memory_bytes": max_memory}
     elapsed = time.perf_counter() - started
     click.echo(json.dumps(summary, indent=1, sort_keys=True) if as_json else text_report(summary))
