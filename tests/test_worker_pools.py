@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -197,12 +198,36 @@ def test_the_analyze_workers_memory_counts_toward_the_cap(monkeypatch):
     assert_none_left(seen.pids)
 
 
-def test_analyze_stops_between_games_played_here():
+def test_analyze_here_stops_within_moves_of_the_deadline():
+    """Played in this process, the limits are checked before each game and after each move, so a game that
+    never ends stops too."""
     clock = Ticks()
     with pytest.raises(LimitReached):
-        figures.play_games(_game(TRIS), ["random", "random"], range(100), 1, 100,
-                           limits=Limits(max_seconds=4, clock=clock))
-    assert clock.readings <= 5  # the creation and a check before each game
+        figures.play_games(_game(NEVER_ENDS), ["random", "random"], range(100), 1, 10**9,
+                           limits=Limits(max_seconds=6, clock=clock))
+    assert clock.readings <= 7  # the creation, a check before the game and one after each move
+
+
+def test_a_move_that_never_ends_here_is_left_behind_at_the_deadline(monkeypatch):
+    """An agent's move is not interrupted (an MCTS move in chess takes tens of seconds): the games played here
+    run in a thread of their own, and the wait for them stops at the deadline (tgpl.limits.outside)."""
+    release = threading.Event()
+
+    def stuck(*args, **kwargs):
+        release.wait(60)
+        raise AssertionError("released: the test is over")
+
+    monkeypatch.setattr(figures, "play", stuck)
+    clock = Ticks()
+    try:
+        for jobs in (1, None):
+            with pytest.raises(LimitReached):
+                figures.play_games(_game(TRIS), ["random", "random"], range(10), jobs, 100,
+                                   limits=Limits(max_seconds=5, clock=clock), clock=lambda: 0.0)
+            assert clock.readings <= 7
+            clock.readings = 0
+    finally:
+        release.set()
 
 
 def test_analyze_past_its_limits_writes_nothing_and_exits_2(monkeypatch, tmp_path):
