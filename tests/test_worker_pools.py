@@ -34,6 +34,7 @@ MB = 2**20
 # Each player adds 1, 2 or 3 twice; the draw is forgotten, so equal scores pass for ever (tests/test_analyze_unfinished).
 NEVER_ENDS = str(ROOT / "tests" / "data" / "forgotten_draw.tgpl")
 TRIS = str(ROOT / "examples" / "tris.tgpl")
+TICTACTOE = str(ROOT / "examples" / "gdl" / "tictactoe.kif")  # random playouts on the GDL reasoner
 
 
 class Ticks:
@@ -233,11 +234,13 @@ def test_a_move_that_never_ends_here_is_left_behind_at_the_deadline(monkeypatch)
 def test_analyze_past_its_limits_writes_nothing_and_exits_2(monkeypatch, tmp_path):
     monkeypatch.setattr(tgpl.limits, "memory_in_use", lambda pid="self": 10**12)  # past any cap from the start
     report = tmp_path / "report"
-    for engine in ("runtime", "batched"):
-        done = CliRunner().invoke(main, ["analyze", TRIS, "--games", "50", "--engine", engine, "--json",
-                                         "--max-memory", "100"] + (["--report", str(report)] * (engine == "runtime")))
+    for path, engine in ((TRIS, "runtime"), (TRIS, "batched"), (TICTACTOE, "runtime")):
+        done = CliRunner().invoke(main, ["analyze", path, "--games", "50", "--engine", engine, "--json",
+                                         "--max-memory", "100"] + (["--report", str(report)] * (path == TRIS and
+                                                                                                 engine == "runtime")))
         assert done.exit_code == 2 and done.stdout == "" and "Traceback" not in done.stderr, done.output
-        assert "tris.tgpl: error: stopped while" in done.stderr and "--max-memory 100 MB" in done.stderr
+        assert f"{path}: error: stopped while" in done.stderr and "--max-memory 100 MB" in done.stderr
+        assert done.stderr.rstrip().endswith(": nothing written")
     assert not report.exists()
 
 

@@ -552,8 +552,9 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     if game.lower().endswith(".kif"):  # random playouts on the GDL reasoner
         from tgpl.analysis.gdl_playouts import analyze_kif
 
-        analyze_kif(game, games, players_spec, seed, max_moves, as_json,
-                    {"--report": report_dir, "--score": score, "--ray": ray_address, "--jobs": jobs})
+        with _limit_errors(game, ": nothing written"):
+            analyze_kif(game, games, players_spec, seed, max_moves, as_json,
+                        {"--report": report_dir, "--score": score, "--ray": ray_address, "--jobs": jobs}, limits)
     from tgpl.analysis.command import run_analyze
 
     with _limit_errors(game, ": nothing written"):

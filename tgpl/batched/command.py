@@ -44,7 +44,7 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
         click.echo(str(e), err=True)
         sys.exit(2)
     except LimitReached as e:
-        click.echo(f"{path}: error: {e.message}", err=True)
+        click.echo(f"{path}: error: {e.message}: nothing written", err=True)
         sys.exit(2)
     players = len(env.roles)
     if players_spec is not None and len([n for n in players_spec.split(",")]) > players:
