@@ -155,6 +155,31 @@ def test_playouts_here_stop_within_steps_of_the_deadline():
     assert clock.readings <= 5  # the creation and a poll a step: tris's games need 5 to 9 steps
 
 
+def test_a_jax_loop_is_waited_for_under_the_limits(monkeypatch):
+    """jax's loop is compiled whole and polls nothing: it is waited for in a thread of its own. A loop that never
+    ends stands for it (jax itself is not needed: the backend's name chooses the path)."""
+    import copy
+    import sys
+    import types
+
+    release = threading.Event()
+
+    def stuck(*args):
+        release.wait(60)
+        raise AssertionError("released: the test is over")
+
+    monkeypatch.setitem(sys.modules, "tgpl.batched.jax_playouts", types.SimpleNamespace(jax_chunk=stuck))
+    env = copy.copy(env_and_reasoner("tris.tgpl")[0])
+    env.backend = "jax"
+    clock = Ticks()
+    try:
+        with pytest.raises(LimitReached):
+            env.random_playouts(seed=1, batch=100, chunk=100, limits=Limits(max_seconds=5, clock=clock))
+    finally:
+        release.set()
+    assert clock.readings <= 7
+
+
 def test_playouts_within_the_limits_are_the_same_games():
     env = env_and_reasoner("tris.tgpl")[0]
     free = env.random_playouts(seed=3, batch=1000, chunk=128, tally=True)

@@ -122,6 +122,6 @@ def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: 
             if limits is not None:
                 limits.stage = f"playing the games ({played:,} of {len(seeds):,} played)"
 
-        advance_stage = limits.during(f"playing the games (0 of {len(seeds):,} played)") if limits else nullcontext()
-        with advance_stage:
+        stage = f"playing the games (0 of {len(seeds):,} played)"
+        with limits.during(stage) if limits is not None else nullcontext():
             return play_games(game, specs, seeds, jobs, max_moves, advance, score, ray_workers, limits=limits)

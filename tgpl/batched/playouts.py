@@ -16,7 +16,7 @@ import numpy as np
 from tgpl.batched.env import MAX_STEPS, BatchedEnv
 from tgpl.batched.kernel import Kernel
 from tgpl.batched.memory import CHUNK
-from tgpl.limits import Limits
+from tgpl.limits import Limits, outside
 from tgpl.workers import worker_pool
 
 
@@ -155,11 +155,15 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
     unpacked, kept and packed again into a smaller batch (`ids`: each column's game), the ended games'
     goals read first. Each game draws its moves from its own stream, so compacting changes no game, and the
     games do not depend on the layout, the chunk or `jobs`. `limits`: polled at every step (a worker's chunk
-    has none: its process waits for it under them)."""
+    has none: its process waits for it under them); jax's loop is compiled whole, and is waited for under
+    them in a thread of its own (tgpl.limits.outside)."""
     if env.backend == "jax":
         from tgpl.batched.jax_playouts import jax_chunk
 
-        return jax_chunk(env, seed, games, max_steps, tally, start, columns)
+        def jax_games() -> tuple[Playouts, _Tally | None]:
+            return jax_chunk(env, seed, games, max_steps, tally, start, columns)
+
+        return jax_games() if limits is None else outside(jax_games, limits)
     batch = len(games)
     network = env.network
     kernel = env.kernel(batch)
