@@ -185,7 +185,10 @@ def test_playouts_within_the_limits_are_the_same_games():
     free = env.random_playouts(seed=3, batch=1000, chunk=128, tally=True)
     limits = Limits(max_seconds=1e9, max_memory=2**50, clock=lambda: 0.0)
     for jobs in (1, 2):
-        bounded = env.random_playouts(seed=3, batch=1000, chunk=128, tally=True, jobs=jobs, limits=limits)
+        told: list[int] = []  # the games of each chunk as it ends (a progress bar's)
+        bounded = env.random_playouts(seed=3, batch=1000, chunk=128, tally=True, jobs=jobs, limits=limits,
+                                      advance=told.append)
+        assert sorted(told) == [104] + [128] * 7
         for name in ("goals", "lengths", "finished", "stuck"):
             assert np.array_equal(getattr(bounded, name), getattr(free, name))
         assert np.array_equal(bounded.branching.by_step_sum, free.branching.by_step_sum)

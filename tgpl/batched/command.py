@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
 
 from tgpl.limits import Limits
+
+T = TypeVar("T")
 
 
 def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None,
@@ -63,7 +68,8 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
         chunk = min(chunk, default_columns())  # the columns, within what fits the memory
     try:
         with limits.during(f"playing the games (batched engine, {games:,} games)"):
-            summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk, limits)
+            summary = _with_progress(path, games, lambda advance: batched_summary(
+                env, path, games, seed, max_moves, jobs or 1, chunk, limits, advance))
     except LimitReached as e:
         click.echo(f"{path}: error: {e.message}: nothing written", err=True)
         sys.exit(2)
@@ -74,3 +80,25 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
                f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine ({backend}), batches of {chunk:,} games, "
                f"{memory.per_game:,} bytes a game)", err=True)
     sys.exit(1 if summary["errors"] or summary["unfinished"] else 0)
+
+
+def _with_progress(path: str, games: int, play: Callable[[Callable[[int], None]], T]) -> T:
+    """`play(advance)` with a rich progress bar of the games on a terminal (nothing otherwise: output stays the
+    figures), advanced as each batch ends. Refreshed by `advance` alone, without rich's refresh thread: the
+    workers are forked, and forking a process while another of its threads holds a lock is unsafe."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+               TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, auto_refresh=False,
+                  disable=not console.is_terminal) as progress:
+        task = progress.add_task(f"analyze {os.path.basename(path)}", total=games)
+        progress.refresh()
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            progress.refresh()
+
+        return play(advance)

@@ -9,6 +9,7 @@ need not: legal rows are read once a step, games that end keep their state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,14 +78,16 @@ class _Tally:
 
 def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
                     tally: bool = False, chunk: int = CHUNK, start: np.ndarray | None = None,
-                    limits: Limits | None = None) -> Playouts:
+                    limits: Limits | None = None, advance: Callable[[int], None] = lambda games: None
+                    ) -> Playouts:
     """`batch` random games, played to their ends (or `max_steps`) in chunks of `chunk` games shared between
     `jobs` processes (forked: the network is not copied); from the initial state, or from the state whose
     fluents are `start` (bool, one per fluent; or fluents x batch, game k from column k). Game k's moves are
     drawn from its own stream (`move_uniforms`), so the games do not depend on `chunk` or `jobs`. With
     `tally`, the branching factor of the finished games is tallied too (tgpl analyze --engine batched).
     `limits` (the command's): checked at every step played here, and the workers waited for under them, their
-    memory counted (tgpl.workers); past them LimitReached, the workers killed."""
+    memory counted (tgpl.workers); past them LimitReached, the workers killed. `advance(n)` is told of each
+    chunk's n games as it ends (a progress bar)."""
     if batch < 1:
         raise ValueError("a batch holds one game or more")
     if chunk < 1:
@@ -96,8 +99,10 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
     if env.backend == "jax" and (start is None or np.ndim(start) == 1):
         spans = [(0, batch)]  # one jitted loop: `chunk` columns, each taking the next game when its own is over
     if jobs <= 1 or len(spans) == 1:
-        parts = [_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start, columns, limits)
-                 for first, n in spans]
+        parts = []
+        for first, n in spans:
+            parts.append(_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start, columns, limits))
+            advance(n)
     else:
         global _FORKED
         _FORKED = env
@@ -105,7 +110,9 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
             with worker_pool(min(jobs, len(spans)), limits, "fork") as workers:
                 futures = [workers.pool.submit(_forked_chunk, seed, first, n, max_steps, tally, start)
                            for first, n in spans]
-                parts = [workers.result(future) for future in futures]
+                for future in workers.completed(futures):
+                    advance(spans[futures.index(future)][1])
+                parts = [future.result() for future in futures]
         finally:
             _FORKED = None
     played = [p for p, _ in parts]
