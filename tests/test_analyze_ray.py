@@ -93,3 +93,19 @@ def test_ray_usage_errors_exit_2():
     assert malformed.exit_code == 2 and "is not local, auto, host:port" in malformed.stderr
     both = runner.invoke(main, ["analyze", TRIS, "--games", "2", "--ray", "auto", "--jobs", "2"])
     assert both.exit_code == 2 and "--jobs" in both.output
+
+
+def test_ray_tasks_are_waited_for_under_the_limits_and_cancelled_past_them(ray_instance):
+    """Games that never end (tests/data/forgotten_draw.tgpl, no --max-moves to speak of) on Ray: the wait stops
+    at the deadline of a clock that advances per reading, and the tasks are cancelled (the instance's CPUs free
+    again for the next test's tasks, which end)."""
+    from tgpl.limits import LimitReached, Limits
+
+    ticks = iter(range(10**6))
+    game = load_game(str(ROOT / "tests" / "data" / "forgotten_draw.tgpl"))
+    with pytest.raises(LimitReached) as e:
+        run_games(game, ["random", "random"], range(20), None, 10**9, ray_workers=2,
+                  limits=Limits(max_seconds=5, clock=lambda: float(next(ticks))))
+    assert e.value.what == "--max-seconds" and next(ticks) <= 8
+    assert _figures(TRIS, ["random", "random"], 6, jobs=1, ray_workers=2) == _figures(TRIS, ["random", "random"], 6,
+                                                                                      jobs=1)

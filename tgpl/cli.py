@@ -521,14 +521,18 @@ def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
 @click.option("--engine", type=click.Choice(["runtime", "batched"]), default="runtime", show_default=True,
               help="batched: random agents only, played by the batched engine on the lowered game "
                    "(docs/batched.md): millions of games, fewer figures.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, envvar=MAX_SECONDS_VAR,
+              show_envvar=True, help="After this many seconds of the whole command (loading, lowering and the "
+                                     "worker processes included), stop, writing nothing (exit 2)  [default: none]")
 @click.option("--max-memory", type=click.IntRange(min=1), default=None, metavar="MB",
-              help="With --engine batched: the batches are sized to fit this much memory, the process's "
-                   "included, or the games are refused (exit 2)  [default: a quarter of the machine's]")
+              help="Past this much memory in use (the worker processes' included), stop, writing nothing (exit 2); "
+                   "with --engine batched the batches are sized to fit it, or the games are refused (exit 2)  "
+                   "[default: a quarter of the machine's]")
 @click.option("--backend", type=click.Choice(["numpy", "jax"]), default=None,
               help="With --engine batched: numpy, or jax (a GPU when there is one; pip install 'tgpl[gpu]')  "
                    "[default: numpy]")
 def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address, engine,
-            max_memory, backend):
+            max_seconds, max_memory, backend):
     """Play GAME many times and report balance, length, branching, lead changes and decisiveness
     (docs/analyze.md); a .kif game (GDL or GDL-II): random playouts, each role's mean goal and the outcomes.
 
@@ -536,24 +540,26 @@ def analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_di
     was still going after --max-moves moves (each with the seed that replays it), 2 when the
     command could not run.
     """
+    limits = _limits(None if max_seconds == float("inf") else max_seconds, max_memory)
     if engine == "batched":
         from tgpl.batched.command import run_batched_analyze
 
         run_batched_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score,
-                            ray_address, _max_memory(max_memory), backend or "numpy")
+                            ray_address, limits.max_memory, backend or "numpy", limits)
         return
-    if max_memory is not None:
-        raise click.BadParameter("it sizes the batched engine's batches (--engine batched)", param_hint="--max-memory")
     if backend is not None:
         raise click.BadParameter("it chooses the batched engine's arrays (--engine batched)", param_hint="--backend")
     if game.lower().endswith(".kif"):  # random playouts on the GDL reasoner
         from tgpl.analysis.gdl_playouts import analyze_kif
 
-        analyze_kif(game, games, players_spec, seed, max_moves, as_json,
-                    {"--report": report_dir, "--score": score, "--ray": ray_address, "--jobs": jobs})
+        with _limit_errors(game, ": nothing written"):
+            analyze_kif(game, games, players_spec, seed, max_moves, as_json,
+                        {"--report": report_dir, "--score": score, "--ray": ray_address, "--jobs": jobs}, limits)
     from tgpl.analysis.command import run_analyze
 
-    run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address)
+    with _limit_errors(game, ": nothing written"):
+        run_analyze(game, games, players_spec, seed, jobs, max_moves, as_json, report_dir, score, ray_address,
+                    limits)
 
 
 # ------------------------------------------------------------ limits

@@ -170,3 +170,26 @@ def test_within_the_limits_the_workers_answer_as_before():
         assert [a.fluents for a in game.states_later(queries)()] == want
     assert game._queries.batch()._workers is None and not limits.elsewhere
     assert_none_left(pids)
+
+
+def test_a_lone_batch_without_workers_is_grounded_under_the_limits(monkeypatch):
+    """`parallel(workers=0, limits)`: no worker, and `states_after`'s grounding here still under the limits (a
+    lone call outside `parallel` has none to be under)."""
+    game, queries = tictactoe()
+    release = threading.Event()
+    grounded = per_state._batch_answers
+
+    def stuck(statements, facts, n, observer=None):
+        release.wait(60)
+        return grounded(statements, facts, n, observer)
+
+    monkeypatch.setattr(per_state, "_batch_answers", stuck)
+    clock = Ticks()
+    try:
+        with pytest.raises(LimitReached):
+            with game.parallel(workers=0, limits=Limits(max_seconds=5, clock=clock)):
+                assert game.workers == 0
+                game.states_after(queries)
+    finally:
+        release.set()
+    assert clock.readings <= 7

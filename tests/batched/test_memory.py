@@ -93,9 +93,13 @@ def test_a_max_memory_too_small_is_refused_located(monkeypatch) -> None:
     assert "bytes a game" in err and "^" in err and "Traceback" not in err
 
 
-def test_max_memory_with_the_runtime_engine_is_a_usage_error() -> None:
-    done = CliRunner().invoke(main, ["analyze", TRIS, "--games", "2", "--max-memory", "100"])
-    assert done.exit_code == 2 and "--engine batched" in done.output
+def test_max_memory_with_the_runtime_engine_is_its_limit(monkeypatch) -> None:
+    """The runtime's games size no batch: --max-memory is the command's limit there (tests/test_worker_pools.py)."""
+    monkeypatch.setattr(tgpl.limits, "memory_in_use", lambda: 100 * MB)
+    done = CliRunner().invoke(main, ["analyze", TRIS, "--games", "2", "--max-memory", "101"])
+    assert done.exit_code == 0, done.output
+    done = CliRunner().invoke(main, ["analyze", TRIS, "--games", "2", "--max-memory", "99"])
+    assert done.exit_code == 2 and "stopped while" in done.stderr and "--max-memory 99 MB" in done.stderr
 
 
 def test_playouts_from_given_states_are_those_from_the_initial_state() -> None:

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from contextlib import nullcontext
 
 import click
 
@@ -13,6 +14,7 @@ from tgpl.analysis.figures import Scorer, play_games, replay_prefix, summarise, 
 from tgpl.analysis.on_ray import RayError, RayMissing, connect, disconnect  # Ray itself only when --ray
 from tgpl.frontend.after_setup import chance_site_texts
 from tgpl.frontend.loader import load_program
+from tgpl.limits import Limits
 from tgpl.play.agents import automatic_agent
 from tgpl.runtime.game import Game, compile_program
 
@@ -34,8 +36,10 @@ def seat_specs(spec: str | None, allowed: range) -> list[str]:
 
 
 def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None, max_moves: int,
-                as_json: bool, report_dir: str | None, score: str | None = None, ray_address: str | None = None
-                ) -> None:
+                as_json: bool, report_dir: str | None, score: str | None = None, ray_address: str | None = None,
+                limits: Limits | None = None) -> None:
+    """The run, under the command's `limits` (LimitReached past them, before anything is written: the figures
+    of the games played so far would be those of another run)."""
     from tgpl.cli import report
 
     program = load_program(path)
@@ -64,7 +68,7 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
     started = time.perf_counter()
     try:
         played, where = _with_progress(game, path, specs, range(seed, seed + games), jobs, max_moves, score,
-                                       ray_workers)
+                                       ray_workers, limits)
     except RayError as e:
         click.echo(f"error: --ray {ray_address}: {e}", err=True)
         sys.exit(2)
@@ -97,8 +101,9 @@ def run_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs
 
 
 def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
-                   score: str | None, ray_workers: int | None):
-    """The games, with a rich progress bar on a terminal (nothing otherwise: output stays the figures)."""
+                   score: str | None, ray_workers: int | None, limits: Limits | None = None):
+    """The games, with a rich progress bar on a terminal (nothing otherwise: output stays the figures). Under
+    `limits`, the stage a stop names counts the games played ("playing the games (812 of 2,000 played)")."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
@@ -108,4 +113,15 @@ def _with_progress(game: Game, path: str, specs: list[str], seeds: range, jobs: 
                TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"analyze {os.path.basename(path)}", total=len(seeds))
-        return play_games(game, specs, seeds, jobs, max_moves, lambda: progress.advance(task), score, ray_workers)
+        played = 0
+
+        def advance() -> None:
+            nonlocal played
+            played += 1
+            progress.advance(task)
+            if limits is not None:
+                limits.stage = f"playing the games ({played:,} of {len(seeds):,} played)"
+
+        stage = f"playing the games (0 of {len(seeds):,} played)"
+        with limits.during(stage) if limits is not None else nullcontext():
+            return play_games(game, specs, seeds, jobs, max_moves, advance, score, ray_workers, limits=limits)

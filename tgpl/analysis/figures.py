@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from tgpl.frontend.types import NUMBER
+from tgpl.limits import Limits, outside
 from tgpl.play.agents import automatic_agent
 from tgpl.play.error_report import render_runtime_error
 from tgpl.play.play import StuckError, play
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, Move, State
+from tgpl.workers import worker_pool
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
@@ -170,13 +172,16 @@ def _see(played: Played, state: State) -> None:
     seen[0] += 1
 
 
-def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Scorer | None = None) -> Played:
-    """One game with seed `seed`, the agents `specs` seated as `tgpl play --players` seats them."""
+def play_one(game: Game, specs: list[str], seed: int, max_moves: int, scorer: Scorer | None = None,
+             check: Callable[[], None] | None = None) -> Played:
+    """One game with seed `seed`, the agents `specs` seated as `tgpl play --players` seats them; `check` is
+    called after each move (the command's limits: an MCTS game takes seconds)."""
     played = Played(seed)
     lead = _Lead(scorer) if scorer is not None and scorer.fields else None
     agents = [_Watched(automatic_agent(spec, seed, p), played, lead) for p, spec in enumerate(specs)]
     try:
-        outcome = play(game, agents, seed, game.program.main, max_moves=max_moves)
+        outcome = play(game, agents, seed, game.program.main, max_moves=max_moves,
+                       on_move=None if check is None else lambda *_: check())
     except TGPLRuntimeError as e:  # shown with its source line; the seed and the agents replay it
         played.error = render_runtime_error(e, game.program.modules, game.program.sources)
         return played
@@ -258,22 +263,29 @@ def pool_pays(elapsed: float, played: int, left: int, cores: int) -> bool:
 
 def run_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
               advance: Callable[[], None] = lambda: None, score: str | None = None,
-              ray_workers: int | None = None) -> list[Played]:
+              ray_workers: int | None = None, limits: Limits | None = None) -> list[Played]:
     """Every game of the run, in seed order; `advance` is called as each one ends."""
-    return play_games(game, specs, seeds, jobs, max_moves, advance, score, ray_workers)[0]
+    return play_games(game, specs, seeds, jobs, max_moves, advance, score, ray_workers, limits=limits)[0]
 
 
 def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max_moves: int,
                advance: Callable[[], None] = lambda: None, score: str | None = None,
-               ray_workers: int | None = None, clock: Callable[[], float] = time.perf_counter
-               ) -> tuple[list[Played], str]:
+               ray_workers: int | None = None, clock: Callable[[], float] = time.perf_counter,
+               limits: Limits | None = None) -> tuple[list[Played], str]:
     """Every game of the run, in seed order, and where they were played (for the timing line).
 
     `jobs` None (no `--jobs`): games are played here for FIRST_SECONDS, and the rest go to a
     process per core only if `pool_pays`; a short run never pays the workers' start-up. Which
     games run where changes no figure: each game is fixed by its seed. `ray_workers`: the CPUs of
     the Ray cluster `ray.init` joined (tgpl/analysis/on_ray.py), which plays the batches instead.
+
+    `limits` (the command's): the games played here are played in a thread of their own while they are
+    checked (tgpl.limits.outside: an agent's move is not interrupted, and an MCTS move in chess takes tens of
+    seconds), and checked after each move too, which ends that thread's work at the next move after a stop;
+    the workers are waited for under them, their memory counted, and killed past them (tgpl.workers); Ray's
+    tasks are waited for under them too, and cancelled past them. Past them, LimitReached.
     """
+    check = limits.check if limits is not None else None
     by_seed: dict[int, Played] = {}
 
     def take(batch: list[Played]) -> None:
@@ -281,40 +293,53 @@ def play_games(game: Game, specs: list[str], seeds: range, jobs: int | None, max
             by_seed[played.seed] = played
             advance()
 
+    def here(work: Callable[[], int]) -> int:
+        """`work` (games played here; it gives how many) under the limits."""
+        return work() if limits is None else outside(work, limits)
+
     if ray_workers is not None:
         from tgpl.analysis.on_ray import play_on_ray
 
-        for batch in play_on_ray(ship(game, score), specs, batches(seeds, ray_workers), max_moves):
+        poll = limits.poll if limits is not None else (lambda: None)
+        for batch in play_on_ray(ship(game, score), specs, batches(seeds, ray_workers), max_moves, poll):
             take(batch)
         return [by_seed[seed] for seed in seeds], f"on Ray, {ray_workers} CPUs"
-    here = 0  # the first games, played in this process
+    first = 0  # the first games, played in this process
     if jobs is None:
         cores = os.cpu_count() or 1
         scorer = Scorer(game, score)
         started = clock()
-        while here < len(seeds) and (here == 0 or clock() - started < FIRST_SECONDS):
-            take([play_one(game, specs, seeds[here], max_moves, scorer)])
-            here += 1
-        jobs = cores if pool_pays(clock() - started, here, len(seeds) - here, cores) else 1
-    rest = seeds[here:]
+
+        def first_games() -> int:
+            n = 0
+            while n < len(seeds) and (n == 0 or clock() - started < FIRST_SECONDS):
+                take([play_one(game, specs, seeds[n], max_moves, scorer, check)])
+                n += 1
+            return n
+
+        first = here(first_games)
+        jobs = cores if pool_pays(clock() - started, first, len(seeds) - first, cores) else 1
+    rest = seeds[first:]
     if jobs <= 1 or len(rest) <= 1:
         scorer = Scorer(game, score)
-        for seed in rest:
-            take([play_one(game, specs, seed, max_moves, scorer)])
-        return [by_seed[seed] for seed in seeds], "1 process"
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
 
+        def rest_games() -> int:
+            for seed in rest:
+                take([play_one(game, specs, seed, max_moves, scorer, check)])
+            return len(rest)
+
+        here(rest_games)
+        return [by_seed[seed] for seed in seeds], "1 process"
     shipped = ship(game, score)
-    workers = min(jobs, len(rest))
+    count = min(jobs, len(rest))
     # spawn, not fork: the parent runs a progress thread, and forking a threaded process is unsafe.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(rest, jobs)]
-        for future in as_completed(futures):
+    with worker_pool(count, limits, "spawn") as workers:
+        futures = [workers.pool.submit(play_batch, shipped, specs, batch, max_moves) for batch in batches(rest, jobs)]
+        for future in workers.completed(futures):
             take(future.result())
-    where = f"{workers} processes"
-    if here:
-        where += f" after {here} game{'s' * (here != 1)} here"
+    where = f"{count} processes"
+    if first:
+        where += f" after {first} game{'s' * (first != 1)} here"
     return [by_seed[seed] for seed in seeds], where
 
 

@@ -10,31 +10,44 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Callable, TypeVar
 
 import click
 
 from tgpl.asp.gdl2 import playouts
+from tgpl.limits import Limits, outside
+
+T = TypeVar("T")
 
 
 def analyze_kif(path: str, games: int, players_spec: str | None, seed: int, max_moves: int, as_json: bool,
-                refused: dict[str, object]) -> None:
+                refused: dict[str, object], limits: Limits | None = None) -> None:
     """Play `games` random playouts of the .kif game at `path` and print the figures; exit 1 when a playout was
-    still going after `max_moves` joint moves, 2 when the game cannot be loaded or an option does not apply."""
+    still going after `max_moves` joint moves, 2 when the game cannot be loaded or an option does not apply.
+    Loaded and played under the command's `limits` (LimitReached past them, nothing printed): in a thread of
+    their own while they are checked, since clingo's groundings cannot be interrupted (tgpl.limits.outside)."""
     from tgpl.asp.reasoner import GdlError, GdlGame, GdlLoadError
+
+    def bounded(stage: str, work: Callable[[], T]) -> T:
+        if limits is None:
+            return work()
+        with limits.during(stage):
+            return outside(work, limits)
 
     for option, value in refused.items():
         if value:
             raise click.BadParameter("a .kif game is analysed by random playouts on the GDL reasoner only",
                                      param_hint=option)
     try:
-        game = GdlGame.load(path)
+        game = bounded("loading the game", lambda: GdlGame.load(path))
     except GdlLoadError as e:
         click.echo(e.render(), err=True)
         sys.exit(2)
     if players_spec is not None and any(p.strip() != "random" for p in players_spec.split(",")):
         raise click.BadParameter("a .kif game's roles play at random only", param_hint="--players")
     try:
-        result = playouts(game, games, seed, max_moves=max_moves)
+        result = bounded(f"playing the games ({games:,} random playouts)",
+                         lambda: playouts(game, games, seed, max_moves=max_moves))
     except GdlError as e:
         click.echo(f"{path}: error: {e}", err=True)
         sys.exit(1)

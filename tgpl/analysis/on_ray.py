@@ -9,9 +9,10 @@ put back in seed order, so the figures are the bytes `--jobs 1` prints.
 from __future__ import annotations
 
 import logging
-from typing import Iterator
+from typing import Callable, Iterator
 
 from tgpl.analysis.figures import Played, Shipped, play_batch
+from tgpl.workers import POLL
 
 
 class RayError(Exception):
@@ -76,9 +77,11 @@ def disconnect() -> None:
         ray.shutdown()
 
 
-def play_on_ray(shipped: Shipped, specs: list[str], batches: list[list[int]], max_moves: int
-                ) -> Iterator[list[Played]]:
-    """Each batch's games as its task ends (any order: the caller sorts by seed)."""
+def play_on_ray(shipped: Shipped, specs: list[str], batches: list[list[int]], max_moves: int,
+                poll: Callable[[], None] = lambda: None) -> Iterator[list[Played]]:
+    """Each batch's games as its task ends (any order: the caller sorts by seed). `poll` is called every
+    POLL seconds while the tasks run (the command's limits, tgpl.limits.Limits.poll: LimitReached past them);
+    a stop, or the caller leaving early, cancels the tasks left (forced: a task does not check the limits)."""
     import ray
 
     task = ray.remote(num_cpus=1, max_retries=0)(play_batch)  # a game that crashes a worker is no retry's business
@@ -86,13 +89,19 @@ def play_on_ray(shipped: Shipped, specs: list[str], batches: list[list[int]], ma
     pending = [task.remote(game, specs, batch, max_moves) for batch in batches]
     try:
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            done, pending = ray.wait(pending, num_returns=1, timeout=POLL)
+            if done:
+                yield ray.get(done[0])
+            poll()
     except ray.exceptions.RayError as e:
         for ref in pending:
             ray.cancel(ref)
         cause = getattr(e, "cause", None)  # a task's own exception, e.g. tgpl missing on a node
         raise RayError(f"a Ray task failed: {_first_line(cause or e)}") from None
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
 
 
 def _first_line(e: BaseException) -> str:

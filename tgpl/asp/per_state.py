@@ -39,18 +39,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Sequence
 
 import clingo
 from clingo import ast
 
-from tgpl.limits import Limits, memory_in_use, outside, private_memory
+from tgpl.limits import Limits, outside
+from tgpl.workers import Workers, waited, worker_pool
 from tgpl.lowering.ir import Atom, Literal, Not, Or, Program, Rule, Term, Var, renamed
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.estimate import QueryBounds
@@ -149,7 +147,7 @@ class BatchQueries:
             text += "#show sees/3.\n"
         self.statements = _parsed(text)
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
-        self._workers: _Workers | None = None
+        self._workers: Workers | None = None
         self._limits: Limits | None = None  # the limits of `parallel`, which the groundings here are under
 
     def solve(self, queries: Sequence[Query | None], observer: clingo.Observer | None = None) -> list[list[str]]:
@@ -203,7 +201,7 @@ class BatchQueries:
         """A worker's answers, waited for under `parallel`'s limits; where the worker died (killed, out of memory),
         the share is grounded here, and so are the batches after it."""
         try:
-            return _result(future, self._limits)
+            return waited(future, self._limits)
         except BrokenProcessPool:
             self._workers = None
             return self.solve(part)
@@ -222,7 +220,7 @@ class BatchQueries:
         forked, batches stay here.
 
         `limits` (the command's): every grounding of the block is waited for under them, and the workers' memory
-        counts toward --max-memory (`_Workers`). Past them LimitReached is raised, and the block's end kills the
+        counts toward --max-memory (tgpl.workers). Past them LimitReached is raised, and the block's end kills the
         workers: a stop ends their work too."""
         if count is None:
             cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -237,17 +235,12 @@ class BatchQueries:
                 return
             global _FORKED
             _FORKED = self
-            workers = self._workers = _Workers(ProcessPoolExecutor(count, mp_context=multiprocessing.get_context(
-                "fork")), count)
-            with limits.counting(workers.memory) if limits is not None else nullcontext():
+            with worker_pool(count, limits, "fork") as workers:
+                self._workers = workers
                 try:
                     yield
-                except BaseException:
-                    workers.kill()  # nobody reads their answers: grounding on would hold the stop up
-                    raise
                 finally:
                     self._workers = None
-                    workers.pool.shutdown(wait=True, cancel_futures=True)
         finally:
             self._limits = None
 
@@ -297,66 +290,6 @@ def _shares(queries: Sequence, n: int) -> list[Sequence]:
     """`queries` in at most `n` consecutive parts of about equal size, none under MIN_SHARE but the last."""
     share = max(MIN_SHARE, -(-len(queries) // n))
     return [queries[k:k + share] for k in range(0, len(queries), share)]
-
-
-POLL = 0.05
-"""Seconds between two checks of the limits while this process waits for a worker (`_result`)."""
-READING_SHARE = 50
-"""The workers' private memory is read at most once every this many times the last reading took (`_Workers`)."""
-
-
-@dataclass
-class _Workers:
-    """The worker processes of `BatchQueries.parallel`.
-
-    Memory: a worker's private pages (tgpl.limits.private_memory) count toward --max-memory, read with this
-    process's own: the pages it still shares with this process since the fork are counted once, in this
-    process. Reading them is slow (the kernel walks the pages), so they are read at most once every
-    READING_SHARE times the last reading took; in between, the growth of a worker's resident memory (a counter)
-    is added to its last reading: what a worker adds is its own. Why not an address-space limit (RLIMIT_AS) per
-    worker: a forked worker's address space is this process's whole, reserved or not, and the cap is on the
-    command's memory, not on each process's."""
-
-    pool: ProcessPoolExecutor
-    count: int
-    _read: dict[int, tuple[int, int]] = field(default_factory=dict)  # pid -> (private, resident) at the last reading
-    _next_reading: float = float("-inf")  # time.monotonic() from which the private memory is read again
-
-    def processes(self) -> list[multiprocessing.Process]:
-        """The worker processes. ProcessPoolExecutor cannot cancel a task that runs, and names its processes
-        only in `_processes` (private, but in every Python since 3.2, and None once the pool is shut down)."""
-        return list((getattr(self.pool, "_processes", None) or {}).values())
-
-    def memory(self) -> int:
-        """The memory the workers hold on their own, in bytes (see the class)."""
-        pids = [p.pid for p in self.processes() if p.pid is not None]
-        now = time.monotonic()
-        if now >= self._next_reading or any(pid not in self._read for pid in pids):
-            self._read = {pid: (private_memory(pid) or 0, memory_in_use(pid) or 0) for pid in pids}
-            self._next_reading = now + READING_SHARE * (time.monotonic() - now)
-            return sum(private for private, _ in self._read.values())
-        return sum(private + max(0, (memory_in_use(pid) or 0) - resident)
-                   for pid, (private, resident) in self._read.items() if pid in pids)
-
-    def kill(self) -> None:
-        """The workers ended now: those running killed with their processes (SIGKILL: a grounding in clingo's C++
-        cannot be asked to stop), so that none is left running, nor holding its memory, after a stop. The pool
-        sees them die, fails what they were doing, and reaps them as it shuts down, which this waits for (not
-        joined here as well: two threads waiting on one process leave it listed as alive)."""
-        for process in self.processes():
-            process.kill()
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _result(future: Future, limits: Limits | None) -> list[list[str]]:
-    """`future.result()`, `limits` checked every POLL seconds meanwhile; past them, LimitReached."""
-    if limits is None:
-        return future.result()
-    while True:
-        try:
-            return future.result(timeout=POLL)
-        except FutureTimeout:
-            limits.poll()
 
 
 _FORKED: BatchQueries | None = None

@@ -176,7 +176,8 @@ class GdlGame:
         compiled moves. The moves are not checked against `legal`: this is what the rules say of states given
         from outside (the translation validation poses the runtime's). A query that fails gives its error. A
         term may also be given as its clingo symbol (`names.symbol`), which a caller posing the same fluents
-        again and again keeps."""
+        again and again keeps. Within `parallel` the grounding is under its limits; outside, under none (it
+        cannot be interrupted): a command bounds a lone call with `parallel(0, limits)`, no workers."""
         if not self.batches:
             raise ValueError("states_after needs a game played one state at a time")
         assert isinstance(self._queries, _PerState)

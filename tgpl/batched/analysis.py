@@ -11,18 +11,24 @@ game `tgpl play --seed S+k` plays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from tgpl.analysis.figures import _r, wilson
 from tgpl.batched.env import BatchedEnv
 from tgpl.batched.playouts import Playouts
+from tgpl.limits import Limits
 
 
 def batched_summary(env: BatchedEnv, path: str, games: int, seed: int, max_moves: int, jobs: int = 1,
-                    chunk: int | None = None) -> dict:
-    """The figures of `games` random playouts (seed `seed`, in batches of `chunk` games), in the layout of the
-    runtime's summary. The batch changes no figure: each game draws its moves from its own stream."""
-    played = env.random_playouts(seed, games, max_moves, jobs=jobs, tally=True, chunk=chunk)
+                    chunk: int | None = None, limits: Limits | None = None,
+                    advance: Callable[[int], None] = lambda games: None) -> dict:
+    """The figures of `games` random playouts (seed `seed`, in batches of `chunk` games, under the command's
+    `limits`, `advance(n)` told of each batch's n games), in the layout of the runtime's summary. The batch
+    changes no figure: each game draws its moves from its own stream."""
+    played = env.random_playouts(seed, games, max_moves, jobs=jobs, tally=True, chunk=chunk, limits=limits,
+                                 advance=advance)
     return summary_of(played, path, len(env.roles), seed, max_moves)
 
 

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
+
+from tgpl.limits import Limits
+
+T = TypeVar("T")
 
 
 def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: int, jobs: int | None,
                         max_moves: int, as_json: bool, report_dir: str | None, score: str | None,
-                        ray_address: str | None, max_memory: int | None = None, backend: str = "numpy") -> None:
+                        ray_address: str | None, max_memory: int | None = None, backend: str = "numpy",
+                        limits: Limits | None = None) -> None:
     """Exit 0 when every game ended, 1 when one got stuck or was cut at --max-moves, 2 when the command could
-    not run (a usage error, a game the batched engine refuses, games that do not fit `max_memory` bytes)."""
+    not run (a usage error, a game the batched engine refuses, games that do not fit `max_memory` bytes, a stop
+    past the command's `limits`: default, `max_memory` alone, counted from now)."""
     if players_spec is not None and any(n.strip() != "random" for n in players_spec.split(",")):
         raise click.BadParameter("the batched engine plays random agents only (--engine runtime plays the others)",
                                  param_hint="--players")
@@ -29,16 +38,18 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
     from tgpl.batched.memory import BatchMemoryError, batch_memory, chunk_size
     from tgpl.batched.source import _source_of
     from tgpl.frontend.diagnostics import Diagnostic, Severity, Span, render_all
-    from tgpl.limits import LimitReached, Limits, memory_in_use
+    from tgpl.limits import LimitReached, memory_in_use
 
+    if limits is None:
+        limits = Limits(None, max_memory)
     started = time.perf_counter()
     try:
-        env = batched.load(path, limits=Limits(None, max_memory, memory=memory_in_use), backend=backend)
+        env = batched.load(path, limits=limits, backend=backend)
     except batched.BatchedLoadError as e:
         click.echo(str(e), err=True)
         sys.exit(2)
     except LimitReached as e:
-        click.echo(f"{path}: error: {e.message}", err=True)
+        click.echo(f"{path}: error: {e.message}: nothing written", err=True)
         sys.exit(2)
     players = len(env.roles)
     if players_spec is not None and len([n for n in players_spec.split(",")]) > players:
@@ -55,7 +66,13 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
         from tgpl.batched.jax_playouts import default_columns
 
         chunk = min(chunk, default_columns())  # the columns, within what fits the memory
-    summary = batched_summary(env, path, games, seed, max_moves, jobs or 1, chunk)
+    try:
+        with limits.during(f"playing the games (batched engine, {games:,} games)"):
+            summary = _with_progress(path, games, lambda advance: batched_summary(
+                env, path, games, seed, max_moves, jobs or 1, chunk, limits, advance))
+    except LimitReached as e:
+        click.echo(f"{path}: error: {e.message}: nothing written", err=True)
+        sys.exit(2)
     summary["memory"] = {**memory.to_json(), "batch": chunk, "max_memory_bytes": max_memory}
     elapsed = time.perf_counter() - started
     click.echo(json.dumps(summary, indent=1, sort_keys=True) if as_json else text_report(summary))
@@ -63,3 +80,25 @@ def run_batched_analyze(path: str, games: int, players_spec: str | None, seed: i
                f"{games / max(elapsed - built, 1e-9):,.0f} games/s, batched engine ({backend}), batches of {chunk:,} games, "
                f"{memory.per_game:,} bytes a game)", err=True)
     sys.exit(1 if summary["errors"] or summary["unfinished"] else 0)
+
+
+def _with_progress(path: str, games: int, play: Callable[[Callable[[int], None]], T]) -> T:
+    """`play(advance)` with a rich progress bar of the games on a terminal (nothing otherwise: output stays the
+    figures), advanced as each batch ends. Refreshed by `advance` alone, without rich's refresh thread: the
+    workers are forked, and forking a process while another of its threads holds a lock is unsafe."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+               TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, auto_refresh=False,
+                  disable=not console.is_terminal) as progress:
+        task = progress.add_task(f"analyze {os.path.basename(path)}", total=games)
+        progress.refresh()
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            progress.refresh()
+
+        return play(advance)

@@ -13,6 +13,7 @@ ignored), so a batch runs until its last game ends. docs/batched.md has the whol
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from tgpl.batched.kernel import LAYOUTS, Kernel
 from tgpl.batched.network import Network
+from tgpl.limits import Limits
 
 MAX_STEPS = 1000
 """Joint moves a random playout may take before it counts as unfinished (as the runtime's analysis bounds games)."""
@@ -218,10 +220,12 @@ class BatchedEnv:
         return kernel.values_for(after)
 
     def random_playouts(self, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
-                        tally: bool = False, chunk: int | None = None, start: np.ndarray | None = None):
+                        tally: bool = False, chunk: int | None = None, start: np.ndarray | None = None,
+                        limits: Limits | None = None, advance: Callable[[int], None] = lambda games: None):
         """`batch` random games played to their ends in chunks of `chunk` games (default CHUNK; on the jax
         backend, columns, default jax_playouts.default_columns()), shared between `jobs` processes, from the
-        initial state or from the fluents `start`: tgpl.batched.playouts."""
+        initial state or from the fluents `start`, under the command's `limits` (or none), `advance(n)` told
+        of each chunk's n games as it ends: tgpl.batched.playouts."""
         from tgpl.batched.memory import CHUNK
         from tgpl.batched.playouts import random_playouts
 
@@ -229,7 +233,7 @@ class BatchedEnv:
             from tgpl.batched.jax_playouts import default_columns
 
             chunk = default_columns()
-        return random_playouts(self, seed, batch, max_steps, jobs, tally, chunk or CHUNK, start)
+        return random_playouts(self, seed, batch, max_steps, jobs, tally, chunk or CHUNK, start, limits, advance)
 
     def random_moves(self, state: BatchedState, rng: np.random.Generator) -> np.ndarray:
         """(B, roles) move indices: in each running game each role's move drawn uniformly among its legal

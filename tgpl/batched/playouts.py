@@ -9,6 +9,7 @@ need not: legal rows are read once a step, games that end keep their state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +17,8 @@ import numpy as np
 from tgpl.batched.env import MAX_STEPS, BatchedEnv
 from tgpl.batched.kernel import Kernel
 from tgpl.batched.memory import CHUNK
+from tgpl.limits import Limits, outside
+from tgpl.workers import worker_pool
 
 
 @dataclass(frozen=True)
@@ -74,12 +77,17 @@ class _Tally:
 
 
 def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX_STEPS, jobs: int = 1,
-                    tally: bool = False, chunk: int = CHUNK, start: np.ndarray | None = None) -> Playouts:
+                    tally: bool = False, chunk: int = CHUNK, start: np.ndarray | None = None,
+                    limits: Limits | None = None, advance: Callable[[int], None] = lambda games: None
+                    ) -> Playouts:
     """`batch` random games, played to their ends (or `max_steps`) in chunks of `chunk` games shared between
     `jobs` processes (forked: the network is not copied); from the initial state, or from the state whose
     fluents are `start` (bool, one per fluent; or fluents x batch, game k from column k). Game k's moves are
     drawn from its own stream (`move_uniforms`), so the games do not depend on `chunk` or `jobs`. With
-    `tally`, the branching factor of the finished games is tallied too (tgpl analyze --engine batched)."""
+    `tally`, the branching factor of the finished games is tallied too (tgpl analyze --engine batched).
+    `limits` (the command's): checked at every step played here, and the workers waited for under them, their
+    memory counted (tgpl.workers); past them LimitReached, the workers killed. `advance(n)` is told of each
+    chunk's n games as it ends (a progress bar)."""
     if batch < 1:
         raise ValueError("a batch holds one game or more")
     if chunk < 1:
@@ -91,22 +99,26 @@ def random_playouts(env: BatchedEnv, seed: int, batch: int, max_steps: int = MAX
     if env.backend == "jax" and (start is None or np.ndim(start) == 1):
         spans = [(0, batch)]  # one jitted loop: `chunk` columns, each taking the next game when its own is over
     if jobs <= 1 or len(spans) == 1:
-        parts = [_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start, columns)
-                 for first, n in spans]
+        parts = []
+        for first, n in spans:
+            parts.append(_chunk(env, seed, np.arange(first, first + n), max_steps, tally, start, columns, limits))
+            advance(n)
     else:
-        import multiprocessing
-
         global _FORKED
         _FORKED = env
         try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(spans))) as pool:
-                parts = pool.starmap(_forked_chunk, [(seed, first, n, max_steps, tally, start) for first, n in spans])
+            with worker_pool(min(jobs, len(spans)), limits, "fork") as workers:
+                futures = [workers.pool.submit(_forked_chunk, seed, first, n, max_steps, tally, start)
+                           for first, n in spans]
+                for future in workers.completed(futures):
+                    advance(spans[futures.index(future)][1])
+                parts = [future.result() for future in futures]
         finally:
             _FORKED = None
     played = [p for p, _ in parts]
     goals, lengths, finished, stuck = (np.concatenate([getattr(p, f) for p in played])
                                        for f in ("goals", "lengths", "finished", "stuck"))
-    branching = (Branching.merged([_branching(env, seed, first, p, t, max_steps, start, columns)
+    branching = (Branching.merged([_branching(env, seed, first, p, t, max_steps, start, columns, limits)
                                    for (first, _), (p, t) in zip(spans, parts)]) if tally else None)
     return Playouts(goals, lengths, finished, stuck, branching)
 
@@ -120,13 +132,13 @@ def _forked_chunk(seed: int, first: int, n: int, max_steps: int, tally: bool, st
 
 
 def _branching(env: BatchedEnv, seed: int, first: int, played: Playouts, tally: _Tally, max_steps: int,
-               start: np.ndarray | None, columns: int = 0) -> Branching:
+               start: np.ndarray | None, columns: int = 0, limits: Limits | None = None) -> Branching:
     """The chunk's branching over its finished games: the tally of all of them, less that of the games left
     out (cut at `max_steps` or stuck), played again alone (their moves are theirs whatever the batch)."""
     sums, games, forced = tally.sums.copy(), tally.games.copy(), tally.forced.copy()
     out = np.flatnonzero(~played.finished)
     if len(out):
-        _, again = _chunk(env, seed, first + out, max_steps, True, start, columns)
+        _, again = _chunk(env, seed, first + out, max_steps, True, start, columns, limits)
         n = len(again.sums)
         sums[:n] -= again.sums
         games[:n] -= again.games
@@ -140,7 +152,8 @@ COMPACT_BELOW = 256
 
 
 def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally: bool = False,
-           start: np.ndarray | None = None, columns: int = 0) -> tuple[Playouts, _Tally | None]:
+           start: np.ndarray | None = None, columns: int = 0, limits: Limits | None = None
+           ) -> tuple[Playouts, _Tally | None]:
     """The games numbered `games` played together, from the initial state or from `start` (fluents). On the
     jax backend, tgpl.batched.jax_playouts.jax_chunk plays them (in `columns` columns, padding included).
 
@@ -148,11 +161,16 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
     for every column, ended or not. So once half the columns have ended, the running games' fluents are
     unpacked, kept and packed again into a smaller batch (`ids`: each column's game), the ended games'
     goals read first. Each game draws its moves from its own stream, so compacting changes no game, and the
-    games do not depend on the layout, the chunk or `jobs`."""
+    games do not depend on the layout, the chunk or `jobs`. `limits`: polled at every step (a worker's chunk
+    has none: its process waits for it under them); jax's loop is compiled whole, and is waited for under
+    them in a thread of its own (tgpl.limits.outside)."""
     if env.backend == "jax":
         from tgpl.batched.jax_playouts import jax_chunk
 
-        return jax_chunk(env, seed, games, max_steps, tally, start, columns)
+        def jax_games() -> tuple[Playouts, _Tally | None]:
+            return jax_chunk(env, seed, games, max_steps, tally, start, columns)
+
+        return jax_games() if limits is None else outside(jax_games, limits)
     batch = len(games)
     network = env.network
     kernel = env.kernel(batch)
@@ -179,6 +197,8 @@ def _chunk(env: BatchedEnv, seed: int, games: np.ndarray, max_steps: int, tally:
     reached: list[int] = []
     forced_games: list[int] = []
     for step in range(max_steps + 1):
+        if limits is not None:
+            limits.poll()
         ended = values[network.terminal] & run
         if ended.any():
             over = ids[_columns(kernel, ended)]
