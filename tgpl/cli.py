@@ -1071,7 +1071,7 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
                               f"of the chance role random, {_random_moves_text(runtime_game.program)}, equally likely.")
             from tgpl.lowering.chance import setup_phase_throws
             entered = setup_phase_throws(runtime_game.program)
-            if entered:  # decision 118: setup's entry of a phase that throws is the seed's throw
+            if entered:  # decision 117: setup's entry of a phase that throws is the seed's throw
                 header.append(f"Chance: setup enters phase{'s' * (len(entered) > 1)} {', '.join(entered)}, whose "
                               f"dice setup seed {seed} threw there: this GDL starts from that throw, and random throws "
                               "at every entry after setup.")
@@ -1132,6 +1132,12 @@ def _as_lowered(machine, program, max_states: int, check=lambda: None):
 
     if type(machine) is not RuntimeMachine or program is None:
         return machine
+    from tgpl.lowering.chance import phase_rolls
+    if phase_rolls(program)[0]:  # decision 117: random's steps in a chain, which no chance node of the runtime has
+        click.echo(f"{program.main_module.path if program.main_module else 'the game'}: error: cannot compare a game "
+                   "whose phases throw dice: its GDL-II gives random a step at each entry of such a phase, which the "
+                   "runtime's chance nodes (one a move) do not have (to-gdl validates it by playouts)", err=True)
+        sys.exit(2)
     unread = unread_attributes(program).names
     setup_dice = setup_roll_calls(program)
     if action_rolls(program)[0] or setup_dice:

@@ -15,8 +15,9 @@ their sides, at most THROW_OUTCOMES): random's uniform choice among them is the 
 the dice. The player's move is run once with a probe for the dice: the ways through the effect that reach one
 hand control to random, the others are the move's whole effect (the runtime draws nothing there: a roll under a
 condition, a `winner` before it). A way that reaches a die must throw all of them, in their order
-(`Executor.dice` refuses the rest where it meets them). Every other roll after setup (in a loop, a phase,
-shuffles after setup) is refused where it stands (`action_rolls`). Setup's dice are random's first move: the
+(`Executor.dice` refuses the rest where it meets them). The dice of a phase's code are random's move as the flow
+enters the phase, each entry a step of its own (`phase_rolls`, decision 117). Every other roll after setup (in a
+loop, a turn's `default` block, shuffles after setup) is refused where it stands (`action_rolls`). Setup's dice are random's first move: the
 game starts with random to move, each of its moves `(roll k)` setting what the k-th way setup's draws fall sets
 (`setup_throw`).
 """
@@ -610,7 +611,7 @@ PHASE_THROW = "throw"
 
 def phase_rolls(program) -> tuple[dict[tuple[str, str], Throw], list[tuple[Span, str]]]:
     """The phases whose code throws dice (turn name, phase name) -> Throw, and the dice in phases (and in turns'
-    `default` blocks) refused, each (span, reason) (decision 118). Entering such a phase hands control to random
+    `default` blocks) refused, each (span, reason) (decision 117). Entering such a phase hands control to random
     (`PHASE_THROW`): its move gives the faces of all the phase's dice, in the order the runtime draws them, and the
     phase's code then runs with them, as an action's effect runs after random's move. The phase's every way must
     throw all its dice (`Lowering._phase_thrown` refuses the rest), so GDL-II's random, which always moves, draws
@@ -657,7 +658,7 @@ def phase_rolls(program) -> tuple[dict[tuple[str, str], Throw], list[tuple[Span,
 def setup_phase_throws(program) -> list[str]:
     """The phases whose dice random throws (`phase_rolls`) that setup may enter: by `turn.pass` (`_entered_in_setup`)
     or as the phase a `turn.use` in setup starts its turn in. The runtime runs them in setup, drawing on the seed, so
-    the lowering starts from that throw, the seed's (decision 118)."""
+    the lowering starts from that throw, the seed's (decision 117)."""
     throws = phase_rolls(program)[0]
     if not throws:
         return []

@@ -2098,7 +2098,7 @@ class Executor:
         dice = self.dice
         if dice is None:
             raise NotLowerable(span, f"{what} is not lowerable here: a die or a deal is random's move only where "
-                                     "an action's effect throws it (tgpl.lowering.chance)")
+                                     "an action's effect or a phase's code throws it (tgpl.lowering.chance)")
         if dice.moves is None:  # the probe: where the way reaches a die
             q = p.fork(p.pc)
             q.store[THROWN] = True
