@@ -75,7 +75,7 @@ from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.unread import unread_attributes
 from tgpl.lowering.ir import Const, Func, Term
-from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes, _Script
+from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.setup_deals import setup_deals
 from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
 from tgpl.runtime.errors import TGPLRuntimeError
@@ -98,8 +98,8 @@ CHANCE_STATE_BOUND = 30_000
 # tests/data/designers/shutbox.tgpl: 27,401 states but 182,027 runs, at 7 ms a successor of its GDL)
 CHANCE_RUN_BOUND = 40_000
 SIZE_PLAYS = 20  # the runtime plays the estimate of the game tree averages (Knuth's estimator)
-CHAINED_THROWS = 1000  # random's steps in a row after one move past which a play is a difference (a chain of
-# throws that never ends: the runtime would stop with an error after as many phases)
+CHAINED_THROWS = 1000  # random's steps in a row after one move past which a play is a difference: a chain of
+# phases' throws that long is taken for one that never ends
 SIZE_DEPTH = 1000  # a play longer than this makes the game too large to bisimulate
 RUNTIME_BOUND = 1000  # ... else a game whose runtime alone reaches at most this many states is bisimulated
 RUNTIME_TREE_BOUND = 10**12  # ... explored for that only when its game tree is estimated at most this large
@@ -394,11 +394,15 @@ class Differential:
                 return state, g, Difference(error=f"random moves {len(steps)} times in a row after {move}")
         if self._chances is None:
             self._chances = ChanceMachine(self.game, self.seed)
-        script = _Script(tuple(draws))
-        nxt = self._chances._run(state, move, script)
+        try:
+            nxt, drawn = self._chances.apply_bounded(state, move, tuple(draws))
+        except ChanceUnsupported as e:  # a face past its die's sides: no draw of the runtime's gives it
+            moves_made = " ".join(play.moves[len(play.moves) - len(steps):])
+            return state, g, Difference(error=f"random's moves {moves_made} after {move} throw a face the "
+                                              f"runtime's dice do not have ({e})")
         at = 0
         for before, moves, dice in steps:
-            bounds = script.bounds[at:at + dice]
+            bounds = drawn[at:at + dice]
             at += dice
             if len(bounds) < dice:
                 break
@@ -407,8 +411,8 @@ class Differential:
             diff = self.compare_throw(before, [(r, None) for r in rolls])
             if diff is not None:
                 return nxt, g, diff
-        if len(script.bounds) != len(draws):
-            return nxt, g, Difference(error=f"the runtime draws {len(script.bounds)} random numbers in the move "
+        if len(drawn) != len(draws):
+            return nxt, g, Difference(error=f"the runtime draws {len(drawn)} random numbers in the move "
                                             f"{move}, where the GDL's random threw {len(draws)} dice after it")
         return nxt, g, None
 

@@ -13,7 +13,8 @@ extra throws, passes on a 0 and on a throw no token can use, and exact throws re
 The lowering as a designer tries it (CPU and peak memory measured once with /usr/bin/time, not asserted): the dice
 thrown in the phase `Throw` were refused there (0.7 s); they now lower as random's move when the flow enters the
 phase (decision 117): `tgpl to-gdl` writes GDL-II with its moves spelled out and validates it by playouts (7 s of
-CPU, 397 rules with a body, 21 playouts to the end of the game); `--moves compiled` refuses at the die. Before,
+CPU, 397 rules with a body, 21 playouts to the end of the game), the moves spelled out (chosen before any
+compiled attempt); `--moves compiled` refuses at the die. Before,
 the refusals' hints were followed in rosette_throw.tgpl (the throw a move `Throw()` of the seat in turn; the win decided
 before the writes): it lowers to GDL-II with its moves spelled out and validates, 7.5 s of CPU, 80 MB, 379 rules
 with a body, 14 playouts (13 to the end of the game). Its dry run says undecided (the numbers' ranges past its budget),
@@ -189,8 +190,8 @@ def test_the_throw_in_a_phase_is_refused_with_the_moves_compiled(tmp_path):
     out = tmp_path / "rosette.kif"
     r = CliRunner().invoke(main, ["to-gdl", game("rosette"), "--moves", "compiled", "-o", str(out)])
     assert r.exit_code == 2 and not out.exists(), r.output
-    assert "rosette.tgpl:135:23: error: not lowerable: the moves cannot be compiled: dice thrown in a phase " \
-           "(random's move as the flow enters it) are lowered with the moves spelled out only (--moves spelled)" \
+    assert "rosette.tgpl:135:23: error: not lowerable: a game whose phase throws dice (random's move as the flow " \
+           "enters it, GDL-II) is lowered with its moves spelled out, not compiled (--moves spelled or auto)" \
            in r.output, r.output
 
 

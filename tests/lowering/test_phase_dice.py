@@ -178,3 +178,14 @@ def test_compare_says_it_cannot_tell(kif):
     r = CliRunner().invoke(main, ["compare", str(PHASE_DICE), str(kif)])
     assert r.exit_code == 2, r.output
     assert "error: cannot compare a game whose phases throw dice" in r.output, r.output
+
+
+def test_a_random_with_a_face_too_many_fails_the_validation(tmp_path, monkeypatch):
+    """Random's moves past the die's sides are no draw of the runtime's: a difference, not a crash."""
+    real = Throw.faces.fget
+    monkeypatch.setattr(Throw, "faces", property(lambda t: real(t) + [tuple(s + 1 for s in t.sides)]))
+    out = tmp_path / "bad.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(PHASE_DICE), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert "the translation failed its validation against the runtime: nothing written" in r.output, r.output
+    assert "Traceback" not in r.output and not out.exists()

@@ -621,6 +621,8 @@ def phase_rolls(program) -> tuple[dict[tuple[str, str], Throw], list[tuple[Span,
     from tgpl.lowering.subset import phase_inputs
     found: dict[tuple[str, str], Throw] = {}
     refused: list[tuple[Span, str]] = []
+    if not phase_roll_calls(program):  # the common case, without looking for the dealt decks
+        return found, refused
     dealt = dealt_decks(program)[0]
     for name, turn in program.turns.items():
         default = ast.tag_of(turn.defn.items, ast.Default)

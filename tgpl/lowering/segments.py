@@ -958,7 +958,7 @@ class Lowering:
         run from the state the flow entered it in, its dice reading the faces random's move throws, then the flow
         on (tgpl.lowering.chance.phase_rolls). Raises NotLowerable where a way throws some of the phase's dice
         only: GDL-II's random always moves, so the runtime must draw them all on every way."""
-        player, turn, phase = cs[:3]
+        _, turn, phase = cs[:3]
         throw = self.ex.phase_throws[(turn, phase)]
         phase_def = ast.phase_named(self.ex.turns.get(turn), phase)
         moves = [(tuple(int(f) for _, f in rm.inputs), lit(MoveLit(rm.index))) for rm, _ in legal]
