@@ -1193,7 +1193,12 @@ def _random_moves_text(program) -> str:
 def _setup_chance(chance: dict, program) -> dict | None:
     """`_chance` of a game verified on its GDL-II (engine clingo): its dice are random's moves there, explored as
     chance nodes, so only the other sites (setup's draws, which the seed fixes) are left; None when none is."""
-    dice = set(_dice_sites(program))
+    from tgpl.lowering.chance import phase_rolls, setup_phase_throws
+
+    entered = set(setup_phase_throws(program))  # their throw in setup is the seed's (decision 117)
+    seeded = {f"{d.call.span.file}:{d.call.span.line}:{d.call.span.col}"
+              for (_, phase), t in phase_rolls(program)[0].items() if phase in entered for d in t.dice}
+    dice = set(_dice_sites(program)) - seeded
     sites = [s for s in chance["sites"] if s not in dice]
     return {**chance, "sites": sites} if sites else None
 
