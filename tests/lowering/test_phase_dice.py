@@ -189,3 +189,15 @@ def test_a_random_with_a_face_too_many_fails_the_validation(tmp_path, monkeypatc
     assert r.exit_code == 2, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output, r.output
     assert "Traceback" not in r.output and not out.exists()
+
+
+def test_verify_on_the_gdl_ii_keeps_the_seed_s_throw_in_setup_a_chance_site():
+    """Setup enters Roll and throws there on the seed: `verify --engine clingo` names the phase's dice among the
+    seed's chance sites, though random throws them at every entry after setup."""
+    import json
+
+    r = CliRunner().invoke(main, ["verify", str(PHASE_DICE), "--engine", "clingo", "--json"])
+    assert r.exit_code in (0, 1), r.output
+    rep = json.loads(r.output)
+    assert rep["chance"]["mode"] == "seed" and rep["chance"]["seed"] == 0
+    assert [s.rsplit("/", 1)[1] for s in rep["chance"]["sites"]] == ["phase_dice.tgpl:75:22", "phase_dice.tgpl:76:23"]
