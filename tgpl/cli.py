@@ -1075,6 +1075,12 @@ def _gdl_text(game, fmt, seed, players, stats, no_validate, validate_steps, rela
             if [d for d in dice if d not in deals]:  # GDL-II: each die a move of random (tgpl.lowering.chance)
                 header.append(f"GDL-II: the dice thrown at {', '.join(d for d in dice if d not in deals)} are moves "
                               f"of the chance role random, {_random_moves_text(runtime_game.program)}, equally likely.")
+            from tgpl.lowering.chance import setup_phase_throws
+            entered = setup_phase_throws(runtime_game.program)
+            if entered:  # decision 117: setup's entry of a phase that throws is the seed's throw
+                header.append(f"Chance: setup enters phase{'s' * (len(entered) > 1)} {', '.join(entered)}, whose "
+                              f"dice setup seed {seed} threw there: this GDL starts from that throw, and random throws "
+                              "at every entry after setup.")
             if deals:  # GDL-II: random deals from a shuffled deck at each pop()
                 header.append(f"GDL-II: the pop() at {', '.join(deals)} deals from a shuffled deck as a move of the "
                               "chance role random, (roll k) for the deck's k-th item while it is left, equally likely; its shuffles at "
@@ -1132,6 +1138,12 @@ def _as_lowered(machine, program, max_states: int, check=lambda: None):
 
     if type(machine) is not RuntimeMachine or program is None:
         return machine
+    from tgpl.lowering.chance import phase_rolls
+    if phase_rolls(program)[0]:  # decision 117: random's steps in a chain, which no chance node of the runtime has
+        click.echo(f"{program.main_module.path if program.main_module else 'the game'}: error: cannot compare a game "
+                   "whose phases throw dice: its GDL-II gives random a step at each entry of such a phase, which the "
+                   "runtime's chance nodes (one a move) do not have (to-gdl validates it by playouts)", err=True)
+        sys.exit(2)
     unread = unread_attributes(program).names
     setup_dice = setup_roll_calls(program)
     if action_rolls(program)[0] or setup_dice:
@@ -1150,9 +1162,10 @@ def _as_lowered(machine, program, max_states: int, check=lambda: None):
 def _dice_sites(program) -> list[str]:
     """Where the dice that lower to GDL-II's random are thrown (tgpl.lowering.chance), as `file:line:col` in
     source order: as `chance_site_texts` names every chance site."""
-    from tgpl.lowering.chance import action_rolls, setup_roll_calls
+    from tgpl.lowering.chance import action_rolls, phase_rolls, setup_roll_calls
 
-    spans = list({id(d.call): d.call.span for t in action_rolls(program)[0].values() for d in t.dice}.values())
+    throws = [*action_rolls(program)[0].values(), *phase_rolls(program)[0].values()]
+    spans = list({id(d.call): d.call.span for t in throws for d in t.dice}.values())
     spans += [c.span for c in setup_roll_calls(program)]
     spans.sort(key=lambda sp: (sp.file, sp.line, sp.col))
     return [f"{sp.file}:{sp.line}:{sp.col}" for sp in spans]
@@ -1171,9 +1184,9 @@ def _deal_sites(program) -> tuple[list[str], list[str], list[str]]:
 def _random_moves_text(program) -> str:
     """The header's words for random's moves (tgpl.lowering.chance): `(roll k)` where one die is thrown at a
     time, `(rollN ...)` where a move throws N."""
-    from tgpl.lowering.chance import action_rolls, setup_roll_calls
+    from tgpl.lowering.chance import action_rolls, phase_rolls, setup_roll_calls
 
-    counts = {len(t.dice) for t in action_rolls(program)[0].values()}
+    counts = {len(t.dice) for t in [*action_rolls(program)[0].values(), *phase_rolls(program)[0].values()]}
     forms = []
     if setup_roll_calls(program) or 1 in counts:
         forms.append("(roll k) for each face k")
@@ -1186,7 +1199,12 @@ def _random_moves_text(program) -> str:
 def _setup_chance(chance: dict, program) -> dict | None:
     """`_chance` of a game verified on its GDL-II (engine clingo): its dice are random's moves there, explored as
     chance nodes, so only the other sites (setup's draws, which the seed fixes) are left; None when none is."""
-    dice = set(_dice_sites(program))
+    from tgpl.lowering.chance import phase_rolls, setup_phase_throws
+
+    entered = set(setup_phase_throws(program))  # their throw in setup is the seed's (decision 117)
+    seeded = {f"{d.call.span.file}:{d.call.span.line}:{d.call.span.col}"
+              for (_, phase), t in phase_rolls(program)[0].items() if phase in entered for d in t.dice}
+    dice = set(_dice_sites(program)) - seeded
     sites = [s for s in chance["sites"] if s not in dice]
     return {**chance, "sites": sites} if sites else None
 

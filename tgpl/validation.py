@@ -70,7 +70,7 @@ from tgpl.asp.reasoner import GdlError, GdlGame, GdlState, state_or_error
 from tgpl.asp.solver import SolverError
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.limits import Limits
-from tgpl.lowering.chance import RANDOM, ROLL, action_rolls, dealt_decks, roll_name
+from tgpl.lowering.chance import RANDOM, ROLL, action_rolls, dealt_decks, phase_rolls, roll_name
 from tgpl.lowering.emit import LoweredGame
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.unread import unread_attributes
@@ -98,6 +98,8 @@ CHANCE_STATE_BOUND = 30_000
 # tests/data/designers/shutbox.tgpl: 27,401 states but 182,027 runs, at 7 ms a successor of its GDL)
 CHANCE_RUN_BOUND = 40_000
 SIZE_PLAYS = 20  # the runtime plays the estimate of the game tree averages (Knuth's estimator)
+CHAINED_THROWS = 1000  # random's steps in a row after one move past which a play is a difference: a chain of
+# phases' throws that long is taken for one that never ends
 SIZE_DEPTH = 1000  # a play longer than this makes the game too large to bisimulate
 RUNTIME_BOUND = 1000  # ... else a game whose runtime alone reaches at most this many states is bisimulated
 RUNTIME_TREE_BOUND = 10**12  # ... explored for that only when its game tree is estimated at most this large
@@ -231,6 +233,10 @@ class Differential:
         # that may enter a phase that deals (decision 106)
         self.secrets = has_secrets(game.program) or any(t.entered for t in action_rolls(game.program)[0].values())
         self._chances: ChanceMachine | None = None
+        # phases whose dice random throws as the flow enters them (tgpl.lowering.chance.phase_rolls): a move may be
+        # followed by several of random's steps (a throw of 0 passing to the next throw), played one at a time
+        # (`chained_throws`), the runtime then playing the move with the draws they gave
+        self.phase_throws = bool(phase_rolls(game.program)[0])
         # the decks the lowering deals from at pop(), random's move, whose shuffles change nothing: the runtime
         # compared deals them too (a game that only shuffles such a deck after setup, and never pops it, as well)
         self.deals = dealt_decks(game.program)[0].classes
@@ -366,6 +372,50 @@ class Differential:
         moves = g.legal_moves(self.roles[self.chance])
         return [] if [str(m) for m in moves] == ["noop"] else moves
 
+    def chained_throws(self, state: State, move: str, g: GdlState, play: Play, rng: random.Random
+                       ) -> tuple[State, GdlState, Difference | None]:
+        """Where phases throw dice (`phase_throws`): after the player's `move`, random's steps in the GDL `g` while
+        it is random's to move, each move picked by `rng` among its legal ones and recorded in `play`; then the
+        runtime plays `move` with the draws they gave (a face f is the draw f - 1, in the order thrown). Each step's
+        legal moves must be every way the runtime's next dice fall, by their bounds as it drew them, and the
+        runtime must draw exactly the dice random threw. The states after, and the difference found (None)."""
+        steps: list[tuple[GdlState, list[Term], int]] = []  # random's state, its legal moves, the dice it threw
+        draws: list[int] = []
+        while moves := self.random_moves(g):
+            roll = rng.choice(moves)
+            faces = [int(str(a)) for a in roll.args] if isinstance(roll, Func) else []
+            steps.append((g, moves, len(faces)))
+            play.steps.append(Step(sorted(str(r) for r in moves), self.chance, False, None))
+            play.moves.append(str(roll))
+            play.joints.append(self.throw(roll))
+            g = g.apply(play.joints[-1])
+            draws += [f - 1 for f in faces]
+            if len(steps) > CHAINED_THROWS:
+                return state, g, Difference(error=f"random moves {len(steps)} times in a row after {move}")
+        if self._chances is None:
+            self._chances = ChanceMachine(self.game, self.seed)
+        try:
+            nxt, drawn = self._chances.apply_bounded(state, move, tuple(draws))
+        except ChanceUnsupported as e:  # a face past its die's sides: no draw of the runtime's gives it
+            moves_made = " ".join(play.moves[len(play.moves) - len(steps):])
+            return state, g, Difference(error=f"random's moves {moves_made} after {move} throw a face the "
+                                              f"runtime's dice do not have ({e})")
+        at = 0
+        for before, moves, dice in steps:
+            bounds = drawn[at:at + dice]
+            at += dice
+            if len(bounds) < dice:
+                break
+            rolls = [Func(roll_name(dice), tuple(Const(str(f)) for f in faces))
+                     for faces in itertools.product(*(range(1, b + 1) for b in bounds))]
+            diff = self.compare_throw(before, [(r, None) for r in rolls])
+            if diff is not None:
+                return nxt, g, diff
+        if len(drawn) != len(draws):
+            return nxt, g, Difference(error=f"the runtime draws {len(drawn)} random numbers in the move "
+                                            f"{move}, where the GDL's random threw {len(draws)} dice after it")
+        return nxt, g, None
+
     def idle_throws(self, g: GdlState) -> list[Term]:
         """After a move whose runtime draws nothing, random's moves in `g`: in a game with secrets random throws
         after every move of an action that may throw (tgpl.lowering.percepts), and each of its moves must then
@@ -455,6 +505,12 @@ class Differential:
             try:
                 if self.chance is None:
                     state, g = state.apply(move), g.apply(joint)
+                elif self.phase_throws:  # random's steps one at a time, then the runtime with their draws
+                    g = g.apply(joint)
+                    state, g, diff = self.chained_throws(state, move, g, play, rng)
+                    if diff is not None:
+                        play.mismatch = diff
+                        return play
                 else:  # a die the runtime throws is random's move in the GDL: an outcome drawn by the play's rng
                     outcomes = self.outcomes(state, move)
                     g = g.apply(joint)
@@ -871,9 +927,11 @@ def _validated(d: Differential, steps: int, asp: AspEncoding | None, say: Progre
     until = None if max_seconds is None else start + max_seconds
     result = Validation(required=steps, can_end=_can_end(d.lowered), time_limit=max_seconds)
     bound = state_bound
-    if bound is None and _small(d, until):
+    if bound is None and not d.phase_throws and _small(d, until):
         bound = STATE_BOUND
     min_depth = 0
+    if d.phase_throws:  # a chain of phases' throws has no bound (a throw of 0 passing to the next throw):
+        bound = None  # compared by playouts alone (Differential.chained_throws)
     if bound is not None:
         bfs = _Bisimulation(d, until, bound, say)
         result.mismatch = bfs.run()

@@ -10,12 +10,12 @@ The runtime is checked against an independent model of the rules (positions, who
 plays to their end, the model taking each throw from the runtime's log, and on what the plays meet: captures,
 extra throws, passes on a 0 and on a throw no token can use, and exact throws refused.
 
-The lowering as a designer tries it (CPU and peak memory measured once with /usr/bin/time, not asserted): the dry
-run (0.7 s) refuses at the die thrown in the phase `Throw` ("roll() is lowered only in the effect of an action a
-player chooses", located at the `roll`; its hint only points at docs/lowering.md); `tgpl to-gdl` (auto, 0.7 s, 55 MB)
-refuses there too and, with the moves compiled, at the win check that walks the tokens after `token.Pos = to` wrote
-an object known only at run time ("run the loop before those writes"); `--moves compiled` gives the second refusal
-alone. Both hints were followed in rosette_throw.tgpl (the throw a move `Throw()` of the seat in turn; the win decided
+The lowering as a designer tries it (CPU and peak memory measured once with /usr/bin/time, not asserted): the dice
+thrown in the phase `Throw` were refused there (0.7 s); they now lower as random's move when the flow enters the
+phase (decision 117): `tgpl to-gdl` writes GDL-II with its moves spelled out and validates it by playouts (7 s of
+CPU, 397 rules with a body, 21 playouts to the end of the game), the moves spelled out (chosen before any
+compiled attempt); `--moves compiled` refuses at the die. Before,
+the refusals' hints were followed in rosette_throw.tgpl (the throw a move `Throw()` of the seat in turn; the win decided
 before the writes): it lowers to GDL-II with its moves spelled out and validates, 7.5 s of CPU, 80 MB, 379 rules
 with a body, 14 playouts (13 to the end of the game). Its dry run says undecided (the numbers' ranges past its budget),
 and names why the moves are not compiled with a phrase hard to act on: "a roll() where random threw no die (a die
@@ -171,20 +171,28 @@ def test_the_seeded_plays_meet_every_rule():
     assert set(totals) == set(RaceModel().seen) and all(n > 0 for n in totals.values()), totals
 
 
-def test_the_throw_in_a_phase_is_refused_where_it_is_made(tmp_path):
-    """The dry run refuses at the die thrown in the phase `Throw` (exit 1); `tgpl to-gdl` there too, and with the
-    moves compiled at the same throw (the win check that walks the tokens after the move wrote one known only at
-    run time compiles: its numbers are taken into views before the loop); nothing is written."""
-    r = CliRunner().invoke(main, ["check", "--lowerable", game("rosette")])
-    assert r.exit_code == 1, r.output
-    assert "rosette.tgpl:135:23: error: not lowerable: roll() is lowered only in the effect of an action a player " \
-           "chooses" in r.output, r.output
+def test_the_throw_in_a_phase_lowers_to_gdl_ii_and_validates(tmp_path):
+    """The four dice thrown in the phase `Throw` are random's move `(roll4 ...)` as the flow enters the phase, for
+    either seat (decision 117); a throw that passes the turn enters the other seat's Throw, random's move again.
+    Validated by seeded playouts; the throw setup made is the seed's (the header's `Chance:` line). 397 rules
+    with a body when measured (379 for the rewrite)."""
+    text, _ = lowered_and_validated(game("rosette"), tmp_path / "rosette.kif")
+    assert "(role random)" in text and "(input random (roll4 1 1 1 1))" in text
+    assert "(base (control random turns throw_throw_player_0))" in text
+    assert "(base (control random turns throw_throw_player_1))" in text
+    assert "; Chance: setup enters phase Throw, whose dice setup seed 0 threw there" in text
+    assert text.count("\n(<=") <= 397
+
+
+def test_the_throw_in_a_phase_is_refused_with_the_moves_compiled(tmp_path):
+    """`--moves compiled` does not make random's move in a phase: refused at the die, naming the spelled-out
+    moves that lower it; nothing is written."""
     out = tmp_path / "rosette.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("rosette"), "-o", str(out)])
+    r = CliRunner().invoke(main, ["to-gdl", game("rosette"), "--moves", "compiled", "-o", str(out)])
     assert r.exit_code == 2 and not out.exists(), r.output
-    assert "rosette.tgpl:135:23: error: not lowerable: roll()" in r.output, r.output
-    assert "rosette.tgpl:135:13: error: not lowerable: with the moves compiled instead: a roll() where random threw " \
-           "no die" in r.output, r.output
+    assert "rosette.tgpl:135:23: error: not lowerable: a game whose phase throws dice (random's move as the flow " \
+           "enters it, GDL-II) is lowered with its moves spelled out, not compiled (--moves spelled or auto)" \
+           in r.output, r.output
 
 
 def play_throwing(seed: int) -> RaceModel:

@@ -15,8 +15,9 @@ their sides, at most THROW_OUTCOMES): random's uniform choice among them is the 
 the dice. The player's move is run once with a probe for the dice: the ways through the effect that reach one
 hand control to random, the others are the move's whole effect (the runtime draws nothing there: a roll under a
 condition, a `winner` before it). A way that reaches a die must throw all of them, in their order
-(`Executor.dice` refuses the rest where it meets them). Every other roll after setup (in a loop, a phase,
-shuffles after setup) is refused where it stands (`action_rolls`). Setup's dice are random's first move: the
+(`Executor.dice` refuses the rest where it meets them). The dice of a phase's code are random's move as the flow
+enters the phase, each entry a step of its own (`phase_rolls`, decision 117). Every other roll after setup (in a
+loop, a turn's `default` block, shuffles after setup) is refused where it stands (`action_rolls`). Setup's dice are random's first move: the
 game starts with random to move, each of its moves `(roll k)` setting what the k-th way setup's draws fall sets
 (`setup_throw`).
 """
@@ -600,7 +601,93 @@ def action_rolls(program) -> tuple[dict[int, Throw], list[tuple[object, str]]]:
             rolls[id(action)] = Throw(tuple(
                 Roll(call, 0, _stack_class(program, call.callee.obj).name) if id(call) in dealt.pops
                 else Roll(call, roll_sides(call)) for call, _ in found), bool(passes))
-    return rolls, refused
+    return rolls, refused + phase_rolls(program)[1]
+
+
+PHASE_THROW = "throw"
+"""The last part of random's control state where it throws the dice of a phase the flow entered (`phase_rolls`):
+`(player, turn, phase, PHASE_THROW)`, the player the phase's turn is at."""
+
+
+def phase_rolls(program) -> tuple[dict[tuple[str, str], Throw], list[tuple[Span, str]]]:
+    """The phases whose code throws dice (turn name, phase name) -> Throw, and the dice in phases (and in turns'
+    `default` blocks) refused, each (span, reason) (decision 117). Entering such a phase hands control to random
+    (`PHASE_THROW`): its move gives the faces of all the phase's dice, in the order the runtime draws them, and the
+    phase's code then runs with them, as an action's effect runs after random's move. The phase's every way must
+    throw all its dice (`Lowering._phase_thrown` refuses the rest), so GDL-II's random, which always moves, draws
+    where the runtime does. A phase entered again in the same move (a throw of 0 passing to the next player's
+    throw) is random's move again: each entry its own step."""
+    from tgpl.lowering.percepts import has_secrets  # both import this module
+    from tgpl.lowering.subset import phase_inputs
+    found: dict[tuple[str, str], Throw] = {}
+    refused: list[tuple[Span, str]] = []
+    if not phase_roll_calls(program):  # the common case, without looking for the dealt decks
+        return found, refused
+    dealt = dealt_decks(program)[0]
+    for name, turn in program.turns.items():
+        default = ast.tag_of(turn.defn.items, ast.Default)
+        for call, _ in (_rolls_reached(program, default) if default is not None else []):
+            if is_roll(program, call):
+                refused.append((call.span, "roll() in a turn's default block is not lowerable: random throws the "
+                                           "dice of a phase as the flow enters it (throw in a phase instead)"))
+        for phase in turn.defn.phases:
+            rolls = [(c, looped) for c, looped in _rolls_reached(program, ast.phase_body(phase), pops=dealt.pops)]
+            dice = [(c, looped) for c, looped in rolls if is_roll(program, c)]
+            if not dice:
+                continue
+            if len(dice) < len(rolls):
+                refused.append((dice[0][0].span, f"roll() in phase {phase.name}, which also deals from a shuffled "
+                                                 "deck, is not lowerable: random's move after entering a phase "
+                                                 "gives the faces of its dice only"))
+                continue
+            if phase_inputs(phase):
+                refused.append((dice[0][0].span, f"roll() in phase {phase.name}, which asks an input, is not "
+                                                 "lowerable: throw the dice in a phase of their own before it"))
+                continue
+            if has_secrets(program) or dealt.classes:
+                refused.append((dice[0][0].span, "roll() in a phase is lowered only in a game without private "
+                                                 "attributes or dealt decks (throw the dice in an action's effect)"))
+                continue
+            why = _refused_dice(dice)
+            if why is not None:
+                refused.append((why[0], why[1].replace("the action's dice", f"phase {phase.name}'s dice")
+                                .replace("split the action", "split the phase")))
+                continue
+            found[(name, phase.name)] = Throw(tuple(Roll(c, roll_sides(c)) for c, _ in dice))
+    return found, refused
+
+
+def setup_phase_throws(program) -> list[str]:
+    """The phases whose dice random throws (`phase_rolls`) that setup may enter: by `turn.pass` (`_entered_in_setup`)
+    or as the phase a `turn.use` in setup starts its turn in. The runtime runs them in setup, drawing on the seed, so
+    the lowering starts from that throw, the seed's (decision 117)."""
+    throws = phase_rolls(program)[0]
+    if not throws:
+        return []
+    code = [i for m in program.modules for i in m.items if isinstance(i, ast.SetupDef)]
+    entered = {id(x) for x in _entered_in_setup(program, code)}
+    for n in reachable(program, code):
+        if (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name == "use"
+                and isinstance(n.callee.obj, ast.Name) and n.callee.obj.name == "turn" and n.args
+                and isinstance(n.args[0].value, ast.StringLit) and n.args[0].value.value in program.turns):
+            turn = program.turns[n.args[0].value.value].defn
+            named = n.args[1].value if len(n.args) == 2 else None
+            first = ast.phase_named(turn, named.value) if isinstance(named, ast.StringLit) else \
+                (turn.phases[0] if turn.phases else None)
+            entered.add(id(first) if first is not None else id(turn))
+    out = []
+    for turn, phase in throws:
+        t = program.turns[turn].defn
+        if id(t) in entered or id(ast.phase_named(t, phase)) in entered:
+            out.append(phase)
+    return out
+
+
+def phase_roll_calls(program) -> set[int]:
+    """id() of every roll() call a phase's code or a turn's `default` block runs (lowered or refused by
+    `phase_rolls`)."""
+    return {id(n) for turn in program.turns.values() for n, _ in _rolls_reached(program, turn.defn)
+            if is_roll(program, n)}
 
 
 def _refused_dice(found: list[tuple[ast.Call, bool]], pops: frozenset = frozenset()) -> tuple[Span, str] | None:
@@ -635,7 +722,8 @@ def effect_roll_calls(program) -> set[int]:
     the functions it calls too (lowered or refused by `action_rolls`)."""
     pops = dealt_decks(program)[0].pops
     return {id(n) for info in program.classes for a in info.actions.values() if a.effect is not None
-            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)} | {id(n) for n, _ in phase_deals(program, pops)}
+            for n, _ in _rolls_reached(program, a.effect.body, pops=pops)} | {id(n) for n, _ in phase_deals(program, pops)} \
+        | phase_roll_calls(program)
 
 
 def setup_roll_calls(program) -> list[ast.Call]:
@@ -703,5 +791,5 @@ def _field(snap: dict, cell: tuple[str, str]):
     return next(o["fields"][name] for o in snap["objects"] if o["name"] == obj)
 
 
-__all__ = ["DEALT_ITEMS", "DID", "Dealt", "PILE", "REFILL", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
-           "effect_roll_calls", "left_cell", "roll_name", "roll_sides", "setup_deal_calls", "setup_deal_control", "setup_deal_refusal", "setup_deal_step", "setup_roll_calls", "setup_throw", "shuffle_refusal"]
+__all__ = ["DEALT_ITEMS", "DID", "Dealt", "PHASE_THROW", "PILE", "REFILL", "RANDOM", "ROLL", "SETUP", "THROW_OUTCOMES", "Roll", "SetupRefused", "Throw", "action_rolls", "dealt_decks",
+           "effect_roll_calls", "left_cell", "phase_roll_calls", "phase_rolls", "roll_name", "roll_sides", "setup_deal_calls", "setup_deal_control", "setup_deal_refusal", "setup_deal_step", "setup_phase_throws", "setup_roll_calls", "setup_throw", "shuffle_refusal"]

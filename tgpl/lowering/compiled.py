@@ -2096,6 +2096,12 @@ class CompiledGame:
             raise Unsupported(f"a roll() refused: {refused[0][1]}")
         if self.u.throws or self.u.deals:
             raise Unsupported("setup's dice or deals (random's first moves)")
+        from tgpl.lowering.chance import phase_rolls
+        in_phases = phase_rolls(self.program)[0]
+        if in_phases:
+            raise Unsupported.at(next(iter(in_phases.values())).dice[0].call.span,
+                                 "dice thrown in a phase (random's move as the flow enters it) are lowered with the "
+                                 "moves spelled out only (--moves spelled)")
         from tgpl.lowering.percepts import first_secret
         secret = first_secret(self.program)
         if secret is not None:  # tgpl.lowering.percepts writes them for spelled-out moves

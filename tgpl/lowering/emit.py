@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
-from tgpl.lowering.chance import DEALT_ITEMS, DID, RANDOM, ROLL, SETUP, roll_name, setup_deal_step
+from tgpl.lowering.chance import DEALT_ITEMS, DID, PHASE_THROW, RANDOM, ROLL, SETUP, roll_name, setup_deal_step
 from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations, unfold_single_uses
 from tgpl.lowering.execute import OWNER, tables_refused
 from tgpl.lowering.horn import instantiate, relaxed_reads, table_name
@@ -266,6 +266,11 @@ class Emitter:
             turn = cs[1]
             return Func("control", (Const(RANDOM), Const(self.names.name(("turn", turn), str(turn))),
                                     Const(self.names.name(("thrown", turn, cs[3]), cs[3]))))
+        if len(cs) == 4 and cs[3] == PHASE_THROW:  # random throws the dice of the phase entered: the player in the name
+            player, turn, phase, _ = cs
+            return Func("control", (Const(RANDOM), Const(self.names.name(("turn", turn), str(turn))),
+                                    Const(self.names.name(("thrown", turn, phase, player, PHASE_THROW),
+                                                          f"{phase} {PHASE_THROW} {self.roles[player]}"))))
         if len(cs) == 4:  # random throws the die of the move made (tgpl.lowering.chance): the move in the phase's name
             player, turn, phase, move = cs
             m = self.logic.moves[move]

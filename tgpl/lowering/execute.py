@@ -31,7 +31,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
-from tgpl.lowering.chance import DEALT_ITEMS, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
+from tgpl.lowering.chance import DEALT_ITEMS, PHASE_THROW, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.list_sums import SumLoop, sum_loop, summed_in
 from tgpl.lowering.minimize import minimize
@@ -475,6 +475,9 @@ class Executor:
         # the dice random throws (tgpl.lowering.chance): set by the Lowering while it runs the effect of a move
         # whose dice random throws
         self.dice: Dice | None = None
+        # the phases whose dice random throws as the flow enters them ((turn, phase) -> chance.Throw,
+        # tgpl.lowering.chance.phase_rolls): entering one stops the path in random's control state there
+        self.phase_throws: dict[tuple[str, str], object] = {}
         # passes after which a loop bounded by a number of the state stops (None: no cut, outside the segments'
         # moves); the paths cut there are overflows too, with the loop's span (`loop_cuts`), judged by the ranges
         # (segments.Lowering.check_loop_cuts)
@@ -2095,7 +2098,7 @@ class Executor:
         dice = self.dice
         if dice is None:
             raise NotLowerable(span, f"{what} is not lowerable here: a die or a deal is random's move only where "
-                                     "an action's effect throws it (tgpl.lowering.chance)")
+                                     "an action's effect or a phase's code throws it (tgpl.lowering.chance)")
         if dice.moves is None:  # the probe: where the way reaches a die
             q = p.fork(p.pc)
             q.store[THROWN] = True
@@ -2501,6 +2504,10 @@ class Executor:
                 player, turn, phase = p.control
                 phase_def = ast.phase_named(self.turns.get(turn), phase)
                 if phase_def is None:
+                    out.append(p)
+                    continue
+                if (turn, phase) in self.phase_throws:  # random throws the phase's dice first (Lowering._phase_thrown)
+                    p.control = (player, turn, phase, PHASE_THROW)
                     out.append(p)
                     continue
                 if phase_inputs(phase_def):  # the path waits for the phase's move (Lowering.phase_moves)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Diagnostic
-from tgpl.lowering.chance import action_rolls, setup_deal_calls, setup_roll_calls
+from tgpl.lowering.chance import action_rolls, phase_rolls, setup_deal_calls, setup_roll_calls
 from tgpl.lowering.board_count import Holds, board_counts, written_in_step
 from tgpl.lowering.compiled import (all_moves, board_count_passes, changing_fields, compile_game, most_moves,
                                     play_code, writes_in_loops)
@@ -344,6 +344,13 @@ def moves_strategy(program, universe: Universe, moves: str = "auto") -> tuple[st
             raise NotLowerable(rolls[0], "a game whose deal or setup's die is random's move (GDL-II) "
                                "is lowered with its moves spelled out, not compiled (--moves spelled or auto)")
         return "spelled", "a deal or setup's die: GDL-II's random moves, spelled out"
+    in_phases = phase_rolls(program)[0]
+    if in_phases and moves != "spelled":  # random's move as the flow enters a phase: spelled-out segments alone
+        if moves == "compiled":
+            raise NotLowerable(next(iter(in_phases.values())).dice[0].call.span, "a game whose phase throws dice "
+                               "(random's move as the flow enters it, GDL-II) is lowered with its moves spelled "
+                               "out, not compiled (--moves spelled or auto)")
+        return "spelled", "dice thrown in a phase: GDL-II's random moves as the flow enters it, spelled out"
     asked = [i[0].span for turn in program.turns.values() for i in map(phase_inputs, turn.defn.phases) if i]
     if asked and moves != "spelled":  # a phase's own input is a move the spelled-out segments alone make
         if moves == "compiled":

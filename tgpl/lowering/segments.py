@@ -41,7 +41,8 @@ from tgpl.lowering.satisfy import Solver
 from tgpl.lowering.conserved import conserved_families
 from tgpl.lowering.number_chains import Line
 from tgpl.lowering.list_sums import nulls_cell, sum_cell, summed_fields, total_domain
-from tgpl.lowering.chance import (DEALT_ITEMS, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell, roll_name,
+from tgpl.lowering.chance import (DEALT_ITEMS, PHASE_THROW, PILE, RANDOM, SETUP, action_rolls, dealt_decks, left_cell,
+                                  phase_rolls, roll_name,
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
 from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
@@ -311,6 +312,9 @@ class Lowering:
         slots = {name: len(o.items) for name, o in self.deal_decks.items()}
         self.refills = dealt_decks(program)[0].refills  # of those, the classes a reshuffle refills (decision 105)
         self.rolls = {k: t.sized(slots) if t.deals else t for k, t in self.rolls.items()}
+        # the phases whose dice random throws as the flow enters them (tgpl.lowering.chance.phase_rolls): the flow
+        # stops there in random's control state (player, turn, phase, PHASE_THROW), whose moves run the phase
+        self.ex.phase_throws = phase_rolls(program)[0]
         # passes before a loop bounded by a number of the state is cut (Executor.loop_cut; `lowered_logic` sets it)
         self.loop_cut: int | None = None
         # the ranges a lowering at a shorter cut (same pools) found: where they already show this cut short, the
@@ -628,6 +632,8 @@ class Lowering:
             at = Path(TRUE, {}, cs[:3])
             return [(self.random_move((j,)), as_formula(self.ex.read(at, deck, left_cell(j - 1), None)) or FALSE)
                     for j in range(1, len(deck.items) + 1)]
+        if len(cs) == 4 and cs[3] == PHASE_THROW:  # random throws the dice of the phase entered
+            return [(self.random_move(faces), TRUE) for faces in self.ex.phase_throws[cs[1:3]].faces]
         if len(cs) == 4:  # random throws the dice of the move made: each way they fall is legal
             throw = self.rolls[id(self.moves[cs[3]].action)]
             if throw.deals and (throw.entered or throw.dice[0].deal in self.refills):
@@ -806,6 +812,8 @@ class Lowering:
                     for k, (m, _) in enumerate(legal)]
         if setup_deal_step(cs) is not None:
             return self._setup_dealt(cs, setup_deal_step(cs), ctrl, legal)
+        if len(cs) == 4 and cs[3] == PHASE_THROW:
+            return self._phase_thrown(cs, ctrl, legal)
         if len(cs) == 4:
             return self._thrown(cs, ctrl, legal)
         paths: list[Path] = []
@@ -938,6 +946,35 @@ class Lowering:
                     continue  # a way the player's move took whole (`_segment`): random never throws there
                 else:
                     q.pc = conj(q.pc, thrown)
+                if q.status != "over":
+                    q.status = None
+                paths.append(q)
+        finally:
+            self.ex.dice = None
+        return self.ex.enter_phases(self.ex.merge(paths))
+
+    def _phase_thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
+        """The paths of random's moves in control state `cs` (player, turn, phase, PHASE_THROW): the phase's code
+        run from the state the flow entered it in, its dice reading the faces random's move throws, then the flow
+        on (tgpl.lowering.chance.phase_rolls). Raises NotLowerable where a way throws some of the phase's dice
+        only: GDL-II's random always moves, so the runtime must draw them all on every way."""
+        _, turn, phase = cs[:3]
+        throw = self.ex.phase_throws[(turn, phase)]
+        phase_def = ast.phase_named(self.ex.turns.get(turn), phase)
+        moves = [(tuple(int(f) for _, f in rm.inputs), lit(MoveLit(rm.index))) for rm, _ in legal]
+        self.ex.dice = Dice(throw, moves)
+        try:
+            paths = []
+            for q in self.ex.run_block(ast.phase_body(phase_def), Path(ctrl, {}, cs[:3]), None, None,
+                                       f"phase_{phase}"):
+                if q.dice is None or q.dice:
+                    thrown = len(throw.dice) - (len(throw.dice) if q.dice is None else len(q.dice))
+                    die = throw.dice[thrown]
+                    raise NotLowerable(die.call.span, f"a way through phase {phase} throws {thrown} of its "
+                                       f"{len(throw.dice)} dice, not this one: random throws the phase's dice as "
+                                       "the flow enters it, so every way through the phase must throw all of them")
+                q.dice = None
+                _thrown_when(q)  # the mark taken out: every way threw
                 if q.status != "over":
                     q.status = None
                 paths.append(q)

@@ -301,7 +301,8 @@ def outside_subset(program) -> list[tuple[Span, str]]:
             pass  # random's move (tgpl.lowering.chance), or refused there
         elif ct.name == "roll":
             found.setdefault(_key(n.span), (n.span, "roll() is lowered only in the effect of an action a player "
-                                                    "chooses (a die thrown elsewhere is not lowerable yet)"))
+                                                    "chooses or in a phase's code (a die thrown elsewhere is not "
+                                                    "lowerable yet)"))
         elif id(n) in dealt.pops and id(n) not in in_effects:
             found.setdefault(_key(n.span), (n.span, "pop() of a shuffled deck is lowered only in the effect of an "
                                                     "action a player chooses: random deals after the move (a deal "

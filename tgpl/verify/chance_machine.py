@@ -179,6 +179,13 @@ class ChanceMachine(RuntimeMachine):
         prefix = state.__dict__.get("_draws", ()) if state.request is not None else ()
         return self._run(state, move, _Script(tuple(prefix) + tuple(draws)))
 
+    def apply_bounded(self, state: State, move, draws: tuple[int, ...]) -> tuple[State, list[int]]:
+        """`move` played in `state` with the draws `draws`, then 0 for each draw past them: the outcome, and the
+        bound of every draw the move made, in order (more than `draws` where it drew more; the validation of
+        phases' throws compares them with random's steps, tgpl.validation.Differential.chained_throws)."""
+        script = _Script(tuple(draws))
+        return self._run(state, move, script), script.bounds
+
     def _run(self, state: State, move, script: _Script) -> State:
         """`move` played in `state` with the draws of `script`."""
         worlds = {id(w.seldom): w.seldom for w in (state.world, state.base) if w is not None}
