@@ -106,6 +106,11 @@ def test_order_dependent_walks_are_left_as_written():
         "a flag set to two values": changed(WALK + "\n                if (c.X == 1) { corner = false; }"),
         "a write of the state": changed(WALK + "\n                c.X = c.X;"),
         "the counter read": changed(WALK.replace("if (c.Y == 0)", "if (c.Y == 0 && j > 0)")),
+        "a fraction counted": changed(WALK.replace("top += 1;", "top += 0.1;")),
+        "a set passed on before the walk": changed(
+            WALK + "\n                if (!seen.contains(c.Y)) { seen.add(c.Y); }", "return seen.length == 2;").replace(
+            "bool corner = false;", "bool corner = false;\n            List<number> seen = {};\n"
+            "            List<number> other = seen;"),
         "a list read by index": changed(WALK + "\n                if (!seen.contains(c.Y)) { seen.add(c.Y); }",
                                         "return seen[0] == 0;").replace(
             "bool corner = false;", "bool corner = false;\n            List<number> seen = {};"),

@@ -35,11 +35,12 @@ A pass is order-free where it
   `winner` or input;
 - writes no state (no attribute, no slot), and calls only what reads (the built-ins that read, and the game's
   functions that write only their own locals);
-- writes the function's other locals only as a counter (`v += e` or `v -= e`, `v` a number) or a flag (`v = K`,
-  every write of `v` in the walk the same literal K), and reads none of them (so no pass sees another's writes);
-- adds to a local list only as a set, `if (C && !L.contains(x)) { L.add(x); }`, `L` read nowhere else in the walk
-  and after it only as `L.length` or `L.contains(y)` (the values added, and their number, do not depend on the
-  order; their order does, and nothing reads it).
+- writes the function's other locals only as a counter (`v += k` or `v -= k`, `v` a number, `k` a whole number
+  literal: a sum of fractions may round otherwise in another order) or a flag (`v = K`, every write of `v` in
+  the walk the same literal K), and reads none of them (so no pass sees another's writes);
+- adds to a local list only as a set, `if (C && !L.contains(x)) { L.add(x); }`, `L` made by the function (`=
+  {...}`), read nowhere before the walk nor else in it, and after it only as `L.length` or `L.contains(y)` (the
+  values added, and their number, do not depend on the order; their order does, and nothing reads it).
 
 The runtime, and so the validation of the lowered rules, runs the walk as written. Anything else is left as
 written and meets the lowering's refusal as before.
@@ -78,7 +79,8 @@ def rewrite_flood_walks(owner: ast.ClassDef, members: list, scans: Scans, reads_
                 continue
             end, no_null = found
             item = decl.type.args[0]
-            scan = scans(owner.name, item.name, groups)
+            local = {d.name for d in fn.inputs} | {n.name for n in ast.walk(body) if isinstance(n, ast.VarDecl)}
+            scan = scans(owner.name, item.name, [g for g in groups if g not in local])  # a bare name: the group
             if scan is None:
                 continue
             for j in range(end, len(body)):
@@ -164,6 +166,8 @@ def _order_free(fn: ast.FunctionDef, body: list, j: int, name: str, counter: str
     for listed in sets:
         if listed not in top or top[listed].type.name != "List" or not isinstance(top[listed].init, ast.InitList):
             return False  # a list made here, not one the state holds (or passed in)
+        if any(_is_name(n, listed) for n in ast.walk(body[:j])):
+            return False  # read or passed on before the walk: another name may see its order
         after = _replace(body[j + 1:], lambda n: ast.NullLit(n.span) if (
             isinstance(n, ast.Member) and _is_name(n.obj, listed) and n.name == "length"
             or _method(n, listed, "contains") is not None) else None)
@@ -198,7 +202,9 @@ def _order_free(fn: ast.FunctionDef, body: list, j: int, name: str, counter: str
         if v not in top_types:
             return False  # an attribute of the function's object, written by its bare name
         if all(a.op in ("+=", "-=") for a in assigns):
-            if top_types[v].name != "number":
+            # whole steps: a sum of fractions in another order may round otherwise
+            if top_types[v].name != "number" or not all(isinstance(a.value, ast.NumberLit)
+                                                         and a.value.value == int(a.value.value) for a in assigns):
                 return False
         elif not (all(a.op == "=" and isinstance(a.value, _LITERALS) for a in assigns)
                   and len({repr((type(a.value).__name__, getattr(a.value, "value", None))) for a in assigns}) == 1):
@@ -236,7 +242,8 @@ def derefs_item(stmts: list, item: Callable[[ast.Expr], bool]) -> bool:
         if isinstance(s, ast.VarDecl):
             if s.init is not None and expr(s.init):
                 return True
-            if s.init is not None and is_item(s.init):
+            if s.init is not None and is_item(s.init) and not any(
+                    isinstance(n, ast.Assign) and _is_name(n.target, s.name) for n in ast.walk(stmts)):
                 aliases.add(s.name)
             continue
         if isinstance(s, ast.ExprStmt):
