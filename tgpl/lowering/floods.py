@@ -51,7 +51,8 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _stmt_method, given_inputs
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _same, _stmt_method, given_inputs
+from tgpl.lowering.flood_walks import derefs_item, rewrite_flood_walks
 from tgpl.lowering.group_clears import Scans, rewrite_group_clears
 from tgpl.lowering.held_counts import Held, held_bound
 from tgpl.lowering.list_calls import inline_list_walks, inline_object_walks
@@ -78,6 +79,7 @@ class _Locals:
     types: dict[str, ast.TypeRef]
     top: dict[str, int]  # top-level local -> index of its declaration (inputs: -1)
     assigned: set[str]
+    made: set[str] = field(default_factory=set)  # top-level lists the function makes (`= {...}`), never assigned
 
 
 def _locals(fn: ast.FunctionDef, body: list) -> _Locals:
@@ -92,7 +94,10 @@ def _locals(fn: ast.FunctionDef, body: list) -> _Locals:
             types.setdefault(node.name, node.type)
         elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
             assigned.add(node.target.name)
-    return _Locals(types, top, assigned)
+    made = {s.name for s in body if isinstance(s, ast.VarDecl) and isinstance(s.init, ast.InitList)
+            and s.name not in assigned and sum(isinstance(n, ast.VarDecl) and n.name == s.name
+                                               for n in ast.walk(body)) == 1}
+    return _Locals(types, top, assigned, made)
 
 
 def _walks_list(s, name: str) -> str | None:
@@ -204,10 +209,11 @@ def _free(block, lo: _Locals, own: set[str], skip: set[str]) -> dict[str, ast.Ty
     return free
 
 
-def find_flood(fn: ast.FunctionDef, body: list) -> Flood | None:
-    """The first flood of `fn`'s top-level statements `body` whose loop is as the module describes, else None."""
+def find_flood(fn: ast.FunctionDef, body: list, first: int = 0) -> Flood | None:
+    """The first flood of `fn`'s top-level statements `body` (from `body[first]` on) whose loop is as the module
+    describes, else None."""
     lo = _locals(fn, body)
-    for k in range(len(body) - 1):
+    for k in range(first, len(body) - 1):
         s = body[k]
         if not (isinstance(s, ast.VarDecl) and s.type.name == "List" and len(s.type.args) == 1
                 and isinstance(s.init, ast.InitList) and s.init.items):
@@ -332,13 +338,14 @@ def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
 
 
 def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None,
-                   held: Held | None = None, scans: Scans | None = None) -> list[str]:
+                   held: Held | None = None, scans: Scans | None = None, cells: Scans | None = None) -> list[str]:
     """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
     on a chain of `T`s (None: unknown, the flood is left alone); `distinct` proves a scan visits each object once
     (tgpl.lowering.flood_counts; None: no flood compared with a count is rewritten); `held` bounds a counted
     flood's chains by how many items can have the count's condition (tgpl.lowering.held_counts; None: `steps`
     alone); `scans` gives a proved scan of a class's objects, for a flood's group cleared in a loop
-    (tgpl.lowering.group_clears; None: left as written). The names of the functions made."""
+    (tgpl.lowering.group_clears; None: left as written); `cells` one that may also give nulls, for a flood's list
+    walked item by item (tgpl.lowering.flood_walks; None: left as written). The names of the functions made."""
     seed_floods(module)
     made: list[str] = rewrite_group_clears(module, scans) if scans is not None else []
     reads = _Reads(module)
@@ -346,6 +353,9 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
     for owner, members in _owners(module):
         taken = {getattr(m, "name", None) for m in members} - {None}
         inline_list_walks(members, reads.only)
+        if cells is not None and isinstance(owner, ast.ClassDef):
+            rewrite_flood_walks(owner, members, cells, reads.only,
+                                lambda fn, body, k, members=members: _flood_list(fn, body, k, members))
         _inline_flood_calls(members, reads)
         for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
             effect = fn.effect
@@ -358,6 +368,36 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
                 members.extend(new)
                 made.extend(f.name for f in new)
     return made
+
+
+def _flood_list(fn: ast.FunctionDef, body: list, k: int, members: list) -> tuple[int, bool] | None:
+    """Does `body[k]` declare a flood's list that holds each item once: the list a flood of `fn` grows
+    (`List<T> L = {s};` and its loop) or the one a flood function of the same owner returns (`List<T> L =
+    F(...);`), started from one item (seeds may repeat)? The index of the first statement after the flood, and
+    whether its loop reads a member of the item first (`flood_walks.derefs_item`: then the list holds no null,
+    which would stop the game as an error)."""
+    s = body[k]
+    if not (isinstance(s, ast.VarDecl) and s.type.name == "List" and len(s.type.args) == 1):
+        return None
+    if isinstance(s.init, ast.InitList):
+        flood = find_flood(fn, body, k)
+        if flood is None or flood.at != k or len(s.init.items) != 1:
+            return None
+        end = k + 2
+    elif isinstance(s.init, ast.Call) and isinstance(s.init.callee, ast.Name):
+        fns = [m for m in members if isinstance(m, ast.FunctionDef) and m.name == s.init.callee.name]
+        if len(fns) != 1 or _flood_function(fns[0]) is None:
+            return None
+        inner = fns[0].effect.body.body
+        flood = find_flood(fns[0], inner[:-1] + [ast.Block(inner[-1].span, [])])
+        if len(inner[flood.at].init.items) != 1 or not _same(inner[flood.at].type, s.type):
+            return None
+        end = k + 1
+    else:
+        return None
+    loop = flood.body[flood.at + 1]
+    return end, derefs_item(loop.body.body, lambda e: isinstance(e, ast.Index) and _is_name(e.obj, flood.name)
+                            and _is_name(e.index, flood.counter))
 
 
 def _owners(module: ast.Module):
@@ -398,7 +438,7 @@ def _frozen_scan(after: list, name: str, reads: _Reads, lo: _Locals) -> int | No
     writes (so that only the searches see the state the loop started with rather than the one its passes leave,
     the list's view) and calls only built-ins that read; None otherwise."""
     for j, s in enumerate(after):
-        if reads.only(s, set(lo.types)):
+        if reads.only(s, set(lo.types), lo.made):
             continue
         if not any(_is_name(n, name) for n in ast.walk(after[j:])):
             return NO_SCAN
@@ -514,6 +554,8 @@ def _many_goals(use: _Use, after: list, lo: _Locals) -> bool:
     (closures.reached_of, which both forms answer alike), the search's rows are the items reached from the start,
     not those times every goal asked (issue 34)."""
     tested = use.tested
+    if isinstance(tested, ast.Name):
+        return _scanned_cell(tested.name, use, after)
     if not (isinstance(tested, ast.Index) and isinstance(tested.index, ast.Name)):
         return False
     if isinstance(tested.obj, ast.Name) and tested.obj.name in lo.types or not isinstance(tested.obj, (
@@ -522,6 +564,27 @@ def _many_goals(use: _Use, after: list, lo: _Locals) -> bool:
     loops = [n for n in ast.walk(after) if isinstance(n, ast.For) and (ast.counted_for(n) or ("",))[0]
              == tested.index.name]
     return any(n is use.node for loop in loops for n in ast.walk([loop.body]))
+
+
+def _scanned_cell(name: str, use: _Use, after: list) -> bool:
+    """Is the local `name` the cell of a scan of a board's group (`T q = G[x][y] as T;`, `G` a bare name and each
+    index the counter of a counted `for` over number literals around the use: `flood_walks`' scan), declared
+    once in `after`? Its start is then asked every cell."""
+    decls = [n for n in ast.walk(after) if isinstance(n, ast.VarDecl) and n.name == name]
+    if len(decls) != 1 or not isinstance(decls[0].init, ast.Cast):
+        return False
+    cell, counters = decls[0].init.expr, []
+    while isinstance(cell, ast.Index) and isinstance(cell.index, ast.Name):
+        counters.append(cell.index.name)
+        cell = cell.obj
+    if not isinstance(cell, ast.Name) or not counters:
+        return False
+    for c in counters:
+        loops = [n for n in ast.walk(after) if isinstance(n, ast.For) and (ast.counted_for(n) or ("",))[0] == c
+                 and isinstance(n.cond.right, ast.NumberLit)]
+        if len(loops) != 1 or not any(n is use.node for n in ast.walk([loops[0].body])):
+            return False
+    return True
 
 
 def _from_any(span: Span, fname: str, starts: list[str], use: _Use, free: dict[str, ast.TypeRef],
@@ -705,8 +768,9 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
         return visits_each_once(program, start, ranges, item, item_class)
     held = held_bound(program, start)
     scans = board_scans(program, start)
+    cells = board_scans(program, start, nulls=True)
     rewritten = load_program(program.main, text=program.sources[program.main],
-                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held, scans)))
+                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held, scans, cells)))
     if not made or not rewritten.ok:
         return program, start
     classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
@@ -719,10 +783,11 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
     return rewritten, {**start, "objects": [moved(o) for o in start["objects"]]}
 
 
-def board_scans(program, start: dict) -> Scans:
+def board_scans(program, start: dict, nulls: bool = False) -> Scans:
     """`scans` for `rewrite_floods`: for the class `owner` and the item class `item`, a group `g` of the only
     object of `owner` (none made after setup) and counter ranges such that `o.g[x][y] as item` visits every
-    object of `item` exactly once (tgpl.lowering.scan_cells), or None."""
+    object of `item` exactly once (tgpl.lowering.scan_cells), and, where `nulls`, may also give null (a board
+    with blanks: the scan skips them), or None."""
     if "objects" not in start:
         return lambda owner, item, groups: None
     made = made_after_setup(program)
@@ -742,7 +807,7 @@ def board_scans(program, start: dict) -> Scans:
             cell = ast.Index(span, ast.Index(span, ast.Member(span, ast.Name(span, "#o"), g, span),
                                              ast.Name(span, "x")), ast.Name(span, "y"))
             if visits_each_once(program, start, ranges, ast.Cast(span, cell, ast.TypeRef(span, item)), item,
-                                {"#o": held[0]["name"]}):
+                                {"#o": held[0]["name"]}, nulls=nulls):
                 return g, ranges
         return None
     return scans
@@ -832,9 +897,11 @@ class _Reads:
                     self.functions.setdefault(m.name, []).append(m)
         self.known: dict[str, bool] = {}
 
-    def only(self, node, own: set[str] = frozenset()) -> bool:
-        """Does `node` write nothing but the locals `own` and the lists it makes, and call only such calls?"""
+    def only(self, node, own: set[str] = frozenset(), made: set[str] = frozenset()) -> bool:
+        """Does `node` write nothing but the locals `own`, the lists it makes and the lists `made` (made by the
+        function it is in), and call only such calls?"""
         fresh = {n.name for n in ast.walk(node) if isinstance(n, ast.VarDecl) and isinstance(n.init, ast.InitList)}
+        fresh |= made
         for n in ast.walk(node):
             if isinstance(n, (ast.Winner, ast.InputDecl)):
                 return False

@@ -203,11 +203,12 @@ class _Static:
 
 
 def visits_each_once(program, start: dict, ranges: list[tuple[str, int, int]], item: ast.Expr,
-                     item_class: str, objects: dict[str, str] | None = None) -> bool:
+                     item_class: str, objects: dict[str, str] | None = None, nulls: bool = False) -> bool:
     """Does `item`, evaluated for every value of the counters `ranges` ((name, first, past the last), nested in
-    that order), give every object of class `item_class` (or a subclass) exactly once, and nothing else (no null)?
-    False where that cannot be told (see the module's docstring). `objects` names locals `item` reads, each an
-    object of the snapshot (a board the caller proved is the only one of its class)."""
+    that order), give every object of class `item_class` (or a subclass) exactly once, and nothing else (no null,
+    unless `nulls`: a scan that skips them)? False where that cannot be told (see the module's docstring).
+    `objects` names locals `item` reads, each an object of the snapshot (a board the caller proved is the only
+    one of its class)."""
     if "objects" not in start or start.get("throws") or start.get("deals"):
         return False  # setup's dice or deals still to come (random's first moves): the snapshot is not the start
     try:
@@ -217,6 +218,8 @@ def visits_each_once(program, start: dict, ranges: list[tuple[str, int, int]], i
             env = {k: _Obj(o) for k, o in (objects or {}).items()}
             env.update({name: float(x) for (name, _, _), x in zip(ranges, values)})
             v = ev.expr(item, env)
+            if v is None and nulls:
+                continue
             if not isinstance(v, _Obj):
                 return False
             seen.append(v.name)
