@@ -240,13 +240,11 @@ _MACHINE_NAMES = {"O": "readable", "SL": "step_limit",
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
-# from and the options (`BlockGenerator._compile`): a game loaded
-# again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
-# benches once a run) generates the same sources, and compiling them is most of a load. A code
-# object is immutable and names its
+# from and the options (`BlockGenerator._compile`): a game loaded again in the same process (the
+# tests load Tris hundreds of times, `tgpl play --repeat` and the benches once a run) generates the
+# same sources, and compiling them is most of a load. A code object is immutable and names its
 # constants only by the namespace it is run in, which each load makes its own: the same functions.
-# At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
-COMPILED_CACHE = 4096
+# Bounded by `RuntimeOptions.code_cache`.
 _COMPILED: dict[tuple, object] = {}
 
 
@@ -724,14 +722,15 @@ class BlockGenerator:
         """The function `name` that `src` defines, compiled from its source (the code object kept
         in `_COMPILED`) and run in the block's namespace."""
         where = f"<tgpl {span}>"
-        key = (src, where, self.c.options)
-        code = _COMPILED.get(key) if COMPILED_CACHE else None
+        options = self.c.options
+        key = (src, where, options)
+        code = _COMPILED.get(key) if options.code_cache else None
         if code is None:
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
                 code = compile(src, where, "exec")
-            if COMPILED_CACHE:
-                if len(_COMPILED) >= COMPILED_CACHE:
+            if options.code_cache:
+                if len(_COMPILED) >= options.code_cache:
                     _COMPILED.clear()
                 _COMPILED[key] = code
         exec(code, self.ns)
