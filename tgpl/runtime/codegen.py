@@ -32,6 +32,7 @@ from tgpl.runtime.errors import (
     BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
 )
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
+from tgpl.runtime.layout import LocalCode
 from tgpl.runtime.operators import _ARITH, _NUMBERS, MISSING, _equal, _index
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
@@ -459,11 +460,12 @@ class BlockGenerator:
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def local(self, slot: int) -> str:
-        """A local's code: a marker (`_local`), or in a body inline the caller's Python local
-        that holds it (`inlining.local_name`) or the caller's code of an input read as it is."""
+        """A local's code, a `LocalCode`: a marker (`_local`), or in a body inline the caller's
+        Python local that holds it (`inlining.local_name`) or the caller's code of an input read
+        as it is."""
         if slot < inlining.FIRST_SLOT:
-            return _local(slot)
-        return self.inputs.get(slot) or inlining.local_name(slot)
+            return LocalCode(_local(slot))
+        return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
 
     def name(self, prefix: str) -> str:
         self.counter += 1
