@@ -14,14 +14,14 @@ from observed import EXAMPLE_PLAYS, EXAMPLES, assert_examples_play_alike
 TRIS = EXAMPLES / "tris.tgpl"
 
 
-def _functions(monkeypatch, *switches, options: RuntimeOptions = RuntimeOptions()) -> list:
-    """The functions Tris's load with `options` compiled (`BlockGenerator._compile`), in order, with each
-    (module, name, value) of `switches` set."""
+ANEW = RuntimeOptions(code_cache=0)
+
+
+def _functions(monkeypatch, options: RuntimeOptions = RuntimeOptions()) -> list:
+    """The functions Tris's load with `options` compiled (`BlockGenerator._compile`), in order."""
     made: list = []
     compile_ = codegen.BlockGenerator._compile
     with monkeypatch.context() as mp:
-        for module, name, value in switches:
-            mp.setattr(module, name, value)
         mp.setattr(codegen.BlockGenerator, "_compile",
                    lambda self, *a, **k: made.append(compile_(self, *a, **k)) or made[-1])
         load_game(TRIS, options=options)
@@ -36,8 +36,8 @@ def test_a_game_loaded_again_runs_the_same_code_in_its_own_namespace(monkeypatch
 
 
 def test_without_the_cache_each_load_compiles_anew(monkeypatch):
-    first = _functions(monkeypatch, (codegen, "COMPILED_CACHE", 0))
-    again = _functions(monkeypatch, (codegen, "COMPILED_CACHE", 0))
+    first = _functions(monkeypatch, ANEW)
+    again = _functions(monkeypatch, ANEW)
     assert [f.__code__.co_code for f in first] == [f.__code__.co_code for f in again]
     assert not any(a.__code__ is b.__code__ for a, b in zip(first, again))
 
@@ -54,17 +54,14 @@ def test_the_options_are_part_of_the_key(monkeypatch):
 
 def test_the_cache_stays_within_its_bound(monkeypatch):
     monkeypatch.setattr(codegen, "_COMPILED", {})
-    monkeypatch.setattr(codegen, "COMPILED_CACHE", 3)
     for _ in range(2):
-        load_game(TRIS)
+        load_game(TRIS, options=RuntimeOptions(code_cache=3))
         assert 0 < len(codegen._COMPILED) <= 3
 
 
 @pytest.mark.parametrize("name, seeds, limit", EXAMPLE_PLAYS)
 def test_examples_play_alike_compiled_anew(monkeypatch, name, seeds, limit):
     def anew(path, players):
-        with monkeypatch.context() as mp:
-            mp.setattr(codegen, "COMPILED_CACHE", 0)
-            return load_game(path, players)
+        return load_game(path, players, options=ANEW)
 
     assert_examples_play_alike(anew, name, seeds, limit)

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import game as game_module, load_game, machine, segments
+from tgpl.runtime import game as game_module, load_game, machine
 from tgpl.runtime.errors import TGPLRuntimeError
 
 from observed import EXAMPLES, playout, reference
@@ -72,8 +72,7 @@ def _each_move_twice(g, k: int) -> list:
 def test_phases_counted_as_the_layers_count(tmp_path, monkeypatch, limit):
     """With a limit of `limit` phases a segment may enter, the moves that enter fewer, as many and more
     fail or not alike, fused and through the layers; and the limit is where it is said to be."""
-    monkeypatch.setattr(machine, "FLOW_LIMIT", limit)
-    monkeypatch.setattr(segments, "FLOW_LIMIT", limit)
+    monkeypatch.setattr(machine, "FLOW_LIMIT", limit)  # the one limit, for the machine and the fused segment
     path = _game(tmp_path)
     fused_runs = []
     play_known = game_module.play_known

@@ -32,6 +32,7 @@ from tgpl.runtime.errors import (
     BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
 )
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
+from tgpl.runtime.layout import LocalCode
 from tgpl.runtime.operators import _ARITH, _NUMBERS, MISSING, _equal, _index
 from tgpl.runtime.purity import scalar
 from tgpl.runtime.values import PLAIN, Obj, show, to_player
@@ -240,13 +241,11 @@ _MACHINE_NAMES = {"O": "readable", "SL": "step_limit",
 
 
 # The code objects of the functions generated so far, by their source as generated, where it came
-# from and the options (`BlockGenerator._compile`): a game loaded
-# again in the same process (the tests load Tris hundreds of times, `tgpl play --repeat` and the
-# benches once a run) generates the same sources, and compiling them is most of a load. A code
-# object is immutable and names its
+# from and the options (`BlockGenerator._compile`): a game loaded again in the same process (the
+# tests load Tris hundreds of times, `tgpl play --repeat` and the benches once a run) generates the
+# same sources, and compiling them is most of a load. A code object is immutable and names its
 # constants only by the namespace it is run in, which each load makes its own: the same functions.
-# At most this many kept (then all dropped at once); 0: none kept, each compiled anew (tests compare).
-COMPILED_CACHE = 4096
+# Bounded by `RuntimeOptions.code_cache`.
 _COMPILED: dict[tuple, object] = {}
 
 
@@ -461,11 +460,12 @@ class BlockGenerator:
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def local(self, slot: int) -> str:
-        """A local's code: a marker (`_local`), or in a body inline the caller's Python local
-        that holds it (`inlining.local_name`) or the caller's code of an input read as it is."""
+        """A local's code, a `LocalCode`: a marker (`_local`), or in a body inline the caller's
+        Python local that holds it (`inlining.local_name`) or the caller's code of an input read
+        as it is."""
         if slot < inlining.FIRST_SLOT:
-            return _local(slot)
-        return self.inputs.get(slot) or inlining.local_name(slot)
+            return LocalCode(_local(slot))
+        return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -724,14 +724,15 @@ class BlockGenerator:
         """The function `name` that `src` defines, compiled from its source (the code object kept
         in `_COMPILED`) and run in the block's namespace."""
         where = f"<tgpl {span}>"
-        key = (src, where, self.c.options)
-        code = _COMPILED.get(key) if COMPILED_CACHE else None
+        options = self.c.options
+        key = (src, where, options)
+        code = _COMPILED.get(key) if options.code_cache else None
         if code is None:
             with warnings.catch_warnings():  # `3 is None` from `3 == null`: correct here, not worth a warning
                 warnings.simplefilter("ignore", SyntaxWarning)
                 code = compile(src, where, "exec")
-            if COMPILED_CACHE:
-                if len(_COMPILED) >= COMPILED_CACHE:
+            if options.code_cache:
+                if len(_COMPILED) >= options.code_cache:
                     _COMPILED.clear()
                 _COMPILED[key] = code
         exec(code, self.ns)

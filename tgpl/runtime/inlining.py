@@ -25,14 +25,13 @@ replaced before the reads of the body it holds.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Protocol
 
 from tgpl.frontend import ast
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import NUMBER, CallableType, Type
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal
-from tgpl.runtime.layout import Layout
+from tgpl.runtime.layout import Layout, LocalCode
 
 if TYPE_CHECKING:
     from tgpl.runtime.compiler import Compiler
@@ -49,9 +48,6 @@ SLOTS = 1_000
 # by name in generated code): a read that missed, an error of the game's code, an infinity
 # used as an index.
 CATCH = ("KeyError", "AttributeError", "_RuntimeError", "OverflowError")
-
-# The code of a local: the caller's (a marker, `codegen._local`) or one inline (`local_name`)
-_LOCAL = re.compile("\x00L\\d+\x00|_i\\d+_\\d+")
 
 
 def local_name(slot: int) -> str:
@@ -159,7 +155,7 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
         this = f"_i{mark}_t"
         binds.append(f"(({this} := {target}) is _NV)")
     for inp, slot, value in zip(fi.defn.inputs, slots, values):
-        if inp.name not in assigned and (_LOCAL.fullmatch(value) or _plain_literal(value)):
+        if inp.name not in assigned and (isinstance(value, LocalCode) or _plain_literal(value)):
             gen.inputs[slot] = value  # the caller's local or a literal, read where the body reads it
         else:
             binds.append(f"(({local_name(slot)} := {value}) is _NV)")

@@ -6,6 +6,15 @@ from __future__ import annotations
 from tgpl.frontend.types import ANY, Type
 
 
+class LocalCode(str):
+    """The code of a local as the generator gives it (`codegen.BlockGenerator.local`): the marker
+    of a slot, or the Python name of a local of a call inline. Code built around it is a plain
+    `str`, so the type tells a bare read of a local from any other expression, with no look at
+    the text (`inlining.inline_call` reads such an argument where the body reads the input)."""
+
+    __slots__ = ()
+
+
 class Layout:
     """Compile-time scopes of one callable: each declaration gets its own slot."""
 

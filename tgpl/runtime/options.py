@@ -24,6 +24,10 @@ class RuntimeOptions:
     # is left): past it, nothing more is remembered (the memo only saves time, and a game calling a
     # pure function with ever new arguments would fill the machine's memory).
     memo_budget: int = 1 << 18
+    # Code objects of generated functions kept for the process (`codegen._COMPILED`), by source,
+    # place and options: a game loaded again compiles nothing anew. Past this many, all are dropped
+    # at once; 0: none kept, each function compiled anew (what tests compare the cache with).
+    code_cache: int = 4096
 
     @staticmethod
     def reference() -> RuntimeOptions:

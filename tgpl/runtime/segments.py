@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tgpl.runtime import machine as machine_module
 from tgpl.runtime.errors import TOO_LARGE, NeedInput, too_deep
-from tgpl.runtime.machine import FLOW_LIMIT, _Cancelled
+from tgpl.runtime.machine import _Cancelled
 
 if TYPE_CHECKING:
     from tgpl.runtime.machine import Machine
@@ -92,7 +93,7 @@ def play_known(m: Machine, known: tuple) -> None:
                         m.error(span, TOO_LARGE)
                     finally:
                         stack.pop()
-            if flows >= FLOW_LIMIT:
+            if flows >= machine_module.FLOW_LIMIT:  # the machine's limit, read where it is set
                 m.flows = flows
                 m.cycle_error()
     except _Cancelled as c:
