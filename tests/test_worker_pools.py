@@ -9,7 +9,6 @@ worker is left alive (nor unreaped). Within the limits, the answers are those wi
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import threading
 import time
@@ -24,6 +23,7 @@ from tests.batched.conftest import env_and_reasoner
 from tgpl.analysis import figures
 from tgpl.batched import playouts
 from tgpl.cli import main
+from tests.children import assert_none_left
 from tgpl.limits import LimitReached, Limits, memory_in_use
 from tgpl.runtime.game import Game, compile_program
 from tgpl.frontend.loader import load_program
@@ -89,20 +89,6 @@ class Pids:
             return Seen()
 
         monkeypatch.setattr(module, "worker_pool", seen)
-
-
-def gone(pid: int) -> bool:
-    """Whether process `pid` has ended and been reaped (no zombie left either)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
-def assert_none_left(pids: list[int]) -> None:
-    assert pids and all(gone(pid) for pid in pids)
-    assert not {p.pid for p in multiprocessing.active_children()} & set(pids)
 
 
 # ------------------------------------------------------------ the pool itself

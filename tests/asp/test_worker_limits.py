@@ -9,7 +9,6 @@ code alone; each test asserts the stop, that it came within a few polls, and tha
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 import threading
 import time
@@ -20,6 +19,7 @@ import pytest
 from tgpl.asp import per_state
 from tgpl.asp.kif import read_kif
 from tgpl.asp.reasoner import GdlGame
+from tests.children import assert_none_left
 from tgpl.limits import LimitReached, Limits, memory_in_use
 
 from test_batch_queries import walk
@@ -68,20 +68,6 @@ def workers_of(game: GdlGame) -> list[int]:
     assert workers is not None
     workers.pool.submit(int).result()
     return [p.pid for p in workers.processes()]
-
-
-def gone(pid: int) -> bool:
-    """Whether process `pid` has ended and been reaped (no zombie left either)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
-def assert_none_left(pids: list[int]) -> None:
-    assert pids and all(gone(pid) for pid in pids)
-    assert not {p.pid for p in multiprocessing.active_children()} & set(pids)
 
 
 def test_a_wait_for_a_worker_stops_at_the_deadline_and_kills_it(monkeypatch):
