@@ -42,9 +42,16 @@ def walk(game: GdlGame, seed: int, steps: int) -> list:
     return out
 
 
+def grounded(game: GdlGame, how: str) -> GdlGame:
+    """The game with its batches grounded `how` (per_state.TOGETHER or APART), not settled by their times."""
+    game._queries.batch().grounding = how
+    return game
+
+
+@pytest.mark.parametrize("how", [per_state.TOGETHER, per_state.APART])
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
-def test_a_batch_answers_each_query_as_the_query_alone(path):
-    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+def test_a_batch_answers_each_query_as_the_query_alone(path, how):
+    game = grounded(GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state"), how)
     assert game.batches
     pairs = walk(game, 1, 40) + walk(game, 2, 40)
     answers = game.states_after([None] + [(state.fluents, joint) for state, joint in pairs])
@@ -121,11 +128,12 @@ def test_successors_are_the_states_apply_gives(path, mode):
         assert got
 
 
+@pytest.mark.parametrize("how", [per_state.TOGETHER, per_state.APART])
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
-def test_a_batch_shared_with_workers_answers_as_one_process(path):
+def test_a_batch_shared_with_workers_answers_as_one_process(path, how):
     """GdlGame.parallel: the batch is cut into shares, grounded by forked workers and this process, and put
-    back in order; each query's answer is the one a single process gives."""
-    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+    back in order; each query's answer is the one a single process gives, grounded together or apart."""
+    game = grounded(GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state"), how)
     pairs = [pair for seed in range(5, 13) for pair in walk(game, seed, 60)]
     queries = ([None] + [(state.fluents, joint) for state, joint in pairs]) * 3  # the defects' plays are short
     alone = game.states_after(queries)
@@ -155,7 +163,7 @@ def test_workers_are_used(monkeypatch):
     assert all(g != r for g, r in zip(got[share:], right[share:]))
 
 
-def _forgetful(facts: str, n: int) -> list[list[str]]:
+def _forgetful(grounding: str | None, posed, n: int) -> list[list[str]]:
     """A worker that answers every query with the initial state's fluents and no moves (a planted bug)."""
     return [["gdl_state(cell(1,1,b))"] for _ in range(n)]
 
@@ -168,15 +176,18 @@ def test_answers_are_split_per_query_without_their_index():
                                              ["gdl_state(cell(1,2,x))", "gdl_a_legal(xplayer,mark(f(1),2))"]]
 
 
+@pytest.mark.parametrize("how", [None, per_state.TOGETHER, per_state.APART])
 @pytest.mark.parametrize("workers", [0, 2])
-def test_states_later_are_the_states_after(workers):
+def test_states_later_are_the_states_after(workers, how):
     """GdlGame.states_later: the batch grounded while the caller goes on, answered when asked for; with no
-    workers (`parallel(0)`), grounded then."""
+    workers (`parallel(0)`), grounded then. Unsettled (None), the first batch settles it here and now."""
     path = ROOT / "examples" / "gdl" / "connect4.kif"
     game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+    want = [step(a) for a in GdlGame(game.program, "per-state").states_after([None] + [
+        (state.fluents, joint) for seed in range(3) for state, joint in walk(game, seed, 20)])]
+    game._queries.batch().grounding = how
     pairs = [pair for seed in range(3) for pair in walk(game, seed, 20)]
     queries = [None] + [(state.fluents, joint) for state, joint in pairs]
-    want = [step(a) for a in game.states_after(queries)]
     with game.parallel(workers=workers):
         assert (game._queries.batch()._workers is not None) == (workers > 0)
         first, second = game.states_later(queries), game.states_later(queries[::-1])
@@ -218,3 +229,60 @@ def test_a_broken_pool_is_let_go_when_a_batch_is_handed_over(monkeypatch):
         monkeypatch.setattr(batch._workers.pool, "submit", broken)
         assert [step(a) for a in game.states_later(queries)()] == want
         assert batch._workers is None
+
+
+def _settling(monkeypatch, together: float | None) -> list[float]:
+    """`_timed_fork` planted to say the batch grounded together in `together` seconds (None: it was killed);
+    the limits it was given are returned as they are asked for."""
+    asked: list[float] = []
+
+    def timed(work, most, limits):
+        asked.append(most)
+        return together
+    monkeypatch.setattr(per_state, "_timed_fork", timed)
+    return asked
+
+
+@pytest.mark.parametrize("together, how", [(0.0, per_state.TOGETHER), (None, per_state.APART),
+                                           (1e9, per_state.APART)])
+def test_the_first_large_batch_settles_how_batches_are_grounded(monkeypatch, together, how):
+    """The first batch of PROBE_LEAST queries or more is grounded apart and timed together: the faster way is
+    kept for the batches after it, and its answers are the apart ones whichever wins."""
+    path = ROOT / "examples" / "gdl" / "connect4.kif"
+    game = GdlGame(read_kif(path.read_text(encoding="utf-8"), str(path)), "per-state")
+    queries = [None] + [(state.fluents, joint) for state, joint in walk(game, 5, 30)]
+    want = [step(a) for a in grounded(GdlGame(game.program, "per-state"), per_state.TOGETHER).states_after(queries)]
+    batch = game._queries.batch()
+    asked = _settling(monkeypatch, together)
+    small = game.states_after(queries[:per_state.PROBE_LEAST - 1])  # too few to tell: apart, unsettled
+    assert batch.grounding is None and asked == []
+    assert [step(a) for a in small] == want[:per_state.PROBE_LEAST - 1]
+    got = game.states_after(queries)
+    assert batch.grounding == how and len(asked) == 1 and asked[0] > 0
+    assert [step(a) for a in got] == want
+    assert [step(a) for a in game.states_after(queries[::-1])] == want[::-1]
+    assert len(asked) == 1  # settled once
+
+
+def test_a_batch_that_grounds_faster_apart_is_grounded_apart(monkeypatch):
+    """Once settled apart, a batch is grounded query by query (`_apart_answers`), never as one program."""
+    game = GdlGame(read_kif(COUNTER, "counter.kif"), "per-state")
+    queries = [None] + [(state.fluents, joint) for state, joint in walk(game, 0, 10)] * 2
+    _settling(monkeypatch, None)
+    game.states_after(queries)
+    assert game._queries.batch().grounding == per_state.APART
+    together, apart = [], []
+    monkeypatch.setattr(per_state, "_batch_answers", lambda *args: together.append(args) or [])
+    real = per_state._apart_answers
+    monkeypatch.setattr(per_state, "_apart_answers", lambda statements, posed: apart.append(posed) or real(
+        statements, posed))
+    assert [a.goals for a in game.states_after(queries)][-1] == [100]
+    assert together == [] and [len(posed) for posed in apart] == [len(queries)]
+
+
+def test_a_timed_fork_gives_its_work_s_time_or_none_and_leaves_no_process():
+    """per_state._timed_fork: the work's seconds, or None where it fails or passes its time (killed: the
+    process is reaped)."""
+    assert per_state._timed_fork(lambda: sum(range(1000)), 600.0, None) >= 0
+    assert per_state._timed_fork(lambda: 1 / 0, 600.0, None) is None
+    assert per_state._timed_fork(lambda: [None for _ in iter(int, 1)], 0.0, None) is None  # never ends

@@ -45,16 +45,17 @@ def tictactoe() -> tuple[GdlGame, list]:
     game = GdlGame(program, "per-state")
     queries = [(state.fluents, joint) for seed in range(8) for state, joint in walk(game, seed, 9)]
     assert len(queries) >= 2 * per_state.MIN_SHARE
+    game._queries.batch().grounding = per_state.TOGETHER  # settled: the clock counts the waits on the workers
     return game, queries
 
 
-def _forever(facts: str, n: int) -> list[list[str]]:
+def _forever(grounding: str | None, posed, n: int) -> list[list[str]]:
     """A worker's grounding that never ends."""
     while True:
         time.sleep(1)
 
 
-def _hog(facts: str, n: int) -> list[list[str]]:
+def _hog(grounding: str | None, posed, n: int) -> list[list[str]]:
     """A worker's grounding that takes 400 MB and never ends."""
     held = bytearray(b"\x01") * (400 * MB)  # written, so resident
     while held:
@@ -179,3 +180,36 @@ def test_a_lone_batch_without_workers_is_grounded_under_the_limits(monkeypatch):
     finally:
         release.set()
     assert clock.readings <= 7
+
+
+def test_a_settling_batch_that_never_ends_together_is_killed_and_settles_apart(monkeypatch):
+    """The first batch settles how batches are grounded (per_state.BatchQueries): grounded together in a forked
+    process that never ends, it is killed once it has taken as long as apart (and the time to fork), and
+    the batches are grounded apart, with the same answers; no process is left."""
+    game, queries = tictactoe()
+    batch = game._queries.batch()
+    batch.grounding = None
+    want = [a.fluents for a in GdlGame(game.program, "per-state").states_after(queries)]
+    grounded = per_state._batch_answers
+    here = os.getpid()
+    forks: list[int] = []
+    fork = os.fork
+
+    def counted_fork() -> int:
+        pid = fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    def stuck(statements, facts, n, observer=None):
+        while os.getpid() != here:
+            time.sleep(1)
+        return grounded(statements, facts, n, observer)
+
+    monkeypatch.setattr(per_state, "_batch_answers", stuck)
+    monkeypatch.setattr(os, "fork", counted_fork)
+    limits = Limits(max_seconds=1e9, max_memory=2**50, clock=lambda: 0.0)
+    with game.parallel(workers=0, limits=limits):
+        assert [a.fluents for a in game.states_after(queries)] == want
+    assert batch.grounding == per_state.APART
+    assert len(forks) == 1 and gone(forks[0])

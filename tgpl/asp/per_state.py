@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
+import signal
+import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -48,7 +51,7 @@ import clingo
 from clingo import ast
 
 from tgpl.limits import Limits, outside
-from tgpl.workers import Workers, waited, worker_pool
+from tgpl.workers import POLL, Workers, waited, worker_pool
 from tgpl.lowering.ir import Atom, Literal, Not, Or, Program, Rule, Term, Var, renamed
 from tgpl.asp.dependencies import DependencyGraph
 from tgpl.asp.estimate import QueryBounds
@@ -128,6 +131,17 @@ class BatchQueries:
     fluent is read; in batches of 64 a query costs 30 ms. The static relations are not indexed: each batch
     grounds them once. The translation validation poses the runtime's states this way (tgpl.validation), as
     all the queries of a stretch of play are known before any is answered.
+
+    Apart. For some games the batch grounds far slower than its queries one by one: the query index, a variable
+    in every rule that reads the state, leads clingo to join a long rule in a bad order (Blokus Duo's
+    look-ahead over the pieces' cells: its initial state 0.24 s alone, 29 s as a batch of one), where for
+    others the batch is many times faster (reversi's 64 states: 0.22 s together, 3.4 s apart). Which way is
+    faster is a fact of the game that its rules do not tell reliably, so the first batch of at least
+    PROBE_LEAST queries settles it (`grounding`): its queries are grounded apart, as StateQueries grounds one,
+    then together in a forked process given as long (and FORK_TIME), and killed past that: it has lost then, and
+    a grounding cannot be interrupted otherwise. The answers are the same either way (the apart ones are
+    kept), so only the time depends on the machine, never what is answered. Until then, a smaller batch is
+    grounded apart: its cost is bounded by the queries' own, where a bad join is not.
     """
 
     def __init__(self, program: Program, names: ClingoNames):
@@ -146,6 +160,9 @@ class BatchQueries:
         if "sees" in program.defined():  # GDL-II's percepts, per query as the rest (`_indexed`)
             text += "#show sees/3.\n"
         self.statements = _parsed(text)
+        self._program, self._names = program, names
+        self._apart: list[ast.AST] | None = None  # the program of a query grounded apart (`apart_statements`)
+        self.grounding: str | None = None  # TOGETHER or APART once the first large batch settled it (`_settled`)
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
         self._workers: Workers | None = None
         self._limits: Limits | None = None  # the limits of `parallel`, which the groundings here are under
@@ -155,6 +172,13 @@ class BatchQueries:
         piece(a,b))`). A query is the state's fluents and the joint move, (role, move) pairs; None is the initial
         state's query. With workers (`parallel`) and no observer, the batch is shared between them and this
         process."""
+        if not queries:
+            return []
+        if observer is None and self.grounding is None:
+            if len(queries) < PROBE_LEAST:
+                return self._here(queries, grounding=APART)
+            settled = self._settled(queries[:PROBE])
+            return settled + self.solve(queries[PROBE:])
         workers = self._workers
         if workers is None or observer is not None or len(queries) < 2 * MIN_SHARE:
             return self._here(queries, observer)
@@ -170,7 +194,12 @@ class BatchQueries:
     def later(self, queries: Sequence[Query | None]) -> Callable[[], list[list[str]]]:
         """`solve`'s answers, grounded by the workers meanwhile and handed over when the function returned is
         called: this process is free to do something else in between (the validation plays the runtime
-        ahead). Without workers the batch is grounded when they are asked for."""
+        ahead). Without workers the batch is grounded when they are asked for. A batch that settles how batches
+        are grounded (`grounding`) is grounded here, at once, to settle it."""
+        if self.grounding is None and queries:
+            first = self.solve(queries[:PROBE])
+            rest = self.later(queries[PROBE:]) if len(queries) > PROBE else list
+            return lambda: first + rest()
         workers = self._workers
         if workers is None or len(queries) < MIN_SHARE:
             return lambda: self.solve(queries)
@@ -184,18 +213,66 @@ class BatchQueries:
         """The parts handed to the workers; None where the pool is broken already (and is let go)."""
         assert self._workers is not None
         try:
-            return [self._workers.pool.submit(_solve_forked, self._facts(part), len(part)) for part in parts]
+            return [self._workers.pool.submit(_solve_forked, self.grounding, self._posed(part, self.grounding),
+                                              len(part)) for part in parts]
         except BrokenProcessPool:
             self._workers = None
             return None
 
-    def _here(self, queries: Sequence[Query | None], observer: clingo.Observer | None = None) -> list[list[str]]:
-        """The batch grounded in this process; within `parallel`'s limits, in a thread of its own while they are
-        checked (tgpl.limits.outside): clingo's grounding cannot be interrupted, and a batch of a large game
-        grounds for minutes."""
+    def _here(self, queries: Sequence[Query | None], observer: clingo.Observer | None = None,
+              grounding: str | None = None) -> list[list[str]]:
+        """The batch grounded in this process (`grounding`, by default the one settled; an observer counts a
+        batch grounded together); within `parallel`'s limits, in a thread of its own while they are checked
+        (tgpl.limits.outside): clingo's grounding cannot be interrupted, and a batch of a large game grounds for
+        minutes."""
+        how = TOGETHER if observer is not None else grounding or self.grounding or TOGETHER
+
         def answers() -> list[list[str]]:
+            if how == APART:
+                return _apart_answers(self.apart_statements(), self._posed(queries, APART))
             return _batch_answers(self.statements, self._facts(queries), len(queries), observer)
         return answers() if self._limits is None else outside(answers, self._limits)
+
+    def apart_statements(self) -> list[ast.AST]:
+        """The program of one query grounded apart (StateQueries'), parsed when first asked for."""
+        if self._apart is None:
+            self._apart = StateQueries(self._program, self._names).statements
+        return self._apart
+
+    def _settled(self, queries: Sequence[Query | None]) -> list[list[str]]:
+        """The answers of the queries, grounded apart, with `grounding` settled by how long they took together
+        (the class's docstring)."""
+        start = time.perf_counter()
+        answers = self._here(queries, grounding=APART)
+        apart = time.perf_counter() - start
+        together = _timed_fork(lambda: _batch_answers(self.statements, self._facts(queries), len(queries)),
+                                apart + FORK_TIME, self._limits)
+        self.grounding = TOGETHER if together is not None and together <= apart else APART
+        return answers
+
+    def _posed(self, queries: Sequence[Query | None], grounding: str | None):
+        """What a worker is handed of the queries: the batch's facts (`_facts`) or, grounded apart, each query's
+        facts and the texts of the fluents it gave (`_apart_answers`)."""
+        if grounding != APART:
+            return self._facts(queries)
+        text = self._text
+        posed: list[tuple[str, frozenset[str] | None]] = []
+        for query in queries:
+            if query is None:
+                posed.append(("gdl_start.", None))
+                continue
+            fluents, moves = query
+            given = frozenset(text(f) for f in fluents)
+            facts = [f"true({f})." for f in given] + [f"does({text(r)},{text(m)})." for r, m in moves]
+            posed.append(("\n".join(facts), given))
+        return posed
+
+    def _text(self, symbol: clingo.Symbol) -> str:
+        """The symbol's clingo text, made once: states repeat most of their predecessors' fluents."""
+        made = self._texts.get(symbol)
+        if made is None:
+            made = self._texts[symbol] = str(symbol)
+        return made
 
     def _collected(self, future: Future, part: Sequence) -> list[list[str]]:
         """A worker's answers, waited for under `parallel`'s limits; where the worker died (killed, out of memory),
@@ -245,14 +322,7 @@ class BatchQueries:
             self._limits = None
 
     def _facts(self, queries) -> str:
-        texts = self._texts
-
-        def text(symbol: clingo.Symbol) -> str:
-            made = texts.get(symbol)
-            if made is None:
-                made = texts[symbol] = str(symbol)
-            return made
-
+        text = self._text
         out = []
         before: frozenset[clingo.Symbol] | None = None  # the query before's fluents
         for q, query in enumerate(queries):
@@ -277,6 +347,19 @@ class BatchQueries:
         return "\n".join(out)
 
 
+TOGETHER = "together"
+"""A batch's queries grounded as one program (gdl_batch.lp)."""
+APART = "apart"
+"""A batch's queries grounded each as a program of its own (StateQueries)."""
+PROBE_LEAST = 4
+"""The fewest queries of a batch that settles how batches are grounded (BatchQueries): with fewer, what a batch
+shares (the static tables grounded once) is too little to tell."""
+PROBE = 8
+"""The most queries of the first batch that settle it (the validation's first batch, tgpl.validation.FIRST_BATCH)."""
+FORK_TIME = 0.2
+"""Seconds a settling batch is given besides the time its queries took apart, for forking the process that
+grounds it together (a large game's process has many pages to map), which times its grounding alone."""
+
 MIN_SHARE = 8
 """The fewest queries a worker is given: a grounding has a fixed cost (the rules, the static tables)."""
 MAX_WORKERS = 7
@@ -296,10 +379,73 @@ _FORKED: BatchQueries | None = None
 """The batch queries the workers were forked with (`BatchQueries.parallel`)."""
 
 
-def _solve_forked(facts: str, n: int) -> list[list[str]]:
-    """A worker's share of a batch: `n` queries' facts."""
+def _solve_forked(grounding: str | None, posed, n: int) -> list[list[str]]:
+    """A worker's share of a batch: `n` queries as BatchQueries._posed gives them."""
     assert _FORKED is not None
-    return _batch_answers(_FORKED.statements, facts, n)
+    if grounding == APART:
+        return _apart_answers(_FORKED.apart_statements(), posed)
+    return _batch_answers(_FORKED.statements, posed, n)
+
+
+def _timed_fork(work: Callable[[], object], most: float, limits: Limits | None) -> float | None:
+    """The seconds `work()` takes in a forked process, or None where it took more than `most` (killed then),
+    failed, or no process can be forked; `limits` checked meanwhile (LimitReached past them, the process
+    killed). The work's result stays in that process: only its time is wanted. A bare fork, not a
+    multiprocessing.Process: the child ends with os._exit, flushing nothing of this process's buffered
+    output a second time, and prints nothing of its own."""
+    if not hasattr(os, "fork"):
+        return None
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        code = 1
+        try:
+            os.close(reader)
+            start = time.perf_counter()
+            work()
+            os.write(writer, repr(time.perf_counter() - start).encode())
+            code = 0
+        except BaseException:
+            pass
+        finally:
+            os._exit(code)
+    os.close(writer)
+    try:
+        deadline = time.monotonic() + most
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([reader], [], [], min(POLL, left))
+            if ready:
+                text = os.read(reader, 64)
+                return float(text) if text else None  # nothing: the child failed
+            if limits is not None:
+                limits.poll()
+        return None
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+        os.close(reader)
+
+
+def _apart_answers(statements: list[ast.AST], posed: Sequence[tuple[str, frozenset[str] | None]]
+                   ) -> list[list[str]]:
+    """The answers of a batch's queries, each grounded as a program of its own (StateQueries's `statements`)
+    from its facts, in the form of a batch's (`_answers`): the successor of a query that gave a state (the
+    texts of its fluents) as what changed, as gdl_batch.lp shows it."""
+    answers = []
+    for facts, given in posed:
+        shown = [str(s) for s in _answer(statements, facts, None, "this state")]
+        if given is None:
+            answers.append(shown)
+            continue
+        answer = [s for s in shown if not s.startswith("gdl_state(")]
+        after = {s[len("gdl_state("):-1] for s in shown if s.startswith("gdl_state(")}
+        answer += [f"gdl_new({f})" for f in after if f not in given]
+        answer += [f"gdl_gone({f})" for f in given if f not in after]
+        answers.append(answer)
+    return answers
 
 
 def _batch_answers(statements: list[ast.AST], facts: str, n: int, observer: clingo.Observer | None = None
