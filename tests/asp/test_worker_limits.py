@@ -19,7 +19,7 @@ import pytest
 from tgpl.asp import per_state
 from tgpl.asp.kif import read_kif
 from tgpl.asp.reasoner import GdlGame
-from tests.children import assert_none_left
+from tests.children import assert_none_left, gone
 from tgpl.limits import LimitReached, Limits, memory_in_use
 
 from test_batch_queries import walk
