@@ -55,11 +55,13 @@ def edited(*edits: tuple[str, str]) -> str:
     return text
 
 
-WITH_DECK = (("global class Race", DECK), ('    turn.use("Turns");', '    Bag.Pile = new Chips();\n    turn.use("Turns");'))
+WITH_DECK = (("global class Race", DECK),
+             ('    turn.use("Turns");', '    Bag.Pile = new Chips();\n    turn.use("Turns");'))
 
 # name: (the game, the die refused as written in it, the refusal after its location)
 REFUSED = {
-    "default": (edited(("        return player.active() + 1;", "        number d = roll(2);\n        return player.active() + d;")),
+    "default": (edited(("        return player.active() + 1;",
+                        "        number d = roll(2);\n        return player.active() + d;")),
                 "roll(2);\n        return",
                 "roll() in a turn's default block is not lowerable: random throws the dice of a phase as the flow "
                 "enters it (throw them in a phase's code instead)"),
@@ -98,7 +100,8 @@ REWRITTEN = {
                     '    {\n        number coin = roll(400);\n        number die = Race.Die;\n')),
     "secret": edited(("    number Pos = 0;\n", "    number Pos = 0;\n    private number Luck = 0;\n"),
                      ("steps: Race.Die", "steps: roll(3)"),
-                     ("number die = roll(3);\n        number coin = roll(2);", "number die = 1;\n        number coin = 1;")),
+                     ("number die = roll(3);\n        number coin = roll(2);",
+                      "number die = 1;\n        number coin = 1;")),
     "deals": edited(*WITH_DECK[:1], ('    turn.use("Turns");', '    Bag.Pile = new Chips();\n    Chip first = '
                                                              'Bag.Pile.pop();\n    turn.use("Turns");')),
 }
