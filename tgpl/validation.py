@@ -1437,7 +1437,13 @@ def mismatch_diagnostics(mismatch: Mismatch, game: Game, lowered: LoweredGame, s
     span = None
     if before is not None:
         span, action = _action_span(before, mismatch.moves[last])
-        if action and last < count - 1:
+        thrown = _phase_throws_of(game.program, _random_faces(mismatch.moves[-1])) if last < count - 1 else []
+        if action and thrown:  # random's throw as the flow entered a phase (decision 117): at the phase's die
+            phases = " or ".join(f"phase {phase}" for phase, _ in thrown)
+            what += f"; the last move is random's, throwing the dice of {phases} as the flow enters it after {action}"
+            notes.insert(0, f"the move that entered the phase: {action}" + (f", declared at {span}" if span else ""))
+            span = thrown[0][1]
+        elif action and last < count - 1:
             what += f"; the last move is random's, drawing for {action}"
         elif action:
             what += f"; the last move is {action}"
@@ -1498,6 +1504,17 @@ def _random_faces(text: str) -> tuple[int, ...] | None:
             and all(p.isdigit() for p in parts[1:])):
         return None
     return tuple(int(p) for p in parts[1:])
+
+
+def _phase_throws_of(program, faces: tuple[int, ...] | None) -> list[tuple[str, Span]]:
+    """The phases whose dice random's move of `faces` may throw as the flow enters them (`phase_rolls`: as many
+    dice, no face past its die's sides), each with its first die; none where an action's own dice may be it."""
+    if not faces:
+        return []
+    fits = lambda t: len(t.dice) == len(faces) and all(f <= d.sides for f, d in zip(faces, t.dice))
+    if any(fits(t) for t in action_rolls(program)[0].values()):
+        return []
+    return [(phase, t.dice[0].call.span) for (_, phase), t in phase_rolls(program)[0].items() if fits(t)]
 
 
 def _action_span(state: State, text: str) -> tuple[Span | None, str | None]:

@@ -472,8 +472,8 @@ def test_a_roll_outside_an_actions_effect_is_refused_located(tmp_path):
     first = r.output.splitlines()[0]
     line = text.splitlines().index("    default { return (player.active() + roll(1)) % 2; }") + 1
     assert first.endswith(f"dice.tgpl:{line}:41: error: not lowerable: roll() in a turn's default block is not "
-                          "lowerable: random throws the dice of a phase as the flow enters it (throw in a phase "
-                          "instead)"), first
+                          "lowerable: random throws the dice of a phase as the flow enters it (throw them in a "
+                          "phase's code instead)"), first
     assert not out.exists()
 
 

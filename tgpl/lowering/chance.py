@@ -629,7 +629,8 @@ def phase_rolls(program) -> tuple[dict[tuple[str, str], Throw], list[tuple[Span,
         for call, _ in (_rolls_reached(program, default) if default is not None else []):
             if is_roll(program, call):
                 refused.append((call.span, "roll() in a turn's default block is not lowerable: random throws the "
-                                           "dice of a phase as the flow enters it (throw in a phase instead)"))
+                                           "dice of a phase as the flow enters it (throw them in a phase's code "
+                                           "instead)"))
         for phase in turn.defn.phases:
             rolls = [(c, looped) for c, looped in _rolls_reached(program, ast.phase_body(phase), pops=dealt.pops)]
             dice = [(c, looped) for c, looped in rolls if is_roll(program, c)]
@@ -637,24 +638,36 @@ def phase_rolls(program) -> tuple[dict[tuple[str, str], Throw], list[tuple[Span,
                 continue
             if len(dice) < len(rolls):
                 refused.append((dice[0][0].span, f"roll() in phase {phase.name}, which also deals from a shuffled "
-                                                 "deck, is not lowerable: random's move after entering a phase "
-                                                 "gives the faces of its dice only"))
+                                                 f"deck, is not lowerable: random's move as the flow enters a phase "
+                                                 f"gives the faces of its dice only ({DEAL_IN_SETUP})"))
                 continue
             if phase_inputs(phase):
                 refused.append((dice[0][0].span, f"roll() in phase {phase.name}, which asks an input, is not "
-                                                 "lowerable: throw the dice in a phase of their own before it"))
+                                                 "lowerable: the input is a move of its own and the dice random's "
+                                                 "move as the flow enters the phase, two steps the lowering does not "
+                                                 "combine in one phase (throw the dice in a phase of their own and "
+                                                 "make the choice an action of the phase it passes to)"))
                 continue
-            if has_secrets(program) or dealt.classes:
+            if has_secrets(program):
                 refused.append((dice[0][0].span, "roll() in a phase is lowered only in a game without private "
-                                                 "attributes or dealt decks (throw the dice in an action's effect)"))
+                                                 "attributes (throw the dice in an action's effect: random's move "
+                                                 "after the player's)"))
                 continue
-            why = _refused_dice(dice)
+            if dealt.classes:
+                refused.append((dice[0][0].span, "roll() in a phase is lowered only in a game whose play deals "
+                                                 f"from no shuffled deck (random's deal at each pop()) "
+                                                 f"({DEAL_IN_SETUP})"))
+                continue
+            why = _refused_dice(dice, phase=phase.name)
             if why is not None:
-                refused.append((why[0], why[1].replace("the action's dice", f"phase {phase.name}'s dice")
-                                .replace("split the action", "split the phase")))
+                refused.append(why)
                 continue
             found[(name, phase.name)] = Throw(tuple(Roll(c, roll_sides(c)) for c, _ in dice))
     return found, refused
+
+
+DEAL_IN_SETUP = "deal from the deck in setup only, where its order is the seed's: a phase's dice then lower"
+"""The rewrite that lets a phase's dice lower in a game that deals in play (decision 117)."""
 
 
 def setup_phase_throws(program) -> list[str]:
@@ -690,8 +703,10 @@ def phase_roll_calls(program) -> set[int]:
             if is_roll(program, n)}
 
 
-def _refused_dice(found: list[tuple[ast.Call, bool]], pops: frozenset = frozenset()) -> tuple[Span, str] | None:
-    """Why the dice `found` (from `_rolls_reached`) of an action are not lowerable, located; None where they are."""
+def _refused_dice(found: list[tuple[ast.Call, bool]], pops: frozenset = frozenset(),
+                  phase: str | None = None) -> tuple[Span, str] | None:
+    """Why the dice `found` (from `_rolls_reached`) of an action (or of `phase`'s code) are not lowerable,
+    located; None where they are."""
     deals = [call for call, _ in found if id(call) in pops]
     if deals and len(found) > 1:
         return found[1][0].span, "a deal from a shuffled deck is lowered as the one chance of its move: random " \
@@ -711,6 +726,10 @@ def _refused_dice(found: list[tuple[ast.Call, bool]], pops: frozenset = frozense
                               "(`roll(6)`): random's moves are fixed"
         outcomes *= sides
         if outcomes > THROW_OUTCOMES:
+            if phase is not None:  # a phase may pass to another that throws: random's move again (decision 117)
+                return call.span, (f"phase {phase}'s dice fall in {outcomes:,} ways at this roll, more than the "
+                                   f"{THROW_OUTCOMES:,} moves random may have as the flow enters the phase (throw "
+                                   "fewer dice, or throw some in a phase of their own that this one passes to)")
             return call.span, f"the action's dice fall in {outcomes:,} ways at this roll, more than the " \
                               f"{THROW_OUTCOMES:,} moves random may have after a move (throw fewer dice, or " \
                               "split the action)"

@@ -40,7 +40,7 @@ from tgpl.frontend.types import CallableType
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering import execute
 from tgpl.lowering.board_count import STEP_ATOMS
-from tgpl.lowering.chance import ROLL
+from tgpl.lowering.chance import ROLL, Throw, phase_rolls, roll_name
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable, StateTooCostly
@@ -170,6 +170,12 @@ class Assessment:
 
 # ---------------------------------------------------------------------- hints
 HINTS: list[tuple[tuple[str, ...], str]] = [
+    (("not compiled (--moves spelled or auto)",), "lower the game with its moves spelled out: --moves spelled, or "
+                                                  "auto, the default"),
+    (("as the flow enters", "roll() in a phase is lowered only"),
+     "dice thrown in a phase lower as random's move at each entry of the phase (language decision 117): every way "
+     "through the phase throws all its dice, a fixed number of them with literal sides (at most 1,000 ways), the "
+     "phase asks no input, and the game has no private attributes and deals from its decks in setup only"),
     (("reshuffle() of the discards",), "deal from the deck in play only (setup dealing nothing from it), make one "
                                        "such deck, and discard onto its discard_stack only: random then deals the "
                                        "discards a reshuffle takes back"),
@@ -548,6 +554,8 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
     except NotLowerable as e:  # the strategy asked for does not apply (a die in a game whose moves are compiled)
         _refuse(out, e.span, e.reason)
         out.moves, out.why = moves, e.reason
+        for p in out.parts:
+            p.strategy = "refused" if p.refusals else "not tried (refused first)"
         return out
     out.moves, out.why = strategy, why
     if outside:  # the lowering refuses these before it runs any code
@@ -928,6 +936,7 @@ def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None
     compiled_fns = set(game.hc.functions) if game is not None else set()
     failed = dict(game.hc.failed) if game is not None else {}
     costly = set(lw.ex.costly) if lw is not None else set()
+    throws = {f"{turn}.{phase}": t for (turn, phase), t in phase_rolls(program)[0].items()}
     for p in out.parts:
         if lw is not None:
             p.statements = _spent_in(lw, p)
@@ -938,6 +947,8 @@ def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None
                 p.strategy = "spelled out, one move per way"
         elif p.kind == "phase" and isinstance(p.source, ast.PhaseDef) and phase_move_input(p.source) is not None:
             p.strategy = "its input a move of its own, spelled out, its effect run after it"
+        elif p.kind == "phase" and p.name in throws:
+            p.strategy = _thrown_on_entry(throws[p.name])
         elif p.kind == "phase":
             p.strategy = ("compiled into the segments of the moves that enter it" if strategy == "compiled"
                           else "run after every move that enters it")
@@ -961,6 +972,15 @@ def _describe(out: Assessment, program, strategy: str, game: CompiledGame | None
             p.cost = (p.cost + "; " if p.cost else "") + f"{p.statements:,} statements run"
         if p.refusals:
             p.strategy = "refused"
+
+
+def _thrown_on_entry(throw: Throw) -> str:
+    """How a phase that throws dice lowers (decision 117): not run after the move that enters it, but a step of
+    random's of its own at each entry, whose move gives all its dice, then its code with those faces."""
+    n, ways = len(throw.dice), len(throw.faces)
+    dice = "its die" if n == 1 else f"its {n} dice"
+    return (f"random's move as the flow enters it, ({roll_name(n)} ...) throwing {dice} ({ways:,} way"
+            f"{'s' * (ways != 1)}), then run with them, each entry a step of its own")
 
 
 def _as_rules(lw: _DryLowering, p: Part) -> str:

@@ -972,7 +972,9 @@ class Lowering:
                     die = throw.dice[thrown]
                     raise NotLowerable(die.call.span, f"a way through phase {phase} throws {thrown} of its "
                                        f"{len(throw.dice)} dice, not this one: random throws the phase's dice as "
-                                       "the flow enters it, so every way through the phase must throw all of them")
+                                       "the flow enters it, so every way through the phase must throw all of them "
+                                       "(throw it on every way, before the condition, and read it only where "
+                                       "needed)")
                 q.dice = None
                 _thrown_when(q)  # the mark taken out: every way threw
                 if q.status != "over":
