@@ -42,6 +42,12 @@ A pass is order-free where it
   {...}`), read nowhere before the walk nor else in it, and after it only as `L.length` or `L.contains(y)` (the
   values added, and their number, do not depend on the order; their order does, and nothing reads it).
 
+A set of numbers so filled (Havannah's `sides`) is a local list the compiled moves do not keep, and spelled out
+its ways of growing pass any budget. Where the values its adds can take are told for every object the scan gives
+(`values`: read only from fields no code that can run after setup writes, evaluated on the state after setup), it
+holds v exactly where some pass added v: one flag per value, set in the scan, and after it a count of the flags
+set for `length`, a disjunction for `contains` (`_sets_as_flags`). A set whose values are not told is left as is.
+
 The runtime, and so the validation of the lowered rules, runs the walk as written. Anything else is left as
 written and meets the lowering's refusal as before.
 """
@@ -58,19 +64,25 @@ from tgpl.lowering.group_clears import Scans
 ReadsOnly = Callable[..., bool]
 """`reads_only(node, own)`: does `node` write nothing but the locals `own`, and call only what reads?"""
 
+Values = Callable[..., "list[float] | None"]
+"""`values(owner, group, ranges, item, names, value)`: the numbers `value` takes, `names` read as each object of
+class `item` the scan of `group` over `ranges` gives (floods.board_values), or None."""
+
 _LITERALS = (ast.NumberLit, ast.BoolLit, ast.StringLit, ast.NullLit)
 
 
 def rewrite_flood_walks(owner: ast.ClassDef, members: list, scans: Scans, reads_only: ReadsOnly,
-                        flood_list: Callable) -> int:
+                        flood_list: Callable, values: Values | None = None) -> int:
     """Rewrites in place each order-free walk of a flood's list in the functions of `owner` (see the module's
     docstring). `flood_list(fn, body, k)` tells whether `body[k]` declares a flood's list holding each item once:
     where its flood ends (the index of the first statement after it) and whether its loop reads a member of the
-    item first (so the list holds no null), else None. The number of walks rewritten."""
+    item first (so the list holds no null), else None; `values` tells the numbers a set the walk fills may hold
+    (None: such a set is left as written). The number of walks rewritten."""
     groups = [m.name for m in members if isinstance(m, ast.GroupDef)]
     if not groups:
         return 0
     done = 0
+    filled: list = []  # (function, its body, the scan written, how to tell its values): sets made flags after
     for fn in [m for m in members if isinstance(m, ast.FunctionDef) and m.effect is not None]:
         body = fn.effect.body.body
         for k, decl in enumerate(body):
@@ -90,7 +102,100 @@ def rewrite_flood_walks(owner: ast.ClassDef, members: list, scans: Scans, reads_
                     continue
                 body[j] = _scan(fn, decl.name, walk, item, scan)
                 done += 1
+                if values is not None:
+                    filled.append((fn, body, body[j], lambda names, x, s=scan, c=item.name: values(
+                        owner.name, s[0], s[1], c, names, x)))
+    for fn, body, walk, values_of in filled:
+        _sets_as_flags(fn, body, next(j for j, s in enumerate(body) if s is walk), values_of)
     return done
+
+
+def _sets_as_flags(fn: ast.FunctionDef, body: list, j: int, values_of: Callable) -> None:
+    """Each set of numbers the scan `body[j]` fills (`if (C && !L.contains(x)) { L.add(x); }`, found order-free)
+    and whose values `values_of` tells (V, every value `x` can take for an object the scan gives), written as one
+    flag per value: `bool L1 = false; ...` for `List<number> L = {};`, `if (C) { if (x == v) { Lk = true; } ... }`
+    for the add, and after the walk `L.length` read as a count of the flags set and `L.contains(y)` as `y == v &&
+    Lk || ...`. The set holds v exactly where some pass added it, so each reads the same."""
+    parts = _filled(body[j])
+    if parts is None:
+        return
+    span = body[j].span
+    used = {n.name for n in ast.walk(fn.effect.body) if isinstance(n, (ast.Name, ast.VarDecl))}
+    used |= {d.name for d in fn.inputs}
+    for listed in list(parts[1]):
+        names, adds = _filled(body[j])
+        found = adds[listed]
+        at = next((k for k in range(j) if isinstance(body[k], ast.VarDecl) and body[k].name == listed), None)
+        if at is None:
+            continue
+        decl = body[at]
+        if not (decl.type.args and decl.type.args[0].name == "number" and isinstance(decl.init, ast.InitList)
+                and not decl.init.items):
+            continue  # a set of objects, or one holding values from the start
+        told = [values_of(names, x) for _, _, x in found]
+        if any(v is None for v in told):
+            continue
+        after = body[j + 1:]
+        asked = [n for n in ast.walk(after) if _method(n, listed, "contains") is not None]
+        if any(isinstance(n, ast.Call) for a in asked for n in ast.walk(_method(a, listed, "contains"))):
+            continue  # asked of a value a call gives: it would be run once per value
+        held = sorted({v for vs in told for v in vs})
+        flags = [_fresh(f"{listed}Has", used) for _ in held]
+        count = _fresh(f"{listed}Count", used)
+        ids = {id(n): (c, x) for n, c, x in found}
+
+        def flagged(n):
+            if id(n) not in ids:
+                return None
+            c, x = ids[id(n)]
+            sets = [ast.If(n.span, ast.Binary(n.span, "==", copy.deepcopy(x), ast.NumberLit(n.span, v)),
+                           ast.Block(n.span, [ast.ExprStmt(n.span, ast.Assign(n.span, ast.Name(n.span, f), "=",
+                                                                              ast.BoolLit(n.span, True)))]), None)
+                    for v, f in zip(held, flags)]
+            return ast.If(n.span, c if c is not None else ast.BoolLit(n.span, True), ast.Block(n.span, sets), None)
+
+        def read(n):
+            if isinstance(n, ast.Member) and _is_name(n.obj, listed) and n.name == "length":
+                return ast.Name(n.span, count)
+            y = _method(n, listed, "contains")
+            if y is None:
+                return None
+            out: ast.Expr = ast.BoolLit(n.span, False)
+            for v, f in zip(held, flags):
+                one = ast.Binary(n.span, "&&", ast.Binary(n.span, "==", copy.deepcopy(y), ast.NumberLit(n.span, v)),
+                                 ast.Name(n.span, f))
+                out = one if isinstance(out, ast.BoolLit) else ast.Binary(n.span, "||", out, one)
+            return out
+        walk = _replace(body[j], flagged)
+        counted = [ast.VarDecl(span, ast.TypeRef(span, "number"), count, span, ast.NumberLit(span, 0.0))]
+        counted += [ast.If(span, ast.Name(span, f), ast.Block(span, [ast.ExprStmt(span, ast.Assign(
+            span, ast.Name(span, count), "+=", ast.NumberLit(span, 1.0)))]), None) for f in flags]
+        made = [ast.VarDecl(decl.span, ast.TypeRef(decl.span, "bool"), f, decl.name_span,
+                            ast.BoolLit(decl.span, False)) for f in flags]
+        body[:] = body[:at] + made + body[at + 1:j] + [walk] + counted + _replace(after, read)
+        j += len(made) - 1
+
+
+def _filled(scan: ast.For) -> tuple[set[str], dict[str, list]] | None:
+    """The scan's object and the names it is read by (`T a = q;`, never written) and, by set, the adds to sets
+    in its passes: (the `if`, C or None, x)."""
+    loop = scan
+    inner: list = []
+    while isinstance(loop, ast.For):
+        inner = loop.body.body
+        loop = inner[-1] if inner else None
+    if not (isinstance(loop, ast.If) and len(inner) == 2 and isinstance(inner[0], ast.VarDecl)):
+        return None
+    q = inner[0].name
+    passes = loop.then.body
+    names = {q} | {s.name for s in passes if isinstance(s, ast.VarDecl) and _is_name(s.init, q) and not any(
+        isinstance(n, ast.Assign) and _is_name(n.target, s.name) for n in ast.walk(passes))}
+    adds: dict[str, list] = {}
+    for n in ast.walk(passes):
+        found = _set_add(n)
+        if found is not None:
+            adds.setdefault(found[0], []).append((n, found[1], found[2]))
+    return names, adds
 
 
 def _walk(fn: ast.FunctionDef, body: list, k: int, end: int, j: int, reads_only: ReadsOnly

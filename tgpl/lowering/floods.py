@@ -52,11 +52,11 @@ from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
 from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _same, _stmt_method, given_inputs
-from tgpl.lowering.flood_walks import derefs_item, rewrite_flood_walks
+from tgpl.lowering.flood_walks import Values, derefs_item, rewrite_flood_walks
 from tgpl.lowering.group_clears import Scans, rewrite_group_clears
 from tgpl.lowering.held_counts import Held, held_bound
 from tgpl.lowering.list_calls import inline_list_walks, inline_object_walks
-from tgpl.lowering.scan_cells import visits_each_once
+from tgpl.lowering.scan_cells import values_over, visits_each_once
 
 
 @dataclass
@@ -338,14 +338,17 @@ def _input(span: Span, name: str, ty: ast.TypeRef) -> ast.InputDecl:
 
 
 def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], distinct: Distinct | None = None,
-                   held: Held | None = None, scans: Scans | None = None, cells: Scans | None = None) -> list[str]:
+                   held: Held | None = None, scans: Scans | None = None, cells: Scans | None = None,
+                   values: Values | None = None) -> list[str]:
     """Rewrites the floods of `module`'s functions in place (see the module's docstring); `steps(T)` is the bound
     on a chain of `T`s (None: unknown, the flood is left alone); `distinct` proves a scan visits each object once
     (tgpl.lowering.flood_counts; None: no flood compared with a count is rewritten); `held` bounds a counted
     flood's chains by how many items can have the count's condition (tgpl.lowering.held_counts; None: `steps`
     alone); `scans` gives a proved scan of a class's objects, for a flood's group cleared in a loop
     (tgpl.lowering.group_clears; None: left as written); `cells` one that may also give nulls, for a flood's list
-    walked item by item (tgpl.lowering.flood_walks; None: left as written). The names of the functions made."""
+    walked item by item (tgpl.lowering.flood_walks; None: left as written); `values` the numbers an expression of
+    a scanned object takes, for a set such a walk fills (None: left as written). The names of the functions
+    made."""
     seed_floods(module)
     made: list[str] = rewrite_group_clears(module, scans) if scans is not None else []
     reads = _Reads(module)
@@ -355,7 +358,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
         inline_list_walks(members, reads.only)
         if cells is not None and isinstance(owner, ast.ClassDef):
             rewrite_flood_walks(owner, members, cells, reads.only,
-                                lambda fn, body, k, members=members: _flood_list(fn, body, k, members))
+                                lambda fn, body, k, members=members: _flood_list(fn, body, k, members), values)
         _inline_flood_calls(members, reads)
         for fn in [m for m in members if isinstance(m, ast.FunctionDef)]:
             effect = fn.effect
@@ -769,8 +772,10 @@ def with_floods(program, start: dict) -> tuple[object, dict]:
     held = held_bound(program, start)
     scans = board_scans(program, start)
     cells = board_scans(program, start, nulls=True)
+    values = board_values(program, start)
     rewritten = load_program(program.main, text=program.sources[program.main],
-                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held, scans, cells)))
+                             transform=lambda m: made.extend(rewrite_floods(m, steps, distinct, held, scans, cells,
+                                                                            values)))
     if not made or not rewritten.ok:
         return program, start
     classes = {**rewritten.builtins.by_name(), **{c.name: c for c in rewritten.classes}}
@@ -811,6 +816,25 @@ def board_scans(program, start: dict, nulls: bool = False) -> Scans:
                 return g, ranges
         return None
     return scans
+
+
+def board_values(program, start: dict) -> Values:
+    """`values` for `rewrite_floods`: for the class `owner`, whose only object's group `g` a scan over `ranges`
+    visits (`board_scans`), the numbers `value` takes, `names` read as each object of class `item` the scan gives,
+    or None (tgpl.lowering.scan_cells.values_over)."""
+    if "objects" not in start:
+        return lambda owner, g, ranges, item, names, value: None
+
+    def values(owner: str, g: str, ranges: list, item: str, names: set[str], value: ast.Expr):
+        held = [o for o in start["objects"] if o["class"].name == owner]
+        if len(held) != 1:
+            return None
+        span = None  # evaluated, never shown
+        cell = ast.Index(span, ast.Index(span, ast.Member(span, ast.Name(span, "#o"), g, span),
+                                         ast.Name(span, ranges[0][0])), ast.Name(span, ranges[1][0]))
+        return values_over(program, start, ranges, ast.Cast(span, cell, ast.TypeRef(span, item)), names, value,
+                           {"#o": held[0]["name"]})
+    return values
 
 
 def _flood_function(fn: ast.FunctionDef) -> str | None:

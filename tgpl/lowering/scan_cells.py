@@ -48,13 +48,13 @@ class _Return(Exception):
 class _Static:
     """The evaluator over the snapshot `start`, reading only fields no code after setup writes."""
 
-    def __init__(self, program, start: dict):
+    def __init__(self, program, start: dict, written: set[str] | None = None):
         from tgpl.lowering.segments import written_attributes
 
         self.objects = {o["name"]: o for o in start["objects"]}
         self.globals = {o["name"] for o in start["objects"]
                         if o["class"].visibility == "global" and o["class"].name == o["name"]}
-        self.written = written_attributes(program)
+        self.written = written_attributes(program) if written is None else written
         self.functions: dict[str, ast.FunctionDef] = {}
         for fi in program.functions:
             self.functions.setdefault(fi.defn.name, fi.defn)
@@ -227,3 +227,33 @@ def visits_each_once(program, start: dict, ranges: list[tuple[str, int, int]], i
     except (GiveUp, KeyError, TypeError, RecursionError):
         return False
     return len(seen) == len(set(seen)) and set(seen) == wanted
+
+
+def values_over(program, start: dict, ranges: list[tuple[str, int, int]], item: ast.Expr, names: set[str],
+                value: ast.Expr, objects: dict[str, str] | None = None) -> list[float] | None:
+    """The numbers `value` takes, `names` each read as the object `item` gives (nulls skipped), over every value
+    of the counters `ranges`, sorted; None where that cannot be told (a field some code that can run after setup
+    writes, a value not a number, anything else the evaluator does not take). `value` then takes one of them at
+    any time of play for every such object."""
+    if "objects" not in start or start.get("throws") or start.get("deals"):
+        return None
+    from tgpl.lowering.segments import written_after_setup
+
+    try:
+        ev = _Static(program, start, written_after_setup(program))
+        found: set[float] = set()
+        for counters in itertools.product(*(range(a, b) for _, a, b in ranges)):
+            env = {k: _Obj(o) for k, o in (objects or {}).items()}
+            env.update({name: float(x) for (name, _, _), x in zip(ranges, counters)})
+            o = ev.expr(item, env)
+            if o is None:
+                continue
+            if not isinstance(o, _Obj):
+                return None
+            v = ev.expr(value, {n: o for n in names})
+            if not isinstance(v, float):
+                return None
+            found.add(v)
+    except (GiveUp, KeyError, TypeError, RecursionError):
+        return None
+    return sorted(found)

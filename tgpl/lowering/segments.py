@@ -218,6 +218,22 @@ def written_attributes(program) -> set[str]:
     return names
 
 
+def written_after_setup(program) -> set[str]:
+    """Attribute names that code which can run after setup assigns (by name), the functions only setup calls left
+    out (tgpl.frontend.after_setup): a board marked by a function of its own in setup keeps those marks."""
+    from tgpl.frontend.after_setup import after_setup_nodes
+
+    names: set[str] = set()
+    for node in after_setup_nodes(program):
+        if isinstance(node, ast.Assign):
+            t = node.target
+            if isinstance(t, ast.Member) or isinstance(t, ast.Name) and id(t) in program.implicit_this:
+                names.add(t.name)
+        elif isinstance(node, ast.Call):
+            names |= builtin_writes(program, node)
+    return names
+
+
 def assigned_classes(program) -> list:
     """The classes whose objects code running after setup may assign() to a player: the static type of
     the receiver, or the class whose code calls `assign(p)` on itself (its subclasses included)."""
