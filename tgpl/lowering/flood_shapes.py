@@ -66,6 +66,19 @@ def _length(e, name: str) -> bool:
     return isinstance(e, ast.Member) and _is_name(e.obj, name) and e.name == "length"
 
 
+def walks_list(s, name: str) -> str | None:
+    """`for (number i = 0; i < name.length; i += 1)`: the counter's name (a walk of list `name` item by item)."""
+    if not isinstance(s, ast.For):
+        return None
+    counted = ast.counted_for(s)
+    if counted is None or counted[1] != 0 or counted[2] != 0:
+        return None
+    right = s.cond.right
+    if not (isinstance(right, ast.Member) and _is_name(right.obj, name) and right.name == "length"):
+        return None
+    return counted[0]
+
+
 def _top(e, name: str) -> bool:
     """`name[name.length - 1]`'s index or `name[0]`'s: the end a stack or a queue is taken from."""
     if isinstance(e, ast.NumberLit):

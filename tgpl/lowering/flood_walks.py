@@ -58,7 +58,7 @@ import copy
 from typing import Callable
 
 from tgpl.frontend import ast
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _same
+from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _same, walks_list
 from tgpl.lowering.group_clears import Scans
 
 ReadsOnly = Callable[..., bool]
@@ -205,7 +205,7 @@ def _walk(fn: ast.FunctionDef, body: list, k: int, end: int, j: int, reads_only:
     `contains`)."""
     name = body[k].name
     loop = body[j]
-    counter = _walks(loop, name)
+    counter = walks_list(loop, name)
     if counter is None:
         return None
     between = _replace(body[end:j], lambda n: ast.NullLit(n.span) if _method(n, name, "contains") is not None
@@ -215,19 +215,6 @@ def _walk(fn: ast.FunctionDef, body: list, k: int, end: int, j: int, reads_only:
     if not _order_free(fn, body, j, name, counter, reads_only):
         return None
     return loop, counter
-
-
-def _walks(s, name: str) -> str | None:
-    """`for (number i = 0; i < name.length; i += 1)`: the counter's name."""
-    if not isinstance(s, ast.For):
-        return None
-    counted = ast.counted_for(s)
-    if counted is None or counted[1] != 0 or counted[2] != 0:
-        return None
-    right = s.cond.right
-    if not (isinstance(right, ast.Member) and _is_name(right.obj, name) and right.name == "length"):
-        return None
-    return counted[0]
 
 
 def _set_add(s) -> tuple[str, ast.Expr | None, ast.Expr] | None:

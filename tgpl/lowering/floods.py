@@ -51,7 +51,8 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
-from tgpl.lowering.flood_shapes import _fresh, _is_name, _method, _replace, _same, _stmt_method, given_inputs
+from tgpl.lowering.flood_shapes import (_fresh, _is_name, _method, _replace, _same, _stmt_method, given_inputs,
+                                          walks_list)
 from tgpl.lowering.flood_walks import Values, derefs_item, rewrite_flood_walks
 from tgpl.lowering.group_clears import Scans, rewrite_group_clears
 from tgpl.lowering.held_counts import Held, held_bound
@@ -98,19 +99,6 @@ def _locals(fn: ast.FunctionDef, body: list) -> _Locals:
             and s.name not in assigned and sum(isinstance(n, ast.VarDecl) and n.name == s.name
                                                for n in ast.walk(body)) == 1}
     return _Locals(types, top, assigned, made)
-
-
-def _walks_list(s, name: str) -> str | None:
-    """`for (number i = 0; i < name.length; i += 1)`: the counter's name."""
-    if not isinstance(s, ast.For):
-        return None
-    counted = ast.counted_for(s)
-    if counted is None or counted[1] != 0 or counted[2] != 0:
-        return None
-    right = s.cond.right
-    if not (isinstance(right, ast.Member) and _is_name(right.obj, name) and right.name == "length"):
-        return None
-    return counted[0]
 
 
 def _add_if(s, name: str) -> tuple[ast.Expr | None, str] | None:
@@ -218,7 +206,7 @@ def find_flood(fn: ast.FunctionDef, body: list, first: int = 0) -> Flood | None:
         if not (isinstance(s, ast.VarDecl) and s.type.name == "List" and len(s.type.args) == 1
                 and isinstance(s.init, ast.InitList) and s.init.items):
             continue
-        name, counter = s.name, _walks_list(body[k + 1], s.name)
+        name, counter = s.name, walks_list(body[k + 1], s.name)
         if counter is None or name in lo.assigned or lo.top.get(name) != k:
             continue
         loop = body[k + 1].body
@@ -278,7 +266,7 @@ def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
         if tested is not None:
             uses.append(_Use(n, tested=tested))
             return ast.NullLit(n.span)
-        counter = _walks_list(n, name)
+        counter = walks_list(n, name)
         if counter is not None:
             sets, body = _flag_search(n)
             returns = {r.value.value for r in ast.walk(body) if isinstance(r, ast.Return)
@@ -458,7 +446,7 @@ def _without_uses(loop: ast.For, name: str) -> ast.For:
         tested = _method(n, name, "contains")
         if tested is not None:
             return tested
-        if _walks_list(n, name) is not None:
+        if walks_list(n, name) is not None:
             return ast.Block(n.span, [])
         return None
     return _replace(loop, swap)
