@@ -23,7 +23,7 @@ from tests.batched.conftest import env_and_reasoner
 from tgpl.analysis import figures
 from tgpl.batched import playouts
 from tgpl.cli import main
-from tests.children import assert_none_left
+from tests.worker_checks import Ticks, assert_none_left
 from tgpl.limits import LimitReached, Limits, memory_in_use
 from tgpl.runtime.game import Game, compile_program
 from tgpl.frontend.loader import load_program
@@ -35,17 +35,6 @@ MB = 2**20
 NEVER_ENDS = str(ROOT / "tests" / "data" / "forgotten_draw.tgpl")
 TRIS = str(ROOT / "examples" / "tris.tgpl")
 TICTACTOE = str(ROOT / "examples" / "gdl" / "tictactoe.kif")  # random playouts on the GDL reasoner
-
-
-class Ticks:
-    """A clock that reads 0, 1, 2, ... (one a reading), counting its readings."""
-
-    def __init__(self) -> None:
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return float(self.readings - 1)
 
 
 def _forever(*args) -> None:

@@ -19,24 +19,13 @@ import pytest
 from tgpl.asp import per_state
 from tgpl.asp.kif import read_kif
 from tgpl.asp.reasoner import GdlGame
-from tests.children import assert_none_left, gone
+from tests.worker_checks import Ticks, assert_none_left, gone
 from tgpl.limits import LimitReached, Limits, memory_in_use
 
 from test_batch_queries import walk
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 2**20
-
-
-class Ticks:
-    """A clock that reads 0, 1, 2, ... (one a reading), counting its readings."""
-
-    def __init__(self) -> None:
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return float(self.readings - 1)
 
 
 def tictactoe() -> tuple[GdlGame, list]:
