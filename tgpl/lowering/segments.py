@@ -951,7 +951,9 @@ class Lowering:
                 paths.append(q)
         finally:
             self.ex.dice = None
-        return self.ex.enter_phases(self.ex.merge(paths))
+        out = self.ex.enter_phases(self.ex.merge(paths))
+        self._refuse_input_after_throw(f"the dice of action {action.name}", throw, out)
+        return out
 
     def _phase_thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, PHASE_THROW): the phase's code
@@ -983,11 +985,12 @@ class Lowering:
         finally:
             self.ex.dice = None
         out = self.ex.enter_phases(self.ex.merge(paths))
-        self._refuse_input_after_throw(phase, throw, out)
+        self._refuse_input_after_throw(f"roll() in phase {phase}", throw, out)
         return out
 
     def _refuse_input_after_throw(self, thrower: str, throw, paths: list[Path]) -> None:
-        """Refuses a phase's throw whose flow passes, in the same move, to a phase that asks an input: the runtime
+        """Refuses a throw (random's move after an action, or as the flow enters a phase, `thrower` saying which)
+        whose flow passes, in the same move, to a phase that asks an input: the runtime
         then waits for the choice in the middle of the move, to resume it at that phase's entry after the draws,
         which the validation against the runtime does not replay (tgpl.verify.chance_machine): the translation
         could not be checked, so it is not written (decision 117)."""
@@ -998,8 +1001,8 @@ class Lowering:
             asked = ast.phase_named(self.ex.turns.get(turn), phase)
             if asked is not None and phase_inputs(asked):
                 raise NotLowerable(throw.dice[0].call.span,
-                                   f"roll() in phase {thrower}, whose flow passes in the same move to phase {phase}, "
-                                   f"which asks an input, is not lowerable: the runtime waits for the input in the "
+                                   f"{thrower}, whose flow passes in the same move to phase {phase}, which asks an "
+                                   f"input, is not lowerable: the runtime waits for the input in the "
                                    f"middle of the move, after the draws, which the validation against the runtime "
                                    f"does not replay (make the choice an action of phase {phase}, required in it "
                                    f"with turn.phase.active())")
