@@ -104,7 +104,52 @@ REWRITTEN = {
                       "number die = 1;\n        number coin = 1;")),
     "deals": edited(*WITH_DECK[:1], ('    turn.use("Turns");', '    Bag.Pile = new Chips();\n    Chip first = '
                                                              'Bag.Pile.pop();\n    turn.use("Turns");')),
+    "asked after": edited(('            turn.pass(player.active(), "Move");\n        }\n    }\n',
+                           '            turn.pass(player.active(), "Ask");\n        }\n    }\n\n    phase Ask { }\n'),
+                          ("    action Walk\n", "    action Hold\n    {\n"
+                                               '        require { return turn.phase.active() == "Ask"; }\n'
+                                               "        trigger PlayerChoiceEvent { return true; }\n"
+                                               '        effect { turn.pass(player.active(), "Move"); }\n'
+                                               "    }\n\n    action Walk\n")),
 }
+
+# a throw whose flow passes, in the same move, to a phase that asks an input: refused in the symbolic execution,
+# which the dry run does not do, and rewritten as "asked after" (issue 34); the phase's throw, and an action's
+ASK = ('            turn.pass(player.active(), "Move");\n        }\n    }\n',
+       '            turn.pass(player.active(), "Ask");\n        }\n    }\n\n    phase Ask\n    {\n'
+       '        input bool hold { return true; }\n        effect { turn.pass(player.active(), "Move"); }\n    }\n')
+ASKED_AFTER = {
+    "phase": (edited(ASK), "roll(3)", "roll() in phase Roll"),
+    "action": (edited(ASK, ("number die = roll(3);\n        number coin = roll(2);",
+                            "number die = 1;\n        number coin = 1;"),
+                      ("steps: Race.Die", "steps: roll(3)"),
+                      ('turn.pass(runner.player + 1, "Roll");', 'turn.pass(runner.player + 1, "Ask");')),
+               "roll(3)", "the dice of action Run"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASKED_AFTER))
+def test_a_throw_passing_to_a_phase_that_asks_an_input_is_refused_at_the_die(name, tmp_path):
+    """The runtime waits for the input in the middle of the move, after the draws, and resumes at the phase's
+    entry, which the validation does not replay: once a validation failure blaming the lowering (the phase's
+    throw) or a traceback (the action's), now a refusal before it, naming the rewrite (REWRITTEN["asked
+    after"], which lowers and validates)."""
+    text, die, thrower = ASKED_AFTER[name]
+    src = tmp_path / "asked.tgpl"
+    src.write_text(text)
+    assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
+    out = tmp_path / "asked.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists(), r.output
+    assert "Traceback" not in r.output
+    lines = r.output.splitlines()
+    first = next(k for k, line in enumerate(lines) if ": error:" in line)
+    said = (f"asked.tgpl:{_located(text, die)}: error: not lowerable: {thrower}, whose flow passes in the same "
+            "move to phase Ask, which asks an input, is not lowerable: the runtime waits for the input in the middle "
+            "of the move, after the draws, which the validation against the runtime does not replay (make the "
+            "choice an action of phase Ask, required in it with turn.phase.active())")
+    assert lines[first].endswith("/" + said), lines[first]
+    assert lines[first + 2].split("|", 1)[1].strip() == "^" * len(die)
 
 
 def _located(text: str, die: str) -> str:

@@ -656,7 +656,15 @@ class Executor:
         condition, and a frame keeps the rest (`View`). Paths alive at one time have
         exclusive conditions; a path that comes back to a site it has contributed to
         (a loop) gets the next view of that site, so contributions never overlap.
+
+        On the probe of an action's dice (`Dice.moves` None) the ways that reached a die are no part of the
+        player's move: random's move runs the effect again (tgpl.lowering.segments takes them out, their store
+        dropped). Such a way contributes nothing, or a view would write, in the player's step, what only
+        random's move does (a deal's item gone before random dealt it).
         """
+        pc = self._unthrown(p)
+        if pc is FALSE:
+            return  # the way's writes stay in its store, dropped with it
         attrs = sorted({a for (o, a) in p.store if (o, a) in self.viewable})
         for attr in attrs:
             if attr in p.views and not any(a == attr for (_, a) in p.dirty):
@@ -672,10 +680,18 @@ class Executor:
                 self.view_ids[(site, attr, n)] = vid
                 self.views.append(View(vid, attr, site, site[1] if site[0] == "call" else site[2]))
             cells = {c: v for c, v in p.store.items() if c[1] == attr}
-            self.views[vid].contributions.append((p.pc, cells))
+            self.views[vid].contributions.append((pc, cells))
             p.views[attr] = vid
             p.dirty = frozenset(c for c in p.dirty if c[1] != attr)
             p.visited = p.visited | {vid}
+
+    def _unthrown(self, p: Path) -> Formula:
+        """The part of p's condition on which, on the probe of an action's dice, it reached no die (all of it
+        elsewhere): what it may contribute to a view (`checkpoint`)."""
+        mark = p.store.get(THROWN)
+        if mark is None or self.dice is None or self.dice.moves is not None:
+            return p.pc
+        return conj(p.pc, neg(disj(*(f for x, f in cases_of(mark) if x is True))))
 
     # ============================================================ fluents
     def read(self, p: Path, obj: UObj, name: str, span: Span):

@@ -45,8 +45,8 @@ from tgpl.lowering.chance import (DEALT_ITEMS, PHASE_THROW, PILE, RANDOM, SETUP,
                                   phase_rolls, roll_name,
                                   setup_deal_calls, setup_deal_control, setup_deal_refusal, setup_deal_step)
 from tgpl.lowering.percepts import has_secrets
-from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_move_input,
-                                  pool_classes, set_lists, state_lists)
+from tgpl.lowering.subset import (changed_decks, outside_subset, phase_body_after_inputs, phase_inputs,
+                                  phase_move_input, pool_classes, set_lists, state_lists)
 from tgpl.lowering.runaway import first_write, growing_write
 from tgpl.lowering.saturate import capped_counters
 from tgpl.lowering.universe import MADE, Pool, Universe, length_cell, list_cell, member_cell, member_of, slot_cell
@@ -967,7 +967,9 @@ class Lowering:
                 paths.append(q)
         finally:
             self.ex.dice = None
-        return self.ex.enter_phases(self.ex.merge(paths))
+        out = self.ex.enter_phases(self.ex.merge(paths))
+        self._refuse_input_after_throw(f"the dice of action {action.name}", throw, out)
+        return out
 
     def _phase_thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, PHASE_THROW): the phase's code
@@ -998,7 +1000,28 @@ class Lowering:
                 paths.append(q)
         finally:
             self.ex.dice = None
-        return self.ex.enter_phases(self.ex.merge(paths))
+        out = self.ex.enter_phases(self.ex.merge(paths))
+        self._refuse_input_after_throw(f"roll() in phase {phase}", throw, out)
+        return out
+
+    def _refuse_input_after_throw(self, thrower: str, throw, paths: list[Path]) -> None:
+        """Refuses a throw (random's move after an action, or as the flow enters a phase, `thrower` saying which)
+        whose flow passes, in the same move, to a phase that asks an input: the runtime
+        then waits for the choice in the middle of the move, to resume it at that phase's entry after the draws,
+        which the validation against the runtime does not replay (tgpl.verify.chance_machine): the translation
+        could not be checked, so it is not written (decision 117)."""
+        for q in paths:
+            if q.status == "over" or len(q.control) != 3:
+                continue
+            _, turn, phase = q.control
+            asked = ast.phase_named(self.ex.turns.get(turn), phase)
+            if asked is not None and phase_inputs(asked):
+                raise NotLowerable(throw.dice[0].call.span,
+                                   f"{thrower}, whose flow passes in the same move to phase {phase}, which asks an "
+                                   f"input, is not lowerable: the runtime waits for the input in the "
+                                   f"middle of the move, after the draws, which the validation against the runtime "
+                                   f"does not replay (make the choice an action of phase {phase}, required in it "
+                                   f"with turn.phase.active())")
 
     def run(self) -> GameLogic:
         outside = refused_up_front(self.program, self.u)
