@@ -323,10 +323,14 @@ class Differential:
         """The runtime's states after `move` for every outcome of its draws, each with random's move that throws
         those dice, `(roll f)`, `(roll2 f1 f2)`, ..., the faces in the order drawn (tgpl.verify.chance_machine's scripted
         draws); [(None, state)] when it draws nothing. Raises TGPLRuntimeError, or _Drawn when its ways draw
-        different numbers of times (the lowering's random throws the same dice on every way that throws one)."""
+        different numbers of times (the lowering's random throws the same dice on every way that throws one) or
+        its draws cannot be replayed (tgpl.verify.chance_machine.ChanceUnsupported)."""
         if self._chances is None:
             self._chances = ChanceMachine(self.game, self.seed)
-        runs = self._chances._apply_all(state, move)
+        try:
+            runs = self._chances._apply_all(state, move)
+        except ChanceUnsupported as e:  # a flow the lowering should have refused: reported, not a traceback
+            raise _Drawn(f"the runtime's draws in the move {move} cannot be replayed to compare them ({e})") from None
         if len(runs) == 1 and not runs[0][2]:
             return [(None, runs[0][3])]
         counts = sorted({len(bounds) for _, _, bounds, _ in runs})
