@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import pytest
 from click.testing import CliRunner
 
-from differential import checks_clean_and_plays, played_beside, plays_to_the_models_end
+from differential import checks_clean_and_plays, lowered_and_validated, played_beside, plays_to_the_models_end
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -277,3 +277,37 @@ def test_the_seeded_plays_meet_every_rule():
 @pytest.mark.parametrize("name", GAMES)
 def test_each_checks_clean_and_plays_to_its_end(name):
     checks_clean_and_plays(game(name))
+
+
+def test_the_dry_run_names_the_flood_to_rewrite():
+    """quoridor5.tgpl's `HasPath` returns from inside its flood: the dry run refuses it at the add that grows the
+    list, and names the walk and the rewrite that lowers (the walk with no return in it, the list then searched),
+    rather than a counter or other strategies, which do not fit a path search."""
+    r = CliRunner().invoke(main, ["to-gdl", game("quoridor5"), "--dry-run"])
+    assert r.exit_code == 1, r.output
+    first = r.output.splitlines()[0]
+    assert "quoridor5.tgpl:172:21: error: not lowerable: the lowering built conditions of more than 3,000,000 parts " \
+           "for the legal moves and the moves of one control state (here, in HasPath)" in first, first
+    assert "the loop at 163:9 walks the list 'reached' while it grows it" in first, first
+    assert "keep the walk, with no return in it, and read 'reached' after it only by 'reached.contains(x)' or in a " \
+           "loop over it that returns true or false (language decision 114)" in first, first
+    assert "keep the count in a counter" not in first, first
+
+
+def test_the_rewrite_lowers_and_validates(tmp_path):
+    """quoridor5_flood.tgpl, the rewrite the hint asks for: `tgpl to-gdl` (auto) compiles its moves, the flood a
+    recursive relation, and validates it by playouts to the end of the game."""
+    text, _ = lowered_and_validated(game("quoridor5_flood"), tmp_path / "quoridor5_flood.kif")
+    assert "; Played one state at a time (its moves compiled); check it with:" in text.splitlines()[:4]
+    assert "(<= (haspathflood1_s3_found " in text  # the flood's search, a closure (language decision 115)
+
+
+def test_compiled_moves_name_the_flood_to_rewrite(tmp_path):
+    """`--moves compiled` refuses quoridor5.tgpl at the list `HasPath` grows (a list that changes), and names the
+    walk and the rewrite that compiles, as the spelled-out refusal does (quoridor5_flood.tgpl compiles, above)."""
+    out = tmp_path / "quoridor5.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("quoridor5"), "--moves", "compiled", "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists(), r.output
+    assert "quoridor5.tgpl:162:9: error: not lowerable: the moves cannot be compiled: a list of values not " \
+           "known when compiling; the loop at 163:9 walks the list 'reached' while it grows it" in r.output, r.output
+    assert "keep the walk, with no return in it, and read 'reached' after it only by" in r.output, r.output

@@ -13,7 +13,8 @@ The lowering as a designer tries it (CPU and peak memory measured once with /usr
 machine, not asserted): the dry run says "undecided" (exit 2) while ranging the runners' squares and the dice, the
 moves spelled out (2.7 s, 63 MB); `tgpl to-gdl` (auto, 22.6 s, 149 MB; spelled, 24.7 s, 145 MB) lowers and
 validates it by playouts to the end, the two dice one move of random's, `(roll2 a b)` (pinned below); with `--moves
-compiled` it is refused, "the segments would be 3,435 rules, more than 3,000", located at the file's first line.
+compiled` it is refused, "the segments would be 3,435 rules, more than 3,000", located at the file's first line,
+with no hint; it now names the strategy that lowers (pinned below).
 """
 
 from __future__ import annotations
@@ -201,3 +202,14 @@ def test_runners_lowers_and_validates(tmp_path):
     kif, _ = lowered_and_validated(game("runners"), tmp_path / "runners.kif")
     assert ";   (throw racer_0) = Racer#0.Throw()" in kif
     assert "(roll2 3 3)" in kif and "(roll2 3 4)" not in kif and "(roll " not in kif
+
+
+def test_compiled_moves_are_refused_with_the_strategy_that_lowers(tmp_path):
+    """`--moves compiled`: the segments are past their budget, a refusal of the whole game (no construct to rewrite,
+    so at the file's first line), which names the moves spelled out, the strategy that lowers it (above)."""
+    out = tmp_path / "runners.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("runners"), "--moves", "compiled", "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists(), r.output
+    assert "runners.tgpl:1:1: error: not lowerable: the moves cannot be compiled: the segments would be 3,435 " \
+           "rules, more than 3,000: their ways multiply where they do not meet; spell the moves out instead: " \
+           "--moves auto (the default) or spelled" in r.output, r.output

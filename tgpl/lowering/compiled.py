@@ -86,6 +86,16 @@ _MOVING = "#move"  # in a context's key: a call in a move's effect (`SegmentComp
 FINISHED = "#finished"  # the state holds a result: a check left to the next decision is not asked there
 
 
+class TooManySegments(Unsupported):
+    """The compiled moves refused as a whole, past SEGMENT_RULES rules: no construct is to blame (the ways of the
+    segments multiply where they do not meet), so the refusal has no place in the text, and what lowers the game is
+    the moves spelled out, which `--moves compiled` says."""
+
+    def __init__(self, made: int):
+        super().__init__(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways multiply "
+                         "where they do not meet")
+
+
 @dataclass
 class SegClause(Clause):
     """A way through a segment under construction: the body and locals of a clause, and what the move did."""
@@ -333,10 +343,14 @@ class SegmentCompiler(_FunctionCompiler):
             return self.settle(self.loop_stmt(s, clauses, live))
         return self.settle(super()._stmt(s, clauses, live))
 
+    def _code_under_way(self):
+        """The definition of the function being inlined (whose refusals name its loops), None outside one."""
+        return self.g.inlined[-1][2] if self.g.inlined else None
+
     def _inlined_why(self) -> str:
         """In a pure function run where it is called because rules with variables refused it (Lines of Action's
         flood over a local list: `reached.add`), that function and their reason, which is what to rewrite."""
-        name, why = self.g.inlined[-1] if self.g.inlined else ("", "")
+        name, why, _ = self.g.inlined[-1] if self.g.inlined else ("", "", None)
         return f", in {name}, run where it is called since rules with variables refused it ({why})" if why else ""
 
     def loop_stmt(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
@@ -1286,7 +1300,7 @@ class SegmentCompiler(_FunctionCompiler):
         env = {"#this": this}
         env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
-        self.g.inlined.append((fi.name, why))
+        self.g.inlined.append((fi.name, why, d))
         self.nested += nested
         self.outer_frames += not nested  # called as a statement: its loops carry the callers' names, as a listener's
         try:
@@ -1987,7 +2001,8 @@ class CompiledGame:
         self.demand: set[tuple[str, int]] = set()
         self.moved: list[tuple[Rule, str]] = []  # a move's calls read from the legal moves' instances (`relaxed`)
         self.inlining: set[str] = set()
-        self.inlined: list[tuple[str, str]] = []  # the functions inlined under way, innermost last: (name, why)
+        # the functions inlined under way, innermost last: (name, why, definition)
+        self.inlined: list[tuple[str, str, ast.FunctionDef]] = []
         self.choice = {c.name for c in program.builtins.player_choice.ancestors()}  # the events a move answers
         self.moves: dict[str, Move] = {m.key: m for m in self.move_families()}
         # the dice each move family throws as random's move (GDL-II, tgpl.lowering.chance): key -> sides, in the
@@ -2748,8 +2763,7 @@ class CompiledGame:
         final = sc.collapse(self.final, numeric=True)
         made = len(sc.hf.rules) + len(sc.view_rules) + len(self.legal)
         if made > SEGMENT_RULES:
-            raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
-                              "multiply where they do not meet")
+            raise TooManySegments(made)
         return self.emitted(probes, targets, final, moving=True, foresee=foresee) \
             or self.emitted(probes, targets, final, moving=False)
 

@@ -32,6 +32,7 @@ from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.chance import DEALT_ITEMS, PHASE_THROW, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
+from tgpl.lowering.grown_walks import grown_lists, grown_walk_rewrite
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.list_sums import SumLoop, sum_loop, summed_in
 from tgpl.lowering.minimize import minimize
@@ -545,13 +546,7 @@ class Executor:
         grown = grown_lists(loop[0])
         if grown:
             return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: it walks the "
-                                         f"list '{grown[0]}' while it grows it, a search whose extent depends on the "
-                                         "state, and each way the list can grow is a path of its own; write the search "
-                                         "as a recursive function over the board (is there a chain of neighbours from "
-                                         "one to the other?) or as a fixed number of passes over the cells "
-                                         "(docs/lowering.md, \"Search a chain\"); or keep the walk and read "
-                                         f"'{grown[0]}' after it only by '{grown[0]}.contains(x)' or in a loop over "
-                                         "it that returns true or false (language decision 114)")
+                                         f"list '{grown[0]}' while it grows it, {grown_walk_rewrite(grown[0])}")
         return NotLowerable(loop[1], f"more than {PATH_LIMIT} ways through this loop in {self.here}: its passes "
                                      "branch on the state in more ways than can be merged (a search whose extent "
                                      "depends on the state?)")
@@ -562,6 +557,12 @@ class Executor:
         searched by `On(s)`), that list and the change named, and the rewrite that lowers: every content the list
         can have is a case of its own, where a list that keeps its items and marks the ones taken out has one."""
         depth = len(self.spans)
+        walk = next(((span, grown[0]) for b, span, d in self.loops if d == depth for grown in [grown_lists(b)] if grown),
+                    None)
+        if walk is not None:  # a flood (Quoridor's path check): the work went into the ways its list can grow
+            span, name = walk
+            return (f"; the loop at {span.line}:{span.col} walks the list '{name}' while it grows it, "
+                    f"{grown_walk_rewrite(name)}")
         body = next((b for b, _, d in reversed(self.loops) if d == depth), None)
         walked = changed_lists_read(self.program, body) if body is not None else []
         if not walked:
@@ -2796,14 +2797,3 @@ def called_changed_lists(program, body: ast.Block) -> tuple[ast.FunctionDef, str
     return None
 
 
-def grown_lists(body: ast.Block) -> list[str]:
-    """The local names a loop body both reads items of (`xs[i]`) and adds to (`xs.add(x)`, `xs.append(ys)`): a list
-    walked while it grows."""
-    added, indexed = set(), set()
-    for n in ast.walk(body):
-        if (isinstance(n, ast.Call) and isinstance(n.callee, ast.Member) and n.callee.name in ("add", "append")
-                and isinstance(n.callee.obj, ast.Name)):
-            added.add(n.callee.obj.name)
-        elif isinstance(n, ast.Index) and isinstance(n.obj, ast.Name):
-            indexed.add(n.obj.name)
-    return sorted(added & indexed)

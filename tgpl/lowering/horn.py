@@ -41,6 +41,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType
 from tgpl.graphs import Partition
+from tgpl.lowering.grown_walks import grown_walk_in, grown_walk_rewrite
 from tgpl.lowering.closures import Closure, Reach, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
 from tgpl.lowering import rewrites
@@ -1289,12 +1290,27 @@ class _FunctionCompiler:
             for item in e.items:
                 got = self.expr(item, c)
                 if len(got) != 1 or got[0][0] is not c or not isinstance(got[0][1], (Const, Static)):
-                    raise Unsupported("a list of values not known when compiling")
+                    raise Unsupported("a list of values not known when compiling" + self._grown_walk_note())
                 items.append(got[0][1])
             return [(c, Static(tuple(items)))]
         if isinstance(e, ast.Call):
             return self.call(e, c)
         raise Unsupported(f"{type(e).__name__} expressions")
+
+    def _code_under_way(self):
+        """The definition whose code is being compiled (a compiled move's segments say which function they inline)."""
+        return self.defn
+
+    def _grown_walk_note(self) -> str:
+        """Where the function walks a local list while it grows it (a flood: Quoridor's path check), that walk
+        named with the rewrite the compiled moves take (its list read after it only by `contains` or a loop that
+        returns a constant, decision 114, which the lowering writes as a recursive function); else ""."""
+        code = self._code_under_way()
+        walk = grown_walk_in(code) if code is not None else None
+        if walk is None:
+            return ""
+        span, name = walk
+        return f"; the loop at {span.line}:{span.col} walks the list '{name}' while it grows it, {grown_walk_rewrite(name)}"
 
     def cast_table(self, c: Clause, v: Var, info) -> Clause | None:
         """`v as T` where v comes out of a static table: the table with each item cast (null where it is no T)."""

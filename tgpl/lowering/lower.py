@@ -19,7 +19,7 @@ from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.lowering.chance import action_rolls, phase_rolls, setup_deal_calls, setup_roll_calls
 from tgpl.lowering.board_count import Holds, board_counts, written_in_step
 from tgpl.lowering.compiled import (all_moves, board_count_passes, changing_fields, compile_game, most_moves,
-                                    play_code, writes_in_loops)
+                                    play_code, writes_in_loops, TooManySegments)
 from tgpl.lowering.compiled_query import queried_game
 from tgpl.lowering.complements import merged_complements
 from tgpl.lowering.unread import unread_attributes
@@ -184,7 +184,9 @@ def _compiled_refused(e: Unsupported, moves: str) -> Unsupported:
     """`e`, why the compiled moves were refused, kept where `auto` then spells them out; under `--moves compiled`,
     the game refused (NotLowerable) at the construct."""
     if moves == "compiled":
-        raise NotLowerable(e.span, f"the moves cannot be compiled: {e}") from None
+        other = "; spell the moves out instead: --moves auto (the default) or spelled" \
+            if isinstance(e, TooManySegments) else ""
+        raise NotLowerable(e.span, f"the moves cannot be compiled: {e}{other}") from None
     return e
 
 

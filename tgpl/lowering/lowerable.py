@@ -41,7 +41,7 @@ from tgpl.limits import Limits, unlimited
 from tgpl.lowering import execute
 from tgpl.lowering.board_count import STEP_ATOMS
 from tgpl.lowering.chance import ROLL, Throw, phase_rolls, roll_name
-from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, action_ways
+from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, TooManySegments, action_ways
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
@@ -205,8 +205,8 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
     (("while it grows it",),
      "write the search as a recursive function over the board, with a bound on its length (is there a chain of "
      "neighbours from one to the other? Lines of Action's `Linked`), or as a fixed number of passes over the cells; "
-     "see \"Search a chain recursively\"; or keep the walk and read its list after it only by `L.contains(x)` or in "
-     "a loop over it that returns true or false (language decision 114)"),
+     "see \"Search a chain recursively\"; or keep the walk, with no return in it, and read its list after it only "
+     "by `L.contains(x)` or in a loop over it that returns true or false (language decision 114)"),
     (("statements on symbolic paths", "parts on symbolic paths", "ways through", "the lowering would run",
       "the lowering would build"),
      "keep functions that walk or count the board pure (no writes, no turn.pass): they become rules with "
@@ -640,8 +640,7 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
         game.sc.collapse(game.final, numeric=True)
         made = len(game.sc.hf.rules) + len(game.sc.view_rules) + len(game.legal)
         if made > SEGMENT_RULES:
-            raise Unsupported(f"the segments would be {made:,} rules, more than {SEGMENT_RULES:,}: their ways "
-                              "multiply where they do not meet")
+            raise TooManySegments(made)
     except Undefer:
         made = None  # a check left to the next decision that must run where it is: compile_game tries again
     except Unsupported as e:
