@@ -9,11 +9,17 @@ search of its own) on the move tree's first levels, a set position where a wall 
 plays to their end.
 
 The lowering as a designer tries it (CPU and peak memory measured once with /usr/bin/time on a shared two-core
-machine, not asserted): the dry run of quoridor5.tgpl refuses `HasPath` at its `reached.add(n)` (172:21) "the
-lowering built conditions of more than 3,000,000 parts ... (here, in HasPath)" (18 s, 133 MB); its hint (a counter,
-or --moves compiled, or --functions-as-relations) names nothing that fits a path search. The flood lowers where the
-list is read after its walk only by `contains` or a loop that returns a constant (language decision 114):
-quoridor5_flood.tgpl finishes the flood first, then looks for a square of the goal row among those reached.
+machine, not asserted): the dry run of quoridor5.tgpl refuses `HasPath` at its `reached.add(n)` (172:21), "the
+lowering built conditions of more than 3,000,000 parts ... (here, in HasPath)" (17.8 s, 133 MB); its hint (keep a
+count in a counter, or try --moves compiled or --functions-as-relations) fitted nothing: `to-gdl` (auto, 11.6 s, 128
+MB) refuses it so, and compiled at the list, 162:9, "a list of values not known when compiling", with no hint. The
+flood lowers where the walk has no return in it and its list is read after it only by `contains` or a loop that
+returns a constant (language decision 114, whose text says so among many conditions); both refusals now name the
+walk (163:9) and that rewrite (pinned below). quoridor5_flood.tgpl follows it: the dry run says it lowers, its moves
+compiled (16.1 s, 94 MB); `tgpl to-gdl` (auto and compiled give the same file, 20 s, 231 MB) lowers and validates it
+by playouts to the end (28 playouts, 1,007 steps), the flood a closure; spelled out it is refused past 3,000,000 parts
+"in HasPathFlood1" (13 s, 105 MB), a function the rewrite made, whose hint "try --moves compiled" works; `tgpl
+to-asp` writes it (29.8 s, 586 MB).
 """
 
 from __future__ import annotations
