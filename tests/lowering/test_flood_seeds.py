@@ -96,6 +96,8 @@ WALK = """                if (Left[i].Stone == who)
     ("if (Left[i].Stone == who)", "if (Left[i].Stone == who && reached.length < 2)"),
     # it may leave the function
     (WALK, WALK + "\n                if (Left[i].Stone == null) { return false; }"),
+    # the walk as it should be, but the list read otherwise after the flood (its length)
+    ("if (reached[j].X == 3) { return true; }", "if (reached[j].X == 3 && reached.length > 3) { return true; }"),
     # its condition reads a local assigned after the list
     ("            List<Cell> reached = {};\n            for (number i = 0; i < Left.length",
      "            player w = who;\n            List<Cell> reached = {};\n            w = who;\n"

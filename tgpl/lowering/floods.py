@@ -491,7 +491,7 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     seeds: SeedWalk | None = None
     if found is None:
         walked = _seed_walked(fn, body, reads)
-        if walked is not None:
+        if walked is not None and _rewritable(fn, walked[0], reads) is not None:
             body[:], seeds = walked  # only where the flood it makes is then rewritten
             found = _rewritable(fn, body, reads)
     if found is None:
