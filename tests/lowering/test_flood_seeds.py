@@ -59,8 +59,8 @@ def test_each_use_asks_the_search_from_every_seed_the_walk_adds():
         assert f"{caller}Flood1" in calls(fns[f"{caller}Flood1"])
 
 
-SMALL = [("            Cell, Cell, Cell, Cell;\n", "            Cell, Cell, Cell;\n"), ("x < 4", "x < 3"), ("y < 4", "y < 3"),
-         ("x > 3 || y > 3", "x > 2 || y > 2"), ("X == 3", "X == 2"), ("[x][3]", "[x][2]"),
+SMALL = [("            Cell, Cell, Cell, Cell;\n", "            Cell, Cell, Cell;\n"), ("x < 4", "x < 3"),
+         ("y < 4", "y < 3"), ("x > 3 || y > 3", "x > 2 || y > 2"), ("X == 3", "X == 2"), ("[x][3]", "[x][2]"),
          ("Placed == 16", "Placed == 9")]
 
 

@@ -32,9 +32,9 @@ tgpl.lowering.held_counts proves it).
 A list seeded by several items (`{a, b}`, or made empty and seeded by `add`s, `seeded`) holds what any of them
 reaches: each use asks the search from each seed, joined by `||`. One made empty and seeded by a walk that adds
 what it finds (`flood_seeds`: Havannah's `Ring`, every rim cell not the player's) asks it from each seed the walk
-adds, in a function that runs the walk (`_seed_walked`, `flood_seeds.seeds_function`). The uses may stand in one loop that writes the
-state, a prune of what the flood missed (`if (!group.contains(x)) { x.A = K; }`), marked to read the state it
-started with (`_frozen_scan`).
+adds, in a function that runs the walk (`_seed_walked`, `flood_seeds.seeds_function`). The uses may stand in one
+loop that writes the state, a prune of what the flood missed (`if (!group.contains(x)) { x.A = K; }`), marked to
+read the state it started with (`_frozen_scan`).
 The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
 game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
 read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
