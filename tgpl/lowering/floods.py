@@ -30,9 +30,11 @@ call of a new function of the same owner, the form of Lines of Action's `Linked`
 (for a flood compared with a count, the most items that can have the count's condition less one, where
 tgpl.lowering.held_counts proves it).
 A list seeded by several items (`{a, b}`, or made empty and seeded by `add`s, `seeded`) holds what any of them
-reaches: each use asks the search from each seed, joined by `||`. The uses may stand in one loop that writes the
-state, a prune of what the flood missed (`if (!group.contains(x)) { x.A = K; }`), marked to read the state it
-started with (`_frozen_scan`).
+reaches: each use asks the search from each seed, joined by `||`. One made empty and seeded by a walk that adds
+what it finds (`flood_seeds`: Havannah's `Ring`, every rim cell not the player's) asks it from each seed the walk
+adds, in a function that runs the walk (`_seed_walked`, `flood_seeds.seeds_function`). The uses may stand in one
+loop that writes the state, a prune of what the flood missed (`if (!group.contains(x)) { x.A = K; }`), marked to
+read the state it started with (`_frozen_scan`).
 The rewrite is for the lowering only: the runtime, and so the validation of the lowered rules against it, runs the
 game as written. Anything not exactly this shape (the list returned or passed on, another write to it, the index
 read otherwise, a write or an exit in the loop body, a free local assigned after its declaration) is left alone,
@@ -51,6 +53,7 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
+from tgpl.lowering.flood_seeds import SEEDS, SeedWalk, marked, seed_walk, seeds_function
 from tgpl.lowering.flood_shapes import (_fresh, _is_name, _method, _replace, _same, _stmt_method, given_inputs,
                                           walks_list)
 from tgpl.lowering.flood_walks import Values, derefs_item, rewrite_flood_walks
@@ -485,6 +488,12 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     found = _rewritable(fn, body, reads)
     counted = False
     condition = None
+    seeds: SeedWalk | None = None
+    if found is None:
+        walked = _seed_walked(fn, body, reads)
+        if walked is not None and _rewritable(fn, walked[0], reads) is not None:
+            body[:], seeds = walked  # only where the flood it makes is then rewritten
+            found = _rewritable(fn, body, reads)
     if found is None:
         other = _other_shape(fn, body, distinct)
         found = _rewritable(fn, other, reads) if other is not None else None
@@ -504,8 +513,10 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         bound = min(bound, fewer) if fewer is not None else bound
     decl, loop = body[flood.at], body[flood.at + 1]
     span = loop.span
-    used = set(lo.types) | {n.name for n in ast.walk(body) if isinstance(n, ast.Name)}
-    starts = [_fresh(f"{flood.name}Start", used) for _ in decl.init.items]  # one a seed
+    used = set(lo.types) | {n.name for n in ast.walk(body + ([seeds.walk] if seeds is not None else []))
+                            if isinstance(n, (ast.Name, ast.VarDecl))}
+    starts = [] if seeds is not None else [_fresh(f"{flood.name}Start", used) for _ in decl.init.items]  # one a seed
+    seed_free = _seed_free(seeds, lo) if seeds is not None else {}
     params = _Params(_fresh("at", used), _fresh("goal", used), _fresh("steps", used))
     made: list[ast.FunctionDef] = []
     swaps: dict[int, object] = {}
@@ -513,11 +524,24 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
-        if use.tested is not None and len(starts) == 1 and (
+        if use.tested is not None and (len(starts) == 1 or seeds is not None) and (
                 fn.reaches is not None and _is_name(use.tested, fn.reaches)  # every item (group_clears)
                 or _many_goals(use, body[flood.at + 2:], lo)):
-            made[-1].reaches = params.goal  # asked many goals of one start: keyed by its start
-        call = _from_any(span, fname, starts, use, free, params, bound)
+            made[-1].reaches = params.goal  # asked many goals of few starts: keyed by its start
+        if seeds is None:
+            call = _from_any(span, fname, starts, use, free, params, bound)
+        else:  # the seed walk, in a function of its own that asks the search from each seed
+            seeder = _fresh(f"{fn.name}Seeds", taken)
+            search = _from_any(span, fname, [SEEDS], use, free, params, bound)
+
+            def asked(e, at, search=search, use=use):
+                return _replace(search, lambda n: e if _is_name(n, SEEDS) else ast.Name(at, params.goal)
+                                if n is use.tested else None)
+            made.append(seeds_function(seeder, seeds, flood.item, params.goal if use.tested is not None else None,
+                                       {**free, **seed_free}, asked, span))
+            args = [_arg(span, params.goal, use.tested)] if use.tested is not None else []
+            call = ast.Call(span, ast.Name(span, seeder),
+                            args + [_arg(span, v, ast.Name(span, v)) for v in {**free, **seed_free}])
         if use.tested is not None:
             swaps[id(use.node)] = call
         else:
@@ -536,6 +560,32 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     if merged is not None:
         body[:] = merged
     return made
+
+
+def _seed_walked(fn: ast.FunctionDef, body: list, reads: _Reads | None) -> tuple[list, SeedWalk] | None:
+    """`body` with its first flood seeded by a walk that adds what it finds (`flood_seeds`) marked as seeded so
+    (`flood_seeds.marked`), and the walk; None where there is none, where the walk calls what may write (`reads`;
+    None: not asked, `has_flood` only looks) or reads a local that may change or is declared after the list."""
+    lo = _locals(fn, body)
+    for k in range(len(body) - 2):
+        seeds = seed_walk(body, k)
+        if seeds is None or lo.top.get(body[k].name) != k or body[k].name in lo.assigned:
+            continue
+        free = _seed_free(seeds, lo)
+        if free is None or any(lo.top[v] >= k for v in free):
+            continue
+        if reads is not None and not reads.only(seeds.stripped(), _declared(seeds.walk)):
+            continue
+        tried = marked(body, k)
+        found = find_flood(fn, tried)
+        if found is not None and found.at == k:
+            return tried, seeds
+    return None
+
+
+def _seed_free(seeds: SeedWalk, lo: _Locals) -> dict[str, ast.TypeRef] | None:
+    """The function's locals a seed walk reads and does not declare (`_free`), or None where one may change."""
+    return _free(seeds.stripped(), lo, _declared(seeds.walk), {seeds.name})
 
 
 def _many_goals(use: _Use, after: list, lo: _Locals) -> bool:
@@ -736,6 +786,8 @@ def has_flood(program) -> bool:
                 body = seeded(fn.effect.body.body) or fn.effect.body.body
                 other = None if find_flood(fn, body) else _other_shape(fn, body, _unproved)
                 if find_flood(fn, body) or (other is not None and find_flood(fn, other)):
+                    return True
+                if _seed_walked(fn, body, None) is not None:
                     return True
     return False
 
