@@ -222,7 +222,7 @@ _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
 # Markers in generated lines for what the two spellings of a block (`generate`) write
 # differently; a NUL never occurs in generated code otherwise (literals are repr()s).
-_THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
+_THIS, _RETURNED = "\x00T", "\x00R"
 
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
@@ -299,9 +299,9 @@ def _local(slot: int) -> str:
     return f"\x00L{slot}\x00"
 
 
-def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\1]") -> str:
+def _spelled(body: str, this: str, returned: str, local: str = "v[\\1]") -> str:
     body = _LOCAL_RE.sub(local, body)
-    return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
+    return body.replace(_THIS, this).replace(_RETURNED, returned)
 
 
 
@@ -492,20 +492,20 @@ class BlockGenerator:
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
-            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "this", "None", "", "l\\1")
+            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "this", "", "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
     def frame_code(self, body: str, preamble: str, span) -> Code:
         """The generated `body` as a function of a Frame, returning None or a `Returned`."""
         if self.closures:  # the compiler's closures read and write the frame's locals
-            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
+            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "_Returned")
         else:
             # Nothing but this code reads its locals: they are Python's own, loaded from the
             # frame on entry (the inputs, a filter's candidate; the others are null there).
             # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
             src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + _loads(body) + preamble
-                   + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
+                   + _spelled(body, "f.this", "_Returned", "l\\1"))
         return self._compile(src, span, "_block")
 
     def function(self, block: ast.Block, params: tuple[int, ...]):
@@ -526,13 +526,13 @@ class BlockGenerator:
         slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
         args = "".join(f", l{s}" for s in params)
-        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1"),
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "", "l\\1"),
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                 body = body.replace(safe, quick)
-            src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
+            src = direct_calls.spell(_spelled(body, "this", "", "l\\1"), init,
                                      self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
                                      self.misses())
             self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
@@ -586,7 +586,7 @@ class BlockGenerator:
             + "    out = []\n"
             + "    for c in pool:\n"
             + f"        v[{slot}] = l{slot} = c\n"
-            + f"        if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
+            + f"        if {_spelled(test, 'this', '', 'l' + chr(92) + '1')}:\n"
             + "            out.append(c)\n"
             + "    return out\n"
         )
@@ -606,7 +606,7 @@ class BlockGenerator:
                 split = (split[0], split[1].replace(safe, quick))
         loads = _loads(test, slot)
         head = loads + self.preamble(test)
-        spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
+        spelled = _spelled(test, 'this', '', 'l' + chr(92) + '1')
         tree = hoisting.parse_expression(spelled)
         if tree is None:
             return every
@@ -625,7 +625,7 @@ class BlockGenerator:
             # over the whole pool leaves it. While some candidate has no value remembered, the
             # whole pool (which remembers them).
             idx, right = split
-            right = _spelled(right, 'this', 'None', '', 'l' + chr(92) + '1')
+            right = _spelled(right, 'this', '', 'l' + chr(92) + '1')
             kept = self.const([(None, None, None, -1)], "_pf")
             loop = (f"        _pf = {kept}[0]\n"
                     + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
@@ -1350,8 +1350,9 @@ class BlockGenerator:
             plain = scalar(self.c.type_of(e))
             return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
-            self.closures += 1  # the direct spelling has no event
-            return _EVENT
+            # read only where the code runs on a Frame: a closure's count makes it that spelling
+            self.closures += 1
+            return "f.event"
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
