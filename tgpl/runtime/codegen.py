@@ -425,6 +425,9 @@ class BlockGenerator:
         self.index_reads: set[str] = set()  # the ints of `indexes` the code reads (`stmt_For` gives those)
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
+        # Whether the code may count loop steps (it loops, calls a function or a closure, or charges
+        # a remembered value's steps): an optimistic spelling then keeps the count to give back
+        self.counts = False
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
@@ -533,8 +536,8 @@ class BlockGenerator:
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                 body = body.replace(safe, quick)
             src = direct_calls.spell(_spelled(body, "this", "", "l\\1"), init,
-                                     self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
-                                     self.misses())
+                                     self.preamble(body, direct_calls.GIVEN), args, self.what,
+                                     optimistic, optimistic and self.counts, self.misses())
             self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
             try:
                 effect.direct_call = self._compile(src, span, "_fast_direct")
@@ -809,6 +812,7 @@ class BlockGenerator:
         held = self.name("_ft")
         self.emit(depth, f"if ({held} := MT{idx}.get(0)) is not None and m.steps + {total} <= SL:")
         self.emit(depth + 1, f"m.steps += {total}")
+        self.counts = True
         at = len(self.lines)
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
         widths = flat_views.widths(table.nest, table.name, self.counted)
@@ -951,6 +955,7 @@ class BlockGenerator:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
         self.bound.add("SL")
+        self.counts = True
         self.emit(depth, "m.steps = _st = m.steps + 1")
         self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
@@ -1221,6 +1226,7 @@ class BlockGenerator:
 
     def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
         self.closures += 1
+        self.counts = True
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
@@ -1313,6 +1319,7 @@ class BlockGenerator:
                         if self.local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
+        self.counts = self.counts or bool(calls)
         if calls and self.optimistic is not None and self.what == "filter":
             # `filter_all`'s optimistic spelling counts a remembered value's loop steps in a
             # local, once for the whole listing
@@ -1743,6 +1750,7 @@ class BlockGenerator:
             return self.fallback(e)
         fi = callee_t.target
         assert isinstance(fi, FunctionInfo)
+        self.counts = True  # the callee may loop
         if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base):
             return self.fallback(e)
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
