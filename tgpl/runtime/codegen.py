@@ -214,15 +214,15 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
 
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
-    return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
+    return _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
 
 
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
 _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
-# Markers in generated lines for what the two spellings of a block (`generate`) write
-# differently; a NUL never occurs in generated code otherwise (literals are repr()s).
-_THIS, _RETURNED = "\x00T", "\x00R"
+# A marker in generated lines for what the spellings of a block (`generate`) write differently,
+# `return`'s value wrapped or not; a NUL never occurs in generated code otherwise (literals are repr()s).
+_RETURNED = "\x00R"
 
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
@@ -252,7 +252,7 @@ _COMPILED: dict[tuple, object] = {}
 def _plain_code(code: str) -> bool:
     """Whether generated code is `this` or a literal that a field holds as it is (`values.PLAIN`):
     `this` is an object or null, `expr_NumberLit` writes a float, the others are None, True, False."""
-    return code == _THIS or code in ("None", "True", "False") or _is_float_literal(code)
+    return code in ("this", "None", "True", "False") or _is_float_literal(code)
 
 
 def _preamble(bound: set[str]) -> str:
@@ -299,9 +299,8 @@ def _local(slot: int) -> str:
     return f"\x00L{slot}\x00"
 
 
-def _spelled(body: str, this: str, returned: str, local: str = "v[\\1]") -> str:
-    body = _LOCAL_RE.sub(local, body)
-    return body.replace(_THIS, this).replace(_RETURNED, returned)
+def _spelled(body: str, returned: str, local: str = "v[\\1]") -> str:
+    return _LOCAL_RE.sub(local, body).replace(_RETURNED, returned)
 
 
 
@@ -446,8 +445,10 @@ class BlockGenerator:
         self.fixed_spellings: dict[str, tuple[int, str, Type | None]] = {}
         self.conjuncts: dict[int, tuple[str, str]] = {}
         # The code of `this`, and of the inputs a body inline reads as the caller's code, by slot
-        # (`tgpl.runtime.inlining`): a marker, written out per spelling (`_spelled`), at the top
-        self.this_code = _THIS
+        # (`tgpl.runtime.inlining`): at the top, the Python name `this`, which the spelling of a
+        # Frame binds on entry when the code reads it (`reads_this`; the others take it as a parameter)
+        self.this_code = "this"
+        self.reads_this = False
         self.inputs: dict[int, str] = {}
 
     # ------------------------------------------------------------- plumbing
@@ -469,6 +470,12 @@ class BlockGenerator:
         if slot < inlining.FIRST_SLOT:
             return LocalCode(_local(slot))
         return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
+
+    def this(self) -> str:
+        """`this`'s code, where the code reads it."""
+        if self.this_code == "this":
+            self.reads_this = True
+        return self.this_code
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -495,20 +502,21 @@ class BlockGenerator:
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
-            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "this", "", "l\\1")
+            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "", "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
     def frame_code(self, body: str, preamble: str, span) -> Code:
         """The generated `body` as a function of a Frame, returning None or a `Returned`."""
+        this = "    this = f.this\n" if self.reads_this else ""
         if self.closures:  # the compiler's closures read and write the frame's locals
-            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "_Returned")
+            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + this + preamble + _spelled(body, "_Returned")
         else:
             # Nothing but this code reads its locals: they are Python's own, loaded from the
             # frame on entry (the inputs, a filter's candidate; the others are null there).
             # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
-            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + _loads(body) + preamble
-                   + _spelled(body, "f.this", "_Returned", "l\\1"))
+            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + this + _loads(body) + preamble
+                   + _spelled(body, "_Returned", "l\\1"))
         return self._compile(src, span, "_block")
 
     def function(self, block: ast.Block, params: tuple[int, ...]):
@@ -529,13 +537,13 @@ class BlockGenerator:
         slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
         args = "".join(f", l{s}" for s in params)
-        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "", "l\\1"),
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "", "l\\1"),
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                 body = body.replace(safe, quick)
-            src = direct_calls.spell(_spelled(body, "this", "", "l\\1"), init,
+            src = direct_calls.spell(_spelled(body, "", "l\\1"), init,
                                      self.preamble(body, direct_calls.GIVEN), args, self.what,
                                      optimistic, optimistic and self.counts, self.misses())
             self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
@@ -589,7 +597,7 @@ class BlockGenerator:
             + "    out = []\n"
             + "    for c in pool:\n"
             + f"        v[{slot}] = l{slot} = c\n"
-            + f"        if {_spelled(test, 'this', '', 'l' + chr(92) + '1')}:\n"
+            + f"        if {_spelled(test, '', 'l' + chr(92) + '1')}:\n"
             + "            out.append(c)\n"
             + "    return out\n"
         )
@@ -609,7 +617,7 @@ class BlockGenerator:
                 split = (split[0], split[1].replace(safe, quick))
         loads = _loads(test, slot)
         head = loads + self.preamble(test)
-        spelled = _spelled(test, 'this', '', 'l' + chr(92) + '1')
+        spelled = _spelled(test, '', 'l' + chr(92) + '1')
         tree = hoisting.parse_expression(spelled)
         if tree is None:
             return every
@@ -628,7 +636,7 @@ class BlockGenerator:
             # over the whole pool leaves it. While some candidate has no value remembered, the
             # whole pool (which remembers them).
             idx, right = split
-            right = _spelled(right, 'this', '', 'l' + chr(92) + '1')
+            right = _spelled(right, '', 'l' + chr(92) + '1')
             kept = self.const([(None, None, None, -1)], "_pf")
             loop = (f"        _pf = {kept}[0]\n"
                     + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
@@ -1148,7 +1156,7 @@ class BlockGenerator:
         not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
         if isinstance(target, ast.Name):
-            obj, span = self.this_code, self.const(target.span, "_p")
+            obj, span = self.this(), self.const(target.span, "_p")
         else:
             obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
         known = _plain_code(value)
@@ -1167,7 +1175,7 @@ class BlockGenerator:
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
-            return f"m.set_member({self.this_code}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+            return f"m.set_member({self.this()}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
         if isinstance(target, ast.Member):
             return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
         obj, key = self.expr(target.obj), self.expr(target.index)
@@ -1313,7 +1321,7 @@ class BlockGenerator:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-        parts = ([self.this_code] if uses_this else []) + [self.local(slot) for slot in sorted(keys)]
+        parts = ([self.this()] if uses_this else []) + [self.local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
         tests = "".join(" and " + _key_test(self.local(slot), keys[slot]) for slot in sorted(keys)
                         if self.local(slot) not in self.numeric)
@@ -1346,7 +1354,7 @@ class BlockGenerator:
         return "None"
 
     def expr_This(self, e: ast.This) -> str:
-        return self.this_code
+        return self.this()
 
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
@@ -1355,7 +1363,7 @@ class BlockGenerator:
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             plain = scalar(self.c.type_of(e))
-            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, plain=plain)
+            return self.member(self.this(), e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
             # read only where the code runs on a Frame: a closure's count makes it that spelling
             self.closures += 1
@@ -1415,7 +1423,8 @@ class BlockGenerator:
             return (self.member(obj, e.name, self.const(e.name_span, "_p"), peek=owner, typed=True, owned=owned),
                     owner, e.name)
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
-            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, peek=self.this_code), self.this_code, e.name
+            this = self.this()
+            return self.member(this, e.name, self.const(e.span, "_p"), known=True, peek=this), this, e.name
         return self.expr(e), None, None
 
     def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
@@ -1773,7 +1782,7 @@ class BlockGenerator:
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
                 return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)
-            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
+            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this()
             exact = self.exact_target(callee, fi)
             ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, exact)
             call = f"{site}(m, D, G, {obj}, {span}, {values})"
@@ -1785,7 +1794,7 @@ class BlockGenerator:
             if listing:  # the site run inside a wrapper that remembers its results while frozen
                 ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
-        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this()
         ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
             ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())
