@@ -290,15 +290,6 @@ def _place(obj: str) -> str:
     return f"{obj}.place" if _named(obj) else f"({obj}).place"
 
 
-def except_clause(names: tuple[str, ...]) -> str:
-    """The exceptions `names` (by their names in generated code) as an `except` clause's tuple."""
-    return "(" + ", ".join(names) + ")"
-
-
-def _local(slot: int) -> str:
-    return f"\x00L{slot}\x00"
-
-
 def _spelled(body: str, returned: str, local: str = "v[\\1]") -> str:
     return _LOCAL_RE.sub(local, body).replace(_RETURNED, returned)
 
@@ -424,9 +415,7 @@ class BlockGenerator:
         self.index_reads: set[str] = set()  # the ints of `indexes` the code reads (`stmt_For` gives those)
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
-        # Whether the code may count loop steps (it loops, calls a function or a closure, or charges
-        # a remembered value's steps): an optimistic spelling then keeps the count to give back
-        self.counts = False
+        self.counts = False  # may count loop steps (loops, calls, charges): `direct.spell` keeps the count
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
@@ -444,11 +433,9 @@ class BlockGenerator:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
         self.fixed_spellings: dict[str, tuple[int, str, Type | None]] = {}
         self.conjuncts: dict[int, tuple[str, str]] = {}
-        # The code of `this`, and of the inputs a body inline reads as the caller's code, by slot
-        # (`tgpl.runtime.inlining`): at the top, the Python name `this`, which the spelling of a
-        # Frame binds on entry when the code reads it (`reads_this`; the others take it as a parameter)
-        self.this_code = "this"
-        self.reads_this = False
+        # The code of `this` (at the top the Python name, `this()`), and of the inputs a body inline
+        # reads as the caller's code, by slot (`tgpl.runtime.inlining`)
+        self.this_code, self.reads_this = "this", False
         self.inputs: dict[int, str] = {}
 
     # ------------------------------------------------------------- plumbing
@@ -464,17 +451,16 @@ class BlockGenerator:
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def local(self, slot: int) -> str:
-        """A local's code, a `LocalCode`: a marker (`_local`), or in a body inline the caller's
+        """A local's code, a `LocalCode`: a marker (`_LOCAL_RE`), or in a body inline the caller's
         Python local that holds it (`inlining.local_name`) or the caller's code of an input read
         as it is."""
         if slot < inlining.FIRST_SLOT:
-            return LocalCode(_local(slot))
+            return LocalCode(f"\x00L{slot}\x00")
         return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
 
     def this(self) -> str:
-        """`this`'s code, where the code reads it."""
-        if self.this_code == "this":
-            self.reads_this = True
+        """`this`'s code, where the code reads it: a Frame's spelling binds it on entry (`frame_code`)."""
+        self.reads_this = self.reads_this or self.this_code == "this"
         return self.this_code
 
     def name(self, prefix: str) -> str:
@@ -507,17 +493,15 @@ class BlockGenerator:
         return block_fn
 
     def frame_code(self, body: str, preamble: str, span) -> Code:
-        """The generated `body` as a function of a Frame, returning None or a `Returned`."""
-        this = "    this = f.this\n" if self.reads_this else ""
-        if self.closures:  # the compiler's closures read and write the frame's locals
-            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + this + preamble + _spelled(body, "_Returned")
-        else:
-            # Nothing but this code reads its locals: they are Python's own, loaded from the
-            # frame on entry (the inputs, a filter's candidate; the others are null there).
-            # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
-            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + this + _loads(body) + preamble
-                   + _spelled(body, "_Returned", "l\\1"))
-        return self._compile(src, span, "_block")
+        """The generated `body` as a function of a Frame, returning None or a `Returned`. With
+        closures, which read and write the frame's locals, it reads them in `v`; else nothing but
+        this code reads them: they are Python's own, loaded from the frame on entry (the inputs, a
+        filter's candidate; the others are null there). A choice asked below (in a function)
+        leaves the frame undescribed (`NeedInput`)."""
+        head = "def _block(f):\n    v = f.vars\n    m = f.m\n" + ("    this = f.this\n" if self.reads_this else "")
+        if self.closures:
+            return self._compile(head + preamble + _spelled(body, "_Returned"), span, "_block")
+        return self._compile(head + _loads(body) + preamble + _spelled(body, "_Returned", "l\\1"), span, "_block")
 
     def function(self, block: ast.Block, params: tuple[int, ...]):
         """A function's effect, as every call runs it (`RFunction.effect`): `function_effect`'s
@@ -663,7 +647,7 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except {except_clause(self.deferred_misses() if deferred and not self.inlines else self.misses())}:\n"
+            + f"    except ({', '.join(self.deferred_misses() if deferred and not self.inlines else self.misses())}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -722,7 +706,7 @@ class BlockGenerator:
             + "        out = []\n"
             + loops
             + "        return out\n"
-            + f"    except {except_clause(self.misses())}:\n"
+            + f"    except ({', '.join(self.misses())}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -1365,8 +1349,7 @@ class BlockGenerator:
             plain = scalar(self.c.type_of(e))
             return self.member(self.this(), e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
-            # read only where the code runs on a Frame: a closure's count makes it that spelling
-            self.closures += 1
+            self.closures += 1  # read only by a Frame's spelling, which a closure makes the one
             return "f.event"
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":

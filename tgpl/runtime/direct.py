@@ -58,11 +58,10 @@ def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic:
           misses: tuple[str, ...]) -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
     an optimistic read misses (`optimistic`: each scalar field read one lookup with no test, a null,
-    a fixed object or a missing field raising one of `misses`): the general spelling `_fast` run
-    as a call site runs it, the entry pushed. `body` is the function's body, optimistic or as
-    `_fast` spells it, at one indentation; `preamble` binds
-    what it reads but `GIVEN`; `misses`: what the optimistic body takes as a miss
-    (`codegen.BlockGenerator.misses`); `steps`: the body may count loop steps (it loops or calls,
+    a fixed object or a missing field raising one of `misses`, `codegen.BlockGenerator.misses`):
+    the general spelling `_fast` run as a call site runs it, the entry pushed. `body` is the
+    function's body, optimistic or as `_fast` spells it, at one indentation; `preamble` binds what
+    it reads but `GIVEN`; `steps`: the optimistic body may count loop steps (it loops or calls,
     `codegen.BlockGenerator.counts`), which a miss then gives back."""
     inner = "".join("    " + line + "\n" for line in body.splitlines())
     w = repr(what)
