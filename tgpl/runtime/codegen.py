@@ -214,15 +214,15 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
 
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
-    return code == _THIS or _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
+    return _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
 
 
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
 _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
-# Markers in generated lines for what the two spellings of a block (`generate`) write
-# differently; a NUL never occurs in generated code otherwise (literals are repr()s).
-_THIS, _EVENT, _RETURNED = "\x00T", "\x00E", "\x00R"
+# A marker in generated lines for what the spellings of a block (`generate`) write differently,
+# `return`'s value wrapped or not; a NUL never occurs in generated code otherwise (literals are repr()s).
+_RETURNED = "\x00R"
 
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
@@ -252,7 +252,7 @@ _COMPILED: dict[tuple, object] = {}
 def _plain_code(code: str) -> bool:
     """Whether generated code is `this` or a literal that a field holds as it is (`values.PLAIN`):
     `this` is an object or null, `expr_NumberLit` writes a float, the others are None, True, False."""
-    return code == _THIS or code in ("None", "True", "False") or _is_float_literal(code)
+    return code in ("this", "None", "True", "False") or _is_float_literal(code)
 
 
 def _preamble(bound: set[str]) -> str:
@@ -290,18 +290,8 @@ def _place(obj: str) -> str:
     return f"{obj}.place" if _named(obj) else f"({obj}).place"
 
 
-def except_clause(names: tuple[str, ...]) -> str:
-    """The exceptions `names` (by their names in generated code) as an `except` clause's tuple."""
-    return "(" + ", ".join(names) + ")"
-
-
-def _local(slot: int) -> str:
-    return f"\x00L{slot}\x00"
-
-
-def _spelled(body: str, this: str, event: str, returned: str, local: str = "v[\\1]") -> str:
-    body = _LOCAL_RE.sub(local, body)
-    return body.replace(_THIS, this).replace(_EVENT, event).replace(_RETURNED, returned)
+def _spelled(body: str, returned: str, local: str = "v[\\1]") -> str:
+    return _LOCAL_RE.sub(local, body).replace(_RETURNED, returned)
 
 
 
@@ -425,6 +415,7 @@ class BlockGenerator:
         self.index_reads: set[str] = set()  # the ints of `indexes` the code reads (`stmt_For` gives those)
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
+        self.counts = False  # may count loop steps (loops, calls, charges): `direct.spell` keeps the count
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
@@ -442,9 +433,9 @@ class BlockGenerator:
         # its operands' spellings (`short_circuit`). What `prefiltered` recognises a filter by.
         self.fixed_spellings: dict[str, tuple[int, str, Type | None]] = {}
         self.conjuncts: dict[int, tuple[str, str]] = {}
-        # The code of `this`, and of the inputs a body inline reads as the caller's code, by slot
-        # (`tgpl.runtime.inlining`): a marker, written out per spelling (`_spelled`), at the top
-        self.this_code = _THIS
+        # The code of `this` (at the top the Python name, `this()`), and of the inputs a body inline
+        # reads as the caller's code, by slot (`tgpl.runtime.inlining`)
+        self.this_code, self.reads_this = "this", False
         self.inputs: dict[int, str] = {}
 
     # ------------------------------------------------------------- plumbing
@@ -460,12 +451,17 @@ class BlockGenerator:
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def local(self, slot: int) -> str:
-        """A local's code, a `LocalCode`: a marker (`_local`), or in a body inline the caller's
+        """A local's code, a `LocalCode`: a marker (`_LOCAL_RE`), or in a body inline the caller's
         Python local that holds it (`inlining.local_name`) or the caller's code of an input read
         as it is."""
         if slot < inlining.FIRST_SLOT:
-            return LocalCode(_local(slot))
+            return LocalCode(f"\x00L{slot}\x00")
         return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
+
+    def this(self) -> str:
+        """`this`'s code, where the code reads it: a Frame's spelling binds it on entry (`frame_code`)."""
+        self.reads_this = self.reads_this or self.this_code == "this"
+        return self.this_code
 
     def name(self, prefix: str) -> str:
         self.counter += 1
@@ -492,21 +488,20 @@ class BlockGenerator:
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
-            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "this", "None", "", "l\\1")
+            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "", "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
     def frame_code(self, body: str, preamble: str, span) -> Code:
-        """The generated `body` as a function of a Frame, returning None or a `Returned`."""
-        if self.closures:  # the compiler's closures read and write the frame's locals
-            src = "def _block(f):\n    v = f.vars\n    m = f.m\n" + preamble + _spelled(body, "f.this", "f.event", "_Returned")
-        else:
-            # Nothing but this code reads its locals: they are Python's own, loaded from the
-            # frame on entry (the inputs, a filter's candidate; the others are null there).
-            # A choice asked below (in a function) leaves the frame undescribed (`NeedInput`).
-            src = ("def _block(f):\n    v = f.vars\n    m = f.m\n" + _loads(body) + preamble
-                   + _spelled(body, "f.this", "f.event", "_Returned", "l\\1"))
-        return self._compile(src, span, "_block")
+        """The generated `body` as a function of a Frame, returning None or a `Returned`. With
+        closures, which read and write the frame's locals, it reads them in `v`; else nothing but
+        this code reads them: they are Python's own, loaded from the frame on entry (the inputs, a
+        filter's candidate; the others are null there). A choice asked below (in a function)
+        leaves the frame undescribed (`NeedInput`)."""
+        head = "def _block(f):\n    v = f.vars\n    m = f.m\n" + ("    this = f.this\n" if self.reads_this else "")
+        if self.closures:
+            return self._compile(head + preamble + _spelled(body, "_Returned"), span, "_block")
+        return self._compile(head + _loads(body) + preamble + _spelled(body, "_Returned", "l\\1"), span, "_block")
 
     def function(self, block: ast.Block, params: tuple[int, ...]):
         """A function's effect, as every call runs it (`RFunction.effect`): `function_effect`'s
@@ -526,15 +521,15 @@ class BlockGenerator:
         slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
         args = "".join(f", l{s}" for s in params)
-        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "this", "None", "", "l\\1"),
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "", "l\\1"),
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                 body = body.replace(safe, quick)
-            src = direct_calls.spell(_spelled(body, "this", "None", "", "l\\1"), init,
-                                     self.preamble(body, direct_calls.GIVEN), args, self.what, optimistic,
-                                     self.misses())
+            src = direct_calls.spell(_spelled(body, "", "l\\1"), init,
+                                     self.preamble(body, direct_calls.GIVEN), args, self.what,
+                                     optimistic, optimistic and self.counts, self.misses())
             self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
             try:
                 effect.direct_call = self._compile(src, span, "_fast_direct")
@@ -586,7 +581,7 @@ class BlockGenerator:
             + "    out = []\n"
             + "    for c in pool:\n"
             + f"        v[{slot}] = l{slot} = c\n"
-            + f"        if {_spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')}:\n"
+            + f"        if {_spelled(test, '', 'l' + chr(92) + '1')}:\n"
             + "            out.append(c)\n"
             + "    return out\n"
         )
@@ -606,7 +601,7 @@ class BlockGenerator:
                 split = (split[0], split[1].replace(safe, quick))
         loads = _loads(test, slot)
         head = loads + self.preamble(test)
-        spelled = _spelled(test, 'this', 'None', '', 'l' + chr(92) + '1')
+        spelled = _spelled(test, '', 'l' + chr(92) + '1')
         tree = hoisting.parse_expression(spelled)
         if tree is None:
             return every
@@ -625,7 +620,7 @@ class BlockGenerator:
             # over the whole pool leaves it. While some candidate has no value remembered, the
             # whole pool (which remembers them).
             idx, right = split
-            right = _spelled(right, 'this', 'None', '', 'l' + chr(92) + '1')
+            right = _spelled(right, '', 'l' + chr(92) + '1')
             kept = self.const([(None, None, None, -1)], "_pf")
             loop = (f"        _pf = {kept}[0]\n"
                     + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
@@ -652,7 +647,7 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except {except_clause(self.deferred_misses() if deferred and not self.inlines else self.misses())}:\n"
+            + f"    except ({', '.join(self.deferred_misses() if deferred and not self.inlines else self.misses())}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -711,7 +706,7 @@ class BlockGenerator:
             + "        out = []\n"
             + loops
             + "        return out\n"
-            + f"    except {except_clause(self.misses())}:\n"
+            + f"    except ({', '.join(self.misses())}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -809,6 +804,7 @@ class BlockGenerator:
         held = self.name("_ft")
         self.emit(depth, f"if ({held} := MT{idx}.get(0)) is not None and m.steps + {total} <= SL:")
         self.emit(depth + 1, f"m.steps += {total}")
+        self.counts = True
         at = len(self.lines)
         self.emit(depth + 1, f"{held} = None")  # the local's assignment, once it is declared
         widths = flat_views.widths(table.nest, table.name, self.counted)
@@ -951,6 +947,7 @@ class BlockGenerator:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
         self.bound.add("SL")
+        self.counts = True
         self.emit(depth, "m.steps = _st = m.steps + 1")
         self.emit(depth, "if _st > SL:")
         self.emit(depth + 1, f"m.step({self.const(span_of_loop, '_p')})")
@@ -1143,7 +1140,7 @@ class BlockGenerator:
         not tested; such a value, made by no code, is not kept in a temporary, nor
         is an object that is a local or `this` (the value's code cannot change it)."""
         if isinstance(target, ast.Name):
-            obj, span = self.this_code, self.const(target.span, "_p")
+            obj, span = self.this(), self.const(target.span, "_p")
         else:
             obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
         known = _plain_code(value)
@@ -1162,7 +1159,7 @@ class BlockGenerator:
 
     def store(self, target: ast.Expr, value: str) -> str:
         if isinstance(target, ast.Name):
-            return f"m.set_member({self.this_code}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
+            return f"m.set_member({self.this()}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
         if isinstance(target, ast.Member):
             return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
         obj, key = self.expr(target.obj), self.expr(target.index)
@@ -1221,6 +1218,7 @@ class BlockGenerator:
 
     def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
         self.closures += 1
+        self.counts = True
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
     def expr(self, e: ast.Expr, want: Type | None = None) -> str:
@@ -1307,12 +1305,13 @@ class BlockGenerator:
             inner = self.expr(e)
         finally:
             self.in_fixed = False
-        parts = ([self.this_code] if uses_this else []) + [self.local(slot) for slot in sorted(keys)]
+        parts = ([self.this()] if uses_this else []) + [self.local(slot) for slot in sorted(keys)]
         key = _key_tuple(parts) if parts else "0"
         tests = "".join(" and " + _key_test(self.local(slot), keys[slot]) for slot in sorted(keys)
                         if self.local(slot) not in self.numeric)
         k, h = self.name("_mk"), self.name("_mh")
         charge = f" and (not {h}[1] or _charge(m, {h}[1]))" if calls else ""
+        self.counts = self.counts or bool(calls)
         if calls and self.optimistic is not None and self.what == "filter":
             # `filter_all`'s optimistic spelling counts a remembered value's loop steps in a
             # local, once for the whole listing
@@ -1339,7 +1338,7 @@ class BlockGenerator:
         return "None"
 
     def expr_This(self, e: ast.This) -> str:
-        return self.this_code
+        return self.this()
 
     def expr_Name(self, e: ast.Name) -> str:
         slot = self.layout.lookup(e.name)
@@ -1348,10 +1347,10 @@ class BlockGenerator:
         if id(e) in self.c.implicit_this:
             # a member of `this` by its name alone: code of a class, where `this` is an object
             plain = scalar(self.c.type_of(e))
-            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, plain=plain)
+            return self.member(self.this(), e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
-            self.closures += 1  # the direct spelling has no event
-            return _EVENT
+            self.closures += 1  # read only by a Frame's spelling, which a closure makes the one
+            return "f.event"
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
@@ -1407,7 +1406,8 @@ class BlockGenerator:
             return (self.member(obj, e.name, self.const(e.name_span, "_p"), peek=owner, typed=True, owned=owned),
                     owner, e.name)
         if isinstance(e, ast.Name) and self.layout.lookup(e.name) is None and id(e) in self.c.implicit_this:
-            return self.member(self.this_code, e.name, self.const(e.span, "_p"), known=True, peek=self.this_code), self.this_code, e.name
+            this = self.this()
+            return self.member(this, e.name, self.const(e.span, "_p"), known=True, peek=this), this, e.name
         return self.expr(e), None, None
 
     def member(self, obj: str, name: str, span: str, known: bool = False, peek: str | None = None,
@@ -1742,6 +1742,7 @@ class BlockGenerator:
             return self.fallback(e)
         fi = callee_t.target
         assert isinstance(fi, FunctionInfo)
+        self.counts = True  # the callee may loop
         if isinstance(callee, ast.Member) and isinstance(callee.obj, ast.Base):
             return self.fallback(e)
         params = {i.name: self.c._input_type(i, fi.scope) for i in fi.defn.inputs}
@@ -1764,7 +1765,7 @@ class BlockGenerator:
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
                 return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)
-            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
+            obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this()
             exact = self.exact_target(callee, fi)
             ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, exact)
             call = f"{site}(m, D, G, {obj}, {span}, {values})"
@@ -1776,7 +1777,7 @@ class BlockGenerator:
             if listing:  # the site run inside a wrapper that remembers its results while frozen
                 ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
             return f"{site}(m, {values})"
-        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this_code
+        obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this()
         ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
             ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())

@@ -17,8 +17,6 @@ by errors and by code that cannot run inside a function that reads only (events,
 
 from __future__ import annotations
 
-import re
-
 from tgpl.runtime.errors import TOO_LARGE, Cancelled, Frame as ErrFrame, TGPLRuntimeError, too_deep as too_deep_message
 from tgpl.runtime.calls import _call_method, _invoke
 from tgpl.runtime.values import Obj
@@ -56,19 +54,18 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
            "_RuntimeError": TGPLRuntimeError, "_Cancelled": Cancelled, "_ErrFrame": ErrFrame}
 
 
-def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, misses: tuple[str, ...] = ("KeyError", "AttributeError")) -> str:
+def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, steps: bool,
+          misses: tuple[str, ...]) -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
     an optimistic read misses (`optimistic`: each scalar field read one lookup with no test, a null,
-    a fixed object or a missing field raising one of `misses`): the general spelling `_fast` run
-    as a call site runs it, the entry pushed. `body` is the function's body, optimistic or as
-    `_fast` spells it, at one indentation; `preamble` binds
-    what it reads but `GIVEN`; `misses`: what the optimistic body takes as a miss
-    (`codegen.BlockGenerator.misses`). The loop steps are kept to give back only when the body
-    may count some (it loops or calls)."""
+    a fixed object or a missing field raising one of `misses`, `codegen.BlockGenerator.misses`):
+    the general spelling `_fast` run as a call site runs it, the entry pushed. `body` is the
+    function's body, optimistic or as `_fast` spells it, at one indentation; `preamble` binds what
+    it reads but `GIVEN`; `steps`: the optimistic body may count loop steps (it loops or calls,
+    `codegen.BlockGenerator.counts`), which a miss then gives back."""
     inner = "".join("    " + line + "\n" for line in body.splitlines())
     w = repr(what)
     src = f"def _fast_direct(m, D, G, this, SP{args}):\n" + init + preamble
-    steps = optimistic and re.search(r"\bm\.steps\b|\(m, |, m, ", body) is not None
     if steps:
         src += "    _st0 = m.steps\n"
     src += "    try:\n" + inner
