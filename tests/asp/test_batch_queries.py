@@ -286,3 +286,46 @@ def test_a_timed_fork_gives_its_work_s_time_or_none_and_leaves_no_process():
     assert per_state._timed_fork(lambda: sum(range(1000)), 600.0, None) >= 0
     assert per_state._timed_fork(lambda: 1 / 0, 600.0, None) is None
     assert per_state._timed_fork(lambda: [None for _ in iter(int, 1)], 0.0, None) is None  # never ends
+
+
+def _walk(static: int) -> str:
+    """A game whose `reach`, a recursion that reads the state, joins `static` literals of static relations."""
+    return f"""\
+(role p)
+(init (at 0))
+(ok)
+(succ 0 1) (succ 1 2) (succ 2 3)
+(legal p go)
+(<= (reach ?x) (true (at ?x)))
+(<= (reach ?y) (reach ?x) (succ ?x ?y) {' '.join(['(ok)'] * (static - 1))})
+(<= (next (at ?y)) (true (at ?x)) (succ ?x ?y))
+(<= terminal (true (at 3)))
+(<= (goal p 100) (reach 3) (true (at 2)))
+(<= (goal p 0) (not (true (at 2))))
+"""
+
+
+@pytest.mark.parametrize("static", [per_state.SLOW_JOIN - 1, per_state.SLOW_JOIN])
+def test_a_recursion_over_the_state_that_joins_many_static_relations_is_grounded_apart_unprobed(
+        monkeypatch, static):
+    """per_state.joins_slowly: from SLOW_JOIN static literals in a recursive rule that reads the state, batches
+    are grounded apart from the first, with no batch timed together; the answers are the same either way."""
+    program = read_kif(_walk(static), "walk.kif")
+    sure = static >= per_state.SLOW_JOIN
+    assert per_state.joins_slowly(program) == sure
+    game = GdlGame(program, "per-state")
+    assert game._queries.batch().grounding == (per_state.APART if sure else None)
+    asked = _settling(monkeypatch, None)
+    queries = [None] + [(state.fluents, joint) for state, joint in walk(game, 0, 10)] * 3
+    assert len(queries) == 10
+    want = [step(a) for a in grounded(GdlGame(program, "per-state"), per_state.TOGETHER).states_after(queries)]
+    assert [step(a) for a in game.states_after(queries)] == want
+    assert want[-1] == step(game.initial_state().apply(["go"]).apply(["go"]).apply(["go"]))
+    assert game._queries.batch().grounding == per_state.APART and len(asked) == (0 if sure else 1)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_the_hand_written_games_are_left_to_their_first_batch(path):
+    """No hand-written game has the shape that makes a batch sure to ground slowly (chess's and reversi's
+    recursions join 3 static literals at most)."""
+    assert not per_state.joins_slowly(read_kif(path.read_text(encoding="utf-8"), str(path)))
