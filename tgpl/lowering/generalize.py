@@ -17,6 +17,7 @@ only then is it done.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass, field
 
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Program, Rule, Var, substitute
 from tgpl.limits import Limits, unlimited
@@ -109,7 +110,8 @@ FOLD_SMALLEST = 2  # rules alike but for their constants that are worth one rule
 
 
 def fold(rules: list[Rule], domain_of, body_tables: bool = False,
-         tables: dict[str, list[tuple]] | None = None, limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
+         tables: dict[str, list[tuple]] | None = None, limits: Limits | None = None,
+         shapes: Shapes | None = None) -> tuple[list[Rule], list[Rule]]:
     """Rules alike but for some constants become one rule with variables, exactly.
 
     Rules are grouped by their shape: the rule with every constant replaced by a
@@ -128,17 +130,19 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
     A table binds only variables of the head unless `body_tables` (see _joins_through_table).
     Rules alike but for the `tables` (relation -> rows) they read fold too: their tables joined into one, each
     row tagged with a number for its table, the tag one more constant of the fold (as in merge_relations).
-    `limits` (tgpl.limits) is checked as it goes.
+    `limits` (tgpl.limits) is checked as it goes. `shapes` keeps the rules' shapes for the next call, where
+    rounds of folding meet the same rules again.
     """
     limits = limits if limits is not None else unlimited()
     given = tables or {}
+    shapes = shapes if shapes is not None else Shapes()
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
     for i, rule in enumerate(rules):
         if not i % CHECK_EVERY:
             limits.check()
         if rule.is_fact or rule.head.relation in KEPT or any(isinstance(b, Or) for b in rule.body):
             continue
-        shape, consts = _shape(rule, given)
+        shape, consts = shapes.of(rule, given)
         groups.setdefault(shape, []).append((i, consts))
     out: dict[int, Rule | None] = {}
     facts: list[Rule] = []
@@ -255,6 +259,31 @@ def _shape(rule: Rule, tables: dict | None = None) -> tuple[tuple, tuple]:
     head = walk(rule.head)
     shape = (head, tuple(walk(b) for b in _canonical_body(rule.body)))
     return shape, tuple(consts)
+
+
+@dataclass
+class Shapes:
+    """The shapes of rules (`_shape`) kept from one call of `fold` to the next. The emitter's rounds of folding
+    and merging (tgpl.lowering.emit, `ROUNDS`) fold the same rules again each round, most of them unchanged, the
+    same objects; a shape walks the whole rule and sorts its body (Trumps, tests/data/designers/trumps.tgpl:
+    250,000 shapes over five rounds, a tenth of its lowering). A rule's shape depends on the rule and on which
+    of the relations it reads are tables (`_walk`), so each is kept with the rule (which keeps its id from
+    being reused), its relations and those of them that were tables; asked with other tables, it is made again."""
+
+    kept: dict[int, tuple[Rule, frozenset[str], frozenset[str], tuple, tuple]] = field(default_factory=dict)
+
+    def of(self, rule: Rule, tables: dict) -> tuple[tuple, tuple]:
+        """`_shape(rule, tables)`: the rule's shape and its constants in order."""
+        found = self.kept.get(id(rule))
+        if found is not None and found[0] is rule:
+            _, relations, read, shape, consts = found
+            if relations & tables.keys() == read:
+                return shape, consts
+        else:
+            relations = frozenset([rule.head.relation, *(a.relation for a, _ in rule.body_atoms())])
+        shape, consts = _shape(rule, tables)
+        self.kept[id(rule)] = (rule, relations, frozenset(relations & tables.keys()), shape, consts)
+        return shape, consts
 
 
 def _blind(node) -> str:
