@@ -295,3 +295,33 @@ def test_a_finished_program_with_nothing_to_fold_is_returned_as_it_is():
         (mover p q)
     """)))
     assert fold_program(program) is program
+
+
+def test_the_rounds_of_folding_make_each_rules_shape_once(monkeypatch):
+    """The emitter folds and merges in rounds (tgpl.lowering.emit, `ROUNDS`), meeting most rules again unchanged:
+    their shapes are kept from round to round (generalize.Shapes), and merging keeps a rule that reads no merged
+    relation the same object. High Card (tests/data/designers/highcard.tgpl) folds 3,472 rules over its four
+    rounds, and makes 2,014 shapes, where every round made every rule's shape again."""
+    from pathlib import Path
+
+    from tgpl.lowering import emit, generalize
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.game import load_game
+
+    made, folded = [0], [0]
+    shape, fold_rules = generalize._shape, emit.fold
+
+    def counted_shape(*args, **kwargs):
+        made[0] += 1
+        return shape(*args, **kwargs)
+
+    def counted_fold(body_rules, *args, **kwargs):
+        folded[0] += len(body_rules)
+        return fold_rules(body_rules, *args, **kwargs)
+
+    monkeypatch.setattr(generalize, "_shape", counted_shape)
+    monkeypatch.setattr(emit, "fold", counted_fold)
+    game = Path(__file__).resolve().parents[1] / "data" / "designers" / "highcard.tgpl"
+    lowered = lower_game(load_game(str(game)))
+    assert len(lowered.program.rules) > 500
+    assert folded[0] > 3_000 and made[0] * 3 < folded[0] * 2, (made[0], folded[0])

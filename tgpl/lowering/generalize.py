@@ -498,7 +498,9 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
                 out.extend(Rule(x.head, tuple(_renamed(b, rename) for b in x.body))
                            for x in new_rules if x.head.relation == target[0])
             continue
-        out.append(Rule(r.head, tuple(_renamed(b, rename) for b in r.body)))
+        body = tuple(_renamed(b, rename) for b in r.body)
+        # a rule that reads no merged relation stays the same object, its shape kept (`Shapes`)
+        out.append(r if all(x is y for x, y in zip(body, r.body)) else Rule(r.head, body))
     return out, facts
 
 
@@ -583,7 +585,8 @@ def _renamed(lit, rename: dict):
             return Atom(target[0], lit.args + target[1])
         return lit
     if isinstance(lit, Not):
-        return Not(_renamed(lit.literal, rename))
+        inner = _renamed(lit.literal, rename)
+        return lit if inner is lit.literal else Not(inner)
     return lit
 
 
