@@ -37,8 +37,8 @@ def _merge_once(rules: list[Rule]) -> list[Rule] | None:
 
     A rule is filed once under its head and its body with the signs taken off (`_unsigned`), its signs a bit
     mask beside: the rule it pairs with at j is the one filed under the same key whose mask differs in bit j
-    alone. Filed under the whole body split at each j, a rule of n literals hashed n keys of n literals, a
-    pass quadratic in the bodies' length (Kalah's path conditions run to dozens of literals)."""
+    alone. So a pass hashes each literal a few times, where keys of the whole body split at each j would hash a
+    body of n literals n times (Kalah's path conditions run to dozens of literals, and the pass to a fixpoint)."""
     first: dict[tuple, dict[int, int]] = {}  # (head, unsigned body) -> signs -> the first such rule's index
     into: dict[int, Rule] = {}  # the first rule of a pair -> the merged rule
     gone: set[int] = set()  # the second rule of a pair
@@ -62,11 +62,10 @@ def _merge_once(rules: list[Rule]) -> list[Rule] | None:
 
 
 def _unsigned(body: tuple) -> tuple[tuple, int, list[int]]:
-    """`body` with the sign taken off each literal that has one of the other sign (an atom, or
-    `not` of an atom; not `distinct` or `or`), the signs as a bit
-    mask (bit j set: the literal at j is negated), and the positions of those literals in order. Two bodies are
-    the same literals but for one's sign at j exactly when their unsigned bodies are equal and their masks
-    differ in bit j alone."""
+    """`body` with the sign taken off each literal that has one of the other sign (an atom, or `not` of an
+    atom; not `distinct` or `or`), the signs as a bit mask (bit j set: the literal at j is negated), and the
+    positions of those literals in order. Two bodies are the same literals but for one's sign at j exactly when
+    their unsigned bodies are equal and their masks differ in bit j alone."""
     bare = []
     signs = 0
     flips = []
