@@ -301,15 +301,25 @@ def test_the_rounds_of_folding_make_each_rules_shape_once(monkeypatch):
     """The emitter folds and merges in rounds (tgpl.lowering.emit, `ROUNDS`), meeting most rules again unchanged:
     their shapes are kept from round to round (generalize.Shapes), and merging keeps a rule that reads no merged
     relation the same object. High Card (tests/data/designers/highcard.tgpl) folds 3,472 rules over its four
-    rounds, and makes 2,014 shapes, where every round made every rule's shape again."""
+    rounds, and makes 2,014 shapes, where every round made every rule's shape again; its merges compare 203
+    definitions and make 135 shapes of definitions."""
     from pathlib import Path
 
     from tgpl.lowering import emit, generalize
     from tgpl.pipeline import lower_game
     from tgpl.runtime.game import load_game
 
-    made, folded = [0], [0]
+    made, folded, definitions, asked = [0], [0], [0], [0]
     shape, fold_rules = generalize._shape, emit.fold
+    definition_shape, of_definition = generalize._definition_shape, generalize.Shapes.of_definition
+
+    def counted_definition(*args, **kwargs):
+        definitions[0] += 1
+        return definition_shape(*args, **kwargs)
+
+    def counted_ask(self, *args, **kwargs):
+        asked[0] += 1
+        return of_definition(self, *args, **kwargs)
 
     def counted_shape(*args, **kwargs):
         made[0] += 1
@@ -321,7 +331,10 @@ def test_the_rounds_of_folding_make_each_rules_shape_once(monkeypatch):
 
     monkeypatch.setattr(generalize, "_shape", counted_shape)
     monkeypatch.setattr(emit, "fold", counted_fold)
+    monkeypatch.setattr(generalize, "_definition_shape", counted_definition)
+    monkeypatch.setattr(generalize.Shapes, "of_definition", counted_ask)
     game = Path(__file__).resolve().parents[1] / "data" / "designers" / "highcard.tgpl"
     lowered = lower_game(load_game(str(game)))
     assert len(lowered.program.rules) > 500
     assert folded[0] > 3_000 and made[0] * 3 < folded[0] * 2, (made[0], folded[0])
+    assert asked[0] > 150 and definitions[0] * 4 < asked[0] * 3, (definitions[0], asked[0])

@@ -979,7 +979,7 @@ class Emitter:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
             self.limits.check()
             body_rules, rows = merge_relations(body_rules, {k: v for k, v in rows_of.items() if k not in derived},
-                                               self.limits)
+                                               self.limits, shapes)
             self.limits.check()
             for r in rows:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)

@@ -268,9 +268,11 @@ class Shapes:
     same objects; a shape walks the whole rule and sorts its body (Trumps, tests/data/designers/trumps.tgpl:
     250,000 shapes over five rounds, a tenth of its lowering). A rule's shape depends on the rule and on which
     of the relations it reads are tables (`_walk`), so each is kept with the rule (which keeps its id from
-    being reused), its relations and those of them that were tables; asked with other tables, it is made again."""
+    being reused), its relations and those of them that were tables; asked with other tables, it is made again.
+    So are the shapes of whole definitions that `merge_relations` compares, by their rules."""
 
     kept: dict[int, tuple[Rule, frozenset[str], frozenset[str], tuple, tuple]] = field(default_factory=dict)
+    definitions: dict[tuple, tuple[tuple, frozenset[str], frozenset[str], tuple, tuple]] = field(default_factory=dict)
 
     def of(self, rule: Rule, tables: dict) -> tuple[tuple, tuple]:
         """`_shape(rule, tables)`: the rule's shape and its constants in order."""
@@ -283,6 +285,20 @@ class Shapes:
             relations = frozenset([rule.head.relation, *(a.relation for a, _ in rule.body_atoms())])
         shape, consts = _shape(rule, tables)
         self.kept[id(rule)] = (rule, relations, frozenset(relations & tables.keys()), shape, consts)
+        return shape, consts
+
+    def of_definition(self, rs: list[Rule], tables: dict) -> tuple[tuple, tuple]:
+        """`_definition_shape(rs, tables)`, kept as a rule's shape is, by the rules of the definition."""
+        key = tuple(map(id, rs))
+        found = self.definitions.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], rs)):
+            _, relations, read, shape, consts = found
+            if relations & tables.keys() == read:
+                return shape, consts
+        else:
+            relations = frozenset(x for r in rs for x in (r.head.relation, *(a.relation for a, _ in r.body_atoms())))
+        shape, consts = _definition_shape(rs, tables)
+        self.definitions[key] = (tuple(rs), relations, frozenset(relations & tables.keys()), shape, consts)
         return shape, consts
 
 
@@ -417,7 +433,7 @@ NOT_MERGED = KEPT | {"legal", "next", "goal", "terminal", "init", "true", "does"
 
 
 def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = None,
-                    limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
+                    limits: Limits | None = None, shapes: Shapes | None = None) -> tuple[list[Rule], list[Rule]]:
     """Derived relations defined alike but for some constants become one relation of those constants (added
     after its own arguments, if it has any).
 
@@ -432,10 +448,12 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
     read merge too, the tables becoming one, each row tagged with the table it came from (a constant of
     the merged relation like the others). Relations merged in an earlier round each read their own table of
     rows, `(cond_8240 ?p1)` reading `cond_8240_rows`, `(cond_8242 ?p1)` reading `cond_8242_rows`: without
-    this, they never merged again. `limits` (tgpl.limits) is checked as it goes.
+    this, they never merged again. `limits` (tgpl.limits) is checked as it goes; `shapes` keeps the
+    definitions' shapes for the next call (as `fold`'s).
     """
     limits = limits if limits is not None else unlimited()
     tables = tables or {}
+    shapes = shapes if shapes is not None else Shapes()
     defs: dict[str, list[Rule]] = {}
     for r in rules:
         defs.setdefault(r.head.relation, []).append(r)
@@ -447,7 +465,7 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
             continue
         if any(isinstance(b, Or) for r in rs for b in r.body):
             continue
-        shape, consts = _definition_shape(rs, tables)
+        shape, consts = shapes.of_definition(rs, tables)
         groups.setdefault(shape, []).append((name, consts))
     # the tables of earlier rounds too, read or not: a table of rows that no rule reads any more (its relation
     # folded away) is still written, and a new one of its name gave a relation of two arities
