@@ -136,6 +136,7 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
     limits = limits if limits is not None else unlimited()
     given = tables or {}
     shapes = shapes if shapes is not None else Shapes()
+    shapes.next_round()
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
     for i, rule in enumerate(rules):
         if not i % CHECK_EVERY:
@@ -269,36 +270,35 @@ class Shapes:
     250,000 shapes over five rounds, a tenth of its lowering). A rule's shape depends on the rule and on which
     of the relations it reads are tables (`_walk`), so each is kept with the rule (which keeps its id from
     being reused), its relations and those of them that were tables; asked with other tables, it is made again.
-    So are the shapes of whole definitions that `merge_relations` compares, by their rules."""
+    So are the shapes of whole definitions that `merge_relations` compares, by their rules. Only what the last
+    round and this one met is kept (`next_round`): rules a round replaced are let go."""
 
-    kept: dict[int, tuple[Rule, frozenset[str], frozenset[str], tuple, tuple]] = field(default_factory=dict)
-    definitions: dict[tuple, tuple[tuple, frozenset[str], frozenset[str], tuple, tuple]] = field(default_factory=dict)
+    last: dict[object, tuple] = field(default_factory=dict)  # what the last round met: key -> its entry
+    met: dict[object, tuple] = field(default_factory=dict)  # what this round met
+
+    def next_round(self) -> None:
+        """A new round of folding begins: what the round before the last met and the last did not goes."""
+        self.last, self.met = self.met, {}
 
     def of(self, rule: Rule, tables: dict) -> tuple[tuple, tuple]:
         """`_shape(rule, tables)`: the rule's shape and its constants in order."""
-        found = self.kept.get(id(rule))
-        if found is not None and found[0] is rule:
-            _, relations, read, shape, consts = found
-            if relations & tables.keys() == read:
-                return shape, consts
-        else:
-            relations = frozenset([rule.head.relation, *(a.relation for a, _ in rule.body_atoms())])
-        shape, consts = _shape(rule, tables)
-        self.kept[id(rule)] = (rule, relations, frozenset(relations & tables.keys()), shape, consts)
-        return shape, consts
+        return self._kept(id(rule), (rule,), tables, lambda: _shape(rule, tables))
 
     def of_definition(self, rs: list[Rule], tables: dict) -> tuple[tuple, tuple]:
         """`_definition_shape(rs, tables)`, kept as a rule's shape is, by the rules of the definition."""
-        key = tuple(map(id, rs))
-        found = self.definitions.get(key)
-        if found is not None and all(a is b for a, b in zip(found[0], rs)):
+        return self._kept(("definition", *map(id, rs)), tuple(rs), tables, lambda: _definition_shape(rs, tables))
+
+    def _kept(self, key, rules: tuple, tables: dict, make) -> tuple[tuple, tuple]:
+        found = self.met.get(key) or self.last.get(key)
+        if found is not None and len(found[0]) == len(rules) and all(a is b for a, b in zip(found[0], rules)):
             _, relations, read, shape, consts = found
             if relations & tables.keys() == read:
+                self.met[key] = found
                 return shape, consts
         else:
-            relations = frozenset(x for r in rs for x in (r.head.relation, *(a.relation for a, _ in r.body_atoms())))
-        shape, consts = _definition_shape(rs, tables)
-        self.definitions[key] = (tuple(rs), relations, frozenset(relations & tables.keys()), shape, consts)
+            relations = frozenset(x for r in rules for x in (r.head.relation, *(a.relation for a, _ in r.body_atoms())))
+        shape, consts = make()
+        self.met[key] = (rules, relations, frozenset(relations & tables.keys()), shape, consts)
         return shape, consts
 
 
