@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from tgpl.frontend.outcomes import goals_of, unscored
 from tgpl.frontend.types import PLAYER
 from tgpl.lowering.chance import DEALT_ITEMS, DID, PHASE_THROW, RANDOM, ROLL, SETUP, roll_name, setup_deal_step
-from tgpl.lowering.generalize import KEPT, Shapes, fold, generalize, merge_relations, unfold_single_uses
+from tgpl.lowering.generalize import KEPT, fold, generalize, merge_relations, unfold_single_uses
 from tgpl.lowering.execute import OWNER, tables_refused
 from tgpl.lowering.horn import instantiate, relaxed_reads, table_name
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var
@@ -963,23 +963,20 @@ class Emitter:
         with self.limits.during("lowering (generalisation)"):
             return self._generalized(legal + nxt + frame + end + extra + R + horn, header, numbers, move_texts)
 
-    def _folded(self, body_rules: list[Rule], rows_of: dict[str, list[tuple]], tables: list[Rule],
-                shapes: Shapes) -> list[Rule]:
+    def _folded(self, body_rules: list[Rule], rows_of: dict[str, list[tuple]], tables: list[Rule]) -> list[Rule]:
         """Rounds of folding and merging (tgpl.lowering.generalize) until nothing changes, at most ROUNDS;
-        the tables they make are added to `tables` and `rows_of` (every table the rules read). `shapes`: the
-        rules' shapes, kept from round to round."""
+        the tables they make are added to `tables` and `rows_of` (every table the rules read)."""
         for _ in range(ROUNDS):  # merged relations make their users alike, and folded rules make relations alike
             # the tables: facts of relations no rule derives (folding keeps every relation it folds)
             derived = {r.head.relation for r in body_rules if not r.is_fact} | KEPT
             self.limits.check()
             body_rules, more = fold(body_rules, self.domain_of, body_tables=True,
-                                    tables={k: v for k, v in rows_of.items() if k not in derived}, limits=self.limits,
-                                    shapes=shapes)
+                                    tables={k: v for k, v in rows_of.items() if k not in derived}, limits=self.limits)
             for r in more:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
             self.limits.check()
             body_rules, rows = merge_relations(body_rules, {k: v for k, v in rows_of.items() if k not in derived},
-                                               self.limits, shapes)
+                                               self.limits)
             self.limits.check()
             for r in rows:
                 rows_of.setdefault(r.head.relation, []).append(r.head.args)
@@ -998,14 +995,13 @@ class Emitter:
         rows_of: dict[str, list[tuple]] = {}  # every table the rules read: relation -> its rows
         for r in numbers + class_facts + [r for r in body_rules if r.is_fact]:
             rows_of.setdefault(r.head.relation, []).append(r.head.args)
-        shapes = Shapes()
-        body_rules = self._folded(unfold_single_uses(body_rules, self.limits), rows_of, tables, shapes)
+        body_rules = self._folded(unfold_single_uses(body_rules, self.limits), rows_of, tables)
         # the path conditions still named per object (nullary, read once) give their rules to their readers,
         # which then fold across objects (generalize.unfold_single_uses); after the first rounds, so that
         # those that merged across objects stay one relation
         unfolded = unfold_single_uses(body_rules, self.limits)
         if len(unfolded) < len(body_rules):
-            body_rules = self._folded(unfolded, rows_of, tables, shapes)
+            body_rules = self._folded(unfolded, rows_of, tables)
         rules = header + numbers + class_facts + tables + body_rules
         rules = list(dict.fromkeys(rules))
         program = Program(tuple(rules))

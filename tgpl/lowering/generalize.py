@@ -17,7 +17,6 @@ only then is it done.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Not, Or, Program, Rule, Var, substitute
 from tgpl.limits import Limits, unlimited
@@ -110,8 +109,7 @@ FOLD_SMALLEST = 2  # rules alike but for their constants that are worth one rule
 
 
 def fold(rules: list[Rule], domain_of, body_tables: bool = False,
-         tables: dict[str, list[tuple]] | None = None, limits: Limits | None = None,
-         shapes: Shapes | None = None) -> tuple[list[Rule], list[Rule]]:
+         tables: dict[str, list[tuple]] | None = None, limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
     """Rules alike but for some constants become one rule with variables, exactly.
 
     Rules are grouped by their shape: the rule with every constant replaced by a
@@ -130,20 +128,17 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
     A table binds only variables of the head unless `body_tables` (see _joins_through_table).
     Rules alike but for the `tables` (relation -> rows) they read fold too: their tables joined into one, each
     row tagged with a number for its table, the tag one more constant of the fold (as in merge_relations).
-    `limits` (tgpl.limits) is checked as it goes. `shapes` keeps the rules' shapes for the next call, where
-    rounds of folding meet the same rules again.
+    `limits` (tgpl.limits) is checked as it goes.
     """
     limits = limits if limits is not None else unlimited()
     given = tables or {}
-    shapes = shapes if shapes is not None else Shapes()
-    shapes.next_round()
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
     for i, rule in enumerate(rules):
         if not i % CHECK_EVERY:
             limits.check()
         if rule.is_fact or rule.head.relation in KEPT or any(isinstance(b, Or) for b in rule.body):
             continue
-        shape, consts = shapes.of(rule, given)
+        shape, consts = _shape(rule, given)
         groups.setdefault(shape, []).append((i, consts))
     out: dict[int, Rule | None] = {}
     facts: list[Rule] = []
@@ -260,46 +255,6 @@ def _shape(rule: Rule, tables: dict | None = None) -> tuple[tuple, tuple]:
     head = walk(rule.head)
     shape = (head, tuple(walk(b) for b in _canonical_body(rule.body)))
     return shape, tuple(consts)
-
-
-@dataclass
-class Shapes:
-    """The shapes of rules (`_shape`) kept from one call of `fold` to the next. The emitter's rounds of folding
-    and merging (tgpl.lowering.emit, `ROUNDS`) fold the same rules again each round, most of them unchanged, the
-    same objects; a shape walks the whole rule and sorts its body (Trumps, tests/data/designers/trumps.tgpl:
-    250,000 shapes over five rounds, a tenth of its lowering). A rule's shape depends on the rule and on which
-    of the relations it reads are tables (`_walk`), so each is kept with the rule (which keeps its id from
-    being reused), its relations and those of them that were tables; asked with other tables, it is made again.
-    So are the shapes of whole definitions that `merge_relations` compares, by their rules. Only what the last
-    round and this one met is kept (`next_round`): rules a round replaced are let go."""
-
-    last: dict[object, tuple] = field(default_factory=dict)  # what the last round met: key -> its entry
-    met: dict[object, tuple] = field(default_factory=dict)  # what this round met
-
-    def next_round(self) -> None:
-        """A new round of folding begins: what the round before the last met and the last did not goes."""
-        self.last, self.met = self.met, {}
-
-    def of(self, rule: Rule, tables: dict) -> tuple[tuple, tuple]:
-        """`_shape(rule, tables)`: the rule's shape and its constants in order."""
-        return self._kept(id(rule), (rule,), tables, lambda: _shape(rule, tables))
-
-    def of_definition(self, rs: list[Rule], tables: dict) -> tuple[tuple, tuple]:
-        """`_definition_shape(rs, tables)`, kept as a rule's shape is, by the rules of the definition."""
-        return self._kept(("definition", *map(id, rs)), tuple(rs), tables, lambda: _definition_shape(rs, tables))
-
-    def _kept(self, key, rules: tuple, tables: dict, make) -> tuple[tuple, tuple]:
-        found = self.met.get(key) or self.last.get(key)
-        if found is not None and len(found[0]) == len(rules) and all(a is b for a, b in zip(found[0], rules)):
-            _, relations, read, shape, consts = found
-            if relations & tables.keys() == read:
-                self.met[key] = found
-                return shape, consts
-        else:
-            relations = frozenset(x for r in rules for x in (r.head.relation, *(a.relation for a, _ in r.body_atoms())))
-        shape, consts = make()
-        self.met[key] = (rules, relations, frozenset(relations & tables.keys()), shape, consts)
-        return shape, consts
 
 
 def _blind(node) -> str:
@@ -433,7 +388,7 @@ NOT_MERGED = KEPT | {"legal", "next", "goal", "terminal", "init", "true", "does"
 
 
 def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = None,
-                    limits: Limits | None = None, shapes: Shapes | None = None) -> tuple[list[Rule], list[Rule]]:
+                    limits: Limits | None = None) -> tuple[list[Rule], list[Rule]]:
     """Derived relations defined alike but for some constants become one relation of those constants (added
     after its own arguments, if it has any).
 
@@ -448,12 +403,10 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
     read merge too, the tables becoming one, each row tagged with the table it came from (a constant of
     the merged relation like the others). Relations merged in an earlier round each read their own table of
     rows, `(cond_8240 ?p1)` reading `cond_8240_rows`, `(cond_8242 ?p1)` reading `cond_8242_rows`: without
-    this, they never merged again. `limits` (tgpl.limits) is checked as it goes; `shapes` keeps the
-    definitions' shapes for the next call (as `fold`'s).
+    this, they never merged again. `limits` (tgpl.limits) is checked as it goes.
     """
     limits = limits if limits is not None else unlimited()
     tables = tables or {}
-    shapes = shapes if shapes is not None else Shapes()
     defs: dict[str, list[Rule]] = {}
     for r in rules:
         defs.setdefault(r.head.relation, []).append(r)
@@ -465,7 +418,7 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
             continue
         if any(isinstance(b, Or) for r in rs for b in r.body):
             continue
-        shape, consts = shapes.of_definition(rs, tables)
+        shape, consts = _definition_shape(rs, tables)
         groups.setdefault(shape, []).append((name, consts))
     # the tables of earlier rounds too, read or not: a table of rows that no rule reads any more (its relation
     # folded away) is still written, and a new one of its name gave a relation of two arities
@@ -516,9 +469,7 @@ def merge_relations(rules: list[Rule], tables: dict[str, list[tuple]] | None = N
                 out.extend(Rule(x.head, tuple(_renamed(b, rename) for b in x.body))
                            for x in new_rules if x.head.relation == target[0])
             continue
-        body = tuple(_renamed(b, rename) for b in r.body)
-        # a rule that reads no merged relation stays the same object, its shape kept (`Shapes`)
-        out.append(r if all(x is y for x, y in zip(body, r.body)) else Rule(r.head, body))
+        out.append(Rule(r.head, tuple(_renamed(b, rename) for b in r.body)))
     return out, facts
 
 
@@ -603,8 +554,7 @@ def _renamed(lit, rename: dict):
             return Atom(target[0], lit.args + target[1])
         return lit
     if isinstance(lit, Not):
-        inner = _renamed(lit.literal, rename)
-        return lit if inner is lit.literal else Not(inner)
+        return Not(_renamed(lit.literal, rename))
     return lit
 
 
