@@ -47,3 +47,30 @@ def test_a_rule_pairs_once_and_a_copy_of_it_stays():
                              Rule(atom("h", P), (atom("r", P), a)))
     merged = merged_complements(Program((plain, negated, twice)))
     assert merged.rules == (Rule(atom("h", P), (atom("r", P),)), twice)
+
+
+def test_a_pass_hashes_each_literal_a_few_times_whatever_the_bodies_length(monkeypatch):
+    """Each rule is filed once, under its head and its body with the signs taken off: a pass hashes each literal a
+    bounded number of times, where filing it under its body split at each literal hashed a body of n literals n
+    times (Kalah's path conditions run to dozens of literals, the pass to a fixpoint). Long bodies that pair
+    at their last literal, then again: the merges are the same as for short ones."""
+    n, rules = 40, []
+    for k in range(60):
+        body = tuple(atom("c", Const(f"v{j}"), Const(f"k{k % 3}")) for j in range(n))
+        for signs in ((), (n - 1,), (n - 2,), (n - 2, n - 1)):
+            rules.append(Rule(atom("h", Const(f"r{k}")),
+                              tuple(Not(x) if j in signs else x for j, x in enumerate(body))))
+    hashes = [0]
+    plain = Atom.__hash__
+
+    def counted(self):
+        hashes[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(Atom, "__hash__", counted)
+    merged = merged_complements(Program(tuple(rules)))
+    monkeypatch.setattr(Atom, "__hash__", plain)
+    assert len(merged.rules) == 60
+    assert all(len(r.body) == n - 2 for r in merged.rules)
+    literals = sum(len(r.body) + 1 for r in rules)
+    assert hashes[0] < 8 * literals, (hashes[0], literals)

@@ -33,36 +33,48 @@ def merged_complements(program: Program) -> Program:
 
 
 def _merge_once(rules: list[Rule]) -> list[Rule] | None:
-    """One pass: every pair found among `rules` (each rule in one pair at most) merged; None where none is."""
-    seen: dict[tuple, int] = {}  # (head, literals before, literal, literals after) -> the rule's index
+    """One pass: every pair found among `rules` (each rule in one pair at most) merged; None where none is.
+
+    A rule is filed once under its head and its body with the signs taken off (`_unsigned`), its signs a bit
+    mask beside: the rule it pairs with at j is the one filed under the same key whose mask differs in bit j
+    alone. So a pass hashes each literal a few times, where keys of the whole body split at each j would hash a
+    body of n literals n times (Kalah's path conditions run to dozens of literals, and the pass to a fixpoint)."""
+    first: dict[tuple, dict[int, int]] = {}  # (head, unsigned body) -> signs -> the first such rule's index
     into: dict[int, Rule] = {}  # the first rule of a pair -> the merged rule
     gone: set[int] = set()  # the second rule of a pair
     for k, r in enumerate(rules):
         if not r.body:
             continue
-        for j, x in enumerate(r.body):
-            other = _complement(x)
-            if other is None:
-                continue
-            o = seen.get((r.head, r.body[:j], other, r.body[j + 1:]))
-            if o is not None and o not in into and o not in gone:
-                negative = r if isinstance(x, Not) else rules[o]  # the literal at j in both: its span kept
+        bare, signs, flips = _unsigned(r.body)
+        filed = first.setdefault((r.head, bare), {})
+        for j in flips:
+            o = filed.get(signs ^ (1 << j))
+            if o is not None and o not in into:
+                negative = r if signs >> j & 1 else rules[o]  # the literal at j in both: its span kept
                 into[o] = Rule(r.head, r.body[:j] + r.body[j + 1:], negative.span)
                 gone.add(k)
                 break
         else:
-            for j, x in enumerate(r.body):
-                seen.setdefault((r.head, r.body[:j], x, r.body[j + 1:]), k)
+            filed.setdefault(signs, k)
     if not into:
         return None
     return [into.get(k, r) for k, r in enumerate(rules) if k not in gone]
 
 
-def _complement(x) -> Atom | Not | None:
-    """The literal of the other sign (`not a` for `a`, `a` for `not a`); None for another literal (distinct,
-    or)."""
-    if isinstance(x, Atom):
-        return Not(x)
-    if isinstance(x, Not) and isinstance(x.literal, Atom):
-        return x.literal
-    return None
+def _unsigned(body: tuple) -> tuple[tuple, int, list[int]]:
+    """`body` with the sign taken off each literal that has one of the other sign (an atom, or `not` of an
+    atom; not `distinct` or `or`), the signs as a bit mask (bit j set: the literal at j is negated), and the
+    positions of those literals in order. Two bodies are the same literals but for one's sign at j exactly when
+    their unsigned bodies are equal and their masks differ in bit j alone."""
+    bare = []
+    signs = 0
+    flips = []
+    for j, x in enumerate(body):
+        if isinstance(x, Atom):
+            flips.append(j)
+        elif isinstance(x, Not) and isinstance(x.literal, Atom):
+            flips.append(j)
+            signs |= 1 << j
+            x = x.literal
+        bare.append(x)
+    return tuple(bare), signs, flips
