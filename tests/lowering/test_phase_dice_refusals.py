@@ -114,7 +114,7 @@ REWRITTEN = {
 }
 
 # a throw whose flow passes, in the same move, to a phase that asks an input: refused in the symbolic execution,
-# which the dry run does not do, and rewritten as "asked after" (issue 34); the phase's throw, and an action's
+# which the dry run runs too, and rewritten as "asked after" (issue 34); the phase's throw, and an action's
 ASK = ('            turn.pass(player.active(), "Move");\n        }\n    }\n',
        '            turn.pass(player.active(), "Ask");\n        }\n    }\n\n    phase Ask\n    {\n'
        '        input bool hold { return true; }\n        effect { turn.pass(player.active(), "Move"); }\n    }\n')
@@ -150,6 +150,30 @@ def test_a_throw_passing_to_a_phase_that_asks_an_input_is_refused_at_the_die(nam
             "choice an action of phase Ask, required in it with turn.phase.active())")
     assert lines[first].endswith("/" + said), lines[first]
     assert lines[first + 2].split("|", 1)[1].strip() == "^" * len(die)
+
+
+@pytest.mark.parametrize("name", sorted(ASKED_AFTER))
+def test_the_dry_run_refuses_a_throw_passing_to_a_phase_that_asks_an_input_as_to_gdl_does(name, tmp_path):
+    """The same located refusal and caret as `to-gdl`'s (the symbolic execution the dry run runs makes it), exit 1,
+    and a hint naming the rewrite the refusal names (REWRITTEN["asked after"]), not only the docs' section."""
+    text, die, thrower = ASKED_AFTER[name]
+    src = tmp_path / "asked.tgpl"
+    src.write_text(text)
+    lowered = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(tmp_path / "asked.kif")])
+    assert lowered.exit_code == 2, lowered.output
+    said = lowered.output.splitlines()
+    at = next(k for k, line in enumerate(said) if ": error:" in line)
+    assert f": error: not lowerable: {thrower}, whose flow passes in the same move to phase Ask" in said[at], said[at]
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(src)])
+    assert dry.exit_code == 1, dry.output
+    lines = dry.output.splitlines()
+    first = lines.index(said[at])
+    assert lines[first + 1:first + 3] == said[at + 1:at + 3]  # the die, with the same caret
+    assert lines[first + 3].startswith("  note: hint: make the choice an action of the phase the throw passes to, "
+                                       "required in it with turn.phase.active(), rather than that phase's input"), \
+        lines[first + 3]
+    part = next(line for line in lines if line.startswith("  NO "))
+    assert part.split()[2] == ("Turns.Roll" if name == "phase" else "Runner.Run"), part
 
 
 def _located(text: str, die: str) -> str:
