@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from tgpl.cli import main
 from tgpl.lowering.chance import Throw
 
+from refused_alike import located, refused_alike
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 PHASE_DICE = DATA / "phase_dice.tgpl"
 SOURCE = PHASE_DICE.read_text()
@@ -114,7 +116,7 @@ REWRITTEN = {
 }
 
 # a throw whose flow passes, in the same move, to a phase that asks an input: refused in the symbolic execution,
-# which the dry run does not do, and rewritten as "asked after" (issue 34); the phase's throw, and an action's
+# which the dry run runs too, and rewritten as "asked after" (issue 34); the phase's throw, and an action's
 ASK = ('            turn.pass(player.active(), "Move");\n        }\n    }\n',
        '            turn.pass(player.active(), "Ask");\n        }\n    }\n\n    phase Ask\n    {\n'
        '        input bool hold { return true; }\n        effect { turn.pass(player.active(), "Move"); }\n    }\n')
@@ -129,34 +131,25 @@ ASKED_AFTER = {
 
 
 @pytest.mark.parametrize("name", sorted(ASKED_AFTER))
-def test_a_throw_passing_to_a_phase_that_asks_an_input_is_refused_at_the_die(name, tmp_path):
+def test_a_throw_passing_to_a_phase_that_asks_an_input_is_refused_at_the_die_by_to_gdl_and_the_dry_run(name,
+                                                                                                       tmp_path):
     """The runtime waits for the input in the middle of the move, after the draws, and resumes at the phase's
     entry, which the validation does not replay: once a validation failure blaming the lowering (the phase's
     throw) or a traceback (the action's), now a refusal before it, naming the rewrite (REWRITTEN["asked
-    after"], which lowers and validates)."""
+    after"], which lowers and validates). The dry run, which runs the same symbolic execution, refuses it
+    alike, the part refused, its hint naming that rewrite (not only the docs' section)."""
     text, die, thrower = ASKED_AFTER[name]
     src = tmp_path / "asked.tgpl"
     src.write_text(text)
-    assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
-    out = tmp_path / "asked.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
-    assert r.exit_code == 2 and not out.exists(), r.output
-    assert "Traceback" not in r.output
-    lines = r.output.splitlines()
-    first = next(k for k, line in enumerate(lines) if ": error:" in line)
-    said = (f"asked.tgpl:{_located(text, die)}: error: not lowerable: {thrower}, whose flow passes in the same "
-            "move to phase Ask, which asks an input, is not lowerable: the runtime waits for the input in the middle "
-            "of the move, after the draws, which the validation against the runtime does not replay (make the "
-            "choice an action of phase Ask, required in it with turn.phase.active())")
-    assert lines[first].endswith("/" + said), lines[first]
-    assert lines[first + 2].split("|", 1)[1].strip() == "^" * len(die)
-
-
-def _located(text: str, die: str) -> str:
-    """`line:col` of the die `die` (its first occurrence) in `text`."""
-    at = text.index(die)
-    line = text.count("\n", 0, at) + 1
-    return f"{line}:{at - text.rfind(chr(10), 0, at)}"
+    hint, lines = refused_alike(src, tmp_path / "asked.kif", die,
+                                f"{thrower}, whose flow passes in the same move to phase Ask, which asks an input, is "
+                                "not lowerable: the runtime waits for the input in the middle of the move, after the "
+                                "draws, which the validation against the runtime does not replay (make the choice an "
+                                "action of phase Ask, required in it with turn.phase.active())", len(die))
+    assert hint.startswith("  note: hint: make the choice an action of the phase the throw passes to, required in "
+                           "it with turn.phase.active(), rather than that phase's input"), hint
+    part = next(line for line in lines if line.startswith("  NO "))
+    assert part.split()[2] == ("Turns.Roll" if name == "phase" else "Runner.Run"), part
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
@@ -164,23 +157,8 @@ def test_each_refusal_is_located_at_the_die_and_writes_nothing(name, tmp_path):
     text, die, reason = REFUSED[name]
     src = tmp_path / f"{name}.tgpl"
     src.write_text(text)
-    checked = CliRunner().invoke(main, ["check", str(src)])
-    assert checked.exit_code == 0, checked.output
-    out = tmp_path / f"{name}.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
-    assert r.exit_code == 2 and not out.exists(), r.output
-    assert "Traceback" not in r.output
-    lines = r.output.splitlines()
-    first = next(k for k, line in enumerate(lines) if ": error:" in line)
-    said = f"{name}.tgpl:{_located(text, die)}: error: not lowerable: {reason}"
-    assert lines[first].endswith("/" + said), lines[first]
-    caret = lines[first + 2].split("|", 1)[1]
-    width = len(die.split(";")[0])
-    assert caret.strip() == "^" * width, lines[first:first + 3]
-    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", str(src)])
-    assert dry.exit_code == 1, dry.output
-    assert "/" + said in dry.output, dry.output
-    assert "note: hint: " in dry.output
+    hint, _ = refused_alike(src, tmp_path / f"{name}.kif", die, reason, len(die.split(";")[0]))
+    assert hint.startswith("  note: hint: "), hint
 
 
 @pytest.mark.parametrize("name", sorted(REWRITTEN))
@@ -212,7 +190,7 @@ def test_the_dry_run_refuses_the_compiled_moves_at_the_die_as_to_gdl_does(tmp_pa
     dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", "--moves", "compiled", str(PHASE_DICE)])
     assert dry.exit_code == 1, dry.output
     error = next(line for line in dry.output.splitlines() if ": error:" in line)
-    assert error.endswith(f"phase_dice.tgpl:{_located(SOURCE, 'roll(3)')}: error: not lowerable: a game whose "
+    assert error.endswith(f"phase_dice.tgpl:{located(SOURCE, 'roll(3)')}: error: not lowerable: a game whose "
                           "phase throws dice (random's move as the flow enters it, GDL-II) is lowered with its "
                           "moves spelled out, not compiled (--moves spelled or auto)"), error
     assert "note: hint: lower the game with its moves spelled out" in dry.output
@@ -235,7 +213,7 @@ def test_a_failed_validation_is_located_at_the_phase_s_die_naming_the_entering_m
     assert r.exit_code == 2 and not out.exists(), r.output
     lines = r.output.splitlines()
     first = next(k for k, line in enumerate(lines) if ": error: the GDL differs" in line)
-    assert re.fullmatch(rf".*phase_dice\.tgpl:{_located(SOURCE, 'roll(3)')}: error: the GDL differs from the "
+    assert re.fullmatch(rf".*phase_dice\.tgpl:{located(SOURCE, 'roll(3)')}: error: the GDL differs from the "
                         r"runtime after \d+ moves?; the last move is random's, throwing the dice of phase Roll as "
                         r"the flow enters it after action '(Run|Walk)' of Runner#\d", lines[first]), lines[first]
     assert lines[first + 2].split("|", 1)[1].strip() == "^" * len("roll(3)")

@@ -102,6 +102,17 @@ THROWN = ("#die", "thrown")
 """A mark in a path's store: the way reached a die of `Executor.dice` (tgpl.lowering.segments takes it out)."""
 
 
+def thrown_condition(p: Path) -> Formula:
+    """When path p reached a die of `Executor.dice`: the true cases of its THROWN mark (a case of the mark where
+    the ways that did and did not were merged into p), FALSE where it has none. The mark stays in p's store:
+    the executor reads it while the move runs (`Executor._unthrown`), the segments take it out after
+    (`segments._thrown_when`)."""
+    mark = p.store.get(THROWN)
+    if mark is None:
+        return FALSE
+    return disj(*(f for x, f in cases_of(mark) if x is True))
+
+
 def dealable(k: int) -> tuple[str, str]:
     """A mark in a probe path's store (`Dice.dealable`): when random may deal a deck's k-th item (from 0) at the
     deal the way reached, the item being left there or, for the first, none being left. The effect may change the
@@ -689,10 +700,9 @@ class Executor:
     def _unthrown(self, p: Path) -> Formula:
         """The part of p's condition on which, on the probe of an action's dice, it reached no die (all of it
         elsewhere): what it may contribute to a view (`checkpoint`)."""
-        mark = p.store.get(THROWN)
-        if mark is None or self.dice is None or self.dice.moves is not None:
+        if p.store.get(THROWN) is None or self.dice is None or self.dice.moves is not None:
             return p.pc
-        return conj(p.pc, neg(disj(*(f for x, f in cases_of(mark) if x is True))))
+        return conj(p.pc, neg(thrown_condition(p)))
 
     # ============================================================ fluents
     def read(self, p: Path, obj: UObj, name: str, span: Span):

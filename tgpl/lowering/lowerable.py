@@ -176,6 +176,10 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
      "dice thrown in a phase lower as random's move at each entry of the phase (language decision 117): every way "
      "through the phase throws all its dice, a fixed number of them with literal sides (at most 1,000 ways), the "
      "phase asks no input, and the game has no private attributes and deals from its decks in setup only"),
+    (("whose flow passes in the same move to phase",),
+     "make the choice an action of the phase the throw passes to, required in it with turn.phase.active(), rather "
+     "than that phase's input: the move that throws then ends in that phase, which waits for the action, the "
+     "player's next move (language decision 117)"),
     (("reshuffle() of the discards",), "deal from the deck in play only (setup dealing nothing from it), make one "
                                        "such deck, and discard onto its discard_stack only: random then deals the "
                                        "discards a reshuffle takes back"),

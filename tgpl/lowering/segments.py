@@ -19,7 +19,7 @@ ends the game when it reaches a value.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -29,7 +29,7 @@ from tgpl.frontend.after_setup import after_setup_nodes
 from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 from tgpl.lowering import execute
-from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, Path, dealable
+from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, Path, dealable, thrown_condition
 from tgpl.lowering.minimize import forget as forget_minimized, minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
@@ -940,36 +940,28 @@ class Lowering:
         scope = {n: v for n, v in m.inputs}
         for inp in action.inputs:
             scope.setdefault(inp.name, None)
-        moves = [(tuple(int(f) for _, f in rm.inputs), lit(MoveLit(rm.index))) for rm, _ in legal]
-        self.ex.dice = Dice(throw, moves)
-        try:
-            paths = []
+
+        def run() -> Iterable[Path]:
             ran = self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
                                     f"action_{action.name}", scope)
             if throw.entered:  # its deal stands in a phase the move enters (decision 106)
-                ran = self.ex.enter_phases(list(ran))
-            for q in ran:
-                if q.dice:
-                    die = throw.dice[len(throw.dice) - len(q.dice)]
-                    raise NotLowerable(die.call.span, f"a way through the effect throws {len(throw.dice) - len(q.dice)} "
-                                       f"of the action's {len(throw.dice)} dice, not this one: random's move gives "
-                                       "the faces of the same dice on every way that throws one")
-                q.dice = None
-                thrown = _thrown_when(q)
-                if self.secret_throws or throw.entered:
-                    pass  # every way: random threw after every move, its face changing nothing where not read
-                elif thrown is FALSE:
-                    continue  # a way the player's move took whole (`_segment`): random never throws there
-                else:
-                    q.pc = conj(q.pc, thrown)
-                if q.status != "over":
-                    q.status = None
-                paths.append(q)
-        finally:
-            self.ex.dice = None
-        out = self.ex.enter_phases(self.ex.merge(paths))
-        self._refuse_input_after_throw(f"the dice of action {action.name}", throw, out)
-        return out
+                return self.ex.enter_phases(list(ran))
+            return ran
+
+        def short(thrown: int) -> str | None:
+            if not thrown:
+                return None  # a way that reached no die: `keep` says whether it is one of random's
+            return (f"a way through the effect throws {thrown} of the action's {len(throw.dice)} dice, not this "
+                    "one: random's move gives the faces of the same dice on every way that throws one")
+
+        def keep(q: Path, thrown: Formula) -> bool:
+            if self.secret_throws or throw.entered:
+                return True  # every way: random threw after every move, its face changing nothing where not read
+            if thrown is FALSE:
+                return False  # a way the player's move took whole (`_segment`): random never throws there
+            q.pc = conj(q.pc, thrown)
+            return True
+        return self._run_thrown(f"the dice of action {action.name}", throw, legal, run, short, keep)
 
     def _phase_thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, PHASE_THROW): the phase's code
@@ -979,29 +971,46 @@ class Lowering:
         _, turn, phase = cs[:3]
         throw = self.ex.phase_throws[(turn, phase)]
         phase_def = ast.phase_named(self.ex.turns.get(turn), phase)
+
+        def run() -> Iterable[Path]:
+            return self.ex.run_block(ast.phase_body(phase_def), Path(ctrl, {}, cs[:3]), None, None, f"phase_{phase}")
+
+        def short(thrown: int) -> str:
+            return (f"a way through phase {phase} throws {thrown} of its {len(throw.dice)} dice, not this one: "
+                    "random throws the phase's dice as the flow enters it, so every way through the phase must "
+                    "throw all of them (throw it on every way, before the condition, and read it only where "
+                    "needed)")
+        return self._run_thrown(f"roll() in phase {phase}", throw, legal, run, short, lambda q, thrown: True)
+
+    def _run_thrown(self, thrower: str, throw, legal: list[tuple[MoveInfo, Formula]],
+                    run: Callable[[], Iterable[Path]], short: Callable[[int], str | None],
+                    keep: Callable[[Path, Formula], bool]) -> list[Path]:
+        """Random's moves (`legal`) run: the code the throw stands in (`run`, an action's effect or a phase's,
+        `thrower` saying which), its dice reading the faces of each move, then the flow on, as far as the
+        next control state. Whether a way that threw only `thrown` of the dice stands is `short`'s to say (the
+        refusal, at the first die the way did not throw, or None); which ways are random's is `keep`'s (given
+        when each reached a die, it may narrow the way's condition to that). Refuses what the validation cannot
+        replay (`_refuse_input_after_throw`)."""
         moves = [(tuple(int(f) for _, f in rm.inputs), lit(MoveLit(rm.index))) for rm, _ in legal]
         self.ex.dice = Dice(throw, moves)
         try:
             paths = []
-            for q in self.ex.run_block(ast.phase_body(phase_def), Path(ctrl, {}, cs[:3]), None, None,
-                                       f"phase_{phase}"):
-                if q.dice is None or q.dice:
-                    thrown = len(throw.dice) - (len(throw.dice) if q.dice is None else len(q.dice))
-                    die = throw.dice[thrown]
-                    raise NotLowerable(die.call.span, f"a way through phase {phase} throws {thrown} of its "
-                                       f"{len(throw.dice)} dice, not this one: random throws the phase's dice as "
-                                       "the flow enters it, so every way through the phase must throw all of them "
-                                       "(throw it on every way, before the condition, and read it only where "
-                                       "needed)")
+            for q in run():
+                thrown = len(throw.dice) - len(q.dice) if q.dice is not None else 0
+                if thrown < len(throw.dice):
+                    reason = short(thrown)
+                    if reason is not None:
+                        raise NotLowerable(throw.dice[thrown].call.span, reason)
                 q.dice = None
-                _thrown_when(q)  # the mark taken out: every way threw
+                if not keep(q, _thrown_when(q)):
+                    continue
                 if q.status != "over":
                     q.status = None
                 paths.append(q)
         finally:
             self.ex.dice = None
         out = self.ex.enter_phases(self.ex.merge(paths))
-        self._refuse_input_after_throw(f"roll() in phase {phase}", throw, out)
+        self._refuse_input_after_throw(thrower, throw, out)
         return out
 
     def _refuse_input_after_throw(self, thrower: str, throw, paths: list[Path]) -> None:
@@ -1210,12 +1219,10 @@ class Lowering:
 
 
 def _thrown_when(p: Path) -> Formula:
-    """When path p reached the die of its action (marked THROWN by the executor, a case of the mark where the ways
-    that did and did not were merged into p), the mark taken out of p's store."""
-    mark = p.store.pop(THROWN, None)
-    if mark is None:
-        return FALSE
-    return disj(*(f for x, f in cases_of(mark) if x is True))
+    """When path p reached the die of its action (`execute.thrown_condition`), the mark taken out of p's store."""
+    thrown = thrown_condition(p)
+    p.store.pop(THROWN, None)
+    return thrown
 
 
 FIRST_VALUE_SLOTS = 2  # slots of a list of values that is state past the items setup left in it, at first
