@@ -355,3 +355,26 @@ def lockstep_playouts(written, rewritten, rng, plays: int) -> tuple[int, list]:
         assert b.is_terminal
         ends.append(a)
     return steps, ends
+
+
+@dataclass(frozen=True)
+class SeenModel:
+    """An independent model whose states say `seen()` (what the runtime is compared with), read by the helpers above
+    as pairs `(seen, state)`: its moves, apply and text are asked of the pair's state."""
+
+    moves: object
+    apply: object
+    text: object
+
+    def pair(self, s) -> tuple:
+        return s.seen(), s
+
+    def pair_moves(self, p):
+        return self.moves(p[1])
+
+    def pair_apply(self, p, m):
+        s, result = self.apply(p[1], m)
+        return self.pair(s), result
+
+    def pair_text(self, p, m):
+        return self.text(p[1], m)

@@ -35,7 +35,8 @@ from dataclasses import dataclass, replace
 import pytest
 from click.testing import CliRunner
 
-from differential import lowered_and_validated, model_perft, played_beside, plays_to_the_models_end, runtime_perft
+from differential import (SeenModel, lowered_and_validated, model_perft, played_beside, plays_to_the_models_end,
+                          runtime_perft)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -112,22 +113,8 @@ def observed(state) -> tuple:
     return marks, owners, target
 
 
-def paired(s: Ult) -> tuple:
-    """A model state as the differential helpers read it: `[0]` what the runtime is compared with, `[1]` the state."""
-    return s.seen(), s
-
-
-def paired_moves(p):
-    return moves(p[1])
-
-
-def paired_apply(p, m):
-    s, result = apply(p[1], m)
-    return paired(s), result
-
-
-def paired_text(p, m):
-    return text(p[1], m)
+SEEN = SeenModel(moves, apply, text)
+paired, paired_moves, paired_apply, paired_text = SEEN.pair, SEEN.pair_moves, SEEN.pair_apply, SEEN.pair_text
 
 
 # the game as first written (counters of filled cells and closed boards) and as rewritten for the lowering

@@ -30,7 +30,8 @@ from dataclasses import dataclass, replace
 import pytest
 from click.testing import CliRunner
 
-from differential import checks_clean_and_plays, lowered_and_validated, played_beside, plays_to_the_models_end
+from differential import (SeenModel, checks_clean_and_plays, lowered_and_validated, played_beside,
+                          plays_to_the_models_end)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -168,21 +169,8 @@ def observed(state) -> tuple:
             int(w.fields(w.named("Match"))["Moves"]))
 
 
-def paired(s: Quor) -> tuple:
-    return s.seen(), s
-
-
-def paired_moves(p):
-    return moves(p[1])
-
-
-def paired_apply(p, m):
-    s, result = apply(p[1], m)
-    return paired(s), result
-
-
-def paired_text(p, m):
-    return text(p[1], m)
+SEEN = SeenModel(moves, apply, text)
+paired, paired_moves, paired_apply, paired_text = SEEN.pair, SEEN.pair_moves, SEEN.pair_apply, SEEN.pair_text
 
 
 # the game as first written (the goal row looked for inside the flood) and as rewritten for the lowering (the flood

@@ -26,7 +26,8 @@ from typing import Callable
 
 from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import Span
-from tgpl.lowering.flood_shapes import _empty_list, _is_name, _method, _replace, _same, _stmt_method, walks_list
+from tgpl.lowering.flood_shapes import (_empty_list, _is_name, _method, _replace, _same, _stmt_method, pure_block,
+                                          walks_list)
 
 SEEDS = "#seeds"  # the marker standing for the seed walk in a flood's list (`List<T> L = {#seeds};`)
 
@@ -100,13 +101,8 @@ def seed_walk(body: list, k: int) -> SeedWalk | None:
         return None
     rest = seeds.stripped()
     own = {n.name for n in ast.walk([walk]) if isinstance(n, ast.VarDecl)}
-    for n in ast.walk([rest]):
-        if _is_name(n, name) or isinstance(n, (ast.Return, ast.Winner, ast.InputDecl)):
-            return None
-        if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
-            return None
-        if isinstance(n, ast.ExprStmt) and not isinstance(n.expr, ast.Assign):
-            return None
+    if not pure_block([rest], own, returns=False) or any(_is_name(n, name) for n in ast.walk([rest])):
+        return None
     return seeds
 
 

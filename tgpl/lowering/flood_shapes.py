@@ -355,3 +355,18 @@ def while_walk(fn: ast.FunctionDef, body: list) -> list | None:
         walk = _counted(span, i, listed, copy.deepcopy(loop.body.body[:-1]))
         return body[:d] + body[d + 1:w] + [walk] + body[w + 1:]
     return None
+
+
+def pure_block(block, own: set[str], returns: bool) -> bool:
+    """No write but to locals declared in `block` (`own`), no call as a statement, no break, continue or winner;
+    returns only where `returns` (and then only of a bool literal)."""
+    for n in ast.walk(block):
+        if isinstance(n, (ast.Break, ast.Continue, ast.Winner, ast.InputDecl)):
+            return False
+        if isinstance(n, ast.Return) and not (returns and isinstance(n.value, ast.BoolLit)):
+            return False
+        if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
+            return False
+        if isinstance(n, ast.ExprStmt) and not isinstance(n.expr, ast.Assign):
+            return False
+    return True

@@ -55,7 +55,7 @@ from tgpl.frontend.diagnostics import Span
 from tgpl.lowering.flood_counts import Distinct, counted_condition, counted_start, merged_scans
 from tgpl.lowering.flood_seeds import SEEDS, SeedWalk, marked, seed_walk, seeds_function
 from tgpl.lowering.flood_shapes import (_fresh, _is_name, _method, _replace, _same, _stmt_method, given_inputs,
-                                          walks_list)
+                                          pure_block, walks_list)
 from tgpl.lowering.flood_walks import Values, derefs_item, rewrite_flood_walks
 from tgpl.lowering.group_clears import Scans, rewrite_group_clears
 from tgpl.lowering.held_counts import Held, held_bound
@@ -173,21 +173,6 @@ def _declared(block) -> set[str]:
     return {n.name for n in ast.walk(block) if isinstance(n, ast.VarDecl)}
 
 
-def _pure(block, own: set[str], returns: bool) -> bool:
-    """No write but to locals declared in `block` (`own`), no call as a statement, no break, continue or winner;
-    returns only where `returns` (and then only of a bool literal)."""
-    for n in ast.walk(block):
-        if isinstance(n, (ast.Break, ast.Continue, ast.Winner, ast.InputDecl)):
-            return False
-        if isinstance(n, ast.Return) and not (returns and isinstance(n.value, ast.BoolLit)):
-            return False
-        if isinstance(n, ast.Assign) and not (isinstance(n.target, ast.Name) and n.target.name in own):
-            return False
-        if isinstance(n, ast.ExprStmt) and not isinstance(n.expr, ast.Assign):
-            return False
-    return True
-
-
 def _free(block, lo: _Locals, own: set[str], skip: set[str]) -> dict[str, ast.TypeRef] | None:
     """The function's locals that `block` reads and does not declare: each an input or a top-level local never
     assigned after its declaration (so the value a call passes is the one the loop saw); None if one is not."""
@@ -215,7 +200,7 @@ def find_flood(fn: ast.FunctionDef, body: list, first: int = 0) -> Flood | None:
         loop = body[k + 1].body
         own = _declared(loop)
         adds = [x for x in ast.walk(loop) if _add_if(x, name) is not None]
-        if len(adds) != 1 or not _pure(_strip_add(loop, name), own, returns=False):
+        if len(adds) != 1 or not pure_block(_strip_add(loop, name), own, returns=False):
             continue
         stripped = _strip_add(loop, name)
         if _reads_list(stripped, name, counter):
@@ -275,7 +260,7 @@ def _uses(flood: Flood, lo: _Locals) -> list[_Use] | None:
             returns = {r.value.value for r in ast.walk(body) if isinstance(r, ast.Return)
                        and isinstance(r.value, ast.BoolLit)}
             own = _declared(body)
-            if (len(returns) == 1 and _pure(body, own, returns=True)
+            if (len(returns) == 1 and pure_block(body, own, returns=True)
                     and not _reads_list(body, name, counter)):
                 value = returns.pop() if sets is None else sets[1]
                 uses.append(_Use(_Search(n, body), counter=counter, value=value,
