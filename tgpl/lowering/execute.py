@@ -35,6 +35,7 @@ from tgpl.lowering.chance import DEALT_ITEMS, PHASE_THROW, PILE, dealt_decks, le
 from tgpl.lowering.grown_walks import grown_lists, grown_walk_rewrite
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
 from tgpl.lowering.list_sums import SumLoop, sum_loop, summed_in
+from tgpl.lowering.set_scans import SetScan, set_scan
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.rewrites import marked_items_hint
 from tgpl.lowering.saturate import capped
@@ -445,6 +446,7 @@ class Executor:
         # (object, list attribute) -> (item field, cell) of each running total kept of it (tgpl.lowering.list_sums)
         self.sums: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._sum_loops: dict[int, SumLoop | None] = {}  # id(for statement) -> `list_sums.sum_loop`
+        self._set_scans: dict[int, SetScan | None] = {}  # id(for statement) -> `set_scans.set_scan`
         self.sets = sets or {}  # (object, list attribute) kept as a set -> the objects it may hold (segments)
         self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists} \
             | {attr for _, attr in self.sets}
@@ -888,6 +890,14 @@ class Executor:
                 summed = self._summed(loop, p, s.span)
                 if summed is not None:
                     return self.merge(summed)
+        if self.sets:
+            if id(s) not in self._set_scans:
+                self._set_scans[id(s)] = set_scan(s, self.types)
+            scan = self._set_scans[id(s)]
+            if scan is not None:
+                scanned = self._scanned(scan, p, s.span)
+                if scanned is not None:
+                    return self.merge(scanned)
         p.frame.scopes.append({})
         paths = [p]
         if isinstance(s.init, ast.VarDecl):
@@ -920,6 +930,39 @@ class Executor:
             for u, ok in self.fork_on(t, none):
                 if ok:  # else the runtime stops at a null item's field: dropped, as every runtime error
                     out.extend(w for w, _ in self.assign(loop.acc, u, sym_arith("+", acc, total)))
+        return out
+
+    def _scanned(self, scan: SetScan, p: Path, span: Span) -> list[Path] | None:
+        """A scan that stops at the first match over a list kept as a set (tgpl.lowering.set_scans): its match run
+        where some object the list holds passes the test, the path going on after the loop where none does. None
+        where some case of the list is in order (a StateList): the loop then runs pass by pass. Raises NotASet
+        (the list lowered again, in order) where the test of a held object may be no bool, a runtime error the
+        runtime meets only if no item before it matched, or forks the path."""
+        found = []  # every case of the list first: a case the loop must run pass by pass leaves p as it was
+        for q, v in self.eval(scan.items, p):
+            for r, lst in self.split(q, v):
+                if not isinstance(lst, SetList):
+                    return None
+                found.append((r, lst))
+        out = []
+        for r, lst in found:
+            hits = []
+            for x in lst.items:
+                held = as_formula(self.read(r, lst.obj, member_cell(lst.attr, x.name), span)) or FALSE
+                if conj(r.pc, held) is FALSE:
+                    continue
+                r.frame.scopes.append({scan.index: x})
+                try:
+                    tested = self.eval(scan.cond, r)
+                finally:
+                    r.frame.scopes.pop()
+                value = tested[0][1] if len(tested) == 1 and tested[0][0] is r else None
+                t = truth(value)
+                if t is None or conj(r.pc, held, _no_bool(value)) is not FALSE:
+                    raise NotASet(lst.attr)
+                hits.append(conj(held, t[0]))
+            for u, matched in self.fork_on(r, disj(*hits)):
+                out.extend(self.block(scan.hit, [u]) if matched else [u])
         return out
 
     def _totals(self, p: Path, lst: StateList, change, span: Span) -> dict[str, object]:
@@ -1223,6 +1266,10 @@ class Executor:
         for q, (o, k) in self.eval_all([e.obj, e.index], p):
             if isinstance(o, StateList):
                 out.append((q, restrict(lift(lambda i, o=o, q=q: self.item(q, o, i, e.span), k), q.pc)))
+            elif isinstance(o, SetList):  # `L[i]` in a scan of a set: the object the scan tests (`_scanned`)
+                if not any(k is x for x in o.items):
+                    raise NotLowerable(e.span, "an item of a list kept as a set read by index")
+                out.append((q, k))
             else:
                 out.append((q, restrict(lift(_index, o, k), q.pc)))
         return out
@@ -2807,3 +2854,10 @@ def called_changed_lists(program, body: ast.Block) -> tuple[ast.FunctionDef, str
     return None
 
 
+def _no_bool(v) -> Formula:
+    """When value v, used as a bool, is none (null, a number: the runtime stops with an error)."""
+    if v is True or v is False or isinstance(v, Formula):
+        return FALSE
+    if isinstance(v, Choice):
+        return disj(*(f for x, f in v.cases if not isinstance(x, bool)))
+    return TRUE

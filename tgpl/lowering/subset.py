@@ -27,6 +27,7 @@ from tgpl.frontend.after_setup import CHANCE, after_setup_nodes
 from tgpl.lowering.chance import REFILL, action_rolls, dealt_decks, effect_roll_calls, shuffle_refusal
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
+from tgpl.lowering.set_scans import set_scan
 
 # what execute.Executor translates: methods of lists and tables, and the namespaces' calls
 METHODS = {"contains", "indexOf", "add", "keys", "values", "length", "move_to", "discard", "assign", "pop", "peek"}
@@ -117,16 +118,19 @@ SET_USES = {"contains": False, "add": True, "remove": True}
 def set_lists(program) -> frozenset[str]:
     """List attributes that are state (`state_lists`) whose order nothing after setup can observe: lists of
     objects that code after setup meets only as the receiver of `contains(x)`, `add(x);` and `remove(x);`
-    (`SET_USES`), as does every other attribute of the same list type (which could hold the same list). No
-    index, length, loop, copy or argument reads them, and `remove` takes out the first equal item, so while
+    (`SET_USES`) and of scans that stop at the first match (`set_scans.set_scan`), as does every other attribute
+    of the same list type (which could hold the same list). No other index, length, loop, copy or argument reads
+    them, and `remove` takes out the first equal item, so while
     no item is held twice such a list is the set of its items, one bool per object that can be in it
     (tgpl.lowering.segments). Holding an item twice is ruled out where the lowering meets it: setup's items
     (`Lowering._find_fluents`) and each `add` (`execute.Executor.set_method`); the list is then kept in
     order after all."""
     types = program.types
     nodes = list(after_setup_nodes(program))
-    allowed: set[int] = set()  # ids of the receivers of SET_USES
+    allowed: set[int] = set()  # ids of the receivers of SET_USES, and of the lists scans read
     for n in nodes:
+        if isinstance(n, ast.For) and (scan := set_scan(n, types)) is not None:
+            allowed.update(id(e) for e in scan.reads)
         call, statement = (n.expr, True) if isinstance(n, ast.ExprStmt) else (n, False)
         if not (isinstance(call, ast.Call) and isinstance(call.callee, ast.Member)):
             continue
