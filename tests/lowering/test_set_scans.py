@@ -1,0 +1,100 @@
+"""Scans that stop at the first match, over a list kept as a set (tgpl.lowering.set_scans, docs/lowering.md "Lists
+kept as sets", issue 34).
+
+tests/data/designers/trumps.tgpl deals five of twelve cards into each player's private `List<Card> Cards`; after
+setup it tests `Cards.contains(card)`, runs `Cards.remove(card);` and asks `HasSuit`, a loop over the hand that
+returns true at the first card of the suit. That loop reads the hand in order, but nothing it does depends on the
+order, so the hand is lowered as one bool per card: 10,867 rules with a body where the hand was a length and
+slots (4,100 of them the slots' and the length's changes, each `remove` moving the later cards down), about 90 s
+of CPU and 1 GB; now under 1,500 rules in a few seconds. Variants show the other side: a loop whose answer
+depends on which card matches first, or whose test calls a function, keeps the hand in order; a planted wrong
+lowering of the scan (its test inverted) is found by the validation every to-gdl runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import tgpl.lowering.execute as execute
+from tgpl.cli import main
+from tgpl.frontend import ast
+from tgpl.frontend.loader import load_program
+from tgpl.lowering.set_scans import SetScan
+from tgpl.lowering.subset import set_lists
+
+TRUMPS = Path(__file__).resolve().parents[1] / "data" / "designers" / "trumps.tgpl"
+MATCH = "if (Cards[i].Suit == suit) { return true; }"
+
+
+def _variant(tmp_path, old: str, new: str) -> Path:
+    text = TRUMPS.read_text(encoding="utf-8")
+    assert old in text
+    out = tmp_path / "variant.tgpl"
+    out.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return out
+
+
+def _to_gdl(tmp_path, source: Path) -> tuple[int, str, str]:
+    """(exit status, output, the GDL written or '')."""
+    out = tmp_path / "out.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out)])
+    return r.exit_code, r.output, out.read_text() if out.exists() else ""
+
+
+def _rules(kif: str) -> int:
+    """Rules with a body, as issue 34 counts them."""
+    return sum(1 for line in kif.splitlines() if line.startswith("(<= "))
+
+
+def test_trumps_hands_lower_as_membership_and_validate(tmp_path):
+    code, output, kif = _to_gdl(tmp_path, TRUMPS)
+    assert code == 0, output
+    assert "; validated: bisimulation, 582 states" in kif
+    assert "cards_length" not in kif and "(cards_0 " not in kif
+    # hand 0 is dealt cards 11, 4, 3, 2 and 10 at seed 0: whether it holds each card, a bool
+    dealt = (2, 3, 4, 10, 11)
+    assert {f"(init (cards_card_{k} hand_0 {'yes' if k in dealt else 'no'}))" for k in range(12)} \
+        <= set(kif.splitlines())
+    assert "(sees_cards_card_11 hand_0 player_0)" in kif and "(sees_cards_card_11 hand_0 player_1)" not in kif
+    assert _rules(kif) <= 1_500  # 10,867 with a length and twelve slots per hand
+
+
+def test_only_scans_whose_answer_no_order_changes_keep_the_set(tmp_path):
+    """A match that answers with the card's own rank depends on which card comes first; a test that calls a
+    function is not taken as free of effects: both keep the hand in order."""
+    assert set_lists(load_program(str(TRUMPS))) == {"Cards"}
+    ranked = _variant(tmp_path, MATCH, "if (Cards[i].Suit == suit) { return Cards[i].Rank > 2; }")
+    assert set_lists(load_program(str(ranked))) == frozenset()
+    called = _variant(tmp_path, MATCH, "if (Beats(led: Cards[i], follow: Cards[i])) { return true; }")
+    assert set_lists(load_program(str(called))) == frozenset()
+    counted = _variant(tmp_path, MATCH, "if (Cards.length > 4) { return true; }")
+    assert set_lists(load_program(str(counted))) == frozenset()
+
+
+def test_an_inverted_scan_is_found_by_the_validation(tmp_path, monkeypatch):
+    """Planted: the scan matches where some card held is not of the suit. The follower's legal cards differ."""
+    real = execute.set_scan
+
+    def inverted(s, types):
+        scan = real(s, types)
+        if scan is None:
+            return None
+        return SetScan(scan.items, scan.index, ast.Unary(scan.cond.span, "!", scan.cond), scan.hit, scan.reads)
+
+    monkeypatch.setattr(execute, "set_scan", inverted)
+    code, output, kif = _to_gdl(tmp_path, TRUMPS)
+    assert code == 2 and kif == "", output
+    assert "trumps.tgpl:98:12: error: the GDL differs from the runtime after" in output, output
+    assert "legal moves only in the runtime: Hand#" in output, output
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_trumps_hands_as_sets_at_other_seeds(tmp_path, seed):
+    out = tmp_path / "out.kif"
+    r = CliRunner().invoke(main, ["to-gdl", str(TRUMPS), "--seed", str(seed), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    kif = out.read_text()
+    assert "; validated: bisimulation" in kif and "cards_length" not in kif
