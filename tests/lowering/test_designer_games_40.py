@@ -8,14 +8,12 @@ The runtime is checked against an independent model: the deal made by the model 
 the generator runtime.md specifies (PCG32, its shuffle, a stack popping its last card), then seeded plays to the
 end with the legal cards (following suit), the hands, the trick's leader and the counts compared at every move.
 
-The lowering as a designer tries it (CPU and peak memory measured once with /usr/bin/time on a shared two-core
-machine, not asserted): the dry run says it lowers (estimated from a sampled run; 6.5 s, 121 MB), its one action
-spelled out. `--moves compiled` (0.9 s, 56 MB) refuses, "a game with secrets (its GDL-II percepts are written for
-spelled-out moves: `--moves spelled` or `auto` writes them)", located at the first `private` attribute (it was
-located at the file's first line, with nothing to do about it, when the game was written). `tgpl to-gdl --max-seconds 120` (auto) stops at its
-limit while spelling out the moves, nothing written (120.6 s, of which 35 s of CPU, 438 MB); with 500 s the
-lowering ends and the validation stops at the limit (500.0 s, 83 s of CPU, 1.0 GB): whether the dry run's "lowers"
-holds was not seen on this machine. Not pinned.
+The lowering as a designer tries it: the dry run says it lowers (no longer estimated: the hands are sets, a bool
+per card, since `HasSuit`'s loop is a scan that stops at a match, tgpl.lowering.set_scans), its one action
+spelled out; to-gdl writes it, bisimulated (tests/lowering/test_set_scans.py). `--moves compiled` refuses, "a game
+with secrets (its GDL-II percepts are written for spelled-out moves: `--moves spelled` or `auto` writes them)",
+located at the first `private` attribute (it was located at the file's first line, with nothing to do about it,
+when the game was written).
 """
 
 from __future__ import annotations
@@ -212,10 +210,10 @@ def test_the_seeded_plays_meet_every_rule():
 
 
 def test_the_dry_run_says_it_lowers_with_its_moves_spelled_out():
-    """`tgpl to-gdl --dry-run`: lowers (estimated from a sampled run), the one action spelled out (12 ways)."""
+    """`tgpl to-gdl --dry-run`: lowers (run whole, not estimated), the one action spelled out (12 ways)."""
     r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("trumps")])
     assert r.exit_code == 0, r.output
-    assert "trumps.tgpl: lowers (estimated); its moves spelled out one by one" in r.output, r.output
+    assert "trumps.tgpl: lowers; its moves spelled out one by one" in r.output, r.output
 
 
 def test_compiled_moves_are_refused_for_the_secret_hands(tmp_path):

@@ -935,15 +935,17 @@ class Executor:
     def _scanned(self, scan: SetScan, p: Path, span: Span) -> list[Path] | None:
         """A scan that stops at the first match over a list kept as a set (tgpl.lowering.set_scans): its match run
         where some object the list holds passes the test, the path going on after the loop where none does. None
-        where some case of the list is in order (a StateList): the loop then runs pass by pass. Raises NotASet
+        where the list is in order (a StateList): the loop then runs pass by pass. Raises NotASet
         (the list lowered again, in order) where the test of a held object may be no bool, a runtime error the
         runtime meets only if no item before it matched, or forks the path."""
         found = []  # every case of the list first: a case the loop must run pass by pass leaves p as it was
         for q, v in self.eval(scan.items, p):
-            for r, lst in self.split(q, v):
-                if not isinstance(lst, SetList):
-                    return None
-                found.append((r, lst))
+            found += self.split(q, v)
+        sets = [lst for _, lst in found if isinstance(lst, SetList)]
+        if not found or len(sets) < len(found):
+            if sets:  # a set on some paths only (or null elsewhere): in order, as every other case
+                raise NotASet(sets[0].attr)
+            return None
         out = []
         for r, lst in found:
             hits = []
