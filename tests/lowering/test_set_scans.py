@@ -8,7 +8,9 @@ order, so the hand is lowered as one bool per card: 10,867 rules with a body whe
 slots (4,100 of them the slots' and the length's changes, each `remove` moving the later cards down), about 90 s
 of CPU and 1 GB; now under 1,500 rules in a few seconds. Variants show the other side: a loop whose answer
 depends on which card matches first, or whose test calls a function, keeps the hand in order; a planted wrong
-lowering of the scan (its test inverted) is found by the validation every to-gdl runs.
+lowering of the scan (its test inverted) is found by the validation every to-gdl runs; and highcard.tgpl with a
+rule that the answer must beat the lead where the hand can (a scan whose match answers with the card played)
+keeps its hands as sets.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from tgpl.lowering.set_scans import SetScan
 from tgpl.lowering.subset import set_lists
 
 TRUMPS = Path(__file__).resolve().parents[1] / "data" / "designers" / "trumps.tgpl"
+HIGHCARD = Path(__file__).resolve().parents[1] / "data" / "designers" / "highcard.tgpl"
 MATCH = "if (Cards[i].Suit == suit) { return true; }"
 
 
@@ -98,3 +101,31 @@ def test_trumps_hands_as_sets_at_other_seeds(tmp_path, seed):
     assert r.exit_code == 0, r.output
     kif = out.read_text()
     assert "; validated: bisimulation" in kif and "cards_length" not in kif
+
+
+# highcard.tgpl with a rule of its own: the answer must beat the lead where the hand can (a scan of the hand)
+MUST_BEAT = """input Card card
+        {
+            if (!Cards.contains(card)) { return false; }
+            if (Felt.Led == null) { return true; }
+            for (number i = 0; i < Cards.length; i += 1)
+            {
+                if (Cards[i].Value > Felt.Led.Value) { return card.Value > Felt.Led.Value; }
+            }
+            return true;
+        }"""
+
+
+def test_a_scan_answering_by_the_move_keeps_the_set_and_validates(tmp_path):
+    """The match's answer reads the card played, not the card found: the hand stays a set, bisimulated (50
+    states where highcard without the rule has 58: the rule is seen)."""
+    text = HIGHCARD.read_text(encoding="utf-8")
+    filt = "input Card card { return Cards.contains(card); }"
+    assert filt in text
+    source = tmp_path / "must_beat.tgpl"
+    source.write_text(text.replace(filt, MUST_BEAT, 1), encoding="utf-8")
+    assert set_lists(load_program(str(source))) == {"Cards"}
+    code, output, kif = _to_gdl(tmp_path, source)
+    assert code == 0, output
+    assert "; validated: bisimulation, 50 states" in kif
+    assert "cards_length" not in kif and "(cards_card_5 hand_0 " in kif
