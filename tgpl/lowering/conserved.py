@@ -169,10 +169,10 @@ def _keeps(p, family: list, total: int, limits: Limits) -> bool:
 
 
 _PROVED: dict[bytes, bool] = {}
-"""A way's facts and MODELS (their digest) -> `_changes_nothing`'s answer, which they decide (the program and the bounds,
-which the `holds` facts spell over 0..total, are the rest of it): Kalah is lowered with its loop cut at 4 passes,
-then at 8 passes (its ways up to 26), and sampled before them by `lower._forecast_refusal`; the ways those share
-are proved once. Kept for the process: the same facts are the same question in any lowering."""
+"""A way's facts and MODELS (their digest) -> `_changes_nothing`'s answer, which they decide (the program and the
+bounds, which the `holds` facts spell over 0..total, are the rest of it). Kalah's ways at its first loop cut are
+proved by `lower._forecast_refusal`'s sampled run and again by the lowering (10 of its 30 questions); kept for the
+process, as the same facts are the same question in any lowering."""
 
 
 def _changes_nothing(enc: Encoding, bounds: dict[int, tuple[int, int, float, str]], total: int,
