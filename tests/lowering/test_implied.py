@@ -93,6 +93,8 @@ def test_other_numbers_and_sums_are_apart():
     cancelled = compare(">", Num("-", (Num("+", (SEEDS, OTHER)), OTHER)), 1.0)  # null where Other is
     term = frozenset([neg(cancelled), neg(compare(">", SEEDS, 2.0))])
     assert without_implied(term) is term
+    two = frozenset([compare("<", Num("+", (SEEDS, 2.0)), OTHER), neg(compare(">", Num("+", (SEEDS, 2.0)), OTHER))])
+    assert without_implied(two) is two  # two numbers of the state compared: left as written
     halves = frozenset([compare(">", Num("*", (SEEDS, 0.5)), 1.0), compare(">", SEEDS, 1.0)])
     assert without_implied(halves) is halves
 
