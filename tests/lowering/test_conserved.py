@@ -120,3 +120,26 @@ def test_listing_answers_stops_past_the_limits():
     assert e.value.elapsed == 5.0 and next(ticks) == 6 and 1 <= limits.checks < 5
     assert Encoding(lambda key: None).models(many, 100) is None
     assert len(Encoding(lambda key: None).models("{ x(1..3) }. #show x/1. #project x/1.", 100)) == 8
+
+
+def test_a_way_proved_once_is_asked_of_clingo_once(monkeypatch):
+    """The ways a lowering shares with an earlier one (Kalah's at its first loop cut, sampled by the forecast and
+    lowered again; the ways of few passes at the next cut) are the same facts: clingo answers each once per
+    process, and the proof stays what it was."""
+    from tgpl.lowering import conserved
+
+    asked: list[int] = []
+    models = Encoding.models
+
+    def counted(self, *args, **kwargs):
+        asked.append(len(self.facts))
+        return models(self, *args, **kwargs)
+
+    monkeypatch.setattr(conserved, "_PROVED", {})
+    monkeypatch.setattr(Encoding, "models", counted)
+    assert proved(OTHERS, monkeypatch) == {"Seeds": 8.0}
+    first = len(asked)
+    assert first > 0
+    assert proved(OTHERS, monkeypatch) == {"Seeds": 8.0}
+    assert len(asked) == first
+    assert len(conserved._PROVED) == first

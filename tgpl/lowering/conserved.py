@@ -29,6 +29,7 @@ and `Lowering.check_loop_cuts` (or `check_pools`) finds it there and lowers the 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -160,6 +161,24 @@ def _keeps(p, family: list, total: int, limits: Limits) -> bool:
             enc.facts.append(f"defined({a}). unary({a},{j}).")
             enc.facts.extend(f"holds({a},{x})." for x in range(total + 1) if _holds(c * x + k, op))
     enc.facts.append(f"member(0..{len(family) - 1}). value(0..{total}).")
+    key = hashlib.sha256("\n".join([str(MODELS), *enc.facts]).encode()).digest()
+    found = _PROVED.get(key)
+    if found is None:
+        found = _PROVED[key] = _changes_nothing(enc, bounds, total, limits)
+    return found
+
+
+_PROVED: dict[bytes, bool] = {}
+"""A way's facts and MODELS (their digest) -> `_changes_nothing`'s answer, which they decide (the program and the
+bounds, which the `holds` facts spell over 0..total, are the rest of it). Kalah's ways at its first loop cut are
+proved by `lower._forecast_refusal`'s sampled run and again by the lowering (10 of its 30 questions); kept for the
+process, as the same facts are the same question in any lowering."""
+
+
+def _changes_nothing(enc: Encoding, bounds: dict[int, tuple[int, int, float, str]], total: int,
+                     limits: Limits) -> bool:
+    """Whether every combination clingo lists of one way's cases (`_keeps`, whose facts `enc` holds) changes the
+    family's sum by nothing on every member value its comparisons leave."""
     models = enc.models(_CHANGE, MODELS, limits)
     if models is None:
         return False

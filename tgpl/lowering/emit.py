@@ -34,6 +34,7 @@ from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program,
 from tgpl.lowering.segments import (
     Fluent, GameLogic, MoveInfo, cmp_value, num_leaves,
 )
+from tgpl.lowering.implied import simplified
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.number_chains import Chains, decided
 from tgpl.lowering.list_sums import runtime_total, total_of
@@ -161,6 +162,7 @@ class Emitter:
         self._horn_demand: dict[tuple[str, int], set[tuple]] = {}  # compiled calls made: (function, context) -> args
         self._settled: dict[int, Formula] = {}  # formula id -> the formula with constant comparisons decided
         self._constants: dict[CmpLit, bool | None] = {}
+        self._implied: dict[int, Formula] = {}  # formula id -> `implied_free`'s answer
         self._read: dict[tuple, tuple] = logic.views_read  # a call's (function, args, cases) -> the views it reads
         self._view_names: dict[int, str] = {}
         self._view_attr: dict[str, str] = {}  # view relation -> the attribute's GDL name
@@ -302,7 +304,7 @@ class Emitter:
     # ------------------------------------------------------------ formulas
     def body(self, f: Formula) -> list[Literal] | None:
         """Body literals for f (None when f is false)."""
-        f = settle(self.globalized(f), self._constant, self._settled)
+        f = settle(self.implied_free(f), self._constant, self._settled)
         if f is FALSE:
             return None
         if f is TRUE:
@@ -430,6 +432,14 @@ class Emitter:
                 for v in cells.values():
                     for _, f in cases_of(v):
                         yield f
+
+    def implied_free(self, f: Formula) -> Formula:
+        """f globalized, without the comparisons that another of the same number in one conjunction implies
+        (tgpl.lowering.implied: a loop's test of its count, pass after pass). Only as rules are written: the
+        consensus (`minimize`) takes the literals for independent propositions, and the comparisons implied are
+        what lets it absorb a pass's term into a shorter one (`pit > 0 & pit > 1 & !(pit > 2)` into
+        `pit > 0 & !(pit > 2)`); dropped before it, Kalah 2x4x1's rules grew by a fifth."""
+        return simplified(self.globalized(f), self._implied)
 
     def globalized(self, f: Formula) -> Formula:
         """f with the calls of the anchored checks made global (self._anywhere) replaced by their union."""
