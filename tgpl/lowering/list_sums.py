@@ -65,7 +65,7 @@ class SumLoop:
     field: str
 
 
-def _shape(e: ast.Expr) -> tuple | None:
+def path_shape(e: ast.Expr) -> tuple | None:
     """A key equal for two expressions that name the same list the same way (no calls: reading it twice gives
     the same list); None for any other expression."""
     if isinstance(e, ast.Name):
@@ -73,7 +73,7 @@ def _shape(e: ast.Expr) -> tuple | None:
     if isinstance(e, ast.This):
         return ("this",)
     if isinstance(e, ast.Member):
-        inner = _shape(e.obj)
+        inner = path_shape(e.obj)
         return None if inner is None else ("member", inner, e.name)
     return None
 
@@ -89,7 +89,7 @@ def sum_loop(s: ast.For, types: dict) -> SumLoop | None:
             and cond.left.name == i and isinstance(cond.right, ast.Member) and cond.right.name == "length"):
         return None
     items = cond.right.obj
-    shape = _shape(items)
+    shape = path_shape(items)
     if shape is None:
         return None
     if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == i
@@ -110,7 +110,7 @@ def sum_loop(s: ast.For, types: dict) -> SumLoop | None:
         return None
     if not (isinstance(term, ast.Member) and isinstance(term.obj, ast.Index)
             and isinstance(term.obj.index, ast.Name) and term.obj.index.name == i
-            and _shape(term.obj.obj) == shape):
+            and path_shape(term.obj.obj) == shape):
         return None
     t = types.get(id(items))
     if types.get(id(term)) != NUMBER:  # the local's type is the executor's to check (a number, not a string)

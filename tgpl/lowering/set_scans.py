@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.frontend.types import ClassType, Collection
-from tgpl.lowering.list_sums import _shape
+from tgpl.lowering.list_sums import path_shape
 
 PURE_NODES = (ast.Name, ast.This, ast.Member, ast.Binary, ast.Unary, ast.NumberLit, ast.StringLit, ast.BoolLit,
               ast.NullLit)
@@ -46,7 +46,7 @@ def set_scan(s: ast.For, types: dict) -> SetScan | None:
             and cond.left.name == i and isinstance(cond.right, ast.Member) and cond.right.name == "length"):
         return None
     items = cond.right.obj
-    shape = _shape(items)
+    shape = path_shape(items)
     t = types.get(id(items))
     if shape is None or not (isinstance(t, Collection) and t.kind == "List" and isinstance(t.elem, ClassType)):
         return None
@@ -69,7 +69,8 @@ def _pure(e: ast.Expr, index: str, shape: tuple | None, reads: list[ast.Expr]) -
     """Whether `e` is made of PURE_NODES and reads the index only as `L[i]`, L the scanned list (of `shape`; None:
     not at all), each such L added to `reads`."""
     if isinstance(e, ast.Index):
-        if shape is None or not (isinstance(e.index, ast.Name) and e.index.name == index and _shape(e.obj) == shape):
+        if shape is None or not (isinstance(e.index, ast.Name) and e.index.name == index
+                                 and path_shape(e.obj) == shape):
             return False
         reads.append(e.obj)
         return True
