@@ -69,6 +69,21 @@ class DependencyGraph:
                 todo.extend(q for q in self.edges[r] if not positive or self.reads_positively(r, q))
         return seen
 
+    def reading(self, roots) -> set[str]:
+        """`roots` and every relation whose rules read one of them, through any chain: `needed` the other way."""
+        readers: dict[str, list[str]] = {}
+        for head, body in self.edges.items():
+            for q in body:
+                readers.setdefault(q, []).append(head)
+        seen = set(roots)
+        todo = list(seen)
+        while todo:
+            for head in readers.get(todo.pop(), ()):
+                if head not in seen:
+                    seen.add(head)
+                    todo.append(head)
+        return seen
+
     def path(self, start: str, goal: str) -> list[str] | None:
         """A shortest chain start -> ... -> goal of at least one edge, or None.
 

@@ -516,7 +516,7 @@ def _indexed(program: Program, domain: str) -> Program:
     every relation that reads one of those. A rule of an indexed relation reads `domain(Q)` first (the
     queries it answers): it may read no indexed relation positively (`legal(R,noop) :- role(R), not
     true(control(R))`)."""
-    indexed = _reading(program, {"true", "does", "next", "sees", *STATE_VIEW})
+    indexed = DependencyGraph.of(program).reading({"true", "does", "next", "sees", *STATE_VIEW})
 
     def atom(a: Atom) -> Atom:
         return Atom(a.relation, (_INDEX, *a.args), a.span) if a.relation in indexed else a
@@ -535,19 +535,6 @@ def _indexed(program: Program, domain: str) -> Program:
                          else r for r in program.rules))
 
 
-def _reading(program: Program, relations: set[str]) -> set[str]:
-    """`relations` and every relation whose rules read one of them, through any chain."""
-    found = set(relations)
-    grown = True
-    while grown:
-        grown = False
-        for rule in program.rules:
-            if rule.head.relation not in found and any(a.relation in found for a, _ in rule.body_atoms()):
-                found.add(rule.head.relation)
-                grown = True
-    return found
-
-
 def joins_slowly(program: Program) -> bool:
     """Whether a batch of the game grounds slower together than its queries apart, as its rules' shape makes
     sure: a recursive rule that reads the state (through any chain) and joins SLOW_JOIN or more literals of
@@ -558,7 +545,7 @@ def joins_slowly(program: Program) -> bool:
     two, the first batch settles it (BatchQueries)."""
     graph = DependencyGraph.of(program)
     components = graph.components()
-    stateful = _reading(program, {"true", "does"})
+    stateful = graph.reading({"true", "does"})
     for rule in program.rules:
         head = rule.head.relation
         if head not in stateful:

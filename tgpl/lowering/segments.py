@@ -905,19 +905,11 @@ class Lowering:
         reshuffle before its deal, so the items random may deal are those left where the deal stands, found by
         running the move with a probe (`execute.dealable`) from the state before it, which random's step still
         holds."""
-        m = self.moves[cs[3]]
-        action = m.action
-        scope = {n: v for n, v in m.inputs}
-        for inp in action.inputs:
-            scope.setdefault(inp.name, None)
         # no views: a view's relation holds the contributions of every move that reaches its site, the players'
         # too, and a legal move of random's may not depend on a player's move (GDL's `does`)
         self.ex.dice, viewable, self.ex.viewable = Dice(throw, None, dealable=True), self.ex.viewable, frozenset()
         try:
-            ran = list(self.ex.run_block(action.effect.body, Path(lit(ControlLit(cs)), {}, cs[:3]), m.obj,
-                                         self.choice_event(cs[0]), f"action_{action.name}", scope))
-            if throw.entered:
-                ran = self.ex.enter_phases(ran)
+            ran = list(self._run_effect(cs, lit(ControlLit(cs))))
         finally:
             self.ex.dice, self.ex.viewable = None, viewable
         legal = []
@@ -930,23 +922,29 @@ class Lowering:
             legal.append((self.random_move((k,)), minimize(disj(*ways))))
         return legal
 
+    def _run_effect(self, cs: tuple, ctrl: Formula) -> Iterable[Path]:
+        """The effect of move cs[3] run from the player's control `ctrl`, then the phases it enters where its deal
+        stands in one (decision 106): what random's moves after it deal or throw in."""
+        m = self.moves[cs[3]]
+        action = m.action
+        scope = {n: v for n, v in m.inputs}
+        for inp in action.inputs:
+            scope.setdefault(inp.name, None)
+        ran = self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
+                                f"action_{action.name}", scope)
+        if self.rolls[id(action)].entered:
+            return self.ex.enter_phases(list(ran))
+        return ran
+
     def _thrown(self, cs: tuple, ctrl: Formula, legal: list[tuple[MoveInfo, Formula]]) -> list[Path]:
         """The paths of random's moves in control state `cs` (player, turn, phase, the move made): the move's
         whole effect, from the player's control, its dice reading the faces random's move throws. Raises
         NotLowerable where a way throws some of the action's dice only (at the first it does not throw)."""
-        m = self.moves[cs[3]]
-        action = m.action
+        action = self.moves[cs[3]].action
         throw = self.rolls[id(action)]
-        scope = {n: v for n, v in m.inputs}
-        for inp in action.inputs:
-            scope.setdefault(inp.name, None)
 
         def run() -> Iterable[Path]:
-            ran = self.ex.run_block(action.effect.body, Path(ctrl, {}, cs[:3]), m.obj, self.choice_event(cs[0]),
-                                    f"action_{action.name}", scope)
-            if throw.entered:  # its deal stands in a phase the move enters (decision 106)
-                return self.ex.enter_phases(list(ran))
-            return ran
+            return self._run_effect(cs, ctrl)
 
         def short(thrown: int) -> str | None:
             if not thrown:
