@@ -59,6 +59,23 @@ def test_each_use_asks_the_search_from_every_seed_the_walk_adds():
         assert f"{caller}Flood1" in calls(fns[f"{caller}Flood1"])
 
 
+def test_each_made_function_names_what_the_designer_wrote():
+    """The functions the rewrite makes carry what they stand for (`ast.Origin`), which messages print rather than
+    the made names the designer never wrote (issue 34): the caller, the flood's list, and the line of the flood's
+    loop or of the seed walk."""
+    text = SEEDED.read_text()
+    _, program = rewritten(text)
+    fns = functions(program)
+    lines = text.splitlines()
+    walks = [k + 2 for k, line in enumerate(lines) if line.strip() == "List<Cell> reached = {};"]  # next line
+    floods = [k + 1 for k, line in enumerate(lines) if "i < reached.length" in line]
+    for caller, walk, flood in zip(("CrossesLeftRight", "CrossesTopBottom"), walks, floods):
+        assert ast.shown_name(fns[f"{caller}Flood1"]) == f"{caller}, its flood of the list 'reached' at line {flood}"
+        assert ast.shown_name(fns[f"{caller}Seeds1"]) == \
+            f"{caller}, the walk that seeds its list 'reached' at line {walk}"
+        assert ast.shown_name(fns[caller]) == caller and fns[caller].origin is None
+
+
 SMALL = [("            Cell, Cell, Cell, Cell;\n", "            Cell, Cell, Cell;\n"), ("x < 4", "x < 3"),
          ("y < 4", "y < 3"), ("x > 3 || y > 3", "x > 2 || y > 2"), ("X == 3", "X == 2"), ("[x][3]", "[x][2]"),
          ("Placed == 16", "Placed == 9")]
