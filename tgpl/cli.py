@@ -1023,8 +1023,8 @@ def _say_assessment(path: str, program, answer) -> None:
     click.echo(f"{path}: {verdict}; {how} ({answer.why})")
     if answer.parts:
         kw = max(len(p.kind) for p in answer.parts)
-        nw = max(len(p.shown) for p in answer.parts if p.origin is None) if any(
-            p.origin is None for p in answer.parts) else 0  # the made functions' longer names do not widen all
+        # the made functions' longer names (`lowerable.Part.shown`) do not widen the column
+        nw = max((len(p.name) for p in answer.parts if p.origin is None), default=0)
         for p in answer.parts:
             mark = "NO" if not p.lowers else "--" if p.strategy.startswith("not tried") else "ok"
             cost = f"  [{p.cost}]" if p.cost else ""

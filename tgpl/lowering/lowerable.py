@@ -137,22 +137,24 @@ class Part:
         return defn.origin if isinstance(defn, ast.FunctionDef) else None
 
     @property
-    def shown(self) -> str:
-        """The part as the dry run's lines and messages name it: a function the lowering made (`HasPathFlood1`)
-        as what it was made from (`HasPath, its flood of the list 'reached' at line 166`), which the designer
-        can find in the file."""
+    def written(self) -> str:
+        """The part's name as the designer wrote it: for a function the lowering made, the function it was made
+        from (`HasPath`, never `HasPathFlood1`)."""
         origin = self.origin
-        if origin is None:
-            return self.name
-        owner = self.name.rsplit(".", 1)[0] + "." if "." in self.name else ""
-        return f"{owner}{origin}"
+        owner, dot, _ = self.name.rpartition(".")
+        return self.name if origin is None else f"{owner}{dot}{origin.function}"
+
+    @property
+    def shown(self) -> str:
+        """The part as the dry run's lines and messages name it: a function the lowering made as what it was made
+        from (`HasPath, its flood of the list 'reached' at line 166`), which the designer can find in the file."""
+        origin = self.origin
+        owner, dot, _ = self.name.rpartition(".")
+        return self.name if origin is None else f"{owner}{dot}{origin}"
 
     def to_json(self) -> dict:
-        origin = self.origin
-        name = self.name if origin is None else self.name.rsplit(".", 1)[0] + "." + origin.function \
-            if "." in self.name else origin.function
-        made = {"made": origin.what} if origin is not None else {}
-        return {"kind": self.kind, "name": name, **made, "file": self.span.file, "line": self.span.line,
+        made = {"made": self.origin.what} if self.origin is not None else {}
+        return {"kind": self.kind, "name": self.written, **made, "file": self.span.file, "line": self.span.line,
                 "column": self.span.col, "lowers": self.lowers, "strategy": self.strategy, "cost": self.cost,
                 "refusals": [r.to_json() for r in self.refusals]}
 
