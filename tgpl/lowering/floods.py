@@ -326,6 +326,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
     a scanned object takes, for a set such a walk fills (None: left as written). The names of the functions
     made."""
     seed_floods(module)
+    written = [m for _, members in _owners(module) for m in members if isinstance(m, ast.FunctionDef)]
     made: list[str] = rewrite_group_clears(module, scans) if scans is not None else []
     reads = _Reads(module)
     inline_object_walks(module, reads.only, reads.functions)
@@ -341,7 +342,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
             if effect is None:
                 continue
             for _ in range(8):  # a function with several floods: one at a time
-                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct, held, members)
+                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct, held, written)
                 if not new:
                     break
                 members.extend(new)
@@ -469,7 +470,7 @@ def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef]
 
 def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
                  taken: set[str], reads: _Reads, distinct: Distinct | None = None, held: Held | None = None,
-                 members: list | None = None) -> list[ast.FunctionDef]:
+                 written: list | None = None) -> list[ast.FunctionDef]:
     found = _rewritable(fn, body, reads)
     counted = False
     condition = None
@@ -510,7 +511,7 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
         flooded = f"its flood of the list '{flood.name}'" + (_use_text(use) if len(uses) > 1 else "")
-        made[-1].origin = _origin(fn, flooded, span, members)
+        made[-1].origin = _origin(fn, flooded, span, written)
         if use.tested is not None and (len(starts) == 1 or seeds is not None) and (
                 fn.reaches is not None and _is_name(use.tested, fn.reaches)  # every item (group_clears)
                 or _many_goals(use, body[flood.at + 2:], lo)):
@@ -526,7 +527,7 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
                                 if n is use.tested else None)
             made.append(seeds_function(seeder, seeds, flood.item, params.goal if use.tested is not None else None,
                                        {**free, **seed_free}, asked, span))
-            made[-1].origin = _origin(fn, f"the walk that seeds its list '{flood.name}'", seeds.walk.span, members)
+            made[-1].origin = _origin(fn, f"the walk that seeds its list '{flood.name}'", seeds.walk.span, written)
             args = [_arg(span, params.goal, use.tested)] if use.tested is not None else []
             call = ast.Call(span, ast.Name(span, seeder),
                             args + [_arg(span, v, ast.Name(span, v)) for v in {**free, **seed_free}])
@@ -550,14 +551,15 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     return made
 
 
-def _origin(fn: ast.FunctionDef, what: str, span: Span, members: list | None) -> ast.Origin:
+def _origin(fn: ast.FunctionDef, what: str, span: Span, written: list | None) -> ast.Origin:
     """What a function made from `fn`'s flood stands for (`ast.Origin`): `fn` as the designer wrote it, and `what`
-    at `span`; where `span` lies in another function of the owner (a flood function's statements inlined where
-    it is called, `_inline_flood_calls`), that one named too, since the list is filled there."""
-    written, holder = ast.written_name(fn), _written_at(span, members)
-    if holder is not None and holder != written:
+    at `span`; where `span` lies in another of the designer's functions `written` (a flood function's statements
+    inlined where it is called, `_inline_flood_calls`, or a walk of another class's list, `list_calls`), that
+    one named too, since the list is filled there."""
+    name, holder = ast.written_name(fn), _written_at(span, written)
+    if holder is not None and holder != name:
         what += f" filled in {holder}"
-    return ast.Origin(written, what, span.line)
+    return ast.Origin(name, what, span.line)
 
 
 def _use_text(use: _Use) -> str:
@@ -575,9 +577,9 @@ def _inside(span: Span, outer: Span) -> bool:
                                                                                               outer.end_col)
 
 
-def _written_at(span: Span, members: list | None) -> str | None:
-    """The designer's function among `members` whose text holds `span`, by name."""
-    for m in members or []:
+def _written_at(span: Span, written: list | None) -> str | None:
+    """The designer's function among `written` whose text holds `span`, by name."""
+    for m in written or []:
         if isinstance(m, ast.FunctionDef) and m.origin is None and _inside(span, m.span):
             return m.name
     return None
