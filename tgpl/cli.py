@@ -1023,11 +1023,12 @@ def _say_assessment(path: str, program, answer) -> None:
     click.echo(f"{path}: {verdict}; {how} ({answer.why})")
     if answer.parts:
         kw = max(len(p.kind) for p in answer.parts)
-        nw = max(len(p.name) for p in answer.parts)
+        # the made functions' longer names (`lowerable.Part.shown`) do not widen the column
+        nw = max((len(p.name) for p in answer.parts if p.origin is None), default=0)
         for p in answer.parts:
             mark = "NO" if not p.lowers else "--" if p.strategy.startswith("not tried") else "ok"
             cost = f"  [{p.cost}]" if p.cost else ""
-            click.echo(f"  {mark}  {p.kind:<{kw}}  {p.name:<{nw}}  {p.strategy}{cost}")
+            click.echo(f"  {mark}  {p.kind:<{kw}}  {p.shown:<{nw}}  {p.strategy}{cost}")
     if answer.figures:
         click.echo("  figures: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
                                              for k, v in answer.figures.items()))

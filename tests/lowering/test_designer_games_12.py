@@ -183,7 +183,16 @@ def test_atari_go_dry_run_compiles_its_moves_not_a_traceback():
     assert r.exit_code == 0, r.output
     assert "Traceback" not in r.output
     assert "atarigo.tgpl: lowers; its moves compiled once" in r.output, r.output
-    assert "Goban.GroupOfHas1" in r.output and "Goban.BreathesFlood1" in r.output  # the floods, searches
+    # the floods' searches, named by what the designer wrote (issue 34): never the names the rewrites made
+    shown = "  ok  function  "
+    functions = [line[len(shown):].split("  ")[0] for line in r.output.splitlines() if line.startswith(shown)]
+    assert functions == ["Goban.PointAt", "Goban.StoneIf",
+                         "Goban.Breathes, its flood of the list 'group' filled in GroupOf at line 118",
+                         "Goban.GroupOf, its flood of the list 'group' at line 118",
+                         "Goban.Breathes", "Goban.Captures", "Goban.Allowed", "Goban.CanPlay",
+                         "Goban.GroupOf, asked whether the list it returns holds a Point for the clear in Place at "
+                         "line 234"], r.output
+    assert "Has1" not in r.output and "Flood1" not in r.output, r.output
 
 
 LISTS = """

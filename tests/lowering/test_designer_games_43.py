@@ -18,7 +18,8 @@ returns a constant (language decision 114, whose text says so among many conditi
 walk (163:9) and that rewrite (pinned below). quoridor5_flood.tgpl follows it: the dry run says it lowers, its moves
 compiled (16.1 s, 94 MB); `tgpl to-gdl` (auto and compiled give the same file, 20 s, 231 MB) lowers and validates it
 by playouts to the end (28 playouts, 1,007 steps), the flood a closure; spelled out it is refused past 3,000,000 parts
-"in HasPathFlood1" (13 s, 105 MB), a function the rewrite made, whose hint "try --moves compiled" works; `tgpl
+"in HasPath, its flood of the list 'reached' at line 166" (13 s, 105 MB), the search the rewrite made, whose hint
+"try --moves compiled" works; `tgpl
 to-asp` writes it (29.8 s, 586 MB).
 """
 
@@ -286,6 +287,23 @@ def test_the_dry_run_names_the_flood_to_rewrite():
     assert "keep the walk, with no return in it, and read 'reached' after it only by 'reached.contains(x)' or in a " \
            "loop over it that returns true or false (language decision 114)" in first, first
     assert "keep the count in a counter" not in first, first
+
+
+def test_spelled_out_the_refusal_names_the_flood_as_written(tmp_path):
+    """Spelled out, quoridor5_flood.tgpl is refused in the search the flood rewrite made of `HasPath`'s list
+    (`HasPathFlood1`, a name the designer never wrote, issue 34): the refusal names `HasPath` and its flood of
+    `reached`, at the flood's loop, and the hint that works (--moves compiled); nothing is written."""
+    out = tmp_path / "quoridor5_flood.kif"
+    r = CliRunner().invoke(main, ["to-gdl", game("quoridor5_flood"), "--moves", "spelled", "-o", str(out)])
+    assert r.exit_code == 2 and not out.exists(), r.output
+    said = r.output.splitlines()
+    assert ("quoridor5_flood.tgpl:166:9: error: not lowerable: the lowering built conditions of "
+                            "more than 3,000,000 parts for the legal moves and the moves of one control state "
+                            "(here, in HasPath, its flood of the list 'reached' at line 166) without finishing "
+                            "them") in said[0], said[0]
+    assert "try --moves compiled" in said[0], said[0]
+    assert said[1].split("|", 1)[1].strip() == "for (number i = 0; i < reached.length; i += 1)", said
+    assert "Flood1" not in r.output, r.output
 
 
 def test_the_rewrite_lowers_and_validates(tmp_path):

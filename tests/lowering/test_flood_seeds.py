@@ -10,6 +10,7 @@ the seed walk asking the flood's search from each seed.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from tgpl.frontend import ast
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.floods import rewrite_floods
 from tgpl.runtime.game import Game, compile_program, load_game
+
+from refused_alike import refused_alike
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SEEDED = DATA / "lowering" / "flood_seeded.tgpl"
@@ -57,6 +60,52 @@ def test_each_use_asks_the_search_from_every_seed_the_walk_adds():
         assert calls(fns[caller]) == {f"{caller}Seeds1"}
         assert f"{caller}Flood1" in calls(fns[f"{caller}Seeds1"])
         assert f"{caller}Flood1" in calls(fns[f"{caller}Flood1"])
+
+
+def test_each_made_function_names_what_the_designer_wrote():
+    """The functions the rewrite makes carry what they stand for (`ast.Origin`), which messages print rather than
+    the made names the designer never wrote (issue 34): the caller, the flood's list, and the line of the flood's
+    loop or of the seed walk."""
+    text = SEEDED.read_text()
+    _, program = rewritten(text)
+    fns = functions(program)
+    lines = text.splitlines()
+    walks = [k + 2 for k, line in enumerate(lines) if line.strip() == "List<Cell> reached = {};"]  # next line
+    floods = [k + 1 for k, line in enumerate(lines) if "i < reached.length" in line]
+    for caller, walk, flood in zip(("CrossesLeftRight", "CrossesTopBottom"), walks, floods):
+        assert ast.shown_name(fns[f"{caller}Flood1"]) == f"{caller}, its flood of the list 'reached' at line {flood}"
+        assert ast.shown_name(fns[f"{caller}Seeds1"]) == \
+            f"{caller}, the walk that seeds its list 'reached' at line {walk}"
+        assert ast.shown_name(fns[caller]) == caller and fns[caller].origin is None
+
+
+def test_a_refusal_in_a_flood_names_it_as_written(tmp_path):
+    """A construct the lowering refuses inside the flood's loop (`copy()`): `to-gdl` and the dry run refuse it
+    alike at it, and the dry run's line for the search the rewrite made (`CrossesLeftRightFlood1`, never
+    written) names `CrossesLeftRight`'s flood of `reached` at the loop's line; the seed walk's function stands
+    at the walk, not tried (issue 34)."""
+    flood = "            for (number i = 0; i < reached.length; i += 1)\n            {\n"
+    text = SEEDED.read_text().replace(flood, flood + "                List<Cell> edge = Left.copy();\n", 1)
+    src = tmp_path / "flood_copy.tgpl"
+    src.write_text(text)
+    lines = text.splitlines()
+    walks = [k + 2 for k, line in enumerate(lines) if line.strip() == "List<Cell> reached = {};"]  # next line
+    loops = [k + 1 for k, line in enumerate(lines) if "i < reached.length" in line]
+    (walk, _), (loop, _) = walks, loops
+    hint, said = refused_alike(src, tmp_path / "flood_copy.kif", "Left.copy()", "the built-in copy() is not "
+                               "lowerable", len("Left.copy()"))
+    assert hint == "  note: hint: see docs/lowering.md, \"Writing games that lower\"", said
+    assert "  NO  function  Board.CrossesLeftRight, its flood of the list 'reached' at line " \
+           f"{loop}  refused" in said, said
+    assert "  --  function  Board.CrossesLeftRight, the walk that seeds its list 'reached' at line " \
+           f"{walk}  not tried (refused first)" in said, said
+    assert not any("Flood1" in line or "Seeds1" in line for line in said), said
+    answer = json.loads(CliRunner().invoke(main, ["to-gdl", "--dry-run", "--json", str(src)]).output)
+    made = [(p["name"], p["made"], p["line"], p["lowers"]) for p in answer["parts"] if "made" in p]
+    assert made == [("Board.CrossesLeftRight", "the walk that seeds its list 'reached'", walks[0], True),
+                    ("Board.CrossesLeftRight", "its flood of the list 'reached'", loops[0], False),
+                    ("Board.CrossesTopBottom", "the walk that seeds its list 'reached'", walks[1], True),
+                    ("Board.CrossesTopBottom", "its flood of the list 'reached'", loops[1], True)], made
 
 
 SMALL = [("            Cell, Cell, Cell, Cell;\n", "            Cell, Cell, Cell;\n"), ("x < 4", "x < 3"),

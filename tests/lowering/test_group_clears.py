@@ -236,6 +236,23 @@ def test_the_group_search_is_keyed_by_its_start():
     assert breathes.reaches is None and reached_of(breathes, closure_of(breathes)) is None
 
 
+def test_the_made_functions_name_what_the_designer_wrote():
+    """Messages name a function the rewrites made by what the designer wrote (issue 34): `GroupOfHas1` is
+    `GroupOf` asked about its list for `Place`'s clear, its flood's search `GroupOf`'s flood (not
+    `GroupOfHas1`'s: the designer never wrote it), and `BreathesFlood1` the flood `Breathes` asks, filled in
+    `GroupOf`, whose statements were inlined in it."""
+    text = ATARIGO.read_text()
+    lines = text.splitlines()
+    flood = next(k + 1 for k, line in enumerate(lines) if "i < group.length" in line)
+    clear = next(k + 1 for k, line in enumerate(lines) if "i < dead.length" in line)
+    fns = searches_of_atarigo()
+    shown = {name: ast.shown_name(f) for name, f in fns.items() if f.origin is not None}
+    assert shown == {
+        "GroupOfHas1": f"GroupOf, asked whether the list it returns holds a Point for the clear in Place at line {clear}",
+        "GroupOfHas1Flood1": f"GroupOf, its flood of the list 'group' at line {flood}",
+        "BreathesFlood1": f"Breathes, its flood of the list 'group' filled in GroupOf at line {flood}"}
+
+
 @pytest.mark.parametrize("change", ["goal read", "test second", "another true", "unmarked"])
 def test_where_the_keyed_proof_fails_the_goal_is_carried(change):
     """reached_of refuses what it cannot prove: the goal read besides its test, a statement before the test, a

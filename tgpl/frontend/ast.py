@@ -341,6 +341,30 @@ class Attribute(Node):
     secrecy: Secrecy | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """What the designer wrote that a function the lowering made stands for (tgpl.lowering.floods' `HasPathFlood1`
+    is the flood in `HasPath` over its list `reached`): messages name this, never the made name, which the
+    designer never wrote and cannot find in the file (issue 34)."""
+
+    function: str  # the designer's function it was made from (through every rewrite before)
+    what: str  # what of that function it stands for: "its flood of the list 'reached'"
+    line: int  # where that is in the designer's file
+
+    def __str__(self) -> str:
+        return f"{self.function}, {self.what} at line {self.line}"
+
+
+def written_name(defn: FunctionDef) -> str:
+    """The name of the designer's function `defn` is or was made from: `defn`'s own, or its origin's."""
+    return defn.origin.function if defn.origin is not None else defn.name
+
+
+def shown_name(defn: FunctionDef) -> str:
+    """`defn` as a message names it: its name, or for a function the lowering made, what it was made from."""
+    return str(defn.origin) if defn.origin is not None else defn.name
+
+
 @dataclass(slots=True)
 class FunctionDef(Node):
     name: str
@@ -353,6 +377,8 @@ class FunctionDef(Node):
     # the input a `contains` search asks about, where the lowering compiles it as the set of items reached from
     # its start (tgpl.lowering.group_clears, tgpl.lowering.closures.reached_of); only the lowering sets it
     reaches: str | None = None
+    # for a function the lowering made (a flood's search), what the designer wrote that it stands for
+    origin: Origin | None = None
 
     @property
     def inputs(self) -> list[InputDecl]:

@@ -1300,7 +1300,7 @@ class SegmentCompiler(_FunctionCompiler):
         env = {"#this": this}
         env.update({i.name: v for i, v in zip(d.inputs, vals)})
         self.g.inlining.add(key)
-        self.g.inlined.append((fi.name, why, d))
+        self.g.inlined.append((ast.shown_name(d), why, d))
         self.nested += nested
         self.outer_frames += not nested  # called as a statement: its loops carry the callers' names, as a listener's
         try:

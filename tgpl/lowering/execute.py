@@ -471,6 +471,8 @@ class Executor:
         self.turns = {name: t.defn for name, t in program.turns.items()}
         self.labels: dict[int, str] = {}  # formula id -> the function it comes from, for readable names
         self.where: list[str] = []  # the functions and blocks being run, innermost last
+        # `where` as messages name it: a function the lowering made (`HasPathFlood1`) as what the designer wrote
+        self.shown: list[str] = []
         self.spans: list[Span] = []
         # the blocks being run (effects, phases, functions, defaults), innermost last, each where `where` names it
         # (`_rewrite_hint`); None for a function without an effect
@@ -543,7 +545,7 @@ class Executor:
     @property
     def here(self) -> str:
         """The block the lowering is running, as a message names it (`action Slide`, `Left`)."""
-        return readable(self.where[-1]) if self.where else "the code"
+        return self.shown[-1] if self.shown else "the code"
 
     def _too_many_ways(self) -> NotLowerable:
         """The refusal of code whose paths pass PATH_LIMIT at a join, located at the outermost loop being run in
@@ -583,7 +585,7 @@ class Executor:
             if called is None:
                 return REWRITE_HINT
             fn, name, change = called
-            return (f"; {self.here} calls {fn.name}, which reads the list '{name}' that the moves change "
+            return (f"; {self.here} calls {ast.shown_name(fn)}, which reads the list '{name}' that the moves change "
                     f"(`{change.callee.name}` at {change.span.line}:{change.span.col}): its value is spelled out for "
                     "every content the list can have, a call forks the path once per value it can return, so the "
                     "paths multiply call after call and every statement after them runs on each: "
@@ -2034,6 +2036,7 @@ class Executor:
             paths = nxt
         returns_player = defn.returns is not None and defn.returns.type is not None and defn.returns.type.name == "player"
         self.where.append(fi.name)
+        self.shown.append(ast.shown_name(defn))
         self.spans.append(defn.name_span)
         self.blocks.append(defn.effect.body if defn.effect is not None else None)
         try:
@@ -2041,6 +2044,7 @@ class Executor:
                 paths = self.block(defn.effect.body, paths)
         finally:
             self.where.pop()
+            self.shown.pop()
             self.spans.pop()
             self.blocks.pop()
         out = []
@@ -2411,11 +2415,13 @@ class Executor:
         caller = p.stack
         p.stack = caller + [Frame(None, None, [{}])]
         self.where.append(f"default_{turn.name}")
+        self.shown.append(readable(self.where[-1]))
         self.blocks.append(turn.default.body)
         try:
             paths = self.block(turn.default.body, [p])
         finally:
             self.where.pop()
+            self.shown.pop()
             self.blocks.pop()
         out = []
         first = turn.phases[0].name if turn.phases else None
@@ -2456,12 +2462,14 @@ class Executor:
         caller = p.stack
         p.stack = caller + [Frame(this, event, [dict(scope or {})])]
         self.where.append(what)
+        self.shown.append(readable(what))
         self.spans.append(body.span)
         self.blocks.append(body)
         try:
             paths = self.block(body, [p])
         finally:
             self.where.pop()
+            self.shown.pop()
             self.spans.pop()
             self.blocks.pop()
         for q in paths:

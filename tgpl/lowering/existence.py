@@ -124,7 +124,9 @@ def positive_form(fi: FunctionInfo, types) -> FunctionInfo | None:
         return None
     items = [x for x in fi.defn.items if isinstance(x, ast.InputDecl)]
     items += [ast.Returns(span, ast.TypeRef(span, "bool")), ast.Effect(span, ast.Block(span, new_body))]
-    defn = ast.FunctionDef(span, fi.defn.name + "_positive", fi.defn.name_span, False, items)
+    defn = ast.FunctionDef(span, fi.defn.name + "_positive", fi.defn.name_span, False, items,
+                           origin=ast.Origin(ast.written_name(fi.defn), "asked only whether it is positive",
+                                             fi.defn.name_span.line))
     return FunctionInfo(defn, fi.scope, fi.owner)
 
 

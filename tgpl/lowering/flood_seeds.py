@@ -117,9 +117,11 @@ def marked(body: list, k: int) -> list:
 def seeds_function(name: str, seeds: SeedWalk, item: ast.TypeRef, goal: str | None, inputs: dict[str, ast.TypeRef],
                    search: Callable[[ast.Expr, Span], ast.Expr], span: Span) -> ast.FunctionDef:
     """`function name(goal, <inputs>) returns bool`: the seed walk, each seed `e` asked `search(e)` (the flood's
-    search from `e`), `return true` where it holds, else `return false`."""
+    search from `e`), `return true` where it holds, else `return false`. The function stands at the walk (its
+    span, which the dry run gives refusals inside it by; what it adds, at `span`, the flood's loop)."""
     def decl(v: str, t: ast.TypeRef) -> ast.InputDecl:
         return ast.InputDecl(span, False, "function", True, None, copy.deepcopy(t), v, span, [], None)
     params = ([decl(goal, item)] if goal is not None else []) + [decl(v, t) for v, t in inputs.items()]
     effect = ast.Effect(span, ast.Block(span, [seeds.searched(search), ast.Return(span, ast.BoolLit(span, False))]))
-    return ast.FunctionDef(span, name, span, False, params + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])
+    at = seeds.walk.span
+    return ast.FunctionDef(at, name, at, False, params + [ast.Returns(span, ast.TypeRef(span, "bool")), effect])

@@ -326,6 +326,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
     a scanned object takes, for a set such a walk fills (None: left as written). The names of the functions
     made."""
     seed_floods(module)
+    written = [m for _, members in _owners(module) for m in members if isinstance(m, ast.FunctionDef)]
     made: list[str] = rewrite_group_clears(module, scans) if scans is not None else []
     reads = _Reads(module)
     inline_object_walks(module, reads.only, reads.functions)
@@ -341,7 +342,7 @@ def rewrite_floods(module: ast.Module, steps: Callable[[str], int | None], disti
             if effect is None:
                 continue
             for _ in range(8):  # a function with several floods: one at a time
-                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct, held)
+                new = _rewrite_one(fn, effect.body.body, steps, taken, reads, distinct, held, written)
                 if not new:
                     break
                 members.extend(new)
@@ -468,8 +469,8 @@ def _search_free(use: _Use, flood: Flood, lo: _Locals) -> dict[str, ast.TypeRef]
 
 
 def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | None],
-                 taken: set[str], reads: _Reads, distinct: Distinct | None = None, held: Held | None = None
-                 ) -> list[ast.FunctionDef]:
+                 taken: set[str], reads: _Reads, distinct: Distinct | None = None, held: Held | None = None,
+                 written: list | None = None) -> list[ast.FunctionDef]:
     found = _rewritable(fn, body, reads)
     counted = False
     condition = None
@@ -509,6 +510,8 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
         free = {**flood.free, **_search_free(use, flood, lo)}
         fname = _fresh(f"{fn.name}Flood", taken)
         made.append(_searcher(fname, flood, use, free, span, params))
+        flooded = f"its flood of the list '{flood.name}'" + (_use_text(use) if len(uses) > 1 else "")
+        made[-1].origin = _origin(fn, flooded, span, written)
         if use.tested is not None and (len(starts) == 1 or seeds is not None) and (
                 fn.reaches is not None and _is_name(use.tested, fn.reaches)  # every item (group_clears)
                 or _many_goals(use, body[flood.at + 2:], lo)):
@@ -524,6 +527,7 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
                                 if n is use.tested else None)
             made.append(seeds_function(seeder, seeds, flood.item, params.goal if use.tested is not None else None,
                                        {**free, **seed_free}, asked, span))
+            made[-1].origin = _origin(fn, f"the walk that seeds its list '{flood.name}'", seeds.walk.span, written)
             args = [_arg(span, params.goal, use.tested)] if use.tested is not None else []
             call = ast.Call(span, ast.Name(span, seeder),
                             args + [_arg(span, v, ast.Name(span, v)) for v in {**free, **seed_free}])
@@ -545,6 +549,40 @@ def _rewrite_one(fn: ast.FunctionDef, body: list, steps: Callable[[str], int | N
     if merged is not None:
         body[:] = merged
     return made
+
+
+def _origin(fn: ast.FunctionDef, what: str, span: Span, written: list | None) -> ast.Origin:
+    """What a function made from `fn`'s flood stands for (`ast.Origin`): `fn` as the designer wrote it, and `what`
+    at `span`; where `span` lies in another of the designer's functions `written` (a flood function's statements
+    inlined where it is called, `_inline_flood_calls`, or a walk of another class's list, `list_calls`), that
+    one named too, since the list is filled there."""
+    name, holder = ast.written_name(fn), _written_at(span, written)
+    if holder is not None and holder != name:
+        what += f" filled in {holder}"
+    return ast.Origin(name, what, span.line)
+
+
+def _use_text(use: _Use) -> str:
+    """Which use of a flood's list a search answers, for the origin of one of several made from one flood: the
+    `contains` or the loop by its line, a flag's search by the flag it sets (`flood_shapes` hoisted it)."""
+    if use.tested is not None:
+        return f" asked by the contains at line {use.node.span.line}"
+    if use.sets is not None:
+        return f" searched for '{use.sets}'"
+    return f" searched by the loop at line {use.node.loop.span.line}"
+
+
+def _inside(span: Span, outer: Span) -> bool:
+    return span.file == outer.file and (outer.line, outer.col) <= (span.line, span.col) <= (outer.end_line,
+                                                                                              outer.end_col)
+
+
+def _written_at(span: Span, written: list | None) -> str | None:
+    """The designer's function among `written` whose text holds `span`, by name."""
+    for m in written or []:
+        if isinstance(m, ast.FunctionDef) and m.origin is None and _inside(span, m.span):
+            return m.name
+    return None
 
 
 def _seed_walked(fn: ast.FunctionDef, body: list, reads: _Reads | None) -> tuple[list, SeedWalk] | None:

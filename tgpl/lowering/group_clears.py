@@ -158,6 +158,8 @@ def _rewritten(c: _Clear, caller, module: ast.Module, scans: Scans, searches: di
         search = _search(c.fn, name, item, span)
         if search is None:
             return None
+        search.origin = ast.Origin(ast.written_name(c.fn), f"asked whether the list it returns holds a {item.name} "
+                                   f"for the clear in {caller.name}", span.line)
         c.owner.members.append(search)
         searches[id(c.fn)] = name
         made.append(name)

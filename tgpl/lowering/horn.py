@@ -642,7 +642,7 @@ class _FunctionCompiler:
         try:
             return self.hc.compile(fi, self.object_of(this) if this is not None else None)
         except Unsupported as e:
-            raise Unsupported.at(e.span, f"calls {fi.name}: {e}") from None
+            raise Unsupported.at(e.span, f"calls {ast.shown_name(fi.defn)}: {e}") from None
 
     # ------------------------------------------------------------ structure
     def run(self) -> HornFunction:

@@ -130,8 +130,31 @@ class Part:
     def lowers(self) -> bool:
         return not self.refusals
 
+    @property
+    def origin(self) -> ast.Origin | None:
+        """For a function the lowering made (a flood's search), what the designer wrote that it stands for."""
+        defn = getattr(self.source, "defn", None)
+        return defn.origin if isinstance(defn, ast.FunctionDef) else None
+
+    @property
+    def written(self) -> str:
+        """The part's name as the designer wrote it: for a function the lowering made, the function it was made
+        from (`HasPath`, never `HasPathFlood1`)."""
+        origin = self.origin
+        owner, dot, _ = self.name.rpartition(".")
+        return self.name if origin is None else f"{owner}{dot}{origin.function}"
+
+    @property
+    def shown(self) -> str:
+        """The part as the dry run's lines and messages name it: a function the lowering made as what it was made
+        from (`HasPath, its flood of the list 'reached' at line 166`), which the designer can find in the file."""
+        origin = self.origin
+        owner, dot, _ = self.name.rpartition(".")
+        return self.name if origin is None else f"{owner}{dot}{origin}"
+
     def to_json(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "file": self.span.file, "line": self.span.line,
+        made = {"made": self.origin.what} if self.origin is not None else {}
+        return {"kind": self.kind, "name": self.written, **made, "file": self.span.file, "line": self.span.line,
                 "column": self.span.col, "lowers": self.lowers, "strategy": self.strategy, "cost": self.cost,
                 "refusals": [r.to_json() for r in self.refusals]}
 
@@ -817,7 +840,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
     about = "about " if exact else "at least "
     if over_steps or over_parts:
         span = busiest.span if busiest is not None else None
-        where = f" (most of them in {busiest.name})" if busiest is not None else ""
+        where = f" (most of them in {busiest.shown})" if busiest is not None else ""
         what = (f"{about}{int(total_steps):,} statements" if over_steps else f"{about}{int(total_parts):,} parts of "
                                                                               "conditions")
         limit = f"{execute.STEP_LIMIT:,} statements" if over_steps else f"{execute.WORK_LIMIT:,} parts"
@@ -825,7 +848,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         _refuse(out, span, f"spelled out move by move, the lowering would run {what}{where}, more than the "
                            f"{limit} it allows: it would be refused after minutes{why}", predicted=True)
     elif state_parts > ESTIMATE_ERROR * STOPPED_ERROR * execute.STATE_WORK:
-        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        where = f" (most of its statements in {busiest.shown})" if busiest is not None else ""
         _refuse(out, busiest.span if busiest is not None else None,
                 f"spelled out move by move, the lowering would build about {int(state_parts):,} parts of conditions "
                 f"in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: it would be "
@@ -854,7 +877,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                      f"{execute.WORK_LIMIT:,}" + ("" if over_steps or over_parts else
                                                  "; the ranges of the numbers were not searched"))
     if out.undecided and not exact:
-        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        where = f" (most of its statements in {busiest.shown})" if busiest is not None else ""
         why = _growing_why(out.parts, busiest)
         if why:
             why += " (docs/lowering.md, \"Search a chain recursively\")"
@@ -903,7 +926,7 @@ def _growing_search(parts: list[Part], start: Part) -> tuple[Span, str, str] | N
             if isinstance(n, (ast.While, ast.For)):
                 grown = execute.grown_lists(n.body)
                 if grown:
-                    return n.span, grown[0], part.name
+                    return n.span, grown[0], part.shown
             elif isinstance(n, ast.Call) and isinstance(n.callee, (ast.Name, ast.Member)):
                 callee = functions.get(n.callee.name)
                 if callee is not None:
