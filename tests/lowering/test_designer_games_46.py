@@ -227,3 +227,19 @@ def test_battleship_lowers_to_gdl_ii_that_keeps_the_placement_secret(tmp_path):
     assert not any(t.startswith(("(bow ship_0", "(stern ship_0", "(bow ship_1", "(stern ship_1")) for t in other)
     assert not any("waters_0_0 waters_1_0" in t for t in other)
     assert "(sunk ship_0 no)" in other and "(placed fleet_0 1)" in other
+
+
+def test_a_private_square_is_warned_of_as_hidden_from_every_seat(tmp_path):
+    """A designer's first idea, the ship marked on its owner's squares (`private bool Ship` on the ocean's `Cell`):
+    a square cannot be assigned, so no seat sees it, its owner's included. The checker says so at the word, as it
+    says of `private` in a global class (it said nothing: "ok")."""
+    text = open(game("battleship")).read()
+    marked = "    bool Hit = false;       // called after the shot\n"
+    assert text.count(marked) == 1
+    path = tmp_path / "battleship.tgpl"
+    path.write_text(text.replace(marked, marked + "    private bool Ship = false;\n"))
+    r = CliRunner().invoke(main, ["check", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "battleship.tgpl:49:5: warning: 'private' in tile 'Cell' hides 'Ship' from every seat: a tile has no " \
+           "owner" in r.output, r.output
+    assert "note: write 'hidden' to say so, or keep the secret in an object a player owns" in r.output
