@@ -16,11 +16,14 @@ machine, not asserted):
   conditions, is within the game's budget of 30 million, but about 8.7 million of them in one control state,
   where the lowering allows 3 million; `tgpl to-gdl` then refused it there (below). The dry run now compares each
   control state's estimate with the lowering's budget of one state: "undecided" (exit 2), the state named;
-- `tgpl to-gdl` (auto, and spelled: the same, 27.8 s, 411 MB) refuses it, located at the `return` of `On` (the
-  search of the animal on a square), with the hint "try --moves compiled or --functions-as-relations";
-- following the hint, `--moves compiled` is refused at `CanGo`'s loop (Takes calls `a.Strength()`, a method of an
-  object known at run time); `--functions-as-relations` lowers it (72 s, 281 MB) and validates it by 25 playouts
-  to the end (1,015 steps compared), pinned below with the playout budget the validation takes.
+- `tgpl to-gdl` (auto 27.8 s, 411 MB; spelled 8.9 s, 260 MB; `to-asp` 28.0 s, 437 MB) refuses it, located at the
+  `return` of `On` (the search of the animal on a square), with the hint "try --moves compiled or
+  --functions-as-relations" (auto and `to-asp` add the compiled moves' refusal);
+- following the hint, `--functions-as-relations` lowers it (72 s, 281 MB) and validates it by 25 playouts to the
+  end (1,015 steps compared; not run here, for its time); `--moves compiled` is refused at `CanGo`'s loop
+  (`Takes` calls `a.Strength()`, a method of an object known at run time), with a generic hint; the reason now
+  names the rewrite, which jungle_strength.tgpl follows: it lowers compiled (auto 8.8 s, 180 MB; compiled 8.1 s,
+  189 MB), validated by 25 playouts to the end, pinned below.
 """
 
 from __future__ import annotations
@@ -253,15 +256,14 @@ def test_the_dry_run_is_undecided_where_one_control_state_passes_its_budget():
 
 
 def test_spelled_out_it_is_refused_in_the_search_of_the_square_an_animal_is_on(tmp_path):
-    """`tgpl to-gdl` (auto spells the moves out): refused in one control state at `On`'s `return`, the hint naming
-    the strategies to try, and why the compiled moves are not one of them as written (the rewrite below)."""
+    """`tgpl to-gdl --moves spelled` (as `auto` spells them out, which then adds the compiled moves' refusal below):
+    refused in one control state at `On`'s `return`, the hint naming the strategies to try."""
     out = tmp_path / "jungle.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("jungle"), "-o", str(out)])
+    r = CliRunner().invoke(main, ["to-gdl", game("jungle"), "--moves", "spelled", "-o", str(out)])
     assert r.exit_code == 2 and not out.exists(), r.output
     assert "jungle.tgpl:170:46: error: not lowerable: the lowering built conditions of more than 3,000,000 parts " \
            "for the legal moves and the moves of one control state (here, in On)" in r.output
     assert "try --moves compiled or --functions-as-relations" in r.output
-    assert "jungle.tgpl:226:13: error: not lowerable: with the moves compiled instead: a loop, in CanGo" in r.output
 
 
 def test_compiled_the_method_of_a_picked_animal_names_the_rewrite_that_lowers(tmp_path):
