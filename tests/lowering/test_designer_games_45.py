@@ -18,7 +18,8 @@ machine, not asserted):
   control state's estimate with the lowering's budget of one state: "undecided" (exit 2), the state named;
 - `tgpl to-gdl` (auto 27.8 s, 411 MB; spelled 8.9 s, 260 MB; `to-asp` 28.0 s, 437 MB) refuses it, located at the
   `return` of `On` (the search of the animal on a square), with the hint "try --moves compiled or
-  --functions-as-relations" (auto and `to-asp` add the compiled moves' refusal);
+  --functions-as-relations" (auto and `to-asp` add the compiled moves' refusal: they try the compiled moves first,
+  then the dry run's forecast of the spelled-out ones, undecided, about 19 s of their time, then spell them out);
 - following the hint, `--functions-as-relations` lowers it (72 s, 281 MB) and validates it by 25 playouts to the
   end (1,015 steps compared; not run here, for its time); `--moves compiled` is refused at `CanGo`'s loop
   (`Takes` calls `a.Strength()`, a method of an object known at run time), with a generic hint; the reason now

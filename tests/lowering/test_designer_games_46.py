@@ -15,6 +15,9 @@ game with secrets); `tgpl to-gdl` (auto 3.7 s, 93 MB, and spelled 4.1 s, 93 MB: 
 with no role `random`, validated by 35 playouts to the end (1,018 steps); `tgpl to-asp` writes it (5.4 s, 94 MB).
 Its percepts keep the secret: after player 0's first placement player 1 sees `(did player_0 (place fleet_0 hidden
 hidden))` and no fluent of player 0's ships' squares (pinned below on the reasoner).
+
+The docs did not stop a designer's first idea for the secret, `private bool Ship` on the ocean's squares: a tile has
+no owner, so no seat would see it, its owner's included, and `tgpl check` said "ok"; it now warns at the word.
 """
 
 from __future__ import annotations
