@@ -506,6 +506,34 @@ def test_a_solve_is_interrupted_once_past_the_limits(monkeypatch):
     assert events == ["wait", "wait", "wait", "cancel", "closed"]
 
 
+def test_the_asp_replay_of_to_asp_runs_under_the_commands_limits():
+    """`tgpl to-asp` replays plays on its time-indexed encoding, grounded once for the longest: a grounding and a
+    first solve clingo cannot interrupt (Jungle-lite's, 40 steps: 34 s to 1.8 GB, then 41 s to 6.3 GB), which ran
+    without the command's limits, so `to-asp --max-memory 3000` used 6.6 GB and wrote its file (exit 0). Now the
+    replay is the command's work: within the limits it replays as before; past them (a clock read per check, no
+    timing involved) LimitReached, before anything is grounded."""
+    import random
+
+    from tgpl.asp.asp_emit import encode_asp
+    from tgpl.pipeline import lower_game
+    from tgpl.runtime.game import load_game
+    from tgpl.validation import Differential, _asp_replay
+
+    game = load_game(TRIS)
+    lowered = lower_game(game, 0, global_checks=False)
+    d = Differential(game, lowered, 0)
+    plays = [d.playout(random.Random(k), 20) for k in range(2)]
+    encoding = encode_asp(lowered.program)
+    now = [0.0]
+    limits = Limits(max_seconds=10, clock=lambda: now[0])
+    mismatch, replays, steps = _asp_replay(d, encoding, plays, limits)
+    assert mismatch is None and replays == 2 and steps == sum(len(p.steps) for p in plays)
+    now[0] = 11.0
+    with pytest.raises(LimitReached) as e:
+        _asp_replay(d, encoding, plays, limits)
+    assert e.value.what == "--max-seconds"
+
+
 # ----------------------------------------------------------------- what clingo cannot interrupt
 def test_a_call_clingo_cannot_interrupt_is_left_behind_past_the_limits():
     """A grounding (here: work that waits until the test lets it go) runs in a thread of its own; the limits are

@@ -919,7 +919,8 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps:
         with gdl.parallel(limits=limits):  # batches of states shared with worker processes (GdlGame.parallel)
             d = Differential(game, lowered, seed, gdl)
             d.clock = clock
-            result = _validated(d, steps, asp, progress or (lambda line: None), state_bound, start, max_seconds)
+            result = _validated(d, steps, asp, progress or (lambda line: None), state_bound, start, max_seconds,
+                                limits)
     finally:
         gc.unfreeze()
     result.seconds = clock() - start
@@ -927,7 +928,7 @@ def validate_translation(game: Game, lowered: LoweredGame, seed: int = 0, steps:
 
 
 def _validated(d: Differential, steps: int, asp: AspEncoding | None, say: Progress, state_bound: int | None,
-               start: float, max_seconds: float | None) -> Validation:
+               start: float, max_seconds: float | None, limits: Limits | None = None) -> Validation:
     until = None if max_seconds is None else start + max_seconds
     result = Validation(required=steps, can_end=_can_end(d.lowered), time_limit=max_seconds)
     bound = state_bound
@@ -957,7 +958,7 @@ def _validated(d: Differential, steps: int, asp: AspEncoding | None, say: Progre
         if not plays:  # the bisimulation left no plays to replay: make a few (cheap, the game is small)
             plays = [d.playout(_rng(d, k), ASP_MAX_DEPTH) for k in range(ASP_REPLAYS)]
         say("replaying plays on the ASP program")
-        result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS])
+        result.mismatch, result.asp_replays, result.asp_steps = _asp_replay(d, asp, plays[:ASP_REPLAYS], limits)
     return result
 
 
@@ -1393,13 +1394,15 @@ def _mismatch(play: Play) -> Mismatch | None:
     return Mismatch("the GDL", list(play.moves), play.mismatch, "playouts")
 
 
-def _asp_replay(d: Differential, encoding: AspEncoding, plays: list[Play]) -> tuple[Mismatch | None, int, int]:
-    """The plays' first ASP_MAX_DEPTH moves on the ASP encoding, grounded once for the longest."""
+def _asp_replay(d: Differential, encoding: AspEncoding, plays: list[Play], limits: Limits | None = None
+                ) -> tuple[Mismatch | None, int, int]:
+    """The plays' first ASP_MAX_DEPTH moves on the ASP encoding, grounded once for the longest, under the command's
+    `limits` (LimitReached past them: the grounding and the solves are the command's work)."""
     plays = [p for p in plays if p.steps]
     if not plays:
         return None, 0, 0
     horizon = max(min(len(p.joints), ASP_MAX_DEPTH) for p in plays)
-    trace = AspTrace(encoding, horizon=horizon)
+    trace = AspTrace(encoding, horizon=horizon, limits=limits)
     steps = 0
     for play in plays:
         joints = play.joints[:ASP_MAX_DEPTH]

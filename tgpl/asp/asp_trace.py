@@ -46,7 +46,9 @@ from typing import Sequence
 import clingo
 
 from tgpl.asp.asp_emit import AspEncoding
+from tgpl.asp.interrupt import interruptible, solve
 from tgpl.asp.solver import SolverError, lp_file
+from tgpl.limits import Limits, unlimited
 from tgpl.lowering.ir import Term
 
 JointMove = tuple[Term, ...]
@@ -74,8 +76,12 @@ class AspTrace:
     counts the groundings done so far.
     """
 
-    def __init__(self, encoding: AspEncoding, horizon: int | None = None):
+    def __init__(self, encoding: AspEncoding, horizon: int | None = None, limits: Limits | None = None):
         self.encoding = encoding
+        # the command's limits: a grounding and a solve's preparation, which clingo cannot interrupt, run where
+        # they are checked (tgpl.asp.interrupt); 40 steps of Jungle-lite's encoding grounded in 34 s to 1.8 GB,
+        # and its first solve took 41 s to 6.3 GB, where `to-asp --max-memory 3000` had allowed 3 GB
+        self.limits = limits if limits is not None else unlimited()
         self._role_index = {encoding.names.symbol(r): i for i, r in enumerate(encoding.roles)}
         self._role_symbols = tuple(encoding.names.symbol(r) for r in encoding.roles)
         self._declared = "input" in encoding.kinds.static
@@ -93,12 +99,21 @@ class AspTrace:
     def _ground(self, horizon: int) -> None:
         """A fresh control with the encoding grounded for the times 0..horizon."""
         ctl = clingo.Control(["--warn=none", "--models=2", f"--const=horizon={horizon}"])
-        ctl.add("base", [], self.encoding.text)
-        ctl.add("base", [], lp_file("asp_trace.lp"))
+        parts = [self.encoding.text, lp_file("asp_trace.lp")]
         if self._extra:
-            ctl.add("base", [], "".join(f"gdl_trace_move({r},{m}).\n" for r, m in sorted(self._extra)))
+            parts.append("".join(f"gdl_trace_move({r},{m}).\n" for r, m in sorted(self._extra)))
         domain = "trace_input" if self._declared else "trace_legal"
-        ctl.ground([("base", []), (domain, [])])
+
+        def grounded() -> None:
+            for part in parts:
+                ctl.add("base", [], part)
+            ctl.ground([("base", []), (domain, [])])
+        if self.limits.unlimited:
+            grounded()
+        else:
+            self.limits.check()
+            interruptible(ctl, grounded, self.limits)
+            self.limits.check()
         self.groundings += 1
         self._ctl, self.horizon, self._on = ctl, horizon, set()
         self._does = {}
@@ -146,7 +161,7 @@ class AspTrace:
             ctl.assign_external(lit, False)
         self._on = on
         models: list[list[clingo.Symbol]] = []
-        ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+        solve(ctl, self.limits, on_model=lambda m: models.append(m.symbols(shown=True)))
         if len(models) != 1:
             raise SolverError(f"the encoding has {len(models)} answer sets for this play, not one")
         roles = len(self.encoding.roles)

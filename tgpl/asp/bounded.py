@@ -35,7 +35,7 @@ from typing import Callable
 import clingo
 
 from tgpl.asp.asp_emit import AspEncoding, encode_incremental
-from tgpl.asp.interrupt import ground, interruptible
+from tgpl.asp.interrupt import ground, interruptible, solve
 from tgpl.asp.solver import SolverError, lp_file
 from tgpl.limits import LimitReached, Limits, unlimited
 from tgpl.lowering.ir import Const, Program, Term
@@ -43,7 +43,6 @@ from tgpl.verify.bounded import BoundedReport, Finding, Witness
 
 JointMove = tuple[Term, ...]
 MoveText = Callable[[JointMove], str]
-SOLVE_POLL = 0.05  # seconds between two checks of the limits while clingo solves
 
 
 def gdl_move_text(joint: JointMove) -> str:
@@ -98,20 +97,7 @@ class BoundedSearch:
 
     def solve(self, **kwargs) -> None:
         """clingo's solve, in its background thread, interrupted past the limits (LimitReached)."""
-        if self.limits.unlimited:
-            self._ctl.solve(**kwargs)
-            return
-        self.limits.check()
-        # the solve's preparation (the step's ground program made ready for the solver) runs before the search
-        # starts, and cannot be cancelled: Reversi 8x8's took 40 s at 3 moves
-        with interruptible(self._ctl, lambda: self._ctl.solve(async_=True, **kwargs), self.limits) as handle:
-            while not handle.wait(SOLVE_POLL):
-                try:
-                    self.limits.check()
-                except LimitReached:
-                    handle.cancel()
-                    raise
-            handle.get()
+        solve(self._ctl, self.limits, **kwargs)
 
     def witness(self, model: list[clingo.Symbol]) -> Witness:
         """The joint moves of a model, in time order."""

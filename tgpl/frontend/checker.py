@@ -383,8 +383,8 @@ class Checker:
                 self.bodies.check_block(d.body, Env("default", info.scope, info))
 
     def check_secrecy(self, info: ClassInfo) -> None:
-        """`hidden` is for attributes only; `private` in a global object hides from everyone (nobody owns it),
-        which `hidden` says plainly; secrecy in an event says nothing (events are never shown)."""
+        """`hidden` is for attributes only; `private` in a global object, a tile or a connection hides from everyone
+        (nobody owns it), which `hidden` says plainly; secrecy in an event says nothing (events are never shown)."""
         defn = info.defn
         for action in defn.actions:
             if action.secrecy is not None and action.secrecy.kind == "hidden":
@@ -401,6 +401,13 @@ class Checker:
                 self.diags.warning(attr.secrecy.span, f"'private' in global class '{info.name}' hides '{attr.name}' "
                                    "from every seat: nobody owns a global object",
                                    "write 'hidden' to say so, or keep the secret in an object a player owns")
+            elif attr.secrecy.kind == "private" and defn.kind in ("tile", "connection"):
+                # a designer's first idea for a secret on a board (a ship on a square of its owner's ocean): a
+                # square cannot be assigned, so its owners are none and the attribute is `hidden` in effect
+                self.diags.warning(attr.secrecy.span, f"'private' in {defn.kind} '{info.name}' hides '{attr.name}' "
+                                   f"from every seat: a {defn.kind} has no owner",
+                                   "write 'hidden' to say so, or keep the secret in an object a player owns (a "
+                                   "class, interactable, stack or board given with assign())")
 
     # --------------------------------------------------------- callables
     def _check_tags(self, items: list, allowed: set[str], what: str) -> None:

@@ -1195,7 +1195,7 @@ class SegmentCompiler(_FunctionCompiler):
         for c2, this in thises:
             obj = self.hc.object_of(this) if isinstance(this, Const) else None
             if fi.owner is not None and obj is None:
-                raise Unsupported("a method of an object known at run time")
+                raise Unsupported(f"a method of an object known at run time: {rewrites.known_method_hint()}")
             try:
                 hf = self.hc.compile(fi, obj)
             except Unsupported:

@@ -1681,7 +1681,7 @@ class _FunctionCompiler:
         for c2, this in thises:
             if fi.owner is not None:
                 if not isinstance(this, Const) or self.object_of(this) is None:
-                    raise Unsupported("a method of an object known at run time")
+                    raise Unsupported(f"a method of an object known at run time: {rewrites.known_method_hint()}")
                 obj = self.object_of(this)
                 if obj.cls.find_function(fi.name) is not fi and obj.cls.find_function(fi.name) is not None:
                     raise Unsupported("an overridden method")

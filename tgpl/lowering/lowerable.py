@@ -810,6 +810,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
     total_steps = total_parts = 0.0
     exact = not stopped
     legal_total = 0.0
+    busiest_state = 0.0  # the most parts of conditions one control state is estimated to build (execute.STATE_WORK)
     for st in lw.states:
         if st.legal is None:  # stopped while walking its legal moves: those so far, extrapolated
             lw.legal_estimate(st, [])
@@ -820,12 +821,15 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
             continue
         moves = st.legal_moves
         legal_total += moves
+        state_parts = st.legal_parts
         if st.steps is not None and st.run:  # the effects once a move; the phases after them once, where they meet
             effect_steps, effect_parts = st.effects(moves)
             total_steps += effect_steps + st.steps - st.effect_steps
             total_parts += effect_parts + st.parts - st.effect_parts
+            state_parts += effect_parts + st.parts - st.effect_parts
         elif st.run:
             exact = False
+        busiest_state = max(busiest_state, state_parts)
     total_steps = max(total_steps, first)
     state_parts = _stopped_state_parts(lw)
     if lw.ex.loop_cuts:  # the passes past the cut, which the lowering runs once it knows the ranges, are not counted
@@ -853,6 +857,20 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                 f"spelled out move by move, the lowering would build about {int(state_parts):,} parts of conditions "
                 f"in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: it would be "
                 "refused after minutes", predicted=True)
+    elif busiest_state > ESTIMATE_ERROR * execute.STATE_WORK:
+        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
+        _refuse(out, busiest.span if busiest is not None else None,
+                f"spelled out move by move, the lowering would build about {int(busiest_state):,} parts of "
+                f"conditions in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: "
+                "it would be refused after minutes", predicted=True)
+    elif busiest_state > execute.STATE_WORK:
+        # the game's budgets may hold while one state's does not: the lowering refuses such a state where it
+        # passes STATE_WORK (tests/data/designers/jungle.tgpl: about 8.7 million parts in its second state)
+        out.undecided = True
+        out.notes.append(f"undecided: one control state's estimate, about {int(busiest_state):,} parts of conditions, "
+                         f"passes the {execute.STATE_WORK:,} the lowering allows one state by less than "
+                         f"{ESTIMATE_ERROR} times, the error a sample can make; `tgpl to-gdl --no-validate` gives "
+                         "the lowering's own answer")
     elif near:
         out.undecided = True
         out.notes.append(f"undecided: the estimate passes the lowering's budgets by less than {ESTIMATE_ERROR} times, "

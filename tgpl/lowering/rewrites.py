@@ -52,3 +52,11 @@ def player_arithmetic_hint() -> str:
     move's own code has (`CompiledMoves.player_arith`)."""
     return ("compute the player where the move calls the function and give it as an input "
             "(`F(who: player, other: player + 1)`), or, with two players, compare with `!= who`")
+
+
+def known_method_hint() -> str:
+    """`a.Strength()` on an object a move picks or reads from the state: the rules of a method are written for each
+    object of its class (up to `compiled.OBJECTS_SPLIT`), where the rules of a function of an object the rules know
+    (a global class's) take the object as an argument like any other value."""
+    return ("make it a function of a global class (or a global function) that takes the object as an input and "
+            "reads its members through it (`Strength(a: a)` reading `a.Rank`, for `a.Strength()` reading `Rank`)")
