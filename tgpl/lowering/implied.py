@@ -22,7 +22,7 @@ one literal here and not there, and folded less (865 rules against 775).
 from __future__ import annotations
 
 from tgpl.lowering.conserved import Linear, linear
-from tgpl.lowering.symbolic import FALSE, CmpLit, Formula, Num, by_id, conj, rebuild
+from tgpl.lowering.symbolic import FALSE, CmpLit, Formula, Num, bottom_up, by_id, conj, rebuild
 
 _OPS = ("==", "<", ">", "<=", ">=")
 _FLIPPED = {"==": "==", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
@@ -142,21 +142,8 @@ def terms_without_implied(terms: list[frozenset]) -> list[frozenset]:
 
 def simplified(f: Formula, memo: dict[int, Formula]) -> Formula:
     """f with every conjunction under it `without_implied` (FALSE where it contradicts itself), f itself where
-    nothing goes; memo: formula id -> result, for the formulas of one lowering. Iterative: conditions nest
-    thousands deep."""
-    todo = [f]
-    while todo:
-        g = todo[-1]
-        if g.id in memo:
-            todo.pop()
-            continue
-        pending = [p for p in g.parts if p.id not in memo]
-        if pending:
-            todo.extend(pending)
-            continue
-        todo.pop()
-        memo[g.id] = _simplified_node(g, memo)
-    return memo[f.id]
+    nothing goes; memo: formula id -> result, for the formulas of one lowering."""
+    return bottom_up(f, memo, lambda g: _simplified_node(g, memo))
 
 
 def _simplified_node(g: Formula, memo: dict[int, Formula]) -> Formula:

@@ -78,9 +78,9 @@ def path_shape(e: ast.Expr) -> tuple | None:
     return None
 
 
-def sum_loop(s: ast.For, types: dict) -> SumLoop | None:
-    """The loop `for (number i = 0; i < L.length; i += 1) { acc += L[i].F; }` (or `acc = acc + L[i].F`), acc a
-    number local other than i; None for any other loop."""
+def list_walk(s: ast.For) -> tuple[str, ast.Expr] | None:
+    """(i, L) of a loop `for (number i = 0; i < L.length; i += 1)`, L a list named without calls (`path_shape`);
+    None for any other loop header."""
     init, cond, post = s.init, s.cond, s.post
     if not (isinstance(init, ast.VarDecl) and isinstance(init.init, ast.NumberLit) and init.init.value == 0):
         return None
@@ -88,13 +88,21 @@ def sum_loop(s: ast.For, types: dict) -> SumLoop | None:
     if not (isinstance(cond, ast.Binary) and cond.op == "<" and isinstance(cond.left, ast.Name)
             and cond.left.name == i and isinstance(cond.right, ast.Member) and cond.right.name == "length"):
         return None
-    items = cond.right.obj
-    shape = path_shape(items)
-    if shape is None:
+    if path_shape(cond.right.obj) is None:
         return None
     if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == i
             and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
         return None
+    return i, cond.right.obj
+
+
+def sum_loop(s: ast.For, types: dict) -> SumLoop | None:
+    """The loop `for (number i = 0; i < L.length; i += 1) { acc += L[i].F; }` (or `acc = acc + L[i].F`), acc a
+    number local other than i; None for any other loop."""
+    walk = list_walk(s)
+    if walk is None:
+        return None
+    i, items = walk
     if len(s.body.body) != 1 or not isinstance(s.body.body[0], ast.ExprStmt):
         return None
     step = s.body.body[0].expr
@@ -110,7 +118,7 @@ def sum_loop(s: ast.For, types: dict) -> SumLoop | None:
         return None
     if not (isinstance(term, ast.Member) and isinstance(term.obj, ast.Index)
             and isinstance(term.obj.index, ast.Name) and term.obj.index.name == i
-            and path_shape(term.obj.obj) == shape):
+            and path_shape(term.obj.obj) == path_shape(items)):
         return None
     t = types.get(id(items))
     if types.get(id(term)) != NUMBER:  # the local's type is the executor's to check (a number, not a string)

@@ -33,8 +33,8 @@ from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, P
 from tgpl.lowering.minimize import forget as forget_minimized, minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
-    as_formula, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals, literals_of,
-    neg, rebuild, value_identity, vkey,
+    as_formula, bottom_up, cases_of, choice, compatible, conj, disj, evaluate3, lift, lit, literal_value, literals,
+    literals_of, neg, rebuild, value_identity, vkey,
 )
 from tgpl.lowering.horn import HornCompiler, Unsupported, relaxed_reads
 from tgpl.lowering.satisfy import Solver
@@ -2217,20 +2217,8 @@ class Admission:
         formulas share (up to the order and repetition of parts): 0 is false, 1 true. Comparisons exclude
         nothing (`symbolic._exclusive_cell`), so two formulas with one residual are satisfiable alike.
         Numbered here, not built as formulas: building them would change the interned formulas' order,
-        and with it the rules written. Iterative: conditions nest thousands deep."""
-        todo = [f]
-        while todo:
-            g = todo[-1]
-            if g.id in memo:
-                todo.pop()
-                continue
-            pending = [p for p in g.parts if p.id not in memo]
-            if pending:
-                todo.extend(pending)
-                continue
-            todo.pop()
-            memo[g.id] = self._node(g, [memo[p.id] for p in g.parts], known)
-        return memo[f.id]
+        and with it the rules written."""
+        return bottom_up(f, memo, lambda g: self._node(g, [memo[p.id] for p in g.parts], known))
 
     def _node(self, g: Formula, parts: list[int], known) -> int:
         if g is TRUE or g is FALSE:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.frontend.types import ClassType, Collection
-from tgpl.lowering.list_sums import path_shape
+from tgpl.lowering.list_sums import list_walk, path_shape
 
 PURE_NODES = (ast.Name, ast.This, ast.Member, ast.Binary, ast.Unary, ast.NumberLit, ast.StringLit, ast.BoolLit,
               ast.NullLit)
@@ -38,20 +38,13 @@ class SetScan:
 
 def set_scan(s: ast.For, types: dict) -> SetScan | None:
     """The loop as a scan that stops at the first match whose order nothing observes; None for any other loop."""
-    init, cond, post = s.init, s.cond, s.post
-    if not (isinstance(init, ast.VarDecl) and isinstance(init.init, ast.NumberLit) and init.init.value == 0):
+    walk = list_walk(s)
+    if walk is None:
         return None
-    i = init.name
-    if not (isinstance(cond, ast.Binary) and cond.op == "<" and isinstance(cond.left, ast.Name)
-            and cond.left.name == i and isinstance(cond.right, ast.Member) and cond.right.name == "length"):
-        return None
-    items = cond.right.obj
+    i, items = walk
     shape = path_shape(items)
     t = types.get(id(items))
-    if shape is None or not (isinstance(t, Collection) and t.kind == "List" and isinstance(t.elem, ClassType)):
-        return None
-    if not (isinstance(post, ast.Assign) and isinstance(post.target, ast.Name) and post.target.name == i
-            and post.op == "+=" and isinstance(post.value, ast.NumberLit) and post.value.value == 1):
+    if not (isinstance(t, Collection) and t.kind == "List" and isinstance(t.elem, ClassType)):
         return None
     if len(s.body.body) != 1 or not isinstance(s.body.body[0], ast.If) or s.body.body[0].orelse is not None:
         return None

@@ -535,6 +535,24 @@ def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Fo
     return r
 
 
+def bottom_up(f: Formula, memo: dict[int, object], node: Callable[[Formula], object]) -> object:
+    """`node(g)` of f and of every formula under it, parts first, kept in memo (formula id -> answer), where
+    `node` reads its parts' answers; f's answer. Iterative: conditions nest thousands deep."""
+    todo = [f]
+    while todo:
+        g = todo[-1]
+        if g.id in memo:
+            todo.pop()
+            continue
+        pending = [p for p in g.parts if p.id not in memo]
+        if pending:
+            todo.extend(pending)
+            continue
+        todo.pop()
+        memo[g.id] = node(g)
+    return memo[f.id]
+
+
 def rebuild(f: Formula, parts: list[Formula]) -> Formula:
     """f's connective over new parts; f itself, kept as built, when they are its own parts
     (a path's condition stays one rule, not one per disjunct)."""
