@@ -6,14 +6,26 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from tgpl.lowering.implied import simplified, without_implied
 from tgpl.lowering.segments import cmp_value
 from tgpl.lowering.symbolic import FALSE, CmpLit, FluentLit, Formula, Num, conj, disj, evaluate3, lit, neg
 
 SEEDS = Num("fluent", ("pit", "Seeds"))
 OTHER = Num("fluent", ("pit", "Other"))
-FLAG = lit(FluentLit("o", "flag", True))
+FLAG = lit(FluentLit("o", "flag", True))  # made anew for each test (`fresh_formulas`)
 OPS = ("==", "<", ">", "<=", ">=")
+
+
+@pytest.fixture(autouse=True)
+def fresh_formulas():
+    """FLAG made after a fresh formula table: a lowering run earlier in the same process (another test, in any
+    order) restarts the formulas' numbering, and a formula made at import could share its number, which
+    `evaluate3`'s memo keys on, with one made in the test."""
+    global FLAG
+    Formula.fresh_table()
+    FLAG = lit(FluentLit("o", "flag", True))
 
 
 def hand(passes: int) -> Num:

@@ -5,10 +5,21 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from tgpl.lowering.minimize import minimize
 from tgpl.lowering.symbolic import FALSE, TRUE, FluentLit, Formula, conj, disj, evaluate3, lit, neg
 
-ATOMS = [lit(FluentLit("o", f"a{i}", True)) for i in range(6)]  # independent propositions
+ATOMS: list[Formula] = []  # independent propositions, made anew for each test (`fresh_formulas`)
+
+
+@pytest.fixture(autouse=True)
+def fresh_formulas():
+    """The atoms made after a fresh formula table: a lowering run earlier in the same process (another test,
+    in any order) restarts the formulas' numbering, and an atom made at import could share its number, which
+    memos key on, with a formula made in the test."""
+    Formula.fresh_table()
+    ATOMS[:] = [lit(FluentLit("o", f"a{i}", True)) for i in range(6)]
 
 
 def _truth(f: Formula, world: dict) -> bool:

@@ -27,7 +27,7 @@ from tgpl.lowering.symbolic import FALSE, CmpLit, Formula, Num, bottom_up, by_id
 _OPS = ("==", "<", ">", "<=", ">=")
 _FLIPPED = {"==": "==", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
-_BOUNDS: dict[Formula, tuple | None] = {}  # comparison literal -> `_bound`, for one lowering (minimize.forget)
+_BOUNDS: dict[Formula, tuple | None] = {}  # comparison literal -> `_bound`, for one lowering (`forget`)
 
 
 def forget() -> None:

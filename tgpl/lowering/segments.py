@@ -30,6 +30,7 @@ from tgpl.frontend.outcomes import scalar_text, string_literal
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection
 from tgpl.lowering import execute
 from tgpl.lowering.execute import OWNER, THROWN, Dice, Executor, NotLowerable, Path, dealable, thrown_condition
+from tgpl.lowering.implied import forget as forget_implied
 from tgpl.lowering.minimize import forget as forget_minimized, minimize
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, Choice, CmpLit, ControlLit, FluentLit, ViewLit, Formula, MoveLit, Num, Partial, UObj,
@@ -281,6 +282,7 @@ class Lowering:
         self.range_work = RANGE_WORK if range_work is None else range_work
         self.range_spent: RangeWork | None = None
         forget_minimized()
+        forget_implied()
         self.program = program
         self.u = universe
         self.builtins = program.builtins
