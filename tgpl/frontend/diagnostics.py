@@ -26,6 +26,11 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
+    def holds(self, other: Span) -> bool:
+        """Whether other starts within self's text (a statement in the function whose span is self)."""
+        return (other.file == self.file
+                and (self.line, self.col) <= (other.line, other.col) <= (self.end_line, self.end_col))
+
     def to(self, other: Span) -> Span:
         """The span from the start of self to the end of other."""
         return Span(self.file, self.line, self.col, other.end_line, other.end_col)

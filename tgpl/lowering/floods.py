@@ -572,15 +572,10 @@ def _use_text(use: _Use) -> str:
     return f" searched by the loop at line {use.node.loop.span.line}"
 
 
-def _inside(span: Span, outer: Span) -> bool:
-    return span.file == outer.file and (outer.line, outer.col) <= (span.line, span.col) <= (outer.end_line,
-                                                                                              outer.end_col)
-
-
 def _written_at(span: Span, written: list | None) -> str | None:
     """The designer's function among `written` whose text holds `span`, by name."""
     for m in written or []:
-        if isinstance(m, ast.FunctionDef) and m.origin is None and _inside(span, m.span):
+        if isinstance(m, ast.FunctionDef) and m.origin is None and m.span.holds(span):
             return m.name
     return None
 

@@ -308,11 +308,6 @@ def _holders(info, universe: Universe) -> int:
     return sum(1 for o in universe.objects if o.is_a(info))
 
 
-def _inside(span: Span, body: Span) -> bool:
-    return (span.file == body.file and (span.line, span.col) >= (body.line, body.col)
-            and (span.line, span.col) <= (body.end_line, body.end_col))
-
-
 def _size(s: Span) -> tuple:
     return (s.end_line - s.line, s.end_col - s.col)
 
@@ -321,7 +316,7 @@ def owner_of(span: Span | None, parts: list[Part]) -> Part | None:
     """The innermost part whose definition holds `span`."""
     if span is None:
         return None
-    holding = [p for p in parts if _inside(span, p.body)]
+    holding = [p for p in parts if p.body.holds(span)]
     return min(holding, key=lambda p: _size(p.body)) if holding else None
 
 

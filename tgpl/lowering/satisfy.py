@@ -21,26 +21,9 @@ from typing import Callable, Iterator
 import clingo
 
 from tgpl.limits import LimitReached, Limits, outside, unlimited
-from tgpl.lowering.symbolic import FALSE, TRUE, Formula, _exclusive_cell, _exclusive_value
+from tgpl.lowering.symbolic import FALSE, TRUE, Formula, _exclusive_cell, _exclusive_value, parts_first
 
 _PROGRAM = (Path(__file__).with_name("satisfy.lp")).read_text(encoding="utf-8")
-
-
-def _parts_first(f: Formula, numbered: dict) -> Iterator[Formula]:
-    """The formulas under f not yet in `numbered` (keyed by id), each after its parts, iteratively: conditions
-    nest thousands deep. The caller numbers each one it is given before asking for the next."""
-    todo = [f]
-    while todo:
-        g = todo[-1]
-        if g.id in numbered:
-            todo.pop()
-            continue
-        pending = [p for p in (g.parts or ()) if p.id not in numbered]
-        if pending:
-            todo.extend(pending)
-            continue
-        todo.pop()
-        yield g
 
 
 class Encoding:
@@ -70,7 +53,7 @@ class Encoding:
 
     def node(self, f: Formula) -> int:  # iterative: conditions nest thousands deep
         nodes, facts = self.nodes, self.facts
-        for g in _parts_first(f, nodes):
+        for g in parts_first(f, nodes):
             n = nodes[g.id] = len(nodes)
             if g is TRUE:
                 facts.append(f"true({n}).")
@@ -269,7 +252,7 @@ class Solver:
 
     def _node(self, backend, f: Formula) -> int:  # iterative: conditions nest thousands deep
         nodes = self.nodes
-        for g in _parts_first(f, nodes):
+        for g in parts_first(f, nodes):
             self._keep.append(g)
             if g.kind == "lit":
                 nodes[g.id] = self._atom(backend, g.key)

@@ -25,7 +25,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Callable, Iterable, Union
+from typing import Callable, Iterable, Iterator, Union
 
 # ================================================================= formulas
 
@@ -535,20 +535,27 @@ def settle(f: Formula, known: Callable[[object], bool | None], memo: dict) -> Fo
     return r
 
 
-def bottom_up(f: Formula, memo: dict[int, object], node: Callable[[Formula], object]) -> object:
-    """`node(g)` of f and of every formula under it, parts first, kept in memo (formula id -> answer), where
-    `node` reads its parts' answers; f's answer. Iterative: conditions nest thousands deep."""
+def parts_first(f: Formula, done: dict) -> Iterator[Formula]:
+    """The formulas under f not yet in `done` (keyed by id), each after its parts, iteratively: conditions nest
+    thousands deep. The caller enters each one it is given in `done` before asking for the next."""
     todo = [f]
     while todo:
         g = todo[-1]
-        if g.id in memo:
+        if g.id in done:
             todo.pop()
             continue
-        pending = [p for p in g.parts if p.id not in memo]
+        pending = [p for p in g.parts if p.id not in done]
         if pending:
             todo.extend(pending)
             continue
         todo.pop()
+        yield g
+
+
+def bottom_up(f: Formula, memo: dict[int, object], node: Callable[[Formula], object]) -> object:
+    """`node(g)` of f and of every formula under it, parts first (`parts_first`), kept in memo (formula id ->
+    answer), where `node` reads its parts' answers; f's answer."""
+    for g in parts_first(f, memo):
         memo[g.id] = node(g)
     return memo[f.id]
 
