@@ -183,7 +183,7 @@ class AspTrace:
             if len(joint) != roles:
                 raise ValueError(f"joint move {t} has {len(joint)} moves for {roles} roles")
             joints.append([(r, symbol(m)) for r, m in zip(self._role_symbols, joint)])
-        if self._ctl is None:
+        if self._initial is None:  # not grounded yet (or the last grounding's initial state had no one answer set)
             self.ground()
         missing = {rm for joint in joints for rm in joint} - self._does.keys()
         if missing:
