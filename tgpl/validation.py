@@ -41,8 +41,8 @@ order:
   limit (`max_seconds`, an outer safety limit only) passed before the count.
 
 With an ASP encoding (`tgpl to-asp`), up to ASP_REPLAYS of the plays are also
-replayed on it (tgpl.asp.asp_trace, grounded once): legal moves, terminal
-status and goals at every step.
+replayed on it (tgpl.asp.asp_trace, grounded once for one step, a solve per
+move): legal moves, terminal status and goals at every step.
 
 This module composes the runtime with the lowering and the ASP layer, which may
 not import each other; it sits beside tgpl/pipeline.py for that reason. The
@@ -108,7 +108,7 @@ STATE_BOUND = 100_000  # the most product states the bisimulation explores
 FIRST_CUT_SHARE = 10  # the first play is cut at this fraction of the steps asked for (then the cut doubles)
 SHRINK_STEPS = 500  # after a mismatch in a playout, the most steps compared looking for a shorter one
 ASP_REPLAYS = 20  # plays replayed on the ASP encoding
-ASP_MAX_DEPTH = 100  # their first moves at most: the encoding is grounded for that many steps
+ASP_MAX_DEPTH = 100  # their first moves at most: one solve each
 NOOP = Const("noop")
 FIRST_BATCH = 8  # states the first batch of a batched playout asks the GDL for, to set the workers going at once
 BATCH = 256  # ... then at most this many a worker (chess's validation: 2,500-2,700 steps in 10 s, 2,200-2,400 at 128)
@@ -1396,13 +1396,12 @@ def _mismatch(play: Play) -> Mismatch | None:
 
 def _asp_replay(d: Differential, encoding: AspEncoding, plays: list[Play], limits: Limits | None = None
                 ) -> tuple[Mismatch | None, int, int]:
-    """The plays' first ASP_MAX_DEPTH moves on the ASP encoding, grounded once for the longest, under the command's
-    `limits` (LimitReached past them: the grounding and the solves are the command's work)."""
+    """The plays' first ASP_MAX_DEPTH moves on the ASP encoding, grounded once for one step (tgpl.asp.asp_trace),
+    under the command's `limits` (LimitReached past them: the grounding and the solves are the command's work)."""
     plays = [p for p in plays if p.steps]
     if not plays:
         return None, 0, 0
-    horizon = max(min(len(p.joints), ASP_MAX_DEPTH) for p in plays)
-    trace = AspTrace(encoding, horizon=horizon, limits=limits)
+    trace = AspTrace(encoding, limits=limits)
     steps = 0
     for play in plays:
         joints = play.joints[:ASP_MAX_DEPTH]

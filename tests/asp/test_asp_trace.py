@@ -73,34 +73,53 @@ def test_a_move_for_each_role_is_required():
 
 @pytest.fixture
 def groundings(monkeypatch) -> list[int]:
-    """The horizon of every clingo grounding from now on (the trace passes it as `--const=horizon=N`)."""
+    """One entry per clingo grounding from now on."""
     grounded: list[int] = []
-    original_init, original_ground = clingo.Control.__init__, clingo.Control.ground
-
-    def init(self, arguments=(), *args, **kwargs):
-        self._spied_horizon = next((int(a.split("=")[-1]) for a in arguments if a.startswith("--const=horizon=")),
-                                   None)
-        original_init(self, arguments, *args, **kwargs)
+    original_ground = clingo.Control.ground
 
     def ground(self, *args, **kwargs):
-        grounded.append(self._spied_horizon)
+        grounded.append(1)
         return original_ground(self, *args, **kwargs)
 
-    monkeypatch.setattr(clingo.Control, "__init__", init)
     monkeypatch.setattr(clingo.Control, "ground", ground)
     return grounded
 
 
-def per_play(encoding, moves) -> list[Step]:
-    """The reference: a fresh trace for each play, grounded for exactly that play."""
-    return AspTrace(encoding, horizon=len(moves)).run(moves)
+def unrolled(encoding, moves) -> list[Step]:
+    """The reference: the encoding grounded for the times 0..len(moves) with the play's moves as facts, solved
+    once (no externals, no step by step): what `AspTrace.run` must give, step for step."""
+    names = encoding.names
+    roles = [names.symbol(r) for r in encoding.roles]
+    facts = "".join(f"does({r},{names.symbol(m)},{t}).\n" for t, joint in enumerate(moves)
+                    for r, m in zip(roles, joint))
+    ctl = clingo.Control(["--warn=none", "--models=2"])
+    ctl.add("base", [], encoding.text + f"time(0..{len(moves)}).\n" + facts)
+    ctl.ground([("base", [])])
+    models = []
+    ctl.solve(on_model=lambda m: models.append(m.symbols(atoms=True)))
+    assert len(models) == 1
+    legal = [[[] for _ in roles] for _ in range(len(moves) + 1)]
+    goals = [[[] for _ in roles] for _ in range(len(moves) + 1)]
+    terminal = [False] * (len(moves) + 1)
+    for sym in models[0]:
+        if sym.name == "terminal" and len(sym.arguments) == 1:
+            terminal[sym.arguments[0].number] = True
+        elif sym.name in ("legal", "goal") and len(sym.arguments) == 3 and sym.arguments[0] in roles:
+            r, value, t = sym.arguments
+            if sym.name == "legal":
+                legal[t.number][roles.index(r)].append(names.term(value))
+            else:
+                goals[t.number][roles.index(r)].append(value.number if value.type is clingo.SymbolType.Number
+                                                       else names.term(value))
+    return [Step(t, tuple(tuple(sorted(ms, key=str)) for ms in legal[t]), terminal[t],
+                 tuple(tuple(sorted(gs, key=str)) for gs in goals[t])) for t in range(len(moves) + 1)]
 
 
 def test_forty_random_tictactoe_plays_through_one_grounding(groundings):
     game = GdlGame.load(TICTACTOE)
     game.initial_state()  # the reasoner grounds its own program first
     groundings.clear()
-    trace = AspTrace(encode_asp(game.program), horizon=9)
+    trace = AspTrace(encode_asp(game.program))
     rng = random.Random(41)
     lengths = set()
     for _ in range(40):
@@ -108,55 +127,71 @@ def test_forty_random_tictactoe_plays_through_one_grounding(groundings):
         assert_same(game, trace, moves, states)
         lengths.add(len(moves))
     assert len(lengths) > 1
-    assert groundings == [9] and trace.groundings == 1
+    assert groundings == [1] and trace.groundings == 1
 
 
-def test_a_game_without_input_is_grounded_once_with_moves_from_legal(groundings):
+def test_a_game_without_input_takes_its_moves_from_legal_and_without_base_its_fluents_as_reached(groundings):
     game = GdlGame.load(DATA / "gdl_defect_loop.kif")  # declares no input: the externals come from legal
-    assert "input" not in game.program.defined()
+    assert "input" not in game.program.defined() and "base" not in game.program.defined()
     game.initial_state()
     groundings.clear()
-    trace = AspTrace(encode_asp(game.program), horizon=12)
+    trace = AspTrace(encode_asp(game.program))
     rng = random.Random(8)
     for _ in range(10):
         moves, states = random_play(game, rng, limit=12)
         assert_same(game, trace, moves, states)
-    assert groundings == [12]
+    # no base: the fluents a play reaches first at time 3 are added, and grounded again, with the moves legal
+    # can give with them
+    assert trace._extra_fluents and len(groundings) == trace.groundings > 1
 
 
-def test_without_a_horizon_the_first_play_sets_it_and_longer_ones_double_it(groundings):
+def test_the_grounding_is_one_step_whatever_the_length_of_the_plays():
+    """The replay grounds the encoding for one step, not for a horizon: a play of 2 moves and one of 30 (moves
+    past the end included) leave the same grounding, the size of the encoding grounded for 2 times at most."""
     game = GdlGame.load(TICTACTOE)
     encoding = encode_asp(game.program)
-    game.initial_state()
-    groundings.clear()
+    x, o = game.roles
+    cells = [Func("mark", (Const(str(i)), Const(str(j)))) for i in (1, 2, 3) for j in (1, 2, 3)]
+    noop = Const("noop")
     trace = AspTrace(encoding)
-    assert groundings == [] and trace.horizon is None
-    rng = random.Random(5)
-    plays = [random_play(game, rng) for _ in range(30)]
-    moves, states = max(plays, key=lambda p: len(p[0]))
-    assert len(moves) == 9
-    for n in (2, 3, 5, 9, 4, 0):
-        assert_same(game, trace, moves[:n], states[:n + 1])
-    assert groundings == [2, 4, 8, 16] and trace.horizon == 16 and trace.groundings == 4
-    for moves, states in plays:
-        assert_same(game, trace, moves, states)
-    assert len(groundings) == 4
+    trace.run([(cells[0], noop), (noop, cells[4])])
+    size = trace.size
+    trace.run([(cells[0], noop), (noop, cells[4])] * 15)
+    assert trace.size == size and trace.groundings == 1
+    two = clingo.Control(["--warn=none"])  # every move an external at times 0 and 1: the horizon 2 of old
+    two.add("base", [], encoding.text + "time(0..2).\n#external does(R,M,T) : input(R,M), time(T), T < 2.\n")
+    two.ground([("base", [])])
+    two.solve()
+    assert size.rules < two.statistics["problem"]["lp"]["rules"]
 
 
-def test_the_steps_are_those_of_grounding_each_play_alone():
+def test_the_steps_are_those_of_the_encoding_unrolled_over_the_play():
     """Not only legal plays: an illegal move, a move outside input, moves after the end."""
     game = GdlGame.load(TICTACTOE)
     encoding = encode_asp(game.program)
-    trace = AspTrace(encoding, horizon=9)
+    trace = AspTrace(encoding)
     rng = random.Random(12)
     x, o = game.roles
     cells = [Func("mark", (Const(str(i)), Const(str(j)))) for i in (1, 2, 3) for j in (1, 2, 3)]
     noop = Const("noop")
     plays = [random_play(game, rng)[0] for _ in range(5)]
     plays.append([(cells[0], noop), (noop, cells[0]), (cells[4], noop)])  # o marks x's cell
-    plays.append([(cells[0], noop), (noop, cells[4])] * 5)  # ten moves: past the horizon, past the end
+    plays.append([(cells[0], noop), (noop, cells[4])] * 5)  # ten moves: past the end
     plays.append([(Const("pass"), noop), (noop, cells[1])])  # not in input: added to the externals
     plays.append(plays[0])  # after the others, back to the first play
+    plays.append([])
     for moves in plays:
-        assert trace.run(moves) == per_play(encoding, moves), moves
-    assert trace.horizon == 18 and trace.groundings == 3  # 9, 18, 18 with `pass`
+        assert trace.run(moves) == unrolled(encoding, moves), moves
+    assert trace.groundings == 2  # the first, and again with `pass`
+
+
+@pytest.mark.parametrize("name", ["gdl_defect_stuck", "gdl_defect_loop", "gdl_defect_no_goal",
+                                  "gdl_defect_unwinnable"])
+def test_defect_games_step_as_unrolled(name):
+    game = GdlGame.load(DATA / f"{name}.kif")
+    encoding = encode_asp(game.program)
+    trace = AspTrace(encoding)
+    rng = random.Random(3)
+    for _ in range(5):
+        moves, _ = random_play(game, rng, limit=12)
+        assert trace.run(moves) == unrolled(encoding, moves), moves

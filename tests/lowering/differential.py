@@ -144,9 +144,9 @@ def asp_check(lw: Lowered, trace: AspTrace, joints: list, steps: list[Step]) -> 
         assert diff is None, f"ASP, step {t}: " + "; ".join(diff.lines("the ASP program"))
 
 
-def asp_trace(lw: Lowered, horizon: int | None = None) -> AspTrace:
-    """One trace for many plays: grounded once up to `horizon` moves (grown as needed without one)."""
-    return AspTrace(encode_asp(lw.lowered.program), horizon=horizon)
+def asp_trace(lw: Lowered) -> AspTrace:
+    """One trace for many plays: the encoding grounded once for one step (tgpl.asp.asp_trace)."""
+    return AspTrace(encode_asp(lw.lowered.program))
 
 
 def playout(lw: Lowered, rng: random.Random, max_steps: int = 500, state_check: bool = True,

@@ -7,35 +7,34 @@ encoding exactly one answer set, which holds every step's legal moves, terminal
 status and goals; a differential test compares those with what the reasoner
 says along the same play.
 
-    trace = AspTrace(encode_asp(program), horizon=9)
+    trace = AspTrace(encode_asp(program))
     steps = trace.run([(mark(1, 1), noop), (noop, mark(2, 2))])
     steps[0].legal[0]      # xplayer's legal moves at time 0, as IR terms
 
-Ground once, answer many plays. Grounding is the expensive part (a lowered
-Connect Four is 17,000 rules over 42 steps), so the encoding is grounded once
-for the times 0..horizon together with `asp_trace.lp`, which makes `does(R,M,T)`
-an external atom for every move of the game's `input` relation (or, if the game
-has no `input`, every move `legal` can give at T) and every T < horizon. A play
-then only assigns externals (true for its moves at their times, false for every
-other; only those that changed since the previous play are flipped) and solves
-once. The state at a time depends only on the moves before it, so the steps
-0..len(moves) are exactly those of grounding the play's moves as facts; the
-times after the play are solved with nobody moving and not read.
+Ground once, one step at a time. The encoding is grounded once, with
+`asp_trace.lp`, for three times only: 0 (the initial state), 2 (a state whose
+fluents and joint move are external atoms: every fluent of the game's `base`
+and every move of its `input`, or, without `input`, every move `legal` can give)
+and 3 (the state they lead to). A step of a play assigns its state and joint
+move to the externals (only those that changed since the last step are flipped)
+and solves once; time 3 gives the next state, which the next step assigns in
+turn. Every timed rule of the encoding reads one time and writes that time or
+the next (tgpl.asp.asp_emit), so chaining the steps gives exactly the answer set
+of the encoding unrolled over the play with its moves as facts: the same legal
+moves, terminal status and goals, and a step with other than one answer set is
+an error, as a play with other than one would be.
 
-Plays longer than the horizon. The horizon is `horizon` if given (grounded in
-the constructor), else the length of the first play (grounded then). A longer
-play grounds the encoding again, in a fresh control, up to the larger of its
-length and twice the old horizon: doubling bounds the grounding done over all
-plays by about twice that of the final horizon, and a caller that knows the
-longest play (Connect Four: 42) passes it and grounds exactly once. True
-multi-shot extension (grounding only the new steps) is not possible with the
-one-shot text this class takes: its timed rules range over `time/1` inside one
-`base` part, and clingo never instantiates an already grounded part again for
-new `time/1` atoms; it needs the `#program step(t)` parts of
-`encode_incremental`, i.e. the game's rules, which an `AspEncoding` does not
-keep. Likewise a play with a move outside the externals' domain (a move not in
-`input`, which GDL does not allow but this class accepts as the per-play
-grounding did) adds that move to the domain and grounds again.
+Why not a horizon: grounding the encoding for the times 0..n with every move an
+external at every time grounds every state the game's rules cannot rule out at
+each time, n times over; 40 steps of a 5x7 Jungle grounded to 1.8 GB and its
+first solve needed 6.3 GB more. One step of it is 1/40th of that, whatever the
+length of the plays, and a play costs one solve per move.
+
+A fluent or a move outside the externals' domain (a game without `base`, a move
+not in `input`, which GDL does not allow but this class accepts, as grounding a
+play with its moves as facts does) is added to the domain and the encoding
+grounded again; the initial state's fluents are in the domain from the start.
+`groundings` counts the groundings done.
 """
 
 from __future__ import annotations
@@ -53,6 +52,9 @@ from tgpl.lowering.ir import Term
 
 JointMove = tuple[Term, ...]
 
+INITIAL, STATE, NEXT = 0, 2, 3
+"""The times of asp_trace.lp: the initial state, a state of a play (externals), the state after its joint move."""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -68,46 +70,65 @@ class Step:
     goals: tuple[tuple[int | Term, ...], ...]
 
 
-class AspTrace:
-    """The encoding grounded once up to a horizon; each play assigns its moves as externals and solves.
+@dataclass(frozen=True)
+class GroundSize:
+    """The size of a grounding, as clingo counts the program it hands its solver (statistics' problem.lp)."""
 
-    horizon: the times 0..horizon to ground now (plays of up to `horizon` joint
-    moves need no other grounding); None grounds at the first play. `groundings`
-    counts the groundings done so far.
+    atoms: int
+    rules: int
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """One solve's answer, read at one time: the Step's parts (unsorted) and the fluents that hold."""
+
+    legal: tuple[tuple[Term, ...], ...]
+    terminal: bool
+    goals: tuple[tuple[int | Term, ...], ...]
+    fluents: frozenset[clingo.Symbol]
+
+
+class AspTrace:
+    """The encoding grounded once for one step; each step of a play assigns its state and moves as externals.
+
+    The grounding happens at the first play (or in `ground`); `groundings` counts them, `size` is the last one's.
     """
 
-    def __init__(self, encoding: AspEncoding, horizon: int | None = None, limits: Limits | None = None):
+    def __init__(self, encoding: AspEncoding, limits: Limits | None = None):
         self.encoding = encoding
         # the command's limits: a grounding and a solve's preparation, which clingo cannot interrupt, run where
-        # they are checked (tgpl.asp.interrupt); 40 steps of Jungle-lite's encoding grounded in 34 s to 1.8 GB,
-        # and its first solve took 41 s to 6.3 GB, where `to-asp --max-memory 3000` had allowed 3 GB
+        # they are checked (tgpl.asp.interrupt)
         self.limits = limits if limits is not None else unlimited()
         self._role_index = {encoding.names.symbol(r): i for i, r in enumerate(encoding.roles)}
         self._role_symbols = tuple(encoding.names.symbol(r) for r in encoding.roles)
         self._declared = "input" in encoding.kinds.static
-        self._extra: set[tuple[clingo.Symbol, clingo.Symbol]] = set()  # moves a play used outside the domain
+        self._based = "base" in encoding.kinds.static
+        self._extra_moves: set[tuple[clingo.Symbol, clingo.Symbol]] = set()  # moves a play used outside the domain
+        self._extra_fluents: set[clingo.Symbol] = set()  # fluents a play reached outside the domain
         self._ctl: clingo.Control | None = None
-        self._does: dict[tuple[clingo.Symbol, clingo.Symbol, int], int] = {}  # external -> program literal
+        self._does: dict[tuple[clingo.Symbol, clingo.Symbol], int] = {}  # (role, move) -> external's literal
+        self._holds: dict[clingo.Symbol, int] = {}  # fluent -> external's literal
         self._on: set[int] = set()
-        self.horizon: int | None = None
+        self._initial: _Answer | None = None
         self.groundings = 0
-        if horizon is not None:
-            if horizon < 0:
-                raise ValueError("the horizon must be 0 or more")
-            self._ground(horizon)
+        self.size: GroundSize | None = None
 
-    def _ground(self, horizon: int) -> None:
-        """A fresh control with the encoding grounded for the times 0..horizon."""
-        ctl = clingo.Control(["--warn=none", "--models=2", f"--const=horizon={horizon}"])
+    def ground(self) -> None:
+        """A fresh control with the encoding grounded for the times of asp_trace.lp, and its initial state read."""
+        ctl = clingo.Control(["--warn=none", "--models=2"])
         parts = [self.encoding.text, lp_file("asp_trace.lp")]
-        if self._extra:
-            parts.append("".join(f"gdl_trace_move({r},{m}).\n" for r, m in sorted(self._extra)))
-        domain = "trace_input" if self._declared else "trace_legal"
+        if self._extra_moves:
+            parts.append("".join(f"gdl_trace_move({r},{m}).\n" for r, m in sorted(self._extra_moves)))
+        if self._extra_fluents:
+            parts.append("".join(f"gdl_trace_fluent({f}).\n" for f in sorted(self._extra_fluents)))
+        domains = [("base", []), ("trace_input" if self._declared else "trace_legal", [])]
+        if self._based:
+            domains.append(("trace_base", []))
 
         def grounded() -> None:
             for part in parts:
                 ctl.add("base", [], part)
-            ctl.ground([("base", []), (domain, [])])
+            ctl.ground(domains)
         if self.limits.unlimited:
             grounded()
         else:
@@ -115,19 +136,26 @@ class AspTrace:
             interruptible(ctl, grounded, self.limits)
             self.limits.check()
         self.groundings += 1
-        self._ctl, self.horizon, self._on = ctl, horizon, set()
-        self._does = {}
+        self._ctl, self._on = ctl, set()
+        self._does, self._holds = {}, {}
         for atom in ctl.symbolic_atoms.by_signature("does", 3):
             if atom.is_external:
-                r, m, t = atom.symbol.arguments
-                self._does[(r, m, t.number)] = atom.literal
+                r, m, _ = atom.symbol.arguments
+                self._does[(r, m)] = atom.literal
+        for atom in ctl.symbolic_atoms.by_signature("holds", 2):
+            if atom.is_external:
+                self._holds[atom.symbol.arguments[0]] = atom.literal
         # What each shown atom says, decoded once here so that reading a model decodes no symbol:
-        # (time, None) for terminal, (time, (is legal, role index, the move or goal value)) for legal and goal.
+        # (time, None) for terminal, (time, (0 legal / 1 goal, role index, the move or goal value)), and
+        # (time, (2, None, fluent)) for holds.
         term = self.encoding.names.term
         self._meaning: dict[clingo.Symbol, tuple] = {}
         for atom in ctl.symbolic_atoms.by_signature("terminal", 1):
             self._meaning[atom.symbol] = (atom.symbol.arguments[0].number, None)
-        for name in ("legal", "goal"):
+        for atom in ctl.symbolic_atoms.by_signature("holds", 2):
+            f, t = atom.symbol.arguments
+            self._meaning[atom.symbol] = (t.number, (2, None, f))
+        for kind, name in enumerate(("legal", "goal")):
             for atom in ctl.symbolic_atoms.by_signature(name, 3):
                 r, value, t = atom.symbol.arguments
                 role = self._role_index.get(r)
@@ -136,24 +164,46 @@ class AspTrace:
                         value = term(value)
                     else:
                         value = value.number
-                    self._meaning[atom.symbol] = (t.number, (name == "legal", role, value))
+                    self._meaning[atom.symbol] = (t.number, (kind, role, value))
+        answers = self._solve(set())
+        self.size = GroundSize(int(ctl.statistics["problem"]["lp"]["atoms"]),
+                               int(ctl.statistics["problem"]["lp"]["rules"]))
+        self._initial = answers[INITIAL]
+        missing = self._initial.fluents - self._holds.keys()
+        if missing:  # the initial state outside `base` (or no `base`): in the domain from the start
+            self._extra_fluents |= missing
+            self.ground()
 
     def run(self, moves: Sequence[JointMove]) -> list[Step]:
         """The states at times 0..len(moves) of the play that makes `moves` (one term per role, in role order)."""
         symbol = self.encoding.names.symbol
-        length = len(moves)
-        play: list[tuple[clingo.Symbol, clingo.Symbol, int]] = []
+        roles = len(self.encoding.roles)
+        joints: list[list[tuple[clingo.Symbol, clingo.Symbol]]] = []
         for t, joint in enumerate(moves):
-            if len(joint) != len(self.encoding.roles):
-                raise ValueError(f"joint move {t} has {len(joint)} moves for {len(self.encoding.roles)} roles")
-            play.extend((r, symbol(m), t) for r, m in zip(self._role_symbols, joint))
-        if self.horizon is None or length > self.horizon:
-            self._ground(length if self.horizon is None else max(length, 2 * self.horizon))
-        missing = {(r, m) for r, m, t in play if (r, m, t) not in self._does}
+            if len(joint) != roles:
+                raise ValueError(f"joint move {t} has {len(joint)} moves for {roles} roles")
+            joints.append([(r, symbol(m)) for r, m in zip(self._role_symbols, joint)])
+        if self._initial is None:  # not grounded yet (or the last grounding's initial state had no one answer set)
+            self.ground()
+        missing = {rm for joint in joints for rm in joint} - self._does.keys()
         if missing:
-            self._extra |= missing
-            self._ground(self.horizon)
-        on = {self._does[key] for key in play}
+            self._extra_moves |= missing
+            self.ground()
+        answer = self._initial
+        steps = [_step(0, answer)]
+        for t, joint in enumerate(joints):
+            outside = answer.fluents - self._holds.keys()
+            if outside:  # a fluent no external stands for: added, and grounded again
+                self._extra_fluents |= outside
+                self.ground()
+            on = {self._holds[f] for f in answer.fluents}
+            on.update(self._does[rm] for rm in joint)
+            answer = self._solve(on)[NEXT]
+            steps.append(_step(t + 1, answer))
+        return steps
+
+    def _solve(self, on: set[int]) -> dict[int, _Answer]:
+        """The answer set with the externals `on` true and every other false, read at the times it shows."""
         ctl = self._ctl
         for lit in on - self._on:
             ctl.assign_external(lit, True)
@@ -165,22 +215,26 @@ class AspTrace:
         if len(models) != 1:
             raise SolverError(f"the encoding has {len(models)} answer sets for this play, not one")
         roles = len(self.encoding.roles)
-        legal: list[list[list[Term]]] = [[[] for _ in range(roles)] for _ in range(length + 1)]
-        goals: list[list[list]] = [[[] for _ in range(roles)] for _ in range(length + 1)]
-        terminal = [False] * (length + 1)
+        read = {t: ([[] for _ in range(roles)], [[] for _ in range(roles)], [False], set()) for t in (INITIAL, NEXT)}
         meaning = self._meaning
         for sym in models[0]:
             found = meaning.get(sym)
             if found is None:
                 continue
             t, what = found
-            if t > length:  # after the play: nobody moves there
+            at = read.get(t)
+            if at is None:  # time 2: the state assigned
                 continue
             if what is None:
-                terminal[t] = True
-            elif what[0]:
-                legal[t][what[1]].append(what[2])
+                at[2][0] = True
+            elif what[0] == 2:
+                at[3].add(what[2])
             else:
-                goals[t][what[1]].append(what[2])
-        return [Step(t, tuple(tuple(sorted(ms, key=str)) for ms in legal[t]), terminal[t],
-                     tuple(tuple(sorted(gs, key=str)) for gs in goals[t])) for t in range(length + 1)]
+                at[what[0]][what[1]].append(what[2])
+        return {t: _Answer(tuple(map(tuple, legal)), terminal[0], tuple(map(tuple, goals)), frozenset(fluents))
+                for t, (legal, goals, terminal, fluents) in read.items()}
+
+
+def _step(time: int, answer: _Answer) -> Step:
+    return Step(time, tuple(tuple(sorted(ms, key=str)) for ms in answer.legal), answer.terminal,
+                tuple(tuple(sorted(gs, key=str)) for gs in answer.goals))
