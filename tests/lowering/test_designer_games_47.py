@@ -16,8 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from click.testing import CliRunner
 
-from differential import checks_clean_and_plays, model_perft, plays_to_the_models_end, runtime_perft
+from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_models_end,
+                          runtime_perft)
+from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -203,3 +206,61 @@ def test_the_seeded_plays_meet_every_rule():
 
 def test_dobutsu_checks_clean_and_plays_to_its_end():
     checks_clean_and_plays(game("dobutsu"))
+
+
+# --- the hands as spots beside the board -----------------------------------------------------------------
+
+def stand_observed(state) -> tuple:
+    """dobutsu_stand.tgpl's pieces, hands and moves, each hand counted from its row of the stand (`Stand[slot][seat]`,
+    two spots a kind), whose second spot of a kind is full only where its first is."""
+    w = state.world
+    board = []
+    for x, y in SQUARES:
+        f = w.fields(w.named(f"Grid[{x}][{y}]"))
+        if f["Piece"] is not None:
+            board.append(((x, y), (str(f["Piece"]), f["Side"])))
+    hands = []
+    for p in range(2):
+        spots = [w.fields(w.named(f"Stand[{slot}][{p}]"))["Piece"] for slot in range(6)]
+        assert all(spots[2 * k] is not None or spots[2 * k + 1] is None for k in range(3)), spots
+        assert all(s is None or str(s) == HAND_KINDS[i // 2] for i, s in enumerate(spots)), spots
+        hands.append(tuple(sum(s is not None for s in spots[2 * k:2 * k + 2]) for k in range(3)))
+    return tuple(sorted(board)), tuple(hands), int(w.fields(w.named("Dobutsu"))["Moves"])
+
+
+def test_the_stand_plays_the_same_game():
+    """dobutsu_stand.tgpl (the hand a row of spots, two for each kind: a capture fills the first empty spot of its
+    kind, a drop empties the last full one) has the model's move tree and plays."""
+    start = load_game(game("dobutsu_stand")).initial_state(0)
+    assert runtime_perft(start, 3) == model_perft(moves, apply, Dobutsu(), 3)
+    for chooser in (403, 1486):
+        plays_to_the_models_end(start, pair(Dobutsu()), Lcg(chooser), lambda p: moves(p[1]),
+                                lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
+                                lambda p, m: text(p[1], m), stand_observed)
+
+
+# --- the lowering -------------------------------------------------------------------------------------
+
+def test_the_dry_run_of_the_counted_hands_is_undecided_at_the_counters():
+    """The hands as counters: the dry run's search of the numbers' ranges passes its budget ranging the moves and
+    the hands' counters, which it names with where they are written (`tgpl to-gdl` alike stops at 300 s, naming the
+    same counters, the hands' grown to 6: the search sees no board, so nothing it sees bounds a hand by the two
+    pieces of a kind)."""
+    r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("dobutsu")])
+    assert r.exit_code == 2, r.output
+    assert "dobutsu.tgpl: undecided within the dry run's budget; its moves spelled out one by one" in r.output
+    out = " ".join(r.output.split())
+    assert "the search of the numbers' ranges passed the dry run's budget (5,000 steps) while ranging " \
+           "Dobutsu.Moves (0 to 60 found so far, written at " in out, out
+    assert "Seat#0.Chicks, Seat#1.Chicks (0 to 6 found so far, written at " in out, out
+    assert "where one of these grows without end, test it before it changes or end the game at a bound" in out
+
+
+def test_the_stand_lowers_spelled_out_and_validates(tmp_path):
+    """dobutsu_stand.tgpl: the dry run says it lowers (estimated), spelled out; `tgpl to-gdl` (auto, which spells
+    the moves out, as `--moves spelled` does, to the same bytes) lowers it, validated by playouts to the end."""
+    r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("dobutsu_stand")])
+    assert r.exit_code == 0, r.output
+    assert "dobutsu_stand.tgpl: lowers (estimated); its moves spelled out one by one" in r.output
+    kif, _ = lowered_and_validated(game("dobutsu_stand"), tmp_path / "dobutsu_stand.kif")
+    assert "; Check it with: tgpl check-gdl FILE.kif" in kif and "(input player_0 (drop seat_0 chick grid_0_0))" in kif

@@ -16,8 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from click.testing import CliRunner
 
-from differential import checks_clean_and_plays, model_perft, plays_to_the_models_end, runtime_perft
+from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_models_end,
+                          runtime_perft)
+from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -183,3 +186,34 @@ def test_the_seeded_plays_meet_every_rule():
 
 def test_onitama_checks_clean_and_plays_to_its_end():
     checks_clean_and_plays(game("onitama"))
+
+
+# --- the lowering -------------------------------------------------------------------------------------
+
+def test_the_dry_run_says_it_lowers_compiled():
+    r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("onitama")])
+    assert r.exit_code == 0, r.output
+    assert "onitama.tgpl: lowers; its moves compiled once (an action has 3,125 ways to fill its inputs" in r.output
+    assert "ok  function  Onitama.Reaches    rules with variables (compiled function)" in r.output
+
+
+def test_onitama_lowers_compiled_and_validates(tmp_path):
+    """`tgpl to-gdl` (auto): the moves compiled once, the cards' steps read from their lists as static tables,
+    validated by playouts to the end."""
+    kif, _ = lowered_and_validated(game("onitama"), tmp_path / "onitama.kif")
+    assert "; Played one state at a time (its moves compiled)" in kif
+    assert "; Not lowered: Card.Name (written, never read)." in kif
+
+
+def test_the_shuffled_deal_lowers_as_the_game_of_the_seed(tmp_path):
+    """onitama_deal.tgpl: the sixteen cards shuffled in setup and five dealt. The GDL is the game of setup's seed,
+    the header says so at the shuffle, and validates; the seed deals other cards."""
+    kif, _ = lowered_and_validated(game("onitama_deal"), tmp_path / "onitama_deal.kif")
+    assert "; Chance: the game draws on its random numbers at " in kif
+    assert "onitama_deal.tgpl:27:5: this GDL is the game of setup seed 0, one outcome of those draws." in kif
+
+    def dealt(seed: int) -> tuple:
+        w = load_game(game("onitama_deal")).initial_state(seed).world
+        return tuple(w.fields(w.named(f"Card#{k}"))["Holder"] for k in range(16))
+
+    assert dealt(0) != dealt(1) and sorted(map(str, dealt(0))) == sorted(map(str, dealt(1)))
