@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import pytest
 from click.testing import CliRunner
 
-from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_models_end,
-                          runtime_perft)
+from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, model_steps,
+                          plays_to_the_models_end, runtime_perft)
+from tgpl.asp.reasoner import GdlGame
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -61,23 +62,23 @@ class Onitama:
         return self.board, self.holders, self.made
 
 
-def targets(s: Onitama, card: int, sq: tuple) -> list:
+def targets(s: Onitama, card: int, sq: tuple, cards: list = CARDS) -> list:
     """The squares the piece on `sq` reaches with `card`: each step, turned round for player 1, onto the board
     and not onto a piece of the mover's."""
     board = dict(s.board)
     turned = 1 if s.who == 0 else -1
     out = []
-    for dx, dy in CARDS[card]:
+    for dx, dy in cards[card]:
         to = (sq[0] + turned * dx, sq[1] + turned * dy)
         if to in SQUARES and board.get(to, (None,))[0] != s.who:
             out.append(to)
     return out
 
 
-def moves(s: Onitama) -> list:
+def moves(s: Onitama, cards: list = CARDS) -> list:
     board = dict(s.board)
     out = [("move", c, sq, to) for c in range(5) if s.holders[c] == s.who
-           for sq, (side, _) in board.items() if side == s.who for to in targets(s, c, sq)]
+           for sq, (side, _) in board.items() if side == s.who for to in targets(s, c, sq, cards)]
     return out or [("pass", c) for c in range(5) if s.holders[c] == s.who]
 
 
@@ -188,6 +189,31 @@ def test_onitama_checks_clean_and_plays_to_its_end():
     checks_clean_and_plays(game("onitama"))
 
 
+
+# --- cards that only step forward: passes -------------------------------------------------------------------
+
+MARCH = [((0, -1),), ((-1, -1), (1, -1)), ((0, -2),), ((0, -1), (1, -1)), ((-1, -1),)]  # Step, Fork, Leap, Stride, Lean
+# onitama_march.tgpl's choosers: 602, the first of 600..699 whose play (by the model) passes, and 606, the first
+# whose play moves again after a pass (the card taken gives a move)
+MARCH_CHOOSERS = [602, 606]
+
+
+def march_play(chooser: int) -> int:
+    """A seeded play of onitama_march.tgpl beside the model with its cards: the passes it made."""
+    passes = sum(m[0] == "pass" for m, _, _ in model_steps(lambda s: moves(s, MARCH), apply, Onitama(),
+                                                           Lcg(chooser)))
+    start = load_game(game("onitama_march")).initial_state(0)
+    plays_to_the_models_end(start, pair(Onitama()), Lcg(chooser), lambda p: moves(p[1], MARCH),
+                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
+                            lambda p, m: text(p[1], m), observed)
+    return passes
+
+
+def test_forward_cards_make_players_pass_as_the_model_says():
+    """onitama_march.tgpl: the same rules with five cards that only step forward, whose pieces get stuck. Over its
+    plays the runtime passes where the model does (no move at all) and only there."""
+    assert all(march_play(chooser) > 0 for chooser in MARCH_CHOOSERS)
+
 # --- the lowering -------------------------------------------------------------------------------------
 
 def test_the_dry_run_says_it_lowers_compiled():
@@ -217,3 +243,26 @@ def test_the_shuffled_deal_lowers_as_the_game_of_the_seed(tmp_path):
         return tuple(w.fields(w.named(f"Card#{k}"))["Holder"] for k in range(16))
 
     assert dealt(0) != dealt(1) and sorted(map(str, dealt(0))) == sorted(map(str, dealt(1)))
+
+
+def gdl_move(s: Onitama, m: tuple) -> str:
+    if m[0] == "pass":
+        return f"(pass seat_{s.who} card_{m[1]})"
+    _, card, (fx, fy), (tx, ty) = m
+    return f"(move seat_{s.who} card_{card} grid_{fx}_{fy} grid_{tx}_{ty})"
+
+
+def test_the_forward_cards_lower_and_pass_on_the_reasoner(tmp_path):
+    """onitama_march.tgpl lowers (auto: compiled), validated by playouts to the end; on the reasoner, the play of
+    chooser 606 (passes, a move after them, and a draw at the cap) has the model's legal moves at every step."""
+    lowered_and_validated(game("onitama_march"), tmp_path / "onitama_march.kif")
+    g = GdlGame.load(tmp_path / "onitama_march.kif")
+    st, s, rng, result, passes = g.initial_state(), Onitama(), Lcg(606), None, 0
+    while result is None:
+        ms = moves(s, MARCH)
+        assert sorted(str(x) for x in st.legal_moves(f"player_{s.who}")) == sorted(gdl_move(s, m) for m in ms)
+        m = ms[rng.below(len(ms))]
+        passes += m[0] == "pass"
+        st = st.apply([gdl_move(s, m), "noop"] if s.who == 0 else ["noop", gdl_move(s, m)])
+        s, result = apply(s, m)
+    assert result == "draw" and passes > 0 and st.is_terminal and st.goals == [50, 50]
