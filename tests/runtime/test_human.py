@@ -59,3 +59,32 @@ def test_objects_with_a_name_are_labelled_and_players_objects_are_listed(tmp_pat
     view = render_state(state)
     assert "players' objects:\n" in view
     assert "  Hand#0 [player 0]: Gold=3" in view
+
+
+def test_moves_played_by_agents_are_labelled_as_the_human_list_labels_them():
+    """The lines of moves played name objects by their `Name`, whatever the seat (a random seat included)."""
+    graph = str(Path(__file__).resolve().parents[2] / "examples" / "graph.tgpl")
+    r = CliRunner().invoke(main, ["play", graph, "--players", "random,random", "--seed", "0", "--max-moves", "2"])
+    played = [line for line in r.output.splitlines() if line.startswith("player ")]
+    assert len(played) == 2
+    assert all(line.endswith(")") and "Place#" in line and "(" in line.split("Place#")[1] for line in played), played
+    assert played[0].startswith("player 0: Thief#0.Move(dest: Place#") and " (" in played[0]
+
+
+def test_a_hidden_object_in_an_agents_move_is_not_labelled(tmp_path):
+    """Redacted for the one human, a card the human cannot see keeps neither its number nor its `Name`."""
+    src = (
+        'game "t"; players 2;\n'
+        "setup { Hand a = new Hand(); a.assign(0); Hand b = new Hand(); b.assign(1);\n"
+        "  for (number i = 0; i < 2; i += 1) { Card c = new Card(); c.Name = \"secret \" + i; c.assign(1); b.Cards.add(c); }\n"
+        "  turn.use(\"T\"); turn.pass(1, \"P\"); }\n"
+        "turn T { phase P { } }\n"
+        "class Hand { private List<Card> Cards = {}; }\n"
+        "interactable Card { string Name = \"\";\n"
+        "  action Play { trigger PlayerChoiceEvent { return true; } effect { winner 1; } } }\n"
+    )
+    path = tmp_path / "g.tgpl"
+    path.write_text(src, encoding="utf-8")
+    r = CliRunner().invoke(main, ["play", str(path), "--players", "human,first", "--seed", "0"], input="")
+    played = [line for line in r.output.splitlines() if line.startswith("player 1:")]
+    assert played and "secret" not in played[0], r.output

@@ -35,13 +35,22 @@ def label(world: World, obj: Obj) -> str | None:
 
 def describe_move(state: State, move: Move) -> str:
     """The move's text with objects that have a `Name` labelled: `District#5 (Temple)`."""
+    return describe_text(move.text, state.world)
+
+
+def describe_text(text: str, *worlds: World) -> str:
+    """A move's text with each object that has a `Name` labelled, found in the first of `worlds` that has it
+    (a transcript labels a played move from the state before it, then the state after, where it was made)."""
 
     def labelled(m: re.Match) -> str:
-        obj = state.world.named(m.group(0))
-        name = label(state.world, obj) if obj is not None else None
-        return f"{m.group(0)} ({name})" if name else m.group(0)
+        for world in worlds:
+            obj = world.named(m.group(0))
+            if obj is not None:
+                name = label(world, obj)
+                return f"{m.group(0)} ({name})" if name else m.group(0)
+        return m.group(0)
 
-    return _OBJECT_NAME.sub(labelled, move.text)
+    return _OBJECT_NAME.sub(labelled, text)
 
 
 def _brief(world: World, value) -> str:
