@@ -27,9 +27,11 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
-from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _invoke, _key_test, _key_tuple, frame_runner
+from tgpl.runtime.calls import (
+    _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _invoke, _key_test, _key_tuple, declare_winner, frame_runner,
+)
 from tgpl.runtime.errors import (
-    BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
+    BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned, TGPLRuntimeError, too_deep,
 )
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
 from tgpl.runtime.layout import LocalCode
@@ -303,6 +305,14 @@ def _spelled(body: str, local: str = "v[\\1]") -> str:
     return _LOCAL_RE.sub(local, body)
 
 
+def _pool_loop(slot: int, test: str, depth: int, pool: str = "pool") -> str:
+    """A filter's loop over a pool, `depth` levels in: each candidate put in `slot` (in the list `v`,
+    and as Python's own local, which `test` reads), kept in `out` where `test` holds."""
+    pad = "    " * depth
+    return (f"{pad}for c in {pool}:\n{pad}    v[{slot}] = l{slot} = c\n"
+            f"{pad}    if {test}:\n{pad}        out.append(c)\n")
+
+
 
 MAX_INLINE_NESTING = 40
 # Python allows 100 levels of indentation and 20 nested loops in one function: statements
@@ -334,22 +344,6 @@ def _fx_table(mm, idx, table):
         if left[0] > 0:
             left[0] -= 1
             mm[idx][0] = table
-
-
-def _winner(m, v, span):
-    """`winner v;` (Compiler.stmt_Winner): the game ends with this ranking."""
-    p = m.players
-    if isinstance(v, list):
-        ranking = []
-        for rank in v:
-            if not isinstance(rank, list):
-                m.error(span, "a ranking is a list of lists of players")
-            ranking.append([to_player(x, p) for x in rank if x is not None])
-    elif v is None:
-        m.error(span, "the winner is null")
-    else:
-        ranking = [[to_player(v, p)]]
-    raise GameOver(ranking)
 
 
 def _charge(m, steps):
@@ -392,7 +386,7 @@ _WHOLE = {float(i): i for i in range(QUICK_INDEXES)}
 _HELPERS = {
     "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
-    "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": _winner,
+    "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": declare_winner,
     "_prefiltered": _prefiltered,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
@@ -603,10 +597,7 @@ class BlockGenerator:
         src = (
             "def _all(m, this, v, pool):\n" + loads + self.preamble()
             + "    out = []\n"
-            + "    for c in pool:\n"
-            + f"        v[{slot}] = l{slot} = c\n"
-            + f"        if {_spelled(test, 'l' + chr(92) + '1')}:\n"
-            + "            out.append(c)\n"
+            + _pool_loop(slot, _spelled(test, "l\\1"), 1)
             + "    return out\n"
         )
         every = self._compile(src, block.span, "_all")
@@ -624,7 +615,7 @@ class BlockGenerator:
             if split is not None:
                 split = (split[0], split[1].replace(safe, quick))
         head = loads + self.preamble(True)
-        spelled = _spelled(test, 'l' + chr(92) + '1')
+        spelled = _spelled(test, "l\\1")
         tree = hoisting.parse_expression(spelled)
         if tree is None:
             return every
@@ -632,10 +623,7 @@ class BlockGenerator:
         deferred = "_acc" in names  # the steps of remembered values are counted at the end
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
         counts = deferred or "m" in names
-        loop = ("        for c in pool:\n"
-                + f"            v[{slot}] = l{slot} = c\n"
-                + f"            if {spelled}:\n"
-                + "                out.append(c)\n")
+        loop = _pool_loop(slot, spelled, 2)
         if split is not None and deferred:
             # `A && B`, `A` remembered for each candidate alone: the candidates it passes, and the
             # steps its values counted, found once per pool and memo (`_prefiltered`); `B` is run on
@@ -643,21 +631,18 @@ class BlockGenerator:
             # over the whole pool leaves it. While some candidate has no value remembered, the
             # whole pool (which remembers them).
             idx, right = split
-            right = _spelled(right, 'l' + chr(92) + '1')
+            right = _spelled(right, "l\\1")
             kept = self.const([(None, None, None, -1)], "_pf")
             loop = (f"        _pf = {kept}[0]\n"
                     + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
                     + f"            _pf = {kept}[0] = _prefiltered(MT{idx}, pool)\n"
                     + "        if _pf[2] is not None:\n"
                     + "            _acc = _pf[3]\n"
-                    + "            for c in _pf[2]:\n"
-                    + f"                v[{slot}] = l{slot} = c\n"
-                    + f"                if {right}:\n"
-                    + "                    out.append(c)\n"
+                    + _pool_loop(slot, right, 3, "_pf[2]")
                     + "            if pool:\n"
                     + f"                v[{slot}] = pool[-1]\n"
                     + "        else:\n"
-                    + "".join("    " + line + "\n" for line in loop.splitlines()))
+                    + _pool_loop(slot, spelled, 3))
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
             + ("    _st0 = m.steps\n" if counts else "")
@@ -715,10 +700,6 @@ class BlockGenerator:
         if found is None:
             return None
         counts = "m" in found.names
-        loops = ("        for c in pool:\n"
-                 + f"            v[{slot}] = l{slot} = c\n"
-                 + f"            if {found.test}:\n"
-                 + "                out.append(c)\n")
         src = (
             "def _all_hoisted(m, this, v, pool):\n" + head
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
@@ -727,7 +708,7 @@ class BlockGenerator:
             + ("    _st0 = m.steps\n" if counts else "")
             + "    try:\n"
             + "        out = []\n"
-            + loops
+            + _pool_loop(slot, found.test, 2)
             + "        return out\n"
             + f"    except ({', '.join(self.misses())}):\n"
             + ("        m.steps = _st0\n" if counts else "")
