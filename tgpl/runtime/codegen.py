@@ -231,10 +231,9 @@ class _Line(NamedTuple):
     code: str
     returns: bool = False
 
-    def spelled(self, frame: bool) -> str:
-        if self.returns:
-            return f"{'    ' * self.depth}return {'_Returned' if frame else ''}({self.code})\n"
-        return f"{'    ' * self.depth}{self.code}\n"
+    def spelled(self, frame: bool, deeper: int) -> str:
+        pad = "    " * (self.depth + deeper)
+        return f"{pad}return {'_Returned' if frame else ''}({self.code})\n" if self.returns else f"{pad}{self.code}\n"
 
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
@@ -491,9 +490,10 @@ class BlockGenerator:
     def emit(self, depth: int, line: str) -> None:
         self.lines.append(_Line(depth, line))
 
-    def text(self, frame: bool) -> str:
-        """The lines generated, as a Frame's spelling (`frame`) or a plain one writes them."""
-        return "".join(line.spelled(frame) for line in self.lines) + "    return None\n"
+    def text(self, frame: bool, deeper: int = 0) -> str:
+        """The lines generated, as a Frame's spelling (`frame`) or a plain one writes them, `deeper`
+        levels further in (the body of a `try`)."""
+        return "".join(line.spelled(frame, deeper) for line in self.lines) + "    " * (deeper + 1) + "return None\n"
 
     def generate(self, block: ast.Block) -> Code:
         """The block's code, a function of a Frame (with `direct`, also its plain spelling)."""
@@ -538,11 +538,11 @@ class BlockGenerator:
         slots = sorted(self.slots - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
         args = "".join(f", l{s}" for s in params)
-        body = self.text(False)
-        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "l\\1"),
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(self.text(False), "l\\1"),
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
+            body = self.text(False, 1)
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                 body = body.replace(safe, quick)
             src = direct_calls.spell(_spelled(body, "l\\1"), init,
@@ -555,18 +555,13 @@ class BlockGenerator:
                 pass
         return effect
 
-    def misses(self) -> tuple[str, ...]:
+    def misses(self, deferred: bool = False) -> str:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
-        a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
-        list items read as one lookup (`quick_item`) an index past the end or a null list."""
-        misses = inlining.CATCH if self.inlines else MISSES
-        return misses + INDEX_MISSES if self.quick_items else misses
-
-    def deferred_misses(self) -> tuple[str, ...]:
-        """What `_all_opt` takes as a miss when it counts the loop steps of remembered values at
-        the end: `misses` and an error of the game's code."""
-        misses = (*MISSES, "_RuntimeError")
-        return misses + INDEX_MISSES if self.quick_items else misses
+        a read that missed, with calls inline (`tgpl.runtime.inlining`) or the loop steps of
+        remembered values counted at the end (`deferred`, `_all_opt`) also an error, and with list
+        items read as one lookup (`quick_item`) an index past the end or a null list."""
+        misses = inlining.CATCH if self.inlines else (*MISSES, "_RuntimeError") if deferred else MISSES
+        return ", ".join(misses + INDEX_MISSES if self.quick_items else misses)
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are), or whose statements are one expression
@@ -655,7 +650,7 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except ({', '.join(self.deferred_misses() if deferred and not self.inlines else self.misses())}):\n"
+            + f"    except ({self.misses(deferred)}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -710,7 +705,7 @@ class BlockGenerator:
             + "        out = []\n"
             + _pool_loop(slot, found.test, 2)
             + "        return out\n"
-            + f"    except ({', '.join(self.misses())}):\n"
+            + f"    except ({self.misses()}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
