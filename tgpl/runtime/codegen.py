@@ -1179,18 +1179,17 @@ class BlockGenerator:
         self.emit(depth, f"{k} = {key}")
         self.emit(depth, f"{x} = {value}")
         number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
+        self.uses("FZ")
         if t.kind == "Table":
             tests = [f"({a}.__class__ is dict)"]
             if not number:
                 tests.append(f"({k} is not None)")
             if not (value in ("{}", "[]") or _is_float_literal(value)):
                 tests.append(f"({x} is not None)")
-            self.uses("FZ")
             self.emit(depth, f"if {' & '.join(tests)} and not FZ:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
             number_test = "" if number else f" & ({k}.__class__ in _N)"
-            self.uses("FZ")
             self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not FZ:")
             self.emit(depth + 1, f"{a}[{self.list_index(k, key)}] = {x}")
         self.emit(depth, "else:")

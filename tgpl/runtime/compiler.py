@@ -565,13 +565,7 @@ class Compiler:
         v = e.value
         return lambda f: v
 
-    def expr_StringLit(self, e, layout):
-        v = e.value
-        return lambda f: v
-
-    def expr_BoolLit(self, e, layout):
-        v = e.value
-        return lambda f: v
+    expr_StringLit = expr_BoolLit = expr_NumberLit
 
     def expr_NullLit(self, e, layout):
         return lambda f: None
@@ -579,8 +573,7 @@ class Compiler:
     def expr_This(self, e, layout):
         return lambda f: f.this
 
-    def expr_Base(self, e, layout):
-        return lambda f: f.this
+    expr_Base = expr_This
 
     def init_list(self, e: ast.InitList, want: Type, layout: Layout) -> Code:
         if isinstance(want, Collection) and want.kind == "Table":
