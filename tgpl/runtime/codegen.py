@@ -301,6 +301,9 @@ def _place(obj: str) -> str:
 
 
 def _spelled(body: str, local: str = "v[\\1]") -> str:
+    """`body` with its locals written out: each block has one spelling of them, `v[slot]` where it
+    calls closures (they read and write the Frame's list), else `l<slot>`, known only once the whole
+    block is generated."""
     return _LOCAL_RE.sub(local, body)
 
 
