@@ -9,8 +9,25 @@ from __future__ import annotations
 
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING
 from tgpl.runtime.classes import Frame
-from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, Returned, too_deep
+from tgpl.runtime.errors import TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, too_deep
 from tgpl.runtime.values import Obj, show, to_player
+
+
+def declare_winner(m, v, span):
+    """`winner v;`: the game ends with this ranking (a player, or a list of lists of players)."""
+    p = m.players
+    if isinstance(v, list):
+        ranking = []
+        for rank in v:
+            if not isinstance(rank, list):
+                m.error(span, "a ranking is a list of lists of players")
+            ranking.append([to_player(x, p) for x in rank if x is not None])
+    elif v is None:
+        m.error(span, "the winner is null")
+    else:
+        ranking = [[to_player(v, p)]]
+    raise GameOver(ranking)
+
 
 def _call_method(m, target, name, names, values, span):
     """`target.name(...)` from generated code: the method looked up on the target's class

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast as pyast
 import re
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tgpl.builtin_calls import NAMESPACE_NAMES, TURN_PASS, bind
 from tgpl.frontend import ast
@@ -27,9 +27,11 @@ from tgpl.frontend.builtins import Signature
 from tgpl.frontend.symbols import FunctionInfo
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, STRING, CallableType, ClassType, Collection, Type
 from tgpl.runtime import direct as direct_calls, fixed_tables, flat_views, hoisting, inlining, passes
-from tgpl.runtime.calls import _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _invoke, _key_test, _key_tuple, frame_runner
+from tgpl.runtime.calls import (
+    _NEVER, _REPLAY_HIT, _UNKNOWN, _call_method, _invoke, _key_test, _key_tuple, declare_winner, frame_runner,
+)
 from tgpl.runtime.errors import (
-    BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, GameOver, Returned, TGPLRuntimeError, too_deep,
+    BREAK, CONTINUE, TOO_LARGE, Cancelled as _Cancelled, Returned, TGPLRuntimeError, too_deep,
 )
 from tgpl.runtime.expr_facts import _changed, _float_valued, _is_bool, _is_float_literal, _number_literal
 from tgpl.runtime.layout import LocalCode
@@ -214,15 +216,24 @@ def _listing_site(holder: list, method: bool, shape: tuple, key_types: tuple, se
 
 def _named(code: str) -> bool:
     """Whether the code `code` is a local, `this` or a name: read twice, it is read alike."""
-    return _LOCAL_RE.fullmatch(code) is not None or code.isidentifier()
+    return isinstance(code, LocalCode) or code.isidentifier()
 
 
 # Declared types whose values (or null) are all `_SCALARS`: two of them compare with Python's `==`
 _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
-# A marker in generated lines for what the spellings of a block (`generate`) write differently,
-# `return`'s value wrapped or not; a NUL never occurs in generated code otherwise (literals are repr()s).
-_RETURNED = "\x00R"
+
+class _Line(NamedTuple):
+    """A generated line, `depth` levels in. `returns`: TGPL's `return` of `code`, which a Frame's
+    spelling gives back as a `Returned` and the plain ones as it is (`BlockGenerator.text`)."""
+
+    depth: int
+    code: str
+    returns: bool = False
+
+    def spelled(self, frame: bool, deeper: int) -> str:
+        pad = "    " * (self.depth + deeper)
+        return f"{pad}return {'_Returned' if frame else ''}({self.code})\n" if self.returns else f"{pad}{self.code}\n"
 
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
@@ -255,7 +266,7 @@ def _plain_code(code: str) -> bool:
     return code in ("this", "None", "True", "False") or _is_float_literal(code)
 
 
-def _preamble(bound: set[str]) -> str:
+def _preamble(bound: set[str] | frozenset[str]) -> str:
     """The bindings a block's code uses (`_WORLD_TABLES`, `_MACHINE_NAMES`), the world read once
     when two or more of its tables are (every call of a function runs this)."""
     world = "_w" if len(bound & _WORLD_TABLES.keys()) >= 2 else "m.world"
@@ -271,10 +282,9 @@ def _preamble(bound: set[str]) -> str:
 _LOCAL_RE = re.compile("\x00L(\\d+)\x00")
 
 
-def _loads(body: str, but: int | None = None) -> str:
-    """The lines loading the locals `body` uses (but `but`) from the list `v` into Python's own."""
-    slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - {but})
-    return "".join(f"    l{s} = v[{s}]\n" for s in slots)
+def _loads(slots: set[int], but: int | None = None) -> str:
+    """The lines loading the locals `slots` (but `but`) from the list `v` into Python's own."""
+    return "".join(f"    l{s} = v[{s}]\n" for s in sorted(slots - {but}))
 
 
 # What a field read as one lookup, `D[x.place]['F']`, raises when it misses: a missing field or a
@@ -290,8 +300,19 @@ def _place(obj: str) -> str:
     return f"{obj}.place" if _named(obj) else f"({obj}).place"
 
 
-def _spelled(body: str, returned: str, local: str = "v[\\1]") -> str:
-    return _LOCAL_RE.sub(local, body).replace(_RETURNED, returned)
+def _spelled(body: str, local: str = "v[\\1]") -> str:
+    """`body` with its locals written out: each block has one spelling of them, `v[slot]` where it
+    calls closures (they read and write the Frame's list), else `l<slot>`, known only once the whole
+    block is generated."""
+    return _LOCAL_RE.sub(local, body)
+
+
+def _pool_loop(slot: int, test: str, depth: int, pool: str = "pool") -> str:
+    """A filter's loop over a pool, `depth` levels in: each candidate put in `slot` (in the list `v`,
+    and as Python's own local, which `test` reads), kept in `out` where `test` holds."""
+    pad = "    " * depth
+    return (f"{pad}for c in {pool}:\n{pad}    v[{slot}] = l{slot} = c\n"
+            f"{pad}    if {test}:\n{pad}        out.append(c)\n")
 
 
 
@@ -325,22 +346,6 @@ def _fx_table(mm, idx, table):
         if left[0] > 0:
             left[0] -= 1
             mm[idx][0] = table
-
-
-def _winner(m, v, span):
-    """`winner v;` (Compiler.stmt_Winner): the game ends with this ranking."""
-    p = m.players
-    if isinstance(v, list):
-        ranking = []
-        for rank in v:
-            if not isinstance(rank, list):
-                m.error(span, "a ranking is a list of lists of players")
-            ranking.append([to_player(x, p) for x in rank if x is not None])
-    elif v is None:
-        m.error(span, "the winner is null")
-    else:
-        ranking = [[to_player(v, p)]]
-    raise GameOver(ranking)
 
 
 def _charge(m, steps):
@@ -383,7 +388,7 @@ _WHOLE = {float(i): i for i in range(QUICK_INDEXES)}
 _HELPERS = {
     "_IX": _WHOLE, "_BIG": 1 << 62,
     "_S": _SCALARS,
-    "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": _winner,
+    "_fx_store": _fx_store, "_fx_table": _fx_table, "_fx_flat": flat_views.flat, "_charge": _charge, "_winner": declare_winner,
     "_prefiltered": _prefiltered,
     "_index": _index, "_bad_bool": _bad_bool, "_bad_condition": _bad_condition,
     "_as_player": _as_player, "_to_player": to_player, "_owned_index": _owned_index, "_call_method": _call_method, "_invoke": _invoke, "_show": show, "_Returned": Returned,
@@ -399,13 +404,17 @@ class BlockGenerator:
         self.layout = layout
         self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
         self.arith = _ARITH
-        self.lines: list[str] = []
+        self.lines: list[_Line] = []
         self.counter = 0
         self.loops: list[str | None] = []  # per enclosing loop: None (while) or the for's break flag
         self.continues: list[int] = []  # per enclosing loop: the `continue`s (and closures) that may continue it
         self.nesting = 0  # expressions being generated inside one another
         self.direct = direct  # also spell the block as a plain function (a function's effect)
-        self.bound: set[str] = set()  # names `_preamble` binds for the code
+        # The names `_preamble` binds for the code (`uses`): those its general spellings read, and
+        # those its optimistic spelling reads; and the slots of the locals it reads (`local`)
+        self.bound: set[str] = set()
+        self.quick_bound: set[str] = set()
+        self.slots: set[int] = set()
         self.numbers_from: tuple[dict[str, int], int] = ({}, 0)  # `_changed` of the block, the statement's index
         self.numeric: set[str] = set()  # locals (`v[i]`) that only ever hold numbers
         # The counters of the counted loops being generated whose values are whole numbers, each
@@ -439,22 +448,31 @@ class BlockGenerator:
         self.inputs: dict[int, str] = {}
 
     # ------------------------------------------------------------- plumbing
-    def preamble(self, body: str | None = None, given: frozenset = frozenset()) -> str:
-        """What the code binds on entry: `_preamble`, then the memo table of each fixed expression
-        (`fixed`), or an empty dict while setup runs (no memo yet: every lookup misses). With the
-        `body`, only what it names (an optimistic spelling may no longer read `O`); `given`: what
-        the function gets as parameters (`tgpl.runtime.direct`)."""
-        bound = self.bound - given
-        if body is not None:
-            bound = {b for b in bound if re.search(rf"\b{b}\b", body) or (b == "MM" and self.memo_tables)}
-        return _preamble(bound) + "".join(
+    def uses(self, *names: str, kept: bool = True) -> None:
+        """Record that the code just spelled reads the bindings `names` (`_preamble`): in the
+        general spellings, unless it is in a body inline, which only the optimistic spelling holds;
+        in the optimistic spelling too, unless `kept` is False (a safe spelling that an
+        optimistic one replaces, `optimistic`)."""
+        if not self.inlining:
+            self.bound.update(names)
+        if kept:
+            self.quick_bound.update(names)
+
+    def preamble(self, quick: bool = False, given: frozenset = frozenset()) -> str:
+        """What the code binds on entry: `_preamble` of what it reads (`uses`; `quick`: its
+        optimistic spelling), then the memo table of each fixed expression (`fixed`), or an empty
+        dict while setup runs (no memo yet: every lookup misses); `given`: what the function gets
+        as parameters (`tgpl.runtime.direct`)."""
+        bound = (self.quick_bound if quick else self.bound) | ({"MM"} if self.memo_tables else set())
+        return _preamble(bound - given) + "".join(
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def local(self, slot: int) -> str:
-        """A local's code, a `LocalCode`: a marker (`_LOCAL_RE`), or in a body inline the caller's
-        Python local that holds it (`inlining.local_name`) or the caller's code of an input read
-        as it is."""
+        """A local's code, a `LocalCode`: a marker (`_LOCAL_RE`, its slot recorded in `slots`), or
+        in a body inline the caller's Python local that holds it (`inlining.local_name`) or the
+        caller's code of an input read as it is."""
         if slot < inlining.FIRST_SLOT:
+            self.slots.add(slot)
             return LocalCode(f"\x00L{slot}\x00")
         return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
 
@@ -473,62 +491,65 @@ class BlockGenerator:
         return n
 
     def emit(self, depth: int, line: str) -> None:
-        self.lines.append("    " * depth + line)
+        self.lines.append(_Line(depth, line))
 
-    def generated(self, block: ast.Block) -> tuple[str, str]:
-        """The block's statements generated: its body and the preamble that body needs."""
-        self.block(block, 1)
-        body = "\n".join(self.lines) + "\n    return None\n"
-        return body, self.preamble(body)
+    def text(self, frame: bool, deeper: int = 0) -> str:
+        """The lines generated, as a Frame's spelling (`frame`) or a plain one writes them, `deeper`
+        levels further in (the body of a `try`)."""
+        return "".join(line.spelled(frame, deeper) for line in self.lines) + "    " * (deeper + 1) + "return None\n"
 
     def generate(self, block: ast.Block) -> Code:
         """The block's code, a function of a Frame (with `direct`, also its plain spelling)."""
-        body, preamble = self.generated(block)
-        block_fn = self.frame_code(body, preamble, block.span)
+        self.block(block, 1)
+        preamble = self.preamble()
+        block_fn = self.frame_code(preamble, block.span)
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
-            direct = "def _direct(m, this, v):\n" + _loads(body) + preamble + _spelled(body, "", "l\\1")
+            direct = "def _direct(m, this, v):\n" + _loads(self.slots) + preamble + _spelled(self.text(False), "l\\1")
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
-    def frame_code(self, body: str, preamble: str, span) -> Code:
+    def frame_code(self, preamble: str, span) -> Code:
         """The generated `body` as a function of a Frame, returning None or a `Returned`. With
         closures, which read and write the frame's locals, it reads them in `v`; else nothing but
         this code reads them: they are Python's own, loaded from the frame on entry (the inputs, a
         filter's candidate; the others are null there). A choice asked below (in a function)
         leaves the frame undescribed (`NeedInput`)."""
         head = "def _block(f):\n    v = f.vars\n    m = f.m\n" + ("    this = f.this\n" if self.reads_this else "")
+        body = self.text(True)
         if self.closures:
-            return self._compile(head + preamble + _spelled(body, "_Returned"), span, "_block")
-        return self._compile(head + _loads(body) + preamble + _spelled(body, "_Returned", "l\\1"), span, "_block")
+            return self._compile(head + preamble + _spelled(body), span, "_block")
+        return self._compile(head + _loads(self.slots) + preamble + _spelled(body, "l\\1"), span, "_block")
 
     def function(self, block: ast.Block, params: tuple[int, ...]):
         """A function's effect, as every call runs it (`RFunction.effect`): `function_effect`'s
         spellings, or, for a body with closures (or inputs whose slots are not 0, 1, ...: one
         with a filter), its code of a Frame run on the inputs by `calls.frame_runner`."""
-        body, preamble = self.generated(block)
+        self.block(block, 1)
+        preamble = self.preamble()
         if not self.closures and params == tuple(range(len(params))):
-            return self.function_effect(body, preamble, params, block.span)
-        return frame_runner(self.frame_code(body, preamble, block.span), self.layout.size, params)
+            return self.function_effect(preamble, params, block.span)
+        return frame_runner(self.frame_code(preamble, block.span), self.layout.size, params)
 
-    def function_effect(self, body: str, preamble: str, params: tuple[int, ...], span):
+    def function_effect(self, preamble: str, params: tuple[int, ...], span):
         """A function's effect with no closure, in at most two spellings: `_fast(m, this, l0,
         l1...)`, its inputs as parameters and its locals Python's own, which every call runs
         (bound call sites, `_invoke`, `Machine.call_function`), and for a function that reads
         only its optimistic spelling `_fast_direct` (`tgpl.runtime.direct`), whose way back is
         `_fast`, kept on it as `direct_call`."""
-        slots = sorted({int(x) for x in _LOCAL_RE.findall(body)} - set(params))
+        slots = sorted(self.slots - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
         args = "".join(f", l{s}" for s in params)
-        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(body, "", "l\\1"),
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(self.text(False), "l\\1"),
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
+            body = self.text(False, 1)
             for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
                 body = body.replace(safe, quick)
-            src = direct_calls.spell(_spelled(body, "", "l\\1"), init,
-                                     self.preamble(body, direct_calls.GIVEN), args, self.what,
+            src = direct_calls.spell(_spelled(body, "l\\1"), init,
+                                     self.preamble(True, direct_calls.GIVEN), args, self.what,
                                      optimistic, optimistic and self.counts, self.misses())
             self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
             try:
@@ -537,18 +558,13 @@ class BlockGenerator:
                 pass
         return effect
 
-    def misses(self) -> tuple[str, ...]:
+    def misses(self, deferred: bool = False) -> str:
         """What an optimistic spelling of this code takes as a miss, to run again the general way:
-        a read that missed, with calls inline (`tgpl.runtime.inlining`) also an error, and with
-        list items read as one lookup (`quick_item`) an index past the end or a null list."""
-        misses = inlining.CATCH if self.inlines else MISSES
-        return misses + INDEX_MISSES if self.quick_items else misses
-
-    def deferred_misses(self) -> tuple[str, ...]:
-        """What `_all_opt` takes as a miss when it counts the loop steps of remembered values at
-        the end: `misses` and an error of the game's code."""
-        misses = (*MISSES, "_RuntimeError")
-        return misses + INDEX_MISSES if self.quick_items else misses
+        a read that missed, with calls inline (`tgpl.runtime.inlining`) or the loop steps of
+        remembered values counted at the end (`deferred`, `_all_opt`) also an error, and with list
+        items read as one lookup (`quick_item`) an index past the end or a null list."""
+        misses = inlining.CATCH if self.inlines else (*MISSES, "_RuntimeError") if deferred else MISSES
+        return ", ".join(misses + INDEX_MISSES if self.quick_items else misses)
 
     def filter_all(self, block: ast.Block, slot: int):
         """For a filter that is one `return` (most are), or whose statements are one expression
@@ -575,14 +591,11 @@ class BlockGenerator:
         if self.closures or self.lines:
             return None
         split = self.prefiltered(e, value, slot)
-        preamble = self.preamble(test)
+        loads = _loads(self.slots, slot)
         src = (
-            "def _all(m, this, v, pool):\n" + _loads(test, slot) + preamble
+            "def _all(m, this, v, pool):\n" + loads + self.preamble()
             + "    out = []\n"
-            + "    for c in pool:\n"
-            + f"        v[{slot}] = l{slot} = c\n"
-            + f"        if {_spelled(test, '', 'l' + chr(92) + '1')}:\n"
-            + "            out.append(c)\n"
+            + _pool_loop(slot, _spelled(test, "l\\1"), 1)
             + "    return out\n"
         )
         every = self._compile(src, block.span, "_all")
@@ -599,9 +612,8 @@ class BlockGenerator:
             test = test.replace(safe, quick)
             if split is not None:
                 split = (split[0], split[1].replace(safe, quick))
-        loads = _loads(test, slot)
-        head = loads + self.preamble(test)
-        spelled = _spelled(test, '', 'l' + chr(92) + '1')
+        head = loads + self.preamble(True)
+        spelled = _spelled(test, "l\\1")
         tree = hoisting.parse_expression(spelled)
         if tree is None:
             return every
@@ -609,10 +621,7 @@ class BlockGenerator:
         deferred = "_acc" in names  # the steps of remembered values are counted at the end
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
         counts = deferred or "m" in names
-        loop = ("        for c in pool:\n"
-                + f"            v[{slot}] = l{slot} = c\n"
-                + f"            if {spelled}:\n"
-                + "                out.append(c)\n")
+        loop = _pool_loop(slot, spelled, 2)
         if split is not None and deferred:
             # `A && B`, `A` remembered for each candidate alone: the candidates it passes, and the
             # steps its values counted, found once per pool and memo (`_prefiltered`); `B` is run on
@@ -620,21 +629,18 @@ class BlockGenerator:
             # over the whole pool leaves it. While some candidate has no value remembered, the
             # whole pool (which remembers them).
             idx, right = split
-            right = _spelled(right, '', 'l' + chr(92) + '1')
+            right = _spelled(right, "l\\1")
             kept = self.const([(None, None, None, -1)], "_pf")
             loop = (f"        _pf = {kept}[0]\n"
                     + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
                     + f"            _pf = {kept}[0] = _prefiltered(MT{idx}, pool)\n"
                     + "        if _pf[2] is not None:\n"
                     + "            _acc = _pf[3]\n"
-                    + "            for c in _pf[2]:\n"
-                    + f"                v[{slot}] = l{slot} = c\n"
-                    + f"                if {right}:\n"
-                    + "                    out.append(c)\n"
+                    + _pool_loop(slot, right, 3, "_pf[2]")
                     + "            if pool:\n"
                     + f"                v[{slot}] = pool[-1]\n"
                     + "        else:\n"
-                    + "".join("    " + line + "\n" for line in loop.splitlines()))
+                    + _pool_loop(slot, spelled, 3))
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
             + ("    _st0 = m.steps\n" if counts else "")
@@ -647,7 +653,7 @@ class BlockGenerator:
                "            if m.steps > m.step_limit:\n"
                "                raise KeyError\n" if deferred else "")
             + "        return out\n"
-            + f"    except ({', '.join(self.deferred_misses() if deferred and not self.inlines else self.misses())}):\n"
+            + f"    except ({self.misses(deferred)}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -692,10 +698,6 @@ class BlockGenerator:
         if found is None:
             return None
         counts = "m" in found.names
-        loops = ("        for c in pool:\n"
-                 + f"            v[{slot}] = l{slot} = c\n"
-                 + f"            if {found.test}:\n"
-                 + "                out.append(c)\n")
         src = (
             "def _all_hoisted(m, this, v, pool):\n" + head
             + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
@@ -704,9 +706,9 @@ class BlockGenerator:
             + ("    _st0 = m.steps\n" if counts else "")
             + "    try:\n"
             + "        out = []\n"
-            + loops
+            + _pool_loop(slot, found.test, 2)
             + "        return out\n"
-            + f"    except ({', '.join(self.misses())}):\n"
+            + f"    except ({self.misses()}):\n"
             + ("        m.steps = _st0\n" if counts else "")
             + "        return _all(m, this, v, pool)\n"
         )
@@ -797,8 +799,7 @@ class BlockGenerator:
         it and the code only reads its items, which are scalars: one table serves every run."""
         idx = self.c.memos
         self.c.memos += 1
-        self.bound.add("MM")
-        self.bound.add("SL")
+        self.uses("MM", "SL")
         self.memo_tables.append(idx)
         total = self.fixed_steps(table.nest)
         held = self.name("_ft")
@@ -827,7 +828,7 @@ class BlockGenerator:
         self.stmt(table.nest, depth + 1)
         slot = self.layout.lookup(table.name)
         self.emit(depth + 1, f"_fx_table(MM, {idx}, {self.local(slot)})")
-        self.lines[at] = "    " * (depth + 1) + f"{self.local(slot)} = {held}"
+        self.lines[at] = _Line(depth + 1, f"{self.local(slot)} = {held}")
         if widths is not None:
             self.emit(depth + 1, f"{view} = False")  # built on this run: read as it was
             self.flat_views[self.local(slot)] = (view, widths)
@@ -895,7 +896,7 @@ class BlockGenerator:
             return False
         if e.args or bind(ct.target, e):  # `turn.pass(p)`, `turn.pass(p, "P")`: the machine's call
             return False
-        self.bound.add("FZ")
+        self.uses("FZ")
         known = self.c.passes
         passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), self.const(e.span, "_p"),
                           self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
@@ -946,7 +947,7 @@ class BlockGenerator:
     def count_step(self, span_of_loop, depth: int) -> None:
         """Machine.step inline: it counts, and raises once past the limit (read once per block,
         `SL`: a machine's limit never changes), with `m.steps` read once."""
-        self.bound.add("SL")
+        self.uses("SL")
         self.counts = True
         self.emit(depth, "m.steps = _st = m.steps + 1")
         self.emit(depth, "if _st > SL:")
@@ -1047,7 +1048,7 @@ class BlockGenerator:
                 self.index_ranges.pop(x, None)
             if j is not None and j in self.index_reads:
                 # the body reads the ints: the loop gives them (else it is cheaper without)
-                self.lines[head] = "    " * depth + f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:"
+                self.lines[head] = _Line(depth, f"for {j}, {x} in {tuple((int(value), value) for value in values)!r}:")
             self.loops.pop()
             self.continues.pop()
             self.layout.pop()
@@ -1075,7 +1076,7 @@ class BlockGenerator:
             # Nothing continues this loop: the body runs in the outer loop itself (a `break`
             # there still skips the post expression), one Python loop less per step.
             del self.lines[once]
-            self.lines[once:] = [line[4:] for line in self.lines[once:]]
+            self.lines[once:] = [line._replace(depth=line.depth - 1) for line in self.lines[once:]]
         self.emit(depth + 1, f"if {flag}:")
         self.emit(depth + 2, "break")
         if isinstance(s.post, ast.Assign):
@@ -1107,7 +1108,7 @@ class BlockGenerator:
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
-        self.emit(depth, f"return {_RETURNED}({value})")
+        self.lines.append(_Line(depth, value, returns=True))
 
     # ----------------------------------------------------------- assignment
     def assign(self, e: ast.Assign, depth: int) -> None:
@@ -1144,13 +1145,13 @@ class BlockGenerator:
         else:
             obj, span = self.expr(target.obj), self.const(target.name_span, "_p")
         known = _plain_code(value)
-        if known and (obj == self.this_code or _LOCAL_RE.fullmatch(obj)):
+        if known and (obj == self.this_code or isinstance(obj, LocalCode)):
             a, x = obj, value
         else:
             a, x = self.name("_t"), self.name("_t")
             self.emit(depth, f"{a} = {obj}")
             self.emit(depth, f"{x} = {value}")
-        self.bound.add("FZ")
+        self.uses("FZ")
         test = "" if plain or known else f" & ({x}.__class__ in _P)"
         self.emit(depth, f"if ({a}.__class__ is _Obj){test} and {a}.fixed is None and not FZ and m.lazy_lists:")
         self.emit(depth + 1, f"m.world.own_fields({a})[{target.name!r}] = {x}")
@@ -1181,18 +1182,17 @@ class BlockGenerator:
         self.emit(depth, f"{k} = {key}")
         self.emit(depth, f"{x} = {value}")
         number = key in self.numeric or _is_float_literal(key)  # a float: neither null nor a bool
+        self.uses("FZ")
         if t.kind == "Table":
             tests = [f"({a}.__class__ is dict)"]
             if not number:
                 tests.append(f"({k} is not None)")
             if not (value in ("{}", "[]") or _is_float_literal(value)):
                 tests.append(f"({x} is not None)")
-            self.bound.add("FZ")
             self.emit(depth, f"if {' & '.join(tests)} and not FZ:")
             self.emit(depth + 1, f"{a}[{k}] = {x}")
         else:
             number_test = "" if number else f" & ({k}.__class__ in _N)"
-            self.bound.add("FZ")
             self.emit(depth, f"if ({a}.__class__ is list){number_test} and 0 <= {k} < len({a}) and not FZ:")
             self.emit(depth + 1, f"{a}[{self.list_index(k, key)}] = {x}")
         self.emit(depth, "else:")
@@ -1316,7 +1316,7 @@ class BlockGenerator:
             # `filter_all`'s optimistic spelling counts a remembered value's loop steps in a
             # local, once for the whole listing
             self.optimistic.append((f"_charge(m, {h}[1])", f"((_acc := _acc + {h}[1]) or True)"))
-        self.bound.add("MM")
+        self.uses("MM")
         self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
         safe = (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
@@ -1354,7 +1354,7 @@ class BlockGenerator:
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":
             g = self.name("_t")  # Machine.global_object inline; it raises when there is none
-            self.bound.add("G")
+            self.uses("G")
             safe = f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
             if self.optimistic is not None:  # none: a KeyError, and the general spelling raises
                 self.optimistic.append((safe, f"G[{t.info.name!r}]"))
@@ -1430,10 +1430,10 @@ class BlockGenerator:
             # No object has a field named `player` (no class declares one): an object's first
             # owner, as Machine.get_member reads it then
             o = self.name("_t")
-            self.bound.add("W")
+            self.uses("W")
             return (f"(({o}[0] if ({o} := W.get({a})) else None) if {bind}.__class__ is _Obj"
                     f" else m.get_member({a}, 'player', {span}))")
-        self.bound.update("DO")
+        self.uses("D")
         if known or typed:
             # `obj` is an object or null (its declared type is a class): a null, a fixed object
             # (not in the world's table) or a missing field read `_M` from the empty dict and go
@@ -1450,12 +1450,14 @@ class BlockGenerator:
                     self.optimistic.append((safe, f"D[{_place(obj)}][{name!r}]"))
                 return safe
             if name != "player":
+                self.uses("O")
                 return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
                         f" else m.get_member({a}, {name!r}, {span}))")
         test = f"({bind} is not None)" if known else f"{bind}.__class__ is _Obj"
         if peek is not None:
             found = f"{test} and ({b} := D[{a}.place].get({name!r}, _M)) is not _M"
             return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
+        self.uses("O")
         found = (f"{test} and (({b} := D[{a}.place].get({name!r}, _M)).__class__ in _P"
                  f" or ({b} is not _M and {a} in O))")
         if name == "player":  # an object's first owner, as Machine.get_member reads it
@@ -1534,19 +1536,19 @@ class BlockGenerator:
                 return safe
             test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
             safe = f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
-            if not table:
-                self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
+            quick = not table and self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
+            self.uses("O", kept=not quick)  # read by the general spelling only, where it has a quick one
             return safe
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
             test = (f"(({a} := {obj}).__class__ is _Obj) & {self.number_key(k, key)}"
                     f" and ({cells} := D[{a}.place].get('_cells')) is not None and 0 <= {k} < len({cells})")
-            self.bound.add("D")
+            self.uses("D")
             return f"({cells}[{self.list_index(k, key)}] if {test} else _index(m, {a}, {k}, {span}))"
         return f"_index(m, {obj}, {key}, {span})"
 
-    def quick_item(self, safe: str, obj: str, key: str, t: Collection, number: bool) -> None:
+    def quick_item(self, safe: str, obj: str, key: str, t: Collection, number: bool) -> bool:
         """In the optimistic spelling of a function or filter that reads only (`optimistic`): an
         item of a list of scalars or objects (`safe`, the general spelling) read as `list[i]`,
         one lookup with no test, when the index is surely a whole number and not negative (a
@@ -1557,9 +1559,9 @@ class BlockGenerator:
         holds a float, else it is `_BIG`, past any list's end. An index past the end
         (`IndexError`) or a null list (`TypeError`) is a miss too (`misses`): the code runs
         again the general way, which reads or raises as before. Such an item needs no owning:
-        it is never a list or table the code could change."""
+        it is never a list or table the code could change. Whether it has one."""
         if self.optimistic is None or not scalar(t.elem):
-            return
+            return False
         if key in self.indexes:
             index = self.indexes[key]
             self.index_reads.add(index)
@@ -1571,9 +1573,10 @@ class BlockGenerator:
             k = self.name("_t")
             index = f"(_IX[{k}] if ({k} := {key}).__class__ is float else _BIG)"
         else:
-            return
+            return False
         self.optimistic.append((safe, f"{obj}[{index}]"))
         self.quick_items = True
+        return True
 
     def list_index(self, k: str, key: str | None = None) -> str:
         """The Python index of a list for the number `k` (the code of `key`, bound to `k`), once
@@ -1761,7 +1764,7 @@ class BlockGenerator:
 
         listing = self.listing_worth(e, fi)
         if not listing and self.c.direct_callee(fi, shape):  # `tgpl.runtime.direct`
-            self.bound.update(direct_calls.GIVEN)  # handed on to the callee
+            self.uses(*direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
                 return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)

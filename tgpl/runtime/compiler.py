@@ -28,8 +28,8 @@ from tgpl.runtime.classes import (
 )
 from tgpl.runtime import defaults
 from tgpl.runtime.passes import Passes
-from tgpl.runtime.errors import BREAK, CONTINUE, GameOver, NeedInput, Returned
-from tgpl.runtime.calls import frame_runner
+from tgpl.runtime.errors import BREAK, CONTINUE, NeedInput, Returned
+from tgpl.runtime.calls import declare_winner, frame_runner
 from tgpl.runtime.layout import Layout
 from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.operators import _ARITH, _MISSING, MISSING, _equal, _index
@@ -532,19 +532,7 @@ class Compiler:
         span = s.span
 
         def run(f):
-            v = value(f)
-            p = f.m.players
-            if isinstance(v, list):
-                ranking = []
-                for rank in v:
-                    if not isinstance(rank, list):
-                        f.m.error(span, "a ranking is a list of lists of players")
-                    ranking.append([to_player(x, p) for x in rank if x is not None])
-            elif v is None:
-                f.m.error(span, "the winner is null")
-            else:
-                ranking = [[to_player(v, p)]]
-            raise GameOver(ranking)
+            declare_winner(f.m, value(f), span)
 
         return run
 
@@ -577,13 +565,7 @@ class Compiler:
         v = e.value
         return lambda f: v
 
-    def expr_StringLit(self, e, layout):
-        v = e.value
-        return lambda f: v
-
-    def expr_BoolLit(self, e, layout):
-        v = e.value
-        return lambda f: v
+    expr_StringLit = expr_BoolLit = expr_NumberLit
 
     def expr_NullLit(self, e, layout):
         return lambda f: None
@@ -591,8 +573,7 @@ class Compiler:
     def expr_This(self, e, layout):
         return lambda f: f.this
 
-    def expr_Base(self, e, layout):
-        return lambda f: f.this
+    expr_Base = expr_This
 
     def init_list(self, e: ast.InitList, want: Type, layout: Layout) -> Code:
         if isinstance(want, Collection) and want.kind == "Table":

@@ -55,22 +55,21 @@ HELPERS = {"_annotate": annotate, "_too_deep": too_deep, "_too_large": too_large
 
 
 def spell(body: str, init: str, preamble: str, args: str, what: str, optimistic: bool, steps: bool,
-          misses: tuple[str, ...]) -> str:
+          misses: str) -> str:
     """The source of `_fast_direct(m, D, G, this, SP, ...)` and of `_general`, its way back when
     an optimistic read misses (`optimistic`: each scalar field read one lookup with no test, a null,
     a fixed object or a missing field raising one of `misses`, `codegen.BlockGenerator.misses`):
     the general spelling `_fast` run as a call site runs it, the entry pushed. `body` is the
-    function's body, optimistic or as `_fast` spells it, at one indentation; `preamble` binds what
+    function's body, optimistic or as `_fast` spells it, at two indentations; `preamble` binds what
     it reads but `GIVEN`; `steps`: the optimistic body may count loop steps (it loops or calls,
     `codegen.BlockGenerator.counts`), which a miss then gives back."""
-    inner = "".join("    " + line + "\n" for line in body.splitlines())
     w = repr(what)
     src = f"def _fast_direct(m, D, G, this, SP{args}):\n" + init + preamble
     if steps:
         src += "    _st0 = m.steps\n"
-    src += "    try:\n" + inner
+    src += "    try:\n" + body
     if optimistic:
-        src += (f"    except ({', '.join(misses)}):\n" + ("        m.steps = _st0\n" if steps else "")
+        src += (f"    except ({misses}):\n" + ("        m.steps = _st0\n" if steps else "")
                 + f"        return _general(m, this, SP{args})\n")
     src += (
         f"    except _RuntimeError as _e:\n        _annotate(_e, m, {w}, SP)\n        raise\n"

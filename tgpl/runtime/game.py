@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from tgpl.frontend import ast
 from tgpl.frontend.diagnostics import render_all
 from tgpl.frontend.loader import Program, load_program
 from tgpl.frontend.outcomes import goals_of, string_literal

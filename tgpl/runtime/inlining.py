@@ -73,8 +73,9 @@ class Generator(Protocol):
     inlines: int
     optimistic: list[tuple[str, str]] | None
     closures: int
-    lines: list[str]
+    lines: list
     bound: set[str]
+    quick_bound: set[str]
     memo_tables: list[int]
 
     def local(self, slot: int) -> str: ...
@@ -219,7 +220,7 @@ class _Saved:
         self.layout, self.numeric, self.scope, self.this_code = gen.layout, gen.numeric, gen.c.scope, gen.this_code
         self.indexes, self.index_ranges, self.flat_views = gen.indexes, gen.index_ranges, gen.flat_views
         self.closures, self.lines, self.pairs = gen.closures, len(gen.lines), len(gen.optimistic)
-        self.bound, self.memo_tables = set(gen.bound), list(gen.memo_tables)
+        self.bound, self.quick_bound, self.memo_tables = set(gen.bound), set(gen.quick_bound), list(gen.memo_tables)
 
     def restore(self, gen: Generator) -> None:
         """Give the caller back its layout, scope, `this` and what it knows of its own locals."""
@@ -235,7 +236,7 @@ class _Saved:
         gen.closures = self.closures
         del gen.lines[self.lines:]
         del gen.optimistic[self.pairs:]
-        gen.bound, gen.memo_tables = self.bound, self.memo_tables
+        gen.bound, gen.quick_bound, gen.memo_tables = self.bound, self.quick_bound, self.memo_tables
 
 
 class _Body:
