@@ -29,19 +29,15 @@ from tgpl.lowering.lower import NotLowerable, lower
 from tgpl.runtime.game import Game, compile_program, load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.validation import Differential, Step, validate_translation
+from to_gdl_runs import to_gdl
 
 
 @lru_cache(maxsize=4)
 def to_gdl_once(game: str, tmp: str) -> tuple[int, str, str]:
     """`tgpl to-gdl GAME -o TMP/<name>.kif`, run once for the module's tests: its exit status, its output and the
     GDL written ("" where nothing was)."""
-    from click.testing import CliRunner
-
-    from tgpl.cli import main
-
-    out = Path(tmp) / (Path(game).stem + ".kif")
-    r = CliRunner().invoke(main, ["to-gdl", game, "-o", str(out)])
-    return r.exit_code, r.output, out.read_text() if out.exists() else ""
+    r = to_gdl(Path(tmp), Path(game))
+    return r.exit_code, r.output, r.kif
 
 
 def lowered_and_validated(game: str, out: Path, to_the_end: bool = True) -> tuple[str, int]:
@@ -129,6 +125,17 @@ class Lowered:
     def of_game(game: Game, seed: int = 0, gdl: bool = True, relations: bool = False) -> "Lowered":
         lowered = lower(game.program, snapshot(game.initial_state(seed)), relations, same_game, repair=bind_recursion)
         return Lowered(game, lowered, GdlGame(lowered.program) if gdl else None, seed)
+
+    @staticmethod
+    def with_options(path: Path | str, grounded_whole: bool = False, **options) -> "Lowered":
+        """The game at `path` lowered at seed 0 by `lower` with `options` (moves, check, repair...), without a
+        GdlGame. With `grounded_whole` the reasoner grounds the game whole, faster for every state of a small game
+        than grounding state by state."""
+        game = load_game(str(path))
+        lowered = lower(game.program, snapshot(game.initial_state(0)), **options)
+        if grounded_whole:
+            lowered.grounding = None
+        return Lowered(game, lowered, None)
 
     @cached_property
     def differential(self) -> Differential:

@@ -20,6 +20,7 @@ from tgpl.cli import main
 from tgpl.frontend.loader import load_program
 from tgpl.lowering import segments
 from tgpl.lowering.saturate import capped_counters
+from to_gdl_runs import to_gdl
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SEVENS = DATA / "designers" / "sevens.tgpl"
@@ -70,12 +71,6 @@ def test_values_after_setup_past_the_cap_or_below_zero_leave_the_counter_out():
     assert caps(effect, initial={"Pot": [21.0], "Banked": [3.0]}) == {"Banked": 21, "Pot": 21}
 
 
-def _to_gdl(tmp_path: Path, source: Path, *extra: str):
-    out = tmp_path / (source.stem + ".kif")
-    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out), *extra])
-    return r, out
-
-
 def _values(kif: str, relation: str) -> set[int]:
     return {int(line.split()[-1].rstrip(")")) for line in kif.splitlines()
             if line.startswith(f"(base ({relation} ")}
@@ -84,21 +79,21 @@ def _values(kif: str, relation: str) -> set[int]:
 def test_sevens_lowers_validated_its_pot_capped_at_the_bank_target(tmp_path):
     """Refused before at `Pot += a + b;` ("Thrower#0.Pot takes more than 256 values"): the pot is only compared with
     0 and banked, and the bank only compared with 20, so both are held within 0..21 and the game validates."""
-    r, out = _to_gdl(tmp_path, SEVENS)
+    r = to_gdl(tmp_path, SEVENS)
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert "; validated: " in kif and "to the end of the game" in kif
     assert _values(kif, "pot") == set(range(22)) - {1}  # the two dice make 2 at least
     assert max(_values(kif, "banked")) == 21
 
 
 def test_stockpile_a_shared_store_added_into_a_score_lowers_validated(tmp_path):
-    r, out = _to_gdl(tmp_path, STOCKPILE)
+    r = to_gdl(tmp_path, STOCKPILE)
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert "; validated: " in kif and "to the end of the game" in kif
     assert _values(kif, "store") == set(range(32))
-    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    r = CliRunner().invoke(main, ["check-gdl", str(r.out)])
     assert r.exit_code == 0, r.output
 
 
@@ -110,10 +105,10 @@ def test_a_cap_too_low_is_caught_by_the_validation(monkeypatch, tmp_path, source
     def planted(*args):
         return {**capped_counters(*args), attr: cap}
     monkeypatch.setattr(segments, "capped_counters", planted)
-    r, out = _to_gdl(tmp_path, source)
+    r = to_gdl(tmp_path, source)
     assert r.exit_code == 2, r.output
     assert "the GDL differs from the runtime" in r.output
-    assert not out.exists()
+    assert not r.out.exists()
 
 
 def test_a_capped_counter_with_too_many_values_is_refused_naming_its_cap(tmp_path):
@@ -125,13 +120,13 @@ def test_a_capped_counter_with_too_many_values_is_refused_naming_its_cap(tmp_pat
     text = text.replace("return Tabletop.Steps > 2;", "return Tabletop.Steps > 400;")
     source = tmp_path / "steps.tgpl"
     source.write_text(text, encoding="utf-8")
-    r, out = _to_gdl(tmp_path, source, "--no-validate")
-    assert r.exit_code == 2 and not out.exists(), r.output
+    r = to_gdl(tmp_path, source, "--no-validate")
+    assert r.exit_code == 2 and not r.out.exists(), r.output
     first = r.output.splitlines()[0]
     assert "steps.tgpl:31:13: error: not lowerable: Tabletop.Steps takes more than 256 values" in first, first
     assert "it is held within its cap, 401," in first and "ever larger" not in first, first
     text = text.replace("Tabletop.Steps > 400", "Tabletop.Steps > 40")
     source.write_text(text, encoding="utf-8")
-    r, out = _to_gdl(tmp_path, source, "--no-validate")  # (validated, its runtime explored: minutes)
+    r = to_gdl(tmp_path, source, "--no-validate")  # (validated, its runtime explored: minutes)
     assert r.exit_code == 0, r.output
-    assert _values(out.read_text(), "steps") == set(range(42))
+    assert _values(r.kif, "steps") == set(range(42))

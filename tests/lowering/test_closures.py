@@ -14,15 +14,14 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tgpl.cli import main
 from tgpl.frontend import ast
 from tgpl.frontend.loader import load_program
 from tgpl.lowering import horn
 from tgpl.lowering.closures import closure_of
 from tgpl.lowering.flood_shapes import _replace
 from tgpl.lowering.floods import rewrite_floods
+from to_gdl_runs import to_gdl
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FLOOD = DATA / "lowering" / "flood.tgpl"
@@ -113,10 +112,7 @@ def test_a_hand_written_recursion_keeps_its_count():
 
 
 def _lowered(tmp_path: Path, path: Path, *extra: str) -> str:
-    out = tmp_path / (path.stem + ".kif")
-    r = CliRunner().invoke(main, ["to-gdl", str(path), "--max-seconds", "300", "-o", str(out), *extra])
-    assert r.exit_code == 0, r.output
-    return out.read_text()
+    return to_gdl(tmp_path, path, "--max-seconds", "300", *extra).written()
 
 
 def _arity(kif: str, relation: str) -> set[int]:

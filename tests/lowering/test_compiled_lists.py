@@ -12,26 +12,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tgpl.cli import main
 from tgpl.lowering.compiled_lists import ListWays, snapshot_value
 from tgpl.lowering.horn import NULL
 from tgpl.lowering.ir import Const
 from tgpl.lowering.universe import length_cell, slot_cell
+from to_gdl_runs import to_gdl, variant
 
 GAME = Path(__file__).resolve().parents[1] / "data" / "lowering" / "played.tgpl"
 
 
-def lowered(tmp_path) -> tuple[int, str, str]:
-    out = tmp_path / "played.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(GAME), "--moves", "compiled", "-o", str(out)])
-    return r.exit_code, r.output, out.read_text() if out.exists() else ""
-
-
 def test_a_hand_played_out_lowers_with_its_moves_compiled_and_validated(tmp_path):
-    code, output, text = lowered(tmp_path)
-    assert code == 0, output
+    text = to_gdl(tmp_path, GAME, "--moves", "compiled").written()
     assert "; validated: " in text.splitlines()[1] and "to the end of the game" in text.splitlines()[1]
     # the hand's length and slots are fluents, as the spelled-out moves lay them out
     assert "(init (cards_length hand_0 3))" in text and "(init (cards_3 hand_0 null))" in text
@@ -65,9 +57,9 @@ def _last_taken(self, c, s, x):
 @pytest.mark.parametrize("wrong", [_not_moved_down, _last_taken], ids=["not-moved-down", "last-taken"])
 def test_a_wrong_remove_fails_validation(tmp_path, monkeypatch, wrong):
     monkeypatch.setattr(ListWays, "remove", wrong)
-    code, output, text = lowered(tmp_path)
-    assert code == 2 and not text, output
-    assert "differ" in output, output
+    r = to_gdl(tmp_path, GAME, "--moves", "compiled")
+    assert r.exit_code == 2 and not r.kif, r.output
+    assert "differ" in r.output, r.output
 
 
 def test_the_runtime_state_of_a_list_cell():
@@ -82,10 +74,8 @@ def test_the_runtime_state_of_a_list_cell():
 
 def test_other_list_changes_stay_refused_at_the_call(tmp_path):
     """`removeAt` is no compiled change: the refusal still names the list and the rewrite."""
-    text = GAME.read_text(encoding="utf-8").replace("Cards.remove(card);", "Cards.removeAt(0);")
-    game = tmp_path / "played_at.tgpl"
-    game.write_text(text, encoding="utf-8")
-    r = CliRunner().invoke(main, ["to-gdl", str(game), "--moves", "compiled", "-o", str(tmp_path / "x.kif")])
+    game = variant(tmp_path, GAME, ("Cards.remove(card);", "Cards.removeAt(0);"), name="played_at.tgpl")
+    r = to_gdl(tmp_path, game, "--moves", "compiled")
     assert r.exit_code == 2, r.output
     assert "removeAt() changes the list 'Cards', and compiled moves keep no list that changes" in r.output
 
@@ -94,7 +84,7 @@ def test_brandubh_with_its_men_in_a_list_gets_past_the_removal(tmp_path):
     """tests/data/designers/brandubh_list.tgpl removes a taken man from `Tafl.Men` (207:29): compiled now, the moves
     stop at `On`'s loop over the men, a function reading a list that is state."""
     game = GAME.parents[1] / "designers" / "brandubh_list.tgpl"
-    r = CliRunner().invoke(main, ["to-gdl", str(game), "--moves", "compiled", "-o", str(tmp_path / "x.kif")])
+    r = to_gdl(tmp_path, game, "--moves", "compiled")
     assert r.exit_code == 2 and "207:29" not in r.output, r.output
     assert ("brandubh_list.tgpl:112:9: error: not lowerable: the moves cannot be compiled: a loop, in On, run where "
             "it is called since rules with variables refused it (the list 'Men', which the moves change, read by a "

@@ -32,6 +32,7 @@ from tgpl.runtime.snapshot import snapshot
 from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import Differential, _without_flow
 from tgpl.verify.graph import explore
+from to_gdl_runs import variant
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIFTS = ROOT / "tests" / "data" / "lowering" / "shifts.tgpl"
@@ -43,12 +44,9 @@ RETIRED = ROOT / "tests" / "data" / "lowering" / "retired.tgpl"
 
 
 def _compiled(path: Path, grounded_once: bool = True) -> Lowered:
-    game = load_game(str(path))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled")
-    assert lowered.stats["moves compiled"] == "yes"
-    if grounded_once:  # a small game: the reasoner may ground it whole, which is faster for every state
-        lowered.grounding = None
-    return Lowered(game, lowered, None)
+    lw = Lowered.with_options(path, grounded_whole=grounded_once, moves="compiled")
+    assert lw.lowered.stats["moves compiled"] == "yes"
+    return lw
 
 
 def test_shifts_compiled_is_the_runtimes_game():
@@ -297,15 +295,6 @@ def test_auto_spells_out_a_game_with_few_moves():
     assert "moves compiled" not in lower(game.program, snapshot(game.initial_state(0))).stats
 
 
-def _variant(*edits: tuple[str, str]) -> str:
-    """shifts.tgpl with `edits` (old, new) made, each where it occurs once."""
-    text = SHIFTS.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
-
-
 NEAR = (  # each square lists its neighbours, and the search tries those only: a loop up to a fixed list's length
     ("    bool Mark = false;\n}", "    bool Mark = false;\n    List<Sq> Near = {};\n}"),
     ("                Rules.Squares.add(s);\n            }",
@@ -328,18 +317,17 @@ FREE = (  # CanGo asks a function of its own: called after a Flip, which writes 
 )
 
 
-def _compiled_text(text: str, tmp_path, moves: str = "compiled") -> Lowered:
-    path = tmp_path / "variant.tgpl"
-    path.write_text(text, encoding="utf-8")
-    game = load_game(str(path))
-    return Lowered(game, lower(game.program, snapshot(game.initial_state(0)), moves=moves, check=gdl_errors), None)
+def shifts_variant(tmp_path, *edits: tuple[str, str], moves: str = "compiled") -> Lowered:
+    """shifts.tgpl with `edits` (old, new) made, written as variant.tgpl (`to_gdl_runs.variant`), lowered with
+    `moves` and GDL's rules checked by the lowering."""
+    return Lowered.with_options(variant(tmp_path, SHIFTS, *edits, name="variant.tgpl"), moves=moves, check=gdl_errors)
 
 
 def test_a_search_up_to_a_fixed_lists_length_is_some_pass_of_it(tmp_path):
     """`for (j = 0; j < from.Near.length; ...)` whose passes share nothing is "some pass returns" over the passes
     up to the longest list, each kept below its own list's length: as a recursion, the calls in it waited on
     their own results, which GDL's recursion restriction refused."""
-    lw = _compiled_text(_variant(*NEAR, *FREE), tmp_path)
+    lw = shifts_variant(tmp_path, *NEAR, *FREE)
     assert not gdl_errors(lw.lowered.program)
     assert bisimulate(lw).states == 501
 
@@ -347,7 +335,7 @@ def test_a_search_up_to_a_fixed_lists_length_is_some_pass_of_it(tmp_path):
 def test_calls_after_a_move_never_share_the_legal_moves_instances(tmp_path):
     """After a Flip nothing the search reads was written, so its calls read the state as the filters' do; their
     instances stay apart all the same: shared, `legal` depended on `does` through `Free`'s demand."""
-    lw = _compiled_text(_variant(*FREE), tmp_path)
+    lw = shifts_variant(tmp_path, *FREE)
     assert not gdl_errors(lw.lowered.program)
     assert bisimulate(lw).states == 501
 
@@ -362,11 +350,10 @@ def test_compiled_moves_that_break_gdls_rules_are_refused_or_spelled_out(tmp_pat
               "                        if (CanGo(from: from, to: from.Near[j])) { return true; }\n"
               "                    }\n                }\n"
               "                if (from.Side == side && from.X < 2)\n")
-    text = _variant(*NEAR, *FREE, second)
     with pytest.raises(NotLowerable, match="break GDL's rules .*negation cycle"):
-        _compiled_text(text, tmp_path)
+        shifts_variant(tmp_path, *NEAR, *FREE, second)
     monkeypatch.setattr("tgpl.lowering.lower.SPELLED_MOVES", 0)  # auto would compile this game's moves
-    lw = _compiled_text(text, tmp_path, moves="auto")
+    lw = shifts_variant(tmp_path, *NEAR, *FREE, second, moves="auto")
     assert "moves compiled" not in lw.lowered.stats
     assert bisimulate(lw).states == 501
 
@@ -401,12 +388,11 @@ def test_a_counted_loop_that_writes_no_state_asks_its_calls_where_it_is_entered(
 def test_a_counted_loop_that_writes_the_state_asks_its_calls_under_its_relation(tmp_path):
     """The same count in the effect, where each pass writes the state (`Rules.Seen`): a pass's writes could change
     what the calls of the passes after it answer, so the call's demand stays under the loop's relation."""
-    text = SCANCALLS.read_text().replace("    number Moves = 0;\n", "    number Moves = 0;\n    bool Seen = false;\n")
-    text = text.replace("            c.Free = false;\n", "            c.Free = false;\n            for (number i = 0; "
-                        "i < Rules.Row.length; i += 1) { if (Rules.IsOpen(x: Rules.Row[i])) { Rules.Seen = true; } }\n")
-    text = text.replace("if (Rules.Moves >= 4)", "if (Rules.Moves >= 4 || Rules.Seen && Rules.Moves >= 3)")
-    path = tmp_path / "writes.tgpl"
-    path.write_text(text, encoding="utf-8")
+    path = variant(tmp_path, SCANCALLS, ("    number Moves = 0;\n", "    number Moves = 0;\n    bool Seen = false;\n"),
+                   ("            c.Free = false;\n", "            c.Free = false;\n            for (number i = 0; "
+                    "i < Rules.Row.length; i += 1) { if (Rules.IsOpen(x: Rules.Row[i])) { Rules.Seen = true; } }\n"),
+                   ("if (Rules.Moves >= 4)", "if (Rules.Moves >= 4 || Rules.Seen && Rules.Moves >= 3)"),
+                   name="writes.tgpl")
     calls = _call_bodies(_compiled(path).lowered.program)
     assert len(calls) == 2  # the filter's and the effect's
     under_loop = sorted(all(any(rel.startswith("loop") for rel in body) for body in bodies) for bodies in calls.values())

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from differential import lowered_kif, never_deals_the_first_item
 from tgpl import builtin_calls
 from tgpl.cli import main
+from to_gdl_runs import to_gdl, variant
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 GIFT = DATA / "gift.tgpl"
@@ -62,24 +63,15 @@ def test_verify_of_the_gift_kif_explores_every_deal(tmp_path_factory):
     assert shown == {f"(shown felt card_{k})" for k in range(5)}  # each card may come first
 
 
-def _variant(tmp_path: Path, old: str, new: str, source: Path = GIFT) -> Path:
-    text = source.read_text()
-    assert old in text
-    src = tmp_path / source.name
-    src.write_text(text.replace(old, new))
-    return src
-
-
 def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     """A runtime planted never to deal the first card left while others are (the last twice as often) differs
     from random's deals: random may deal the first card, the runtime not. Nothing written."""
     wrong = never_deals_the_first_item(builtin_calls.deal)
     monkeypatch.setattr(builtin_calls, "deal", wrong)
-    out = tmp_path / "gift.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(GIFT), "-o", str(out)])
+    r = to_gdl(tmp_path, GIFT)
     assert r.exit_code != 0, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
-    assert not out.exists()
+    assert not r.out.exists()
     # located at the action whose draw random's move is
     assert ("gift.tgpl:52:12: error: the GDL differs from the runtime after 1 move; the last move is action "
             "'Draw' of Seat#0") in r.output
@@ -111,15 +103,14 @@ def test_a_deck_random_may_not_deal_stays_the_seeds(tmp_path, old, new):
     and a deck of more than chance.DEALT_IN_PLAY_ITEMS (8) cards would make the state every set of cards left
     (examples/cards.tgpl's ten: 75 s to lower instead of 0.6 s): random does not deal these, and the game is the
     seed's, as before and as its header says; nothing is refused for it."""
-    src = _variant(tmp_path, old, new)
-    if "Spare" in new:
-        src.write_text(src.read_text().replace("    FiveDeck Deck = null;\n",
-                                               "    FiveDeck Deck = null;\n    FiveDeck Spare = null;\n"))
+    edits = [(old, new)]
+    if "Spare" in new:  # the second deck's attribute
+        edits.append(("    FiveDeck Deck = null;\n", "    FiveDeck Deck = null;\n    FiveDeck Spare = null;\n"))
+    src = variant(tmp_path, GIFT, *edits)
     assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
-    out = tmp_path / "gift.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    r = to_gdl(tmp_path, src)
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert "(role random)" not in kif and "deals from a shuffled deck" not in kif
     line = src.read_text().splitlines().index("        shuffle();") + 1  # the deck's default shuffle
     assert f"gift.tgpl:{line}:9: this GDL is the game of setup seed 0" in kif
@@ -129,13 +120,13 @@ def test_a_card_setup_takes_keeps_the_seeds_deal_in_the_header(tmp_path):
     """Setup deals each seat a card from deal.tgpl's deck, shuffled again in play (decision 100): random deals
     in play, but the cards setup took are the seed's, so its default's shuffle is a chance site of the header
     (it was listed as changing nothing, and the header claimed no draw left to the seed)."""
-    src = _variant(tmp_path, "        Felt.Seats.add(s);\n",
-                   "        Felt.Seats.add(s);\n        Card first = Felt.Deck.pop();\n        s.Hand.add(first);\n"
-                   "        s.Total += first.Value;\n", DATA / "deal.tgpl")
-    out = tmp_path / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    src = variant(tmp_path, DATA / "deal.tgpl", (
+        "        Felt.Seats.add(s);\n",
+        "        Felt.Seats.add(s);\n        Card first = Felt.Deck.pop();\n        s.Hand.add(first);\n"
+        "        s.Total += first.Value;\n"))
+    r = to_gdl(tmp_path, src)
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert "deal.tgpl:64:22 deals from a shuffled deck as a move of the chance role random" in kif
     assert "its shuffles at " in kif and "deal.tgpl:80:13 change nothing here" in kif
     assert "deal.tgpl:40:9 change nothing" not in kif and "deal.tgpl:40:9, " not in kif
@@ -147,10 +138,9 @@ def test_the_ten_cards_of_the_cards_example_are_dealt(tmp_path):
     """examples/cards.tgpl's ten cards, past the eight a dealt deck could hold while its items left were a list
     (75 s to lower): as the set of the cards left (decision 104) random deals them, and the validation, by playouts
     (its states with random's deals are past validation.CHANCE_STATE_BOUND), compares at least its 1,000 steps."""
-    out = tmp_path / "cards.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(DATA.parents[2] / "examples" / "cards.tgpl"), "-o", str(out)])
+    r = to_gdl(tmp_path, DATA.parents[2] / "examples" / "cards.tgpl")
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert "cards.tgpl:44:32 deals from a shuffled deck as a move of the chance role random" in kif
     assert "; Chance:" not in kif
     assert "(input random (roll 10))" in kif and "(input random (roll 11))" not in kif

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from differential import never_deals_the_first_item, to_gdl_once
 from tgpl import builtin_calls
 from tgpl.cli import main
+from to_gdl_runs import to_gdl, variant
 
 DEAL = Path(__file__).resolve().parents[1] / "data" / "lowering" / "deal.tgpl"
 
@@ -71,26 +72,17 @@ def test_random_deals_each_card_left(tmp_path_factory):
     assert sorted(str(m) for m in state.legal_moves(rnd)) == [f"(roll {j})" for j in (1, 2, 4, 5, 6)]
 
 
-def _variant(tmp_path: Path, old: str, new: str) -> Path:
-    text = DEAL.read_text()
-    assert old in text
-    src = tmp_path / "deal.tgpl"
-    src.write_text(text.replace(old, new))
-    return src
-
-
 def _refused(tmp_path: Path, src: Path):
     """`to-gdl` of `src`, refused: exit 2 and nothing written (the result, for its messages)."""
-    out = tmp_path / f"{src.stem}.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out), "--no-validate"])
+    r = to_gdl(tmp_path, src, "--no-validate")
     assert r.exit_code == 2, r.output
-    assert not out.exists()
+    assert not r.out.exists()
     return r
 
 
 def test_a_deck_read_by_order_is_refused_where_it_is_read(tmp_path):
-    src = _variant(tmp_path, "            Card c = Felt.Deck.pop();",
-                   "            Card seen = Felt.Deck.peek();\n            Card c = Felt.Deck.pop();")
+    src = variant(tmp_path, DEAL, ("            Card c = Felt.Deck.pop();",
+                                   "            Card seen = Felt.Deck.peek();\n            Card c = Felt.Deck.pop();"))
     assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
     r = _refused(tmp_path, src)
     assert ("deal.tgpl:61:25: error: not lowerable: peek() on a SixDeck, a deck shuffled after setup, is not "
@@ -100,7 +92,8 @@ def test_a_deck_read_by_order_is_refused_where_it_is_read(tmp_path):
 
 
 def test_a_deck_filled_in_order_is_refused_at_its_shuffle(tmp_path):
-    src = _variant(tmp_path, "            push(c);\n        }\n        shuffle();", "            push(c);\n        }")
+    src = variant(tmp_path, DEAL,
+                  ("            push(c);\n        }\n        shuffle();", "            push(c);\n        }"))
     r = _refused(tmp_path, src)
     assert "deal.tgpl:76:13: error: not lowerable: shuffle() after setup is not lowerable" in r.output
 
@@ -108,17 +101,16 @@ def test_a_deck_filled_in_order_is_refused_at_its_shuffle(tmp_path):
 def test_a_wrong_deal_fails_the_validation(tmp_path, monkeypatch):
     """A runtime that deals the item after the one drawn (a planted mistake on one side) differs from random's
     deals, and to-gdl says so and writes nothing. Four cards, to keep it short."""
-    src = _variant(tmp_path, "v <= 6", "v <= 4")
+    src = variant(tmp_path, DEAL, ("v <= 6", "v <= 4"))
     wrong = never_deals_the_first_item(builtin_calls.deal)
-    out = tmp_path / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    r = to_gdl(tmp_path, src)
     assert r.exit_code == 0, r.output
-    out.unlink()
+    r.out.unlink()
     monkeypatch.setattr(builtin_calls, "deal", wrong)
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    r = to_gdl(tmp_path, src)
     assert r.exit_code != 0, r.output
     assert "differ" in r.output or "mismatch" in r.output, r.output
-    assert not out.exists()
+    assert not r.out.exists()
 
 
 def test_a_deal_short_of_a_card_fails_the_validation(tmp_path, monkeypatch):
@@ -126,7 +118,7 @@ def test_a_deal_short_of_a_card_fails_the_validation(tmp_path, monkeypatch):
     runtime's draw of it has no move of random's to match, and to-gdl writes nothing."""
     from tgpl.lowering import segments
 
-    src = _variant(tmp_path, "v <= 6", "v <= 4")
+    src = variant(tmp_path, DEAL, ("v <= 6", "v <= 4"))
     real = segments.Lowering.legal_moves
 
     def short(self, cs):
@@ -135,11 +127,10 @@ def test_a_deal_short_of_a_card_fails_the_validation(tmp_path, monkeypatch):
             return out[:-1]
         return out
     monkeypatch.setattr(segments.Lowering, "legal_moves", short)
-    out = tmp_path / "deal.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    r = to_gdl(tmp_path, src)
     assert r.exit_code != 0, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
-    assert not out.exists()
+    assert not r.out.exists()
 
 
 def test_a_deal_in_a_phase_of_treasure_is_the_move_entering_it(tmp_path):
@@ -149,11 +140,9 @@ def test_a_deal_in_a_phase_of_treasure_is_the_move_entering_it(tmp_path):
     dry run refuses nothing: the deck and its deal lower, and the hands' totals, refused by the budget of one
     control state when summed slot by slot, are running totals (decision 113); with them, the estimate leaves
     the search of the numbers' ranges undecided (exit 2)."""
-    text = (DEAL.parents[2].parent / "examples" / "treasure.tgpl").read_text()
-    assert "                Deck.reshuffle();" in text and "number Rounds = 8;" in text
-    src = tmp_path / "treasure.tgpl"
-    src.write_text(text.replace("                Deck.reshuffle();", "                Deck.shuffle();")
-                   .replace("number Rounds = 8;", "number Rounds = 5;"))
+    src = variant(tmp_path, DEAL.parents[2].parent / "examples" / "treasure.tgpl",
+                  ("                Deck.reshuffle();", "                Deck.shuffle();"),
+                  ("number Rounds = 8;", "number Rounds = 5;"))
     r = CliRunner().invoke(main, ["check", "--lowerable", str(src)])
     assert r.exit_code == 2, r.output
     assert "treasure.tgpl: undecided within the dry run's budget" in r.output and "not lowerable" not in r.output
@@ -164,9 +153,9 @@ def test_a_deal_in_a_phase_of_treasure_is_the_move_entering_it(tmp_path):
 
 def test_a_card_pushed_onto_the_deck_in_setup_is_refused_where_it_is_pushed(tmp_path):
     """The card setup pushes after the deck's shuffle is the first a pop() takes: random may not deal it."""
-    src = _variant(tmp_path, "    Felt.Deck = new SixDeck();\n",
-                   "    Felt.Deck = new SixDeck();\n    Card top = new Card();\n    top.Value = 6;\n"
-                   "    Felt.Deck.push(top);\n")
+    src = variant(tmp_path, DEAL, ("    Felt.Deck = new SixDeck();\n",
+                                   "    Felt.Deck = new SixDeck();\n    Card top = new Card();\n    top.Value = 6;\n"
+                                   "    Felt.Deck.push(top);\n"))
     r = _refused(tmp_path, src)
     assert ("deal.tgpl:13:5: error: not lowerable: push() onto a SixDeck in setup puts an item where a pop() "
             "takes it next") in r.output

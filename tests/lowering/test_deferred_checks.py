@@ -13,7 +13,7 @@ import pytest
 
 import tgpl.lowering.compiled as compiled
 from differential import bisimulate
-from test_compiled_moves import _compiled_text, _variant
+from test_compiled_moves import SHIFTS, shifts_variant
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.universe import Universe
@@ -21,6 +21,7 @@ from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
+from to_gdl_runs import variant
 
 COUNTED = (  # the counter written by the moves, not by the check
     ("            Moves += 1;\n            if (!HasMove", "            if (!HasMove"),
@@ -49,7 +50,7 @@ def runtime_states(lw) -> int:
 
 
 def test_a_check_that_only_reads_is_asked_at_the_next_decision(tmp_path):
-    lw = _compiled_text(_variant(*COUNTED), tmp_path)
+    lw = shifts_variant(tmp_path, *COUNTED)
     rules = lw.lowered.program.rules
     assert "ended" in relations(lw)
     assert any(r.head.relation == "terminal" and r.body[0].relation == "ended" for r in rules)
@@ -59,21 +60,21 @@ def test_a_check_that_only_reads_is_asked_at_the_next_decision(tmp_path):
 
 
 def test_a_check_that_would_end_the_initial_state_stays_where_it_runs(tmp_path, monkeypatch):
-    text = _variant(*COUNTED, OVER_AT_ONCE)
-    lw = _compiled_text(text, tmp_path)
+    edits = (*COUNTED, OVER_AT_ONCE)
+    lw = shifts_variant(tmp_path, *edits)
     assert "ended" not in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
     # planted: the initial state not asked
     monkeypatch.setattr(compiled.CompiledGame, "ends_initially", lambda self, rules, targets: None)
-    planted = _compiled_text(text, tmp_path)
+    planted = shifts_variant(tmp_path, *edits)
     assert "ended" in relations(planted)
     with pytest.raises(AssertionError, match="terminal"):
         bisimulate(planted)
 
 
 def test_a_way_that_waits_unchecked_keeps_the_check_where_it_runs(tmp_path, monkeypatch):
-    text = _variant(*COUNTED, UNCHECKED)
-    lw = _compiled_text(text, tmp_path)
+    edits = (*COUNTED, UNCHECKED)
+    lw = shifts_variant(tmp_path, *edits)
     assert "ended" not in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
     # planted: the ways that wait there not looked at
@@ -85,7 +86,7 @@ def test_a_way_that_waits_unchecked_keeps_the_check_where_it_runs(tmp_path, monk
         except Undefer:
             return {k: ("Play", "MovePhase") for k in self.deferral.met}
     monkeypatch.setattr(compiled.CompiledGame, "check_targets", lenient)
-    planted = _compiled_text(text, tmp_path)
+    planted = shifts_variant(tmp_path, *edits)
     assert "ended" in relations(planted)
     with pytest.raises(AssertionError):
         bisimulate(planted)
@@ -95,7 +96,7 @@ def test_a_write_after_the_check_keeps_it_where_it_runs(tmp_path):
     """The end phase counts the move after the check: the check must read the state before that write."""
     late = ("        Rules.Finish(mover: player.active());\n        turn.pass();",
             "        Rules.Finish(mover: player.active());\n        Rules.Moves += 1;\n        turn.pass();")
-    lw = _compiled_text(_variant(COUNTED[0], late), tmp_path)
+    lw = shifts_variant(tmp_path, COUNTED[0], late)
     assert "ended" not in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
 
@@ -104,8 +105,7 @@ def test_the_counters_values_are_those_of_the_game_with_its_checks_in_place(tmp_
     """NeedRanges: a deferred check bounds the move counter, so its values come from the game compiled with its
     checks where they run. `counter_ranges` relaxes only the counters: the rows must be those the whole lowering
     of that game finds."""
-    path = tmp_path / "counted.tgpl"
-    path.write_text(_variant(*COUNTED), encoding="utf-8")
+    path = variant(tmp_path, SHIFTS, *COUNTED, name="counted.tgpl")
     game = load_game(str(path))
     universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
     whole = compiled.CompiledGame(game.program, universe, None, None, {})
@@ -124,7 +124,7 @@ INLINE = ("        Rules.Finish(mover: player.active());\n        turn.pass();",
 
 
 def test_an_if_statement_that_only_reads_is_asked_at_the_next_decision(tmp_path):
-    lw = _compiled_text(_variant(*COUNTED, INLINE), tmp_path)
+    lw = shifts_variant(tmp_path, *COUNTED, INLINE)
     rules = lw.lowered.program.rules
     assert "ended" in relations(lw)
     assert not any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in rules)
@@ -135,7 +135,7 @@ def test_a_local_that_differs_between_ways_is_computed_again_with_the_check(tmp_
     """`limit` is 6 or 7 by the state: the declaration, the `if` that changes it and the check are one run
     (`grouped`), asked whole at the next decision, where the state is the one they read."""
     differs = ("        number limit = 6;\n", "        number limit = 6;\n        if (Rules.Moves > 3) { limit = 7; }\n")
-    lw = _compiled_text(_variant(*COUNTED, INLINE, differs), tmp_path)
+    lw = shifts_variant(tmp_path, *COUNTED, INLINE, differs)
     assert "ended" in relations(lw)
     assert bisimulate(lw).states == runtime_states(lw)
 
@@ -143,7 +143,7 @@ def test_a_local_that_differs_between_ways_is_computed_again_with_the_check(tmp_
 def test_an_if_statement_that_writes_a_local_of_the_phase_stays_where_it_runs(tmp_path):
     writes = ("{ winner { {0, 1} }; } }", "{ winner { {0, 1} }; } limit = 5; }")
     read_after = ("        turn.pass();", "        if (limit == 5) { turn.pass(); } else { turn.pass(); }")
-    lw = _compiled_text(_variant(*COUNTED, INLINE, writes, read_after), tmp_path)
+    lw = shifts_variant(tmp_path, *COUNTED, INLINE, writes, read_after)
     # `limit` is read after the check, so the check is no run of its own (`grouped`): the outer `if`, which
     # writes it, runs where it is (`next` asks the search); the inner one, which reads `limit` before the
     # write, is left to the next decision with the value it read
@@ -169,9 +169,9 @@ ALIASED = ("        Rules.Finish(mover: player.active());\n        turn.pass();"
 """A local holding the player to move, read by the check and after it: the mover where the check is asked."""
 
 
-@pytest.mark.parametrize("variant", [GROUPED, ALIASED], ids=["grouped", "aliased"])
-def test_a_check_in_several_statements_or_reading_the_mover_is_asked_at_the_next_decision(variant, tmp_path):
-    lw = _compiled_text(_variant(*COUNTED, variant), tmp_path)
+@pytest.mark.parametrize("written", [GROUPED, ALIASED], ids=["grouped", "aliased"])
+def test_a_check_in_several_statements_or_reading_the_mover_is_asked_at_the_next_decision(written, tmp_path):
+    lw = shifts_variant(tmp_path, *COUNTED, written)
     rules = lw.lowered.program.rules
     assert "ended" in relations(lw)
     assert not any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in rules)
@@ -181,7 +181,7 @@ def test_a_check_in_several_statements_or_reading_the_mover_is_asked_at_the_next
 def test_a_group_whose_local_is_read_after_it_is_not_made(tmp_path):
     """`stuck` read after the run: the run stops before its declaration, and the check stays where it runs."""
     after = ("        turn.pass();", "        if (stuck) { turn.pass(me + 1, \"MovePhase\"); } else { turn.pass(); }")
-    lw = _compiled_text(_variant(*COUNTED, GROUPED, after), tmp_path)
+    lw = shifts_variant(tmp_path, *COUNTED, GROUPED, after)
     assert any(r.head.relation == "next" and any("hasmove" in str(x) for x in r.body) for r in lw.lowered.program.rules)
     assert bisimulate(lw).states == runtime_states(lw)
 
@@ -190,8 +190,7 @@ def test_rules_that_break_gdls_with_checks_left_are_compiled_again_with_the_chec
     """Where the rules made with some checks left to the next decision break GDL's (`check` says so), the game is
     compiled once more with every check where it runs: the retry makes a new CompiledGame (it once called a
     Program by the maker's name, a TypeError) and its rules are the ones returned."""
-    path = tmp_path / "counted.tgpl"
-    path.write_text(_variant(*COUNTED))
+    path = variant(tmp_path, SHIFTS, *COUNTED, name="counted.tgpl")
     game = load_game(str(path))
     universe = Universe.from_snapshot(snapshot(game.initial_state(0)))
     seen = []

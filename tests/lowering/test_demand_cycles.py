@@ -14,31 +14,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tgpl.cli import main
 import tgpl.lowering.compiled as compiled_module
 from tgpl.lowering import horn
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.ir import Atom, Const, Distinct, Not, Var
+from to_gdl_runs import to_gdl
 
 ATARI3 = Path(__file__).resolve().parents[1] / "data" / "lowering" / "atari3.tgpl"
-
-
-def _to_gdl(tmp_path: Path):
-    out = tmp_path / "atari3.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(ATARI3), "--moves", "compiled", "--max-seconds", "300",
-                                  "-o", str(out)])
-    return r, out
+COMPILED = ("--moves", "compiled", "--max-seconds", "300")
 
 
 def test_atari3_lowers_with_its_demands_loosened_and_validates(tmp_path):
-    r, out = _to_gdl(tmp_path)
+    r = to_gdl(tmp_path, ATARI3, *COMPILED)
     assert r.exit_code == 0, r.output
-    lines = out.read_text().splitlines()
+    kif = r.kif
+    lines = kif.splitlines()
     assert lines[1].startswith("; validated: "), lines[1]
     assert "to the end of the game" in lines[1] and "steps compared" in lines[1], lines[1]
-    kif = out.read_text()
     assert "breathes" in kif  # Breathes is rules with variables, not spelled out
 
 
@@ -46,11 +39,11 @@ def test_without_the_loosening_the_same_game_is_a_negation_cycle(tmp_path, monke
     """The refusal the loosening mends: with `loosened` giving the body back as it is, the compiled rules break
     GDL's stratification and `--moves compiled` refuses the game, exit 2, located."""
     monkeypatch.setattr(horn, "loosened", lambda args, body: body)
-    r, out = _to_gdl(tmp_path)
+    r = to_gdl(tmp_path, ATARI3, *COMPILED)
     assert r.exit_code == 2, r.output
     assert "negation cycle" in r.output and "breathes_call" in r.output, r.output
     assert "atari3.tgpl:" in r.output and "Traceback" not in r.output
-    assert not out.exists()
+    assert not r.out.exists()
 
 
 P, W, R = Var("P"), Var("W"), Var("R")

@@ -10,39 +10,36 @@ saw the first bid. Its percepts alone now make it GDL-II, no role `random` (tgpl
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from tgpl.cli import main
+from to_gdl_runs import to_gdl
 
 from test_designer_games_3 import game
 
-
-def lowered(tmp_path, *extra: str):
-    out = tmp_path / "goofspiel.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game("goofspiel"), "-o", str(out), *extra])
-    return r, out
+GOOFSPIEL = Path(game("goofspiel"))
 
 
 def test_goofspiel_lowers_to_gdl_ii_with_its_secrets_kept(tmp_path):
-    r, out = lowered(tmp_path)
-    assert r.exit_code == 0, r.output
-    text = out.read_text()
+    lowered = to_gdl(tmp_path, GOOFSPIEL)
+    text = lowered.written()
     assert text.splitlines()[1].startswith("; validated: bisimulation")
     assert "(role random)" not in text and "random" not in re.sub(r";.*", "", text)
     assert "(tgpl_redacted (bid bidder_0 bidcard_0) (bid bidder_0 hidden))" in text
     assert "(sees_offer bidder_0 player_0)" in text and "(sees_offer bidder_0 player_1)" not in text
     assert "(sees_spent bidcard_3 player_1)" in text and "(sees_spent bidcard_3 player_0)" not in text
-    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    r = CliRunner().invoke(main, ["check-gdl", str(lowered.out)])
     assert r.exit_code == 0 and "GDL-II: percepts (sees)" in r.output, r.output
-    r = CliRunner().invoke(main, ["verify", str(out)])
+    r = CliRunner().invoke(main, ["verify", str(lowered.out)])
     assert r.exit_code == 0, r.output
     assert ("hidden information: player_1 cannot tell '(bid bidder_0 bidcard_0) | noop' from "
             "'(bid bidder_0 bidcard_1) | noop' after the initial state") in r.output
 
 
 def test_goofspiel_is_not_compiled_its_percepts_being_written_for_spelled_out_moves(tmp_path):
-    r, out = lowered(tmp_path, "--moves", "compiled")
+    r = to_gdl(tmp_path, GOOFSPIEL, "--moves", "compiled")
     assert r.exit_code == 2, r.output
     assert "a game with secrets (its GDL-II percepts are written for spelled-out moves" in r.output
-    assert not out.exists()
+    assert not r.out.exists()

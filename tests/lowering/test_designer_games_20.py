@@ -8,53 +8,45 @@ listener scans the lines through the stone and throws `Scored` for each, whose l
 
 from __future__ import annotations
 
-import pytest
-from click.testing import CliRunner
+from pathlib import Path
 
-from tgpl.cli import main
+import pytest
+
 from tgpl.frontend import ast
 from tgpl.lowering.compiled_events import EventPlan, after_in
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
+from to_gdl_runs import rules_with_a_body, to_gdl, variant
 
 from test_designer_games_3 import game
 
 
-def to_gdl(path: str, out, *options: str):
-    r = CliRunner().invoke(main, ["to-gdl", path, "-o", str(out), *options])
-    return r.exit_code, r.output, out.read_text(encoding="utf-8") if r.exit_code == 0 else ""
-
-
-def variant(tmp_path, name: str, old: str, new: str):
-    """The designers' game `name` with `old` replaced by `new`, written to tmp_path: its path."""
-    text = open(game(name), encoding="utf-8").read()
-    changed = text.replace(old, new)
-    assert changed != text
-    path = tmp_path / f"{name}_variant.tgpl"
-    path.write_text(changed, encoding="utf-8")
-    return str(path)
+def _variant(tmp_path, name: str, old: str, new: str) -> Path:
+    """The designers' game `name` with `old` replaced by `new`, written to tmp_path as `<name>_variant.tgpl`."""
+    return variant(tmp_path, Path(game(name)), (old, new), name=f"{name}_variant.tgpl")
 
 
 def test_two_listeners_of_one_event_run_in_declaration_order(tmp_path):
-    code, output, text = to_gdl(game("doubling"), tmp_path / "doubling.kif", "--moves", "compiled")
-    assert code == 0, output
-    lines = text.splitlines()
+    r = to_gdl(tmp_path, Path(game("doubling")), "--moves", "compiled")
+    assert r.exit_code == 0, r.output
+    lines = r.kif.splitlines()
     assert lines[1].startswith("; validated: bisimulation"), lines[1]
     assert "(its moves compiled)" in lines[2], lines[2]
-    assert text.count("\n(<=") <= 80
+    assert rules_with_a_body(r.kif) <= 80
 
 
 def test_code_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
     """The runtime answers the event after the block: a read of the tally after the throw sees it unchanged,
     which answering at the throw would not. The compiled moves refuse it; `auto` spells the moves out."""
-    path = variant(tmp_path, "doubling", "event.throw(e);\n",
-                   "event.throw(e);\n            if (Score > 1) { Game.Stones += 0; }\n")
-    code, output, _ = to_gdl(path, tmp_path / "late.kif", "--moves", "compiled")
-    assert code != 0 and "code after event.throw reads or writes what the listeners of Placed" in output, output
-    code, output, text = to_gdl(path, tmp_path / "late_auto.kif")
-    assert code == 0, output
-    assert text.splitlines()[1].startswith("; validated:")
+    path = _variant(tmp_path, "doubling", "event.throw(e);\n",
+                    "event.throw(e);\n            if (Score > 1) { Game.Stones += 0; }\n")
+    r = to_gdl(tmp_path, path, "--moves", "compiled")
+    assert r.exit_code != 0, r.output
+    assert "code after event.throw reads or writes what the listeners of Placed" in r.output, r.output
+    r = to_gdl(tmp_path, path)
+    assert r.exit_code == 0, r.output
+    assert r.kif.splitlines()[1].startswith("; validated:")
 
 
 def test_what_runs_after_a_throw_includes_the_loops_around_it():
@@ -90,10 +82,10 @@ def test_line_up_listeners_commute_and_run_at_the_throw():
 def test_a_turn_default_after_the_throw_that_reads_what_listeners_write_is_refused(tmp_path):
     """`turn.pass()` after the throw runs the turn's default at once, before the runtime answers the event: a
     default that reads the tally would see it unchanged there."""
-    path = variant(tmp_path, "doubling", "default { return player.active() + 1; }",
-                   "default { if (Game.Tallies[0].Score > 50) { return 0; } return player.active() + 1; }")
-    code, output, _ = to_gdl(path, tmp_path / "reading.kif", "--moves", "compiled")
-    assert code != 0 and "code after event.throw reads or writes" in output, output
+    path = _variant(tmp_path, "doubling", "default { return player.active() + 1; }",
+                    "default { if (Game.Tallies[0].Score > 50) { return 0; } return player.active() + 1; }")
+    r = to_gdl(tmp_path, path, "--moves", "compiled")
+    assert r.exit_code != 0 and "code after event.throw reads or writes" in r.output, r.output
 
 
 def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
@@ -101,13 +93,13 @@ def test_line_up_with_its_points_capped_lowers_compiled_and_validates(tmp_path):
     relaxation sees, so its compiled moves are refused there, not at the events): `Placed` answered by the
     mover's scan, two loops spelled out pass by pass and a third a relation carrying the move's frame and the
     event, each `Scored` it throws answered by a point inside the scan."""
-    path = variant(tmp_path, "lineup", "effect { Points += 1; }", "effect { if (Points < 3) { Points += 1; } }")
-    code, output, kif = to_gdl(path, tmp_path / "capped.kif", "--moves", "compiled")
-    assert code == 0, output
-    lines = kif.splitlines()
+    path = _variant(tmp_path, "lineup", "effect { Points += 1; }", "effect { if (Points < 3) { Points += 1; } }")
+    r = to_gdl(tmp_path, path, "--moves", "compiled")
+    assert r.exit_code == 0, r.output
+    lines = r.kif.splitlines()
     assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
     assert "(its moves compiled)" in lines[2], lines[2]
-    assert kif.count("\n(<=") <= 300
+    assert rules_with_a_body(r.kif) <= 300
 
 
 @pytest.mark.parametrize("name, most", [("lineup", 2_000), ("threes", 1_500)])
@@ -117,19 +109,19 @@ def test_scoring_placement_games_lower_and_validate_within_a_rule_count(tmp_path
     events. Their moves are spelled out: the points' ranges found by the joint search on the writes'
     comparisons alone (`segments.numeric_value`), the scan's conditions that read a cell and go on either way
     made one rule (tgpl.lowering.complements: Line Up's 2,780 rules with a body before)."""
-    code, output, kif = to_gdl(game(name), tmp_path / f"{name}.kif")
-    assert code == 0, output
-    lines = kif.splitlines()
+    r = to_gdl(tmp_path, Path(game(name)))
+    assert r.exit_code == 0, r.output
+    lines = r.kif.splitlines()
     assert lines[1].startswith("; validated: ") and "to the end of the game" in lines[1], lines[1]
-    assert kif.count("\n(<=") <= most
+    assert rules_with_a_body(r.kif) <= most
 
 
 def test_a_point_scored_by_a_pass_is_refused_at_its_write(tmp_path):
     """Threes with a pass that scores: play can pass for ever, so the points have no bound, and the game is
     refused at the pass's write, not lowered with a range that play leaves."""
-    path = variant(tmp_path, "threes", "    // the stone, then the windows",
-                   "    action Pass\n    {\n        trigger PlayerChoiceEvent { return true; }\n"
-                   "        effect { Points += 1; turn.pass(); }\n    }\n\n    // the stone, then the windows")
-    code, output, _ = to_gdl(path, tmp_path / "passing.kif")
-    assert code == 2, output
-    assert "not lowerable" in output and "Points += 1; turn.pass();" in output, output
+    path = _variant(tmp_path, "threes", "    // the stone, then the windows",
+                    "    action Pass\n    {\n        trigger PlayerChoiceEvent { return true; }\n"
+                    "        effect { Points += 1; turn.pass(); }\n    }\n\n    // the stone, then the windows")
+    r = to_gdl(tmp_path, path)
+    assert r.exit_code == 2, r.output
+    assert "not lowerable" in r.output and "Points += 1; turn.pass();" in r.output, r.output

@@ -23,15 +23,14 @@ from tgpl.runtime.game import load_game
 from tgpl.runtime.snapshot import snapshot
 from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import explore
+from to_gdl_runs import ToGdl, rules_with_a_body, to_gdl
 
 KALAH = str(Path(__file__).resolve().parents[1] / "data" / "lowering" / "others" / "kalah.tgpl")
 
 
 @pytest.fixture(scope="module")
-def lowered(tmp_path_factory) -> tuple[int, str, Path]:
-    out = tmp_path_factory.mktemp("kalah") / "kalah.kif"
-    r = CliRunner().invoke(main, ["to-gdl", KALAH, "-o", str(out)])
-    return r.exit_code, r.output, out
+def lowered(tmp_path_factory) -> ToGdl:
+    return to_gdl(tmp_path_factory.mktemp("kalah"), Path(KALAH))
 
 
 def test_the_runtime_plays_every_play_to_its_end():
@@ -43,9 +42,7 @@ def test_the_runtime_plays_every_play_to_its_end():
 
 def test_the_sowing_loop_lowers_and_bisimulates(lowered):
     """to-gdl validates before it writes: every one of the runtime's 24 states against the GDL's."""
-    code, output, out = lowered
-    assert code == 0, output
-    text = out.read_text(encoding="utf-8")
+    text = lowered.written()
     assert "; validated: bisimulation, 24 states" in text
     assert "(role " in text and "(<= terminal" in text
 
@@ -54,16 +51,12 @@ def test_no_rule_tests_what_another_test_of_its_body_implies(lowered):
     """A way that sowed k seeds tested `hand > 0` at each pass, `pit - 0 > 0` ... `pit - (k-1) > 0`: a rule keeps
     the last (tgpl.lowering.implied), and no body holds a comparison that another in it implies. 1,636 rules with
     the tests of every pass, 1,633 without."""
-    code, output, out = lowered
-    assert code == 0, output
-    lines = out.read_text(encoding="utf-8").splitlines()
-    assert sum(1 for line in lines if line.startswith("(<=")) <= 1_633
+    assert rules_with_a_body(lowered.written()) <= 1_633
 
 
 def test_the_rules_check_as_gdl(lowered):
-    code, output, out = lowered
-    assert code == 0, output
-    r = CliRunner().invoke(main, ["check-gdl", str(out)])
+    assert lowered.exit_code == 0, lowered.output
+    r = CliRunner().invoke(main, ["check-gdl", str(lowered.out)])
     assert r.exit_code == 0, r.output
     assert r.output.strip().endswith(": ok"), r.output
 

@@ -14,21 +14,14 @@ from differential import Lowered, bisimulate
 from tgpl.asp.kif import read_kif
 from tgpl.asp.recursion import bind_recursion
 from tgpl.lowering.keyed_walks import key_walks
-from tgpl.lowering.lower import lower
 from tgpl.pipeline import gdl_errors
-from tgpl.runtime.game import load_game
-from tgpl.runtime.snapshot import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 FLANK = ROOT / "tests" / "data" / "lowering" / "flank.tgpl"
 
 
 def _lowered(path: Path) -> Lowered:
-    game = load_game(str(path))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", check=gdl_errors,
-                    repair=bind_recursion)
-    lowered.grounding = None  # small: the reasoner grounds it whole
-    return Lowered(game, lowered, None)
+    return Lowered.with_options(path, grounded_whole=True, moves="compiled", check=gdl_errors, repair=bind_recursion)
 
 
 def _reads(program, relation: str) -> set[str]:

@@ -16,32 +16,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from differential import lowers_to_the_same_game
-from tgpl.cli import main
+from to_gdl_runs import to_gdl, variant
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 BUMPED = DATA / "bumped.tgpl"
 PLAYED = DATA / "played.tgpl"
 COUNTED = "for (number k = 0; k < 2; k += 1) { bool b = Bump(x: GameState.A); }"
 WHILE = "number k = 0; while (k < 2) { bool b = Bump(x: GameState.A); k += 1; }"
-
-
-def _variant(tmp_path, game: Path, name: str, old: str, new: str) -> Path:
-    """`game` with `old` replaced by `new` (which must be there), written as `name`."""
-    text = game.read_text(encoding="utf-8")
-    assert old in text
-    out = tmp_path / name
-    out.write_text(text.replace(old, new), encoding="utf-8")
-    return out
-
-
-def _to_gdl(game: Path, *options: str) -> tuple[int, str, str]:
-    """`tgpl to-gdl GAME OPTIONS`, validated: its exit code, output and the GDL written ("" where none)."""
-    out = game.with_suffix(".kif")
-    r = CliRunner().invoke(main, ["to-gdl", str(game), *options, "-o", str(out)])
-    return r.exit_code, r.output, out.read_text(encoding="utf-8") if out.exists() else ""
 
 
 def test_a_counted_loop_whose_calls_write_is_the_runtimes_game():
@@ -52,13 +34,13 @@ def test_a_counted_loop_whose_calls_write_is_the_runtimes_game():
 
 
 def test_a_while_loop_whose_call_reads_what_it_writes_is_refused_at_the_loop(tmp_path):
-    game = _variant(tmp_path, BUMPED, "bumped_while.tgpl", COUNTED, WHILE)
-    code, output, text = _to_gdl(game, "--moves", "compiled")
-    assert code == 2 and not text, output
+    game = variant(tmp_path, BUMPED, (COUNTED, WHILE), name="bumped_while.tgpl")
+    r = to_gdl(tmp_path, game, "--moves", "compiled")
+    assert r.exit_code == 2 and not r.kif, r.output
     assert ("bumped_while.tgpl:72:23: error: not lowerable: the moves cannot be compiled: a loop that reads 'Marks', "
-            "which it writes, and is not a counted loop") in output, output
-    code, output, text = _to_gdl(game)  # auto: the moves spelled out, validated
-    assert code == 0 and "; validated: " in text.splitlines()[1], output
+            "which it writes, and is not a counted loop") in r.output, r.output
+    r = to_gdl(tmp_path, game)  # auto: the moves spelled out, validated
+    assert r.exit_code == 0 and "; validated: " in r.kif.splitlines()[1], r.output
 
 
 PLAY = "            Tabletop.Played.add(card);\n"
@@ -66,21 +48,22 @@ PLAY = "            Tabletop.Played.add(card);\n"
 
 def test_list_changes_in_a_counted_loop_are_made_pass_by_pass(tmp_path):
     """Each pass moves the hand's first card to the table: the second pass finds the hand the first left."""
-    game = _variant(tmp_path, PLAYED, "played_more.tgpl", PLAY, PLAY + (
+    game = variant(tmp_path, PLAYED, (PLAY, PLAY + (
         "            for (number k = 0; k < 2; k += 1) "
-        "{ if (Cards.length > 0) { Card f = Cards[0]; Cards.remove(f); Tabletop.Played.add(f); } }\n"))
-    code, output, text = _to_gdl(game, "--moves", "compiled")
-    assert code == 0 and "; validated: " in text.splitlines()[1], output
+        "{ if (Cards.length > 0) { Card f = Cards[0]; Cards.remove(f); Tabletop.Played.add(f); } }\n")),
+        name="played_more.tgpl")
+    r = to_gdl(tmp_path, game, "--moves", "compiled")
+    assert r.exit_code == 0 and "; validated: " in r.kif.splitlines()[1], r.output
 
 
 def test_list_changes_in_a_while_loop_are_refused_at_the_loop(tmp_path):
-    game = _variant(tmp_path, PLAYED, "played_while.tgpl", PLAY, PLAY + (
+    game = variant(tmp_path, PLAYED, (PLAY, PLAY + (
         "            number k = 0; while (k < 2 && Cards.length > 0) "
-        "{ Card f = Cards[0]; Cards.remove(f); Tabletop.Played.add(f); k += 1; }\n"))
-    code, output, text = _to_gdl(game, "--moves", "compiled")
-    assert code == 2 and not text, output
+        "{ Card f = Cards[0]; Cards.remove(f); Tabletop.Played.add(f); k += 1; }\n")), name="played_while.tgpl")
+    r = to_gdl(tmp_path, game, "--moves", "compiled")
+    assert r.exit_code == 2 and not r.kif, r.output
     assert ("played_while.tgpl:51:27: error: not lowerable: the moves cannot be compiled: a loop that reads 'Cards', "
-            "which it writes") in output, output
+            "which it writes") in r.output, r.output
 
 
 def test_passes_that_read_a_list_that_is_state_are_not_taken_for_independent(tmp_path):
@@ -88,13 +71,12 @@ def test_passes_that_read_a_list_that_is_state_are_not_taken_for_independent(tmp
     it empty, which the shapes evaluator read as the table every state has, so it found the passes independent
     and each read the `Lit` the loop began with."""
     first = "            if (Cards[0] == card) { Score += 1; }\n"
-    game = _variant(tmp_path, PLAYED, "played_lit.tgpl", first, (
+    game = variant(tmp_path, PLAYED, (first, (
         "            for (number k = 0; k < 2; k += 1) { if (Tabletop.Played.length > 1) "
-        "{ Tabletop.Hands[k].Lit = !Tabletop.Hands[1 - k].Lit; } }\n") + first)
-    text = game.read_text(encoding="utf-8").replace("    number Score = 0;\n", "    number Score = 0;\n    bool Lit = false;\n")
-    game.write_text(text, encoding="utf-8")
-    code, output, text = _to_gdl(game, "--moves", "compiled")
-    assert code == 0 and "; validated: " in text.splitlines()[1], output
+        "{ Tabletop.Hands[k].Lit = !Tabletop.Hands[1 - k].Lit; } }\n") + first),
+        ("    number Score = 0;\n", "    number Score = 0;\n    bool Lit = false;\n"), name="played_lit.tgpl")
+    r = to_gdl(tmp_path, game, "--moves", "compiled")
+    assert r.exit_code == 0 and "; validated: " in r.kif.splitlines()[1], r.output
 
 
 def test_a_loops_code_is_read_once_with_what_it_calls():

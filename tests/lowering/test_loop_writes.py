@@ -31,11 +31,7 @@ REVERSI = ROOT / "examples" / "reversi.tgpl"
 
 
 def _lowered(path: Path, moves: str = "auto") -> Lowered:
-    game = load_game(str(path))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves=moves, check=gdl_errors,
-                    repair=bind_recursion)
-    lowered.grounding = None  # small: the reasoner grounds it whole
-    return Lowered(game, lowered, None)
+    return Lowered.with_options(path, grounded_whole=True, moves=moves, check=gdl_errors, repair=bind_recursion)
 
 
 def test_flank_compiles_and_is_the_runtimes_game():

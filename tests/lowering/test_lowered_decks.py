@@ -12,6 +12,7 @@ validation every to-gdl runs; and what breaks the conditions is refused.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from tgpl.cli import main
 from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.validation import validate_translation
 from tgpl.verify.graph import explore
+from to_gdl_runs import variant
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CARDS = EXAMPLES / "cards.tgpl"
@@ -31,17 +33,19 @@ CARDS = EXAMPLES / "cards.tgpl"
 SETUP = "    Tabletop.Deck = new Lib.NumberDeck();\n"
 
 
+def _cards_variant(folder: Path, *edits: tuple[str, str], name: str = "cards.tgpl") -> Path:
+    """examples/cards.tgpl with `edits` made (`to_gdl_runs.variant`), written in `folder` as `name` with the
+    library it imports beside it."""
+    (folder / "lib").mkdir()
+    shutil.copy(EXAMPLES / "lib" / "deck.tgpl", folder / "lib" / "deck.tgpl")
+    return variant(folder, CARDS, *edits, name=name)
+
+
 @pytest.fixture(scope="module")
 def burned(tmp_path_factory) -> str:
     """examples/cards.tgpl with the deck's top card burned in setup: setup takes from the deck, so it is not
     dealt by random in play (decision 102) but kept in the order the setup seed shuffled it."""
-    folder = tmp_path_factory.mktemp("burned")
-    (folder / "lib").mkdir()
-    (folder / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
-    text = CARDS.read_text(encoding="utf-8")
-    assert SETUP in text
-    (folder / "cards.tgpl").write_text(text.replace(SETUP, SETUP + "    Tabletop.Deck.pop();\n", 1))
-    return str(folder / "cards.tgpl")
+    return str(_cards_variant(tmp_path_factory.mktemp("burned"), (SETUP, SETUP + "    Tabletop.Deck.pop();\n")))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -74,12 +78,10 @@ def test_a_wrong_lowering_of_decks_fails_validation(monkeypatch, burned, defect)
     assert result.mismatch is not None
 
 
-def _to_gdl(tmp_path, monkeypatch, old: str, new: str):
-    text = CARDS.read_text(encoding="utf-8")
-    assert old in text
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "lib" / "deck.tgpl").write_text((EXAMPLES / "lib" / "deck.tgpl").read_text(encoding="utf-8"))
-    (tmp_path / "game.tgpl").write_text(text.replace(old, new, 1))
+def _printed_gdl(tmp_path, monkeypatch, old: str, new: str):
+    """`tgpl to-gdl game.tgpl --no-validate` run in `tmp_path`, game.tgpl cards.tgpl with `old` made `new`: the
+    result, the GDL printed (messages located as `game.tgpl:line:col`)."""
+    _cards_variant(tmp_path, (old, new), name="game.tgpl")
     monkeypatch.chdir(tmp_path)
     return CliRunner().invoke(main, ["to-gdl", "game.tgpl", "--no-validate"])
 
@@ -90,7 +92,7 @@ DRAWN = "            Cards.add(c);\n"
 def test_a_list_read_after_setup_becomes_state(tmp_path, monkeypatch):
     """Once something reads the hand, its cards are no longer dropped: the list is state (a length and
     slots, test_lowered_lists.py), and the game, which can now end by the hand's size, still lowers."""
-    r = _to_gdl(tmp_path, monkeypatch, DRAWN, DRAWN + "            if (Cards.length > 8) { winner player; }\n")
+    r = _printed_gdl(tmp_path, monkeypatch, DRAWN, DRAWN + "            if (Cards.length > 8) { winner player; }\n")
     assert r.exit_code == 0, r.output
     assert "(init (cards_length hand_0 0))" in r.output
 
@@ -100,6 +102,6 @@ def test_a_list_read_after_setup_becomes_state(tmp_path, monkeypatch):
                  "46:13: error: not lowerable: the built-in push() is not lowerable", id="a-deck-pushed-to"),
 ])
 def test_what_breaks_the_conditions_is_refused_with_its_location(tmp_path, monkeypatch, old, new, expected):
-    r = _to_gdl(tmp_path, monkeypatch, old, new)
+    r = _printed_gdl(tmp_path, monkeypatch, old, new)
     assert r.exit_code == 2, r.output
     assert r.output.splitlines()[0] == f"game.tgpl:{expected}"

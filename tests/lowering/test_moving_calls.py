@@ -18,11 +18,8 @@ from tgpl.asp.covers import covers
 from tgpl.asp.kif import read_kif
 from tgpl.asp.recursion import bind_recursion
 from tgpl.lowering.ir import Atom, Const, Func, Program, Rule, Var
-from tgpl.lowering.lower import lower
 from tgpl.lowering.unfold import unfold_single_readers
 from tgpl.pipeline import gdl_errors
-from tgpl.runtime.game import load_game
-from tgpl.runtime.snapshot import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 FLANK = ROOT / "tests" / "data" / "lowering" / "flank.tgpl"
@@ -30,11 +27,7 @@ MOVE_CALL = "number k = board.FlipsIn(x: tx, y: ty, dx: dx, dy: dy, who: player)
 
 
 def _lowered(path: Path) -> Lowered:
-    game = load_game(str(path))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled", check=gdl_errors,
-                    repair=bind_recursion)
-    lowered.grounding = None  # small: the reasoner grounds it whole
-    return Lowered(game, lowered, None)
+    return Lowered.with_options(path, grounded_whole=True, moves="compiled", check=gdl_errors, repair=bind_recursion)
 
 
 def _under_does(program: Program) -> set[str]:

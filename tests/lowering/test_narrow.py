@@ -19,7 +19,6 @@ from tgpl.asp.validate import validate
 from tgpl.lowering.lower import lower
 from tgpl.pipeline import gdl_errors, lower_game
 from tgpl.runtime.game import load_game
-from tgpl.runtime.snapshot import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 FLANK = ROOT / "tests" / "data" / "lowering" / "flank.tgpl"
@@ -31,11 +30,8 @@ def total(program) -> int:
 
 
 def _lowered(path: Path, narrowing: int | None) -> Lowered:
-    game = load_game(str(path))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), check=gdl_errors,
-                    repair=lambda program: bind_recursion(program, narrowing=narrowing))
-    lowered.grounding = None  # small: the reasoner grounds it whole
-    return Lowered(game, lowered, None)
+    return Lowered.with_options(path, grounded_whole=True, check=gdl_errors,
+                                repair=lambda program: bind_recursion(program, narrowing=narrowing))
 
 
 def _made(program, prefix: str) -> set[str]:

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from differential import lowered_kif, verify_and_compare_agree
 from tgpl import builtin_calls
 from tgpl.cli import main
+from to_gdl_runs import to_gdl, variant
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "lowering"
 REFILL = DATA / "refill.tgpl"
@@ -83,30 +84,21 @@ def test_a_reshuffle_that_leaves_a_discard_behind_fails_the_validation(tmp_path,
         return None
 
     monkeypatch.setattr(builtin_calls, "deal", wrong)
-    out = tmp_path / "refill.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(REFILL), "-o", str(out)])
+    r = to_gdl(tmp_path, REFILL)
     assert r.exit_code == 2, r.output
     assert "the translation failed its validation against the runtime: nothing written" in r.output
     assert "refill.tgpl:53:12: error: the GDL differs from the runtime" in r.output
-    assert not out.exists()
-
-
-def _variant(tmp_path: Path, old: str, new: str) -> Path:
-    text = REFILL.read_text()
-    assert old in text
-    src = tmp_path / REFILL.name
-    src.write_text(text.replace(old, new))
-    return src
+    assert not r.out.exists()
 
 
 def test_a_discard_elsewhere_is_refused_at_the_discard(tmp_path):
     """A card discarded onto another pile would not come back at a reshuffle, though its `discarded` is true:
     the lowering refuses the discard, located, where random's deals would otherwise stand for the wrong cards."""
-    src = _variant(tmp_path, "            Held.discard(Felt.Deck.discard_stack);\n",
-                   "            Held.discard(Felt.Spent);\n")
-    src.write_text(src.read_text().replace("    number Turns = 0;\n", "    number Turns = 0;\n    Stack<Card> Spent = {};\n"))
+    src = variant(tmp_path, REFILL, ("            Held.discard(Felt.Deck.discard_stack);\n",
+                                     "            Held.discard(Felt.Spent);\n"),
+                  ("    number Turns = 0;\n", "    number Turns = 0;\n    Stack<Card> Spent = {};\n"))
     assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(tmp_path / "x.kif")])
+    r = to_gdl(tmp_path, src)
     assert r.exit_code == 2, r.output
     assert "refill.tgpl:78:13: error: not lowerable: discard() into a pile other than the ThreeDeck's discard_stack" \
         in r.output
@@ -116,13 +108,12 @@ def test_a_card_dealt_in_setup_that_may_come_back_is_randoms_first_move(tmp_path
     """Setup deals seat 0 a card: it may be discarded and reshuffled back, and random's deals name the cards the
     deck holds before setup deals, setup's pop() random's first move (decision 112; it was refused at the
     reshuffle). Bisimulated."""
-    src = _variant(tmp_path, "        Felt.Seats.add(s);\n",
-                   "        Felt.Seats.add(s);\n        if (p == 0) { s.Held = Felt.Deck.pop(); }\n")
+    src = variant(tmp_path, REFILL, ("        Felt.Seats.add(s);\n",
+                                     "        Felt.Seats.add(s);\n        if (p == 0) { s.Held = Felt.Deck.pop(); }\n"))
     assert CliRunner().invoke(main, ["check", str(src)]).exit_code == 0
-    out = tmp_path / "x.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(src), "-o", str(out)])
+    r = to_gdl(tmp_path, src)
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert kif.splitlines()[1].startswith("; validated: bisimulation, ")
     assert "; GDL-II: setup's pop() is random's first move, dealt as in play." in kif
     assert "(init (control random round deal1))" in kif

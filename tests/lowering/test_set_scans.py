@@ -18,43 +18,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import tgpl.lowering.execute as execute
-from tgpl.cli import main
 from tgpl.frontend import ast
 from tgpl.frontend.loader import load_program
 from tgpl.lowering.set_scans import SetScan
 from tgpl.lowering.subset import set_lists
+from to_gdl_runs import rules_with_a_body, to_gdl, variant
 
 TRUMPS = Path(__file__).resolve().parents[1] / "data" / "designers" / "trumps.tgpl"
 HIGHCARD = Path(__file__).resolve().parents[1] / "data" / "designers" / "highcard.tgpl"
 MATCH = "if (Cards[i].Suit == suit) { return true; }"
 
 
-def _variant(tmp_path, old: str, new: str) -> Path:
-    text = TRUMPS.read_text(encoding="utf-8")
-    assert old in text
-    out = tmp_path / "variant.tgpl"
-    out.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return out
-
-
-def _to_gdl(tmp_path, source: Path) -> tuple[int, str, str]:
-    """(exit status, output, the GDL written or '')."""
-    out = tmp_path / "out.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(source), "-o", str(out)])
-    return r.exit_code, r.output, out.read_text() if out.exists() else ""
-
-
-def _rules(kif: str) -> int:
-    """Rules with a body, as issue 34 counts them."""
-    return sum(1 for line in kif.splitlines() if line.startswith("(<= "))
-
-
 def test_trumps_hands_lower_as_membership_and_validate(tmp_path):
-    code, output, kif = _to_gdl(tmp_path, TRUMPS)
-    assert code == 0, output
+    r = to_gdl(tmp_path, TRUMPS)
+    assert r.exit_code == 0, r.output
+    kif = r.kif
     assert "; validated: bisimulation, 582 states" in kif
     assert "cards_length" not in kif and "(cards_0 " not in kif
     # hand 0 is dealt cards 11, 4, 3, 2 and 10 at seed 0: whether it holds each card, a bool
@@ -62,18 +42,18 @@ def test_trumps_hands_lower_as_membership_and_validate(tmp_path):
     assert {f"(init (cards_card_{k} hand_0 {'yes' if k in dealt else 'no'}))" for k in range(12)} \
         <= set(kif.splitlines())
     assert "(sees_cards_card_11 hand_0 player_0)" in kif and "(sees_cards_card_11 hand_0 player_1)" not in kif
-    assert _rules(kif) <= 1_500  # 10,867 with a length and twelve slots per hand
+    assert rules_with_a_body(kif) <= 1_500  # 10,867 with a length and twelve slots per hand
 
 
 def test_only_scans_whose_answer_no_order_changes_keep_the_set(tmp_path):
     """A match that answers with the card's own rank depends on which card comes first; a test that calls a
     function is not taken as free of effects: both keep the hand in order."""
     assert set_lists(load_program(str(TRUMPS))) == {"Cards"}
-    ranked = _variant(tmp_path, MATCH, "if (Cards[i].Suit == suit) { return Cards[i].Rank > 2; }")
+    ranked = variant(tmp_path, TRUMPS, (MATCH, "if (Cards[i].Suit == suit) { return Cards[i].Rank > 2; }"))
     assert set_lists(load_program(str(ranked))) == frozenset()
-    called = _variant(tmp_path, MATCH, "if (Beats(led: Cards[i], follow: Cards[i])) { return true; }")
+    called = variant(tmp_path, TRUMPS, (MATCH, "if (Beats(led: Cards[i], follow: Cards[i])) { return true; }"))
     assert set_lists(load_program(str(called))) == frozenset()
-    counted = _variant(tmp_path, MATCH, "if (Cards.length > 4) { return true; }")
+    counted = variant(tmp_path, TRUMPS, (MATCH, "if (Cards.length > 4) { return true; }"))
     assert set_lists(load_program(str(counted))) == frozenset()
 
 
@@ -88,18 +68,17 @@ def test_an_inverted_scan_is_found_by_the_validation(tmp_path, monkeypatch):
         return SetScan(scan.items, scan.index, ast.Unary(scan.cond.span, "!", scan.cond), scan.hit, scan.reads)
 
     monkeypatch.setattr(execute, "set_scan", inverted)
-    code, output, kif = _to_gdl(tmp_path, TRUMPS)
-    assert code == 2 and kif == "", output
-    assert "trumps.tgpl:98:12: error: the GDL differs from the runtime after" in output, output
-    assert "legal moves only in the runtime: Hand#" in output, output
+    r = to_gdl(tmp_path, TRUMPS)
+    assert r.exit_code == 2 and r.kif == "", r.output
+    assert "trumps.tgpl:98:12: error: the GDL differs from the runtime after" in r.output, r.output
+    assert "legal moves only in the runtime: Hand#" in r.output, r.output
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_trumps_hands_as_sets_at_other_seeds(tmp_path, seed):
-    out = tmp_path / "out.kif"
-    r = CliRunner().invoke(main, ["to-gdl", str(TRUMPS), "--seed", str(seed), "-o", str(out)])
+    r = to_gdl(tmp_path, TRUMPS, "--seed", str(seed))
     assert r.exit_code == 0, r.output
-    kif = out.read_text()
+    kif = r.kif
     assert "; validated: bisimulation" in kif and "cards_length" not in kif
 
 
@@ -119,13 +98,11 @@ MUST_BEAT = """input Card card
 def test_a_scan_answering_by_the_move_keeps_the_set_and_validates(tmp_path):
     """The match's answer reads the card played, not the card found: the hand stays a set, bisimulated (50
     states where highcard without the rule has 58: the rule is seen)."""
-    text = HIGHCARD.read_text(encoding="utf-8")
-    filt = "input Card card { return Cards.contains(card); }"
-    assert filt in text
-    source = tmp_path / "must_beat.tgpl"
-    source.write_text(text.replace(filt, MUST_BEAT, 1), encoding="utf-8")
+    source = variant(tmp_path, HIGHCARD, ("input Card card { return Cards.contains(card); }", MUST_BEAT),
+                     name="must_beat.tgpl")
     assert set_lists(load_program(str(source))) == {"Cards"}
-    code, output, kif = _to_gdl(tmp_path, source)
-    assert code == 0, output
+    r = to_gdl(tmp_path, source)
+    assert r.exit_code == 0, r.output
+    kif = r.kif
     assert "; validated: bisimulation, 50 states" in kif
     assert "cards_length" not in kif and "(cards_card_5 hand_0 " in kif

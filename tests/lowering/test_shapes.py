@@ -18,7 +18,6 @@ import tgpl.lowering.compiled as compiled
 from differential import Lowered, bisimulate
 from tgpl.asp.kif import to_kif
 from tgpl.lowering.compiled import CompiledGame
-from tgpl.lowering.lower import lower
 from tgpl.lowering.shapes import Shape, shape_table
 from tgpl.lowering.universe import Universe
 from tgpl.runtime.game import load_game
@@ -32,11 +31,9 @@ CHESS = ROOT / "examples" / "chess" / "chess.tgpl"
 
 
 def compiled_game(path: Path) -> Lowered:
-    game = load_game(str(path))
-    lowered = lower(game.program, snapshot(game.initial_state(0)), moves="compiled")
-    assert lowered.stats["moves compiled"] == "yes"
-    lowered.grounding = None  # small: ground it whole
-    return Lowered(game, lowered, None)
+    lw = Lowered.with_options(path, grounded_whole=True, moves="compiled")
+    assert lw.lowered.stats["moves compiled"] == "yes"
+    return lw
 
 
 def test_both_guards_keep_the_runtimes_game():

@@ -7,33 +7,22 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tgpl.asp.reasoner import GdlGame
-from tgpl.cli import main
 from tgpl.lowering import percepts
+from to_gdl_runs import rules_with_a_body, to_gdl
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def _lowered(path: Path, out: Path) -> str:
-    r = CliRunner().invoke(main, ["to-gdl", str(path), "-o", str(out), "--no-validate"])
-    assert r.exit_code == 0, r.output
-    return out.read_text()
-
-
-def _rules(kif: str) -> int:
-    return sum(line.startswith("(<= ") for line in kif.splitlines())
-
-
 @pytest.mark.parametrize("name", ["lowering/deal.tgpl", "designers/goofspiel.tgpl"])
 def test_shared_percepts_see_what_copied_percepts_saw(name, tmp_path, monkeypatch):
-    shared = _lowered(DATA / name, tmp_path / "shared.kif")
+    shared = to_gdl(tmp_path, DATA / name, "--no-validate").written()
     assert "(tgpl_next_" in shared
     monkeypatch.setattr(percepts, "SHARED_FROM", 10**9)  # every `next` rule of a seen fluent copied
-    copied = _lowered(DATA / name, tmp_path / "copied.kif")
+    copied = to_gdl(tmp_path, DATA / name, "--no-validate").written()
     assert "(tgpl_next_" not in copied
-    assert _rules(shared) < _rules(copied)
+    assert rules_with_a_body(shared) < rules_with_a_body(copied)
     a, b = GdlGame.from_text(shared), GdlGame.from_text(copied)
     rng = random.Random(7)
     seen = 0

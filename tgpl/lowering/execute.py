@@ -242,6 +242,19 @@ class StateList:
     size: int
 
 
+@dataclass(frozen=True)
+class LoopAtOnce:
+    """A kind of loop `Executor.stmt_For` runs at once rather than pass by pass (a sum of a list's field, a scan
+    of a set): one entry of `Executor._loops_at_once`."""
+
+    kept: object
+    """What the game keeps for it (running totals, lists kept as sets): empty where it keeps none."""
+    recognise: Callable[[ast.For, dict], object | None]
+    """The loop's shape (the statement, the checker's types), None for any other loop."""
+    run: Callable[[object, Path, Span], list[Path] | None]
+    """The paths after the loop recognised, run from a path; None where that path must run it pass by pass."""
+
+
 class Transient(UObj):
     """An event object created after setup: it lives within one segment (the runtime drops it at the next
     decision, decision 70), so its attributes are values on the path (`Path.records`), never fluents."""
@@ -445,8 +458,8 @@ class Executor:
         self.lists = lists or {}  # (object, list attribute) that is state -> its slots (tgpl.lowering.segments)
         # (object, list attribute) -> (item field, cell) of each running total kept of it (tgpl.lowering.list_sums)
         self.sums: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        self._sum_loops: dict[int, SumLoop | None] = {}  # id(for statement) -> `list_sums.sum_loop`
-        self._set_scans: dict[int, SetScan | None] = {}  # id(for statement) -> `set_scans.set_scan`
+        # (entry of `_loops_at_once`, id(for statement)) -> what its recogniser made of the loop, or None
+        self._loops_recognised: dict[tuple[int, int], object] = {}
         self.sets = sets or {}  # (object, list attribute) kept as a set -> the objects it may hold (segments)
         self._fluent_attributes = frozenset(attr for _, attr in fluents) | {attr for _, attr in self.lists} \
             | {attr for _, attr in self.sets}
@@ -884,22 +897,16 @@ class Executor:
             # a scan clearing a flood's group (tgpl.lowering.group_clears, decision 116) reads the state as it
             # found it; run pass after pass it would be another game: only the compiled moves lower it
             raise NotLowerable(s.span, "a scan that clears a flood's group lowers with the moves compiled only")
-        if self.sums:
-            if id(s) not in self._sum_loops:
-                self._sum_loops[id(s)] = sum_loop(s, self.types)
-            loop = self._sum_loops[id(s)]
-            if loop is not None:
-                summed = self._summed(loop, p, s.span)
-                if summed is not None:
-                    return self.merge(summed)
-        if self.sets:
-            if id(s) not in self._set_scans:
-                self._set_scans[id(s)] = set_scan(s, self.types)
-            scan = self._set_scans[id(s)]
-            if scan is not None:
-                scanned = self._scanned(scan, p, s.span)
-                if scanned is not None:
-                    return self.merge(scanned)
+        for k, kind in enumerate(self._loops_at_once()):
+            if not kind.kept:
+                continue
+            if (k, id(s)) not in self._loops_recognised:
+                self._loops_recognised[k, id(s)] = kind.recognise(s, self.types)
+            shape = self._loops_recognised[k, id(s)]
+            if shape is not None:
+                done = kind.run(shape, p, s.span)
+                if done is not None:
+                    return self.merge(done)
         p.frame.scopes.append({})
         paths = [p]
         if isinstance(s.init, ast.VarDecl):
@@ -910,6 +917,12 @@ class Executor:
         for q in paths:
             q.frame.scopes.pop()
         return self.merge(paths)
+
+    def _loops_at_once(self) -> tuple[LoopAtOnce, ...]:
+        """The kinds of loop `stmt_For` runs at once, tried in this order: a third kind is one more entry. Made
+        at each call, so that the recognisers are this module's names as they are now (a test plants a wrong
+        one there)."""
+        return (LoopAtOnce(self.sums, sum_loop, self._summed), LoopAtOnce(self.sets, set_scan, self._scanned))
 
     def _summed(self, loop: SumLoop, p: Path, span: Span) -> list[Path] | None:
         """A loop that sums an item field over a list that keeps a running total of it (decision 113): the total

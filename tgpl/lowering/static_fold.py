@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from tgpl.asp.dependencies import DependencyGraph
 from tgpl.graphs import Partition, strongly_connected
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.ir import (GDL_RELATIONS, Atom, Const, Distinct, Literal, Not, Or, Program, Rule, Term, Var,
@@ -64,21 +65,10 @@ def dependencies(program: Program) -> dict[str, set[str]]:
 
 
 def static_relations(program: Program) -> set[str]:
-    """Relations that depend, transitively, on no `true`, `does` or other GDL keyword (and are none)."""
-    deps = dependencies(program)
-    names = set(deps) | {d for ds in deps.values() for d in ds}
-    readers: dict[str, set[str]] = defaultdict(set)
-    for name, ds in deps.items():
-        for d in ds:
-            readers[d].add(name)
-    dynamic = {n for n in names if n in KEYWORDS}
-    todo = list(dynamic)
-    while todo:
-        for reader in readers.get(todo.pop(), ()):
-            if reader not in dynamic:
-                dynamic.add(reader)
-                todo.append(reader)
-    return names - dynamic
+    """Relations that depend, transitively, on no `true`, `does` or other GDL keyword (and are none): the
+    relations of the dependency graph less those `DependencyGraph.reading` finds reading a keyword."""
+    graph = DependencyGraph.of(program)
+    return set(graph.edges) - graph.reading(KEYWORDS & graph.edges.keys())
 
 
 def _is_static(lit: Literal, static: set[str]) -> bool:
