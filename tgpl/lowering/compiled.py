@@ -53,6 +53,7 @@ from tgpl.lowering.horn import (CALCS, NULL, STATIC, STEPS, Slots, Static, Claus
                                 Value, _FunctionCompiler, _fkey, read_rel)
 from tgpl.lowering.ir import Atom, Const, Distinct, Func, Literal, Not, Program, Rule, Term, Var, renamed, substitute
 from tgpl.lowering.compiled_events import EventPlan, Record
+from tgpl.lowering.counted_results import unfollowed_result
 from tgpl.lowering.compiled_lists import COMPILED_CHANGES, ListWays, changed_list, changed_lists, list_cells, snapshot_value
 from tgpl.lowering.chance import DID, RANDOM, action_rolls, roll_name, roll_sides
 from tgpl.lowering.board_count import (BoardCount, Flip, Holds, ProofTooLarge, board_counts, flip_bodies,
@@ -1387,8 +1388,8 @@ class SegmentCompiler(_FunctionCompiler):
     def differ(self, c, a, b):
         return super().differ(c, *_no_records(c.resolve(a), c.resolve(b)))
 
-    def compare(self, op, a, b, c):
-        return super().compare(op, c.resolve(a), c.resolve(b), c)
+    def compare(self, op, a, b, c, span=None):
+        return super().compare(op, c.resolve(a), c.resolve(b), c, span)
 
     def calc(self, op, a, b, c, span=None):
         a, b = c.resolve(a), c.resolve(b)
@@ -2470,38 +2471,10 @@ class CompiledGame:
             facts["#control"] += [(Const("#" + RANDOM), Const(t), Const(ph)) for t, ph in self.phases]
         for attr, count in self.counted.items():  # what `probes` reads a counting counter back within
             facts["#bound:" + attr] = [(Const(str(k)),) for k in range(count.bound[0], count.bound[1] + 1)]
-        def relaxed_rules(rs: list[Rule]) -> list[Rule]:
-            # a view, relaxed, holds what the state can: every value of the attribute's domain (no rules); and
-            # no negation, as GDL's base/input check relaxes a game (tgpl.asp.declared): the moves and values
-            # found here must include every one it can find
-            return [Rule(_relaxed(self.internal(r.head)),
-                         tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
-                    for r in rs if prefix(r.head.relation) not in VIEWS]
-        inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
-        rules = _with_legality(rules, self.numeric_attrs)
-        relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
-        for m in self.moves.values():
-            n = len(m.action.inputs) + 2
-            xs = tuple(Var(f"A{i}") for i in range(n))
-            relaxed.append(Rule(Atom(f"does|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
-            if m.key in self.throws:  # the move random throws after: remembered as it was legal
-                relaxed.append(Rule(Atom(f"pend|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
-        if self.throws:  # random's moves: any faces of the largest die
-            table = self.face_table(max(max(sides) for sides in self.throws.values()))
-        for n in sorted({len(sides) for sides in self.throws.values()}):
-            faces = tuple(Var(f"F{i}") for i in range(n))
-            relaxed.append(Rule(Atom(f"roll|{n}", (Const("#" + RANDOM), *faces)),
-                                tuple(Atom(table, (f,)) for f in faces)))
+        rx = self.relaxation(rules, functions)
+        relaxed, numeric = rx.relaxed, rx.numeric
         self._static_facts(facts, relaxed)
-        # two relaxations: the counters' values apart from everything else. Carried together through the
-        # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
-        numeric = _numeric_literals(relaxed, self.numeric_attrs)
-        fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
-        results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
-        counting = _counting_functions(relaxed, inside, numeric, fed_back)
         found: dict[str, list[tuple]] = {}
-        # a counter written where nothing left in the slice says which object's: every object's (`_without`)
-        domains = {(f"{kind}|{attr}", 0): f"#objects:{attr}" for kind in ("num", "over") for attr in self.numeric_attrs}
         for (obj, attr), fl in self.fluents.items():
             if fl.numeric:
                 facts.setdefault(f"#objects:{attr}", []).append((self.const(fl.obj),))
@@ -2525,30 +2498,7 @@ class CompiledGame:
                         facts[read_rel(attr)] = [r for r in facts.get(read_rel(attr), []) if r[0] != self.const(fl.obj)]
                         facts[read_rel(attr)] += self.within(attr, sorted(values, key=str))
             kinds = ("num", "over") if part == "numbers" else ("legal", "result", "check")
-            rules = []
-            for r in relaxed:
-                kind = prefix(r.head.relation)
-                if kind in ("num", "over", "result", "check") and kind not in kinds and not (
-                        part == "numbers" and kind == "result"):  # a way that ends the game compares counters too
-                    continue
-                if self.ranges is not None and r.head.relation in fed_back:
-                    continue  # the counters' reads are the given values
-                if part == "numbers" and (r in inside or "|call@" in r.head.relation) \
-                        and prefix(r.head.relation) not in counting:
-                    continue  # the compiled functions and their demand: their results are taken as anything
-                rules.append(r)
-
-            feeding = _feeding_literals(rules, numeric, self.numeric_attrs) if part == "numbers" else set()
-
-            def dropped(x, r, part=part):
-                if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
-                    if part == "numbers":  # a counting function's own arithmetic too: its rows whole
-                        return id(x) not in numeric | feeding and prefix(r.head.relation) not in counting
-                    # a compiled function's comparisons of a counter are worked out here, with its whole range
-                    return id(x) in numeric and r not in inside
-                return part == "numbers" and isinstance(x, Atom) and x.relation in results \
-                    and prefix(x.relation) not in counting
-            rules = _without(rules, dropped, domains)
+            rules = self.part_rules(rx, part)
             defined = {r.head.relation for r in rules}
             rules = [r for r in rules if all(x.relation in defined for x in r.body
                                              if isinstance(x, Atom) and "|" in x.relation)]  # else never true
@@ -2566,6 +2516,93 @@ class CompiledGame:
         found.update(self.exact_tables(functions, facts, found))
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
+
+    def follows_results(self, probes: list[Rule]) -> None:
+        """Raises Unsupported, located, where the counters' part of the relaxation would be left with a test of a
+        compiled function's result that reads counters (tgpl.lowering.counted_results): what `lowered` refuses
+        before grounding, asked of the same rules without grounding them, by the dry run, which runs no
+        relaxation. `probes`: as `lowered` takes them, before the segments are collapsed (which is done)."""
+        if not self.numeric_attrs:
+            return
+        probes = list(probes)
+        for c in self.final:
+            for k, mover in c.checks:
+                probes.append(Rule(Atom(f"check|{k}", (c.control[0], mover)), tuple(c.body)))
+        sc = self.sc
+        segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules()
+        segments, functions = self.guard(segments, self.instances())
+        self.part_rules(self.relaxation(segments + probes, functions), "numbers")
+
+    def relaxation(self, rules: list[Rule], functions: list[Rule]) -> Relaxation:
+        """The rules of the relaxation (`relax`): the segments' `rules` and the compiled `functions`' relaxed,
+        the moves made of the legal ones, random's throws; and what its two parts tell apart."""
+        def relaxed_rules(rs: list[Rule]) -> list[Rule]:
+            # a view, relaxed, holds what the state can: every value of the attribute's domain (no rules); and
+            # no negation, as GDL's base/input check relaxes a game (tgpl.asp.declared): the moves and values
+            # found here must include every one it can find
+            return [Rule(_relaxed(self.internal(r.head)),
+                         tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
+                    for r in rs if prefix(r.head.relation) not in VIEWS]
+        inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
+        rules = _with_legality(rules, self.numeric_attrs)
+        relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
+        for m in self.moves.values():
+            n = len(m.action.inputs) + 2
+            xs = tuple(Var(f"A{i}") for i in range(n))
+            relaxed.append(Rule(Atom(f"does|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
+            if m.key in self.throws:  # the move random throws after: remembered as it was legal
+                relaxed.append(Rule(Atom(f"pend|{m.key}", xs), (Atom(f"legal|{m.key}", xs),)))
+        if self.throws:  # random's moves: any faces of the largest die
+            table = self.face_table(max(max(sides) for sides in self.throws.values()))
+        for n in sorted({len(sides) for sides in self.throws.values()}):
+            faces = tuple(Var(f"F{i}") for i in range(n))
+            relaxed.append(Rule(Atom(f"roll|{n}", (Const("#" + RANDOM), *faces)),
+                                tuple(Atom(table, (f,)) for f in faces)))
+        # two relaxations: the counters' values apart from everything else. Carried together through the
+        # relations of a segment, a counter's every value would multiply every move (chess: 9 million rows)
+        numeric = _numeric_literals(relaxed, self.numeric_attrs)
+        fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
+        results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
+        counting = _counting_functions(relaxed, inside, numeric, fed_back)
+        # a counter written where nothing left in the slice says which object's: every object's (`_without`)
+        domains = {(f"{kind}|{attr}", 0): f"#objects:{attr}" for kind in ("num", "over") for attr in self.numeric_attrs}
+        return Relaxation(relaxed, inside, numeric, fed_back, results, counting, domains)
+
+    def part_rules(self, rx: Relaxation, part: str) -> list[Rule]:
+        """The rules of one part of the relaxation (`relax`): the counters' ("numbers") or the other ("rest"),
+        each without what that part does not follow (`_without`). Raises Unsupported, located, where the counters'
+        part is left with a test of a compiled function's result it takes as anything (`unfollowed_result`)."""
+        kinds = ("num", "over") if part == "numbers" else ("legal", "result", "check")
+        relaxed, inside, numeric, counting, results = rx.relaxed, rx.inside, rx.numeric, rx.counting, rx.results
+        rules = []
+        for r in relaxed:
+            kind = prefix(r.head.relation)
+            if kind in ("num", "over", "result", "check") and kind not in kinds and not (
+                    part == "numbers" and kind == "result"):  # a way that ends the game compares counters too
+                continue
+            if self.ranges is not None and r.head.relation in rx.fed_back:
+                continue  # the counters' reads are the given values
+            if part == "numbers" and (r in inside or "|call@" in r.head.relation) \
+                    and prefix(r.head.relation) not in counting:
+                continue  # the compiled functions and their demand: their results are taken as anything
+            rules.append(r)
+
+        feeding = _feeding_literals(rules, numeric, self.numeric_attrs) if part == "numbers" else set()
+
+        def dropped(x, r, part=part):
+            if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
+                if part == "numbers":  # a counting function's own arithmetic too: its rows whole
+                    return id(x) not in numeric | feeding and prefix(r.head.relation) not in counting
+                # a compiled function's comparisons of a counter are worked out here, with its whole range
+                return id(x) in numeric and r not in inside
+            return part == "numbers" and isinstance(x, Atom) and x.relation in results \
+                and prefix(x.relation) not in counting
+        kept = _without(rules, dropped, rx.domains)
+        if part == "numbers":
+            unfollowed = unfollowed_result(rules, kept, dropped, list(inside), set(self.numeric_attrs))
+            if unfollowed is not None:
+                raise unfollowed
+        return kept
 
     def laddered(self, sliced: list[Rule], facts: dict[str, list[tuple]], wanted: set[tuple[str, int]],
                  numeric: set[int], whole: set[str], compares: bool) -> dict:
@@ -3202,6 +3239,22 @@ def _forgotten(rule: Rule, forgetting: set[tuple[str, int]], domains: dict[tuple
     head = replace(head, args=tuple(FORGOTTEN if k in loose and (head.relation, k) in forgetting else a
                                     for k, a in enumerate(head.args)))
     return replace(rule, head=head, body=body)
+
+
+@dataclass
+class Relaxation:
+    """The rules of the relaxation and what tells its two parts apart (`CompiledGame.relaxation`): the compiled
+    functions' rules (`inside`), the literals that work on a counter's value (`numeric`, by id), the counters' reads
+    (`fed_back`), the functions' results, those the counters' part evaluates (`counting`), and the positions that
+    range over every object of a counter (`domains`, for `_without`)."""
+
+    relaxed: list[Rule]
+    inside: set[Rule]
+    numeric: set[int]
+    fed_back: set[str]
+    results: set[str]
+    counting: set[str]
+    domains: dict[tuple[str, int], str]
 
 
 def prefix(rel: str) -> str:

@@ -1605,7 +1605,7 @@ class _FunctionCompiler:
                     if isinstance(a, STATIC) or isinstance(b, STATIC):
                         raise Unsupported("comparing lists")
                     for op, out in ((e.op, yes), (OPPOSITE[e.op], no)):
-                        got = self.compare(op, a, b, c3)
+                        got = self.compare(op, a, b, c3, e.span)
                         if got is not None:
                             out.append(got)
             return yes, no
@@ -1619,7 +1619,9 @@ class _FunctionCompiler:
             no += [n] if n is not None else []
         return yes, no
 
-    def compare(self, op: str, a: Term, b: Term, c: Clause) -> Clause | None:
+    def compare(self, op: str, a: Term, b: Term, c: Clause, span=None) -> Clause | None:
+        """`a op b` on `c`: worked out where both are known, else a row of the comparison's table. `span`: the
+        comparison's, where a refusal names the test."""
         if isinstance(a, Const) and isinstance(b, Const):
             try:
                 x, y = int(a.name), int(b.name)
@@ -1627,7 +1629,7 @@ class _FunctionCompiler:
                 return None  # a comparison with null: the runtime stops
             holds = {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
             return c if holds else None
-        return c.plus(Atom(COMPARE[op], (a, b)))
+        return c.plus(Atom(COMPARE[op], (a, b), span))
 
     def unify(self, c: Clause, a: Term, b: Term) -> Clause | None:
         if a == b:

@@ -42,6 +42,7 @@ from tgpl.lowering import execute
 from tgpl.lowering.board_count import STEP_ATOMS
 from tgpl.lowering.chance import ROLL, Throw, phase_rolls, roll_name
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, TooManySegments, action_ways
+from tgpl.lowering.counted_results import UnfollowedResult
 from tgpl.lowering.deferral import Undefer
 from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
@@ -659,21 +660,19 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
         limits.check()
         if not any(c.over is not None or c.checks for c in game.final) and universe.result is None:
             raise Unsupported("no move ever ends the game with a winner")
+        probes = game.probes()
         game.sc.collapse(game.final, numeric=True)
         made = len(game.sc.hf.rules) + len(game.sc.view_rules) + len(game.legal)
         if made > SEGMENT_RULES:
             raise TooManySegments(made)
-    except Undefer:
+        _follows_results(game, probes, set(), program, universe, limits)
+    except Undefer as e:
         made = None  # a check left to the next decision that must run where it is: compile_game tries again
+        refused = _undeferred_follows(e.call, program, universe, limits)
+        if refused is not None:
+            return _compiled_refused(out, program, game, moves, refused)
     except Unsupported as e:
-        if moves == "compiled":
-            _refuse(out, e.span, f"the moves cannot be compiled: {e}")
-            _describe(out, program, "compiled", game)
-            return True
-        where = f" at {e.span}" if e.span is not None else ""
-        out.notes.append(f"the moves cannot be compiled ({e}{where}): they are spelled out instead")
-        out.why += f"; compiled, refused: {e}"
-        return False
+        return _compiled_refused(out, program, game, moves, e)
     out.figures.update({"control states": len(game.phases), "ways through the segments": len(game.final)})
     if made is not None:
         out.figures["segment rules"] = made
@@ -687,6 +686,59 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
                          f"not run (the induction tried only where its step grounds to at most {STEP_ATOMS:,} atoms)")
     _describe(out, program, "compiled", game)
     return True
+
+
+def _compiled_refused(out: Assessment, program, game: CompiledGame, moves: str, e: Unsupported) -> bool:
+    """The compiled moves refused (`e`): said so where they were asked for (True: the answer is final), else
+    noted, and `auto` falls back to spelling the moves out (False)."""
+    if moves == "compiled":
+        _refuse(out, e.span, f"the moves cannot be compiled: {e}")
+        _describe(out, program, "compiled", game)
+        return True
+    where = f" at {e.span}" if e.span is not None else ""
+    out.notes.append(f"the moves cannot be compiled ({e}{where}): they are spelled out instead")
+    out.why += f"; compiled, refused: {e}"
+    return False
+
+
+def _undeferred_follows(call: int, program, universe: Universe, limits: Limits) -> UnfollowedResult | None:
+    """`_follows_results`'s refusal of the games `compile_game` makes after the first, whose compilation left
+    check `call` to the next decision where it must run (Undefer); None where it has none, or where those games
+    are refused otherwise (their compilation is `tgpl to-gdl`'s to run)."""
+    try:
+        _follows_results(None, [], {call}, program, universe, limits)
+    except UnfollowedResult as e:
+        return e
+    except (Undefer, Unsupported):
+        pass
+    return None
+
+
+def _follows_results(game: CompiledGame | None, probes: list, kept: set[int] | None, program, universe: Universe,
+                     limits: Limits) -> None:
+    """Raises Unsupported, located, where the lowering's counters' relaxation would be left with a test of a
+    compiled function's result that reads counters (tgpl.lowering.counted_results), asked of the rules it would
+    ground, in the games `compile_game` makes: `game` (its segments collapsed, `probes` taken before; None: to be
+    made with the checks `kept` where they run), made again with each check that cannot be left to the next
+    decision where it runs (Undefer), and, where checks are left to the next decision in a game with counters,
+    the same game with every check where it runs (`kept` None), whose relaxation finds the counters' ranges
+    (NeedRanges)."""
+    while True:
+        try:
+            if game is None:
+                game = CompiledGame(program, universe, None if kept is None else frozenset(kept), None, {}, limits)
+                game.compile()
+                probes = game.probes()
+                game.sc.collapse(game.final, numeric=True)
+            game.follows_results(probes)
+            if kept is None or not (game.numeric_attrs and game.check_targets()):
+                return
+            kept = None
+        except Undefer as e:
+            if kept is None:  # every check where it runs: none is left to the next decision
+                raise
+            kept.add(e.call)
+        game = None
 
 
 def _ranges_undecided(lw: _DryLowering) -> str:
