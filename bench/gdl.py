@@ -226,6 +226,7 @@ class Run:
     max_rss_mb: float
     status: int | None  # exit status; None when killed at the timeout
     output: str  # what it printed (its errors, if it could not do its job)
+    stderr: str  # its standard error whatever the status (progress, the validation's line)
 
 
 def run_tgpl(args: list[str], timeout: float) -> Run:
@@ -248,9 +249,10 @@ def run_tgpl(args: list[str], timeout: float) -> Run:
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4: Popen must not wait again
         out.seek(0)
         err.seek(0)
-        shown = out.read() if child.returncode in (0, 1) else err.read()  # 2: the command failed, say why
+        said = err.read()
+        shown = out.read() if child.returncode in (0, 1) else said  # 2: the command failed, say why
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-               None if killed else child.returncode, shown)
+               None if killed else child.returncode, shown, said)
 
 
 def report(label: str, run: Run, ref_cpu: float, timeout: float) -> None:
