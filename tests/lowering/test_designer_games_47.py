@@ -137,14 +137,20 @@ def text(s: Dobutsu, m: tuple) -> str:
     return f"Seat#{s.who}.Drop(kind: {m[1]}, to: Grid[{x}][{y}])"
 
 
-def observed(state) -> tuple:
-    """The runtime's pieces on the board, the seats' hands, and its count of moves."""
-    w = state.world
+def board_of(w) -> list:
+    """The runtime's pieces on the board: ((x, y), (kind, side)) for each occupied square."""
     board = []
     for x, y in SQUARES:
         f = w.fields(w.named(f"Grid[{x}][{y}]"))
         if f["Piece"] is not None:
             board.append(((x, y), (str(f["Piece"]), f["Side"])))
+    return board
+
+
+def observed(state) -> tuple:
+    """The runtime's pieces on the board, the seats' hands, and its count of moves."""
+    w = state.world
+    board = board_of(w)
     hands = tuple(tuple(int(w.fields(w.named(f"Seat#{p}"))[n]) for n in ("Chicks", "Giraffes", "Elephants"))
                   for p in range(2))
     return tuple(sorted(board)), hands, int(w.fields(w.named("Dobutsu"))["Moves"])
@@ -230,11 +236,7 @@ def stand_observed(state) -> tuple:
     """dobutsu_stand.tgpl's pieces, hands and moves, each hand counted from its row of the stand (`Stand[slot][seat]`,
     two spots a kind), whose second spot of a kind is full only where its first is."""
     w = state.world
-    board = []
-    for x, y in SQUARES:
-        f = w.fields(w.named(f"Grid[{x}][{y}]"))
-        if f["Piece"] is not None:
-            board.append(((x, y), (str(f["Piece"]), f["Side"])))
+    board = board_of(w)
     hands = []
     for p in range(2):
         spots = [w.fields(w.named(f"Stand[{slot}][{p}]"))["Piece"] for slot in range(6)]
