@@ -335,7 +335,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
     humans = [p for p, a in enumerate(agents) if a.name == "human"]
     # With one human at the terminal, the moves printed are theirs to read: others' hidden cards redacted
     reader = humans[0] if len(humans) == 1 else None
-    before = [g.initial_state(seed)]
+    before = [g.initial_state(seed) if reader is not None else None]
 
     def on_move(player, text, state):
         if reader is not None and player != reader:
@@ -344,7 +344,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
             text = redact(text, sight(before[0].world, reader), sight(state.world, reader))
         # objects labelled with their `Name`, as a human's list of moves shows them (after the redaction:
         # a hidden card's name is not there to label)
-        text = describe_text(text, before[0].world, state.world)
+        text = describe_text(text, *(s.world for s in (before[0], state) if s is not None))
         before[0] = state
         say(f"player {player}: {text}")
         for line in state.world.log[shown_log[0]:]:
