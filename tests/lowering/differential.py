@@ -320,6 +320,15 @@ def plays_to_the_models_end(state, model, rng, moves, apply, text, observed) -> 
         assert not state.is_terminal
 
 
+def plays_to_the_seen_models_end(state, model, rng, moves, apply, text, observed) -> None:
+    """`plays_to_the_models_end` for a model whose states say what the runtime should show by `seen()`: `model`,
+    `moves(model)`, `apply(model, move)` and `text(model, move)` take the model's own states, and `observed(state)`
+    is compared with `seen()` of the model's state after each move."""
+    plays_to_the_models_end(state, (model.seen(), model), rng, lambda p: moves(p[1]),
+                            lambda p, m: (lambda r: ((r[0].seen(), r[0]), r[1]))(apply(p[1], m)),
+                            lambda p, m: text(p[1], m), observed)
+
+
 def played_beside(state, model, moves, apply, text, observed) -> tuple:
     """`moves` (the model's) played on the runtime `state` and the independent model beside it, each asserted legal
     on the runtime and the states compared after each (as `plays_to_the_models_end` takes them): the runtime's last

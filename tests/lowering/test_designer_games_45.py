@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import pytest
 from click.testing import CliRunner
 
-from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_models_end,
+from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_seen_models_end,
                           runtime_perft)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
@@ -167,14 +167,9 @@ def runtime_start():
     return load_game(game("jungle")).initial_state(0)
 
 
-def pair(s: Jungle) -> tuple:
-    return s.seen(), s
-
 
 def model_play(chooser: int) -> None:
-    plays_to_the_models_end(runtime_start(), pair(Jungle()), Lcg(chooser), lambda p: moves(p[1]),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(runtime_start(), Jungle(), Lcg(chooser), moves, apply, text, observed)
 
 
 def test_the_model_jumps_swims_traps_and_takes():
@@ -284,9 +279,7 @@ def test_the_rewrite_plays_the_same_game():
     """jungle_strength.tgpl: the same move tree and plays as the model."""
     start = load_game(game("jungle_strength")).initial_state(0)
     assert runtime_perft(start, 3) == model_perft(moves, apply, Jungle(), 3)
-    plays_to_the_models_end(start, pair(Jungle()), Lcg(318), lambda p: moves(p[1]),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(start, Jungle(), Lcg(318), moves, apply, text, observed)
 
 
 def test_the_rewrite_lowers_compiled_and_validates(tmp_path):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import pytest
 from click.testing import CliRunner
 
-from differential import checks_clean_and_plays, lowered_and_validated, plays_to_the_models_end
+from differential import checks_clean_and_plays, lowered_and_validated, plays_to_the_seen_models_end
 from tgpl.asp.reasoner import GdlGame
 from tgpl.cli import main
 from tgpl.play.display import may_see_field
@@ -123,14 +123,9 @@ def runtime_start():
     return load_game(game("battleship")).initial_state(0)
 
 
-def pair(s: Battle) -> tuple:
-    return s.seen(), s
-
 
 def model_play(chooser_seed: int) -> None:
-    plays_to_the_models_end(runtime_start(), pair(Battle()), Lcg(chooser_seed), lambda p: moves(p[1]),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(runtime_start(), Battle(), Lcg(chooser_seed), moves, apply, text, observed)
 
 
 def test_the_model_places_shoots_and_sinks():

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import pytest
 from click.testing import CliRunner
 
-from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_models_end,
+from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, plays_to_the_seen_models_end,
                           runtime_perft)
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
@@ -160,14 +160,9 @@ def runtime_start():
     return load_game(game("dobutsu")).initial_state(0)
 
 
-def pair(s: Dobutsu) -> tuple:
-    return s.seen(), s
-
 
 def model_play(chooser: int) -> None:
-    plays_to_the_models_end(runtime_start(), pair(Dobutsu()), Lcg(chooser), lambda p: moves(p[1]),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(runtime_start(), Dobutsu(), Lcg(chooser), moves, apply, text, observed)
 
 
 def test_the_model_promotes_captures_drops_and_tries():
@@ -252,9 +247,7 @@ def test_the_stand_plays_the_same_game():
     start = load_game(game("dobutsu_stand")).initial_state(0)
     assert runtime_perft(start, 3) == model_perft(moves, apply, Dobutsu(), 3)
     for chooser in (403, 1486):
-        plays_to_the_models_end(start, pair(Dobutsu()), Lcg(chooser), lambda p: moves(p[1]),
-                                lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                                lambda p, m: text(p[1], m), stand_observed)
+        plays_to_the_seen_models_end(start, Dobutsu(), Lcg(chooser), moves, apply, text, stand_observed)
 
 
 # --- the lowering -------------------------------------------------------------------------------------
@@ -381,6 +374,4 @@ def test_the_guarded_hands_play_the_same_game():
     """dobutsu_guarded.tgpl (`Chicks < 2` before `Chicks += 1`, `Chicks >= 1` before `Chicks -= 1`, and alike for
     the other kinds: never false in play) plays as the model."""
     start = load_game(game("dobutsu_guarded")).initial_state(0)
-    plays_to_the_models_end(start, pair(Dobutsu()), Lcg(403), lambda p: moves(p[1]),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(start, Dobutsu(), Lcg(403), moves, apply, text, observed)

@@ -27,7 +27,7 @@ import pytest
 from click.testing import CliRunner
 
 from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, model_steps,
-                          plays_to_the_models_end, runtime_perft)
+                          plays_to_the_seen_models_end, runtime_perft)
 from tgpl.asp.reasoner import GdlGame
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
@@ -134,14 +134,9 @@ def runtime_start():
     return load_game(game("onitama")).initial_state(0)
 
 
-def pair(s: Onitama) -> tuple:
-    return s.seen(), s
-
 
 def model_play(chooser: int) -> None:
-    plays_to_the_models_end(runtime_start(), pair(Onitama()), Lcg(chooser), lambda p: moves(p[1]),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(runtime_start(), Onitama(), Lcg(chooser), moves, apply, text, observed)
 
 
 def test_the_model_turns_cards_swaps_them_and_ends():
@@ -211,9 +206,7 @@ def march_play(chooser: int) -> int:
     passes = sum(m[0] == "pass" for m, _, _ in model_steps(lambda s: moves(s, MARCH), apply, Onitama(),
                                                            Lcg(chooser)))
     start = load_game(game("onitama_march")).initial_state(0)
-    plays_to_the_models_end(start, pair(Onitama()), Lcg(chooser), lambda p: moves(p[1], MARCH),
-                            lambda p, m: (lambda r: (pair(r[0]), r[1]))(apply(p[1], m)),
-                            lambda p, m: text(p[1], m), observed)
+    plays_to_the_seen_models_end(start, Onitama(), Lcg(chooser), lambda s: moves(s, MARCH), apply, text, observed)
     return passes
 
 
