@@ -138,3 +138,17 @@ def test_a_table_written_with_its_key_type_is_one_error_not_ten(tmp_path, monkey
     errors = [line for line in result.stderr.splitlines() if ": error: " in line]
     fix = "error: a Table takes one type, its values' (any value but null is a key): write 'Table<Table<Line>>'"
     assert errors == [f"boxes.tgpl:{row_of(text, name)}:5: {fix}" for name in ("> h = {}", "> v = {}")], result.stderr
+
+
+@pytest.mark.parametrize("players", ["human,random", "random,random"])
+def test_a_runtime_error_in_setup_is_located_with_a_human_seat_too(tmp_path, monkeypatch, players):
+    """Setup runs before the first move is asked for; with one human seat play also keeps setup's state to word
+    the moves it prints, and a runtime error there is reported as elsewhere, not as a traceback."""
+    monkeypatch.chdir(tmp_path)
+    path, text = planted(tmp_path, "        seat.assign(p);\n", "        seat.assign(p);\n        GameState.DX[p + 8] = 0;\n")
+    result = CliRunner().invoke(main, ["play", path, "--players", players], input="\n")
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{path}:{row_of(text, 'GameState.DX[p + 8]')}:") and "runtime error" in lines[0]
+    assert "in setup" in result.stderr and "Traceback" not in result.stderr

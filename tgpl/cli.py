@@ -335,7 +335,7 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
     humans = [p for p, a in enumerate(agents) if a.name == "human"]
     # With one human at the terminal, the moves printed are theirs to read: others' hidden cards redacted
     reader = humans[0] if len(humans) == 1 else None
-    before = [g.initial_state(seed) if reader is not None else None]
+    before: list = [None]  # the state before the move being printed, kept only for a human reader
 
     def on_move(player, text, state):
         if reader is not None and player != reader:
@@ -351,7 +351,9 @@ def play(game, players_spec, seed, moves_file, record_file, as_json, quiet, max_
             say(f"  log: {line}")
         shown_log[0] = len(state.world.log)
 
-    with _game_errors(game, g.program):
+    with _game_errors(game, g.program):  # setup's runtime errors too, located
+        if reader is not None:
+            before[0] = g.initial_state(seed)
         outcome = run(g, agents, seed, game, script, on_move, max_moves=max_moves)
     outcome_state = outcome.state
     if record_file:
