@@ -26,6 +26,7 @@ from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
+from to_gdl_runs import rules_with_a_body
 
 ROWS, COLS = 4, 5
 SQUARES = [(c, r) for r in range(ROWS) for c in range(COLS)]
@@ -105,6 +106,5 @@ def test_chomp_lowers_compiled_and_validates(tmp_path, style, most):
     rules (the loop a relation over the picked square)."""
     kif, _ = lowered_and_validated(game(style), tmp_path / f"{style}.kif")
     assert "; Played one state at a time (its moves compiled)" in kif
-    rules = sum(1 for line in kif.splitlines() if line.startswith("(<= ") and not line.startswith(("(<= (base",
-                                                                                                 "(<= (input")))
+    rules = rules_with_a_body(kif)
     assert rules <= most, rules

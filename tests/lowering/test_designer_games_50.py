@@ -25,6 +25,7 @@ from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
+from to_gdl_runs import rules_with_a_body
 
 LINES = list(combinations(range(6), 2))
 
@@ -111,6 +112,5 @@ def test_sim_lowers_spelled_out_and_validates(tmp_path):
     r = CliRunner().invoke(main, ["to-gdl", "--dry-run", game("sim")])
     assert r.exit_code == 0 and "sim.tgpl: lowers; its moves spelled out" in r.output, r.output
     kif, _ = lowered_and_validated(game("sim"), tmp_path / "sim.kif")
-    rules = sum(1 for line in kif.splitlines() if line.startswith("(<= ") and not line.startswith(("(<= (base",
-                                                                                                 "(<= (input")))
+    rules = rules_with_a_body(kif)
     assert rules <= 40, rules
