@@ -730,7 +730,7 @@ def _follows_results(game: CompiledGame | None, probes: list, kept: set[int] | N
                 game.compile()
                 probes = game.probes()
                 game.sc.collapse(game.final, numeric=True)
-            game.follows_results(probes)
+            game.follows_results(probes, ranging=kept is None)  # as `counter_ranges` relaxes it
             if kept is None or not (game.numeric_attrs and game.check_targets()):
                 return
             kept = None
