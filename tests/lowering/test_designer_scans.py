@@ -19,6 +19,7 @@ pass by pass: 303 rules), Fade 26 rules in 1.7 s (main did not finish within 300
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -30,6 +31,7 @@ from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
 
+READ_AGAIN = Path(__file__).resolve().parents[1] / "data" / "lowering" / "fade_read.tgpl"
 SIZE = 4
 CELLS = [(c, r) for r in range(SIZE) for c in range(SIZE)]
 PRESSES = 8
@@ -160,3 +162,17 @@ def test_the_scan_lowers_as_one_relation_and_validates(tmp_path, name, most):
                                                                                                  "(<= (input")))
     assert rules <= most, rules
     assert "(<= (join_3 " not in kif  # no chain of joins, one a cell
+
+
+def test_a_walk_reading_a_cell_an_earlier_pass_wrote_is_spelled_out(tmp_path):
+    """fade_read.tgpl (3 x 2) tests each cell against `at.Colour`, read in every pass: the picked cell fades in
+    its own pass, and the cells of its colour after it in the walk then compare with no colour and keep theirs.
+    Read as the walk found the board, they would fade too: the walk is no scan at once, its passes are spelled
+    out one after the other (a join per cell), and the translation validates."""
+    state = load_game(str(READ_AGAIN)).initial_state(0)
+    state = state.apply(state.resolve("Painter#0.Pick(at: Cells[1][0])"))
+    w = state.world
+    assert [w.fields(w.named(f"Cells[{c}][{r}]"))["Colour"] for c, r in [(1, 0), (2, 1)]] == [0, 2]
+    kif, _ = lowered_and_validated(str(READ_AGAIN), tmp_path / "fade_read.kif")
+    assert "; Played one state at a time (its moves compiled)" in kif
+    assert "(<= (join_3 " in kif

@@ -710,9 +710,12 @@ class SegmentCompiler(_FunctionCompiler):
         and right of the picked one). None for another loop, which is spelled out or refused as before."""
         if self.scanning:  # a loop inside a scan: its passes are some of the scan's, independent as they are
             return self._scan(s, clauses, live)
-        inside = [n for n in ast.walk([s.body]) if isinstance(n, (ast.Call, ast.While, ast.For, ast.Return, ast.Winner))]
+        inside = [n for n in ast.walk([s.body]) if isinstance(n, (ast.Call, ast.While, ast.For, ast.Return,
+                                                                   ast.Winner))]
         if self.frozen is not None or any(not isinstance(n, ast.For) for n in inside):
-            return None  # a call, a loop of another kind, a return or a winner in it: spelled out, or refused
+            # in a loop of independent passes already, or a call, a loop of another kind, a return or a winner in
+            # it: spelled out, or refused, as before
+            return None
         if any(a in self.g.numeric_attrs for c in clauses for a, _, _ in c.store) or self.counters_in(s, clauses):
             return None
         found = self.constant_passes(s, clauses)
@@ -737,10 +740,16 @@ class SegmentCompiler(_FunctionCompiler):
         return flow
 
     def _scan(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow:
-        """The scan's loop `s` as horn's relation over its counter, every pass reading the frozen views."""
+        """The scan's loop `s` as horn's relation over its counter, every pass reading the frozen views; a loop in
+        it that is not counted walks, as `writing_loop`'s do (its writes stop at null)."""
         if any(c.store for c in clauses):
             clauses = self.collapse(clauses, numeric=True)
-        return super()._stmt(s, clauses, live)
+        walk = ast.counted_for(s) is None
+        self.walking += walk
+        try:
+            return super()._stmt(s, clauses, live)
+        finally:
+            self.walking -= walk
 
     def static_bound(self, e, clauses: list[SegClause], key: str) -> tuple[list[SegClause], int] | None:
         """A loop's bound `e` read from one static table for each way (a tile's `connections.length`): the ways
