@@ -9,7 +9,7 @@ squares eaten compared at every move, both styles.
 The lowering (CPU and peak memory measured once with /usr/bin/time on a shared two-core machine, not asserted):
 the dry run says both lower with their moves compiled (1.2 s); `tgpl to-gdl` writes chomp.tgpl in 2.3 s as 15
 rules with a body, the rectangle as a loop relation over the picked square and a static table of what each pass
-writes, and chomp_scan.tgpl in 2.0 s as 15 too: the scan of the whole bar is one relation over its counters
+writes, and chomp_scan.tgpl in 1.5 s as 15 too: the scan of the whole bar is one relation over its counters
 (`SegmentCompiler.scanned`), the squares where the test holds a static table of the picked square, where it
 was unrolled square by square, 151 rules, each square a join of three cases (issue 34). Both validate by
 playouts to the end.

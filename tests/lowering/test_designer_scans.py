@@ -12,8 +12,9 @@ them from the rule sheet (issue 34: a scan lowers as one relation over the cell,
 The runtime is checked against an independent model of each: the move tree (perft) and seeded plays to the end,
 the board compared at every move. Both lower with their moves compiled and validate by playouts to the end; the
 scan is one relation over its counters (`SegmentCompiler.scanned`). Measured once with /usr/bin/time on a shared
-two-core machine (not asserted): Cross Flip 50 rules with a body in 1.9 s of CPU (main spelled the scan out
-pass by pass: 303 rules), Fade 26 rules in 1.7 s (main did not finish within 300 s of wall time).
+two-core machine (not asserted): Cross Flip 50 rules with a body in 1.6 s of CPU (spelled out pass by pass, as
+before scans, 303 rules in 1.8 s), Fade 26 rules in 1.7 s and 67 MB (spelled out, stopped after 400 s of wall
+time, 72 s of CPU and 690 MB). fade_read.tgpl, whose walk reads a cell an earlier pass wrote, stays spelled out.
 """
 
 from __future__ import annotations
