@@ -191,6 +191,7 @@ class SegmentCompiler(_FunctionCompiler):
         self.points = itertools.count()
         self.loops: list[tuple[str, dict, list, set]] = []  # as the function compiler's (`demands`)
         self.walking = 0  # inside loops that write the state and are not counted (`writing_loop`)
+        self.scanning = False  # inside a scan at once (`scanned`)
         self.hf = HornFunction("seg", [])
         self.ended: list[SegClause] = []  # clauses whose game is over
         self.sites: dict[tuple, Site] = {}
@@ -364,6 +365,9 @@ class SegmentCompiler(_FunctionCompiler):
         if self.unknown_writes_read(s, clauses):
             clauses = self.taken_numbers(clauses)
         if writes and isinstance(s, ast.For) and not before:
+            scanned = self.scanned(s, clauses, live)
+            if scanned is not None:
+                return scanned
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
                 return unrolled
@@ -670,6 +674,82 @@ class SegmentCompiler(_FunctionCompiler):
             c.env.pop(guard, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def constant_passes(self, s: ast.For, clauses: list[SegClause]) -> tuple[str, range] | None:
+        """The counter and passes of `for (number i = a; i < b; i += 1)` (or `<=`) whose bound is one value known
+        when compiling on every way in, read without adding a literal to any (a number, a board's `Rows`); None
+        for another loop. The names the reads made are given back: a loop spelled out after all reads its bound
+        again, and its rules are those it had without this look."""
+        counted = ast.counted_for(s)
+        if counted is None or any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
+            return None
+        var, first, inclusive = counted
+        bounds = set()
+        fresh = next(self.fresh)
+        try:
+            for c in clauses:
+                found = self.expr(s.cond.right, c)
+                if len(found) != 1 or found[0][0].body != c.body:
+                    return None
+                bounds.add(found[0][1])
+        finally:
+            self.fresh = itertools.count(fresh)
+        if len(bounds) != 1 or first != int(first):
+            return None
+        try:
+            last = int(next(iter(bounds)).name) + inclusive
+        except (AttributeError, ValueError):
+            return None
+        return var, range(int(first), max(int(first), last))
+
+    def scanned(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
+        """A scan at once: a counted loop of known bounds (and the loops in it) whose passes write each object at
+        most once and never read what a pass wrote (`independent`, once): every pass reads the views the loop
+        started with, so the order of the passes cannot matter, and the loop is one relation over its counters
+        (`loop`), its passes' writes one view (Chomp's bite that walks the whole bar and eats each square above
+        and right of the picked one). None for another loop, which is spelled out or refused as before."""
+        if self.scanning:  # a loop inside a scan: its passes are some of the scan's, independent as they are
+            return self._scan(s, clauses, live)
+        inside = [n for n in ast.walk([s.body]) if isinstance(n, (ast.Call, ast.While, ast.For, ast.Return,
+                                                                   ast.Winner))]
+        if self.frozen is not None or any(not isinstance(n, ast.For) for n in inside):
+            # in a loop of independent passes already, or a call, a loop of another kind, a return or a winner in
+            # it: spelled out, or refused, as before
+            return None
+        if any(a in self.g.numeric_attrs for c in clauses for a, _, _ in c.store) or self.counters_in(s, clauses):
+            return None
+        found = self.constant_passes(s, clauses)
+        if found is None:
+            return None
+        var, passes = found
+        independent = self.independent(s, var, passes, clauses)
+        if independent is None or not independent.once:
+            return None
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses)  # the scan reads the move's writes through views
+        frozen, deferred, self.frozen, self.deferred = self.frozen, self.deferred, dict(self.latest), {}
+        self.scanning = True
+        try:
+            flow = self._scan(s, clauses, live)
+            for a, ways in self.deferred.items():  # one view of every pass's writes
+                m = next(self.view_ids)
+                self.view_rules += _written(ways, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
+                self.latest[a] = m
+        finally:
+            self.frozen, self.deferred, self.scanning = frozen, deferred, False
+        return flow
+
+    def _scan(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+        """The scan's loop `s` as horn's relation over its counter, every pass reading the frozen views; a loop in
+        it that is not counted walks, as `writing_loop`'s do (its writes stop at null)."""
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses, numeric=True)
+        walk = ast.counted_for(s) is None
+        self.walking += walk
+        try:
+            return super()._stmt(s, clauses, live)
+        finally:
+            self.walking -= walk
 
     def static_bound(self, e, clauses: list[SegClause], key: str) -> tuple[list[SegClause], int] | None:
         """A loop's bound `e` read from one static table for each way (a tile's `connections.length`): the ways
