@@ -640,6 +640,7 @@ class SegmentCompiler(_FunctionCompiler):
                 self.deferred = {}
         try:
             for k in passes:
+                self.g.limits.check()  # a pass's ways can multiply: --max-seconds holds inside a segment's compile
                 if around is None:
                     for c in going:
                         c.env[var] = Const(str(k))
