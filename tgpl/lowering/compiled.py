@@ -1086,6 +1086,13 @@ class SegmentCompiler(_FunctionCompiler):
             c = self.differ(c, o, NULL)
             if c is None:
                 return []
+        elif isinstance(o, Var) and self.may_be_null(c, o):
+            # the object a function returned, which can be null where the state is not one the game reaches
+            # (Isolation's `KnightOf` after a search of the board finding no knight): the runtime would stop
+            # there, and without the test the rule could write an attribute of null, a fluent no `base` lists
+            c = self.differ(c, o, NULL)
+            if c is None:
+                return []
         if any(count.field == name for count in self.g.counted.values()):  # asked on its own (`proved`)
             self.g.flips.append(Flip(name, tuple(c.body), o, v, source, self.read_view(name),
                                      tuple((w, x) for a, w, x in c.store if a == name),
@@ -1094,6 +1101,13 @@ class SegmentCompiler(_FunctionCompiler):
         # an earlier write to the very same object is gone: reads from now on find this one first anyway
         c2.store = tuple(w for w in c.store if w[:2] != (name, o)) + ((name, o, v),)
         return [c2]
+
+    def may_be_null(self, c: SegClause, o: Var) -> bool:
+        """Whether `o` is bound on the way `c` by the result of a compiled function with a rule returning null."""
+        fns = {x.relation.split("|", 1)[0].split("~", 1)[0] for x in c.body
+               if isinstance(x, Atom) and "|result" in x.relation and x.args and x.args[-1] == o}
+        return any(r.head.args and r.head.args[-1] == NULL and "|result" in r.head.relation
+                   for hf in self.hc.functions.values() if hf.name in fns for r in hf.rules)
 
     def ranking(self, e, c: SegClause) -> list[tuple[SegClause, tuple]]:
         """`winner p` or `winner {{a, b}, {c}}` as the places of the roles, terms (a table when players are variables)."""

@@ -2081,7 +2081,35 @@ def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
             body.append(x)
         elif all(v in given for v in _variables(x)):
             body.append(x)  # a test of what the slice has anyway (a knight's jumps, a side): it only cuts
-    return changed, Rule(head, tuple(body))
+    return changed, Rule(head, _operands_first(body))
+
+
+def _operands_first(body: list) -> tuple:
+    """`body` in its order, but each arithmetic or comparison literal after the literals that bind its
+    operands: the relaxed program asks for a table's rows from the literals before it (`_relaxed_program`), and
+    the slice may bind an operand only by a later literal (a loop's index forgotten in the loop's relation,
+    given by a table of the cells read further on: `y < 5` then `CellAt(x, y)`), which clingo refuses as
+    unsafe. Literals whose operands are bound stay where they were."""
+    placed: list = []
+    have: set = set()
+    waiting: list = []
+
+    def place(x) -> None:
+        placed.append(x)
+        have.update(_variables(x))
+
+    for x in body:
+        if isinstance(x, Atom) and x.relation in BUILTIN_TABLES and not set(_operands(x)) <= have:
+            waiting.append(x)
+            continue
+        place(x)
+        ready = True
+        while ready:
+            ready = next((w for w in waiting if set(_operands(w)) <= have), None)
+            if ready is not None:
+                waiting.remove(ready)
+                place(ready)
+    return tuple(placed + waiting)
 
 
 BUILTIN_TABLES = set(CALCS.values()) | set(COMPARE.values())
