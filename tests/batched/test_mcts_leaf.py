@@ -159,3 +159,22 @@ def test_specs(spec, iterations, batched):
 def test_bad_specs(spec, message):
     with pytest.raises(ValueError, match=message):
         automatic_agent(spec, 0, 0)
+
+
+def test_tgpl_play_takes_the_option_and_notes_a_fallback():
+    """`tgpl play --players mcts:N:batched=K`: a game with a network is played to its end (exit 0, nothing
+    said); one without is played too, the note on standard error, the exit status the game's."""
+    from click.testing import CliRunner
+
+    from tgpl.cli import main
+
+    runner = CliRunner()
+    tris = runner.invoke(main, ["play", str(EXAMPLES / "tris.tgpl"), "--players", "mcts:6:batched=8,random",
+                                "--seed", "1", "--quiet"])
+    assert tris.exit_code == 0, tris.output
+    assert "note:" not in tris.stderr
+    pig = runner.invoke(main, ["play", str(EXAMPLES / "pig.tgpl"), "--players", "mcts:3:batched,random",
+                               "--quiet", "--max-moves", "4"])
+    assert pig.exit_code == 3, pig.output  # not ended after 4 moves: the game's status, not an error
+    assert pig.stderr.count("note: batched leaf rollouts (mcts:N:batched) fall back to the runtime's playouts") == 1
+    assert "draws on chance" in pig.stderr

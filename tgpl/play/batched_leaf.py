@@ -14,18 +14,23 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tgpl.runtime.game import Game, State
+
+if TYPE_CHECKING:  # imported when built: a plain MCTS agent loads neither the engine nor the lowering
+    from tgpl.batched.env import BatchedEnv
+    from tgpl.lowering.emit import LoweredGame
 
 
 @dataclass(frozen=True)
 class LeafNetwork:
     """A game's batched environment and the encoding of its runtime states as the environment's fluents."""
 
-    env: object  # tgpl.batched.BatchedEnv
-    lowered: object  # tgpl.lowering.emit.LoweredGame
+    env: BatchedEnv
+    lowered: LoweredGame
     fields: dict[str, list[str]] | None  # what the encoding reads of a state (LoweredGame.state_fields)
     index: dict[str, int]  # a fluent's KIF text -> its row in the environment's fluents
 
@@ -50,9 +55,9 @@ class LeafNetwork:
 
     def fluents(self, state: State) -> np.ndarray:
         """The state's fluents as one bool per environment fluent (a playout's `start`)."""
-        row = np.zeros(len(self.env.fluents), dtype=bool)
         from tgpl.pipeline import encoded_state
 
+        row = np.zeros(len(self.env.fluents), dtype=bool)
         for text in encoded_state(self.lowered, state, self.fields):
             found = self.index.get(text)
             if found is None:  # the network keeps every fluent: a text it lacks is a state it does not know
