@@ -149,7 +149,7 @@ def _check_lowerable(files: tuple[str, ...], as_json: bool, limits) -> None:
 
 
 # ------------------------------------------------------------------ playing
-AGENTS = ("human", "random", "first", "mcts[:N]")
+AGENTS = ("human", "random", "first", "mcts[:N][:batched[=K]]")
 
 
 def _load_game(path: str, players: int | None = None):
@@ -509,7 +509,8 @@ def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
-@click.option("--players", "players_spec", help="Agents by seat: random, first, mcts or mcts:N (default: random).")
+@click.option("--players", "players_spec", help="Agents by seat: random, first, mcts, mcts:N or mcts:N:batched=K "
+                                                 "(default: random).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed; game k has seed S+k.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: this one, and one per core if the run "
                    "looks longer than a few seconds]")
