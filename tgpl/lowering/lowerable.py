@@ -9,8 +9,10 @@ questions as the lowering (tgpl.lowering.lower.lower), in the same order, but st
    inputs as variables, or spelled out move by move;
 3. compiled moves: the segments are compiled (`compiled.CompiledGame.compile`, under a second for chess), which
    says what the compiled subset cannot take (`Unsupported`, at its statement), and their rules are counted
-   against the lowering's cap; the relaxation by clingo that follows (ranges, the moves that can be legal)
-   is not run: it is what takes a compiled lowering its time;
+   against the lowering's cap; then the counters' ranges are searched as the lowering searches them, up to a
+   smaller bound (tgpl.lowering.dry_ranges: a refusal there is the lowering's, past the bound "undecided"); the
+   rest of the relaxation by clingo (the moves that can be legal) is not run: it is what takes a compiled
+   lowering its time;
 4. moves spelled out: the symbolic execution is run with a budget of statements (`STEPS`) and of parts of
    conditions (`PARTS`), a few seconds' work. Within it, the execution and the search for the numbers'
    ranges run whole and their verdict is the lowering's own; past it, what was run is extrapolated (the
