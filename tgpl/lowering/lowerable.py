@@ -663,7 +663,8 @@ def _refuse(out: Assessment, span: Span | None, reason: str, predicted: bool = F
 
 
 def _compiled(out: Assessment, program, universe: Universe, limits: Limits, moves: str) -> bool:
-    """The segments compiled once (what `compiled.CompiledGame.lowered` does before its relaxation). True when
+    """The segments compiled once (what `compiled.CompiledGame.lowered` does before its relaxation), then the
+    counters' ranges searched as the lowering searches them, up to the dry run's bound (`dry_ranges`). True when
     the answer is final: they compile, or `--moves compiled` refuses what they cannot take; False when `auto`
     falls back to spelling the moves out."""
     game = CompiledGame(program, universe, frozenset(), None, {}, limits)
@@ -685,8 +686,10 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
             return _compiled_refused(out, program, game, moves, refused)
     except Unsupported as e:
         return _compiled_refused(out, program, game, moves, e)
+    ranged = None  # no number changes: no range to search, nothing there to refuse
     try:
-        ranged = compiled_ranges(program, universe, limits)
+        if game.numeric_attrs:
+            ranged = compiled_ranges(program, universe, limits)
     except Unsupported as e:  # the lowering refuses the counters' ranges (as `Undefer`: none escapes compile_game)
         return _compiled_refused(out, program, game, moves, e)
     except RangesPastBound as e:
