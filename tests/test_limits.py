@@ -456,6 +456,9 @@ def test_the_compiled_moves_check_too():
     assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
     assert {"compiled.compile_game", "compiled.relaxed_input", "compiled.grounded",
             "compiled._shared_renaming"} <= set(sites)
+    # the relaxation's fixpoints check at each pass (Oware's sowing: 21 passes over 449 rules, 8 s of a loaded
+    # machine's wall time past --max-seconds 10 without a check): here 3 passes of the slice, 4 of `_without`
+    assert sites.get("horn._numeric_slice", 0) >= 3 and sites.get("compiled._without", 0) >= 4
     # a counted loop spelled out pass by pass checks at every pass (a segment's compile is no single step)
     game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "fade_read.tgpl"))
     sites = _sites(limits)

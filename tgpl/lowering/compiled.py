@@ -2586,7 +2586,7 @@ class CompiledGame:
             whole = {r.head.relation for r in rules if prefix(r.head.relation) in kinds}
             wanted = {("overflow", 1), horn.INEXACT} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
-            sliced = horn._numeric_slice(rules, whole)
+            sliced = horn._numeric_slice(rules, whole, self.limits.check)
             model = self.laddered(sliced, facts, wanted, numeric, whole,
                                   part == "numbers" and _compares_values(sliced))
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
@@ -2682,7 +2682,7 @@ class CompiledGame:
                 return id(x) in numeric and r not in inside
             return part == "numbers" and isinstance(x, Atom) and x.relation in results \
                 and prefix(x.relation) not in counting
-        kept = _without(rules, dropped, rx.domains)
+        kept = _without(rules, dropped, rx.domains, self.limits.check)
         if part == "numbers":
             unfollowed = unfollowed_result(rules, kept, dropped, list(inside), set(self.numeric_attrs))
             if unfollowed is not None:
@@ -3285,17 +3285,20 @@ def _one_read_each(rule: Rule) -> Rule | None:
         rule = substitute(rule, binding)
 
 
-def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None) -> list[Rule]:
+def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None,
+             check: Callable[[], None] = lambda: None) -> list[Rule]:
     """The rules without the literals `dropped` says, and without what only those literals bound: a test, a
     lookup or an operation on such a value, in this rule and, through the positions of relations that hold
     one, where they are read (an over-approximation: dropping literals only adds rows).
 
     `domains`: positions that are not forgotten when nothing binds them but range over every value of a
-    relation of one argument (a counter's object: every object that has the counter)."""
+    relation of one argument (a counter's object: every object that has the counter). `check` is called at each
+    pass of either fixpoint (the command's limits)."""
     domains = domains or {}
     orphan: set[tuple[str, int]] = set()
     kept_of: dict[int, list] = {}
     while True:
+        check()
         grew = False
         for r in rules:
             kept = [x for x in r.body if not (isinstance(x, Atom) and dropped(x, r))]
@@ -3330,6 +3333,7 @@ def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | N
     kept = [Rule(r.head, tuple(kept_of[id(r)]), r.span) for r in rules]
     forgetting: set[tuple[str, int]] = set()
     while True:  # a read forgotten may leave another head's value bound by nothing
+        check()
         made = [_forgotten(r, forgetting, domains) for r in kept]
         more = {(r.head.relation, k) for r in made for k in _unbound_positions(r) if (r.head.relation, k) in orphan}
         if more <= forgetting:
