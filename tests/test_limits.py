@@ -466,6 +466,22 @@ def test_the_compiled_moves_check_too():
     assert sites.get("compiled.unrolled", 0) >= 8
 
 
+def test_the_compiled_moves_check_after_the_relaxation_too():
+    """Past the relaxation, the compiled moves ran with no check: the question whether the initial state ends the
+    game (clingo, Fanorona: 6 s of CPU, 33 s of a loaded machine's wall time past --max-seconds 60) and the passes
+    that finish the rules (the unfolding's bounds and the fold, which had no limits: Checkers, 3 s of CPU). Kayles
+    asks the initial state (`ends_initially`: a check, and `outside`'s two), and finishes its 96 rules' bounds."""
+    from tgpl.pipeline import lower_game
+
+    game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "kayles.tgpl"))
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
+    least = {"compiled.ends_initially": 3, "compiled._finished": 3, "estimate.rule_bounds": 50, "generalize.fold": 5}
+    low = {k: (sites.get(k, 0), n) for k, n in least.items() if sites.get(k, 0) < n}
+    assert not low, f"sites that check the limits less than they should (made, least): {low}"
+
+
 def test_the_lowering_stops_at_the_first_check_past_the_deadline():
     """A clock that advances one second per reading: the lowering stops at its 30th check (the 30th second),
     not later."""
