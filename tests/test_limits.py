@@ -469,17 +469,36 @@ def test_the_compiled_moves_check_too():
 def test_the_compiled_moves_check_after_the_relaxation_too():
     """Past the relaxation, the compiled moves ran with no check: the question whether the initial state ends the
     game (clingo, Fanorona: 6 s of CPU, 33 s of a loaded machine's wall time past --max-seconds 60) and the passes
-    that finish the rules (the unfolding's bounds and the fold, which had no limits: Checkers, 3 s of CPU). Kayles
-    asks the initial state (`ends_initially`: a check, and `outside`'s two), and finishes its 96 rules' bounds."""
+    that finish the rules (the unfolding's bounds, the keyed walks and the fold, which had no limits: Checkers, 3 s
+    of CPU; Reversi's walks, 1 s). Flank asks the initial state (`ends_initially`: a check, and `outside`'s two, at
+    each attempt), bounds its rules, keys its walks (a check per relation looked at) and folds."""
     from tgpl.pipeline import lower_game
 
-    game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "kayles.tgpl"))
+    game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "flank.tgpl"))
     limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
     sites = _sites(limits)
     assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
-    least = {"compiled.ends_initially": 3, "compiled._finished": 3, "estimate.rule_bounds": 50, "generalize.fold": 5}
+    least = {"compiled.ends_initially": 3, "compiled._finished": 3, "estimate.rule_bounds": 50,
+             "keyed_walks.key_walks": 25, "generalize.fold": 5}
     low = {k: (sites.get(k, 0), n) for k, n in least.items() if sites.get(k, 0) < n}
     assert not low, f"sites that check the limits less than they should (made, least): {low}"
+
+
+def test_the_bound_of_the_grounding_checks_at_each_rule(clock):
+    """verify --horizon and query bound the lowered game's ground instances (estimate.too_large) a rule's join at
+    a time, which ran unchecked (Checkers 6x6: 1.3 s of CPU, 16 s of a loaded machine's wall time): checked at
+    each rule with a body, in a stage of its own, and a stop there says so, exit 2 before any search."""
+    from tgpl.asp.estimate import MAX_GROUND, too_large
+    from tgpl.pipeline import lower_game
+
+    program = lower_game(cli._load_game(TRIS), 0).program
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    assert too_large(program, MAX_GROUND, check=limits.check) == []
+    assert sites.get("estimate.rule_bounds", 0) == sum(1 for r in program.rules if r.body) > 10
+    clock(cli.ESTIMATING)
+    r = run("verify", TRIS, "--horizon", "3", "--max-seconds", "20")
+    assert r.exit_code == 2 and f"{TRIS}: error: stopped while {cli.ESTIMATING} after 20.5 s" in r.output, r.output
 
 
 def test_the_lowering_stops_at_the_first_check_past_the_deadline():

@@ -547,15 +547,15 @@ def _unify_all(patterns: tuple[Term, ...], values: tuple[Term, ...], binding: di
 
 
 def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool = False,
-              remedy: str | None = None) -> list[Diagnostic]:
+              remedy: str | None = None, check: Callable[[], None] = lambda: None) -> list[Diagnostic]:
     """An error when the game's rules can have more than `limit` ground instances in all, at the rule
     that can have the most (notes name the next ones); nothing when within it.
 
     With `per_state`, a warning instead: the game is not refused but played one state at a time
     (tgpl.asp.per_state), each state's grounding bounded on its own. `remedy`: the last note, what to
-    do instead (default: a larger --max-ground).
+    do instead (default: a larger --max-ground). `check`: a command's limits, checked at each rule's bound.
     """
-    bounds = rule_bounds(program)
+    bounds = rule_bounds(program, check=check)
     if bounds is None:
         return []
     total = sum(b.instances for b in bounds)

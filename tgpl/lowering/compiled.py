@@ -4098,7 +4098,7 @@ def _finished(lowered: LoweredGame, staged: StagedRepair | None, limits: Limits)
     lowered = lowered.with_program(unfold_single_readers(lowered.program, limits.check))
     limits.check()
     # a walk asked only whether its result is positive, asked backwards from where it stands
-    lowered = lowered.with_program(key_walks(lowered.program))
+    lowered = lowered.with_program(key_walks(lowered.program, limits.check))
     limits.check()
     # the ways that read a move no player can make (two inputs unified) go
     lowered = lowered.with_program(without_unplayable(lowered.program))
