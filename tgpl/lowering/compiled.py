@@ -2600,7 +2600,7 @@ class CompiledGame:
             whole = {r.head.relation for r in rules if prefix(r.head.relation) in kinds}
             wanted = {("overflow", 1), horn.INEXACT} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
-            sliced = horn._numeric_slice(rules, whole)
+            sliced = horn._numeric_slice(rules, whole, self.limits.check)
             model = self.laddered(sliced, facts, wanted, numeric, whole,
                                   part == "numbers" and _compares_values(sliced))
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
@@ -2696,7 +2696,7 @@ class CompiledGame:
                 return id(x) in numeric and r not in inside
             return part == "numbers" and isinstance(x, Atom) and x.relation in results \
                 and prefix(x.relation) not in counting
-        kept = _without(rules, dropped, rx.domains)
+        kept = _without(rules, dropped, rx.domains, self.limits.check)
         if part == "numbers":
             unfollowed = unfollowed_result(rules, kept, dropped, list(inside), set(self.numeric_attrs))
             if unfollowed is not None:
@@ -3122,21 +3122,26 @@ class CompiledGame:
     def ends_initially(self, rules: list[Rule], targets: dict[int, tuple[str, str]]) -> None:
         """Raises Undefer, for a check asked at the initial state's control, where the checks asked of the initial
         state would end the game: the runtime never ran them there. The rules (the outcomes, the demands of their
-        calls, the functions') are evaluated with clingo on the initial state's values."""
+        calls, the functions') are evaluated with clingo on the initial state's values, outside this thread
+        (tgpl.limits.outside): nothing interrupts clingo's parsing and grounding, and Fanorona's rules took 6 s
+        of CPU there (33 s of a loaded machine's wall time past --max-seconds 60)."""
         facts: dict[str, list[tuple]] = {}
         for (obj, attr), fl in self.fluents.items():
             facts.setdefault(read_rel(attr), []).append((self.const(fl.obj), self.const(fl.initial, fl.type)))
         facts["#control"] = [(Const(f"#p:{self.u.control[0]}"), Const(self.u.control[1]), Const(self.u.control[2]))]
         rules = [Rule(self.internal(r.head), tuple(self.internal(x) for x in r.body)) for r in rules]
         self._static_facts(facts, rules)
-        ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)
-        ctl.add("base", [], horn._relaxed_program(rules, facts))
-        ctl.ground([("base", [])])
-        name = horn._asp_name("ended|")
-        with ctl.solve(yield_=True) as models:
-            for model in models:
-                if any(atom.name == name for atom in model.symbols(atoms=True)):
-                    raise Undefer(next(k for k, where in targets.items() if where == self.u.control[1:]))
+        self.limits.check()
+
+        def ended() -> bool:
+            ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)
+            ctl.add("base", [], horn._relaxed_program(rules, facts))
+            ctl.ground([("base", [])])
+            name = horn._asp_name("ended|")
+            with ctl.solve(yield_=True) as models:
+                return any(any(atom.name == name for atom in model.symbols(atoms=True)) for model in models)
+        if outside(ended, self.limits):
+            raise Undefer(next(k for k, where in targets.items() if where == self.u.control[1:]))
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")
@@ -3299,17 +3304,20 @@ def _one_read_each(rule: Rule) -> Rule | None:
         rule = substitute(rule, binding)
 
 
-def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None) -> list[Rule]:
+def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None,
+             check: Callable[[], None] = lambda: None) -> list[Rule]:
     """The rules without the literals `dropped` says, and without what only those literals bound: a test, a
     lookup or an operation on such a value, in this rule and, through the positions of relations that hold
     one, where they are read (an over-approximation: dropping literals only adds rows).
 
     `domains`: positions that are not forgotten when nothing binds them but range over every value of a
-    relation of one argument (a counter's object: every object that has the counter)."""
+    relation of one argument (a counter's object: every object that has the counter). `check` is called at each
+    pass of either fixpoint (the command's limits)."""
     domains = domains or {}
     orphan: set[tuple[str, int]] = set()
     kept_of: dict[int, list] = {}
     while True:
+        check()
         grew = False
         for r in rules:
             kept = [x for x in r.body if not (isinstance(x, Atom) and dropped(x, r))]
@@ -3344,6 +3352,7 @@ def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | N
     kept = [Rule(r.head, tuple(kept_of[id(r)]), r.span) for r in rules]
     forgetting: set[tuple[str, int]] = set()
     while True:  # a read forgotten may leave another head's value bound by nothing
+        check()
         made = [_forgotten(r, forgetting, domains) for r in kept]
         more = {(r.head.relation, k) for r in made for k in _unbound_positions(r) if (r.head.relation, k) in orphan}
         if more <= forgetting:
@@ -4018,7 +4027,7 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
                 or _looked(lowered, tidy, staged, made_with, limits)
             lowered, as_made, again = look.mended, look.as_made, look.again
         if again is None:
-            lowered = _finished(lowered, staged)
+            lowered = _finished(lowered, staged, limits)
             limits.check()
             broken = check(lowered.program) if check is not None else []
             limits.check()
@@ -4092,19 +4101,23 @@ def _looked(lowered: LoweredGame, tidy: Callable[[LoweredGame], LoweredGame] | N
     return _Look(given, made, lowered, as_made, again)
 
 
-def _finished(lowered: LoweredGame, staged: StagedRepair | None) -> LoweredGame:
+def _finished(lowered: LoweredGame, staged: StagedRepair | None, limits: Limits) -> LoweredGame:
     """`lowered`, mended by the cheap stage (`_looked`), mended by the costly one and finished by the passes that
-    read the mended rules."""
+    read the mended rules, under the command's `limits` (checked between the passes, and inside the bounds of
+    the unfolding and the fold: Checkers's took 3 s of CPU in the unfolding's bounds)."""
     if staged is not None:
         lowered = lowered.with_program(staged.finished(lowered.program))
+    limits.check()
     # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
-    lowered = lowered.with_program(unfold_single_readers(lowered.program))
+    lowered = lowered.with_program(unfold_single_readers(lowered.program, limits.check))
+    limits.check()
     # a walk asked only whether its result is positive, asked backwards from where it stands
-    lowered = lowered.with_program(key_walks(lowered.program))
+    lowered = lowered.with_program(key_walks(lowered.program, limits.check))
+    limits.check()
     # the ways that read a move no player can make (two inputs unified) go
     lowered = lowered.with_program(without_unplayable(lowered.program))
     # rules alike but for an object (a loop's writes unrolled) one rule over a table
-    return lowered.with_program(fold_program(lowered.program))
+    return lowered.with_program(fold_program(lowered.program, limits))
 
 
 def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _Again | None:

@@ -35,6 +35,7 @@ import json
 import math
 import re
 from collections import ChainMap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
@@ -1942,7 +1943,8 @@ def _compiled(rules: list[Rule], model, calls: dict[str, int] | None = None) -> 
     return Compiled(out, tables)
 
 
-def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rule]:
+def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset(),
+                   check: Callable[[], None] = lambda: None) -> list[Rule]:
     """The relaxed rules cut down to what the tables need, an over-approximation that grounds small.
 
     The relaxation evaluates the compiled rules with every fluent read giving any value
@@ -1978,6 +1980,7 @@ def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rul
                 keep.setdefault(x.relation, set(range(len(x.args))) if every else set())
     changed = True
     while changed:
+        check()
         changed = False
         for r in rules:
             changed |= _slice_rule(r, keep)[0]
