@@ -300,7 +300,17 @@ def conj(*fs: Formula) -> Formula:
         if found is None:
             found = _CONJ[pair] = _conj(fs)
         return found
+    if len(fs) == 1:
+        return _alone(fs[0])
     return _conj(fs)
+
+
+def _alone(f: Formula) -> Formula:
+    """conj(f): f itself, its parts counted as `_conj` counts them when it builds f again (`lift` conjoins the cases
+    of one argument, a Choice's, one by one). A conjunction is clash-free, `_conj` the only one to build it."""
+    if f.kind == "and":
+        _work[0] += len(f.parts)
+    return f
 
 
 def _conj(fs: tuple) -> Formula:
@@ -820,6 +830,20 @@ def lift(fn: Callable, *args) -> object:
     if not any(isinstance(a, (Choice, Formula)) for a in args):
         return fn(*args)
     out = []
+    if len(args) == 1:  # the product's loop without its tuples: member reads, indexes, one-argument calls
+        for v, f in cases_of(args[0]):
+            f = _alone(f)
+            if f is not FALSE:
+                out.append((fn(v), f))
+        return choice(out)
+    if len(args) == 2:  # comparisons and arithmetic: each pair of cases, in the product's order
+        right = cases_of(args[1])
+        for v, f in cases_of(args[0]):
+            for w, g in right:
+                h = conj(f, g)
+                if h is not FALSE:
+                    out.append((fn(v, w), h))
+        return choice(out)
     for combo in itertools.product(*(cases_of(a) for a in args)):
         f = conj(*(c[1] for c in combo))
         if f is FALSE:
