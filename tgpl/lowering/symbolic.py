@@ -400,6 +400,8 @@ class Conjuncts:
 
 
 def disj(*fs: Formula) -> Formula:
+    if len(fs) == 1 and fs[0].kind != "or":  # a case of one path (`choice`): itself, no set built to find it
+        return fs[0]
     parts: set[Formula] = set()
     for f in fs:
         if f is TRUE:
@@ -720,6 +722,11 @@ Value = Union[None, bool, float, str, UObj, Num, Choice, Formula, list, dict, tu
 
 def vkey(v) -> object:
     """A hashable key that tells values apart as the runtime's `==` does (1 and true differ)."""
+    kind = type(v)
+    if kind is float:  # the common values first, by their exact type (`choice` asks it of every case)
+        return ("n", v)
+    if kind is str or v is None:
+        return v
     if isinstance(v, bool):
         return ("b", v)
     if isinstance(v, (int, float)):
@@ -739,7 +746,11 @@ def choice(pairs: Iterable[tuple[object, Formula]]) -> object:
             for w, g in v.cases:
                 if w is UNDEF:
                     continue
-                merged.setdefault(vkey(w), [w, []])[1].append(conj(f, g))
+                key = vkey(w)
+                found = merged.get(key)
+                if found is None:
+                    found = merged[key] = [w, []]
+                found[1].append(conj(f, g))
             continue
         if isinstance(v, Formula):
             for w, g in ((True, v), (False, neg(v))):
