@@ -662,6 +662,7 @@ def _satisfiable(c: Clause) -> Clause | None:
 
 class _FunctionCompiler:
     reach: Reach | None = None  # a subclass that compiles no function (a move's segments) keys no search
+    search: Search | None = None  # nor compiles a search again (tgpl.lowering.searches)
 
     def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str, search: Search | None = None):
         self.hc = hc
