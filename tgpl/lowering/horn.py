@@ -380,29 +380,11 @@ class HornCompiler:
         """Refuses the functions of a recursion whose rules would depend on themselves through `not`, which
         GDL forbids (a relation is defined before its negation is read); located at a call that recurses."""
         own = tuple(k + "|" for k in members)
-        edges: dict[str, set[str]] = {}
-        negated: list[tuple[str, str]] = []
-        for hf in members.values():
-            for r in hf.rules:
-                for x in r.body:
-                    atom = x.literal if isinstance(x, Not) else x
-                    if not isinstance(atom, Atom) or not atom.relation.startswith(own):
-                        continue
-                    edges.setdefault(r.head.relation, set()).add(atom.relation)
-                    if isinstance(x, Not):
-                        negated.append((r.head.relation, atom.relation))
-        for head, rel in negated:
-            seen, todo = set(), [rel]
-            while todo:
-                x = todo.pop()
-                if x == head:
-                    e = Unsupported("a recursive call whose result is read under a negation: the rules would "
-                                    "depend on themselves through `not`, which GDL forbids")
-                    e.span = next((self._recursive_calls[k] for k in members if k in self._recursive_calls), None)
-                    raise e
-                if x not in seen:
-                    seen.add(x)
-                    todo.extend(edges.get(x, ()))
+        if _negation_cycle([r for hf in members.values() for r in hf.rules], own):
+            e = Unsupported("a recursive call whose result is read under a negation: the rules would "
+                            "depend on themselves through `not`, which GDL forbids")
+            e.span = next((self._recursive_calls[k] for k in members if k in self._recursive_calls), None)
+            raise e
 
     def positive_call(self, e: ast.Binary) -> tuple[ast.Call, bool] | None:
         """A comparison of a call with 0 that asks only whether the sum the function returns is positive
@@ -593,8 +575,9 @@ class HornCompiler:
         return name
 
 
-def _negation_cycle(rules: list[Rule], own: str) -> bool:
-    """Do `rules` read a relation of theirs (named from `own`) under `not` that depends on the rule's head?"""
+def _negation_cycle(rules: list[Rule], own: str | tuple[str, ...]) -> bool:
+    """Do `rules` read under `not` a relation of theirs (named from `own`, a prefix or several) that depends on
+    the head of the rule reading it (GDL forbids it: a relation is defined before its negation is read)?"""
     edges: dict[str, set[str]] = {}
     negated: list[tuple[str, str]] = []
     for r in rules:
@@ -766,11 +749,15 @@ class _FunctionCompiler:
         self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)),
                                   (call, Not(Atom(found, entry)))))
 
+    def search_value(self, e) -> Const:
+        """A search's constant (a literal) as the rules write it."""
+        return self.expr(e, Clause([], {}))[0][1]
+
     def searched(self, returns: list[tuple[Clause, Value]], params: list[str], entry: tuple) -> None:
         """A search's rules (tgpl.lowering.searches): each way to the early constant a rule of `|found`, the
         code after each loop having gone on whatever its passes found (`exists_loop`); its result is that
         constant where found, the one at the end where asked and not found."""
-        found, otherwise = (self.expr(e, Clause([], {}))[0][1] for e in (self.search.found, self.search.otherwise))
+        found, otherwise = self.search_value(self.search.found), self.search_value(self.search.otherwise)
         for c, v in returns:
             if v == found:
                 args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
@@ -1104,8 +1091,8 @@ class _FunctionCompiler:
             entry.env[var] = i
             made = len(self.hf.rules)
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
-            finding = Const("yes") if self.hf.closure else self.expr(self.search.found, Clause([], {}))[0][1] \
-                if self.search is not None else None
+            finding = Const("yes") if self.hf.closure else \
+                self.search_value(self.search.found) if self.search is not None else None
             if finding is not None and not inner.breaks and all(v == finding for _, v in inner.returns):
                 # a closure's passes that only find: each pass's ways to `true` are rules of `|found` (`closed`;
                 # of `|reach`, a search keyed by its start: `reached`) of their own, positive, and the code after
