@@ -56,6 +56,21 @@ def test_pegs_lowers_compiled_and_validated(tmp_path):
     assert rules_with_a_body(kif) < 200
 
 
+def test_auto_compiles_pegs_for_its_count_over_a_triangle_of_holes(tmp_path):
+    """`PegsLeft` counts over a triangle of holes, `for (number y = x; y < 5; ...)` inside `x < 5`: the inner loop
+    from an expression counts as its bound's passes (25 in all), past COUNTED_CELLS, so `auto` compiles the
+    moves (625 ways to fill Jump's inputs, past WALKED_MOVES) rather than spelling a case for every board with
+    one peg (9,429 rules with a body)."""
+    from tgpl.lowering.lower import COUNTED_CELLS, board_count_passes
+    from tgpl.runtime.game import load_game
+
+    assert board_count_passes(load_game(str(PEGS)).program) == 25 >= COUNTED_CELLS
+    run = to_gdl(tmp_path, PEGS, "--max-seconds", "600")
+    kif = run.written()
+    assert "; Played one state at a time (its moves compiled)" in kif
+    assert rules_with_a_body(kif) < 200
+
+
 def test_a_while_around_the_search_is_bisimulated():
     outcome, states = lowers_to_the_same_game(CROWDED.read_text(encoding="utf-8"), str(CROWDED), moves="compiled")
     assert outcome == "moves compiled" and states > 50

@@ -1967,9 +1967,10 @@ def board_count_passes(program) -> int:
         nonlocal most
         if isinstance(node, ast.For):
             counted = ast.counted_for(node)
-            bound = node.cond.right if counted is not None else None
-            if isinstance(bound, ast.NumberLit):
-                passes *= max(1, int(bound.value - counted[1]) + counted[2])
+            if counted is not None and isinstance(node.cond.right, ast.NumberLit):
+                passes *= max(1, int(node.cond.right.value - counted[1]) + counted[2])
+            elif _counted_from_an_expression(node):  # `y = x` to 5: at most the bound's passes, from 0
+                passes *= max(1, int(node.cond.right.value) + (node.cond.op == "<="))
         elif isinstance(node, ast.VarDecl):
             declared[node.name] = passes
         elif isinstance(node, ast.If) and passes > 1:
@@ -1984,6 +1985,17 @@ def board_count_passes(program) -> int:
         if isinstance(node, (ast.FunctionDef, ast.ActionDef, ast.PhaseDef, ast.TurnDef)):
             visit(node, 1, {})
     return most
+
+
+def _counted_from_an_expression(s: ast.For) -> bool:
+    """`for (number y = x; y < 5; y += 1)`: a counted loop to a number literal from a start that is not one (a
+    triangle of cells, pairs `j = i + 1`), which `board_count_passes` counts as from 0."""
+    init, cond, post = s.init, s.cond, s.post
+    return (isinstance(init, ast.VarDecl) and init.init is not None and isinstance(cond, ast.Binary)
+            and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name) and cond.left.name == init.name
+            and isinstance(cond.right, ast.NumberLit) and isinstance(post, ast.Assign) and post.op == "+="
+            and isinstance(post.target, ast.Name) and post.target.name == init.name
+            and isinstance(post.value, ast.NumberLit) and post.value.value == 1)
 
 
 def _stepped_locals(block) -> set[str]:
