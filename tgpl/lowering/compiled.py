@@ -2723,12 +2723,17 @@ class CompiledGame:
         it is proven to pass every bound, not after a grounding up to horn.BOUND. `compares`: its counters are
         compared with each other (`overflow_first`, asked first at each bound)."""
         for bound in rungs.rungs():
+            self.before_rung(bound)
             if compares and self.overflow_first(sliced, facts, numeric, whole, bound) is None:
                 continue
             model = self.grounded(sliced, facts, wanted, numeric, whole, bound)
             if model is not None:
                 return model
         raise AssertionError("at horn.BOUND, `grounded` gives the model or refuses")
+
+    def before_rung(self, bound: int) -> None:
+        """Called before the relaxation is grounded at `bound` (`laddered`): the dry run stops past its own bound
+        (tgpl.lowering.dry_ranges)."""
 
     def grounded(self, sliced: list[Rule], facts: dict[str, list[tuple]], wanted: set[tuple[str, int]],
                  numeric: set[int], whole: set[str], bound: int, inline: bool = False) -> dict | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tgpl.limits import Limits
-from tgpl.lowering import rungs
 from tgpl.lowering.board_count import BoardCount, Holds
 from tgpl.lowering.compiled import CompiledGame, compile_game
 from tgpl.lowering.horn import Unsupported
@@ -54,16 +53,9 @@ class _RangedGame(CompiledGame):
 
     dry_bound = DRY_BOUND
 
-    def laddered(self, sliced, facts, wanted, numeric, whole, compares) -> dict:
-        for bound in rungs.rungs():
-            if bound > self.dry_bound:
-                raise RangesPastBound(self.dry_bound)
-            if compares and self.overflow_first(sliced, facts, numeric, whole, bound) is None:
-                continue
-            model = self.grounded(sliced, facts, wanted, numeric, whole, bound)
-            if model is not None:
-                return model
-        raise AssertionError("at horn.BOUND, `grounded` gives the model or refuses")
+    def before_rung(self, bound: int) -> None:
+        if bound > self.dry_bound:
+            raise RangesPastBound(self.dry_bound)
 
     def relax(self, rules, functions, parts=("numbers", "rest")) -> dict:
         found = super().relax(rules, functions, tuple(p for p in parts if p == "numbers"))
