@@ -734,21 +734,26 @@ class _FunctionCompiler:
         recursive through the calls of itself, which read `|found`; the ways to `false` none. Its result is
         `yes` where found, `no` where asked and not found: `not` of a relation the recursion defines
         positively, below it (stratified), as hand-written GDL asks whether a group has a liberty."""
-        found = self.name + "|found"
         if self.reach is not None:
             self.reached(returns, entry)
             return
+        self.found_rules(returns, params, entry, Const("yes"), Const("no"), "true or false")
+
+    def found_rules(self, returns: list[tuple[Clause, Value]], params: list[str], entry: tuple, found: Const,
+                    otherwise: Const, what: str) -> None:
+        """Each way to the constant `found` a rule of `|found`, positive; the result `found` where asked and found,
+        `otherwise` where asked and `not` found (a closure's yes and no, `closed`; a search's two constants,
+        `searched`). Any other value returned is refused (`what` the function may return)."""
         for c, v in returns:
-            if v == Const("no"):
+            if v == otherwise:
                 continue
-            if v != Const("yes"):
-                raise Unsupported("a search returning other than true or false")
+            if v != found:
+                raise Unsupported(f"a search returning other than {what}")
             args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
-            self.hf.rules.append(Rule(Atom(found, args), tuple(c.body)))
-        result, call = self.name + "|result", Atom(self.name + "|call", entry)
-        self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
-        self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)),
-                                  (call, Not(Atom(found, entry)))))
+            self.hf.rules.append(Rule(Atom(self.name + "|found", args), tuple(c.body)))
+        result, call, known = self.name + "|result", Atom(self.name + "|call", entry), Atom(self.name + "|found", entry)
+        self.hf.rules.append(Rule(Atom(result, entry + (found,)), (call, known)))
+        self.hf.rules.append(Rule(Atom(result, entry + (otherwise,)), (call, Not(known))))
 
     def search_value(self, e) -> Const:
         """A search's constant (a literal) as the rules write it."""
@@ -758,17 +763,8 @@ class _FunctionCompiler:
         """A search's rules (tgpl.lowering.searches): each way to the early constant a rule of `|found`, the
         code after each loop having gone on whatever its passes found (`exists_loop`); its result is that
         constant where found, the one at the end where asked and not found."""
-        found, otherwise = self.search_value(self.search.found), self.search_value(self.search.otherwise)
-        for c, v in returns:
-            if v == found:
-                args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
-                self.hf.rules.append(Rule(Atom(self.name + "|found", args), tuple(c.body)))
-            elif v != otherwise:
-                raise Unsupported("a search returning other than its two constants")
-        call = Atom(self.name + "|call", entry)
-        self.hf.rules.append(Rule(Atom(self.name + "|result", entry + (found,)), (call, Atom(self.name + "|found", entry))))
-        self.hf.rules.append(Rule(Atom(self.name + "|result", entry + (otherwise,)),
-                                  (call, Not(Atom(self.name + "|found", entry)))))
+        self.found_rules(returns, params, entry, self.search_value(self.search.found),
+                         self.search_value(self.search.otherwise), "its two constants")
 
     def reached(self, returns: list[tuple[Clause, Value]], entry: tuple) -> None:
         """A `contains` search's rules keyed by its start (tgpl.lowering.closures.reached_of): `|reach(x, s, r)`,
