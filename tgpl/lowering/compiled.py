@@ -1104,10 +1104,10 @@ class SegmentCompiler(_FunctionCompiler):
 
     def may_be_null(self, c: SegClause, o: Var) -> bool:
         """Whether `o` is bound on the way `c` by the result of a compiled function with a rule returning null."""
-        fns = {x.relation.split("|", 1)[0].split("~", 1)[0] for x in c.body
-               if isinstance(x, Atom) and "|result" in x.relation and x.args and x.args[-1] == o}
+        keys = {prefix(x.relation).split("~")[0] for x in c.body
+                if isinstance(x, Atom) and "|result" in x.relation and x.args and x.args[-1] == o}
         return any(r.head.args and r.head.args[-1] == NULL and "|result" in r.head.relation
-                   for hf in self.hc.functions.values() if hf.name in fns for r in hf.rules)
+                   for k in keys if k in self.hc.functions for r in self.hc.functions[k].rules)
 
     def ranking(self, e, c: SegClause) -> list[tuple[SegClause, tuple]]:
         """`winner p` or `winner {{a, b}, {c}}` as the places of the roles, terms (a table when players are variables)."""
