@@ -42,8 +42,8 @@ from tgpl.lowering.universe import list_cell, member_of
 from tgpl.lowering.saturate import saturated_value
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
-    ViewLit,
+    FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, HornLit,
+    MoveLit, Num, UObj, ViewLit,
     by_id, cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, neg, rebuild,
     scalar_constant, settle, value_identity,
 )
@@ -339,6 +339,8 @@ class Emitter:
             return Atom(self.prop(lit(key)))
         if isinstance(key, CallLit):
             return self.call_atom(key)
+        if isinstance(key, CountLit):
+            return Atom(self.count_relation(key.site), (self.value(key.value),))
         if isinstance(key, HornLit):
             self._horn_demand.setdefault((key.function, key.context), set()).add(key.args)
             value = self.horn_term(self.horn_const(key.value))
@@ -516,6 +518,24 @@ class Emitter:
                         pb = self.body(part)
                         if pb is not None:
                             self.rules.append(Rule(Atom(changed, (self.obj(fl.obj),)), tuple(pb)))
+        return name
+
+    def count_relation(self, site: CountSite) -> str:
+        """`(name value)`: a local counted by tests has the value after its step (tgpl.lowering.counted_ifs),
+        its rules emitted once: each path that ran the step, each case of the count it left there, each
+        disjunct of the case's condition (the count before the step and the test, or its negation)."""
+        slot = ("count", site.id)
+        name = self.props.given.get(slot)
+        if name is not None:
+            return name
+        name = self.props.name(slot, site.name)
+        for pc, cases in site.contributions:
+            for value, f in cases:
+                head = Atom(name, (self.value(value),))
+                for part in (f.parts if f.kind == "or" else (f,)):
+                    b = self.body(conj(pc, part))
+                    if b is not None:
+                        self.rules.append(Rule(head, tuple(b)))
         return name
 
     def call_atom(self, key: CallLit) -> Atom:
