@@ -35,11 +35,11 @@ from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, Choice, ControlLit, CountLit, CountSite, FluentLit, Formula, MoveLit, arith_concrete, choice, conj,
-    disj, is_number, lit, literals, settle,
+    FALSE, TRUE, Choice, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, MoveLit, ViewLit, arith_concrete, choice,
+    conj, is_number, lit, literals, settle,
 )
 
-PLAIN = (FluentLit, MoveLit, ControlLit, CountLit)  # the literals a count's step may read
+PLAIN = (FluentLit, ViewLit, MoveLit, ControlLit, CmpLit, CountLit)  # the literals a count's step may read
 
 
 @dataclass(frozen=True)

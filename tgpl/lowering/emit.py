@@ -608,12 +608,17 @@ class Emitter:
         found = self._read.get(group)
         if found is None:
             views: set[int] = set()
-            for _, f in key.cases:
-                for k in literals(f):
+            todo = [f for _, f in key.cases]
+            seen: set[int] = set()
+            while todo:
+                for k in literals(todo.pop()):
                     if isinstance(k, ViewLit):
                         views.add(k.view)
                     elif isinstance(k, CallLit):
                         views.update(self._views_read(k))
+                    elif isinstance(k, CountLit) and k.site.id not in seen:  # the views its steps read
+                        seen.add(k.site.id)
+                        todo.extend(conj(pc, f) for pc, cases in k.site.contributions for _, f in cases)
             found = self._read[group] = tuple(sorted(views))
         return found
 

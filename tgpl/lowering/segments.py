@@ -1118,6 +1118,11 @@ class Lowering:
                     if isinstance(v, (Choice, Partial)):
                         for _, f in v.cases:
                             walk(f)
+        for site in self.ex.counts:  # the tests of counts (tgpl.lowering.counted_ifs), in their relations' rules
+            for pc, cases in site.contributions:
+                walk(pc)
+                for _, f in cases:
+                    walk(f)
         if worst is None:
             return
         combos, key = worst
