@@ -20,8 +20,9 @@ built from counts (`common += inCode` where `inCode` is a count): what the step 
 cases pair the two relations' values.
 
 Where it is used. The count's old value and what each branch adds must be numbers or numbers by cases, the test a
-condition over the state before the move, the move and counts only (no view, call or opaque number: those have
-relations of their own whose reading contexts a count would hide), and the path's condition too. A step from a
+condition over the state (before the move or through a view), the move, comparisons of numbers and counts only
+(no call: a call's relation has reading contexts of its own that a count would hide), and the path's condition
+too. A step from a
 concrete count with concrete additions stays a plain value by cases (its two cases are the test and its negation:
 no relation is smaller). Counted on the probe of a shared evaluation, a step gives up (as a view does), and the
 expression is evaluated path by path; on a path whose condition is true (a pure call run once for every state) the
@@ -35,8 +36,8 @@ from dataclasses import dataclass
 
 from tgpl.frontend import ast
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, Choice, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, MoveLit, ViewLit, arith_concrete, choice,
-    conj, is_number, lit, literals, settle,
+    FALSE, TRUE, Choice, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, MoveLit, ViewLit,
+    arith_concrete, choice, conj, is_number, lit, literals, settle,
 )
 
 PLAIN = (FluentLit, ViewLit, MoveLit, ControlLit, CmpLit, CountLit)  # the literals a count's step may read
@@ -88,7 +89,9 @@ def countable(v, readable: Callable[[Formula], bool]) -> bool:
 
 
 def plain(f: Formula) -> bool:
-    """f reads only the state before the move, the move, the control and counts."""
+    """f reads only the state (before the move or through a view), the move, the control, comparisons of
+    numbers and counts: what a count's relation may read without hiding a relation of its own (a call's, whose
+    reading contexts `emit.Emitter.call_atom` tells apart by what the call reads)."""
     return all(type(k) in PLAIN for k in literals(f))
 
 
@@ -120,9 +123,10 @@ def step_cases(old, op: str, branches: list[tuple[Formula, object]]) -> list[tup
 def named(site: CountSite, pc: Formula, cases: list[tuple[object, Formula]]):
     """The count as cases of the site's relation: the site gets the path's condition and the cases."""
     merged = choice(cases)
-    table = tuple(_cases(merged))
-    site.contributions.append((pc, table))
-    return choice((x, lit(CountLit(site, x))) for x, _ in table) if len(table) > 1 else merged
+    if not isinstance(merged, Choice) or len(merged.cases) < 2:
+        return merged  # one value left on this path: nothing to name
+    site.contributions.append((pc, merged.cases))
+    return choice((x, lit(CountLit(site, x))) for x, _ in merged.cases)
 
 
 def worth(old, added: list[object]) -> bool:
