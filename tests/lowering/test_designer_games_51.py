@@ -28,7 +28,7 @@ from tgpl.runtime.game import load_game
 from tgpl.serve.views import redact, sight
 
 from test_designer_games_3 import Lcg, game
-from to_gdl_runs import rules_with_a_body, to_gdl
+from to_gdl_runs import rules_with_a_body, to_gdl, variant
 
 COLOURS = ("Red", "Green", "Blue", "Yellow")
 CODES = list(product(COLOURS, repeat=3))
@@ -222,3 +222,16 @@ def test_sixes_counts_lower_as_chains_and_validate(tmp_path):
     rules = rules_with_a_body(kif)
     assert rules <= 150, rules
     assert "\n(<= (n_2 " in kif  # the third die's count, read from the second's
+
+
+def test_a_count_in_a_filter_and_in_the_effect_lowers_apart(tmp_path):
+    """`Sixes` counted in the move's filter too (a die showing six turns only while the hand has fewer than two):
+    the filter's count is read before any move is made, the effect's after it, so they are relations apart (the
+    filter's condition is part of the effect's, never exclusive of it); bisimulated against the runtime."""
+    source = variant(tmp_path, Path(game("sixes")),
+                     ("{ return d == First || d == Second || d == Third; }",
+                      "{ return (d == First || d == Second || d == Third) && (d.Pips < 6 || Sixes(h: this) < 2); }"))
+    kif = to_gdl(tmp_path, source).written()
+    assert kif.splitlines()[1].startswith("; validated: bisimulation"), kif.splitlines()[1]
+    rules = rules_with_a_body(kif)
+    assert rules <= 200, rules
