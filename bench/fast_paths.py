@@ -68,7 +68,6 @@ PATCHES = {
     "listing plans": _patch(game_module, "quick", lambda *a: None),
     "plans per world": _patch(game_module, "_plans_of", lambda game, world: None),
     "listing without machine": _patch(game_module, "quick", _plan_without_data),
-    "inline legal_moves": _patch(game_module.State, "legal_moves", lambda self: self._legal[:]),
     "one-segment moves": _patch(game_module.State, "apply", _apply_through_run),
 }
 

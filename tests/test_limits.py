@@ -454,7 +454,13 @@ def test_the_compiled_moves_check_too():
     limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
     sites = _sites(limits)
     assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
-    assert {"compiled.compile_game", "compiled.relaxed", "compiled.grounded", "compiled._shared_renaming"} <= set(sites)
+    assert {"compiled.compile_game", "compiled.relaxed_input", "compiled.grounded",
+            "compiled._shared_renaming"} <= set(sites)
+    # a counted loop spelled out pass by pass checks at every pass (a segment's compile is no single step)
+    game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "fade_read.tgpl"))
+    sites = _sites(limits)
+    assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
+    assert sites.get("compiled.unrolled", 0) >= 8
 
 
 def test_the_lowering_stops_at_the_first_check_past_the_deadline():

@@ -16,9 +16,9 @@ nothing written); with one budget of work for the whole range search (segments.R
 it, after 115 s of CPU, at `Store += take` (written by cases, 593 in one move). Following the hint
 (oware_counted.tgpl: one seed a pass for 16 passes, the captures going back 4 passes) the sowing compiles, and
 so do the captures, which read the seeds the sowing wrote through views (tests/lowering/test_sown_captures.py);
-the lowering then stops before the counters' range search, refused in 2 s of CPU at the captures' `take <
-SideTotal(...)`, a test of the result of a function that reads the seeds, which that search takes as anything
-(tests/lowering/test_designer_games_47.py)."""
+the lowering then stops in the counters' range search, refused in 4 s of CPU at the sowing's
+`Board.Ring[at].Seeds += 1`, which nothing tests before the write (the seeds sown are conserved, which the
+compiled moves do not prove)."""
 
 from __future__ import annotations
 

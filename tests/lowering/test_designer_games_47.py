@@ -22,14 +22,19 @@ machine, not asserted):
 - the second followed, the hands as spots beside the board (dobutsu_stand.tgpl, the same moves), lowers spelled
   out (auto and `--moves spelled` give the same bytes) in 11 s of CPU, 211 MB, 433 rules with a body, validated
   by 83 playouts to the end; `--moves compiled` 3.0 s, 76 MB, 166 rules; `tgpl to-asp` 15.5 s, 304 MB;
-- `--moves compiled` of the counted hands is refused at the drop filter `Held(kind: kind) > 0`, which tests the
-  result of a function that reads the hands' counters, with the rewrites that lower it (1.2 s; either rewrite
-  lowers compiled and validates, 4.8 s of CPU, 120 MB); the dry run with `--moves compiled` refuses it alike.
+- `--moves compiled` of the counted hands is refused at `Chicks += 1` (2.0 s): nothing tests a hand before it
+  changes (the drop filter `Held(kind: kind) > 0` tests a function's result, which the range search evaluates but
+  which bounds no write); of the guarded hands it lowers, the filter's `Held` evaluated over the hands' ranges,
+  in 5.3 s of CPU, 120 MB, 341 rules with a body, validated by 83 playouts to the end
+  (tests/lowering/test_counted_legality.py). A `Held` that reads some counters through another function is
+  refused at the filter, with the rewrites that lower it (either lowers compiled and validates, 4.8 s of CPU,
+  120 MB); the dry run with `--moves compiled` refuses it alike.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -40,6 +45,7 @@ from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
+from to_gdl_runs import to_gdl, variant
 
 SQUARES = [(x, y) for x in range(3) for y in range(4)]
 START = {(0, 0): ("Giraffe", 1), (1, 0): ("Lion", 1), (2, 0): ("Elephant", 1), (1, 1): ("Chick", 1),
@@ -277,60 +283,60 @@ def test_the_stand_lowers_spelled_out_and_validates(tmp_path):
     assert "; Check it with: tgpl check-gdl FILE.kif" in kif and "(input player_0 (drop seat_0 chick grid_0_0))" in kif
 
 
-def compiled_refusal(tmp_path, name: str) -> str:
-    """`tgpl to-gdl GAME --moves compiled`, asserted to exit 2 writing nothing: its output."""
-    out = tmp_path / f"{name}.kif"
-    r = CliRunner().invoke(main, ["to-gdl", game(name), "--moves", "compiled", "-o", str(out)])
-    assert r.exit_code == 2 and not out.exists(), r.output
-    return r.output
+HELD = """            if (kind == Chick) { return Chicks; }
+            if (kind == Giraffe) { return Giraffes; }
+            if (kind == Elephant) { return Elephants; }
+            return 0;
+        }
+    }
+"""
+HELD_THROUGH_OTHER = """            if (kind == Chick) { return Chicks; }
+            return Other(kind: kind);
+        }
+    }
+
+    // How many pieces of `kind`, not a chick, the hand holds
+    function Other
+    {
+        function input Kind kind;
+        returns number;
+        effect
+        {
+            if (kind == Giraffe) { return Giraffes; }
+            if (kind == Elephant) { return Elephants; }
+            return 0;
+        }
+    }
+"""
 
 
-def located(name: str, text: str) -> tuple[int, int]:
-    """The line and column (1-based) of `text` in the designer's game `name`, found once."""
-    source = open(game(name), encoding="utf-8").read()
-    assert source.count(text) == 1, text
-    before = source[:source.index(text)]
-    return before.count("\n") + 1, len(before) - before.rfind("\n")
-
-
-# the games whose compiled moves test a counter-reading function's result: the test, where it starts, the function
-# and the counters it reads
-UNFOLLOWED = {
-    "dobutsu": ("Held(kind: kind) > 0", "Held(kind: kind) > 0", "Seat.Held", "counters Chicks, Elephants, Giraffes"),
-    "dobutsu_guarded": ("Held(kind: kind) > 0", "Held(kind: kind) > 0", "Seat.Held",
-                        "counters Chicks, Elephants, Giraffes"),
-    "harvest": ("if (mine > theirs)", "mine > theirs", "Harvest", "counter Crop"),
-    "oware_counted": ("take > 0 && take < SideTotal", "take < SideTotal(who: player + 1)", "SideTotal",
-                      "counter Seeds"),
-}
-
-
-@pytest.mark.parametrize("name", sorted(UNFOLLOWED))
-def test_compiled_a_test_of_a_counter_reading_function_is_refused_at_the_test(tmp_path, name):
-    """`--moves compiled`: the drop's filter `Held(kind: kind) > 0` compares the result of a compiled function that
-    reads the hands' counters, which the counters' range search takes as anything (it follows a counter where it
-    is read, not through a function's result), so the comparison could not be grounded. Refused at the test, naming
-    the function and its counters, with the rewrites (`test_the_rewrite_the_refusal_names_lowers_and_validates`);
-    and so are Harvest's end (`mine > theirs`, the sums of the plots' crops) and Oware-counted's captures (`take <
-    SideTotal(...)`). The dry run with `--moves compiled` refuses them alike (exit 1), asking the rules the range
-    search would ground (it used to say "lowers"): in the games that `tgpl to-gdl` compiles after the first, the
-    checks it cannot leave to the next decision where they run (Oware-counted), or every check where it runs,
-    which finds the counters' ranges (Harvest)."""
-    line_text, test, function, counters = UNFOLLOWED[name]
-    line, _ = located(name, line_text)
-    _, column = located(name, test)
-    said = (f"{name}.tgpl:{line}:{column}: error: not lowerable: the moves cannot be compiled: this reads the result "
-            f"of {function}, a function that reads the {counters}: the compiled moves follow a counter's values "
-            "where it is read, not through a function's result; read the counter here instead, or make the test "
-            "inside the function (one returning a bool); or lower the moves spelled out (--moves spelled, which "
-            "`auto` falls back to)")
-    out = compiled_refusal(tmp_path, name)
-    assert said in " ".join(out.split()), out
-    caret = out.splitlines()[2]
-    assert caret.index("^") == out.splitlines()[1].index("|") + 1 + column and caret.count("^") == len(test), out
-    r = CliRunner().invoke(main, ["to-gdl", "--dry-run", "--moves", "compiled", game(name)])
-    assert r.exit_code == 1 and said in " ".join(r.output.split()), r.output
-    assert " lowers" not in r.output, r.output
+def test_compiled_a_test_of_a_function_reading_counters_through_another_is_refused_at_the_test(tmp_path):
+    """`--moves compiled`: the counters' range search evaluates a function that reads counters (dobutsu_guarded's
+    `Held`, tests/lowering/test_counted_legality.py), but not one that calls another function: `Held` reading the
+    giraffes and elephants through `Other` leaves the drop's filter `Held(kind: kind) > 0` comparing a result the
+    search takes as anything, which could not be grounded. Refused at the test, naming the function, the counters
+    it reads and the function it calls, with the rewrites (`test_the_rewrite_the_refusal_names_lowers_and_validates`).
+    The dry run with `--moves compiled` refuses it alike (exit 1), asking the rules the range search would ground."""
+    path = variant(tmp_path, Path(game("dobutsu_guarded")), (HELD, HELD_THROUGH_OTHER),
+                   ('game "dobutsu_guarded";', 'game "dobutsu_other";'), name="dobutsu_other.tgpl")
+    source = path.read_text(encoding="utf-8")
+    test = "Held(kind: kind) > 0"
+    assert source.count(test) == 1
+    before = source[:source.index(test)]
+    line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+    said = (f"dobutsu_other.tgpl:{line}:{column}: error: not lowerable: the moves cannot be compiled: this reads the "
+            "result of Seat.Held, a function that reads the counters Chicks, Elephants, Giraffes and calls Seat.Other: "
+            "the compiled moves follow a counter's values through the result of a function that calls no other; "
+            "read the counter here instead, or make the test inside the function (one "
+            "returning a bool); or lower the moves spelled out (--moves spelled, which `auto` falls back to)")
+    r = to_gdl(tmp_path, path, "--moves", "compiled")
+    assert r.exit_code == 2 and not r.out.exists(), r.output
+    assert said in " ".join(r.output.split()), r.output
+    caret = r.output.splitlines()[2]
+    assert caret.index("^") == r.output.splitlines()[1].index("|") + 1 + column and caret.count("^") == len(test)
+    dry = CliRunner().invoke(main, ["to-gdl", "--dry-run", "--moves", "compiled", str(path)])
+    assert dry.exit_code == 1 and said in " ".join(dry.output.split()), dry.output
+    assert " lowers" not in dry.output, dry.output
 
 
 @pytest.mark.parametrize("rewrite", ["the counters read in the filter", "the test inside the function"])

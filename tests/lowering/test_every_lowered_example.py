@@ -46,7 +46,8 @@ def test_every_example_is_either_lowered_or_refused_here():
 
 
 @pytest.mark.parametrize("name", SEARCHED_STATE_BY_STATE)
-def test_a_game_lowered_with_its_moves_compiled_is_verified_state_by_state(name, tmp_path):
+def test_a_game_lowered_with_its_moves_compiled_is_verified_state_by_state(name, tmp_path, shared_lowering):
+    """Each command below lowers the game, the same way: lowered once for the three (`shared_lowering`)."""
     out = tmp_path / "game.kif"
     r = CliRunner().invoke(main, ["to-gdl", str(EXAMPLES / f"{name}.tgpl"), "--no-validate", "-o", str(out)])
     assert r.exit_code == 0, r.output

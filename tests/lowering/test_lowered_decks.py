@@ -89,12 +89,21 @@ def _printed_gdl(tmp_path, monkeypatch, old: str, new: str):
 DRAWN = "            Cards.add(c);\n"
 
 
-def test_a_list_read_after_setup_becomes_state(tmp_path, monkeypatch):
+def test_a_list_read_after_setup_becomes_state(tmp_path):
     """Once something reads the hand, its cards are no longer dropped: the list is state (a length and
-    slots, test_lowered_lists.py), and the game, which can now end by the hand's size, still lowers."""
-    r = _printed_gdl(tmp_path, monkeypatch, DRAWN, DRAWN + "            if (Cards.length > 8) { winner player; }\n")
+    slots, test_lowered_lists.py), and the game, which now ends by the hand's size, still lowers and is the
+    runtime's (validated). A deck of four cards, so that a hand reaches the size that wins: the hands'
+    lists are state as with the example's ten cards, which lower alike in far more CPU."""
+    game = _cards_variant(tmp_path, (DRAWN, DRAWN + "            if (Cards.length > 1) { winner player; }\n"),
+                          name="game.tgpl")
+    deck = tmp_path / "lib" / "deck.tgpl"
+    variant(tmp_path / "lib", deck, ("v <= 10", "v <= 4"))
+    r = CliRunner().invoke(main, ["to-gdl", str(game), "-o", str(tmp_path / "game.kif")])
     assert r.exit_code == 0, r.output
-    assert "(init (cards_length hand_0 0))" in r.output
+    kif = (tmp_path / "game.kif").read_text(encoding="utf-8")
+    assert kif.splitlines()[1].startswith("; validated: bisimulation, "), kif.splitlines()[1]
+    assert "(init (cards_length hand_0 0))" in kif
+    assert "(cards_length hand_0 2)" in kif  # the second card a hand draws wins
 
 
 @pytest.mark.parametrize("old, new, expected", [

@@ -177,11 +177,12 @@ def loaded(path: Path):
 BOARD_COUNT = OTHERS.parent / "board_count.tgpl"
 
 
-def test_a_counter_that_counts_the_board_is_bounded_by_it_once_proved(tmp_path):
+def test_a_counter_that_counts_the_board_is_bounded_by_it_once_proved(tmp_path, shared_lowering):
     """board_count.tgpl keeps Pente's count of the stones on a 4x4 board (`+= 1` a stone, `-= 2` a captured pair,
     a draw at 16): with the moves compiled, the relaxation alone finds it falling without end. Taken for the
     number of points whose `Stone` is set, proved so by induction on the compiled rules, it takes 0..16, and the
-    game lowers and validates by at least 1,000 compared steps."""
+    game lowers and validates by at least 1,000 compared steps (the lowering read below is the one `to-gdl`
+    writes and validates: `shared_lowering`)."""
     from tgpl.pipeline import lower_game
 
     program, _ = loaded(BOARD_COUNT)

@@ -1,12 +1,11 @@
-"""`State.legal_moves` lists a settled state by the world's plans itself: the same
-moves, in the same order, each call a list of its own, as through `_legal` and `_legal_moves`, for states
-listed by plans, by the general way (no plans), waiting for a choice, and finished."""
+"""`State.legal_moves`: the same moves as the reference, in the same order, each call a list of its
+own, for states listed by plans, by the general way (no plans), waiting for a choice, and finished."""
 
 from __future__ import annotations
 
 import pytest
 
-from tgpl.runtime import game as game_module, load_game
+from tgpl.runtime import load_game
 
 from observed import EXAMPLES, EXAMPLE_PLAYS, playout, reference
 
@@ -35,18 +34,6 @@ def test_examples_list_alike_with_the_reference(name, seeds, limit):
         return [(_listings(g, seed, limit), playout(g.initial_state(seed), seed, limit)) for seed in seeds]
 
     assert observed(load_game(EXAMPLES / name, players)) == observed(reference(EXAMPLES / name, players))
-
-
-def test_the_listings_are_met(monkeypatch):
-    """Tris is listed by `legal_moves` itself once its plans are found; chess (two inputs a move) never."""
-    calls = []
-    real = game_module._legal_moves
-    monkeypatch.setattr(game_module, "_legal_moves", lambda game, world: (calls.append(world), real(game, world))[1])
-    tris = load_game(EXAMPLES / "tris.tgpl").initial_state(0)
-    state = tris.apply(tris.legal_moves()[0])
-    assert state.legal_moves() and len(calls) == 1  # the first state found the plans, its successor used them
-    chess = load_game(EXAMPLES / "chess" / "chess.tgpl").initial_state(0)
-    assert chess.apply(chess.legal_moves()[0]).legal_moves() and len(calls) == 3
 
 
 def test_finished_and_waiting_states_list_as_before():

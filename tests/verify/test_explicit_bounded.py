@@ -103,7 +103,8 @@ def test_a_capped_search_claims_only_the_levels_it_examined_whole():
     assert full.searched == 5 and len(full.wins["player 0"].witness) == 5
 
 
-def test_chess_is_searched_state_by_state_within_its_caps():
+def test_chess_is_searched_state_by_state_within_its_caps(shared_lowering):
+    """Both searches below lower chess the same way first: lowered once for the two (`shared_lowering`)."""
     r = CliRunner().invoke(main, ["verify", str(CHESS), "--horizon", "6", "--max-states", "3000"])
     assert r.exit_code == 0, r.output
     assert "searched state by state on the runtime" in r.output

@@ -191,6 +191,7 @@ class SegmentCompiler(_FunctionCompiler):
         self.points = itertools.count()
         self.loops: list[tuple[str, dict, list, set]] = []  # as the function compiler's (`demands`)
         self.walking = 0  # inside loops that write the state and are not counted (`writing_loop`)
+        self.scanning = False  # inside a scan at once (`scanned`)
         self.hf = HornFunction("seg", [])
         self.ended: list[SegClause] = []  # clauses whose game is over
         self.sites: dict[tuple, Site] = {}
@@ -364,6 +365,9 @@ class SegmentCompiler(_FunctionCompiler):
         if self.unknown_writes_read(s, clauses):
             clauses = self.taken_numbers(clauses)
         if writes and isinstance(s, ast.For) and not before:
+            scanned = self.scanned(s, clauses, live)
+            if scanned is not None:
+                return scanned
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
                 return unrolled
@@ -636,6 +640,7 @@ class SegmentCompiler(_FunctionCompiler):
                 self.deferred = {}
         try:
             for k in passes:
+                self.g.limits.check()  # a pass's ways can multiply: --max-seconds holds inside a segment's compile
                 if around is None:
                     for c in going:
                         c.env[var] = Const(str(k))
@@ -670,6 +675,82 @@ class SegmentCompiler(_FunctionCompiler):
             c.env.pop(guard, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def constant_passes(self, s: ast.For, clauses: list[SegClause]) -> tuple[str, range] | None:
+        """The counter and passes of `for (number i = a; i < b; i += 1)` (or `<=`) whose bound is one value known
+        when compiling on every way in, read without adding a literal to any (a number, a board's `Rows`); None
+        for another loop. The names the reads made are given back: a loop spelled out after all reads its bound
+        again, and its rules are those it had without this look."""
+        counted = ast.counted_for(s)
+        if counted is None or any(isinstance(n, ast.Call) for n in ast.walk([s.cond.right])):
+            return None
+        var, first, inclusive = counted
+        bounds = set()
+        fresh = next(self.fresh)
+        try:
+            for c in clauses:
+                found = self.expr(s.cond.right, c)
+                if len(found) != 1 or found[0][0].body != c.body:
+                    return None
+                bounds.add(found[0][1])
+        finally:
+            self.fresh = itertools.count(fresh)
+        if len(bounds) != 1 or first != int(first):
+            return None
+        try:
+            last = int(next(iter(bounds)).name) + inclusive
+        except (AttributeError, ValueError):
+            return None
+        return var, range(int(first), max(int(first), last))
+
+    def scanned(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow | None:
+        """A scan at once: a counted loop of known bounds (and the loops in it) whose passes write each object at
+        most once and never read what a pass wrote (`independent`, once): every pass reads the views the loop
+        started with, so the order of the passes cannot matter, and the loop is one relation over its counters
+        (`loop`), its passes' writes one view (Chomp's bite that walks the whole bar and eats each square above
+        and right of the picked one). None for another loop, which is spelled out or refused as before."""
+        if self.scanning:  # a loop inside a scan: its passes are some of the scan's, independent as they are
+            return self._scan(s, clauses, live)
+        inside = [n for n in ast.walk([s.body]) if isinstance(n, (ast.Call, ast.While, ast.For, ast.Return,
+                                                                   ast.Winner))]
+        if self.frozen is not None or any(not isinstance(n, ast.For) for n in inside):
+            # in a loop of independent passes already, or a call, a loop of another kind, a return or a winner in
+            # it: spelled out, or refused, as before
+            return None
+        if any(a in self.g.numeric_attrs for c in clauses for a, _, _ in c.store) or self.counters_in(s, clauses):
+            return None
+        found = self.constant_passes(s, clauses)
+        if found is None:
+            return None
+        var, passes = found
+        independent = self.independent(s, var, passes, clauses)
+        if independent is None or not independent.once:
+            return None
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses)  # the scan reads the move's writes through views
+        frozen, deferred, self.frozen, self.deferred = self.frozen, self.deferred, dict(self.latest), {}
+        self.scanning = True
+        try:
+            flow = self._scan(s, clauses, live)
+            for a, ways in self.deferred.items():  # one view of every pass's writes
+                m = next(self.view_ids)
+                self.view_rules += _written(ways, a, f"view|{a}@{m}", f"changed|{a}@{m}", self.view_of(a))
+                self.latest[a] = m
+        finally:
+            self.frozen, self.deferred, self.scanning = frozen, deferred, False
+        return flow
+
+    def _scan(self, s: ast.For, clauses: list[SegClause], live: set[str]) -> horn._Flow:
+        """The scan's loop `s` as horn's relation over its counter, every pass reading the frozen views; a loop in
+        it that is not counted walks, as `writing_loop`'s do (its writes stop at null)."""
+        if any(c.store for c in clauses):
+            clauses = self.collapse(clauses, numeric=True)
+        walk = ast.counted_for(s) is None
+        self.walking += walk
+        try:
+            return super()._stmt(s, clauses, live)
+        finally:
+            self.walking -= walk
 
     def static_bound(self, e, clauses: list[SegClause], key: str) -> tuple[list[SegClause], int] | None:
         """A loop's bound `e` read from one static table for each way (a tile's `connections.length`): the ways
@@ -2517,20 +2598,21 @@ class CompiledGame:
         self.found = {rel: list(dict.fromkeys(rows)) for rel, rows in found.items()}
         return self.found
 
-    def follows_results(self, probes: list[Rule]) -> None:
+    def follows_results(self, probes: list[Rule], ranging: bool = False) -> None:
         """Raises Unsupported, located, where the counters' part of the relaxation would be left with a test of a
         compiled function's result that reads counters (tgpl.lowering.counted_results): what `lowered` refuses
         before grounding, asked of the same rules without grounding them, by the dry run, which runs no
-        relaxation. `probes`: as `lowered` takes them, before the segments are collapsed (which is done)."""
+        relaxation. `probes`: as `lowered` takes them, before the segments are collapsed (which is done). The
+        rules are those `lowered` relaxes first (`relaxed_input`, moving), or, where `ranging`, those
+        `counter_ranges` relaxes: the same options, so that the two never answer apart."""
         if not self.numeric_attrs:
             return
         probes = list(probes)
         for c in self.final:
             for k, mover in c.checks:
                 probes.append(Rule(Atom(f"check|{k}", (c.control[0], mover)), tuple(c.body)))
-        sc = self.sc
-        segments = self.legal + sc.hf.rules + sc.view_rules + sc.site_rules()
-        segments, functions = self.guard(segments, self.instances())
+        parts = ("numbers",) if ranging else ("numbers", "rest")
+        segments, functions, probes, _ = self.relaxed_input(probes, parts=parts, moving=not ranging)
         self.part_rules(self.relaxation(segments + probes, functions), "numbers")
 
     def relaxation(self, rules: list[Rule], functions: list[Rule]) -> Relaxation:
@@ -2544,7 +2626,9 @@ class CompiledGame:
                          tuple(_relaxed(self.internal(x)) for x in r.body if not isinstance(x, Not)))
                     for r in rs if prefix(r.head.relation) not in VIEWS]
         inside = set(relaxed_rules(functions))  # the compiled functions' rules, relaxed
-        rules = _with_legality(rules, self.numeric_attrs)
+        fixed = {x.relation[6:] for r in rules for x in r.body if isinstance(x, Atom)
+                 and x.relation.startswith("#read:") and x.relation[6:] not in self.hc.fluent_attrs}
+        rules = _with_legality(rules, self.numeric_attrs, fixed)  # the static fields' reads as they are
         relaxed = list(dict.fromkeys(relaxed_rules(rules) + relaxed_rules(functions)))
         for m in self.moves.values():
             n = len(m.action.inputs) + 2
@@ -2563,7 +2647,7 @@ class CompiledGame:
         numeric = _numeric_literals(relaxed, self.numeric_attrs)
         fed_back = {read_rel(a) for a in self.numeric_attrs}  # the probes reading back what the ways write
         results = {r.head.relation for r in inside}  # what the segments read of the compiled functions
-        counting = _counting_functions(relaxed, inside, numeric, fed_back)
+        counting = _counting_functions(relaxed, inside, numeric)
         # a counter written where nothing left in the slice says which object's: every object's (`_without`)
         domains = {(f"{kind}|{attr}", 0): f"#objects:{attr}" for kind in ("num", "over") for attr in self.numeric_attrs}
         return Relaxation(relaxed, inside, numeric, fed_back, results, counting, domains)
@@ -2592,7 +2676,8 @@ class CompiledGame:
         def dropped(x, r, part=part):
             if isinstance(x, Atom) and x.relation in horn.BUILTIN_TABLES:
                 if part == "numbers":  # a counting function's own arithmetic too: its rows whole
-                    return id(x) not in numeric | feeding and prefix(r.head.relation) not in counting
+                    return id(x) not in numeric | feeding and prefix(r.head.relation) not in counting \
+                        and not _fixed_test(x, r)
                 # a compiled function's comparisons of a counter are worked out here, with its whole range
                 return id(x) in numeric and r not in inside
             return part == "numbers" and isinstance(x, Atom) and x.relation in results \
@@ -2885,11 +2970,19 @@ class CompiledGame:
                 moving: bool = False) -> tuple[list[Rule], list[Rule], dict, dict[str, str]]:
         """The segments' rules (with `outcomes`), the compiled functions' demanded, each guarded, what their
         relaxation (`parts` of it) finds, and the renaming of the function instances made one
-        (`_shared_renaming`), which whatever else reads the instances must apply too. Where `moving`, a move's
-        calls in a context with a twin (`moving_twins`) whose instances walk (a loop: Reversi's `FlipsIn`; chess's
-        `Passed` is a few rules per call, less than the proof costs) are dropped and its instances read the
-        twin's: what they asked is kept in `self.moved`, each with the call relation it must be a row of
-        (`Emission.covered`)."""
+        (`_shared_renaming`), which whatever else reads the instances must apply too (`relaxed_input`)."""
+        segments, functions, probes, rename = self.relaxed_input(probes, outcomes, parts, moving)
+        return segments, functions, self.relax(segments + probes, functions, parts), rename
+
+    def relaxed_input(self, probes: list[Rule], outcomes: list[Rule] = (),
+                      parts: tuple[str, ...] = ("numbers", "rest"),
+                      moving: bool = False) -> tuple[list[Rule], list[Rule], list[Rule], dict[str, str]]:
+        """What `relaxed` relaxes: the segments' rules (with `outcomes`), the compiled functions' demanded, each
+        guarded, and the `probes`, with the function instances made one (`_shared_renaming`: the renaming is
+        given too). Where `moving`, a move's calls in a context with a twin (`moving_twins`) whose instances walk
+        (a loop: Reversi's `FlipsIn`; chess's `Passed` is a few rules per call, less than the proof costs) are
+        dropped and its instances read the twin's: what they asked is kept in `self.moved`, each with the call
+        relation it must be a row of (`Emission.covered`)."""
         sc = self.sc
         self.limits.check()
         functions = self.instances()
@@ -2919,7 +3012,7 @@ class CompiledGame:
         self.moved = [(Rule(Atom(probe_of[r.head.relation], r.head.args), tuple(renamed(x, rename) for x in r.body)),
                        rename.get(r.head.relation, r.head.relation)) for r in moved]
         self.limits.check()
-        return segments, functions, self.relax(segments + probes, functions, parts), rename
+        return segments, functions, probes, rename
 
     def moving_twins(self) -> dict[str, str]:
         """The contexts of a move's effect's calls (`_MOVING`) that read the same views as a context of the other
@@ -3035,20 +3128,31 @@ class CompiledGame:
 VIEWS = ("view", "changed", "site", "sitechanged")
 
 
-def _with_legality(rules: list[Rule], numeric: set[str]) -> list[Rule]:
+def _with_legality(rules: list[Rule], numeric: set[str], fixed: set[str] = frozenset()) -> list[Rule]:
     """The rules, each probe of a counter (`num|`, `over|`) that reads a move (`does|key`) joined with the rules
     of that move's legality (`legal|key`), their reads of the state before the move made one with the probe's:
     a `require { return InHand > 0; }` then bounds the `InHand -= 1` after it, as an `if` in the effect does
-    (Morris's hand). Sound: the move is legal in the state its effect starts from, and an object has one value
-    of an attribute there (reads through a view, after a write, have other relations and are left apart). A
-    probe no legality rule matches is kept as it was (the relaxation only loses precision)."""
+    (Morris's hand). The probe becomes one rule per legality rule, each with what that legality rule says of the
+    counters (`_counter_tests`): a firing of the move is legal by one of them, in the state its effect starts
+    from, where an object has one value of an attribute (reads through a view, after a write, have other
+    relations and are left apart). Sound only where every legality rule of the move is joined: a move with a
+    legality rule that says nothing of the counters (Harvest's `Tend`, whose growing case tests `Crop + Delta
+    <= 3` and whose taking case `Crop > 0`, both read) keeps its probes as they are, for a firing legal by that
+    rule satisfies none of the others' tests; so does a probe that a legality rule's tests, joined, leave in no
+    order the relaxation can ground. A legality rule whose reads of one object differ (two constants) never
+    fires with the probe, and is left out. `fixed`: the attributes no move writes (static fields), whose reads
+    bind values the tests may compare as the counters' (Harvest's `work.Delta > 0`)."""
     legality: dict[str, list[Rule]] = {}
+    bare: set[str] = set()  # the moves with a legality rule that tests no counter
     for r in rules:
         if r.head.relation.startswith("legal|"):
-            tests = _counter_tests(r.body, numeric)
+            key = r.head.relation[6:]
+            tests = _counter_tests(r.body, numeric, fixed)
             if tests:
-                legality.setdefault(r.head.relation[6:], []).append(Rule(r.head, tests, r.span))
-    if not legality:
+                legality.setdefault(key, []).append(Rule(r.head, tests, r.span))
+            else:
+                bare.add(key)
+    if not set(legality) - bare:
         return rules
     out: list[Rule] = []
     for r in rules:
@@ -3056,39 +3160,63 @@ def _with_legality(rules: list[Rule], numeric: set[str]) -> list[Rule]:
         reads = any(isinstance(x, Atom) and x.relation.startswith("#read:") and x.relation[6:] in numeric
                     for x in r.body)
         if prefix(r.head.relation) not in ("num", "over") and not (
-                r.head.relation.startswith("seg|") and reads) or len(does) != 1:
+                r.head.relation.startswith("seg|") and reads) or len(does) != 1 or does[0].relation[5:] in bare:
             out.append(r)
             continue
-        joined = []
+        joined: list[Rule] | None = []
         for k, legal in enumerate(legality.get(does[0].relation[5:], [])):
             apart = substitute(legal, {v.name: Var(f"L{k}_{v.name}") for v in legal.variables()})
             binding = _unify(apart.head.args, does[0].args)
             if binding is None:
-                continue
+                continue  # never the move the probe reads
             rule = _one_read_each(substitute(Rule(r.head, r.body + apart.body), binding))
-            body = None if rule is None else _safe_order(rule.body)
-            if body is not None:
-                joined.append(Rule(rule.head, body, rule.span))
+            if rule is None:
+                continue  # two values of one object's attribute: never true
+            body = _safe_order(rule.body)
+            if body is None:
+                joined = None  # this legality rule cannot be joined: the probe as it is
+                break
+            joined.append(Rule(rule.head, body, rule.span))
         out.extend(joined if joined else [r])
     return out
 
 
-def _counter_tests(body: tuple, numeric: set[str]) -> tuple:
-    """What a legality rule says of the counters (`numeric`): their reads, and the comparisons and operations
-    over their values alone (`InHand > 0`); the rest of the rule (the move's tables, the functions it calls)
-    the probe it is joined with has already, or need not bound its counter."""
+def _counter_tests(body: tuple, numeric: set[str], fixed: set[str] = frozenset()) -> tuple:
+    """What a legality rule says of the counters (`numeric`): the comparisons and operations over their values
+    and those of the attributes no move writes (`fixed`) alone (`InHand > 0`, `Crop + Delta <= 3`), with the
+    reads that bind them; the rest of the rule (the move's tables, the functions it calls) the probe it is
+    joined with has already, or need not bound its counter. Nothing where no test reads a counter."""
     reads = [x for x in body if isinstance(x, Atom) and x.relation.startswith("#read:")
-             and x.relation[6:] in numeric and len(x.args) == 2]
+             and x.relation[6:] in numeric | fixed and len(x.args) == 2]
     values = {v.name for x in reads for v in x.args[1].variables()}
+    counted = {v.name for x in reads if x.relation[6:] in numeric for v in x.args[1].variables()}
     tests = []
     for x in body:
         if isinstance(x, Atom) and x.relation in (*horn.COMPARE.values(), *horn.CALCS.values()):
             ins = x.args if x.relation in horn.COMPARE.values() else x.args[:2]
-            if all({v.name for v in a.variables()} <= values for a in ins) and any(
-                    isinstance(a, Var) for a in ins):
+            names = {v.name for a in ins for v in a.variables()}
+            if names <= values and any(isinstance(a, Var) for a in ins):
                 tests.append(x)
                 values |= {v.name for v in x.variables()}
-    return tuple(reads + tests) if tests else ()
+                if names & counted:
+                    counted |= {v.name for v in x.variables()}
+    if not any({v.name for v in x.variables()} & counted for x in tests):
+        return ()
+    used = {v.name for x in tests for v in x.variables()}
+    return tuple([x for x in reads if {v.name for v in x.args[1].variables()} & used] + tests)
+
+
+def _fixed_test(x: Atom, rule: Rule) -> bool:
+    """Whether `x` compares only values of static fields that `rule` reads (`#field:`) with constants (Harvest's
+    `work.Delta > 0`, joined from the move's legality by `_with_legality`): a filter the counters' part keeps,
+    for it binds nothing and tells the cases of a move apart (growing a plot, bounded by `Crop + Delta <= 3`,
+    from raiding one, by `Crop > 0`); without it, each case's bound holds for the other's writes too."""
+    if x.relation not in horn.COMPARE.values():
+        return False
+    fields = {y.args[1] for y in rule.body if isinstance(y, Atom) and y.relation.startswith("#field:")
+              and len(y.args) == 2}
+    names = [a for a in x.args if not isinstance(a, Const)]
+    return bool(names) and all(a in fields for a in names)
 
 
 def _safe_order(body: tuple) -> tuple | None:
@@ -3262,12 +3390,14 @@ def prefix(rel: str) -> str:
     return rel.split("|")[0]
 
 
-def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int], reads: set[str]) -> set[str]:
+def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int]) -> set[str]:
     """The compiled functions (their relations' prefix) the counters' relaxation evaluates, where it takes every
     other's results as anything: those whose result a counter is written with, or a counter's arithmetic or test
-    reads (Shut the Box's `Score = Box.Board.OpenTotal()`: taken as anything, the score was unbounded), and whose
-    rules read no counter (`reads`) nor another function: their rows do not depend on the counters' values, so
-    the relaxation grounds them once, as the other relaxation does."""
+    reads (Shut the Box's `Score = Box.Board.OpenTotal()`: taken as anything, the score was unbounded; Dobutsu
+    Shogi's drop filter `Held(kind: kind) > 0`, a hand's counter), and whose rules call no other function. A
+    function that reads counters reads them as the counters' relaxation finds them (`num|` fed back through
+    their reads): its rows grow with the counters' values, to the same fixpoint, so its results cover every
+    value the counters can take."""
     own: dict[str, list[Rule]] = {}
     for r in inside:
         own.setdefault(prefix(r.head.relation), []).append(r)
@@ -3285,8 +3415,8 @@ def _counting_functions(rules: list[Rule], inside: set[Rule], numeric: set[int],
                     isinstance(y, Atom) and id(y) in numeric and v in y.args for y in r.body):
                 wanted.add(prefix(x.relation))
     return {fn for fn in wanted
-            if all(not (isinstance(x, Atom) and (x.relation in reads or "|" in x.relation and prefix(x.relation) != fn
-                                                 and not x.relation.startswith("#")))
+            if all(not (isinstance(x, Atom) and "|" in x.relation and prefix(x.relation) != fn
+                        and not x.relation.startswith("#"))
                    for r in own[fn] for x in r.body)}
 
 

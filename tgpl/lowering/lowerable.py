@@ -636,9 +636,18 @@ def spelled_forecast(program, snapshot: dict, relations: bool = False,
     is one past ESTIMATE_ERROR times the lowering's own budgets, counted, so the answer is the machine's speed's
     no more than the lowering's."""
     limits = limits if limits is not None else unlimited()
-    out = Assessment(parts=game_parts(program, Universe.from_snapshot(snapshot)))
     with limits.during("estimating the moves spelled out"), fewer_collections():
-        _spelled(out, program, snapshot, relations, limits, STEPS, PARTS)
+        # the sampled run first, from a fresh layout of the lists: where it predicts no refusal, the whole run
+        # the dry run makes before it (which decides only whether the sample is asked at all, and may fit the
+        # layout it starts from) is not run. Where the whole run fits another layout the two samples may differ:
+        # the forecast then misses a refusal the lowering makes itself, later, and never makes one it would not
+        ahead = _sampled(program, snapshot, relations, limits, STEPS, PARTS, ListLayout())
+        first = Assessment(parts=game_parts(program, Universe.from_snapshot(snapshot)))
+        _sample_estimate(first, program, ahead, 0, 0)
+        if not any(r.predicted for r in first.refusals):
+            return None
+        out = Assessment(parts=game_parts(program, Universe.from_snapshot(snapshot)))
+        _spelled(out, program, snapshot, relations, limits, STEPS, PARTS, ahead)
     return next((r for r in out.refusals if r.predicted), None)
 
 
@@ -730,7 +739,7 @@ def _follows_results(game: CompiledGame | None, probes: list, kept: set[int] | N
                 game.compile()
                 probes = game.probes()
                 game.sc.collapse(game.final, numeric=True)
-            game.follows_results(probes)
+            game.follows_results(probes, ranging=kept is None)  # as `counter_ranges` relaxes it
             if kept is None or not (game.numeric_attrs and game.check_targets()):
                 return
             kept = None
@@ -755,9 +764,11 @@ def _ranges_undecided(lw: _DryLowering) -> str:
 
 
 def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int,
-             parts: int) -> str | None:
+             parts: int, ahead: _Sample | None = None) -> str | None:
     """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate.
-    Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter)."""
+    Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter).
+    `ahead`: a sampled run made already from a fresh layout (`spelled_forecast`), taken as this one's where the
+    whole run leaves the layout fresh (the same run: each lowering starts a fresh table of formulas)."""
     watched: list[_DryLowering] = []
     layout = ListLayout()  # as `lower.game_lowering`: run again with more slots or a list kept in order
 
@@ -779,27 +790,9 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         _refused_run(out, program, e, watched[-1] if watched else None)
         return e.counter
     except _Budget:
-        universe = Universe.from_snapshot(snapshot).with_pools({info: POOL_START for info in pool_classes(program)})
-        sampled: list[_DryLowering] = []
-
-        def sample(fit: ListLayout) -> None:
-            lw = _DryLowering(program, universe, relations, fit.slots, limits, steps, parts, SAMPLE, steps // 8,
-                              fit.ordered)
-            lw.loop_cut = execute.LOOP_CUT_START  # as `lowered_logic` first cuts a loop the state bounds (Kalah)
-            sampled.append(lw)
-            lw.sampled_run()
-        try:
-            layout.fitted(sample)
-            stopped = False
-        except _Budget:
-            stopped = True
-        except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
-            _refused_run(out, program, e, sampled[-1])
-            return
-        lw = sampled[-1]
-        _estimate(out, lw, stopped, watched[-1].ex.steps)
-        out.figures["parts run"] = watched[-1].parts + lw.parts
-        _describe(out, program, "spelled", None, lw)
+        fresh = ahead is not None and ahead.start == (layout.slots, layout.ordered)
+        sample = ahead if fresh else _sampled(program, snapshot, relations, limits, steps, parts, layout)
+        _sample_estimate(out, program, sample, watched[-1].ex.steps, watched[-1].parts)
         return
     lw = watched[-1]
     out.figures.update({"control states": len(logic.states), "moves": len(logic.moves),
@@ -807,6 +800,50 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
                         "paths": sum(len(st.paths) for st in logic.states.values())})
     out.notes.append("not run by the dry run: writing the rules, making checks global and validating")
     _describe(out, program, "spelled", None, lw)
+
+
+@dataclass
+class _Sample:
+    """A sampled run (`_sampled`): the run, whether it passed its own budget, the refusal it met (None: none), and
+    the layout of the lists it started from (slots and lists kept in order: `ListLayout`)."""
+
+    lw: _DryLowering
+    stopped: bool
+    refused: NotLowerable | None
+    start: tuple[dict, frozenset]
+
+
+def _sampled(program, snapshot: dict, relations: bool, limits: Limits, steps: int, parts: int,
+             layout: ListLayout) -> _Sample:
+    """The sampled run (SAMPLE moves of each action through each control state), from `layout`, which it fits."""
+    start = (dict(layout.slots), layout.ordered)
+    universe = Universe.from_snapshot(snapshot).with_pools({info: POOL_START for info in pool_classes(program)})
+    sampled: list[_DryLowering] = []
+
+    def sample(fit: ListLayout) -> None:
+        lw = _DryLowering(program, universe, relations, fit.slots, limits, steps, parts, SAMPLE, steps // 8,
+                          fit.ordered)
+        lw.loop_cut = execute.LOOP_CUT_START  # as `lowered_logic` first cuts a loop the state bounds (Kalah)
+        sampled.append(lw)
+        lw.sampled_run()
+    try:
+        layout.fitted(sample)
+        return _Sample(sampled[-1], False, None, start)
+    except _Budget:
+        return _Sample(sampled[-1], True, None, start)
+    except NotLowerable as e:  # met by a sampled move: the whole run would meet it too
+        return _Sample(sampled[-1], False, e, start)
+
+
+def _sample_estimate(out: Assessment, program, sample: _Sample, first_steps: int, first_parts: int) -> None:
+    """The sampled run's answer in the report: its refusal, or its estimate (`_estimate`), after a whole run that
+    took `first_steps` statements and `first_parts` parts before its budget stopped it."""
+    if sample.refused is not None:
+        _refused_run(out, program, sample.refused, sample.lw)
+        return
+    _estimate(out, sample.lw, sample.stopped, first_steps)
+    out.figures["parts run"] = first_parts + sample.lw.parts
+    _describe(out, program, "spelled", None, sample.lw)
 
 
 def _refused_run(out: Assessment, program, e: NotLowerable, lw: _DryLowering | None) -> None:

@@ -243,18 +243,6 @@ class State:
         return found
 
     def legal_moves(self) -> list[Move]:
-        fields = self.__dict__
-        if "_legal_found" in fields:  # `_legal` inline once listed
-            return fields["_legal_found"][:]
-        world = self.world
-        if self.request is None and world.result is None:
-            # `_legal` and `_legal_moves` inline when the world's plans were found before (a copy
-            # shares them): one call, not three, for the listing of each state of a playout
-            index = world._by_class
-            plans = index.get(_PLANS) if index is not None else None
-            if plans is not None:
-                found = fields["_legal_found"] = _planned_moves(self.game, world, plans)
-                return found[:]
         return self._legal[:]
 
     def move_by_text(self, text: str) -> Move | None:
