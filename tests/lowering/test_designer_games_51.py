@@ -15,6 +15,7 @@ s; validated by playouts to the end.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 
 from differential import (checks_clean_and_plays, lowered_and_validated, model_perft,
                           plays_to_the_seen_models_end, runtime_perft)
+from tgpl.lowering.emit import goals_of_places, places_of
 from tgpl.play.display import may_see_field
 from tgpl.runtime.game import load_game
 from tgpl.serve.views import redact, sight
@@ -235,3 +237,28 @@ def test_a_count_in_a_filter_and_in_the_effect_lowers_apart(tmp_path):
     assert kif.splitlines()[1].startswith("; validated: bisimulation"), kif.splitlines()[1]
     rules = rules_with_a_body(kif)
     assert rules <= 200, rules
+
+
+# ---------------------------------------------------------------- a ranking built from counts
+# tests/data/lowering/ranked_counts.tgpl: three players each pick a card (1, 2 or 2); the last pick ranks them
+# by grade, `place[p]` counted by if-increments. The ranking built from the counts' values can name a player in
+# two groups on a path whose condition never holds; its goals, written by the ranking, gave the term
+# `(result 1 2 3)` a second goal for each role (-49, -74, -99 beside 50 for player 0: the bisimulation failed).
+
+
+def test_a_ranking_built_from_counts_has_one_goal_a_result(tmp_path):
+    r = to_gdl(tmp_path, Path(__file__).parent.parent / "data" / "lowering" / "ranked_counts.tgpl")
+    kif = r.written()
+    assert kif.splitlines()[1].startswith("; validated: bisimulation"), kif.splitlines()[1]
+    goals = re.findall(r"^\(goal_args\S* (player_\d) (-?\d+) ", kif, re.M) + \
+        re.findall(r"^\(<= \(goal (player_\d) (-?\d+)\)", kif, re.M)
+    assert goals and all(0 <= int(g) <= 100 for _, g in goals), goals
+
+
+def test_the_goals_of_a_result_are_its_places():
+    """A ranking naming player 0 twice has the places of the first group naming it: (1, 2, 3), whose goals are
+    those of {{0}, {1}, {2}}, not the runtime's for the ranking itself (player 0 counted twice)."""
+    assert places_of(((0,), (0, 1), (2,)), 3) == [1, 2, 3]
+    assert goals_of_places(((0,), (0, 1), (2,)), 3) == goals_of_places(((0,), (1,), (2,)), 3) == [100, 50, 0]
+    assert goals_of_places(((1,), (0, 2)), 3) == goals_of_places(((1,),), 3) == [25, 100, 25]
+    assert goals_of_places((), 1) == [0] and goals_of_places(((0,),), 1) == [100]

@@ -985,7 +985,7 @@ class Emitter:
         for ranking in results:
             if unscored(ranking, self.u.players):
                 continue  # `winner {}` among several players: no goals (as the runtime's verify); alone, a loss
-            for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
+            for i, g in enumerate(goals_of_places(ranking, self.u.players)):
                 end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
                                 (Atom("true", (self.result(ranking),)),)))
         numbers = list(dict.fromkeys(self.numbers))
@@ -1068,6 +1068,21 @@ def places_of(ranking: tuple, players: int) -> list[int | None]:
     if not place:
         return [None] * players
     return [place.get(p, ahead + 1) for p in range(players)]
+
+
+def goals_of_places(ranking: tuple, players: int) -> list[int]:
+    """The goals of the places a ranking gives (`places_of`), as the runtime ranks: what the GDL's
+    `(result ...)` term says, so that each term has one goal per role (decision 74). A ranking that
+    names a player in two groups has other goals at the runtime (`goals_of` counts the player twice),
+    yet the places of the first group the player is in: such a ranking comes from a path whose condition
+    can never hold (`place[p] == 1` and `place[p] == 2`, a contradiction the symbolic execution left
+    within a disjunction), and its goals, written by the ranking, gave a real ranking's term a second
+    goal (tests/data/lowering/ranked_counts.tgpl)."""
+    places = places_of(ranking, players)
+    if places[0] is None:
+        return goals_of([], players)
+    order = sorted(set(places))
+    return goals_of([[i for i, p in enumerate(places) if p == k] for k in order], players)
 
 
 def _else_as_negation(cases: tuple) -> tuple:

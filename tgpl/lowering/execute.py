@@ -31,7 +31,9 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
-from tgpl.lowering.counted_ifs import IfStep, countable, if_step, named, plain, step_cases, worth
+from tgpl.lowering.counted_ifs import (
+    IfStep, SitePcs, conjuncts, countable, if_step, move_of, named, plain, step_cases, worth,
+)
 from tgpl.lowering.chance import DEALT_ITEMS, PHASE_THROW, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.grown_walks import grown_lists, grown_walk_rewrite
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
@@ -452,6 +454,7 @@ class Executor:
         self.count_ids: dict[tuple, CountSite] = {}  # (the if's place, the visit) -> its site
         self._if_steps: dict[int, object] = {}  # id of an if -> its IfStep or None
         self._plains: dict[int, bool] = {}  # formula id -> whether a count's step may read it
+        self._site_pcs: dict[int, SitePcs] = {}  # a count site's id -> its contributions' conditions, by move
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
         self._expr_methods: dict[type, object] = {}  # AST class -> its expr_ method (eval runs very often)
@@ -952,14 +955,17 @@ class Executor:
         comes back (a loop, a second call), a legal move's filter and the move's effect (the filter's condition
         is part of the effect's), or a pure call run once for every state (condition true) each get another."""
         key = (s.span.file, s.span.line, s.span.col)
+        mine = frozenset(conjuncts(p.pc))
+        move = move_of(mine)
         n = 0
         while True:
             site = self.count_ids.get((key, n))
             if site is None:
                 site = self.count_ids[(key, n)] = CountSite(len(self.counts), name)
                 self.counts.append(site)
+                self._site_pcs[site.id] = SitePcs()
                 return site
-            if all(conj(p.pc, pc) is FALSE for pc, _ in site.contributions):
+            if self._site_pcs[site.id].exclude(site, mine, move):
                 return site
             n += 1
 
